@@ -1,0 +1,115 @@
+# magos-sim — plain GNU make, no autotools.
+#
+#   make [VARIANT=debug|san|release]   build build/$(VARIANT)/magos-sim
+#   make check                         every test (unit, conformance, golden, bad input, layers)
+#   make demo                          install what is missing, build, run the example scenario
+#   make bench                         benchmarks (release build), see BENCHMARKS.md
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Libraries come from pkg-config; a missing one makes `demo` and `check`
+# run scripts/install-deps.sh first.
+
+VARIANT ?= debug
+BUILD   := build/$(VARIANT)
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DOCDIR  ?= $(PREFIX)/share/doc/magos-sim
+
+CC      ?= cc
+PKGS    := yaml-0.1 jansson gsl cunit
+
+ifeq ($(filter $(VARIANT),debug san release),)
+$(error VARIANT must be debug, san or release, not '$(VARIANT)')
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
+        -Wno-unused-parameter
+STD  := -std=c11 -D_POSIX_C_SOURCE=200809L
+OPT_debug   := -O0 -g3
+OPT_san     := -O1 -g3 -fsanitize=address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+OPT_release := -O2 -g
+LDOPT_san   := -fsanitize=address,undefined
+
+# Recursive (=) so pkg-config runs when a recipe needs it, after `deps`.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
+LIBS        = $(PKG_LIBS) -lpthread -lm
+
+LIB_SRC  := $(sort $(wildcard engine/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c)) \
+                   $(wildcard reports/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libmagos.a
+BIN      := $(BUILD)/magos-sim
+
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_MAIN_OBJ := $(BUILD)/tests/unit/cu_main.o
+
+BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all deps check demo bench install uninstall clean tests benches
+.DEFAULT_GOAL := all
+# Keep object files of test and bench programs (make would delete them as intermediates).
+.SECONDARY:
+
+all: $(BIN)
+
+# Installs the Debian packages when any library is missing; a no-op otherwise.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $(PKGS); then \
+	  echo "magos-sim: libraries missing, running scripts/install-deps.sh" >&2; \
+	  scripts/install-deps.sh; \
+	fi
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/sim/main.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+tests: $(TEST_BIN) $(BIN)
+benches: $(BENCH_BIN)
+
+check: tests
+	@scripts/run-tests.sh $(BUILD)
+
+demo: $(BIN)
+	$(BIN) run scenarios/payments-platform.yaml
+
+bench:
+	@$(MAKE) --no-print-directory VARIANT=release benches $(BUILD:build/%=build/release)/magos-sim
+	@scripts/bench.sh build/release
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/magos-sim
+	install -m 0644 README.md scenarios/README.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/magos-sim
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+         $(TEST_MAIN_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)

@@ -1,0 +1,367 @@
+#include "engine/value.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+static struct val *new_node(enum val_type t)
+{
+	struct val *v = xcalloc(1, sizeof(*v));
+
+	v->type = t;
+	return v;
+}
+
+struct val *val_new_null(void)
+{
+	return new_node(VAL_NULL);
+}
+
+struct val *val_new_bool(bool b)
+{
+	struct val *v = new_node(VAL_BOOL);
+
+	v->u.b = b;
+	return v;
+}
+
+struct val *val_new_int(int64_t i)
+{
+	struct val *v = new_node(VAL_INT);
+
+	v->u.i = i;
+	return v;
+}
+
+struct val *val_new_float(double f)
+{
+	struct val *v = new_node(VAL_FLOAT);
+
+	assert(isfinite(f));
+	v->u.f = f;
+	return v;
+}
+
+struct val *val_new_string(const char *s)
+{
+	assert(s);
+	return val_new_stringn(s, strlen(s));
+}
+
+struct val *val_new_stringn(const char *s, size_t n)
+{
+	struct val *v = new_node(VAL_STRING);
+
+	v->u.s = xstrndup(s, n);
+	return v;
+}
+
+struct val *val_new_map(void)
+{
+	return new_node(VAL_MAP);
+}
+
+struct val *val_new_list(void)
+{
+	return new_node(VAL_LIST);
+}
+
+void val_free(struct val *v)
+{
+	if (!v)
+		return;
+	switch (v->type) {
+	case VAL_STRING:
+		free(v->u.s);
+		break;
+	case VAL_MAP:
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			free(v->u.map.items[i].key);
+			val_free(v->u.map.items[i].v);
+		}
+		free(v->u.map.items);
+		break;
+	case VAL_LIST:
+		for (size_t i = 0; i < v->u.list.n; i++)
+			val_free(v->u.list.items[i]);
+		free(v->u.list.items);
+		break;
+	default:
+		break;
+	}
+	free(v->raw);
+	free(v);
+}
+
+struct val *val_copy(const struct val *v)
+{
+	struct val *c;
+
+	if (!v)
+		return NULL;
+	c = new_node(v->type);
+	c->mark = v->mark;
+	c->raw = xstrdup(v->raw);
+	switch (v->type) {
+	case VAL_NULL:
+		break;
+	case VAL_BOOL:
+		c->u.b = v->u.b;
+		break;
+	case VAL_INT:
+		c->u.i = v->u.i;
+		break;
+	case VAL_FLOAT:
+		c->u.f = v->u.f;
+		break;
+	case VAL_STRING:
+		c->u.s = xstrdup(v->u.s);
+		break;
+	case VAL_MAP:
+		c->u.map.n = c->u.map.cap = v->u.map.n;
+		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			c->u.map.items[i].key = xstrdup(v->u.map.items[i].key);
+			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
+			c->u.map.items[i].v = val_copy(v->u.map.items[i].v);
+		}
+		break;
+	case VAL_LIST:
+		c->u.list.n = c->u.list.cap = v->u.list.n;
+		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
+		for (size_t i = 0; i < v->u.list.n; i++)
+			c->u.list.items[i] = val_copy(v->u.list.items[i]);
+		break;
+	}
+	return c;
+}
+
+bool val_equal(const struct val *a, const struct val *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->type != b->type)
+		return false;
+	switch (a->type) {
+	case VAL_NULL:
+		return true;
+	case VAL_BOOL:
+		return a->u.b == b->u.b;
+	case VAL_INT:
+		return a->u.i == b->u.i;
+	case VAL_FLOAT:
+		return a->u.f == b->u.f;
+	case VAL_STRING:
+		return strcmp(a->u.s, b->u.s) == 0;
+	case VAL_MAP:
+		if (a->u.map.n != b->u.map.n)
+			return false;
+		for (size_t i = 0; i < a->u.map.n; i++) {
+			const struct val_kv *kv = &a->u.map.items[i];
+			/* Same order is the common case: try the same slot first. */
+			const struct val_kv *other = &b->u.map.items[i];
+
+			if (strcmp(kv->key, other->key) != 0)
+				other = val_map_get_kv(b, kv->key);
+			if (!other || !val_equal(kv->v, other->v))
+				return false;
+		}
+		return true;
+	case VAL_LIST:
+		if (a->u.list.n != b->u.list.n)
+			return false;
+		for (size_t i = 0; i < a->u.list.n; i++)
+			if (!val_equal(a->u.list.items[i], b->u.list.items[i]))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+struct val_kv *val_map_get_kv(const struct val *m, const char *key)
+{
+	if (!m || m->type != VAL_MAP)
+		return NULL;
+	for (size_t i = 0; i < m->u.map.n; i++)
+		if (strcmp(m->u.map.items[i].key, key) == 0)
+			return &m->u.map.items[i];
+	return NULL;
+}
+
+struct val *val_map_get(const struct val *m, const char *key)
+{
+	struct val_kv *kv = val_map_get_kv(m, key);
+
+	return kv ? kv->v : NULL;
+}
+
+struct val *val_map_set(struct val *m, const char *key, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(m && m->type == VAL_MAP && v);
+	kv = val_map_get_kv(m, key);
+	if (kv) {
+		if (kv->v != v)
+			val_free(kv->v);
+		kv->v = v;
+		return v;
+	}
+	if (m->u.map.n == m->u.map.cap) {
+		m->u.map.cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
+		m->u.map.items = xreallocarray(m->u.map.items, m->u.map.cap, sizeof(struct val_kv));
+	}
+	kv = &m->u.map.items[m->u.map.n++];
+	kv->key = xstrdup(key);
+	kv->key_mark = (struct val_mark){ 0, 0 };
+	kv->v = v;
+	return v;
+}
+
+bool val_map_del(struct val *m, const char *key)
+{
+	struct val_kv *kv = val_map_get_kv(m, key);
+	size_t i;
+
+	if (!kv)
+		return false;
+	i = (size_t)(kv - m->u.map.items);
+	free(kv->key);
+	val_free(kv->v);
+	memmove(&m->u.map.items[i], &m->u.map.items[i + 1],
+		(m->u.map.n - i - 1) * sizeof(struct val_kv));
+	m->u.map.n--;
+	return true;
+}
+
+struct val *val_list_push(struct val *l, struct val *v)
+{
+	assert(l && l->type == VAL_LIST && v);
+	if (l->u.list.n == l->u.list.cap) {
+		l->u.list.cap = l->u.list.cap ? l->u.list.cap * 2 : 4;
+		l->u.list.items = xreallocarray(l->u.list.items, l->u.list.cap, sizeof(struct val *));
+	}
+	l->u.list.items[l->u.list.n++] = v;
+	return v;
+}
+
+struct val *val_path(const struct val *root, const char *path)
+{
+	const struct val *cur = root;
+	const char *p = path;
+
+	while (cur && *p) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char part[256];
+
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (cur->type == VAL_MAP) {
+			cur = val_map_get(cur, part);
+		} else if (cur->type == VAL_LIST) {
+			char *end;
+			unsigned long idx = strtoul(part, &end, 10);
+
+			if (n == 0 || *end || idx >= cur->u.list.n)
+				return NULL;
+			cur = cur->u.list.items[idx];
+		} else {
+			return NULL;
+		}
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	return (struct val *)cur;
+}
+
+const char *val_str(const struct val *v, const char *dflt)
+{
+	return v && v->type == VAL_STRING ? v->u.s : dflt;
+}
+
+int64_t val_int(const struct val *v, int64_t dflt)
+{
+	return v && v->type == VAL_INT ? v->u.i : dflt;
+}
+
+bool val_bool(const struct val *v, bool dflt)
+{
+	return v && v->type == VAL_BOOL ? v->u.b : dflt;
+}
+
+double val_num(const struct val *v, double dflt)
+{
+	if (v && v->type == VAL_INT)
+		return (double)v->u.i;
+	if (v && v->type == VAL_FLOAT)
+		return v->u.f;
+	return dflt;
+}
+
+const char *val_type_name(enum val_type t)
+{
+	switch (t) {
+	case VAL_NULL:
+		return "null";
+	case VAL_BOOL:
+		return "boolean";
+	case VAL_INT:
+		return "integer";
+	case VAL_FLOAT:
+		return "number";
+	case VAL_STRING:
+		return "string";
+	case VAL_MAP:
+		return "object";
+	case VAL_LIST:
+		return "array";
+	}
+	return "unknown";
+}
+
+bool val_merge_patch(struct val **target, const struct val *patch)
+{
+	bool changed = false;
+
+	if (!patch || patch->type != VAL_MAP) {
+		/* A non-object patch replaces the target wholesale (RFC 7386 §2). */
+		struct val *repl = patch ? val_copy(patch) : val_new_null();
+
+		changed = !val_equal(*target, repl);
+		val_free(*target);
+		*target = repl;
+		return changed;
+	}
+	if (!*target || (*target)->type != VAL_MAP) {
+		val_free(*target);
+		*target = val_new_map();
+		changed = true;
+	}
+	for (size_t i = 0; i < patch->u.map.n; i++) {
+		const struct val_kv *pkv = &patch->u.map.items[i];
+		struct val_kv *tkv;
+
+		if (pkv->v->type == VAL_NULL) {
+			changed |= val_map_del(*target, pkv->key);
+			continue;
+		}
+		tkv = val_map_get_kv(*target, pkv->key);
+		if (tkv) {
+			changed |= val_merge_patch(&tkv->v, pkv->v);
+		} else {
+			struct val *nv = NULL;
+
+			val_merge_patch(&nv, pkv->v);
+			val_map_set(*target, pkv->key, nv);
+			changed = true;
+		}
+	}
+	return changed;
+}

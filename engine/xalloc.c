@@ -1,0 +1,76 @@
+#include "engine/xalloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p;
+
+	if (count == 0 || size == 0)
+		count = size = 1;
+	p = calloc(count, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		abort();
+	return q;
+}
+
+void *xreallocarray(void *p, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		abort();
+	return xrealloc(p, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return s ? xstrndup(s, strlen(s)) : NULL;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+	char *s;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		abort();
+	s = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Runs every test of `make check` against the build directory given as $1
+# (build/debug, build/san, ...): the CUnit programs, then each scripted check
+# (tests/*.sh).  Each part reports "cunit-totals: R run, F failed" or
+# "script-totals: P passed, F failed"; the last line sums them.  Exit status is
+# non-zero when anything failed or when no test ran at all.
+set -u
+BUILD=${1:?usage: scripts/run-tests.sh BUILD_DIR}
+export MAGOS_BUILD="$BUILD"
+export MAGOS_SIM="$BUILD/magos-sim"
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+account() {
+	# $1 = exit status, $2 = log file of the part that just ran
+	line=$(grep -E '^(cunit|script)-totals: ' "$2" | tail -n 1)
+	case "$line" in
+	cunit-totals:*)
+		r=$(echo "$line" | sed -E 's/.*: ([0-9]+) run, ([0-9]+) failed.*/\1/')
+		f=$(echo "$line" | sed -E 's/.*: ([0-9]+) run, ([0-9]+) failed.*/\2/')
+		passed=$((passed + r - f)); failed=$((failed + f));;
+	script-totals:*)
+		p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+		f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+		passed=$((passed + p)); failed=$((failed + f));;
+	*) failed=$((failed + 1));;
+	esac
+	# A crash or a failed suite set-up shows only in the exit status.
+	if [ "$1" -ne 0 ] && ! echo "$line" | grep -qE ' [1-9][0-9]* failed'; then
+		failed=$((failed + 1))
+	fi
+}
+
+for t in "$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	echo "== $t"
+	"$t" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	account "$rc" "$log"
+done
+
+for s in tests/*.sh; do
+	[ -f "$s" ] || continue
+	echo "== $s"
+	sh "$s" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	account "$rc" "$log"
+done
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,74 @@
+#ifndef MAGOS_SIM_DIAG_H
+#define MAGOS_SIM_DIAG_H
+
+/*
+ * Diagnostics about input, collected so that several problems are reported in
+ * one pass and printed GNU style, which editors and CI annotations jump to:
+ *
+ *     scenario.yaml:12:7: error: unknown key 'soakk' in 'waves[0]'
+ *     scenario.yaml:12:7: note: accepted keys: name, selector, soak, gate
+ *
+ * Invariants: items keep the order they were added in; a note belongs to the
+ * error or warning added just before it; lines and columns are 1-based (0 =
+ * unknown, printed as just "file:" or "file:line:").
+ */
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/value.h"
+
+enum diag_sev { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+
+struct diag_item {
+	enum diag_sev sev;
+	char *file; /* owned copy; may be NULL for problems with no file */
+	struct val_mark mark;
+	char *msg; /* owned */
+};
+
+struct diag {
+	struct diag_item *items;
+	size_t n, cap;
+	size_t nerrors;
+	size_t nwarnings;
+};
+
+/* diag_init() - empty list in a caller-owned struct.  diag_release() frees items; accepts NULL. */
+void diag_init(struct diag *d);
+void diag_release(struct diag *d);
+
+/*
+ * diag_add() / diag_error() / diag_warning() / diag_note() - append one item.
+ * @file:  input file name as the user gave it (copied); NULL when none.
+ * @mark:  1-based position; {0,0} when unknown.
+ * Errors: cannot fail (aborts on OOM).
+ */
+void diag_add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+	       const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+void diag_error(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_warning(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_note(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* diag_has_errors() - true when at least one error was added. */
+bool diag_has_errors(const struct diag *d);
+
+/*
+ * diag_print() - writes every item to @f, one line each, as
+ * "file:line:col: severity: message".  @color adds ANSI colour to the
+ * severity word (callers pass true only for a TTY).
+ * Returns: 0, or -1 when writing to @f failed.
+ */
+int diag_print(const struct diag *d, FILE *f, bool color);
+
+/* diag_format_item() - the line diag_print() would print for item @i, without newline. Returns new. */
+char *diag_format_item(const struct diag *d, size_t i);
+
+#endif

@@ -1,0 +1,135 @@
+/* Value tree and object basics: equality, paths, merge patch, sorted string maps. */
+#include <string.h>
+
+#include "engine/objects.h"
+#include "engine/value.h"
+#include "tests/unit/cu_main.h"
+
+static struct val *sample(void)
+{
+	struct val *root = val_new_map();
+	struct val *spec = val_map_set(root, "spec", val_new_map());
+	struct val *steps = val_map_set(spec, "steps", val_new_list());
+	struct val *s0 = val_list_push(steps, val_new_map());
+
+	val_map_set(s0, "name", val_new_string("dev"));
+	val_map_set(spec, "autoApply", val_new_bool(true));
+	val_map_set(spec, "replicas", val_new_int(3));
+	return root;
+}
+
+static void test_equal_ignores_order_and_marks(void)
+{
+	struct val *a = val_new_map(), *b = val_new_map();
+
+	val_map_set(a, "x", val_new_int(1));
+	val_map_set(a, "y", val_new_string("s"));
+	val_map_set(b, "y", val_new_string("s"));
+	val_map_set(b, "x", val_new_int(1))->mark = (struct val_mark){ 3, 4 };
+	CU_ASSERT_TRUE(val_equal(a, b));
+	val_map_set(b, "x", val_new_float(1.0));
+	CU_ASSERT_FALSE(val_equal(a, b)); /* int 1 and float 1.0 differ */
+	val_free(a);
+	val_free(b);
+}
+
+static void test_copy_and_path(void)
+{
+	struct val *a = sample();
+	struct val *c = val_copy(a);
+
+	CU_ASSERT_TRUE(val_equal(a, c));
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(c, "spec.steps.0.name"), "?"), "dev");
+	CU_ASSERT_PTR_NULL(val_path(c, "spec.steps.1.name"));
+	CU_ASSERT_PTR_NULL(val_path(c, "spec.autoApply.x"));
+	CU_ASSERT_EQUAL(val_int(val_path(c, "spec.replicas"), -1), 3);
+	CU_ASSERT_TRUE(val_bool(val_path(c, "spec.autoApply"), false));
+	CU_ASSERT_EQUAL(val_int(val_path(c, "spec.autoApply"), -1), -1);
+	val_map_set(val_path(c, "spec"), "replicas", val_new_int(4));
+	CU_ASSERT_FALSE(val_equal(a, c));
+	CU_ASSERT_TRUE(val_map_del(val_path(c, "spec"), "replicas"));
+	CU_ASSERT_FALSE(val_map_del(val_path(c, "spec"), "replicas"));
+	CU_ASSERT_EQUAL(val_path(c, "spec")->u.map.n, 2);
+	val_free(a);
+	val_free(c);
+}
+
+static void test_merge_patch(void)
+{
+	struct val *t = sample();
+	struct val *p = val_new_map();
+	struct val *ps = val_map_set(p, "spec", val_new_map());
+
+	val_map_set(ps, "replicas", val_new_null());
+	val_map_set(ps, "autoApply", val_new_bool(true));
+	CU_ASSERT_TRUE(val_merge_patch(&t, p)); /* deleting replicas is a change */
+	CU_ASSERT_PTR_NULL(val_path(t, "spec.replicas"));
+	CU_ASSERT_FALSE(val_merge_patch(&t, p)); /* applying it again changes nothing */
+	val_map_set(ps, "new", val_new_string("v"));
+	CU_ASSERT_TRUE(val_merge_patch(&t, p));
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(t, "spec.new"), ""), "v");
+	/* Key order survives a replacement in place. */
+	CU_ASSERT_STRING_EQUAL(val_path(t, "spec")->u.map.items[0].key, "steps");
+	val_free(p);
+	val_free(t);
+}
+
+static void test_strmap_sorted(void)
+{
+	struct obj *o = obj_new("v1", "Namespace", NULL, "team-a");
+	struct obj *c;
+	char buf[64];
+
+	CU_ASSERT_TRUE(obj_strmap_set(&o->labels, "zone", "eu"));
+	CU_ASSERT_TRUE(obj_strmap_set(&o->labels, "app", "x"));
+	CU_ASSERT_TRUE(obj_strmap_set(&o->labels, "m", "1"));
+	CU_ASSERT_FALSE(obj_strmap_set(&o->labels, "m", "1"));
+	CU_ASSERT_STRING_EQUAL(o->labels.items[0].key, "app");
+	CU_ASSERT_STRING_EQUAL(o->labels.items[2].key, "zone");
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&o->labels, "m"), "1");
+	CU_ASSERT_PTR_NULL(obj_strmap_get(&o->labels, "n"));
+	CU_ASSERT_TRUE(obj_strmap_del(&o->labels, "app"));
+	CU_ASSERT_FALSE(obj_strmap_del(&o->labels, "app"));
+	CU_ASSERT_TRUE(obj_add_finalizer(o, "magosproject.io/finalizer"));
+	CU_ASSERT_FALSE(obj_add_finalizer(o, "magosproject.io/finalizer"));
+	c = obj_copy(o);
+	CU_ASSERT_TRUE(obj_strmap_equal(&o->labels, &c->labels));
+	CU_ASSERT_TRUE(obj_has_finalizer(c, "magosproject.io/finalizer"));
+	CU_ASSERT_TRUE(obj_remove_finalizer(c, "magosproject.io/finalizer"));
+	CU_ASSERT_FALSE(obj_has_finalizer(c, "magosproject.io/finalizer"));
+	CU_ASSERT_STRING_EQUAL(obj_ref(c, buf, sizeof(buf)), "Namespace/team-a");
+	CU_ASSERT_EQUAL(obj_cmp_key(o, c), 0);
+	obj_free(o);
+	obj_free(c);
+}
+
+static void test_ready_condition(void)
+{
+	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", "a", "s");
+	struct val *conds, *c;
+
+	CU_ASSERT_PTR_NULL(obj_ready_condition(o));
+	o->status = val_new_map();
+	conds = val_map_set(o->status, "conditions", val_new_list());
+	c = val_list_push(conds, val_new_map());
+	val_map_set(c, "type", val_new_string("Other"));
+	c = val_list_push(conds, val_new_map());
+	val_map_set(c, "type", val_new_string("Ready"));
+	val_map_set(c, "reason", val_new_string("AwaitingApproval"));
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(obj_ready_condition(o), "reason"), ""),
+			       "AwaitingApproval");
+	obj_free(o);
+}
+
+void register_tests(void)
+{
+	static CU_TestInfo tests[] = {
+		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
+		{ "copy and dotted paths", test_copy_and_path },
+		{ "RFC 7386 merge patch", test_merge_patch },
+		{ "sorted label maps and finalizers", test_strmap_sorted },
+		{ "Ready condition lookup", test_ready_condition },
+		CU_TEST_INFO_NULL,
+	};
+	CU_ADD_SUITE("value", tests);
+}
