@@ -1,0 +1,96 @@
+#ifndef MAGOS_SIM_ADMISSION_H
+#define MAGOS_SIM_ADMISSION_H
+
+/*
+ * Admission of one Kubernetes object document, as the API server would do it
+ * on `kubectl apply --validate=strict` (the default): the kind must be one
+ * the simulator knows; metadata is checked (name, namespace, label and
+ * annotation keys, label values); spec and status are validated against a
+ * hand-written copy of the kind's CRD schema (sim/schema.h), with its
+ * defaults applied and its CEL rules evaluated; unknown fields are errors.
+ *
+ * Supported kinds (apiVersion, kind, scope):
+ *   magosproject.io/v1alpha1  Project, Rollout, Workspace       namespaced
+ *   stages.metio.wtf/v1       FleetRollout                     cluster
+ *   stages.metio.wtf/v1       StageSet                         namespaced
+ *   v1                        Namespace                        cluster
+ *   v1                        Secret (repository credentials)  namespaced
+ *   policies.kyverno.io/v1    ValidatingPolicy                 cluster
+ *
+ * Diagnostics read like kubectl's, after the object's identity:
+ *   file:line:col: error: Workspace "default/demo-dev": spec.source.repoURL: Required value
+ *
+ * metadata, as read from a manifest or a `kubectl get -o yaml` snapshot:
+ *   name           required, DNS-1123 subdomain (a DNS-1123 label for Namespace)
+ *   namespace      namespaced kinds: DNS-1123 label, default "default";
+ *                  cluster-scoped kinds: ignored, as kubectl does
+ *   labels         keys: qualified names; values: label values (≤ 63, syntax)
+ *   annotations    keys: qualified names; values: any string
+ *   finalizers     kept (obj.finalizers)
+ *   uid            kept (obj.uid)
+ *   generation     kept when ≥ 1 (so status.observedGeneration compares as it did)
+ *   deletionTimestamp  kept as "deletion requested at time 0" (obj.deletion_ms = 0)
+ *   resourceVersion, creationTimestamp, managedFields, ownerReferences,
+ *   selfLink, generateName, deletionGracePeriodSeconds: accepted and ignored
+ *   (the simulated store assigns versions; creation is at simulated time 0)
+ * `status` is kept as the object's initial state (validated against the CRD's
+ * status schema); without it the object starts new (status NULL).
+ * Other top-level fields (Secret `data`, `stringData`, `type`, `immutable`)
+ * go to obj.rest.
+ */
+
+#include <stdbool.h>
+
+#include "engine/objects.h"
+#include "engine/value.h"
+#include "sim/diag.h"
+#include "sim/schema.h"
+
+/* One supported kind. */
+struct adm_kind {
+	const char *api_version;      /* "stages.metio.wtf/v1" */
+	const char *kind;             /* "FleetRollout" */
+	bool namespaced;              /* false: cluster-scoped (obj.ns is "") */
+	const struct sch_node *schema;/* whole object (apiVersion, kind, metadata, spec, status, ...) */
+};
+
+/*
+ * adm_find_kind() - the supported kind with exactly this apiVersion and kind,
+ * or NULL.  Returns a borrowed pointer to static data.
+ */
+const struct adm_kind *adm_find_kind(const char *api_version, const char *kind);
+
+/*
+ * adm_supported_kinds() - "Project (magosproject.io/v1alpha1), ..." for notes.
+ * Returns new (caller frees).
+ */
+char *adm_supported_kinds(void);
+
+/*
+ * adm_admit() - admit one object document.
+ * @file: file name for diagnostics and obj.src.file (borrowed: must outlive
+ *        the returned object).
+ * @doc:  the object as a map with apiVersion, kind, metadata, ...; borrowed
+ *        and not modified (the object gets copies, defaults applied).
+ * @out:  receives a new object on success (free with obj_free), NULL on error.
+ * @d:    diagnostics sink.
+ * Returns: 0, or -1 with every problem found reported in @d.  A `kind: List`
+ *          is not an object: unpack it first (sim/manifest.h does).
+ */
+int adm_admit(const char *file, const struct val *doc, struct obj **out, struct diag *d);
+
+/*
+ * adm_is_dns1123_subdomain() / adm_is_dns1123_label() / adm_is_qualified_name()
+ * / adm_is_label_value() - Kubernetes name syntax checks (apimachinery
+ * validation): subdomain ≤ 253 chars of [a-z0-9.-] in dot-separated labels;
+ * label ≤ 63 of [a-z0-9-] starting and ending alphanumeric; qualified name
+ * = optional "prefix/" (subdomain) + name ≤ 63 of [A-Za-z0-9._-] starting
+ * and ending alphanumeric; label value: empty or such a name part.
+ * Return: true when @s is valid.
+ */
+bool adm_is_dns1123_subdomain(const char *s);
+bool adm_is_dns1123_label(const char *s);
+bool adm_is_qualified_name(const char *s);
+bool adm_is_label_value(const char *s);
+
+#endif
