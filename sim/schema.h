@@ -11,10 +11,10 @@
  * Schemas are static const tables written in C, for example:
  *
  *     static const struct sch_field source_fields[] = {
- *         { "repoURL",        &sch_string, .required = true },
- *         { "targetRevision", &sch_string, .required = true },
- *         { "path",           &sch_string, .dflt = "." },
- *         { NULL },
+ *         SCH_REQUIRED("repoURL", &sch_string),
+ *         SCH_REQUIRED("targetRevision", &sch_string),
+ *         SCH_DEFAULT("path", &sch_string, "."),
+ *         SCH_END,
  *     };
  *     static const struct sch_node source = { SCH_OBJECT, .fields = source_fields };
  *
@@ -34,8 +34,10 @@
  * Each message is prefixed with sch_ctx.prefix (e.g. `Workspace "ns/name": `)
  * and carries the file:line:col of the offending node (of the parent object
  * for a missing required field).  A number or boolean given where a string is
- * expected gets a note suggesting quotes (`quote it: "1.10"`), since YAML
- * turned it into a number and the cluster rejects it too.
+ * expected gets a note suggesting quotes, since YAML turned it into a number
+ * and the cluster rejects it too:
+ *     note: YAML reads 1.10 as a number: quote it ("1.10") if a string is
+ *           meant; the cluster rejects the unquoted form too
  *
  * Order of work on an object node (as the API server: prune/default while
  * decoding, then validate): (1) fields whose value is null and whose schema is
@@ -96,6 +98,18 @@ struct sch_field {
 	 */
 	const char *dflt;
 };
+
+/*
+ * Field table helpers.  They use designated initialisers, which keeps
+ * -Wextra's missing-field-initializers quiet (a positional { "x", &n } entry
+ * trips it under -Werror):
+ *     SCH_FIELD("path", &sch_string), SCH_REQUIRED("repoURL", &sch_string),
+ *     SCH_DEFAULT("path", &sch_string, "."), SCH_END
+ */
+#define SCH_FIELD(n, s) { .name = (n), .schema = (s) }
+#define SCH_REQUIRED(n, s) { .name = (n), .schema = (s), .required = true }
+#define SCH_DEFAULT(n, s, d) { .name = (n), .schema = (s), .dflt = (d) }
+#define SCH_END { .name = NULL }
 
 struct sch_node {
 	enum sch_type type;

@@ -1,0 +1,245 @@
+/* Tests for sim/schema: wording of every rule, defaults, pruning, checks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/value.h"
+#include "sim/diag.h"
+#include "sim/schema.h"
+#include "sim/yamlload.h"
+#include "tests/unit/cu_main.h"
+
+static const char *const regression_values[] = { "Halt", "Rollback", NULL };
+static const struct sch_node on_regression = { SCH_STRING, .enum_values = regression_values };
+static const struct sch_node name_node = { SCH_STRING, .min_length = 1 };
+static const struct sch_node replicas = { SCH_INTEGER, .has_minimum = true, .minimum = 1 };
+static const struct sch_field ref_fields[] = {
+	SCH_REQUIRED("name", &name_node),
+	SCH_END,
+};
+static const struct sch_node ref_node = { SCH_OBJECT, .fields = ref_fields };
+static const struct sch_field source_fields[] = {
+	SCH_REQUIRED("repoURL", &sch_string),
+	SCH_DEFAULT("path", &sch_string, "."),
+	SCH_END,
+};
+static const struct sch_node source_node = { SCH_OBJECT, .fields = source_fields };
+static const struct sch_field opts_fields[] = {
+	SCH_DEFAULT("path", &sch_string, "."),
+	SCH_END,
+};
+static const struct sch_node opts_node = { SCH_OBJECT, .fields = opts_fields };
+static const struct sch_node waves = { SCH_ARRAY, .items = &sch_string, .min_items = 1 };
+static const struct sch_node nullable_str = { SCH_STRING, .nullable = true };
+
+static int checks_run;
+
+static void check_ratio(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	checks_run++;
+	if (val_num(val_map_get(v, "ratio"), 0) > 1)
+		sch_report(c, v->mark, path, "Invalid value: \"object\": ratio must be at most 1");
+}
+
+static const struct sch_field spec_fields[] = {
+	SCH_DEFAULT("autoApply", &sch_boolean, "true"),
+	SCH_FIELD("version", &sch_string),
+	SCH_DEFAULT("onRegression", &on_regression, "Halt"),
+	SCH_REQUIRED("projectRef", &ref_node),
+	SCH_FIELD("source", &source_node),
+	SCH_DEFAULT("opts", &opts_node, "{}"),
+	SCH_FIELD("replicas", &replicas),
+	SCH_FIELD("waves", &waves),
+	SCH_FIELD("soak", &sch_duration),
+	SCH_FIELD("labels", &sch_string_map),
+	SCH_FIELD("extra", &sch_any),
+	SCH_FIELD("ratio", &sch_number),
+	SCH_FIELD("note", &nullable_str),
+	SCH_DEFAULT("count", &sch_integer, "3"),
+	SCH_END,
+};
+static const struct sch_node spec_node = { SCH_OBJECT, .fields = spec_fields, .check = check_ratio };
+static const struct sch_field root_fields[] = {
+	SCH_REQUIRED("spec", &spec_node),
+	SCH_END,
+};
+static const struct sch_node root_node = { SCH_OBJECT, .fields = root_fields };
+
+static struct yl_stream st;
+static struct diag dg;
+
+/* Loads @text and validates it; returns sch_validate's result. */
+static int run(const char *text)
+{
+	struct sch_ctx c = { 0 };
+
+	yl_stream_release(&st);
+	diag_release(&dg);
+	diag_init(&dg);
+	CU_ASSERT_EQUAL_FATAL(yl_load_string("s.yaml", text, strlen(text), &st, &dg), 0);
+	CU_ASSERT_EQUAL_FATAL(st.n, 1);
+	c.d = &dg;
+	c.file = "s.yaml";
+	c.prefix = "Thing \"default/x\": ";
+	c.root = st.docs[0].root;
+	checks_run = 0;
+	{
+		int rc = sch_validate(&root_node, st.docs[0].root, "", &c);
+
+		if (getenv("TEST_VERBOSE"))
+			diag_print(&dg, stderr, false);
+		return rc;
+	}
+}
+
+static const char *item(size_t i)
+{
+	static char *last;
+
+	free(last);
+	last = NULL;
+	if (i >= dg.n)
+		return "";
+	last = diag_format_item(&dg, i);
+	return last;
+}
+
+static struct val *get(const char *path)
+{
+	return val_path(st.docs[0].root, path);
+}
+
+static void test_valid_with_defaults(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  note: null\n"), 0);
+	CU_ASSERT_EQUAL(dg.n, 0);
+	CU_ASSERT_EQUAL(get("spec.autoApply")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("spec.autoApply")->u.b);
+	CU_ASSERT_STRING_EQUAL(val_str(get("spec.onRegression"), "?"), "Halt");
+	/* An object default is defaulted in turn. */
+	CU_ASSERT_STRING_EQUAL(val_str(get("spec.opts.path"), "?"), ".");
+	CU_ASSERT_EQUAL(get("spec.count")->u.i, 3);
+	/* nullable keeps the null. */
+	CU_ASSERT_EQUAL(get("spec.note")->type, VAL_NULL);
+	/* Defaulted nodes take the parent's mark. */
+	CU_ASSERT_EQUAL(get("spec.autoApply")->mark.line, 2);
+	CU_ASSERT_EQUAL(checks_run, 1);
+}
+
+static void test_null_pruned_then_defaulted(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: null\n  version: ~\n"), 0);
+	CU_ASSERT_TRUE(val_bool(get("spec.autoApply"), false));
+	CU_ASSERT_EQUAL(val_map_get_kv(get("spec"), "version"), NULL);
+}
+
+static void test_wrong_types(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: yes\n  version: 1.10\n  replicas: \"3\"\n  labels: {a: 1}\n"),
+			-1);
+	CU_ASSERT_EQUAL(dg.n, 6);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:14: error: Thing \"default/x\": spec.autoApply: Invalid value: \"string\": spec.autoApply in body must be of type boolean: \"yes\"");
+	CU_ASSERT_STRING_EQUAL(item(1),
+			       "s.yaml:4:12: error: Thing \"default/x\": spec.version: Invalid value: \"number\": spec.version in body must be of type string: 1.10");
+	CU_ASSERT_STRING_EQUAL(item(2),
+			       "s.yaml:4:12: note: YAML reads 1.10 as a number: quote it (\"1.10\") if a string is meant; the cluster rejects the unquoted form too");
+	CU_ASSERT_STRING_EQUAL(item(3),
+			       "s.yaml:5:13: error: Thing \"default/x\": spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"3\"");
+	CU_ASSERT_STRING_EQUAL(item(4),
+			       "s.yaml:6:15: error: Thing \"default/x\": spec.labels.a: Invalid value: \"integer\": spec.labels.a in body must be of type string: 1");
+	CU_ASSERT_STRING_EQUAL(item(5),
+			       "s.yaml:6:15: note: YAML reads 1 as a number: quote it (\"1\") if a string is meant; the cluster rejects the unquoted form too");
+	/* The check does not run on a subtree with errors. */
+	CU_ASSERT_EQUAL(checks_run, 0);
+}
+
+static void test_required_enum_minlength(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef:\n    name: \"\"\n  onRegression: Foo\n  source: {}\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 3);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:11: error: Thing \"default/x\": spec.projectRef.name: Invalid value: \"\": spec.projectRef.name in body should be at least 1 chars long");
+	CU_ASSERT_STRING_EQUAL(item(1),
+			       "s.yaml:4:17: error: Thing \"default/x\": spec.onRegression: Unsupported value: \"Foo\": supported values: \"Halt\", \"Rollback\"");
+	CU_ASSERT_STRING_EQUAL(item(2),
+			       "s.yaml:5:11: error: Thing \"default/x\": spec.source.repoURL: Required value");
+	CU_ASSERT_EQUAL(run("other: 1\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 3);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:1: error: Thing \"default/x\": unknown field \"other\"");
+	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:1:1: note: accepted fields: spec");
+	CU_ASSERT_STRING_EQUAL(item(2), "s.yaml:1:1: error: Thing \"default/x\": spec: Required value");
+}
+
+static void test_unknown_field_minimum_minitems_duration(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p, kind: X}\n  foo: 1\n  replicas: 0\n  waves: []\n  soak: 5x\n  extra: {anything: [1, 2]}\n"),
+			-1);
+	CU_ASSERT_EQUAL(dg.n, 8);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:2:25: error: Thing \"default/x\": unknown field \"spec.projectRef.kind\"");
+	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:2:25: note: accepted fields: name");
+	CU_ASSERT_STRING_EQUAL(item(2), "s.yaml:3:3: error: Thing \"default/x\": unknown field \"spec.foo\"");
+	CU_ASSERT_STRING_EQUAL(item(3),
+			       "s.yaml:3:3: note: accepted fields: autoApply, version, onRegression, projectRef, source, opts, replicas, waves, soak, labels, extra, ratio, note, count");
+	CU_ASSERT_STRING_EQUAL(item(4),
+			       "s.yaml:4:13: error: Thing \"default/x\": spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1");
+	CU_ASSERT_STRING_EQUAL(item(5),
+			       "s.yaml:5:10: error: Thing \"default/x\": spec.waves: Invalid value: 0: spec.waves in body should have at least 1 items");
+	CU_ASSERT_STRING_EQUAL(item(6),
+			       "s.yaml:6:9: error: Thing \"default/x\": spec.soak: Invalid value: \"5x\": time: unknown unit \"x\" in duration \"5x\"");
+	CU_ASSERT_STRING_EQUAL(item(7), "s.yaml:6:9: note: durations use Go syntax, e.g. 90s, 5m, 1h30m");
+}
+
+static void test_array_paths_and_check(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  waves: [a, 2, c]\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:14: error: Thing \"default/x\": spec.waves[1]: Invalid value: \"integer\": spec.waves[1] in body must be of type string: 2");
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  ratio: 1.5\n"), -1);
+	CU_ASSERT_EQUAL(checks_run, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:2:3: error: Thing \"default/x\": spec: Invalid value: \"object\": ratio must be at most 1");
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  ratio: 1\n"), 0);
+}
+
+static void test_quote_and_fields(void)
+{
+	struct val *v = val_new_string("a\"b\n");
+	char *q = sch_quote(v);
+	char *f = sch_accepted_fields(&ref_node);
+
+	CU_ASSERT_STRING_EQUAL(q, "\"a\\\"b\\n\"");
+	CU_ASSERT_STRING_EQUAL(f, "name");
+	free(q);
+	free(f);
+	val_free(v);
+	q = sch_quote(NULL);
+	CU_ASSERT_STRING_EQUAL(q, "null");
+	free(q);
+}
+
+static void test_cleanup(void)
+{
+	yl_stream_release(&st);
+	diag_release(&dg);
+	item(99);
+	CU_PASS("released");
+}
+
+static CU_TestInfo tests[] = {
+	{ "valid document gets defaults", test_valid_with_defaults },
+	{ "nulls pruned, then defaulted", test_null_pruned_then_defaulted },
+	{ "wrong types, with the quote note", test_wrong_types },
+	{ "required, enum, minLength", test_required_enum_minlength },
+	{ "unknown fields, minimum, minItems, duration", test_unknown_field_minimum_minitems_duration },
+	{ "array paths and custom checks", test_array_paths_and_check },
+	{ "quoting and field lists", test_quote_and_fields },
+	{ "cleanup", test_cleanup },
+	CU_TEST_INFO_NULL,
+};
+
+void register_tests(void)
+{
+	CU_ADD_SUITE("schema", tests);
+}
