@@ -487,8 +487,12 @@ int gt_parse_rfc3339_ns(const char *s, int64_t *unix_sec, int32_t *nsec, char *e
 		om = digits(p + 4, 2);
 		if (oh < 0 || om < 0)
 			return rfc_error(err, errlen, s, NULL);
-		if (oh > 23 || om > 59)
-			return rfc_error(err, errlen, s, "time zone offset out of range");
+		/* Go's slow path takes offsets up to 24 h and 60 min ("some people
+		 * do write offsets of 24 hours"), so time.Parse accepts them. */
+		if (oh > 24)
+			return rfc_error(err, errlen, s, "time zone offset hour out of range");
+		if (om > 60)
+			return rfc_error(err, errlen, s, "time zone offset minute out of range");
 		off = (oh * 60 + om) * 60 * (p[0] == '-' ? -1 : 1);
 	}
 	if (month < 1 || month > 12)

@@ -92,11 +92,11 @@ size_t gt_format_duration(int64_t ms, char *buf, size_t len);
  * @s:        "YYYY-MM-DDThh:mm:ss[.fraction](Z|+hh:mm|-hh:mm)"; 'T' and 'Z'
  *            upper case; year 0000..9999; fields range-checked against the
  *            calendar (no Feb 30, no hour 24, no leap second 60); offset hours
- *            0..23, minutes 0..59; fraction digits beyond the ninth ignored.
- *            This is exactly what Go's RFC 3339 fast path accepts.  Go's slow
- *            path also takes a few lax forms (a one-digit hour, ',' before the
- *            fraction); those are rejected here, and the syntax-error text
- *            differs from Go's (range errors use Go's words).
+ *            0..24 and minutes 0..60 (Go's limits); fraction digits beyond the
+ *            ninth ignored.  Go's parser also takes a few lax forms (a
+ *            one-digit hour, ',' before the fraction); those are rejected
+ *            here, and the syntax-error text differs from Go's (range errors
+ *            use Go's words).
  * @unix_sec: receives seconds since 1970-01-01T00:00:00Z (negative before).
  * @nsec:     receives 0..999999999, the sub-second part (may be NULL).
  * @err:      receives a message (may be NULL), e.g.

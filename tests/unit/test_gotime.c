@@ -363,6 +363,9 @@ static void test_rfc3339_parse(void)
 		{ "2026-04-26T10:00:00.123456789Z", 1777197600, 123456789 },
 		{ "2026-04-26T10:00:00.1234567899Z", 1777197600, 123456789 },
 		{ "2026-04-26T10:00:00.000000001+01:00", 1777194000, 1 },
+		/* Go's parser accepts 24 h and 60 min offsets */
+		{ "2026-04-26T10:00:00+24:00", 1777197600 - 86400, 0 },
+		{ "2026-04-26T10:00:00-01:60", 1777197600 + 7200, 0 },
 		{ "1969-12-31T23:59:59.5Z", -1, 500000000 },
 	};
 	size_t i;
@@ -415,10 +418,10 @@ static void test_rfc3339_errors(void)
 		  "parsing time \"2026-04-26T10:60:00Z\": minute out of range" },
 		{ "2026-12-31T23:59:60Z",
 		  "parsing time \"2026-12-31T23:59:60Z\": second out of range" },
-		{ "2026-04-26T10:00:00+24:00",
-		  "parsing time \"2026-04-26T10:00:00+24:00\": time zone offset out of range" },
-		{ "2026-04-26T10:00:00+01:60",
-		  "parsing time \"2026-04-26T10:00:00+01:60\": time zone offset out of range" },
+		{ "2026-04-26T10:00:00+25:00",
+		  "parsing time \"2026-04-26T10:00:00+25:00\": time zone offset hour out of range" },
+		{ "2026-04-26T10:00:00+01:61",
+		  "parsing time \"2026-04-26T10:00:00+01:61\": time zone offset minute out of range" },
 		{ "2026-04-26t10:00:00Z", "parsing time \"2026-04-26t10:00:00Z\" as "
 					  "\"2006-01-02T15:04:05Z07:00\": not RFC 3339" },
 	};
