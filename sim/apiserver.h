@@ -1,0 +1,245 @@
+#ifndef MAGOS_SIM_APISERVER_H
+#define MAGOS_SIM_APISERVER_H
+
+/*
+ * A simulated Kubernetes API server: the object store every controller and
+ * model reads and writes, with the semantics the engines depend on.
+ *
+ * Invariants:
+ *  - objects are keyed by (kind, namespace, name) and listed per kind in the
+ *    API server's order: namespace, then name (strcmp);
+ *  - every stored version of an object is an immutable, reference-counted
+ *    snapshot (struct api_snap).  A write never changes a snapshot: it makes a
+ *    new one that shares the unchanged spec/status/rest subtrees with the old
+ *    one, so a watch event holds the old and the new version for the price of
+ *    two references, however many watchers it reaches;
+ *  - `resource_version` comes from one store-wide counter and is bumped by
+ *    every real change; `generation` (starting at 1) only when spec changes;
+ *  - a write that changes nothing is a no-op: returns 0, emits no event,
+ *    writes no timeline entry, keeps the resourceVersion;
+ *  - every real change appends one timeline entry (if a timeline is attached)
+ *    and emits one watch event;
+ *  - creation_ms and deletion_ms are stored truncated to whole seconds, as
+ *    metav1.Time is (RFC 3339, one-second precision); the timeline keeps the
+ *    exact ms of every change.
+ *
+ * Deviations from a real API server, on purpose: no admission or schema
+ * validation beyond shapes; the main resource's update ignores status for every
+ * kind (all simulated kinds have a status subresource); setting the
+ * deletionTimestamp does not bump generation (the real registry does for
+ * objects with finalizers; the brief keeps generation to spec changes).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/objects.h"
+#include "sim/timeline.h"
+
+/* Error codes (negative), what the real API server would answer. */
+enum api_err {
+	API_OK = 0,
+	API_ENOTFOUND = -1,      /* NotFound */
+	API_EALREADYEXISTS = -2, /* AlreadyExists */
+	API_ECONFLICT = -3,      /* Conflict: stale resourceVersion */
+	API_EINVALID = -4,       /* Invalid: malformed object or patch */
+};
+
+enum api_event_type { API_ADDED, API_MODIFIED, API_DELETED };
+
+/* An immutable stored version of an object.  Opaque; read it with api_snap_obj(). */
+struct api_snap;
+
+struct api;
+
+/*
+ * A watch event as the store emits it.  @old is the previous version (NULL for
+ * ADDED and DELETED), @new the version after the change (for DELETED: the last
+ * state, with its final resourceVersion).
+ */
+struct api_event {
+	enum api_event_type type;
+	struct api_snap *old;
+	struct api_snap *new;
+};
+
+/*
+ * Watch callback: one event of a watched kind.  @old and @new are borrowed for
+ * the duration of the call (see struct api_event for which may be NULL).
+ */
+typedef void (*api_watch_fn)(void *ctx, enum api_event_type type, const struct obj *old,
+			     const struct obj *new);
+
+/*
+ * Event sink: receives every change at write time with its own references to
+ * the snapshots (release each non-NULL one with api_snap_release() after
+ * passing the event to api_dispatch()).  The DES uses it to deliver watch
+ * events after the API latency.  Without a sink the store dispatches
+ * synchronously, inside the write.
+ */
+typedef void (*api_sink_fn)(void *ctx, const struct api_event *ev);
+
+/* Supplies the "cause" of the current write for the timeline (interned in the timeline); may return NULL. */
+typedef tl_str (*api_cause_fn)(void *ctx);
+
+/* List filter: true keeps @o. */
+typedef bool (*api_match_fn)(const struct obj *o, void *ctx);
+
+/* A list result: @n borrowed object pointers, valid until the next write to the store. */
+struct api_list {
+	const struct obj **items;
+	size_t n, cap;
+};
+
+/*
+ * api_new() - an empty store.
+ * @tl: timeline to append every change to (borrowed, must outlive the store), or NULL.
+ * Returns: new; free with api_free().  Cannot fail (aborts on OOM).
+ */
+struct api *api_new(struct tl *tl);
+
+/* api_free() - frees the store and every object version it still references.  Accepts NULL. */
+void api_free(struct api *a);
+
+/* api_set_now() - the simulated clock, ms, stamped on changes from now on (monotonic, asserted). */
+void api_set_now(struct api *a, int64_t now_ms);
+
+/* api_now() - the clock last set with api_set_now() (0 initially). */
+int64_t api_now(const struct api *a);
+
+/* api_set_cause() - @fn(@ctx) is asked for the cause of each change; NULL fn records no cause. */
+void api_set_cause(struct api *a, api_cause_fn fn, void *ctx);
+
+/* api_set_sink() - route events to @fn instead of dispatching them synchronously (NULL restores that). */
+void api_set_sink(struct api *a, api_sink_fn fn, void *ctx);
+
+/*
+ * api_watch() - call @fn(@ctx, ...) for every event of @kind, in registration
+ * order.  @kind is copied.  Cannot fail.
+ */
+void api_watch(struct api *a, const char *kind, api_watch_fn fn, void *ctx);
+
+/*
+ * api_dispatch() - deliver one event to the watchers of its kind.  Does not
+ * release the snapshots.  Watchers may write to the store (their events go to
+ * the sink or are dispatched recursively when there is none).
+ */
+void api_dispatch(struct api *a, const struct api_event *ev);
+
+/* api_snap_obj() - the object of a snapshot: borrowed, immutable, valid while the snapshot is referenced. */
+const struct obj *api_snap_obj(const struct api_snap *s);
+
+/* api_snap_retain() - one more reference to @s.  Returns @s. */
+struct api_snap *api_snap_retain(struct api_snap *s);
+
+/* api_snap_release() - drops one reference; the last one frees the version.  Accepts NULL. */
+void api_snap_release(struct api_snap *s);
+
+/*
+ * api_create() - store a new object.
+ * @o:  the object; stolen (freed on error too).  Its uid, creation time,
+ *      resourceVersion and generation are set by the store (generation 1);
+ *      labels, annotations, finalizers, spec, status and rest are kept as
+ *      given (a loader may give an initial status); deletion_ms is reset.
+ * Returns: 0; API_EALREADYEXISTS when the key is taken; API_EINVALID when the
+ *          kind or name is empty or spec/status/rest is not a map or NULL.
+ * Emits ADDED and a "created" timeline entry.
+ */
+int api_create(struct api *a, struct obj *o);
+
+/*
+ * api_get() - borrowed pointer to the current version of an object, or NULL
+ * when absent.  @ns may be NULL for "".  Valid until the next write to that
+ * object (longer if a snapshot reference is held).  Cost: O(1) expected.
+ */
+const struct obj *api_get(const struct api *a, const char *kind, const char *ns, const char *name);
+
+/* api_get_snap() - like api_get() but the snapshot (borrowed; retain it to keep it). */
+struct api_snap *api_get_snap(const struct api *a, const char *kind, const char *ns,
+			      const char *name);
+
+/*
+ * api_update() - update metadata (labels, annotations, finalizers) and spec
+ * (and `rest`) of an existing object, like PUT on the main resource.
+ * @o:  the desired object; stolen (freed in every case).  Identity is taken
+ *      from @o; uid, creation/deletion time, generation and status of @o are
+ *      ignored.  @o->resource_version must equal the stored one, or be 0 for an
+ *      unconditional update.
+ * Returns: 0 (also for a no-op); API_ENOTFOUND; API_ECONFLICT on a stale
+ *          resourceVersion; API_EINVALID when spec/rest is not a map or NULL.
+ * Generation is bumped when spec changed.  Removing the last finalizer of an
+ * object being deleted deletes it (DELETED event, "deleted" entry).
+ */
+int api_update(struct api *a, struct obj *o);
+
+/*
+ * api_update_status() - replace the status subresource, like PUT on /status.
+ * @o:  stolen (freed in every case); only @o->status and
+ *      @o->resource_version (0 = unconditional) are looked at.
+ * Returns: 0 (also for a no-op); API_ENOTFOUND; API_ECONFLICT; API_EINVALID
+ *          when status is not a map or NULL.
+ */
+int api_update_status(struct api *a, struct obj *o);
+
+/*
+ * api_patch_meta() - JSON merge patch of metadata; needs no resourceVersion.
+ * @patch: borrowed map with any of "labels" and "annotations" (maps of string
+ *         values; null deletes a key; null for the whole map clears it) and
+ *         "finalizers" (list of strings, or null for none).
+ * Returns: 0 (also for a no-op); API_ENOTFOUND; API_EINVALID for another shape
+ *          (nothing is changed then).
+ */
+int api_patch_meta(struct api *a, const char *kind, const char *ns, const char *name,
+		   const struct val *patch);
+
+/*
+ * api_set_annotation() / api_set_label() - patch one key: @value NULL deletes
+ * it.  Returns: 0 (also when nothing changed); API_ENOTFOUND.
+ */
+int api_set_annotation(struct api *a, const char *kind, const char *ns, const char *name,
+		       const char *key, const char *value);
+int api_set_label(struct api *a, const char *kind, const char *ns, const char *name,
+		  const char *key, const char *value);
+
+/*
+ * api_patch_status() - RFC 7386 merge patch of the status subresource; needs
+ * no resourceVersion.  @patch borrowed.  Returns: 0 (also for a no-op);
+ * API_ENOTFOUND; API_EINVALID when the result is not a map or null.
+ */
+int api_patch_status(struct api *a, const char *kind, const char *ns, const char *name,
+		     const struct val *patch);
+
+/*
+ * api_delete() - delete an object.  Without finalizers it is removed at once
+ * (DELETED, "deleted"); with finalizers only its deletion time is set (once:
+ * MODIFIED, "deleting") and it goes when the last finalizer is removed.
+ * Deleting an object already being deleted is a no-op.
+ * Returns: 0; API_ENOTFOUND.
+ */
+int api_delete(struct api *a, const char *kind, const char *ns, const char *name);
+
+/*
+ * api_list() - the objects of @kind, in namespace @ns (NULL: all namespaces),
+ * that @match keeps (NULL: all), in (namespace, name) order, into @out
+ * (caller-owned, initialised with api_list_init(); emptied first).
+ * Returns: the count.  Pointers valid until the next write to the store.
+ * Cost: O(n) for the kind, plus O(n log n) after creations or deletions.
+ */
+size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn match, void *ctx,
+		struct api_list *out);
+
+/* api_list_init() / api_list_release(): a caller-owned list; release frees the array, accepts NULL. */
+void api_list_init(struct api_list *l);
+void api_list_release(struct api_list *l);
+
+/* api_count() - number of stored objects of @kind (NULL: all kinds). */
+size_t api_count(const struct api *a, const char *kind);
+
+/* api_resource_version() - the store-wide counter: resourceVersion of the latest change. */
+uint64_t api_resource_version(const struct api *a);
+
+/* api_strerror() - "NotFound", "AlreadyExists", "Conflict", "Invalid", "OK" or "unknown". */
+const char *api_strerror(int err);
+
+#endif

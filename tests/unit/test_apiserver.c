@@ -1,0 +1,480 @@
+/* Unit tests for sim/apiserver: store semantics, watch events, snapshots, timeline entries. */
+#include <string.h>
+
+#include "engine/objects.h"
+#include "engine/value.h"
+#include "sim/apiserver.h"
+#include "sim/timeline.h"
+#include "tests/unit/cu_main.h"
+
+#define MAXEV 64
+
+struct seen {
+	int n;
+	enum api_event_type type[MAXEV];
+	uint64_t old_rv[MAXEV]; /* 0 when no old */
+	uint64_t new_rv[MAXEV];
+	char name[MAXEV][32];
+};
+
+static void record_event(void *ctx, enum api_event_type type, const struct obj *old,
+			 const struct obj *new)
+{
+	struct seen *s = ctx;
+
+	CU_ASSERT_FATAL(s->n < MAXEV);
+	s->type[s->n] = type;
+	s->old_rv[s->n] = old ? old->resource_version : 0;
+	s->new_rv[s->n] = new->resource_version;
+	strncpy(s->name[s->n], new->name, sizeof(s->name[0]) - 1);
+	s->n++;
+}
+
+static struct obj *ws(const char *ns, const char *name, const char *project)
+{
+	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", ns, name);
+	struct val *ref = val_new_map();
+
+	o->spec = val_new_map();
+	val_map_set(ref, "name", val_new_string(project));
+	val_map_set(o->spec, "projectRef", ref);
+	return o;
+}
+
+static struct val *status_phase(const char *phase)
+{
+	struct val *s = val_new_map();
+
+	val_map_set(s, "phase", val_new_string(phase));
+	return s;
+}
+
+static struct obj *copy_of(struct api *a, const char *ns, const char *name)
+{
+	const struct obj *c = api_get(a, "Workspace", ns, name);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	return obj_copy(c);
+}
+
+static void test_create_get(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct seen s = { 0 };
+	const struct obj *o;
+	struct tl_entry e;
+
+	api_watch(a, "Workspace", record_event, &s);
+	api_set_now(a, 2500);
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "p")), 0);
+	o = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(o->generation, 1);
+	CU_ASSERT_EQUAL(o->resource_version, 1);
+	CU_ASSERT_EQUAL(o->creation_ms, 2000); /* metav1.Time: whole seconds */
+	CU_ASSERT_EQUAL(o->deletion_ms, -1);
+	CU_ASSERT_STRING_EQUAL(o->uid, "00000000-0000-4000-8000-000000000001");
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->spec, "projectRef.name"), ""), "p");
+	CU_ASSERT_PTR_NULL(api_get(a, "Workspace", "other", "a"));
+	CU_ASSERT_PTR_NULL(api_get(a, "Rollout", "default", "a"));
+
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "q")), API_EALREADYEXISTS);
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "", "q")), API_EINVALID);
+	CU_ASSERT_EQUAL(api_resource_version(a), 1);
+	CU_ASSERT_EQUAL(s.n, 1);
+	CU_ASSERT_EQUAL(s.type[0], API_ADDED);
+	CU_ASSERT_EQUAL(tl_count(tl), 1);
+	tl_get(tl, 0, &e);
+	CU_ASSERT_EQUAL(e.change, TL_CREATED);
+	CU_ASSERT_EQUAL(e.t_ms, 2500);
+	CU_ASSERT_STRING_EQUAL(e.name, "a");
+	CU_ASSERT_STRING_EQUAL(api_strerror(API_ECONFLICT), "Conflict");
+	CU_ASSERT_STRING_EQUAL(api_strerror(API_ENOTFOUND), "NotFound");
+	api_free(a);
+	tl_free(tl);
+}
+
+static void test_noop_writes_emit_nothing(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct seen s = { 0 };
+	struct obj *o;
+	struct val *patch;
+
+	api_watch(a, "Workspace", record_event, &s);
+	o = ws("default", "a", "p");
+	o->status = status_phase("Pending");
+	obj_strmap_set(&o->annotations, "k", "v");
+	CU_ASSERT_EQUAL(api_create(a, o), 0);
+	s.n = 0;
+
+	CU_ASSERT_EQUAL(api_update(a, copy_of(a, "default", "a")), 0);
+	o = copy_of(a, "default", "a");
+	val_free(o->status);
+	o->status = status_phase("Pending");
+	CU_ASSERT_EQUAL(api_update_status(a, o), 0);
+	CU_ASSERT_EQUAL(api_set_annotation(a, "Workspace", "default", "a", "k", "v"), 0);
+	CU_ASSERT_EQUAL(api_set_label(a, "Workspace", "default", "a", "absent", NULL), 0);
+	patch = val_new_map();
+	val_map_set(patch, "phase", val_new_string("Pending"));
+	CU_ASSERT_EQUAL(api_patch_status(a, "Workspace", "default", "a", patch), 0);
+	val_free(patch);
+	patch = val_new_map();
+	val_map_set(patch, "annotations", val_new_map());
+	val_map_set(val_map_get(patch, "annotations"), "k", val_new_string("v"));
+	CU_ASSERT_EQUAL(api_patch_meta(a, "Workspace", "default", "a", patch), 0);
+	val_free(patch);
+
+	CU_ASSERT_EQUAL(s.n, 0);
+	CU_ASSERT_EQUAL(tl_count(tl), 1);
+	CU_ASSERT_EQUAL(api_resource_version(a), 1);
+	CU_ASSERT_EQUAL(api_get(a, "Workspace", "default", "a")->resource_version, 1);
+	api_free(a);
+	tl_free(tl);
+}
+
+static void test_generation_only_on_spec(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct obj *o;
+	const struct obj *c;
+	struct tl_entry e;
+
+	api_create(a, ws("default", "a", "p"));
+	/* labels: rv moves, generation does not */
+	o = copy_of(a, "default", "a");
+	obj_strmap_set(&o->labels, "env", "dev");
+	CU_ASSERT_EQUAL(api_update(a, o), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(c->generation, 1);
+	CU_ASSERT_EQUAL(c->resource_version, 2);
+	/* status: same */
+	o = copy_of(a, "default", "a");
+	o->status = status_phase("Planning");
+	CU_ASSERT_EQUAL(api_update_status(a, o), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(c->generation, 1);
+	CU_ASSERT_EQUAL(c->resource_version, 3);
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(c->status, "phase"), ""), "Planning");
+	/* annotation patch: same */
+	CU_ASSERT_EQUAL(api_set_annotation(a, "Workspace", "default", "a", "x", "1"), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(c->generation, 1);
+	CU_ASSERT_EQUAL(c->resource_version, 4);
+	/* spec: generation 2; status kept */
+	o = copy_of(a, "default", "a");
+	val_map_set(o->spec, "autoApply", val_new_bool(true));
+	obj_strmap_set(&o->labels, "env", "prod");
+	CU_ASSERT_EQUAL(api_update(a, o), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(c->generation, 2);
+	CU_ASSERT_EQUAL(c->resource_version, 5);
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(c->status, "phase"), ""), "Planning");
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&c->labels, "env"), "prod");
+
+	CU_ASSERT_EQUAL(tl_count(tl), 5);
+	tl_get(tl, 1, &e);
+	CU_ASSERT_EQUAL(e.change, TL_UPDATED);
+	CU_ASSERT_STRING_EQUAL(e.detail, "labels: +env=dev");
+	tl_get(tl, 2, &e);
+	CU_ASSERT_EQUAL(e.change, TL_STATUS);
+	CU_ASSERT_STRING_EQUAL(e.detail, "status: phase \xe2\x86\x92Planning");
+	CU_ASSERT_STRING_EQUAL(e.phase, "Planning");
+	tl_get(tl, 3, &e);
+	CU_ASSERT_STRING_EQUAL(e.detail, "annotations: +x=1");
+	tl_get(tl, 4, &e);
+	CU_ASSERT_STRING_EQUAL(e.detail, "labels: env=dev\xe2\x86\x92prod; spec (generation 2)");
+	CU_ASSERT_EQUAL(e.generation, 2);
+	CU_ASSERT_EQUAL(e.resource_version, 5);
+	api_free(a);
+	tl_free(tl);
+}
+
+static void test_conflict_and_subresources(void)
+{
+	struct api *a = api_new(NULL);
+	struct obj *o, *stale;
+	const struct obj *c;
+
+	api_create(a, ws("default", "a", "p"));
+	stale = copy_of(a, "default", "a");
+	CU_ASSERT_EQUAL(api_set_label(a, "Workspace", "default", "a", "l", "1"), 0);
+	/* stale resourceVersion: Conflict, nothing written */
+	val_map_set(stale->spec, "autoApply", val_new_bool(true));
+	CU_ASSERT_EQUAL(api_update(a, stale), API_ECONFLICT);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(c->generation, 1);
+	CU_ASSERT_EQUAL(c->resource_version, 2);
+	stale = obj_copy(c);
+	stale->resource_version = 1;
+	stale->status = status_phase("X");
+	CU_ASSERT_EQUAL(api_update_status(a, stale), API_ECONFLICT);
+	/* resourceVersion 0: unconditional */
+	o = copy_of(a, "default", "a");
+	o->resource_version = 0;
+	val_map_set(o->spec, "autoApply", val_new_bool(true));
+	CU_ASSERT_EQUAL(api_update(a, o), 0);
+	CU_ASSERT_EQUAL(api_get(a, "Workspace", "default", "a")->generation, 2);
+	/* the main resource ignores status; /status ignores everything else */
+	o = copy_of(a, "default", "a");
+	o->status = status_phase("Ignored");
+	CU_ASSERT_EQUAL(api_update(a, o), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_PTR_NULL(c->status);
+	CU_ASSERT_EQUAL(c->resource_version, 3);
+	o = copy_of(a, "default", "a");
+	o->status = status_phase("Applied");
+	obj_strmap_set(&o->labels, "ignored", "yes");
+	val_map_set(o->spec, "ignored", val_new_bool(true));
+	CU_ASSERT_EQUAL(api_update_status(a, o), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_PTR_NULL(obj_strmap_get(&c->labels, "ignored"));
+	CU_ASSERT_PTR_NULL(val_map_get(c->spec, "ignored"));
+	CU_ASSERT_EQUAL(c->generation, 2);
+	CU_ASSERT_EQUAL(c->resource_version, 4);
+	/* not found */
+	CU_ASSERT_EQUAL(api_update(a, ws("default", "zz", "p")), API_ENOTFOUND);
+	CU_ASSERT_EQUAL(api_set_annotation(a, "Workspace", "default", "zz", "k", "v"), API_ENOTFOUND);
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "zz"), API_ENOTFOUND);
+	api_free(a);
+}
+
+static void test_finalizer_deletion_flow(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct seen s = { 0 };
+	struct obj *o;
+	struct val *patch;
+	const struct obj *c;
+	struct tl_entry e;
+
+	api_watch(a, "Workspace", record_event, &s);
+	o = ws("default", "a", "p");
+	obj_add_finalizer(o, "magosproject.io/cleanup");
+	api_create(a, o);
+	api_set_now(a, 7300);
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "a"), 0);
+	c = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->deletion_ms, 7000);
+	CU_ASSERT_EQUAL(c->resource_version, 2);
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "a"), 0); /* again: no-op */
+	CU_ASSERT_EQUAL(api_resource_version(a), 2);
+	/* no new finalizer while deleting */
+	o = copy_of(a, "default", "a");
+	obj_add_finalizer(o, "other");
+	CU_ASSERT_EQUAL(api_update(a, o), API_EINVALID);
+	/* removing the last finalizer deletes it */
+	patch = val_new_map();
+	val_map_set(patch, "finalizers", val_new_null());
+	api_set_now(a, 9000);
+	CU_ASSERT_EQUAL(api_patch_meta(a, "Workspace", "default", "a", patch), 0);
+	val_free(patch);
+	CU_ASSERT_PTR_NULL(api_get(a, "Workspace", "default", "a"));
+	CU_ASSERT_EQUAL(api_count(a, "Workspace"), 0);
+
+	CU_ASSERT_EQUAL(s.n, 3);
+	CU_ASSERT_EQUAL(s.type[0], API_ADDED);
+	CU_ASSERT_EQUAL(s.type[1], API_MODIFIED);
+	CU_ASSERT_EQUAL(s.old_rv[1], 1);
+	CU_ASSERT_EQUAL(s.new_rv[1], 2);
+	CU_ASSERT_EQUAL(s.type[2], API_DELETED);
+	CU_ASSERT_EQUAL(s.new_rv[2], 3);
+	CU_ASSERT_EQUAL(tl_count(tl), 3);
+	tl_get(tl, 1, &e);
+	CU_ASSERT_EQUAL(e.change, TL_DELETING);
+	CU_ASSERT_EQUAL(e.t_ms, 7300);
+	tl_get(tl, 2, &e);
+	CU_ASSERT_EQUAL(e.change, TL_DELETED);
+	CU_ASSERT_EQUAL(e.t_ms, 9000);
+
+	/* without finalizers: gone at once; the key can be reused */
+	api_create(a, ws("default", "b", "p"));
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "b"), 0);
+	CU_ASSERT_PTR_NULL(api_get(a, "Workspace", "default", "b"));
+	CU_ASSERT_EQUAL(s.type[s.n - 1], API_DELETED);
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "b", "p")), 0);
+	CU_ASSERT_EQUAL(api_count(a, NULL), 1);
+	api_free(a);
+	tl_free(tl);
+}
+
+static bool name_has_x(const struct obj *o, void *ctx)
+{
+	(void)ctx;
+	return strchr(o->name, 'x') != NULL;
+}
+
+static void test_list_order(void)
+{
+	struct api *a = api_new(NULL);
+	struct api_list l;
+	static const char *keys[][2] = { { "prod", "b" }, { "dev", "zx" }, { "prod", "a" },
+					 { "dev", "a" }, { "qa", "x" }, { "dev", "m" } };
+
+	api_list_init(&l);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		api_create(a, ws(keys[i][0], keys[i][1], "p"));
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", NULL, NULL, NULL, &l), 6);
+	CU_ASSERT_STRING_EQUAL(l.items[0]->ns, "dev");
+	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "a");
+	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "m");
+	CU_ASSERT_STRING_EQUAL(l.items[2]->name, "zx");
+	CU_ASSERT_STRING_EQUAL(l.items[3]->ns, "prod");
+	CU_ASSERT_STRING_EQUAL(l.items[3]->name, "a");
+	CU_ASSERT_STRING_EQUAL(l.items[4]->name, "b");
+	CU_ASSERT_STRING_EQUAL(l.items[5]->ns, "qa");
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", "prod", NULL, NULL, &l), 2);
+	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "a");
+	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "b");
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", "nope", NULL, NULL, &l), 0);
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", NULL, name_has_x, NULL, &l), 2);
+	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "zx");
+	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "x");
+	api_delete(a, "Workspace", "dev", "m");
+	api_create(a, ws("dev", "c", "p"));
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", "dev", NULL, NULL, &l), 3);
+	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "a");
+	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "c");
+	CU_ASSERT_STRING_EQUAL(l.items[2]->name, "zx");
+	CU_ASSERT_EQUAL(api_list(a, "Rollout", NULL, NULL, NULL, &l), 0);
+	api_list_release(&l);
+	api_free(a);
+}
+
+/* A sink that keeps events (with their references) to deliver later. */
+struct held {
+	struct api_event ev[MAXEV];
+	int n;
+};
+
+static void hold(void *ctx, const struct api_event *ev)
+{
+	struct held *h = ctx;
+
+	CU_ASSERT_FATAL(h->n < MAXEV);
+	h->ev[h->n++] = *ev;
+}
+
+static void test_snapshots_outlive_writes(void)
+{
+	struct api *a = api_new(NULL);
+	struct held h = { .n = 0 };
+	struct seen s = { 0 };
+	struct obj *o;
+
+	api_set_sink(a, hold, &h);
+	api_watch(a, "Workspace", record_event, &s);
+	o = ws("default", "a", "p");
+	o->status = status_phase("Pending");
+	api_create(a, o);
+	for (int i = 0; i < 3; i++) {
+		static const char *phases[] = { "Planning", "Applying", "Applied" };
+		struct val *p = val_new_map();
+
+		val_map_set(p, "phase", val_new_string(phases[i]));
+		api_patch_status(a, "Workspace", "default", "a", p);
+		val_free(p);
+	}
+	api_delete(a, "Workspace", "default", "a");
+	CU_ASSERT_EQUAL(h.n, 5);
+	CU_ASSERT_EQUAL(s.n, 0); /* nothing delivered yet */
+	/* every version is intact after the object is gone */
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(api_snap_obj(h.ev[1].old)->status, "phase"), ""),
+			       "Pending");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(api_snap_obj(h.ev[1].new)->status, "phase"), ""),
+			       "Planning");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(api_snap_obj(h.ev[3].new)->status, "phase"), ""),
+			       "Applied");
+	/* unchanged spec is shared between versions, not copied */
+	CU_ASSERT_PTR_EQUAL(api_snap_obj(h.ev[1].old)->spec, api_snap_obj(h.ev[3].new)->spec);
+	CU_ASSERT_PTR_EQUAL(api_snap_obj(h.ev[4].new)->status, api_snap_obj(h.ev[3].new)->status);
+	for (int i = 0; i < h.n; i++) {
+		api_dispatch(a, &h.ev[i]);
+		api_snap_release(h.ev[i].old);
+		api_snap_release(h.ev[i].new);
+	}
+	CU_ASSERT_EQUAL(s.n, 5);
+	CU_ASSERT_EQUAL(s.type[4], API_DELETED);
+	CU_ASSERT_EQUAL(s.old_rv[2], 2);
+	CU_ASSERT_EQUAL(s.new_rv[2], 3);
+	api_free(a);
+}
+
+static void test_reason_message_sources(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", "team", "svc");
+	struct val *conds = val_new_list(), *ready = val_new_map();
+	struct tl_entry e;
+
+	o->status = val_new_map();
+	val_map_set(o->status, "reason", val_new_string("NotThis"));
+	val_map_set(ready, "type", val_new_string("Ready"));
+	val_map_set(ready, "reason", val_new_string("Deployed"));
+	val_map_set(ready, "message", val_new_string("version 1.2 deployed"));
+	val_list_push(conds, ready);
+	val_map_set(o->status, "conditions", conds);
+	api_create(a, o);
+	o = ws("default", "w", "p");
+	o->status = status_phase("Failed");
+	val_map_set(o->status, "reason", val_new_string("ApplyFailed"));
+	val_map_set(o->status, "message", val_new_string("exit 1"));
+	api_create(a, o);
+	tl_get(tl, 0, &e);
+	CU_ASSERT_STRING_EQUAL(e.reason, "Deployed");
+	CU_ASSERT_STRING_EQUAL(e.message, "version 1.2 deployed");
+	CU_ASSERT_PTR_NULL(e.phase);
+	tl_get(tl, 1, &e);
+	CU_ASSERT_STRING_EQUAL(e.phase, "Failed");
+	CU_ASSERT_STRING_EQUAL(e.reason, "ApplyFailed");
+	CU_ASSERT_STRING_EQUAL(e.message, "exit 1");
+	api_free(a);
+	tl_free(tl);
+}
+
+static void test_patch_meta_invalid_changes_nothing(void)
+{
+	struct api *a = api_new(NULL);
+	struct val *patch = val_new_map(), *ann = val_new_map();
+
+	api_create(a, ws("default", "a", "p"));
+	val_map_set(ann, "ok", val_new_string("1"));
+	val_map_set(ann, "bad", val_new_int(2));
+	val_map_set(patch, "annotations", ann);
+	CU_ASSERT_EQUAL(api_patch_meta(a, "Workspace", "default", "a", patch), API_EINVALID);
+	CU_ASSERT_PTR_NULL(obj_strmap_get(&api_get(a, "Workspace", "default", "a")->annotations, "ok"));
+	val_map_del(ann, "bad");
+	val_map_set(patch, "spec", val_new_map());
+	CU_ASSERT_EQUAL(api_patch_meta(a, "Workspace", "default", "a", patch), API_EINVALID);
+	val_map_del(patch, "spec");
+	CU_ASSERT_EQUAL(api_patch_meta(a, "Workspace", "default", "a", patch), 0);
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&api_get(a, "Workspace", "default", "a")->annotations, "ok"),
+			       "1");
+	CU_ASSERT_EQUAL(api_resource_version(a), 2);
+	val_free(patch);
+	api_free(a);
+}
+
+static CU_TestInfo tests[] = {
+	{ "create, get, AlreadyExists, Invalid", test_create_get },
+	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
+	{ "generation only on spec, resourceVersion on every change", test_generation_only_on_spec },
+	{ "Conflict on stale resourceVersion; status subresource", test_conflict_and_subresources },
+	{ "finalizer deletion flow", test_finalizer_deletion_flow },
+	{ "list order: namespace then name", test_list_order },
+	{ "snapshots outlive later writes and deletion", test_snapshots_outlive_writes },
+	{ "reason/message from Ready condition or status", test_reason_message_sources },
+	{ "an invalid metadata patch changes nothing", test_patch_meta_invalid_changes_nothing },
+	CU_TEST_INFO_NULL,
+};
+
+void register_tests(void)
+{
+	CU_ADD_SUITE("apiserver", tests);
+}
