@@ -76,8 +76,9 @@ static void check_merge_spec(struct sch_ctx *c, const struct val *v, const char 
 
 /* The seed is a uint64; YAML integers are int64, so 0 .. 2^63-1 can be written. */
 static const struct sch_node seed_node = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
-static const struct sch_node horizon_node = { .type = SCH_DURATION, .check = check_positive_duration };
-static const struct sch_node nonneg_duration_node = { .type = SCH_DURATION,
+/* Absent keys keep the defaults of scn_init() (read_params() reads what is there): no .dflt. */
+static const struct sch_node horizon_node = { .type = SCH_ANY, .check = check_positive_duration };
+static const struct sch_node nonneg_duration_node = { .type = SCH_ANY,
 						      .check = check_nonneg_duration };
 static const struct sch_node start_node = { .type = SCH_STRING, .check = check_start };
 static const struct sch_node positive_int_node = { .type = SCH_INTEGER, .has_minimum = true,
@@ -86,14 +87,14 @@ static const struct sch_node include_item_node = { .type = SCH_STRING, .min_leng
 static const struct sch_node include_node = { .type = SCH_ARRAY, .items = &include_item_node };
 
 static const struct sch_field api_fields[] = {
-	{ .name = "latency", .schema = &nonneg_duration_node, .dflt = "0s" },
-	{ .name = "reconcileDuration", .schema = &nonneg_duration_node, .dflt = "0s" },
+	{ .name = "latency", .schema = &nonneg_duration_node },
+	{ .name = "reconcileDuration", .schema = &nonneg_duration_node },
 	{ .name = NULL },
 };
 static const struct sch_node api_node = { .type = SCH_OBJECT, .fields = api_fields };
 
 static const struct sch_field limits_fields[] = {
-	{ .name = "eventBudget", .schema = &positive_int_node, .dflt = "10000000" },
+	{ .name = "eventBudget", .schema = &positive_int_node },
 	{ .name = "eventsPerInstant", .schema = &positive_int_node },
 	{ .name = NULL },
 };
@@ -157,11 +158,11 @@ static const struct sch_node events_node = { .type = SCH_ARRAY };
 
 static const struct sch_field spec_fields[] = {
 	{ .name = "seed", .schema = &seed_node },
-	{ .name = "horizon", .schema = &horizon_node, .dflt = "24h" },
-	{ .name = "start", .schema = &start_node, .dflt = "2026-01-01T00:00:00Z" },
+	{ .name = "horizon", .schema = &horizon_node },
+	{ .name = "start", .schema = &start_node },
 	{ .name = "include", .schema = &include_node },
-	{ .name = "api", .schema = &api_node, .dflt = "{}" },
-	{ .name = "limits", .schema = &limits_node, .dflt = "{}" },
+	{ .name = "api", .schema = &api_node },
+	{ .name = "limits", .schema = &limits_node },
 	{ .name = "events", .schema = &events_node },
 	{ .name = NULL },
 };
@@ -192,25 +193,43 @@ static int64_t duration_ms(const struct val *v)
 	return ms;
 }
 
+/*
+ * check_duration() - @v is a Go duration string, > 0 when @positive, else
+ * >= 0.  Written here rather than with SCH_DURATION so that a bare number
+ * (YAML's `90`) gets advice about units instead of about quoting.
+ */
+static void check_duration(struct sch_ctx *c, const struct val *v, const char *path, bool positive)
+{
+	char err[160];
+	int64_t ns = 0;
+	char *q = sch_quote(v);
+
+	if (v->type != VAL_STRING) {
+		sch_report(c, v->mark, path,
+			   "Invalid value: %s: must be a duration such as \"90s\", \"5m\" or \"1h30m\"",
+			   q);
+		if (v->type == VAL_INT || v->type == VAL_FLOAT)
+			sch_note(c, v->mark, "a duration needs a unit: ns, us, ms, s, m or h");
+	} else if (gt_parse_duration_ns(v->u.s, &ns, err, sizeof(err)) != 0) {
+		sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
+		sch_note(c, v->mark, "durations use Go syntax, e.g. 90s, 5m, 1h30m");
+	} else if (positive && ns <= 0) {
+		sch_report(c, v->mark, path, "Invalid value: %s: must be greater than 0", q);
+	} else if (ns < 0) {
+		sch_report(c, v->mark, path, "Invalid value: %s: must be greater than or equal to 0",
+			   q);
+	}
+	free(q);
+}
+
 static void check_positive_duration(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	int64_t ns = 0;
-
-	gt_parse_duration_ns(val_str(v, ""), &ns, NULL, 0);
-	if (ns <= 0)
-		sch_report(c, v->mark, path, "Invalid value: \"%s\": must be greater than 0",
-			   val_str(v, ""));
+	check_duration(c, v, path, true);
 }
 
 static void check_nonneg_duration(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	int64_t ns = 0;
-
-	gt_parse_duration_ns(val_str(v, ""), &ns, NULL, 0);
-	if (ns < 0)
-		sch_report(c, v->mark, path,
-			   "Invalid value: \"%s\": must be greater than or equal to 0",
-			   val_str(v, ""));
+	check_duration(c, v, path, false);
 }
 
 static void check_start(struct sch_ctx *c, const struct val *v, const char *path)
@@ -441,7 +460,7 @@ static void load_file(struct loader *L, const char *path)
 	st = &L->streams[L->nstreams++];
 	rc = yl_load_file(file, st, L->d);
 	if (rc == 0 && st->n == 0)
-		diag_error(L->d, file, (struct val_mark){ 0, 0 },
+		diag_error(L->d, file, (struct val_mark){ 1, 1 },
 			   "no documents: the file is empty or holds only comments");
 	for (size_t i = 0; i < st->n; i++) {
 		struct val *root = st->docs[i].root;

@@ -507,7 +507,7 @@ static void test_empty_and_broken_files(void)
 	enter();
 	put("empty.yaml", "# nothing here\n");
 	expect_diags("empty.yaml",
-		     "empty.yaml: error: no documents: the file is empty or holds only comments");
+		     "empty.yaml:1:1: error: no documents: the file is empty or holds only comments");
 	leave();
 }
 
