@@ -1,0 +1,195 @@
+/*
+ * The JSON report.  Written as a stream — head, one timeline entry per line,
+ * tail — so a run with millions of entries never builds one big tree; each
+ * piece is a small jansson value dumped with sorted-by-construction keys.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "reports/report.h"
+#include "sim/gotime.h"
+
+/* jansson rejects NULL (and invalid UTF-8); both become JSON null here. */
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+static json_t *int_or_null(int64_t v, bool present)
+{
+	return present ? json_integer((json_int_t)v) : json_null();
+}
+
+static json_t *duration_str(int64_t ms)
+{
+	char buf[GT_DURATION_BUFSZ];
+
+	gt_format_duration(ms, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+/* Writes @j (stolen) compactly or indented, then @after; -1 on a write error. */
+static int put(FILE *f, json_t *j, size_t flags, const char *after)
+{
+	int rc = -1;
+	char *s;
+
+	if (!j) {
+		errno = ENOMEM;
+		return -1;
+	}
+	s = json_dumps(j, flags | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+	json_decref(j);
+	if (!s) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fputs(s, f) >= 0 && fputs(after, f) >= 0)
+		rc = 0;
+	free(s);
+	return rc;
+}
+
+static json_t *scenario_block(const struct rep_run *run)
+{
+	json_t *o = json_object();
+	json_t *files = json_array();
+	char start[GT_RFC3339_BUFSZ];
+
+	json_object_set_new(o, "name", str_or_null(run->name));
+	/* A seed above 2^63-1 does not fit a JSON integer in every reader: print it as a string. */
+	if (run->seed <= INT64_MAX)
+		json_object_set_new(o, "seed", json_integer((json_int_t)run->seed));
+	else {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64, run->seed);
+		json_object_set_new(o, "seed", json_string(buf));
+	}
+	json_object_set_new(o, "horizon_ms", json_integer(run->horizon_ms));
+	json_object_set_new(o, "horizon", duration_str(run->horizon_ms));
+	gt_format_rfc3339(run->start_unix_ms, start, sizeof(start));
+	json_object_set_new(o, "start", json_string(start));
+	for (size_t i = 0; i < run->nfiles; i++)
+		json_array_append_new(files, str_or_null(run->files[i]));
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "objects", json_integer((json_int_t)run->nobjects));
+	json_object_set_new(o, "events", json_integer((json_int_t)run->nevents));
+	return o;
+}
+
+static json_t *run_block(const struct rep_run *run)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "stop", str_or_null(run->stop));
+	json_object_set_new(o, "end_ms", json_integer(run->end_ms));
+	json_object_set_new(o, "end", duration_str(run->end_ms));
+	json_object_set_new(o, "sim_events", json_integer((json_int_t)run->events));
+	return o;
+}
+
+static json_t *entry_obj(const struct tl_entry *e)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "t_ms", json_integer(e->t_ms));
+	json_object_set_new(o, "time", duration_str(e->t_ms));
+	json_object_set_new(o, "kind", str_or_null(e->kind));
+	json_object_set_new(o, "namespace", str_or_null(e->ns));
+	json_object_set_new(o, "name", str_or_null(e->name));
+	json_object_set_new(o, "change", json_string(tl_change_name(e->change)));
+	json_object_set_new(o, "detail", str_or_null(e->detail));
+	json_object_set_new(o, "phase", str_or_null(e->phase));
+	json_object_set_new(o, "reason", str_or_null(e->reason));
+	json_object_set_new(o, "message", str_or_null(e->message));
+	json_object_set_new(o, "cause", str_or_null(e->cause));
+	json_object_set_new(o, "resource_version", json_integer((json_int_t)e->resource_version));
+	json_object_set_new(o, "generation", json_integer(e->generation));
+	return o;
+}
+
+static json_t *notice_obj(const struct tl_notice *n)
+{
+	json_t *o = json_object();
+	json_t *objs = json_array();
+
+	json_object_set_new(o, "t_ms", json_integer(n->t_ms));
+	json_object_set_new(o, "time", duration_str(n->t_ms));
+	json_object_set_new(o, "severity", json_string(tl_severity_name(n->severity)));
+	json_object_set_new(o, "text", str_or_null(n->text));
+	for (size_t i = 0; i < n->nrelated; i++) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "kind", str_or_null(n->related[i].kind));
+		json_object_set_new(r, "namespace", str_or_null(n->related[i].ns));
+		json_object_set_new(r, "name", str_or_null(n->related[i].name));
+		json_object_set_new(r, "count", json_integer((json_int_t)n->related[i].count));
+		json_array_append_new(objs, r);
+	}
+	json_object_set_new(o, "objects", objs);
+	return o;
+}
+
+static json_t *summary_block(const struct oc_summary *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "completed", json_boolean(s->completed));
+	json_object_set_new(o, "censored", json_boolean(s->censored));
+	json_object_set_new(o, "time_to_complete_ms",
+			    int_or_null(s->time_to_complete_ms, s->time_to_complete_ms >= 0));
+	json_object_set_new(o, "halted", json_boolean(s->halted));
+	if (s->halted) {
+		json_t *h = json_object();
+
+		json_object_set_new(h, "t_ms", json_integer(s->halt_ms));
+		json_object_set_new(h, "kind", str_or_null(s->halt_kind));
+		json_object_set_new(h, "namespace", str_or_null(s->halt_ns));
+		json_object_set_new(h, "name", str_or_null(s->halt_name));
+		json_object_set_new(h, "reason", str_or_null(s->halt_reason));
+		json_object_set_new(h, "message", str_or_null(s->halt_message));
+		json_object_set_new(o, "halt", h);
+	} else {
+		json_object_set_new(o, "halt", json_null());
+	}
+	json_object_set_new(o, "drivers", json_integer(s->drivers));
+	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));
+	return o;
+}
+
+int rep_json(FILE *f, const struct rep_run *run)
+{
+	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl);
+
+	if (fputs("{\n  \"schema\": \"magos-sim/run/v1\",\n  \"scenario\": ", f) < 0 ||
+	    put(f, scenario_block(run), JSON_COMPACT, ",\n  \"run\": ") ||
+	    put(f, run_block(run), JSON_COMPACT, ",\n  \"timeline\": [") < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct tl_entry e;
+
+		tl_get(run->tl, i, &e);
+		if (fputs(i ? ",\n    " : "\n    ", f) < 0 || put(f, entry_obj(&e), JSON_COMPACT, ""))
+			return -1;
+	}
+	if (fputs(n ? "\n  ],\n  \"notices\": [" : "],\n  \"notices\": [", f) < 0)
+		return -1;
+	for (size_t i = 0; i < nn; i++) {
+		struct tl_notice no;
+
+		tl_notice_get(run->tl, i, &no);
+		if (fputs(i ? ",\n    " : "\n    ", f) < 0 || put(f, notice_obj(&no), JSON_COMPACT, ""))
+			return -1;
+	}
+	if (fputs(nn ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ", f) < 0 ||
+	    put(f, summary_block(run->summary), JSON_COMPACT, "\n}\n") < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,59 @@
+#ifndef MAGOS_REPORTS_REPORT_H
+#define MAGOS_REPORTS_REPORT_H
+
+/*
+ * Renderers of one run: the terminal timeline and the JSON document.  They
+ * read the timeline and the outcome only, write to a stream the caller owns
+ * (the caller makes files atomic and checks the final flush), and never
+ * change what they read.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/outcome.h"
+#include "sim/timeline.h"
+
+/* What a report says about the run besides the timeline. */
+struct rep_run {
+	const char *name;       /* scenario name */
+	uint64_t seed;
+	int64_t horizon_ms;
+	int64_t start_unix_ms;  /* wall-clock anchor of simulated time 0 */
+	const char *const *files; /* inputs read, in order */
+	size_t nfiles;
+	size_t nobjects;        /* objects loaded at time 0 */
+	size_t nevents;         /* scripted events */
+	const char *stop;       /* "quiescent", "horizon", "budget", "loop" */
+	int64_t end_ms;         /* simulated time the run ended at */
+	uint64_t events;        /* simulation events run */
+	const struct tl *tl;
+	const struct oc_summary *summary;
+};
+
+/* Options of the terminal report. */
+struct rep_text_opts {
+	bool color;     /* ANSI colours (callers pass true only for a TTY) */
+	bool quiet;     /* summary only, no timeline */
+	unsigned width; /* columns to fit, >= 60; 80 by default */
+};
+
+/*
+ * rep_text() - writes the run as a terminal timeline and a summary to @f,
+ * every line at most @o->width columns (long fields are wrapped or
+ * shortened with "…").
+ * Returns: 0, or -1 when a write to @f failed (errno set).
+ */
+int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *o);
+
+/*
+ * rep_json() - writes the run as one JSON document (schema
+ * "magos-sim/run/v1", documented in README.md) to @f.  Key order is fixed and
+ * numbers are integers, so the same run gives the same bytes.
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int rep_json(FILE *f, const struct rep_run *run);
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * The terminal timeline.  Layout, within o->width columns (80 by default):
+ *
+ *       TIME  OBJECT                         CHANGE    PHASE · REASON
+ *     1m30s  Rollout default/demo-project   status    Reconciling · LevelProgressing
+ *            │ message, wrapped to the width
+ *            │ detail of what changed
+ *
+ * Notices (loop detected, horizon reached, events that did not apply) are
+ * interleaved at their time, marked "!!".  Colour only when asked for.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "reports/report.h"
+#include "sim/gotime.h"
+
+#define TIME_W 9
+#define OBJ_W 30
+#define CHG_W 8
+
+struct out {
+	FILE *f;
+	bool color;
+	unsigned width;
+	int err;
+};
+
+static const char *col(const struct out *o, const char *code)
+{
+	return o->color ? code : "";
+}
+
+#define C_DIM "\033[2m"
+#define C_BOLD "\033[1m"
+#define C_RED "\033[31m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN "\033[36m"
+#define C_OFF "\033[0m"
+
+static void emit(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vfprintf(o->f, fmt, ap) < 0)
+		o->err = -1;
+	va_end(ap);
+}
+
+/* Display width of UTF-8 text: code points, which is right for the text we print. */
+static size_t u8_width(const char *s, size_t bytes)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Byte length of the longest prefix of @s that fits @cols columns. */
+static size_t u8_prefix(const char *s, size_t cols)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i]) {
+		size_t j = i + 1;
+
+		while (((unsigned char)s[j] & 0xC0) == 0x80)
+			j++;
+		if (w + 1 > cols)
+			break;
+		w++;
+		i = j;
+	}
+	return i;
+}
+
+/* Writes @s into exactly @cols columns: padded, or cut with "…". */
+static void cell(struct out *o, const char *s, size_t cols)
+{
+	size_t w = u8_width(s, strlen(s));
+
+	if (w <= cols) {
+		emit(o, "%s%*s", s, (int)(cols - w), "");
+		return;
+	}
+	emit(o, "%.*s…", (int)u8_prefix(s, cols - 1), s);
+}
+
+/* Writes @text wrapped at word boundaries, each line prefixed by @indent columns of "│ ". */
+static void wrapped(struct out *o, const char *text, size_t indent, const char *tone)
+{
+	size_t avail = o->width > indent + 2 ? o->width - indent - 2 : 20;
+	const char *p = text;
+
+	while (*p) {
+		size_t take = u8_prefix(p, avail);
+		size_t nl = strcspn(p, "\n");
+
+		if (nl < take)
+			take = nl;
+		else if (p[take] && p[take] != '\n') {
+			/* Break at the last space that fits, if any. */
+			size_t k = take;
+
+			while (k > 0 && p[k] != ' ')
+				k--;
+			if (k > 0)
+				take = k;
+		}
+		emit(o, "%*s%s│%s %s%.*s%s\n", (int)indent, "", col(o, C_DIM), col(o, C_OFF),
+		     col(o, tone), (int)take, p, col(o, C_OFF));
+		p += take;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+}
+
+static const char *phase_tone(const char *phase, const char *reason)
+{
+	const char *s = phase ? phase : reason;
+
+	if (!s)
+		return "";
+	if (!strcmp(s, "Failed") || !strcmp(s, "Halted") || !strcmp(s, "ValidationFailed"))
+		return C_RED;
+	if (!strcmp(s, "Applied") || !strcmp(s, "Completed") || !strcmp(s, "Ready"))
+		return C_GREEN;
+	return C_YELLOW;
+}
+
+static void entry_line(struct out *o, const struct tl_entry *e)
+{
+	char t[GT_DURATION_BUFSZ], obj[512], state[512];
+	size_t fixed = 2 + TIME_W + 2 + OBJ_W + 1 + CHG_W + 1;
+	size_t rest = o->width > fixed ? o->width - fixed : 10;
+
+	gt_format_duration(e->t_ms, t, sizeof(t));
+	if (e->ns && e->ns[0])
+		snprintf(obj, sizeof(obj), "%s %s/%s", e->kind, e->ns, e->name);
+	else
+		snprintf(obj, sizeof(obj), "%s %s", e->kind, e->name);
+	if (e->phase && e->reason)
+		snprintf(state, sizeof(state), "%s · %s", e->phase, e->reason);
+	else
+		snprintf(state, sizeof(state), "%s", e->phase ? e->phase : e->reason ? e->reason : "");
+
+	emit(o, "  %s%*s%s  ", col(o, C_DIM), TIME_W, t, col(o, C_OFF));
+	cell(o, obj, OBJ_W);
+	emit(o, " ");
+	if (!state[0]) {
+		/* No phase to show: end the line at the change column, without padding. */
+		emit(o, "%s\n", tl_change_name(e->change));
+	} else {
+		cell(o, tl_change_name(e->change), CHG_W);
+		emit(o, " %s", col(o, phase_tone(e->phase, e->reason)));
+		if (u8_width(state, strlen(state)) > rest)
+			emit(o, "%.*s…", (int)u8_prefix(state, rest - 1), state);
+		else
+			emit(o, "%s", state);
+		emit(o, "%s\n", col(o, C_OFF));
+	}
+	if (e->message && e->message[0])
+		wrapped(o, e->message, 2 + TIME_W + 2, "");
+	if (e->detail && e->detail[0])
+		wrapped(o, e->detail, 2 + TIME_W + 2, C_DIM);
+}
+
+static void notice_line(struct out *o, const struct tl_notice *n)
+{
+	char t[GT_DURATION_BUFSZ];
+	const char *tone = n->severity == TL_ERROR ? C_RED : n->severity == TL_WARNING ? C_YELLOW : C_CYAN;
+
+	gt_format_duration(n->t_ms, t, sizeof(t));
+	emit(o, "  %s%*s%s  %s!! %s%s\n", col(o, C_DIM), TIME_W, t, col(o, C_OFF), col(o, tone),
+	     tl_severity_name(n->severity), col(o, C_OFF));
+	wrapped(o, n->text, 2 + TIME_W + 2, "");
+	for (size_t i = 0; i < n->nrelated && i < 5; i++) {
+		char line[512];
+		const struct tl_objref *r = &n->related[i];
+
+		if (r->count)
+			snprintf(line, sizeof(line), "%s %s%s%s (%llu times)", r->kind, r->ns,
+				 r->ns[0] ? "/" : "", r->name, (unsigned long long)r->count);
+		else
+			snprintf(line, sizeof(line), "%s %s%s%s", r->kind, r->ns, r->ns[0] ? "/" : "",
+				 r->name);
+		wrapped(o, line, 2 + TIME_W + 2, "");
+	}
+}
+
+static void summary(struct out *o, const struct rep_run *run)
+{
+	const struct oc_summary *s = run->summary;
+	char end[GT_DURATION_BUFSZ], ttc[GT_DURATION_BUFSZ];
+
+	gt_format_duration(run->end_ms, end, sizeof(end));
+	emit(o, "\n%sstopped%s   %s at %s after %llu events\n", col(o, C_BOLD), col(o, C_OFF),
+	     run->stop, end, (unsigned long long)run->events);
+	if (s->completed) {
+		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
+		emit(o, "%scompleted%s %syes%s, in %s\n", col(o, C_BOLD), col(o, C_OFF),
+		     col(o, C_GREEN), col(o, C_OFF), ttc);
+	} else {
+		const char *why = strcmp(run->stop, "quiescent") == 0
+					  ? "nothing was left to happen"
+					  : "the run ended first";
+
+		emit(o, "%scompleted%s %sno%s, censored: time to complete > %s (%s)\n",
+		     col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end, why);
+	}
+	if (s->drivers)
+		emit(o, "%sdrivers%s   %u of %u Rollout/FleetRollout reached completion\n",
+		     col(o, C_BOLD), col(o, C_OFF), s->drivers_completed, s->drivers);
+	if (s->halted) {
+		char at[GT_DURATION_BUFSZ];
+
+		gt_format_duration(s->halt_ms, at, sizeof(at));
+		emit(o, "%shalted%s    %syes%s, at %s: %s %s%s%s (%s)\n", col(o, C_BOLD),
+		     col(o, C_OFF), col(o, C_RED), col(o, C_OFF), at, s->halt_kind, s->halt_ns,
+		     s->halt_ns && s->halt_ns[0] ? "/" : "", s->halt_name,
+		     s->halt_reason ? s->halt_reason : "");
+		if (s->halt_message)
+			wrapped(o, s->halt_message, 10, "");
+	} else {
+		emit(o, "%shalted%s    no\n", col(o, C_BOLD), col(o, C_OFF));
+	}
+}
+
+int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opts)
+{
+	struct out o = { f, opts->color, opts->width >= 60 ? opts->width : 80, 0 };
+	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl), j = 0;
+	char hz[GT_DURATION_BUFSZ];
+
+	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
+	emit(&o, "%s%s%s: seed %llu, horizon %s, %zu objects, %zu scripted events\n",
+	     col(&o, C_BOLD), run->name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
+	     run->nobjects, run->nevents);
+	if (!opts->quiet) {
+		emit(&o, "\n  %s%*s  ", col(&o, C_DIM), TIME_W, "TIME");
+		cell(&o, "OBJECT", OBJ_W);
+		emit(&o, " ");
+		cell(&o, "CHANGE", CHG_W);
+		emit(&o, " PHASE · REASON%s\n", col(&o, C_OFF));
+		for (size_t i = 0; i < n; i++) {
+			struct tl_entry e;
+
+			tl_get(run->tl, i, &e);
+			for (; j < nn; j++) {
+				struct tl_notice no;
+
+				tl_notice_get(run->tl, j, &no);
+				if (no.t_ms >= e.t_ms)
+					break;
+				notice_line(&o, &no);
+			}
+			entry_line(&o, &e);
+		}
+		for (; j < nn; j++) {
+			struct tl_notice no;
+
+			tl_notice_get(run->tl, j, &no);
+			notice_line(&o, &no);
+		}
+	}
+	summary(&o, run);
+	return o.err;
+}

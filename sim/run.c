@@ -1,0 +1,175 @@
+#include "sim/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "sim/apiserver.h"
+#include "sim/gotime.h"
+
+/* What a scheduled scripted event needs when it fires. */
+struct ev_ctx {
+	const struct scenario *s;
+	size_t index; /* into s->events */
+};
+
+static void event_failed(struct des *w, const struct scn_event *ev, size_t index, const char *why)
+{
+	char at[32];
+	char *text;
+	struct tl_objref ref = { ev->target.kind, ev->target.ns, ev->target.name, 0 };
+
+	gt_format_duration(ev->at_ms, at, sizeof(at));
+	text = xasprintf("%s:%u:%u: scenario event %zu (%s) at %s did not apply: %s",
+			 ev->file ? ev->file : "?", ev->mark.line, ev->mark.col, index + 1,
+			 scn_event_type_name(ev->type), at, why);
+	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	free(text);
+}
+
+/* metadata.labels/annotations of a merge patch, applied to a strmap. */
+static void merge_strmap(struct obj_strmap *m, const struct val *patch)
+{
+	if (!patch)
+		return;
+	if (patch->type == VAL_NULL) {
+		obj_strmap_release(m);
+		return;
+	}
+	if (patch->type != VAL_MAP)
+		return;
+	for (size_t i = 0; i < patch->u.map.n; i++) {
+		const struct val_kv *kv = &patch->u.map.items[i];
+
+		if (kv->v->type == VAL_NULL)
+			obj_strmap_del(m, kv->key);
+		else if (kv->v->type == VAL_STRING)
+			obj_strmap_set(m, kv->key, kv->v->u.s);
+	}
+}
+
+static int apply_event(struct api *api, const struct scn_event *ev)
+{
+	const struct scn_target *t = &ev->target;
+	const struct obj *cur = api_get(api, t->kind, t->ns, t->name);
+	struct obj *o;
+	struct val *patch;
+	int rc;
+
+	switch (ev->type) {
+	case SCN_EV_APPLY:
+		o = obj_copy(ev->obj);
+		if (!cur) {
+			/* The status subresource is not writable through a create. */
+			val_free(o->status);
+			o->status = NULL;
+			return api_create(api, o);
+		}
+		o->resource_version = 0;
+		return api_update(api, o);
+	case SCN_EV_DELETE:
+		return api_delete(api, t->kind, t->ns, t->name);
+	case SCN_EV_ANNOTATE:
+	case SCN_EV_LABEL:
+		patch = val_new_map();
+		{
+			struct val *m = val_map_set(patch, ev->type == SCN_EV_LABEL ? "labels"
+									       : "annotations",
+						    val_new_map());
+
+			for (size_t i = 0; i < ev->set.n; i++)
+				val_map_set(m, ev->set.items[i].key,
+					    val_new_string(ev->set.items[i].value));
+			for (size_t i = 0; i < ev->nremove; i++)
+				val_map_set(m, ev->remove[i], val_new_null());
+		}
+		rc = api_patch_meta(api, t->kind, t->ns, t->name, patch);
+		val_free(patch);
+		return rc;
+	case SCN_EV_PATCH:
+		if (!cur)
+			return API_ENOTFOUND;
+		/* One write for metadata and spec together, as one PATCH request. */
+		o = obj_copy(cur);
+		merge_strmap(&o->labels, val_path(ev->merge, "metadata.labels"));
+		merge_strmap(&o->annotations, val_path(ev->merge, "metadata.annotations"));
+		if (val_map_get_kv(ev->merge, "spec")) {
+			val_merge_patch(&o->spec, val_map_get(ev->merge, "spec"));
+			if (o->spec && o->spec->type == VAL_NULL) {
+				val_free(o->spec);
+				o->spec = NULL;
+			}
+		}
+		o->resource_version = 0;
+		return api_update(api, o);
+	case SCN_EV_STATUS:
+		return api_patch_status(api, t->kind, t->ns, t->name, ev->merge);
+	}
+	return API_EINVALID;
+}
+
+static void fire_event(struct des *w, void *ctx, void *arg)
+{
+	const struct ev_ctx *c = ctx;
+	size_t index = (size_t)(uintptr_t)arg;
+	const struct scn_event *ev = &c->s->events[index];
+	char cause[64];
+	int rc;
+
+	snprintf(cause, sizeof(cause), "scenario event %zu (%s)", index + 1,
+		 scn_event_type_name(ev->type));
+	des_set_cause(w, cause);
+	rc = apply_event(des_api(w), ev);
+	if (rc != 0)
+		event_failed(w, ev, index, api_strerror(rc));
+}
+
+int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
+{
+	struct des_params p = des_params_default();
+	struct des_limits lim = { 0 };
+	struct ev_ctx *ctx;
+	struct api *api;
+
+	memset(r, 0, sizeof(*r));
+	r->seed = o && o->seed_set ? o->seed : s->seed;
+	r->horizon_ms = o && o->horizon_set ? o->horizon_ms : s->horizon_ms;
+	p.seed = r->seed;
+	p.api_latency_ms = s->api_latency_ms;
+	p.reconcile_ms = s->reconcile_ms;
+	r->world = des_new(&p);
+	api = des_api(r->world);
+
+	des_set_cause(r->world, "load");
+	for (size_t i = 0; i < s->nobjs; i++) {
+		int rc = api_create(api, obj_copy(s->objs[i]));
+
+		/* The loader already rejected duplicates and invalid objects. */
+		if (rc != 0)
+			abort();
+	}
+	des_set_cause(r->world, NULL);
+
+	/* Only events up to the horizon ever fire, all inside des_run below. */
+	ctx = xcalloc(1, sizeof(*ctx));
+	ctx->s = s;
+	for (size_t i = 0; i < s->nevents; i++)
+		des_at(r->world, s->events[i].at_ms, DES_PRIO_SCRIPT, fire_event, ctx,
+		       (void *)(uintptr_t)i);
+
+	lim.max_events = s->event_budget;
+	lim.max_events_per_ms = s->events_per_instant;
+	r->stop = des_run(r->world, r->horizon_ms, &lim);
+	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
+	free(ctx);
+	oc_summarize(des_timeline(r->world), &r->summary);
+	return 0;
+}
+
+void run_result_release(struct run_result *r)
+{
+	if (!r)
+		return;
+	des_free(r->world);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,51 @@
+#ifndef MAGOS_SIM_RUN_H
+#define MAGOS_SIM_RUN_H
+
+/*
+ * One simulation run of a loaded scenario: builds the world (store,
+ * controllers, timeline), loads the scenario's objects at time 0 with their
+ * given status, schedules its scripted events, runs the clock to quiescence,
+ * the horizon or a bound, and reads the outcome off the timeline.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/des.h"
+#include "sim/outcome.h"
+#include "sim/scenario.h"
+
+/* Command-line overrides of the scenario's settings. */
+struct run_opts {
+	bool seed_set;
+	uint64_t seed;
+	bool horizon_set;
+	int64_t horizon_ms; /* > 0 */
+};
+
+struct run_result {
+	struct des *world;       /* owned: store, timeline, controllers after the run */
+	uint64_t seed;           /* effective seed */
+	int64_t horizon_ms;      /* effective horizon, ms */
+	enum des_stop stop;      /* why the clock stopped */
+	int64_t end_ms;          /* simulated time the run ended at */
+	struct oc_summary summary;
+};
+
+/*
+ * run_scenario() - runs @s once.
+ * @s:    loaded scenario (borrowed; objects and events are copied into the world).
+ * @o:    overrides, or NULL.
+ * @r:    filled in; release with run_result_release() whatever the return.
+ * Returns: 0.  A scripted event that cannot apply (its object is gone, say)
+ *          does not fail the run: it becomes a warning notice on the timeline
+ *          naming the event's file:line:col, as the cluster would just refuse
+ *          that one request.
+ * Errors:  cannot fail otherwise (aborts on OOM).
+ */
+int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r);
+
+/* run_result_release() - frees the world.  Accepts a zeroed @r. */
+void run_result_release(struct run_result *r);
+
+#endif
