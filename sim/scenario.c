@@ -708,10 +708,28 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 
 /* ---------------------------------------------------------------- events */
 
-/* Whether @kind is stored without a namespace. */
-static bool cluster_scoped(const char *kind)
+/*
+ * namespaced() - whether objects of @kind live in a namespace: from the
+ * supported kind @av names, else from any object of that kind the inputs or
+ * the apply events define, else true (such a target is not found anyway).
+ */
+static bool namespaced(const struct scenario *s, const char *kind, const char *av)
 {
-	return strcmp(kind, "Namespace") == 0 || strcmp(kind, "FleetRollout") == 0;
+	const struct adm_kind *k = av ? adm_find_kind(av, kind) : NULL;
+
+	if (k)
+		return k->namespaced;
+	for (size_t i = 0; i < s->nobjs; i++) {
+		if (strcmp(s->objs[i]->kind, kind) == 0)
+			return s->objs[i]->ns[0] != '\0';
+	}
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct obj *o = s->events[i].obj;
+
+		if (o && strcmp(o->kind, kind) == 0)
+			return o->ns[0] != '\0';
+	}
+	return true;
 }
 
 static bool target_is(const struct obj *o, const struct scn_target *t)
@@ -833,7 +851,7 @@ static const char *borrow_file(const struct scenario *s, const char *name)
 }
 
 /* read_target() - the identity written in an action map @a (validated). */
-static void read_target(const struct val *a, struct scn_target *t)
+static void read_target(const struct scenario *s, const struct val *a, struct scn_target *t)
 {
 	const char *av = val_str(val_map_get(a, "apiVersion"), NULL);
 	const char *ns = val_str(val_map_get(a, "namespace"), "");
@@ -841,7 +859,7 @@ static void read_target(const struct val *a, struct scn_target *t)
 	t->api_version = av ? xstrdup(av) : NULL;
 	t->kind = xstrdup(val_str(val_map_get(a, "kind"), ""));
 	t->name = xstrdup(val_str(val_map_get(a, "name"), ""));
-	if (cluster_scoped(t->kind))
+	if (!namespaced(s, t->kind, av))
 		t->ns = xstrdup("");
 	else
 		t->ns = xstrdup(ns[0] ? ns : "default");
@@ -986,16 +1004,16 @@ static void build_events(struct loader *L)
 			e->target.name = xstrdup(e->obj->name);
 			break;
 		case SCN_EV_DELETE:
-			read_target(act->v, &e->target);
+			read_target(s, act->v, &e->target);
 			break;
 		case SCN_EV_ANNOTATE:
 		case SCN_EV_LABEL:
-			read_target(act->v, &e->target);
+			read_target(s, act->v, &e->target);
 			read_label_edit(act->v, e);
 			break;
 		case SCN_EV_PATCH:
 		case SCN_EV_STATUS:
-			read_target(act->v, &e->target);
+			read_target(s, act->v, &e->target);
 			e->merge = val_copy(val_map_get(act->v, "merge"));
 			break;
 		}

@@ -377,7 +377,7 @@ static void test_events(void)
 			   "  horizon: 2h\n"
 			   "  events:\n"
 			   "    - at: 30m\n"
-			   "      label: {kind: Namespace, name: a, set: {ring: \"1\"}, remove: [old]}\n"
+			   "      label: {kind: Namespace, namespace: x, name: a, set: {ring: \"1\"}, remove: [old]}\n"
 			   "    - at: 10m\n"
 			   "      apply:\n"
 			   "        apiVersion: v1\n"
@@ -505,6 +505,11 @@ static void test_event_errors(void)
 static void test_empty_and_broken_files(void)
 {
 	enter();
+	put("s.yaml", HEAD "spec:\n  events:\n    - at: 90\n      delete: {kind: Namespace, name: a}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:7:11: error: spec.events[0].at: Invalid value: 90: must be a duration "
+		     "such as \"90s\", \"5m\" or \"1h30m\"\n"
+		     "s.yaml:7:11: note: a duration needs a unit: ns, us, ms, s, m or h");
 	put("empty.yaml", "# nothing here\n");
 	expect_diags("empty.yaml",
 		     "empty.yaml:1:1: error: no documents: the file is empty or holds only comments");
@@ -546,7 +551,7 @@ static CU_TestInfo tests[] = {
 	{ "field errors name file:line:col", test_field_errors },
 	{ "events of each type", test_events },
 	{ "event errors", test_event_errors },
-	{ "empty files", test_empty_and_broken_files },
+	{ "empty files, numbers for durations", test_empty_and_broken_files },
 	{ "upstream samples load unchanged", test_upstream_samples },
 	CU_TEST_INFO_NULL,
 };
