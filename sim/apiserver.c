@@ -35,10 +35,12 @@ struct api_snap {
 };
 
 struct entry {
-	struct entry *next; /* hash chain */
+	struct entry *next;   /* hash chain */
 	struct api_snap *cur; /* NULL once dead */
+	const char *ns, *name; /* the key, in key[] (lookups touch no snapshot) */
 	uint32_t hash;
 	tl_str tns, tname;
+	char key[]; /* "ns\0name\0" */
 };
 
 struct watcher {
@@ -228,8 +230,7 @@ static struct entry *find_entry(const struct kindtab *k, const char *ns, const c
 		return NULL;
 	h = hash_key(ns, name);
 	for (struct entry *e = k->buckets[h & (k->nbuckets - 1)]; e; e = e->next) {
-		if (e->hash == h && strcmp(e->cur->o->name, name) == 0 &&
-		    strcmp(e->cur->o->ns, ns) == 0)
+		if (e->hash == h && strcmp(e->name, name) == 0 && strcmp(e->ns, ns) == 0)
 			return e;
 	}
 	return NULL;
@@ -268,8 +269,8 @@ static void unlink_entry(struct kindtab *k, struct entry *e)
 
 static int cmp_entry(const void *pa, const void *pb)
 {
-	const struct obj *x = (*(struct entry *const *)pa)->cur->o;
-	const struct obj *y = (*(struct entry *const *)pb)->cur->o;
+	const struct entry *x = *(struct entry *const *)pa;
+	const struct entry *y = *(struct entry *const *)pb;
 	int c = strcmp(x->ns, y->ns);
 
 	return c ? c : strcmp(x->name, y->name);
@@ -620,6 +621,7 @@ int api_create(struct api *a, struct obj *o)
 {
 	struct kindtab *k;
 	struct entry *e;
+	size_t nslen, namelen;
 
 	if (!o->kind[0] || !o->name[0] || !map_or_null(o->spec) || !map_or_null(o->status) ||
 	    !map_or_null(o->rest)) {
@@ -638,7 +640,13 @@ int api_create(struct api *a, struct obj *o)
 	o->creation_ms = trunc_seconds(a->now);
 	o->deletion_ms = -1;
 
-	e = xcalloc(1, sizeof(*e));
+	nslen = strlen(o->ns);
+	namelen = strlen(o->name);
+	e = xcalloc(1, sizeof(*e) + nslen + namelen + 2);
+	memcpy(e->key, o->ns, nslen + 1);
+	memcpy(e->key + nslen + 1, o->name, namelen + 1);
+	e->ns = e->key;
+	e->name = e->key + nslen + 1;
 	e->cur = snap_make(o, shval_new(o->spec), shval_new(o->status), shval_new(o->rest));
 	e->hash = hash_key(o->ns, o->name);
 	if (a->tl) {
@@ -1037,7 +1045,7 @@ size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn ma
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (strcmp(k->order[mid]->cur->o->ns, ns) < 0)
+			if (strcmp(k->order[mid]->ns, ns) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
