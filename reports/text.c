@@ -16,13 +16,15 @@
 #include "sim/gotime.h"
 
 #define TIME_W 9
-#define OBJ_W 30
+#define OBJ_MIN_W 24
+#define OBJ_MAX_W 44
 #define CHG_W 8
 
 struct out {
 	FILE *f;
 	bool color;
 	unsigned width;
+	size_t obj_w; /* object column: the longest name, within [OBJ_MIN_W, OBJ_MAX_W] */
 	int err;
 };
 
@@ -91,6 +93,45 @@ static void cell(struct out *o, const char *s, size_t cols)
 	emit(o, "%.*s…", (int)u8_prefix(s, cols - 1), s);
 }
 
+/* Byte offset where the last @cols columns of @s start. */
+static size_t u8_suffix(const char *s, size_t cols)
+{
+	size_t len = strlen(s), i = len, w = 0;
+
+	while (i > 0 && w < cols) {
+		i--;
+		while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+			i--;
+		w++;
+	}
+	return i;
+}
+
+/*
+ * Like cell(), but a cut keeps both ends ("Workspace default/pay…staging-eu"):
+ * object names differ mostly at their end.
+ */
+static void cell_mid(struct out *o, const char *s, size_t cols)
+{
+	size_t w = u8_width(s, strlen(s)), head, tail;
+
+	if (w <= cols) {
+		cell(o, s, cols);
+		return;
+	}
+	head = (cols - 1) / 2;
+	tail = cols - 1 - head;
+	emit(o, "%.*s…%s", (int)u8_prefix(s, head), s, s + u8_suffix(s, tail));
+}
+
+static void object_name(const struct tl_entry *e, char *buf, size_t len)
+{
+	if (e->ns && e->ns[0])
+		snprintf(buf, len, "%s %s/%s", e->kind, e->ns, e->name);
+	else
+		snprintf(buf, len, "%s %s", e->kind, e->name);
+}
+
 /* Writes @text wrapped at word boundaries, each line prefixed by @indent columns of "│ ". */
 static void wrapped(struct out *o, const char *text, size_t indent, const char *tone)
 {
@@ -136,21 +177,18 @@ static const char *phase_tone(const char *phase, const char *reason)
 static void entry_line(struct out *o, const struct tl_entry *e)
 {
 	char t[GT_DURATION_BUFSZ], obj[512], state[512];
-	size_t fixed = 2 + TIME_W + 2 + OBJ_W + 1 + CHG_W + 1;
-	size_t rest = o->width > fixed ? o->width - fixed : 10;
+	size_t fixed = 2 + TIME_W + 2 + o->obj_w + 1 + CHG_W + 1;
+	size_t rest = o->width > fixed + 10 ? o->width - fixed : 10;
 
 	gt_format_duration(e->t_ms, t, sizeof(t));
-	if (e->ns && e->ns[0])
-		snprintf(obj, sizeof(obj), "%s %s/%s", e->kind, e->ns, e->name);
-	else
-		snprintf(obj, sizeof(obj), "%s %s", e->kind, e->name);
+	object_name(e, obj, sizeof(obj));
 	if (e->phase && e->reason)
 		snprintf(state, sizeof(state), "%s · %s", e->phase, e->reason);
 	else
 		snprintf(state, sizeof(state), "%s", e->phase ? e->phase : e->reason ? e->reason : "");
 
 	emit(o, "  %s%*s%s  ", col(o, C_DIM), TIME_W, t, col(o, C_OFF));
-	cell(o, obj, OBJ_W);
+	cell_mid(o, obj, o->obj_w);
 	emit(o, " ");
 	if (!state[0]) {
 		/* No phase to show: end the line at the change column, without padding. */
@@ -158,11 +196,20 @@ static void entry_line(struct out *o, const struct tl_entry *e)
 	} else {
 		cell(o, tl_change_name(e->change), CHG_W);
 		emit(o, " %s", col(o, phase_tone(e->phase, e->reason)));
-		if (u8_width(state, strlen(state)) > rest)
-			emit(o, "%.*s…", (int)u8_prefix(state, rest - 1), state);
-		else
-			emit(o, "%s", state);
-		emit(o, "%s\n", col(o, C_OFF));
+		if (u8_width(state, strlen(state)) <= rest) {
+			emit(o, "%s%s\n", state, col(o, C_OFF));
+		} else {
+			/* Too long for the row: the phase stays, the reason goes below. */
+			const char *ph = e->phase ? e->phase : e->reason;
+
+			if (u8_width(ph, strlen(ph)) > rest)
+				emit(o, "%.*s…", (int)u8_prefix(ph, rest - 1), ph);
+			else
+				emit(o, "%s", ph);
+			emit(o, "%s\n", col(o, C_OFF));
+			if (e->phase && e->reason)
+				wrapped(o, e->reason, 2 + TIME_W + 2, phase_tone(e->phase, e->reason));
+		}
 	}
 	if (e->message && e->message[0])
 		wrapped(o, e->message, 2 + TIME_W + 2, "");
@@ -233,9 +280,28 @@ static void summary(struct out *o, const struct rep_run *run)
 
 int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opts)
 {
-	struct out o = { f, opts->color, opts->width >= 60 ? opts->width : 80, 0 };
+	struct out o = { f, opts->color, opts->width >= 60 ? opts->width : 80, OBJ_MIN_W, 0 };
 	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl), j = 0;
+	size_t obj_max = OBJ_MIN_W;
 	char hz[GT_DURATION_BUFSZ];
+
+	/* The object column fits the longest name, within bounds that leave the
+	 * phase room in o.width columns. */
+	if (o.width >= 2 + TIME_W + 2 + CHG_W + 2 + 20)
+		obj_max = o.width - (2 + TIME_W + 2 + CHG_W + 2 + 20);
+	if (obj_max > OBJ_MAX_W)
+		obj_max = OBJ_MAX_W;
+	for (size_t i = 0; i < n && !opts->quiet; i++) {
+		struct tl_entry e;
+		char obj[512];
+		size_t w;
+
+		tl_get(run->tl, i, &e);
+		object_name(&e, obj, sizeof(obj));
+		w = u8_width(obj, strlen(obj));
+		if (w > o.obj_w)
+			o.obj_w = w < obj_max ? w : obj_max;
+	}
 
 	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
 	emit(&o, "%s%s%s: seed %llu, horizon %s, %zu objects, %zu scripted events\n",
@@ -243,7 +309,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	     run->nobjects, run->nevents);
 	if (!opts->quiet) {
 		emit(&o, "\n  %s%*s  ", col(&o, C_DIM), TIME_W, "TIME");
-		cell(&o, "OBJECT", OBJ_W);
+		cell(&o, "OBJECT", o.obj_w);
 		emit(&o, " ");
 		cell(&o, "CHANGE", CHG_W);
 		emit(&o, " PHASE · REASON%s\n", col(&o, C_OFF));

@@ -46,7 +46,7 @@ static void usage_main(FILE *f)
 		"\n"
 		"Commands:\n"
 		"  run       run a scenario once and print its timeline and outcome\n"
-		"  check     load and run scenarios, for CI (exit 1 when a run fails to complete)\n"
+		"  check     load and run scenarios, for CI (exit 1 when a run hits a bound)\n"
 		"  lint      load and admit manifests as the API server would, report problems\n"
 		"  compare   run two scenarios and show their outcomes side by side\n"
 		"  version   print the version\n"
@@ -86,9 +86,10 @@ static void usage_check(FILE *f)
 	fprintf(f,
 		"usage: %s check [OPTIONS] SCENARIO...\n"
 		"\n"
-		"Loads and runs each scenario in turn and prints one line per scenario.\n"
-		"A scenario fails its check when its run does not complete before the horizon\n"
-		"or halts.  Exit 0 when all pass, 1 when any fails, 3 when any is invalid.\n"
+		"Loads and runs each scenario in turn and prints one line per scenario with its\n"
+		"outcome.  A scenario fails its check when its run is stopped by a bound (a\n"
+		"zero-delay loop, or the event budget).  Exit 0 when all pass, 1 when any fails,\n"
+		"3 when any is invalid.\n"
 		"\n"
 		"Options:\n"
 		"  -s, --seed N          seed for every run (overrides spec.seed)\n"
@@ -371,17 +372,22 @@ static int cmd_check(int argc, char **argv)
 			continue;
 		}
 		run_scenario(&s, &o.run, &r);
-		if (r.summary.completed && !r.summary.halted) {
-			gt_format_duration(r.summary.time_to_complete_ms, ttc, sizeof(ttc));
-			printf("%sPASS%s    %s: completed in %s\n", color ? "\033[32m" : "",
-			       color ? "\033[0m" : "", argv[i], ttc);
-		} else {
-			gt_format_duration(r.end_ms, ttc, sizeof(ttc));
-			printf("%sFAIL%s    %s: %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "",
-			       argv[i],
-			       r.summary.halted ? "halted" : "did not complete by the end of the run");
+		if (r.stop == DES_LOOP || r.stop == DES_BUDGET) {
+			printf("%sFAIL%s    %s: the run was stopped by the %s bound (see `magos-sim run`)\n",
+			       color ? "\033[31m" : "", color ? "\033[0m" : "", argv[i],
+			       r.stop == DES_LOOP ? "zero-delay loop" : "event budget");
 			if (rc == CLI_OK)
 				rc = CLI_FAILED;
+		} else if (r.summary.completed) {
+			gt_format_duration(r.summary.time_to_complete_ms, ttc, sizeof(ttc));
+			printf("%sPASS%s    %s: completed in %s%s\n", color ? "\033[32m" : "",
+			       color ? "\033[0m" : "", argv[i], ttc,
+			       r.summary.halted ? " after a halt" : "");
+		} else {
+			gt_format_duration(r.end_ms, ttc, sizeof(ttc));
+			printf("%sPASS%s    %s: ran to %s, %s, not completed%s\n",
+			       color ? "\033[32m" : "", color ? "\033[0m" : "", argv[i], ttc,
+			       des_stop_name(r.stop), r.summary.halted ? ", halted" : "");
 		}
 		run_result_release(&r);
 		scn_release(&s);

@@ -1,0 +1,113 @@
+#!/bin/sh
+# End-to-end checks of the magos-sim command line: exit codes, determinism of
+# the JSON output, atomic output files, write errors on stdout, and the
+# upstream sample manifests accepted unchanged.
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+SAMPLES=../shared/fixtures/upstream/magos-samples
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
+expect_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
+	fi
+}
+
+expect_rc "version exits 0" 0 "$SIM" version
+expect_rc "no command is a usage error" 2 "$SIM"
+expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
+expect_rc "run --help exits 0" 0 "$SIM" run --help
+expect_rc "help run exits 0" 0 "$SIM" help run
+expect_rc "unknown option is a usage error" 2 "$SIM" run --frob scenarios/payments-platform.yaml
+expect_rc "seed with a sign is a usage error" 2 "$SIM" run --seed -1 scenarios/payments-platform.yaml
+expect_rc "seed with a suffix is a usage error" 2 "$SIM" run --seed 12x scenarios/payments-platform.yaml
+expect_rc "seed past 2^64-1 is a usage error" 2 "$SIM" run --seed 18446744073709551616 scenarios/payments-platform.yaml
+expect_rc "horizon 0s is a usage error" 2 "$SIM" run --horizon 0s scenarios/payments-platform.yaml
+expect_rc "horizon in days is a usage error" 2 "$SIM" run --horizon 1d scenarios/payments-platform.yaml
+expect_rc "missing input file is invalid input" 3 "$SIM" run "$tmp/does-not-exist.yaml"
+expect_rc "run without inputs is a usage error" 2 "$SIM" run
+
+# The upstream sample manifests load unchanged, as a bare directory.
+expect_rc "upstream magos samples run unchanged" 0 "$SIM" run "$SAMPLES"
+if grep -q "7 objects" "$tmp/out"; then ok "upstream samples: 7 objects"; else bad "upstream samples: 7 objects"; fi
+expect_rc "lint accepts the upstream samples" 0 "$SIM" lint "$SAMPLES"
+
+# Same scenario, same seed: byte-identical JSON.
+"$SIM" run --json "$tmp/a.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
+"$SIM" run --json "$tmp/b.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
+if [ -s "$tmp/a.json" ] && cmp -s "$tmp/a.json" "$tmp/b.json"; then ok "same seed gives identical JSON bytes"; else bad "same seed gives identical JSON bytes"; fi
+"$SIM" run --json - scenarios/payments-platform.yaml >"$tmp/c.json" 2>/dev/null
+if cmp -s "$tmp/a.json" "$tmp/c.json"; then ok "--json - writes the same document to stdout"; else bad "--json - writes the same document to stdout"; fi
+
+# The documented JSON shape.
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$tmp/a.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "magos-sim/run/v1"
+sc = d["scenario"]
+assert sc["name"] == "payments-platform" and sc["seed"] == 42 and sc["horizon_ms"] == 6 * 3600 * 1000
+keys = ["t_ms", "kind", "namespace", "name", "phase", "reason", "message"]
+assert d["timeline"] and all(all(k in e for k in keys) for e in d["timeline"])
+legacy = [e for e in d["timeline"] if e["name"] == "payments-legacy"]
+assert legacy[0]["phase"] == "Applied" and legacy[-1]["change"] == "deleted"
+proj = [e for e in d["timeline"] if e["kind"] == "Project"][0]
+assert proj["phase"] is None
+s = d["summary"]
+assert s["completed"] is False and s["censored"] is True
+assert s["time_to_complete_ms"] is None and s["halted"] is False
+PY
+	then ok "JSON has the documented blocks and fields"; else bad "JSON has the documented blocks and fields"; fi
+fi
+
+# A different seed is recorded (the timeline itself does not depend on it yet).
+"$SIM" run --seed 7 --json "$tmp/s7.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
+if grep -q '"seed":7' "$tmp/s7.json"; then ok "--seed overrides spec.seed"; else bad "--seed overrides spec.seed"; fi
+
+# Invalid input never leaves an output file behind.
+expect_rc "invalid scenario exits 3" 3 "$SIM" run --json "$tmp/never.json" tests/badinput/18-rollout-name-mismatch.yaml
+if [ ! -e "$tmp/never.json" ] && ! ls "$tmp"/never.json.tmp.* >/dev/null 2>&1; then ok "no JSON file after invalid input"; else bad "no JSON file after invalid input"; fi
+
+# An unwritable output is an I/O error, and the old file survives untouched.
+echo keep >"$tmp/old.json"
+expect_rc "unwritable --json directory exits 4" 4 "$SIM" run -q --json "$tmp/nodir/x.json" scenarios/payments-platform.yaml
+if [ -e /dev/full ]; then
+	"$SIM" run scenarios/payments-platform.yaml >/dev/full 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 4 ] && grep -q "error writing to standard output" "$tmp/err"; then ok "full stdout is an I/O error"; else bad "full stdout is an I/O error (exit $rc)"; fi
+fi
+
+# The terminal timeline fits 80 columns and has no colour when not a TTY.
+"$SIM" run scenarios/payments-platform.yaml >"$tmp/tty.txt" 2>&1
+if awk '{ if (length($0) > 80) exit 1 }' "$tmp/tty.txt" && [ "$(wc -l <"$tmp/tty.txt")" -gt 10 ]; then ok "timeline fits 80 columns"; else bad "timeline fits 80 columns"; fi
+if ! grep -q "$(printf '\033')" "$tmp/tty.txt"; then ok "no colour codes when not a TTY"; else bad "no colour codes when not a TTY"; fi
+"$SIM" run --color always scenarios/payments-platform.yaml >"$tmp/col.txt" 2>&1
+if grep -q "$(printf '\033')" "$tmp/col.txt"; then ok "--color always colours"; else bad "--color always colours"; fi
+
+# check: every example passes; a run stopped by its event budget fails (exit 1).
+expect_rc "check passes the examples" 0 "$SIM" check scenarios/*.yaml
+cat >"$tmp/budget.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: tiny-budget}
+spec:
+  limits: {eventBudget: 2}
+  include: [PWD/scenarios/payments-platform/workspaces.yaml]
+YAML
+sed -i "s|PWD|$(pwd)|" "$tmp/budget.yaml"
+expect_rc "check fails a run stopped by its event budget" 1 "$SIM" check "$tmp/budget.yaml"
+if grep -q "event budget" "$tmp/out"; then ok "check names the bound"; else bad "check names the bound"; fi
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
