@@ -17,15 +17,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "sim/gotime.h"
 #include "sim/admission.h"
+#include "sim/gotime.h"
 #include "sim/manifest.h"
 #include "sim/schema.h"
 #include "sim/yamlload.h"
@@ -34,7 +33,6 @@
 struct pending_doc {
 	struct val *root;    /* borrowed from a stream in loader.streams */
 	const char *file;    /* borrowed from scenario.files */
-	struct val_mark mark;
 };
 
 /* A file's identity, to read a file reached twice (by another name) only once. */
@@ -408,13 +406,13 @@ static void free_strv(char **v, size_t n)
 static void load_file(struct loader *L, const char *path);
 static void load_includes(struct loader *L, const char *scn_file);
 
-static void push_doc(struct loader *L, struct val *root, const char *file, struct val_mark mark)
+static void push_doc(struct loader *L, struct val *root, const char *file)
 {
 	if (L->ndocs == L->capdocs) {
 		L->capdocs = L->capdocs ? 2 * L->capdocs : 16;
 		L->docs = xreallocarray(L->docs, L->capdocs, sizeof(*L->docs));
 	}
-	L->docs[L->ndocs++] = (struct pending_doc){ root, file, mark };
+	L->docs[L->ndocs++] = (struct pending_doc){ root, file };
 }
 
 static bool is_scenario_doc(const struct val *root)
@@ -426,8 +424,7 @@ static bool is_scenario_doc(const struct val *root)
 	       (av && strncmp(av, "magos-sim/", strlen("magos-sim/")) == 0);
 }
 
-static void process_scenario(struct loader *L, struct val *root, const char *file,
-			     struct val_mark mark);
+static void process_scenario(struct loader *L, struct val *root, const char *file);
 
 /* load_file() - reads @path (a regular file) unless it was read already. */
 static void load_file(struct loader *L, const char *path)
@@ -466,7 +463,7 @@ static void load_file(struct loader *L, const char *path)
 		struct val *root = st->docs[i].root;
 
 		if (root->type != VAL_MAP || !is_scenario_doc(root)) {
-			push_doc(L, root, file, st->docs[i].mark);
+			push_doc(L, root, file);
 			continue;
 		}
 		if (L->scn) {
@@ -481,7 +478,7 @@ static void load_file(struct loader *L, const char *path)
 		s->scenario_file = file;
 		s->has_scenario_doc = true;
 		holds_scenario = true;
-		process_scenario(L, root, file, st->docs[i].mark);
+		process_scenario(L, root, file);
 	}
 	if (holds_scenario)
 		load_includes(L, file);
@@ -656,19 +653,18 @@ static void read_params(struct scenario *s, const struct val *root)
 }
 
 /*
- * process_scenario() - validates the Scenario document @root (defaults are
- * filled in place), reads its parameters, and validates each event so that
- * build_events() knows which ones to use.
+ * process_scenario() - validates the Scenario document @root (the keys of
+ * later format versions are reported and removed first, so they are not also
+ * reported as unknown), reads its parameters, and validates each event on its
+ * own so that build_events() knows which ones are usable.
  */
-static void process_scenario(struct loader *L, struct val *root, const char *file,
-			     struct val_mark mark)
+static void process_scenario(struct loader *L, struct val *root, const char *file)
 {
 	struct sch_ctx c = { .d = L->d, .file = file, .root = root };
 	const struct val_kv *av = val_map_get_kv(root, "apiVersion");
 	struct val *spec = val_map_get(root, "spec");
 	struct val *events;
 
-	(void)mark;
 	if (av && av->v->type == VAL_STRING && strcmp(av->v->u.s, SCN_API_VERSION) != 0) {
 		diag_error(L->d, file, av->v->mark,
 			   "apiVersion: Unsupported value: \"%s\": supported values: \"%s\"",
@@ -880,17 +876,18 @@ static void read_label_edit(const struct val *a, struct scn_event *e)
 	}
 }
 
-/* Orders event indexes by (at, file order): the order the runtime fires them in. */
-static const struct scn_event *sort_base;
-
-static int cmp_event_index(const void *a, const void *b)
+/*
+ * Orders pointers into one array of events by (at, position in the array):
+ * the order the runtime fires them in.
+ */
+static int cmp_event_firing(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int64_t ti = sort_base[i].at_ms, tj = sort_base[j].at_ms;
+	const struct scn_event *x = *(const struct scn_event *const *)a;
+	const struct scn_event *y = *(const struct scn_event *const *)b;
 
-	if (ti != tj)
-		return ti < tj ? -1 : 1;
-	return i < j ? -1 : i > j;
+	if (x->at_ms != y->at_ms)
+		return x->at_ms < y->at_ms ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /*
@@ -903,26 +900,26 @@ static void check_targets(struct loader *L, const struct val_mark *marks, const 
 {
 	struct scenario *s = L->s;
 	size_t n = s->nevents ? s->nevents : 1;
-	size_t *order = xcalloc(n, sizeof(*order));
+	const struct scn_event **order = xcalloc(n, sizeof(*order));
 	struct obj **created = xcalloc(n, sizeof(*created));
 	const struct obj **found = xcalloc(n, sizeof(*found));
 	size_t ncreated = 0;
 	char ref[512];
 
 	for (size_t i = 0; i < s->nevents; i++)
-		order[i] = i;
-	sort_base = s->events;
-	qsort(order, s->nevents, sizeof(*order), cmp_event_index);
+		order[i] = &s->events[i];
+	qsort(order, s->nevents, sizeof(*order), cmp_event_firing);
 	for (size_t k = 0; k < s->nevents; k++) {
-		const struct scn_event *e = &s->events[order[k]];
+		const struct scn_event *e = order[k];
+		size_t i = (size_t)(e - s->events);
 
 		if (e->type == SCN_EV_APPLY) {
 			created[ncreated++] = e->obj;
 			continue;
 		}
-		found[order[k]] = find_obj(s->objs, s->nobjs, &e->target);
-		if (!found[order[k]])
-			found[order[k]] = find_obj(created, ncreated, &e->target);
+		found[i] = find_obj(s->objs, s->nobjs, &e->target);
+		if (!found[i])
+			found[i] = find_obj(created, ncreated, &e->target);
 	}
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
