@@ -305,7 +305,8 @@ static void bound_notice(struct des *w, enum tl_severity sev, const char *what)
 	size_t nrel = 0, len;
 	char text[1024];
 
-	qsort(w->hot, w->nhot, sizeof(*w->hot), cmp_hot);
+	if (w->nhot)
+		qsort(w->hot, w->nhot, sizeof(*w->hot), cmp_hot);
 	len = (size_t)snprintf(text, sizeof(text), "%s", what);
 	for (size_t i = 0; i < w->nhot && nrel < HOT_NAMED; i++) {
 		const struct hot *h = &w->hot[i];
