@@ -29,9 +29,19 @@ struct shval {
 };
 
 struct api_snap {
-	uint32_t refs;
+	uint32_t refs;    /* references to this version: the entry, events, callers */
+	uint32_t borrows; /* shallow versions borrowing this one's metadata */
 	struct obj *o;
 	struct shval *spec, *status, *rest;
+	/*
+	 * Non-NULL: @o is a shallow copy of meta->o's struct (all metadata
+	 * pointers borrowed from it, only scalars such as resource_version and
+	 * deletion_ms its own), so releasing frees the struct alone.  meta never
+	 * borrows itself (chains are one deep).  When refs drops to 0 the
+	 * version releases its spec/status/rest at once; the metadata (obj
+	 * strings) and the struct go when borrows drops to 0 too.
+	 */
+	struct api_snap *meta;
 };
 
 struct entry {
@@ -110,7 +120,9 @@ static struct api_snap *snap_make(struct obj *o, struct shval *spec, struct shva
 	struct api_snap *s = xmalloc(sizeof(*s));
 
 	s->refs = 1;
+	s->borrows = 0;
 	s->o = o;
+	s->meta = NULL;
 	s->spec = spec;
 	s->status = status;
 	s->rest = rest;
@@ -140,15 +152,50 @@ struct api_snap *api_snap_retain(struct api_snap *s)
 	return s;
 }
 
+/* Frees what is left of a version nobody references or borrows from. */
+static void snap_destroy(struct api_snap *s)
+{
+	struct api_snap *owner = s->meta;
+
+	if (owner)
+		free(s->o); /* the struct only: every pointer in it is borrowed */
+	else
+		obj_free_meta(s->o);
+	free(s);
+	if (owner && --owner->borrows == 0 && owner->refs == 0)
+		snap_destroy(owner);
+}
+
 void api_snap_release(struct api_snap *s)
 {
 	if (!s || --s->refs > 0)
 		return;
-	obj_free_meta(s->o);
 	shval_release(s->spec);
 	shval_release(s->status);
 	shval_release(s->rest);
-	free(s);
+	s->spec = s->status = s->rest = NULL;
+	if (s->borrows == 0)
+		snap_destroy(s);
+}
+
+/*
+ * A new version of @cur with the same metadata, sharing everything: the
+ * object struct is copied (scalars are the new version's own, to be changed by
+ * the caller), its strings and maps borrowed from the version that owns them.
+ * Costs two allocations, whatever the object's size.
+ */
+static struct api_snap *snap_shallow(struct api_snap *cur)
+{
+	struct api_snap *owner = cur->meta ? cur->meta : cur;
+	struct obj *o = xmalloc(sizeof(*o));
+	struct api_snap *s;
+
+	*o = *cur->o;
+	s = snap_make(o, shval_retain(cur->spec), shval_retain(cur->status),
+		      shval_retain(cur->rest));
+	s->meta = owner;
+	owner->borrows++;
+	return s;
 }
 
 static char **copy_finalizers(char *const *f, size_t n)
@@ -780,7 +827,7 @@ out_free_obj:
 static void write_status(struct api *a, struct kindtab *k, struct entry *e, struct val *status)
 {
 	const struct obj *c = e->cur->o;
-	struct obj *n;
+	struct api_snap *s;
 	struct sbuf b = { .n = 0 };
 
 	if (val_equal(status, c->status)) {
@@ -788,12 +835,12 @@ static void write_status(struct api *a, struct kindtab *k, struct entry *e, stru
 		return;
 	}
 	diff_map_keys(&b, "status", c->status, status);
-	n = clone_meta(c);
-	n->resource_version = ++a->rv;
-	commit_modified(a, k, e,
-			snap_make(n, shval_retain(e->cur->spec), shval_new(status),
-				  shval_retain(e->cur->rest)),
-			TL_STATUS, b.s);
+	s = snap_shallow(e->cur);
+	shval_release(s->status);
+	s->status = shval_new(status);
+	s->o->status = status;
+	s->o->resource_version = ++a->rv;
+	commit_modified(a, k, e, s, TL_STATUS, b.s);
 }
 
 int api_update_status(struct api *a, struct obj *o)
@@ -996,20 +1043,20 @@ int api_delete(struct api *a, const char *kind, const char *ns, const char *name
 {
 	struct kindtab *k = find_kind(a, kind);
 	struct entry *e = find_entry(k, ns ? ns : "", name);
-	struct obj *n;
+	struct api_snap *s;
 
 	if (!e)
 		return API_ENOTFOUND;
 	if (e->cur->o->deletion_ms >= 0)
 		return 0; /* already being deleted */
-	n = clone_meta(e->cur->o);
-	n->resource_version = ++a->rv;
-	if (n->nfinalizers == 0) {
-		commit_deleted(a, k, e, snap_from_meta(e, n));
+	s = snap_shallow(e->cur);
+	s->o->resource_version = ++a->rv;
+	if (s->o->nfinalizers == 0) {
+		commit_deleted(a, k, e, s);
 		return 0;
 	}
-	n->deletion_ms = trunc_seconds(a->now);
-	commit_modified(a, k, e, snap_from_meta(e, n), TL_DELETING, "deletionTimestamp set");
+	s->o->deletion_ms = trunc_seconds(a->now);
+	commit_modified(a, k, e, s, TL_DELETING, "deletionTimestamp set");
 	return 0;
 }
 

@@ -11,8 +11,10 @@
  *  - every stored version of an object is an immutable, reference-counted
  *    snapshot (struct api_snap).  A write never changes a snapshot: it makes a
  *    new one that shares the unchanged spec/status/rest subtrees with the old
- *    one, so a watch event holds the old and the new version for the price of
- *    two references, however many watchers it reaches;
+ *    one (a status write or a deletion mark shares the metadata strings too),
+ *    so a watch event holds the old and the new version for the price of two
+ *    references, however many watchers it reaches, and a status write costs
+ *    the new status plus two small allocations;
  *  - `resource_version` comes from one store-wide counter and is bumped by
  *    every real change; `generation` (starting at 1) only when spec changes;
  *  - a write that changes nothing is a no-op: returns 0, emits no event,

@@ -34,9 +34,14 @@ struct notice_rec {
 	size_t nrelated;
 };
 
+/* Records live in blocks of REC_BLOCK, never moved: no copying on growth, slack under one block. */
+#define REC_SHIFT 12
+#define REC_BLOCK ((size_t)1 << REC_SHIFT)
+
 struct tl {
-	struct tl_rec *recs;
-	size_t nrecs, caprecs;
+	struct tl_rec **blocks;
+	size_t nblocks, capblocks;
+	size_t nrecs;
 
 	const char **strs; /* strs[id]; strs[0] = NULL */
 	size_t nstrs, capstrs;
@@ -129,7 +134,9 @@ void tl_free(struct tl *tl)
 	free(tl->notices);
 	free(tl->slots);
 	free(tl->strs);
-	free(tl->recs);
+	for (size_t i = 0; i < tl->nblocks; i++)
+		free(tl->blocks[i]);
+	free(tl->blocks);
 	free(tl);
 }
 
@@ -168,11 +175,14 @@ const char *tl_str_get(const struct tl *tl, tl_str id)
 
 size_t tl_append_rec(struct tl *tl, const struct tl_rec *r)
 {
-	if (tl->nrecs == tl->caprecs) {
-		tl->caprecs = tl->caprecs ? tl->caprecs * 2 : 1024;
-		tl->recs = xreallocarray(tl->recs, tl->caprecs, sizeof(*tl->recs));
+	if (tl->nrecs == tl->nblocks * REC_BLOCK) {
+		if (tl->nblocks == tl->capblocks) {
+			tl->capblocks = tl->capblocks ? tl->capblocks * 2 : 16;
+			tl->blocks = xreallocarray(tl->blocks, tl->capblocks, sizeof(*tl->blocks));
+		}
+		tl->blocks[tl->nblocks++] = xreallocarray(NULL, REC_BLOCK, sizeof(struct tl_rec));
 	}
-	tl->recs[tl->nrecs] = *r;
+	tl->blocks[tl->nrecs >> REC_SHIFT][tl->nrecs & (REC_BLOCK - 1)] = *r;
 	return tl->nrecs++;
 }
 
@@ -206,7 +216,7 @@ size_t tl_count(const struct tl *tl)
 const struct tl_rec *tl_rec_at(const struct tl *tl, size_t i)
 {
 	assert(i < tl->nrecs);
-	return &tl->recs[i];
+	return &tl->blocks[i >> REC_SHIFT][i & (REC_BLOCK - 1)];
 }
 
 void tl_get(const struct tl *tl, size_t i, struct tl_entry *out)
@@ -301,7 +311,8 @@ const char *tl_severity_name(enum tl_severity s)
 
 size_t tl_memory(const struct tl *tl)
 {
-	size_t m = sizeof(*tl) + tl->caprecs * sizeof(*tl->recs) + tl->capstrs * sizeof(*tl->strs) +
+	size_t m = sizeof(*tl) + tl->nblocks * REC_BLOCK * sizeof(struct tl_rec) +
+		   tl->capblocks * sizeof(*tl->blocks) + tl->capstrs * sizeof(*tl->strs) +
 		   tl->nslots * sizeof(*tl->slots) + tl->chunk_bytes +
 		   tl->capnotices * sizeof(*tl->notices);
 

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/resource.h>
+
 #include "engine/objects.h"
 #include "engine/value.h"
 #include "sim/apiserver.h"
@@ -75,6 +77,7 @@ int main(int argc, char **argv)
 	char name[32];
 	uint64_t ev;
 	size_t entries, mem;
+	struct rusage ru;
 
 	if (nobj <= 0) {
 		fprintf(stderr, "bench_des: object count must be positive\n");
@@ -101,10 +104,12 @@ int main(int argc, char **argv)
 	ev = des_events(w);
 	entries = tl_count(des_timeline(w));
 	mem = tl_memory(des_timeline(w));
+	getrusage(RUSAGE_SELF, &ru);
 	printf("des: %.0f events/s (%" PRIu64 " events, %d objects, %zu timeline entries, "
-	       "%.1f h simulated, %.3f s, %.1f bytes/entry, stop: %s)\n",
+	       "%.1f h simulated, %.3f s, %.1f timeline bytes/entry, peak RSS %ld KiB, "
+	       "stop: %s)\n",
 	       (double)ev / (t1 - t0), ev, nobj, entries, (double)horizon / 3.6e6, t1 - t0,
-	       entries ? (double)mem / (double)entries : 0.0, des_stop_name(stop));
+	       entries ? (double)mem / (double)entries : 0.0, ru.ru_maxrss, des_stop_name(stop));
 	des_free(w);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return 4;
