@@ -14,6 +14,10 @@
  *    so the deliveries of one object keep the order of its writes (equal
  *    times are first in, first out);
  *  - the clock never goes back; des_now() is the time of the running event;
+ *  - watch events are dispatched when delivered, to the watchers registered
+ *    by then: controllers set up before des_run() see an ADDED event for
+ *    every object loaded before it (their informer's initial list); one
+ *    added mid-run sees only later changes;
  *  - a run never hangs: the number of events at one simulated ms and per
  *    des_run() call is bounded, and hitting a bound stops the run with a
  *    timeline notice naming the keys reconciled most.

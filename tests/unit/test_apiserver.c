@@ -393,6 +393,11 @@ static void test_snapshots_outlive_writes(void)
 	/* unchanged spec is shared between versions, not copied */
 	CU_ASSERT_PTR_EQUAL(api_snap_obj(h.ev[1].old)->spec, api_snap_obj(h.ev[3].new)->spec);
 	CU_ASSERT_PTR_EQUAL(api_snap_obj(h.ev[4].new)->status, api_snap_obj(h.ev[3].new)->status);
+	/* a status write shares the metadata strings of the version it replaces */
+	CU_ASSERT_PTR_EQUAL(api_snap_obj(h.ev[3].new)->name, api_snap_obj(h.ev[0].new)->name);
+	CU_ASSERT_EQUAL(api_snap_obj(h.ev[3].new)->resource_version, 4);
+	CU_ASSERT_EQUAL(api_snap_obj(h.ev[0].new)->resource_version, 1);
+	CU_ASSERT_EQUAL(api_snap_obj(h.ev[4].new)->resource_version, 5);
 	for (int i = 0; i < h.n; i++) {
 		api_dispatch(a, &h.ev[i]);
 		api_snap_release(h.ev[i].old);
