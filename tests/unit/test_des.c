@@ -147,6 +147,27 @@ static void test_loop_with_latency_hits_budget(void)
 	des_free(w);
 }
 
+static void tick(struct des *w, void *ctx, void *arg)
+{
+	des_at(w, des_now(w) + 1, DES_PRIO_SCRIPT, tick, ctx, arg);
+}
+
+static void test_budget_without_reconciles(void)
+{
+	struct des *w = des_new(NULL);
+	struct des_limits lim = { .max_events = 100, .max_events_per_ms = 0 };
+	struct tl_notice n;
+
+	des_at(w, 0, DES_PRIO_SCRIPT, tick, NULL, NULL);
+	CU_ASSERT_EQUAL(des_run(w, 1000000, &lim), DES_BUDGET);
+	CU_ASSERT_EQUAL(des_now(w), 99);
+	CU_ASSERT_EQUAL_FATAL(tl_notice_count(des_timeline(w)), 1);
+	tl_notice_get(des_timeline(w), 0, &n);
+	CU_ASSERT_EQUAL(n.nrelated, 0);
+	CU_ASSERT_STRING_EQUAL(n.text, "event budget of 100 events exhausted at 99 ms; run stopped");
+	des_free(w);
+}
+
 static struct ctl_result reconcile_poll(void *ctx, struct des *w, const char *ns, const char *name,
 					int64_t now)
 {
@@ -354,6 +375,7 @@ static CU_TestInfo tests[] = {
 	{ "horizon stops and keeps pending events", test_horizon_keeps_pending },
 	{ "zero-delay loop stopped with a notice naming the object", test_zero_delay_loop_is_stopped },
 	{ "a loop with latency ends at the event budget", test_loop_with_latency_hits_budget },
+	{ "budget stop with no reconcile to name", test_budget_without_reconciles },
 	{ "a 30 s poll runs to the horizon without a loop notice", test_timed_poll_runs_to_horizon },
 	{ "timeline causes: load, scenario event, reconcile", test_causes },
 	{ "two identical worlds give identical timelines", test_determinism },
