@@ -1056,6 +1056,10 @@ int api_delete(struct api *a, const char *kind, const char *ns, const char *name
 		return 0;
 	}
 	s->o->deletion_ms = trunc_seconds(a->now);
+	/* The registry bumps generation when it first sets deletionTimestamp
+	 * (apiserver registry/rest BeforeDelete): controllers that compare
+	 * observedGeneration see the deletion as a change of intent. */
+	s->o->generation++;
 	commit_modified(a, k, e, s, TL_DELETING, "deletionTimestamp set");
 	return 0;
 }

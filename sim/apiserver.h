@@ -16,7 +16,7 @@
  *    references, however many watchers it reaches, and a status write costs
  *    the new status plus two small allocations;
  *  - `resource_version` comes from one store-wide counter and is bumped by
- *    every real change; `generation` (starting at 1) only when spec changes;
+ *    every real change; `generation` (starting at 1) when spec changes (and once when a deletion with finalizers begins);
  *  - a write that changes nothing is a no-op: returns 0, emits no event,
  *    writes no timeline entry, keeps the resourceVersion;
  *  - every real change appends one timeline entry (if a timeline is attached)
@@ -27,9 +27,9 @@
  *
  * Deviations from a real API server, on purpose: no admission or schema
  * validation beyond shapes; the main resource's update ignores status for every
- * kind (all simulated kinds have a status subresource); setting the
- * deletionTimestamp does not bump generation (the real registry does for
- * objects with finalizers; the brief keeps generation to spec changes).
+ * kind (all simulated kinds have a status subresource).  Like the real
+ * registry, setting the deletionTimestamp of an object with finalizers also
+ * bumps its generation (the one change besides spec that does).
  */
 
 #include <stdbool.h>

@@ -262,6 +262,7 @@ static void test_finalizer_deletion_flow(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->deletion_ms, 7000);
 	CU_ASSERT_EQUAL(c->resource_version, 2);
+	CU_ASSERT_EQUAL(c->generation, 2); /* BeforeDelete bumps it with the deletionTimestamp */
 	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "a"), 0); /* again: no-op */
 	CU_ASSERT_EQUAL(api_resource_version(a), 2);
 	/* no new finalizer while deleting */
