@@ -760,7 +760,7 @@ bad:
 
 /* ---- driver ----------------------------------------------------------------- */
 
-static void syntax_error(struct builder *b, const yaml_parser_t *p)
+static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *text, size_t len)
 {
 	struct val_mark pm = mk(p->problem_mark);
 
@@ -777,6 +777,9 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p)
 	err(b, pm, "%s", p->problem ? p->problem : "syntax error");
 	if (p->context)
 		diag_note(b->d, b->file, mk(p->context_mark), "%s", p->context);
+	/* libyaml's wording does not say the culprit is a tab, the usual cause. */
+	if (p->problem_mark.index < len && text[p->problem_mark.index] == '\t')
+		diag_note(b->d, b->file, pm, "a tab character is here: YAML indents with spaces only");
 }
 
 int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
@@ -804,7 +807,7 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&parser, &ev)) {
-			syntax_error(&b, &parser);
+			syntax_error(&b, &parser, text, len);
 			break;
 		}
 		switch (ev.type) {
