@@ -1,10 +1,10 @@
 # magos-sim — plain GNU make, no autotools.
 #
 #   make [VARIANT=debug|san|release]   build build/$(VARIANT)/magos-sim
-#   make check                         every test (unit, conformance, golden, bad input, layers)
+#   make check                         every test (unit, end to end, bad input, layering)
 #   make demo                          install what is missing, build, run the example scenario
 #   make bench                         benchmarks (release build), see BENCHMARKS.md
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   the release build and the docs
 #
 # Libraries come from pkg-config; a missing one makes `demo` and `check`
 # run scripts/install-deps.sh first.
@@ -96,13 +96,17 @@ demo: $(BIN)
 	$(BIN) run scenarios/payments-platform.yaml
 
 bench:
-	@$(MAKE) --no-print-directory VARIANT=release benches $(BUILD:build/%=build/release)/magos-sim
+	@$(MAKE) --no-print-directory VARIANT=release benches build/release/magos-sim
 	@scripts/bench.sh build/release
 
-install: $(BIN)
+# Installs the optimised build whatever VARIANT says: an installed tool should be fast.
+install:
+	@$(MAKE) --no-print-directory VARIANT=release build/release/magos-sim
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)
-	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/magos-sim
-	install -m 0644 README.md scenarios/README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0755 build/release/magos-sim $(DESTDIR)$(BINDIR)/magos-sim
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 scenarios/README.md $(DESTDIR)$(DOCDIR)/scenarios.md
+	install -m 0644 BENCHMARKS.md $(DESTDIR)$(DOCDIR)/BENCHMARKS.md
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/magos-sim

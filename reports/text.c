@@ -10,21 +10,22 @@
  * interleaved at their time, marked "!!".  Colour only when asked for.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "engine/xalloc.h"
 #include "reports/report.h"
 #include "sim/gotime.h"
 
 #define TIME_W 9
 #define OBJ_MIN_W 24
-#define OBJ_MAX_W 44
 #define CHG_W 8
 
 struct out {
 	FILE *f;
 	bool color;
 	unsigned width;
-	size_t obj_w; /* object column: the longest name, within [OBJ_MIN_W, OBJ_MAX_W] */
+	size_t obj_w; /* object column: the longest name, at least OBJ_MIN_W */
 	int err;
 };
 
@@ -161,6 +162,29 @@ static void wrapped(struct out *o, const char *text, size_t indent, const char *
 	}
 }
 
+/*
+ * A copy of @s safe to print on a terminal: control characters (C0 and DEL,
+ * which could move the cursor, recolour or clear the screen) are written as
+ * \xHH; newlines are kept when @keep_nl (wrapped() breaks lines there).
+ * NULL gives NULL.  Returns new.
+ */
+static char *clean(const char *s, bool keep_nl)
+{
+	char *d, *q;
+
+	if (!s)
+		return NULL;
+	d = q = xmalloc(strlen(s) * 4 + 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && !(keep_nl && *p == '\n')) || *p == 0x7f)
+			q += sprintf(q, "\\x%02x", *p);
+		else
+			*q++ = (char)*p;
+	}
+	*q = '\0';
+	return d;
+}
+
 static const char *phase_tone(const char *phase, const char *reason)
 {
 	const char *s = phase ? phase : reason;
@@ -174,7 +198,28 @@ static const char *phase_tone(const char *phase, const char *reason)
 	return C_YELLOW;
 }
 
-static void entry_line(struct out *o, const struct tl_entry *e)
+static void entry_line_clean(struct out *o, const struct tl_entry *e);
+
+/* Prints @raw with every string made terminal-safe first. */
+static void entry_line(struct out *o, const struct tl_entry *raw)
+{
+	struct tl_entry e = *raw;
+	char *f[8];
+
+	e.kind = f[0] = clean(raw->kind, false);
+	e.ns = f[1] = clean(raw->ns, false);
+	e.name = f[2] = clean(raw->name, false);
+	e.phase = f[3] = clean(raw->phase, false);
+	e.reason = f[4] = clean(raw->reason, false);
+	e.message = f[5] = clean(raw->message, true);
+	e.detail = f[6] = clean(raw->detail, true);
+	e.cause = f[7] = NULL;
+	entry_line_clean(o, &e);
+	for (size_t i = 0; i < 8; i++)
+		free(f[i]);
+}
+
+static void entry_line_clean(struct out *o, const struct tl_entry *e)
 {
 	char t[GT_DURATION_BUFSZ], obj[512], state[512];
 	size_t fixed = 2 + TIME_W + 2 + o->obj_w + 1 + CHG_W + 1;
@@ -222,21 +267,29 @@ static void notice_line(struct out *o, const struct tl_notice *n)
 	char t[GT_DURATION_BUFSZ];
 	const char *tone = n->severity == TL_ERROR ? C_RED : n->severity == TL_WARNING ? C_YELLOW : C_CYAN;
 
+	char *text = clean(n->text, true);
+
 	gt_format_duration(n->t_ms, t, sizeof(t));
 	emit(o, "  %s%*s%s  %s!! %s%s\n", col(o, C_DIM), TIME_W, t, col(o, C_OFF), col(o, tone),
 	     tl_severity_name(n->severity), col(o, C_OFF));
-	wrapped(o, n->text, 2 + TIME_W + 2, "");
+	wrapped(o, text, 2 + TIME_W + 2, "");
+	free(text);
 	for (size_t i = 0; i < n->nrelated && i < 5; i++) {
 		char line[512];
 		const struct tl_objref *r = &n->related[i];
 
+		char *safe;
+
 		if (r->count)
-			snprintf(line, sizeof(line), "%s %s%s%s (%llu times)", r->kind, r->ns,
-				 r->ns[0] ? "/" : "", r->name, (unsigned long long)r->count);
+			snprintf(line, sizeof(line), "%s %s%s%s (%llu time%s)", r->kind, r->ns,
+				 r->ns[0] ? "/" : "", r->name, (unsigned long long)r->count,
+				 r->count == 1 ? "" : "s");
 		else
 			snprintf(line, sizeof(line), "%s %s%s%s", r->kind, r->ns, r->ns[0] ? "/" : "",
 				 r->name);
-		wrapped(o, line, 2 + TIME_W + 2, "");
+		safe = clean(line, false);
+		wrapped(o, safe, 2 + TIME_W + 2, "");
+		free(safe);
 	}
 }
 
@@ -271,8 +324,12 @@ static void summary(struct out *o, const struct rep_run *run)
 		     col(o, C_OFF), col(o, C_RED), col(o, C_OFF), at, s->halt_kind, s->halt_ns,
 		     s->halt_ns && s->halt_ns[0] ? "/" : "", s->halt_name,
 		     s->halt_reason ? s->halt_reason : "");
-		if (s->halt_message)
-			wrapped(o, s->halt_message, 10, "");
+		if (s->halt_message) {
+			char *msg = clean(s->halt_message, true);
+
+			wrapped(o, msg, 10, "");
+			free(msg);
+		}
 	} else {
 		emit(o, "%shalted%s    no\n", col(o, C_BOLD), col(o, C_OFF));
 	}
@@ -285,12 +342,9 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	size_t obj_max = OBJ_MIN_W;
 	char hz[GT_DURATION_BUFSZ];
 
-	/* The object column fits the longest name, within bounds that leave the
-	 * phase room in o.width columns. */
+	/* The object column fits the longest name, leaving the phase 20 columns. */
 	if (o.width >= 2 + TIME_W + 2 + CHG_W + 2 + 20)
 		obj_max = o.width - (2 + TIME_W + 2 + CHG_W + 2 + 20);
-	if (obj_max > OBJ_MAX_W)
-		obj_max = OBJ_MAX_W;
 	for (size_t i = 0; i < n && !opts->quiet; i++) {
 		struct tl_entry e;
 		char obj[512];
@@ -303,10 +357,14 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 			o.obj_w = w < obj_max ? w : obj_max;
 	}
 
+	char *name = clean(run->name, false);
+
 	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
-	emit(&o, "%s%s%s: seed %llu, horizon %s, %zu objects, %zu scripted events\n",
-	     col(&o, C_BOLD), run->name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
-	     run->nobjects, run->nevents);
+	emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s\n",
+	     col(&o, C_BOLD), name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
+	     run->nobjects, run->nobjects == 1 ? "" : "s", run->nevents,
+	     run->nevents == 1 ? "" : "s");
+	free(name);
 	if (!opts->quiet) {
 		emit(&o, "\n  %s%*s  ", col(&o, C_DIM), TIME_W, "TIME");
 		cell(&o, "OBJECT", o.obj_w);

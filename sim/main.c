@@ -40,9 +40,9 @@ static void usage_main(FILE *f)
 	fprintf(f,
 		"usage: %s COMMAND [OPTIONS] [FILES...]\n"
 		"\n"
-		"Offline discrete-event simulator of the Magos Rollout and the stageset-controller\n"
-		"FleetRollout: loads a scenario (a Scenario document plus Kubernetes manifests)\n"
-		"and runs it on a simulated clock.\n"
+		"Offline discrete-event simulator of the Magos Rollout and the\n"
+		"stageset-controller FleetRollout: loads a scenario (a Scenario document plus\n"
+		"Kubernetes manifests) and runs it on a simulated clock.\n"
 		"\n"
 		"Commands:\n"
 		"  run       run a scenario once and print its timeline and outcome\n"
@@ -67,10 +67,12 @@ static void usage_run(FILE *f)
 		"scenarios/README.md apply (seed 1, horizon 24h).\n"
 		"\n"
 		"Options:\n"
-		"  -s, --seed N          seed of the run (overrides spec.seed); 0..18446744073709551615\n"
-		"      --horizon DUR     end of simulated time, Go duration > 0 (overrides spec.horizon)\n"
-		"      --json FILE       write timeline and summary as JSON to FILE ('-' = stdout),\n"
-		"                        atomically; with '-' the terminal timeline is not printed\n"
+		"  -s, --seed N          seed of the run (overrides spec.seed),\n"
+		"                        0..18446744073709551615\n"
+		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
+		"                        (overrides spec.horizon)\n"
+		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
+		"                        '-' writes to stdout instead of the terminal timeline\n"
 		"  -q, --quiet           print the summary only, no timeline\n"
 		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
@@ -105,8 +107,9 @@ static void usage_lint(FILE *f)
 	fprintf(f,
 		"usage: %s lint [OPTIONS] FILE|DIR...\n"
 		"\n"
-		"Loads every manifest and admits it as the API server would (schema, defaults,\n"
-		"CEL rules) without running anything; prints each problem as file:line:col.\n"
+		"Loads each input (a scenario, a manifest file or a directory of them) on its\n"
+		"own and admits every manifest as the API server would (schema, defaults, CEL\n"
+		"rules) without running anything; prints each problem as file:line:col.\n"
 		"Exit 0 when all inputs are valid, 3 otherwise.\n"
 		"\n"
 		"Options:\n"
@@ -122,8 +125,9 @@ static void usage_compare(FILE *f)
 	fprintf(f,
 		"usage: %s compare [OPTIONS] BASE HEAD\n"
 		"\n"
-		"Runs two scenarios (files or directories) with the same seed and prints their\n"
-		"outcomes side by side: completion, time to complete, halt.\n"
+		"Runs two scenarios (files or directories) and prints their outcomes side by\n"
+		"side: completion, time to complete, halt.  Each uses its own spec.seed unless\n"
+		"--seed gives both the same one.\n"
 		"\n"
 		"Options:\n"
 		"  -s, --seed N          seed for both runs (overrides spec.seed)\n"
@@ -167,7 +171,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, void (*usage)(FILE
 	o->width = 80;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:s:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
 		char err[256] = "";
 		uint64_t n;
 
@@ -186,10 +190,10 @@ static int parse_opts(int argc, char **argv, const char *cmd, void (*usage)(FILE
 				goto not_here;
 			if (gt_parse_duration(optarg, &o->run.horizon_ms, err, sizeof(err)) != 0 ||
 			    o->run.horizon_ms <= 0) {
+				/* Simulated time counts whole milliseconds. */
 				fprintf(stderr,
 					"%s %s: invalid horizon '%s': %s\n", prog, cmd, optarg,
-					o->run.horizon_ms <= 0 && !err[0] ? "must be greater than 0s"
-									  : err);
+					err[0] ? err : "must be at least 1ms");
 				return CLI_USAGE;
 			}
 			o->run.horizon_set = true;
@@ -398,8 +402,8 @@ static int cmd_check(int argc, char **argv)
 static int cmd_lint(int argc, char **argv)
 {
 	struct opts o;
-	struct scenario s;
 	int rc = parse_opts(argc, argv, "lint", usage_lint, &o);
+	size_t objs = 0, files = 0, bad = 0;
 
 	if (rc >= 0)
 		return rc;
@@ -407,11 +411,23 @@ static int cmd_lint(int argc, char **argv)
 		fprintf(stderr, "%s lint: no file given\ntry '%s lint --help'\n", prog, prog);
 		return CLI_USAGE;
 	}
-	rc = load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
-	if (!rc)
-		printf("%zu objects in %zu files admitted, no problems found\n", s.nobjs, s.nfiles);
-	scn_release(&s);
-	return rc;
+	/* Each input on its own: two scenario files are two scenarios, not one. */
+	for (int i = optind; i < argc; i++) {
+		struct scenario s;
+
+		if (load(&argv[i], 1, &s, cli_color_wanted(o.color, 2)) != 0)
+			bad++;
+		objs += s.nobjs;
+		files += s.nfiles;
+		scn_release(&s);
+	}
+	if (bad) {
+		printf("%zu of %d inputs have problems\n", bad, argc - optind);
+		return CLI_INVALID;
+	}
+	printf("%zu object%s in %zu file%s admitted, no problems found\n", objs,
+	       objs == 1 ? "" : "s", files, files == 1 ? "" : "s");
+	return CLI_OK;
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -491,13 +507,17 @@ static int dispatch(int argc, char **argv)
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		if (argc > 2) {
+			fprintf(stderr, "%s version: takes no arguments\n", prog);
+			return CLI_USAGE;
+		}
 		printf("magos-sim %s\n", MAGOS_VERSION);
 		return CLI_OK;
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		const char *sub = argc > 2 ? argv[2] : NULL;
 
-		if (!sub)
+		if (!sub || !strcmp(sub, "help") || !strcmp(sub, "version"))
 			usage_main(stdout);
 		else if (!strcmp(sub, "run"))
 			usage_run(stdout);

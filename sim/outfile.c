@@ -1,7 +1,11 @@
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "sim/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,8 +13,22 @@
 
 #include "engine/xalloc.h"
 
+/*
+ * Where the bytes go:
+ *  - "-": stdout, written directly;
+ *  - an existing path that is not a regular file (a device such as /dev/null,
+ *    a FIFO, a socket, /dev/stdout, a process substitution's /dev/fd/N):
+ *    opened and written directly — replacing it by rename would destroy it
+ *    and the reader at its other end would never see the data;
+ *  - an existing directory: refused with EISDIR;
+ *  - anything else (a new path, or an existing regular file, also reached
+ *    through symlinks): a temporary file beside the final target, renamed
+ *    over it on commit; symlinks are resolved first so the link survives.
+ */
 int of_open(struct outfile *of, const char *path)
 {
+	struct stat st;
+	char *target = NULL;
 	int fd;
 
 	memset(of, 0, sizeof(*of));
@@ -18,8 +36,37 @@ int of_open(struct outfile *of, const char *path)
 		of->f = stdout;
 		return 0;
 	}
-	of->path = xstrdup(path);
-	of->tmp = xasprintf("%s.tmp.XXXXXX", path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			of->f = fopen(path, "w");
+			if (!of->f)
+				return -1;
+			of->path = xstrdup(path);
+			return 0;
+		}
+		target = realpath(path, NULL);
+		if (!target)
+			return -1;
+	} else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* A link to a file not there yet: create that file, keep the link. */
+		char buf[PATH_MAX];
+		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (n < 0)
+			return -1;
+		buf[n] = '\0';
+		if (buf[0] == '/' || !slash)
+			target = xstrdup(buf);
+		else
+			target = xasprintf("%.*s/%s", (int)(slash - path), path, buf);
+	}
+	of->path = target ? target : xstrdup(path);
+	of->tmp = xasprintf("%s.tmp.XXXXXX", of->path);
 	fd = mkstemp(of->tmp);
 	if (fd < 0)
 		goto out_free_names;
@@ -60,10 +107,14 @@ int of_commit(struct outfile *of)
 	if (!of->f)
 		return 0;
 	if (!of->tmp) {
-		/* stdout: the caller may still print after us, so do not close it. */
+		/* stdout, or a special file written in place. */
 		if (fflush(of->f) != 0 || ferror(of->f))
 			e = errno ? errno : EIO;
+		if (of->f != stdout && fclose(of->f) != 0 && !e)
+			e = errno ? errno : EIO;
 		of->f = NULL;
+		free(of->path);
+		of->path = NULL;
 		errno = e;
 		return e ? -1 : 0;
 	}
@@ -85,7 +136,7 @@ int of_commit(struct outfile *of)
 
 void of_abort(struct outfile *of)
 {
-	if (of->f && of->tmp)
+	if (of->f && of->f != stdout)
 		fclose(of->f);
 	if (of->tmp)
 		unlink(of->tmp);

@@ -17,8 +17,11 @@ struct outfile {
 };
 
 /*
- * of_open() - starts writing @path ("-" means stdout, written directly).
- * Returns: 0, or -1 with errno set (the message is the caller's: name @path).
+ * of_open() - starts writing @path ("-" means stdout, written directly; an
+ * existing device, FIFO or socket is written in place, never replaced; a
+ * symlink is followed and the file it names replaced atomically).
+ * Returns: 0, or -1 with errno set (EISDIR for a directory; the message is
+ * the caller's: name @path).
  */
 int of_open(struct outfile *of, const char *path);
 

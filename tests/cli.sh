@@ -88,12 +88,47 @@ if [ -e /dev/full ]; then
 	if [ "$rc" -eq 4 ] && grep -q "error writing to standard output" "$tmp/err"; then ok "full stdout is an I/O error"; else bad "full stdout is an I/O error (exit $rc)"; fi
 fi
 
+# Special files are written in place, never replaced; a symlink survives.
+if [ -c /dev/null ]; then
+	"$SIM" run -q --json /dev/null scenarios/payments-platform.yaml >/dev/null 2>&1
+	if [ -c /dev/null ]; then ok "--json /dev/null leaves the device alone"; else bad "--json /dev/null replaced the device"; mknod -m 666 /dev/null c 1 3 2>/dev/null; fi
+fi
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+reader=$!
+"$SIM" run -q --json "$tmp/fifo" scenarios/payments-platform.yaml >/dev/null 2>&1
+wait "$reader"
+if [ -p "$tmp/fifo" ] && cmp -s "$tmp/fifo.out" "$tmp/a.json"; then ok "--json FIFO: the reader gets the document"; else bad "--json FIFO: the reader gets the document"; fi
+ln -s "$tmp/target.json" "$tmp/link.json"
+"$SIM" run -q --json "$tmp/link.json" scenarios/payments-platform.yaml >/dev/null 2>&1
+if [ -L "$tmp/link.json" ] && cmp -s "$tmp/target.json" "$tmp/a.json"; then ok "--json through a symlink writes its target"; else bad "--json through a symlink writes its target"; fi
+expect_rc "--json to a directory exits 4" 4 "$SIM" run -q --json "$tmp" scenarios/payments-platform.yaml
+if grep -q "Is a directory" "$tmp/err"; then ok "--json to a directory says so"; else bad "--json to a directory says so"; fi
+
+# Options may follow the inputs, as with other GNU tools.
+expect_rc "options after the scenario" 0 "$SIM" run scenarios/payments-platform.yaml --json "$tmp/late.json" -q
+if cmp -s "$tmp/late.json" "$tmp/a.json"; then ok "options after the scenario take effect"; else bad "options after the scenario take effect"; fi
+
+# lint takes each input on its own: two scenarios are fine.
+cp scenarios/payments-platform.yaml "$tmp/other.yaml"
+sed -i "s|payments-platform/\*.yaml|$(pwd)/scenarios/payments-platform/*.yaml|" "$tmp/other.yaml"
+expect_rc "lint checks several scenarios" 0 "$SIM" lint scenarios/payments-platform.yaml "$tmp/other.yaml"
+
+# Control characters from the input never reach the terminal raw.
+printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  annotations:\n    a: "\\u001b[31mred\\u0007"\n' >"$tmp/ctl.yaml"
+"$SIM" run "$tmp/ctl.yaml" >"$tmp/ctl.out" 2>&1
+if ! grep -q "$(printf '\033')" "$tmp/ctl.out"; then ok "control characters are escaped"; else bad "control characters are escaped"; fi
+
 # The terminal timeline fits 80 columns and has no colour when not a TTY.
 "$SIM" run scenarios/payments-platform.yaml >"$tmp/tty.txt" 2>&1
 if awk '{ if (length($0) > 80) exit 1 }' "$tmp/tty.txt" && [ "$(wc -l <"$tmp/tty.txt")" -gt 10 ]; then ok "timeline fits 80 columns"; else bad "timeline fits 80 columns"; fi
 if ! grep -q "$(printf '\033')" "$tmp/tty.txt"; then ok "no colour codes when not a TTY"; else bad "no colour codes when not a TTY"; fi
 "$SIM" run --color always scenarios/payments-platform.yaml >"$tmp/col.txt" 2>&1
 if grep -q "$(printf '\033')" "$tmp/col.txt"; then ok "--color always colours"; else bad "--color always colours"; fi
+
+# Help fits 80 columns.
+for c in "" run check lint compare; do "$SIM" help $c; done >"$tmp/help.txt" 2>&1
+if awk '{ if (length($0) > 80) exit 1 }' "$tmp/help.txt"; then ok "help fits 80 columns"; else bad "help fits 80 columns"; fi
 
 # check: every example passes; a run stopped by its event budget fails (exit 1).
 expect_rc "check passes the examples" 0 "$SIM" check scenarios/*.yaml
