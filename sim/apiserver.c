@@ -680,12 +680,20 @@ int api_create(struct api *a, struct obj *o)
 		obj_free(o);
 		return API_EALREADYEXISTS;
 	}
-	free(o->uid);
-	o->uid = xasprintf("00000000-0000-4000-8000-%012llx", (unsigned long long)++a->uids);
-	o->generation = 1;
+	/* A snapshot (kubectl get -o yaml) keeps its uid, generation and deletion time. */
+	++a->uids;
+	if (!o->uid || !o->uid[0]) {
+		free(o->uid);
+		o->uid = xasprintf("00000000-0000-4000-8000-%012llx", (unsigned long long)a->uids);
+	}
+	if (o->generation < 1)
+		o->generation = 1;
 	o->resource_version = ++a->rv;
 	o->creation_ms = trunc_seconds(a->now);
-	o->deletion_ms = -1;
+	if (o->deletion_ms >= 0 && o->nfinalizers == 0)
+		o->deletion_ms = -1; /* nothing holds it: the registry would have removed it */
+	else if (o->deletion_ms >= 0)
+		o->deletion_ms = trunc_seconds(a->now);
 
 	nslen = strlen(o->ns);
 	namelen = strlen(o->name);

@@ -140,10 +140,13 @@ void api_snap_release(struct api_snap *s);
 
 /*
  * api_create() - store a new object.
- * @o:  the object; stolen (freed on error too).  Its uid, creation time,
- *      resourceVersion and generation are set by the store (generation 1);
- *      labels, annotations, finalizers, spec, status and rest are kept as
- *      given (a loader may give an initial status); deletion_ms is reset.
+ * @o:  the object; stolen (freed on error too).  Its creation time and
+ *      resourceVersion are set by the store; uid (when empty), and
+ *      generation (when < 1, to 1) too.  A given uid, generation and
+ *      deletion request are kept, so a loader can restore a snapshot
+ *      (`kubectl get -o yaml`); a deletion request without finalizers is
+ *      dropped.  Labels, annotations, finalizers, spec, status and rest are
+ *      kept as given.  A new object (obj_new) has generation 1 and no uid.
  * Returns: 0; API_EALREADYEXISTS when the key is taken; API_EINVALID when the
  *          kind or name is empty or spec/status/rest is not a map or NULL.
  * Emits ADDED and a "created" timeline entry.

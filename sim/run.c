@@ -60,9 +60,14 @@ static int apply_event(struct api *api, const struct scn_event *ev)
 	case SCN_EV_APPLY:
 		o = obj_copy(ev->obj);
 		if (!cur) {
-			/* The status subresource is not writable through a create. */
+			/* A create sets what the server owns: status (a subresource),
+			 * generation, uid, deletion. */
 			val_free(o->status);
 			o->status = NULL;
+			o->generation = 1;
+			if (o->uid)
+				o->uid[0] = '\0';
+			o->deletion_ms = -1;
 			return api_create(api, o);
 		}
 		o->resource_version = 0;

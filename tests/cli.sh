@@ -114,6 +114,10 @@ cp scenarios/payments-platform.yaml "$tmp/other.yaml"
 sed -i "s|payments-platform/\*.yaml|$(pwd)/scenarios/payments-platform/*.yaml|" "$tmp/other.yaml"
 expect_rc "lint checks several scenarios" 0 "$SIM" lint scenarios/payments-platform.yaml "$tmp/other.yaml"
 
+# A snapshot's metadata.generation is its starting generation.
+printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  generation: 7\n' >"$tmp/gen.yaml"
+if "$SIM" run --json - "$tmp/gen.yaml" 2>/dev/null | grep -q '"generation":7'; then ok "snapshot generation kept"; else bad "snapshot generation kept"; fi
+
 # Control characters from the input never reach the terminal raw.
 printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  annotations:\n    a: "\\u001b[31mred\\u0007"\n' >"$tmp/ctl.yaml"
 "$SIM" run "$tmp/ctl.yaml" >"$tmp/ctl.out" 2>&1
