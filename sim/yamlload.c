@@ -843,6 +843,13 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 			break;
 		}
 		yaml_event_delete(&ev);
+		/*
+		 * Past the depth limit the rest of the file cannot load anyway, and
+		 * libyaml's scanner slows down quadratically in deep flow nesting
+		 * ([[[[...): stop reading now rather than after the whole file.
+		 */
+		if (b.too_deep)
+			break;
 	}
 	/* After a syntax error the open document is incomplete: drop it. */
 	b.bad = b.bad || !done;

@@ -114,6 +114,11 @@ cp scenarios/payments-platform.yaml "$tmp/other.yaml"
 sed -i "s|payments-platform/\*.yaml|$(pwd)/scenarios/payments-platform/*.yaml|" "$tmp/other.yaml"
 expect_rc "lint checks several scenarios" 0 "$SIM" lint scenarios/payments-platform.yaml "$tmp/other.yaml"
 
+# Deep flow nesting stops at the depth limit (libyaml's scanner is quadratic past it).
+awk 'BEGIN { s = "a: "; for (i = 0; i < 100000; i++) s = s "["; print s }' >"$tmp/deep.yaml"
+expect_rc "deep flow nesting is refused" 3 "$SIM" run "$tmp/deep.yaml"
+if grep -q "nesting deeper than 512 levels" "$tmp/err"; then ok "deep nesting names the limit"; else bad "deep nesting names the limit"; fi
+
 # A snapshot's metadata.generation is its starting generation.
 printf 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  generation: 7\n' >"$tmp/gen.yaml"
 if "$SIM" run --json - "$tmp/gen.yaml" 2>/dev/null | grep -q '"generation":7'; then ok "snapshot generation kept"; else bad "snapshot generation kept"; fi
