@@ -1,4 +1,5 @@
 #include "sim/des.h"
+#include "sim/gotime.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -370,17 +371,23 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 		if (t == EVQ_NEVER)
 			return DES_QUIESCENT;
 		if (t > horizon_ms) {
-			snprintf(what, sizeof(what),
-				 "horizon reached at %" PRId64 " ms with %zu events pending", horizon_ms,
-				 evq_len(&w->q));
+			char hz[GT_DURATION_BUFSZ];
+			size_t pending = evq_len(&w->q);
+
+			gt_format_duration(horizon_ms, hz, sizeof(hz));
+			snprintf(what, sizeof(what), "horizon %s reached with %zu event%s pending", hz,
+				 pending, pending == 1 ? "" : "s");
 			tl_notice_add(w->tl, horizon_ms, TL_INFO, what, NULL, 0);
 			return DES_HORIZON;
 		}
 		if (max_events && run >= max_events) {
+			char at[GT_DURATION_BUFSZ];
+
+			gt_format_duration(now, at, sizeof(at));
 			snprintf(what, sizeof(what),
-				 "event budget of %" PRIu64 " events exhausted at %" PRId64
-				 " ms; run stopped",
-				 max_events, now);
+				 "event budget of %" PRIu64 " event%s exhausted at %s; run stopped "
+				 "(spec.limits.eventBudget sets it)",
+				 max_events, max_events == 1 ? "" : "s", at);
 			bound_notice(w, TL_WARNING, what);
 			return DES_BUDGET;
 		}
@@ -394,10 +401,13 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 			}
 		}
 		if (at_now >= per_ms) {
+			char at[GT_DURATION_BUFSZ];
+
+			gt_format_duration(now, at, sizeof(at));
 			snprintf(what, sizeof(what),
-				 "zero-delay loop: %" PRIu64 " events at %" PRId64
-				 " ms without the clock advancing; run stopped",
-				 at_now, now);
+				 "zero-delay loop: %" PRIu64 " events at %s without the clock "
+				 "advancing; run stopped (spec.limits.eventsPerInstant sets the bound)",
+				 at_now, at);
 			bound_notice(w, TL_ERROR, what);
 			return DES_LOOP;
 		}
