@@ -299,8 +299,13 @@ static void summary(struct out *o, const struct rep_run *run)
 	char end[GT_DURATION_BUFSZ], ttc[GT_DURATION_BUFSZ];
 
 	gt_format_duration(run->end_ms, end, sizeof(end));
-	emit(o, "\n%sstopped%s   %s at %s after %llu events\n", col(o, C_BOLD), col(o, C_OFF),
-	     run->stop, end, (unsigned long long)run->events);
+	emit(o, "\n%sstopped%s   %s at %s after %llu event%s\n", col(o, C_BOLD), col(o, C_OFF),
+	     run->stop, end, (unsigned long long)run->events, run->events == 1 ? "" : "s");
+	if (!strcmp(run->stop, "loop") || !strcmp(run->stop, "budget"))
+		emit(o, "          %scut short by the %s bound (see the notice above): what\n"
+			"          follows is only what happened until then%s\n",
+		     col(o, C_RED), !strcmp(run->stop, "loop") ? "zero-delay loop" : "event budget",
+		     col(o, C_OFF));
 	if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
 		emit(o, "%scompleted%s %syes%s, in %s\n", col(o, C_BOLD), col(o, C_OFF),
