@@ -17,7 +17,8 @@
 struct told {
 	char *ns;
 	char *name;
-	char *text; /* "" when the Rollout is in no hazardous situation */
+	char *text;    /* "" when the Rollout is in no hazardous situation */
+	bool no_project; /* told that the Project named by spec.projectRef is missing */
 };
 
 struct mrc {
@@ -100,6 +101,7 @@ static struct told *told_for(struct mrc *m, const char *ns, const char *name)
 	t->ns = xstrdup(ns);
 	t->name = xstrdup(name);
 	t->text = xstrdup("");
+	t->no_project = false;
 	return t;
 }
 
@@ -168,6 +170,32 @@ static void tell_hazard(struct mrc *m, struct des *w, const char *ns, const char
 	}
 }
 
+/*
+ * The Rollout never reads its Project (§2.1): a projectRef naming no Project
+ * still orchestrates the Workspaces that name it, but nothing else knows.
+ * Told once per appearance of the situation.
+ */
+static void tell_missing_project(struct mrc *m, struct des *w, const char *ns, const char *name)
+{
+	struct api *api = des_api(w);
+	const struct obj *ro = api_get(api, "Rollout", ns, name);
+	const char *project = ro ? val_str(val_map_get(ro->spec, "projectRef"), "") : "";
+	struct told *t = told_for(m, ns, name);
+	bool missing = ro && !api_get(api, "Project", ns, project);
+	struct tl_objref ref = { "Rollout", ns, name, 0 };
+	char *text;
+
+	if (missing && !t->no_project) {
+		text = xasprintf("Rollout %s/%s: spec.projectRef names Project %s, which does not "
+				 "exist; the Rollout does not check and still orchestrates the "
+				 "Workspaces whose projectRef is %s",
+				 ns, name, project, project);
+		tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+		free(text);
+	}
+	t->no_project = missing;
+}
+
 /* RC:Reconcile */
 static struct ctl_result reconcile_rollout(void *ctx, struct des *w, const char *ns,
 					   const char *name, int64_t now_ms)
@@ -193,8 +221,10 @@ static struct ctl_result reconcile_rollout(void *ctx, struct des *w, const char 
 		set_permission(api, ns, r.revoke[i], NULL);
 	if (r.has_status)
 		write_status(api, "Rollout", ns, name, &r.want, true, now, STATUS_RETRY_STEPS);
-	if (r.outcome != MR_OUT_NONE)
+	if (r.outcome != MR_OUT_NONE) {
 		tell_hazard(m, w, ns, name, &r);
+		tell_missing_project(m, w, ns, name);
+	}
 	mr_result_release(&r);
 	return res;
 }

@@ -586,6 +586,26 @@ static void test_new_revision_reopens(void)
 	fx_end(&f);
 }
 
+/* Bad input: a Rollout naming a missing Project still works; the hazard is told once. */
+static void test_missing_project(void)
+{
+	static const struct fx_step one[] = { { "all", "{}" } };
+	static const char *const want_ws[] = { "0 +w" };
+	struct fixture f;
+	struct tl_notice n;
+
+	fx_begin(&f, 0);
+	create(&f, fx_rollout("default", "ghost", one, 1, NULL, 0));
+	create(&f, fx_workspace("default", "w", "", "ghost", NULL, ""));
+	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
+	expect_lines(&f.ws, want_ws, 1, "permissions");
+	CU_ASSERT_STRING_EQUAL(st(api_get(des_api(f.w), "Rollout", "default", "ghost"), "reason"),
+			       "LevelProgressing");
+	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "names Project ghost, which does not exist"));
+	fx_end(&f);
+}
+
 static CU_TestInfo tests[] = {
 	{ "§2.8 worked example on the sample manifests", test_worked_example_samples },
 	{ "§6.6 #32 failure halts and recovers", test_failure_halts_and_recovers },
@@ -598,6 +618,7 @@ static CU_TestInfo tests[] = {
 	{ "§6.6 #40 invalid operator backs off", test_invalid_operator_backoff },
 	{ "§6.6 #42 / §7 #1 overlapping steps flap", test_overlapping_steps_flap },
 	{ "§6.6 #35 new revision reopens a completed Rollout", test_new_revision_reopens },
+	{ "bad input: Rollout naming a missing Project", test_missing_project },
 	CU_TEST_INFO_NULL,
 };
 
