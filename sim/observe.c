@@ -1,0 +1,478 @@
+#include "sim/observe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/objects.h"
+#include "engine/xalloc.h"
+#include "sim/apiserver.h"
+#include "sim/des.h"
+
+#define GRANT_KEY "magosproject.io/execution-allowed"
+
+/* Open-addressed index from "ns/name" to a position in an array. */
+struct index {
+	char **keys;
+	size_t *pos;
+	size_t cap, n;
+};
+
+struct obs {
+	struct des *w;
+	int64_t latency_ms;
+	struct obs_rollout *ro;
+	size_t nro, capro;
+	struct obs_workspace *ws;
+	size_t nws, capws;
+	struct index ro_idx, ws_idx;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void index_release(struct index *x)
+{
+	for (size_t i = 0; i < x->cap; i++)
+		free(x->keys ? x->keys[i] : NULL);
+	free(x->keys);
+	free(x->pos);
+	memset(x, 0, sizeof(*x));
+}
+
+static void index_put(struct index *x, const char *key, size_t pos);
+
+static void index_grow(struct index *x)
+{
+	struct index old = *x;
+
+	x->cap = old.cap ? old.cap * 2 : 64;
+	x->keys = xcalloc(x->cap, sizeof(char *));
+	x->pos = xcalloc(x->cap, sizeof(size_t));
+	x->n = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i]) {
+			index_put(x, old.keys[i], old.pos[i]);
+			free(old.keys[i]);
+		}
+	free(old.keys);
+	free(old.pos);
+}
+
+static void index_put(struct index *x, const char *key, size_t pos)
+{
+	size_t i;
+
+	if ((x->n + 1) * 2 > x->cap)
+		index_grow(x);
+	i = (size_t)hash_str(key) & (x->cap - 1);
+	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
+		i = (i + 1) & (x->cap - 1);
+	if (!x->keys[i]) {
+		x->keys[i] = xstrdup(key);
+		x->n++;
+	}
+	x->pos[i] = pos;
+}
+
+static bool index_get(const struct index *x, const char *key, size_t *pos)
+{
+	size_t i;
+
+	if (!x->cap)
+		return false;
+	i = (size_t)hash_str(key) & (x->cap - 1);
+	while (x->keys[i]) {
+		if (strcmp(x->keys[i], key) == 0) {
+			*pos = x->pos[i];
+			return true;
+		}
+		i = (i + 1) & (x->cap - 1);
+	}
+	return false;
+}
+
+static char *key_of(const char *ns, const char *name)
+{
+	return xasprintf("%s/%s", ns, name);
+}
+
+static const char *str_at(const struct val *root, const char *path)
+{
+	return val_str(val_path(root, path), NULL);
+}
+
+static bool is(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+/* ---- Workspaces ---------------------------------------------------------- */
+
+static struct obs_workspace *ws_get(struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	struct obs_workspace *w;
+
+	if (index_get(&o->ws_idx, key, &pos)) {
+		free(key);
+		return &o->ws[pos];
+	}
+	if (o->nws == o->capws) {
+		o->capws = o->capws ? o->capws * 2 : 16;
+		o->ws = xreallocarray(o->ws, o->capws, sizeof(*o->ws));
+	}
+	w = &o->ws[o->nws];
+	memset(w, 0, sizeof(*w));
+	w->ns = xstrdup(ns);
+	w->name = xstrdup(name);
+	w->granted_ms = w->planning_ms = w->applying_ms = w->applied_ms = w->failed_ms = -1;
+	index_put(&o->ws_idx, key, o->nws++);
+	free(key);
+	return w;
+}
+
+static void set_str(char **dst, const char *src)
+{
+	if (is(*dst, src))
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+static void on_workspace(void *ctx, enum api_event_type type, const struct obj *old,
+			 const struct obj *new)
+{
+	struct obs *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	struct obs_workspace *w = ws_get(o, cur->ns, cur->name);
+	const char *phase = str_at(cur->status, "phase");
+	const char *was = old ? str_at(old->status, "phase") : NULL;
+
+	if (type == API_DELETED) {
+		w->exists = false;
+		return;
+	}
+	w->exists = true;
+	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
+	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
+		w->granted_ms = t;
+	if (phase && !is(phase, was)) {
+		if (is(phase, "Planning") && w->planning_ms < 0)
+			w->planning_ms = t;
+		else if (is(phase, "Applying") && w->applying_ms < 0)
+			w->applying_ms = t;
+		else if (is(phase, "Applied") && w->applied_ms < 0 && w->applying_ms >= 0)
+			w->applied_ms = t;
+		else if ((is(phase, "Failed") || is(phase, "ValidationFailed")) && w->failed_ms < 0)
+			w->failed_ms = t;
+	}
+	set_str(&w->last_phase, phase);
+}
+
+/* ---- Rollouts -------------------------------------------------------------- */
+
+static void steps_release(struct obs_rollout *r)
+{
+	for (size_t i = 0; i < r->nsteps; i++) {
+		free(r->steps[i].name);
+		for (size_t j = 0; j < r->steps[i].nmembers; j++)
+			free(r->steps[i].members[j]);
+		free(r->steps[i].members);
+	}
+	free(r->steps);
+	r->steps = NULL;
+	r->nsteps = 0;
+}
+
+/* Follows spec.strategy.steps; a step keeps its times while its name and index stay. */
+static void sync_steps(struct obs_rollout *r, const struct obj *ro)
+{
+	const struct val *steps = val_path(ro->spec, "strategy.steps");
+	size_t n = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
+	struct obs_step *ns;
+
+	if (n == r->nsteps) {
+		bool same = true;
+
+		for (size_t i = 0; i < n && same; i++)
+			same = is(r->steps[i].name, val_str(val_map_get(steps->u.list.items[i], "name"), ""));
+		if (same)
+			return;
+	}
+	ns = xcalloc(n ? n : 1, sizeof(*ns));
+	for (size_t i = 0; i < n; i++) {
+		ns[i].name = xstrdup(val_str(val_map_get(steps->u.list.items[i], "name"), ""));
+		ns[i].opened_ms = ns[i].completed_ms = -1;
+		if (i < r->nsteps && is(r->steps[i].name, ns[i].name)) {
+			ns[i].opened_ms = r->steps[i].opened_ms;
+			ns[i].completed_ms = r->steps[i].completed_ms;
+		}
+	}
+	steps_release(r);
+	r->steps = ns;
+	r->nsteps = n;
+}
+
+static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	struct obs_rollout *r;
+
+	if (index_get(&o->ro_idx, key, &pos)) {
+		free(key);
+		return &o->ro[pos];
+	}
+	if (o->nro == o->capro) {
+		o->capro = o->capro ? o->capro * 2 : 4;
+		o->ro = xreallocarray(o->ro, o->capro, sizeof(*o->ro));
+	}
+	r = &o->ro[o->nro];
+	memset(r, 0, sizeof(*r));
+	r->ns = xstrdup(ns);
+	r->name = xstrdup(name);
+	r->completed_ms = r->halt_ms = -1;
+	r->halt_step = -1;
+	index_put(&o->ro_idx, key, o->nro++);
+	free(key);
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The Workspaces of the Project that had begun applying by now. */
+static void take_blast(struct obs *o, struct obs_rollout *r)
+{
+	for (size_t i = 0; i < o->nws; i++) {
+		const struct obs_workspace *w = &o->ws[i];
+
+		if (!w->exists || strcmp(w->ns, r->ns) != 0 || !is(w->project, r->project))
+			continue;
+		r->blast_total++;
+		if (w->applying_ms >= 0) {
+			r->blast = xreallocarray(r->blast, r->nblast + 1, sizeof(char *));
+			r->blast[r->nblast++] = xstrdup(w->name);
+		}
+	}
+	if (r->nblast)
+		qsort(r->blast, r->nblast, sizeof(char *), cmp_str);
+}
+
+/* Opens the steps the `Executing level [a, b]` message names, from @first on. */
+static void open_level(struct obs_rollout *r, int64_t first, const char *msg, int64_t t)
+{
+	const char *p = msg ? strchr(msg, '[') : NULL;
+	size_t i = (size_t)first;
+
+	if (first < 0 || i >= r->nsteps)
+		return;
+	if (r->steps[i].opened_ms < 0)
+		r->steps[i].opened_ms = t;
+	if (!p)
+		return;
+	/* Names in order after the first; stop at the first that does not match. */
+	p++;
+	for (;; i++) {
+		size_t len = i < r->nsteps ? strlen(r->steps[i].name) : 0;
+
+		if (i >= r->nsteps || strncmp(p, r->steps[i].name, len) != 0 ||
+		    (p[len] != ',' && p[len] != ']'))
+			break;
+		if (r->steps[i].opened_ms < 0)
+			r->steps[i].opened_ms = t;
+		if (p[len] == ']')
+			break;
+		p += len + 1;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void on_rollout(void *ctx, enum api_event_type type, const struct obj *old,
+		       const struct obj *new)
+{
+	struct obs *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	struct obs_rollout *r = ro_get(o, cur->ns, cur->name);
+	const char *phase = str_at(cur->status, "phase");
+	const char *reason = str_at(cur->status, "reason");
+	int64_t step = val_int(val_map_get(cur->status, "currentStep"), -1);
+
+	if (type == API_DELETED)
+		return;
+	set_str(&r->project, str_at(cur->spec, "projectRef"));
+	sync_steps(r, cur);
+	if (is(phase, "Reconciling") && is(reason, "LevelProgressing")) {
+		for (int64_t i = 0; i < step && (size_t)i < r->nsteps; i++)
+			if (r->steps[i].completed_ms < 0)
+				r->steps[i].completed_ms = t;
+		open_level(r, step, str_at(cur->status, "message"), t);
+	} else if (is(phase, "Applied") && is(reason, "RolloutCompleted")) {
+		for (size_t i = 0; i < r->nsteps; i++) {
+			if (r->steps[i].opened_ms < 0)
+				r->steps[i].opened_ms = t;
+			if (r->steps[i].completed_ms < 0)
+				r->steps[i].completed_ms = t;
+		}
+		if (r->completed_ms < 0)
+			r->completed_ms = t;
+	} else if (is(phase, "Failed") && is(reason, "StepFailed") && !r->halted) {
+		r->halted = true;
+		r->halt_ms = t;
+		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;
+		r->halt_reason = xstrdup(reason);
+		r->halt_message = xstrdup(str_at(cur->status, "message"));
+		take_blast(o, r);
+	}
+}
+
+struct obs *obs_new(struct des *w, int64_t latency_ms)
+{
+	struct obs *o = xcalloc(1, sizeof(*o));
+
+	o->w = w;
+	o->latency_ms = latency_ms;
+	api_watch(des_api(w), "Workspace", on_workspace, o);
+	api_watch(des_api(w), "Rollout", on_rollout, o);
+	return o;
+}
+
+static int cmp_ws(const void *a, const void *b)
+{
+	const struct obs_workspace *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_ro(const void *a, const void *b)
+{
+	const struct obs_rollout *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+void obs_finish(struct obs *o, struct des *w)
+{
+	struct api *api = des_api(w);
+	struct api_list wl;
+
+	if (o->nws)
+		qsort(o->ws, o->nws, sizeof(*o->ws), cmp_ws);
+	if (o->nro)
+		qsort(o->ro, o->nro, sizeof(*o->ro), cmp_ro);
+	index_release(&o->ws_idx);
+	index_release(&o->ro_idx);
+	for (size_t i = 0; i < o->nws; i++) {
+		char *key = key_of(o->ws[i].ns, o->ws[i].name);
+
+		index_put(&o->ws_idx, key, i);
+		free(key);
+	}
+	for (size_t i = 0; i < o->nro; i++) {
+		char *key = key_of(o->ro[i].ns, o->ro[i].name);
+
+		index_put(&o->ro_idx, key, i);
+		free(key);
+	}
+
+	/* Step members from the final labels and selectors. */
+	api_list_init(&wl);
+	for (size_t i = 0; i < o->nro; i++) {
+		struct obs_rollout *r = &o->ro[i];
+		const struct obj *ro = api_get(api, "Rollout", r->ns, r->name);
+		const struct val *steps = ro ? val_path(ro->spec, "strategy.steps") : NULL;
+
+		api_list(api, "Workspace", r->ns, NULL, NULL, &wl);
+		for (size_t s = 0; s < r->nsteps; s++) {
+			struct lbl_selector sel;
+			char err[LBL_ERRLEN];
+			const struct val *sv;
+
+			if (!steps || steps->type != VAL_LIST || s >= steps->u.list.n)
+				break;
+			sv = val_map_get(steps->u.list.items[s], "selector");
+			if (lbl_selector_from_val(sv, &sel, err, sizeof(err)) != LBL_OK)
+				continue;
+			for (size_t k = 0; k < wl.n; k++) {
+				const struct obj *ws = wl.items[k];
+
+				if (!is(str_at(ws->spec, "projectRef.name"), r->project) ||
+				    !lbl_matches(&sel, &ws->labels))
+					continue;
+				r->steps[s].members = xreallocarray(r->steps[s].members,
+								    r->steps[s].nmembers + 1,
+								    sizeof(char *));
+				r->steps[s].members[r->steps[s].nmembers++] = xstrdup(ws->name);
+			}
+			lbl_selector_release(&sel);
+		}
+	}
+	api_list_release(&wl);
+}
+
+const struct obs_rollout *obs_rollouts(const struct obs *o, size_t *n)
+{
+	*n = o->nro;
+	return o->ro;
+}
+
+const struct obs_workspace *obs_workspaces(const struct obs *o, size_t *n)
+{
+	*n = o->nws;
+	return o->ws;
+}
+
+const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	bool found = index_get(&o->ws_idx, key, &pos);
+
+	free(key);
+	return found ? &o->ws[pos] : NULL;
+}
+
+void obs_free(struct obs *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nws; i++) {
+		free(o->ws[i].ns);
+		free(o->ws[i].name);
+		free(o->ws[i].project);
+		free(o->ws[i].last_phase);
+	}
+	free(o->ws);
+	for (size_t i = 0; i < o->nro; i++) {
+		struct obs_rollout *r = &o->ro[i];
+
+		free(r->ns);
+		free(r->name);
+		free(r->project);
+		steps_release(r);
+		free(r->halt_reason);
+		free(r->halt_message);
+		for (size_t j = 0; j < r->nblast; j++)
+			free(r->blast[j]);
+		free(r->blast);
+	}
+	free(o->ro);
+	index_release(&o->ws_idx);
+	index_release(&o->ro_idx);
+	free(o);
+}

@@ -1,0 +1,97 @@
+#ifndef MAGOS_SIM_OBSERVE_H
+#define MAGOS_SIM_OBSERVE_H
+
+/*
+ * The observer: watches the store during a run and keeps what the reports
+ * need about each Magos Rollout beyond the raw timeline — when each step
+ * opened and completed, which Workspaces it holds, when each Workspace began
+ * and finished planning and applying, the halt and its blast radius.
+ *
+ * Definitions (they are part of the product, DESIGN §6):
+ *  - a step's members are the Workspaces of the Rollout's Project that its
+ *    selector matches, with the labels and selectors as they are at the end
+ *    of the run;
+ *  - a step opens when the Rollout first reports it in progress: phase
+ *    `Reconciling`, reason `LevelProgressing`, `currentStep` at the start of
+ *    the step's level, message `Executing level [...]` naming the step; a
+ *    step of a level opens with the level;
+ *  - a step completes when the Rollout first reports a `currentStep` past it
+ *    (or `RolloutCompleted`);
+ *  - a halt is the first `Failed/StepFailed`; its step is the one at
+ *    `currentStep` then;
+ *  - the blast radius of a halt is the Workspaces of the Project that had
+ *    begun applying (entered `Applying`) by the time of the halt, out of the
+ *    Project's Workspaces then.
+ *
+ * Times are simulated ms of the change (watch delivery time less the API
+ * latency, which is constant).  No I/O.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct des;
+
+struct obs_step {
+	char *name;
+	int64_t opened_ms;    /* -1 never opened */
+	int64_t completed_ms; /* -1 never completed */
+	char **members;       /* Workspace names, sorted */
+	size_t nmembers;
+};
+
+struct obs_workspace {
+	char *ns, *name;
+	char *project;            /* spec.projectRef.name at the last change */
+	int64_t granted_ms;       /* first execution-allowed=true, -1 none */
+	int64_t planning_ms;      /* first entry into Planning, -1 none */
+	int64_t applying_ms;      /* first entry into Applying, -1 none */
+	int64_t applied_ms;       /* first entry into Applied after applying, -1 none */
+	int64_t failed_ms;        /* first entry into Failed or ValidationFailed, -1 none */
+	char *last_phase;         /* phase at the end, NULL none */
+	bool exists;              /* still there at the end */
+};
+
+struct obs_rollout {
+	char *ns, *name, *project;
+	struct obs_step *steps;
+	size_t nsteps;
+	int64_t completed_ms; /* first Applied/RolloutCompleted, -1 none */
+	bool halted;
+	int64_t halt_ms;
+	int halt_step;        /* index, -1 when unknown */
+	char *halt_reason, *halt_message;
+	char **blast;         /* Workspaces that had begun applying by the halt, sorted */
+	size_t nblast;
+	size_t blast_total;   /* Workspaces of the Project at the halt */
+};
+
+struct obs;
+
+/*
+ * obs_new() - starts observing @w (installs store watches; call before the
+ * run).  @latency_ms: the world's API latency, subtracted from delivery times.
+ * Returns new; free with obs_free() after finishing with the results.
+ */
+struct obs *obs_new(struct des *w, int64_t latency_ms);
+
+/* obs_free() - frees the observer and its results.  Accepts NULL. */
+void obs_free(struct obs *o);
+
+/*
+ * obs_finish() - computes the step members from the store's final state.
+ * Call once, after the run.
+ */
+void obs_finish(struct obs *o, struct des *w);
+
+/* obs_rollouts() - the observed Rollouts in (namespace, name) order; borrowed. */
+const struct obs_rollout *obs_rollouts(const struct obs *o, size_t *n);
+
+/* obs_workspace() - what was seen of Workspace @ns/@name, or NULL; borrowed. */
+const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, const char *name);
+
+/* obs_workspaces() - every observed Workspace in (namespace, name) order; borrowed. */
+const struct obs_workspace *obs_workspaces(const struct obs *o, size_t *n);
+
+#endif
