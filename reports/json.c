@@ -137,9 +137,88 @@ static json_t *notice_obj(const struct tl_notice *n)
 	return o;
 }
 
-static json_t *summary_block(const struct oc_summary *s)
+static json_t *str_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, str_or_null(v[i]));
+	return a;
+}
+
+static json_t *blast_obj(const struct obs_rollout *r)
+{
+	json_t *b = json_object();
+
+	json_object_set_new(b, "count", json_integer((json_int_t)r->nblast));
+	json_object_set_new(b, "total", json_integer((json_int_t)r->blast_total));
+	json_object_set_new(b, "names", str_array(r->blast, r->nblast));
+	return b;
+}
+
+static json_t *rollouts_array(const struct obs *obs)
+{
+	json_t *a = json_array();
+	size_t n = 0;
+	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obs_rollout *r = &ro[i];
+		json_t *o = json_object(), *steps = json_array();
+
+		json_object_set_new(o, "namespace", str_or_null(r->ns));
+		json_object_set_new(o, "name", str_or_null(r->name));
+		json_object_set_new(o, "project", str_or_null(r->project));
+		json_object_set_new(o, "completed_ms", int_or_null(r->completed_ms, r->completed_ms >= 0));
+		for (size_t k = 0; k < r->nsteps; k++) {
+			const struct obs_step *st = &r->steps[k];
+			json_t *so = json_object();
+
+			json_object_set_new(so, "index", json_integer((json_int_t)k));
+			json_object_set_new(so, "name", str_or_null(st->name));
+			json_object_set_new(so, "opened_ms", int_or_null(st->opened_ms, st->opened_ms >= 0));
+			json_object_set_new(so, "completed_ms",
+					    int_or_null(st->completed_ms, st->completed_ms >= 0));
+			json_object_set_new(so, "workspaces", str_array(st->members, st->nmembers));
+			json_array_append_new(steps, so);
+		}
+		json_object_set_new(o, "steps", steps);
+		if (r->halted) {
+			json_t *h = json_object();
+
+			json_object_set_new(h, "t_ms", json_integer(r->halt_ms));
+			json_object_set_new(h, "step", r->halt_step >= 0
+							       ? str_or_null(r->steps[r->halt_step].name)
+							       : json_null());
+			json_object_set_new(h, "reason", str_or_null(r->halt_reason));
+			json_object_set_new(h, "message", str_or_null(r->halt_message));
+			json_object_set_new(o, "halt", h);
+			json_object_set_new(o, "blast_radius", blast_obj(r));
+		} else {
+			json_object_set_new(o, "halt", json_null());
+			json_object_set_new(o, "blast_radius", json_null());
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* The Rollout whose halt is the run's first, or NULL. */
+static const struct obs_rollout *first_halt(const struct obs *obs)
+{
+	size_t n = 0;
+	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL, *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (ro[i].halted && (!best || ro[i].halt_ms < best->halt_ms))
+			best = &ro[i];
+	return best;
+}
+
+static json_t *summary_block(const struct oc_summary *s, const struct obs *obs)
 {
 	json_t *o = json_object();
+	const struct obs_rollout *hr = first_halt(obs);
 
 	json_object_set_new(o, "completed", json_boolean(s->completed));
 	json_object_set_new(o, "censored", json_boolean(s->censored));
@@ -155,12 +234,17 @@ static json_t *summary_block(const struct oc_summary *s)
 		json_object_set_new(h, "name", str_or_null(s->halt_name));
 		json_object_set_new(h, "reason", str_or_null(s->halt_reason));
 		json_object_set_new(h, "message", str_or_null(s->halt_message));
+		json_object_set_new(h, "step", hr && hr->halt_step >= 0
+						       ? str_or_null(hr->steps[hr->halt_step].name)
+						       : json_null());
 		json_object_set_new(o, "halt", h);
 	} else {
 		json_object_set_new(o, "halt", json_null());
 	}
+	json_object_set_new(o, "blast_radius", hr ? blast_obj(hr) : json_null());
 	json_object_set_new(o, "drivers", json_integer(s->drivers));
 	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));
+	json_object_set_new(o, "rollouts", rollouts_array(obs));
 	return o;
 }
 
@@ -189,7 +273,7 @@ int rep_json(FILE *f, const struct rep_run *run)
 			return -1;
 	}
 	if (fputs(nn ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ", f) < 0 ||
-	    put(f, summary_block(run->summary), JSON_COMPACT, "\n}\n") < 0)
+	    put(f, summary_block(run->summary, run->obs), JSON_COMPACT, "\n}\n") < 0)
 		return -1;
 	return 0;
 }

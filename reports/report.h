@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/observe.h"
 #include "sim/outcome.h"
 #include "sim/timeline.h"
 
@@ -31,6 +32,7 @@ struct rep_run {
 	uint64_t events;        /* simulation events run */
 	const struct tl *tl;
 	const struct oc_summary *summary;
+	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
 };
 
 /* Options of the terminal report. */

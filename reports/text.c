@@ -293,6 +293,124 @@ static void notice_line(struct out *o, const struct tl_notice *n)
 	}
 }
 
+static void dur_or_dash(int64_t ms, char *buf, size_t len)
+{
+	if (ms < 0)
+		snprintf(buf, len, "—");
+	else
+		gt_format_duration(ms, buf, len);
+}
+
+/* One Workspace under its step: when it planned, applied, failed. */
+static void member_line(struct out *o, const struct obs_workspace *w)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], line[256];
+	char *name = clean(w->name, false);
+	size_t len = 0;
+
+	if (w->planning_ms >= 0) {
+		dur_or_dash(w->planning_ms, a, sizeof(a));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " plan %s", a);
+	}
+	if (w->applying_ms >= 0 && len < sizeof(line)) {
+		dur_or_dash(w->applying_ms, a, sizeof(a));
+		dur_or_dash(w->applied_ms, b, sizeof(b));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " apply %s→%s", a, b);
+	}
+	if (w->failed_ms >= 0 && len < sizeof(line)) {
+		dur_or_dash(w->failed_ms, a, sizeof(a));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " failed %s", a);
+	}
+	if (len == 0)
+		snprintf(line, sizeof(line), " never ran");
+	emit(o, "      ");
+	cell_mid(o, name, 28);
+	if (w->last_phase)
+		emit(o, "%s  %s%s%s\n", line, col(o, phase_tone(w->last_phase, NULL)),
+		     w->last_phase, col(o, C_OFF));
+	else
+		emit(o, "%s\n", line);
+	free(name);
+}
+
+/* Per Rollout: its steps, when each opened and completed, and who ran. */
+static void steps_view(struct out *o, const struct obs *obs)
+{
+	size_t n = 0;
+	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obs_rollout *r = &ro[i];
+		char *rn = clean(r->name, false), *rns = clean(r->ns, false);
+
+		emit(o, "\n%sRollout %s/%s%s, %zu step%s\n", col(o, C_BOLD), rns, rn, col(o, C_OFF),
+		     r->nsteps, r->nsteps == 1 ? "" : "s");
+		free(rn);
+		free(rns);
+		if (r->nsteps)
+			emit(o, "  %s%-20s %10s %10s  WORKSPACES%s\n", col(o, C_DIM), "STEP", "OPENED",
+			     "COMPLETED", col(o, C_OFF));
+		for (size_t k = 0; k < r->nsteps; k++) {
+			const struct obs_step *st = &r->steps[k];
+			char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+			char *sn = clean(st->name, false);
+
+			dur_or_dash(st->opened_ms, a, sizeof(a));
+			dur_or_dash(st->completed_ms, b, sizeof(b));
+			emit(o, "  ");
+			cell(o, sn, 20);
+			emit(o, " %*s%s %*s%s  %zu%s\n", (int)(10 - u8_width(a, strlen(a))), "", a,
+			     (int)(10 - u8_width(b, strlen(b))), "", b, st->nmembers,
+			     st->nmembers ? "" : " (matches none)");
+			free(sn);
+			for (size_t m = 0; m < st->nmembers; m++) {
+				const struct obs_workspace *w = obs_workspace(obs, r->ns, st->members[m]);
+
+				if (w)
+					member_line(o, w);
+			}
+		}
+	}
+}
+
+static void blast_lines(struct out *o, const struct obs *obs)
+{
+	size_t n = 0;
+	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obs_rollout *r = &ro[i];
+		char *list, *safe;
+		size_t len = 0;
+
+		if (!r->halted)
+			continue;
+		list = xmalloc(1);
+		list[0] = '\0';
+		for (size_t k = 0; k < r->nblast; k++) {
+			size_t add = strlen(r->blast[k]) + 2;
+
+			list = xrealloc(list, len + add + 1);
+			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
+		}
+		emit(o, "%sblast%s     %zu of %zu Workspace%s had begun applying by the halt\n",
+		     col(o, C_BOLD), col(o, C_OFF), r->nblast, r->blast_total,
+		     r->blast_total == 1 ? "" : "s");
+		{
+			char *text = xasprintf("%s/%s halted%s%s%s%s", r->ns, r->name,
+					       r->halt_step >= 0 ? " in step " : "",
+					       r->halt_step >= 0 ? r->steps[r->halt_step].name : "",
+					       r->nblast ? ": " : "", list);
+
+			safe = clean(text, false);
+			wrapped(o, safe, 10, "");
+			free(safe);
+			free(text);
+		}
+		free(list);
+	}
+}
+
 static void summary(struct out *o, const struct rep_run *run)
 {
 	const struct oc_summary *s = run->summary;
@@ -335,6 +453,7 @@ static void summary(struct out *o, const struct rep_run *run)
 			wrapped(o, msg, 10, "");
 			free(msg);
 		}
+		blast_lines(o, run->obs);
 	} else {
 		emit(o, "%shalted%s    no\n", col(o, C_BOLD), col(o, C_OFF));
 	}
@@ -397,6 +516,8 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 			notice_line(&o, &no);
 		}
 	}
+	if (!opts->quiet)
+		steps_view(&o, run->obs);
 	summary(&o, run);
 	return o.err;
 }

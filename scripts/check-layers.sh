@@ -2,7 +2,7 @@
 # Keeps the layers of DESIGN §1 apart:
 #   engine/  pure: libc only; no I/O, clock, randomness, libyaml, jansson, GSL, exit
 #   sim/     engine/, libyaml (loader), GSL (rng/dist); never jansson
-#   reports/ sim/timeline.h, sim/outcome.h, sim/gotime.h, jansson, GSL statistics, engine/xalloc.h;
+#   reports/ sim/timeline.h, sim/outcome.h, sim/observe.h, sim/gotime.h, jansson, GSL statistics, engine/xalloc.h;
 #            no engine internals
 # Prints one line per violation and "script-totals: P passed, F failed".
 set -u

@@ -288,6 +288,7 @@ static void fill_rep(struct rep_run *rep, const struct scenario *s, const struct
 	rep->events = des_events(r->world);
 	rep->tl = des_timeline(r->world);
 	rep->summary = &r->summary;
+	rep->obs = r->obs;
 }
 
 static int cmd_run(int argc, char **argv)

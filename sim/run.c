@@ -144,6 +144,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	p.reconcile_ms = s->reconcile_ms;
 	r->world = des_new(&p);
 	api = des_api(r->world);
+	r->obs = obs_new(r->world, p.api_latency_ms);
 
 	des_set_cause(r->world, "load");
 	for (size_t i = 0; i < s->nobjs; i++) {
@@ -154,6 +155,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			abort();
 	}
 	des_set_cause(r->world, NULL);
+
+	/* The controllers start with the objects in place, as informers start with a list. */
+	r->mrc = mrc_register(r->world, &(struct mrc_params){ .start_unix_ms = s->start_unix_ms });
 
 	/* Only events up to the horizon ever fire, all inside des_run below. */
 	ctx = xcalloc(1, sizeof(*ctx));
@@ -167,6 +171,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	r->stop = des_run(r->world, r->horizon_ms, &lim);
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
 	free(ctx);
+	obs_finish(r->obs, r->world);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	return 0;
 }
@@ -175,6 +180,9 @@ void run_result_release(struct run_result *r)
 {
 	if (!r)
 		return;
+	obs_free(r->obs);
 	des_free(r->world);
+	/* The adapters' state outlives the controllers the world owns. */
+	mrc_free(r->mrc);
 	memset(r, 0, sizeof(*r));
 }

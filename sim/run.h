@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "sim/des.h"
+#include "sim/magos_rc.h"
+#include "sim/observe.h"
 #include "sim/outcome.h"
 #include "sim/scenario.h"
 
@@ -25,6 +27,8 @@ struct run_opts {
 
 struct run_result {
 	struct des *world;       /* owned: store, timeline, controllers after the run */
+	struct obs *obs;         /* owned: per-Rollout steps, halts, blast radius */
+	struct mrc *mrc;         /* owned: Rollout and Project controller adapters */
 	uint64_t seed;           /* effective seed */
 	int64_t horizon_ms;      /* effective horizon, ms */
 	enum des_stop stop;      /* why the clock stopped */
@@ -45,7 +49,7 @@ struct run_result {
  */
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r);
 
-/* run_result_release() - frees the world.  Accepts a zeroed @r. */
+/* run_result_release() - frees the world and the observer.  Accepts a zeroed @r. */
 void run_result_release(struct run_result *r);
 
 #endif
