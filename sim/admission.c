@@ -744,6 +744,47 @@ static struct obj *build(const char *file, const struct adm_kind *k, const char 
 	return o;
 }
 
+/* group_of() - the API group of @api_version into @buf ("" for the core group "v1"). */
+static const char *group_of(const char *api_version, char *buf, size_t len)
+{
+	const char *slash = strchr(api_version, '/');
+	size_t n = slash ? (size_t)(slash - api_version) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, api_version, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * modelled_group() - whether an unknown @kind in @api_version is an error:
+ * the groups whose controllers the simulator runs, except the Magos kinds
+ * no controller reads (VariableSet).
+ */
+static bool modelled_group(const char *api_version, const char *kind)
+{
+	char buf[256];
+	const char *g = group_of(api_version, buf, sizeof(buf));
+
+	if (strcmp(g, "magosproject.io") == 0)
+		return strcmp(kind, "VariableSet") != 0;
+	return strcmp(g, "stages.metio.wtf") == 0;
+}
+
+char *adm_describe_ignored(const struct val *doc)
+{
+	const struct val *md = val_map_get(doc, "metadata");
+	const char *av = val_str(val_map_get(doc, "apiVersion"), "");
+	const char *kind = val_str(val_map_get(doc, "kind"), "");
+	const char *name = val_str(val_map_get(md, "name"), "");
+	const char *ns = val_str(val_map_get(md, "namespace"), "");
+
+	if (ns[0])
+		return xasprintf("%s \"%s/%s\" (%s)", kind, ns, name, av);
+	return xasprintf("%s \"%s\" (%s)", kind, name, av);
+}
+
 int adm_admit(const char *file, const struct val *doc, struct obj **out, struct diag *d)
 {
 	const struct val *av, *kd, *md, *name;
@@ -774,12 +815,26 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 		return -1;
 	}
 	k = adm_find_kind(av->u.s, kd->u.s);
+	if (!k && !modelled_group(av->u.s, kd->u.s)) {
+		md = val_map_get(doc, "metadata");
+		name = val_map_get(md, "name");
+		if (name && name->type == VAL_STRING && name->u.s[0])
+			return ADM_IGNORED;
+		diag_error(d, file, name ? name->mark : md ? md->mark : doc->mark,
+			   "%s (no name): metadata.name: Required value", kd->u.s);
+		return -1;
+	}
 	if (!k) {
 		char *list = adm_supported_kinds();
+		char group[256];
 
 		diag_error(d, file, kd->mark, "unknown kind \"%s\" in apiVersion \"%s\"", kd->u.s,
 			   av->u.s);
 		diag_note(d, file, kd->mark, "supported kinds: %s", list);
+		diag_note(d, file, kd->mark,
+			  "objects of the API groups magos-sim does not simulate are accepted and "
+			  "ignored; in %s an unknown kind is taken for a typo",
+			  group_of(av->u.s, group, sizeof(group)));
 		free(list);
 		return -1;
 	}

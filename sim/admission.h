@@ -37,6 +37,18 @@
  * status schema); without it the object starts new (status NULL).
  * Other top-level fields (Secret `data`, `stringData`, `type`, `immutable`)
  * go to obj.rest.
+ *
+ * Ignored objects.  A document whose apiVersion belongs to an API group the
+ * simulated controllers do not own (core `v1` kinds other than Namespace and
+ * Secret — ServiceAccount, ConfigMap, ... —, `rbac.authorization.k8s.io/v1`,
+ * `apps/v1`, Kyverno kinds other than ValidatingPolicy, any CRD of another
+ * project) is accepted as long as it is a well-formed object (apiVersion,
+ * kind and a non-empty metadata.name) and then ignored: adm_admit() returns
+ * ADM_IGNORED and makes no object.  So is `magosproject.io/v1alpha1`
+ * VariableSet, which no Magos controller reads.  An unknown kind or version
+ * in the groups the simulator does model (`magosproject.io`,
+ * `stages.metio.wtf`) stays an error: there it is most likely a typo that
+ * would silently drop a Workspace or a StageSet.
  */
 
 #include <stdbool.h>
@@ -45,6 +57,9 @@
 #include "engine/value.h"
 #include "sim/diag.h"
 #include "sim/schema.h"
+
+/* adm_admit() result for an accepted document that makes no object (see "Ignored objects"). */
+#define ADM_IGNORED 1
 
 /* One supported kind. */
 struct adm_kind {
@@ -72,12 +87,23 @@ char *adm_supported_kinds(void);
  *        the returned object).
  * @doc:  the object as a map with apiVersion, kind, metadata, ...; borrowed
  *        and not modified (the object gets copies, defaults applied).
- * @out:  receives a new object on success (free with obj_free), NULL on error.
+ * @out:  receives a new object on success (free with obj_free), NULL on error
+ *        and for an ignored document.
  * @d:    diagnostics sink.
- * Returns: 0, or -1 with every problem found reported in @d.  A `kind: List`
- *          is not an object: unpack it first (sim/manifest.h does).
+ * Returns: 0; ADM_IGNORED (> 0) for a well-formed object of a kind the
+ *          simulator does not model (nothing reported: the caller lists them,
+ *          see adm_describe_ignored()); or -1 with every problem found
+ *          reported in @d.  A `kind: List` is not an object: unpack it first
+ *          (sim/manifest.h does).
  */
 int adm_admit(const char *file, const struct val *doc, struct obj **out, struct diag *d);
+
+/*
+ * adm_describe_ignored() - how a note names an ignored document @doc:
+ * `Kind "ns/name" (apiVersion)`, or `Kind "name" (apiVersion)` when it gives no
+ * namespace.  Returns new (caller frees).
+ */
+char *adm_describe_ignored(const struct val *doc);
 
 /*
  * adm_is_dns1123_subdomain() / adm_is_dns1123_label() / adm_is_qualified_name()

@@ -23,6 +23,9 @@ void man_set_release(struct man_set *s)
 		free(s->files[i]);
 	free(s->files);
 	free(s->slots);
+	for (size_t i = 0; i < s->nignored; i++)
+		free(s->ignored[i].text);
+	free(s->ignored);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -127,9 +130,16 @@ static int add_obj(struct man_set *s, struct obj *o, struct diag *d)
 static int admit_one(const char *file, const struct val *doc, struct man_set *s, struct diag *d)
 {
 	struct obj *o;
+	int rc = adm_admit(file, doc, &o, d);
 
-	if (adm_admit(file, doc, &o, d) < 0)
+	if (rc < 0)
 		return -1;
+	if (rc == ADM_IGNORED) {
+		s->ignored = xreallocarray(s->ignored, s->nignored + 1, sizeof(*s->ignored));
+		s->ignored[s->nignored++] = (struct man_ignored){ adm_describe_ignored(doc), file,
+								  doc->mark };
+		return 0;
+	}
 	return add_obj(s, o, d);
 }
 

@@ -9,6 +9,10 @@
  * (kind, namespace, name) as the API server would ("already exists"), with a
  * note at the first.
  *
+ * Documents of kinds the simulator does not model are accepted and listed
+ * in `ignored` (sim/admission.h, "Ignored objects"); reporting them is the
+ * caller's business (sim/scenario.c prints one note).
+ *
  * Invariants of a set: objects keep input order; no two share (kind, ns,
  * name); every obj.src.file points at a file name owned by the set.
  */
@@ -20,9 +24,18 @@
 #include "sim/diag.h"
 #include "sim/yamlload.h"
 
+/* A document accepted but not simulated (adm_admit() gave ADM_IGNORED). */
+struct man_ignored {
+	char *text;           /* owned: adm_describe_ignored() */
+	const char *file;     /* borrowed from the set's file names */
+	struct val_mark mark; /* where the document starts */
+};
+
 struct man_set {
 	struct obj **objs; /* owned, n of them, in input order */
 	size_t n, cap;
+	struct man_ignored *ignored; /* owned, nignored of them, in input order */
+	size_t nignored;
 	/* private: */
 	char **files;      /* owned file names the objects' src.file point at */
 	size_t nfiles;

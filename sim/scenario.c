@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,8 +58,7 @@ struct loader {
 };
 
 /* Keys of later versions of the Scenario format, refused with a clear message. */
-static const char *const future_keys[] = { "models", "metrics", "variants", "expect", "generate",
-					   NULL };
+static const char *const future_keys[] = { "metrics", "variants", "expect", "generate", NULL };
 
 /* ---------------------------------------------------------------- schema */
 
@@ -138,6 +138,54 @@ static const struct sch_node status_node = { .type = SCH_OBJECT, .fields = statu
 /* Action keys of an event, in enum scn_event_type order. */
 static const char *const action_names[] = { "apply", "delete", "annotate", "label", "patch",
 					    "status", NULL };
+/* Action keys of a model event, in enum scn_mevent_type order. */
+static const char *const maction_names[] = { "commit", "failNext", "succeedNext", "violate",
+					     "reconcileRequest", "approve", NULL };
+
+static void check_sha(struct sch_ctx *c, const struct val *v, const char *path);
+
+/* A Workspace named by a model event: kind (only Workspace), namespace, name. */
+static const char *const ws_kinds[] = { "Workspace", NULL };
+static const struct sch_node ws_kind_node = { .type = SCH_STRING, .enum_values = ws_kinds };
+#define WS_TARGET_FIELDS                                                      \
+	{ .name = "kind", .schema = &ws_kind_node },                          \
+	{ .name = "namespace", .schema = &sch_string },                       \
+	{ .name = "name", .schema = &sch_string_nonempty, .required = true }
+
+static const struct sch_node sha_node = { .type = SCH_STRING, .check = check_sha };
+static const struct sch_field commit_fields[] = {
+	{ .name = "repoURL", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "ref", .schema = &sch_string },
+	{ .name = "sha", .schema = &sha_node },
+	{ .name = NULL },
+};
+static const struct sch_node commit_node = { .type = SCH_OBJECT, .fields = commit_fields };
+
+static const char *const job_types[] = { "plan", "apply", NULL };
+static const struct sch_node job_type_node = { .type = SCH_STRING, .enum_values = job_types };
+static const struct sch_field next_fields[] = {
+	WS_TARGET_FIELDS,
+	{ .name = "job", .schema = &job_type_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node next_node = { .type = SCH_OBJECT, .fields = next_fields };
+
+static const struct sch_field violate_fields[] = {
+	WS_TARGET_FIELDS,
+	{ .name = "policy", .schema = &sch_string_nonempty, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node violate_node = { .type = SCH_OBJECT, .fields = violate_fields };
+
+static const struct sch_field rrequest_fields[] = {
+	WS_TARGET_FIELDS,
+	{ .name = "value", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+static const struct sch_node rrequest_node = { .type = SCH_OBJECT, .fields = rrequest_fields };
+
+static const struct sch_field approve_fields[] = { WS_TARGET_FIELDS, { .name = NULL } };
+static const struct sch_node approve_node = { .type = SCH_OBJECT, .fields = approve_fields };
 
 static const struct sch_field event_fields[] = {
 	{ .name = "at", .schema = &nonneg_duration_node, .required = true },
@@ -147,12 +195,194 @@ static const struct sch_field event_fields[] = {
 	{ .name = "label", .schema = &label_node },
 	{ .name = "patch", .schema = &patch_node },
 	{ .name = "status", .schema = &status_node },
+	{ .name = "commit", .schema = &commit_node },
+	{ .name = "failNext", .schema = &next_node },
+	{ .name = "succeedNext", .schema = &next_node },
+	{ .name = "violate", .schema = &violate_node },
+	{ .name = "reconcileRequest", .schema = &rrequest_node },
+	{ .name = "approve", .schema = &approve_node },
 	{ .name = NULL },
 };
 static const struct sch_node event_node = { .type = SCH_OBJECT, .fields = event_fields,
 					    .check = check_event };
 /* Events are validated one by one (process_scenario()) to know which ones are usable. */
 static const struct sch_node events_node = { .type = SCH_ARRAY };
+
+/* ---------------------------------------------------------------- models schema */
+
+static void check_dist(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_dist_object(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_probability(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_selector(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_window(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_sha_map(struct sch_ctx *c, const struct val *v, const char *path);
+
+/* Validated on its own (process_scenario()) so that read_models() knows it is clean. */
+static const struct sch_node models_any_node = { .type = SCH_ANY };
+
+static const struct sch_node probability_node = { .type = SCH_NUMBER, .has_minimum = true,
+						  .minimum = 0, .check = check_probability };
+static const struct sch_node number_node = { .type = SCH_NUMBER };
+static const struct sch_node dur_list_node = { .type = SCH_ARRAY, .items = &nonneg_duration_node,
+					       .min_items = 1 };
+static const struct sch_node edges_node = { .type = SCH_ARRAY, .items = &nonneg_duration_node,
+					    .min_items = 2 };
+static const struct sch_node weights_node = { .type = SCH_ARRAY, .items = &number_node,
+					      .min_items = 1 };
+
+static const struct sch_field uniform_fields[] = {
+	{ .name = "min", .schema = &nonneg_duration_node, .required = true },
+	{ .name = "max", .schema = &nonneg_duration_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_field exponential_fields[] = {
+	{ .name = "mean", .schema = &nonneg_duration_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_field lognormal_fields[] = {
+	{ .name = "median", .schema = &nonneg_duration_node },
+	{ .name = "p95", .schema = &nonneg_duration_node },
+	{ .name = "mu", .schema = &number_node },
+	{ .name = "sigma", .schema = &number_node },
+	{ .name = NULL },
+};
+static const struct sch_field normal_fields[] = {
+	{ .name = "mean", .schema = &nonneg_duration_node, .required = true },
+	{ .name = "sd", .schema = &nonneg_duration_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_field gamma_fields[] = {
+	{ .name = "shape", .schema = &number_node },
+	{ .name = "scale", .schema = &nonneg_duration_node },
+	{ .name = "mean", .schema = &nonneg_duration_node },
+	{ .name = "sd", .schema = &nonneg_duration_node },
+	{ .name = NULL },
+};
+static const struct sch_field weibull_fields[] = {
+	{ .name = "shape", .schema = &number_node, .required = true },
+	{ .name = "scale", .schema = &nonneg_duration_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_field histogram_fields[] = {
+	{ .name = "edges", .schema = &edges_node, .required = true },
+	{ .name = "weights", .schema = &weights_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node uniform_node = { .type = SCH_OBJECT, .fields = uniform_fields };
+static const struct sch_node exponential_node = { .type = SCH_OBJECT,
+						  .fields = exponential_fields };
+static const struct sch_node lognormal_node = { .type = SCH_OBJECT, .fields = lognormal_fields };
+static const struct sch_node normal_node = { .type = SCH_OBJECT, .fields = normal_fields };
+static const struct sch_node gamma_node = { .type = SCH_OBJECT, .fields = gamma_fields };
+static const struct sch_node weibull_node = { .type = SCH_OBJECT, .fields = weibull_fields };
+static const struct sch_node histogram_node = { .type = SCH_OBJECT, .fields = histogram_fields };
+
+/* Distribution kinds, in enum dist_kind order. */
+static const char *const dist_names[] = { "constant", "uniform", "exponential", "lognormal",
+					  "normal", "gamma", "weibull", "empirical",
+					  "histogram", NULL };
+static const struct sch_field dist_fields[] = {
+	{ .name = "constant", .schema = &nonneg_duration_node },
+	{ .name = "uniform", .schema = &uniform_node },
+	{ .name = "exponential", .schema = &exponential_node },
+	{ .name = "lognormal", .schema = &lognormal_node },
+	{ .name = "normal", .schema = &normal_node },
+	{ .name = "gamma", .schema = &gamma_node },
+	{ .name = "weibull", .schema = &weibull_node },
+	{ .name = "empirical", .schema = &dur_list_node },
+	{ .name = "histogram", .schema = &histogram_node },
+	{ .name = NULL },
+};
+/* The map form; a plain duration string is the constant shorthand (check_dist()). */
+static const struct sch_node dist_object_node = { .type = SCH_OBJECT, .fields = dist_fields,
+						  .check = check_dist_object };
+static const struct sch_node dist_node = { .type = SCH_ANY, .check = check_dist };
+
+static const struct sch_field job_model_fields[] = {
+	{ .name = "duration", .schema = &dist_node },
+	{ .name = "failureProbability", .schema = &probability_node },
+	{ .name = NULL },
+};
+static const struct sch_node job_model_node = { .type = SCH_OBJECT, .fields = job_model_fields };
+
+static const struct sch_field selector_fields[] = {
+	{ .name = "matchExpressions", .schema = &(const struct sch_node){
+		.type = SCH_ARRAY,
+		.items = &(const struct sch_node){
+			.type = SCH_OBJECT,
+			.fields = (const struct sch_field[]){
+				{ .name = "key", .schema = &sch_string, .required = true },
+				{ .name = "operator", .schema = &sch_string, .required = true },
+				{ .name = "values", .schema = &sch_string_list },
+				{ .name = NULL } } } } },
+	{ .name = "matchLabels", .schema = &sch_string_map },
+	{ .name = NULL },
+};
+static const struct sch_node selector_node = { .type = SCH_OBJECT, .fields = selector_fields,
+					       .check = check_selector };
+
+static const struct sch_field rule_fields[] = {
+	{ .name = "selector", .schema = &selector_node, .required = true },
+	{ .name = "plan", .schema = &job_model_node },
+	{ .name = "apply", .schema = &job_model_node },
+	{ .name = NULL },
+};
+static const struct sch_node rule_node = { .type = SCH_OBJECT, .fields = rule_fields };
+static const struct sch_node rules_node = { .type = SCH_ARRAY, .items = &rule_node };
+
+static const struct sch_node capacity_node = { .type = SCH_INTEGER, .has_minimum = true,
+					       .minimum = 1 };
+static const struct sch_field jobs_fields[] = {
+	{ .name = "capacity", .schema = &capacity_node },
+	{ .name = "podStartup", .schema = &nonneg_duration_node },
+	{ .name = "plan", .schema = &job_model_node },
+	{ .name = "apply", .schema = &job_model_node },
+	{ .name = "rules", .schema = &rules_node },
+	{ .name = NULL },
+};
+static const struct sch_node jobs_node = { .type = SCH_OBJECT, .fields = jobs_fields };
+
+static const struct sch_field policy_model_fields[] = {
+	{ .name = "name", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "violationProbability", .schema = &probability_node },
+	{ .name = NULL },
+};
+static const struct sch_node policy_model_node = { .type = SCH_OBJECT,
+						   .fields = policy_model_fields };
+static const struct sch_node policies_node = { .type = SCH_ARRAY, .items = &policy_model_node };
+
+static const struct sch_field window_fields[] = {
+	{ .name = "from", .schema = &nonneg_duration_node, .required = true },
+	{ .name = "until", .schema = &nonneg_duration_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node window_node = { .type = SCH_OBJECT, .fields = window_fields,
+					     .check = check_window };
+static const struct sch_node windows_node = { .type = SCH_ARRAY, .items = &window_node };
+static const struct sch_node sha_map_node = { .type = SCH_MAP, .items = &sch_string,
+					      .check = check_sha_map };
+static const struct sch_field repo_fields[] = {
+	{ .name = "url", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "head", .schema = &sch_string_nonempty },
+	{ .name = "refs", .schema = &sha_map_node },
+	{ .name = "unreachable", .schema = &windows_node },
+	{ .name = NULL },
+};
+static const struct sch_node repo_node = { .type = SCH_OBJECT, .fields = repo_fields };
+static const struct sch_node repos_node = { .type = SCH_ARRAY, .items = &repo_node };
+static const struct sch_field git_fields[] = {
+	{ .name = "repositories", .schema = &repos_node },
+	{ .name = NULL },
+};
+static const struct sch_node git_node = { .type = SCH_OBJECT, .fields = git_fields };
+
+static const struct sch_field models_fields[] = {
+	{ .name = "jobs", .schema = &jobs_node },
+	{ .name = "policies", .schema = &policies_node },
+	{ .name = "git", .schema = &git_node },
+	{ .name = NULL },
+};
+static const struct sch_node models_node = { .type = SCH_OBJECT, .fields = models_fields };
 
 static const struct sch_field spec_fields[] = {
 	{ .name = "seed", .schema = &seed_node },
@@ -162,6 +392,7 @@ static const struct sch_field spec_fields[] = {
 	{ .name = "api", .schema = &api_node },
 	{ .name = "limits", .schema = &limits_node },
 	{ .name = "events", .schema = &events_node },
+	{ .name = "models", .schema = &models_any_node },
 	{ .name = NULL },
 };
 static const struct sch_node spec_node = { .type = SCH_OBJECT, .fields = spec_fields };
@@ -241,13 +472,21 @@ static void check_start(struct sch_ctx *c, const struct val *v, const char *path
 	}
 }
 
+/* every_action() - the @i-th action key of an event, object actions first; NULL past the end. */
+static const char *every_action(size_t i)
+{
+	size_t n = sizeof(action_names) / sizeof(action_names[0]) - 1;
+
+	return i < n ? action_names[i] : maction_names[i - n];
+}
+
 static void check_event(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	const struct val_kv *first = NULL;
 	size_t n = 0;
 
-	for (size_t i = 0; action_names[i]; i++) {
-		const struct val_kv *kv = val_map_get_kv(v, action_names[i]);
+	for (size_t i = 0; every_action(i); i++) {
+		const struct val_kv *kv = val_map_get_kv(v, every_action(i));
 
 		if (!kv)
 			continue;
@@ -263,7 +502,9 @@ static void check_event(struct sch_ctx *c, const struct val *v, const char *path
 	}
 	if (n == 0) {
 		sch_report(c, v->mark, path, "no action");
-		sch_note(c, v->mark, "accepted actions: apply, delete, annotate, label, patch, status");
+		sch_note(c, v->mark,
+			 "accepted actions: apply, delete, annotate, label, patch, status, commit, "
+			 "failNext, succeedNext, violate, reconcileRequest, approve");
 	}
 }
 
@@ -358,6 +599,254 @@ static void check_merge_object(struct sch_ctx *c, const struct val *v, const cha
 static void check_merge_spec(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	check_is_map(c, v, path);
+}
+
+/* ---------------------------------------------------------------- models checks */
+
+/* dur_ms() - a validated duration string as ms, keeping sub-ms parts (for distribution parameters). */
+static double dur_ms(const struct val *v)
+{
+	int64_t ns = 0;
+
+	gt_parse_duration_ns(val_str(v, "0s"), &ns, NULL, 0);
+	return (double)ns / 1e6;
+}
+
+static bool is_sha(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+			return false;
+	return n == 40;
+}
+
+static void report_sha(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	sch_report(c, v->mark, path,
+		   "Invalid value: \"%s\": must be 40 lower-case hexadecimal digits (a full commit "
+		   "SHA)",
+		   val_str(v, ""));
+}
+
+static void check_sha(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	if (!is_sha(val_str(v, "")))
+		report_sha(c, v, path);
+}
+
+static void check_sha_map(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	for (size_t i = 0; i < v->u.map.n; i++) {
+		const struct val_kv *kv = &v->u.map.items[i];
+
+		if (!is_sha(val_str(kv->v, ""))) {
+			char *sub = xasprintf("%s.%s", path, kv->key);
+
+			report_sha(c, kv->v, sub);
+			free(sub);
+		}
+	}
+}
+
+static void check_probability(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	if (val_num(v, 0) > 1) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, path,
+			   "Invalid value: %s: %s in body should be less than or equal to 1", q, path);
+		sch_note(c, v->mark, "a probability is a ratio from 0 to 1: write 0.05 for 5%%");
+		free(q);
+	}
+}
+
+static void check_selector(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	struct lbl_selector sel;
+	char err[LBL_ERRLEN];
+
+	if (lbl_selector_from_val(v, &sel, err, sizeof(err)) != LBL_OK)
+		sch_report(c, v->mark, path, "Invalid value: \"object\": %s", err);
+	lbl_selector_release(&sel);
+}
+
+static void check_window(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	if (dur_ms(val_map_get(v, "until")) <= dur_ms(val_map_get(v, "from")))
+		sch_report(c, val_map_get(v, "until")->mark, path,
+			   "Invalid value: \"object\": until must be later than from");
+}
+
+/*
+ * read_dist() - the distribution of a validated `duration` value @v: a
+ * duration string (constant) or a map with one distribution key.  Durations
+ * are in ms; lognormal mu/sigma are of ln(seconds), so mu moves by ln(1000).
+ * Fills @d (release with dist_release()).  Returns the kind key's entry, or
+ * NULL for the string form.
+ */
+static const struct val_kv *read_dist(const struct val *v, struct dist *d)
+{
+	const struct val_kv *kv = NULL;
+	const struct val *p;
+
+	dist_init_constant(d, 0);
+	if (v->type == VAL_STRING) {
+		dist_init_constant(d, dur_ms(v));
+		return NULL;
+	}
+	for (size_t i = 0; dist_names[i] && !kv; i++)
+		kv = val_map_get_kv(v, dist_names[i]);
+	if (!kv)
+		return NULL;
+	p = kv->v;
+	if (strcmp(kv->key, "constant") == 0) {
+		dist_init_constant(d, dur_ms(p));
+	} else if (strcmp(kv->key, "uniform") == 0) {
+		dist_init_uniform(d, dur_ms(val_map_get(p, "min")), dur_ms(val_map_get(p, "max")));
+	} else if (strcmp(kv->key, "exponential") == 0) {
+		dist_init_exponential(d, dur_ms(val_map_get(p, "mean")));
+	} else if (strcmp(kv->key, "lognormal") == 0) {
+		if (val_map_get(p, "median"))
+			dist_init_lognormal_median_p95(d, dur_ms(val_map_get(p, "median")),
+						       dur_ms(val_map_get(p, "p95")));
+		else
+			dist_init_lognormal(d, val_num(val_map_get(p, "mu"), 0) + log(1000.0),
+					    val_num(val_map_get(p, "sigma"), 0));
+	} else if (strcmp(kv->key, "normal") == 0) {
+		dist_init_normal(d, dur_ms(val_map_get(p, "mean")), dur_ms(val_map_get(p, "sd")));
+	} else if (strcmp(kv->key, "gamma") == 0) {
+		if (val_map_get(p, "shape"))
+			dist_init_gamma(d, val_num(val_map_get(p, "shape"), 0),
+					dur_ms(val_map_get(p, "scale")));
+		else
+			dist_init_gamma_mean_sd(d, dur_ms(val_map_get(p, "mean")),
+						dur_ms(val_map_get(p, "sd")));
+	} else if (strcmp(kv->key, "weibull") == 0) {
+		dist_init_weibull(d, val_num(val_map_get(p, "shape"), 0),
+				  dur_ms(val_map_get(p, "scale")));
+	} else if (strcmp(kv->key, "empirical") == 0) {
+		size_t n = p->type == VAL_LIST ? p->u.list.n : 0;
+		double *xs = xcalloc(n ? n : 1, sizeof(*xs));
+
+		for (size_t i = 0; i < n; i++)
+			xs[i] = dur_ms(p->u.list.items[i]);
+		dist_init_empirical(d, xs, n);
+		free(xs);
+	} else if (strcmp(kv->key, "histogram") == 0) {
+		const struct val *e = val_map_get(p, "edges"), *w = val_map_get(p, "weights");
+		size_t ne = e && e->type == VAL_LIST ? e->u.list.n : 0;
+		size_t nw = w && w->type == VAL_LIST ? w->u.list.n : 0;
+		double *xe = xcalloc(ne ? ne : 1, sizeof(*xe));
+		double *xw = xcalloc(nw ? nw : 1, sizeof(*xw));
+
+		for (size_t i = 0; i < ne; i++)
+			xe[i] = dur_ms(e->u.list.items[i]);
+		for (size_t i = 0; i < nw; i++)
+			xw[i] = val_num(w->u.list.items[i], 0);
+		dist_init_histogram(d, xe, xw, ne ? ne - 1 : 0);
+		free(xe);
+		free(xw);
+	}
+	return kv;
+}
+
+static void check_dist(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	char *q;
+
+	if (v->type == VAL_STRING) {
+		check_duration(c, v, path, false);
+		return;
+	}
+	if (v->type == VAL_MAP) {
+		/* sch_validate() prunes and defaults in place; the tree here is read-only. */
+		struct val *copy = val_copy(v);
+
+		sch_validate(&dist_object_node, copy, path, c);
+		val_free(copy);
+		return;
+	}
+	q = sch_quote(v);
+	sch_report(c, v->mark, path, "Invalid value: %s: must be a duration or a distribution", q);
+	if (v->type == VAL_INT || v->type == VAL_FLOAT)
+		sch_note(c, v->mark, "a duration needs a unit: ns, us, ms, s, m or h");
+	else
+		sch_note(c, v->mark,
+			 "e.g. 90s, {uniform: {min: 1m, max: 3m}}, {lognormal: {median: 2m, p95: 6m}}");
+	free(q);
+}
+
+/* needs_pair() - one of two parameter pairs (@a, @b) or (@x, @y) of @v, complete and alone. */
+static bool needs_pair(struct sch_ctx *c, const struct val *v, const char *path, const char *a,
+		       const char *b, const char *x, const char *y)
+{
+	bool ha = val_map_get(v, a), hb = val_map_get(v, b);
+	bool hx = val_map_get(v, x), hy = val_map_get(v, y);
+
+	if ((ha && hb && !hx && !hy) || (hx && hy && !ha && !hb))
+		return true;
+	sch_report(c, v->mark, path, "Invalid value: \"object\": give %s and %s, or %s and %s", a,
+		   b, x, y);
+	return false;
+}
+
+static void check_dist_object(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const struct val_kv *first = NULL;
+	struct dist d;
+	char err[160];
+	char *sub;
+
+	for (size_t i = 0; i < v->u.map.n; i++) {
+		const struct val_kv *kv = &v->u.map.items[i];
+
+		if (!first) {
+			first = kv;
+			continue;
+		}
+		sch_report(c, kv->key_mark, path,
+			   "more than one distribution: '%s' and '%s'; give exactly one", first->key,
+			   kv->key);
+		return;
+	}
+	if (!first) {
+		sch_report(c, v->mark, path, "Invalid value: \"object\": no distribution given");
+		sch_note(c, v->mark,
+			 "accepted: constant, uniform, exponential, lognormal, normal, gamma, "
+			 "weibull, empirical, histogram");
+		return;
+	}
+	sub = xasprintf("%s.%s", path, first->key);
+	if (strcmp(first->key, "lognormal") == 0 &&
+	    !needs_pair(c, first->v, sub, "median", "p95", "mu", "sigma"))
+		goto out_free_sub;
+	if (strcmp(first->key, "gamma") == 0 &&
+	    !needs_pair(c, first->v, sub, "shape", "scale", "mean", "sd"))
+		goto out_free_sub;
+	if (strcmp(first->key, "histogram") == 0) {
+		const struct val *e = val_map_get(first->v, "edges");
+		const struct val *w = val_map_get(first->v, "weights");
+
+		if (e->u.list.n != w->u.list.n + 1) {
+			sch_report(c, w->mark, sub,
+				   "Invalid value: \"object\": %zu edges make %zu bins, but %zu "
+				   "weights are given",
+				   e->u.list.n, e->u.list.n - 1, w->u.list.n);
+			goto out_free_sub;
+		}
+	}
+	read_dist(v, &d);
+	if (dist_validate(&d, err, sizeof(err)) != 0)
+		sch_report(c, first->v->mark, sub, "Invalid value: %s: %s",
+			   first->v->type == VAL_STRING ? "\"string\"" :
+			   first->v->type == VAL_LIST	? "\"array\"" :
+							  "\"object\"",
+			   err);
+	dist_release(&d);
+out_free_sub:
+	free(sub);
 }
 
 /* ---------------------------------------------------------------- files */
@@ -615,7 +1104,14 @@ static void load_includes(struct loader *L, const char *scn_file)
 /* ---------------------------------------------------------------- the Scenario document */
 
 static const char *const spec_key_list =
-	"seed, horizon, start, include, api, limits, events";
+	"seed, horizon, start, include, api, limits, events, models";
+
+static int cmp_window(const void *a, const void *b)
+{
+	const struct scn_git_window *x = a, *y = b;
+
+	return x->from_ms < y->from_ms ? -1 : x->from_ms > y->from_ms;
+}
 
 /* read_params() - the run parameters of a validated (possibly faulty) Scenario @root. */
 static void read_params(struct scenario *s, const struct val *root)
@@ -652,6 +1148,104 @@ static void read_params(struct scenario *s, const struct val *root)
 		s->events_per_instant = (uint64_t)v->u.i;
 }
 
+/* read_job_model() - the fields of a validated plan/apply map @v (NULL: none) into @m. */
+static void read_job_model(struct scn_job_model *m, const struct val *v)
+{
+	const struct val *d = val_map_get(v, "duration");
+	const struct val *f = val_map_get(v, "failureProbability");
+
+	if (d) {
+		dist_release(&m->duration);
+		read_dist(d, &m->duration);
+		m->has_duration = true;
+	}
+	if (f) {
+		m->failure_probability = val_num(f, 0);
+		m->has_failure = true;
+	}
+}
+
+/* read_models() - spec.models @v, validated without error, into @m (defaults already there). */
+static void read_models(struct scn_models *m, const struct val *v, const char *file)
+{
+	const struct val *jobs = val_map_get(v, "jobs");
+	const struct val *rules = val_map_get(jobs, "rules");
+	const struct val *pols = val_map_get(v, "policies");
+	const struct val *repos = val_path(v, "git.repositories");
+	const struct val *x;
+	int64_t ms;
+
+	m->given = true;
+	x = val_map_get(jobs, "capacity");
+	if (x)
+		m->capacity = x->u.i > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)x->u.i;
+	x = val_map_get(jobs, "podStartup");
+	if (x && gt_parse_duration(x->u.s, &ms, NULL, 0) == 0)
+		m->pod_startup_ms = ms;
+	read_job_model(&m->job[SCN_JOB_PLAN], val_map_get(jobs, "plan"));
+	read_job_model(&m->job[SCN_JOB_APPLY], val_map_get(jobs, "apply"));
+	if (rules && rules->u.list.n) {
+		m->rules = xcalloc(rules->u.list.n, sizeof(*m->rules));
+		for (size_t i = 0; i < rules->u.list.n; i++) {
+			const struct val *r = rules->u.list.items[i];
+			struct scn_job_rule *jr = &m->rules[m->nrules++];
+
+			lbl_selector_from_val(val_map_get(r, "selector"), &jr->selector, NULL, 0);
+			jr->selector_text = lbl_selector_string(&jr->selector);
+			for (int t = 0; t < SCN_JOB_NTYPES; t++)
+				dist_init_constant(&jr->job[t].duration, 0);
+			read_job_model(&jr->job[SCN_JOB_PLAN], val_map_get(r, "plan"));
+			read_job_model(&jr->job[SCN_JOB_APPLY], val_map_get(r, "apply"));
+			jr->file = file;
+			jr->mark = r->mark;
+		}
+	}
+	if (pols && pols->u.list.n) {
+		m->policies = xcalloc(pols->u.list.n, sizeof(*m->policies));
+		for (size_t i = 0; i < pols->u.list.n; i++) {
+			const struct val *p = pols->u.list.items[i];
+			struct scn_policy_model *pm = &m->policies[m->npolicies++];
+
+			pm->name = xstrdup(val_str(val_map_get(p, "name"), ""));
+			pm->violation_probability = val_num(val_map_get(p, "violationProbability"), 0);
+		}
+	}
+	if (repos && repos->u.list.n) {
+		m->repos = xcalloc(repos->u.list.n, sizeof(*m->repos));
+		for (size_t i = 0; i < repos->u.list.n; i++) {
+			const struct val *r = repos->u.list.items[i];
+			const struct val *refs = val_map_get(r, "refs");
+			const struct val *un = val_map_get(r, "unreachable");
+			struct scn_git_repo *g = &m->repos[m->nrepos++];
+
+			g->url = xstrdup(val_str(val_map_get(r, "url"), ""));
+			g->head = xstrdup(val_str(val_map_get(r, "head"), SCN_DEFAULT_GIT_HEAD));
+			if (refs && refs->u.map.n) {
+				g->refs = xcalloc(refs->u.map.n, sizeof(*g->refs));
+				for (size_t j = 0; j < refs->u.map.n; j++) {
+					struct scn_git_ref *gr = &g->refs[g->nrefs++];
+
+					gr->ref = xstrdup(refs->u.map.items[j].key);
+					snprintf(gr->sha, sizeof(gr->sha), "%s",
+						 val_str(refs->u.map.items[j].v, ""));
+				}
+			}
+			if (un && un->u.list.n) {
+				g->unreachable = xcalloc(un->u.list.n, sizeof(*g->unreachable));
+				for (size_t j = 0; j < un->u.list.n; j++) {
+					const struct val *w = un->u.list.items[j];
+					struct scn_git_window *gw = &g->unreachable[g->nunreachable++];
+
+					gw->from_ms = duration_ms(val_map_get(w, "from"));
+					gw->until_ms = duration_ms(val_map_get(w, "until"));
+				}
+				qsort(g->unreachable, g->nunreachable, sizeof(*g->unreachable),
+				      cmp_window);
+			}
+		}
+	}
+}
+
 /*
  * process_scenario() - validates the Scenario document @root (the keys of
  * later format versions are reported and removed first, so they are not also
@@ -663,7 +1257,7 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 	struct sch_ctx c = { .d = L->d, .file = file, .root = root };
 	const struct val_kv *av = val_map_get_kv(root, "apiVersion");
 	struct val *spec = val_map_get(root, "spec");
-	struct val *events;
+	struct val *events, *models;
 
 	if (av && av->v->type == VAL_STRING && strcmp(av->v->u.s, SCN_API_VERSION) != 0) {
 		diag_error(L->d, file, av->v->mark,
@@ -686,6 +1280,15 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 	}
 	sch_validate(&scenario_node, root, "", &c);
 	read_params(L->s, root);
+
+	models = val_path(root, "spec.models");
+	if (models) {
+		size_t before = c.nerrors;
+
+		sch_validate(&models_node, models, "spec.models", &c);
+		if (c.nerrors == before && models->type == VAL_MAP)
+			read_models(&L->s->models, models, file);
+	}
 
 	events = val_path(root, "spec.events");
 	if (!events || events->type != VAL_LIST)
@@ -778,6 +1381,37 @@ const char *scn_event_type_name(enum scn_event_type t)
 	return "?";
 }
 
+const char *scn_mevent_type_name(enum scn_mevent_type t)
+{
+	if ((size_t)t < sizeof(maction_names) / sizeof(maction_names[0]) - 1)
+		return maction_names[t];
+	return "?";
+}
+
+const char *scn_job_type_name(enum scn_job_type t)
+{
+	return t == SCN_JOB_PLAN ? "plan" : t == SCN_JOB_APPLY ? "apply" : "?";
+}
+
+const char *scn_canonical_ref(const char *ref, const char *head)
+{
+	if (strncmp(ref, "refs/heads/", 11) == 0)
+		return ref + 11;
+	if (strncmp(ref, "refs/tags/", 10) == 0)
+		return ref + 10;
+	if (ref[0] == '\0' || strcmp(ref, "HEAD") == 0)
+		return head;
+	return ref;
+}
+
+const char *scn_git_head(const struct scn_models *m, const char *url)
+{
+	for (size_t i = 0; i < m->nrepos; i++)
+		if (strcmp(m->repos[i].url, url) == 0)
+			return m->repos[i].head;
+	return SCN_DEFAULT_GIT_HEAD;
+}
+
 /* ---------------------------------------------------------------- lifecycle */
 
 void scn_init(struct scenario *s)
@@ -790,6 +1424,48 @@ void scn_init(struct scenario *s)
 	s->reconcile_ms = SCN_DEFAULT_RECONCILE_MS;
 	s->event_budget = SCN_DEFAULT_EVENT_BUDGET;
 	s->events_per_instant = SCN_DEFAULT_EVENTS_PER_INSTANT;
+	s->models.pod_startup_ms = SCN_DEFAULT_POD_STARTUP_MS;
+	dist_init_constant(&s->models.job[SCN_JOB_PLAN].duration, SCN_DEFAULT_PLAN_MS);
+	dist_init_constant(&s->models.job[SCN_JOB_APPLY].duration, SCN_DEFAULT_APPLY_MS);
+	for (int t = 0; t < SCN_JOB_NTYPES; t++) {
+		s->models.job[t].has_duration = true;
+		s->models.job[t].has_failure = true;
+	}
+}
+
+static void models_release(struct scn_models *m)
+{
+	for (int t = 0; t < SCN_JOB_NTYPES; t++)
+		dist_release(&m->job[t].duration);
+	for (size_t i = 0; i < m->nrules; i++) {
+		lbl_selector_release(&m->rules[i].selector);
+		free(m->rules[i].selector_text);
+		for (int t = 0; t < SCN_JOB_NTYPES; t++)
+			dist_release(&m->rules[i].job[t].duration);
+	}
+	free(m->rules);
+	for (size_t i = 0; i < m->npolicies; i++)
+		free(m->policies[i].name);
+	free(m->policies);
+	for (size_t i = 0; i < m->nrepos; i++) {
+		free(m->repos[i].url);
+		free(m->repos[i].head);
+		for (size_t j = 0; j < m->repos[i].nrefs; j++)
+			free(m->repos[i].refs[j].ref);
+		free(m->repos[i].refs);
+		free(m->repos[i].unreachable);
+	}
+	free(m->repos);
+}
+
+static void mevent_release(struct scn_mevent *e)
+{
+	target_release(&e->target);
+	free(e->policy);
+	free(e->value);
+	free(e->repo_url);
+	free(e->ref);
+	free(e->sha);
 }
 
 void scn_release(struct scenario *s)
@@ -803,6 +1479,11 @@ void scn_release(struct scenario *s)
 	for (size_t i = 0; i < s->nevents; i++)
 		event_release(&s->events[i]);
 	free(s->events);
+	for (size_t i = 0; i < s->nmevents; i++)
+		mevent_release(&s->mevents[i]);
+	free(s->mevents);
+	models_release(&s->models);
+	free_strv(s->ignored, s->nignored);
 	free_strv(s->files, s->nfiles);
 	memset(s, 0, sizeof(*s));
 }
@@ -947,6 +1628,251 @@ static void check_targets(struct loader *L, const struct val_mark *marks, const 
 	free(order);
 }
 
+/* build_mevent() - the model event of validated spec.events[@i] @ev, appended to s->mevents. */
+static void build_mevent(struct loader *L, const struct val *ev, size_t i, const char *hz)
+{
+	struct scenario *s = L->s;
+	const struct val *at = val_map_get(ev, "at");
+	const struct val_kv *act = NULL;
+	struct scn_mevent *e = &s->mevents[s->nmevents];
+	size_t type = 0;
+
+	for (; maction_names[type]; type++) {
+		act = val_map_get_kv(ev, maction_names[type]);
+		if (act)
+			break;
+	}
+	if (!act)
+		return; /* cannot happen: check_event() passed */
+	memset(e, 0, sizeof(*e));
+	e->type = (enum scn_mevent_type)type;
+	e->at_ms = duration_ms(at);
+	e->index = i;
+	e->file = s->scenario_file;
+	e->mark = act->key_mark;
+	if (e->at_ms > s->horizon_ms)
+		diag_warning(L->d, e->file, at->mark,
+			     "spec.events[%zu].at: \"%s\" is after the horizon (%s); the event will "
+			     "not happen",
+			     i, at->u.s, hz);
+	if (e->type == SCN_MEV_COMMIT) {
+		const char *sha = val_str(val_map_get(act->v, "sha"), NULL);
+		const char *ref = val_str(val_map_get(act->v, "ref"), NULL);
+
+		e->repo_url = xstrdup(val_str(val_map_get(act->v, "repoURL"), ""));
+		e->ref = ref ? xstrdup(ref) : NULL; /* resolved by check_mevents() */
+		e->sha = sha ? xstrdup(sha) : NULL;
+	} else {
+		const char *ns = val_str(val_map_get(act->v, "namespace"), "");
+
+		e->target.kind = xstrdup("Workspace");
+		e->target.ns = xstrdup(ns[0] ? ns : "default");
+		e->target.name = xstrdup(val_str(val_map_get(act->v, "name"), ""));
+		if (e->type == SCN_MEV_FAIL_NEXT || e->type == SCN_MEV_SUCCEED_NEXT)
+			e->job = strcmp(val_str(val_map_get(act->v, "job"), ""), "apply") == 0 ?
+					 SCN_JOB_APPLY :
+					 SCN_JOB_PLAN;
+		if (e->type == SCN_MEV_VIOLATE)
+			e->policy = xstrdup(val_str(val_map_get(act->v, "policy"), ""));
+		if (e->type == SCN_MEV_RECONCILE_REQUEST && val_map_get(act->v, "value"))
+			e->value = xstrdup(val_str(val_map_get(act->v, "value"), ""));
+	}
+	s->nmevents++;
+}
+
+/*
+ * known_obj() - an object with this identity that the inputs define or that
+ * an apply event at or before @at_ms creates (object events fire before model
+ * events of the same instant), or NULL.
+ */
+static const struct obj *known_obj(const struct scenario *s, const char *kind, const char *ns,
+				   const char *name, int64_t at_ms)
+{
+	const struct scn_target t = { NULL, (char *)kind, (char *)ns, (char *)name };
+	const struct obj *o = find_obj(s->objs, s->nobjs, &t);
+
+	for (size_t i = 0; !o && i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+
+		if (e->type == SCN_EV_APPLY && e->at_ms <= at_ms && target_is(e->obj, &t))
+			o = e->obj;
+	}
+	return o;
+}
+
+/* Workspaces the run can ever hold: the inputs' and those of apply events. */
+static void each_workspace(const struct scenario *s,
+			   void (*fn)(const struct obj *ws, void *ctx), void *ctx)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i]->kind, "Workspace") == 0)
+			fn(s->objs[i], ctx);
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "Workspace") == 0)
+			fn(s->events[i].obj, ctx);
+}
+
+/* What collect_refs() gathers: the distinct refs Workspaces on one repository track. */
+struct tracked {
+	const char *url;
+	const char *head;
+	const char **refs; /* canonical, borrowed */
+	size_t n;
+	size_t nws;        /* Workspaces on the repository */
+};
+
+static bool is_sha_ref(const char *ref)
+{
+	return strlen(ref) == 40;
+}
+
+static void collect_refs(const struct obj *ws, void *ctx)
+{
+	struct tracked *t = ctx;
+	const char *url = val_str(val_path(ws->spec, "source.repoURL"), "");
+	const char *rev = val_str(val_path(ws->spec, "source.targetRevision"), "");
+	const char *c;
+
+	if (strcmp(url, t->url) != 0)
+		return;
+	t->nws++;
+	if (is_sha_ref(rev))
+		return; /* pinned: resolves to itself, no commit moves it */
+	c = scn_canonical_ref(rev, t->head);
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->refs[i], c) == 0)
+			return;
+	t->refs = xreallocarray(t->refs, t->n + 1, sizeof(*t->refs));
+	t->refs[t->n++] = c;
+}
+
+/*
+ * check_mevents() - every model event's Workspace must exist by then, a
+ * violate event's policy must be a ValidatingPolicy of the run, and a commit
+ * without `ref` takes the one ref the Workspaces on its repository track.
+ */
+static void check_mevents(struct loader *L)
+{
+	struct scenario *s = L->s;
+	char ref[512];
+
+	for (size_t i = 0; i < s->nmevents; i++) {
+		struct scn_mevent *e = &s->mevents[i];
+		const char *action = scn_mevent_type_name(e->type);
+
+		if (e->type == SCN_MEV_COMMIT) {
+			struct tracked t = { e->repo_url, scn_git_head(&s->models, e->repo_url), NULL,
+					     0, 0 };
+
+			each_workspace(s, collect_refs, &t);
+			if (!e->ref && t.n > 1) {
+				char *list = xstrdup("");
+
+				for (size_t j = 0; j < t.n; j++) {
+					char *next = xasprintf("%s%s%s", list, j ? ", " : "",
+							       t.refs[j]);
+
+					free(list);
+					list = next;
+				}
+				diag_error(L->d, e->file, e->mark,
+					   "spec.events[%zu].commit.ref: Required value: the Workspaces "
+					   "on \"%s\" track several refs (%s)",
+					   e->index, e->repo_url, list);
+				diag_note(L->d, e->file, e->mark,
+					  "say which one the commit goes to, e.g. ref: %s", t.refs[0]);
+				free(list);
+			} else if (!e->ref) {
+				e->ref = xstrdup(t.n ? t.refs[0] : t.head);
+			}
+			if (t.nws == 0) {
+				diag_warning(L->d, e->file, e->mark,
+					     "spec.events[%zu].commit: no Workspace uses repository "
+					     "\"%s\"; no RefWatcher will see this commit",
+					     e->index, e->repo_url);
+			} else if (e->ref) {
+				bool tracked = false;
+				const char *c = scn_canonical_ref(e->ref, t.head);
+
+				for (size_t j = 0; j < t.n; j++)
+					tracked = tracked || strcmp(t.refs[j], c) == 0;
+				if (!tracked)
+					diag_warning(L->d, e->file, e->mark,
+						     "spec.events[%zu].commit: no Workspace on \"%s\" "
+						     "tracks ref \"%s\"; no RefWatcher will see this "
+						     "commit",
+						     e->index, e->repo_url, e->ref);
+			}
+			free(t.refs);
+			continue;
+		}
+		if (!known_obj(s, "Workspace", e->target.ns, e->target.name, e->at_ms)) {
+			diag_error(L->d, e->file, e->mark, "spec.events[%zu].%s: %s not found", e->index,
+				   action, ref_text(&e->target, ref, sizeof(ref)));
+			diag_note(L->d, e->file, e->mark,
+				  "no input defines it and no 'apply' event creates it earlier");
+		}
+		if (e->type == SCN_MEV_VIOLATE &&
+		    !known_obj(s, "ValidatingPolicy", "", e->policy, e->at_ms)) {
+			diag_error(L->d, e->file, e->mark,
+				   "spec.events[%zu].violate.policy: ValidatingPolicy \"%s\" not found",
+				   e->index, e->policy);
+			diag_note(L->d, e->file, e->mark,
+				  "a violation names a policies.kyverno.io/v1 ValidatingPolicy of the "
+				  "inputs");
+		}
+	}
+}
+
+/*
+ * check_models() - what spec.models names must exist: each policy a
+ * ValidatingPolicy of the run; names and repository URLs unique.
+ */
+static void check_models(struct loader *L)
+{
+	const struct val *pols = val_path(L->scn, "spec.models.policies");
+	const struct val *repos = val_path(L->scn, "spec.models.git.repositories");
+	const char *file = L->s->scenario_file;
+
+	for (size_t i = 0; pols && pols->type == VAL_LIST && i < pols->u.list.n; i++) {
+		const struct val *n = val_map_get(pols->u.list.items[i], "name");
+		const char *name = val_str(n, NULL);
+
+		if (!name)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(val_str(val_path(pols->u.list.items[j], "name"), ""), name) == 0) {
+				diag_error(L->d, file, n->mark,
+					   "spec.models.policies[%zu].name: Duplicate value: \"%s\"", i,
+					   name);
+				break;
+			}
+		}
+		if (!known_obj(L->s, "ValidatingPolicy", "", name, INT64_MAX)) {
+			diag_error(L->d, file, n->mark,
+				   "spec.models.policies[%zu].name: ValidatingPolicy \"%s\" not found",
+				   i, name);
+			diag_note(L->d, file, n->mark,
+				  "a policy model names a policies.kyverno.io/v1 ValidatingPolicy of "
+				  "the inputs");
+		}
+	}
+	for (size_t i = 0; repos && repos->type == VAL_LIST && i < repos->u.list.n; i++) {
+		const struct val *u = val_map_get(repos->u.list.items[i], "url");
+		const char *url = val_str(u, NULL);
+
+		for (size_t j = 0; url && j < i; j++) {
+			if (strcmp(val_str(val_path(repos->u.list.items[j], "url"), ""), url) == 0) {
+				diag_error(L->d, file, u->mark,
+					   "spec.models.git.repositories[%zu].url: Duplicate value: "
+					   "\"%s\"",
+					   i, url);
+				break;
+			}
+		}
+	}
+}
+
 /*
  * build_events() - scn_event records from the events of the Scenario that
  * validated; apply payloads are admitted here.
@@ -963,6 +1889,7 @@ static void build_events(struct loader *L)
 	if (!events || events->type != VAL_LIST || L->nev == 0)
 		return;
 	s->events = xcalloc(L->nev, sizeof(*s->events));
+	s->mevents = xcalloc(L->nev, sizeof(*s->mevents));
 	marks = xcalloc(L->nev, sizeof(*marks));
 	evidx = xcalloc(L->nev, sizeof(*evidx));
 	gt_format_duration(s->horizon_ms, hz, sizeof(hz));
@@ -980,6 +1907,10 @@ static void build_events(struct loader *L)
 			if (act)
 				break;
 		}
+		if (!act) {
+			build_mevent(L, ev, i, hz);
+			continue;
+		}
 		memset(e, 0, sizeof(*e));
 		e->type = (enum scn_event_type)type;
 		e->at_ms = duration_ms(at);
@@ -992,9 +1923,22 @@ static void build_events(struct loader *L)
 				     i, at->u.s, hz);
 		}
 		switch (e->type) {
-		case SCN_EV_APPLY:
-			if (adm_admit(file, act->v, &e->obj, L->d) != 0)
+		case SCN_EV_APPLY: {
+			int rc = adm_admit(file, act->v, &e->obj, L->d);
+
+			if (rc == ADM_IGNORED) {
+				char *what = adm_describe_ignored(act->v);
+
+				diag_note(L->d, file, act->key_mark,
+					  "spec.events[%zu].apply: %s is of a kind the simulated "
+					  "controllers do not read; the event is ignored",
+					  i, what);
+				free(what);
+				continue;
+			}
+			if (rc != 0)
 				continue; /* reported; the event is dropped */
+		}
 			e->target.api_version = xstrdup(e->obj->api_version);
 			e->target.kind = xstrdup(e->obj->kind);
 			e->target.ns = xstrdup(e->obj->ns);
@@ -1019,6 +1963,7 @@ static void build_events(struct loader *L)
 		s->nevents++;
 	}
 	check_targets(L, marks, evidx);
+	check_mevents(L);
 	free(evidx);
 	free(marks);
 }
@@ -1042,6 +1987,24 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
 	out->objs = man_take(&set, &out->nobjs);
+	if (set.nignored) {
+		char *list = xstrdup("");
+
+		out->ignored = xcalloc(set.nignored, sizeof(*out->ignored));
+		for (size_t i = 0; i < set.nignored; i++) {
+			char *next = xasprintf("%s%s%s", list, i ? ", " : "", set.ignored[i].text);
+
+			free(list);
+			list = next;
+			out->ignored[out->nignored++] = xstrdup(set.ignored[i].text);
+		}
+		diag_note(d, set.ignored[0].file, set.ignored[0].mark,
+			  "%zu object%s of kinds the simulated controllers do not read %s accepted "
+			  "and ignored: %s",
+			  set.nignored, set.nignored == 1 ? "" : "s", set.nignored == 1 ? "is" : "are",
+			  list);
+		free(list);
+	}
 	for (size_t i = 0; i < out->nobjs; i++) {
 		const char *f = out->objs[i]->src.file;
 
@@ -1053,9 +2016,11 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	if (!out->name)
 		out->name = base_name(npaths ? paths[0] : "scenario");
 
-	/* Pass 3: events. */
-	if (L.scn)
+	/* Pass 3: events and what the models name. */
+	if (L.scn) {
 		build_events(&L);
+		check_models(&L);
+	}
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);

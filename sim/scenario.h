@@ -39,9 +39,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/labels.h"
 #include "engine/objects.h"
 #include "engine/value.h"
 #include "sim/diag.h"
+#include "sim/dist.h"
 
 #define SCN_API_VERSION "magos-sim/v1alpha1"
 #define SCN_KIND "Scenario"
@@ -64,6 +66,29 @@ enum scn_event_type {
 	SCN_EV_PATCH,    /* JSON merge patch over metadata.labels/annotations and spec */
 	SCN_EV_STATUS,   /* JSON merge patch over status */
 };
+
+/* Model defaults (spec.models absent or silent); scenarios/README.md documents them. */
+#define SCN_DEFAULT_PLAN_MS 90000          /* plan Job duration: constant 1m30s */
+#define SCN_DEFAULT_APPLY_MS 180000        /* apply Job duration: constant 3m */
+#define SCN_DEFAULT_POD_STARTUP_MS 5000    /* runner slot → container running */
+#define SCN_DEFAULT_GIT_HEAD "main"        /* the branch a remote's HEAD points at */
+
+/*
+ * Scripted events that act on the models rather than write an object: they
+ * live in scenario.mevents, apart from scenario.events, and sim/models
+ * schedules them (mdl_schedule_events()).
+ */
+enum scn_mevent_type {
+	SCN_MEV_COMMIT,            /* a new commit on a remote ref */
+	SCN_MEV_FAIL_NEXT,         /* the next plan/apply Job of a Workspace fails */
+	SCN_MEV_SUCCEED_NEXT,      /* ... succeeds, whatever the probabilities say */
+	SCN_MEV_VIOLATE,           /* the next plan of a Workspace violates a policy */
+	SCN_MEV_RECONCILE_REQUEST, /* annotation magosproject.io/reconcile-request */
+	SCN_MEV_APPROVE,           /* annotation magosproject.io/approved: "true" */
+};
+
+/* Job types of the JOB CONTRACT; used as an index (job[SCN_JOB_PLAN]). */
+enum scn_job_type { SCN_JOB_PLAN, SCN_JOB_APPLY, SCN_JOB_NTYPES };
 
 /* Which object an event acts on. */
 struct scn_target {
@@ -98,6 +123,87 @@ struct scn_event {
 };
 
 /*
+ * One model event.  Invariants: 0 <= at_ms; @target names a Workspace for
+ * every type but COMMIT (kind "Workspace", api_version NULL).
+ */
+struct scn_mevent {
+	enum scn_mevent_type type;
+	int64_t at_ms;            /* ms since scenario start */
+	size_t index;             /* position in spec.events, 0-based */
+	struct scn_target target; /* the Workspace (not for COMMIT) */
+	enum scn_job_type job;    /* FAIL_NEXT, SUCCEED_NEXT */
+	char *policy;             /* VIOLATE: ValidatingPolicy name (owned) */
+	char *value;              /* RECONCILE_REQUEST: explicit annotation value, or NULL for
+				   * the simulated wall time in RFC 3339 (owned) */
+	char *repo_url;           /* COMMIT (owned) */
+	char *ref;                /* COMMIT: the ref as given or resolved at load (owned, never NULL) */
+	char *sha;                /* COMMIT: 40 lower-case hex digits, or NULL: derived (owned) */
+	const char *file;         /* borrowed from scenario.files */
+	struct val_mark mark;     /* where the event's action key sits */
+};
+
+/*
+ * Plan or apply model: durations and failures of Jobs of one type.  In a rule
+ * a field may be unset (has_* false: the next matching rule or the default
+ * decides); in scn_models.job both are always set after loading.
+ */
+struct scn_job_model {
+	bool has_duration;
+	struct dist duration;       /* ms, from the container's start to the Job's end; owned */
+	bool has_failure;
+	double failure_probability; /* ratio 0..1 */
+};
+
+/* One entry of spec.models.jobs.rules. */
+struct scn_job_rule {
+	struct lbl_selector selector;                /* over the Workspace's labels; owned */
+	char *selector_text;                         /* lbl_selector_string() (owned) */
+	struct scn_job_model job[SCN_JOB_NTYPES];
+	const char *file;                            /* borrowed from scenario.files */
+	struct val_mark mark;
+};
+
+/* One entry of spec.models.policies. */
+struct scn_policy_model {
+	char *name;                    /* a ValidatingPolicy's metadata.name (owned) */
+	double violation_probability;  /* ratio 0..1 per checked plan */
+};
+
+/* A simulated git remote (spec.models.git.repositories[]). */
+struct scn_git_window {
+	int64_t from_ms, until_ms; /* unreachable in [from, until), ms since start */
+};
+struct scn_git_ref {
+	char *ref;      /* as written (owned) */
+	char sha[41];   /* initial SHA, 40 lower-case hex */
+};
+struct scn_git_repo {
+	char *url;                         /* owned */
+	char *head;                        /* branch HEAD points at (owned) */
+	struct scn_git_ref *refs;          /* initial SHAs given (owned) */
+	size_t nrefs;
+	struct scn_git_window *unreachable;/* owned, sorted by from_ms */
+	size_t nunreachable;
+};
+
+/*
+ * spec.models, with every default filled in (sim/models reads only this).
+ * Invariant: job[t].has_duration and job[t].has_failure are true.
+ */
+struct scn_models {
+	bool given;                   /* spec.models was present */
+	uint32_t capacity;            /* runner slots; 0 = unlimited */
+	int64_t pod_startup_ms;       /* >= 0 */
+	struct scn_job_model job[SCN_JOB_NTYPES];
+	struct scn_job_rule *rules;   /* owned; first match wins, field by field */
+	size_t nrules;
+	struct scn_policy_model *policies; /* owned; unique names */
+	size_t npolicies;
+	struct scn_git_repo *repos;   /* owned; unique urls */
+	size_t nrepos;
+};
+
+/*
  * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are
  * in input order (files in the order read, documents in file order); events
  * are in file order (the runtime fires equal times in this order); every
@@ -116,8 +222,14 @@ struct scenario {
 	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
 	struct obj **objs;           /* owned array of owned objects */
 	size_t nobjs;
-	struct scn_event *events;    /* owned array */
+	struct scn_event *events;    /* owned array: the events that write objects */
 	size_t nevents;
+	struct scn_mevent *mevents;  /* owned array: the model events, in file order */
+	size_t nmevents;
+	struct scn_models models;    /* spec.models with defaults */
+	char **ignored;              /* owned: documents accepted but not simulated, as
+				      * `Kind "ns/name" (apiVersion)`, in input order */
+	size_t nignored;
 	char **files;                /* every file read, as displayed in diagnostics; owned */
 	size_t nfiles;
 };
@@ -150,5 +262,30 @@ void scn_release(struct scenario *s);
 
 /* scn_event_type_name() - "apply", "delete", "annotate", "label", "patch" or "status". */
 const char *scn_event_type_name(enum scn_event_type t);
+
+/*
+ * scn_mevent_type_name() - "commit", "failNext", "succeedNext", "violate",
+ * "reconcileRequest" or "approve" (the action key).
+ */
+const char *scn_mevent_type_name(enum scn_mevent_type t);
+
+/* scn_job_type_name() - "plan" or "apply". */
+const char *scn_job_type_name(enum scn_job_type t);
+
+/*
+ * scn_canonical_ref() - the branch or tag name @ref stands for on a remote
+ * whose HEAD is branch @head: "refs/heads/x" and "refs/tags/x" give "x", ""
+ * and "HEAD" give @head, anything else is itself.  Returns a borrowed pointer
+ * into @ref or @head.  (The RefWatcher tries refs/heads/<ref>, refs/tags/<ref>,
+ * <ref>, then HEAD for "" — on a simulated remote where every name exists
+ * these are the same refs.)
+ */
+const char *scn_canonical_ref(const char *ref, const char *head);
+
+/*
+ * scn_git_head() - the HEAD branch of the repository @url in @m
+ * (spec.models.git.repositories[].head), or SCN_DEFAULT_GIT_HEAD.  Borrowed.
+ */
+const char *scn_git_head(const struct scn_models *m, const char *url);
 
 #endif

@@ -231,11 +231,34 @@ static void test_fleet_rollout(void)
 
 static void test_unknown_kind(void)
 {
-	CU_ASSERT_EQUAL(admit("apiVersion: x/v1\nkind: Foo\nmetadata: {name: a}\n"), -1);
-	CU_ASSERT_EQUAL(dg.n, 2);
-	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Foo\" in apiVersion \"x/v1\"");
+	/* In the groups the simulator models an unknown kind or version is a typo: an error. */
+	CU_ASSERT_EQUAL(admit("apiVersion: stages.metio.wtf/v1\nkind: Foo\nmetadata: {name: a}\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 3);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Foo\" in apiVersion \"stages.metio.wtf/v1\"");
 	CU_ASSERT_STRING_EQUAL(item(1),
 			       "m.yaml:2:7: note: supported kinds: Project (magosproject.io/v1alpha1), Rollout (magosproject.io/v1alpha1), Workspace (magosproject.io/v1alpha1), FleetRollout (stages.metio.wtf/v1), StageSet (stages.metio.wtf/v1), Namespace (v1), Secret (v1), ValidatingPolicy (policies.kyverno.io/v1)");
+	CU_ASSERT_STRING_EQUAL(item(2),
+			       "m.yaml:2:7: note: objects of the API groups magos-sim does not simulate are accepted and ignored; in stages.metio.wtf an unknown kind is taken for a typo");
+	CU_ASSERT_EQUAL(admit("apiVersion: magosproject.io/v1\nkind: Workspace\nmetadata: {name: a}\n"), -1);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Workspace\" in apiVersion \"magosproject.io/v1\"");
+
+	/* Other groups (and VariableSet, which no controller reads): accepted, listed, no object. */
+	CU_ASSERT_EQUAL(admit("apiVersion: x/v1\nkind: Foo\nmetadata: {name: a}\n---\n"
+			      "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: magos-job, namespace: ops}\n---\n"
+			      "apiVersion: magosproject.io/v1alpha1\nkind: VariableSet\nmetadata: {name: vars}\n"), 0);
+	CU_ASSERT_EQUAL(dg.n, 0);
+	CU_ASSERT_EQUAL(set.n, 0);
+	CU_ASSERT_EQUAL_FATAL(set.nignored, 3);
+	CU_ASSERT_STRING_EQUAL(set.ignored[0].text, "Foo \"a\" (x/v1)");
+	CU_ASSERT_STRING_EQUAL(set.ignored[1].text, "ServiceAccount \"ops/magos-job\" (v1)");
+	CU_ASSERT_STRING_EQUAL(set.ignored[2].text, "VariableSet \"vars\" (magosproject.io/v1alpha1)");
+	CU_ASSERT_EQUAL(set.ignored[1].mark.line, 5);
+	CU_ASSERT_STRING_EQUAL(set.ignored[1].file, "m.yaml");
+	/* ... but a well-formed object needs a name. */
+	CU_ASSERT_EQUAL(admit("apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: a}\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:3:11: error: ConfigMap (no name): metadata.name: Required value");
+
 	CU_ASSERT_EQUAL(admit("metadata: {name: a}\n"), -1);
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "m.yaml:1:1: error: apiVersion: Required value: every object needs a non-empty apiVersion string");

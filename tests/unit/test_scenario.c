@@ -319,15 +319,15 @@ static void test_field_errors(void)
 			   "  limits:\n"
 			   "    eventBudget: 0\n"
 			   "    eventsPerInstant: 1.5\n"
-			   "  models: {}\n");
+			   "  metrics: {}\n");
 	expect_diags(
 		"s.yaml",
-		"s.yaml:16:3: error: 'models' is not supported by this version of magos-sim\n"
+		"s.yaml:16:3: error: 'metrics' is not supported by this version of magos-sim\n"
 		"s.yaml:16:3: note: accepted keys in spec: seed, horizon, start, include, api, "
-		"limits, events\n"
+		"limits, events, models\n"
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
-		"events\n"
+		"events, models\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
 		"of type integer: \"42\"\n"
 		"s.yaml:8:12: error: spec.horizon: Invalid value: \"5 m\": time: unknown unit "
@@ -475,7 +475,8 @@ static void test_event_errors(void)
 		"an event does exactly one thing\n"
 		"s.yaml:9:7: note: write a second event with the same 'at' instead\n"
 		"s.yaml:10:7: error: spec.events[1]: no action\n"
-		"s.yaml:10:7: note: accepted actions: apply, delete, annotate, label, patch, status\n"
+		"s.yaml:10:7: note: accepted actions: apply, delete, annotate, label, patch, status, "
+		"commit, failNext, succeedNext, violate, reconcileRequest, approve\n"
 		"s.yaml:11:11: error: spec.events[2].at: Invalid value: \"soon\": time: invalid "
 		"duration \"soon\"\n"
 		"s.yaml:11:11: note: durations use Go syntax, e.g. 90s, 5m, 1h30m\n"
