@@ -48,6 +48,8 @@
  * none → no check.  Each checked policy is violated when a scripted
  * `violate` for it is pending for the Workspace (consumed), else — unless
  * succeedNext was consumed — with its violation probability (default 0).
+ * Scripted violations still pending for policies this plan did not check
+ * are dropped with a timeline warning (the plan could not violate them).
  * The result goes to the Job's top-level field `podLog` (obj.rest) before
  * the status is written: {result: {passed: bool, violations: [{policy,
  * message}]}} where violations is null when passed (Go marshals an empty

@@ -29,7 +29,14 @@
  * Every document other than the Scenario is admitted as the API server would
  * admit it (sim/manifest.h: schema defaults, validation, CEL rules; `status`
  * kept as the object's initial state; `kind: List` unpacked).  Two objects
- * with the same kind, namespace and name are an error.
+ * with the same kind, namespace and name are an error.  Well-formed objects
+ * of kinds no simulated controller reads (ServiceAccount, ConfigMap, ...)
+ * are accepted, left out of `objs`, listed in `ignored` and in one note.
+ *
+ * `spec.models` is read into scenario.models with every default filled in;
+ * the events that act on the models (commit, failNext, succeedNext, violate,
+ * reconcileRequest, approve) go to scenario.mevents, the others to
+ * scenario.events.
  *
  * All problems found are collected into one `struct diag` (file:line:col);
  * loading goes on after an error where it can, so one run lists them all.
