@@ -1914,6 +1914,7 @@ static void build_events(struct loader *L)
 		memset(e, 0, sizeof(*e));
 		e->type = (enum scn_event_type)type;
 		e->at_ms = duration_ms(at);
+		e->index = i;
 		e->file = file;
 		e->mark = at->mark;
 		if (e->at_ms > s->horizon_ms) {

@@ -112,6 +112,7 @@ struct scn_target {
 struct scn_event {
 	enum scn_event_type type;
 	int64_t at_ms;              /* ms since scenario start */
+	size_t index;               /* position in spec.events, 0-based (model events share the list) */
 	struct scn_target target;   /* for APPLY: the identity of obj */
 	/* APPLY: the admitted object (owned; src.file borrows scenario.files). */
 	struct obj *obj;

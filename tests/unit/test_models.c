@@ -938,8 +938,10 @@ static void test_mevents_parse(void)
 		     &s, &diags),
 		0);
 	CU_ASSERT_STRING_EQUAL(diags, "");
-	CU_ASSERT_EQUAL(s.nevents, 1);
+	CU_ASSERT_EQUAL_FATAL(s.nevents, 1);
+	CU_ASSERT_EQUAL(s.events[0].index, 0);
 	CU_ASSERT_EQUAL_FATAL(s.nmevents, 6);
+	CU_ASSERT_EQUAL(s.mevents[5].index, 6);
 	CU_ASSERT_EQUAL(s.mevents[0].type, SCN_MEV_COMMIT);
 	CU_ASSERT_EQUAL(s.mevents[0].index, 1);
 	CU_ASSERT_EQUAL(s.mevents[0].at_ms, 120000);
