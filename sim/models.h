@@ -19,8 +19,8 @@
  *             by default, so slot = seen);
  *   start     the container runs `podStartup` later (default 5s, constant);
  *   end       after the sampled duration (plan or apply model, the first
- *             matching rule per field, else the default: plan 1m30s, apply
- *             3m, constant, no failures), exactly one of
+ *             matching rule per field, else the default: plan 15s, apply
+ *             25s, constant, no failures), exactly one of
  *               success  {succeeded: 1, startTime, completionTime,
  *                         conditions: [{type: Complete, status: "True"}]}
  *               failure  {failed: 1, startTime, conditions: [{type: Failed,

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/admission.h"
 #include "sim/apiserver.h"
+#include "sim/diag.h"
 #include "sim/gotime.h"
 
 /* What a scheduled scripted event needs when it fires. */
@@ -21,7 +23,7 @@ static void event_failed(struct des *w, const struct scn_event *ev, size_t index
 
 	gt_format_duration(ev->at_ms, at, sizeof(at));
 	text = xasprintf("%s:%u:%u: scenario event %zu (%s) at %s did not apply: %s",
-			 ev->file ? ev->file : "?", ev->mark.line, ev->mark.col, index + 1,
+			 ev->file ? ev->file : "?", ev->mark.line, ev->mark.col, ev->index + 1,
 			 scn_event_type_name(ev->type), at, why);
 	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
 	free(text);
@@ -48,7 +50,79 @@ static void merge_strmap(struct obj_strmap *m, const struct val *patch)
 	}
 }
 
-static int apply_event(struct api *api, const struct scn_event *ev)
+static struct val *strmap_val(const struct obj_strmap *m)
+{
+	struct val *v = val_new_map();
+
+	for (size_t i = 0; i < m->n; i++)
+		val_map_set(v, m->items[i].key, val_new_string(m->items[i].value));
+	return v;
+}
+
+/* @o as the manifest document the API server would validate. Returns new. */
+static struct val *obj_doc(const struct obj *o)
+{
+	struct val *doc = val_new_map(), *md;
+
+	val_map_set(doc, "apiVersion", val_new_string(o->api_version));
+	val_map_set(doc, "kind", val_new_string(o->kind));
+	md = val_map_set(doc, "metadata", val_new_map());
+	val_map_set(md, "name", val_new_string(o->name));
+	if (o->ns[0])
+		val_map_set(md, "namespace", val_new_string(o->ns));
+	if (o->labels.n)
+		val_map_set(md, "labels", strmap_val(&o->labels));
+	if (o->annotations.n)
+		val_map_set(md, "annotations", strmap_val(&o->annotations));
+	if (o->nfinalizers) {
+		struct val *f = val_map_set(md, "finalizers", val_new_list());
+
+		for (size_t i = 0; i < o->nfinalizers; i++)
+			val_list_push(f, val_new_string(o->finalizers[i]));
+	}
+	if (o->spec)
+		val_map_set(doc, "spec", val_copy(o->spec));
+	if (o->status)
+		val_map_set(doc, "status", val_copy(o->status));
+	for (size_t i = 0; o->rest && o->rest->type == VAL_MAP && i < o->rest->u.map.n; i++)
+		val_map_set(doc, o->rest->u.map.items[i].key, val_copy(o->rest->u.map.items[i].v));
+	return doc;
+}
+
+/*
+ * Validates @o as the API server validates an update (schema, defaults, CEL
+ * rules).  Returns the admitted object (new, defaults applied), or NULL with
+ * *why set to the first problem (new string).
+ */
+static struct obj *readmit(const struct obj *o, char **why)
+{
+	struct val *doc = obj_doc(o);
+	struct diag d;
+	struct obj *out = NULL;
+	int rc;
+
+	diag_init(&d);
+	rc = adm_admit(o->src.file ? o->src.file : "scenario", doc, &out, &d);
+	if (rc > 0) {
+		/* A kind the simulator keeps without a schema: nothing to check. */
+		out = obj_copy(o);
+	} else if (rc < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.items[i].sev == DIAG_ERROR) {
+				*why = xasprintf("refused as the API server would: %s", d.items[i].msg);
+				break;
+			}
+		if (!*why)
+			*why = xstrdup("refused as the API server would");
+		obj_free(out);
+		out = NULL;
+	}
+	diag_release(&d);
+	val_free(doc);
+	return out;
+}
+
+static int apply_event(struct api *api, const struct scn_event *ev, char **why)
 {
 	const struct scn_target *t = &ev->target;
 	const struct obj *cur = api_get(api, t->kind, t->ns, t->name);
@@ -106,8 +180,33 @@ static int apply_event(struct api *api, const struct scn_event *ev)
 			}
 		}
 		o->resource_version = 0;
+		{
+			struct obj *admitted = readmit(o, why);
+
+			if (!admitted) {
+				obj_free(o);
+				return API_EINVALID;
+			}
+			/* Defaults the update brings (a field patched to null comes back). */
+			val_free(o->spec);
+			o->spec = admitted->spec;
+			admitted->spec = NULL;
+			obj_free(admitted);
+		}
 		return api_update(api, o);
 	case SCN_EV_STATUS:
+		if (!cur)
+			return API_ENOTFOUND;
+		o = obj_copy(cur);
+		val_merge_patch(&o->status, ev->merge);
+		{
+			struct obj *admitted = readmit(o, why);
+
+			obj_free(o);
+			if (!admitted)
+				return API_EINVALID;
+			obj_free(admitted);
+		}
 		return api_patch_status(api, t->kind, t->ns, t->name, ev->merge);
 	}
 	return API_EINVALID;
@@ -119,14 +218,17 @@ static void fire_event(struct des *w, void *ctx, void *arg)
 	size_t index = (size_t)(uintptr_t)arg;
 	const struct scn_event *ev = &c->s->events[index];
 	char cause[64];
+	char *why = NULL;
 	int rc;
 
-	snprintf(cause, sizeof(cause), "scenario event %zu (%s)", index + 1,
+	snprintf(cause, sizeof(cause), "scenario event %zu (%s)", ev->index + 1,
 		 scn_event_type_name(ev->type));
+
 	des_set_cause(w, cause);
-	rc = apply_event(des_api(w), ev);
+	rc = apply_event(des_api(w), ev, &why);
 	if (rc != 0)
-		event_failed(w, ev, index, api_strerror(rc));
+		event_failed(w, ev, index, why ? why : api_strerror(rc));
+	free(why);
 }
 
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
@@ -156,8 +258,16 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	}
 	des_set_cause(r->world, NULL);
 
+	/* The models first: the Job runner and the git remotes the controllers use. */
+	r->models = mdl_new(s, r->world, 0);
 	/* The controllers start with the objects in place, as informers start with a list. */
 	r->mrc = mrc_register(r->world, &(struct mrc_params){ .start_unix_ms = s->start_unix_ms });
+	r->mwc = mwc_register(r->world, &(struct mwc_params){
+						.anchor_unix_ms = s->start_unix_ms,
+						.trial = 0,
+						.models = r->models,
+						.git_resolve = mdl_git_resolve,
+					});
 
 	/* Only events up to the horizon ever fire, all inside des_run below. */
 	ctx = xcalloc(1, sizeof(*ctx));
@@ -165,6 +275,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	for (size_t i = 0; i < s->nevents; i++)
 		des_at(r->world, s->events[i].at_ms, DES_PRIO_SCRIPT, fire_event, ctx,
 		       (void *)(uintptr_t)i);
+	/* After the object events: an apply fires before a model event of its instant. */
+	mdl_schedule_events(r->models);
 
 	lim.max_events = s->event_budget;
 	lim.max_events_per_ms = s->events_per_instant;
@@ -182,7 +294,9 @@ void run_result_release(struct run_result *r)
 		return;
 	obs_free(r->obs);
 	des_free(r->world);
-	/* The adapters' state outlives the controllers the world owns. */
+	/* The adapters' and models' state outlives the controllers the world owns. */
 	mrc_free(r->mrc);
+	mwc_free(r->mwc);
+	mdl_free(r->models);
 	memset(r, 0, sizeof(*r));
 }

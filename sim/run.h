@@ -13,6 +13,8 @@
 
 #include "sim/des.h"
 #include "sim/magos_rc.h"
+#include "sim/magos_wc.h"
+#include "sim/models.h"
 #include "sim/observe.h"
 #include "sim/outcome.h"
 #include "sim/scenario.h"
@@ -29,6 +31,8 @@ struct run_result {
 	struct des *world;       /* owned: store, timeline, controllers after the run */
 	struct obs *obs;         /* owned: per-Rollout steps, halts, blast radius */
 	struct mrc *mrc;         /* owned: Rollout and Project controller adapters */
+	struct mwc *mwc;         /* owned: Workspace controller and RefWatcher adapters */
+	struct mdl *models;      /* owned: Job runner, git remotes, scripted model events */
 	uint64_t seed;           /* effective seed */
 	int64_t horizon_ms;      /* effective horizon, ms */
 	enum des_stop stop;      /* why the clock stopped */

@@ -75,8 +75,8 @@ enum scn_event_type {
 };
 
 /* Model defaults (spec.models absent or silent); scenarios/README.md documents them. */
-#define SCN_DEFAULT_PLAN_MS 90000          /* plan Job duration: constant 1m30s */
-#define SCN_DEFAULT_APPLY_MS 180000        /* apply Job duration: constant 3m */
+#define SCN_DEFAULT_PLAN_MS 15000          /* plan Job duration: constant 15s */
+#define SCN_DEFAULT_APPLY_MS 25000         /* apply Job duration: constant 25s */
 #define SCN_DEFAULT_POD_STARTUP_MS 5000    /* runner slot → container running */
 #define SCN_DEFAULT_GIT_HEAD "main"        /* the branch a remote's HEAD points at */
 

@@ -238,7 +238,7 @@ static const char *cond(const struct obj *o, const char *field)
 
 /* ---------------------------------------------------------------- runtime tests */
 
-/* JOB CONTRACT: the default models (plan 1m30s, apply 3m, pod start 5s, no failures). */
+/* JOB CONTRACT: the default models (plan 15s, apply 25s, pod start 5s, no failures). */
 static void test_defaults_and_status(void)
 {
 	struct world W;
@@ -255,7 +255,7 @@ static void test_defaults_and_status(void)
 	CU_ASSERT_PTR_NULL(val_path(o->status, "active"));
 	CU_ASSERT_PTR_NULL(val_path(o->status, "failed"));
 	CU_ASSERT_STRING_EQUAL(cond(o, "startTime"), "2026-01-01T00:00:01Z");
-	CU_ASSERT_STRING_EQUAL(cond(o, "completionTime"), "2026-01-01T00:01:36Z");
+	CU_ASSERT_STRING_EQUAL(cond(o, "completionTime"), "2026-01-01T00:00:21Z");
 	CU_ASSERT_STRING_EQUAL(cond(o, "conditions.0.type"), "Complete");
 	CU_ASSERT_STRING_EQUAL(cond(o, "conditions.0.status"), "True");
 	CU_ASSERT_PTR_NULL(val_path(o->rest, "podLog"));
@@ -264,8 +264,8 @@ static void test_defaults_and_status(void)
 	CU_ASSERT_EQUAL(st->seen_ms, 1500);
 	CU_ASSERT_EQUAL(st->slot_ms, 1500);
 	CU_ASSERT_EQUAL(st->start_ms, 6500);
-	CU_ASSERT_EQUAL(st->duration_ms, 90000);
-	CU_ASSERT_EQUAL(st->end_ms, 96500);
+	CU_ASSERT_EQUAL(st->duration_ms, 15000);
+	CU_ASSERT_EQUAL(st->end_ms, 21500);
 	CU_ASSERT_EQUAL(st->deadline_ms, 1000 + 86400000);
 	/* the apply: running at the horizon, active */
 	run(&W, 200000 + 1000);
@@ -273,8 +273,8 @@ static void test_defaults_and_status(void)
 	CU_ASSERT_EQUAL(val_int(val_path(o->status, "active"), 0), 1);
 	run(&W, 10 * 60000);
 	st = stat_of(&W, "a-apply-1");
-	CU_ASSERT_EQUAL(st->duration_ms, 180000);
-	CU_ASSERT_EQUAL(st->end_ms, 200000 + 5000 + 180000);
+	CU_ASSERT_EQUAL(st->duration_ms, 25000);
+	CU_ASSERT_EQUAL(st->end_ms, 200000 + 5000 + 25000);
 	CU_ASSERT_EQUAL(mdl_capacity(W.m), 0);
 	CU_ASSERT_EQUAL(mdl_capacity_peak(W.m), 1);
 	stop(&W);
@@ -344,7 +344,7 @@ static void test_durations_by_selector(void)
 	job_at(&W, 0, (struct job_spec){ "prod-a", "prod", "apply", 0, NULL });
 	run(&W, 3600000);
 	CU_ASSERT_EQUAL(stat_of(&W, "dev-p")->duration_ms, 120000);
-	CU_ASSERT_EQUAL(stat_of(&W, "dev-a")->duration_ms, 180000);
+	CU_ASSERT_EQUAL(stat_of(&W, "dev-a")->duration_ms, 25000);
 	CU_ASSERT_EQUAL(stat_of(&W, "stg-p")->duration_ms, 300000);
 	CU_ASSERT_EQUAL(stat_of(&W, "prod-p")->duration_ms, 600000);
 	CU_ASSERT_EQUAL(stat_of(&W, "prod-a")->duration_ms, 420000);
@@ -911,8 +911,8 @@ static void test_models_parse(void)
 	CU_ASSERT_EQUAL(m->capacity, 0);
 	CU_ASSERT_EQUAL(m->pod_startup_ms, 5000);
 	CU_ASSERT_EQUAL(m->job[SCN_JOB_PLAN].duration.kind, DIST_CONSTANT);
-	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_PLAN].duration.u.constant.value, 90000, 0);
-	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_APPLY].duration.u.constant.value, 180000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_PLAN].duration.u.constant.value, 15000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_APPLY].duration.u.constant.value, 25000, 0);
 	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_PLAN].failure_probability, 0, 0);
 	free(diags);
 	scn_release(&s);
