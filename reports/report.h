@@ -35,11 +35,26 @@ struct rep_run {
 	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
 };
 
+/* Which timeline entries the terminal report shows. */
+enum rep_timeline {
+	/*
+	 * What a reader follows (the default): objects appearing and going,
+	 * every change of phase, reason or message, labels, spec and the
+	 * annotations the engines act on (grants, requests, approvals,
+	 * revisions); not Jobs and PVCs, finalizer bookkeeping, nor status
+	 * writes that change no phase, reason or message.
+	 */
+	REP_TL_CHANGES,
+	REP_TL_ALL,  /* every transition, with the detail of what changed */
+	REP_TL_NONE, /* no timeline: steps view and summary only */
+};
+
 /* Options of the terminal report. */
 struct rep_text_opts {
 	bool color;     /* ANSI colours (callers pass true only for a TTY) */
-	bool quiet;     /* summary only, no timeline */
+	bool quiet;     /* summary only, no timeline and no steps view */
 	unsigned width; /* columns to fit, >= 60; 80 by default */
+	enum rep_timeline timeline;
 };
 
 /*

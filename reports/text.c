@@ -24,6 +24,7 @@
 struct out {
 	FILE *f;
 	bool color;
+	bool compact; /* REP_TL_CHANGES: no "status: ..." detail lines */
 	unsigned width;
 	size_t obj_w; /* object column: the longest name, at least OBJ_MIN_W */
 	int err;
@@ -256,9 +257,10 @@ static void entry_line_clean(struct out *o, const struct tl_entry *e)
 				wrapped(o, e->reason, 2 + TIME_W + 2, phase_tone(e->phase, e->reason));
 		}
 	}
-	if (e->message && e->message[0])
+	/* A metadata edit does not change the message: the compact view says it once. */
+	if (e->message && e->message[0] && !(o->compact && e->change == TL_UPDATED))
 		wrapped(o, e->message, 2 + TIME_W + 2, "");
-	if (e->detail && e->detail[0])
+	if (e->detail && e->detail[0] && !(o->compact && e->change == TL_STATUS))
 		wrapped(o, e->detail, 2 + TIME_W + 2, C_DIM);
 }
 
@@ -417,8 +419,15 @@ static void summary(struct out *o, const struct rep_run *run)
 	char end[GT_DURATION_BUFSZ], ttc[GT_DURATION_BUFSZ];
 
 	gt_format_duration(run->end_ms, end, sizeof(end));
-	emit(o, "\n%sstopped%s   %s at %s after %llu event%s\n", col(o, C_BOLD), col(o, C_OFF),
-	     run->stop, end, (unsigned long long)run->events, run->events == 1 ? "" : "s");
+	const char *why = !strcmp(run->stop, "completed")   ? "the change completed"
+			  : !strcmp(run->stop, "quiescent") ? "nothing left to happen"
+			  : !strcmp(run->stop, "horizon")   ? "horizon reached"
+			  : !strcmp(run->stop, "budget")    ? "event budget spent"
+			  : !strcmp(run->stop, "loop")      ? "zero-delay loop"
+							    : run->stop;
+
+	emit(o, "\n%sstopped%s   at %s (%s) after %llu event%s\n", col(o, C_BOLD), col(o, C_OFF),
+	     end, why, (unsigned long long)run->events, run->events == 1 ? "" : "s");
 	if (!strcmp(run->stop, "loop") || !strcmp(run->stop, "budget"))
 		emit(o, "          %scut short by the %s bound (see the notice above): what\n"
 			"          follows is only what happened until then%s\n",
@@ -429,12 +438,8 @@ static void summary(struct out *o, const struct rep_run *run)
 		emit(o, "%scompleted%s %syes%s, in %s\n", col(o, C_BOLD), col(o, C_OFF),
 		     col(o, C_GREEN), col(o, C_OFF), ttc);
 	} else {
-		const char *why = strcmp(run->stop, "quiescent") == 0
-					  ? "nothing was left to happen"
-					  : "the run ended first";
-
-		emit(o, "%scompleted%s %sno%s, censored: time to complete > %s (%s)\n",
-		     col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end, why);
+		emit(o, "%scompleted%s %sno%s, censored: time to complete > %s\n", col(o, C_BOLD),
+		     col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end);
 	}
 	if (s->drivers)
 		emit(o, "%sdrivers%s   %u of %u Rollout/FleetRollout reached completion\n",
@@ -459,9 +464,76 @@ static void summary(struct out *o, const struct rep_run *run)
 	}
 }
 
+/* Last (phase, reason, message) of one object, by interned ids. */
+struct last {
+	tl_str kind, ns, name;
+	tl_str phase, reason, message;
+};
+
+static struct last *last_of(struct last **tab, size_t *cap, size_t *n, const struct tl_rec *r)
+{
+	size_t mask, i;
+
+	if ((*n + 1) * 2 > *cap) {
+		struct last *old = *tab;
+		size_t oldcap = *cap;
+
+		*cap = oldcap ? oldcap * 2 : 256;
+		*tab = xcalloc(*cap, sizeof(**tab));
+		for (size_t k = 0; k < oldcap; k++) {
+			if (!old[k].kind)
+				continue;
+			i = ((size_t)old[k].kind * 31u + (size_t)old[k].ns * 131u +
+			     (size_t)old[k].name * 8191u) & (*cap - 1);
+			while ((*tab)[i].kind)
+				i = (i + 1) & (*cap - 1);
+			(*tab)[i] = old[k];
+		}
+		free(old);
+	}
+	mask = *cap - 1;
+	i = ((size_t)r->kind * 31u + (size_t)r->ns * 131u + (size_t)r->name * 8191u) & mask;
+	while ((*tab)[i].kind) {
+		if ((*tab)[i].kind == r->kind && (*tab)[i].ns == r->ns && (*tab)[i].name == r->name)
+			return &(*tab)[i];
+		i = (i + 1) & mask;
+	}
+	(*tab)[i] = (struct last){ r->kind, r->ns, r->name, 0, 0, 0 };
+	(*n)++;
+	return &(*tab)[i];
+}
+
+/* Whether entry @r is one a reader follows (enum rep_timeline, REP_TL_CHANGES). */
+static bool worth_showing(const struct tl *tl, const struct tl_rec *r, struct last *l)
+{
+	const char *kind = tl_str_get(tl, r->kind), *detail = tl_str_get(tl, r->detail);
+	bool moved = r->phase != l->phase || r->reason != l->reason || r->message != l->message;
+
+	l->phase = r->phase;
+	l->reason = r->reason;
+	l->message = r->message;
+	if (!strcmp(kind, "Job") || !strcmp(kind, "PersistentVolumeClaim"))
+		return false;
+	switch ((enum tl_change)r->change) {
+	case TL_CREATED:
+	case TL_DELETING:
+	case TL_DELETED:
+		return true;
+	case TL_STATUS:
+		return moved;
+	case TL_UPDATED:
+		/* Finalizer bookkeeping alone is not news; labels, spec, annotations are. */
+		return moved || !detail || strncmp(detail, "finalizers:", 11) != 0;
+	}
+	return true;
+}
+
 int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opts)
 {
-	struct out o = { f, opts->color, opts->width >= 60 ? opts->width : 80, OBJ_MIN_W, 0 };
+	struct out o = { f, opts->color, opts->timeline == REP_TL_CHANGES,
+			 opts->width >= 60 ? opts->width : 80, OBJ_MIN_W, 0 };
+	bool *show = NULL;
+	bool any_timeline = !opts->quiet && opts->timeline != REP_TL_NONE;
 	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl), j = 0;
 	size_t obj_max = OBJ_MIN_W;
 	char hz[GT_DURATION_BUFSZ];
@@ -469,11 +541,26 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	/* The object column fits the longest name, leaving the phase 20 columns. */
 	if (o.width >= 2 + TIME_W + 2 + CHG_W + 2 + 20)
 		obj_max = o.width - (2 + TIME_W + 2 + CHG_W + 2 + 20);
-	for (size_t i = 0; i < n && !opts->quiet; i++) {
+	if (any_timeline) {
+		struct last *tab = NULL;
+		size_t cap = 0, used = 0;
+
+		show = xcalloc(n ? n : 1, sizeof(*show));
+		for (size_t i = 0; i < n; i++) {
+			const struct tl_rec *r = tl_rec_at(run->tl, i);
+
+			show[i] = opts->timeline == REP_TL_ALL ||
+				  worth_showing(run->tl, r, last_of(&tab, &cap, &used, r));
+		}
+		free(tab);
+	}
+	for (size_t i = 0; i < n && any_timeline; i++) {
 		struct tl_entry e;
 		char obj[512];
 		size_t w;
 
+		if (!show[i])
+			continue;
 		tl_get(run->tl, i, &e);
 		object_name(&e, obj, sizeof(obj));
 		w = u8_width(obj, strlen(obj));
@@ -489,7 +576,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	     run->nobjects, run->nobjects == 1 ? "" : "s", run->nevents,
 	     run->nevents == 1 ? "" : "s");
 	free(name);
-	if (!opts->quiet) {
+	if (any_timeline) {
 		emit(&o, "\n  %s%*s  ", col(&o, C_DIM), TIME_W, "TIME");
 		cell(&o, "OBJECT", o.obj_w);
 		emit(&o, " ");
@@ -498,6 +585,8 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 		for (size_t i = 0; i < n; i++) {
 			struct tl_entry e;
 
+			if (!show[i])
+				continue;
 			tl_get(run->tl, i, &e);
 			for (; j < nn; j++) {
 				struct tl_notice no;
@@ -519,5 +608,6 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	if (!opts->quiet)
 		steps_view(&o, run->obs);
 	summary(&o, run);
+	free(show);
 	return o.err;
 }

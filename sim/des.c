@@ -59,6 +59,8 @@ struct des {
 	uint32_t *hot_index; /* open addressing on the key pointer: index + 1 into hot, 0 empty */
 	size_t nhot_index;   /* power of two, > 2 * nhot */
 	uint64_t hot_seq;
+
+	bool stop_requested; /* des_request_stop(): end des_run() after the running event */
 };
 
 struct des_params des_params_default(void)
@@ -368,6 +370,10 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 	for (;;) {
 		int64_t t = evq_peek_time(&w->q);
 
+		if (w->stop_requested) {
+			w->stop_requested = false;
+			return DES_STOPPED;
+		}
 		if (t == EVQ_NEVER)
 			return DES_QUIESCENT;
 		if (t > horizon_ms) {
@@ -436,6 +442,13 @@ const char *des_stop_name(enum des_stop s)
 		return "budget";
 	case DES_LOOP:
 		return "loop";
+	case DES_STOPPED:
+		return "completed";
 	}
 	return "?";
+}
+
+void des_request_stop(struct des *w)
+{
+	w->stop_requested = true;
 }

@@ -65,6 +65,7 @@ enum des_stop {
 	DES_HORIZON,   /* the next event is later than the horizon */
 	DES_BUDGET,    /* max_events reached */
 	DES_LOOP,      /* max_events_per_ms reached: a zero-delay loop */
+	DES_STOPPED,   /* des_request_stop() was called (the run reached its goal) */
 };
 
 struct des;
@@ -159,7 +160,14 @@ void des_add_controller(struct des *w, struct ctl *c);
  */
 enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits *lim);
 
-/* des_stop_name() - "quiescent", "horizon", "budget" or "loop". */
+/* des_stop_name() - "quiescent", "horizon", "budget", "loop" or "completed" (DES_STOPPED). */
 const char *des_stop_name(enum des_stop s);
+
+/*
+ * des_request_stop() - make the running (or next) des_run() return
+ * DES_STOPPED once the current event is done; events still pending stay.
+ * For observers that know the run has reached what it was run for.
+ */
+void des_request_stop(struct des *w);
 
 #endif

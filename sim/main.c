@@ -71,9 +71,14 @@ static void usage_run(FILE *f)
 		"                        0..18446744073709551615\n"
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
 		"                        (overrides spec.horizon)\n"
+		"      --until WHEN      complete (default): end the run when the change\n"
+		"                        completes; horizon: run on to the horizon\n"
 		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
 		"                        '-' writes to stdout instead of the terminal timeline\n"
-		"  -q, --quiet           print the summary only, no timeline\n"
+		"      --timeline WHAT   changes (default): phases, reasons, grants, edits;\n"
+		"                        all: every object transition with its detail;\n"
+		"                        none: only the steps view and the summary\n"
+		"  -q, --quiet           print the summary only\n"
 		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
@@ -95,6 +100,7 @@ static void usage_check(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -s, --seed N          seed for every run (overrides spec.seed)\n"
+		"      --until WHEN      complete (default) or horizon, as for run\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
@@ -131,6 +137,7 @@ static void usage_compare(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -s, --seed N          seed for both runs (overrides spec.seed)\n"
+		"      --until WHEN      complete (default) or horizon, as for run\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
@@ -138,7 +145,7 @@ static void usage_compare(FILE *f)
 		prog, exit_codes_help);
 }
 
-enum { OPT_HORIZON = 256, OPT_JSON, OPT_COLOR, OPT_NO_COLOR, OPT_WIDTH };
+enum { OPT_HORIZON = 256, OPT_JSON, OPT_COLOR, OPT_NO_COLOR, OPT_WIDTH, OPT_UNTIL, OPT_TIMELINE };
 
 struct opts {
 	struct run_opts run;
@@ -146,6 +153,7 @@ struct opts {
 	const char *color;
 	bool quiet;
 	unsigned width;
+	enum rep_timeline timeline;
 };
 
 /* Parses the options shared by the commands.  Returns the exit code on error, -1 to go on. */
@@ -158,6 +166,8 @@ static int parse_opts(int argc, char **argv, const char *cmd, void (*usage)(FILE
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "help", no_argument, NULL, 'h' },
@@ -197,6 +207,34 @@ static int parse_opts(int argc, char **argv, const char *cmd, void (*usage)(FILE
 				return CLI_USAGE;
 			}
 			o->run.horizon_set = true;
+			break;
+		case OPT_TIMELINE:
+			if (!is_run)
+				goto not_here;
+			if (!strcmp(optarg, "changes"))
+				o->timeline = REP_TL_CHANGES;
+			else if (!strcmp(optarg, "all"))
+				o->timeline = REP_TL_ALL;
+			else if (!strcmp(optarg, "none"))
+				o->timeline = REP_TL_NONE;
+			else {
+				fprintf(stderr,
+					"%s %s: invalid --timeline '%s': expected changes, all or none\n",
+					prog, cmd, optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case OPT_UNTIL:
+			if (!strcmp(optarg, "horizon"))
+				o->run.until_horizon = true;
+			else if (!strcmp(optarg, "complete"))
+				o->run.until_horizon = false;
+			else {
+				fprintf(stderr,
+					"%s %s: invalid --until '%s': expected complete or horizon\n",
+					prog, cmd, optarg);
+				return CLI_USAGE;
+			}
 			break;
 		case OPT_JSON:
 			if (!is_run)
@@ -337,7 +375,8 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!json_stdout) {
-		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width };
+		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
+					    o.timeline };
 
 		if (rep_text(stdout, &rep, &to) != 0)
 			rc = CLI_IO;

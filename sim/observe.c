@@ -26,7 +26,44 @@ struct obs {
 	struct obs_workspace *ws;
 	size_t nws, capws;
 	struct index ro_idx, ws_idx;
+	/* Completion, kept incrementally (every change checks it in O(1)). */
+	size_t ro_live, ro_done, ws_live, ws_applied;
+	void (*on_complete)(void *);
+	void *on_complete_ctx;
+	bool complete_fired; /* complete at the last check */
 };
+
+static bool complete_now(const struct obs *o)
+{
+	return o->ro_live ? o->ro_done == o->ro_live : o->ws_live > 0 && o->ws_applied == o->ws_live;
+}
+
+/* Calls the completion callback on every change that makes the run complete. */
+static void check_complete(struct obs *o)
+{
+	bool done;
+
+	if (!o->on_complete)
+		return;
+	done = complete_now(o);
+	if (done && !o->complete_fired)
+		o->on_complete(o->on_complete_ctx);
+	o->complete_fired = done;
+}
+
+bool obs_is_complete(const struct obs *o)
+{
+	return complete_now(o);
+}
+
+static void seed_from_store(struct obs *o);
+
+void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
+{
+	o->on_complete = fn;
+	o->on_complete_ctx = ctx;
+	seed_from_store(o);
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -158,9 +195,19 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 	const char *was = old ? str_at(old->status, "phase") : NULL;
 
 	if (type == API_DELETED) {
+		if (w->exists) {
+			o->ws_live--;
+			o->ws_applied -= is(w->last_phase, "Applied");
+		}
 		w->exists = false;
+		check_complete(o);
 		return;
 	}
+	if (!w->exists)
+		o->ws_live++;
+	else
+		o->ws_applied -= is(w->last_phase, "Applied");
+	o->ws_applied += is(phase, "Applied");
 	w->exists = true;
 	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
 	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
@@ -176,6 +223,7 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 			w->failed_ms = t;
 	}
 	set_str(&w->last_phase, phase);
+	check_complete(o);
 }
 
 /* ---- Rollouts -------------------------------------------------------------- */
@@ -311,8 +359,20 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 	const char *reason = str_at(cur->status, "reason");
 	int64_t step = val_int(val_map_get(cur->status, "currentStep"), -1);
 
-	if (type == API_DELETED)
+	if (type == API_DELETED) {
+		if (r->exists) {
+			o->ro_live--;
+			o->ro_done -= r->completed_ms >= 0;
+		}
+		r->exists = false;
+		check_complete(o);
 		return;
+	}
+	if (!r->exists) {
+		r->exists = true;
+		o->ro_live++;
+		o->ro_done += r->completed_ms >= 0;
+	}
 	set_str(&r->project, str_at(cur->spec, "projectRef"));
 	sync_steps(r, cur);
 	if (is(phase, "Reconciling") && is(reason, "LevelProgressing")) {
@@ -327,8 +387,10 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 			if (r->steps[i].completed_ms < 0)
 				r->steps[i].completed_ms = t;
 		}
-		if (r->completed_ms < 0)
+		if (r->completed_ms < 0) {
 			r->completed_ms = t;
+			o->ro_done++;
+		}
 	} else if (is(phase, "Failed") && is(reason, "StepFailed") && !r->halted) {
 		r->halted = true;
 		r->halt_ms = t;
@@ -337,6 +399,42 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 		r->halt_message = xstrdup(str_at(cur->status, "message"));
 		take_blast(o, r);
 	}
+	check_complete(o);
+}
+
+/*
+ * The counters start from what the store holds now (the loaded world), so the
+ * first watch deliveries of a run, which arrive one object at a time, never
+ * look like a completed world that is only partly known yet.
+ */
+static void seed_from_store(struct obs *o)
+{
+	struct api *api = des_api(o->w);
+	struct api_list l;
+
+	api_list_init(&l);
+	api_list(api, "Rollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		struct obs_rollout *r = ro_get(o, l.items[i]->ns, l.items[i]->name);
+
+		if (!r->exists) {
+			r->exists = true;
+			o->ro_live++;
+			o->ro_done += r->completed_ms >= 0;
+		}
+	}
+	api_list(api, "Workspace", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		struct obs_workspace *w = ws_get(o, l.items[i]->ns, l.items[i]->name);
+
+		if (!w->exists) {
+			w->exists = true;
+			o->ws_live++;
+			set_str(&w->last_phase, str_at(l.items[i]->status, "phase"));
+			o->ws_applied += is(w->last_phase, "Applied");
+		}
+	}
+	api_list_release(&l);
 }
 
 struct obs *obs_new(struct des *w, int64_t latency_ms)

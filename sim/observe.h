@@ -65,6 +65,7 @@ struct obs_rollout {
 	char **blast;         /* Workspaces that had begun applying by the halt, sorted */
 	size_t nblast;
 	size_t blast_total;   /* Workspaces of the Project at the halt */
+	bool exists;          /* still there at the end */
 };
 
 struct obs;
@@ -75,6 +76,18 @@ struct obs;
  * Returns new; free with obs_free() after finishing with the results.
  */
 struct obs *obs_new(struct des *w, int64_t latency_ms);
+
+/*
+ * obs_on_complete() - call @fn(@ctx) at every change after which the run
+ * is complete as sim/outcome.h defines it, having not been before: every
+ * Rollout there has reached Applied/RolloutCompleted at least once; or, with
+ * no Rollout, every Workspace is Applied.  Call after loading the world (it
+ * starts from what the store holds).  Used to end a run there.
+ */
+void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx);
+
+/* obs_is_complete() - whether the run is complete now, by the same rule. */
+bool obs_is_complete(const struct obs *o);
 
 /* obs_free() - frees the observer and its results.  Accepts NULL. */
 void obs_free(struct obs *o);

@@ -212,6 +212,30 @@ static int apply_event(struct api *api, const struct scn_event *ev, char **why)
 	return API_EINVALID;
 }
 
+/* What ending a run at completion needs: the last scripted event comes first. */
+struct until {
+	struct des *w;
+	struct obs *obs;
+	int64_t last_event_ms; /* -1 without scripted events */
+};
+
+static void on_complete(void *ctx)
+{
+	struct until *u = ctx;
+
+	if (des_now(u->w) >= u->last_event_ms)
+		des_request_stop(u->w);
+}
+
+/* At the instant of the last scripted event, after everything else of it. */
+static void after_last_event(struct des *w, void *ctx, void *arg)
+{
+	struct until *u = ctx;
+
+	if (obs_is_complete(u->obs))
+		des_request_stop(w);
+}
+
 static void fire_event(struct des *w, void *ctx, void *arg)
 {
 	const struct ev_ctx *c = ctx;
@@ -236,6 +260,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	struct des_params p = des_params_default();
 	struct des_limits lim = { 0 };
 	struct ev_ctx *ctx;
+	struct until *until = NULL;
 	struct api *api;
 
 	memset(r, 0, sizeof(*r));
@@ -257,6 +282,25 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			abort();
 	}
 	des_set_cause(r->world, NULL);
+	/*
+	 * Armed once the whole world is loaded: completion is judged on all of
+	 * it, and only once every scripted event had its turn.
+	 */
+	if (!(o && o->until_horizon)) {
+		until = xcalloc(1, sizeof(*until));
+		until->w = r->world;
+		until->obs = r->obs;
+		until->last_event_ms = -1;
+		for (size_t i = 0; i < s->nevents; i++)
+			if (s->events[i].at_ms > until->last_event_ms)
+				until->last_event_ms = s->events[i].at_ms;
+		for (size_t i = 0; i < s->nmevents; i++)
+			if (s->mevents[i].at_ms > until->last_event_ms)
+				until->last_event_ms = s->mevents[i].at_ms;
+		obs_on_complete(r->obs, on_complete, until);
+		if (until->last_event_ms >= 0)
+			des_at(r->world, until->last_event_ms, INT32_MAX, after_last_event, until, NULL);
+	}
 
 	/* The models first: the Job runner and the git remotes the controllers use. */
 	r->models = mdl_new(s, r->world, 0);
@@ -282,7 +326,12 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	lim.max_events_per_ms = s->events_per_instant;
 	r->stop = des_run(r->world, r->horizon_ms, &lim);
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
+	if (r->stop == DES_STOPPED)
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO,
+			      "the change completed: run ended here (--until horizon runs on)", NULL,
+			      0);
 	free(ctx);
+	free(until);
 	obs_finish(r->obs, r->world);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	return 0;

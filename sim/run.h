@@ -25,6 +25,9 @@ struct run_opts {
 	uint64_t seed;
 	bool horizon_set;
 	int64_t horizon_ms; /* > 0 */
+	/* false (default): end the run when the change completes (sim/outcome.h);
+	 * true: go on to the horizon (drift runs, retries after completion). */
+	bool until_horizon;
 };
 
 struct run_result {
