@@ -66,7 +66,7 @@ proj = [e for e in d["timeline"] if e["kind"] == "Project"][0]
 assert proj["phase"] is None
 s = d["summary"]
 assert s["completed"] is True and s["censored"] is False
-assert s["time_to_complete_ms"] == 200000 and s["halted"] is False
+assert s["time_to_complete_ms"] == 150000 and s["halted"] is False
 assert [x["name"] for x in s["rollouts"][0]["steps"]] == ["dev", "staging", "prod"]
 PY
 	then ok "JSON has the documented blocks and fields"; else bad "JSON has the documented blocks and fields"; fi
