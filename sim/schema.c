@@ -107,6 +107,29 @@ static char *quote_string(const char *s)
 	return out;
 }
 
+/* Byte length of the first @max UTF-8 code points of @s (all of it when shorter). */
+static size_t prefix_bytes(const char *s, size_t max)
+{
+	size_t i = 0, chars = 0;
+
+	while (s[i] && chars < max) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+char *sch_abbrev(const char *s)
+{
+	size_t n = prefix_bytes(s, SCH_QUOTE_MAX);
+
+	if (!s[n])
+		return xstrdup(s);
+	return xasprintf("%.*s...", (int)n, s);
+}
+
 char *sch_quote(const struct val *v)
 {
 	if (!v)
@@ -120,8 +143,19 @@ char *sch_quote(const struct val *v)
 		return v->raw ? xstrdup(v->raw) : xasprintf("%" PRId64, v->u.i);
 	case VAL_FLOAT:
 		return v->raw ? xstrdup(v->raw) : xasprintf("%.17g", v->u.f);
-	case VAL_STRING:
-		return quote_string(v->u.s);
+	case VAL_STRING: {
+		size_t n = prefix_bytes(v->u.s, SCH_QUOTE_MAX);
+		char *head, *q, *out;
+
+		if (!v->u.s[n])
+			return quote_string(v->u.s);
+		head = xstrndup(v->u.s, n);
+		q = quote_string(head);
+		out = xasprintf("%s... (%zu bytes)", q, strlen(v->u.s));
+		free(q);
+		free(head);
+		return out;
+	}
 	case VAL_MAP:
 		return xstrdup("\"object\"");
 	case VAL_LIST:
@@ -340,6 +374,66 @@ static void validate_object(const struct sch_node *s, struct val *v, const char 
 	}
 }
 
+void sch_report_duration_error(struct sch_ctx *c, const struct val *v, const char *path,
+			       const char *err)
+{
+	char *q = sch_quote(v);
+	int64_t ns;
+
+	if (gt_parse_duration_ns(val_str(v, ""), &ns, NULL, 0) == GT_ERANGE) {
+		char lim[GT_DURATION_BUFSZ];
+		bool neg = val_str(v, "")[0] == '-';
+
+		gt_format_duration_ns(neg ? INT64_MIN : INT64_MAX, lim, sizeof(lim));
+		sch_report(c, v->mark, path, "Invalid value: %s: %s: out of range, the %s is %s", q,
+			   err, neg ? "minimum" : "maximum", lim);
+	} else {
+		sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
+		sch_note(c, v->mark, "durations use Go syntax, e.g. 90s, 5m, 1h30m");
+	}
+	free(q);
+}
+
+static int cmp_mark(struct val_mark a, struct val_mark b)
+{
+	if (a.line != b.line)
+		return a.line < b.line ? -1 : 1;
+	return a.col < b.col ? -1 : a.col > b.col;
+}
+
+void sch_move_sorted(struct diag *dst, struct diag *src)
+{
+	size_t ngroups = 0, *start = xcalloc(src->n ? src->n : 1, sizeof(*start));
+
+	/* A group is an error or warning and the notes after it. */
+	for (size_t i = 0; i < src->n; i++)
+		if (i == 0 || src->items[i].sev != DIAG_NOTE)
+			start[ngroups++] = i;
+	/* Insertion sort of the group starts by their lead's mark: stable, and n is small. */
+	for (size_t i = 1; i < ngroups; i++) {
+		size_t g = start[i], j = i;
+
+		while (j > 0 && cmp_mark(src->items[start[j - 1]].mark, src->items[g].mark) > 0) {
+			start[j] = start[j - 1];
+			j--;
+		}
+		start[j] = g;
+	}
+	for (size_t k = 0; k < ngroups; k++) {
+		size_t i = start[k];
+
+		do {
+			const struct diag_item *it = &src->items[i];
+
+			diag_add(dst, it->sev, it->file, it->mark, "%s", it->msg);
+			i++;
+		} while (i < src->n && src->items[i].sev == DIAG_NOTE);
+	}
+	free(start);
+	diag_release(src);
+	diag_init(src);
+}
+
 static void validate_string(const struct sch_node *s, struct val *v, const char *path,
 			    struct sch_ctx *c)
 {
@@ -386,13 +480,8 @@ static void validate_string(const struct sch_node *s, struct val *v, const char 
 		char err[160];
 		int64_t ns;
 
-		if (gt_parse_duration_ns(str, &ns, err, sizeof(err)) != 0) {
-			char *q = sch_quote(v);
-
-			sch_report(c, v->mark, shown_path(path), "Invalid value: %s: %s", q, err);
-			sch_note(c, v->mark, "durations use Go syntax, e.g. 90s, 5m, 1h30m");
-			free(q);
-		}
+		if (gt_parse_duration_ns(str, &ns, err, sizeof(err)) != 0)
+			sch_report_duration_error(c, v, shown_path(path), err);
 	}
 }
 

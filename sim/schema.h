@@ -181,13 +181,46 @@ void sch_report(struct sch_ctx *c, struct val_mark mark, const char *path, const
 void sch_note(struct sch_ctx *c, struct val_mark mark, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Strings longer than this many characters are shortened in messages (sch_quote, sch_abbrev). */
+#define SCH_QUOTE_MAX 64
+
 /*
  * sch_quote() - @v as the API server quotes a value in a message: strings in
  * double quotes with Go %q escaping, numbers and booleans as written (the raw
  * source text when there is one), null as "null", maps and lists as "object"
- * and "array".  Returns new (caller frees).
+ * and "array".  A string of more than SCH_QUOTE_MAX characters (UTF-8 code
+ * points) is cut after that many and followed by `... (N bytes)`, N its whole
+ * length, so that a huge value does not flood the terminal:
+ * `"aaaa...a"... (254 bytes)`.  Returns new (caller frees).
  */
 char *sch_quote(const struct val *v);
+
+/*
+ * sch_abbrev() - @s unquoted, cut after SCH_QUOTE_MAX characters and followed
+ * by "..." when longer (for names inside an object's identity, e.g. the
+ * `Workspace "ns/name": ` prefix).  Returns new (caller frees).
+ */
+char *sch_abbrev(const char *s);
+
+/*
+ * sch_report_duration_error() - report that string @v at @path is not a Go
+ * duration; @err is the parser's text (gt_parse_duration_ns()).  A value out
+ * of Go's range (int64 nanoseconds) is reported with the limit it passed
+ * (`..., out of range, the maximum is 2562047h47m16.854775807s`); a syntax
+ * error gets a note with examples.  Counts in c->nerrors.
+ */
+void sch_report_duration_error(struct sch_ctx *c, const struct val *v, const char *path,
+			       const char *err);
+
+/*
+ * sch_move_sorted() - move every item of @src to the end of @dst, groups
+ * (an error or warning with the notes that follow it) ordered by their lead
+ * item's line and column; groups at the same position keep their order
+ * (stable), notes stay after their error.  Meant for the diagnostics of one
+ * file (the file name is not compared).  @src is left empty (initialised).
+ * Errors: cannot fail.
+ */
+void sch_move_sorted(struct diag *dst, struct diag *src);
 
 /*
  * sch_accepted_fields() - "a, b, c": the field names of object schema @s, in

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine/value.h"
+#include "engine/xalloc.h"
 #include "sim/diag.h"
 #include "sim/schema.h"
 #include "sim/yamlload.h"
@@ -219,6 +220,82 @@ static void test_quote_and_fields(void)
 	free(q);
 }
 
+static void test_long_values_shortened(void)
+{
+	char *big = xmalloc(5000001);
+	struct val *v;
+	char *q, *want;
+
+	memset(big, 'a', 5000000);
+	big[5000000] = '\0';
+	v = val_new_string(big);
+	q = sch_quote(v);
+	want = xasprintf("\"%.64s\"... (5000000 bytes)", big);
+	CU_ASSERT_STRING_EQUAL(q, want);
+	free(want);
+	free(q);
+	q = sch_abbrev(big);
+	want = xasprintf("%.64s...", big);
+	CU_ASSERT_STRING_EQUAL(q, want);
+	free(want);
+	free(q);
+	val_free(v);
+	/* 64 characters exactly are shown whole; the cut never splits a UTF-8 sequence. */
+	big[64] = '\0';
+	v = val_new_string(big);
+	q = sch_quote(v);
+	CU_ASSERT_EQUAL(strlen(q), 66);
+	free(q);
+	val_free(v);
+	memset(big, 'a', 66);
+	memcpy(big, "\xc3\xa9", 2); /* é, then 64 more characters: 65 in all */
+	big[66] = '\0';
+	q = sch_abbrev(big);
+	CU_ASSERT_EQUAL(strlen(q), 65 + 3);
+	CU_ASSERT_STRING_EQUAL(q + 65, "...");
+	free(q);
+	free(big);
+}
+
+static void test_duration_out_of_range(void)
+{
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  soak: 9999999999h\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:9: error: Thing \"default/x\": spec.soak: Invalid value: \"9999999999h\": time: invalid duration \"9999999999h\": out of range, the maximum is 2562047h47m16.854775807s");
+}
+
+static void test_move_sorted(void)
+{
+	struct diag src, dst;
+	struct val_mark m3 = { 3, 1 }, m1 = { 1, 5 }, m1b = { 1, 2 };
+	char *t;
+
+	diag_init(&src);
+	diag_init(&dst);
+	diag_error(&src, "f", m3, "third");
+	diag_note(&src, "f", m3, "note of third");
+	diag_error(&src, "f", m1, "second");
+	diag_warning(&src, "f", m1b, "first");
+	diag_note(&src, "f", m3, "note of first, elsewhere");
+	diag_error(&src, "f", m1, "second again");
+	sch_move_sorted(&dst, &src);
+	CU_ASSERT_EQUAL(src.n, 0);
+	CU_ASSERT_EQUAL_FATAL(dst.n, 6);
+	CU_ASSERT_EQUAL(dst.nerrors, 3);
+	CU_ASSERT_STRING_EQUAL(dst.items[0].msg, "first");
+	CU_ASSERT_STRING_EQUAL(dst.items[1].msg, "note of first, elsewhere");
+	CU_ASSERT_STRING_EQUAL(dst.items[2].msg, "second");
+	CU_ASSERT_STRING_EQUAL(dst.items[3].msg, "second again");
+	CU_ASSERT_STRING_EQUAL(dst.items[4].msg, "third");
+	CU_ASSERT_STRING_EQUAL(dst.items[5].msg, "note of third");
+	t = diag_format_item(&dst, 0);
+	CU_ASSERT_STRING_EQUAL(t, "f:1:2: warning: first");
+	free(t);
+	diag_release(&src);
+	diag_release(&dst);
+}
+
 static void test_cleanup(void)
 {
 	yl_stream_release(&st);
@@ -235,6 +312,9 @@ static CU_TestInfo tests[] = {
 	{ "unknown fields, minimum, minItems, duration", test_unknown_field_minimum_minitems_duration },
 	{ "array paths and custom checks", test_array_paths_and_check },
 	{ "quoting and field lists", test_quote_and_fields },
+	{ "long strings are shortened in messages", test_long_values_shortened },
+	{ "a duration beyond Go's range names the maximum", test_duration_out_of_range },
+	{ "sch_move_sorted orders groups by position", test_move_sorted },
 	{ "cleanup", test_cleanup },
 	CU_TEST_INFO_NULL,
 };
