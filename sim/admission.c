@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/labels.h"
 #include "engine/xalloc.h"
 
 /*
@@ -549,19 +550,32 @@ static bool label_part(const char *s, size_t n)
 	return true;
 }
 
+static bool subdomain_syntax(const char *s);
+
+/* label_syntax() - the DNS-1123 label regex, whatever the length. */
+static bool label_syntax(const char *s)
+{
+	return label_part(s, strlen(s));
+}
+
 bool adm_is_dns1123_label(const char *s)
 {
-	size_t n = strlen(s);
-
-	return n <= 63 && label_part(s, n);
+	return strlen(s) <= 63 && label_syntax(s);
 }
 
 bool adm_is_dns1123_subdomain(const char *s)
 {
 	size_t n = strlen(s);
+
+	return n <= 253 && subdomain_syntax(s);
+}
+
+/* subdomain_syntax() - the DNS-1123 subdomain regex, whatever the length. */
+static bool subdomain_syntax(const char *s)
+{
 	const char *p = s;
 
-	if (n == 0 || n > 253)
+	if (!*p)
 		return false;
 	for (;;) {
 		const char *dot = strchr(p, '.');
@@ -613,11 +627,6 @@ bool adm_is_label_value(const char *s)
 	"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 #define MSG_LABEL                                                                                  \
 	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-#define MSG_QUALIFIED                                                                              \
-	"name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), at most 63 characters after the prefix"
-#define MSG_LABEL_VALUE                                                                            \
-	"a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), at most 63 characters"
-
 /* ---- admission ------------------------------------------------------------------ */
 
 static void bad_name(struct sch_ctx *c, const struct val *v, const char *path, const char *why)
@@ -628,6 +637,49 @@ static void bad_name(struct sch_ctx *c, const struct val *v, const char *path, c
 	free(q);
 }
 
+/*
+ * bad_dns_name() - IsDNS1123Subdomain / IsDNS1123Label as the API server
+ * reports them: the length and the syntax are checked separately, one
+ * field error for each that fails.
+ */
+static void bad_dns_name(struct sch_ctx *c, const struct val *v, const char *path, bool label)
+{
+	size_t max = label ? 63 : 253;
+	size_t n = strlen(v->u.s);
+
+	if (n > max) {
+		char why[64];
+
+		/* content.MaxLenError at the pinned apimachinery (v0.36) counts bytes. */
+		snprintf(why, sizeof(why), "must be no more than %zu bytes", max);
+		bad_name(c, v, path, why);
+	}
+	if (!(label ? label_syntax(v->u.s) : subdomain_syntax(v->u.s)))
+		bad_name(c, v, path, label ? MSG_LABEL : MSG_SUBDOMAIN);
+}
+
+/*
+ * bad_label_text() - each of the "; "-joined messages of lbl_validate_key() /
+ * lbl_validate_value() (engine/labels.h, the upstream texts) as its own
+ * field error on @v, as ValidateLabels reports them.
+ */
+static void bad_label_text(struct sch_ctx *c, const struct val *v, const char *path,
+			   const char *msgs)
+{
+	const char *p = msgs;
+
+	for (;;) {
+		const char *sep = strstr(p, "; ");
+		char *one = sep ? xstrndup(p, (size_t)(sep - p)) : xstrdup(p);
+
+		bad_name(c, v, path, one);
+		free(one);
+		if (!sep)
+			break;
+		p = sep + 2;
+	}
+}
+
 /* Checks metadata syntax the schema cannot express; @md is a map (already type-checked). */
 static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const struct val *md)
 {
@@ -636,27 +688,29 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 	const struct val *labels = val_map_get(md, "labels");
 	const struct val *ann = val_map_get(md, "annotations");
 	bool label_name = strcmp(k->kind, "Namespace") == 0;
+	char err[LBL_ERRLEN];
 
 	if (!name || name->type != VAL_STRING || name->u.s[0] == '\0') {
 		if (!name || name->type == VAL_STRING)
 			sch_report(c, name ? name->mark : md->mark, "metadata.name", "Required value");
 	} else if (label_name ? !adm_is_dns1123_label(name->u.s) :
 				!adm_is_dns1123_subdomain(name->u.s)) {
-		bad_name(c, name, "metadata.name", label_name ? MSG_LABEL : MSG_SUBDOMAIN);
+		bad_dns_name(c, name, "metadata.name", label_name);
 	}
 	if (k->namespaced && ns && ns->type == VAL_STRING && ns->u.s[0] &&
 	    !adm_is_dns1123_label(ns->u.s))
-		bad_name(c, ns, "metadata.namespace", MSG_LABEL);
+		bad_dns_name(c, ns, "metadata.namespace", true);
 	if (labels && labels->type == VAL_MAP) {
 		for (size_t i = 0; i < labels->u.map.n; i++) {
 			const struct val_kv *kv = &labels->u.map.items[i];
 			struct val *key = val_new_string(kv->key);
 
 			key->mark = kv->key_mark;
-			if (!adm_is_qualified_name(kv->key))
-				bad_name(c, key, "metadata.labels", MSG_QUALIFIED);
-			if (kv->v && kv->v->type == VAL_STRING && !adm_is_label_value(kv->v->u.s))
-				bad_name(c, kv->v, "metadata.labels", MSG_LABEL_VALUE);
+			if (lbl_validate_key(kv->key, err, sizeof(err)) != LBL_OK)
+				bad_label_text(c, key, "metadata.labels", err);
+			if (kv->v && kv->v->type == VAL_STRING &&
+			    lbl_validate_value(kv->v->u.s, err, sizeof(err)) != LBL_OK)
+				bad_label_text(c, kv->v, "metadata.labels", err);
 			val_free(key);
 		}
 	}
@@ -668,11 +722,11 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 			/* The API server checks annotation keys in lower case. */
 			for (char *p = lower; *p; p++)
 				*p = (char)tolower((unsigned char)*p);
-			if (!adm_is_qualified_name(lower)) {
+			if (lbl_validate_key(lower, err, sizeof(err)) != LBL_OK) {
 				struct val *key = val_new_string(kv->key);
 
 				key->mark = kv->key_mark;
-				bad_name(c, key, "metadata.annotations", MSG_QUALIFIED);
+				bad_label_text(c, key, "metadata.annotations", err);
 				val_free(key);
 			}
 			free(lower);
@@ -790,6 +844,7 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 	const struct val *av, *kd, *md, *name;
 	const struct adm_kind *k;
 	struct sch_ctx c = { 0 };
+	struct diag local;
 	struct val *work;
 	const char *ns = "";
 	char *prefix;
@@ -846,14 +901,22 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 		if (!ns[0])
 			ns = "default";
 	}
-	if (name && name->type == VAL_STRING && name->u.s[0])
-		prefix = k->namespaced ? xasprintf("%s \"%s/%s\": ", k->kind, ns, name->u.s) :
-					 xasprintf("%s \"%s\": ", k->kind, name->u.s);
-	else
-		prefix = xasprintf("%s (no name): ", k->kind);
+	if (name && name->type == VAL_STRING && name->u.s[0]) {
+		char *short_ns = sch_abbrev(ns), *short_name = sch_abbrev(name->u.s);
 
+		prefix = k->namespaced ?
+				 xasprintf("%s \"%s/%s\": ", k->kind, short_ns, short_name) :
+				 xasprintf("%s \"%s\": ", k->kind, short_name);
+		free(short_ns);
+		free(short_name);
+	} else {
+		prefix = xasprintf("%s (no name): ", k->kind);
+	}
+
+	/* Collected apart, then added in line order (schema and metadata checks interleave). */
+	diag_init(&local);
 	work = val_copy(doc);
-	c.d = d;
+	c.d = &local;
 	c.file = file;
 	c.prefix = prefix;
 	c.root = work;
@@ -867,7 +930,43 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 	} else {
 		rc = -1;
 	}
+	sch_move_sorted(d, &local);
 	val_free(work);
 	free(prefix);
 	return rc;
+}
+
+const struct adm_kind *adm_find_kind_named(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].kind && strcmp(kinds[i].kind, kind) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+bool adm_identity(const struct val *doc, char **kind, char **ns, char **name)
+{
+	const struct val *md;
+	const char *k, *av, *n, *space;
+	const struct adm_kind *ak;
+
+	if (!doc || doc->type != VAL_MAP)
+		return false;
+	md = val_map_get(doc, "metadata");
+	k = val_str(val_map_get(doc, "kind"), "");
+	av = val_str(val_map_get(doc, "apiVersion"), "");
+	n = val_str(val_map_get(md, "name"), "");
+	space = val_str(val_map_get(md, "namespace"), "");
+	if (!k[0] || !n[0])
+		return false;
+	ak = adm_find_kind(av, k);
+	if (!ak)
+		ak = adm_find_kind_named(k);
+	*kind = xstrdup(k);
+	*name = xstrdup(n);
+	if (ak && !ak->namespaced)
+		*ns = xstrdup("");
+	else
+		*ns = xstrdup(space[0] ? space : "default");
+	return true;
 }

@@ -19,6 +19,11 @@
  *
  * Diagnostics read like kubectl's, after the object's identity:
  *   file:line:col: error: Workspace "default/demo-dev": spec.source.repoURL: Required value
+ * They are added in line order (an error keeps its notes).  Names too long for
+ * a message are shortened (sim/schema.h, sch_quote() / sch_abbrev()).  Name,
+ * label and annotation problems use the API server's texts, one error per
+ * failed rule (a name over the limit gets `must be no more than 253 bytes`,
+ * the wording of the pinned apimachinery; the label texts are engine/labels.h's).
  *
  * metadata, as read from a manifest or a `kubectl get -o yaml` snapshot:
  *   name           required, DNS-1123 subdomain (a DNS-1123 label for Namespace)
@@ -74,6 +79,24 @@ struct adm_kind {
  * or NULL.  Returns a borrowed pointer to static data.
  */
 const struct adm_kind *adm_find_kind(const char *api_version, const char *kind);
+
+/*
+ * adm_find_kind_named() - the supported kind called @kind, whatever its
+ * apiVersion (no two supported kinds share a name), or NULL.  For targets
+ * that name only a kind, e.g. to know whether they live in a namespace.
+ * Returns a borrowed pointer to static data.
+ */
+const struct adm_kind *adm_find_kind_named(const char *kind);
+
+/*
+ * adm_identity() - the (kind, namespace, name) an object document @doc
+ * (borrowed) claims, whether or not it is admitted: the namespace is "" for
+ * a cluster-scoped supported kind, else metadata.namespace or "default".
+ * @kind, @ns, @name: receive new strings (caller frees) on success.
+ * Returns: true; false (outputs untouched) when @doc is not a map or has no
+ *          non-empty kind or metadata.name string.
+ */
+bool adm_identity(const struct val *doc, char **kind, char **ns, char **name);
 
 /*
  * adm_supported_kinds() - "Project (magosproject.io/v1alpha1), ..." for notes.

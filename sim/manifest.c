@@ -26,7 +26,18 @@ void man_set_release(struct man_set *s)
 	for (size_t i = 0; i < s->nignored; i++)
 		free(s->ignored[i].text);
 	free(s->ignored);
+	man_rejected_release(s->rejected, s->nrejected);
 	memset(s, 0, sizeof(*s));
+}
+
+void man_rejected_release(struct man_rejected *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++) {
+		free(r[i].kind);
+		free(r[i].ns);
+		free(r[i].name);
+	}
+	free(r);
 }
 
 /* The set's own copy of @file (one per distinct name). */
@@ -132,8 +143,16 @@ static int admit_one(const char *file, const struct val *doc, struct man_set *s,
 	struct obj *o;
 	int rc = adm_admit(file, doc, &o, d);
 
-	if (rc < 0)
+	if (rc < 0) {
+		struct man_rejected r;
+
+		if (adm_identity(doc, &r.kind, &r.ns, &r.name)) {
+			s->rejected = xreallocarray(s->rejected, s->nrejected + 1,
+						    sizeof(*s->rejected));
+			s->rejected[s->nrejected++] = r;
+		}
 		return -1;
+	}
 	if (rc == ADM_IGNORED) {
 		s->ignored = xreallocarray(s->ignored, s->nignored + 1, sizeof(*s->ignored));
 		s->ignored[s->nignored++] = (struct man_ignored){ adm_describe_ignored(doc), file,

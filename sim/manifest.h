@@ -31,17 +31,35 @@ struct man_ignored {
 	struct val_mark mark; /* where the document starts */
 };
 
+/*
+ * The identity a rejected document claimed (adm_identity()), so that what
+ * refers to it later is not reported again as "not found": the document's
+ * own errors already say why it is missing.
+ */
+struct man_rejected {
+	char *kind, *ns, *name; /* owned; ns "" for cluster-scoped kinds */
+};
+
 struct man_set {
 	struct obj **objs; /* owned, n of them, in input order */
 	size_t n, cap;
 	struct man_ignored *ignored; /* owned, nignored of them, in input order */
 	size_t nignored;
+	struct man_rejected *rejected; /* owned, nrejected of them: documents adm_admit()
+					* refused (duplicates not included) */
+	size_t nrejected;
 	/* private: */
 	char **files;      /* owned file names the objects' src.file point at */
 	size_t nfiles;
 	size_t *slots;     /* open-addressing index of objs by identity (index + 1; 0 empty) */
 	size_t nslots;
 };
+
+/*
+ * man_rejected_release() - frees the strings of @n entries of @r and the
+ * array itself (as taken from a set); accepts NULL.
+ */
+void man_rejected_release(struct man_rejected *r, size_t n);
 
 /* man_set_init() - empty set.  man_set_release() frees the objects and names; accepts NULL. */
 void man_set_init(struct man_set *s);

@@ -380,18 +380,20 @@ static void test_metadata_checks(void)
 
 	CU_ASSERT_EQUAL(admit(text), -1);
 	CU_ASSERT_EQUAL(dg.n, 7);
-	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:7:3: error: Project \"default/Demo_Project\": unknown field \"metadata.owner\"");
-	CU_ASSERT_STRING_EQUAL(item(2),
+	/* In line order, whichever check found them. */
+	CU_ASSERT_STRING_EQUAL(item(0),
 			       "m.yaml:4:9: error: Project \"default/Demo_Project\": metadata.name: Invalid value: \"Demo_Project\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
-	CU_ASSERT_NSTRING_EQUAL(item(3),
+	CU_ASSERT_NSTRING_EQUAL(item(1),
 				"m.yaml:5:12: error: Project \"default/Demo_Project\": metadata.labels: Invalid value: \"bad key!\": name part must consist",
 				100);
-	CU_ASSERT_NSTRING_EQUAL(item(4),
+	CU_ASSERT_NSTRING_EQUAL(item(2),
 				"m.yaml:5:31: error: Project \"default/Demo_Project\": metadata.labels: Invalid value: \"-bad-\": a valid label must be",
 				100);
-	CU_ASSERT_NSTRING_EQUAL(item(5),
-				"m.yaml:6:17: error: Project \"default/Demo_Project\": metadata.annotations: Invalid value: \"a/b/c\": name part",
+	CU_ASSERT_NSTRING_EQUAL(item(3),
+				"m.yaml:6:17: error: Project \"default/Demo_Project\": metadata.annotations: Invalid value: \"a/b/c\": a valid label key",
 				90);
+	CU_ASSERT_STRING_EQUAL(item(4), "m.yaml:7:3: error: Project \"default/Demo_Project\": unknown field \"metadata.owner\"");
+	CU_ASSERT_NSTRING_EQUAL(item(5), "m.yaml:7:3: note: ", 18);
 	CU_ASSERT_STRING_EQUAL(item(6), "m.yaml:12:11: error: Project (no name): metadata.name: Required value");
 	CU_ASSERT_EQUAL(set.n, 0);
 }
@@ -416,6 +418,90 @@ static void test_name_syntax(void)
 	CU_ASSERT_FALSE(adm_find_kind("stages.metio.wtf/v1", "FleetRollout")->namespaced);
 }
 
+static void test_length_messages_and_huge_name(void)
+{
+	size_t n = 5000000;
+	char *name = malloc(n + 1), *doc, *want;
+	size_t total = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+	memset(name, 'a', n);
+	name[n] = '\0';
+	/* Lower case, too long: the length message only, not the syntax one. */
+	doc = malloc(n + 200);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	snprintf(doc, n + 200,
+		 "apiVersion: v1\nkind: Secret\nmetadata:\n  name: %.254s\n"
+		 "  labels:\n    %.64s: %.64s\n",
+		 name, name, name);
+	CU_ASSERT_EQUAL(admit(doc), -1);
+	CU_ASSERT_EQUAL(dg.n, 3);
+	want = malloc(1024);
+	snprintf(want, 1024,
+		 "m.yaml:4:9: error: Secret \"default/%.64s...\": metadata.name: Invalid value: "
+		 "\"%.64s\"... (254 bytes): must be no more than 253 bytes",
+		 name, name);
+	CU_ASSERT_STRING_EQUAL(item(0), want);
+	snprintf(want, 1024,
+		 "m.yaml:6:5: error: Secret \"default/%.64s...\": metadata.labels: Invalid value: "
+		 "\"%.64s\": name part must be no more than 63 bytes",
+		 name, name);
+	CU_ASSERT_STRING_EQUAL(item(1), want);
+	snprintf(want, 1024,
+		 "m.yaml:6:71: error: Secret \"default/%.64s...\": metadata.labels: Invalid value: "
+		 "\"%.64s\": must be no more than 63 bytes",
+		 name, name);
+	CU_ASSERT_STRING_EQUAL(item(2), want);
+	/* A 5,000,000-character name: each message stays short. */
+	snprintf(doc, n + 200, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", name);
+	CU_ASSERT_EQUAL(admit(doc), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	for (size_t i = 0; i < dg.n; i++)
+		total += strlen(item(i));
+	CU_ASSERT(total < 400);
+	CU_ASSERT_PTR_NOT_NULL(strstr(item(0), "(5000000 bytes): must be no more than 63 bytes"));
+	free(want);
+	free(doc);
+	free(name);
+}
+
+static void test_identity_and_kind_by_name(void)
+{
+	char *k, *ns, *name;
+	struct yl_stream st;
+	const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: X, namespace: y}\n"
+			   "---\nkind: Workspace\nmetadata: {name: w}\n---\nkind: Workspace\n";
+
+	CU_ASSERT_FALSE(adm_find_kind_named("Namespace")->namespaced);
+	CU_ASSERT_TRUE(adm_find_kind_named("Workspace")->namespaced);
+	CU_ASSERT_PTR_NULL(adm_find_kind_named("ClusterRole"));
+	reset();
+	CU_ASSERT_EQUAL_FATAL(yl_load_string("m.yaml", text, strlen(text), &st, &dg), 0);
+	CU_ASSERT_TRUE_FATAL(adm_identity(st.docs[0].root, &k, &ns, &name));
+	CU_ASSERT_STRING_EQUAL(k, "Namespace");
+	CU_ASSERT_STRING_EQUAL(ns, "");
+	CU_ASSERT_STRING_EQUAL(name, "X");
+	free(k);
+	free(ns);
+	free(name);
+	CU_ASSERT_TRUE_FATAL(adm_identity(st.docs[1].root, &k, &ns, &name));
+	CU_ASSERT_STRING_EQUAL(ns, "default");
+	free(k);
+	free(ns);
+	free(name);
+	CU_ASSERT_FALSE(adm_identity(st.docs[2].root, &k, &ns, &name));
+	yl_stream_release(&st);
+	/* A refused document is remembered by identity; an admitted one is not. */
+	CU_ASSERT_EQUAL(admit("apiVersion: v1\nkind: Namespace\nmetadata: {name: Bad_1}\n---\n"
+			      "apiVersion: v1\nkind: Namespace\nmetadata: {name: good}\n"),
+			-1);
+	CU_ASSERT_EQUAL_FATAL(set.nrejected, 1);
+	CU_ASSERT_STRING_EQUAL(set.rejected[0].kind, "Namespace");
+	CU_ASSERT_STRING_EQUAL(set.rejected[0].ns, "");
+	CU_ASSERT_STRING_EQUAL(set.rejected[0].name, "Bad_1");
+	CU_ASSERT_EQUAL(set.n, 1);
+}
+
 static void test_take_and_cleanup(void)
 {
 	size_t n;
@@ -436,6 +522,8 @@ static void test_take_and_cleanup(void)
 
 static CU_TestInfo tests[] = {
 	{ "upstream Magos samples are accepted unchanged", test_upstream_samples_accepted },
+	{ "length messages; huge names shortened", test_length_messages_and_huge_name },
+	{ "identity of refused documents; kinds by name", test_identity_and_kind_by_name },
 	{ "Workspace defaults (§1.6)", test_workspace_defaults },
 	{ "Workspace rejections (§1.6)", test_workspace_rejections },
 	{ "Rollout CEL name == projectRef", test_rollout_cel },
