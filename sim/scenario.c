@@ -55,6 +55,8 @@ struct loader {
 	struct val_mark scn_mark;
 	bool *ev_ok;               /* per spec.events item: validated cleanly */
 	size_t nev;
+	struct man_rejected *rejected; /* identities of refused manifests and apply payloads */
+	size_t nrejected;
 };
 
 /* Keys of later versions of the Scenario format, refused with a clear message. */
@@ -66,18 +68,31 @@ static const char *const scenario_kinds[] = { SCN_KIND, NULL };
 
 static void check_positive_duration(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_nonneg_duration(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_ms_duration(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_seed(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_start(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_event(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_label_edit(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_merge_object(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_merge_spec(struct sch_ctx *c, const struct val *v, const char *path);
 
-/* The seed is a uint64; YAML integers are int64, so 0 .. 2^63-1 can be written. */
-static const struct sch_node seed_node = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
-/* Absent keys keep the defaults of scn_init() (read_params() reads what is there): no .dflt. */
+/*
+ * The seed is a uint64; YAML integers are int64, so 0 .. 2^63-1 can be written.
+ * SCH_ANY with its own check so that a number too big for int64 (read as a
+ * float by sim/yamlload) gets the accepted range as a hint.
+ */
+static const struct sch_node seed_node = { .type = SCH_ANY, .check = check_seed };
+/*
+ * Absent keys keep the defaults of scn_init() (read_params() reads what is there): no .dflt.
+ * Durations kept as whole ms (the horizon, latencies, event times, windows) use
+ * horizon_node or ms_duration_node, which refuse a value that truncation would
+ * turn into 0; distribution parameters keep fractions of a ms (dur_ms()) and use
+ * nonneg_duration_node.
+ */
 static const struct sch_node horizon_node = { .type = SCH_ANY, .check = check_positive_duration };
 static const struct sch_node nonneg_duration_node = { .type = SCH_ANY,
 						      .check = check_nonneg_duration };
+static const struct sch_node ms_duration_node = { .type = SCH_ANY, .check = check_ms_duration };
 static const struct sch_node start_node = { .type = SCH_STRING, .check = check_start };
 static const struct sch_node positive_int_node = { .type = SCH_INTEGER, .has_minimum = true,
 						   .minimum = 1 };
@@ -85,8 +100,8 @@ static const struct sch_node include_item_node = { .type = SCH_STRING, .min_leng
 static const struct sch_node include_node = { .type = SCH_ARRAY, .items = &include_item_node };
 
 static const struct sch_field api_fields[] = {
-	{ .name = "latency", .schema = &nonneg_duration_node },
-	{ .name = "reconcileDuration", .schema = &nonneg_duration_node },
+	{ .name = "latency", .schema = &ms_duration_node },
+	{ .name = "reconcileDuration", .schema = &ms_duration_node },
 	{ .name = NULL },
 };
 static const struct sch_node api_node = { .type = SCH_OBJECT, .fields = api_fields };
@@ -188,7 +203,7 @@ static const struct sch_field approve_fields[] = { WS_TARGET_FIELDS, { .name = N
 static const struct sch_node approve_node = { .type = SCH_OBJECT, .fields = approve_fields };
 
 static const struct sch_field event_fields[] = {
-	{ .name = "at", .schema = &nonneg_duration_node, .required = true },
+	{ .name = "at", .schema = &ms_duration_node, .required = true },
 	{ .name = "apply", .schema = &sch_any_object },
 	{ .name = "delete", .schema = &delete_node },
 	{ .name = "annotate", .schema = &label_node },
@@ -334,7 +349,7 @@ static const struct sch_node capacity_node = { .type = SCH_INTEGER, .has_minimum
 					       .minimum = 1 };
 static const struct sch_field jobs_fields[] = {
 	{ .name = "capacity", .schema = &capacity_node },
-	{ .name = "podStartup", .schema = &nonneg_duration_node },
+	{ .name = "podStartup", .schema = &ms_duration_node },
 	{ .name = "plan", .schema = &job_model_node },
 	{ .name = "apply", .schema = &job_model_node },
 	{ .name = "rules", .schema = &rules_node },
@@ -352,8 +367,8 @@ static const struct sch_node policy_model_node = { .type = SCH_OBJECT,
 static const struct sch_node policies_node = { .type = SCH_ARRAY, .items = &policy_model_node };
 
 static const struct sch_field window_fields[] = {
-	{ .name = "from", .schema = &nonneg_duration_node, .required = true },
-	{ .name = "until", .schema = &nonneg_duration_node, .required = true },
+	{ .name = "from", .schema = &ms_duration_node, .required = true },
+	{ .name = "until", .schema = &ms_duration_node, .required = true },
 	{ .name = NULL },
 };
 static const struct sch_node window_node = { .type = SCH_OBJECT, .fields = window_fields,
@@ -422,12 +437,20 @@ static int64_t duration_ms(const struct val *v)
 	return ms;
 }
 
+/* How check_duration() bounds a duration. */
+enum dur_rule {
+	DUR_NONNEG,   /* >= 0, fractions of a ms kept (distribution parameters) */
+	DUR_MS,       /* 0 or >= 1ms: kept in whole ms, a positive value must not truncate to 0 */
+	DUR_POSITIVE, /* >= 1ms: kept in whole ms, 0 not allowed */
+};
+
 /*
- * check_duration() - @v is a Go duration string, > 0 when @positive, else
- * >= 0.  Written here rather than with SCH_DURATION so that a bare number
- * (YAML's `90`) gets advice about units instead of about quoting.
+ * check_duration() - @v is a Go duration string within @rule.  Written here
+ * rather than with SCH_DURATION so that a bare number (YAML's `90`) gets
+ * advice about units instead of about quoting.
  */
-static void check_duration(struct sch_ctx *c, const struct val *v, const char *path, bool positive)
+static void check_duration(struct sch_ctx *c, const struct val *v, const char *path,
+			   enum dur_rule rule)
 {
 	char err[160];
 	int64_t ns = 0;
@@ -440,25 +463,56 @@ static void check_duration(struct sch_ctx *c, const struct val *v, const char *p
 		if (v->type == VAL_INT || v->type == VAL_FLOAT)
 			sch_note(c, v->mark, "a duration needs a unit: ns, us, ms, s, m or h");
 	} else if (gt_parse_duration_ns(v->u.s, &ns, err, sizeof(err)) != 0) {
-		sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
-		sch_note(c, v->mark, "durations use Go syntax, e.g. 90s, 5m, 1h30m");
-	} else if (positive && ns <= 0) {
+		sch_report_duration_error(c, v, path, err);
+	} else if (rule == DUR_POSITIVE && ns <= 0) {
 		sch_report(c, v->mark, path, "Invalid value: %s: must be greater than 0", q);
 	} else if (ns < 0) {
 		sch_report(c, v->mark, path, "Invalid value: %s: must be greater than or equal to 0",
 			   q);
+	} else if (rule != DUR_NONNEG && ns > 0 && ns < 1000000) {
+		sch_report(c, v->mark, path, "Invalid value: %s: must be %sat least 1ms", q,
+			   rule == DUR_MS ? "0 or " : "");
+		sch_note(c, v->mark,
+			 "simulated time counts whole milliseconds: %s would become 0", q);
 	}
 	free(q);
 }
 
 static void check_positive_duration(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	check_duration(c, v, path, true);
+	check_duration(c, v, path, DUR_POSITIVE);
 }
 
 static void check_nonneg_duration(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	check_duration(c, v, path, false);
+	check_duration(c, v, path, DUR_NONNEG);
+}
+
+static void check_ms_duration(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	check_duration(c, v, path, DUR_MS);
+}
+
+/* check_seed() - an integer 0 .. 2^63-1 (what YAML can write of the uint64 seed). */
+static void check_seed(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	char *q = sch_quote(v);
+
+	if (v->type == VAL_INT) {
+		if (v->u.i < 0)
+			sch_report(c, v->mark, path,
+				   "Invalid value: %s: %s in body should be greater than or equal to 0",
+				   q, path);
+	} else {
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"%s\": %s in body must be of type integer: %s",
+			   val_type_name(v->type), path, q);
+		if (v->type == VAL_FLOAT && v->raw && v->raw[strspn(v->raw, "+-0123456789")] == '\0')
+			sch_note(c, v->mark,
+				 "a seed is an integer from 0 to 9223372036854775807 (the largest "
+				 "YAML integer)");
+	}
+	free(q);
 }
 
 static void check_start(struct sch_ctx *c, const struct val *v, const char *path)
@@ -514,6 +568,7 @@ static void check_label_edit(struct sch_ctx *c, const struct val *v, const char 
 	const struct val *rm = val_map_get(v, "remove");
 	size_t plen = strlen(path);
 	bool labels = plen >= 5 && strcmp(path + plen - 5, "label") == 0;
+	char err[LBL_ERRLEN];
 
 	if ((!set || set->u.map.n == 0) && (!rm || rm->u.list.n == 0)) {
 		sch_report(c, v->mark, path, "nothing to do: give 'set' or 'remove'");
@@ -523,20 +578,25 @@ static void check_label_edit(struct sch_ctx *c, const struct val *v, const char 
 		const struct val_kv *kv = &set->u.map.items[i];
 		char *sub = xasprintf("%s.set", path);
 
+		struct val *key = val_new_string(kv->key);
+		char *qk = sch_quote(key);
+
 		if (!adm_is_qualified_name(kv->key)) {
-			sch_report(c, kv->key_mark, sub, "Invalid value: \"%s\": not a valid %s key",
-				   kv->key, labels ? "label" : "annotation");
-			sch_note(c, kv->key_mark,
-				 "a key is an optional DNS subdomain prefix and '/', then up to 63 "
-				 "characters [A-Za-z0-9._-] starting and ending alphanumeric");
+			sch_report(c, kv->key_mark, sub, "Invalid value: %s: not a valid %s key", qk,
+				   labels ? "label" : "annotation");
+			if (lbl_validate_key(kv->key, err, sizeof(err)) != LBL_OK)
+				sch_note(c, kv->key_mark, "%s", err);
 		} else if (labels && !adm_is_label_value(kv->v->u.s)) {
+			char *qv = sch_quote(kv->v);
+
 			sch_report(c, kv->v->mark, sub,
-				   "Invalid value: \"%s\": not a valid value for label \"%s\"",
-				   kv->v->u.s, kv->key);
-			sch_note(c, kv->v->mark,
-				 "a label value is empty or up to 63 characters [A-Za-z0-9._-] "
-				 "starting and ending alphanumeric");
+				   "Invalid value: %s: not a valid value for label %s", qv, qk);
+			if (lbl_validate_value(kv->v->u.s, err, sizeof(err)) != LBL_OK)
+				sch_note(c, kv->v->mark, "%s", err);
+			free(qv);
 		}
+		free(qk);
+		val_free(key);
 		free(sub);
 	}
 }
@@ -674,7 +734,8 @@ static void check_selector(struct sch_ctx *c, const struct val *v, const char *p
 
 static void check_window(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	if (dur_ms(val_map_get(v, "until")) <= dur_ms(val_map_get(v, "from")))
+	/* Compared as stored (whole ms), so that truncation cannot empty a window. */
+	if (duration_ms(val_map_get(v, "until")) <= duration_ms(val_map_get(v, "from")))
 		sch_report(c, val_map_get(v, "until")->mark, path,
 			   "Invalid value: \"object\": until must be later than from");
 }
@@ -757,7 +818,7 @@ static void check_dist(struct sch_ctx *c, const struct val *v, const char *path)
 	char *q;
 
 	if (v->type == VAL_STRING) {
-		check_duration(c, v, path, false);
+		check_duration(c, v, path, DUR_NONNEG);
 		return;
 	}
 	if (v->type == VAL_MAP) {
@@ -1309,12 +1370,12 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 
 /*
  * namespaced() - whether objects of @kind live in a namespace: from the
- * supported kind @av names, else from any object of that kind the inputs or
+ * supported kind @av names (with @av NULL, the supported kind of that name), else from any object of that kind the inputs or
  * the apply events define, else true (such a target is not found anyway).
  */
 static bool namespaced(const struct scenario *s, const char *kind, const char *av)
 {
-	const struct adm_kind *k = av ? adm_find_kind(av, kind) : NULL;
+	const struct adm_kind *k = av ? adm_find_kind(av, kind) : adm_find_kind_named(kind);
 
 	if (k)
 		return k->namespaced;
@@ -1329,6 +1390,24 @@ static bool namespaced(const struct scenario *s, const char *kind, const char *a
 			return o->ns[0] != '\0';
 	}
 	return true;
+}
+
+/*
+ * was_rejected() - whether a manifest or an apply payload claimed this
+ * identity and was refused: a reference to it is then not reported as "not
+ * found" (the object's own errors say why it is missing).
+ */
+static bool was_rejected(const struct loader *L, const char *kind, const char *ns,
+			 const char *name)
+{
+	for (size_t i = 0; i < L->nrejected; i++) {
+		const struct man_rejected *r = &L->rejected[i];
+
+		if (strcmp(r->kind, kind) == 0 && strcmp(r->ns, ns) == 0 &&
+		    strcmp(r->name, name) == 0)
+			return true;
+	}
+	return false;
 }
 
 static bool target_is(const struct obj *o, const struct scn_target *t)
@@ -1609,7 +1688,9 @@ static void check_targets(struct loader *L, const struct val_mark *marks, const 
 
 		if (e->type == SCN_EV_APPLY)
 			continue;
-		if (!o) {
+		if (!o && was_rejected(L, e->target.kind, e->target.ns, e->target.name)) {
+			continue;
+		} else if (!o) {
 			diag_error(L->d, e->file, marks[i], "spec.events[%zu].%s: %s not found",
 				   evidx[i], action, ref_text(&e->target, ref, sizeof(ref)));
 			diag_note(L->d, e->file, marks[i],
@@ -1806,14 +1887,16 @@ static void check_mevents(struct loader *L)
 			free(t.refs);
 			continue;
 		}
-		if (!known_obj(s, "Workspace", e->target.ns, e->target.name, e->at_ms)) {
+		if (!known_obj(s, "Workspace", e->target.ns, e->target.name, e->at_ms) &&
+		    !was_rejected(L, "Workspace", e->target.ns, e->target.name)) {
 			diag_error(L->d, e->file, e->mark, "spec.events[%zu].%s: %s not found", e->index,
 				   action, ref_text(&e->target, ref, sizeof(ref)));
 			diag_note(L->d, e->file, e->mark,
 				  "no input defines it and no 'apply' event creates it earlier");
 		}
 		if (e->type == SCN_MEV_VIOLATE &&
-		    !known_obj(s, "ValidatingPolicy", "", e->policy, e->at_ms)) {
+		    !known_obj(s, "ValidatingPolicy", "", e->policy, e->at_ms) &&
+		    !was_rejected(L, "ValidatingPolicy", "", e->policy)) {
 			diag_error(L->d, e->file, e->mark,
 				   "spec.events[%zu].violate.policy: ValidatingPolicy \"%s\" not found",
 				   e->index, e->policy);
@@ -1848,7 +1931,8 @@ static void check_models(struct loader *L)
 				break;
 			}
 		}
-		if (!known_obj(L->s, "ValidatingPolicy", "", name, INT64_MAX)) {
+		if (!known_obj(L->s, "ValidatingPolicy", "", name, INT64_MAX) &&
+		    !was_rejected(L, "ValidatingPolicy", "", name)) {
 			diag_error(L->d, file, n->mark,
 				   "spec.models.policies[%zu].name: ValidatingPolicy \"%s\" not found",
 				   i, name);
@@ -1937,8 +2021,17 @@ static void build_events(struct loader *L)
 				free(what);
 				continue;
 			}
-			if (rc != 0)
-				continue; /* reported; the event is dropped */
+			if (rc != 0) {
+				struct man_rejected r;
+
+				/* Reported; the event is dropped, and so are "not found"s about it. */
+				if (adm_identity(act->v, &r.kind, &r.ns, &r.name)) {
+					L->rejected = xreallocarray(L->rejected, L->nrejected + 1,
+								    sizeof(*L->rejected));
+					L->rejected[L->nrejected++] = r;
+				}
+				continue;
+			}
 		}
 			e->target.api_version = xstrdup(e->obj->api_version);
 			e->target.kind = xstrdup(e->obj->kind);
@@ -1988,6 +2081,10 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
 	out->objs = man_take(&set, &out->nobjs);
+	L.rejected = set.rejected;
+	L.nrejected = set.nrejected;
+	set.rejected = NULL;
+	set.nrejected = 0;
 	if (set.nignored) {
 		char *list = xstrdup("");
 
@@ -2029,5 +2126,6 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	free(L.ids);
 	free(L.docs);
 	free(L.ev_ok);
+	man_rejected_release(L.rejected, L.nrejected);
 	return d->nerrors > nerr0 ? -1 : 0;
 }

@@ -295,6 +295,17 @@ static struct val *resolve_plain(struct builder *b, const char *s, struct val_ma
 				errno = ERANGE;
 			v = (long long)u;
 		}
+		if (errno == ERANGE && base == 10) {
+			/*
+			 * Go's YAML library falls back to a float here, so the API
+			 * server reports the field ("must be of type integer") and
+			 * the schema can say what range it takes.
+			 */
+			double f = strtod(s, NULL);
+
+			if (isfinite(f))
+				return val_new_float(f);
+		}
 		if (errno == ERANGE) {
 			err(b, m, "integer %s does not fit in 64 bits; quote it to make it a string", s);
 			return NULL;

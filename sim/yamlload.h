@@ -11,8 +11,10 @@
  *    Kubernetes tool chain (sigs.k8s.io/yaml) effectively does for the values
  *    users write: `null`, `Null`, `NULL`, `~` and the empty scalar are null;
  *    `true`/`True`/`TRUE`/`false`/`False`/`FALSE` are booleans; decimal,
- *    `0x` hex and `0o` octal integers are VAL_INT (int64; overflow is an
- *    error); decimal floats are VAL_FLOAT (keeping `raw`, so `1.10` can be
+ *    `0x` hex and `0o` octal integers are VAL_INT (int64); a decimal integer
+ *    beyond int64 becomes a VAL_FLOAT keeping `raw`, as Go's YAML library
+ *    reads it, so that the schema names the field and its accepted range
+ *    (hex or octal overflow is an error); decimal floats are VAL_FLOAT (keeping `raw`, so `1.10` can be
  *    quoted back); `.inf` and `.nan` are errors ("not representable in
  *    JSON").  YAML 1.1 booleans `yes/no/on/off/y/n` stay strings.
  *  - Quoted and block scalars are always strings.  The tag `!!str` forces a

@@ -488,12 +488,16 @@ static void test_event_errors(void)
 		"spec\n"
 		"s.yaml:26:47: error: spec.events[9].label.set: Invalid value: \"bad key!\": not a "
 		"valid label key\n"
-		"s.yaml:26:47: note: a key is an optional DNS subdomain prefix and '/', then up to "
-		"63 characters [A-Za-z0-9._-] starting and ending alphanumeric\n"
+		"s.yaml:26:47: note: name part must consist of alphanumeric characters, '-', '_' or "
+		"'.', and must start and end with an alphanumeric character (e.g. 'MyName',  or "
+		"'my.name',  or '123-abc', regex used for validation is "
+		"'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n"
 		"s.yaml:26:66: error: spec.events[9].label.set: Invalid value: \"-no\": not a valid "
 		"value for label \"ok\"\n"
-		"s.yaml:26:66: note: a label value is empty or up to 63 characters [A-Za-z0-9._-] "
-		"starting and ending alphanumeric\n"
+		"s.yaml:26:66: note: a valid label must be an empty string or consist of alphanumeric "
+		"characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+		"(e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+		"'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n"
 		"s.yaml:14:7: error: spec.events[3].annotate: Namespace \"ghost\" not found\n"
 		"s.yaml:14:7: note: no input defines it and no 'apply' event creates it earlier\n"
 		"s.yaml:20:7: error: spec.events[6].delete: Namespace \"later\" not found\n"
@@ -543,6 +547,64 @@ static void test_upstream_samples(void)
 	free(dir);
 }
 
+static void test_loader_review_fixes(void)
+{
+	struct scenario s;
+	const char *path = "s.yaml";
+	char *got;
+
+	enter();
+	/* A positive duration below 1ms would truncate to 0 (the horizon then became 24h). */
+	put("s.yaml", HEAD "spec:\n  horizon: 1us\n  api: {latency: 500us, reconcileDuration: 0s}\n"
+			   "  models:\n    git:\n      repositories:\n        - url: u\n"
+			   "          unreachable: [{from: 1ms, until: 1.5ms}]\n");
+	expect_diags("s.yaml",
+		     "s.yaml:6:12: error: spec.horizon: Invalid value: \"1us\": must be at least 1ms\n"
+		     "s.yaml:6:12: note: simulated time counts whole milliseconds: \"1us\" would "
+		     "become 0\n"
+		     "s.yaml:7:18: error: spec.api.latency: Invalid value: \"500us\": must be 0 or at "
+		     "least 1ms\n"
+		     "s.yaml:7:18: note: simulated time counts whole milliseconds: \"500us\" would "
+		     "become 0\n"
+		     "s.yaml:12:44: error: spec.models.git.repositories[0].unreachable[0]: Invalid "
+		     "value: \"object\": until must be later than from");
+
+	/* Go's duration limit is named; a seed too big for YAML gets the accepted range. */
+	put("s.yaml", HEAD "spec:\n  seed: 9223372036854775808\n  horizon: 2562048h\n");
+	expect_diags("s.yaml",
+		     "s.yaml:6:9: error: spec.seed: Invalid value: \"number\": spec.seed in body "
+		     "must be of type integer: 9223372036854775808\n"
+		     "s.yaml:6:9: note: a seed is an integer from 0 to 9223372036854775807 (the "
+		     "largest YAML integer)\n"
+		     "s.yaml:7:12: error: spec.horizon: Invalid value: \"2562048h\": time: invalid "
+		     "duration \"2562048h\": out of range, the maximum is 2562047h47m16.854775807s");
+
+	/* Cluster-scoped kinds are named without a namespace. */
+	put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
+			   "      delete: {kind: Namespace, namespace: x, name: nope}\n"
+			   "    - at: 1h\n      label: {kind: ValidatingPolicy, name: p, set: {a: b}}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:8:7: error: spec.events[0].delete: Namespace \"nope\" not found\n"
+		     "s.yaml:8:7: note: no input defines it and no 'apply' event creates it earlier\n"
+		     "s.yaml:10:7: error: spec.events[1].label: ValidatingPolicy \"p\" not found\n"
+		     "s.yaml:10:7: note: no input defines it and no 'apply' event creates it earlier");
+
+	/* An event on an object whose manifest was refused: the manifest's error only. */
+	put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
+			   "      label: {kind: Namespace, name: Bad_1, set: {a: b}}\n"
+			   "    - at: 1h\n      approve: {name: w}\n"
+			   "---\n" NS("Bad_1") "---\n"
+			   "apiVersion: magosproject.io/v1alpha1\nkind: Workspace\n"
+			   "metadata: {name: w}\nspec: {}\n");
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &got), -1);
+	CU_ASSERT_PTR_NULL(strstr(got, "not found"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "s.yaml:15:9: error: Namespace \"Bad_1\": metadata.name"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "Workspace \"default/w\": spec.projectRef: Required value"));
+	free(got);
+	scn_release(&s);
+	leave();
+}
+
 static CU_TestInfo tests[] = {
 	{ "bare manifests take the defaults", test_bare_manifests_defaults },
 	{ "Scenario fields and defaults", test_scenario_fields },
@@ -554,6 +616,7 @@ static CU_TestInfo tests[] = {
 	{ "event errors", test_event_errors },
 	{ "empty files, numbers for durations", test_empty_and_broken_files },
 	{ "upstream samples load unchanged", test_upstream_samples },
+	{ "sub-ms durations, ranges, scopes, refused targets", test_loader_review_fixes },
 	CU_TEST_INFO_NULL,
 };
 
