@@ -33,4 +33,29 @@ if [ "$found" -eq 0 ]; then
 	echo "bench.sh: no benchmark in $dir (build them with: make VARIANT=release benches)" >&2
 	exit 1
 fi
+
+# End to end: 1 000 Workspaces of one Project, under DefaultParallel and
+# under a 10-step Rollout (scripts/gen-magos-fleet.sh), timed as whole runs.
+sim="$BUILD/magos-sim"
+if [ -x "$sim" ] && command -v python3 >/dev/null 2>&1; then
+	work=$(mktemp -d)
+	for spec in "1000 0 default-parallel" "1000 10 rollout-10-steps"; do
+		set -- $spec
+		scripts/gen-magos-fleet.sh "$1" "$2" >"$work/s.yaml"
+		t0=$(date +%s%N)
+		"$sim" run -q --json "$work/s.json" "$work/s.yaml" >/dev/null || failed=$((failed + 1))
+		t1=$(date +%s%N)
+		python3 - "$work/s.json" "$1" "$3" "$t0" "$t1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n, name, t0, t1 = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+secs = (t1 - t0) / 1e9
+ev = d["run"]["sim_events"]
+ttc = d["summary"]["time_to_complete_ms"]
+print(f"magos {n} workspaces, {name}: {ev} events in {secs:.3f} s wall "
+      f"({ev / secs:,.0f} events/s), time to complete {ttc} ms simulated")
+PY
+	done
+	rm -rf "$work"
+fi
 [ "$failed" -eq 0 ]

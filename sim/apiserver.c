@@ -66,7 +66,8 @@ struct kindtab {
 	size_t nbuckets, n; /* n live entries */
 	struct entry **order;
 	size_t norder, caporder;
-	bool dirty; /* order needs compaction and sorting */
+	size_t nsorted; /* order[0, nsorted) is sorted (dead entries included); the rest appended */
+	bool dirty;     /* order needs compaction and sorting */
 	struct watcher *w;
 	size_t nw, capw;
 };
@@ -323,20 +324,48 @@ static int cmp_entry(const void *pa, const void *pb)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+/*
+ * Restores (namespace, name) order: drops deleted entries, sorts only what
+ * was appended since the last time and merges it in — a store that keeps
+ * creating Jobs would otherwise re-sort every object of the kind per list.
+ */
 static void tidy_order(struct kindtab *k)
 {
-	size_t j = 0;
+	size_t j = 0, sorted = 0, ntail;
+	struct entry **tail;
 
 	if (!k->dirty)
 		return;
 	for (size_t i = 0; i < k->norder; i++) {
-		if (k->order[i]->cur)
+		if (k->order[i]->cur) {
+			if (i < k->nsorted)
+				sorted++;
 			k->order[j++] = k->order[i];
-		else
+		} else {
 			free(k->order[i]);
+		}
 	}
 	k->norder = j;
-	qsort(k->order, k->norder, sizeof(*k->order), cmp_entry);
+	ntail = k->norder - sorted;
+	if (ntail) {
+		size_t a = 0, b = 0, out = 0;
+
+		qsort(k->order + sorted, ntail, sizeof(*k->order), cmp_entry);
+		tail = xmalloc(ntail * sizeof(*tail));
+		memcpy(tail, k->order + sorted, ntail * sizeof(*tail));
+		/* Merge from the back so the sorted prefix is never overwritten unread. */
+		a = sorted;
+		b = ntail;
+		out = k->norder;
+		while (b > 0) {
+			if (a > 0 && cmp_entry(&k->order[a - 1], &tail[b - 1]) > 0)
+				k->order[--out] = k->order[--a];
+			else
+				k->order[--out] = tail[--b];
+		}
+		free(tail);
+	}
+	k->nsorted = k->norder;
 	k->dirty = false;
 }
 
@@ -1115,6 +1144,44 @@ size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn ma
 		const struct obj *o = k->order[i]->cur->o;
 
 		if (ns && strcmp(o->ns, ns) != 0)
+			break;
+		if (match && !match(o, ctx))
+			continue;
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 16;
+			out->items = xreallocarray(out->items, out->cap, sizeof(*out->items));
+		}
+		out->items[out->n++] = o;
+	}
+	return out->n;
+}
+
+size_t api_list_prefix(struct api *a, const char *kind, const char *ns, const char *prefix,
+		       api_match_fn match, void *ctx, struct api_list *out)
+{
+	struct kindtab *k = find_kind(a, kind);
+	size_t lo = 0, hi, plen = strlen(prefix);
+
+	out->n = 0;
+	if (!k)
+		return 0;
+	tidy_order(k);
+	hi = k->norder;
+	/* first entry not before (ns, prefix) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct obj *o = k->order[mid]->cur->o;
+		int c = strcmp(o->ns, ns);
+
+		if (c < 0 || (c == 0 && strcmp(o->name, prefix) < 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < k->norder; i++) {
+		const struct obj *o = k->order[i]->cur->o;
+
+		if (strcmp(o->ns, ns) != 0 || strncmp(o->name, prefix, plen) != 0)
 			break;
 		if (match && !match(o, ctx))
 			continue;

@@ -235,6 +235,16 @@ size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn ma
 		struct api_list *out);
 
 /* api_list_init() / api_list_release(): a caller-owned list; release frees the array, accepts NULL. */
+/*
+ * api_list_prefix() - like api_list() for namespace @ns (not NULL), but only
+ * the objects whose name starts with @prefix: a range of the sorted order,
+ * found by binary search.  Cost: O(log n + matches).  For adapters that know
+ * the naming scheme of what they look for (a Workspace's Jobs are named
+ * "<workspace>-plan-<hash>" and "<workspace>-apply-<hash>").
+ */
+size_t api_list_prefix(struct api *a, const char *kind, const char *ns, const char *prefix,
+		       api_match_fn match, void *ctx, struct api_list *out);
+
 void api_list_init(struct api_list *l);
 void api_list_release(struct api_list *l);
 

@@ -412,7 +412,19 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	aname = mw_job_name(name, "apply", hash);
 	pvc = mw_pvc_name(name);
 	api_list_init(&jobs);
-	api_list(api, "Job", ns, match_owned, (void *)name, &jobs);
+	/*
+	 * The owner's Jobs, as Owns(Job) sees them.  Every Job a Workspace owns
+	 * is one this controller created, named "<ws>-plan-<h>" or
+	 * "<ws>-apply-<h>", so a name-prefix range holds them all (the label
+	 * decides): listing every Job of the namespace per reconcile made large
+	 * fleets quadratic.
+	 */
+	{
+		char *prefix = xasprintf("%s-", name);
+
+		api_list_prefix(api, "Job", ns, prefix, match_owned, (void *)name, &jobs);
+		free(prefix);
+	}
 
 	in.ws = ws;
 	in.plan_job = api_get(api, "Job", ns, pname);
@@ -524,7 +536,12 @@ static void gc_workspace(void *ctx, enum api_event_type type, const struct obj *
 	if (type != API_DELETED || !new)
 		return;
 	api_list_init(&l);
-	api_list(api, "Job", new->ns, match_owned, (void *)new->name, &l);
+	{
+		char *prefix = xasprintf("%s-", new->name);
+
+		api_list_prefix(api, "Job", new->ns, prefix, match_owned, (void *)new->name, &l);
+		free(prefix);
+	}
 	names = xcalloc(l.n + 1, sizeof(*names));
 	for (size_t i = 0; i < l.n; i++)
 		names[i] = xstrdup(l.items[i]->name);
