@@ -19,6 +19,7 @@ struct wsstate {
 	bool hung;
 	char *warned_interval; /* last reconcile-interval value warned about */
 	char *warned_poll;     /* last git-poll-interval value warned about */
+	bool warned_empty_rev; /* the empty detected-revision hazard was reported */
 };
 
 struct mwc {
@@ -435,6 +436,30 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	in.project = api_get(api, "Project", ns, val_str(val_path(ws->spec, "projectRef.name"), ""));
 	in.repo_secret = find_repo_secret(api, ns, val_str(val_path(ws->spec, "source.repoURL"), ""));
 	fill_sched(m, s, ws, &in.sched, ibuf, sizeof(ibuf));
+	{
+		/*
+		 * Spec §7 #20: the Rollout counts the key's mere presence as
+		 * pending; an empty value differs from every observedRevision, so
+		 * each Applied run resets (NewRevisionDetected) and runs again; and
+		 * a successful apply removes the key only when non-empty.
+		 */
+		const char *rev = obj_strmap_get(&ws->annotations, MW_ANN_DETECTED_REVISION);
+
+		if (rev && !rev[0] && !s->warned_empty_rev) {
+			char *text = xasprintf(
+				"workspace %s/%s: annotation %s is present but empty: the "
+				"Workspace re-runs after every apply (NewRevisionDetected), nothing "
+				"removes the key, and a Rollout waits on it forever (remove the "
+				"annotation)",
+				ns, name, MW_ANN_DETECTED_REVISION);
+
+			notice(m, TL_WARNING, text, "Workspace", ns, name);
+			free(text);
+			s->warned_empty_rev = true;
+		} else if (!rev || rev[0]) {
+			s->warned_empty_rev = false;
+		}
+	}
 	in.now_ms = now;
 	format_time(m, now, nowbuf, sizeof(nowbuf));
 	in.now_rfc3339 = nowbuf;

@@ -72,6 +72,10 @@ PY
 	then ok "JSON has the documented blocks and fields"; else bad "JSON has the documented blocks and fields"; fi
 fi
 
+# Hazards get a warning that explains them (spec §7 #20).
+"$SIM" run --horizon 10m tests/scenarios/empty-detected-revision.yaml >"$tmp/hz.txt" 2>&1
+if grep -q "present but empty" "$tmp/hz.txt" && grep -q "NewRevisionDetected" "$tmp/hz.txt"; then ok "empty detected-revision is warned about"; else bad "empty detected-revision is warned about"; fi
+
 # A different seed is recorded (the timeline itself does not depend on it yet).
 "$SIM" run --seed 7 --json "$tmp/s7.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
 if grep -q '"seed":7' "$tmp/s7.json"; then ok "--seed overrides spec.seed"; else bad "--seed overrides spec.seed"; fi
