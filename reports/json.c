@@ -203,6 +203,44 @@ static json_t *rollouts_array(const struct obs *obs)
 	return a;
 }
 
+static json_t *workspaces_array(const struct obs *obs)
+{
+	json_t *a = json_array();
+	size_t n = 0;
+	const struct obs_workspace *ws = obs ? obs_workspaces(obs, &n) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obs_workspace *w = &ws[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "namespace", str_or_null(w->ns));
+		json_object_set_new(o, "name", str_or_null(w->name));
+		json_object_set_new(o, "project", str_or_null(w->project));
+		json_object_set_new(o, "granted_ms", int_or_null(w->granted_ms, w->granted_ms >= 0));
+		json_object_set_new(o, "planning_ms", int_or_null(w->planning_ms, w->planning_ms >= 0));
+		json_object_set_new(o, "applying_ms", int_or_null(w->applying_ms, w->applying_ms >= 0));
+		json_object_set_new(o, "applied_ms", int_or_null(w->applied_ms, w->applied_ms >= 0));
+		json_object_set_new(o, "failed_ms", int_or_null(w->failed_ms, w->failed_ms >= 0));
+		json_object_set_new(o, "phase", str_or_null(w->last_phase));
+		json_object_set_new(o, "exists", json_boolean(w->exists));
+		json_object_set_new(o, "policy_violations", str_array(w->violations, w->nviolations));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *capacity_block(const struct rep_capacity *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "runners", c->capacity ? json_integer(c->capacity) : json_null());
+	json_object_set_new(o, "peak_running", json_integer(c->peak));
+	json_object_set_new(o, "jobs", json_integer((json_int_t)c->jobs));
+	json_object_set_new(o, "max_wait_ms", json_integer(c->max_wait_ms));
+	json_object_set_new(o, "total_wait_ms", json_integer(c->total_wait_ms));
+	return o;
+}
+
 /* The Rollout whose halt is the run's first, or NULL. */
 static const struct obs_rollout *first_halt(const struct obs *obs)
 {
@@ -215,7 +253,8 @@ static const struct obs_rollout *first_halt(const struct obs *obs)
 	return best;
 }
 
-static json_t *summary_block(const struct oc_summary *s, const struct obs *obs)
+static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
+			     const struct rep_capacity *cap)
 {
 	json_t *o = json_object();
 	const struct obs_rollout *hr = first_halt(obs);
@@ -245,6 +284,8 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs)
 	json_object_set_new(o, "drivers", json_integer(s->drivers));
 	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));
 	json_object_set_new(o, "rollouts", rollouts_array(obs));
+	json_object_set_new(o, "workspaces", workspaces_array(obs));
+	json_object_set_new(o, "capacity", capacity_block(cap));
 	return o;
 }
 
@@ -273,7 +314,7 @@ int rep_json(FILE *f, const struct rep_run *run)
 			return -1;
 	}
 	if (fputs(nn ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ", f) < 0 ||
-	    put(f, summary_block(run->summary, run->obs), JSON_COMPACT, "\n}\n") < 0)
+	    put(f, summary_block(run->summary, run->obs, &run->capacity), JSON_COMPACT, "\n}\n") < 0)
 		return -1;
 	return 0;
 }

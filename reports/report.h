@@ -17,6 +17,15 @@
 #include "sim/outcome.h"
 #include "sim/timeline.h"
 
+/* Runner capacity as the Job model saw it (all zero without Jobs). */
+struct rep_capacity {
+	uint32_t capacity;    /* runner slots; 0 = unlimited */
+	uint32_t peak;        /* most Jobs holding a slot at once */
+	size_t jobs;          /* Jobs that got a slot */
+	int64_t max_wait_ms;  /* longest wait for a slot */
+	int64_t total_wait_ms;/* sum of the waits, for the mean */
+};
+
 /* What a report says about the run besides the timeline. */
 struct rep_run {
 	const char *name;       /* scenario name */
@@ -33,6 +42,7 @@ struct rep_run {
 	const struct tl *tl;
 	const struct oc_summary *summary;
 	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
+	struct rep_capacity capacity;
 };
 
 /* Which timeline entries the terminal report shows. */

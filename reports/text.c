@@ -308,30 +308,52 @@ static void member_line(struct out *o, const struct obs_workspace *w)
 {
 	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], line[256];
 	char *name = clean(w->name, false);
-	size_t len = 0;
+	size_t len = 0, nw = u8_width(name, strlen(name));
+	const char *phase = w->last_phase ? w->last_phase : "";
 
+	line[0] = '\0';
 	if (w->planning_ms >= 0) {
 		dur_or_dash(w->planning_ms, a, sizeof(a));
-		len += (size_t)snprintf(line + len, sizeof(line) - len, " plan %s", a);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "plan %s", a);
 	}
 	if (w->applying_ms >= 0 && len < sizeof(line)) {
 		dur_or_dash(w->applying_ms, a, sizeof(a));
 		dur_or_dash(w->applied_ms, b, sizeof(b));
-		len += (size_t)snprintf(line + len, sizeof(line) - len, " apply %s→%s", a, b);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%sapply %s→%s",
+					len ? ", " : "", a, b);
 	}
 	if (w->failed_ms >= 0 && len < sizeof(line)) {
 		dur_or_dash(w->failed_ms, a, sizeof(a));
-		len += (size_t)snprintf(line + len, sizeof(line) - len, " failed %s", a);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%sfailed %s",
+					len ? ", " : "", a);
 	}
 	if (len == 0)
-		snprintf(line, sizeof(line), " never ran");
-	emit(o, "      ");
-	cell_mid(o, name, 28);
-	if (w->last_phase)
-		emit(o, "%s  %s%s%s\n", line, col(o, phase_tone(w->last_phase, NULL)),
-		     w->last_phase, col(o, C_OFF));
-	else
-		emit(o, "%s\n", line);
+		snprintf(line, sizeof(line), "never ran");
+	/* One line when it fits; else the name and phase, the times below. */
+	if (6 + (nw > 28 ? nw : 28) + 1 + u8_width(line, strlen(line)) + 2 + strlen(phase) <=
+	    o->width) {
+		emit(o, "      ");
+		cell(o, name, 28);
+		emit(o, " %s  %s%s%s\n", line, col(o, phase_tone(phase, NULL)), phase, col(o, C_OFF));
+	} else {
+		size_t room = o->width > 40 ? o->width - 20 : 20;
+
+		emit(o, "      ");
+		if (nw > room)
+			cell_mid(o, name, room);
+		else
+			emit(o, "%s", name);
+		emit(o, "  %s%s%s\n", col(o, phase_tone(phase, NULL)), phase, col(o, C_OFF));
+		wrapped(o, line, 8, "");
+	}
+	for (size_t i = 0; i < w->nviolations; i++) {
+		char *v = clean(w->violations[i], true);
+		char *text = xasprintf("violated %s", v);
+
+		wrapped(o, text, 8, C_RED);
+		free(text);
+		free(v);
+	}
 	free(name);
 }
 
@@ -350,7 +372,7 @@ static void steps_view(struct out *o, const struct obs *obs)
 		free(rn);
 		free(rns);
 		if (r->nsteps)
-			emit(o, "  %s%-20s %10s %10s  WORKSPACES%s\n", col(o, C_DIM), "STEP", "OPENED",
+			emit(o, "  %s%-20s %12s %12s  WORKSPACES%s\n", col(o, C_DIM), "STEP", "OPENED",
 			     "COMPLETED", col(o, C_OFF));
 		for (size_t k = 0; k < r->nsteps; k++) {
 			const struct obs_step *st = &r->steps[k];
@@ -361,8 +383,8 @@ static void steps_view(struct out *o, const struct obs *obs)
 			dur_or_dash(st->completed_ms, b, sizeof(b));
 			emit(o, "  ");
 			cell(o, sn, 20);
-			emit(o, " %*s%s %*s%s  %zu%s\n", (int)(10 - u8_width(a, strlen(a))), "", a,
-			     (int)(10 - u8_width(b, strlen(b))), "", b, st->nmembers,
+			emit(o, " %*s%s %*s%s  %zu%s\n", (int)(12 - u8_width(a, strlen(a))), "", a,
+			     (int)(12 - u8_width(b, strlen(b))), "", b, st->nmembers,
 			     st->nmembers ? "" : " (matches none)");
 			free(sn);
 			for (size_t m = 0; m < st->nmembers; m++) {
@@ -444,6 +466,22 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->drivers)
 		emit(o, "%sdrivers%s   %u of %u Rollout/FleetRollout reached completion\n",
 		     col(o, C_BOLD), col(o, C_OFF), s->drivers_completed, s->drivers);
+	if (run->capacity.jobs) {
+		const struct rep_capacity *c = &run->capacity;
+		char mx[GT_DURATION_BUFSZ], mean[GT_DURATION_BUFSZ];
+		char slots[32];
+
+		gt_format_duration(c->max_wait_ms, mx, sizeof(mx));
+		gt_format_duration(c->total_wait_ms / (int64_t)c->jobs, mean, sizeof(mean));
+		if (c->capacity)
+			snprintf(slots, sizeof(slots), "of %u runners", c->capacity);
+		else
+			snprintf(slots, sizeof(slots), "runners unlimited");
+		emit(o, "%sjobs%s      %zu, at most %u at once (%s)\n", col(o, C_BOLD), col(o, C_OFF),
+		     c->jobs, c->peak, slots);
+		if (c->max_wait_ms > 0)
+			emit(o, "          waited for a runner: mean %s, max %s\n", mean, mx);
+	}
 	if (s->halted) {
 		char at[GT_DURATION_BUFSZ];
 

@@ -327,6 +327,24 @@ static void fill_rep(struct rep_run *rep, const struct scenario *s, const struct
 	rep->tl = des_timeline(r->world);
 	rep->summary = &r->summary;
 	rep->obs = r->obs;
+	if (r->models) {
+		const struct mdl_job_stat *js;
+		size_t n = mdl_jobs(r->models, &js);
+
+		rep->capacity.capacity = mdl_capacity(r->models);
+		rep->capacity.peak = mdl_capacity_peak(r->models);
+		for (size_t i = 0; i < n; i++) {
+			int64_t wait;
+
+			if (js[i].slot_ms < 0 || js[i].seen_ms < 0)
+				continue;
+			wait = js[i].slot_ms - js[i].seen_ms;
+			rep->capacity.jobs++;
+			rep->capacity.total_wait_ms += wait;
+			if (wait > rep->capacity.max_wait_ms)
+				rep->capacity.max_wait_ms = wait;
+		}
+	}
 }
 
 static int cmd_run(int argc, char **argv)

@@ -184,6 +184,24 @@ static void set_str(char **dst, const char *src)
 	*dst = xstrdup(src);
 }
 
+/* Keeps the policy violations of the Workspace's last ValidationFailed run. */
+static void record_violations(struct obs_workspace *w, const struct val *list)
+{
+	if (!list || list->type != VAL_LIST || list->u.list.n == 0)
+		return;
+	for (size_t i = 0; i < w->nviolations; i++)
+		free(w->violations[i]);
+	free(w->violations);
+	w->nviolations = list->u.list.n;
+	w->violations = xcalloc(w->nviolations, sizeof(char *));
+	for (size_t i = 0; i < w->nviolations; i++) {
+		const struct val *v = list->u.list.items[i];
+
+		w->violations[i] = xasprintf("%s: %s", val_str(val_map_get(v, "policy"), "?"),
+					     val_str(val_map_get(v, "message"), ""));
+	}
+}
+
 static void on_workspace(void *ctx, enum api_event_type type, const struct obj *old,
 			 const struct obj *new)
 {
@@ -223,6 +241,7 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 			w->failed_ms = t;
 	}
 	set_str(&w->last_phase, phase);
+	record_violations(w, val_map_get(cur->status, "policyViolations"));
 	check_complete(o);
 }
 
@@ -554,6 +573,9 @@ void obs_free(struct obs *o)
 		free(o->ws[i].name);
 		free(o->ws[i].project);
 		free(o->ws[i].last_phase);
+		for (size_t j = 0; j < o->ws[i].nviolations; j++)
+			free(o->ws[i].violations[j]);
+		free(o->ws[i].violations);
 	}
 	free(o->ws);
 	for (size_t i = 0; i < o->nro; i++) {

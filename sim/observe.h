@@ -51,6 +51,9 @@ struct obs_workspace {
 	int64_t failed_ms;        /* first entry into Failed or ValidationFailed, -1 none */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
+	/* The last non-empty status.policyViolations, as "policy: message" strings. */
+	char **violations;
+	size_t nviolations;
 };
 
 struct obs_rollout {
