@@ -43,6 +43,30 @@ expect_rc "upstream magos samples run unchanged" 0 "$SIM" run "$SAMPLES"
 if grep -q "7 objects" "$tmp/out"; then ok "upstream samples: 7 objects"; else bad "upstream samples: 7 objects"; fi
 expect_rc "lint accepts the upstream samples" 0 "$SIM" lint "$SAMPLES"
 
+# Spec §2.8 / §6.6 #31 end to end, real controllers and default models: the
+# merged level, then prod, then completion.
+"$SIM" run --json "$tmp/samples.json" -q "$SAMPLES" >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$tmp/samples.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+seq = []
+for e in d["timeline"]:
+    if e["kind"] == "Rollout" and e["change"] == "status":
+        item = (e["phase"], e["reason"], e["message"])
+        if not seq or seq[-1] != item:
+            seq.append(item)
+assert seq == [("Reconciling", "LevelProgressing", "Executing level [deploy-dev, deploy-staging]"),
+               ("Reconciling", "LevelProgressing", "Executing level [deploy-prod]"),
+               ("Applied", "RolloutCompleted", "All steps completed successfully")], seq
+s = d["summary"]
+assert s["completed"] and s["time_to_complete_ms"] == 100000, s["time_to_complete_ms"]
+steps = [(x["name"], x["opened_ms"], x["completed_ms"]) for x in s["rollouts"][0]["steps"]]
+assert steps == [("deploy-dev", 0, 50000), ("deploy-staging", 0, 50000), ("deploy-prod", 50000, 100000)], steps
+PY
+	then ok "upstream samples: the §2.8 status sequence and completion at 1m40s"; else bad "upstream samples: the §2.8 status sequence and completion at 1m40s"; fi
+fi
+
 # Same scenario, same seed: byte-identical JSON.
 "$SIM" run --json "$tmp/a.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
 "$SIM" run --json "$tmp/b.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
