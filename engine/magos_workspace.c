@@ -1181,8 +1181,9 @@ int mw_reconcile(const struct mw_input *in, struct mw_result *out)
 		out->outcome = MW_OUT_HANG;
 		out->hang_msg = xasprintf(
 			"workspace %s/%s: reconcile interval %s (annotation %s=\"%s\") is not positive; "
-			"the real workspace controller would loop forever in computeNextReconcileTime "
-			"and stop reconciling; this Workspace is no longer reconciled",
+			"the real workspace controller loops forever in computeNextReconcileTime, and "
+			"as its only worker never returns, no Workspace is reconciled from here on "
+			"(the simulation goes on without the Workspace controller)",
 			ws->ns, ws->name, in->sched.interval_str, MW_ANN_RECONCILE_INTERVAL,
 			ann(ws, MW_ANN_RECONCILE_INTERVAL) ? ann(ws, MW_ANN_RECONCILE_INTERVAL) : "");
 		rc = MW_EHANG;

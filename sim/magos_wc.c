@@ -30,6 +30,12 @@ struct mwc {
 	struct wsstate **states; /* open addressing, power-of-two size */
 	size_t nstates, cap;
 	struct mwc_poll_stats stats;
+	/*
+	 * A Workspace hit the interval <= 0 hang: upstream the controller's only
+	 * worker (MaxConcurrentReconciles 1) never returns, so no Workspace is
+	 * reconciled any more.  NULL until then; the culprit's "ns/name".
+	 */
+	char *hung_by;
 };
 
 static uint64_t fnv(const char *a, const char *b)
@@ -401,7 +407,7 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	struct rng peek;
 	size_t k = 0;
 
-	if (s->hung)
+	if (s->hung || m->hung_by)
 		return res;
 	ws = api_get(api, "Workspace", ns, name);
 	if (!ws)
@@ -501,6 +507,7 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	}
 	if (r.outcome == MW_OUT_HANG) {
 		s->hung = true;
+		m->hung_by = xasprintf("%s/%s", ns, name);
 		notice(m, TL_ERROR, r.hang_msg, "Workspace", ns, name);
 	} else if (r.schedule) {
 		write_schedule(m, ns, name, &r);
@@ -719,6 +726,7 @@ void mwc_free(struct mwc *m)
 {
 	if (!m)
 		return;
+	free(m->hung_by);
 	for (size_t i = 0; i < m->cap; i++) {
 		struct wsstate *s = m->states[i];
 
@@ -749,7 +757,7 @@ bool mwc_is_hung(const struct mwc *m, const char *ns, const char *name)
 {
 	const struct wsstate *s = state_lookup(m, ns, name);
 
-	return s && s->hung;
+	return m->hung_by || (s && s->hung);
 }
 
 struct mwc_poll_stats mwc_poll_stats(const struct mwc *m)

@@ -75,7 +75,11 @@ void mwc_free(struct mwc *m);
 struct ctl *mwc_workspace_ctl(const struct mwc *m);
 struct ctl *mwc_refwatcher_ctl(const struct mwc *m);
 
-/* mwc_is_hung() - true when @ns/@name hit the interval <= 0 hang and is no longer reconciled. */
+/*
+ * mwc_is_hung() - true when @ns/@name is no longer reconciled: once any
+ * Workspace hits the interval <= 0 hang, the real controller's only worker
+ * loops forever, so from then on this is true of every Workspace.
+ */
 bool mwc_is_hung(const struct mwc *m, const char *ns, const char *name);
 
 /* Poll counters (refwatcher_poll_total by result), for reports and tests. */

@@ -639,7 +639,11 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	size_t ji = m->njobs;
 	char *k = key2(o->ns, o->name);
 	char t[GT_RFC3339_BUFSZ];
-	int64_t deadline_s = val_int(val_path(o->spec, "activeDeadlineSeconds"), 0);
+	const struct val *dl = val_path(o->spec, "activeDeadlineSeconds");
+	/* Absent (or beyond any clock): no deadline. */
+	int64_t deadline_s = dl && dl->type == VAL_INT && dl->u.i <= MDL_MAX_DURATION_MS / 1000
+				     ? dl->u.i
+				     : -1;
 	struct val *p;
 
 	if (m->njobs == m->capjobs) {
@@ -675,6 +679,13 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	stream(m, j, "duration", &r);
 	rng_gsl_wrap(&g, &r);
 	j->st.duration_ms = dist_sample_ms(dur, &g);
+	/*
+	 * A heavy-tailed distribution can draw beyond any clock: cap a run at
+	 * Go's longest duration (about 292 years), which also keeps every
+	 * "now + duration" below INT64_MAX.
+	 */
+	if (j->st.duration_ms > MDL_MAX_DURATION_MS)
+		j->st.duration_ms = MDL_MAX_DURATION_MS;
 	stream(m, j, "failure", &r);
 	j->fail_draw = rng_uniform01(&r) < pfail;
 
@@ -684,7 +695,8 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	val_map_set(p, "active", val_new_int(1));
 	val_map_set(p, "startTime", val_new_string(t));
 	patch_status(m, j, p);
-	if (deadline_s > 0) {
+	/* Job validation allows 0: the Job is past its deadline at once. */
+	if (deadline_s >= 0) {
 		j->st.deadline_ms = gt_metav1_store(m->s->start_unix_ms, now) + deadline_s * 1000;
 		if (j->st.deadline_ms < now)
 			j->st.deadline_ms = now;

@@ -127,6 +127,9 @@ struct mdl_cap_point {
 	uint32_t waiting;
 };
 
+/* The longest Job run a model draws: Go's maximum time.Duration, in ms. */
+#define MDL_MAX_DURATION_MS 9223372036854LL
+
 struct mdl;
 
 /*

@@ -1228,6 +1228,8 @@ static void test_e2e_approval_edit_hang(void)
 	des_at(w, 90000, DES_PRIO_SCRIPT, set_interval, NULL, n_manual);
 	CU_ASSERT_EQUAL(des_run(w, 100000, NULL), DES_HORIZON);
 	CU_ASSERT_TRUE(mwc_is_hung(m, "default", "manual"));
+	/* The single worker is stuck: every other Workspace stops too. */
+	CU_ASSERT_TRUE(mwc_is_hung(m, "default", "any-other-workspace"));
 	n.severity = TL_INFO;
 	for (size_t i = 0; i < tl_notice_count(tl) && n.severity != TL_ERROR; i++)
 		tl_notice_get(tl, i, &n);
