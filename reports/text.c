@@ -17,7 +17,7 @@
 #include "reports/report.h"
 #include "sim/gotime.h"
 
-#define TIME_W 9
+#define TIME_W 11
 #define OBJ_MIN_W 24
 #define CHG_W 8
 
@@ -435,6 +435,45 @@ static void blast_lines(struct out *o, const struct obs *obs)
 	}
 }
 
+/*
+ * The hazards the run met, in the summary too: -q and --timeline none hide
+ * the timeline, and a warning must not be hidden with it.  Each distinct text
+ * once, the first few in full.
+ */
+static void warnings_lines(struct out *o, const struct tl *tl)
+{
+	size_t nn = tl_notice_count(tl), shown = 0, total = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		struct tl_notice n;
+		bool seen = false;
+
+		tl_notice_get(tl, i, &n);
+		if (n.severity == TL_INFO)
+			continue;
+		for (size_t k = 0; k < i && !seen; k++) {
+			struct tl_notice p;
+
+			tl_notice_get(tl, k, &p);
+			seen = p.severity != TL_INFO && strcmp(p.text, n.text) == 0;
+		}
+		if (seen)
+			continue;
+		total++;
+		if (shown < 5) {
+			char *text = clean(n.text, true);
+
+			if (!shown)
+				emit(o, "%swarnings%s\n", col(o, C_BOLD), col(o, C_OFF));
+			wrapped(o, text, 10, n.severity == TL_ERROR ? C_RED : C_YELLOW);
+			free(text);
+			shown++;
+		}
+	}
+	if (total > shown)
+		emit(o, "          … and %zu more (see the timeline)\n", total - shown);
+}
+
 static void summary(struct out *o, const struct rep_run *run)
 {
 	const struct oc_summary *s = run->summary;
@@ -474,7 +513,8 @@ static void summary(struct out *o, const struct rep_run *run)
 		gt_format_duration(c->max_wait_ms, mx, sizeof(mx));
 		gt_format_duration(c->total_wait_ms / (int64_t)c->jobs, mean, sizeof(mean));
 		if (c->capacity)
-			snprintf(slots, sizeof(slots), "of %u runners", c->capacity);
+			snprintf(slots, sizeof(slots), "of %u runner%s", c->capacity,
+				 c->capacity == 1 ? "" : "s");
 		else
 			snprintf(slots, sizeof(slots), "runners unlimited");
 		emit(o, "%sjobs%s      %zu, at most %u at once (%s)\n", col(o, C_BOLD), col(o, C_OFF),
@@ -482,6 +522,7 @@ static void summary(struct out *o, const struct rep_run *run)
 		if (c->max_wait_ms > 0)
 			emit(o, "          waited for a runner: mean %s, max %s\n", mean, mx);
 	}
+	warnings_lines(o, run->tl);
 	if (s->halted) {
 		char at[GT_DURATION_BUFSZ];
 

@@ -450,6 +450,20 @@ static void on_deadline(struct des *w, void *ctx, void *arg)
 	j->ev_deadline = 0;
 	leave(m, j, MDL_JOB_DEADLINE);
 	finish_status(m, j, false, "DeadlineExceeded", "Job was active longer than specified deadline");
+	{
+		/* The Workspace only says PlanFailed/ApplyFailed: say why here. */
+		char dl[GT_DURATION_BUFSZ], need[GT_DURATION_BUFSZ];
+
+		gt_format_duration(j->st.deadline_ms - j->st.seen_ms, dl, sizeof(dl));
+		gt_format_duration(j->st.duration_ms, need, sizeof(need));
+		notice(m, TL_WARNING, "Workspace", j->st.ns, j->st.workspace,
+		       "job %s/%s exceeded its activeDeadlineSeconds (DeadlineExceeded after %s; "
+		       "it needed %s to run): the Workspace reports %s, and a retry times out "
+		       "too unless the run fits spec.%s.timeoutSeconds",
+		       j->st.ns, j->st.name, dl, need,
+		       j->st.type == SCN_JOB_PLAN ? "PlanFailed" : "ApplyFailed",
+		       j->st.type == SCN_JOB_PLAN ? "plan" : "apply");
+	}
 }
 
 /* policy_message() - the message a violation of ValidatingPolicy @p reports. */

@@ -410,7 +410,7 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 			r->completed_ms = t;
 			o->ro_done++;
 		}
-	} else if (is(phase, "Failed") && is(reason, "StepFailed") && !r->halted) {
+	} else if (is(phase, "Failed") && !r->halted) {
 		r->halted = true;
 		r->halt_ms = t;
 		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;

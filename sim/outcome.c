@@ -124,8 +124,8 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 			bool done = is_rollout ? str_is(tl, r->phase, "Applied") &&
 							 str_is(tl, r->reason, "RolloutCompleted")
 					       : str_is(tl, r->phase, "Completed");
-			bool halt = is_rollout ? str_is(tl, r->phase, "Failed") &&
-							 str_is(tl, r->reason, "StepFailed")
+			/* A Failed Rollout grants nothing more, whatever the reason. */
+			bool halt = is_rollout ? str_is(tl, r->phase, "Failed")
 					       : str_is(tl, r->phase, "Halted");
 
 			if (done && o->completed < 0) {

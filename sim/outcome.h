@@ -16,9 +16,11 @@
  *  - anything else never completes;
  *  - a run that did not complete is censored: its time-to-complete is only
  *    known to be beyond the end of the run ("> horizon"), never dropped;
- *  - halted: a Rollout entered `Failed` with reason `StepFailed` (its halt on
- *    the first failure), or a FleetRollout entered phase `Halted`; the first
- *    such entry is the halt reported.
+ *  - halted: a Rollout entered phase `Failed` — `StepFailed` (its halt on
+ *    the first failure), `NoWorkspacesFound` (it refuses to skip a step) or
+ *    `ReconcileError` (an invalid selector): in each it grants nothing more —
+ *    or a FleetRollout entered phase `Halted`; the first such entry is the
+ *    halt reported.
  *
  * No I/O; works for any timeline, with or without engine controllers.
  */

@@ -100,6 +100,9 @@ fi
 "$SIM" run --horizon 10m tests/scenarios/empty-detected-revision.yaml >"$tmp/hz.txt" 2>&1
 if grep -q "present but empty" "$tmp/hz.txt" && grep -q "NewRevisionDetected" "$tmp/hz.txt"; then ok "empty detected-revision is warned about"; else bad "empty detected-revision is warned about"; fi
 
+# A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
+expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
+
 # A different seed is recorded (the timeline itself does not depend on it yet).
 "$SIM" run --seed 7 --json "$tmp/s7.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
 if grep -q '"seed":7' "$tmp/s7.json"; then ok "--seed overrides spec.seed"; else bad "--seed overrides spec.seed"; fi
