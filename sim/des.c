@@ -358,7 +358,7 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 	uint64_t run = 0, at_now = 0;
 	int64_t now = evq_now(&w->q);
 	struct evq_event ev;
-	char what[256];
+	char what[512];
 
 	if (!per_ms) {
 		size_t n = api_count(w->api, NULL);
@@ -412,7 +412,9 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 			gt_format_duration(now, at, sizeof(at));
 			snprintf(what, sizeof(what),
 				 "zero-delay loop: %" PRIu64 " events at %s without the clock "
-				 "advancing; run stopped (spec.limits.eventsPerInstant sets the bound)",
+				 "advancing; run stopped (spec.limits.eventsPerInstant sets the bound; "
+				 "on a cluster API latency spaces such writes out: spec.api.latency, "
+				 "e.g. 10ms, shows them as they would happen)",
 				 at_now, at);
 			bound_notice(w, TL_ERROR, what);
 			return DES_LOOP;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/admission.h"
 #include "sim/apiserver.h"
@@ -255,6 +256,130 @@ static void fire_event(struct des *w, void *ctx, void *arg)
 	free(why);
 }
 
+static void hazard(struct des *w, const struct obj *about, const char *text)
+{
+	struct tl_objref ref = { about->kind, about->ns, about->name, 0 };
+
+	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+}
+
+/* Up to five names of @l's items that @keep selects, "a, b, … (N)". New string. */
+static char *names_of(const struct obj *const *items, const bool *pick, size_t n, size_t *count)
+{
+	char *out = xstrdup("");
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *next;
+
+		if (!pick[i])
+			continue;
+		if (k < 5)
+			next = xasprintf("%s%s%s", out, k ? ", " : "", items[i]->name);
+		else if (k == 5)
+			next = xasprintf("%s, …", out);
+		else
+			next = NULL;
+		if (next) {
+			free(out);
+			out = next;
+		}
+		k++;
+	}
+	*count = k;
+	return out;
+}
+
+/*
+ * What the run ended on that a reader would otherwise not see: a Rollout
+ * without steps, Workspaces no step selects or nothing grants, a plan waiting
+ * for an approval nobody gives.  Spec §7 #3, #15; the engines behave as
+ * upstream, these only say so.
+ */
+static void end_of_run_hazards(struct des *w)
+{
+	struct api *api = des_api(w);
+	struct api_list ro, ws;
+
+	api_list_init(&ro);
+	api_list_init(&ws);
+	api_list(api, "Rollout", NULL, NULL, NULL, &ro);
+	for (size_t i = 0; i < ro.n; i++) {
+		const struct obj *r = ro.items[i];
+		const char *project = val_str(val_map_get(r->spec, "projectRef"), "");
+		const struct val *steps = val_path(r->spec, "strategy.steps");
+		size_t nsteps = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
+		bool *pick, all_valid = true;
+		size_t count;
+		char *names, *text;
+
+		api_list(api, "Workspace", r->ns, NULL, NULL, &ws);
+		if (nsteps == 0) {
+			text = xasprintf("Rollout %s/%s has no steps: it reports Ready/NoSteps and grants "
+					 "nothing, and its Project defers to it, so no Workspace of project "
+					 "%s runs",
+					 r->ns, r->name, project);
+			hazard(w, r, text);
+			free(text);
+			continue;
+		}
+		pick = xcalloc(ws.n ? ws.n : 1, sizeof(*pick));
+		for (size_t k = 0; k < ws.n; k++)
+			pick[k] = strcmp(val_str(val_path(ws.items[k]->spec, "projectRef.name"), ""),
+					 project) == 0;
+		for (size_t st = 0; st < nsteps; st++) {
+			struct lbl_selector sel;
+			char err[LBL_ERRLEN];
+
+			if (lbl_selector_from_val(val_map_get(steps->u.list.items[st], "selector"), &sel,
+						  err, sizeof(err)) != LBL_OK) {
+				all_valid = false;
+				continue;
+			}
+			for (size_t k = 0; k < ws.n; k++)
+				if (pick[k] && lbl_matches(&sel, &ws.items[k]->labels))
+					pick[k] = false;
+			lbl_selector_release(&sel);
+		}
+		names = names_of(ws.items, pick, ws.n, &count);
+		if (count && all_valid) {
+			text = xasprintf("%zu Workspace%s of project %s %s selected by no step of Rollout "
+					 "%s/%s and never granted: %s",
+					 count, count == 1 ? "" : "s", project, count == 1 ? "is" : "are",
+					 r->ns, r->name, names);
+			hazard(w, r, text);
+			free(text);
+		}
+		free(names);
+		free(pick);
+	}
+	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
+	for (size_t k = 0; k < ws.n; k++) {
+		const struct obj *o = ws.items[k];
+		const char *phase = val_str(val_map_get(o->status, "phase"), "");
+		const char *approved = obj_strmap_get(&o->annotations, "magosproject.io/approved");
+		const char *project = val_str(val_path(o->spec, "projectRef.name"), "");
+		char *text = NULL;
+
+		if (!strcmp(phase, "Planned") && !val_bool(val_map_get(o->spec, "autoApply"), true) &&
+		    !(approved && !strcmp(approved, "true")))
+			text = xasprintf("Workspace %s/%s ended Planned: autoApply is false and it waits "
+					 "for magosproject.io/approved: \"true\", which nobody gave",
+					 o->ns, o->name);
+		else if (!api_get(api, "Project", o->ns, project) &&
+			 !api_get(api, "Rollout", o->ns, project))
+			text = xasprintf("Workspace %s/%s names project %s, which has neither a Project "
+					 "nor a Rollout: nothing grants it execution",
+					 o->ns, o->name, project);
+		if (text) {
+			hazard(w, o, text);
+			free(text);
+		}
+	}
+	api_list_release(&ws);
+	api_list_release(&ro);
+}
+
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
 {
 	struct des_params p = des_params_default();
@@ -332,6 +457,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			      0);
 	free(ctx);
 	free(until);
+	end_of_run_hazards(r->world);
 	obs_finish(r->obs, r->world);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	return 0;

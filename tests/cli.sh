@@ -100,6 +100,12 @@ fi
 "$SIM" run --horizon 10m tests/scenarios/empty-detected-revision.yaml >"$tmp/hz.txt" 2>&1
 if grep -q "present but empty" "$tmp/hz.txt" && grep -q "NewRevisionDetected" "$tmp/hz.txt"; then ok "empty detected-revision is warned about"; else bad "empty detected-revision is warned about"; fi
 
+# Hazards a run ends on are named in the summary, even with -q (spec §7 #3, #15).
+"$SIM" run -q tests/scenarios/no-steps.yaml >"$tmp/hz2.txt" 2>&1
+if grep -q "has no steps" "$tmp/hz2.txt"; then ok "a Rollout without steps is warned about"; else bad "a Rollout without steps is warned about"; fi
+"$SIM" run -q tests/scenarios/auto-apply-false.yaml >"$tmp/hz3.txt" 2>&1
+if grep -q "ended Planned" "$tmp/hz3.txt"; then ok "a plan waiting for approval is warned about"; else bad "a plan waiting for approval is warned about"; fi
+
 # A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
 expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
 
