@@ -543,6 +543,18 @@ static void summary(struct out *o, const struct rep_run *run)
 	}
 }
 
+/* Changes shown at one instant in the default view before the rest is counted. */
+#define MAX_PER_INSTANT 60
+
+static void hidden_line(struct out *o, int64_t t_ms, size_t hidden)
+{
+	char t[GT_DURATION_BUFSZ];
+
+	gt_format_duration(t_ms, t, sizeof(t));
+	emit(o, "  %*s  %s… %zu more change%s at %s (--timeline all shows them)%s\n", TIME_W, "",
+	     col(o, C_DIM), hidden, hidden == 1 ? "" : "s", t, col(o, C_OFF));
+}
+
 /* Last (phase, reason, message) of one object, by interned ids. */
 struct last {
 	tl_str kind, ns, name;
@@ -661,12 +673,29 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 		emit(&o, " ");
 		cell(&o, "CHANGE", CHG_W);
 		emit(&o, " PHASE · REASON%s\n", col(&o, C_OFF));
+		int64_t inst = -1;
+		size_t at_inst = 0, hidden = 0;
+
 		for (size_t i = 0; i < n; i++) {
 			struct tl_entry e;
 
 			if (!show[i])
 				continue;
 			tl_get(run->tl, i, &e);
+			/*
+			 * A zero-delay loop (overlapping steps flapping a grant) writes
+			 * thousands of changes at one instant: past a screenful, count them.
+			 */
+			if (e.t_ms != inst) {
+				if (hidden)
+					hidden_line(&o, inst, hidden);
+				inst = e.t_ms;
+				at_inst = hidden = 0;
+			}
+			if (opts->timeline == REP_TL_CHANGES && ++at_inst > MAX_PER_INSTANT) {
+				hidden++;
+				continue;
+			}
 			for (; j < nn; j++) {
 				struct tl_notice no;
 
@@ -677,6 +706,8 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 			}
 			entry_line(&o, &e);
 		}
+		if (hidden)
+			hidden_line(&o, inst, hidden);
 		for (; j < nn; j++) {
 			struct tl_notice no;
 
