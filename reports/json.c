@@ -221,6 +221,7 @@ static json_t *workspaces_array(const struct obs *obs)
 		json_object_set_new(o, "applying_ms", int_or_null(w->applying_ms, w->applying_ms >= 0));
 		json_object_set_new(o, "applied_ms", int_or_null(w->applied_ms, w->applied_ms >= 0));
 		json_object_set_new(o, "failed_ms", int_or_null(w->failed_ms, w->failed_ms >= 0));
+		json_object_set_new(o, "runs", json_integer(w->runs));
 		json_object_set_new(o, "phase", str_or_null(w->last_phase));
 		json_object_set_new(o, "exists", json_boolean(w->exists));
 		json_object_set_new(o, "policy_violations", str_array(w->violations, w->nviolations));

@@ -329,6 +329,9 @@ static void member_line(struct out *o, const struct obs_workspace *w)
 	}
 	if (len == 0)
 		snprintf(line, sizeof(line), "never ran");
+	else if (w->runs > 1 && len < sizeof(line))
+		/* The times above are each the first; say the run was not the only one. */
+		snprintf(line + len, sizeof(line) - len, " (first of %u runs)", w->runs);
 	/* One line when it fits; else the name and phase, the times below. */
 	if (6 + (nw > 28 ? nw : 28) + 1 + u8_width(line, strlen(line)) + 2 + strlen(phase) <=
 	    o->width) {

@@ -231,8 +231,11 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
 		w->granted_ms = t;
 	if (phase && !is(phase, was)) {
-		if (is(phase, "Planning") && w->planning_ms < 0)
-			w->planning_ms = t;
+		if (is(phase, "Planning")) {
+			w->runs++;
+			if (w->planning_ms < 0)
+				w->planning_ms = t;
+		}
 		else if (is(phase, "Applying") && w->applying_ms < 0)
 			w->applying_ms = t;
 		else if (is(phase, "Applied") && w->applied_ms < 0 && w->applying_ms >= 0)

@@ -50,6 +50,7 @@ struct obs_workspace {
 	int64_t applying_ms;      /* first entry into Applying, -1 none */
 	int64_t applied_ms;       /* first entry into Applied after applying, -1 none */
 	int64_t failed_ms;        /* first entry into Failed or ValidationFailed, -1 none */
+	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
 	/* The last non-empty status.policyViolations, as "policy: message" strings. */
