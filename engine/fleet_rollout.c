@@ -1,0 +1,1042 @@
+/*
+ * The FleetRollout reconcile (see fleet_rollout.h).  Functions keep the
+ * upstream names in snake_case and the upstream statement order.
+ */
+#include "engine/fleet_rollout.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/threshold.h"
+#include "engine/xalloc.h"
+
+/* ---- small helpers ---- */
+
+static char *xstr(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void push_size(size_t **arr, size_t *n, size_t v)
+{
+	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	(*arr)[(*n)++] = v;
+}
+
+static void push_str(char ***arr, size_t *n, char *s)
+{
+	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	(*arr)[(*n)++] = s;
+}
+
+static void free_strs(char **arr, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(arr[i]);
+	free(arr);
+}
+
+/* Go's strings.Join(list, ", "). */
+static char *join(char *const *list, size_t n)
+{
+	size_t len = 1;
+	char *out, *p;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(list[i]) + 2;
+	out = p = xmalloc(len);
+	*p = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(list[i]);
+
+		if (i > 0) {
+			memcpy(p, ", ", 2);
+			p += 2;
+		}
+		memcpy(p, list[i], l);
+		p += l;
+	}
+	*p = '\0';
+	return out;
+}
+
+/* Floor to a whole second (toward the past), as a stored metav1.Time. */
+static int64_t floor_sec(int64_t ms)
+{
+	int64_t r = ms % 1000;
+
+	return r < 0 ? ms - r - 1000 : ms - r;
+}
+
+char *fr_format_time(int64_t unix_ms)
+{
+	int64_t secs = floor_sec(unix_ms) / 1000;
+	int64_t days = secs / 86400, rem = secs % 86400;
+	int64_t z, era, doe, yoe, y, doy, mp, d, m;
+
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	/* civil_from_days (proleptic Gregorian) */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	if (m <= 2)
+		y++;
+	return xasprintf("%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y, (long long)m,
+			 (long long)d, (long long)(rem / 3600), (long long)(rem % 3600 / 60),
+			 (long long)(rem % 60));
+}
+
+/* ---- status lifecycle ---- */
+
+static void wave_status_release(struct fr_wave_status *w)
+{
+	free(w->name);
+	free(w->soak_until);
+	free(w->health);
+	memset(w, 0, sizeof(*w));
+}
+
+static void condition_release(struct fr_condition *c)
+{
+	free(c->status);
+	free(c->reason);
+	free(c->message);
+	free(c->last_transition_time);
+	memset(c, 0, sizeof(*c));
+}
+
+void fr_status_release(struct fr_status *s)
+{
+	if (!s)
+		return;
+	free(s->phase);
+	free(s->current_wave);
+	for (size_t i = 0; i < s->nwaves; i++)
+		wave_status_release(&s->waves[i]);
+	free(s->waves);
+	condition_release(&s->ready);
+	memset(s, 0, sizeof(*s));
+}
+
+static void wave_status_copy(struct fr_wave_status *d, const struct fr_wave_status *s)
+{
+	*d = *s;
+	d->name = xstr(s->name);
+	d->soak_until = s->soak_until ? xstrdup(s->soak_until) : NULL;
+	d->health = xstr(s->health);
+}
+
+void fr_status_copy(struct fr_status *dst, const struct fr_status *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->observed_generation = src->observed_generation;
+	dst->phase = xstr(src->phase);
+	dst->current_wave = xstr(src->current_wave);
+	dst->nwaves = src->nwaves;
+	dst->waves = xcalloc(src->nwaves ? src->nwaves : 1, sizeof(*dst->waves));
+	for (size_t i = 0; i < src->nwaves; i++)
+		wave_status_copy(&dst->waves[i], &src->waves[i]);
+	dst->has_ready = src->has_ready;
+	if (src->has_ready) {
+		dst->ready.status = xstr(src->ready.status);
+		dst->ready.reason = xstr(src->ready.reason);
+		dst->ready.message = xstr(src->ready.message);
+		dst->ready.last_transition_time = xstr(src->ready.last_transition_time);
+		dst->ready.observed_generation = src->ready.observed_generation;
+	}
+}
+
+bool fr_status_equal(const struct fr_status *a, const struct fr_status *b)
+{
+	if (a->observed_generation != b->observed_generation || !str_eq(a->phase, b->phase) ||
+	    !str_eq(a->current_wave, b->current_wave) || a->nwaves != b->nwaves ||
+	    a->has_ready != b->has_ready)
+		return false;
+	for (size_t i = 0; i < a->nwaves; i++) {
+		const struct fr_wave_status *x = &a->waves[i], *y = &b->waves[i];
+
+		if (!str_eq(x->name, y->name) || x->total != y->total || x->at_target != y->at_target ||
+		    x->ready != y->ready || x->settled != y->settled ||
+		    x->has_soak_until != y->has_soak_until ||
+		    (x->has_soak_until && x->soak_until_ms != y->soak_until_ms) ||
+		    !str_eq(x->health, y->health))
+			return false;
+	}
+	if (a->has_ready &&
+	    (!str_eq(a->ready.status, b->ready.status) || !str_eq(a->ready.reason, b->ready.reason) ||
+	     !str_eq(a->ready.message, b->ready.message) ||
+	     !str_eq(a->ready.last_transition_time, b->ready.last_transition_time) ||
+	     a->ready.observed_generation != b->ready.observed_generation))
+		return false;
+	return true;
+}
+
+void fr_result_release(struct fr_result *r)
+{
+	if (!r)
+		return;
+	fr_status_release(&r->status);
+	free(r->event_note);
+	for (size_t i = 0; i < r->nactions; i++) {
+		free(r->actions[i].value);
+		free(r->actions[i].previous);
+	}
+	free(r->actions);
+	for (size_t i = 0; i < r->ngates; i++)
+		free(r->gates[i].error);
+	free(r->gates);
+	for (size_t i = 0; i < r->nquirks; i++)
+		free(r->quirks[i].text);
+	free(r->quirks);
+	free(r->members);
+	for (size_t i = 0; i < r->nwaves; i++)
+		free(r->waves[i].idx);
+	free(r->waves);
+	free(r->version_label);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *fr_outcome_name(enum fr_outcome o)
+{
+	switch (o) {
+	case FR_OUT_INVALID_SELECTOR:
+		return FR_REASON_INVALID_SELECTOR;
+	case FR_OUT_MEMBERS_CONTESTED:
+		return FR_REASON_MEMBERS_CONTESTED;
+	case FR_OUT_GATE_UNSUPPORTED:
+		return FR_REASON_GATE_UNSUPPORTED;
+	case FR_OUT_MEMBERS_UNASSIGNED:
+		return FR_REASON_MEMBERS_UNASSIGNED;
+	case FR_OUT_HALTED:
+		return FR_REASON_HALTED;
+	case FR_OUT_COMPLETED:
+		return FR_REASON_COMPLETED;
+	case FR_OUT_PROGRESSING:
+		return FR_REASON_PROGRESSING;
+	case FR_OUT_PATCH_ERROR:
+		return "PatchError";
+	}
+	return "?";
+}
+
+const char *fr_quirk_name(enum fr_quirk q)
+{
+	switch (q) {
+	case FR_QUIRK_REGRESSION_ONE_PASS:
+		return "regression-halt-one-pass";
+	case FR_QUIRK_NEW_VERSION_AFTER_COMPLETED:
+		return "new-version-after-completed-halts";
+	case FR_QUIRK_GATE_BEFORE_OPEN:
+		return "gate-queried-before-open";
+	case FR_QUIRK_GATE_ON_PASSED_WAVE:
+		return "gate-requeried-on-passed-wave";
+	case FR_QUIRK_WAVE_REOPENED:
+		return "current-wave-moved-back";
+	case FR_QUIRK_ROLLBACK_NEVER_CLEARED:
+		return "rollback-to-never-cleared";
+	case FR_QUIRK_OVERLAPPING_WAVES:
+		return "member-in-several-waves";
+	case FR_QUIRK_EARLY_EXIT_FROZEN:
+		return "early-exit-freezes-status";
+	case FR_QUIRK_APPROVAL_OVERWRITTEN:
+		return "approval-overwritten";
+	case FR_QUIRK_PINNED_HOLD_MISMATCH:
+		return "pinned-never-approves-held-version";
+	case FR_QUIRK_HALT_EVERY_PASS:
+		return "gate-halt-every-pass";
+	}
+	return "?";
+}
+
+static void quirk(struct fr_result *r, enum fr_quirk q, long wave, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void quirk(struct fr_result *r, enum fr_quirk q, long wave, const char *fmt, ...)
+{
+	va_list ap;
+	struct fr_quirk_note *n;
+	int len;
+
+	r->quirks = xreallocarray(r->quirks, r->nquirks + 1, sizeof(*r->quirks));
+	n = &r->quirks[r->nquirks++];
+	n->quirk = q;
+	n->wave = wave;
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	n->text = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(n->text, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- member predicates (FC:memberProgress and friends) ---- */
+
+static const char *ss_status_str(const struct obj *ss, const char *key)
+{
+	return val_str(val_map_get(ss->status, key), "");
+}
+
+static const char *spec_str(const struct obj *fr, const char *key)
+{
+	return val_str(val_map_get(fr->spec, key), "");
+}
+
+/* fleetAdopted: pinned ⇒ status.version == target; derived ⇒ no pendingVersion. */
+static bool fleet_adopted(const struct obj *fr, const struct obj *ss)
+{
+	const char *target = spec_str(fr, "targetVersion");
+
+	if (target[0])
+		return strcmp(ss_status_str(ss, "version"), target) == 0;
+	return ss_status_str(ss, "pendingVersion")[0] == '\0';
+}
+
+/* isReady && observedGeneration == generation && no pendingUpdate.revisions. */
+static bool member_ready(const struct obj *ss)
+{
+	const struct val *cond = obj_ready_condition(ss);
+	const struct val *rev = val_path(ss->status, "pendingUpdate.revisions");
+	size_t nrev = 0;
+
+	if (!cond || strcmp(val_str(val_map_get(cond, "status"), ""), "True") != 0)
+		return false;
+	if (val_int(val_map_get(ss->status, "observedGeneration"), 0) != ss->generation)
+		return false;
+	if (rev && rev->type == VAL_MAP)
+		nrev = rev->u.map.n;
+	else if (rev && rev->type == VAL_LIST)
+		nrev = rev->u.list.n;
+	return nrev == 0;
+}
+
+/* fleetApprovalVersion: the pinned target, else the member's pendingVersion. */
+static const char *fleet_approval_version(const struct obj *fr, const struct obj *ss)
+{
+	const char *target = spec_str(fr, "targetVersion");
+
+	return target[0] ? target : ss_status_str(ss, "pendingVersion");
+}
+
+/* fleetVersionLabel over the selected members. */
+static char *fleet_version_label(const struct obj *fr, const struct fr_input *in,
+				 const size_t *members, size_t n)
+{
+	const char *target = spec_str(fr, "targetVersion");
+	const char *first = NULL;
+	bool several = false;
+
+	if (target[0])
+		return xasprintf("version %s", target);
+	for (size_t i = 0; i < n && !several; i++) {
+		const char *v = ss_status_str(in->stagesets[members[i]], "pendingVersion");
+
+		if (!v[0])
+			continue;
+		if (!first)
+			first = v;
+		else if (strcmp(first, v) != 0)
+			several = true;
+	}
+	if (several)
+		return xstrdup("mixed versions");
+	if (first)
+		return xasprintf("version %s", first);
+	return xstrdup("the current version");
+}
+
+/* ---- selection (FC:members, FC:contestedMembers) ---- */
+
+/*
+ * A value-typed LabelSelector: absent or null is Go's zero value, the empty
+ * selector (matches everything); otherwise converted as apimachinery does.
+ */
+static int value_selector(const struct val *v, struct lbl_selector *out, char *err, size_t len)
+{
+	if (!v || v->type == VAL_NULL) {
+		memset(out, 0, sizeof(*out));
+		return LBL_OK;
+	}
+	return lbl_selector_from_val(v, out, err, len);
+}
+
+static int cmp_ns_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * members(): indices into in->stagesets of the StageSets @fr selects.
+ * Returns 0, or -1 with *@err a new message ("selector: ...").
+ */
+static int members(const struct obj *fr, const struct fr_input *in, size_t **out, size_t *nout,
+		   char **err)
+{
+	struct lbl_selector sel, ns_sel;
+	char e[LBL_ERRLEN];
+	const struct val *ns_v = val_map_get(fr->spec, "namespaceSelector");
+	const char **in_scope = NULL;
+	size_t nscope = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (value_selector(val_map_get(fr->spec, "selector"), &sel, e, sizeof(e)) != LBL_OK) {
+		*err = xasprintf("selector: %s", e);
+		return -1;
+	}
+	if (in->members_list_error) {
+		lbl_selector_release(&sel);
+		*err = xstrdup(in->members_list_error);
+		return -1;
+	}
+	if (ns_v && ns_v->type != VAL_NULL) {
+		if (lbl_selector_from_val(ns_v, &ns_sel, e, sizeof(e)) != LBL_OK) {
+			lbl_selector_release(&sel);
+			*err = xasprintf("namespaceSelector: %s", e);
+			return -1;
+		}
+		in_scope = xcalloc(in->nnamespaces ? in->nnamespaces : 1, sizeof(*in_scope));
+		for (size_t i = 0; i < in->nnamespaces; i++)
+			if (lbl_matches(&ns_sel, &in->namespaces[i]->labels))
+				in_scope[nscope++] = in->namespaces[i]->name;
+		qsort(in_scope, nscope, sizeof(*in_scope), cmp_ns_name);
+		lbl_selector_release(&ns_sel);
+	}
+	for (size_t i = 0; i < in->nstagesets; i++) {
+		const struct obj *ss = in->stagesets[i];
+
+		if (!lbl_matches(&sel, &ss->labels))
+			continue;
+		if (in_scope && !bsearch(&ss->ns, in_scope, nscope, sizeof(*in_scope), cmp_ns_name))
+			continue;
+		push_size(out, nout, i);
+	}
+	free(in_scope);
+	lbl_selector_release(&sel);
+	return 0;
+}
+
+static int cmp_obj_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct obj *const *)a)->name, (*(const struct obj *const *)b)->name);
+}
+
+/* contestedMembers(): sorted "ns/name (also governed by FleetRollout <o>)" entries. */
+static void contested_members(const struct fr_input *in, const size_t *mine, size_t nmine,
+			      char ***out, size_t *nout)
+{
+	const char **claimed = xcalloc(in->nstagesets ? in->nstagesets : 1, sizeof(*claimed));
+	const struct obj **others = xcalloc(in->nothers ? in->nothers : 1, sizeof(*others));
+
+	*out = NULL;
+	*nout = 0;
+	memcpy(others, in->others, in->nothers * sizeof(*others));
+	qsort(others, in->nothers, sizeof(*others), cmp_obj_name);
+	for (size_t i = 0; i < in->nothers; i++) {
+		size_t *om, nom;
+		char *err = NULL;
+
+		if (strcmp(others[i]->name, in->fr->name) == 0)
+			continue;
+		if (members(others[i], in, &om, &nom, &err) != 0) {
+			free(err); /* a malformed other rollout must not block this one */
+			continue;
+		}
+		for (size_t j = 0; j < nom; j++)
+			if (!claimed[om[j]])
+				claimed[om[j]] = others[i]->name;
+		free(om);
+	}
+	for (size_t i = 0; i < nmine; i++) {
+		const struct obj *ss = in->stagesets[mine[i]];
+
+		if (claimed[mine[i]])
+			push_str(out, nout,
+				 xasprintf("%s/%s (also governed by FleetRollout %s)", ss->ns, ss->name,
+					   claimed[mine[i]]));
+	}
+	qsort(*out, *nout, sizeof(**out), cmp_str_ptr);
+	free(others);
+	free(claimed);
+}
+
+/* gateSecretRef(): the credential a gate carries, or NULL. */
+static const char *gate_secret_ref(const struct val *gate)
+{
+	const struct val *p, *w, *ref;
+
+	if (!gate || gate->type == VAL_NULL)
+		return NULL;
+	p = val_path(gate, "source.prometheus");
+	w = val_path(gate, "source.webhook");
+	if (p && p->type != VAL_NULL && (ref = val_map_get(p, "secretRef")) && ref->type != VAL_NULL)
+		return "source.prometheus.secretRef";
+	if (w && w->type != VAL_NULL && (ref = val_map_get(w, "secretRef")) && ref->type != VAL_NULL)
+		return "source.webhook.secretRef";
+	return NULL;
+}
+
+/* ---- the condition (fluxcd conditions.Set) ---- */
+
+static void set_fleet_ready(struct fr_status *st, const struct fr_status *prior, const struct obj *fr,
+			    const char *status, const char *reason, const char *message,
+			    const char *now_text)
+{
+	const struct fr_condition *old = (prior && prior->has_ready) ? &prior->ready : NULL;
+	bool same = old && str_eq(old->status, status) && str_eq(old->reason, reason) &&
+		    str_eq(old->message, message);
+
+	condition_release(&st->ready);
+	st->has_ready = true;
+	st->ready.status = xstrdup(status);
+	st->ready.reason = xstrdup(reason);
+	st->ready.message = xstrdup(message);
+	st->ready.last_transition_time = xstr(same ? old->last_transition_time : now_text);
+	st->ready.observed_generation = fr->generation;
+}
+
+/* ---- gates (FC:evalGate) ---- */
+
+/* A *string bound: absent or null is nil; non-strings are read by their text. */
+static char *bound_text(const struct val *v)
+{
+	if (!v || v->type == VAL_NULL)
+		return NULL;
+	if (v->type == VAL_STRING)
+		return xstrdup(v->u.s);
+	if (v->raw)
+		return xstrdup(v->raw);
+	if (v->type == VAL_INT)
+		return xasprintf("%lld", (long long)v->u.i);
+	if (v->type == VAL_FLOAT)
+		return xasprintf("%.17g", v->u.f);
+	return xstrdup(""); /* a bool, map or list is no number */
+}
+
+static const char *eval_gate(const struct fr_input *in, size_t w, const struct val *gate,
+			     struct fr_gate_eval *ev)
+{
+	char err[THR_ERRLEN] = "";
+	char *min, *max;
+	bool ok;
+	int rc;
+
+	ev->wave = w;
+	ev->available = false;
+	ev->value = 0;
+	ev->error = NULL;
+	if (in->gate) {
+		double v = 0;
+
+		if (in->gate(in->gate_ctx, w, gate, &v, err, sizeof(err)) != 0) {
+			ev->error = xstrdup(err[0] ? err : "metric unavailable");
+			return ev->verdict = FR_HEALTH_UNKNOWN;
+		}
+		ev->value = v;
+	} else if (in->gate_values) {
+		const struct fr_gate_value *gv = &in->gate_values[w];
+
+		if (!gv->available) {
+			ev->error = xstrdup(gv->error ? gv->error : "metric unavailable");
+			return ev->verdict = FR_HEALTH_UNKNOWN;
+		}
+		ev->value = gv->value;
+	} else {
+		ev->error = xstrdup("no metric querier configured");
+		return ev->verdict = FR_HEALTH_UNKNOWN;
+	}
+	ev->available = true;
+	min = bound_text(val_path(gate, "threshold.min"));
+	max = bound_text(val_path(gate, "threshold.max"));
+	rc = thr_satisfied(min, max, ev->value, &ok, err, sizeof(err));
+	free(min);
+	free(max);
+	if (rc != THR_OK) {
+		ev->error = xstrdup(err);
+		return ev->verdict = FR_HEALTH_UNKNOWN;
+	}
+	return ev->verdict = ok ? FR_HEALTH_PASSING : FR_HEALTH_FAILING;
+}
+
+/* ---- patches ---- */
+
+/* Current value of @key on member @m, seeing this pass's earlier patches. */
+static const char *member_ann(const struct fr_result *r, const struct fr_input *in, size_t m,
+			      const char *key)
+{
+	for (size_t i = r->nactions; i-- > 0;)
+		if (r->actions[i].member == m && strcmp(r->actions[i].annotation, key) == 0)
+			return r->actions[i].value;
+	return obj_strmap_get(&in->stagesets[m]->annotations, key);
+}
+
+/* Issue a patch; returns 0, or nonzero when the applier refused it. */
+static int patch_member(struct fr_result *r, const struct fr_input *in, enum fr_action_kind kind,
+			size_t m, size_t w, const char *key, const char *value)
+{
+	const char *prev = member_ann(r, in, m, key);
+	struct fr_action *a;
+
+	r->actions = xreallocarray(r->actions, r->nactions + 1, sizeof(*r->actions));
+	a = &r->actions[r->nactions++];
+	a->kind = kind;
+	a->member = m;
+	a->wave = w;
+	a->annotation = key;
+	a->value = xstrdup(value);
+	a->previous = prev ? xstrdup(prev) : NULL;
+	if (in->patch && in->patch(in->patch_ctx, a) != 0) {
+		r->patch_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the pass ---- */
+
+static long wave_index(const struct val *waves, const char *name)
+{
+	if (!name || !name[0] || !waves || waves->type != VAL_LIST)
+		return -1;
+	for (size_t i = 0; i < waves->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(waves->u.list.items[i], "name"), ""), name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The prior entry of wave @name: Go's map keeps the last entry of a name. */
+static const struct fr_wave_status *prior_wave(const struct fr_status *prior, const char *name)
+{
+	if (!prior)
+		return NULL;
+	for (size_t i = prior->nwaves; i-- > 0;)
+		if (str_eq(prior->waves[i].name, name))
+			return &prior->waves[i];
+	return NULL;
+}
+
+/* Early exit: Ready False with @msg (owned, freed), phase/currentWave/waves frozen. */
+static void early_exit(struct fr_result *r, const struct fr_input *in, enum fr_outcome o,
+		       const char *reason, char *msg, int64_t requeue)
+{
+	const char *prior_phase = in->prior ? in->prior->phase : "";
+
+	r->outcome = o;
+	set_fleet_ready(&r->status, in->prior, in->fr, "False", reason, msg, in->now_text);
+	r->requeue_after_ms = requeue;
+	if (prior_phase && prior_phase[0])
+		quirk(r, FR_QUIRK_EARLY_EXIT_FROZEN, -1,
+		      "%s leaves phase %s, currentWave and the wave counts of the last full pass in "
+		      "place next to a False Ready condition; their soak deadlines are reused once the "
+		      "cause clears",
+		      reason, prior_phase);
+	free(msg);
+}
+
+/* halt(): rollback stamps, Halted phase and condition, the Warning event, 30 s. */
+static int halt(struct fr_result *r, const struct fr_input *in, size_t w, const char *wave_name,
+		char *msg)
+{
+	const struct obj *fr = in->fr;
+	const char *prev = spec_str(fr, "previousVersion");
+	const struct fr_wave_members *wm = &r->waves[w];
+	char *q = lbl_go_quote(wave_name);
+	bool rollback = strcmp(spec_str(fr, "onRegression"), "Rollback") == 0 && prev[0];
+
+	if (rollback) {
+		for (size_t i = 0; i < wm->n; i++) {
+			const char *cur = member_ann(r, in, wm->idx[i], FR_ANN_ROLLBACK_TO);
+
+			if (cur && strcmp(cur, prev) == 0)
+				continue;
+			if (patch_member(r, in, FR_ACT_ROLLBACK, wm->idx[i], w, FR_ANN_ROLLBACK_TO, prev) != 0) {
+				r->outcome = FR_OUT_PATCH_ERROR;
+				free(q);
+				free(msg);
+				return FR_EPATCH;
+			}
+		}
+		char *full = xasprintf("%s; rolling wave %s back to %s", msg, q, prev);
+
+		free(msg);
+		msg = full;
+		quirk(r, FR_QUIRK_ROLLBACK_NEVER_CLEARED, (long)w,
+		      "rollback-to=%s is on every member of wave %s; nothing ever removes it, the fleet "
+		      "does not stay halted, members that refuse the downgrade are not reported, and in "
+		      "derived mode members can oscillate between versions",
+		      prev, q);
+	}
+	free(r->status.phase);
+	r->status.phase = xstrdup(FR_PHASE_HALTED);
+	free(r->status.current_wave);
+	r->status.current_wave = xstrdup(wave_name);
+	set_fleet_ready(&r->status, in->prior, fr, "False", FR_REASON_HALTED, msg, in->now_text);
+	r->event_halted = true;
+	r->event_note = msg;
+	r->outcome = FR_OUT_HALTED;
+	r->requeue_after_ms = FR_REQUEUE_MS;
+	free(q);
+	return FR_OK;
+}
+
+/* requeueAfter(): the remaining soak when under 30 s, else 30 s. */
+static int64_t requeue_after(const struct fr_status *st, const int64_t *until, int64_t now)
+{
+	for (size_t w = 0; w < st->nwaves; w++) {
+		const struct fr_wave_status *ws = &st->waves[w];
+
+		if (ws->settled && ws->has_soak_until && until[w] > now && until[w] - now < FR_REQUEUE_MS)
+			return until[w] - now;
+	}
+	return FR_REQUEUE_MS;
+}
+
+/* Fill soakUntil texts and floor the stored deadlines; compare with the prior status. */
+static void finish_status(struct fr_result *r, const struct fr_input *in)
+{
+	struct fr_status empty = { 0 };
+
+	for (size_t i = 0; i < r->status.nwaves; i++) {
+		struct fr_wave_status *ws = &r->status.waves[i];
+
+		free(ws->soak_until);
+		ws->soak_until = NULL;
+		if (ws->has_soak_until) {
+			ws->soak_until_ms = floor_sec(ws->soak_until_ms);
+			ws->soak_until = fr_format_time(ws->soak_until_ms);
+		}
+	}
+	empty.phase = empty.current_wave = (char *)"";
+	r->status_changed = !fr_status_equal(&r->status, in->prior ? in->prior : &empty);
+}
+
+static const struct val *spec_waves(const struct obj *fr)
+{
+	const struct val *w = val_map_get(fr->spec, "waves");
+
+	return (w && w->type == VAL_LIST) ? w : NULL;
+}
+
+int fr_reconcile(const struct fr_input *in, struct fr_result *out)
+{
+	const struct obj *fr = in->fr;
+	const struct val *waves = spec_waves(fr);
+	size_t nwaves = waves ? waves->u.list.n : 0;
+	struct lbl_selector *wave_sel = NULL;
+	const char *target = spec_str(fr, "targetVersion");
+	const char *prior_phase = in->prior && in->prior->phase ? in->prior->phase : "";
+	long prior_cur = in->prior ? wave_index(waves, in->prior->current_wave) : -1;
+	int64_t *until = NULL;
+	char *err = NULL, **list = NULL;
+	size_t nlist = 0, noverlap = 0, first_overlap = 0;
+	long first_open = -1;
+	int rc = FR_OK;
+
+	memset(out, 0, sizeof(*out));
+	out->first_open = -1;
+	/* S0: observedGeneration; phase, currentWave and waves start as before */
+	if (in->prior) {
+		fr_status_copy(&out->status, in->prior);
+	} else {
+		out->status.phase = xstrdup("");
+		out->status.current_wave = xstrdup("");
+		out->status.waves = xcalloc(1, sizeof(*out->status.waves));
+	}
+	out->status.observed_generation = fr->generation;
+
+	/* S1 */
+	if (members(fr, in, &out->members, &out->nmembers, &err) != 0) {
+		early_exit(out, in, FR_OUT_INVALID_SELECTOR, FR_REASON_INVALID_SELECTOR, err, 0);
+		goto out_finish;
+	}
+	/* S2 */
+	contested_members(in, out->members, out->nmembers, &list, &nlist);
+	if (nlist > 0) {
+		char *joined = join(list, nlist);
+
+		early_exit(out, in, FR_OUT_MEMBERS_CONTESTED, FR_REASON_MEMBERS_CONTESTED,
+			   xasprintf("%zu selected StageSet(s) are governed by another FleetRollout: %s",
+				     nlist, joined),
+			   FR_REQUEUE_MS);
+		free(joined);
+		goto out_free_list;
+	}
+	/* S3 */
+	wave_sel = xcalloc(nwaves ? nwaves : 1, sizeof(*wave_sel));
+	for (size_t w = 0; w < nwaves; w++) {
+		const struct val *wv = waves->u.list.items[w];
+		char e[LBL_ERRLEN];
+		char *q = lbl_go_quote(val_str(val_map_get(wv, "name"), ""));
+		const char *ref;
+
+		if (value_selector(val_map_get(wv, "selector"), &wave_sel[w], e, sizeof(e)) != LBL_OK) {
+			early_exit(out, in, FR_OUT_INVALID_SELECTOR, FR_REASON_INVALID_SELECTOR,
+				   xasprintf("wave %s selector: %s", q, e), 0);
+			free(q);
+			goto out_free_sel;
+		}
+		ref = gate_secret_ref(val_map_get(wv, "gate"));
+		if (ref) {
+			early_exit(out, in, FR_OUT_GATE_UNSUPPORTED, FR_REASON_GATE_UNSUPPORTED,
+				   xasprintf("wave %s gate %s: a FleetRollout is cluster-scoped, so it has "
+					     "no namespace to resolve a bearer-token Secret in; expose the "
+					     "metric without authentication, or gate the rollout on a "
+					     "StageSet-level source that carries one",
+					     q, ref),
+				   0);
+			free(q);
+			goto out_free_sel;
+		}
+		free(q);
+	}
+	/* S4: a member goes into every wave that matches it */
+	out->nwaves = nwaves;
+	out->waves = xcalloc(nwaves ? nwaves : 1, sizeof(*out->waves));
+	for (size_t i = 0; i < out->nmembers; i++) {
+		const struct obj *ss = in->stagesets[out->members[i]];
+		size_t matched = 0;
+
+		for (size_t w = 0; w < nwaves; w++)
+			if (lbl_matches(&wave_sel[w], &ss->labels)) {
+				push_size(&out->waves[w].idx, &out->waves[w].n, out->members[i]);
+				matched++;
+			}
+		if (matched == 0)
+			push_str(&list, &nlist, xasprintf("%s/%s", ss->ns, ss->name));
+		if (matched > 1 && noverlap++ == 0)
+			first_overlap = out->members[i];
+	}
+	if (nlist > 0) {
+		char *joined;
+
+		qsort(list, nlist, sizeof(*list), cmp_str_ptr);
+		joined = join(list, nlist);
+		early_exit(out, in, FR_OUT_MEMBERS_UNASSIGNED, FR_REASON_MEMBERS_UNASSIGNED,
+			   xasprintf("%zu selected StageSet(s) match no wave: %s", nlist, joined),
+			   FR_REQUEUE_MS);
+		free(joined);
+		goto out_free_sel;
+	}
+	if (noverlap > 0)
+		quirk(out, FR_QUIRK_OVERLAPPING_WAVES, -1,
+		      "%zu member(s) match several wave selectors (first: %s/%s); each is counted and "
+		      "approved in every matching wave, and no error is reported",
+		      noverlap, in->stagesets[first_overlap]->ns, in->stagesets[first_overlap]->name);
+
+	/* S5 */
+	out->version_label = fleet_version_label(fr, in, out->members, out->nmembers);
+
+	/* S6 PASS 1: fresh entries; soakUntil carried while settled, else cleared; health carried */
+	for (size_t i = 0; i < out->status.nwaves; i++)
+		wave_status_release(&out->status.waves[i]);
+	free(out->status.waves);
+	out->status.waves = xcalloc(nwaves ? nwaves : 1, sizeof(*out->status.waves));
+	out->status.nwaves = nwaves;
+	until = xcalloc(nwaves ? nwaves : 1, sizeof(*until));
+	for (size_t w = 0; w < nwaves; w++) {
+		struct fr_wave_status *ws = &out->status.waves[w];
+		const char *name = val_str(val_map_get(waves->u.list.items[w], "name"), "");
+		const struct fr_wave_status *prev = prior_wave(in->prior, name);
+
+		ws->name = xstrdup(name);
+		ws->total = (int32_t)out->waves[w].n;
+		for (size_t i = 0; i < out->waves[w].n; i++) {
+			const struct obj *ss = in->stagesets[out->waves[w].idx[i]];
+
+			ws->at_target += fleet_adopted(fr, ss);
+			ws->ready += member_ready(ss);
+		}
+		ws->settled = ws->at_target == ws->total && ws->ready == ws->total;
+		ws->health = xstr(prev ? prev->health : "");
+		if (ws->settled) {
+			ws->has_soak_until = true;
+			if (prev && prev->has_soak_until)
+				until[w] = prev->soak_until_ms;
+			else
+				until[w] = in->now_ms + (in->wave_soak_ms ? in->wave_soak_ms[w] : 0);
+			ws->soak_until_ms = until[w];
+		}
+	}
+
+	/* S7 PASS 2: regression, soak, gate — every wave, in order */
+	for (size_t w = 0; w < nwaves; w++) {
+		struct fr_wave_status *ws = &out->status.waves[w];
+		const struct fr_wave_status *prev = prior_wave(in->prior, ws->name);
+		const struct val *gate = val_map_get(waves->u.list.items[w], "gate");
+		bool passed = false;
+		char *q = lbl_go_quote(ws->name);
+
+		if (prev && prev->has_soak_until && !ws->settled) {
+			if (strcmp(prior_phase, FR_PHASE_COMPLETED) == 0)
+				quirk(out, FR_QUIRK_NEW_VERSION_AFTER_COMPLETED, (long)w,
+				      "the fleet had Completed; wave %s became unsettled (a new version, a "
+				      "pinned re-target, a new member or a member no longer Ready), which "
+				      "upstream treats as a regression: one Halted pass and a Warning event "
+				      "before the rollout proceeds",
+				      q);
+			quirk(out, FR_QUIRK_REGRESSION_ONE_PASS, (long)w,
+			      "wave %s regressed and the fleet halted, but this halt lasts one pass: the "
+			      "halting pass cleared the wave's soak deadline, so the next pass reports "
+			      "InProgress even if nothing recovered",
+			      q);
+			rc = halt(out, in, w, ws->name,
+				  xasprintf("wave %s regressed: a member is no longer adopted and Ready", q));
+			free(q);
+			goto out_free_until;
+		}
+		if (ws->settled && in->now_ms >= until[w]) {
+			if (!gate || gate->type == VAL_NULL) {
+				passed = true;
+			} else {
+				struct fr_gate_eval *ev;
+				const char *verdict;
+
+				out->gates = xreallocarray(out->gates, out->ngates + 1, sizeof(*out->gates));
+				ev = &out->gates[out->ngates++];
+				verdict = eval_gate(in, w, gate, ev);
+				ev->wave_open = first_open == -1;
+				if (first_open != -1)
+					quirk(out, FR_QUIRK_GATE_BEFORE_OPEN, (long)w,
+					      "the gate of wave %s was queried although the wave is not open "
+					      "yet (an earlier wave has not passed); it can halt the fleet "
+					      "before the wave opens",
+					      q);
+				else if (strcmp(prior_phase, FR_PHASE_COMPLETED) == 0 ||
+					 (prior_cur >= 0 && (long)w < prior_cur &&
+					  strcmp(prior_phase, FR_PHASE_IN_PROGRESS) == 0))
+					quirk(out, FR_QUIRK_GATE_ON_PASSED_WAVE, (long)w,
+					      "the gate of wave %s was queried again although the wave had "
+					      "passed; gates of passed waves are re-queried on every pass",
+					      q);
+				free(ws->health);
+				ws->health = xstrdup(verdict);
+				if (strcmp(verdict, FR_HEALTH_PASSING) == 0) {
+					passed = true;
+				} else if (strcmp(verdict, FR_HEALTH_FAILING) == 0) {
+					char g[THR_GBUFSZ];
+
+					if (strcmp(prior_phase, FR_PHASE_HALTED) == 0 &&
+					    prior_cur == (long)w)
+						quirk(out, FR_QUIRK_HALT_EVERY_PASS, (long)w,
+						      "the gate of wave %s still fails: a failing gate halts "
+						      "the fleet and emits a Warning event on every pass",
+						      q);
+					thr_format_g(ev->value, 4, g, sizeof(g));
+					rc = halt(out, in, w, ws->name,
+						  xasprintf("wave %s failed its health gate: metric %s is "
+							    "outside the threshold",
+							    q, g));
+					free(q);
+					goto out_free_until;
+				}
+				/* Unknown: a metric outage neither advances nor halts */
+			}
+		}
+		if (first_open == -1 && !passed)
+			first_open = (long)w;
+		free(q);
+	}
+	out->first_open = first_open;
+
+	/* S8: approvals through openThrough */
+	{
+		long open_through = first_open == -1 ? (long)nwaves - 1 : first_open;
+
+		for (long w = 0; w <= open_through; w++) {
+			const struct fr_wave_members *wm = &out->waves[w];
+
+			for (size_t i = 0; i < wm->n; i++) {
+				const struct obj *ss = in->stagesets[wm->idx[i]];
+				const char *want = fleet_approval_version(fr, ss);
+				const char *cur = member_ann(out, in, wm->idx[i], FR_ANN_APPROVED_VERSION);
+				const char *pending = ss_status_str(ss, "pendingVersion");
+
+				if (target[0] && pending[0] && strcmp(pending, target) != 0)
+					quirk(out, FR_QUIRK_PINNED_HOLD_MISMATCH, w,
+					      "%s/%s holds version %s for approval, but a pinned fleet only "
+					      "ever approves %s: the member stays held",
+					      ss->ns, ss->name, pending, target);
+				if (!want[0] || (cur && strcmp(cur, want) == 0))
+					continue;
+				if (cur && cur[0])
+					quirk(out, FR_QUIRK_APPROVAL_OVERWRITTEN, w,
+					      "the fleet overwrote approved-version=%s on %s/%s with %s",
+					      cur, ss->ns, ss->name, want);
+				if (patch_member(out, in, FR_ACT_APPROVE, wm->idx[i], (size_t)w,
+						 FR_ANN_APPROVED_VERSION, want) != 0) {
+					out->outcome = FR_OUT_PATCH_ERROR;
+					rc = FR_EPATCH;
+					goto out_free_until;
+				}
+			}
+		}
+	}
+
+	/* S9 */
+	free(out->status.phase);
+	free(out->status.current_wave);
+	if (first_open == -1) {
+		char *msg = xasprintf("all %zu wave(s) have adopted %s", nwaves, out->version_label);
+
+		out->status.phase = xstrdup(FR_PHASE_COMPLETED);
+		out->status.current_wave = xstrdup("");
+		set_fleet_ready(&out->status, in->prior, fr, "True", FR_REASON_COMPLETED, msg, in->now_text);
+		free(msg);
+		out->outcome = FR_OUT_COMPLETED;
+		out->requeue_after_ms = 0;
+	} else {
+		const char *cw = out->status.waves[first_open].name;
+		char *q = lbl_go_quote(cw);
+		char *msg = xasprintf("rolling out %s; wave %s open", out->version_label, q);
+
+		out->status.phase = xstrdup(FR_PHASE_IN_PROGRESS);
+		out->status.current_wave = xstrdup(cw);
+		set_fleet_ready(&out->status, in->prior, fr, "True", FR_REASON_PROGRESSING, msg,
+				in->now_text);
+		if (strcmp(prior_phase, FR_PHASE_COMPLETED) == 0 ||
+		    (strcmp(prior_phase, FR_PHASE_IN_PROGRESS) == 0 && prior_cur >= 0 &&
+		     first_open < prior_cur))
+			quirk(out, FR_QUIRK_WAVE_REOPENED, first_open,
+			      "currentWave moved back to %s: an earlier wave is un-passed again (its gate "
+			      "is no longer Passing, or its members changed)",
+			      q);
+		free(msg);
+		free(q);
+		out->outcome = FR_OUT_PROGRESSING;
+		out->requeue_after_ms = requeue_after(&out->status, until, in->now_ms);
+	}
+
+out_free_until:
+	free(until);
+out_free_sel:
+	for (size_t w = 0; w < nwaves; w++)
+		lbl_selector_release(&wave_sel[w]);
+	free(wave_sel);
+out_free_list:
+	free_strs(list, nlist);
+out_finish:
+	finish_status(out, in);
+	return rc;
+}
