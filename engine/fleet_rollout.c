@@ -452,7 +452,8 @@ static void contested_members(const struct fr_input *in, const size_t *mine, siz
 
 	*out = NULL;
 	*nout = 0;
-	memcpy(others, in->others, in->nothers * sizeof(*others));
+	if (in->nothers > 0)
+		memcpy(others, in->others, in->nothers * sizeof(*others));
 	qsort(others, in->nothers, sizeof(*others), cmp_obj_name);
 	for (size_t i = 0; i < in->nothers; i++) {
 		size_t *om, nom;
@@ -477,7 +478,8 @@ static void contested_members(const struct fr_input *in, const size_t *mine, siz
 				 xasprintf("%s/%s (also governed by FleetRollout %s)", ss->ns, ss->name,
 					   claimed[mine[i]]));
 	}
-	qsort(*out, *nout, sizeof(**out), cmp_str_ptr);
+	if (*nout > 1)
+		qsort(*out, *nout, sizeof(**out), cmp_str_ptr);
 	free(others);
 	free(claimed);
 }
