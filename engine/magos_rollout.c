@@ -191,6 +191,7 @@ int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws,
 	size_t *prev = NULL, nprev = 0;
 	struct mr_level *cur;
 	bool *in_current = NULL;
+	bool *in_project = NULL;
 	int rc = MR_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -212,6 +213,15 @@ int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws,
 			 xstrdup("No steps defined in strategy"), "True", stored_step);
 		goto out_status;
 	}
+
+	/*
+	 * Namespace and projectRef do not depend on the step: decide them once
+	 * per Workspace rather than once per (step, Workspace).
+	 */
+	in_project = xmalloc((nws ? nws : 1) * sizeof(*in_project));
+	for (size_t j = 0; j < nws; j++)
+		in_project[j] = strcmp(ws[j]->ns, rollout->ns) == 0 &&
+				strcmp(ws_project(ws[j]), project) == 0;
 
 	/* resolve the steps into levels. */
 	for (size_t i = 0; i < nsteps; i++) {
@@ -235,13 +245,11 @@ int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws,
 			goto out_status;
 		}
 		val_free(empty);
+		/* Room for every Workspace at once: growing one by one copied O(n²). */
+		members = xmalloc((nws ? nws : 1) * sizeof(*members));
 		for (size_t j = 0; j < nws; j++) {
-			if (strcmp(ws[j]->ns, rollout->ns) != 0 ||
-			    !lbl_matches(&sel, &ws[j]->labels))
+			if (!in_project[j] || !lbl_matches(&sel, &ws[j]->labels))
 				continue;
-			if (strcmp(ws_project(ws[j]), project) != 0)
-				continue;
-			members = xreallocarray(members, nmembers + 1, sizeof(*members));
 			members[nmembers++] = j;
 		}
 		lbl_selector_release(&sel);
@@ -349,6 +357,7 @@ int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws,
 		 (int64_t)cur->start_idx);
 
 out_status:
+	free(in_project);
 	out->status = mr_update_status(rollout, &out->want, true, now);
 	return rc;
 }
