@@ -1,0 +1,597 @@
+#include "sim/fleet_rc.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/fleet_rollout.h"
+#include "engine/labels.h"
+#include "engine/threshold.h"
+#include "engine/xalloc.h"
+#include "sim/apiserver.h"
+#include "sim/gotime.h"
+#include "sim/timeline.h"
+
+#define KIND_FLEET "FleetRollout"
+#define KIND_STAGESET "StageSet"
+#define KIND_NAMESPACE "Namespace"
+
+#define UNAVAILABLE "metric source unavailable"
+
+/* What was told once per FleetRollout. */
+struct told {
+	char *name;
+	uint32_t quirks; /* bit (1 << enum fr_quirk) once its note was told */
+	char *undecodable; /* the last "cannot decode" text told, "" when none */
+};
+
+/*
+ * The parsed top-level selector of a FleetRollout, for the StageSet map
+ * function; valid while (uid, generation) are unchanged (a spec edit bumps
+ * the generation, a re-creation changes the uid).
+ */
+struct sel_cache {
+	char *name;
+	char *uid;
+	int64_t generation;
+	bool ok;
+	struct lbl_selector sel;
+};
+
+struct frc {
+	int64_t start_unix_ms;
+	char **hosts;
+	size_t nhosts;
+	frc_metric_fn metric;
+	void *metric_ctx;
+	struct ctl *ctl;
+	struct api_list stagesets; /* scratch lists of one reconcile */
+	struct api_list namespaces;
+	struct api_list fleets;
+	struct api_list maplist;   /* scratch of the map function */
+	struct told *told;
+	size_t ntold;
+	struct sel_cache *sel;
+	size_t nsel;
+	int64_t pass_now_ms;       /* simulated ms of the running pass (for the gate callback) */
+};
+
+/* ---- gates (MS:HTTPQuerier.Query as the simulator answers it) ---- */
+
+static void set_err(char *err, size_t errlen, const char *msg)
+{
+	if (errlen > 0)
+		snprintf(err, errlen, "%s", msg);
+}
+
+int frc_metric_from_series(const struct ps_series *s, int64_t interval_ms, int64_t t_ms,
+			   double *value, char *err, size_t errlen)
+{
+	double v = 0;
+
+	if (!s || ps_sample(s, interval_ms, t_ms, &v) == 0) {
+		set_err(err, errlen, UNAVAILABLE ": query returned 0 samples, want exactly 1 (the "
+			"query must reduce to a single scalar)");
+		return -1;
+	}
+	if (isnan(v) || isinf(v)) {
+		if (errlen > 0)
+			snprintf(err, errlen, "%s: sample value is %s (a misconfigured query returns "
+				 "NaN/Inf)", UNAVAILABLE, isnan(v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"));
+		return -1;
+	}
+	*value = v;
+	return 0;
+}
+
+/* A dotted-quad IPv4 literal into @b; false for anything else. */
+static bool ipv4_literal(const char *h, unsigned b[4])
+{
+	for (int i = 0; i < 4; i++) {
+		unsigned v = 0;
+		int digits = 0;
+
+		while (*h >= '0' && *h <= '9' && digits < 4) {
+			v = v * 10 + (unsigned)(*h++ - '0');
+			digits++;
+		}
+		if (digits == 0 || digits > 3 || v > 255)
+			return false;
+		b[i] = v;
+		if (i < 3 && *h++ != '.')
+			return false;
+	}
+	return *h == '\0';
+}
+
+/*
+ * MS:ForbiddenIP at dial time, for what the simulator can tell without a
+ * resolver: an IPv4 literal that is loopback, link-local unicast, multicast
+ * (224/4, which holds the link-local multicast block) or unspecified, and
+ * the name localhost.
+ */
+static bool forbidden_host(const char *host)
+{
+	unsigned b[4];
+
+	if (strcmp(host, "localhost") == 0 || strcmp(host, "localhost.") == 0)
+		return true;
+	if (!ipv4_literal(host, b))
+		return false;
+	return b[0] == 127 || (b[0] == 169 && b[1] == 254) || (b[0] >= 224 && b[0] <= 239) ||
+	       (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0);
+}
+
+/* fr_gate_fn: the source checks, then the metric lookup. */
+static int gate_value(void *ctx, size_t wave, const struct val *gate, double *value, char *err,
+		      size_t errlen)
+{
+	struct frc *f = ctx;
+	const struct val *src = val_map_get(gate, "source");
+	const struct val *prom = val_map_get(src, "prometheus");
+	const struct val *hook = val_map_get(src, "webhook");
+	const char *address, *query, *what;
+	char host[256];
+	char *q;
+
+	(void)wave;
+	if (prom && prom->type != VAL_NULL) {
+		address = val_str(val_map_get(prom, "address"), "");
+		query = val_str(val_map_get(prom, "query"), "");
+		what = "prometheus address";
+	} else if (hook && hook->type != VAL_NULL) {
+		address = val_str(val_map_get(hook, "url"), "");
+		query = val_str(val_map_get(hook, "jsonPath"), "");
+		what = "webhook url";
+	} else {
+		set_err(err, errlen, "metric source has no provider");
+		return -1;
+	}
+	if (thr_url_hostname(address, host, sizeof(host)) != THR_OK) {
+		q = lbl_go_quote(address);
+		if (errlen > 0)
+			snprintf(err, errlen, "%s: invalid %s %s", UNAVAILABLE, what, q);
+		free(q);
+		return -1;
+	}
+	if (!thr_host_allowed((const char *const *)f->hosts, f->nhosts, host)) {
+		size_t n = strlen(host);
+
+		if (n > 0 && host[n - 1] == '.')
+			host[n - 1] = '\0';
+		if (errlen > 0)
+			snprintf(err, errlen, "%s: %s not in --allowed-action-hosts", UNAVAILABLE, host);
+		return -1;
+	}
+	if (forbidden_host(host)) {
+		if (errlen > 0)
+			snprintf(err, errlen, "%s: %s", UNAVAILABLE,
+				 strncmp(host, "localhost", 9) == 0 ? "127.0.0.1" : host);
+		return -1;
+	}
+	if (!f->metric)
+		return frc_metric_from_series(NULL, 1, f->pass_now_ms, value, err, errlen);
+	if (f->metric(f->metric_ctx, address, query, f->pass_now_ms, value, err, errlen) != 0)
+		return -1;
+	return 0;
+}
+
+/* ---- notices ---- */
+
+static struct told *told_for(struct frc *f, const char *name)
+{
+	struct told *t;
+
+	for (size_t i = 0; i < f->ntold; i++)
+		if (strcmp(f->told[i].name, name) == 0)
+			return &f->told[i];
+	f->told = xreallocarray(f->told, f->ntold + 1, sizeof(*f->told));
+	t = &f->told[f->ntold++];
+	t->name = xstrdup(name);
+	t->quirks = 0;
+	t->undecodable = xstrdup("");
+	return t;
+}
+
+static void notice(struct des *w, enum tl_severity sev, const char *name, const char *text)
+{
+	struct tl_objref ref = { KIND_FLEET, "", name, 0 };
+
+	tl_notice_add(des_timeline(w), des_now(w), sev, text, &ref, 1);
+}
+
+/* ---- the stored status <-> struct fr_status ---- */
+
+static char *str_or_empty(const struct val *v)
+{
+	return xstrdup(val_str(v, ""));
+}
+
+/* FleetRolloutStatus as the controller decodes it from the stored object. */
+static void parse_status(const struct val *st, struct fr_status *out)
+{
+	const struct val *waves = val_map_get(st, "waves");
+	const struct val *conds = val_map_get(st, "conditions");
+
+	memset(out, 0, sizeof(*out));
+	out->observed_generation = val_int(val_map_get(st, "observedGeneration"), 0);
+	out->phase = str_or_empty(val_map_get(st, "phase"));
+	out->current_wave = str_or_empty(val_map_get(st, "currentWave"));
+	if (waves && waves->type == VAL_LIST && waves->u.list.n > 0) {
+		out->nwaves = waves->u.list.n;
+		out->waves = xcalloc(out->nwaves, sizeof(*out->waves));
+		for (size_t i = 0; i < out->nwaves; i++) {
+			const struct val *e = waves->u.list.items[i];
+			struct fr_wave_status *ws = &out->waves[i];
+			const char *until = val_str(val_map_get(e, "soakUntil"), NULL);
+
+			ws->name = str_or_empty(val_map_get(e, "name"));
+			ws->total = (int32_t)val_int(val_map_get(e, "total"), 0);
+			ws->at_target = (int32_t)val_int(val_map_get(e, "atTarget"), 0);
+			ws->ready = (int32_t)val_int(val_map_get(e, "ready"), 0);
+			ws->settled = val_bool(val_map_get(e, "settled"), false);
+			ws->health = str_or_empty(val_map_get(e, "health"));
+			if (until && gt_parse_rfc3339(until, &ws->soak_until_ms, NULL, 0) == 0) {
+				ws->has_soak_until = true;
+				ws->soak_until = xstrdup(until);
+			}
+		}
+	}
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++) {
+		const struct val *c = conds->u.list.items[i];
+
+		if (strcmp(val_str(val_map_get(c, "type"), ""), "Ready") != 0)
+			continue;
+		out->has_ready = true;
+		out->ready.status = str_or_empty(val_map_get(c, "status"));
+		out->ready.reason = str_or_empty(val_map_get(c, "reason"));
+		out->ready.message = str_or_empty(val_map_get(c, "message"));
+		out->ready.last_transition_time = str_or_empty(val_map_get(c, "lastTransitionTime"));
+		out->ready.observed_generation = val_int(val_map_get(c, "observedGeneration"), 0);
+		break;
+	}
+}
+
+/* Set @key of @m to @v, or delete it when @v is NULL (omitempty). */
+static void put(struct val *m, const char *key, struct val *v)
+{
+	if (v)
+		val_map_set(m, key, v);
+	else
+		val_map_del(m, key);
+}
+
+static struct val *str_unless_empty(const char *s)
+{
+	return s && s[0] ? val_new_string(s) : NULL;
+}
+
+static struct val *int_unless_zero(int64_t i)
+{
+	return i ? val_new_int(i) : NULL;
+}
+
+static struct val *ready_condition(const struct fr_condition *c)
+{
+	struct val *v = val_new_map();
+
+	val_map_set(v, "type", val_new_string("Ready"));
+	val_map_set(v, "status", val_new_string(c->status ? c->status : ""));
+	put(v, "observedGeneration", int_unless_zero(c->observed_generation));
+	val_map_set(v, "lastTransitionTime",
+		    val_new_string(c->last_transition_time ? c->last_transition_time : ""));
+	val_map_set(v, "reason", val_new_string(c->reason ? c->reason : ""));
+	val_map_set(v, "message", val_new_string(c->message ? c->message : ""));
+	return v;
+}
+
+/*
+ * The stored status after the pass: @old (borrowed, may be NULL) with the
+ * fields FleetRolloutStatus owns replaced (omitempty as the JSON tags say)
+ * and the Ready condition replaced in place or appended; other fields and
+ * condition types stay.  Returns new.
+ */
+static struct val *status_val(const struct val *old, const struct fr_status *s)
+{
+	struct val *st = (old && old->type == VAL_MAP) ? val_copy(old) : val_new_map();
+	struct val *conds;
+
+	put(st, "observedGeneration", int_unless_zero(s->observed_generation));
+	put(st, "phase", str_unless_empty(s->phase));
+	put(st, "currentWave", str_unless_empty(s->current_wave));
+	if (s->nwaves > 0) {
+		struct val *waves = val_new_list();
+
+		for (size_t i = 0; i < s->nwaves; i++) {
+			const struct fr_wave_status *ws = &s->waves[i];
+			struct val *e = val_new_map();
+
+			val_map_set(e, "name", val_new_string(ws->name ? ws->name : ""));
+			put(e, "total", int_unless_zero(ws->total));
+			put(e, "atTarget", int_unless_zero(ws->at_target));
+			put(e, "ready", int_unless_zero(ws->ready));
+			put(e, "settled", ws->settled ? val_new_bool(true) : NULL);
+			if (ws->has_soak_until) {
+				char *t = fr_format_time(ws->soak_until_ms);
+
+				val_map_set(e, "soakUntil", val_new_string(t));
+				free(t);
+			}
+			put(e, "health", str_unless_empty(ws->health));
+			val_list_push(waves, e);
+		}
+		val_map_set(st, "waves", waves);
+	} else {
+		val_map_del(st, "waves");
+	}
+	if (!s->has_ready)
+		return st;
+	conds = val_map_get(st, "conditions");
+	if (!conds || conds->type != VAL_LIST)
+		conds = val_map_set(st, "conditions", val_new_list());
+	for (size_t i = 0; i < conds->u.list.n; i++) {
+		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0) {
+			val_free(conds->u.list.items[i]);
+			conds->u.list.items[i] = ready_condition(&s->ready);
+			return st;
+		}
+	}
+	val_list_push(conds, ready_condition(&s->ready));
+	return st;
+}
+
+/* ---- the reconcile (FC:Reconcile) ---- */
+
+/*
+ * spec.waves[].soak as the controller decodes it (metav1.Duration; nil ⇒ 0).
+ * Returns a new array (one per wave, at least one element), or NULL with
+ * *@bad a new text when one does not decode.
+ */
+static int64_t *wave_soaks(const struct obj *fr, char **bad)
+{
+	const struct val *waves = val_map_get(fr->spec, "waves");
+	size_t n = (waves && waves->type == VAL_LIST) ? waves->u.list.n : 0;
+	int64_t *soak = xcalloc(n ? n : 1, sizeof(*soak));
+
+	*bad = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct val *v = val_map_get(waves->u.list.items[i], "soak");
+		char e[256];
+
+		if (!v || v->type == VAL_NULL)
+			continue;
+		if (v->type != VAL_STRING || gt_parse_duration(v->u.s, &soak[i], e, sizeof(e)) != 0) {
+			*bad = xasprintf("FleetRollout %s: spec.waves[%zu].soak does not decode as a "
+					 "duration (%s), so the controller cannot read the object "
+					 "and never reconciles it",
+					 fr->name, i, v->type == VAL_STRING ? e : "not a string");
+			free(soak);
+			return NULL;
+		}
+	}
+	return soak;
+}
+
+/* The target of one action, copied before any write makes the listed pointers stale. */
+struct patch_to {
+	char *ns;
+	char *name;
+	const char *key;
+	char *value;
+};
+
+static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, const char *name,
+				   int64_t now_ms)
+{
+	struct frc *f = ctx;
+	struct api *api = des_api(w);
+	const struct obj *fr = api_get(api, KIND_FLEET, "", name);
+	struct ctl_result res = { 0, false, 0 };
+	struct told *t;
+	struct fr_status prior;
+	struct fr_input in;
+	struct fr_result r;
+	struct patch_to *to;
+	char now_text[GT_RFC3339_BUFSZ];
+	char *bad = NULL;
+	int64_t *soak;
+	size_t nto;
+
+	(void)ns;
+	if (!fr)
+		return res; /* client.IgnoreNotFound */
+	t = told_for(f, name);
+	soak = wave_soaks(fr, &bad);
+	if (!soak) {
+		if (strcmp(bad, t->undecodable) != 0) {
+			notice(w, TL_ERROR, name, bad);
+			free(t->undecodable);
+			t->undecodable = bad;
+		} else {
+			free(bad);
+		}
+		return res;
+	}
+	free(t->undecodable);
+	t->undecodable = xstrdup("");
+
+	parse_status(fr->status, &prior);
+	gt_format_rfc3339(f->start_unix_ms + now_ms, now_text, sizeof(now_text));
+	memset(&in, 0, sizeof(in));
+	in.fr = fr;
+	in.prior = &prior;
+	in.nstagesets = api_list(api, KIND_STAGESET, NULL, NULL, NULL, &f->stagesets);
+	in.stagesets = f->stagesets.items;
+	in.nnamespaces = api_list(api, KIND_NAMESPACE, NULL, NULL, NULL, &f->namespaces);
+	in.namespaces = f->namespaces.items;
+	in.nothers = api_list(api, KIND_FLEET, NULL, NULL, NULL, &f->fleets);
+	in.others = f->fleets.items;
+	in.wave_soak_ms = soak;
+	in.now_ms = f->start_unix_ms + now_ms;
+	in.now_text = now_text;
+	in.gate = gate_value;
+	in.gate_ctx = f;
+	f->pass_now_ms = now_ms;
+	fr_reconcile(&in, &r); /* no patch callback: every patch is applied below */
+
+	/* copy the targets: the listed objects go stale from the first write on */
+	nto = r.nactions;
+	to = xcalloc(nto ? nto : 1, sizeof(*to));
+	for (size_t i = 0; i < nto; i++) {
+		const struct obj *ss = in.stagesets[r.actions[i].member];
+
+		to[i].ns = xstrdup(ss->ns);
+		to[i].name = xstrdup(ss->name);
+		to[i].key = r.actions[i].annotation;
+		to[i].value = xstrdup(r.actions[i].value);
+	}
+	fr = NULL;
+
+	/* reconcile(): approvals or rollback stamps, in order; an error stops there */
+	for (size_t i = 0; i < nto && res.err == 0; i++)
+		if (api_set_annotation(api, KIND_STAGESET, to[i].ns, to[i].name, to[i].key,
+				       to[i].value) != 0)
+			res.err = -1;
+	if (res.err == 0 && r.event_halted)
+		notice(w, TL_WARNING, name, r.event_note);
+
+	/* helper.Patch: always; writes only what changed */
+	if (r.status_changed) {
+		const struct obj *cur = api_get(api, KIND_FLEET, "", name);
+
+		if (cur) {
+			struct obj *o = obj_new(cur->api_version, KIND_FLEET, "", name);
+
+			o->status = status_val(cur->status, &r.status);
+			if (api_update_status(api, o) != 0 && res.err == 0)
+				res.err = -1;
+		}
+	}
+
+	for (size_t i = 0; i < r.nquirks; i++) {
+		uint32_t bit = UINT32_C(1) << (unsigned)r.quirks[i].quirk;
+
+		if (t->quirks & bit)
+			continue;
+		t->quirks |= bit;
+		notice(w, TL_INFO, name, r.quirks[i].text);
+	}
+	if (res.err == 0)
+		res.requeue_after_ms = r.requeue_after_ms;
+
+	for (size_t i = 0; i < nto; i++) {
+		free(to[i].ns);
+		free(to[i].name);
+		free(to[i].value);
+	}
+	free(to);
+	fr_result_release(&r);
+	fr_status_release(&prior);
+	free(soak);
+	return res;
+}
+
+/* ---- watches (FC:SetupWithManager, FC:mapStageSetToFleets) ---- */
+
+/* The parsed top-level selector of @fr, cached per (uid, generation); NULL: it does not parse. */
+static const struct lbl_selector *fleet_selector(struct frc *f, const struct obj *fr)
+{
+	struct sel_cache *c = NULL;
+	const struct val *v;
+
+	for (size_t i = 0; i < f->nsel; i++)
+		if (strcmp(f->sel[i].name, fr->name) == 0) {
+			c = &f->sel[i];
+			break;
+		}
+	if (!c) {
+		f->sel = xreallocarray(f->sel, f->nsel + 1, sizeof(*f->sel));
+		c = &f->sel[f->nsel++];
+		memset(c, 0, sizeof(*c));
+		c->name = xstrdup(fr->name);
+		c->uid = xstrdup("");
+		c->generation = -1;
+	}
+	if (c->generation != fr->generation || strcmp(c->uid, fr->uid ? fr->uid : "") != 0) {
+		lbl_selector_release(&c->sel);
+		free(c->uid);
+		c->uid = xstrdup(fr->uid ? fr->uid : "");
+		c->generation = fr->generation;
+		v = val_map_get(fr->spec, "selector");
+		/* a value-typed LabelSelector: absent or null is the empty selector */
+		if (!v || v->type == VAL_NULL)
+			c->ok = true;
+		else
+			c->ok = lbl_selector_from_val(v, &c->sel, NULL, 0) == LBL_OK;
+	}
+	return c->ok ? &c->sel : NULL;
+}
+
+static void map_stageset_to_fleets(void *ctx, struct des *w, const struct obj *o,
+				   struct ctl_keys *out)
+{
+	struct frc *f = ctx;
+	size_t n = api_list(des_api(w), KIND_FLEET, NULL, NULL, NULL, &f->maplist);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obj *fr = f->maplist.items[i];
+		const struct lbl_selector *sel = fleet_selector(f, fr);
+
+		if (sel && lbl_matches(sel, &o->labels))
+			ctl_keys_add(out, "", fr->name);
+	}
+}
+
+struct frc *frc_register(struct des *w, const struct frc_params *p)
+{
+	struct frc *f = xcalloc(1, sizeof(*f));
+
+	f->start_unix_ms = p->start_unix_ms;
+	f->nhosts = p->nallowed_action_hosts;
+	f->hosts = xcalloc(f->nhosts ? f->nhosts : 1, sizeof(*f->hosts));
+	for (size_t i = 0; i < f->nhosts; i++)
+		f->hosts[i] = xstrdup(p->allowed_action_hosts[i]);
+	f->metric = p->metric;
+	f->metric_ctx = p->metric_ctx;
+	api_list_init(&f->stagesets);
+	api_list_init(&f->namespaces);
+	api_list_init(&f->fleets);
+	api_list_init(&f->maplist);
+
+	f->ctl = ctl_new(w, FRC_CONTROLLER, reconcile, f);
+	ctl_for(f->ctl, KIND_FLEET, NULL, NULL);
+	ctl_watches(f->ctl, KIND_STAGESET, map_stageset_to_fleets, f, NULL, NULL);
+	return f;
+}
+
+void frc_free(struct frc *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nhosts; i++)
+		free(f->hosts[i]);
+	free(f->hosts);
+	for (size_t i = 0; i < f->ntold; i++) {
+		free(f->told[i].name);
+		free(f->told[i].undecodable);
+	}
+	free(f->told);
+	for (size_t i = 0; i < f->nsel; i++) {
+		free(f->sel[i].name);
+		free(f->sel[i].uid);
+		lbl_selector_release(&f->sel[i].sel);
+	}
+	free(f->sel);
+	api_list_release(&f->stagesets);
+	api_list_release(&f->namespaces);
+	api_list_release(&f->fleets);
+	api_list_release(&f->maplist);
+	free(f);
+}
+
+struct ctl *frc_ctl(const struct frc *f)
+{
+	return f->ctl;
+}
