@@ -255,6 +255,7 @@ int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws,
 		lbl_selector_release(&sel);
 
 		if (nmembers == 0) {
+			free(members);
 			set_want(out, MR_OUT_NO_WORKSPACES_FOUND, "Failed", "NoWorkspacesFound",
 				 xasprintf("No workspaces found matching selector for step %s; "
 					   "halting to prevent skipping environments",
