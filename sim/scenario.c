@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
+#include "engine/stageset.h"
+#include "engine/threshold.h"
 #include "sim/admission.h"
 #include "sim/gotime.h"
 #include "sim/manifest.h"
@@ -57,10 +60,27 @@ struct loader {
 	size_t nev;
 	struct man_rejected *rejected; /* identities of refused manifests and apply payloads */
 	size_t nrejected;
+	/*
+	 * spec.metrics entries whose query (and address) could be read, valid or
+	 * not: a gate they name is not reported as lacking a series, since the
+	 * entry's own errors are already reported.
+	 */
+	struct claimed_series *claimed;
+	size_t nclaimed;
+	bool *gen_ok;              /* per spec.generate item: validated cleanly */
+	size_t ngen;
+};
+
+/* A (query, address) that spec.metrics names; strings borrowed from the Scenario document. */
+struct claimed_series {
+	const char *query;
+	const char *address; /* NULL: any */
+	size_t index;        /* in spec.metrics */
+	struct val_mark mark;
 };
 
 /* Keys of later versions of the Scenario format, refused with a clear message. */
-static const char *const future_keys[] = { "metrics", "variants", "expect", "generate", NULL };
+static const char *const future_keys[] = { "variants", "expect", NULL };
 
 /* ---------------------------------------------------------------- schema */
 
@@ -156,6 +176,8 @@ static const char *const action_names[] = { "apply", "delete", "annotate", "labe
 /* Action keys of a model event, in enum scn_mevent_type order. */
 static const char *const maction_names[] = { "commit", "failNext", "succeedNext", "violate",
 					     "reconcileRequest", "approve", NULL };
+/* Action keys of a fleet event, in enum scn_fevent_type order. */
+static const char *const faction_names[] = { "publish", "regress", NULL };
 
 static void check_sha(struct sch_ctx *c, const struct val *v, const char *path);
 
@@ -202,6 +224,33 @@ static const struct sch_node rrequest_node = { .type = SCH_OBJECT, .fields = rre
 static const struct sch_field approve_fields[] = { WS_TARGET_FIELDS, { .name = NULL } };
 static const struct sch_node approve_node = { .type = SCH_OBJECT, .fields = approve_fields };
 
+/* Fleet events; their pieces are defined with the fleet-side schema below. */
+static void check_version_text(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_regress(struct sch_ctx *c, const struct val *v, const char *path);
+static const struct sch_node selector_node;
+static const struct sch_node version_text_node;
+
+static const struct sch_field publish_fields[] = {
+	{ .name = "selector", .schema = &selector_node, .required = true },
+	{ .name = "namespaceSelector", .schema = &selector_node },
+	{ .name = "version", .schema = &version_text_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node publish_node = { .type = SCH_OBJECT, .fields = publish_fields };
+
+static const char *const ss_kinds[] = { "StageSet", NULL };
+static const struct sch_node ss_kind_node = { .type = SCH_STRING, .enum_values = ss_kinds };
+static const struct sch_field regress_fields[] = {
+	{ .name = "kind", .schema = &ss_kind_node },
+	{ .name = "namespace", .schema = &sch_string_nonempty },
+	{ .name = "name", .schema = &sch_string_nonempty },
+	{ .name = "selector", .schema = &selector_node },
+	{ .name = "for", .schema = &horizon_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node regress_node = { .type = SCH_OBJECT, .fields = regress_fields,
+					      .check = check_regress };
+
 static const struct sch_field event_fields[] = {
 	{ .name = "at", .schema = &ms_duration_node, .required = true },
 	{ .name = "apply", .schema = &sch_any_object },
@@ -216,6 +265,8 @@ static const struct sch_field event_fields[] = {
 	{ .name = "violate", .schema = &violate_node },
 	{ .name = "reconcileRequest", .schema = &rrequest_node },
 	{ .name = "approve", .schema = &approve_node },
+	{ .name = "publish", .schema = &publish_node },
+	{ .name = "regress", .schema = &regress_node },
 	{ .name = NULL },
 };
 static const struct sch_node event_node = { .type = SCH_OBJECT, .fields = event_fields,
@@ -391,10 +442,126 @@ static const struct sch_field git_fields[] = {
 };
 static const struct sch_node git_node = { .type = SCH_OBJECT, .fields = git_fields };
 
+/* ---------------------------------------------------------------- fleet-side schema */
+
+static void check_semver_text(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_series_values(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_host_pattern(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_generate(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_weight_sum(struct sch_ctx *c, const struct val *v, const char *path);
+
+/* A version as written: a string, or a plain number kept as its text (`1.10`). */
+static const struct sch_node version_text_node = { .type = SCH_ANY, .check = check_version_text };
+static const struct sch_node semver_node = { .type = SCH_ANY, .check = check_semver_text };
+static const struct sch_node version_list_node = { .type = SCH_ARRAY,
+						   .items = &version_text_node };
+
+static const struct sch_field adoption_fields[] = {
+	{ .name = "duration", .schema = &dist_node },
+	{ .name = "failureProbability", .schema = &probability_node },
+	{ .name = NULL },
+};
+static const struct sch_node adoption_node = { .type = SCH_OBJECT, .fields = adoption_fields };
+
+static const struct sch_field regression_fields[] = {
+	{ .name = "probability", .schema = &probability_node },
+	{ .name = "duration", .schema = &dist_node },
+	{ .name = "after", .schema = &dist_node },
+	{ .name = "versions", .schema = &version_list_node },
+	{ .name = NULL },
+};
+static const struct sch_node regression_node = { .type = SCH_OBJECT,
+						 .fields = regression_fields };
+
+static const struct sch_field migration_fields[] = {
+	{ .name = "name", .schema = &sch_string_nonempty },
+	{ .name = "to", .schema = &semver_node, .required = true },
+	{ .name = "down", .schema = &sch_boolean },
+	{ .name = NULL },
+};
+static const struct sch_node migration_node = { .type = SCH_OBJECT, .fields = migration_fields };
+static const struct sch_node migrations_node = { .type = SCH_ARRAY, .items = &migration_node };
+
+static const struct sch_field ss_rule_fields[] = {
+	{ .name = "selector", .schema = &selector_node, .required = true },
+	{ .name = "adoption", .schema = &adoption_node },
+	{ .name = "regression", .schema = &regression_node },
+	{ .name = "migrations", .schema = &migrations_node },
+	{ .name = NULL },
+};
+static const struct sch_node ss_rule_node = { .type = SCH_OBJECT, .fields = ss_rule_fields };
+static const struct sch_node ss_rules_node = { .type = SCH_ARRAY, .items = &ss_rule_node };
+
+static const struct sch_field stagesets_fields[] = {
+	{ .name = "adoption", .schema = &adoption_node },
+	{ .name = "regression", .schema = &regression_node },
+	{ .name = "migrations", .schema = &migrations_node },
+	{ .name = "rules", .schema = &ss_rules_node },
+	{ .name = NULL },
+};
+static const struct sch_node stagesets_node = { .type = SCH_OBJECT, .fields = stagesets_fields };
+
+/* spec.metrics: validated entry by entry (process_scenario()). */
+static const struct sch_node metrics_list_node = { .type = SCH_ARRAY };
+static const struct sch_node series_values_node = { .type = SCH_ANY,
+						    .check = check_series_values };
+static const struct sch_field series_fields[] = {
+	{ .name = "query", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "address", .schema = &sch_string_nonempty },
+	{ .name = "interval", .schema = &horizon_node },
+	{ .name = "values", .schema = &series_values_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node series_node = { .type = SCH_OBJECT, .fields = series_fields };
+
+/* spec.fleet: validated on its own so that read_fleet() knows it is clean. */
+static const struct sch_node fleet_any_node = { .type = SCH_ANY };
+static const struct sch_node host_pattern_node = { .type = SCH_STRING, .min_length = 1,
+						   .check = check_host_pattern };
+static const struct sch_node host_patterns_node = { .type = SCH_ARRAY,
+						    .items = &host_pattern_node };
+static const struct sch_field fleet_fields[] = {
+	{ .name = "allowedActionHosts", .schema = &host_patterns_node },
+	{ .name = NULL },
+};
+static const struct sch_node fleet_node = { .type = SCH_OBJECT, .fields = fleet_fields };
+
+/* spec.generate: validated entry by entry. */
+static const struct sch_node generate_list_node = { .type = SCH_ARRAY };
+static const struct sch_node gen_count_node = { .type = SCH_INTEGER, .has_minimum = true,
+						.minimum = 1 };
+static const struct sch_node gen_first_node = { .type = SCH_INTEGER, .has_minimum = true,
+						.minimum = 0 };
+static const struct sch_node weight_node = { .type = SCH_NUMBER, .has_minimum = true,
+					     .minimum = 0 };
+static const struct sch_field mix_fields[] = {
+	{ .name = "labels", .schema = &sch_string_map, .required = true },
+	{ .name = "weight", .schema = &weight_node },
+	{ .name = NULL },
+};
+static const struct sch_node mix_item_node = { .type = SCH_OBJECT, .fields = mix_fields };
+static const struct sch_node mix_node = { .type = SCH_ARRAY, .items = &mix_item_node,
+					  .min_items = 1, .check = check_weight_sum };
+static const struct sch_node template_node = { .type = SCH_OBJECT, .preserve_unknown = true };
+static const struct sch_field generate_fields[] = {
+	{ .name = "count", .schema = &gen_count_node, .required = true },
+	{ .name = "firstIndex", .schema = &gen_first_node },
+	{ .name = "namespace", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "name", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "labels", .schema = &sch_string_map },
+	{ .name = "labelMix", .schema = &mix_node },
+	{ .name = "namespaceLabels", .schema = &sch_string_map },
+	{ .name = "template", .schema = &template_node, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node generate_node = { .type = SCH_OBJECT, .fields = generate_fields,
+					       .check = check_generate };
+
 static const struct sch_field models_fields[] = {
 	{ .name = "jobs", .schema = &jobs_node },
 	{ .name = "policies", .schema = &policies_node },
 	{ .name = "git", .schema = &git_node },
+	{ .name = "stagesets", .schema = &stagesets_node },
 	{ .name = NULL },
 };
 static const struct sch_node models_node = { .type = SCH_OBJECT, .fields = models_fields };
@@ -408,6 +575,9 @@ static const struct sch_field spec_fields[] = {
 	{ .name = "limits", .schema = &limits_node },
 	{ .name = "events", .schema = &events_node },
 	{ .name = "models", .schema = &models_any_node },
+	{ .name = "metrics", .schema = &metrics_list_node },
+	{ .name = "fleet", .schema = &fleet_any_node },
+	{ .name = "generate", .schema = &generate_list_node },
 	{ .name = NULL },
 };
 static const struct sch_node spec_node = { .type = SCH_OBJECT, .fields = spec_fields };
@@ -526,12 +696,20 @@ static void check_start(struct sch_ctx *c, const struct val *v, const char *path
 	}
 }
 
-/* every_action() - the @i-th action key of an event, object actions first; NULL past the end. */
+/*
+ * every_action() - the @i-th action key of an event: object actions, model
+ * actions, then fleet actions; NULL past the end.
+ */
 static const char *every_action(size_t i)
 {
 	size_t n = sizeof(action_names) / sizeof(action_names[0]) - 1;
+	size_t nm = sizeof(maction_names) / sizeof(maction_names[0]) - 1;
 
-	return i < n ? action_names[i] : maction_names[i - n];
+	if (i < n)
+		return action_names[i];
+	if (i < n + nm)
+		return maction_names[i - n];
+	return faction_names[i - n - nm];
 }
 
 static void check_event(struct sch_ctx *c, const struct val *v, const char *path)
@@ -558,7 +736,7 @@ static void check_event(struct sch_ctx *c, const struct val *v, const char *path
 		sch_report(c, v->mark, path, "no action");
 		sch_note(c, v->mark,
 			 "accepted actions: apply, delete, annotate, label, patch, status, commit, "
-			 "failNext, succeedNext, violate, reconcileRequest, approve");
+			 "failNext, succeedNext, violate, reconcileRequest, approve, publish, regress");
 	}
 }
 
@@ -910,6 +1088,291 @@ out_free_sub:
 	free(sub);
 }
 
+/* ---------------------------------------------------------------- fleet-side checks */
+
+/* version_text() - a version as written: a string, or a plain number's source text; else NULL. */
+static const char *version_text(const struct val *v)
+{
+	if (!v)
+		return NULL;
+	if (v->type == VAL_STRING)
+		return v->u.s;
+	if ((v->type == VAL_INT || v->type == VAL_FLOAT) && v->raw)
+		return v->raw;
+	return NULL;
+}
+
+static void check_version_text(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const char *t = version_text(v);
+	char *q;
+
+	if (t && t[0])
+		return;
+	q = sch_quote(v);
+	if (t)
+		sch_report(c, v->mark, path, "Invalid value: \"\": must not be empty");
+	else
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"%s\": must be a version such as \"1.10.0\": %s",
+			   val_type_name(v->type), q);
+	free(q);
+}
+
+static void check_semver_text(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const char *t = version_text(v);
+	struct ss_semver sv;
+	char err[128];
+
+	if (!t || !t[0]) {
+		check_version_text(c, v, path);
+		return;
+	}
+	if (ss_semver_parse(t, &sv, err, sizeof(err)) != SS_OK) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
+		sch_note(c, v->mark, "a migration's 'to' is a semantic version such as 2.0.0");
+		free(q);
+	}
+}
+
+/* file_line() - line @n (1-based) of file @path without its line end; new, or NULL. */
+static char *file_line(const char *path, uint32_t n)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	uint32_t k = 0;
+	ssize_t len;
+
+	if (!f)
+		return NULL;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (++k < n)
+			continue;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		fclose(f);
+		return line;
+	}
+	free(line);
+	fclose(f);
+	return NULL;
+}
+
+/* utf8_count() - characters (code points) in the first @n bytes of @s. */
+static uint32_t utf8_count(const char *s, size_t n)
+{
+	uint32_t k = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			k++;
+	return k;
+}
+
+/*
+ * values_mark() - where, in the file, the bad token of a series text @text
+ * (scalar @v of @file) sits: the scalar's own column plus the token's
+ * character offset, when the scalar is plain or single/double-quoted on one
+ * line and its text appears there verbatim (no escapes); otherwise the
+ * scalar's position.  Columns count characters, as libyaml's marks do.
+ */
+static struct val_mark values_mark(const char *file, const struct val *v, const char *text,
+				   const struct ps_error *e)
+{
+	struct val_mark m = v->mark;
+	size_t n = strlen(text), at = 0;
+	uint32_t col = 1, shift;
+	char *line;
+
+	if (!file || m.line == 0 || m.col == 0 || e->line != 1 || strchr(text, '\n'))
+		return m;
+	line = file_line(file, m.line);
+	if (!line)
+		return m;
+	for (; line[at] && col < m.col; at++)
+		if (((unsigned char)line[at + 1] & 0xC0) != 0x80)
+			col++;
+	if (col != m.col)
+		goto out_free_line;
+	if ((line[at] == '"' || line[at] == '\'') && strncmp(line + at + 1, text, n) == 0 &&
+	    line[at + 1 + n] == line[at])
+		shift = 1;
+	else if (strchr("\"'|>", line[at]) == NULL && strncmp(line + at, text, n) == 0)
+		shift = 0;
+	else
+		goto out_free_line;
+	m.col += shift + utf8_count(text, e->offset);
+out_free_line:
+	free(line);
+	return m;
+}
+
+/* looks_like_duration() - @s starts with digits followed by a Go/Prometheus duration unit. */
+static bool looks_like_duration(const char *s)
+{
+	size_t d = strspn(s, "0123456789.");
+
+	return d > 0 && strchr("smhdwy", s[d]) && s[d] != '\0';
+}
+
+static void check_series_values(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const char *t = version_text(v); /* a string, or a plain number as written */
+	struct ps_series ser;
+	struct ps_error e;
+	char *q;
+
+	if (!t) {
+		q = sch_quote(v);
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"%s\": must be a string in promtool's expanding "
+			   "notation: %s",
+			   val_type_name(v->type), q);
+		sch_note(c, v->mark, "e.g. values: \"0.001x30 0.05x10 _x5 stale\"");
+		free(q);
+		return;
+	}
+	if (ps_parse(t, &ser, &e) != PS_OK) {
+		struct val_mark m = values_mark(c->file, v, t, &e);
+
+		q = sch_quote(v);
+		sch_report(c, m, path, "Invalid value: %s: %s", q, e.msg);
+		if (e.offset < strlen(t) && looks_like_duration(t + e.offset))
+			sch_note(c, m, "series values are numbers; promtool reads no durations "
+				       "there (the sample spacing is 'interval')");
+		free(q);
+	}
+	ps_series_release(&ser);
+}
+
+static void check_host_pattern(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	bool matched;
+
+	if (thr_path_match(v->u.s, "", &matched) == THR_EBADPATTERN) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, path, "Invalid value: %s: syntax error in pattern", q);
+		sch_note(c, v->mark,
+			 "patterns use Go's path.Match syntax: '*', '?', '[a-z]', '\\' escapes");
+		free(q);
+	}
+}
+
+static void check_regress(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const struct val_kv *name = val_map_get_kv(v, "name");
+	const struct val_kv *sel = val_map_get_kv(v, "selector");
+
+	if (name && sel) {
+		sch_report(c, sel->key_mark, path,
+			   "Invalid value: \"object\": give 'name' or 'selector', not both");
+	} else if (!name && !sel) {
+		sch_report(c, v->mark, path, "Required value: give 'name' or 'selector'");
+		sch_note(c, v->mark,
+			 "e.g. regress: {namespace: tenant-a, name: moodle, for: 30m} or "
+			 "regress: {selector: {matchLabels: {ring: \"0\"}}, for: 30m}");
+	}
+}
+
+static void check_weight_sum(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < v->u.list.n; i++)
+		sum += val_num(val_map_get(v->u.list.items[i], "weight"), 1);
+	if (!(sum > 0))
+		sch_report(c, v->mark, path, "Invalid value: \"array\": the weights add up to 0");
+}
+
+/* check_pattern() - a pattern scalar of spec.generate expands; true when it does. */
+static bool check_pattern(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	char err[128];
+	char *x = scn_expand_pattern(v->u.s, 0, err, sizeof(err));
+	char *q;
+
+	if (x) {
+		free(x);
+		return true;
+	}
+	q = sch_quote(v);
+	sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
+	sch_note(c, v->mark,
+		 "write {i} for the index, {i:03} for it zero-padded to 3 digits, {{ and }} "
+		 "for literal braces");
+	free(q);
+	return false;
+}
+
+static void check_label_patterns(struct sch_ctx *c, const struct val *m, const char *path)
+{
+	for (size_t i = 0; m && m->type == VAL_MAP && i < m->u.map.n; i++) {
+		char *sub = xasprintf("%s.%s", path, m->u.map.items[i].key);
+
+		check_pattern(c, m->u.map.items[i].v, sub);
+		free(sub);
+	}
+}
+
+static void check_generate(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const struct val *count = val_map_get(v, "count");
+	const struct val *ns = val_map_get(v, "namespace");
+	const struct val *name = val_map_get(v, "name");
+	const struct val *mix = val_map_get(v, "labelMix");
+	bool ok = true;
+	char *sub;
+
+	if (count->u.i > SCN_MAX_GENERATE) {
+		sch_report(c, count->mark, path,
+			   "Invalid value: %" PRId64 ": count must be at most %d", count->u.i,
+			   SCN_MAX_GENERATE);
+		ok = false;
+	}
+	sub = xasprintf("%s.namespace", path);
+	ok = check_pattern(c, ns, sub) && ok;
+	free(sub);
+	sub = xasprintf("%s.name", path);
+	ok = check_pattern(c, name, sub) && ok;
+	free(sub);
+	sub = xasprintf("%s.labels", path);
+	check_label_patterns(c, val_map_get(v, "labels"), sub);
+	free(sub);
+	sub = xasprintf("%s.namespaceLabels", path);
+	check_label_patterns(c, val_map_get(v, "namespaceLabels"), sub);
+	free(sub);
+	for (size_t i = 0; mix && i < mix->u.list.n; i++) {
+		sub = xasprintf("%s.labelMix[%zu].labels", path, i);
+		check_label_patterns(c, val_map_get(mix->u.list.items[i], "labels"), sub);
+		free(sub);
+	}
+	if (ok && count->u.i > 1) {
+		/* Two indices give the same identity when neither pattern uses {i}. */
+		char *n0 = scn_expand_pattern(ns->u.s, 0, NULL, 0);
+		char *n1 = scn_expand_pattern(ns->u.s, 1, NULL, 0);
+		char *m0 = scn_expand_pattern(name->u.s, 0, NULL, 0);
+		char *m1 = scn_expand_pattern(name->u.s, 1, NULL, 0);
+
+		if (strcmp(n0, n1) == 0 && strcmp(m0, m1) == 0) {
+			sch_report(c, name->mark, path,
+				   "Invalid value: \"object\": %" PRId64 " StageSets would all be "
+				   "named \"%s/%s\"",
+				   count->u.i, n0, m0);
+			sch_note(c, name->mark,
+				 "put {i} in namespace or name, e.g. namespace: tenant-{i:03}");
+		}
+		free(n0);
+		free(n1);
+		free(m0);
+		free(m1);
+	}
+}
+
 /* ---------------------------------------------------------------- files */
 
 static char *join_path(const char *dir, const char *name)
@@ -1165,7 +1628,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 /* ---------------------------------------------------------------- the Scenario document */
 
 static const char *const spec_key_list =
-	"seed, horizon, start, include, api, limits, events, models";
+	"seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate";
 
 static int cmp_window(const void *a, const void *b)
 {
@@ -1209,6 +1672,127 @@ static void read_params(struct scenario *s, const struct val *root)
 		s->events_per_instant = (uint64_t)v->u.i;
 }
 
+/* read_versions() - the version texts of a validated list @l into a new array. */
+static char **read_versions(const struct val *l, size_t *n)
+{
+	char **v = xcalloc(l->u.list.n ? l->u.list.n : 1, sizeof(*v));
+
+	for (size_t i = 0; i < l->u.list.n; i++)
+		v[i] = xstrdup(version_text(l->u.list.items[i]));
+	*n = l->u.list.n;
+	return v;
+}
+
+/* read_adoption() - the fields of a validated adoption map @v (NULL: none) into @a. */
+static void read_adoption(struct scn_adoption_model *a, const struct val *v)
+{
+	const struct val *d = val_map_get(v, "duration");
+	const struct val *f = val_map_get(v, "failureProbability");
+
+	if (d) {
+		dist_release(&a->duration);
+		read_dist(d, &a->duration);
+		a->has_duration = true;
+	}
+	if (f) {
+		a->failure_probability = val_num(f, 0);
+		a->has_failure = true;
+	}
+}
+
+/* read_regression() - the fields of a validated regression map @v (NULL: none) into @r. */
+static void read_regression(struct scn_regression_model *r, const struct val *v)
+{
+	const struct val *p = val_map_get(v, "probability");
+	const struct val *d = val_map_get(v, "duration");
+	const struct val *a = val_map_get(v, "after");
+	const struct val *vs = val_map_get(v, "versions");
+
+	if (p) {
+		r->probability = val_num(p, 0);
+		r->has_probability = true;
+	}
+	if (d) {
+		dist_release(&r->duration);
+		read_dist(d, &r->duration);
+		r->has_duration = true;
+	}
+	if (a) {
+		dist_release(&r->after);
+		read_dist(a, &r->after);
+		r->has_after = true;
+	}
+	if (vs) {
+		r->versions = read_versions(vs, &r->nversions);
+		r->has_versions = true;
+	}
+}
+
+/* read_migrations() - a validated migrations list @l into a new array of *@n entries. */
+static struct scn_migration *read_migrations(const struct val *l, size_t *n)
+{
+	struct scn_migration *m = xcalloc(l->u.list.n ? l->u.list.n : 1, sizeof(*m));
+
+	for (size_t i = 0; i < l->u.list.n; i++) {
+		const struct val *x = l->u.list.items[i];
+		const char *to = version_text(val_map_get(x, "to"));
+		const char *name = val_str(val_map_get(x, "name"), NULL);
+
+		m[i].to = xstrdup(to);
+		m[i].name = name ? xstrdup(name) : xasprintf("to-%s", to);
+		m[i].down = val_bool(val_map_get(x, "down"), false);
+	}
+	*n = l->u.list.n;
+	return m;
+}
+
+/* read_stagesets() - validated spec.models.stagesets @v into @m (defaults already there). */
+static void read_stagesets(struct scn_stageset_models *m, const struct val *v, const char *file)
+{
+	const struct val *rules = val_map_get(v, "rules");
+	const struct val *mig = val_map_get(v, "migrations");
+
+	read_adoption(&m->adoption, val_map_get(v, "adoption"));
+	read_regression(&m->regression, val_map_get(v, "regression"));
+	if (mig)
+		m->migrations = read_migrations(mig, &m->nmigrations);
+	if (!rules || rules->u.list.n == 0)
+		return;
+	m->rules = xcalloc(rules->u.list.n, sizeof(*m->rules));
+	for (size_t i = 0; i < rules->u.list.n; i++) {
+		const struct val *r = rules->u.list.items[i];
+		struct scn_stageset_rule *sr = &m->rules[m->nrules++];
+
+		lbl_selector_from_val(val_map_get(r, "selector"), &sr->selector, NULL, 0);
+		sr->selector_text = lbl_selector_string(&sr->selector);
+		dist_init_constant(&sr->adoption.duration, 0);
+		dist_init_constant(&sr->regression.duration, 0);
+		dist_init_constant(&sr->regression.after, 0);
+		read_adoption(&sr->adoption, val_map_get(r, "adoption"));
+		read_regression(&sr->regression, val_map_get(r, "regression"));
+		mig = val_map_get(r, "migrations");
+		if (mig) {
+			sr->migrations = read_migrations(mig, &sr->nmigrations);
+			sr->has_migrations = true;
+		}
+		sr->file = file;
+		sr->mark = r->mark;
+	}
+}
+
+/* read_fleet() - validated spec.fleet @v into @f. */
+static void read_fleet(struct scn_fleet *f, const struct val *v)
+{
+	const struct val *hosts = val_map_get(v, "allowedActionHosts");
+
+	if (!hosts || hosts->u.list.n == 0)
+		return;
+	f->allowed_action_hosts = xcalloc(hosts->u.list.n, sizeof(*f->allowed_action_hosts));
+	for (size_t i = 0; i < hosts->u.list.n; i++)
+		f->allowed_action_hosts[f->nallowed_action_hosts++] =
+			xstrdup(val_str(hosts->u.list.items[i], ""));
+}
+
 /* read_job_model() - the fields of a validated plan/apply map @v (NULL: none) into @m. */
 static void read_job_model(struct scn_job_model *m, const struct val *v)
 {
@@ -1245,6 +1829,8 @@ static void read_models(struct scn_models *m, const struct val *v, const char *f
 		m->pod_startup_ms = ms;
 	read_job_model(&m->job[SCN_JOB_PLAN], val_map_get(jobs, "plan"));
 	read_job_model(&m->job[SCN_JOB_APPLY], val_map_get(jobs, "apply"));
+	if (val_map_get(v, "stagesets"))
+		read_stagesets(&m->stagesets, val_map_get(v, "stagesets"), file);
 	if (rules && rules->u.list.n) {
 		m->rules = xcalloc(rules->u.list.n, sizeof(*m->rules));
 		for (size_t i = 0; i < rules->u.list.n; i++) {
@@ -1308,6 +1894,72 @@ static void read_models(struct scn_models *m, const struct val *v, const char *f
 }
 
 /*
+ * process_metrics() - validates each entry of spec.metrics on its own,
+ * claims the (query, address) of every entry whose query is a string, and
+ * reads the entries that validated into s->series; then reports entries
+ * that repeat a (query, address).
+ */
+static void process_metrics(struct loader *L, const struct val *metrics, struct sch_ctx *c)
+{
+	struct scenario *s = L->s;
+	size_t n = metrics->u.list.n;
+
+	if (n == 0)
+		return;
+	s->series = xcalloc(n, sizeof(*s->series));
+	L->claimed = xcalloc(n, sizeof(*L->claimed));
+	for (size_t i = 0; i < n; i++) {
+		struct val *item = metrics->u.list.items[i];
+		char path[48];
+		size_t before = c->nerrors;
+		const struct val *q, *a, *iv;
+		struct scn_series *ser;
+
+		snprintf(path, sizeof(path), "spec.metrics[%zu]", i);
+		sch_validate(&series_node, item, path, c);
+		q = val_map_get(item, "query");
+		a = val_map_get(item, "address");
+		if (q && q->type == VAL_STRING)
+			L->claimed[L->nclaimed++] = (struct claimed_series){
+				q->u.s, a && a->type == VAL_STRING ? a->u.s : NULL, i, q->mark
+			};
+		if (c->nerrors != before)
+			continue;
+		ser = &s->series[s->nseries++];
+		ser->query = xstrdup(q->u.s);
+		ser->address = a ? xstrdup(a->u.s) : NULL;
+		iv = val_map_get(item, "interval");
+		ser->interval_ms = iv ? duration_ms(iv) : SCN_DEFAULT_SERIES_INTERVAL_MS;
+		ser->values = xstrdup(version_text(val_map_get(item, "values")));
+		ps_parse(ser->values, &ser->series, NULL);
+		ser->file = s->scenario_file;
+		ser->mark = q->mark;
+	}
+	for (size_t i = 0; i < L->nclaimed; i++) {
+		const struct claimed_series *x = &L->claimed[i];
+
+		for (size_t j = 0; j < i; j++) {
+			const struct claimed_series *y = &L->claimed[j];
+
+			if (strcmp(x->query, y->query) != 0 ||
+			    (x->address == NULL) != (y->address == NULL) ||
+			    (x->address && strcmp(x->address, y->address) != 0))
+				continue;
+			char *qq = sch_abbrev(x->query);
+
+			diag_error(L->d, s->scenario_file, x->mark,
+				   "spec.metrics[%zu].query: Duplicate value: \"%s\"%s%s%s", x->index,
+				   qq, x->address ? " (address \"" : "", x->address ? x->address : "",
+				   x->address ? "\")" : "");
+			diag_note(L->d, s->scenario_file, y->mark,
+				  "spec.metrics[%zu] gives a series for it already", y->index);
+			free(qq);
+			break;
+		}
+	}
+}
+
+/*
  * process_scenario() - validates the Scenario document @root (the keys of
  * later format versions are reported and removed first, so they are not also
  * reported as unknown), reads its parameters, and validates each event on its
@@ -1318,7 +1970,7 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 	struct sch_ctx c = { .d = L->d, .file = file, .root = root };
 	const struct val_kv *av = val_map_get_kv(root, "apiVersion");
 	struct val *spec = val_map_get(root, "spec");
-	struct val *events, *models;
+	struct val *events, *models, *fleet, *metrics, *gen;
 
 	if (av && av->v->type == VAL_STRING && strcmp(av->v->u.s, SCN_API_VERSION) != 0) {
 		diag_error(L->d, file, av->v->mark,
@@ -1349,6 +2001,33 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 		sch_validate(&models_node, models, "spec.models", &c);
 		if (c.nerrors == before && models->type == VAL_MAP)
 			read_models(&L->s->models, models, file);
+	}
+
+	fleet = val_path(root, "spec.fleet");
+	if (fleet) {
+		size_t before = c.nerrors;
+
+		sch_validate(&fleet_node, fleet, "spec.fleet", &c);
+		if (c.nerrors == before && fleet->type == VAL_MAP)
+			read_fleet(&L->s->fleet, fleet);
+	}
+
+	metrics = val_path(root, "spec.metrics");
+	if (metrics && metrics->type == VAL_LIST)
+		process_metrics(L, metrics, &c);
+
+	gen = val_path(root, "spec.generate");
+	if (gen && gen->type == VAL_LIST) {
+		L->ngen = gen->u.list.n;
+		L->gen_ok = xcalloc(L->ngen ? L->ngen : 1, sizeof(*L->gen_ok));
+		for (size_t i = 0; i < L->ngen; i++) {
+			char path[48];
+			size_t before = c.nerrors;
+
+			snprintf(path, sizeof(path), "spec.generate[%zu]", i);
+			sch_validate(&generate_node, gen->u.list.items[i], path, &c);
+			L->gen_ok[i] = c.nerrors == before;
+		}
 	}
 
 	events = val_path(root, "spec.events");
@@ -1491,6 +2170,122 @@ const char *scn_git_head(const struct scn_models *m, const char *url)
 	return SCN_DEFAULT_GIT_HEAD;
 }
 
+const char *scn_fevent_type_name(enum scn_fevent_type t)
+{
+	if ((size_t)t < sizeof(faction_names) / sizeof(faction_names[0]) - 1)
+		return faction_names[t];
+	return "?";
+}
+
+const struct scn_series *scn_find_series(const struct scenario *s, const char *query,
+					 const char *address)
+{
+	const struct scn_series *any = NULL;
+
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct scn_series *x = &s->series[i];
+
+		if (strcmp(x->query, query) != 0)
+			continue;
+		if (x->address && address && strcmp(x->address, address) == 0)
+			return x;
+		if (!x->address && !any)
+			any = x;
+	}
+	return any;
+}
+
+void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap *labels,
+			    struct scn_stageset_model *out)
+{
+	const struct scn_stageset_models *ss = &m->stagesets;
+	const struct scn_adoption_model *ad = NULL, *af = NULL;
+	const struct scn_regression_model *rp = NULL, *rd = NULL, *ra = NULL, *rv = NULL;
+	const struct scn_stageset_rule *mig = NULL;
+
+	for (size_t i = 0; i < ss->nrules; i++) {
+		const struct scn_stageset_rule *r = &ss->rules[i];
+
+		if (!lbl_matches(&r->selector, labels))
+			continue;
+		if (!ad && r->adoption.has_duration)
+			ad = &r->adoption;
+		if (!af && r->adoption.has_failure)
+			af = &r->adoption;
+		if (!rp && r->regression.has_probability)
+			rp = &r->regression;
+		if (!rd && r->regression.has_duration)
+			rd = &r->regression;
+		if (!ra && r->regression.has_after)
+			ra = &r->regression;
+		if (!rv && r->regression.has_versions)
+			rv = &r->regression;
+		if (!mig && r->has_migrations)
+			mig = r;
+	}
+	ad = ad ? ad : &ss->adoption;
+	af = af ? af : &ss->adoption;
+	rp = rp ? rp : &ss->regression;
+	rd = rd ? rd : &ss->regression;
+	ra = ra ? ra : &ss->regression;
+	rv = rv ? rv : &ss->regression;
+	out->adoption_duration = &ad->duration;
+	out->adoption_failure_probability = af->failure_probability;
+	out->regression_probability = rp->probability;
+	out->regression_duration = &rd->duration;
+	out->regression_after = &ra->after;
+	out->regression_all_versions = !rv->has_versions;
+	out->regression_versions = rv->versions;
+	out->nregression_versions = rv->nversions;
+	out->migrations = mig ? mig->migrations : ss->migrations;
+	out->nmigrations = mig ? mig->nmigrations : ss->nmigrations;
+}
+
+char *scn_expand_pattern(const char *pattern, uint64_t i, char *err, size_t errlen)
+{
+	char *out = xmalloc(strlen(pattern) * 7 + 1); /* "{i}" (3 bytes) gives at most 20 */
+	size_t n = 0;
+
+	for (const char *p = pattern; *p;) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			out[n++] = *p;
+			p += 2;
+		} else if (p[0] == '}') {
+			if (err)
+				snprintf(err, errlen, "a lone '}' at byte %zu",
+					 (size_t)(p - pattern) + 1);
+			goto out_free;
+		} else if (p[0] == '{') {
+			const char *end = strchr(p, '}');
+			int width = -1;
+
+			if (end && end - p == 2 && p[1] == 'i')
+				width = 0;
+			else if (end && end - p == 5 && strncmp(p, "{i:0", 4) == 0 && p[4] >= '1' &&
+				 p[4] <= '9')
+				width = p[4] - '0';
+			if (width < 0) {
+				if (err && end)
+					snprintf(err, errlen, "unknown placeholder \"%.*s\"",
+						 (int)(end - p + 1), p);
+				else if (err)
+					snprintf(err, errlen, "'{' at byte %zu is not closed",
+						 (size_t)(p - pattern) + 1);
+				goto out_free;
+			}
+			n += (size_t)sprintf(out + n, "%0*" PRIu64, width, i);
+			p = end + 1;
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+out_free:
+	free(out);
+	return NULL;
+}
+
 /* ---------------------------------------------------------------- lifecycle */
 
 void scn_init(struct scenario *s)
@@ -1510,6 +2305,59 @@ void scn_init(struct scenario *s)
 		s->models.job[t].has_duration = true;
 		s->models.job[t].has_failure = true;
 	}
+	dist_init_constant(&s->models.stagesets.adoption.duration, SCN_DEFAULT_ADOPTION_MS);
+	s->models.stagesets.adoption.has_duration = true;
+	s->models.stagesets.adoption.has_failure = true;
+	dist_init_constant(&s->models.stagesets.regression.duration, SCN_DEFAULT_REGRESSION_MS);
+	dist_init_constant(&s->models.stagesets.regression.after, SCN_DEFAULT_REGRESSION_AFTER_MS);
+	s->models.stagesets.regression.has_probability = true;
+	s->models.stagesets.regression.has_duration = true;
+	s->models.stagesets.regression.has_after = true;
+}
+
+static void migrations_release(struct scn_migration *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].name);
+		free(m[i].to);
+	}
+	free(m);
+}
+
+static void regression_release(struct scn_regression_model *r)
+{
+	dist_release(&r->duration);
+	dist_release(&r->after);
+	free_strv(r->versions, r->nversions);
+}
+
+static void stagesets_release(struct scn_stageset_models *m)
+{
+	dist_release(&m->adoption.duration);
+	regression_release(&m->regression);
+	migrations_release(m->migrations, m->nmigrations);
+	for (size_t i = 0; i < m->nrules; i++) {
+		struct scn_stageset_rule *r = &m->rules[i];
+
+		lbl_selector_release(&r->selector);
+		free(r->selector_text);
+		dist_release(&r->adoption.duration);
+		regression_release(&r->regression);
+		migrations_release(r->migrations, r->nmigrations);
+	}
+	free(m->rules);
+}
+
+static void fevent_release(struct scn_fevent *e)
+{
+	if (e->by_selector)
+		lbl_selector_release(&e->selector);
+	if (e->has_ns_selector)
+		lbl_selector_release(&e->ns_selector);
+	free(e->selector_text);
+	free(e->ns_selector_text);
+	free(e->version);
+	target_release(&e->target);
 }
 
 static void models_release(struct scn_models *m)
@@ -1535,6 +2383,7 @@ static void models_release(struct scn_models *m)
 		free(m->repos[i].unreachable);
 	}
 	free(m->repos);
+	stagesets_release(&m->stagesets);
 }
 
 static void mevent_release(struct scn_mevent *e)
@@ -1561,6 +2410,17 @@ void scn_release(struct scenario *s)
 	for (size_t i = 0; i < s->nmevents; i++)
 		mevent_release(&s->mevents[i]);
 	free(s->mevents);
+	for (size_t i = 0; i < s->nfevents; i++)
+		fevent_release(&s->fevents[i]);
+	free(s->fevents);
+	for (size_t i = 0; i < s->nseries; i++) {
+		free(s->series[i].query);
+		free(s->series[i].address);
+		free(s->series[i].values);
+		ps_series_release(&s->series[i].series);
+	}
+	free(s->series);
+	free_strv(s->fleet.allowed_action_hosts, s->fleet.nallowed_action_hosts);
 	models_release(&s->models);
 	free_strv(s->ignored, s->nignored);
 	free_strv(s->files, s->nfiles);
@@ -1957,6 +2817,489 @@ static void check_models(struct loader *L)
 	}
 }
 
+/* ---------------------------------------------------------------- fleet events */
+
+/*
+ * build_fevent() - the fleet event of validated spec.events[@i] @ev, appended
+ * to s->fevents.  Returns false when @ev is not a fleet event.
+ */
+static bool build_fevent(struct loader *L, const struct val *ev, size_t i, const char *hz)
+{
+	struct scenario *s = L->s;
+	const struct val *at = val_map_get(ev, "at");
+	const struct val_kv *act = NULL;
+	struct scn_fevent *e = &s->fevents[s->nfevents];
+	size_t type = 0;
+
+	for (; faction_names[type]; type++) {
+		act = val_map_get_kv(ev, faction_names[type]);
+		if (act)
+			break;
+	}
+	if (!act)
+		return false;
+	memset(e, 0, sizeof(*e));
+	e->type = (enum scn_fevent_type)type;
+	e->at_ms = duration_ms(at);
+	e->index = i;
+	e->file = s->scenario_file;
+	e->mark = act->key_mark;
+	if (e->at_ms > s->horizon_ms)
+		diag_warning(L->d, e->file, at->mark,
+			     "spec.events[%zu].at: \"%s\" is after the horizon (%s); the event will "
+			     "not happen",
+			     i, at->u.s, hz);
+	if (val_map_get(act->v, "selector")) {
+		e->by_selector = true;
+		lbl_selector_from_val(val_map_get(act->v, "selector"), &e->selector, NULL, 0);
+		e->selector_text = lbl_selector_string(&e->selector);
+	}
+	if (e->type == SCN_FEV_PUBLISH) {
+		const struct val *nsel = val_map_get(act->v, "namespaceSelector");
+
+		if (nsel) {
+			e->has_ns_selector = true;
+			lbl_selector_from_val(nsel, &e->ns_selector, NULL, 0);
+			e->ns_selector_text = lbl_selector_string(&e->ns_selector);
+		}
+		e->version = xstrdup(version_text(val_map_get(act->v, "version")));
+	} else {
+		const char *ns = val_str(val_map_get(act->v, "namespace"), NULL);
+		const char *name = val_str(val_map_get(act->v, "name"), NULL);
+
+		e->for_ms = duration_ms(val_map_get(act->v, "for"));
+		e->target.kind = xstrdup("StageSet");
+		if (name) {
+			e->target.ns = xstrdup(ns ? ns : "default");
+			e->target.name = xstrdup(name);
+		} else {
+			e->target.ns = ns ? xstrdup(ns) : NULL;
+		}
+	}
+	s->nfevents++;
+	return true;
+}
+
+/* The Namespaces of the inputs sorted by name, for fevent_matches(). */
+struct ns_index {
+	const struct obj **v;
+	size_t n;
+};
+
+static int cmp_obj_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct obj *const *)a)->name, (*(const struct obj *const *)b)->name);
+}
+
+static void ns_index_init(struct ns_index *x, const struct scenario *s)
+{
+	x->v = xcalloc(s->nobjs ? s->nobjs : 1, sizeof(*x->v));
+	x->n = 0;
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i]->kind, "Namespace") == 0)
+			x->v[x->n++] = s->objs[i];
+	if (x->n)
+		qsort(x->v, x->n, sizeof(*x->v), cmp_obj_name);
+}
+
+/* ns_find() - the Namespace object @name of the inputs, or NULL.  Cost: O(log n). */
+static const struct obj *ns_find(const struct ns_index *x, const char *name)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(x->v[mid]->name, name);
+
+		if (c == 0)
+			return x->v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * fevent_matches() - whether StageSet @o is one that fleet event @e acts on,
+ * judged with the labels the inputs give (the run may relabel).
+ */
+static bool fevent_matches(const struct ns_index *nsx, const struct scn_fevent *e,
+			   const struct obj *o)
+{
+	if (strcmp(o->kind, "StageSet") != 0)
+		return false;
+	if (e->target.ns && strcmp(o->ns, e->target.ns) != 0)
+		return false;
+	if (!lbl_matches(&e->selector, &o->labels))
+		return false;
+	if (e->has_ns_selector) {
+		const struct obj *ns = ns_find(nsx, o->ns);
+
+		if (!ns || !lbl_matches(&e->ns_selector, &ns->labels))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * check_fevents() - a regress event's StageSet must exist by then; a publish
+ * of a text that is not a semantic version, and a selector no StageSet of the
+ * inputs matches, are warnings (the run may still make sense of them).
+ */
+static void check_fevents(struct loader *L)
+{
+	struct scenario *s = L->s;
+	struct ns_index nsx;
+	char ref[512];
+
+	ns_index_init(&nsx, s);
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *e = &s->fevents[i];
+		const char *action = scn_fevent_type_name(e->type);
+		bool any = false;
+
+		if (e->type == SCN_FEV_PUBLISH) {
+			struct ss_semver sv;
+			char err[128];
+
+			if (ss_semver_parse(e->version, &sv, err, sizeof(err)) != SS_OK)
+				diag_warning(L->d, e->file, e->mark,
+					     "spec.events[%zu].publish.version: \"%s\" is not a "
+					     "semantic version (%s); the members offered it will report "
+					     "Ready False InvalidVersion",
+					     e->index, e->version, err);
+		}
+		if (!e->by_selector) {
+			if (!known_obj(s, "StageSet", e->target.ns, e->target.name, e->at_ms) &&
+			    !was_rejected(L, "StageSet", e->target.ns, e->target.name)) {
+				diag_error(L->d, e->file, e->mark, "spec.events[%zu].%s: %s not found",
+					   e->index, action, ref_text(&e->target, ref, sizeof(ref)));
+				diag_note(L->d, e->file, e->mark,
+					  "no input defines it and no 'apply' event creates it "
+					  "earlier");
+			}
+			continue;
+		}
+		for (size_t j = 0; !any && j < s->nobjs; j++)
+			any = fevent_matches(&nsx, e, s->objs[j]);
+		for (size_t j = 0; !any && j < s->nevents; j++)
+			any = s->events[j].obj && s->events[j].at_ms <= e->at_ms &&
+			      fevent_matches(&nsx, e, s->events[j].obj);
+		if (!any)
+			diag_warning(L->d, e->file, e->mark,
+				     "spec.events[%zu].%s: no StageSet of the inputs%s%s%s matches "
+				     "selector \"%s\"%s%s%s",
+				     e->index, action, e->target.ns ? " in namespace \"" : "",
+				     e->target.ns ? e->target.ns : "", e->target.ns ? "\"" : "",
+				     e->selector_text,
+				     e->has_ns_selector ? " in namespaces matching \"" : "",
+				     e->has_ns_selector ? e->ns_selector_text : "",
+				     e->has_ns_selector ? "\"" : "");
+	}
+	free(nsx.v);
+}
+
+/* ---------------------------------------------------------------- generate */
+
+/* set_marked() - @key of map @m := @v (stolen), key and value at @mark.  Returns @v. */
+static struct val *set_marked(struct val *m, const char *key, struct val *v, struct val_mark mark)
+{
+	val_map_set(m, key, v);
+	val_map_get_kv(m, key)->key_mark = mark;
+	if (v->mark.line == 0)
+		v->mark = mark;
+	return v;
+}
+
+static struct val *marked_string(const char *text, struct val_mark mark)
+{
+	struct val *v = val_new_string(text);
+
+	v->mark = mark;
+	return v;
+}
+
+/* add_labels() - the entries of label map @src, values expanded with @idx, into map @dst. */
+static void add_labels(struct val *dst, const struct val *src, uint64_t idx)
+{
+	for (size_t i = 0; src && src->type == VAL_MAP && i < src->u.map.n; i++) {
+		const struct val_kv *kv = &src->u.map.items[i];
+		char *x = scn_expand_pattern(val_str(kv->v, ""), idx, NULL, 0);
+
+		set_marked(dst, kv->key, marked_string(x ? x : "", kv->v->mark), kv->key_mark);
+		val_map_get(dst, kv->key)->mark = kv->v->mark;
+		free(x);
+	}
+}
+
+/* object_doc() - a new manifest tree: apiVersion, kind, metadata {name, namespace?, labels?}. */
+static struct val *object_doc(const char *api_version, const char *kind, struct val_mark mark)
+{
+	struct val *doc = val_new_map();
+
+	doc->mark = mark;
+	set_marked(doc, "apiVersion", marked_string(api_version, mark), mark);
+	set_marked(doc, "kind", marked_string(kind, mark), mark);
+	set_marked(doc, "metadata", val_new_map(), mark)->mark = mark;
+	return doc;
+}
+
+/*
+ * mix_blocks() - how many of @count objects each labelMix entry gets:
+ * quotas count × weight / total, rounded down, then the objects left over
+ * one each to the entries with the largest fractional parts (ties: the
+ * earlier entry) — Hamilton's largest-remainder method.  Returns a new
+ * array of @mix->u.list.n counts.
+ */
+static uint64_t *mix_blocks(const struct val *mix, uint64_t count)
+{
+	size_t n = mix->u.list.n;
+	uint64_t *blocks = xcalloc(n, sizeof(*blocks));
+	double *frac = xcalloc(n, sizeof(*frac));
+	double total = 0;
+	uint64_t given = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += val_num(val_map_get(mix->u.list.items[i], "weight"), 1);
+	for (size_t i = 0; i < n; i++) {
+		double q = (double)count * val_num(val_map_get(mix->u.list.items[i], "weight"), 1) /
+			   total;
+		double f = floor(q);
+
+		blocks[i] = (uint64_t)f;
+		frac[i] = q - f;
+		given += blocks[i];
+	}
+	while (given < count) {
+		size_t best = 0;
+
+		for (size_t i = 1; i < n; i++)
+			if (frac[i] > frac[best])
+				best = i;
+		blocks[best]++;
+		frac[best] = -1;
+		given++;
+	}
+	free(frac);
+	return blocks;
+}
+
+/*
+ * generate_objects() - the StageSets and Namespaces of every spec.generate
+ * entry that validated, admitted into @set after the manifests.  An entry
+ * stops at its first refused object, so a bad template or pattern is
+ * reported once.
+ */
+static void generate_objects(struct loader *L, struct man_set *set)
+{
+	const struct val *gen = val_path(L->scn, "spec.generate");
+	const char *file = L->s->scenario_file;
+	size_t before = set->n;
+
+	for (size_t k = 0; gen && gen->type == VAL_LIST && k < L->ngen; k++) {
+		const struct val *g = gen->u.list.items[k];
+		const struct val *nsv = val_map_get(g, "namespace");
+		const struct val *namev = val_map_get(g, "name");
+		const struct val *labels = val_map_get(g, "labels");
+		const struct val *mix = val_map_get(g, "labelMix");
+		const struct val *nslabels = val_map_get(g, "namespaceLabels");
+		const struct val *tmpl = val_map_get(g, "template");
+		uint64_t count, first, *blocks = NULL;
+		size_t entry = 0;
+		uint64_t left = 0;
+
+		if (!L->gen_ok[k])
+			continue;
+		count = (uint64_t)val_int(val_map_get(g, "count"), 0);
+		first = (uint64_t)val_int(val_map_get(g, "firstIndex"), 0);
+		if (mix) {
+			blocks = mix_blocks(mix, count);
+			left = blocks[0];
+		}
+		for (uint64_t j = 0; j < count; j++) {
+			uint64_t idx = first + j;
+			char *ns = scn_expand_pattern(nsv->u.s, idx, NULL, 0);
+			char *name = scn_expand_pattern(namev->u.s, idx, NULL, 0);
+			struct val *doc, *meta, *lab;
+			int rc = 0;
+
+			if (!man_find(set, "Namespace", "", ns)) {
+				doc = object_doc("v1", "Namespace", g->mark);
+				meta = val_map_get(doc, "metadata");
+				set_marked(meta, "name", marked_string(ns, nsv->mark), nsv->mark);
+				if (nslabels && nslabels->u.map.n) {
+					lab = set_marked(meta, "labels", val_new_map(), nslabels->mark);
+					add_labels(lab, nslabels, idx);
+				}
+				rc = man_load_doc(file, doc, set, L->d);
+				val_free(doc);
+			}
+			if (rc == 0) {
+				doc = object_doc("stages.metio.wtf/v1", "StageSet", g->mark);
+				meta = val_map_get(doc, "metadata");
+				set_marked(meta, "name", marked_string(name, namev->mark), namev->mark);
+				set_marked(meta, "namespace", marked_string(ns, nsv->mark), nsv->mark);
+				if (mix)
+					while (left == 0 && entry + 1 < mix->u.list.n)
+						left = blocks[++entry];
+				if ((labels && labels->u.map.n) || mix) {
+					lab = set_marked(meta, "labels", val_new_map(),
+							 labels ? labels->mark : g->mark);
+					add_labels(lab, labels, idx);
+					if (mix)
+						add_labels(lab,
+							   val_map_get(mix->u.list.items[entry],
+								       "labels"),
+							   idx);
+				}
+				if (mix)
+					left--;
+				set_marked(doc, "spec", val_copy(tmpl),
+					   val_map_get_kv(g, "template")->key_mark);
+				rc = man_load_doc(file, doc, set, L->d);
+				val_free(doc);
+			}
+			free(ns);
+			free(name);
+			if (rc != 0) {
+				diag_note(L->d, file, g->mark,
+					  "spec.generate[%zu]: stopped at the first refused object "
+					  "(index %" PRIu64 ", %" PRIu64 " of %" PRIu64 ")",
+					  k, idx, j + 1, count);
+				break;
+			}
+		}
+		free(blocks);
+	}
+	L->s->ngenerated = set->n - before;
+}
+
+/* ---------------------------------------------------------------- gates and series */
+
+/* claimed_for() - the first spec.metrics entry a gate (@query, @address) reads, or NULL. */
+static const struct claimed_series *claimed_for(const struct loader *L, const char *query,
+						const char *address)
+{
+	const struct claimed_series *any = NULL;
+
+	for (size_t i = 0; i < L->nclaimed; i++) {
+		const struct claimed_series *c = &L->claimed[i];
+
+		if (strcmp(c->query, query) != 0)
+			continue;
+		if (c->address && address && strcmp(c->address, address) == 0)
+			return c;
+		if (!c->address && !any)
+			any = c;
+	}
+	return any;
+}
+
+/* Per spec.metrics entry: whether a gate reads it (check_gates()). */
+struct gate_scan {
+	struct loader *L;
+	bool *used; /* per claimed entry */
+};
+
+/* check_fleet_gates() - the prometheus gates of FleetRollout @o (from @file). */
+static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const char *file)
+{
+	struct loader *L = g->L;
+	const struct scn_fleet *fleet = &L->s->fleet;
+	const struct val *waves = val_map_get(o->spec, "waves");
+	char *fname = sch_abbrev(o->name);
+
+	for (size_t w = 0; waves && waves->type == VAL_LIST && w < waves->u.list.n; w++) {
+		const struct val *wave = waves->u.list.items[w];
+		const struct val *prom = val_path(wave, "gate.source.prometheus");
+		const struct val *q = val_map_get(prom, "query");
+		const struct val *a = val_map_get(prom, "address");
+		const char *address = val_str(a, NULL);
+		char *wname = sch_abbrev(val_str(val_map_get(wave, "name"), ""));
+		const struct claimed_series *c;
+		char host[256];
+
+		if (!prom || !q || q->type != VAL_STRING || val_map_get(prom, "secretRef")) {
+			free(wname);
+			continue; /* webhook gate, no gate, or GateUnsupported: never queried */
+		}
+		c = claimed_for(L, q->u.s, address);
+		if (c) {
+			g->used[c - L->claimed] = true;
+		} else {
+			char *qq = sch_quote(q);
+			const struct claimed_series *other = NULL;
+
+			diag_error(L->d, file, q->mark,
+				   "FleetRollout \"%s\": wave \"%s\": no series in spec.metrics for the "
+				   "gate query %s",
+				   fname, wname, qq);
+			for (size_t i = 0; !other && i < L->nclaimed; i++)
+				if (strcmp(L->claimed[i].query, q->u.s) == 0)
+					other = &L->claimed[i];
+			if (other)
+				diag_note(L->d, L->s->scenario_file, other->mark,
+					  "spec.metrics[%zu] has this query for address \"%s\", not "
+					  "\"%s\"",
+					  other->index, other->address, address ? address : "");
+			else if (L->s->has_scenario_doc)
+				diag_note(L->d, file, q->mark,
+					  "every prometheus gate reads a synthetic series: add an entry "
+					  "with this exact query to the Scenario's spec.metrics");
+			else
+				diag_note(L->d, file, q->mark,
+					  "every prometheus gate reads a synthetic series: add a Scenario "
+					  "document (apiVersion: magos-sim/v1alpha1) whose spec.metrics "
+					  "has an entry with this exact query");
+			free(qq);
+		}
+		if (address && thr_url_hostname(address, host, sizeof(host)) != THR_OK) {
+			diag_warning(L->d, file, a->mark,
+				     "FleetRollout \"%s\": wave \"%s\": gate address \"%s\" is not an "
+				     "http(s) URL with a host; the gate's verdict is Unknown on every "
+				     "pass and the wave holds",
+				     fname, wname, address);
+		} else if (address &&
+			   !thr_host_allowed((const char *const *)fleet->allowed_action_hosts,
+					     fleet->nallowed_action_hosts, host)) {
+			diag_warning(L->d, file, a->mark,
+				     "FleetRollout \"%s\": wave \"%s\": gate host \"%s\" is not in "
+				     "spec.fleet.allowedActionHosts; the gate's verdict is Unknown on "
+				     "every pass and the wave holds",
+				     fname, wname, host);
+		}
+		free(wname);
+	}
+	free(fname);
+}
+
+/*
+ * check_gates() - every prometheus gate of every FleetRollout the run can
+ * hold (the inputs' and those of apply events) has a series; gate addresses
+ * the controller would refuse are warnings; a series no gate reads is a
+ * warning.
+ */
+static void check_gates(struct loader *L)
+{
+	struct scenario *s = L->s;
+	struct gate_scan g = { L, xcalloc(L->nclaimed ? L->nclaimed : 1, sizeof(bool)) };
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i]->kind, "FleetRollout") == 0)
+			check_fleet_gates(&g, s->objs[i], s->objs[i]->src.file);
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "FleetRollout") == 0)
+			check_fleet_gates(&g, s->events[i].obj, s->events[i].file);
+	for (size_t i = 0; i < L->nclaimed; i++)
+		if (!g.used[i])
+			diag_warning(L->d, s->scenario_file, L->claimed[i].mark,
+				     "spec.metrics[%zu]: no FleetRollout gate reads this series",
+				     L->claimed[i].index);
+	free(g.used);
+}
+
 /*
  * build_events() - scn_event records from the events of the Scenario that
  * validated; apply payloads are admitted here.
@@ -1974,6 +3317,7 @@ static void build_events(struct loader *L)
 		return;
 	s->events = xcalloc(L->nev, sizeof(*s->events));
 	s->mevents = xcalloc(L->nev, sizeof(*s->mevents));
+	s->fevents = xcalloc(L->nev, sizeof(*s->fevents));
 	marks = xcalloc(L->nev, sizeof(*marks));
 	evidx = xcalloc(L->nev, sizeof(*evidx));
 	gt_format_duration(s->horizon_ms, hz, sizeof(hz));
@@ -1992,7 +3336,8 @@ static void build_events(struct loader *L)
 				break;
 		}
 		if (!act) {
-			build_mevent(L, ev, i, hz);
+			if (!build_fevent(L, ev, i, hz))
+				build_mevent(L, ev, i, hz);
 			continue;
 		}
 		memset(e, 0, sizeof(*e));
@@ -2058,6 +3403,7 @@ static void build_events(struct loader *L)
 	}
 	check_targets(L, marks, evidx);
 	check_mevents(L);
+	check_fevents(L);
 	free(evidx);
 	free(marks);
 }
@@ -2080,6 +3426,8 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	man_set_init(&set);
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
+	if (L.scn)
+		generate_objects(&L, &set);
 	out->objs = man_take(&set, &out->nobjs);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
@@ -2119,6 +3467,7 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 		build_events(&L);
 		check_models(&L);
 	}
+	check_gates(&L);
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);
@@ -2126,6 +3475,8 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	free(L.ids);
 	free(L.docs);
 	free(L.ev_ok);
+	free(L.gen_ok);
+	free(L.claimed);
 	man_rejected_release(L.rejected, L.nrejected);
 	return d->nerrors > nerr0 ? -1 : 0;
 }

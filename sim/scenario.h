@@ -35,8 +35,22 @@
  *
  * `spec.models` is read into scenario.models with every default filled in;
  * the events that act on the models (commit, failNext, succeedNext, violate,
- * reconcileRequest, approve) go to scenario.mevents, the others to
- * scenario.events.
+ * reconcileRequest, approve) go to scenario.mevents, the fleet events
+ * (publish, regress) to scenario.fevents, the others to scenario.events.
+ *
+ * The fleet side (FleetRollout gates and StageSet members):
+ *  - `spec.metrics` → scenario.series: one synthetic Prometheus series per
+ *    gate query (sim/promseries.h).  After the manifests are admitted, every
+ *    wave gate with a `prometheus` source (and no secretRef) of every
+ *    FleetRollout of the inputs and of `apply` events must have a series
+ *    (scn_find_series()); otherwise it is an error naming the FleetRollout,
+ *    the wave and the query.
+ *  - `spec.fleet` → scenario.fleet (allowedActionHosts).
+ *  - `spec.models.stagesets` → scenario.models.stagesets (adoption,
+ *    regression, migrations; rules by label selector, first match field by
+ *    field: scn_stageset_model_for()).
+ *  - `spec.generate` → StageSet and Namespace objects admitted like the
+ *    manifests and appended to scenario.objs after them.
  *
  * All problems found are collected into one `struct diag` (file:line:col);
  * loading goes on after an error where it can, so one run lists them all.
@@ -51,6 +65,7 @@
 #include "engine/value.h"
 #include "sim/diag.h"
 #include "sim/dist.h"
+#include "sim/promseries.h"
 
 #define SCN_API_VERSION "magos-sim/v1alpha1"
 #define SCN_KIND "Scenario"
@@ -194,6 +209,150 @@ struct scn_git_repo {
 	size_t nunreachable;
 };
 
+/* ---------------------------------------------------------------- fleet side */
+
+/* Defaults of the fleet side; scenarios/README.md documents them. */
+#define SCN_DEFAULT_SERIES_INTERVAL_MS 60000    /* spec.metrics[].interval: 1m */
+#define SCN_DEFAULT_ADOPTION_MS 120000          /* stagesets adoption duration: constant 2m */
+#define SCN_DEFAULT_REGRESSION_MS 600000        /* stagesets regression duration: constant 10m */
+#define SCN_DEFAULT_REGRESSION_AFTER_MS 0       /* adoption → regression onset: constant 0s */
+/* Most objects one spec.generate entry may make (StageSets; Namespaces come on top). */
+#define SCN_MAX_GENERATE 1000000
+
+/*
+ * One entry of spec.metrics: the synthetic series a gate query returns.
+ * Invariants: interval_ms > 0; (query, address) unique among the entries.
+ */
+struct scn_series {
+	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned) */
+	char *address;          /* owned; NULL: matches a gate of any address */
+	int64_t interval_ms;    /* sample spacing, ms; sample i sits at i * interval_ms */
+	char *values;           /* the expanding notation as written (owned) */
+	struct ps_series series;/* ps_parse() of values (owned) */
+	const char *file;       /* borrowed from scenario.files */
+	struct val_mark mark;   /* where the entry's `query` sits */
+};
+
+/* spec.fleet: settings of the stageset-controller process. */
+struct scn_fleet {
+	/*
+	 * --allowed-action-hosts: Go path.Match patterns (checked at load with
+	 * thr_path_match()), owned; none = every host allowed (upstream default).
+	 */
+	char **allowed_action_hosts;
+	size_t nallowed_action_hosts;
+};
+
+/*
+ * Adoption of an approved version by a StageSet member.  In a rule a field
+ * may be unset (has_* false: the next matching rule or the top level
+ * decides); at the top level (scn_stageset_models.adoption) both are set.
+ */
+struct scn_adoption_model {
+	bool has_duration;
+	struct dist duration;       /* ms from approval to the version's adoption (or failure); owned */
+	bool has_failure;
+	double failure_probability; /* ratio 0..1: the adoption ends Ready False StageFailed */
+};
+
+/*
+ * Regression of a member after it adopted a version: with `probability` the
+ * member goes not-Ready `after` the adoption, for `duration`.  Fields may be
+ * unset in a rule as in scn_adoption_model; all are set at the top level.
+ */
+struct scn_regression_model {
+	bool has_probability;
+	double probability;         /* ratio 0..1 per adoption */
+	bool has_duration;
+	struct dist duration;       /* ms the member stays not-Ready; owned */
+	bool has_after;
+	struct dist after;          /* ms from the adoption to the onset; owned */
+	bool has_versions;
+	char **versions;            /* owned; the adopted versions (exact text) that may
+				     * regress; has_versions false = every version */
+	size_t nversions;
+};
+
+/* One rung of a member's migration ladder (what engine/stageset.h plans with). */
+struct scn_migration {
+	char *name;  /* owned; as written, default "to-<to>" */
+	char *to;    /* owned; the version boundary as written, a semantic version */
+	bool down;   /* declares down actions (reversible) */
+};
+
+/* One entry of spec.models.stagesets.rules. */
+struct scn_stageset_rule {
+	struct lbl_selector selector;       /* over the StageSet's labels; owned */
+	char *selector_text;                /* lbl_selector_string() (owned) */
+	struct scn_adoption_model adoption;
+	struct scn_regression_model regression;
+	bool has_migrations;
+	struct scn_migration *migrations;   /* owned */
+	size_t nmigrations;
+	const char *file;                   /* borrowed from scenario.files */
+	struct val_mark mark;
+};
+
+/* spec.models.stagesets with every default filled in. */
+struct scn_stageset_models {
+	struct scn_adoption_model adoption;     /* has_* all true */
+	struct scn_regression_model regression; /* has_* all true but has_versions */
+	struct scn_migration *migrations;       /* owned; top-level ladder, default none */
+	size_t nmigrations;
+	struct scn_stageset_rule *rules;        /* owned; first match wins, field by field */
+	size_t nrules;
+};
+
+/*
+ * The model of one StageSet after rules and defaults (scn_stageset_model_for());
+ * every pointer borrows from the scn_models it was resolved from.
+ */
+struct scn_stageset_model {
+	const struct dist *adoption_duration;     /* ms */
+	double adoption_failure_probability;      /* ratio 0..1 */
+	double regression_probability;            /* ratio 0..1 */
+	const struct dist *regression_duration;   /* ms */
+	const struct dist *regression_after;      /* ms */
+	bool regression_all_versions;             /* true: every version may regress */
+	char *const *regression_versions;         /* else: these (exact text) */
+	size_t nregression_versions;
+	const struct scn_migration *migrations;
+	size_t nmigrations;
+};
+
+/* Scripted fleet events (scenario.fevents). */
+enum scn_fevent_type {
+	SCN_FEV_PUBLISH, /* the members' source offers a new version from then on */
+	SCN_FEV_REGRESS, /* members go not-Ready for a while */
+};
+
+/*
+ * One fleet event.  Invariants: 0 <= at_ms; PUBLISH: version set, selector
+ * set; REGRESS: for_ms >= 1 and either a name (target.name non-NULL) or a
+ * selector (by_selector).
+ */
+struct scn_fevent {
+	enum scn_fevent_type type;
+	int64_t at_ms;                  /* ms since scenario start */
+	size_t index;                   /* position in spec.events, 0-based */
+	bool by_selector;               /* PUBLISH always; REGRESS when `selector` was given */
+	struct lbl_selector selector;   /* over StageSet labels (owned; empty when unused) */
+	char *selector_text;            /* lbl_selector_string() (owned) or NULL */
+	bool has_ns_selector;           /* PUBLISH: namespaceSelector given; absent = every namespace */
+	struct lbl_selector ns_selector;/* over Namespace labels (owned) */
+	char *ns_selector_text;         /* owned or NULL */
+	char *version;                  /* PUBLISH: as written (`1.10` stays "1.10"), owned */
+	/*
+	 * REGRESS: by name, target is the StageSet (kind "StageSet", ns default
+	 * "default", name); by selector, target.name is NULL and target.ns is
+	 * the namespace given or NULL for every namespace.  Unused for PUBLISH.
+	 */
+	struct scn_target target;
+	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
+	const char *file;               /* borrowed from scenario.files */
+	struct val_mark mark;           /* where the event's action key sits */
+};
+
 /*
  * spec.models, with every default filled in (sim/models reads only this).
  * Invariant: job[t].has_duration and job[t].has_failure are true.
@@ -209,6 +368,7 @@ struct scn_models {
 	size_t npolicies;
 	struct scn_git_repo *repos;   /* owned; unique urls */
 	size_t nrepos;
+	struct scn_stageset_models stagesets; /* spec.models.stagesets with defaults */
 };
 
 /*
@@ -235,6 +395,12 @@ struct scenario {
 	struct scn_mevent *mevents;  /* owned array: the model events, in file order */
 	size_t nmevents;
 	struct scn_models models;    /* spec.models with defaults */
+	struct scn_fevent *fevents;  /* owned array: the fleet events (publish, regress), in file order */
+	size_t nfevents;
+	struct scn_series *series;   /* owned array: spec.metrics, in file order */
+	size_t nseries;
+	struct scn_fleet fleet;      /* spec.fleet */
+	size_t ngenerated;           /* objects spec.generate made: the last ngenerated of objs */
 	char **ignored;              /* owned: documents accepted but not simulated, as
 				      * `Kind "ns/name" (apiVersion)`, in input order */
 	size_t nignored;
@@ -295,5 +461,40 @@ const char *scn_canonical_ref(const char *ref, const char *head);
  * (spec.models.git.repositories[].head), or SCN_DEFAULT_GIT_HEAD.  Borrowed.
  */
 const char *scn_git_head(const struct scn_models *m, const char *url);
+
+/* scn_fevent_type_name() - "publish" or "regress" (the action key). */
+const char *scn_fevent_type_name(enum scn_fevent_type t);
+
+/*
+ * scn_find_series() - the series of spec.metrics that a gate with this
+ * prometheus @query and @address reads: the entry whose query equals @query
+ * byte for byte and whose address equals @address; failing that, the entry
+ * with that query and no address.  Borrowed from @s, or NULL when none.
+ * @address may be NULL (then only an entry without address matches).
+ */
+const struct scn_series *scn_find_series(const struct scenario *s, const char *query,
+					 const char *address);
+
+/*
+ * scn_stageset_model_for() - the member model of a StageSet with @labels:
+ * field by field, the first rule of spec.models.stagesets.rules whose
+ * selector matches and that sets the field, else the top-level value, else
+ * the default.  (The fields: adoption.duration, adoption.failureProbability,
+ * regression.probability, .duration, .after, .versions, migrations.)
+ * @out: filled with pointers borrowed from @m (valid until @m is released).
+ * Cost: O(rules × selector).
+ */
+void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap *labels,
+			    struct scn_stageset_model *out);
+
+/*
+ * scn_expand_pattern() - a spec.generate name pattern with index @i:
+ * `{i}` is the index in decimal, `{i:0N}` (N = 1..9) the index zero-padded
+ * to N digits, `{{` and `}}` a literal brace; other text is copied.
+ * @err, @errlen: the reason when the pattern is malformed (may be NULL).
+ * Returns: a new string (caller frees), or NULL for a malformed pattern (an
+ *          unknown `{...}` placeholder or a lone `{` or `}`).
+ */
+char *scn_expand_pattern(const char *pattern, uint64_t i, char *err, size_t errlen);
 
 #endif

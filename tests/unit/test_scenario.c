@@ -90,6 +90,14 @@ static int load(const char *const *paths, size_t n, struct scenario *s, char **t
 	return rc;
 }
 
+/* same_text() - @got is @want; shows both when not. */
+static void same_text(const char *got, const char *want)
+{
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n--- want\n%s\n--- got\n%s\n", want, got);
+}
+
 /* expect_diags() - loading @path fails with exactly @want as diagnostics. */
 static void expect_diags(const char *path, const char *want)
 {
@@ -319,15 +327,15 @@ static void test_field_errors(void)
 			   "  limits:\n"
 			   "    eventBudget: 0\n"
 			   "    eventsPerInstant: 1.5\n"
-			   "  metrics: {}\n");
+			   "  variants: {}\n");
 	expect_diags(
 		"s.yaml",
-		"s.yaml:16:3: error: 'metrics' is not supported by this version of magos-sim\n"
+		"s.yaml:16:3: error: 'variants' is not supported by this version of magos-sim\n"
 		"s.yaml:16:3: note: accepted keys in spec: seed, horizon, start, include, api, "
-		"limits, events, models\n"
+		"limits, events, models, metrics, fleet, generate\n"
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
-		"events, models\n"
+		"events, models, metrics, fleet, generate\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
 		"of type integer: \"42\"\n"
 		"s.yaml:8:12: error: spec.horizon: Invalid value: \"5 m\": time: unknown unit "
@@ -476,7 +484,7 @@ static void test_event_errors(void)
 		"s.yaml:9:7: note: write a second event with the same 'at' instead\n"
 		"s.yaml:10:7: error: spec.events[1]: no action\n"
 		"s.yaml:10:7: note: accepted actions: apply, delete, annotate, label, patch, status, "
-		"commit, failNext, succeedNext, violate, reconcileRequest, approve\n"
+		"commit, failNext, succeedNext, violate, reconcileRequest, approve, publish, regress\n"
 		"s.yaml:11:11: error: spec.events[2].at: Invalid value: \"soon\": time: invalid "
 		"duration \"soon\"\n"
 		"s.yaml:11:11: note: durations use Go syntax, e.g. 90s, 5m, 1h30m\n"
@@ -605,6 +613,686 @@ static void test_loader_review_fixes(void)
 	leave();
 }
 
+/* ---------------------------------------------------------------- fleet side */
+
+/* A FleetRollout with one wave whose prometheus gate reads @query at @address. */
+#define FLEET(name, query, address)                                                        \
+	"apiVersion: stages.metio.wtf/v1\nkind: FleetRollout\nmetadata:\n  name: " name "\n"  \
+	"spec:\n  selector: {matchLabels: {app: moodle}}\n  waves:\n"                          \
+	"    - name: canary\n      selector: {matchLabels: {ring: \"0\"}}\n"                  \
+	"      gate:\n        threshold: {max: \"0.01\"}\n        source:\n"                   \
+	"          prometheus:\n            address: " address "\n"                          \
+	"            query: " query "\n"
+
+static void test_metrics_series_and_gates(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+	const struct scn_series *x;
+	double v;
+
+	enter();
+	put("s.yaml", HEAD "spec:\n"
+			   "  metrics:\n"
+			   "    - query: errors\n"                                 /* 7 */
+			   "      values: \"0.001x2 _ stale\"\n"
+			   "    - query: errors\n"                                 /* 9 */
+			   "      address: http://prom-b:9090\n"
+			   "      interval: 30s\n"
+			   "      values: 1.5\n"
+			   "---\n" FLEET("a", "errors", "http://prom-a:9090")
+			   "---\n" FLEET("b", "errors", "http://prom-b:9090"));
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL_FATAL(s.nseries, 2);
+	CU_ASSERT_STRING_EQUAL(s.series[0].query, "errors");
+	CU_ASSERT_PTR_NULL(s.series[0].address);
+	CU_ASSERT_EQUAL(s.series[0].interval_ms, 60000);
+	CU_ASSERT_STRING_EQUAL(s.series[0].values, "0.001x2 _ stale");
+	CU_ASSERT_EQUAL(s.series[0].series.nsamples, 5);
+	CU_ASSERT_EQUAL(s.series[0].mark.line, 7);
+	CU_ASSERT_PTR_EQUAL(s.series[0].file, s.scenario_file);
+	CU_ASSERT_STRING_EQUAL(s.series[1].address, "http://prom-b:9090");
+	CU_ASSERT_EQUAL(s.series[1].interval_ms, 30000);
+	/* A plain number keeps its text. */
+	CU_ASSERT_STRING_EQUAL(s.series[1].values, "1.5");
+	CU_ASSERT_EQUAL(ps_at(&s.series[1].series, 0, &v), PS_VALUE);
+	CU_ASSERT_DOUBLE_EQUAL(v, 1.5, 0);
+	/* The exact address wins; otherwise the entry without address. */
+	x = scn_find_series(&s, "errors", "http://prom-b:9090");
+	CU_ASSERT_PTR_EQUAL(x, &s.series[1]);
+	x = scn_find_series(&s, "errors", "http://prom-a:9090");
+	CU_ASSERT_PTR_EQUAL(x, &s.series[0]);
+	CU_ASSERT_PTR_EQUAL(scn_find_series(&s, "errors", NULL), &s.series[0]);
+	CU_ASSERT_PTR_NULL(scn_find_series(&s, "Errors", NULL));
+	CU_ASSERT_EQUAL(s.fleet.nallowed_action_hosts, 0);
+	free(text);
+	scn_release(&s);
+
+	/*
+	 * A gate without series names the FleetRollout, the wave and the query;
+	 * a series of another address is pointed at; an unused series warns.
+	 */
+	put("s.yaml", HEAD "spec:\n"
+			   "  metrics:\n"
+			   "    - query: errors\n"
+			   "      address: http://elsewhere\n"
+			   "      values: \"1\"\n"
+			   "    - {query: unused, values: \"1\"}\n"
+			   "---\n" FLEET("a", "errors", "http://prom-a:9090")
+			   "---\n" FLEET("b", "'sum(rate(x{code=~\"5..\"}[5m]))'", "http://prom-a:9090"));
+	expect_diags("s.yaml",
+		     "s.yaml:26:20: error: FleetRollout \"a\": wave \"canary\": no series in "
+		     "spec.metrics for the gate query \"errors\"\n"
+		     "s.yaml:7:14: note: spec.metrics[0] has this query for address "
+		     "\"http://elsewhere\", not \"http://prom-a:9090\"\n"
+		     "s.yaml:42:20: error: FleetRollout \"b\": wave \"canary\": no series in "
+		     "spec.metrics for the gate query \"sum(rate(x{code=~\\\"5..\\\"}[5m]))\"\n"
+		     "s.yaml:42:20: note: every prometheus gate reads a synthetic series: add an "
+		     "entry with this exact query to the Scenario's spec.metrics\n"
+		     "s.yaml:7:14: warning: spec.metrics[0]: no FleetRollout gate reads this series\n"
+		     "s.yaml:10:15: warning: spec.metrics[1]: no FleetRollout gate reads this series");
+
+	/* Without a Scenario document the note says how to add one. */
+	put("f.yaml", FLEET("a", "errors", "http://prom-a:9090"));
+	expect_diags("f.yaml",
+		     "f.yaml:15:20: error: FleetRollout \"a\": wave \"canary\": no series in "
+		     "spec.metrics for the gate query \"errors\"\n"
+		     "f.yaml:15:20: note: every prometheus gate reads a synthetic series: add a "
+		     "Scenario document (apiVersion: magos-sim/v1alpha1) whose spec.metrics has an "
+		     "entry with this exact query");
+
+	/* A FleetRollout created by an apply event is checked too. */
+	put("s.yaml", HEAD "spec:\n"
+			   "  events:\n"
+			   "    - at: 1h\n"
+			   "      apply:\n"
+			   "        apiVersion: stages.metio.wtf/v1\n"
+			   "        kind: FleetRollout\n"
+			   "        metadata: {name: late}\n"
+			   "        spec:\n"
+			   "          selector: {}\n"
+			   "          waves:\n"
+			   "            - name: w1\n"
+			   "              selector: {}\n"
+			   "              gate:\n"
+			   "                threshold: {min: \"1\"}\n"
+			   "                source: {prometheus: {address: \"http://p\", query: up}}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:19:67: error: FleetRollout \"late\": wave \"w1\": no series in "
+		     "spec.metrics for the gate query \"up\"\n"
+		     "s.yaml:19:67: note: every prometheus gate reads a synthetic series: add an "
+		     "entry with this exact query to the Scenario's spec.metrics");
+	leave();
+}
+
+static void test_metrics_errors(void)
+{
+	enter();
+	/* promtool's message at the bad token's column, for plain and quoted scalars. */
+	put("s.yaml", HEAD "spec:\n"
+			   "  metrics:\n"
+			   "    - query: a\n"
+			   "      values: 1 2 3x\n"                    /* plain: cut short at the end */
+			   "    - query: b\n"
+			   "      values: \"0+1x5 * 2\"\n"             /* double-quoted */
+			   "    - query: c\n"
+			   "      values: '1 2 5m'\n"                  /* single-quoted, a duration */
+			   "    - query: d\n"
+			   "      values: \"1 \\t *\"\n"               /* an escape: the scalar's column */
+			   "    - query: e\n"
+			   "      values: |\n"
+			   "        1 2 *\n"                           /* block: the scalar's column */
+			   "    - query: f\n"
+			   "      interval: 0s\n"
+			   "      values: true\n"
+			   "    - query: a\n"
+			   "      values: \"1\"\n");
+	expect_diags(
+		"s.yaml",
+		"s.yaml:8:21: error: spec.metrics[0].values: Invalid value: \"1 2 3x\": unexpected "
+		"end of input in series values\n"
+		"s.yaml:10:22: error: spec.metrics[1].values: Invalid value: \"0+1x5 * 2\": "
+		"unexpected character in series sequence: '*'\n"
+		"s.yaml:12:20: error: spec.metrics[2].values: Invalid value: \"1 2 5m\": bad number "
+		"syntax: \"5\"\n"
+		"s.yaml:12:20: note: series values are numbers; promtool reads no durations there "
+		"(the sample spacing is 'interval')\n"
+		"s.yaml:14:15: error: spec.metrics[3].values: Invalid value: \"1 \\t *\": unexpected "
+		"character in series sequence: '*'\n"
+		"s.yaml:16:15: error: spec.metrics[4].values: Invalid value: \"1 2 *\\n\": "
+		"unexpected character in series sequence: '*'\n"
+		"s.yaml:19:17: error: spec.metrics[5].interval: Invalid value: \"0s\": must be "
+		"greater than 0\n"
+		"s.yaml:20:15: error: spec.metrics[5].values: Invalid value: \"boolean\": must be a "
+		"string in promtool's expanding notation: true\n"
+		"s.yaml:20:15: note: e.g. values: \"0.001x30 0.05x10 _x5 stale\"\n"
+		"s.yaml:21:14: error: spec.metrics[6].query: Duplicate value: \"a\"\n"
+		"s.yaml:7:14: note: spec.metrics[0] gives a series for it already\n"
+		"s.yaml:7:14: warning: spec.metrics[0]: no FleetRollout gate reads this series\n"
+		"s.yaml:9:14: warning: spec.metrics[1]: no FleetRollout gate reads this series\n"
+		"s.yaml:11:14: warning: spec.metrics[2]: no FleetRollout gate reads this series\n"
+		"s.yaml:13:14: warning: spec.metrics[3]: no FleetRollout gate reads this series\n"
+		"s.yaml:15:14: warning: spec.metrics[4]: no FleetRollout gate reads this series\n"
+		"s.yaml:18:14: warning: spec.metrics[5]: no FleetRollout gate reads this series\n"
+		"s.yaml:21:14: warning: spec.metrics[6]: no FleetRollout gate reads this series");
+
+	/* Required keys, unknown keys. */
+	put("s.yaml", HEAD "spec:\n  metrics:\n    - {values: \"1\", step: 1m}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:7:21: error: unknown field \"spec.metrics[0].step\"\n"
+		     "s.yaml:7:21: note: accepted fields: query, address, interval, values\n"
+		     "s.yaml:7:7: error: spec.metrics[0].query: Required value");
+	leave();
+}
+
+static void test_fleet_hosts(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+
+	enter();
+	put("s.yaml", HEAD "spec:\n"
+			   "  fleet:\n"
+			   "    allowedActionHosts: [\"prometheus.*\", \"*.svc\"]\n"
+			   "  metrics: [{query: errors, values: \"0\"}]\n"
+			   "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090"));
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL_FATAL(s.fleet.nallowed_action_hosts, 2);
+	CU_ASSERT_STRING_EQUAL(s.fleet.allowed_action_hosts[0], "prometheus.*");
+	CU_ASSERT_STRING_EQUAL(s.fleet.allowed_action_hosts[1], "*.svc");
+	free(text);
+	scn_release(&s);
+
+	/* A host outside the list, an address that is no URL: warnings (the gate holds). */
+	put("s.yaml", HEAD "spec:\n"
+			   "  fleet:\n"
+			   "    allowedActionHosts: [\"*.svc\"]\n"
+			   "  metrics: [{query: errors, values: \"0\"}]\n"
+			   "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090")
+			   "---\n" FLEET("b", "errors", "\"://nope\""));
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	same_text(
+		text,
+		"s.yaml:23:22: warning: FleetRollout \"a\": wave \"canary\": gate host "
+		"\"prometheus.monitoring\" is not in spec.fleet.allowedActionHosts; the gate's "
+		"verdict is Unknown on every pass and the wave holds\n"
+		"s.yaml:39:22: warning: FleetRollout \"b\": wave \"canary\": gate address \"://nope\" "
+		"is not an http(s) URL with a host; the gate's verdict is Unknown on every pass and "
+		"the wave holds");
+	free(text);
+	scn_release(&s);
+
+	put("s.yaml", HEAD "spec:\n  fleet:\n    allowedActionHosts: [\"a[\", \"\", ok, 5]\n"
+			   "    allowedHosts: []\n");
+	expect_diags("s.yaml",
+		     "s.yaml:7:26: error: spec.fleet.allowedActionHosts[0]: Invalid value: \"a[\": "
+		     "syntax error in pattern\n"
+		     "s.yaml:7:26: note: patterns use Go's path.Match syntax: '*', '?', '[a-z]', "
+		     "'\\' escapes\n"
+		     "s.yaml:7:32: error: spec.fleet.allowedActionHosts[1]: Invalid value: \"\": "
+		     "spec.fleet.allowedActionHosts[1] in body should be at least 1 chars long\n"
+		     "s.yaml:7:40: error: spec.fleet.allowedActionHosts[3]: Invalid value: "
+		     "\"integer\": spec.fleet.allowedActionHosts[3] in body must be of type string: 5\n"
+		     "s.yaml:7:40: note: YAML reads 5 as a number: quote it (\"5\") if a string is "
+		     "meant; the cluster rejects the unquoted form too\n"
+		     "s.yaml:8:5: error: unknown field \"spec.fleet.allowedHosts\"\n"
+		     "s.yaml:8:5: note: accepted fields: allowedActionHosts");
+	leave();
+}
+
+static void test_stageset_models(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+	struct scn_stageset_model m;
+	struct obj_strmap ring0, ring1, other;
+
+	enter();
+	/* Defaults. */
+	put("s.yaml", HEAD);
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	obj_strmap_init(&other);
+	scn_stageset_model_for(&s.models, &other, &m);
+	CU_ASSERT_EQUAL(m.adoption_duration->kind, DIST_CONSTANT);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.adoption_duration), 120000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.adoption_failure_probability, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.regression_probability, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_duration), 600000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_after), 0, 0);
+	CU_ASSERT_TRUE(m.regression_all_versions);
+	CU_ASSERT_EQUAL(m.nmigrations, 0);
+	free(text);
+	scn_release(&s);
+
+	put("s.yaml", HEAD "spec:\n"
+			   "  models:\n"
+			   "    stagesets:\n"
+			   "      adoption: {duration: {uniform: {min: 1m, max: 3m}}, failureProbability: 0.02}\n"
+			   "      regression: {probability: 0.1, duration: 30m, versions: [1.10, \"4.6.0\"]}\n"
+			   "      migrations: [{to: 4.6.0, down: true}]\n"
+			   "      rules:\n"
+			   "        - selector: {matchLabels: {ring: \"0\"}}\n"
+			   "          adoption: {duration: 5m}\n"
+			   "          regression: {after: 10m}\n"
+			   "          migrations: [{name: drop-col, to: v5}, {to: 1.10}]\n"
+			   "        - selector: {matchExpressions: [{key: ring, operator: Exists}]}\n"
+			   "          adoption: {duration: 7m, failureProbability: 0.5}\n"
+			   "          regression: {versions: []}\n");
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL_FATAL(s.models.stagesets.nrules, 2);
+	CU_ASSERT_STRING_EQUAL(s.models.stagesets.rules[0].selector_text, "ring=0");
+	CU_ASSERT_EQUAL(s.models.stagesets.rules[0].mark.line, 12);
+	/* Versions keep the text as written: 1.10 is not the number 1.1. */
+	CU_ASSERT_EQUAL_FATAL(s.models.stagesets.regression.nversions, 2);
+	CU_ASSERT_STRING_EQUAL(s.models.stagesets.regression.versions[0], "1.10");
+	obj_strmap_init(&ring0);
+	obj_strmap_set(&ring0, "ring", "0");
+	obj_strmap_init(&ring1);
+	obj_strmap_set(&ring1, "ring", "1");
+
+	/* ring 0: the first rule's duration and after, the second's failure, top-level rest. */
+	scn_stageset_model_for(&s.models, &ring0, &m);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.adoption_duration), 300000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.adoption_failure_probability, 0.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.regression_probability, 0.1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_duration), 1800000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_after), 600000, 0);
+	CU_ASSERT_FALSE(m.regression_all_versions);
+	CU_ASSERT_EQUAL(m.nregression_versions, 0);
+	CU_ASSERT_EQUAL_FATAL(m.nmigrations, 2);
+	CU_ASSERT_STRING_EQUAL(m.migrations[0].name, "drop-col");
+	CU_ASSERT_STRING_EQUAL(m.migrations[0].to, "v5");
+	CU_ASSERT_FALSE(m.migrations[0].down);
+	CU_ASSERT_STRING_EQUAL(m.migrations[1].name, "to-1.10");
+	CU_ASSERT_STRING_EQUAL(m.migrations[1].to, "1.10");
+
+	/* ring 1: only the second rule matches. */
+	scn_stageset_model_for(&s.models, &ring1, &m);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.adoption_duration), 420000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_after), 0, 0);
+	CU_ASSERT_EQUAL_FATAL(m.nmigrations, 1);
+	CU_ASSERT_STRING_EQUAL(m.migrations[0].name, "to-4.6.0");
+	CU_ASSERT_TRUE(m.migrations[0].down);
+
+	/* No label: top level only. */
+	scn_stageset_model_for(&s.models, &other, &m);
+	CU_ASSERT_EQUAL(m.adoption_duration->kind, DIST_UNIFORM);
+	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.adoption_duration), 120000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.adoption_failure_probability, 0.02, 0);
+	CU_ASSERT_TRUE(!m.regression_all_versions && m.nregression_versions == 2);
+	obj_strmap_release(&ring0);
+	obj_strmap_release(&ring1);
+	obj_strmap_release(&other);
+	free(text);
+	scn_release(&s);
+
+	put("s.yaml", HEAD "spec:\n"
+			   "  models:\n"
+			   "    stagesets:\n"
+			   "      adoption: {duration: 5, failureProbability: 2}\n"
+			   "      regression: {probability: -1, versions: [true], onset: 1m}\n"
+			   "      migrations: [{to: \"one\"}, {down: yes}]\n"
+			   "      rules: [{adoption: {}}]\n");
+	expect_diags(
+		"s.yaml",
+		"s.yaml:8:28: error: spec.models.stagesets.adoption.duration: Invalid value: 5: must "
+		"be a duration or a distribution\n"
+		"s.yaml:8:28: note: a duration needs a unit: ns, us, ms, s, m or h\n"
+		"s.yaml:8:51: error: spec.models.stagesets.adoption.failureProbability: Invalid "
+		"value: 2: spec.models.stagesets.adoption.failureProbability in body should be less "
+		"than or equal to 1\n"
+		"s.yaml:8:51: note: a probability is a ratio from 0 to 1: write 0.05 for 5%\n"
+		"s.yaml:9:33: error: spec.models.stagesets.regression.probability: Invalid value: "
+		"-1: spec.models.stagesets.regression.probability in body should be greater than or "
+		"equal to 0\n"
+		"s.yaml:9:48: error: spec.models.stagesets.regression.versions[0]: Invalid value: "
+		"\"boolean\": must be a version such as \"1.10.0\": true\n"
+		"s.yaml:9:55: error: unknown field \"spec.models.stagesets.regression.onset\"\n"
+		"s.yaml:9:55: note: accepted fields: probability, duration, after, versions\n"
+		"s.yaml:10:25: error: spec.models.stagesets.migrations[0].to: Invalid value: "
+		"\"one\": invalid semantic version\n"
+		"s.yaml:10:25: note: a migration's 'to' is a semantic version such as 2.0.0\n"
+		"s.yaml:10:40: error: spec.models.stagesets.migrations[1].down: Invalid value: "
+		"\"string\": spec.models.stagesets.migrations[1].down in body must be of type "
+		"boolean: \"yes\"\n"
+		"s.yaml:10:33: error: spec.models.stagesets.migrations[1].to: Required value\n"
+		"s.yaml:11:15: error: spec.models.stagesets.rules[0].selector: Required value");
+	leave();
+}
+
+static void test_fleet_events(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+	const struct scn_fevent *e;
+
+	enter();
+	put("s.yaml", HEAD "spec:\n"
+			   "  events:\n"
+			   "    - at: 1h\n"
+			   "      publish: {selector: {matchLabels: {app: moodle}}, version: 4.10}\n"
+			   "    - at: 2h\n"
+			   "      publish:\n"
+			   "        selector: {}\n"
+			   "        namespaceSelector: {matchLabels: {tier: gold}}\n"
+			   "        version: \"v5.0.0-rc.1\"\n"
+			   "    - at: 3h\n"
+			   "      regress: {namespace: t1, name: moodle, for: 30m}\n"
+			   "    - at: 3h\n"
+			   "      regress: {kind: StageSet, selector: {matchLabels: {ring: \"0\"}}, for: 1h}\n"
+			   "    - at: 4h\n"
+			   "      label: {kind: StageSet, namespace: t1, name: moodle, set: {ring: \"0\"}}\n"
+			   "---\n" NS("t1") "  labels: {tier: gold}\n"
+			   "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+			   "metadata: {name: moodle, namespace: t1, labels: {app: moodle, ring: \"0\"}}\n"
+			   "spec: {stages: [{name: app, sourceRef: {kind: GitRepository, name: m}}]}\n");
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL(s.nevents, 1);
+	CU_ASSERT_EQUAL(s.nmevents, 0);
+	CU_ASSERT_EQUAL_FATAL(s.nfevents, 4);
+	e = &s.fevents[0];
+	CU_ASSERT_EQUAL(e->type, SCN_FEV_PUBLISH);
+	CU_ASSERT_STRING_EQUAL(scn_fevent_type_name(e->type), "publish");
+	CU_ASSERT_EQUAL(e->at_ms, 3600000);
+	CU_ASSERT_EQUAL(e->index, 0);
+	CU_ASSERT_EQUAL(e->mark.line, 8);
+	CU_ASSERT_EQUAL(e->mark.col, 7);
+	CU_ASSERT_TRUE(e->by_selector);
+	CU_ASSERT_STRING_EQUAL(e->selector_text, "app=moodle");
+	CU_ASSERT_FALSE(e->has_ns_selector);
+	CU_ASSERT_STRING_EQUAL(e->version, "4.10");
+	e = &s.fevents[1];
+	CU_ASSERT_TRUE(e->has_ns_selector);
+	CU_ASSERT_STRING_EQUAL(e->ns_selector_text, "tier=gold");
+	CU_ASSERT_STRING_EQUAL(e->selector_text, "");
+	CU_ASSERT_STRING_EQUAL(e->version, "v5.0.0-rc.1");
+	e = &s.fevents[2];
+	CU_ASSERT_EQUAL(e->type, SCN_FEV_REGRESS);
+	CU_ASSERT_STRING_EQUAL(scn_fevent_type_name(e->type), "regress");
+	CU_ASSERT_FALSE(e->by_selector);
+	CU_ASSERT_STRING_EQUAL(e->target.kind, "StageSet");
+	CU_ASSERT_STRING_EQUAL(e->target.ns, "t1");
+	CU_ASSERT_STRING_EQUAL(e->target.name, "moodle");
+	CU_ASSERT_EQUAL(e->for_ms, 1800000);
+	CU_ASSERT_EQUAL(e->index, 2);
+	e = &s.fevents[3];
+	CU_ASSERT_TRUE(e->by_selector);
+	CU_ASSERT_PTR_NULL(e->target.ns);
+	CU_ASSERT_PTR_NULL(e->target.name);
+	CU_ASSERT_STRING_EQUAL(e->selector_text, "ring=0");
+	CU_ASSERT_EQUAL(e->for_ms, 3600000);
+	CU_ASSERT_EQUAL(s.events[0].index, 4);
+	free(text);
+	scn_release(&s);
+
+	put("s.yaml", HEAD "spec:\n"
+			   "  events:\n"
+			   "    - at: 1h\n"
+			   "      publish: {selector: {matchLabels: {app: x}}, version: latest}\n"
+			   "    - at: 1h\n"
+			   "      publish: {version: true, selector: {matchLabels: {a: \"-\"}}}\n"
+			   "    - at: 1h\n"
+			   "      regress: {name: moodle, selector: {}, for: 1h}\n"
+			   "    - at: 1h\n"
+			   "      regress: {namespace: t1, for: 1h}\n"
+			   "    - at: 1h\n"
+			   "      regress: {kind: Workspace, name: w, for: 500us}\n"
+			   "    - at: 1h\n"
+			   "      regress: {namespace: t2, name: moodle, for: 1h}\n"
+			   "    - at: 1h\n"
+			   "      regress: {namespace: t2, selector: {}, for: 1h}\n");
+	expect_diags(
+		"s.yaml",
+		"s.yaml:10:26: error: spec.events[1].publish.version: Invalid value: \"boolean\": "
+		"must be a version such as \"1.10.0\": true\n"
+		"s.yaml:10:42: error: spec.events[1].publish.selector: Invalid value: \"object\": "
+		"values[0][a]: Invalid value: \"-\": a valid label must be an empty string or consist "
+		"of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+		"alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+		"validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n"
+		"s.yaml:12:31: error: spec.events[2].regress: Invalid value: \"object\": give 'name' "
+		"or 'selector', not both\n"
+		"s.yaml:14:16: error: spec.events[3].regress: Required value: give 'name' or "
+		"'selector'\n"
+		"s.yaml:14:16: note: e.g. regress: {namespace: tenant-a, name: moodle, for: 30m} or "
+		"regress: {selector: {matchLabels: {ring: \"0\"}}, for: 30m}\n"
+		"s.yaml:16:23: error: spec.events[4].regress.kind: Unsupported value: \"Workspace\": "
+		"supported values: \"StageSet\"\n"
+		"s.yaml:16:48: error: spec.events[4].regress.for: Invalid value: \"500us\": must be "
+		"at least 1ms\n"
+		"s.yaml:16:48: note: simulated time counts whole milliseconds: \"500us\" would "
+		"become 0\n"
+		"s.yaml:8:7: warning: spec.events[0].publish.version: \"latest\" is not a semantic "
+		"version (invalid semantic version); the members offered it will report Ready False "
+		"InvalidVersion\n"
+		"s.yaml:8:7: warning: spec.events[0].publish: no StageSet of the inputs matches "
+		"selector \"app=x\"\n"
+		"s.yaml:18:7: error: spec.events[5].regress: StageSet \"t2/moodle\" not found\n"
+		"s.yaml:18:7: note: no input defines it and no 'apply' event creates it earlier\n"
+		"s.yaml:20:7: warning: spec.events[6].regress: no StageSet of the inputs in "
+		"namespace \"t2\" matches selector \"\"");
+	leave();
+}
+
+static void test_expand_pattern(void)
+{
+	char err[128];
+	char *x;
+
+	x = scn_expand_pattern("tenant-{i}", 7, err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(x, "tenant-7");
+	free(x);
+	x = scn_expand_pattern("tenant-{i:03}-{i}", 7, err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(x, "tenant-007-7");
+	free(x);
+	x = scn_expand_pattern("{i:02}", 1234, err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(x, "1234");
+	free(x);
+	x = scn_expand_pattern("{{i}}{i}", 0, err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(x, "{i}0");
+	free(x);
+	x = scn_expand_pattern("plain", 3, err, sizeof(err));
+	CU_ASSERT_STRING_EQUAL(x, "plain");
+	free(x);
+	CU_ASSERT_PTR_NULL(scn_expand_pattern("t-{n}", 0, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "unknown placeholder \"{n}\"");
+	CU_ASSERT_PTR_NULL(scn_expand_pattern("t-{i:3}", 0, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "unknown placeholder \"{i:3}\"");
+	CU_ASSERT_PTR_NULL(scn_expand_pattern("t-{i", 0, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "'{' at byte 3 is not closed");
+	CU_ASSERT_PTR_NULL(scn_expand_pattern("t}", 0, err, sizeof(err)));
+	CU_ASSERT_STRING_EQUAL(err, "a lone '}' at byte 2");
+	CU_ASSERT_PTR_NULL(scn_expand_pattern("{j}", 0, NULL, 0));
+	x = scn_expand_pattern("{i:09}", UINT64_MAX, NULL, 0);
+	CU_ASSERT_STRING_EQUAL(x, "18446744073709551615");
+	free(x);
+}
+
+#define SS_TEMPLATE                                                                           \
+	"      template:\n"                                                                   \
+	"        version: {value: \"4.5.0\", approvalMode: Always}\n"                           \
+	"        stages: [{name: app, sourceRef: {kind: GitRepository, name: moodle}}]\n"
+
+static void test_generate(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+	size_t nss = 0, nns = 0, ring0 = 0;
+
+	enter();
+	put("s.yaml", HEAD "spec:\n"
+			   "  generate:\n"
+			   "    - count: 10\n"
+			   "      firstIndex: 1\n"
+			   "      namespace: tenant-{i:03}\n"
+			   "      name: moodle\n"
+			   "      labels: {app: moodle, tenant: \"t{i}\"}\n"
+			   "      namespaceLabels: {tier: gold}\n"
+			   "      labelMix:\n"
+			   "        - {labels: {ring: \"0\"}, weight: 1}\n"
+			   "        - {labels: {ring: \"1\"}, weight: 2}\n"
+			   "        - {labels: {ring: \"2\"}, weight: 0}\n"
+			   SS_TEMPLATE
+			   "    - count: 2\n"
+			   "      namespace: tenant-{i:03}\n"
+			   "      name: cron\n"
+			   SS_TEMPLATE
+			   "---\n" NS("tenant-002") "  labels: {own: \"yes\"}\n");
+	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	same_text(text, "");
+	/*
+	 * The manifest's Namespace, then 9 new Namespaces and 10 StageSets, then
+	 * one more Namespace (tenant-000) and 2 StageSets.
+	 */
+	CU_ASSERT_EQUAL_FATAL(s.nobjs, 1 + 9 + 10 + 1 + 2);
+	CU_ASSERT_EQUAL(s.ngenerated, 22);
+	CU_ASSERT_STRING_EQUAL(s.objs[1]->kind, "Namespace");
+	CU_ASSERT_STRING_EQUAL(s.objs[1]->name, "tenant-001");
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&s.objs[1]->labels, "tier"), "gold");
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->kind, "StageSet");
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->ns, "tenant-001");
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->name, "moodle");
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->api_version, "stages.metio.wtf/v1");
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&s.objs[2]->labels, "tenant"), "t1");
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(s.objs[2]->spec, "version.value"), ""), "4.5.0");
+	CU_ASSERT_PTR_EQUAL(s.objs[2]->src.file, s.scenario_file);
+	CU_ASSERT_EQUAL(s.objs[2]->src.mark.line, 7);
+	/* tenant-002 is the manifest's: kept as written, not generated again. */
+	CU_ASSERT_STRING_EQUAL(s.objs[3]->kind, "StageSet");
+	CU_ASSERT_STRING_EQUAL(s.objs[3]->ns, "tenant-002");
+	CU_ASSERT_PTR_NULL(obj_strmap_get(&s.objs[0]->labels, "tier"));
+	/*
+	 * Weights 1:2:0 over 10: quotas 3.33, 6.67, 0 → 3, 6, 0 and the one left
+	 * to the largest remainder (ring 1): indices 1-3 ring 0, 4-10 ring 1.
+	 */
+	for (size_t i = 0; i < s.nobjs; i++) {
+		const struct obj *o = s.objs[i];
+		const char *ring = obj_strmap_get(&o->labels, "ring");
+
+		if (strcmp(o->kind, "Namespace") == 0) {
+			nns++;
+			continue;
+		}
+		nss++;
+		if (strcmp(o->name, "moodle") != 0) {
+			CU_ASSERT_PTR_NULL(ring);
+			continue;
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ring);
+		CU_ASSERT_STRING_EQUAL(obj_strmap_get(&o->labels, "app"), "moodle");
+		if (strcmp(ring, "0") == 0) {
+			ring0++;
+			CU_ASSERT_TRUE(strcmp(o->ns, "tenant-003") <= 0);
+		} else {
+			CU_ASSERT_STRING_EQUAL(ring, "1");
+			CU_ASSERT_TRUE(strcmp(o->ns, "tenant-004") >= 0);
+		}
+	}
+	CU_ASSERT_EQUAL(nns, 11);
+	CU_ASSERT_EQUAL(nss, 12);
+	CU_ASSERT_EQUAL(ring0, 3);
+	/* The second entry makes tenant-000 and shares tenant-001 with the first. */
+	CU_ASSERT_STRING_EQUAL(s.objs[19]->kind, "StageSet");
+	CU_ASSERT_STRING_EQUAL(s.objs[19]->ns, "tenant-010");
+	CU_ASSERT_STRING_EQUAL(s.objs[20]->kind, "Namespace");
+	CU_ASSERT_STRING_EQUAL(s.objs[20]->name, "tenant-000");
+	CU_ASSERT_STRING_EQUAL(s.objs[21]->name, "cron");
+	CU_ASSERT_STRING_EQUAL(s.objs[21]->ns, "tenant-000");
+	CU_ASSERT_STRING_EQUAL(s.objs[22]->name, "cron");
+	CU_ASSERT_STRING_EQUAL(s.objs[22]->ns, "tenant-001");
+	free(text);
+	scn_release(&s);
+
+	/* A bad template is reported once, at the template, and generation stops. */
+	put("s.yaml", HEAD "spec:\n"
+			   "  generate:\n"
+			   "    - count: 300\n"
+			   "      namespace: tenant-{i}\n"
+			   "      name: moodle\n"
+			   "      template:\n"
+			   "        version: {value: 4.5}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:11:9: error: StageSet \"tenant-0/moodle\": spec.stages: Required value\n"
+		     "s.yaml:11:26: error: StageSet \"tenant-0/moodle\": spec.version.value: Invalid "
+		     "value: \"number\": spec.version.value in body must be of type string: 4.5\n"
+		     "s.yaml:11:26: note: YAML reads 4.5 as a number: quote it (\"4.5\") if a string "
+		     "is meant; the cluster rejects the unquoted form too\n"
+		     "s.yaml:7:7: note: spec.generate[0]: stopped at the first refused object "
+		     "(index 0, 1 of 300)");
+
+	/* Patterns, names, labels, counts, weights. */
+	put("s.yaml", HEAD "spec:\n"
+			   "  generate:\n"
+			   "    - count: 3\n"
+			   "      namespace: tenant-{n}\n"
+			   "      name: \"{i\"\n"
+			   "      labels: {ring: \"r{x}\"}\n"
+			   "      template: {}\n"
+			   "    - count: 3\n"
+			   "      namespace: tenants\n"
+			   "      name: moodle\n"
+			   "      template: {}\n"
+			   "    - count: 2000000\n"
+			   "      namespace: t{i}\n"
+			   "      name: m\n"
+			   "      template: {}\n"
+			   "    - {count: 0, namespace: a, name: b, template: [], extra: 1}\n"
+			   "    - count: 2\n"
+			   "      namespace: a{i}\n"
+			   "      name: b\n"
+			   "      labelMix: [{labels: {a: b}, weight: 0}]\n"
+			   "      template: {}\n"
+			   "    - count: 2\n"
+			   "      namespace: Tenant-{i}\n"
+			   "      name: m\n"
+			   SS_TEMPLATE);
+	expect_diags(
+		"s.yaml",
+		"s.yaml:8:18: error: spec.generate[0].namespace: Invalid value: \"tenant-{n}\": "
+		"unknown placeholder \"{n}\"\n"
+		"s.yaml:8:18: note: write {i} for the index, {i:03} for it zero-padded to 3 digits, "
+		"{{ and }} for literal braces\n"
+		"s.yaml:9:13: error: spec.generate[0].name: Invalid value: \"{i\": '{' at byte 1 is "
+		"not closed\n"
+		"s.yaml:9:13: note: write {i} for the index, {i:03} for it zero-padded to 3 digits, "
+		"{{ and }} for literal braces\n"
+		"s.yaml:10:22: error: spec.generate[0].labels.ring: Invalid value: \"r{x}\": unknown "
+		"placeholder \"{x}\"\n"
+		"s.yaml:10:22: note: write {i} for the index, {i:03} for it zero-padded to 3 digits, "
+		"{{ and }} for literal braces\n"
+		"s.yaml:14:13: error: spec.generate[1]: Invalid value: \"object\": 3 StageSets would "
+		"all be named \"tenants/moodle\"\n"
+		"s.yaml:14:13: note: put {i} in namespace or name, e.g. namespace: tenant-{i:03}\n"
+		"s.yaml:16:14: error: spec.generate[2]: Invalid value: 2000000: count must be at "
+		"most 1000000\n"
+		"s.yaml:20:15: error: spec.generate[3].count: Invalid value: 0: "
+		"spec.generate[3].count in body should be greater than or equal to 1\n"
+		"s.yaml:20:51: error: spec.generate[3].template: Invalid value: \"array\": "
+		"spec.generate[3].template in body must be of type object: \"array\"\n"
+		"s.yaml:20:55: error: unknown field \"spec.generate[3].extra\"\n"
+		"s.yaml:20:55: note: accepted fields: count, firstIndex, namespace, name, labels, "
+		"labelMix, namespaceLabels, template\n"
+		"s.yaml:24:17: error: spec.generate[4].labelMix: Invalid value: \"array\": the "
+		"weights add up to 0\n"
+		"s.yaml:27:18: error: Namespace \"Tenant-0\": metadata.name: Invalid value: "
+		"\"Tenant-0\": a lowercase RFC 1123 label must consist of lower case alphanumeric "
+		"characters or '-', and must start and end with an alphanumeric character (e.g. "
+		"'my-name',  or '123-abc', regex used for validation is "
+		"'[a-z0-9]([-a-z0-9]*[a-z0-9])?')\n"
+		"s.yaml:26:7: note: spec.generate[5]: stopped at the first refused object (index 0, "
+		"1 of 2)");
+	leave();
+}
+
 static CU_TestInfo tests[] = {
 	{ "bare manifests take the defaults", test_bare_manifests_defaults },
 	{ "Scenario fields and defaults", test_scenario_fields },
@@ -617,6 +1305,13 @@ static CU_TestInfo tests[] = {
 	{ "empty files, numbers for durations", test_empty_and_broken_files },
 	{ "upstream samples load unchanged", test_upstream_samples },
 	{ "sub-ms durations, ranges, scopes, refused targets", test_loader_review_fixes },
+	{ "metrics: series read, matched to gates, missing series", test_metrics_series_and_gates },
+	{ "metrics: promtool errors at the token's column", test_metrics_errors },
+	{ "fleet: allowedActionHosts patterns and gate hosts", test_fleet_hosts },
+	{ "models.stagesets: defaults, rules field by field, errors", test_stageset_models },
+	{ "fleet events: publish and regress", test_fleet_events },
+	{ "generate: name patterns", test_expand_pattern },
+	{ "generate: objects, label mix, errors once", test_generate },
 	CU_TEST_INFO_NULL,
 };
 
