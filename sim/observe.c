@@ -28,6 +28,10 @@ struct obs {
 	struct index ro_idx, ws_idx;
 	/* Completion, kept incrementally (every change checks it in O(1)). */
 	size_t ro_live, ro_done, ws_live, ws_applied;
+	/* FleetRollouts: completion only (their waves come with the fleet reports). */
+	struct index fr_idx;
+	bool *fr_exists, *fr_completed;
+	size_t nfr, capfr, fr_live, fr_done;
 	void (*on_complete)(void *);
 	void *on_complete_ctx;
 	bool complete_fired; /* complete at the last check */
@@ -35,7 +39,9 @@ struct obs {
 
 static bool complete_now(const struct obs *o)
 {
-	return o->ro_live ? o->ro_done == o->ro_live : o->ws_live > 0 && o->ws_applied == o->ws_live;
+	size_t live = o->ro_live + o->fr_live, done = o->ro_done + o->fr_done;
+
+	return live ? done == live : o->ws_live > 0 && o->ws_applied == o->ws_live;
 }
 
 /* Calls the completion callback on every change that makes the run complete. */
@@ -57,6 +63,7 @@ bool obs_is_complete(const struct obs *o)
 }
 
 static void seed_from_store(struct obs *o);
+static size_t fr_slot(struct obs *o, const char *name);
 
 void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
 {
@@ -445,6 +452,15 @@ static void seed_from_store(struct obs *o)
 			o->ro_done += r->completed_ms >= 0;
 		}
 	}
+	api_list(api, "FleetRollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		size_t k = fr_slot(o, l.items[i]->name);
+
+		if (!o->fr_exists[k]) {
+			o->fr_exists[k] = true;
+			o->fr_live++;
+		}
+	}
 	api_list(api, "Workspace", NULL, NULL, NULL, &l);
 	for (size_t i = 0; i < l.n; i++) {
 		struct obs_workspace *w = ws_get(o, l.items[i]->ns, l.items[i]->name);
@@ -459,6 +475,51 @@ static void seed_from_store(struct obs *o)
 	api_list_release(&l);
 }
 
+/* The FleetRollout's slot in the completion arrays (cluster-scoped: by name). */
+static size_t fr_slot(struct obs *o, const char *name)
+{
+	size_t pos;
+
+	if (index_get(&o->fr_idx, name, &pos))
+		return pos;
+	if (o->nfr == o->capfr) {
+		o->capfr = o->capfr ? o->capfr * 2 : 4;
+		o->fr_exists = xreallocarray(o->fr_exists, o->capfr, sizeof(bool));
+		o->fr_completed = xreallocarray(o->fr_completed, o->capfr, sizeof(bool));
+	}
+	o->fr_exists[o->nfr] = o->fr_completed[o->nfr] = false;
+	index_put(&o->fr_idx, name, o->nfr);
+	return o->nfr++;
+}
+
+static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
+		     const struct obj *new)
+{
+	struct obs *o = ctx;
+	const struct obj *cur = new ? new : old;
+	size_t i = fr_slot(o, cur->name);
+
+	if (type == API_DELETED) {
+		if (o->fr_exists[i]) {
+			o->fr_live--;
+			o->fr_done -= o->fr_completed[i];
+		}
+		o->fr_exists[i] = false;
+		check_complete(o);
+		return;
+	}
+	if (!o->fr_exists[i]) {
+		o->fr_exists[i] = true;
+		o->fr_live++;
+		o->fr_done += o->fr_completed[i];
+	}
+	if (!o->fr_completed[i] && is(str_at(cur->status, "phase"), "Completed")) {
+		o->fr_completed[i] = true;
+		o->fr_done++;
+	}
+	check_complete(o);
+}
+
 struct obs *obs_new(struct des *w, int64_t latency_ms)
 {
 	struct obs *o = xcalloc(1, sizeof(*o));
@@ -467,6 +528,7 @@ struct obs *obs_new(struct des *w, int64_t latency_ms)
 	o->latency_ms = latency_ms;
 	api_watch(des_api(w), "Workspace", on_workspace, o);
 	api_watch(des_api(w), "Rollout", on_rollout, o);
+	api_watch(des_api(w), "FleetRollout", on_fleet, o);
 	return o;
 }
 
@@ -597,5 +659,8 @@ void obs_free(struct obs *o)
 	free(o->ro);
 	index_release(&o->ws_idx);
 	index_release(&o->ro_idx);
+	index_release(&o->fr_idx);
+	free(o->fr_exists);
+	free(o->fr_completed);
 	free(o);
 }

@@ -85,8 +85,9 @@ struct obs *obs_new(struct des *w, int64_t latency_ms);
 /*
  * obs_on_complete() - call @fn(@ctx) at every change after which the run
  * is complete as sim/outcome.h defines it, having not been before: every
- * Rollout there has reached Applied/RolloutCompleted at least once; or, with
- * no Rollout, every Workspace is Applied.  Call after loading the world (it
+ * Rollout there has reached Applied/RolloutCompleted and every FleetRollout
+ * phase Completed at least once; or, with neither, every Workspace is
+ * Applied.  Call after loading the world (it
  * starts from what the store holds).  Used to end a run there.
  */
 void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx);
