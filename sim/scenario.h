@@ -373,9 +373,11 @@ struct scn_models {
 
 /*
  * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are
- * in input order (files in the order read, documents in file order); events
- * are in file order (the runtime fires equal times in this order); every
- * string is owned unless said otherwise.
+ * in input order (files in the order read, documents in file order), then
+ * the ngenerated objects of spec.generate (entries in order, per index its
+ * Namespace when new, then its StageSet); events, mevents and fevents are
+ * each in file order and share spec.events indices (the runtime fires equal
+ * times in this order); every string is owned unless said otherwise.
  */
 struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */
