@@ -17,7 +17,7 @@
 #include "reports/report.h"
 #include "sim/gotime.h"
 
-#define TIME_W 11
+#define TIME_W 12
 #define OBJ_MIN_W 24
 #define CHG_W 8
 

@@ -437,6 +437,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 						.models = r->models,
 						.git_resolve = mdl_git_resolve,
 					});
+	r->fleet = fleet_glue_start(r->world, s, 0);
 
 	/* Only events up to the horizon ever fire, all inside des_run below. */
 	ctx = xcalloc(1, sizeof(*ctx));
@@ -473,5 +474,6 @@ void run_result_release(struct run_result *r)
 	mrc_free(r->mrc);
 	mwc_free(r->mwc);
 	mdl_free(r->models);
+	fleet_glue_free(r->fleet);
 	memset(r, 0, sizeof(*r));
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sim/des.h"
+#include "sim/fleet_glue.h"
 #include "sim/magos_rc.h"
 #include "sim/magos_wc.h"
 #include "sim/models.h"
@@ -36,6 +37,7 @@ struct run_result {
 	struct mrc *mrc;         /* owned: Rollout and Project controller adapters */
 	struct mwc *mwc;         /* owned: Workspace controller and RefWatcher adapters */
 	struct mdl *models;      /* owned: Job runner, git remotes, scripted model events */
+	struct fleet_glue *fleet;/* owned: FleetRollout controller and StageSet member model */
 	uint64_t seed;           /* effective seed */
 	int64_t horizon_ms;      /* effective horizon, ms */
 	enum des_stop stop;      /* why the clock stopped */

@@ -106,6 +106,33 @@ if grep -q "has no steps" "$tmp/hz2.txt"; then ok "a Rollout without steps is wa
 "$SIM" run -q tests/scenarios/auto-apply-false.yaml >"$tmp/hz3.txt" 2>&1
 if grep -q "ended Planned" "$tmp/hz3.txt"; then ok "a plan waiting for approval is warned about"; else bad "a plan waiting for approval is warned about"; fi
 
+# A fleet end to end: FleetRollout controller, member model, gate series (spec §2.3–§2.7).
+"$SIM" run --json "$tmp/fleet.json" -q tests/scenarios/fleet-small.yaml >/dev/null 2>&1
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$tmp/fleet.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+seq = []
+for e in d["timeline"]:
+    if e["kind"] == "FleetRollout" and e["change"] == "status":
+        item = (e["phase"], e["reason"], e["message"])
+        if not seq or seq[-1] != item:
+            seq.append(item)
+assert seq == [
+    ("InProgress", "Progressing", 'rolling out the current version; wave "canary" open'),
+    ("Halted", "Halted", 'wave "canary" regressed: a member is no longer adopted and Ready'),
+    ("InProgress", "Progressing", 'rolling out version 4.5.0; wave "canary" open'),
+    ("InProgress", "Progressing", 'rolling out version 4.5.0; wave "broad" open'),
+    ("InProgress", "Progressing", 'rolling out version 4.5.0; wave "rest" open'),
+    ("Completed", "Completed", "all 3 wave(s) have adopted the current version")], seq
+s = d["summary"]
+assert s["completed"] and s["halted"] and s["halt"]["kind"] == "FleetRollout", s
+gen = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "created"]
+assert len(gen) == 12, len(gen)
+PY
+	then ok "a small fleet: waves in order, the §2.7 regression halt, completion"; else bad "a small fleet: waves in order, the §2.7 regression halt, completion"; fi
+fi
+
 # A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
 expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
 
