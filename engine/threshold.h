@@ -132,7 +132,7 @@ int thr_url_hostname(const char *address, char *buf, size_t len);
 bool thr_host_allowed(const char *const *patterns, size_t n, const char *host);
 
 /*
- * thr_format_g() - fmt.Sprintf("%.<prec>g", @v) for a float64.
+ * thr_format_g() - what Go's fmt prints for the verb %.<prec>g of a float64.
  * Finite values: @prec significant digits (0 counts as 1), rounded half to
  * even on the exact binary value, trailing zeros dropped, exponent form
  * when the exponent is < -4 or >= @prec, exponent with a sign and at least
