@@ -287,6 +287,12 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 	json_object_set_new(o, "rollouts", rollouts_array(obs));
 	json_object_set_new(o, "workspaces", workspaces_array(obs));
 	json_object_set_new(o, "capacity", capacity_block(cap));
+	{
+		size_t n = 0;
+		char *const *v = obs ? obs_fleet_views(obs, &n) : NULL;
+
+		json_object_set_new(o, "fleet_views", str_array(v, n));
+	}
 	return o;
 }
 

@@ -400,6 +400,20 @@ static void steps_view(struct out *o, const struct obs *obs)
 	}
 }
 
+/* What `stagesetctl fleet` would print for each FleetRollout at the end. */
+static void fleet_views(struct out *o, const struct obs *obs)
+{
+	size_t n = 0;
+	char *const *v = obs ? obs_fleet_views(obs, &n) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		char *text = clean(v[i], true);
+
+		emit(o, "\n%s", text);
+		free(text);
+	}
+}
+
 static void blast_lines(struct out *o, const struct obs *obs)
 {
 	size_t n = 0;
@@ -718,8 +732,10 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 			notice_line(&o, &no);
 		}
 	}
-	if (!opts->quiet)
+	if (!opts->quiet) {
 		steps_view(&o, run->obs);
+		fleet_views(&o, run->obs);
+	}
 	summary(&o, run);
 	free(show);
 	return o.err;

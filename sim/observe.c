@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fleet_view.h"
 #include "engine/labels.h"
 #include "engine/objects.h"
 #include "engine/xalloc.h"
@@ -35,6 +36,8 @@ struct obs {
 	void (*on_complete)(void *);
 	void *on_complete_ctx;
 	bool complete_fired; /* complete at the last check */
+	char **fleet_views;  /* obs_finish(): one per FleetRollout */
+	size_t nfleet_views;
 };
 
 static bool complete_now(const struct obs *o)
@@ -572,6 +575,25 @@ void obs_finish(struct obs *o, struct des *w)
 		free(key);
 	}
 
+	/* The fleet views from the final objects. */
+	{
+		struct api_list fl, ss, ns;
+
+		api_list_init(&fl);
+		api_list_init(&ss);
+		api_list_init(&ns);
+		api_list(api, "FleetRollout", NULL, NULL, NULL, &fl);
+		api_list(api, "StageSet", NULL, NULL, NULL, &ss);
+		api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+		o->fleet_views = xcalloc(fl.n ? fl.n : 1, sizeof(char *));
+		for (size_t i = 0; i < fl.n; i++)
+			o->fleet_views[o->nfleet_views++] =
+				fv_write_fleet_view(fl.items[i], ss.items, ss.n, ns.items, ns.n);
+		api_list_release(&fl);
+		api_list_release(&ss);
+		api_list_release(&ns);
+	}
+
 	/* Step members from the final labels and selectors. */
 	api_list_init(&wl);
 	for (size_t i = 0; i < o->nro; i++) {
@@ -611,6 +633,12 @@ const struct obs_rollout *obs_rollouts(const struct obs *o, size_t *n)
 {
 	*n = o->nro;
 	return o->ro;
+}
+
+char *const *obs_fleet_views(const struct obs *o, size_t *n)
+{
+	*n = o->nfleet_views;
+	return o->fleet_views;
 }
 
 const struct obs_workspace *obs_workspaces(const struct obs *o, size_t *n)
@@ -660,6 +688,9 @@ void obs_free(struct obs *o)
 	index_release(&o->ws_idx);
 	index_release(&o->ro_idx);
 	index_release(&o->fr_idx);
+	for (size_t i = 0; i < o->nfleet_views; i++)
+		free(o->fleet_views[i]);
+	free(o->fleet_views);
 	free(o->fr_exists);
 	free(o->fr_completed);
 	free(o);

@@ -110,6 +110,13 @@ const struct obs_rollout *obs_rollouts(const struct obs *o, size_t *n);
 /* obs_workspace() - what was seen of Workspace @ns/@name, or NULL; borrowed. */
 const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, const char *name);
 
+/*
+ * obs_fleet_views() - for each FleetRollout at the end of the run, in name
+ * order, the view `stagesetctl fleet NAME` would print (engine/fleet_view.h);
+ * borrowed.  Filled by obs_finish().
+ */
+char *const *obs_fleet_views(const struct obs *o, size_t *n);
+
 /* obs_workspaces() - every observed Workspace in (namespace, name) order; borrowed. */
 const struct obs_workspace *obs_workspaces(const struct obs *o, size_t *n);
 
