@@ -1,0 +1,308 @@
+#!/bin/sh
+# The worked fleet examples of scenarios/fleet-*.yaml show what their opening
+# comments promise.  Each example runs with --json; python3 then checks the
+# facts the comment states (times, phases, reasons, messages, Warnings, what
+# the members do) against the report.  The times are exact: a scenario and
+# its seed give the same run on any machine, so a changed time means the
+# comment is out of date.
+# Run from the repository root; MAGOS_SIM names the program (make check sets it).
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+EXAMPLES="fleet-moodle fleet-gate-halt fleet-member-regression fleet-rollback-pinned
+fleet-rollback-derived fleet-unassigned fleet-contested fleet-standing-policy"
+
+for name in $EXAMPLES; do
+	f=scenarios/$name.yaml
+	"$SIM" run -q --json "$tmp/$name.json" "$f" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -s "$tmp/$name.json" ]; then ok "$name runs (exit 0, JSON written)"; else
+		bad "$name runs (exit $rc)"; sed 's/^/     /' "$tmp/$name.err" | head -5
+	fi
+	if grep -q "warning\|error" "$tmp/$name.err"; then
+		bad "$name loads without warnings"; sed 's/^/     /' "$tmp/$name.err" | head -5
+	else ok "$name loads without warnings"; fi
+	if head -1 "$f" | grep -q "^# $name: "; then ok "$name opens with its comment"; else
+		bad "$name opens with its comment"; fi
+done
+
+"$SIM" check scenarios/*.yaml >"$tmp/check.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "check scenarios/*.yaml exits 0"; else
+	bad "check scenarios/*.yaml exits $rc"; sed 's/^/     /' "$tmp/check.out" | head -10
+fi
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "skip the promised facts: python3 is not installed"
+	echo "script-totals: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+
+python3 - "$tmp" >"$tmp/py.out" 2>&1 <<'PY'
+import json, os, sys
+
+tmp = sys.argv[1]
+
+
+def load(name):
+    path = os.path.join(tmp, name + ".json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print("FAIL %s: no readable report (%s)" % (name, e))
+        return None
+
+
+def check(what, cond, got=None):
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what + ("" if got is None else " (got %r)" % (got,)))
+
+
+def levels(d, name):
+    """(t_ms, phase, reason, message) of the status writes of FleetRollout
+    name that changed its phase, reason or message."""
+    out = []
+    for e in d["timeline"]:
+        if e["kind"] == "FleetRollout" and e["name"] == name and e["change"] == "status":
+            row = (e["t_ms"], e["phase"], e["reason"], e["message"])
+            if not out or out[-1][1:] != row[1:]:
+                out.append(row)
+    return out
+
+
+def member(d, ns, change="status", since=0, until=None):
+    """(t_ms, reason, detail) of the timeline entries of StageSet ns/* ."""
+    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"]
+            if e["kind"] == "StageSet" and e["namespace"] == ns and e["change"] == change
+            and e["t_ms"] >= since and (until is None or e["t_ms"] <= until)]
+
+
+def last_reason(d, ns):
+    rows = member(d, ns)
+    return rows[-1][1] if rows else None
+
+
+def warnings(d):
+    return [n["t_ms"] for n in d["notices"] if n["severity"] == "warning"]
+
+
+def view(d):
+    v = d["summary"]["fleet_views"]
+    return "\n".join(v)
+
+
+def summary(name, d, completed, ttc, halt_ms, halt_msg=None):
+    s = d["summary"]
+    check(name + ": completed %s" % completed, s["completed"] is completed, s["completed"])
+    check(name + ": time_to_complete_ms %r" % (ttc,), s["time_to_complete_ms"] == ttc, s["time_to_complete_ms"])
+    if halt_ms is None:
+        check(name + ": not halted", s["halted"] is False and s["halt"] is None, s["halt"])
+    else:
+        h = s["halt"] or {}
+        check(name + ": halted at %d" % halt_ms,
+              s["halted"] is True and h.get("t_ms") == halt_ms and h.get("reason") == "Halted"
+              and (halt_msg is None or h.get("message") == halt_msg), h)
+
+
+def P(t, wave, label="version 4.6.0"):
+    return (t, "InProgress", "Progressing", 'rolling out %s; wave "%s" open' % (label, wave))
+
+
+def C(t, n, label="version 4.6.0"):
+    return (t, "Completed", "Completed", "all %d wave(s) have adopted %s" % (n, label))
+
+
+REG = 'wave "%s" regressed: a member is no longer adopted and Ready'
+GATE = 'wave "%s" failed its health gate: metric %s is outside the threshold'
+BACK = '; rolling wave "%s" back to %s'
+CUR = "the current version"
+
+# 1. fleet-moodle --------------------------------------------------------------
+n = "fleet-moodle"
+d = load(n)
+if d:
+    summary(n, d, True, 12508183, None)
+    got = levels(d, "moodle")
+    check(n + ": pilot, canary, broad, rest open in order, then Completed",
+          got == [P(3900000, "pilot"), P(4823000, "canary"), P(6870000, "broad"), P(11401000, "rest"),
+                  C(12508183, 4, CUR)], got)
+    ss = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+    base = [e["t_ms"] for e in ss if e["t_ms"] < 3600000 and e["reason"] == "Succeeded"]
+    check(n + ": 301 members adopt 4.5.0 as a baseline, the last at 37m59.79s",
+          len(base) == 301 and max(base) == 2279790, (len(base), max(base or [0])))
+    held = [e["t_ms"] for e in ss if e["reason"] == "AwaitingApproval"]
+    check(n + ": all 301 hold 4.6.0 at 1h", len(held) == 301 and set(held) == {3600000}, (len(held), set(held)))
+    ring = lambda ns: ("pilot" if ns == "moodle-pilot" else "0" if int(ns[-3:]) < 30
+                       else "1" if int(ns[-3:]) < 150 else "2")
+    done = {}
+    for e in ss:
+        if e["t_ms"] > 3900000 and e["reason"] == "Succeeded":
+            done.setdefault(ring(e["namespace"]), []).append(e["t_ms"])
+    got = {k: (len(v), max(v)) for k, v in done.items()}
+    check(n + ": waves settle at 1h5m23.924s, 1h24m30.488s, 2h10m1.142s, 3h28m28.183s",
+          got == {"pilot": (1, 3923924), "0": (30, 5070488), "1": (120, 7801142), "2": (150, 12508183)}, got)
+    v = view(d)
+    check(n + ": fleet view 1/1, 30/30, 120/120, 150/150 adopted and ready",
+          all(s in v for s in ("wave pilot   1/1 adopted, 1 ready   settled, health: Passing",
+                               "wave canary   30/30 adopted, 30 ready   settled, health: Passing",
+                               "wave broad   120/120 adopted, 120 ready   settled",
+                               "wave rest   150/150 adopted, 150 ready   settled")), v[:400])
+    check(n + ": no warnings", warnings(d) == [], warnings(d))
+
+# 2. fleet-gate-halt -------------------------------------------------------------
+n = "fleet-gate-halt"
+d = load(n)
+if d:
+    msg = GATE % ("canary", "0.05235")
+    summary(n, d, True, 3840000, 1260000, msg)
+    got = levels(d, "moodle")
+    check(n + ": canary, Halted at 21m with the %.4g value, broad at 41m, rest, Completed",
+          got == [P(0, "canary"), (1260000, "Halted", "Halted", msg), P(2460000, "broad"),
+                  P(3720000, "rest"), C(3840000, 3)], got)
+    w = warnings(d)
+    check(n + ": 41 Warnings, two at 21m0s, then every 30s to 40m30s",
+          w == [1260000] + list(range(1260000, 2430001, 30000)), w)
+    wt = [x["text"] for x in d["notices"] if x["severity"] == "warning"]
+    check(n + ": every Warning carries the Halted message", set(wt) == {msg}, set(wt))
+    ap = [t for t in (member(d, "tenant-01", "updated")) if "approved-version=4.6.0" in t[2]]
+    check(n + ": broad approved only at 41m", [t[0] for t in ap] == [2460000], ap)
+
+# 3. fleet-member-regression -------------------------------------------------------
+n = "fleet-member-regression"
+d = load(n)
+if d:
+    summary(n, d, True, 5580000, 1500000, REG % "canary")
+    got = levels(d, "moodle")
+    check(n + ": one-pass regression halt at 25m, soak restarted at 40m, broad 1h10m",
+          got == [P(0, "canary"), (1500000, "Halted", "Halted", REG % "canary"), P(1500000, "canary"),
+                  P(4200000, "broad"), P(5460000, "rest"), C(5580000, 3)], got)
+    check(n + ": one Warning", warnings(d) == [1500000], warnings(d))
+    got = [(t, r) for t, r, _ in member(d, "tenant-00")]
+    check(n + ": tenant-00 Succeeded 11m, StageFailed 25m, Succeeded 40m",
+          (660000, "Succeeded") in got and (1500000, "StageFailed") in got
+          and [x for x in got if x[0] > 1500000][:1] == [(2400000, "Succeeded")], got)
+
+# 4. fleet-rollback-pinned --------------------------------------------------------
+n = "fleet-rollback-pinned"
+d = load(n)
+if d:
+    msg = REG % "canary" + BACK % ("canary", "4.5.0")
+    summary(n, d, False, None, 1500000, msg)
+    check(n + ": runs to the horizon", d["run"]["stop"] == "horizon" and d["run"]["end_ms"] == 10800000, d["run"])
+    got = levels(d, "moodle")
+    check(n + ": Halted with the rollback suffix, then InProgress canary for good",
+          got == [P(0, "canary"), (1500000, "Halted", "Halted", msg), P(1500000, "canary")], got)
+    canary = ("one-way", "strict", "tenant-00", "tenant-01")
+    st = {ns: [t for t, _, det in member(d, ns, "updated") if "+stages.metio.wtf/rollback-to=4.5.0" in det]
+          for ns in canary + ("tenant-02",)}
+    check(n + ": rollback-to=4.5.0 stamped on the four canary members at 25m, nowhere else",
+          st == {"one-way": [1500000], "strict": [1500000], "tenant-00": [1500000], "tenant-01": [1500000],
+                 "tenant-02": []}, st)
+    got = {ns: last_reason(d, ns) for ns in canary}
+    check(n + ": members answer AwaitingApproval, DowngradeNotAllowed, DowngradeRequiresMigration",
+          got == {"tenant-00": "AwaitingApproval", "tenant-01": "AwaitingApproval",
+                  "strict": "DowngradeNotAllowed", "one-way": "DowngradeRequiresMigration"}, got)
+    late = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["t_ms"] > 1500000
+            and e["change"] == "status" and e["namespace"] in canary]
+    check(n + ": nothing moves after 25m (no canary status write)", late == [], late[:2])
+    v = view(d)
+    check(n + ": fleet view: canary 4/4 at 4.6.0, 0 ready, all marked regressed",
+          "wave canary   4/4 at 4.6.0, 0 ready" in v and v.count("4.6.0  not Ready (regressed)") == 4, v[:400])
+    check(n + ": one Warning", warnings(d) == [1500000], warnings(d))
+
+# 5. fleet-rollback-derived -------------------------------------------------------
+n = "fleet-rollback-derived"
+d = load(n)
+if d:
+    msg = REG % "canary" + BACK % ("canary", "4.5.0")
+    summary(n, d, False, None, 1500000, msg)
+    check(n + ": runs to the horizon", d["run"]["stop"] == "horizon" and d["run"]["end_ms"] == 7200000, d["run"])
+    got = levels(d, "moodle")
+    mixed = P(0, "canary", "mixed versions")[1:]
+    v46 = P(0, "canary")[1:]
+    check(n + ": InProgress at 11m, Halted at 25m, then version 4.6.0 / mixed versions alternating every minute",
+          got[:4] == [P(660000, "canary"), (1500000, "Halted", "Halted", msg), P(1500000, "canary"),
+                      P(1500000, "canary", "mixed versions")]
+          and [r[0] for r in got[4:]] == list(range(1560000, 7200001, 60000))
+          and all(r[1:] == (v46 if i % 2 == 0 else mixed) for i, r in enumerate(got[4:])), got[:6])
+    flips = [(t, det) for t, _, det in member(d, "tenant-01", "updated", 1500000)
+             if "approved-version=" in det]
+    check(n + ": the fleet approves tenant-01 4.5.0 and 4.6.0 in turn, every minute",
+          flips[:3] == [(1500000, "annotations: stages.metio.wtf/approved-version=4.6.0→4.5.0"),
+                        (1560000, "annotations: stages.metio.wtf/approved-version=4.5.0→4.6.0"),
+                        (1620000, "annotations: stages.metio.wtf/approved-version=4.6.0→4.5.0")]
+          and len(flips) == 96, (len(flips), flips[:3]))
+    t0 = [(t, r) for t, r, _ in member(d, "tenant-00", "status", 1500001, 2400000)]
+    check(n + ": tenant-00's downgrade fails at 26m while unhealthy, succeeds at 40m",
+          t0 == [(1560000, "StageFailed"), (2400000, "Succeeded"), (2400000, "AwaitingApproval")], t0)
+    got = {ns: last_reason(d, ns) for ns in ("strict", "one-way")}
+    check(n + ": the refusers keep refusing",
+          got == {"strict": "DowngradeNotAllowed", "one-way": "DowngradeRequiresMigration"}, got)
+    check(n + ": one Warning", warnings(d) == [1500000], warnings(d))
+
+# 6. fleet-unassigned -------------------------------------------------------------
+n = "fleet-unassigned"
+d = load(n)
+if d:
+    summary(n, d, True, 4500000, None)
+    got = levels(d, "moodle")
+    check(n + ": MembersUnassigned with phase empty, then the rollout from 20m",
+          got == [(0, None, "MembersUnassigned",
+                   "2 selected StageSet(s) match no wave: tenant-12/moodle, tenant-13/moodle"),
+                  P(1200000, "canary"), P(3060000, "broad"), P(4320000, "rest"), C(4500000, 3)], got)
+    ap = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
+          and "approved-version" in (e["detail"] or "")]
+    check(n + ": nothing approved before 20m", ap and min(ap) == 1200000, ap[:1])
+
+# 7. fleet-contested ---------------------------------------------------------------
+n = "fleet-contested"
+d = load(n)
+if d:
+    summary(n, d, True, 5040000, None)
+    c = "2 selected StageSet(s) are governed by another FleetRollout: " \
+        "tenant-10/moodle (also governed by FleetRollout %s), tenant-11/moodle (also governed by FleetRollout %s)"
+    got = levels(d, "moodle")
+    check(n + ": moodle MembersContested, then rolls out from 30m",
+          got == [(0, None, "MembersContested", c % ("moodle-eu", "moodle-eu")), P(1800000, "canary"),
+                  P(3660000, "broad"), P(4920000, "rest"), C(5040000, 3)], got)
+    got = levels(d, "moodle-eu")
+    check(n + ": moodle-eu MembersContested naming moodle, then its wave at 30m, Completed 31m",
+          got == [(0, None, "MembersContested", c % ("moodle", "moodle")), P(1800000, "eu"),
+                  C(1860000, 1)], got)
+    check(n + ": both drivers complete", d["summary"]["drivers"] == 2 and d["summary"]["drivers_completed"] == 2)
+
+# 8. fleet-standing-policy --------------------------------------------------------
+n = "fleet-standing-policy"
+d = load(n)
+if d:
+    summary(n, d, True, 3660000, 7200000, REG % "canary")
+    check(n + ": the run ends at 6h", d["run"]["end_ms"] == 21600000, d["run"])
+    got = levels(d, "moodle")
+    H = lambda t: (t, "Halted", "Halted", REG % "canary")
+    want = [P(0, "canary", CUR), P(1860000, "broad", CUR), C(3660000, 3, CUR),
+            H(7200000), P(7200000, "canary"), P(9060000, "broad"), P(12720000, "rest"), C(12840000, 3, CUR),
+            H(14400000), P(14400000, "canary", "version 4.7.0"), P(16260000, "broad", "version 4.7.0"),
+            P(19920000, "rest", "version 4.7.0"), C(20040000, 3, CUR)]
+    check(n + ": three rollouts, each new version first halting once", got == want, got)
+    check(n + ": two Warnings, at 2h and 4h", warnings(d) == [7200000, 14400000], warnings(d))
+PY
+pyrc=$?
+cat "$tmp/py.out"
+p=$(grep -c '^ok ' "$tmp/py.out")
+f=$(grep -c '^FAIL' "$tmp/py.out")
+pass=$((pass + p))
+fail=$((fail + f))
+if [ "$pyrc" -ne 0 ]; then bad "the python checks ran to the end (exit $pyrc)"; fi
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
