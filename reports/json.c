@@ -44,7 +44,7 @@ static int put(FILE *f, json_t *j, size_t flags, const char *after)
 		errno = ENOMEM;
 		return -1;
 	}
-	s = json_dumps(j, flags | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+	s = json_dumps(j, flags | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	if (!s) {
 		errno = ENOMEM;
@@ -254,8 +254,140 @@ static const struct obs_rollout *first_halt(const struct obs *obs)
 	return best;
 }
 
+static json_t *ms_or_null(int64_t ms)
+{
+	return ms >= 0 ? json_integer((json_int_t)ms) : json_null();
+}
+
+/* A real for the report: NaN and infinities are null (jansson refuses them). */
+static json_t *real_or_null(double v, bool present)
+{
+	json_t *j = present ? json_real(v) : NULL;
+
+	return j ? j : json_null();
+}
+
+static json_t *gate_obj(const struct frc_gate_rec *g)
+{
+	json_t *o = json_object(), *th = json_object();
+
+	json_object_set_new(o, "t_ms", json_integer(g->t_ms));
+	json_object_set_new(o, "value", real_or_null(g->value, g->available));
+	json_object_set_new(th, "min", str_or_null(g->min));
+	json_object_set_new(th, "max", str_or_null(g->max));
+	json_object_set_new(o, "threshold", th);
+	json_object_set_new(o, "verdict", str_or_null(g->verdict));
+	json_object_set_new(o, "error", str_or_null(g->error));
+	json_object_set_new(o, "wave_open", json_boolean(g->wave_open));
+	return o;
+}
+
+static json_t *fleet_obj(const struct fo_fleet *f)
+{
+	json_t *o = json_object(), *waves = json_array(), *halts = json_array();
+	json_t *stamps = json_array();
+
+	json_object_set_new(o, "name", str_or_null(f->name));
+	json_object_set_new(o, "completed_ms", ms_or_null(f->completed_ms));
+	for (size_t i = 0; i < f->nwaves; i++) {
+		const struct fo_wave *w = &f->waves[i];
+		json_t *wo = json_object(), *counts = json_object(), *evals = json_array();
+
+		json_object_set_new(wo, "index", json_integer((json_int_t)i));
+		json_object_set_new(wo, "name", str_or_null(w->name));
+		json_object_set_new(wo, "opened_ms", ms_or_null(w->opened_ms));
+		json_object_set_new(wo, "settled_ms", ms_or_null(w->settled_ms));
+		json_object_set_new(wo, "last_settled_ms", ms_or_null(w->last_settled_ms));
+		json_object_set_new(wo, "soak_until_ms", int_or_null(w->soak_until_ms, w->soaks > 0));
+		json_object_set_new(wo, "soaks", json_integer(w->soaks));
+		json_object_set_new(wo, "passed_ms", ms_or_null(w->passed_ms));
+		json_object_set_new(counts, "passing", json_integer((json_int_t)w->passing));
+		json_object_set_new(counts, "failing", json_integer((json_int_t)w->failing));
+		json_object_set_new(counts, "unknown", json_integer((json_int_t)w->unknown));
+		json_object_set_new(wo, "gate_verdicts", counts);
+		for (size_t k = 0; k < w->ngates; k++)
+			json_array_append_new(evals, gate_obj(&w->gates[k]));
+		json_object_set_new(wo, "gate_evaluations", evals);
+		json_array_append_new(waves, wo);
+	}
+	json_object_set_new(o, "waves", waves);
+	for (size_t i = 0; i < f->nhalts; i++) {
+		const struct fo_halt *h = &f->halts[i];
+		json_t *ho = json_object();
+
+		json_object_set_new(ho, "t_ms", json_integer(h->t_ms));
+		json_object_set_new(ho, "last_ms", json_integer(h->last_ms));
+		json_object_set_new(ho, "passes", json_integer(h->passes));
+		json_object_set_new(ho, "wave", str_or_null(h->wave));
+		json_object_set_new(ho, "kind", json_string(h->gate ? "gate" : "regression"));
+		json_object_set_new(ho, "reason", str_or_null(h->reason));
+		json_object_set_new(ho, "message", str_or_null(h->message));
+		json_object_set_new(ho, "version", str_or_null(h->version));
+		json_array_append_new(halts, ho);
+	}
+	json_object_set_new(o, "halts", halts);
+	for (size_t i = 0; i < f->nstamps; i++) {
+		const struct fo_stamp *st = &f->stamps[i];
+		json_t *so = json_object();
+
+		json_object_set_new(so, "t_ms", json_integer(st->t_ms));
+		json_object_set_new(so, "wave", str_or_null(st->wave));
+		json_object_set_new(so, "member", str_or_null(st->member));
+		json_object_set_new(so, "rollback_to", str_or_null(st->to));
+		json_object_set_new(so, "reverted_ms", ms_or_null(st->reverted_ms));
+		json_object_set_new(so, "refused_ms", ms_or_null(st->refused_ms));
+		json_object_set_new(so, "refused_reason", str_or_null(st->refused_reason));
+		json_array_append_new(stamps, so);
+	}
+	json_object_set_new(o, "rollbacks", stamps);
+	if (f->has_blast) {
+		json_t *b = json_object(), *bw = json_array();
+
+		json_object_set_new(b, "version", str_or_null(f->bad_version));
+		json_object_set_new(b, "halt_ms", json_integer(f->halt_ms));
+		json_object_set_new(b, "count", json_integer((json_int_t)f->blast_count));
+		json_object_set_new(b, "total", json_integer((json_int_t)f->blast_total));
+		json_object_set_new(b, "share", f->blast_total ? json_real((double)f->blast_count /
+									 (double)f->blast_total)
+							       : json_null());
+		json_object_set_new(b, "members", str_array(f->blast_members, f->blast_count));
+		for (size_t i = 0; i < f->nblast_waves; i++) {
+			json_t *e = json_object();
+
+			json_object_set_new(e, "wave", str_or_null(f->blast_waves[i].name));
+			json_object_set_new(e, "count", json_integer((json_int_t)f->blast_waves[i].count));
+			json_object_set_new(e, "total", json_integer((json_int_t)f->blast_waves[i].total));
+			json_array_append_new(bw, e);
+		}
+		json_object_set_new(b, "by_wave", bw);
+		json_object_set_new(o, "blast_radius", b);
+	} else {
+		json_object_set_new(o, "blast_radius", json_null());
+	}
+	json_object_set_new(o, "fault_onset_ms", ms_or_null(f->onset_ms));
+	json_object_set_new(o, "fault_onset_member", str_or_null(f->onset_member));
+	json_object_set_new(o, "fault_onset_kind",
+			    f->onset_ms >= 0 ? json_string(f->onset_window ? "regression-window"
+									 : "not-ready")
+					     : json_null());
+	json_object_set_new(o, "detection_latency_ms", ms_or_null(f->detection_latency_ms));
+	json_object_set_new(o, "exposure_member_ms", ms_or_null(f->exposure_member_ms));
+	return o;
+}
+
+static json_t *fleets_array(const struct fo *fo)
+{
+	json_t *a = json_array();
+	size_t n = 0;
+	const struct fo_fleet *f = fo_fleets(fo, &n);
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, fleet_obj(&f[i]));
+	return a;
+}
+
 static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
-			     const struct rep_capacity *cap)
+			     const struct fo *fo, const struct rep_capacity *cap)
 {
 	json_t *o = json_object();
 	const struct obs_rollout *hr = first_halt(obs);
@@ -293,6 +425,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 
 		json_object_set_new(o, "fleet_views", str_array(v, n));
 	}
+	json_object_set_new(o, "fleets", fleets_array(fo));
 	return o;
 }
 
@@ -321,7 +454,7 @@ int rep_json(FILE *f, const struct rep_run *run)
 			return -1;
 	}
 	if (fputs(nn ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ", f) < 0 ||
-	    put(f, summary_block(run->summary, run->obs, &run->capacity), JSON_COMPACT, "\n}\n") < 0)
+	    put(f, summary_block(run->summary, run->obs, run->fleets, &run->capacity), JSON_COMPACT, "\n}\n") < 0)
 		return -1;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/fleetobs.h"
 #include "sim/observe.h"
 #include "sim/outcome.h"
 #include "sim/timeline.h"
@@ -42,6 +43,7 @@ struct rep_run {
 	const struct tl *tl;
 	const struct oc_summary *summary;
 	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
+	const struct fo *fleets; /* waves, gates, halts, blast radius per FleetRollout; may be NULL */
 	struct rep_capacity capacity;
 };
 

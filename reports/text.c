@@ -400,6 +400,275 @@ static void steps_view(struct out *o, const struct obs *obs)
 	}
 }
 
+/* A time cell right-aligned in @cols columns ("—" when it never happened). */
+static void time_cell(struct out *o, int64_t ms, size_t cols)
+{
+	char b[GT_DURATION_BUFSZ];
+	size_t w;
+
+	dur_or_dash(ms, b, sizeof(b));
+	w = u8_width(b, strlen(b));
+	emit(o, " %*s%s", (int)(cols > w ? cols - w : 0), "", b);
+}
+
+static void value_text(const struct frc_gate_rec *g, char *buf, size_t len)
+{
+	if (g->available)
+		snprintf(buf, len, "%.4g", g->value);
+	else
+		snprintf(buf, len, "no value");
+}
+
+static bool same_run(const struct frc_gate_rec *a, const struct frc_gate_rec *b)
+{
+	return a->available == b->available && (!a->available || a->value == b->value) &&
+	       strcmp(a->verdict, b->verdict) == 0;
+}
+
+/* Runs of equal gate evaluations shown before the rest is counted. */
+#define GATE_RUNS_SHOWN 6
+
+/* A wave's gate evaluations, equal consecutive ones as one run: "t[…t2]  value  verdict  ×n". */
+static void gate_lines(struct out *o, const struct fo_wave *w)
+{
+	size_t runs = 0, shown = 0;
+	const struct frc_gate_rec *g0;
+
+	if (!w->ngates)
+		return;
+	g0 = &w->gates[0];
+	{
+		char *th = xasprintf("gate: min %s, max %s; %zu evaluation%s", g0->min ? g0->min : "—",
+				     g0->max ? g0->max : "—", w->ngates, w->ngates == 1 ? "" : "s");
+
+		emit(o, "      %s%s%s\n", col(o, C_DIM), th, col(o, C_OFF));
+		free(th);
+	}
+	for (size_t i = 0; i < w->ngates;) {
+		size_t j = i + 1;
+
+		while (j < w->ngates && same_run(&w->gates[i], &w->gates[j]))
+			j++;
+		runs++;
+		if (shown < GATE_RUNS_SHOWN) {
+			char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], v[32], span[2 * GT_DURATION_BUFSZ + 8];
+			const char *verdict = w->gates[i].verdict;
+
+			gt_format_duration(w->gates[i].t_ms, a, sizeof(a));
+			gt_format_duration(w->gates[j - 1].t_ms, b, sizeof(b));
+			if (j - i > 1 && w->gates[j - 1].t_ms != w->gates[i].t_ms)
+				snprintf(span, sizeof(span), "%s…%s", a, b);
+			else
+				snprintf(span, sizeof(span), "%s", a);
+			value_text(&w->gates[i], v, sizeof(v));
+			emit(o, "        ");
+			cell(o, span, 27);
+			emit(o, " %10s  %s%-8s%s", v,
+			     col(o, !strcmp(verdict, "Failing")   ? C_RED
+				    : !strcmp(verdict, "Passing") ? C_GREEN
+								  : C_YELLOW),
+			     verdict, col(o, C_OFF));
+			if (j - i > 1)
+				emit(o, "  ×%zu", j - i);
+			emit(o, "\n");
+			if (!w->gates[i].available && w->gates[i].error) {
+				char *e = clean(w->gates[i].error, false);
+
+				wrapped(o, e, 10, C_DIM);
+				free(e);
+			}
+			shown++;
+		}
+		i = j;
+	}
+	if (runs > shown)
+		emit(o, "        … and %zu more run%s of evaluations (the JSON lists all)\n",
+		     runs - shown, runs - shown == 1 ? "" : "s");
+}
+
+/* Rollback stamps, one line per (time, wave, value), members listed after. */
+static void stamp_lines(struct out *o, const struct fo_fleet *f)
+{
+	for (size_t i = 0; i < f->nstamps;) {
+		size_t j = i;
+		char at[GT_DURATION_BUFSZ];
+		char *list = xstrdup(""), *text, *safe;
+
+		while (j < f->nstamps && f->stamps[j].t_ms == f->stamps[i].t_ms &&
+		       !strcmp(f->stamps[j].wave, f->stamps[i].wave) &&
+		       !strcmp(f->stamps[j].to, f->stamps[i].to)) {
+			const struct fo_stamp *st = &f->stamps[j];
+			char r[GT_DURATION_BUFSZ];
+			char *next;
+
+			if (st->reverted_ms >= 0) {
+				gt_format_duration(st->reverted_ms, r, sizeof(r));
+				next = xasprintf("%s%s%s (reverted %s)", list, j > i ? ", " : "",
+						 st->member, r);
+			} else if (st->refused_ms >= 0) {
+				next = xasprintf("%s%s%s (refused: %s)", list, j > i ? ", " : "",
+						 st->member, st->refused_reason);
+			} else {
+				next = xasprintf("%s%s%s (not reverted)", list, j > i ? ", " : "",
+						 st->member);
+			}
+			free(list);
+			list = next;
+			j++;
+		}
+		gt_format_duration(f->stamps[i].t_ms, at, sizeof(at));
+		text = xasprintf("rollback %s wave %s → %s: stamped %zu member%s: %s", at,
+				 f->stamps[i].wave, f->stamps[i].to, j - i, j - i == 1 ? "" : "s", list);
+		safe = clean(text, false);
+		wrapped(o, safe, 2, "");
+		free(safe);
+		free(text);
+		free(list);
+		i = j;
+	}
+}
+
+/* Per FleetRollout: its waves (opened, settled, soak end, passed, gate verdicts), halts, rollbacks. */
+static void waves_view(struct out *o, const struct fo *fo)
+{
+	size_t n = 0;
+	const struct fo_fleet *fl = fo_fleets(fo, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fo_fleet *f = &fl[i];
+		char *fn = clean(f->name, false);
+
+		emit(o, "\n%sFleetRollout %s%s, %zu wave%s\n", col(o, C_BOLD), fn, col(o, C_OFF),
+		     f->nwaves, f->nwaves == 1 ? "" : "s");
+		free(fn);
+		if (f->nwaves)
+			emit(o, "  %s%-14s %12s %12s %12s %12s  GATE P/F/U%s\n", col(o, C_DIM), "WAVE",
+			     "OPENED", "SETTLED", "SOAK END", "PASSED", col(o, C_OFF));
+		for (size_t k = 0; k < f->nwaves; k++) {
+			const struct fo_wave *w = &f->waves[k];
+			char *wn = clean(w->name, false);
+
+			emit(o, "  ");
+			cell(o, wn, 14);
+			free(wn);
+			time_cell(o, w->opened_ms, 12);
+			time_cell(o, w->settled_ms, 12);
+			time_cell(o, w->soaks ? w->soak_until_ms : -1, 12);
+			time_cell(o, w->passed_ms, 12);
+			if (w->ngates)
+				emit(o, "  %zu/%zu/%zu\n", w->passing, w->failing, w->unknown);
+			else
+				emit(o, "  no gate\n");
+			if (w->soaks > 1) {
+				char a[GT_DURATION_BUFSZ];
+
+				dur_or_dash(w->last_settled_ms, a, sizeof(a));
+				emit(o, "      %ssoaked %u times; the last settle began at %s%s\n",
+				     col(o, C_DIM), w->soaks, a, col(o, C_OFF));
+			}
+			gate_lines(o, w);
+		}
+		for (size_t k = 0; k < f->nhalts; k++) {
+			const struct fo_halt *h = &f->halts[k];
+			char at[GT_DURATION_BUFSZ], last[GT_DURATION_BUFSZ];
+			char *text, *safe;
+
+			gt_format_duration(h->t_ms, at, sizeof(at));
+			gt_format_duration(h->last_ms, last, sizeof(last));
+			if (h->passes > 1)
+				text = xasprintf("halt %s wave %s (%s, %s, %u passes until %s): %s", at,
+						 h->wave, h->gate ? "gate" : "regression", h->reason,
+						 h->passes, last, h->message);
+			else
+				text = xasprintf("halt %s wave %s (%s, %s): %s", at, h->wave,
+						 h->gate ? "gate" : "regression", h->reason, h->message);
+			safe = clean(text, false);
+			emit(o, "%s", col(o, C_RED));
+			wrapped(o, safe, 2, "");
+			emit(o, "%s", col(o, C_OFF));
+			free(safe);
+			free(text);
+		}
+		stamp_lines(o, f);
+	}
+}
+
+/* Blast radius, detection latency and exposure of each halted FleetRollout's first halt. */
+static void fleet_blast_lines(struct out *o, const struct fo *fo)
+{
+	size_t n = 0;
+	const struct fo_fleet *fl = fo_fleets(fo, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fo_fleet *f = &fl[i];
+		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
+		char *text, *safe, *waves = xstrdup("");
+
+		if (!f->nhalts)
+			continue;
+		gt_format_duration(f->halt_ms, at, sizeof(at));
+		if (!f->has_blast) {
+			text = xasprintf("FleetRollout %s halted at %s with no single version being "
+					 "rolled out: no blast radius, detection latency or exposure",
+					 f->name, at);
+			safe = clean(text, false);
+			emit(o, "%sblast%s\n", col(o, C_BOLD), col(o, C_OFF));
+			wrapped(o, safe, 10, "");
+			free(safe);
+			free(text);
+			free(waves);
+			continue;
+		}
+		for (size_t k = 0; k < f->nblast_waves; k++) {
+			char *next = xasprintf("%s%s%s %zu/%zu", waves, k ? ", " : "",
+					       f->blast_waves[k].name, f->blast_waves[k].count,
+					       f->blast_waves[k].total);
+
+			free(waves);
+			waves = next;
+		}
+		text = xasprintf("%zu of %zu members (%.1f%%) of FleetRollout %s had adopted %s by "
+				 "the halt at %s; by wave: %s",
+				 f->blast_count, f->blast_total,
+				 f->blast_total ? 100.0 * (double)f->blast_count / (double)f->blast_total
+						: 0.0,
+				 f->name, f->bad_version, at, waves);
+		safe = clean(text, false);
+		emit(o, "%sblast%s\n", col(o, C_BOLD), col(o, C_OFF));
+		wrapped(o, safe, 10, "");
+		free(safe);
+		free(text);
+		free(waves);
+		if (f->detection_latency_ms >= 0) {
+			char on[GT_DURATION_BUFSZ];
+
+			gt_format_duration(f->detection_latency_ms, lat, sizeof(lat));
+			gt_format_duration(f->onset_ms, on, sizeof(on));
+			text = xasprintf("%s, from the fault onset at %s (%s %s) to the halt", lat, on,
+					 f->onset_member,
+					 f->onset_window ? "began a regression window"
+							 : "went not-Ready");
+		} else {
+			text = xasprintf("none: no member on %s regressed or went not-Ready before "
+					 "the halt",
+					 f->bad_version);
+		}
+		safe = clean(text, false);
+		emit(o, "%sdetection%s\n", col(o, C_BOLD), col(o, C_OFF));
+		wrapped(o, safe, 10, "");
+		free(safe);
+		free(text);
+		text = xasprintf("%.1f member-minutes on %s (adoption to a downgrade or the end of "
+				 "the run)",
+				 (double)f->exposure_member_ms / 60000.0, f->bad_version);
+		safe = clean(text, false);
+		emit(o, "%sexposure%s\n", col(o, C_BOLD), col(o, C_OFF));
+		wrapped(o, safe, 10, "");
+		free(safe);
+		free(text);
+	}
+}
+
 /* What `stagesetctl fleet` would print for each FleetRollout at the end. */
 static void fleet_views(struct out *o, const struct obs *obs)
 {
@@ -555,6 +824,7 @@ static void summary(struct out *o, const struct rep_run *run)
 			free(msg);
 		}
 		blast_lines(o, run->obs);
+		fleet_blast_lines(o, run->fleets);
 	} else {
 		emit(o, "%shalted%s    no\n", col(o, C_BOLD), col(o, C_OFF));
 	}
@@ -734,6 +1004,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	}
 	if (!opts->quiet) {
 		steps_view(&o, run->obs);
+		waves_view(&o, run->fleets);
 		fleet_views(&o, run->obs);
 	}
 	summary(&o, run);

@@ -230,3 +230,13 @@ void fleet_glue_free(struct fleet_glue *g)
 	free(g->regressions);
 	free(g);
 }
+
+const struct frc *fleet_glue_frc(const struct fleet_glue *g)
+{
+	return g ? g->frc : NULL;
+}
+
+const struct ssm *fleet_glue_ssm(const struct fleet_glue *g)
+{
+	return g ? g->ssm : NULL;
+}

@@ -23,6 +23,15 @@ struct fleet_glue;
  */
 struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uint64_t trial);
 
+struct frc;
+struct ssm;
+
+/* fleet_glue_frc() - the FleetRollout controller's state (its pass log); borrowed, NULL for NULL. */
+const struct frc *fleet_glue_frc(const struct fleet_glue *g);
+
+/* fleet_glue_ssm() - the member model (its member stats); borrowed, NULL for NULL. */
+const struct ssm *fleet_glue_ssm(const struct fleet_glue *g);
+
 /* fleet_glue_free() - frees the controller and model state.  Accepts NULL. */
 void fleet_glue_free(struct fleet_glue *g);
 

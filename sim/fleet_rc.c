@@ -25,6 +25,7 @@ struct told {
 	char *name;
 	uint32_t quirks; /* bit (1 << enum fr_quirk) once its note was told */
 	char *undecodable; /* the last "cannot decode" text told, "" when none */
+	long halt;         /* index in frc.halts of the episode the last pass continued; -1 none */
 };
 
 /*
@@ -56,7 +57,197 @@ struct frc {
 	struct sel_cache *sel;
 	size_t nsel;
 	int64_t pass_now_ms;       /* simulated ms of the running pass (for the gate callback) */
+	/* The pass log (frc_gate_log() ...); its strings live in @strs. */
+	struct frc_gate_rec *gates;
+	size_t ngates, capgates;
+	struct frc_halt_rec *halts;
+	size_t nhalts;
+	struct frc_stamp_rec *stamps;
+	size_t nstamps, capstamps;
+	char **strs;               /* interned strings, open addressing */
+	size_t nstrs, capstrs;
 };
+
+/* ---- the pass log ---- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* One shared copy of @s for the log (NULL stays NULL); lives until frc_free(). */
+static const char *intern(struct frc *f, const char *s)
+{
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if ((f->nstrs + 1) * 2 > f->capstrs) {
+		char **old = f->strs;
+		size_t oldcap = f->capstrs;
+
+		f->capstrs = oldcap ? oldcap * 2 : 64;
+		f->strs = xcalloc(f->capstrs, sizeof(char *));
+		for (size_t k = 0; k < oldcap; k++) {
+			if (!old[k])
+				continue;
+			i = (size_t)str_hash(old[k]) & (f->capstrs - 1);
+			while (f->strs[i])
+				i = (i + 1) & (f->capstrs - 1);
+			f->strs[i] = old[k];
+		}
+		free(old);
+	}
+	i = (size_t)str_hash(s) & (f->capstrs - 1);
+	while (f->strs[i] && strcmp(f->strs[i], s) != 0)
+		i = (i + 1) & (f->capstrs - 1);
+	if (!f->strs[i]) {
+		f->strs[i] = xstrdup(s);
+		f->nstrs++;
+	}
+	return f->strs[i];
+}
+
+static const char *wave_name_at(const struct obj *fr, size_t wave)
+{
+	const struct val *waves = val_map_get(fr->spec, "waves");
+
+	if (!waves || waves->type != VAL_LIST || wave >= waves->u.list.n)
+		return "";
+	return val_str(val_map_get(waves->u.list.items[wave], "name"), "");
+}
+
+static void log_gates(struct frc *f, const struct obj *fr, int64_t now_ms, const struct fr_result *r)
+{
+	const struct val *waves = val_map_get(fr->spec, "waves");
+
+	for (size_t i = 0; i < r->ngates; i++) {
+		const struct fr_gate_eval *g = &r->gates[i];
+		const struct val *wv = waves && waves->type == VAL_LIST && g->wave < waves->u.list.n
+					       ? waves->u.list.items[g->wave]
+					       : NULL;
+		struct frc_gate_rec *e;
+
+		if (f->ngates == f->capgates) {
+			f->capgates = f->capgates ? f->capgates * 2 : 64;
+			f->gates = xreallocarray(f->gates, f->capgates, sizeof(*f->gates));
+		}
+		e = &f->gates[f->ngates++];
+		e->fleet = intern(f, fr->name);
+		e->t_ms = now_ms;
+		e->wave = g->wave;
+		e->wave_name = intern(f, wave_name_at(fr, g->wave));
+		e->available = g->available;
+		e->value = g->value;
+		e->verdict = g->verdict;
+		e->error = intern(f, g->error);
+		e->min = intern(f, val_str(val_path(wv, "gate.threshold.min"), NULL));
+		e->max = intern(f, val_str(val_path(wv, "gate.threshold.max"), NULL));
+		e->wave_open = g->wave_open;
+	}
+}
+
+/* A halting pass opens an episode, or extends the one the last pass was in. */
+static void log_halt(struct frc *f, struct told *t, const struct obj *fr, int64_t now_ms,
+		     const struct fr_input *in, const struct fr_result *r)
+{
+	const char *msg = r->event_note ? r->event_note : "";
+	const char *label = r->version_label ? r->version_label : "";
+	size_t wave = 0;
+	struct frc_halt_rec *h;
+
+	if (r->outcome != FR_OUT_HALTED) {
+		t->halt = -1;
+		return;
+	}
+	for (size_t i = 0; i < r->status.nwaves; i++)
+		if (strcmp(r->status.waves[i].name, r->status.current_wave) == 0) {
+			wave = i;
+			break;
+		}
+	if (t->halt >= 0) {
+		h = &f->halts[t->halt];
+		if (h->wave == wave && strcmp(h->message, msg) == 0) {
+			h->last_ms = now_ms;
+			h->passes++;
+			return;
+		}
+	}
+	f->halts = xreallocarray(f->halts, f->nhalts + 1, sizeof(*f->halts));
+	t->halt = (long)f->nhalts;
+	h = &f->halts[f->nhalts++];
+	memset(h, 0, sizeof(*h));
+	h->fleet = intern(f, fr->name);
+	h->t_ms = h->last_ms = now_ms;
+	h->passes = 1;
+	h->wave = wave;
+	h->wave_name = intern(f, r->status.current_wave);
+	/* A gate halt returns right after evaluating that gate as Failing. */
+	h->gate = r->ngates > 0 && r->gates[r->ngates - 1].wave == wave &&
+		  strcmp(r->gates[r->ngates - 1].verdict, FR_HEALTH_FAILING) == 0;
+	h->message = intern(f, msg);
+	h->label = intern(f, label);
+	h->version = strncmp(label, "version ", 8) == 0 ? intern(f, label + 8) : NULL;
+	h->nwaves = r->nwaves;
+	h->waves = xcalloc(r->nwaves ? r->nwaves : 1, sizeof(*h->waves));
+	for (size_t i = 0; i < r->nwaves; i++) {
+		struct frc_wave_list *wl = &h->waves[i];
+
+		wl->name = intern(f, wave_name_at(fr, i));
+		wl->nmembers = r->waves[i].n;
+		wl->members = xcalloc(wl->nmembers ? wl->nmembers : 1, sizeof(char *));
+		for (size_t k = 0; k < wl->nmembers; k++) {
+			const struct obj *ss = in->stagesets[r->waves[i].idx[k]];
+			char *key = xasprintf("%s/%s", ss->ns, ss->name);
+
+			wl->members[k] = intern(f, key);
+			free(key);
+		}
+	}
+}
+
+static void log_stamp(struct frc *f, const char *fleet, const char *wave_name, int64_t now_ms,
+		      const struct fr_action *a, const char *ns, const char *name)
+{
+	struct frc_stamp_rec *e;
+	char *key;
+
+	if (f->nstamps == f->capstamps) {
+		f->capstamps = f->capstamps ? f->capstamps * 2 : 16;
+		f->stamps = xreallocarray(f->stamps, f->capstamps, sizeof(*f->stamps));
+	}
+	e = &f->stamps[f->nstamps++];
+	key = xasprintf("%s/%s", ns, name);
+	e->fleet = intern(f, fleet);
+	e->t_ms = now_ms;
+	e->wave = a->wave;
+	e->wave_name = intern(f, wave_name);
+	e->member = intern(f, key);
+	e->value = intern(f, a->value);
+	free(key);
+}
+
+const struct frc_gate_rec *frc_gate_log(const struct frc *f, size_t *n)
+{
+	*n = f ? f->ngates : 0;
+	return f ? f->gates : NULL;
+}
+
+const struct frc_halt_rec *frc_halt_log(const struct frc *f, size_t *n)
+{
+	*n = f ? f->nhalts : 0;
+	return f ? f->halts : NULL;
+}
+
+const struct frc_stamp_rec *frc_stamp_log(const struct frc *f, size_t *n)
+{
+	*n = f ? f->nstamps : 0;
+	return f ? f->stamps : NULL;
+}
 
 /* ---- gates (MS:HTTPQuerier.Query as the simulator answers it) ---- */
 
@@ -192,6 +383,7 @@ static struct told *told_for(struct frc *f, const char *name)
 	t->name = xstrdup(name);
 	t->quirks = 0;
 	t->undecodable = xstrdup("");
+	t->halt = -1;
 	return t;
 }
 
@@ -394,6 +586,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	struct fr_input in;
 	struct fr_result r;
 	struct patch_to *to;
+	const char **to_wave;
 	char now_text[GT_RFC3339_BUFSZ];
 	char *bad = NULL;
 	int64_t *soak;
@@ -435,12 +628,17 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	in.gate_ctx = f;
 	f->pass_now_ms = now_ms;
 	fr_reconcile(&in, &r); /* no patch callback: every patch is applied below */
+	log_gates(f, fr, now_ms, &r);
+	log_halt(f, t, fr, now_ms, &in, &r);
 
 	/* copy the targets: the listed objects go stale from the first write on */
 	nto = r.nactions;
 	to = xcalloc(nto ? nto : 1, sizeof(*to));
+	to_wave = xcalloc(nto ? nto : 1, sizeof(*to_wave));
 	for (size_t i = 0; i < nto; i++) {
 		const struct obj *ss = in.stagesets[r.actions[i].member];
+
+		to_wave[i] = intern(f, wave_name_at(fr, r.actions[i].wave));
 
 		to[i].ns = xstrdup(ss->ns);
 		to[i].name = xstrdup(ss->name);
@@ -454,6 +652,8 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 		if (api_set_annotation(api, KIND_STAGESET, to[i].ns, to[i].name, to[i].key,
 				       to[i].value) != 0)
 			res.err = -1;
+		else if (r.actions[i].kind == FR_ACT_ROLLBACK)
+			log_stamp(f, name, to_wave[i], now_ms, &r.actions[i], to[i].ns, to[i].name);
 	if (res.err == 0 && r.event_halted)
 		notice(w, TL_WARNING, name, r.event_note);
 
@@ -487,6 +687,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 		free(to[i].value);
 	}
 	free(to);
+	free(to_wave);
 	fr_result_release(&r);
 	fr_status_release(&prior);
 	free(soak);
@@ -584,6 +785,17 @@ void frc_free(struct frc *f)
 		lbl_selector_release(&f->sel[i].sel);
 	}
 	free(f->sel);
+	free(f->gates);
+	for (size_t i = 0; i < f->nhalts; i++) {
+		for (size_t k = 0; k < f->halts[i].nwaves; k++)
+			free(f->halts[i].waves[k].members);
+		free(f->halts[i].waves);
+	}
+	free(f->halts);
+	free(f->stamps);
+	for (size_t i = 0; i < f->capstrs; i++)
+		free(f->strs[i]);
+	free(f->strs);
 	api_list_release(&f->stagesets);
 	api_list_release(&f->namespaces);
 	api_list_release(&f->fleets);

@@ -52,6 +52,7 @@
  * fail mid-pass here); the Halted event is not aggregated into a series.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -100,6 +101,72 @@ struct frc *frc_register(struct des *w, const struct frc_params *p);
 
 /* frc_free() - frees the adapter's state.  Accepts NULL. */
 void frc_free(struct frc *f);
+
+/*
+ * What the passes did, for the per-wave fleet report (sim/fleetobs).  Times
+ * are simulated ms of the pass (the reconcile's now); strings owned by the
+ * controller state; arrays in the order of the passes.
+ */
+
+/* One gate evaluation (fr_result.gates) of one pass. */
+struct frc_gate_rec {
+	const char *fleet;   /* FleetRollout name */
+	int64_t t_ms;
+	size_t wave;         /* spec index */
+	const char *wave_name;
+	bool available;      /* the query returned a value */
+	double value;        /* when available (kept on a threshold error) */
+	const char *verdict; /* static: "Passing", "Failing" or "Unknown" */
+	const char *error;   /* query or threshold error, NULL when none */
+	const char *min, *max; /* spec threshold bounds as written, NULL when absent */
+	bool wave_open;      /* the wave was at or before the first open wave */
+};
+
+/* One member of one wave at a halt. */
+struct frc_wave_list {
+	const char *name;      /* wave name */
+	const char **members;  /* "ns/name", List order */
+	size_t nmembers;
+};
+
+/*
+ * One halt episode: a halting pass whose previous pass of that FleetRollout
+ * did not halt with the same wave and message; the repeats (a gate that
+ * stays Failing halts again on every pass) are counted in @passes.
+ */
+struct frc_halt_rec {
+	const char *fleet;
+	int64_t t_ms;          /* first halting pass of the episode */
+	int64_t last_ms;       /* last halting pass of it */
+	uint32_t passes;       /* halting passes in the episode, >= 1 */
+	size_t wave;           /* spec index of the halting wave */
+	const char *wave_name;
+	bool gate;             /* halted by its gate (Failing); false: a regression */
+	const char *message;   /* the Halted message (= the event note) */
+	const char *label;     /* fleetVersionLabel of the pass, e.g. "version 4.5.0" */
+	const char *version;   /* the version of "version X" labels; NULL for the others */
+	struct frc_wave_list *waves; /* the members of every wave as the pass assigned them */
+	size_t nwaves;
+};
+
+/* One rollback-to stamp the controller applied. */
+struct frc_stamp_rec {
+	const char *fleet;
+	int64_t t_ms;
+	size_t wave;
+	const char *wave_name;
+	const char *member;    /* "ns/name" */
+	const char *value;     /* the rollback-to value (spec.previousVersion) */
+};
+
+/* frc_gate_log() - every gate evaluation so far; borrowed until the next pass or frc_free(). */
+const struct frc_gate_rec *frc_gate_log(const struct frc *f, size_t *n);
+
+/* frc_halt_log() - every halt episode so far; borrowed as frc_gate_log(). */
+const struct frc_halt_rec *frc_halt_log(const struct frc *f, size_t *n);
+
+/* frc_stamp_log() - every rollback-to stamp applied so far; borrowed as frc_gate_log(). */
+const struct frc_stamp_rec *frc_stamp_log(const struct frc *f, size_t *n);
 
 /* frc_ctl() - the controller (borrowed, lives as long as the world). */
 struct ctl *frc_ctl(const struct frc *f);

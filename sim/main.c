@@ -327,6 +327,7 @@ static void fill_rep(struct rep_run *rep, const struct scenario *s, const struct
 	rep->tl = des_timeline(r->world);
 	rep->summary = &r->summary;
 	rep->obs = r->obs;
+	rep->fleets = r->fobs;
 	if (r->models) {
 		const struct mdl_job_stat *js;
 		size_t n = mdl_jobs(r->models, &js);

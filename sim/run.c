@@ -397,6 +397,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	r->world = des_new(&p);
 	api = des_api(r->world);
 	r->obs = obs_new(r->world, p.api_latency_ms);
+	r->fobs = fo_new(r->world, p.api_latency_ms, s->start_unix_ms);
 
 	des_set_cause(r->world, "load");
 	for (size_t i = 0; i < s->nobjs; i++) {
@@ -460,6 +461,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	free(until);
 	end_of_run_hazards(r->world);
 	obs_finish(r->obs, r->world);
+	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssm(r->fleet), r->end_ms);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	return 0;
 }
@@ -469,6 +471,7 @@ void run_result_release(struct run_result *r)
 	if (!r)
 		return;
 	obs_free(r->obs);
+	fo_free(r->fobs);
 	des_free(r->world);
 	/* The adapters' and models' state outlives the controllers the world owns. */
 	mrc_free(r->mrc);

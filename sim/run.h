@@ -13,6 +13,7 @@
 
 #include "sim/des.h"
 #include "sim/fleet_glue.h"
+#include "sim/fleetobs.h"
 #include "sim/magos_rc.h"
 #include "sim/magos_wc.h"
 #include "sim/models.h"
@@ -38,6 +39,7 @@ struct run_result {
 	struct mwc *mwc;         /* owned: Workspace controller and RefWatcher adapters */
 	struct mdl *models;      /* owned: Job runner, git remotes, scripted model events */
 	struct fleet_glue *fleet;/* owned: FleetRollout controller and StageSet member model */
+	struct fo *fobs;         /* owned: per-wave fleet report, blast radius, exposure */
 	uint64_t seed;           /* effective seed */
 	int64_t horizon_ms;      /* effective horizon, ms */
 	enum des_stop stop;      /* why the clock stopped */

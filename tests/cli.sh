@@ -133,6 +133,58 @@ PY
 	then ok "a small fleet: waves in order, the §2.7 regression halt, completion"; else bad "a small fleet: waves in order, the §2.7 regression halt, completion"; fi
 fi
 
+# The per-wave fleet report of the same run (sim/fleetobs definitions, README).
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - "$tmp/fleet.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fl = d["summary"]["fleets"]
+assert len(fl) == 1 and fl[0]["name"] == "moodle", fl
+f = fl[0]
+assert f["completed_ms"] == 6501839, f["completed_ms"]
+w = {x["name"]: x for x in f["waves"]}
+assert [x["name"] for x in f["waves"]] == ["canary", "broad", "rest"]
+# canary: open from the start, re-soaked after the 4.5.0 halt, passed when broad opened
+assert (w["canary"]["opened_ms"], w["canary"]["passed_ms"]) == (0, 2463000), w["canary"]
+assert w["broad"]["opened_ms"] == 2463000 and w["broad"]["passed_ms"] == 6214000, w["broad"]
+assert w["rest"]["opened_ms"] == 6214000 and w["rest"]["passed_ms"] == 6501839, w["rest"]
+assert w["canary"]["soaks"] == 2 and w["canary"]["soak_until_ms"] == 2463000, w["canary"]
+assert w["canary"]["last_settled_ms"] == 663094, w["canary"]
+g = w["canary"]["gate_evaluations"]
+assert g and g[0]["t_ms"] == 2463000 and g[0]["value"] == 0.001, g[0]
+assert g[0]["threshold"] == {"min": None, "max": "0.01"} and g[0]["verdict"] == "Passing", g[0]
+assert w["canary"]["gate_verdicts"] == {"passing": len(g), "failing": 0, "unknown": 0}
+assert w["broad"]["gate_evaluations"] == [] and w["rest"]["gate_evaluations"] == []
+h = f["halts"]
+assert len(h) == 1 and h[0]["t_ms"] == 600000 and h[0]["wave"] == "canary", h
+assert h[0]["kind"] == "regression" and h[0]["version"] == "4.5.0" and h[0]["passes"] == 1, h
+assert f["rollbacks"] == []
+b = f["blast_radius"]
+assert (b["version"], b["count"], b["total"], b["share"]) == ("4.5.0", 0, 12, 0), b
+assert [(x["wave"], x["count"], x["total"]) for x in b["by_wave"]] == \
+    [("canary", 0, 1), ("broad", 0, 3), ("rest", 0, 8)], b
+# nothing on 4.5.0 failed before the halt: the halt was the §2.7 quirk, not a detection
+assert f["fault_onset_ms"] is None and f["detection_latency_ms"] is None, f
+assert f["exposure_member_ms"] == 18436988, f["exposure_member_ms"]
+PY
+	then ok "a small fleet: per-wave report, blast radius, latency, exposure"; else bad "a small fleet: per-wave report, blast radius, latency, exposure"; fi
+fi
+"$SIM" run --timeline none --no-color tests/scenarios/fleet-small.yaml >"$tmp/fleet.txt" 2>&1
+if grep -q "^  canary                   0s    1m48.604s        41m3s        41m3s  159/0/0$" "$tmp/fleet.txt" &&
+	grep -q "halt 10m0s wave canary (regression, Halted)" "$tmp/fleet.txt" &&
+	grep -q "0 of 12 members (0.0%) of FleetRollout moodle had adopted 4.5.0 by" "$tmp/fleet.txt" &&
+	grep -q "307.3 member-minutes on 4.5.0" "$tmp/fleet.txt" &&
+	grep -q "FleetRollout moodle  →  the current version" "$tmp/fleet.txt"; then
+	ok "a small fleet: terminal wave table and summary lines"
+else
+	bad "a small fleet: terminal wave table and summary lines"
+fi
+if python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.argv[1], encoding="utf-8")))' "$tmp/fleet.txt"; then
+	ok "a small fleet: the report fits 80 columns"
+else
+	bad "a small fleet: the report fits 80 columns"
+fi
+
 # A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
 expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
 

@@ -1,0 +1,647 @@
+#include "sim/fleetobs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/objects.h"
+#include "engine/value.h"
+#include "engine/xalloc.h"
+#include "sim/apiserver.h"
+#include "sim/des.h"
+#include "sim/gotime.h"
+#include "sim/stageset_model.h"
+
+/* Ready as the definitions read it. */
+enum rd { RD_UNKNOWN, RD_READY, RD_HELD, RD_NOT_READY };
+
+struct vchange {
+	int64_t t_ms;
+	char *version; /* NULL: no version (none yet, or the member is gone) */
+};
+
+struct rchange {
+	int64_t t_ms;
+	enum rd rd;
+};
+
+/* What was seen of one StageSet. */
+struct member {
+	char *key; /* "ns/name" */
+	struct vchange *v;
+	size_t nv;
+	struct rchange *r;
+	size_t nr;
+	int64_t refused_ms;
+	char *refused_reason;
+};
+
+struct seen {
+	int64_t soak; /* soakUntil, INT64_MIN none */
+	bool settled;
+};
+
+struct index {
+	char **keys;
+	size_t *pos;
+	size_t cap, n;
+};
+
+struct fo {
+	struct des *w;
+	int64_t latency_ms;
+	int64_t start_unix_ms;
+	struct member *m;
+	size_t nm, capm;
+	struct index m_idx;
+	struct fo_fleet *f;
+	size_t nf, capf;
+	struct index f_idx;
+	/* Per fleet and wave (parallel to f[i].waves): what the last status showed. */
+	struct seen **last_soak;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void index_put(struct index *x, const char *key, size_t pos);
+
+static void index_grow(struct index *x)
+{
+	struct index old = *x;
+
+	x->cap = old.cap ? old.cap * 2 : 64;
+	x->keys = xcalloc(x->cap, sizeof(char *));
+	x->pos = xcalloc(x->cap, sizeof(size_t));
+	x->n = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i]) {
+			index_put(x, old.keys[i], old.pos[i]);
+			free(old.keys[i]);
+		}
+	free(old.keys);
+	free(old.pos);
+}
+
+static void index_put(struct index *x, const char *key, size_t pos)
+{
+	size_t i;
+
+	if ((x->n + 1) * 2 > x->cap)
+		index_grow(x);
+	i = (size_t)hash_str(key) & (x->cap - 1);
+	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
+		i = (i + 1) & (x->cap - 1);
+	if (!x->keys[i]) {
+		x->keys[i] = xstrdup(key);
+		x->n++;
+	}
+	x->pos[i] = pos;
+}
+
+static bool index_get(const struct index *x, const char *key, size_t *pos)
+{
+	size_t i;
+
+	if (!x->cap)
+		return false;
+	i = (size_t)hash_str(key) & (x->cap - 1);
+	while (x->keys[i]) {
+		if (strcmp(x->keys[i], key) == 0) {
+			*pos = x->pos[i];
+			return true;
+		}
+		i = (i + 1) & (x->cap - 1);
+	}
+	return false;
+}
+
+static void index_release(struct index *x)
+{
+	for (size_t i = 0; i < x->cap; i++)
+		free(x->keys[i]);
+	free(x->keys);
+	free(x->pos);
+	memset(x, 0, sizeof(*x));
+}
+
+static bool is(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* ---- StageSets ------------------------------------------------------------ */
+
+static struct member *member_get(struct fo *o, const char *key)
+{
+	size_t pos;
+	struct member *m;
+
+	if (index_get(&o->m_idx, key, &pos))
+		return &o->m[pos];
+	if (o->nm == o->capm) {
+		o->capm = o->capm ? o->capm * 2 : 64;
+		o->m = xreallocarray(o->m, o->capm, sizeof(*o->m));
+	}
+	m = &o->m[o->nm];
+	memset(m, 0, sizeof(*m));
+	m->key = xstrdup(key);
+	m->refused_ms = -1;
+	index_put(&o->m_idx, key, o->nm++);
+	return m;
+}
+
+static const struct member *member_find(const struct fo *o, const char *key)
+{
+	size_t pos;
+
+	return index_get(&o->m_idx, key, &pos) ? &o->m[pos] : NULL;
+}
+
+static const char *cur_version(const struct member *m)
+{
+	return m->nv ? m->v[m->nv - 1].version : NULL;
+}
+
+static void set_version(struct member *m, int64_t t, const char *v)
+{
+	const char *cur = cur_version(m);
+
+	if ((cur == NULL && v == NULL) || is(cur, v))
+		return;
+	m->v = xreallocarray(m->v, m->nv + 1, sizeof(*m->v));
+	m->v[m->nv++] = (struct vchange){ t, dup_or_null(v) };
+}
+
+static void set_ready(struct member *m, int64_t t, enum rd rd)
+{
+	if (m->nr && m->r[m->nr - 1].rd == rd)
+		return;
+	m->r = xreallocarray(m->r, m->nr + 1, sizeof(*m->r));
+	m->r[m->nr++] = (struct rchange){ t, rd };
+}
+
+static const struct val *ready_condition(const struct val *status)
+{
+	const struct val *conds = val_map_get(status, "conditions");
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
+		if (is(val_str(val_map_get(conds->u.list.items[i], "type"), NULL), "Ready"))
+			return conds->u.list.items[i];
+	return NULL;
+}
+
+static void on_stageset(void *ctx, enum api_event_type type, const struct obj *old,
+			const struct obj *new)
+{
+	struct fo *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	char *key = xasprintf("%s/%s", cur->ns, cur->name);
+	struct member *m = member_get(o, key);
+	const struct val *rc;
+	const char *v, *status, *reason;
+
+	free(key);
+	if (type == API_DELETED) {
+		set_version(m, t, NULL);
+		set_ready(m, t, RD_UNKNOWN);
+		return;
+	}
+	v = val_str(val_map_get(cur->status, "version"), NULL);
+	set_version(m, t, v && v[0] ? v : NULL);
+	rc = ready_condition(cur->status);
+	if (!rc)
+		return;
+	status = val_str(val_map_get(rc, "status"), "");
+	reason = val_str(val_map_get(rc, "reason"), "");
+	if (is(status, "True"))
+		set_ready(m, t, RD_READY);
+	else
+		set_ready(m, t, is(reason, "AwaitingApproval") ? RD_HELD : RD_NOT_READY);
+	if (m->refused_ms < 0 &&
+	    (is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration"))) {
+		m->refused_ms = t;
+		m->refused_reason = xstrdup(reason);
+	}
+}
+
+/* ---- FleetRollouts -------------------------------------------------------- */
+
+static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
+{
+	size_t pos;
+	struct fo_fleet *f;
+
+	if (index_get(&o->f_idx, name, &pos)) {
+		*idx = pos;
+		return &o->f[pos];
+	}
+	if (o->nf == o->capf) {
+		o->capf = o->capf ? o->capf * 2 : 4;
+		o->f = xreallocarray(o->f, o->capf, sizeof(*o->f));
+		o->last_soak = xreallocarray(o->last_soak, o->capf, sizeof(*o->last_soak));
+	}
+	f = &o->f[o->nf];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = -1;
+	f->exposure_member_ms = -1;
+	o->last_soak[o->nf] = NULL;
+	index_put(&o->f_idx, name, o->nf);
+	*idx = o->nf++;
+	return f;
+}
+
+static size_t wave_get(struct fo *o, size_t fi, const char *name)
+{
+	struct fo_fleet *f = &o->f[fi];
+	struct fo_wave *w;
+
+	for (size_t i = 0; i < f->nwaves; i++)
+		if (strcmp(f->waves[i].name, name) == 0)
+			return i;
+	f->waves = xreallocarray(f->waves, f->nwaves + 1, sizeof(*f->waves));
+	o->last_soak[fi] = xreallocarray(o->last_soak[fi], f->nwaves + 1, sizeof(struct seen));
+	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false };
+	w = &f->waves[f->nwaves];
+	memset(w, 0, sizeof(*w));
+	w->name = xstrdup(name);
+	w->opened_ms = w->settled_ms = w->last_settled_ms = w->soak_until_ms = w->passed_ms = -1;
+	return f->nwaves++;
+}
+
+static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
+		     const struct obj *new)
+{
+	struct fo *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	const struct val *waves = val_map_get(cur->status, "waves");
+	const char *phase = val_str(val_map_get(cur->status, "phase"), "");
+	const char *current = val_str(val_map_get(cur->status, "currentWave"), "");
+	size_t n = waves && waves->type == VAL_LIST ? waves->u.list.n : 0;
+	size_t fi, *idx;
+	long ci = -1;
+	struct fo_fleet *f;
+
+	(void)fleet_get(o, cur->name, &fi);
+	if (type == API_DELETED)
+		return;
+	idx = xcalloc(n ? n : 1, sizeof(*idx));
+	for (size_t i = 0; i < n; i++) {
+		const struct val *e = waves->u.list.items[i];
+		size_t k = wave_get(o, fi, val_str(val_map_get(e, "name"), ""));
+		struct fo_wave *w = &o->f[fi].waves[k];
+		const char *until = val_str(val_map_get(e, "soakUntil"), NULL);
+		bool settled = val_bool(val_map_get(e, "settled"), false);
+		int64_t u;
+
+		idx[i] = k;
+		if (w->settled_ms < 0 && settled)
+			w->settled_ms = t;
+		if (settled && !o->last_soak[fi][k].settled && w->passed_ms < 0)
+			w->last_settled_ms = t;
+		o->last_soak[fi][k].settled = settled;
+		if (until && gt_parse_rfc3339(until, &u, NULL, 0) == 0) {
+			u -= o->start_unix_ms;
+			if (u != o->last_soak[fi][k].soak) {
+				o->last_soak[fi][k].soak = u;
+				w->soaks++;
+			}
+			if (w->passed_ms < 0)
+				w->soak_until_ms = u;
+		}
+		if (strcmp(val_str(val_map_get(e, "name"), ""), current) == 0)
+			ci = (long)i;
+	}
+	f = &o->f[fi];
+	if (is(phase, "Completed")) {
+		for (size_t i = 0; i < n; i++) {
+			struct fo_wave *w = &f->waves[idx[i]];
+
+			if (w->opened_ms < 0)
+				w->opened_ms = t;
+			if (w->passed_ms < 0)
+				w->passed_ms = t;
+		}
+		if (f->completed_ms < 0)
+			f->completed_ms = t;
+	} else if (is(phase, "InProgress") && ci >= 0) {
+		for (size_t i = 0; i <= (size_t)ci; i++) {
+			struct fo_wave *w = &f->waves[idx[i]];
+
+			if (w->opened_ms < 0)
+				w->opened_ms = t;
+			if (i < (size_t)ci && w->passed_ms < 0)
+				w->passed_ms = t;
+		}
+	}
+	free(idx);
+}
+
+struct fo *fo_new(struct des *w, int64_t latency_ms, int64_t start_unix_ms)
+{
+	struct fo *o = xcalloc(1, sizeof(*o));
+
+	o->w = w;
+	o->latency_ms = latency_ms;
+	o->start_unix_ms = start_unix_ms;
+	api_watch(des_api(w), "FleetRollout", on_fleet, o);
+	api_watch(des_api(w), "StageSet", on_stageset, o);
+	return o;
+}
+
+/* ---- after the run -------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_fleet(const void *a, const void *b)
+{
+	return strcmp(((const struct fo_fleet *)a)->name, ((const struct fo_fleet *)b)->name);
+}
+
+/* The member's status.version at @t (the last change at or before it). */
+static const char *version_at(const struct member *m, int64_t t)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < m->nv && m->v[i].t_ms <= t; i++)
+		v = m->v[i].version;
+	return v;
+}
+
+static bool had_version_by(const struct member *m, const char *v, int64_t t)
+{
+	for (size_t i = 0; i < m->nv && m->v[i].t_ms <= t; i++)
+		if (is(m->v[i].version, v))
+			return true;
+	return false;
+}
+
+static int64_t exposure_of(const struct member *m, const char *v, int64_t end_ms)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < m->nv; i++) {
+		int64_t until = i + 1 < m->nv ? m->v[i + 1].t_ms : end_ms;
+
+		if (is(m->v[i].version, v) && until > m->v[i].t_ms && m->v[i].t_ms < end_ms)
+			sum += (until < end_ms ? until : end_ms) - m->v[i].t_ms;
+	}
+	return sum;
+}
+
+static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool window)
+{
+	if (f->onset_ms >= 0 && f->onset_ms <= t)
+		return;
+	f->onset_ms = t;
+	free(f->onset_member);
+	f->onset_member = xstrdup(member);
+	f->onset_window = window;
+}
+
+/* The first halt's blast radius, onset, detection latency and exposure. */
+static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct frc_halt_rec *h,
+			       const struct fo_inputs *in)
+{
+	const char *v = h->version;
+	char **all;
+	size_t nall = 0, total = 0;
+
+	f->halt_ms = h->t_ms;
+	if (!v)
+		return;
+	f->has_blast = true;
+	f->bad_version = xstrdup(v);
+	for (size_t i = 0; i < h->nwaves; i++)
+		total += h->waves[i].nmembers;
+	all = xcalloc(total ? total : 1, sizeof(char *));
+	f->nblast_waves = h->nwaves;
+	f->blast_waves = xcalloc(h->nwaves ? h->nwaves : 1, sizeof(*f->blast_waves));
+	for (size_t i = 0; i < h->nwaves; i++) {
+		struct fo_blast_wave *bw = &f->blast_waves[i];
+
+		bw->name = xstrdup(h->waves[i].name);
+		bw->total = h->waves[i].nmembers;
+		for (size_t k = 0; k < h->waves[i].nmembers; k++) {
+			const struct member *m = member_find(o, h->waves[i].members[k]);
+
+			bw->count += m && had_version_by(m, v, h->t_ms);
+			all[nall++] = (char *)h->waves[i].members[k];
+		}
+	}
+	/* Each member once. */
+	if (nall)
+		qsort(all, nall, sizeof(char *), cmp_str);
+	total = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
+			all[total++] = all[i];
+	nall = total;
+	f->blast_total = nall;
+	f->exposure_member_ms = 0;
+	f->blast_members = xcalloc(nall ? nall : 1, sizeof(char *));
+	for (size_t i = 0; i < nall; i++) {
+		const struct member *m = member_find(o, all[i]);
+
+		if (!m)
+			continue;
+		if (had_version_by(m, v, h->t_ms))
+			f->blast_members[f->blast_count++] = xstrdup(all[i]);
+		f->exposure_member_ms += exposure_of(m, v, in->end_ms);
+		for (size_t k = 0; k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
+			if (m->r[k].rd == RD_NOT_READY && is(version_at(m, m->r[k].t_ms), v)) {
+				take_onset(f, m->r[k].t_ms, all[i], false);
+				break;
+			}
+	}
+	for (size_t i = 0; i < in->nwindows; i++) {
+		const struct fo_window *wn = &in->windows[i];
+
+		if (wn->start_ms <= h->t_ms && is(wn->version, v) &&
+		    bsearch(&wn->member, all, nall, sizeof(char *), cmp_str))
+			take_onset(f, wn->start_ms, wn->member, true);
+	}
+	if (f->onset_ms >= 0)
+		f->detection_latency_ms = h->t_ms - f->onset_ms;
+	free(all);
+}
+
+void fo_finish(struct fo *o, const struct fo_inputs *in)
+{
+	size_t fi;
+
+	for (size_t i = 0; i < in->ngates; i++) {
+		const struct frc_gate_rec *g = &in->gates[i];
+		struct fo_wave *w;
+
+		(void)fleet_get(o, g->fleet, &fi);
+		w = &o->f[fi].waves[wave_get(o, fi, g->wave_name)];
+		w->gates = xreallocarray(w->gates, w->ngates + 1, sizeof(*w->gates));
+		w->gates[w->ngates++] = *g;
+		if (is(g->verdict, "Passing"))
+			w->passing++;
+		else if (is(g->verdict, "Failing"))
+			w->failing++;
+		else
+			w->unknown++;
+	}
+	for (size_t i = 0; i < in->nhalts; i++) {
+		const struct frc_halt_rec *h = &in->halts[i];
+		struct fo_fleet *f = fleet_get(o, h->fleet, &fi);
+		struct fo_halt *x;
+
+		f->halts = xreallocarray(f->halts, f->nhalts + 1, sizeof(*f->halts));
+		x = &f->halts[f->nhalts++];
+		x->t_ms = h->t_ms;
+		x->last_ms = h->last_ms;
+		x->passes = h->passes;
+		x->wave = xstrdup(h->wave_name);
+		x->gate = h->gate;
+		x->reason = xstrdup("Halted");
+		x->message = xstrdup(h->message);
+		x->version = dup_or_null(h->version);
+		if (f->nhalts == 1)
+			first_halt_figures(o, f, h, in);
+	}
+	for (size_t i = 0; i < in->nstamps; i++) {
+		const struct frc_stamp_rec *s = &in->stamps[i];
+		struct fo_fleet *f = fleet_get(o, s->fleet, &fi);
+		const struct member *m = member_find(o, s->member);
+		struct fo_stamp *x;
+
+		f->stamps = xreallocarray(f->stamps, f->nstamps + 1, sizeof(*f->stamps));
+		x = &f->stamps[f->nstamps++];
+		x->t_ms = s->t_ms;
+		x->wave = xstrdup(s->wave_name);
+		x->member = xstrdup(s->member);
+		x->to = xstrdup(s->value);
+		x->reverted_ms = x->refused_ms = -1;
+		x->refused_reason = NULL;
+		for (size_t k = 0; m && k < m->nv; k++)
+			if (m->v[k].t_ms >= s->t_ms && is(m->v[k].version, s->value)) {
+				x->reverted_ms = m->v[k].t_ms;
+				break;
+			}
+		if (m && m->refused_ms >= s->t_ms) {
+			x->refused_ms = m->refused_ms;
+			x->refused_reason = xstrdup(m->refused_reason);
+		}
+	}
+	/* Name order; the per-fleet soak scratch is not needed past here. */
+	for (size_t i = 0; i < o->nf; i++) {
+		free(o->last_soak[i]);
+		o->last_soak[i] = NULL;
+	}
+	if (o->nf)
+		qsort(o->f, o->nf, sizeof(*o->f), cmp_fleet);
+	index_release(&o->f_idx);
+}
+
+void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms)
+{
+	struct fo_inputs in = { 0 };
+	const struct ssm_member_stat *ms = NULL;
+	size_t nms = m ? ssm_members(m, &ms) : 0, nw = 0;
+	struct fo_window *wins;
+	char **keys;
+
+	in.gates = frc_gate_log(f, &in.ngates);
+	in.halts = frc_halt_log(f, &in.nhalts);
+	in.stamps = frc_stamp_log(f, &in.nstamps);
+	in.end_ms = end_ms;
+	for (size_t i = 0; i < nms; i++)
+		nw += ms[i].nwindows;
+	wins = xcalloc(nw ? nw : 1, sizeof(*wins));
+	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
+	nw = 0;
+	for (size_t i = 0; i < nms; i++) {
+		keys[i] = xasprintf("%s/%s", ms[i].ns, ms[i].name);
+		for (size_t k = 0; k < ms[i].nwindows; k++)
+			wins[nw++] = (struct fo_window){ keys[i], ms[i].windows[k].start_ms,
+							 ms[i].windows[k].version };
+	}
+	in.windows = wins;
+	in.nwindows = nw;
+	fo_finish(o, &in);
+	for (size_t i = 0; i < nms; i++)
+		free(keys[i]);
+	free(keys);
+	free(wins);
+}
+
+const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n)
+{
+	*n = o ? o->nf : 0;
+	return o ? o->f : NULL;
+}
+
+void fo_free(struct fo *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nm; i++) {
+		struct member *m = &o->m[i];
+
+		free(m->key);
+		for (size_t k = 0; k < m->nv; k++)
+			free(m->v[k].version);
+		free(m->v);
+		free(m->r);
+		free(m->refused_reason);
+	}
+	free(o->m);
+	index_release(&o->m_idx);
+	for (size_t i = 0; i < o->nf; i++) {
+		struct fo_fleet *f = &o->f[i];
+
+		free(f->name);
+		for (size_t k = 0; k < f->nwaves; k++) {
+			free(f->waves[k].name);
+			free(f->waves[k].gates);
+		}
+		free(f->waves);
+		for (size_t k = 0; k < f->nhalts; k++) {
+			free(f->halts[k].wave);
+			free(f->halts[k].reason);
+			free(f->halts[k].message);
+			free(f->halts[k].version);
+		}
+		free(f->halts);
+		for (size_t k = 0; k < f->nstamps; k++) {
+			free(f->stamps[k].wave);
+			free(f->stamps[k].member);
+			free(f->stamps[k].to);
+			free(f->stamps[k].refused_reason);
+		}
+		free(f->stamps);
+		free(f->bad_version);
+		for (size_t k = 0; k < f->blast_count; k++)
+			free(f->blast_members[k]);
+		free(f->blast_members);
+		for (size_t k = 0; k < f->nblast_waves; k++)
+			free(f->blast_waves[k].name);
+		free(f->blast_waves);
+		free(f->onset_member);
+		free(o->last_soak ? o->last_soak[i] : NULL);
+	}
+	free(o->f);
+	free(o->last_soak);
+	index_release(&o->f_idx);
+	free(o);
+}

@@ -1,0 +1,213 @@
+/*
+ * The fleet observer's definitions on a world with no controllers: the
+ * FleetRollout's and StageSets' statuses are scripted
+ * (tests/scenarios/fleetobs-halt.yaml) and the controller's pass log and the
+ * regression windows are given by hand, so the expectations do not depend on
+ * the engines or the member model.
+ */
+#include <string.h>
+
+#include "sim/apiserver.h"
+#include "sim/des.h"
+#include "sim/diag.h"
+#include "sim/fleetobs.h"
+#include "sim/scenario.h"
+#include "tests/unit/cu_main.h"
+
+#define MIN (60 * 1000)
+
+static void fire(struct des *w, void *ctx, void *arg)
+{
+	const struct scn_event *ev = arg;
+
+	(void)ctx;
+	CU_ASSERT_EQUAL(api_patch_status(des_api(w), ev->target.kind, ev->target.ns,
+					 ev->target.name, ev->merge), 0);
+}
+
+static const char *canary[] = { "t/a" };
+static const char *rest[] = { "t/b", "t/c" };
+
+/* Runs the scripted world, then joins it with a pass log and @windows. */
+static struct fo *run(const struct fo_window *windows, size_t nwindows, struct des **wout,
+		      struct scenario *s)
+{
+	const char *paths[] = { "tests/scenarios/fleetobs-halt.yaml" };
+	static const struct frc_gate_rec gates[] = {
+		{ "shop", 12 * MIN, 0, "canary", true, 0.001, "Passing", NULL, NULL, "0.01", true },
+		{ "shop", 12 * MIN + 30000, 0, "canary", true, 0.001, "Passing", NULL, NULL, "0.01",
+		  true },
+		{ "shop", 13 * MIN, 0, "canary", false, 0, "Unknown", "metric source unavailable",
+		  NULL, "0.01", true },
+	};
+	static struct frc_wave_list waves[] = { { "canary", canary, 1 }, { "rest", rest, 2 } };
+	static const struct frc_halt_rec halts[] = {
+		{ "shop", 16 * MIN, 16 * MIN, 1, 1, "rest", false,
+		  "wave \"rest\" regressed: a member is no longer adopted and Ready", "version 1.0.0",
+		  "1.0.0", waves, 2 },
+		{ "shop", 25 * MIN, 26 * MIN, 3, 0, "canary", true, "gate", "mixed versions", NULL,
+		  NULL, 0 },
+	};
+	static const struct frc_stamp_rec stamps[] = {
+		{ "shop", 16 * MIN, 1, "rest", "t/b", "0.9.0" },
+		{ "shop", 16 * MIN, 1, "rest", "t/c", "0.9.0" },
+	};
+	struct fo_inputs in = { gates, 3, halts, 2, stamps, 2, windows, nwindows, 30 * MIN };
+	struct diag d;
+	struct des *w;
+	struct fo *o;
+
+	diag_init(&d);
+	scn_init(s);
+	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, s, &d), 0);
+	diag_release(&d);
+	w = des_new(NULL);
+	o = fo_new(w, 0, s->start_unix_ms);
+	for (size_t i = 0; i < s->nobjs; i++)
+		CU_ASSERT_EQUAL(api_create(des_api(w), obj_copy(s->objs[i])), 0);
+	for (size_t i = 0; i < s->nevents; i++)
+		des_at(w, s->events[i].at_ms, DES_PRIO_SCRIPT, fire, NULL, &s->events[i]);
+	des_run(w, s->horizon_ms, NULL);
+	fo_finish(o, &in);
+	*wout = w;
+	return o;
+}
+
+static const struct fo_fleet *the_fleet(const struct fo *o)
+{
+	size_t n;
+	const struct fo_fleet *f = fo_fleets(o, &n);
+
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(f->name, "shop");
+	return f;
+}
+
+/* Opened, settled, soak end, passed, gate verdicts; halts and stamps as logged. */
+static void test_waves_halts_stamps(void)
+{
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(NULL, 0, &w, &s);
+	const struct fo_fleet *f = the_fleet(o);
+	const struct fo_wave *c, *r;
+
+	CU_ASSERT_EQUAL_FATAL(f->nwaves, 2);
+	c = &f->waves[0];
+	r = &f->waves[1];
+	CU_ASSERT_STRING_EQUAL(c->name, "canary");
+	CU_ASSERT_EQUAL(c->opened_ms, 0);
+	CU_ASSERT_EQUAL(c->settled_ms, 2 * MIN);
+	CU_ASSERT_EQUAL(c->last_settled_ms, 2 * MIN);
+	CU_ASSERT_EQUAL(c->soak_until_ms, 12 * MIN);
+	CU_ASSERT_EQUAL(c->soaks, 1);
+	CU_ASSERT_EQUAL(c->passed_ms, 12 * MIN);
+	CU_ASSERT_EQUAL(c->ngates, 3);
+	CU_ASSERT_EQUAL(c->passing, 2);
+	CU_ASSERT_EQUAL(c->failing, 0);
+	CU_ASSERT_EQUAL(c->unknown, 1);
+	/* rest opened when currentWave moved to it; the Halted status does not pass it. */
+	CU_ASSERT_STRING_EQUAL(r->name, "rest");
+	CU_ASSERT_EQUAL(r->opened_ms, 12 * MIN);
+	CU_ASSERT_EQUAL(r->settled_ms, -1);
+	CU_ASSERT_EQUAL(r->soaks, 0);
+	CU_ASSERT_EQUAL(r->passed_ms, -1);
+	CU_ASSERT_EQUAL(r->ngates, 0);
+	CU_ASSERT_EQUAL(f->completed_ms, -1);
+
+	CU_ASSERT_EQUAL_FATAL(f->nhalts, 2);
+	CU_ASSERT_EQUAL(f->halts[0].t_ms, 16 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->halts[0].wave, "rest");
+	CU_ASSERT_FALSE(f->halts[0].gate);
+	CU_ASSERT_STRING_EQUAL(f->halts[0].reason, "Halted");
+	CU_ASSERT_STRING_EQUAL(f->halts[0].version, "1.0.0");
+	CU_ASSERT_EQUAL(f->halts[1].passes, 3);
+	CU_ASSERT_PTR_NULL(f->halts[1].version);
+
+	/* b came down to 0.9.0 at 18m; c refused at 20m. */
+	CU_ASSERT_EQUAL_FATAL(f->nstamps, 2);
+	CU_ASSERT_STRING_EQUAL(f->stamps[0].member, "t/b");
+	CU_ASSERT_EQUAL(f->stamps[0].reverted_ms, 18 * MIN);
+	CU_ASSERT_EQUAL(f->stamps[0].refused_ms, -1);
+	CU_ASSERT_STRING_EQUAL(f->stamps[1].member, "t/c");
+	CU_ASSERT_EQUAL(f->stamps[1].reverted_ms, -1);
+	CU_ASSERT_EQUAL(f->stamps[1].refused_ms, 20 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->stamps[1].refused_reason, "DowngradeNotAllowed");
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+/*
+ * Blast radius at the first halt (16m, version 1.0.0): a (1m) and b (13m)
+ * had adopted it, c only at 17m.  Exposure: a 1m→30m, b 13m→18m (its
+ * downgrade), c 17m→30m = 47 member-minutes.  Onset: b went not-Ready
+ * (StageFailed) on 1.0.0 at 14m; c's AwaitingApproval at 15m is a hold, not
+ * a fault, and c's refusal at 20m comes after the halt.
+ */
+static void test_blast_onset_exposure(void)
+{
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(NULL, 0, &w, &s);
+	const struct fo_fleet *f = the_fleet(o);
+
+	CU_ASSERT_TRUE_FATAL(f->has_blast);
+	CU_ASSERT_STRING_EQUAL(f->bad_version, "1.0.0");
+	CU_ASSERT_EQUAL(f->halt_ms, 16 * MIN);
+	CU_ASSERT_EQUAL(f->blast_count, 2);
+	CU_ASSERT_EQUAL(f->blast_total, 3);
+	CU_ASSERT_STRING_EQUAL(f->blast_members[0], "t/a");
+	CU_ASSERT_STRING_EQUAL(f->blast_members[1], "t/b");
+	CU_ASSERT_EQUAL_FATAL(f->nblast_waves, 2);
+	CU_ASSERT_EQUAL(f->blast_waves[0].count, 1);
+	CU_ASSERT_EQUAL(f->blast_waves[0].total, 1);
+	CU_ASSERT_EQUAL(f->blast_waves[1].count, 1);
+	CU_ASSERT_EQUAL(f->blast_waves[1].total, 2);
+	CU_ASSERT_EQUAL(f->exposure_member_ms, 47 * MIN);
+	CU_ASSERT_EQUAL(f->onset_ms, 14 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->onset_member, "t/b");
+	CU_ASSERT_FALSE(f->onset_window);
+	CU_ASSERT_EQUAL(f->detection_latency_ms, 2 * MIN);
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+/*
+ * A regression window on the bad version before any not-Ready status is the
+ * onset; windows on another version, after the halt, or of a non-member do
+ * not count.
+ */
+static void test_onset_from_windows(void)
+{
+	static const struct fo_window wins[] = {
+		{ "t/a", 13 * MIN + 30000, "1.0.0" },
+		{ "t/a", 5 * MIN, "0.9.0" },
+		{ "t/c", 17 * MIN, "1.0.0" },
+		{ "x/z", 1 * MIN, "1.0.0" },
+	};
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(wins, 4, &w, &s);
+	const struct fo_fleet *f = the_fleet(o);
+
+	CU_ASSERT_EQUAL(f->onset_ms, 13 * MIN + 30000);
+	CU_ASSERT_STRING_EQUAL(f->onset_member, "t/a");
+	CU_ASSERT_TRUE(f->onset_window);
+	CU_ASSERT_EQUAL(f->detection_latency_ms, 2 * MIN + 30000);
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+void register_tests(void)
+{
+	static CU_TestInfo tests[] = {
+		{ "waves, halts and rollback stamps", test_waves_halts_stamps },
+		{ "blast radius, onset, exposure", test_blast_onset_exposure },
+		{ "onset from regression windows", test_onset_from_windows },
+		CU_TEST_INFO_NULL,
+	};
+	CU_ADD_SUITE("fleetobs", tests);
+}
