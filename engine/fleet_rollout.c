@@ -30,9 +30,15 @@ static int cmp_str_ptr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Append @v; the capacity is implied by *@n (the next power of two), so the
+ * array grows by doubling without a capacity field: a pass over 100 000
+ * members would otherwise call realloc once per member.
+ */
 static void push_size(size_t **arr, size_t *n, size_t v)
 {
-	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	if (*n == 0 || (*n & (*n - 1)) == 0)
+		*arr = xreallocarray(*arr, *n ? *n * 2 : 1, sizeof(**arr));
 	(*arr)[(*n)++] = v;
 }
 
@@ -304,11 +310,12 @@ static const char *spec_str(const struct obj *fr, const char *key)
 	return val_str(val_map_get(fr->spec, key), "");
 }
 
-/* fleetAdopted: pinned ⇒ status.version == target; derived ⇒ no pendingVersion. */
-static bool fleet_adopted(const struct obj *fr, const struct obj *ss)
+/*
+ * fleetAdopted: pinned ⇒ status.version == target; derived ⇒ no pendingVersion.
+ * @target: spec.targetVersion ("" when absent), read once per pass.
+ */
+static bool fleet_adopted(const char *target, const struct obj *ss)
 {
-	const char *target = spec_str(fr, "targetVersion");
-
 	if (target[0])
 		return strcmp(ss_status_str(ss, "version"), target) == 0;
 	return ss_status_str(ss, "pendingVersion")[0] == '\0';
@@ -318,7 +325,7 @@ static bool fleet_adopted(const struct obj *fr, const struct obj *ss)
 static bool member_ready(const struct obj *ss)
 {
 	const struct val *cond = obj_ready_condition(ss);
-	const struct val *rev = val_path(ss->status, "pendingUpdate.revisions");
+	const struct val *rev = val_map_get(val_map_get(ss->status, "pendingUpdate"), "revisions");
 	size_t nrev = 0;
 
 	if (!cond || strcmp(val_str(val_map_get(cond, "status"), ""), "True") != 0)
@@ -332,11 +339,9 @@ static bool member_ready(const struct obj *ss)
 	return nrev == 0;
 }
 
-/* fleetApprovalVersion: the pinned target, else the member's pendingVersion. */
-static const char *fleet_approval_version(const struct obj *fr, const struct obj *ss)
+/* fleetApprovalVersion: the pinned @target (spec.targetVersion), else the member's pendingVersion. */
+static const char *fleet_approval_version(const char *target, const struct obj *ss)
 {
-	const char *target = spec_str(fr, "targetVersion");
-
 	return target[0] ? target : ss_status_str(ss, "pendingVersion");
 }
 
@@ -397,8 +402,9 @@ static int members(const struct obj *fr, const struct fr_input *in, size_t **out
 	struct lbl_selector sel, ns_sel;
 	char e[LBL_ERRLEN];
 	const struct val *ns_v = val_map_get(fr->spec, "namespaceSelector");
-	const char **in_scope = NULL;
+	const char **in_scope = NULL, *last_ns = NULL;
 	size_t nscope = 0;
+	bool last_in = false;
 
 	*out = NULL;
 	*nout = 0;
@@ -424,18 +430,42 @@ static int members(const struct obj *fr, const struct fr_input *in, size_t **out
 		qsort(in_scope, nscope, sizeof(*in_scope), cmp_ns_name);
 		lbl_selector_release(&ns_sel);
 	}
+	/*
+	 * The list is in namespace order, so runs of members share a namespace:
+	 * its scope is looked up once per run.  Sized for every StageSet once.
+	 */
+	*out = xmalloc((in->nstagesets ? in->nstagesets : 1) * sizeof(**out));
 	for (size_t i = 0; i < in->nstagesets; i++) {
 		const struct obj *ss = in->stagesets[i];
 
 		if (!lbl_matches(&sel, &ss->labels))
 			continue;
-		if (in_scope && !bsearch(&ss->ns, in_scope, nscope, sizeof(*in_scope), cmp_ns_name))
-			continue;
-		push_size(out, nout, i);
+		if (in_scope) {
+			if (!last_ns || strcmp(last_ns, ss->ns) != 0) {
+				last_ns = ss->ns;
+				last_in = bsearch(&ss->ns, in_scope, nscope, sizeof(*in_scope),
+						  cmp_ns_name) != NULL;
+			}
+			if (!last_in)
+				continue;
+		}
+		(*out)[(*nout)++] = i;
 	}
 	free(in_scope);
 	lbl_selector_release(&sel);
 	return 0;
+}
+
+/* Same keys and values: such maps match every selector alike. */
+static bool same_labels(const struct obj_strmap *a, const struct obj_strmap *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->items[i].key, b->items[i].key) != 0 ||
+		    strcmp(a->items[i].value, b->items[i].value) != 0)
+			return false;
+	return true;
 }
 
 static int cmp_obj_name(const void *a, const void *b)
@@ -747,6 +777,8 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	const struct val *waves = spec_waves(fr);
 	size_t nwaves = waves ? waves->u.list.n : 0;
 	struct lbl_selector *wave_sel = NULL;
+	const struct obj_strmap *prev_labels = NULL;
+	bool *hit = NULL;
 	const char *target = spec_str(fr, "targetVersion");
 	const char *prior_phase = in->prior && in->prior->phase ? in->prior->phase : "";
 	long prior_cur = in->prior ? wave_index(waves, in->prior->current_wave) : -1;
@@ -816,12 +848,22 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	/* S4: a member goes into every wave that matches it */
 	out->nwaves = nwaves;
 	out->waves = xcalloc(nwaves ? nwaves : 1, sizeof(*out->waves));
+	/*
+	 * Neighbours in List order often carry the same labels (one namespace,
+	 * one ring): their waves are the previous member's, without matching
+	 * every wave selector again.
+	 */
+	hit = xcalloc(nwaves ? nwaves : 1, sizeof(*hit));
 	for (size_t i = 0; i < out->nmembers; i++) {
 		const struct obj *ss = in->stagesets[out->members[i]];
 		size_t matched = 0;
 
+		if (!prev_labels || !same_labels(prev_labels, &ss->labels))
+			for (size_t w = 0; w < nwaves; w++)
+				hit[w] = lbl_matches(&wave_sel[w], &ss->labels);
+		prev_labels = &ss->labels;
 		for (size_t w = 0; w < nwaves; w++)
-			if (lbl_matches(&wave_sel[w], &ss->labels)) {
+			if (hit[w]) {
 				push_size(&out->waves[w].idx, &out->waves[w].n, out->members[i]);
 				matched++;
 			}
@@ -830,6 +872,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		if (matched > 1 && noverlap++ == 0)
 			first_overlap = out->members[i];
 	}
+	free(hit);
 	if (nlist > 0) {
 		char *joined;
 
@@ -867,7 +910,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		for (size_t i = 0; i < out->waves[w].n; i++) {
 			const struct obj *ss = in->stagesets[out->waves[w].idx[i]];
 
-			ws->at_target += fleet_adopted(fr, ss);
+			ws->at_target += fleet_adopted(target, ss);
 			ws->ready += member_ready(ss);
 		}
 		ws->settled = ws->at_target == ws->total && ws->ready == ws->total;
@@ -971,7 +1014,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 
 			for (size_t i = 0; i < wm->n; i++) {
 				const struct obj *ss = in->stagesets[wm->idx[i]];
-				const char *want = fleet_approval_version(fr, ss);
+				const char *want = fleet_approval_version(target, ss);
 				const char *cur = member_ann(out, in, wm->idx[i], FR_ANN_APPROVED_VERSION);
 				const char *pending = ss_status_str(ss, "pendingVersion");
 
