@@ -320,7 +320,7 @@ static void fill_rep(struct rep_run *rep, const struct scenario *s, const struct
 	rep->files = (const char *const *)s->files;
 	rep->nfiles = s->nfiles;
 	rep->nobjects = s->nobjs;
-	rep->nevents = s->nevents + s->nmevents;
+	rep->nevents = s->nevents + s->nmevents + s->nfevents;
 	rep->stop = des_stop_name(r->stop);
 	rep->end_ms = r->end_ms;
 	rep->events = des_events(r->world);

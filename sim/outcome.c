@@ -100,6 +100,9 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 				workspaces--;
 				applied -= o->applied;
 			}
+			/* A driver deleted before it completed no longer has anything to finish. */
+			if (!is_ws && o->exists && o->completed < 0)
+				out->drivers--;
 			o->exists = false;
 			o->applied = false;
 		} else {

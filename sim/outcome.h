@@ -6,8 +6,9 @@
  * DESIGN §6 (they are part of the product, so they live in one place):
  *
  *  - the change starts at simulated time 0 (scenario start);
- *  - a run with Rollouts or FleetRollouts ("drivers") completes when every
- *    driver has reached its completed state at least once: a Rollout phase
+ *  - a run with Rollouts or FleetRollouts ("drivers"; one deleted before it
+ *    completed no longer counts) completes when every driver has reached its
+ *    completed state at least once: a Rollout phase
  *    `Applied` with reason `RolloutCompleted`, a FleetRollout phase
  *    `Completed`; time-to-complete is the latest of those first times;
  *  - a run without drivers but with Workspaces (Projects granting in

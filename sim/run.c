@@ -423,6 +423,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		for (size_t i = 0; i < s->nmevents; i++)
 			if (s->mevents[i].at_ms > until->last_event_ms)
 				until->last_event_ms = s->mevents[i].at_ms;
+		for (size_t i = 0; i < s->nfevents; i++)
+			if (s->fevents[i].at_ms > until->last_event_ms)
+				until->last_event_ms = s->fevents[i].at_ms;
 		obs_on_complete(r->obs, on_complete, until);
 		if (until->last_event_ms >= 0)
 			des_at(r->world, until->last_event_ms, INT32_MAX, after_last_event, until, NULL);

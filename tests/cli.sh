@@ -185,6 +185,11 @@ else
 	bad "a small fleet: the report fits 80 columns"
 fi
 
+# Publish events count as scripted events: the run does not end before them.
+sed '/at: 6h/,/annotate:/d' scenarios/fleet-standing-policy.yaml >"$tmp/standing.yaml"
+"$SIM" run -q "$tmp/standing.yaml" >"$tmp/standing.txt" 2>&1
+if grep -q "stopped   at 4h" "$tmp/standing.txt"; then ok "publish events keep a run going"; else bad "publish events keep a run going"; grep stopped "$tmp/standing.txt"; fi
+
 # A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
 expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
 
