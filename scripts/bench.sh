@@ -58,4 +58,31 @@ PY
 	done
 	rm -rf "$work"
 fi
+# End to end: a generated FleetRollout fleet (scripts/gen-fleet.sh N NS WAVES),
+# 10 waves, a gate on the first, one version rolled out after the baseline,
+# timed as whole runs.  BENCH_FLEET lists the sizes as N:NAMESPACES (default
+# the 1 000-member fleet only: the 10 000-member one takes minutes, see
+# BENCHMARKS.md); e.g. BENCH_FLEET="1000:100 10000:1000" scripts/bench.sh
+if [ -x "$sim" ] && command -v python3 >/dev/null 2>&1; then
+	work=$(mktemp -d)
+	for spec in ${BENCH_FLEET:-1000:100}; do
+		n=${spec%%:*}
+		ns=${spec#*:}
+		scripts/gen-fleet.sh "$n" "$ns" 10 >"$work/f.yaml"
+		t0=$(date +%s%N)
+		"$sim" run -q --json "$work/f.json" "$work/f.yaml" >/dev/null || failed=$((failed + 1))
+		t1=$(date +%s%N)
+		python3 - "$work/f.json" "$n" "$ns" "$t0" "$t1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n, ns, t0, t1 = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+secs = (t1 - t0) / 1e9
+ev = d["run"]["sim_events"]
+ttc = d["summary"]["time_to_complete_ms"]
+print(f"fleet {n} stagesets in {ns} namespaces, 10 waves: {ev} events in {secs:.3f} s wall "
+      f"({ev / secs:,.0f} events/s), time to complete {ttc} ms simulated")
+PY
+	done
+	rm -rf "$work"
+fi
 [ "$failed" -eq 0 ]
