@@ -394,16 +394,22 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 	if (type == API_DELETED) {
 		if (r->exists) {
 			o->ro_live--;
-			o->ro_done -= r->completed_ms >= 0;
+			o->ro_done -= r->done_now;
 		}
 		r->exists = false;
+		r->done_now = false;
 		check_complete(o);
 		return;
 	}
 	if (!r->exists) {
 		r->exists = true;
 		o->ro_live++;
-		o->ro_done += r->completed_ms >= 0;
+	}
+	{
+		bool done = is(phase, "Applied") && is(reason, "RolloutCompleted");
+
+		o->ro_done += (size_t)done - (size_t)r->done_now;
+		r->done_now = done;
 	}
 	set_str(&r->project, str_at(cur->spec, "projectRef"));
 	sync_steps(r, cur);
@@ -419,10 +425,8 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 			if (r->steps[i].completed_ms < 0)
 				r->steps[i].completed_ms = t;
 		}
-		if (r->completed_ms < 0) {
+		if (r->completed_ms < 0)
 			r->completed_ms = t;
-			o->ro_done++;
-		}
 	} else if (is(phase, "Failed") && !r->halted) {
 		r->halted = true;
 		r->halt_ms = t;
@@ -450,9 +454,13 @@ static void seed_from_store(struct obs *o)
 		struct obs_rollout *r = ro_get(o, l.items[i]->ns, l.items[i]->name);
 
 		if (!r->exists) {
+			const struct val *st = l.items[i]->status;
+
 			r->exists = true;
 			o->ro_live++;
-			o->ro_done += r->completed_ms >= 0;
+			r->done_now = is(str_at(st, "phase"), "Applied") &&
+				      is(str_at(st, "reason"), "RolloutCompleted");
+			o->ro_done += r->done_now;
 		}
 	}
 	api_list(api, "FleetRollout", NULL, NULL, NULL, &l);
@@ -462,6 +470,8 @@ static void seed_from_store(struct obs *o)
 		if (!o->fr_exists[k]) {
 			o->fr_exists[k] = true;
 			o->fr_live++;
+			o->fr_completed[k] = is(str_at(l.items[i]->status, "phase"), "Completed");
+			o->fr_done += o->fr_completed[k];
 		}
 	}
 	api_list(api, "Workspace", NULL, NULL, NULL, &l);
@@ -508,17 +518,20 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 			o->fr_done -= o->fr_completed[i];
 		}
 		o->fr_exists[i] = false;
+		o->fr_completed[i] = false;
 		check_complete(o);
 		return;
 	}
 	if (!o->fr_exists[i]) {
 		o->fr_exists[i] = true;
 		o->fr_live++;
-		o->fr_done += o->fr_completed[i];
 	}
-	if (!o->fr_completed[i] && is(str_at(cur->status, "phase"), "Completed")) {
-		o->fr_completed[i] = true;
-		o->fr_done++;
+	{
+		/* fr_completed: Completed now. */
+		bool done = is(str_at(cur->status, "phase"), "Completed");
+
+		o->fr_done += (size_t)done - (size_t)o->fr_completed[i];
+		o->fr_completed[i] = done;
 	}
 	check_complete(o);
 }

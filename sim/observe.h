@@ -71,6 +71,7 @@ struct obs_rollout {
 	size_t nblast;
 	size_t blast_total;   /* Workspaces of the Project at the halt */
 	bool exists;          /* still there at the end */
+	bool done_now;        /* its status says Applied/RolloutCompleted now */
 };
 
 struct obs;
@@ -84,10 +85,10 @@ struct obs *obs_new(struct des *w, int64_t latency_ms);
 
 /*
  * obs_on_complete() - call @fn(@ctx) at every change after which the run
- * is complete as sim/outcome.h defines it, having not been before: every
- * Rollout there has reached Applied/RolloutCompleted and every FleetRollout
- * phase Completed at least once; or, with neither, every Workspace is
- * Applied.  Call after loading the world (it
+ * is complete, having not been before: every Rollout there says
+ * Applied/RolloutCompleted and every FleetRollout phase Completed now; or,
+ * with neither, every Workspace is Applied.  (Now, not once: a fleet that
+ * completed one version and took up the next is not complete any more.)  Call after loading the world (it
  * starts from what the store holds).  Used to end a run there.
  */
 void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx);

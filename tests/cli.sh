@@ -188,7 +188,8 @@ fi
 # Publish events count as scripted events: the run does not end before them.
 sed '/at: 6h/,/annotate:/d' scenarios/fleet-standing-policy.yaml >"$tmp/standing.yaml"
 "$SIM" run -q "$tmp/standing.yaml" >"$tmp/standing.txt" 2>&1
-if grep -q "stopped   at 4h" "$tmp/standing.txt"; then ok "publish events keep a run going"; else bad "publish events keep a run going"; grep stopped "$tmp/standing.txt"; fi
+# ... and the run ends when the last version (4.7.0, published at 4h) has completed.
+if grep -q "stopped   at 5h34m0s (the change completed)" "$tmp/standing.txt"; then ok "publish events keep a run going to the last version's completion"; else bad "publish events keep a run going to the last version's completion"; grep stopped "$tmp/standing.txt"; fi
 
 # A draw beyond any clock is capped, never an overflow (UBSan) or an assertion.
 expect_rc "heavy-tailed durations run" 0 "$SIM" run -q tests/scenarios/heavy-tail.yaml
