@@ -314,11 +314,11 @@ static const char *spec_str(const struct obj *fr, const char *key)
  * fleetAdopted: pinned ⇒ status.version == target; derived ⇒ no pendingVersion.
  * @target: spec.targetVersion ("" when absent), read once per pass.
  */
-static bool fleet_adopted(const char *target, const struct obj *ss)
+static bool fleet_adopted(const char *target, const struct fr_member_facts *m)
 {
 	if (target[0])
-		return strcmp(ss_status_str(ss, "version"), target) == 0;
-	return ss_status_str(ss, "pendingVersion")[0] == '\0';
+		return strcmp(m->version, target) == 0;
+	return m->pending_version[0] == '\0';
 }
 
 /* isReady && observedGeneration == generation && no pendingUpdate.revisions. */
@@ -339,11 +339,30 @@ static bool member_ready(const struct obj *ss)
 	return nrev == 0;
 }
 
-/* fleetApprovalVersion: the pinned @target (spec.targetVersion), else the member's pendingVersion. */
-static const char *fleet_approval_version(const char *target, const struct obj *ss)
+void fr_member_facts_of(const struct obj *ss, struct fr_member_facts *out)
 {
-	return target[0] ? target : ss_status_str(ss, "pendingVersion");
+	out->version = ss_status_str(ss, "version");
+	out->pending_version = ss_status_str(ss, "pendingVersion");
+	out->ready = member_ready(ss);
+	out->approved_version = obj_strmap_get(&ss->annotations, FR_ANN_APPROVED_VERSION);
 }
+
+/* The facts of stagesets[@i]: the caller's, else read now into @buf. */
+static const struct fr_member_facts *facts_at(const struct fr_input *in, size_t i,
+					      struct fr_member_facts *buf)
+{
+	if (in->facts)
+		return &in->facts[i];
+	fr_member_facts_of(in->stagesets[i], buf);
+	return buf;
+}
+
+static const char *pending_at(const struct fr_input *in, size_t i)
+{
+	return in->facts ? in->facts[i].pending_version
+			 : ss_status_str(in->stagesets[i], "pendingVersion");
+}
+
 
 /* fleetVersionLabel over the selected members. */
 static char *fleet_version_label(const struct obj *fr, const struct fr_input *in,
@@ -356,7 +375,7 @@ static char *fleet_version_label(const struct obj *fr, const struct fr_input *in
 	if (target[0])
 		return xasprintf("version %s", target);
 	for (size_t i = 0; i < n && !several; i++) {
-		const char *v = ss_status_str(in->stagesets[members[i]], "pendingVersion");
+		const char *v = pending_at(in, members[i]);
 
 		if (!v[0])
 			continue;
@@ -396,8 +415,8 @@ static int cmp_ns_name(const void *a, const void *b)
  * members(): indices into in->stagesets of the StageSets @fr selects.
  * Returns 0, or -1 with *@err a new message ("selector: ...").
  */
-static int members(const struct obj *fr, const struct fr_input *in, size_t **out, size_t *nout,
-		   char **err)
+static int members(const struct obj *fr, const struct fr_input *in,
+		   const struct fr_assignment *cached, size_t **out, size_t *nout, char **err)
 {
 	struct lbl_selector sel, ns_sel;
 	char e[LBL_ERRLEN];
@@ -423,6 +442,19 @@ static int members(const struct obj *fr, const struct fr_input *in, size_t **out
 			*err = xasprintf("namespaceSelector: %s", e);
 			return -1;
 		}
+		if (cached)
+			lbl_selector_release(&ns_sel);
+	}
+	if (cached) {
+		/* the selectors parse (same errors as without it); the members are the cache's */
+		*out = xmalloc((cached->nmembers ? cached->nmembers : 1) * sizeof(**out));
+		if (cached->nmembers > 0)
+			memcpy(*out, cached->members, cached->nmembers * sizeof(**out));
+		*nout = cached->nmembers;
+		lbl_selector_release(&sel);
+		return 0;
+	}
+	if (ns_v && ns_v->type != VAL_NULL) {
 		in_scope = xcalloc(in->nnamespaces ? in->nnamespaces : 1, sizeof(*in_scope));
 		for (size_t i = 0; i < in->nnamespaces; i++)
 			if (lbl_matches(&ns_sel, &in->namespaces[i]->labels))
@@ -491,7 +523,7 @@ static void contested_members(const struct fr_input *in, const size_t *mine, siz
 
 		if (strcmp(others[i]->name, in->fr->name) == 0)
 			continue;
-		if (members(others[i], in, &om, &nom, &err) != 0) {
+		if (members(others[i], in, NULL, &om, &nom, &err) != 0) {
 			free(err); /* a malformed other rollout must not block this one */
 			continue;
 		}
@@ -621,6 +653,8 @@ static const char *member_ann(const struct fr_result *r, const struct fr_input *
 	for (size_t i = r->nactions; i-- > 0;)
 		if (r->actions[i].member == m && strcmp(r->actions[i].annotation, key) == 0)
 			return r->actions[i].value;
+	if (in->facts && strcmp(key, FR_ANN_APPROVED_VERSION) == 0)
+		return in->facts[m].approved_version;
 	return obj_strmap_get(&in->stagesets[m]->annotations, key);
 }
 
@@ -801,7 +835,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	out->status.observed_generation = fr->generation;
 
 	/* S1 */
-	if (members(fr, in, &out->members, &out->nmembers, &err) != 0) {
+	if (members(fr, in, in->assignment, &out->members, &out->nmembers, &err) != 0) {
 		early_exit(out, in, FR_OUT_INVALID_SELECTOR, FR_REASON_INVALID_SELECTOR, err, 0);
 		goto out_finish;
 	}
@@ -853,8 +887,21 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	 * one ring): their waves are the previous member's, without matching
 	 * every wave selector again.
 	 */
+	if (in->assignment) {
+		/* the cache was taken from a pass whose S4 assigned every member */
+		for (size_t w = 0; w < nwaves && w < in->assignment->nwaves; w++) {
+			const struct fr_wave_members *cw = &in->assignment->waves[w];
+
+			out->waves[w].n = cw->n;
+			out->waves[w].idx = xmalloc((cw->n ? cw->n : 1) * sizeof(size_t));
+			if (cw->n > 0)
+				memcpy(out->waves[w].idx, cw->idx, cw->n * sizeof(size_t));
+		}
+		noverlap = in->assignment->noverlap;
+		first_overlap = in->assignment->first_overlap;
+	}
 	hit = xcalloc(nwaves ? nwaves : 1, sizeof(*hit));
-	for (size_t i = 0; i < out->nmembers; i++) {
+	for (size_t i = 0; !in->assignment && i < out->nmembers; i++) {
 		const struct obj *ss = in->stagesets[out->members[i]];
 		size_t matched = 0;
 
@@ -873,6 +920,8 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 			first_overlap = out->members[i];
 	}
 	free(hit);
+	out->noverlap = noverlap;
+	out->first_overlap = first_overlap;
 	if (nlist > 0) {
 		char *joined;
 
@@ -908,10 +957,11 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		ws->name = xstrdup(name);
 		ws->total = (int32_t)out->waves[w].n;
 		for (size_t i = 0; i < out->waves[w].n; i++) {
-			const struct obj *ss = in->stagesets[out->waves[w].idx[i]];
+			struct fr_member_facts buf;
+			const struct fr_member_facts *m = facts_at(in, out->waves[w].idx[i], &buf);
 
-			ws->at_target += fleet_adopted(target, ss);
-			ws->ready += member_ready(ss);
+			ws->at_target += fleet_adopted(target, m);
+			ws->ready += m->ready;
 		}
 		ws->settled = ws->at_target == ws->total && ws->ready == ws->total;
 		ws->health = xstr(prev ? prev->health : "");
@@ -1014,9 +1064,10 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 
 			for (size_t i = 0; i < wm->n; i++) {
 				const struct obj *ss = in->stagesets[wm->idx[i]];
-				const char *want = fleet_approval_version(target, ss);
+				const char *pending = pending_at(in, wm->idx[i]);
+				/* fleetApprovalVersion: the pinned target, else pendingVersion */
+				const char *want = target[0] ? target : pending;
 				const char *cur = member_ann(out, in, wm->idx[i], FR_ANN_APPROVED_VERSION);
-				const char *pending = ss_status_str(ss, "pendingVersion");
 
 				if (target[0] && pending[0] && strcmp(pending, target) != 0)
 					quirk(out, FR_QUIRK_PINNED_HOLD_MISMATCH, w,

@@ -191,6 +191,32 @@ struct fr_wave_members {
 };
 
 /*
+ * What a pass reads of one StageSet's status, extracted once per change of
+ * the object (fr_member_facts_of()); strings borrowed from the object.
+ */
+struct fr_member_facts {
+	const char *version;         /* status.version, "" when absent */
+	const char *pending_version; /* status.pendingVersion, "" when absent */
+	bool ready;                  /* Ready True, observedGeneration current, no pendingUpdate.revisions */
+	const char *approved_version; /* annotation FR_ANN_APPROVED_VERSION, NULL when absent */
+};
+
+/*
+ * A selection and wave assignment computed by an earlier pass (its
+ * fr_result members, waves, noverlap, first_overlap), valid while the
+ * StageSet list (identity, order, labels), every Namespace's labels and the
+ * FleetRollout's spec are unchanged.  Borrowed.
+ */
+struct fr_assignment {
+	const size_t *members;
+	size_t nmembers;
+	const struct fr_wave_members *waves; /* one per spec wave */
+	size_t nwaves;
+	size_t noverlap;      /* members in several waves */
+	size_t first_overlap; /* the first of them (index into stagesets) when noverlap > 0 */
+};
+
+/*
  * The inputs of one pass; everything borrowed.
  * Invariants the caller keeps: @stagesets is every StageSet of the cluster
  * in List order (namespace, then name); @namespaces every Namespace.
@@ -213,6 +239,13 @@ struct fr_input {
 	fr_patch_fn patch;           /* NULL: every patch succeeds */
 	void *patch_ctx;
 	const char *members_list_error; /* non-NULL: the StageSet List failed with this text (§6 #9) */
+	/*
+	 * Optional caches (NULL: computed by the pass, as upstream does).  The
+	 * caller vouches that they are what the pass would compute from the
+	 * inputs above; the decisions are the same either way.
+	 */
+	const struct fr_assignment *assignment; /* S1 selection and S4 wave assignment */
+	const struct fr_member_facts *facts;    /* one per StageSet (index as @stagesets) */
 };
 
 /* Everything a pass produced; owned by the result (fr_result_release()). */
@@ -236,6 +269,8 @@ struct fr_result {
 	size_t nwaves;
 	char *version_label;       /* fleetVersionLabel (NULL before S5) */
 	long first_open;           /* firstOpen of PASS 2, -1 when every wave passed or not reached */
+	size_t noverlap;           /* members in several waves (S4) */
+	size_t first_overlap;      /* the first of them (index into stagesets) when noverlap > 0 */
 };
 
 /*
@@ -248,7 +283,9 @@ struct fr_result {
  *          observedGeneration, but phase, currentWave and the condition stay
  *          as before; no event), outcome FR_OUT_PATCH_ERROR.
  * Cost:    O(others × stagesets × selector) for contests plus
- *          O(stagesets × waves × selector) for the assignment.
+ *          O(stagesets × waves × selector) for the assignment (O(members)
+ *          copies with @in->assignment), plus O(members) status reads
+ *          (cheap with @in->facts).
  * Source: metio/stageset-controller@f2c7604 internal/controller/fleetrollout_controller.go
  *         reconcile, members, contestedMembers, waveStatus, memberProgress,
  *         fleetAdopted, fleetApprovalVersion, fleetVersionLabel, approve,
@@ -264,6 +301,13 @@ struct fr_result {
  *  - lastTransitionTime takes @now_text (the simulator has one clock).
  */
 int fr_reconcile(const struct fr_input *in, struct fr_result *out);
+
+/*
+ * fr_member_facts_of() - what a pass reads of StageSet @ss's status.
+ * @ss:  the StageSet (borrowed); @out: filled, its strings borrowed from @ss
+ *       (valid while @ss is unchanged).
+ */
+void fr_member_facts_of(const struct obj *ss, struct fr_member_facts *out);
 
 /* fr_result_release() - frees what @r owns and zeroes it.  Accepts NULL. */
 void fr_result_release(struct fr_result *r);

@@ -26,6 +26,32 @@ struct told {
 	uint32_t quirks; /* bit (1 << enum fr_quirk) once its note was told */
 	char *undecodable; /* the last "cannot decode" text told, "" when none */
 	long halt;         /* index in frc.halts of the episode the last pass continued; -1 none */
+	/*
+	 * The selection and wave assignment of the last full pass, valid while
+	 * frc.epoch, the uid and the generation are those it was taken at.
+	 */
+	bool has_asg;
+	char *asg_uid;
+	int64_t asg_generation;
+	uint64_t asg_epoch;
+	size_t *asg_members;
+	size_t asg_nmembers;
+	struct fr_wave_members *asg_waves;
+	size_t asg_nwaves;
+	size_t asg_noverlap, asg_first_overlap;
+};
+
+/*
+ * What the last pass saw of one kind's List, per position: the object and
+ * its resourceVersion (a store-wide counter, so the pair names one state),
+ * and a key of what selection depends on (namespace, name, labels).
+ */
+struct seen {
+	const struct obj **ptr;
+	uint64_t *rv;
+	char **key;
+	struct fr_member_facts *facts; /* StageSets only */
+	size_t n;
 };
 
 /*
@@ -57,6 +83,8 @@ struct frc {
 	struct sel_cache *sel;
 	size_t nsel;
 	int64_t pass_now_ms;       /* simulated ms of the running pass (for the gate callback) */
+	struct seen seen_ss, seen_ns;
+	uint64_t epoch;            /* bumped when a key in seen_ss or seen_ns changed */
 	/* The pass log (frc_gate_log() ...); its strings live in @strs. */
 	struct frc_gate_rec *gates;
 	size_t ngates, capgates;
@@ -384,6 +412,12 @@ static struct told *told_for(struct frc *f, const char *name)
 	t->quirks = 0;
 	t->undecodable = xstrdup("");
 	t->halt = -1;
+	t->has_asg = false;
+	t->asg_uid = NULL;
+	t->asg_members = NULL;
+	t->asg_nmembers = 0;
+	t->asg_waves = NULL;
+	t->asg_nwaves = 0;
 	return t;
 }
 
@@ -566,6 +600,96 @@ static int64_t *wave_soaks(const struct obj *fr, char **bad)
 	return soak;
 }
 
+/* Namespace, name and labels, each length-prefixed (unambiguous). Returns new. */
+static char *sel_key(const struct obj *o)
+{
+	size_t len = strlen(o->ns) + strlen(o->name) + 48, pos;
+	char *k;
+
+	for (size_t i = 0; i < o->labels.n; i++)
+		len += strlen(o->labels.items[i].key) + strlen(o->labels.items[i].value) + 48;
+	k = xmalloc(len);
+	pos = (size_t)snprintf(k, len, "%zu:%s%zu:%s", strlen(o->ns), o->ns, strlen(o->name), o->name);
+	for (size_t i = 0; i < o->labels.n; i++)
+		pos += (size_t)snprintf(k + pos, len - pos, "%zu:%s%zu:%s",
+					strlen(o->labels.items[i].key), o->labels.items[i].key,
+					strlen(o->labels.items[i].value), o->labels.items[i].value);
+	return k;
+}
+
+/*
+ * Bring @s up to the List @items: only objects whose (pointer,
+ * resourceVersion) changed are read again; a changed count or key bumps
+ * @f->epoch (the cached selections go stale).  @facts: keep member facts.
+ */
+static void seen_refresh(struct frc *f, struct seen *s, const struct obj *const *items, size_t n,
+			 bool facts)
+{
+	bool changed = n != s->n;
+
+	if (n > s->n) {
+		s->ptr = xreallocarray(s->ptr, n, sizeof(*s->ptr));
+		s->rv = xreallocarray(s->rv, n, sizeof(*s->rv));
+		s->key = xreallocarray(s->key, n, sizeof(*s->key));
+		if (facts)
+			s->facts = xreallocarray(s->facts, n, sizeof(*s->facts));
+		for (size_t i = s->n; i < n; i++) {
+			s->ptr[i] = NULL;
+			s->rv[i] = 0;
+			s->key[i] = NULL;
+		}
+	}
+	for (size_t i = n; i < s->n; i++) {
+		free(s->key[i]);
+		s->key[i] = NULL;
+	}
+	s->n = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct obj *o = items[i];
+		char *k;
+
+		if (s->ptr[i] == o && s->rv[i] == o->resource_version)
+			continue;
+		k = sel_key(o);
+		if (!s->key[i] || strcmp(k, s->key[i]) != 0)
+			changed = true;
+		free(s->key[i]);
+		s->key[i] = k;
+		s->ptr[i] = o;
+		s->rv[i] = o->resource_version;
+		if (facts)
+			fr_member_facts_of(o, &s->facts[i]);
+	}
+	if (changed)
+		f->epoch++;
+}
+
+static void seen_release(struct seen *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->key[i]);
+	free(s->key);
+	free(s->ptr);
+	free(s->rv);
+	free(s->facts);
+	memset(s, 0, sizeof(*s));
+}
+
+static void asg_drop(struct told *t)
+{
+	free(t->asg_uid);
+	free(t->asg_members);
+	for (size_t i = 0; i < t->asg_nwaves; i++)
+		free(t->asg_waves[i].idx);
+	free(t->asg_waves);
+	t->has_asg = false;
+	t->asg_uid = NULL;
+	t->asg_members = NULL;
+	t->asg_nmembers = 0;
+	t->asg_waves = NULL;
+	t->asg_nwaves = 0;
+}
+
 /* The target of one action, copied before any write makes the listed pointers stale. */
 struct patch_to {
 	char *ns;
@@ -584,6 +708,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	struct told *t;
 	struct fr_status prior;
 	struct fr_input in;
+	struct fr_assignment asg;
 	struct fr_result r;
 	struct patch_to *to;
 	const char **to_wave;
@@ -621,6 +746,21 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	in.namespaces = f->namespaces.items;
 	in.nothers = api_list(api, KIND_FLEET, NULL, NULL, NULL, &f->fleets);
 	in.others = f->fleets.items;
+	seen_refresh(f, &f->seen_ss, in.stagesets, in.nstagesets, true);
+	seen_refresh(f, &f->seen_ns, in.namespaces, in.nnamespaces, false);
+	in.facts = f->seen_ss.facts;
+	if (t->has_asg && (t->asg_epoch != f->epoch || t->asg_generation != fr->generation ||
+			   strcmp(t->asg_uid, fr->uid ? fr->uid : "") != 0))
+		asg_drop(t);
+	if (t->has_asg) {
+		asg.members = t->asg_members;
+		asg.nmembers = t->asg_nmembers;
+		asg.waves = t->asg_waves;
+		asg.nwaves = t->asg_nwaves;
+		asg.noverlap = t->asg_noverlap;
+		asg.first_overlap = t->asg_first_overlap;
+		in.assignment = &asg;
+	}
 	in.wave_soak_ms = soak;
 	in.now_ms = f->start_unix_ms + now_ms;
 	in.now_text = now_text;
@@ -628,6 +768,29 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	in.gate_ctx = f;
 	f->pass_now_ms = now_ms;
 	fr_reconcile(&in, &r); /* no patch callback: every patch is applied below */
+	if (!t->has_asg && r.version_label) {
+		/* S4 assigned every member: keep the selection and assignment */
+		t->has_asg = true;
+		t->asg_uid = xstrdup(fr->uid ? fr->uid : "");
+		t->asg_generation = fr->generation;
+		t->asg_epoch = f->epoch;
+		t->asg_members = xmalloc((r.nmembers ? r.nmembers : 1) * sizeof(size_t));
+		if (r.nmembers > 0)
+			memcpy(t->asg_members, r.members, r.nmembers * sizeof(size_t));
+		t->asg_nmembers = r.nmembers;
+		t->asg_nwaves = r.nwaves;
+		t->asg_waves = xcalloc(r.nwaves ? r.nwaves : 1, sizeof(*t->asg_waves));
+		for (size_t i = 0; i < r.nwaves; i++) {
+			size_t n = r.waves[i].n;
+
+			t->asg_waves[i].n = n;
+			t->asg_waves[i].idx = xmalloc((n ? n : 1) * sizeof(size_t));
+			if (n > 0)
+				memcpy(t->asg_waves[i].idx, r.waves[i].idx, n * sizeof(size_t));
+		}
+		t->asg_noverlap = r.noverlap;
+		t->asg_first_overlap = r.first_overlap;
+	}
 	log_gates(f, fr, now_ms, &r);
 	log_halt(f, t, fr, now_ms, &in, &r);
 
@@ -777,7 +940,10 @@ void frc_free(struct frc *f)
 	for (size_t i = 0; i < f->ntold; i++) {
 		free(f->told[i].name);
 		free(f->told[i].undecodable);
+		asg_drop(&f->told[i]);
 	}
+	seen_release(&f->seen_ss);
+	seen_release(&f->seen_ns);
 	free(f->told);
 	for (size_t i = 0; i < f->nsel; i++) {
 		free(f->sel[i].name);
