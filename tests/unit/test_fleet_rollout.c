@@ -195,6 +195,38 @@ static int pass(struct world *w)
 	}
 	fr_result_release(&w->r);
 	rc = fr_reconcile(&in, &w->r);
+	/*
+	 * Every case also checks the caches sim/fleet_rc hands in: the same pass
+	 * with the assignment this one computed and the members' facts must
+	 * decide exactly the same (status, outcome, patches, requeue, event).
+	 */
+	/* As sim/fleet_rc keeps it: only from a pass that got past S4 (a version label). */
+	if (!w->fail_patch_at && w->r.version_label) {
+		struct fr_result shadow;
+		struct fr_assignment as = { w->r.members, w->r.nmembers, w->r.waves, w->r.nwaves,
+					    w->r.noverlap, w->r.first_overlap };
+		struct fr_member_facts *facts = calloc(w->nss ? w->nss : 1, sizeof(*facts));
+
+		for (size_t i = 0; i < w->nss; i++)
+			fr_member_facts_of(w->ss[i], &facts[i]);
+		in.assignment = &as;
+		in.facts = facts;
+		CU_ASSERT_EQUAL(fr_reconcile(&in, &shadow), rc);
+		CU_ASSERT_EQUAL(shadow.outcome, w->r.outcome);
+		CU_ASSERT_TRUE(fr_status_equal(&shadow.status, &w->r.status));
+		CU_ASSERT_EQUAL(shadow.status_changed, w->r.status_changed);
+		CU_ASSERT_EQUAL(shadow.requeue_after_ms, w->r.requeue_after_ms);
+		CU_ASSERT_EQUAL(shadow.event_halted, w->r.event_halted);
+		CU_ASSERT_EQUAL(shadow.nquirks, w->r.nquirks);
+		CU_ASSERT_EQUAL_FATAL(shadow.nactions, w->r.nactions);
+		for (size_t i = 0; i < w->r.nactions; i++) {
+			CU_ASSERT_EQUAL(shadow.actions[i].kind, w->r.actions[i].kind);
+			CU_ASSERT_EQUAL(shadow.actions[i].member, w->r.actions[i].member);
+			CU_ASSERT_STRING_EQUAL(shadow.actions[i].value, w->r.actions[i].value);
+		}
+		fr_result_release(&shadow);
+		free(facts);
+	}
 	for (size_t i = 0; i < w->r.nactions; i++) {
 		const struct fr_action *a = &w->r.actions[i];
 
