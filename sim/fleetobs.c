@@ -8,6 +8,7 @@
 #include "engine/xalloc.h"
 #include "sim/apiserver.h"
 #include "sim/des.h"
+#include "sim/strindex.h"
 #include "sim/gotime.h"
 #include "sim/stageset_model.h"
 
@@ -40,95 +41,19 @@ struct seen {
 	bool settled;
 };
 
-struct index {
-	char **keys;
-	size_t *pos;
-	size_t cap, n;
-};
-
 struct fo {
 	struct des *w;
 	int64_t latency_ms;
 	int64_t start_unix_ms;
 	struct member *m;
 	size_t nm, capm;
-	struct index m_idx;
+	struct strindex m_idx;
 	struct fo_fleet *f;
 	size_t nf, capf;
-	struct index f_idx;
+	struct strindex f_idx;
 	/* Per fleet and wave (parallel to f[i].waves): what the last status showed. */
 	struct seen **last_soak;
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static void index_put(struct index *x, const char *key, size_t pos);
-
-static void index_grow(struct index *x)
-{
-	struct index old = *x;
-
-	x->cap = old.cap ? old.cap * 2 : 64;
-	x->keys = xcalloc(x->cap, sizeof(char *));
-	x->pos = xcalloc(x->cap, sizeof(size_t));
-	x->n = 0;
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.keys[i]) {
-			index_put(x, old.keys[i], old.pos[i]);
-			free(old.keys[i]);
-		}
-	free(old.keys);
-	free(old.pos);
-}
-
-static void index_put(struct index *x, const char *key, size_t pos)
-{
-	size_t i;
-
-	if ((x->n + 1) * 2 > x->cap)
-		index_grow(x);
-	i = (size_t)hash_str(key) & (x->cap - 1);
-	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
-		i = (i + 1) & (x->cap - 1);
-	if (!x->keys[i]) {
-		x->keys[i] = xstrdup(key);
-		x->n++;
-	}
-	x->pos[i] = pos;
-}
-
-static bool index_get(const struct index *x, const char *key, size_t *pos)
-{
-	size_t i;
-
-	if (!x->cap)
-		return false;
-	i = (size_t)hash_str(key) & (x->cap - 1);
-	while (x->keys[i]) {
-		if (strcmp(x->keys[i], key) == 0) {
-			*pos = x->pos[i];
-			return true;
-		}
-		i = (i + 1) & (x->cap - 1);
-	}
-	return false;
-}
-
-static void index_release(struct index *x)
-{
-	for (size_t i = 0; i < x->cap; i++)
-		free(x->keys[i]);
-	free(x->keys);
-	free(x->pos);
-	memset(x, 0, sizeof(*x));
-}
 
 static bool is(const char *a, const char *b)
 {
@@ -147,7 +72,7 @@ static struct member *member_get(struct fo *o, const char *key)
 	size_t pos;
 	struct member *m;
 
-	if (index_get(&o->m_idx, key, &pos))
+	if (si_get(&o->m_idx, key, &pos))
 		return &o->m[pos];
 	if (o->nm == o->capm) {
 		o->capm = o->capm ? o->capm * 2 : 64;
@@ -157,7 +82,7 @@ static struct member *member_get(struct fo *o, const char *key)
 	memset(m, 0, sizeof(*m));
 	m->key = xstrdup(key);
 	m->refused_ms = -1;
-	index_put(&o->m_idx, key, o->nm++);
+	si_put(&o->m_idx, key, o->nm++);
 	return m;
 }
 
@@ -165,7 +90,7 @@ static const struct member *member_find(const struct fo *o, const char *key)
 {
 	size_t pos;
 
-	return index_get(&o->m_idx, key, &pos) ? &o->m[pos] : NULL;
+	return si_get(&o->m_idx, key, &pos) ? &o->m[pos] : NULL;
 }
 
 static const char *cur_version(const struct member *m)
@@ -243,7 +168,7 @@ static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
 	size_t pos;
 	struct fo_fleet *f;
 
-	if (index_get(&o->f_idx, name, &pos)) {
+	if (si_get(&o->f_idx, name, &pos)) {
 		*idx = pos;
 		return &o->f[pos];
 	}
@@ -258,7 +183,7 @@ static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
 	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = -1;
 	f->exposure_member_ms = -1;
 	o->last_soak[o->nf] = NULL;
-	index_put(&o->f_idx, name, o->nf);
+	si_put(&o->f_idx, name, o->nf);
 	*idx = o->nf++;
 	return f;
 }
@@ -550,7 +475,7 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 	}
 	if (o->nf)
 		qsort(o->f, o->nf, sizeof(*o->f), cmp_fleet);
-	index_release(&o->f_idx);
+	si_release(&o->f_idx);
 }
 
 void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms)
@@ -606,7 +531,7 @@ void fo_free(struct fo *o)
 		free(m->refused_reason);
 	}
 	free(o->m);
-	index_release(&o->m_idx);
+	si_release(&o->m_idx);
 	for (size_t i = 0; i < o->nf; i++) {
 		struct fo_fleet *f = &o->f[i];
 
@@ -642,6 +567,6 @@ void fo_free(struct fo *o)
 	}
 	free(o->f);
 	free(o->last_soak);
-	index_release(&o->f_idx);
+	si_release(&o->f_idx);
 	free(o);
 }

@@ -9,16 +9,11 @@
 #include "engine/xalloc.h"
 #include "sim/apiserver.h"
 #include "sim/des.h"
+#include "sim/strindex.h"
 
 #define GRANT_KEY "magosproject.io/execution-allowed"
 
-/* Open-addressed index from "ns/name" to a position in an array. */
-struct index {
-	char **keys;
-	size_t *pos;
-	size_t cap, n;
-};
-
+/* The observer: records by "ns/name" in arrays, found through string indexes. */
 struct obs {
 	struct des *w;
 	int64_t latency_ms;
@@ -26,11 +21,11 @@ struct obs {
 	size_t nro, capro;
 	struct obs_workspace *ws;
 	size_t nws, capws;
-	struct index ro_idx, ws_idx;
+	struct strindex ro_idx, ws_idx;
 	/* Completion, kept incrementally (every change checks it in O(1)). */
 	size_t ro_live, ro_done, ws_live, ws_applied;
 	/* FleetRollouts: completion only (their waves come with the fleet reports). */
-	struct index fr_idx;
+	struct strindex fr_idx;
 	bool *fr_exists, *fr_completed;
 	size_t nfr, capfr, fr_live, fr_done;
 	void (*on_complete)(void *);
@@ -75,76 +70,6 @@ void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
 	seed_from_store(o);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static void index_release(struct index *x)
-{
-	for (size_t i = 0; i < x->cap; i++)
-		free(x->keys ? x->keys[i] : NULL);
-	free(x->keys);
-	free(x->pos);
-	memset(x, 0, sizeof(*x));
-}
-
-static void index_put(struct index *x, const char *key, size_t pos);
-
-static void index_grow(struct index *x)
-{
-	struct index old = *x;
-
-	x->cap = old.cap ? old.cap * 2 : 64;
-	x->keys = xcalloc(x->cap, sizeof(char *));
-	x->pos = xcalloc(x->cap, sizeof(size_t));
-	x->n = 0;
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.keys[i]) {
-			index_put(x, old.keys[i], old.pos[i]);
-			free(old.keys[i]);
-		}
-	free(old.keys);
-	free(old.pos);
-}
-
-static void index_put(struct index *x, const char *key, size_t pos)
-{
-	size_t i;
-
-	if ((x->n + 1) * 2 > x->cap)
-		index_grow(x);
-	i = (size_t)hash_str(key) & (x->cap - 1);
-	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
-		i = (i + 1) & (x->cap - 1);
-	if (!x->keys[i]) {
-		x->keys[i] = xstrdup(key);
-		x->n++;
-	}
-	x->pos[i] = pos;
-}
-
-static bool index_get(const struct index *x, const char *key, size_t *pos)
-{
-	size_t i;
-
-	if (!x->cap)
-		return false;
-	i = (size_t)hash_str(key) & (x->cap - 1);
-	while (x->keys[i]) {
-		if (strcmp(x->keys[i], key) == 0) {
-			*pos = x->pos[i];
-			return true;
-		}
-		i = (i + 1) & (x->cap - 1);
-	}
-	return false;
-}
-
 static char *key_of(const char *ns, const char *name)
 {
 	return xasprintf("%s/%s", ns, name);
@@ -168,7 +93,7 @@ static struct obs_workspace *ws_get(struct obs *o, const char *ns, const char *n
 	size_t pos;
 	struct obs_workspace *w;
 
-	if (index_get(&o->ws_idx, key, &pos)) {
+	if (si_get(&o->ws_idx, key, &pos)) {
 		free(key);
 		return &o->ws[pos];
 	}
@@ -181,7 +106,7 @@ static struct obs_workspace *ws_get(struct obs *o, const char *ns, const char *n
 	w->ns = xstrdup(ns);
 	w->name = xstrdup(name);
 	w->granted_ms = w->planning_ms = w->applying_ms = w->applied_ms = w->failed_ms = -1;
-	index_put(&o->ws_idx, key, o->nws++);
+	si_put(&o->ws_idx, key, o->nws++);
 	free(key);
 	return w;
 }
@@ -308,7 +233,7 @@ static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *nam
 	size_t pos;
 	struct obs_rollout *r;
 
-	if (index_get(&o->ro_idx, key, &pos)) {
+	if (si_get(&o->ro_idx, key, &pos)) {
 		free(key);
 		return &o->ro[pos];
 	}
@@ -322,7 +247,7 @@ static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *nam
 	r->name = xstrdup(name);
 	r->completed_ms = r->halt_ms = -1;
 	r->halt_step = -1;
-	index_put(&o->ro_idx, key, o->nro++);
+	si_put(&o->ro_idx, key, o->nro++);
 	free(key);
 	return r;
 }
@@ -493,7 +418,7 @@ static size_t fr_slot(struct obs *o, const char *name)
 {
 	size_t pos;
 
-	if (index_get(&o->fr_idx, name, &pos))
+	if (si_get(&o->fr_idx, name, &pos))
 		return pos;
 	if (o->nfr == o->capfr) {
 		o->capfr = o->capfr ? o->capfr * 2 : 4;
@@ -501,7 +426,7 @@ static size_t fr_slot(struct obs *o, const char *name)
 		o->fr_completed = xreallocarray(o->fr_completed, o->capfr, sizeof(bool));
 	}
 	o->fr_exists[o->nfr] = o->fr_completed[o->nfr] = false;
-	index_put(&o->fr_idx, name, o->nfr);
+	si_put(&o->fr_idx, name, o->nfr);
 	return o->nfr++;
 }
 
@@ -573,18 +498,18 @@ void obs_finish(struct obs *o, struct des *w)
 		qsort(o->ws, o->nws, sizeof(*o->ws), cmp_ws);
 	if (o->nro)
 		qsort(o->ro, o->nro, sizeof(*o->ro), cmp_ro);
-	index_release(&o->ws_idx);
-	index_release(&o->ro_idx);
+	si_release(&o->ws_idx);
+	si_release(&o->ro_idx);
 	for (size_t i = 0; i < o->nws; i++) {
 		char *key = key_of(o->ws[i].ns, o->ws[i].name);
 
-		index_put(&o->ws_idx, key, i);
+		si_put(&o->ws_idx, key, i);
 		free(key);
 	}
 	for (size_t i = 0; i < o->nro; i++) {
 		char *key = key_of(o->ro[i].ns, o->ro[i].name);
 
-		index_put(&o->ro_idx, key, i);
+		si_put(&o->ro_idx, key, i);
 		free(key);
 	}
 
@@ -664,7 +589,7 @@ const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, c
 {
 	char *key = key_of(ns, name);
 	size_t pos;
-	bool found = index_get(&o->ws_idx, key, &pos);
+	bool found = si_get(&o->ws_idx, key, &pos);
 
 	free(key);
 	return found ? &o->ws[pos] : NULL;
@@ -698,9 +623,9 @@ void obs_free(struct obs *o)
 		free(r->blast);
 	}
 	free(o->ro);
-	index_release(&o->ws_idx);
-	index_release(&o->ro_idx);
-	index_release(&o->fr_idx);
+	si_release(&o->ws_idx);
+	si_release(&o->ro_idx);
+	si_release(&o->fr_idx);
 	for (size_t i = 0; i < o->nfleet_views; i++)
 		free(o->fleet_views[i]);
 	free(o->fleet_views);

@@ -1,0 +1,29 @@
+#ifndef MAGOS_SIM_STRINDEX_H
+#define MAGOS_SIM_STRINDEX_H
+
+/*
+ * A string → position index (open addressing, FNV-1a, linear probing), for
+ * observers that keep records in an array and find them by "ns/name".
+ * Invariants: keys are owned copies, unique; the table is at most half full.
+ * A zeroed struct is an empty index.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strindex {
+	char **keys;
+	size_t *pos;
+	size_t cap, n;
+};
+
+/* si_put() - maps @key (copied) to @pos, replacing an earlier mapping.  Cannot fail (aborts on OOM). */
+void si_put(struct strindex *x, const char *key, size_t pos);
+
+/* si_get() - true and *@pos when @key is mapped; false otherwise.  Cost: O(1) expected. */
+bool si_get(const struct strindex *x, const char *key, size_t *pos);
+
+/* si_release() - frees the keys and tables; @x is empty again.  Accepts NULL. */
+void si_release(struct strindex *x);
+
+#endif
