@@ -40,11 +40,14 @@ ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CFLA
 ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC  := $(sort $(wildcard engine/*.c) $(filter-out sim/main.c,$(wildcard sim/*.c)) \
+LIB_SRC  := $(sort $(wildcard engine/*.c) $(wildcard sim/*.c) \
                    $(wildcard reports/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libmagos.a
 BIN      := $(BUILD)/magos-sim
+# The commands (cli/) are linked into the program only; tests use the library.
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -75,7 +78,7 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/sim/main.o $(LIB)
+$(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(LIB)
@@ -115,5 +118,5 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/sim/main.d $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
          $(TEST_MAIN_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)
