@@ -41,7 +41,7 @@ ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lpthread -lm
 
 LIB_SRC  := $(sort $(wildcard engine/*.c) $(wildcard sim/*.c) \
-                   $(wildcard reports/*.c))
+                   $(wildcard plan/*.c) $(wildcard reports/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libmagos.a
 BIN      := $(BUILD)/magos-sim

@@ -2,7 +2,9 @@
 # Keeps the layers of DESIGN §1 apart:
 #   engine/  pure: libc only; no I/O, clock, randomness, libyaml, jansson, GSL, exit
 #   sim/     engine/, libyaml (loader), GSL (rng/dist); never jansson
-#   reports/ sim/timeline.h, sim/outcome.h, sim/observe.h, sim/gotime.h, jansson, GSL statistics, engine/xalloc.h;
+#   plan/    sim/, engine/, GSL, pthreads; never jansson or libyaml
+#   cli/     everything (the commands)
+#   reports/ plan/*.h, sim/timeline.h, sim/outcome.h, sim/observe.h, sim/gotime.h, jansson, GSL statistics, engine/xalloc.h;
 #            no engine internals
 # Prints one line per violation and "script-totals: P passed, F failed".
 set -u
@@ -27,6 +29,8 @@ check "libyaml only in the YAML loader" "$(ls sim/*.[ch] engine/*.[ch] reports/*
 check "GSL in sim/ only for rng and dist" "$(ls sim/*.[ch] | grep -vE '^sim/(rng|dist)\.[ch]$' | tr '\n' ' ')" \
 	'#include *[<"]gsl/'
 check "sim/ and engine/ never include the commands" "sim/*.[ch] engine/*.[ch] reports/*.[ch]" '#include *"cli/'
+check "plan/ never includes jansson, libyaml or the commands" "plan/*.[ch]" '#include *([<"](jansson|yaml)\.h|"cli/)'
+check "sim/ and engine/ never include plan/" "sim/*.[ch] engine/*.[ch]" '#include *"plan/'
 check "reports/ does not reach into the engine (xalloc aside)" "reports/*.[ch]" '#include *"engine/([^x]|x[^a])'
 echo "script-totals: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -229,6 +229,17 @@ static void on_complete(void *ctx)
 }
 
 /* At the instant of the last scripted event, after everything else of it. */
+struct probe_ctx {
+	const struct run_opts *o;
+};
+
+static void fire_probe(struct des *w, void *ctx, void *arg)
+{
+	const struct probe_ctx *p = ctx;
+
+	p->o->probe(p->o->probe_ctx, (size_t)(uintptr_t)arg, w);
+}
+
 static void after_last_event(struct des *w, void *ctx, void *arg)
 {
 	struct until *u = ctx;
@@ -387,6 +398,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	struct ev_ctx *ctx;
 	struct until *until = NULL;
 	struct api *api;
+	struct probe_ctx pctx;
 
 	memset(r, 0, sizeof(*r));
 	r->seed = o && o->seed_set ? o->seed : s->seed;
@@ -451,6 +463,11 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		       (void *)(uintptr_t)i);
 	/* After the object events: an apply fires before a model event of its instant. */
 	mdl_schedule_events(r->models);
+	/* Just before after_last_event (INT32_MAX): everything else of the instant has run. */
+	pctx.o = o;
+	for (size_t i = 0; o && o->probe && i < o->nprobes; i++)
+		des_at(r->world, o->probe_ms[i], INT32_MAX - 1, fire_probe, &pctx,
+		       (void *)(uintptr_t)i);
 
 	lim.max_events = s->event_budget;
 	lim.max_events_per_ms = s->events_per_instant;

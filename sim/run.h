@@ -30,6 +30,18 @@ struct run_opts {
 	/* false (default): end the run when the change completes (sim/outcome.h);
 	 * true: go on to the horizon (drift runs, retries after completion). */
 	bool until_horizon;
+	/*
+	 * Probes: @probe(@probe_ctx, i, world) runs at simulated time
+	 * probe_ms[i] (ms, >= 0), after everything else due at that instant, so
+	 * it sees the state the cluster had then (object-state expectations,
+	 * snapshots).  A probe later than the end of the run never runs; the
+	 * caller reads the final state from run_result.world instead.  The
+	 * callback must only read the world.  nprobes = 0: none.
+	 */
+	const int64_t *probe_ms;
+	size_t nprobes;
+	void (*probe)(void *probe_ctx, size_t i, struct des *w);
+	void *probe_ctx;
 };
 
 struct run_result {
