@@ -1,0 +1,280 @@
+/*
+ * The core of lint: the rule table, the report, admission findings from the
+ * loader's diagnostics, and the driver that runs both rule families.
+ */
+#include "sim/lint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+/*
+ * Every rule, in id order (a unit test checks the order and that ids are
+ * unique).  Ids never change meaning once released: retire a rule by leaving
+ * its id unused, never by giving it to another check.
+ */
+static const struct lint_rule rules[] = {
+	/* ---- MS0xx: admission and input ------------------------------------------ */
+	{ "MS001", "admission-refused", LINT_ERROR,
+	  "the API server would refuse this manifest (CRD schema, required field, enum, CEL rule, "
+	  "duplicate object)",
+	  "correct the field the message names; `kubectl apply --dry-run=server` shows the same "
+	  "refusal" },
+	{ "MS002", "unreadable-input", LINT_ERROR,
+	  "an input cannot be read, is not YAML, or a document is not a Kubernetes object (or the "
+	  "Scenario document is invalid)",
+	  "fix the file so it parses as YAML and every document has apiVersion, kind and "
+	  "metadata.name" },
+	{ "MS003", "load-warning", LINT_WARNING,
+	  "the loader accepted the input but found something suspicious",
+	  "read the warning and correct the manifest or the scenario" },
+
+	/* ---- MS1xx: Magos Rollout, Project and Workspace ------------------------- */
+	{ "MS101", "step-matches-nothing", LINT_ERROR,
+	  "a Rollout step's selector matches no Workspace of the Rollout's project: the controller "
+	  "halts the whole Rollout with NoWorkspacesFound",
+	  "fix the step's selector or add the Workspace it should select (same namespace, "
+	  "spec.projectRef.name = the Rollout's projectRef)" },
+	{ "MS102", "empty-steps", LINT_ERROR,
+	  "a Rollout has no steps: it reports Ready/NoSteps, grants nothing, and its Project defers "
+	  "to it, so no Workspace of the project ever runs",
+	  "add steps to spec.strategy.steps, or delete the Rollout to let the Project grant every "
+	  "Workspace at once" },
+	{ "MS103", "overlapping-steps", LINT_WARNING,
+	  "a Workspace is selected by two steps that form different levels: while it is pending it "
+	  "is granted in one pass and revoked in the next (grant/revoke flapping)",
+	  "make the step selectors disjoint, e.g. with a NotIn expression on the label the other "
+	  "step selects" },
+	{ "MS104", "repeated-steps", LINT_WARNING,
+	  "two steps that are not next to each other select the same Workspaces: only consecutive "
+	  "identical steps merge into one level, so those Workspaces belong to two levels and flap",
+	  "remove the repeated step or move it next to its twin" },
+	{ "MS105", "workspace-not-selected", LINT_WARNING,
+	  "a Workspace of a project with a Rollout is selected by no step: nothing ever grants it "
+	  "execution",
+	  "add a step whose selector matches the Workspace, or change its labels" },
+	{ "MS106", "rollout-project-missing", LINT_WARNING,
+	  "a Rollout's spec.projectRef names no Project in its namespace (the Rollout does not check "
+	  "and still orchestrates the Workspaces naming that project)",
+	  "create the Project, or fix spec.projectRef and metadata.name of the Rollout" },
+	{ "MS107", "reconcile-interval-not-positive", LINT_ERROR,
+	  "annotation magosproject.io/reconcile-interval is zero or negative: the Workspace "
+	  "controller loops forever computing the next reconcile time and stops processing",
+	  "use a positive Go duration such as 3m or 1h, or remove the annotation (default 3m)" },
+	{ "MS108", "reconcile-interval-invalid", LINT_WARNING,
+	  "annotation magosproject.io/reconcile-interval is not a Go duration: the controller "
+	  "silently uses the default 3m",
+	  "write a Go duration such as 90s, 5m or 1h30m" },
+	{ "MS109", "auto-apply-off", LINT_WARNING,
+	  "a Workspace orchestrated by a Rollout has autoApply: false: its plan waits for a human "
+	  "to set magosproject.io/approved, and the Rollout waits with it",
+	  "set autoApply: true, or plan for someone to approve each plan during the rollout" },
+	{ "MS110", "selector-crosses-projects", LINT_WARNING,
+	  "a Rollout step's selector also matches Workspaces of other projects: the Rollout "
+	  "ignores them, so they are not rolled out by this step",
+	  "narrow the selector to the project's Workspaces, or move those Workspaces into the "
+	  "project" },
+	{ "MS111", "step-selector-invalid", LINT_ERROR,
+	  "a Rollout step's selector is accepted by the API server but does not convert to a label "
+	  "selector (unknown operator, values with Exists, none with In): ReconcileError and "
+	  "back-off retries",
+	  "use the operators In, NotIn, Exists, DoesNotExist with values only for In and NotIn" },
+
+	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
+	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint_fleet.c), in id order. */
+	/* END MS2xx */
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+const struct lint_rule *lint_rules(size_t *n)
+{
+	*n = NRULES;
+	return rules;
+}
+
+const struct lint_rule *lint_rule(const char *id)
+{
+	if (!id)
+		return NULL;
+	for (size_t i = 0; i < NRULES; i++)
+		if (strcmp(rules[i].id, id) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+const char *lint_sev_name(enum lint_sev s)
+{
+	switch (s) {
+	case LINT_ERROR:
+		return "error";
+	case LINT_WARNING:
+		return "warning";
+	case LINT_INFO:
+		return "info";
+	}
+	return "?";
+}
+
+void lint_report_init(struct lint_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void lint_report_release(struct lint_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->items[i].file);
+		free(r->items[i].msg);
+	}
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Appends a finding that owns @msg (stolen). */
+static struct lint_finding *push(struct lint_report *r, const struct lint_rule *rule,
+				 const char *file, struct val_mark mark, char *msg)
+{
+	struct lint_finding *f;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->items = xreallocarray(r->items, r->cap, sizeof(*r->items));
+	}
+	f = &r->items[r->n++];
+	f->rule = rule;
+	f->sev = rule->sev;
+	f->file = file ? xstrdup(file) : NULL;
+	f->mark = mark;
+	f->msg = msg;
+	switch (f->sev) {
+	case LINT_ERROR:
+		r->nerrors++;
+		break;
+	case LINT_WARNING:
+		r->nwarnings++;
+		break;
+	case LINT_INFO:
+		r->ninfos++;
+		break;
+	}
+	return f;
+}
+
+static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int len;
+	char *s;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		abort(); /* only an invalid format does this: a bug in the caller */
+	s = xmalloc((size_t)len + 1);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+void lint_add(struct lint_report *r, const char *id, const char *file, struct val_mark mark,
+	      const char *fmt, ...)
+{
+	const struct lint_rule *rule = lint_rule(id);
+	va_list ap;
+	char *msg;
+
+	if (!rule) {
+		fprintf(stderr, "lint_add: unknown rule id \"%s\"\n", id ? id : "(null)");
+		abort();
+	}
+	va_start(ap, fmt);
+	msg = vformat(fmt, ap);
+	va_end(ap);
+	push(r, rule, file, mark, msg);
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+	const struct lint_finding *a = pa, *b = pb;
+	int c;
+
+	if (a->file != b->file) {
+		if (!a->file)
+			return -1;
+		if (!b->file)
+			return 1;
+		if ((c = strcmp(a->file, b->file)) != 0)
+			return c;
+	}
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	if (a->mark.col != b->mark.col)
+		return a->mark.col < b->mark.col ? -1 : 1;
+	if ((c = strcmp(a->rule->id, b->rule->id)) != 0)
+		return c;
+	return strcmp(a->msg, b->msg);
+}
+
+void lint_report_sort(struct lint_report *r)
+{
+	if (r->n > 1)
+		qsort(r->items, r->n, sizeof(*r->items), cmp_finding);
+}
+
+/*
+ * True when @msg is one of sim/admission.c's refusals: they start with the
+ * object's identity as kubectl prints it (`Workspace "ns/name": ...`,
+ * `Rollout (no name): ...`), or name an unknown kind of a modelled group.
+ * Everything else the loader says about an input (YAML syntax, unreadable
+ * files, documents that are not objects, the Scenario document) is MS002.
+ */
+static bool is_admission_message(const char *msg)
+{
+	const char *p = msg;
+
+	if (strncmp(msg, "unknown kind \"", 14) == 0)
+		return true;
+	if (*p < 'A' || *p > 'Z')
+		return false;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return strncmp(p, " \"", 2) == 0 || strncmp(p, " (no name)", 10) == 0;
+}
+
+void lint_from_diag(struct lint_report *r, const struct diag *d)
+{
+	struct lint_finding *last = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+		const char *id;
+
+		if (it->sev == DIAG_NOTE) {
+			/* A note belongs to the error or warning just before it; alone it is dropped. */
+			if (last) {
+				char *msg = xasprintf("%s; %s", last->msg, it->msg);
+
+				free(last->msg);
+				last->msg = msg;
+			}
+			continue;
+		}
+		if (it->sev == DIAG_WARNING)
+			id = "MS003";
+		else
+			id = is_admission_message(it->msg) ? "MS001" : "MS002";
+		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
+	}
+}
+
+void lint_scenario(struct lint_report *r, const struct scenario *s)
+{
+	lint_magos(r, s);
+	lint_fleet(r, s);
+}
