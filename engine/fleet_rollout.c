@@ -216,9 +216,11 @@ void fr_result_release(struct fr_result *r)
 	for (size_t i = 0; i < r->nquirks; i++)
 		free(r->quirks[i].text);
 	free(r->quirks);
-	free(r->members);
-	for (size_t i = 0; i < r->nwaves; i++)
-		free(r->waves[i].idx);
+	if (!r->borrowed) {
+		free(r->members);
+		for (size_t i = 0; i < r->nwaves; i++)
+			free(r->waves[i].idx);
+	}
 	free(r->waves);
 	free(r->version_label);
 	memset(r, 0, sizeof(*r));
@@ -446,10 +448,11 @@ static int members(const struct obj *fr, const struct fr_input *in,
 			lbl_selector_release(&ns_sel);
 	}
 	if (cached) {
-		/* the selectors parse (same errors as without it); the members are the cache's */
-		*out = xmalloc((cached->nmembers ? cached->nmembers : 1) * sizeof(**out));
-		if (cached->nmembers > 0)
-			memcpy(*out, cached->members, cached->nmembers * sizeof(**out));
+		/*
+		 * the selectors parse (same errors as without it); the members are
+		 * the cache's, borrowed (fr_result.borrowed)
+		 */
+		*out = (size_t *)cached->members;
 		*nout = cached->nmembers;
 		lbl_selector_release(&sel);
 		return 0;
@@ -509,11 +512,19 @@ static int cmp_obj_name(const void *a, const void *b)
 static void contested_members(const struct fr_input *in, const size_t *mine, size_t nmine,
 			      char ***out, size_t *nout)
 {
-	const char **claimed = xcalloc(in->nstagesets ? in->nstagesets : 1, sizeof(*claimed));
-	const struct obj **others = xcalloc(in->nothers ? in->nothers : 1, sizeof(*others));
+	const char **claimed;
+	const struct obj **others;
+	bool any = false;
 
 	*out = NULL;
 	*nout = 0;
+	/* the usual case, one FleetRollout: nothing to claim, no O(stagesets) table */
+	for (size_t i = 0; i < in->nothers && !any; i++)
+		any = strcmp(in->others[i]->name, in->fr->name) != 0;
+	if (!any)
+		return;
+	claimed = xcalloc(in->nstagesets ? in->nstagesets : 1, sizeof(*claimed));
+	others = xcalloc(in->nothers ? in->nothers : 1, sizeof(*others));
 	if (in->nothers > 0)
 		memcpy(others, in->others, in->nothers * sizeof(*others));
 	qsort(others, in->nothers, sizeof(*others), cmp_obj_name);
@@ -680,6 +691,289 @@ static int patch_member(struct fr_result *r, const struct fr_input *in, enum fr_
 	return 0;
 }
 
+/* ---- the tally (incremental S5, S6 counts and S8 candidates) ---- */
+
+#define NO_SLOT SIZE_MAX
+
+struct tally_wave {
+	int32_t at_target; /* members of the wave adopted (fleetAdopted) */
+	int32_t ready;     /* members of the wave ready (member_ready) */
+	size_t *cand;      /* positions in the wave's member list an approval pass looks at */
+	size_t ncand, capcand;
+	bool sorted;       /* cand ascending (List order) */
+	size_t *cand_at;   /* per position: its index in cand, NO_SLOT when not there */
+	size_t n;          /* members of the wave */
+};
+
+/* What one StageSet contributes; as last told by fr_tally_update(). */
+struct tally_member {
+	uint32_t slot0, nslots; /* its (wave, position) pairs: tally.slots[slot0, slot0 + nslots) */
+	int32_t ver;            /* index into tally.vers of its pendingVersion, -1 when "" */
+	bool selected;          /* in the assignment's members (counted by the label) */
+	bool adopted, ready, cand;
+};
+
+struct tally_slot {
+	uint32_t wave;
+	size_t pos;
+};
+
+struct tally_ver {
+	char *v;
+	size_t count; /* selected members holding it; 0: a free entry */
+};
+
+struct fr_tally {
+	char *target; /* spec.targetVersion, "" when absent */
+	struct tally_wave *waves;
+	size_t nwaves;
+	struct tally_member *m; /* one per StageSet */
+	size_t nm;
+	struct tally_slot *slots;
+	struct tally_ver *vers;
+	size_t nvers;
+	size_t ndistinct; /* entries of vers with count > 0 */
+};
+
+/*
+ * Whether the approval loop of S8 would do more for @m than skip it: a
+ * pinned fleet notes a held version it will not approve, and any fleet
+ * patches a member whose approved-version is not the version it wants.
+ */
+static bool approval_candidate(const char *target, const struct fr_member_facts *m)
+{
+	const char *want = target[0] ? target : m->pending_version;
+
+	if (target[0] && m->pending_version[0] && strcmp(m->pending_version, target) != 0)
+		return true;
+	if (!want[0])
+		return false;
+	return !(m->approved_version && strcmp(m->approved_version, want) == 0);
+}
+
+static int32_t tally_ver_get(struct fr_tally *t, const char *v)
+{
+	size_t free_at = t->nvers;
+
+	if (!v[0])
+		return -1;
+	for (size_t i = 0; i < t->nvers; i++) {
+		if (t->vers[i].count > 0 && strcmp(t->vers[i].v, v) == 0)
+			return (int32_t)i;
+		if (t->vers[i].count == 0 && free_at == t->nvers)
+			free_at = i;
+	}
+	if (free_at == t->nvers) {
+		t->vers = xreallocarray(t->vers, t->nvers + 1, sizeof(*t->vers));
+		t->vers[t->nvers].v = NULL;
+		t->vers[t->nvers].count = 0;
+		t->nvers++;
+	}
+	free(t->vers[free_at].v);
+	t->vers[free_at].v = xstrdup(v);
+	return (int32_t)free_at;
+}
+
+static void tally_ver_add(struct fr_tally *t, int32_t ver, bool add)
+{
+	struct tally_ver *e;
+
+	if (ver < 0)
+		return;
+	e = &t->vers[ver];
+	if (add) {
+		if (e->count++ == 0)
+			t->ndistinct++;
+	} else if (--e->count == 0) {
+		t->ndistinct--;
+	}
+}
+
+static void tally_cand_set(struct tally_wave *tw, size_t pos, bool on)
+{
+	size_t at = tw->cand_at[pos];
+
+	if (on == (at != NO_SLOT))
+		return;
+	if (on) {
+		if (tw->ncand == tw->capcand) {
+			tw->capcand = tw->capcand ? tw->capcand * 2 : 16;
+			tw->cand = xreallocarray(tw->cand, tw->capcand, sizeof(*tw->cand));
+		}
+		tw->cand_at[pos] = tw->ncand;
+		tw->cand[tw->ncand++] = pos;
+		tw->sorted = tw->ncand == 1 || (tw->sorted && tw->cand[tw->ncand - 2] < pos);
+		return;
+	}
+	/* swap-remove: the last one takes its place */
+	tw->cand_at[pos] = NO_SLOT;
+	if (at + 1 < tw->ncand) {
+		size_t last = tw->cand[tw->ncand - 1];
+
+		tw->cand[at] = last;
+		tw->cand_at[last] = at;
+		tw->sorted = false;
+	}
+	tw->ncand--;
+}
+
+/* Add (@sign 1) or remove (-1) what @mm contributes to the counts. */
+static void tally_apply(struct fr_tally *t, const struct tally_member *mm, int sign)
+{
+	for (uint32_t s = 0; s < mm->nslots; s++) {
+		struct tally_wave *tw = &t->waves[t->slots[mm->slot0 + s].wave];
+
+		tw->at_target += sign * mm->adopted;
+		tw->ready += sign * mm->ready;
+	}
+	if (mm->selected)
+		tally_ver_add(t, mm->ver, sign > 0);
+}
+
+void fr_tally_update(struct fr_tally *t, size_t i, const struct fr_member_facts *m)
+{
+	struct tally_member *mm;
+	int32_t ver;
+
+	if (!t || i >= t->nm)
+		return;
+	mm = &t->m[i];
+	if (!mm->selected && mm->nslots == 0)
+		return;
+	tally_apply(t, mm, -1);
+	ver = tally_ver_get(t, m->pending_version);
+	mm->ver = ver;
+	mm->adopted = fleet_adopted(t->target, m);
+	mm->ready = m->ready;
+	mm->cand = approval_candidate(t->target, m);
+	tally_apply(t, mm, +1);
+	for (uint32_t s = 0; s < mm->nslots; s++) {
+		const struct tally_slot *sl = &t->slots[mm->slot0 + s];
+
+		tally_cand_set(&t->waves[sl->wave], sl->pos, mm->cand);
+	}
+}
+
+struct fr_tally *fr_tally_new(const struct obj *fr, const struct fr_assignment *asg,
+			      const struct fr_member_facts *facts, size_t nstagesets)
+{
+	struct fr_tally *t = xcalloc(1, sizeof(*t));
+	uint32_t *fill;
+	size_t nslots = 0;
+
+	t->target = xstrdup(spec_str(fr, "targetVersion"));
+	t->nwaves = asg->nwaves;
+	t->waves = xcalloc(t->nwaves ? t->nwaves : 1, sizeof(*t->waves));
+	t->nm = nstagesets;
+	t->m = xcalloc(t->nm ? t->nm : 1, sizeof(*t->m));
+	for (size_t i = 0; i < t->nm; i++)
+		t->m[i].ver = -1;
+	for (size_t k = 0; k < asg->nmembers; k++)
+		t->m[asg->members[k]].selected = true;
+	/* slots grouped per StageSet (counting sort), each group in wave order */
+	for (size_t w = 0; w < asg->nwaves; w++) {
+		for (size_t j = 0; j < asg->waves[w].n; j++)
+			t->m[asg->waves[w].idx[j]].nslots++;
+		nslots += asg->waves[w].n;
+	}
+	for (size_t i = 0, at = 0; i < t->nm; i++) {
+		t->m[i].slot0 = (uint32_t)at;
+		at += t->m[i].nslots;
+	}
+	t->slots = xcalloc(nslots ? nslots : 1, sizeof(*t->slots));
+	fill = xcalloc(t->nm ? t->nm : 1, sizeof(*fill));
+	for (size_t w = 0; w < asg->nwaves; w++) {
+		struct tally_wave *tw = &t->waves[w];
+
+		tw->n = asg->waves[w].n;
+		tw->sorted = true;
+		tw->cand_at = xmalloc((tw->n ? tw->n : 1) * sizeof(*tw->cand_at));
+		for (size_t j = 0; j < tw->n; j++) {
+			size_t i = asg->waves[w].idx[j];
+			struct tally_slot *sl = &t->slots[t->m[i].slot0 + fill[i]++];
+
+			tw->cand_at[j] = NO_SLOT;
+			sl->wave = (uint32_t)w;
+			sl->pos = j;
+		}
+	}
+	free(fill);
+	/* every member as if it had just changed (from nothing counted) */
+	for (size_t i = 0; i < t->nm; i++) {
+		struct tally_member *mm = &t->m[i];
+
+		if (!mm->selected && mm->nslots == 0)
+			continue;
+		mm->ver = tally_ver_get(t, facts[i].pending_version);
+		mm->adopted = fleet_adopted(t->target, &facts[i]);
+		mm->ready = facts[i].ready;
+		mm->cand = approval_candidate(t->target, &facts[i]);
+		tally_apply(t, mm, +1);
+		for (uint32_t s = 0; s < mm->nslots; s++) {
+			const struct tally_slot *sl = &t->slots[mm->slot0 + s];
+
+			tally_cand_set(&t->waves[sl->wave], sl->pos, mm->cand);
+		}
+	}
+	return t;
+}
+
+void fr_tally_free(struct fr_tally *t)
+{
+	if (!t)
+		return;
+	for (size_t w = 0; w < t->nwaves; w++) {
+		free(t->waves[w].cand);
+		free(t->waves[w].cand_at);
+	}
+	free(t->waves);
+	for (size_t i = 0; i < t->nvers; i++)
+		free(t->vers[i].v);
+	free(t->vers);
+	free(t->slots);
+	free(t->m);
+	free(t->target);
+	free(t);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The candidates of wave @w in List order (sorted here when they are not). */
+static const size_t *tally_candidates(struct fr_tally *t, size_t w)
+{
+	struct tally_wave *tw = &t->waves[w];
+
+	if (!tw->sorted) {
+		qsort(tw->cand, tw->ncand, sizeof(*tw->cand), cmp_size);
+		for (size_t k = 0; k < tw->ncand; k++)
+			tw->cand_at[tw->cand[k]] = k;
+		tw->sorted = true;
+	}
+	return tw->cand;
+}
+
+/*
+ * fleetVersionLabel from the counts: the loop over the members stops at a
+ * second distinct pendingVersion, so "mixed versions" is exactly two or
+ * more distinct ones, and with one its text.
+ */
+static char *tally_version_label(const struct fr_tally *t)
+{
+	if (t->target[0])
+		return xasprintf("version %s", t->target);
+	if (t->ndistinct > 1)
+		return xstrdup("mixed versions");
+	for (size_t i = 0; i < t->nvers; i++)
+		if (t->vers[i].count > 0)
+			return xasprintf("version %s", t->vers[i].v);
+	return xstrdup("the current version");
+}
+
 /* ---- the pass ---- */
 
 static long wave_index(const struct val *waves, const char *name)
@@ -821,9 +1115,11 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	size_t nlist = 0, noverlap = 0, first_overlap = 0;
 	long first_open = -1;
 	int rc = FR_OK;
+	struct fr_tally *tally = in->assignment && in->facts ? in->tally : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->first_open = -1;
+	out->borrowed = in->assignment != NULL;
 	/* S0: observedGeneration; phase, currentWave and waves start as before */
 	if (in->prior) {
 		fr_status_copy(&out->status, in->prior);
@@ -880,6 +1176,8 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		free(q);
 	}
 	/* S4: a member goes into every wave that matches it */
+	if (tally && tally->nwaves != nwaves)
+		tally = NULL; /* not this spec's: cannot happen while the caller keeps it current */
 	out->nwaves = nwaves;
 	out->waves = xcalloc(nwaves ? nwaves : 1, sizeof(*out->waves));
 	/*
@@ -893,9 +1191,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 			const struct fr_wave_members *cw = &in->assignment->waves[w];
 
 			out->waves[w].n = cw->n;
-			out->waves[w].idx = xmalloc((cw->n ? cw->n : 1) * sizeof(size_t));
-			if (cw->n > 0)
-				memcpy(out->waves[w].idx, cw->idx, cw->n * sizeof(size_t));
+			out->waves[w].idx = cw->idx; /* borrowed (fr_result.borrowed) */
 		}
 		noverlap = in->assignment->noverlap;
 		first_overlap = in->assignment->first_overlap;
@@ -940,7 +1236,8 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		      noverlap, in->stagesets[first_overlap]->ns, in->stagesets[first_overlap]->name);
 
 	/* S5 */
-	out->version_label = fleet_version_label(fr, in, out->members, out->nmembers);
+	out->version_label = tally ? tally_version_label(tally)
+				   : fleet_version_label(fr, in, out->members, out->nmembers);
 
 	/* S6 PASS 1: fresh entries; soakUntil carried while settled, else cleared; health carried */
 	for (size_t i = 0; i < out->status.nwaves; i++)
@@ -956,7 +1253,11 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 
 		ws->name = xstrdup(name);
 		ws->total = (int32_t)out->waves[w].n;
-		for (size_t i = 0; i < out->waves[w].n; i++) {
+		if (tally) {
+			ws->at_target = tally->waves[w].at_target;
+			ws->ready = tally->waves[w].ready;
+		}
+		for (size_t i = 0; !tally && i < out->waves[w].n; i++) {
 			struct fr_member_facts buf;
 			const struct fr_member_facts *m = facts_at(in, out->waves[w].idx[i], &buf);
 
@@ -1061,8 +1362,16 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 
 		for (long w = 0; w <= open_through; w++) {
 			const struct fr_wave_members *wm = &out->waves[w];
+			/*
+			 * With a tally only the members that the loop below would not
+			 * skip silently, in the same (List) order: the same patches and
+			 * notes in the same order.
+			 */
+			const size_t *slots = tally ? tally_candidates(tally, (size_t)w) : NULL;
+			size_t nslots = tally ? tally->waves[w].ncand : wm->n;
 
-			for (size_t i = 0; i < wm->n; i++) {
+			for (size_t k = 0; k < nslots; k++) {
+				size_t i = slots ? slots[k] : k;
 				const struct obj *ss = in->stagesets[wm->idx[i]];
 				const char *pending = pending_at(in, wm->idx[i]);
 				/* fleetApprovalVersion: the pinned target, else pendingVersion */

@@ -217,6 +217,40 @@ struct fr_assignment {
 };
 
 /*
+ * Incremental state of one FleetRollout's per-wave counts (atTarget,
+ * ready), the inputs of fleetVersionLabel (how many selected members hold
+ * each pendingVersion) and, per wave, the members an approval pass would
+ * look at (a patch or a PINNED_HOLD_MISMATCH note is due).  Built from an
+ * assignment and the members' facts, then kept current with
+ * fr_tally_update() as members change, so a pass costs O(waves + those
+ * members) instead of O(members).  Valid for the FleetRollout spec
+ * (targetVersion) and the assignment it was built from.  Opaque.
+ */
+struct fr_tally;
+
+/*
+ * fr_tally_new() - a tally of @asg over @facts.
+ * @fr:    the FleetRollout (borrowed; spec.targetVersion is copied).
+ * @asg:   the selection and wave assignment (borrowed, must outlive the
+ *         tally; indices < @nstagesets).
+ * @facts: @nstagesets facts, index as fr_input.stagesets (read now only).
+ * Returns: new; free with fr_tally_free().  Cannot fail (aborts on OOM).
+ * Cost:    O(nstagesets + assignment).
+ */
+struct fr_tally *fr_tally_new(const struct obj *fr, const struct fr_assignment *asg,
+			      const struct fr_member_facts *facts, size_t nstagesets);
+
+/*
+ * fr_tally_update() - StageSet @i now has the facts @m (read now only; the
+ * previous facts need not be valid any more).  A StageSet outside the
+ * assignment is ignored.  Cost: O(waves of @i + distinct pendingVersions).
+ */
+void fr_tally_update(struct fr_tally *t, size_t i, const struct fr_member_facts *m);
+
+/* fr_tally_free() - frees @t.  Accepts NULL. */
+void fr_tally_free(struct fr_tally *t);
+
+/*
  * The inputs of one pass; everything borrowed.
  * Invariants the caller keeps: @stagesets is every StageSet of the cluster
  * in List order (namespace, then name); @namespaces every Namespace.
@@ -246,6 +280,13 @@ struct fr_input {
 	 */
 	const struct fr_assignment *assignment; /* S1 selection and S4 wave assignment */
 	const struct fr_member_facts *facts;    /* one per StageSet (index as @stagesets) */
+	/*
+	 * Optional, only with @assignment and @facts: their tally, current with
+	 * @facts (fr_tally_update() after every change).  S5, the S6 counts and
+	 * the S8 approvals then read it instead of every member.  Not const: a
+	 * pass may reorder its lists.
+	 */
+	struct fr_tally *tally;
 };
 
 /* Everything a pass produced; owned by the result (fr_result_release()). */
@@ -266,6 +307,12 @@ struct fr_result {
 	size_t *members;           /* the selected members (indices into stagesets) */
 	size_t nmembers;
 	struct fr_wave_members *waves; /* per spec wave (NULL before S4 succeeded) */
+	/*
+	 * true: @members and every waves[].idx are borrowed from
+	 * fr_input.assignment (valid while it is), not copied: a pass with the
+	 * caches copies nothing per member.  The @waves array itself is owned.
+	 */
+	bool borrowed;
 	size_t nwaves;
 	char *version_label;       /* fleetVersionLabel (NULL before S5) */
 	long first_open;           /* firstOpen of PASS 2, -1 when every wave passed or not reached */
@@ -282,10 +329,11 @@ struct fr_result {
  *          stops there as upstream does (the status keeps the new waves and
  *          observedGeneration, but phase, currentWave and the condition stay
  *          as before; no event), outcome FR_OUT_PATCH_ERROR.
- * Cost:    O(others × stagesets × selector) for contests plus
- *          O(stagesets × waves × selector) for the assignment (O(members)
- *          copies with @in->assignment), plus O(members) status reads
- *          (cheap with @in->facts).
+ * Cost:    O(others × stagesets × selector) for contests (nothing when
+ *          no other FleetRollout exists) plus O(stagesets × waves ×
+ *          selector) for the assignment (nothing with @in->assignment),
+ *          plus O(members) status reads (cheap with @in->facts; O(waves +
+ *          members the approvals look at) with @in->tally).
  * Source: metio/stageset-controller@f2c7604 internal/controller/fleetrollout_controller.go
  *         reconcile, members, contestedMembers, waveStatus, memberProgress,
  *         fleetAdopted, fleetApprovalVersion, fleetVersionLabel, approve,

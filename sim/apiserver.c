@@ -49,6 +49,7 @@ struct entry {
 	struct api_snap *cur; /* NULL once dead */
 	const char *ns, *name; /* the key, in key[] (lookups touch no snapshot) */
 	uint32_t hash;
+	size_t pos; /* index in kindtab.order, set when the order is tidied */
 	tl_str tns, tname;
 	char key[]; /* "ns\0name\0" */
 };
@@ -70,7 +71,21 @@ struct kindtab {
 	bool dirty;     /* order needs compaction and sorting */
 	struct watcher *w;
 	size_t nw, capw;
+	/*
+	 * The change log (api_changes_since()): every modification of an entry
+	 * with resourceVersion > log_from, in order.  A creation or deletion
+	 * bumps shape and empties the log (positions move), so no logged entry
+	 * is ever dead; a log grown past LOG_KEEP_MIN and 4 entries per object
+	 * is emptied too (readers then list the kind again).
+	 */
+	uint64_t shape;
+	struct entry **log;
+	uint64_t *logrv;
+	size_t nlog, caplog;
+	uint64_t log_from;
 };
+
+#define LOG_KEEP_MIN 4096
 
 struct api {
 	struct tl *tl;
@@ -367,6 +382,31 @@ static void tidy_order(struct kindtab *k)
 	}
 	k->nsorted = k->norder;
 	k->dirty = false;
+	for (size_t i = 0; i < k->norder; i++)
+		k->order[i]->pos = i;
+}
+
+/* A creation or deletion: positions move, the log starts again after @rv. */
+static void log_reset(struct kindtab *k, uint64_t rv)
+{
+	k->shape++;
+	k->nlog = 0;
+	k->log_from = rv;
+}
+
+static void log_append(struct kindtab *k, struct entry *e, uint64_t rv)
+{
+	if (k->nlog >= LOG_KEEP_MIN && k->nlog / 4 >= k->n) {
+		k->nlog = 0; /* readers this far behind list again: O(1) per write amortised */
+		k->log_from = rv - 1;
+	}
+	if (k->nlog == k->caplog) {
+		k->caplog = k->caplog ? k->caplog * 2 : 64;
+		k->log = xreallocarray(k->log, k->caplog, sizeof(*k->log));
+		k->logrv = xreallocarray(k->logrv, k->caplog, sizeof(*k->logrv));
+	}
+	k->log[k->nlog] = e;
+	k->logrv[k->nlog++] = rv;
 }
 
 /* ---- store life ---- */
@@ -391,6 +431,8 @@ void api_free(struct api *a)
 			free(k->order[j]);
 		}
 		free(k->order);
+		free(k->log);
+		free(k->logrv);
 		free(k->buckets);
 		free(k->w);
 		free(k->kind);
@@ -669,6 +711,7 @@ static void commit_modified(struct api *a, struct kindtab *k, struct entry *e, s
 	struct api_snap *old = e->cur;
 
 	e->cur = s;
+	log_append(k, e, s->o->resource_version);
 	record(a, k, e, s->o, change, detail);
 	emit(a, API_MODIFIED, old, s);
 	api_snap_release(old);
@@ -679,6 +722,7 @@ static void commit_deleted(struct api *a, struct kindtab *k, struct entry *e,
 			   struct api_snap *final)
 {
 	unlink_entry(k, e);
+	log_reset(k, final->o->resource_version);
 	api_snap_release(e->cur);
 	e->cur = NULL; /* freed by the next tidy_order() */
 	record(a, k, e, final->o, TL_DELETED, NULL);
@@ -748,6 +792,7 @@ int api_create(struct api *a, struct obj *o)
 	}
 	k->order[k->norder++] = e;
 	k->dirty = true;
+	log_reset(k, o->resource_version);
 
 	record(a, k, e, o, TL_CREATED, NULL);
 	emit(a, API_ADDED, NULL, e->cur);
@@ -1225,4 +1270,58 @@ const char *api_strerror(int err)
 		return "Invalid";
 	}
 	return "unknown";
+}
+
+uint64_t api_kind_shape(const struct api *a, const char *kind)
+{
+	const struct kindtab *k = find_kind(a, kind);
+
+	return k ? k->shape : 0;
+}
+
+void api_changes_init(struct api_changes *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void api_changes_release(struct api_changes *c)
+{
+	if (!c)
+		return;
+	free(c->items);
+	free(c->pos);
+	memset(c, 0, sizeof(*c));
+}
+
+int api_changes_since(struct api *a, const char *kind, uint64_t since, struct api_changes *out)
+{
+	struct kindtab *k = find_kind(a, kind);
+	size_t lo = 0, hi;
+
+	out->n = 0;
+	if (!k)
+		return 0; /* never stored: nothing ever changed */
+	if (since < k->log_from)
+		return -1;
+	tidy_order(k);
+	/* the first logged change after @since */
+	hi = k->nlog;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->logrv[mid] <= since)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < k->nlog; i++) {
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 16;
+			out->items = xreallocarray(out->items, out->cap, sizeof(*out->items));
+			out->pos = xreallocarray(out->pos, out->cap, sizeof(*out->pos));
+		}
+		out->items[out->n] = k->log[i]->cur->o;
+		out->pos[out->n++] = k->log[i]->pos;
+	}
+	return 0;
 }

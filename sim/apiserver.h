@@ -254,6 +254,44 @@ size_t api_count(const struct api *a, const char *kind);
 /* api_resource_version() - the store-wide counter: resourceVersion of the latest change. */
 uint64_t api_resource_version(const struct api *a);
 
+/*
+ * Which objects of a kind changed: for readers that keep their own copy of
+ * a List and bring it up to date instead of listing every object again.
+ */
+
+/* The changed objects of api_changes_since(); caller-owned. */
+struct api_changes {
+	const struct obj **items; /* current versions, borrowed as api_list() items */
+	size_t *pos;              /* each one's index in api_list(kind, NULL, NULL, NULL, ...) now */
+	size_t n, cap;
+};
+
+/* api_changes_init() / api_changes_release(): release frees the arrays, accepts NULL. */
+void api_changes_init(struct api_changes *c);
+void api_changes_release(struct api_changes *c);
+
+/*
+ * api_kind_shape() - a counter bumped by every creation and every removal
+ * of an object of @kind (the List's membership, and so its positions,
+ * change); 0 for a kind never stored.  Cost: O(kinds).
+ */
+uint64_t api_kind_shape(const struct api *a, const char *kind);
+
+/*
+ * api_changes_since() - the objects of @kind modified (metadata, spec,
+ * status, deletion mark) after resourceVersion @since.
+ * @since: a resourceVersion (api_resource_version() when the caller last
+ *         read the kind).
+ * @out:   emptied first; receives each change in order, the current
+ *         version of its object and its List position (an object changed
+ *         twice is there twice).
+ * Returns: 0; or -1 when the store cannot tell (a creation or removal of
+ *          @kind after @since, or a log dropped because it grew past 4
+ *          entries per object): the caller lists the kind again.
+ * Cost:    O(log changes + changes since @since); memory O(objects).
+ */
+int api_changes_since(struct api *a, const char *kind, uint64_t since, struct api_changes *out);
+
 /* api_strerror() - "NotFound", "AlreadyExists", "Conflict", "Invalid", "OK" or "unknown". */
 const char *api_strerror(int err);
 

@@ -39,6 +39,8 @@ struct told {
 	struct fr_wave_members *asg_waves;
 	size_t asg_nwaves;
 	size_t asg_noverlap, asg_first_overlap;
+	/* the counts, label inputs and approval candidates over that assignment, NULL when none */
+	struct fr_tally *tally;
 };
 
 /*
@@ -52,6 +54,13 @@ struct seen {
 	char **key;
 	struct fr_member_facts *facts; /* StageSets only */
 	size_t n;
+	/*
+	 * The store as of the last refresh: the kind's shape and the
+	 * store-wide resourceVersion; @valid once a first refresh listed it.
+	 */
+	bool valid;
+	uint64_t shape;
+	uint64_t at_rv;
 };
 
 /*
@@ -84,6 +93,7 @@ struct frc {
 	size_t nsel;
 	int64_t pass_now_ms;       /* simulated ms of the running pass (for the gate callback) */
 	struct seen seen_ss, seen_ns;
+	struct api_changes changes; /* scratch of a refresh */
 	uint64_t epoch;            /* bumped when a key in seen_ss or seen_ns changed */
 	/* The pass log (frc_gate_log() ...); its strings live in @strs. */
 	struct frc_gate_rec *gates;
@@ -418,6 +428,7 @@ static struct told *told_for(struct frc *f, const char *name)
 	t->asg_nmembers = 0;
 	t->asg_waves = NULL;
 	t->asg_nwaves = 0;
+	t->tally = NULL;
 	return t;
 }
 
@@ -617,16 +628,62 @@ static char *sel_key(const struct obj *o)
 	return k;
 }
 
-/*
- * Bring @s up to the List @items: only objects whose (pointer,
- * resourceVersion) changed are read again; a changed count or key bumps
- * @f->epoch (the cached selections go stale).  @facts: keep member facts.
- */
-static void seen_refresh(struct frc *f, struct seen *s, const struct obj *const *items, size_t n,
-			 bool facts)
+/* Every tally of every FleetRollout learns that StageSet @i now has the facts @m. */
+static void tallies_update(struct frc *f, size_t i, const struct fr_member_facts *m)
 {
-	bool changed = n != s->n;
+	for (size_t k = 0; k < f->ntold; k++)
+		fr_tally_update(f->told[k].tally, i, m);
+}
 
+/*
+ * Position @i of @s now holds @o: read again unless (pointer,
+ * resourceVersion) are what was read; returns true when the key changed.
+ */
+static bool seen_put(struct frc *f, struct seen *s, size_t i, const struct obj *o, bool facts)
+{
+	bool changed = false;
+	char *k;
+
+	if (s->ptr[i] == o && s->rv[i] == o->resource_version)
+		return false;
+	k = sel_key(o);
+	if (!s->key[i] || strcmp(k, s->key[i]) != 0)
+		changed = true;
+	free(s->key[i]);
+	s->key[i] = k;
+	s->ptr[i] = o;
+	s->rv[i] = o->resource_version;
+	if (facts) {
+		fr_member_facts_of(o, &s->facts[i]);
+		tallies_update(f, i, &s->facts[i]);
+	}
+	return changed;
+}
+
+/*
+ * Bring @s up to the store's List of @kind: from the store's change log
+ * when it reaches back to the last refresh and no object of the kind was
+ * created or removed since (O(changes)), else from a full List (O(n)).
+ * Only objects whose (pointer, resourceVersion) changed are read again; a
+ * changed count or key bumps @f->epoch (the cached selections go stale).
+ * @facts: keep member facts (and tell the tallies).
+ */
+static void seen_refresh(struct frc *f, struct api *api, struct seen *s, const char *kind,
+			 struct api_list *scratch, bool facts)
+{
+	uint64_t shape = api_kind_shape(api, kind);
+	bool changed = false;
+	size_t n;
+
+	if (s->valid && shape == s->shape &&
+	    api_changes_since(api, kind, s->at_rv, &f->changes) == 0) {
+		for (size_t c = 0; c < f->changes.n; c++)
+			if (seen_put(f, s, f->changes.pos[c], f->changes.items[c], facts))
+				changed = true;
+		goto out_mark;
+	}
+	n = api_list(api, kind, NULL, NULL, NULL, scratch);
+	changed = n != s->n;
 	if (n > s->n) {
 		s->ptr = xreallocarray(s->ptr, n, sizeof(*s->ptr));
 		s->rv = xreallocarray(s->rv, n, sizeof(*s->rv));
@@ -644,22 +701,13 @@ static void seen_refresh(struct frc *f, struct seen *s, const struct obj *const 
 		s->key[i] = NULL;
 	}
 	s->n = n;
-	for (size_t i = 0; i < n; i++) {
-		const struct obj *o = items[i];
-		char *k;
-
-		if (s->ptr[i] == o && s->rv[i] == o->resource_version)
-			continue;
-		k = sel_key(o);
-		if (!s->key[i] || strcmp(k, s->key[i]) != 0)
+	for (size_t i = 0; i < n; i++)
+		if (seen_put(f, s, i, scratch->items[i], facts))
 			changed = true;
-		free(s->key[i]);
-		s->key[i] = k;
-		s->ptr[i] = o;
-		s->rv[i] = o->resource_version;
-		if (facts)
-			fr_member_facts_of(o, &s->facts[i]);
-	}
+out_mark:
+	s->valid = true;
+	s->shape = shape;
+	s->at_rv = api_resource_version(api);
 	if (changed)
 		f->epoch++;
 }
@@ -688,6 +736,8 @@ static void asg_drop(struct told *t)
 	t->asg_nmembers = 0;
 	t->asg_waves = NULL;
 	t->asg_nwaves = 0;
+	fr_tally_free(t->tally);
+	t->tally = NULL;
 }
 
 /* The target of one action, copied before any write makes the listed pointers stale. */
@@ -740,14 +790,15 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	memset(&in, 0, sizeof(in));
 	in.fr = fr;
 	in.prior = &prior;
-	in.nstagesets = api_list(api, KIND_STAGESET, NULL, NULL, NULL, &f->stagesets);
-	in.stagesets = f->stagesets.items;
-	in.nnamespaces = api_list(api, KIND_NAMESPACE, NULL, NULL, NULL, &f->namespaces);
-	in.namespaces = f->namespaces.items;
+	/* the Lists, kept current from the store's change log (same items, same order) */
+	seen_refresh(f, api, &f->seen_ss, KIND_STAGESET, &f->stagesets, true);
+	seen_refresh(f, api, &f->seen_ns, KIND_NAMESPACE, &f->namespaces, false);
+	in.stagesets = f->seen_ss.ptr;
+	in.nstagesets = f->seen_ss.n;
+	in.namespaces = f->seen_ns.ptr;
+	in.nnamespaces = f->seen_ns.n;
 	in.nothers = api_list(api, KIND_FLEET, NULL, NULL, NULL, &f->fleets);
 	in.others = f->fleets.items;
-	seen_refresh(f, &f->seen_ss, in.stagesets, in.nstagesets, true);
-	seen_refresh(f, &f->seen_ns, in.namespaces, in.nnamespaces, false);
 	in.facts = f->seen_ss.facts;
 	if (t->has_asg && (t->asg_epoch != f->epoch || t->asg_generation != fr->generation ||
 			   strcmp(t->asg_uid, fr->uid ? fr->uid : "") != 0))
@@ -760,6 +811,9 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 		asg.noverlap = t->asg_noverlap;
 		asg.first_overlap = t->asg_first_overlap;
 		in.assignment = &asg;
+		if (!t->tally)
+			t->tally = fr_tally_new(fr, &asg, in.facts, in.nstagesets);
+		in.tally = t->tally;
 	}
 	in.wave_soak_ms = soak;
 	in.now_ms = f->start_unix_ms + now_ms;
@@ -923,6 +977,7 @@ struct frc *frc_register(struct des *w, const struct frc_params *p)
 	api_list_init(&f->namespaces);
 	api_list_init(&f->fleets);
 	api_list_init(&f->maplist);
+	api_changes_init(&f->changes);
 
 	f->ctl = ctl_new(w, FRC_CONTROLLER, reconcile, f);
 	ctl_for(f->ctl, KIND_FLEET, NULL, NULL);
@@ -944,6 +999,7 @@ void frc_free(struct frc *f)
 	}
 	seen_release(&f->seen_ss);
 	seen_release(&f->seen_ns);
+	api_changes_release(&f->changes);
 	free(f->told);
 	for (size_t i = 0; i < f->nsel; i++) {
 		free(f->sel[i].name);

@@ -1,3 +1,4 @@
+#include <stdio.h>
 /* Unit tests for sim/apiserver: store semantics, watch events, snapshots, timeline entries. */
 #include <string.h>
 
@@ -467,6 +468,88 @@ static void test_patch_meta_invalid_changes_nothing(void)
 	api_free(a);
 }
 
+/*
+ * The change log: what changed since a resourceVersion, with List
+ * positions; a creation or deletion (positions move) and a no-op write
+ * behave as documented, and a log grown past 4 entries per object is
+ * dropped (the reader lists again).
+ */
+static void test_changes_since(void)
+{
+	struct api *a = api_new(NULL);
+	struct api_changes c;
+	struct api_list l;
+	uint64_t rv, shape;
+
+	api_changes_init(&c);
+	api_list_init(&l);
+	CU_ASSERT_EQUAL(api_kind_shape(a, "Workspace"), 0);
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", 0, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 0);
+	api_create(a, ws("prod", "b", "p"));
+	api_create(a, ws("dev", "a", "p"));
+	api_create(a, ws("prod", "a", "p"));
+	shape = api_kind_shape(a, "Workspace");
+	CU_ASSERT_EQUAL(shape, 3);
+	rv = api_resource_version(a);
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), 0); /* after the last creation */
+	CU_ASSERT_EQUAL(c.n, 0);
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv - 1, &c), -1); /* a creation since */
+	CU_ASSERT_EQUAL(api_list(a, "Workspace", NULL, NULL, NULL, &l), 3);
+
+	api_set_label(a, "Workspace", "prod", "b", "k", "v");
+	api_set_label(a, "Workspace", "prod", "b", "k", "v"); /* no-op: not logged */
+	api_set_annotation(a, "Workspace", "dev", "a", "k", "v");
+	api_set_label(a, "Workspace", "prod", "b", "k", "w");
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(c.n, 3);
+	CU_ASSERT_STRING_EQUAL(c.items[0]->name, "b");
+	CU_ASSERT_EQUAL(c.pos[0], 2); /* dev/a, prod/a, prod/b */
+	CU_ASSERT_STRING_EQUAL(c.items[1]->ns, "dev");
+	CU_ASSERT_EQUAL(c.pos[1], 0);
+	/* the current version, not the one logged */
+	CU_ASSERT_PTR_EQUAL(c.items[0], api_get(a, "Workspace", "prod", "b"));
+	CU_ASSERT_PTR_EQUAL(c.items[2], c.items[0]);
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&c.items[0]->labels, "k"), "w");
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv + 2, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 1);
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", api_resource_version(a), &c), 0);
+	CU_ASSERT_EQUAL(c.n, 0);
+	CU_ASSERT_EQUAL(api_kind_shape(a, "Workspace"), shape);
+
+	/* another kind's writes are not in this log */
+	rv = api_resource_version(a);
+	api_create(a, obj_new("v1", "Namespace", NULL, "dev"));
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 0);
+
+	/* a deletion moves positions: the log cannot tell */
+	api_delete(a, "Workspace", "dev", "a");
+	CU_ASSERT_EQUAL(api_kind_shape(a, "Workspace"), shape + 1);
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), -1);
+	rv = api_resource_version(a);
+	api_set_label(a, "Workspace", "prod", "b", "k", "x");
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(c.n, 1);
+	CU_ASSERT_EQUAL(c.pos[0], 1); /* prod/a, prod/b */
+
+	/* 4 096 changes of 2 objects: the log is dropped, old readers list again */
+	for (int i = 0; i < 4200; i++) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", i);
+		api_set_label(a, "Workspace", "prod", "a", "n", v);
+	}
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), -1);
+	rv = api_resource_version(a);
+	api_set_label(a, "Workspace", "prod", "a", "n", "last");
+	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", rv, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 1);
+	api_changes_release(&c);
+	api_list_release(&l);
+	api_free(a);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -477,6 +560,7 @@ static CU_TestInfo tests[] = {
 	{ "snapshots outlive later writes and deletion", test_snapshots_outlive_writes },
 	{ "reason/message from Ready condition or status", test_reason_message_sources },
 	{ "an invalid metadata patch changes nothing", test_patch_meta_invalid_changes_nothing },
+	{ "change log: what changed since a resourceVersion, at which List position", test_changes_since },
 	CU_TEST_INFO_NULL,
 };
 

@@ -168,6 +168,37 @@ static int refuse_patch(void *ctx, const struct fr_action *a)
 	return ++w->npatch == w->fail_patch_at ? -1 : 0;
 }
 
+/* @b decided exactly as @a: status, outcome, patches, notes, label, requeue, event. */
+static void expect_same_pass(const struct fr_result *a, const struct fr_result *b)
+{
+	CU_ASSERT_EQUAL(b->outcome, a->outcome);
+	CU_ASSERT_TRUE(fr_status_equal(&b->status, &a->status));
+	CU_ASSERT_EQUAL(b->status_changed, a->status_changed);
+	CU_ASSERT_EQUAL(b->requeue_after_ms, a->requeue_after_ms);
+	CU_ASSERT_EQUAL(b->event_halted, a->event_halted);
+	CU_ASSERT_EQUAL(b->first_open, a->first_open);
+	CU_ASSERT_EQUAL(b->ngates, a->ngates);
+	CU_ASSERT_EQUAL((b->version_label == NULL), (a->version_label == NULL));
+	if (a->version_label && b->version_label)
+		CU_ASSERT_STRING_EQUAL(b->version_label, a->version_label);
+	CU_ASSERT_EQUAL_FATAL(b->nquirks, a->nquirks);
+	for (size_t i = 0; i < a->nquirks; i++) {
+		CU_ASSERT_EQUAL(b->quirks[i].quirk, a->quirks[i].quirk);
+		CU_ASSERT_EQUAL(b->quirks[i].wave, a->quirks[i].wave);
+		CU_ASSERT_STRING_EQUAL(b->quirks[i].text, a->quirks[i].text);
+	}
+	CU_ASSERT_EQUAL_FATAL(b->nactions, a->nactions);
+	for (size_t i = 0; i < a->nactions; i++) {
+		CU_ASSERT_EQUAL(b->actions[i].kind, a->actions[i].kind);
+		CU_ASSERT_EQUAL(b->actions[i].member, a->actions[i].member);
+		CU_ASSERT_EQUAL(b->actions[i].wave, a->actions[i].wave);
+		CU_ASSERT_STRING_EQUAL(b->actions[i].value, a->actions[i].value);
+		CU_ASSERT_EQUAL((b->actions[i].previous == NULL), (a->actions[i].previous == NULL));
+		if (a->actions[i].previous && b->actions[i].previous)
+			CU_ASSERT_STRING_EQUAL(b->actions[i].previous, a->actions[i].previous);
+	}
+}
+
 /* One reconcile: run, apply the patches, store the status.  Returns the rc. */
 static int pass(struct world *w)
 {
@@ -212,19 +243,16 @@ static int pass(struct world *w)
 		in.assignment = &as;
 		in.facts = facts;
 		CU_ASSERT_EQUAL(fr_reconcile(&in, &shadow), rc);
-		CU_ASSERT_EQUAL(shadow.outcome, w->r.outcome);
-		CU_ASSERT_TRUE(fr_status_equal(&shadow.status, &w->r.status));
-		CU_ASSERT_EQUAL(shadow.status_changed, w->r.status_changed);
-		CU_ASSERT_EQUAL(shadow.requeue_after_ms, w->r.requeue_after_ms);
-		CU_ASSERT_EQUAL(shadow.event_halted, w->r.event_halted);
-		CU_ASSERT_EQUAL(shadow.nquirks, w->r.nquirks);
-		CU_ASSERT_EQUAL_FATAL(shadow.nactions, w->r.nactions);
-		for (size_t i = 0; i < w->r.nactions; i++) {
-			CU_ASSERT_EQUAL(shadow.actions[i].kind, w->r.actions[i].kind);
-			CU_ASSERT_EQUAL(shadow.actions[i].member, w->r.actions[i].member);
-			CU_ASSERT_STRING_EQUAL(shadow.actions[i].value, w->r.actions[i].value);
-		}
+		expect_same_pass(&w->r, &shadow);
+		CU_ASSERT_TRUE(shadow.borrowed);
+		CU_ASSERT_PTR_EQUAL(shadow.members, w->r.members);
 		fr_result_release(&shadow);
+		/* and with the tally sim/fleet_rc keeps over that assignment */
+		in.tally = fr_tally_new(w->fr, &as, facts, w->nss);
+		CU_ASSERT_EQUAL(fr_reconcile(&in, &shadow), rc);
+		expect_same_pass(&w->r, &shadow);
+		fr_result_release(&shadow);
+		fr_tally_free(in.tally);
 		free(facts);
 	}
 	for (size_t i = 0; i < w->r.nactions; i++) {
@@ -1195,6 +1223,160 @@ static void format_time(void)
 	free(c);
 }
 
+
+/* ---------------- the tally kept by updates = the pass from scratch ---------------- */
+
+static uint32_t lcg(uint32_t *seed)
+{
+	*seed = *seed * 1664525u + 1013904223u;
+	return *seed >> 8;
+}
+
+/* One random change of what the fleet reads of member @m. */
+static void random_change(struct obj *m, uint32_t *seed)
+{
+	static const char *const vers[] = { "1.0.0", "1.1.0", "1.2.0" };
+	const char *v = vers[lcg(seed) % 3];
+
+	switch (lcg(seed) % 8) {
+	case 0:
+	case 1:
+		settle(m, v);
+		break;
+	case 2:
+	case 3:
+		hold(m, v);
+		break;
+	case 4:
+		unsettle(m);
+		break;
+	case 5:
+		if (lcg(seed) % 2)
+			obj_strmap_set(&m->annotations, FR_ANN_APPROVED_VERSION, v);
+		else
+			obj_strmap_del(&m->annotations, FR_ANN_APPROVED_VERSION);
+		break;
+	case 6:
+		val_map_set(m->status, "observedGeneration", val_new_int(m->generation + (lcg(seed) % 2)));
+		break;
+	default:
+		val_map_set(m->status, "pendingVersion", val_new_string(lcg(seed) % 2 ? "" : v));
+		break;
+	}
+}
+
+/*
+ * Randomized sequences of member changes: after each step the tally, told
+ * only about the members that changed (fr_tally_update), must make the pass
+ * decide exactly as the pass that reads every member, at every step.
+ */
+static void tally_property_run(const char *spec, uint32_t seed)
+{
+	struct world w;
+	struct fr_result full = { 0 }, fast = { 0 }, first = { 0 };
+	struct fr_member_facts facts[32];
+	struct fr_assignment as;
+	struct fr_tally *tally;
+	struct fr_input in = { 0 };
+	char names[16];
+
+	w_init(&w, spec);
+	for (int i = 0; i < 18; i++) {
+		char ring[2] = { (char)('0' + i % 3), 0 };
+		char ns[3] = { 'n', (char)('a' + i % 4), 0 };
+
+		snprintf(names, sizeof(names), "m%02d", i);
+		member(&w, ns, names, "a", ring);
+	}
+	qsort(w.ss, w.nss, sizeof(w.ss[0]), cmp_ss);
+	in.fr = w.fr;
+	in.stagesets = (const struct obj *const *)w.ss;
+	in.nstagesets = w.nss;
+	in.wave_soak_ms = w.soak;
+	in.gate_values = w.gv;
+	in.now_ms = w.now;
+	in.now_text = "2026-07-19T12:00:00Z";
+	CU_ASSERT_EQUAL_FATAL(fr_reconcile(&in, &first), FR_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first.version_label);
+	as = (struct fr_assignment){ first.members, first.nmembers, first.waves, first.nwaves,
+				     first.noverlap, first.first_overlap };
+	for (size_t i = 0; i < w.nss; i++)
+		fr_member_facts_of(w.ss[i], &facts[i]);
+	tally = fr_tally_new(w.fr, &as, facts, w.nss);
+	for (int step = 0; step < 300; step++) {
+		int nchange = 1 + (int)(lcg(&seed) % 3);
+		char *now_text;
+
+		for (int c = 0; c < nchange; c++) {
+			size_t i = lcg(&seed) % w.nss;
+
+			random_change(w.ss[i], &seed);
+			fr_member_facts_of(w.ss[i], &facts[i]);
+			fr_tally_update(tally, i, &facts[i]);
+		}
+		w.gv[1].value = (lcg(&seed) % 10 == 0) ? 1.0 : 0.0; /* a gate that fails now and then */
+		w.now += MIN;
+		now_text = fr_format_time(w.now);
+		memset(&in, 0, sizeof(in));
+		in.fr = w.fr;
+		in.prior = w.has_prior ? &w.prior : NULL;
+		in.stagesets = (const struct obj *const *)w.ss;
+		in.nstagesets = w.nss;
+		in.wave_soak_ms = w.soak;
+		in.gate_values = w.gv;
+		in.now_ms = w.now;
+		in.now_text = now_text;
+		CU_ASSERT_EQUAL(fr_reconcile(&in, &full), FR_OK);
+		in.assignment = &as;
+		in.facts = facts;
+		in.tally = tally;
+		CU_ASSERT_EQUAL(fr_reconcile(&in, &fast), FR_OK);
+		expect_same_pass(&full, &fast);
+		/* the approvals and stamps land, and the tally hears of them */
+		for (size_t k = 0; k < full.nactions; k++) {
+			const struct fr_action *a = &full.actions[k];
+
+			obj_strmap_set(&w.ss[a->member]->annotations, a->annotation, a->value);
+			fr_member_facts_of(w.ss[a->member], &facts[a->member]);
+			fr_tally_update(tally, a->member, &facts[a->member]);
+		}
+		fr_status_release(&w.prior);
+		fr_status_copy(&w.prior, &full.status);
+		w.has_prior = true;
+		fr_result_release(&fast);
+		fr_result_release(&full);
+		free(now_text);
+	}
+	fr_tally_free(tally);
+	fr_result_release(&first);
+	w_release(&w);
+}
+
+static void tally_property_derived_and_pinned(void)
+{
+	/* wave "late" overlaps rings 1 and 2: members counted and approved in two waves */
+	static const char *const waves =
+		"waves: [{name: r0, selector: {matchLabels: {ring: '0'}}},"
+		"{name: r1, selector: {matchLabels: {ring: '1'}}, gate: {source: {prometheus: "
+		"{address: 'http://prom:9090', query: q}}, threshold: {max: '0.5'}}},"
+		"{name: late, selector: {matchExpressions: [{key: ring, operator: In, values: ['1', '2']}]}},"
+		"{name: r2, selector: {matchLabels: {ring: '2'}}}]";
+	char *derived = xasprintf("{selector: {matchLabels: {app: a}}, %s}", waves);
+	char *pinned = xasprintf("{targetVersion: 1.1.0, selector: {matchLabels: {app: a}}, %s}", waves);
+	char *rollback = xasprintf("{onRegression: Rollback, previousVersion: 1.0.0, selector: "
+				   "{matchLabels: {app: a}}, %s}",
+				   waves);
+
+	for (uint32_t seed = 1; seed <= 4; seed++) {
+		tally_property_run(derived, seed);
+		tally_property_run(pinned, seed * 7919u);
+		tally_property_run(rollback, seed * 104729u);
+	}
+	free(derived);
+	free(pinned);
+	free(rollback);
+}
+
 static CU_TestInfo tests[] = {
 	{ "S0 observedGeneration, also on an early exit", s0_observed_generation_even_on_early_exit },
 	{ "S1 InvalidSelector: selector", s1_invalid_top_level_selector },
@@ -1240,6 +1422,8 @@ static CU_TestInfo tests[] = {
 	{ "G10 pinned Rollback stalls", g10_pinned_rollback_stalls },
 	{ "G11 early exit freezes status", g11_early_exit_freezes_status },
 	{ "fr_format_time", format_time },
+	{ "tally kept by member updates decides as the full pass (randomized)",
+	  tally_property_derived_and_pinned },
 	CU_TEST_INFO_NULL,
 };
 
