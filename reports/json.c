@@ -282,6 +282,67 @@ static json_t *gate_obj(const struct frc_gate_rec *g)
 	return o;
 }
 
+/* A wave's adoption of the fleet's targets over time (sim/fleetobs.h ADOPTION). */
+static json_t *adoption_obj(const struct fo_fleet *f, const struct fo_wave *w)
+{
+	json_t *a = json_object(), *per = json_array(), *pts = json_array();
+
+	json_object_set_new(a, "members", json_integer((json_int_t)w->nmembers));
+	for (size_t t = 0; t < f->ntargets; t++) {
+		const struct fo_adoption *ad = &w->adoption[t];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "version", str_or_null(ad->version));
+		json_object_set_new(x, "adopted", json_integer((json_int_t)ad->adopted));
+		json_object_set_new(x, "ready", json_integer((json_int_t)ad->ready));
+		json_object_set_new(x, "first_ms", ms_or_null(ad->first_ms));
+		json_object_set_new(x, "half_ms", ms_or_null(ad->half_ms));
+		json_object_set_new(x, "all_ms", ms_or_null(ad->all_ms));
+		json_object_set_new(x, "ready_half_ms", ms_or_null(ad->ready_half_ms));
+		json_object_set_new(x, "ready_all_ms", ms_or_null(ad->ready_all_ms));
+		json_array_append_new(per, x);
+	}
+	json_object_set_new(a, "targets", per);
+	for (size_t k = 0; k < w->nprogress; k++) {
+		json_t *p = json_object();
+
+		json_object_set_new(p, "t_ms", json_integer(w->progress[k].t_ms));
+		json_object_set_new(p, "version", str_or_null(w->progress[k].version));
+		json_object_set_new(p, "adopted", json_integer((json_int_t)w->progress[k].adopted));
+		json_object_set_new(p, "ready", json_integer((json_int_t)w->progress[k].ready));
+		json_array_append_new(pts, p);
+	}
+	json_object_set_new(a, "progress", pts);
+	return a;
+}
+
+/* Counts of the rollback stamps by outcome, refusals by reason. */
+static json_t *outcomes_obj(const struct fo_fleet *f)
+{
+	json_t *o = json_object(), *refused = json_object();
+	size_t down = 0, neither = 0;
+
+	for (size_t i = 0; i < f->nstamps; i++) {
+		const struct fo_stamp *st = &f->stamps[i];
+
+		if (st->reverted_ms >= 0) {
+			down++;
+		} else if (st->refused_ms >= 0) {
+			json_t *c = json_object_get(refused, st->refused_reason);
+
+			json_object_set_new(refused, st->refused_reason,
+					    json_integer(c ? json_integer_value(c) + 1 : 1));
+		} else {
+			neither++;
+		}
+	}
+	json_object_set_new(o, "stamped", json_integer((json_int_t)f->nstamps));
+	json_object_set_new(o, "downgraded", json_integer((json_int_t)down));
+	json_object_set_new(o, "refused", refused);
+	json_object_set_new(o, "neither", json_integer((json_int_t)neither));
+	return o;
+}
+
 static json_t *fleet_obj(const struct fo_fleet *f)
 {
 	json_t *o = json_object(), *waves = json_array(), *halts = json_array();
@@ -289,6 +350,7 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 
 	json_object_set_new(o, "name", str_or_null(f->name));
 	json_object_set_new(o, "completed_ms", ms_or_null(f->completed_ms));
+	json_object_set_new(o, "targets", str_array(f->targets, f->ntargets));
 	for (size_t i = 0; i < f->nwaves; i++) {
 		const struct fo_wave *w = &f->waves[i];
 		json_t *wo = json_object(), *counts = json_object(), *evals = json_array();
@@ -308,6 +370,7 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 		for (size_t k = 0; k < w->ngates; k++)
 			json_array_append_new(evals, gate_obj(&w->gates[k]));
 		json_object_set_new(wo, "gate_evaluations", evals);
+		json_object_set_new(wo, "adoption", adoption_obj(f, w));
 		json_array_append_new(waves, wo);
 	}
 	json_object_set_new(o, "waves", waves);
@@ -337,9 +400,13 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 		json_object_set_new(so, "reverted_ms", ms_or_null(st->reverted_ms));
 		json_object_set_new(so, "refused_ms", ms_or_null(st->refused_ms));
 		json_object_set_new(so, "refused_reason", str_or_null(st->refused_reason));
+		json_object_set_new(so, "outcome", json_string(st->reverted_ms >= 0  ? "downgraded"
+							       : st->refused_ms >= 0 ? "refused"
+										     : "neither"));
 		json_array_append_new(stamps, so);
 	}
 	json_object_set_new(o, "rollbacks", stamps);
+	json_object_set_new(o, "rollback_outcomes", outcomes_obj(f));
 	if (f->has_blast) {
 		json_t *b = json_object(), *bw = json_array();
 

@@ -486,45 +486,176 @@ static void gate_lines(struct out *o, const struct fo_wave *w)
 		     runs - shown, runs - shown == 1 ? "" : "s");
 }
 
-/* Rollback stamps, one line per (time, wave, value), members listed after. */
+/* Names shown per outcome of a rollback before the rest is counted. */
+#define STAMP_NAMES_SHOWN 3
+
+/* One outcome of a rollback: "reverted 2: a (26m0s), b (40m0s)" for the stamps @sel picks. */
+static void outcome_line(struct out *o, const struct fo_stamp *st, size_t n, const char *what,
+			 const char *tone, bool (*sel)(const struct fo_stamp *, const char *),
+			 const char *arg)
+{
+	size_t count = 0, shown = 0;
+	char *list = xstrdup(""), *text, *safe;
+
+	for (size_t k = 0; k < n; k++) {
+		char r[GT_DURATION_BUFSZ], *next;
+
+		if (!sel(&st[k], arg))
+			continue;
+		count++;
+		if (shown == STAMP_NAMES_SHOWN)
+			continue;
+		if (st[k].reverted_ms >= 0) {
+			gt_format_duration(st[k].reverted_ms, r, sizeof(r));
+			next = xasprintf("%s%s%s (%s)", list, shown ? ", " : "", st[k].member, r);
+		} else if (st[k].refused_ms >= 0) {
+			gt_format_duration(st[k].refused_ms, r, sizeof(r));
+			next = xasprintf("%s%s%s (%s)", list, shown ? ", " : "", st[k].member, r);
+		} else {
+			next = xasprintf("%s%s%s", list, shown ? ", " : "", st[k].member);
+		}
+		free(list);
+		list = next;
+		shown++;
+	}
+	if (!count) {
+		free(list);
+		return;
+	}
+	if (count > shown)
+		text = xasprintf("%s %zu: %s, … %zu more", what, count, list, count - shown);
+	else
+		text = xasprintf("%s %zu: %s", what, count, list);
+	safe = clean(text, false);
+	emit(o, "%s", col(o, tone));
+	wrapped(o, safe, 4, "");
+	emit(o, "%s", col(o, C_OFF));
+	free(safe);
+	free(text);
+	free(list);
+}
+
+static bool is_reverted(const struct fo_stamp *s, const char *arg)
+{
+	(void)arg;
+	return s->reverted_ms >= 0;
+}
+
+static bool is_refused_for(const struct fo_stamp *s, const char *reason)
+{
+	return s->reverted_ms < 0 && s->refused_ms >= 0 && !strcmp(s->refused_reason, reason);
+}
+
+static bool is_pending(const struct fo_stamp *s, const char *arg)
+{
+	(void)arg;
+	return s->reverted_ms < 0 && s->refused_ms < 0;
+}
+
+/*
+ * Rollback stamps, one block per (time, wave, value): how many were stamped,
+ * then the counts by outcome (downgraded, refused by reason, neither), each
+ * with its first few members and when.
+ */
 static void stamp_lines(struct out *o, const struct fo_fleet *f)
 {
 	for (size_t i = 0; i < f->nstamps;) {
 		size_t j = i;
 		char at[GT_DURATION_BUFSZ];
-		char *list = xstrdup(""), *text, *safe;
+		char *text, *safe;
 
 		while (j < f->nstamps && f->stamps[j].t_ms == f->stamps[i].t_ms &&
 		       !strcmp(f->stamps[j].wave, f->stamps[i].wave) &&
-		       !strcmp(f->stamps[j].to, f->stamps[i].to)) {
-			const struct fo_stamp *st = &f->stamps[j];
-			char r[GT_DURATION_BUFSZ];
-			char *next;
-
-			if (st->reverted_ms >= 0) {
-				gt_format_duration(st->reverted_ms, r, sizeof(r));
-				next = xasprintf("%s%s%s (reverted %s)", list, j > i ? ", " : "",
-						 st->member, r);
-			} else if (st->refused_ms >= 0) {
-				next = xasprintf("%s%s%s (refused: %s)", list, j > i ? ", " : "",
-						 st->member, st->refused_reason);
-			} else {
-				next = xasprintf("%s%s%s (not reverted)", list, j > i ? ", " : "",
-						 st->member);
-			}
-			free(list);
-			list = next;
+		       !strcmp(f->stamps[j].to, f->stamps[i].to))
 			j++;
-		}
 		gt_format_duration(f->stamps[i].t_ms, at, sizeof(at));
-		text = xasprintf("rollback %s wave %s → %s: stamped %zu member%s: %s", at,
-				 f->stamps[i].wave, f->stamps[i].to, j - i, j - i == 1 ? "" : "s", list);
+		text = xasprintf("rollback %s wave %s → %s: stamped rollback-to on %zu member%s", at,
+				 f->stamps[i].wave, f->stamps[i].to, j - i, j - i == 1 ? "" : "s");
 		safe = clean(text, false);
 		wrapped(o, safe, 2, "");
 		free(safe);
 		free(text);
-		free(list);
+		outcome_line(o, &f->stamps[i], j - i, "downgraded", C_GREEN, is_reverted, NULL);
+		/* Refusals by reason, each reason once, in the order first met. */
+		for (size_t k = i; k < j; k++) {
+			const struct fo_stamp *st = &f->stamps[k];
+			bool seen = false;
+			char *what;
+
+			if (st->reverted_ms >= 0 || st->refused_ms < 0)
+				continue;
+			for (size_t p = i; p < k && !seen; p++)
+				seen = is_refused_for(&f->stamps[p], st->refused_reason);
+			if (seen)
+				continue;
+			what = xasprintf("refused (%s)", st->refused_reason);
+			outcome_line(o, &f->stamps[i], j - i, what, C_RED, is_refused_for,
+				     st->refused_reason);
+			free(what);
+		}
+		outcome_line(o, &f->stamps[i], j - i, "not downgraded, not refused",
+			     C_YELLOW, is_pending, NULL);
 		i = j;
+	}
+}
+
+/* @ms rounded to whole seconds past a minute (a table cell needs no ms); -1 stays. */
+static int64_t whole_s(int64_t ms)
+{
+	return ms < 60000 ? ms : (ms + 500) / 1000 * 1000;
+}
+
+/* "  " and @text (made safe) on one line, cut with "…" to the width. */
+static void fit_line(struct out *o, const char *text, const char *tone)
+{
+	char *safe = clean(text, false);
+	size_t w = u8_width(safe, strlen(safe)), room = o->width - 2;
+
+	if (w <= room)
+		emit(o, "  %s%s%s\n", col(o, tone), safe, col(o, C_OFF));
+	else
+		emit(o, "  %s%.*s…%s\n", col(o, tone), (int)u8_prefix(safe, room - 1), safe,
+		     col(o, C_OFF));
+	free(safe);
+}
+
+/*
+ * How each wave adopted each of the fleet's targets over time: members at
+ * it out of the wave, and when half (rounded up) and all of them were at it
+ * and Ready on it.  Fits 80 columns: 2 + 14 + 10 + 4 × 13.
+ */
+static void adoption_table(struct out *o, const struct fo_fleet *f)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < f->nwaves; k++)
+		any = any || f->waves[k].nmembers;
+	for (size_t t = 0; any && t < f->ntargets; t++) {
+		char *cap = xasprintf("adoption of %s: when half and all of each wave were at it / "
+				      "Ready on it",
+				      f->targets[t]);
+
+		fit_line(o, cap, C_DIM);
+		free(cap);
+		emit(o, "  %s%-14s %9s %12s %12s %12s %12s%s\n", col(o, C_DIM), "WAVE",
+		     "AT TARGET", "HALF AT", "ALL AT", "HALF READY", "ALL READY", col(o, C_OFF));
+		for (size_t k = 0; k < f->nwaves; k++) {
+			const struct fo_wave *w = &f->waves[k];
+			const struct fo_adoption *ad = &w->adoption[t];
+			char *wn = clean(w->name, false);
+			char cnt[48];
+
+			snprintf(cnt, sizeof(cnt), "%zu/%zu", ad->adopted, w->nmembers);
+			emit(o, "  ");
+			cell(o, wn, 14);
+			free(wn);
+			emit(o, " %9s", cnt);
+			time_cell(o, whole_s(ad->half_ms), 12);
+			time_cell(o, whole_s(ad->all_ms), 12);
+			time_cell(o, whole_s(ad->ready_half_ms), 12);
+			time_cell(o, whole_s(ad->ready_all_ms), 12);
+			emit(o, "\n");
+		}
 	}
 }
 
@@ -568,6 +699,7 @@ static void waves_view(struct out *o, const struct fo *fo)
 			}
 			gate_lines(o, w);
 		}
+		adoption_table(o, f);
 		for (size_t k = 0; k < f->nhalts; k++) {
 			const struct fo_halt *h = &f->halts[k];
 			char at[GT_DURATION_BUFSZ], last[GT_DURATION_BUFSZ];
@@ -593,6 +725,41 @@ static void waves_view(struct out *o, const struct fo *fo)
 	}
 }
 
+/*
+ * A summary line: @label in bold in 10 columns, then @text (made safe)
+ * wrapped at word boundaries to the width, continuation lines indented 10.
+ */
+static void labelled(struct out *o, const char *label, const char *text)
+{
+	char *safe = clean(text, false);
+	size_t avail = o->width > 30 ? o->width - 10 : 20;
+	const char *p = safe;
+	bool first = true;
+
+	do {
+		size_t take = u8_prefix(p, avail);
+
+		if (p[take]) {
+			size_t k = take;
+
+			while (k > 0 && p[k] != ' ')
+				k--;
+			if (k > 0)
+				take = k;
+		}
+		if (first)
+			emit(o, "%s%s%s%*s%.*s\n", col(o, C_BOLD), label, col(o, C_OFF),
+			     (int)(10 - u8_width(label, strlen(label))), "", (int)take, p);
+		else
+			emit(o, "%10s%.*s\n", "", (int)take, p);
+		first = false;
+		p += take;
+		while (*p == ' ')
+			p++;
+	} while (*p);
+	free(safe);
+}
+
 /* Blast radius, detection latency and exposure of each halted FleetRollout's first halt. */
 static void fleet_blast_lines(struct out *o, const struct fo *fo)
 {
@@ -602,20 +769,20 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 	for (size_t i = 0; i < n; i++) {
 		const struct fo_fleet *f = &fl[i];
 		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
-		char *text, *safe, *waves = xstrdup("");
+		char *text, *waves = xstrdup("");
 
 		if (!f->nhalts)
 			continue;
 		gt_format_duration(f->halt_ms, at, sizeof(at));
 		if (!f->has_blast) {
-			text = xasprintf("FleetRollout %s halted at %s with no single version being "
-					 "rolled out: no blast radius, detection latency or exposure",
+			text = xasprintf("none: FleetRollout %s halted at %s while rolling out no "
+					 "single version, so no member adopted a bad version",
 					 f->name, at);
-			safe = clean(text, false);
-			emit(o, "%sblast%s\n", col(o, C_BOLD), col(o, C_OFF));
-			wrapped(o, safe, 10, "");
-			free(safe);
+			labelled(o, "blast", text);
 			free(text);
+			labelled(o, "detection", "none: no bad version, so no regression onset to "
+						 "measure from");
+			labelled(o, "exposure", "none: no member adopted a bad version");
 			free(waves);
 			continue;
 		}
@@ -627,16 +794,19 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			free(waves);
 			waves = next;
 		}
-		text = xasprintf("%zu of %zu members (%.1f%%) of FleetRollout %s had adopted %s by "
-				 "the halt at %s; by wave: %s",
-				 f->blast_count, f->blast_total,
-				 f->blast_total ? 100.0 * (double)f->blast_count / (double)f->blast_total
-						: 0.0,
-				 f->name, f->bad_version, at, waves);
-		safe = clean(text, false);
-		emit(o, "%sblast%s\n", col(o, C_BOLD), col(o, C_OFF));
-		wrapped(o, safe, 10, "");
-		free(safe);
+		if (f->blast_count)
+			text = xasprintf("%zu of %zu members (%.1f%%) of FleetRollout %s had adopted "
+					 "%s by the halt at %s; by wave: %s",
+					 f->blast_count, f->blast_total,
+					 f->blast_total ? 100.0 * (double)f->blast_count /
+								  (double)f->blast_total
+							: 0.0,
+					 f->name, f->bad_version, at, waves);
+		else
+			text = xasprintf("0 of %zu members: no member of FleetRollout %s had adopted "
+					 "%s by the halt at %s",
+					 f->blast_total, f->name, f->bad_version, at);
+		labelled(o, "blast", text);
 		free(text);
 		free(waves);
 		if (f->detection_latency_ms >= 0) {
@@ -649,36 +819,154 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 					 f->onset_window ? "began a regression window"
 							 : "went not-Ready");
 		} else {
-			text = xasprintf("none: no member on %s regressed or went not-Ready before "
-					 "the halt",
+			text = xasprintf("none: no regression onset in this run (no member on %s "
+					 "regressed or went not-Ready before the halt)",
 					 f->bad_version);
 		}
-		safe = clean(text, false);
-		emit(o, "%sdetection%s\n", col(o, C_BOLD), col(o, C_OFF));
-		wrapped(o, safe, 10, "");
-		free(safe);
+		labelled(o, "detection", text);
 		free(text);
-		text = xasprintf("%.1f member-minutes on %s (adoption to a downgrade or the end of "
-				 "the run)",
-				 (double)f->exposure_member_ms / 60000.0, f->bad_version);
-		safe = clean(text, false);
-		emit(o, "%sexposure%s\n", col(o, C_BOLD), col(o, C_OFF));
-		wrapped(o, safe, 10, "");
-		free(safe);
+		if (f->exposure_member_ms > 0)
+			text = xasprintf("%.1f member-minutes on %s (adoption to a downgrade or the "
+					 "end of the run)",
+					 (double)f->exposure_member_ms / 60000.0, f->bad_version);
+		else
+			text = xasprintf("0 member-minutes: no member adopted %s in this run",
+					 f->bad_version);
+		labelled(o, "exposure", text);
 		free(text);
 	}
 }
 
-/* What `stagesetctl fleet` would print for each FleetRollout at the end. */
-static void fleet_views(struct out *o, const struct obs *obs)
+/* A wave of the fleet view lists its members one by one up to this many. */
+#define VIEW_MEMBERS_FULL 10
+/* Members differing from the wave's common state listed before the rest is counted. */
+#define VIEW_ODD_SHOWN 10
+
+/* One member line of the fleet view: "    ✓ ns/name   4.6.0  Ready". */
+struct vline {
+	const char *line;  /* the whole line, without '\n' */
+	size_t len;
+	const char *mark;  /* the mark (one UTF-8 character) */
+	size_t mark_len;
+	const char *state; /* after the name */
+	size_t state_len;
+};
+
+static bool same_state(const struct vline *a, const struct vline *b)
+{
+	return a->mark_len == b->mark_len && !memcmp(a->mark, b->mark, a->mark_len) &&
+	       a->state_len == b->state_len && !memcmp(a->state, b->state, a->state_len);
+}
+
+/*
+ * A wave's member lines: every one when few (or @all), else those that
+ * differ from the most common (mark, state) — capped — and one line for the
+ * rest: "✓ 118 more at 4.6.0, Ready".
+ */
+static void view_members(struct out *o, const struct vline *v, size_t n, bool all)
+{
+	size_t best = 0, best_n = 0, odd = 0, odd_shown = 0;
+
+	if (all || n <= VIEW_MEMBERS_FULL) {
+		for (size_t i = 0; i < n; i++)
+			emit(o, "%.*s\n", (int)v[i].len, v[i].line);
+		return;
+	}
+	/* The most common state; O(n × distinct states), and states are few. */
+	for (size_t i = 0; i < n; i++) {
+		size_t c = 0;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = same_state(&v[k], &v[i]);
+		if (seen)
+			continue;
+		for (size_t k = i; k < n; k++)
+			c += same_state(&v[k], &v[i]);
+		if (c > best_n) {
+			best_n = c;
+			best = i;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (same_state(&v[i], &v[best]))
+			continue;
+		odd++;
+		if (odd_shown < VIEW_ODD_SHOWN) {
+			emit(o, "%.*s\n", (int)v[i].len, v[i].line);
+			odd_shown++;
+		}
+	}
+	if (odd > odd_shown)
+		emit(o, "    %s… %zu more not like the rest (--timeline all lists every member)%s\n",
+		     col(o, C_DIM), odd - odd_shown, col(o, C_OFF));
+	{
+		/* "4.6.0  Ready" reads "at 4.6.0, Ready". */
+		const char *st = v[best].state, *gap = strstr(st, "  ");
+		size_t vlen = gap && (size_t)(gap - st) < v[best].state_len ? (size_t)(gap - st)
+									    : v[best].state_len;
+		const char *rest = st + vlen;
+		size_t rlen = v[best].state_len - vlen;
+
+		while (rlen && *rest == ' ') {
+			rest++;
+			rlen--;
+		}
+		emit(o, "    %.*s %zu %s at %.*s%s%.*s\n", (int)v[best].mark_len, v[best].mark, best_n,
+		     odd ? "more" : "members", (int)vlen, st, rlen ? ", " : "", (int)rlen, rest);
+	}
+}
+
+/*
+ * What `stagesetctl fleet` would print for each FleetRollout at the end;
+ * waves of many members shortened to what differs (view_members()).
+ */
+static void fleet_views(struct out *o, const struct obs *obs, bool all)
 {
 	size_t n = 0;
 	char *const *v = obs ? obs_fleet_views(obs, &n) : NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		char *text = clean(v[i], true);
+		struct vline *ml = NULL;
+		size_t nml = 0, cap = 0;
 
-		emit(o, "\n%s", text);
+		emit(o, "\n");
+		for (const char *p = text; *p;) {
+			size_t len = strcspn(p, "\n");
+			bool member = len > 6 && !strncmp(p, "    ", 4) && p[4] != ' ';
+
+			if (member) {
+				struct vline x = { p, len, p + 4, 1, NULL, 0 };
+				const char *q;
+
+				while (x.mark_len < 4 && ((unsigned char)p[4 + x.mark_len] & 0xC0) == 0x80)
+					x.mark_len++;
+				q = p + 4 + x.mark_len;
+				while (q < p + len && *q == ' ')
+					q++;
+				while (q < p + len && *q != ' ')
+					q++;
+				while (q < p + len && *q == ' ')
+					q++;
+				x.state = q;
+				x.state_len = (size_t)(p + len - q);
+				if (nml == cap) {
+					cap = cap ? cap * 2 : 64;
+					ml = xreallocarray(ml, cap, sizeof(*ml));
+				}
+				ml[nml++] = x;
+			} else {
+				view_members(o, ml, nml, all);
+				nml = 0;
+				emit(o, "%.*s\n", (int)len, p);
+			}
+			p += len;
+			if (*p == '\n')
+				p++;
+		}
+		view_members(o, ml, nml, all);
+		free(ml);
 		free(text);
 	}
 }
@@ -906,13 +1194,475 @@ static bool worth_showing(const struct tl *tl, const struct tl_rec *r, struct la
 	return true;
 }
 
+/* ---- fleet members in the default timeline ------------------------------- */
+
+/* How the default timeline treats one entry. */
+enum show {
+	SH_HIDE,  /* not a change a reader follows */
+	SH_SHOW,  /* printed as it is */
+	SH_GROUP, /* a routine write of a fleet member: counted in its wave's line at that instant */
+	SH_QUIET, /* a member reaching the target and Ready: the wave's adoption lines say it */
+};
+
+/* Abnormal writes of one wave's members printed at one instant before the rest is counted. */
+#define MEMBER_LINES_PER_INSTANT 8
+
+/* A repeated notice closer than this to its previous occurrence continues its run. */
+#define REPEAT_GAP_MS (5 * 60 * 1000)
+
+/* What a grouped entry's label is. */
+enum grp_what {
+	GW_REASON,   /* a Ready reason, or "created" */
+	GW_APPROVAL, /* the approved-version value the fleet set */
+	GW_STAMP,    /* "rollback-to=X", the stamp the fleet set */
+};
+
+/* What a grouped entry is counted as. */
+struct grp {
+	size_t fleet, wave;
+	const char *label; /* the reason, or an annotation's value; borrowed from the timeline */
+	int what;          /* enum grp_what */
+	bool abnormal;     /* over the per-instant cap of abnormal lines */
+	size_t count;
+};
+
+struct grps {
+	struct grp *g;
+	size_t n, cap;
+};
+
+static void grp_add(struct grps *gs, size_t fleet, size_t wave, const char *label, int what,
+		    bool abnormal)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		struct grp *g = &gs->g[i];
+
+		if (g->fleet == fleet && g->wave == wave && g->what == what &&
+		    g->abnormal == abnormal && !strcmp(g->label, label)) {
+			g->count++;
+			return;
+		}
+	}
+	if (gs->n == gs->cap) {
+		gs->cap = gs->cap ? gs->cap * 2 : 8;
+		gs->g = xreallocarray(gs->g, gs->cap, sizeof(*gs->g));
+	}
+	gs->g[gs->n++] = (struct grp){ fleet, wave, label, what, abnormal, 1 };
+}
+
+/* Shown abnormal member lines of (fleet, wave) at this instant, as a grp with a NULL-free label "". */
+static size_t *shown_slot(struct grps *gs, size_t fleet, size_t wave)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (gs->g[i].fleet == fleet && gs->g[i].wave == wave && !gs->g[i].label[0])
+			return &gs->g[i].count;
+	grp_add(gs, fleet, wave, "", GW_REASON, false);
+	gs->g[gs->n - 1].count = 0;
+	return &gs->g[gs->n - 1].count;
+}
+
+/* "wave canary" (one fleet) or "wave moodle/canary" (several). */
+static char *wave_label(const struct fo *fo, size_t fleet, size_t wave)
+{
+	size_t n;
+	const struct fo_fleet *fl = fo_fleets(fo, &n);
+	char *raw = n > 1 ? xasprintf("wave %s/%s", fl[fleet].name, fl[fleet].waves[wave].name)
+			  : xasprintf("wave %s", fl[fleet].waves[wave].name);
+	char *safe = clean(raw, false);
+
+	free(raw);
+	return safe;
+}
+
+/* A timeline row about a wave: "  TIME  wave canary   CHANGE  text", the text wrapped below when long. */
+static void wave_row(struct out *o, int64_t t_ms, const struct fo *fo, size_t fleet, size_t wave,
+		     const char *change, const char *text, const char *tone)
+{
+	char t[GT_DURATION_BUFSZ];
+	char *obj = wave_label(fo, fleet, wave), *safe = clean(text, false);
+	size_t fixed = 2 + TIME_W + 2 + o->obj_w + 1 + CHG_W + 1;
+	size_t rest = o->width > fixed + 10 ? o->width - fixed : 10;
+
+	gt_format_duration(t_ms, t, sizeof(t));
+	emit(o, "  %s%*s%s  ", col(o, C_DIM), TIME_W, t, col(o, C_OFF));
+	cell_mid(o, obj, o->obj_w);
+	emit(o, " ");
+	cell(o, change, CHG_W);
+	if (u8_width(safe, strlen(safe)) <= rest) {
+		emit(o, " %s%s%s\n", col(o, tone), safe, col(o, C_OFF));
+	} else {
+		emit(o, "\n");
+		wrapped(o, safe, 2 + TIME_W + 2, tone);
+	}
+	free(safe);
+	free(obj);
+}
+
+/* The grouped member writes of one instant, one line per (wave, what). */
+static void flush_groups(struct out *o, const struct fo *fo, int64_t t_ms, struct grps *gs)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct grp *g = &gs->g[i];
+		char *text;
+
+		if (!g->label[0] || !g->count)
+			continue;
+		/* The change column says "members": "120 AwaitingApproval", "30 approved 4.6.0". */
+		if (g->what == GW_APPROVAL)
+			text = xasprintf("%zu approved %s", g->count, g->label);
+		else if (g->what == GW_STAMP)
+			text = xasprintf("%zu stamped %s", g->count, g->label);
+		else if (g->abnormal)
+			text = xasprintf("%zu more %s", g->count, g->label);
+		else
+			text = xasprintf("%zu %s", g->count, g->label);
+		wave_row(o, t_ms, fo, g->fleet, g->wave, "members", text,
+			 g->abnormal ? C_RED : C_DIM);
+		free(text);
+	}
+	gs->n = 0;
+}
+
+/* One point of a wave's adoption, to be merged into the timeline by time. */
+struct prog {
+	int64_t t_ms;
+	size_t fleet, wave, k;
+};
+
+static int cmp_prog(const void *a, const void *b)
+{
+	const struct prog *x = a, *y = b;
+
+	if (x->t_ms != y->t_ms)
+		return x->t_ms < y->t_ms ? -1 : 1;
+	if (x->fleet != y->fleet)
+		return x->fleet < y->fleet ? -1 : 1;
+	return x->wave < y->wave ? -1 : x->wave > y->wave;
+}
+
+static struct prog *collect_progress(const struct fo *fo, size_t *np)
+{
+	size_t n, total = 0, k = 0;
+	const struct fo_fleet *fl = fo_fleets(fo, &n);
+	struct prog *p;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < fl[i].nwaves; w++)
+			total += fl[i].waves[w].nprogress;
+	p = xcalloc(total ? total : 1, sizeof(*p));
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < fl[i].nwaves; w++)
+			for (size_t j = 0; j < fl[i].waves[w].nprogress; j++)
+				p[k++] = (struct prog){ fl[i].waves[w].progress[j].t_ms, i, w, j };
+	if (total)
+		qsort(p, total, sizeof(*p), cmp_prog);
+	*np = total;
+	return p;
+}
+
+static void progress_row(struct out *o, const struct fo *fo, const struct prog *p)
+{
+	size_t n;
+	const struct fo_wave *w = &fo_fleets(fo, &n)[p->fleet].waves[p->wave];
+	const struct fo_progress *x = &w->progress[p->k];
+	char *text = xasprintf("%zu/%zu at %s, %zu ready", x->adopted, w->nmembers, x->version,
+			       x->ready);
+
+	wave_row(o, p->t_ms, fo, p->fleet, p->wave, "adopted", text,
+		 x->ready == w->nmembers ? C_GREEN : "");
+	free(text);
+}
+
+/*
+ * How the default timeline shows entry @r of a fleet member (@fleet, @wave
+ * set): routine writes — creation, Ready True, AwaitingApproval, the
+ * approved-version annotation — are summarised; anything else (StageFailed, a regression,
+ * a refused downgrade, a rollback-to stamp, labels, deletion) and every
+ * write of a member once the rollback stamped it stays visible.
+ */
+static enum show member_show(const struct tl *tl, const struct tl_rec *r, const struct fo *fo,
+			     size_t *fleet, size_t *wave, const char **label, int *what)
+{
+	static const char approved[] = "annotations: +stages.metio.wtf/approved-version=";
+	static const char reapproved[] = "annotations: stages.metio.wtf/approved-version=";
+	static const char stamp[] = "annotations: +stages.metio.wtf/rollback-to=";
+	const char *kind = tl_str_get(tl, r->kind), *reason, *detail;
+	char *key;
+	bool in;
+	int64_t stamped;
+
+	if (!fo || strcmp(kind, "StageSet") != 0)
+		return SH_SHOW;
+	key = xasprintf("%s/%s", tl_str_get(tl, r->ns), tl_str_get(tl, r->name));
+	in = fo_member_wave(fo, key, fleet, wave, &stamped);
+	free(key);
+	if (!in)
+		return SH_SHOW;
+	reason = tl_str_get(tl, r->reason);
+	detail = tl_str_get(tl, r->detail);
+	*what = GW_REASON;
+	*label = reason && reason[0] ? reason : tl_change_name((enum tl_change)r->change);
+	if (r->change == TL_UPDATED && detail && !strncmp(detail, stamp, sizeof(stamp) - 1) &&
+	    !strchr(detail, '\n')) {
+		/* The stamps are many at once; the waves view lists each with its outcome. */
+		*label = detail + sizeof("annotations: +stages.metio.wtf/") - 1;
+		*what = GW_STAMP;
+		return SH_GROUP;
+	}
+	if (stamped >= 0 && r->t_ms >= stamped)
+		return SH_SHOW;
+	switch ((enum tl_change)r->change) {
+	case TL_CREATED:
+		*label = "created";
+		return SH_GROUP;
+	case TL_STATUS:
+		if (reason && !strcmp(reason, "Succeeded"))
+			return SH_QUIET;
+		if (reason && !strcmp(reason, "AwaitingApproval")) {
+			*label = reason;
+			return SH_GROUP;
+		}
+		break;
+	case TL_UPDATED:
+		if (detail && !strncmp(detail, approved, sizeof(approved) - 1) &&
+		    !strchr(detail, '\n')) {
+			*label = detail + sizeof(approved) - 1;
+			*what = GW_APPROVAL;
+			return SH_GROUP;
+		}
+		if (detail && !strncmp(detail, reapproved, sizeof(reapproved) - 1) &&
+		    strstr(detail, "→") && !strchr(detail, '\n')) {
+			/* The next version approved over the last one: "4.6.0→4.7.0". */
+			*label = strstr(detail, "→") + strlen("→");
+			*what = GW_APPROVAL;
+			return SH_GROUP;
+		}
+		break;
+	default:
+		break;
+	}
+	*label = reason && reason[0] ? reason : tl_change_name((enum tl_change)r->change);
+	return SH_SHOW;
+}
+
+/* A notice's run of repeats (REP_TL_CHANGES): the first shows it, the others are hidden. */
+struct rep {
+	bool hidden;
+	size_t count;    /* occurrences in the run (on its first) */
+	int64_t last_ms; /* last occurrence */
+	int64_t every_ms;/* the gap between distinct times when always the same, -1 not yet, -2 irregular */
+};
+
+static bool same_notice(const struct tl_notice *a, const struct tl_notice *b)
+{
+	if (a->severity != b->severity || strcmp(a->text, b->text) != 0 ||
+	    a->nrelated != b->nrelated)
+		return false;
+	for (size_t i = 0; i < a->nrelated; i++)
+		if (strcmp(a->related[i].kind, b->related[i].kind) ||
+		    strcmp(a->related[i].ns, b->related[i].ns) ||
+		    strcmp(a->related[i].name, b->related[i].name))
+			return false;
+	return true;
+}
+
+/* Runs of one notice repeated by successive passes: O(notices × distinct open runs). */
+static struct rep *notice_runs(const struct tl *tl)
+{
+	size_t nn = tl_notice_count(tl), nh = 0;
+	struct rep *rep = xcalloc(nn ? nn : 1, sizeof(*rep));
+	size_t *heads = xcalloc(nn ? nn : 1, sizeof(*heads));
+
+	for (size_t i = 0; i < nn; i++) {
+		struct tl_notice n;
+		bool joined = false;
+
+		tl_notice_get(tl, i, &n);
+		for (size_t h = 0; h < nh && !joined; h++) {
+			struct tl_notice p;
+			struct rep *r = &rep[heads[h]];
+			int64_t gap;
+
+			tl_notice_get(tl, heads[h], &p);
+			if (!same_notice(&n, &p))
+				continue;
+			gap = n.t_ms - r->last_ms;
+			if (gap > REPEAT_GAP_MS) {
+				/* Too long ago: this one starts a new run in its place. */
+				heads[h] = i;
+				rep[i] = (struct rep){ false, 1, n.t_ms, -1 };
+				joined = true;
+				break;
+			}
+			if (gap > 0)
+				r->every_ms = r->every_ms == -1 || r->every_ms == gap ? gap : -2;
+			r->count++;
+			r->last_ms = n.t_ms;
+			rep[i].hidden = true;
+			joined = true;
+		}
+		if (!joined) {
+			heads[nh++] = i;
+			rep[i] = (struct rep){ false, 1, n.t_ms, -1 };
+		}
+	}
+	free(heads);
+	return rep;
+}
+
+static void repeat_line(struct out *o, const struct rep *r);
+
+static void notice_with_runs(struct out *o, const struct tl_notice *n, const struct rep *r)
+{
+	notice_line(o, n);
+	repeat_line(o, r);
+}
+
+/* The notices and adoption points the timeline prints between entries. */
+struct side {
+	const struct tl *tl;
+	const struct rep *rep; /* NULL: every notice as it is */
+	size_t j, nn;          /* next notice, count */
+	const struct prog *prog;
+	size_t pj, nprog;      /* next adoption point, count */
+	const struct fo *fo;
+};
+
+/*
+ * Prints the notices and adoption points before @limit_ms (exclusive), in
+ * time order; at equal times an adoption point (the state just after that
+ * instant's writes) comes before a notice.
+ */
+static void drain(struct out *o, struct side *sd, int64_t limit_ms)
+{
+	for (;;) {
+		struct tl_notice no;
+		bool have_n = sd->j < sd->nn, have_p = sd->pj < sd->nprog;
+
+		if (have_n)
+			tl_notice_get(sd->tl, sd->j, &no);
+		if (have_n && no.t_ms >= limit_ms)
+			have_n = false;
+		if (have_p && sd->prog[sd->pj].t_ms >= limit_ms)
+			have_p = false;
+		if (!have_n && !have_p)
+			return;
+		if (have_p && (!have_n || sd->prog[sd->pj].t_ms <= no.t_ms)) {
+			progress_row(o, sd->fo, &sd->prog[sd->pj++]);
+			continue;
+		}
+		if (!sd->rep || !sd->rep[sd->j].hidden)
+			notice_with_runs(o, &no, sd->rep ? &sd->rep[sd->j] : NULL);
+		sd->j++;
+	}
+}
+
+/* Whether two records show the same thing of the same object. */
+static bool same_rec(const struct tl_rec *a, const struct tl_rec *b)
+{
+	return a->kind == b->kind && a->ns == b->ns && a->name == b->name &&
+	       a->change == b->change && a->phase == b->phase && a->reason == b->reason &&
+	       a->message == b->message && a->detail == b->detail;
+}
+
+static size_t rec_hash(const struct tl_rec *r)
+{
+	size_t h = r->change;
+
+	h = h * 1000003u ^ r->kind;
+	h = h * 1000003u ^ r->ns;
+	h = h * 1000003u ^ r->name;
+	h = h * 1000003u ^ r->phase;
+	h = h * 1000003u ^ r->reason;
+	h = h * 1000003u ^ r->message;
+	h = h * 1000003u ^ r->detail;
+	return h;
+}
+
+/*
+ * Runs of one entry repeated within REPEAT_GAP_MS of its previous
+ * occurrence, among the entries @pick marks (a fleet flapping between two
+ * states, a member oscillating after a rollback): the first of a run is
+ * printed with the count, the rest hidden.  O(entries) expected.
+ */
+static struct rep *entry_runs(const struct tl *tl, size_t n, const bool *pick)
+{
+	struct rep *rep = xcalloc(n ? n : 1, sizeof(*rep));
+	size_t cap = 64, used = 0;
+	size_t *tab; /* head index + 1, 0 empty */
+
+	for (size_t i = 0; i < n; i++)
+		used += pick[i];
+	while (cap < used * 2 + 2)
+		cap *= 2;
+	tab = xcalloc(cap, sizeof(*tab));
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_rec *r;
+		size_t k;
+
+		if (!pick[i])
+			continue;
+		r = tl_rec_at(tl, i);
+		k = rec_hash(r) & (cap - 1);
+		while (tab[k] && !same_rec(tl_rec_at(tl, tab[k] - 1), r))
+			k = (k + 1) & (cap - 1);
+		if (tab[k]) {
+			struct rep *h = &rep[tab[k] - 1];
+			int64_t gap = r->t_ms - h->last_ms;
+
+			if (gap <= REPEAT_GAP_MS) {
+				if (gap > 0)
+					h->every_ms = h->every_ms == -1 || h->every_ms == gap ? gap : -2;
+				h->count++;
+				h->last_ms = r->t_ms;
+				rep[i].hidden = true;
+				continue;
+			}
+		}
+		tab[k] = i + 1;
+		rep[i] = (struct rep){ false, 1, r->t_ms, -1 };
+	}
+	free(tab);
+	return rep;
+}
+
+static void repeat_line(struct out *o, const struct rep *r)
+{
+	char last[GT_DURATION_BUFSZ], every[GT_DURATION_BUFSZ];
+
+	if (!r || r->count < 2)
+		return;
+	gt_format_duration(r->last_ms, last, sizeof(last));
+	if (r->every_ms > 0) {
+		gt_format_duration(r->every_ms, every, sizeof(every));
+		emit(o, "  %*s  %s… repeated ×%zu every %s until %s%s\n", TIME_W, "", col(o, C_DIM),
+		     r->count - 1, every, last, col(o, C_OFF));
+	} else {
+		emit(o, "  %*s  %s… repeated ×%zu until %s%s\n", TIME_W, "", col(o, C_DIM),
+		     r->count - 1, last, col(o, C_OFF));
+	}
+}
+
+/* Per entry of the default timeline: its fleet wave when it is a fleet member's. */
+struct minfo {
+	bool member;
+	int what;
+	size_t fleet, wave;
+	const char *label;
+};
+
 int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opts)
 {
 	struct out o = { f, opts->color, opts->timeline == REP_TL_CHANGES,
 			 opts->width >= 60 ? opts->width : 80, OBJ_MIN_W, 0 };
-	bool *show = NULL;
+	uint8_t *show = NULL;
+	struct minfo *mi = NULL;
+	struct rep *rep = NULL, *erep = NULL;
+	struct prog *prog = NULL;
+	size_t nprog = 0;
 	bool any_timeline = !opts->quiet && opts->timeline != REP_TL_NONE;
-	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl), j = 0;
+	bool summarise = opts->timeline == REP_TL_CHANGES && run->fleets;
+	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl);
 	size_t obj_max = OBJ_MIN_W;
 	char hz[GT_DURATION_BUFSZ];
 
@@ -924,20 +1674,46 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 		size_t cap = 0, used = 0;
 
 		show = xcalloc(n ? n : 1, sizeof(*show));
+		mi = xcalloc(n ? n : 1, sizeof(*mi));
 		for (size_t i = 0; i < n; i++) {
 			const struct tl_rec *r = tl_rec_at(run->tl, i);
+			struct minfo *m = &mi[i];
 
 			show[i] = opts->timeline == REP_TL_ALL ||
-				  worth_showing(run->tl, r, last_of(&tab, &cap, &used, r));
+					  worth_showing(run->tl, r, last_of(&tab, &cap, &used, r))
+				  ? SH_SHOW
+				  : SH_HIDE;
+			if (show[i] == SH_SHOW && summarise) {
+				m->label = NULL;
+				show[i] = (uint8_t)member_show(run->tl, r, run->fleets, &m->fleet,
+							       &m->wave, &m->label, &m->what);
+				m->member = m->label != NULL;
+			}
 		}
 		free(tab);
+		if (opts->timeline == REP_TL_CHANGES)
+			rep = notice_runs(run->tl);
+		if (summarise) {
+			/* Repeats of the fleets' and their members' entries collapse. */
+			bool *pick = xcalloc(n ? n : 1, sizeof(*pick));
+
+			for (size_t i = 0; i < n; i++)
+				pick[i] = show[i] == SH_SHOW &&
+					  (mi[i].member ||
+					   !strcmp(tl_str_get(run->tl, tl_rec_at(run->tl, i)->kind),
+						   "FleetRollout"));
+			erep = entry_runs(run->tl, n, pick);
+			free(pick);
+		}
+		if (summarise)
+			prog = collect_progress(run->fleets, &nprog);
 	}
 	for (size_t i = 0; i < n && any_timeline; i++) {
 		struct tl_entry e;
 		char obj[512];
 		size_t w;
 
-		if (!show[i])
+		if (show[i] != SH_SHOW)
 			continue;
 		tl_get(run->tl, i, &e);
 		object_name(&e, obj, sizeof(obj));
@@ -955,6 +1731,9 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	     run->nevents == 1 ? "" : "s");
 	free(name);
 	if (any_timeline) {
+		struct grps gs = { 0 };
+		struct side sd = { run->tl, rep, 0, nn, prog, 0, nprog, run->fleets };
+
 		emit(&o, "\n  %s%*s  ", col(&o, C_DIM), TIME_W, "TIME");
 		cell(&o, "OBJECT", o.obj_w);
 		emit(&o, " ");
@@ -965,49 +1744,62 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 
 		for (size_t i = 0; i < n; i++) {
 			struct tl_entry e;
+			const struct tl_rec *r;
 
-			if (!show[i])
+			if (show[i] == SH_HIDE || show[i] == SH_QUIET || (erep && erep[i].hidden))
 				continue;
-			tl_get(run->tl, i, &e);
+			r = tl_rec_at(run->tl, i);
 			/*
 			 * A zero-delay loop (overlapping steps flapping a grant) writes
 			 * thousands of changes at one instant: past a screenful, count them.
 			 */
-			if (e.t_ms != inst) {
+			if (r->t_ms != inst) {
 				if (hidden)
 					hidden_line(&o, inst, hidden);
-				inst = e.t_ms;
+				flush_groups(&o, run->fleets, inst, &gs);
+				inst = r->t_ms;
 				at_inst = hidden = 0;
+			}
+			drain(&o, &sd, r->t_ms);
+			if (show[i] == SH_GROUP) {
+				grp_add(&gs, mi[i].fleet, mi[i].wave, mi[i].label, mi[i].what, false);
+				continue;
+			}
+			if (mi && mi[i].member) {
+				size_t *shown = shown_slot(&gs, mi[i].fleet, mi[i].wave);
+
+				if (*shown >= MEMBER_LINES_PER_INSTANT) {
+					grp_add(&gs, mi[i].fleet, mi[i].wave, mi[i].label, GW_REASON,
+						true);
+					continue;
+				}
+				++*shown;
 			}
 			if (opts->timeline == REP_TL_CHANGES && ++at_inst > MAX_PER_INSTANT) {
 				hidden++;
 				continue;
 			}
-			for (; j < nn; j++) {
-				struct tl_notice no;
-
-				tl_notice_get(run->tl, j, &no);
-				if (no.t_ms >= e.t_ms)
-					break;
-				notice_line(&o, &no);
-			}
+			tl_get(run->tl, i, &e);
 			entry_line(&o, &e);
+			if (erep)
+				repeat_line(&o, &erep[i]);
 		}
 		if (hidden)
 			hidden_line(&o, inst, hidden);
-		for (; j < nn; j++) {
-			struct tl_notice no;
-
-			tl_notice_get(run->tl, j, &no);
-			notice_line(&o, &no);
-		}
+		flush_groups(&o, run->fleets, inst, &gs);
+		drain(&o, &sd, INT64_MAX);
+		free(gs.g);
 	}
 	if (!opts->quiet) {
 		steps_view(&o, run->obs);
 		waves_view(&o, run->fleets);
-		fleet_views(&o, run->obs);
+		fleet_views(&o, run->obs, opts->timeline == REP_TL_ALL);
 	}
 	summary(&o, run);
 	free(show);
+	free(mi);
+	free(rep);
+	free(erep);
+	free(prog);
 	return o.err;
 }

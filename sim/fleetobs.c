@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/labels.h"
 #include "engine/objects.h"
+#include "engine/stageset.h"
 #include "engine/value.h"
 #include "engine/xalloc.h"
 #include "sim/apiserver.h"
@@ -25,6 +27,11 @@ struct rchange {
 	enum rd rd;
 };
 
+struct refusal {
+	int64_t t_ms;
+	char *reason;
+};
+
 /* What was seen of one StageSet. */
 struct member {
 	char *key; /* "ns/name" */
@@ -32,8 +39,9 @@ struct member {
 	size_t nv;
 	struct rchange *r;
 	size_t nr;
-	int64_t refused_ms;
-	char *refused_reason;
+	struct refusal *ref; /* every refusal stretch, time order */
+	size_t nref;
+	bool refusing;       /* the last status was a refusal */
 };
 
 struct seen {
@@ -53,6 +61,10 @@ struct fo {
 	struct strindex f_idx;
 	/* Per fleet and wave (parallel to f[i].waves): what the last status showed. */
 	struct seen **last_soak;
+	/* fo_finish(): StageSet key -> index into mw (its first fleet and wave). */
+	struct strindex mw_idx;
+	struct { size_t fleet, wave; int64_t stamped_ms; } *mw;
+	size_t nmw;
 };
 
 static bool is(const char *a, const char *b)
@@ -81,7 +93,6 @@ static struct member *member_get(struct fo *o, const char *key)
 	m = &o->m[o->nm];
 	memset(m, 0, sizeof(*m));
 	m->key = xstrdup(key);
-	m->refused_ms = -1;
 	si_put(&o->m_idx, key, o->nm++);
 	return m;
 }
@@ -154,10 +165,15 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 		set_ready(m, t, RD_READY);
 	else
 		set_ready(m, t, is(reason, "AwaitingApproval") ? RD_HELD : RD_NOT_READY);
-	if (m->refused_ms < 0 &&
-	    (is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration"))) {
-		m->refused_ms = t;
-		m->refused_reason = xstrdup(reason);
+	if (is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration")) {
+		/* Each refusal stretch once; a new reason starts a new one. */
+		if (!m->refusing || !is(m->ref[m->nref - 1].reason, reason)) {
+			m->ref = xreallocarray(m->ref, m->nref + 1, sizeof(*m->ref));
+			m->ref[m->nref++] = (struct refusal){ t, xstrdup(reason) };
+		}
+		m->refusing = true;
+	} else {
+		m->refusing = false;
 	}
 }
 
@@ -206,6 +222,33 @@ static size_t wave_get(struct fo *o, size_t fi, const char *name)
 	return f->nwaves++;
 }
 
+static void add_target(struct fo_fleet *f, const char *v, size_t len)
+{
+	for (size_t i = 0; i < f->ntargets; i++)
+		if (strlen(f->targets[i]) == len && !strncmp(f->targets[i], v, len))
+			return;
+	f->targets = xreallocarray(f->targets, f->ntargets + 1, sizeof(*f->targets));
+	f->targets[f->ntargets++] = xstrndup(v, len);
+}
+
+/* The X of "rolling out version X" / "have adopted version X" in a Ready message. */
+static void add_named_target(struct fo_fleet *f, const char *msg)
+{
+	static const char *const lead[] = { "rolling out version ", "have adopted version " };
+
+	for (size_t i = 0; msg && i < 2; i++) {
+		const char *p = strstr(msg, lead[i]);
+		size_t len;
+
+		if (!p)
+			continue;
+		p += strlen(lead[i]);
+		len = strcspn(p, "; ");
+		if (len)
+			add_target(f, p, len);
+	}
+}
+
 static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 		     const struct obj *new)
 {
@@ -223,6 +266,11 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 	(void)fleet_get(o, cur->name, &fi);
 	if (type == API_DELETED)
 		return;
+	{
+		const struct val *rc = ready_condition(cur->status);
+
+		add_named_target(&o->f[fi], val_str(val_map_get(rc, "message"), NULL));
+	}
 	idx = xcalloc(n ? n : 1, sizeof(*idx));
 	for (size_t i = 0; i < n; i++) {
 		const struct val *e = waves->u.list.items[i];
@@ -407,6 +455,287 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 	free(all);
 }
 
+static const struct obj *ns_of(const struct strindex *idx, const struct api_list *ns,
+				const char *name)
+{
+	size_t pos;
+
+	return si_get(idx, name, &pos) ? ns->items[pos] : NULL;
+}
+
+/* Every fleet's wave members from the final objects, and the member -> (fleet, wave) index. */
+static void wave_members(struct fo *o)
+{
+	struct api *api = des_api(o->w);
+	struct api_list ss, ns;
+	struct strindex ns_idx = { 0 };
+
+	api_list_init(&ss);
+	api_list_init(&ns);
+	api_list(api, "StageSet", NULL, NULL, NULL, &ss);
+	api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+	for (size_t i = 0; i < ns.n; i++)
+		si_put(&ns_idx, ns.items[i]->name, i);
+	for (size_t fi = 0; fi < o->nf; fi++) {
+		struct fo_fleet *f = &o->f[fi];
+		const struct obj *fr = api_get(api, "FleetRollout", "", f->name);
+		const struct val *waves, *nssel_v;
+		struct lbl_selector sel, nssel;
+		char err[LBL_ERRLEN];
+		const char *tv;
+
+		if (!fr)
+			continue;
+		tv = val_str(val_map_get(fr->spec, "targetVersion"), "");
+		if (tv[0]) {
+			/* Pinned: the target first, before any version the messages named. */
+			add_target(f, tv, strlen(tv));
+			for (size_t i = f->ntargets - 1; i > 0; i--) {
+				char *t = f->targets[i];
+
+				f->targets[i] = f->targets[i - 1];
+				f->targets[i - 1] = t;
+			}
+		}
+		if (lbl_selector_from_val(val_map_get(fr->spec, "selector"), &sel, err,
+					  sizeof(err)) != LBL_OK)
+			continue;
+		nssel_v = val_map_get(fr->spec, "namespaceSelector");
+		if (nssel_v && nssel_v->type == VAL_NULL)
+			nssel_v = NULL;
+		if (nssel_v && lbl_selector_from_val(nssel_v, &nssel, err, sizeof(err)) != LBL_OK) {
+			lbl_selector_release(&sel);
+			continue;
+		}
+		waves = val_map_get(fr->spec, "waves");
+		for (size_t k = 0; waves && waves->type == VAL_LIST && k < waves->u.list.n; k++) {
+			const struct val *wv = waves->u.list.items[k];
+			struct lbl_selector ws;
+			size_t wi;
+			struct fo_wave *w;
+
+			if (lbl_selector_from_val(val_map_get(wv, "selector"), &ws, err,
+						  sizeof(err)) != LBL_OK)
+				continue;
+			wi = wave_get(o, fi, val_str(val_map_get(wv, "name"), ""));
+			f = &o->f[fi];
+			w = &f->waves[wi];
+			for (size_t i = 0; i < ss.n; i++) {
+				const struct obj *m = ss.items[i];
+				const struct obj *mns;
+				char *key;
+				size_t pos;
+
+				if (!lbl_matches(&sel, &m->labels) || !lbl_matches(&ws, &m->labels))
+					continue;
+				if (nssel_v) {
+					mns = ns_of(&ns_idx, &ns, m->ns);
+					if (!lbl_matches(&nssel, mns ? &mns->labels : NULL))
+						continue;
+				}
+				key = xasprintf("%s/%s", m->ns, m->name);
+				w->members = xreallocarray(w->members, w->nmembers + 1,
+							   sizeof(*w->members));
+				w->members[w->nmembers++] = key;
+				if (!si_get(&o->mw_idx, key, &pos)) {
+					o->mw = xreallocarray(o->mw, o->nmw + 1, sizeof(*o->mw));
+					o->mw[o->nmw].fleet = fi;
+					o->mw[o->nmw].wave = wi;
+					o->mw[o->nmw].stamped_ms = -1;
+					si_put(&o->mw_idx, key, o->nmw++);
+				}
+			}
+			if (w->nmembers)
+				qsort(w->members, w->nmembers, sizeof(char *), cmp_str);
+			lbl_selector_release(&ws);
+		}
+		lbl_selector_release(&sel);
+		if (nssel_v)
+			lbl_selector_release(&nssel);
+	}
+	si_release(&ns_idx);
+	api_list_release(&ss);
+	api_list_release(&ns);
+}
+
+/* The higher of two versions by semver; one that does not parse loses. */
+static bool semver_above(const char *a, const char *b)
+{
+	struct ss_semver x, y;
+
+	if (ss_semver_parse(a, &x, NULL, 0) != SS_OK)
+		return false;
+	if (!b || ss_semver_parse(b, &y, NULL, 0) != SS_OK)
+		return true;
+	return ss_semver_compare(&x, &y) > 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct mark {
+	int64_t t_ms;
+	bool ready;
+};
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	return x->t_ms < y->t_ms ? -1 : x->t_ms > y->t_ms;
+}
+
+/* Whether a count going from @before to @after reaches the first member or a quarter of @n. */
+static bool crossed(size_t before, size_t after, size_t n)
+{
+	if (before < 1 && after >= 1)
+		return true;
+	for (size_t q = 1; q <= 4; q++) {
+		size_t th = (q * n + 3) / 4;
+
+		if (before < th && th <= after)
+			return true;
+	}
+	return false;
+}
+
+/* The nth smallest of @t (1-based) when @count >= nth, else -1; @t sorted. */
+static int64_t nth_time(const int64_t *t, size_t count, size_t nth)
+{
+	return nth && count >= nth ? t[nth - 1] : -1;
+}
+
+/* Insertion sort by time, stable (qsort is not); the points are few per wave. */
+static void msort_progress(struct fo_progress *p, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct fo_progress x = p[i];
+		size_t j = i;
+
+		for (; j > 0 && p[j - 1].t_ms > x.t_ms; j--)
+			p[j] = p[j - 1];
+		p[j] = x;
+	}
+}
+
+/* One wave's adoption of @target over time (the definitions in the header). */
+static void wave_adoption(const struct fo *o, struct fo_wave *w, struct fo_adoption *ad,
+			  const char *target)
+{
+	size_t n = w->nmembers, na = 0, nr = 0, nmk = 0, a = 0, r = 0;
+	int64_t *at = xcalloc(n ? n : 1, sizeof(*at)), *rt = xcalloc(n ? n : 1, sizeof(*rt));
+	struct mark *mk = xcalloc(2 * n + 1, sizeof(*mk));
+
+	ad->version = target;
+	for (size_t i = 0; i < n; i++) {
+		const struct member *m = member_find(o, w->members[i]);
+		int64_t t = -1, tr = -1;
+		enum rd rd = RD_UNKNOWN;
+
+		for (size_t k = 0; m && k < m->nv && t < 0; k++)
+			if (is(m->v[k].version, target))
+				t = m->v[k].t_ms;
+		if (t < 0)
+			continue;
+		at[na++] = t;
+		mk[nmk++] = (struct mark){ t, false };
+		/* Ready on it: Ready already at the adoption, or the first Ready True after while on it. */
+		for (size_t k = 0; k < m->nr && tr < 0; k++) {
+			if (m->r[k].t_ms <= t) {
+				rd = m->r[k].rd;
+				continue;
+			}
+			if (rd == RD_READY)
+				tr = t;
+			else if (m->r[k].rd == RD_READY && is(version_at(m, m->r[k].t_ms), target))
+				tr = m->r[k].t_ms;
+		}
+		if (tr < 0 && rd == RD_READY)
+			tr = t;
+		if (tr >= 0) {
+			rt[nr++] = tr;
+			mk[nmk++] = (struct mark){ tr, true };
+		}
+	}
+	qsort(at, na, sizeof(*at), cmp_i64);
+	qsort(rt, nr, sizeof(*rt), cmp_i64);
+	ad->adopted = na;
+	ad->ready = nr;
+	ad->first_ms = nth_time(at, na, 1);
+	ad->half_ms = nth_time(at, na, (n + 1) / 2);
+	ad->all_ms = nth_time(at, na, n);
+	ad->ready_half_ms = nth_time(rt, nr, (n + 1) / 2);
+	ad->ready_all_ms = nth_time(rt, nr, n);
+	if (nmk)
+		qsort(mk, nmk, sizeof(*mk), cmp_mark);
+	for (size_t i = 0; i < nmk;) {
+		size_t j = i, a0 = a, r0 = r;
+
+		for (; j < nmk && mk[j].t_ms == mk[i].t_ms; j++) {
+			if (mk[j].ready)
+				r++;
+			else
+				a++;
+		}
+		if (crossed(a0, a, n) || crossed(r0, r, n)) {
+			w->progress = xreallocarray(w->progress, w->nprogress + 1,
+						    sizeof(*w->progress));
+			w->progress[w->nprogress++] = (struct fo_progress){ mk[i].t_ms, target, a, r };
+		}
+		i = j;
+	}
+	free(mk);
+	free(at);
+	free(rt);
+}
+
+/* The fleet's targets (named, else the highest version its members reached), each wave's adoption. */
+static void adoption(const struct fo *o, struct fo_fleet *f)
+{
+	if (!f->ntargets) {
+		const char *best = NULL;
+
+		for (size_t k = 0; k < f->nwaves; k++)
+			for (size_t i = 0; i < f->waves[k].nmembers; i++) {
+				const struct member *m = member_find(o, f->waves[k].members[i]);
+
+				for (size_t j = 0; m && j < m->nv; j++)
+					if (m->v[j].version && semver_above(m->v[j].version, best))
+						best = m->v[j].version;
+			}
+		if (best)
+			add_target(f, best, strlen(best));
+	}
+	for (size_t k = 0; k < f->nwaves; k++) {
+		struct fo_wave *w = &f->waves[k];
+
+		w->adoption = xcalloc(f->ntargets ? f->ntargets : 1, sizeof(*w->adoption));
+		for (size_t t = 0; t < f->ntargets; t++)
+			wave_adoption(o, w, &w->adoption[t], f->targets[t]);
+		/* Stable: at equal times the targets keep their order. */
+		if (w->nprogress > 1)
+			msort_progress(w->progress, w->nprogress);
+	}
+}
+
+bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *wave,
+		    int64_t *stamped_ms)
+{
+	size_t pos;
+
+	if (!o || !si_get(&o->mw_idx, key, &pos))
+		return false;
+	*fleet = o->mw[pos].fleet;
+	*wave = o->mw[pos].wave;
+	if (stamped_ms)
+		*stamped_ms = o->mw[pos].stamped_ms;
+	return true;
+}
+
 void fo_finish(struct fo *o, const struct fo_inputs *in)
 {
 	size_t fi;
@@ -463,10 +792,12 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 				x->reverted_ms = m->v[k].t_ms;
 				break;
 			}
-		if (m && m->refused_ms >= s->t_ms) {
-			x->refused_ms = m->refused_ms;
-			x->refused_reason = xstrdup(m->refused_reason);
-		}
+		for (size_t k = 0; m && k < m->nref; k++)
+			if (m->ref[k].t_ms >= s->t_ms) {
+				x->refused_ms = m->ref[k].t_ms;
+				x->refused_reason = xstrdup(m->ref[k].reason);
+				break;
+			}
 	}
 	/* Name order; the per-fleet soak scratch is not needed past here. */
 	for (size_t i = 0; i < o->nf; i++) {
@@ -476,6 +807,20 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 	if (o->nf)
 		qsort(o->f, o->nf, sizeof(*o->f), cmp_fleet);
 	si_release(&o->f_idx);
+	for (size_t i = 0; i < o->nf; i++)
+		si_put(&o->f_idx, o->f[i].name, i);
+	wave_members(o);
+	for (size_t i = 0; i < o->nf; i++) {
+		adoption(o, &o->f[i]);
+		for (size_t k = 0; k < o->f[i].nstamps; k++) {
+			const struct fo_stamp *st = &o->f[i].stamps[k];
+			size_t pos;
+
+			if (si_get(&o->mw_idx, st->member, &pos) &&
+			    (o->mw[pos].stamped_ms < 0 || st->t_ms < o->mw[pos].stamped_ms))
+				o->mw[pos].stamped_ms = st->t_ms;
+		}
+	}
 }
 
 void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms)
@@ -528,7 +873,9 @@ void fo_free(struct fo *o)
 			free(m->v[k].version);
 		free(m->v);
 		free(m->r);
-		free(m->refused_reason);
+		for (size_t k = 0; k < m->nref; k++)
+			free(m->ref[k].reason);
+		free(m->ref);
 	}
 	free(o->m);
 	si_release(&o->m_idx);
@@ -539,7 +886,15 @@ void fo_free(struct fo *o)
 		for (size_t k = 0; k < f->nwaves; k++) {
 			free(f->waves[k].name);
 			free(f->waves[k].gates);
+			for (size_t j = 0; j < f->waves[k].nmembers; j++)
+				free(f->waves[k].members[j]);
+			free(f->waves[k].members);
+			free(f->waves[k].progress);
+			free(f->waves[k].adoption);
 		}
+		for (size_t k = 0; k < f->ntargets; k++)
+			free(f->targets[k]);
+		free(f->targets);
 		free(f->waves);
 		for (size_t k = 0; k < f->nhalts; k++) {
 			free(f->halts[k].wave);
@@ -568,5 +923,7 @@ void fo_free(struct fo *o)
 	free(o->f);
 	free(o->last_soak);
 	si_release(&o->f_idx);
+	si_release(&o->mw_idx);
+	free(o->mw);
 	free(o);
 }

@@ -58,6 +58,20 @@
  *    reason other than `AwaitingApproval` while its status.version was the
  *    bad version; DETECTION LATENCY = halt − onset, null without an onset
  *    (the halt did not follow a fault seen on the bad version);
+ *  - a member's refusals are all its Ready reasons `DowngradeNotAllowed` /
+ *    `DowngradeRequiresMigration` (each stretch once), so a member stamped
+ *    twice is judged against its own refusal of each stamp;
+ *  - the TARGETS of a FleetRollout are the versions X its Ready messages
+ *    name ("rolling out version X", "have adopted version X"), in the order
+ *    first named, after spec.targetVersion when pinned; with none named,
+ *    the highest (semver) status.version any member reached (a rollback
+ *    goes down, so it is never a target);
+ *  - ADOPTION of a target: a member of a wave ADOPTED it at its first
+ *    status.version equal to it, and was READY on it at its first Ready
+ *    True at or after that while on it; the wave's progress points are,
+ *    per target, its first adoption and every time the adopted or Ready
+ *    count reaches a quarter, half, three quarters or all of the members
+ *    (rounded up);
  *  - EXPOSURE is the member-time on the bad version: over the members of
  *    the blast radius' denominator, every interval from status.version
  *    becoming the bad version to it changing (a downgrade, an upgrade, the
@@ -73,8 +87,35 @@
 struct des;
 struct ssm;
 
+/* A wave's adoption of one target version (see ADOPTION above). */
+struct fo_adoption {
+	const char *version;   /* borrowed from fo_fleet.targets */
+	size_t adopted, ready; /* members that reached it / were Ready on it, counts */
+	int64_t first_ms;      /* first member at it, -1 never */
+	int64_t half_ms;       /* half the members (rounded up) at it, -1 never */
+	int64_t all_ms;        /* every member at it, -1 never (or no members) */
+	int64_t ready_half_ms, ready_all_ms; /* the same for Ready on it */
+};
+
+/* One point of a wave's adoption over time: the counts just after @t_ms. */
+struct fo_progress {
+	int64_t t_ms;
+	const char *version;   /* borrowed from fo_fleet.targets */
+	size_t adopted, ready; /* members at @version, and of those Ready, counts */
+};
+
 struct fo_wave {
 	char *name;
+	/*
+	 * Adoption over time (see ADOPTION above).  members: the StageSets the
+	 * wave's selector matches at the end of the run ("ns/name", sorted);
+	 * a member in several waves is in each.
+	 */
+	char **members;
+	size_t nmembers;
+	struct fo_adoption *adoption; /* one per fo_fleet.targets, same order */
+	struct fo_progress *progress; /* per target: first adoption and each quarter; time order */
+	size_t nprogress;
 	int64_t opened_ms;     /* -1 never */
 	int64_t settled_ms;    /* first settled, -1 never */
 	int64_t last_settled_ms; /* start of the settled stretch it passed on, -1 never */
@@ -113,6 +154,8 @@ struct fo_blast_wave {
 
 struct fo_fleet {
 	char *name;
+	char **targets;        /* the versions adoption is measured against, in the order named */
+	size_t ntargets;
 	int64_t completed_ms;  /* first phase Completed, -1 never */
 	struct fo_wave *waves;
 	size_t nwaves;
@@ -181,6 +224,19 @@ void fo_finish(struct fo *o, const struct fo_inputs *in);
  * @m's regression windows (either may be NULL), ending at @end_ms.
  */
 void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms);
+
+/*
+ * fo_member_wave() - the first FleetRollout (name order) and wave (status
+ * order, as fo_fleets() lists them) whose selectors match StageSet @key
+ * ("ns/name") at the end of the run.  Valid after fo_finish().
+ * @fleet, @wave: receive indices into fo_fleets() and its waves.
+ * @stamped_ms:   receives the first rollback-to stamp on it, ms, -1 none;
+ *                may be NULL.
+ * Returns: true and the outputs set; false when no fleet has it (or @o is NULL).
+ * Cost: O(1) expected.
+ */
+bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *wave,
+		    int64_t *stamped_ms);
 
 /* fo_fleets() - the FleetRollouts seen, in name order; borrowed.  Empty before fo_finish(). */
 const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n);

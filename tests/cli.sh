@@ -172,7 +172,7 @@ fi
 "$SIM" run --timeline none --no-color tests/scenarios/fleet-small.yaml >"$tmp/fleet.txt" 2>&1
 if grep -q "^  canary                   0s    1m48.604s        41m3s        41m3s  159/0/0$" "$tmp/fleet.txt" &&
 	grep -q "halt 10m0s wave canary (regression, Halted)" "$tmp/fleet.txt" &&
-	grep -q "0 of 12 members (0.0%) of FleetRollout moodle had adopted 4.5.0 by" "$tmp/fleet.txt" &&
+	grep -q "0 of 12 members: no member of FleetRollout moodle had adopted 4.5.0 by" "$tmp/fleet.txt" &&
 	grep -q "307.3 member-minutes on 4.5.0" "$tmp/fleet.txt" &&
 	grep -q "FleetRollout moodle  →  the current version" "$tmp/fleet.txt"; then
 	ok "a small fleet: terminal wave table and summary lines"

@@ -201,9 +201,68 @@ static void test_onset_from_windows(void)
 	scn_release(&s);
 }
 
+/*
+ * Adoption of the target (derived: the highest version reached, 1.0.0 —
+ * b's rollback to 0.9.0 goes down): canary a at 1m; rest b at 13m (Ready
+ * with it), c at 17m.  Progress points at the first member and at each
+ * quarter crossed; members indexed to their first wave.
+ */
+static void test_adoption_over_time(void)
+{
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(NULL, 0, &w, &s);
+	const struct fo_fleet *f = the_fleet(o);
+	const struct fo_wave *c, *r;
+	size_t fi = 9, wi = 9;
+	int64_t st = 0;
+
+	CU_ASSERT_EQUAL_FATAL(f->ntargets, 1);
+	CU_ASSERT_STRING_EQUAL(f->targets[0], "1.0.0");
+	c = &f->waves[0];
+	r = &f->waves[1];
+	CU_ASSERT_EQUAL_FATAL(c->nmembers, 1);
+	CU_ASSERT_STRING_EQUAL(c->members[0], "t/a");
+	CU_ASSERT_STRING_EQUAL(c->adoption[0].version, "1.0.0");
+	CU_ASSERT_EQUAL(c->adoption[0].adopted, 1);
+	CU_ASSERT_EQUAL(c->adoption[0].ready, 1);
+	CU_ASSERT_EQUAL(c->adoption[0].first_ms, 1 * MIN);
+	CU_ASSERT_EQUAL(c->adoption[0].all_ms, 1 * MIN);
+	CU_ASSERT_EQUAL(c->adoption[0].ready_all_ms, 1 * MIN);
+	CU_ASSERT_EQUAL_FATAL(r->nmembers, 2);
+	CU_ASSERT_STRING_EQUAL(r->members[0], "t/b");
+	CU_ASSERT_STRING_EQUAL(r->members[1], "t/c");
+	CU_ASSERT_EQUAL(r->adoption[0].adopted, 2);
+	CU_ASSERT_EQUAL(r->adoption[0].first_ms, 13 * MIN);
+	CU_ASSERT_EQUAL(r->adoption[0].half_ms, 13 * MIN);
+	CU_ASSERT_EQUAL(r->adoption[0].all_ms, 17 * MIN);
+	CU_ASSERT_EQUAL(r->adoption[0].ready_half_ms, 13 * MIN);
+	CU_ASSERT_EQUAL(r->adoption[0].ready_all_ms, 17 * MIN);
+	CU_ASSERT_EQUAL_FATAL(r->nprogress, 2);
+	CU_ASSERT_EQUAL(r->progress[0].t_ms, 13 * MIN);
+	CU_ASSERT_EQUAL(r->progress[0].adopted, 1);
+	CU_ASSERT_EQUAL(r->progress[0].ready, 1);
+	CU_ASSERT_EQUAL(r->progress[1].t_ms, 17 * MIN);
+	CU_ASSERT_EQUAL(r->progress[1].adopted, 2);
+	CU_ASSERT_EQUAL(r->progress[1].ready, 2);
+	CU_ASSERT_STRING_EQUAL(r->progress[1].version, "1.0.0");
+	CU_ASSERT_TRUE(fo_member_wave(o, "t/c", &fi, &wi, &st));
+	CU_ASSERT_EQUAL(fi, 0);
+	CU_ASSERT_EQUAL(wi, 1);
+	CU_ASSERT_EQUAL(st, 16 * MIN);
+	CU_ASSERT_TRUE(fo_member_wave(o, "t/a", &fi, &wi, &st));
+	CU_ASSERT_EQUAL(wi, 0);
+	CU_ASSERT_EQUAL(st, -1);
+	CU_ASSERT_FALSE(fo_member_wave(o, "x/z", &fi, &wi, NULL));
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
+		{ "adoption over time", test_adoption_over_time },
 		{ "waves, halts and rollback stamps", test_waves_halts_stamps },
 		{ "blast radius, onset, exposure", test_blast_onset_exposure },
 		{ "onset from regression windows", test_onset_from_windows },
