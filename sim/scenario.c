@@ -80,7 +80,7 @@ struct claimed_series {
 };
 
 /* Keys of later versions of the Scenario format, refused with a clear message. */
-static const char *const future_keys[] = { "variants", "expect", NULL };
+static const char *const future_keys[] = { "variants", NULL };
 
 /* ---------------------------------------------------------------- schema */
 
@@ -516,6 +516,7 @@ static const struct sch_node series_node = { .type = SCH_OBJECT, .fields = serie
 
 /* spec.fleet: validated on its own so that read_fleet() knows it is clean. */
 static const struct sch_node fleet_any_node = { .type = SCH_ANY };
+static const struct sch_node expect_any_node = { .type = SCH_ANY };
 static const struct sch_node host_pattern_node = { .type = SCH_STRING, .min_length = 1,
 						   .check = check_host_pattern };
 static const struct sch_node host_patterns_node = { .type = SCH_ARRAY,
@@ -578,6 +579,8 @@ static const struct sch_field spec_fields[] = {
 	{ .name = "metrics", .schema = &metrics_list_node },
 	{ .name = "fleet", .schema = &fleet_any_node },
 	{ .name = "generate", .schema = &generate_list_node },
+	/* Kept as written and parsed by plan/expect.h, which knows the metrics. */
+	{ .name = "expect", .schema = &expect_any_node },
 	{ .name = NULL },
 };
 static const struct sch_node spec_node = { .type = SCH_OBJECT, .fields = spec_fields };
@@ -1628,7 +1631,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 /* ---------------------------------------------------------------- the Scenario document */
 
 static const char *const spec_key_list =
-	"seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate";
+	"seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate, expect";
 
 static int cmp_window(const void *a, const void *b)
 {
@@ -1993,6 +1996,10 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 	}
 	sch_validate(&scenario_node, root, "", &c);
 	read_params(L->s, root);
+	if (spec && spec->type == VAL_MAP && val_map_get(spec, "expect")) {
+		L->s->expect = val_copy(val_map_get(spec, "expect"));
+		L->s->expect_file = file;
+	}
 
 	models = val_path(root, "spec.models");
 	if (models) {
@@ -2424,6 +2431,7 @@ void scn_release(struct scenario *s)
 	models_release(&s->models);
 	free_strv(s->ignored, s->nignored);
 	free_strv(s->files, s->nfiles);
+	val_free(s->expect);
 	memset(s, 0, sizeof(*s));
 }
 

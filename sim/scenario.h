@@ -408,6 +408,12 @@ struct scenario {
 	size_t nignored;
 	char **files;                /* every file read, as displayed in diagnostics; owned */
 	size_t nfiles;
+	/*
+	 * spec.expect as written (owned copy with its marks), NULL when absent;
+	 * plan/expect.h parses it.  expect_file borrows from files.
+	 */
+	struct val *expect;
+	const char *expect_file;
 };
 
 /*

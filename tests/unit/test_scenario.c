@@ -332,10 +332,10 @@ static void test_field_errors(void)
 		"s.yaml",
 		"s.yaml:16:3: error: 'variants' is not supported by this version of magos-sim\n"
 		"s.yaml:16:3: note: accepted keys in spec: seed, horizon, start, include, api, "
-		"limits, events, models, metrics, fleet, generate\n"
+		"limits, events, models, metrics, fleet, generate, expect\n"
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
-		"events, models, metrics, fleet, generate\n"
+		"events, models, metrics, fleet, generate, expect\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
 		"of type integer: \"42\"\n"
 		"s.yaml:8:12: error: spec.horizon: Invalid value: \"5 m\": time: unknown unit "
