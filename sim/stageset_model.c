@@ -62,6 +62,15 @@ struct member {
 	int64_t hold_since;
 	char *offered_seen; /* offered version the last pass used */
 	enum shown shown;
+	/*
+	 * The plan of the last pass, and the resourceVersion of the object it
+	 * read (offered_seen is the other input that is not in the object): a
+	 * pass that reads the same object version and the same offered version
+	 * reuses it, as ss_plan_compute() is a pure function of those.
+	 */
+	bool has_plan;
+	uint64_t plan_rv;
+	struct ss_plan plan;
 };
 
 /* A scheduled window edge: member and window index. */
@@ -279,6 +288,63 @@ static void cause_pass(struct ssm *s, const struct member *mb)
 	des_set_cause_reconcile(s->w, CONTROLLER, mb->ns, mb->name);
 }
 
+/* Status field @key is the string @want, or absent when @want is "" (the patch deletes it). */
+static bool field_is(const struct val *st, const char *key, const char *want)
+{
+	const struct val *v = val_map_get(st, key);
+
+	if (!want || !want[0])
+		return v == NULL;
+	return v && v->type == VAL_STRING && strcmp(v->u.s, want) == 0;
+}
+
+static bool str_field_is(const struct val *m, const char *key, const char *want)
+{
+	const struct val *v = val_map_get(m, key);
+
+	return v && v->type == VAL_STRING && strcmp(v->u.s, want) == 0;
+}
+
+static bool int_field_is(const struct val *m, const char *key, int64_t want)
+{
+	const struct val *v = val_map_get(m, key);
+
+	return v && v->type == VAL_INT && v->u.i == want;
+}
+
+/*
+ * Whether the write_status() below would change nothing in @o's status (the
+ * store would then drop it as a no-op): checked on the stored status
+ * instead of building and merging the patch, which is most of a steady
+ * re-verify's cost.  False whenever in doubt (the write then runs and the
+ * store decides).  The Ready condition must be exactly the six fields the
+ * write sets, with the same values (its lastTransitionTime is then kept).
+ */
+static bool status_write_is_noop(const struct obj *o, int64_t gen, const char *version,
+				 bool set_pending, const char *pending, const char *status,
+				 const char *reason, const char *message)
+{
+	const struct val *st = o->status, *old, *conds;
+	bool listed = false;
+
+	if (!st || st->type != VAL_MAP || !int_field_is(st, "observedGeneration", gen))
+		return false;
+	if (version && !field_is(st, "version", version))
+		return false;
+	if (set_pending && !field_is(st, "pendingVersion", pending))
+		return false;
+	old = obj_ready_condition(o);
+	conds = val_map_get(st, "conditions");
+	if (!old || old->type != VAL_MAP || old->u.map.n != 6 || !conds || conds->type != VAL_LIST)
+		return false;
+	for (size_t i = 0; i < conds->u.list.n && !listed; i++)
+		listed = conds->u.list.items[i] == old;
+	return listed && str_field_is(old, "type", "Ready") && str_field_is(old, "status", status) &&
+	       int_field_is(old, "observedGeneration", gen) &&
+	       val_map_get(old, "lastTransitionTime") != NULL &&
+	       str_field_is(old, "reason", reason) && str_field_is(old, "message", message);
+}
+
 /*
  * write_status() - one status write: observedGeneration @gen, version (when
  * @version is not NULL), pendingVersion (when @set_pending; "" deletes it)
@@ -293,7 +359,7 @@ static void write_status(struct ssm *s, const struct member *mb, int64_t gen, co
 	struct val *p, *list, *c;
 	char t[GT_RFC3339_BUFSZ];
 
-	if (!o)
+	if (!o || status_write_is_noop(o, gen, version, set_pending, pending, status, reason, message))
 		return;
 	p = val_new_map();
 	val_map_set(p, "observedGeneration", val_new_int(gen));
@@ -657,17 +723,45 @@ static void start_attempt(struct ssm *s, struct member *mb, const struct obj *o,
 	mb->inflight_versioned = plan->versioned;
 }
 
+/*
+ * What a pass reads of StageSet @o for the plan (ss_member), @off the
+ * offered version (NULL: spec.version.value); strings borrowed from @o.
+ */
+static void member_input(const struct ssm *s, const struct obj *o, const char *off,
+			 struct ss_member *in)
+{
+	const struct val *ver = val_map_get(o->spec, "version");
+	const struct val *ready = obj_ready_condition(o);
+	const struct ssm_rule *mr = rule(s, &o->labels, F_MIGRATIONS);
+
+	if (!off)
+		off = val_str(val_map_get(ver, "value"), NULL);
+	memset(in, 0, sizeof(*in));
+	in->versioned = ver && ver->type == VAL_MAP;
+	in->offered = off;
+	in->approval_mode = approval_mode(val_str(val_map_get(ver, "approvalMode"), ""));
+	in->allow_downgrade = val_bool(val_map_get(ver, "allowDowngrade"), false);
+	in->require_migration_coverage = val_bool(val_map_get(ver, "requireMigrationCoverage"), false);
+	in->migrations = mr->migrations;
+	in->nmigrations = mr->nmigrations;
+	in->status_version = val_str(val_map_get(o->status, "version"), "");
+	in->pending_version = val_str(val_map_get(o->status, "pendingVersion"), "");
+	in->approved_version = obj_strmap_get(&o->annotations, SS_ANN_APPROVED_VERSION);
+	in->rollback_to = obj_strmap_get(&o->annotations, SS_ANN_ROLLBACK_TO);
+	in->prev_ready_status = ready ? val_str(val_map_get(ready, "status"), NULL) : NULL;
+	in->prev_ready_reason = ready ? val_str(val_map_get(ready, "reason"), NULL) : NULL;
+}
+
 /* run_pass() - one StageSet reconcile of @mb, holding a worker. */
 static void run_pass(struct ssm *s, struct member *mb)
 {
 	int64_t now = des_now(s->w);
 	const struct obj *o = api_get(s->api, KIND, mb->ns, mb->name);
-	const struct val *ver, *ready;
-	const struct ssm_rule *mr;
 	struct ss_member in;
-	struct ss_plan plan;
-	const char *off, *status_version;
-	bool approval;
+	const struct ss_plan *plan;
+	const char *off;
+	bool approval, reuse;
+	int64_t requeue;
 
 	mb->passes++;
 	if (!o || o->deletion_ms >= 0) {
@@ -677,40 +771,30 @@ static void run_pass(struct ssm *s, struct member *mb)
 	}
 	cause_pass(s, mb);
 	mb->pass_gen = o->generation;
-	ver = val_map_get(o->spec, "version");
 	off = offered(s, mb, &o->labels);
-	free(mb->offered_seen);
-	mb->offered_seen = off ? xstrdup(off) : NULL;
-	if (!off)
-		off = val_str(val_map_get(ver, "value"), NULL);
-	mr = rule(s, &o->labels, F_MIGRATIONS);
-	ready = obj_ready_condition(o);
-	status_version = val_str(val_map_get(o->status, "version"), "");
-	memset(&in, 0, sizeof(in));
-	in.versioned = ver && ver->type == VAL_MAP;
-	in.offered = off;
-	in.approval_mode = approval_mode(val_str(val_map_get(ver, "approvalMode"), ""));
-	in.allow_downgrade = val_bool(val_map_get(ver, "allowDowngrade"), false);
-	in.require_migration_coverage = val_bool(val_map_get(ver, "requireMigrationCoverage"), false);
-	in.migrations = mr->migrations;
-	in.nmigrations = mr->nmigrations;
-	in.status_version = status_version;
-	in.pending_version = val_str(val_map_get(o->status, "pendingVersion"), "");
-	in.approved_version = obj_strmap_get(&o->annotations, SS_ANN_APPROVED_VERSION);
-	in.rollback_to = obj_strmap_get(&o->annotations, SS_ANN_ROLLBACK_TO);
-	in.prev_ready_status = ready ? val_str(val_map_get(ready, "status"), NULL) : NULL;
-	in.prev_ready_reason = ready ? val_str(val_map_get(ready, "reason"), NULL) : NULL;
-	ss_plan_compute(&in, &plan);
+	reuse = mb->has_plan && mb->plan_rv == o->resource_version && cmp_eq(off, mb->offered_seen);
+	if (!cmp_eq(off, mb->offered_seen)) {
+		free(mb->offered_seen);
+		mb->offered_seen = off ? xstrdup(off) : NULL;
+	}
+	if (!reuse) {
+		member_input(s, o, off, &in);
+		ss_plan_release(&mb->plan);
+		ss_plan_compute(&in, &mb->plan);
+		mb->has_plan = true;
+		mb->plan_rv = o->resource_version;
+	}
+	plan = &mb->plan;
 
-	switch (plan.outcome) {
+	switch (plan->outcome) {
 	case SS_OUT_REFUSED:
 	case SS_OUT_AWAITING_APPROVAL:
 		end_attempt(mb, SSM_SUPERSEDED, now);
-		if (plan.outcome == SS_OUT_AWAITING_APPROVAL) {
+		if (plan->outcome == SS_OUT_AWAITING_APPROVAL) {
 			mb->holds++;
-			if (!cmp_eq(mb->hold_version, plan.desired)) {
+			if (!cmp_eq(mb->hold_version, plan->desired)) {
 				free(mb->hold_version);
-				mb->hold_version = xstrdup(plan.desired);
+				mb->hold_version = xstrdup(plan->desired);
 				mb->hold_since = now;
 			}
 			mb->shown = SHOWN_HELD;
@@ -718,9 +802,10 @@ static void run_pass(struct ssm *s, struct member *mb)
 			mb->refusals++;
 			mb->shown = SHOWN_REFUSED;
 		}
-		write_status(s, mb, mb->pass_gen, NULL, true, plan.pending_version, plan.ready_status,
-			     plan.reason, plan.message);
-		finish(s, mb, FIN_REQUEUE, plan.requeue_after_ms);
+		requeue = plan->requeue_after_ms;
+		write_status(s, mb, mb->pass_gen, NULL, true, plan->pending_version, plan->ready_status,
+			     plan->reason, plan->message);
+		finish(s, mb, FIN_REQUEUE, requeue);
 		break;
 	case SS_OUT_UNVERSIONED:
 	case SS_OUT_PROCEED_NO_CHANGE:
@@ -731,23 +816,23 @@ static void run_pass(struct ssm *s, struct member *mb)
 			finish(s, mb, FIN_ERROR, 0);
 			break;
 		}
-		write_succeeded(s, mb, mb->pass_gen, plan.versioned ? plan.desired : NULL);
+		write_succeeded(s, mb, mb->pass_gen, plan->versioned ? plan->desired : NULL);
 		mb->shown = SHOWN_SUCCEEDED;
 		finish(s, mb, FIN_STEADY, 0);
 		break;
 	default: /* baseline, upgrade, downgrade */
-		approval = ss_version_approval_needed(in.approval_mode, &plan, status_version);
-		if (mb->inflight != NONE && strcmp(mb->ad[mb->inflight].version, plan.desired) != 0)
+		member_input(s, o, off, &in); /* the status version and approval mode, as the plan read them */
+		approval = ss_version_approval_needed(in.approval_mode, plan, in.status_version);
+		if (mb->inflight != NONE && strcmp(mb->ad[mb->inflight].version, plan->desired) != 0)
 			end_attempt(mb, SSM_SUPERSEDED, now);
 		if (mb->inflight == NONE)
-			start_attempt(s, mb, o, &plan, status_version, approval);
+			start_attempt(s, mb, o, plan, in.status_version, approval);
 		free(mb->hold_version);
 		mb->hold_version = NULL;
 		mb->hold_since = -1;
 		wait_for(s, mb);
 		break;
 	}
-	ss_plan_release(&plan);
 }
 
 static void dispatch(struct ssm *s)
@@ -955,6 +1040,7 @@ void ssm_free(struct ssm *s)
 		free(mb->win);
 		free(mb->hold_version);
 		free(mb->offered_seen);
+		ss_plan_release(&mb->plan);
 		free(mb->ns);
 		free(mb->name);
 		free(mb->key);
