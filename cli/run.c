@@ -1,9 +1,31 @@
-/* magos-sim run: one seeded run of a scenario, its timeline and outcome. */
+/*
+ * magos-sim run: one seeded run of a scenario, its timeline and outcome; or,
+ * with -n N > 1, N Monte Carlo trials on -j threads and their statistics.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cmd.h"
+#include "plan/stats.h"
+#include "plan/trials.h"
+#include "reports/plan_json.h"
+#include "reports/plan_text.h"
 #include "sim/outfile.h"
+
+/* Bounds of -n and -j. */
+#define RUN_MAX_TRIALS 10000000u
+#define RUN_MAX_JOBS 256u
+
+/* How many trials stopped by a bound get a warning line each. */
+#define RUN_BOUND_WARNED 10
+
+enum run_optcode {
+	RUN_OPT_CSV = CMD_OPT_FIRST_FREE,
+};
 
 void cmd_usage_run(FILE *f)
 {
@@ -22,12 +44,20 @@ void cmd_usage_run(FILE *f)
 		"                        (overrides spec.horizon)\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
+		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
+		"                        trial 0 has the run's seed, trial i a seed mixed from\n"
+		"                        it and i; with N > 1 the output is statistics tables\n"
+		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
+		"                        CPUs); the results do not depend on J\n"
+		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
 		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
-		"                        '-' writes to stdout instead of the terminal timeline\n"
+		"                        with N > 1 the trials and their statistics (schema\n"
+		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
+		"                        of the terminal report\n"
 		"      --timeline WHAT   changes (default): phases, reasons, grants, edits;\n"
 		"                        all: every object transition with its detail;\n"
 		"                        none: only the steps view and the summary\n"
-		"  -q, --quiet           print the summary only\n"
+		"  -q, --quiet           print the summary only (no progress bar)\n"
 		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
@@ -37,61 +67,265 @@ void cmd_usage_run(FILE *f)
 		cmd_prog, cmd_exit_codes_help);
 }
 
+/* Writes through @write into @path atomically; prints why and returns CLI_IO on failure. */
+static int write_file(const char *path, int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	struct outfile of;
+	int e;
+
+	if (of_open(&of, path) != 0)
+		goto out_error;
+	if (write(of.f, arg) != 0) {
+		e = errno;
+		of_abort(&of);
+		errno = e;
+		goto out_error;
+	}
+	if (of_commit(&of) != 0)
+		goto out_error;
+	return CLI_OK;
+
+out_error:
+	fprintf(stderr, "%s run: cannot write '%s': %s\n", cmd_prog, path, strerror(errno));
+	return CLI_IO;
+}
+
+static int write_rep_json(FILE *f, const void *arg)
+{
+	return rep_json(f, arg);
+}
+
+static int write_plan_json(FILE *f, const void *arg)
+{
+	return rep_plan_json(f, arg);
+}
+
+struct csv_arg {
+	const struct trial_row *rows;
+	size_t n;
+};
+
+static int write_csv(FILE *f, const void *arg)
+{
+	const struct csv_arg *c = arg;
+
+	return rep_plan_csv(f, c->rows, c->n);
+}
+
+/* The progress bar: drawn on stderr once the trials take more than 0.5 s, at most 10 times a second. */
+struct progress {
+	struct timespec start, last;
+	bool shown;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void on_progress(void *ctx, uint32_t done, uint32_t n)
+{
+	struct progress *p = ctx;
+	struct timespec now;
+	char bar[21];
+	double el, rate, eta;
+	size_t fill;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = since(&p->start, &now);
+	if (el < 0.5 || done == n || (p->shown && since(&p->last, &now) < 0.1))
+		return;
+	p->last = now;
+	p->shown = true;
+	rate = (double)done / el;
+	eta = rate > 0 ? (double)(n - done) / rate : 0;
+	fill = (size_t)((double)done / (double)n * 20);
+	for (size_t i = 0; i < 20; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[20] = '\0';
+	fprintf(stderr, "\r[%s] %" PRIu32 "/%" PRIu32 " trials  %.0f/s  ETA %d:%02d\033[K", bar,
+		done, n, rate, (int)eta / 60, (int)eta % 60);
+	fflush(stderr);
+}
+
+/* The default -j: the online CPUs, within 1..RUN_MAX_JOBS. */
+static unsigned default_jobs(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (c < 1)
+		return 1;
+	return c > (long)RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)c;
+}
+
+/* N > 1: the trials, their statistics and the reports of them. */
+static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+		      unsigned jobs, const char *csv)
+{
+	struct trials_opts to = { 0 };
+	struct progress prog = { 0 };
+	struct trial_row *rows = NULL;
+	struct plan_stats st;
+	struct rep_plan rp;
+	size_t warned = 0;
+	int rc = CLI_OK;
+
+	to.first = 0;
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	if (!o->quiet && isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
+		to.progress = on_progress;
+		to.progress_ctx = &prog;
+	}
+	if (trials_run(s, &to, &rows) != 0) {
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		return CLI_INTERNAL;
+	}
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct trial_row *r = &rows[i];
+
+		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
+			continue;
+		if (warned++ < RUN_BOUND_WARNED)
+			fprintf(stderr,
+				"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
+				") stopped by %s; counted as not completed; %s\n",
+				cmd_prog, r->index, r->seed,
+				r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
+				r->bound_note ? r->bound_note : "no object named");
+	}
+	if (warned > RUN_BOUND_WARNED)
+		fprintf(stderr, "%s run: warning: %zu more trials stopped by a bound\n", cmd_prog,
+			warned - RUN_BOUND_WARNED);
+
+	memset(&rp, 0, sizeof(rp));
+	rp.name = s->name;
+	rp.files = (const char *const *)s->files;
+	rp.nfiles = s->nfiles;
+	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
+	rp.horizon_ms = st.horizon_ms;
+	rp.first = 0;
+	rp.rows = rows;
+	rp.n = n;
+	rp.st = &st;
+	if (csv) {
+		struct csv_arg ca = { rows, n };
+
+		rc = write_file(csv, write_csv, &ca);
+	}
+	if (rc == CLI_OK && o->json)
+		rc = write_file(o->json, write_plan_json, &rp);
+	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
+
+		if (rep_plan_text(stdout, &rp, &po) != 0)
+			rc = CLI_IO;
+	}
+	plan_stats_release(&st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
 		CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
-		CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+		CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+		{ "trials", required_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, RUN_OPT_CSV },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_opts o;
 	struct scenario s;
 	struct run_result r = { 0 };
 	struct rep_run rep;
 	bool json_stdout;
+	const char *csv = NULL;
+	uint64_t v;
+	uint32_t ntrials = 1;
+	unsigned jobs = 0;
 	int rc, c;
 
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":s:qhn:j:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (cli_parse_count(optarg, 1, RUN_MAX_TRIALS, &v) != 0) {
+				fprintf(stderr,
+					"%s run: invalid trial count '%s': expected a whole number from 1 to %u\n"
+					"try '%s run --help'\n",
+					cmd_prog, optarg, RUN_MAX_TRIALS, cmd_prog);
+				return CLI_USAGE;
+			}
+			ntrials = (uint32_t)v;
+			continue;
+		case 'j':
+			if (cli_parse_count(optarg, 1, RUN_MAX_JOBS, &v) != 0) {
+				fprintf(stderr,
+					"%s run: invalid job count '%s': expected a whole number of threads from 1 to %u\n"
+					"try '%s run --help'\n",
+					cmd_prog, optarg, RUN_MAX_JOBS, cmd_prog);
+				return CLI_USAGE;
+			}
+			jobs = (unsigned)v;
+			continue;
+		case RUN_OPT_CSV:
+			csv = optarg;
+			continue;
+		default:
+			break;
+		}
 		if ((rc = cmd_opt_common(c, "run", cmd_usage_run, argv, &o)) >= 0)
 			return rc;
+	}
 	if (optind >= argc) {
 		fprintf(stderr, "%s run: no scenario given\ntry '%s run --help'\n", cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
 	json_stdout = o.json && strcmp(o.json, "-") == 0;
+	if (json_stdout && csv && !strcmp(csv, "-")) {
+		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
+				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (!jobs)
+		jobs = default_jobs();
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
 	if (rc)
 		goto out_release_scenario;
+	if (ntrials > 1) {
+		rc = run_trials(&s, &o, ntrials, jobs, csv);
+		goto out_release_scenario;
+	}
 
 	run_scenario(&s, &o.run, &r);
 	cmd_fill_rep(&rep, &s, &r);
 
-	if (o.json) {
-		struct outfile of;
+	if (csv) {
+		struct trial_row row;
+		struct csv_arg ca = { &row, 1 };
 
-		if (of_open(&of, o.json) != 0) {
-			fprintf(stderr, "%s run: cannot write '%s': %s\n", cmd_prog, o.json, strerror(errno));
-			rc = CLI_IO;
+		trial_row_from_run(&r, 0, &row);
+		rc = write_file(csv, write_csv, &ca);
+		trial_row_release(&row);
+		if (rc)
 			goto out_release_run;
-		}
-		if (rep_json(of.f, &rep) != 0) {
-			int e = errno;
-
-			of_abort(&of);
-			fprintf(stderr, "%s run: cannot write '%s': %s\n", cmd_prog, o.json, strerror(e));
-			rc = CLI_IO;
-			goto out_release_run;
-		}
-		if (of_commit(&of) != 0) {
-			fprintf(stderr, "%s run: cannot write '%s': %s\n", cmd_prog, o.json, strerror(errno));
-			rc = CLI_IO;
-			goto out_release_run;
-		}
 	}
-	if (!json_stdout) {
+	if (o.json && (rc = write_file(o.json, write_rep_json, &rep)) != 0)
+		goto out_release_run;
+	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
 					    o.timeline };
 

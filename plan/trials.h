@@ -39,17 +39,28 @@ struct trial_row {
 	bool halted;
 	int64_t halt_ms;         /* first halt, ms; -1 when none */
 	char *halt_where;        /* owned: the step/wave that halted ("wave canary"), NULL when none */
-	char *halt_reason;       /* owned: the Ready/phase reason of the halt, NULL when none */
+	char *halt_reason;       /* owned: the Ready/phase reason of the halt ("StepFailed"; for a
+				  * FleetRollout "Halted (gate)" or "Halted (regression)"), NULL when none */
 	size_t blast_count;      /* targets (Workspaces / members) that took the bad change */
-	size_t blast_total;      /* targets in scope; blast share = count / total */
-	int64_t detection_ms;    /* regression onset to halt, ms; -1 when not applicable */
-	int64_t exposure_ms;     /* target-ms on the bad version; 0 when none */
+	size_t blast_total;      /* targets in scope; blast share = count / total.  Without a
+				  * halt: every Workspace existing at the end plus every
+				  * StageSet member seen (count 0) */
+	int64_t detection_ms;    /* fault onset to halt, ms; -1 when not applicable.  Fleet:
+				  * sim/fleetobs.h's detection latency.  Rollout: from the first
+				  * Workspace of its Project entering Failed/ValidationFailed */
+	int64_t exposure_ms;     /* target-ms on the bad version (FleetRollout only); 0 when none */
 	unsigned peak_jobs;      /* most plan/apply Jobs running at once */
-	unsigned peak_adopting;  /* most StageSet members adopting at once */
+	unsigned peak_adopting;  /* most StageSet adoption attempts in flight at once (each holds
+				  * [start, outcome written), sim/stageset_model.h) */
 	int64_t job_wait_ms;     /* total queueing delay of Jobs for a runner, ms */
-	struct trial_phase *phases; /* owned, in driver then step/wave order */
+	struct trial_phase *phases; /* owned, in driver then step/wave order: Rollouts in
+				     * (ns, name) order, then FleetRollouts in name order; names
+				     * "step <name>" ("step <n>", 1-based, when unnamed) and
+				     * "wave <name>", as halt_where */
 	size_t nphases;
-	char *bound_note;        /* owned: for DES_LOOP/DES_BUDGET, which objects (hot keys); else NULL */
+	char *bound_note;        /* owned: for DES_LOOP/DES_BUDGET, which objects (hot keys): "hot objects:
+				  * Kind ns/name xN, ..." or, naming none, the bound ("event budget of 2
+				  * events exhausted at 0s"); else NULL */
 };
 
 /*
@@ -72,7 +83,10 @@ struct trials_opts {
 	uint32_t first;          /* index of the first trial (shards), usually 0 */
 	uint32_t n;              /* trials to run, >= 1 */
 	unsigned jobs;           /* threads, >= 1 */
-	struct run_opts run;     /* overrides (seed = base seed; horizon; until) */
+	struct run_opts run;     /* overrides (seed = base seed; horizon; until).  Trial i runs
+				  * with seed trials_seed(base, first + i), so `run --seed S`
+				  * reproduces any trial.  Probes run on the worker threads,
+				  * concurrently: the callback must be thread-safe */
 	/* Called from the calling thread after each finished trial, in any order
 	 * of completion; NULL for none.  @done counts finished trials. */
 	void (*progress)(void *ctx, uint32_t done, uint32_t n);
@@ -84,8 +98,11 @@ struct trials_opts {
  * @s:     loaded scenario, borrowed and only read (shared by the threads).
  * @rows:  receives a new array of @o->n rows in index order; free each with
  *         trial_row_release() and the array with free().
- * Returns: 0, or -1 when a thread could not be started (errno set; nothing
- *          is returned then).
+ * Returns: 0, or -1 when no thread could be started (errno set; nothing
+ *          is returned then; when some but not all started, those finish
+ *          every trial).
+ * Cost:    each trial builds its own world from @s and frees it once its
+ *          row is taken; memory is O(J worlds + n rows).
  */
 int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows);
 

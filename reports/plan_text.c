@@ -1,0 +1,423 @@
+/*
+ * Terminal tables and CSV rows of a set of trials.  Every line is built in a
+ * buffer first and written once, so a failed write is seen (ferror) and
+ * widths are counted in bytes of ASCII text (the only non-ASCII output is
+ * the "–" of an interval, counted as one column by hand).
+ */
+#include "reports/plan_text.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define C_BOLD "\033[1m"
+#define C_YELLOW "\033[33m"
+#define C_RESET "\033[0m"
+
+/* How many trials stopped by a bound are named one by one. */
+#define BOUND_NAMED 10
+
+void rep_plan_duration(int64_t ms, char *buf, size_t len)
+{
+	const char *sign = "";
+	uint64_t u;
+
+	if (ms < 0) {
+		sign = "-";
+		u = (uint64_t)(-(ms + 1)) + 1;
+	} else {
+		u = (uint64_t)ms;
+	}
+	if (u < 1000)
+		snprintf(buf, len, "%s%" PRIu64 "ms", sign, u);
+	else if (u < 60000)
+		snprintf(buf, len, "%s%.1fs", sign, (double)(u / 100) / 10.0);
+	else if (u < 3600000) {
+		uint64_t s = (u + 500) / 1000;
+
+		snprintf(buf, len, "%s%" PRIu64 "m%02" PRIu64 "s", sign, s / 60, s % 60);
+	} else if (u < 86400000ULL) {
+		uint64_t m = (u + 30000) / 60000;
+
+		if (m % 60)
+			snprintf(buf, len, "%s%" PRIu64 "h%02" PRIu64 "m", sign, m / 60, m % 60);
+		else
+			snprintf(buf, len, "%s%" PRIu64 "h", sign, m / 60);
+	} else {
+		uint64_t h = (u + 1800000) / 3600000;
+
+		if (h % 24)
+			snprintf(buf, len, "%s%" PRIu64 "d%" PRIu64 "h", sign, h / 24, h % 24);
+		else
+			snprintf(buf, len, "%s%" PRIu64 "d", sign, h / 24);
+	}
+}
+
+/* A quantity's kind decides how a value of it is printed. */
+enum kind { K_MS, K_COUNT, K_SHARE, K_MEMBER_MS };
+
+struct out {
+	FILE *f;
+	bool color;
+	int err;
+};
+
+static void line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->err)
+		return;
+	va_start(ap, fmt);
+	if (vfprintf(o->f, fmt, ap) < 0 || fputc('\n', o->f) == EOF)
+		o->err = errno ? errno : EIO;
+	va_end(ap);
+}
+
+static void blank(struct out *o)
+{
+	if (!o->err && fputc('\n', o->f) == EOF)
+		o->err = errno ? errno : EIO;
+}
+
+static void heading(struct out *o, const char *text)
+{
+	line(o, "%s%s%s", o->color ? C_BOLD : "", text, o->color ? C_RESET : "");
+}
+
+static void value(enum kind k, double v, char *buf, size_t len)
+{
+	switch (k) {
+	case K_MS:
+		rep_plan_duration(llround(v), buf, len);
+		return;
+	case K_MEMBER_MS:
+		rep_plan_duration(llround(v), buf, len);
+		return;
+	case K_COUNT:
+		if (v == floor(v) && fabs(v) < 1e15)
+			snprintf(buf, len, "%.0f", v);
+		else
+			snprintf(buf, len, "%.1f", v);
+		return;
+	case K_SHARE:
+		snprintf(buf, len, "%.1f%%", v * 100);
+		return;
+	}
+}
+
+/* One percentile: its value, or "> horizon" (highlighted) among censored trials. */
+static void pct(const struct out *o, const struct plan_dist *d, int k, enum kind kind,
+		int64_t horizon_ms, char *buf, size_t len)
+{
+	char v[32];
+
+	if (d->p_censored[k]) {
+		rep_plan_duration(horizon_ms, v, sizeof(v));
+		snprintf(buf, len, "%s> %s%s", o->color ? C_YELLOW : "", v, o->color ? C_RESET : "");
+		return;
+	}
+	value(kind, d->p[k], buf, len);
+}
+
+/* Bytes of colour codes pct() put into percentile @k: they take no column. */
+static int hidden(const struct out *o, const struct plan_dist *d, int k)
+{
+	return o->color && d->n && d->p_censored[k] ? (int)(strlen(C_YELLOW) + strlen(C_RESET)) : 0;
+}
+
+/*
+ *   time to complete (1000 trials, 2 censored: not completed by 1h)
+ *     p50 30m06s   p90 31m10s   p95 31m40s   p99 > 1h
+ *     mean 30m10s (95 % CI 30m05s – 30m15s)   min 29m00s   max 31m50s
+ */
+static void dist_block(struct out *o, const char *title, const char *unit_note,
+		       const struct plan_dist *d, enum kind kind, int64_t horizon_ms)
+{
+	char p[PLAN_NPCT][48], mean[24], lo[24], hi[24], mn[24], mx[24], hz[24];
+	static const char *const names[PLAN_NPCT] = { "p50", "p90", "p95", "p99" };
+
+	if (d->ncensored) {
+		rep_plan_duration(horizon_ms, hz, sizeof(hz));
+		line(o, "%s%s%s (%zu trial%s, %zu censored: not done by %s)", o->color ? C_BOLD : "", title,
+		     o->color ? C_RESET : "", d->n,
+		     d->n == 1 ? "" : "s", d->ncensored, hz);
+	} else {
+		line(o, "%s%s%s (%zu trial%s%s%s)", o->color ? C_BOLD : "", title,
+		     o->color ? C_RESET : "", d->n, d->n == 1 ? "" : "s",
+		     unit_note ? "; " : "", unit_note ? unit_note : "");
+	}
+	if (d->n == 0)
+		return;
+	for (int k = 0; k < PLAN_NPCT; k++)
+		pct(o, d, k, kind, horizon_ms, p[k], sizeof(p[k]));
+	line(o, "  %s %-*s %s %-*s %s %-*s %s %s", names[0], 9 + hidden(o, d, 0), p[0], names[1],
+	     9 + hidden(o, d, 1), p[1], names[2], 9 + hidden(o, d, 2), p[2], names[3], p[3]);
+	if (d->n == d->ncensored)
+		return;
+	value(kind, d->mean, mean, sizeof(mean));
+	value(kind, d->ci95_lo, lo, sizeof(lo));
+	value(kind, d->ci95_hi, hi, sizeof(hi));
+	value(kind, d->min, mn, sizeof(mn));
+	value(kind, d->max, mx, sizeof(mx));
+	line(o, "  mean %s (95 %% CI %s .. %s)   min %s   max %s", mean, lo, hi, mn, mx);
+}
+
+static void prop_line(struct out *o, const char *label, const struct plan_prop *p)
+{
+	line(o, "%-10s %zu of %zu, %.1f%% (95 %% CI %.1f%% .. %.1f%%)", label, p->k, p->n,
+	     p->p * 100, p->lo * 100, p->hi * 100);
+}
+
+static bool any_nonzero(const struct trial_row *rows, size_t n, size_t offset, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *b = (const unsigned char *)&rows[i] + offset;
+
+		for (size_t k = 0; k < size; k++)
+			if (b[k])
+				return true;
+	}
+	return false;
+}
+
+#define ANY(rows, n, field) \
+	any_nonzero((rows), (n), offsetof(struct trial_row, field), sizeof((rows)[0].field))
+
+static void bound_section(struct out *o, const struct rep_plan *p)
+{
+	size_t named = 0;
+
+	if (!p->st->nbound)
+		return;
+	blank(o);
+	heading(o, "Stopped by a bound (counted above as not completed)");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct trial_row *r = &p->rows[i];
+		char at[24];
+
+		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
+			continue;
+		if (named++ == BOUND_NAMED) {
+			line(o, "  ... and %zu more (the CSV and JSON list every trial)",
+			     p->st->nbound - BOUND_NAMED);
+			break;
+		}
+		rep_plan_duration(r->end_ms, at, sizeof(at));
+		line(o, "  trial %" PRIu32 " (seed %" PRIu64 "): %s at %s", r->index, r->seed,
+		     r->stop == DES_LOOP ? "zero-delay loop" : "event budget", at);
+		if (r->bound_note)
+			line(o, "    %.*s", 74, r->bound_note);
+	}
+}
+
+static void halts_section(struct out *o, const struct plan_stats *st)
+{
+	if (!st->nhalts)
+		return;
+	blank(o);
+	heading(o, "Where halts happen");
+	line(o, "  %-28s %-32s %6s %6s", "where", "reason", "trials", "share");
+	for (size_t i = 0; i < st->nhalts; i++)
+		line(o, "  %-28.28s %-32.32s %6zu %5.1f%%", st->halts[i].where, st->halts[i].reason,
+		     st->halts[i].n, st->ntrials ? 100.0 * (double)st->halts[i].n / (double)st->ntrials
+						: 0.0);
+}
+
+static void phases_section(struct out *o, const struct plan_stats *st)
+{
+	const char *driver = NULL;
+	size_t best = 0;
+
+	if (!st->nphases)
+		return;
+	blank(o);
+	heading(o, "Steps and waves: duration from open to done");
+	line(o, "  %-22s %6s %8s %8s %8s %8s %9s", "", "opened", "p50", "p90", "p95", "max",
+	     "critical");
+	for (size_t i = 0; i < st->nphases; i++) {
+		const struct plan_phase_stats *ph = &st->phases[i];
+		const struct plan_dist *d = &ph->duration;
+		char v[4][48];
+		int ks[3] = { PLAN_P50, PLAN_P90, PLAN_P95 };
+
+		if (!driver || strcmp(driver, ph->driver) != 0) {
+			driver = ph->driver;
+			line(o, "  %.76s", driver);
+		}
+		for (int k = 0; k < 3; k++) {
+			if (d->n)
+				pct(o, d, ks[k], K_MS, st->horizon_ms, v[k], sizeof(v[k]));
+			else
+				snprintf(v[k], sizeof(v[k]), "-");
+		}
+		if (d->n > d->ncensored)
+			rep_plan_duration(llround(d->max), v[3], sizeof(v[3]));
+		else
+			snprintf(v[3], sizeof(v[3]), "-");
+		/* pct() may add colour codes, which take no column */
+		line(o, "    %-20.20s %6zu %*s %*s %*s %8s %8.1f%%", ph->name, d->n,
+		     8 + hidden(o, d, PLAN_P50), v[0], 8 + hidden(o, d, PLAN_P90), v[1],
+		     8 + hidden(o, d, PLAN_P95), v[2], v[3],
+		     st->ntrials ? 100.0 * (double)ph->ncritical / (double)st->ntrials : 0.0);
+		if (ph->ncritical > st->phases[best].ncritical)
+			best = i;
+	}
+	if (st->phases[best].ncritical)
+		line(o, "  critical path: %.30s, the longest phase in %zu of %zu trials",
+		     st->phases[best].name, st->phases[best].ncritical, st->ntrials);
+}
+
+int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_opts *opts)
+{
+	struct out o = { f, opts && opts->color, 0 };
+	const struct plan_stats *st = p->st;
+	char hz[24];
+
+	errno = 0;
+	rep_plan_duration(p->horizon_ms, hz, sizeof(hz));
+	line(&o, "%.30s: %zu trials from seed %" PRIu64 ", horizon %s", p->name ? p->name : "scenario",
+	     p->n, p->seed, hz);
+	blank(&o);
+	prop_line(&o, "completed", &st->complete);
+	prop_line(&o, "halted", &st->halt);
+	if (st->nbound)
+		line(&o, "%-10s %zu trial%s stopped by the event budget or a zero-delay loop", "bounded",
+		     st->nbound, st->nbound == 1 ? "" : "s");
+	blank(&o);
+	dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
+	if (opts && opts->quiet)
+		goto out_check;
+	halts_section(&o, st);
+	if (ANY(p->rows, p->n, blast_count)) {
+		blank(&o);
+		dist_block(&o, "Blast radius, targets", "0 without a halt", &st->blast_count,
+			   K_COUNT, st->horizon_ms);
+		dist_block(&o, "Blast radius, share of targets", NULL, &st->blast_share, K_SHARE,
+			   st->horizon_ms);
+	}
+	if (st->detection.n) {
+		blank(&o);
+		dist_block(&o, "Detection latency, fault onset to halt", NULL, &st->detection, K_MS,
+			   st->horizon_ms);
+	}
+	if (ANY(p->rows, p->n, exposure_ms)) {
+		blank(&o);
+		dist_block(&o, "Exposure, member-time on the bad version", NULL, &st->exposure,
+			   K_MEMBER_MS, st->horizon_ms);
+	}
+	if (ANY(p->rows, p->n, peak_jobs)) {
+		blank(&o);
+		dist_block(&o, "Capacity: peak Jobs running at once", NULL, &st->peak_jobs, K_COUNT,
+			   st->horizon_ms);
+	}
+	if (ANY(p->rows, p->n, job_wait_ms)) {
+		blank(&o);
+		dist_block(&o, "Capacity: queueing for a runner, total per trial", NULL, &st->job_wait, K_MS,
+			   st->horizon_ms);
+	}
+	if (ANY(p->rows, p->n, peak_adopting)) {
+		blank(&o);
+		dist_block(&o, "Capacity: peak members adopting at once", NULL, &st->peak_adopting, K_COUNT,
+			   st->horizon_ms);
+	}
+	phases_section(&o, st);
+	bound_section(&o, p);
+out_check:
+	if (o.err) {
+		errno = o.err;
+		return -1;
+	}
+	if (ferror(f)) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- CSV ------------------------------------------------------------- */
+
+static int csv_field(FILE *f, const char *s, bool last)
+{
+	int rc = 0;
+
+	if (s && strpbrk(s, ",\"\r\n")) {
+		rc |= fputc('"', f) == EOF;
+		for (const char *c = s; *c; c++) {
+			if (*c == '"')
+				rc |= fputc('"', f) == EOF;
+			rc |= fputc(*c, f) == EOF;
+		}
+		rc |= fputc('"', f) == EOF;
+	} else if (s) {
+		rc |= fputs(s, f) == EOF;
+	}
+	rc |= fputs(last ? "\r\n" : ",", f) == EOF;
+	return rc ? -1 : 0;
+}
+
+static int csv_int(FILE *f, int64_t v, bool present)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return csv_field(f, present ? buf : NULL, false);
+}
+
+static int csv_uint(FILE *f, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return csv_field(f, buf, false);
+}
+
+int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n)
+{
+	static const char *const header[] = {
+		"index", "seed", "stop", "end_ms", "events", "completed", "ttc_ms", "halted",
+		"halt_ms", "halt_where", "halt_reason", "blast_count", "blast_total",
+		"detection_ms", "exposure_ms", "peak_jobs", "peak_adopting", "job_wait_ms",
+		"bound_note",
+	};
+	size_t nh = sizeof(header) / sizeof(header[0]);
+	int rc = 0;
+
+	errno = 0;
+	for (size_t i = 0; i < nh; i++)
+		rc |= csv_field(f, header[i], i + 1 == nh);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct trial_row *r = &rows[i];
+
+		rc |= csv_uint(f, r->index);
+		rc |= csv_uint(f, r->seed);
+		rc |= csv_field(f, des_stop_name(r->stop), false);
+		rc |= csv_int(f, r->end_ms, true);
+		rc |= csv_uint(f, r->events);
+		rc |= csv_uint(f, r->completed);
+		rc |= csv_int(f, r->ttc_ms, r->ttc_ms >= 0);
+		rc |= csv_uint(f, r->halted);
+		rc |= csv_int(f, r->halt_ms, r->halt_ms >= 0);
+		rc |= csv_field(f, r->halt_where, false);
+		rc |= csv_field(f, r->halt_reason, false);
+		rc |= csv_uint(f, r->blast_count);
+		rc |= csv_uint(f, r->blast_total);
+		rc |= csv_int(f, r->detection_ms, r->detection_ms >= 0);
+		rc |= csv_int(f, r->exposure_ms, true);
+		rc |= csv_uint(f, r->peak_jobs);
+		rc |= csv_uint(f, r->peak_adopting);
+		rc |= csv_int(f, r->job_wait_ms, true);
+		rc |= csv_field(f, r->bound_note, true);
+	}
+	if (rc || ferror(f)) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}

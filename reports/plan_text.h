@@ -1,0 +1,70 @@
+#ifndef MAGOS_REPORTS_PLAN_TEXT_H
+#define MAGOS_REPORTS_PLAN_TEXT_H
+
+/*
+ * Renderers of a set of Monte Carlo trials (plan/trials.h, plan/stats.h):
+ * terminal tables and per-trial CSV rows.  They write to a stream the caller
+ * owns (the caller makes files atomic and checks the final flush) and never
+ * change what they read.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan/stats.h"
+#include "plan/trials.h"
+
+/* What a report of trials covers; everything borrowed. */
+struct rep_plan {
+	const char *name;          /* scenario name */
+	const char *const *files;  /* inputs read, in order */
+	size_t nfiles;
+	uint64_t seed;             /* base seed: trial 0's, trials_seed() for the others */
+	int64_t horizon_ms;        /* ms */
+	uint32_t first;            /* index of the first trial */
+	const struct trial_row *rows; /* n rows in index order */
+	size_t n;
+	const struct plan_stats *st; /* the statistics of the rows */
+};
+
+/* Options of the terminal tables. */
+struct rep_plan_text_opts {
+	bool color;     /* ANSI bold headings and highlights (callers pass true only for a TTY) */
+	unsigned width; /* columns, >= 60 (the tables need 80 at most; wider changes nothing) */
+	bool quiet;     /* only the outcome lines and the time-to-complete distribution */
+};
+
+/*
+ * rep_plan_text() - writes the statistics of @p as terminal tables to @f:
+ * completion and halt probability with Wilson intervals, trials stopped by a
+ * bound (each named with its seed and hot objects, the first 10), the
+ * time-to-complete distribution ("> 1h" for percentiles among censored
+ * trials), where halts happen, blast radius count and share, detection
+ * latency, exposure, capacity (peak Jobs, queueing, peak adopting members)
+ * and per step/wave durations with the critical path.  Every line fits 80
+ * columns.  Sections with nothing to say (no halt, no Job) are left out.
+ * Returns: 0, or -1 when a write to @f failed (errno set).
+ */
+int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_opts *o);
+
+/*
+ * rep_plan_csv() - writes @n rows as CSV (RFC 4180: CRLF line ends, fields
+ * with a comma, quote, CR or LF quoted, quotes doubled) with a header line:
+ * index, seed, stop, end_ms, events, completed, ttc_ms, halted, halt_ms,
+ * halt_where, halt_reason, blast_count, blast_total, detection_ms,
+ * exposure_ms, peak_jobs, peak_adopting, job_wait_ms, bound_note.  Booleans
+ * are 0/1; an absent time (-1 in the row) is an empty field.
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n);
+
+/*
+ * rep_plan_duration() - @ms as a short duration for tables: "850ms", "12.3s",
+ * "30m06s", "8h", "8h02m", "3d4h".  Writes at most @len bytes with the NUL;
+ * 16 is always enough.  Negative values get a leading '-'.
+ */
+void rep_plan_duration(int64_t ms, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,110 @@
+#!/bin/sh
+# End-to-end checks of `magos-sim run -n N -j J`: bad counts, identical output
+# whatever J, -n 1 equal to a plain run, CSV and JSON files, trials stopped by
+# a bound reported and counted, 80-column tables, a quiet stderr off a TTY.
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+SCN=scenarios/three-environments.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # NAME: the exit status of the rest decides
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
+expect_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
+	fi
+}
+
+expect_rc "-n 0 is a usage error" 2 "$SIM" run -n 0 "$SCN"
+check "-n 0 says what is expected" grep -q "invalid trial count '0'" "$tmp/err"
+expect_rc "-n -3 is a usage error" 2 "$SIM" run -n -3 "$SCN"
+expect_rc "-n abc is a usage error" 2 "$SIM" run --trials abc "$SCN"
+expect_rc "-n above 10000000 is a usage error" 2 "$SIM" run -n 10000001 "$SCN"
+expect_rc "-j 0 is a usage error" 2 "$SIM" run -n 2 -j 0 "$SCN"
+expect_rc "-j 257 is a usage error" 2 "$SIM" run -n 2 --jobs 257 "$SCN"
+check "-j 257 names the bound" grep -q "from 1 to 256" "$tmp/err"
+expect_rc "-j x is a usage error" 2 "$SIM" run -n 2 -j x "$SCN"
+expect_rc "-n without a value is a usage error" 2 "$SIM" run "$SCN" -n
+expect_rc "--csv to a missing directory is an I/O error" 4 "$SIM" run -n 3 --csv "$tmp/no/such/dir/t.csv" "$SCN"
+check "the I/O error names the file" grep -q "cannot write '$tmp/no/such/dir/t.csv'" "$tmp/err"
+expect_rc "--json - with --csv - is a usage error" 2 "$SIM" run -n 3 --json - --csv - "$SCN"
+
+# -n 1 is the plain run, byte for byte
+"$SIM" run "$SCN" >"$tmp/plain" 2>&1
+"$SIM" run -n 1 "$SCN" >"$tmp/n1" 2>&1
+check "-n 1 prints exactly what run prints" cmp -s "$tmp/plain" "$tmp/n1"
+
+# -j does not change a byte
+expect_rc "-n 40 -j 1 runs" 0 "$SIM" run -n 40 -j 1 --json "$tmp/j1.json" --csv "$tmp/j1.csv" "$SCN"
+cp "$tmp/out" "$tmp/j1.txt"
+expect_rc "-n 40 -j 2 runs" 0 "$SIM" run -n 40 -j 2 --json "$tmp/j2.json" --csv "$tmp/j2.csv" "$SCN"
+check "-j 1 and -j 2 give identical JSON" cmp -s "$tmp/j1.json" "$tmp/j2.json"
+check "-j 1 and -j 2 give identical CSV" cmp -s "$tmp/j1.csv" "$tmp/j2.csv"
+check "-j 1 and -j 2 give identical tables" cmp -s "$tmp/j1.txt" "$tmp/out"
+check "off a TTY no progress bar on stderr" test ! -s "$tmp/err"
+check "the CSV has a header and 40 rows" test "$(wc -l <"$tmp/j1.csv")" -eq 41
+check "CSV lines end in CRLF" grep -q "$(printf '\r')\$" "$tmp/j1.csv"
+check "the JSON names its schema" grep -q '"schema": "magos-sim/trials/v1"' "$tmp/j1.json"
+check "the JSON has 40 trials" test "$(grep -c '^    {"index"' "$tmp/j1.json")" -eq 40
+check "trial 0 of the JSON has the scenario's seed" grep -q '^    {"index":0,"seed":7,' "$tmp/j1.json"
+if command -v python3 >/dev/null 2>&1; then
+	check "the JSON parses" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['n']==40 and len(d['trials'])==40 and d['statistics']['ntrials']==40" "$tmp/j1.json"
+fi
+check "the tables show time to complete" grep -q "^Time to complete (40 trials)" "$tmp/j1.txt"
+check "the tables show the critical path" grep -q "critical path: step prod" "$tmp/j1.txt"
+check "every table line fits 80 columns" test "$(awk 'length($0) > 80' "$tmp/j1.txt" | wc -l)" -eq 0
+check "no colour off a TTY" test "$(grep -c "$(printf '\033')" "$tmp/j1.txt")" -eq 0
+
+# a trial's seed reproduces it with a plain run
+seed=$(sed -n 3p "$tmp/j1.csv" | cut -d, -f2)
+ttc=$(sed -n 3p "$tmp/j1.csv" | cut -d, -f7)
+"$SIM" run --seed "$seed" --json "$tmp/one.json" "$SCN" >/dev/null 2>&1
+check "run --seed with trial 1's seed reproduces its time to complete" \
+	grep -q "\"time_to_complete_ms\": *$ttc" "$tmp/one.json"
+
+expect_rc "-q prints the outcome only" 0 "$SIM" run -q -n 10 "$SCN"
+check "-q leaves out the steps table" test "$(grep -c "Steps and waves" "$tmp/out")" -eq 0
+expect_rc "--json - writes the document to stdout" 0 "$SIM" run -n 5 --json - "$SCN"
+check "--json - prints no tables" test "$(head -c 1 "$tmp/out")" = "{"
+expect_rc "--csv with one run writes its row" 0 "$SIM" run --csv "$tmp/one.csv" "$SCN"
+check "one run's CSV has a header and one row" test "$(wc -l <"$tmp/one.csv")" -eq 2
+
+# a halting scenario: halts grouped by where and reason
+expect_rc "a halting scenario runs" 0 "$SIM" run -n 10 scenarios/staging-failure-halts.yaml
+check "halts are grouped by where and reason" grep -q "step staging  *StepFailed  *10 100.0%" "$tmp/out"
+
+# trials stopped by the event budget: named on stderr, counted, never dropped
+cat >"$tmp/budget.yaml" <<YAML
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: tiny-budget}
+spec:
+  limits: {eventBudget: 2}
+  include: [$(pwd)/scenarios/payments-platform/workspaces.yaml]
+YAML
+expect_rc "trials stopped by a bound still exit 0" 0 "$SIM" run -n 3 -j 2 --json "$tmp/b.json" "$tmp/budget.yaml"
+check "each bounded trial is named with its seed" grep -q "trial 0 (seed 1) stopped by the event budget" "$tmp/err"
+check "without hot keys the warning names the bound" grep -q "event budget of 2 events exhausted at 0s" "$tmp/err"
+check "the tables count them" grep -q "^bounded    3 trials stopped" "$tmp/out"
+check "the tables list them" grep -q "^  trial 2 (seed [0-9]*): event budget" "$tmp/out"
+check "the JSON counts them" grep -q '"nbound":3' "$tmp/b.json"
+sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 150}/' "$SCN" >"$tmp/b150.yaml"
+expect_rc "a budget hit mid-rollout" 0 "$SIM" run -n 1 --csv "$tmp/b150.csv" "$tmp/b150.yaml"
+check "its row names the hot objects" grep -q "hot objects: Workspace default/shop-staging x2" "$tmp/b150.csv"
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
