@@ -39,6 +39,100 @@ if [ "$rc" -eq 0 ]; then ok "check scenarios/*.yaml exits 0"; else
 	bad "check scenarios/*.yaml exits $rc"; sed 's/^/     /' "$tmp/check.out" | head -10
 fi
 
+# The terminal report of a fleet reads at hundreds of members: member writes
+# summarised per wave, adoption over time, repeats collapsed, the fleet view
+# shortened to what differs, rollback outcomes by reason, and a value or a
+# reason after every summary label.  Exact lines, so a change shows here.
+has() { # file, fixed text, what
+	if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3"; echo "     wanted: $2"; fi
+}
+hasnt() { # file, fixed text, what
+	if grep -qF -- "$2" "$1"; then bad "$3"; echo "     unwanted: $2"; else ok "$3"; fi
+}
+for name in $EXAMPLES; do
+	"$SIM" run "scenarios/$name.yaml" >"$tmp/$name.txt" 2>&1
+done
+t=$tmp/fleet-moodle.txt
+n=$(wc -l <"$t")
+if [ "$n" -lt 200 ]; then ok "fleet-moodle: 300 members in under 200 lines ($n)"; else
+	bad "fleet-moodle: 300 members in under 200 lines ($n)"; fi
+has "$t" "        1h0m0s  wave broad                  members  120 AwaitingApproval" \
+	"fleet-moodle: the publish is one line per wave"
+has "$t" "      1h54m30s  wave broad                  members  120 approved 4.6.0" \
+	"fleet-moodle: the approvals are one line per wave"
+has "$t" "   2h2m18.007s  wave broad                  adopted  60/120 at 4.6.0, 60 ready" \
+	"fleet-moodle: half of broad adopted and Ready"
+has "$t" "   2h10m1.142s  wave broad                  adopted  120/120 at 4.6.0, 120 ready" \
+	"fleet-moodle: all of broad adopted and Ready"
+hasnt "$t" "StageSet moodle-tenant-" "fleet-moodle: no member printed one by one"
+has "$t" "  WAVE           AT TARGET      HALF AT       ALL AT   HALF READY    ALL READY" \
+	"fleet-moodle: the adoption table's header"
+has "$t" "  broad            120/120      2h2m18s      2h10m1s      2h2m18s      2h10m1s" \
+	"fleet-moodle: broad's adoption row"
+has "$t" "    ✓ 120 members at 4.6.0, Ready" "fleet-moodle: the fleet view sums up broad"
+"$SIM" run --timeline all scenarios/fleet-moodle.yaml >"$tmp/moodle-all.txt" 2>&1
+n=$(grep -c "✓ moodle-tenant-" "$tmp/moodle-all.txt")
+if [ "$n" -eq 300 ]; then ok "fleet-moodle --timeline all: every member in the view"; else
+	bad "fleet-moodle --timeline all: every member in the view ($n)"; fi
+has "$tmp/moodle-all.txt" "StageSet moodle-tenant-120/app status   Succeeded" \
+	"fleet-moodle --timeline all: member writes one by one"
+t=$tmp/fleet-gate-halt.txt
+has "$t" "                … repeated ×40 every 30s until 40m30s" \
+	"fleet-gate-halt: the Halted warning of every pass is one line"
+n=$(grep -c "!! warning" "$t")
+if [ "$n" -eq 1 ]; then ok "fleet-gate-halt: one warning printed"; else bad "fleet-gate-halt: one warning printed ($n)"; fi
+has "$t" "blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the" \
+	"fleet-gate-halt: blast on its label's line"
+has "$t" "detection none: no regression onset in this run (no member on 4.6.0 regressed or" \
+	"fleet-gate-halt: detection says why there is none"
+has "$t" "exposure  123.0 member-minutes on 4.6.0 (adoption to a downgrade or the end of" \
+	"fleet-gate-halt: exposure on its label's line"
+t=$tmp/fleet-rollback-pinned.txt
+has "$t" "         25m0s  wave canary               members  4 stamped rollback-to=4.5.0" \
+	"fleet-rollback-pinned: the stamps as one line"
+has "$t" "  │ rollback 25m0s wave canary → 4.5.0: stamped rollback-to on 4 members" \
+	"fleet-rollback-pinned: the rollback's stamps counted"
+has "$t" "    │ refused (DowngradeRequiresMigration) 1: one-way/moodle (25m0s)" \
+	"fleet-rollback-pinned: a refusal with its reason"
+has "$t" "    │ refused (DowngradeNotAllowed) 1: strict/moodle (25m0s)" \
+	"fleet-rollback-pinned: the other refusal with its reason"
+has "$t" "    │ not downgraded, not refused 2: tenant-00/moodle, tenant-01/moodle" \
+	"fleet-rollback-pinned: the stall, by name"
+has "$t" "StageSet strict/moodle    status   DowngradeNotAllowed" \
+	"fleet-rollback-pinned: a refusal stays visible in the timeline"
+t=$tmp/fleet-rollback-derived.txt
+n=$(wc -l <"$t")
+if [ "$n" -lt 250 ]; then ok "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; else
+	bad "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; fi
+has "$t" "    │ downgraded 2: tenant-00/moodle (40m0s), tenant-01/moodle (26m0s)" \
+	"fleet-rollback-derived: the downgrades with their times"
+has "$t" "                … repeated ×94 every 1m0s until 2h0m0s" \
+	"fleet-rollback-derived: the oscillating member's writes collapse"
+t=$tmp/fleet-standing-policy.txt
+has "$t" "       4h31m0s  wave broad               members  3 approved 4.7.0" \
+	"fleet-standing-policy: the next version's approvals as one line"
+has "$t" "  adoption of 4.6.0: when half and all of each wave were at it / Ready on it" \
+	"fleet-standing-policy: the first version's adoption table"
+has "$t" "  adoption of 4.7.0: when half and all of each wave were at it / Ready on it" \
+	"fleet-standing-policy: the second version's adoption table"
+# Every report fits its width: 80 and 120 columns, both timelines; colour
+# changes no text.
+fits() { # file, width
+	! command -v python3 >/dev/null 2>&1 ||
+		python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > int(sys.argv[2]) for l in open(sys.argv[1], encoding="utf-8")))' "$1" "$2"
+}
+for name in $EXAMPLES; do
+	"$SIM" run --color always "scenarios/$name.yaml" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$tmp/c.txt"
+	if cmp -s "$tmp/c.txt" "$tmp/$name.txt"; then ok "$name: colour changes no text"; else
+		bad "$name: colour changes no text"; fi
+	if fits "$tmp/$name.txt" 80; then ok "$name fits 80 columns"; else bad "$name fits 80 columns"; fi
+	"$SIM" run --width 120 "scenarios/$name.yaml" >"$tmp/w.txt" 2>&1
+	if fits "$tmp/w.txt" 120; then ok "$name fits 120 columns"; else bad "$name fits 120 columns"; fi
+	"$SIM" run --timeline all "scenarios/$name.yaml" >"$tmp/w.txt" 2>&1
+	if fits "$tmp/w.txt" 80; then ok "$name --timeline all fits 80 columns"; else
+		bad "$name --timeline all fits 80 columns"; fi
+done
+
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "skip the promised facts: python3 is not installed"
 	echo "script-totals: $pass passed, $fail failed"
@@ -159,6 +253,17 @@ if d:
                                "wave broad   120/120 adopted, 120 ready   settled",
                                "wave rest   150/150 adopted, 150 ready   settled")), v[:400])
     check(n + ": no warnings", warnings(d) == [], warnings(d))
+    fl = d["summary"]["fleets"][0]
+    ad = {w["name"]: w["adoption"] for w in fl["waves"]}
+    got = ad["broad"]["targets"]
+    check(n + ": broad adopted 4.6.0: first 1h54m50.368s, half 2h2m18.007s, all 2h10m1.142s",
+          fl["targets"] == ["4.6.0"] and ad["broad"]["members"] == 120 and
+          [(x["version"], x["adopted"], x["ready"], x["first_ms"], x["half_ms"], x["all_ms"],
+            x["ready_half_ms"], x["ready_all_ms"]) for x in got] ==
+          [("4.6.0", 120, 120, 6890368, 7338007, 7801142, 7338007, 7801142)], (fl["targets"], got))
+    got = [(p["t_ms"], p["adopted"], p["ready"]) for p in ad["broad"]["progress"]]
+    check(n + ": broad's progress: first member, then each quarter",
+          [x[1] for x in got] == [1, 30, 60, 90, 120] and got[-1][0] == 7801142, got)
 
 # 2. fleet-gate-halt -------------------------------------------------------------
 n = "fleet-gate-halt"
@@ -220,6 +325,16 @@ if d:
     check(n + ": fleet view: canary 4/4 at 4.6.0, 0 ready, all marked regressed",
           "wave canary   4/4 at 4.6.0, 0 ready" in v and v.count("4.6.0  not Ready (regressed)") == 4, v[:400])
     check(n + ": one Warning", warnings(d) == [1500000], warnings(d))
+    fl = d["summary"]["fleets"][0]
+    check(n + ": rollback outcomes: 4 stamped, 2 refused (one per reason), 2 neither",
+          fl["rollback_outcomes"] == {"stamped": 4, "downgraded": 0, "neither": 2,
+                                      "refused": {"DowngradeRequiresMigration": 1, "DowngradeNotAllowed": 1}},
+          fl["rollback_outcomes"])
+    got = sorted((r["member"], r["outcome"], r["refused_reason"]) for r in fl["rollbacks"])
+    check(n + ": every stamp with its outcome",
+          got == [("one-way/moodle", "refused", "DowngradeRequiresMigration"),
+                  ("strict/moodle", "refused", "DowngradeNotAllowed"),
+                  ("tenant-00/moodle", "neither", None), ("tenant-01/moodle", "neither", None)], got)
 
 # 5. fleet-rollback-derived -------------------------------------------------------
 n = "fleet-rollback-derived"
