@@ -1,0 +1,33 @@
+#ifndef MAGOS_REPORTS_GHSUMMARY_H
+#define MAGOS_REPORTS_GHSUMMARY_H
+
+/*
+ * The Markdown summary of `magos-sim check --summary FILE`, meant for
+ * $GITHUB_STEP_SUMMARY: a headline (checks run, failed), the key figures of
+ * each scenario (trials, time to complete p50/p95, halt probability, largest
+ * blast radius) and a table of every check with ✅ / ❌ (⚠️ for a warning,
+ * ℹ️ for an info), its id, file:line:col and message.  GitHub refuses a
+ * step summary over 1 MiB: the check rows stop before the limit and a note
+ * says how many were left out.
+ */
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "plan/expect.h"
+
+/* GitHub's limit on one step summary, bytes. */
+#define GHS_MAX_BYTES (1024 * 1024)
+
+/*
+ * ghs_write() - the summary of the @n reports @r (borrowed) to @f, at most
+ * @limit bytes (GHS_MAX_BYTES for GitHub; smaller values are for tests,
+ * at least 4096).
+ * Returns: 0, or -1 when writing to @f failed.
+ */
+int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t limit);
+
+/* ghs_cell() - @s made safe for a table cell ('|' escaped, newlines as spaces).  Returns new. */
+char *ghs_cell(const char *s);
+
+#endif

@@ -1,0 +1,187 @@
+/* Unit tests of the check writers: JUnit XML, GitHub annotations, Markdown summary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/annotations.h"
+#include "reports/ghsummary.h"
+#include "reports/junit.h"
+#include "tests/unit/cu_main.h"
+
+/* Runs @fn into a memory stream and returns what it wrote (new). */
+static char *capture(int (*fn)(FILE *, const struct exp_scenario_report *, size_t),
+		     const struct exp_scenario_report *r, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fn(f, r, n), 0);
+	fclose(f);
+	return buf;
+}
+
+static struct val_mark at(uint32_t line, uint32_t col)
+{
+	struct val_mark m = { line, col };
+
+	return m;
+}
+
+/* Two inputs: one with a pass, a failure and a warning; one that did not load. */
+static void sample(struct exp_scenario_report r[2])
+{
+	exp_report_init(&r[0], "ci/a.yaml");
+	r[0].name = strdup("a");
+	exp_report_add(&r[0], "timeToComplete.p95", EXP_PASSED, "1h0m0s", "<= 6h0m0s",
+		       "p95 time to complete 1h0m0s is within the limit <= 6h0m0s", "ci/a.yaml", at(12, 5));
+	exp_report_add(&r[0], "blastRadius", EXP_FAILED, "2", "<= 1",
+		       "blast radius 2 exceeds the limit 1 <&> \"q\" 'a'\n%x, y: z", "ci/a.yaml", at(14, 7));
+	exp_report_add(&r[0], "MS105", EXP_WARNED, NULL, NULL, "workspace w is in no step", "ci/m,1.yaml",
+		       at(3, 1));
+	r[0].fig.have = true;
+	r[0].fig.ntrials = 20;
+	r[0].fig.completed = 19;
+	r[0].fig.halted = 1;
+	r[0].fig.horizon_ms = 86400000;
+	r[0].fig.ttc_p50 = 3600000;
+	r[0].fig.ttc_p95 = 5400000;
+	r[0].fig.blast_max = 2;
+	r[0].fig.blast_share_max = 0.5;
+	exp_report_init(&r[1], "ci/bad.yaml");
+	r[1].invalid = true;
+}
+
+static void test_junit_escape(void)
+{
+	char *e = junit_escape("a<b>&\"c\" 'd'\x01\tz");
+
+	CU_ASSERT_STRING_EQUAL(e, "a&lt;b&gt;&amp;&quot;c&quot; &apos;d&apos;\tz");
+	free(e);
+}
+
+static void test_junit_write(void)
+{
+	struct exp_scenario_report r[2];
+	char *out;
+
+	sample(r);
+	out = capture(junit_write, r, 2);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"magos-sim check\" tests=\"4\" failures=\"1\" errors=\"1\">\n"
+		"  <testsuite name=\"ci/a.yaml\" tests=\"3\" failures=\"1\" errors=\"0\">\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"timeToComplete.p95 12:5\"/>\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"blastRadius 14:7\">\n"
+		"      <failure message=\"blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z (measured 2, limit &lt;= 1)\" type=\"expectation\">"
+		"ci/a.yaml:14:7: blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z</failure>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/m,1.yaml\" name=\"MS105 3:1\">\n"
+		"      <system-out>warning: workspace w is in no step</system-out>\n"
+		"    </testcase>\n"
+		"  </testsuite>\n"
+		"  <testsuite name=\"ci/bad.yaml\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+		"    <testcase classname=\"ci/bad.yaml\" name=\"load\">\n"
+		"      <error message=\"ci/bad.yaml: invalid input (see the diagnostics on stderr)\" type=\"invalid\"/>\n"
+		"    </testcase>\n"
+		"  </testsuite>\n"
+		"</testsuites>\n");
+	free(out);
+	exp_report_release(&r[0]);
+	exp_report_release(&r[1]);
+}
+
+static void test_gha(void)
+{
+	struct exp_scenario_report r[2];
+	char *out, *e;
+
+	e = gha_escape_prop("a%b:c,d\r\ne");
+	CU_ASSERT_STRING_EQUAL(e, "a%25b%3Ac%2Cd%0D%0Ae");
+	free(e);
+	e = gha_escape_data("a%b:c,d\r\ne");
+	CU_ASSERT_STRING_EQUAL(e, "a%25b:c,d%0D%0Ae");
+	free(e);
+	sample(r);
+	out = capture(gha_write, r, 2);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		"::error file=ci/a.yaml,line=14,col=7,title=blastRadius::blast radius 2 exceeds the limit 1 <&> \"q\" 'a'%0A%25x, y: z\n"
+		"::warning file=ci/m%2C1.yaml,line=3,col=1,title=MS105::workspace w is in no step\n"
+		"::error file=ci/bad.yaml,title=invalid input::the input could not be loaded\n");
+	free(out);
+	exp_report_release(&r[0]);
+	exp_report_release(&r[1]);
+}
+
+static int ghs_full(FILE *f, const struct exp_scenario_report *r, size_t n)
+{
+	return ghs_write(f, r, n, GHS_MAX_BYTES);
+}
+
+static int ghs_small(FILE *f, const struct exp_scenario_report *r, size_t n)
+{
+	return ghs_write(f, r, n, 4096);
+}
+
+static void test_summary(void)
+{
+	struct exp_scenario_report r[2];
+	char *out;
+
+	sample(r);
+	out = capture(ghs_full, r, 2);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		"## magos-sim check ❌\n\n"
+		"3 checks in 2 inputs: **1 failed**, 1 warning, 1 invalid input.\n\n"
+		"### Key figures\n\n"
+		"| scenario | trials | completed | time to complete p50 / p95 | halt probability | blast radius (largest) |\n"
+		"|---|---:|---:|---|---:|---|\n"
+		"| a | 20 | 19 | 1h0m0s / 1h30m0s | 5% | 2 (50%) |\n"
+		"| ci/bad.yaml | – | – | – | – | – |\n\n"
+		"### Checks\n\n"
+		"| | check | where | result |\n|---|---|---|---|\n"
+		"| ✅ | `timeToComplete.p95` | `ci/a.yaml:12:5` | p95 time to complete 1h0m0s is within the limit <= 6h0m0s |\n"
+		"| ❌ | `blastRadius` | `ci/a.yaml:14:7` | blast radius 2 exceeds the limit 1 <&> \"q\" 'a' %x, y: z |\n"
+		"| ⚠️ | `MS105` | `ci/m,1.yaml:3:1` | workspace w is in no step |\n"
+		"| ❌ | load | `ci/bad.yaml` | invalid input |\n");
+	free(out);
+	exp_report_release(&r[0]);
+	exp_report_release(&r[1]);
+}
+
+static void test_summary_truncated(void)
+{
+	struct exp_scenario_report r;
+	char *out, msg[200];
+
+	exp_report_init(&r, "big.yaml");
+	for (int i = 0; i < 200; i++) {
+		snprintf(msg, sizeof(msg), "check number %d | with a pipe and a long text to fill the table quickly", i);
+		exp_report_add(&r, "assert[0]", EXP_FAILED, "x", "y", msg, "big.yaml", at((uint32_t)i + 1, 3));
+	}
+	out = capture(ghs_small, &r, 1);
+	CU_ASSERT(strlen(out) <= 4096);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "check number 0 \\| with a pipe"));
+	CU_ASSERT_PTR_NULL(strstr(out, "check number 199 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "more checks not shown (a step summary must stay under 4096 bytes)"));
+	free(out);
+	exp_report_release(&r);
+}
+
+static CU_TestInfo tests[] = {
+	{ "junit escapes markup and controls", test_junit_escape },
+	{ "junit document", test_junit_write },
+	{ "github annotations and escaping", test_gha },
+	{ "markdown summary", test_summary },
+	{ "markdown summary truncated at the limit", test_summary_truncated },
+	CU_TEST_INFO_NULL,
+};
+
+void register_tests(void)
+{
+	CU_ADD_SUITE("check writers", tests);
+}
