@@ -84,6 +84,109 @@ static const struct lint_rule rules[] = {
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint_fleet.c), in id order. */
+	{ "MS201", "member-unassigned", LINT_ERROR,
+	  "a StageSet the FleetRollout selects matches no wave selector: every pass stops with "
+	  "MembersUnassigned and nothing is approved (spec §2.3 S4)",
+	  "add a wave whose selector matches it (a last wave with selector {} takes the rest), or "
+	  "narrow spec.selector / namespaceSelector so it is not selected" },
+	{ "MS202", "member-several-waves", LINT_WARNING,
+	  "a StageSet matches several wave selectors: the controller puts it in every one, approves "
+	  "it when the first of them opens and counts it in each, with no error (spec §2.3 S4, §6 #6)",
+	  "make the wave selectors disjoint, e.g. one label (ring) with a different value per wave" },
+	{ "MS203", "members-contested", LINT_ERROR,
+	  "a StageSet is selected by two FleetRollouts: both stop with MembersContested and approve "
+	  "nothing (spec §2.3.2)",
+	  "narrow one rollout's selector or namespaceSelector (e.g. DoesNotExist on the label the "
+	  "other selects) so that each StageSet has one FleetRollout" },
+	{ "MS204", "gate-secret-ref", LINT_ERROR,
+	  "a wave gate's prometheus or webhook source has a secretRef: a cluster-scoped FleetRollout "
+	  "cannot read it, so the controller stops with GateUnsupported and never retries (spec "
+	  "§1.8, §2.3 S3)",
+	  "expose the metric to the controller without authentication, or gate on a StageSet-level "
+	  "source that carries the Secret" },
+	{ "MS205", "threshold-unparseable", LINT_ERROR,
+	  "a gate threshold bound is not a number Go's ParseFloat accepts: the gate never passes "
+	  "(verdict Unknown) and the wave is held forever, with no event or condition saying why "
+	  "(spec §1.4, §2.3.7, §6 #23)",
+	  "write the bound as a plain number in a string, e.g. max: \"0.01\" (no %, no unit, not "
+	  "empty)" },
+	{ "MS206", "gate-host-not-allowed", LINT_ERROR,
+	  "a gate's address host matches none of --allowed-action-hosts (the scenario's "
+	  "spec.fleet.allowedActionHosts; none given = every host allowed): every query is refused, "
+	  "the verdict is Unknown and the wave is held forever (spec §2.3.7)",
+	  "point the gate at an allowed host, or add a pattern for its host to "
+	  "--allowed-action-hosts" },
+	{ "MS207", "rollback-derived", LINT_WARNING,
+	  "onRegression Rollback without targetVersion: each new version after Completed halts once "
+	  "and stamps rollback-to previousVersion, which is never removed, and the derived fleet "
+	  "approves the downgrade and the re-upgrade in turn, so members oscillate (spec §2.8, §6 "
+	  "#4, #5)",
+	  "pin targetVersion (moving previousVersion with it), or use onRegression Halt for a "
+	  "standing derived policy" },
+	{ "MS208", "rollback-pinned-stall", LINT_WARNING,
+	  "onRegression Rollback with targetVersion: under approvalMode Always the downgrade itself "
+	  "needs approval and the fleet only ever approves targetVersion, so rolled-back members "
+	  "stay AwaitingApproval (spec §2.8, §6 #3)",
+	  "use onRegression Halt and roll back at the source: offer the previous version again and "
+	  "set targetVersion to it" },
+	{ "MS209", "member-not-always", LINT_WARNING,
+	  "a selected StageSet does not use spec.version.approvalMode Always: it takes new versions "
+	  "without approval, so the waves do not pace it, and a derived fleet counts it adopted at "
+	  "once (spec §2.3.1, §6 #24)",
+	  "set spec.version.approvalMode: Always on every member of the fleet" },
+	{ "MS210", "member-no-downgrade", LINT_WARNING,
+	  "under onRegression Rollback a selected StageSet lacks spec.version.allowDowngrade: true: "
+	  "it refuses the rollback-to with DowngradeNotAllowed, and the fleet, which never reads "
+	  "member reasons, does not notice (spec §2.8, §3.4, §6 #2)",
+	  "set spec.version.allowDowngrade: true (with down actions for the migrations a rollback "
+	  "crosses), or use onRegression Halt" },
+	{ "MS211", "duplicate-wave-name", LINT_ERROR,
+	  "two waves share a name: status.waves is a list keyed by name, so every status write is "
+	  "refused and the controller backs off forever (spec §1.5, §6 #19)",
+	  "give every wave a unique name" },
+	{ "MS212", "empty-wave", LINT_WARNING,
+	  "a wave selects none of the FleetRollout's members: it is settled from the start, so its "
+	  "gate runs before the wave opens and can halt the fleet, and a StageSet that joins it "
+	  "later trips a regression halt (spec §2.3.4, §2.5, §6 #11)",
+	  "fix the wave's selector or the members' labels, or remove the wave" },
+	{ "MS213", "fleet-selector-invalid", LINT_ERROR,
+	  "spec.selector, spec.namespaceSelector or a wave selector is accepted by the API server "
+	  "but does not convert to a label selector (unknown operator, values with Exists, none "
+	  "with In): the controller stops with InvalidSelector and never retries (spec §1.5, "
+	  "§2.3.1)",
+	  "use the operators In, NotIn, Exists, DoesNotExist, with values only for In and NotIn, "
+	  "and valid label keys and values" },
+	{ "MS214", "gate-no-source", LINT_ERROR,
+	  "a wave gate's source has neither prometheus nor webhook: the verdict is Unknown and the "
+	  "wave is held forever (spec §1.4, §6 #23)",
+	  "set source.prometheus with the address and the query" },
+	{ "MS215", "threshold-never-passes", LINT_ERROR,
+	  "a gate's threshold min is above its max: both bounds are inclusive, so every value "
+	  "fails and the fleet halts as soon as the wave is settled and soaked (spec §1.4)",
+	  "correct the bounds so that min <= max" },
+	{ "MS216", "gate-address-unusable", LINT_ERROR,
+	  "a gate's address is not an http(s) URL with a host, or names a loopback, link-local, "
+	  "multicast or unspecified address the controller refuses to dial: the verdict is Unknown "
+	  "and the wave is held forever (spec §2.3.7)",
+	  "use the http(s) URL of the Prometheus service, by cluster DNS name or private address" },
+	{ "MS217", "fleet-no-members", LINT_INFO,
+	  "a FleetRollout selects none of the StageSets in the inputs: every wave is empty and it "
+	  "completes without approving anything (spec §5 G7)",
+	  "check spec.selector against the members' labels and namespaceSelector against their "
+	  "namespaces' labels" },
+	{ "MS218", "rollback-version-ignored", LINT_WARNING,
+	  "under onRegression Rollback, previousVersion is not a semantic version, or not below "
+	  "targetVersion: members ignore the rollback-to annotation, so a halt rolls nothing back "
+	  "(spec §3.4)",
+	  "set previousVersion to the semantic version the members ran before targetVersion" },
+	{ "MS219", "target-not-semver", LINT_ERROR,
+	  "targetVersion is not a semantic version: a StageSet only adopts semantic versions, so "
+	  "no member reaches it and the first wave never settles (spec §2.6, §3.2)",
+	  "write targetVersion as the exact version text the members' source offers, e.g. 4.6.0" },
+	{ "MS220", "gate-both-sources", LINT_INFO,
+	  "a gate source sets both prometheus and webhook: the controller queries prometheus and "
+	  "ignores the webhook (spec §1.4)",
+	  "remove the source you do not mean" },
 	/* END MS2xx */
 };
 
