@@ -1155,7 +1155,12 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		char *q = lbl_go_quote(val_str(val_map_get(wv, "name"), ""));
 		const char *ref;
 
-		if (value_selector(val_map_get(wv, "selector"), &wave_sel[w], e, sizeof(e)) != LBL_OK) {
+		/*
+		 * a cached assignment was made by a pass over this spec that got
+		 * past S4: the selectors parse (and are not needed)
+		 */
+		if (!in->assignment &&
+		    value_selector(val_map_get(wv, "selector"), &wave_sel[w], e, sizeof(e)) != LBL_OK) {
 			early_exit(out, in, FR_OUT_INVALID_SELECTOR, FR_REASON_INVALID_SELECTOR,
 				   xasprintf("wave %s selector: %s", q, e), 0);
 			free(q);
@@ -1276,13 +1281,14 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		}
 	}
 
+#define QUOTED() (q ? q : (q = lbl_go_quote(ws->name)))
 	/* S7 PASS 2: regression, soak, gate — every wave, in order */
 	for (size_t w = 0; w < nwaves; w++) {
 		struct fr_wave_status *ws = &out->status.waves[w];
 		const struct fr_wave_status *prev = prior_wave(in->prior, ws->name);
 		const struct val *gate = val_map_get(waves->u.list.items[w], "gate");
 		bool passed = false;
-		char *q = lbl_go_quote(ws->name);
+		char *q = NULL; /* lbl_go_quote(ws->name), made when a message needs it */
 
 		if (prev && prev->has_soak_until && !ws->settled) {
 			if (strcmp(prior_phase, FR_PHASE_COMPLETED) == 0)
@@ -1291,14 +1297,14 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 				      "pinned re-target, a new member or a member no longer Ready), which "
 				      "upstream treats as a regression: one Halted pass and a Warning event "
 				      "before the rollout proceeds",
-				      q);
+				      QUOTED());
 			quirk(out, FR_QUIRK_REGRESSION_ONE_PASS, (long)w,
 			      "wave %s regressed and the fleet halted, but this halt lasts one pass: the "
 			      "halting pass cleared the wave's soak deadline, so the next pass reports "
 			      "InProgress even if nothing recovered",
-			      q);
+			      QUOTED());
 			rc = halt(out, in, w, ws->name,
-				  xasprintf("wave %s regressed: a member is no longer adopted and Ready", q));
+				  xasprintf("wave %s regressed: a member is no longer adopted and Ready", QUOTED()));
 			free(q);
 			goto out_free_until;
 		}
@@ -1318,14 +1324,14 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 					      "the gate of wave %s was queried although the wave is not open "
 					      "yet (an earlier wave has not passed); it can halt the fleet "
 					      "before the wave opens",
-					      q);
+					      QUOTED());
 				else if (strcmp(prior_phase, FR_PHASE_COMPLETED) == 0 ||
 					 (prior_cur >= 0 && (long)w < prior_cur &&
 					  strcmp(prior_phase, FR_PHASE_IN_PROGRESS) == 0))
 					quirk(out, FR_QUIRK_GATE_ON_PASSED_WAVE, (long)w,
 					      "the gate of wave %s was queried again although the wave had "
 					      "passed; gates of passed waves are re-queried on every pass",
-					      q);
+					      QUOTED());
 				free(ws->health);
 				ws->health = xstrdup(verdict);
 				if (strcmp(verdict, FR_HEALTH_PASSING) == 0) {
@@ -1338,12 +1344,12 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 						quirk(out, FR_QUIRK_HALT_EVERY_PASS, (long)w,
 						      "the gate of wave %s still fails: a failing gate halts "
 						      "the fleet and emits a Warning event on every pass",
-						      q);
+						      QUOTED());
 					thr_format_g(ev->value, 4, g, sizeof(g));
 					rc = halt(out, in, w, ws->name,
 						  xasprintf("wave %s failed its health gate: metric %s is "
 							    "outside the threshold",
-							    q, g));
+							    QUOTED(), g));
 					free(q);
 					goto out_free_until;
 				}
@@ -1354,6 +1360,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 			first_open = (long)w;
 		free(q);
 	}
+#undef QUOTED
 	out->first_open = first_open;
 
 	/* S8: approvals through openThrough */

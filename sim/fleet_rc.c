@@ -550,7 +550,10 @@ static struct val *status_val(const struct val *old, const struct fr_status *s)
 			put(e, "atTarget", int_unless_zero(ws->at_target));
 			put(e, "ready", int_unless_zero(ws->ready));
 			put(e, "settled", ws->settled ? val_new_bool(true) : NULL);
-			if (ws->has_soak_until) {
+			if (ws->has_soak_until && ws->soak_until) {
+				/* fr_reconcile() formatted it from soak_until_ms */
+				val_map_set(e, "soakUntil", val_new_string(ws->soak_until));
+			} else if (ws->has_soak_until) {
 				char *t = fr_format_time(ws->soak_until_ms);
 
 				val_map_set(e, "soakUntil", val_new_string(t));

@@ -71,6 +71,14 @@ struct member {
 	bool has_plan;
 	uint64_t plan_rv;
 	struct ss_plan plan;
+	/*
+	 * offered() of the last pass: valid while the object version (its
+	 * labels) and the number of publishes already due are the same.
+	 */
+	bool has_off;
+	uint64_t off_rv;
+	size_t off_due;
+	const char *off; /* borrowed from the params, NULL when none */
 };
 
 /* A scheduled window edge: member and window index. */
@@ -100,6 +108,7 @@ struct ssm {
 	size_t nedges, capedges;
 
 	struct ssm_member_stat *stats;
+	char *succeeded_msg; /* ss_succeeded_message(nstages), made once */
 };
 
 /* ---------------------------------------------------------------- index */
@@ -216,6 +225,23 @@ static const char *offered(const struct ssm *s, const struct member *mb,
 			v = pb->version;
 	}
 	return v;
+}
+
+/* offered() for the pass of @mb over its object @o, remembered while it cannot change. */
+static const char *offered_for_pass(const struct ssm *s, struct member *mb, const struct obj *o)
+{
+	int64_t now = des_now(s->w);
+	size_t due = 0;
+
+	while (due < s->p->npublish && s->p->publish[s->order[due]].at_ms <= now)
+		due++;
+	if (!mb->has_off || mb->off_rv != o->resource_version || mb->off_due != due) {
+		mb->off = offered(s, mb, &o->labels);
+		mb->off_rv = o->resource_version;
+		mb->off_due = due;
+		mb->has_off = true;
+	}
+	return mb->off;
 }
 
 enum field { F_ADOPT, F_FAILURE, F_REGRESSION, F_MIGRATIONS };
@@ -423,10 +449,9 @@ static void write_failed(struct ssm *s, const struct member *mb, int64_t gen, bo
 
 static void write_succeeded(struct ssm *s, const struct member *mb, int64_t gen, const char *version)
 {
-	char *msg = ss_succeeded_message(s->p->nstages);
-
-	write_status(s, mb, gen, version, true, "", "True", SS_REASON_SUCCEEDED, msg);
-	free(msg);
+	if (!s->succeeded_msg)
+		s->succeeded_msg = ss_succeeded_message(s->p->nstages);
+	write_status(s, mb, gen, version, true, "", "True", SS_REASON_SUCCEEDED, s->succeeded_msg);
 }
 
 static void write_progressing(struct ssm *s, const struct member *mb, int64_t gen)
@@ -771,7 +796,7 @@ static void run_pass(struct ssm *s, struct member *mb)
 	}
 	cause_pass(s, mb);
 	mb->pass_gen = o->generation;
-	off = offered(s, mb, &o->labels);
+	off = offered_for_pass(s, mb, o);
 	reuse = mb->has_plan && mb->plan_rv == o->resource_version && cmp_eq(off, mb->offered_seen);
 	if (!cmp_eq(off, mb->offered_seen)) {
 		free(mb->offered_seen);
@@ -1052,6 +1077,7 @@ void ssm_free(struct ssm *s)
 	free(s->fifo);
 	free(s->edges);
 	free(s->order);
+	free(s->succeeded_msg);
 	free(s->stats);
 	free(s);
 }
