@@ -1,0 +1,154 @@
+#!/bin/sh
+# End-to-end checks of `magos-sim lint`: findings printed GNU style with the
+# rule id and a fix line, exit codes (0 clean or warnings only, 1 an error
+# finding or --strict with warnings, 2 usage, 3 unreadable input), --disable,
+# --format json (validated with python3 -m json.tool), inputs a cluster
+# accepts (empty documents, unknown kinds), the upstream fixtures, and
+# docs/lint-rules.md against the rule table (UPDATE=1 rewrites the doc).
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+L=tests/lint
+UPSTREAM=../shared/fixtures/upstream
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# expect_rc NAME WANT CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err), compares its exit status.
+expect_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/out" "$tmp/err" | head -8
+	fi
+}
+
+# has NAME FILE TEXT: FILE holds the line TEXT exactly.
+has() {
+	if grep -qxF -- "$3" "$2"; then ok "$1"; else bad "$1"; echo "     want: $3"; sed 's/^/     got:  /' "$2" | head -8; fi
+}
+
+# lacks NAME FILE TEXT: FILE does not contain TEXT.
+lacks() {
+	if grep -qF -- "$3" "$2"; then bad "$1"; else ok "$1"; fi
+}
+
+# ---- exit codes ---------------------------------------------------------------
+expect_rc "clean manifests pass" 0 "$SIM" lint $L/clean.yaml
+has "clean: summary line" "$tmp/out" "4 objects in 1 file checked, no problems found"
+expect_rc "error findings fail with 1" 1 "$SIM" lint $L/errors.yaml
+has "MS101 printed GNU style at the step's selector" "$tmp/out" \
+	"$L/errors.yaml:21:19: error: Rollout \"default/shop\": steps[2] \"staging\": selector env=staging matches no Workspace of project \"shop\" in namespace default: the controller halts the whole Rollout with NoWorkspacesFound [MS101]"
+has "a fix line follows" "$tmp/out" \
+	"  fix: fix the step's selector or add the Workspace it should select (same namespace, spec.projectRef.name = the Rollout's projectRef)"
+has "MS107 points at the annotation's value" "$tmp/out" \
+	"$L/errors.yaml:29:41: error: Workspace \"default/shop-dev\": annotation magosproject.io/reconcile-interval=\"0\" is not positive: the Workspace controller loops forever computing the next reconcile time and its only worker stops [MS107]"
+if grep -q "^$L/errors.yaml:19:19: warning: .*\[MS103\]$" "$tmp/out"; then ok "MS103 warning at the overlapping step"; else bad "MS103 warning at the overlapping step"; fi
+has "errors: summary line" "$tmp/out" "2 errors, 1 warning, 0 infos in 1 file (4 objects)"
+# Findings come in file order: line 19 before 21 before 29.
+if [ "$(grep -o '^[^ ]*yaml:[0-9]*' "$tmp/out" | cut -d: -f2 | tr '\n' ' ')" = "19 21 29 " ]; then
+	ok "findings sorted by line"; else bad "findings sorted by line"; fi
+
+expect_rc "warnings alone pass" 0 "$SIM" lint $L/warnings.yaml
+has "MS105 at the Workspace's projectRef" "$tmp/out" \
+	"$L/warnings.yaml:35:22: warning: Workspace \"default/shop-test\" of project \"shop\" is selected by no step of Rollout \"default/shop\": nothing ever grants it execution [MS105]"
+if grep -q "^$L/warnings.yaml:25:14: warning: .*\[MS109\]$" "$tmp/out"; then ok "MS109 at autoApply"; else bad "MS109 at autoApply"; fi
+expect_rc "--strict makes warnings fail" 1 "$SIM" lint --strict $L/warnings.yaml
+expect_rc "--disable both warnings passes --strict" 0 "$SIM" lint --strict --disable MS105,MS109 $L/warnings.yaml
+has "disabled findings are not printed" "$tmp/out" "4 objects in 1 file checked, no problems found"
+expect_rc "--disable repeated" 0 "$SIM" lint --strict --disable MS105 --disable MS109 $L/warnings.yaml
+expect_rc "--disable one leaves the other" 1 "$SIM" lint --strict --disable MS105 $L/warnings.yaml
+lacks "--disable MS105: MS105 gone" "$tmp/out" "[MS105]"
+expect_rc "--disable an error rule passes" 0 "$SIM" lint --disable MS101,MS107 $L/errors.yaml
+
+expect_rc "admission refusal fails with 1" 1 "$SIM" lint $L/admission.yaml
+if grep -q "^$L/admission.yaml:[0-9]*:[0-9]*: error: Rollout \"default/shop\": .*Rollout name must exactly match the projectRef.*\[MS001\]$" "$tmp/out"; then
+	ok "MS001 carries the CEL message"; else bad "MS001 carries the CEL message"; fi
+expect_rc "YAML that does not parse is exit 3" 3 "$SIM" lint $L/broken.yaml
+if grep -q "^$L/broken.yaml:4:1: error: .*\[MS002\]$" "$tmp/out"; then ok "MS002 at the syntax error"; else bad "MS002 at the syntax error"; fi
+expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
+expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
+expect_rc "empty documents and unknown kinds are fine" 0 "$SIM" lint $L/odd.yaml
+has "odd: nothing to say" "$tmp/out" "0 objects in 1 file checked, no problems found"
+# Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
+expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
+expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
+expect_rc "alone, the Rollout's step matches nothing" 1 "$SIM" lint $L/split/rollout.yaml
+
+# ---- usage --------------------------------------------------------------------
+expect_rc "no file is a usage error" 2 "$SIM" lint
+expect_rc "unknown rule in --disable is a usage error" 2 "$SIM" lint --disable MS101,MS999 $L/clean.yaml
+if grep -q "unknown rule 'MS999' in --disable; rules: MS001, MS002, MS003, MS101" "$tmp/err"; then
+	ok "the usage error lists the rule ids"; else bad "the usage error lists the rule ids"; fi
+expect_rc "unknown --format is a usage error" 2 "$SIM" lint --format xml $L/clean.yaml
+expect_rc "markdown is for --list-rules only" 2 "$SIM" lint --format markdown $L/clean.yaml
+expect_rc "--help exits 0" 0 "$SIM" lint --help
+
+# ---- colour -------------------------------------------------------------------
+expect_rc "--color always" 1 "$SIM" lint --color always $L/errors.yaml
+if grep -q "$(printf '\033')\[" "$tmp/out"; then ok "--color always colours"; else bad "--color always colours"; fi
+expect_rc "--color never" 1 "$SIM" lint --color never $L/errors.yaml
+if grep -q "$(printf '\033')" "$tmp/out"; then bad "--color never is plain"; else ok "--color never is plain"; fi
+
+# ---- JSON ---------------------------------------------------------------------
+expect_rc "--format json exit code as text" 1 "$SIM" lint --format json $L/errors.yaml
+if python3 -m json.tool "$tmp/out" >/dev/null 2>&1; then ok "json: valid (json.tool)"; else bad "json: valid (json.tool)"; fi
+if python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+assert [x["rule"] for x in f] == ["MS103", "MS101", "MS107"], f
+assert f[1] == {"rule": "MS101", "name": "step-matches-nothing", "severity": "error",
+                "file": "tests/lint/errors.yaml", "line": 21, "column": 19,
+                "message": f[1]["message"], "fix": f[1]["fix"]}, f[1]
+assert f[1]["message"].endswith("with NoWorkspacesFound"), f[1]
+assert d["summary"] == {"errors": 2, "warnings": 1, "infos": 0, "files": 1, "objects": 4}, d["summary"]
+PY
+then ok "json: findings and summary"; else bad "json: findings and summary"; fi
+expect_rc "--format json of a clean input" 0 "$SIM" lint --format json $L/clean.yaml
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["findings"] == [] and d["summary"]["objects"] == 4' "$tmp/out"; then
+	ok "json: clean input has no findings"; else bad "json: clean input has no findings"; fi
+expect_rc "--list-rules --format json" 0 "$SIM" lint --list-rules --format json
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); ids=[x["id"] for x in r]; assert ids == sorted(ids) and "MS101" in ids and all(x["fix"] for x in r)' "$tmp/out"; then
+	ok "json: the rule list"; else bad "json: the rule list"; fi
+
+# ---- upstream fixtures (read through ../shared, never copied) ------------------
+for d in "$UPSTREAM/magos-samples" "$UPSTREAM/crds"; do
+	"$SIM" lint "$d" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -le 3 ]; then ok "upstream $(basename "$d") lints without crashing"; else bad "upstream $(basename "$d") lints without crashing (exit $rc)"; fi
+done
+expect_rc "upstream magos samples have no findings" 0 "$SIM" lint "$UPSTREAM/magos-samples"
+nfiles=0
+nbad=0
+for f in "$UPSTREAM"/*/*.yaml; do
+	nfiles=$((nfiles + 1))
+	"$SIM" lint --format json "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -gt 3 ] || ! python3 -m json.tool "$tmp/out" >/dev/null 2>&1; then
+		nbad=$((nbad + 1))
+		echo "     upstream $f alone: exit $rc"
+	fi
+done
+if [ "$nfiles" -ge 12 ] && [ "$nbad" -eq 0 ]; then ok "every upstream file alone gives valid JSON ($nfiles files)"; else
+	bad "every upstream file alone gives valid JSON ($nbad of $nfiles failed)"; fi
+
+# ---- the rules document -------------------------------------------------------
+if [ "${UPDATE:-0}" = 1 ]; then
+	"$SIM" lint --list-rules --format markdown >docs/lint-rules.md
+fi
+"$SIM" lint --list-rules --format markdown >"$tmp/rules.md"
+if cmp -s "$tmp/rules.md" docs/lint-rules.md; then ok "docs/lint-rules.md matches the rule table"; else
+	bad "docs/lint-rules.md matches the rule table (regenerate: UPDATE=1 MAGOS_SIM=... sh tests/lint.sh)"
+	diff docs/lint-rules.md "$tmp/rules.md" | head -10 | sed 's/^/     /'
+fi
+n=$("$SIM" lint --list-rules --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+if [ "$(grep -c '^| MS[0-9]' docs/lint-rules.md)" = "$n" ]; then ok "the doc lists every rule ($n)"; else bad "the doc lists every rule ($n)"; fi
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
