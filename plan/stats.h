@@ -29,7 +29,9 @@ struct plan_dist {
 	double p[PLAN_NPCT];        /* percentiles (type 7, as R's default / numpy linear) */
 	bool p_censored[PLAN_NPCT]; /* the percentile falls among censored trials: "> horizon" */
 	double mean;                /* over uncensored values */
-	double ci95_lo, ci95_hi;    /* 95 % confidence interval of the mean (Student t) */
+	double ci95_lo, ci95_hi;    /* 95 % confidence interval of the mean (Student t with
+				     * n - ncensored - 1 degrees of freedom; both = mean for
+				     * a single value) */
 	double min, max;            /* over uncensored values */
 };
 
@@ -50,13 +52,18 @@ struct plan_halt_count {
 struct plan_phase_stats {
 	char *driver;              /* owned */
 	char *name;                /* owned */
-	struct plan_dist duration; /* opened → done, ms, over trials where it opened */
-	size_t ncritical;          /* trials in which it was the longest phase (critical path) */
+	struct plan_dist duration; /* opened → done, ms, over trials where it opened; one that
+				    * opened and was never done is censored (its percentiles
+				    * "> horizon", kept out of mean/min/max) */
+	size_t ncritical;          /* trials in which it was the longest phase (critical path;
+				    * a phase never done counts to the end of its run; ties go
+				    * to the earlier phase) */
 };
 
 struct plan_stats {
 	size_t ntrials;
 	int64_t horizon_ms;              /* ms: what "> horizon" means */
+	/* Wilson score 95 % intervals, clamped to 0..1. */
 	struct plan_prop complete;       /* completion probability */
 	struct plan_prop halt;           /* halt probability */
 	struct plan_dist ttc;            /* time to complete, ms (censored counted) */
