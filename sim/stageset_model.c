@@ -79,6 +79,16 @@ struct member {
 	uint64_t off_rv;
 	size_t off_due;
 	const char *off; /* borrowed from the params, NULL when none */
+	/*
+	 * The last status write found to change nothing: the object version it
+	 * was checked on (0: none) and its arguments (strings owned; version
+	 * NULL when the write left it alone, pending "" when not set).  The
+	 * same write on the same object version changes nothing either.
+	 */
+	uint64_t nw_rv;
+	int64_t nw_gen;
+	bool nw_set_pending;
+	char *nw_version, *nw_pending, *nw_status, *nw_reason, *nw_message;
 };
 
 /* A scheduled window edge: member and window index. */
@@ -371,12 +381,26 @@ static bool status_write_is_noop(const struct obj *o, int64_t gen, const char *v
 	       str_field_is(old, "reason", reason) && str_field_is(old, "message", message);
 }
 
+static bool opt_eq(const char *a, const char *b)
+{
+	return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
+}
+
+/* Replace *@dst by a copy of @src unless equal (NULL stays NULL). */
+static void keep_str(char **dst, const char *src)
+{
+	if (opt_eq(*dst, src))
+		return;
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
 /*
  * write_status() - one status write: observedGeneration @gen, version (when
  * @version is not NULL), pendingVersion (when @set_pending; "" deletes it)
  * and the Ready condition (@message already decorated).
  */
-static void write_status(struct ssm *s, const struct member *mb, int64_t gen, const char *version,
+static void write_status(struct ssm *s, struct member *mb, int64_t gen, const char *version,
 			 bool set_pending, const char *pending, const char *status,
 			 const char *reason, const char *message)
 {
@@ -384,9 +408,26 @@ static void write_status(struct ssm *s, const struct member *mb, int64_t gen, co
 	const struct val *old, *conds;
 	struct val *p, *list, *c;
 	char t[GT_RFC3339_BUFSZ];
+	const char *pend = set_pending && pending ? pending : "";
 
-	if (!o || status_write_is_noop(o, gen, version, set_pending, pending, status, reason, message))
+	if (!o)
 		return;
+	if (mb->nw_rv == o->resource_version && mb->nw_gen == gen &&
+	    mb->nw_set_pending == set_pending && opt_eq(mb->nw_version, version) &&
+	    opt_eq(mb->nw_pending, pend) && opt_eq(mb->nw_status, status) &&
+	    opt_eq(mb->nw_reason, reason) && opt_eq(mb->nw_message, message))
+		return; /* checked on this very object version: nothing to change */
+	if (status_write_is_noop(o, gen, version, set_pending, pending, status, reason, message)) {
+		mb->nw_rv = o->resource_version;
+		mb->nw_gen = gen;
+		mb->nw_set_pending = set_pending;
+		keep_str(&mb->nw_version, version);
+		keep_str(&mb->nw_pending, pend);
+		keep_str(&mb->nw_status, status);
+		keep_str(&mb->nw_reason, reason);
+		keep_str(&mb->nw_message, message);
+		return;
+	}
 	p = val_new_map();
 	val_map_set(p, "observedGeneration", val_new_int(gen));
 	if (version)
@@ -433,7 +474,7 @@ static char *workload(const struct member *mb)
 }
 
 /* The verify failure: failStage(stage, "verify", cause). */
-static void write_failed(struct ssm *s, const struct member *mb, int64_t gen, bool set_pending)
+static void write_failed(struct ssm *s, struct member *mb, int64_t gen, bool set_pending)
 {
 	char *q = lbl_go_quote(s->p->stage);
 	char *wl = workload(mb);
@@ -447,14 +488,14 @@ static void write_failed(struct ssm *s, const struct member *mb, int64_t gen, bo
 	free(q);
 }
 
-static void write_succeeded(struct ssm *s, const struct member *mb, int64_t gen, const char *version)
+static void write_succeeded(struct ssm *s, struct member *mb, int64_t gen, const char *version)
 {
 	if (!s->succeeded_msg)
 		s->succeeded_msg = ss_succeeded_message(s->p->nstages);
 	write_status(s, mb, gen, version, true, "", "True", SS_REASON_SUCCEEDED, s->succeeded_msg);
 }
 
-static void write_progressing(struct ssm *s, const struct member *mb, int64_t gen)
+static void write_progressing(struct ssm *s, struct member *mb, int64_t gen)
 {
 	char d[GT_DURATION_BUFSZ];
 	char *q = lbl_go_quote(s->p->stage);
@@ -720,7 +761,7 @@ static void start_attempt(struct ssm *s, struct member *mb, const struct obj *o,
 	int64_t d;
 
 	if (mb->nad == mb->capad) {
-		mb->capad = mb->capad ? 2 * mb->capad : 4;
+		mb->capad = mb->capad ? 2 * mb->capad : 2; /* a baseline and one upgrade, usually */
 		mb->ad = xreallocarray(mb->ad, mb->capad, sizeof(*mb->ad));
 	}
 	ad = &mb->ad[mb->nad];
@@ -1066,6 +1107,11 @@ void ssm_free(struct ssm *s)
 		free(mb->hold_version);
 		free(mb->offered_seen);
 		ss_plan_release(&mb->plan);
+		free(mb->nw_version);
+		free(mb->nw_pending);
+		free(mb->nw_status);
+		free(mb->nw_reason);
+		free(mb->nw_message);
 		free(mb->ns);
 		free(mb->name);
 		free(mb->key);

@@ -237,6 +237,65 @@ static void test_always_holds_until_exact_approval(void)
 	des_free(w);
 }
 
+static void on_tamper(struct des *w, void *ctx, void *arg)
+{
+	struct val *patch = val_new_map(), *conds = val_new_list(), *c = val_new_map();
+
+	(void)ctx;
+	(void)arg;
+	val_map_set(c, "type", val_new_string("Ready"));
+	val_map_set(c, "status", val_new_string("True"));
+	val_map_set(c, "reason", val_new_string("Tampered"));
+	val_list_push(conds, c);
+	val_map_set(patch, "conditions", conds);
+	val_map_set(patch, "pendingVersion", val_new_string("9.9.9"));
+	des_set_cause(w, "test");
+	CU_ASSERT_EQUAL(api_patch_status(des_api(w), "StageSet", NS, "a", patch), 0);
+	val_free(patch);
+}
+
+/*
+ * A held member's passes repeat the same plan and the same write: the
+ * model remembers both, and neither hides a change by another writer —
+ * the next pass after a foreign status write writes the hold again.
+ */
+static void test_repeated_pass_rewrites_after_foreign_status_write(void)
+{
+	struct des *w = world(1);
+	struct ssm_params p;
+	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
+	const struct ssm_member_stat *ms;
+	uint64_t rv;
+	struct ssm *m;
+
+	ssm_params_init(&p);
+	p.publish = pub;
+	p.npublish = 2;
+	p.interval_ms = 0;
+	member(w, "a", "0", "Always", false);
+	m = ssm_new(w, &p);
+	des_at(w, 3 * MIN + 30000, DES_PRIO_SCRIPT, on_tamper, NULL, NULL);
+
+	run(w, 3 * MIN); /* held at 1m, passes again at 2m and 3m: nothing to change */
+	CU_ASSERT_STRING_EQUAL(ready(w, "a", "reason"), "AwaitingApproval");
+	rv = get(w, "a")->resource_version;
+	ms = ssm_member(m, NS, "a");
+	CU_ASSERT_EQUAL(ms->holds, 3);
+	run(w, 3 * MIN + 30000);
+	CU_ASSERT_STRING_EQUAL(ready(w, "a", "reason"), "Tampered");
+	CU_ASSERT_STRING_EQUAL(st(w, "a", "pendingVersion"), "9.9.9");
+	CU_ASSERT_NOT_EQUAL(get(w, "a")->resource_version, rv);
+	run(w, 4 * MIN); /* the 60 s requeue: the hold is written again */
+	CU_ASSERT_STRING_EQUAL(ready(w, "a", "reason"), "AwaitingApproval");
+	CU_ASSERT_STRING_EQUAL(ready(w, "a", "status"), "False");
+	CU_ASSERT_STRING_EQUAL(st(w, "a", "pendingVersion"), "2.0.0");
+	CU_ASSERT_EQUAL(obsgen(w, "a"), 1);
+	ms = ssm_member(m, NS, "a");
+	CU_ASSERT_EQUAL(ms->holds, 4);
+	ssm_free(m);
+	des_free(w);
+}
+
 /* §3.1 step 9 / §3.3: while the approved pass waits for the workload, the fleet still sees the hold. */
 static void test_approved_pass_writes_at_its_end(void)
 {
@@ -789,6 +848,7 @@ static void test_deleted_and_superseded_attempts(void)
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
+	{ "a repeated pass rewrites after a foreign status write", test_repeated_pass_rewrites_after_foreign_status_write },
 		{ "3.2 baseline adopted without approval", test_baseline_adopted_without_approval },
 		{ "3.2 offered falls back to spec.version.value", test_offered_falls_back_to_spec_value },
 		{ "3.2 Always holds until the exact approval", test_always_holds_until_exact_approval },
