@@ -128,6 +128,56 @@ static void test_jobs_do_not_change_results(void)
 	scn_release(&s);
 }
 
+struct seen_progress {
+	uint32_t calls, last, n;
+	bool increasing;
+};
+
+static void on_progress(void *ctx, uint32_t done, uint32_t n)
+{
+	struct seen_progress *p = ctx;
+
+	p->increasing &= done == p->last + 1;
+	p->calls++;
+	p->last = done;
+	p->n = n;
+}
+
+static void test_progress_counts_every_trial(void)
+{
+	struct scenario s;
+	struct trials_opts o = { 0 };
+	struct trial_row *rows = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(load("scenarios/three-environments.yaml", &s), 0);
+	o.n = 7;
+	o.progress = on_progress;
+	for (unsigned j = 1; j <= 3; j += 2) {
+		struct seen_progress p = { 0, 0, 0, true };
+
+		o.jobs = j;
+		o.progress_ctx = &p;
+		CU_ASSERT_EQUAL_FATAL(trials_run(&s, &o, &rows), 0);
+		/* once per trial, from the calling thread, counting up to n */
+		CU_ASSERT_EQUAL(p.calls, 7);
+		CU_ASSERT_EQUAL(p.last, 7);
+		CU_ASSERT_EQUAL(p.n, 7);
+		CU_ASSERT_TRUE(p.increasing);
+		rows_free(rows, o.n);
+	}
+	/* more threads than trials, and a shard that starts at 5 */
+	o.n = 2;
+	o.jobs = 8;
+	o.first = 5;
+	o.progress = NULL;
+	CU_ASSERT_EQUAL_FATAL(trials_run(&s, &o, &rows), 0);
+	CU_ASSERT_EQUAL(rows[0].index, 5);
+	CU_ASSERT_EQUAL(rows[1].index, 6);
+	CU_ASSERT_EQUAL(rows[1].seed, trials_seed(7, 6));
+	rows_free(rows, o.n);
+	scn_release(&s);
+}
+
 static void test_trial_zero_is_the_run(void)
 {
 	struct scenario s;
@@ -296,6 +346,7 @@ static CU_TestInfo trials_tests[] = {
 	{ "seeds of nearby indices and bases differ", test_seeds_differ },
 	{ "-j 1 and -j 4 give the same rows and bytes", test_jobs_do_not_change_results },
 	{ "trial 0 is the single run", test_trial_zero_is_the_run },
+	{ "progress once per trial; shards and surplus threads", test_progress_counts_every_trial },
 	{ "a Rollout halt: where, reason, blast radius", test_row_of_a_rollout_halt },
 	{ "a fleet halt: where, reason, blast radius, adopting", test_row_of_a_fleet_halt },
 	{ "trials stopped by the event budget are counted and named", test_bound_is_reported },
