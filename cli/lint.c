@@ -133,39 +133,32 @@ static int parse_disable(const char *arg, bool *disabled)
 
 /* ---- loading ----------------------------------------------------------------- */
 
-/* The findings of one load of @paths: the loader's diagnostics, then the rules when it loaded. */
-static void lint_load(char *const *paths, size_t n, struct lint_report *r, size_t *files,
-		      size_t *objs)
+/*
+ * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
+ * findings are kept only when the inputs hold a Scenario document; returns
+ * whether they were kept.  Counts go to @files and @objs.
+ */
+static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
+		      size_t *files, size_t *objs)
 {
 	struct scenario s;
 	struct diag d;
+	bool keep;
 
 	diag_init(&d);
 	scn_init(&s);
 	scn_load((const char *const *)paths, n, &s, &d);
-	lint_from_diag(r, &d);
-	/* A partial load still holds every object admitted: lint what is there. */
-	lint_scenario(r, &s);
-	*files += s.nfiles;
-	*objs += s.nobjs;
+	keep = !only_scenario || s.has_scenario_doc;
+	if (keep) {
+		lint_from_diag(r, &d);
+		/* A partial load still holds every object admitted: lint what is there. */
+		lint_scenario(r, &s);
+		*files += s.nfiles;
+		*objs += s.nobjs;
+	}
 	scn_release(&s);
 	diag_release(&d);
-}
-
-/* True when @path loads as a scenario file (it has a Scenario document). */
-static bool is_scenario_input(char *path)
-{
-	struct scenario s;
-	struct diag d;
-	bool yes;
-
-	diag_init(&d);
-	scn_init(&s);
-	scn_load((const char *const *)&path, 1, &s, &d);
-	yes = s.has_scenario_doc;
-	scn_release(&s);
-	diag_release(&d);
-	return yes;
+	return keep;
 }
 
 /* Removes the findings of disabled rules, keeping the counts right. */
@@ -322,13 +315,11 @@ int cmd_lint(int argc, char **argv)
 	lint_report_init(&r);
 	plain = xcalloc((size_t)(argc - optind), sizeof(*plain));
 	for (int i = optind; i < argc; i++) {
-		if (is_scenario_input(argv[i]))
-			lint_load(&argv[i], 1, &r, &files, &objs);
-		else
+		if (!lint_load(&argv[i], 1, true, &r, &files, &objs))
 			plain[nplain++] = argv[i];
 	}
 	if (nplain)
-		lint_load(plain, nplain, &r, &files, &objs);
+		lint_load(plain, nplain, false, &r, &files, &objs);
 	free(plain);
 	/* Unreadable input is exit 3 even when MS002 is disabled: nothing was checked there. */
 	for (size_t i = 0; i < r.n; i++)

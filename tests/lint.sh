@@ -79,6 +79,10 @@ has "odd: nothing to say" "$tmp/out" "0 objects in 1 file checked, no problems f
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
 expect_rc "alone, the Rollout's step matches nothing" 1 "$SIM" lint $L/split/rollout.yaml
+# A scenario file is its own world; the plain manifests beside it are another.
+expect_rc "a scenario and manifests side by side" 0 "$SIM" lint scenarios/payments-platform.yaml $L/split/workspaces.yaml $L/split/rollout.yaml
+if grep -q "^scenarios/payments-platform/legacy.yaml:[0-9]*:[0-9]*: warning: Workspace \"default/payments-legacy\" .*\[MS105\]$" "$tmp/out"; then
+	ok "the scenario's included manifests are linted"; else bad "the scenario's included manifests are linted"; fi
 
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint
