@@ -359,7 +359,16 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		const char *id;
 
 		if (it->sev == DIAG_NOTE) {
-			/* A note belongs to the error or warning just before it; alone it is dropped. */
+			/*
+			 * A note belongs to the error or warning just before it; alone it
+			 * is dropped.  The loader's summary of the documents it ignored
+			 * (sim/scenario.c) is a note of its own whatever precedes it: a
+			 * fact about the load, not part of any problem.
+			 */
+			if (strstr(it->msg, " accepted and ignored: ")) {
+				last = NULL;
+				continue;
+			}
 			if (last) {
 				char *msg = xasprintf("%s; %s", last->msg, it->msg);
 
