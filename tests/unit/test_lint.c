@@ -204,6 +204,10 @@ static void test_from_diag(void)
 	diag_error(&d, "c.yaml", (struct val_mark){ 0, 0 }, "cannot read: No such file or directory");
 	diag_warning(&d, "a.yaml", (struct val_mark){ 9, 9 }, "something odd");
 	diag_note(&d, "a.yaml", (struct val_mark){ 9, 9 }, "more");
+	diag_note(&d, "a.yaml", (struct val_mark){ 1, 1 },
+		  "1 object of kinds the simulated controllers do not read is accepted and "
+		  "ignored: ConfigMap \"c\" (v1)");
+	diag_note(&d, "a.yaml", (struct val_mark){ 1, 1 }, "a note after the summary is alone");
 	lint_report_init(&r);
 	lint_from_diag(&r, &d);
 	CU_ASSERT_EQUAL_FATAL(r.n, 6);
