@@ -898,7 +898,7 @@ static void view_members(struct out *o, const struct vline *v, size_t n, bool al
 		}
 	}
 	if (odd > odd_shown)
-		emit(o, "    %s… %zu more not like the rest (--timeline all lists every member)%s\n",
+		emit(o, "    %s… %zu more that differ (--timeline all lists every member)%s\n",
 		     col(o, C_DIM), odd - odd_shown, col(o, C_OFF));
 	{
 		/* "4.6.0  Ready" reads "at 4.6.0, Ready". */
@@ -1204,8 +1204,11 @@ enum show {
 	SH_QUIET, /* a member reaching the target and Ready: the wave's adoption lines say it */
 };
 
-/* Abnormal writes of one wave's members printed at one instant before the rest is counted. */
-#define MEMBER_LINES_PER_INSTANT 8
+/*
+ * Abnormal writes of one wave's members of one kind (a reason, a stamp)
+ * printed at one instant before the rest is counted.
+ */
+#define MEMBER_LINES_PER_INSTANT 5
 
 /* A repeated notice closer than this to its previous occurrence continues its run. */
 #define REPEAT_GAP_MS (5 * 60 * 1000)
@@ -1223,6 +1226,7 @@ struct grp {
 	const char *label; /* the reason, or an annotation's value; borrowed from the timeline */
 	int what;          /* enum grp_what */
 	bool abnormal;     /* over the per-instant cap of abnormal lines */
+	bool counter;      /* not printed: how many abnormal lines of this kind were shown */
 	size_t count;
 };
 
@@ -1231,34 +1235,29 @@ struct grps {
 	size_t n, cap;
 };
 
-static void grp_add(struct grps *gs, size_t fleet, size_t wave, const char *label, int what,
-		    bool abnormal)
+/* The group of (fleet, wave, label, what, abnormal, counter) at this instant, created at 0. */
+static struct grp *grp_get(struct grps *gs, size_t fleet, size_t wave, const char *label, int what,
+			   bool abnormal, bool counter)
 {
 	for (size_t i = 0; i < gs->n; i++) {
 		struct grp *g = &gs->g[i];
 
 		if (g->fleet == fleet && g->wave == wave && g->what == what &&
-		    g->abnormal == abnormal && !strcmp(g->label, label)) {
-			g->count++;
-			return;
-		}
+		    g->abnormal == abnormal && g->counter == counter && !strcmp(g->label, label))
+			return g;
 	}
 	if (gs->n == gs->cap) {
 		gs->cap = gs->cap ? gs->cap * 2 : 8;
 		gs->g = xreallocarray(gs->g, gs->cap, sizeof(*gs->g));
 	}
-	gs->g[gs->n++] = (struct grp){ fleet, wave, label, what, abnormal, 1 };
+	gs->g[gs->n] = (struct grp){ fleet, wave, label, what, abnormal, counter, 0 };
+	return &gs->g[gs->n++];
 }
 
-/* Shown abnormal member lines of (fleet, wave) at this instant, as a grp with a NULL-free label "". */
-static size_t *shown_slot(struct grps *gs, size_t fleet, size_t wave)
+static void grp_add(struct grps *gs, size_t fleet, size_t wave, const char *label, int what,
+		    bool abnormal)
 {
-	for (size_t i = 0; i < gs->n; i++)
-		if (gs->g[i].fleet == fleet && gs->g[i].wave == wave && !gs->g[i].label[0])
-			return &gs->g[i].count;
-	grp_add(gs, fleet, wave, "", GW_REASON, false);
-	gs->g[gs->n - 1].count = 0;
-	return &gs->g[gs->n - 1].count;
+	grp_get(gs, fleet, wave, label, what, abnormal, false)->count++;
 }
 
 /* "wave canary" (one fleet) or "wave moodle/canary" (several). */
@@ -1305,13 +1304,14 @@ static void flush_groups(struct out *o, const struct fo *fo, int64_t t_ms, struc
 		const struct grp *g = &gs->g[i];
 		char *text;
 
-		if (!g->label[0] || !g->count)
+		if (g->counter || !g->count)
 			continue;
 		/* The change column says "members": "120 AwaitingApproval", "30 approved 4.6.0". */
 		if (g->what == GW_APPROVAL)
 			text = xasprintf("%zu approved %s", g->count, g->label);
 		else if (g->what == GW_STAMP)
-			text = xasprintf("%zu stamped %s", g->count, g->label);
+			text = xasprintf("%zu %sstamped %s", g->count, g->abnormal ? "more " : "",
+					 g->label);
 		else if (g->abnormal)
 			text = xasprintf("%zu more %s", g->count, g->label);
 		else
@@ -1404,10 +1404,10 @@ static enum show member_show(const struct tl *tl, const struct tl_rec *r, const 
 	*label = reason && reason[0] ? reason : tl_change_name((enum tl_change)r->change);
 	if (r->change == TL_UPDATED && detail && !strncmp(detail, stamp, sizeof(stamp) - 1) &&
 	    !strchr(detail, '\n')) {
-		/* The stamps are many at once; the waves view lists each with its outcome. */
+		/* One per member, capped like any abnormal write; the waves view lists all. */
 		*label = detail + sizeof("annotations: +stages.metio.wtf/") - 1;
 		*what = GW_STAMP;
-		return SH_GROUP;
+		return SH_SHOW;
 	}
 	if (stamped >= 0 && r->t_ms >= stamped)
 		return SH_SHOW;
@@ -1766,14 +1766,15 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 				continue;
 			}
 			if (mi && mi[i].member) {
-				size_t *shown = shown_slot(&gs, mi[i].fleet, mi[i].wave);
+				struct grp *shown = grp_get(&gs, mi[i].fleet, mi[i].wave, mi[i].label,
+							    mi[i].what, false, true);
 
-				if (*shown >= MEMBER_LINES_PER_INSTANT) {
-					grp_add(&gs, mi[i].fleet, mi[i].wave, mi[i].label, GW_REASON,
+				if (shown->count >= MEMBER_LINES_PER_INSTANT) {
+					grp_add(&gs, mi[i].fleet, mi[i].wave, mi[i].label, mi[i].what,
 						true);
 					continue;
 				}
-				++*shown;
+				shown->count++;
 			}
 			if (opts->timeline == REP_TL_CHANGES && ++at_inst > MAX_PER_INSTANT) {
 				hidden++;

@@ -88,8 +88,9 @@ has "$t" "detection none: no regression onset in this run (no member on 4.6.0 re
 has "$t" "exposure  123.0 member-minutes on 4.6.0 (adoption to a downgrade or the end of" \
 	"fleet-gate-halt: exposure on its label's line"
 t=$tmp/fleet-rollback-pinned.txt
-has "$t" "         25m0s  wave canary               members  4 stamped rollback-to=4.5.0" \
-	"fleet-rollback-pinned: the stamps as one line"
+n=$(grep -c "│ annotations: +stages.metio.wtf/rollback-to=4.5.0" "$t")
+if [ "$n" -eq 4 ]; then ok "fleet-rollback-pinned: each stamp on its member's line"; else
+	bad "fleet-rollback-pinned: each stamp on its member's line ($n)"; fi
 has "$t" "  │ rollback 25m0s wave canary → 4.5.0: stamped rollback-to on 4 members" \
 	"fleet-rollback-pinned: the rollback's stamps counted"
 has "$t" "    │ refused (DowngradeRequiresMigration) 1: one-way/moodle (25m0s)" \
@@ -100,6 +101,21 @@ has "$t" "    │ not downgraded, not refused 2: tenant-00/moodle, tenant-01/moo
 	"fleet-rollback-pinned: the stall, by name"
 has "$t" "StageSet strict/moodle    status   DowngradeNotAllowed" \
 	"fleet-rollback-pinned: a refusal stays visible in the timeline"
+# The same rollback with 60 generated tenants: past 5 of a kind per wave and
+# instant, the rest is counted; the rollback names the first 3 per outcome.
+sed 's/count: 10$/count: 60/' scenarios/fleet-rollback-pinned.yaml >"$tmp/big.yaml"
+"$SIM" run "$tmp/big.yaml" >"$tmp/big.txt" 2>&1
+t=$tmp/big.txt
+n=$(grep -c "│ annotations: +stages.metio.wtf/rollback-to=4.5.0" "$t")
+if [ "$n" -eq 5 ]; then ok "a big rollback: 5 stamps one by one"; else
+	bad "a big rollback: 5 stamps one by one ($n)"; fi
+has "$t" "                │ 9 more stamped rollback-to=4.5.0" "a big rollback: the other 9 stamps counted"
+has "$t" "         25m0s  wave canary               members  7 more AwaitingApproval" \
+	"a big rollback: the other 7 holds counted"
+has "$t" "    │ not downgraded, not refused 12: tenant-00/moodle, tenant-01/moodle," \
+	"a big rollback: the stalled members, the first few by name"
+has "$t" "    │ tenant-02/moodle, … 9 more" "a big rollback: the rest of the stalled counted"
+has "$t" "    ⚠ 14 members at 4.6.0, not Ready (regressed)" "a big rollback: the fleet view sums up canary"
 t=$tmp/fleet-rollback-derived.txt
 n=$(wc -l <"$t")
 if [ "$n" -lt 250 ]; then ok "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; else
