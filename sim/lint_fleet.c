@@ -49,7 +49,6 @@ struct fleet {
 
 /* The objects lint looks at, each kind sorted by (namespace, name). */
 struct world {
-	const struct scenario *s;
 	const struct obj **stagesets;
 	size_t nstagesets;
 	const struct obj **namespaces;
@@ -76,8 +75,7 @@ static bool present(const struct val *v)
 /* Where key @key of map @m sits; @fallback when the key is absent. */
 static struct val_mark key_mark(const struct val *m, const char *key, struct val_mark fallback)
 {
-	const struct val_kv *kv = (m && m->type == VAL_MAP) ? val_map_get_kv((struct val *)m, key)
-							       : NULL;
+	const struct val_kv *kv = (m && m->type == VAL_MAP) ? val_map_get_kv(m, key) : NULL;
 
 	if (kv && kv->key_mark.line)
 		return kv->key_mark;
@@ -208,7 +206,6 @@ static void world_add(struct world *w, const struct obj *o)
 static void world_init(struct world *w, const struct scenario *s)
 {
 	memset(w, 0, sizeof(*w));
-	w->s = s;
 	for (size_t i = 0; i < s->nobjs; i++)
 		world_add(w, s->objs[i]);
 	for (size_t i = 0; i < s->nevents; i++)
@@ -275,7 +272,7 @@ static void run_pass(struct fleet *f, const struct world *w)
 	in.now_ms = 0;
 	in.now_text = "1970-01-01T00:00:00Z";
 	fr_reconcile(&in, &f->r); /* no patch callback: nothing can fail */
-	/* S3 (a wave selector) stops after S4 could run only when S1 succeeded */
+	/* only S4 fills r.waves, and it runs once every selector has converted */
 	f->assigned = f->r.waves != NULL && f->r.nwaves == fr_nwaves(f->fr);
 }
 
@@ -645,6 +642,28 @@ struct scratch {
 	struct claim *pairs; /* (first wave, StageSet) pairs of one wave */
 };
 
+/*
+ * How many StageSets match @fr's spec.selector when it also has a
+ * namespaceSelector (0 without one): the ones its namespaces keep out.
+ */
+static size_t outside_namespaces(const struct world *w, const struct obj *fr)
+{
+	const struct val *ns = fr->spec ? val_map_get(fr->spec, "namespaceSelector") : NULL;
+	const struct val *sv = fr->spec ? val_map_get(fr->spec, "selector") : NULL;
+	struct lbl_selector sel;
+	size_t n = 0;
+
+	if (!present(ns))
+		return 0;
+	memset(&sel, 0, sizeof(sel)); /* absent or null: everything, as the engine reads it */
+	if (present(sv) && lbl_selector_from_val(sv, &sel, NULL, 0) != LBL_OK)
+		return 0;
+	for (size_t i = 0; i < w->nstagesets; i++)
+		n += lbl_matches(&sel, &w->stagesets[i]->labels);
+	lbl_selector_release(&sel);
+	return n;
+}
+
 /* MS209, MS210, MS208, MS217: what the selected members are (§2.3.1 #4, §2.8, §6 #3, #24). */
 static void rule_member_specs(struct lint_report *r, const struct world *w, const struct fleet *f,
 			      struct scratch *sc)
@@ -655,11 +674,25 @@ static void rule_member_specs(struct lint_report *r, const struct world *w, cons
 	size_t n = 0;
 	char *who;
 
-	if (f->r.nmembers == 0 && w->nstagesets > 0)
-		lint_add(r, "MS217", fr->src.file, key_mark(fr->spec, "selector", fr->src.mark),
-			 "FleetRollout %s selects none of the %zu %s of the inputs; every wave is "
-			 "empty, so it completes without approving anything",
-			 fr->name, w->nstagesets, plural(w->nstagesets, "StageSet", "StageSets"));
+	if (f->r.nmembers == 0 && w->nstagesets > 0) {
+		size_t outside = outside_namespaces(w, fr);
+
+		if (outside > 0)
+			lint_add(r, "MS217", fr->src.file,
+				 key_mark(fr->spec, "namespaceSelector", fr->src.mark),
+				 "FleetRollout %s selects none of the %zu %s of the inputs: %zu %s "
+				 "spec.selector but not namespaceSelector (a namespace without a "
+				 "Namespace object in the inputs has no labels); every wave is empty, so "
+				 "it completes without approving anything",
+				 fr->name, w->nstagesets, plural(w->nstagesets, "StageSet", "StageSets"),
+				 outside, plural(outside, "matches", "match"));
+		else
+			lint_add(r, "MS217", fr->src.file,
+				 key_mark(fr->spec, "selector", fr->src.mark),
+				 "FleetRollout %s selects none of the %zu %s of the inputs; every wave "
+				 "is empty, so it completes without approving anything",
+				 fr->name, w->nstagesets, plural(w->nstagesets, "StageSet", "StageSets"));
+	}
 
 	for (size_t k = 0; k < f->r.nmembers; k++)
 		if (!ss_always(w->stagesets[f->r.members[k]]))

@@ -496,6 +496,13 @@ static void test_no_members(void)
 		    "  waves: [{name: all, selector: {}}]\n" MEMBERS,
 		    "m.yaml:5:3: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
 		    "the inputs; every wave is empty, so it completes without approving anything");
+	/* namespaces without Namespace objects have no labels: the finding says so */
+	EXPECT_LINT(FR_HEAD(PINNED "  namespaceSelector: {matchLabels: {team: shop}}\n"
+				   "  waves: [{name: all, selector: {}}]\n") MEMBERS,
+		    "m.yaml:7:3: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
+		    "the inputs: 2 match spec.selector but not namespaceSelector (a namespace "
+		    "without a Namespace object in the inputs has no labels); every wave is empty, "
+		    "so it completes without approving anything");
 	/* a namespaceSelector counts: namespace a is labelled, b is not */
 	EXPECT_LINT(FR_HEAD(PINNED "  namespaceSelector: {matchLabels: {team: shop}}\n"
 				   "  waves: [{name: all, selector: {}}]\n")
@@ -708,7 +715,31 @@ static void test_scale(void)
 	scn_release(&s);
 }
 
+/* The MS2xx rows: MS201..MS220 without gaps, each with a name, a summary and a fix. */
+static void test_rule_rows(void)
+{
+	size_t n, k = 0;
+	const struct lint_rule *rules = lint_rules(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		char want[8];
+
+		if (strncmp(rules[i].id, "MS2", 3) != 0)
+			continue;
+		snprintf(want, sizeof(want), "MS%03zu", 201 + k++);
+		CU_ASSERT_STRING_EQUAL(rules[i].id, want);
+		CU_ASSERT(rules[i].name && rules[i].name[0]);
+		CU_ASSERT(rules[i].summary && strstr(rules[i].summary, "(spec §"));
+		CU_ASSERT(rules[i].fix && rules[i].fix[0]);
+	}
+	CU_ASSERT_EQUAL(k, 20);
+	CU_ASSERT_EQUAL(lint_rule("MS201")->sev, LINT_ERROR);
+	CU_ASSERT_EQUAL(lint_rule("MS202")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS217")->sev, LINT_INFO);
+}
+
 static CU_TestInfo tests[] = {
+	{ "the MS2xx rows of the rule table", test_rule_rows },
 	{ "clean fleet: no finding", test_clean },
 	{ "MS201 member matched by no wave", test_unassigned },
 	{ "MS201 many members: count and examples", test_unassigned_many },
