@@ -11,6 +11,7 @@
 #include "sim/des.h"
 #include "sim/diag.h"
 #include "sim/fleetobs.h"
+#include "engine/value.h"
 #include "sim/scenario.h"
 #include "tests/unit/cu_main.h"
 
@@ -259,10 +260,78 @@ static void test_adoption_over_time(void)
 	scn_release(&s);
 }
 
+/* A status patch setting the Ready condition of a StageSet (new). */
+static struct val *ready_patch(const char *status, const char *reason)
+{
+	struct val *p = val_new_map(), *conds = val_new_list(), *c = val_new_map();
+
+	val_map_set(c, "type", val_new_string("Ready"));
+	val_map_set(c, "status", val_new_string(status));
+	val_map_set(c, "reason", val_new_string(reason));
+	val_list_push(conds, c);
+	val_map_set(p, "conditions", conds);
+	return p;
+}
+
+static void patch_c(struct des *w, void *ctx, void *arg)
+{
+	(void)ctx;
+	CU_ASSERT_EQUAL(api_patch_status(des_api(w), "StageSet", "t", "c", arg), 0);
+}
+
+/*
+ * Every refusal counts, not only a member's first: c refuses at 20m, is
+ * Ready again at 32m and refuses again at 34m; stamped at 16m and at 33m,
+ * each stamp is judged by the refusal that followed it.
+ */
+static void test_every_refusal(void)
+{
+	const char *paths[] = { "tests/scenarios/fleetobs-halt.yaml" };
+	static const struct frc_stamp_rec stamps[] = {
+		{ "shop", 16 * MIN, 1, "rest", "t/c", "0.9.0" },
+		{ "shop", 33 * MIN, 1, "rest", "t/c", "0.9.0" },
+	};
+	struct fo_inputs in = { NULL, 0, NULL, 0, stamps, 2, NULL, 0, 40 * MIN };
+	struct val *ok = ready_patch("True", "Succeeded"), *no = ready_patch("False", "DowngradeNotAllowed");
+	struct scenario s;
+	struct diag d;
+	struct des *w;
+	struct fo *o;
+	const struct fo_fleet *f;
+
+	diag_init(&d);
+	scn_init(&s);
+	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &s, &d), 0);
+	diag_release(&d);
+	w = des_new(NULL);
+	o = fo_new(w, 0, s.start_unix_ms);
+	for (size_t i = 0; i < s.nobjs; i++)
+		CU_ASSERT_EQUAL(api_create(des_api(w), obj_copy(s.objs[i])), 0);
+	for (size_t i = 0; i < s.nevents; i++)
+		des_at(w, s.events[i].at_ms, DES_PRIO_SCRIPT, fire, NULL, &s.events[i]);
+	des_at(w, 32 * MIN, DES_PRIO_SCRIPT, patch_c, NULL, ok);
+	des_at(w, 34 * MIN, DES_PRIO_SCRIPT, patch_c, NULL, no);
+	des_run(w, 40 * MIN, NULL);
+	fo_finish(o, &in);
+	f = the_fleet(o);
+	CU_ASSERT_EQUAL_FATAL(f->nstamps, 2);
+	CU_ASSERT_EQUAL(f->stamps[0].refused_ms, 20 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->stamps[0].refused_reason, "DowngradeNotAllowed");
+	CU_ASSERT_EQUAL(f->stamps[1].refused_ms, 34 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->stamps[1].refused_reason, "DowngradeNotAllowed");
+	CU_ASSERT_EQUAL(f->stamps[1].reverted_ms, -1);
+	fo_free(o);
+	des_free(w);
+	val_free(ok);
+	val_free(no);
+	scn_release(&s);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
 		{ "adoption over time", test_adoption_over_time },
+		{ "every refusal, each stamp judged by its own", test_every_refusal },
 		{ "waves, halts and rollback stamps", test_waves_halts_stamps },
 		{ "blast radius, onset, exposure", test_blast_onset_exposure },
 		{ "onset from regression windows", test_onset_from_windows },
