@@ -61,8 +61,11 @@ fi
 # End to end: a generated FleetRollout fleet (scripts/gen-fleet.sh N NS WAVES),
 # 10 waves, a gate on the first, one version rolled out after the baseline,
 # timed as whole runs.  BENCH_FLEET lists the sizes as N:NAMESPACES (default
-# the 1 000-member fleet only: the 10 000-member one takes minutes, see
-# BENCHMARKS.md); e.g. BENCH_FLEET="1000:100 10000:1000" scripts/bench.sh
+# the 1 000-member fleet only, well under a second); the 10 000-member one
+# takes a few seconds and the 100 000-member one about a minute of CPU and
+# 1.2 GB (see BENCHMARKS.md), e.g.
+#   BENCH_FLEET="1000:100 10000:1000" scripts/bench.sh
+#   BENCH_FLEET="100000:10000" scripts/bench.sh
 if [ -x "$sim" ] && command -v python3 >/dev/null 2>&1; then
 	work=$(mktemp -d)
 	for spec in ${BENCH_FLEET:-1000:100}; do
