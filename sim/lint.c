@@ -81,6 +81,14 @@ static const struct lint_rule rules[] = {
 	  "selector (unknown operator, values with Exists, none with In): ReconcileError and "
 	  "back-off retries",
 	  "use the operators In, NotIn, Exists, DoesNotExist with values only for In and NotIn" },
+	{ "MS112", "workspace-project-missing", LINT_WARNING,
+	  "a Workspace's spec.projectRef.name names a project with neither a Project nor a Rollout "
+	  "in its namespace: nothing ever grants it execution",
+	  "create the Project (and its Rollout), or fix spec.projectRef.name" },
+	{ "MS113", "git-poll-interval-invalid", LINT_WARNING,
+	  "annotation magosproject.io/git-poll-interval is not a Go duration above zero: the "
+	  "RefWatcher silently polls at its default interval (30s) instead",
+	  "write a positive Go duration such as 1m or 5m, or remove the annotation" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint_fleet.c), in id order. */

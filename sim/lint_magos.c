@@ -391,6 +391,7 @@ static void lint_workspace(struct lint_report *r, const struct scenario *s, cons
 {
 	const char *iv = obj_strmap_get(&ws->annotations, MW_ANN_RECONCILE_INTERVAL);
 	const struct val *aa = val_map_get(ws->spec, "autoApply");
+	const char *pi;
 	int64_t ns;
 
 	if (iv) {
@@ -407,6 +408,21 @@ static void lint_workspace(struct lint_report *r, const struct scenario *s, cons
 				 "Workspace controller loops forever computing the next reconcile time "
 				 "and its only worker stops",
 				 ws->ns, ws->name, MW_ANN_RECONCILE_INTERVAL, iv);
+	}
+	if ((pi = obj_strmap_get(&ws->annotations, MW_ANN_GIT_POLL_INTERVAL)) &&
+	    (gt_parse_duration_ns(pi, &ns, NULL, 0) != 0 || ns <= 0))
+		lint_add(r, "MS113", ws->src.file, annotation_mark(rr, ws, MW_ANN_GIT_POLL_INTERVAL),
+			 "Workspace \"%s/%s\": annotation %s=\"%s\" is not a Go duration above "
+			 "zero: the RefWatcher silently polls at its default interval instead",
+			 ws->ns, ws->name, MW_ANN_GIT_POLL_INTERVAL, pi);
+	if (!rollout_exists(s, ws->ns, ws_project(ws)) &&
+	    !project_exists(s, ws->ns, ws_project(ws))) {
+		lint_add(r, "MS112", ws->src.file,
+			 mark_of(val_path(ws->spec, "projectRef.name"), ws->src.mark),
+			 "Workspace \"%s/%s\" names project \"%s\", which has neither a Project nor "
+			 "a Rollout in namespace %s: nothing ever grants it execution",
+			 ws->ns, ws->name, ws_project(ws), ws->ns);
+		return;
 	}
 	if (aa && aa->type == VAL_BOOL && !aa->u.b && rollout_exists(s, ws->ns, ws_project(ws)))
 		lint_add(r, "MS109", ws->src.file, mark_of(aa, ws->src.mark),

@@ -38,6 +38,14 @@
 	"metadata: {name: web}\n"                                                     \
 	"spec: {}\n"
 
+/* The Project "api", 5 lines. */
+#define PROJECT_API                                                                   \
+	"---\n"                                                                       \
+	"apiVersion: magosproject.io/v1alpha1\n"                                      \
+	"kind: Project\n"                                                             \
+	"metadata: {name: api}\n"                                                     \
+	"spec: {}\n"
+
 /* Lines 1-7 of a Rollout "web"; steps follow from line 8, selectors at column 17. */
 #define ROLLOUT_HEAD                                                                  \
 	"apiVersion: magosproject.io/v1alpha1\n"                                      \
@@ -361,7 +369,7 @@ static void test_ms105_not_selected(void)
 	lint_report_release(&r);
 	/* A Workspace of another project is none of this Rollout's business. */
 	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) STEP("prod", PROD) PROJECT_WEB
-		  WS("a", "dev", "web") WS("b", "prod", "web") WS("c", "test", "api"),
+		  WS("a", "dev", "web") WS("b", "prod", "web") WS("c", "test", "api") PROJECT_API,
 		  &r);
 	expect_none(&r);
 	lint_report_release(&r);
@@ -464,7 +472,7 @@ static void test_ms110_crosses_projects(void)
 	struct lint_report r;
 
 	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("a", "dev", "web")
-		  WS("x", "dev", "api") WS("y", "dev", "api"),
+		  WS("x", "dev", "api") WS("y", "dev", "api") PROJECT_API,
 		  &r);
 	expect_one(&r, "MS110", 9, 17,
 		   "Rollout \"default/web\": steps[0] \"dev\": selector env=dev also matches 2 "
@@ -472,7 +480,7 @@ static void test_ms110_crosses_projects(void)
 		   "ignores");
 	lint_report_release(&r);
 	/* Only foreign Workspaces: the step is also empty (MS101). */
-	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("x", "dev", "api"), &r);
+	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("x", "dev", "api") PROJECT_API, &r);
 	CU_ASSERT_EQUAL(count(&r, "MS110"), 1);
 	CU_ASSERT_EQUAL(count(&r, "MS101"), 1);
 	CU_ASSERT_EQUAL(r.n, 2);
@@ -490,6 +498,88 @@ static void test_ms111_selector_invalid(void)
 		   "Rollout \"default/web\": steps[0] \"dev\": selector is invalid: \"Foo\" is not a "
 		   "valid label selector operator; the controller fails every pass with "
 		   "ReconcileError and grants nothing");
+	lint_report_release(&r);
+}
+
+static void test_ms112_workspace_project_missing(void)
+{
+	struct lint_report r;
+
+	/* Workspace a (lines 1-10) names project "gone": its projectRef on line 8. */
+	lint_yaml(WS("a", "dev", "gone") PROJECT_WEB, &r);
+	expect_one(&r, "MS112", 8, 22,
+		   "Workspace \"default/a\" names project \"gone\", which has neither a Project nor "
+		   "a Rollout in namespace default: nothing ever grants it execution");
+	lint_report_release(&r);
+	/* A Project alone grants it (DefaultParallel); a Rollout alone orchestrates it. */
+	lint_yaml(WS("a", "dev", "web") PROJECT_WEB, &r);
+	expect_none(&r);
+	lint_report_release(&r);
+	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) WS("a", "dev", "web"), &r);
+	CU_ASSERT_EQUAL(count(&r, "MS112"), 0);
+	CU_ASSERT_EQUAL(count(&r, "MS106"), 1);
+	lint_report_release(&r);
+}
+
+/* Workspace "a" of project web with git-poll-interval @iv (value on line 8, col 40). */
+#define WS_POLL(iv)                                                                   \
+	"apiVersion: magosproject.io/v1alpha1\n"                                      \
+	"kind: Workspace\n"                                                           \
+	"metadata:\n"                                                                 \
+	"  name: a\n"                                                                 \
+	"  labels: {env: dev}\n"                                                      \
+	"  annotations:\n"                                                            \
+	"    other: x\n"                                                              \
+	"    magosproject.io/git-poll-interval: " iv "\n"                             \
+	"spec:\n"                                                                     \
+	"  projectRef: {name: web}\n"                                                 \
+	"  source: {repoURL: https://example.com/r.git, targetRevision: main}\n"      \
+	"  terraform: {version: \"1.9.0\"}\n"
+
+static void test_ms113_git_poll_interval(void)
+{
+	struct lint_report r;
+
+	lint_yaml(WS_POLL("\"0s\"") PROJECT_WEB, &r);
+	expect_one(&r, "MS113", 8, 40,
+		   "Workspace \"default/a\": annotation magosproject.io/git-poll-interval=\"0s\" is "
+		   "not a Go duration above zero: the RefWatcher silently polls at its default "
+		   "interval instead");
+	lint_report_release(&r);
+	lint_yaml(WS_POLL("weekly") PROJECT_WEB, &r);
+	CU_ASSERT_EQUAL(count(&r, "MS113"), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	lint_report_release(&r);
+	lint_yaml(WS_POLL("2m30s") PROJECT_WEB, &r);
+	expect_none(&r);
+	lint_report_release(&r);
+}
+
+/* Marks inside a `kind: List` (what `kubectl get -o yaml` prints) point into the item. */
+static void test_marks_in_list(void)
+{
+	struct lint_report r;
+
+	lint_yaml(PROJECT_WEB "---\n"
+		  "apiVersion: v1\n"
+		  "kind: List\n"
+		  "items:\n"
+		  "- apiVersion: magosproject.io/v1alpha1\n"
+		  "  kind: Workspace\n"
+		  "  metadata:\n"
+		  "    name: a\n"
+		  "    annotations: {magosproject.io/reconcile-interval: \"-1s\"}\n"
+		  "  spec:\n"
+		  "    projectRef: {name: web}\n"
+		  "    source: {repoURL: https://example.com/r.git, targetRevision: main}\n"
+		  "    terraform: {version: \"1.9.0\"}\n",
+		  &r);
+	CU_ASSERT_EQUAL(count(&r, "MS107"), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	if (r.n == 1) {
+		CU_ASSERT_EQUAL(r.items[0].mark.line, 14);
+		CU_ASSERT_EQUAL(r.items[0].mark.col, 55);
+	}
 	lint_report_release(&r);
 }
 
@@ -516,6 +606,9 @@ void register_tests(void)
 		{ "MS109 autoApply false", test_ms109_auto_apply_off },
 		{ "MS110 selector crosses projects", test_ms110_crosses_projects },
 		{ "MS111 selector invalid", test_ms111_selector_invalid },
+		{ "MS112 workspace project missing", test_ms112_workspace_project_missing },
+		{ "MS113 git-poll-interval", test_ms113_git_poll_interval },
+		{ "marks inside a List", test_marks_in_list },
 		CU_TEST_INFO_NULL,
 	};
 
