@@ -238,6 +238,24 @@ static void test_contested(void)
 		    "m.yaml:17:3: MS203 error: FleetRollout eu selects StageSet a/shop that "
 		    "FleetRollout shop also selects; both rollouts stop with MembersContested and "
 		    "approve nothing");
+	/* three claimants: each names the first other rollout in name order (§2.3.2) */
+	EXPECT_LINT(FR_HEAD(PINNED WAVES) FR_EU("{matchLabels: {ring: \"0\"}}")
+			    "---\n"
+			    "apiVersion: stages.metio.wtf/v1\n"
+			    "kind: FleetRollout\n"
+			    "metadata: {name: ab}\n"
+			    "spec:\n"
+			    "  selector: {matchLabels: {ring: \"0\"}}\n"
+			    "  waves: [{name: all, selector: {}}]\n" MEMBERS,
+		    "m.yaml:5:3: MS203 error: FleetRollout shop selects StageSet a/shop that "
+		    "FleetRollout ab also selects; both rollouts stop with MembersContested and "
+		    "approve nothing\n"
+		    "m.yaml:17:3: MS203 error: FleetRollout eu selects StageSet a/shop that "
+		    "FleetRollout ab also selects; both rollouts stop with MembersContested and "
+		    "approve nothing\n"
+		    "m.yaml:24:3: MS203 error: FleetRollout ab selects StageSet a/shop that "
+		    "FleetRollout eu also selects; both rollouts stop with MembersContested and "
+		    "approve nothing");
 	EXPECT_LINT(FR_HEAD(PINNED WAVES) FR_EU("{matchLabels: {app: web}}") MEMBERS
 			    SS("w", "{app: web}", ALWAYS),
 		    "");
@@ -257,6 +275,21 @@ static void test_secret_ref(void)
 				   "        threshold: {max: \"0.01\"}\n"),
 		    "m.yaml:15:13: MS204 error: FleetRollout shop wave \"canary\" gate "
 		    "source.prometheus.secretRef: a cluster-scoped FleetRollout has no namespace to "
+		    "read the Secret in; the controller stops with GateUnsupported and approves "
+		    "nothing");
+	/* a webhook's secretRef counts when prometheus carries none */
+	EXPECT_LINT(FR_HEAD(PINNED "  waves:\n"
+				   "    - name: canary\n"
+				   "      selector: {}\n"
+				   "      gate:\n"
+				   "        source:\n"
+				   "          webhook:\n"
+				   "            url: http://hook.monitoring/errors\n"
+				   "            jsonPath: \"{.value}\"\n"
+				   "            secretRef: {name: token}\n"
+				   "        threshold: {max: \"0.01\"}\n"),
+		    "m.yaml:15:13: MS204 error: FleetRollout shop wave \"canary\" gate "
+		    "source.webhook.secretRef: a cluster-scoped FleetRollout has no namespace to "
 		    "read the Secret in; the controller stops with GateUnsupported and approves "
 		    "nothing");
 	EXPECT_LINT(FR_HEAD(PINNED "  waves:\n"
