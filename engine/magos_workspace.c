@@ -1162,7 +1162,10 @@ int mw_reconcile(const struct mw_input *in, struct mw_result *out)
 	out->outcome = MW_OUT_DONE;
 	if (!ws)
 		return MW_OK;
-	mw_get_spec_hash(ws->spec, out->spec_hash);
+	if (in->spec_hash && strlen(in->spec_hash) == 8)
+		memcpy(out->spec_hash, in->spec_hash, sizeof(out->spec_hash));
+	else
+		mw_get_spec_hash(ws->spec, out->spec_hash);
 	mem_from_status(&p.mem, ws->status);
 
 	if (!obj_has_finalizer(ws, MW_FINALIZER)) {

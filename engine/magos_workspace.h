@@ -147,6 +147,12 @@ struct mw_input {
 	const char *now_rfc3339;         /* metav1.Now() as stored, e.g. "2026-04-26T10:00:00Z" */
 	const char *run_id_stamp;        /* now as "YYYYMMDDTHHMMSS" (UTC) */
 	uint32_t run_id_rand;            /* 32 random bits for newRunID (see Deviations) */
+	/*
+	 * mw_get_spec_hash() of ws->spec when the caller already has it (it
+	 * depends on the spec only, so an adapter may keep it per generation);
+	 * NULL: computed here.  Borrowed, 8 hex digits.
+	 */
+	const char *spec_hash;
 };
 
 /* The writes of one pass, in order, and the outcome. */

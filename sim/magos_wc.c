@@ -20,6 +20,14 @@ struct wsstate {
 	char *warned_interval; /* last reconcile-interval value warned about */
 	char *warned_poll;     /* last git-poll-interval value warned about */
 	bool warned_empty_rev; /* the empty detected-revision hazard was reported */
+	/*
+	 * getSpecHash of the Workspace version (uid, generation) last seen: the
+	 * spec only changes with the generation, and hashing (JSON encoding and
+	 * SHA-256) was a sixth of a Magos trial's CPU when done on every pass.
+	 */
+	char *hash_uid;
+	int64_t hash_gen;
+	char hash[9];
 };
 
 struct mwc {
@@ -414,7 +422,14 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 		return res;
 
 	memset(&in, 0, sizeof(in));
-	mw_get_spec_hash(ws->spec, hash);
+	if (!s->hash_uid || strcmp(s->hash_uid, ws->uid ? ws->uid : "") != 0 || s->hash_gen != ws->generation) {
+		mw_get_spec_hash(ws->spec, s->hash);
+		free(s->hash_uid);
+		s->hash_uid = xstrdup(ws->uid ? ws->uid : "");
+		s->hash_gen = ws->generation;
+	}
+	memcpy(hash, s->hash, sizeof(hash));
+	in.spec_hash = s->hash;
 	pname = mw_job_name(name, "plan", hash);
 	aname = mw_job_name(name, "apply", hash);
 	pvc = mw_pvc_name(name);
@@ -736,6 +751,7 @@ void mwc_free(struct mwc *m)
 		free(s->name);
 		free(s->warned_interval);
 		free(s->warned_poll);
+		free(s->hash_uid);
 		free(s);
 	}
 	free(m->states);
