@@ -324,40 +324,45 @@ static bool rule_selectors(struct lint_report *r, const struct obj *fr)
 	return ok;
 }
 
+/* A wave's name and index, sorted to find repeated names. */
+struct named {
+	const char *name;
+	size_t idx;
+};
+
+static int cmp_named(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 /* MS211: wave names are unique (status list-map key, §1.5, §6 #19). */
 static void rule_duplicate_names(struct lint_report *r, const struct obj *fr)
 {
 	size_t n = fr_nwaves(fr);
-	size_t *order;
+	struct named *order;
 
 	if (n < 2)
 		return;
-	/* sort indices by name, so a thousand waves are no million comparisons */
+	/* sorted by (name, index): each name's waves in a run, its first wave leading */
 	order = xcalloc(n, sizeof(*order));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t i = 1; i < n; i++) { /* insertion sort by (name, index): stable */
-		size_t v = order[i], j = i;
-
-		while (j > 0 && strcmp(wave_name(fr, order[j - 1]), wave_name(fr, v)) > 0) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = v;
+	for (size_t i = 0; i < n; i++) {
+		order[i].name = wave_name(fr, i);
+		order[i].idx = i;
 	}
-	for (size_t i = 1; i < n; i++) {
-		size_t first = i - 1, dup = order[i];
-
-		if (strcmp(wave_name(fr, order[i - 1]), wave_name(fr, dup)) != 0)
-			continue;
-		while (first > 0 && strcmp(wave_name(fr, order[first - 1]), wave_name(fr, dup)) == 0)
-			first--;
-		lint_add(r, "MS211", fr->src.file,
-			 value_mark(fr_wave(fr, dup), "name", fr->src.mark),
-			 "FleetRollout %s waves[%zu] repeats the name \"%s\" of waves[%zu]; the status "
-			 "list is keyed by wave name, so every status write is refused and the "
-			 "controller retries forever",
-			 fr->name, dup, wave_name(fr, dup), order[first]);
+	qsort(order, n, sizeof(*order), cmp_named);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && strcmp(order[b].name, order[a].name) == 0; b++)
+			lint_add(r, "MS211", fr->src.file,
+				 value_mark(fr_wave(fr, order[b].idx), "name", fr->src.mark),
+				 "FleetRollout %s waves[%zu] repeats the name \"%s\" of waves[%zu]; the "
+				 "status list is keyed by wave name, so every status write is refused and "
+				 "the controller retries forever",
+				 fr->name, order[b].idx, order[b].name, order[a].idx);
 	}
 	free(order);
 }

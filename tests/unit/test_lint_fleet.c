@@ -480,6 +480,17 @@ static void test_duplicate_wave_name(void)
 		    "m.yaml:12:13: MS211 error: FleetRollout shop waves[2] repeats the name "
 		    "\"canary\" of waves[0]; the status list is keyed by wave name, so every status "
 		    "write is refused and the controller retries forever");
+	/* three of one name: each later one names the first */
+	EXPECT_LINT(FR_HEAD(PINNED "  waves:\n"
+				   "    - {name: a, selector: {matchLabels: {ring: \"0\"}}}\n"
+				   "    - {name: a, selector: {matchLabels: {ring: \"1\"}}}\n"
+				   "    - {name: a, selector: {matchLabels: {ring: \"2\"}}}\n"),
+		    "m.yaml:9:14: MS211 error: FleetRollout shop waves[1] repeats the name \"a\" of "
+		    "waves[0]; the status list is keyed by wave name, so every status write is "
+		    "refused and the controller retries forever\n"
+		    "m.yaml:10:14: MS211 error: FleetRollout shop waves[2] repeats the name \"a\" of "
+		    "waves[0]; the status list is keyed by wave name, so every status write is "
+		    "refused and the controller retries forever");
 	EXPECT_LINT(FR_HEAD(PINNED WAVES), "");
 }
 
