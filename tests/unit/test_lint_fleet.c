@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engine/xalloc.h"
@@ -679,19 +678,11 @@ static struct val *ring_selector(const char *ring)
 	return sel;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * 10 000 StageSets in 10 rings, two FleetRollouts over them (one with 10
  * waves, one selecting nothing), one member unlabelled: the findings are
- * exact and the lint takes well under a second (5 s under the sanitizers,
- * which slow everything several-fold).
+ * exact at scale.  How long it takes is a benchmark figure (BENCHMARKS.md),
+ * not something a unit test on a shared machine can decide.
  */
 static void test_scale(void)
 {
@@ -700,12 +691,8 @@ static void test_scale(void)
 	struct obj *fr, *other;
 	struct val *waves, *ml;
 	const size_t n = 10000;
-	double t0, dt, limit = 1.0;
 	char *text;
 
-#if defined(__SANITIZE_ADDRESS__)
-	limit = 5.0;
-#endif
 	scn_init(&s);
 	s.objs = xcalloc(n + 2, sizeof(*s.objs));
 	fr = obj_new("stages.metio.wtf/v1", "FleetRollout", "", "big");
@@ -741,9 +728,7 @@ static void test_scale(void)
 		s.objs[s.nobjs++] = mk_stageset(ns, "app", i == 4242 ? NULL : ring);
 	}
 	lint_report_init(&r);
-	t0 = seconds_now();
 	lint_fleet(&r, &s);
-	dt = seconds_now() - t0;
 	lint_report_sort(&r);
 	text = report_text(&r);
 	expect_text("scale", text,
@@ -752,9 +737,6 @@ static void test_scale(void)
 		    "approves nothing\n"
 		    ":0:0: MS217 info: FleetRollout other selects none of the 10000 StageSets of the "
 		    "inputs; every wave is empty, so it completes without approving anything");
-	if (dt >= limit)
-		fprintf(stderr, "test_scale: lint_fleet took %.3f s\n", dt);
-	CU_ASSERT(dt < limit);
 	lint_report_release(&r);
 	scn_release(&s);
 }
