@@ -181,6 +181,28 @@ static json_t *stats_obj(const struct plan_stats *st)
 
 int rep_plan_json(FILE *f, const struct rep_plan *p)
 {
+	return rep_plan_json_variants(f, p, NULL, 0);
+}
+
+/* The variants array (after the base's statistics): [{name, description, statistics}]. */
+static int put_variants(FILE *f, const struct rep_variant *v, size_t nv)
+{
+	if (fputs(",\n  \"variants\": [", f) < 0)
+		return -1;
+	for (size_t i = 0; i < nv; i++) {
+		json_t *o = json_pack("{s:o,s:o,s:o}", "name", str_or_null(v[i].name), "description",
+				      str_or_null(v[i].description), "statistics",
+				      stats_obj(v[i].st));
+
+		if (fputs(i ? ",\n    " : "\n    ", f) < 0 || put(f, o, "") < 0)
+			return -1;
+	}
+	return fputs(nv ? "\n  ]" : "]", f) < 0 ? -1 : 0;
+}
+
+int rep_plan_json_variants(FILE *f, const struct rep_plan *p, const struct rep_variant *v,
+			   size_t nv)
+{
 	json_t *sc = json_object(), *files = json_array();
 
 	errno = 0;
@@ -198,7 +220,8 @@ int rep_plan_json(FILE *f, const struct rep_plan *p)
 		if (fputs(i ? ",\n    " : "\n    ", f) < 0 || put(f, row_obj(&p->rows[i]), "") < 0)
 			goto out_write_error;
 	if (fputs(p->n ? "\n  ],\n  \"statistics\": " : "],\n  \"statistics\": ", f) < 0 ||
-	    put(f, stats_obj(p->st), "\n}\n") < 0)
+	    put(f, stats_obj(p->st), "") < 0 || (v && put_variants(f, v, nv) < 0) ||
+	    fputs("\n}\n", f) < 0)
 		goto out_write_error;
 	if (ferror(f))
 		goto out_write_error;

@@ -33,6 +33,11 @@
  *                halts: [{where, reason, n}], most frequent first;
  *                phases: [{driver, name, duration: distribution, ncritical}]
  *
+ *   variants     only with rep_plan_json_variants(): one object per variant
+ *                (or sweep value, named "PARAM=VALUE"), in order: {name,
+ *                description (null when none), statistics (as above, over
+ *                the same trial seeds as the base's)}
+ *
  * The thread count is not in the document: the same trials give the same
  * bytes whatever -j was.
  */
@@ -40,11 +45,21 @@
 #include <stdio.h>
 
 #include "reports/plan_text.h"
+#include "reports/variants_text.h"
 
 /*
  * rep_plan_json() - writes @p as the document above to @f.
  * Returns: 0, or -1 when a write failed (errno set).
  */
 int rep_plan_json(FILE *f, const struct rep_plan *p);
+
+/*
+ * rep_plan_json_variants() - the same document with the `variants` array:
+ * @p is the base run (its trials and statistics), @v the @nv variants
+ * (borrowed; v[i].st their statistics).  @v NULL: no `variants` key.
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int rep_plan_json_variants(FILE *f, const struct rep_plan *p, const struct rep_variant *v,
+			   size_t nv);
 
 #endif

@@ -80,7 +80,7 @@ struct claimed_series {
 };
 
 /* Keys of later versions of the Scenario format, refused with a clear message. */
-static const char *const future_keys[] = { "variants", NULL };
+static const char *const future_keys[] = { NULL };
 
 /* ---------------------------------------------------------------- schema */
 
@@ -517,6 +517,9 @@ static const struct sch_node series_node = { .type = SCH_OBJECT, .fields = serie
 /* spec.fleet: validated on its own so that read_fleet() knows it is clean. */
 static const struct sch_node fleet_any_node = { .type = SCH_ANY };
 static const struct sch_node expect_any_node = { .type = SCH_ANY };
+/* Kept as written and parsed by plan/variant.h and plan/sweep.h. */
+static const struct sch_node variants_list_node = { .type = SCH_ARRAY };
+static const struct sch_node sweep_any_node = { .type = SCH_OBJECT, .preserve_unknown = true };
 static const struct sch_node host_pattern_node = { .type = SCH_STRING, .min_length = 1,
 						   .check = check_host_pattern };
 static const struct sch_node host_patterns_node = { .type = SCH_ARRAY,
@@ -581,6 +584,8 @@ static const struct sch_field spec_fields[] = {
 	{ .name = "generate", .schema = &generate_list_node },
 	/* Kept as written and parsed by plan/expect.h, which knows the metrics. */
 	{ .name = "expect", .schema = &expect_any_node },
+	{ .name = "variants", .schema = &variants_list_node },
+	{ .name = "sweep", .schema = &sweep_any_node },
 	{ .name = NULL },
 };
 static const struct sch_node spec_node = { .type = SCH_OBJECT, .fields = spec_fields };
@@ -1631,7 +1636,8 @@ static void load_includes(struct loader *L, const char *scn_file)
 /* ---------------------------------------------------------------- the Scenario document */
 
 static const char *const spec_key_list =
-	"seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate, expect";
+	"seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate, expect, "
+	"variants, sweep";
 
 static int cmp_window(const void *a, const void *b)
 {
@@ -1999,6 +2005,12 @@ static void process_scenario(struct loader *L, struct val *root, const char *fil
 	if (spec && spec->type == VAL_MAP && val_map_get(spec, "expect")) {
 		L->s->expect = val_copy(val_map_get(spec, "expect"));
 		L->s->expect_file = file;
+	}
+	if (spec && spec->type == VAL_MAP) {
+		/* Raw copies for plan/variant.h and plan/sweep.h (they re-read models). */
+		L->s->variants = val_copy(val_map_get(spec, "variants"));
+		L->s->sweep = val_copy(val_map_get(spec, "sweep"));
+		L->s->models_raw = val_copy(val_map_get(spec, "models"));
 	}
 
 	models = val_path(root, "spec.models");
@@ -2432,7 +2444,34 @@ void scn_release(struct scenario *s)
 	free_strv(s->ignored, s->nignored);
 	free_strv(s->files, s->nfiles);
 	val_free(s->expect);
+	val_free(s->variants);
+	val_free(s->sweep);
+	val_free(s->models_raw);
 	memset(s, 0, sizeof(*s));
+}
+
+int scn_models_parse(const struct val *v, const char *file, const char *path,
+		     struct scn_models *out, struct diag *d)
+{
+	struct scenario dflt;
+	struct val *work = val_copy(v);
+	struct sch_ctx c = { .d = d, .file = file, .root = work };
+	int rc = 0;
+
+	scn_init(&dflt);
+	*out = dflt.models;
+	if (work && (sch_validate(&models_node, work, path, &c) != 0 || c.nerrors))
+		rc = -1;
+	else if (work && work->type == VAL_MAP)
+		read_models(out, work, file);
+	val_free(work);
+	return rc;
+}
+
+void scn_models_release(struct scn_models *m)
+{
+	if (m)
+		models_release(m);
 }
 
 /* base_name() - @path's last component without its extension ("a/b.yaml" → "b").  New. */

@@ -414,6 +414,14 @@ struct scenario {
 	 */
 	struct val *expect;
 	const char *expect_file;
+	/*
+	 * spec.variants (a list), spec.sweep (a map) and spec.models as written
+	 * (owned copies with their marks, in scenario_file), NULL when absent;
+	 * plan/variant.h and plan/sweep.h read them.
+	 */
+	struct val *variants;
+	struct val *sweep;
+	struct val *models_raw;
 };
 
 /*
@@ -438,6 +446,20 @@ void scn_init(struct scenario *s);
  *          aborts except on out-of-memory.
  */
 int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d);
+
+/*
+ * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)
+ * into @out with every default filled in, as scn_load() does.
+ * @file, @path: where @v sits, for diagnostics ("spec.models",
+ *        "spec.variants[0].models").
+ * Returns: 0, or -1 with the problems in @d; release @out with
+ *          scn_models_release() whatever the return value.
+ */
+int scn_models_parse(const struct val *v, const char *file, const char *path,
+		     struct scn_models *out, struct diag *d);
+
+/* scn_models_release() - frees what @m owns (not @m); accepts NULL. */
+void scn_models_release(struct scn_models *m);
 
 /* scn_release() - frees everything @s owns (not @s); accepts NULL. */
 void scn_release(struct scenario *s);

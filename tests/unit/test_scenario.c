@@ -330,12 +330,9 @@ static void test_field_errors(void)
 			   "  variants: {}\n");
 	expect_diags(
 		"s.yaml",
-		"s.yaml:16:3: error: 'variants' is not supported by this version of magos-sim\n"
-		"s.yaml:16:3: note: accepted keys in spec: seed, horizon, start, include, api, "
-		"limits, events, models, metrics, fleet, generate, expect\n"
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
-		"events, models, metrics, fleet, generate, expect\n"
+		"events, models, metrics, fleet, generate, expect, variants, sweep\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
 		"of type integer: \"42\"\n"
 		"s.yaml:8:12: error: spec.horizon: Invalid value: \"5 m\": time: unknown unit "
@@ -352,7 +349,9 @@ static void test_field_errors(void)
 		"s.yaml:14:18: error: spec.limits.eventBudget: Invalid value: 0: "
 		"spec.limits.eventBudget in body should be greater than or equal to 1\n"
 		"s.yaml:15:23: error: spec.limits.eventsPerInstant: Invalid value: \"number\": "
-		"spec.limits.eventsPerInstant in body must be of type integer: 1.5");
+		"spec.limits.eventsPerInstant in body must be of type integer: 1.5\n"
+		"s.yaml:16:13: error: spec.variants: Invalid value: \"object\": spec.variants in "
+		"body must be of type array: \"object\"");
 
 	put("s.yaml", HEAD "spec:\n  seed: -1\n  horizon: -5m\n");
 	expect_diags("s.yaml",
