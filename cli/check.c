@@ -1,83 +1,440 @@
-/* magos-sim check: runs scenarios for CI and reports one line each. */
+/*
+ * magos-sim check: for CI.  For each scenario: lint it, run its trials, and
+ * evaluate its `expect`; print one line per check, write JUnit, GitHub
+ * annotations and a Markdown summary on request, and map it all to an exit
+ * code.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cmd.h"
+#include "engine/xalloc.h"
+#include "plan/expect.h"
+#include "plan/stats.h"
+#include "plan/trials.h"
+#include "reports/annotations.h"
+#include "reports/ghsummary.h"
+#include "reports/junit.h"
+#include "sim/diag.h"
 #include "sim/gotime.h"
+#include "sim/lint.h"
+#include "sim/outfile.h"
+
+#define CHECK_MAX_JOBS 256
+
+enum check_optcode {
+	OPT_JUNIT = CMD_OPT_FIRST_FREE,
+	OPT_GITHUB,
+	OPT_SUMMARY,
+};
 
 void cmd_usage_check(FILE *f)
 {
 	fprintf(f,
-		"usage: %s check [OPTIONS] SCENARIO...\n"
+		"usage: %s check [OPTIONS] FILE|DIR...\n"
 		"\n"
-		"Loads and runs each scenario in turn and prints one line per scenario with its\n"
-		"outcome.  A scenario fails its check when its run is stopped by a bound (a\n"
-		"zero-delay loop, or the event budget).  Exit 0 when all pass, 1 when any fails,\n"
-		"3 when any is invalid.\n"
+		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
+		"of its *.yaml and *.yml files, in name order, not recursively): its manifests\n"
+		"are linted (the rules of `magos-sim lint`), its trials are run\n"
+		"(spec.expect.trials, default 1; trial 0 is the seeded run) and every\n"
+		"expectation of spec.expect is evaluated.  One line per check:\n"
+		"  PASS|FAIL|WARN|INFO  file:line:col: check: message\n"
+		"A check fails on an error finding, a failed expectation, or a run stopped by a\n"
+		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
+		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
+		"check holds, 1 when\n"
+		"any fails, 3 when any input is invalid (diagnostics on stderr).\n"
 		"\n"
 		"Options:\n"
-		"  -s, --seed N          seed for every run (overrides spec.seed)\n"
+		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
+		"  -j, --jobs J          threads for the trials (1..%d, default: online CPUs)\n"
+		"  -s, --seed N          seed for every scenario (overrides spec.seed)\n"
 		"      --until WHEN      complete (default) or horizon, as for run\n"
+		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
+		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
+		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
-		cmd_prog, cmd_exit_codes_help);
+		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_exit_codes_help);
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool yaml_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (n[0] == '.')
+		return false;
+	return (len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml"));
+}
+
+/*
+ * expand() - the scenario files of input @arg appended to @files: a
+ * directory gives its *.yaml / *.yml regular files sorted by name; anything
+ * else is itself (the loader reports what is wrong with it).
+ */
+static void expand(const char *arg, char ***files, size_t *n)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	size_t first = *n;
+
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || !(dir = opendir(arg))) {
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		size_t len = strlen(arg);
+		char *p;
+
+		if (!yaml_name(de->d_name))
+			continue;
+		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
+		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = p;
+	}
+	closedir(dir);
+	if (*n == first) {
+		/* Let the loader say the directory holds no scenario. */
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	qsort(*files + first, *n - first, sizeof(**files), cmp_str);
+}
+
+/* ---------------------------------------------------------------- one input */
+
+struct check_cfg {
+	struct cmd_opts o;
+	bool trials_set;
+	uint32_t trials;
+	unsigned jobs;
+	bool color_err;
+};
+
+/* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
+static void add_diag_results(struct exp_scenario_report *r, const struct diag *d, const char *id)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+		char *msg;
+
+		if (it->sev != DIAG_ERROR)
+			continue;
+		msg = xstrdup(it->msg);
+		for (size_t k = i + 1; k < d->n && d->items[k].sev == DIAG_NOTE; k++) {
+			char *m = xasprintf("%s; %s", msg, d->items[k].msg);
+
+			free(msg);
+			msg = m;
+		}
+		exp_report_add(r, id, EXP_FAILED, NULL, NULL, msg, it->file, it->mark);
+		free(msg);
+	}
+}
+
+/*
+ * run_expectations() - trial 0 with the probes of @e, then trials 1..n-1 on
+ * the thread pool, statistics, evaluation into @r.  Returns 0, or -1 when the
+ * threads could not start (reported).
+ */
+static int run_expectations(const struct scenario *s, const struct exp_set *e,
+			    const struct check_cfg *cfg, struct exp_scenario_report *r)
+{
+	uint32_t n = cfg->trials_set ? cfg->trials : e->trials;
+	struct trial_row *rows = xcalloc(n, sizeof(*rows));
+	struct run_opts ro = cfg->o.run;
+	struct run_result rr = { 0 };
+	struct exp_probes p;
+	struct plan_stats st;
+	int64_t horizon;
+
+	exp_probes_init(&p, e);
+	exp_probes_attach(&p, &ro);
+	run_scenario(s, &ro, &rr);
+	exp_probes_finish(&p, rr.world, rr.end_ms);
+	trial_row_from_run(&rr, 0, &rows[0]);
+	horizon = rr.horizon_ms;
+	run_result_release(&rr);
+	if (n > 1) {
+		struct trials_opts to = { 0 };
+		struct trial_row *more = NULL;
+
+		to.first = 1;
+		to.n = n - 1;
+		to.jobs = cfg->jobs;
+		to.run = cfg->o.run;
+		if (trials_run(s, &to, &more) != 0) {
+			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
+			trial_row_release(&rows[0]);
+			free(rows);
+			exp_probes_release(&p);
+			return -1;
+		}
+		memcpy(rows + 1, more, (size_t)(n - 1) * sizeof(*rows));
+		free(more);
+	}
+	plan_stats_compute(rows, n, horizon, &st);
+	exp_evaluate(e, &st, rows, n, &p, r);
+	plan_stats_release(&st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	exp_probes_release(&p);
+	return 0;
+}
+
+/* check_one() - everything about @path into @r.  Returns 0, or -1 on an internal failure. */
+static int check_one(const char *path, const struct check_cfg *cfg, struct exp_scenario_report *r)
+{
+	struct scenario s;
+	struct diag d;
+	struct lint_report lr;
+	struct exp_set e;
+	int rc = 0;
+
+	exp_report_init(r, path);
+	diag_init(&d);
+	scn_init(&s);
+	lint_report_init(&lr);
+	exp_set_init(&e);
+	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
+		r->invalid = true;
+	if (s.name)
+		r->name = xstrdup(s.name);
+	lint_from_diag(&lr, &d);
+	lint_scenario(&lr, &s);
+	lint_report_sort(&lr);
+	if (!r->invalid) {
+		struct diag ed;
+
+		diag_init(&ed);
+		if (exp_parse(&s, &e, &ed) != 0)
+			r->invalid = true;
+		if (ed.n)
+			diag_print(&ed, stderr, cfg->color_err);
+		add_diag_results(r, &ed, "expect");
+		diag_release(&ed);
+	}
+	if (d.n)
+		diag_print(&d, stderr, cfg->color_err);
+	/* An invalid input is not checked: its listed findings are neither excused nor required. */
+	exp_report_add_lint(r, &lr, r->invalid ? NULL : &e);
+	if (!r->invalid && run_expectations(&s, &e, cfg, r) != 0)
+		rc = -1;
+	exp_set_release(&e);
+	lint_report_release(&lr);
+	scn_release(&s);
+	diag_release(&d);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void print_lines(const struct exp_scenario_report *r, bool color)
+{
+	static const char *const word[] = { "PASS", "FAIL", "WARN", "INFO" };
+	static const char *const col[] = { "\033[32m", "\033[31m", "\033[33m", "\033[36m" };
+
+	if (r->invalid) {
+		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", r->input);
+		return;
+	}
+	if (!r->n) {
+		char ttc[GT_DURATION_BUFSZ] = "";
+
+		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
+			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
+		printf("%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
+		       color ? col[0] : "", color ? "\033[0m" : "", r->input,
+		       r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "", ttc);
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct exp_result *x = &r->items[i];
+
+		printf("%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
+		       color ? "\033[0m" : "", x->file ? x->file : r->input);
+		if (x->mark.line)
+			printf(":%u:%u", x->mark.line, x->mark.col);
+		printf(": %s: %s\n", x->id, x->message);
+	}
+}
+
+/* write_file() - @fn's output to @path atomically.  Returns 0, or CLI_IO (reported). */
+static int write_file(const char *path, const char *what,
+		      int (*fn)(FILE *, const struct exp_scenario_report *, size_t),
+		      const struct exp_scenario_report *r, size_t n)
+{
+	struct outfile of;
+
+	if (of_open(&of, path) != 0) {
+		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
+			strerror(errno));
+		return CLI_IO;
+	}
+	if (fn(of.f, r, n) != 0) {
+		int err = errno;
+
+		of_abort(&of);
+		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
+			strerror(err));
+		return CLI_IO;
+	}
+	if (of_commit(&of) != 0) {
+		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
+			strerror(errno));
+		return CLI_IO;
+	}
+	return 0;
+}
+
+static int summary_full(FILE *f, const struct exp_scenario_report *r, size_t n)
+{
+	return ghs_write(f, r, n, GHS_MAX_BYTES);
+}
+
+static unsigned default_jobs(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (c < 1)
+		return 1;
+	return c > CHECK_MAX_JOBS ? CHECK_MAX_JOBS : (unsigned)c;
 }
 
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "trials", required_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "github", no_argument, NULL, OPT_GITHUB },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
 		CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
 	};
-	struct cmd_opts o;
+	struct check_cfg cfg = { 0 };
+	const char *junit = NULL, *summary = NULL;
+	bool github = false, color;
+	char **files = NULL;
+	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0;
+	struct exp_scenario_report *reps;
+	uint64_t v;
 	int rc, c;
-	bool color;
 
-	cmd_opts_init(&o);
+	cmd_opts_init(&cfg.o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:h", longopts, NULL)) != -1)
-		if ((rc = cmd_opt_common(c, "check", cmd_usage_check, argv, &o)) >= 0)
+	while ((c = getopt_long(argc, argv, ":s:hn:j:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (cli_parse_count(optarg, 1, EXP_MAX_TRIALS, &v) != 0) {
+				fprintf(stderr,
+					"%s check: invalid trial count '%s': expected a whole number from 1 to %d\n"
+					"try '%s check --help'\n",
+					cmd_prog, optarg, EXP_MAX_TRIALS, cmd_prog);
+				return CLI_USAGE;
+			}
+			cfg.trials_set = true;
+			cfg.trials = (uint32_t)v;
+			continue;
+		case 'j':
+			if (cli_parse_count(optarg, 1, CHECK_MAX_JOBS, &v) != 0) {
+				fprintf(stderr,
+					"%s check: invalid job count '%s': expected a whole number of threads from 1 to %d\n"
+					"try '%s check --help'\n",
+					cmd_prog, optarg, CHECK_MAX_JOBS, cmd_prog);
+				return CLI_USAGE;
+			}
+			cfg.jobs = (unsigned)v;
+			continue;
+		case OPT_JUNIT:
+			junit = optarg;
+			continue;
+		case OPT_SUMMARY:
+			summary = optarg;
+			continue;
+		case OPT_GITHUB:
+			github = true;
+			continue;
+		default:
+			break;
+		}
+		if ((rc = cmd_opt_common(c, "check", cmd_usage_check, argv, &cfg.o)) >= 0)
 			return rc;
+	}
 	if (optind >= argc) {
 		fprintf(stderr, "%s check: no scenario given\ntry '%s check --help'\n", cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	color = cli_color_wanted(o.color, 1);
+	if (!cfg.jobs)
+		cfg.jobs = default_jobs();
+	color = cli_color_wanted(cfg.o.color, 1);
+	cfg.color_err = cli_color_wanted(cfg.o.color, 2);
+	for (int i = optind; i < argc; i++)
+		expand(argv[i], &files, &nfiles);
+	reps = xcalloc(nfiles, sizeof(*reps));
 	rc = CLI_OK;
-	for (int i = optind; i < argc; i++) {
-		struct scenario s;
-		struct run_result r = { 0 };
-		char ttc[GT_DURATION_BUFSZ];
-		int lrc = cmd_load(&argv[i], 1, &s, cli_color_wanted(o.color, 2));
+	for (size_t i = 0; i < nfiles; i++) {
+		ndone = i + 1;
+		if (check_one(files[i], &cfg, &reps[i]) != 0) {
+			rc = CLI_INTERNAL;
+			break;
+		}
+		print_lines(&reps[i], color);
+		failed += reps[i].nfailed;
+		invalid += reps[i].invalid;
+		checks += reps[i].n;
+	}
+	if (rc == CLI_OK)
+		rc = invalid ? CLI_INVALID : failed ? CLI_FAILED : CLI_OK;
+	if (github)
+		gha_write(stdout, reps, ndone);
+	printf("%zu check%s in %zu scenario%s: %zu failed", checks, checks == 1 ? "" : "s", ndone,
+	       ndone == 1 ? "" : "s", failed);
+	if (invalid)
+		printf(", %zu invalid", invalid);
+	putchar('\n');
+	if (junit) {
+		int w = write_file(junit, "JUnit report", junit_write, reps, ndone);
 
-		if (lrc) {
-			printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", argv[i]);
-			rc = CLI_INVALID;
-			scn_release(&s);
-			continue;
-		}
-		run_scenario(&s, &o.run, &r);
-		if (r.stop == DES_LOOP || r.stop == DES_BUDGET) {
-			printf("%sFAIL%s    %s: the run was stopped by the %s bound (see `magos-sim run`)\n",
-			       color ? "\033[31m" : "", color ? "\033[0m" : "", argv[i],
-			       r.stop == DES_LOOP ? "zero-delay loop" : "event budget");
-			if (rc == CLI_OK)
-				rc = CLI_FAILED;
-		} else if (r.summary.completed) {
-			gt_format_duration(r.summary.time_to_complete_ms, ttc, sizeof(ttc));
-			printf("%sPASS%s    %s: completed in %s%s\n", color ? "\033[32m" : "",
-			       color ? "\033[0m" : "", argv[i], ttc,
-			       r.summary.halted ? " after a halt" : "");
-		} else {
-			gt_format_duration(r.end_ms, ttc, sizeof(ttc));
-			printf("%sPASS%s    %s: ran to %s, %s, not completed%s\n",
-			       color ? "\033[32m" : "", color ? "\033[0m" : "", argv[i], ttc,
-			       des_stop_name(r.stop), r.summary.halted ? ", halted" : "");
-		}
-		run_result_release(&r);
-		scn_release(&s);
+		if (w && rc != CLI_INTERNAL)
+			rc = w;
+	}
+	if (summary) {
+		int w = write_file(summary, "summary", summary_full, reps, ndone);
+
+		if (w && rc != CLI_INTERNAL)
+			rc = w;
+	}
+	for (size_t i = 0; i < ndone; i++)
+		exp_report_release(&reps[i]);
+	free(reps);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s check: cannot write to stdout\n", cmd_prog);
+		return CLI_IO;
 	}
 	return rc;
 }

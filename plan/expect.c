@@ -16,7 +16,7 @@
 #include "sim/gotime.h"
 
 static const char metric_names[] =
-	"trials, completes, timeToComplete, haltProbability, completionProbability, "
+	"trials, findings, completes, timeToComplete, haltProbability, completionProbability, "
 	"blastRadius, haltsBefore, detectionLatency, exposure, peakJobs, assert, error";
 
 static const char stat_names[] = "p50, p90, p95, p99, mean, max, min";
@@ -44,6 +44,7 @@ void exp_set_release(struct exp_set *e)
 		val_free(e->items[i].object);
 	}
 	free(e->items);
+	free(e->findings);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -93,6 +94,16 @@ static const char *scalar_text(const struct val *v)
 	return val_type_name(v->type);
 }
 
+/* vtext() - @v as a message quotes it: strings in double quotes, other scalars as written. */
+static const char *vtext(const struct val *v, char *buf, size_t len)
+{
+	if (v->type == VAL_STRING) {
+		snprintf(buf, len, "\"%s\"", v->u.s);
+		return buf;
+	}
+	return scalar_text(v);
+}
+
 /*
  * parse_limit() - one bound @v of @path in @unit.  EXP_U_RATIO accepts a
  * number 0..1 or "N%" (0..100); EXP_U_COUNT a whole number >= 0, or, when
@@ -102,7 +113,7 @@ static const char *scalar_text(const struct val *v)
 static int parse_limit(struct pctx *c, const struct val *v, const char *path, enum exp_unit *unit,
 		       bool share_ok, double *out)
 {
-	char err[128] = "";
+	char err[128] = "", vb[96];
 
 	if (v->type == VAL_STRING && (*unit == EXP_U_RATIO || share_ok)) {
 		size_t len = strlen(v->u.s);
@@ -133,7 +144,7 @@ static int parse_limit(struct pctx *c, const struct val *v, const char *path, en
 
 		if (v->type != VAL_STRING) {
 			perr(c, v->mark, "%s: Invalid value: %s: expected a duration such as 6h or 15m",
-			     path, scalar_text(v));
+			     path, vtext(v, vb, sizeof(vb)));
 			return -1;
 		}
 		if (gt_parse_duration(v->u.s, &ms, err, sizeof(err)) != 0) {
@@ -151,7 +162,7 @@ static int parse_limit(struct pctx *c, const struct val *v, const char *path, en
 	case EXP_U_RATIO:
 		if (v->type != VAL_INT && v->type != VAL_FLOAT) {
 			perr(c, v->mark, "%s: Invalid value: %s: expected a probability such as 0.05 or 5%%",
-			     path, v->type == VAL_STRING ? v->u.s : scalar_text(v));
+			     path, vtext(v, vb, sizeof(vb)));
 			return -1;
 		}
 		*out = val_num(v, 0);
@@ -165,8 +176,7 @@ static int parse_limit(struct pctx *c, const struct val *v, const char *path, en
 	case EXP_U_COUNT:
 		if (v->type != VAL_INT) {
 			perr(c, v->mark, "%s: Invalid value: %s: expected a whole number%s", path,
-			     v->type == VAL_STRING ? v->u.s : scalar_text(v),
-			     share_ok ? " or a share such as 10%" : "");
+			     vtext(v, vb, sizeof(vb)), share_ok ? " or a share such as 10%" : "");
 			return -1;
 		}
 		if (v->u.i < 0) {
@@ -519,6 +529,39 @@ static void parse_objects(struct pctx *c, const struct val_kv *mkv, enum exp_kin
 	}
 }
 
+/* findings: a list of lint rule ids. */
+static void parse_findings(struct pctx *c, const struct val_kv *mkv)
+{
+	const struct val *l = mkv->v;
+
+	if (l->type != VAL_LIST) {
+		perr(c, l->mark, "spec.expect.findings: Invalid value: expected a list of lint rule ids such as [MS203]");
+		return;
+	}
+	for (size_t i = 0; i < l->u.list.n; i++) {
+		const struct val *v = l->u.list.items[i];
+		const struct lint_rule *rule = v->type == VAL_STRING ? lint_rule(v->u.s) : NULL;
+		char vb[96];
+
+		if (!rule) {
+			size_t n;
+			const struct lint_rule *rules = lint_rules(&n);
+
+			perr(c, v->mark, "spec.expect.findings[%zu]: Invalid value: %s: not a lint rule id", i,
+			     vtext(v, vb, sizeof(vb)));
+			if (n)
+				diag_note(c->d, c->file, v->mark,
+					  "rule ids run from %s to %s: magos-sim lint --list-rules",
+					  rules[0].id, rules[n - 1].id);
+			continue;
+		}
+		c->e->findings = xreallocarray(c->e->findings, c->e->nfindings + 1,
+					       sizeof(*c->e->findings));
+		c->e->findings[c->e->nfindings].rule = rule;
+		c->e->findings[c->e->nfindings++].mark = v->mark;
+	}
+}
+
 int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 {
 	struct pctx c = { .s = s, .e = out, .d = d, .file = s->expect_file };
@@ -537,21 +580,24 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 	for (size_t i = 0; i < m->u.map.n; i++) {
 		const struct val_kv *kv = &m->u.map.items[i];
 		const char *k = kv->key;
+		char vb[96];
 
 		if (!strcmp(k, "trials")) {
 			if (kv->v->type != VAL_INT || kv->v->u.i < 1 || kv->v->u.i > EXP_MAX_TRIALS)
 				perr(&c, kv->v->mark,
 				     "spec.expect.trials: Invalid value: %s: expected a whole number from 1 to %d",
-				     scalar_text(kv->v), EXP_MAX_TRIALS);
+				     vtext(kv->v, vb, sizeof(vb)), EXP_MAX_TRIALS);
 			else
 				out->trials = (uint32_t)kv->v->u.i;
+		} else if (!strcmp(k, "findings")) {
+			parse_findings(&c, kv);
 		} else if (!strcmp(k, "completes")) {
 			struct exp_item *it;
 
 			if (kv->v->type != VAL_BOOL) {
 				perr(&c, kv->v->mark,
 				     "spec.expect.completes: Invalid value: %s: expected true or false",
-				     scalar_text(kv->v));
+				     vtext(kv->v, vb, sizeof(vb)));
 				continue;
 			}
 			it = add_item(out, EXP_COMPLETES, "completes", kv->key_mark);
@@ -850,22 +896,53 @@ struct exp_result *exp_report_add(struct exp_scenario_report *r, const char *id,
 	return x;
 }
 
-void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report *l)
+/* The index in @e->findings of @rule, or -1. */
+static long expected_rule(const struct exp_set *e, const struct lint_rule *rule)
 {
+	for (size_t i = 0; e && i < e->nfindings; i++)
+		if (e->findings[i].rule == rule)
+			return (long)i;
+	return -1;
+}
+
+void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report *l,
+			 const struct exp_set *e)
+{
+	bool *seen = xcalloc(e && e->nfindings ? e->nfindings : 1, sizeof(*seen));
+
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lint_finding *f = &l->items[i];
 		enum exp_outcome oc = f->sev == LINT_ERROR   ? EXP_FAILED
 				      : f->sev == LINT_WARNING ? EXP_WARNED
 							       : EXP_NOTED;
+		long k = expected_rule(e, f->rule);
 		char *msg;
 
-		if (f->rule->fix && f->rule->fix[0])
+		if (k >= 0) {
+			/* The scenario shows this hazard on purpose: finding it is the check. */
+			seen[k] = true;
+			msg = xasprintf("expected (spec.expect.findings): %s", f->msg);
+			oc = EXP_PASSED;
+		} else if (f->rule->fix && f->rule->fix[0]) {
 			msg = xasprintf("%s (%s)", f->msg, f->rule->fix);
-		else
+		} else {
 			msg = xstrdup(f->msg);
+		}
 		exp_report_add(r, f->rule->id, oc, NULL, NULL, msg, f->file, f->mark);
 		free(msg);
 	}
+	for (size_t k = 0; e && k < e->nfindings; k++) {
+		char *msg;
+
+		if (seen[k] || expected_rule(e, e->findings[k].rule) != (long)k)
+			continue;
+		msg = xasprintf("rule %s (%s) is expected to report a finding (spec.expect.findings), but it did not",
+				e->findings[k].rule->id, e->findings[k].rule->name);
+		exp_report_add(r, e->findings[k].rule->id, EXP_FAILED, "no finding",
+			       "at least one finding", msg, e->file, e->findings[k].mark);
+		free(msg);
+	}
+	free(seen);
 }
 
 /* fmt_value() - @v in @unit as text into @buf. */

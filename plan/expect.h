@@ -72,10 +72,18 @@ struct exp_item {
 	struct val_mark mark; /* where the expectation's key sits */
 };
 
+/* A lint rule the scenario shows on purpose (spec.expect.findings). */
+struct exp_finding {
+	const struct lint_rule *rule; /* borrowed, static */
+	struct val_mark mark;         /* the list element */
+};
+
 /* The parsed spec.expect of one scenario. */
 struct exp_set {
 	const char *file;        /* borrowed from the scenario's files */
 	uint32_t trials;         /* expect.trials, default 1 */
+	struct exp_finding *findings; /* owned: expect.findings, rules expected to fire */
+	size_t nfindings;
 	struct exp_item *items;  /* owned, in file order (assert/error last, in order) */
 	size_t n;
 };
@@ -214,9 +222,12 @@ struct exp_result *exp_report_add(struct exp_scenario_report *r, const char *id,
 
 /*
  * exp_report_add_lint() - one result per finding of @l (errors fail, warnings
- * warn, infos note); the message is the finding and its fix.
+ * warn, infos note); the message is the finding and its fix.  A finding of a
+ * rule @e lists in expect.findings (@e may be NULL) passes instead, and a
+ * listed rule with no finding fails at its list element.
  */
-void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report *l);
+void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report *l,
+			 const struct exp_set *e);
 
 /*
  * exp_evaluate() - evaluates every item of @e and appends one result each

@@ -4,7 +4,7 @@
 # and nothing is fetched when all of them are installed.
 set -eu
 
-PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc"
+PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
 
 missing=""
 for p in $PACKAGES; do

@@ -55,6 +55,13 @@ static const char world[] =
 #define S(x) ((char *)(x))
 
 static char tmpdir[64];
+
+static struct val_mark at(uint32_t line, uint32_t col)
+{
+	struct val_mark m = { line, col };
+
+	return m;
+}
 static char path[128];
 
 /*
@@ -224,7 +231,7 @@ static void test_parse_errors(void)
 	CU_ASSERT_EQUAL(d.nerrors, 8);
 	ASSERT_DIAG(&d, 0, "s.yaml:8:5: error: spec.expect: unknown metric \"timeToCompleat\"");
 	ASSERT_DIAG(&d, 1,
-		    "s.yaml:8:5: note: accepted metrics: trials, completes, timeToComplete, "
+		    "s.yaml:8:5: note: accepted metrics: trials, findings, completes, timeToComplete, "
 		    "haltProbability, completionProbability, blastRadius, haltsBefore, "
 		    "detectionLatency, exposure, peakJobs, assert, error");
 	ASSERT_DIAG(&d, 2,
@@ -266,7 +273,7 @@ static void test_parse_wave_and_objects(void)
 	CU_ASSERT_EQUAL(rc, -1);
 	ASSERT_DIAG(&d, 0, "s.yaml:8:25: error: spec.expect.haltsBefore.wave: no wave of a FleetRollout named \"broad\"");
 	ASSERT_DIAG(&d, 1, "s.yaml:8:25: note: the scenario has no FleetRollout with named waves");
-	ASSERT_DIAG(&d, 2, "s.yaml:9:16: error: spec.expect.completes: Invalid value: yes: expected true or false");
+	ASSERT_DIAG(&d, 2, "s.yaml:9:16: error: spec.expect.completes: Invalid value: \"yes\": expected true or false");
 	CU_ASSERT_EQUAL(d.items[3].mark.line, 11);
 	CU_ASSERT_EQUAL(d.items[3].mark.col, 13);
 	ASSERT_DIAG(&d, 4, "s.yaml:13:17: error: spec.expect.assert[1].object.kind: Required value: the kind of the object to look for");
@@ -543,7 +550,42 @@ static void test_objects_in_run(void)
 	cleanup(&s, &e, &d);
 }
 
+/* expect.findings: listed rules pass and must fire; others keep their severity. */
+static void test_findings(void)
+{
+	struct scenario s;
+	struct exp_set e;
+	struct diag d;
+	struct lint_report l;
+	struct exp_scenario_report r;
+	int rc = load("    findings: [MS105, MS101]\n", &s, &e, &d);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(e.nfindings, 2);
+	CU_ASSERT_STRING_EQUAL(e.findings[0].rule->id, "MS105");
+	CU_ASSERT_EQUAL(e.findings[1].mark.line, 8);
+	CU_ASSERT_EQUAL(e.findings[1].mark.col, 23);
+	lint_report_init(&l);
+	lint_add(&l, "MS105", "m.yaml", at(3, 1), "workspace w is in no step");
+	lint_add(&l, "MS107", "m.yaml", at(5, 2), "interval 0");
+	exp_report_init(&r, "x");
+	exp_report_add_lint(&r, &l, &e);
+	CU_ASSERT_EQUAL_FATAL(r.n, 3);
+	CU_ASSERT_EQUAL(r.items[0].outcome, EXP_PASSED);
+	CU_ASSERT_STRING_EQUAL(r.items[0].message,
+			       "expected (spec.expect.findings): workspace w is in no step");
+	CU_ASSERT_EQUAL(r.items[1].outcome, EXP_FAILED); /* MS107 is an error, not listed */
+	CU_ASSERT_EQUAL(r.items[2].outcome, EXP_FAILED); /* MS101 listed, never fired */
+	CU_ASSERT_STRING_EQUAL(r.items[2].id, "MS101");
+	CU_ASSERT_EQUAL(r.items[2].mark.line, 8);
+	CU_ASSERT_EQUAL(r.nfailed, 2);
+	exp_report_release(&r);
+	lint_report_release(&l);
+	cleanup(&s, &e, &d);
+}
+
 static CU_TestInfo tests[] = {
+	{ "expected lint findings", test_findings },
 	{ "parse every metric", test_parse_all },
 	{ "parse an empty expect", test_parse_no_expect },
 	{ "parse errors at file:line:col", test_parse_errors },

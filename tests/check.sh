@@ -1,0 +1,179 @@
+#!/bin/sh
+# `magos-sim check` end to end:
+#   - scenarios/ci/ passes (exit 0), with a JUnit file a real XML parser
+#     (python3 xml.etree) accepts and that holds no failure;
+#   - scenarios/ci-failing/ fails (exit 1) with exactly
+#     scenarios/ci-failing/expected-output.txt on stdout, a JUnit file whose
+#     failures carry the measured value and the limit, GitHub annotations
+#     whose line numbers point at the expectation (or lint finding) they name,
+#     and a Markdown summary with the table and key figures;
+#   - every tests/check-badinput/NN-name.yaml exits 3 with exactly
+#     NN-name.err on stderr and "INVALID <file>" first on stdout;
+#   - usage and I/O errors: exit 2 and 4, no partial output file;
+#   - -n overrides expect.trials; -j does not change the output.
+# UPDATE=1 rewrites expected-output.txt and the .err files (review them).
+# Run from the repository root; MAGOS_SIM names the binary (make check sets it).
+set -u
+MAGOS_SIM=${MAGOS_SIM:-build/debug/magos-sim}
+passed=0
+failed=0
+
+if [ ! -x "$MAGOS_SIM" ]; then
+	echo "check: $MAGOS_SIM is not built"
+	echo "script-totals: 0 passed, 1 failed"
+	exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "check: python3 is needed to validate the JUnit XML (scripts/install-deps.sh)"
+	echo "script-totals: 0 passed, 1 failed"
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+# expect_rc NAME WANT GOT
+expect_rc() {
+	if [ "$3" -eq "$2" ]; then ok; else bad "$1: exit status $3, want $2"; fi
+}
+
+# contains NAME FILE TEXT: FILE holds the fixed string TEXT.
+contains() {
+	if grep -qF -- "$3" "$2"; then ok; else bad "$1: no '$3' in $2"; sed 's/^/    /' "$2" | head -n 20; fi
+}
+
+# junit_check NAME FILE TESTS FAILURES: parses FILE and checks the counts and the shape.
+junit_check() {
+	if python3 - "$2" "$3" "$4" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+path, tests, failures = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+root = ET.parse(path).getroot()
+assert root.tag == "testsuites", root.tag
+cases = root.findall("./testsuite/testcase")
+fails = [c for c in cases if c.find("failure") is not None]
+assert int(root.get("tests")) == tests == len(cases), (root.get("tests"), len(cases))
+assert int(root.get("failures")) == failures == len(fails), (root.get("failures"), len(fails))
+for c in cases:
+    assert c.get("classname") and c.get("name"), c.attrib
+for c in fails:
+    f = c.find("failure")
+    msg = f.get("message")
+    assert msg and f.text and c.get("classname") in f.text, (msg, f.text)
+    if f.get("type") == "expectation":
+        assert "(measured " in msg and ", limit " in msg, msg
+EOF
+	then ok; else bad "$1: $2 is not the JUnit document expected"; fi
+}
+
+# ---------------------------------------------------------------- passing examples
+
+"$MAGOS_SIM" check --no-color --junit "$tmp/ok.xml" --summary "$tmp/ok.md" scenarios/ci/ \
+	>"$tmp/ok.out" 2>"$tmp/ok.err"
+rc=$?
+expect_rc "scenarios/ci/ passes" 0 $rc
+[ $rc -eq 0 ] || sed 's/^/    /' "$tmp/ok.out" "$tmp/ok.err"
+if [ -s "$tmp/ok.err" ]; then bad "scenarios/ci/ wrote to stderr"; cat "$tmp/ok.err"; else ok; fi
+n=$(grep -c '^PASS ' "$tmp/ok.out")
+if [ "$n" -ge 20 ]; then ok; else bad "scenarios/ci/: only $n PASS lines"; fi
+if grep -q '^FAIL' "$tmp/ok.out"; then bad "scenarios/ci/ has FAIL lines"; else ok; fi
+junit_check "scenarios/ci/ JUnit" "$tmp/ok.xml" "$n" 0
+contains "ci summary headline" "$tmp/ok.md" "## magos-sim check ✅"
+contains "ci summary figures" "$tmp/ok.md" "| fleet-gate-holds-broad | 10 | 10 |"
+
+# ---------------------------------------------------------------- the failing example
+
+fdir=scenarios/ci-failing
+ffile=$fdir/merged-staging-prod.yaml
+"$MAGOS_SIM" check --no-color "$fdir/" >"$tmp/f.out" 2>"$tmp/f.err"
+rc=$?
+[ -n "${UPDATE:-}" ] && cp "$tmp/f.out" "$fdir/expected-output.txt"
+expect_rc "ci-failing fails" 1 $rc
+if cmp -s "$tmp/f.out" "$fdir/expected-output.txt"; then ok; else
+	bad "ci-failing output differs from $fdir/expected-output.txt"
+	diff "$fdir/expected-output.txt" "$tmp/f.out" | head -n 20
+fi
+"$MAGOS_SIM" check --no-color --github --junit "$tmp/f.xml" --summary "$tmp/f.md" "$ffile" \
+	>"$tmp/g.out" 2>/dev/null
+expect_rc "ci-failing with --github fails" 1 $?
+junit_check "ci-failing JUnit" "$tmp/f.xml" 5 2
+contains "JUnit failure holds value and limit" "$tmp/f.xml" \
+	'message="blast radius (every trial) 3 exceeds the limit 2 (5 trials) (measured 3, limit &lt;= 2)"'
+contains "JUnit classname is the file" "$tmp/f.xml" "classname=\"$ffile\" name=\"blastRadius 32:19\""
+
+# Each annotation's line must hold what it names.
+grep '^::' "$tmp/g.out" >"$tmp/ann"
+if [ "$(wc -l <"$tmp/ann")" -eq 3 ]; then ok; else bad "want 3 annotations"; cat "$tmp/ann"; fi
+contains "error annotation" "$tmp/ann" \
+	"::error file=$ffile,line=32,col=19,title=blastRadius::blast radius (every trial) 3 exceeds the limit 2 (5 trials)"
+while IFS= read -r a; do
+	line=$(echo "$a" | sed -n 's/.*,line=\([0-9]*\),.*/\1/p')
+	title=$(echo "$a" | sed -n 's/.*,title=\([^:]*\)::.*/\1/p')
+	text=$(sed -n "${line}p" "$ffile")
+	case "$title" in
+	blastRadius) want="blastRadius:";;
+	"error[0]") want="- at: 20m";;
+	MS108) want="reconcile-interval: \"12 hours\"";;
+	*) want="?unknown title $title";;
+	esac
+	case "$text" in
+	*"$want"*) ok;;
+	*) bad "annotation $title points at line $line: '$text', want '$want'";;
+	esac
+done <"$tmp/ann"
+contains "summary headline" "$tmp/f.md" "## magos-sim check ❌"
+contains "summary counts" "$tmp/f.md" "5 checks in 1 input: **2 failed**, 1 warning."
+contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (5 trials) |"
+contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 5 | 5 |"
+if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi
+
+# ---------------------------------------------------------------- bad input
+
+for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
+	want=${input%.yaml}.err
+	"$MAGOS_SIM" check --no-color --junit "$tmp/bad.xml" "$input" >"$tmp/b.out" 2>"$tmp/b.err" </dev/null
+	rc=$?
+	[ -n "${UPDATE:-}" ] && cp "$tmp/b.err" "$want"
+	expect_rc "$input" 3 $rc
+	if cmp -s "$tmp/b.err" "$want"; then ok; else
+		bad "$input: stderr differs from $want"
+		diff "$want" "$tmp/b.err" | head -n 10
+	fi
+	if [ "$(head -n 1 "$tmp/b.out")" = "INVALID $input" ]; then ok; else bad "$input: stdout"; cat "$tmp/b.out"; fi
+	# Invalid input still gives a JUnit file that lists the problems.
+	python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert int(r.get("failures")) >= 1' "$tmp/bad.xml" && ok || bad "$input: JUnit"
+done
+
+# ---------------------------------------------------------------- options
+
+"$MAGOS_SIM" check -n 0 scenarios/ci/ >/dev/null 2>"$tmp/u.err"
+expect_rc "-n 0 is a usage error" 2 $?
+contains "-n 0 message" "$tmp/u.err" "magos-sim check: invalid trial count '0': expected a whole number from 1 to 100000"
+"$MAGOS_SIM" check >/dev/null 2>&1
+expect_rc "no input is a usage error" 2 $?
+"$MAGOS_SIM" check --json x scenarios/ci/ >/dev/null 2>&1
+expect_rc "an option of another command is a usage error" 2 $?
+
+mkdir "$tmp/dir.xml"
+"$MAGOS_SIM" check --junit "$tmp/dir.xml" scenarios/ci/magos-staged.yaml >/dev/null 2>"$tmp/io.err"
+expect_rc "JUnit onto a directory is an I/O error" 4 $?
+contains "I/O message" "$tmp/io.err" "magos-sim check: cannot write JUnit report '$tmp/dir.xml'"
+"$MAGOS_SIM" check --summary "$tmp/nodir/s.md" scenarios/ci/magos-staged.yaml >/dev/null 2>&1
+expect_rc "summary into a missing directory is an I/O error" 4 $?
+if [ -e "$tmp/nodir/s.md" ] || ls "$tmp" | grep -q '^\.'; then bad "partial output left"; else ok; fi
+
+"$MAGOS_SIM" check --no-color -n 3 scenarios/ci/magos-staged.yaml >"$tmp/n3.out" 2>&1
+expect_rc "-n 3" 0 $?
+contains "-n overrides expect.trials" "$tmp/n3.out" "completes: 3 of 3 trials completed, as expected"
+"$MAGOS_SIM" check --no-color -j 1 scenarios/ci/ >"$tmp/j1.out" 2>&1
+"$MAGOS_SIM" check --no-color -j 3 scenarios/ci/ >"$tmp/j3.out" 2>&1
+if cmp -s "$tmp/j1.out" "$tmp/j3.out" && cmp -s "$tmp/j1.out" "$tmp/ok.out"; then ok; else
+	bad "output depends on -j"; diff "$tmp/j1.out" "$tmp/j3.out" | head
+fi
+
+echo "check: $passed passed, $failed failed"
+echo "script-totals: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
