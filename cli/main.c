@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/compare.h"
 #include "sim/rng.h"
 
 #ifndef MAGOS_VERSION
@@ -27,7 +28,8 @@ static void usage_main(FILE *f)
 		"  run       run a scenario once and print its timeline and outcome\n"
 		"  check     load and run scenarios, for CI (exit 1 when a run hits a bound)\n"
 		"  lint      load and admit manifests as the API server would, report problems\n"
-		"  compare   run two scenarios and show their outcomes side by side\n"
+		"  compare   change review: trials of BASE and HEAD, deltas and significance\n"
+		"  merge     combine the partial results of --shard runs into one\n"
 		"  version   print the version\n"
 		"  help      show this help, or `help COMMAND` for one command\n"
 		"\n"
@@ -52,6 +54,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_lint(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		if (argc > 2) {
 			fprintf(stderr, "%s version: takes no arguments\n", cmd_prog);
@@ -73,6 +77,8 @@ static int dispatch(int argc, char **argv)
 			cmd_usage_lint(stdout);
 		else if (!strcmp(sub, "compare"))
 			cmd_usage_compare(stdout);
+		else if (!strcmp(sub, "merge"))
+			cmd_usage_merge(stdout);
 		else {
 			fprintf(stderr, "%s help: unknown command '%s'\n", cmd_prog, sub);
 			return CLI_USAGE;
@@ -80,7 +86,7 @@ static int dispatch(int argc, char **argv)
 		return CLI_OK;
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", cmd_prog, cmd);
-	fprintf(stderr, "commands: run, check, lint, compare, version, help\n");
+	fprintf(stderr, "commands: run, check, lint, compare, merge, version, help\n");
 	return CLI_USAGE;
 }
 

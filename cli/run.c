@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/compare.h"
 #include "plan/stats.h"
 #include "plan/trials.h"
 #include "reports/plan_json.h"
@@ -25,6 +26,7 @@
 
 enum run_optcode {
 	RUN_OPT_CSV = CMD_OPT_FIRST_FREE,
+	RUN_OPT_SHARD,
 };
 
 void cmd_usage_run(FILE *f)
@@ -50,6 +52,11 @@ void cmd_usage_run(FILE *f)
 		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
 		"                        CPUs); the results do not depend on J\n"
 		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
+		"      --shard K/N       run only the K-th (1-based) contiguous slice of the -n\n"
+		"                        trials and write a partial result (schema\n"
+		"                        magos-sim/partial/v1) to the --json FILE;\n"
+		"                        `%s merge` combines the N partials into the\n"
+		"                        unsharded output\n"
 		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
@@ -64,7 +71,7 @@ void cmd_usage_run(FILE *f)
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
-		cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 /* Writes through @write into @path atomically; prints why and returns CLI_IO on failure. */
@@ -242,6 +249,7 @@ int cmd_run(int argc, char **argv)
 		{ "trials", required_argument, NULL, 'n' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, RUN_OPT_CSV },
+		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_opts o;
@@ -250,6 +258,8 @@ int cmd_run(int argc, char **argv)
 	struct rep_run rep;
 	bool json_stdout;
 	const char *csv = NULL;
+	uint32_t shard_k = 0, shard_n = 0;
+	char shard_err[256];
 	uint64_t v;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
@@ -283,6 +293,14 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_CSV:
 			csv = optarg;
 			continue;
+		case RUN_OPT_SHARD:
+			if (partial_parse_shard(optarg, CMD_MAX_SHARDS, &shard_k, &shard_n, shard_err,
+						sizeof(shard_err)) != 0) {
+				fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog, shard_err,
+					cmd_prog);
+				return CLI_USAGE;
+			}
+			continue;
 		default:
 			break;
 		}
@@ -300,11 +318,21 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	if (shard_n && (!o.json || csv)) {
+		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
+				"--csv, --variant or --sweep)\ntry '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
 	if (!jobs)
 		jobs = default_jobs();
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
 	if (rc)
 		goto out_release_scenario;
+	if (shard_n) {
+		rc = cmd_run_shard(&s, &o, ntrials, jobs, shard_k, shard_n);
+		goto out_release_scenario;
+	}
 	if (ntrials > 1) {
 		rc = run_trials(&s, &o, ntrials, jobs, csv);
 		goto out_release_scenario;

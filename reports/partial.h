@@ -1,0 +1,118 @@
+#ifndef MAGOS_REPORTS_PARTIAL_H
+#define MAGOS_REPORTS_PARTIAL_H
+
+/*
+ * Partial results of sharded trials (`run --shard K/N`, `compare --shard
+ * K/N`) and their merge (`magos-sim merge`).  A shard runs a contiguous slice
+ * of the trial indices and writes the rows of its trials, with what makes
+ * them belong together, as JSON, schema "magos-sim/partial/v1":
+ *
+ *   schema      "magos-sim/partial/v1"
+ *   command     "run" or "compare"
+ *   seed        base seed (a decimal string above 2^63-1)
+ *   horizon_ms  ms
+ *   until       "complete" or "horizon"
+ *   total       trials of the whole set (-n)
+ *   shard       [K, N] as given
+ *   first, n    the slice: trials first..first+n-1
+ *   inputs      one object per scenario ("scenario" for run; "base" then
+ *               "head" for compare): {role, name, files, digest, rows},
+ *               digest being partial_digest() of the files read, rows the
+ *               trial rows with every field of struct trial_row (absent
+ *               times as -1) in index order
+ *
+ * Merging checks that every file has the same command, seed, horizon, until,
+ * total and inputs (roles, names and digests), that the slices are disjoint
+ * and cover 0..total-1, and concatenates the rows: the statistics of the
+ * merged rows are those one machine would compute (they are a pure function
+ * of the rows, plan/stats.h, plan/compare.h).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan/trials.h"
+
+/* Digest length: 16 hex digits and the NUL. */
+#define PARTIAL_DIGEST_LEN 17
+
+/* The rows of one scenario in a partial. */
+struct partial_input {
+	char *role;              /* owned: "scenario", "base" or "head" */
+	char *name;              /* owned: scenario name */
+	char **files;            /* owned: the files read, as displayed */
+	size_t nfiles;
+	char digest[PARTIAL_DIGEST_LEN];
+	struct trial_row *rows;  /* owned, n of them (struct partial.n) */
+};
+
+struct partial {
+	char *command;           /* owned: "run" or "compare" */
+	uint64_t seed;
+	int64_t horizon_ms;
+	bool until_horizon;
+	uint32_t total;          /* trials of the whole set */
+	uint32_t shard_k, shard_n; /* as given (1-based K); 0/0 for a merged result */
+	uint32_t first, n;       /* the slice */
+	struct partial_input in[2];
+	size_t nin;              /* 1 (run) or 2 (compare) */
+};
+
+/*
+ * partial_parse_shard() - @s as "K/N", 1 <= K <= N <= @max_n, decimal.
+ * Returns: 0 with *@k and *@n, or -1 with a lower-case reason in @err.
+ */
+int partial_parse_shard(const char *s, uint32_t max_n, uint32_t *k, uint32_t *n, char *err,
+			size_t errlen);
+
+/*
+ * partial_slice() - the contiguous slice of shard @k of @n over @total
+ * trials: first = floor((k-1) * total / n), end = floor(k * total / n), so
+ * the slices of 1..n are disjoint, cover 0..total-1 and differ in size by at
+ * most one (a slice may be empty when n > total).  *@count = end - first.
+ */
+void partial_slice(uint32_t total, uint32_t k, uint32_t n, uint32_t *first, uint32_t *count);
+
+/*
+ * partial_digest() - FNV-1a 64 over the contents of the @n files (each
+ * preceded by its length as 8 little-endian bytes, so boundaries count;
+ * names do not: shards may read the same files from other paths), as 16
+ * lower-case hex digits in @out.
+ * Returns: 0, or -1 with errno set when a file cannot be read (@out then "").
+ */
+int partial_digest(const char *const *files, size_t n, char out[PARTIAL_DIGEST_LEN]);
+
+/*
+ * partial_write() - writes @p as the JSON document above to @f.
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int partial_write(FILE *f, const struct partial *p);
+
+/*
+ * partial_read() - reads the partial result in @path into @out (release with
+ * partial_release() whatever the outcome).
+ * Returns: 0, or -1 with a lower-case reason (naming @path) in @err: an
+ *          unreadable file, not JSON, another schema, a missing or mistyped
+ *          field, rows out of the slice.
+ */
+int partial_read(const char *path, struct partial *out, char *err, size_t errlen);
+
+/*
+ * partial_merge() - checks that the @n partials @p (read from @paths, for
+ * messages) belong together and make a whole set, and fills @out with the
+ * merged set (first 0, n = total, shard 0/0; release with
+ * partial_release()).  The rows are moved out of @p (their row arrays are
+ * left empty), so @p only needs releasing afterwards.
+ * Returns: 0, or -1 with a lower-case reason in @err (different command,
+ *          scenario, digest, seed, horizon, until or total; overlapping or
+ *          missing slices); @out is then empty.
+ */
+int partial_merge(struct partial *p, size_t n, const char *const *paths, struct partial *out,
+		  char *err, size_t errlen);
+
+/* partial_release() - frees what @p owns; accepts NULL. */
+void partial_release(struct partial *p);
+
+#endif

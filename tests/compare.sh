@@ -1,0 +1,138 @@
+#!/bin/sh
+# End-to-end checks of `magos-sim compare`, `--shard K/N` and `merge`: a head
+# whose prod apply is slower fails --max-regression, the same head passes;
+# JSON and Markdown outputs; shard + merge print exactly the unsharded output
+# (run and compare, in any file order); bad shards, garbage and partials that
+# do not belong together are refused with a clear message.
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+SCN=scenarios/three-environments.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # NAME: the exit status of the rest decides
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
+expect_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
+	fi
+}
+
+# The head: prod applies take 15m on average instead of 10m.
+sed 's/gamma: {mean: 10m, sd: 3m}/gamma: {mean: 15m, sd: 3m}/' "$SCN" >"$tmp/slow.yaml"
+check "the slow head differs from the base" test -n "$(cmp "$SCN" "$tmp/slow.yaml" 2>&1)"
+cp "$SCN" "$tmp/same.yaml"
+sed 's/seed: 7/seed: 8/' "$SCN" >"$tmp/seed8.yaml"
+
+# --- compare -------------------------------------------------------------
+expect_rc "a slower head fails --max-regression p95=10%" 1 \
+	"$SIM" compare -n 30 --max-regression p95=10% --json "$tmp/c.json" --markdown "$tmp/c.md" \
+	"$SCN" "$tmp/slow.yaml"
+cp "$tmp/out" "$tmp/slow.txt"
+check "stderr says which limit failed" grep -q "breaks --max-regression p95=10%" "$tmp/err"
+check "the table says FAILED with the figures" \
+	grep -qE "^max-regression p95=10%: FAILED: head worse by \+[0-9.]+% \(limit 10%\), significant" "$tmp/slow.txt"
+check "the p95 row is significant" grep -qE "^ttc p95 .* yes " "$tmp/slow.txt"
+check "the table names the methods" grep -q "paired bootstrap resamples (PCG32, seed 7)" "$tmp/slow.txt"
+check "every table line fits 80 columns" test "$(awk 'length($0) > 80' "$tmp/slow.txt" | wc -l)" -eq 0
+check "the JSON names its schema" grep -q '"schema": "magos-sim/compare/v1"' "$tmp/c.json"
+check "the JSON says failed" grep -q '^  "failed": true' "$tmp/c.json"
+if command -v python3 >/dev/null 2>&1; then
+	check "the JSON parses, p95 worse" python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+m={x['key']:x for x in d['metrics']}
+assert d['n']==30 and m['p95']['worse'] and m['p95']['delta']>0 and m['p95']['method']=='bootstrap'
+assert m['haltProbability']['method']=='McNemar exact' and d['limits'][0]=={'limit':'p95=10%','metric':'p95','failed':True}
+" "$tmp/c.json"
+fi
+check "the Markdown is a table" grep -q '^| metric | base | head | delta | % | significant | 95% CI / p |$' "$tmp/c.md"
+check "the Markdown marks the failed limit" grep -q '^- `--max-regression p95=10%`: \*\*failed\*\*' "$tmp/c.md"
+
+expect_rc "the same head passes the same limits" 0 \
+	"$SIM" compare -n 30 --max-regression p95=10%,p50=1m,mean=5%,haltProbability=0.05,blastRadius=1 \
+	"$SCN" "$tmp/same.yaml"
+check "nothing is significant against itself" test "$(grep -c ' yes ' "$tmp/out")" -eq 0
+check "every limit is ok" test "$(grep -c '^max-regression .*: ok ' "$tmp/out")" -eq 5
+expect_rc "a generous limit passes the slow head" 0 \
+	"$SIM" compare -n 30 --max-regression p95=50% "$SCN" "$tmp/slow.yaml"
+expect_rc "compare is deterministic (-j 1 vs -j 2)" 0 sh -c \
+	"'$SIM' compare -n 30 -j 1 --json - '$SCN' '$tmp/slow.yaml' >'$tmp/j1.json'; \
+	 '$SIM' compare -n 30 -j 2 --json - '$SCN' '$tmp/slow.yaml' >'$tmp/j2.json'; \
+	 cmp '$tmp/j1.json' '$tmp/j2.json'"
+
+expect_rc "compare with one input is a usage error" 2 "$SIM" compare "$SCN"
+expect_rc "an unknown metric is a usage error" 2 "$SIM" compare --max-regression p42=1% "$SCN" "$SCN"
+check "it names the metric" grep -q "unknown metric 'p42'" "$tmp/err"
+expect_rc "a ratio limit above 1 is a usage error" 2 "$SIM" compare --max-regression haltProbability=2 "$SCN" "$SCN"
+expect_rc "a limit without = is a usage error" 2 "$SIM" compare --max-regression p95 "$SCN" "$SCN"
+expect_rc "-n 0 is a usage error" 2 "$SIM" compare -n 0 "$SCN" "$SCN"
+expect_rc "--json - with --markdown - is a usage error" 2 "$SIM" compare --json - --markdown - "$SCN" "$SCN"
+
+# --- shards --------------------------------------------------------------
+for bad_shard in 0/3 4/3 1/0 garbage 1/ /3 -1/3 1/3x; do
+	expect_rc "run --shard $bad_shard is a usage error" 2 "$SIM" run -n 9 --shard "$bad_shard" --json "$tmp/x.json" "$SCN"
+done
+expect_rc "compare --shard 4/3 is a usage error" 2 "$SIM" compare -n 9 --shard 4/3 --json "$tmp/x.json" "$SCN" "$SCN"
+expect_rc "run --shard without --json is a usage error" 2 "$SIM" run -n 9 --shard 1/3 "$SCN"
+check "it asks for --json" grep -q -- "--shard writes its partial result to --json FILE" "$tmp/err"
+
+"$SIM" run -n 30 "$SCN" >"$tmp/run.txt" 2>/dev/null
+"$SIM" run -n 30 --json "$tmp/run.json" "$SCN" >/dev/null 2>&1
+for k in 1 2 3; do
+	expect_rc "run --shard $k/3 writes a partial" 0 "$SIM" run -n 30 --shard $k/3 --json "$tmp/r$k.json" "$SCN"
+done
+check "the shard names its slice on stderr" grep -q "shard 3/3: trials 20..29 of 30 written" "$tmp/err"
+check "a partial names its schema" grep -q '"schema": "magos-sim/partial/v1"' "$tmp/r1.json"
+expect_rc "merge of 3 run shards" 0 "$SIM" merge "$tmp/r3.json" "$tmp/r1.json" "$tmp/r2.json"
+check "merge prints exactly the unsharded tables" cmp -s "$tmp/run.txt" "$tmp/out"
+expect_rc "merge --json of 3 run shards" 0 "$SIM" merge --json "$tmp/merged.json" "$tmp/r1.json" "$tmp/r2.json" "$tmp/r3.json"
+check "merge --json writes exactly the unsharded JSON" cmp -s "$tmp/run.json" "$tmp/merged.json"
+
+"$SIM" compare -n 30 --max-regression p95=10% "$SCN" "$tmp/slow.yaml" >"$tmp/cmp.txt" 2>/dev/null
+for k in 1 2 3; do
+	"$SIM" compare -n 30 --shard $k/3 --json "$tmp/c$k.json" "$SCN" "$tmp/slow.yaml" 2>/dev/null
+done
+expect_rc "merge of 3 compare shards keeps the verdict" 1 "$SIM" merge --max-regression p95=10% \
+	"$tmp/c2.json" "$tmp/c3.json" "$tmp/c1.json"
+check "merge prints exactly the unsharded comparison" cmp -s "$tmp/cmp.txt" "$tmp/out"
+
+# --- merge: bad input ----------------------------------------------------
+expect_rc "merge without files is a usage error" 2 "$SIM" merge
+echo "garbage" >"$tmp/garbage.json"
+expect_rc "merging garbage is invalid input" 3 "$SIM" merge "$tmp/garbage.json"
+check "it names the file" grep -q "'$tmp/garbage.json': not JSON" "$tmp/err"
+expect_rc "merging a trials document is invalid input" 3 "$SIM" merge "$tmp/run.json"
+check "it names the schema" grep -q "not a magos-sim partial result" "$tmp/err"
+expect_rc "a missing slice is refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/r3.json"
+check "it names the missing trials" grep -q "trials 10..19 of 30 are missing" "$tmp/err"
+expect_rc "an overlapping slice is refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/r2.json" "$tmp/r2.json" "$tmp/r3.json"
+check "it names the overlap" grep -q "overlaps" "$tmp/err"
+"$SIM" run -n 30 --shard 2/3 --seed 99 --json "$tmp/seed99.json" "$SCN" 2>/dev/null
+expect_rc "partials with other seeds are refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/seed99.json" "$tmp/r3.json"
+check "it says the seeds differ" grep -q "they have different seeds" "$tmp/err"
+"$SIM" run -n 30 --shard 2/3 --json "$tmp/slow2.json" "$tmp/slow.yaml" 2>/dev/null
+expect_rc "partials of another scenario file are refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/slow2.json" "$tmp/r3.json"
+check "it says the digests differ" grep -q "digests differ" "$tmp/err"
+"$SIM" run -n 30 --shard 2/3 --json "$tmp/other.json" scenarios/staging-failure-halts.yaml 2>/dev/null
+expect_rc "partials of different scenarios are refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/other.json" "$tmp/r3.json"
+check "it says the scenarios differ" grep -q "come from different scenarios" "$tmp/err"
+"$SIM" run -n 31 --shard 2/3 --json "$tmp/n31.json" "$SCN" 2>/dev/null
+expect_rc "partials of other trial counts are refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/n31.json" "$tmp/r3.json"
+expect_rc "run and compare partials do not mix" 3 "$SIM" merge "$tmp/r1.json" "$tmp/c2.json"
+expect_rc "--max-regression on run partials is a usage error" 2 "$SIM" merge --max-regression p95=1% "$tmp/r1.json" "$tmp/r2.json" "$tmp/r3.json"
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
