@@ -631,6 +631,19 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 		parse_objects(&c, objkv[0], EXP_ASSERT);
 	if (objkv[1])
 		parse_objects(&c, objkv[1], EXP_ERROR);
+	/* File order (stable insertion sort: items at one place keep their order). */
+	for (size_t i = 1; i < out->n; i++) {
+		struct exp_item x = out->items[i];
+		size_t j = i;
+
+		while (j > 0 && (out->items[j - 1].mark.line > x.mark.line ||
+				 (out->items[j - 1].mark.line == x.mark.line &&
+				  out->items[j - 1].mark.col > x.mark.col))) {
+			out->items[j] = out->items[j - 1];
+			j--;
+		}
+		out->items[j] = x;
+	}
 	return c.errors ? -1 : 0;
 }
 

@@ -84,7 +84,7 @@ struct exp_set {
 	uint32_t trials;         /* expect.trials, default 1 */
 	struct exp_finding *findings; /* owned: expect.findings, rules expected to fire */
 	size_t nfindings;
-	struct exp_item *items;  /* owned, in file order (assert/error last, in order) */
+	struct exp_item *items;  /* owned, in file order of their marks */
 	size_t n;
 };
 

@@ -175,14 +175,14 @@ static void test_parse_all(void)
 	CU_ASSERT_DOUBLE_EQUAL(e.items[3].max, 0.05, 1e-12);
 	CU_ASSERT_EQUAL(e.items[4].kind, EXP_COMPLETE_PROB);
 	CU_ASSERT_DOUBLE_EQUAL(e.items[4].min, 0.99, 1e-12);
-	/* blastRadius: the p95 map first (file order of stats), then the every-trial bound. */
-	CU_ASSERT_STRING_EQUAL(e.items[5].name, "blastRadius.p95");
-	CU_ASSERT_EQUAL(e.items[5].unit, EXP_U_COUNT);
-	CU_ASSERT_DOUBLE_EQUAL(e.items[5].max, 3, 0);
-	CU_ASSERT_STRING_EQUAL(e.items[6].name, "blastRadius");
-	CU_ASSERT_EQUAL(e.items[6].stat, EXP_EVERY);
-	CU_ASSERT_EQUAL(e.items[6].unit, EXP_U_RATIO);
-	CU_ASSERT_DOUBLE_EQUAL(e.items[6].max, 0.1, 1e-12);
+	/* blastRadius: in file order, the every-trial bound (at `max`) before the p95 map. */
+	CU_ASSERT_STRING_EQUAL(e.items[5].name, "blastRadius");
+	CU_ASSERT_EQUAL(e.items[5].stat, EXP_EVERY);
+	CU_ASSERT_EQUAL(e.items[5].unit, EXP_U_RATIO);
+	CU_ASSERT_DOUBLE_EQUAL(e.items[5].max, 0.1, 1e-12);
+	CU_ASSERT_STRING_EQUAL(e.items[6].name, "blastRadius.p95");
+	CU_ASSERT_EQUAL(e.items[6].unit, EXP_U_COUNT);
+	CU_ASSERT_DOUBLE_EQUAL(e.items[6].max, 3, 0);
 	CU_ASSERT_EQUAL(e.items[7].kind, EXP_HALTS_BEFORE);
 	CU_ASSERT_STRING_EQUAL(e.items[7].phase, "prod");
 	CU_ASSERT(!e.items[7].wave);
