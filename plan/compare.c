@@ -250,8 +250,11 @@ void cmp_compute(const struct trial_row *base, const struct trial_row *head, siz
 		x->base = x->head = x->delta = x->delta_pct = NAN;
 		x->lo = x->hi = x->p_value = NAN;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		assert(base[i].index == head[i].index);
+		out->nbound[0] += base[i].stop == DES_LOOP || base[i].stop == DES_BUDGET;
+		out->nbound[1] += head[i].stop == DES_LOOP || head[i].stop == DES_BUDGET;
+	}
 	if (n == 0) {
 		free(d);
 		return;

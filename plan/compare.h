@@ -81,6 +81,8 @@ struct cmp_result {
 	int64_t horizon_ms;    /* ms */
 	uint64_t seed;         /* base seed; also seeds the bootstrap */
 	unsigned resamples;    /* bootstrap resamples */
+	size_t nbound[2];      /* base, head: trials stopped by the loop or budget bound
+				* (counted as not completed) */
 	struct cmp_metric m[CMP_NMETRICS]; /* indexed by enum cmp_metric_id */
 };
 

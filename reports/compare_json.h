@@ -11,6 +11,7 @@
  *   seed       base seed of both (a decimal string above 2^63-1)
  *   horizon_ms ms
  *   resamples  bootstrap resamples
+ *   nbound     {base, head}: trials stopped by the loop or budget bound
  *   metrics    one object per metric, in table order: key ("p50", "p90",
  *              "p95", "p99", "mean", "completeProbability",
  *              "haltProbability", "blastRadius"), method ("bootstrap",

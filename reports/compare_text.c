@@ -62,13 +62,35 @@ void rep_cmp_value(const struct cmp_metric *m, double v, bool censored, bool sig
 	}
 }
 
+/*
+ * The delta cell: a censored side stands at the horizon, so the delta is a
+ * bound (">+38m39s" when only the head is censored, "<" when only the base
+ * is) and unknown when both are.
+ */
+static void delta_cell(const struct cmp_result *r, const struct cmp_metric *m, char *buf,
+		       size_t len)
+{
+	char d[24];
+
+	if (m->base_censored && m->head_censored) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	rep_cmp_value(m, m->delta, false, true, r->horizon_ms, d, sizeof(d));
+	snprintf(buf, len, "%s%s", m->head_censored ? ">" : m->base_censored ? "<" : "", d);
+}
+
 /* The relative change for the % column: blank for ratios (their delta is in pp). */
 static void pct_cell(const struct cmp_metric *m, char *buf, size_t len)
 {
 	if (m->unit == CMP_UNIT_RATIO || isnan(m->delta_pct))
 		snprintf(buf, len, "%s", m->unit == CMP_UNIT_RATIO ? "" : "-");
+	else if (m->base_censored && m->head_censored)
+		snprintf(buf, len, "?");
 	else
-		snprintf(buf, len, "%s%.1f%%", m->delta_pct > 0 ? "+" : "", m->delta_pct);
+		snprintf(buf, len, "%s%s%.1f%%",
+			 m->head_censored ? ">" : m->base_censored ? "<" : "",
+			 m->delta_pct > 0 ? "+" : "", m->delta_pct);
 }
 
 /* The evidence cell: the interval of the difference, or the p-value. */
@@ -150,7 +172,7 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 	fprintf(f, "%sCompare: base '%s' vs head '%s'%s\n", b, c->base_name, c->head_name, off);
 	fprintf(f, "%zu trials each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
 		r->n, r->seed, hz);
-	fprintf(f, "%s%-19s %9s %9s %9s %7s  %-3s  %s%s\n", b, "metric", "base", "head", "delta", "%",
+	fprintf(f, "%s%-19s %8s %8s %9s %8s  %-3s  %s%s\n", b, "metric", "base", "head", "delta", "%",
 		"sig", "95% CI / p", off);
 	for (int k = 0; k < CMP_NMETRICS; k++) {
 		const struct cmp_metric *m = &r->m[k];
@@ -158,13 +180,18 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 
 		rep_cmp_value(m, m->base, m->base_censored, false, r->horizon_ms, vb, sizeof(vb));
 		rep_cmp_value(m, m->head, m->head_censored, false, r->horizon_ms, vh, sizeof(vh));
-		rep_cmp_value(m, m->delta, false, true, r->horizon_ms, vd, sizeof(vd));
+		delta_cell(r, m, vd, sizeof(vd));
 		pct_cell(m, vp, sizeof(vp));
 		evidence_cell(r, m, ev, sizeof(ev));
-		fprintf(f, "%-19s %9s %9s %9s %7s  %-3s  %s\n", short_label[k], vb, vh, vd, vp,
+		fprintf(f, "%-19s %8s %8s %9s %8s  %-3s  %s\n", short_label[k], vb, vh, vd, vp,
 			m->significant ? "yes" : "no", ev);
 	}
 	fputc('\n', f);
+	for (int s = 0; s < 2; s++)
+		if (r->nbound[s])
+			fprintf(f, "note: %s: %zu trials stopped by a bound (a zero-delay loop or the\n"
+				   "event budget), counted as not completed\n\n",
+				s ? "head" : "base", r->nbound[s]);
 	methods(f, r, "");
 	if (c->nlimits)
 		fputc('\n', f);
@@ -213,7 +240,7 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 
 		rep_cmp_value(m, m->base, m->base_censored, false, r->horizon_ms, vb, sizeof(vb));
 		rep_cmp_value(m, m->head, m->head_censored, false, r->horizon_ms, vh, sizeof(vh));
-		rep_cmp_value(m, m->delta, false, true, r->horizon_ms, vd, sizeof(vd));
+		delta_cell(r, m, vd, sizeof(vd));
 		pct_cell(m, vp, sizeof(vp));
 		evidence_cell(r, m, ev, sizeof(ev));
 		fprintf(f, "| %s | %s | %s | %s%s%s | %s | %s | %s |\n", m->label, vb, vh,
@@ -221,6 +248,11 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 			m->significant ? "yes" : "no", ev);
 	}
 	fputc('\n', f);
+	for (int s = 0; s < 2; s++)
+		if (r->nbound[s])
+			fprintf(f, "> %s: %zu trials stopped by a bound (a zero-delay loop or the event "
+				   "budget), counted as not completed\n\n",
+				s ? "head" : "base", r->nbound[s]);
 	for (size_t i = 0; i < c->nlimits; i++) {
 		const struct cmp_limit *l = &c->limits[i];
 		char lv[24], by[32];

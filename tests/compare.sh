@@ -73,6 +73,14 @@ expect_rc "compare is deterministic (-j 1 vs -j 2)" 0 sh -c \
 	 '$SIM' compare -n 30 -j 2 --json - '$SCN' '$tmp/slow.yaml' >'$tmp/j2.json'; \
 	 cmp '$tmp/j1.json' '$tmp/j2.json'"
 
+# A head that runs out of its event budget: counted, said, and a completion regression.
+sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 150}/' "$SCN" >"$tmp/b150.yaml"
+expect_rc "a head stopped by its budget fails p50=1%" 1 \
+	"$SIM" compare -n 12 --max-regression haltProbability=0.5,p50=1% "$SCN" "$tmp/b150.yaml"
+check "the table says how many head trials a bound stopped" \
+	grep -q "^note: head: 12 trials stopped by a bound" "$tmp/out"
+check "the completion probability fell significantly" grep -qE "^P\(complete\) +100.0% +0.0% +-100.0pp +yes +p=0.000488" "$tmp/out"
+
 expect_rc "compare with one input is a usage error" 2 "$SIM" compare "$SCN"
 expect_rc "an unknown metric is a usage error" 2 "$SIM" compare --max-regression p42=1% "$SCN" "$SCN"
 check "it names the metric" grep -q "unknown metric 'p42'" "$tmp/err"
@@ -108,6 +116,18 @@ done
 expect_rc "merge of 3 compare shards keeps the verdict" 1 "$SIM" merge --max-regression p95=10% \
 	"$tmp/c2.json" "$tmp/c3.json" "$tmp/c1.json"
 check "merge prints exactly the unsharded comparison" cmp -s "$tmp/cmp.txt" "$tmp/out"
+"$SIM" compare -n 30 --json "$tmp/cmp.json" "$SCN" "$tmp/slow.yaml" >/dev/null 2>&1
+"$SIM" merge --json "$tmp/cmpm.json" "$tmp/c1.json" "$tmp/c2.json" "$tmp/c3.json" >/dev/null 2>&1
+check "merge --json writes exactly the unsharded comparison JSON" cmp -s "$tmp/cmp.json" "$tmp/cmpm.json"
+
+# More shards than trials: the empty slices are allowed and merge all the same.
+"$SIM" run -n 3 "$SCN" >"$tmp/n3.txt" 2>/dev/null
+for k in 1 2 3 4 5; do
+	"$SIM" run -q -n 3 --shard $k/5 --json "$tmp/e$k.json" "$SCN" 2>/dev/null
+done
+check "shard 1/5 of 3 trials is empty" grep -q '"n": 0,' "$tmp/e1.json"
+expect_rc "merge of 5 shards of 3 trials" 0 "$SIM" merge "$tmp"/e[1-5].json
+check "it prints exactly the unsharded tables" cmp -s "$tmp/n3.txt" "$tmp/out"
 
 # --- merge: bad input ----------------------------------------------------
 expect_rc "merge without files is a usage error" 2 "$SIM" merge

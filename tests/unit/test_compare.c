@@ -178,7 +178,10 @@ static void test_censored_and_deterministic(void)
 	ladder(b, 0);
 	b[8] = row(8, -1);
 	b[9] = row(9, -1);
+	b[9].stop = DES_BUDGET;
 	cmp_compute(a, b, 10, 60000, 7, 300, &r1);
+	CU_ASSERT_EQUAL(r1.nbound[0], 0);
+	CU_ASSERT_EQUAL(r1.nbound[1], 1);
 	/* p90 rank 8.1 falls among the 2 censored head trials: "> horizon", counted as 60 s */
 	CU_ASSERT_FALSE(r1.m[CMP_TTC_P90].base_censored);
 	CU_ASSERT_TRUE(r1.m[CMP_TTC_P90].head_censored);
