@@ -26,7 +26,8 @@ const char cmd_exit_codes_help[] =
 static const char *const known_long[] = {
 	"seed", "horizon", "json", "quiet", "width", "until", "timeline", "color", "no-color",
 	"help", "trials", "jobs", "csv", "sweep", "shard", "junit", "github", "summary",
-	"max-regression", "html", "trace", "mermaid", NULL,
+	"max-regression", "html", "trace", "mermaid", "markdown", "variant", "strict",
+	"disable", "format", "list-rules", NULL,
 };
 
 void cmd_opts_init(struct cmd_opts *o)
