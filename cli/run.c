@@ -10,11 +10,15 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "engine/xalloc.h"
 #include "cli/compare.h"
 #include "plan/stats.h"
+#include "plan/sweep.h"
 #include "plan/trials.h"
+#include "plan/variant.h"
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
+#include "reports/variants_text.h"
 #include "sim/outfile.h"
 
 /* Bounds of -n and -j. */
@@ -26,6 +30,8 @@
 
 enum run_optcode {
 	RUN_OPT_CSV = CMD_OPT_FIRST_FREE,
+	RUN_OPT_VARIANT,
+	RUN_OPT_SWEEP,
 	RUN_OPT_SHARD,
 };
 
@@ -52,11 +58,19 @@ void cmd_usage_run(FILE *f)
 		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
 		"                        CPUs); the results do not depend on J\n"
 		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
+		"                        (with a sweep: one row per value)\n"
 		"      --shard K/N       run only the K-th (1-based) contiguous slice of the -n\n"
 		"                        trials and write a partial result (schema\n"
 		"                        magos-sim/partial/v1) to the --json FILE;\n"
 		"                        `%s merge` combines the N partials into the\n"
 		"                        unsharded output\n"
+		"      --variant NAME    run only the variant NAME of spec.variants, as if\n"
+		"                        it were the scenario (with N > 1 and variants but no\n"
+		"                        --variant: the base and every variant, one table)\n"
+		"      --sweep P=V1,V2,...|P=FROM..TO/STEPS\n"
+		"                        run the trials once per value of parameter P\n"
+		"                        (capacity, models.apply.median, ...; overrides\n"
+		"                        spec.sweep) and print a table of value x metrics\n"
 		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
@@ -240,6 +254,236 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	return rc;
 }
 
+/* ---- variants and sweeps (plan/variant.h, plan/sweep.h) -------------- */
+
+/* Prints @d to stderr; CLI_INVALID when it holds an error, else CLI_OK. */
+static int report_diag(struct diag *d, bool color)
+{
+	int rc = diag_has_errors(d) ? CLI_INVALID : CLI_OK;
+
+	diag_print(d, stderr, color);
+	diag_release(d);
+	diag_init(d);
+	return rc;
+}
+
+/* --variant NAME: @s with that variant applied, into @out. */
+static int pick_variant(const struct scenario *s, const char *name, struct var_scenario *out,
+			bool color)
+{
+	struct var_set vs;
+	const struct var_def *v;
+	struct diag d;
+	int rc;
+
+	diag_init(&d);
+	var_parse(s, &vs, &d);
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release_set;
+	v = var_find(&vs, name);
+	if (!v) {
+		fprintf(stderr, "%s run: unknown variant '%s'; ", cmd_prog, name);
+		if (!vs.n)
+			fprintf(stderr, "the scenario has no spec.variants\n");
+		for (size_t i = 0; i < vs.n; i++)
+			fprintf(stderr, "%s'%s'%s", i ? ", " : "the variants are ", vs.v[i].name,
+				i + 1 == vs.n ? "\n" : "");
+		rc = CLI_USAGE;
+		goto out_release_set;
+	}
+	var_apply(s, v, out, &d);
+	rc = report_diag(&d, color);
+out_release_set:
+	var_set_release(&vs);
+	diag_release(&d);
+	return rc;
+}
+
+/* The trials of @s and their statistics; @rows kept (caller frees) when non-NULL. */
+static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+			 unsigned jobs, struct plan_stats *st, struct trial_row **keep)
+{
+	struct trials_opts to = { 0 };
+	struct progress prog = { 0 };
+	struct trial_row *rows = NULL;
+
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	if (!o->quiet && isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
+		to.progress = on_progress;
+		to.progress_ctx = &prog;
+	}
+	if (trials_run(s, &to, &rows) != 0) {
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		return CLI_INTERNAL;
+	}
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
+	if (keep) {
+		*keep = rows;
+		return CLI_OK;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	return CLI_OK;
+}
+
+struct whatif_out {
+	const struct rep_plan *rp;
+	const struct rep_variant *v; /* nv variants, then ns sweep values */
+	size_t nv, ns;
+	const char *param;
+};
+
+static int write_whatif_json(FILE *f, const void *arg)
+{
+	const struct whatif_out *w = arg;
+
+	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
+}
+
+static int write_sweep_csv(FILE *f, const void *arg)
+{
+	const struct whatif_out *w = arg;
+
+	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
+}
+
+/*
+ * N trials of the base, of every variant of spec.variants (unless @cli_sweep)
+ * and of every value of the sweep (@cli_sweep, else spec.sweep), all on the
+ * same trial seeds; the variant table and/or the sweep table.
+ */
+static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+		      unsigned jobs, const char *csv, const struct sweep *cli_sweep)
+{
+	bool color = cli_color_wanted(o->color, 2);
+	struct var_set vs = { 0 };
+	struct sweep ssw = { 0 };
+	const struct sweep *sw = cli_sweep;
+	struct var_def *defs = NULL;
+	struct plan_stats *st = NULL, base_st;
+	struct rep_variant *rv = NULL;
+	struct trial_row *rows = NULL;
+	struct rep_plan rp;
+	struct whatif_out w = { 0 };
+	struct diag d;
+	size_t nv = 0, ns = 0, nst = 0;
+	char err[1024], (*vals)[64] = NULL;
+	int rc;
+
+	diag_init(&d);
+	if (!cli_sweep) {
+		var_parse(s, &vs, &d);
+		if (sweep_from_scenario(s, &ssw, &d) == 0)
+			sw = &ssw;
+	}
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release;
+	nv = vs.n;
+	ns = sw ? sw->n : 0;
+	defs = xcalloc(ns ? ns : 1, sizeof(*defs));
+	vals = xcalloc(ns ? ns : 1, sizeof(*vals));
+	for (size_t i = 0; i < ns; i++) {
+		if (sweep_variant(s, sw, i, &defs[i], err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s run: %s\n", cmd_prog, err);
+			rc = cli_sweep ? CLI_USAGE : CLI_INVALID;
+			goto out_release;
+		}
+		sweep_value_text(sw, i, vals[i], sizeof(vals[i]));
+	}
+	/* Every variant applies before anything runs: a bad one costs no trials. */
+	for (size_t i = 0; i < nv + ns; i++) {
+		struct var_scenario t;
+
+		if (var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d) == 0)
+			var_scenario_release(&t);
+	}
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release;
+
+	rc = whatif_trials(s, o, n, jobs, &base_st, &rows);
+	if (rc)
+		goto out_release;
+	st = xcalloc(nv + ns + 1, sizeof(*st));
+	rv = xcalloc(nv + ns + 1, sizeof(*rv));
+	rv[0] = (struct rep_variant){ "base", NULL, &base_st };
+	for (size_t i = 0; i < nv + ns; i++) {
+		struct var_scenario t;
+
+		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i], NULL);
+		var_scenario_release(&t);
+		if (rc)
+			goto out_release_stats;
+		nst = i + 1;
+		if (i < nv)
+			rv[i + 1] = (struct rep_variant){ vs.v[i].name, vs.v[i].description, &st[i] };
+		else
+			rv[i + 1] = (struct rep_variant){ vals[i - nv], NULL, &st[i] };
+	}
+
+	memset(&rp, 0, sizeof(rp));
+	rp.name = s->name;
+	rp.files = (const char *const *)s->files;
+	rp.nfiles = s->nfiles;
+	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
+	rp.horizon_ms = base_st.horizon_ms;
+	rp.rows = rows;
+	rp.n = n;
+	rp.st = &base_st;
+	w = (struct whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
+	if (csv && ns) {
+		rc = write_file(csv, write_sweep_csv, &w);
+	} else if (csv) {
+		struct csv_arg ca = { rows, n };
+
+		rc = write_file(csv, write_csv, &ca);
+	}
+	if (rc == CLI_OK && o->json) {
+		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
+		for (size_t i = 0; i < ns; i++)
+			rv[1 + nv + i].name = defs[i].name;
+		rc = write_file(o->json, write_whatif_json, &w);
+		for (size_t i = 0; i < ns; i++)
+			rv[1 + nv + i].name = vals[i];
+	}
+	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+		bool tcolor = cli_color_wanted(o->color, 1);
+
+		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, n, tcolor) != 0)
+			rc = CLI_IO;
+		if (rc == CLI_OK && nv && ns && fputc('\n', stdout) == EOF)
+			rc = CLI_IO;
+		if (rc == CLI_OK && ns &&
+		    rep_sweep_text(stdout, sw->param, rv + 1 + nv, ns, rp.seed, n, tcolor) != 0)
+			rc = CLI_IO;
+	}
+
+out_release_stats:
+	for (size_t i = 0; i < nst; i++)
+		plan_stats_release(&st[i]);
+	plan_stats_release(&base_st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	free(st);
+	free(rv);
+out_release:
+	for (size_t i = 0; i < ns && defs; i++)
+		var_def_release(&defs[i]);
+	free(defs);
+	free(vals);
+	var_set_release(&vs);
+	sweep_release(&ssw);
+	diag_release(&d);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -249,6 +493,8 @@ int cmd_run(int argc, char **argv)
 		{ "trials", required_argument, NULL, 'n' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, RUN_OPT_CSV },
+		{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
+		{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
 		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -258,8 +504,13 @@ int cmd_run(int argc, char **argv)
 	struct rep_run rep;
 	bool json_stdout;
 	const char *csv = NULL;
+	const char *variant = NULL;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
+	struct sweep cli_sweep = { 0 };
+	struct var_scenario vsc = { 0 };
+	const struct scenario *rs = &s;
+	char serr[1024];
 	uint64_t v;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
@@ -301,24 +552,43 @@ int cmd_run(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			continue;
+		case RUN_OPT_VARIANT:
+			variant = optarg;
+			continue;
+		case RUN_OPT_SWEEP:
+			sweep_release(&cli_sweep);
+			if (sweep_parse(optarg, &cli_sweep, serr, sizeof(serr)) != 0) {
+				fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog, serr,
+					cmd_prog);
+				return CLI_USAGE;
+			}
+			continue;
 		default:
 			break;
 		}
-		if ((rc = cmd_opt_common(c, "run", cmd_usage_run, argv, &o)) >= 0)
+		if ((rc = cmd_opt_common(c, "run", cmd_usage_run, argv, &o)) >= 0) {
+			sweep_release(&cli_sweep);
 			return rc;
+		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s run: no scenario given\ntry '%s run --help'\n", cmd_prog, cmd_prog);
+	if (optind >= argc || (variant && cli_sweep.n)) {
+		fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog,
+			variant && cli_sweep.n ? "--variant and --sweep cannot be combined"
+					       : "no scenario given",
+			cmd_prog);
+		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
 	json_stdout = o.json && strcmp(o.json, "-") == 0;
 	if (json_stdout && csv && !strcmp(csv, "-")) {
+		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
 				"try '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (shard_n && (!o.json || csv)) {
+	if (shard_n && (!o.json || csv || variant || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
 				"--csv, --variant or --sweep)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
@@ -333,13 +603,22 @@ int cmd_run(int argc, char **argv)
 		rc = cmd_run_shard(&s, &o, ntrials, jobs, shard_k, shard_n);
 		goto out_release_scenario;
 	}
+	if (variant) {
+		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
+		if (rc)
+			goto out_release_scenario;
+		rs = &vsc.s;
+	} else if (cli_sweep.n || (ntrials > 1 && (s.variants || s.sweep))) {
+		rc = run_whatif(&s, &o, ntrials, jobs, csv, cli_sweep.n ? &cli_sweep : NULL);
+		goto out_release_scenario;
+	}
 	if (ntrials > 1) {
-		rc = run_trials(&s, &o, ntrials, jobs, csv);
+		rc = run_trials(rs, &o, ntrials, jobs, csv);
 		goto out_release_scenario;
 	}
 
-	run_scenario(&s, &o.run, &r);
-	cmd_fill_rep(&rep, &s, &r);
+	run_scenario(rs, &o.run, &r);
+	cmd_fill_rep(&rep, rs, &r);
 
 	if (csv) {
 		struct trial_row row;
@@ -364,6 +643,8 @@ int cmd_run(int argc, char **argv)
 out_release_run:
 	run_result_release(&r);
 out_release_scenario:
+	var_scenario_release(&vsc);
+	sweep_release(&cli_sweep);
 	scn_release(&s);
 	return rc;
 }

@@ -1,0 +1,156 @@
+#!/bin/sh
+# End-to-end checks of variants and sweeps (`run -n N` on a scenario with
+# spec.variants, --variant, --sweep, spec.sweep): the worked example pinned
+# with its seed and -n 200, a capacity sweep on a Magos example pinned as a
+# table and as CSV, the JSON's variants array, identical output whatever -j,
+# and bad input (exit 2 for the command line, 3 for the scenario).
+# UPDATE=1 rewrites the pinned files on purpose.
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+EX=scenarios/what-if-canary-soak.yaml
+MAGOS=scenarios/parallel-cohorts.yaml
+GOLD=tests/variants
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # NAME: the exit status of the rest decides
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+# expect_rc NAME WANT CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err), compares its exit status.
+expect_rc() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else
+		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
+	fi
+}
+
+# pinned NAME FILE GOLDEN: FILE equals tests/variants/GOLDEN (UPDATE=1 rewrites it).
+pinned() {
+	if [ "${UPDATE:-0}" = 1 ]; then cp "$2" "$GOLD/$3"; fi
+	if cmp -s "$2" "$GOLD/$3"; then ok "$1"; else
+		bad "$1"; diff "$GOLD/$3" "$2" | head -20 | sed 's/^/     /'
+	fi
+}
+
+# scenario NAME TEXT: writes a scenario file into $tmp.
+scenario() { printf '%s\n' "$2" >"$tmp/$1"; }
+
+# ---- the worked example: base and three variants on the same seeds
+expect_rc "the example's variants run" 0 "$SIM" run -n 200 "$EX"
+pinned "the variant table is pinned (seed 11, -n 200)" "$tmp/out" canary-soak.txt
+check "nothing on stderr" test ! -s "$tmp/err"
+check "the table fits 80 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")" -le 80
+check "every variant has a delta line" test "$(grep -c '^  vs base' "$tmp/out")" -eq 6
+
+expect_rc "the JSON of the variants" 0 "$SIM" run -n 20 --json "$tmp/v.json" "$EX"
+check "the JSON names the variants in order" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [v["name"] for v in d["variants"]]
+assert names == ["soak 15m instead of 30m", "add a pilot wave", "failure rate 5%"], names
+assert d["variants"][0]["description"] == "the canary wave soaks 15m before broad opens"
+assert d["variants"][2]["description"] == "adoptions fail five times as often"
+for v in d["variants"]:
+    assert v["statistics"]["ntrials"] == 20
+assert d["n"] == 20 and len(d["trials"]) == 20
+' "$tmp/v.json"
+
+expect_rc "--variant runs one variant as the scenario" 0 "$SIM" run --variant "add a pilot wave" --timeline none "$EX"
+check "... with its extra wave" grep -q "wave pilot" "$tmp/out"
+expect_rc "the base has no pilot wave" 0 "$SIM" run --timeline none "$EX"
+check "... indeed" sh -c "! grep -q 'wave pilot' '$tmp/out'"
+expect_rc "--variant with an unknown name is a usage error" 2 "$SIM" run --variant nope "$EX"
+check "... that lists the variants" grep -q "unknown variant 'nope'; the variants are 'soak 15m instead of 30m', 'add a pilot wave', 'failure rate 5%'" "$tmp/err"
+
+# ---- a capacity sweep on a Magos example
+expect_rc "capacity sweep" 0 "$SIM" run -n 20 -j 1 --sweep capacity=1,2,4,8 --csv "$tmp/cap.csv" "$MAGOS"
+pinned "the capacity sweep table is pinned" "$tmp/out" capacity-sweep.txt
+pinned "the capacity sweep CSV is pinned" "$tmp/cap.csv" capacity-sweep.csv
+check "the CSV has a header and one row per value" test "$(wc -l <"$tmp/cap.csv")" -eq 5
+cp "$tmp/out" "$tmp/cap-j1.txt"
+expect_rc "capacity sweep on 2 threads" 0 "$SIM" run -n 20 -j 2 --sweep capacity=1..8/4 --csv "$tmp/cap2.csv" "$MAGOS"
+check "a range gives the rounded values 1, 3, 6, 8" test "$(cut -d, -f1 "$tmp/cap2.csv" | tr -d '\r' | tr '\n' ' ')" = "capacity 1 3 6 8 "
+expect_rc "the same sweep on 1 thread" 0 "$SIM" run -n 20 -j 1 --sweep capacity=1..8/4 --csv "$tmp/cap1.csv" "$MAGOS"
+check "-j does not change the sweep" cmp -s "$tmp/cap1.csv" "$tmp/cap2.csv"
+
+# spec.sweep does the same from the scenario
+sed 's/^  models:$/  sweep: {parameter: capacity, values: [1, 2, 4, 8]}\n  models:/' "$MAGOS" >"$tmp/swept.yaml"
+expect_rc "spec.sweep runs with -n" 0 "$SIM" run -n 20 -j 1 "$tmp/swept.yaml"
+check "spec.sweep prints the same table" cmp -s "$tmp/out" "$tmp/cap-j1.txt"
+
+# ---- bad input
+expect_rc "an unknown sweep parameter" 2 "$SIM" run -n 5 --sweep capasity=1,2 "$MAGOS"
+check "... lists the accepted ones" grep -q "unknown sweep parameter 'capasity'; accepted: capacity, models.podStartup" "$tmp/err"
+expect_rc "an empty range" 2 "$SIM" run -n 5 --sweep capacity=8..2/4 "$MAGOS"
+check "... is named empty" grep -q "empty range \"8..2/4\"" "$tmp/err"
+expect_rc "zero steps" 2 "$SIM" run -n 5 --sweep models.apply.duration=1m..2m/0 "$MAGOS"
+expect_rc "a non-numeric value" 2 "$SIM" run -n 5 --sweep capacity=1,two "$MAGOS"
+check "... is quoted" grep -q "value \"two\" is not a whole number of at least 1" "$tmp/err"
+expect_rc "a duration that is not one" 2 "$SIM" run -n 5 --sweep models.apply.duration=5 "$MAGOS"
+expect_rc "a probability above 1" 2 "$SIM" run -n 5 --sweep models.apply.failureProbability=0.5,2 "$MAGOS"
+expect_rc "a median of a duration that is not lognormal" 2 "$SIM" run -n 5 --sweep models.apply.median=2m,4m "$MAGOS"
+check "... says what it needs" grep -q "needs spec.models.jobs.apply.duration to be lognormal" "$tmp/err"
+expect_rc "--variant with --sweep" 2 "$SIM" run --variant x --sweep capacity=1 "$EX"
+
+HEAD='apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: bad}
+spec:'
+FR='---
+apiVersion: stages.metio.wtf/v1
+kind: FleetRollout
+metadata: {name: shop}
+spec:
+  targetVersion: "1.5.0"
+  selector: {matchLabels: {app: shop}}
+  waves:
+    - name: all
+      selector: {}'
+scenario unknown-target.yaml "$HEAD
+  variants:
+    - name: typo
+      patches:
+        - target: {kind: FleetRollout, name: shops}
+          merge: {spec: {targetVersion: \"1.6.0\"}}
+$FR"
+expect_rc "a patch of an object that does not exist" 3 "$SIM" run -n 5 "$tmp/unknown-target.yaml"
+check "... names it and the variant at file:line:col" grep -q "unknown-target.yaml:8:19: error: spec.variants\[0\].patches\[0\].target: variant 'typo': no FleetRollout \"shops\" in the inputs" "$tmp/err"
+check "... and lists the objects of that kind" grep -q "note: FleetRollout objects in the inputs: \"shop\"" "$tmp/err"
+
+scenario invalid-patch.yaml "$HEAD
+  variants:
+    - name: no waves
+      patches:
+        - target: {kind: FleetRollout, name: shop}
+          merge: {spec: {waves: 3}}
+$FR"
+expect_rc "a patch that makes the manifest invalid" 3 "$SIM" run -n 5 "$tmp/invalid-patch.yaml"
+check "... names the variant and the admission message" grep -q "error: spec.variants\[0\].patches\[0\]: variant 'no waves': the patched FleetRollout \"shop\" is invalid: FleetRollout \"shop\": spec.waves: Invalid value" "$tmp/err"
+
+scenario bad-model.yaml "$HEAD
+  variants:
+    - name: typo
+      models: {stagesets: {adoptoin: {duration: 5m}}}
+$FR"
+expect_rc "an unknown model key" 3 "$SIM" run -n 5 "$tmp/bad-model.yaml"
+check "... lists the accepted keys" grep -q "bad-model.yaml:7:28: error: unknown field \"spec.variants\[0\].models.stagesets.adoptoin\"" "$tmp/err"
+check "... in a note" grep -q "note: accepted fields: adoption, regression, migrations, rules" "$tmp/err"
+
+scenario bad-sweep.yaml "$HEAD
+  sweep: {parameter: capacity, values: \"4..2/3\"}
+$FR"
+expect_rc "an empty range in spec.sweep" 3 "$SIM" run -n 5 "$tmp/bad-sweep.yaml"
+check "... at its line" grep -q "bad-sweep.yaml:5:40: error: spec.sweep: sweep 'capacity': empty range" "$tmp/err"
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
