@@ -1,0 +1,369 @@
+/*
+ * Spans of whole runs of example scenarios at their own seeds: the exact
+ * spans of a few targets, the steps and waves, halts, gate evaluations,
+ * rollback stamps and counters.  The times are those the simulator gives
+ * for these scenarios and seeds on any machine (it is deterministic); a
+ * changed model shifts them, and then the expectations are read again from
+ * SPANS_DUMP=1 build/.../test_spans, checked by eye against
+ * `magos-sim run --timeline all`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/spans.h"
+#include "sim/des.h"
+#include "sim/diag.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "tests/unit/cu_main.h"
+
+struct fixture {
+	struct scenario s;
+	struct run_result r;
+	struct rep_run rep;
+	struct sp_set sp;
+};
+
+static void dump(const struct sp_set *sp)
+{
+	char buf[256];
+
+	printf("\nend %lld\n", (long long)sp->end_ms);
+	for (size_t d = 0; d < sp->ndrivers; d++) {
+		const struct sp_driver *dr = &sp->drivers[d];
+
+		printf("driver %zu %s completed %lld halted %lld targets %zu+%zu\n", d,
+		       sp_driver_label(dr, buf, sizeof(buf)), (long long)dr->completed_ms,
+		       (long long)dr->halted_ms, dr->first, dr->ntargets);
+		for (size_t g = 0; g < dr->ngroups; g++) {
+			const struct sp_group *gr = &dr->groups[g];
+
+			printf("  group %zu %s open %lld settled %lld soak %lld passed %lld halted %lld targets %zu+%zu\n",
+			       g, gr->name, (long long)gr->opened_ms, (long long)gr->settled_ms,
+			       (long long)gr->soak_end_ms, (long long)gr->passed_ms,
+			       (long long)gr->halted_ms, gr->first, gr->ntargets);
+		}
+	}
+	for (size_t i = 0; i < sp->ntargets; i++) {
+		const struct sp_target *t = &sp->targets[i];
+
+		printf("target %zu %s %s/%s d%zu g%ld:", i, t->kind, t->ns, t->name, t->driver,
+		       t->group);
+		for (size_t k = 0; k < t->nspans; k++)
+			printf(" [%lld,%lld%s %s(%s)]", (long long)t->spans[k].start_ms,
+			       (long long)t->spans[k].end_ms, t->spans[k].open_end ? "+" : "",
+			       sp_phase_name(t->spans[k].phase),
+			       t->spans[k].label ? t->spans[k].label : "-");
+		printf("\n");
+	}
+	for (size_t i = 0; i < sp->ninstants; i++) {
+		const struct sp_instant *in = &sp->instants[i];
+
+		printf("instant %lld %s d%zu g%ld t%ld %s | %s | %g %d\n", (long long)in->t_ms,
+		       sp_instant_kind_name(in->kind), in->driver, in->group, in->target,
+		       in->label ? in->label : "-", in->message ? in->message : "-", in->value,
+		       in->has_value);
+	}
+	for (size_t i = 0; i < sp->ncounters; i++) {
+		const struct sp_counter *c = &sp->counters[i];
+
+		printf("counter %s d%ld g%ld:", c->name, c->driver, c->group);
+		for (size_t k = 0; k < c->npoints; k++)
+			printf(" %lld=%g", (long long)c->points[k].t_ms, c->points[k].value);
+		printf("\n");
+	}
+}
+
+/* Asserts span @k of @t: [@start, @end) in @phase, open at the end or not. */
+static void span_is(const struct sp_target *t, size_t k, int64_t start, int64_t end,
+		    enum sp_phase phase, bool open_end)
+{
+	CU_ASSERT_FATAL(k < t->nspans);
+	CU_ASSERT_EQUAL(t->spans[k].start_ms, start);
+	CU_ASSERT_EQUAL(t->spans[k].end_ms, end);
+	CU_ASSERT_EQUAL(t->spans[k].phase, phase);
+	CU_ASSERT_EQUAL(t->spans[k].open_end, open_end);
+}
+
+static const struct sp_target *target_named(const struct sp_set *sp, const char *ns,
+					    const char *name)
+{
+	for (size_t i = 0; i < sp->ntargets; i++)
+		if (!strcmp(sp->targets[i].ns, ns) && !strcmp(sp->targets[i].name, name))
+			return &sp->targets[i];
+	CU_FAIL("no such target");
+	return NULL;
+}
+
+static const struct sp_counter *counter_named(const struct sp_set *sp, const char *name)
+{
+	for (size_t i = 0; i < sp->ncounters; i++)
+		if (!strcmp(sp->counters[i].name, name))
+			return &sp->counters[i];
+	CU_FAIL("no such counter");
+	return NULL;
+}
+
+static size_t count_kind(const struct sp_set *sp, enum sp_instant_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sp->ninstants; i++)
+		n += sp->instants[i].kind == k;
+	return n;
+}
+
+/* Loads and runs @path at its own seed, then builds the spans. */
+static void setup(struct fixture *fx, const char *path)
+{
+	const char *paths[1] = { path };
+	struct diag d;
+
+	memset(fx, 0, sizeof(*fx));
+	diag_init(&d);
+	scn_init(&fx->s);
+	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &fx->s, &d), 0);
+	diag_release(&d);
+	run_scenario(&fx->s, NULL, &fx->r);
+	fx->rep.name = fx->s.name;
+	fx->rep.seed = fx->r.seed;
+	fx->rep.horizon_ms = fx->r.horizon_ms;
+	fx->rep.end_ms = fx->r.end_ms;
+	fx->rep.tl = des_timeline(fx->r.world);
+	fx->rep.summary = &fx->r.summary;
+	fx->rep.obs = fx->r.obs;
+	fx->rep.fleets = fx->r.fobs;
+	sp_build(&fx->sp, &fx->rep);
+	if (getenv("SPANS_DUMP"))
+		dump(&fx->sp);
+}
+
+static void teardown(struct fixture *fx)
+{
+	sp_release(&fx->sp);
+	sp_release(&fx->sp); /* twice: release leaves it empty */
+	run_result_release(&fx->r);
+	scn_release(&fx->s);
+}
+
+static void test_magos(void)
+{
+	struct fixture fx;
+
+	const struct sp_driver *d;
+	const struct sp_target *t;
+	const struct sp_counter *c;
+	char buf[64];
+
+	setup(&fx, "scenarios/three-environments.yaml");
+	CU_ASSERT_EQUAL(fx.sp.end_ms, 1805716);
+	CU_ASSERT_EQUAL_FATAL(fx.sp.ndrivers, 1);
+	d = &fx.sp.drivers[0];
+	CU_ASSERT_STRING_EQUAL(sp_driver_label(d, buf, sizeof(buf)), "Rollout default/shop");
+	CU_ASSERT_EQUAL(d->completed_ms, 1805716);
+	CU_ASSERT_EQUAL(d->halted_ms, -1);
+	CU_ASSERT_EQUAL_FATAL(d->ngroups, 3);
+	CU_ASSERT_STRING_EQUAL(d->groups[1].name, "staging");
+	CU_ASSERT_EQUAL(d->groups[1].opened_ms, 344196);
+	CU_ASSERT_EQUAL(d->groups[1].passed_ms, 770150);
+	CU_ASSERT_EQUAL(d->groups[1].soak_end_ms, -1);
+	CU_ASSERT_EQUAL(d->groups[1].first, 1);
+	CU_ASSERT_EQUAL(d->groups[1].ntargets, 1);
+	CU_ASSERT_EQUAL(d->first, 0);
+	CU_ASSERT_EQUAL(d->ntargets, 3);
+	/* Targets in step order, not name order. */
+	CU_ASSERT_EQUAL_FATAL(fx.sp.ntargets, 3);
+	CU_ASSERT_STRING_EQUAL(fx.sp.targets[0].name, "shop-dev");
+	CU_ASSERT_STRING_EQUAL(fx.sp.targets[2].name, "shop-prod");
+	t = &fx.sp.targets[1];
+	CU_ASSERT_STRING_EQUAL(t->name, "shop-staging");
+	CU_ASSERT_EQUAL(t->group, 1);
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 4);
+	span_is(t, 0, 0, 344196, SP_PENDING, false);
+	span_is(t, 1, 344196, 552379, SP_PLANNING, false);
+	span_is(t, 2, 552379, 770150, SP_APPLYING, false);
+	span_is(t, 3, 770150, 1805716, SP_APPLIED, true);
+	CU_ASSERT_STRING_EQUAL(t->spans[2].label, "Applying");
+	/* The run ends as prod applies: its Applied lasts no time and is dropped. */
+	t = &fx.sp.targets[2];
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 3);
+	span_is(t, 2, 966585, 1805716, SP_APPLYING, false);
+	CU_ASSERT_EQUAL(fx.sp.nspans, 10);
+	CU_ASSERT_EQUAL_FATAL(fx.sp.ninstants, 2);
+	CU_ASSERT_EQUAL(fx.sp.instants[1].kind, SP_I_STATUS);
+	CU_ASSERT_EQUAL(fx.sp.instants[1].t_ms, 1805716);
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[1].label, "Applied");
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[1].message, "RolloutCompleted");
+	/* One Job at a time: a Job ends where the next starts, so one change only. */
+	c = counter_named(&fx.sp, "running jobs");
+	CU_ASSERT_EQUAL_FATAL(c->npoints, 2);
+	CU_ASSERT_EQUAL(c->points[0].t_ms, 0);
+	CU_ASSERT_EQUAL(c->points[0].value, 1);
+	CU_ASSERT_EQUAL(c->points[1].t_ms, 1805716);
+	CU_ASSERT_EQUAL(c->points[1].value, 0);
+	CU_ASSERT_EQUAL(c->driver, -1);
+	teardown(&fx);
+}
+
+static void test_fleet(void)
+{
+	struct fixture fx;
+
+	const struct sp_driver *d;
+	const struct sp_target *t;
+	const struct sp_counter *c;
+
+	setup(&fx, "scenarios/fleet-rollback-pinned.yaml");
+	CU_ASSERT_EQUAL_FATAL(fx.sp.ndrivers, 1);
+	d = &fx.sp.drivers[0];
+	CU_ASSERT_STRING_EQUAL(d->kind, "FleetRollout");
+	CU_ASSERT_STRING_EQUAL(d->name, "moodle");
+	CU_ASSERT_EQUAL(d->completed_ms, -1);
+	CU_ASSERT_EQUAL(d->halted_ms, 1500000);
+	CU_ASSERT_EQUAL_FATAL(d->ngroups, 3);
+	CU_ASSERT_EQUAL(d->groups[0].opened_ms, 0);
+	CU_ASSERT_EQUAL(d->groups[0].settled_ms, 660000);
+	CU_ASSERT_EQUAL(d->groups[0].soak_end_ms, 2460000);
+	CU_ASSERT_EQUAL(d->groups[0].passed_ms, -1);
+	CU_ASSERT_EQUAL(d->groups[0].halted_ms, 1500000);
+	CU_ASSERT_EQUAL(d->groups[0].ntargets, 4);
+	CU_ASSERT_EQUAL(d->groups[2].first, 7);
+	CU_ASSERT_EQUAL(d->groups[2].ntargets, 5);
+	CU_ASSERT_EQUAL(d->groups[1].opened_ms, -1);
+	t = target_named(&fx.sp, "strict", "moodle");
+	CU_ASSERT_EQUAL(t->group, 0);
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 3);
+	span_is(t, 0, 0, 180000, SP_ADOPTING, false);
+	span_is(t, 1, 180000, 1500000, SP_READY, false);
+	span_is(t, 2, 1500000, 10800000, SP_NOT_READY, true);
+	CU_ASSERT_STRING_EQUAL(t->spans[2].label, "DowngradeNotAllowed");
+	t = target_named(&fx.sp, "tenant-05", "moodle");
+	CU_ASSERT_EQUAL(t->group, 2);
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 3);
+	span_is(t, 0, 0, 120000, SP_PENDING, false);
+	span_is(t, 1, 120000, 660000, SP_READY, false);
+	span_is(t, 2, 660000, 10800000, SP_AWAITING_APPROVAL, true);
+	/* The halt, then the 4 stamps on the canary members, in target order. */
+	CU_ASSERT_EQUAL(count_kind(&fx.sp, SP_I_HALT), 1);
+	CU_ASSERT_EQUAL_FATAL(count_kind(&fx.sp, SP_I_STAMP), 4);
+	CU_ASSERT_EQUAL(fx.sp.instants[1].kind, SP_I_HALT);
+	CU_ASSERT_EQUAL(fx.sp.instants[1].group, 0);
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[1].label, "Halted");
+	for (size_t i = 0; i < 4; i++) {
+		const struct sp_instant *in = &fx.sp.instants[2 + i];
+
+		CU_ASSERT_EQUAL(in->kind, SP_I_STAMP);
+		CU_ASSERT_EQUAL(in->t_ms, 1500000);
+		CU_ASSERT_EQUAL(in->target, (long)i);
+		CU_ASSERT_STRING_EQUAL(in->label, "4.5.0");
+	}
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[3].message, "strict/moodle");
+	/* Within one instant the driver's status writes keep the timeline's order. */
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[6].label, "Halted");
+	CU_ASSERT_STRING_EQUAL(fx.sp.instants[7].label, "InProgress");
+	c = counter_named(&fx.sp, "adopting members");
+	CU_ASSERT_EQUAL(c->driver, 0);
+	CU_ASSERT_EQUAL_FATAL(c->npoints, 3);
+	CU_ASSERT_EQUAL(c->points[0].value, 4);
+	CU_ASSERT_EQUAL(c->points[1].t_ms, 60000);
+	CU_ASSERT_EQUAL(c->points[1].value, 2);
+	CU_ASSERT_EQUAL(c->points[2].t_ms, 180000);
+	CU_ASSERT_EQUAL(c->points[2].value, 0);
+	CU_ASSERT_EQUAL(counter_named(&fx.sp, "running jobs")->npoints, 0);
+	teardown(&fx);
+}
+
+static void test_gate(void)
+{
+	struct fixture fx;
+
+	const struct sp_driver *d;
+	const struct sp_target *t;
+	const struct sp_counter *c;
+	const struct sp_instant *in = NULL;
+
+	setup(&fx, "scenarios/fleet-gate-halt.yaml");
+	d = &fx.sp.drivers[0];
+	CU_ASSERT_EQUAL(d->completed_ms, 3840000);
+	CU_ASSERT_EQUAL(d->groups[0].halted_ms, 1260000);
+	CU_ASSERT_EQUAL(d->groups[0].passed_ms, 2460000);
+	CU_ASSERT_EQUAL(d->groups[1].soak_end_ms, 3720000);
+	t = target_named(&fx.sp, "tenant-01", "moodle");
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 5);
+	span_is(t, 2, 600000, 2460000, SP_AWAITING_APPROVAL, false);
+	span_is(t, 3, 2460000, 2520000, SP_ADOPTING, false);
+	span_is(t, 4, 2520000, 3840000, SP_READY, true);
+	for (size_t i = 0; i < fx.sp.ninstants && !in; i++)
+		if (fx.sp.instants[i].kind == SP_I_GATE)
+			in = &fx.sp.instants[i];
+	CU_ASSERT_FATAL(in != NULL);
+	CU_ASSERT_EQUAL(in->t_ms, 1260000);
+	CU_ASSERT_STRING_EQUAL(in->label, "Failing");
+	CU_ASSERT(in->has_value);
+	CU_ASSERT_DOUBLE_EQUAL(in->value, 0.052347, 1e-9);
+	CU_ASSERT_PTR_NULL(in->min);
+	CU_ASSERT_STRING_EQUAL(in->max, "0.01");
+	c = counter_named(&fx.sp, "gate canary");
+	CU_ASSERT_EQUAL(c->group, 0);
+	CU_ASSERT_FATAL(c->npoints > 1);
+	CU_ASSERT_EQUAL(c->points[0].t_ms, 1260000);
+	for (size_t i = 1; i < c->npoints; i++)
+		CU_ASSERT(c->points[i].t_ms > c->points[i - 1].t_ms);
+	c = counter_named(&fx.sp, "adopting members");
+	CU_ASSERT_EQUAL_FATAL(c->npoints, 7);
+	CU_ASSERT_EQUAL(c->points[4].t_ms, 3720000);
+	CU_ASSERT_EQUAL(c->points[4].value, 8);
+	teardown(&fx);
+}
+
+static void test_parallel(void)
+{
+	struct fixture fx;
+
+	const struct sp_counter *c;
+
+	setup(&fx, "scenarios/default-parallel.yaml");
+	CU_ASSERT_EQUAL_FATAL(fx.sp.ndrivers, 1);
+	CU_ASSERT_PTR_NULL(fx.sp.drivers[0].kind);
+	CU_ASSERT_STRING_EQUAL(fx.sp.drivers[0].name, "(no rollout)");
+	CU_ASSERT_EQUAL(fx.sp.drivers[0].ngroups, 0);
+	CU_ASSERT_EQUAL(fx.sp.drivers[0].ntargets, 5);
+	CU_ASSERT_EQUAL(fx.sp.targets[0].group, -1);
+	CU_ASSERT_STRING_EQUAL(fx.sp.targets[0].name, "sandbox-checkout");
+	c = counter_named(&fx.sp, "running jobs");
+	CU_ASSERT_EQUAL_FATAL(c->npoints, 6);
+	CU_ASSERT_EQUAL(c->points[0].value, 5);
+	CU_ASSERT_EQUAL(c->points[1].t_ms, 203595);
+	CU_ASSERT_EQUAL(c->points[1].value, 4);
+	CU_ASSERT_EQUAL(c->points[5].value, 0);
+	teardown(&fx);
+}
+
+static void test_approval(void)
+{
+	struct fixture fx;
+
+	const struct sp_target *t;
+
+	setup(&fx, "tests/scenarios/auto-apply-false.yaml");
+	t = target_named(&fx.sp, "default", "shop-prod");
+	CU_ASSERT_EQUAL_FATAL(t->nspans, 3);
+	span_is(t, 1, 100000, 120000, SP_PLANNING, false);
+	span_is(t, 2, 120000, 7200000, SP_AWAITING_APPROVAL, true);
+	CU_ASSERT_STRING_EQUAL(t->spans[2].label, "Planned");
+	teardown(&fx);
+}
+
+void register_tests(void)
+{
+	static CU_TestInfo tests[] = {
+		{ "magos three environments", test_magos },
+		{ "fleet rollback pinned", test_fleet },
+		{ "fleet gate halt", test_gate },
+		{ "default parallel", test_parallel },
+		{ "auto-apply false", test_approval },
+		CU_TEST_INFO_NULL,
+	};
+	CU_ADD_SUITE("spans", tests);
+}
