@@ -659,12 +659,16 @@ static bool scalar_equal(const struct val *p, const struct val *a)
 
 /*
  * subset_diff() - exp_subset() that also says where the first mismatch is:
- * @path (of @pathlen bytes) receives its dotted path.
+ * @path (of @pathlen bytes) receives its dotted path, *@want and *@got the
+ * nodes compared there (*@got NULL: absent).
  */
-static bool subset_diff(const struct val *p, const struct val *a, char *path, size_t pathlen)
+static bool subset_diff(const struct val *p, const struct val *a, char *path, size_t pathlen,
+			const struct val **want, const struct val **got)
 {
 	size_t used = strlen(path);
 
+	*want = p;
+	*got = a;
 	if (!a)
 		return p->type == VAL_NULL;
 	if (p->type == VAL_MAP) {
@@ -674,7 +678,7 @@ static bool subset_diff(const struct val *p, const struct val *a, char *path, si
 			const struct val_kv *kv = &p->u.map.items[i];
 
 			snprintf(path + used, pathlen - used, "%s%s", used ? "." : "", kv->key);
-			if (!subset_diff(kv->v, val_map_get(a, kv->key), path, pathlen))
+			if (!subset_diff(kv->v, val_map_get(a, kv->key), path, pathlen, want, got))
 				return false;
 		}
 		path[used] = '\0';
@@ -685,7 +689,8 @@ static bool subset_diff(const struct val *p, const struct val *a, char *path, si
 			return false;
 		for (size_t i = 0; i < p->u.list.n; i++) {
 			snprintf(path + used, pathlen - used, "[%zu]", i);
-			if (!subset_diff(p->u.list.items[i], a->u.list.items[i], path, pathlen))
+			if (!subset_diff(p->u.list.items[i], a->u.list.items[i], path, pathlen, want,
+					 got))
 				return false;
 		}
 		path[used] = '\0';
@@ -694,11 +699,33 @@ static bool subset_diff(const struct val *p, const struct val *a, char *path, si
 	return scalar_equal(p, a);
 }
 
+/* A value as a mismatch message shows it: strings quoted, collections by kind. */
+static void value_text(const struct val *v, char *buf, size_t len)
+{
+	if (!v)
+		snprintf(buf, len, "absent");
+	else if (v->type == VAL_MAP)
+		snprintf(buf, len, "a map");
+	else if (v->type == VAL_LIST)
+		snprintf(buf, len, "a list of %zu", v->u.list.n);
+	else if (v->type == VAL_STRING)
+		snprintf(buf, len, "\"%s\"", v->u.s);
+	else if (v->type == VAL_BOOL)
+		snprintf(buf, len, "%s", v->u.b ? "true" : "false");
+	else if (v->type == VAL_INT)
+		snprintf(buf, len, "%lld", (long long)v->u.i);
+	else if (v->type == VAL_FLOAT)
+		snprintf(buf, len, "%g", v->u.f);
+	else
+		snprintf(buf, len, "null");
+}
+
 bool exp_subset(const struct val *partial, const struct val *actual)
 {
 	char path[512] = "";
+	const struct val *want, *got;
 
-	return subset_diff(partial, actual, path, sizeof(path));
+	return subset_diff(partial, actual, path, sizeof(path), &want, &got);
 }
 
 static struct val *strmap_val(const struct obj_strmap *m)
@@ -780,12 +807,26 @@ static void check_objects(const struct exp_item *it, struct des *w, struct exp_o
 	api_list_init(&l);
 	api_list(des_api(w), kind, ns, NULL, NULL, &l);
 	oc->nkind = oc->nmatched = 0;
+	oc->mismatch[0] = '\0';
 	for (size_t i = 0; i < l.n; i++) {
+		struct val *v;
+		char path[256] = "", wantv[96], gotv[96];
+		const struct val *want, *got;
+
 		if (!identity_matches(it->object, l.items[i]))
 			continue;
 		oc->nkind++;
-		if (exp_object_matches(it->object, l.items[i]))
+		v = exp_obj_val(l.items[i]);
+		if (subset_diff(it->object, v, path, sizeof(path), &want, &got)) {
 			oc->nmatched++;
+		} else if (!oc->mismatch[0]) {
+			/* The first object's first difference: what a reader fixes first. */
+			value_text(want, wantv, sizeof(wantv));
+			value_text(got, gotv, sizeof(gotv));
+			snprintf(oc->mismatch, sizeof(oc->mismatch), "%s is %s, expected %s", path,
+				 gotv, wantv);
+		}
+		val_free(v);
 	}
 	api_list_release(&l);
 	oc->done = true;
@@ -1247,8 +1288,8 @@ static void eval_object(struct exp_scenario_report *r, const struct exp_item *it
 	snprintf(mv, sizeof(mv), "%zu of %zu matched at %s", oc->nmatched, oc->nkind, when);
 	if (it->kind == EXP_ASSERT)
 		msg = oc->pass ? xasprintf("%s matches at %s", ot, when)
-			       : oc->nkind ? xasprintf("%s does not match the expected fields at %s (%zu object%s with that identity)",
-						       ot, when, oc->nkind, oc->nkind == 1 ? "" : "s")
+			       : oc->nkind ? xasprintf("%s does not match at %s: %s (%zu object%s with that identity)",
+						       ot, when, oc->mismatch, oc->nkind, oc->nkind == 1 ? "" : "s")
 					   : xasprintf("no %s exists at %s", ot, when);
 	else
 		msg = oc->pass ? xasprintf("no %s matches at %s, as expected", ot, when)

@@ -140,6 +140,7 @@ struct exp_objcheck {
 	bool at_end;      /* evaluated on the final state (no `at`, or the run ended first) */
 	size_t nmatched;  /* objects matching the partial manifest */
 	size_t nkind;     /* objects of the kind (and namespace/name) looked at */
+	char mismatch[512]; /* the first difference of the first such object, "" when none */
 };
 
 struct exp_probes {

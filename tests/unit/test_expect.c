@@ -538,7 +538,7 @@ static void test_objects_in_run(void)
 	CU_ASSERT_EQUAL_FATAL(r.n, 4);
 	CU_ASSERT_EQUAL(r.items[0].outcome, EXP_FAILED); /* not applied at 0s */
 	CU_ASSERT_STRING_EQUAL(r.items[0].message,
-			       "Workspace \"shop-prod\" does not match the expected fields at 0s (1 object with that identity)");
+			       "Workspace \"shop-prod\" does not match at 0s: status.phase is \"Pending\", expected \"Applied\" (1 object with that identity)");
 	CU_ASSERT_EQUAL(r.items[1].outcome, EXP_PASSED); /* applied at the end */
 	CU_ASSERT_EQUAL(r.items[2].outcome, EXP_PASSED); /* beyond the run: the final state */
 	CU_ASSERT(p.checks[2].at_end);
