@@ -4,8 +4,10 @@
  * findings, runs every rule, drops the disabled ones, prints, and maps the
  * result to an exit code.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cmd.h"
@@ -133,13 +135,100 @@ static int parse_disable(const char *arg, bool *disabled)
 
 /* ---- loading ----------------------------------------------------------------- */
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool yaml_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return n[0] != '.' &&
+	       ((len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml")));
+}
+
+/*
+ * Appends the inputs of argument @arg to @out: a directory gives its *.yaml
+ * and *.yml regular files sorted by name (as the loader reads a directory),
+ * so that each scenario in it is linted on its own; anything else, and a
+ * directory without such files, is itself (the loader reports it).
+ */
+static void expand(const char *arg, char ***out, size_t *n)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *dir;
+	size_t first = *n, len = strlen(arg);
+
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || !(dir = opendir(arg))) {
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		char *p;
+
+		if (!yaml_name(de->d_name))
+			continue;
+		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
+		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = p;
+	}
+	closedir(dir);
+	if (*n == first) {
+		*out = xreallocarray(*out, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	qsort(*out + first, *n - first, sizeof(**out), cmp_str);
+}
+
+/* The files a scenario read (itself and its includes), by device and inode. */
+struct covered {
+	struct file_key {
+		dev_t dev;
+		ino_t ino;
+	} *keys; /* owned */
+	size_t n;
+};
+
+static void cover(struct covered *c, const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st) != 0)
+		return;
+	c->keys = xreallocarray(c->keys, c->n + 1, sizeof(*c->keys));
+	c->keys[c->n].dev = st.st_dev;
+	c->keys[c->n].ino = st.st_ino;
+	c->n++;
+}
+
+static bool is_covered(const struct covered *c, const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st) != 0)
+		return false;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->keys[i].dev == st.st_dev && c->keys[i].ino == st.st_ino)
+			return true;
+	return false;
+}
+
 /*
  * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
- * findings are kept only when the inputs hold a Scenario document; returns
- * whether they were kept.  Counts go to @files and @objs.
+ * findings are kept only when the inputs hold a Scenario document, and the
+ * files it read go to @cov; returns whether they were kept.  Counts go to
+ * @files and @objs.
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
-		      size_t *files, size_t *objs)
+		      size_t *files, size_t *objs, struct covered *cov)
 {
 	struct scenario s;
 	struct diag d;
@@ -147,7 +236,7 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct l
 
 	diag_init(&d);
 	scn_init(&s);
-	scn_load((const char *const *)paths, n, &s, &d);
+	scn_load_static((const char *const *)paths, n, &s, &d);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
@@ -155,6 +244,8 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct l
 		lint_scenario(r, &s);
 		*files += s.nfiles;
 		*objs += s.nobjs;
+		for (size_t i = 0; only_scenario && i < s.nfiles; i++)
+			cover(cov, s.files[i]);
 	}
 	scn_release(&s);
 	diag_release(&d);
@@ -241,7 +332,9 @@ int cmd_lint(int argc, char **argv)
 	size_t nrules, files = 0, objs = 0, nplain = 0;
 	bool strict = false, list = false, unreadable = false, *disabled;
 	enum fmt fmt = FMT_TEXT;
-	char **plain;
+	char **plain, **inputs = NULL;
+	size_t ninputs = 0;
+	struct covered cov = { NULL, 0 };
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -313,14 +406,29 @@ int cmd_lint(int argc, char **argv)
 	 * world of its own (two Scenario documents cannot be loaded as one).
 	 */
 	lint_report_init(&r);
-	plain = xcalloc((size_t)(argc - optind), sizeof(*plain));
-	for (int i = optind; i < argc; i++) {
-		if (!lint_load(&argv[i], 1, true, &r, &files, &objs))
-			plain[nplain++] = argv[i];
+	for (int i = optind; i < argc; i++)
+		expand(argv[i], &inputs, &ninputs);
+	plain = xcalloc(ninputs, sizeof(*plain));
+	for (size_t i = 0; i < ninputs; i++) {
+		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov))
+			plain[nplain++] = inputs[i];
+	}
+	/* A manifest a scenario includes was linted with that scenario. */
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < nplain; i++)
+			if (!is_covered(&cov, plain[i]))
+				plain[k++] = plain[i];
+		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &r, &files, &objs);
+		lint_load(plain, nplain, false, &r, &files, &objs, &cov);
 	free(plain);
+	for (size_t i = 0; i < ninputs; i++)
+		free(inputs[i]);
+	free(inputs);
+	free(cov.keys);
 	/* Unreadable input is exit 3 even when MS002 is disabled: nothing was checked there. */
 	for (size_t i = 0; i < r.n; i++)
 		if (!strcmp(r.items[i].rule->id, "MS002"))

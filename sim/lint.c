@@ -195,6 +195,12 @@ static const struct lint_rule rules[] = {
 	  "a gate source sets both prometheus and webhook: the controller queries prometheus and "
 	  "ignores the webhook (spec §1.4)",
 	  "remove the source you do not mean" },
+	{ "MS221", "threshold-unbounded", LINT_WARNING,
+	  "a gate's threshold sets neither min nor max, or only bounds that admit every value "
+	  "(NaN, min -Inf, max +Inf): the gate passes whatever the metric says, so it never halts "
+	  "the fleet (spec §1.4, §2.3.7)",
+	  "set max (or min) to the limit the metric must stay within, as a plain number in a "
+	  "string, e.g. max: \"0.01\"" },
 	/* END MS2xx */
 };
 
@@ -393,8 +399,71 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 	}
 }
 
+/* Orders findings by (file, line, column), for the search in drop_told_twice(). */
+static int cmp_spot(const void *pa, const void *pb)
+{
+	const struct lint_finding *a = *(const struct lint_finding *const *)pa;
+	const struct lint_finding *b = *(const struct lint_finding *const *)pb;
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+
+	if (c)
+		return c;
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	return a->mark.col < b->mark.col ? -1 : a->mark.col > b->mark.col;
+}
+
+static bool is_rule_finding(const struct lint_finding *f)
+{
+	return strncmp(f->rule->id, "MS0", 3) != 0;
+}
+
+/*
+ * Drops the loader's warnings (MS003) at the file:line:col of a rule's
+ * finding: both tell one problem (a gate address the loader and MS206/MS216
+ * judge alike), and the rule's finding says it with its id and fix.  A
+ * warning without a line is never dropped: it names no spot.
+ */
+static void drop_told_twice(struct lint_report *r)
+{
+	const struct lint_finding **spots;
+	bool *drop;
+	size_t nspots = 0, k = 0;
+
+	if (r->n < 2)
+		return;
+	spots = xcalloc(r->n, sizeof(*spots));
+	drop = xcalloc(r->n, sizeof(*drop));
+	for (size_t i = 0; i < r->n; i++)
+		if (is_rule_finding(&r->items[i]) && r->items[i].mark.line)
+			spots[nspots++] = &r->items[i];
+	qsort(spots, nspots, sizeof(*spots), cmp_spot);
+	/* decided before any item moves: spots point into r->items */
+	for (size_t i = 0; i < r->n && nspots; i++) {
+		const struct lint_finding *key = &r->items[i];
+
+		drop[i] = key->mark.line && strcmp(key->rule->id, "MS003") == 0 &&
+			  bsearch(&key, spots, nspots, sizeof(*spots), cmp_spot) != NULL;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct lint_finding *x = &r->items[i];
+
+		if (drop[i]) {
+			free(x->file);
+			free(x->msg);
+			r->nwarnings--;
+			continue;
+		}
+		r->items[k++] = *x;
+	}
+	r->n = k;
+	free(drop);
+	free(spots);
+}
+
 void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_fleet(r, s);
+	drop_told_twice(r);
 }

@@ -19,6 +19,7 @@
  */
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine/value.h"
@@ -89,9 +90,31 @@ void lint_from_diag(struct lint_report *r, const struct diag *d);
 /*
  * lint_scenario() - runs every rule over the objects of @s (borrowed) and
  * appends the findings to @r.  Works on a partially loaded scenario (objects
- * whose admission failed are simply absent).  Never fails.
+ * whose admission failed are simply absent).  A loader warning already in
+ * @r (MS003, from lint_from_diag()) at the file:line:col of a rule's finding
+ * is removed: the rule tells the same problem with its id and fix.  Never
+ * fails.
  */
 void lint_scenario(struct lint_report *r, const struct scenario *s);
+
+/*
+ * lint_unselected_workspaces() - the Workspaces of a Rollout's project that
+ * no step of the Rollout selects (rule MS105; the run's end-of-run hazard
+ * note uses it too), matched as the Rollout controller matches them: a
+ * missing or null step selector is the empty one, as Go decodes the
+ * value-typed field.
+ * @steps:   the Rollout's spec.strategy.steps (borrowed); NULL or not a
+ *           list: no steps.
+ * @project: the Rollout's spec.projectRef.
+ * @ws:      @n Workspaces of the Rollout's namespace (borrowed).
+ * @out:     @n flags, each set when that Workspace names @project in
+ *           spec.projectRef.name and no step selects it.
+ * Returns:  true when every step's selector converts; when one does not, the
+ *           controller fails before granting anything and @out says nothing
+ *           useful.  Cannot fail otherwise.
+ */
+bool lint_unselected_workspaces(const struct val *steps, const char *project,
+				const struct obj *const *ws, size_t n, bool *out);
 
 /* The two rule families, called by lint_scenario(). */
 void lint_magos(struct lint_report *r, const struct scenario *s);

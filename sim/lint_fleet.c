@@ -1,5 +1,5 @@
 /*
- * The FleetRollout rules of lint (MS201..MS220): static hazards of
+ * The FleetRollout rules of lint (MS201..MS221): static hazards of
  * FleetRollout manifests and of the StageSets they select, each one a
  * consequence of a rule of ../shared/specs/fleetrollout-controller.md that
  * the rule's row in sim/lint.c names.
@@ -23,6 +23,7 @@
 #include "sim/lint.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -409,14 +410,26 @@ static const char *refused_host(const char *host)
 	return NULL;
 }
 
-/* MS205, MS215: the bounds parse as ParseFloat does, and leave room for a value (§1.4). */
+/*
+ * Whether a parsed bound @v (@text NULL: absent) can fail a finite value:
+ * the comparisons value < min and value > max are false for a NaN bound, and
+ * for min -Inf or max +Inf (the querier never returns NaN or ±Inf, §2.3.7).
+ */
+static bool bound_limits(const char *text, double v, bool is_max)
+{
+	if (!text || isnan(v))
+		return false;
+	return is_max ? !(isinf(v) && v > 0) : !(isinf(v) && v < 0);
+}
+
+/* MS205, MS215, MS221: the bounds parse as ParseFloat does, and leave room for a value (§1.4). */
 static void rule_threshold(struct lint_report *r, const struct obj *fr, size_t i,
 			   const struct val *gate)
 {
 	const struct val *th = val_map_get(gate, "threshold");
 	const char *names[2] = { "min", "max" };
 	char *text[2];
-	double v[2];
+	double v[2] = { 0, 0 };
 	int rc[2];
 
 	if (!th || th->type != VAL_MAP)
@@ -443,6 +456,21 @@ static void rule_threshold(struct lint_report *r, const struct obj *fr, size_t i
 			 "FleetRollout %s wave \"%s\" gate threshold min %s is above max %s: every "
 			 "value fails, so the fleet halts once the wave is settled and soaked",
 			 fr->name, wave_name(fr, i), text[0], text[1]);
+	if ((!text[0] || rc[0] == THR_OK) && (!text[1] || rc[1] == THR_OK) &&
+	    !bound_limits(text[0], v[0], false) && !bound_limits(text[1], v[1], true)) {
+		if (!text[0] && !text[1])
+			lint_add(r, "MS221", fr->src.file, key_mark(gate, "threshold", fr->src.mark),
+				 "FleetRollout %s wave \"%s\" gate threshold sets neither min nor max: "
+				 "every value passes, so the gate never halts the fleet",
+				 fr->name, wave_name(fr, i));
+		else
+			lint_add(r, "MS221", fr->src.file, key_mark(gate, "threshold", fr->src.mark),
+				 "FleetRollout %s wave \"%s\" gate threshold%s%s%s%s admits every value "
+				 "(a NaN bound never fails, min -Inf and max +Inf hold every number): the "
+				 "gate never halts the fleet",
+				 fr->name, wave_name(fr, i), text[0] ? " min " : "",
+				 text[0] ? text[0] : "", text[1] ? " max " : "", text[1] ? text[1] : "");
+	}
 	free(text[0]);
 	free(text[1]);
 }

@@ -27,6 +27,60 @@ static bool is_magos(const struct obj *o, const char *kind)
 	return strcmp(o->kind, kind) == 0 && strncmp(o->api_version, MAGOS_GROUP, 16) == 0;
 }
 
+/*
+ * The Magos objects lint looks at: the inputs' and those of `apply` events,
+ * an applied object replacing the one of the same kind, namespace and name
+ * before it (lint looks at the cluster as the manifests describe it, as the
+ * FleetRollout rules do).  Objects are borrowed, in input order, then the
+ * events' in event order.
+ */
+struct view {
+	const struct obj **objs; /* owned array */
+	size_t n;
+};
+
+static void view_init(struct view *v, const struct scenario *s)
+{
+	const struct obj **applied = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applied));
+	size_t napplied = 0;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct obj *o = s->events[i].obj;
+
+		if (s->events[i].type == SCN_EV_APPLY && o && o->kind &&
+		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0)
+			applied[napplied++] = o;
+	}
+	v->objs = xcalloc(s->nobjs + napplied + 1, sizeof(*v->objs));
+	v->n = 0;
+	/* input keys are unique (struct scenario): only a later apply can replace one */
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+		bool replaced = false;
+
+		if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
+			continue;
+		for (size_t j = 0; j < napplied && !replaced; j++)
+			replaced = obj_cmp_key(o, applied[j]) == 0;
+		if (!replaced)
+			v->objs[v->n++] = o;
+	}
+	for (size_t i = 0; i < napplied; i++) {
+		bool replaced = false;
+
+		for (size_t j = i + 1; j < napplied && !replaced; j++)
+			replaced = obj_cmp_key(applied[i], applied[j]) == 0;
+		if (!replaced)
+			v->objs[v->n++] = applied[i];
+	}
+	free(applied);
+}
+
+static void view_release(struct view *v)
+{
+	free(v->objs);
+}
+
 static const char *ws_project(const struct obj *ws)
 {
 	return val_str(val_path(ws->spec, "projectRef.name"), "");
@@ -75,24 +129,36 @@ static void reread_release(struct reread *rr)
 	free(rr->streams);
 }
 
-/* The map read at @m: a document root, or an item of a `kind: List`. */
+/* The map below @v (itself included) that starts at @m, or NULL. */
+static const struct val *map_at(const struct val *v, struct val_mark m)
+{
+	const struct val *found = NULL;
+
+	if (!v)
+		return NULL;
+	if (v->type == VAL_MAP) {
+		if (v->mark.line == m.line && v->mark.col == m.col)
+			return v;
+		for (size_t i = 0; !found && i < v->u.map.n; i++)
+			found = map_at(v->u.map.items[i].v, m);
+	} else if (v->type == VAL_LIST) {
+		for (size_t i = 0; !found && i < v->u.list.n; i++)
+			found = map_at(v->u.list.items[i], m);
+	}
+	return found;
+}
+
+/*
+ * The map read at @m: a document root, an item of a `kind: List`, or an
+ * object applied by an event of the Scenario document.
+ */
 static const struct val *node_at(const struct yl_stream *st, struct val_mark m)
 {
-	for (size_t i = 0; i < st->n; i++) {
-		const struct val *root = st->docs[i].root;
-		const struct val *items = val_map_get(root, "items");
+	const struct val *found = NULL;
 
-		if (root->mark.line == m.line && root->mark.col == m.col)
-			return root;
-		if (items && items->type == VAL_LIST)
-			for (size_t k = 0; k < items->u.list.n; k++) {
-				const struct val *it = items->u.list.items[k];
-
-				if (it->mark.line == m.line && it->mark.col == m.col)
-					return it;
-			}
-	}
-	return NULL;
+	for (size_t i = 0; !found && i < st->n; i++)
+		found = map_at(st->docs[i].root, m);
+	return found;
 }
 
 /* Where the value of annotation @key of @o is written, else where @o starts. */
@@ -174,30 +240,30 @@ static bool same_members(const struct step *a, const struct step *b, size_t n)
 }
 
 /* The Workspaces of namespace @ns, in the informer cache's order (by name).  New array. */
-static const struct obj **workspaces_in(const struct scenario *s, const char *ns, size_t *n)
+static const struct obj **workspaces_in(const struct view *s, const char *ns, size_t *n)
 {
-	const struct obj **ws = xcalloc(s->nobjs ? s->nobjs : 1, sizeof(*ws));
+	const struct obj **ws = xcalloc(s->n ? s->n : 1, sizeof(*ws));
 
 	*n = 0;
-	for (size_t i = 0; i < s->nobjs; i++)
+	for (size_t i = 0; i < s->n; i++)
 		if (is_magos(s->objs[i], "Workspace") && strcmp(s->objs[i]->ns, ns) == 0)
 			ws[(*n)++] = s->objs[i];
 	qsort(ws, *n, sizeof(*ws), cmp_by_name);
 	return ws;
 }
 
-static bool project_exists(const struct scenario *s, const char *ns, const char *name)
+static bool project_exists(const struct view *s, const char *ns, const char *name)
 {
-	for (size_t i = 0; i < s->nobjs; i++)
+	for (size_t i = 0; i < s->n; i++)
 		if (is_magos(s->objs[i], "Project") && strcmp(s->objs[i]->ns, ns) == 0 &&
 		    strcmp(s->objs[i]->name, name) == 0)
 			return true;
 	return false;
 }
 
-static bool rollout_exists(const struct scenario *s, const char *ns, const char *project)
+static bool rollout_exists(const struct view *s, const char *ns, const char *project)
 {
-	for (size_t i = 0; i < s->nobjs; i++)
+	for (size_t i = 0; i < s->n; i++)
 		if (is_magos(s->objs[i], "Rollout") && strcmp(s->objs[i]->ns, ns) == 0 &&
 		    strcmp(val_str(val_map_get(s->objs[i]->spec, "projectRef"), ""), project) == 0)
 			return true;
@@ -224,9 +290,34 @@ static void convert_step(struct lint_report *r, const struct obj *ro, struct ste
 	}
 }
 
+bool lint_unselected_workspaces(const struct val *steps, const char *project,
+				const struct obj *const *ws, size_t n, bool *out)
+{
+	size_t nsteps = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
+	bool all_valid = true;
+
+	for (size_t k = 0; k < n; k++)
+		out[k] = strcmp(ws_project(ws[k]), project) == 0;
+	for (size_t i = 0; i < nsteps; i++) {
+		const struct val *sv = val_map_get(steps->u.list.items[i], "selector");
+		struct lbl_selector sel;
+
+		memset(&sel, 0, sizeof(sel)); /* absent or null: the empty selector */
+		if (sv && sv->type != VAL_NULL && lbl_selector_from_val(sv, &sel, NULL, 0) != LBL_OK) {
+			all_valid = false;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (out[k] && lbl_matches(&sel, &ws[k]->labels))
+				out[k] = false;
+		lbl_selector_release(&sel);
+	}
+	return all_valid;
+}
+
 /* ---- the Rollout rules ------------------------------------------------------- */
 
-static void lint_rollout(struct lint_report *r, const struct scenario *s, const struct obj *ro)
+static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro)
 {
 	const struct val *pv = val_map_get(ro->spec, "projectRef");
 	const char *project = val_str(pv, "");
@@ -234,7 +325,7 @@ static void lint_rollout(struct lint_report *r, const struct scenario *s, const 
 	const struct obj **ws;
 	size_t nws, nsteps, nlevels = 0;
 	struct step *st;
-	bool *in_project, *selected, all_valid = true;
+	bool *in_project, *unselected;
 
 	if (!project_exists(s, ro->ns, project))
 		lint_add(r, "MS106", ro->src.file, mark_of(pv, ro->src.mark),
@@ -255,7 +346,7 @@ static void lint_rollout(struct lint_report *r, const struct scenario *s, const 
 
 	ws = workspaces_in(s, ro->ns, &nws);
 	in_project = xcalloc(nws ? nws : 1, sizeof(*in_project));
-	selected = xcalloc(nws ? nws : 1, sizeof(*selected));
+	unselected = xcalloc(nws ? nws : 1, sizeof(*unselected));
 	for (size_t k = 0; k < nws; k++)
 		in_project[k] = strcmp(ws_project(ws[k]), project) == 0;
 	st = xcalloc(nsteps, sizeof(*st));
@@ -271,17 +362,15 @@ static void lint_rollout(struct lint_report *r, const struct scenario *s, const 
 		p->mark = mark_of(val_map_get(p->node, "selector"), mark_of(p->node, ro->src.mark));
 		p->member = xcalloc(nws ? nws : 1, sizeof(*p->member));
 		convert_step(r, ro, p, &sel, i);
-		if (!p->valid) {
-			all_valid = false;
+		if (!p->valid)
 			continue;
-		}
 		p->sel = selector_text(&sel);
 		foreign = xcalloc(nws ? nws : 1, sizeof(*foreign));
 		for (size_t k = 0; k < nws; k++) {
 			if (!lbl_matches(&sel, &ws[k]->labels))
 				continue;
 			if (in_project[k]) {
-				p->member[k] = selected[k] = true;
+				p->member[k] = true;
 				p->nmembers++;
 			} else {
 				foreign[k] = true;
@@ -366,8 +455,10 @@ static void lint_rollout(struct lint_report *r, const struct scenario *s, const 
 	}
 
 	/* Workspaces of the project that no step selects (only when every selector converted). */
-	for (size_t k = 0; k < nws && all_valid; k++)
-		if (in_project[k] && !selected[k])
+	if (!lint_unselected_workspaces(steps, project, ws, nws, unselected))
+		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
+	for (size_t k = 0; k < nws; k++)
+		if (unselected[k])
 			lint_add(r, "MS105", ws[k]->src.file,
 				 mark_of(val_path(ws[k]->spec, "projectRef.name"), ws[k]->src.mark),
 				 "Workspace \"%s/%s\" of project \"%s\" is selected by no step of Rollout "
@@ -379,14 +470,14 @@ static void lint_rollout(struct lint_report *r, const struct scenario *s, const 
 		free(st[i].sel);
 	}
 	free(st);
-	free(selected);
+	free(unselected);
 	free(in_project);
 	free(ws);
 }
 
 /* ---- the Workspace rules ----------------------------------------------------- */
 
-static void lint_workspace(struct lint_report *r, const struct scenario *s, const struct obj *ws,
+static void lint_workspace(struct lint_report *r, const struct view *s, const struct obj *ws,
 			   struct reread *rr)
 {
 	const char *iv = obj_strmap_get(&ws->annotations, MW_ANN_RECONCILE_INTERVAL);
@@ -435,14 +526,17 @@ static void lint_workspace(struct lint_report *r, const struct scenario *s, cons
 void lint_magos(struct lint_report *r, const struct scenario *s)
 {
 	struct reread rr = { NULL, 0 };
+	struct view v;
 
-	for (size_t i = 0; i < s->nobjs; i++) {
-		const struct obj *o = s->objs[i];
+	view_init(&v, s);
+	for (size_t i = 0; i < v.n; i++) {
+		const struct obj *o = v.objs[i];
 
 		if (is_magos(o, "Rollout"))
-			lint_rollout(r, s, o);
+			lint_rollout(r, &v, o);
 		else if (is_magos(o, "Workspace"))
-			lint_workspace(r, s, o, &rr);
+			lint_workspace(r, &v, o, &rr);
 	}
+	view_release(&v);
 	reread_release(&rr);
 }

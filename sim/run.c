@@ -9,6 +9,7 @@
 #include "sim/apiserver.h"
 #include "sim/diag.h"
 #include "sim/gotime.h"
+#include "sim/lint.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -320,7 +321,7 @@ static void end_of_run_hazards(struct des *w)
 		const char *project = val_str(val_map_get(r->spec, "projectRef"), "");
 		const struct val *steps = val_path(r->spec, "strategy.steps");
 		size_t nsteps = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
-		bool *pick, all_valid = true;
+		bool *pick, all_valid;
 		size_t count;
 		char *names, *text;
 
@@ -335,23 +336,8 @@ static void end_of_run_hazards(struct des *w)
 			continue;
 		}
 		pick = xcalloc(ws.n ? ws.n : 1, sizeof(*pick));
-		for (size_t k = 0; k < ws.n; k++)
-			pick[k] = strcmp(val_str(val_path(ws.items[k]->spec, "projectRef.name"), ""),
-					 project) == 0;
-		for (size_t st = 0; st < nsteps; st++) {
-			struct lbl_selector sel;
-			char err[LBL_ERRLEN];
-
-			if (lbl_selector_from_val(val_map_get(steps->u.list.items[st], "selector"), &sel,
-						  err, sizeof(err)) != LBL_OK) {
-				all_valid = false;
-				continue;
-			}
-			for (size_t k = 0; k < ws.n; k++)
-				if (pick[k] && lbl_matches(&sel, &ws.items[k]->labels))
-					pick[k] = false;
-			lbl_selector_release(&sel);
-		}
+		/* the rule of lint's MS105, so that lint and a run agree */
+		all_valid = lint_unselected_workspaces(steps, project, ws.items, ws.n, pick);
 		names = names_of(ws.items, pick, ws.n, &count);
 		if (count && all_valid) {
 			text = xasprintf("%zu Workspace%s of project %s %s selected by no step of Rollout "

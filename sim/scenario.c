@@ -69,6 +69,11 @@ struct loader {
 	size_t nclaimed;
 	bool *gen_ok;              /* per spec.generate item: validated cleanly */
 	size_t ngen;
+	/*
+	 * scn_load_static(): plain manifests are not held to what only a run
+	 * needs (a synthetic series for every prometheus gate).
+	 */
+	bool static_only;
 };
 
 /* A (query, address) that spec.metrics names; strings borrowed from the Scenario document. */
@@ -3275,7 +3280,8 @@ static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const ch
 		c = claimed_for(L, q->u.s, address);
 		if (c) {
 			g->used[c - L->claimed] = true;
-		} else {
+		} else if (!L->static_only || L->s->has_scenario_doc) {
+			/* (a run's requirement, not the API server's: scn_load_static() skips it) */
 			char *qq = sch_quote(q);
 			const struct claimed_series *other = NULL;
 
@@ -3457,9 +3463,10 @@ static void build_events(struct loader *L)
 
 /* ---------------------------------------------------------------- scn_load */
 
-int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d)
+static int load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d,
+		bool static_only)
 {
-	struct loader L = { .s = out, .d = d };
+	struct loader L = { .s = out, .d = d, .static_only = static_only };
 	struct man_set set;
 	size_t nerr0 = d->nerrors;
 
@@ -3526,4 +3533,15 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
 	free(L.claimed);
 	man_rejected_release(L.rejected, L.nrejected);
 	return d->nerrors > nerr0 ? -1 : 0;
+}
+
+int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d)
+{
+	return load(paths, npaths, out, d, false);
+}
+
+int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
+		    struct diag *d)
+{
+	return load(paths, npaths, out, d, true);
 }

@@ -448,6 +448,16 @@ void scn_init(struct scenario *s);
 int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d);
 
 /*
+ * scn_load_static() - scn_load() for static checks (lint): inputs without a
+ * Scenario document are not held to what only a simulation needs (a series
+ * in spec.metrics for every prometheus gate); everything else, including
+ * what the API server would refuse, is checked as scn_load() checks it.
+ * Same parameters, returns and errors as scn_load().
+ */
+int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
+		    struct diag *d);
+
+/*
  * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)
  * into @out with every default filled in, as scn_load() does.
  * @file, @path: where @v sits, for diagnostics ("spec.models",

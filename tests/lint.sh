@@ -84,6 +84,20 @@ expect_rc "a scenario and manifests side by side" 0 "$SIM" lint scenarios/paymen
 if grep -q "^scenarios/payments-platform/legacy.yaml:[0-9]*:[0-9]*: warning: Workspace \"default/payments-legacy\" .*\[MS105\]$" "$tmp/out"; then
 	ok "the scenario's included manifests are linted"; else bad "the scenario's included manifests are linted"; fi
 
+# A plain FleetRollout with a Prometheus gate: the API server accepts it; only a run needs a series.
+expect_rc "a plain gated FleetRollout lints clean" 0 "$SIM" lint $L/gated-fleet.yaml
+has "gated fleet: nothing to say" "$tmp/out" "1 object in 1 file checked, no problems found"
+expect_rc "run still wants the gate's series" 3 "$SIM" run $L/gated-fleet.yaml
+if grep -q "no series in spec.metrics" "$tmp/err"; then ok "run names the missing series"; else bad "run names the missing series"; fi
+# A directory of scenarios: each scenario on its own, its includes with it, never all as one.
+expect_rc "lint scenarios/ (deliberate hazards are errors)" 1 "$SIM" lint scenarios/
+lacks "scenarios/: no 'second Scenario document'" "$tmp/out" "second Scenario document"
+lacks "scenarios/: no duplicate objects across scenarios" "$tmp/out" "already exists"
+if grep -q "^scenarios/payments-platform/legacy.yaml:[0-9]*:[0-9]*: warning: .*\[MS105\]$" "$tmp/out"; then
+	ok "scenarios/: an included manifest is linted with its scenario"; else bad "scenarios/: an included manifest is linted with its scenario"; fi
+if [ "$(grep -c '\[MS105\]$' "$tmp/out")" = 1 ]; then ok "scenarios/: the included manifest once"; else bad "scenarios/: the included manifest once"; fi
+expect_rc "scenarios/ci lints clean" 0 "$SIM" lint scenarios/ci
+
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint
 expect_rc "unknown rule in --disable is a usage error" 2 "$SIM" lint --disable MS101,MS999 $L/clean.yaml

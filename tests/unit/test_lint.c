@@ -95,6 +95,57 @@ static void lint_yaml(const char *yaml, struct lint_report *r)
 		abort();
 }
 
+/*
+ * Loads @yaml as m.yaml as `magos-sim lint` does (scn_load_static(), every
+ * rule through lint_scenario()); @r is sorted.  With @loaded, the result of
+ * scn_load() of the same text (what `run` sees) goes there, its diagnostics
+ * joined one a line into @run_diag (new string).
+ */
+static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char **run_diag)
+{
+	const char *path = "m.yaml";
+	struct scenario s;
+	struct diag d;
+	FILE *f;
+
+	if (!origin[0] && !getcwd(origin, sizeof(origin)))
+		abort();
+	snprintf(dir, sizeof(dir), "/tmp/test_lint.XXXXXX");
+	if (!mkdtemp(dir) || chdir(dir) != 0)
+		abort();
+	f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(yaml, f);
+	fclose(f);
+	lint_report_init(r);
+	diag_init(&d);
+	scn_load_static(&path, 1, &s, &d);
+	lint_from_diag(r, &d);
+	lint_scenario(r, &s);
+	lint_report_sort(r);
+	scn_release(&s);
+	diag_release(&d);
+	if (loaded) {
+		diag_init(&d);
+		*loaded = scn_load(&path, 1, &s, &d);
+		*run_diag = xstrdup("");
+		for (size_t i = 0; i < d.n; i++) {
+			char *line = diag_format_item(&d, i);
+			char *next = xasprintf("%s%s\n", *run_diag, line);
+
+			free(line);
+			free(*run_diag);
+			*run_diag = next;
+		}
+		scn_release(&s);
+		diag_release(&d);
+	}
+	remove(path);
+	if (chdir(origin) != 0 || rmdir(dir) != 0)
+		abort();
+}
+
 /* How many findings of rule @id @r holds. */
 static size_t count(const struct lint_report *r, const char *id)
 {
@@ -583,6 +634,149 @@ static void test_marks_in_list(void)
 	lint_report_release(&r);
 }
 
+/* ---- loader and rules together -------------------------------------------------- */
+
+/* A FleetRollout "shop" with one wave whose gate reads "errors" at ADDR; 14 lines, address on 12. */
+#define GATED_FLEET(addr)                                                             \
+	"apiVersion: stages.metio.wtf/v1\n"                                           \
+	"kind: FleetRollout\n"                                                        \
+	"metadata: {name: shop}\n"                                                    \
+	"spec:\n"                                                                     \
+	"  selector: {matchLabels: {app: shop}}\n"                                    \
+	"  targetVersion: \"2.0.0\"\n"                                                \
+	"  waves:\n"                                                                  \
+	"    - name: canary\n"                                                        \
+	"      selector: {}\n"                                                        \
+	"      gate:\n"                                                               \
+	"        source:\n"                                                           \
+	"          prometheus: {address: \"" addr "\", query: errors}\n"              \
+	"        threshold: {max: \"0.01\"}\n"
+
+/* Plain manifests need no synthetic series for lint; `run` still does. */
+static void test_plain_gate_needs_no_series(void)
+{
+	struct lint_report r;
+	char *run_diag;
+	int loaded;
+
+	lint_all(GATED_FLEET("http://prometheus.monitoring:9090"), &r, &loaded, &run_diag);
+	expect_none(&r);
+	CU_ASSERT_EQUAL(loaded, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(run_diag, "m.yaml:12:77: error: FleetRollout \"shop\": wave "
+						"\"canary\": no series in spec.metrics for the gate "
+						"query \"errors\""));
+	free(run_diag);
+	lint_report_release(&r);
+
+	/* a Scenario document is held to its spec.metrics, by lint too */
+	lint_all("apiVersion: magos-sim/v1alpha1\n"
+		 "kind: Scenario\n"
+		 "metadata: {name: s}\n"
+		 "spec: {}\n"
+		 "---\n" GATED_FLEET("http://prometheus.monitoring:9090"),
+		 &r, NULL, NULL);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT_EQUAL(r.nerrors, 1);
+	CU_ASSERT(r.n == 1 && strstr(r.items[0].msg, "no series in spec.metrics") != NULL);
+	lint_report_release(&r);
+}
+
+/* A gate address the loader warns about and a rule judges is told once, by the rule. */
+static void test_address_told_once(void)
+{
+	struct lint_report r;
+
+	lint_all(GATED_FLEET("prometheus:9090"), &r, NULL, NULL);
+	expect_one(&r, "MS216", 12, 33,
+		   "FleetRollout shop wave \"canary\" gate address \"prometheus:9090\" is not an "
+		   "http(s) URL with a host; every query fails, the verdict is Unknown and the wave "
+		   "is held forever");
+	CU_ASSERT_EQUAL(r.nwarnings, 0);
+	lint_report_release(&r);
+
+	lint_all("apiVersion: magos-sim/v1alpha1\n"
+		 "kind: Scenario\n"
+		 "metadata: {name: s}\n"
+		 "spec:\n"
+		 "  fleet: {allowedActionHosts: [\"prometheus.*\"]}\n"
+		 "  metrics:\n"
+		 "    - {query: errors, values: \"0x10\"}\n"
+		 "---\n" GATED_FLEET("http://grafana.monitoring:9090"),
+		 &r, NULL, NULL);
+	CU_ASSERT_EQUAL(count(&r, "MS206"), 1);
+	CU_ASSERT_EQUAL(count(&r, "MS003"), 0);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT_EQUAL(r.nerrors, 1);
+	CU_ASSERT_EQUAL(r.nwarnings, 0);
+	lint_report_release(&r);
+
+	/* a loader warning elsewhere stays: the unread series */
+	lint_all("apiVersion: magos-sim/v1alpha1\n"
+		 "kind: Scenario\n"
+		 "metadata: {name: s}\n"
+		 "spec:\n"
+		 "  metrics:\n"
+		 "    - {query: errors, values: \"0x10\"}\n"
+		 "    - {query: latency, values: \"0x10\"}\n"
+		 "---\n" GATED_FLEET("http://prometheus.monitoring:9090"),
+		 &r, NULL, NULL);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT_EQUAL(count(&r, "MS003"), 1);
+	lint_report_release(&r);
+}
+
+/* The Magos rules see objects that `apply` events create, at their marks in the event. */
+static void test_applied_by_event(void)
+{
+	struct lint_report r;
+
+	lint_all("apiVersion: magos-sim/v1alpha1\n"
+		 "kind: Scenario\n"
+		 "metadata: {name: s}\n"
+		 "spec:\n"
+		 "  events:\n"
+		 "    - at: 1h\n"
+		 "      apply:\n"
+		 "        apiVersion: magosproject.io/v1alpha1\n"
+		 "        kind: Workspace\n"
+		 "        metadata:\n"
+		 "          name: late\n"
+		 "          annotations: {magosproject.io/reconcile-interval: \"0\"}\n"
+		 "        spec:\n"
+		 "          projectRef: {name: web}\n"
+		 "          source: {repoURL: https://example.com/r.git, targetRevision: main}\n"
+		 "          terraform: {version: \"1.9.0\"}\n"
+		 "---\n" PROJECT_WEB,
+		 &r, NULL, NULL);
+	expect_one(&r, "MS107", 12, 61,
+		   "Workspace \"default/late\": annotation magosproject.io/reconcile-interval=\"0\" is "
+		   "not positive: the Workspace controller loops forever computing the next "
+		   "reconcile time and its only worker stops");
+	lint_report_release(&r);
+
+	/* an applied Rollout replaces the input one: its steps are what lint judges */
+	lint_all("apiVersion: magos-sim/v1alpha1\n"
+		 "kind: Scenario\n"
+		 "metadata: {name: s}\n"
+		 "spec:\n"
+		 "  events:\n"
+		 "    - at: 1h\n"
+		 "      apply:\n"
+		 "        apiVersion: magosproject.io/v1alpha1\n"
+		 "        kind: Rollout\n"
+		 "        metadata: {name: web}\n"
+		 "        spec:\n"
+		 "          projectRef: web\n"
+		 "          strategy: {steps: [{name: dev, selector: {matchLabels: {env: qa}}}]}\n"
+		 "---\n" ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("web-dev", "dev", "web"),
+		 &r, NULL, NULL);
+	CU_ASSERT_EQUAL(count(&r, "MS101"), 1);
+	CU_ASSERT_EQUAL(count(&r, "MS105"), 1);
+	CU_ASSERT_EQUAL(r.n, 2);
+	CU_ASSERT(r.n > 0 && first(&r, "MS101") && first(&r, "MS101")->mark.line == 13);
+	lint_report_release(&r);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo core[] = {
@@ -609,6 +803,9 @@ void register_tests(void)
 		{ "MS112 workspace project missing", test_ms112_workspace_project_missing },
 		{ "MS113 git-poll-interval", test_ms113_git_poll_interval },
 		{ "marks inside a List", test_marks_in_list },
+		{ "plain manifests need no gate series", test_plain_gate_needs_no_series },
+		{ "a gate address is told once", test_address_told_once },
+		{ "objects applied by events", test_applied_by_event },
 		CU_TEST_INFO_NULL,
 	};
 

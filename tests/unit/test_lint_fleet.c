@@ -1,5 +1,5 @@
 /*
- * The FleetRollout lint rules (sim/lint_fleet.c, MS201..MS220): for each
+ * The FleetRollout lint rules (sim/lint_fleet.c, MS201..MS221): for each
  * rule a manifest that triggers it, with the exact finding (file:line:col,
  * id, severity, message), and one that does not; the worked fleet examples
  * under scenarios/ pinned to their findings; a 10 000-StageSet fleet linted
@@ -326,6 +326,32 @@ static void test_threshold_never_passes(void)
 		    "is settled and soaked");
 	/* inclusive bounds: equal is satisfiable */
 	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"0.1\", max: \"0.1\"}"), "");
+}
+
+static void test_threshold_unbounded(void)
+{
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{}"),
+		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
+		    "sets neither min nor max: every value passes, so the gate never halts the "
+		    "fleet");
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{max: \"NaN\"}"),
+		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
+		    "max NaN admits every value (a NaN bound never fails, min -Inf and max +Inf "
+		    "hold every number): the gate never halts the fleet");
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"-Inf\", max: \"+Inf\"}"),
+		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
+		    "min -Inf max +Inf admits every value (a NaN bound never fails, min -Inf and "
+		    "max +Inf hold every number): the gate never halts the fleet");
+	/* one bound that limits is enough; infinities on the failing side limit too */
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"NaN\", max: \"0.01\"}"), "");
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"0\"}"), "");
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{max: \"-Inf\"}"), "");
+	/* an unparseable bound is MS205 alone */
+	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{max: \"x\"}"),
+		    "m.yaml:15:26: MS205 error: FleetRollout shop wave \"canary\" gate threshold "
+		    "max \"x\" is not a number (strconv.ParseFloat: parsing \"x\": invalid "
+		    "syntax); the gate never passes: its verdict is Unknown, so the wave is held "
+		    "forever");
 }
 
 static void test_gate_address(void)
@@ -741,7 +767,7 @@ static void test_scale(void)
 	scn_release(&s);
 }
 
-/* The MS2xx rows: MS201..MS220 without gaps, each with a name, a summary and a fix. */
+/* The MS2xx rows: MS201..MS221 without gaps, each with a name, a summary and a fix. */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;
@@ -758,7 +784,8 @@ static void test_rule_rows(void)
 		CU_ASSERT(rules[i].summary && strstr(rules[i].summary, "(spec §"));
 		CU_ASSERT(rules[i].fix && rules[i].fix[0]);
 	}
-	CU_ASSERT_EQUAL(k, 20);
+	CU_ASSERT_EQUAL(k, 21);
+	CU_ASSERT_EQUAL(lint_rule("MS221")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS201")->sev, LINT_ERROR);
 	CU_ASSERT_EQUAL(lint_rule("MS202")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS217")->sev, LINT_INFO);
@@ -774,6 +801,7 @@ static CU_TestInfo tests[] = {
 	{ "MS204 gate with secretRef", test_secret_ref },
 	{ "MS205 threshold not a number", test_threshold_unparseable },
 	{ "MS215 threshold min above max", test_threshold_never_passes },
+	{ "MS221 threshold that admits every value", test_threshold_unbounded },
 	{ "MS216 gate address unusable", test_gate_address },
 	{ "MS206 gate host not allowed", test_gate_host_not_allowed },
 	{ "MS214/MS220 gate sources", test_gate_sources },
