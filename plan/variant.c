@@ -367,6 +367,37 @@ static bool same_identity(const struct val *doc, const struct obj *o)
 	return same;
 }
 
+/*
+ * A run needs a synthetic series for every prometheus gate (as scn_load()
+ * checks for the inputs): -1 with an error per gate of the patched
+ * FleetRollout @o that has none.
+ */
+static int check_gate_series(const struct scenario *s, const struct obj *o, const struct var_def *v,
+			     size_t k, struct diag *d)
+{
+	const struct val *waves = val_map_get(o->spec, "waves");
+	int rc = 0;
+
+	if (strcmp(o->kind, "FleetRollout") != 0 || !waves || waves->type != VAL_LIST)
+		return 0;
+	for (size_t w = 0; w < waves->u.list.n; w++) {
+		const struct val *wave = waves->u.list.items[w];
+		const struct val *prom = val_path(wave, "gate.source.prometheus");
+		const struct val *q = val_map_get(prom, "query");
+		const char *address = val_str(val_map_get(prom, "address"), NULL);
+
+		if (!q || q->type != VAL_STRING || val_map_get(prom, "secretRef") ||
+		    scn_find_series(s, q->u.s, address))
+			continue;
+		diag_error(d, v->file, q->mark.line ? q->mark : v->patches[k].mark,
+			   "%s.patches[%zu]: variant '%s': FleetRollout \"%s\": wave \"%s\": no series in "
+			   "spec.metrics for the gate query \"%s\"",
+			   v->where, k, v->name, o->name, val_str(val_map_get(wave, "name"), ""), q->u.s);
+		rc = -1;
+	}
+	return rc;
+}
+
 /* Applies patch @k of @v to @vs; -1 with an error in @d. */
 static int apply_patch(struct var_scenario *vs, const struct var_def *v, size_t k, struct diag *d)
 {
@@ -411,6 +442,10 @@ static int apply_patch(struct var_scenario *vs, const struct var_def *v, size_t 
 			}
 			diag_note(d, v->file, p->mark, "%s", ld.items[j].msg);
 		}
+		obj_free(no);
+		goto out_free_doc;
+	}
+	if (check_gate_series(&vs->s, no, v, k, d) != 0) {
 		obj_free(no);
 		goto out_free_doc;
 	}

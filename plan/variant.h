@@ -92,7 +92,8 @@ struct var_scenario {
  * var_apply() - @base with @v applied, into @out.
  * Patches are applied in order (a second patch of one object sees the
  * first's result); each result is admitted again; a patch may not change
- * the object's apiVersion, kind, namespace or name.  @v->models is merged
+ * the object's apiVersion, kind, namespace or name; a patched FleetRollout's
+ * prometheus gates need a series in spec.metrics.  @v->models is merged
  * over the raw spec.models of @base (RFC 7386) and read with defaults.
  * Returns: 0; or -1 with errors in @d naming the variant and, for a patch
  *          that makes a manifest invalid, the admission message; @out is

@@ -137,6 +137,23 @@ $FR"
 expect_rc "a patch that makes the manifest invalid" 3 "$SIM" run -n 5 "$tmp/invalid-patch.yaml"
 check "... names the variant and the admission message" grep -q "error: spec.variants\[0\].patches\[0\]: variant 'no waves': the patched FleetRollout \"shop\" is invalid: FleetRollout \"shop\": spec.waves: Invalid value" "$tmp/err"
 
+scenario no-series.yaml "$HEAD
+  variants:
+    - name: gated
+      patches:
+        - target: {kind: FleetRollout, name: shop}
+          merge:
+            spec:
+              waves:
+                - name: all
+                  selector: {}
+                  gate:
+                    source: {prometheus: {address: http://prom:9090, query: up}}
+                    threshold: {max: \"1\"}
+$FR"
+expect_rc "a patched gate without a series" 3 "$SIM" run -n 5 "$tmp/no-series.yaml"
+check "... names the wave and the query at the patch's line" grep -q "no-series.yaml:15:77: error: spec.variants\[0\].patches\[0\]: variant 'gated': FleetRollout \"shop\": wave \"all\": no series in spec.metrics for the gate query \"up\"" "$tmp/err"
+
 scenario bad-model.yaml "$HEAD
   variants:
     - name: typo
