@@ -109,9 +109,28 @@ char *fr_format_time(int64_t unix_ms)
 	m = mp < 10 ? mp + 3 : mp - 9;
 	if (m <= 2)
 		y++;
-	return xasprintf("%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y, (long long)m,
-			 (long long)d, (long long)(rem / 3600), (long long)(rem % 3600 / 60),
-			 (long long)(rem % 60));
+	if (y < 0 || y > 9999)
+		return xasprintf("%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y,
+				 (long long)m, (long long)d, (long long)(rem / 3600),
+				 (long long)(rem % 3600 / 60), (long long)(rem % 60));
+	/* the same text without printf: one is formatted per soaking wave per pass */
+	{
+		char *t = xmalloc(sizeof("YYYY-MM-DDTHH:MM:SSZ"));
+		int64_t f[6] = { y, m, d, rem / 3600, rem % 3600 / 60, rem % 60 };
+		char *p = t;
+
+		for (int i = 0; i < 6; i++) {
+			if (i == 0) {
+				*p++ = (char)('0' + f[0] / 1000);
+				*p++ = (char)('0' + f[0] / 100 % 10);
+			}
+			*p++ = (char)('0' + f[i] / 10 % 10);
+			*p++ = (char)('0' + f[i] % 10);
+			*p++ = "--T::Z"[i];
+		}
+		*p = '\0';
+		return t;
+	}
 }
 
 /* ---- status lifecycle ---- */

@@ -814,6 +814,31 @@ const struct obj *api_get(const struct api *a, const char *kind, const char *ns,
 	return s ? s->o : NULL;
 }
 
+/*
+ * Entries are freed only by tidy_order() after a removal, and a removal (as
+ * a creation) bumps the kind's shape: with the same shape, the remembered
+ * entry is still the one the key maps to, and still allocated.
+ */
+const struct obj *api_get_ref(const struct api *a, const char *kind, const char *ns,
+			      const char *name, struct api_ref *ref)
+{
+	const struct kindtab *k;
+	const struct entry *e;
+
+	if (ref->api == a && ref->kind &&
+	    ((const struct kindtab *)ref->kind)->shape == ref->shape) {
+		e = ref->entry;
+		return e && e->cur ? e->cur->o : NULL;
+	}
+	k = find_kind(a, kind);
+	e = find_entry(k, ns ? ns : "", name);
+	ref->api = a;
+	ref->kind = k;
+	ref->entry = e;
+	ref->shape = k ? k->shape : 0;
+	return e && e->cur ? e->cur->o : NULL;
+}
+
 /* After a metadata change of a deleting object: gone when no finalizer is left. */
 static void commit_meta(struct api *a, struct kindtab *k, struct entry *e, struct api_snap *s,
 			const char *detail)

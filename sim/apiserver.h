@@ -165,6 +165,31 @@ struct api_snap *api_get_snap(const struct api *a, const char *kind, const char 
 			      const char *name);
 
 /*
+ * A caller-owned memo of where one object is stored, for a reader that
+ * looks the same object up again and again (a model's member on every
+ * pass): api_get_ref() then skips the hash look-up.  Zero-initialise it
+ * (or use API_REF_INIT); it needs no release.  Its fields are private.
+ */
+struct api_ref {
+	const struct api *api;
+	const void *kind; /* the kind's table, NULL: not yet looked up */
+	const void *entry;
+	uint64_t shape;   /* the kind's api_kind_shape() when looked up */
+};
+#define API_REF_INIT { NULL, NULL, NULL, 0 }
+
+/*
+ * api_get_ref() - the same answer as api_get(@a, @kind, @ns, @name), through
+ * the memo @ref (in/out): while no object of @kind has been created or
+ * removed since @ref was filled (for @a, with this key), the answer comes
+ * from @ref in O(1) without hashing; otherwise it is looked up and @ref
+ * filled again.  A @ref must always be used with the same key.
+ * Returns: borrowed, as api_get(); NULL when absent.
+ */
+const struct obj *api_get_ref(const struct api *a, const char *kind, const char *ns,
+			      const char *name, struct api_ref *ref);
+
+/*
  * api_update() - update metadata (labels, annotations, finalizers) and spec
  * (and `rest`) of an existing object, like PUT on the main resource.
  * @o:  the desired object; stolen (freed in every case).  Identity is taken

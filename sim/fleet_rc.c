@@ -41,6 +41,17 @@ struct told {
 	size_t asg_noverlap, asg_first_overlap;
 	/* the counts, label inputs and approval candidates over that assignment, NULL when none */
 	struct fr_tally *tally;
+	/*
+	 * The stored status of the last pass as parsed, for the object
+	 * version @prior_rv (0: none; a resourceVersion names one version of
+	 * one object store-wide): a pass that wrote no status finds it again.
+	 */
+	uint64_t prior_rv;
+	struct fr_status prior;
+	/* spec.waves[].soak as decoded for (@soak_uid, @soak_gen); NULL: none yet */
+	int64_t *soak;
+	char *soak_uid;
+	int64_t soak_gen;
 };
 
 /*
@@ -429,6 +440,11 @@ static struct told *told_for(struct frc *f, const char *name)
 	t->asg_waves = NULL;
 	t->asg_nwaves = 0;
 	t->tally = NULL;
+	t->prior_rv = 0;
+	memset(&t->prior, 0, sizeof(t->prior));
+	t->soak = NULL;
+	t->soak_uid = NULL;
+	t->soak_gen = 0;
 	return t;
 }
 
@@ -532,8 +548,26 @@ static struct val *ready_condition(const struct fr_condition *c)
  */
 static struct val *status_val(const struct val *old, const struct fr_status *s)
 {
-	struct val *st = (old && old->type == VAL_MAP) ? val_copy(old) : val_new_map();
+	struct val *st = val_new_map();
 	struct val *conds;
+
+	if (old && old->type == VAL_MAP) {
+		/*
+		 * val_copy(old) but for the waves, replaced or deleted below
+		 * anyway: a null holds their place in the key order.
+		 */
+		st->mark = old->mark;
+		st->u.map.n = st->u.map.cap = old->u.map.n;
+		st->u.map.items = xcalloc(old->u.map.n ? old->u.map.n : 1, sizeof(struct val_kv));
+		for (size_t i = 0; i < old->u.map.n; i++) {
+			const struct val_kv *kv = &old->u.map.items[i];
+
+			st->u.map.items[i].key = xstrdup(kv->key);
+			st->u.map.items[i].key_mark = kv->key_mark;
+			st->u.map.items[i].v = strcmp(kv->key, "waves") == 0 ? val_new_null()
+									  : val_copy(kv->v);
+		}
+	}
 
 	put(st, "observedGeneration", int_unless_zero(s->observed_generation));
 	put(st, "phase", str_unless_empty(s->phase));
@@ -614,21 +648,44 @@ static int64_t *wave_soaks(const struct obj *fr, char **bad)
 	return soak;
 }
 
-/* Namespace, name and labels, each length-prefixed (unambiguous). Returns new. */
-static char *sel_key(const struct obj *o)
+/* Appends "<strlen(@str)>:<@str>" at @p; returns the end. */
+static char *key_field(char *p, const char *str)
 {
-	size_t len = strlen(o->ns) + strlen(o->name) + 48, pos;
-	char *k;
+	size_t len = strlen(str), n = len, nd = 0;
+	char digits[24];
+
+	do
+		digits[nd++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (nd > 0)
+		*p++ = digits[--nd];
+	*p++ = ':';
+	memcpy(p, str, len);
+	return p + len;
+}
+
+/* Room sel_key_into() needs for @o, the terminating NUL included. */
+static size_t sel_key_len(const struct obj *o)
+{
+	size_t len = strlen(o->ns) + strlen(o->name) + 48;
 
 	for (size_t i = 0; i < o->labels.n; i++)
 		len += strlen(o->labels.items[i].key) + strlen(o->labels.items[i].value) + 48;
-	k = xmalloc(len);
-	pos = (size_t)snprintf(k, len, "%zu:%s%zu:%s", strlen(o->ns), o->ns, strlen(o->name), o->name);
+	return len;
+}
+
+/*
+ * Namespace, name and labels, each length-prefixed (unambiguous), into @k
+ * (sel_key_len(@o) bytes at least).  Built without printf: a key is made
+ * for every StageSet change the adapter sees.
+ */
+static void sel_key_into(const struct obj *o, char *k)
+{
+	char *p = key_field(key_field(k, o->ns), o->name);
+
 	for (size_t i = 0; i < o->labels.n; i++)
-		pos += (size_t)snprintf(k + pos, len - pos, "%zu:%s%zu:%s",
-					strlen(o->labels.items[i].key), o->labels.items[i].key,
-					strlen(o->labels.items[i].value), o->labels.items[i].value);
-	return k;
+		p = key_field(key_field(p, o->labels.items[i].key), o->labels.items[i].value);
+	*p = '\0';
 }
 
 /* Every tally of every FleetRollout learns that StageSet @i now has the facts @m. */
@@ -645,15 +702,21 @@ static void tallies_update(struct frc *f, size_t i, const struct fr_member_facts
 static bool seen_put(struct frc *f, struct seen *s, size_t i, const struct obj *o, bool facts)
 {
 	bool changed = false;
-	char *k;
+	char buf[512], *k;
+	size_t len;
 
 	if (s->ptr[i] == o && s->rv[i] == o->resource_version)
 		return false;
-	k = sel_key(o);
-	if (!s->key[i] || strcmp(k, s->key[i]) != 0)
+	len = sel_key_len(o);
+	k = len <= sizeof(buf) ? buf : xmalloc(len);
+	sel_key_into(o, k);
+	if (!s->key[i] || strcmp(k, s->key[i]) != 0) {
 		changed = true;
-	free(s->key[i]);
-	s->key[i] = k;
+		free(s->key[i]);
+		s->key[i] = k == buf ? xstrdup(buf) : k;
+	} else if (k != buf) {
+		free(k);
+	}
 	s->ptr[i] = o;
 	s->rv[i] = o->resource_version;
 	if (facts) {
@@ -759,7 +822,6 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	const struct obj *fr = api_get(api, KIND_FLEET, "", name);
 	struct ctl_result res = { 0, false, 0 };
 	struct told *t;
-	struct fr_status prior;
 	struct fr_input in;
 	struct fr_assignment asg;
 	struct fr_result r;
@@ -774,6 +836,11 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	if (!fr)
 		return res; /* client.IgnoreNotFound */
 	t = told_for(f, name);
+	if (t->soak && t->soak_gen == fr->generation &&
+	    strcmp(t->soak_uid, fr->uid ? fr->uid : "") == 0) {
+		soak = t->soak; /* a (uid, generation) names one spec */
+		goto have_soak;
+	}
 	soak = wave_soaks(fr, &bad);
 	if (!soak) {
 		if (strcmp(bad, t->undecodable) != 0) {
@@ -787,12 +854,22 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	}
 	free(t->undecodable);
 	t->undecodable = xstrdup("");
-
-	parse_status(fr->status, &prior);
+	free(t->soak);
+	free(t->soak_uid);
+	t->soak = soak;
+	t->soak_uid = xstrdup(fr->uid ? fr->uid : "");
+	t->soak_gen = fr->generation;
+have_soak:
+	if (t->prior_rv != fr->resource_version) {
+		if (t->prior_rv)
+			fr_status_release(&t->prior);
+		parse_status(fr->status, &t->prior);
+		t->prior_rv = fr->resource_version;
+	}
 	gt_format_rfc3339(f->start_unix_ms + now_ms, now_text, sizeof(now_text));
 	memset(&in, 0, sizeof(in));
 	in.fr = fr;
-	in.prior = &prior;
+	in.prior = &t->prior;
 	/* the Lists, kept current from the store's change log (same items, same order) */
 	seen_refresh(f, api, &f->seen_ss, KIND_STAGESET, &f->stagesets, true);
 	seen_refresh(f, api, &f->seen_ns, KIND_NAMESPACE, &f->namespaces, false);
@@ -909,8 +986,6 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	free(to);
 	free(to_wave);
 	fr_result_release(&r);
-	fr_status_release(&prior);
-	free(soak);
 	return res;
 }
 
@@ -999,6 +1074,10 @@ void frc_free(struct frc *f)
 		free(f->told[i].name);
 		free(f->told[i].undecodable);
 		asg_drop(&f->told[i]);
+		if (f->told[i].prior_rv)
+			fr_status_release(&f->told[i].prior);
+		free(f->told[i].soak);
+		free(f->told[i].soak_uid);
 	}
 	seen_release(&f->seen_ss);
 	seen_release(&f->seen_ns);

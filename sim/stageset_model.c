@@ -38,6 +38,7 @@ enum finish { FIN_NONE, FIN_REQUEUE, FIN_ERROR, FIN_STEADY };
 struct member {
 	char *ns, *name, *key;
 	size_t idx;
+	struct api_ref ref; /* where the store keeps the member's StageSet */
 	struct ssm_adoption *ad;
 	size_t nad, capad;
 	struct ssm_window *win;
@@ -70,6 +71,7 @@ struct member {
 	 */
 	bool has_plan;
 	uint64_t plan_rv;
+	uint64_t plan_seq; /* plans computed so far: names the current one */
 	struct ss_plan plan;
 	/*
 	 * offered() of the last pass: valid while the object version (its
@@ -88,6 +90,13 @@ struct member {
 	uint64_t nw_rv;
 	int64_t nw_gen;
 	bool nw_set_pending;
+	/*
+	 * The same memo when the write's arguments came from a plan: nw_tag
+	 * names the plan (its plan_seq) and which write of it (then the strings
+	 * below are not kept: nw_strs false), so the check compares no strings.
+	 */
+	uint64_t nw_tag;
+	bool nw_strs;
 	char *nw_version, *nw_pending, *nw_status, *nw_reason, *nw_message;
 };
 
@@ -204,6 +213,12 @@ static struct member *member_get(struct ssm *s, const char *ns, const char *name
 	return mb;
 }
 
+/* The current version of @mb's StageSet, NULL when absent (api_get() without hashing). */
+static const struct obj *member_obj(const struct ssm *s, struct member *mb)
+{
+	return api_get_ref(s->api, KIND, mb->ns, mb->name, &mb->ref);
+}
+
 /* ---------------------------------------------------------------- inputs */
 
 static bool cmp_eq(const char *a, const char *b)
@@ -287,13 +302,60 @@ static bool regressed(const struct member *mb, int64_t t)
 	return false;
 }
 
+/*
+ * Seeds @r with the stream "stageset/<ns>/<name>/<what>#<n>" followed by
+ * @tail ("" for none): the text xasprintf() would make, built without
+ * printf (a steady requeue draws one per member pass).
+ */
+static void member_stream(const struct ssm *s, const struct member *mb, const char *what,
+			  uint32_t n, const char *tail, struct rng *r)
+{
+	char buf[256], num[16], *p = buf;
+	size_t lns = strlen(mb->ns), lname = strlen(mb->name), lwhat = strlen(what);
+	size_t ltail = strlen(tail), lnum = 0;
+
+	do
+		num[lnum++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (lns + lname + lwhat + ltail + lnum + 13 > sizeof(buf)) {
+		char *id;
+
+		while (lnum > 0) /* digits back in order, for the long way */
+			*p++ = num[--lnum];
+		*p = '\0';
+		id = xasprintf("stageset/%s/%s/%s#%s%s", mb->ns, mb->name, what, buf, tail);
+		rng_stream(r, s->seed, s->p->trial, id);
+		free(id);
+		return;
+	}
+	memcpy(p, "stageset/", 9), p += 9;
+	memcpy(p, mb->ns, lns), p += lns;
+	*p++ = '/';
+	memcpy(p, mb->name, lname), p += lname;
+	*p++ = '/';
+	memcpy(p, what, lwhat), p += lwhat;
+	*p++ = '#';
+	while (lnum > 0)
+		*p++ = num[--lnum];
+	memcpy(p, tail, ltail + 1);
+	rng_stream(r, s->seed, s->p->trial, buf);
+}
+
 static void stream(const struct ssm *s, const struct member *mb, uint32_t n, const char *what,
 		   struct rng *r)
 {
-	char *id = xasprintf("stageset/%s/%s/adopt#%u/%s", mb->ns, mb->name, n, what);
+	char tail[64];
 
-	rng_stream(r, s->seed, s->p->trial, id);
-	free(id);
+	if (strlen(what) + 2 <= sizeof(tail)) {
+		tail[0] = '/';
+		memcpy(tail + 1, what, strlen(what) + 1);
+		member_stream(s, mb, "adopt", n, tail, r);
+	} else {
+		char *t = xasprintf("/%s", what);
+
+		member_stream(s, mb, "adopt", n, t, r);
+		free(t);
+	}
 }
 
 static int64_t sample_ms(const struct ssm *s, const struct member *mb, uint32_t n, const char *what,
@@ -398,13 +460,16 @@ static void keep_str(char **dst, const char *src)
 /*
  * write_status() - one status write: observedGeneration @gen, version (when
  * @version is not NULL), pendingVersion (when @set_pending; "" deletes it)
- * and the Ready condition (@message already decorated).
+ * and the Ready condition (@message already decorated).  @tag, when not 0,
+ * names the arguments after @gen (the same tag always comes with the same
+ * strings: see plan_tag()), so the no-op memo is checked without comparing
+ * them.
  */
-static void write_status(struct ssm *s, struct member *mb, int64_t gen, const char *version,
-			 bool set_pending, const char *pending, const char *status,
-			 const char *reason, const char *message)
+static void write_status(struct ssm *s, struct member *mb, uint64_t tag, int64_t gen,
+			 const char *version, bool set_pending, const char *pending,
+			 const char *status, const char *reason, const char *message)
 {
-	const struct obj *o = api_get(s->api, KIND, mb->ns, mb->name);
+	const struct obj *o = member_obj(s, mb);
 	const struct val *old, *conds;
 	struct val *p, *list, *c;
 	char t[GT_RFC3339_BUFSZ];
@@ -413,13 +478,19 @@ static void write_status(struct ssm *s, struct member *mb, int64_t gen, const ch
 	if (!o)
 		return;
 	if (mb->nw_rv == o->resource_version && mb->nw_gen == gen &&
-	    mb->nw_set_pending == set_pending && opt_eq(mb->nw_version, version) &&
-	    opt_eq(mb->nw_pending, pend) && opt_eq(mb->nw_status, status) &&
-	    opt_eq(mb->nw_reason, reason) && opt_eq(mb->nw_message, message))
+	    (tag ? mb->nw_tag == tag
+		 : mb->nw_strs && mb->nw_set_pending == set_pending &&
+			   opt_eq(mb->nw_version, version) && opt_eq(mb->nw_pending, pend) &&
+			   opt_eq(mb->nw_status, status) && opt_eq(mb->nw_reason, reason) &&
+			   opt_eq(mb->nw_message, message)))
 		return; /* checked on this very object version: nothing to change */
 	if (status_write_is_noop(o, gen, version, set_pending, pending, status, reason, message)) {
 		mb->nw_rv = o->resource_version;
 		mb->nw_gen = gen;
+		mb->nw_tag = tag;
+		mb->nw_strs = !tag;
+		if (tag)
+			return;
 		mb->nw_set_pending = set_pending;
 		keep_str(&mb->nw_version, version);
 		keep_str(&mb->nw_pending, pend);
@@ -481,18 +552,21 @@ static void write_failed(struct ssm *s, struct member *mb, int64_t gen, bool set
 	char *raw = xasprintf("stage %s verify: failed early: %s", q, wl);
 	char *msg = ss_decorate_message(SS_REASON_STAGE_FAILED, raw);
 
-	write_status(s, mb, gen, NULL, set_pending, "", "False", SS_REASON_STAGE_FAILED, msg);
+	write_status(s, mb, 0, gen, NULL, set_pending, "", "False", SS_REASON_STAGE_FAILED, msg);
 	free(msg);
 	free(raw);
 	free(wl);
 	free(q);
 }
 
-static void write_succeeded(struct ssm *s, struct member *mb, int64_t gen, const char *version)
+/* @tag: as write_status(), naming @version (the other arguments are the same for every member). */
+static void write_succeeded(struct ssm *s, struct member *mb, uint64_t tag, int64_t gen,
+			    const char *version)
 {
 	if (!s->succeeded_msg)
 		s->succeeded_msg = ss_succeeded_message(s->p->nstages);
-	write_status(s, mb, gen, version, true, "", "True", SS_REASON_SUCCEEDED, s->succeeded_msg);
+	write_status(s, mb, tag, gen, version, true, "", "True", SS_REASON_SUCCEEDED,
+		     s->succeeded_msg);
 }
 
 static void write_progressing(struct ssm *s, struct member *mb, int64_t gen)
@@ -508,7 +582,7 @@ static void write_progressing(struct ssm *s, struct member *mb, int64_t gen)
 			"(waited %s: stage readyChecks.timeout, else stages[].timeout, else spec.timeout)",
 			q, wl, d);
 	msg = ss_decorate_message(REASON_STAGE_PROGRESSING, raw);
-	write_status(s, mb, gen, NULL, true, "", "False", REASON_STAGE_PROGRESSING, msg);
+	write_status(s, mb, 0, gen, NULL, true, "", "False", REASON_STAGE_PROGRESSING, msg);
 	free(msg);
 	free(raw);
 	free(wl);
@@ -602,13 +676,10 @@ static int64_t backoff(uint32_t failures)
 static int64_t steady_delay(struct ssm *s, struct member *mb)
 {
 	struct rng r;
-	char *id;
 	double u, j = s->p->interval_jitter;
 
 	mb->requeues++;
-	id = xasprintf("stageset/%s/%s/requeue#%u", mb->ns, mb->name, mb->requeues);
-	rng_stream(&r, s->seed, s->p->trial, id);
-	free(id);
+	member_stream(s, mb, "requeue", mb->requeues, "", &r);
 	u = rng_uniform01(&r);
 	return llround((double)s->p->interval_ms * (1.0 - j + 2.0 * j * u));
 }
@@ -684,7 +755,7 @@ static void on_pass_end(struct des *w, void *ctx, void *arg);
 static void pass_end(struct ssm *s, struct member *mb)
 {
 	int64_t now = des_now(s->w);
-	const struct obj *o = api_get(s->api, KIND, mb->ns, mb->name);
+	const struct obj *o = member_obj(s, mb);
 	struct ssm_adoption *ad;
 	uint32_t n;
 
@@ -709,7 +780,7 @@ static void pass_end(struct ssm *s, struct member *mb)
 		return;
 	}
 	n = ad->attempt;
-	write_succeeded(s, mb, mb->pass_gen, mb->inflight_versioned ? ad->version : NULL);
+	write_succeeded(s, mb, 0, mb->pass_gen, mb->inflight_versioned ? ad->version : NULL);
 	mb->shown = SHOWN_SUCCEEDED;
 	end_attempt(mb, SSM_SUCCEEDED, now);
 	{
@@ -818,11 +889,24 @@ static void member_input(const struct ssm *s, const struct obj *o, const char *o
 	in->prev_ready_reason = ready ? val_str(val_map_get(ready, "reason"), NULL) : NULL;
 }
 
+/* The writes whose arguments a plan fixes, for plan_tag(). */
+enum { TAG_PLAN_HOLD = 1, TAG_PLAN_SUCCEEDED = 2 };
+
+/*
+ * A write_status() tag for write @which of the current plan of @mb: its
+ * strings come from the plan (or are constants), and a plan is never
+ * changed once computed, so (plan_seq, @which) names them; never 0.
+ */
+static uint64_t plan_tag(const struct member *mb, unsigned which)
+{
+	return mb->plan_seq << 2 | which;
+}
+
 /* run_pass() - one StageSet reconcile of @mb, holding a worker. */
 static void run_pass(struct ssm *s, struct member *mb)
 {
 	int64_t now = des_now(s->w);
-	const struct obj *o = api_get(s->api, KIND, mb->ns, mb->name);
+	const struct obj *o = member_obj(s, mb);
 	struct ss_member in;
 	const struct ss_plan *plan;
 	const char *off;
@@ -847,6 +931,7 @@ static void run_pass(struct ssm *s, struct member *mb)
 		member_input(s, o, off, &in);
 		ss_plan_release(&mb->plan);
 		ss_plan_compute(&in, &mb->plan);
+		mb->plan_seq++;
 		mb->has_plan = true;
 		mb->plan_rv = o->resource_version;
 	}
@@ -869,8 +954,8 @@ static void run_pass(struct ssm *s, struct member *mb)
 			mb->shown = SHOWN_REFUSED;
 		}
 		requeue = plan->requeue_after_ms;
-		write_status(s, mb, mb->pass_gen, NULL, true, plan->pending_version, plan->ready_status,
-			     plan->reason, plan->message);
+		write_status(s, mb, plan_tag(mb, TAG_PLAN_HOLD), mb->pass_gen, NULL, true,
+			     plan->pending_version, plan->ready_status, plan->reason, plan->message);
 		finish(s, mb, FIN_REQUEUE, requeue);
 		break;
 	case SS_OUT_UNVERSIONED:
@@ -882,7 +967,8 @@ static void run_pass(struct ssm *s, struct member *mb)
 			finish(s, mb, FIN_ERROR, 0);
 			break;
 		}
-		write_succeeded(s, mb, mb->pass_gen, plan->versioned ? plan->desired : NULL);
+		write_succeeded(s, mb, plan_tag(mb, TAG_PLAN_SUCCEEDED), mb->pass_gen,
+				plan->versioned ? plan->desired : NULL);
 		mb->shown = SHOWN_SUCCEEDED;
 		finish(s, mb, FIN_STEADY, 0);
 		break;
@@ -930,7 +1016,7 @@ static void on_window_start(struct des *w, void *ctx, void *arg)
 	const struct wedge *e = &s->edges[(uintptr_t)arg];
 	struct member *mb = s->mem[e->mi];
 	struct ssm_window *win = &mb->win[e->wi];
-	const struct obj *o = api_get(s->api, KIND, mb->ns, mb->name);
+	const struct obj *o = member_obj(s, mb);
 
 	(void)w;
 	if (!o)

@@ -550,6 +550,67 @@ static void test_changes_since(void)
 	api_free(a);
 }
 
+/* api_get_ref() answers as api_get() through writes, deletions, re-creations and other kinds. */
+static void test_get_ref(void)
+{
+	struct api *a = api_new(NULL);
+	struct api *b = api_new(NULL);
+	struct api_ref r = API_REF_INIT, none = API_REF_INIT, early = API_REF_INIT;
+	const struct obj *o;
+	struct obj *u;
+
+	/* a kind not stored yet: NULL, and not remembered as absent */
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "a", &early));
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "b", "p")), 0);
+	CU_ASSERT_PTR_EQUAL(api_get_ref(a, "Workspace", "default", "a", &early),
+			    api_get(a, "Workspace", "default", "a"));
+	o = api_get_ref(a, "Workspace", "default", "a", &r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_EQUAL(o, api_get(a, "Workspace", "default", "a"));
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "zz", &none));
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "zz", &none));
+
+	/* a status write makes a new version: the memo follows it */
+	u = obj_new("v1", "Workspace", "default", "a");
+	u->status = status_phase("Planning");
+	CU_ASSERT_EQUAL(api_update_status(a, u), 0);
+	o = api_get_ref(a, "Workspace", "default", "a", &r);
+	CU_ASSERT_PTR_EQUAL(o, api_get(a, "Workspace", "default", "a"));
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(o->status, "phase"), ""), "Planning");
+	CU_ASSERT_EQUAL(o->resource_version, 3);
+
+	/* deleted (entries freed by the next list), then created again */
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "a"), 0);
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "a", &r));
+	{
+		struct api_list l;
+
+		api_list_init(&l);
+		CU_ASSERT_EQUAL(api_list(a, "Workspace", NULL, NULL, NULL, &l), 1);
+		api_list_release(&l);
+	}
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "a", &r));
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "q")), 0);
+	o = api_get_ref(a, "Workspace", "default", "a", &r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_EQUAL(o, api_get(a, "Workspace", "default", "a"));
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->spec, "projectRef.name"), ""), "q");
+	/* the absent key stays absent; a creation of it is seen */
+	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "zz", &none));
+	CU_ASSERT_EQUAL(api_create(a, ws("default", "zz", "p")), 0);
+	CU_ASSERT_PTR_EQUAL(api_get_ref(a, "Workspace", "default", "zz", &none),
+			    api_get(a, "Workspace", "default", "zz"));
+
+	/* the same memo with another store looks up there */
+	CU_ASSERT_PTR_NULL(api_get_ref(b, "Workspace", "default", "a", &r));
+	CU_ASSERT_EQUAL(api_create(b, ws("default", "a", "b")), 0);
+	CU_ASSERT_PTR_EQUAL(api_get_ref(b, "Workspace", "default", "a", &r),
+			    api_get(b, "Workspace", "default", "a"));
+	api_free(a);
+	api_free(b);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -561,6 +622,7 @@ static CU_TestInfo tests[] = {
 	{ "reason/message from Ready condition or status", test_reason_message_sources },
 	{ "an invalid metadata patch changes nothing", test_patch_meta_invalid_changes_nothing },
 	{ "change log: what changed since a resourceVersion, at which List position", test_changes_since },
+	{ "api_get_ref answers as api_get through writes, deletion and re-creation", test_get_ref },
 	CU_TEST_INFO_NULL,
 };
 
