@@ -16,6 +16,7 @@
 #include "plan/sweep.h"
 #include "plan/trials.h"
 #include "plan/variant.h"
+#include "reports/html.h"
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
@@ -33,6 +34,7 @@ enum run_optcode {
 	RUN_OPT_VARIANT,
 	RUN_OPT_SWEEP,
 	RUN_OPT_SHARD,
+	RUN_OPT_HTML,
 };
 
 void cmd_usage_run(FILE *f)
@@ -75,6 +77,8 @@ void cmd_usage_run(FILE *f)
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
 		"                        of the terminal report\n"
+		"      --html FILE       write the run as one self-contained HTML page with\n"
+		"                        SVG charts to FILE, atomically (a single run only)\n"
 		"      --timeline WHAT   changes (default): phases, reasons, grants, edits;\n"
 		"                        all: every object transition with its detail;\n"
 		"                        none: only the steps view and the summary\n"
@@ -114,6 +118,11 @@ out_error:
 static int write_rep_json(FILE *f, const void *arg)
 {
 	return rep_json(f, arg);
+}
+
+static int write_rep_html(FILE *f, const void *arg)
+{
+	return rep_html(f, arg);
 }
 
 static int write_plan_json(FILE *f, const void *arg)
@@ -496,6 +505,7 @@ int cmd_run(int argc, char **argv)
 		{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
 		{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
 		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
+		{ "html", required_argument, NULL, RUN_OPT_HTML },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_opts o;
@@ -504,6 +514,7 @@ int cmd_run(int argc, char **argv)
 	struct rep_run rep;
 	bool json_stdout;
 	const char *csv = NULL;
+	const char *html = NULL;
 	const char *variant = NULL;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
@@ -543,6 +554,9 @@ int cmd_run(int argc, char **argv)
 			continue;
 		case RUN_OPT_CSV:
 			csv = optarg;
+			continue;
+		case RUN_OPT_HTML:
+			html = optarg;
 			continue;
 		case RUN_OPT_SHARD:
 			if (partial_parse_shard(optarg, CMD_MAX_SHARDS, &shard_k, &shard_n, shard_err,
@@ -594,6 +608,13 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	if (html && (ntrials > 1 || shard_n || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --html draws a single run (no -n above 1, --shard or --sweep)\n"
+				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
 	if (!jobs)
 		jobs = default_jobs();
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
@@ -631,6 +652,8 @@ int cmd_run(int argc, char **argv)
 			goto out_release_run;
 	}
 	if (o.json && (rc = write_file(o.json, write_rep_json, &rep)) != 0)
+		goto out_release_run;
+	if (html && (rc = write_file(html, write_rep_html, &rep)) != 0)
 		goto out_release_run;
 	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,

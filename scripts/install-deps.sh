@@ -2,9 +2,17 @@
 # Installs the Debian packages magos-sim builds against: libyaml, jansson, GSL,
 # CUnit and pkg-config.  Idempotent: packages already present are left alone
 # and nothing is fetched when all of them are installed.
+#
+# Optional groups, installed only when asked for:
+#   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
+#                    screenshots of the HTML report; CI sets it)
 set -eu
 
 PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
+BROWSER_PACKAGES="chromium"
+if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
+fi
 
 missing=""
 for p in $PACKAGES; do

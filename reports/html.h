@@ -1,0 +1,50 @@
+#ifndef MAGOS_REPORTS_HTML_H
+#define MAGOS_REPORTS_HTML_H
+
+/*
+ * The HTML report of one run: a single self-contained file (inline CSS and
+ * SVG from reports/svg.h, a few lines of vanilla JavaScript for the event
+ * filter and hover details; nothing fetched), readable in light and dark
+ * mode and printable.  Sections, each with a stable id for tests:
+ *  - #summary: the terminal report's summary (reports/text.c, quiet) and
+ *    the blast radius by name;
+ *  - #gantt: per Rollout/FleetRollout, one collapsible <details> per
+ *    step/wave (class "group") with one row per target, bars coloured by
+ *    phase, open/settle markers, soak windows, gate ticks by verdict, halt
+ *    and rollback markers, the critical path outlined; with more than
+ *    REP_HTML_MAX_ROWS targets in a driver, per step/wave bands of counts
+ *    by phase instead of rows (class "agg");
+ *  - #gates: per wave with a gate, its metric series, threshold band and
+ *    evaluation points (svg id "gate-N");
+ *  - #concurrency: running Jobs / adopting members over time against the
+ *    runner capacity;
+ *  - #events: the event table (time, object, phase, reason, message) with
+ *    a text filter, at most REP_HTML_MAX_EVENTS rows (the count left out is
+ *    said).
+ * Monte Carlo reports (CDF, histograms, box plots, sweep curves) are meant
+ * to come as further functions here, reusing svg.h and the page frame.
+ *
+ * Script errors set a data-js-error attribute on <html> (the browser test
+ * checks it is absent).
+ */
+
+#include <stdio.h>
+
+#include "reports/report.h"
+
+/* Targets of one driver above which the Gantt shows per-group count bands. */
+#define REP_HTML_MAX_ROWS 200
+
+/* Rows of the event table at most. */
+#define REP_HTML_MAX_EVENTS 2000
+
+/*
+ * rep_html() - writes the HTML report of @run to @f.
+ * @run: the run (borrowed, unchanged).
+ * Returns: 0, or -1 when a write to @f failed (errno set).
+ * Errors:  aborts on out-of-memory (xalloc).
+ * Output is deterministic: the same run gives the same bytes.
+ */
+int rep_html(FILE *f, const struct rep_run *run);
+
+#endif

@@ -1,0 +1,111 @@
+#!/bin/sh
+# Browser test of the HTML report: renders example reports in headless
+# Chromium, keeps a screenshot of each under $MAGOS_BUILD/screenshots/ (test
+# artefacts: look at them), and checks the DOM Chromium dumps after running
+# the page's script: the expected charts are there, the script ran (data-js
+# "ok" on <html>) and set no data-js-error.
+#
+# Without `chromium` on PATH it prints a skip line and passes, unless
+# MAGOS_REQUIRE_BROWSER=1 (CI), where a missing browser fails.  The flags are
+# the ones an offline machine needs: without the networking ones Chromium
+# stalls.  MAGOS_BROWSER_ALL=1 renders every scenarios/*.yaml as well.
+set -u
+SIM=${MAGOS_SIM:-build/debug/magos-sim}
+BUILD=${MAGOS_BUILD:-build/debug}
+SHOTS=$BUILD/screenshots
+CHECK="python3 tests/html/check_html.py"
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+if ! command -v chromium >/dev/null 2>&1; then
+	if [ "${MAGOS_REQUIRE_BROWSER:-0}" = 1 ]; then
+		bad "chromium not installed (MAGOS_REQUIRE_BROWSER=1); install it with MAGOS_BROWSER=1 scripts/install-deps.sh"
+	else
+		echo "skip browser test: chromium not installed (MAGOS_BROWSER=1 scripts/install-deps.sh installs it)"
+	fi
+	echo "script-totals: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$SHOTS"
+
+# chrome OUT_DOM ARGS...: one headless Chromium with a fresh empty profile; stdout to OUT_DOM.
+chrome() {
+	out=$1
+	shift
+	profile=$(mktemp -d)
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" "$@" >"$out" 2>>"$tmp/chromium.log"
+	rc=$?
+	rm -rf "$profile"
+	return $rc
+}
+
+# fact NAME KEY OP VALUE: compares a fact of NAME's dumped DOM.
+fact() {
+	got=$(sed -n "s/^$2=//p" "$tmp/$1.facts")
+	if [ "$3" = "=" ]; then [ "$got" = "$4" ]; else [ "$got" "$3" "$4" ] 2>/dev/null; fi
+	if [ $? -eq 0 ]; then ok "$1: $2 $3 $4"; else bad "$1: $2 $3 $4 (got '$got')"; fi
+}
+
+# shot NAME INPUT...: renders the report of INPUT, screenshots it and checks its DOM.
+shot() {
+	name=$1
+	shift
+	if ! "$SIM" run -q --html "$tmp/$name.html" "$@" >/dev/null 2>"$tmp/$name.err"; then
+		bad "$name: magos-sim run --html"
+		return 1
+	fi
+	rm -f "$SHOTS/$name.png"
+	# One browser does both; an older Chromium that takes one action per run gets a second.
+	chrome "$tmp/$name.dom" --screenshot="$SHOTS/$name.png" --window-size=1400,1000 \
+		--dump-dom "file://$tmp/$name.html"
+	[ -s "$SHOTS/$name.png" ] ||
+		chrome "$tmp/$name.png.out" --screenshot="$SHOTS/$name.png" --window-size=1400,1000 \
+			"file://$tmp/$name.html"
+	[ -s "$tmp/$name.dom" ] || chrome "$tmp/$name.dom" --dump-dom "file://$tmp/$name.html"
+	if [ -s "$SHOTS/$name.png" ]; then ok "$name: screenshot $SHOTS/$name.png"; else bad "$name: screenshot"; fi
+	if [ -s "$tmp/$name.dom" ]; then
+		ok "$name: dump-dom"
+	else
+		bad "$name: dump-dom"
+		return 1
+	fi
+	$CHECK "$tmp/$name.dom" >"$tmp/$name.facts"
+	fact "$name" js_ok = 1
+	fact "$name" js_error = 0
+	for s in summary gantt gates concurrency events; do
+		fact "$name" "has_$s" = 1
+	done
+}
+
+shot fleet-gate-halt scenarios/fleet-gate-halt.yaml &&
+	fact fleet-gate-halt groups = 3 && fact fleet-gate-halt rows = 12 &&
+	fact fleet-gate-halt gate_charts = 1 && fact fleet-gate-halt conc_charts = 1
+shot fleet-rollback-pinned scenarios/fleet-rollback-pinned.yaml &&
+	fact fleet-rollback-pinned groups = 3 && fact fleet-rollback-pinned m-rollback -ge 2
+shot staging-failure-halts scenarios/staging-failure-halts.yaml &&
+	fact staging-failure-halts rows = 3 && fact staging-failure-halts m-halt -ge 4
+shot three-environments scenarios/three-environments.yaml && fact three-environments groups -ge 3
+shot default-parallel scenarios/default-parallel.yaml && fact default-parallel rows = 5
+shot empty tests/html/empty.yaml && fact empty svgs = 0
+shot names tests/html/names.yaml && fact names rows = 1
+sh scripts/gen-fleet.sh 1000 100 4 >"$tmp/fleet1k.yaml"
+shot fleet1k "$tmp/fleet1k.yaml" && fact fleet1k agg = 4 && fact fleet1k gate_charts = 1
+
+if [ "${MAGOS_BROWSER_ALL:-0}" = 1 ]; then
+	for f in scenarios/*.yaml; do
+		n=$(basename "$f" .yaml)
+		shot "all-$n" "$f"
+	done
+fi
+
+echo "script-totals: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

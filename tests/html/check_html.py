@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Structure checks of one HTML report (tests/html.sh).
+
+usage: check_html.py FILE [KEY=VALUE...]
+
+Parses FILE with html.parser and prints one line "name=value" per fact the
+shell test compares: the sections present, the counts of groups, rows, gate
+charts and markers, whether tags balance, whether anything would be fetched
+from outside, the <h1> text and the longest label shown.
+"""
+import sys
+from html.parser import HTMLParser
+
+VOID = {"meta", "link", "br", "img", "input", "hr", "col", "area", "base", "wbr", "source"}
+
+
+class Report(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = []
+        self.unbalanced = 0
+        self.ids = set()
+        self.counts = {}
+        self.external = 0
+        self.scripts = 0
+        self.h1 = ""
+        self.in_h1 = False
+        self.js_error = False
+        self.js_ok = False
+        self.titles = []
+        self.in_title = False
+        self.text_max = 0
+        self.in_text = False
+        self.text_in_row = False
+        self.row_depth = None
+        self.row_label_max = 0
+        self.cur = ""
+
+    def count(self, key):
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def handle_starttag(self, tag, attrs):
+        self._open(tag, attrs)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self._open(tag, attrs)
+
+    def _open(self, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "html" and "data-js-error" in a:
+            self.js_error = True
+        if tag == "html" and a.get("data-js") == "ok":
+            self.js_ok = True
+        if "id" in a:
+            self.ids.add(a["id"])
+        for k in ("src", "srcset", "action", "formaction", "data"):
+            if k in a:
+                self.external += 1
+        if "href" in a and not a["href"].startswith("#"):
+            self.external += 1
+        if tag == "link":
+            self.external += 1
+        if tag == "script":
+            self.scripts += 1
+        if tag == "details" and "group" in cls:
+            self.count("groups")
+        if tag == "g" and "row" in cls:
+            self.count("rows")
+        if tag == "g" and "on-crit" in cls:
+            self.count("crit")
+        if tag == "g" and "agg" in cls:
+            self.count("agg")
+        if tag == "svg" and a.get("id", "").startswith("gate-"):
+            self.count("gate_charts")
+        if tag == "svg" and a.get("id", "").startswith("conc-"):
+            self.count("conc_charts")
+        if tag == "svg":
+            self.count("svgs")
+        for c in cls:
+            if c in ("m-halt", "v-fail", "v-pass", "m-rollback", "m-open", "m-settle", "soak"):
+                self.count(c)
+        if tag == "tr" and self.stack[-1:] == ["tbody"]:
+            self.count("events")
+        if tag == "h1":
+            self.in_h1 = True
+        if tag == "title":
+            self.in_title = True
+            self.cur = ""
+        if tag == "text":
+            self.in_text = True
+            self.text_in_row = "g" in self.stack and self.row_depth is not None
+            self.cur = ""
+        if tag == "g" and "row" in cls:
+            self.row_depth = len(self.stack)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.unbalanced += 1
+            if tag in self.stack:
+                while self.stack and self.stack.pop() != tag:
+                    pass
+            return
+        self.stack.pop()
+        if tag == "g" and self.row_depth is not None and len(self.stack) == self.row_depth:
+            self.row_depth = None
+        if tag == "h1":
+            self.in_h1 = False
+        if tag == "title":
+            self.in_title = False
+            self.titles.append(self.cur)
+        if tag == "text":
+            self.in_text = False
+            self.text_max = max(self.text_max, len(self.cur))
+            if self.text_in_row:
+                self.row_label_max = max(self.row_label_max, len(self.cur))
+
+    def handle_data(self, data):
+        if self.in_h1:
+            self.h1 += data
+        if self.in_title or self.in_text:
+            self.cur += data
+
+
+def main():
+    path = sys.argv[1]
+    with open(path, encoding="utf-8") as f:
+        doc = f.read()
+    r = Report()
+    r.feed(doc)
+    r.close()
+    out = {
+        "unbalanced": r.unbalanced + len(r.stack),
+        "external": r.external,
+        "scripts": r.scripts,
+        "js_error": int(r.js_error),
+        "js_ok": int(r.js_ok),
+        "h1": r.h1,
+        "text_max": r.text_max,
+        "row_label_max": r.row_label_max,
+        "longest_title": max((len(t) for t in r.titles), default=0),
+    }
+    for sec in ("summary", "gantt", "gates", "concurrency", "events", "filter"):
+        out["has_" + sec] = int(sec in r.ids)
+    for k in ("groups", "rows", "crit", "agg", "gate_charts", "conc_charts", "svgs", "m-halt",
+              "v-fail", "v-pass", "m-rollback", "m-open", "m-settle", "soak", "events"):
+        out[k] = r.counts.get(k, 0)
+    for k, v in out.items():
+        print(f"{k}={v}")
+
+
+if __name__ == "__main__":
+    main()
