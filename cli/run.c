@@ -20,6 +20,8 @@
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
+#include "reports/mermaid.h"
+#include "reports/trace.h"
 #include "sim/outfile.h"
 
 /* Bounds of -n and -j. */
@@ -31,6 +33,8 @@
 
 enum run_optcode {
 	RUN_OPT_CSV = CMD_OPT_FIRST_FREE,
+	RUN_OPT_TRACE,
+	RUN_OPT_MERMAID,
 	RUN_OPT_VARIANT,
 	RUN_OPT_SWEEP,
 	RUN_OPT_SHARD,
@@ -61,6 +65,10 @@ void cmd_usage_run(FILE *f)
 		"                        CPUs); the results do not depend on J\n"
 		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
 		"                        (with a sweep: one row per value)\n"
+		"      --trace FILE      write the run as a Chrome trace (opens in Perfetto and\n"
+		"                        chrome://tracing) to FILE, atomically (single run)\n"
+		"      --mermaid FILE    write a Mermaid gantt block of the steps/waves (and the\n"
+		"                        targets when few) to FILE, atomically (single run)\n"
 		"      --shard K/N       run only the K-th (1-based) contiguous slice of the -n\n"
 		"                        trials and write a partial result (schema\n"
 		"                        magos-sim/partial/v1) to the --json FILE;\n"
@@ -140,6 +148,25 @@ static int write_csv(FILE *f, const void *arg)
 	const struct csv_arg *c = arg;
 
 	return rep_plan_csv(f, c->rows, c->n);
+}
+
+struct picture_arg {
+	const struct rep_run *run;
+	const struct sp_set *sp;
+};
+
+static int write_trace(FILE *f, const void *arg)
+{
+	const struct picture_arg *a = arg;
+
+	return rep_trace(f, a->run, a->sp, NULL);
+}
+
+static int write_mermaid(FILE *f, const void *arg)
+{
+	const struct picture_arg *a = arg;
+
+	return rep_mermaid(f, a->run, a->sp);
 }
 
 /* The progress bar: drawn on stderr once the trials take more than 0.5 s, at most 10 times a second. */
@@ -502,6 +529,8 @@ int cmd_run(int argc, char **argv)
 		{ "trials", required_argument, NULL, 'n' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, RUN_OPT_CSV },
+		{ "trace", required_argument, NULL, RUN_OPT_TRACE },
+		{ "mermaid", required_argument, NULL, RUN_OPT_MERMAID },
 		{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
 		{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
 		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
@@ -523,6 +552,7 @@ int cmd_run(int argc, char **argv)
 	const struct scenario *rs = &s;
 	char serr[1024];
 	uint64_t v;
+	const char *trace = NULL, *mermaid = NULL;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
 	int rc, c;
@@ -569,6 +599,12 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_VARIANT:
 			variant = optarg;
 			continue;
+		case RUN_OPT_TRACE:
+			trace = optarg;
+			continue;
+		case RUN_OPT_MERMAID:
+			mermaid = optarg;
+			continue;
 		case RUN_OPT_SWEEP:
 			sweep_release(&cli_sweep);
 			if (sweep_parse(optarg, &cli_sweep, serr, sizeof(serr)) != 0) {
@@ -598,6 +634,13 @@ int cmd_run(int argc, char **argv)
 		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
 				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if ((trace || mermaid) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --trace and --mermaid draw a single run (no -n above 1,\n"
+				"--shard or --sweep)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
@@ -648,6 +691,19 @@ int cmd_run(int argc, char **argv)
 		trial_row_from_run(&r, 0, &row);
 		rc = write_file(csv, write_csv, &ca);
 		trial_row_release(&row);
+		if (rc)
+			goto out_release_run;
+	}
+	if (trace || mermaid) {
+		struct sp_set sp;
+		struct picture_arg pa = { &rep, &sp };
+
+		sp_build(&sp, &rep);
+		if (trace)
+			rc = write_file(trace, write_trace, &pa);
+		if (rc == CLI_OK && mermaid)
+			rc = write_file(mermaid, write_mermaid, &pa);
+		sp_release(&sp);
 		if (rc)
 			goto out_release_run;
 	}

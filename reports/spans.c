@@ -808,8 +808,11 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 	setup_drivers(&b);
 	b.jobs_counter = add_counter(&b, "running jobs", -1, -1);
 	pass(&b);
-	for (size_t i = 0; i < b.nts; i++)
+	for (size_t i = 0; i < b.nts; i++) {
+		b.ts[i].t.final = b.ts[i].cur;
+		b.ts[i].t.gone = !b.ts[i].open;
 		push_span(&b.ts[i], run->end_ms, true);
+	}
 	/* Adopting members still adopting at the end stay counted: the step function just ends. */
 	if (b.need_unassigned) {
 		struct sp_driver *d = &s->drivers[s->ndrivers++];
@@ -826,7 +829,8 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 	/* Order the targets; remember where each state went for the stamps. */
 	for (size_t i = 0; i < b.nts; i++)
 		b.ts[i].cap = i; /* reuse as the original index */
-	qsort(b.ts, b.nts, sizeof(*b.ts), cmp_target);
+	if (b.nts) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(b.ts, b.nts, sizeof(*b.ts), cmp_target);
 	pos = xcalloc(b.nts ? b.nts : 1, sizeof(*pos));
 	s->targets = xcalloc(b.nts ? b.nts : 1, sizeof(*s->targets));
 	s->ntargets = b.nts;

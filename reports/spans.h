@@ -107,6 +107,8 @@ struct sp_target {
 	long group;           /* index into the driver's groups, -1 none */
 	struct sp_span *spans; /* owned array, time order */
 	size_t nspans;
+	enum sp_phase final;  /* the category at the end of the run, even one that lasted no time */
+	bool gone;            /* deleted before the end of the run */
 };
 
 enum sp_instant_kind {

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "engine/xalloc.h"
+#include "reports/mermaid.h"
 #include "reports/spans.h"
+#include "reports/trace.h"
 #include "sim/des.h"
 #include "sim/diag.h"
 #include "sim/run.h"
@@ -355,6 +360,138 @@ static void test_approval(void)
 	teardown(&fx);
 }
 
+/* An empty run: no drivers, no targets, only the (empty) running-Jobs counter. */
+static void test_empty(void)
+{
+	struct tl *tl = tl_new();
+	struct rep_run run = { 0 };
+	struct sp_set sp;
+
+	run.tl = tl;
+	run.end_ms = 0;
+	sp_build(&sp, &run);
+	CU_ASSERT_EQUAL(sp.ndrivers, 0);
+	CU_ASSERT_EQUAL(sp.ntargets, 0);
+	CU_ASSERT_EQUAL(sp.ninstants, 0);
+	CU_ASSERT_EQUAL_FATAL(sp.ncounters, 1);
+	CU_ASSERT_EQUAL(sp.counters[0].npoints, 0);
+	sp_release(&sp);
+	tl_free(tl);
+}
+
+static void escape_is(const char *in, size_t max, const char *want)
+{
+	char *got = rep_mermaid_escape(in, max);
+
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
+static void test_mermaid_escape(void)
+{
+	escape_is("a:b#c;d", 0, "a#58;b#35;c#59;d");
+	escape_is("<x & \"y\">", 0, "#60;x #38; #34;y#34;#62;");
+	escape_is("50% `z` {w}", 0, "50#37; #96;z#96; #123;w#125;");
+	escape_is("tab\there\nline", 0, "tab here line");
+	escape_is(NULL, 0, "");
+	escape_is("abcdef", 3, "abc...");
+	escape_is("abc", 3, "abc");
+	/* Characters, not bytes: a UTF-8 sequence is never split. */
+	escape_is("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 2, "\xe6\x97\xa5\xe6\x9c\xac...");
+	escape_is("::", 1, "#58;...");
+}
+
+/*
+ * A synthetic run of 100 000 StageSets in 10 waves, three spans each: the
+ * trace aggregates to per-wave counters and stays small, and the Mermaid
+ * block summarises per wave.  (Simulating such a fleet takes minutes;
+ * rendering it must not.)
+ */
+static void test_render_100k(void)
+{
+	enum { N = 100000, W = 10 };
+	static const char *wave_names[W] = { "w0", "w1", "w2", "w3", "w4",
+					     "w5", "w6", "w7", "w8", "w9" };
+	struct rep_run run = { 0 };
+	struct sp_set sp = { 0 };
+	struct sp_driver d = { 0 };
+	struct sp_group g[W];
+	char (*names)[16] = xcalloc(N, sizeof(*names));
+	FILE *f = tmpfile();
+	json_t *doc, *ev, *other;
+	json_error_t jerr;
+	long size;
+	size_t counters = 0, x = 0, lines = 0;
+	int c;
+
+	CU_ASSERT_FATAL(f != NULL);
+	run.name = "synthetic";
+	run.seed = 1;
+	run.stop = "quiescent";
+	sp.end_ms = 10 * 3600 * 1000;
+	sp.targets = xcalloc(N, sizeof(*sp.targets));
+	sp.ntargets = N;
+	for (size_t i = 0; i < N; i++) {
+		struct sp_target *t = &sp.targets[i];
+		int64_t w = (int64_t)(i / (N / W)), t0 = w * 3600 * 1000 + (int64_t)(i % 1000) * 1000;
+
+		snprintf(names[i], sizeof(names[i]), "app-%zu", i);
+		t->kind = "StageSet";
+		t->ns = "tenant";
+		t->name = names[i];
+		t->group = (long)w;
+		t->spans = xcalloc(3, sizeof(*t->spans));
+		t->nspans = 3;
+		t->spans[0] = (struct sp_span){ 0, t0, SP_AWAITING_APPROVAL, "AwaitingApproval", false };
+		t->spans[1] = (struct sp_span){ t0, t0 + 60000, SP_ADOPTING, NULL, false };
+		t->spans[2] = (struct sp_span){ t0 + 60000, sp.end_ms, SP_READY, "Succeeded", true };
+		t->final = SP_READY;
+	}
+	for (size_t w = 0; w < W; w++)
+		g[w] = (struct sp_group){ wave_names[w], (int64_t)w * 3600000, -1, -1,
+					  (int64_t)(w + 1) * 3600000, -1, w * (N / W), N / W };
+	d = (struct sp_driver){ "FleetRollout", "", "big", sp.end_ms, -1, g, W, 0, N };
+	sp.drivers = &d;
+	sp.ndrivers = 1;
+
+	CU_ASSERT_EQUAL_FATAL(rep_trace(f, &run, &sp, NULL), 0);
+	size = ftell(f);
+	CU_ASSERT(size > 0 && size < 2000000);
+	rewind(f);
+	doc = json_loadf(f, 0, &jerr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	other = json_object_get(doc, "otherData");
+	CU_ASSERT(json_is_true(json_object_get(other, "aggregated")));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(other, "targets")), N);
+	ev = json_object_get(doc, "traceEvents");
+	for (size_t i = 0; i < json_array_size(ev); i++) {
+		json_t *e = json_array_get(ev, i);
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+
+		counters += !strcmp(ph, "C");
+		x += !strcmp(ph, "X");
+	}
+	CU_ASSERT_EQUAL(x, W); /* the wave bars only */
+	CU_ASSERT(counters >= W && counters <= W * (REP_TRACE_BUCKETS + 1));
+	json_decref(doc);
+
+	rewind(f);
+	CU_ASSERT_EQUAL_FATAL(rep_mermaid(f, &run, &sp), 0);
+	fflush(f);
+	size = ftell(f);
+	rewind(f);
+	while (ftell(f) < size && (c = fgetc(f)) != EOF)
+		lines += c == '\n';
+	/* fence, gantt, title, dateFormat, axisFormat, run section + bar, a section and
+	 * W bars for the waves, a section and W summary bars, fence */
+	CU_ASSERT_EQUAL(lines, 5 + 2 + 1 + W + 1 + W + 1);
+	fclose(f);
+	for (size_t i = 0; i < N; i++)
+		free(sp.targets[i].spans);
+	free(sp.targets);
+	free(names);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
@@ -363,6 +500,9 @@ void register_tests(void)
 		{ "fleet gate halt", test_gate },
 		{ "default parallel", test_parallel },
 		{ "auto-apply false", test_approval },
+		{ "empty run", test_empty },
+		{ "mermaid escape", test_mermaid_escape },
+		{ "render 100 000 targets", test_render_100k },
 		CU_TEST_INFO_NULL,
 	};
 	CU_ADD_SUITE("spans", tests);

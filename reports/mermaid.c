@@ -1,0 +1,323 @@
+/*
+ * The Mermaid gantt (reports/mermaid.h).  Every task gets an id of its own
+ * (r0, d0g1, d0g1s, d0h0, d0t3, ...) so equal names never collide, and an
+ * explicit start and end in ms, so nothing depends on Mermaid's "after".
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "reports/mermaid.h"
+#include "sim/gotime.h"
+
+char *rep_mermaid_escape(const char *s, size_t max)
+{
+	size_t cap = 16, n = 0, chars = 0;
+	char *out = xmalloc(cap);
+
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		char tmp[16];
+		const char *add = tmp;
+		size_t len = 1, adv = 1;
+
+		if (max && chars == max) {
+			add = "...";
+			len = 3;
+			/* Replace the tail: it was longer than max characters. */
+			if (n + len + 1 > cap) {
+				cap = n + len + 1;
+				out = xrealloc(out, cap);
+			}
+			memcpy(out + n, add, len);
+			n += len;
+			break;
+		}
+		switch (*p) {
+		case ':': case '#': case ';': case '"': case '\'': case '<': case '>': case '&':
+		case '%': case '`': case '{': case '}':
+			len = (size_t)snprintf(tmp, sizeof(tmp), "#%u;", *p);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				tmp[0] = ' ';
+			} else if (*p >= 0x80) {
+				/* Copy one UTF-8 sequence whole (continuation bytes follow). */
+				adv = 1;
+				while (p[adv] >= 0x80 && p[adv] < 0xc0 && adv < 4)
+					adv++;
+				add = (const char *)p;
+				len = adv;
+			} else {
+				tmp[0] = (char)*p;
+			}
+			break;
+		}
+		if (n + len + 4 > cap) {
+			cap = 2 * cap + len + 4;
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + n, add, len);
+		n += len;
+		p += adv;
+		chars++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+struct mw {
+	FILE *f;
+	int err;
+};
+
+static void out(struct mw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void out(struct mw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err)
+		return;
+	va_start(ap, fmt);
+	if (vfprintf(w->f, fmt, ap) < 0)
+		w->err = errno ? errno : EIO;
+	va_end(ap);
+}
+
+/*
+ * One task line: "    PRE NAME POST :TAGS, ID, START, END", NAME cut to
+ * REP_MERMAID_NAME_MAX characters (PRE and POST are short and kept whole).
+ */
+static void task(struct mw *w, const char *pre, const char *name, const char *post,
+		 const char *tags, const char *id, int64_t start, int64_t end)
+{
+	char *ep = rep_mermaid_escape(pre, 0), *en = rep_mermaid_escape(name, REP_MERMAID_NAME_MAX);
+	char *eq = rep_mermaid_escape(post, 0);
+
+	if (end <= start)
+		end = start + 1; /* Mermaid draws nothing for an empty bar */
+	out(w, "    %s%s%s :%s%s%s, %" PRId64 ", %" PRId64 "\n", ep, en, eq, tags, *tags ? ", " : "",
+	    id, start, end);
+	free(ep);
+	free(en);
+	free(eq);
+}
+
+static void section(struct mw *w, const char *name)
+{
+	char *e = rep_mermaid_escape(name, REP_MERMAID_NAME_MAX);
+
+	out(w, "    section %s\n", e);
+	free(e);
+}
+
+static bool unfinished(enum sp_phase p)
+{
+	return p != SP_APPLIED && p != SP_READY && p != SP_ROLLED_BACK && p != SP_FAILED &&
+	       p != SP_NOT_READY;
+}
+
+static bool bad(enum sp_phase p)
+{
+	return p == SP_FAILED || p == SP_NOT_READY;
+}
+
+/* Phases a target rests in (nothing under way): they do not stretch its bar. */
+static bool resting(enum sp_phase p)
+{
+	return p == SP_PENDING || p == SP_APPLIED || p == SP_READY || p == SP_ROLLED_BACK;
+}
+
+/*
+ * A target's activity: from the start of its first phase that is not a
+ * resting one to the end of its last; false when it only ever rested.
+ */
+static bool active_span(const struct sp_target *t, int64_t *start, int64_t *end)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < t->nspans; k++) {
+		if (resting(t->spans[k].phase))
+			continue;
+		if (!any)
+			*start = t->spans[k].start_ms;
+		*end = t->spans[k].end_ms;
+		any = true;
+	}
+	return any;
+}
+
+static const char *axis_format(int64_t end_ms)
+{
+	if (end_ms <= 3600 * 1000)
+		return "%M:%S";
+	if (end_ms <= 24 * 3600 * 1000)
+		return "%H:%M";
+	return "%d %H:%M";
+}
+
+static void groups(struct mw *w, const struct sp_set *sp, size_t di)
+{
+	const struct sp_driver *d = &sp->drivers[di];
+	bool steps = d->kind && !strcmp(d->kind, "Rollout");
+	char id[64], name[512], dur[GT_DURATION_BUFSZ];
+
+	for (size_t g = 0; g < d->ngroups; g++) {
+		const struct sp_group *gr = &d->groups[g];
+		int64_t end;
+		const char *tags;
+
+		if (gr->opened_ms < 0)
+			continue;
+		if (gr->passed_ms >= 0) {
+			end = gr->passed_ms;
+			tags = gr->halted_ms >= 0 ? "done, crit" : "done";
+		} else if (gr->halted_ms >= 0) {
+			end = gr->halted_ms > gr->opened_ms ? gr->halted_ms : sp->end_ms;
+			tags = "crit";
+		} else {
+			end = sp->end_ms;
+			tags = "active";
+		}
+		gt_format_duration(end - gr->opened_ms, dur, sizeof(dur));
+		snprintf(name, sizeof(name), " (%s)", dur);
+		snprintf(id, sizeof(id), "d%zug%zu", di, g);
+		task(w, steps ? "step " : "wave ", gr->name, name, tags, id, gr->opened_ms, end);
+		if (gr->settled_ms >= 0 && gr->soak_end_ms > gr->settled_ms) {
+			snprintf(id, sizeof(id), "d%zug%zus", di, g);
+			task(w, "soak ", gr->name, "", "", id, gr->settled_ms, gr->soak_end_ms);
+		}
+	}
+}
+
+static void halts(struct mw *w, const struct sp_set *sp, size_t di)
+{
+	const struct sp_driver *d = &sp->drivers[di];
+	char id[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < sp->ninstants; i++) {
+		const struct sp_instant *in = &sp->instants[i];
+
+		if (in->driver != di || in->kind != SP_I_HALT)
+			continue;
+		snprintf(id, sizeof(id), "d%zuh%zu", di, k++);
+		task(w, in->group >= 0 ? "halt in " : "halt",
+		     in->group >= 0 ? d->groups[in->group].name : "", "", "milestone, crit", id,
+		     in->t_ms, in->t_ms);
+	}
+}
+
+static void targets(struct mw *w, const struct sp_set *sp, size_t di)
+{
+	const struct sp_driver *d = &sp->drivers[di];
+	char id[64], name[1024], post[64];
+	bool header = false;
+
+	for (size_t i = d->first; i < d->first + d->ntargets; i++) {
+		const struct sp_target *t = &sp->targets[i];
+		int64_t s = 0, e = 0;
+
+		if (!active_span(t, &s, &e))
+			continue;
+		if (!header) {
+			char label[512];
+
+			snprintf(name, sizeof(name), "%s targets",
+				 sp_driver_label(d, label, sizeof(label)));
+			section(w, name);
+			header = true;
+		}
+		snprintf(name, sizeof(name), "%s%s%s", t->ns, *t->ns ? "/" : "", t->name);
+		snprintf(post, sizeof(post), " - %s", t->gone ? "deleted" : sp_phase_name(t->final));
+		snprintf(id, sizeof(id), "d%zut%zu", di, i - d->first);
+		task(w, "", name, post,
+		     bad(t->final) ? "crit" : !t->gone && unfinished(t->final) ? "active" : "done", id,
+		     s, e);
+	}
+}
+
+/* Per group (and the ungrouped): one bar over its targets' activity with counts by final phase. */
+static void summaries(struct mw *w, const struct sp_set *sp, size_t di)
+{
+	const struct sp_driver *d = &sp->drivers[di];
+	size_t done = 0;
+	char label[512];
+	bool header = false;
+
+	for (size_t g = 0; g <= d->ngroups; g++) {
+		size_t first = g < d->ngroups ? d->groups[g].first : d->first + done;
+		size_t n = g < d->ngroups ? d->groups[g].ntargets : d->ntargets - done;
+		size_t count[SP_NPHASES] = { 0 }, active = 0;
+		int64_t lo = INT64_MAX, hi = -1;
+		char name[1024], id[64];
+		int len;
+
+		done += n;
+		for (size_t i = first; i < first + n; i++) {
+			int64_t s = 0, e = 0;
+
+			if (!active_span(&sp->targets[i], &s, &e))
+				continue;
+			active++;
+			count[sp->targets[i].final]++;
+			lo = s < lo ? s : lo;
+			hi = e > hi ? e : hi;
+		}
+		if (!active)
+			continue;
+		if (!header) {
+			snprintf(name, sizeof(name), "%s by %s", sp_driver_label(d, label, sizeof(label)),
+				 d->kind && !strcmp(d->kind, "Rollout") ? "step" : "wave");
+			section(w, name);
+			header = true;
+		}
+		len = snprintf(name, sizeof(name), " - %zu of %zu ran", active, n);
+		for (size_t p = 0; p < SP_NPHASES && len > 0 && (size_t)len < sizeof(name); p++)
+			if (count[p])
+				len += snprintf(name + len, sizeof(name) - (size_t)len, ", %zu %s",
+						count[p], sp_phase_name((enum sp_phase)p));
+		snprintf(id, sizeof(id), "d%zus%zu", di, g);
+		task(w, "", g < d->ngroups ? d->groups[g].name : "no group", name, "", id, lo, hi);
+	}
+}
+
+int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
+{
+	struct mw w = { f, 0 };
+	char dur[GT_DURATION_BUFSZ], title[512];
+	char *e;
+
+	gt_format_duration(sp->end_ms, dur, sizeof(dur));
+	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu targets", run->name ? run->name : "run",
+		 run->seed, sp->ntargets);
+	e = rep_mermaid_escape(title, 0);
+	out(&w, "```mermaid\ngantt\n    title %s\n    dateFormat x\n    axisFormat %s\n", e,
+	    axis_format(sp->end_ms));
+	free(e);
+	section(&w, "run");
+	snprintf(title, sizeof(title), "run, ended at %s (%s)", dur, run->stop ? run->stop : "end");
+	task(&w, title, "", "", "", "r0", 0, sp->end_ms);
+	for (size_t di = 0; di < sp->ndrivers; di++) {
+		char label[512];
+
+		if (sp->drivers[di].ngroups) {
+			section(&w, sp_driver_label(&sp->drivers[di], label, sizeof(label)));
+			groups(&w, sp, di);
+			halts(&w, sp, di);
+		}
+		if (sp->ntargets <= REP_MERMAID_MAX_TARGETS)
+			targets(&w, sp, di);
+		else
+			summaries(&w, sp, di);
+	}
+	out(&w, "```\n");
+	if (w.err) {
+		errno = w.err;
+		return -1;
+	}
+	return 0;
+}
