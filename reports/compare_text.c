@@ -176,7 +176,7 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 		"sig", "95% CI / p", off);
 	for (int k = 0; k < CMP_NMETRICS; k++) {
 		const struct cmp_metric *m = &r->m[k];
-		char vb[24], vh[24], vd[24], vp[24], ev[48];
+		char vb[24], vh[24], vd[32], vp[24], ev[56];
 
 		rep_cmp_value(m, m->base, m->base_censored, false, r->horizon_ms, vb, sizeof(vb));
 		rep_cmp_value(m, m->head, m->head_censored, false, r->horizon_ms, vh, sizeof(vh));
@@ -236,7 +236,7 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 	      f);
 	for (int k = 0; k < CMP_NMETRICS; k++) {
 		const struct cmp_metric *m = &r->m[k];
-		char vb[24], vh[24], vd[24], vp[24], ev[48];
+		char vb[24], vh[24], vd[32], vp[24], ev[56];
 
 		rep_cmp_value(m, m->base, m->base_censored, false, r->horizon_ms, vb, sizeof(vb));
 		rep_cmp_value(m, m->head, m->head_censored, false, r->horizon_ms, vh, sizeof(vh));
