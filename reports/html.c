@@ -748,7 +748,7 @@ static void summary(struct ctx *c)
 	struct rep_text_opts to = { false, true, 100, REP_TL_NONE };
 	char *buf = NULL;
 	size_t len = 0, n = 0;
-	FILE *m = open_memstream(&buf, &len);
+	FILE *m = run->tl && run->summary ? open_memstream(&buf, &len) : NULL;
 
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n<pre class=\"summary\">", c->f);
 	if (m) {
@@ -920,8 +920,7 @@ static bool has_targets(const struct tl *tl)
 int rep_html(FILE *f, const struct rep_run *run)
 {
 	struct sp_set sp;
-	struct ctx c;
-	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ];
+	int rc;
 
 	/*
 	 * sp_build() sorts its targets with qsort(NULL, 0, ...) when there are
@@ -932,11 +931,23 @@ int rep_html(FILE *f, const struct rep_run *run)
 	if (has_targets(run->tl))
 		sp_build(&sp, run);
 	sp.end_ms = run->end_ms;
+	rc = rep_html_sp(f, run, &sp);
+	sp_release(&sp);
+	return rc;
+}
+
+int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp)
+{
+	struct ctx c;
+	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ];
+
 	memset(&c, 0, sizeof(c));
 	c.f = f;
 	c.run = run;
-	c.sp = &sp;
-	c.end_ms = run->end_ms > 0 ? run->end_ms : 1;
+	c.sp = sp;
+	c.end_ms = run->end_ms > sp->end_ms ? run->end_ms : sp->end_ms;
+	if (c.end_ms < 1)
+		c.end_ms = 1;
 	c.x = (struct svg_scale){ 0, (double)c.end_ms, LABEL_W, W - RIGHT };
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -954,7 +965,7 @@ int rep_html(FILE *f, const struct rep_run *run)
 		run->seed, dur(run->horizon_ms, a), dur(run->end_ms, b));
 	svg_escape(f, run->stop);
 	fprintf(f, ") after %" PRIu64 " events; %zu targets.</p>\n</header>\n", run->events,
-		sp.ntargets);
+		sp->ntargets);
 	summary(&c);
 	gantt(&c);
 	gates(&c);
@@ -963,7 +974,6 @@ int rep_html(FILE *f, const struct rep_run *run)
 	fputs("<script>\n", f);
 	fputs(page_js, f);
 	fputs("</script>\n</body>\n</html>\n", f);
-	sp_release(&sp);
 	if (ferror(f)) {
 		if (!errno)
 			errno = EIO;

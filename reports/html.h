@@ -47,4 +47,16 @@
  */
 int rep_html(FILE *f, const struct rep_run *run);
 
+struct sp_set;
+
+/*
+ * rep_html_sp() - rep_html() drawing from spans already built from @run
+ * (reports/spans.h; borrowed), so a caller writing the trace and Mermaid
+ * too builds them once, and tests can draw synthetic spans.  @run gives
+ * the header, the summary text and the event table (its tl, obs and
+ * fleets may be NULL: those parts are then empty).
+ * Returns: 0, or -1 when a write to @f failed (errno set).
+ */
+int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp);
+
 #endif
