@@ -48,7 +48,9 @@ struct trial_row {
 	int64_t detection_ms;    /* fault onset to halt, ms; -1 when not applicable.  Fleet:
 				  * sim/fleetobs.h's detection latency.  Rollout: from the first
 				  * Workspace of its Project entering Failed/ValidationFailed */
-	int64_t exposure_ms;     /* target-ms on the bad version (FleetRollout only); 0 when none */
+	int64_t exposure_ms;     /* target-ms on the bad version before the halt (FleetRollout
+				  * only): sim/fleetobs.h's exposure, each blast member from its
+				  * adoption to the first halt; 0 when none */
 	unsigned peak_jobs;      /* most plan/apply Jobs running at once */
 	unsigned peak_adopting;  /* most StageSet adoption attempts in flight at once (each holds
 				  * [start, outcome written), sim/stageset_model.h) */

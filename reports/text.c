@@ -694,9 +694,18 @@ static void waves_view(struct out *o, const struct fo *fo)
 				char a[GT_DURATION_BUFSZ];
 
 				dur_or_dash(w->last_settled_ms, a, sizeof(a));
-				emit(o, "      %ssoaked %u times; the last settle began at %s%s\n",
-				     col(o, C_DIM), w->soaks, a, col(o, C_OFF));
+				if (w->passed_ms >= 0)
+					emit(o, "      %ssoaked %u times; it first passed on the settle "
+						"begun at %s%s\n",
+					     col(o, C_DIM), w->soaks, a, col(o, C_OFF));
+				else
+					emit(o, "      %ssoaked %u times; the last settle began at %s%s\n",
+					     col(o, C_DIM), w->soaks, a, col(o, C_OFF));
 			}
+			if (w->settled_ms >= 0 && w->opened_ms > w->settled_ms)
+				emit(o, "      %ssettled before it opened: on the version its members "
+					"ran then%s\n",
+				     col(o, C_DIM), col(o, C_OFF));
 			gate_lines(o, w);
 		}
 		adoption_table(o, f);
@@ -825,13 +834,31 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		}
 		labelled(o, "detection", text);
 		free(text);
-		if (f->exposure_member_ms > 0)
-			text = xasprintf("%.1f member-minutes on %s (adoption to a downgrade or the "
-					 "end of the run)",
-					 (double)f->exposure_member_ms / 60000.0, f->bad_version);
-		else
-			text = xasprintf("0 member-minutes: no member adopted %s in this run",
+		if (f->exposure_member_ms > 0) {
+			char *after;
+
+			if (f->remediated && f->unremediated)
+				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
+						  (double)f->exposure_after_halt_member_ms / 60000.0,
+						  f->remediated, f->unremediated);
+			else if (f->remediated)
+				after = xasprintf("%.1f member-minutes until %s left it",
+						  (double)f->exposure_after_halt_member_ms / 60000.0,
+						  f->remediated == 1 ? "the member" : "every member");
+			else if (f->unremediated)
+				after = xasprintf("%zu member%s never left it (not remediated)",
+						  f->unremediated, f->unremediated == 1 ? "" : "s");
+			else
+				after = xstrdup("none (no member was on it at the halt)");
+			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
+					 "member from its adoption to %s); after the halt: %s",
+					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
+					 after);
+			free(after);
+		} else {
+			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",
 					 f->bad_version);
+		}
 		labelled(o, "exposure", text);
 		free(text);
 	}
@@ -918,16 +945,72 @@ static void view_members(struct out *o, const struct vline *v, size_t n, bool al
 }
 
 /*
- * What `stagesetctl fleet` would print for each FleetRollout at the end;
- * waves of many members shortened to what differs (view_members()).
+ * @text with each "not Ready (regressed)" member line naming the member's
+ * Ready reason instead ("not Ready: DowngradeNotAllowed"): the view calls
+ * every adopted member that is not Ready regressed, also one that refused a
+ * rollback or waits for approval of one.  Returns new.
  */
-static void fleet_views(struct out *o, const struct obs *obs, bool all)
+static char *with_ready_reasons(const char *text, const struct fo *fo)
+{
+	static const char tag[] = "  not Ready (regressed)";
+	size_t cap = strlen(text) + 1, len = 0;
+	char *out = xmalloc(cap);
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n"), tl = sizeof(tag) - 1;
+		const char *reason = NULL;
+
+		if (n > tl && !strncmp(p, "    ", 4) && !memcmp(p + n - tl, tag, tl)) {
+			const char *q = p + 4, *e;
+			char *key;
+
+			while (q < p + n && *q != ' ')
+				q++;
+			while (q < p + n && *q == ' ')
+				q++;
+			e = q;
+			while (e < p + n && *e != ' ')
+				e++;
+			key = xstrndup(q, (size_t)(e - q));
+			reason = fo_member_ready_reason(fo, key);
+			free(key);
+		}
+		if (reason) {
+			char *line = xasprintf("%.*s  not Ready: %s", (int)(n - tl), p, reason);
+			size_t ll = strlen(line);
+
+			cap += ll + 1;
+			out = xrealloc(out, cap);
+			memcpy(out + len, line, ll);
+			len += ll;
+			free(line);
+		} else {
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n;
+		if (*p == '\n') {
+			out[len++] = '\n';
+			p++;
+		}
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * What `stagesetctl fleet` would print for each FleetRollout at the end;
+ * waves of many members shortened to what differs (view_members()); an
+ * adopted member not Ready shows its Ready reason (with_ready_reasons()).
+ */
+static void fleet_views(struct out *o, const struct obs *obs, const struct fo *fo, bool all)
 {
 	size_t n = 0;
 	char *const *v = obs ? obs_fleet_views(obs, &n) : NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		char *text = clean(v[i], true);
+		char *raw = clean(v[i], true);
+		char *text = with_ready_reasons(raw, fo);
 		struct vline *ml = NULL;
 		size_t nml = 0, cap = 0;
 
@@ -968,6 +1051,7 @@ static void fleet_views(struct out *o, const struct obs *obs, bool all)
 		view_members(o, ml, nml, all);
 		free(ml);
 		free(text);
+		free(raw);
 	}
 }
 
@@ -1794,7 +1878,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	if (!opts->quiet) {
 		steps_view(&o, run->obs);
 		waves_view(&o, run->fleets);
-		fleet_views(&o, run->obs, opts->timeline == REP_TL_ALL);
+		fleet_views(&o, run->obs, run->fleets, opts->timeline == REP_TL_ALL);
 	}
 	summary(&o, run);
 	free(show);

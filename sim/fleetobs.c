@@ -25,6 +25,7 @@ struct vchange {
 struct rchange {
 	int64_t t_ms;
 	enum rd rd;
+	bool refusal; /* not Ready because it refused a downgrade (a rollback's effect) */
 };
 
 struct refusal {
@@ -42,6 +43,7 @@ struct member {
 	struct refusal *ref; /* every refusal stretch, time order */
 	size_t nref;
 	bool refusing;       /* the last status was a refusal */
+	char *ready_reason;  /* the last Ready condition's reason, NULL none */
 };
 
 struct seen {
@@ -119,12 +121,12 @@ static void set_version(struct member *m, int64_t t, const char *v)
 	m->v[m->nv++] = (struct vchange){ t, dup_or_null(v) };
 }
 
-static void set_ready(struct member *m, int64_t t, enum rd rd)
+static void set_ready(struct member *m, int64_t t, enum rd rd, bool refusal)
 {
-	if (m->nr && m->r[m->nr - 1].rd == rd)
+	if (m->nr && m->r[m->nr - 1].rd == rd && m->r[m->nr - 1].refusal == refusal)
 		return;
 	m->r = xreallocarray(m->r, m->nr + 1, sizeof(*m->r));
-	m->r[m->nr++] = (struct rchange){ t, rd };
+	m->r[m->nr++] = (struct rchange){ t, rd, refusal };
 }
 
 static const struct val *ready_condition(const struct val *status)
@@ -147,11 +149,12 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 	struct member *m = member_get(o, key);
 	const struct val *rc;
 	const char *v, *status, *reason;
+	bool refusal;
 
 	free(key);
 	if (type == API_DELETED) {
 		set_version(m, t, NULL);
-		set_ready(m, t, RD_UNKNOWN);
+		set_ready(m, t, RD_UNKNOWN, false);
 		return;
 	}
 	v = val_str(val_map_get(cur->status, "version"), NULL);
@@ -161,11 +164,16 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 		return;
 	status = val_str(val_map_get(rc, "status"), "");
 	reason = val_str(val_map_get(rc, "reason"), "");
+	if (!is(m->ready_reason, reason)) {
+		free(m->ready_reason);
+		m->ready_reason = xstrdup(reason);
+	}
+	refusal = is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration");
 	if (is(status, "True"))
-		set_ready(m, t, RD_READY);
+		set_ready(m, t, RD_READY, false);
 	else
-		set_ready(m, t, is(reason, "AwaitingApproval") ? RD_HELD : RD_NOT_READY);
-	if (is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration")) {
+		set_ready(m, t, is(reason, "AwaitingApproval") ? RD_HELD : RD_NOT_READY, refusal);
+	if (refusal) {
 		/* Each refusal stretch once; a new reason starts a new one. */
 		if (!m->refusing || !is(m->ref[m->nref - 1].reason, reason)) {
 			m->ref = xreallocarray(m->ref, m->nref + 1, sizeof(*m->ref));
@@ -197,7 +205,7 @@ static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
 	memset(f, 0, sizeof(*f));
 	f->name = xstrdup(name);
 	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = -1;
-	f->exposure_member_ms = -1;
+	f->exposure_member_ms = f->exposure_after_halt_member_ms = -1;
 	o->last_soak[o->nf] = NULL;
 	si_put(&o->f_idx, name, o->nf);
 	*idx = o->nf++;
@@ -365,22 +373,55 @@ static bool had_version_by(const struct member *m, const char *v, int64_t t)
 	return false;
 }
 
-static int64_t exposure_of(const struct member *m, const char *v, int64_t end_ms)
+/* The member-time on @v within [@from, @to): every stretch of status.version equal to it. */
+static int64_t time_on(const struct member *m, const char *v, int64_t from, int64_t to)
 {
 	int64_t sum = 0;
 
 	for (size_t i = 0; i < m->nv; i++) {
-		int64_t until = i + 1 < m->nv ? m->v[i + 1].t_ms : end_ms;
+		int64_t a = m->v[i].t_ms, b = i + 1 < m->nv ? m->v[i + 1].t_ms : INT64_MAX;
 
-		if (is(m->v[i].version, v) && until > m->v[i].t_ms && m->v[i].t_ms < end_ms)
-			sum += (until < end_ms ? until : end_ms) - m->v[i].t_ms;
+		if (!is(m->v[i].version, v))
+			continue;
+		a = a > from ? a : from;
+		b = b < to ? b : to;
+		if (b > a)
+			sum += b - a;
 	}
 	return sum;
 }
 
+/* When the member, on @v at @t, first left it after @t (remediation); -1 never. */
+static int64_t left_after(const struct member *m, const char *v, int64_t t)
+{
+	for (size_t i = 0; i < m->nv; i++)
+		if (m->v[i].t_ms > t && !is(m->v[i].version, v))
+			return m->v[i].t_ms;
+	return -1;
+}
+
+/* The first rollback-to stamp on @member of fleet @fleet, ms; INT64_MAX none. */
+static int64_t first_stamp(const struct fo_inputs *in, const char *fleet, const char *member)
+{
+	int64_t t = INT64_MAX;
+
+	for (size_t i = 0; i < in->nstamps; i++)
+		if (is(in->stamps[i].fleet, fleet) && is(in->stamps[i].member, member) &&
+		    in->stamps[i].t_ms < t)
+			t = in->stamps[i].t_ms;
+	return t;
+}
+
+/*
+ * The onset candidate (@t, @member, @window) if it comes first: earlier time,
+ * then a regression window before a not-Ready status, then member name.
+ */
 static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool window)
 {
-	if (f->onset_ms >= 0 && f->onset_ms <= t)
+	if (f->onset_ms >= 0 &&
+	    (f->onset_ms < t ||
+	     (f->onset_ms == t && (f->onset_window > window ||
+				   (f->onset_window == window && strcmp(f->onset_member, member) <= 0)))))
 		return;
 	f->onset_ms = t;
 	free(f->onset_member);
@@ -427,18 +468,31 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 			all[total++] = all[i];
 	nall = total;
 	f->blast_total = nall;
-	f->exposure_member_ms = 0;
+	f->exposure_member_ms = f->exposure_after_halt_member_ms = 0;
 	f->blast_members = xcalloc(nall ? nall : 1, sizeof(char *));
 	for (size_t i = 0; i < nall; i++) {
 		const struct member *m = member_find(o, all[i]);
+		int64_t stamp;
 
-		if (!m)
+		if (!m || !had_version_by(m, v, h->t_ms))
 			continue;
-		if (had_version_by(m, v, h->t_ms))
-			f->blast_members[f->blast_count++] = xstrdup(all[i]);
-		f->exposure_member_ms += exposure_of(m, v, in->end_ms);
+		f->blast_members[f->blast_count++] = xstrdup(all[i]);
+		f->exposure_member_ms += time_on(m, v, 0, h->t_ms);
+		if (is(version_at(m, h->t_ms), v)) {
+			int64_t left = left_after(m, v, h->t_ms);
+
+			if (left >= 0) {
+				f->exposure_after_halt_member_ms += left - h->t_ms;
+				f->remediated++;
+			} else {
+				f->unremediated++;
+			}
+		}
+		/* A refusal, or any not-Ready once stamped, is the rollback's doing. */
+		stamp = first_stamp(in, f->name, all[i]);
 		for (size_t k = 0; k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
-			if (m->r[k].rd == RD_NOT_READY && is(version_at(m, m->r[k].t_ms), v)) {
+			if (m->r[k].rd == RD_NOT_READY && !m->r[k].refusal && m->r[k].t_ms < stamp &&
+			    is(version_at(m, m->r[k].t_ms), v)) {
 				take_onset(f, m->r[k].t_ms, all[i], false);
 				break;
 			}
@@ -855,6 +909,13 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64
 	free(wins);
 }
 
+const char *fo_member_ready_reason(const struct fo *o, const char *key)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+
+	return m && m->ready_reason && m->ready_reason[0] ? m->ready_reason : NULL;
+}
+
 const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n)
 {
 	*n = o ? o->nf : 0;
@@ -876,6 +937,7 @@ void fo_free(struct fo *o)
 		for (size_t k = 0; k < m->nref; k++)
 			free(m->ref[k].reason);
 		free(m->ref);
+		free(m->ready_reason);
 	}
 	free(o->m);
 	si_release(&o->m_idx);

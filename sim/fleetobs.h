@@ -54,10 +54,14 @@
  *    count / wave members (a member in several waves counts in each);
  *  - the FAULT ONSET is the earliest, at or before the halt, of: the start
  *    of a member's regression window (the member model's, scripted or drawn)
- *    while it ran the bad version, and a member going Ready not-True for a
- *    reason other than `AwaitingApproval` while its status.version was the
- *    bad version; DETECTION LATENCY = halt − onset, null without an onset
- *    (the halt did not follow a fault seen on the bad version);
+ *    while it ran the bad version, and a member going Ready not-True while
+ *    its status.version was the bad version, for a reason other than
+ *    `AwaitingApproval`, `DowngradeNotAllowed` or `DowngradeRequiresMigration`
+ *    and before the first rollback-to stamp on it (what a member shows
+ *    because the halt stamped it is the halt's effect, not its cause); at
+ *    equal times a regression window comes before a not-Ready status, then
+ *    members in name order.  DETECTION LATENCY = halt − onset, null without
+ *    an onset (the halt did not follow a fault seen on the bad version);
  *  - a member's refusals are all its Ready reasons `DowngradeNotAllowed` /
  *    `DowngradeRequiresMigration` (each stretch once), so a member stamped
  *    twice is judged against its own refusal of each stamp;
@@ -72,10 +76,18 @@
  *    per target, its first adoption and every time the adopted or Ready
  *    count reaches a quarter, half, three quarters or all of the members
  *    (rounded up);
- *  - EXPOSURE is the member-time on the bad version: over the members of
- *    the blast radius' denominator, every interval from status.version
- *    becoming the bad version to it changing (a downgrade, an upgrade, the
- *    member deleted) or to the end of the run; in member-ms.
+ *  - EXPOSURE is the harm done before detection: over the members of the
+ *    blast radius (those on the bad version at some time at or before the
+ *    halt), the member-time on the bad version from each one's adoption up
+ *    to the halt (every stretch of status.version equal to it, cut at the
+ *    halt); in member-ms.  It does not depend on when the run stops, and is
+ *    0 exactly when the blast radius is;
+ *  - EXPOSURE AFTER THE HALT is the time to remediation: over the blast
+ *    members still on the bad version at the halt, from the halt to the
+ *    member's status.version first changing away from it (a rollback or
+ *    any other version, or the member deleted); such members are REMEDIATED,
+ *    and those still on it at the end of the run UNREMEDIATED (counted, not
+ *    summed: their exposure is not bounded by the run).
  */
 
 #include <stdbool.h>
@@ -175,7 +187,9 @@ struct fo_fleet {
 	char *onset_member;    /* NULL none */
 	bool onset_window;     /* the onset is a regression window (else a not-Ready status) */
 	int64_t detection_latency_ms; /* -1 none */
-	int64_t exposure_member_ms;   /* -1 without a bad version */
+	int64_t exposure_member_ms;   /* before the halt, member-ms; -1 without a bad version */
+	int64_t exposure_after_halt_member_ms; /* halt to remediation, member-ms; -1 as above */
+	size_t remediated, unremediated; /* blast members on it at the halt that left it / never did */
 };
 
 /* A regression window of one member (sim/stageset_model's, or scripted in tests). */
@@ -237,6 +251,14 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64
  */
 bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *wave,
 		    int64_t *stamped_ms);
+
+/*
+ * fo_member_ready_reason() - the reason of the last Ready condition StageSet
+ * @key ("ns/name") showed, e.g. "DowngradeNotAllowed".
+ * Returns: borrowed (valid until fo_free()); NULL when it showed none or
+ * the observer never saw it (or @o is NULL).
+ */
+const char *fo_member_ready_reason(const struct fo *o, const char *key);
 
 /* fo_fleets() - the FleetRollouts seen, in name order; borrowed.  Empty before fo_finish(). */
 const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n);

@@ -85,8 +85,13 @@ has "$t" "blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.
 	"fleet-gate-halt: blast on its label's line"
 has "$t" "detection none: no regression onset in this run (no member on 4.6.0 regressed or" \
 	"fleet-gate-halt: detection says why there is none"
-has "$t" "exposure  123.0 member-minutes on 4.6.0 (adoption to a downgrade or the end of" \
-	"fleet-gate-halt: exposure on its label's line"
+has "$t" "exposure  10.0 member-minutes on 4.6.0 before the halt (each blast member from" \
+	"fleet-gate-halt: exposure (adoption to the halt) on its label's line"
+has "$t" "          its adoption to 21m0s); after the halt: 1 member never left it (not" \
+	"fleet-gate-halt: after the halt the canary was never remediated"
+"$SIM" run --until horizon scenarios/fleet-gate-halt.yaml >"$tmp/gate-horizon.txt" 2>&1
+has "$tmp/gate-horizon.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt" \
+	"fleet-gate-halt --until horizon: the same exposure (the stop rule plays no part)"
 t=$tmp/fleet-rollback-pinned.txt
 n=$(grep -c "│ annotations: +stages.metio.wtf/rollback-to=4.5.0" "$t")
 if [ "$n" -eq 4 ]; then ok "fleet-rollback-pinned: each stamp on its member's line"; else
@@ -101,6 +106,15 @@ has "$t" "    │ not downgraded, not refused 2: tenant-00/moodle, tenant-01/moo
 	"fleet-rollback-pinned: the stall, by name"
 has "$t" "StageSet strict/moodle    status   DowngradeNotAllowed" \
 	"fleet-rollback-pinned: a refusal stays visible in the timeline"
+has "$t" "detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression" \
+	"fleet-rollback-pinned: the onset is tenant-00's regression, not a refusal the halt caused"
+has "$t" "    ⚠ one-way/moodle               4.6.0  not Ready: DowngradeRequiresMigration" \
+	"fleet-rollback-pinned: the fleet view gives the Ready reason"
+has "$t" "    ⚠ tenant-01/moodle             4.6.0  not Ready: AwaitingApproval" \
+	"fleet-rollback-pinned: a member waiting for the rollback's approval says so"
+has "$tmp/fleet-member-regression.txt" \
+	"detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression" \
+	"fleet-member-regression: the scripted regress is a regression window"
 # The same rollback with 60 generated tenants: past 5 of a kind per wave and
 # instant, the rest is counted; the rollback names the first 3 per outcome.
 sed 's/count: 10$/count: 60/' scenarios/fleet-rollback-pinned.yaml >"$tmp/big.yaml"
@@ -115,7 +129,10 @@ has "$t" "         25m0s  wave canary               members  7 more AwaitingAppr
 has "$t" "    │ not downgraded, not refused 12: tenant-00/moodle, tenant-01/moodle," \
 	"a big rollback: the stalled members, the first few by name"
 has "$t" "    │ tenant-02/moodle, … 9 more" "a big rollback: the rest of the stalled counted"
-has "$t" "    ⚠ 14 members at 4.6.0, not Ready (regressed)" "a big rollback: the fleet view sums up canary"
+has "$t" "    ⚠ 12 more at 4.6.0, not Ready: AwaitingApproval" \
+	"a big rollback: the fleet view sums up canary with the Ready reason"
+has "$t" "    ⚠ strict/moodle                4.6.0  not Ready: DowngradeNotAllowed" \
+	"a big rollback: the refusing member shows its reason"
 t=$tmp/fleet-rollback-derived.txt
 n=$(wc -l <"$t")
 if [ "$n" -lt 250 ]; then ok "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; else
@@ -125,6 +142,12 @@ has "$t" "    │ downgraded 2: tenant-00/moodle (40m0s), tenant-01/moodle (26m0
 has "$t" "                … repeated ×94 every 1m0s until 2h0m0s" \
 	"fleet-rollback-derived: the oscillating member's writes collapse"
 t=$tmp/fleet-standing-policy.txt
+has "$t" "exposure  0 member-minutes: no member had adopted 4.6.0 by the halt" \
+	"fleet-standing-policy: no blast radius, no exposure"
+has "$t" "      soaked 3 times; it first passed on the settle begun at 1m0s" \
+	"fleet-standing-policy: which settle canary passed on"
+has "$t" "      settled before it opened: on the version its members ran then" \
+	"fleet-standing-policy: a wave settled before it opened says why"
 has "$t" "       4h31m0s  wave broad               members  3 approved 4.7.0" \
 	"fleet-standing-policy: the next version's approvals as one line"
 has "$t" "  adoption of 4.6.0: when half and all of each wave were at it / Ready on it" \

@@ -27,6 +27,9 @@ static void fire(struct des *w, void *ctx, void *arg)
 }
 
 static const char *canary[] = { "t/a" };
+/* When set, the pass log's rollback stamps instead of the usual two. */
+static const struct frc_stamp_rec *stamps_override;
+static size_t nstamps_override;
 static const char *rest[] = { "t/b", "t/c" };
 
 /* Runs the scripted world, then joins it with a pass log and @windows. */
@@ -54,6 +57,11 @@ static struct fo *run(const struct fo_window *windows, size_t nwindows, struct d
 		{ "shop", 16 * MIN, 1, "rest", "t/c", "0.9.0" },
 	};
 	struct fo_inputs in = { gates, 3, halts, 2, stamps, 2, windows, nwindows, 30 * MIN };
+
+	if (stamps_override) {
+		in.stamps = stamps_override;
+		in.nstamps = nstamps_override;
+	}
 	struct diag d;
 	struct des *w;
 	struct fo *o;
@@ -141,8 +149,10 @@ static void test_waves_halts_stamps(void)
 
 /*
  * Blast radius at the first halt (16m, version 1.0.0): a (1m) and b (13m)
- * had adopted it, c only at 17m.  Exposure: a 1m→30m, b 13m→18m (its
- * downgrade), c 17m→30m = 47 member-minutes.  Onset: b went not-Ready
+ * had adopted it, c only at 17m.  Exposure, adoption to the halt: a 1m→16m,
+ * b 13m→16m = 18 member-minutes (c is not in the blast radius, and the end
+ * of the run at 30m plays no part).  After the halt: b left it at 18m (its
+ * downgrade), 2 member-minutes; a never did.  Onset: b went not-Ready
  * (StageFailed) on 1.0.0 at 14m; c's AwaitingApproval at 15m is a hold, not
  * a fault, and c's refusal at 20m comes after the halt.
  */
@@ -165,11 +175,67 @@ static void test_blast_onset_exposure(void)
 	CU_ASSERT_EQUAL(f->blast_waves[0].total, 1);
 	CU_ASSERT_EQUAL(f->blast_waves[1].count, 1);
 	CU_ASSERT_EQUAL(f->blast_waves[1].total, 2);
-	CU_ASSERT_EQUAL(f->exposure_member_ms, 47 * MIN);
+	CU_ASSERT_EQUAL(f->exposure_member_ms, 18 * MIN);
+	CU_ASSERT_EQUAL(f->exposure_after_halt_member_ms, 2 * MIN);
+	CU_ASSERT_EQUAL(f->remediated, 1);
+	CU_ASSERT_EQUAL(f->unremediated, 1);
 	CU_ASSERT_EQUAL(f->onset_ms, 14 * MIN);
 	CU_ASSERT_STRING_EQUAL(f->onset_member, "t/b");
 	CU_ASSERT_FALSE(f->onset_window);
 	CU_ASSERT_EQUAL(f->detection_latency_ms, 2 * MIN);
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+/*
+ * At equal times a regression window is the onset before a not-Ready status
+ * (b's StageFailed at 14m), and windows tie in member name order.
+ */
+static void test_onset_window_beats_not_ready(void)
+{
+	static const struct fo_window wins[] = {
+		{ "t/b", 14 * MIN, "1.0.0" },
+		{ "t/a", 14 * MIN, "1.0.0" },
+	};
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(wins, 2, &w, &s);
+	const struct fo_fleet *f = the_fleet(o);
+
+	CU_ASSERT_EQUAL(f->onset_ms, 14 * MIN);
+	CU_ASSERT_STRING_EQUAL(f->onset_member, "t/a");
+	CU_ASSERT_TRUE(f->onset_window);
+	CU_ASSERT_EQUAL(f->detection_latency_ms, 2 * MIN);
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+/*
+ * What a member shows once a rollback-to stamp is on it is the halt's
+ * effect: with b stamped at 14m, its StageFailed at 14m is not an onset,
+ * and no other member faulted on 1.0.0 before the halt.
+ */
+static void test_onset_ignores_stamped(void)
+{
+	static const struct frc_stamp_rec early[] = {
+		{ "shop", 14 * MIN, 1, "rest", "t/b", "0.9.0" },
+	};
+	struct scenario s;
+	struct des *w;
+	struct fo *o;
+	const struct fo_fleet *f;
+
+	stamps_override = early;
+	nstamps_override = 1;
+	o = run(NULL, 0, &w, &s);
+	stamps_override = NULL;
+	f = the_fleet(o);
+	CU_ASSERT_EQUAL(f->onset_ms, -1);
+	CU_ASSERT_PTR_NULL(f->onset_member);
+	CU_ASSERT_EQUAL(f->detection_latency_ms, -1);
+	CU_ASSERT_EQUAL(f->exposure_member_ms, 18 * MIN);
 	fo_free(o);
 	des_free(w);
 	scn_release(&s);
@@ -335,6 +401,8 @@ void register_tests(void)
 		{ "waves, halts and rollback stamps", test_waves_halts_stamps },
 		{ "blast radius, onset, exposure", test_blast_onset_exposure },
 		{ "onset from regression windows", test_onset_from_windows },
+		{ "onset: a window before a not-Ready at a tie", test_onset_window_beats_not_ready },
+		{ "onset: not what a stamp caused", test_onset_ignores_stamped },
 		CU_TEST_INFO_NULL,
 	};
 	CU_ADD_SUITE("fleetobs", tests);
