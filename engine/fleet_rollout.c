@@ -1171,7 +1171,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 	for (size_t w = 0; w < nwaves; w++) {
 		const struct val *wv = waves->u.list.items[w];
 		char e[LBL_ERRLEN];
-		char *q = lbl_go_quote(val_str(val_map_get(wv, "name"), ""));
+		char *q; /* the quoted wave name, made only for a message */
 		const char *ref;
 
 		/*
@@ -1180,6 +1180,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		 */
 		if (!in->assignment &&
 		    value_selector(val_map_get(wv, "selector"), &wave_sel[w], e, sizeof(e)) != LBL_OK) {
+			q = lbl_go_quote(val_str(val_map_get(wv, "name"), ""));
 			early_exit(out, in, FR_OUT_INVALID_SELECTOR, FR_REASON_INVALID_SELECTOR,
 				   xasprintf("wave %s selector: %s", q, e), 0);
 			free(q);
@@ -1187,6 +1188,7 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 		}
 		ref = gate_secret_ref(val_map_get(wv, "gate"));
 		if (ref) {
+			q = lbl_go_quote(val_str(val_map_get(wv, "name"), ""));
 			early_exit(out, in, FR_OUT_GATE_UNSUPPORTED, FR_REASON_GATE_UNSUPPORTED,
 				   xasprintf("wave %s gate %s: a FleetRollout is cluster-scoped, so it has "
 					     "no namespace to resolve a bearer-token Secret in; expose the "
@@ -1197,7 +1199,6 @@ int fr_reconcile(const struct fr_input *in, struct fr_result *out)
 			free(q);
 			goto out_free_sel;
 		}
-		free(q);
 	}
 	/* S4: a member goes into every wave that matches it */
 	if (tally && tally->nwaves != nwaves)

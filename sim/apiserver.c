@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/admission.h"
 
 /*
  * Storage layout.  Per kind: a chained hash table (namespace, name) → entry
@@ -25,6 +26,7 @@
 
 struct shval {
 	uint32_t refs;
+	bool borrowed; /* @v belongs to the caller of api_create_shared(): never freed here */
 	struct val *v; /* never NULL: a NULL subtree has no holder */
 };
 
@@ -110,7 +112,18 @@ static struct shval *shval_new(struct val *v)
 		return NULL;
 	s = xmalloc(sizeof(*s));
 	s->refs = 1;
+	s->borrowed = false;
 	s->v = v;
+	return s;
+}
+
+/* A holder of a tree the store must not free (api_create_shared()); NULL for NULL. */
+static struct shval *shval_borrow(const struct val *v)
+{
+	struct shval *s = shval_new((struct val *)v); /* never written through: see the header */
+
+	if (s)
+		s->borrowed = true;
 	return s;
 }
 
@@ -124,7 +137,8 @@ static struct shval *shval_retain(struct shval *s)
 static void shval_release(struct shval *s)
 {
 	if (s && --s->refs == 0) {
-		val_free(s->v);
+		if (!s->borrowed)
+			val_free(s->v);
 		free(s);
 	}
 }
@@ -737,7 +751,8 @@ static struct api_snap *snap_from_meta(const struct entry *e, struct obj *o)
 			 shval_retain(e->cur->rest));
 }
 
-int api_create(struct api *a, struct obj *o)
+/* api_create(); @shared: @o's spec/status/rest are borrowed (api_create_shared()). */
+static int create(struct api *a, struct obj *o, bool shared)
 {
 	struct kindtab *k;
 	struct entry *e;
@@ -745,12 +760,18 @@ int api_create(struct api *a, struct obj *o)
 
 	if (!o->kind[0] || !o->name[0] || !map_or_null(o->spec) || !map_or_null(o->status) ||
 	    !map_or_null(o->rest)) {
-		obj_free(o);
+		if (shared)
+			obj_free_meta(o);
+		else
+			obj_free(o);
 		return API_EINVALID;
 	}
 	k = get_kind(a, o->kind);
 	if (find_entry(k, o->ns, o->name)) {
-		obj_free(o);
+		if (shared)
+			obj_free_meta(o);
+		else
+			obj_free(o);
 		return API_EALREADYEXISTS;
 	}
 	/* A snapshot (kubectl get -o yaml) keeps its uid, generation and deletion time. */
@@ -775,7 +796,11 @@ int api_create(struct api *a, struct obj *o)
 	memcpy(e->key + nslen + 1, o->name, namelen + 1);
 	e->ns = e->key;
 	e->name = e->key + nslen + 1;
-	e->cur = snap_make(o, shval_new(o->spec), shval_new(o->status), shval_new(o->rest));
+	if (shared)
+		e->cur = snap_make(o, shval_borrow(o->spec), shval_borrow(o->status),
+				   shval_borrow(o->rest));
+	else
+		e->cur = snap_make(o, shval_new(o->spec), shval_new(o->status), shval_new(o->rest));
 	e->hash = hash_key(o->ns, o->name);
 	if (a->tl) {
 		e->tns = tl_intern(a->tl, o->ns);
@@ -797,6 +822,24 @@ int api_create(struct api *a, struct obj *o)
 	record(a, k, e, o, TL_CREATED, NULL);
 	emit(a, API_ADDED, NULL, e->cur);
 	return 0;
+}
+
+int api_create(struct api *a, struct obj *o)
+{
+	return create(a, o, false);
+}
+
+int api_create_shared(struct api *a, const struct obj *src)
+{
+	struct obj meta = *src;
+	struct obj *o;
+
+	meta.spec = meta.status = meta.rest = NULL;
+	o = obj_copy(&meta); /* the metadata, as obj_copy(src) copies it */
+	o->spec = src->spec;
+	o->status = src->status;
+	o->rest = src->rest;
+	return create(a, o, true);
 }
 
 struct api_snap *api_get_snap(const struct api *a, const char *kind, const char *ns,
@@ -849,6 +892,39 @@ static void commit_meta(struct api *a, struct kindtab *k, struct entry *e, struc
 		commit_modified(a, k, e, s, TL_UPDATED, detail);
 }
 
+/*
+ * The CRD rule the API server checks on every write and a controller can
+ * break: unique list-map keys (sim/admission.h adm_write_refusal()).  A
+ * refused write leaves a warning notice with the API server's message, once
+ * per object and message (a controller retrying with back-off repeats it).
+ * @part: "spec" or "status"; @v its new value (borrowed).
+ * Returns: 0 when accepted; API_EINVALID.
+ */
+static int refuse_duplicate_keys(struct api *a, const char *kind, const char *ns,
+				 const char *name, const char *part, const struct val *v)
+{
+	char *why = adm_write_refusal(kind, name, part, v);
+	char *text;
+	struct tl_objref ref = { kind, ns ? ns : "", name, 0 };
+	bool seen = false;
+
+	if (!why)
+		return 0;
+	text = xasprintf("%s write refused by the API server: %s",
+			 part, why);
+	for (size_t i = a->tl ? tl_notice_count(a->tl) : 0; i-- > 0 && !seen;) {
+		struct tl_notice n;
+
+		tl_notice_get(a->tl, i, &n);
+		seen = strcmp(n.text, text) == 0;
+	}
+	if (a->tl && !seen)
+		tl_notice_add(a->tl, a->now, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(why);
+	return API_EINVALID;
+}
+
 int api_update(struct api *a, struct obj *o)
 {
 	struct kindtab *k = find_kind(a, o->kind);
@@ -886,6 +962,9 @@ int api_update(struct api *a, struct obj *o)
 	if (spec_same && rest_same && obj_strmap_equal(&o->labels, &c->labels) &&
 	    obj_strmap_equal(&o->annotations, &c->annotations) && finalizers_equal(o, c))
 		goto out_free_obj; /* no-op */
+	err = spec_same ? 0 : refuse_duplicate_keys(a, o->kind, o->ns, o->name, "spec", o->spec);
+	if (err)
+		goto out_free_obj;
 
 	diff_strmap(&b, "labels", &c->labels, &o->labels);
 	diff_strmap(&b, "annotations", &c->annotations, &o->annotations);
@@ -969,6 +1048,9 @@ int api_update_status(struct api *a, struct obj *o)
 		err = API_EINVALID;
 		goto out_free_obj;
 	}
+	err = refuse_duplicate_keys(a, o->kind, o->ns, o->name, "status", o->status);
+	if (err)
+		goto out_free_obj;
 	status = o->status;
 	o->status = NULL;
 	obj_free(o);
@@ -995,7 +1077,8 @@ int api_patch_status(struct api *a, const char *kind, const char *ns, const char
 		val_free(status);
 		status = NULL;
 	}
-	if (!map_or_null(status)) {
+	if (!map_or_null(status) ||
+	    refuse_duplicate_keys(a, kind, ns, name, "status", status) != 0) {
 		val_free(status);
 		return API_EINVALID;
 	}

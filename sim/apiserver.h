@@ -154,6 +154,18 @@ void api_snap_release(struct api_snap *s);
 int api_create(struct api *a, struct obj *o);
 
 /*
+ * api_create_shared() - api_create(@a, obj_copy(@src)) without copying
+ * @src's spec, status and rest: the store's first version of the object
+ * shares those trees (its metadata is copied).  For a world built from
+ * loaded objects once per trial.
+ * @src: borrowed; it and its trees must stay unchanged and alive until
+ *       api_free(@a) (the store never writes into a stored tree: a write
+ *       makes a new one, and the shared ones are never freed by the store).
+ * Returns: as api_create().
+ */
+int api_create_shared(struct api *a, const struct obj *src);
+
+/*
  * api_get() - borrowed pointer to the current version of an object, or NULL
  * when absent.  @ns may be NULL for "".  Valid until the next write to that
  * object (longer if a snapshot reference is held).  Cost: O(1) expected.

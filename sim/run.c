@@ -399,7 +399,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 
 	des_set_cause(r->world, "load");
 	for (size_t i = 0; i < s->nobjs; i++) {
-		int rc = api_create(api, obj_copy(s->objs[i]));
+		/* the loaded trees are shared, not copied per trial: the scenario outlives the world */
+		int rc = api_create_shared(api, s->objs[i]);
 
 		/* The loader already rejected duplicates and invalid objects. */
 		if (rc != 0)

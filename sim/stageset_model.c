@@ -62,6 +62,12 @@ struct member {
 	char *hold_version;
 	int64_t hold_since;
 	char *offered_seen; /* offered version the last pass used */
+	/*
+	 * The same, as the pointer that pass got from offered_for_pass()
+	 * (borrowed from the params, which outlive the run, or NULL): equal
+	 * pointers mean equal versions, without a strcmp.
+	 */
+	const char *offered_seen_ptr;
 	enum shown shown;
 	/*
 	 * The plan of the last pass, and the resourceVersion of the object it
@@ -190,13 +196,22 @@ static void hput(struct ssm *s, char *key, size_t v)
 
 static struct member *member_get(struct ssm *s, const char *ns, const char *name)
 {
-	char *key = xasprintf("%s/%s", ns, name);
-	struct member *mb = find(s, key);
+	size_t lns = strlen(ns), lname = strlen(name);
+	char buf[256], *key = lns + lname + 2 <= sizeof(buf) ? buf : xmalloc(lns + lname + 2);
+	struct member *mb;
 
+	/* "ns/name", built without printf: every watch event of a StageSet looks its member up */
+	memcpy(key, ns, lns);
+	key[lns] = '/';
+	memcpy(key + lns + 1, name, lname + 1);
+	mb = find(s, key);
 	if (mb) {
-		free(key);
+		if (key != buf)
+			free(key);
 		return mb;
 	}
+	if (key == buf)
+		key = xstrdup(buf);
 	mb = xcalloc(1, sizeof(*mb));
 	mb->ns = xstrdup(ns);
 	mb->name = xstrdup(name);
@@ -910,7 +925,7 @@ static void run_pass(struct ssm *s, struct member *mb)
 	struct ss_member in;
 	const struct ss_plan *plan;
 	const char *off;
-	bool approval, reuse;
+	bool approval, reuse, same_off;
 	int64_t requeue;
 
 	mb->passes++;
@@ -922,8 +937,10 @@ static void run_pass(struct ssm *s, struct member *mb)
 	cause_pass(s, mb);
 	mb->pass_gen = o->generation;
 	off = offered_for_pass(s, mb, o);
-	reuse = mb->has_plan && mb->plan_rv == o->resource_version && cmp_eq(off, mb->offered_seen);
-	if (!cmp_eq(off, mb->offered_seen)) {
+	same_off = off == mb->offered_seen_ptr || cmp_eq(off, mb->offered_seen);
+	reuse = mb->has_plan && mb->plan_rv == o->resource_version && same_off;
+	mb->offered_seen_ptr = off;
+	if (!same_off) {
 		free(mb->offered_seen);
 		mb->offered_seen = off ? xstrdup(off) : NULL;
 	}

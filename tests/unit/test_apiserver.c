@@ -611,6 +611,54 @@ static void test_get_ref(void)
 	api_free(b);
 }
 
+/* api_create_shared(): as api_create(obj_copy()), and the borrowed trees outlive every write and api_free(). */
+static void test_create_shared(void)
+{
+	struct api *a = api_new(NULL), *b = api_new(NULL);
+	struct obj *src = ws("default", "a", "p");
+	struct obj *before, *u;
+	const struct obj *o, *c;
+
+	src->status = status_phase("Pending");
+	obj_strmap_set(&src->labels, "tier", "web");
+	before = obj_copy(src);
+	CU_ASSERT_EQUAL(api_create_shared(a, src), 0);
+	CU_ASSERT_EQUAL(api_create(b, obj_copy(src)), 0);
+	o = api_get(a, "Workspace", "default", "a");
+	c = api_get(b, "Workspace", "default", "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_EQUAL(o->spec, src->spec); /* shared, not copied */
+	CU_ASSERT_PTR_EQUAL(o->status, src->status);
+	CU_ASSERT_TRUE(val_equal(o->spec, c->spec));
+	CU_ASSERT_STRING_EQUAL(o->uid, c->uid);
+	CU_ASSERT_EQUAL(o->resource_version, c->resource_version);
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&o->labels, "tier"), "web");
+	CU_ASSERT_PTR_NOT_EQUAL(o->labels.items, src->labels.items); /* metadata copied */
+	CU_ASSERT_EQUAL(api_create_shared(a, src), API_EALREADYEXISTS);
+
+	/* a status write and a spec write make new trees; the shared ones stay */
+	u = obj_new("v1", "Workspace", "default", "a");
+	u->status = status_phase("Planning");
+	CU_ASSERT_EQUAL(api_update_status(a, u), 0);
+	u = copy_of(a, "default", "a");
+	val_map_set(u->spec, "extra", val_new_int(1));
+	CU_ASSERT_EQUAL(api_update(a, u), 0);
+	o = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(o->status, "phase"), ""), "Planning");
+	CU_ASSERT_EQUAL(o->generation, 2);
+	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "a"), 0);
+	api_free(a);
+	CU_ASSERT_TRUE(val_equal(src->spec, before->spec));
+	CU_ASSERT_TRUE(val_equal(src->status, before->status));
+	/* a second store on the same trees */
+	a = api_new(NULL);
+	CU_ASSERT_EQUAL(api_create_shared(a, src), 0);
+	api_free(a);
+	api_free(b);
+	obj_free(src);
+	obj_free(before);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -623,6 +671,7 @@ static CU_TestInfo tests[] = {
 	{ "an invalid metadata patch changes nothing", test_patch_meta_invalid_changes_nothing },
 	{ "change log: what changed since a resourceVersion, at which List position", test_changes_since },
 	{ "api_get_ref answers as api_get through writes, deletion and re-creation", test_get_ref },
+	{ "api_create_shared shares the trees, copies the metadata", test_create_shared },
 	CU_TEST_INFO_NULL,
 };
 
