@@ -742,6 +742,61 @@ static void name_list(FILE *f, char *const *v, size_t n)
 	fputs("</ul>\n", f);
 }
 
+/* Distinct notices listed at most (engine quirks, warnings, errors). */
+#define MAX_NOTICES 40
+
+/*
+ * What the run ran into, each distinct text once with how often and when
+ * first: the engine quirks (info notices, in plain words), the warnings and
+ * errors.  The terminal summary shows only the warnings.
+ */
+static void notices(struct ctx *c)
+{
+	const struct tl *tl = c->run->tl;
+	size_t nn = tl ? tl_notice_count(tl) : 0, nd = 0, more = 0;
+	size_t first[MAX_NOTICES], times[MAX_NOTICES];
+	char a[SVG_NUM_BUFSZ];
+
+	for (size_t i = 0; i < nn; i++) {
+		struct tl_notice n, p;
+		size_t k;
+
+		tl_notice_get(tl, i, &n);
+		for (k = 0; k < nd; k++) {
+			tl_notice_get(tl, first[k], &p);
+			if (p.severity == n.severity && !strcmp(p.text, n.text))
+				break;
+		}
+		if (k < nd) {
+			times[k]++;
+		} else if (nd < MAX_NOTICES) {
+			first[nd] = i;
+			times[nd++] = 1;
+		} else {
+			more++;
+		}
+	}
+	if (!nd)
+		return;
+	fputs("<h3>What the run ran into: engine behaviour worth knowing, warnings</h3>\n<ul class=\"notices\">\n", c->f);
+	for (size_t k = 0; k < nd; k++) {
+		struct tl_notice n;
+
+		tl_notice_get(tl, first[k], &n);
+		fprintf(c->f, "<li class=\"sev-%s\"><strong>%s</strong> at %s", tl_severity_name(n.severity),
+			n.severity == TL_INFO ? "note" : tl_severity_name(n.severity),
+			dur(n.t_ms, a));
+		if (times[k] > 1)
+			fprintf(c->f, " (%zu times)", times[k]);
+		fputs(": ", c->f);
+		svg_escape(c->f, n.text);
+		fputs("</li>\n", c->f);
+	}
+	if (more)
+		fprintf(c->f, "<li>… and %zu more notices (see the timeline or --json)</li>\n", more);
+	fputs("</ul>\n", c->f);
+}
+
 static void summary(struct ctx *c)
 {
 	const struct rep_run *run = c->run;
@@ -758,6 +813,7 @@ static void summary(struct ctx *c)
 		free(buf);
 	}
 	fputs("</pre>\n", c->f);
+	notices(c);
 	if (run->obs) {
 		const struct obs_rollout *ro = obs_rollouts(run->obs, &n);
 
@@ -872,6 +928,8 @@ static const char page_css[] =
 	"table.events td:nth-child(1),table.events td:nth-child(3){white-space:nowrap}\n"
 	"table.events td:nth-child(2){overflow-wrap:anywhere;min-width:14em}\n"
 	"ul.names{columns:3 16em;font-size:12.5px}\n"
+	"ul.notices{font-size:13px;padding-left:1.2em}ul.notices .sev-warning strong{color:var(--unknown)}\n"
+	"ul.notices .sev-error strong{color:var(--fail)}ul.notices .sev-info strong{color:var(--open)}\n"
 	"#tip{position:fixed;z-index:9;pointer-events:none;max-width:480px;background:var(--panel);"
 	"color:var(--fg);border:1px solid var(--grid);padding:4px 8px;font-size:12px;border-radius:4px}\n"
 	"input,button{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--grid)}\n"

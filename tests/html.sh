@@ -91,6 +91,20 @@ else
 	bad "magos: blast radius by name"
 fi
 
+# ---- notices: the engine quirks a run hit, in plain words, each once -------------
+render policy scenarios/fleet-standing-policy.yaml
+common policy
+if grep -q '<li class="sev-info"><strong>note</strong> at 31m: the gate of wave &quot;canary&quot; was queried again although the wave had passed' "$tmp/policy.html"; then
+	ok "policy: the quirk is listed in plain words"
+else
+	bad "policy: the quirk is listed in plain words"
+fi
+if grep -q '<li class="sev-warning"><strong>warning</strong> at 2h (2 times): wave &quot;canary&quot; regressed' "$tmp/policy.html"; then
+	ok "policy: a repeated warning once, with its count"
+else
+	bad "policy: a repeated warning once, with its count"
+fi
+
 # ---- zero targets, one target, markup and long names ---------------------------
 render empty tests/html/empty.yaml
 common empty
