@@ -62,8 +62,8 @@ fi
 # 10 waves, a gate on the first, one version rolled out after the baseline,
 # timed as whole runs.  BENCH_FLEET lists the sizes as N:NAMESPACES (default
 # the 1 000-member fleet only, well under a second); the 10 000-member one
-# takes a few seconds and the 100 000-member one about a minute of CPU and
-# 1.2 GB (see BENCHMARKS.md), e.g.
+# takes a couple of seconds and the 100 000-member one about 35 s of CPU and
+# 1.0 GB (see BENCHMARKS.md), e.g.
 #   BENCH_FLEET="1000:100 10000:1000" scripts/bench.sh
 #   BENCH_FLEET="100000:10000" scripts/bench.sh
 if [ -x "$sim" ] && command -v python3 >/dev/null 2>&1; then
