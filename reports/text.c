@@ -599,12 +599,6 @@ static void stamp_lines(struct out *o, const struct fo_fleet *f)
 	}
 }
 
-/* @ms rounded to whole seconds past a minute (a table cell needs no ms); -1 stays. */
-static int64_t whole_s(int64_t ms)
-{
-	return ms < 60000 ? ms : (ms + 500) / 1000 * 1000;
-}
-
 /* "  " and @text (made safe) on one line, cut with "…" to the width. */
 static void fit_line(struct out *o, const char *text, const char *tone)
 {
@@ -622,7 +616,8 @@ static void fit_line(struct out *o, const char *text, const char *tone)
 /*
  * How each wave adopted each of the fleet's targets over time: members at
  * it out of the wave, and when half (rounded up) and all of them were at it
- * and Ready on it.  Fits 80 columns: 2 + 14 + 10 + 4 × 13.
+ * and Ready on it, exact to the ms as in the waves table.  Fits 80
+ * columns (2 + 14 + 10 + 4 × 13) while times fit 12 columns.
  */
 static void adoption_table(struct out *o, const struct fo_fleet *f)
 {
@@ -650,10 +645,10 @@ static void adoption_table(struct out *o, const struct fo_fleet *f)
 			cell(o, wn, 14);
 			free(wn);
 			emit(o, " %9s", cnt);
-			time_cell(o, whole_s(ad->half_ms), 12);
-			time_cell(o, whole_s(ad->all_ms), 12);
-			time_cell(o, whole_s(ad->ready_half_ms), 12);
-			time_cell(o, whole_s(ad->ready_all_ms), 12);
+			time_cell(o, ad->half_ms, 12);
+			time_cell(o, ad->all_ms, 12);
+			time_cell(o, ad->ready_half_ms, 12);
+			time_cell(o, ad->ready_all_ms, 12);
 			emit(o, "\n");
 		}
 	}
@@ -1461,7 +1456,7 @@ static void progress_row(struct out *o, const struct fo *fo, const struct prog *
  * How the default timeline shows entry @r of a fleet member (@fleet, @wave
  * set): routine writes — creation, Ready True, AwaitingApproval, the
  * approved-version annotation — are summarised; anything else (StageFailed, a regression,
- * a refused downgrade, a rollback-to stamp, labels, deletion) and every
+ * the recovery from one, a refused downgrade, a rollback-to stamp, labels, deletion) and every
  * write of a member once the rollback stamped it stays visible.
  */
 static enum show member_show(const struct tl *tl, const struct tl_rec *r, const struct fo *fo,
@@ -1472,13 +1467,14 @@ static enum show member_show(const struct tl *tl, const struct tl_rec *r, const 
 	static const char stamp[] = "annotations: +stages.metio.wtf/rollback-to=";
 	const char *kind = tl_str_get(tl, r->kind), *reason, *detail;
 	char *key;
-	bool in;
+	bool in, recovered;
 	int64_t stamped;
 
 	if (!fo || strcmp(kind, "StageSet") != 0)
 		return SH_SHOW;
 	key = xasprintf("%s/%s", tl_str_get(tl, r->ns), tl_str_get(tl, r->name));
 	in = fo_member_wave(fo, key, fleet, wave, &stamped);
+	recovered = in && fo_member_recovered_at(fo, key, r->t_ms);
 	free(key);
 	if (!in)
 		return SH_SHOW;
@@ -1500,8 +1496,9 @@ static enum show member_show(const struct tl *tl, const struct tl_rec *r, const 
 		*label = "created";
 		return SH_GROUP;
 	case TL_STATUS:
+		/* Ready again after StageFailed or the like: a recovery, shown. */
 		if (reason && !strcmp(reason, "Succeeded"))
-			return SH_QUIET;
+			return recovered ? SH_SHOW : SH_QUIET;
 		if (reason && !strcmp(reason, "AwaitingApproval")) {
 			*label = reason;
 			return SH_GROUP;
@@ -1594,12 +1591,12 @@ static struct rep *notice_runs(const struct tl *tl)
 	return rep;
 }
 
-static void repeat_line(struct out *o, const struct rep *r);
+static void repeat_line(struct out *o, const struct rep *r, const struct tl_entry *e);
 
 static void notice_with_runs(struct out *o, const struct tl_notice *n, const struct rep *r)
 {
 	notice_line(o, n);
-	repeat_line(o, r);
+	repeat_line(o, r, NULL);
 }
 
 /* The notices and adoption points the timeline prints between entries. */
@@ -1710,21 +1707,47 @@ static struct rep *entry_runs(const struct tl *tl, size_t n, const bool *pick)
 	return rep;
 }
 
-static void repeat_line(struct out *o, const struct rep *r)
+/*
+ * "… repeated ×N every D until T" under the entry or notice it repeats; an
+ * entry's names its object ("… tenant-01/moodle status repeated ×47 …")
+ * so it cannot be read as covering the entries above it, unless that would
+ * pass 80 columns.
+ */
+static void repeat_line(struct out *o, const struct rep *r, const struct tl_entry *e)
 {
 	char last[GT_DURATION_BUFSZ], every[GT_DURATION_BUFSZ];
+	char *what = NULL, *tail;
 
 	if (!r || r->count < 2)
 		return;
 	gt_format_duration(r->last_ms, last, sizeof(last));
 	if (r->every_ms > 0) {
 		gt_format_duration(r->every_ms, every, sizeof(every));
-		emit(o, "  %*s  %s… repeated ×%zu every %s until %s%s\n", TIME_W, "", col(o, C_DIM),
-		     r->count - 1, every, last, col(o, C_OFF));
+		tail = xasprintf("repeated ×%zu every %s until %s", r->count - 1, every, last);
 	} else {
-		emit(o, "  %*s  %s… repeated ×%zu until %s%s\n", TIME_W, "", col(o, C_DIM),
-		     r->count - 1, last, col(o, C_OFF));
+		tail = xasprintf("repeated ×%zu until %s", r->count - 1, last);
 	}
+	if (e && e->name) {
+		char *who = clean(e->name, false);
+
+		/* A namespaced object as "ns/name", a cluster-scoped one as "Kind name". */
+		if (e->ns && e->ns[0])
+			what = xasprintf("%s/%s %s ", e->ns, who,
+					 e->change == TL_STATUS ? "status" : "update");
+		else
+			what = xasprintf("%s %s %s ", e->kind ? e->kind : "", who,
+					 e->change == TL_STATUS ? "status" : "update");
+		free(who);
+		/* Indent TIME_W + 4, "… " two columns, the tail's "×" one column in two bytes. */
+		if (TIME_W + 6 + strlen(what) + strlen(tail) - 1 > 80) {
+			free(what);
+			what = NULL;
+		}
+	}
+	emit(o, "  %*s  %s… %s%s%s\n", TIME_W, "", col(o, C_DIM), what ? what : "", tail,
+	     col(o, C_OFF));
+	free(what);
+	free(tail);
 }
 
 /* Per entry of the default timeline: its fleet wave when it is a fleet member's. */
@@ -1867,7 +1890,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 			tl_get(run->tl, i, &e);
 			entry_line(&o, &e);
 			if (erep)
-				repeat_line(&o, &erep[i]);
+				repeat_line(&o, &erep[i], &e);
 		}
 		if (hidden)
 			hidden_line(&o, inst, hidden);

@@ -909,6 +909,26 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64
 	free(wins);
 }
 
+bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+	size_t lo = 0, hi = m ? m->nr : 0;
+
+	/* The first Ready change at or after @t_ms (the changes are in time order). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->r[mid].t_ms < t_ms)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; m && lo < m->nr && m->r[lo].t_ms == t_ms; lo++)
+		if (m->r[lo].rd == RD_READY)
+			return lo > 0 && m->r[lo - 1].rd == RD_NOT_READY;
+	return false;
+}
+
 const char *fo_member_ready_reason(const struct fo *o, const char *key)
 {
 	const struct member *m = o ? member_find(o, key) : NULL;

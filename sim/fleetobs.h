@@ -253,6 +253,16 @@ bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *
 		    int64_t *stamped_ms);
 
 /*
+ * fo_member_recovered_at() - whether StageSet @key ("ns/name") went Ready
+ * True at @t_ms (ms, as the status was written) right after being not
+ * Ready for a reason other than AwaitingApproval: a recovery, e.g. from
+ * StageFailed when a regression window ended.
+ * Returns: false as well when the observer never saw it (or @o is NULL).
+ * Cost: O(log changes of the member).
+ */
+bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms);
+
+/*
  * fo_member_ready_reason() - the reason of the last Ready condition StageSet
  * @key ("ns/name") showed, e.g. "DowngradeNotAllowed".
  * Returns: borrowed (valid until fo_free()); NULL when it showed none or

@@ -67,8 +67,9 @@ has "$t" "   2h10m1.142s  wave broad                  adopted  120/120 at 4.6.0,
 hasnt "$t" "StageSet moodle-tenant-" "fleet-moodle: no member printed one by one"
 has "$t" "  WAVE           AT TARGET      HALF AT       ALL AT   HALF READY    ALL READY" \
 	"fleet-moodle: the adoption table's header"
-has "$t" "  broad            120/120      2h2m18s      2h10m1s      2h2m18s      2h10m1s" \
-	"fleet-moodle: broad's adoption row"
+has "$t" "  broad            120/120  2h2m18.007s  2h10m1.142s  2h2m18.007s  2h10m1.142s" \
+	"fleet-moodle: broad's adoption row, exact as the waves table"
+has "$t" "  broad              1h54m30s  2h10m1.142s" "fleet-moodle: the waves table's time, the same"
 has "$t" "    ✓ 120 members at 4.6.0, Ready" "fleet-moodle: the fleet view sums up broad"
 "$SIM" run --timeline all scenarios/fleet-moodle.yaml >"$tmp/moodle-all.txt" 2>&1
 n=$(grep -c "✓ moodle-tenant-" "$tmp/moodle-all.txt")
@@ -113,6 +114,9 @@ has "$t" "    ⚠ one-way/moodle               4.6.0  not Ready: DowngradeRequir
 has "$t" "    ⚠ tenant-01/moodle             4.6.0  not Ready: AwaitingApproval" \
 	"fleet-rollback-pinned: a member waiting for the rollback's approval says so"
 has "$tmp/fleet-member-regression.txt" \
+	"         40m0s  StageSet tenant-00/moodle status   Succeeded" \
+	"fleet-member-regression: the recovery after StageFailed is shown"
+has "$tmp/fleet-member-regression.txt" \
 	"detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression" \
 	"fleet-member-regression: the scripted regress is a regression window"
 # The same rollback with 60 generated tenants: past 5 of a kind per wave and
@@ -139,7 +143,9 @@ if [ "$n" -lt 250 ]; then ok "fleet-rollback-derived: the oscillation in under 2
 	bad "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; fi
 has "$t" "    │ downgraded 2: tenant-00/moodle (40m0s), tenant-01/moodle (26m0s)" \
 	"fleet-rollback-derived: the downgrades with their times"
-has "$t" "                … repeated ×94 every 1m0s until 2h0m0s" \
+has "$t" "                … tenant-01/moodle update repeated ×47 every 2m0s until 1h59m0s" \
+	"fleet-rollback-derived: a repeat names the one entry it repeats"
+has "$t" "                … tenant-01/moodle status repeated ×94 every 1m0s until 2h0m0s" \
 	"fleet-rollback-derived: the oscillating member's writes collapse"
 t=$tmp/fleet-standing-policy.txt
 has "$t" "exposure  0 member-minutes: no member had adopted 4.6.0 by the halt" \

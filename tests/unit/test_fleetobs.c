@@ -189,6 +189,32 @@ static void test_blast_onset_exposure(void)
 }
 
 /*
+ * Recoveries and Ready reasons: b went Ready at 18m after StageFailed (a
+ * recovery); c's Ready at 17m followed a hold, a's at 1m nothing; c ends on
+ * its refusal.
+ */
+static void test_member_recovery_and_reason(void)
+{
+	struct scenario s;
+	struct des *w;
+	struct fo *o = run(NULL, 0, &w, &s);
+
+	CU_ASSERT_TRUE(fo_member_recovered_at(o, "t/b", 18 * MIN));
+	CU_ASSERT_FALSE(fo_member_recovered_at(o, "t/b", 14 * MIN));
+	CU_ASSERT_FALSE(fo_member_recovered_at(o, "t/c", 17 * MIN));
+	CU_ASSERT_FALSE(fo_member_recovered_at(o, "t/a", 1 * MIN));
+	CU_ASSERT_FALSE(fo_member_recovered_at(o, "x/z", 18 * MIN));
+	CU_ASSERT_FALSE(fo_member_recovered_at(NULL, "t/b", 18 * MIN));
+	CU_ASSERT_STRING_EQUAL(fo_member_ready_reason(o, "t/c"), "DowngradeNotAllowed");
+	CU_ASSERT_STRING_EQUAL(fo_member_ready_reason(o, "t/b"), "Succeeded");
+	CU_ASSERT_PTR_NULL(fo_member_ready_reason(o, "x/z"));
+	CU_ASSERT_PTR_NULL(fo_member_ready_reason(NULL, "t/b"));
+	fo_free(o);
+	des_free(w);
+	scn_release(&s);
+}
+
+/*
  * At equal times a regression window is the onset before a not-Ready status
  * (b's StageFailed at 14m), and windows tie in member name order.
  */
@@ -403,6 +429,7 @@ void register_tests(void)
 		{ "onset from regression windows", test_onset_from_windows },
 		{ "onset: a window before a not-Ready at a tie", test_onset_window_beats_not_ready },
 		{ "onset: not what a stamp caused", test_onset_ignores_stamped },
+		{ "member recovery and Ready reason", test_member_recovery_and_reason },
 		CU_TEST_INFO_NULL,
 	};
 	CU_ADD_SUITE("fleetobs", tests);
