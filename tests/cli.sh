@@ -165,7 +165,8 @@ assert [(x["wave"], x["count"], x["total"]) for x in b["by_wave"]] == \
     [("canary", 0, 1), ("broad", 0, 3), ("rest", 0, 8)], b
 # nothing on 4.5.0 failed before the halt: the halt was the §2.7 quirk, not a detection
 assert f["fault_onset_ms"] is None and f["detection_latency_ms"] is None, f
-assert f["exposure_member_ms"] == 18436988, f["exposure_member_ms"]
+# exposure counts blast-radius members up to the halt: none here
+assert f["exposure_member_ms"] == 0 and f["unremediated"] == 0, f["exposure_member_ms"]
 PY
 	then ok "a small fleet: per-wave report, blast radius, latency, exposure"; else bad "a small fleet: per-wave report, blast radius, latency, exposure"; fi
 fi
@@ -173,7 +174,7 @@ fi
 if grep -q "^  canary                   0s    1m48.604s        41m3s        41m3s  159/0/0$" "$tmp/fleet.txt" &&
 	grep -q "halt 10m0s wave canary (regression, Halted)" "$tmp/fleet.txt" &&
 	grep -q "0 of 12 members: no member of FleetRollout moodle had adopted 4.5.0 by" "$tmp/fleet.txt" &&
-	grep -q "307.3 member-minutes on 4.5.0" "$tmp/fleet.txt" &&
+	grep -q "0 member-minutes: no member had adopted 4.5.0 by the halt" "$tmp/fleet.txt" &&
 	grep -q "FleetRollout moodle  →  the current version" "$tmp/fleet.txt"; then
 	ok "a small fleet: terminal wave table and summary lines"
 else
