@@ -39,10 +39,13 @@ void cmd_usage_check(FILE *f)
 		"\n"
 		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
 		"of its *.yaml and *.yml files, in name order, not recursively): its manifests\n"
-		"are linted (the rules of `magos-sim lint`), its trials are run\n"
-		"(spec.expect.trials, default 1; trial 0 is the seeded run) and every\n"
-		"expectation of spec.expect is evaluated.  One line per check:\n"
-		"  PASS|FAIL|WARN|INFO  file:line:col: check: message\n"
+		"are linted (the rules of `magos-sim lint`), and so is each of its variants\n"
+		"(findings named by the variant), its trials are run (spec.expect.trials,\n"
+		"default 1; trial 0 is the seeded run) and every expectation of spec.expect\n"
+		"is evaluated on the base scenario.  One line per check:\n"
+		"  PASS|FAIL|WARN|INFO|SKIP  file:line:col: check: message\n"
+		"An invalid input is named first (INVALID file), then its findings; its\n"
+		"expectations are SKIPped (not run).\n"
 		"A check fails on an error finding, a failed expectation, or a run stopped by a\n"
 		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
 		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
@@ -147,7 +150,8 @@ static void add_diag_results(struct exp_scenario_report *r, const struct diag *d
 			free(msg);
 			msg = m;
 		}
-		exp_report_add(r, id, EXP_FAILED, NULL, NULL, msg, it->file, it->mark);
+		exp_report_mark_input_error(r, exp_report_add(r, id, EXP_FAILED, NULL, NULL, msg,
+							      it->file, it->mark));
 		free(msg);
 	}
 }
@@ -203,6 +207,45 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	return 0;
 }
 
+/*
+ * drop_unread_warnings() - the loader's "no FleetRollout gate reads this
+ * series" warnings of @d (and their notes) that @lr no longer holds as MS003
+ * findings: a variant's gate reads the series (exp_lint_variants()).
+ */
+static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
+{
+	size_t k = 0;
+	bool dropping = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct diag_item *it = &d->items[i];
+		bool keep = true;
+
+		if (it->sev == DIAG_NOTE) {
+			keep = !dropping;
+		} else if (it->sev == DIAG_WARNING &&
+			   strstr(it->msg, "no FleetRollout gate reads this series")) {
+			keep = false;
+			for (size_t j = 0; j < lr->n && !keep; j++)
+				keep = !strcmp(lr->items[j].rule->id, "MS003") &&
+				       lr->items[j].mark.line == it->mark.line &&
+				       lr->items[j].mark.col == it->mark.col &&
+				       strstr(lr->items[j].msg, "no FleetRollout gate reads this series");
+			dropping = !keep;
+		} else {
+			dropping = false;
+		}
+		if (keep) {
+			d->items[k++] = *it;
+			continue;
+		}
+		d->nwarnings -= it->sev == DIAG_WARNING;
+		free(it->file);
+		free(it->msg);
+	}
+	d->n = k;
+}
+
 /* check_one() - everything about @path into @r.  Returns 0, or -1 on an internal failure. */
 static int check_one(const char *path, const struct check_cfg *cfg, struct exp_scenario_report *r)
 {
@@ -223,23 +266,47 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 		r->name = xstrdup(s.name);
 	lint_from_diag(&lr, &d);
 	lint_scenario(&lr, &s);
-	lint_report_sort(&lr);
+	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
 	if (!r->invalid) {
-		struct diag ed;
+		struct diag vd;
 
-		diag_init(&ed);
-		if (exp_parse(&s, &e, &ed) != 0)
+		diag_init(&vd);
+		if (exp_lint_variants(&lr, &s, &vd) != 0)
 			r->invalid = true;
-		if (ed.n)
+		lint_from_diag(&lr, &vd);
+		/* (after the loader's, as the loader's own come first on stderr) */
+		for (size_t i = 0; i < vd.n; i++)
+			diag_add(&d, vd.items[i].sev, vd.items[i].file, vd.items[i].mark, "%s",
+				 vd.items[i].msg);
+		diag_release(&vd);
+		drop_unread_warnings(&d, &lr);
+	}
+	lint_report_sort(&lr);
+	{
+		struct diag ed;
+		bool loaded = !r->invalid;
+
+		/*
+		 * Parsed even when the manifests did not load, only to list the
+		 * expectations that will not run; the diagnostics then say nothing
+		 * the loader's do not (a step of a refused Rollout is "unknown").
+		 */
+		diag_init(&ed);
+		if (exp_parse(&s, &e, &ed) != 0 && loaded)
+			r->invalid = true;
+		if (loaded && ed.n)
 			diag_print(&ed, stderr, cfg->color_err);
-		add_diag_results(r, &ed, "expect");
+		if (d.n)
+			diag_print(&d, stderr, cfg->color_err);
+		if (loaded)
+			add_diag_results(r, &ed, "expect");
+		/* An invalid input is not checked: its listed findings are neither excused nor required. */
+		exp_report_add_lint(r, &lr, r->invalid ? NULL : &e);
 		diag_release(&ed);
 	}
-	if (d.n)
-		diag_print(&d, stderr, cfg->color_err);
-	/* An invalid input is not checked: its listed findings are neither excused nor required. */
-	exp_report_add_lint(r, &lr, r->invalid ? NULL : &e);
-	if (!r->invalid && run_expectations(&s, &e, cfg, r) != 0)
+	if (r->invalid)
+		exp_report_add_skipped(r, &e, "the input is invalid");
+	else if (run_expectations(&s, &e, cfg, r) != 0)
 		rc = -1;
 	exp_set_release(&e);
 	lint_report_release(&lr);
@@ -252,14 +319,14 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 
 static void print_lines(const struct exp_scenario_report *r, bool color)
 {
-	static const char *const word[] = { "PASS", "FAIL", "WARN", "INFO" };
-	static const char *const col[] = { "\033[32m", "\033[31m", "\033[33m", "\033[36m" };
+	static const char *const word[] = { "PASS", "FAIL", "WARN", "INFO", "SKIP" };
+	static const char *const col[] = { "\033[32m", "\033[31m", "\033[33m", "\033[36m",
+					   "\033[2m" };
 
-	if (r->invalid) {
+	/* An invalid input is named first; its findings follow as for a valid one. */
+	if (r->invalid)
 		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", r->input);
-		return;
-	}
-	if (!r->n) {
+	if (!r->n && !r->invalid) {
 		char ttc[GT_DURATION_BUFSZ] = "";
 
 		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
@@ -336,7 +403,7 @@ int cmd_check(int argc, char **argv)
 	const char *junit = NULL, *summary = NULL;
 	bool github = false, color;
 	char **files = NULL;
-	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0;
+	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
 	struct exp_scenario_report *reps;
 	uint64_t v;
 	int rc, c;
@@ -404,15 +471,23 @@ int cmd_check(int argc, char **argv)
 		failed += reps[i].nfailed;
 		invalid += reps[i].invalid;
 		checks += reps[i].n;
+		skipped += reps[i].nskipped;
 	}
 	if (rc == CLI_OK)
 		rc = invalid ? CLI_INVALID : failed ? CLI_FAILED : CLI_OK;
 	if (github)
 		gha_write(stdout, reps, ndone);
-	printf("%zu check%s in %zu scenario%s: %zu failed", checks, checks == 1 ? "" : "s", ndone,
-	       ndone == 1 ? "" : "s", failed);
+	/*
+	 * "3 checks in 2 scenarios (1 invalid, not run): 3 failed": an invalid
+	 * input is a scenario whose checks are its findings only, not a check.
+	 */
+	printf("%zu check%s in %zu scenario%s", checks, checks == 1 ? "" : "s", ndone,
+	       ndone == 1 ? "" : "s");
 	if (invalid)
-		printf(", %zu invalid", invalid);
+		printf(" (%zu invalid, not run)", invalid);
+	printf(": %zu failed", failed);
+	if (skipped)
+		printf(", %zu not run", skipped);
 	putchar('\n');
 	if (junit) {
 		int w = write_file(junit, "JUnit report", junit_write, reps, ndone);

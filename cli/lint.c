@@ -13,6 +13,7 @@
 #include "cli/cmd.h"
 #include "engine/xalloc.h"
 #include "reports/lint_json.h"
+#include "plan/expect.h"
 #include "sim/lint.h"
 
 enum lint_optcode {
@@ -244,6 +245,15 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct l
 		lint_from_diag(r, &d);
 		/* A partial load still holds every object admitted: lint what is there. */
 		lint_scenario(r, &s);
+		if (s.has_scenario_doc) {
+			struct diag vd;
+
+			/* Each variant's own findings, named by the variant; spec.variants' errors as MS00x. */
+			diag_init(&vd);
+			exp_lint_variants(r, &s, &vd);
+			lint_from_diag(r, &vd);
+			diag_release(&vd);
+		}
 		*files += s.nfiles;
 		*objs += s.nobjs;
 		for (size_t i = 0; only_scenario && i < s.nfiles; i++)

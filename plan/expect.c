@@ -4,6 +4,7 @@
  * results `magos-sim check` hands to its writers.
  */
 #include "plan/expect.h"
+#include "plan/variant.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -361,6 +362,18 @@ static void collect_names(const struct obj *o, const char *kind, const char *pat
 	}
 }
 
+/* Whether @s has a FleetRollout, as an object or in an apply event. */
+static bool has_fleet(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (s->objs[i] && !strcmp(s->objs[i]->kind, "FleetRollout"))
+			return true;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].obj && !strcmp(s->events[i].obj->kind, "FleetRollout"))
+			return true;
+	return false;
+}
+
 static void parse_halts_before(struct pctx *c, const struct val_kv *mkv)
 {
 	const struct val *m = mkv->v;
@@ -611,6 +624,18 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 		} else if (!strcmp(k, "detectionLatency")) {
 			parse_dist_metric(&c, kv, EXP_DETECTION, EXP_U_MS, false);
 		} else if (!strcmp(k, "exposure")) {
+			/*
+			 * Target-time on a version a FleetRollout approved: a Magos
+			 * Rollout has no such exposure, and a 0s that passes every
+			 * limit would say nothing.
+			 */
+			if (!has_fleet(s)) {
+				perr(&c, kv->key_mark,
+				     "spec.expect.exposure: does not apply: exposure is measured for FleetRollouts and this scenario has none");
+				diag_note(d, c.file, kv->key_mark,
+					  "for a Magos Rollout, bound blastRadius or timeToComplete instead");
+				continue;
+			}
 			parse_dist_metric(&c, kv, EXP_EXPOSURE, EXP_U_MS, false);
 		} else if (!strcmp(k, "peakJobs")) {
 			parse_dist_metric(&c, kv, EXP_PEAK_JOBS, EXP_U_COUNT, false);
@@ -939,11 +964,34 @@ struct exp_result *exp_report_add(struct exp_scenario_report *r, const char *id,
 	x->message = xstrdup(message);
 	x->file = dup_or_null(file);
 	x->mark = mark;
+	x->input_error = false;
 	if (outcome == EXP_FAILED)
 		r->nfailed++;
 	else if (outcome == EXP_WARNED)
 		r->nwarned++;
+	else if (outcome == EXP_SKIPPED)
+		r->nskipped++;
 	return x;
+}
+
+void exp_report_mark_input_error(struct exp_scenario_report *r, struct exp_result *x)
+{
+	if (x->outcome != EXP_FAILED || x->input_error)
+		return;
+	x->input_error = true;
+	r->nerrors++;
+}
+
+void exp_report_add_skipped(struct exp_scenario_report *r, const struct exp_set *e,
+			    const char *why)
+{
+	for (size_t i = 0; e && i < e->n; i++) {
+		char *msg = xasprintf("not evaluated: %s", why);
+
+		exp_report_add(r, e->items[i].name, EXP_SKIPPED, NULL, NULL, msg, e->file,
+			       e->items[i].mark);
+		free(msg);
+	}
 }
 
 /* The index in @e->findings of @rule, or -1. */
@@ -966,6 +1014,7 @@ void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report
 				      : f->sev == LINT_WARNING ? EXP_WARNED
 							       : EXP_NOTED;
 		long k = expected_rule(e, f->rule);
+		struct exp_result *x;
 		char *msg;
 
 		if (k >= 0) {
@@ -978,7 +1027,10 @@ void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report
 		} else {
 			msg = xstrdup(f->msg);
 		}
-		exp_report_add(r, f->rule->id, oc, NULL, NULL, msg, f->file, f->mark);
+		x = exp_report_add(r, f->rule->id, oc, NULL, NULL, msg, f->file, f->mark);
+		/* The loader's refusals are what makes an input invalid. */
+		if (r->invalid && (!strcmp(f->rule->id, "MS001") || !strcmp(f->rule->id, "MS002")))
+			exp_report_mark_input_error(r, x);
 		free(msg);
 	}
 	for (size_t k = 0; e && k < e->nfindings; k++) {
@@ -1354,4 +1406,33 @@ void exp_evaluate(const struct exp_set *e, const struct plan_stats *st,
 			break;
 		}
 	}
+}
+
+int exp_lint_variants(struct lint_report *r, const struct scenario *s, struct diag *d)
+{
+	struct var_set vs;
+	int rc = 0;
+
+	if (var_parse(s, &vs, d) != 0)
+		rc = -1;
+	for (size_t i = 0; i < vs.n; i++) {
+		struct var_scenario v = { 0 };
+		struct lint_report vr;
+		struct diag vd;
+
+		lint_report_init(&vr);
+		diag_init(&vd);
+		/* A patch the API server would refuse is the variant's finding (MS001), not the input's. */
+		if (var_apply(s, &vs.v[i], &v, &vd) == 0) {
+			lint_scenario(&vr, &v.s);
+			lint_drop_read_series(r, &v.s);
+		}
+		lint_from_diag(&vr, &vd);
+		lint_merge_variant(r, &vr, vs.v[i].name);
+		var_scenario_release(&v);
+		diag_release(&vd);
+		lint_report_release(&vr);
+	}
+	var_set_release(&vs);
+	return rc;
 }

@@ -104,6 +104,20 @@ void exp_set_release(struct exp_set *e);
  */
 int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d);
 
+/*
+ * exp_lint_variants() - lints every variant of @s (spec.variants, each
+ * applied with var_apply()) and appends to @r what is the variant's own:
+ * lint_merge_variant() (messages start `variant "NAME": `; a patch that
+ * makes a manifest invalid is an MS001 finding of the variant); drops the
+ * "no FleetRollout gate reads this series" warnings of @r for series a
+ * variant's gate reads (lint_drop_read_series()).  Expectations are not
+ * touched: `check` evaluates them on the base.
+ * @d: the errors of spec.variants itself (var_parse()), which make the input
+ *     invalid.
+ * Returns: 0, or -1 when spec.variants has errors (the good variants are linted).
+ */
+int exp_lint_variants(struct lint_report *r, const struct scenario *s, struct diag *d);
+
 /* exp_metric_names() - the accepted keys of `expect`, comma-separated (static). */
 const char *exp_metric_names(void);
 
@@ -170,6 +184,7 @@ enum exp_outcome {
 	EXP_FAILED,  /* an expectation failed, an error lint finding, a run stopped by a bound */
 	EXP_WARNED,  /* a warning lint finding: reported, does not fail the check */
 	EXP_NOTED,   /* an info lint finding */
+	EXP_SKIPPED, /* an expectation never evaluated (the input is invalid) */
 };
 
 /* One check: a lint finding or an expectation, as every writer shows it. */
@@ -181,6 +196,8 @@ struct exp_result {
 	char *message;         /* owned: one line, says what was measured against what */
 	char *file;            /* owned; NULL when no file applies */
 	struct val_mark mark;  /* 1-based; {0,0} unknown */
+	bool input_error;      /* EXP_FAILED because the input itself is invalid (the loader's
+				  or expect's diagnostics), not a finding or a measurement */
 };
 
 /* Key figures of one scenario's trials (for the summary). */
@@ -203,7 +220,9 @@ struct exp_scenario_report {
 	bool invalid;             /* the input could not be loaded (exit 3) */
 	struct exp_result *items; /* owned */
 	size_t n, cap;
-	size_t nfailed, nwarned;
+	size_t nfailed, nwarned;  /* nfailed includes the input errors */
+	size_t nerrors;           /* results with input_error */
+	size_t nskipped;          /* EXP_SKIPPED results */
 	struct exp_figures fig;
 };
 
@@ -225,10 +244,25 @@ struct exp_result *exp_report_add(struct exp_scenario_report *r, const char *id,
  * exp_report_add_lint() - one result per finding of @l (errors fail, warnings
  * warn, infos note); the message is the finding and its fix.  A finding of a
  * rule @e lists in expect.findings (@e may be NULL) passes instead, and a
- * listed rule with no finding fails at its list element.
+ * listed rule with no finding fails at its list element.  When @r->invalid
+ * is set, the loader's refusals (MS001, MS002) are marked input_error.
  */
 void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report *l,
 			 const struct exp_set *e);
+
+/*
+ * exp_report_mark_input_error() - marks @x (a failed result of @r) as an
+ * error in the input itself (JUnit <error>) and counts it.
+ */
+void exp_report_mark_input_error(struct exp_scenario_report *r, struct exp_result *x);
+
+/*
+ * exp_report_add_skipped() - one EXP_SKIPPED result per item of @e (borrowed),
+ * in item order, its message "not evaluated: " and @why (e.g. "the input is
+ * invalid").  For an input whose expectations cannot run.
+ */
+void exp_report_add_skipped(struct exp_scenario_report *r, const struct exp_set *e,
+			    const char *why);
 
 /*
  * exp_evaluate() - evaluates every item of @e and appends one result each

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/xalloc.h"
 
@@ -43,12 +44,53 @@ char *gha_escape_prop(const char *s)
 	return escape(s, true);
 }
 
-static void write_one(FILE *f, const struct exp_scenario_report *r, const struct exp_result *x)
+/* @p without its leading "./" segments (and the slashes after them). */
+static const char *skip_dot(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/') {
+		p += 2;
+		while (*p == '/')
+			p++;
+	}
+	return p;
+}
+
+char *gha_relative_path(const char *path, const char *base, const char *cwd)
+{
+	char *abs, *out;
+	size_t blen;
+
+	if (!base || base[0] != '/')
+		base = cwd;
+	if (!base || base[0] != '/')
+		return xstrdup(path);
+	if (path[0] == '/')
+		abs = xstrdup(path);
+	else if (cwd && cwd[0] == '/')
+		abs = xasprintf("%s/%s", cwd, skip_dot(path));
+	else
+		return xstrdup(path);
+	blen = strlen(base);
+	while (blen > 1 && base[blen - 1] == '/')
+		blen--;
+	if (blen == 1) /* base "/": every absolute path is under it */
+		out = xstrdup(skip_dot(abs + 1));
+	else if (!strncmp(abs, base, blen) && abs[blen] == '/')
+		out = xstrdup(skip_dot(abs + blen + 1));
+	else
+		out = xstrdup(path[0] == '/' ? path : skip_dot(path));
+	free(abs);
+	return out;
+}
+
+static void write_one(FILE *f, const struct exp_scenario_report *r, const struct exp_result *x,
+		      const char *base, const char *cwd)
 {
 	const char *cmd = x->outcome == EXP_FAILED   ? "error"
 			  : x->outcome == EXP_WARNED ? "warning"
 						     : "notice";
-	char *file = gha_escape_prop(x->file ? x->file : r->input);
+	char *rel = gha_relative_path(x->file ? x->file : r->input, base, cwd);
+	char *file = gha_escape_prop(rel);
 	char *title = gha_escape_prop(x->id);
 	char *msg = gha_escape_data(x->message);
 
@@ -58,6 +100,7 @@ static void write_one(FILE *f, const struct exp_scenario_report *r, const struct
 	if (x->mark.line && x->mark.col)
 		fprintf(f, ",col=%u", x->mark.col);
 	fprintf(f, ",title=%s::%s\n", title, msg);
+	free(rel);
 	free(file);
 	free(title);
 	free(msg);
@@ -65,17 +108,25 @@ static void write_one(FILE *f, const struct exp_scenario_report *r, const struct
 
 int gha_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 {
+	const char *base = getenv("GITHUB_WORKSPACE");
+	char cwd[4096];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].invalid && !r[i].n) {
-			char *file = gha_escape_prop(r[i].input);
+			char *rel = gha_relative_path(r[i].input, base, cwd);
+			char *file = gha_escape_prop(rel);
 
 			fprintf(f, "::error file=%s,title=invalid input::the input could not be loaded\n",
 				file);
 			free(file);
+			free(rel);
 		}
 		for (size_t k = 0; k < r[i].n; k++)
-			if (r[i].items[k].outcome != EXP_PASSED)
-				write_one(f, &r[i], &r[i].items[k]);
+			/* Passed and never-evaluated checks have nothing to point at. */
+			if (r[i].items[k].outcome != EXP_PASSED && r[i].items[k].outcome != EXP_SKIPPED)
+				write_one(f, &r[i], &r[i].items[k], base, cwd);
 	}
 	return ferror(f) ? -1 : 0;
 }

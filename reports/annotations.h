@@ -10,6 +10,10 @@
  * finding; passed checks print nothing), so the pull request shows each at
  * its line.  Escaping is GitHub's: in the message %, CR and LF become %25,
  * %0D, %0A; in property values also : and , become %3A and %2C.
+ *
+ * GitHub places an annotation only by a path relative to the repository
+ * checkout, so file= is relative to $GITHUB_WORKSPACE when it is set, else
+ * to the current directory (gha_relative_path()).
  */
 
 #include <stddef.h>
@@ -18,7 +22,17 @@
 #include "plan/expect.h"
 
 /*
- * gha_write() - the annotations of the @n reports @r (borrowed) to @f.
+ * gha_relative_path() - @path as GitHub wants it in file=: a path under
+ * @base (or, when @base is NULL or not absolute, under @cwd) relative to it,
+ * a relative @path first taken relative to @cwd; "./" prefixes dropped.  A
+ * path outside the base is returned as given.  No ".." resolution and no
+ * file system access.  @cwd may be NULL or "" (unknown).  Returns new.
+ */
+char *gha_relative_path(const char *path, const char *base, const char *cwd);
+
+/*
+ * gha_write() - the annotations of the @n reports @r (borrowed) to @f, file=
+ * relative to $GITHUB_WORKSPACE or the current directory (gha_relative_path()).
  * Returns: 0, or -1 when writing to @f failed.
  */
 int gha_write(FILE *f, const struct exp_scenario_report *r, size_t n);

@@ -75,6 +75,7 @@ static const char *mark_of(enum exp_outcome o)
 	case EXP_PASSED: return "✅";
 	case EXP_FAILED: return "❌";
 	case EXP_WARNED: return "⚠️";
+	case EXP_SKIPPED: return "⏭️";
 	default: return "ℹ️";
 	}
 }

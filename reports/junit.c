@@ -1,6 +1,7 @@
 /* JUnit XML for `magos-sim check` (see reports/junit.h). */
 #include "reports/junit.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,27 +42,64 @@ static void put(FILE *f, const char *s)
 	free(e);
 }
 
-static void put_location(FILE *f, const struct exp_result *x)
+/* Whether @a and @b point at the same check: same id, file and place. */
+static bool same_case(const struct exp_result *a, const struct exp_result *b)
 {
-	if (x->mark.line && x->mark.col)
-		fprintf(f, " %u:%u", x->mark.line, x->mark.col);
-	else if (x->mark.line)
-		fprintf(f, " %u", x->mark.line);
+	return !strcmp(a->id, b->id) && a->mark.line == b->mark.line &&
+	       a->mark.col == b->mark.col &&
+	       (a->file == b->file || (a->file && b->file && !strcmp(a->file, b->file)));
 }
 
-static void write_case(FILE *f, const struct exp_scenario_report *r, const struct exp_result *x)
+/* "MS202 ci/web.yaml:29:7", " #2" on the second case of that name in the suite. */
+static void put_name(FILE *f, const struct exp_scenario_report *r, size_t k)
 {
+	const struct exp_result *x = &r->items[k];
+	size_t dup = 0;
+
+	put(f, x->id);
+	fputc(' ', f);
+	put(f, x->file ? x->file : r->input);
+	if (x->mark.line && x->mark.col)
+		fprintf(f, ":%u:%u", x->mark.line, x->mark.col);
+	else if (x->mark.line)
+		fprintf(f, ":%u", x->mark.line);
+	for (size_t i = 0; i < k; i++)
+		dup += same_case(&r->items[i], x);
+	if (dup)
+		fprintf(f, " #%zu", dup + 1);
+}
+
+static void put_where(FILE *f, const struct exp_scenario_report *r, const struct exp_result *x)
+{
+	put(f, x->file ? x->file : r->input);
+	if (x->mark.line)
+		fprintf(f, ":%u:%u", x->mark.line, x->mark.col);
+	fputs(": ", f);
+	put(f, x->message);
+}
+
+static void write_case(FILE *f, const struct exp_scenario_report *r, size_t k)
+{
+	const struct exp_result *x = &r->items[k];
+
 	fputs("    <testcase classname=\"", f);
 	put(f, x->file ? x->file : r->input);
 	fputs("\" name=\"", f);
-	put(f, x->id);
-	put_location(f, x);
+	put_name(f, r, k);
 	fputs("\"", f);
 	switch (x->outcome) {
 	case EXP_PASSED:
 		fputs("/>\n", f);
 		return;
 	case EXP_FAILED:
+		if (x->input_error) {
+			fputs(">\n      <error message=\"", f);
+			put(f, x->message);
+			fputs("\" type=\"invalid\">", f);
+			put_where(f, r, x);
+			fputs("</error>\n    </testcase>\n", f);
+			return;
+		}
 		fputs(">\n      <failure message=\"", f);
 		put(f, x->message);
 		if (x->measured && x->limit) {
@@ -72,12 +110,13 @@ static void write_case(FILE *f, const struct exp_scenario_report *r, const struc
 			fputs(")", f);
 		}
 		fprintf(f, "\" type=\"%s\">", x->measured ? "expectation" : "lint");
-		put(f, x->file ? x->file : r->input);
-		if (x->mark.line)
-			fprintf(f, ":%u:%u", x->mark.line, x->mark.col);
-		fputs(": ", f);
-		put(f, x->message);
+		put_where(f, r, x);
 		fputs("</failure>\n    </testcase>\n", f);
+		return;
+	case EXP_SKIPPED:
+		fputs(">\n      <skipped message=\"", f);
+		put(f, x->message);
+		fputs("\"/>\n    </testcase>\n", f);
 		return;
 	case EXP_WARNED:
 	case EXP_NOTED:
@@ -89,26 +128,44 @@ static void write_case(FILE *f, const struct exp_scenario_report *r, const struc
 	}
 }
 
+/* The counts of one suite: a lone "load" case stands for an invalid input with nothing to show. */
+static void suite_counts(const struct exp_scenario_report *s, size_t *tests, size_t *failures,
+			 size_t *errors, size_t *skipped)
+{
+	bool load = s->invalid && !s->n;
+
+	*tests = s->n + load;
+	*failures = s->nfailed - s->nerrors;
+	*errors = s->nerrors + load;
+	*skipped = s->nskipped;
+}
+
 int junit_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 {
-	size_t tests = 0, failures = 0, errors = 0;
+	size_t tests = 0, failures = 0, errors = 0, skipped = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		tests += r[i].n + (r[i].invalid && !r[i].n);
-		failures += r[i].nfailed;
-		errors += r[i].invalid && !r[i].n;
+		size_t t, fl, e, sk;
+
+		suite_counts(&r[i], &t, &fl, &e, &sk);
+		tests += t;
+		failures += fl;
+		errors += e;
+		skipped += sk;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"magos-sim check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n",
-		tests, failures, errors);
+	fprintf(f, "<testsuites name=\"magos-sim check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+		tests, failures, errors, skipped);
 	for (size_t i = 0; i < n; i++) {
 		const struct exp_scenario_report *s = &r[i];
+		size_t t, fl, e, sk;
 
+		suite_counts(s, &t, &fl, &e, &sk);
 		fputs("  <testsuite name=\"", f);
 		put(f, s->input);
-		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\">\n",
-			s->n + (s->invalid && !s->n), s->nfailed, s->invalid && !s->n);
-		/* An input that did not load shows its diagnostics as failed checks; without any, one error. */
+		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", t, fl,
+			e, sk);
+		/* An input that did not load shows its diagnostics as errors; without any, one error. */
 		if (s->invalid && !s->n) {
 			fputs("    <testcase classname=\"", f);
 			put(f, s->input);
@@ -118,7 +175,7 @@ int junit_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 			      "    </testcase>\n", f);
 		}
 		for (size_t k = 0; k < s->n; k++)
-			write_case(f, s, &s->items[k]);
+			write_case(f, s, k);
 		fputs("  </testsuite>\n", f);
 	}
 	fputs("</testsuites>\n", f);

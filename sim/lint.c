@@ -467,3 +467,100 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_fleet(r, s);
 	drop_told_twice(r);
 }
+
+/* Whether @r holds a finding equal to @f: same rule, severity, file, place and message. */
+static bool has_finding(const struct lint_report *r, const struct lint_finding *f)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lint_finding *x = &r->items[i];
+
+		if (x->rule == f->rule && x->sev == f->sev && x->mark.line == f->mark.line &&
+		    x->mark.col == f->mark.col && !strcmp(x->msg, f->msg) &&
+		    !strcmp(x->file ? x->file : "", f->file ? f->file : ""))
+			return true;
+	}
+	return false;
+}
+
+void lint_merge_variant(struct lint_report *r, const struct lint_report *v, const char *name)
+{
+	size_t nbase = r->n;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lint_finding *f = &v->items[i];
+		struct lint_report base = { .items = r->items, .n = nbase };
+		struct lint_finding *x;
+
+		/* (against the base's own findings only: another variant's are prefixed anyway) */
+		if (has_finding(&base, f))
+			continue;
+		x = push(r, f->rule, f->file, f->mark, xasprintf("variant \"%s\": %s", name, f->msg));
+		x->sev = f->sev;
+		if (x->sev != f->rule->sev) {
+			/* push() counted the rule's default severity; count the finding's */
+			r->nerrors -= f->rule->sev == LINT_ERROR;
+			r->nwarnings -= f->rule->sev == LINT_WARNING;
+			r->ninfos -= f->rule->sev == LINT_INFO;
+			r->nerrors += f->sev == LINT_ERROR;
+			r->nwarnings += f->sev == LINT_WARNING;
+			r->ninfos += f->sev == LINT_INFO;
+		}
+	}
+}
+
+/* The series the prometheus gates of FleetRollout @o read in @s: flags in @read (per s->series). */
+static void mark_read_series(const struct scenario *s, const struct obj *o, bool *read)
+{
+	const struct val *waves;
+
+	if (!o || strcmp(o->kind, "FleetRollout") != 0)
+		return;
+	waves = val_map_get(o->spec, "waves");
+	for (size_t w = 0; waves && waves->type == VAL_LIST && w < waves->u.list.n; w++) {
+		const struct val *prom = val_path(waves->u.list.items[w], "gate.source.prometheus");
+		const char *q = val_str(val_map_get(prom, "query"), NULL);
+		const struct scn_series *sr;
+
+		if (!q || val_map_get(prom, "secretRef"))
+			continue; /* as the loader: such a gate is never queried */
+		sr = scn_find_series(s, q, val_str(val_map_get(prom, "address"), NULL));
+		if (sr)
+			read[sr - s->series] = true;
+	}
+}
+
+void lint_drop_read_series(struct lint_report *r, const struct scenario *s)
+{
+	bool *read;
+	size_t k = 0;
+
+	if (!s->nseries)
+		return;
+	read = xcalloc(s->nseries, sizeof(*read));
+	for (size_t i = 0; i < s->nobjs; i++)
+		mark_read_series(s, s->objs[i], read);
+	for (size_t i = 0; i < s->nevents; i++)
+		mark_read_series(s, s->events[i].obj, read);
+	for (size_t i = 0; i < r->n; i++) {
+		struct lint_finding *x = &r->items[i];
+		bool drop = false;
+
+		if (!strcmp(x->rule->id, "MS003") && strstr(x->msg, "no FleetRollout gate reads this series"))
+			for (size_t j = 0; j < s->nseries && !drop; j++)
+				drop = read[j] && s->series[j].mark.line == x->mark.line &&
+				       s->series[j].mark.col == x->mark.col &&
+				       !strcmp(s->series[j].file ? s->series[j].file : "",
+					       x->file ? x->file : "");
+		if (drop) {
+			free(x->file);
+			free(x->msg);
+			r->nwarnings -= x->sev == LINT_WARNING;
+			r->nerrors -= x->sev == LINT_ERROR;
+			r->ninfos -= x->sev == LINT_INFO;
+			continue;
+		}
+		r->items[k++] = *x;
+	}
+	r->n = k;
+	free(read);
+}

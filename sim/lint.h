@@ -116,6 +116,24 @@ void lint_scenario(struct lint_report *r, const struct scenario *s);
 bool lint_unselected_workspaces(const struct val *steps, const char *project,
 				const struct obj *const *ws, size_t n, bool *out);
 
+/*
+ * lint_merge_variant() - appends to @r the findings of @v (the report of a
+ * variant of the scenario @r was made from) that @r's own findings do not
+ * hold (same rule, severity, file, place and message), each message
+ * prefixed with `variant "NAME": `, so that a variant's own problems are
+ * told once and the base's are not told again.  @v borrowed; strings copied.
+ */
+void lint_merge_variant(struct lint_report *r, const struct lint_report *v, const char *name);
+
+/*
+ * lint_drop_read_series() - removes from @r the loader's warnings that a
+ * spec.metrics entry is read by no gate (MS003 at the entry's query) for the
+ * entries a prometheus gate of @s reads (its FleetRollouts and those of its
+ * apply events).  For a variant: a series only its gates read is not unread.
+ * @s borrowed (a variant scenario shares the base's series).
+ */
+void lint_drop_read_series(struct lint_report *r, const struct scenario *s);
+
 /* The two rule families, called by lint_scenario(). */
 void lint_magos(struct lint_report *r, const struct scenario *s);
 void lint_fleet(struct lint_report *r, const struct scenario *s);

@@ -102,7 +102,7 @@ expect_rc "ci-failing with --github fails" 1 $?
 junit_check "ci-failing JUnit" "$tmp/f.xml" 5 2
 contains "JUnit failure holds value and limit" "$tmp/f.xml" \
 	'message="blast radius (every trial) 3 exceeds the limit 2 (5 trials) (measured 3, limit &lt;= 2)"'
-contains "JUnit classname is the file" "$tmp/f.xml" "classname=\"$ffile\" name=\"blastRadius 32:19\""
+contains "JUnit classname is the file" "$tmp/f.xml" "classname=\"$ffile\" name=\"blastRadius $ffile:32:19\""
 
 # Each annotation's line must hold what it names.
 grep '^::' "$tmp/g.out" >"$tmp/ann"
@@ -143,9 +143,81 @@ for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
 		diff "$want" "$tmp/b.err" | head -n 10
 	fi
 	if [ "$(head -n 1 "$tmp/b.out")" = "INVALID $input" ]; then ok; else bad "$input: stdout"; cat "$tmp/b.out"; fi
-	# Invalid input still gives a JUnit file that lists the problems.
-	python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert int(r.get("failures")) >= 1' "$tmp/bad.xml" && ok || bad "$input: JUnit"
+	# Invalid input still gives a JUnit file that lists the problems, as <error>s.
+	python3 - "$tmp/bad.xml" <<'EOF2' && ok || bad "$input: JUnit"
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+cases = r.findall("./testsuite/testcase")
+errs = [c for c in cases if c.find("error") is not None]
+skips = [c for c in cases if c.find("skipped") is not None]
+assert int(r.get("errors")) == len(errs) >= 1, (r.get("errors"), len(errs))
+assert int(r.get("skipped")) == len(skips), (r.get("skipped"), len(skips))
+assert all(e.find("error").get("type") == "invalid" for e in errs)
+names = [c.get("classname") + "\0" + c.get("name") for c in cases]
+assert len(set(names)) == len(names), names
+EOF2
 done
+
+# An invalid input shows its findings and its expectations, not just INVALID.
+cat >"$tmp/inv.yaml" <<'EOF2'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: inv}
+spec:
+  expect:
+    completes: true
+---
+apiVersion: magosproject.io/v1alpha1
+kind: Project
+metadata: {name: shop, namespace: default}
+spec: {description: test, colour: blue}
+---
+apiVersion: magosproject.io/v1alpha1
+kind: Rollout
+metadata: {name: shop, namespace: default}
+spec:
+  projectRef: shop
+  strategy:
+    steps:
+      - name: dev
+        selector: {matchLabels: {env: dev}}
+EOF2
+"$MAGOS_SIM" check --no-color --junit "$tmp/inv.xml" "$tmp/inv.yaml" >"$tmp/inv.out" 2>/dev/null
+expect_rc "invalid input" 3 $?
+contains "invalid: first line" "$tmp/inv.out" "INVALID $tmp/inv.yaml"
+contains "invalid: the loader's refusal" "$tmp/inv.out" "FAIL  $tmp/inv.yaml:11:27: MS001: Project \"default/shop\": unknown field \"spec.colour\""
+contains "invalid: other findings" "$tmp/inv.out" "FAIL  $tmp/inv.yaml:21:19: MS101: "
+contains "invalid: expectations not run" "$tmp/inv.out" "SKIP  $tmp/inv.yaml:6:5: completes: not evaluated: the input is invalid"
+contains "invalid: totals" "$tmp/inv.out" "4 checks in 1 scenario (1 invalid, not run): 2 failed, 1 not run"
+contains "invalid: JUnit error" "$tmp/inv.xml" "<error message="
+contains "invalid: JUnit skipped" "$tmp/inv.xml" '<skipped message="not evaluated: the input is invalid"/>'
+contains "invalid: JUnit counts" "$tmp/inv.xml" 'tests="4" failures="1" errors="1" skipped="1"'
+
+# Exposure is a FleetRollout measure: on a Magos-only scenario it is an error, not a 0s pass.
+sed 's/^    completes: true$/    completes: true\n    exposure: {max: 2h}/' scenarios/ci/magos-staged.yaml >"$tmp/expo.yaml"
+"$MAGOS_SIM" check --no-color "$tmp/expo.yaml" >"$tmp/expo.out" 2>"$tmp/expo.err"
+expect_rc "exposure on a Magos scenario" 3 $?
+contains "exposure: message" "$tmp/expo.err" "error: spec.expect.exposure: does not apply: exposure is measured for FleetRollouts and this scenario has none"
+
+# Variants are linted (their findings named), their expectations not evaluated (docs/ci.md).
+V=tests/lint/variant-gate.yaml
+"$MAGOS_SIM" check --no-color "$V" >"$tmp/v.out" 2>"$tmp/v.err"
+expect_rc "a variant's error findings fail check" 1 $?
+contains "variant: MS205" "$tmp/v.out" "FAIL  $V:28:38: MS205: variant \"gated\": FleetRollout shop wave \"canary\" gate threshold max \"1%\""
+contains "variant: MS216" "$tmp/v.out" "FAIL  $V:27:45: MS216: variant \"gated\": "
+contains "variant: MS201" "$tmp/v.out" "FAIL  $V:22:15: MS201: variant \"gated\": "
+if grep -q "metrics\[0\]" "$tmp/v.out" "$tmp/v.err"; then bad "variant: series read by the variant reported unread"; else ok; fi
+contains "variant: unread series stays" "$tmp/v.out" "WARN  $V:14:14: MS003: spec.metrics[1]: no FleetRollout gate reads this series"
+
+# --github: file= relative to $GITHUB_WORKSPACE, or to the current directory.
+abs=$(pwd)/$ffile
+"$MAGOS_SIM" check --no-color --github "$abs" 2>/dev/null | grep '^::' >"$tmp/ga1"
+contains "github: absolute input relative to the cwd" "$tmp/ga1" "::error file=$ffile,line=32,"
+top=$(pwd)
+case "$MAGOS_SIM" in /*) sim=$MAGOS_SIM;; *) sim=$top/$MAGOS_SIM;; esac
+(cd scenarios && GITHUB_WORKSPACE=$top "$sim" check --no-color --github "ci-failing/${ffile##*/}" 2>/dev/null) |
+	grep '^::' >"$tmp/ga2"
+contains "github: relative to GITHUB_WORKSPACE" "$tmp/ga2" "::error file=$ffile,line=32,"
 
 # ---------------------------------------------------------------- options
 

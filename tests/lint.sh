@@ -98,6 +98,21 @@ if grep -q "^scenarios/payments-platform/legacy.yaml:[0-9]*:[0-9]*: warning: .*\
 if [ "$(grep -c '\[MS105\]$' "$tmp/out")" = 1 ]; then ok "scenarios/: the included manifest once"; else bad "scenarios/: the included manifest once"; fi
 expect_rc "scenarios/ci lints clean" 0 "$SIM" lint scenarios/ci
 
+# Variants are linted: their own findings carry the variant's name, the base's are not repeated,
+# and a series only a variant's gate reads is not "unread".
+V=$L/variant-gate.yaml
+expect_rc "a variant's errors fail lint" 1 "$SIM" lint $V
+has "variant: MS201" "$tmp/out" \
+	"$V:22:15: error: variant \"gated\": FleetRollout shop selects StageSet default/shop that no wave selector matches; the controller stops with MembersUnassigned and approves nothing [MS201]"
+if grep -q "^$V:27:45: error: variant \"gated\": .*\"ftp://\".*\[MS216\]$" "$tmp/out"; then ok "variant: MS216 at the address"; else bad "variant: MS216 at the address"; fi
+if grep -q "^$V:28:38: error: variant \"gated\": .*\"1%\".*\[MS205\]$" "$tmp/out"; then ok "variant: MS205 at the bound"; else bad "variant: MS205 at the bound"; fi
+lacks "variant: the series its gate reads is not unread" "$tmp/out" "spec.metrics[0]: no FleetRollout gate reads"
+has "variant: a series nobody reads still is" "$tmp/out" \
+	"$V:14:14: warning: spec.metrics[1]: no FleetRollout gate reads this series [MS003]"
+has "variant: summary" "$tmp/out" "3 errors, 2 warnings, 0 infos in 1 file (2 objects)"
+expect_rc "what-if-canary-soak's variants lint as the base" 0 "$SIM" lint scenarios/what-if-canary-soak.yaml
+lacks "what-if-canary-soak: no variant findings" "$tmp/out" "variant \""
+
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint
 expect_rc "unknown rule in --disable is a usage error" 2 "$SIM" lint --disable MS101,MS999 $L/clean.yaml

@@ -146,8 +146,8 @@ static void test_parse_all(void)
 		      "    completionProbability: {min: 99%}\n"
 		      "    blastRadius: {max: 10%, p95: {max: 3}}\n"
 		      "    haltsBefore: {step: prod}\n"
-		      "    detectionLatency: {p95: {max: 15m}}\n"
-		      "    exposure: {max: 2h}\n"
+		      "    detectionLatency: {p95: {max: 15m}, max: 2h}\n"
+		      "    # exposure needs a FleetRollout: test_parse_exposure_magos\n"
 		      "    peakJobs: {max: 4}\n"
 		      "    assert:\n"
 		      "      - at: 30m\n"
@@ -187,7 +187,9 @@ static void test_parse_all(void)
 	CU_ASSERT_STRING_EQUAL(e.items[7].phase, "prod");
 	CU_ASSERT(!e.items[7].wave);
 	CU_ASSERT_EQUAL(e.items[8].kind, EXP_DETECTION);
-	CU_ASSERT_EQUAL(e.items[9].kind, EXP_EXPOSURE);
+	CU_ASSERT_STRING_EQUAL(e.items[8].name, "detectionLatency.p95");
+	CU_ASSERT_EQUAL(e.items[9].kind, EXP_DETECTION);
+	CU_ASSERT_EQUAL(e.items[9].stat, EXP_EVERY);
 	CU_ASSERT_DOUBLE_EQUAL(e.items[9].max, 7200000.0, 0);
 	CU_ASSERT_EQUAL(e.items[10].kind, EXP_PEAK_JOBS);
 	CU_ASSERT_EQUAL(e.items[11].kind, EXP_ASSERT);
@@ -279,6 +281,27 @@ static void test_parse_wave_and_objects(void)
 	ASSERT_DIAG(&d, 4, "s.yaml:13:17: error: spec.expect.assert[1].object.kind: Required value: the kind of the object to look for");
 	ASSERT_DIAG(&d, 5, "s.yaml:14:9: error: unknown field \"spec.expect.assert[2].when\"");
 	CU_ASSERT_EQUAL(e.n, 0);
+	cleanup(&s, &e, &d);
+}
+
+/* Exposure is target-time on a FleetRollout's approved version: a Magos-only scenario has none. */
+static void test_parse_exposure_magos(void)
+{
+	struct scenario s;
+	struct exp_set e;
+	struct diag d;
+	int rc = load("    exposure: {max: 2h}\n"   /* 8 */
+		      "    completes: true\n",      /* 9 */
+		      &s, &e, &d);
+
+	CU_ASSERT_EQUAL(rc, -1);
+	CU_ASSERT_EQUAL(d.nerrors, 1);
+	ASSERT_DIAG(&d, 0,
+		    "s.yaml:8:5: error: spec.expect.exposure: does not apply: exposure is measured for "
+		    "FleetRollouts and this scenario has none");
+	ASSERT_DIAG(&d, 1, "s.yaml:8:5: note: for a Magos Rollout, bound blastRadius or timeToComplete instead");
+	CU_ASSERT_EQUAL_FATAL(e.n, 1);
+	CU_ASSERT_EQUAL(e.items[0].kind, EXP_COMPLETES);
 	cleanup(&s, &e, &d);
 }
 
@@ -590,6 +613,7 @@ static CU_TestInfo tests[] = {
 	{ "parse an empty expect", test_parse_no_expect },
 	{ "parse errors at file:line:col", test_parse_errors },
 	{ "parse waves and object lists", test_parse_wave_and_objects },
+	{ "exposure needs a FleetRollout", test_parse_exposure_magos },
 	{ "evaluate time to complete and probabilities", test_eval_ttc_and_probs },
 	{ "evaluate blast radius, bounds and missing values", test_eval_blast_and_bounds },
 	{ "evaluate haltsBefore over trial rows", test_eval_halts_before },

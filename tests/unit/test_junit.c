@@ -71,18 +71,18 @@ static void test_junit_write(void)
 	CU_ASSERT_STRING_EQUAL(
 		out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"magos-sim check\" tests=\"4\" failures=\"1\" errors=\"1\">\n"
-		"  <testsuite name=\"ci/a.yaml\" tests=\"3\" failures=\"1\" errors=\"0\">\n"
-		"    <testcase classname=\"ci/a.yaml\" name=\"timeToComplete.p95 12:5\"/>\n"
-		"    <testcase classname=\"ci/a.yaml\" name=\"blastRadius 14:7\">\n"
+		"<testsuites name=\"magos-sim check\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"0\">\n"
+		"  <testsuite name=\"ci/a.yaml\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"timeToComplete.p95 ci/a.yaml:12:5\"/>\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"blastRadius ci/a.yaml:14:7\">\n"
 		"      <failure message=\"blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z (measured 2, limit &lt;= 1)\" type=\"expectation\">"
 		"ci/a.yaml:14:7: blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z</failure>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/m,1.yaml\" name=\"MS105 3:1\">\n"
+		"    <testcase classname=\"ci/m,1.yaml\" name=\"MS105 ci/m,1.yaml:3:1\">\n"
 		"      <system-out>warning: workspace w is in no step</system-out>\n"
 		"    </testcase>\n"
 		"  </testsuite>\n"
-		"  <testsuite name=\"ci/bad.yaml\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+		"  <testsuite name=\"ci/bad.yaml\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
 		"    <testcase classname=\"ci/bad.yaml\" name=\"load\">\n"
 		"      <error message=\"ci/bad.yaml: invalid input (see the diagnostics on stderr)\" type=\"invalid\"/>\n"
 		"    </testcase>\n"
@@ -91,6 +91,69 @@ static void test_junit_write(void)
 	free(out);
 	exp_report_release(&r[0]);
 	exp_report_release(&r[1]);
+}
+
+/* An invalid input with diagnostics: errors, a finding, a repeated name, a skipped expectation. */
+static void test_junit_invalid(void)
+{
+	struct exp_scenario_report r;
+	struct exp_set e;
+	struct exp_item it = { 0 };
+	char *out;
+
+	exp_report_init(&r, "ci/web.yaml");
+	r.invalid = true;
+	exp_report_mark_input_error(&r, exp_report_add(&r, "MS001", EXP_FAILED, NULL, NULL,
+						      "unknown field", "ci/web.yaml", at(4, 3)));
+	exp_report_add(&r, "MS202", EXP_FAILED, NULL, NULL, "first", "ci/web.yaml", at(29, 7));
+	exp_report_add(&r, "MS202", EXP_FAILED, NULL, NULL, "second", "ci/web.yaml", at(29, 7));
+	exp_report_add(&r, "MS202", EXP_FAILED, NULL, NULL, "third", "ci/web.yaml", at(29, 7));
+	/* A passed result is not an input error, whatever the caller says. */
+	exp_report_mark_input_error(&r, exp_report_add(&r, "MS003", EXP_WARNED, NULL, NULL, "w",
+						      "ci/web.yaml", at(30, 1)));
+	exp_set_init(&e);
+	e.file = "ci/web.yaml";
+	it.name = (char *)"completes";
+	it.mark = at(6, 5);
+	e.items = &it;
+	e.n = 1;
+	exp_report_add_skipped(&r, &e, "the input is invalid");
+	CU_ASSERT_EQUAL(r.nfailed, 4);
+	CU_ASSERT_EQUAL(r.nerrors, 1);
+	CU_ASSERT_EQUAL(r.nskipped, 1);
+	out = capture(junit_write, &r, 1);
+	CU_ASSERT_STRING_EQUAL(
+		out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"magos-sim check\" tests=\"6\" failures=\"3\" errors=\"1\" skipped=\"1\">\n"
+		"  <testsuite name=\"ci/web.yaml\" tests=\"6\" failures=\"3\" errors=\"1\" skipped=\"1\">\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS001 ci/web.yaml:4:3\">\n"
+		"      <error message=\"unknown field\" type=\"invalid\">ci/web.yaml:4:3: unknown field</error>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7\">\n"
+		"      <failure message=\"first\" type=\"lint\">ci/web.yaml:29:7: first</failure>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #2\">\n"
+		"      <failure message=\"second\" type=\"lint\">ci/web.yaml:29:7: second</failure>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #3\">\n"
+		"      <failure message=\"third\" type=\"lint\">ci/web.yaml:29:7: third</failure>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS003 ci/web.yaml:30:1\">\n"
+		"      <system-out>warning: w</system-out>\n"
+		"    </testcase>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"completes ci/web.yaml:6:5\">\n"
+		"      <skipped message=\"not evaluated: the input is invalid\"/>\n"
+		"    </testcase>\n"
+		"  </testsuite>\n"
+		"</testsuites>\n");
+	free(out);
+	/* Skipped checks make no annotation. */
+	out = capture(gha_write, &r, 1);
+	CU_ASSERT_PTR_NULL(strstr(out, "completes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error file=ci/web.yaml,line=4,col=3,title=MS001::unknown field\n"));
+	free(out);
+	exp_report_release(&r);
 }
 
 static void test_gha(void)
@@ -114,6 +177,33 @@ static void test_gha(void)
 	free(out);
 	exp_report_release(&r[0]);
 	exp_report_release(&r[1]);
+}
+
+static void rel_is(const char *path, const char *base, const char *cwd, const char *want)
+{
+	char *got = gha_relative_path(path, base, cwd);
+
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
+static void test_gha_relative(void)
+{
+	/* Under $GITHUB_WORKSPACE: relative to it, wherever check runs. */
+	rel_is("/work/repo/ci/web.yaml", "/work/repo", "/tmp", "ci/web.yaml");
+	rel_is("/work/repo/ci/web.yaml", "/work/repo/", "/tmp", "ci/web.yaml");
+	rel_is("ci/web.yaml", "/work/repo", "/work/repo/sub", "sub/ci/web.yaml");
+	rel_is("./ci/web.yaml", "/work/repo", "/work/repo", "ci/web.yaml");
+	/* No workspace: relative to the current directory. */
+	rel_is("/work/repo/ci/web.yaml", NULL, "/work/repo", "ci/web.yaml");
+	rel_is("/work/repo/ci/web.yaml", "", "/work/repo", "ci/web.yaml");
+	/* A prefix of a name is not a parent directory. */
+	rel_is("/work/repository/x.yaml", "/work/repo", "/", "/work/repository/x.yaml");
+	/* Outside the base: as given. */
+	rel_is("/etc/x.yaml", "/work/repo", "/work/repo", "/etc/x.yaml");
+	rel_is("../x.yaml", NULL, "/work/repo", "../x.yaml");
+	rel_is("ci/x.yaml", NULL, "", "ci/x.yaml");
+	rel_is("/x/y.yaml", "/", "/", "x/y.yaml");
 }
 
 static int ghs_full(FILE *f, const struct exp_scenario_report *r, size_t n)
@@ -175,7 +265,9 @@ static void test_summary_truncated(void)
 static CU_TestInfo tests[] = {
 	{ "junit escapes markup and controls", test_junit_escape },
 	{ "junit document", test_junit_write },
+	{ "junit invalid input: errors, unique names, skipped", test_junit_invalid },
 	{ "github annotations and escaping", test_gha },
+	{ "github annotation paths relative to the workspace", test_gha_relative },
 	{ "markdown summary", test_summary },
 	{ "markdown summary truncated at the limit", test_summary_truncated },
 	CU_TEST_INFO_NULL,

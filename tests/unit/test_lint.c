@@ -245,6 +245,39 @@ static void test_add_and_sort(void)
 	lint_report_release(NULL);
 }
 
+/* A variant's report merged into the base's: only what is new, named by the variant. */
+static void test_merge_variant(void)
+{
+	struct lint_report r, v;
+
+	lint_report_init(&r);
+	lint_report_init(&v);
+	lint_add(&r, "MS105", "s.yaml", (struct val_mark){ 3, 1 }, "base warning");
+	lint_add(&v, "MS105", "s.yaml", (struct val_mark){ 3, 1 }, "base warning");     /* same: dropped */
+	lint_add(&v, "MS105", "s.yaml", (struct val_mark){ 3, 2 }, "base warning");     /* elsewhere: kept */
+	lint_add(&v, "MS205", "s.yaml", (struct val_mark){ 20, 38 }, "bad bound");
+	v.items[v.n - 1].sev = LINT_WARNING; /* a finding's own severity is kept and counted */
+	v.nerrors--;
+	v.nwarnings++;
+	lint_merge_variant(&r, &v, "soak 15m");
+	CU_ASSERT_EQUAL_FATAL(r.n, 3);
+	CU_ASSERT_STRING_EQUAL(r.items[0].msg, "base warning");
+	CU_ASSERT_STRING_EQUAL(r.items[1].msg, "variant \"soak 15m\": base warning");
+	CU_ASSERT_EQUAL(r.items[1].mark.col, 2);
+	CU_ASSERT_STRING_EQUAL(r.items[2].msg, "variant \"soak 15m\": bad bound");
+	CU_ASSERT_STRING_EQUAL(r.items[2].rule->id, "MS205");
+	CU_ASSERT_STRING_EQUAL(r.items[2].file, "s.yaml");
+	CU_ASSERT_EQUAL(r.items[2].sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(r.nerrors, 0);
+	CU_ASSERT_EQUAL(r.nwarnings, 3);
+	/* A second variant with the same finding tells it under its own name. */
+	lint_merge_variant(&r, &v, "other");
+	CU_ASSERT_EQUAL(r.n, 5);
+	CU_ASSERT_STRING_EQUAL(r.items[4].msg, "variant \"other\": bad bound");
+	lint_report_release(&v);
+	lint_report_release(&r);
+}
+
 static void test_from_diag(void)
 {
 	struct lint_report r;
@@ -782,6 +815,7 @@ void register_tests(void)
 	static CU_TestInfo core[] = {
 		{ "rules table: ids unique, in order, complete", test_rules_table },
 		{ "add, counts and sort order", test_add_and_sort },
+		{ "a variant's findings merged into the base's", test_merge_variant },
 		{ "diagnostics become MS001/MS002/MS003", test_from_diag },
 		{ "admission and YAML errors through the loader", test_from_loader },
 		{ "empty documents, unknown kinds, Lists", test_odd_streams },
