@@ -185,11 +185,11 @@ static void counters_of(struct writer *w, const struct sp_set *sp, long driver, 
 /* The end of a group's bar: passed, else its halt, else the end of the run. */
 static int64_t group_end(const struct sp_group *g, int64_t end)
 {
-	if (g->passed_ms >= 0)
+	if (g->passed_ms >= g->opened_ms)
 		return g->passed_ms;
 	if (g->halted_ms >= 0 && g->halted_ms > g->opened_ms)
 		return g->halted_ms;
-	return end;
+	return end > g->opened_ms ? end : g->opened_ms;
 }
 
 static void group_rows(struct writer *w, const struct sp_driver *d, long pid, int64_t end)
