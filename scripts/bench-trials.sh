@@ -22,7 +22,7 @@ median_wall() { # J: median of 5 wall times of the command, seconds
 		s=$(date +%s.%N)
 		"$BUILD/magos-sim" run -q -n "$N" -j "$1" "$SCN" >/dev/null
 		e=$(date +%s.%N)
-		echo "$e - $s" | bc -l
+		awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }'
 	done | sort -n | sed -n 3p
 }
 for j in 1 2; do
