@@ -69,7 +69,11 @@ static const struct sch_field condition_fields[] = {
 	SCH_END,
 };
 static const struct sch_node condition = { .type = SCH_OBJECT, .fields = condition_fields };
+/* StageSet's conditions: a plain list in its CRD */
 static const struct sch_node conditions = { .type = SCH_ARRAY, .items = &condition };
+/* the Magos kinds' and FleetRollout's: x-kubernetes-list-type map keyed by type */
+static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = &condition,
+						    .list_map_key = "type" };
 
 /* metadata as kubectl sends it, or as `kubectl get -o yaml` prints it. */
 static const struct sch_node nullable_string = { .type = SCH_STRING, .nullable = true };
@@ -125,7 +129,7 @@ static const struct sch_field project_spec_fields[] = {
 };
 static const struct sch_node project_spec = { .type = SCH_OBJECT, .fields = project_spec_fields };
 static const struct sch_field project_status_fields[] = {
-	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("lastReconcileTime", &sch_string),
 	SCH_FIELD("message", &sch_string),
 	SCH_FIELD("phase", &phase),
@@ -160,7 +164,7 @@ static const struct sch_field rollout_spec_fields[] = {
 };
 static const struct sch_node rollout_spec = { .type = SCH_OBJECT, .fields = rollout_spec_fields };
 static const struct sch_field rollout_status_fields[] = {
-	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentStep", &sch_integer),
 	SCH_FIELD("lastReconcileTime", &sch_string),
 	SCH_FIELD("message", &sch_string),
@@ -230,7 +234,7 @@ static const struct sch_field violation_fields[] = {
 static const struct sch_node violation = { .type = SCH_OBJECT, .fields = violation_fields };
 static const struct sch_node violations = { .type = SCH_ARRAY, .items = &violation };
 static const struct sch_field ws_status_fields[] = {
-	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentRunID", &sch_string),
 	SCH_FIELD("currentRunTrigger", &sch_string),
 	SCH_FIELD("lastReconcileTime", &sch_string),
@@ -339,9 +343,10 @@ static const struct sch_field wave_status_fields[] = {
 	SCH_END,
 };
 static const struct sch_node wave_status = { .type = SCH_OBJECT, .fields = wave_status_fields };
-static const struct sch_node wave_statuses = { .type = SCH_ARRAY, .items = &wave_status };
+static const struct sch_node wave_statuses = { .type = SCH_ARRAY, .items = &wave_status,
+						.list_map_key = "name" };
 static const struct sch_field fleet_status_fields[] = {
-	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentWave", &sch_string),
 	SCH_FIELD("observedGeneration", &sch_integer),
 	SCH_FIELD("phase", &sch_string),
@@ -494,14 +499,14 @@ static const struct sch_field vpol_fields[] = {
 static const struct sch_node vpol = { .type = SCH_OBJECT, .fields = vpol_fields };
 
 static const struct adm_kind kinds[] = {
-	{ "magosproject.io/v1alpha1", "Project", true, &project },
-	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout },
-	{ "magosproject.io/v1alpha1", "Workspace", true, &workspace },
-	{ "stages.metio.wtf/v1", "FleetRollout", false, &fleet },
-	{ "stages.metio.wtf/v1", "StageSet", true, &stageset },
-	{ "v1", "Namespace", false, &namespace_kind },
-	{ "v1", "Secret", true, &secret },
-	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol },
+	{ "magosproject.io/v1alpha1", "Project", true, &project, true },
+	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, true },
+	{ "magosproject.io/v1alpha1", "Workspace", true, &workspace, true },
+	{ "stages.metio.wtf/v1", "FleetRollout", false, &fleet, true },
+	{ "stages.metio.wtf/v1", "StageSet", true, &stageset, false },
+	{ "v1", "Namespace", false, &namespace_kind, false },
+	{ "v1", "Secret", true, &secret, false },
+	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol, false },
 };
 
 const struct adm_kind *adm_find_kind(const char *api_version, const char *kind)
@@ -942,6 +947,33 @@ const struct adm_kind *adm_find_kind_named(const char *kind)
 		if (kinds[i].kind && strcmp(kinds[i].kind, kind) == 0)
 			return &kinds[i];
 	return NULL;
+}
+
+char *adm_write_refusal(const char *kind, const char *name, const char *part,
+			const struct val *v)
+{
+	const struct adm_kind *k = adm_find_kind_named(kind);
+	const struct sch_node *ps = NULL;
+	const char *slash;
+	char *why, *out;
+
+	if (!k || !k->list_maps || !v)
+		return NULL;
+	for (const struct sch_field *f = k->schema->fields; f && f->name; f++)
+		if (strcmp(f->name, part) == 0)
+			ps = f->schema;
+	why = sch_list_map_violation(ps, v, part);
+	if (!why)
+		return NULL;
+	/* the resource's qualified name: Kind.group, just Kind for the core group */
+	slash = strchr(k->api_version, '/');
+	if (slash)
+		out = xasprintf("%s.%.*s \"%s\" is invalid: %s", k->kind,
+				(int)(slash - k->api_version), k->api_version, name, why);
+	else
+		out = xasprintf("%s \"%s\" is invalid: %s", k->kind, name, why);
+	free(why);
+	return out;
 }
 
 bool adm_identity(const struct val *doc, char **kind, char **ns, char **name)

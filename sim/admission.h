@@ -72,6 +72,7 @@ struct adm_kind {
 	const char *kind;             /* "FleetRollout" */
 	bool namespaced;              /* false: cluster-scoped (obj.ns is "") */
 	const struct sch_node *schema;/* whole object (apiVersion, kind, metadata, spec, status, ...) */
+	bool list_maps;               /* the schema has list-maps (x-kubernetes-list-map-keys) */
 };
 
 /*
@@ -97,6 +98,27 @@ const struct adm_kind *adm_find_kind_named(const char *kind);
  *          non-empty kind or metadata.name string.
  */
 bool adm_identity(const struct val *doc, char **kind, char **ns, char **name);
+
+/*
+ * adm_write_refusal() - the API server's answer to a write of @part of an
+ * existing object of @kind when the new value breaks a rule of the kind's CRD
+ * that holds on every write and that a controller can break, or NULL when it
+ * is accepted.  Today that rule is list-map key uniqueness
+ * (x-kubernetes-list-map-keys: status.conditions by type, FleetRollout
+ * status.waves by name): a FleetRollout whose spec repeats a wave name is
+ * admitted (spec.waves is a plain list) but every status write listing its
+ * waves is refused, as the real API server does.
+ * @kind: kind name ("FleetRollout"); unsupported kinds are never refused.
+ * @name: the object's name (for the message).
+ * @part: "spec" or "status".
+ * @v:    the new value of @part (borrowed; NULL allowed).
+ * Returns: NULL, or new text (caller frees) in the API server's wording:
+ *   FleetRollout.stages.metio.wtf "moodle" is invalid: status.waves[1]:
+ *   Duplicate value: map[string]interface {}{"name":"canary"}
+ * Cost: nothing for kinds without list-maps, else one walk of @v's modelled part.
+ */
+char *adm_write_refusal(const char *kind, const char *name, const char *part,
+			const struct val *v);
 
 /*
  * adm_supported_kinds() - "Project (magosproject.io/v1alpha1), ..." for notes.

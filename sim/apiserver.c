@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/admission.h"
 
 /*
  * Storage layout.  Per kind: a chained hash table (namespace, name) → entry
@@ -891,6 +892,39 @@ static void commit_meta(struct api *a, struct kindtab *k, struct entry *e, struc
 		commit_modified(a, k, e, s, TL_UPDATED, detail);
 }
 
+/*
+ * The CRD rule the API server checks on every write and a controller can
+ * break: unique list-map keys (sim/admission.h adm_write_refusal()).  A
+ * refused write leaves a warning notice with the API server's message, once
+ * per object and message (a controller retrying with back-off repeats it).
+ * @part: "spec" or "status"; @v its new value (borrowed).
+ * Returns: 0 when accepted; API_EINVALID.
+ */
+static int refuse_duplicate_keys(struct api *a, const char *kind, const char *ns,
+				 const char *name, const char *part, const struct val *v)
+{
+	char *why = adm_write_refusal(kind, name, part, v);
+	char *text;
+	struct tl_objref ref = { kind, ns ? ns : "", name, 0 };
+	bool seen = false;
+
+	if (!why)
+		return 0;
+	text = xasprintf("%s write refused by the API server: %s",
+			 part, why);
+	for (size_t i = a->tl ? tl_notice_count(a->tl) : 0; i-- > 0 && !seen;) {
+		struct tl_notice n;
+
+		tl_notice_get(a->tl, i, &n);
+		seen = strcmp(n.text, text) == 0;
+	}
+	if (a->tl && !seen)
+		tl_notice_add(a->tl, a->now, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(why);
+	return API_EINVALID;
+}
+
 int api_update(struct api *a, struct obj *o)
 {
 	struct kindtab *k = find_kind(a, o->kind);
@@ -928,6 +962,9 @@ int api_update(struct api *a, struct obj *o)
 	if (spec_same && rest_same && obj_strmap_equal(&o->labels, &c->labels) &&
 	    obj_strmap_equal(&o->annotations, &c->annotations) && finalizers_equal(o, c))
 		goto out_free_obj; /* no-op */
+	err = spec_same ? 0 : refuse_duplicate_keys(a, o->kind, o->ns, o->name, "spec", o->spec);
+	if (err)
+		goto out_free_obj;
 
 	diff_strmap(&b, "labels", &c->labels, &o->labels);
 	diff_strmap(&b, "annotations", &c->annotations, &o->annotations);
@@ -1011,6 +1048,9 @@ int api_update_status(struct api *a, struct obj *o)
 		err = API_EINVALID;
 		goto out_free_obj;
 	}
+	err = refuse_duplicate_keys(a, o->kind, o->ns, o->name, "status", o->status);
+	if (err)
+		goto out_free_obj;
 	status = o->status;
 	o->status = NULL;
 	obj_free(o);
@@ -1037,7 +1077,8 @@ int api_patch_status(struct api *a, const char *kind, const char *ns, const char
 		val_free(status);
 		status = NULL;
 	}
-	if (!map_or_null(status)) {
+	if (!map_or_null(status) ||
+	    refuse_duplicate_keys(a, kind, ns, name, "status", status) != 0) {
 		val_free(status);
 		return API_EINVALID;
 	}

@@ -242,6 +242,128 @@ static char *index_path(const char *path, size_t i)
 	return xasprintf("%s[%zu]", path ? path : "", i);
 }
 
+/* ---- list-map keys (x-kubernetes-list-map-keys) ------------------------------ */
+
+/* The key of list element @e: its field @key, NULL when absent or @e is no map. */
+static const struct val *list_map_key_of(const struct val *e, const char *key)
+{
+	const struct val *k = e && e->type == VAL_MAP ? val_map_get(e, key) : NULL;
+
+	return k;
+}
+
+/* Two keys are the same: both absent, or equal as JSON values. */
+static bool same_key(const struct val *a, const struct val *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return val_equal(a, b);
+}
+
+/*
+ * True when element @i of list-map @list is the second one with its key, the
+ * element field.Duplicate names (a third or later one is not reported again).
+ */
+static bool second_with_key(const struct val *list, const char *key, size_t i)
+{
+	const struct val *k = list_map_key_of(list->u.list.items[i], key);
+	size_t seen = 0;
+
+	for (size_t j = 0; j < i; j++)
+		if (same_key(k, list_map_key_of(list->u.list.items[j], key)))
+			seen++;
+	return seen == 1;
+}
+
+/* The Go %#v of the map field.Duplicate prints: map[string]interface {}{"name":"canary"}. */
+static char *duplicate_text(const char *key, const struct val *k)
+{
+	char *qk, *qv, *out;
+
+	if (!k)
+		return xstrdup("Duplicate value: map[string]interface {}{}");
+	qk = quote_string(key);
+	switch (k->type) {
+	case VAL_STRING:
+		qv = quote_string(k->u.s);
+		break;
+	case VAL_NULL:
+		qv = xstrdup("interface {}(nil)");
+		break;
+	case VAL_INT:
+		qv = xasprintf("%" PRId64, k->u.i);
+		break;
+	default:
+		qv = sch_quote(k);
+	}
+	out = xasprintf("Duplicate value: map[string]interface {}{%s:%s}", qk, qv);
+	free(qk);
+	free(qv);
+	return out;
+}
+
+char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path)
+{
+	char *found = NULL;
+
+	if (!s || !v)
+		return NULL;
+	if (!path)
+		path = "";
+	switch (s->type) {
+	case SCH_OBJECT:
+		if (v->type != VAL_MAP || !s->fields)
+			return NULL;
+		for (const struct sch_field *f = s->fields; f->name && !found; f++) {
+			const struct val *child = val_map_get(v, f->name);
+			char *cp;
+
+			if (!child || (f->schema->type != SCH_OBJECT && f->schema->type != SCH_ARRAY &&
+				       f->schema->type != SCH_MAP))
+				continue;
+			cp = child_path(path, f->name);
+			found = sch_list_map_violation(f->schema, child, cp);
+			free(cp);
+		}
+		return found;
+	case SCH_MAP:
+		if (v->type != VAL_MAP || !s->items)
+			return NULL;
+		for (size_t i = 0; i < v->u.map.n && !found; i++) {
+			char *cp = child_path(path, v->u.map.items[i].key);
+
+			found = sch_list_map_violation(s->items, v->u.map.items[i].v, cp);
+			free(cp);
+		}
+		return found;
+	case SCH_ARRAY:
+		if (v->type != VAL_LIST)
+			return NULL;
+		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
+			if (second_with_key(v, s->list_map_key, i)) {
+				char *cp = index_path(path, i);
+				char *t = duplicate_text(s->list_map_key,
+							 list_map_key_of(v->u.list.items[i],
+									 s->list_map_key));
+
+				found = xasprintf("%s: %s", cp, t);
+				free(t);
+				free(cp);
+				return found;
+			}
+		}
+		for (size_t i = 0; s->items && i < v->u.list.n && !found; i++) {
+			char *cp = index_path(path, i);
+
+			found = sch_list_map_violation(s->items, v->u.list.items[i], cp);
+			free(cp);
+		}
+		return found;
+	default:
+		return NULL;
+	}
+}
+
 /* ---- defaults --------------------------------------------------------------- */
 
 /* Builds the default of @f (text read per type); NULL when it cannot be read (a schema bug). */
@@ -579,6 +701,19 @@ static void validate(const struct sch_node *s, struct val *v, const char *path, 
 				char *cp = index_path(path, i);
 
 				validate(s->items, v->u.list.items[i], cp, c);
+				free(cp);
+			}
+		}
+		/* after the items: their defaults may supply the key */
+		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
+			if (second_with_key(v, s->list_map_key, i)) {
+				const struct val *e = v->u.list.items[i];
+				char *cp = index_path(path, i);
+				char *t = duplicate_text(s->list_map_key,
+							 list_map_key_of(e, s->list_map_key));
+
+				sch_report(c, e ? e->mark : v->mark, cp, "%s", t);
+				free(t);
 				free(cp);
 			}
 		}

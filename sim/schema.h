@@ -29,6 +29,7 @@
  *     PATH: Invalid value: 0: PATH in body should be greater than or equal to 1
  *     PATH: Invalid value: 0: PATH in body should have at least 1 items
  *     unknown field "PATH"            (+ note: accepted fields: a, b, c)
+ *     PATH[1]: Duplicate value: map[string]interface {}{"name":"canary"}
  *     PATH: Invalid value: "5x": time: unknown unit "x" in duration "5x"
  *
  * Each message is prefixed with sch_ctx.prefix (e.g. `Workspace "ns/name": `)
@@ -121,6 +122,12 @@ struct sch_node {
 	bool has_minimum;               /* SCH_INTEGER/SCH_NUMBER: `minimum` applies */
 	double minimum;                 /* inclusive lower bound */
 	int64_t min_items;              /* SCH_ARRAY: minimum element count; 0 = none */
+	/*
+	 * SCH_ARRAY of objects with `x-kubernetes-list-type: map` and this one
+	 * field as `x-kubernetes-list-map-keys`: no two elements may have the same
+	 * value of it (a missing key is a value too).  NULL = not a list-map.
+	 */
+	const char *list_map_key;
 	bool nullable;                  /* null is a valid value (kept); otherwise a null field is
 					 * pruned and then defaulted / reported missing */
 	bool preserve_unknown;          /* SCH_OBJECT: unknown fields are kept unvalidated
@@ -168,6 +175,20 @@ extern const struct sch_node sch_any_object; /* SCH_OBJECT with preserve_unknown
  * Errors:  only input problems; aborts on out-of-memory.
  */
 int sch_validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c);
+
+/*
+ * sch_list_map_violation() - the first list-map key the API server would
+ * refuse in @v, as its message: `PATH[i]: Duplicate value: map[string]interface
+ * {}{"name":"canary"}` (i the second element with that key, as field.Duplicate
+ * of the apiextensions list-type validation).  Only the structure of @v that
+ * @s describes is walked (object fields, array items, map values); wrong
+ * types are skipped, not reported; nothing is modified.  For writes the
+ * loader did not see (a controller's status update).
+ * @s: schema (borrowed); @v: value (borrowed, NULL allowed); @path: as in
+ * sch_validate().
+ * Returns: new message (caller frees), or NULL when every list-map key is unique.
+ */
+char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path);
 
 /*
  * sch_report() - add an error from a check callback: the message is

@@ -229,6 +229,51 @@ static void test_fleet_rollout(void)
 			       "m.yaml:15:10: error: FleetRollout \"fleet2\": spec.waves: Invalid value: 0: spec.waves in body should have at least 1 items");
 }
 
+/* spec.waves is a plain list; status.waves and status.conditions are list-maps. */
+static void test_list_map_keys(void)
+{
+	static const char dup[] = "apiVersion: stages.metio.wtf/v1\n"
+				  "kind: FleetRollout\n"
+				  "metadata: {name: fleet}\n"
+				  "spec:\n"
+				  "  selector: {}\n"
+				  "  waves: [{name: canary, selector: {}}, {name: canary, selector: {}}]\n"
+				  "status:\n"
+				  "  waves: [{name: canary}, {name: canary}]\n"
+				  "  conditions:\n"
+				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: t}\n"
+				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: t}\n";
+	struct val *st;
+	char *m;
+
+	CU_ASSERT_EQUAL(admit(dup), -1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "m.yaml:8:27: error: FleetRollout \"fleet\": status.waves[1]: Duplicate value: map[string]interface {}{\"name\":\"canary\"}");
+	CU_ASSERT_STRING_EQUAL(item(1),
+			       "m.yaml:11:5: error: FleetRollout \"fleet\": status.conditions[1]: Duplicate value: map[string]interface {}{\"type\":\"Ready\"}");
+
+	/* writes: the spec is accepted, a status naming a wave twice is refused */
+	st = val_new_map();
+	val_map_set(st, "waves", val_new_list());
+	for (int i = 0; i < 2; i++) {
+		struct val *w = val_new_map();
+
+		val_map_set(w, "name", val_new_string("canary"));
+		val_list_push(val_map_get(st, "waves"), w);
+	}
+	CU_ASSERT_PTR_NULL(adm_write_refusal("FleetRollout", "fleet", "spec", st));
+	m = adm_write_refusal("FleetRollout", "fleet", "status", st);
+	CU_ASSERT_STRING_EQUAL(m, "FleetRollout.stages.metio.wtf \"fleet\" is invalid: status.waves[1]: Duplicate value: map[string]interface {}{\"name\":\"canary\"}");
+	free(m);
+	/* StageSet has no list-maps; unknown kinds and NULL are never refused */
+	CU_ASSERT_PTR_NULL(adm_write_refusal("StageSet", "s", "status", st));
+	CU_ASSERT_PTR_NULL(adm_write_refusal("Nope", "s", "status", st));
+	CU_ASSERT_PTR_NULL(adm_write_refusal("FleetRollout", "fleet", "status", NULL));
+	val_free(st);
+	reset();
+}
+
 static void test_unknown_kind(void)
 {
 	/* In the groups the simulator models an unknown kind or version is a typo: an error. */
@@ -528,6 +573,7 @@ static CU_TestInfo tests[] = {
 	{ "Workspace rejections (§1.6)", test_workspace_rejections },
 	{ "Rollout CEL name == projectRef", test_rollout_cel },
 	{ "FleetRollout defaults, CEL, enum, minItems", test_fleet_rollout },
+	{ "list-map keys at admission and on writes", test_list_map_keys },
 	{ "unknown kind, missing apiVersion/kind", test_unknown_kind },
 	{ "kubectl List with status", test_list_with_status },
 	{ "duplicate objects", test_duplicates },

@@ -31,6 +31,20 @@ static const struct sch_field opts_fields[] = {
 static const struct sch_node opts_node = { SCH_OBJECT, .fields = opts_fields };
 static const struct sch_node waves = { SCH_ARRAY, .items = &sch_string, .min_items = 1 };
 static const struct sch_node nullable_str = { SCH_STRING, .nullable = true };
+static const struct sch_field stage_fields[] = {
+	SCH_FIELD("name", &sch_any),
+	SCH_FIELD("weight", &sch_integer),
+	SCH_END,
+};
+static const struct sch_node stage_node = { SCH_OBJECT, .fields = stage_fields };
+static const struct sch_node stage_list = { SCH_ARRAY, .items = &stage_node,
+					    .list_map_key = "name" };
+static const struct sch_field group_fields[] = {
+	SCH_FIELD("stages", &stage_list),
+	SCH_END,
+};
+static const struct sch_node group_node = { SCH_OBJECT, .fields = group_fields };
+static const struct sch_node group_map = { SCH_MAP, .items = &group_node };
 
 static int checks_run;
 
@@ -56,6 +70,8 @@ static const struct sch_field spec_fields[] = {
 	SCH_FIELD("ratio", &sch_number),
 	SCH_FIELD("note", &nullable_str),
 	SCH_DEFAULT("count", &sch_integer, "3"),
+	SCH_FIELD("stages", &stage_list),
+	SCH_FIELD("groups", &group_map),
 	SCH_END,
 };
 static const struct sch_node spec_node = { SCH_OBJECT, .fields = spec_fields, .check = check_ratio };
@@ -181,7 +197,7 @@ static void test_unknown_field_minimum_minitems_duration(void)
 	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:2:25: note: accepted fields: name");
 	CU_ASSERT_STRING_EQUAL(item(2), "s.yaml:3:3: error: Thing \"default/x\": unknown field \"spec.foo\"");
 	CU_ASSERT_STRING_EQUAL(item(3),
-			       "s.yaml:3:3: note: accepted fields: autoApply, version, onRegression, projectRef, source, opts, replicas, waves, soak, labels, extra, ratio, note, count");
+			       "s.yaml:3:3: note: accepted fields: autoApply, version, onRegression, projectRef, source, opts, replicas, waves, soak, labels, extra, ratio, note, count, stages, groups");
 	CU_ASSERT_STRING_EQUAL(item(4),
 			       "s.yaml:4:13: error: Thing \"default/x\": spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1");
 	CU_ASSERT_STRING_EQUAL(item(5),
@@ -202,6 +218,48 @@ static void test_array_paths_and_check(void)
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "s.yaml:2:3: error: Thing \"default/x\": spec: Invalid value: \"object\": ratio must be at most 1");
 	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  ratio: 1\n"), 0);
+}
+
+static void test_list_map_keys(void)
+{
+	char *m;
+
+	/* the second element with a key is named, once per key (a third is not) */
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  stages:\n"
+			    "  - {name: a}\n  - {name: b}\n  - {name: a}\n  - {name: a}\n"
+			    "  - {name: b}\n"),
+			-1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:6:5: error: Thing \"default/x\": spec.stages[2]: Duplicate value: map[string]interface {}{\"name\":\"a\"}");
+	CU_ASSERT_STRING_EQUAL(item(1),
+			       "s.yaml:8:5: error: Thing \"default/x\": spec.stages[4]: Duplicate value: map[string]interface {}{\"name\":\"b\"}");
+	m = sch_list_map_violation(&spec_node, get("spec"), "spec");
+	CU_ASSERT_STRING_EQUAL(m, "spec.stages[2]: Duplicate value: map[string]interface {}{\"name\":\"a\"}");
+	free(m);
+	/* a missing key is a value too; numbers print as Go prints an int64 */
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  stages: [{weight: 1}, {weight: 2}]\n"),
+			-1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:25: error: Thing \"default/x\": spec.stages[1]: Duplicate value: map[string]interface {}{}");
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  stages: [{name: 7}, {name: 7}]\n"),
+			-1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "s.yaml:3:23: error: Thing \"default/x\": spec.stages[1]: Duplicate value: map[string]interface {}{\"name\":7}");
+	/* unique keys pass; "7" and 7 are different keys */
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  stages: [{name: 7}, {name: \"7\"}, {}]\n"),
+			0);
+	CU_ASSERT_PTR_NULL(sch_list_map_violation(&spec_node, get("spec"), "spec"));
+	/* below a free map's values, and nothing for wrong shapes or NULL */
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  groups:\n"
+			    "    g1: {stages: [{name: x}]}\n    g2: {stages: [{name: x}, {name: x}]}\n"),
+			-1);
+	m = sch_list_map_violation(&root_node, st.docs[0].root, NULL);
+	CU_ASSERT_STRING_EQUAL(m, "spec.groups.g2.stages[1]: Duplicate value: map[string]interface {}{\"name\":\"x\"}");
+	free(m);
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  stages: 3\n"), -1);
+	CU_ASSERT_PTR_NULL(sch_list_map_violation(&root_node, st.docs[0].root, ""));
+	CU_ASSERT_PTR_NULL(sch_list_map_violation(&root_node, NULL, ""));
 }
 
 static void test_quote_and_fields(void)
@@ -311,6 +369,7 @@ static CU_TestInfo tests[] = {
 	{ "required, enum, minLength", test_required_enum_minlength },
 	{ "unknown fields, minimum, minItems, duration", test_unknown_field_minimum_minitems_duration },
 	{ "array paths and custom checks", test_array_paths_and_check },
+	{ "list-map keys are unique (x-kubernetes-list-map-keys)", test_list_map_keys },
 	{ "quoting and field lists", test_quote_and_fields },
 	{ "long strings are shortened in messages", test_long_values_shortened },
 	{ "a duration beyond Go's range names the maximum", test_duration_out_of_range },
