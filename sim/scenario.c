@@ -74,6 +74,11 @@ struct loader {
 	 * needs (a synthetic series for every prometheus gate).
 	 */
 	bool static_only;
+	/*
+	 * A file had a YAML error and lost documents: a Scenario document may
+	 * have been among them, so its absence is not reported again.
+	 */
+	bool yaml_failed;
 };
 
 /* A (query, address) that spec.metrics names; strings borrowed from the Scenario document. */
@@ -234,11 +239,15 @@ static void check_version_text(struct sch_ctx *c, const struct val *v, const cha
 static void check_regress(struct sch_ctx *c, const struct val *v, const char *path);
 static const struct sch_node selector_node;
 static const struct sch_node version_text_node;
+static void check_publish_version(struct sch_ctx *c, const struct val *v, const char *path);
+/* A published version: a string; a YAML number is refused (it is no semantic version). */
+static const struct sch_node publish_version_node = { .type = SCH_ANY,
+						      .check = check_publish_version };
 
 static const struct sch_field publish_fields[] = {
 	{ .name = "selector", .schema = &selector_node, .required = true },
 	{ .name = "namespaceSelector", .schema = &selector_node },
-	{ .name = "version", .schema = &version_text_node, .required = true },
+	{ .name = "version", .schema = &publish_version_node, .required = true },
 	{ .name = NULL },
 };
 static const struct sch_node publish_node = { .type = SCH_OBJECT, .fields = publish_fields };
@@ -1132,6 +1141,28 @@ static void check_version_text(struct sch_ctx *c, const struct val *v, const cha
 	free(q);
 }
 
+/*
+ * A YAML number as a published version: 4.6 is no semantic version (the
+ * members would offer "4.6"), and 4.10 reads as 4.1 to every other YAML
+ * tool; a StageSet's spec.version.value is a string the cluster would refuse
+ * unquoted.  Refused with a note to quote it.
+ */
+static void check_publish_version(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	if (v->type == VAL_INT || v->type == VAL_FLOAT) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, path,
+			   "Invalid value: %s: a YAML number, not a semantic version", q);
+		sch_note(c, v->mark,
+			 "quote it, and give the semantic version the members offer, such as "
+			 "\"1.10.0\"; unquoted, YAML reads %s as a number", q);
+		free(q);
+		return;
+	}
+	check_version_text(c, v, path);
+}
+
 static void check_semver_text(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	const char *t = version_text(v);
@@ -1247,6 +1278,11 @@ static void check_series_values(struct sch_ctx *c, const struct val *v, const ch
 			   val_type_name(v->type), q);
 		sch_note(c, v->mark, "e.g. values: \"0.001x30 0.05x10 _x5 stale\"");
 		free(q);
+		return;
+	}
+	if (!t[0]) {
+		sch_report(c, v->mark, path, "Invalid value: \"\": must not be empty");
+		sch_note(c, v->mark, "e.g. values: \"0.001x30 0.05x10 _x5 stale\"");
 		return;
 	}
 	if (ps_parse(t, &ser, &e) != PS_OK) {
@@ -1482,6 +1518,8 @@ static void load_file(struct loader *L, const char *path)
 	}
 	st = &L->streams[L->nstreams++];
 	rc = yl_load_file(file, st, L->d);
+	if (rc != 0)
+		L->yaml_failed = true;
 	if (rc == 0 && st->n == 0)
 		diag_error(L->d, file, (struct val_mark){ 1, 1 },
 			   "no documents: the file is empty or holds only comments");
@@ -3005,12 +3043,16 @@ static void check_fevents(struct loader *L)
 	struct scenario *s = L->s;
 	struct ns_index nsx;
 	char ref[512];
+	bool gen_refused = false;
 
+	/* a refused spec.generate item (already reported) may be what a target needed */
+	for (size_t k = 0; k < L->ngen; k++)
+		gen_refused = gen_refused || !L->gen_ok[k];
 	ns_index_init(&nsx, s);
 	for (size_t i = 0; i < s->nfevents; i++) {
 		const struct scn_fevent *e = &s->fevents[i];
 		const char *action = scn_fevent_type_name(e->type);
-		bool any = false;
+		bool any = gen_refused;
 
 		if (e->type == SCN_FEV_PUBLISH) {
 			struct ss_semver sv;
@@ -3024,7 +3066,8 @@ static void check_fevents(struct loader *L)
 					     e->index, e->version, err);
 		}
 		if (!e->by_selector) {
-			if (!known_obj(s, "StageSet", e->target.ns, e->target.name, e->at_ms) &&
+			if (!gen_refused &&
+			    !known_obj(s, "StageSet", e->target.ns, e->target.name, e->at_ms) &&
 			    !was_rejected(L, "StageSet", e->target.ns, e->target.name)) {
 				diag_error(L->d, e->file, e->mark, "spec.events[%zu].%s: %s not found",
 					   e->index, action, ref_text(&e->target, ref, sizeof(ref)));
@@ -3255,6 +3298,46 @@ struct gate_scan {
 	bool *used; /* per claimed entry */
 };
 
+/*
+ * warn_threshold() - a bound of @wave's gate threshold that Go's ParseFloat
+ * refuses makes the verdict Unknown on every pass (lint MS205): a warning,
+ * since the run still shows what happens (the wave holds).
+ */
+static void warn_threshold(struct loader *L, const struct val *wave, const char *file,
+			   const char *fname, const char *wname)
+{
+	const struct val *th = val_path(wave, "gate.threshold");
+	static const char *const names[] = { "min", "max" };
+	bool noted = false;
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct val *b = val_map_get(th, names[k]);
+		char err[THR_ERRLEN];
+		char *q;
+		int rc;
+
+		/* (the CRD makes it a string; an empty one is a bound too, and fails) */
+		if (!b || b->type != VAL_STRING)
+			continue;
+		rc = thr_parse_float(b->u.s, NULL);
+		if (rc == THR_OK)
+			continue;
+		q = sch_quote(b);
+		diag_warning(L->d, file, b->mark,
+			     "FleetRollout \"%s\": wave \"%s\": gate threshold %s %s is not a number "
+			     "(%s); the gate's verdict is Unknown on every pass and the wave holds",
+			     fname, wname, names[k], q,
+			     thr_parse_float_error(b->u.s, rc, err, sizeof(err)));
+		if (!noted)
+			diag_note(L->d, file, b->mark,
+				  "bounds are read by Go's strconv.ParseFloat: a plain or "
+				  "hexadecimal float such as \"0.01\", \"1e-2\", \"0x1p-7\", "
+				  "\"Inf\"; no units or percent signs (1%% is \"0.01\")");
+		noted = true;
+		free(q);
+	}
+}
+
 /* check_fleet_gates() - the prometheus gates of FleetRollout @o (from @file). */
 static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const char *file)
 {
@@ -3273,6 +3356,7 @@ static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const ch
 		const struct claimed_series *c;
 		char host[256];
 
+		warn_threshold(L, wave, file, fname, wname);
 		if (!prom || !q || q->type != VAL_STRING || val_map_get(prom, "secretRef")) {
 			free(wname);
 			continue; /* webhook gate, no gate, or GateUnsupported: never queried */
@@ -3280,8 +3364,13 @@ static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const ch
 		c = claimed_for(L, q->u.s, address);
 		if (c) {
 			g->used[c - L->claimed] = true;
-		} else if (!L->static_only || L->s->has_scenario_doc) {
-			/* (a run's requirement, not the API server's: scn_load_static() skips it) */
+		} else if ((!L->static_only || L->s->has_scenario_doc) &&
+			   (L->s->has_scenario_doc || !L->yaml_failed)) {
+			/*
+			 * (a run's requirement, not the API server's: scn_load_static()
+			 * skips it; so does a YAML error that may have cost the Scenario
+			 * document, already reported)
+			 */
 			char *qq = sch_quote(q);
 			const struct claimed_series *other = NULL;
 
@@ -3345,6 +3434,10 @@ static void check_gates(struct loader *L)
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "FleetRollout") == 0)
 			check_fleet_gates(&g, s->events[i].obj, s->events[i].file);
+	/* a refused FleetRollout (already reported) may be the one whose gate reads it */
+	for (size_t i = 0; i < L->nrejected; i++)
+		if (strcmp(L->rejected[i].kind, "FleetRollout") == 0)
+			memset(g.used, 1, (L->nclaimed ? L->nclaimed : 1) * sizeof(bool));
 	for (size_t i = 0; i < L->nclaimed; i++)
 		if (!g.used[i])
 			diag_warning(L->d, s->scenario_file, L->claimed[i].mark,

@@ -976,7 +976,7 @@ static void test_fleet_events(void)
 	put("s.yaml", HEAD "spec:\n"
 			   "  events:\n"
 			   "    - at: 1h\n"
-			   "      publish: {selector: {matchLabels: {app: moodle}}, version: 4.10}\n"
+			   "      publish: {selector: {matchLabels: {app: moodle}}, version: \"4.10\"}\n"
 			   "    - at: 2h\n"
 			   "      publish:\n"
 			   "        selector: {}\n"
@@ -1078,6 +1078,41 @@ static void test_fleet_events(void)
 		"s.yaml:18:7: note: no input defines it and no 'apply' event creates it earlier\n"
 		"s.yaml:20:7: warning: spec.events[6].regress: no StageSet of the inputs in "
 		"namespace \"t2\" matches selector \"\"");
+	leave();
+}
+
+/* Checks a reviewer found missing: numeric versions, empty series, bad bounds, cascades. */
+static void test_fleet_input_checks(void)
+{
+	enter();
+	/* a YAML number as a published version is refused; an empty series too */
+	put("s.yaml", HEAD "spec:\n"
+			   "  metrics:\n"
+			   "    - {query: up, values: \"\"}\n"
+			   "  events:\n"
+			   "    - at: 1h\n"
+			   "      publish: {selector: {}, version: 4.6}\n");
+	expect_diags(
+		"s.yaml",
+		"s.yaml:7:27: error: spec.metrics[0].values: Invalid value: \"\": must not be empty\n"
+		"s.yaml:7:27: note: e.g. values: \"0.001x30 0.05x10 _x5 stale\"\n"
+		"s.yaml:10:40: error: spec.events[0].publish.version: Invalid value: 4.6: a YAML "
+		"number, not a semantic version\n"
+		"s.yaml:10:40: note: quote it, and give the semantic version the members offer, such "
+		"as \"1.10.0\"; unquoted, YAML reads 4.6 as a number\n"
+		"s.yaml:7:15: warning: spec.metrics[0]: no FleetRollout gate reads this series");
+	/* a refused spec.generate item: no follow-up about publish matching nothing */
+	put("s.yaml", HEAD "spec:\n"
+			   "  generate:\n"
+			   "    - {count: 0, namespace: t, name: m, template: {}}\n"
+			   "  events:\n"
+			   "    - at: 1h\n"
+			   "      publish: {selector: {matchLabels: {app: m}}, version: \"1.0.0\"}\n"
+			   "    - at: 1h\n"
+			   "      regress: {namespace: t, name: m, for: 1h}\n");
+	expect_diags("s.yaml",
+		     "s.yaml:7:15: error: spec.generate[0].count: Invalid value: 0: "
+		     "spec.generate[0].count in body should be greater than or equal to 1");
 	leave();
 }
 
@@ -1308,6 +1343,7 @@ static CU_TestInfo tests[] = {
 	{ "metrics: promtool errors at the token's column", test_metrics_errors },
 	{ "fleet: allowedActionHosts patterns and gate hosts", test_fleet_hosts },
 	{ "models.stagesets: defaults, rules field by field, errors", test_stageset_models },
+	{ "fleet input checks and no follow-up errors", test_fleet_input_checks },
 	{ "fleet events: publish and regress", test_fleet_events },
 	{ "generate: name patterns", test_expand_pattern },
 	{ "generate: objects, label mix, errors once", test_generate },
