@@ -38,6 +38,9 @@ void cmd_usage_lint(FILE *f)
 		"Each finding is printed as two lines (rules: docs/lint-rules.md):\n"
 		"file:line:col: severity: message [RULE]\n"
 		"  fix: what to do\n"
+		"line:col is the offending value, or the key when something is missing.\n"
+		"A scenario's variants (spec.variants) are linted too: their own findings\n"
+		"start with 'variant \"NAME\": '.\n"
 		"Plain manifest inputs are checked together, as one cluster; a scenario file\n"
 		"(with a Scenario document) is checked on its own with what it includes. A\n"
 		"directory stands for its *.yaml and *.yml files. Gates need no series in\n"
@@ -85,6 +88,13 @@ static int list_rules(FILE *f, enum fmt fmt)
 		      "cannot read; MS1xx: Magos Rollout, Project and Workspace; MS2xx: FleetRollout\n"
 		      "and its StageSet members. Errors fail the command (exit 1); warnings fail it\n"
 		      "only with `--strict`.\n\n"
+		      "The line:col of a finding is the value when the value is what is wrong (a\n"
+		      "selector that matches nothing, a threshold, an address, an annotation's\n"
+		      "text), and the key when something is missing or the structure is the\n"
+		      "problem (a member no wave covers: `waves:`; a gate without a source;\n"
+		      "a `secretRef` the controller does not support).  A finding of a variant\n"
+		      "(`spec.variants`) starts with `variant \"NAME\": ` and points into the\n"
+		      "variant's patch when that is where the value comes from.\n\n"
 		      "| id | name | severity | what triggers it | fix |\n"
 		      "|---|---|---|---|---|\n",
 		      f);

@@ -298,7 +298,7 @@ static bool rule_selectors(struct lint_report *r, const struct obj *fr)
 		if (!present(v))
 			continue;
 		if (lbl_selector_from_val(v, &sel, e, sizeof(e)) != LBL_OK) {
-			lint_add(r, "MS213", file, key_mark(spec, top[k], fr->src.mark),
+			lint_add(r, "MS213", file, value_mark(spec, top[k], fr->src.mark),
 				 "FleetRollout %s %s: %s; the controller stops with InvalidSelector "
 				 "and never retries",
 				 fr->name, top[k], e);
@@ -314,7 +314,7 @@ static bool rule_selectors(struct lint_report *r, const struct obj *fr)
 		if (!present(v))
 			continue;
 		if (lbl_selector_from_val(v, &sel, e, sizeof(e)) != LBL_OK) {
-			lint_add(r, "MS213", file, key_mark(wv, "selector", fr->src.mark),
+			lint_add(r, "MS213", file, value_mark(wv, "selector", fr->src.mark),
 				 "FleetRollout %s wave \"%s\" selector: %s; the controller stops with "
 				 "InvalidSelector and never retries",
 				 fr->name, wave_name(fr, i), e);
@@ -452,7 +452,7 @@ static void rule_threshold(struct lint_report *r, const struct obj *fr, size_t i
 			 k == 1 && text[0] && rc[0] == THR_OK ? " once a value reaches min" : "");
 	}
 	if (text[0] && text[1] && rc[0] == THR_OK && rc[1] == THR_OK && v[0] > v[1])
-		lint_add(r, "MS215", fr->src.file, key_mark(gate, "threshold", fr->src.mark),
+		lint_add(r, "MS215", fr->src.file, value_mark(gate, "threshold", fr->src.mark),
 			 "FleetRollout %s wave \"%s\" gate threshold min %s is above max %s: every "
 			 "value fails, so the fleet halts once the wave is settled and soaked",
 			 fr->name, wave_name(fr, i), text[0], text[1]);
@@ -464,7 +464,7 @@ static void rule_threshold(struct lint_report *r, const struct obj *fr, size_t i
 				 "every value passes, so the gate never halts the fleet",
 				 fr->name, wave_name(fr, i));
 		else
-			lint_add(r, "MS221", fr->src.file, key_mark(gate, "threshold", fr->src.mark),
+			lint_add(r, "MS221", fr->src.file, value_mark(gate, "threshold", fr->src.mark),
 				 "FleetRollout %s wave \"%s\" gate threshold%s%s%s%s admits every value "
 				 "(a NaN bound never fails, min -Inf and max +Inf hold every number): the "
 				 "gate never halts the fleet",
@@ -712,7 +712,7 @@ static void rule_member_specs(struct lint_report *r, const struct world *w, cons
 
 		if (outside > 0)
 			lint_add(r, "MS217", fr->src.file,
-				 key_mark(fr->spec, "namespaceSelector", fr->src.mark),
+				 value_mark(fr->spec, "namespaceSelector", fr->src.mark),
 				 "FleetRollout %s selects none of the %zu %s of the inputs: %zu %s "
 				 "spec.selector but not namespaceSelector (a namespace without a "
 				 "Namespace object in the inputs has no labels); every wave is empty, so "
@@ -721,7 +721,7 @@ static void rule_member_specs(struct lint_report *r, const struct world *w, cons
 				 outside, plural(outside, "matches", "match"));
 		else
 			lint_add(r, "MS217", fr->src.file,
-				 key_mark(fr->spec, "selector", fr->src.mark),
+				 value_mark(fr->spec, "selector", fr->src.mark),
 				 "FleetRollout %s selects none of the %zu %s of the inputs; every wave "
 				 "is empty, so it completes without approving anything",
 				 fr->name, w->nstagesets, plural(w->nstagesets, "StageSet", "StageSets"));
@@ -829,7 +829,7 @@ static void rule_assignment(struct lint_report *r, const struct world *w, const 
 				sc->list[m++] = sc->pairs[b].ss;
 			who = stagesets_text(w, sc->list, m);
 			lint_add(r, "MS202", fr->src.file,
-				 key_mark(fr_wave(fr, wv), "selector", fr->src.mark),
+				 value_mark(fr_wave(fr, wv), "selector", fr->src.mark),
 				 "FleetRollout %s wave \"%s\" also selects %s of wave \"%s\"; a member "
 				 "is approved when the first of its waves opens and counted in every wave "
 				 "that selects it",
@@ -843,14 +843,14 @@ static void rule_assignment(struct lint_report *r, const struct world *w, const 
 		if (f->r.waves[wv].n > 0)
 			continue;
 		if (wave && present(val_map_get(wave, "gate")))
-			lint_add(r, "MS212", fr->src.file, key_mark(wave, "selector", fr->src.mark),
+			lint_add(r, "MS212", fr->src.file, value_mark(wave, "selector", fr->src.mark),
 				 "FleetRollout %s wave \"%s\" selects none of its %zu %s: it is "
 				 "settled from the start, so its gate is queried once its soak elapses, "
 				 "before the wave opens, and a Failing verdict halts the fleet",
 				 fr->name, wave_name(fr, wv), f->r.nmembers,
 				 plural(f->r.nmembers, "member", "members"));
 		else
-			lint_add(r, "MS212", fr->src.file, key_mark(wave, "selector", fr->src.mark),
+			lint_add(r, "MS212", fr->src.file, value_mark(wave, "selector", fr->src.mark),
 				 "FleetRollout %s wave \"%s\" selects none of its %zu %s: it passes "
 				 "at once, and a StageSet that joins it after it settled trips a "
 				 "regression halt",
@@ -913,7 +913,7 @@ static void rule_contested(struct lint_report *r, const struct world *w, const s
 			for (b = a; b < nc && claims[b].by == claims[a].by; b++)
 				sc->list[n++] = claims[b].ss;
 			who = stagesets_text(w, sc->list, n);
-			lint_add(r, "MS203", fr->src.file, key_mark(fr->spec, "selector", fr->src.mark),
+			lint_add(r, "MS203", fr->src.file, value_mark(fr->spec, "selector", fr->src.mark),
 				 "FleetRollout %s selects %s that FleetRollout %s also selects; both "
 				 "rollouts stop with MembersContested and approve nothing",
 				 fr->name, who, fl[claims[a].by].fr->name);

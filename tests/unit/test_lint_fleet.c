@@ -196,16 +196,16 @@ static void test_several_waves(void)
 				   "      selector: {matchLabels: {ring: \"0\"}}\n"
 				   "    - name: rest\n"
 				   "      selector: {}\n") MEMBERS,
-		    "m.yaml:11:7: MS202 warning: FleetRollout shop wave \"rest\" also selects "
+		    "m.yaml:11:17: MS202 warning: FleetRollout shop wave \"rest\" also selects "
 		    "StageSet a/shop of wave \"canary\"; a member is approved when the first of "
 		    "its waves opens and counted in every wave that selects it");
 	/* a catch-all third wave: one finding per earlier wave it overlaps */
 	EXPECT_LINT(FR_HEAD(PINNED WAVES "    - name: all\n"
 					 "      selector: {}\n") MEMBERS,
-		    "m.yaml:13:7: MS202 warning: FleetRollout shop wave \"all\" also selects "
+		    "m.yaml:13:17: MS202 warning: FleetRollout shop wave \"all\" also selects "
 		    "StageSet a/shop of wave \"canary\"; a member is approved when the first of "
 		    "its waves opens and counted in every wave that selects it\n"
-		    "m.yaml:13:7: MS202 warning: FleetRollout shop wave \"all\" also selects "
+		    "m.yaml:13:17: MS202 warning: FleetRollout shop wave \"all\" also selects "
 		    "StageSet b/shop of wave \"rest\"; a member is approved when the first of "
 		    "its waves opens and counted in every wave that selects it");
 	/* disjoint selectors: nothing */
@@ -231,10 +231,10 @@ static void test_several_waves(void)
 static void test_contested(void)
 {
 	EXPECT_LINT(FR_HEAD(PINNED WAVES) FR_EU("{matchLabels: {ring: \"0\"}}") MEMBERS,
-		    "m.yaml:5:3: MS203 error: FleetRollout shop selects StageSet a/shop that "
+		    "m.yaml:5:13: MS203 error: FleetRollout shop selects StageSet a/shop that "
 		    "FleetRollout eu also selects; both rollouts stop with MembersContested and "
 		    "approve nothing\n"
-		    "m.yaml:17:3: MS203 error: FleetRollout eu selects StageSet a/shop that "
+		    "m.yaml:17:13: MS203 error: FleetRollout eu selects StageSet a/shop that "
 		    "FleetRollout shop also selects; both rollouts stop with MembersContested and "
 		    "approve nothing");
 	/* three claimants: each names the first other rollout in name order (§2.3.2) */
@@ -246,13 +246,13 @@ static void test_contested(void)
 			    "spec:\n"
 			    "  selector: {matchLabels: {ring: \"0\"}}\n"
 			    "  waves: [{name: all, selector: {}}]\n" MEMBERS,
-		    "m.yaml:5:3: MS203 error: FleetRollout shop selects StageSet a/shop that "
+		    "m.yaml:5:13: MS203 error: FleetRollout shop selects StageSet a/shop that "
 		    "FleetRollout ab also selects; both rollouts stop with MembersContested and "
 		    "approve nothing\n"
-		    "m.yaml:17:3: MS203 error: FleetRollout eu selects StageSet a/shop that "
+		    "m.yaml:17:13: MS203 error: FleetRollout eu selects StageSet a/shop that "
 		    "FleetRollout ab also selects; both rollouts stop with MembersContested and "
 		    "approve nothing\n"
-		    "m.yaml:24:3: MS203 error: FleetRollout ab selects StageSet a/shop that "
+		    "m.yaml:24:13: MS203 error: FleetRollout ab selects StageSet a/shop that "
 		    "FleetRollout eu also selects; both rollouts stop with MembersContested and "
 		    "approve nothing");
 	EXPECT_LINT(FR_HEAD(PINNED WAVES) FR_EU("{matchLabels: {app: web}}") MEMBERS
@@ -321,7 +321,7 @@ static void test_threshold_unparseable(void)
 static void test_threshold_never_passes(void)
 {
 	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"0.5\", max: \"0.1\"}"),
-		    "m.yaml:15:9: MS215 error: FleetRollout shop wave \"canary\" gate threshold "
+		    "m.yaml:15:20: MS215 error: FleetRollout shop wave \"canary\" gate threshold "
 		    "min 0.5 is above max 0.1: every value fails, so the fleet halts once the wave "
 		    "is settled and soaked");
 	/* inclusive bounds: equal is satisfiable */
@@ -330,16 +330,17 @@ static void test_threshold_never_passes(void)
 
 static void test_threshold_unbounded(void)
 {
+	/* Nothing is wrong with a bound: they are missing, so the key (docs/lint-rules.md). */
 	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{}"),
 		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
 		    "sets neither min nor max: every value passes, so the gate never halts the "
 		    "fleet");
 	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{max: \"NaN\"}"),
-		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
+		    "m.yaml:15:20: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
 		    "max NaN admits every value (a NaN bound never fails, min -Inf and max +Inf "
 		    "hold every number): the gate never halts the fleet");
 	EXPECT_LINT(ONE_GATED_WAVE("http://prometheus:9090", "{min: \"-Inf\", max: \"+Inf\"}"),
-		    "m.yaml:15:9: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
+		    "m.yaml:15:20: MS221 warning: FleetRollout shop wave \"canary\" gate threshold "
 		    "min -Inf max +Inf admits every value (a NaN bound never fails, min -Inf and "
 		    "max +Inf hold every number): the gate never halts the fleet");
 	/* one bound that limits is enough; infinities on the failing side limit too */
@@ -525,12 +526,12 @@ static void test_empty_wave(void)
 					 "      selector: {matchLabels: {ring: \"9\"}}\n"
 					 "      soak: 10m\n" GATE("http://p:9090", "{max: \"1\"}"))
 			    MEMBERS,
-		    "m.yaml:13:7: MS212 warning: FleetRollout shop wave \"late\" selects none of "
+		    "m.yaml:13:17: MS212 warning: FleetRollout shop wave \"late\" selects none of "
 		    "its 2 members: it is settled from the start, so its gate is queried once its "
 		    "soak elapses, before the wave opens, and a Failing verdict halts the fleet");
 	EXPECT_LINT(FR_HEAD(PINNED WAVES "    - name: late\n"
 					 "      selector: {matchLabels: {ring: \"9\"}}\n") MEMBERS,
-		    "m.yaml:13:7: MS212 warning: FleetRollout shop wave \"late\" selects none of "
+		    "m.yaml:13:17: MS212 warning: FleetRollout shop wave \"late\" selects none of "
 		    "its 2 members: it passes at once, and a StageSet that joins it after it "
 		    "settled trips a regression halt");
 }
@@ -541,7 +542,7 @@ static void test_invalid_selector(void)
 				   "    - name: canary\n"
 				   "      selector: {matchExpressions: [{key: ring, operator: Foo}]}\n")
 			    MEMBERS,
-		    "m.yaml:9:7: MS213 error: FleetRollout shop wave \"canary\" selector: \"Foo\" is "
+		    "m.yaml:9:17: MS213 error: FleetRollout shop wave \"canary\" selector: \"Foo\" is "
 		    "not a valid label selector operator; the controller stops with InvalidSelector "
 		    "and never retries");
 	EXPECT_LINT("apiVersion: stages.metio.wtf/v1\n"
@@ -550,7 +551,7 @@ static void test_invalid_selector(void)
 		    "spec:\n"
 		    "  selector: {matchExpressions: [{key: app, operator: In}]}\n"
 		    "  waves: [{name: all, selector: {}}]\n" MEMBERS,
-		    "m.yaml:5:3: MS213 error: FleetRollout shop selector: values: Invalid value: "
+		    "m.yaml:5:13: MS213 error: FleetRollout shop selector: values: Invalid value: "
 		    "null: for 'in', 'notin' operators, values set can't be empty; the controller "
 		    "stops with InvalidSelector and never retries");
 }
@@ -563,12 +564,12 @@ static void test_no_members(void)
 		    "spec:\n"
 		    "  selector: {matchLabels: {app: shoop}}\n"
 		    "  waves: [{name: all, selector: {}}]\n" MEMBERS,
-		    "m.yaml:5:3: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
+		    "m.yaml:5:13: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
 		    "the inputs; every wave is empty, so it completes without approving anything");
 	/* namespaces without Namespace objects have no labels: the finding says so */
 	EXPECT_LINT(FR_HEAD(PINNED "  namespaceSelector: {matchLabels: {team: shop}}\n"
 				   "  waves: [{name: all, selector: {}}]\n") MEMBERS,
-		    "m.yaml:7:3: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
+		    "m.yaml:7:22: MS217 info: FleetRollout shop selects none of the 2 StageSets of "
 		    "the inputs: 2 match spec.selector but not namespaceSelector (a namespace "
 		    "without a Namespace object in the inputs has no labels); every wave is empty, "
 		    "so it completes without approving anything");
@@ -646,10 +647,10 @@ static void test_examples(void)
 		    "2 StageSets (tenant-12/moodle, tenant-13/moodle) that no wave selector matches; "
 		    "the controller stops with MembersUnassigned and approves nothing");
 	expect_text("fleet-contested", lint_example(EXAMPLE("fleet-contested")),
-		    "scenarios/fleet-contested.yaml:71:3: MS203 error: FleetRollout moodle selects "
+		    "scenarios/fleet-contested.yaml:71:13: MS203 error: FleetRollout moodle selects "
 		    "2 StageSets (tenant-10/moodle, tenant-11/moodle) that FleetRollout moodle-eu "
 		    "also selects; both rollouts stop with MembersContested and approve nothing\n"
-		    "scenarios/fleet-contested.yaml:93:3: MS203 error: FleetRollout moodle-eu "
+		    "scenarios/fleet-contested.yaml:93:13: MS203 error: FleetRollout moodle-eu "
 		    "selects 2 StageSets (tenant-10/moodle, tenant-11/moodle) that FleetRollout "
 		    "moodle also selects; both rollouts stop with MembersContested and approve "
 		    "nothing");
