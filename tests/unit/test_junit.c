@@ -93,6 +93,8 @@ static void test_junit_write(void)
 	exp_report_release(&r[1]);
 }
 
+static int ghs_full(FILE *f, const struct exp_scenario_report *r, size_t n);
+
 /* An invalid input with diagnostics: errors, a finding, a repeated name, a skipped expectation. */
 static void test_junit_invalid(void)
 {
@@ -152,6 +154,10 @@ static void test_junit_invalid(void)
 	out = capture(gha_write, &r, 1);
 	CU_ASSERT_PTR_NULL(strstr(out, "completes"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error file=ci/web.yaml,line=4,col=3,title=MS001::unknown field\n"));
+	free(out);
+	/* The summary marks a never-evaluated expectation as skipped, not as passed or failed. */
+	out = capture(ghs_full, &r, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "| ⏭️ | `completes` | `ci/web.yaml:6:5` | not evaluated: the input is invalid |\n"));
 	free(out);
 	exp_report_release(&r);
 }
