@@ -14,6 +14,7 @@
 #include "engine/xalloc.h"
 #include "reports/compare_json.h"
 #include "reports/compare_text.h"
+#include "reports/html_mc.h"
 #include "sim/outfile.h"
 
 #define CMP_DEFAULT_TRIALS 200u
@@ -24,6 +25,7 @@ enum compare_optcode {
 	COMPARE_OPT_MAXREG = CMD_OPT_FIRST_FREE,
 	COMPARE_OPT_MARKDOWN,
 	COMPARE_OPT_SHARD,
+	COMPARE_OPT_HTML,
 };
 
 void cmd_usage_compare(FILE *f)
@@ -63,11 +65,14 @@ void cmd_usage_compare(FILE *f)
 		"                        difference is significant; METRIC p50, p90, p95, p99 or\n"
 		"                        mean with LIMIT a percentage of the base (10%%) or a\n"
 		"                        duration (5m); haltProbability with an absolute\n"
-		"                        probability (0.05); blastRadius with an absolute number\n"
-		"                        of targets (2).  Repeatable\n"
+		"                        probability (0.05 or 5%%: at most 5 points worse);\n"
+		"                        blastRadius with an absolute number of targets (2).\n"
+		"                        Repeatable\n"
 		"      --json FILE       write the comparison as JSON (magos-sim/compare/v1);\n"
 		"                        '-' writes to stdout instead of the table\n"
 		"      --markdown FILE   write a Markdown table for a pull-request comment\n"
+		"      --html FILE       write an HTML page: the table and both CDFs of time\n"
+		"                        to complete on one chart\n"
 		"      --shard K/N       run only the K-th (1-based) contiguous slice of the\n"
 		"                        trials and write a partial result (magos-sim/partial/v1)\n"
 		"                        to the --json FILE; combine with `%s merge`\n"
@@ -141,6 +146,25 @@ int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
 	return CLI_OK;
 }
 
+/*
+ * compare --html FILE.  Kept here rather than in struct cmd_cmp_out, whose
+ * positional initialiser in cli/merge.c would then miss a field; merge has
+ * no --html, so only cmd_compare() sets it.
+ */
+static const char *compare_html;
+
+struct html_arg {
+	struct rep_mc_set base, head;
+	const struct cmp_result *r;
+};
+
+static int put_html(FILE *f, const void *arg)
+{
+	const struct html_arg *h = arg;
+
+	return rep_html_compare(f, &h->base, &h->head, h->r);
+}
+
 int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 {
 	struct cmp_result r;
@@ -164,6 +188,12 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 		rc = write_to(o->cmd, o->json, put_json, &c);
 	if (rc == CLI_OK && o->markdown)
 		rc = write_to(o->cmd, o->markdown, put_markdown, &c);
+	if (rc == CLI_OK && compare_html && !strcmp(o->cmd, "compare")) {
+		struct html_arg ha = { { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
+				       { p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
+
+		rc = write_to(o->cmd, compare_html, put_html, &ha);
+	}
 	if (rc == CLI_OK && !json_out && !md_out &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)
 		rc = CLI_IO;
@@ -217,6 +247,7 @@ int cmd_compare(int argc, char **argv)
 		{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
 		{ "markdown", required_argument, NULL, COMPARE_OPT_MARKDOWN },
 		{ "shard", required_argument, NULL, COMPARE_OPT_SHARD },
+		{ "html", required_argument, NULL, COMPARE_OPT_HTML },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_opts o;
@@ -234,6 +265,7 @@ int cmd_compare(int argc, char **argv)
 
 	cmd_opts_init(&o);
 	memset(&p, 0, sizeof(p));
+	compare_html = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:qhn:j:", longopts, NULL)) != -1) {
@@ -271,6 +303,9 @@ int cmd_compare(int argc, char **argv)
 		case COMPARE_OPT_SHARD:
 			shard = optarg;
 			continue;
+		case COMPARE_OPT_HTML:
+			compare_html = optarg;
+			continue;
 		default:
 			break;
 		}
@@ -290,8 +325,9 @@ int cmd_compare(int argc, char **argv)
 			rc = CLI_USAGE;
 			goto out_free_limits;
 		}
-		if (!o.json) {
-			fprintf(stderr, "%s compare: --shard needs --json FILE for the partial result\n",
+		if (!o.json || compare_html) {
+			fprintf(stderr, "%s compare: --shard needs --json FILE for the partial result "
+					"(and takes no --html: merge the shards first)\n",
 				cmd_prog);
 			rc = CLI_USAGE;
 			goto out_free_limits;
@@ -341,10 +377,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (shard) {
 		rc = cmd_write_partial("compare", o.json, &p);
-		if (rc == CLI_OK && !o.quiet)
+		if (rc == CLI_OK && !o.quiet && count == 0)
+			fprintf(stderr, "%s compare: shard %" PRIu32 "/%" PRIu32 ": no trials in this "
+					"slice of %" PRIu32 " (0 written to '%s')\n",
+				cmd_prog, sk, sn, ntrials, o.json);
+		else if (rc == CLI_OK && !o.quiet)
 			fprintf(stderr, "%s compare: shard %" PRIu32 "/%" PRIu32 ": trials %" PRIu32
 					"..%" PRIu32 " of %" PRIu32 " written to '%s'\n",
-				cmd_prog, sk, sn, first, first + count - (count > 0), ntrials, o.json);
+				cmd_prog, sk, sn, first, first + count - 1, ntrials, o.json);
 		goto out_release_partial;
 	}
 	out.cmd = "compare";

@@ -110,11 +110,16 @@ int cmd_run_shard(const struct scenario *s, const struct cmd_opts *o, uint32_t n
 		}
 	}
 	rc = cmd_write_partial("run", o->json, &p);
-	if (rc == CLI_OK && !o->quiet)
+	if (rc == CLI_OK && !o->quiet && p.n == 0)
+		fprintf(stderr,
+			"%s run: shard %" PRIu32 "/%" PRIu32 ": no trials in this slice of %" PRIu32
+			" (0 written to '%s')\n",
+			cmd_prog, k, n, ntrials, o->json);
+	else if (rc == CLI_OK && !o->quiet)
 		fprintf(stderr,
 			"%s run: shard %" PRIu32 "/%" PRIu32 ": trials %" PRIu32 "..%" PRIu32 " of %" PRIu32
 			" written to '%s'\n",
-			cmd_prog, k, n, p.first, p.first + p.n - (p.n > 0), ntrials, o->json);
+			cmd_prog, k, n, p.first, p.first + p.n - 1, ntrials, o->json);
 
 out_release_partial:
 	partial_release(&p);

@@ -17,6 +17,7 @@
 #include "plan/trials.h"
 #include "plan/variant.h"
 #include "reports/html.h"
+#include "reports/html_mc.h"
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
@@ -73,20 +74,24 @@ void cmd_usage_run(FILE *f)
 		"                        trials and write a partial result (schema\n"
 		"                        magos-sim/partial/v1) to the --json FILE;\n"
 		"                        `%s merge` combines the N partials into the\n"
-		"                        unsharded output\n"
+		"                        unsharded output (the base only: not for a scenario\n"
+		"                        with spec.variants or spec.sweep)\n"
 		"      --variant NAME    run only the variant NAME of spec.variants, as if\n"
 		"                        it were the scenario (with N > 1 and variants but no\n"
 		"                        --variant: the base and every variant, one table)\n"
 		"      --sweep P=V1,V2,...|P=FROM..TO/STEPS\n"
 		"                        run the trials once per value of parameter P\n"
 		"                        (capacity, models.apply.median, ...; overrides\n"
-		"                        spec.sweep) and print a table of value x metrics\n"
+		"                        spec.sweep; once per run) and print a table of\n"
+		"                        value x metrics\n"
 		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
 		"                        of the terminal report\n"
 		"      --html FILE       write the run as one self-contained HTML page with\n"
-		"                        SVG charts to FILE, atomically (a single run only)\n"
+		"                        SVG charts to FILE, atomically; with N > 1, variants\n"
+		"                        or a sweep: the Monte Carlo page (CDF, halts, blast\n"
+		"                        radius, step/wave box plots, sweep curve)\n"
 		"      --timeline WHAT   changes (default): phases, reasons, grants, edits;\n"
 		"                        all: every object transition with its detail;\n"
 		"                        none: only the steps view and the summary\n"
@@ -131,6 +136,11 @@ static int write_rep_json(FILE *f, const void *arg)
 static int write_rep_html(FILE *f, const void *arg)
 {
 	return rep_html(f, arg);
+}
+
+static int write_html_mc(FILE *f, const void *arg)
+{
+	return rep_html_mc(f, arg);
 }
 
 static int write_plan_json(FILE *f, const void *arg)
@@ -217,7 +227,7 @@ static unsigned default_jobs(void)
 
 /* N > 1: the trials, their statistics and the reports of them. */
 static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv)
+		      unsigned jobs, const char *csv, const char *html)
 {
 	struct trials_opts to = { 0 };
 	struct progress prog = { 0 };
@@ -277,6 +287,12 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 	if (rc == CLI_OK && o->json)
 		rc = write_file(o->json, write_plan_json, &rp);
+	if (rc == CLI_OK && html) {
+		struct rep_mc_set bs = { "base", NULL, rows, n, &st };
+		struct rep_mc_page pg = { s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
+
+		rc = write_file(html, write_html_mc, &pg);
+	}
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
@@ -395,7 +411,7 @@ static int write_sweep_csv(FILE *f, const void *arg)
  * same trial seeds; the variant table and/or the sweep table.
  */
 static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv, const struct sweep *cli_sweep)
+		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep)
 {
 	bool color = cli_color_wanted(o->color, 2);
 	struct var_set vs = { 0 };
@@ -404,7 +420,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct var_def *defs = NULL;
 	struct plan_stats *st = NULL, base_st;
 	struct rep_variant *rv = NULL;
-	struct trial_row *rows = NULL;
+	struct trial_row *rows = NULL, **vrows = NULL; /* vrows: per variant/value, for --html */
 	struct rep_plan rp;
 	struct whatif_out w = { 0 };
 	struct diag d;
@@ -445,14 +461,20 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rc = whatif_trials(s, o, n, jobs, &base_st, &rows);
 	if (rc)
 		goto out_release;
+	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
+		fprintf(stderr, "%s run: warning: sweep of capacity: no trial of the base ran a Job "
+				"(this scenario has no Workspaces to plan or apply), so capacity "
+				"changes nothing\n",
+			cmd_prog);
 	st = xcalloc(nv + ns + 1, sizeof(*st));
 	rv = xcalloc(nv + ns + 1, sizeof(*rv));
+	vrows = xcalloc(nv + ns + 1, sizeof(*vrows));
 	rv[0] = (struct rep_variant){ "base", NULL, &base_st };
 	for (size_t i = 0; i < nv + ns; i++) {
 		struct var_scenario t;
 
 		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
-		rc = whatif_trials(&t.s, o, n, jobs, &st[i], NULL);
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL);
 		var_scenario_release(&t);
 		if (rc)
 			goto out_release_stats;
@@ -488,6 +510,18 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		for (size_t i = 0; i < ns; i++)
 			rv[1 + nv + i].name = vals[i];
 	}
+	if (rc == CLI_OK && html) {
+		struct rep_mc_set *ms = xcalloc(nv + ns + 1, sizeof(*ms));
+		struct rep_mc_page pg = { s->name, rp.seed, base_st.horizon_ms, &ms[0], &ms[1], nv,
+					  ns ? sw->param : NULL, &ms[1 + nv], ns };
+
+		ms[0] = (struct rep_mc_set){ "base", NULL, rows, n, &base_st };
+		for (size_t i = 0; i < nv + ns; i++)
+			ms[1 + i] = (struct rep_mc_set){ rv[1 + i].name, rv[1 + i].description,
+							 vrows[i], n, &st[i] };
+		rc = write_file(html, write_html_mc, &pg);
+		free(ms);
+	}
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
@@ -501,8 +535,13 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 
 out_release_stats:
-	for (size_t i = 0; i < nst; i++)
+	for (size_t i = 0; i < nst; i++) {
 		plan_stats_release(&st[i]);
+		for (uint32_t k = 0; vrows[i] && k < n; k++)
+			trial_row_release(&vrows[i][k]);
+		free(vrows[i]);
+	}
+	free(vrows);
 	plan_stats_release(&base_st);
 	for (uint32_t i = 0; i < n; i++)
 		trial_row_release(&rows[i]);
@@ -606,7 +645,14 @@ int cmd_run(int argc, char **argv)
 			mermaid = optarg;
 			continue;
 		case RUN_OPT_SWEEP:
-			sweep_release(&cli_sweep);
+			if (cli_sweep.n) {
+				/* One sweep per run: a second would silently replace the first. */
+				fprintf(stderr, "%s run: --sweep given twice: one parameter per run "
+						"(run once per parameter)\ntry '%s run --help'\n",
+					cmd_prog, cmd_prog);
+				sweep_release(&cli_sweep);
+				return CLI_USAGE;
+			}
 			if (sweep_parse(optarg, &cli_sweep, serr, sizeof(serr)) != 0) {
 				fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog, serr,
 					cmd_prog);
@@ -651,9 +697,9 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (html && (ntrials > 1 || shard_n || cli_sweep.n)) {
+	if (html && shard_n) {
 		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --html draws a single run (no -n above 1, --shard or --sweep)\n"
+		fprintf(stderr, "%s run: --html draws the whole run, not a shard (merge the shards, or run without --shard)\n"
 				"try '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
@@ -663,6 +709,18 @@ int cmd_run(int argc, char **argv)
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
 	if (rc)
 		goto out_release_scenario;
+	if (shard_n && (s.variants || s.sweep)) {
+		/* A partial holds the base's trials only: merging it would print the
+		 * base alone, as if the variants and the sweep did not exist. */
+		fprintf(stderr, "%s run: --shard runs the base only and this scenario has %s: run it "
+				"without --shard (run -n N), or shard a copy without them\n",
+			cmd_prog,
+			s.variants && s.sweep ? "spec.variants and spec.sweep"
+			: s.variants	      ? "spec.variants"
+					      : "spec.sweep");
+		rc = CLI_USAGE;
+		goto out_release_scenario;
+	}
 	if (shard_n) {
 		rc = cmd_run_shard(&s, &o, ntrials, jobs, shard_k, shard_n);
 		goto out_release_scenario;
@@ -673,11 +731,11 @@ int cmd_run(int argc, char **argv)
 			goto out_release_scenario;
 		rs = &vsc.s;
 	} else if (cli_sweep.n || (ntrials > 1 && (s.variants || s.sweep))) {
-		rc = run_whatif(&s, &o, ntrials, jobs, csv, cli_sweep.n ? &cli_sweep : NULL);
+		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL);
 		goto out_release_scenario;
 	}
 	if (ntrials > 1) {
-		rc = run_trials(rs, &o, ntrials, jobs, csv);
+		rc = run_trials(rs, &o, ntrials, jobs, csv, html);
 		goto out_release_scenario;
 	}
 

@@ -338,7 +338,8 @@ static int parse_one(const char *s, size_t len, struct cmp_limit *l, char *err, 
 		l->pct = true;
 		l->value = strtod(val, &end);
 		if (end != val + vlen - 1 || end == val || !isfinite(l->value) || l->value < 0) {
-			snprintf(err, errlen, "invalid limit '%s' for '%s': expected a percentage like 10%%",
+			snprintf(err, errlen,
+				 "invalid limit '%s' for '%s': expected a percentage like 10%% or a duration like 5m",
 				 val, item);
 			goto out_free_item;
 		}
@@ -353,12 +354,18 @@ static int parse_one(const char *s, size_t len, struct cmp_limit *l, char *err, 
 		}
 		l->value = (double)ms;
 	} else {
+		/* A probability may be written as spec.expect writes one: 5% = 0.05
+		 * (still absolute: 5 percentage points, not 5 % of the base). */
+		bool pctform = meta[k].unit == CMP_UNIT_RATIO && val[vlen - 1] == '%';
+
 		l->value = strtod(val, &end);
+		if (pctform && end == val + vlen - 1 && end != val)
+			end++, l->value /= 100;
 		if (*end || end == val || !isfinite(l->value) || l->value < 0 ||
 		    (meta[k].unit == CMP_UNIT_RATIO && l->value > 1)) {
 			snprintf(err, errlen, "invalid limit '%s' for '%s': expected %s", val, item,
 				 meta[k].unit == CMP_UNIT_RATIO
-					 ? "an absolute probability from 0 to 1, like 0.05"
+					 ? "an absolute probability from 0 to 1, like 0.05 or 5%"
 					 : "an absolute number of targets, like 2");
 			goto out_free_item;
 		}

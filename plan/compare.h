@@ -127,8 +127,9 @@ struct cmp_limit {
  * cmp_parse_limits() - parses "METRIC=LIMIT[,METRIC=LIMIT...]" and appends
  * the limits to *@lims (a heap array of *@n; grown with xrealloc).
  * METRIC is p50, p90, p95, p99 or mean (LIMIT a percentage "10%" or a Go
- * duration "5m"), haltProbability (a ratio 0..1, absolute) or blastRadius
- * (a count of targets, absolute).
+ * duration "5m"), haltProbability (a ratio 0..1 "0.05" or a percentage
+ * "5%", both absolute: the head's probability may exceed the base's by 5
+ * percentage points) or blastRadius (a count of targets, absolute).
  * Returns: 0, or -1 with a lower-case reason in @err (@errlen bytes); limits
  *          parsed before the error stay appended.
  */

@@ -22,7 +22,8 @@ static const double pct_of[PLAN_NPCT] = { 0.50, 0.90, 0.95, 0.99 };
  * of the order.  A percentile whose type-7 interpolation touches a censored
  * rank is flagged and given @cens_value.  @v must have room for m + ncens.
  */
-static void dist_of(double *v, size_t m, size_t ncens, double cens_value, struct plan_dist *d)
+static void dist_of_in(double *v, size_t m, size_t ncens, double cens_value, double sup_hi,
+		      struct plan_dist *d)
 {
 	size_t n = m + ncens;
 
@@ -58,11 +59,19 @@ static void dist_of(double *v, size_t m, size_t ncens, double cens_value, struct
 		double half = gsl_cdf_tdist_Pinv(0.975, (double)(m - 1)) * gsl_stats_sd(v, 1, m) /
 			      sqrt((double)m);
 
-		d->ci95_lo = d->mean - half;
-		d->ci95_hi = d->mean + half;
+		/* The t interval is symmetric and can leave the support of a
+		 * skewed non-negative quantity: clamp it to [0, sup_hi]. */
+		d->ci95_lo = d->mean - half < 0 ? 0 : d->mean - half;
+		d->ci95_hi = d->mean + half > sup_hi ? sup_hi : d->mean + half;
 	} else {
 		d->ci95_lo = d->ci95_hi = d->mean;
 	}
+}
+
+/* dist_of_in() for a non-negative quantity without an upper bound. */
+static void dist_of(double *v, size_t m, size_t ncens, double cens_value, struct plan_dist *d)
+{
+	dist_of_in(v, m, ncens, cens_value, HUGE_VAL, d);
 }
 
 /* Wilson score interval at 95 %: sharper than the normal one near 0 and 1. */
@@ -221,7 +230,7 @@ void plan_stats_compute(const struct trial_row *rows, size_t n, int64_t horizon_
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].blast_total > 0)
 			v[m++] = (double)rows[i].blast_count / (double)rows[i].blast_total;
-	dist_of(v, m, 0, 0, &out->blast_share);
+	dist_of_in(v, m, 0, 0, 1.0, &out->blast_share);
 	m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].halted && rows[i].detection_ms >= 0)

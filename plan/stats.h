@@ -31,7 +31,9 @@ struct plan_dist {
 	double mean;                /* over uncensored values */
 	double ci95_lo, ci95_hi;    /* 95 % confidence interval of the mean (Student t with
 				     * n - ncensored - 1 degrees of freedom; both = mean for
-				     * a single value) */
+				     * a single value), clamped to the quantity's support:
+				     * never below 0 (every quantity here is non-negative)
+				     * and never above 1 for a share */
 	double min, max;            /* over uncensored values */
 };
 
@@ -67,10 +69,18 @@ struct plan_stats {
 	struct plan_prop complete;       /* completion probability */
 	struct plan_prop halt;           /* halt probability */
 	struct plan_dist ttc;            /* time to complete, ms (censored counted) */
-	struct plan_dist blast_count;    /* targets, count (every trial) */
-	struct plan_dist blast_share;    /* ratio 0..1 (every trial with a scope) */
-	struct plan_dist detection;      /* ms (trials with a regression and a halt) */
-	struct plan_dist exposure;       /* target-ms (every trial) */
+	/*
+	 * Harm and detection.  Blast radius and exposure are measured at the
+	 * first halt; a trial without a halt counts 0 in them (nothing was
+	 * reached "before the halt"), so their mean is the expected harm per
+	 * rollout and equals (mean over halting trials) x (halt.p).
+	 * Detection latency has no value without a halt, so it is over the
+	 * halting trials with a known fault onset only (n says how many).
+	 */
+	struct plan_dist blast_count;    /* targets, count (every trial; 0 without a halt) */
+	struct plan_dist blast_share;    /* ratio 0..1 (every trial with a scope; 0 without a halt) */
+	struct plan_dist detection;      /* ms (halting trials with a known fault onset only) */
+	struct plan_dist exposure;       /* member-ms (every trial; 0 without a halt) */
 	struct plan_dist peak_jobs;      /* count */
 	struct plan_dist peak_adopting;  /* count */
 	struct plan_dist job_wait;       /* ms, total per trial */

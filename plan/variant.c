@@ -300,6 +300,17 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 		v->name = xstrdup(val_str(val_map_get(item, "name"), ""));
 		if (val_map_get(item, "description"))
 			v->description = xstrdup(val_str(val_map_get(item, "description"), ""));
+		if (!strcmp(v->name, "base")) {
+			/* The table's first row is the base: a variant named so would
+			 * print a second "base" row nobody could tell apart. */
+			diag_error(d, file, val_map_get(item, "name")->mark,
+				   "%s.name: Invalid value: \"base\": the name of the unchanged "
+				   "scenario's row; give the variant another name",
+				   where);
+			var_def_release(v);
+			rc = -1;
+			continue;
+		}
 		dup = var_find(&(struct var_set){ out->v, out->n }, v->name);
 		if (dup) {
 			const struct val *nm = val_map_get(item, "name");
@@ -319,6 +330,11 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 					rc = -1;
 		}
 		models = val_map_get(item, "models");
+		if ((!patches || !patches->u.list.n) && !models)
+			diag_warning(d, file, item->mark,
+				     "%s: variant '%s' has neither patches nor models: it runs "
+				     "the base unchanged",
+				     where, v->name);
 		if (models) {
 			struct scn_models m;
 

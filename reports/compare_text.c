@@ -115,7 +115,7 @@ static void evidence_cell(const struct cmp_result *r, const struct cmp_metric *m
 		snprintf(buf, len, "p=%.3g", m->p_value);
 }
 
-/* The limit's value as written: "10%", "5m00s", "0.05", "2". */
+/* The limit's value: "10%", "5m00s", "5.0pp" (a probability, in the change's unit), "2". */
 static void limit_value(const struct cmp_result *r, const struct cmp_limit *l, char *buf,
 			size_t len)
 {
@@ -123,6 +123,8 @@ static void limit_value(const struct cmp_result *r, const struct cmp_limit *l, c
 		snprintf(buf, len, "%g%%", l->value);
 	else if (r->m[l->metric].unit == CMP_UNIT_MS)
 		rep_plan_duration((int64_t)llround(l->value), buf, len);
+	else if (r->m[l->metric].unit == CMP_UNIT_RATIO) /* in pp, as the change is */
+		snprintf(buf, len, "%.1fpp", 100 * l->value);
 	else
 		snprintf(buf, len, "%g", l->value);
 }

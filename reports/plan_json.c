@@ -92,10 +92,11 @@ static json_t *row_obj(const struct trial_row *r)
 	json_object_set_new(o, "halt_ms", ms_or_null(r->halt_ms, r->halt_ms >= 0));
 	json_object_set_new(o, "halt_where", str_or_null(r->halt_where));
 	json_object_set_new(o, "halt_reason", str_or_null(r->halt_reason));
-	json_object_set_new(o, "blast_count", u64(r->blast_count));
+	/* Measured at a halt: null without one, as in run/v1. */
+	json_object_set_new(o, "blast_count", r->halted ? u64(r->blast_count) : json_null());
 	json_object_set_new(o, "blast_total", u64(r->blast_total));
 	json_object_set_new(o, "detection_ms", ms_or_null(r->detection_ms, r->detection_ms >= 0));
-	json_object_set_new(o, "exposure_ms", json_integer((json_int_t)r->exposure_ms));
+	json_object_set_new(o, "exposure_ms", ms_or_null(r->exposure_ms, r->halted));
 	json_object_set_new(o, "peak_jobs", json_integer(r->peak_jobs));
 	json_object_set_new(o, "peak_adopting", json_integer(r->peak_adopting));
 	json_object_set_new(o, "job_wait_ms", json_integer((json_int_t)r->job_wait_ms));

@@ -16,8 +16,9 @@
  *                  ("quiescent", "horizon", "budget", "loop", "completed"),
  *                  end_ms, events, completed, ttc_ms (null when censored),
  *                  halted, halt_ms, halt_where, halt_reason (null without a
- *                  halt), blast_count, blast_total, detection_ms (null when
- *                  none), exposure_ms, peak_jobs, peak_adopting, job_wait_ms,
+ *                  halt), blast_count (null without a halt), blast_total,
+ *                  detection_ms (null when none), exposure_ms (member-ms;
+ *                  null without a halt), peak_jobs, peak_adopting, job_wait_ms,
  *                  phases: [{driver, name, opened_ms, done_ms}] (null for a
  *                  phase that never opened / was not done), bound_note (the
  *                  hot objects of a trial stopped by a bound, else null)

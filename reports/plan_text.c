@@ -40,20 +40,19 @@ void rep_plan_duration(int64_t ms, char *buf, size_t len)
 		uint64_t s = (u + 500) / 1000;
 
 		snprintf(buf, len, "%s%" PRIu64 "m%02" PRIu64 "s", sign, s / 60, s % 60);
-	} else if (u < 86400000ULL) {
-		uint64_t m = (u + 30000) / 60000;
-
-		if (m % 60)
-			snprintf(buf, len, "%s%" PRIu64 "h%02" PRIu64 "m", sign, m / 60, m % 60);
-		else
-			snprintf(buf, len, "%s%" PRIu64 "h", sign, m / 60);
 	} else {
-		uint64_t h = (u + 1800000) / 3600000;
+		/* No day unit: Go's time.ParseDuration has none, so 26h, not 1d2h. */
+		if (u < 86400000ULL) {
+			uint64_t m = (u + 30000) / 60000;
 
-		if (h % 24)
-			snprintf(buf, len, "%s%" PRIu64 "d%" PRIu64 "h", sign, h / 24, h % 24);
-		else
-			snprintf(buf, len, "%s%" PRIu64 "d", sign, h / 24);
+			if (m % 60)
+				snprintf(buf, len, "%s%" PRIu64 "h%02" PRIu64 "m", sign, m / 60,
+					 m % 60);
+			else
+				snprintf(buf, len, "%s%" PRIu64 "h", sign, m / 60);
+		} else {
+			snprintf(buf, len, "%s%" PRIu64 "h", sign, (u + 1800000) / 3600000);
+		}
 	}
 }
 
@@ -97,8 +96,8 @@ static void value(enum kind k, double v, char *buf, size_t len)
 	case K_MS:
 		rep_plan_duration(llround(v), buf, len);
 		return;
-	case K_MEMBER_MS:
-		rep_plan_duration(llround(v), buf, len);
+	case K_MEMBER_MS: /* member-minutes, as the run summary says */
+		snprintf(buf, len, "%.1f", v / 60000.0);
 		return;
 	case K_COUNT:
 		if (v == floor(v) && fabs(v) < 1e15)
@@ -304,13 +303,23 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	}
 	if (st->detection.n) {
 		blank(&o);
-		dist_block(&o, "Detection latency, fault onset to halt", NULL, &st->detection, K_MS,
+		dist_block(&o, "Detection latency, fault onset to halt", "halted trials only",
+			   &st->detection, K_MS,
 			   st->horizon_ms);
 	}
 	if (ANY(p->rows, p->n, exposure_ms)) {
 		blank(&o);
-		dist_block(&o, "Exposure, member-time on the bad version", NULL, &st->exposure,
+		dist_block(&o, "Exposure, member-minutes on the bad version", "0 without a halt",
+			   &st->exposure,
 			   K_MEMBER_MS, st->horizon_ms);
+	}
+	if (ANY(p->rows, p->n, blast_count) || st->detection.n || ANY(p->rows, p->n, exposure_ms)) {
+		/* The definitions, where the numbers are (plan/stats.h). */
+		line(&o, "  blast radius and exposure are measured at the first halt and count 0");
+		line(&o, "  for a trial without one: their mean is the expected harm per rollout");
+		line(&o, "  (the mean over halting trials times the halt share, %.1f%%); detection",
+		     st->halt.p * 100);
+		line(&o, "  latency is over the halting trials with a known fault onset only");
 	}
 	if (ANY(p->rows, p->n, peak_jobs)) {
 		blank(&o);
@@ -406,10 +415,12 @@ int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n)
 		rc |= csv_int(f, r->halt_ms, r->halt_ms >= 0);
 		rc |= csv_field(f, r->halt_where, false);
 		rc |= csv_field(f, r->halt_reason, false);
-		rc |= csv_uint(f, r->blast_count);
+		/* Blast and exposure are measured at a halt: empty without one, as
+		 * null in run/v1 and in the trials JSON. */
+		rc |= csv_int(f, (int64_t)r->blast_count, r->halted);
 		rc |= csv_uint(f, r->blast_total);
 		rc |= csv_int(f, r->detection_ms, r->detection_ms >= 0);
-		rc |= csv_int(f, r->exposure_ms, true);
+		rc |= csv_int(f, r->exposure_ms, r->halted);
 		rc |= csv_uint(f, r->peak_jobs);
 		rc |= csv_uint(f, r->peak_adopting);
 		rc |= csv_int(f, r->job_wait_ms, true);

@@ -55,14 +55,17 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
  * index, seed, stop, end_ms, events, completed, ttc_ms, halted, halt_ms,
  * halt_where, halt_reason, blast_count, blast_total, detection_ms,
  * exposure_ms, peak_jobs, peak_adopting, job_wait_ms, bound_note.  Booleans
- * are 0/1; an absent time (-1 in the row) is an empty field.
+ * are 0/1; an absent time (-1 in the row) is an empty field, and so are
+ * blast_count and exposure_ms of a trial that did not halt (they are
+ * measured at a halt; null in run/v1 and the trials JSON).
  * Returns: 0, or -1 when a write failed (errno set).
  */
 int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n);
 
 /*
  * rep_plan_duration() - @ms as a short duration for tables: "850ms", "12.3s",
- * "30m06s", "8h", "8h02m", "3d4h".  Writes at most @len bytes with the NUL;
+ * "30m06s", "8h", "8h02m", "76h" (no day unit, as Go durations have none:
+ * whole hours past a day).  Writes at most @len bytes with the NUL;
  * 16 is always enough.  Negative values get a leading '-'.
  */
 void rep_plan_duration(int64_t ms, char *buf, size_t len);

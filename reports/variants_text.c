@@ -13,7 +13,7 @@
 
 #include "reports/plan_text.h"
 
-enum unit { U_MS, U_PROB, U_COUNT };
+enum unit { U_MS, U_PROB, U_COUNT, U_MEMBER_MIN };
 enum figure { F_P50, F_P95, F_MEAN, F_PROP };
 
 struct metric {
@@ -35,7 +35,7 @@ static const struct metric m_blast = { "blast mean", "blast_mean", U_COUNT, F_ME
 				       DIST(blast_count) };
 static const struct metric m_detect = { "detect p50", "detection_p50_ms", U_MS, F_P50,
 					DIST(detection) };
-static const struct metric m_expo = { "exposure", "exposure_mean_ms", U_MS, F_MEAN,
+static const struct metric m_expo = { "member-min", "exposure_mean_ms", U_MEMBER_MIN, F_MEAN,
 				      DIST(exposure) };
 static const struct metric m_peak = { "jobs p95", "peak_jobs_p95", U_COUNT, F_P95,
 				      DIST(peak_jobs) };
@@ -43,9 +43,9 @@ static const struct metric m_wait = { "queue mean", "job_wait_mean_ms", U_MS, F_
 				      DIST(job_wait) };
 
 static const struct metric *const table1[] = { &m_ttc50, &m_ttc95, &m_complete, &m_halt };
-static const struct metric *const table2[] = { &m_blast, &m_detect, &m_expo, &m_peak, &m_wait };
-static const struct metric *const sweep_cols[] = { &m_ttc50, &m_ttc95, &m_complete,
-						   &m_halt, &m_peak, &m_wait };
+/* After table1, the columns that apply (see pick_cols()). */
+static const struct metric *const cols_fleet[] = { &m_blast, &m_detect, &m_expo };
+static const struct metric *const cols_jobs[] = { &m_peak, &m_wait };
 static const struct metric *const csv_cols[] = { &m_ttc50, &m_ttc95, &m_complete, &m_halt,
 						 &m_blast, &m_detect, &m_expo, &m_peak,
 						 &m_wait };
@@ -112,6 +112,9 @@ static void fmt_value(const struct metric *m, struct cell c, int64_t horizon_ms,
 		else
 			snprintf(buf, len, "%.1f", c.v);
 		return;
+	case U_MEMBER_MIN:
+		snprintf(buf, len, "%.1f", c.v / 60000.0);
+		return;
 	}
 }
 
@@ -152,6 +155,12 @@ static void fmt_delta(const struct metric *m, struct cell b, struct cell c, char
 		else
 			snprintf(buf, len, "%+.1f", dv);
 		return;
+	case U_MEMBER_MIN:
+		if (fabs(dv) < 3000)
+			snprintf(buf, len, "0");
+		else
+			snprintf(buf, len, "%+.1f", dv / 60000.0);
+		return;
 	}
 }
 
@@ -165,11 +174,14 @@ static int put_name(FILE *f, const char *name, const char *indent, int w)
 	return fprintf(f, "%s%-*s", indent, (int)((size_t)w - strlen(indent)), name);
 }
 
-/* The name column is 24 wide with deltas (variant names), else 14 (sweep values). */
+/*
+ * The name column is 24 wide with deltas (variant names), else 14 (sweep
+ * values), 10 when there are more than 6 columns (a fleet sweep: 87 wide).
+ */
 static int table(FILE *f, const struct rep_variant *v, size_t n, const struct metric *const *cols,
 		 size_t ncols, int colw, bool deltas, bool color)
 {
-	int nw = deltas ? 24 : 14;
+	int nw = deltas ? 24 : ncols > 6 ? 10 : 14;
 	char buf[40];
 
 	if (fprintf(f, "%s%-*s", color ? "\033[1m" : "", nw, deltas ? "variant" : "value") < 0)
@@ -205,17 +217,73 @@ static int table(FILE *f, const struct rep_variant *v, size_t n, const struct me
 	return 0;
 }
 
+/* Whether any row's trials have a non-zero figure in the plan_dist at @off. */
+static bool any_dist(const struct rep_variant *v, size_t n, size_t off)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct plan_dist *d =
+			(const struct plan_dist *)(const void *)((const char *)v[i].st + off);
+
+		if (d->n > d->ncensored && d->max > 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The columns that apply to these trials, after the @nhead of @head: the
+ * fleet ones (blast, detection, exposure) when some trial adopted a member or
+ * halted, the Jobs ones (peak, queueing) when some trial ran a Job, and the
+ * Jobs ones when neither.  Returns how many it put into @cols (room for 9).
+ */
+static size_t pick_cols(const struct rep_variant *v, size_t n, const struct metric *const *head,
+			size_t nhead, const struct metric **cols, bool *jobs, bool *fleet)
+{
+	size_t ncols = 0;
+
+	*jobs = any_dist(v, n, DIST(peak_jobs)) || any_dist(v, n, DIST(job_wait));
+	*fleet = any_dist(v, n, DIST(peak_adopting)) || any_dist(v, n, DIST(blast_count));
+	for (size_t k = 0; k < nhead; k++)
+		cols[ncols++] = head[k];
+	if (*fleet)
+		for (size_t k = 0; k < sizeof(cols_fleet) / sizeof(cols_fleet[0]); k++)
+			cols[ncols++] = cols_fleet[k];
+	if (*jobs || !*fleet)
+		for (size_t k = 0; k < sizeof(cols_jobs) / sizeof(cols_jobs[0]); k++)
+			cols[ncols++] = cols_jobs[k];
+	return ncols;
+}
+
+/* The legend of the columns pick_cols() chose, after "ttc: time to complete". */
+static int legend(FILE *f, bool jobs, bool fleet)
+{
+	if (fleet && fputs("; blast: targets reached before a halt;\n"
+			   "detect: fault onset to halt, halted trials only; member-min: exposure,\n"
+			   "member-minutes on a bad version before the halt; blast and exposure\n"
+			   "count 0 for a trial without a halt (their mean is the expected harm per\n"
+			   "rollout)",
+			   f) == EOF)
+		return -1;
+	if ((jobs || !fleet) &&
+	    fputs(";\njobs p95: peak concurrent plan/apply Jobs (p95 over trials); queue mean:\n"
+		  "total Job wait for a runner per trial, mean",
+		  f) == EOF)
+		return -1;
+	return fputs(".\n", f) == EOF ? -1 : 0;
+}
+
 int rep_variants_text(FILE *f, const struct rep_variant *v, size_t n, uint64_t seed,
 		      size_t ntrials, bool color)
 {
-	bool described = false;
+	const struct metric *cols2[9];
+	bool described = false, jobs, fleet;
+	size_t ncols2 = pick_cols(v, n, NULL, 0, cols2, &jobs, &fleet);
 
 	errno = 0;
 	if (fprintf(f, "%sVariants%s: %zu trials each on common random numbers (seed %" PRIu64 ")\n\n",
 		    color ? "\033[1m" : "", color ? "\033[0m" : "", ntrials, seed) < 0 ||
 	    table(f, v, n, table1, sizeof(table1) / sizeof(table1[0]), 12, true, color) != 0 ||
-	    fputc('\n', f) == EOF ||
-	    table(f, v, n, table2, sizeof(table2) / sizeof(table2[0]), 11, true, color) != 0)
+	    fputc('\n', f) == EOF || table(f, v, n, cols2, ncols2, 11, true, color) != 0)
 		goto out_write_error;
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].description || !v[i].description[0])
@@ -226,10 +294,8 @@ int rep_variants_text(FILE *f, const struct rep_variant *v, size_t n, uint64_t s
 		if (fprintf(f, "%s: %s\n", v[i].name, v[i].description) < 0)
 			goto out_write_error;
 	}
-	if (fputs("\nttc: time to complete; blast: targets reached before a halt; detect: fault\n"
-		  "onset to halt; exposure: target-time on a bad version; queue: Job wait for a\n"
-		  "runner per trial.  Deltas: variant minus base, on the same trial seeds.\n",
-		  f) == EOF)
+	if (fputs("\nttc: time to complete", f) == EOF || legend(f, jobs, fleet) != 0 ||
+	    fputs("Deltas: variant minus base, on the same trial seeds.\n", f) == EOF)
 		goto out_write_error;
 	if (ferror(f))
 		goto out_write_error;
@@ -244,15 +310,17 @@ out_write_error:
 int rep_sweep_text(FILE *f, const char *param, const struct rep_variant *v, size_t n,
 		   uint64_t seed, size_t ntrials, bool color)
 {
+	const struct metric *cols[9];
+	bool jobs, fleet;
+	size_t ncols = pick_cols(v, n, table1, sizeof(table1) / sizeof(table1[0]), cols, &jobs,
+				 &fleet);
+
 	errno = 0;
 	if (fprintf(f, "%sSweep of %s%s: %zu trials per value on common random numbers (seed %" PRIu64
 		       ")\n\n",
 		    color ? "\033[1m" : "", param, color ? "\033[0m" : "", ntrials, seed) < 0 ||
-	    table(f, v, n, sweep_cols, sizeof(sweep_cols) / sizeof(sweep_cols[0]), 11, false,
-		  color) != 0 ||
-	    fputs("\nttc: time to complete; jobs p95: peak concurrent plan/apply Jobs (p95 over\n"
-		  "trials); queue mean: total Job wait for a runner per trial, mean.\n",
-		  f) == EOF)
+	    table(f, v, n, cols, ncols, 11, false, color) != 0 ||
+	    fputs("\nttc: time to complete", f) == EOF || legend(f, jobs, fleet) != 0)
 		goto out_write_error;
 	if (ferror(f))
 		goto out_write_error;

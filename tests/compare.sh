@@ -82,6 +82,21 @@ check "the table says how many head trials a bound stopped" \
 check "the completion probability fell significantly" grep -qE "^P\(complete\) +100.0% +0.0% +-100.0pp +yes +p=0.000488" "$tmp/out"
 
 expect_rc "compare with one input is a usage error" 2 "$SIM" compare "$SCN"
+# the worked pair of scenarios/compare/ (the README's session)
+expect_rc "the worked pair fails p95=10%" 1 "$SIM" compare -n 30 --max-regression p95=10%,haltProbability=5% \
+	scenarios/compare/base.yaml scenarios/compare/head.yaml
+check "... names both scenarios" grep -q "^Compare: base 'shop-prod-apply-10m' vs head 'shop-prod-apply-15m'" "$tmp/out"
+check "a probability limit written 5% is accepted and shown in pp, as its change" \
+	grep -q "^max-regression haltProbability=5%: ok (+0.0pp, limit 5.0pp, not significant)" "$tmp/out"
+expect_rc "haltProbability=0.05 reads the same" 0 "$SIM" compare -n 10 --max-regression haltProbability=0.05 "$SCN" "$SCN"
+check "... in pp" grep -q "^max-regression haltProbability=0.05: ok (+0.0pp, limit 5.0pp" "$tmp/out"
+expect_rc "a negative percentage is a usage error" 2 "$SIM" compare --max-regression p95=-5% "$SCN" "$SCN"
+check "... that offers both forms" grep -q "invalid limit '-5%' for 'p95': expected a percentage like 10% or a duration like 5m" "$tmp/err"
+expect_rc "a probability above 100% is a usage error" 2 "$SIM" compare --max-regression haltProbability=120% "$SCN" "$SCN"
+check "... that offers both forms" grep -q "expected an absolute probability from 0 to 1, like 0.05 or 5%" "$tmp/err"
+expect_rc "an empty compare shard" 0 "$SIM" compare -n 2 --shard 1/3 --json "$tmp/ce.json" "$SCN" "$SCN"
+check "... says there are no trials in it" grep -q "compare: shard 1/3: no trials in this slice of 2 (0 written to" "$tmp/err"
+
 expect_rc "an unknown metric is a usage error" 2 "$SIM" compare --max-regression p42=1% "$SCN" "$SCN"
 check "it names the metric" grep -q "unknown metric 'p42'" "$tmp/err"
 expect_rc "a ratio limit above 1 is a usage error" 2 "$SIM" compare --max-regression haltProbability=2 "$SCN" "$SCN"

@@ -106,5 +106,39 @@ sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 150}/' "$SCN" >"$tmp/b150.
 expect_rc "a budget hit mid-rollout" 0 "$SIM" run -n 1 --csv "$tmp/b150.csv" "$tmp/b150.yaml"
 check "its row names the hot objects" grep -q "hot objects: Workspace default/shop-staging x2" "$tmp/b150.csv"
 
+# harm measured at a halt: the CSV and the JSON agree (empty / null without a halt)
+FLEET=scenarios/what-if-canary-soak.yaml
+expect_rc "fleet trials with CSV and JSON" 0 "$SIM" run -n 40 --variant "failure rate 5%" \
+	--csv "$tmp/fl.csv" --json "$tmp/fl.json" "$FLEET"
+check "a trial without a halt has empty blast_count and exposure_ms in the CSV" \
+	test "$(sed -n 3p "$tmp/fl.csv" | cut -d, -f8,12,13,15 | tr -d '\r')" = "0,,16,"
+check "... and the JSON says null for both, numbers for a halting trial" python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert len(rows) == len(d["trials"]) == 40
+for t, r in zip(d["trials"], rows):
+    for k in ("blast_count", "exposure_ms"):
+        want = "" if t[k] is None else str(t[k])
+        assert r[k] == want, (t["index"], k, r[k], t[k])
+    assert (t["blast_count"] is None) == (not t["halted"])
+assert sum(t["halted"] for t in d["trials"]) == 2
+' "$tmp/fl.json" "$tmp/fl.csv"
+expect_rc "the same trials as tables" 0 "$SIM" run -n 40 --variant "failure rate 5%" "$FLEET"
+check "exposure is in member-minutes, labelled" grep -q "^Exposure, member-minutes on the bad version (40 trials; 0 without a halt)" "$tmp/out"
+check "... with its mean as a number of member-minutes" grep -q "^  mean 9.9 (95 % CI 0.0 .. 24.1)   min 0.0   max 240.9" "$tmp/out"
+check "a confidence interval of a count does not go below 0" grep -q "^  mean 0.3 (95 % CI 0 .. 0.7)   min 0   max 6" "$tmp/out"
+check "the definitions are stated under the tables" grep -q "blast radius and exposure are measured at the first halt and count 0" "$tmp/out"
+check "... with the halt share" grep -q "(the mean over halting trials times the halt share, 5.0%)" "$tmp/out"
+check "detection says it is over halted trials" grep -q "^Detection latency, fault onset to halt (2 trials; halted trials only)" "$tmp/out"
+check "the tables fit 80 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")" -le 80
+
+# a shard with no trials says so
+expect_rc "an empty shard" 0 "$SIM" run -n 2 --shard 1/3 --json "$tmp/empty.json" "$SCN"
+check "... says there are no trials in it" grep -q "run: shard 1/3: no trials in this slice of 2 (0 written to '$tmp/empty.json')" "$tmp/err"
+check "... and not a range" sh -c "! grep -q 'trials 0..0' '$tmp/err'"
+expect_rc "a shard with one trial" 0 "$SIM" run -n 2 --shard 3/3 --json "$tmp/one.json" "$SCN"
+check "... names it" grep -q "run: shard 3/3: trials 1..1 of 2 written to" "$tmp/err"
+
 echo "script-totals: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

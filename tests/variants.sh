@@ -52,6 +52,13 @@ check "nothing on stderr" test ! -s "$tmp/err"
 check "the table fits 80 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")" -le 80
 check "every variant has a delta line" test "$(grep -c '^  vs base' "$tmp/out")" -eq 6
 
+expect_rc "the example's base, one trial" 0 "$SIM" run "$EX"
+check "... members hold 1.4.0 until the publish: broad and rest await approval at 20m" \
+	sh -c "grep -q '20m0s  wave broad  *members  4 AwaitingApproval' '$tmp/out' && grep -q '20m0s  wave rest  *members  10 AwaitingApproval' '$tmp/out'"
+expect_rc "the example's base trials as CSV" 0 "$SIM" run -n 200 --csv "$tmp/base.csv" "$EX"
+check "... no trial halts on wave rest (nothing adopts before its wave opens)" \
+	sh -c "! cut -d, -f10 '$tmp/base.csv' | grep -q 'wave rest'"
+
 expect_rc "the JSON of the variants" 0 "$SIM" run -n 20 --json "$tmp/v.json" "$EX"
 check "the JSON names the variants in order" python3 -c '
 import json, sys
@@ -87,6 +94,28 @@ check "-j does not change the sweep" cmp -s "$tmp/cap1.csv" "$tmp/cap2.csv"
 sed 's/^  models:$/  sweep: {parameter: capacity, values: [1, 2, 4, 8]}\n  models:/' "$MAGOS" >"$tmp/swept.yaml"
 expect_rc "spec.sweep runs with -n" 0 "$SIM" run -n 20 -j 1 "$tmp/swept.yaml"
 check "spec.sweep prints the same table" cmp -s "$tmp/out" "$tmp/cap-j1.txt"
+
+# ---- a sweep on a fleet scenario shows the columns that apply
+expect_rc "a regression sweep on the fleet example" 0 "$SIM" run -n 20 --sweep models.regression.probability=0.02,0.1 "$EX"
+check "... has the fleet columns" grep -q "^value  *ttc p50  *ttc p95  *complete  *halt blast mean detect p50 member-min\$" "$tmp/out"
+check "... and not the Jobs ones" sh -c "! grep -q 'jobs p95' '$tmp/out'"
+check "... with numbers: blast 0.1 and 1.3, exposure 1.6 and 37.2 member-minutes" \
+	sh -c "grep -qE '^0.02 .* 5.0%  +0.1  +0ms  +1.6\$' '$tmp/out' && grep -qE '^0.1 .* 25.0%  +1.3  +0ms  +37.2\$' '$tmp/out'"
+check "... and says what member-min is" grep -q "member-min: exposure," "$tmp/out"
+expect_rc "a capacity sweep on a scenario without Jobs" 0 "$SIM" run -n 5 --sweep capacity=1,2 "$EX"
+check "... warns that capacity changes nothing" grep -q "warning: sweep of capacity: no trial of the base ran a Job .* so capacity changes nothing" "$tmp/err"
+expect_rc "a capacity sweep on a Magos scenario does not warn" 0 "$SIM" run -n 5 --sweep capacity=1,2 "$MAGOS"
+check "... indeed" test ! -s "$tmp/err"
+check "... and keeps the Jobs columns" grep -q "jobs p95 queue mean\$" "$tmp/out"
+
+# ---- what --shard and a second --sweep would silently drop
+expect_rc "--shard on a scenario with variants is refused" 2 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$EX"
+check "... saying why" grep -q "run: --shard runs the base only and this scenario has spec.variants: run it without --shard" "$tmp/err"
+check "... and writes no partial" test ! -e "$tmp/p.json"
+expect_rc "--shard on a scenario with spec.sweep is refused" 2 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$tmp/swept.yaml"
+check "... naming spec.sweep" grep -q "this scenario has spec.sweep:" "$tmp/err"
+expect_rc "--sweep twice is a usage error" 2 "$SIM" run -n 5 --sweep capacity=1,2 --sweep capacity=4 "$MAGOS"
+check "... that says so" grep -q "run: --sweep given twice: one parameter per run" "$tmp/err"
 
 # ---- bad input
 expect_rc "an unknown sweep parameter" 2 "$SIM" run -n 5 --sweep capasity=1,2 "$MAGOS"
@@ -162,6 +191,22 @@ $FR"
 expect_rc "an unknown model key" 3 "$SIM" run -n 5 "$tmp/bad-model.yaml"
 check "... lists the accepted keys" grep -q "bad-model.yaml:7:28: error: unknown field \"spec.variants\[0\].models.stagesets.adoptoin\"" "$tmp/err"
 check "... in a note" grep -q "note: accepted fields: adoption, regression, migrations, rules" "$tmp/err"
+
+scenario base-name.yaml "$HEAD
+  variants:
+    - name: base
+      models: {stagesets: {adoption: {failureProbability: 0.5}}}
+$FR"
+expect_rc "a variant named base" 3 "$SIM" run -n 5 "$tmp/base-name.yaml"
+check "... is refused at file:line:col" grep -q "base-name.yaml:6:13: error: spec.variants\[0\].name: Invalid value: \"base\": the name of the unchanged scenario's row" "$tmp/err"
+
+scenario empty-variant.yaml "$HEAD
+  variants:
+    - name: nothing
+      description: forgot the change
+$FR"
+expect_rc "a variant with neither patches nor models runs" 0 "$SIM" run -n 3 "$tmp/empty-variant.yaml"
+check "... with a warning" grep -q "empty-variant.yaml:6:7: warning: spec.variants\[0\]: variant 'nothing' has neither patches nor models: it runs the base unchanged" "$tmp/err"
 
 scenario bad-sweep.yaml "$HEAD
   sweep: {parameter: capacity, values: \"4..2/3\"}

@@ -227,6 +227,12 @@ static void test_limits(void)
 	NEAR(l[2].value, 0.05, 0);
 	CU_ASSERT_EQUAL(l[3].metric, CMP_BLAST);
 	NEAR(l[3].value, 2, 0);
+	/* 5% as spec.expect writes it: the same absolute 0.05 */
+	CU_ASSERT_EQUAL(cmp_parse_limits("haltProbability=5%", &l, &n, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 5);
+	CU_ASSERT_EQUAL(l[4].metric, CMP_HALT);
+	CU_ASSERT_FALSE(l[4].pct);
+	NEAR(l[4].value, 0.05, 1e-15);
 	cmp_limits_free(l, n);
 
 	l = NULL;
@@ -238,7 +244,13 @@ static void test_limits(void)
 	CU_ASSERT_EQUAL(cmp_parse_limits("p95=abc", &l, &n, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(cmp_parse_limits("p95=x%", &l, &n, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(cmp_parse_limits("haltProbability=2", &l, &n, err, sizeof(err)), -1);
-	CU_ASSERT_EQUAL(cmp_parse_limits("haltProbability=5%", &l, &n, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(cmp_parse_limits("haltProbability=105%", &l, &n, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "like 0.05 or 5%"));
+	CU_ASSERT_EQUAL(cmp_parse_limits("haltProbability=x%", &l, &n, err, sizeof(err)), -1);
+	/* A negative percentage: the message offers both forms a time limit takes. */
+	CU_ASSERT_EQUAL(cmp_parse_limits("p95=-5%", &l, &n, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "invalid limit '-5%' for 'p95': expected a percentage like "
+				    "10% or a duration like 5m");
 	CU_ASSERT_EQUAL(cmp_parse_limits("blastRadius=-1", &l, &n, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(cmp_parse_limits("", &l, &n, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(cmp_parse_limits("p50=1%,", &l, &n, err, sizeof(err)), -1);

@@ -216,7 +216,45 @@ static void test_single_value(void)
 	plan_stats_release(&st);
 }
 
+/*
+ * A skewed non-negative quantity: the symmetric t interval of its mean
+ * would go below 0 and is clamped to the support; a share's upper bound is
+ * clamped to 1.
+ */
+static void test_ci_clamped_to_support(void)
+{
+	struct trial_row rows[5];
+	struct plan_stats st;
+	double half;
+
+	for (uint32_t i = 0; i < 5; i++) {
+		rows[i] = row(i, 1000);
+		rows[i].blast_total = 2;
+	}
+	/* detection 0, 0, 0, 0, 100 s on five halting trials */
+	for (uint32_t i = 0; i < 5; i++) {
+		rows[i].halted = true;
+		rows[i].detection_ms = i == 4 ? 100000 : 0;
+		rows[i].blast_count = i == 4 ? 0 : 2; /* shares 1, 1, 1, 1, 0 */
+	}
+	plan_stats_compute(rows, 5, 10000, &st);
+	/* mean 20 s, sd = 100 s / sqrt(5) = 44721.36 ms, t(0.975, 4) = 2.7764451051977987 */
+	half = 2.7764451051977987 * 44721.359549995796 / sqrt(5);
+	NEAR(st.detection.mean, 20000, 1e-9);
+	CU_ASSERT_TRUE(20000 - half < 0);
+	NEAR(st.detection.ci95_lo, 0, 0);
+	NEAR(st.detection.ci95_hi, 20000 + half, 1e-6);
+	/* shares: mean 0.8, sd sqrt(0.2) -> 0.8 + 0.555 > 1 */
+	NEAR(st.blast_share.mean, 0.8, 1e-12);
+	NEAR(st.blast_share.ci95_hi, 1, 0);
+	NEAR(st.blast_share.ci95_lo, 0.8 - 2.7764451051977987 * sqrt(0.2) / sqrt(5), 1e-9);
+	/* counts: 2, 2, 2, 2, 0: mean 1.6, lower bound 1.6 - 1.11 stays positive */
+	NEAR(st.blast_count.ci95_lo, 1.6 - 2.7764451051977987 * sqrt(0.8) / sqrt(5), 1e-9);
+	plan_stats_release(&st);
+}
+
 static CU_TestInfo stats_tests[] = {
+	{ "a confidence interval stays within the support", test_ci_clamped_to_support },
 	{ "time to complete with censored trials", test_ttc_with_censored },
 	{ "type-7 percentiles and the t interval", test_type7_percentiles },
 	{ "halts grouped, blast radius, detection", test_halts_blast_detection },

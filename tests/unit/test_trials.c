@@ -310,8 +310,15 @@ static void test_duration_format(void)
 	CU_ASSERT_STRING_EQUAL(b, "8h");
 	rep_plan_duration(8 * 3600000LL + 120000, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "8h02m");
+	/* No day unit (Go durations have none): hours past a day. */
 	rep_plan_duration(76 * 3600000LL, b, sizeof(b));
-	CU_ASSERT_STRING_EQUAL(b, "3d4h");
+	CU_ASSERT_STRING_EQUAL(b, "76h");
+	rep_plan_duration(26 * 3600000LL + 20 * 60000, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "26h");
+	rep_plan_duration(24 * 3600000LL - 1, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "24h");
+	rep_plan_duration(-26 * 3600000LL, b, sizeof(b));
+	CU_ASSERT_STRING_EQUAL(b, "-26h");
 	rep_plan_duration(-1500, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "-1.5s");
 }

@@ -383,15 +383,45 @@ static void test_parse_errors(void)
 			   "s.yaml:16:7: note: accepted fields: name, description, patches, models");
 	expect_parse_error("  variants:\n"
 			   "    - name: x\n"
+			   "      models: {jobs: {capacity: 2}}\n"
 			   "    - name: x\n",
-			   "s.yaml:16:13: error: spec.variants[1].name: Duplicate value: \"x\"\n"
+			   "s.yaml:17:13: error: spec.variants[1].name: Duplicate value: \"x\"\n"
 			   "s.yaml:15:7: note: spec.variants[0] has that name already");
+	/* "base" is the unchanged scenario's row of the table. */
+	expect_parse_error("  variants:\n"
+			   "    - name: base\n"
+			   "      models: {jobs: {capacity: 2}}\n",
+			   "s.yaml:15:13: error: spec.variants[0].name: Invalid value: \"base\": the "
+			   "name of the unchanged scenario's row; give the variant another name");
 	expect_parse_error("  variants:\n"
 			   "    - description: no name\n",
 			   "s.yaml:15:7: error: spec.variants[0].name: Required value");
 }
 
 /* Applies the only variant of @variants and expects it to fail with @want. */
+/* A variant that changes nothing is a warning, not an error. */
+static void test_empty_variant_warns(void)
+{
+	struct scenario s;
+	struct var_set vs;
+	char *text = xasprintf("%s%s%s", SCENARIO_HEAD,
+			       "  variants:\n"
+			       "    - name: same\n"
+			       "      description: nothing\n",
+			       MANIFESTS),
+	     *diags;
+
+	CU_ASSERT_EQUAL(parse(text, &s, &vs, &diags), 0);
+	CU_ASSERT_EQUAL(vs.n, 1);
+	same_text(diags, "s.yaml:15:7: warning: spec.variants[0]: variant 'same' has neither "
+			 "patches nor models: it runs the base unchanged");
+	free(diags);
+	free(text);
+	var_set_release(&vs);
+	scn_release(&s);
+	drop_file();
+}
+
 static void expect_apply_error(const char *variants, const char *want)
 {
 	struct scenario s;
@@ -612,6 +642,7 @@ void register_tests(void)
 		{ "identical variant gives identical rows (common random numbers)",
 		  test_identical_variant_identical_rows },
 		{ "parse errors with marks", test_parse_errors },
+		{ "a variant that changes nothing warns", test_empty_variant_warns },
 		{ "apply errors name the variant and the admission message", test_apply_errors },
 		{ "sweep values, ranges and bad input", test_sweep_parse },
 		{ "sweep value as a variant", test_sweep_variant },
