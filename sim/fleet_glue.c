@@ -157,6 +157,9 @@ static void rules(struct fleet_glue *g)
 			dist_copy(&o->regression_onset, r->regression.has_after ? &r->regression.after
 										: &m->regression.after);
 		}
+		o->has_regression_versions = r->regression.has_versions;
+		o->regression_versions = r->regression.versions;
+		o->nregression_versions = r->regression.nversions;
 		o->has_migrations = r->has_migrations;
 		if (r->has_migrations) {
 			o->migrations = ladder(g, r->migrations, r->nmigrations);
@@ -173,6 +176,9 @@ static void rules(struct fleet_glue *g)
 	g->p.defaults.regression_probability = m->regression.probability;
 	dist_copy(&g->p.defaults.regression_duration, &m->regression.duration);
 	dist_copy(&g->p.defaults.regression_onset, &m->regression.after);
+	g->p.defaults.has_regression_versions = m->regression.has_versions;
+	g->p.defaults.regression_versions = m->regression.versions;
+	g->p.defaults.nregression_versions = m->regression.nversions;
 	g->p.defaults.has_migrations = true;
 	g->p.defaults.migrations = ladder(g, m->migrations, m->nmigrations);
 	g->p.defaults.nmigrations = m->nmigrations;

@@ -284,7 +284,7 @@ static const char *offered_for_pass(const struct ssm *s, struct member *mb, cons
 	return mb->off;
 }
 
-enum field { F_ADOPT, F_FAILURE, F_REGRESSION, F_MIGRATIONS };
+enum field { F_ADOPT, F_FAILURE, F_REGRESSION, F_REGRESSION_VERSIONS, F_MIGRATIONS };
 
 /* rule() - the first rule matching @labels that sets @f, else the defaults. */
 static const struct ssm_rule *rule(const struct ssm *s, const struct obj_strmap *labels, enum field f)
@@ -292,7 +292,8 @@ static const struct ssm_rule *rule(const struct ssm *s, const struct obj_strmap 
 	for (size_t i = 0; i < s->p->nrules; i++) {
 		const struct ssm_rule *r = &s->p->rules[i];
 		bool has = f == F_ADOPT ? r->has_adopt : f == F_FAILURE ? r->has_failure
-			 : f == F_REGRESSION ? r->has_regression : r->has_migrations;
+			 : f == F_REGRESSION ? r->has_regression
+			 : f == F_REGRESSION_VERSIONS ? r->has_regression_versions : r->has_migrations;
 
 		if (has && lbl_matches(&r->selector, labels))
 			return r;
@@ -392,6 +393,23 @@ static bool draw(const struct ssm *s, const struct member *mb, uint32_t n, const
 		return false;
 	stream(s, mb, n, what, &r);
 	return rng_uniform01(&r) < p;
+}
+
+/*
+ * may_regress() - whether an adoption of @version can regress under @r's
+ * regression.versions: every version when no list is set, else only the
+ * listed ones (exact text; an adoption with no version matches none).
+ */
+static bool may_regress(const struct ssm_rule *r, const char *version)
+{
+	if (!r->has_regression_versions)
+		return true;
+	if (!version)
+		return false;
+	for (size_t i = 0; i < r->nregression_versions; i++)
+		if (!strcmp(r->regression_versions[i], version))
+			return true;
+	return false;
 }
 
 /* ---------------------------------------------------------------- status writes */
@@ -800,8 +818,11 @@ static void pass_end(struct ssm *s, struct member *mb)
 	end_attempt(mb, SSM_SUCCEEDED, now);
 	{
 		const struct ssm_rule *r = rule(s, &o->labels, F_REGRESSION);
+		const struct ssm_rule *rv = rule(s, &o->labels, F_REGRESSION_VERSIONS);
 
-		if (draw(s, mb, n, "regression", r->regression_probability)) {
+		/* The draw has its own stream: skipping it leaves the other draws alone. */
+		if (may_regress(rv, mb->inflight_versioned ? ad->version : NULL) &&
+		    draw(s, mb, n, "regression", r->regression_probability)) {
 			int64_t onset = sample_ms(s, mb, n, "regression-onset", &r->regression_onset);
 			int64_t dur = sample_ms(s, mb, n, "regression-duration", &r->regression_duration);
 

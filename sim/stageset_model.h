@@ -121,6 +121,14 @@ struct ssm_rule {
 	double regression_probability;     /* per successful adoption, ratio 0..1 */
 	struct dist regression_onset;      /* ms after the success */
 	struct dist regression_duration;   /* ms */
+	/*
+	 * Which adopted versions may regress (first rule that sets it wins, as
+	 * for the other fields): exact version text, borrowed from the scenario.
+	 * In the defaults, has_regression_versions false means every version.
+	 */
+	bool has_regression_versions;
+	char *const *regression_versions;
+	size_t nregression_versions;
 	bool has_migrations;
 	const struct ss_migration *migrations; /* the ladder: {name, to, has_down} */
 	size_t nmigrations;
