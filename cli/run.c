@@ -12,6 +12,7 @@
 #include "cli/cmd.h"
 #include "engine/xalloc.h"
 #include "cli/compare.h"
+#include "cli/merge.h"
 #include "plan/stats.h"
 #include "plan/sweep.h"
 #include "plan/trials.h"
@@ -72,10 +73,10 @@ void cmd_usage_run(FILE *f)
 		"                        targets when few) to FILE, atomically (single run)\n"
 		"      --shard K/N       run only the K-th (1-based) contiguous slice of the -n\n"
 		"                        trials and write a partial result (schema\n"
-		"                        magos-sim/partial/v1) to the --json FILE;\n"
+		"                        magos-sim/partial/v1; v2 with variants, a sweep or\n"
+		"                        --variant: every set's slice) to the --json FILE;\n"
 		"                        `%s merge` combines the N partials into the\n"
-		"                        unsharded output (the base only: not for a scenario\n"
-		"                        with spec.variants or spec.sweep)\n"
+		"                        unsharded output\n"
 		"      --variant NAME    run only the variant NAME of spec.variants, as if\n"
 		"                        it were the scenario (with N > 1 and variants but no\n"
 		"                        --variant: the base and every variant, one table)\n"
@@ -690,10 +691,10 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (shard_n && (!o.json || csv || variant || cli_sweep.n)) {
+	if (shard_n && (!o.json || csv)) {
 		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
-				"--csv, --variant or --sweep)\ntry '%s run --help'\n",
+				"--csv: give --csv to merge)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
@@ -709,16 +710,18 @@ int cmd_run(int argc, char **argv)
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
 	if (rc)
 		goto out_release_scenario;
-	if (shard_n && (s.variants || s.sweep)) {
-		/* A partial holds the base's trials only: merging it would print the
-		 * base alone, as if the variants and the sweep did not exist. */
-		fprintf(stderr, "%s run: --shard runs the base only and this scenario has %s: run it "
-				"without --shard (run -n N), or shard a copy without them\n",
-			cmd_prog,
-			s.variants && s.sweep ? "spec.variants and spec.sweep"
-			: s.variants	      ? "spec.variants"
-					      : "spec.sweep");
-		rc = CLI_USAGE;
+	if (shard_n && variant) {
+		/* One variant as if it were the scenario; the partial names it. */
+		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
+		if (rc == CLI_OK)
+			rc = cmd_run_shard_variant(&vsc.s, variant, &o, ntrials, jobs, shard_k,
+						   shard_n);
+		goto out_release_scenario;
+	}
+	if (shard_n && (cli_sweep.n || s.variants || s.sweep)) {
+		/* The base and every variant / sweep value, each its slice of the trials. */
+		rc = cmd_run_shard_sets(&s, &o, ntrials, jobs, shard_k, shard_n,
+					cli_sweep.n ? &cli_sweep : NULL);
 		goto out_release_scenario;
 	}
 	if (shard_n) {

@@ -17,6 +17,7 @@
 #include "engine/xalloc.h"
 
 #define SCHEMA "magos-sim/partial/v1"
+#define SCHEMA_V2 "magos-sim/partial/v2"
 
 int partial_parse_shard(const char *s, uint32_t max_n, uint32_t *k, uint32_t *n, char *err,
 			size_t errlen)
@@ -160,17 +161,35 @@ static int put(FILE *f, json_t *j, const char *after)
 	return rc;
 }
 
+/* The @n rows as a JSON array body, one row per line; -1 on failure. */
+static int put_rows(FILE *f, const struct trial_row *rows, uint32_t n, const char *indent)
+{
+	for (uint32_t r = 0; r < n; r++)
+		if (fputs(r ? ",\n" : "\n", f) < 0 || fputs(indent, f) < 0 ||
+		    put(f, row_obj(&rows[r]), "") < 0)
+			return -1;
+	return 0;
+}
+
 int partial_write(FILE *f, const struct partial *p)
 {
+	bool v2 = p->variant || p->has_sets;
+
 	errno = 0;
-	if (fprintf(f, "{\n  \"schema\": \"" SCHEMA "\",\n  \"command\": ") < 0 ||
+	if (fprintf(f, "{\n  \"schema\": \"%s\",\n  \"command\": ", v2 ? SCHEMA_V2 : SCHEMA) < 0 ||
 	    put(f, str_or_null(p->command), ",\n  \"seed\": ") < 0 || put(f, u64(p->seed), "") < 0 ||
 	    fprintf(f,
 		    ",\n  \"horizon_ms\": %" PRId64 ",\n  \"until\": \"%s\",\n  \"total\": %" PRIu32
 		    ",\n  \"shard\": [%" PRIu32 ", %" PRIu32 "],\n  \"first\": %" PRIu32
-		    ",\n  \"n\": %" PRIu32 ",\n  \"inputs\": [",
+		    ",\n  \"n\": %" PRIu32 ",\n",
 		    p->horizon_ms, p->until_horizon ? "horizon" : "complete", p->total, p->shard_k,
 		    p->shard_n, p->first, p->n) < 0)
+		goto out_write_error;
+	if (v2 && (fputs("  \"variant\": ", f) < 0 ||
+		   put(f, str_or_null(p->variant), ",\n  \"sweep\": ") < 0 ||
+		   put(f, str_or_null(p->sweep_param), ",\n") < 0))
+		goto out_write_error;
+	if (fputs("  \"inputs\": [", f) < 0)
 		goto out_write_error;
 	for (size_t i = 0; i < p->nin; i++) {
 		const struct partial_input *in = &p->in[i];
@@ -182,16 +201,30 @@ int partial_write(FILE *f, const struct partial *p)
 		    put(f, str_or_null(in->role), ", \"name\": ") < 0 ||
 		    put(f, str_or_null(in->name), ", \"files\": ") < 0 ||
 		    put(f, files, ", \"digest\": ") < 0 ||
-		    put(f, json_string(in->digest), ", \"rows\": [") < 0)
-			goto out_write_error;
-		for (uint32_t r = 0; r < p->n; r++)
-			if (fputs(r ? ",\n      " : "\n      ", f) < 0 ||
-			    put(f, row_obj(&in->rows[r]), "") < 0)
-				goto out_write_error;
-		if (fputs("]}", f) < 0)
+		    put(f, json_string(in->digest), ", \"rows\": [") < 0 ||
+		    put_rows(f, in->rows, p->n, "      ") < 0 || fputs("]}", f) < 0)
 			goto out_write_error;
 	}
-	if (fputs("\n  ]\n}\n", f) < 0 || ferror(f))
+	if (fputs("\n  ]", f) < 0)
+		goto out_write_error;
+	if (p->has_sets) {
+		if (fputs(",\n  \"sets\": [", f) < 0)
+			goto out_write_error;
+		for (size_t i = 0; i < p->nsets; i++) {
+			const struct partial_set *ps = &p->sets[i];
+
+			if (fputs(i ? ",\n    {\"kind\": " : "\n    {\"kind\": ", f) < 0 ||
+			    put(f, json_string(ps->sweep ? "sweep" : "variant"), ", \"name\": ") < 0 ||
+			    put(f, str_or_null(ps->name), ", \"value\": ") < 0 ||
+			    put(f, str_or_null(ps->value), ", \"description\": ") < 0 ||
+			    put(f, str_or_null(ps->description), ", \"rows\": [") < 0 ||
+			    put_rows(f, ps->rows, p->n, "      ") < 0 || fputs("]}", f) < 0)
+				goto out_write_error;
+		}
+		if (fputs("\n  ]", f) < 0)
+			goto out_write_error;
+	}
+	if (fputs("\n}\n", f) < 0 || ferror(f))
 		goto out_write_error;
 	return 0;
 
@@ -357,9 +390,29 @@ static void read_row(struct rd *c, json_t *o, struct trial_row *r)
 	}
 }
 
+/* The rows array @rows of a slice (n rows, indices first..first+n-1) into *@out. */
+static void read_rows(struct rd *c, json_t *rows, struct partial *p, struct trial_row **out)
+{
+	struct trial_row *r;
+
+	if (!rows || c->failed)
+		return;
+	if (!json_is_array(rows) || json_array_size(rows) != p->n) {
+		fail(c, "field 'rows' does not hold n = %" PRIu32 " rows", p->n);
+		return;
+	}
+	r = *out = xcalloc(p->n ? p->n : 1, sizeof(*r));
+	for (uint32_t i = 0; i < p->n && !c->failed; i++) {
+		read_row(c, json_array_get(rows, i), &r[i]);
+		if (!c->failed && r[i].index != p->first + i)
+			fail(c, "row %" PRIu32 " has index %" PRIu32 ", expected %" PRIu32, i,
+			     r[i].index, p->first + i);
+	}
+}
+
 static void read_input(struct rd *c, json_t *o, struct partial *p, struct partial_input *in)
 {
-	json_t *files, *rows;
+	json_t *files;
 	char *digest;
 
 	if (!json_is_object(o)) {
@@ -389,28 +442,38 @@ static void read_input(struct rd *c, json_t *o, struct partial *p, struct partia
 	} else if (files) {
 		fail(c, "field 'files' is not an array");
 	}
-	rows = field(c, o, "rows");
-	if (!rows || c->failed)
-		return;
-	if (!json_is_array(rows) || json_array_size(rows) != p->n) {
-		fail(c, "field 'rows' does not hold n = %" PRIu32 " rows", p->n);
+	read_rows(c, field(c, o, "rows"), p, &in->rows);
+}
+
+/* A set of a v2 partial: kind, name, value, description, rows. */
+static void read_set(struct rd *c, json_t *o, struct partial *p, struct partial_set *ps)
+{
+	char *kind;
+
+	if (!json_is_object(o)) {
+		fail(c, "a set is not an object");
 		return;
 	}
-	in->rows = xcalloc(p->n ? p->n : 1, sizeof(*in->rows));
-	for (uint32_t i = 0; i < p->n && !c->failed; i++) {
-		read_row(c, json_array_get(rows, i), &in->rows[i]);
-		if (!c->failed && in->rows[i].index != p->first + i)
-			fail(c, "row %" PRIu32 " has index %" PRIu32 ", expected %" PRIu32, i,
-			     in->rows[i].index, p->first + i);
-	}
+	kind = get_str(c, o, "kind", false);
+	if (kind && strcmp(kind, "variant") && strcmp(kind, "sweep"))
+		fail(c, "a set's kind '%s' is neither \"variant\" nor \"sweep\"", kind);
+	ps->sweep = kind && !strcmp(kind, "sweep");
+	free(kind);
+	ps->name = get_str(c, o, "name", false);
+	ps->value = get_str(c, o, "value", true);
+	ps->description = get_str(c, o, "description", true);
+	if (!c->failed && ps->sweep != (ps->value != NULL))
+		fail(c, "set '%s': a sweep value has a value, a variant none", ps->name);
+	read_rows(c, field(c, o, "rows"), p, &ps->rows);
 }
 
 int partial_read(const char *path, struct partial *out, char *err, size_t errlen)
 {
 	struct rd c = { path, err, errlen, false };
 	json_error_t je;
-	json_t *root, *v, *inputs;
+	json_t *root, *v, *inputs, *sets;
 	char *until, *schema;
+	bool v2;
 
 	memset(out, 0, sizeof(*out));
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
@@ -426,12 +489,13 @@ int partial_read(const char *path, struct partial *out, char *err, size_t errlen
 		goto out_free_root;
 	}
 	schema = get_str(&c, root, "schema", false);
-	if (schema && strcmp(schema, SCHEMA) != 0)
+	if (schema && strcmp(schema, SCHEMA) != 0 && strcmp(schema, SCHEMA_V2) != 0)
 		fail(&c, "schema '%s' is not " SCHEMA, schema);
+	v2 = schema && !strcmp(schema, SCHEMA_V2);
 	free(schema);
 	if (c.failed) {
 		c.failed = false;
-		fail(&c, "not a magos-sim partial result (schema " SCHEMA ")");
+		fail(&c, "not a magos-sim partial result (schema " SCHEMA " or " SCHEMA_V2 ")");
 		goto out_free_root;
 	}
 	out->command = get_str(&c, root, "command", false);
@@ -470,6 +534,28 @@ int partial_read(const char *path, struct partial *out, char *err, size_t errlen
 	out->nin = json_array_size(inputs);
 	for (size_t i = 0; i < out->nin && !c.failed; i++)
 		read_input(&c, json_array_get(inputs, i), out, &out->in[i]);
+	if (!v2 || c.failed)
+		goto out_free_root;
+	out->variant = get_str(&c, root, "variant", true);
+	out->sweep_param = get_str(&c, root, "sweep", true);
+	sets = json_object_get(root, "sets");
+	if (c.failed || !sets || json_is_null(sets))
+		goto out_free_root;
+	if (!json_is_array(sets) || strcmp(out->command, "run")) {
+		fail(&c, "field 'sets' must be an array, and only of a run");
+		goto out_free_root;
+	}
+	out->has_sets = true;
+	out->nsets = json_array_size(sets);
+	out->sets = xcalloc(out->nsets ? out->nsets : 1, sizeof(*out->sets));
+	for (size_t i = 0; i < out->nsets && !c.failed; i++) {
+		read_set(&c, json_array_get(sets, i), out, &out->sets[i]);
+		if (!c.failed && out->sets[i].sweep && !out->sweep_param)
+			fail(&c, "set '%s' is a sweep value but field 'sweep' is null",
+			     out->sets[i].name);
+		if (!c.failed && i && out->sets[i - 1].sweep && !out->sets[i].sweep)
+			fail(&c, "set '%s' is a variant after the sweep values", out->sets[i].name);
+	}
 
 out_free_root:
 	json_decref(root);
@@ -489,6 +575,73 @@ static int by_first(const void *a, const void *b)
 static size_t idx_of(const struct partial *p, const struct partial *q)
 {
 	return (size_t)(q - p);
+}
+
+/* Both NULL or equal. */
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The same sets in the same order (their rows aside). */
+static bool same_sets(const struct partial *a, const struct partial *b)
+{
+	if (a->nsets != b->nsets)
+		return false;
+	for (size_t i = 0; i < a->nsets; i++)
+		if (a->sets[i].sweep != b->sets[i].sweep || !same_str(a->sets[i].name, b->sets[i].name) ||
+		    !same_str(a->sets[i].value, b->sets[i].value) ||
+		    !same_str(a->sets[i].description, b->sets[i].description))
+			return false;
+	return true;
+}
+
+/* The names of @p's sets, quoted and comma-separated, into @buf ("the base only" without sets). */
+static void set_list(const struct partial *p, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	snprintf(buf, len, "%s", p->has_sets ? (p->nsets ? "" : "no set") : "the base only");
+	for (size_t i = 0; i < p->nsets && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s'%s'", i ? ", " : "", p->sets[i].name);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+}
+
+/*
+ * Moves the rows of the @n slices @ord (sorted, contiguous) into one new
+ * array of @total rows; *@slot(ord[i]) is left NULL.
+ */
+static struct trial_row *gather(struct partial **ord, size_t n, uint32_t total,
+				struct trial_row **(*slot)(struct partial *, size_t), size_t which)
+{
+	struct trial_row *d = xcalloc(total ? total : 1, sizeof(*d));
+	uint32_t r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct trial_row **src = slot(ord[i], which);
+
+		/* Moved: the source keeps no row, so releasing it frees nothing twice. */
+		if (ord[i]->n)
+			memcpy(&d[r], *src, ord[i]->n * sizeof(*d));
+		r += ord[i]->n;
+		free(*src);
+		*src = NULL;
+	}
+	return d;
+}
+
+static struct trial_row **input_rows(struct partial *p, size_t k)
+{
+	return &p->in[k].rows;
+}
+
+static struct trial_row **set_rows(struct partial *p, size_t k)
+{
+	return &p->sets[k].rows;
 }
 
 int partial_merge(struct partial *p, size_t n, const char *const *paths, struct partial *out,
@@ -521,6 +674,28 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 		}
 		if (what)
 			; /* already explained */
+		else if (!same_str(p[i].variant, p[0].variant)) {
+			snprintf(err, errlen,
+				 "'%s' and '%s' do not belong together: they hold different variants "
+				 "(%s%s%s against %s%s%s)",
+				 paths[0], paths[i], p[0].variant ? "--variant '" : "",
+				 p[0].variant ? p[0].variant : "no --variant", p[0].variant ? "'" : "",
+				 p[i].variant ? "--variant '" : "",
+				 p[i].variant ? p[i].variant : "no --variant", p[i].variant ? "'" : "");
+			return -1;
+		}
+		else if (p[i].has_sets != p[0].has_sets || !same_str(p[i].sweep_param, p[0].sweep_param) ||
+			 !same_sets(&p[i], &p[0])) {
+			char a[160], b[160];
+
+			set_list(&p[0], a, sizeof(a));
+			set_list(&p[i], b, sizeof(b));
+			snprintf(err, errlen,
+				 "'%s' and '%s' do not belong together: they run different sets of "
+				 "variants or sweep values (%s against %s)",
+				 paths[0], paths[i], a, b);
+			return -1;
+		}
 		else if (p[i].seed != p[0].seed)
 			what = "have different seeds";
 		else if (p[i].horizon_ms != p[0].horizon_ms)
@@ -569,7 +744,6 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 	out->nin = p[0].nin;
 	for (size_t k = 0; k < out->nin; k++) {
 		struct partial_input *d = &out->in[k];
-		uint32_t r = 0;
 
 		d->role = xstrdup(p[0].in[k].role);
 		d->name = xstrdup(p[0].in[k].name);
@@ -578,15 +752,23 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 		for (size_t f = 0; f < d->nfiles; f++)
 			d->files[f] = xstrdup(p[0].in[k].files[f]);
 		memcpy(d->digest, p[0].in[k].digest, PARTIAL_DIGEST_LEN);
-		d->rows = xcalloc(out->n ? out->n : 1, sizeof(*d->rows));
-		for (size_t i = 0; i < n; i++) {
-			/* Moved: the source keeps no row, so releasing it frees nothing twice. */
-			if (ord[i]->n)
-				memcpy(&d->rows[r], ord[i]->in[k].rows, ord[i]->n * sizeof(*d->rows));
-			r += ord[i]->n;
-			free(ord[i]->in[k].rows);
-			ord[i]->in[k].rows = NULL;
-		}
+		d->rows = gather(ord, n, out->n, input_rows, k);
+	}
+	out->variant = p[0].variant ? xstrdup(p[0].variant) : NULL;
+	out->sweep_param = p[0].sweep_param ? xstrdup(p[0].sweep_param) : NULL;
+	out->has_sets = p[0].has_sets;
+	out->nsets = p[0].nsets;
+	if (out->has_sets)
+		out->sets = xcalloc(out->nsets ? out->nsets : 1, sizeof(*out->sets));
+	for (size_t k = 0; k < out->nsets; k++) {
+		struct partial_set *d = &out->sets[k];
+		const struct partial_set *f = &p[0].sets[k];
+
+		d->sweep = f->sweep;
+		d->name = xstrdup(f->name);
+		d->value = f->value ? xstrdup(f->value) : NULL;
+		d->description = f->description ? xstrdup(f->description) : NULL;
+		d->rows = gather(ord, n, out->n, set_rows, k);
 	}
 	for (size_t i = 0; i < n; i++)
 		p[i].n = 0;
@@ -614,6 +796,20 @@ void partial_release(struct partial *p)
 				trial_row_release(&in->rows[r]);
 		free(in->rows);
 	}
+	for (size_t k = 0; k < p->nsets; k++) {
+		struct partial_set *ps = &p->sets[k];
+
+		free(ps->name);
+		free(ps->value);
+		free(ps->description);
+		if (ps->rows)
+			for (uint32_t r = 0; r < p->n; r++)
+				trial_row_release(&ps->rows[r]);
+		free(ps->rows);
+	}
+	free(p->sets);
+	free(p->variant);
+	free(p->sweep_param);
 	free(p->command);
 	memset(p, 0, sizeof(*p));
 }

@@ -21,11 +21,28 @@
  *               trial rows with every field of struct trial_row (absent
  *               times as -1) in index order
  *
+ * A run of a scenario's variants or a sweep (spec.variants, spec.sweep,
+ * --sweep) or of one variant (--variant) writes schema
+ * "magos-sim/partial/v2": the same fields, plus
+ *
+ *   variant     the --variant NAME whose rows "scenario" holds, or null
+ *   sweep       the swept parameter ("capacity"), or null
+ *   sets        one object per variant, then per sweep value, in the order
+ *               of the unsharded run: {kind "variant" or "sweep", name (the
+ *               variant's, or "PARAM=VALUE"), value (the sweep value as
+ *               written, null for a variant), description (or null), rows}
+ *               with rows as above: the same trial indices as the base's,
+ *               so every set keeps common random numbers
+ *
+ * A partial without variant and sets (has_sets false) is written as v1, byte for byte as
+ * before; both schemas are read.
+ *
  * Merging checks that every file has the same command, seed, horizon, until,
- * total and inputs (roles, names and digests), that the slices are disjoint
- * and cover 0..total-1, and concatenates the rows: the statistics of the
- * merged rows are those one machine would compute (they are a pure function
- * of the rows, plan/stats.h, plan/compare.h).
+ * total and inputs (roles, names and digests), the same variant, sweep and
+ * sets (kinds, names, values, descriptions, in order), that the slices are
+ * disjoint and cover 0..total-1, and concatenates the rows of each set: the
+ * statistics of the merged rows are those one machine would compute (they
+ * are a pure function of the rows, plan/stats.h, plan/compare.h).
  */
 
 #include <stdbool.h>
@@ -48,6 +65,15 @@ struct partial_input {
 	struct trial_row *rows;  /* owned, n of them (struct partial.n) */
 };
 
+/* The rows of one variant or sweep value in a partial (v2). */
+struct partial_set {
+	bool sweep;              /* a sweep value, else a variant */
+	char *name;              /* owned: variant name, or "PARAM=VALUE" */
+	char *value;             /* owned: the sweep value as written ("4", "5m0s"); NULL for a variant */
+	char *description;       /* owned or NULL */
+	struct trial_row *rows;  /* owned, n of them (struct partial.n) */
+};
+
 struct partial {
 	char *command;           /* owned: "run" or "compare" */
 	uint64_t seed;
@@ -58,6 +84,11 @@ struct partial {
 	uint32_t first, n;       /* the slice */
 	struct partial_input in[2];
 	size_t nin;              /* 1 (run) or 2 (compare) */
+	char *variant;           /* owned: the --variant NAME of in[0], or NULL */
+	char *sweep_param;       /* owned: the swept parameter, or NULL */
+	bool has_sets;           /* a run of variants and/or a sweep: "sets" is written */
+	struct partial_set *sets;/* owned: variants, then sweep values (run only) */
+	size_t nsets;
 };
 
 /*
@@ -85,7 +116,8 @@ void partial_slice(uint32_t total, uint32_t k, uint32_t n, uint32_t *first, uint
 int partial_digest(const char *const *files, size_t n, char out[PARTIAL_DIGEST_LEN]);
 
 /*
- * partial_write() - writes @p as the JSON document above to @f.
+ * partial_write() - writes @p as the JSON document above to @f: schema v1
+ * when @p has no variant and no sets, else v2.
  * Returns: 0, or -1 when a write failed (errno set).
  */
 int partial_write(FILE *f, const struct partial *p);
@@ -95,7 +127,7 @@ int partial_write(FILE *f, const struct partial *p);
  * partial_release() whatever the outcome).
  * Returns: 0, or -1 with a lower-case reason (naming @path) in @err: an
  *          unreadable file, not JSON, another schema, a missing or mistyped
- *          field, rows out of the slice.
+ *          field, rows out of the slice, sets in a v1 file or in a compare.
  */
 int partial_read(const char *path, struct partial *out, char *err, size_t errlen);
 
@@ -106,8 +138,8 @@ int partial_read(const char *path, struct partial *out, char *err, size_t errlen
  * partial_release()).  The rows are moved out of @p (their row arrays are
  * left empty), so @p only needs releasing afterwards.
  * Returns: 0, or -1 with a lower-case reason in @err (different command,
- *          scenario, digest, seed, horizon, until or total; overlapping or
- *          missing slices); @out is then empty.
+ *          scenario, digest, variant, sets, seed, horizon, until or total;
+ *          overlapping or missing slices); @out is then empty.
  */
 int partial_merge(struct partial *p, size_t n, const char *const *paths, struct partial *out,
 		  char *err, size_t errlen);

@@ -108,12 +108,11 @@ expect_rc "a capacity sweep on a Magos scenario does not warn" 0 "$SIM" run -n 5
 check "... indeed" test ! -s "$tmp/err"
 check "... and keeps the Jobs columns" grep -q "jobs p95 queue mean\$" "$tmp/out"
 
-# ---- what --shard and a second --sweep would silently drop
-expect_rc "--shard on a scenario with variants is refused" 2 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$EX"
-check "... saying why" grep -q "run: --shard runs the base only and this scenario has spec.variants: run it without --shard" "$tmp/err"
-check "... and writes no partial" test ! -e "$tmp/p.json"
-expect_rc "--shard on a scenario with spec.sweep is refused" 2 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$tmp/swept.yaml"
-check "... naming spec.sweep" grep -q "this scenario has spec.sweep:" "$tmp/err"
+# ---- --shard keeps the variants and the sweep (merged in tests/shards.sh); a second --sweep would silently drop one
+expect_rc "--shard on a scenario with variants" 0 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$EX"
+check "... writes every variant's slice" grep -q '"kind": "variant", "name": "soak 15m instead of 30m"' "$tmp/p.json"
+expect_rc "--shard on a scenario with spec.sweep" 0 "$SIM" run -n 20 --shard 1/2 --json "$tmp/p.json" "$tmp/swept.yaml"
+check "... writes every value's slice" grep -q '"kind": "sweep", "name": "capacity=8"' "$tmp/p.json"
 expect_rc "--sweep twice is a usage error" 2 "$SIM" run -n 5 --sweep capacity=1,2 --sweep capacity=4 "$MAGOS"
 check "... that says so" grep -q "run: --sweep given twice: one parameter per run" "$tmp/err"
 
