@@ -7,18 +7,33 @@
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 
+/* The view's text, grown by doubling (one line per member: 100 000 lines at 100 000 members). */
 struct buf {
 	char *s;
-	size_t n;
+	size_t n, cap;
 };
 
+static void put_mem(struct buf *b, const char *text, size_t len)
+{
+	if (b->n + len + 1 > b->cap) {
+		while (b->n + len + 1 > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 256;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, text, len);
+	b->n += len;
+	b->s[b->n] = '\0';
+}
+
+static void put_str(struct buf *b, const char *text)
+{
+	put_mem(b, text, strlen(text));
+}
+
+/* Steals @text. */
 static void put(struct buf *b, char *text)
 {
-	size_t len = strlen(text);
-
-	b->s = xrealloc(b->s, b->n + len + 1);
-	memcpy(b->s + b->n, text, len + 1);
-	b->n += len;
+	put_str(b, text);
 	free(text);
 }
 
@@ -77,19 +92,71 @@ static char *version_label(const char *target, const struct obj *const *m, size_
 	return first ? xasprintf("version %s", first) : xstrdup("the current version");
 }
 
-static const struct obj *find_ns(const struct obj *const *ns, size_t n, const char *name)
+/* A Namespace by name: @ns sorted by name (ties in the given order), binary search for the first. */
+struct ns_ref {
+	const struct obj *o;
+	size_t pos;
+};
+
+static int cmp_ns_ref(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ns[i]->name, name))
-			return ns[i];
-	return NULL;
+	const struct ns_ref *x = a, *y = b;
+	int c = strcmp(x->o->name, y->o->name);
+
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static const struct obj *find_ns(const struct ns_ref *ns, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ns[mid].o->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(ns[lo].o->name, name) ? ns[lo].o : NULL;
+}
+
+/* One member line, "    MARK REF(padded to 28 bytes) STATE\n", without building it apart. */
+static void put_member(struct buf *b, const struct obj *m, const char *target)
+{
+	static const char spaces[] = "                            "; /* 28 */
+	const char *ver = status_str(m, "version");
+	bool adopted = member_adopted(m, target), ready = member_ready(m);
+	size_t reflen = strlen(m->ns) + 1 + strlen(m->name);
+
+	put_str(b, "    ");
+	put_str(b, adopted && ready ? "✓" : adopted ? "⚠" : "…");
+	put_str(b, " ");
+	put_str(b, m->ns);
+	put_str(b, "/");
+	put_str(b, m->name);
+	if (reflen < sizeof(spaces) - 1)
+		put_mem(b, spaces, sizeof(spaces) - 1 - reflen);
+	put_str(b, " ");
+	put_str(b, ver[0] ? ver : "(none)");
+	if (adopted && ready) {
+		put_str(b, "  Ready\n");
+	} else if (adopted) {
+		put_str(b, "  not Ready (regressed)\n");
+	} else {
+		const char *x = target[0] ? target : status_str(m, "pendingVersion");
+
+		put_str(b, "  held → awaiting ");
+		put_str(b, x[0] ? x : "(none)");
+		put_str(b, "\n");
+	}
 }
 
 char *fv_write_fleet_view(const struct obj *fr, const struct obj *const *stagesets,
 			  size_t nstagesets, const struct obj *const *namespaces,
 			  size_t nnamespaces)
 {
-	struct buf b = { xstrdup(""), 0 };
+	struct buf b = { NULL, 0, 0 };
 	const char *target = val_str(val_map_get(fr->spec, "targetVersion"), "");
 	const char *phase = status_str(fr, "phase");
 	const char *wave = status_str(fr, "currentWave");
@@ -99,6 +166,7 @@ char *fv_write_fleet_view(const struct obj *fr, const struct obj *const *stagese
 	struct lbl_selector sel, nssel;
 	char err[LBL_ERRLEN];
 	const struct obj **members;
+	struct ns_ref *nsx = NULL;
 	size_t nmembers = 0;
 	bool sel_ok, nssel_ok = true;
 	char *label;
@@ -111,13 +179,19 @@ char *fv_write_fleet_view(const struct obj *fr, const struct obj *const *stagese
 		nssel_ok = lbl_selector_from_val(nssel_v, &nssel, err, sizeof(err)) == LBL_OK;
 	else
 		nssel_v = NULL;
+	if (nssel_v && nssel_ok && sel_ok && nnamespaces) {
+		nsx = xcalloc(nnamespaces, sizeof(*nsx));
+		for (size_t i = 0; i < nnamespaces; i++)
+			nsx[i] = (struct ns_ref){ namespaces[i], i };
+		qsort(nsx, nnamespaces, sizeof(*nsx), cmp_ns_ref);
+	}
 	for (size_t i = 0; sel_ok && nssel_ok && i < nstagesets; i++) {
 		const struct obj *m = stagesets[i];
 
 		if (!lbl_matches(&sel, &m->labels))
 			continue;
 		if (nssel_v) {
-			const struct obj *ns = find_ns(namespaces, nnamespaces, m->ns);
+			const struct obj *ns = find_ns(nsx, nsx ? nnamespaces : 0, m->ns);
 
 			if (!lbl_matches(&nssel, ns ? &ns->labels : NULL))
 				continue;
@@ -166,38 +240,16 @@ char *fv_write_fleet_view(const struct obj *fr, const struct obj *const *stagese
 		free(suffix);
 		if (lbl_selector_from_val(val_map_get(wv, "selector"), &ws, err, sizeof(err)) != LBL_OK)
 			continue;
-		for (size_t i = 0; i < nmembers; i++) {
-			const struct obj *m = members[i];
-			const char *ver = status_str(m, "version");
-			bool adopted, ready;
-			char *ref, *state;
-
-			if (!lbl_matches(&ws, &m->labels))
-				continue;
-			adopted = member_adopted(m, target);
-			ready = member_ready(m);
-			ref = xasprintf("%s/%s", m->ns, m->name);
-			if (adopted && ready)
-				state = xasprintf("%s  Ready", ver[0] ? ver : "(none)");
-			else if (adopted)
-				state = xasprintf("%s  not Ready (regressed)", ver[0] ? ver : "(none)");
-			else {
-				const char *x = target[0] ? target : status_str(m, "pendingVersion");
-
-				state = xasprintf("%s  held → awaiting %s", ver[0] ? ver : "(none)",
-						  x[0] ? x : "(none)");
-			}
-			put(&b, xasprintf("    %s %-28s %s\n",
-					  adopted && ready ? "✓" : adopted ? "⚠" : "…", ref, state));
-			free(ref);
-			free(state);
-		}
+		for (size_t i = 0; i < nmembers; i++)
+			if (lbl_matches(&ws, &members[i]->labels))
+				put_member(&b, members[i], target);
 		lbl_selector_release(&ws);
 	}
 	if (sel_ok)
 		lbl_selector_release(&sel);
 	if (nssel_v && nssel_ok)
 		lbl_selector_release(&nssel);
+	free(nsx);
 	free(members);
 	return b.s;
 }

@@ -70,18 +70,36 @@ struct des_params des_params_default(void)
 	return p;
 }
 
+/* Appends @s to @buf (holding @n bytes, NUL-terminated) within @size; returns the new length. */
+static size_t cat(char *buf, size_t size, size_t n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > size - 1 - n)
+		len = size - 1 - n;
+	memcpy(buf + n, s, len);
+	buf[n + len] = '\0';
+	return n + len;
+}
+
+/* The cause of a store write: a reconcile's text, built once per pass (a pass may write often). */
 static tl_str cause_of(void *ctx)
 {
 	struct des *w = ctx;
 	char buf[512];
+	size_t n;
 
 	if (w->cause_mode == CAUSE_TEXT || w->cause_done)
 		return w->cause;
-	if (w->cause_ns[0])
-		snprintf(buf, sizeof(buf), "reconcile %s %s/%s", w->cause_ctl, w->cause_ns,
-			 w->cause_name);
-	else
-		snprintf(buf, sizeof(buf), "reconcile %s %s", w->cause_ctl, w->cause_name);
+	/* "reconcile CTL NS/NAME" (or "reconcile CTL NAME"), cut at 511 bytes as snprintf would */
+	n = cat(buf, sizeof(buf), 0, "reconcile ");
+	n = cat(buf, sizeof(buf), n, w->cause_ctl);
+	n = cat(buf, sizeof(buf), n, " ");
+	if (w->cause_ns[0]) {
+		n = cat(buf, sizeof(buf), n, w->cause_ns);
+		n = cat(buf, sizeof(buf), n, "/");
+	}
+	(void)cat(buf, sizeof(buf), n, w->cause_name);
 	w->cause = tl_intern(w->tl, buf);
 	w->cause_done = true;
 	return w->cause;

@@ -517,10 +517,23 @@ static const struct obj *ns_of(const struct strindex *idx, const struct api_list
 	return si_get(idx, name, &pos) ? ns->items[pos] : NULL;
 }
 
+/* "ns/name", new (caller frees); without printf, as it runs once per member and wave. */
+static char *key_of(const char *ns, const char *name)
+{
+	size_t a = strlen(ns), b = strlen(name);
+	char *k = xmalloc(a + b + 2);
+
+	memcpy(k, ns, a);
+	k[a] = '/';
+	memcpy(k + a + 1, name, b + 1);
+	return k;
+}
+
 /* Every fleet's wave members from the final objects, and the member -> (fleet, wave) index. */
 static void wave_members(struct fo *o)
 {
 	struct api *api = des_api(o->w);
+	bool *selected; /* per StageSet of ss: the fleet's selector and namespaceSelector match */
 	struct api_list ss, ns;
 	struct strindex ns_idx = { 0 };
 
@@ -528,6 +541,7 @@ static void wave_members(struct fo *o)
 	api_list_init(&ns);
 	api_list(api, "StageSet", NULL, NULL, NULL, &ss);
 	api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+	selected = xcalloc(ss.n ? ss.n : 1, sizeof(*selected));
 	for (size_t i = 0; i < ns.n; i++)
 		si_put(&ns_idx, ns.items[i]->name, i);
 	for (size_t fi = 0; fi < o->nf; fi++) {
@@ -561,6 +575,17 @@ static void wave_members(struct fo *o)
 			lbl_selector_release(&sel);
 			continue;
 		}
+		/* The fleet's selection once per StageSet, not once per wave. */
+		for (size_t i = 0; i < ss.n; i++) {
+			const struct obj *m = ss.items[i];
+			const struct obj *mns;
+
+			selected[i] = lbl_matches(&sel, &m->labels);
+			if (selected[i] && nssel_v) {
+				mns = ns_of(&ns_idx, &ns, m->ns);
+				selected[i] = lbl_matches(&nssel, mns ? &mns->labels : NULL);
+			}
+		}
 		waves = val_map_get(fr->spec, "waves");
 		for (size_t k = 0; waves && waves->type == VAL_LIST && k < waves->u.list.n; k++) {
 			const struct val *wv = waves->u.list.items[k];
@@ -576,18 +601,12 @@ static void wave_members(struct fo *o)
 			w = &f->waves[wi];
 			for (size_t i = 0; i < ss.n; i++) {
 				const struct obj *m = ss.items[i];
-				const struct obj *mns;
 				char *key;
 				size_t pos;
 
-				if (!lbl_matches(&sel, &m->labels) || !lbl_matches(&ws, &m->labels))
+				if (!selected[i] || !lbl_matches(&ws, &m->labels))
 					continue;
-				if (nssel_v) {
-					mns = ns_of(&ns_idx, &ns, m->ns);
-					if (!lbl_matches(&nssel, mns ? &mns->labels : NULL))
-						continue;
-				}
-				key = xasprintf("%s/%s", m->ns, m->name);
+				key = key_of(m->ns, m->name);
 				w->members = xreallocarray(w->members, w->nmembers + 1,
 							   sizeof(*w->members));
 				w->members[w->nmembers++] = key;
@@ -607,6 +626,7 @@ static void wave_members(struct fo *o)
 		if (nssel_v)
 			lbl_selector_release(&nssel);
 	}
+	free(selected);
 	si_release(&ns_idx);
 	api_list_release(&ss);
 	api_list_release(&ns);
@@ -895,7 +915,7 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64
 	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
 	nw = 0;
 	for (size_t i = 0; i < nms; i++) {
-		keys[i] = xasprintf("%s/%s", ms[i].ns, ms[i].name);
+		keys[i] = key_of(ms[i].ns, ms[i].name);
 		for (size_t k = 0; k < ms[i].nwindows; k++)
 			wins[nw++] = (struct fo_window){ keys[i], ms[i].windows[k].start_ms,
 							 ms[i].windows[k].version };

@@ -659,6 +659,96 @@ static void test_create_shared(void)
 	obj_free(before);
 }
 
+/* Same nodes in the same order (val_equal() does not look at map key order). */
+static bool same_tree(const struct val *x, const struct val *y)
+{
+	if (!x || !y)
+		return x == y;
+	if (x->type != y->type)
+		return false;
+	if (x->type == VAL_MAP) {
+		if (x->u.map.n != y->u.map.n)
+			return false;
+		for (size_t i = 0; i < x->u.map.n; i++)
+			if (strcmp(x->u.map.items[i].key, y->u.map.items[i].key) != 0 ||
+			    !same_tree(x->u.map.items[i].v, y->u.map.items[i].v))
+				return false;
+		return true;
+	}
+	if (x->type == VAL_LIST) {
+		if (x->u.list.n != y->u.list.n)
+			return false;
+		for (size_t i = 0; i < x->u.list.n; i++)
+			if (!same_tree(x->u.list.items[i], y->u.list.items[i]))
+				return false;
+		return true;
+	}
+	return val_equal(x, y);
+}
+
+static void test_patch_status_is_merge_patch(void)
+{
+	struct api *a = api_new(NULL);
+	struct obj *o = ws("default", "a", "p");
+	struct val *st = val_new_map(), *b, *l, *p, *pb, *pe, *want;
+	const struct obj *now;
+	const struct val *got;
+	char keys[64] = "";
+
+	/* status {a: 1, b: {x: "s", y: [1, 2], w: 5}, c: "keep", d: {q: 1}, n: 7} */
+	val_map_set(st, "a", val_new_int(1));
+	b = val_map_set(st, "b", val_new_map());
+	val_map_set(b, "x", val_new_string("s"));
+	l = val_map_set(b, "y", val_new_list());
+	val_list_push(l, val_new_int(1));
+	val_list_push(l, val_new_int(2));
+	val_map_set(b, "w", val_new_int(5));
+	val_map_set(st, "c", val_new_string("keep"));
+	val_map_set(val_map_set(st, "d", val_new_map()), "q", val_new_int(1));
+	val_map_set(st, "n", val_new_int(7));
+	o->status = st;
+	CU_ASSERT_EQUAL_FATAL(api_create(a, o), 0);
+
+	/* {e: {f: null, g: 2}, b: {x: null, z: "new", w: {k: 1}}, c: null, a: "one", d: "flat", m: null} */
+	p = val_new_map();
+	pe = val_map_set(p, "e", val_new_map());
+	val_map_set(pe, "f", val_new_null());
+	val_map_set(pe, "g", val_new_int(2));
+	pb = val_map_set(p, "b", val_new_map());
+	val_map_set(pb, "x", val_new_null());
+	val_map_set(pb, "z", val_new_string("new"));
+	val_map_set(val_map_set(pb, "w", val_new_map()), "k", val_new_int(1));
+	val_map_set(p, "c", val_new_null());
+	val_map_set(p, "a", val_new_string("one"));
+	val_map_set(p, "d", val_new_string("flat"));
+	val_map_set(p, "m", val_new_null());
+
+	want = val_copy(api_get(a, "Workspace", "default", "a")->status);
+	val_merge_patch(&want, p);
+	CU_ASSERT_EQUAL(api_patch_status(a, "Workspace", "default", "a", p), 0);
+	now = api_get(a, "Workspace", "default", "a");
+	CU_ASSERT_TRUE(same_tree(now->status, want));
+	for (size_t i = 0; i < now->status->u.map.n; i++) {
+		strcat(keys, now->status->u.map.items[i].key);
+		strcat(keys, " ");
+	}
+	CU_ASSERT_STRING_EQUAL(keys, "a b d n e ");
+	got = val_map_get(now->status, "b");
+	CU_ASSERT_EQUAL(got->u.map.n, 3); /* y, w, z */
+	CU_ASSERT_STRING_EQUAL(got->u.map.items[0].key, "y");
+	CU_ASSERT_EQUAL(val_int(val_map_get(val_map_get(got, "w"), "k"), 0), 1);
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(got, "z"), ""), "new");
+	CU_ASSERT_EQUAL(val_map_get(now->status, "e")->u.map.n, 1); /* the null f is not stored */
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(now->status, "d"), ""), "flat");
+	CU_ASSERT_EQUAL(now->resource_version, 2);
+	/* the same patch again changes nothing */
+	CU_ASSERT_EQUAL(api_patch_status(a, "Workspace", "default", "a", p), 0);
+	CU_ASSERT_EQUAL(api_get(a, "Workspace", "default", "a")->resource_version, 2);
+	val_free(want);
+	val_free(p);
+	api_free(a);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -672,6 +762,8 @@ static CU_TestInfo tests[] = {
 	{ "change log: what changed since a resourceVersion, at which List position", test_changes_since },
 	{ "api_get_ref answers as api_get through writes, deletion and re-creation", test_get_ref },
 	{ "api_create_shared shares the trees, copies the metadata", test_create_shared },
+	{ "api_patch_status stores what val_merge_patch gives, key order included",
+	  test_patch_status_is_merge_patch },
 	CU_TEST_INFO_NULL,
 };
 
