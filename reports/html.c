@@ -1008,16 +1008,8 @@ int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 		c.end_ms = 1;
 	c.x = (struct svg_scale){ 0, (double)c.end_ms, LABEL_W, W - RIGHT };
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>",
-	      f);
-	svg_escape(f, run->name ? run->name : "run");
-	fputs(" — magos-sim run</title>\n<style>\n", f);
-	svg_css(f);
-	fputs(page_css, f);
-	fputs("</style>\n</head>\n<body>\n<div id=\"tip\" hidden></div>\n<header><h1>", f);
+	rep_html_page_open(f, run->name ? run->name : "run", "run", NULL);
+	fputs("<header><h1>", f);
 	svg_escape(f, run->name ? run->name : "run");
 	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, seed %" PRIu64 ", horizon %s; stopped at %s (",
 		run->seed, dur(run->horizon_ms, a), dur(run->end_ms, b));
@@ -1029,6 +1021,29 @@ int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	gates(&c);
 	concurrency(&c);
 	events(&c);
+	return rep_html_page_close(f);
+}
+
+void rep_html_page_open(FILE *f, const char *title, const char *kind, const char *extra_css)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>",
+	      f);
+	svg_escape(f, title);
+	fputs(" — magos-sim ", f);
+	svg_escape(f, kind);
+	fputs("</title>\n<style>\n", f);
+	svg_css(f);
+	fputs(page_css, f);
+	if (extra_css)
+		fputs(extra_css, f);
+	fputs("</style>\n</head>\n<body>\n<div id=\"tip\" hidden></div>\n", f);
+}
+
+int rep_html_page_close(FILE *f)
+{
 	fputs("<script>\n", f);
 	fputs(page_js, f);
 	fputs("</script>\n</body>\n</html>\n", f);

@@ -21,8 +21,9 @@
  *  - #events: the event table (time, object, phase, reason, message) with
  *    a text filter, at most REP_HTML_MAX_EVENTS rows (the count left out is
  *    said).
- * Monte Carlo reports (CDF, histograms, box plots, sweep curves) are meant
- * to come as further functions here, reusing svg.h and the page frame.
+ * The Monte Carlo and compare pages (CDF, histograms, box plots, sweep
+ * curves) are in reports/html_mc.h, in the same page frame
+ * (rep_html_page_open() / rep_html_page_close() below).
  *
  * Script errors set a data-js-error attribute on <html> (the browser test
  * checks it is absent).
@@ -58,5 +59,24 @@ struct sp_set;
  * Returns: 0, or -1 when a write to @f failed (errno set).
  */
 int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp);
+
+/*
+ * rep_html_page_open() - the frame every report page shares, up to and
+ * including the opening <body> and the hover-tip element: doctype, the
+ * Content-Security-Policy that forbids fetching anything, <title> "@title —
+ * magos-sim @kind" (escaped), the chart stylesheet (svg_css()), the page
+ * stylesheet and @extra_css (may be NULL; written as given, not escaped:
+ * pass a constant).  The Monte Carlo pages (reports/html_mc.h) use it too.
+ */
+void rep_html_page_open(FILE *f, const char *title, const char *kind, const char *extra_css);
+
+/*
+ * rep_html_page_close() - the page's script (hover details, the event
+ * filter when the page has one, expand/collapse, data-js="ok" on <html>,
+ * data-js-error on a script error) and the closing tags.
+ * Returns: 0, or -1 when any write to @f failed so far (ferror; errno set,
+ *          EIO when the stream gave none).
+ */
+int rep_html_page_close(FILE *f);
 
 #endif

@@ -525,3 +525,65 @@ void svg_css(FILE *f)
 	      ".cap-line{stroke:var(--halt);stroke-width:1.5;stroke-dasharray:5 3}\n",
 	      f);
 }
+
+void svg_polygon(FILE *f, const double *xs, const double *ys, size_t n, const char *cls,
+		 const char *tip)
+{
+	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ];
+
+	if (!n)
+		return;
+	fputs("<polygon points=\"", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s,%s", i ? " " : "", co(xs[i], a), co(ys[i], b));
+	fputc('"', f);
+	class_attr(f, cls);
+	end_el(f, "polygon", tip);
+}
+
+void svg_box_h(FILE *f, double y, double h, const double q[5], const char *cls, const char *tip)
+{
+	char box[96];
+
+	fputs("<g class=\"boxplot\">", f);
+	if (tip) {
+		fputs("<title>", f);
+		svg_escape(f, tip);
+		fputs("</title>", f);
+	}
+	fputc('\n', f);
+	svg_line(f, q[0], y, q[1], y, "whisk", NULL);
+	svg_line(f, q[3], y, q[4], y, "whisk", NULL);
+	svg_line(f, q[0], y - h / 4, q[0], y + h / 4, "whisk", NULL);
+	svg_line(f, q[4], y - h / 4, q[4], y + h / 4, "whisk", NULL);
+	snprintf(box, sizeof(box), "box%s%s", cls ? " " : "", cls ? cls : "");
+	svg_rect(f, q[1], y - h / 2, q[3] - q[1], h, box, NULL);
+	svg_line(f, q[2], y - h / 2, q[2], y + h / 2, "med", NULL);
+	fputs("</g>\n", f);
+}
+
+size_t svg_step_cdf(const double *v, size_t n, size_t total, const struct svg_scale *x,
+		    const struct svg_scale *y, double px_step, double *xs, double *ys, size_t cap)
+{
+	size_t k = 0, below = 0;
+	double px;
+
+	if (!total || !cap || px_step <= 0)
+		return 0;
+	for (px = x->r0; k < cap; px += px_step) {
+		double d;
+
+		if (px > x->r1)
+			px = x->r1;
+		/* The data value at this column, then every value up to it counted. */
+		d = x->r1 == x->r0 ? x->d1 : x->d0 + (px - x->r0) / (x->r1 - x->r0) * (x->d1 - x->d0);
+		while (below < n && v[below] <= d)
+			below++;
+		xs[k] = px;
+		ys[k] = svg_map(y, (double)below / (double)total);
+		k++;
+		if (px >= x->r1)
+			break;
+	}
+	return k;
+}

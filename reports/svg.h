@@ -169,6 +169,37 @@ double svg_legend(FILE *f, double x, double y, double max_x, const struct svg_le
 		  size_t n);
 
 /*
+ * svg_polygon() - a closed polygon through @n points (@xs[i], @ys[i]),
+ * class @cls, optional hover @tip; nothing for @n == 0.  Used for bands
+ * (a p5..p95 range: the upper edge left to right, then the lower edge back).
+ */
+void svg_polygon(FILE *f, const double *xs, const double *ys, size_t n, const char *cls,
+		 const char *tip);
+
+/*
+ * svg_box_h() - a horizontal box plot centred on @y, @h pixels tall, from
+ * five x positions @q (pixels, ascending: low whisker, box start, median,
+ * box end, high whisker): the whisker line with end caps, the box (class
+ * "box" plus @cls when non-NULL, e.g. a series class) and the median line
+ * (class "med"), all in one <g class="boxplot"> carrying the hover @tip.
+ */
+void svg_box_h(FILE *f, double y, double h, const double q[5], const char *cls, const char *tip);
+
+/*
+ * svg_step_cdf() - the points of the empirical distribution function of
+ * @n ascending values @v (@total >= @n trials; the other @total - @n are
+ * larger than any value drawn, e.g. censored) as a step line sampled once
+ * per @px_step pixels of @x (x pixels r0..r1; data d0..d1), y mapped by
+ * @y from the share 0..1: point i sits at pixel column x_i and has the
+ * share of values <= the data value at x_i.  The number of points is
+ * bounded by the width (not by @n), so a 100 000-trial curve stays small.
+ * @xs, @ys: receive up to @cap points.
+ * Returns: the number of points written (<= @cap); 0 when @total is 0.
+ */
+size_t svg_step_cdf(const double *v, size_t n, size_t total, const struct svg_scale *x,
+		    const struct svg_scale *y, double px_step, double *xs, double *ys, size_t cap);
+
+/*
  * svg_css() - the stylesheet of the chart classes (without <style> tags):
  * CSS variables for the palette (phases, verdicts, markers, text, grid),
  * a dark-mode override under prefers-color-scheme, and a print override
@@ -176,7 +207,8 @@ double svg_legend(FILE *f, double x, double y, double max_x, const struct svg_le
  * .cap, .lbl, .ph-planning, .ph-applying, .ph-approval, .ph-adopting,
  * .ph-soaking, .ph-waiting, .ph-done, .ph-failed, .v-pass, .v-fail,
  * .v-unknown, .m-open, .m-settle, .m-halt, .m-rollback, .crit, .band,
- * .thr, .series, .cap-line, .conc, .soak, .win (an open window).
+ * .thr, .series, .cap-line, .conc, .soak, .win (an open window).  The box
+ * plot classes (.box, .med, .whisk) are styled by the page that uses them.
  */
 void svg_css(FILE *f);
 

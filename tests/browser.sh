@@ -3,7 +3,8 @@
 # Chromium, keeps a screenshot of each under $MAGOS_BUILD/screenshots/ (test
 # artefacts: look at them), and checks the DOM Chromium dumps after running
 # the page's script: the expected charts are there, the script ran (data-js
-# "ok" on <html>) and set no data-js-error.
+# "ok" on <html>) and set no data-js-error.  The Monte Carlo and compare
+# pages (reports/html_mc.c) are rendered the same way (mcshot).
 #
 # Without `chromium` on PATH it prints a skip line and passes, unless
 # MAGOS_REQUIRE_BROWSER=1 (CI), where a missing browser fails.  The flags are
@@ -99,6 +100,55 @@ shot empty tests/html/empty.yaml && fact empty svgs = 0
 shot names tests/html/names.yaml && fact names rows = 1
 sh scripts/gen-fleet.sh 1000 100 4 >"$tmp/fleet1k.yaml"
 shot fleet1k "$tmp/fleet1k.yaml" && fact fleet1k agg = 4 && fact fleet1k gate_charts = 1
+
+# mcshot NAME SECTIONS COMMAND ARGS...: a Monte Carlo or compare page (`magos-sim COMMAND
+# --html ... ARGS`), screenshotted taller (the charts run down the page); SECTIONS are
+# the ids the dumped DOM must have.
+mcshot() {
+	name=$1
+	secs=$2
+	shift 2
+	cmd=$1
+	shift
+	if ! "$SIM" "$cmd" -q --html "$tmp/$name.html" "$@" >/dev/null 2>"$tmp/$name.err"; then
+		bad "$name: magos-sim $cmd --html"
+		return 1
+	fi
+	rm -f "$SHOTS/$name.png"
+	chrome "$tmp/$name.dom" --screenshot="$SHOTS/$name.png" --window-size=1200,2600 \
+		--dump-dom "file://$tmp/$name.html"
+	[ -s "$SHOTS/$name.png" ] ||
+		chrome "$tmp/$name.png.out" --screenshot="$SHOTS/$name.png" --window-size=1200,2600 \
+			"file://$tmp/$name.html"
+	[ -s "$tmp/$name.dom" ] || chrome "$tmp/$name.dom" --dump-dom "file://$tmp/$name.html"
+	if [ -s "$SHOTS/$name.png" ]; then ok "$name: screenshot $SHOTS/$name.png"; else bad "$name: screenshot"; fi
+	if [ -s "$tmp/$name.dom" ]; then
+		ok "$name: dump-dom"
+	else
+		bad "$name: dump-dom"
+		return 1
+	fi
+	$CHECK "$tmp/$name.dom" >"$tmp/$name.facts"
+	fact "$name" js_ok = 1
+	fact "$name" js_error = 0
+	fact "$name" svg_cdf = 1
+	for s in $secs; do
+		fact "$name" "has_$s" = 1
+	done
+}
+
+mcshot mc-fleet-gate-halt "mc-stats cdf halts blast phases critical exposure" run -n 40 \
+	scenarios/fleet-gate-halt.yaml && fact mc-fleet-gate-halt halt-row = 1
+mcshot mc-variants "mc-stats cdf variants halts blast phases" run -n 40 \
+	scenarios/what-if-canary-soak.yaml && fact mc-variants cdf = 4
+mcshot mc-sweep "mc-stats cdf sweep" run -n 20 --horizon 35m --sweep capacity=1,2,3 \
+	scenarios/multi-region-prod.yaml && fact mc-sweep svg_sweep = 2 && fact mc-sweep cens-dot = 1
+mcshot mc-censored "mc-stats cdf halts" run -n 10 --horizon 5m scenarios/three-environments.yaml &&
+	fact mc-censored cens-dot = 1
+mcshot mc-names "mc-stats cdf variants" run -n 5 tests/html/mc-names.yaml
+sed 's/gamma: {mean: 10m, sd: 3m}/gamma: {mean: 15m, sd: 3m}/' scenarios/three-environments.yaml >"$tmp/slow.yaml"
+mcshot mc-compare "compare cdf" compare -n 40 scenarios/three-environments.yaml "$tmp/slow.yaml" &&
+	fact mc-compare cdf = 2
 
 if [ "${MAGOS_BROWSER_ALL:-0}" = 1 ]; then
 	for f in scenarios/*.yaml; do

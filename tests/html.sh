@@ -6,7 +6,11 @@
 # fleet (count bands instead of rows; 100 000 members with MAGOS_HTML_BIG=1,
 # too slow for every `make check`), no gates, a scenario name with markup
 # characters and a very long Workspace name; file size bounds; the same run
-# gives the same bytes; the file is written atomically; --html refuses -n 2.
+# gives the same bytes; the file is written atomically; --html refuses --shard.
+# Then the Monte Carlo pages (run -n N, variants, a sweep, compare --html):
+# sections and chart counts, censored trials (some, all), one trial, zero
+# halts, markup in names, same bytes whatever -j (100 000 trials with
+# MAGOS_HTML_BIG=1; tests/unit/test_html_mc.c draws 100 000 synthetic rows).
 set -u
 SIM=${MAGOS_SIM:-build/debug/magos-sim}
 CHECK="python3 tests/html/check_html.py"
@@ -163,13 +167,156 @@ if [ "$(id -u)" != 0 ]; then
 fi
 chmod 0755 "$tmp"
 
-"$SIM" run -q -n 2 --html "$tmp/x.html" tests/html/one.yaml >/dev/null 2>"$tmp/err"
+"$SIM" run -q -n 4 --shard 1/2 --json "$tmp/p.json" --html "$tmp/x.html" tests/html/one.yaml >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q -- "--html draws a single run" "$tmp/err" && [ ! -e "$tmp/x.html" ]; then
-	ok "--html with -n 2: usage error"
+if [ $rc -eq 2 ] && grep -q -- "--html draws the whole run, not a shard" "$tmp/err" && [ ! -e "$tmp/x.html" ]; then
+	ok "--html with --shard: usage error"
 else
-	bad "--html with -n 2: usage error (exit $rc)"
+	bad "--html with --shard: usage error (exit $rc)"
 fi
+
+# ==== Monte Carlo pages (reports/html_mc.c): run -n N, variants, sweeps, compare ====
+
+# mc NAME: what every Monte Carlo page has.
+mc() {
+	fact "$1" unbalanced = 0
+	fact "$1" external = 0
+	fact "$1" scripts = 1
+	fact "$1" js_error = 0
+	fact "$1" has_mc-stats = 1
+	fact "$1" has_cdf = 1
+	fact "$1" has_halts = 1
+	fact "$1" has_blast = 1
+	fact "$1" svg_cdf = 1
+	fact "$1" poly_max -le 500 # a CDF is sampled per pixel column, never per trial
+}
+
+# A halting fleet: halt bars with intervals, the blast histogram, box plots per wave.
+render mcgate -n 40 scenarios/fleet-gate-halt.yaml
+mc mcgate
+fact mcgate cdf = 1
+fact mcgate halt-row = 1
+fact mcgate boxplot = 3
+fact mcgate phase-row = 3
+fact mcgate has_critical = 1
+fact mcgate has_exposure = 1
+fact mcgate cens-dot = 0
+fact mcgate has_variants = 0
+fact mcgate has_sweep = 0
+size mcgate 120000
+if grep -q '<text x="292" y="25" text-anchor="end">wave canary · Halted (gate)</text>' "$tmp/mcgate.html" &&
+	grep -q 'wave canary · Halted (gate): 40 of 40 trials (100%; 95 % 91.2% – 100%)' "$tmp/mcgate.html"; then
+	ok "mcgate: the halt bar is named and gives its Wilson interval"
+else
+	bad "mcgate: the halt bar is named and gives its Wilson interval"
+fi
+if grep -q '<td>time to complete</td><td>40</td><td>0</td><td>1h04m</td>' "$tmp/mcgate.html"; then
+	ok "mcgate: the statistics table has the terminal's figures"
+else
+	bad "mcgate: the statistics table has the terminal's figures"
+fi
+
+# Variants: one curve each on one chart, the table with deltas.
+render mcvar -n 30 scenarios/what-if-canary-soak.yaml
+mc mcvar
+fact mcvar has_variants = 1
+fact mcvar cdf = 4
+if grep -q '<tr><td>soak 15m instead of 30m<small>' "$tmp/mcvar.html" && grep -q '<small>Δ -' "$tmp/mcvar.html"; then
+	ok "mcvar: variant rows with deltas"
+else
+	bad "mcvar: variant rows with deltas"
+fi
+
+# A capacity sweep: time to complete and queueing delay, a dot per value.
+render mcsweep -n 10 --sweep capacity=1,2,4 scenarios/three-environments.yaml
+mc mcsweep
+fact mcsweep has_sweep = 1
+fact mcsweep svg_sweep = 2
+fact mcsweep sw-dot = 6
+if grep -q 'No trial halted (0 of 10; the halt probability is at most 27.8% at 95 % confidence)' "$tmp/mcsweep.html"; then
+	ok "mcsweep: zero halts said, with the interval's upper bound"
+else
+	bad "mcsweep: zero halts said, with the interval's upper bound"
+fi
+if grep -q 'No trial reached a target with a bad change before a halt' "$tmp/mcsweep.html"; then
+	ok "mcsweep: no blast histogram without a halt"
+else
+	bad "mcsweep: no blast histogram without a halt"
+fi
+
+# One trial with a sweep; censored trials: some, all.
+render mcone -n 1 --sweep capacity=1,2 scenarios/three-environments.yaml
+mc mcone
+fact mcone sw-dot = 4
+render mccens -n 40 --horizon 25m scenarios/three-environments.yaml
+mc mccens
+fact mccens cens-dot = 1
+if grep -q 'of 40 trials ([0-9.]*%) not completed by 25m00s' "$tmp/mccens.html" &&
+	grep -q '<td class="cens">&gt; 25m00s</td>' "$tmp/mccens.html"; then
+	ok "mccens: censored trials marked past the horizon and in the table"
+else
+	bad "mccens: censored trials marked past the horizon and in the table"
+fi
+render mcall -n 10 --horizon 5m scenarios/three-environments.yaml
+mc mcall
+fact mcall cens-dot = 1
+if grep -q 'no trial completed by the horizon' "$tmp/mcall.html" && grep -q '10 of 10 trials (100%) not completed by 5m00s' "$tmp/mcall.html"; then
+	ok "mcall: every trial censored, said"
+else
+	bad "mcall: every trial censored, said"
+fi
+
+# Markup in the scenario's and a variant's name and description.
+render mcnames -n 5 tests/html/mc-names.yaml
+mc mcnames
+fact mcnames h1 = "a<b>&c \"quoted\" 'single' </script><!--"
+fact mcnames has_variants = 1
+if grep -q -e "<i>" -e "<b>" "$tmp/mcnames.html"; then bad "mcnames: no markup from the input"; else ok "mcnames: no markup from the input"; fi
+
+# Same input, same bytes, whatever -j.
+"$SIM" run -q -n 30 -j 1 --html "$tmp/j1.html" scenarios/what-if-canary-soak.yaml >/dev/null 2>&1
+"$SIM" run -q -n 30 -j 3 --html "$tmp/j3.html" scenarios/what-if-canary-soak.yaml >/dev/null 2>&1
+if cmp -s "$tmp/j1.html" "$tmp/j3.html" && cmp -s "$tmp/j1.html" "$tmp/mcvar.html"; then
+	ok "mc: same bytes with -j 1 and -j 3"
+else
+	bad "mc: same bytes with -j 1 and -j 3"
+fi
+
+if [ "${MAGOS_HTML_BIG:-0}" = 1 ]; then
+	render mcbig -n 100000 tests/html/one.yaml
+	mc mcbig
+	size mcbig 60000
+else
+	echo "skip mcbig: 100 000 trials take half a minute; set MAGOS_HTML_BIG=1 (test_html_mc draws 100 000 synthetic rows)"
+fi
+
+# compare --html: the table with significance, both CDFs.
+sed 's/gamma: {mean: 10m, sd: 3m}/gamma: {mean: 15m, sd: 3m}/' scenarios/three-environments.yaml >"$tmp/slow.yaml"
+for j in 1 2; do
+	if "$SIM" compare -q -n 30 -j $j --html "$tmp/cmp$j.html" scenarios/three-environments.yaml "$tmp/slow.yaml" >/dev/null 2>"$tmp/cmp.err"; then
+		ok "compare --html -j $j: renders"
+	else
+		bad "compare --html -j $j: renders"
+	fi
+done
+$CHECK "$tmp/cmp1.html" >"$tmp/cmp1.facts"
+fact cmp1 unbalanced = 0
+fact cmp1 external = 0
+fact cmp1 js_error = 0
+fact cmp1 has_compare = 1
+fact cmp1 svg_cdf = 1
+fact cmp1 cdf = 2
+fact cmp1 worse -ge 4
+fact cmp1 h1 = "three-environments → three-environments"
+if cmp -s "$tmp/cmp1.html" "$tmp/cmp2.html"; then ok "compare --html: same bytes with -j 1 and -j 2"; else bad "compare --html: same bytes with -j 1 and -j 2"; fi
+if grep -q '>base: three-environments</text>' "$tmp/cmp1.html" && grep -q '>head: three-environments</text>' "$tmp/cmp1.html"; then
+	ok "compare --html: the legend says which side is which"
+else
+	bad "compare --html: the legend says which side is which"
+fi
+"$SIM" compare -q -n 4 --shard 1/2 --json "$tmp/cp.json" --html "$tmp/cx.html" scenarios/three-environments.yaml "$tmp/slow.yaml" >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$tmp/cx.html" ]; then ok "compare --html with --shard: usage error"; else bad "compare --html with --shard: usage error (exit $rc)"; fi
 
 echo "script-totals: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -35,6 +35,7 @@ class Report(HTMLParser):
         self.row_depth = None
         self.row_label_max = 0
         self.cur = ""
+        self.poly_max = 0
 
     def count(self, key):
         self.counts[key] = self.counts.get(key, 0) + 1
@@ -79,6 +80,18 @@ class Report(HTMLParser):
             self.count("conc_charts")
         if tag == "svg":
             self.count("svgs")
+            # Monte Carlo pages (reports/html_mc.c): charts by kind, "cdf-0", "hist-3", ...
+            kind = a.get("id", "").rsplit("-", 1)[0]
+            if kind in ("cdf", "halts", "hist", "box", "sweep"):
+                self.count("svg_" + kind)
+        if tag in ("g", "rect", "circle") and cls:
+            for c in cls:
+                if c in ("cdf", "halt-row", "hbin", "boxplot", "cens-dot", "sw-dot", "phase-row"):
+                    self.count(c)
+        if tag == "polyline":
+            self.poly_max = max(self.poly_max, len(a.get("points", "").split()))
+        if tag == "tr" and "worse" in cls:
+            self.count("worse")
         for c in cls:
             if c in ("m-halt", "v-fail", "v-pass", "m-rollback", "m-open", "m-settle", "soak"):
                 self.count(c)
@@ -143,7 +156,14 @@ def main():
         "text_max": r.text_max,
         "row_label_max": r.row_label_max,
         "longest_title": max((len(t) for t in r.titles), default=0),
+        "poly_max": r.poly_max,
     }
+    for sec in ("mc-stats", "cdf", "halts", "blast", "phases", "critical", "detection", "exposure",
+                "variants", "sweep", "compare"):
+        out["has_" + sec] = int(sec in r.ids)
+    for k in ("svg_cdf", "svg_halts", "svg_hist", "svg_box", "svg_sweep", "cdf", "halt-row", "hbin",
+              "boxplot", "cens-dot", "sw-dot", "phase-row", "worse"):
+        out[k] = r.counts.get(k, 0)
     for sec in ("summary", "gantt", "gates", "concurrency", "events", "filter"):
         out["has_" + sec] = int(sec in r.ids)
     for k in ("groups", "rows", "crit", "agg", "gate_charts", "conc_charts", "svgs", "m-halt",

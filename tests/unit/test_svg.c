@@ -289,6 +289,64 @@ static void test_css(void)
 	free(c.buf);
 }
 
+static void test_polygon_box(void)
+{
+	struct cap c;
+	FILE *f = cap_open(&c);
+	double xs[] = { 0, 10, 10 }, ys[] = { 0, 0, 5 }, q[5] = { 1, 2, 3, 4, 5 };
+
+	svg_polygon(f, xs, ys, 3, "band", "t<");
+	svg_polygon(f, xs, ys, 0, "band", NULL);
+	svg_box_h(f, 10, 8, q, "s1", "p50 3");
+	svg_box_h(f, 10, 8, q, NULL, NULL);
+	CU_ASSERT_STRING_EQUAL(cap_text(&c),
+			       "<polygon points=\"0,0 10,0 10,5\" class=\"band\"><title>t&lt;</title>"
+			       "</polygon>\n"
+			       "<g class=\"boxplot\"><title>p50 3</title>\n"
+			       "<line x1=\"1\" y1=\"10\" x2=\"2\" y2=\"10\" class=\"whisk\"/>\n"
+			       "<line x1=\"4\" y1=\"10\" x2=\"5\" y2=\"10\" class=\"whisk\"/>\n"
+			       "<line x1=\"1\" y1=\"8\" x2=\"1\" y2=\"12\" class=\"whisk\"/>\n"
+			       "<line x1=\"5\" y1=\"8\" x2=\"5\" y2=\"12\" class=\"whisk\"/>\n"
+			       "<rect x=\"2\" y=\"6\" width=\"2\" height=\"8\" class=\"box s1\"/>\n"
+			       "<line x1=\"3\" y1=\"6\" x2=\"3\" y2=\"14\" class=\"med\"/>\n"
+			       "</g>\n"
+			       "<g class=\"boxplot\">\n"
+			       "<line x1=\"1\" y1=\"10\" x2=\"2\" y2=\"10\" class=\"whisk\"/>\n"
+			       "<line x1=\"4\" y1=\"10\" x2=\"5\" y2=\"10\" class=\"whisk\"/>\n"
+			       "<line x1=\"1\" y1=\"8\" x2=\"1\" y2=\"12\" class=\"whisk\"/>\n"
+			       "<line x1=\"5\" y1=\"8\" x2=\"5\" y2=\"12\" class=\"whisk\"/>\n"
+			       "<rect x=\"2\" y=\"6\" width=\"2\" height=\"8\" class=\"box\"/>\n"
+			       "<line x1=\"3\" y1=\"6\" x2=\"3\" y2=\"14\" class=\"med\"/>\n"
+			       "</g>\n");
+	free(c.buf);
+}
+
+static void test_step_cdf(void)
+{
+	/* Four values and one more trial beyond them (censored): the curve ends at 4/5. */
+	double v[] = { 10, 20, 20, 40 }, xs[8], ys[8];
+	struct svg_scale x = { 0, 40, 0, 40 }, y = { 0, 1, 100, 0 };
+	size_t n = svg_step_cdf(v, 4, 5, &x, &y, 10, xs, ys, 8);
+
+	CU_ASSERT_EQUAL_FATAL(n, 5);
+	CU_ASSERT_DOUBLE_EQUAL(xs[0], 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(xs[4], 40, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(ys[0], 100, 1e-9); /* nothing <= 0 */
+	CU_ASSERT_DOUBLE_EQUAL(ys[1], 80, 1e-9);  /* 1 of 5 <= 10 */
+	CU_ASSERT_DOUBLE_EQUAL(ys[2], 40, 1e-9);  /* 3 of 5 <= 20 */
+	CU_ASSERT_DOUBLE_EQUAL(ys[3], 40, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(ys[4], 20, 1e-9); /* 4 of 5: the censored one never counts */
+	/* The last column is always sampled, even off the step. */
+	x.r1 = 35;
+	n = svg_step_cdf(v, 4, 4, &x, &y, 10, xs, ys, 8);
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT_DOUBLE_EQUAL(xs[4], 35, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(ys[4], 0, 1e-9);
+	/* Bounded by the caller's room and by the width, never by the values. */
+	CU_ASSERT_EQUAL(svg_step_cdf(v, 4, 4, &x, &y, 10, xs, ys, 2), 2);
+	CU_ASSERT_EQUAL(svg_step_cdf(v, 4, 0, &x, &y, 10, xs, ys, 8), 0);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
@@ -302,6 +360,8 @@ void register_tests(void)
 		{ "axes", test_axes },
 		{ "legend", test_legend },
 		{ "css", test_css },
+		{ "polygon_box", test_polygon_box },
+		{ "step_cdf", test_step_cdf },
 		CU_TEST_INFO_NULL,
 	};
 
