@@ -307,9 +307,13 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 				 s->name ? s->name : "", cens, s->n,
 				 pctx((double)cens / (double)s->n, a), dur(p->horizon_ms, b));
 			svg_circle(f, xz, y0, 3.5, cls, tip);
-			if (n == 1)
+			if (n == 1) {
+				/* Says what the jump is: the share still running at the horizon. */
+				snprintf(tip, sizeof(tip), "%s censored",
+					 pctx((double)cens / (double)s->n, a));
 				svg_text(f, xz + 6, y0 + (y0 - fr.y0 < 30 ? 14 : -6), "start", "lbl",
-					 pctx((double)cens / (double)s->n, a), 0);
+					 tip, 0);
+			}
 		}
 		fputs("</g>\n", f);
 	}

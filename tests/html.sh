@@ -252,7 +252,8 @@ render mccens -n 40 --horizon 25m scenarios/three-environments.yaml
 mc mccens
 fact mccens cens-dot = 1
 if grep -q 'of 40 trials ([0-9.]*%) not completed by 25m00s' "$tmp/mccens.html" &&
-	grep -q '<td class="cens">&gt; 25m00s</td>' "$tmp/mccens.html"; then
+	grep -q '<td class="cens">&gt; 25m00s</td>' "$tmp/mccens.html" &&
+	grep -q '>[0-9.]*% censored</text>' "$tmp/mccens.html"; then
 	ok "mccens: censored trials marked past the horizon and in the table"
 else
 	bad "mccens: censored trials marked past the horizon and in the table"
