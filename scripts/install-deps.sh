@@ -9,7 +9,9 @@
 set -eu
 
 PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
-BROWSER_PACKAGES="chromium"
+# fonts-liberation: the page text in screenshots (a Recommends of chromium that
+# --no-install-recommends would skip).
+BROWSER_PACKAGES="chromium fonts-liberation"
 if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
 fi
