@@ -560,6 +560,46 @@ out_release:
 	return rc;
 }
 
+/* @path without leading "./" (so "./x" and "x" compare equal). */
+static const char *bare_path(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+/*
+ * Usage checks of the output files: none may be empty, and no two may name
+ * the same file (one would overwrite the other).  Prints the error.
+ * Returns: 0 when fine, -1 otherwise.
+ */
+static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
+			 const char *mermaid)
+{
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid" };
+	const char *const path[] = { json, csv, html, trace, mermaid };
+	size_t n = sizeof(path) / sizeof(path[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!path[i])
+			continue;
+		if (!*path[i]) {
+			fprintf(stderr, "%s run: %s needs a file name, not an empty one\n"
+					"try '%s run --help'\n",
+				cmd_prog, opt[i], cmd_prog);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (path[j] && !strcmp(bare_path(path[i]), bare_path(path[j]))) {
+				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
+						"try '%s run --help'\n",
+					cmd_prog, opt[j], opt[i], path[i], cmd_prog);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -684,6 +724,10 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	if (check_outputs(o.json, csv, html, trace, mermaid) != 0) {
+		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
 	if ((trace || mermaid) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --trace and --mermaid draw a single run (no -n above 1,\n"
@@ -691,17 +735,17 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (shard_n && (!o.json || csv)) {
-		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
-				"--csv: give --csv to merge)\ntry '%s run --help'\n",
-			cmd_prog, cmd_prog);
-		return CLI_USAGE;
-	}
 	if (html && shard_n) {
 		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --html draws the whole run, not a shard (merge the shards, or run without --shard)\n"
 				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (shard_n && (!o.json || csv)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
+				"--csv: give --csv to merge)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
@@ -759,7 +803,7 @@ int cmd_run(int argc, char **argv)
 		struct sp_set sp;
 		struct picture_arg pa = { &rep, &sp };
 
-		sp_build(&sp, &rep);
+		sp_build_members(&sp, &rep, fleet_glue_ssm(r.fleet));
 		if (trace)
 			rc = write_file(trace, write_trace, &pa);
 		if (rc == CLI_OK && mermaid)

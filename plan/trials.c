@@ -75,8 +75,11 @@ static int cmp_edge(const void *pa, const void *pb)
 }
 
 /*
- * The most adoption attempts in flight at once: each attempt holds
- * [start, end) (an attempt still in flight at the end holds to @end_ms).
+ * The most StageSet members with an adoption in flight at once: a member
+ * adopts over the union of its attempts, each holding [start, end) (an
+ * attempt still in flight at the end holds to @end_ms).  The same count as
+ * the "adopting members" counters of reports/spans.h built with the model
+ * (sp_build_members()), summed over the FleetRollouts.
  */
 static unsigned peak_adopting(const struct ssm *m, int64_t end_ms)
 {
@@ -86,20 +89,33 @@ static unsigned peak_adopting(const struct ssm *m, int64_t end_ms)
 	unsigned peak = 0;
 	long cur = 0;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < ms[i].nadoptions; k++) {
-			const struct ssm_adoption *a = &ms[i].adoptions[k];
-			int64_t end = a->end_ms >= 0 ? a->end_ms : end_ms;
+	for (size_t i = 0; i < n; i++) {
+		int64_t lo = -1, hi = -1; /* the member's stretch being merged, none yet */
 
-			if (a->start_ms < 0 || end <= a->start_ms)
+		for (size_t k = 0; k <= ms[i].nadoptions; k++) {
+			const struct ssm_adoption *a = k < ms[i].nadoptions ? &ms[i].adoptions[k] : NULL;
+			int64_t end = a ? (a->end_ms >= 0 ? a->end_ms : end_ms) : -1;
+
+			if (a && (a->start_ms < 0 || end <= a->start_ms))
 				continue;
-			if (ne + 2 > cap) {
-				cap = cap ? cap * 2 : 64;
-				e = xreallocarray(e, cap, sizeof(*e));
+			if (a && lo >= 0 && a->start_ms <= hi) { /* overlaps or touches: one stretch */
+				hi = end > hi ? end : hi;
+				continue;
 			}
-			e[ne++] = (struct edge){ a->start_ms, +1 };
-			e[ne++] = (struct edge){ end, -1 };
+			if (lo >= 0) {
+				if (ne + 2 > cap) {
+					cap = cap ? cap * 2 : 64;
+					e = xreallocarray(e, cap, sizeof(*e));
+				}
+				e[ne++] = (struct edge){ lo, +1 };
+				e[ne++] = (struct edge){ hi, -1 };
+			}
+			if (a) {
+				lo = a->start_ms;
+				hi = end;
+			}
 		}
+	}
 	if (ne)
 		qsort(e, ne, sizeof(*e), cmp_edge);
 	for (size_t i = 0; i < ne; i++) {

@@ -3,11 +3,14 @@
  * (r0, d0g1, d0g1s, d0h0, d0t3, ...) so equal names never collide, and an
  * explicit start and end in ms, so nothing depends on Mermaid's "after".
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "engine/xalloc.h"
 #include "reports/mermaid.h"
@@ -19,7 +22,7 @@ char *rep_mermaid_escape(const char *s, size_t max)
 	char *out = xmalloc(cap);
 
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
-		char tmp[16];
+		char tmp[16] = { 0 };
 		const char *add = tmp;
 		size_t len = 1, adv = 1;
 
@@ -36,9 +39,39 @@ char *rep_mermaid_escape(const char *s, size_t max)
 			break;
 		}
 		switch (*p) {
-		case ':': case '#': case ';': case '"': case '\'': case '<': case '>': case '&':
-		case '%': case '`': case '{': case '}':
-			len = (size_t)snprintf(tmp, sizeof(tmp), "#%u;", *p);
+		/*
+		 * Mermaid's gantt lexer ends a task name at ':', '#' and ';' and
+		 * the line at '%' (a comment), and its `#58;` entity codes reach
+		 * the gantt's text undecoded (garbage): a look-alike instead.
+		 * '<', '>', '&' would be sanitized as markup.
+		 */
+		case ':':
+			add = "\u2236"; /* RATIO */
+			len = strlen(add);
+			break;
+		case '#':
+			add = "\uff03"; /* FULLWIDTH NUMBER SIGN */
+			len = strlen(add);
+			break;
+		case ';':
+			add = "\uff1b"; /* FULLWIDTH SEMICOLON */
+			len = strlen(add);
+			break;
+		case '%':
+			add = "\uff05"; /* FULLWIDTH PERCENT SIGN */
+			len = strlen(add);
+			break;
+		case '<':
+			add = "\u2039"; /* SINGLE LEFT-POINTING ANGLE QUOTATION MARK */
+			len = strlen(add);
+			break;
+		case '>':
+			add = "\u203a"; /* SINGLE RIGHT-POINTING ANGLE QUOTATION MARK */
+			len = strlen(add);
+			break;
+		case '&':
+			add = "\uff06"; /* FULLWIDTH AMPERSAND */
+			len = strlen(add);
 			break;
 		default:
 			if (*p < 0x20 || *p == 0x7f) {
@@ -88,6 +121,58 @@ static void out(struct mw *w, const char *fmt, ...)
 }
 
 /*
+ * The lexer of Mermaid's gantt takes its keywords before a task name, so a
+ * name starting with one ("gantt", "title ", a date, ...) breaks the line:
+ * such a name gets an invisible U+200B (ZERO WIDTH SPACE) in front.
+ */
+static bool keyword_start(const char *s)
+{
+	/* With a trailing space: the keyword needs white space after it (or the " :" that follows). */
+	static const char *const kw[] = {
+		"gantt", "dateFormat ", "inclusiveEndDates", "topAxis", "axisFormat ",
+		"tickInterval ", "includes ", "excludes ", "todayMarker ", "weekday ", "title ",
+		"accTitle", "accDescr", "section ", "click ", "call ", "href ", "displayMode",
+	};
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		size_t k = strlen(kw[i]);
+		bool space = kw[i][k - 1] == ' ';
+
+		k -= space;
+		if (n >= k && !strncasecmp(s, kw[i], k) &&
+		    (!space || s[k] == '\0' || isspace((unsigned char)s[k])))
+			return true;
+	}
+	/* \d\d\d\d-\d\d-\d\d is the lexer's date token. */
+	return n >= 10 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) &&
+	       isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3]) && s[4] == '-' &&
+	       isdigit((unsigned char)s[5]) && isdigit((unsigned char)s[6]) && s[7] == '-' &&
+	       isdigit((unsigned char)s[8]) && isdigit((unsigned char)s[9]);
+}
+
+#define MERMAID_DATE_BUFSZ 40
+
+/*
+ * Simulated time @ms as "2023-01-01 00:10:00.000" (REP_MERMAID_ANCHOR plus
+ * @ms): a date with no zone, which Mermaid reads in the reader's local time
+ * and draws the axis of in local time too, so the zone cancels out.
+ */
+static char *date(int64_t ms, char *buf)
+{
+	time_t t;
+	struct tm tm;
+
+	if (ms < 0)
+		ms = 0;
+	t = (time_t)(REP_MERMAID_ANCHOR_UNIX + ms / 1000);
+	gmtime_r(&t, &tm);
+	snprintf(buf, MERMAID_DATE_BUFSZ, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms % 1000));
+	return buf;
+}
+
+/*
  * One task line: "    PRE NAME POST :TAGS, ID, START, END", NAME cut to
  * REP_MERMAID_NAME_MAX characters (PRE and POST are short and kept whole).
  */
@@ -96,11 +181,12 @@ static void task(struct mw *w, const char *pre, const char *name, const char *po
 {
 	char *ep = rep_mermaid_escape(pre, 0), *en = rep_mermaid_escape(name, REP_MERMAID_NAME_MAX);
 	char *eq = rep_mermaid_escape(post, 0);
+	char a[MERMAID_DATE_BUFSZ], b[MERMAID_DATE_BUFSZ];
 
 	if (end <= start)
 		end = start + 1; /* Mermaid draws nothing for an empty bar */
-	out(w, "    %s%s%s :%s%s%s, %" PRId64 ", %" PRId64 "\n", ep, en, eq, tags, *tags ? ", " : "",
-	    id, start, end);
+	out(w, "    %s%s%s%s :%s%s%s, %s, %s\n", keyword_start(*pre ? pre : name) ? "\u200b" : "",
+	    ep, en, eq, tags, *tags ? ", " : "", id, date(start, a), date(end, b));
 	free(ep);
 	free(en);
 	free(eq);
@@ -150,13 +236,14 @@ static bool active_span(const struct sp_target *t, int64_t *start, int64_t *end)
 	return any;
 }
 
+/* Elapsed time on the axis (the anchor is day 1 of the year, 00:00). */
 static const char *axis_format(int64_t end_ms)
 {
 	if (end_ms <= 3600 * 1000)
 		return "%M:%S";
 	if (end_ms <= 24 * 3600 * 1000)
 		return "%H:%M";
-	return "%d %H:%M";
+	return "day %-j, %H:%M";
 }
 
 static void groups(struct mw *w, const struct sp_set *sp, size_t di)
@@ -211,10 +298,31 @@ static void halts(struct mw *w, const struct sp_set *sp, size_t di)
 	}
 }
 
-static void targets(struct mw *w, const struct sp_set *sp, size_t di)
+/* The bars targets() would draw per phase for the whole run. */
+static size_t phase_bars(const struct sp_set *sp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sp->ntargets; i++)
+		for (size_t k = 0; k < sp->targets[i].nspans; k++)
+			n += !resting(sp->targets[i].spans[k].phase);
+	return n;
+}
+
+static const char *phase_tags(enum sp_phase p, bool open)
+{
+	return bad(p) ? "crit" : open && unfinished(p) ? "active" : "done";
+}
+
+/*
+ * Per target that left pending: one bar per phase it was busy in, labelled
+ * with that phase (@split), or one bar over its activity labelled with the
+ * busy phases it went through, in order (each once).
+ */
+static void targets(struct mw *w, const struct sp_set *sp, size_t di, bool split)
 {
 	const struct sp_driver *d = &sp->drivers[di];
-	char id[64], name[1024], post[64];
+	char id[64], name[1024], post[256];
 	bool header = false;
 
 	for (size_t i = d->first; i < d->first + d->ntargets; i++) {
@@ -232,11 +340,42 @@ static void targets(struct mw *w, const struct sp_set *sp, size_t di)
 			header = true;
 		}
 		snprintf(name, sizeof(name), "%s%s%s", t->ns, *t->ns ? "/" : "", t->name);
-		snprintf(post, sizeof(post), " - %s", t->gone ? "deleted" : sp_phase_name(t->final));
-		snprintf(id, sizeof(id), "d%zut%zu", di, i - d->first);
-		task(w, "", name, post,
-		     bad(t->final) ? "crit" : !t->gone && unfinished(t->final) ? "active" : "done", id,
-		     s, e);
+		if (split) {
+			for (size_t k = 0; k < t->nspans; k++) {
+				const struct sp_span *x = &t->spans[k];
+
+				if (resting(x->phase))
+					continue;
+				snprintf(post, sizeof(post), " - %s", sp_phase_name(x->phase));
+				snprintf(id, sizeof(id), "d%zut%zup%zu", di, i - d->first, k);
+				task(w, "", name, post, phase_tags(x->phase, x->open_end), id,
+				     x->start_ms, x->end_ms);
+			}
+		} else {
+			bool seen[SP_NPHASES] = { false };
+			int len = 0;
+			enum sp_phase last = SP_PENDING;
+
+			for (size_t k = 0; k < t->nspans && len >= 0 && (size_t)len < sizeof(post); k++) {
+				enum sp_phase p = t->spans[k].phase;
+
+				if (resting(p) || seen[p])
+					continue;
+				seen[p] = true;
+				len += snprintf(post + len, sizeof(post) - (size_t)len, "%s%s",
+						len ? ", " : " - ", sp_phase_name(p));
+			}
+			for (size_t k = t->nspans; k-- > 0;)
+				if (!resting(t->spans[k].phase)) {
+					last = t->spans[k].phase;
+					break;
+				}
+			snprintf(id, sizeof(id), "d%zut%zu", di, i - d->first);
+			task(w, "", name, post,
+			     phase_tags(last, !t->gone && t->nspans && t->spans[t->nspans - 1].open_end &&
+						      t->spans[t->nspans - 1].phase == last),
+			     id, s, e);
+		}
 	}
 }
 
@@ -289,13 +428,14 @@ int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 {
 	struct mw w = { f, 0 };
 	char dur[GT_DURATION_BUFSZ], title[512];
+	bool split = sp->ntargets <= REP_MERMAID_MAX_TARGETS && phase_bars(sp) <= REP_MERMAID_MAX_BARS;
 	char *e;
 
 	gt_format_duration(sp->end_ms, dur, sizeof(dur));
 	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu targets", run->name ? run->name : "run",
 		 run->seed, sp->ntargets);
 	e = rep_mermaid_escape(title, 0);
-	out(&w, "```mermaid\ngantt\n    title %s\n    dateFormat x\n    axisFormat %s\n", e,
+	out(&w, "```mermaid\ngantt\n    title %s\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %s\n", e,
 	    axis_format(sp->end_ms));
 	free(e);
 	section(&w, "run");
@@ -310,7 +450,7 @@ int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 			halts(&w, sp, di);
 		}
 		if (sp->ntargets <= REP_MERMAID_MAX_TARGETS)
-			targets(&w, sp, di);
+			targets(&w, sp, di, split);
 		else
 			summaries(&w, sp, di);
 	}

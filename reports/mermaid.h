@@ -7,10 +7,13 @@
  * Markdown summary.
  *
  * Shape:
- *  - `dateFormat x` (times are ms since scenario start, so the chart starts
- *    at 0) and an axisFormat chosen by the run's length (%M:%S up to an
- *    hour, %H:%M up to a day, day and hour after; Mermaid formats the axis
- *    in the reader's time zone, so only a UTC reader sees 00:00 at 0);
+ *  - `dateFormat YYYY-MM-DD HH:mm:ss.SSS`, every time a date with no zone
+ *    from REP_MERMAID_ANCHOR_UNIX (2023-01-01 00:00:00.000 = simulated 0):
+ *    Mermaid reads such dates in the reader's local time and formats the
+ *    axis in local time too, so the axis shows elapsed time in every zone
+ *    (`dateFormat x` with epoch ms shifted it by the reader's offset);
+ *    axisFormat %M:%S up to an hour, %H:%M up to a day, "day %-j, %H:%M"
+ *    after (day 1 = the first day);
  *  - a section "run" with one bar from 0 to the end of the run, named with
  *    how it ended (the chart is never empty, even with no targets);
  *  - per driver (reports/spans.h order) a section with one bar per step or
@@ -18,16 +21,21 @@
  *    or to the end of the run (`active`); a wave's soak as a second bar;
  *    each halt as a `crit` milestone;
  *  - with at most REP_MERMAID_MAX_TARGETS targets in the run, a section per
- *    driver listing every target that left pending: one bar from its first
- *    non-pending phase to the end of its last, labelled with the phase it
- *    ended in (`crit` when failed or not ready, `active` when still in an
- *    unfinished phase at the end, `done` otherwise);
+ *    driver listing every target that left pending: one bar per busy
+ *    (not resting) phase, labelled with that phase (`crit` when failed or
+ *    not ready, `active` when still in it at the end, `done` otherwise);
+ *    past REP_MERMAID_MAX_BARS such bars in the run, one bar per target from
+ *    its first busy phase to the end of its last, labelled with the busy
+ *    phases it went through;
  *  - with more, one summary bar per step or wave instead: from the first to
  *    the last activity of its targets, labelled with how many targets ended
  *    in each phase.
- * Names are escaped for Mermaid: `:`, `#`, `;`, quotes, `<`, `>`, `&`, `%`,
- * backticks and control characters become entity codes (`#58;`) or spaces,
- * and are cut to REP_MERMAID_NAME_MAX characters with "..." (UTF-8 aware).
+ * Names: Mermaid's gantt lexer ends a task name at `:`, `#`, `;` and takes
+ * `%` as a comment, and its entity codes reach gantt text undecoded, so
+ * those characters and `<`, `>`, `&` become look-alikes (U+2236, fullwidth
+ * forms, U+2039/U+203A) and control characters spaces; a task name that
+ * would start with a gantt keyword gets a U+200B in front; names are cut to
+ * REP_MERMAID_NAME_MAX characters with "..." (UTF-8 aware).
  */
 
 #include <stdio.h>
@@ -37,6 +45,10 @@
 
 #define REP_MERMAID_MAX_TARGETS 30
 #define REP_MERMAID_NAME_MAX 60
+/* Per-phase target bars when the run has at most this many of them, else one bar per target. */
+#define REP_MERMAID_MAX_BARS 80
+/* Simulated time 0 on the chart: 2023-01-01 00:00:00 with no zone (see above). */
+#define REP_MERMAID_ANCHOR_UNIX 1672531200
 
 /*
  * rep_mermaid() - writes the gantt block of @run (spans @sp, built from it
@@ -46,8 +58,8 @@
 int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp);
 
 /*
- * rep_mermaid_escape() - @s escaped for a Mermaid gantt task, section or
- * title (see above), cut to @max characters (0: no limit).
+ * rep_mermaid_escape() - @s made safe for a Mermaid gantt task, section or
+ * title (look-alikes, see above), cut to @max characters (0: no limit).
  * Returns: a new string; free() it.  Cannot fail (aborts on OOM).
  */
 char *rep_mermaid_escape(const char *s, size_t max);

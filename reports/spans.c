@@ -12,6 +12,7 @@
 
 #include "engine/xalloc.h"
 #include "reports/spans.h"
+#include "sim/stageset_model.h"
 #include "sim/strindex.h"
 
 /* ---- a (namespace id, name id) → index map, open addressing ---------- */
@@ -158,6 +159,7 @@ struct tstate {
 
 struct builder {
 	const struct rep_run *run;
+	const struct ssm *members; /* the member model: StageSet adoptions from its attempts; may be NULL */
 	struct sp_set *s;
 	struct tstate *ts;
 	size_t nts, capts;
@@ -771,8 +773,11 @@ static void pass(struct builder *b)
 				if (sets_annotation(detail, "stages.metio.wtf/rollback-to")) {
 					st->stamped = true;
 					st->adopt_reason = st->reason;
-					enter(b, st, r->t_ms, SP_ROLLING_BACK, "rollback-to");
-				} else if (sets_annotation(detail, "stages.metio.wtf/approved-version") &&
+					/* With the model, its directed attempt is the rollback. */
+					if (!b->members)
+						enter(b, st, r->t_ms, SP_ROLLING_BACK, "rollback-to");
+				} else if (!b->members &&
+					   sets_annotation(detail, "stages.metio.wtf/approved-version") &&
 					   !(st->open && st->cur == SP_ROLLING_BACK)) {
 					st->adopt_reason = st->reason;
 					enter(b, st, r->t_ms, SP_ADOPTING, "approved-version");
@@ -795,7 +800,150 @@ static void pass(struct builder *b)
 	}
 }
 
+/* ---- the member model's adoptions ------------------------------------- */
+
+/*
+ * Lays [@a, @e) in @p (label @label) over the spans of @st: what the spans
+ * said for that stretch is cut away.  @open: the stretch is still under way
+ * at the end of the run.
+ */
+static void overlay_one(struct tstate *st, int64_t a, int64_t e, enum sp_phase p,
+			const char *label, bool open)
+{
+	struct sp_span *in = st->t.spans, *out;
+	size_t n = st->t.nspans, k = 0;
+	bool placed = false;
+
+	out = xcalloc(2 * n + 2, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		struct sp_span sp = in[i];
+
+		if (!placed && sp.start_ms >= a) {
+			out[k++] = (struct sp_span){ a, e, p, label, open };
+			placed = true;
+		}
+		if (sp.end_ms <= a || sp.start_ms >= e) {
+			out[k++] = sp;
+			continue;
+		}
+		if (sp.start_ms < a) { /* the part before */
+			out[k] = sp;
+			out[k].end_ms = a;
+			out[k++].open_end = false;
+		}
+		if (!placed) {
+			out[k++] = (struct sp_span){ a, e, p, label, open };
+			placed = true;
+		}
+		if (sp.end_ms > e) { /* the part after */
+			out[k] = sp;
+			out[k++].start_ms = e;
+		}
+	}
+	if (!placed)
+		out[k++] = (struct sp_span){ a, e, p, label, open };
+	/* Neighbours in the same phase are one span (the first one's label). */
+	n = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (n && out[n - 1].phase == out[i].phase && out[n - 1].end_ms == out[i].start_ms) {
+			out[n - 1].end_ms = out[i].end_ms;
+			out[n - 1].open_end = out[i].open_end;
+			continue;
+		}
+		out[n++] = out[i];
+	}
+	free(st->t.spans);
+	st->t.spans = out;
+	st->t.nspans = n;
+	st->cap = 2 * st->cap + 2 > n ? 2 * st->cap + 2 : n;
+}
+
+/*
+ * A StageSet's adoption attempts as the member model ran them: ADOPTING
+ * (ROLLING_BACK for one directed by a rollback-to stamp) from the pass that
+ * started the attempt to its outcome's write, or to the end of the run.
+ */
+static void overlay_attempts(struct builder *b, struct tstate *st)
+{
+	const struct ssm_member_stat *ms = ssm_member(b->members, st->t.ns, st->t.name);
+	int64_t end = b->s->end_ms;
+
+	for (size_t k = 0; ms && k < ms->nadoptions; k++) {
+		const struct ssm_adoption *ad = &ms->adoptions[k];
+		int64_t e = ad->end_ms >= 0 && ad->end_ms < end ? ad->end_ms : end;
+
+		if (ad->start_ms < 0 || e <= ad->start_ms)
+			continue;
+		overlay_one(st, ad->start_ms, e, ad->directed ? SP_ROLLING_BACK : SP_ADOPTING,
+			    ad->version, ad->end_ms < 0 || ad->end_ms > end);
+	}
+	if (st->t.nspans && st->t.spans[st->t.nspans - 1].open_end)
+		st->t.final = st->t.spans[st->t.nspans - 1].phase;
+}
+
+struct edge {
+	int64_t t;
+	int delta;
+};
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct edge *a = pa, *b = pb;
+
+	return (a->t > b->t) - (a->t < b->t);
+}
+
+/*
+ * The adopting counters from the finished spans: per FleetRollout, its
+ * members in ADOPTING or ROLLING_BACK at each instant (one point per change,
+ * all of an instant's changes applied); a span still open at the end stays
+ * counted.
+ */
+static void adopting_counters(struct builder *b)
+{
+	for (size_t f = 0; f < b->nfleets; f++) {
+		struct sp_counter *c = &b->s->counters[f];
+		struct edge *e = NULL;
+		size_t ne = 0, cap = 0;
+		long cur = 0;
+
+		c->npoints = 0;
+		for (size_t i = 0; i < b->nts; i++) {
+			const struct tstate *st = &b->ts[i];
+
+			if (st->counter != f)
+				continue;
+			for (size_t k = 0; k < st->t.nspans; k++) {
+				const struct sp_span *sp = &st->t.spans[k];
+
+				if (!adopting(sp->phase))
+					continue;
+				if (ne + 2 > cap) {
+					cap = cap ? 2 * cap : 16;
+					e = xreallocarray(e, cap, sizeof(*e));
+				}
+				e[ne++] = (struct edge){ sp->start_ms, +1 };
+				if (!sp->open_end)
+					e[ne++] = (struct edge){ sp->end_ms, -1 };
+			}
+		}
+		if (ne)
+			qsort(e, ne, sizeof(*e), cmp_edge);
+		for (size_t i = 0; i < ne; i++) {
+			cur += e[i].delta;
+			if ((i + 1 == ne || e[i + 1].t != e[i].t) && (c->npoints || cur))
+				counter_set(c, e[i].t, (double)cur);
+		}
+		free(e);
+	}
+}
+
 void sp_build(struct sp_set *s, const struct rep_run *run)
+{
+	sp_build_members(s, run, NULL);
+}
+
+void sp_build_members(struct sp_set *s, const struct rep_run *run, const struct ssm *members)
 {
 	struct builder b;
 	size_t *pos;
@@ -803,6 +951,7 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 	memset(s, 0, sizeof(*s));
 	memset(&b, 0, sizeof(b));
 	b.run = run;
+	b.members = members;
 	b.s = s;
 	s->end_ms = run->end_ms;
 	setup_drivers(&b);
@@ -812,7 +961,10 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 		b.ts[i].t.final = b.ts[i].cur;
 		b.ts[i].t.gone = !b.ts[i].open;
 		push_span(&b.ts[i], run->end_ms, true);
+		if (members && b.ts[i].t.kind && !strcmp(b.ts[i].t.kind, "StageSet"))
+			overlay_attempts(&b, &b.ts[i]);
 	}
+	adopting_counters(&b);
 	/* Adopting members still adopting at the end stay counted: the step function just ends. */
 	if (b.need_unassigned) {
 		struct sp_driver *d = &s->drivers[s->ndrivers++];

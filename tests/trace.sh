@@ -11,9 +11,10 @@
 #     scope, counters with numeric args, process_name for every pid and
 #     thread_name for every thread that has events;
 #   - every Mermaid block is a ```mermaid fence holding `gantt`, dateFormat
-#     x, task lines `NAME :TAGS, ID, START, END` whose names carry none of
-#     the characters Mermaid reads (`:`, `#` outside an entity code, `;`
-#     outside one, quotes, `<`, `>`, `&`) and unique ids;
+#     YYYY-MM-DD HH:mm:ss.SSS, task lines `NAME :TAGS, ID, START, END` with
+#     zone-free dates from 2023-01-01 00:00, names carrying none of what
+#     Mermaid's gantt lexer stops at (`:`, `#`, `;`, `%`) nor `<`, `>`, `&`,
+#     none starting with a gantt keyword, and unique ids;
 #   - bad input renders: a run with no targets, one target, names with `<`,
 #     `&`, quotes, `:` `#` `;` and very long names, and a fleet past the
 #     per-target threshold (2 100 StageSets: the trace switches to per-wave
@@ -21,8 +22,12 @@
 #     scripts/gen-fleet.sh takes minutes to simulate, so it runs only with
 #     TRACE_100K=1 (the unit test test_spans renders a synthetic 100 000-
 #     target run every time);
+#   - the member model: the canary of fleet-gate-halt adopts 4.6.0 from
+#     10m to 11m in the trace and the Mermaid block, and the trace's peak of
+#     "adopting members" is trial 0's peak_adopting of `-n 2 --json`;
 #   - usage and I/O errors: --trace with -n 2 exits 2, an unwritable path
-#     exits 4 and leaves no file.
+#     exits 4 and leaves no file, two outputs naming one file and an empty
+#     output path exit 2, --shard with --html names --html.
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
 set -u
 SIM=${MAGOS_SIM:-build/debug/magos-sim}
@@ -42,7 +47,8 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+[ -z "${KEEP:-}" ] || echo "keeping $tmp"
 
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
@@ -155,8 +161,12 @@ if lines[0] != "```mermaid" or lines[1] != "gantt":
     errs.append("does not open with ```mermaid and gantt")
 if "```" not in lines[2:]:
     errs.append("no closing fence")
-if "    dateFormat x" not in lines:
-    errs.append("no dateFormat x")
+if "    dateFormat YYYY-MM-DD HH:mm:ss.SSS" not in lines:
+    errs.append("no dateFormat YYYY-MM-DD HH:mm:ss.SSS")
+# What Mermaid's gantt lexer ends a name at (:, #, ;), a comment (%), markup.
+forbidden = r'[:#;%<>&]'
+keyword = re.compile(r'(gantt|(dateFormat|axisFormat|tickInterval|includes|excludes|todayMarker|weekday|title|section|click|call|href)\s|\d\d\d\d-\d\d-\d\d)', re.I)
+date = r"2023-\d\d-\d\d \d\d:\d\d:\d\d\.\d\d\d"
 ids = set()
 tasks = 0
 for l in lines[2:]:
@@ -164,21 +174,22 @@ for l in lines[2:]:
             or l.startswith("    axisFormat") or l.startswith("    section "):
         body = l[len("    section "):] if l.startswith("    section ") else \
             (l[len("    title "):] if l.startswith("    title ") else "")
-        if re.search(r'[:"<>&\'`]', body) or re.search(r'#(?![0-9]+;)', body):
+        if re.search(forbidden, body):
             errs.append("unescaped text: " + l)
         continue
-    m = re.fullmatch(r"    (.+?) :((?:[a-z]+, )*)([A-Za-z0-9]+), (\d+), (\d+)", l)
+    m = re.fullmatch(r"    (.+?) :((?:[a-z]+, )*)([A-Za-z0-9]+), (%s), (%s)" % (date, date), l)
     if not m:
         errs.append("not a task line: " + l); continue
     name, _, tid, s, e = m.groups()
     tasks += 1
-    stripped = re.sub(r"#[0-9]+;", "", name)
-    if re.search(r'[:#;"<>&\'`]', stripped):
+    if re.search(forbidden, name):
         errs.append("unescaped name: " + name)
+    if keyword.match(name):
+        errs.append("name starts with a gantt keyword: " + name)
     if tid in ids:
         errs.append("duplicate id " + tid)
     ids.add(tid)
-    if int(e) <= int(s):
+    if e <= s:
         errs.append("empty bar: " + l)
 if not tasks:
     errs.append("no task")
@@ -267,7 +278,7 @@ metadata: {name: empty}
 spec: {seed: 1, horizon: 1h}
 EOF
 render no-targets "$tmp/empty.yaml"
-if grep -q '"targets":0' "$tmp/no-targets.trace.json" && grep -q ':r0, 0, 1$' "$tmp/no-targets.mermaid.md"; then
+if grep -q '"targets":0' "$tmp/no-targets.trace.json" && grep -q ':r0, 2023-01-01 00:00:00.000, 2023-01-01 00:00:00.001$' "$tmp/no-targets.mermaid.md"; then
 	ok "no-targets: an empty trace and a one-bar chart"
 else bad "no-targets: unexpected output"; fi
 
@@ -321,8 +332,9 @@ EOF
 } >"$tmp/one.yaml"
 render one-target "$tmp/one.yaml"
 if grep -q '"targets":1' "$tmp/one-target.trace.json" &&
-	grep -q '^    default/shop-dev - applied :done, d0t0, ' "$tmp/one-target.mermaid.md"; then
-	ok "one-target: one thread, one target bar"
+	grep -q '^    default/shop-dev - planning :done, d0t0p0, ' "$tmp/one-target.mermaid.md" &&
+	grep -q '^    default/shop-dev - applying :done, d0t0p1, ' "$tmp/one-target.mermaid.md"; then
+	ok "one-target: one thread, one target bar per busy phase"
 else bad "one-target: unexpected output"; fi
 
 render odd-names "$tmp/odd.yaml"
@@ -337,8 +349,9 @@ assert d["otherData"]["scenario"] == 'odd <names> & "quotes": #1; 50% `x`'
 PY
 if [ $? -eq 0 ]; then ok "odd-names: the trace keeps every name exactly"; else
 	bad "odd-names: names changed in the trace"; sed 's/^/     /' "$tmp/odd.facts" | tail -3; fi
-if grep -q '^    step dev #60;a#62; #38; #34;b#34;#58; #35;c#59; 100#37; #123;x#125; (' "$tmp/odd-names.mermaid.md" &&
-	grep -q '^    default/shop-prod-with-a-very-long-name-abcdefghijabcdefghij\.\.\. - applied :done' "$tmp/odd-names.mermaid.md"; then
+if grep -q '^    step dev ‹a› ＆ "b"∶ ＃c； 100％ {x} (' "$tmp/odd-names.mermaid.md" &&
+	grep -q '^    title odd ‹names› ＆ "quotes"∶ ＃1； 50％ `x`, seed 5' "$tmp/odd-names.mermaid.md" &&
+	grep -q '^    default/shop-prod-with-a-very-long-name-abcdefghijabcdefghij\.\.\. - applying :done' "$tmp/odd-names.mermaid.md"; then
 	ok "odd-names: Mermaid names escaped and long ones cut"
 else bad "odd-names: Mermaid names not escaped or cut"; sed 's/^/     /' "$tmp/odd-names.mermaid.md"; fi
 
@@ -384,6 +397,51 @@ rc=$?
 if [ "$rc" -eq 4 ] && grep -q "cannot write '$tmp/no/such/dir/m.md'" "$tmp/io.err"; then
 	ok "an unwritable --mermaid path exits 4 and names the file"
 else bad "an unwritable --mermaid path exits $rc"; cat "$tmp/io.err"; fi
+
+# Two outputs on one file, an empty output path: usage errors, nothing written.
+for args in "--html $tmp/same.out --trace $tmp/same.out" "--json $tmp/same.out --csv ./$tmp/same.out" \
+	"--mermaid $tmp/same.out --json $tmp/same.out"; do
+	# shellcheck disable=SC2086
+	"$SIM" run -q $args scenarios/three-environments.yaml >/dev/null 2>"$tmp/same.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "both write to" "$tmp/same.err" && [ ! -e "$tmp/same.out" ]; then
+		ok "two outputs on one file are a usage error ($args)"
+	else bad "two outputs on one file exit $rc ($args)"; cat "$tmp/same.err"; fi
+done
+for opt in --html --trace --mermaid --json --csv; do
+	"$SIM" run -q "$opt" '' scenarios/three-environments.yaml >/dev/null 2>"$tmp/empty.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -- "$opt needs a file name" "$tmp/empty.err"; then
+		ok "$opt '' is a usage error"
+	else bad "$opt '' exits $rc"; cat "$tmp/empty.err"; fi
+done
+"$SIM" run --shard 1/2 -n 10 --html "$tmp/x.html" scenarios/fleet-gate-halt.yaml >/dev/null 2>"$tmp/shard.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '--html draws the whole run, not a shard' "$tmp/shard.err"; then
+	ok "--shard with --html names --html"
+else bad "--shard with --html exits $rc"; cat "$tmp/shard.err"; fi
+
+# ---- the member model's adoptions -------------------------------------------
+
+"$SIM" run -q -n 2 -j 1 --json "$tmp/mc.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
+python3 - "$GOLDEN/fleet-gate-halt.trace.json" "$tmp/mc.json" <<'PY' >"$tmp/members.facts" 2>&1
+import json, sys
+t = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in t if e["name"] == "thread_name"}
+canary = [(e["name"], e["ts"] // 1000, (e["ts"] + e["dur"]) // 1000) for e in t
+          if e["ph"] == "X" and names.get((e["pid"], e["tid"])) == "tenant-00/moodle"]
+assert canary == [("adopting", 0, 60000), ("ready", 60000, 600000),
+                  ("adopting", 600000, 660000), ("ready", 660000, 3840000)], canary
+peak = max(e["args"]["value"] for e in t if e["ph"] == "C" and e["name"] == "adopting members")
+trial0 = json.load(open(sys.argv[2]))["trials"][0]
+assert trial0["peak_adopting"] == peak == 4, (trial0["peak_adopting"], peak)
+PY
+if [ $? -eq 0 ]; then ok "the canary adopts 4.6.0 at 10m; peak adopting 4 in the trace and trial 0"; else
+	bad "the member model's adoptions"; sed 's/^/     /' "$tmp/members.facts" | tail -3; fi
+if grep -q '^    tenant-00/moodle - adopting :done, d0t0p2, 2023-01-01 00:10:00.000, 2023-01-01 00:11:00.000$' \
+	"$GOLDEN/fleet-gate-halt.mermaid.md"; then
+	ok "the Mermaid block draws the canary's adoption of 4.6.0 at 10m"
+else bad "the Mermaid block lacks the canary's adoption at 10m"; fi
 
 echo "script-totals: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
