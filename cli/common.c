@@ -181,6 +181,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	rep->summary = &r->summary;
 	rep->obs = r->obs;
 	rep->fleets = r->fobs;
+	rep->members = r->fleet ? fleet_glue_ssm(r->fleet) : NULL;
 	if (r->models) {
 		const struct mdl_job_stat *js;
 		size_t n = mdl_jobs(r->models, &js);

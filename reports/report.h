@@ -19,6 +19,8 @@
 #include "sim/timeline.h"
 
 /* Runner capacity as the Job model saw it (all zero without Jobs). */
+struct ssm;
+
 struct rep_capacity {
 	uint32_t capacity;    /* runner slots; 0 = unlimited */
 	uint32_t peak;        /* most Jobs holding a slot at once */
@@ -44,6 +46,11 @@ struct rep_run {
 	const struct oc_summary *summary;
 	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
 	const struct fo *fleets; /* waves, gates, halts, blast radius per FleetRollout; may be NULL */
+	/*
+	 * The StageSet member model (sim/stageset_model.h), for when adoptions
+	 * started (the timeline only shows when they ended); may be NULL.
+	 */
+	const struct ssm *members;
 	struct rep_capacity capacity;
 };
 

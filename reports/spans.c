@@ -940,7 +940,7 @@ static void adopting_counters(struct builder *b)
 
 void sp_build(struct sp_set *s, const struct rep_run *run)
 {
-	sp_build_members(s, run, NULL);
+	sp_build_members(s, run, run->members);
 }
 
 void sp_build_members(struct sp_set *s, const struct rep_run *run, const struct ssm *members)

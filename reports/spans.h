@@ -160,7 +160,8 @@ struct sp_set {
 
 /*
  * sp_build() - computes the spans of @run into @s (caller's struct,
- * overwritten).
+ * overwritten), with the member model of run->members when it is set (as
+ * sp_build_members()).
  * @run: the run (borrowed; must outlive @s: strings point into it).
  * Errors: cannot fail (aborts on OOM).
  * Cost: O(timeline entries + targets log targets + gate evaluations).
