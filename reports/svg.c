@@ -488,14 +488,14 @@ double svg_legend(FILE *f, double x, double y, double max_x, const struct svg_le
 void svg_css(FILE *f)
 {
 	fputs(":root{--fg:#1f2328;--muted:#59636e;--grid:#d8dee4;--bg:#ffffff;--panel:#f6f8fa;\n"
-	      "--planning:#6f42c1;--applying:#0969da;--approval:#bf8700;--adopting:#1a7f37;\n"
+	      "--planning:#6f42c1;--applying:#0969da;--approval:#bf8700;--adopting:#1b7c83;\n"
 	      "--soaking:#8fd19e;--waiting:#afb8c1;--done:#57606a;--failed:#cf222e;\n"
-	      "--pass:#1a7f37;--fail:#cf222e;--unknown:#9a6700;--open:#0550ae;--settle:#1a7f37;\n"
+	      "--pass:#1a7f37;--fail:#cf222e;--unknown:#953800;--open:#0550ae;--settle:#1a7f37;\n"
 	      "--halt:#cf222e;--rollback:#bf3989;--crit:#e16f24;--series:#0969da;--band:#1a7f37}\n"
 	      "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--grid:#30363d;\n"
 	      "--bg:#0d1117;--panel:#161b22;--planning:#b392f0;--applying:#4493f8;--approval:#d29922;\n"
-	      "--adopting:#3fb950;--soaking:#2f6f3e;--waiting:#6e7681;--done:#8b949e;--failed:#f85149;\n"
-	      "--pass:#3fb950;--fail:#f85149;--unknown:#d29922;--open:#79c0ff;--settle:#3fb950;\n"
+	      "--adopting:#39c5cf;--soaking:#2f6f3e;--waiting:#6e7681;--done:#8b949e;--failed:#f85149;\n"
+	      "--pass:#3fb950;--fail:#f85149;--unknown:#db6d28;--open:#79c0ff;--settle:#3fb950;\n"
 	      "--halt:#ff7b72;--rollback:#f778ba;--crit:#ffa657;--series:#79c0ff;--band:#3fb950}}\n"
 	      "@media print{:root{--fg:#000;--muted:#333;--grid:#ccc;--bg:#fff;--panel:#fff}}\n"
 	      ".chart{font:11px system-ui,-apple-system,'Segoe UI',sans-serif;fill:var(--fg)}\n"
