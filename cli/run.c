@@ -785,6 +785,13 @@ int cmd_run(int argc, char **argv)
 		rc = run_trials(rs, &o, ntrials, jobs, csv, html);
 		goto out_release_scenario;
 	}
+	/* One run is the base: say the variants and sweep are there, and how to run them. */
+	if (!variant && (s.variants || s.sweep) && !o.quiet)
+		fprintf(stderr,
+			"%s run: note: one run of the base; the scenario's %s run with -n N%s\n",
+			cmd_prog,
+			s.variants && s.sweep ? "variants and sweep" : s.variants ? "variants" : "sweep",
+			s.variants ? " (--variant NAME runs one)" : "");
 
 	run_scenario(rs, &o.run, &r);
 	cmd_fill_rep(&rep, rs, &r);

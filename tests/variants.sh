@@ -213,5 +213,12 @@ $FR"
 expect_rc "an empty range in spec.sweep" 3 "$SIM" run -n 5 "$tmp/bad-sweep.yaml"
 check "... at its line" grep -q "bad-sweep.yaml:5:40: error: spec.sweep: sweep 'capacity': empty range" "$tmp/err"
 
+# A single run is the base: it says so, and how to run the variants (not under -q).
+"$SIM" run --timeline none "$EX" >/dev/null 2>"$tmp/one.err"
+check "one run of a scenario with variants notes how to run them" \
+	grep -qx "magos-sim run: note: one run of the base; the scenario's variants run with -n N (--variant NAME runs one)" "$tmp/one.err"
+"$SIM" run -q "$EX" >/dev/null 2>"$tmp/oneq.err"
+check "... but not under -q" test ! -s "$tmp/oneq.err"
+
 echo "script-totals: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
