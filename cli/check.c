@@ -22,7 +22,6 @@
 #include "sim/diag.h"
 #include "sim/gotime.h"
 #include "sim/lint.h"
-#include "sim/outfile.h"
 
 #define CHECK_MAX_JOBS 256
 
@@ -346,37 +345,24 @@ static void print_lines(const struct exp_scenario_report *r, bool color)
 	}
 }
 
-/* write_file() - @fn's output to @path atomically.  Returns 0, or CLI_IO (reported). */
-static int write_file(const char *path, const char *what,
-		      int (*fn)(FILE *, const struct exp_scenario_report *, size_t),
-		      const struct exp_scenario_report *r, size_t n)
+/* The reports of every checked scenario, for the writers of cmd_write_file(). */
+struct reports_arg {
+	const struct exp_scenario_report *r;
+	size_t n;
+};
+
+static int put_junit(FILE *f, const void *arg)
 {
-	struct outfile of;
+	const struct reports_arg *a = arg;
 
-	if (of_open(&of, path) != 0) {
-		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
-			strerror(errno));
-		return CLI_IO;
-	}
-	if (fn(of.f, r, n) != 0) {
-		int err = errno;
-
-		of_abort(&of);
-		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
-			strerror(err));
-		return CLI_IO;
-	}
-	if (of_commit(&of) != 0) {
-		fprintf(stderr, "%s check: cannot write %s '%s': %s\n", cmd_prog, what, path,
-			strerror(errno));
-		return CLI_IO;
-	}
-	return 0;
+	return junit_write(f, a->r, a->n);
 }
 
-static int summary_full(FILE *f, const struct exp_scenario_report *r, size_t n)
+static int put_summary(FILE *f, const void *arg)
 {
-	return ghs_write(f, r, n, GHS_MAX_BYTES);
+	const struct reports_arg *a = arg;
+
+	return ghs_write(f, a->r, a->n, GHS_MAX_BYTES);
 }
 
 static unsigned default_jobs(void)
@@ -490,13 +476,15 @@ int cmd_check(int argc, char **argv)
 		printf(", %zu not run", skipped);
 	putchar('\n');
 	if (junit) {
-		int w = write_file(junit, "JUnit report", junit_write, reps, ndone);
+		struct reports_arg ra = { reps, ndone };
+		int w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
 
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}
 	if (summary) {
-		int w = write_file(summary, "summary", summary_full, reps, ndone);
+		struct reports_arg ra = { reps, ndone };
+		int w = cmd_write_file("check", "summary", summary, put_summary, &ra);
 
 		if (w && rc != CLI_INTERNAL)
 			rc = w;

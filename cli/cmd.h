@@ -92,6 +92,17 @@ int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color);
  */
 void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct run_result *r);
 
+/*
+ * cmd_write_file() - writes @write(f, @arg)'s output to @path atomically
+ * (sim/outfile.h: a temporary file renamed over @path only when complete).
+ * @cmd:   the command name for the message ("run").
+ * @what:  what the file is ("JUnit report"), or NULL.
+ * Returns: CLI_OK, or CLI_IO after printing
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ */
+int cmd_write_file(const char *cmd, const char *what, const char *path,
+		   int (*write)(FILE *f, const void *arg), const void *arg);
+
 /* The commands: argv[0] is the command name.  Return an exit code (enum cli_exit). */
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -2,11 +2,13 @@
  * What the commands share: the shared options, loading with diagnostics and
  * the report of one run.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "cli/cmd.h"
 #include "sim/diag.h"
 #include "sim/gotime.h"
+#include "sim/outfile.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -200,4 +202,28 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 				rep->capacity.max_wait_ms = wait;
 		}
 	}
+}
+
+int cmd_write_file(const char *cmd, const char *what, const char *path,
+		   int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	struct outfile of;
+	int e;
+
+	if (of_open(&of, path) != 0)
+		goto out_error;
+	if (write(of.f, arg) != 0) {
+		e = errno;
+		of_abort(&of);
+		errno = e;
+		goto out_error;
+	}
+	if (of_commit(&of) != 0)
+		goto out_error;
+	return CLI_OK;
+
+out_error:
+	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
+		what ? " " : "", path, strerror(errno));
+	return CLI_IO;
 }

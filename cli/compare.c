@@ -15,7 +15,6 @@
 #include "reports/compare_json.h"
 #include "reports/compare_text.h"
 #include "reports/html_mc.h"
-#include "sim/outfile.h"
 
 #define CMP_DEFAULT_TRIALS 200u
 #define CMP_MAX_TRIALS 10000000u
@@ -84,30 +83,6 @@ void cmd_usage_compare(FILE *f)
 		cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
-/* Writes through @write into @path atomically; prints why and returns CLI_IO on failure. */
-static int write_to(const char *cmd, const char *path, int (*write)(FILE *, const void *),
-		    const void *arg)
-{
-	struct outfile of;
-	int e;
-
-	if (of_open(&of, path) != 0)
-		goto out_error;
-	if (write(of.f, arg) != 0) {
-		e = errno;
-		of_abort(&of);
-		errno = e;
-		goto out_error;
-	}
-	if (of_commit(&of) != 0)
-		goto out_error;
-	return CLI_OK;
-
-out_error:
-	fprintf(stderr, "%s %s: cannot write '%s': %s\n", cmd_prog, cmd, path, strerror(errno));
-	return CLI_IO;
-}
-
 static int put_partial(FILE *f, const void *arg)
 {
 	return partial_write(f, arg);
@@ -125,7 +100,7 @@ static int put_markdown(FILE *f, const void *arg)
 
 int cmd_write_partial(const char *cmd, const char *path, const struct partial *p)
 {
-	return write_to(cmd, path, put_partial, p);
+	return cmd_write_file(cmd, NULL, path, put_partial, p);
 }
 
 int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
@@ -185,14 +160,14 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	c.limits = o->limits;
 	c.nlimits = o->nlimits;
 	if (o->json)
-		rc = write_to(o->cmd, o->json, put_json, &c);
+		rc = cmd_write_file(o->cmd, NULL, o->json, put_json, &c);
 	if (rc == CLI_OK && o->markdown)
-		rc = write_to(o->cmd, o->markdown, put_markdown, &c);
+		rc = cmd_write_file(o->cmd, NULL, o->markdown, put_markdown, &c);
 	if (rc == CLI_OK && compare_html && !strcmp(o->cmd, "compare")) {
 		struct html_arg ha = { { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
 				       { p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
 
-		rc = write_to(o->cmd, compare_html, put_html, &ha);
+		rc = cmd_write_file(o->cmd, NULL, compare_html, put_html, &ha);
 	}
 	if (rc == CLI_OK && !json_out && !md_out &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)

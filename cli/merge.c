@@ -18,7 +18,6 @@
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
-#include "sim/outfile.h"
 
 /* As in cli/run.c: how many trials stopped by a bound get a warning line each. */
 #define MERGE_BOUND_WARNED 10
@@ -98,28 +97,6 @@ static int put_sweep_csv(FILE *f, const void *arg)
 	const struct whatif_out *w = arg;
 
 	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
-}
-
-static int write_to(const char *path, int (*write)(FILE *, const void *), const void *arg)
-{
-	struct outfile of;
-	int e;
-
-	if (of_open(&of, path) != 0)
-		goto out_error;
-	if (write(of.f, arg) != 0) {
-		e = errno;
-		of_abort(&of);
-		errno = e;
-		goto out_error;
-	}
-	if (of_commit(&of) != 0)
-		goto out_error;
-	return CLI_OK;
-
-out_error:
-	fprintf(stderr, "%s merge: cannot write '%s': %s\n", cmd_prog, path, strerror(errno));
-	return CLI_IO;
 }
 
 /* The header of a run partial of @s for shard @k of @n, and the base's identity in in[0]. */
@@ -344,10 +321,10 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	if (csv) {
 		struct csv_rows cr = { in->rows, p->n };
 
-		rc = write_to(csv, put_rows_csv, &cr);
+		rc = cmd_write_file("merge", NULL, csv, put_rows_csv, &cr);
 	}
 	if (rc == CLI_OK && o->json)
-		rc = write_to(o->json, put_plan_json, &rp);
+		rc = cmd_write_file("merge", NULL, o->json, put_plan_json, &rp);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
@@ -401,17 +378,17 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	rp.st = &base_st;
 	w = (struct whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param };
 	if (csv && ns) {
-		rc = write_to(csv, put_sweep_csv, &w);
+		rc = cmd_write_file("merge", NULL, csv, put_sweep_csv, &w);
 	} else if (csv) {
 		struct csv_rows cr = { in->rows, p->n };
 
-		rc = write_to(csv, put_rows_csv, &cr);
+		rc = cmd_write_file("merge", NULL, csv, put_rows_csv, &cr);
 	}
 	if (rc == CLI_OK && o->json) {
 		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
 		for (size_t i = nv; i < nsets; i++)
 			rv[1 + i].name = p->sets[i].name;
-		rc = write_to(o->json, put_whatif_json, &w);
+		rc = cmd_write_file("merge", NULL, o->json, put_whatif_json, &w);
 		for (size_t i = nv; i < nsets; i++)
 			rv[1 + i].name = p->sets[i].value;
 	}

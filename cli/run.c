@@ -24,7 +24,6 @@
 #include "reports/variants_text.h"
 #include "reports/mermaid.h"
 #include "reports/trace.h"
-#include "sim/outfile.h"
 
 /* Bounds of -n and -j. */
 #define RUN_MAX_TRIALS 10000000u
@@ -104,29 +103,6 @@ void cmd_usage_run(FILE *f)
 		"\n"
 		"%s",
 		cmd_prog, cmd_prog, cmd_exit_codes_help);
-}
-
-/* Writes through @write into @path atomically; prints why and returns CLI_IO on failure. */
-static int write_file(const char *path, int (*write)(FILE *f, const void *arg), const void *arg)
-{
-	struct outfile of;
-	int e;
-
-	if (of_open(&of, path) != 0)
-		goto out_error;
-	if (write(of.f, arg) != 0) {
-		e = errno;
-		of_abort(&of);
-		errno = e;
-		goto out_error;
-	}
-	if (of_commit(&of) != 0)
-		goto out_error;
-	return CLI_OK;
-
-out_error:
-	fprintf(stderr, "%s run: cannot write '%s': %s\n", cmd_prog, path, strerror(errno));
-	return CLI_IO;
 }
 
 static int write_rep_json(FILE *f, const void *arg)
@@ -284,15 +260,15 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	if (csv) {
 		struct csv_arg ca = { rows, n };
 
-		rc = write_file(csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
 	}
 	if (rc == CLI_OK && o->json)
-		rc = write_file(o->json, write_plan_json, &rp);
+		rc = cmd_write_file("run", NULL, o->json, write_plan_json, &rp);
 	if (rc == CLI_OK && html) {
 		struct rep_mc_set bs = { "base", NULL, rows, n, &st };
 		struct rep_mc_page pg = { s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
 
-		rc = write_file(html, write_html_mc, &pg);
+		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
 	}
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
@@ -497,17 +473,17 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.st = &base_st;
 	w = (struct whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
 	if (csv && ns) {
-		rc = write_file(csv, write_sweep_csv, &w);
+		rc = cmd_write_file("run", NULL, csv, write_sweep_csv, &w);
 	} else if (csv) {
 		struct csv_arg ca = { rows, n };
 
-		rc = write_file(csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
 	}
 	if (rc == CLI_OK && o->json) {
 		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
 		for (size_t i = 0; i < ns; i++)
 			rv[1 + nv + i].name = defs[i].name;
-		rc = write_file(o->json, write_whatif_json, &w);
+		rc = cmd_write_file("run", NULL, o->json, write_whatif_json, &w);
 		for (size_t i = 0; i < ns; i++)
 			rv[1 + nv + i].name = vals[i];
 	}
@@ -520,7 +496,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		for (size_t i = 0; i < nv + ns; i++)
 			ms[1 + i] = (struct rep_mc_set){ rv[1 + i].name, rv[1 + i].description,
 							 vrows[i], n, &st[i] };
-		rc = write_file(html, write_html_mc, &pg);
+		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
 		free(ms);
 	}
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
@@ -801,7 +777,7 @@ int cmd_run(int argc, char **argv)
 		struct csv_arg ca = { &row, 1 };
 
 		trial_row_from_run(&r, 0, &row);
-		rc = write_file(csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
 		trial_row_release(&row);
 		if (rc)
 			goto out_release_run;
@@ -812,16 +788,16 @@ int cmd_run(int argc, char **argv)
 
 		sp_build_members(&sp, &rep, fleet_glue_ssm(r.fleet));
 		if (trace)
-			rc = write_file(trace, write_trace, &pa);
+			rc = cmd_write_file("run", NULL, trace, write_trace, &pa);
 		if (rc == CLI_OK && mermaid)
-			rc = write_file(mermaid, write_mermaid, &pa);
+			rc = cmd_write_file("run", NULL, mermaid, write_mermaid, &pa);
 		sp_release(&sp);
 		if (rc)
 			goto out_release_run;
 	}
-	if (o.json && (rc = write_file(o.json, write_rep_json, &rep)) != 0)
+	if (o.json && (rc = cmd_write_file("run", NULL, o.json, write_rep_json, &rep)) != 0)
 		goto out_release_run;
-	if (html && (rc = write_file(html, write_rep_html, &rep)) != 0)
+	if (html && (rc = cmd_write_file("run", NULL, html, write_rep_html, &rep)) != 0)
 		goto out_release_run;
 	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
