@@ -40,13 +40,14 @@ ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CFLA
 ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC  := $(sort $(wildcard engine/*.c) $(wildcard sim/*.c) \
-                   $(wildcard plan/*.c) $(wildcard reports/*.c))
+# The commands (sim/cli/) are linked into the program only; tests use the library.
+LIB_SRC  := $(sort $(wildcard engine/*.c) \
+                   $(filter-out sim/cli/%,$(wildcard sim/*/*.c)) \
+                   $(wildcard reports/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libmagos.a
 BIN      := $(BUILD)/magos-sim
-# The commands (cli/) are linked into the program only; tests use the library.
-CLI_SRC  := $(sort $(wildcard cli/*.c))
+CLI_SRC  := $(sort $(wildcard sim/cli/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plan/expect.h"
+#include "sim/plan/expect.h"
 
 /*
  * gha_relative_path() - @path as GitHub wants it in file=: a path under

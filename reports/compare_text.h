@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/compare.h"
+#include "sim/plan/compare.h"
 
 /* What a comparison report covers; everything borrowed. */
 struct rep_cmp {

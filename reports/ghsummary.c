@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
-#include "sim/gotime.h"
+#include "sim/base/gotime.h"
 
 /* Room kept for the truncation note, bytes. */
 #define NOTE_ROOM 256

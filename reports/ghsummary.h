@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plan/expect.h"
+#include "sim/plan/expect.h"
 
 /* GitHub's limit on one step summary, bytes. */
 #define GHS_MAX_BYTES (1024 * 1024)

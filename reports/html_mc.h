@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/compare.h"
-#include "plan/stats.h"
-#include "plan/trials.h"
+#include "sim/plan/compare.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/trials.h"
 
 /* One set of trials on a page: the base, a variant, a sweep value or a compare side. */
 struct rep_mc_set {

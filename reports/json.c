@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "reports/report.h"
-#include "sim/gotime.h"
+#include "sim/base/gotime.h"
 
 /* jansson rejects NULL (and invalid UTF-8); both become JSON null here. */
 static json_t *str_or_null(const char *s)

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plan/expect.h"
+#include "sim/plan/expect.h"
 
 /*
  * junit_write() - writes the JUnit document of the @n reports @r (borrowed)

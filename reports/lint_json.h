@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sim/lint.h"
+#include "sim/lint/lint.h"
 
 /*
  * lint_json_write() - writes @r (borrowed) as the document above to @f,

@@ -14,7 +14,7 @@
 
 #include "engine/xalloc.h"
 #include "reports/mermaid.h"
-#include "sim/gotime.h"
+#include "sim/base/gotime.h"
 
 char *rep_mermaid_escape(const char *s, size_t max)
 {

@@ -50,7 +50,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/trials.h"
+#include "sim/plan/trials.h"
 
 /* Digest length: 16 hex digits and the NUL. */
 #define PARTIAL_DIGEST_LEN 17

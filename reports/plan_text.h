@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/stats.h"
-#include "plan/trials.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/trials.h"
 
 /* What a report of trials covers; everything borrowed. */
 struct rep_plan {

@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/fleetobs.h"
-#include "sim/observe.h"
-#include "sim/outcome.h"
-#include "sim/timeline.h"
+#include "sim/observe/fleetobs.h"
+#include "sim/observe/observe.h"
+#include "sim/observe/outcome.h"
+#include "sim/core/timeline.h"
 
 /* Runner capacity as the Job model saw it (all zero without Jobs). */
 struct ssm;
@@ -47,10 +47,11 @@ struct rep_run {
 	const struct obs *obs;  /* steps, halts, blast radius per Rollout; may be NULL */
 	const struct fo *fleets; /* waves, gates, halts, blast radius per FleetRollout; may be NULL */
 	/*
-	 * The StageSet member model (sim/stageset_model.h), for when adoptions
-	 * started (the timeline only shows when they ended); may be NULL.
+	 * true: the StageSets' adoptions are drawn from the attempts @fleets
+	 * recorded (fo_member_attempts(): when each started; the timeline only
+	 * shows when it ended); false: from the annotations on the timeline.
 	 */
-	const struct ssm *members;
+	bool member_attempts;
 	struct rep_capacity capacity;
 };
 

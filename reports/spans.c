@@ -12,8 +12,7 @@
 
 #include "engine/xalloc.h"
 #include "reports/spans.h"
-#include "sim/stageset_model.h"
-#include "sim/strindex.h"
+#include "sim/base/strindex.h"
 
 /* ---- a (namespace id, name id) → index map, open addressing ---------- */
 
@@ -159,7 +158,7 @@ struct tstate {
 
 struct builder {
 	const struct rep_run *run;
-	const struct ssm *members; /* the member model: StageSet adoptions from its attempts; may be NULL */
+	bool attempts; /* StageSet adoptions from the attempts the fleet observer recorded */
 	struct sp_set *s;
 	struct tstate *ts;
 	size_t nts, capts;
@@ -774,9 +773,9 @@ static void pass(struct builder *b)
 					st->stamped = true;
 					st->adopt_reason = st->reason;
 					/* With the model, its directed attempt is the rollback. */
-					if (!b->members)
+					if (!b->attempts)
 						enter(b, st, r->t_ms, SP_ROLLING_BACK, "rollback-to");
-				} else if (!b->members &&
+				} else if (!b->attempts &&
 					   sets_annotation(detail, "stages.metio.wtf/approved-version") &&
 					   !(st->open && st->cur == SP_ROLLING_BACK)) {
 					st->adopt_reason = st->reason;
@@ -865,11 +864,14 @@ static void overlay_one(struct tstate *st, int64_t a, int64_t e, enum sp_phase p
  */
 static void overlay_attempts(struct builder *b, struct tstate *st)
 {
-	const struct ssm_member_stat *ms = ssm_member(b->members, st->t.ns, st->t.name);
+	char *key = xasprintf("%s/%s", st->t.ns, st->t.name);
+	size_t n;
+	const struct fo_attempt *att = fo_member_attempts(b->run->fleets, key, &n);
 	int64_t end = b->s->end_ms;
 
-	for (size_t k = 0; ms && k < ms->nadoptions; k++) {
-		const struct ssm_adoption *ad = &ms->adoptions[k];
+	free(key);
+	for (size_t k = 0; k < n; k++) {
+		const struct fo_attempt *ad = &att[k];
 		int64_t e = ad->end_ms >= 0 && ad->end_ms < end ? ad->end_ms : end;
 
 		if (ad->start_ms < 0 || e <= ad->start_ms)
@@ -940,18 +942,13 @@ static void adopting_counters(struct builder *b)
 
 void sp_build(struct sp_set *s, const struct rep_run *run)
 {
-	sp_build_members(s, run, run->members);
-}
-
-void sp_build_members(struct sp_set *s, const struct rep_run *run, const struct ssm *members)
-{
 	struct builder b;
 	size_t *pos;
 
 	memset(s, 0, sizeof(*s));
 	memset(&b, 0, sizeof(b));
 	b.run = run;
-	b.members = members;
+	b.attempts = run->member_attempts && run->fleets;
 	b.s = s;
 	s->end_ms = run->end_ms;
 	setup_drivers(&b);
@@ -961,7 +958,7 @@ void sp_build_members(struct sp_set *s, const struct rep_run *run, const struct 
 		b.ts[i].t.final = b.ts[i].cur;
 		b.ts[i].t.gone = !b.ts[i].open;
 		push_span(&b.ts[i], run->end_ms, true);
-		if (members && b.ts[i].t.kind && !strcmp(b.ts[i].t.kind, "StageSet"))
+		if (b.attempts && b.ts[i].t.kind && !strcmp(b.ts[i].t.kind, "StageSet"))
 			overlay_attempts(&b, &b.ts[i]);
 	}
 	adopting_counters(&b);

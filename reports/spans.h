@@ -42,8 +42,8 @@
  * it follows a rollback-to stamp on the member); a rollback-to stamp →
  * ROLLING_BACK until the next Ready reason; any other reason (StageFailed,
  * DowngradeNotAllowed, ...) → NOT_READY; a StageSet with no reason yet →
- * PENDING.  With the member model (sp_build_members()), ADOPTING and
- * ROLLING_BACK come from its adoption attempts instead of the annotations.
+ * PENDING.  With run->member_attempts (sp_build()), ADOPTING and
+ * ROLLING_BACK come from the adoption attempts instead of the annotations.
  *
  * Strings are borrowed from the run (its timeline and observers) unless a
  * field says owned; an sp_set lives no longer than the run it was built from.
@@ -160,33 +160,26 @@ struct sp_set {
 
 /*
  * sp_build() - computes the spans of @run into @s (caller's struct,
- * overwritten), with the member model of run->members when it is set (as
- * sp_build_members()).
+ * overwritten).
  * @run: the run (borrowed; must outlive @s: strings point into it).
+ *
+ * The timeline shows when an adoption ends (the status write) but not when
+ * it starts: a member approved ahead of its version (the canary of a pinned
+ * targetVersion), or waiting for a free worker, shows nothing until the
+ * outcome.  With run->member_attempts, each adoption attempt the fleet
+ * observer recorded (fo_member_attempts()) is an ADOPTING span
+ * (ROLLING_BACK when a rollback-to stamp directed it) from the pass that
+ * started it to its outcome's write (or the end of the run, open_end),
+ * labelled with the version it adopts, laid over what the timeline showed
+ * (the annotations then start nothing).  So a member adopts its baseline at
+ * the start, then each later version in its own span, and the adopting
+ * counters count members with an attempt in flight: the definition of
+ * sim/plan/trials.h's peak_adopting.
  * Errors: cannot fail (aborts on OOM).
- * Cost: O(timeline entries + targets log targets + gate evaluations).
+ * Cost: O(timeline entries + targets log targets + gate evaluations + attempts).
  * Release with sp_release().
  */
 void sp_build(struct sp_set *s, const struct rep_run *run);
-
-/*
- * sp_build_members() - sp_build(), with the StageSets' adoptions taken from
- * the member model @members (sim/stageset_model.h; borrowed, must outlive
- * @s; NULL: as sp_build()).  The timeline shows when an adoption ends (the
- * status write) but not when it starts: a member approved ahead of its
- * version (the canary of a pinned targetVersion), or waiting for a free
- * worker, shows nothing until the outcome.  With the model, each adoption
- * attempt is an ADOPTING span (ROLLING_BACK when a rollback-to stamp
- * directed it) from the pass that started it to its outcome's write (or the
- * end of the run, open_end), labelled with the version it adopts, laid over
- * what the timeline showed (the annotations then start nothing).  So a
- * member adopts its baseline at the start, then each later version in its
- * own span, and the adopting counters count members with an attempt in
- * flight: the definition of plan/trials.h's peak_adopting.
- * Errors, cost: as sp_build() (plus the attempts).
- */
-struct ssm;
-void sp_build_members(struct sp_set *s, const struct rep_run *run, const struct ssm *members);
 
 /* sp_release() - frees what sp_build() allocated; @s is empty again.  Accepts NULL. */
 void sp_release(struct sp_set *s);

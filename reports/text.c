@@ -15,7 +15,7 @@
 
 #include "engine/xalloc.h"
 #include "reports/report.h"
-#include "sim/gotime.h"
+#include "sim/base/gotime.h"
 
 #define TIME_W 12
 #define OBJ_MIN_W 24

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/stats.h"
+#include "sim/plan/stats.h"
 
 /* One column of a comparison: the base or a variant / a sweep value.  Borrowed. */
 struct rep_variant {

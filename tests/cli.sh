@@ -133,7 +133,7 @@ PY
 	then ok "a small fleet: waves in order, the §2.7 regression halt, completion"; else bad "a small fleet: waves in order, the §2.7 regression halt, completion"; fi
 fi
 
-# The per-wave fleet report of the same run (sim/fleetobs definitions, README).
+# The per-wave fleet report of the same run (sim/observe/fleetobs definitions, README).
 if command -v python3 >/dev/null 2>&1; then
 	if python3 - "$tmp/fleet.json" <<'PY'
 import json, sys

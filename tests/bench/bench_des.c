@@ -22,10 +22,10 @@
 
 #include "engine/objects.h"
 #include "engine/value.h"
-#include "sim/apiserver.h"
-#include "sim/controllers.h"
-#include "sim/des.h"
-#include "sim/timeline.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/controllers.h"
+#include "sim/world/des.h"
+#include "sim/core/timeline.h"
 
 static double wall_seconds(void)
 {

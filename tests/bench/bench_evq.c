@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sim/evq.h"
+#include "sim/core/evq.h"
 
 static uint64_t xorshift64(uint64_t *s)
 {

@@ -22,8 +22,8 @@
 
 #include "engine/fleet_rollout.h"
 #include "engine/xalloc.h"
-#include "sim/diag.h"
-#include "sim/yamlload.h"
+#include "sim/base/diag.h"
+#include "sim/load/yamlload.h"
 
 #define NWAVES 10
 

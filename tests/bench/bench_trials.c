@@ -21,10 +21,10 @@
 
 #include <sys/resource.h>
 
-#include "plan/stats.h"
-#include "plan/trials.h"
-#include "sim/diag.h"
-#include "sim/rng.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/trials.h"
+#include "sim/base/diag.h"
+#include "sim/core/rng.h"
 
 #define REPS 3
 

@@ -5,10 +5,10 @@
 
 #include "engine/objects.h"
 #include "engine/value.h"
-#include "sim/admission.h"
-#include "sim/diag.h"
-#include "sim/manifest.h"
-#include "sim/yamlload.h"
+#include "sim/cluster/admission.h"
+#include "sim/base/diag.h"
+#include "sim/load/manifest.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 #define SAMPLES "../shared/fixtures/upstream/magos-samples/"

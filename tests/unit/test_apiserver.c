@@ -4,8 +4,8 @@
 
 #include "engine/objects.h"
 #include "engine/value.h"
-#include "sim/apiserver.h"
-#include "sim/timeline.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
 
 #define MAXEV 64

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "plan/compare.h"
+#include "sim/plan/compare.h"
 #include "reports/partial.h"
 #include "tests/unit/cu_main.h"
 

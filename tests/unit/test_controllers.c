@@ -4,9 +4,9 @@
 
 #include "engine/objects.h"
 #include "engine/value.h"
-#include "sim/apiserver.h"
-#include "sim/controllers.h"
-#include "sim/des.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/controllers.h"
+#include "sim/world/des.h"
 #include "tests/unit/cu_main.h"
 
 #define MAXCALLS 256

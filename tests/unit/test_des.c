@@ -4,10 +4,10 @@
 
 #include "engine/objects.h"
 #include "engine/value.h"
-#include "sim/apiserver.h"
-#include "sim/controllers.h"
-#include "sim/des.h"
-#include "sim/timeline.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/controllers.h"
+#include "sim/world/des.h"
+#include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
 
 struct order {

@@ -16,8 +16,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "sim/dist.h"
-#include "sim/rng.h"
+#include "sim/load/dist.h"
+#include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
 
 #define N_BIG 200000

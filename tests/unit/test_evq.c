@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
-#include "sim/evq.h"
+#include "sim/core/evq.h"
 #include "tests/unit/cu_main.h"
 
 static uint64_t xorshift64(uint64_t *s)

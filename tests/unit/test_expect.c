@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "plan/expect.h"
-#include "sim/yamlload.h"
+#include "sim/plan/expect.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 /* A small Magos world: Project shop, Rollout shop with steps dev and prod. */

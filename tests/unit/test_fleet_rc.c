@@ -17,14 +17,14 @@
 
 #include "engine/fleet_rollout.h"
 #include "engine/xalloc.h"
-#include "sim/apiserver.h"
-#include "sim/controllers.h"
-#include "sim/des.h"
-#include "sim/diag.h"
-#include "sim/fleet_rc.h"
-#include "sim/promseries.h"
-#include "sim/timeline.h"
-#include "sim/yamlload.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/controllers.h"
+#include "sim/world/des.h"
+#include "sim/base/diag.h"
+#include "sim/wire/fleet_rc.h"
+#include "sim/load/promseries.h"
+#include "sim/core/timeline.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 #define T0 1784462400000LL /* 2026-07-19T12:00:00Z */

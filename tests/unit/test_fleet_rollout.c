@@ -16,8 +16,8 @@
 
 #include "engine/fleet_rollout.h"
 #include "engine/xalloc.h"
-#include "sim/diag.h"
-#include "sim/yamlload.h"
+#include "sim/base/diag.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 #define T0 1784462400000LL /* 2026-07-19T12:00:00Z */

@@ -7,12 +7,12 @@
  */
 #include <string.h>
 
-#include "sim/apiserver.h"
-#include "sim/des.h"
-#include "sim/diag.h"
-#include "sim/fleetobs.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/des.h"
+#include "sim/base/diag.h"
+#include "sim/observe/fleetobs.h"
 #include "engine/value.h"
-#include "sim/scenario.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 #define MIN (60 * 1000)

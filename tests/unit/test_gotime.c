@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/gotime.h"
+#include "sim/base/gotime.h"
 #include "tests/unit/cu_main.h"
 
 #define NS INT64_C(1)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
-#include "plan/stats.h"
+#include "sim/plan/stats.h"
 #include "reports/html_mc.h"
 #include "tests/unit/cu_main.h"
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "sim/lint.h"
-#include "sim/scenario.h"
+#include "sim/lint/lint.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 /* ---- fixtures ----------------------------------------------------------------- */

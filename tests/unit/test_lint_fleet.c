@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "sim/lint.h"
-#include "sim/scenario.h"
+#include "sim/lint/lint.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 static char origin[4096]; /* the repository root: the cwd the tests start in */

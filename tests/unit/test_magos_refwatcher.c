@@ -5,9 +5,9 @@
 #include "engine/magos_refwatcher.h"
 #include "engine/magos_workspace.h"
 #include "engine/xalloc.h"
-#include "sim/apiserver.h"
-#include "sim/des.h"
-#include "sim/magos_wc.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/des.h"
+#include "sim/wire/magos_wc.h"
 #include "tests/unit/cu_main.h"
 
 static void test_4_11_poll_interval(void)

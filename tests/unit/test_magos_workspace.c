@@ -9,12 +9,12 @@
 
 #include "engine/magos_workspace.h"
 #include "engine/xalloc.h"
-#include "sim/apiserver.h"
-#include "sim/controllers.h"
-#include "sim/des.h"
-#include "sim/gotime.h"
-#include "sim/magos_wc.h"
-#include "sim/timeline.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/controllers.h"
+#include "sim/world/des.h"
+#include "sim/base/gotime.h"
+#include "sim/wire/magos_wc.h"
+#include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
 
 #define NOW 1000000 /* simulated ms of the engine tests */

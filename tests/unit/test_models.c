@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "sim/gotime.h"
-#include "sim/models.h"
-#include "sim/rng.h"
-#include "sim/scenario.h"
+#include "sim/base/gotime.h"
+#include "sim/models/models.h"
+#include "sim/core/rng.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 static char origin[4096];

@@ -6,11 +6,11 @@
  */
 #include <string.h>
 
-#include "sim/apiserver.h"
-#include "sim/des.h"
-#include "sim/diag.h"
-#include "sim/observe.h"
-#include "sim/scenario.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/des.h"
+#include "sim/base/diag.h"
+#include "sim/observe/observe.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 static void fire(struct des *w, void *ctx, void *arg)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/promseries.h"
+#include "sim/load/promseries.h"
 #include "tests/unit/cu_main.h"
 
 #define M -1e300 /* marks a missing sample in the expectation lists */

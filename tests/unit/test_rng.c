@@ -7,7 +7,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "sim/rng.h"
+#include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
 
 /*

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "engine/value.h"
-#include "sim/apiserver.h"
-#include "sim/diag.h"
-#include "sim/run.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/base/diag.h"
+#include "sim/run/run.h"
 #include "tests/unit/cu_main.h"
 
 struct seen {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
-#include "sim/scenario.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 static char origin[4096]; /* the directory the tests started in (the repository root) */

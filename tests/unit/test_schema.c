@@ -4,9 +4,9 @@
 
 #include "engine/value.h"
 #include "engine/xalloc.h"
-#include "sim/diag.h"
-#include "sim/schema.h"
-#include "sim/yamlload.h"
+#include "sim/base/diag.h"
+#include "sim/cluster/schema.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 static const char *const regression_values[] = { "Halt", "Rollback", NULL };

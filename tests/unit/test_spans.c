@@ -14,14 +14,14 @@
 #include <jansson.h>
 
 #include "engine/xalloc.h"
-#include "plan/trials.h"
+#include "sim/plan/trials.h"
 #include "reports/mermaid.h"
 #include "reports/spans.h"
 #include "reports/trace.h"
-#include "sim/des.h"
-#include "sim/diag.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/world/des.h"
+#include "sim/base/diag.h"
+#include "sim/run/run.h"
+#include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
 
 struct fixture {
@@ -516,7 +516,8 @@ static void test_members(void)
 	double peak = 0;
 
 	setup(&fx, "scenarios/fleet-gate-halt.yaml");
-	sp_build_members(&sp, &fx.rep, fleet_glue_ssm(fx.r.fleet));
+	fx.rep.member_attempts = true;
+	sp_build(&sp, &fx.rep);
 	if (getenv("SPANS_DUMP"))
 		dump(&sp);
 	t = target_named(&sp, "tenant-00", "moodle");

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
-#include "sim/rng.h"
-#include "sim/stageset_model.h"
+#include "sim/core/rng.h"
+#include "sim/models/stageset_model.h"
 #include "tests/unit/cu_main.h"
 
 #define NS "tenant"

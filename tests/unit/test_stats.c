@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "plan/stats.h"
-#include "sim/rng.h"
+#include "sim/plan/stats.h"
+#include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
 
 #define NEAR(a, b, eps) CU_ASSERT_DOUBLE_EQUAL((a), (b), (eps))

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/timeline.h"
+#include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
 
 static void test_intern_same_id_stable_pointer(void)

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan/stats.h"
-#include "plan/trials.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/trials.h"
 #include "reports/plan_json.h"
 #include "reports/plan_text.h"
-#include "sim/diag.h"
-#include "sim/rng.h"
+#include "sim/base/diag.h"
+#include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
 
 static void test_seed_zero_is_base(void)

@@ -10,9 +10,9 @@
 
 #include "cu_main.h"
 #include "engine/xalloc.h"
-#include "plan/sweep.h"
-#include "plan/trials.h"
-#include "plan/variant.h"
+#include "sim/plan/sweep.h"
+#include "sim/plan/trials.h"
+#include "sim/plan/variant.h"
 
 /* ---------------------------------------------------------------- fixture */
 

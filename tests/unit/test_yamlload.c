@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "engine/value.h"
-#include "sim/diag.h"
-#include "sim/yamlload.h"
+#include "sim/base/diag.h"
+#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
 
 /* Loads @text as "t.yaml" into the globals below; returns the loader's result. */

@@ -1,0 +1,153 @@
+#include "sim/base/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+void diag_init(struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void diag_release(struct diag *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->items[i].file);
+		free(d->items[i].msg);
+	}
+	free(d->items);
+	memset(d, 0, sizeof(*d));
+}
+
+void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+	       const char *fmt, va_list ap)
+{
+	struct diag_item *it;
+	va_list ap2;
+	int len;
+
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 8;
+		d->items = xreallocarray(d->items, d->cap, sizeof(*d->items));
+	}
+	it = &d->items[d->n++];
+	it->sev = sev;
+	it->file = xstrdup(file);
+	it->mark = mark;
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (len < 0)
+		len = 0;
+	it->msg = xmalloc((size_t)len + 1);
+	vsnprintf(it->msg, (size_t)len + 1, fmt, ap);
+	if (sev == DIAG_ERROR)
+		d->nerrors++;
+	else if (sev == DIAG_WARNING)
+		d->nwarnings++;
+}
+
+void diag_add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, sev, file, mark, fmt, ap);
+	va_end(ap);
+}
+
+void diag_error(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_ERROR, file, mark, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_WARNING, file, mark, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_NOTE, file, mark, fmt, ap);
+	va_end(ap);
+}
+
+bool diag_has_errors(const struct diag *d)
+{
+	return d->nerrors > 0;
+}
+
+static const char *sev_word(enum diag_sev s)
+{
+	switch (s) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	}
+	return "error";
+}
+
+static const char *sev_color(enum diag_sev s)
+{
+	switch (s) {
+	case DIAG_ERROR:
+		return "\033[1;31m";
+	case DIAG_WARNING:
+		return "\033[1;35m";
+	case DIAG_NOTE:
+		return "\033[1;36m";
+	}
+	return "";
+}
+
+static char *format_item(const struct diag_item *it, bool color)
+{
+	char where[64] = "";
+	const char *on = color ? sev_color(it->sev) : "";
+	const char *off = color ? "\033[0m" : "";
+
+	if (it->mark.line && it->mark.col)
+		snprintf(where, sizeof(where), "%u:%u:", it->mark.line, it->mark.col);
+	else if (it->mark.line)
+		snprintf(where, sizeof(where), "%u:", it->mark.line);
+	if (it->file)
+		return xasprintf("%s:%s %s%s:%s %s", it->file, where, on, sev_word(it->sev), off,
+				 it->msg);
+	return xasprintf("magos-sim: %s%s:%s %s", on, sev_word(it->sev), off, it->msg);
+}
+
+char *diag_format_item(const struct diag *d, size_t i)
+{
+	return format_item(&d->items[i], false);
+}
+
+int diag_print(const struct diag *d, FILE *f, bool color)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		char *line = format_item(&d->items[i], color);
+		int rc = fprintf(f, "%s\n", line);
+
+		free(line);
+		if (rc < 0)
+			return -1;
+	}
+	return fflush(f) == 0 ? 0 : -1;
+}

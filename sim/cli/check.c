@@ -1,0 +1,503 @@
+/*
+ * magos-sim check: for CI.  For each scenario: lint it, run its trials, and
+ * evaluate its `expect`; print one line per check, write JUnit, GitHub
+ * annotations and a Markdown summary on request, and map it all to an exit
+ * code.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/cli/cmd.h"
+#include "engine/xalloc.h"
+#include "sim/plan/expect.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/trials.h"
+#include "reports/annotations.h"
+#include "reports/ghsummary.h"
+#include "reports/junit.h"
+#include "sim/base/diag.h"
+#include "sim/base/gotime.h"
+#include "sim/lint/lint.h"
+
+#define CHECK_MAX_JOBS 256
+
+enum check_optcode {
+	OPT_JUNIT = CMD_OPT_FIRST_FREE,
+	OPT_GITHUB,
+	OPT_SUMMARY,
+};
+
+void cmd_usage_check(FILE *f)
+{
+	fprintf(f,
+		"usage: %s check [OPTIONS] FILE|DIR...\n"
+		"\n"
+		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
+		"of its *.yaml and *.yml files, in name order, not recursively): its manifests\n"
+		"are linted (the rules of `magos-sim lint`), and so is each of its variants\n"
+		"(findings named by the variant), its trials are run (spec.expect.trials,\n"
+		"default 1; trial 0 is the seeded run) and every expectation of spec.expect\n"
+		"is evaluated on the base scenario.  One line per check:\n"
+		"  PASS|FAIL|WARN|INFO|SKIP  file:line:col: check: message\n"
+		"An invalid input is named first (INVALID file), then its findings; its\n"
+		"expectations are SKIPped (not run).\n"
+		"A check fails on an error finding, a failed expectation, or a run stopped by a\n"
+		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
+		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
+		"check holds, 1 when\n"
+		"any fails, 3 when any input is invalid (diagnostics on stderr).\n"
+		"\n"
+		"Options:\n"
+		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
+		"  -j, --jobs J          threads for the trials (1..%d, default: online CPUs)\n"
+		"  -s, --seed N          seed for every scenario (overrides spec.seed)\n"
+		"      --until WHEN      complete (default) or horizon, as for run\n"
+		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
+		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
+		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
+		"      --color WHEN      auto, always or never;  --no-color\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"%s",
+		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_exit_codes_help);
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool yaml_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (n[0] == '.')
+		return false;
+	return (len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml"));
+}
+
+/*
+ * expand() - the scenario files of input @arg appended to @files: a
+ * directory gives its *.yaml / *.yml regular files sorted by name; anything
+ * else is itself (the loader reports what is wrong with it).
+ */
+static void expand(const char *arg, char ***files, size_t *n)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *de;
+	size_t first = *n;
+
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || !(dir = opendir(arg))) {
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		size_t len = strlen(arg);
+		char *p;
+
+		if (!yaml_name(de->d_name))
+			continue;
+		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
+		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = p;
+	}
+	closedir(dir);
+	if (*n == first) {
+		/* Let the loader say the directory holds no scenario. */
+		*files = xreallocarray(*files, *n + 1, sizeof(**files));
+		(*files)[(*n)++] = xstrdup(arg);
+		return;
+	}
+	qsort(*files + first, *n - first, sizeof(**files), cmp_str);
+}
+
+/* ---------------------------------------------------------------- one input */
+
+struct check_cfg {
+	struct cmd_opts o;
+	bool trials_set;
+	uint32_t trials;
+	unsigned jobs;
+	bool color_err;
+};
+
+/* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
+static void add_diag_results(struct exp_scenario_report *r, const struct diag *d, const char *id)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+		char *msg;
+
+		if (it->sev != DIAG_ERROR)
+			continue;
+		msg = xstrdup(it->msg);
+		for (size_t k = i + 1; k < d->n && d->items[k].sev == DIAG_NOTE; k++) {
+			char *m = xasprintf("%s; %s", msg, d->items[k].msg);
+
+			free(msg);
+			msg = m;
+		}
+		exp_report_mark_input_error(r, exp_report_add(r, id, EXP_FAILED, NULL, NULL, msg,
+							      it->file, it->mark));
+		free(msg);
+	}
+}
+
+/*
+ * run_expectations() - trial 0 with the probes of @e, then trials 1..n-1 on
+ * the thread pool, statistics, evaluation into @r.  Returns 0, or -1 when the
+ * threads could not start (reported).
+ */
+static int run_expectations(const struct scenario *s, const struct exp_set *e,
+			    const struct check_cfg *cfg, struct exp_scenario_report *r)
+{
+	uint32_t n = cfg->trials_set ? cfg->trials : e->trials;
+	struct trial_row *rows = xcalloc(n, sizeof(*rows));
+	struct run_opts ro = cfg->o.run;
+	struct run_result rr = { 0 };
+	struct exp_probes p;
+	struct plan_stats st;
+	int64_t horizon;
+
+	exp_probes_init(&p, e);
+	exp_probes_attach(&p, &ro);
+	run_scenario(s, &ro, &rr);
+	exp_probes_finish(&p, rr.world, rr.end_ms);
+	trial_row_from_run(&rr, 0, &rows[0]);
+	horizon = rr.horizon_ms;
+	run_result_release(&rr);
+	if (n > 1) {
+		struct trials_opts to = { 0 };
+		struct trial_row *more = NULL;
+
+		to.first = 1;
+		to.n = n - 1;
+		to.jobs = cfg->jobs;
+		to.run = cfg->o.run;
+		if (trials_run(s, &to, &more) != 0) {
+			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
+			trial_row_release(&rows[0]);
+			free(rows);
+			exp_probes_release(&p);
+			return -1;
+		}
+		memcpy(rows + 1, more, (size_t)(n - 1) * sizeof(*rows));
+		free(more);
+	}
+	plan_stats_compute(rows, n, horizon, &st);
+	exp_evaluate(e, &st, rows, n, &p, r);
+	plan_stats_release(&st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	exp_probes_release(&p);
+	return 0;
+}
+
+/*
+ * drop_unread_warnings() - the loader's "no FleetRollout gate reads this
+ * series" warnings of @d (and their notes) that @lr no longer holds as MS003
+ * findings: a variant's gate reads the series (exp_lint_variants()).
+ */
+static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
+{
+	size_t k = 0;
+	bool dropping = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct diag_item *it = &d->items[i];
+		bool keep = true;
+
+		if (it->sev == DIAG_NOTE) {
+			keep = !dropping;
+		} else if (it->sev == DIAG_WARNING &&
+			   strstr(it->msg, "no FleetRollout gate reads this series")) {
+			keep = false;
+			for (size_t j = 0; j < lr->n && !keep; j++)
+				keep = !strcmp(lr->items[j].rule->id, "MS003") &&
+				       lr->items[j].mark.line == it->mark.line &&
+				       lr->items[j].mark.col == it->mark.col &&
+				       strstr(lr->items[j].msg, "no FleetRollout gate reads this series");
+			dropping = !keep;
+		} else {
+			dropping = false;
+		}
+		if (keep) {
+			d->items[k++] = *it;
+			continue;
+		}
+		d->nwarnings -= it->sev == DIAG_WARNING;
+		free(it->file);
+		free(it->msg);
+	}
+	d->n = k;
+}
+
+/* check_one() - everything about @path into @r.  Returns 0, or -1 on an internal failure. */
+static int check_one(const char *path, const struct check_cfg *cfg, struct exp_scenario_report *r)
+{
+	struct scenario s;
+	struct diag d;
+	struct lint_report lr;
+	struct exp_set e;
+	int rc = 0;
+
+	exp_report_init(r, path);
+	diag_init(&d);
+	scn_init(&s);
+	lint_report_init(&lr);
+	exp_set_init(&e);
+	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
+		r->invalid = true;
+	if (s.name)
+		r->name = xstrdup(s.name);
+	lint_from_diag(&lr, &d);
+	lint_scenario(&lr, &s);
+	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
+	if (!r->invalid) {
+		struct diag vd;
+
+		diag_init(&vd);
+		if (exp_lint_variants(&lr, &s, &vd) != 0)
+			r->invalid = true;
+		lint_from_diag(&lr, &vd);
+		/* (after the loader's, as the loader's own come first on stderr) */
+		for (size_t i = 0; i < vd.n; i++)
+			diag_add(&d, vd.items[i].sev, vd.items[i].file, vd.items[i].mark, "%s",
+				 vd.items[i].msg);
+		diag_release(&vd);
+		drop_unread_warnings(&d, &lr);
+	}
+	lint_report_sort(&lr);
+	{
+		struct diag ed;
+		bool loaded = !r->invalid;
+
+		/*
+		 * Parsed even when the manifests did not load, only to list the
+		 * expectations that will not run; the diagnostics then say nothing
+		 * the loader's do not (a step of a refused Rollout is "unknown").
+		 */
+		diag_init(&ed);
+		if (exp_parse(&s, &e, &ed) != 0 && loaded)
+			r->invalid = true;
+		if (loaded && ed.n)
+			diag_print(&ed, stderr, cfg->color_err);
+		if (d.n)
+			diag_print(&d, stderr, cfg->color_err);
+		if (loaded)
+			add_diag_results(r, &ed, "expect");
+		/* An invalid input is not checked: its listed findings are neither excused nor required. */
+		exp_report_add_lint(r, &lr, r->invalid ? NULL : &e);
+		diag_release(&ed);
+	}
+	if (r->invalid)
+		exp_report_add_skipped(r, &e, "the input is invalid");
+	else if (run_expectations(&s, &e, cfg, r) != 0)
+		rc = -1;
+	exp_set_release(&e);
+	lint_report_release(&lr);
+	scn_release(&s);
+	diag_release(&d);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void print_lines(const struct exp_scenario_report *r, bool color)
+{
+	static const char *const word[] = { "PASS", "FAIL", "WARN", "INFO", "SKIP" };
+	static const char *const col[] = { "\033[32m", "\033[31m", "\033[33m", "\033[36m",
+					   "\033[2m" };
+
+	/* An invalid input is named first; its findings follow as for a valid one. */
+	if (r->invalid)
+		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", r->input);
+	if (!r->n && !r->invalid) {
+		char ttc[GT_DURATION_BUFSZ] = "";
+
+		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
+			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
+		printf("%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
+		       color ? col[0] : "", color ? "\033[0m" : "", r->input,
+		       r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "", ttc);
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct exp_result *x = &r->items[i];
+
+		printf("%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
+		       color ? "\033[0m" : "", x->file ? x->file : r->input);
+		if (x->mark.line)
+			printf(":%u:%u", x->mark.line, x->mark.col);
+		printf(": %s: %s\n", x->id, x->message);
+	}
+}
+
+/* The reports of every checked scenario, for the writers of cmd_write_file(). */
+struct reports_arg {
+	const struct exp_scenario_report *r;
+	size_t n;
+};
+
+static int put_junit(FILE *f, const void *arg)
+{
+	const struct reports_arg *a = arg;
+
+	return junit_write(f, a->r, a->n);
+}
+
+static int put_summary(FILE *f, const void *arg)
+{
+	const struct reports_arg *a = arg;
+
+	return ghs_write(f, a->r, a->n, GHS_MAX_BYTES);
+}
+
+static unsigned default_jobs(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (c < 1)
+		return 1;
+	return c > CHECK_MAX_JOBS ? CHECK_MAX_JOBS : (unsigned)c;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "trials", required_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "github", no_argument, NULL, OPT_GITHUB },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+		CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	};
+	struct check_cfg cfg = { 0 };
+	const char *junit = NULL, *summary = NULL;
+	bool github = false, color;
+	char **files = NULL;
+	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
+	struct exp_scenario_report *reps;
+	uint64_t v;
+	int rc, c;
+
+	cmd_opts_init(&cfg.o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":s:hn:j:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (cli_parse_count(optarg, 1, EXP_MAX_TRIALS, &v) != 0) {
+				fprintf(stderr,
+					"%s check: invalid trial count '%s': expected a whole number from 1 to %d\n"
+					"try '%s check --help'\n",
+					cmd_prog, optarg, EXP_MAX_TRIALS, cmd_prog);
+				return CLI_USAGE;
+			}
+			cfg.trials_set = true;
+			cfg.trials = (uint32_t)v;
+			continue;
+		case 'j':
+			if (cli_parse_count(optarg, 1, CHECK_MAX_JOBS, &v) != 0) {
+				fprintf(stderr,
+					"%s check: invalid job count '%s': expected a whole number of threads from 1 to %d\n"
+					"try '%s check --help'\n",
+					cmd_prog, optarg, CHECK_MAX_JOBS, cmd_prog);
+				return CLI_USAGE;
+			}
+			cfg.jobs = (unsigned)v;
+			continue;
+		case OPT_JUNIT:
+			junit = optarg;
+			continue;
+		case OPT_SUMMARY:
+			summary = optarg;
+			continue;
+		case OPT_GITHUB:
+			github = true;
+			continue;
+		default:
+			break;
+		}
+		if ((rc = cmd_opt_common(c, "check", cmd_usage_check, argv, &cfg.o)) >= 0)
+			return rc;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s check: no scenario given\ntry '%s check --help'\n", cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (!cfg.jobs)
+		cfg.jobs = default_jobs();
+	color = cli_color_wanted(cfg.o.color, 1);
+	cfg.color_err = cli_color_wanted(cfg.o.color, 2);
+	for (int i = optind; i < argc; i++)
+		expand(argv[i], &files, &nfiles);
+	reps = xcalloc(nfiles, sizeof(*reps));
+	rc = CLI_OK;
+	for (size_t i = 0; i < nfiles; i++) {
+		ndone = i + 1;
+		if (check_one(files[i], &cfg, &reps[i]) != 0) {
+			rc = CLI_INTERNAL;
+			break;
+		}
+		print_lines(&reps[i], color);
+		failed += reps[i].nfailed;
+		invalid += reps[i].invalid;
+		checks += reps[i].n;
+		skipped += reps[i].nskipped;
+	}
+	if (rc == CLI_OK)
+		rc = invalid ? CLI_INVALID : failed ? CLI_FAILED : CLI_OK;
+	if (github)
+		gha_write(stdout, reps, ndone);
+	/*
+	 * "3 checks in 2 scenarios (1 invalid, not run): 3 failed": an invalid
+	 * input is a scenario whose checks are its findings only, not a check.
+	 */
+	printf("%zu check%s in %zu scenario%s", checks, checks == 1 ? "" : "s", ndone,
+	       ndone == 1 ? "" : "s");
+	if (invalid)
+		printf(" (%zu invalid, not run)", invalid);
+	printf(": %zu failed", failed);
+	if (skipped)
+		printf(", %zu not run", skipped);
+	putchar('\n');
+	if (junit) {
+		struct reports_arg ra = { reps, ndone };
+		int w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+
+		if (w && rc != CLI_INTERNAL)
+			rc = w;
+	}
+	if (summary) {
+		struct reports_arg ra = { reps, ndone };
+		int w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+
+		if (w && rc != CLI_INTERNAL)
+			rc = w;
+	}
+	for (size_t i = 0; i < ndone; i++)
+		exp_report_release(&reps[i]);
+	free(reps);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s check: cannot write to stdout\n", cmd_prog);
+		return CLI_IO;
+	}
+	return rc;
+}

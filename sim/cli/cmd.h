@@ -1,0 +1,118 @@
+#ifndef MAGOS_CLI_CMD_H
+#define MAGOS_CLI_CMD_H
+
+/*
+ * The commands of magos-sim, one file each (cli/run.c, cli/check.c, ...),
+ * and what they share: the program name, the exit-code help, the options
+ * every command reads the same way, loading inputs with diagnostics, and
+ * filling a report from a run.  Each command owns its getopt table; options
+ * common to several commands are interpreted by cmd_opt_common() so that
+ * they mean the same everywhere.
+ */
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reports/report.h"
+#include "sim/cli/cli.h"
+#include "sim/run/run.h"
+#include "sim/load/scenario.h"
+
+/* "magos-sim": the name used in messages. */
+extern const char *const cmd_prog;
+
+/* The "Exit codes:" block every usage text ends with. */
+extern const char cmd_exit_codes_help[];
+
+/* Option codes above any short option character. */
+enum cmd_optcode {
+	CMD_OPT_HORIZON = 256,
+	CMD_OPT_JSON,
+	CMD_OPT_COLOR,
+	CMD_OPT_NO_COLOR,
+	CMD_OPT_WIDTH,
+	CMD_OPT_UNTIL,
+	CMD_OPT_TIMELINE,
+	CMD_OPT_FIRST_FREE = 512, /* commands number their own long options from here */
+};
+
+/* The long options with a shared meaning; commands copy the entries they accept. */
+#define CMD_LONGOPT_SEED     { "seed", required_argument, NULL, 's' }
+#define CMD_LONGOPT_HORIZON  { "horizon", required_argument, NULL, CMD_OPT_HORIZON }
+#define CMD_LONGOPT_JSON     { "json", required_argument, NULL, CMD_OPT_JSON }
+#define CMD_LONGOPT_QUIET    { "quiet", no_argument, NULL, 'q' }
+#define CMD_LONGOPT_WIDTH    { "width", required_argument, NULL, CMD_OPT_WIDTH }
+#define CMD_LONGOPT_UNTIL    { "until", required_argument, NULL, CMD_OPT_UNTIL }
+#define CMD_LONGOPT_TIMELINE { "timeline", required_argument, NULL, CMD_OPT_TIMELINE }
+#define CMD_LONGOPT_COLOR    { "color", required_argument, NULL, CMD_OPT_COLOR }
+#define CMD_LONGOPT_NO_COLOR { "no-color", no_argument, NULL, CMD_OPT_NO_COLOR }
+#define CMD_LONGOPT_HELP     { "help", no_argument, NULL, 'h' }
+
+/* Values of the shared options after parsing. */
+struct cmd_opts {
+	struct run_opts run;
+	const char *json;   /* NULL, a path, or "-" for stdout */
+	const char *color;  /* "auto" (default), "always" or "never" */
+	bool quiet;
+	unsigned width;     /* columns, 60..1000, default 80 */
+	enum rep_timeline timeline;
+};
+
+/* cmd_opts_init() - the defaults: color auto, width 80, everything else unset. */
+void cmd_opts_init(struct cmd_opts *o);
+
+/*
+ * cmd_opt_common() - interprets one shared option returned by getopt_long().
+ * @c:      the getopt_long() result ('s', 'q', 'h', ':', '?' or a CMD_OPT_* code).
+ * @cmd:    the command name, for messages ("run").
+ * @usage:  prints the command's help to the given stream (for -h).
+ * @argv:   the command's argv (for naming the offending option).
+ * Returns: -1 when the option was taken and parsing goes on; otherwise the
+ *          exit code to return (CLI_OK after --help, CLI_USAGE after printing
+ *          what was wrong to stderr).  An option code it does not know is a
+ *          usage error naming the option: a command passes here only the
+ *          codes it did not handle itself.
+ */
+int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
+		   struct cmd_opts *o);
+
+/*
+ * cmd_load() - loads @paths (@n of them) as one scenario into @s and prints
+ * the diagnostics (warnings of a good load too) to stderr, coloured when
+ * @color.  @s is initialised whatever happens; release it with scn_release().
+ * Returns: 0, or CLI_INVALID when an error was found.
+ */
+int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color);
+
+/*
+ * cmd_fill_rep() - points @rep at the scenario @s and the run @r (borrowed;
+ * both must outlive @rep) and sums the Job capacity figures.
+ */
+void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct run_result *r);
+
+/*
+ * cmd_write_file() - writes @write(f, @arg)'s output to @path atomically
+ * (sim/outfile.h: a temporary file renamed over @path only when complete).
+ * @cmd:   the command name for the message ("run").
+ * @what:  what the file is ("JUnit report"), or NULL.
+ * Returns: CLI_OK, or CLI_IO after printing
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ */
+int cmd_write_file(const char *cmd, const char *what, const char *path,
+		   int (*write)(FILE *f, const void *arg), const void *arg);
+
+/* The commands: argv[0] is the command name.  Return an exit code (enum cli_exit). */
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/* Their help texts, for `magos-sim help COMMAND` and -h. */
+void cmd_usage_run(FILE *f);
+void cmd_usage_check(FILE *f);
+void cmd_usage_lint(FILE *f);
+void cmd_usage_compare(FILE *f);
+
+#endif

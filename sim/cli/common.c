@@ -1,0 +1,229 @@
+/*
+ * What the commands share: the shared options, loading with diagnostics and
+ * the report of one run.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sim/cli/cmd.h"
+#include "sim/base/diag.h"
+#include "sim/base/gotime.h"
+#include "sim/cli/outfile.h"
+
+const char *const cmd_prog = "magos-sim";
+
+const char cmd_exit_codes_help[] =
+	"Exit codes:\n"
+	"  0   success\n"
+	"  1   an expectation or a check failed\n"
+	"  2   usage error (bad command line)\n"
+	"  3   invalid input (scenario or manifest), with file:line:col diagnostics\n"
+	"  4   reading or writing a file failed\n"
+	"  70  internal error (a bug in magos-sim)\n";
+
+/*
+ * Every long option some command accepts, so that one given to the wrong
+ * command is told apart from a typo.
+ */
+static const char *const known_long[] = {
+	"seed", "horizon", "json", "quiet", "width", "until", "timeline", "color", "no-color",
+	"help", "trials", "jobs", "csv", "sweep", "shard", "junit", "github", "summary",
+	"max-regression", "html", "trace", "mermaid", "markdown", "variant", "strict",
+	"disable", "format", "list-rules", NULL,
+};
+
+void cmd_opts_init(struct cmd_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->color = "auto";
+	o->width = 80;
+}
+
+/* True when @arg ("--json=x", "--json") names an option of some other command. */
+static bool known_elsewhere(const char *arg)
+{
+	size_t len;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (size_t i = 0; known_long[i]; i++)
+		if (strlen(known_long[i]) == len && !strncmp(known_long[i], arg, len))
+			return true;
+	return false;
+}
+
+int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
+		   struct cmd_opts *o)
+{
+	char err[256] = "";
+	uint64_t n;
+	const char *bad = argv[optind - 1];
+
+	switch (c) {
+	case 's':
+		if (cli_parse_u64(optarg, &o->run.seed) != 0) {
+			fprintf(stderr,
+				"%s %s: invalid seed '%s': expected a decimal integer from 0 to 18446744073709551615\n",
+				cmd_prog, cmd, optarg);
+			return CLI_USAGE;
+		}
+		o->run.seed_set = true;
+		return -1;
+	case CMD_OPT_HORIZON:
+		if (gt_parse_duration(optarg, &o->run.horizon_ms, err, sizeof(err)) != 0 ||
+		    o->run.horizon_ms <= 0) {
+			/* Simulated time counts whole milliseconds. */
+			fprintf(stderr, "%s %s: invalid horizon '%s': %s\n", cmd_prog, cmd, optarg,
+				err[0] ? err : "must be at least 1ms");
+			return CLI_USAGE;
+		}
+		o->run.horizon_set = true;
+		return -1;
+	case CMD_OPT_TIMELINE:
+		if (!strcmp(optarg, "changes"))
+			o->timeline = REP_TL_CHANGES;
+		else if (!strcmp(optarg, "all"))
+			o->timeline = REP_TL_ALL;
+		else if (!strcmp(optarg, "none"))
+			o->timeline = REP_TL_NONE;
+		else {
+			fprintf(stderr,
+				"%s %s: invalid --timeline '%s': expected changes, all or none\n",
+				cmd_prog, cmd, optarg);
+			return CLI_USAGE;
+		}
+		return -1;
+	case CMD_OPT_UNTIL:
+		if (!strcmp(optarg, "horizon"))
+			o->run.until_horizon = true;
+		else if (!strcmp(optarg, "complete"))
+			o->run.until_horizon = false;
+		else {
+			fprintf(stderr, "%s %s: invalid --until '%s': expected complete or horizon\n",
+				cmd_prog, cmd, optarg);
+			return CLI_USAGE;
+		}
+		return -1;
+	case CMD_OPT_JSON:
+		o->json = optarg;
+		return -1;
+	case 'q':
+		o->quiet = true;
+		return -1;
+	case CMD_OPT_WIDTH:
+		if (cli_parse_count(optarg, 60, 1000, &n) != 0) {
+			fprintf(stderr,
+				"%s %s: invalid width '%s': expected a whole number of columns from 60 to 1000\n",
+				cmd_prog, cmd, optarg);
+			return CLI_USAGE;
+		}
+		o->width = (unsigned)n;
+		return -1;
+	case CMD_OPT_COLOR:
+		if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+			fprintf(stderr, "%s %s: invalid --color '%s': expected auto, always or never\n",
+				cmd_prog, cmd, optarg);
+			return CLI_USAGE;
+		}
+		o->color = optarg;
+		return -1;
+	case CMD_OPT_NO_COLOR:
+		o->color = "never";
+		return -1;
+	case 'h':
+		usage(stdout);
+		return CLI_OK;
+	case ':':
+		fprintf(stderr, "%s %s: option '%s' needs a value\n", cmd_prog, cmd, bad);
+		break;
+	default:
+		if (known_elsewhere(bad))
+			fprintf(stderr, "%s %s: option '%s' does not apply to this command\n", cmd_prog,
+				cmd, bad);
+		else
+			fprintf(stderr, "%s %s: unknown option '%s'\n", cmd_prog, cmd, bad);
+		break;
+	}
+	fprintf(stderr, "try '%s %s --help'\n", cmd_prog, cmd);
+	return CLI_USAGE;
+}
+
+int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color)
+{
+	struct diag d;
+	int rc = 0;
+
+	diag_init(&d);
+	scn_init(s);
+	if (scn_load((const char *const *)paths, n, s, &d) != 0 || diag_has_errors(&d))
+		rc = CLI_INVALID;
+	if (d.n)
+		diag_print(&d, stderr, color);
+	diag_release(&d);
+	return rc;
+}
+
+void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct run_result *r)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->name = s->name;
+	rep->seed = r->seed;
+	rep->horizon_ms = r->horizon_ms;
+	rep->start_unix_ms = s->start_unix_ms;
+	rep->files = (const char *const *)s->files;
+	rep->nfiles = s->nfiles;
+	rep->nobjects = s->nobjs;
+	rep->nevents = s->nevents + s->nmevents + s->nfevents;
+	rep->stop = des_stop_name(r->stop);
+	rep->end_ms = r->end_ms;
+	rep->events = des_events(r->world);
+	rep->tl = des_timeline(r->world);
+	rep->summary = &r->summary;
+	rep->obs = r->obs;
+	rep->fleets = r->fobs;
+	rep->member_attempts = r->fleet != NULL;
+	if (r->models) {
+		const struct mdl_job_stat *js;
+		size_t n = mdl_jobs(r->models, &js);
+
+		rep->capacity.capacity = mdl_capacity(r->models);
+		rep->capacity.peak = mdl_capacity_peak(r->models);
+		for (size_t i = 0; i < n; i++) {
+			int64_t wait;
+
+			if (js[i].slot_ms < 0 || js[i].seen_ms < 0)
+				continue;
+			wait = js[i].slot_ms - js[i].seen_ms;
+			rep->capacity.jobs++;
+			rep->capacity.total_wait_ms += wait;
+			if (wait > rep->capacity.max_wait_ms)
+				rep->capacity.max_wait_ms = wait;
+		}
+	}
+}
+
+int cmd_write_file(const char *cmd, const char *what, const char *path,
+		   int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	struct outfile of;
+	int e;
+
+	if (of_open(&of, path) != 0)
+		goto out_error;
+	if (write(of.f, arg) != 0) {
+		e = errno;
+		of_abort(&of);
+		errno = e;
+		goto out_error;
+	}
+	if (of_commit(&of) != 0)
+		goto out_error;
+	return CLI_OK;
+
+out_error:
+	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
+		what ? " " : "", path, strerror(errno));
+	return CLI_IO;
+}

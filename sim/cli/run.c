@@ -1,0 +1,817 @@
+/*
+ * magos-sim run: one seeded run of a scenario, its timeline and outcome; or,
+ * with -n N > 1, N Monte Carlo trials on -j threads and their statistics.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/cli/cmd.h"
+#include "engine/xalloc.h"
+#include "sim/cli/compare.h"
+#include "sim/cli/merge.h"
+#include "sim/plan/stats.h"
+#include "sim/plan/sweep.h"
+#include "sim/plan/trials.h"
+#include "sim/plan/variant.h"
+#include "reports/html.h"
+#include "reports/html_mc.h"
+#include "reports/plan_json.h"
+#include "reports/plan_text.h"
+#include "reports/variants_text.h"
+#include "reports/mermaid.h"
+#include "reports/trace.h"
+
+/* Bounds of -n and -j. */
+#define RUN_MAX_TRIALS 10000000u
+#define RUN_MAX_JOBS 256u
+
+/* How many trials stopped by a bound get a warning line each. */
+#define RUN_BOUND_WARNED 10
+
+enum run_optcode {
+	RUN_OPT_CSV = CMD_OPT_FIRST_FREE,
+	RUN_OPT_TRACE,
+	RUN_OPT_MERMAID,
+	RUN_OPT_VARIANT,
+	RUN_OPT_SWEEP,
+	RUN_OPT_SHARD,
+	RUN_OPT_HTML,
+};
+
+void cmd_usage_run(FILE *f)
+{
+	fprintf(f,
+		"usage: %s run [OPTIONS] SCENARIO|MANIFEST|DIR...\n"
+		"\n"
+		"Loads the inputs (YAML files, or directories of *.yaml/*.yml), admits every\n"
+		"manifest as the API server would, runs the simulation once and prints the\n"
+		"timeline and the outcome.  Without a Scenario document the defaults of\n"
+		"scenarios/README.md apply (seed 1, horizon 24h).\n"
+		"\n"
+		"Options:\n"
+		"  -s, --seed N          seed of the run (overrides spec.seed),\n"
+		"                        0..18446744073709551615\n"
+		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
+		"                        (overrides spec.horizon)\n"
+		"      --until WHEN      complete (default): end the run when the change\n"
+		"                        completes; horizon: run on to the horizon\n"
+		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
+		"                        trial 0 has the run's seed, trial i a seed mixed from\n"
+		"                        it and i; with N > 1 the output is statistics tables\n"
+		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
+		"                        CPUs); the results do not depend on J\n"
+		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
+		"                        (with a sweep: one row per value)\n"
+		"      --trace FILE      write the run as a Chrome trace (opens in Perfetto and\n"
+		"                        chrome://tracing) to FILE, atomically (single run)\n"
+		"      --mermaid FILE    write a Mermaid gantt block of the steps/waves (and the\n"
+		"                        targets when few) to FILE, atomically (single run)\n"
+		"      --shard K/N       run only the K-th (1-based) contiguous slice of the -n\n"
+		"                        trials and write a partial result (schema\n"
+		"                        magos-sim/partial/v1; v2 with variants, a sweep or\n"
+		"                        --variant: every set's slice) to the --json FILE;\n"
+		"                        `%s merge` combines the N partials into the\n"
+		"                        unsharded output\n"
+		"      --variant NAME    run only the variant NAME of spec.variants, as if\n"
+		"                        it were the scenario (with N > 1 and variants but no\n"
+		"                        --variant: the base and every variant, one table)\n"
+		"      --sweep P=V1,V2,...|P=FROM..TO/STEPS\n"
+		"                        run the trials once per value of parameter P\n"
+		"                        (capacity, models.apply.median, ...; overrides\n"
+		"                        spec.sweep; once per run) and print a table of\n"
+		"                        value x metrics\n"
+		"      --json FILE       write timeline and summary as JSON to FILE, atomically;\n"
+		"                        with N > 1 the trials and their statistics (schema\n"
+		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
+		"                        of the terminal report\n"
+		"      --html FILE       write the run as one self-contained HTML page with\n"
+		"                        SVG charts to FILE, atomically; with N > 1, variants\n"
+		"                        or a sweep: the Monte Carlo page (CDF, halts, blast\n"
+		"                        radius, step/wave box plots, sweep curve)\n"
+		"      --timeline WHAT   changes (default): phases, reasons, grants, edits;\n"
+		"                        all: every object transition with its detail;\n"
+		"                        none: only the steps view and the summary\n"
+		"  -q, --quiet           print the summary only (no progress bar)\n"
+		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
+		"      --color WHEN      auto (default: only on a terminal), always or never\n"
+		"      --no-color        same as --color never\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"%s",
+		cmd_prog, cmd_prog, cmd_exit_codes_help);
+}
+
+static int write_rep_json(FILE *f, const void *arg)
+{
+	return rep_json(f, arg);
+}
+
+static int write_rep_html(FILE *f, const void *arg)
+{
+	return rep_html(f, arg);
+}
+
+static int write_html_mc(FILE *f, const void *arg)
+{
+	return rep_html_mc(f, arg);
+}
+
+static int write_plan_json(FILE *f, const void *arg)
+{
+	return rep_plan_json(f, arg);
+}
+
+struct csv_arg {
+	const struct trial_row *rows;
+	size_t n;
+};
+
+static int write_csv(FILE *f, const void *arg)
+{
+	const struct csv_arg *c = arg;
+
+	return rep_plan_csv(f, c->rows, c->n);
+}
+
+struct picture_arg {
+	const struct rep_run *run;
+	const struct sp_set *sp;
+};
+
+static int write_trace(FILE *f, const void *arg)
+{
+	const struct picture_arg *a = arg;
+
+	return rep_trace(f, a->run, a->sp, NULL);
+}
+
+static int write_mermaid(FILE *f, const void *arg)
+{
+	const struct picture_arg *a = arg;
+
+	return rep_mermaid(f, a->run, a->sp);
+}
+
+/* The progress bar: drawn on stderr once the trials take more than 0.5 s, at most 10 times a second. */
+struct progress {
+	struct timespec start, last;
+	bool shown;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void on_progress(void *ctx, uint32_t done, uint32_t n)
+{
+	struct progress *p = ctx;
+	struct timespec now;
+	char bar[21];
+	double el, rate, eta;
+	size_t fill;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = since(&p->start, &now);
+	if (el < 0.5 || done == n || (p->shown && since(&p->last, &now) < 0.1))
+		return;
+	p->last = now;
+	p->shown = true;
+	rate = (double)done / el;
+	eta = rate > 0 ? (double)(n - done) / rate : 0;
+	fill = (size_t)((double)done / (double)n * 20);
+	for (size_t i = 0; i < 20; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[20] = '\0';
+	fprintf(stderr, "\r[%s] %" PRIu32 "/%" PRIu32 " trials  %.0f/s  ETA %d:%02d\033[K", bar,
+		done, n, rate, (int)eta / 60, (int)eta % 60);
+	fflush(stderr);
+}
+
+/* The default -j: the online CPUs, within 1..RUN_MAX_JOBS. */
+static unsigned default_jobs(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (c < 1)
+		return 1;
+	return c > (long)RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)c;
+}
+
+/* N > 1: the trials, their statistics and the reports of them. */
+static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+		      unsigned jobs, const char *csv, const char *html)
+{
+	struct trials_opts to = { 0 };
+	struct progress prog = { 0 };
+	struct trial_row *rows = NULL;
+	struct plan_stats st;
+	struct rep_plan rp;
+	size_t warned = 0;
+	int rc = CLI_OK;
+
+	to.first = 0;
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	if (!o->quiet && isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
+		to.progress = on_progress;
+		to.progress_ctx = &prog;
+	}
+	if (trials_run(s, &to, &rows) != 0) {
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		return CLI_INTERNAL;
+	}
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct trial_row *r = &rows[i];
+
+		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
+			continue;
+		if (warned++ < RUN_BOUND_WARNED)
+			fprintf(stderr,
+				"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
+				") stopped by %s; counted as not completed; %s\n",
+				cmd_prog, r->index, r->seed,
+				r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
+				r->bound_note ? r->bound_note : "no object named");
+	}
+	if (warned > RUN_BOUND_WARNED)
+		fprintf(stderr, "%s run: warning: %zu more trials stopped by a bound\n", cmd_prog,
+			warned - RUN_BOUND_WARNED);
+
+	memset(&rp, 0, sizeof(rp));
+	rp.name = s->name;
+	rp.files = (const char *const *)s->files;
+	rp.nfiles = s->nfiles;
+	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
+	rp.horizon_ms = st.horizon_ms;
+	rp.first = 0;
+	rp.rows = rows;
+	rp.n = n;
+	rp.st = &st;
+	if (csv) {
+		struct csv_arg ca = { rows, n };
+
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+	}
+	if (rc == CLI_OK && o->json)
+		rc = cmd_write_file("run", NULL, o->json, write_plan_json, &rp);
+	if (rc == CLI_OK && html) {
+		struct rep_mc_set bs = { "base", NULL, rows, n, &st };
+		struct rep_mc_page pg = { s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
+
+		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
+	}
+	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
+
+		if (rep_plan_text(stdout, &rp, &po) != 0)
+			rc = CLI_IO;
+	}
+	plan_stats_release(&st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	return rc;
+}
+
+/* ---- variants and sweeps (plan/variant.h, plan/sweep.h) -------------- */
+
+/* Prints @d to stderr; CLI_INVALID when it holds an error, else CLI_OK. */
+static int report_diag(struct diag *d, bool color)
+{
+	int rc = diag_has_errors(d) ? CLI_INVALID : CLI_OK;
+
+	diag_print(d, stderr, color);
+	diag_release(d);
+	diag_init(d);
+	return rc;
+}
+
+/* --variant NAME: @s with that variant applied, into @out. */
+static int pick_variant(const struct scenario *s, const char *name, struct var_scenario *out,
+			bool color)
+{
+	struct var_set vs;
+	const struct var_def *v;
+	struct diag d;
+	int rc;
+
+	diag_init(&d);
+	var_parse(s, &vs, &d);
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release_set;
+	v = var_find(&vs, name);
+	if (!v) {
+		fprintf(stderr, "%s run: unknown variant '%s'; ", cmd_prog, name);
+		if (!vs.n)
+			fprintf(stderr, "the scenario has no spec.variants\n");
+		for (size_t i = 0; i < vs.n; i++)
+			fprintf(stderr, "%s'%s'%s", i ? ", " : "the variants are ", vs.v[i].name,
+				i + 1 == vs.n ? "\n" : "");
+		rc = CLI_USAGE;
+		goto out_release_set;
+	}
+	var_apply(s, v, out, &d);
+	rc = report_diag(&d, color);
+out_release_set:
+	var_set_release(&vs);
+	diag_release(&d);
+	return rc;
+}
+
+/* The trials of @s and their statistics; @rows kept (caller frees) when non-NULL. */
+static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+			 unsigned jobs, struct plan_stats *st, struct trial_row **keep)
+{
+	struct trials_opts to = { 0 };
+	struct progress prog = { 0 };
+	struct trial_row *rows = NULL;
+
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	if (!o->quiet && isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
+		to.progress = on_progress;
+		to.progress_ctx = &prog;
+	}
+	if (trials_run(s, &to, &rows) != 0) {
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		return CLI_INTERNAL;
+	}
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
+	if (keep) {
+		*keep = rows;
+		return CLI_OK;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	return CLI_OK;
+}
+
+struct whatif_out {
+	const struct rep_plan *rp;
+	const struct rep_variant *v; /* nv variants, then ns sweep values */
+	size_t nv, ns;
+	const char *param;
+};
+
+static int write_whatif_json(FILE *f, const void *arg)
+{
+	const struct whatif_out *w = arg;
+
+	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
+}
+
+static int write_sweep_csv(FILE *f, const void *arg)
+{
+	const struct whatif_out *w = arg;
+
+	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
+}
+
+/*
+ * N trials of the base, of every variant of spec.variants (unless @cli_sweep)
+ * and of every value of the sweep (@cli_sweep, else spec.sweep), all on the
+ * same trial seeds; the variant table and/or the sweep table.
+ */
+static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep)
+{
+	bool color = cli_color_wanted(o->color, 2);
+	struct var_set vs = { 0 };
+	struct sweep ssw = { 0 };
+	const struct sweep *sw = cli_sweep;
+	struct var_def *defs = NULL;
+	struct plan_stats *st = NULL, base_st;
+	struct rep_variant *rv = NULL;
+	struct trial_row *rows = NULL, **vrows = NULL; /* vrows: per variant/value, for --html */
+	struct rep_plan rp;
+	struct whatif_out w = { 0 };
+	struct diag d;
+	size_t nv = 0, ns = 0, nst = 0;
+	char err[1024], (*vals)[64] = NULL;
+	int rc;
+
+	diag_init(&d);
+	if (!cli_sweep) {
+		var_parse(s, &vs, &d);
+		if (sweep_from_scenario(s, &ssw, &d) == 0)
+			sw = &ssw;
+	}
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release;
+	nv = vs.n;
+	ns = sw ? sw->n : 0;
+	defs = xcalloc(ns ? ns : 1, sizeof(*defs));
+	vals = xcalloc(ns ? ns : 1, sizeof(*vals));
+	for (size_t i = 0; i < ns; i++) {
+		if (sweep_variant(s, sw, i, &defs[i], err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s run: %s\n", cmd_prog, err);
+			rc = cli_sweep ? CLI_USAGE : CLI_INVALID;
+			goto out_release;
+		}
+		sweep_value_text(sw, i, vals[i], sizeof(vals[i]));
+	}
+	/* Every variant applies before anything runs: a bad one costs no trials. */
+	for (size_t i = 0; i < nv + ns; i++) {
+		struct var_scenario t;
+
+		if (var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d) == 0)
+			var_scenario_release(&t);
+	}
+	if ((rc = report_diag(&d, color)) != CLI_OK)
+		goto out_release;
+
+	rc = whatif_trials(s, o, n, jobs, &base_st, &rows);
+	if (rc)
+		goto out_release;
+	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
+		fprintf(stderr, "%s run: warning: sweep of capacity: no trial of the base ran a Job "
+				"(this scenario has no Workspaces to plan or apply), so capacity "
+				"changes nothing\n",
+			cmd_prog);
+	st = xcalloc(nv + ns + 1, sizeof(*st));
+	rv = xcalloc(nv + ns + 1, sizeof(*rv));
+	vrows = xcalloc(nv + ns + 1, sizeof(*vrows));
+	rv[0] = (struct rep_variant){ "base", NULL, &base_st };
+	for (size_t i = 0; i < nv + ns; i++) {
+		struct var_scenario t;
+
+		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL);
+		var_scenario_release(&t);
+		if (rc)
+			goto out_release_stats;
+		nst = i + 1;
+		if (i < nv)
+			rv[i + 1] = (struct rep_variant){ vs.v[i].name, vs.v[i].description, &st[i] };
+		else
+			rv[i + 1] = (struct rep_variant){ vals[i - nv], NULL, &st[i] };
+	}
+
+	memset(&rp, 0, sizeof(rp));
+	rp.name = s->name;
+	rp.files = (const char *const *)s->files;
+	rp.nfiles = s->nfiles;
+	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
+	rp.horizon_ms = base_st.horizon_ms;
+	rp.rows = rows;
+	rp.n = n;
+	rp.st = &base_st;
+	w = (struct whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
+	if (csv && ns) {
+		rc = cmd_write_file("run", NULL, csv, write_sweep_csv, &w);
+	} else if (csv) {
+		struct csv_arg ca = { rows, n };
+
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+	}
+	if (rc == CLI_OK && o->json) {
+		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
+		for (size_t i = 0; i < ns; i++)
+			rv[1 + nv + i].name = defs[i].name;
+		rc = cmd_write_file("run", NULL, o->json, write_whatif_json, &w);
+		for (size_t i = 0; i < ns; i++)
+			rv[1 + nv + i].name = vals[i];
+	}
+	if (rc == CLI_OK && html) {
+		struct rep_mc_set *ms = xcalloc(nv + ns + 1, sizeof(*ms));
+		struct rep_mc_page pg = { s->name, rp.seed, base_st.horizon_ms, &ms[0], &ms[1], nv,
+					  ns ? sw->param : NULL, &ms[1 + nv], ns };
+
+		ms[0] = (struct rep_mc_set){ "base", NULL, rows, n, &base_st };
+		for (size_t i = 0; i < nv + ns; i++)
+			ms[1 + i] = (struct rep_mc_set){ rv[1 + i].name, rv[1 + i].description,
+							 vrows[i], n, &st[i] };
+		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
+		free(ms);
+	}
+	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+		bool tcolor = cli_color_wanted(o->color, 1);
+
+		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, n, tcolor) != 0)
+			rc = CLI_IO;
+		if (rc == CLI_OK && nv && ns && fputc('\n', stdout) == EOF)
+			rc = CLI_IO;
+		if (rc == CLI_OK && ns &&
+		    rep_sweep_text(stdout, sw->param, rv + 1 + nv, ns, rp.seed, n, tcolor) != 0)
+			rc = CLI_IO;
+	}
+
+out_release_stats:
+	for (size_t i = 0; i < nst; i++) {
+		plan_stats_release(&st[i]);
+		for (uint32_t k = 0; vrows[i] && k < n; k++)
+			trial_row_release(&vrows[i][k]);
+		free(vrows[i]);
+	}
+	free(vrows);
+	plan_stats_release(&base_st);
+	for (uint32_t i = 0; i < n; i++)
+		trial_row_release(&rows[i]);
+	free(rows);
+	free(st);
+	free(rv);
+out_release:
+	for (size_t i = 0; i < ns && defs; i++)
+		var_def_release(&defs[i]);
+	free(defs);
+	free(vals);
+	var_set_release(&vs);
+	sweep_release(&ssw);
+	diag_release(&d);
+	return rc;
+}
+
+/* @path without leading "./" (so "./x" and "x" compare equal). */
+static const char *bare_path(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+/*
+ * Usage checks of the output files: none may be empty, and no two may name
+ * the same file (one would overwrite the other).  Prints the error.
+ * Returns: 0 when fine, -1 otherwise.
+ */
+static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
+			 const char *mermaid)
+{
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid" };
+	const char *const path[] = { json, csv, html, trace, mermaid };
+	size_t n = sizeof(path) / sizeof(path[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!path[i])
+			continue;
+		if (!*path[i]) {
+			fprintf(stderr, "%s run: %s needs a file name, not an empty one\n"
+					"try '%s run --help'\n",
+				cmd_prog, opt[i], cmd_prog);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (path[j] && !strcmp(bare_path(path[i]), bare_path(path[j]))) {
+				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
+						"try '%s run --help'\n",
+					cmd_prog, opt[j], opt[i], path[i], cmd_prog);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
+		CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
+		CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+		{ "trials", required_argument, NULL, 'n' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, RUN_OPT_CSV },
+		{ "trace", required_argument, NULL, RUN_OPT_TRACE },
+		{ "mermaid", required_argument, NULL, RUN_OPT_MERMAID },
+		{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
+		{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
+		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
+		{ "html", required_argument, NULL, RUN_OPT_HTML },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmd_opts o;
+	struct scenario s;
+	struct run_result r = { 0 };
+	struct rep_run rep;
+	bool json_stdout;
+	const char *csv = NULL;
+	const char *html = NULL;
+	const char *variant = NULL;
+	uint32_t shard_k = 0, shard_n = 0;
+	char shard_err[256];
+	struct sweep cli_sweep = { 0 };
+	struct var_scenario vsc = { 0 };
+	const struct scenario *rs = &s;
+	char serr[1024];
+	uint64_t v;
+	const char *trace = NULL, *mermaid = NULL;
+	uint32_t ntrials = 1;
+	unsigned jobs = 0;
+	int rc, c;
+
+	cmd_opts_init(&o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":s:qhn:j:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (cli_parse_count(optarg, 1, RUN_MAX_TRIALS, &v) != 0) {
+				fprintf(stderr,
+					"%s run: invalid trial count '%s': expected a whole number from 1 to %u\n"
+					"try '%s run --help'\n",
+					cmd_prog, optarg, RUN_MAX_TRIALS, cmd_prog);
+				return CLI_USAGE;
+			}
+			ntrials = (uint32_t)v;
+			continue;
+		case 'j':
+			if (cli_parse_count(optarg, 1, RUN_MAX_JOBS, &v) != 0) {
+				fprintf(stderr,
+					"%s run: invalid job count '%s': expected a whole number of threads from 1 to %u\n"
+					"try '%s run --help'\n",
+					cmd_prog, optarg, RUN_MAX_JOBS, cmd_prog);
+				return CLI_USAGE;
+			}
+			jobs = (unsigned)v;
+			continue;
+		case RUN_OPT_CSV:
+			csv = optarg;
+			continue;
+		case RUN_OPT_HTML:
+			html = optarg;
+			continue;
+		case RUN_OPT_SHARD:
+			if (partial_parse_shard(optarg, CMD_MAX_SHARDS, &shard_k, &shard_n, shard_err,
+						sizeof(shard_err)) != 0) {
+				fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog, shard_err,
+					cmd_prog);
+				return CLI_USAGE;
+			}
+			continue;
+		case RUN_OPT_VARIANT:
+			variant = optarg;
+			continue;
+		case RUN_OPT_TRACE:
+			trace = optarg;
+			continue;
+		case RUN_OPT_MERMAID:
+			mermaid = optarg;
+			continue;
+		case RUN_OPT_SWEEP:
+			if (cli_sweep.n) {
+				/* One sweep per run: a second would silently replace the first. */
+				fprintf(stderr, "%s run: --sweep given twice: one parameter per run "
+						"(run once per parameter)\ntry '%s run --help'\n",
+					cmd_prog, cmd_prog);
+				sweep_release(&cli_sweep);
+				return CLI_USAGE;
+			}
+			if (sweep_parse(optarg, &cli_sweep, serr, sizeof(serr)) != 0) {
+				fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog, serr,
+					cmd_prog);
+				return CLI_USAGE;
+			}
+			continue;
+		default:
+			break;
+		}
+		if ((rc = cmd_opt_common(c, "run", cmd_usage_run, argv, &o)) >= 0) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
+	}
+	if (optind >= argc || (variant && cli_sweep.n)) {
+		fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog,
+			variant && cli_sweep.n ? "--variant and --sweep cannot be combined"
+					       : "no scenario given",
+			cmd_prog);
+		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
+	json_stdout = o.json && strcmp(o.json, "-") == 0;
+	if (json_stdout && csv && !strcmp(csv, "-")) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
+				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (check_outputs(o.json, csv, html, trace, mermaid) != 0) {
+		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
+	if ((trace || mermaid) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --trace and --mermaid draw a single run (no -n above 1,\n"
+				"--shard or --sweep)\ntry '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (html && shard_n) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --html draws the whole run, not a shard (merge the shards, or run without --shard)\n"
+				"try '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (shard_n && (!o.json || csv)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --shard writes its partial result to --json FILE (and takes no\n"
+				"--csv: give --csv to merge)\ntry '%s run --help'\n",
+			cmd_prog, cmd_prog);
+		return CLI_USAGE;
+	}
+	if (!jobs)
+		jobs = default_jobs();
+	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
+	if (rc)
+		goto out_release_scenario;
+	if (shard_n && variant) {
+		/* One variant as if it were the scenario; the partial names it. */
+		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
+		if (rc == CLI_OK)
+			rc = cmd_run_shard_variant(&vsc.s, variant, &o, ntrials, jobs, shard_k,
+						   shard_n);
+		goto out_release_scenario;
+	}
+	if (shard_n && (cli_sweep.n || s.variants || s.sweep)) {
+		/* The base and every variant / sweep value, each its slice of the trials. */
+		rc = cmd_run_shard_sets(&s, &o, ntrials, jobs, shard_k, shard_n,
+					cli_sweep.n ? &cli_sweep : NULL);
+		goto out_release_scenario;
+	}
+	if (shard_n) {
+		rc = cmd_run_shard(&s, &o, ntrials, jobs, shard_k, shard_n);
+		goto out_release_scenario;
+	}
+	if (variant) {
+		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
+		if (rc)
+			goto out_release_scenario;
+		rs = &vsc.s;
+	} else if (cli_sweep.n || (ntrials > 1 && (s.variants || s.sweep))) {
+		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL);
+		goto out_release_scenario;
+	}
+	if (ntrials > 1) {
+		rc = run_trials(rs, &o, ntrials, jobs, csv, html);
+		goto out_release_scenario;
+	}
+	/* One run is the base: say the variants and sweep are there, and how to run them. */
+	if (!variant && (s.variants || s.sweep) && !o.quiet)
+		fprintf(stderr,
+			"%s run: note: one run of the base; the scenario's %s run with -n N%s\n",
+			cmd_prog,
+			s.variants && s.sweep ? "variants and sweep" : s.variants ? "variants" : "sweep",
+			s.variants ? " (--variant NAME runs one)" : "");
+
+	run_scenario(rs, &o.run, &r);
+	cmd_fill_rep(&rep, rs, &r);
+
+	if (csv) {
+		struct trial_row row;
+		struct csv_arg ca = { &row, 1 };
+
+		trial_row_from_run(&r, 0, &row);
+		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+		trial_row_release(&row);
+		if (rc)
+			goto out_release_run;
+	}
+	if (trace || mermaid) {
+		struct sp_set sp;
+		struct picture_arg pa = { &rep, &sp };
+
+		sp_build(&sp, &rep);
+		if (trace)
+			rc = cmd_write_file("run", NULL, trace, write_trace, &pa);
+		if (rc == CLI_OK && mermaid)
+			rc = cmd_write_file("run", NULL, mermaid, write_mermaid, &pa);
+		sp_release(&sp);
+		if (rc)
+			goto out_release_run;
+	}
+	if (o.json && (rc = cmd_write_file("run", NULL, o.json, write_rep_json, &rep)) != 0)
+		goto out_release_run;
+	if (html && (rc = cmd_write_file("run", NULL, html, write_rep_html, &rep)) != 0)
+		goto out_release_run;
+	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
+		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
+					    o.timeline };
+
+		if (rep_text(stdout, &rep, &to) != 0)
+			rc = CLI_IO;
+	}
+
+out_release_run:
+	run_result_release(&r);
+out_release_scenario:
+	var_scenario_release(&vsc);
+	sweep_release(&cli_sweep);
+	scn_release(&s);
+	return rc;
+}

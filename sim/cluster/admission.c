@@ -1,0 +1,1004 @@
+#include "sim/cluster/admission.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/xalloc.h"
+
+/*
+ * Hand-written copies of the CRD schemas in shared/fixtures/upstream/crds
+ * (Magos @1afc8e6, stageset-controller @f2c7604), as far as admission needs
+ * them.  Every field of the Magos kinds and of FleetRollout is modelled with
+ * its type, required flag, default, enum and minLength/minItems, and the CEL
+ * rules are evaluated by check callbacks.  Regex patterns and maxLength of
+ * metav1.Condition fields are not checked (the simulator writes conditions
+ * itself; snapshots come from a real API server that already checked them).
+ *
+ * StageSet (4500 lines of CRD) is modelled in full where the simulator reads
+ * it and kept free-form (SCH_ANY: type not even checked) below these points:
+ *   spec.decryption, spec.dependsOn, spec.errorBudget, spec.kubeConfig,
+ *   spec.migrations, spec.migrationsSourceRef, spec.onRollback,
+ *   spec.updateWindows, spec.version.fromArtifact, spec.version.fromObject,
+ *   spec.stages[].{actions, conflictPolicy, errorBudget, patches, postBuild,
+ *                  promotion, readyChecks, sourceRef}
+ *   status.budgetFreeze, status.lastAppliedSnapshot, status.pendingMigrations,
+ *   status.stages
+ * Fully checked: the list of spec and status field names (unknown ones are
+ * errors), spec.version.{value, approvalMode (enum Never|OnMigrations|Always),
+ * allowDowngrade, requireMigrationCoverage}, spec.stages (minItems 1; name and
+ * sourceRef required, scalar fields typed), scalar spec fields and their
+ * enums (onTimeout, windowScope), status.version, pendingVersion,
+ * observedGeneration, pendingUpdate.{nextWindowOpens, revisions},
+ * conditions[] and the other scalar status fields.
+ *
+ * Deviation: FleetRollout waves[].soak is `type: string` in the CRD; it is
+ * checked here as a Go duration, because the controller cannot decode
+ * anything else (metav1.Duration) and so no simulation of it would be
+ * meaningful.
+ */
+
+/* ---- shared pieces ------------------------------------------------------------ */
+
+static const struct sch_field match_expr_fields[] = {
+	SCH_REQUIRED("key", &sch_string),
+	SCH_REQUIRED("operator", &sch_string), /* free string: checked by the controllers */
+	SCH_FIELD("values", &sch_string_list),
+	SCH_END,
+};
+static const struct sch_node match_expr = { .type = SCH_OBJECT, .fields = match_expr_fields };
+static const struct sch_node match_exprs = { .type = SCH_ARRAY, .items = &match_expr };
+static const struct sch_field selector_fields[] = {
+	SCH_FIELD("matchExpressions", &match_exprs),
+	SCH_FIELD("matchLabels", &sch_string_map),
+	SCH_END,
+};
+static const struct sch_node label_selector = { .type = SCH_OBJECT, .fields = selector_fields };
+
+static const char *const cond_status_values[] = { "True", "False", "Unknown", NULL };
+static const struct sch_node cond_status = { .type = SCH_STRING, .enum_values = cond_status_values };
+static const struct sch_node non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
+static const struct sch_field condition_fields[] = {
+	SCH_REQUIRED("lastTransitionTime", &sch_string),
+	SCH_REQUIRED("message", &sch_string),
+	SCH_FIELD("observedGeneration", &non_negative),
+	SCH_REQUIRED("reason", &sch_string_nonempty),
+	SCH_REQUIRED("status", &cond_status),
+	SCH_REQUIRED("type", &sch_string),
+	SCH_END,
+};
+static const struct sch_node condition = { .type = SCH_OBJECT, .fields = condition_fields };
+/* StageSet's conditions: a plain list in its CRD */
+static const struct sch_node conditions = { .type = SCH_ARRAY, .items = &condition };
+/* the Magos kinds' and FleetRollout's: x-kubernetes-list-type map keyed by type */
+static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = &condition,
+						    .list_map_key = "type" };
+
+/* metadata as kubectl sends it, or as `kubectl get -o yaml` prints it. */
+static const struct sch_node nullable_string = { .type = SCH_STRING, .nullable = true };
+static const struct sch_field metadata_fields[] = {
+	SCH_FIELD("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_FIELD("labels", &sch_string_map),
+	SCH_FIELD("annotations", &sch_string_map),
+	SCH_FIELD("finalizers", &sch_string_list),
+	SCH_FIELD("uid", &sch_string),
+	SCH_FIELD("generation", &sch_integer),
+	SCH_FIELD("resourceVersion", &sch_string),
+	SCH_FIELD("creationTimestamp", &nullable_string),
+	SCH_FIELD("deletionTimestamp", &nullable_string),
+	SCH_FIELD("deletionGracePeriodSeconds", &sch_integer),
+	SCH_FIELD("generateName", &sch_string),
+	SCH_FIELD("selfLink", &sch_string),
+	SCH_FIELD("managedFields", &sch_any),
+	SCH_FIELD("ownerReferences", &sch_any),
+	SCH_END,
+};
+static const struct sch_node metadata = { .type = SCH_OBJECT, .fields = metadata_fields };
+
+#define ROOT_COMMON                                            \
+	SCH_FIELD("apiVersion", &sch_string), SCH_FIELD("kind", &sch_string), \
+		SCH_REQUIRED("metadata", &metadata)
+
+/* ---- Magos: Project, Rollout, Workspace ---------------------------------------- */
+
+static const char *const phase_values[] = { "Pending",  "Reconciling", "Ready",   "Idle",
+					    "Planning", "Planned",     "Applying", "Applied",
+					    "Failed",   "ValidationFailed", "Deleting", NULL };
+static const struct sch_node phase = { .type = SCH_STRING, .enum_values = phase_values };
+
+static const struct sch_field validation_fields[] = {
+	SCH_FIELD("policySelector", &label_selector),
+	SCH_END,
+};
+static const struct sch_node validation = { .type = SCH_OBJECT, .fields = validation_fields };
+
+static const struct sch_field name_ref_fields[] = {
+	SCH_REQUIRED("name", &sch_string_nonempty),
+	SCH_END,
+};
+static const struct sch_node name_ref = { .type = SCH_OBJECT, .fields = name_ref_fields };
+static const struct sch_node name_refs = { .type = SCH_ARRAY, .items = &name_ref };
+
+static const struct sch_field project_spec_fields[] = {
+	SCH_FIELD("description", &sch_string),
+	SCH_FIELD("validation", &validation),
+	SCH_FIELD("variableSetRef", &name_refs),
+	SCH_END,
+};
+static const struct sch_node project_spec = { .type = SCH_OBJECT, .fields = project_spec_fields };
+static const struct sch_field project_status_fields[] = {
+	SCH_FIELD("conditions", &conditions_by_type),
+	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("message", &sch_string),
+	SCH_FIELD("phase", &phase),
+	SCH_FIELD("reason", &sch_string),
+	SCH_END,
+};
+static const struct sch_node project_status = { .type = SCH_OBJECT, .fields = project_status_fields };
+static const struct sch_field project_fields[] = {
+	ROOT_COMMON,
+	SCH_REQUIRED("spec", &project_spec),
+	SCH_FIELD("status", &project_status),
+	SCH_END,
+};
+static const struct sch_node project = { .type = SCH_OBJECT, .fields = project_fields };
+
+static const struct sch_field step_fields[] = {
+	SCH_REQUIRED("name", &sch_string),
+	SCH_REQUIRED("selector", &label_selector),
+	SCH_END,
+};
+static const struct sch_node step = { .type = SCH_OBJECT, .fields = step_fields };
+static const struct sch_node steps = { .type = SCH_ARRAY, .items = &step }; /* may be empty */
+static const struct sch_field strategy_fields[] = {
+	SCH_REQUIRED("steps", &steps),
+	SCH_END,
+};
+static const struct sch_node strategy = { .type = SCH_OBJECT, .fields = strategy_fields };
+static const struct sch_field rollout_spec_fields[] = {
+	SCH_REQUIRED("projectRef", &sch_string),
+	SCH_REQUIRED("strategy", &strategy),
+	SCH_END,
+};
+static const struct sch_node rollout_spec = { .type = SCH_OBJECT, .fields = rollout_spec_fields };
+static const struct sch_field rollout_status_fields[] = {
+	SCH_FIELD("conditions", &conditions_by_type),
+	SCH_FIELD("currentStep", &sch_integer),
+	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("message", &sch_string),
+	SCH_FIELD("phase", &phase),
+	SCH_FIELD("reason", &sch_string),
+	SCH_END,
+};
+static const struct sch_node rollout_status = { .type = SCH_OBJECT, .fields = rollout_status_fields };
+
+/* CEL on the Rollout root: self.metadata.name == self.spec.projectRef */
+static void check_rollout(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const char *name = val_str(val_path(v, "metadata.name"), NULL);
+	const char *ref = val_str(val_path(v, "spec.projectRef"), NULL);
+
+	if (name && ref && strcmp(name, ref) != 0)
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"object\": Rollout name must exactly match the projectRef it targets to ensure 1-to-1 mapping");
+}
+
+static const struct sch_field rollout_fields[] = {
+	ROOT_COMMON,
+	SCH_REQUIRED("spec", &rollout_spec),
+	SCH_FIELD("status", &rollout_status),
+	SCH_END,
+};
+static const struct sch_node rollout = { .type = SCH_OBJECT, .fields = rollout_fields,
+					 .check = check_rollout };
+
+static const struct sch_field job_overrides_fields[] = {
+	SCH_FIELD("annotations", &sch_string_map),
+	SCH_FIELD("timeoutSeconds", &sch_integer),
+	SCH_END,
+};
+static const struct sch_node job_overrides = { .type = SCH_OBJECT, .fields = job_overrides_fields };
+static const struct sch_field ws_source_fields[] = {
+	SCH_DEFAULT("path", &sch_string, "."),
+	SCH_REQUIRED("repoURL", &sch_string),
+	SCH_REQUIRED("targetRevision", &sch_string),
+	SCH_END,
+};
+static const struct sch_node ws_source = { .type = SCH_OBJECT, .fields = ws_source_fields };
+static const struct sch_field terraform_fields[] = {
+	SCH_FIELD("tfvarsPath", &sch_string),
+	SCH_REQUIRED("version", &sch_string),
+	SCH_END,
+};
+static const struct sch_node terraform = { .type = SCH_OBJECT, .fields = terraform_fields };
+static const struct sch_field ws_spec_fields[] = {
+	SCH_FIELD("annotations", &sch_string_map),
+	SCH_FIELD("apply", &job_overrides),
+	SCH_DEFAULT("autoApply", &sch_boolean, "true"),
+	SCH_FIELD("plan", &job_overrides),
+	SCH_REQUIRED("projectRef", &name_ref),
+	SCH_DEFAULT("serviceAccountName", &sch_string, "magos-job"),
+	SCH_REQUIRED("source", &ws_source),
+	SCH_REQUIRED("terraform", &terraform),
+	SCH_FIELD("validation", &validation),
+	SCH_END,
+};
+static const struct sch_node ws_spec = { .type = SCH_OBJECT, .fields = ws_spec_fields };
+static const struct sch_field violation_fields[] = {
+	SCH_REQUIRED("message", &sch_string),
+	SCH_REQUIRED("policy", &sch_string),
+	SCH_END,
+};
+static const struct sch_node violation = { .type = SCH_OBJECT, .fields = violation_fields };
+static const struct sch_node violations = { .type = SCH_ARRAY, .items = &violation };
+static const struct sch_field ws_status_fields[] = {
+	SCH_FIELD("conditions", &conditions_by_type),
+	SCH_FIELD("currentRunID", &sch_string),
+	SCH_FIELD("currentRunTrigger", &sch_string),
+	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("message", &sch_string),
+	SCH_FIELD("nextReconcileTime", &sch_string),
+	SCH_FIELD("observedReconcileInterval", &sch_string),
+	SCH_FIELD("observedRevision", &sch_string),
+	SCH_FIELD("phase", &phase),
+	SCH_FIELD("policyViolations", &violations),
+	SCH_FIELD("reason", &sch_string),
+	SCH_END,
+};
+static const struct sch_node ws_status = { .type = SCH_OBJECT, .fields = ws_status_fields };
+static const struct sch_field workspace_fields[] = {
+	ROOT_COMMON,
+	SCH_REQUIRED("spec", &ws_spec),
+	SCH_FIELD("status", &ws_status),
+	SCH_END,
+};
+static const struct sch_node workspace = { .type = SCH_OBJECT, .fields = workspace_fields };
+
+/* ---- stageset-controller: FleetRollout, StageSet ------------------------------ */
+
+static const struct sch_field secret_ref_fields[] = {
+	SCH_REQUIRED("name", &sch_string),
+	SCH_END,
+};
+static const struct sch_node secret_ref = { .type = SCH_OBJECT, .fields = secret_ref_fields };
+static const struct sch_field prometheus_fields[] = {
+	SCH_REQUIRED("address", &sch_string),
+	SCH_REQUIRED("query", &sch_string),
+	SCH_FIELD("secretRef", &secret_ref),
+	SCH_END,
+};
+static const struct sch_node prometheus = { .type = SCH_OBJECT, .fields = prometheus_fields };
+static const struct sch_field webhook_fields[] = {
+	SCH_REQUIRED("jsonPath", &sch_string),
+	SCH_FIELD("secretRef", &secret_ref),
+	SCH_REQUIRED("url", &sch_string),
+	SCH_END,
+};
+static const struct sch_node webhook = { .type = SCH_OBJECT, .fields = webhook_fields };
+static const struct sch_field metric_source_fields[] = {
+	SCH_FIELD("prometheus", &prometheus),
+	SCH_FIELD("webhook", &webhook),
+	SCH_END,
+};
+static const struct sch_node metric_source = { .type = SCH_OBJECT, .fields = metric_source_fields };
+static const struct sch_field threshold_fields[] = {
+	SCH_FIELD("max", &sch_string),
+	SCH_FIELD("min", &sch_string),
+	SCH_END,
+};
+static const struct sch_node threshold = { .type = SCH_OBJECT, .fields = threshold_fields };
+static const struct sch_field gate_fields[] = {
+	SCH_REQUIRED("source", &metric_source),
+	SCH_REQUIRED("threshold", &threshold),
+	SCH_END,
+};
+static const struct sch_node gate = { .type = SCH_OBJECT, .fields = gate_fields };
+static const struct sch_field wave_fields[] = {
+	SCH_FIELD("gate", &gate),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_REQUIRED("selector", &label_selector),
+	SCH_FIELD("soak", &sch_duration),
+	SCH_END,
+};
+static const struct sch_node wave = { .type = SCH_OBJECT, .fields = wave_fields };
+static const struct sch_node waves = { .type = SCH_ARRAY, .items = &wave, .min_items = 1 };
+static const char *const on_regression_values[] = { "Halt", "Rollback", NULL };
+static const struct sch_node on_regression = { .type = SCH_STRING,
+					       .enum_values = on_regression_values };
+
+/* CEL on FleetRollout spec: onRegression != 'Rollback' || size(previousVersion) > 0 */
+static void check_fleet_spec(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const char *mode = val_str(val_map_get(v, "onRegression"), "");
+	const char *prev = val_str(val_map_get(v, "previousVersion"), "");
+
+	if (strcmp(mode, "Rollback") == 0 && prev[0] == '\0')
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"object\": previousVersion is required when onRegression is Rollback");
+}
+
+static const struct sch_field fleet_spec_fields[] = {
+	SCH_FIELD("namespaceSelector", &label_selector),
+	SCH_DEFAULT("onRegression", &on_regression, "Halt"),
+	SCH_FIELD("previousVersion", &sch_string),
+	SCH_REQUIRED("selector", &label_selector),
+	SCH_FIELD("targetVersion", &sch_string),
+	SCH_REQUIRED("waves", &waves),
+	SCH_END,
+};
+static const struct sch_node fleet_spec = { .type = SCH_OBJECT, .fields = fleet_spec_fields,
+					    .check = check_fleet_spec };
+static const char *const health_values[] = { "Passing", "Failing", "Unknown", NULL };
+static const struct sch_node health = { .type = SCH_STRING, .enum_values = health_values };
+static const struct sch_field wave_status_fields[] = {
+	SCH_FIELD("atTarget", &sch_integer),
+	SCH_FIELD("health", &health),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("ready", &sch_integer),
+	SCH_FIELD("settled", &sch_boolean),
+	SCH_FIELD("soakUntil", &sch_string),
+	SCH_FIELD("total", &sch_integer),
+	SCH_END,
+};
+static const struct sch_node wave_status = { .type = SCH_OBJECT, .fields = wave_status_fields };
+static const struct sch_node wave_statuses = { .type = SCH_ARRAY, .items = &wave_status,
+						.list_map_key = "name" };
+static const struct sch_field fleet_status_fields[] = {
+	SCH_FIELD("conditions", &conditions_by_type),
+	SCH_FIELD("currentWave", &sch_string),
+	SCH_FIELD("observedGeneration", &sch_integer),
+	SCH_FIELD("phase", &sch_string),
+	SCH_FIELD("waves", &wave_statuses),
+	SCH_END,
+};
+static const struct sch_node fleet_status = { .type = SCH_OBJECT, .fields = fleet_status_fields };
+static const struct sch_field fleet_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &fleet_spec),
+	SCH_FIELD("status", &fleet_status),
+	SCH_END,
+};
+static const struct sch_node fleet = { .type = SCH_OBJECT, .fields = fleet_fields };
+
+static const char *const approval_values[] = { "Never", "OnMigrations", "Always", NULL };
+static const struct sch_node approval_mode = { .type = SCH_STRING, .enum_values = approval_values };
+static const struct sch_field version_fields[] = {
+	SCH_FIELD("allowDowngrade", &sch_boolean),
+	SCH_FIELD("approvalMode", &approval_mode),
+	SCH_FIELD("fromArtifact", &sch_any),
+	SCH_FIELD("fromObject", &sch_any),
+	SCH_FIELD("requireMigrationCoverage", &sch_boolean),
+	SCH_FIELD("value", &sch_string),
+	SCH_END,
+};
+static const struct sch_node version_spec = { .type = SCH_OBJECT, .fields = version_fields };
+static const char *const on_timeout_values[] = { "Hold", "Rollback", NULL };
+static const struct sch_node on_timeout = { .type = SCH_STRING, .enum_values = on_timeout_values };
+static const char *const window_scope_values[] = { "Updates", "All", NULL };
+static const struct sch_node window_scope = { .type = SCH_STRING,
+					      .enum_values = window_scope_values };
+static const struct sch_field stage_fields[] = {
+	SCH_FIELD("actions", &sch_any),
+	SCH_FIELD("applyHelmHookResources", &sch_boolean),
+	SCH_FIELD("conflictPolicy", &sch_any),
+	SCH_FIELD("errorBudget", &sch_any),
+	SCH_FIELD("force", &sch_boolean),
+	SCH_FIELD("migrationAnchor", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("onTimeout", &on_timeout),
+	SCH_FIELD("patches", &sch_any),
+	SCH_FIELD("path", &sch_string),
+	SCH_FIELD("postBuild", &sch_any),
+	SCH_FIELD("promotion", &sch_any),
+	SCH_FIELD("prune", &sch_boolean),
+	SCH_FIELD("readyChecks", &sch_any),
+	SCH_FIELD("serviceAccountName", &sch_string),
+	SCH_REQUIRED("sourceRef", &sch_any),
+	SCH_FIELD("timeout", &sch_string),
+	SCH_END,
+};
+static const struct sch_node stage = { .type = SCH_OBJECT, .fields = stage_fields };
+static const struct sch_node stages = { .type = SCH_ARRAY, .items = &stage, .min_items = 1 };
+static const struct sch_field stageset_spec_fields[] = {
+	SCH_FIELD("decryption", &sch_any),
+	SCH_FIELD("dependsOn", &sch_any),
+	SCH_FIELD("driftDetectionInterval", &sch_string),
+	SCH_FIELD("errorBudget", &sch_any),
+	SCH_FIELD("interval", &sch_string),
+	SCH_FIELD("kubeConfig", &sch_any),
+	SCH_FIELD("migrations", &sch_any),
+	SCH_FIELD("migrationsSourceRef", &sch_any),
+	SCH_FIELD("onRollback", &sch_any),
+	SCH_FIELD("onTimeout", &on_timeout),
+	SCH_FIELD("retryInterval", &sch_string),
+	SCH_FIELD("rollbackOnFailure", &sch_boolean),
+	SCH_FIELD("serviceAccountName", &sch_string),
+	SCH_REQUIRED("stages", &stages),
+	SCH_FIELD("suspend", &sch_boolean),
+	SCH_FIELD("timeout", &sch_string),
+	SCH_FIELD("updateWindows", &sch_any),
+	SCH_FIELD("version", &version_spec),
+	SCH_FIELD("windowScope", &window_scope),
+	SCH_END,
+};
+static const struct sch_node stageset_spec = { .type = SCH_OBJECT, .fields = stageset_spec_fields };
+static const struct sch_field pending_update_fields[] = {
+	SCH_FIELD("nextWindowOpens", &sch_string),
+	SCH_FIELD("revisions", &sch_string_map),
+	SCH_END,
+};
+static const struct sch_node pending_update = { .type = SCH_OBJECT,
+						.fields = pending_update_fields };
+static const struct sch_field stageset_status_fields[] = {
+	SCH_FIELD("actionFailureCount", &sch_integer),
+	SCH_FIELD("budgetFreeze", &sch_any),
+	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("executedMigrationActions", &sch_string_list),
+	SCH_FIELD("executedMigrations", &sch_string_list),
+	SCH_FIELD("lastAppliedRevisions", &sch_string_map),
+	SCH_FIELD("lastAppliedSnapshot", &sch_any),
+	SCH_FIELD("lastAttemptedRevisions", &sch_string_map),
+	SCH_FIELD("lastHandledBudgetOverride", &sch_string),
+	SCH_FIELD("lastHandledReconcileAt", &sch_string),
+	SCH_FIELD("lastHandledResetScope", &sch_string),
+	SCH_FIELD("lastHandledUpdateOverride", &sch_string),
+	SCH_FIELD("migrationFailureCount", &sch_integer),
+	SCH_FIELD("observedGeneration", &sch_integer),
+	SCH_FIELD("pendingMigrations", &sch_any),
+	SCH_FIELD("pendingUpdate", &pending_update),
+	SCH_FIELD("pendingVersion", &sch_string),
+	SCH_FIELD("stages", &sch_any),
+	SCH_FIELD("version", &sch_string),
+	SCH_END,
+};
+static const struct sch_node stageset_status = { .type = SCH_OBJECT,
+						 .fields = stageset_status_fields };
+static const struct sch_field stageset_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &stageset_spec),
+	SCH_FIELD("status", &stageset_status),
+	SCH_END,
+};
+static const struct sch_node stageset = { .type = SCH_OBJECT, .fields = stageset_fields };
+
+/* ---- core v1 and Kyverno ---------------------------------------------------- */
+
+static const struct sch_field ns_spec_fields[] = {
+	SCH_FIELD("finalizers", &sch_string_list),
+	SCH_END,
+};
+static const struct sch_node ns_spec = { .type = SCH_OBJECT, .fields = ns_spec_fields };
+static const struct sch_field namespace_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &ns_spec),
+	SCH_FIELD("status", &sch_any_object),
+	SCH_END,
+};
+static const struct sch_node namespace_kind = { .type = SCH_OBJECT, .fields = namespace_fields };
+
+/* Secret data and stringData are free-form maps of strings (data is base64; not decoded). */
+static const struct sch_field secret_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("data", &sch_string_map),
+	SCH_FIELD("stringData", &sch_string_map),
+	SCH_FIELD("type", &sch_string),
+	SCH_FIELD("immutable", &sch_boolean),
+	SCH_END,
+};
+static const struct sch_node secret = { .type = SCH_OBJECT, .fields = secret_fields };
+
+/* Kyverno ValidatingPolicy: only labels matter to the simulator; spec is kept as written. */
+static const struct sch_field vpol_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &sch_any_object),
+	SCH_FIELD("status", &sch_any_object),
+	SCH_END,
+};
+static const struct sch_node vpol = { .type = SCH_OBJECT, .fields = vpol_fields };
+
+static const struct adm_kind kinds[] = {
+	{ "magosproject.io/v1alpha1", "Project", true, &project, true },
+	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, true },
+	{ "magosproject.io/v1alpha1", "Workspace", true, &workspace, true },
+	{ "stages.metio.wtf/v1", "FleetRollout", false, &fleet, true },
+	{ "stages.metio.wtf/v1", "StageSet", true, &stageset, false },
+	{ "v1", "Namespace", false, &namespace_kind, false },
+	{ "v1", "Secret", true, &secret, false },
+	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol, false },
+};
+
+const struct adm_kind *adm_find_kind(const char *api_version, const char *kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i].api_version, api_version) == 0 &&
+		    strcmp(kinds[i].kind, kind) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+char *adm_supported_kinds(void)
+{
+	char *out = xstrdup("");
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		char *next = xasprintf("%s%s%s (%s)", out, i ? ", " : "", kinds[i].kind,
+				       kinds[i].api_version);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* ---- name syntax (apimachinery validation) ---------------------------------------- */
+
+static bool is_lower_alnum(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+}
+
+static bool is_alnum(char ch)
+{
+	return is_lower_alnum(ch) || (ch >= 'A' && ch <= 'Z');
+}
+
+/* [a-z0-9]([-a-z0-9]*[a-z0-9])? over @n bytes. */
+static bool label_part(const char *s, size_t n)
+{
+	if (n == 0 || !is_lower_alnum(s[0]) || !is_lower_alnum(s[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_lower_alnum(s[i]) && s[i] != '-')
+			return false;
+	return true;
+}
+
+static bool subdomain_syntax(const char *s);
+
+/* label_syntax() - the DNS-1123 label regex, whatever the length. */
+static bool label_syntax(const char *s)
+{
+	return label_part(s, strlen(s));
+}
+
+bool adm_is_dns1123_label(const char *s)
+{
+	return strlen(s) <= 63 && label_syntax(s);
+}
+
+bool adm_is_dns1123_subdomain(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n <= 253 && subdomain_syntax(s);
+}
+
+/* subdomain_syntax() - the DNS-1123 subdomain regex, whatever the length. */
+static bool subdomain_syntax(const char *s)
+{
+	const char *p = s;
+
+	if (!*p)
+		return false;
+	for (;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+
+		if (!label_part(p, len))
+			return false;
+		if (!dot)
+			return true;
+		p = dot + 1;
+	}
+}
+
+/* ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], at most 63 bytes. */
+static bool name_part(const char *s, size_t n)
+{
+	if (n == 0 || n > 63 || !is_alnum(s[0]) || !is_alnum(s[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+bool adm_is_qualified_name(const char *s)
+{
+	const char *slash = strchr(s, '/');
+
+	if (!slash)
+		return name_part(s, strlen(s));
+	if (strchr(slash + 1, '/'))
+		return false;
+	{
+		char *prefix = xstrndup(s, (size_t)(slash - s));
+		bool ok = adm_is_dns1123_subdomain(prefix);
+
+		free(prefix);
+		return ok && name_part(slash + 1, strlen(slash + 1));
+	}
+}
+
+bool adm_is_label_value(const char *s)
+{
+	return s[0] == '\0' || name_part(s, strlen(s));
+}
+
+/* The apimachinery wording for each kind of name, after "Invalid value: \"x\": ". */
+#define MSG_SUBDOMAIN                                                                              \
+	"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+#define MSG_LABEL                                                                                  \
+	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+/* ---- admission ------------------------------------------------------------------ */
+
+static void bad_name(struct sch_ctx *c, const struct val *v, const char *path, const char *why)
+{
+	char *q = sch_quote(v);
+
+	sch_report(c, v->mark, path, "Invalid value: %s: %s", q, why);
+	free(q);
+}
+
+/*
+ * bad_dns_name() - IsDNS1123Subdomain / IsDNS1123Label as the API server
+ * reports them: the length and the syntax are checked separately, one
+ * field error for each that fails.
+ */
+static void bad_dns_name(struct sch_ctx *c, const struct val *v, const char *path, bool label)
+{
+	size_t max = label ? 63 : 253;
+	size_t n = strlen(v->u.s);
+
+	if (n > max) {
+		char why[64];
+
+		/* content.MaxLenError at the pinned apimachinery (v0.36) counts bytes. */
+		snprintf(why, sizeof(why), "must be no more than %zu bytes", max);
+		bad_name(c, v, path, why);
+	}
+	if (!(label ? label_syntax(v->u.s) : subdomain_syntax(v->u.s)))
+		bad_name(c, v, path, label ? MSG_LABEL : MSG_SUBDOMAIN);
+}
+
+/*
+ * bad_label_text() - each of the "; "-joined messages of lbl_validate_key() /
+ * lbl_validate_value() (engine/labels.h, the upstream texts) as its own
+ * field error on @v, as ValidateLabels reports them.
+ */
+static void bad_label_text(struct sch_ctx *c, const struct val *v, const char *path,
+			   const char *msgs)
+{
+	const char *p = msgs;
+
+	for (;;) {
+		const char *sep = strstr(p, "; ");
+		char *one = sep ? xstrndup(p, (size_t)(sep - p)) : xstrdup(p);
+
+		bad_name(c, v, path, one);
+		free(one);
+		if (!sep)
+			break;
+		p = sep + 2;
+	}
+}
+
+/* Checks metadata syntax the schema cannot express; @md is a map (already type-checked). */
+static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const struct val *md)
+{
+	const struct val *name = val_map_get(md, "name");
+	const struct val *ns = val_map_get(md, "namespace");
+	const struct val *labels = val_map_get(md, "labels");
+	const struct val *ann = val_map_get(md, "annotations");
+	bool label_name = strcmp(k->kind, "Namespace") == 0;
+	char err[LBL_ERRLEN];
+
+	if (!name || name->type != VAL_STRING || name->u.s[0] == '\0') {
+		if (!name || name->type == VAL_STRING)
+			sch_report(c, name ? name->mark : md->mark, "metadata.name", "Required value");
+	} else if (label_name ? !adm_is_dns1123_label(name->u.s) :
+				!adm_is_dns1123_subdomain(name->u.s)) {
+		bad_dns_name(c, name, "metadata.name", label_name);
+	}
+	if (k->namespaced && ns && ns->type == VAL_STRING && ns->u.s[0] &&
+	    !adm_is_dns1123_label(ns->u.s))
+		bad_dns_name(c, ns, "metadata.namespace", true);
+	if (labels && labels->type == VAL_MAP) {
+		for (size_t i = 0; i < labels->u.map.n; i++) {
+			const struct val_kv *kv = &labels->u.map.items[i];
+			struct val *key = val_new_string(kv->key);
+
+			key->mark = kv->key_mark;
+			if (lbl_validate_key(kv->key, err, sizeof(err)) != LBL_OK)
+				bad_label_text(c, key, "metadata.labels", err);
+			if (kv->v && kv->v->type == VAL_STRING &&
+			    lbl_validate_value(kv->v->u.s, err, sizeof(err)) != LBL_OK)
+				bad_label_text(c, kv->v, "metadata.labels", err);
+			val_free(key);
+		}
+	}
+	if (ann && ann->type == VAL_MAP) {
+		for (size_t i = 0; i < ann->u.map.n; i++) {
+			const struct val_kv *kv = &ann->u.map.items[i];
+			char *lower = xstrdup(kv->key);
+
+			/* The API server checks annotation keys in lower case. */
+			for (char *p = lower; *p; p++)
+				*p = (char)tolower((unsigned char)*p);
+			if (lbl_validate_key(lower, err, sizeof(err)) != LBL_OK) {
+				struct val *key = val_new_string(kv->key);
+
+				key->mark = kv->key_mark;
+				bad_label_text(c, key, "metadata.annotations", err);
+				val_free(key);
+			}
+			free(lower);
+		}
+	}
+}
+
+static void fill_strmap(struct obj_strmap *m, const struct val *v)
+{
+	if (!v || v->type != VAL_MAP)
+		return;
+	for (size_t i = 0; i < v->u.map.n; i++)
+		if (v->u.map.items[i].v && v->u.map.items[i].v->type == VAL_STRING)
+			obj_strmap_set(m, v->u.map.items[i].key, v->u.map.items[i].v->u.s);
+}
+
+/* Moves the value of @key out of map @m (leaving a null in its place); NULL when absent or null. */
+static struct val *take(struct val *m, const char *key)
+{
+	struct val_kv *kv = val_map_get_kv(m, key);
+	struct val *v;
+
+	if (!kv || !kv->v || kv->v->type == VAL_NULL)
+		return NULL;
+	v = kv->v;
+	kv->v = val_new_null();
+	return v;
+}
+
+static struct obj *build(const char *file, const struct adm_kind *k, const char *ns,
+			 struct val *work)
+{
+	const struct val *md = val_map_get(work, "metadata");
+	struct obj *o = obj_new(k->api_version, k->kind, ns, val_str(val_map_get(md, "name"), ""));
+	const struct val *fin = val_map_get(md, "finalizers");
+	int64_t gen = val_int(val_map_get(md, "generation"), 0);
+
+	fill_strmap(&o->labels, val_map_get(md, "labels"));
+	fill_strmap(&o->annotations, val_map_get(md, "annotations"));
+	if (fin && fin->type == VAL_LIST)
+		for (size_t i = 0; i < fin->u.list.n; i++)
+			obj_add_finalizer(o, val_str(fin->u.list.items[i], ""));
+	if (val_str(val_map_get(md, "uid"), NULL)) {
+		free(o->uid);
+		o->uid = xstrdup(val_str(val_map_get(md, "uid"), ""));
+	}
+	if (gen >= 1)
+		o->generation = gen;
+	if (val_str(val_map_get(md, "deletionTimestamp"), NULL))
+		o->deletion_ms = 0;
+	o->spec = take(work, "spec");
+	o->status = take(work, "status");
+	for (size_t i = 0; i < work->u.map.n; i++) {
+		const struct val_kv *kv = &work->u.map.items[i];
+		static const char *const own[] = { "apiVersion", "kind", "metadata", "spec", "status" };
+		bool skip = false;
+
+		for (size_t j = 0; j < sizeof(own) / sizeof(own[0]); j++)
+			if (strcmp(kv->key, own[j]) == 0)
+				skip = true;
+		if (skip)
+			continue;
+		if (!o->rest)
+			o->rest = val_new_map();
+		val_map_set(o->rest, kv->key, val_copy(kv->v));
+	}
+	o->src.file = file;
+	o->src.mark = work->mark;
+	return o;
+}
+
+/* group_of() - the API group of @api_version into @buf ("" for the core group "v1"). */
+static const char *group_of(const char *api_version, char *buf, size_t len)
+{
+	const char *slash = strchr(api_version, '/');
+	size_t n = slash ? (size_t)(slash - api_version) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, api_version, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * modelled_group() - whether an unknown @kind in @api_version is an error:
+ * the groups whose controllers the simulator runs, except the Magos kinds
+ * no controller reads (VariableSet).
+ */
+static bool modelled_group(const char *api_version, const char *kind)
+{
+	char buf[256];
+	const char *g = group_of(api_version, buf, sizeof(buf));
+
+	if (strcmp(g, "magosproject.io") == 0)
+		return strcmp(kind, "VariableSet") != 0;
+	return strcmp(g, "stages.metio.wtf") == 0;
+}
+
+char *adm_describe_ignored(const struct val *doc)
+{
+	const struct val *md = val_map_get(doc, "metadata");
+	const char *av = val_str(val_map_get(doc, "apiVersion"), "");
+	const char *kind = val_str(val_map_get(doc, "kind"), "");
+	const char *name = val_str(val_map_get(md, "name"), "");
+	const char *ns = val_str(val_map_get(md, "namespace"), "");
+
+	if (ns[0])
+		return xasprintf("%s \"%s/%s\" (%s)", kind, ns, name, av);
+	return xasprintf("%s \"%s\" (%s)", kind, name, av);
+}
+
+int adm_admit(const char *file, const struct val *doc, struct obj **out, struct diag *d)
+{
+	const struct val *av, *kd, *md, *name;
+	const struct adm_kind *k;
+	struct sch_ctx c = { 0 };
+	struct diag local;
+	struct val *work;
+	const char *ns = "";
+	char *prefix;
+	int rc;
+
+	*out = NULL;
+	if (!doc || doc->type != VAL_MAP) {
+		diag_error(d, file, doc ? doc->mark : (struct val_mark){ 0, 0 },
+			   "a manifest document must be an object, not %s",
+			   doc ? val_type_name(doc->type) : "nothing");
+		return -1;
+	}
+	av = val_map_get(doc, "apiVersion");
+	kd = val_map_get(doc, "kind");
+	if (!av || av->type != VAL_STRING || !av->u.s[0] || !kd || kd->type != VAL_STRING ||
+	    !kd->u.s[0]) {
+		if (!av || av->type != VAL_STRING || !av->u.s[0])
+			diag_error(d, file, av ? av->mark : doc->mark,
+				   "apiVersion: Required value: every object needs a non-empty apiVersion string");
+		if (!kd || kd->type != VAL_STRING || !kd->u.s[0])
+			diag_error(d, file, kd ? kd->mark : doc->mark,
+				   "kind: Required value: every object needs a non-empty kind string");
+		return -1;
+	}
+	k = adm_find_kind(av->u.s, kd->u.s);
+	if (!k && !modelled_group(av->u.s, kd->u.s)) {
+		md = val_map_get(doc, "metadata");
+		name = val_map_get(md, "name");
+		if (name && name->type == VAL_STRING && name->u.s[0])
+			return ADM_IGNORED;
+		diag_error(d, file, name ? name->mark : md ? md->mark : doc->mark,
+			   "%s (no name): metadata.name: Required value", kd->u.s);
+		return -1;
+	}
+	if (!k) {
+		char *list = adm_supported_kinds();
+		char group[256];
+
+		diag_error(d, file, kd->mark, "unknown kind \"%s\" in apiVersion \"%s\"", kd->u.s,
+			   av->u.s);
+		diag_note(d, file, kd->mark, "supported kinds: %s", list);
+		diag_note(d, file, kd->mark,
+			  "objects of the API groups magos-sim does not simulate are accepted and "
+			  "ignored; in %s an unknown kind is taken for a typo",
+			  group_of(av->u.s, group, sizeof(group)));
+		free(list);
+		return -1;
+	}
+
+	md = val_map_get(doc, "metadata");
+	name = val_map_get(md, "name");
+	if (k->namespaced) {
+		ns = val_str(val_map_get(md, "namespace"), "");
+		if (!ns[0])
+			ns = "default";
+	}
+	if (name && name->type == VAL_STRING && name->u.s[0]) {
+		char *short_ns = sch_abbrev(ns), *short_name = sch_abbrev(name->u.s);
+
+		prefix = k->namespaced ?
+				 xasprintf("%s \"%s/%s\": ", k->kind, short_ns, short_name) :
+				 xasprintf("%s \"%s\": ", k->kind, short_name);
+		free(short_ns);
+		free(short_name);
+	} else {
+		prefix = xasprintf("%s (no name): ", k->kind);
+	}
+
+	/* Collected apart, then added in line order (schema and metadata checks interleave). */
+	diag_init(&local);
+	work = val_copy(doc);
+	c.d = &local;
+	c.file = file;
+	c.prefix = prefix;
+	c.root = work;
+	rc = sch_validate(k->schema, work, "", &c);
+	md = val_map_get(work, "metadata");
+	if (md && md->type == VAL_MAP)
+		check_metadata(&c, k, md);
+	if (c.nerrors == 0) {
+		*out = build(file, k, ns, work);
+		rc = 0;
+	} else {
+		rc = -1;
+	}
+	sch_move_sorted(d, &local);
+	val_free(work);
+	free(prefix);
+	return rc;
+}
+
+const struct adm_kind *adm_find_kind_named(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].kind && strcmp(kinds[i].kind, kind) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+char *adm_write_refusal(const char *kind, const char *name, const char *part,
+			const struct val *v)
+{
+	const struct adm_kind *k = adm_find_kind_named(kind);
+	const struct sch_node *ps = NULL;
+	const char *slash;
+	char *why, *out;
+
+	if (!k || !k->list_maps || !v)
+		return NULL;
+	for (const struct sch_field *f = k->schema->fields; f && f->name; f++)
+		if (strcmp(f->name, part) == 0)
+			ps = f->schema;
+	why = sch_list_map_violation(ps, v, part);
+	if (!why)
+		return NULL;
+	/* the resource's qualified name: Kind.group, just Kind for the core group */
+	slash = strchr(k->api_version, '/');
+	if (slash)
+		out = xasprintf("%s.%.*s \"%s\" is invalid: %s", k->kind,
+				(int)(slash - k->api_version), k->api_version, name, why);
+	else
+		out = xasprintf("%s \"%s\" is invalid: %s", k->kind, name, why);
+	free(why);
+	return out;
+}
+
+bool adm_identity(const struct val *doc, char **kind, char **ns, char **name)
+{
+	const struct val *md;
+	const char *k, *av, *n, *space;
+	const struct adm_kind *ak;
+
+	if (!doc || doc->type != VAL_MAP)
+		return false;
+	md = val_map_get(doc, "metadata");
+	k = val_str(val_map_get(doc, "kind"), "");
+	av = val_str(val_map_get(doc, "apiVersion"), "");
+	n = val_str(val_map_get(md, "name"), "");
+	space = val_str(val_map_get(md, "namespace"), "");
+	if (!k[0] || !n[0])
+		return false;
+	ak = adm_find_kind(av, k);
+	if (!ak)
+		ak = adm_find_kind_named(k);
+	*kind = xstrdup(k);
+	*name = xstrdup(n);
+	if (ak && !ak->namespaced)
+		*ns = xstrdup("");
+	else
+		*ns = xstrdup(space[0] ? space : "default");
+	return true;
+}

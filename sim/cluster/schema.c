@@ -1,0 +1,735 @@
+#include "sim/cluster/schema.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+
+const struct sch_node sch_any = { .type = SCH_ANY };
+const struct sch_node sch_string = { .type = SCH_STRING };
+const struct sch_node sch_string_nonempty = { .type = SCH_STRING, .min_length = 1 };
+const struct sch_node sch_integer = { .type = SCH_INTEGER };
+const struct sch_node sch_number = { .type = SCH_NUMBER };
+const struct sch_node sch_boolean = { .type = SCH_BOOLEAN };
+const struct sch_node sch_duration = { .type = SCH_DURATION };
+const struct sch_node sch_string_map = { .type = SCH_MAP, .items = &sch_string };
+const struct sch_node sch_string_list = { .type = SCH_ARRAY, .items = &sch_string };
+const struct sch_node sch_any_object = { .type = SCH_OBJECT, .preserve_unknown = true };
+
+/* ---- messages --------------------------------------------------------------- */
+
+static void vreport(struct sch_ctx *c, struct val_mark mark, const char *path, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void vreport(struct sch_ctx *c, struct val_mark mark, const char *path, const char *fmt,
+		    va_list ap)
+{
+	char *body;
+	int len;
+	va_list ap2;
+
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	body = xmalloc(len > 0 ? (size_t)len + 1 : 1);
+	vsnprintf(body, len > 0 ? (size_t)len + 1 : 1, fmt, ap);
+	diag_error(c->d, c->file, mark, "%s%s%s%s", c->prefix ? c->prefix : "",
+		   path && *path ? path : "", path && *path ? ": " : "", body);
+	free(body);
+	c->nerrors++;
+}
+
+void sch_report(struct sch_ctx *c, struct val_mark mark, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, mark, path, fmt, ap);
+	va_end(ap);
+}
+
+void sch_note(struct sch_ctx *c, struct val_mark mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(c->d, DIAG_NOTE, c->file, mark, fmt, ap);
+	va_end(ap);
+}
+
+/* Go's %q of a UTF-8 string, close enough: escapes quotes, backslashes and controls. */
+static char *quote_string(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = xmalloc(n * 4 + 3);
+	char *p = out;
+
+	*p++ = '"';
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '"':
+			*p++ = '\\';
+			*p++ = '"';
+			break;
+		case '\\':
+			*p++ = '\\';
+			*p++ = '\\';
+			break;
+		case '\n':
+			*p++ = '\\';
+			*p++ = 'n';
+			break;
+		case '\t':
+			*p++ = '\\';
+			*p++ = 't';
+			break;
+		case '\r':
+			*p++ = '\\';
+			*p++ = 'r';
+			break;
+		default:
+			if (ch < 0x20 || ch == 0x7f) {
+				sprintf(p, "\\x%02x", ch);
+				p += 4;
+			} else {
+				*p++ = (char)ch;
+			}
+		}
+	}
+	*p++ = '"';
+	*p = '\0';
+	return out;
+}
+
+/* Byte length of the first @max UTF-8 code points of @s (all of it when shorter). */
+static size_t prefix_bytes(const char *s, size_t max)
+{
+	size_t i = 0, chars = 0;
+
+	while (s[i] && chars < max) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		chars++;
+	}
+	return i;
+}
+
+char *sch_abbrev(const char *s)
+{
+	size_t n = prefix_bytes(s, SCH_QUOTE_MAX);
+
+	if (!s[n])
+		return xstrdup(s);
+	return xasprintf("%.*s...", (int)n, s);
+}
+
+char *sch_quote(const struct val *v)
+{
+	if (!v)
+		return xstrdup("null");
+	switch (v->type) {
+	case VAL_NULL:
+		return xstrdup("null");
+	case VAL_BOOL:
+		return xstrdup(v->raw ? v->raw : v->u.b ? "true" : "false");
+	case VAL_INT:
+		return v->raw ? xstrdup(v->raw) : xasprintf("%" PRId64, v->u.i);
+	case VAL_FLOAT:
+		return v->raw ? xstrdup(v->raw) : xasprintf("%.17g", v->u.f);
+	case VAL_STRING: {
+		size_t n = prefix_bytes(v->u.s, SCH_QUOTE_MAX);
+		char *head, *q, *out;
+
+		if (!v->u.s[n])
+			return quote_string(v->u.s);
+		head = xstrndup(v->u.s, n);
+		q = quote_string(head);
+		out = xasprintf("%s... (%zu bytes)", q, strlen(v->u.s));
+		free(q);
+		free(head);
+		return out;
+	}
+	case VAL_MAP:
+		return xstrdup("\"object\"");
+	case VAL_LIST:
+		return xstrdup("\"array\"");
+	}
+	return xstrdup("null");
+}
+
+char *sch_accepted_fields(const struct sch_node *s)
+{
+	size_t len = 1;
+	char *out;
+
+	if (!s->fields)
+		return xstrdup("(none)");
+	for (const struct sch_field *f = s->fields; f->name; f++)
+		len += strlen(f->name) + 2;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (const struct sch_field *f = s->fields; f->name; f++) {
+		if (f != s->fields)
+			strcat(out, ", ");
+		strcat(out, f->name);
+	}
+	return out;
+}
+
+/* The OpenAPI type word a schema expects. */
+static const char *expected_word(enum sch_type t)
+{
+	switch (t) {
+	case SCH_STRING:
+	case SCH_DURATION:
+		return "string";
+	case SCH_INTEGER:
+		return "integer";
+	case SCH_NUMBER:
+		return "number";
+	case SCH_BOOLEAN:
+		return "boolean";
+	case SCH_OBJECT:
+	case SCH_MAP:
+		return "object";
+	case SCH_ARRAY:
+		return "array";
+	case SCH_ANY:
+		break;
+	}
+	return "any";
+}
+
+static const char *shown_path(const char *path)
+{
+	return path && *path ? path : "<root>";
+}
+
+static void wrong_type(struct sch_ctx *c, const struct sch_node *s, const struct val *v,
+		       const char *path)
+{
+	char *q = sch_quote(v);
+
+	sch_report(c, v->mark, shown_path(path),
+		   "Invalid value: \"%s\": %s in body must be of type %s: %s", val_type_name(v->type),
+		   shown_path(path), expected_word(s->type), q);
+	if ((s->type == SCH_STRING || s->type == SCH_DURATION) &&
+	    (v->type == VAL_INT || v->type == VAL_FLOAT || v->type == VAL_BOOL)) {
+		sch_note(c, v->mark, "YAML reads %s as a %s: quote it (\"%s\") if a string is meant; the cluster rejects the unquoted form too",
+			 q, v->type == VAL_BOOL ? "boolean" : "number", q);
+	}
+	free(q);
+}
+
+/* ---- paths ------------------------------------------------------------------ */
+
+static char *child_path(const char *path, const char *name)
+{
+	if (!path || !*path)
+		return xstrdup(name);
+	return xasprintf("%s.%s", path, name);
+}
+
+static char *index_path(const char *path, size_t i)
+{
+	return xasprintf("%s[%zu]", path ? path : "", i);
+}
+
+/* ---- list-map keys (x-kubernetes-list-map-keys) ------------------------------ */
+
+/* The key of list element @e: its field @key, NULL when absent or @e is no map. */
+static const struct val *list_map_key_of(const struct val *e, const char *key)
+{
+	const struct val *k = e && e->type == VAL_MAP ? val_map_get(e, key) : NULL;
+
+	return k;
+}
+
+/* Two keys are the same: both absent, or equal as JSON values. */
+static bool same_key(const struct val *a, const struct val *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return val_equal(a, b);
+}
+
+/*
+ * True when element @i of list-map @list is the second one with its key, the
+ * element field.Duplicate names (a third or later one is not reported again).
+ */
+static bool second_with_key(const struct val *list, const char *key, size_t i)
+{
+	const struct val *k = list_map_key_of(list->u.list.items[i], key);
+	size_t seen = 0;
+
+	for (size_t j = 0; j < i; j++)
+		if (same_key(k, list_map_key_of(list->u.list.items[j], key)))
+			seen++;
+	return seen == 1;
+}
+
+/* The Go %#v of the map field.Duplicate prints: map[string]interface {}{"name":"canary"}. */
+static char *duplicate_text(const char *key, const struct val *k)
+{
+	char *qk, *qv, *out;
+
+	if (!k)
+		return xstrdup("Duplicate value: map[string]interface {}{}");
+	qk = quote_string(key);
+	switch (k->type) {
+	case VAL_STRING:
+		qv = quote_string(k->u.s);
+		break;
+	case VAL_NULL:
+		qv = xstrdup("interface {}(nil)");
+		break;
+	case VAL_INT:
+		qv = xasprintf("%" PRId64, k->u.i);
+		break;
+	default:
+		qv = sch_quote(k);
+	}
+	out = xasprintf("Duplicate value: map[string]interface {}{%s:%s}", qk, qv);
+	free(qk);
+	free(qv);
+	return out;
+}
+
+char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path)
+{
+	char *found = NULL;
+
+	if (!s || !v)
+		return NULL;
+	if (!path)
+		path = "";
+	switch (s->type) {
+	case SCH_OBJECT:
+		if (v->type != VAL_MAP || !s->fields)
+			return NULL;
+		for (const struct sch_field *f = s->fields; f->name && !found; f++) {
+			const struct val *child = val_map_get(v, f->name);
+			char *cp;
+
+			if (!child || (f->schema->type != SCH_OBJECT && f->schema->type != SCH_ARRAY &&
+				       f->schema->type != SCH_MAP))
+				continue;
+			cp = child_path(path, f->name);
+			found = sch_list_map_violation(f->schema, child, cp);
+			free(cp);
+		}
+		return found;
+	case SCH_MAP:
+		if (v->type != VAL_MAP || !s->items)
+			return NULL;
+		for (size_t i = 0; i < v->u.map.n && !found; i++) {
+			char *cp = child_path(path, v->u.map.items[i].key);
+
+			found = sch_list_map_violation(s->items, v->u.map.items[i].v, cp);
+			free(cp);
+		}
+		return found;
+	case SCH_ARRAY:
+		if (v->type != VAL_LIST)
+			return NULL;
+		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
+			if (second_with_key(v, s->list_map_key, i)) {
+				char *cp = index_path(path, i);
+				char *t = duplicate_text(s->list_map_key,
+							 list_map_key_of(v->u.list.items[i],
+									 s->list_map_key));
+
+				found = xasprintf("%s: %s", cp, t);
+				free(t);
+				free(cp);
+				return found;
+			}
+		}
+		for (size_t i = 0; s->items && i < v->u.list.n && !found; i++) {
+			char *cp = index_path(path, i);
+
+			found = sch_list_map_violation(s->items, v->u.list.items[i], cp);
+			free(cp);
+		}
+		return found;
+	default:
+		return NULL;
+	}
+}
+
+/* ---- defaults --------------------------------------------------------------- */
+
+/* Builds the default of @f (text read per type); NULL when it cannot be read (a schema bug). */
+static struct val *make_default(const struct sch_field *f)
+{
+	const char *t = f->dflt;
+	char *end;
+
+	switch (f->schema->type) {
+	case SCH_STRING:
+	case SCH_DURATION:
+		return val_new_string(t);
+	case SCH_BOOLEAN:
+		if (strcmp(t, "true") == 0)
+			return val_new_bool(true);
+		if (strcmp(t, "false") == 0)
+			return val_new_bool(false);
+		return NULL;
+	case SCH_INTEGER: {
+		long long i = strtoll(t, &end, 10);
+
+		return *t && !*end ? val_new_int((int64_t)i) : NULL;
+	}
+	case SCH_NUMBER: {
+		long long i = strtoll(t, &end, 10);
+		double d;
+
+		if (*t && !*end)
+			return val_new_int((int64_t)i);
+		d = strtod(t, &end);
+		return *t && !*end && isfinite(d) ? val_new_float(d) : NULL;
+	}
+	case SCH_OBJECT:
+	case SCH_MAP:
+		return strcmp(t, "{}") == 0 ? val_new_map() : NULL;
+	case SCH_ARRAY:
+		return strcmp(t, "[]") == 0 ? val_new_list() : NULL;
+	case SCH_ANY:
+		break;
+	}
+	return NULL;
+}
+
+/* ---- validation ------------------------------------------------------------- */
+
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+static void validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c);
+
+static const struct sch_field *find_field(const struct sch_node *s, const char *name)
+{
+	if (!s->fields)
+		return NULL;
+	for (const struct sch_field *f = s->fields; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+static void validate_object(const struct sch_node *s, struct val *v, const char *path,
+			    struct sch_ctx *c)
+{
+	/* (1) prune nulls of non-nullable known fields, as the API server does before defaulting. */
+	for (size_t i = 0; i < v->u.map.n;) {
+		const struct val_kv *kv = &v->u.map.items[i];
+		const struct sch_field *f = find_field(s, kv->key);
+
+		if (f && kv->v && kv->v->type == VAL_NULL && !f->schema->nullable) {
+			char *key = xstrdup(kv->key);
+
+			val_map_del(v, key);
+			free(key);
+			continue;
+		}
+		i++;
+	}
+	/* (2) defaults for absent fields. */
+	if (s->fields) {
+		for (const struct sch_field *f = s->fields; f->name; f++) {
+			struct val *dv;
+
+			if (!f->dflt || val_map_get_kv(v, f->name))
+				continue;
+			dv = make_default(f);
+			if (!dv) {
+				sch_report(c, v->mark, path, "internal error: bad default \"%s\" for field \"%s\"",
+					   f->dflt, f->name);
+				continue;
+			}
+			dv->mark = v->mark;
+			val_map_set(v, f->name, dv);
+			v->u.map.items[v->u.map.n - 1].key_mark = v->mark;
+		}
+	}
+	/* (3) known fields validated, unknown ones reported. */
+	for (size_t i = 0; i < v->u.map.n; i++) {
+		struct val_kv *kv = &v->u.map.items[i];
+		const struct sch_field *f = find_field(s, kv->key);
+		char *cp = child_path(path, kv->key);
+
+		if (f) {
+			validate(f->schema, kv->v, cp, c);
+		} else if (!s->preserve_unknown) {
+			char *acc = sch_accepted_fields(s);
+
+			sch_report(c, kv->key_mark, NULL, "unknown field \"%s\"", cp);
+			sch_note(c, kv->key_mark, "accepted fields: %s", acc);
+			free(acc);
+		}
+		free(cp);
+	}
+	/* (4) required fields. */
+	if (s->fields) {
+		for (const struct sch_field *f = s->fields; f->name; f++) {
+			if (f->required && !val_map_get_kv(v, f->name)) {
+				char *cp = child_path(path, f->name);
+
+				sch_report(c, v->mark, cp, "Required value");
+				free(cp);
+			}
+		}
+	}
+}
+
+void sch_report_duration_error(struct sch_ctx *c, const struct val *v, const char *path,
+			       const char *err)
+{
+	char *q = sch_quote(v);
+	int64_t ns;
+
+	if (gt_parse_duration_ns(val_str(v, ""), &ns, NULL, 0) == GT_ERANGE) {
+		char lim[GT_DURATION_BUFSZ];
+		bool neg = val_str(v, "")[0] == '-';
+
+		gt_format_duration_ns(neg ? INT64_MIN : INT64_MAX, lim, sizeof(lim));
+		sch_report(c, v->mark, path, "Invalid value: %s: %s: out of range, the %s is %s", q,
+			   err, neg ? "minimum" : "maximum", lim);
+	} else {
+		sch_report(c, v->mark, path, "Invalid value: %s: %s", q, err);
+		sch_note(c, v->mark, "durations use Go syntax, e.g. 90s, 5m, 1h30m");
+	}
+	free(q);
+}
+
+static int cmp_mark(struct val_mark a, struct val_mark b)
+{
+	if (a.line != b.line)
+		return a.line < b.line ? -1 : 1;
+	return a.col < b.col ? -1 : a.col > b.col;
+}
+
+void sch_move_sorted(struct diag *dst, struct diag *src)
+{
+	size_t ngroups = 0, *start = xcalloc(src->n ? src->n : 1, sizeof(*start));
+
+	/* A group is an error or warning and the notes after it. */
+	for (size_t i = 0; i < src->n; i++)
+		if (i == 0 || src->items[i].sev != DIAG_NOTE)
+			start[ngroups++] = i;
+	/* Insertion sort of the group starts by their lead's mark: stable, and n is small. */
+	for (size_t i = 1; i < ngroups; i++) {
+		size_t g = start[i], j = i;
+
+		while (j > 0 && cmp_mark(src->items[start[j - 1]].mark, src->items[g].mark) > 0) {
+			start[j] = start[j - 1];
+			j--;
+		}
+		start[j] = g;
+	}
+	for (size_t k = 0; k < ngroups; k++) {
+		size_t i = start[k];
+
+		do {
+			const struct diag_item *it = &src->items[i];
+
+			diag_add(dst, it->sev, it->file, it->mark, "%s", it->msg);
+			i++;
+		} while (i < src->n && src->items[i].sev == DIAG_NOTE);
+	}
+	free(start);
+	diag_release(src);
+	diag_init(src);
+}
+
+static void validate_string(const struct sch_node *s, struct val *v, const char *path,
+			    struct sch_ctx *c)
+{
+	const char *str = v->u.s;
+
+	if (s->enum_values) {
+		const char *const *e;
+
+		for (e = s->enum_values; *e; e++)
+			if (strcmp(*e, str) == 0)
+				break;
+		if (!*e) {
+			size_t len = 1;
+			char *list, *q = sch_quote(v);
+
+			for (e = s->enum_values; *e; e++)
+				len += strlen(*e) + 4;
+			list = xmalloc(len);
+			list[0] = '\0';
+			for (e = s->enum_values; *e; e++) {
+				if (e != s->enum_values)
+					strcat(list, ", ");
+				strcat(list, "\"");
+				strcat(list, *e);
+				strcat(list, "\"");
+			}
+			sch_report(c, v->mark, shown_path(path), "Unsupported value: %s: supported values: %s",
+				   q, list);
+			free(list);
+			free(q);
+			return;
+		}
+	}
+	if (s->min_length > 0 && (int64_t)utf8_chars(str) < s->min_length) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, shown_path(path),
+			   "Invalid value: %s: %s in body should be at least %" PRId64 " chars long", q,
+			   shown_path(path), s->min_length);
+		free(q);
+		return;
+	}
+	if (s->type == SCH_DURATION) {
+		char err[160];
+		int64_t ns;
+
+		if (gt_parse_duration_ns(str, &ns, err, sizeof(err)) != 0)
+			sch_report_duration_error(c, v, shown_path(path), err);
+	}
+}
+
+static void validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c)
+{
+	size_t before = c->nerrors;
+	bool ok;
+
+	if (!v) {
+		sch_report(c, (struct val_mark){ 0, 0 }, shown_path(path), "Required value");
+		return;
+	}
+	if (v->type == VAL_NULL && s->nullable)
+		return;
+	switch (s->type) {
+	case SCH_ANY:
+		ok = true;
+		break;
+	case SCH_STRING:
+	case SCH_DURATION:
+		ok = v->type == VAL_STRING;
+		break;
+	case SCH_INTEGER:
+		ok = v->type == VAL_INT;
+		break;
+	case SCH_NUMBER:
+		ok = v->type == VAL_INT || v->type == VAL_FLOAT;
+		break;
+	case SCH_BOOLEAN:
+		ok = v->type == VAL_BOOL;
+		break;
+	case SCH_OBJECT:
+	case SCH_MAP:
+		ok = v->type == VAL_MAP;
+		break;
+	case SCH_ARRAY:
+		ok = v->type == VAL_LIST;
+		break;
+	default:
+		ok = false;
+	}
+	if (!ok) {
+		wrong_type(c, s, v, path);
+		return;
+	}
+	switch (s->type) {
+	case SCH_STRING:
+	case SCH_DURATION:
+		validate_string(s, v, path, c);
+		break;
+	case SCH_INTEGER:
+	case SCH_NUMBER:
+		if (s->has_minimum && val_num(v, 0) < s->minimum) {
+			char *q = sch_quote(v);
+
+			sch_report(c, v->mark, shown_path(path),
+				   "Invalid value: %s: %s in body should be greater than or equal to %g", q,
+				   shown_path(path), s->minimum);
+			free(q);
+		}
+		break;
+	case SCH_OBJECT:
+		validate_object(s, v, path, c);
+		break;
+	case SCH_MAP:
+		for (size_t i = 0; i < v->u.map.n;) {
+			struct val_kv *kv = &v->u.map.items[i];
+			char *cp;
+
+			if (kv->v && kv->v->type == VAL_NULL && s->items && !s->items->nullable &&
+			    s->items->type != SCH_ANY) {
+				/* Pruned like an object's null field. */
+				char *key = xstrdup(kv->key);
+
+				val_map_del(v, key);
+				free(key);
+				continue;
+			}
+			if (s->items) {
+				cp = child_path(path, kv->key);
+				validate(s->items, kv->v, cp, c);
+				free(cp);
+			}
+			i++;
+		}
+		break;
+	case SCH_ARRAY:
+		if (s->min_items > 0 && (int64_t)v->u.list.n < s->min_items) {
+			sch_report(c, v->mark, shown_path(path),
+				   "Invalid value: %zu: %s in body should have at least %" PRId64 " items",
+				   v->u.list.n, shown_path(path), s->min_items);
+		}
+		if (s->items) {
+			for (size_t i = 0; i < v->u.list.n; i++) {
+				char *cp = index_path(path, i);
+
+				validate(s->items, v->u.list.items[i], cp, c);
+				free(cp);
+			}
+		}
+		/* after the items: their defaults may supply the key */
+		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
+			if (second_with_key(v, s->list_map_key, i)) {
+				const struct val *e = v->u.list.items[i];
+				char *cp = index_path(path, i);
+				char *t = duplicate_text(s->list_map_key,
+							 list_map_key_of(e, s->list_map_key));
+
+				sch_report(c, e ? e->mark : v->mark, cp, "%s", t);
+				free(t);
+				free(cp);
+			}
+		}
+		break;
+	case SCH_BOOLEAN:
+	case SCH_ANY:
+		break;
+	}
+	if (s->check && c->nerrors == before)
+		s->check(c, v, path ? path : "");
+}
+
+int sch_validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c)
+{
+	size_t before = c->nerrors;
+
+	validate(s, v, path ? path : "", c);
+	return c->nerrors == before ? 0 : -1;
+}

@@ -1,0 +1,566 @@
+/*
+ * The core of lint: the rule table, the report, admission findings from the
+ * loader's diagnostics, and the driver that runs both rule families.
+ */
+#include "sim/lint/lint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+/*
+ * Every rule, in id order (a unit test checks the order and that ids are
+ * unique).  Ids never change meaning once released: retire a rule by leaving
+ * its id unused, never by giving it to another check.
+ */
+static const struct lint_rule rules[] = {
+	/* ---- MS0xx: admission and input ------------------------------------------ */
+	{ "MS001", "admission-refused", LINT_ERROR,
+	  "the API server would refuse this manifest (CRD schema, required field, enum, CEL rule, "
+	  "duplicate object)",
+	  "correct the field the message names; `kubectl apply --dry-run=server` shows the same "
+	  "refusal" },
+	{ "MS002", "unreadable-input", LINT_ERROR,
+	  "an input cannot be read, is not YAML, or a document is not a Kubernetes object (or the "
+	  "Scenario document is invalid)",
+	  "fix the file so it parses as YAML and every document has apiVersion, kind and "
+	  "metadata.name" },
+	{ "MS003", "load-warning", LINT_WARNING,
+	  "the loader accepted the input but found something suspicious",
+	  "read the warning and correct the manifest or the scenario" },
+
+	/* ---- MS1xx: Magos Rollout, Project and Workspace ------------------------- */
+	{ "MS101", "step-matches-nothing", LINT_ERROR,
+	  "a Rollout step's selector matches no Workspace of the Rollout's project: the controller "
+	  "halts the whole Rollout with NoWorkspacesFound",
+	  "fix the step's selector or add the Workspace it should select (same namespace, "
+	  "spec.projectRef.name = the Rollout's projectRef)" },
+	{ "MS102", "empty-steps", LINT_ERROR,
+	  "a Rollout has no steps: it reports Ready/NoSteps, grants nothing, and its Project defers "
+	  "to it, so no Workspace of the project ever runs",
+	  "add steps to spec.strategy.steps, or delete the Rollout to let the Project grant every "
+	  "Workspace at once" },
+	{ "MS103", "overlapping-steps", LINT_WARNING,
+	  "a Workspace is selected by two steps that form different levels: while it is pending it "
+	  "is granted in one pass and revoked in the next (grant/revoke flapping)",
+	  "make the step selectors disjoint, e.g. with a NotIn expression on the label the other "
+	  "step selects" },
+	{ "MS104", "repeated-steps", LINT_WARNING,
+	  "two steps that are not next to each other select the same Workspaces: only consecutive "
+	  "identical steps merge into one level, so those Workspaces belong to two levels and flap",
+	  "remove the repeated step or move it next to its twin" },
+	{ "MS105", "workspace-not-selected", LINT_WARNING,
+	  "a Workspace of a project with a Rollout is selected by no step: nothing ever grants it "
+	  "execution",
+	  "add a step whose selector matches the Workspace, or change its labels" },
+	{ "MS106", "rollout-project-missing", LINT_WARNING,
+	  "a Rollout's spec.projectRef names no Project in its namespace (the Rollout does not check "
+	  "and still orchestrates the Workspaces naming that project)",
+	  "create the Project, or fix spec.projectRef and metadata.name of the Rollout" },
+	{ "MS107", "reconcile-interval-not-positive", LINT_ERROR,
+	  "annotation magosproject.io/reconcile-interval is zero or negative: the Workspace "
+	  "controller loops forever computing the next reconcile time and stops processing",
+	  "use a positive Go duration such as 3m or 1h, or remove the annotation (default 3m)" },
+	{ "MS108", "reconcile-interval-invalid", LINT_WARNING,
+	  "annotation magosproject.io/reconcile-interval is not a Go duration: the controller "
+	  "silently uses the default 3m",
+	  "write a Go duration such as 90s, 5m or 1h30m" },
+	{ "MS109", "auto-apply-off", LINT_WARNING,
+	  "a Workspace orchestrated by a Rollout has autoApply: false: its plan waits for a human "
+	  "to set magosproject.io/approved, and the Rollout waits with it",
+	  "set autoApply: true, or plan for someone to approve each plan during the rollout" },
+	{ "MS110", "selector-crosses-projects", LINT_WARNING,
+	  "a Rollout step's selector also matches Workspaces of other projects: the Rollout "
+	  "ignores them, so they are not rolled out by this step",
+	  "narrow the selector to the project's Workspaces, or move those Workspaces into the "
+	  "project" },
+	{ "MS111", "step-selector-invalid", LINT_ERROR,
+	  "a Rollout step's selector is accepted by the API server but does not convert to a label "
+	  "selector (unknown operator, values with Exists, none with In): ReconcileError and "
+	  "back-off retries",
+	  "use the operators In, NotIn, Exists, DoesNotExist with values only for In and NotIn" },
+	{ "MS112", "workspace-project-missing", LINT_WARNING,
+	  "a Workspace's spec.projectRef.name names a project with neither a Project nor a Rollout "
+	  "in its namespace: nothing ever grants it execution",
+	  "create the Project (and its Rollout), or fix spec.projectRef.name" },
+	{ "MS113", "git-poll-interval-invalid", LINT_WARNING,
+	  "annotation magosproject.io/git-poll-interval is not a Go duration above zero: the "
+	  "RefWatcher silently polls at its default interval (30s) instead",
+	  "write a positive Go duration such as 1m or 5m, or remove the annotation" },
+
+	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
+	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint_fleet.c), in id order. */
+	{ "MS201", "member-unassigned", LINT_ERROR,
+	  "a StageSet the FleetRollout selects matches no wave selector: every pass stops with "
+	  "MembersUnassigned and nothing is approved (spec §2.3 S4)",
+	  "add a wave whose selector matches it (a last wave with selector {} takes the rest), or "
+	  "narrow spec.selector / namespaceSelector so it is not selected" },
+	{ "MS202", "member-several-waves", LINT_WARNING,
+	  "a StageSet matches several wave selectors: the controller puts it in every one, approves "
+	  "it when the first of them opens and counts it in each, with no error (spec §2.3 S4, §6 #6)",
+	  "make the wave selectors disjoint, e.g. one label (ring) with a different value per wave" },
+	{ "MS203", "members-contested", LINT_ERROR,
+	  "a StageSet is selected by two FleetRollouts: both stop with MembersContested and approve "
+	  "nothing (spec §2.3.2)",
+	  "narrow one rollout's selector or namespaceSelector (e.g. DoesNotExist on the label the "
+	  "other selects) so that each StageSet has one FleetRollout" },
+	{ "MS204", "gate-secret-ref", LINT_ERROR,
+	  "a wave gate's prometheus or webhook source has a secretRef: a cluster-scoped FleetRollout "
+	  "cannot read it, so the controller stops with GateUnsupported and never retries (spec "
+	  "§1.8, §2.3 S3)",
+	  "expose the metric to the controller without authentication, or gate on a StageSet-level "
+	  "source that carries the Secret" },
+	{ "MS205", "threshold-unparseable", LINT_ERROR,
+	  "a gate threshold bound is not a number Go's ParseFloat accepts: the gate never passes "
+	  "(verdict Unknown) and the wave is held forever, with no event or condition saying why "
+	  "(spec §1.4, §2.3.7, §6 #23)",
+	  "write the bound as a plain number in a string, e.g. max: \"0.01\" (no %, no unit, not "
+	  "empty)" },
+	{ "MS206", "gate-host-not-allowed", LINT_ERROR,
+	  "a gate's address host matches none of --allowed-action-hosts (the scenario's "
+	  "spec.fleet.allowedActionHosts; none given = every host allowed): every query is refused, "
+	  "the verdict is Unknown and the wave is held forever (spec §2.3.7)",
+	  "point the gate at an allowed host, or add a pattern for its host to "
+	  "--allowed-action-hosts" },
+	{ "MS207", "rollback-derived", LINT_WARNING,
+	  "onRegression Rollback without targetVersion: each new version after Completed halts once "
+	  "and stamps rollback-to previousVersion, which is never removed, and the derived fleet "
+	  "approves the downgrade and the re-upgrade in turn, so members oscillate (spec §2.8, §6 "
+	  "#4, #5)",
+	  "pin targetVersion (moving previousVersion with it), or use onRegression Halt for a "
+	  "standing derived policy" },
+	{ "MS208", "rollback-pinned-stall", LINT_WARNING,
+	  "onRegression Rollback with targetVersion: under approvalMode Always the downgrade itself "
+	  "needs approval and the fleet only ever approves targetVersion, so rolled-back members "
+	  "stay AwaitingApproval (spec §2.8, §6 #3)",
+	  "use onRegression Halt and roll back at the source: offer the previous version again and "
+	  "set targetVersion to it" },
+	{ "MS209", "member-not-always", LINT_WARNING,
+	  "a selected StageSet does not use spec.version.approvalMode Always: it takes new versions "
+	  "without approval, so the waves do not pace it, and a derived fleet counts it adopted at "
+	  "once (spec §2.3.1, §6 #24)",
+	  "set spec.version.approvalMode: Always on every member of the fleet" },
+	{ "MS210", "member-no-downgrade", LINT_WARNING,
+	  "under onRegression Rollback a selected StageSet lacks spec.version.allowDowngrade: true: "
+	  "it refuses the rollback-to with DowngradeNotAllowed, and the fleet, which never reads "
+	  "member reasons, does not notice (spec §2.8, §3.4, §6 #2)",
+	  "set spec.version.allowDowngrade: true (with down actions for the migrations a rollback "
+	  "crosses), or use onRegression Halt" },
+	{ "MS211", "duplicate-wave-name", LINT_ERROR,
+	  "two waves share a name: status.waves is a list keyed by name, so every status write is "
+	  "refused and the controller backs off forever (spec §1.5, §6 #19)",
+	  "give every wave a unique name" },
+	{ "MS212", "empty-wave", LINT_WARNING,
+	  "a wave selects none of the FleetRollout's members: it is settled from the start, so its "
+	  "gate runs before the wave opens and can halt the fleet, and a StageSet that joins it "
+	  "later trips a regression halt (spec §2.3.4, §2.5, §6 #11)",
+	  "fix the wave's selector or the members' labels, or remove the wave" },
+	{ "MS213", "fleet-selector-invalid", LINT_ERROR,
+	  "spec.selector, spec.namespaceSelector or a wave selector is accepted by the API server "
+	  "but does not convert to a label selector (unknown operator, values with Exists, none "
+	  "with In): the controller stops with InvalidSelector and never retries (spec §1.5, "
+	  "§2.3.1)",
+	  "use the operators In, NotIn, Exists, DoesNotExist, with values only for In and NotIn, "
+	  "and valid label keys and values" },
+	{ "MS214", "gate-no-source", LINT_ERROR,
+	  "a wave gate's source has neither prometheus nor webhook: the verdict is Unknown and the "
+	  "wave is held forever (spec §1.4, §6 #23)",
+	  "set source.prometheus with the address and the query" },
+	{ "MS215", "threshold-never-passes", LINT_ERROR,
+	  "a gate's threshold min is above its max: both bounds are inclusive, so every value "
+	  "fails and the fleet halts as soon as the wave is settled and soaked (spec §1.4)",
+	  "correct the bounds so that min <= max" },
+	{ "MS216", "gate-address-unusable", LINT_ERROR,
+	  "a gate's address is not an http(s) URL with a host, or names a loopback, link-local, "
+	  "multicast or unspecified address the controller refuses to dial: the verdict is Unknown "
+	  "and the wave is held forever (spec §2.3.7)",
+	  "use the http(s) URL of the Prometheus service, by cluster DNS name or private address" },
+	{ "MS217", "fleet-no-members", LINT_INFO,
+	  "a FleetRollout selects none of the StageSets in the inputs: every wave is empty and it "
+	  "completes without approving anything (spec §5 G7)",
+	  "check spec.selector against the members' labels and namespaceSelector against their "
+	  "namespaces' labels" },
+	{ "MS218", "rollback-version-ignored", LINT_WARNING,
+	  "under onRegression Rollback, previousVersion is not a semantic version, or not below "
+	  "targetVersion: members ignore the rollback-to annotation, so a halt rolls nothing back "
+	  "(spec §3.4)",
+	  "set previousVersion to the semantic version the members ran before targetVersion" },
+	{ "MS219", "target-not-semver", LINT_ERROR,
+	  "targetVersion is not a semantic version: a StageSet only adopts semantic versions, so "
+	  "no member reaches it and the first wave never settles (spec §2.6, §3.2)",
+	  "write targetVersion as the exact version text the members' source offers, e.g. 4.6.0" },
+	{ "MS220", "gate-both-sources", LINT_INFO,
+	  "a gate source sets both prometheus and webhook: the controller queries prometheus and "
+	  "ignores the webhook (spec §1.4)",
+	  "remove the source you do not mean" },
+	{ "MS221", "threshold-unbounded", LINT_WARNING,
+	  "a gate's threshold sets neither min nor max, or only bounds that admit every value "
+	  "(NaN, min -Inf, max +Inf): the gate passes whatever the metric says, so it never halts "
+	  "the fleet (spec §1.4, §2.3.7)",
+	  "set max (or min) to the limit the metric must stay within, as a plain number in a "
+	  "string, e.g. max: \"0.01\"" },
+	/* END MS2xx */
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+const struct lint_rule *lint_rules(size_t *n)
+{
+	*n = NRULES;
+	return rules;
+}
+
+const struct lint_rule *lint_rule(const char *id)
+{
+	if (!id)
+		return NULL;
+	for (size_t i = 0; i < NRULES; i++)
+		if (strcmp(rules[i].id, id) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+const char *lint_sev_name(enum lint_sev s)
+{
+	switch (s) {
+	case LINT_ERROR:
+		return "error";
+	case LINT_WARNING:
+		return "warning";
+	case LINT_INFO:
+		return "info";
+	}
+	return "?";
+}
+
+void lint_report_init(struct lint_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void lint_report_release(struct lint_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->items[i].file);
+		free(r->items[i].msg);
+	}
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Appends a finding that owns @msg (stolen). */
+static struct lint_finding *push(struct lint_report *r, const struct lint_rule *rule,
+				 const char *file, struct val_mark mark, char *msg)
+{
+	struct lint_finding *f;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->items = xreallocarray(r->items, r->cap, sizeof(*r->items));
+	}
+	f = &r->items[r->n++];
+	f->rule = rule;
+	f->sev = rule->sev;
+	f->file = file ? xstrdup(file) : NULL;
+	f->mark = mark;
+	f->msg = msg;
+	switch (f->sev) {
+	case LINT_ERROR:
+		r->nerrors++;
+		break;
+	case LINT_WARNING:
+		r->nwarnings++;
+		break;
+	case LINT_INFO:
+		r->ninfos++;
+		break;
+	}
+	return f;
+}
+
+static char *vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int len;
+	char *s;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		abort(); /* only an invalid format does this: a bug in the caller */
+	s = xmalloc((size_t)len + 1);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+void lint_add(struct lint_report *r, const char *id, const char *file, struct val_mark mark,
+	      const char *fmt, ...)
+{
+	const struct lint_rule *rule = lint_rule(id);
+	va_list ap;
+	char *msg;
+
+	if (!rule) {
+		fprintf(stderr, "lint_add: unknown rule id \"%s\"\n", id ? id : "(null)");
+		abort();
+	}
+	va_start(ap, fmt);
+	msg = vformat(fmt, ap);
+	va_end(ap);
+	push(r, rule, file, mark, msg);
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+	const struct lint_finding *a = pa, *b = pb;
+	int c;
+
+	if (a->file != b->file) {
+		if (!a->file)
+			return -1;
+		if (!b->file)
+			return 1;
+		if ((c = strcmp(a->file, b->file)) != 0)
+			return c;
+	}
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	if (a->mark.col != b->mark.col)
+		return a->mark.col < b->mark.col ? -1 : 1;
+	if ((c = strcmp(a->rule->id, b->rule->id)) != 0)
+		return c;
+	return strcmp(a->msg, b->msg);
+}
+
+void lint_report_sort(struct lint_report *r)
+{
+	if (r->n > 1)
+		qsort(r->items, r->n, sizeof(*r->items), cmp_finding);
+}
+
+/*
+ * True when @msg is one of sim/admission.c's refusals: they start with the
+ * object's identity as kubectl prints it (`Workspace "ns/name": ...`,
+ * `Rollout (no name): ...`), or name an unknown kind of a modelled group.
+ * Everything else the loader says about an input (YAML syntax, unreadable
+ * files, documents that are not objects, the Scenario document) is MS002.
+ */
+static bool is_admission_message(const char *msg)
+{
+	const char *p = msg;
+
+	if (strncmp(msg, "unknown kind \"", 14) == 0)
+		return true;
+	if (*p < 'A' || *p > 'Z')
+		return false;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return strncmp(p, " \"", 2) == 0 || strncmp(p, " (no name)", 10) == 0;
+}
+
+void lint_from_diag(struct lint_report *r, const struct diag *d)
+{
+	struct lint_finding *last = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+		const char *id;
+
+		if (it->sev == DIAG_NOTE) {
+			/*
+			 * A note belongs to the error or warning just before it; alone it
+			 * is dropped.  The loader's summary of the documents it ignored
+			 * (sim/scenario.c) is a note of its own whatever precedes it: a
+			 * fact about the load, not part of any problem.
+			 */
+			if (strstr(it->msg, " accepted and ignored: ")) {
+				last = NULL;
+				continue;
+			}
+			if (last) {
+				char *msg = xasprintf("%s; %s", last->msg, it->msg);
+
+				free(last->msg);
+				last->msg = msg;
+			}
+			continue;
+		}
+		if (it->sev == DIAG_WARNING)
+			id = "MS003";
+		else
+			id = is_admission_message(it->msg) ? "MS001" : "MS002";
+		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
+	}
+}
+
+/* Orders findings by (file, line, column), for the search in drop_told_twice(). */
+static int cmp_spot(const void *pa, const void *pb)
+{
+	const struct lint_finding *a = *(const struct lint_finding *const *)pa;
+	const struct lint_finding *b = *(const struct lint_finding *const *)pb;
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+
+	if (c)
+		return c;
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	return a->mark.col < b->mark.col ? -1 : a->mark.col > b->mark.col;
+}
+
+static bool is_rule_finding(const struct lint_finding *f)
+{
+	return strncmp(f->rule->id, "MS0", 3) != 0;
+}
+
+/*
+ * Drops the loader's warnings (MS003) at the file:line:col of a rule's
+ * finding: both tell one problem (a gate address the loader and MS206/MS216
+ * judge alike), and the rule's finding says it with its id and fix.  A
+ * warning without a line is never dropped: it names no spot.
+ */
+static void drop_told_twice(struct lint_report *r)
+{
+	const struct lint_finding **spots;
+	bool *drop;
+	size_t nspots = 0, k = 0;
+
+	if (r->n < 2)
+		return;
+	spots = xcalloc(r->n, sizeof(*spots));
+	drop = xcalloc(r->n, sizeof(*drop));
+	for (size_t i = 0; i < r->n; i++)
+		if (is_rule_finding(&r->items[i]) && r->items[i].mark.line)
+			spots[nspots++] = &r->items[i];
+	qsort(spots, nspots, sizeof(*spots), cmp_spot);
+	/* decided before any item moves: spots point into r->items */
+	for (size_t i = 0; i < r->n && nspots; i++) {
+		const struct lint_finding *key = &r->items[i];
+
+		drop[i] = key->mark.line && strcmp(key->rule->id, "MS003") == 0 &&
+			  bsearch(&key, spots, nspots, sizeof(*spots), cmp_spot) != NULL;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct lint_finding *x = &r->items[i];
+
+		if (drop[i]) {
+			free(x->file);
+			free(x->msg);
+			r->nwarnings--;
+			continue;
+		}
+		r->items[k++] = *x;
+	}
+	r->n = k;
+	free(drop);
+	free(spots);
+}
+
+void lint_scenario(struct lint_report *r, const struct scenario *s)
+{
+	lint_magos(r, s);
+	lint_fleet(r, s);
+	drop_told_twice(r);
+}
+
+/* Whether @r holds a finding equal to @f: same rule, severity, file, place and message. */
+static bool has_finding(const struct lint_report *r, const struct lint_finding *f)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lint_finding *x = &r->items[i];
+
+		if (x->rule == f->rule && x->sev == f->sev && x->mark.line == f->mark.line &&
+		    x->mark.col == f->mark.col && !strcmp(x->msg, f->msg) &&
+		    !strcmp(x->file ? x->file : "", f->file ? f->file : ""))
+			return true;
+	}
+	return false;
+}
+
+void lint_merge_variant(struct lint_report *r, const struct lint_report *v, const char *name)
+{
+	size_t nbase = r->n;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lint_finding *f = &v->items[i];
+		struct lint_report base = { .items = r->items, .n = nbase };
+		struct lint_finding *x;
+
+		/* (against the base's own findings only: another variant's are prefixed anyway) */
+		if (has_finding(&base, f))
+			continue;
+		x = push(r, f->rule, f->file, f->mark, xasprintf("variant \"%s\": %s", name, f->msg));
+		x->sev = f->sev;
+		if (x->sev != f->rule->sev) {
+			/* push() counted the rule's default severity; count the finding's */
+			r->nerrors -= f->rule->sev == LINT_ERROR;
+			r->nwarnings -= f->rule->sev == LINT_WARNING;
+			r->ninfos -= f->rule->sev == LINT_INFO;
+			r->nerrors += f->sev == LINT_ERROR;
+			r->nwarnings += f->sev == LINT_WARNING;
+			r->ninfos += f->sev == LINT_INFO;
+		}
+	}
+}
+
+/* The series the prometheus gates of FleetRollout @o read in @s: flags in @read (per s->series). */
+static void mark_read_series(const struct scenario *s, const struct obj *o, bool *read)
+{
+	const struct val *waves;
+
+	if (!o || strcmp(o->kind, "FleetRollout") != 0)
+		return;
+	waves = val_map_get(o->spec, "waves");
+	for (size_t w = 0; waves && waves->type == VAL_LIST && w < waves->u.list.n; w++) {
+		const struct val *prom = val_path(waves->u.list.items[w], "gate.source.prometheus");
+		const char *q = val_str(val_map_get(prom, "query"), NULL);
+		const struct scn_series *sr;
+
+		if (!q || val_map_get(prom, "secretRef"))
+			continue; /* as the loader: such a gate is never queried */
+		sr = scn_find_series(s, q, val_str(val_map_get(prom, "address"), NULL));
+		if (sr)
+			read[sr - s->series] = true;
+	}
+}
+
+void lint_drop_read_series(struct lint_report *r, const struct scenario *s)
+{
+	bool *read;
+	size_t k = 0;
+
+	if (!s->nseries)
+		return;
+	read = xcalloc(s->nseries, sizeof(*read));
+	for (size_t i = 0; i < s->nobjs; i++)
+		mark_read_series(s, s->objs[i], read);
+	for (size_t i = 0; i < s->nevents; i++)
+		mark_read_series(s, s->events[i].obj, read);
+	for (size_t i = 0; i < r->n; i++) {
+		struct lint_finding *x = &r->items[i];
+		bool drop = false;
+
+		if (!strcmp(x->rule->id, "MS003") && strstr(x->msg, "no FleetRollout gate reads this series"))
+			for (size_t j = 0; j < s->nseries && !drop; j++)
+				drop = read[j] && s->series[j].mark.line == x->mark.line &&
+				       s->series[j].mark.col == x->mark.col &&
+				       !strcmp(s->series[j].file ? s->series[j].file : "",
+					       x->file ? x->file : "");
+		if (drop) {
+			free(x->file);
+			free(x->msg);
+			r->nwarnings -= x->sev == LINT_WARNING;
+			r->nerrors -= x->sev == LINT_ERROR;
+			r->ninfos -= x->sev == LINT_INFO;
+			continue;
+		}
+		r->items[k++] = *x;
+	}
+	r->n = k;
+	free(read);
+}

@@ -1,0 +1,540 @@
+#ifndef MAGOS_SIM_SCENARIO_H
+#define MAGOS_SIM_SCENARIO_H
+
+/*
+ * The Scenario: everything one simulation run starts from, loaded from YAML
+ * files into plain C structs.
+ *
+ * Inputs are files or directories.  A directory stands for its `*.yaml` and
+ * `*.yml` files (not those whose name starts with '.'), sorted by name in
+ * byte order (strcmp), not recursively.  Each file is a YAML stream holding
+ * any number of ordinary Kubernetes manifests and, in at most one file of all
+ * the inputs, one document
+ *
+ *     apiVersion: magos-sim/v1alpha1
+ *     kind: Scenario
+ *
+ * that sets the run's parameters and its scripted events (scenarios/README.md
+ * documents every key).  `spec.include` of that document adds manifest files
+ * (paths or glob(3) patterns relative to the scenario file's directory); the
+ * included files are read right after the scenario file, in the order of the
+ * include list, each pattern's matches sorted by name.  A file reached twice
+ * (the same path, or a pattern matching the scenario file itself) is read
+ * once, where it is first reached.
+ *
+ * Without a Scenario document (bare-manifest mode) the run parameters take
+ * the SCN_DEFAULT_* values below and the name is the first input's base name
+ * without its extension ("manifests/demo.yaml" → "demo").
+ *
+ * Every document other than the Scenario is admitted as the API server would
+ * admit it (sim/manifest.h: schema defaults, validation, CEL rules; `status`
+ * kept as the object's initial state; `kind: List` unpacked).  Two objects
+ * with the same kind, namespace and name are an error.  Well-formed objects
+ * of kinds no simulated controller reads (ServiceAccount, ConfigMap, ...)
+ * are accepted, left out of `objs`, listed in `ignored` and in one note.
+ *
+ * `spec.models` is read into scenario.models with every default filled in;
+ * the events that act on the models (commit, failNext, succeedNext, violate,
+ * reconcileRequest, approve) go to scenario.mevents, the fleet events
+ * (publish, regress) to scenario.fevents, the others to scenario.events.
+ *
+ * The fleet side (FleetRollout gates and StageSet members):
+ *  - `spec.metrics` → scenario.series: one synthetic Prometheus series per
+ *    gate query (sim/promseries.h).  After the manifests are admitted, every
+ *    wave gate with a `prometheus` source (and no secretRef) of every
+ *    FleetRollout of the inputs and of `apply` events must have a series
+ *    (scn_find_series()); otherwise it is an error naming the FleetRollout,
+ *    the wave and the query.
+ *  - `spec.fleet` → scenario.fleet (allowedActionHosts).
+ *  - `spec.models.stagesets` → scenario.models.stagesets (adoption,
+ *    regression, migrations; rules by label selector, first match field by
+ *    field: scn_stageset_model_for()).
+ *  - `spec.generate` → StageSet and Namespace objects admitted like the
+ *    manifests and appended to scenario.objs after them.
+ *
+ * All problems found are collected into one `struct diag` (file:line:col);
+ * loading goes on after an error where it can, so one run lists them all.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/labels.h"
+#include "engine/objects.h"
+#include "engine/value.h"
+#include "sim/base/diag.h"
+#include "sim/load/dist.h"
+#include "sim/load/promseries.h"
+
+#define SCN_API_VERSION "magos-sim/v1alpha1"
+#define SCN_KIND "Scenario"
+
+/* Defaults, used when the Scenario document omits a key or is absent. */
+#define SCN_DEFAULT_SEED 1
+#define SCN_DEFAULT_HORIZON_MS (24 * 3600 * 1000LL)       /* 24h */
+#define SCN_DEFAULT_START_UNIX_MS 1767225600000LL          /* 2026-01-01T00:00:00Z */
+#define SCN_DEFAULT_API_LATENCY_MS 0                      /* write → watch delivery */
+#define SCN_DEFAULT_RECONCILE_MS 0                        /* one reconcile's duration */
+#define SCN_DEFAULT_EVENT_BUDGET 10000000ULL              /* events per run */
+/* Events at one simulated ms: 0 leaves the runtime's bound, max(100000, 50 × objects). */
+#define SCN_DEFAULT_EVENTS_PER_INSTANT 0
+
+enum scn_event_type {
+	SCN_EV_APPLY,    /* create the object, or replace it when it exists */
+	SCN_EV_DELETE,   /* request deletion (finalizers still apply) */
+	SCN_EV_ANNOTATE, /* set / remove annotations */
+	SCN_EV_LABEL,    /* set / remove labels */
+	SCN_EV_PATCH,    /* JSON merge patch over metadata.labels/annotations and spec */
+	SCN_EV_STATUS,   /* JSON merge patch over status */
+};
+
+/* Model defaults (spec.models absent or silent); scenarios/README.md documents them. */
+#define SCN_DEFAULT_PLAN_MS 15000          /* plan Job duration: constant 15s */
+#define SCN_DEFAULT_APPLY_MS 25000         /* apply Job duration: constant 25s */
+#define SCN_DEFAULT_POD_STARTUP_MS 5000    /* runner slot → container running */
+#define SCN_DEFAULT_GIT_HEAD "main"        /* the branch a remote's HEAD points at */
+
+/*
+ * Scripted events that act on the models rather than write an object: they
+ * live in scenario.mevents, apart from scenario.events, and sim/models
+ * schedules them (mdl_schedule_events()).
+ */
+enum scn_mevent_type {
+	SCN_MEV_COMMIT,            /* a new commit on a remote ref */
+	SCN_MEV_FAIL_NEXT,         /* the next plan/apply Job of a Workspace fails */
+	SCN_MEV_SUCCEED_NEXT,      /* ... succeeds, whatever the probabilities say */
+	SCN_MEV_VIOLATE,           /* the next plan of a Workspace violates a policy */
+	SCN_MEV_RECONCILE_REQUEST, /* annotation magosproject.io/reconcile-request */
+	SCN_MEV_APPROVE,           /* annotation magosproject.io/approved: "true" */
+};
+
+/* Job types of the JOB CONTRACT; used as an index (job[SCN_JOB_PLAN]). */
+enum scn_job_type { SCN_JOB_PLAN, SCN_JOB_APPLY, SCN_JOB_NTYPES };
+
+/* Which object an event acts on. */
+struct scn_target {
+	char *api_version; /* owned; as written, or NULL when the event did not say */
+	char *kind;        /* owned */
+	char *ns;          /* owned; "" for cluster-scoped kinds, "default" when omitted */
+	char *name;        /* owned */
+};
+
+/*
+ * One scripted event.  Invariants: 0 <= at_ms; the fields used by each type
+ * are listed below, the others are NULL / empty.
+ */
+struct scn_event {
+	enum scn_event_type type;
+	int64_t at_ms;              /* ms since scenario start */
+	size_t index;               /* position in spec.events, 0-based (model events share the list) */
+	struct scn_target target;   /* for APPLY: the identity of obj */
+	/* APPLY: the admitted object (owned; src.file borrows scenario.files). */
+	struct obj *obj;
+	/* ANNOTATE, LABEL: keys to set (owned, sorted) and keys to remove (owned). */
+	struct obj_strmap set;
+	char **remove;
+	size_t nremove;
+	/*
+	 * PATCH: merge patch of the object, a map with at most the keys
+	 * "metadata" (itself with at most "labels" and "annotations") and "spec".
+	 * STATUS: merge patch of the status map.  Owned.
+	 */
+	struct val *merge;
+	const char *file;           /* borrowed from scenario.files */
+	struct val_mark mark;       /* where the event's `at` sits */
+};
+
+/*
+ * One model event.  Invariants: 0 <= at_ms; @target names a Workspace for
+ * every type but COMMIT (kind "Workspace", api_version NULL).
+ */
+struct scn_mevent {
+	enum scn_mevent_type type;
+	int64_t at_ms;            /* ms since scenario start */
+	size_t index;             /* position in spec.events, 0-based */
+	struct scn_target target; /* the Workspace (not for COMMIT) */
+	enum scn_job_type job;    /* FAIL_NEXT, SUCCEED_NEXT */
+	char *policy;             /* VIOLATE: ValidatingPolicy name (owned) */
+	char *value;              /* RECONCILE_REQUEST: explicit annotation value, or NULL for
+				   * the simulated wall time in RFC 3339 (owned) */
+	char *repo_url;           /* COMMIT (owned) */
+	char *ref;                /* COMMIT: the ref as given or resolved at load (owned, never NULL) */
+	char *sha;                /* COMMIT: 40 lower-case hex digits, or NULL: derived (owned) */
+	const char *file;         /* borrowed from scenario.files */
+	struct val_mark mark;     /* where the event's action key sits */
+};
+
+/*
+ * Plan or apply model: durations and failures of Jobs of one type.  In a rule
+ * a field may be unset (has_* false: the next matching rule or the default
+ * decides); in scn_models.job both are always set after loading.
+ */
+struct scn_job_model {
+	bool has_duration;
+	struct dist duration;       /* ms, from the container's start to the Job's end; owned */
+	bool has_failure;
+	double failure_probability; /* ratio 0..1 */
+};
+
+/* One entry of spec.models.jobs.rules. */
+struct scn_job_rule {
+	struct lbl_selector selector;                /* over the Workspace's labels; owned */
+	char *selector_text;                         /* lbl_selector_string() (owned) */
+	struct scn_job_model job[SCN_JOB_NTYPES];
+	const char *file;                            /* borrowed from scenario.files */
+	struct val_mark mark;
+};
+
+/* One entry of spec.models.policies. */
+struct scn_policy_model {
+	char *name;                    /* a ValidatingPolicy's metadata.name (owned) */
+	double violation_probability;  /* ratio 0..1 per checked plan */
+};
+
+/* A simulated git remote (spec.models.git.repositories[]). */
+struct scn_git_window {
+	int64_t from_ms, until_ms; /* unreachable in [from, until), ms since start */
+};
+struct scn_git_ref {
+	char *ref;      /* as written (owned) */
+	char sha[41];   /* initial SHA, 40 lower-case hex */
+};
+struct scn_git_repo {
+	char *url;                         /* owned */
+	char *head;                        /* branch HEAD points at (owned) */
+	struct scn_git_ref *refs;          /* initial SHAs given (owned) */
+	size_t nrefs;
+	struct scn_git_window *unreachable;/* owned, sorted by from_ms */
+	size_t nunreachable;
+};
+
+/* ---------------------------------------------------------------- fleet side */
+
+/* Defaults of the fleet side; scenarios/README.md documents them. */
+#define SCN_DEFAULT_SERIES_INTERVAL_MS 60000    /* spec.metrics[].interval: 1m */
+#define SCN_DEFAULT_ADOPTION_MS 120000          /* stagesets adoption duration: constant 2m */
+#define SCN_DEFAULT_REGRESSION_MS 600000        /* stagesets regression duration: constant 10m */
+#define SCN_DEFAULT_REGRESSION_AFTER_MS 0       /* adoption → regression onset: constant 0s */
+/* Most objects one spec.generate entry may make (StageSets; Namespaces come on top). */
+#define SCN_MAX_GENERATE 1000000
+
+/*
+ * One entry of spec.metrics: the synthetic series a gate query returns.
+ * Invariants: interval_ms > 0; (query, address) unique among the entries.
+ */
+struct scn_series {
+	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned) */
+	char *address;          /* owned; NULL: matches a gate of any address */
+	int64_t interval_ms;    /* sample spacing, ms; sample i sits at i * interval_ms */
+	char *values;           /* the expanding notation as written (owned) */
+	struct ps_series series;/* ps_parse() of values (owned) */
+	const char *file;       /* borrowed from scenario.files */
+	struct val_mark mark;   /* where the entry's `query` sits */
+};
+
+/* spec.fleet: settings of the stageset-controller process. */
+struct scn_fleet {
+	/*
+	 * --allowed-action-hosts: Go path.Match patterns (checked at load with
+	 * thr_path_match()), owned; none = every host allowed (upstream default).
+	 */
+	char **allowed_action_hosts;
+	size_t nallowed_action_hosts;
+};
+
+/*
+ * Adoption of an approved version by a StageSet member.  In a rule a field
+ * may be unset (has_* false: the next matching rule or the top level
+ * decides); at the top level (scn_stageset_models.adoption) both are set.
+ */
+struct scn_adoption_model {
+	bool has_duration;
+	struct dist duration;       /* ms from approval to the version's adoption (or failure); owned */
+	bool has_failure;
+	double failure_probability; /* ratio 0..1: the adoption ends Ready False StageFailed */
+};
+
+/*
+ * Regression of a member after it adopted a version: with `probability` the
+ * member goes not-Ready `after` the adoption, for `duration`.  Fields may be
+ * unset in a rule as in scn_adoption_model; all are set at the top level.
+ */
+struct scn_regression_model {
+	bool has_probability;
+	double probability;         /* ratio 0..1 per adoption */
+	bool has_duration;
+	struct dist duration;       /* ms the member stays not-Ready; owned */
+	bool has_after;
+	struct dist after;          /* ms from the adoption to the onset; owned */
+	bool has_versions;
+	char **versions;            /* owned; the adopted versions (exact text) that may
+				     * regress; has_versions false = every version */
+	size_t nversions;
+};
+
+/* One rung of a member's migration ladder (what engine/stageset.h plans with). */
+struct scn_migration {
+	char *name;  /* owned; as written, default "to-<to>" */
+	char *to;    /* owned; the version boundary as written, a semantic version */
+	bool down;   /* declares down actions (reversible) */
+};
+
+/* One entry of spec.models.stagesets.rules. */
+struct scn_stageset_rule {
+	struct lbl_selector selector;       /* over the StageSet's labels; owned */
+	char *selector_text;                /* lbl_selector_string() (owned) */
+	struct scn_adoption_model adoption;
+	struct scn_regression_model regression;
+	bool has_migrations;
+	struct scn_migration *migrations;   /* owned */
+	size_t nmigrations;
+	const char *file;                   /* borrowed from scenario.files */
+	struct val_mark mark;
+};
+
+/* spec.models.stagesets with every default filled in. */
+struct scn_stageset_models {
+	struct scn_adoption_model adoption;     /* has_* all true */
+	struct scn_regression_model regression; /* has_* all true but has_versions */
+	struct scn_migration *migrations;       /* owned; top-level ladder, default none */
+	size_t nmigrations;
+	struct scn_stageset_rule *rules;        /* owned; first match wins, field by field */
+	size_t nrules;
+};
+
+/*
+ * The model of one StageSet after rules and defaults (scn_stageset_model_for());
+ * every pointer borrows from the scn_models it was resolved from.
+ */
+struct scn_stageset_model {
+	const struct dist *adoption_duration;     /* ms */
+	double adoption_failure_probability;      /* ratio 0..1 */
+	double regression_probability;            /* ratio 0..1 */
+	const struct dist *regression_duration;   /* ms */
+	const struct dist *regression_after;      /* ms */
+	bool regression_all_versions;             /* true: every version may regress */
+	char *const *regression_versions;         /* else: these (exact text) */
+	size_t nregression_versions;
+	const struct scn_migration *migrations;
+	size_t nmigrations;
+};
+
+/* Scripted fleet events (scenario.fevents). */
+enum scn_fevent_type {
+	SCN_FEV_PUBLISH, /* the members' source offers a new version from then on */
+	SCN_FEV_REGRESS, /* members go not-Ready for a while */
+};
+
+/*
+ * One fleet event.  Invariants: 0 <= at_ms; PUBLISH: version set, selector
+ * set; REGRESS: for_ms >= 1 and either a name (target.name non-NULL) or a
+ * selector (by_selector).
+ */
+struct scn_fevent {
+	enum scn_fevent_type type;
+	int64_t at_ms;                  /* ms since scenario start */
+	size_t index;                   /* position in spec.events, 0-based */
+	bool by_selector;               /* PUBLISH always; REGRESS when `selector` was given */
+	struct lbl_selector selector;   /* over StageSet labels (owned; empty when unused) */
+	char *selector_text;            /* lbl_selector_string() (owned) or NULL */
+	bool has_ns_selector;           /* PUBLISH: namespaceSelector given; absent = every namespace */
+	struct lbl_selector ns_selector;/* over Namespace labels (owned) */
+	char *ns_selector_text;         /* owned or NULL */
+	char *version;                  /* PUBLISH: as written (`1.10` stays "1.10"), owned */
+	/*
+	 * REGRESS: by name, target is the StageSet (kind "StageSet", ns default
+	 * "default", name); by selector, target.name is NULL and target.ns is
+	 * the namespace given or NULL for every namespace.  Unused for PUBLISH.
+	 */
+	struct scn_target target;
+	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
+	const char *file;               /* borrowed from scenario.files */
+	struct val_mark mark;           /* where the event's action key sits */
+};
+
+/*
+ * spec.models, with every default filled in (sim/models reads only this).
+ * Invariant: job[t].has_duration and job[t].has_failure are true.
+ */
+struct scn_models {
+	bool given;                   /* spec.models was present */
+	uint32_t capacity;            /* runner slots; 0 = unlimited */
+	int64_t pod_startup_ms;       /* >= 0 */
+	struct scn_job_model job[SCN_JOB_NTYPES];
+	struct scn_job_rule *rules;   /* owned; first match wins, field by field */
+	size_t nrules;
+	struct scn_policy_model *policies; /* owned; unique names */
+	size_t npolicies;
+	struct scn_git_repo *repos;   /* owned; unique urls */
+	size_t nrepos;
+	struct scn_stageset_models stagesets; /* spec.models.stagesets with defaults */
+};
+
+/*
+ * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are
+ * in input order (files in the order read, documents in file order), then
+ * the ngenerated objects of spec.generate (entries in order, per index its
+ * Namespace when new, then its StageSet); events, mevents and fevents are
+ * each in file order and share spec.events indices (the runtime fires equal
+ * times in this order); every string is owned unless said otherwise.
+ */
+struct scenario {
+	char *name;                  /* metadata.name, or the first input's base name */
+	bool has_scenario_doc;       /* a Scenario document was read */
+	const char *scenario_file;   /* borrowed from files; NULL without a Scenario document */
+	uint64_t seed;               /* spec.seed */
+	int64_t horizon_ms;          /* spec.horizon, > 0 */
+	int64_t start_unix_ms;       /* spec.start: wall-clock time of simulated time 0 */
+	int64_t api_latency_ms;      /* spec.api.latency, >= 0 */
+	int64_t reconcile_ms;        /* spec.api.reconcileDuration, >= 0 */
+	uint64_t event_budget;       /* spec.limits.eventBudget, > 0 */
+	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
+	struct obj **objs;           /* owned array of owned objects */
+	size_t nobjs;
+	struct scn_event *events;    /* owned array: the events that write objects */
+	size_t nevents;
+	struct scn_mevent *mevents;  /* owned array: the model events, in file order */
+	size_t nmevents;
+	struct scn_models models;    /* spec.models with defaults */
+	struct scn_fevent *fevents;  /* owned array: the fleet events (publish, regress), in file order */
+	size_t nfevents;
+	struct scn_series *series;   /* owned array: spec.metrics, in file order */
+	size_t nseries;
+	struct scn_fleet fleet;      /* spec.fleet */
+	size_t ngenerated;           /* objects spec.generate made: the last ngenerated of objs */
+	char **ignored;              /* owned: documents accepted but not simulated, as
+				      * `Kind "ns/name" (apiVersion)`, in input order */
+	size_t nignored;
+	char **files;                /* every file read, as displayed in diagnostics; owned */
+	size_t nfiles;
+	/*
+	 * spec.expect as written (owned copy with its marks), NULL when absent;
+	 * plan/expect.h parses it.  expect_file borrows from files.
+	 */
+	struct val *expect;
+	const char *expect_file;
+	/*
+	 * spec.variants (a list), spec.sweep (a map) and spec.models as written
+	 * (owned copies with their marks, in scenario_file), NULL when absent;
+	 * plan/variant.h and plan/sweep.h read them.
+	 */
+	struct val *variants;
+	struct val *sweep;
+	struct val *models_raw;
+};
+
+/*
+ * scn_init() - an empty scenario holding the defaults (name NULL, no objects,
+ * no events).  Cannot fail.
+ */
+void scn_init(struct scenario *s);
+
+/*
+ * scn_load() - read the inputs into @out.
+ * @paths:  @npaths file or directory names, as the user gave them (they
+ *          appear in diagnostics and in out->files, joined with "/" to the
+ *          names found in directories and includes).
+ * @out:    filled by this call (previous content ignored, not freed); release
+ *          with scn_release() whatever the return value.
+ * @d:      every error, warning and note found is appended.
+ * Returns: 0 when no error was found (warnings may have been added), -1
+ *          otherwise; on -1 @out holds what could be loaded and should only
+ *          be released.
+ * Errors:  unreadable files and directories, YAML and manifest problems,
+ *          Scenario document problems, events naming unknown objects; never
+ *          aborts except on out-of-memory.
+ */
+int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d);
+
+/*
+ * scn_load_static() - scn_load() for static checks (lint): inputs without a
+ * Scenario document are not held to what only a simulation needs (a series
+ * in spec.metrics for every prometheus gate); everything else, including
+ * what the API server would refuse, is checked as scn_load() checks it.
+ * Same parameters, returns and errors as scn_load().
+ */
+int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
+		    struct diag *d);
+
+/*
+ * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)
+ * into @out with every default filled in, as scn_load() does.
+ * @file, @path: where @v sits, for diagnostics ("spec.models",
+ *        "spec.variants[0].models").
+ * Returns: 0, or -1 with the problems in @d; release @out with
+ *          scn_models_release() whatever the return value.
+ */
+int scn_models_parse(const struct val *v, const char *file, const char *path,
+		     struct scn_models *out, struct diag *d);
+
+/* scn_models_release() - frees what @m owns (not @m); accepts NULL. */
+void scn_models_release(struct scn_models *m);
+
+/* scn_release() - frees everything @s owns (not @s); accepts NULL. */
+void scn_release(struct scenario *s);
+
+/* scn_event_type_name() - "apply", "delete", "annotate", "label", "patch" or "status". */
+const char *scn_event_type_name(enum scn_event_type t);
+
+/*
+ * scn_mevent_type_name() - "commit", "failNext", "succeedNext", "violate",
+ * "reconcileRequest" or "approve" (the action key).
+ */
+const char *scn_mevent_type_name(enum scn_mevent_type t);
+
+/* scn_job_type_name() - "plan" or "apply". */
+const char *scn_job_type_name(enum scn_job_type t);
+
+/*
+ * scn_canonical_ref() - the branch or tag name @ref stands for on a remote
+ * whose HEAD is branch @head: "refs/heads/x" and "refs/tags/x" give "x", ""
+ * and "HEAD" give @head, anything else is itself.  Returns a borrowed pointer
+ * into @ref or @head.  (The RefWatcher tries refs/heads/<ref>, refs/tags/<ref>,
+ * <ref>, then HEAD for "" — on a simulated remote where every name exists
+ * these are the same refs.)
+ */
+const char *scn_canonical_ref(const char *ref, const char *head);
+
+/*
+ * scn_git_head() - the HEAD branch of the repository @url in @m
+ * (spec.models.git.repositories[].head), or SCN_DEFAULT_GIT_HEAD.  Borrowed.
+ */
+const char *scn_git_head(const struct scn_models *m, const char *url);
+
+/* scn_fevent_type_name() - "publish" or "regress" (the action key). */
+const char *scn_fevent_type_name(enum scn_fevent_type t);
+
+/*
+ * scn_find_series() - the series of spec.metrics that a gate with this
+ * prometheus @query and @address reads: the entry whose query equals @query
+ * byte for byte and whose address equals @address; failing that, the entry
+ * with that query and no address.  Borrowed from @s, or NULL when none.
+ * @address may be NULL (then only an entry without address matches).
+ */
+const struct scn_series *scn_find_series(const struct scenario *s, const char *query,
+					 const char *address);
+
+/*
+ * scn_stageset_model_for() - the member model of a StageSet with @labels:
+ * field by field, the first rule of spec.models.stagesets.rules whose
+ * selector matches and that sets the field, else the top-level value, else
+ * the default.  (The fields: adoption.duration, adoption.failureProbability,
+ * regression.probability, .duration, .after, .versions, migrations.)
+ * @out: filled with pointers borrowed from @m (valid until @m is released).
+ * Cost: O(rules × selector).
+ */
+void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap *labels,
+			    struct scn_stageset_model *out);
+
+/*
+ * scn_expand_pattern() - a spec.generate name pattern with index @i:
+ * `{i}` is the index in decimal, `{i:0N}` (N = 1..9) the index zero-padded
+ * to N digits, `{{` and `}}` a literal brace; other text is copied.
+ * @err, @errlen: the reason when the pattern is malformed (may be NULL).
+ * Returns: a new string (caller frees), or NULL for a malformed pattern (an
+ *          unknown `{...}` placeholder or a lone `{` or `}`).
+ */
+char *scn_expand_pattern(const char *pattern, uint64_t i, char *err, size_t errlen);
+
+#endif

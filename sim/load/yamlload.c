@@ -1,0 +1,927 @@
+#include "sim/load/yamlload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "engine/xalloc.h"
+
+/*
+ * The tree is built from libyaml's event stream with an explicit stack of open
+ * collections, so neither deep nesting nor aliases recurse in this file.
+ *
+ * Invariants while a document is open:
+ *  - `count` is the number of nodes created for the document so far, alias
+ *    copies included (it sizes anchors); `expanded` counts the nodes created
+ *    by alias expansion and merges alone and never exceeds YL_MAX_NODES (a
+ *    copy that would push it past is refused before it is made);
+ *  - no node sits deeper than YL_MAX_DEPTH collections, alias copies
+ *    included (an alias is refused when its anchor's height would exceed it);
+ *  - every anchor points at a finished node owned either by the document tree
+ *    or by `keep` (scalars used as keys, merge sources), so its pointer stays
+ *    valid until the document ends;
+ *  - `bad` is set once any error was reported for the document; a bad document
+ *    is still parsed to the end (to find more errors) but then discarded.
+ */
+
+struct anchor {
+	char *name;
+	const struct val *node; /* borrowed, see invariants */
+	size_t size;            /* nodes in the anchored tree */
+	size_t height;          /* collection levels in the anchored tree (0 for a scalar) */
+};
+
+struct frame {
+	struct val *node;        /* the open map or list (owned until attached) */
+	char *anchor;            /* anchor to register when the collection ends; owned */
+	size_t count_at_start;   /* doc count before this collection was opened */
+	size_t height;           /* collection levels below and including this one */
+	/* maps only: */
+	char *key;               /* pending key, owned; NULL when the next node is a key */
+	struct val_mark key_mark;
+	bool key_pending;        /* a key was read (possibly a bad one) and awaits its value */
+	bool key_bad;            /* the pending key was rejected: discard its value */
+	bool key_merge;          /* the pending key is the merge key `<<` */
+	struct val **merges;     /* values of `<<` keys, owned, in order */
+	size_t nmerges;
+};
+
+struct builder {
+	const char *file;
+	struct diag *d;
+	struct yl_stream *out;
+	/* current document */
+	struct val *root;
+	struct val_mark doc_mark;
+	struct frame *stack;
+	size_t depth, cap;
+	struct anchor *anchors;
+	size_t nanchors, anchors_cap;
+	struct val **keep; /* nodes that anchors may point into, outside the tree */
+	size_t nkeep, keep_cap;
+	size_t count;
+	size_t expanded;
+	bool bad;
+	bool exploded; /* the alias budget error was reported for this document */
+	bool too_deep; /* the depth error was reported for this document */
+	size_t skip;   /* collections opened while too deep, still to be closed */
+	bool any_error;
+};
+
+static struct val_mark mk(yaml_mark_t m)
+{
+	struct val_mark r = { (uint32_t)m.line + 1, (uint32_t)m.column + 1 };
+
+	return r;
+}
+
+static void err(struct builder *b, struct val_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err(struct builder *b, struct val_mark m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(b->d, DIAG_ERROR, b->file, m, fmt, ap);
+	va_end(ap);
+	b->bad = true;
+	b->any_error = true;
+}
+
+static void keep_node(struct builder *b, struct val *v)
+{
+	if (b->nkeep == b->keep_cap) {
+		b->keep_cap = b->keep_cap ? b->keep_cap * 2 : 8;
+		b->keep = xreallocarray(b->keep, b->keep_cap, sizeof(*b->keep));
+	}
+	b->keep[b->nkeep++] = v;
+}
+
+static void add_anchor(struct builder *b, char *name, const struct val *node, size_t size,
+		       size_t height)
+{
+	/* A later anchor of the same name shadows the earlier one (YAML 1.2 §3.2.2.2). */
+	for (size_t i = 0; i < b->nanchors; i++) {
+		if (strcmp(b->anchors[i].name, name) == 0) {
+			free(b->anchors[i].name);
+			b->anchors[i].name = name;
+			b->anchors[i].node = node;
+			b->anchors[i].size = size;
+			b->anchors[i].height = height;
+			return;
+		}
+	}
+	if (b->nanchors == b->anchors_cap) {
+		b->anchors_cap = b->anchors_cap ? b->anchors_cap * 2 : 8;
+		b->anchors = xreallocarray(b->anchors, b->anchors_cap, sizeof(*b->anchors));
+	}
+	b->anchors[b->nanchors].name = name;
+	b->anchors[b->nanchors].node = node;
+	b->anchors[b->nanchors].size = size;
+	b->anchors[b->nanchors].height = height;
+	b->nanchors++;
+}
+
+static const struct anchor *find_anchor(const struct builder *b, const char *name)
+{
+	for (size_t i = 0; i < b->nanchors; i++)
+		if (strcmp(b->anchors[i].name, name) == 0)
+			return &b->anchors[i];
+	return NULL;
+}
+
+static void keep_node(struct builder *b, struct val *v);
+
+/* Frees what @f owns; merge sources go to b->keep, since anchors may point into them. */
+static void frame_release(struct builder *b, struct frame *f)
+{
+	val_free(f->node);
+	free(f->anchor);
+	free(f->key);
+	for (size_t i = 0; i < f->nmerges; i++)
+		keep_node(b, f->merges[i]);
+	free(f->merges);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Ends the current document: keeps it when it is clean and not empty. */
+static void doc_end(struct builder *b)
+{
+	while (b->depth > 0)
+		frame_release(b, &b->stack[--b->depth]);
+	if (b->root && !b->bad && b->root->type != VAL_NULL) {
+		struct yl_stream *s = b->out;
+
+		s->docs = xreallocarray(s->docs, s->n + 1, sizeof(*s->docs));
+		s->docs[s->n].root = b->root;
+		s->docs[s->n].mark = b->doc_mark;
+		s->n++;
+	} else {
+		val_free(b->root);
+	}
+	b->root = NULL;
+	for (size_t i = 0; i < b->nanchors; i++)
+		free(b->anchors[i].name);
+	b->nanchors = 0;
+	for (size_t i = 0; i < b->nkeep; i++)
+		val_free(b->keep[i]);
+	b->nkeep = 0;
+	b->count = 0;
+	b->expanded = 0;
+	b->bad = false;
+	b->exploded = false;
+	b->too_deep = false;
+	b->skip = 0;
+}
+
+/* ---- scalars ---------------------------------------------------------------- */
+
+static bool is_one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return true;
+	return false;
+}
+
+static const char *const null_words[] = { "", "~", "null", "Null", "NULL", NULL };
+static const char *const true_words[] = { "true", "True", "TRUE", NULL };
+static const char *const false_words[] = { "false", "False", "FALSE", NULL };
+static const char *const inf_nan_words[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+					     "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
+					     NULL };
+
+/* Matches [-+]?[0-9]+ ; 0o[0-7]+ ; 0x[0-9a-fA-F]+ (YAML 1.2 core schema ints). */
+static int int_base(const char *s)
+{
+	const char *p = s;
+
+	if (s[0] == '0' && s[1] == 'o') {
+		p = s + 2;
+		if (!*p)
+			return 0;
+		for (; *p; p++)
+			if (*p < '0' || *p > '7')
+				return 0;
+		return 8;
+	}
+	if (s[0] == '0' && s[1] == 'x') {
+		p = s + 2;
+		if (!*p)
+			return 0;
+		for (; *p; p++)
+			if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
+			      (*p >= 'A' && *p <= 'F')))
+				return 0;
+		return 16;
+	}
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!*p)
+		return 0;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 10;
+}
+
+/* Matches [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? (core schema floats). */
+static bool is_float(const char *s)
+{
+	const char *p = s;
+	bool digits = false;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	while (*p >= '0' && *p <= '9') {
+		p++;
+		digits = true;
+	}
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			p++;
+			digits = true;
+		}
+	}
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+/*
+ * Resolves a plain scalar's text.  Returns the new node, or NULL after
+ * reporting an error.
+ */
+static struct val *resolve_plain(struct builder *b, const char *s, struct val_mark m)
+{
+	int base;
+
+	if (is_one_of(s, null_words))
+		return val_new_null();
+	if (is_one_of(s, true_words))
+		return val_new_bool(true);
+	if (is_one_of(s, false_words))
+		return val_new_bool(false);
+	base = int_base(s);
+	if (base) {
+		const char *digits = base == 10 ? s : s + 2;
+		char *end;
+		long long v;
+
+		errno = 0;
+		if (base == 10) {
+			v = strtoll(digits, &end, 10);
+		} else {
+			/* Hex and octal are unsigned in the core schema; above INT64_MAX is overflow. */
+			unsigned long long u = strtoull(digits, &end, base);
+
+			if (errno == 0 && u > (unsigned long long)INT64_MAX)
+				errno = ERANGE;
+			v = (long long)u;
+		}
+		if (errno == ERANGE && base == 10) {
+			/*
+			 * Go's YAML library falls back to a float here, so the API
+			 * server reports the field ("must be of type integer") and
+			 * the schema can say what range it takes.
+			 */
+			double f = strtod(s, NULL);
+
+			if (isfinite(f))
+				return val_new_float(f);
+		}
+		if (errno == ERANGE) {
+			err(b, m, "integer %s does not fit in 64 bits; quote it to make it a string", s);
+			return NULL;
+		}
+		return val_new_int((int64_t)v);
+	}
+	if (is_float(s)) {
+		double f = strtod(s, NULL);
+
+		if (!isfinite(f)) {
+			err(b, m, "number %s is not representable in JSON (out of range); quote it to make it a string",
+			    s);
+			return NULL;
+		}
+		return val_new_float(f);
+	}
+	if (is_one_of(s, inf_nan_words)) {
+		err(b, m, "%s is not representable in JSON; quote it to make it a string", s);
+		return NULL;
+	}
+	return val_new_string(s);
+}
+
+#define TAG_PREFIX "tag:yaml.org,2002:"
+
+/* Short form of a tag for messages: "!!str" for the core ones, else as written. */
+static const char *tag_short(const char *tag, char *buf, size_t len)
+{
+	if (strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0) {
+		snprintf(buf, len, "!!%s", tag + strlen(TAG_PREFIX));
+		return buf;
+	}
+	return tag;
+}
+
+static struct val *scalar_node(struct builder *b, const yaml_event_t *ev)
+{
+	const char *text = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	const char *tag = (const char *)ev->data.scalar.tag;
+	bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	struct val_mark m = mk(ev->start_mark);
+	struct val *v = NULL;
+	char tbuf[64];
+
+	if (memchr(text, '\0', len)) {
+		err(b, m, "string contains a NUL character, which is not supported");
+		return NULL;
+	}
+	if (!tag || strcmp(tag, "!") == 0) {
+		/* Untagged: only plain scalars resolve; `!` is the non-specific tag = string. */
+		v = plain && !tag ? resolve_plain(b, text, m) : val_new_string(text);
+	} else if (strcmp(tag, TAG_PREFIX "str") == 0) {
+		v = val_new_string(text);
+	} else if (strcmp(tag, TAG_PREFIX "int") == 0 || strcmp(tag, TAG_PREFIX "float") == 0 ||
+		   strcmp(tag, TAG_PREFIX "bool") == 0 || strcmp(tag, TAG_PREFIX "null") == 0) {
+		const char *want = tag + strlen(TAG_PREFIX);
+		bool ok;
+
+		v = resolve_plain(b, text, m);
+		if (!v)
+			return NULL;
+		if (strcmp(want, "int") == 0)
+			ok = v->type == VAL_INT;
+		else if (strcmp(want, "float") == 0)
+			ok = v->type == VAL_FLOAT || v->type == VAL_INT;
+		else if (strcmp(want, "bool") == 0)
+			ok = v->type == VAL_BOOL;
+		else
+			ok = v->type == VAL_NULL;
+		if (!ok) {
+			err(b, m, "\"%s\" is not a valid !!%s", text, want);
+			val_free(v);
+			return NULL;
+		}
+		if (strcmp(want, "float") == 0 && v->type == VAL_INT) {
+			double f = (double)v->u.i;
+
+			val_free(v);
+			v = val_new_float(f);
+		}
+	} else {
+		err(b, m, "unknown tag \"%s\" on a scalar; only !!str, !!int, !!float, !!bool and !!null are accepted",
+		    tag_short(tag, tbuf, sizeof(tbuf)));
+		return NULL;
+	}
+	if (!v)
+		return NULL;
+	v->mark = m;
+	v->raw = xstrndup(text, len);
+	return v;
+}
+
+/* ---- tree assembly ---------------------------------------------------------- */
+
+/* Describes a non-string key for the error message. */
+static const char *key_kind(const struct val *k)
+{
+	switch (k->type) {
+	case VAL_NULL:
+		return "null";
+	case VAL_BOOL:
+		return "a boolean";
+	case VAL_INT:
+		return "an integer";
+	case VAL_FLOAT:
+		return "a number";
+	case VAL_MAP:
+		return "a mapping";
+	case VAL_LIST:
+		return "a sequence";
+	case VAL_STRING:
+		break;
+	}
+	return "a string";
+}
+
+static size_t count_nodes(const struct val *v)
+{
+	size_t n = 1;
+
+	if (v->type == VAL_MAP)
+		for (size_t i = 0; i < v->u.map.n; i++)
+			n += count_nodes(v->u.map.items[i].v);
+	else if (v->type == VAL_LIST)
+		for (size_t i = 0; i < v->u.list.n; i++)
+			n += count_nodes(v->u.list.items[i]);
+	return n;
+}
+
+/* Charges @n expanded nodes to the document; false (reported once) when over budget. */
+static bool charge(struct builder *b, size_t n, struct val_mark m, const char *what)
+{
+	if (b->exploded || b->expanded + n > YL_MAX_NODES) {
+		if (!b->exploded)
+			err(b, m,
+			    "document expands to more than %d nodes through aliases (%s); refusing to expand it",
+			    YL_MAX_NODES, what);
+		b->exploded = true;
+		return false;
+	}
+	b->expanded += n;
+	b->count += n;
+	return true;
+}
+
+/* Collects the mappings a `<<` value names; steals @v. */
+static void add_merge(struct builder *b, struct frame *f, struct val *v)
+{
+	bool ok = v->type == VAL_MAP;
+
+	if (v->type == VAL_LIST) {
+		ok = true;
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (v->u.list.items[i]->type != VAL_MAP)
+				ok = false;
+	}
+	if (!ok) {
+		err(b, v->mark,
+		    "the merge key \"<<\" takes a mapping or a sequence of mappings, not %s",
+		    key_kind(v));
+		keep_node(b, v);
+		return;
+	}
+	f->merges = xreallocarray(f->merges, f->nmerges + 1, sizeof(*f->merges));
+	f->merges[f->nmerges++] = v;
+}
+
+/* Copies the keys of @src that @map lacks into @map (sources stay intact: anchors may name them). */
+static void merge_one(struct builder *b, struct val *map, const struct val *src)
+{
+	for (size_t i = 0; i < src->u.map.n; i++) {
+		const struct val_kv *kv = &src->u.map.items[i];
+
+		if (val_map_get_kv(map, kv->key))
+			continue;
+		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
+			return;
+		val_map_set(map, kv->key, val_copy(kv->v));
+		map->u.map.items[map->u.map.n - 1].key_mark = kv->key_mark;
+	}
+}
+
+/* Applies the `<<` sources of @f to its map: explicit keys win, then earlier sources. */
+static void apply_merges(struct builder *b, struct frame *f)
+{
+	for (size_t i = 0; i < f->nmerges; i++) {
+		const struct val *src = f->merges[i];
+
+		if (src->type == VAL_MAP) {
+			merge_one(b, f->node, src);
+		} else {
+			for (size_t j = 0; j < src->u.list.n; j++)
+				merge_one(b, f->node, src->u.list.items[j]);
+		}
+	}
+}
+
+/*
+ * Attaches a finished node to the open collection (or makes it the root).
+ * @v:         the node (stolen); NULL after an error: the slot is consumed and
+ *             nothing attached.
+ * @height:    collection levels in @v (0 for a scalar).
+ * @merge_key: @v is the plain scalar `<<`.
+ * @anchored:  an anchor points at @v, so a discarded @v must outlive the document.
+ */
+static void attach(struct builder *b, struct val *v, size_t height, bool merge_key, bool anchored)
+{
+	struct frame *f;
+
+	if (b->depth == 0) {
+		if (!b->root)
+			b->root = v;
+		else
+			keep_node(b, v);
+		return;
+	}
+	f = &b->stack[b->depth - 1];
+	if (height + 1 > f->height)
+		f->height = height + 1;
+	if (f->node->type == VAL_LIST) {
+		if (v)
+			val_list_push(f->node, v);
+		return;
+	}
+	if (!f->key_pending) {
+		/* This node is a key. */
+		f->key_pending = true;
+		f->key_bad = false;
+		f->key_merge = false;
+		free(f->key);
+		f->key = NULL;
+		if (!v) {
+			f->key_bad = true;
+			return;
+		}
+		f->key_mark = v->mark;
+		if (merge_key) {
+			f->key_merge = true;
+		} else if (v->type == VAL_MAP || v->type == VAL_LIST) {
+			err(b, v->mark, "mapping keys must be scalars, not %s", key_kind(v));
+			f->key_bad = true;
+		} else if (v->type != VAL_STRING) {
+			err(b, v->mark, "mapping key %s is %s; keys must be strings: quote it (\"%s\")",
+			    v->raw ? v->raw : "", key_kind(v), v->raw ? v->raw : "");
+			f->key_bad = true;
+		} else {
+			f->key = xstrdup(v->u.s);
+		}
+		if (anchored)
+			keep_node(b, v);
+		else
+			val_free(v);
+		return;
+	}
+	/* This node is the value of the pending key. */
+	f->key_pending = false;
+	if (!v)
+		return;
+	if (f->key_bad) {
+		keep_node(b, v);
+		return;
+	}
+	if (f->key_merge) {
+		add_merge(b, f, v);
+		return;
+	}
+	{
+		const struct val_kv *first = val_map_get_kv(f->node, f->key);
+
+		if (first) {
+			err(b, f->key_mark, "duplicate key \"%s\"", f->key);
+			diag_note(b->d, b->file, first->key_mark, "\"%s\" first appears here",
+				  f->key);
+			keep_node(b, v);
+			return;
+		}
+	}
+	val_map_set(f->node, f->key, v);
+	f->node->u.map.items[f->node->u.map.n - 1].key_mark = f->key_mark;
+}
+
+static void open_collection(struct builder *b, bool is_map, const yaml_char_t *anchor,
+			    const yaml_char_t *tag, yaml_mark_t start)
+{
+	struct val_mark m = mk(start);
+	struct frame *f;
+	const char *want = is_map ? TAG_PREFIX "map" : TAG_PREFIX "seq";
+	char tbuf[64];
+
+	if (b->skip || b->depth >= YL_MAX_DEPTH) {
+		if (!b->too_deep)
+			err(b, m, "nesting deeper than %d levels", YL_MAX_DEPTH);
+		b->too_deep = true;
+		b->skip++;
+		return;
+	}
+	if (tag && strcmp((const char *)tag, want) != 0 && strcmp((const char *)tag, "!") != 0)
+		err(b, m, "unknown tag \"%s\" on a %s; only %s is accepted there",
+		    tag_short((const char *)tag, tbuf, sizeof(tbuf)), is_map ? "mapping" : "sequence",
+		    is_map ? "!!map" : "!!seq");
+	if (b->depth == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 16;
+		b->stack = xreallocarray(b->stack, b->cap, sizeof(*b->stack));
+	}
+	f = &b->stack[b->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = is_map ? val_new_map() : val_new_list();
+	f->node->mark = m;
+	f->anchor = anchor ? xstrdup((const char *)anchor) : NULL;
+	f->count_at_start = b->count;
+	f->height = 1;
+	b->count++;
+}
+
+static void close_collection(struct builder *b)
+{
+	struct frame *f;
+	struct val *node;
+	size_t height;
+	bool anchored = false;
+
+	if (b->skip) {
+		b->skip--;
+		return;
+	}
+	f = &b->stack[b->depth - 1];
+	if (f->node->type == VAL_MAP)
+		apply_merges(b, f);
+	node = f->node;
+	f->node = NULL;
+	height = f->height;
+	if (f->anchor) {
+		add_anchor(b, f->anchor, node, b->count - f->count_at_start, height);
+		f->anchor = NULL;
+		anchored = true;
+	}
+	frame_release(b, f);
+	b->depth--;
+	attach(b, node, height, false, anchored);
+}
+
+static void on_scalar(struct builder *b, const yaml_event_t *ev)
+{
+	struct val *v;
+	bool merge_key, anchored = false;
+
+	if (b->skip)
+		return;
+	v = scalar_node(b, ev);
+	b->count++;
+	merge_key = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag &&
+		    strcmp((const char *)ev->data.scalar.value, "<<") == 0;
+	if (v && ev->data.scalar.anchor) {
+		add_anchor(b, xstrdup((const char *)ev->data.scalar.anchor), v, 1, 0);
+		anchored = true;
+	}
+	attach(b, v, 0, merge_key, anchored);
+}
+
+static void on_alias(struct builder *b, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct val_mark m = mk(ev->start_mark);
+	const struct anchor *a;
+	struct val *copy;
+	char what[96];
+
+	if (b->skip)
+		return;
+	a = find_anchor(b, name);
+	if (!a) {
+		/* Also the case for an alias inside its own anchor (a cycle). */
+		err(b, m, "unknown anchor \"%s\" (an alias must follow its anchor's complete node)",
+		    name);
+		attach(b, NULL, 0, false, false);
+		return;
+	}
+	if (b->depth + a->height > YL_MAX_DEPTH) {
+		if (!b->too_deep)
+			err(b, m, "nesting deeper than %d levels (through alias \"%s\")",
+			    YL_MAX_DEPTH, name);
+		b->too_deep = true;
+		b->bad = true;
+		attach(b, NULL, 0, false, false);
+		return;
+	}
+	snprintf(what, sizeof(what), "alias \"%.60s\"", name);
+	if (!charge(b, a->size, m, what)) {
+		attach(b, NULL, 0, false, false);
+		return;
+	}
+	copy = val_copy(a->node);
+	copy->mark = m;
+	/* An alias of a plain `<<` scalar is not a merge key (YAML 1.1 merge is a plain key). */
+	attach(b, copy, a->height, false, false);
+}
+
+/* ---- input checks ----------------------------------------------------------- */
+
+/*
+ * Rejects NUL bytes and invalid UTF-8 (overlong forms, surrogates, beyond
+ * U+10FFFF) with the position of the first bad byte.  Columns count
+ * characters, as libyaml's do.  Returns 0 or -1 (reported).
+ */
+static int check_text(struct builder *b, const unsigned char *s, size_t len)
+{
+	uint32_t line = 1, col = 1;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n;
+		uint32_t cp, min;
+		struct val_mark m = { line, col };
+
+		if (c == 0) {
+			err(b, m, "NUL byte in input: the file must be UTF-8 text");
+			return -1;
+		}
+		if (c < 0x80) {
+			n = 1;
+			cp = c;
+			min = 0;
+		} else if ((c & 0xE0) == 0xC0) {
+			n = 2;
+			cp = c & 0x1F;
+			min = 0x80;
+		} else if ((c & 0xF0) == 0xE0) {
+			n = 3;
+			cp = c & 0x0F;
+			min = 0x800;
+		} else if ((c & 0xF8) == 0xF0) {
+			n = 4;
+			cp = c & 0x07;
+			min = 0x10000;
+		} else {
+			goto bad;
+		}
+		if (n > len - i)
+			goto bad;
+		for (size_t k = 1; k < n; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				goto bad;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			goto bad;
+		if (c == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+		i += n;
+		continue;
+bad:
+		err(b, m, "invalid UTF-8 byte 0x%02x: the file must be UTF-8 text", c);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- driver ----------------------------------------------------------------- */
+
+static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *text, size_t len)
+{
+	struct val_mark pm = mk(p->problem_mark);
+
+	if (p->error == YAML_READER_ERROR) {
+		/* Reader errors carry an offset, not a mark (encoding problems). */
+		struct val_mark none = { 0, 0 };
+
+		err(b, none, "%s at byte offset %zu", p->problem ? p->problem : "cannot read input",
+		    p->problem_offset);
+		return;
+	}
+	if (p->error == YAML_MEMORY_ERROR)
+		abort(); /* as xalloc does on out-of-memory */
+	err(b, pm, "%s", p->problem ? p->problem : "syntax error");
+	if (p->context)
+		diag_note(b->d, b->file, mk(p->context_mark), "%s", p->context);
+	/* libyaml's wording does not say the culprit is a tab, the usual cause. */
+	if (p->problem_mark.index < len && text[p->problem_mark.index] == '\t')
+		diag_note(b->d, b->file, pm, "a tab character is here: YAML indents with spaces only");
+}
+
+int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
+		   struct diag *d)
+{
+	struct builder b;
+	yaml_parser_t parser;
+	bool done = false;
+
+	memset(out, 0, sizeof(*out));
+	out->file = xstrdup(name);
+	memset(&b, 0, sizeof(b));
+	b.file = name;
+	b.d = d;
+	b.out = out;
+
+	if (check_text(&b, (const unsigned char *)text, len) < 0)
+		return -1;
+	if (!yaml_parser_initialize(&parser))
+		abort();
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+
+	while (!done) {
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			syntax_error(&b, &parser, text, len);
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			b.doc_mark = mk(ev.start_mark);
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			doc_end(&b);
+			break;
+		case YAML_SCALAR_EVENT:
+			on_scalar(&b, &ev);
+			break;
+		case YAML_ALIAS_EVENT:
+			on_alias(&b, &ev);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			open_collection(&b, false, ev.data.sequence_start.anchor,
+					ev.data.sequence_start.tag, ev.start_mark);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			open_collection(&b, true, ev.data.mapping_start.anchor,
+					ev.data.mapping_start.tag, ev.start_mark);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			close_collection(&b);
+			break;
+		case YAML_STREAM_START_EVENT:
+		case YAML_NO_EVENT:
+			break;
+		}
+		yaml_event_delete(&ev);
+		/*
+		 * Past the depth limit the rest of the file cannot load anyway, and
+		 * libyaml's scanner slows down quadratically in deep flow nesting
+		 * ([[[[...): stop reading now rather than after the whole file.
+		 */
+		if (b.too_deep)
+			break;
+	}
+	/* After a syntax error the open document is incomplete: drop it. */
+	b.bad = b.bad || !done;
+	doc_end(&b);
+	yaml_parser_delete(&parser);
+	free(b.stack);
+	free(b.anchors);
+	free(b.keep);
+	return b.any_error ? -1 : 0;
+}
+
+int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)
+{
+	static const struct val_mark none = { 0, 0 };
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	f = fopen(path, "rb");
+	if (!f) {
+		memset(out, 0, sizeof(*out));
+		out->file = xstrdup(path);
+		diag_error(d, path, none, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(buf);
+		memset(out, 0, sizeof(*out));
+		out->file = xstrdup(path);
+		diag_error(d, path, none, "cannot read: %s", strerror(e ? e : EIO));
+		return -1;
+	}
+	fclose(f);
+	rc = yl_load_string(path, buf, len, out, d);
+	free(buf);
+	return rc;
+}
+
+void yl_stream_release(struct yl_stream *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		val_free(s->docs[i].root);
+	free(s->docs);
+	free(s->file);
+	memset(s, 0, sizeof(*s));
+}

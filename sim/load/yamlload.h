@@ -1,0 +1,98 @@
+#ifndef MAGOS_SIM_YAMLLOAD_H
+#define MAGOS_SIM_YAMLLOAD_H
+
+/*
+ * YAML streams → `struct val` trees, one per document, with 1-based positions.
+ *
+ * This is the only module that talks to libyaml; nothing of libyaml leaks out.
+ * What the loader does with the text, and why:
+ *
+ *  - Plain scalars resolve with the YAML 1.2 core schema, which is what the
+ *    Kubernetes tool chain (sigs.k8s.io/yaml) effectively does for the values
+ *    users write: `null`, `Null`, `NULL`, `~` and the empty scalar are null;
+ *    `true`/`True`/`TRUE`/`false`/`False`/`FALSE` are booleans; decimal,
+ *    `0x` hex and `0o` octal integers are VAL_INT (int64); a decimal integer
+ *    beyond int64 becomes a VAL_FLOAT keeping `raw`, as Go's YAML library
+ *    reads it, so that the schema names the field and its accepted range
+ *    (hex or octal overflow is an error); decimal floats are VAL_FLOAT (keeping `raw`, so `1.10` can be
+ *    quoted back); `.inf` and `.nan` are errors ("not representable in
+ *    JSON").  YAML 1.1 booleans `yes/no/on/off/y/n` stay strings.
+ *  - Quoted and block scalars are always strings.  The tag `!!str` forces a
+ *    string; `!!int`, `!!float`, `!!bool`, `!!null` are accepted when the
+ *    scalar resolves to that type; `!!map`/`!!seq` on the matching node; the
+ *    non-specific `!` makes a string; any other tag is an error.
+ *  - Every node gets its mark (libyaml's 0-based marks plus one); scalars
+ *    keep their text in `raw` (after unescaping quoted styles).
+ *  - Mapping keys must be scalars that resolve to strings; a key that is a
+ *    number, boolean or null, or a non-scalar key, is an error ("quote it").
+ *    A duplicate key is an error at the second key with a note at the first.
+ *  - Merge keys `<<` are supported (YAML 1.1 merge, as kubectl's YAML
+ *    library does): the value is a mapping or a sequence of mappings, usually
+ *    aliases; keys written in the mapping itself win, and among the merged
+ *    mappings the earlier one wins.  Anything else after `<<` is an error.
+ *  - Aliases are expanded by copying the anchored tree.  Alias expansion and
+ *    merges may create at most YL_MAX_NODES nodes per document; the check is
+ *    made on the anchor's known size before copying, so a "billion laughs"
+ *    document costs linear time and fails with one clear error.  Nesting
+ *    deeper than YL_MAX_DEPTH collections is an error, also when it comes
+ *    from aliases of aliases (keeps recursive tree walks safe).
+ *  - Empty documents (`---` with nothing, or only a null) are skipped.
+ *  - The input must be UTF-8 without NUL bytes (checked before parsing; the
+ *    error names the line and column).  A leading UTF-8 BOM is allowed.
+ *  - A libyaml syntax error ends that file: it is reported at libyaml's
+ *    problem mark, with a note at the context mark ("while parsing a block
+ *    mapping"), since the problem mark often points past the culprit.
+ *    Semantic errors (duplicate key, bad tag, overflow, ...) are reported and
+ *    loading goes on, so one run lists them all; a document with such an
+ *    error is dropped from the result.
+ */
+
+#include <stddef.h>
+
+#include "engine/value.h"
+#include "sim/base/diag.h"
+
+/* Most nodes alias expansion and merges may create in one document. */
+#define YL_MAX_NODES 100000
+/* Deepest nesting of collections accepted. */
+#define YL_MAX_DEPTH 512
+
+/* One non-empty document of a stream. */
+struct yl_doc {
+	struct val *root;     /* owned by the stream; never NULL */
+	struct val_mark mark; /* where the document starts (its `---`, or its first node) */
+};
+
+/* The documents of one file, in file order. */
+struct yl_stream {
+	char *file;          /* owned copy of the name given to the loader */
+	struct yl_doc *docs; /* owned array of n documents */
+	size_t n;
+};
+
+/*
+ * yl_load_file() - read and parse the YAML stream in file @path.
+ * @path: file to read; also the name used in diagnostics.
+ * @out:  filled by this call (any previous content is ignored, not freed);
+ *        release with yl_stream_release() whatever the return value.
+ * @d:    diagnostics sink (errors and notes are appended).
+ * Returns: 0 when the whole file loaded without error; -1 otherwise.  On -1
+ *          *@out still holds the documents that loaded cleanly (possibly none),
+ *          so a caller may go on validating them to report more problems.
+ * Errors:  I/O errors are reported as `PATH: error: cannot read: <strerror>`
+ *          (no line); input problems as described above.
+ */
+int yl_load_file(const char *path, struct yl_stream *out, struct diag *d);
+
+/*
+ * yl_load_string() - as yl_load_file() on @len bytes of @text (need not be
+ * NUL-terminated).
+ * @name: name used in diagnostics and copied into out->file.
+ */
+int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
+		   struct diag *d);
+
+/* yl_stream_release() - frees what @s owns (not @s itself); accepts NULL. */
+void yl_stream_release(struct yl_stream *s);
+
+#endif

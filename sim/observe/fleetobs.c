@@ -1,0 +1,1065 @@
+#include "sim/observe/fleetobs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/objects.h"
+#include "engine/stageset.h"
+#include "engine/value.h"
+#include "engine/xalloc.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/des.h"
+#include "sim/base/strindex.h"
+#include "sim/base/gotime.h"
+#include "sim/models/stageset_model.h"
+
+/* Ready as the definitions read it. */
+enum rd { RD_UNKNOWN, RD_READY, RD_HELD, RD_NOT_READY };
+
+struct vchange {
+	int64_t t_ms;
+	char *version; /* NULL: no version (none yet, or the member is gone) */
+};
+
+struct rchange {
+	int64_t t_ms;
+	enum rd rd;
+	bool refusal; /* not Ready because it refused a downgrade (a rollback's effect) */
+};
+
+struct refusal {
+	int64_t t_ms;
+	char *reason;
+};
+
+/* What was seen of one StageSet. */
+struct member {
+	char *key; /* "ns/name" */
+	struct vchange *v;
+	size_t nv;
+	struct rchange *r;
+	size_t nr;
+	struct refusal *ref; /* every refusal stretch, time order */
+	size_t nref;
+	bool refusing;       /* the last status was a refusal */
+	char *ready_reason;  /* the last Ready condition's reason, NULL none */
+};
+
+struct seen {
+	int64_t soak; /* soakUntil, INT64_MIN none */
+	bool settled;
+};
+
+struct fo {
+	struct des *w;
+	int64_t latency_ms;
+	int64_t start_unix_ms;
+	struct member *m;
+	size_t nm, capm;
+	struct strindex m_idx;
+	struct fo_fleet *f;
+	size_t nf, capf;
+	struct strindex f_idx;
+	/* Per fleet and wave (parallel to f[i].waves): what the last status showed. */
+	struct seen **last_soak;
+	/* fo_finish(): StageSet key -> index into mw (its first fleet and wave). */
+	struct strindex mw_idx;
+	struct { size_t fleet, wave; int64_t stamped_ms; } *mw;
+	size_t nmw;
+	/* fo_finish_run(): StageSet key -> index into att (its adoption attempts). */
+	struct strindex att_idx;
+	struct { struct fo_attempt *a; size_t n; } *att;
+	size_t natt;
+};
+
+static bool is(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* ---- StageSets ------------------------------------------------------------ */
+
+static struct member *member_get(struct fo *o, const char *key)
+{
+	size_t pos;
+	struct member *m;
+
+	if (si_get(&o->m_idx, key, &pos))
+		return &o->m[pos];
+	if (o->nm == o->capm) {
+		o->capm = o->capm ? o->capm * 2 : 64;
+		o->m = xreallocarray(o->m, o->capm, sizeof(*o->m));
+	}
+	m = &o->m[o->nm];
+	memset(m, 0, sizeof(*m));
+	m->key = xstrdup(key);
+	si_put(&o->m_idx, key, o->nm++);
+	return m;
+}
+
+static const struct member *member_find(const struct fo *o, const char *key)
+{
+	size_t pos;
+
+	return si_get(&o->m_idx, key, &pos) ? &o->m[pos] : NULL;
+}
+
+static const char *cur_version(const struct member *m)
+{
+	return m->nv ? m->v[m->nv - 1].version : NULL;
+}
+
+static void set_version(struct member *m, int64_t t, const char *v)
+{
+	const char *cur = cur_version(m);
+
+	if ((cur == NULL && v == NULL) || is(cur, v))
+		return;
+	m->v = xreallocarray(m->v, m->nv + 1, sizeof(*m->v));
+	m->v[m->nv++] = (struct vchange){ t, dup_or_null(v) };
+}
+
+static void set_ready(struct member *m, int64_t t, enum rd rd, bool refusal)
+{
+	if (m->nr && m->r[m->nr - 1].rd == rd && m->r[m->nr - 1].refusal == refusal)
+		return;
+	m->r = xreallocarray(m->r, m->nr + 1, sizeof(*m->r));
+	m->r[m->nr++] = (struct rchange){ t, rd, refusal };
+}
+
+static const struct val *ready_condition(const struct val *status)
+{
+	const struct val *conds = val_map_get(status, "conditions");
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
+		if (is(val_str(val_map_get(conds->u.list.items[i], "type"), NULL), "Ready"))
+			return conds->u.list.items[i];
+	return NULL;
+}
+
+static void on_stageset(void *ctx, enum api_event_type type, const struct obj *old,
+			const struct obj *new)
+{
+	struct fo *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	char *key = xasprintf("%s/%s", cur->ns, cur->name);
+	struct member *m = member_get(o, key);
+	const struct val *rc;
+	const char *v, *status, *reason;
+	bool refusal;
+
+	free(key);
+	if (type == API_DELETED) {
+		set_version(m, t, NULL);
+		set_ready(m, t, RD_UNKNOWN, false);
+		return;
+	}
+	v = val_str(val_map_get(cur->status, "version"), NULL);
+	set_version(m, t, v && v[0] ? v : NULL);
+	rc = ready_condition(cur->status);
+	if (!rc)
+		return;
+	status = val_str(val_map_get(rc, "status"), "");
+	reason = val_str(val_map_get(rc, "reason"), "");
+	if (!is(m->ready_reason, reason)) {
+		free(m->ready_reason);
+		m->ready_reason = xstrdup(reason);
+	}
+	refusal = is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration");
+	if (is(status, "True"))
+		set_ready(m, t, RD_READY, false);
+	else
+		set_ready(m, t, is(reason, "AwaitingApproval") ? RD_HELD : RD_NOT_READY, refusal);
+	if (refusal) {
+		/* Each refusal stretch once; a new reason starts a new one. */
+		if (!m->refusing || !is(m->ref[m->nref - 1].reason, reason)) {
+			m->ref = xreallocarray(m->ref, m->nref + 1, sizeof(*m->ref));
+			m->ref[m->nref++] = (struct refusal){ t, xstrdup(reason) };
+		}
+		m->refusing = true;
+	} else {
+		m->refusing = false;
+	}
+}
+
+/* ---- FleetRollouts -------------------------------------------------------- */
+
+static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
+{
+	size_t pos;
+	struct fo_fleet *f;
+
+	if (si_get(&o->f_idx, name, &pos)) {
+		*idx = pos;
+		return &o->f[pos];
+	}
+	if (o->nf == o->capf) {
+		o->capf = o->capf ? o->capf * 2 : 4;
+		o->f = xreallocarray(o->f, o->capf, sizeof(*o->f));
+		o->last_soak = xreallocarray(o->last_soak, o->capf, sizeof(*o->last_soak));
+	}
+	f = &o->f[o->nf];
+	memset(f, 0, sizeof(*f));
+	f->name = xstrdup(name);
+	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = -1;
+	f->exposure_member_ms = f->exposure_after_halt_member_ms = -1;
+	o->last_soak[o->nf] = NULL;
+	si_put(&o->f_idx, name, o->nf);
+	*idx = o->nf++;
+	return f;
+}
+
+static size_t wave_get(struct fo *o, size_t fi, const char *name)
+{
+	struct fo_fleet *f = &o->f[fi];
+	struct fo_wave *w;
+
+	for (size_t i = 0; i < f->nwaves; i++)
+		if (strcmp(f->waves[i].name, name) == 0)
+			return i;
+	f->waves = xreallocarray(f->waves, f->nwaves + 1, sizeof(*f->waves));
+	o->last_soak[fi] = xreallocarray(o->last_soak[fi], f->nwaves + 1, sizeof(struct seen));
+	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false };
+	w = &f->waves[f->nwaves];
+	memset(w, 0, sizeof(*w));
+	w->name = xstrdup(name);
+	w->opened_ms = w->settled_ms = w->last_settled_ms = w->soak_until_ms = w->passed_ms = -1;
+	return f->nwaves++;
+}
+
+static void add_target(struct fo_fleet *f, const char *v, size_t len)
+{
+	for (size_t i = 0; i < f->ntargets; i++)
+		if (strlen(f->targets[i]) == len && !strncmp(f->targets[i], v, len))
+			return;
+	f->targets = xreallocarray(f->targets, f->ntargets + 1, sizeof(*f->targets));
+	f->targets[f->ntargets++] = xstrndup(v, len);
+}
+
+/* The X of "rolling out version X" / "have adopted version X" in a Ready message. */
+static void add_named_target(struct fo_fleet *f, const char *msg)
+{
+	static const char *const lead[] = { "rolling out version ", "have adopted version " };
+
+	for (size_t i = 0; msg && i < 2; i++) {
+		const char *p = strstr(msg, lead[i]);
+		size_t len;
+
+		if (!p)
+			continue;
+		p += strlen(lead[i]);
+		len = strcspn(p, "; ");
+		if (len)
+			add_target(f, p, len);
+	}
+}
+
+static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
+		     const struct obj *new)
+{
+	struct fo *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	const struct val *waves = val_map_get(cur->status, "waves");
+	const char *phase = val_str(val_map_get(cur->status, "phase"), "");
+	const char *current = val_str(val_map_get(cur->status, "currentWave"), "");
+	size_t n = waves && waves->type == VAL_LIST ? waves->u.list.n : 0;
+	size_t fi, *idx;
+	long ci = -1;
+	struct fo_fleet *f;
+
+	(void)fleet_get(o, cur->name, &fi);
+	if (type == API_DELETED)
+		return;
+	{
+		const struct val *rc = ready_condition(cur->status);
+
+		add_named_target(&o->f[fi], val_str(val_map_get(rc, "message"), NULL));
+	}
+	idx = xcalloc(n ? n : 1, sizeof(*idx));
+	for (size_t i = 0; i < n; i++) {
+		const struct val *e = waves->u.list.items[i];
+		size_t k = wave_get(o, fi, val_str(val_map_get(e, "name"), ""));
+		struct fo_wave *w = &o->f[fi].waves[k];
+		const char *until = val_str(val_map_get(e, "soakUntil"), NULL);
+		bool settled = val_bool(val_map_get(e, "settled"), false);
+		int64_t u;
+
+		idx[i] = k;
+		if (w->settled_ms < 0 && settled)
+			w->settled_ms = t;
+		if (settled && !o->last_soak[fi][k].settled && w->passed_ms < 0)
+			w->last_settled_ms = t;
+		o->last_soak[fi][k].settled = settled;
+		if (until && gt_parse_rfc3339(until, &u, NULL, 0) == 0) {
+			u -= o->start_unix_ms;
+			if (u != o->last_soak[fi][k].soak) {
+				o->last_soak[fi][k].soak = u;
+				w->soaks++;
+			}
+			if (w->passed_ms < 0)
+				w->soak_until_ms = u;
+		}
+		if (strcmp(val_str(val_map_get(e, "name"), ""), current) == 0)
+			ci = (long)i;
+	}
+	f = &o->f[fi];
+	if (is(phase, "Completed")) {
+		for (size_t i = 0; i < n; i++) {
+			struct fo_wave *w = &f->waves[idx[i]];
+
+			if (w->opened_ms < 0)
+				w->opened_ms = t;
+			if (w->passed_ms < 0)
+				w->passed_ms = t;
+		}
+		if (f->completed_ms < 0)
+			f->completed_ms = t;
+	} else if (is(phase, "InProgress") && ci >= 0) {
+		for (size_t i = 0; i <= (size_t)ci; i++) {
+			struct fo_wave *w = &f->waves[idx[i]];
+
+			if (w->opened_ms < 0)
+				w->opened_ms = t;
+			if (i < (size_t)ci && w->passed_ms < 0)
+				w->passed_ms = t;
+		}
+	}
+	free(idx);
+}
+
+struct fo *fo_new(struct des *w, int64_t latency_ms, int64_t start_unix_ms)
+{
+	struct fo *o = xcalloc(1, sizeof(*o));
+
+	o->w = w;
+	o->latency_ms = latency_ms;
+	o->start_unix_ms = start_unix_ms;
+	api_watch(des_api(w), "FleetRollout", on_fleet, o);
+	api_watch(des_api(w), "StageSet", on_stageset, o);
+	return o;
+}
+
+/* ---- after the run -------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_fleet(const void *a, const void *b)
+{
+	return strcmp(((const struct fo_fleet *)a)->name, ((const struct fo_fleet *)b)->name);
+}
+
+/* The member's status.version at @t (the last change at or before it). */
+static const char *version_at(const struct member *m, int64_t t)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < m->nv && m->v[i].t_ms <= t; i++)
+		v = m->v[i].version;
+	return v;
+}
+
+static bool had_version_by(const struct member *m, const char *v, int64_t t)
+{
+	for (size_t i = 0; i < m->nv && m->v[i].t_ms <= t; i++)
+		if (is(m->v[i].version, v))
+			return true;
+	return false;
+}
+
+/* The member-time on @v within [@from, @to): every stretch of status.version equal to it. */
+static int64_t time_on(const struct member *m, const char *v, int64_t from, int64_t to)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < m->nv; i++) {
+		int64_t a = m->v[i].t_ms, b = i + 1 < m->nv ? m->v[i + 1].t_ms : INT64_MAX;
+
+		if (!is(m->v[i].version, v))
+			continue;
+		a = a > from ? a : from;
+		b = b < to ? b : to;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
+
+/* When the member, on @v at @t, first left it after @t (remediation); -1 never. */
+static int64_t left_after(const struct member *m, const char *v, int64_t t)
+{
+	for (size_t i = 0; i < m->nv; i++)
+		if (m->v[i].t_ms > t && !is(m->v[i].version, v))
+			return m->v[i].t_ms;
+	return -1;
+}
+
+/* The first rollback-to stamp on @member of fleet @fleet, ms; INT64_MAX none. */
+static int64_t first_stamp(const struct fo_inputs *in, const char *fleet, const char *member)
+{
+	int64_t t = INT64_MAX;
+
+	for (size_t i = 0; i < in->nstamps; i++)
+		if (is(in->stamps[i].fleet, fleet) && is(in->stamps[i].member, member) &&
+		    in->stamps[i].t_ms < t)
+			t = in->stamps[i].t_ms;
+	return t;
+}
+
+/*
+ * The onset candidate (@t, @member, @window) if it comes first: earlier time,
+ * then a regression window before a not-Ready status, then member name.
+ */
+static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool window)
+{
+	if (f->onset_ms >= 0 &&
+	    (f->onset_ms < t ||
+	     (f->onset_ms == t && (f->onset_window > window ||
+				   (f->onset_window == window && strcmp(f->onset_member, member) <= 0)))))
+		return;
+	f->onset_ms = t;
+	free(f->onset_member);
+	f->onset_member = xstrdup(member);
+	f->onset_window = window;
+}
+
+/* The first halt's blast radius, onset, detection latency and exposure. */
+static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct frc_halt_rec *h,
+			       const struct fo_inputs *in)
+{
+	const char *v = h->version;
+	char **all;
+	size_t nall = 0, total = 0;
+
+	f->halt_ms = h->t_ms;
+	if (!v)
+		return;
+	f->has_blast = true;
+	f->bad_version = xstrdup(v);
+	for (size_t i = 0; i < h->nwaves; i++)
+		total += h->waves[i].nmembers;
+	all = xcalloc(total ? total : 1, sizeof(char *));
+	f->nblast_waves = h->nwaves;
+	f->blast_waves = xcalloc(h->nwaves ? h->nwaves : 1, sizeof(*f->blast_waves));
+	for (size_t i = 0; i < h->nwaves; i++) {
+		struct fo_blast_wave *bw = &f->blast_waves[i];
+
+		bw->name = xstrdup(h->waves[i].name);
+		bw->total = h->waves[i].nmembers;
+		for (size_t k = 0; k < h->waves[i].nmembers; k++) {
+			const struct member *m = member_find(o, h->waves[i].members[k]);
+
+			bw->count += m && had_version_by(m, v, h->t_ms);
+			all[nall++] = (char *)h->waves[i].members[k];
+		}
+	}
+	/* Each member once. */
+	if (nall)
+		qsort(all, nall, sizeof(char *), cmp_str);
+	total = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (i == 0 || strcmp(all[i], all[i - 1]) != 0)
+			all[total++] = all[i];
+	nall = total;
+	f->blast_total = nall;
+	f->exposure_member_ms = f->exposure_after_halt_member_ms = 0;
+	f->blast_members = xcalloc(nall ? nall : 1, sizeof(char *));
+	for (size_t i = 0; i < nall; i++) {
+		const struct member *m = member_find(o, all[i]);
+		int64_t stamp;
+
+		if (!m || !had_version_by(m, v, h->t_ms))
+			continue;
+		f->blast_members[f->blast_count++] = xstrdup(all[i]);
+		f->exposure_member_ms += time_on(m, v, 0, h->t_ms);
+		if (is(version_at(m, h->t_ms), v)) {
+			int64_t left = left_after(m, v, h->t_ms);
+
+			if (left >= 0) {
+				f->exposure_after_halt_member_ms += left - h->t_ms;
+				f->remediated++;
+			} else {
+				f->unremediated++;
+			}
+		}
+		/* A refusal, or any not-Ready once stamped, is the rollback's doing. */
+		stamp = first_stamp(in, f->name, all[i]);
+		for (size_t k = 0; k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
+			if (m->r[k].rd == RD_NOT_READY && !m->r[k].refusal && m->r[k].t_ms < stamp &&
+			    is(version_at(m, m->r[k].t_ms), v)) {
+				take_onset(f, m->r[k].t_ms, all[i], false);
+				break;
+			}
+	}
+	for (size_t i = 0; i < in->nwindows; i++) {
+		const struct fo_window *wn = &in->windows[i];
+
+		if (wn->start_ms <= h->t_ms && is(wn->version, v) &&
+		    bsearch(&wn->member, all, nall, sizeof(char *), cmp_str))
+			take_onset(f, wn->start_ms, wn->member, true);
+	}
+	if (f->onset_ms >= 0)
+		f->detection_latency_ms = h->t_ms - f->onset_ms;
+	free(all);
+}
+
+static const struct obj *ns_of(const struct strindex *idx, const struct api_list *ns,
+				const char *name)
+{
+	size_t pos;
+
+	return si_get(idx, name, &pos) ? ns->items[pos] : NULL;
+}
+
+/* "ns/name", new (caller frees); without printf, as it runs once per member and wave. */
+static char *key_of(const char *ns, const char *name)
+{
+	size_t a = strlen(ns), b = strlen(name);
+	char *k = xmalloc(a + b + 2);
+
+	memcpy(k, ns, a);
+	k[a] = '/';
+	memcpy(k + a + 1, name, b + 1);
+	return k;
+}
+
+/* Every fleet's wave members from the final objects, and the member -> (fleet, wave) index. */
+static void wave_members(struct fo *o)
+{
+	struct api *api = des_api(o->w);
+	bool *selected; /* per StageSet of ss: the fleet's selector and namespaceSelector match */
+	struct api_list ss, ns;
+	struct strindex ns_idx = { 0 };
+
+	api_list_init(&ss);
+	api_list_init(&ns);
+	api_list(api, "StageSet", NULL, NULL, NULL, &ss);
+	api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+	selected = xcalloc(ss.n ? ss.n : 1, sizeof(*selected));
+	for (size_t i = 0; i < ns.n; i++)
+		si_put(&ns_idx, ns.items[i]->name, i);
+	for (size_t fi = 0; fi < o->nf; fi++) {
+		struct fo_fleet *f = &o->f[fi];
+		const struct obj *fr = api_get(api, "FleetRollout", "", f->name);
+		const struct val *waves, *nssel_v;
+		struct lbl_selector sel, nssel;
+		char err[LBL_ERRLEN];
+		const char *tv;
+
+		if (!fr)
+			continue;
+		tv = val_str(val_map_get(fr->spec, "targetVersion"), "");
+		if (tv[0]) {
+			/* Pinned: the target first, before any version the messages named. */
+			add_target(f, tv, strlen(tv));
+			for (size_t i = f->ntargets - 1; i > 0; i--) {
+				char *t = f->targets[i];
+
+				f->targets[i] = f->targets[i - 1];
+				f->targets[i - 1] = t;
+			}
+		}
+		if (lbl_selector_from_val(val_map_get(fr->spec, "selector"), &sel, err,
+					  sizeof(err)) != LBL_OK)
+			continue;
+		nssel_v = val_map_get(fr->spec, "namespaceSelector");
+		if (nssel_v && nssel_v->type == VAL_NULL)
+			nssel_v = NULL;
+		if (nssel_v && lbl_selector_from_val(nssel_v, &nssel, err, sizeof(err)) != LBL_OK) {
+			lbl_selector_release(&sel);
+			continue;
+		}
+		/* The fleet's selection once per StageSet, not once per wave. */
+		for (size_t i = 0; i < ss.n; i++) {
+			const struct obj *m = ss.items[i];
+			const struct obj *mns;
+
+			selected[i] = lbl_matches(&sel, &m->labels);
+			if (selected[i] && nssel_v) {
+				mns = ns_of(&ns_idx, &ns, m->ns);
+				selected[i] = lbl_matches(&nssel, mns ? &mns->labels : NULL);
+			}
+		}
+		waves = val_map_get(fr->spec, "waves");
+		for (size_t k = 0; waves && waves->type == VAL_LIST && k < waves->u.list.n; k++) {
+			const struct val *wv = waves->u.list.items[k];
+			struct lbl_selector ws;
+			size_t wi;
+			struct fo_wave *w;
+
+			if (lbl_selector_from_val(val_map_get(wv, "selector"), &ws, err,
+						  sizeof(err)) != LBL_OK)
+				continue;
+			wi = wave_get(o, fi, val_str(val_map_get(wv, "name"), ""));
+			f = &o->f[fi];
+			w = &f->waves[wi];
+			for (size_t i = 0; i < ss.n; i++) {
+				const struct obj *m = ss.items[i];
+				char *key;
+				size_t pos;
+
+				if (!selected[i] || !lbl_matches(&ws, &m->labels))
+					continue;
+				key = key_of(m->ns, m->name);
+				w->members = xreallocarray(w->members, w->nmembers + 1,
+							   sizeof(*w->members));
+				w->members[w->nmembers++] = key;
+				if (!si_get(&o->mw_idx, key, &pos)) {
+					o->mw = xreallocarray(o->mw, o->nmw + 1, sizeof(*o->mw));
+					o->mw[o->nmw].fleet = fi;
+					o->mw[o->nmw].wave = wi;
+					o->mw[o->nmw].stamped_ms = -1;
+					si_put(&o->mw_idx, key, o->nmw++);
+				}
+			}
+			if (w->nmembers)
+				qsort(w->members, w->nmembers, sizeof(char *), cmp_str);
+			lbl_selector_release(&ws);
+		}
+		lbl_selector_release(&sel);
+		if (nssel_v)
+			lbl_selector_release(&nssel);
+	}
+	free(selected);
+	si_release(&ns_idx);
+	api_list_release(&ss);
+	api_list_release(&ns);
+}
+
+/* The higher of two versions by semver; one that does not parse loses. */
+static bool semver_above(const char *a, const char *b)
+{
+	struct ss_semver x, y;
+
+	if (ss_semver_parse(a, &x, NULL, 0) != SS_OK)
+		return false;
+	if (!b || ss_semver_parse(b, &y, NULL, 0) != SS_OK)
+		return true;
+	return ss_semver_compare(&x, &y) > 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct mark {
+	int64_t t_ms;
+	bool ready;
+};
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	return x->t_ms < y->t_ms ? -1 : x->t_ms > y->t_ms;
+}
+
+/* Whether a count going from @before to @after reaches the first member or a quarter of @n. */
+static bool crossed(size_t before, size_t after, size_t n)
+{
+	if (before < 1 && after >= 1)
+		return true;
+	for (size_t q = 1; q <= 4; q++) {
+		size_t th = (q * n + 3) / 4;
+
+		if (before < th && th <= after)
+			return true;
+	}
+	return false;
+}
+
+/* The nth smallest of @t (1-based) when @count >= nth, else -1; @t sorted. */
+static int64_t nth_time(const int64_t *t, size_t count, size_t nth)
+{
+	return nth && count >= nth ? t[nth - 1] : -1;
+}
+
+/* Insertion sort by time, stable (qsort is not); the points are few per wave. */
+static void msort_progress(struct fo_progress *p, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct fo_progress x = p[i];
+		size_t j = i;
+
+		for (; j > 0 && p[j - 1].t_ms > x.t_ms; j--)
+			p[j] = p[j - 1];
+		p[j] = x;
+	}
+}
+
+/* One wave's adoption of @target over time (the definitions in the header). */
+static void wave_adoption(const struct fo *o, struct fo_wave *w, struct fo_adoption *ad,
+			  const char *target)
+{
+	size_t n = w->nmembers, na = 0, nr = 0, nmk = 0, a = 0, r = 0;
+	int64_t *at = xcalloc(n ? n : 1, sizeof(*at)), *rt = xcalloc(n ? n : 1, sizeof(*rt));
+	struct mark *mk = xcalloc(2 * n + 1, sizeof(*mk));
+
+	ad->version = target;
+	for (size_t i = 0; i < n; i++) {
+		const struct member *m = member_find(o, w->members[i]);
+		int64_t t = -1, tr = -1;
+		enum rd rd = RD_UNKNOWN;
+
+		for (size_t k = 0; m && k < m->nv && t < 0; k++)
+			if (is(m->v[k].version, target))
+				t = m->v[k].t_ms;
+		if (t < 0)
+			continue;
+		at[na++] = t;
+		mk[nmk++] = (struct mark){ t, false };
+		/* Ready on it: Ready already at the adoption, or the first Ready True after while on it. */
+		for (size_t k = 0; k < m->nr && tr < 0; k++) {
+			if (m->r[k].t_ms <= t) {
+				rd = m->r[k].rd;
+				continue;
+			}
+			if (rd == RD_READY)
+				tr = t;
+			else if (m->r[k].rd == RD_READY && is(version_at(m, m->r[k].t_ms), target))
+				tr = m->r[k].t_ms;
+		}
+		if (tr < 0 && rd == RD_READY)
+			tr = t;
+		if (tr >= 0) {
+			rt[nr++] = tr;
+			mk[nmk++] = (struct mark){ tr, true };
+		}
+	}
+	qsort(at, na, sizeof(*at), cmp_i64);
+	qsort(rt, nr, sizeof(*rt), cmp_i64);
+	ad->adopted = na;
+	ad->ready = nr;
+	ad->first_ms = nth_time(at, na, 1);
+	ad->half_ms = nth_time(at, na, (n + 1) / 2);
+	ad->all_ms = nth_time(at, na, n);
+	ad->ready_half_ms = nth_time(rt, nr, (n + 1) / 2);
+	ad->ready_all_ms = nth_time(rt, nr, n);
+	if (nmk)
+		qsort(mk, nmk, sizeof(*mk), cmp_mark);
+	for (size_t i = 0; i < nmk;) {
+		size_t j = i, a0 = a, r0 = r;
+
+		for (; j < nmk && mk[j].t_ms == mk[i].t_ms; j++) {
+			if (mk[j].ready)
+				r++;
+			else
+				a++;
+		}
+		if (crossed(a0, a, n) || crossed(r0, r, n)) {
+			w->progress = xreallocarray(w->progress, w->nprogress + 1,
+						    sizeof(*w->progress));
+			w->progress[w->nprogress++] = (struct fo_progress){ mk[i].t_ms, target, a, r };
+		}
+		i = j;
+	}
+	free(mk);
+	free(at);
+	free(rt);
+}
+
+/* The fleet's targets (named, else the highest version its members reached), each wave's adoption. */
+static void adoption(const struct fo *o, struct fo_fleet *f)
+{
+	if (!f->ntargets) {
+		const char *best = NULL;
+
+		for (size_t k = 0; k < f->nwaves; k++)
+			for (size_t i = 0; i < f->waves[k].nmembers; i++) {
+				const struct member *m = member_find(o, f->waves[k].members[i]);
+
+				for (size_t j = 0; m && j < m->nv; j++)
+					if (m->v[j].version && semver_above(m->v[j].version, best))
+						best = m->v[j].version;
+			}
+		if (best)
+			add_target(f, best, strlen(best));
+	}
+	for (size_t k = 0; k < f->nwaves; k++) {
+		struct fo_wave *w = &f->waves[k];
+
+		w->adoption = xcalloc(f->ntargets ? f->ntargets : 1, sizeof(*w->adoption));
+		for (size_t t = 0; t < f->ntargets; t++)
+			wave_adoption(o, w, &w->adoption[t], f->targets[t]);
+		/* Stable: at equal times the targets keep their order. */
+		if (w->nprogress > 1)
+			msort_progress(w->progress, w->nprogress);
+	}
+}
+
+bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *wave,
+		    int64_t *stamped_ms)
+{
+	size_t pos;
+
+	if (!o || !si_get(&o->mw_idx, key, &pos))
+		return false;
+	*fleet = o->mw[pos].fleet;
+	*wave = o->mw[pos].wave;
+	if (stamped_ms)
+		*stamped_ms = o->mw[pos].stamped_ms;
+	return true;
+}
+
+void fo_finish(struct fo *o, const struct fo_inputs *in)
+{
+	size_t fi;
+
+	for (size_t i = 0; i < in->ngates; i++) {
+		const struct frc_gate_rec *g = &in->gates[i];
+		struct fo_wave *w;
+
+		(void)fleet_get(o, g->fleet, &fi);
+		w = &o->f[fi].waves[wave_get(o, fi, g->wave_name)];
+		w->gates = xreallocarray(w->gates, w->ngates + 1, sizeof(*w->gates));
+		w->gates[w->ngates++] = *g;
+		if (is(g->verdict, "Passing"))
+			w->passing++;
+		else if (is(g->verdict, "Failing"))
+			w->failing++;
+		else
+			w->unknown++;
+	}
+	for (size_t i = 0; i < in->nhalts; i++) {
+		const struct frc_halt_rec *h = &in->halts[i];
+		struct fo_fleet *f = fleet_get(o, h->fleet, &fi);
+		struct fo_halt *x;
+
+		f->halts = xreallocarray(f->halts, f->nhalts + 1, sizeof(*f->halts));
+		x = &f->halts[f->nhalts++];
+		x->t_ms = h->t_ms;
+		x->last_ms = h->last_ms;
+		x->passes = h->passes;
+		x->wave = xstrdup(h->wave_name);
+		x->gate = h->gate;
+		x->reason = xstrdup("Halted");
+		x->message = xstrdup(h->message);
+		x->version = dup_or_null(h->version);
+		if (f->nhalts == 1)
+			first_halt_figures(o, f, h, in);
+	}
+	for (size_t i = 0; i < in->nstamps; i++) {
+		const struct frc_stamp_rec *s = &in->stamps[i];
+		struct fo_fleet *f = fleet_get(o, s->fleet, &fi);
+		const struct member *m = member_find(o, s->member);
+		struct fo_stamp *x;
+
+		f->stamps = xreallocarray(f->stamps, f->nstamps + 1, sizeof(*f->stamps));
+		x = &f->stamps[f->nstamps++];
+		x->t_ms = s->t_ms;
+		x->wave = xstrdup(s->wave_name);
+		x->member = xstrdup(s->member);
+		x->to = xstrdup(s->value);
+		x->reverted_ms = x->refused_ms = -1;
+		x->refused_reason = NULL;
+		for (size_t k = 0; m && k < m->nv; k++)
+			if (m->v[k].t_ms >= s->t_ms && is(m->v[k].version, s->value)) {
+				x->reverted_ms = m->v[k].t_ms;
+				break;
+			}
+		for (size_t k = 0; m && k < m->nref; k++)
+			if (m->ref[k].t_ms >= s->t_ms) {
+				x->refused_ms = m->ref[k].t_ms;
+				x->refused_reason = xstrdup(m->ref[k].reason);
+				break;
+			}
+	}
+	/* Name order; the per-fleet soak scratch is not needed past here. */
+	for (size_t i = 0; i < o->nf; i++) {
+		free(o->last_soak[i]);
+		o->last_soak[i] = NULL;
+	}
+	if (o->nf)
+		qsort(o->f, o->nf, sizeof(*o->f), cmp_fleet);
+	si_release(&o->f_idx);
+	for (size_t i = 0; i < o->nf; i++)
+		si_put(&o->f_idx, o->f[i].name, i);
+	wave_members(o);
+	for (size_t i = 0; i < o->nf; i++) {
+		adoption(o, &o->f[i]);
+		for (size_t k = 0; k < o->f[i].nstamps; k++) {
+			const struct fo_stamp *st = &o->f[i].stamps[k];
+			size_t pos;
+
+			if (si_get(&o->mw_idx, st->member, &pos) &&
+			    (o->mw[pos].stamped_ms < 0 || st->t_ms < o->mw[pos].stamped_ms))
+				o->mw[pos].stamped_ms = st->t_ms;
+		}
+	}
+}
+
+void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms)
+{
+	struct fo_inputs in = { 0 };
+	const struct ssm_member_stat *ms = NULL;
+	size_t nms = m ? ssm_members(m, &ms) : 0, nw = 0;
+	struct fo_window *wins;
+	char **keys;
+
+	in.gates = frc_gate_log(f, &in.ngates);
+	in.halts = frc_halt_log(f, &in.nhalts);
+	in.stamps = frc_stamp_log(f, &in.nstamps);
+	in.end_ms = end_ms;
+	for (size_t i = 0; i < nms; i++)
+		nw += ms[i].nwindows;
+	wins = xcalloc(nw ? nw : 1, sizeof(*wins));
+	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
+	nw = 0;
+	for (size_t i = 0; i < nms; i++) {
+		keys[i] = key_of(ms[i].ns, ms[i].name);
+		for (size_t k = 0; k < ms[i].nwindows; k++)
+			wins[nw++] = (struct fo_window){ keys[i], ms[i].windows[k].start_ms,
+							 ms[i].windows[k].version };
+	}
+	in.windows = wins;
+	in.nwindows = nw;
+	fo_finish(o, &in);
+	o->att = xcalloc(nms ? nms : 1, sizeof(*o->att));
+	for (size_t i = 0; i < nms; i++) {
+		if (!ms[i].nadoptions)
+			continue;
+		o->att[o->natt].a = xcalloc(ms[i].nadoptions, sizeof(*o->att[o->natt].a));
+		for (size_t k = 0; k < ms[i].nadoptions; k++) {
+			const struct ssm_adoption *ad = &ms[i].adoptions[k];
+
+			o->att[o->natt].a[k] = (struct fo_attempt){ ad->version, ad->start_ms,
+								      ad->end_ms, ad->directed };
+		}
+		o->att[o->natt].n = ms[i].nadoptions;
+		si_put(&o->att_idx, keys[i], o->natt++);
+	}
+	for (size_t i = 0; i < nms; i++)
+		free(keys[i]);
+	free(keys);
+	free(wins);
+}
+
+bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+	size_t lo = 0, hi = m ? m->nr : 0;
+
+	/* The first Ready change at or after @t_ms (the changes are in time order). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->r[mid].t_ms < t_ms)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; m && lo < m->nr && m->r[lo].t_ms == t_ms; lo++)
+		if (m->r[lo].rd == RD_READY)
+			return lo > 0 && m->r[lo - 1].rd == RD_NOT_READY;
+	return false;
+}
+
+const struct fo_attempt *fo_member_attempts(const struct fo *o, const char *key, size_t *n)
+{
+	size_t pos;
+
+	if (!o || !si_get(&o->att_idx, key, &pos)) {
+		*n = 0;
+		return NULL;
+	}
+	*n = o->att[pos].n;
+	return o->att[pos].a;
+}
+
+const char *fo_member_ready_reason(const struct fo *o, const char *key)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+
+	return m && m->ready_reason && m->ready_reason[0] ? m->ready_reason : NULL;
+}
+
+const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n)
+{
+	*n = o ? o->nf : 0;
+	return o ? o->f : NULL;
+}
+
+void fo_free(struct fo *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nm; i++) {
+		struct member *m = &o->m[i];
+
+		free(m->key);
+		for (size_t k = 0; k < m->nv; k++)
+			free(m->v[k].version);
+		free(m->v);
+		free(m->r);
+		for (size_t k = 0; k < m->nref; k++)
+			free(m->ref[k].reason);
+		free(m->ref);
+		free(m->ready_reason);
+	}
+	free(o->m);
+	si_release(&o->m_idx);
+	for (size_t i = 0; i < o->natt; i++)
+		free(o->att[i].a);
+	free(o->att);
+	si_release(&o->att_idx);
+	for (size_t i = 0; i < o->nf; i++) {
+		struct fo_fleet *f = &o->f[i];
+
+		free(f->name);
+		for (size_t k = 0; k < f->nwaves; k++) {
+			free(f->waves[k].name);
+			free(f->waves[k].gates);
+			for (size_t j = 0; j < f->waves[k].nmembers; j++)
+				free(f->waves[k].members[j]);
+			free(f->waves[k].members);
+			free(f->waves[k].progress);
+			free(f->waves[k].adoption);
+		}
+		for (size_t k = 0; k < f->ntargets; k++)
+			free(f->targets[k]);
+		free(f->targets);
+		free(f->waves);
+		for (size_t k = 0; k < f->nhalts; k++) {
+			free(f->halts[k].wave);
+			free(f->halts[k].reason);
+			free(f->halts[k].message);
+			free(f->halts[k].version);
+		}
+		free(f->halts);
+		for (size_t k = 0; k < f->nstamps; k++) {
+			free(f->stamps[k].wave);
+			free(f->stamps[k].member);
+			free(f->stamps[k].to);
+			free(f->stamps[k].refused_reason);
+		}
+		free(f->stamps);
+		free(f->bad_version);
+		for (size_t k = 0; k < f->blast_count; k++)
+			free(f->blast_members[k]);
+		free(f->blast_members);
+		for (size_t k = 0; k < f->nblast_waves; k++)
+			free(f->blast_waves[k].name);
+		free(f->blast_waves);
+		free(f->onset_member);
+		free(o->last_soak ? o->last_soak[i] : NULL);
+	}
+	free(o->f);
+	free(o->last_soak);
+	si_release(&o->f_idx);
+	si_release(&o->mw_idx);
+	free(o->mw);
+	free(o);
+}

@@ -1,0 +1,635 @@
+#include "sim/observe/observe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/fleet_view.h"
+#include "engine/labels.h"
+#include "engine/objects.h"
+#include "engine/xalloc.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/world/des.h"
+#include "sim/base/strindex.h"
+
+#define GRANT_KEY "magosproject.io/execution-allowed"
+
+/* The observer: records by "ns/name" in arrays, found through string indexes. */
+struct obs {
+	struct des *w;
+	int64_t latency_ms;
+	struct obs_rollout *ro;
+	size_t nro, capro;
+	struct obs_workspace *ws;
+	size_t nws, capws;
+	struct strindex ro_idx, ws_idx;
+	/* Completion, kept incrementally (every change checks it in O(1)). */
+	size_t ro_live, ro_done, ws_live, ws_applied;
+	/* FleetRollouts: completion only (their waves come with the fleet reports). */
+	struct strindex fr_idx;
+	bool *fr_exists, *fr_completed;
+	size_t nfr, capfr, fr_live, fr_done;
+	void (*on_complete)(void *);
+	void *on_complete_ctx;
+	bool complete_fired; /* complete at the last check */
+	char **fleet_views;  /* obs_finish(): one per FleetRollout */
+	size_t nfleet_views;
+};
+
+static bool complete_now(const struct obs *o)
+{
+	size_t live = o->ro_live + o->fr_live, done = o->ro_done + o->fr_done;
+
+	return live ? done == live : o->ws_live > 0 && o->ws_applied == o->ws_live;
+}
+
+/* Calls the completion callback on every change that makes the run complete. */
+static void check_complete(struct obs *o)
+{
+	bool done;
+
+	if (!o->on_complete)
+		return;
+	done = complete_now(o);
+	if (done && !o->complete_fired)
+		o->on_complete(o->on_complete_ctx);
+	o->complete_fired = done;
+}
+
+bool obs_is_complete(const struct obs *o)
+{
+	return complete_now(o);
+}
+
+static void seed_from_store(struct obs *o);
+static size_t fr_slot(struct obs *o, const char *name);
+
+void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
+{
+	o->on_complete = fn;
+	o->on_complete_ctx = ctx;
+	seed_from_store(o);
+}
+
+static char *key_of(const char *ns, const char *name)
+{
+	return xasprintf("%s/%s", ns, name);
+}
+
+static const char *str_at(const struct val *root, const char *path)
+{
+	return val_str(val_path(root, path), NULL);
+}
+
+static bool is(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+/* ---- Workspaces ---------------------------------------------------------- */
+
+static struct obs_workspace *ws_get(struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	struct obs_workspace *w;
+
+	if (si_get(&o->ws_idx, key, &pos)) {
+		free(key);
+		return &o->ws[pos];
+	}
+	if (o->nws == o->capws) {
+		o->capws = o->capws ? o->capws * 2 : 16;
+		o->ws = xreallocarray(o->ws, o->capws, sizeof(*o->ws));
+	}
+	w = &o->ws[o->nws];
+	memset(w, 0, sizeof(*w));
+	w->ns = xstrdup(ns);
+	w->name = xstrdup(name);
+	w->granted_ms = w->planning_ms = w->applying_ms = w->applied_ms = w->failed_ms = -1;
+	si_put(&o->ws_idx, key, o->nws++);
+	free(key);
+	return w;
+}
+
+static void set_str(char **dst, const char *src)
+{
+	if (is(*dst, src))
+		return;
+	free(*dst);
+	*dst = xstrdup(src);
+}
+
+/* Keeps the policy violations of the Workspace's last ValidationFailed run. */
+static void record_violations(struct obs_workspace *w, const struct val *list)
+{
+	if (!list || list->type != VAL_LIST || list->u.list.n == 0)
+		return;
+	for (size_t i = 0; i < w->nviolations; i++)
+		free(w->violations[i]);
+	free(w->violations);
+	w->nviolations = list->u.list.n;
+	w->violations = xcalloc(w->nviolations, sizeof(char *));
+	for (size_t i = 0; i < w->nviolations; i++) {
+		const struct val *v = list->u.list.items[i];
+
+		w->violations[i] = xasprintf("%s: %s", val_str(val_map_get(v, "policy"), "?"),
+					     val_str(val_map_get(v, "message"), ""));
+	}
+}
+
+static void on_workspace(void *ctx, enum api_event_type type, const struct obj *old,
+			 const struct obj *new)
+{
+	struct obs *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	struct obs_workspace *w = ws_get(o, cur->ns, cur->name);
+	const char *phase = str_at(cur->status, "phase");
+	const char *was = old ? str_at(old->status, "phase") : NULL;
+
+	if (type == API_DELETED) {
+		if (w->exists) {
+			o->ws_live--;
+			o->ws_applied -= is(w->last_phase, "Applied");
+		}
+		w->exists = false;
+		check_complete(o);
+		return;
+	}
+	if (!w->exists)
+		o->ws_live++;
+	else
+		o->ws_applied -= is(w->last_phase, "Applied");
+	o->ws_applied += is(phase, "Applied");
+	w->exists = true;
+	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
+	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
+		w->granted_ms = t;
+	if (phase && !is(phase, was)) {
+		if (is(phase, "Planning")) {
+			w->runs++;
+			if (w->planning_ms < 0)
+				w->planning_ms = t;
+		}
+		else if (is(phase, "Applying") && w->applying_ms < 0)
+			w->applying_ms = t;
+		else if (is(phase, "Applied") && w->applied_ms < 0 && w->applying_ms >= 0)
+			w->applied_ms = t;
+		else if ((is(phase, "Failed") || is(phase, "ValidationFailed")) && w->failed_ms < 0)
+			w->failed_ms = t;
+	}
+	set_str(&w->last_phase, phase);
+	record_violations(w, val_map_get(cur->status, "policyViolations"));
+	check_complete(o);
+}
+
+/* ---- Rollouts -------------------------------------------------------------- */
+
+static void steps_release(struct obs_rollout *r)
+{
+	for (size_t i = 0; i < r->nsteps; i++) {
+		free(r->steps[i].name);
+		for (size_t j = 0; j < r->steps[i].nmembers; j++)
+			free(r->steps[i].members[j]);
+		free(r->steps[i].members);
+	}
+	free(r->steps);
+	r->steps = NULL;
+	r->nsteps = 0;
+}
+
+/* Follows spec.strategy.steps; a step keeps its times while its name and index stay. */
+static void sync_steps(struct obs_rollout *r, const struct obj *ro)
+{
+	const struct val *steps = val_path(ro->spec, "strategy.steps");
+	size_t n = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
+	struct obs_step *ns;
+
+	if (n == r->nsteps) {
+		bool same = true;
+
+		for (size_t i = 0; i < n && same; i++)
+			same = is(r->steps[i].name, val_str(val_map_get(steps->u.list.items[i], "name"), ""));
+		if (same)
+			return;
+	}
+	ns = xcalloc(n ? n : 1, sizeof(*ns));
+	for (size_t i = 0; i < n; i++) {
+		ns[i].name = xstrdup(val_str(val_map_get(steps->u.list.items[i], "name"), ""));
+		ns[i].opened_ms = ns[i].completed_ms = -1;
+		if (i < r->nsteps && is(r->steps[i].name, ns[i].name)) {
+			ns[i].opened_ms = r->steps[i].opened_ms;
+			ns[i].completed_ms = r->steps[i].completed_ms;
+		}
+	}
+	steps_release(r);
+	r->steps = ns;
+	r->nsteps = n;
+}
+
+static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	struct obs_rollout *r;
+
+	if (si_get(&o->ro_idx, key, &pos)) {
+		free(key);
+		return &o->ro[pos];
+	}
+	if (o->nro == o->capro) {
+		o->capro = o->capro ? o->capro * 2 : 4;
+		o->ro = xreallocarray(o->ro, o->capro, sizeof(*o->ro));
+	}
+	r = &o->ro[o->nro];
+	memset(r, 0, sizeof(*r));
+	r->ns = xstrdup(ns);
+	r->name = xstrdup(name);
+	r->completed_ms = r->halt_ms = -1;
+	r->halt_step = -1;
+	si_put(&o->ro_idx, key, o->nro++);
+	free(key);
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The Workspaces of the Project that had begun applying by now. */
+static void take_blast(struct obs *o, struct obs_rollout *r)
+{
+	for (size_t i = 0; i < o->nws; i++) {
+		const struct obs_workspace *w = &o->ws[i];
+
+		if (!w->exists || strcmp(w->ns, r->ns) != 0 || !is(w->project, r->project))
+			continue;
+		r->blast_total++;
+		if (w->applying_ms >= 0) {
+			r->blast = xreallocarray(r->blast, r->nblast + 1, sizeof(char *));
+			r->blast[r->nblast++] = xstrdup(w->name);
+		}
+	}
+	if (r->nblast)
+		qsort(r->blast, r->nblast, sizeof(char *), cmp_str);
+}
+
+/* Opens the steps the `Executing level [a, b]` message names, from @first on. */
+static void open_level(struct obs_rollout *r, int64_t first, const char *msg, int64_t t)
+{
+	const char *p = msg ? strchr(msg, '[') : NULL;
+	size_t i = (size_t)first;
+
+	if (first < 0 || i >= r->nsteps)
+		return;
+	if (r->steps[i].opened_ms < 0)
+		r->steps[i].opened_ms = t;
+	if (!p)
+		return;
+	/* Names in order after the first; stop at the first that does not match. */
+	p++;
+	for (;; i++) {
+		size_t len = i < r->nsteps ? strlen(r->steps[i].name) : 0;
+
+		if (i >= r->nsteps || strncmp(p, r->steps[i].name, len) != 0 ||
+		    (p[len] != ',' && p[len] != ']'))
+			break;
+		if (r->steps[i].opened_ms < 0)
+			r->steps[i].opened_ms = t;
+		if (p[len] == ']')
+			break;
+		p += len + 1;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void on_rollout(void *ctx, enum api_event_type type, const struct obj *old,
+		       const struct obj *new)
+{
+	struct obs *o = ctx;
+	int64_t t = des_now(o->w) - o->latency_ms;
+	const struct obj *cur = new ? new : old;
+	struct obs_rollout *r = ro_get(o, cur->ns, cur->name);
+	const char *phase = str_at(cur->status, "phase");
+	const char *reason = str_at(cur->status, "reason");
+	int64_t step = val_int(val_map_get(cur->status, "currentStep"), -1);
+
+	if (type == API_DELETED) {
+		if (r->exists) {
+			o->ro_live--;
+			o->ro_done -= r->done_now;
+		}
+		r->exists = false;
+		r->done_now = false;
+		check_complete(o);
+		return;
+	}
+	if (!r->exists) {
+		r->exists = true;
+		o->ro_live++;
+	}
+	{
+		bool done = is(phase, "Applied") && is(reason, "RolloutCompleted");
+
+		o->ro_done += (size_t)done - (size_t)r->done_now;
+		r->done_now = done;
+	}
+	set_str(&r->project, str_at(cur->spec, "projectRef"));
+	sync_steps(r, cur);
+	if (is(phase, "Reconciling") && is(reason, "LevelProgressing")) {
+		for (int64_t i = 0; i < step && (size_t)i < r->nsteps; i++)
+			if (r->steps[i].completed_ms < 0)
+				r->steps[i].completed_ms = t;
+		open_level(r, step, str_at(cur->status, "message"), t);
+	} else if (is(phase, "Applied") && is(reason, "RolloutCompleted")) {
+		for (size_t i = 0; i < r->nsteps; i++) {
+			if (r->steps[i].opened_ms < 0)
+				r->steps[i].opened_ms = t;
+			if (r->steps[i].completed_ms < 0)
+				r->steps[i].completed_ms = t;
+		}
+		if (r->completed_ms < 0)
+			r->completed_ms = t;
+	} else if (is(phase, "Failed") && !r->halted) {
+		r->halted = true;
+		r->halt_ms = t;
+		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;
+		r->halt_reason = xstrdup(reason);
+		r->halt_message = xstrdup(str_at(cur->status, "message"));
+		take_blast(o, r);
+	}
+	check_complete(o);
+}
+
+/*
+ * The counters start from what the store holds now (the loaded world), so the
+ * first watch deliveries of a run, which arrive one object at a time, never
+ * look like a completed world that is only partly known yet.
+ */
+static void seed_from_store(struct obs *o)
+{
+	struct api *api = des_api(o->w);
+	struct api_list l;
+
+	api_list_init(&l);
+	api_list(api, "Rollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		struct obs_rollout *r = ro_get(o, l.items[i]->ns, l.items[i]->name);
+
+		if (!r->exists) {
+			const struct val *st = l.items[i]->status;
+
+			r->exists = true;
+			o->ro_live++;
+			r->done_now = is(str_at(st, "phase"), "Applied") &&
+				      is(str_at(st, "reason"), "RolloutCompleted");
+			o->ro_done += r->done_now;
+		}
+	}
+	api_list(api, "FleetRollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		size_t k = fr_slot(o, l.items[i]->name);
+
+		if (!o->fr_exists[k]) {
+			o->fr_exists[k] = true;
+			o->fr_live++;
+			o->fr_completed[k] = is(str_at(l.items[i]->status, "phase"), "Completed");
+			o->fr_done += o->fr_completed[k];
+		}
+	}
+	api_list(api, "Workspace", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		struct obs_workspace *w = ws_get(o, l.items[i]->ns, l.items[i]->name);
+
+		if (!w->exists) {
+			w->exists = true;
+			o->ws_live++;
+			set_str(&w->last_phase, str_at(l.items[i]->status, "phase"));
+			o->ws_applied += is(w->last_phase, "Applied");
+		}
+	}
+	api_list_release(&l);
+}
+
+/* The FleetRollout's slot in the completion arrays (cluster-scoped: by name). */
+static size_t fr_slot(struct obs *o, const char *name)
+{
+	size_t pos;
+
+	if (si_get(&o->fr_idx, name, &pos))
+		return pos;
+	if (o->nfr == o->capfr) {
+		o->capfr = o->capfr ? o->capfr * 2 : 4;
+		o->fr_exists = xreallocarray(o->fr_exists, o->capfr, sizeof(bool));
+		o->fr_completed = xreallocarray(o->fr_completed, o->capfr, sizeof(bool));
+	}
+	o->fr_exists[o->nfr] = o->fr_completed[o->nfr] = false;
+	si_put(&o->fr_idx, name, o->nfr);
+	return o->nfr++;
+}
+
+static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
+		     const struct obj *new)
+{
+	struct obs *o = ctx;
+	const struct obj *cur = new ? new : old;
+	size_t i = fr_slot(o, cur->name);
+
+	if (type == API_DELETED) {
+		if (o->fr_exists[i]) {
+			o->fr_live--;
+			o->fr_done -= o->fr_completed[i];
+		}
+		o->fr_exists[i] = false;
+		o->fr_completed[i] = false;
+		check_complete(o);
+		return;
+	}
+	if (!o->fr_exists[i]) {
+		o->fr_exists[i] = true;
+		o->fr_live++;
+	}
+	{
+		/* fr_completed: Completed now. */
+		bool done = is(str_at(cur->status, "phase"), "Completed");
+
+		o->fr_done += (size_t)done - (size_t)o->fr_completed[i];
+		o->fr_completed[i] = done;
+	}
+	check_complete(o);
+}
+
+struct obs *obs_new(struct des *w, int64_t latency_ms)
+{
+	struct obs *o = xcalloc(1, sizeof(*o));
+
+	o->w = w;
+	o->latency_ms = latency_ms;
+	api_watch(des_api(w), "Workspace", on_workspace, o);
+	api_watch(des_api(w), "Rollout", on_rollout, o);
+	api_watch(des_api(w), "FleetRollout", on_fleet, o);
+	return o;
+}
+
+static int cmp_ws(const void *a, const void *b)
+{
+	const struct obs_workspace *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_ro(const void *a, const void *b)
+{
+	const struct obs_rollout *x = a, *y = b;
+	int c = strcmp(x->ns, y->ns);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+void obs_finish(struct obs *o, struct des *w)
+{
+	struct api *api = des_api(w);
+	struct api_list wl;
+
+	if (o->nws)
+		qsort(o->ws, o->nws, sizeof(*o->ws), cmp_ws);
+	if (o->nro)
+		qsort(o->ro, o->nro, sizeof(*o->ro), cmp_ro);
+	si_release(&o->ws_idx);
+	si_release(&o->ro_idx);
+	for (size_t i = 0; i < o->nws; i++) {
+		char *key = key_of(o->ws[i].ns, o->ws[i].name);
+
+		si_put(&o->ws_idx, key, i);
+		free(key);
+	}
+	for (size_t i = 0; i < o->nro; i++) {
+		char *key = key_of(o->ro[i].ns, o->ro[i].name);
+
+		si_put(&o->ro_idx, key, i);
+		free(key);
+	}
+
+	/* The fleet views from the final objects. */
+	{
+		struct api_list fl, ss, ns;
+
+		api_list_init(&fl);
+		api_list_init(&ss);
+		api_list_init(&ns);
+		api_list(api, "FleetRollout", NULL, NULL, NULL, &fl);
+		api_list(api, "StageSet", NULL, NULL, NULL, &ss);
+		api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+		o->fleet_views = xcalloc(fl.n ? fl.n : 1, sizeof(char *));
+		for (size_t i = 0; i < fl.n; i++)
+			o->fleet_views[o->nfleet_views++] =
+				fv_write_fleet_view(fl.items[i], ss.items, ss.n, ns.items, ns.n);
+		api_list_release(&fl);
+		api_list_release(&ss);
+		api_list_release(&ns);
+	}
+
+	/* Step members from the final labels and selectors. */
+	api_list_init(&wl);
+	for (size_t i = 0; i < o->nro; i++) {
+		struct obs_rollout *r = &o->ro[i];
+		const struct obj *ro = api_get(api, "Rollout", r->ns, r->name);
+		const struct val *steps = ro ? val_path(ro->spec, "strategy.steps") : NULL;
+
+		api_list(api, "Workspace", r->ns, NULL, NULL, &wl);
+		for (size_t s = 0; s < r->nsteps; s++) {
+			struct lbl_selector sel;
+			char err[LBL_ERRLEN];
+			const struct val *sv;
+
+			if (!steps || steps->type != VAL_LIST || s >= steps->u.list.n)
+				break;
+			sv = val_map_get(steps->u.list.items[s], "selector");
+			if (lbl_selector_from_val(sv, &sel, err, sizeof(err)) != LBL_OK)
+				continue;
+			for (size_t k = 0; k < wl.n; k++) {
+				const struct obj *ws = wl.items[k];
+
+				if (!is(str_at(ws->spec, "projectRef.name"), r->project) ||
+				    !lbl_matches(&sel, &ws->labels))
+					continue;
+				r->steps[s].members = xreallocarray(r->steps[s].members,
+								    r->steps[s].nmembers + 1,
+								    sizeof(char *));
+				r->steps[s].members[r->steps[s].nmembers++] = xstrdup(ws->name);
+			}
+			lbl_selector_release(&sel);
+		}
+	}
+	api_list_release(&wl);
+}
+
+const struct obs_rollout *obs_rollouts(const struct obs *o, size_t *n)
+{
+	*n = o->nro;
+	return o->ro;
+}
+
+char *const *obs_fleet_views(const struct obs *o, size_t *n)
+{
+	*n = o->nfleet_views;
+	return o->fleet_views;
+}
+
+const struct obs_workspace *obs_workspaces(const struct obs *o, size_t *n)
+{
+	*n = o->nws;
+	return o->ws;
+}
+
+const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name);
+	size_t pos;
+	bool found = si_get(&o->ws_idx, key, &pos);
+
+	free(key);
+	return found ? &o->ws[pos] : NULL;
+}
+
+void obs_free(struct obs *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nws; i++) {
+		free(o->ws[i].ns);
+		free(o->ws[i].name);
+		free(o->ws[i].project);
+		free(o->ws[i].last_phase);
+		for (size_t j = 0; j < o->ws[i].nviolations; j++)
+			free(o->ws[i].violations[j]);
+		free(o->ws[i].violations);
+	}
+	free(o->ws);
+	for (size_t i = 0; i < o->nro; i++) {
+		struct obs_rollout *r = &o->ro[i];
+
+		free(r->ns);
+		free(r->name);
+		free(r->project);
+		steps_release(r);
+		free(r->halt_reason);
+		free(r->halt_message);
+		for (size_t j = 0; j < r->nblast; j++)
+			free(r->blast[j]);
+		free(r->blast);
+	}
+	free(o->ro);
+	si_release(&o->ws_idx);
+	si_release(&o->ro_idx);
+	si_release(&o->fr_idx);
+	for (size_t i = 0; i < o->nfleet_views; i++)
+		free(o->fleet_views[i]);
+	free(o->fleet_views);
+	free(o->fr_exists);
+	free(o->fr_completed);
+	free(o);
+}

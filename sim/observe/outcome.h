@@ -1,0 +1,53 @@
+#ifndef MAGOS_SIM_OUTCOME_H
+#define MAGOS_SIM_OUTCOME_H
+
+/*
+ * The outcome of one run, read off its timeline with the definitions of
+ * DESIGN §6 (they are part of the product, so they live in one place):
+ *
+ *  - the change starts at simulated time 0 (scenario start);
+ *  - a run with Rollouts or FleetRollouts ("drivers"; one deleted before it
+ *    completed no longer counts) completes when every driver has reached its
+ *    completed state at least once: a Rollout phase
+ *    `Applied` with reason `RolloutCompleted`, a FleetRollout phase
+ *    `Completed`; time-to-complete is the latest of those first times;
+ *  - a run without drivers but with Workspaces (Projects granting in
+ *    `DefaultParallel`) completes at the first instant every Workspace that
+ *    exists is `Applied`;
+ *  - anything else never completes;
+ *  - a run that did not complete is censored: its time-to-complete is only
+ *    known to be beyond the end of the run ("> horizon"), never dropped;
+ *  - halted: a Rollout entered phase `Failed` — `StepFailed` (its halt on
+ *    the first failure), `NoWorkspacesFound` (it refuses to skip a step) or
+ *    `ReconcileError` (an invalid selector): in each it grants nothing more —
+ *    or a FleetRollout entered phase `Halted`; the first such entry is the
+ *    halt reported.
+ *
+ * No I/O; works for any timeline, with or without engine controllers.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/core/timeline.h"
+
+struct oc_summary {
+	bool completed;
+	bool censored;               /* == !completed */
+	int64_t time_to_complete_ms; /* ms, or -1 when not completed */
+	bool halted;
+	int64_t halt_ms;             /* ms of the first halt, -1 when none */
+	/* The first halt's object and Ready reason/message; borrowed from the timeline, NULL when none. */
+	const char *halt_kind, *halt_ns, *halt_name, *halt_reason, *halt_message;
+	unsigned drivers;            /* Rollouts and FleetRollouts seen */
+	unsigned drivers_completed;  /* of which reached their completed state */
+};
+
+/*
+ * oc_summarize() - computes the outcome of the run recorded in @tl.
+ * @out: filled in; its strings are borrowed from @tl (valid until tl_free).
+ * Cost: O(entries + objects log objects).  Cannot fail (aborts on OOM).
+ */
+void oc_summarize(const struct tl *tl, struct oc_summary *out);
+
+#endif

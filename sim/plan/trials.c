@@ -1,0 +1,428 @@
+/*
+ * Monte Carlo trials: seeds, the reduction of a run to a row, and the thread
+ * pool.  Threads share only the scenario (read-only), a counter of the next
+ * trial to start and a counter of finished trials; every trial builds and
+ * frees its own world, so nothing else is shared (run_scenario() and what it
+ * calls keep no static or global mutable state; GSL's error handler is set
+ * once, before any thread starts, by rng_gsl_init()).
+ */
+#include "sim/plan/trials.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "sim/core/rng.h"
+#include "sim/models/stageset_model.h"
+
+/* SplitMix64's finaliser (Steele, Lea, Flood 2014): a bijection on 64 bits. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Index 0 keeps the base, so `run -n N` starts with the very run `run`
+ * shows.  Otherwise the base is mixed first (nearby bases land far apart),
+ * then the index is added as a multiple of the golden-ratio increment and the
+ * sum mixed again: for one base, distinct indices give distinct sums (the
+ * increment is odd, so index -> index * increment is a bijection mod 2^64),
+ * and mix64 is a bijection, so two indices of one base never share a seed.
+ */
+uint64_t trials_seed(uint64_t base, uint32_t index)
+{
+	if (index == 0)
+		return base;
+	return mix64(mix64(base ^ 0x6a09e667f3bcc909ULL) + (uint64_t)index * 0x9e3779b97f4a7c15ULL);
+}
+
+/* "step NAME" (or "step N", 1-based, for a step without a name). New string. */
+static char *step_label(const struct obs_step *st, size_t i)
+{
+	if (st->name && st->name[0])
+		return xasprintf("step %s", st->name);
+	return xasprintf("step %zu", i + 1);
+}
+
+static void push_phase(struct trial_row *row, size_t *cap, char *driver, char *name,
+		       int64_t opened_ms, int64_t done_ms)
+{
+	if (row->nphases == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		row->phases = xreallocarray(row->phases, *cap, sizeof(*row->phases));
+	}
+	row->phases[row->nphases++] = (struct trial_phase){ driver, name, opened_ms, done_ms };
+}
+
+struct edge {
+	int64_t t;
+	int delta; /* +1 start, -1 end */
+};
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct edge *a = pa, *b = pb;
+
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	/* an end at t before a start at t: intervals are half-open [start, end) */
+	return (a->delta > b->delta) - (a->delta < b->delta);
+}
+
+/*
+ * The most StageSet members with an adoption in flight at once: a member
+ * adopts over the union of its attempts, each holding [start, end) (an
+ * attempt still in flight at the end holds to @end_ms).  The same count as
+ * the "adopting members" counters of reports/spans.h built with the model
+ * (sp_build_members()), summed over the FleetRollouts.
+ */
+static unsigned peak_adopting(const struct ssm *m, int64_t end_ms)
+{
+	const struct ssm_member_stat *ms;
+	size_t n = m ? ssm_members(m, &ms) : 0, ne = 0, cap = 0;
+	struct edge *e = NULL;
+	unsigned peak = 0;
+	long cur = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t lo = -1, hi = -1; /* the member's stretch being merged, none yet */
+
+		for (size_t k = 0; k <= ms[i].nadoptions; k++) {
+			const struct ssm_adoption *a = k < ms[i].nadoptions ? &ms[i].adoptions[k] : NULL;
+			int64_t end = a ? (a->end_ms >= 0 ? a->end_ms : end_ms) : -1;
+
+			if (a && (a->start_ms < 0 || end <= a->start_ms))
+				continue;
+			if (a && lo >= 0 && a->start_ms <= hi) { /* overlaps or touches: one stretch */
+				hi = end > hi ? end : hi;
+				continue;
+			}
+			if (lo >= 0) {
+				if (ne + 2 > cap) {
+					cap = cap ? cap * 2 : 64;
+					e = xreallocarray(e, cap, sizeof(*e));
+				}
+				e[ne++] = (struct edge){ lo, +1 };
+				e[ne++] = (struct edge){ hi, -1 };
+			}
+			if (a) {
+				lo = a->start_ms;
+				hi = end;
+			}
+		}
+	}
+	if (ne)
+		qsort(e, ne, sizeof(*e), cmp_edge);
+	for (size_t i = 0; i < ne; i++) {
+		cur += e[i].delta;
+		if (cur > (long)peak)
+			peak = (unsigned)cur;
+	}
+	free(e);
+	return peak;
+}
+
+/*
+ * What the bound's notice says about the run it stopped: "hot objects: Kind
+ * ns/name xN, ..." (reconciled most), or its first clause when it names none.
+ * New, or NULL without such a notice.
+ */
+static char *bound_note(const struct tl *tl)
+{
+	size_t n = tl_notice_count(tl);
+
+	for (size_t i = n; i-- > 0;) {
+		struct tl_notice nt;
+		char *out, *next;
+
+		tl_notice_get(tl, i, &nt);
+		if (strncmp(nt.text, "zero-delay loop", 15) != 0 &&
+		    strncmp(nt.text, "event budget", 12) != 0)
+			continue;
+		if (!nt.nrelated)
+			return xstrndup(nt.text, strcspn(nt.text, ";"));
+		out = xstrdup("hot objects:");
+		for (size_t k = 0; k < nt.nrelated; k++) {
+			const struct tl_objref *r = &nt.related[k];
+
+			next = xasprintf("%s%s %s %s%s%s x%llu", out, k ? "," : "", r->kind, r->ns,
+					 r->ns[0] ? "/" : "", r->name, (unsigned long long)r->count);
+			free(out);
+			out = next;
+		}
+		return out;
+	}
+	return NULL;
+}
+
+/* The Rollout's first failed Workspace of its Project at or before @halt_ms, or -1. */
+static int64_t rollout_onset(const struct obs *obs, const struct obs_rollout *ro, int64_t halt_ms)
+{
+	size_t n;
+	const struct obs_workspace *ws = obs_workspaces(obs, &n);
+	int64_t onset = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(ws[i].ns, ro->ns) != 0 || !ws[i].project ||
+		    strcmp(ws[i].project, ro->project ? ro->project : "") != 0)
+			continue;
+		if (ws[i].failed_ms >= 0 && ws[i].failed_ms <= halt_ms &&
+		    (onset < 0 || ws[i].failed_ms < onset))
+			onset = ws[i].failed_ms;
+	}
+	return onset;
+}
+
+/* Targets in scope when nothing halted: existing Workspaces and StageSet members. */
+static size_t targets_total(const struct run_result *r)
+{
+	const struct obs_workspace *ws = NULL;
+	const struct ssm_member_stat *ms;
+	size_t n = 0, total = 0;
+	const struct ssm *m = fleet_glue_ssm(r->fleet);
+
+	if (r->obs)
+		ws = obs_workspaces(r->obs, &n);
+	for (size_t i = 0; i < n; i++)
+		total += ws[i].exists;
+	if (m)
+		total += ssm_members(m, &ms);
+	return total;
+}
+
+void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial_row *row)
+{
+	const struct oc_summary *sm = &r->summary;
+	const struct obs_rollout *ro = NULL;
+	const struct fo_fleet *fl = NULL;
+	size_t nro = 0, nfl = 0;
+	size_t cap = 0;
+	bool halt_found = false;
+
+	memset(row, 0, sizeof(*row));
+	if (r->obs)
+		ro = obs_rollouts(r->obs, &nro);
+	if (r->fobs)
+		fl = fo_fleets(r->fobs, &nfl);
+	row->index = index;
+	row->seed = r->seed;
+	row->stop = r->stop;
+	row->end_ms = r->end_ms;
+	row->events = r->world ? des_events(r->world) : 0;
+	row->completed = sm->completed;
+	row->ttc_ms = sm->completed ? sm->time_to_complete_ms : -1;
+	row->halted = sm->halted;
+	row->halt_ms = sm->halted ? sm->halt_ms : -1;
+	row->detection_ms = -1;
+	if (sm->halted && sm->halt_reason)
+		row->halt_reason = xstrdup(sm->halt_reason);
+
+	for (size_t i = 0; i < nro; i++) {
+		char *driver = xasprintf("Rollout %s/%s", ro[i].ns, ro[i].name);
+
+		for (size_t k = 0; k < ro[i].nsteps; k++)
+			push_phase(row, &cap, xstrdup(driver), step_label(&ro[i].steps[k], k),
+				   ro[i].steps[k].opened_ms, ro[i].steps[k].completed_ms);
+		free(driver);
+		/* The first halt is the summary's: its object names the driver. */
+		if (!halt_found && sm->halted && ro[i].halted && sm->halt_kind &&
+		    !strcmp(sm->halt_kind, "Rollout") && sm->halt_ns && sm->halt_name &&
+		    !strcmp(sm->halt_ns, ro[i].ns) && !strcmp(sm->halt_name, ro[i].name)) {
+			int64_t onset = rollout_onset(r->obs, &ro[i], ro[i].halt_ms);
+
+			halt_found = true;
+			if (ro[i].halt_step >= 0 && (size_t)ro[i].halt_step < ro[i].nsteps)
+				row->halt_where = step_label(&ro[i].steps[ro[i].halt_step],
+							     (size_t)ro[i].halt_step);
+			else
+				row->halt_where = xstrdup("step ?");
+			row->blast_count = ro[i].nblast;
+			row->blast_total = ro[i].blast_total;
+			if (onset >= 0)
+				row->detection_ms = ro[i].halt_ms - onset;
+		}
+	}
+	for (size_t i = 0; i < nfl; i++) {
+		char *driver = xasprintf("FleetRollout %s", fl[i].name);
+
+		for (size_t k = 0; k < fl[i].nwaves; k++)
+			push_phase(row, &cap, xstrdup(driver), xasprintf("wave %s", fl[i].waves[k].name),
+				   fl[i].waves[k].opened_ms, fl[i].waves[k].passed_ms);
+		free(driver);
+		if (!halt_found && sm->halted && fl[i].nhalts && sm->halt_kind &&
+		    !strcmp(sm->halt_kind, "FleetRollout") && sm->halt_name &&
+		    !strcmp(sm->halt_name, fl[i].name)) {
+			const struct fo_halt *h = &fl[i].halts[0];
+
+			halt_found = true;
+			row->halt_where = xasprintf("wave %s", h->wave ? h->wave : "?");
+			/* "Halted" alone does not tell a gate from a regression. */
+			free(row->halt_reason);
+			row->halt_reason = xasprintf("%s (%s)", h->reason ? h->reason : "Halted",
+						     h->gate ? "gate" : "regression");
+			if (fl[i].has_blast) {
+				row->blast_count = fl[i].blast_count;
+				row->blast_total = fl[i].blast_total;
+				if (fl[i].detection_latency_ms >= 0)
+					row->detection_ms = fl[i].detection_latency_ms;
+				if (fl[i].exposure_member_ms > 0)
+					row->exposure_ms = fl[i].exposure_member_ms;
+			}
+		}
+	}
+	if (sm->halted && !halt_found) {
+		/* A halt the observers did not place: still counted, by its object. */
+		row->halt_where = xasprintf("%s %s%s%s", sm->halt_kind ? sm->halt_kind : "?",
+					    sm->halt_ns ? sm->halt_ns : "",
+					    sm->halt_ns && sm->halt_ns[0] ? "/" : "",
+					    sm->halt_name ? sm->halt_name : "?");
+	}
+	if (!halt_found)
+		row->blast_total = targets_total(r);
+
+	if (r->models) {
+		const struct mdl_job_stat *js;
+		size_t n = mdl_jobs(r->models, &js);
+
+		row->peak_jobs = mdl_capacity_peak(r->models);
+		for (size_t i = 0; i < n; i++)
+			if (js[i].slot_ms >= 0 && js[i].seen_ms >= 0)
+				row->job_wait_ms += js[i].slot_ms - js[i].seen_ms;
+	}
+	row->peak_adopting = peak_adopting(fleet_glue_ssm(r->fleet), r->end_ms);
+	if ((r->stop == DES_LOOP || r->stop == DES_BUDGET) && r->world)
+		row->bound_note = bound_note(des_timeline(r->world));
+}
+
+void trial_row_release(struct trial_row *row)
+{
+	if (!row)
+		return;
+	free(row->halt_where);
+	free(row->halt_reason);
+	for (size_t i = 0; i < row->nphases; i++) {
+		free(row->phases[i].driver);
+		free(row->phases[i].name);
+	}
+	free(row->phases);
+	free(row->bound_note);
+	memset(row, 0, sizeof(*row));
+}
+
+/* ---- the pool ---------------------------------------------------------- */
+
+struct pool {
+	const struct scenario *s;
+	const struct trials_opts *o;
+	uint64_t base;
+	struct trial_row *rows;
+	atomic_uint_fast32_t next; /* next trial (0..n) to start */
+	pthread_mutex_t lock;      /* guards done and wakes the caller */
+	pthread_cond_t cond;
+	uint32_t done;
+};
+
+static void run_one(struct pool *p, uint32_t i)
+{
+	struct run_opts ro = p->o->run;
+	struct run_result r;
+	uint32_t index = p->o->first + i;
+
+	ro.seed_set = true;
+	ro.seed = trials_seed(p->base, index);
+	run_scenario(p->s, &ro, &r);
+	trial_row_from_run(&r, index, &p->rows[i]);
+	run_result_release(&r);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	uint32_t i;
+
+	while ((i = (uint32_t)atomic_fetch_add(&p->next, 1)) < p->o->n) {
+		run_one(p, i);
+		pthread_mutex_lock(&p->lock);
+		p->done++;
+		pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return NULL;
+}
+
+int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows)
+{
+	struct pool p;
+	pthread_t *tid;
+	unsigned jobs = o->jobs ? o->jobs : 1, started = 0;
+	uint32_t seen = 0;
+	int err = 0;
+
+	*rows = NULL;
+	if (jobs > o->n)
+		jobs = o->n ? o->n : 1;
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.o = o;
+	p.base = o->run.seed_set ? o->run.seed : s->seed;
+	p.rows = xcalloc(o->n ? o->n : 1, sizeof(*p.rows));
+	atomic_init(&p.next, 0);
+	/* Before any thread: GSL's handler is process-wide. */
+	rng_gsl_init();
+
+	if (jobs == 1) {
+		for (uint32_t i = 0; i < o->n; i++) {
+			run_one(&p, i);
+			if (o->progress)
+				o->progress(o->progress_ctx, i + 1, o->n);
+		}
+		*rows = p.rows;
+		return 0;
+	}
+
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	tid = xcalloc(jobs, sizeof(*tid));
+	for (; started < jobs; started++) {
+		err = pthread_create(&tid[started], NULL, worker, &p);
+		if (err)
+			break;
+	}
+	if (started == 0)
+		goto out_free_pool;
+	/* With fewer threads than asked, the ones started still finish every trial. */
+	pthread_mutex_lock(&p.lock);
+	while (seen < o->n) {
+		while (p.done == seen)
+			pthread_cond_wait(&p.cond, &p.lock);
+		while (seen < p.done) {
+			seen++;
+			if (o->progress) {
+				pthread_mutex_unlock(&p.lock);
+				o->progress(o->progress_ctx, seen, o->n);
+				pthread_mutex_lock(&p.lock);
+			}
+		}
+	}
+	pthread_mutex_unlock(&p.lock);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	err = 0;
+
+out_free_pool:
+	free(tid);
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	if (started == 0) {
+		free(p.rows);
+		errno = err;
+		return -1;
+	}
+	*rows = p.rows;
+	return 0;
+}

@@ -1,0 +1,78 @@
+#ifndef MAGOS_SIM_RUN_H
+#define MAGOS_SIM_RUN_H
+
+/*
+ * One simulation run of a loaded scenario: builds the world (store,
+ * controllers, timeline), loads the scenario's objects at time 0 with their
+ * given status, schedules its scripted events, runs the clock to quiescence,
+ * the horizon or a bound, and reads the outcome off the timeline.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/world/des.h"
+#include "sim/wire/fleet_glue.h"
+#include "sim/observe/fleetobs.h"
+#include "sim/wire/magos_rc.h"
+#include "sim/wire/magos_wc.h"
+#include "sim/models/models.h"
+#include "sim/observe/observe.h"
+#include "sim/observe/outcome.h"
+#include "sim/load/scenario.h"
+
+/* Command-line overrides of the scenario's settings. */
+struct run_opts {
+	bool seed_set;
+	uint64_t seed;
+	bool horizon_set;
+	int64_t horizon_ms; /* > 0 */
+	/* false (default): end the run when the change completes (sim/outcome.h);
+	 * true: go on to the horizon (drift runs, retries after completion). */
+	bool until_horizon;
+	/*
+	 * Probes: @probe(@probe_ctx, i, world) runs at simulated time
+	 * probe_ms[i] (ms, >= 0), after everything else due at that instant, so
+	 * it sees the state the cluster had then (object-state expectations,
+	 * snapshots).  A probe later than the end of the run never runs; the
+	 * caller reads the final state from run_result.world instead.  The
+	 * callback must only read the world.  nprobes = 0: none.
+	 */
+	const int64_t *probe_ms;
+	size_t nprobes;
+	void (*probe)(void *probe_ctx, size_t i, struct des *w);
+	void *probe_ctx;
+};
+
+struct run_result {
+	struct des *world;       /* owned: store, timeline, controllers after the run */
+	struct obs *obs;         /* owned: per-Rollout steps, halts, blast radius */
+	struct mrc *mrc;         /* owned: Rollout and Project controller adapters */
+	struct mwc *mwc;         /* owned: Workspace controller and RefWatcher adapters */
+	struct mdl *models;      /* owned: Job runner, git remotes, scripted model events */
+	struct fleet_glue *fleet;/* owned: FleetRollout controller and StageSet member model */
+	struct fo *fobs;         /* owned: per-wave fleet report, blast radius, exposure */
+	uint64_t seed;           /* effective seed */
+	int64_t horizon_ms;      /* effective horizon, ms */
+	enum des_stop stop;      /* why the clock stopped */
+	int64_t end_ms;          /* simulated time the run ended at */
+	struct oc_summary summary;
+};
+
+/*
+ * run_scenario() - runs @s once.
+ * @s:    loaded scenario (borrowed; objects and events are copied into the world).
+ * @o:    overrides, or NULL.
+ * @r:    filled in; release with run_result_release() whatever the return.
+ * Returns: 0.  A scripted event that cannot apply (its object is gone, say)
+ *          does not fail the run: it becomes a warning notice on the timeline
+ *          naming the event's file:line:col, as the cluster would just refuse
+ *          that one request.
+ * Errors:  cannot fail otherwise (aborts on OOM).
+ */
+int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r);
+
+/* run_result_release() - frees the world and the observer.  Accepts a zeroed @r. */
+void run_result_release(struct run_result *r);
+
+#endif
