@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "reports/plan_text.h"
 #include "reports/report.h"
+#include "reports/variants_text.h"
 #include "sim/cli/cli.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
@@ -102,6 +104,47 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * Writers for cmd_write_file() that run and merge share: merge prints from
+ * the merged partials exactly what run prints from its trials, so both hand
+ * the same writer the same argument.  Each writes one document to @f from
+ * @arg (borrowed; its type is named below).
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+
+/* cmd_put_plan_json() - the trials JSON (rep_plan_json()) of @arg, a struct rep_plan. */
+int cmd_put_plan_json(FILE *f, const void *arg);
+
+/* The rows cmd_put_rows_csv() writes: @n trial rows in index order (borrowed). */
+struct cmd_csv_rows {
+	const struct trial_row *rows;
+	size_t n;
+};
+
+/* cmd_put_rows_csv() - one CSV row per trial (rep_plan_csv()) of @arg, a struct cmd_csv_rows. */
+int cmd_put_rows_csv(FILE *f, const void *arg);
+
+/* What a what-if report writes: the base, then @nv variants and @ns sweep values (all borrowed). */
+struct cmd_whatif_out {
+	const struct rep_plan *rp;   /* the base: its trials and statistics */
+	const struct rep_variant *v; /* nv variants, then ns sweep values */
+	size_t nv, ns;
+	const char *param;           /* the swept parameter, NULL without a sweep */
+};
+
+/*
+ * cmd_put_whatif_json() - the trials JSON with its `variants` array
+ * (rep_plan_json_variants()) of @arg, a struct cmd_whatif_out: the base and
+ * the nv + ns variants and sweep values.
+ */
+int cmd_put_whatif_json(FILE *f, const void *arg);
+
+/*
+ * cmd_put_sweep_csv() - one CSV row per sweep value (rep_sweep_csv()) of
+ * @arg, a struct cmd_whatif_out.
+ */
+int cmd_put_sweep_csv(FILE *f, const void *arg);
 
 /* The commands: argv[0] is the command name.  Return an exit code (enum cli_exit). */
 int cmd_run(int argc, char **argv);

@@ -1,6 +1,7 @@
 /*
- * What the commands share: the shared options, loading with diagnostics and
- * the report of one run.
+ * What the commands share: the shared options, loading with diagnostics, the
+ * report of one run, and output files written atomically (with the writers
+ * run and merge both use).
  */
 #include <errno.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
 #include "sim/cli/outfile.h"
+#include "reports/plan_json.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -226,4 +228,30 @@ out_error:
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
 		what ? " " : "", path, strerror(errno));
 	return CLI_IO;
+}
+
+int cmd_put_plan_json(FILE *f, const void *arg)
+{
+	return rep_plan_json(f, arg);
+}
+
+int cmd_put_rows_csv(FILE *f, const void *arg)
+{
+	const struct cmd_csv_rows *c = arg;
+
+	return rep_plan_csv(f, c->rows, c->n);
+}
+
+int cmd_put_whatif_json(FILE *f, const void *arg)
+{
+	const struct cmd_whatif_out *w = arg;
+
+	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
+}
+
+int cmd_put_sweep_csv(FILE *f, const void *arg)
+{
+	const struct cmd_whatif_out *w = arg;
+
+	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
 }

@@ -15,7 +15,6 @@
 #include "sim/plan/stats.h"
 #include "sim/plan/sweep.h"
 #include "sim/plan/variant.h"
-#include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
 
@@ -58,45 +57,6 @@ void cmd_usage_merge(FILE *f)
 		"\n"
 		"%s",
 		cmd_prog, cmd_exit_codes_help);
-}
-
-static int put_plan_json(FILE *f, const void *arg)
-{
-	return rep_plan_json(f, arg);
-}
-
-struct csv_rows {
-	const struct trial_row *rows;
-	size_t n;
-};
-
-static int put_rows_csv(FILE *f, const void *arg)
-{
-	const struct csv_rows *c = arg;
-
-	return rep_plan_csv(f, c->rows, c->n);
-}
-
-/* What a what-if report writes: the base, then nv variants and ns sweep values. */
-struct whatif_out {
-	const struct rep_plan *rp;
-	const struct rep_variant *v;
-	size_t nv, ns;
-	const char *param;
-};
-
-static int put_whatif_json(FILE *f, const void *arg)
-{
-	const struct whatif_out *w = arg;
-
-	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
-}
-
-static int put_sweep_csv(FILE *f, const void *arg)
-{
-	const struct whatif_out *w = arg;
-
-	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
 }
 
 /* The header of a run partial of @s for shard @k of @n, and the base's identity in in[0]. */
@@ -319,12 +279,12 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	rp.n = p->n;
 	rp.st = &st;
 	if (csv) {
-		struct csv_rows cr = { in->rows, p->n };
+		struct cmd_csv_rows cr = { in->rows, p->n };
 
-		rc = cmd_write_file("merge", NULL, csv, put_rows_csv, &cr);
+		rc = cmd_write_file("merge", NULL, csv, cmd_put_rows_csv, &cr);
 	}
 	if (rc == CLI_OK && o->json)
-		rc = cmd_write_file("merge", NULL, o->json, put_plan_json, &rp);
+		rc = cmd_write_file("merge", NULL, o->json, cmd_put_plan_json, &rp);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
@@ -346,7 +306,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	size_t nv = 0, ns, nsets = p->nsets;
 	struct plan_stats base_st, *st = xcalloc(nsets ? nsets : 1, sizeof(*st));
 	struct rep_variant *rv = xcalloc(nsets + 1, sizeof(*rv));
-	struct whatif_out w;
+	struct cmd_whatif_out w;
 	struct rep_plan rp;
 	int rc = CLI_OK;
 
@@ -376,19 +336,19 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	rp.rows = in->rows;
 	rp.n = p->n;
 	rp.st = &base_st;
-	w = (struct whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param };
+	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param };
 	if (csv && ns) {
-		rc = cmd_write_file("merge", NULL, csv, put_sweep_csv, &w);
+		rc = cmd_write_file("merge", NULL, csv, cmd_put_sweep_csv, &w);
 	} else if (csv) {
-		struct csv_rows cr = { in->rows, p->n };
+		struct cmd_csv_rows cr = { in->rows, p->n };
 
-		rc = cmd_write_file("merge", NULL, csv, put_rows_csv, &cr);
+		rc = cmd_write_file("merge", NULL, csv, cmd_put_rows_csv, &cr);
 	}
 	if (rc == CLI_OK && o->json) {
 		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
 		for (size_t i = nv; i < nsets; i++)
 			rv[1 + i].name = p->sets[i].name;
-		rc = cmd_write_file("merge", NULL, o->json, put_whatif_json, &w);
+		rc = cmd_write_file("merge", NULL, o->json, cmd_put_whatif_json, &w);
 		for (size_t i = nv; i < nsets; i++)
 			rv[1 + i].name = p->sets[i].value;
 	}

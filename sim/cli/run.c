@@ -19,7 +19,6 @@
 #include "sim/plan/variant.h"
 #include "reports/html.h"
 #include "reports/html_mc.h"
-#include "reports/plan_json.h"
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
 #include "reports/mermaid.h"
@@ -118,23 +117,6 @@ static int write_rep_html(FILE *f, const void *arg)
 static int write_html_mc(FILE *f, const void *arg)
 {
 	return rep_html_mc(f, arg);
-}
-
-static int write_plan_json(FILE *f, const void *arg)
-{
-	return rep_plan_json(f, arg);
-}
-
-struct csv_arg {
-	const struct trial_row *rows;
-	size_t n;
-};
-
-static int write_csv(FILE *f, const void *arg)
-{
-	const struct csv_arg *c = arg;
-
-	return rep_plan_csv(f, c->rows, c->n);
 }
 
 struct picture_arg {
@@ -258,12 +240,12 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.n = n;
 	rp.st = &st;
 	if (csv) {
-		struct csv_arg ca = { rows, n };
+		struct cmd_csv_rows ca = { rows, n };
 
-		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	}
 	if (rc == CLI_OK && o->json)
-		rc = cmd_write_file("run", NULL, o->json, write_plan_json, &rp);
+		rc = cmd_write_file("run", NULL, o->json, cmd_put_plan_json, &rp);
 	if (rc == CLI_OK && html) {
 		struct rep_mc_set bs = { "base", NULL, rows, n, &st };
 		struct rep_mc_page pg = { s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
@@ -361,27 +343,6 @@ static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uin
 	return CLI_OK;
 }
 
-struct whatif_out {
-	const struct rep_plan *rp;
-	const struct rep_variant *v; /* nv variants, then ns sweep values */
-	size_t nv, ns;
-	const char *param;
-};
-
-static int write_whatif_json(FILE *f, const void *arg)
-{
-	const struct whatif_out *w = arg;
-
-	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
-}
-
-static int write_sweep_csv(FILE *f, const void *arg)
-{
-	const struct whatif_out *w = arg;
-
-	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
-}
-
 /*
  * N trials of the base, of every variant of spec.variants (unless @cli_sweep)
  * and of every value of the sweep (@cli_sweep, else spec.sweep), all on the
@@ -399,7 +360,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct rep_variant *rv = NULL;
 	struct trial_row *rows = NULL, **vrows = NULL; /* vrows: per variant/value, for --html */
 	struct rep_plan rp;
-	struct whatif_out w = { 0 };
+	struct cmd_whatif_out w = { 0 };
 	struct diag d;
 	size_t nv = 0, ns = 0, nst = 0;
 	char err[1024], (*vals)[64] = NULL;
@@ -471,19 +432,19 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.rows = rows;
 	rp.n = n;
 	rp.st = &base_st;
-	w = (struct whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
+	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
 	if (csv && ns) {
-		rc = cmd_write_file("run", NULL, csv, write_sweep_csv, &w);
+		rc = cmd_write_file("run", NULL, csv, cmd_put_sweep_csv, &w);
 	} else if (csv) {
-		struct csv_arg ca = { rows, n };
+		struct cmd_csv_rows ca = { rows, n };
 
-		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	}
 	if (rc == CLI_OK && o->json) {
 		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
 		for (size_t i = 0; i < ns; i++)
 			rv[1 + nv + i].name = defs[i].name;
-		rc = cmd_write_file("run", NULL, o->json, write_whatif_json, &w);
+		rc = cmd_write_file("run", NULL, o->json, cmd_put_whatif_json, &w);
 		for (size_t i = 0; i < ns; i++)
 			rv[1 + nv + i].name = vals[i];
 	}
@@ -774,10 +735,10 @@ int cmd_run(int argc, char **argv)
 
 	if (csv) {
 		struct trial_row row;
-		struct csv_arg ca = { &row, 1 };
+		struct cmd_csv_rows ca = { &row, 1 };
 
 		trial_row_from_run(&r, 0, &row);
-		rc = cmd_write_file("run", NULL, csv, write_csv, &ca);
+		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 		trial_row_release(&row);
 		if (rc)
 			goto out_release_run;
