@@ -374,17 +374,18 @@ static unsigned default_jobs(void)
 	return c > CHECK_MAX_JOBS ? CHECK_MAX_JOBS : (unsigned)c;
 }
 
+const struct option cmd_check_longopts[] = {
+	{ "trials", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "github", no_argument, NULL, OPT_GITHUB },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+};
+
 int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "trials", required_argument, NULL, 'n' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "junit", required_argument, NULL, OPT_JUNIT },
-		{ "github", no_argument, NULL, OPT_GITHUB },
-		{ "summary", required_argument, NULL, OPT_SUMMARY },
-		CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-		CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
-	};
 	struct check_cfg cfg = { 0 };
 	const char *junit = NULL, *summary = NULL;
 	bool github = false, color;
@@ -397,7 +398,7 @@ int cmd_check(int argc, char **argv)
 	cmd_opts_init(&cfg.o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:hn:j:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:hn:j:", cmd_check_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, EXP_MAX_TRIALS, &v) != 0) {

@@ -158,4 +158,15 @@ void cmd_usage_check(FILE *f);
 void cmd_usage_lint(FILE *f);
 void cmd_usage_compare(FILE *f);
 
+/*
+ * Their long options: the table each command hands to getopt_long(), ending
+ * in an all-zero entry.  These and merge's (compare.h) are what
+ * cmd_opt_common() reads to tell an option of another command ("does not
+ * apply to this command") from an unknown one.
+ */
+extern const struct option cmd_run_longopts[];
+extern const struct option cmd_check_longopts[];
+extern const struct option cmd_lint_longopts[];
+extern const struct option cmd_compare_longopts[];
+
 #endif

@@ -9,6 +9,7 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
+#include "sim/cli/compare.h"
 #include "sim/cli/outfile.h"
 #include "reports/plan_json.h"
 
@@ -24,14 +25,13 @@ const char cmd_exit_codes_help[] =
 	"  70  internal error (a bug in magos-sim)\n";
 
 /*
- * Every long option some command accepts, so that one given to the wrong
- * command is told apart from a typo.
+ * The option tables of every command, so that an option given to the wrong
+ * command is told apart from a typo.  They are the tables the commands parse
+ * with: an option added to a command is known here without more ado.
  */
-static const char *const known_long[] = {
-	"seed", "horizon", "json", "quiet", "width", "until", "timeline", "color", "no-color",
-	"help", "trials", "jobs", "csv", "sweep", "shard", "junit", "github", "summary",
-	"max-regression", "html", "trace", "mermaid", "markdown", "variant", "strict",
-	"disable", "format", "list-rules", NULL,
+static const struct option *const command_longopts[] = {
+	cmd_run_longopts, cmd_check_longopts, cmd_lint_longopts, cmd_compare_longopts,
+	cmd_merge_longopts,
 };
 
 void cmd_opts_init(struct cmd_opts *o)
@@ -50,9 +50,10 @@ static bool known_elsewhere(const char *arg)
 		return false;
 	arg += 2;
 	len = strcspn(arg, "=");
-	for (size_t i = 0; known_long[i]; i++)
-		if (strlen(known_long[i]) == len && !strncmp(known_long[i], arg, len))
-			return true;
+	for (size_t t = 0; t < sizeof(command_longopts) / sizeof(command_longopts[0]); t++)
+		for (const struct option *lo = command_longopts[t]; lo->name; lo++)
+			if (strlen(lo->name) == len && !strncmp(lo->name, arg, len))
+				return true;
 	return false;
 }
 

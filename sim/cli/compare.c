@@ -212,19 +212,20 @@ static unsigned online_cpus(void)
 	return c > (long)CMP_MAX_JOBS ? CMP_MAX_JOBS : (unsigned)c;
 }
 
+const struct option cmd_compare_longopts[] = {
+	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_UNTIL, CMD_LONGOPT_JSON,
+	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	{ "trials", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
+	{ "markdown", required_argument, NULL, COMPARE_OPT_MARKDOWN },
+	{ "shard", required_argument, NULL, COMPARE_OPT_SHARD },
+	{ "html", required_argument, NULL, COMPARE_OPT_HTML },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_UNTIL, CMD_LONGOPT_JSON,
-		CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
-		{ "trials", required_argument, NULL, 'n' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
-		{ "markdown", required_argument, NULL, COMPARE_OPT_MARKDOWN },
-		{ "shard", required_argument, NULL, COMPARE_OPT_SHARD },
-		{ "html", required_argument, NULL, COMPARE_OPT_HTML },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cmd_opts o;
 	struct cmd_cmp_out out = { 0 };
 	struct cmp_limit *limits = NULL;
@@ -243,7 +244,7 @@ int cmd_compare(int argc, char **argv)
 	compare_html = NULL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:qhn:j:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_compare_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, CMP_MAX_TRIALS, &v) != 0) {

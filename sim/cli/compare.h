@@ -66,4 +66,7 @@ int cmd_merge(int argc, char **argv);
 /* The help of merge, for -h and `magos-sim help merge`. */
 void cmd_usage_merge(FILE *f);
 
+/* The long options of merge (a getopt_long() table; see cmd_run_longopts in cmd.h). */
+extern const struct option cmd_merge_longopts[];
+
 #endif

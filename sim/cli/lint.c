@@ -339,16 +339,17 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, size_t 
 
 /* ---- the command ------------------------------------------------------------- */
 
+const struct option cmd_lint_longopts[] = {
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "disable", required_argument, NULL, OPT_DISABLE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
+	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+};
+
 int cmd_lint(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "disable", required_argument, NULL, OPT_DISABLE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
-		CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-		CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
-	};
 	struct cmd_opts o;
 	struct lint_report r;
 	size_t nrules, files = 0, objs = 0, nplain = 0;
@@ -364,7 +365,7 @@ int cmd_lint(int argc, char **argv)
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", cmd_lint_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STRICT:
 			strict = true;

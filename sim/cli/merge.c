@@ -371,16 +371,17 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	return rc;
 }
 
+const struct option cmd_merge_longopts[] = {
+	CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET, CMD_LONGOPT_WIDTH, CMD_LONGOPT_COLOR,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	{ "max-regression", required_argument, NULL, MERGE_OPT_MAXREG },
+	{ "markdown", required_argument, NULL, MERGE_OPT_MARKDOWN },
+	{ "csv", required_argument, NULL, MERGE_OPT_CSV },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET, CMD_LONGOPT_WIDTH, CMD_LONGOPT_COLOR,
-		CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
-		{ "max-regression", required_argument, NULL, MERGE_OPT_MAXREG },
-		{ "markdown", required_argument, NULL, MERGE_OPT_MARKDOWN },
-		{ "csv", required_argument, NULL, MERGE_OPT_CSV },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cmd_opts o;
 	struct cmp_limit *limits = NULL;
 	size_t nlimits = 0, nparts = 0;
@@ -393,7 +394,7 @@ int cmd_merge(int argc, char **argv)
 	memset(&merged, 0, sizeof(merged));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", cmd_merge_longopts, NULL)) != -1) {
 		if (c == MERGE_OPT_MAXREG) {
 			if (cmp_parse_limits(optarg, &limits, &nlimits, err, sizeof(err)) != 0) {
 				fprintf(stderr, "%s merge: --max-regression: %s\n", cmd_prog, err);

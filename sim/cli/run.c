@@ -537,23 +537,24 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 	return 0;
 }
 
+const struct option cmd_run_longopts[] = {
+	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
+	CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	{ "trials", required_argument, NULL, 'n' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "csv", required_argument, NULL, RUN_OPT_CSV },
+	{ "trace", required_argument, NULL, RUN_OPT_TRACE },
+	{ "mermaid", required_argument, NULL, RUN_OPT_MERMAID },
+	{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
+	{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
+	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
+	{ "html", required_argument, NULL, RUN_OPT_HTML },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
-		CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
-		CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
-		{ "trials", required_argument, NULL, 'n' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "csv", required_argument, NULL, RUN_OPT_CSV },
-		{ "trace", required_argument, NULL, RUN_OPT_TRACE },
-		{ "mermaid", required_argument, NULL, RUN_OPT_MERMAID },
-		{ "variant", required_argument, NULL, RUN_OPT_VARIANT },
-		{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
-		{ "shard", required_argument, NULL, RUN_OPT_SHARD },
-		{ "html", required_argument, NULL, RUN_OPT_HTML },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cmd_opts o;
 	struct scenario s;
 	struct run_result r = { 0 };
@@ -577,7 +578,7 @@ int cmd_run(int argc, char **argv)
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:qhn:j:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_run_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, RUN_MAX_TRIALS, &v) != 0) {
