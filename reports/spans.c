@@ -232,11 +232,8 @@ static bool adopting(enum sp_phase p)
 }
 
 /* Moves @st into @p at @t (a new span unless it is in @p already). */
-static void enter(struct builder *b, struct tstate *st, int64_t t, enum sp_phase p,
-		  const char *label)
+static void enter(struct tstate *st, int64_t t, enum sp_phase p, const char *label)
 {
-	bool was = st->open && adopting(st->cur);
-
 	if (st->open && st->cur == p)
 		return;
 	push_span(st, t, false);
@@ -251,23 +248,12 @@ static void enter(struct builder *b, struct tstate *st, int64_t t, enum sp_phase
 	}
 	st->open = true;
 	st->cur = p;
-	if (st->counter != SIZE_MAX && was != adopting(p)) {
-		struct sp_counter *c = &b->s->counters[st->counter];
-		double v = c->npoints ? c->points[c->npoints - 1].value : 0;
-
-		counter_set(c, t, v + (adopting(p) ? 1 : -1));
-	}
 }
 
-static void leave(struct builder *b, struct tstate *st, int64_t t)
+static void leave(struct tstate *st, int64_t t)
 {
 	if (!st->open)
 		return;
-	if (st->counter != SIZE_MAX && adopting(st->cur)) {
-		struct sp_counter *c = &b->s->counters[st->counter];
-
-		counter_set(c, t, c->points[c->npoints - 1].value - 1);
-	}
 	push_span(st, t, false);
 	st->open = false;
 }
@@ -751,11 +737,11 @@ static void pass(struct builder *b)
 
 			st = target_of(b, r, T_WORKSPACE);
 			if (r->change == TL_DELETED)
-				leave(b, st, r->t_ms);
+				leave(st, r->t_ms);
 			else if (phase)
-				enter(b, st, r->t_ms, ws_phase(phase), phase);
+				enter(st, r->t_ms, ws_phase(phase), phase);
 			else if (r->change == TL_CREATED)
-				enter(b, st, r->t_ms, SP_PENDING, NULL);
+				enter(st, r->t_ms, SP_PENDING, NULL);
 			continue;
 		}
 		if (!strcmp(kind, "StageSet")) {
@@ -764,22 +750,22 @@ static void pass(struct builder *b)
 
 			st = target_of(b, r, T_STAGESET);
 			if (r->change == TL_DELETED) {
-				leave(b, st, r->t_ms);
+				leave(st, r->t_ms);
 			} else if (r->change == TL_CREATED) {
 				st->reason = reason;
-				enter(b, st, r->t_ms, reason ? ss_phase(st, reason) : SP_PENDING, reason);
+				enter(st, r->t_ms, reason ? ss_phase(st, reason) : SP_PENDING, reason);
 			} else if (r->change == TL_UPDATED) {
 				if (sets_annotation(detail, "stages.metio.wtf/rollback-to")) {
 					st->stamped = true;
 					st->adopt_reason = st->reason;
 					/* With the model, its directed attempt is the rollback. */
 					if (!b->attempts)
-						enter(b, st, r->t_ms, SP_ROLLING_BACK, "rollback-to");
+						enter(st, r->t_ms, SP_ROLLING_BACK, "rollback-to");
 				} else if (!b->attempts &&
 					   sets_annotation(detail, "stages.metio.wtf/approved-version") &&
 					   !(st->open && st->cur == SP_ROLLING_BACK)) {
 					st->adopt_reason = st->reason;
-					enter(b, st, r->t_ms, SP_ADOPTING, "approved-version");
+					enter(st, r->t_ms, SP_ADOPTING, "approved-version");
 				}
 			} else if (r->change == TL_STATUS && reason) {
 				/*
@@ -793,7 +779,7 @@ static void pass(struct builder *b)
 
 				st->reason = reason;
 				if (!keep)
-					enter(b, st, r->t_ms, ss_phase(st, reason), reason);
+					enter(st, r->t_ms, ss_phase(st, reason), reason);
 			}
 		}
 	}
@@ -909,7 +895,6 @@ static void adopting_counters(struct builder *b)
 		size_t ne = 0, cap = 0;
 		long cur = 0;
 
-		c->npoints = 0;
 		for (size_t i = 0; i < b->nts; i++) {
 			const struct tstate *st = &b->ts[i];
 
@@ -962,7 +947,6 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 			overlay_attempts(&b, &b.ts[i]);
 	}
 	adopting_counters(&b);
-	/* Adopting members still adopting at the end stay counted: the step function just ends. */
 	if (b.need_unassigned) {
 		struct sp_driver *d = &s->drivers[s->ndrivers++];
 
