@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs every test of `make check` against the build directory given as $1
 # (build/debug, build/san, ...): the CUnit programs, then each scripted check
-# (tests/*.sh).  Each part reports "cunit-totals: R run, F failed" or
-# "script-totals: P passed, F failed"; the last line sums them.  Exit status is
-# non-zero when anything failed or when no test ran at all.
+# (tests/*.sh, but not tests/lib.sh: the harness they source).  Each part
+# reports "cunit-totals: R run, F failed" or "script-totals: P passed, F
+# failed"; the last line sums them.  Exit status is non-zero when anything
+# failed or when no test ran at all.
 set -u
 BUILD=${1:?usage: scripts/run-tests.sh BUILD_DIR}
 export MAGOS_BUILD="$BUILD"
@@ -43,7 +44,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 for s in tests/*.sh; do
-	[ -f "$s" ] || continue
+	[ -f "$s" ] && [ "$s" != tests/lib.sh ] || continue
 	echo "== $s"
 	sh "$s" >"$log" 2>&1
 	rc=$?

@@ -8,25 +8,15 @@
 # UPDATE=1 rewrites the .err files from what the binary prints (review them:
 # every line must name file:line:col, what was wrong and what is accepted).
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
-set -u
-MAGOS_SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 dir=tests/badinput
-passed=0
-failed=0
+require_sim
 
-if [ ! -x "$MAGOS_SIM" ]; then
-	echo "badinput: $MAGOS_SIM is not built"
-	echo "script-totals: 0 passed, 1 failed"
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# fail INPUT WHY - one reason an input failed (an input counts once however many).
-fail() {
-	echo "FAIL $1: $2"
-	ok=0
+# reason INPUT WHY: one reason INPUT failed; an input counts as one failure
+# however many reasons it has, and as one pass when it has none.
+reason() {
+	if [ "$good" -eq 1 ]; then bad "$1: $2"; else echo "FAIL $1: $2"; fi
+	good=0
 }
 
 for input in "$dir"/[0-9][0-9]-*; do
@@ -40,34 +30,30 @@ for input in "$dir"/[0-9][0-9]-*; do
 	want="$name.err"
 	json="$tmp/out.json"
 	rm -f "$json"
-	"$MAGOS_SIM" run --no-color --json "$json" "$input" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
+	"$SIM" run --no-color --json "$json" "$input" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null
 	rc=$?
 	if [ -n "${UPDATE:-}" ]; then
 		cp "$tmp/stderr" "$want"
 	fi
-	ok=1
+	good=1
 	if [ "$rc" -ne 3 ]; then
-		fail "$input" "exit status $rc, want 3"
+		reason "$input" "exit status $rc, want 3"
 	fi
 	if [ -s "$tmp/stdout" ]; then
-		fail "$input" "wrote to stdout:"
+		reason "$input" "wrote to stdout:"
 		head -n 5 "$tmp/stdout"
 	fi
 	if [ -e "$json" ]; then
-		fail "$input" "created the --json file"
+		reason "$input" "created the --json file"
 	fi
 	if [ ! -f "$want" ]; then
-		fail "$input" "no $want (run with UPDATE=1 to create it)"
+		reason "$input" "no $want (run with UPDATE=1 to create it)"
 	elif ! cmp -s "$want" "$tmp/stderr"; then
-		fail "$input" "stderr differs from $want:"
+		reason "$input" "stderr differs from $want:"
 		diff -u "$want" "$tmp/stderr" | sed 's/^/    /'
 	fi
-	if [ "$ok" -eq 1 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
+	[ "$good" -eq 0 ] || ok
 done
 
-echo "script-totals: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+[ "$pass" -gt 0 ] || [ "$fail" -gt 0 ] || bad "no input in $dir"
+finish

@@ -10,16 +10,9 @@
 # MAGOS_REQUIRE_BROWSER=1 (CI), where a missing browser fails.  The flags are
 # the ones an offline machine needs: without the networking ones Chromium
 # stalls.  MAGOS_BROWSER_ALL=1 renders every scenarios/*.yaml as well.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-BUILD=${MAGOS_BUILD:-build/debug}
+. "$(dirname "$0")/lib.sh"
 SHOTS=$BUILD/screenshots
 CHECK="python3 tests/html/check_html.py"
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 if ! command -v chromium >/dev/null 2>&1; then
 	if [ "${MAGOS_REQUIRE_BROWSER:-0}" = 1 ]; then
@@ -27,13 +20,8 @@ if ! command -v chromium >/dev/null 2>&1; then
 	else
 		echo "skip browser test: chromium not installed (MAGOS_BROWSER=1 scripts/install-deps.sh installs it)"
 	fi
-	echo "script-totals: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
+	finish
 fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$SHOTS"
 
 # chrome OUT_DOM ARGS...: one headless Chromium with a fresh empty profile; stdout to OUT_DOM.
@@ -49,27 +37,23 @@ chrome() {
 	return $rc
 }
 
-# fact NAME KEY OP VALUE: compares a fact of NAME's dumped DOM.
-fact() {
-	got=$(sed -n "s/^$2=//p" "$tmp/$1.facts")
-	if [ "$3" = "=" ]; then [ "$got" = "$4" ]; else [ "$got" "$3" "$4" ] 2>/dev/null; fi
-	if [ $? -eq 0 ]; then ok "$1: $2 $3 $4"; else bad "$1: $2 $3 $4 (got '$got')"; fi
-}
-
-# shot NAME INPUT...: renders the report of INPUT, screenshots it and checks its DOM.
-shot() {
-	name=$1
-	shift
-	if ! "$SIM" run -q --html "$tmp/$name.html" "$@" >/dev/null 2>"$tmp/$name.err"; then
-		bad "$name: magos-sim run --html"
+# render NAME SIZE COMMAND ARGS...: writes the page of `magos-sim COMMAND -q --html
+# ... ARGS`, screenshots it at SIZE (WIDTH,HEIGHT) into $SHOTS/NAME.png, dumps its
+# DOM, its facts into $tmp/NAME.facts, and checks that its script ran; false when
+# there is no page or no DOM to check further.
+render() {
+	name=$1 size=$2 cmd=$3
+	shift 3
+	if ! "$SIM" "$cmd" -q --html "$tmp/$name.html" "$@" >/dev/null 2>"$tmp/$name.err"; then
+		bad "$name: magos-sim $cmd --html"
 		return 1
 	fi
 	rm -f "$SHOTS/$name.png"
 	# One browser does both; an older Chromium that takes one action per run gets a second.
-	chrome "$tmp/$name.dom" --screenshot="$SHOTS/$name.png" --window-size=1400,1000 \
+	chrome "$tmp/$name.dom" --screenshot="$SHOTS/$name.png" --window-size="$size" \
 		--dump-dom "file://$tmp/$name.html"
 	[ -s "$SHOTS/$name.png" ] ||
-		chrome "$tmp/$name.png.out" --screenshot="$SHOTS/$name.png" --window-size=1400,1000 \
+		chrome "$tmp/$name.png.out" --screenshot="$SHOTS/$name.png" --window-size="$size" \
 			"file://$tmp/$name.html"
 	[ -s "$tmp/$name.dom" ] || chrome "$tmp/$name.dom" --dump-dom "file://$tmp/$name.html"
 	if [ -s "$SHOTS/$name.png" ]; then ok "$name: screenshot $SHOTS/$name.png"; else bad "$name: screenshot"; fi
@@ -82,6 +66,13 @@ shot() {
 	$CHECK "$tmp/$name.dom" >"$tmp/$name.facts"
 	fact "$name" js_ok = 1
 	fact "$name" js_error = 0
+}
+
+# shot NAME INPUT...: renders the report of INPUT, screenshots it and checks its DOM.
+shot() {
+	name=$1
+	shift
+	render "$name" 1400,1000 run "$@" || return 1
 	for s in summary gantt gates concurrency events; do
 		fact "$name" "has_$s" = 1
 	done
@@ -108,29 +99,7 @@ mcshot() {
 	name=$1
 	secs=$2
 	shift 2
-	cmd=$1
-	shift
-	if ! "$SIM" "$cmd" -q --html "$tmp/$name.html" "$@" >/dev/null 2>"$tmp/$name.err"; then
-		bad "$name: magos-sim $cmd --html"
-		return 1
-	fi
-	rm -f "$SHOTS/$name.png"
-	chrome "$tmp/$name.dom" --screenshot="$SHOTS/$name.png" --window-size=1200,2600 \
-		--dump-dom "file://$tmp/$name.html"
-	[ -s "$SHOTS/$name.png" ] ||
-		chrome "$tmp/$name.png.out" --screenshot="$SHOTS/$name.png" --window-size=1200,2600 \
-			"file://$tmp/$name.html"
-	[ -s "$tmp/$name.dom" ] || chrome "$tmp/$name.dom" --dump-dom "file://$tmp/$name.html"
-	if [ -s "$SHOTS/$name.png" ]; then ok "$name: screenshot $SHOTS/$name.png"; else bad "$name: screenshot"; fi
-	if [ -s "$tmp/$name.dom" ]; then
-		ok "$name: dump-dom"
-	else
-		bad "$name: dump-dom"
-		return 1
-	fi
-	$CHECK "$tmp/$name.dom" >"$tmp/$name.facts"
-	fact "$name" js_ok = 1
-	fact "$name" js_error = 0
+	render "$name" 1200,2600 "$@" || return 1
 	fact "$name" svg_cdf = 1
 	for s in $secs; do
 		fact "$name" "has_$s" = 1
@@ -157,5 +126,4 @@ if [ "${MAGOS_BROWSER_ALL:-0}" = 1 ]; then
 	done
 fi
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

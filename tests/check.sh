@@ -13,37 +13,9 @@
 #   - -n overrides expect.trials; -j does not change the output.
 # UPDATE=1 rewrites expected-output.txt and the .err files (review them).
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
-set -u
-MAGOS_SIM=${MAGOS_SIM:-build/debug/magos-sim}
-passed=0
-failed=0
-
-if [ ! -x "$MAGOS_SIM" ]; then
-	echo "check: $MAGOS_SIM is not built"
-	echo "script-totals: 0 passed, 1 failed"
-	exit 1
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "check: python3 is needed to validate the JUnit XML (scripts/install-deps.sh)"
-	echo "script-totals: 0 passed, 1 failed"
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; failed=$((failed + 1)); }
-
-# expect_rc NAME WANT GOT
-expect_rc() {
-	if [ "$3" -eq "$2" ]; then ok; else bad "$1: exit status $3, want $2"; fi
-}
-
-# contains NAME FILE TEXT: FILE holds the fixed string TEXT.
-contains() {
-	if grep -qF -- "$3" "$2"; then ok; else bad "$1: no '$3' in $2"; sed 's/^/    /' "$2" | head -n 20; fi
-}
+. "$(dirname "$0")/lib.sh"
+require_sim
+require_python "to validate the JUnit XML"
 
 # junit_check NAME FILE TESTS FAILURES: parses FILE and checks the counts and the shape.
 junit_check() {
@@ -66,15 +38,15 @@ for c in fails:
     if f.get("type") == "expectation":
         assert "(measured " in msg and ", limit " in msg, msg
 EOF
-	then ok; else bad "$1: $2 is not the JUnit document expected"; fi
+	then ok "$1"; else bad "$1: $2 is not the JUnit document expected"; fi
 }
 
 # ---------------------------------------------------------------- passing examples
 
-"$MAGOS_SIM" check --no-color --junit "$tmp/ok.xml" --summary "$tmp/ok.md" scenarios/ci/ \
+"$SIM" check --no-color --junit "$tmp/ok.xml" --summary "$tmp/ok.md" scenarios/ci/ \
 	>"$tmp/ok.out" 2>"$tmp/ok.err"
 rc=$?
-expect_rc "scenarios/ci/ passes" 0 $rc
+expect_status "scenarios/ci/ passes" 0 $rc
 [ $rc -eq 0 ] || sed 's/^/    /' "$tmp/ok.out" "$tmp/ok.err"
 if [ -s "$tmp/ok.err" ]; then bad "scenarios/ci/ wrote to stderr"; cat "$tmp/ok.err"; else ok; fi
 n=$(grep -c '^PASS ' "$tmp/ok.out")
@@ -88,17 +60,17 @@ contains "ci summary figures" "$tmp/ok.md" "| fleet-gate-holds-broad | 10 | 10 |
 
 fdir=scenarios/ci-failing
 ffile=$fdir/merged-staging-prod.yaml
-"$MAGOS_SIM" check --no-color "$fdir/" >"$tmp/f.out" 2>"$tmp/f.err"
+"$SIM" check --no-color "$fdir/" >"$tmp/f.out" 2>"$tmp/f.err"
 rc=$?
 [ -n "${UPDATE:-}" ] && cp "$tmp/f.out" "$fdir/expected-output.txt"
-expect_rc "ci-failing fails" 1 $rc
+expect_status "ci-failing fails" 1 $rc
 if cmp -s "$tmp/f.out" "$fdir/expected-output.txt"; then ok; else
 	bad "ci-failing output differs from $fdir/expected-output.txt"
 	diff "$fdir/expected-output.txt" "$tmp/f.out" | head -n 20
 fi
-"$MAGOS_SIM" check --no-color --github --junit "$tmp/f.xml" --summary "$tmp/f.md" "$ffile" \
+"$SIM" check --no-color --github --junit "$tmp/f.xml" --summary "$tmp/f.md" "$ffile" \
 	>"$tmp/g.out" 2>/dev/null
-expect_rc "ci-failing with --github fails" 1 $?
+expect_status "ci-failing with --github fails" 1 $?
 junit_check "ci-failing JUnit" "$tmp/f.xml" 5 2
 contains "JUnit failure holds value and limit" "$tmp/f.xml" \
 	'message="blast radius (every trial) 3 exceeds the limit 2 (5 trials) (measured 3, limit &lt;= 2)"'
@@ -134,10 +106,10 @@ if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 Mi
 
 for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
 	want=${input%.yaml}.err
-	"$MAGOS_SIM" check --no-color --junit "$tmp/bad.xml" "$input" >"$tmp/b.out" 2>"$tmp/b.err" </dev/null
+	"$SIM" check --no-color --junit "$tmp/bad.xml" "$input" >"$tmp/b.out" 2>"$tmp/b.err" </dev/null
 	rc=$?
 	[ -n "${UPDATE:-}" ] && cp "$tmp/b.err" "$want"
-	expect_rc "$input" 3 $rc
+	expect_status "$input" 3 $rc
 	if cmp -s "$tmp/b.err" "$want"; then ok; else
 		bad "$input: stderr differs from $want"
 		diff "$want" "$tmp/b.err" | head -n 10
@@ -182,8 +154,8 @@ spec:
       - name: dev
         selector: {matchLabels: {env: dev}}
 EOF2
-"$MAGOS_SIM" check --no-color --junit "$tmp/inv.xml" "$tmp/inv.yaml" >"$tmp/inv.out" 2>/dev/null
-expect_rc "invalid input" 3 $?
+"$SIM" check --no-color --junit "$tmp/inv.xml" "$tmp/inv.yaml" >"$tmp/inv.out" 2>/dev/null
+expect_status "invalid input" 3 $?
 contains "invalid: first line" "$tmp/inv.out" "INVALID $tmp/inv.yaml"
 contains "invalid: the loader's refusal" "$tmp/inv.out" "FAIL  $tmp/inv.yaml:11:27: MS001: Project \"default/shop\": unknown field \"spec.colour\""
 contains "invalid: other findings" "$tmp/inv.out" "FAIL  $tmp/inv.yaml:21:19: MS101: "
@@ -195,14 +167,14 @@ contains "invalid: JUnit counts" "$tmp/inv.xml" 'tests="4" failures="1" errors="
 
 # Exposure is a FleetRollout measure: on a Magos-only scenario it is an error, not a 0s pass.
 sed 's/^    completes: true$/    completes: true\n    exposure: {max: 2h}/' scenarios/ci/magos-staged.yaml >"$tmp/expo.yaml"
-"$MAGOS_SIM" check --no-color "$tmp/expo.yaml" >"$tmp/expo.out" 2>"$tmp/expo.err"
-expect_rc "exposure on a Magos scenario" 3 $?
+"$SIM" check --no-color "$tmp/expo.yaml" >"$tmp/expo.out" 2>"$tmp/expo.err"
+expect_status "exposure on a Magos scenario" 3 $?
 contains "exposure: message" "$tmp/expo.err" "error: spec.expect.exposure: does not apply: exposure is measured for FleetRollouts and this scenario has none"
 
 # Variants are linted (their findings named), their expectations not evaluated (docs/ci.md).
 V=tests/lint/variant-gate.yaml
-"$MAGOS_SIM" check --no-color "$V" >"$tmp/v.out" 2>"$tmp/v.err"
-expect_rc "a variant's error findings fail check" 1 $?
+"$SIM" check --no-color "$V" >"$tmp/v.out" 2>"$tmp/v.err"
+expect_status "a variant's error findings fail check" 1 $?
 contains "variant: MS205" "$tmp/v.out" "FAIL  $V:28:38: MS205: variant \"gated\": FleetRollout shop wave \"canary\" gate threshold max \"1%\""
 contains "variant: MS216" "$tmp/v.out" "FAIL  $V:27:45: MS216: variant \"gated\": "
 contains "variant: MS201" "$tmp/v.out" "FAIL  $V:22:15: MS201: variant \"gated\": "
@@ -211,41 +183,40 @@ contains "variant: unread series stays" "$tmp/v.out" "WARN  $V:14:14: MS003: spe
 
 # --github: file= relative to $GITHUB_WORKSPACE, or to the current directory.
 abs=$(pwd)/$ffile
-"$MAGOS_SIM" check --no-color --github "$abs" 2>/dev/null | grep '^::' >"$tmp/ga1"
+"$SIM" check --no-color --github "$abs" 2>/dev/null | grep '^::' >"$tmp/ga1"
 contains "github: absolute input relative to the cwd" "$tmp/ga1" "::error file=$ffile,line=32,"
 top=$(pwd)
-case "$MAGOS_SIM" in /*) sim=$MAGOS_SIM;; *) sim=$top/$MAGOS_SIM;; esac
+case "$SIM" in /*) sim=$SIM;; *) sim=$top/$SIM;; esac
 (cd scenarios && GITHUB_WORKSPACE=$top "$sim" check --no-color --github "ci-failing/${ffile##*/}" 2>/dev/null) |
 	grep '^::' >"$tmp/ga2"
 contains "github: relative to GITHUB_WORKSPACE" "$tmp/ga2" "::error file=$ffile,line=32,"
 
 # ---------------------------------------------------------------- options
 
-"$MAGOS_SIM" check -n 0 scenarios/ci/ >/dev/null 2>"$tmp/u.err"
-expect_rc "-n 0 is a usage error" 2 $?
+"$SIM" check -n 0 scenarios/ci/ >/dev/null 2>"$tmp/u.err"
+expect_status "-n 0 is a usage error" 2 $?
 contains "-n 0 message" "$tmp/u.err" "magos-sim check: invalid trial count '0': expected a whole number from 1 to 100000"
-"$MAGOS_SIM" check >/dev/null 2>&1
-expect_rc "no input is a usage error" 2 $?
-"$MAGOS_SIM" check --json x scenarios/ci/ >/dev/null 2>&1
-expect_rc "an option of another command is a usage error" 2 $?
+"$SIM" check >/dev/null 2>&1
+expect_status "no input is a usage error" 2 $?
+"$SIM" check --json x scenarios/ci/ >/dev/null 2>&1
+expect_status "an option of another command is a usage error" 2 $?
 
 mkdir "$tmp/dir.xml"
-"$MAGOS_SIM" check --junit "$tmp/dir.xml" scenarios/ci/magos-staged.yaml >/dev/null 2>"$tmp/io.err"
-expect_rc "JUnit onto a directory is an I/O error" 4 $?
+"$SIM" check --junit "$tmp/dir.xml" scenarios/ci/magos-staged.yaml >/dev/null 2>"$tmp/io.err"
+expect_status "JUnit onto a directory is an I/O error" 4 $?
 contains "I/O message" "$tmp/io.err" "magos-sim check: cannot write JUnit report '$tmp/dir.xml'"
-"$MAGOS_SIM" check --summary "$tmp/nodir/s.md" scenarios/ci/magos-staged.yaml >/dev/null 2>&1
-expect_rc "summary into a missing directory is an I/O error" 4 $?
+"$SIM" check --summary "$tmp/nodir/s.md" scenarios/ci/magos-staged.yaml >/dev/null 2>&1
+expect_status "summary into a missing directory is an I/O error" 4 $?
 if [ -e "$tmp/nodir/s.md" ] || ls "$tmp" | grep -q '^\.'; then bad "partial output left"; else ok; fi
 
-"$MAGOS_SIM" check --no-color -n 3 scenarios/ci/magos-staged.yaml >"$tmp/n3.out" 2>&1
-expect_rc "-n 3" 0 $?
+"$SIM" check --no-color -n 3 scenarios/ci/magos-staged.yaml >"$tmp/n3.out" 2>&1
+expect_status "-n 3" 0 $?
 contains "-n overrides expect.trials" "$tmp/n3.out" "completes: 3 of 3 trials completed, as expected"
-"$MAGOS_SIM" check --no-color -j 1 scenarios/ci/ >"$tmp/j1.out" 2>&1
-"$MAGOS_SIM" check --no-color -j 3 scenarios/ci/ >"$tmp/j3.out" 2>&1
+"$SIM" check --no-color -j 1 scenarios/ci/ >"$tmp/j1.out" 2>&1
+"$SIM" check --no-color -j 3 scenarios/ci/ >"$tmp/j3.out" 2>&1
 if cmp -s "$tmp/j1.out" "$tmp/j3.out" && cmp -s "$tmp/j1.out" "$tmp/ok.out"; then ok; else
 	bad "output depends on -j"; diff "$tmp/j1.out" "$tmp/j3.out" | head
 fi
 
-echo "check: $passed passed, $failed failed"
-echo "script-totals: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "check: $pass passed, $fail failed"
+finish

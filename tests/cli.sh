@@ -2,27 +2,8 @@
 # End-to-end checks of the magos-sim command line: exit codes, determinism of
 # the JSON output, atomic output files, write errors on stdout, and the
 # upstream sample manifests accepted unchanged.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 SAMPLES=../shared/fixtures/upstream/magos-samples
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-
-# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
-	fi
-}
 
 expect_rc "version exits 0" 0 "$SIM" version
 expect_rc "no command is a usage error" 2 "$SIM"
@@ -180,11 +161,7 @@ if grep -q "^  canary                   0s    1m48.604s        41m3s        41m3
 else
 	bad "a small fleet: terminal wave table and summary lines"
 fi
-if python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.argv[1], encoding="utf-8")))' "$tmp/fleet.txt"; then
-	ok "a small fleet: the report fits 80 columns"
-else
-	bad "a small fleet: the report fits 80 columns"
-fi
+check "a small fleet: the report fits 80 columns" fits "$tmp/fleet.txt" 80
 
 # Publish events count as scripted events: the run does not end before them.
 sed '/at: 6h/,/annotate:/d' scenarios/fleet-standing-policy.yaml >"$tmp/standing.yaml"
@@ -254,15 +231,14 @@ if ! grep -q "$(printf '\033')" "$tmp/ctl.out"; then ok "control characters are 
 
 # The terminal timeline fits 80 columns and has no colour when not a TTY.
 "$SIM" run scenarios/payments-platform.yaml >"$tmp/tty.txt" 2>&1
-# Columns, not bytes: drop UTF-8 continuation bytes before measuring.
-if LC_ALL=C sed 's/[\x80-\xbf]//g' "$tmp/tty.txt" | awk '{ if (length($0) > 80) exit 1 }' && [ "$(wc -l <"$tmp/tty.txt")" -gt 10 ]; then ok "timeline fits 80 columns"; else bad "timeline fits 80 columns"; fi
+if fits "$tmp/tty.txt" 80 && [ "$(wc -l <"$tmp/tty.txt")" -gt 10 ]; then ok "timeline fits 80 columns"; else bad "timeline fits 80 columns"; fi
 if ! grep -q "$(printf '\033')" "$tmp/tty.txt"; then ok "no colour codes when not a TTY"; else bad "no colour codes when not a TTY"; fi
 "$SIM" run --color always scenarios/payments-platform.yaml >"$tmp/col.txt" 2>&1
 if grep -q "$(printf '\033')" "$tmp/col.txt"; then ok "--color always colours"; else bad "--color always colours"; fi
 
 # Help fits 80 columns.
 for c in "" run check lint compare; do "$SIM" help $c; done >"$tmp/help.txt" 2>&1
-if LC_ALL=C sed 's/[\x80-\xbf]//g' "$tmp/help.txt" | awk '{ if (length($0) > 80) exit 1 }'; then ok "help fits 80 columns"; else bad "help fits 80 columns"; fi
+check "help fits 80 columns" fits "$tmp/help.txt" 80
 
 # check: every example passes; a run stopped by its event budget fails (exit 1).
 expect_rc "check passes the examples" 0 "$SIM" check scenarios/*.yaml
@@ -278,5 +254,4 @@ sed -i "s|PWD|$(pwd)|" "$tmp/budget.yaml"
 expect_rc "check fails a run stopped by its event budget" 1 "$SIM" check "$tmp/budget.yaml"
 if grep -q "event budget" "$tmp/out"; then ok "check names the bound"; else bad "check names the bound"; fi
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

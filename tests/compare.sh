@@ -4,31 +4,8 @@
 # JSON and Markdown outputs; shard + merge print exactly the unsharded output
 # (run and compare, in any file order); bad shards, garbage and partials that
 # do not belong together are refused with a clear message.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 SCN=scenarios/three-environments.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # NAME: the exit status of the rest decides
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
-# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
-	fi
-}
 
 # The head: prod applies take 15m on average instead of 10m.
 sed 's/gamma: {mean: 10m, sd: 3m}/gamma: {mean: 15m, sd: 3m}/' "$SCN" >"$tmp/slow.yaml"
@@ -169,5 +146,4 @@ expect_rc "partials of other trial counts are refused" 3 "$SIM" merge "$tmp/r1.j
 expect_rc "run and compare partials do not mix" 3 "$SIM" merge "$tmp/r1.json" "$tmp/c2.json"
 expect_rc "--max-regression on run partials is a usage error" 2 "$SIM" merge --max-regression p95=1% "$tmp/r1.json" "$tmp/r2.json" "$tmp/r3.json"
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,77 +5,27 @@
 # report.  The times are exact: a scenario and its seed give the same run on
 # any machine, so a changed time means the comment is out of date.
 # Run from the repository root; MAGOS_SIM names the program (make check sets it).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 
 EXAMPLES="three-environments multi-region-prod parallel-cohorts staging-failure-halts
 policy-violation commit-mid-rollout default-parallel payments-platform"
 
 for name in $EXAMPLES; do
-	f=scenarios/$name.yaml
-	"$SIM" run -q --json "$tmp/$name.json" "$f" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	rc=$?
-	if [ "$rc" -eq 0 ] && [ -s "$tmp/$name.json" ]; then ok "$name runs (exit 0, JSON written)"; else
-		bad "$name runs (exit $rc)"; sed 's/^/     /' "$tmp/$name.err" | head -5
-	fi
-	if grep -q "warning\|error" "$tmp/$name.err"; then
-		bad "$name loads without warnings"; sed 's/^/     /' "$tmp/$name.err" | head -5
-	else ok "$name loads without warnings"; fi
+	run_example "$name"
 done
 
-"$SIM" check scenarios/*.yaml >"$tmp/check.out" 2>&1
-rc=$?
-if [ "$rc" -eq 0 ]; then ok "check scenarios/*.yaml exits 0"; else
-	bad "check scenarios/*.yaml exits $rc"; sed 's/^/     /' "$tmp/check.out" | head -10
-fi
+expect_rc "check scenarios/*.yaml exits 0" 0 "$SIM" check scenarios/*.yaml
 
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "skip the promised facts: python3 is not installed"
-	echo "script-totals: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-fi
+pyfacts "$tmp" <<'PY'
+import sys
 
-python3 - "$tmp" >"$tmp/py.out" 2>&1 <<'PY'
-import json, os, sys
+from facts import check, load, status_changes
 
 tmp = sys.argv[1]
 
 
-def load(name):
-    path = os.path.join(tmp, name + ".json")
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        print("FAIL %s: no readable report (%s)" % (name, e))
-        return None
-
-
-def check(what, cond, got=None):
-    if cond:
-        print("ok   " + what)
-    else:
-        print("FAIL " + what + ("" if got is None else " (got %r)" % (got,)))
-
-
 def rollout_levels(d, name):
-    """(t_ms, phase, reason, message) of every status write of Rollout name
-    that changed phase, reason or message."""
-    out = []
-    for e in d["timeline"]:
-        if e["kind"] == "Rollout" and e["name"] == name and e["change"] == "status":
-            row = (e["t_ms"], e["phase"], e["reason"], e["message"])
-            if not out or out[-1][1:] != row[1:]:
-                out.append(row)
-    return out
+    return status_changes(d, "Rollout", name)
 
 
 def ws_phases(d, name):
@@ -130,7 +80,7 @@ def steps(d, rollout):
 
 for name in ("three-environments", "multi-region-prod", "parallel-cohorts", "staging-failure-halts",
              "policy-violation", "commit-mid-rollout", "default-parallel"):
-    rep = load(name)
+    rep = load(tmp, name)
     if rep:
         warn = [x for x in rep["notices"] if x["severity"] != "info"]
         check(name + ": no warnings in the run's notices", not warn, warn)
@@ -140,7 +90,7 @@ DONE = ("Applied", "RolloutCompleted", "All steps completed successfully")
 
 # 1. three-environments ------------------------------------------------------
 n = "three-environments"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 1805716, False)
     check(n + ": levels dev → staging → prod → completed",
@@ -160,7 +110,7 @@ if d:
 
 # 2. multi-region-prod -------------------------------------------------------
 n = "multi-region-prod"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 1872177, False)
     want = [(0, "Reconciling", "LevelProgressing", L % "staging"),
@@ -182,7 +132,7 @@ if d:
 
 # 3. parallel-cohorts ---------------------------------------------------------
 n = "parallel-cohorts"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 1782064, False)
     check(n + ": three cohorts",
@@ -211,7 +161,7 @@ if d:
 
 # 4. staging-failure-halts ---------------------------------------------------
 n = "staging-failure-halts"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 3108082, True)
     s = d["summary"]
@@ -240,7 +190,7 @@ if d:
 
 # 5. policy-violation --------------------------------------------------------
 n = "policy-violation"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 4982164, True)
     s = d["summary"]
@@ -277,7 +227,7 @@ if d:
 
 # 6. commit-mid-rollout ------------------------------------------------------
 n = "commit-mid-rollout"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 2054604, False)
     KEY = "magosproject.io/detected-revision"
@@ -316,7 +266,7 @@ if d:
 
 # 7. default-parallel --------------------------------------------------------
 n = "default-parallel"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary_basics(n, d, 426012, False)
     p = [(e["t_ms"], e["phase"], e["reason"], e["message"]) for e in d["timeline"]
@@ -335,12 +285,4 @@ if d:
           applied[0] == (203595, "sandbox-payments") and applied[-1] == (426012, "sandbox-checkout"), applied)
     check(n + ": no Rollout in the summary", d["summary"]["rollouts"] == [], d["summary"]["rollouts"])
 PY
-pyrc=$?
-cat "$tmp/py.out"
-p=$(grep -c '^ok ' "$tmp/py.out")
-f=$(grep -c '^FAIL' "$tmp/py.out")
-pass=$((pass + p))
-fail=$((fail + f))
-if [ "$pyrc" -ne 0 ]; then bad "the python checks ran to the end (exit $pyrc)"; fi
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

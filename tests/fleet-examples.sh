@@ -6,49 +6,23 @@
 # its seed give the same run on any machine, so a changed time means the
 # comment is out of date.
 # Run from the repository root; MAGOS_SIM names the program (make check sets it).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 
 EXAMPLES="fleet-moodle fleet-gate-halt fleet-member-regression fleet-rollback-pinned
 fleet-rollback-derived fleet-unassigned fleet-contested fleet-standing-policy"
 
 for name in $EXAMPLES; do
-	f=scenarios/$name.yaml
-	"$SIM" run -q --json "$tmp/$name.json" "$f" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	rc=$?
-	if [ "$rc" -eq 0 ] && [ -s "$tmp/$name.json" ]; then ok "$name runs (exit 0, JSON written)"; else
-		bad "$name runs (exit $rc)"; sed 's/^/     /' "$tmp/$name.err" | head -5
-	fi
-	if grep -q "warning\|error" "$tmp/$name.err"; then
-		bad "$name loads without warnings"; sed 's/^/     /' "$tmp/$name.err" | head -5
-	else ok "$name loads without warnings"; fi
-	if head -1 "$f" | grep -q "^# $name: "; then ok "$name opens with its comment"; else
+	run_example "$name"
+	if head -1 "scenarios/$name.yaml" | grep -q "^# $name: "; then ok "$name opens with its comment"; else
 		bad "$name opens with its comment"; fi
 done
 
-"$SIM" check scenarios/*.yaml >"$tmp/check.out" 2>&1
-rc=$?
-if [ "$rc" -eq 0 ]; then ok "check scenarios/*.yaml exits 0"; else
-	bad "check scenarios/*.yaml exits $rc"; sed 's/^/     /' "$tmp/check.out" | head -10
-fi
+expect_rc "check scenarios/*.yaml exits 0" 0 "$SIM" check scenarios/*.yaml
 
 # The terminal report of a fleet reads at hundreds of members: member writes
 # summarised per wave, adoption over time, repeats collapsed, the fleet view
 # shortened to what differs, rollback outcomes by reason, and a value or a
 # reason after every summary label.  Exact lines, so a change shows here.
-has() { # file, fixed text, what
-	if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3"; echo "     wanted: $2"; fi
-}
-hasnt() { # file, fixed text, what
-	if grep -qF -- "$2" "$1"; then bad "$3"; echo "     unwanted: $2"; else ok "$3"; fi
-}
 for name in $EXAMPLES; do
 	"$SIM" run "scenarios/$name.yaml" >"$tmp/$name.txt" 2>&1
 done
@@ -56,69 +30,68 @@ t=$tmp/fleet-moodle.txt
 n=$(wc -l <"$t")
 if [ "$n" -lt 200 ]; then ok "fleet-moodle: 300 members in under 200 lines ($n)"; else
 	bad "fleet-moodle: 300 members in under 200 lines ($n)"; fi
-has "$t" "        1h0m0s  wave broad                  members  120 AwaitingApproval" \
-	"fleet-moodle: the publish is one line per wave"
-has "$t" "      1h54m30s  wave broad                  members  120 approved 4.6.0" \
-	"fleet-moodle: the approvals are one line per wave"
-has "$t" "   2h2m18.007s  wave broad                  adopted  60/120 at 4.6.0, 60 ready" \
-	"fleet-moodle: half of broad adopted and Ready"
-has "$t" "   2h10m1.142s  wave broad                  adopted  120/120 at 4.6.0, 120 ready" \
-	"fleet-moodle: all of broad adopted and Ready"
-hasnt "$t" "StageSet moodle-tenant-" "fleet-moodle: no member printed one by one"
-has "$t" "  WAVE           AT TARGET      HALF AT       ALL AT   HALF READY    ALL READY" \
-	"fleet-moodle: the adoption table's header"
-has "$t" "  broad            120/120  2h2m18.007s  2h10m1.142s  2h2m18.007s  2h10m1.142s" \
-	"fleet-moodle: broad's adoption row, exact as the waves table"
-has "$t" "  broad              1h54m30s  2h10m1.142s" "fleet-moodle: the waves table's time, the same"
-has "$t" "    ✓ 120 members at 4.6.0, Ready" "fleet-moodle: the fleet view sums up broad"
+contains "fleet-moodle: the publish is one line per wave" "$t" \
+	"        1h0m0s  wave broad                  members  120 AwaitingApproval"
+contains "fleet-moodle: the approvals are one line per wave" "$t" \
+	"      1h54m30s  wave broad                  members  120 approved 4.6.0"
+contains "fleet-moodle: half of broad adopted and Ready" "$t" \
+	"   2h2m18.007s  wave broad                  adopted  60/120 at 4.6.0, 60 ready"
+contains "fleet-moodle: all of broad adopted and Ready" "$t" \
+	"   2h10m1.142s  wave broad                  adopted  120/120 at 4.6.0, 120 ready"
+lacks "fleet-moodle: no member printed one by one" "$t" "StageSet moodle-tenant-"
+contains "fleet-moodle: the adoption table's header" "$t" \
+	"  WAVE           AT TARGET      HALF AT       ALL AT   HALF READY    ALL READY"
+contains "fleet-moodle: broad's adoption row, exact as the waves table" "$t" \
+	"  broad            120/120  2h2m18.007s  2h10m1.142s  2h2m18.007s  2h10m1.142s"
+contains "fleet-moodle: the waves table's time, the same" "$t" "  broad              1h54m30s  2h10m1.142s"
+contains "fleet-moodle: the fleet view sums up broad" "$t" "    ✓ 120 members at 4.6.0, Ready"
 "$SIM" run --timeline all scenarios/fleet-moodle.yaml >"$tmp/moodle-all.txt" 2>&1
 n=$(grep -c "✓ moodle-tenant-" "$tmp/moodle-all.txt")
 if [ "$n" -eq 300 ]; then ok "fleet-moodle --timeline all: every member in the view"; else
 	bad "fleet-moodle --timeline all: every member in the view ($n)"; fi
-has "$tmp/moodle-all.txt" "StageSet moodle-tenant-120/app status   Succeeded" \
-	"fleet-moodle --timeline all: member writes one by one"
+contains "fleet-moodle --timeline all: member writes one by one" "$tmp/moodle-all.txt" \
+	"StageSet moodle-tenant-120/app status   Succeeded"
 t=$tmp/fleet-gate-halt.txt
-has "$t" "                … repeated ×40 every 30s until 40m30s" \
-	"fleet-gate-halt: the Halted warning of every pass is one line"
+contains "fleet-gate-halt: the Halted warning of every pass is one line" "$t" \
+	"                … repeated ×40 every 30s until 40m30s"
 n=$(grep -c "!! warning" "$t")
 if [ "$n" -eq 1 ]; then ok "fleet-gate-halt: one warning printed"; else bad "fleet-gate-halt: one warning printed ($n)"; fi
-has "$t" "blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the" \
-	"fleet-gate-halt: blast on its label's line"
-has "$t" "detection none: no regression onset in this run (no member on 4.6.0 regressed or" \
-	"fleet-gate-halt: detection says why there is none"
-has "$t" "exposure  10.0 member-minutes on 4.6.0 before the halt (each blast member from" \
-	"fleet-gate-halt: exposure (adoption to the halt) on its label's line"
-has "$t" "          its adoption to 21m0s); after the halt: 1 member never left it (not" \
-	"fleet-gate-halt: after the halt the canary was never remediated"
+contains "fleet-gate-halt: blast on its label's line" "$t" \
+	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
+contains "fleet-gate-halt: detection says why there is none" "$t" \
+	"detection none: no regression onset in this run (no member on 4.6.0 regressed or"
+contains "fleet-gate-halt: exposure (adoption to the halt) on its label's line" "$t" \
+	"exposure  10.0 member-minutes on 4.6.0 before the halt (each blast member from"
+contains "fleet-gate-halt: after the halt the canary was never remediated" "$t" \
+	"          its adoption to 21m0s); after the halt: 1 member never left it (not"
 "$SIM" run --until horizon scenarios/fleet-gate-halt.yaml >"$tmp/gate-horizon.txt" 2>&1
-has "$tmp/gate-horizon.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt" \
-	"fleet-gate-halt --until horizon: the same exposure (the stop rule plays no part)"
+contains "fleet-gate-halt --until horizon: the same exposure (the stop rule plays no part)" "$tmp/gate-horizon.txt" \
+	"exposure  10.0 member-minutes on 4.6.0 before the halt"
 t=$tmp/fleet-rollback-pinned.txt
 n=$(grep -c "│ annotations: +stages.metio.wtf/rollback-to=4.5.0" "$t")
 if [ "$n" -eq 4 ]; then ok "fleet-rollback-pinned: each stamp on its member's line"; else
 	bad "fleet-rollback-pinned: each stamp on its member's line ($n)"; fi
-has "$t" "  │ rollback 25m0s wave canary → 4.5.0: stamped rollback-to on 4 members" \
-	"fleet-rollback-pinned: the rollback's stamps counted"
-has "$t" "    │ refused (DowngradeRequiresMigration) 1: one-way/moodle (25m0s)" \
-	"fleet-rollback-pinned: a refusal with its reason"
-has "$t" "    │ refused (DowngradeNotAllowed) 1: strict/moodle (25m0s)" \
-	"fleet-rollback-pinned: the other refusal with its reason"
-has "$t" "    │ not downgraded, not refused 2: tenant-00/moodle, tenant-01/moodle" \
-	"fleet-rollback-pinned: the stall, by name"
-has "$t" "StageSet strict/moodle    status   DowngradeNotAllowed" \
-	"fleet-rollback-pinned: a refusal stays visible in the timeline"
-has "$t" "detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression" \
-	"fleet-rollback-pinned: the onset is tenant-00's regression, not a refusal the halt caused"
-has "$t" "    ⚠ one-way/moodle               4.6.0  not Ready: DowngradeRequiresMigration" \
-	"fleet-rollback-pinned: the fleet view gives the Ready reason"
-has "$t" "    ⚠ tenant-01/moodle             4.6.0  not Ready: AwaitingApproval" \
-	"fleet-rollback-pinned: a member waiting for the rollback's approval says so"
-has "$tmp/fleet-member-regression.txt" \
-	"         40m0s  StageSet tenant-00/moodle status   Succeeded" \
-	"fleet-member-regression: the recovery after StageFailed is shown"
-has "$tmp/fleet-member-regression.txt" \
-	"detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression" \
-	"fleet-member-regression: the scripted regress is a regression window"
+contains "fleet-rollback-pinned: the rollback's stamps counted" "$t" \
+	"  │ rollback 25m0s wave canary → 4.5.0: stamped rollback-to on 4 members"
+contains "fleet-rollback-pinned: a refusal with its reason" "$t" \
+	"    │ refused (DowngradeRequiresMigration) 1: one-way/moodle (25m0s)"
+contains "fleet-rollback-pinned: the other refusal with its reason" "$t" \
+	"    │ refused (DowngradeNotAllowed) 1: strict/moodle (25m0s)"
+contains "fleet-rollback-pinned: the stall, by name" "$t" \
+	"    │ not downgraded, not refused 2: tenant-00/moodle, tenant-01/moodle"
+contains "fleet-rollback-pinned: a refusal stays visible in the timeline" "$t" \
+	"StageSet strict/moodle    status   DowngradeNotAllowed"
+contains "fleet-rollback-pinned: the onset is tenant-00's regression, not a refusal the halt caused" "$t" \
+	"detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression"
+contains "fleet-rollback-pinned: the fleet view gives the Ready reason" "$t" \
+	"    ⚠ one-way/moodle               4.6.0  not Ready: DowngradeRequiresMigration"
+contains "fleet-rollback-pinned: a member waiting for the rollback's approval says so" "$t" \
+	"    ⚠ tenant-01/moodle             4.6.0  not Ready: AwaitingApproval"
+t=$tmp/fleet-member-regression.txt
+contains "fleet-member-regression: the recovery after StageFailed is shown" "$t" \
+	"         40m0s  StageSet tenant-00/moodle status   Succeeded"
+contains "fleet-member-regression: the scripted regress is a regression window" "$t" \
+	"detection 0s, from the fault onset at 25m0s (tenant-00/moodle began a regression"
 # The same rollback with 60 generated tenants: past 5 of a kind per wave and
 # instant, the rest is counted; the rollback names the first 3 per outcome.
 sed 's/count: 10$/count: 60/' scenarios/fleet-rollback-pinned.yaml >"$tmp/big.yaml"
@@ -127,45 +100,41 @@ t=$tmp/big.txt
 n=$(grep -c "│ annotations: +stages.metio.wtf/rollback-to=4.5.0" "$t")
 if [ "$n" -eq 5 ]; then ok "a big rollback: 5 stamps one by one"; else
 	bad "a big rollback: 5 stamps one by one ($n)"; fi
-has "$t" "                │ 9 more stamped rollback-to=4.5.0" "a big rollback: the other 9 stamps counted"
-has "$t" "         25m0s  wave canary               members  7 more AwaitingApproval" \
-	"a big rollback: the other 7 holds counted"
-has "$t" "    │ not downgraded, not refused 12: tenant-00/moodle, tenant-01/moodle," \
-	"a big rollback: the stalled members, the first few by name"
-has "$t" "    │ tenant-02/moodle, … 9 more" "a big rollback: the rest of the stalled counted"
-has "$t" "    ⚠ 12 more at 4.6.0, not Ready: AwaitingApproval" \
-	"a big rollback: the fleet view sums up canary with the Ready reason"
-has "$t" "    ⚠ strict/moodle                4.6.0  not Ready: DowngradeNotAllowed" \
-	"a big rollback: the refusing member shows its reason"
+contains "a big rollback: the other 9 stamps counted" "$t" "                │ 9 more stamped rollback-to=4.5.0"
+contains "a big rollback: the other 7 holds counted" "$t" \
+	"         25m0s  wave canary               members  7 more AwaitingApproval"
+contains "a big rollback: the stalled members, the first few by name" "$t" \
+	"    │ not downgraded, not refused 12: tenant-00/moodle, tenant-01/moodle,"
+contains "a big rollback: the rest of the stalled counted" "$t" "    │ tenant-02/moodle, … 9 more"
+contains "a big rollback: the fleet view sums up canary with the Ready reason" "$t" \
+	"    ⚠ 12 more at 4.6.0, not Ready: AwaitingApproval"
+contains "a big rollback: the refusing member shows its reason" "$t" \
+	"    ⚠ strict/moodle                4.6.0  not Ready: DowngradeNotAllowed"
 t=$tmp/fleet-rollback-derived.txt
 n=$(wc -l <"$t")
 if [ "$n" -lt 250 ]; then ok "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; else
 	bad "fleet-rollback-derived: the oscillation in under 250 lines ($n)"; fi
-has "$t" "    │ downgraded 2: tenant-00/moodle (40m0s), tenant-01/moodle (26m0s)" \
-	"fleet-rollback-derived: the downgrades with their times"
-has "$t" "                … tenant-01/moodle update repeated ×47 every 2m0s until 1h59m0s" \
-	"fleet-rollback-derived: a repeat names the one entry it repeats"
-has "$t" "                … tenant-01/moodle status repeated ×94 every 1m0s until 2h0m0s" \
-	"fleet-rollback-derived: the oscillating member's writes collapse"
+contains "fleet-rollback-derived: the downgrades with their times" "$t" \
+	"    │ downgraded 2: tenant-00/moodle (40m0s), tenant-01/moodle (26m0s)"
+contains "fleet-rollback-derived: a repeat names the one entry it repeats" "$t" \
+	"                … tenant-01/moodle update repeated ×47 every 2m0s until 1h59m0s"
+contains "fleet-rollback-derived: the oscillating member's writes collapse" "$t" \
+	"                … tenant-01/moodle status repeated ×94 every 1m0s until 2h0m0s"
 t=$tmp/fleet-standing-policy.txt
-has "$t" "exposure  0 member-minutes: no member had adopted 4.6.0 by the halt" \
-	"fleet-standing-policy: no blast radius, no exposure"
-has "$t" "      soaked 3 times; it first passed on the settle begun at 1m0s" \
-	"fleet-standing-policy: which settle canary passed on"
-has "$t" "      settled before it opened: on the version its members ran then" \
-	"fleet-standing-policy: a wave settled before it opened says why"
-has "$t" "       4h31m0s  wave broad               members  3 approved 4.7.0" \
-	"fleet-standing-policy: the next version's approvals as one line"
-has "$t" "  adoption of 4.6.0: when half and all of each wave were at it / Ready on it" \
-	"fleet-standing-policy: the first version's adoption table"
-has "$t" "  adoption of 4.7.0: when half and all of each wave were at it / Ready on it" \
-	"fleet-standing-policy: the second version's adoption table"
+contains "fleet-standing-policy: no blast radius, no exposure" "$t" \
+	"exposure  0 member-minutes: no member had adopted 4.6.0 by the halt"
+contains "fleet-standing-policy: which settle canary passed on" "$t" \
+	"      soaked 3 times; it first passed on the settle begun at 1m0s"
+contains "fleet-standing-policy: a wave settled before it opened says why" "$t" \
+	"      settled before it opened: on the version its members ran then"
+contains "fleet-standing-policy: the next version's approvals as one line" "$t" \
+	"       4h31m0s  wave broad               members  3 approved 4.7.0"
+contains "fleet-standing-policy: the first version's adoption table" "$t" \
+	"  adoption of 4.6.0: when half and all of each wave were at it / Ready on it"
+contains "fleet-standing-policy: the second version's adoption table" "$t" \
+	"  adoption of 4.7.0: when half and all of each wave were at it / Ready on it"
 # Every report fits its width: 80 and 120 columns, both timelines; colour
 # changes no text.
-fits() { # file, width
-	! command -v python3 >/dev/null 2>&1 ||
-		python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > int(sys.argv[2]) for l in open(sys.argv[1], encoding="utf-8")))' "$1" "$2"
-}
 for name in $EXAMPLES; do
 	"$SIM" run --color always "scenarios/$name.yaml" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$tmp/c.txt"
 	if cmp -s "$tmp/c.txt" "$tmp/$name.txt"; then ok "$name: colour changes no text"; else
@@ -178,46 +147,16 @@ for name in $EXAMPLES; do
 		bad "$name --timeline all fits 80 columns"; fi
 done
 
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "skip the promised facts: python3 is not installed"
-	echo "script-totals: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-fi
+pyfacts "$tmp" <<'PY'
+import sys
 
-python3 - "$tmp" >"$tmp/py.out" 2>&1 <<'PY'
-import json, os, sys
+from facts import check, load, status_changes
 
 tmp = sys.argv[1]
 
 
-def load(name):
-    path = os.path.join(tmp, name + ".json")
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        print("FAIL %s: no readable report (%s)" % (name, e))
-        return None
-
-
-def check(what, cond, got=None):
-    if cond:
-        print("ok   " + what)
-    else:
-        print("FAIL " + what + ("" if got is None else " (got %r)" % (got,)))
-
-
 def levels(d, name):
-    """(t_ms, phase, reason, message) of the status writes of FleetRollout
-    name that changed its phase, reason or message."""
-    out = []
-    for e in d["timeline"]:
-        if e["kind"] == "FleetRollout" and e["name"] == name and e["change"] == "status":
-            row = (e["t_ms"], e["phase"], e["reason"], e["message"])
-            if not out or out[-1][1:] != row[1:]:
-                out.append(row)
-    return out
+    return status_changes(d, "FleetRollout", name)
 
 
 def member(d, ns, change="status", since=0, until=None):
@@ -269,7 +208,7 @@ CUR = "the current version"
 
 # 1. fleet-moodle --------------------------------------------------------------
 n = "fleet-moodle"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary(n, d, True, 12508183, None)
     got = levels(d, "moodle")
@@ -312,7 +251,7 @@ if d:
 
 # 2. fleet-gate-halt -------------------------------------------------------------
 n = "fleet-gate-halt"
-d = load(n)
+d = load(tmp, n)
 if d:
     msg = GATE % ("canary", "0.05235")
     summary(n, d, True, 3840000, 1260000, msg)
@@ -330,7 +269,7 @@ if d:
 
 # 3. fleet-member-regression -------------------------------------------------------
 n = "fleet-member-regression"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary(n, d, True, 5580000, 1500000, REG % "canary")
     got = levels(d, "moodle")
@@ -345,7 +284,7 @@ if d:
 
 # 4. fleet-rollback-pinned --------------------------------------------------------
 n = "fleet-rollback-pinned"
-d = load(n)
+d = load(tmp, n)
 if d:
     msg = REG % "canary" + BACK % ("canary", "4.5.0")
     summary(n, d, False, None, 1500000, msg)
@@ -383,7 +322,7 @@ if d:
 
 # 5. fleet-rollback-derived -------------------------------------------------------
 n = "fleet-rollback-derived"
-d = load(n)
+d = load(tmp, n)
 if d:
     msg = REG % "canary" + BACK % ("canary", "4.5.0")
     summary(n, d, False, None, 1500000, msg)
@@ -413,7 +352,7 @@ if d:
 
 # 6. fleet-unassigned -------------------------------------------------------------
 n = "fleet-unassigned"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary(n, d, True, 4500000, None)
     got = levels(d, "moodle")
@@ -427,7 +366,7 @@ if d:
 
 # 7. fleet-contested ---------------------------------------------------------------
 n = "fleet-contested"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary(n, d, True, 5040000, None)
     c = "2 selected StageSet(s) are governed by another FleetRollout: " \
@@ -444,7 +383,7 @@ if d:
 
 # 8. fleet-standing-policy --------------------------------------------------------
 n = "fleet-standing-policy"
-d = load(n)
+d = load(tmp, n)
 if d:
     summary(n, d, True, 3660000, 7200000, REG % "canary")
     check(n + ": the run ends at 6h", d["run"]["end_ms"] == 21600000, d["run"])
@@ -457,12 +396,4 @@ if d:
     check(n + ": three rollouts, each new version first halting once", got == want, got)
     check(n + ": two Warnings, at 2h and 4h", warnings(d) == [7200000, 14400000], warnings(d))
 PY
-pyrc=$?
-cat "$tmp/py.out"
-p=$(grep -c '^ok ' "$tmp/py.out")
-f=$(grep -c '^FAIL' "$tmp/py.out")
-pass=$((pass + p))
-fail=$((fail + f))
-if [ "$pyrc" -ne 0 ]; then bad "the python checks ran to the end (exit $pyrc)"; fi
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

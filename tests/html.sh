@@ -11,16 +11,8 @@
 # sections and chart counts, censored trials (some, all), one trial, zero
 # halts, markup in names, same bytes whatever -j (100 000 trials with
 # MAGOS_HTML_BIG=1; tests/unit/test_html_mc.c draws 100 000 synthetic rows).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 CHECK="python3 tests/html/check_html.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 # render NAME ARGS...: runs `run -q --html $tmp/NAME.html ARGS`, then the structure check into $tmp/NAME.facts.
 render() {
@@ -30,20 +22,9 @@ render() {
 		ok "$name: renders"
 	else
 		bad "$name: renders (exit $?)"
-		sed 's/^/     /' "$tmp/$name.err" | head -5
+		show "$tmp/$name.err"
 	fi
 	$CHECK "$tmp/$name.html" >"$tmp/$name.facts" 2>&1 || { bad "$name: parses"; head -5 "$tmp/$name.facts"; }
-}
-
-# fact NAME KEY OP VALUE: compares a fact of NAME's page (OP: = or a test(1) numeric operator).
-fact() {
-	got=$(sed -n "s/^$2=//p" "$tmp/$1.facts")
-	if [ "$3" = "=" ]; then
-		[ "$got" = "$4" ]
-	else
-		[ "${got:-x}" -eq "${got:-x}" ] 2>/dev/null && [ "$got" "$3" "$4" ]
-	fi
-	if [ $? -eq 0 ]; then ok "$1: $2 $3 $4"; else bad "$1: $2 $3 $4 (got '$got')"; fi
 }
 
 # common NAME: what every page has.
@@ -319,5 +300,4 @@ fi
 rc=$?
 if [ $rc -eq 2 ] && [ ! -e "$tmp/cx.html" ]; then ok "compare --html with --shard: usage error"; else bad "compare --html with --shard: usage error (exit $rc)"; fi
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

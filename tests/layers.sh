@@ -2,23 +2,14 @@
 # The layering rules of docs/architecture.md, as a test: the tree passes
 # scripts/check-layers.sh, and a copy of it with one wrong include (or call)
 # fails it, naming the file.
-set -u
+. "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
-pass=0
-fail=0
-t() { # NAME CONDITION...
-	name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); echo "ok   $name"; else fail=$((fail + 1)); echo "FAIL $name"; fi
-}
 
 out=$(sh scripts/check-layers.sh 2>&1)
 rc=$?
-t "the tree keeps its layers" [ "$rc" -eq 0 ]
+check "the tree keeps its layers" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || printf '%s\n' "$out" | grep -A5 '^FAIL'
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # wrong FILE LINE: a copy of the tree with LINE appended to FILE; the check
 # must fail and name FILE.
 wrong() {
@@ -30,17 +21,17 @@ wrong() {
 	r=$?
 	[ "$r" -ne 0 ] && printf '%s\n' "$o" | grep -q "$1"
 }
-t "an upward include fails it (core -> load)" wrong sim/core/evq.c '#include "sim/load/scenario.h"'
-t "an upward include fails it (cluster -> world)" wrong sim/cluster/apiserver.h '#include "sim/world/des.h"'
-t "an include of the commands fails it" wrong sim/plan/trials.c '#include "sim/cli/cmd.h"'
-t "engine/ including sim/ fails it" wrong engine/labels.c '#include "sim/base/diag.h"'
-t "reports/ reaching into the engine fails it" wrong reports/text.c '#include "engine/labels.h"'
-t "reports/ reaching into the models fails it" wrong reports/spans.c '#include "sim/models/models.h"'
-t "reports/ reaching into the world fails it" wrong reports/trace.c '#include "sim/world/des.h"'
-t "engine/ doing I/O fails it" wrong engine/value.c 'static void f(void) { printf("x"); }'
-t "libyaml outside the loader fails it" wrong sim/load/scenario.c '#include <yaml.h>'
-t "jansson outside reports/ fails it" wrong sim/observe/observe.c '#include <jansson.h>'
-t "an include from no layer fails it" wrong sim/run/run.c '#include "plan/trials.h"'
+check "an upward include fails it (core -> load)" wrong sim/core/evq.c '#include "sim/load/scenario.h"'
+check "an upward include fails it (cluster -> world)" wrong sim/cluster/apiserver.h '#include "sim/world/des.h"'
+check "an include of the commands fails it" wrong sim/plan/trials.c '#include "sim/cli/cmd.h"'
+check "engine/ including sim/ fails it" wrong engine/labels.c '#include "sim/base/diag.h"'
+check "reports/ reaching into the engine fails it" wrong reports/text.c '#include "engine/labels.h"'
+check "reports/ reaching into the models fails it" wrong reports/spans.c '#include "sim/models/models.h"'
+check "reports/ reaching into the world fails it" wrong reports/trace.c '#include "sim/world/des.h"'
+check "engine/ doing I/O fails it" wrong engine/value.c 'static void f(void) { printf("x"); }'
+check "libyaml outside the loader fails it" wrong sim/load/scenario.c '#include <yaml.h>'
+check "jansson outside reports/ fails it" wrong sim/observe/observe.c '#include <jansson.h>'
+check "an include from no layer fails it" wrong sim/run/run.c '#include "plan/trials.h"'
 newfolder() {
 	rm -rf "$tmp/t"
 	mkdir -p "$tmp/t/sim/extra"
@@ -50,11 +41,10 @@ newfolder() {
 	r=$?
 	[ "$r" -ne 0 ] && printf '%s\n' "$o" | grep -q 'sim/extra'
 }
-t "a sim/ folder outside the layer list fails it" newfolder
-t "wrong include in a comment is not counted" sh -c '
+check "a sim/ folder outside the layer list fails it" newfolder
+check "wrong include in a comment is not counted" sh -c '
 	rm -rf "$1/t" && mkdir -p "$1/t" && cp -R engine sim reports scripts "$1/t/" &&
 	printf "/* #include \"sim/load/scenario.h\" */\n" >>"$1/t/sim/core/evq.c" &&
 	sh "$1/t/scripts/check-layers.sh" "$1/t" >/dev/null' _ "$tmp"
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

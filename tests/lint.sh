@@ -5,62 +5,33 @@
 # --format json (validated with python3 -m json.tool), inputs a cluster
 # accepts (empty documents, unknown kinds), the upstream fixtures, and
 # docs/lint-rules.md against the rule table (UPDATE=1 rewrites the doc).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 L=tests/lint
 UPSTREAM=../shared/fixtures/upstream
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-
-# expect_rc NAME WANT CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err), compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/out" "$tmp/err" | head -8
-	fi
-}
-
-# has NAME FILE TEXT: FILE holds the line TEXT exactly.
-has() {
-	if grep -qxF -- "$3" "$2"; then ok "$1"; else bad "$1"; echo "     want: $3"; sed 's/^/     got:  /' "$2" | head -8; fi
-}
-
-# lacks NAME FILE TEXT: FILE does not contain TEXT.
-lacks() {
-	if grep -qF -- "$3" "$2"; then bad "$1"; else ok "$1"; fi
-}
 
 # ---- exit codes ---------------------------------------------------------------
 expect_rc "clean manifests pass" 0 "$SIM" lint $L/clean.yaml
-has "clean: summary line" "$tmp/out" "4 objects in 1 file checked, no problems found"
+has_line "clean: summary line" "$tmp/out" "4 objects in 1 file checked, no problems found"
 expect_rc "error findings fail with 1" 1 "$SIM" lint $L/errors.yaml
-has "MS101 printed GNU style at the step's selector" "$tmp/out" \
+has_line "MS101 printed GNU style at the step's selector" "$tmp/out" \
 	"$L/errors.yaml:21:19: error: Rollout \"default/shop\": steps[2] \"staging\": selector env=staging matches no Workspace of project \"shop\" in namespace default: the controller halts the whole Rollout with NoWorkspacesFound [MS101]"
-has "a fix line follows" "$tmp/out" \
+has_line "a fix line follows" "$tmp/out" \
 	"  fix: fix the step's selector or add the Workspace it should select (same namespace, spec.projectRef.name = the Rollout's projectRef)"
-has "MS107 points at the annotation's value" "$tmp/out" \
+has_line "MS107 points at the annotation's value" "$tmp/out" \
 	"$L/errors.yaml:29:41: error: Workspace \"default/shop-dev\": annotation magosproject.io/reconcile-interval=\"0\" is not positive: the Workspace controller loops forever computing the next reconcile time and its only worker stops [MS107]"
 if grep -q "^$L/errors.yaml:19:19: warning: .*\[MS103\]$" "$tmp/out"; then ok "MS103 warning at the overlapping step"; else bad "MS103 warning at the overlapping step"; fi
-has "errors: summary line" "$tmp/out" "2 errors, 1 warning, 0 infos in 1 file (4 objects)"
+has_line "errors: summary line" "$tmp/out" "2 errors, 1 warning, 0 infos in 1 file (4 objects)"
 # Findings come in file order: line 19 before 21 before 29.
 if [ "$(grep -o '^[^ ]*yaml:[0-9]*' "$tmp/out" | cut -d: -f2 | tr '\n' ' ')" = "19 21 29 " ]; then
 	ok "findings sorted by line"; else bad "findings sorted by line"; fi
 
 expect_rc "warnings alone pass" 0 "$SIM" lint $L/warnings.yaml
-has "MS105 at the Workspace's projectRef" "$tmp/out" \
+has_line "MS105 at the Workspace's projectRef" "$tmp/out" \
 	"$L/warnings.yaml:35:22: warning: Workspace \"default/shop-test\" of project \"shop\" is selected by no step of Rollout \"default/shop\": nothing ever grants it execution [MS105]"
 if grep -q "^$L/warnings.yaml:25:14: warning: .*\[MS109\]$" "$tmp/out"; then ok "MS109 at autoApply"; else bad "MS109 at autoApply"; fi
 expect_rc "--strict makes warnings fail" 1 "$SIM" lint --strict $L/warnings.yaml
 expect_rc "--disable both warnings passes --strict" 0 "$SIM" lint --strict --disable MS105,MS109 $L/warnings.yaml
-has "disabled findings are not printed" "$tmp/out" "4 objects in 1 file checked, no problems found"
+has_line "disabled findings are not printed" "$tmp/out" "4 objects in 1 file checked, no problems found"
 expect_rc "--disable repeated" 0 "$SIM" lint --strict --disable MS105 --disable MS109 $L/warnings.yaml
 expect_rc "--disable one leaves the other" 1 "$SIM" lint --strict --disable MS105 $L/warnings.yaml
 lacks "--disable MS105: MS105 gone" "$tmp/out" "[MS105]"
@@ -74,7 +45,7 @@ if grep -q "^$L/broken.yaml:4:1: error: .*\[MS002\]$" "$tmp/out"; then ok "MS002
 expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
 expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
 expect_rc "empty documents and unknown kinds are fine" 0 "$SIM" lint $L/odd.yaml
-has "odd: nothing to say" "$tmp/out" "0 objects in 1 file checked, no problems found"
+has_line "odd: nothing to say" "$tmp/out" "0 objects in 1 file checked, no problems found"
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
@@ -86,7 +57,7 @@ if grep -q "^scenarios/payments-platform/legacy.yaml:[0-9]*:[0-9]*: warning: Wor
 
 # A plain FleetRollout with a Prometheus gate: the API server accepts it; only a run needs a series.
 expect_rc "a plain gated FleetRollout lints clean" 0 "$SIM" lint $L/gated-fleet.yaml
-has "gated fleet: nothing to say" "$tmp/out" "1 object in 1 file checked, no problems found"
+has_line "gated fleet: nothing to say" "$tmp/out" "1 object in 1 file checked, no problems found"
 expect_rc "run still wants the gate's series" 3 "$SIM" run $L/gated-fleet.yaml
 if grep -q "no series in spec.metrics" "$tmp/err"; then ok "run names the missing series"; else bad "run names the missing series"; fi
 # A directory of scenarios: each scenario on its own, its includes with it, never all as one.
@@ -102,14 +73,14 @@ expect_rc "scenarios/ci lints clean" 0 "$SIM" lint scenarios/ci
 # and a series only a variant's gate reads is not "unread".
 V=$L/variant-gate.yaml
 expect_rc "a variant's errors fail lint" 1 "$SIM" lint $V
-has "variant: MS201" "$tmp/out" \
+has_line "variant: MS201" "$tmp/out" \
 	"$V:22:15: error: variant \"gated\": FleetRollout shop selects StageSet default/shop that no wave selector matches; the controller stops with MembersUnassigned and approves nothing [MS201]"
 if grep -q "^$V:27:45: error: variant \"gated\": .*\"ftp://\".*\[MS216\]$" "$tmp/out"; then ok "variant: MS216 at the address"; else bad "variant: MS216 at the address"; fi
 if grep -q "^$V:28:38: error: variant \"gated\": .*\"1%\".*\[MS205\]$" "$tmp/out"; then ok "variant: MS205 at the bound"; else bad "variant: MS205 at the bound"; fi
 lacks "variant: the series its gate reads is not unread" "$tmp/out" "spec.metrics[0]: no FleetRollout gate reads"
-has "variant: a series nobody reads still is" "$tmp/out" \
+has_line "variant: a series nobody reads still is" "$tmp/out" \
 	"$V:14:14: warning: spec.metrics[1]: no FleetRollout gate reads this series [MS003]"
-has "variant: summary" "$tmp/out" "3 errors, 2 warnings, 0 infos in 1 file (2 objects)"
+has_line "variant: summary" "$tmp/out" "3 errors, 2 warnings, 0 infos in 1 file (2 objects)"
 expect_rc "what-if-canary-soak's variants lint as the base" 0 "$SIM" lint scenarios/what-if-canary-soak.yaml
 lacks "what-if-canary-soak: no variant findings" "$tmp/out" "variant \""
 
@@ -183,5 +154,4 @@ fi
 n=$("$SIM" lint --list-rules --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 if [ "$(grep -c '^| MS[0-9]' docs/lint-rules.md)" = "$n" ]; then ok "the doc lists every rule ($n)"; else bad "the doc lists every rule ($n)"; fi
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

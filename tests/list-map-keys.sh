@@ -5,21 +5,8 @@
 # (status.waves is a list-map keyed by name), as the real one does: the run
 # says so once, with the API server's message, and the FleetRollout keeps no
 # status (the controller errors and backs off on every pass).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 IN=tests/scenarios/fleet-duplicate-waves.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # NAME: the exit status of the rest decides
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
 
 MSG='status write refused by the API server: FleetRollout.stages.metio.wtf "web" is invalid: status.waves[1]: Duplicate value: map[string]interface {}{"name":"canary"}'
 
@@ -47,12 +34,9 @@ fi
 "$SIM" run --no-color --timeline none "$IN" >"$tmp/text" 2>&1
 check "the text report names the cause under warnings" \
 	grep -q '^          │ FleetRollout.stages.metio.wtf "web" is invalid: status.waves\[1\]:$' "$tmp/text"
-check "the report fits 80 columns" python3 -c \
-	'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in open(sys.argv[1], encoding="utf-8")))' \
-	"$tmp/text"
+check "the report fits 80 columns" fits "$tmp/text" 80
 "$SIM" lint "$IN" >"$tmp/lint" 2>&1
 check "lint flags the same input (MS211)" grep -q "MS211" "$tmp/lint"
 
 echo "list-map-keys: $pass passed, $fail failed"
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

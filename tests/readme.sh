@@ -2,14 +2,7 @@
 # The README keeps its promises: the lint rule table is the rules' own
 # (`lint --list-rules --format markdown`), and the documents it links exist.
 # UPDATE=1 rewrites the table from the rules.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 "$SIM" lint --list-rules --format markdown | sed -n '/^| id |/,$p' >"$tmp/want"
 sed -n '/^<!-- lint-rules:begin -->$/,/^<!-- lint-rules:end -->$/p' README.md |
@@ -41,5 +34,4 @@ if head -6 README.md | grep -q '^scripts/install-deps.sh && make demo' &&
 else
 	bad "README starts with the set-up and test commands"
 fi
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

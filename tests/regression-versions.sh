@@ -4,14 +4,7 @@
 # adopted version may regress.  The gate-halt example with every adoption
 # regressing (probability 1) shows the three cases: no list, a list naming the
 # published version, a list naming no version the fleet sees.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 base=scenarios/fleet-gate-halt.yaml
 
 mk() { # NAME REGRESSION-FLOW-MAP
@@ -43,5 +36,4 @@ else
 fi
 if [ "$ez" -eq 0 ] && [ "$lz" -eq 0 ]; then ok "versions [9.9.9]: nothing the fleet adopts regresses"
 else bad "versions [9.9.9]: nothing the fleet adopts regresses ($ez, $lz)"; fi
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

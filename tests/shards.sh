@@ -5,32 +5,10 @@
 # CSV of the unsharded run (any file order, empty slices too); partials of
 # different set lists, of another --variant or of the base alone are refused
 # (exit 3) with a message that names both lists.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 VAR=scenarios/what-if-canary-soak.yaml
 CAP=scenarios/parallel-cohorts.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # NAME: the exit status of the rest decides
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
-# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
-	fi
-}
 # shards PREFIX N K... -- ARGS...: run --shard K/N --json PREFIX-K.json ARGS, for each K.
 shards() {
 	prefix=$1 n=$2
@@ -40,7 +18,7 @@ shards() {
 	shift
 	for k in $ks; do
 		if ! "$SIM" run -q --shard "$k/$n" --json "$prefix-$k.json" "$@" 2>"$tmp/shard-err"; then
-			bad "run --shard $k/$n $*"; sed 's/^/     /' "$tmp/shard-err" | head -5
+			bad "run --shard $k/$n $*"; show "$tmp/shard-err"
 		fi
 	done
 }
@@ -129,5 +107,4 @@ expect_rc "merge --csv of compare partials is a usage error" 2 sh -c \
 expect_rc "run --shard with --csv is a usage error" 2 "$SIM" run -n 30 --shard 1/3 --csv "$tmp/x.csv" --json "$tmp/x.json" "$VAR"
 check "... pointing at merge" grep -q -- "--csv: give --csv to merge" "$tmp/err"
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

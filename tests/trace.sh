@@ -29,29 +29,10 @@
 #     exits 4 and leaves no file, two outputs naming one file and an empty
 #     output path exit 2, --shard with --html names --html.
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 GOLDEN=tests/golden
-passed=0
-failed=0
-
-if [ ! -x "$SIM" ]; then
-	echo "trace: $SIM is not built"
-	echo "script-totals: 0 passed, 1 failed"
-	exit 1
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "trace: python3 is needed to validate the traces (scripts/install-deps.sh)"
-	echo "script-totals: 0 passed, 1 failed"
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-[ -z "${KEEP:-}" ] || echo "keeping $tmp"
-
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+require_sim
+require_python "to validate the traces"
 
 # validate_trace FILE: the trace event format checks above; prints problems.
 validate_trace() {
@@ -209,20 +190,20 @@ render() {
 		ok "$name: run writes the trace and the Mermaid block"
 	else
 		bad "$name: run exits $?"
-		sed 's/^/     /' "$tmp/$name.err" | head -5
+		show "$tmp/$name.err"
 		return
 	fi
 	if validate_trace "$tmp/$name.trace.json" >"$tmp/$name.tv" 2>&1; then
 		ok "$name: the trace validates"
 	else
 		bad "$name: the trace does not validate"
-		sed 's/^/     /' "$tmp/$name.tv" | head -10
+		show "$tmp/$name.tv" 10
 	fi
 	if validate_mermaid "$tmp/$name.mermaid.md" >"$tmp/$name.mv" 2>&1; then
 		ok "$name: the Mermaid block validates"
 	else
 		bad "$name: the Mermaid block does not validate"
-		sed 's/^/     /' "$tmp/$name.mv" | head -10
+		show "$tmp/$name.mv" 10
 	fi
 }
 
@@ -443,5 +424,4 @@ if grep -q '^    tenant-00/moodle - adopting :done, d0t0p2, 2023-01-01 00:10:00.
 	ok "the Mermaid block draws the canary's adoption of 4.6.0 at 10m"
 else bad "the Mermaid block lacks the canary's adoption at 10m"; fi
 
-echo "script-totals: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

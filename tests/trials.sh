@@ -2,32 +2,8 @@
 # End-to-end checks of `magos-sim run -n N -j J`: bad counts, identical output
 # whatever J, -n 1 equal to a plain run, CSV and JSON files, trials stopped by
 # a bound reported and counted, 80-column tables, a quiet stderr off a TTY.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 SCN=scenarios/three-environments.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # NAME: the exit status of the rest decides
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
-
-# expect_rc NAME WANT CMD...: runs CMD, compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
-	fi
-}
 
 expect_rc "-n 0 is a usage error" 2 "$SIM" run -n 0 "$SCN"
 check "-n 0 says what is expected" grep -q "invalid trial count '0'" "$tmp/err"
@@ -140,5 +116,4 @@ check "... and not a range" sh -c "! grep -q 'trials 0..0' '$tmp/err'"
 expect_rc "a shard with one trial" 0 "$SIM" run -n 2 --shard 3/3 --json "$tmp/one.json" "$SCN"
 check "... names it" grep -q "run: shard 3/3: trials 1..1 of 2 written to" "$tmp/err"
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,34 +5,10 @@
 # table and as CSV, the JSON's variants array, identical output whatever -j,
 # and bad input (exit 2 for the command line, 3 for the scenario).
 # UPDATE=1 rewrites the pinned files on purpose.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
+. "$(dirname "$0")/lib.sh"
 EX=scenarios/what-if-canary-soak.yaml
 MAGOS=scenarios/parallel-cohorts.yaml
 GOLD=tests/variants
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # NAME: the exit status of the rest decides
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
-
-# expect_rc NAME WANT CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err), compares its exit status.
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else
-		bad "$name (exit $got, want $want)"; sed 's/^/     /' "$tmp/err" | head -5
-	fi
-}
 
 # pinned NAME FILE GOLDEN: FILE equals tests/variants/GOLDEN (UPDATE=1 rewrites it).
 pinned() {
@@ -220,5 +196,4 @@ check "one run of a scenario with variants notes how to run them" \
 "$SIM" run -q "$EX" >/dev/null 2>"$tmp/oneq.err"
 check "... but not under -q" test ! -s "$tmp/oneq.err"
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
