@@ -7,15 +7,7 @@
 # not from the code, so an option added to a command that the other commands
 # do not know of fails here.  A typo, and a prefix or an extension of a real
 # option, stay unknown.
-set -u
-SIM=${MAGOS_SIM:-build/debug/magos-sim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_msg NAME WANT_STDERR CMD...: runs CMD, wants exit 2 and exactly
 # WANT_STDERR followed by the "try" line.
@@ -30,7 +22,8 @@ expect_msg() {
 		ok "$name"
 	else
 		if [ "$got" -ne 2 ]; then bad "$name (exit $got, want 2)"; else bad "$name (output differs)"; fi
-		diff "$tmp/want" "$tmp/err" | sed 's/^/     /' | head -6
+		diff "$tmp/want" "$tmp/err" >"$tmp/diff"
+		show "$tmp/diff" 6
 	fi
 }
 
@@ -78,5 +71,4 @@ expect_msg "a prefix of another command's option is unknown" \
 expect_msg "an extension of another command's option is unknown" \
 	"magos-sim lint: unknown option '--json-x=1'" "$SIM" lint --json-x=1 x.yaml
 
-echo "script-totals: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
