@@ -187,7 +187,7 @@ void event_emit(struct api *a, enum api_event_type type, struct api_snap *old,
 /* shval_new() - a holder of @v (stolen), 1 reference; NULL for NULL. */
 struct shval *shval_new(struct val *v);
 
-/* shval_borrow() - a holder of a tree the store must not free (api_create_shared()); NULL for NULL. */
+/* shval_borrow() - a holder of a tree the store never frees (api_create_shared()); NULL: NULL. */
 struct shval *shval_borrow(const struct val *v);
 
 /* shval_retain() - one more reference to @s (NULL allowed).  Returns @s. */
@@ -198,7 +198,7 @@ static inline struct shval *shval_retain(struct shval *s)
 	return s;
 }
 
-/* shval_release() - drops one reference; the last one frees the tree unless borrowed.  Accepts NULL. */
+/* shval_release() - drops one reference; the last frees the tree unless borrowed.  Accepts NULL. */
 void shval_release(struct shval *s);
 
 /*
@@ -240,7 +240,7 @@ bool meta_finalizers_equal(const struct obj *x, const struct obj *y);
 
 #define DETAIL_MAX 240
 
-/* A bounded text buffer: appends past DETAIL_MAX are cut and marked with "...".  Zero-initialise it. */
+/* A bounded text buffer: appends past DETAIL_MAX are cut and marked "...".  Zero-initialise it. */
 struct sbuf {
 	char s[DETAIL_MAX + 4];
 	size_t n;
