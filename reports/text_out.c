@@ -1,0 +1,153 @@
+/*
+ * Writing the terminal report into columns: display width of UTF-8 text,
+ * cells padded or cut with "…", text wrapped under a "│ " rule, control
+ * characters made harmless, phase colours, times.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "reports/text_int.h"
+#include "sim/base/gotime.h"
+
+void txt_emit(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vfprintf(o->f, fmt, ap) < 0)
+		o->err = -1;
+	va_end(ap);
+}
+
+size_t txt_u8_width(const char *s, size_t bytes)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+size_t txt_u8_prefix(const char *s, size_t cols)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i]) {
+		size_t j = i + 1;
+
+		while (((unsigned char)s[j] & 0xC0) == 0x80)
+			j++;
+		if (w + 1 > cols)
+			break;
+		w++;
+		i = j;
+	}
+	return i;
+}
+
+void txt_cell(struct out *o, const char *s, size_t cols)
+{
+	size_t w = txt_u8_width(s, strlen(s));
+
+	if (w <= cols) {
+		txt_emit(o, "%s%*s", s, (int)(cols - w), "");
+		return;
+	}
+	txt_emit(o, "%.*s…", (int)txt_u8_prefix(s, cols - 1), s);
+}
+
+/* Byte offset where the last @cols columns of @s start. */
+static size_t u8_suffix(const char *s, size_t cols)
+{
+	size_t len = strlen(s), i = len, w = 0;
+
+	while (i > 0 && w < cols) {
+		i--;
+		while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+			i--;
+		w++;
+	}
+	return i;
+}
+
+void txt_cell_mid(struct out *o, const char *s, size_t cols)
+{
+	size_t w = txt_u8_width(s, strlen(s)), head, tail;
+
+	if (w <= cols) {
+		txt_cell(o, s, cols);
+		return;
+	}
+	head = (cols - 1) / 2;
+	tail = cols - 1 - head;
+	txt_emit(o, "%.*s…%s", (int)txt_u8_prefix(s, head), s, s + u8_suffix(s, tail));
+}
+
+void txt_wrapped(struct out *o, const char *text, size_t indent, const char *tone)
+{
+	size_t avail = o->width > indent + 2 ? o->width - indent - 2 : 20;
+	const char *p = text;
+
+	while (*p) {
+		size_t take = txt_u8_prefix(p, avail);
+		size_t nl = strcspn(p, "\n");
+
+		if (nl < take)
+			take = nl;
+		else if (p[take] && p[take] != '\n') {
+			/* Break at the last space that fits, if any. */
+			size_t k = take;
+
+			while (k > 0 && p[k] != ' ')
+				k--;
+			if (k > 0)
+				take = k;
+		}
+		txt_emit(o, "%*s%s│%s %s%.*s%s\n", (int)indent, "", col(o, C_DIM), col(o, C_OFF),
+			 col(o, tone), (int)take, p, col(o, C_OFF));
+		p += take;
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+}
+
+char *txt_clean(const char *s, bool keep_nl)
+{
+	char *d, *q;
+
+	if (!s)
+		return NULL;
+	d = q = xmalloc(strlen(s) * 4 + 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && !(keep_nl && *p == '\n')) || *p == 0x7f)
+			q += sprintf(q, "\\x%02x", *p);
+		else
+			*q++ = (char)*p;
+	}
+	*q = '\0';
+	return d;
+}
+
+const char *txt_phase_tone(const char *phase, const char *reason)
+{
+	const char *s = phase ? phase : reason;
+
+	if (!s)
+		return "";
+	if (!strcmp(s, "Failed") || !strcmp(s, "Halted") || !strcmp(s, "ValidationFailed"))
+		return C_RED;
+	if (!strcmp(s, "Applied") || !strcmp(s, "Completed") || !strcmp(s, "Ready"))
+		return C_GREEN;
+	return C_YELLOW;
+}
+
+void txt_dur_or_dash(int64_t ms, char *buf, size_t len)
+{
+	if (ms < 0)
+		snprintf(buf, len, "—");
+	else
+		gt_format_duration(ms, buf, len);
+}
