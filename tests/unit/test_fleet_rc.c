@@ -168,7 +168,7 @@ struct fixture {
 	uint64_t seen; /* reconciles counted by run_to() so far */
 };
 
-static void fx_begin_hosts(struct fixture *x, const char *const *hosts, size_t nhosts)
+static void setup_hosts(struct fixture *x, const char *const *hosts, size_t nhosts)
 {
 	struct frc_params p = { T0, hosts, nhosts, metric, NULL };
 
@@ -181,12 +181,12 @@ static void fx_begin_hosts(struct fixture *x, const char *const *hosts, size_t n
 	api_watch(des_api(x->w), "StageSet", watch_members, &x->ann);
 }
 
-static void fx_begin(struct fixture *x)
+static void setup(struct fixture *x)
 {
-	fx_begin_hosts(x, NULL, 0);
+	setup_hosts(x, NULL, 0);
 }
 
-static void fx_end(struct fixture *x)
+static void teardown(struct fixture *x)
 {
 	des_free(x->w);
 	frc_free(x->f);
@@ -397,7 +397,7 @@ static void test_s2_6_pinned_three_waves(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	three_rings(&x, false);
 	fleet(&x, "fleet", "{targetVersion: 2.0.0, selector: {matchLabels: {app: web}}, " RINGS3 "}");
 	at(&x, 10000, &settle_m0);
@@ -431,7 +431,7 @@ static void test_s2_6_pinned_three_waves(void)
 	CU_ASSERT_EQUAL(val_int(val_map_get(obj_ready_condition(fr), "observedGeneration"), 0), 1);
 	CU_ASSERT_STRING_EQUAL(ctl_name(frc_ctl(x.f)), "fleetrollout-controller");
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_WARNING, ""), 0);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.6 derived: each member is approved to its own pending version; the label follows them. */
@@ -452,7 +452,7 @@ static void test_s2_6_derived_three_waves(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	three_rings(&x, true);
 	fleet(&x, "fleet", "{selector: {matchLabels: {app: web}}, " RINGS3 "}");
 	at(&x, 10000, &settle_m0);
@@ -462,7 +462,7 @@ static void test_s2_6_derived_three_waves(void)
 	CU_ASSERT_EQUAL(des_run(x.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&x.fleet, want, 4, "fleet statuses");
 	expect_lines(&x.ann, want_ann, 4, "annotations");
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* ---- §2.3.6 soak: 30 s polls, the last one at the exact remaining time --------------- */
@@ -479,7 +479,7 @@ static void test_s2_3_6_soak_requeue_timing(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("2.0.0", "", "True", "Succeeded"));
 	member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet",
@@ -502,7 +502,7 @@ static void test_s2_3_6_soak_requeue_timing(void)
 	CU_ASSERT_EQUAL(run_to(&x, 130000), 1);
 	expect_lines(&x.fleet, want, 2, "fleet statuses");
 	expect_lines(&x.ann, want_ann, 2, "annotations");
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* ---- §2.3.7 / §2.4 / §2.5 a failing gate halts on every pass, then recovers --------------- */
@@ -538,7 +538,7 @@ static void test_s2_5_gate_halt_every_pass_and_recovery(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	gated_world(&x, false, GATED_SPEC(""));
 	run_to(&x, 60000);
 	fr = get_fleet(&x, "fleet");
@@ -560,7 +560,7 @@ static void test_s2_5_gate_halt_every_pass_and_recovery(void)
 	CU_ASSERT_TRUE(x.m.calls >= 5);
 	/* no rollback-to under Halt */
 	CU_ASSERT_EQUAL(x.ann.n, 2);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.4 Rollback: every member of the halted wave gets rollback-to, once. */
@@ -577,7 +577,7 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 	struct fixture x;
 	char *line;
 
-	fx_begin(&x);
+	setup(&x);
 	gated_world(&x, true, GATED_SPEC("onRegression: Rollback, previousVersion: 1.0.0,"));
 	run_to(&x, 100000);
 	expect_lines(&x.ann, want_ann, 5, "annotations");
@@ -588,7 +588,7 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 60000), 2);
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 90000), 1);
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_INFO, "rollback-to=1.0.0 is on every member"), 1);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.3.7 / §5.D M11, M14, M16: refused addresses are Unknown without a query. */
@@ -621,7 +621,7 @@ static void test_s2_3_7_refused_address_is_unknown_hold(void)
 			"{name: rest, selector: {matchLabels: {ring: '1'}}}]}",
 			cases[i].address);
 
-		fx_begin_hosts(&x, cases[i].allowlist ? allow : NULL, cases[i].allowlist ? 1 : 0);
+		setup_hosts(&x, cases[i].allowlist ? allow : NULL, cases[i].allowlist ? 1 : 0);
 		add_series(&x.m, "q", "0.5x100", 10000);
 		member(&x, "a", "m0", "web", "0", report("2.0.0", "", "True", "Succeeded"));
 		member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
@@ -639,7 +639,7 @@ static void test_s2_3_7_refused_address_is_unknown_hold(void)
 		CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_WARNING, ""), 0);
 		if (strcmp(st(fr, "waves.0.health", ""), cases[i].health) != 0)
 			fprintf(stderr, "\ncase %zu (%s)\n", i, cases[i].address);
-		fx_end(&x);
+		teardown(&x);
 	}
 }
 
@@ -655,7 +655,7 @@ static void test_s2_3_s4_members_unassigned(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet", "{targetVersion: 2.0.0, selector: {matchLabels: {app: web}}, waves: ["
@@ -669,7 +669,7 @@ static void test_s2_3_s4_members_unassigned(void)
 	run_to(&x, 50000);
 	expect_lines(&x.fleet, want, 2, "fleet statuses");
 	CU_ASSERT_EQUAL(x.ann.n, 2);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* S2: MembersContested both ways, 30 s; deleting one is seen only at the requeue (§2.1 item 5). */
@@ -693,7 +693,7 @@ static void test_s2_3_s2_members_contested(void)
 			   "{name: canary, selector: {}}]}";
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "f1", spec);
 	fleet(&x, "f2", spec);
@@ -705,7 +705,7 @@ static void test_s2_3_s2_members_contested(void)
 	CU_ASSERT_EQUAL(run_to(&x, 59999), 0);
 	run_to(&x, 60000);
 	expect_lines(&x.fleet, want, 3, "fleet statuses");
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* S1 / S3: InvalidSelector without requeue; a top-level one is never woken by StageSets (§2.1). */
@@ -720,7 +720,7 @@ static void test_s2_3_s1_s3_invalid_selector(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "top", "{selector: {matchExpressions: [{key: app, operator: Foo}]}, waves: ["
 			 "{name: canary, selector: {}}]}");
@@ -734,7 +734,7 @@ static void test_s2_3_s1_s3_invalid_selector(void)
 	CU_ASSERT_EQUAL(run_to(&x, 3600000), 0);
 	expect_lines(&x.fleet, want, 2, "fleet statuses");
 	CU_ASSERT_PTR_NULL(val_map_get(get_fleet(&x, "top")->status, "phase"));
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* S3: GateUnsupported for a secretRef, no requeue; prometheus is checked before webhook. */
@@ -748,7 +748,7 @@ static void test_s2_3_s3_gate_unsupported(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet",
 	      "{selector: {matchLabels: {app: web}}, waves: [{name: canary, selector: {}, gate: "
@@ -758,7 +758,7 @@ static void test_s2_3_s3_gate_unsupported(void)
 	CU_ASSERT_EQUAL(des_now(x.w), 0);
 	expect_lines(&x.fleet, want, 1, "fleet statuses");
 	CU_ASSERT_EQUAL(x.m.calls, 0);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* ---- §2.1 what wakes the controller ---------------------------------------------------- */
@@ -790,7 +790,7 @@ static void test_s2_1_triggers(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	namespace(&x, "a", "tier", "prod");
 	namespace(&x, "x", NULL, NULL);
 	namespace(&x, "o", "tier", "prod");
@@ -829,7 +829,7 @@ static void test_s2_1_triggers(void)
 	CU_ASSERT_EQUAL_FATAL(x.ann.n, 3);
 	CU_ASSERT_STRING_EQUAL(x.ann.lines[2], "30000 x/m9 approved-version=2.0.0");
 	expect_lines(&x.fleet, want, 1, "fleet statuses");
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* ---- frc_metric_from_series (§2.3.7 step 6, §5.D M4, M7) ------------------------------- */

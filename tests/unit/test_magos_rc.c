@@ -152,7 +152,7 @@ struct fixture {
 	struct rec ro, ws, pr;
 };
 
-static void fx_begin(struct fixture *f, int64_t latency_ms)
+static void setup(struct fixture *f, int64_t latency_ms)
 {
 	struct des_params p = des_params_default();
 	struct mrc_params mp = { START_MS };
@@ -167,7 +167,7 @@ static void fx_begin(struct fixture *f, int64_t latency_ms)
 	api_watch(des_api(f->w), "Project", watch_project, &f->pr);
 }
 
-static void fx_end(struct fixture *f)
+static void teardown(struct fixture *f)
 {
 	des_free(f->w);
 	mrc_free(f->m);
@@ -239,7 +239,7 @@ static void test_worked_example_samples(void)
 
 	diag_init(&d);
 	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &s, &d), 0);
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	for (size_t i = 0; i < s.nobjs; i++)
 		create(&f, obj_copy(s.objs[i]));
 	at(&f, 10000, &dev);
@@ -263,7 +263,7 @@ static void test_worked_example_samples(void)
 	CU_ASSERT_STRING_EQUAL(ctl_name(mrc_rollout_ctl(f.m)), "rollout-controller");
 	CU_ASSERT_STRING_EQUAL(ctl_name(mrc_project_ctl(f.m)), "project-controller");
 	CU_ASSERT_EQUAL(tl_notice_count(des_timeline(f.w)), 0);
-	fx_end(&f);
+	teardown(&f);
 	scn_release(&s);
 	diag_release(&d);
 }
@@ -304,7 +304,7 @@ static void test_failure_halts_and_recovers(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &fail);
 	at(&f, 120000, &retry);
@@ -313,7 +313,7 @@ static void test_failure_halts_and_recovers(void)
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.ro, want_ro, 5, "rollout statuses");
 	expect_lines(&f.ws, want_ws, 7, "permissions");
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §2.7 Workspaces added mid-rollout rewind and revoke the later level. */
@@ -337,14 +337,14 @@ static void test_new_workspace_rewinds(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &dev);
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, add_dev2, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.ro, want_ro, 3, "rollout statuses");
 	expect_lines(&f.ws, want_ws, 5, "permissions");
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #38: a member deleted so that its step is empty freezes the Rollout. */
@@ -366,7 +366,7 @@ static void test_member_deleted_no_workspaces_found(void)
 	struct fixture f;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &dev);
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, delete_ws, NULL, (void *)"w-prod");
@@ -379,7 +379,7 @@ static void test_member_deleted_no_workspaces_found(void)
 	CU_ASSERT_EQUAL(n.severity, TL_WARNING);
 	CU_ASSERT_EQUAL(n.t_ms, 20000);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "whole Rollout freezes"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §3.2 step 5 / §3.4: no Rollout → DefaultParallel grants every pending member at once. */
@@ -398,13 +398,13 @@ static void test_default_parallel_then_hand_off(void)
 					       "5000 -w-staging", "5000 -w-prod" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, false);
 	des_at(f.w, 5000, DES_PRIO_SCRIPT, create_rollout, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.pr, want_pr, 2, "project statuses");
 	expect_lines(&f.ws, want_ws, 5, "permissions");
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #39: Rollout deleted mid-run → DefaultParallel; frozen phases are not granted (§7 #16). */
@@ -422,14 +422,14 @@ static void test_rollout_deleted(void)
 	static const char *const want_ws[] = { "0 +w-dev", "20000 +w-prod" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &stg); /* Planning without permission: frozen */
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, delete_rollout, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.pr, want_pr, 2, "project statuses");
 	expect_lines(&f.ws, want_ws, 2, "permissions");
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §3.2 step 3: Project deletion: Deleting, finalizer removed, gone; Workspaces stay. */
@@ -445,14 +445,14 @@ static void test_project_deletion(void)
 	static const char *const want_pr[] = { "0 DefaultParallel", "7000 Deleting", "7000 deleted" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, false);
 	des_at(f.w, 7000, DES_PRIO_SCRIPT, delete_project, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.pr, want_pr, 3, "project statuses");
 	CU_ASSERT_PTR_NULL(api_get(des_api(f.w), "Project", "default", "p"));
 	CU_ASSERT_EQUAL(api_count(des_api(f.w), "Workspace"), 3);
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §2.1: a projectRef change wakes the Rollouts of the old and the new project. */
@@ -473,7 +473,7 @@ static void test_projectref_change_wakes_both(void)
 	struct fixture f;
 	const struct obj *r1, *r2;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	create(&f, fx_project("default", "p1", 0));
 	create(&f, fx_project("default", "p2", 0));
 	create(&f, fx_rollout("default", "p1", one, 1, NULL, 0));
@@ -488,7 +488,7 @@ static void test_projectref_change_wakes_both(void)
 	CU_ASSERT_STRING_EQUAL(st(r2, "lastReconcileTime"), "2026-01-01T00:00:01Z");
 	/* granted by p1 at 0, kept when it moved (nobody revokes a non-member) */
 	CU_ASSERT_TRUE(mr_workspace_allowed(api_get(des_api(f.w), "Workspace", "default", "mover")));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #40: an invalid operator: ReconcileError with back-off retries, told once. */
@@ -499,7 +499,7 @@ static void test_invalid_operator_backoff(void)
 	const struct obj *ro;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	create(&f, fx_project("default", "p", 0));
 	create(&f, fx_rollout("default", "p", bad, 2, NULL, 0));
 	create(&f, fx_workspace("default", "w-dev", "env=dev", "p", NULL, ""));
@@ -517,7 +517,7 @@ static void test_invalid_operator_backoff(void)
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_EQUAL(n.severity, TL_ERROR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "\"Foo\" is not a valid label selector operator"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #42 / §7 #1: overlapping steps flap grant/revoke while the member is pending. */
@@ -530,7 +530,7 @@ static void test_overlapping_steps_flap(void)
 	struct tl_notice n;
 	size_t grants = 0, revokes = 0;
 
-	fx_begin(&f, 10); /* with a latency the flapping advances the clock */
+	setup(&f, 10); /* with a latency the flapping advances the clock */
 	create(&f, fx_project("default", "p", 0));
 	create(&f, fx_rollout("default", "p", steps, 3, NULL, 0));
 	create(&f, fx_workspace("default", "d", "env=dev", "p", NULL, ""));
@@ -548,7 +548,7 @@ static void test_overlapping_steps_flap(void)
 	/* told once, though it happens on every pass */
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "Workspace(s) d belong to the current level [dev]"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §2.7 new revision: a detected-revision on an Applied level-0 member reopens a completed Rollout. */
@@ -574,7 +574,7 @@ static void test_new_revision_reopens(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 1000, &dev);
 	at(&f, 2000, &stg);
@@ -583,7 +583,7 @@ static void test_new_revision_reopens(void)
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	expect_lines(&f.ro, want_ro, 5, "rollout statuses");
 	CU_ASSERT_TRUE(mr_workspace_allowed(api_get(des_api(f.w), "Workspace", "default", "w-dev")));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* Bad input: a Rollout naming a missing Project still works; the hazard is told once. */
@@ -594,7 +594,7 @@ static void test_missing_project(void)
 	struct fixture f;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	create(&f, fx_rollout("default", "ghost", one, 1, NULL, 0));
 	create(&f, fx_workspace("default", "w", "", "ghost", NULL, ""));
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
@@ -603,7 +603,7 @@ static void test_missing_project(void)
 			       "LevelProgressing");
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "names Project ghost, which does not exist"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 static CU_TestInfo tests[] = {
