@@ -25,7 +25,7 @@
 #include "sim/load/scenario.h"
 #include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
-#include "tests/unit/magos_fixtures.h"
+#include "tests/unit/fixtures.h"
 
 #define START_MS 1767225600000LL /* 2026-01-01T00:00:00Z */
 #define SAMPLES "../shared/fixtures/upstream/magos-samples/"

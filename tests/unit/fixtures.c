@@ -1,33 +1,19 @@
-#ifndef MAGOS_TESTS_MAGOS_FIXTURES_H
-#define MAGOS_TESTS_MAGOS_FIXTURES_H
-
 /*
- * Small builders of Magos objects for the Rollout / Project tests
- * (test_magos_rollout.c, test_magos_project.c, test_magos_rc.c).
- *
- * Compact notations:
- *  - labels "env=dev,tier=web";
- *  - Workspace annotations "allowed" (execution-allowed: "true"),
- *    "allowed=yes" (any other value), "rev=<sha>" (detected-revision, may be
- *    empty), "req=<v>" (reconcile-request), joined by ',';
- *  - step selectors: NULL (no selector key), "{}" (empty map), "env=dev"
- *    (matchLabels), or "expr:<key>:<op>:<v1|v2>" (one matchExpression; an
- *    empty value list is written "expr:k:In:" and no values key "expr:k:Exists").
+ * The fixtures of fixtures.h: builders and helpers every CUnit program can
+ * use.  Each one is what two or more tests had written for themselves.
  */
-
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/magos_project.h"
 #include "engine/magos_rollout.h"
-#include "engine/objects.h"
-#include "engine/value.h"
 #include "engine/xalloc.h"
+#include "tests/unit/fixtures.h"
 
-#define FX_API "magosproject.io/v1alpha1"
+/* ---- Magos objects ------------------------------------------------------------- */
 
-/* Calls @fn(key, value) for each "k=v" (or bare "k", value NULL) of a comma list. */
-static inline void fx_each_pair(const char *list, void (*fn)(void *, const char *, const char *),
-				void *ctx)
+/* Calls @fn(@ctx, key, value) for each "k=v" (or bare "k", value NULL) of a comma list. */
+static void each_pair(const char *list, void (*fn)(void *, const char *, const char *), void *ctx)
 {
 	char *copy, *save = NULL, *tok;
 
@@ -44,12 +30,12 @@ static inline void fx_each_pair(const char *list, void (*fn)(void *, const char 
 	free(copy);
 }
 
-static inline void fx_label(void *ctx, const char *k, const char *v)
+static void set_label(void *ctx, const char *k, const char *v)
 {
 	obj_strmap_set(ctx, k, v ? v : "");
 }
 
-static inline void fx_ann(void *ctx, const char *k, const char *v)
+static void set_annotation(void *ctx, const char *k, const char *v)
 {
 	struct obj_strmap *m = ctx;
 
@@ -63,18 +49,24 @@ static inline void fx_ann(void *ctx, const char *k, const char *v)
 		obj_strmap_set(m, k, v ? v : "");
 }
 
-/* A Workspace; @phase NULL for no status. Returns new. */
-static inline struct obj *fx_workspace(const char *ns, const char *name, const char *labels,
-				       const char *project, const char *phase, const char *ann)
+struct obj *fx_ws_ref(const char *ns, const char *name, const char *project)
 {
 	struct obj *o = obj_new(FX_API, "Workspace", ns, name);
-	struct val *pr;
+	struct val *ref;
 
-	fx_each_pair(labels, fx_label, &o->labels);
-	fx_each_pair(ann, fx_ann, &o->annotations);
 	o->spec = val_new_map();
-	pr = val_map_set(o->spec, "projectRef", val_new_map());
-	val_map_set(pr, "name", val_new_string(project));
+	ref = val_map_set(o->spec, "projectRef", val_new_map());
+	val_map_set(ref, "name", val_new_string(project));
+	return o;
+}
+
+struct obj *fx_workspace(const char *ns, const char *name, const char *labels,
+			 const char *project, const char *phase, const char *ann)
+{
+	struct obj *o = fx_ws_ref(ns, name, project);
+
+	each_pair(labels, set_label, &o->labels);
+	each_pair(ann, set_annotation, &o->annotations);
 	val_map_set(o->spec, "autoApply", val_new_bool(true));
 	if (phase) {
 		o->status = val_new_map();
@@ -83,7 +75,7 @@ static inline struct obj *fx_workspace(const char *ns, const char *name, const c
 	return o;
 }
 
-static inline struct val *fx_selector(const char *sel)
+struct val *fx_selector(const char *sel)
 {
 	struct val *s, *ml, *e, *vals;
 	char *copy, *key, *op, *values, *save = NULL, *tok;
@@ -124,19 +116,8 @@ static inline struct val *fx_selector(const char *sel)
 	return s;
 }
 
-/* A step of a Rollout spec under construction. */
-struct fx_step {
-	const char *name;
-	const char *sel;
-};
-
-/*
- * A Rollout named after @project with @nsteps steps; @status_phase NULL for no
- * status, else a status {phase, currentStep: @step}.  Returns new.
- */
-static inline struct obj *fx_rollout(const char *ns, const char *project,
-				     const struct fx_step *steps, size_t nsteps,
-				     const char *status_phase, int64_t step)
+struct obj *fx_rollout(const char *ns, const char *project, const struct fx_step *steps,
+		       size_t nsteps, const char *status_phase, int64_t step)
 {
 	struct obj *o = obj_new(FX_API, "Rollout", ns, project);
 	struct val *st, *list;
@@ -161,19 +142,17 @@ static inline struct obj *fx_rollout(const char *ns, const char *project,
 	return o;
 }
 
-/* A Project with the finalizer (unless @no_finalizer). Returns new. */
-static inline struct obj *fx_project(const char *ns, const char *name, int no_finalizer)
+struct obj *fx_project(const char *ns, const char *name, int no_finalizer)
 {
 	struct obj *o = obj_new(FX_API, "Project", ns, name);
 
 	o->spec = val_new_map();
 	if (!no_finalizer)
-		obj_add_finalizer(o, "magosproject.io/finalizer");
+		obj_add_finalizer(o, MP_FINALIZER);
 	return o;
 }
 
-/* "a,b,c" of @n names (new string; "" when none). */
-static inline char *fx_join(char *const *names, size_t n)
+char *fx_join(char *const *names, size_t n)
 {
 	size_t len = 1;
 	char *s;
@@ -189,5 +168,3 @@ static inline char *fx_join(char *const *names, size_t n)
 	}
 	return s;
 }
-
-#endif
