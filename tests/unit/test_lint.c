@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* ---- fixtures ----------------------------------------------------------------- */
 
@@ -60,27 +60,15 @@
 #define DEV "{matchLabels: {env: dev}}"
 #define PROD "{matchLabels: {env: prod}}"
 
-static char dir[64];
-static char origin[4096];
-
 /* Loads @yaml as m.yaml like `magos-sim lint` and runs lint_magos() only; @r is sorted. */
 static void lint_yaml(const char *yaml, struct lint_report *r)
 {
 	const char *path = "m.yaml";
 	struct scenario s;
 	struct diag d;
-	FILE *f;
 
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(dir, sizeof(dir), "/tmp/test_lint.XXXXXX");
-	if (!mkdtemp(dir) || chdir(dir) != 0)
-		abort();
-	f = fopen(path, "w");
-	if (!f)
-		abort();
-	fputs(yaml, f);
-	fclose(f);
+	fx_tmp_enter("test_lint");
+	fx_put(path, yaml);
 	lint_report_init(r);
 	diag_init(&d);
 	scn_init(&s);
@@ -90,9 +78,7 @@ static void lint_yaml(const char *yaml, struct lint_report *r)
 	lint_report_sort(r);
 	scn_release(&s);
 	diag_release(&d);
-	remove(path);
-	if (chdir(origin) != 0 || rmdir(dir) != 0)
-		abort();
+	fx_tmp_leave();
 }
 
 /*
@@ -106,18 +92,9 @@ static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char 
 	const char *path = "m.yaml";
 	struct scenario s;
 	struct diag d;
-	FILE *f;
 
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(dir, sizeof(dir), "/tmp/test_lint.XXXXXX");
-	if (!mkdtemp(dir) || chdir(dir) != 0)
-		abort();
-	f = fopen(path, "w");
-	if (!f)
-		abort();
-	fputs(yaml, f);
-	fclose(f);
+	fx_tmp_enter("test_lint");
+	fx_put(path, yaml);
 	lint_report_init(r);
 	diag_init(&d);
 	scn_load_static(&path, 1, &s, &d);
@@ -127,23 +104,14 @@ static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char 
 	scn_release(&s);
 	diag_release(&d);
 	if (loaded) {
-		diag_init(&d);
-		*loaded = scn_load(&path, 1, &s, &d);
-		*run_diag = xstrdup("");
-		for (size_t i = 0; i < d.n; i++) {
-			char *line = diag_format_item(&d, i);
-			char *next = xasprintf("%s%s\n", *run_diag, line);
+		char *text;
 
-			free(line);
-			free(*run_diag);
-			*run_diag = next;
-		}
+		*loaded = fx_scn_load(&path, 1, &s, &text);
+		*run_diag = text[0] ? xasprintf("%s\n", text) : xstrdup("");
+		free(text);
 		scn_release(&s);
-		diag_release(&d);
 	}
-	remove(path);
-	if (chdir(origin) != 0 || rmdir(dir) != 0)
-		abort();
+	fx_tmp_leave();
 }
 
 /* How many findings of rule @id @r holds. */

@@ -16,6 +16,7 @@
 #include "sim/wire/magos_wc.h"
 #include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define NOW 1000000 /* simulated ms of the engine tests */
 
@@ -26,22 +27,11 @@ static struct val *str(const char *s)
 	return val_new_string(s);
 }
 
+/* The Workspace of the engine tests: fx_tf_workspace("demo") with the finalizer and @phase. */
 static struct obj *mk_ws(const char *phase)
 {
-	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", "default", "demo");
-	struct val *ref = val_new_map(), *src = val_new_map(), *tf = val_new_map();
+	struct obj *o = fx_tf_workspace("demo");
 
-	o->spec = val_new_map();
-	val_map_set(ref, "name", str("proj"));
-	val_map_set(o->spec, "projectRef", ref);
-	val_map_set(o->spec, "autoApply", val_new_bool(true));
-	val_map_set(src, "repoURL", str("https://example.invalid/repo.git"));
-	val_map_set(src, "targetRevision", str("main"));
-	val_map_set(src, "path", str("."));
-	val_map_set(o->spec, "source", src);
-	val_map_set(tf, "version", str("1.14.8"));
-	val_map_set(o->spec, "terraform", tf);
-	val_map_set(o->spec, "serviceAccountName", str("magos-job"));
 	obj_add_finalizer(o, MW_FINALIZER);
 	o->status = val_new_map();
 	if (phase)
@@ -987,62 +977,6 @@ static void test_run_id_and_triggers(void)
 
 static char n_good[] = "good", n_bad[] = "bad", n_manual[] = "manual";
 
-struct runner {
-	struct des *w;
-	int plan_failures; /* plans to fail before succeeding */
-	char names[64][64];
-	size_t n;
-	int64_t job_ms;
-};
-
-static void finish_job(struct des *w, void *ctx, void *arg)
-{
-	struct runner *r = ctx;
-	const char *name = r->names[(size_t)(uintptr_t)arg];
-	const struct obj *j = api_get(des_api(w), "Job", "default", name);
-	struct val *st, *conds, *c;
-	char t[GT_RFC3339_BUFSZ];
-	bool fail;
-
-	if (!j)
-		return;
-	fail = strcmp(obj_strmap_get(&j->labels, MW_LABEL_JOB_TYPE), "plan") == 0 &&
-	       r->plan_failures > 0;
-	if (fail)
-		r->plan_failures--;
-	gt_format_rfc3339(ANCHOR + des_now(w), t, sizeof(t));
-	st = val_new_map();
-	conds = val_new_list();
-	c = val_new_map();
-	val_map_set(st, "active", val_new_null());
-	val_map_set(st, fail ? "failed" : "succeeded", val_new_int(1));
-	if (!fail)
-		val_map_set(st, "completionTime", val_new_string(t));
-	val_map_set(c, "type", val_new_string(fail ? "Failed" : "Complete"));
-	val_map_set(c, "status", val_new_string("True"));
-	if (fail)
-		val_map_set(c, "reason", val_new_string("BackoffLimitExceeded"));
-	val_list_push(conds, c);
-	val_map_set(st, "conditions", conds);
-	des_set_cause(w, "fake job runner");
-	api_patch_status(des_api(w), "Job", "default", name, st);
-	val_free(st);
-}
-
-static void runner_watch(void *ctx, enum api_event_type type, const struct obj *old,
-			 const struct obj *new)
-{
-	struct runner *r = ctx;
-
-	(void)old;
-	if (type != API_ADDED || r->n >= 64)
-		return;
-	snprintf(r->names[r->n], sizeof(r->names[0]), "%s", new->name);
-	des_at(r->w, des_now(r->w) + r->job_ms, DES_PRIO_SCRIPT, finish_job, r,
-	       (void *)(uintptr_t)r->n);
-	r->n++;
-}
-
 static void allow(struct des *w, void *ctx, void *arg)
 {
 	(void)ctx;
@@ -1068,28 +1002,16 @@ static int64_t first_reason(struct tl *tl, const char *name, const char *reason,
 	return -1;
 }
 
-static struct obj *e2e_ws(const char *name)
-{
-	struct obj *o = mk_ws(NULL);
-
-	free(o->name);
-	o->name = xstrdup(name);
-	obj_remove_finalizer(o, MW_FINALIZER);
-	val_free(o->status);
-	o->status = NULL;
-	return o;
-}
-
 static void create_ws(struct des *w, void *ctx, void *arg)
 {
 	(void)ctx;
-	api_create(des_api(w), e2e_ws(arg));
+	api_create(des_api(w), fx_tf_workspace(arg));
 }
 
 static void test_e2e_happy_path_and_retry(void)
 {
 	struct des *w = des_new(NULL);
-	struct runner r = { .w = w, .job_ms = 5000 };
+	struct fx_runner r;
 	struct mwc_params p = { .anchor_unix_ms = ANCHOR, .no_refwatcher = true };
 	struct mwc *m;
 	struct tl *tl = des_timeline(w);
@@ -1097,9 +1019,9 @@ static void test_e2e_happy_path_and_retry(void)
 	size_t at = 0;
 	char want[64];
 
-	api_watch(des_api(w), "Job", runner_watch, &r);
+	fx_runner_start(&r, w, ANCHOR, 5000);
 	m = mwc_register(w, &p);
-	api_create(des_api(w), e2e_ws("good"));
+	api_create(des_api(w), fx_tf_workspace("good"));
 	des_at(w, 10000, DES_PRIO_SCRIPT, allow, NULL, n_good);
 	des_run(w, 60000, NULL);
 
@@ -1193,16 +1115,16 @@ static void set_interval(struct des *w, void *ctx, void *arg)
 static void test_e2e_approval_edit_hang(void)
 {
 	struct des *w = des_new(NULL);
-	struct runner r = { .w = w, .job_ms = 5000 };
+	struct fx_runner r;
 	struct mwc_params p = { .anchor_unix_ms = ANCHOR, .no_refwatcher = true };
 	struct mwc *m;
 	struct tl *tl = des_timeline(w);
-	struct obj *o = e2e_ws("manual");
+	struct obj *o = fx_tf_workspace("manual");
 	const struct obj *ws;
 	size_t at = 0;
 	struct tl_notice n;
 
-	api_watch(des_api(w), "Job", runner_watch, &r);
+	fx_runner_start(&r, w, ANCHOR, 5000);
 	m = mwc_register(w, &p);
 	val_map_set(o->spec, "autoApply", val_new_bool(false));
 	api_create(des_api(w), o);
