@@ -280,6 +280,19 @@ static bool has_quirk(const struct world *w, enum fr_quirk q)
 	"{name: canary, selector: {matchLabels: {ring: '0'}}},"                             \
 	"{name: broad, selector: {matchLabels: {ring: '1'}}}]}"
 #define GATE(max) "gate: {source: {prometheus: {address: 'http://prom:9090', query: q}}, threshold: {max: '" max "'}}"
+/* PINNED2 with a gate of threshold max @max on the canary instead of the soak. */
+#define GATED2(max)                                                                         \
+	"{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["                \
+	"{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE(max) "},"              \
+	"{name: broad, selector: {matchLabels: {ring: '1'}}}]}"
+
+/* The fleet @spec over two members of app a in namespace n: m0 (ring 0) settled on 2.0.0, m1 (ring 1) new. */
+static void settled_canary(struct world *w, const char *spec)
+{
+	w_init(w, spec);
+	settle(member(w, "n", "m0", "a", "0"), "2.0.0");
+	member(w, "n", "m1", "a", "1");
+}
 
 /* ---------------- §2.3 S0, S1, §2.3.1 ---------------- */
 
@@ -548,10 +561,8 @@ static void pass1_soak_until_carried_then_cleared(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	CU_ASSERT_EQUAL(wave(&w, 0)->soak_until_ms, T0 + 30 * MIN);
 	w.now += 10 * MIN;
@@ -567,11 +578,9 @@ static void pass1_soak_until_floored_to_seconds(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 10000;
 	w.now = T0 + 700;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	CU_ASSERT_EQUAL(wave(&w, 0)->soak_until_ms, T0 + 10000);
 	CU_ASSERT_STRING_EQUAL(wave(&w, 0)->soak_until, "2026-07-19T12:00:10Z");
@@ -590,10 +599,8 @@ static void pass2_soak_is_inclusive_and_zero_soak_passes_at_once(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	EXPECT_PHASE(&w, "InProgress", "canary");
 	w.now = T0 + 30 * MIN - 1000;
@@ -617,11 +624,7 @@ static void pass2_gate_verdicts(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	/* Unknown (query failed): hold, no halt, health Unknown */
 	w.gv[0] = (struct fr_gate_value){ false, 0, "no series" };
 	pass(&w);
@@ -638,11 +641,7 @@ static void pass2_gate_unknown_holds_and_passing_opens(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	w.gv[0] = (struct fr_gate_value){ false, 0, "no series" };
 	pass(&w);
 	EXPECT_WAVE(&w, 0, 1, 1, 1, true, "Unknown");
@@ -692,11 +691,7 @@ static void pass2_gate_failing_halts_with_g4_message(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	w.gv[0] = (struct fr_gate_value){ true, 0.123456, NULL };
 	pass(&w);
 	CU_ASSERT_EQUAL(w.r.outcome, FR_OUT_HALTED);
@@ -817,10 +812,8 @@ static void condition_last_transition_time(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	w.fr->generation = 4;
 	pass(&w);
 	CU_ASSERT_STRING_EQUAL(w.r.status.ready.last_transition_time, "2026-07-19T12:00:00Z");
@@ -1076,11 +1069,9 @@ static void g8_gate_unknown_on_passed_wave(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: a, selector: {matchLabels: {ring: '0'}}, " GATE("1") "},"
-		   "{name: b, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
+			   "{name: a, selector: {matchLabels: {ring: '0'}}, " GATE("1") "},"
+			   "{name: b, selector: {matchLabels: {ring: '1'}}}]}");
 	w.gv[0] = (struct fr_gate_value){ true, 0.5, NULL };
 	pass(&w);
 	EXPECT_PHASE(&w, "InProgress", "b");
@@ -1100,10 +1091,8 @@ static void g9_update_window_on_settled_wave(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	val_map_set(w.ss[0]->status, "pendingUpdate", fx_yaml("{revisions: {src: def}, nextWindowOpens: '2026-07-20T00:00:00Z'}"));
 	pass(&w);

@@ -60,34 +60,16 @@
 #define DEV "{matchLabels: {env: dev}}"
 #define PROD "{matchLabels: {env: prod}}"
 
-/* Loads @yaml as m.yaml like `magos-sim lint` and runs lint_magos() only; @r is sorted. */
-static void lint_yaml(const char *yaml, struct lint_report *r)
-{
-	const char *path = "m.yaml";
-	struct scenario s;
-	struct diag d;
-
-	fx_tmp_enter("test_lint");
-	fx_put(path, yaml);
-	lint_report_init(r);
-	diag_init(&d);
-	scn_init(&s);
-	scn_load(&path, 1, &s, &d);
-	lint_from_diag(r, &d);
-	lint_magos(r, &s);
-	lint_report_sort(r);
-	scn_release(&s);
-	diag_release(&d);
-	fx_tmp_leave();
-}
-
 /*
- * Loads @yaml as m.yaml as `magos-sim lint` does (scn_load_static(), every
- * rule through lint_scenario()); @r is sorted.  With @loaded, the result of
- * scn_load() of the same text (what `run` sees) goes there, its diagnostics
- * joined one a line into @run_diag (new string).
+ * Writes @yaml as m.yaml into a temporary directory, loads it with @load and
+ * reports into @r (sorted) the loader's findings and those of @rules.  With
+ * @loaded, the result of scn_load() of the same text (what `run` sees) goes
+ * there, its diagnostics joined one a line into @run_diag (new string).
  */
-static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char **run_diag)
+static void lint_file(const char *yaml,
+		      int (*load)(const char *const *, size_t, struct scenario *, struct diag *),
+		      void (*rules)(struct lint_report *, const struct scenario *),
+		      struct lint_report *r, int *loaded, char **run_diag)
 {
 	const char *path = "m.yaml";
 	struct scenario s;
@@ -97,9 +79,9 @@ static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char 
 	fx_put(path, yaml);
 	lint_report_init(r);
 	diag_init(&d);
-	scn_load_static(&path, 1, &s, &d);
+	load(&path, 1, &s, &d);
 	lint_from_diag(r, &d);
-	lint_scenario(r, &s);
+	rules(r, &s);
 	lint_report_sort(r);
 	scn_release(&s);
 	diag_release(&d);
@@ -112,6 +94,23 @@ static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char 
 		scn_release(&s);
 	}
 	fx_tmp_leave();
+}
+
+/* Loads @yaml as m.yaml like `magos-sim lint` and runs lint_magos() only; @r is sorted. */
+static void lint_yaml(const char *yaml, struct lint_report *r)
+{
+	lint_file(yaml, scn_load, lint_magos, r, NULL, NULL);
+}
+
+/*
+ * Loads @yaml as m.yaml as `magos-sim lint` does (scn_load_static(), every
+ * rule through lint_scenario()); @r is sorted.  With @loaded, the result of
+ * scn_load() of the same text (what `run` sees) goes there, its diagnostics
+ * joined one a line into @run_diag (new string).
+ */
+static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char **run_diag)
+{
+	lint_file(yaml, scn_load_static, lint_scenario, r, loaded, run_diag);
 }
 
 /* How many findings of rule @id @r holds. */
