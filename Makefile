@@ -53,6 +53,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_MAIN_OBJ := $(BUILD)/tests/unit/cu_main.o
+TEST_FX_OBJ   := $(BUILD)/tests/unit/fixtures.o
 
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -82,7 +83,8 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(LIB)
+# Every test program links the shared main and the shared fixtures (tests/unit/fixtures.h).
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -120,4 +122,4 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-         $(TEST_MAIN_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)
+         $(TEST_MAIN_OBJ:.o=.d) $(TEST_FX_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)

@@ -10,6 +10,7 @@
 #include "sim/load/manifest.h"
 #include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define SAMPLES "../shared/fixtures/upstream/magos-samples/"
 
@@ -41,16 +42,10 @@ static int admit(const char *text)
 	return rc;
 }
 
+/* The diagnostic @i of dg as printed, or "" when there are fewer (see fx_diag_item()). */
 static const char *item(size_t i)
 {
-	static char *last;
-
-	free(last);
-	last = NULL;
-	if (i >= dg.n)
-		return "";
-	last = diag_format_item(&dg, i);
-	return last;
+	return fx_diag_item(&dg, i);
 }
 
 static const char ws_head[] = "apiVersion: magosproject.io/v1alpha1\n"

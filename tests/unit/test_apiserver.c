@@ -7,6 +7,7 @@
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define MAXEV 64
 
@@ -29,17 +30,6 @@ static void record_event(void *ctx, enum api_event_type type, const struct obj *
 	s->new_rv[s->n] = new->resource_version;
 	strncpy(s->name[s->n], new->name, sizeof(s->name[0]) - 1);
 	s->n++;
-}
-
-static struct obj *ws(const char *ns, const char *name, const char *project)
-{
-	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", ns, name);
-	struct val *ref = val_new_map();
-
-	o->spec = val_new_map();
-	val_map_set(ref, "name", val_new_string(project));
-	val_map_set(o->spec, "projectRef", ref);
-	return o;
 }
 
 static struct val *status_phase(const char *phase)
@@ -68,7 +58,7 @@ static void test_create_get(void)
 
 	api_watch(a, "Workspace", record_event, &s);
 	api_set_now(a, 2500);
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "a", "p")), 0);
 	o = api_get(a, "Workspace", "default", "a");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_EQUAL(o->generation, 1);
@@ -80,8 +70,8 @@ static void test_create_get(void)
 	CU_ASSERT_PTR_NULL(api_get(a, "Workspace", "other", "a"));
 	CU_ASSERT_PTR_NULL(api_get(a, "Rollout", "default", "a"));
 
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "q")), API_EALREADYEXISTS);
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "", "q")), API_EINVALID);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "a", "q")), API_EALREADYEXISTS);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "", "q")), API_EINVALID);
 	CU_ASSERT_EQUAL(api_resource_version(a), 1);
 	CU_ASSERT_EQUAL(s.n, 1);
 	CU_ASSERT_EQUAL(s.type[0], API_ADDED);
@@ -105,7 +95,7 @@ static void test_noop_writes_emit_nothing(void)
 	struct val *patch;
 
 	api_watch(a, "Workspace", record_event, &s);
-	o = ws("default", "a", "p");
+	o = fx_ws_ref("default", "a", "p");
 	o->status = status_phase("Pending");
 	obj_strmap_set(&o->annotations, "k", "v");
 	CU_ASSERT_EQUAL(api_create(a, o), 0);
@@ -144,7 +134,7 @@ static void test_generation_only_on_spec(void)
 	const struct obj *c;
 	struct tl_entry e;
 
-	api_create(a, ws("default", "a", "p"));
+	api_create(a, fx_ws_ref("default", "a", "p"));
 	/* labels: rv moves, generation does not */
 	o = copy_of(a, "default", "a");
 	obj_strmap_set(&o->labels, "env", "dev");
@@ -200,7 +190,7 @@ static void test_conflict_and_subresources(void)
 	struct obj *o, *stale;
 	const struct obj *c;
 
-	api_create(a, ws("default", "a", "p"));
+	api_create(a, fx_ws_ref("default", "a", "p"));
 	stale = copy_of(a, "default", "a");
 	CU_ASSERT_EQUAL(api_set_label(a, "Workspace", "default", "a", "l", "1"), 0);
 	/* stale resourceVersion: Conflict, nothing written */
@@ -237,7 +227,7 @@ static void test_conflict_and_subresources(void)
 	CU_ASSERT_EQUAL(c->generation, 2);
 	CU_ASSERT_EQUAL(c->resource_version, 4);
 	/* not found */
-	CU_ASSERT_EQUAL(api_update(a, ws("default", "zz", "p")), API_ENOTFOUND);
+	CU_ASSERT_EQUAL(api_update(a, fx_ws_ref("default", "zz", "p")), API_ENOTFOUND);
 	CU_ASSERT_EQUAL(api_set_annotation(a, "Workspace", "default", "zz", "k", "v"), API_ENOTFOUND);
 	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "zz"), API_ENOTFOUND);
 	api_free(a);
@@ -254,7 +244,7 @@ static void test_finalizer_deletion_flow(void)
 	struct tl_entry e;
 
 	api_watch(a, "Workspace", record_event, &s);
-	o = ws("default", "a", "p");
+	o = fx_ws_ref("default", "a", "p");
 	obj_add_finalizer(o, "magosproject.io/cleanup");
 	api_create(a, o);
 	api_set_now(a, 7300);
@@ -295,11 +285,11 @@ static void test_finalizer_deletion_flow(void)
 	CU_ASSERT_EQUAL(e.t_ms, 9000);
 
 	/* without finalizers: gone at once; the key can be reused */
-	api_create(a, ws("default", "b", "p"));
+	api_create(a, fx_ws_ref("default", "b", "p"));
 	CU_ASSERT_EQUAL(api_delete(a, "Workspace", "default", "b"), 0);
 	CU_ASSERT_PTR_NULL(api_get(a, "Workspace", "default", "b"));
 	CU_ASSERT_EQUAL(s.type[s.n - 1], API_DELETED);
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "b", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "b", "p")), 0);
 	CU_ASSERT_EQUAL(api_count(a, NULL), 1);
 	api_free(a);
 	tl_free(tl);
@@ -320,7 +310,7 @@ static void test_list_order(void)
 
 	api_list_init(&l);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		api_create(a, ws(keys[i][0], keys[i][1], "p"));
+		api_create(a, fx_ws_ref(keys[i][0], keys[i][1], "p"));
 	CU_ASSERT_EQUAL(api_list(a, "Workspace", NULL, NULL, NULL, &l), 6);
 	CU_ASSERT_STRING_EQUAL(l.items[0]->ns, "dev");
 	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "a");
@@ -338,7 +328,7 @@ static void test_list_order(void)
 	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "zx");
 	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "x");
 	api_delete(a, "Workspace", "dev", "m");
-	api_create(a, ws("dev", "c", "p"));
+	api_create(a, fx_ws_ref("dev", "c", "p"));
 	CU_ASSERT_EQUAL(api_list(a, "Workspace", "dev", NULL, NULL, &l), 3);
 	CU_ASSERT_STRING_EQUAL(l.items[0]->name, "a");
 	CU_ASSERT_STRING_EQUAL(l.items[1]->name, "c");
@@ -371,7 +361,7 @@ static void test_snapshots_outlive_writes(void)
 
 	api_set_sink(a, hold, &h);
 	api_watch(a, "Workspace", record_event, &s);
-	o = ws("default", "a", "p");
+	o = fx_ws_ref("default", "a", "p");
 	o->status = status_phase("Pending");
 	api_create(a, o);
 	for (int i = 0; i < 3; i++) {
@@ -428,7 +418,7 @@ static void test_reason_message_sources(void)
 	val_list_push(conds, ready);
 	val_map_set(o->status, "conditions", conds);
 	api_create(a, o);
-	o = ws("default", "w", "p");
+	o = fx_ws_ref("default", "w", "p");
 	o->status = status_phase("Failed");
 	val_map_set(o->status, "reason", val_new_string("ApplyFailed"));
 	val_map_set(o->status, "message", val_new_string("exit 1"));
@@ -450,7 +440,7 @@ static void test_patch_meta_invalid_changes_nothing(void)
 	struct api *a = api_new(NULL);
 	struct val *patch = val_new_map(), *ann = val_new_map();
 
-	api_create(a, ws("default", "a", "p"));
+	api_create(a, fx_ws_ref("default", "a", "p"));
 	val_map_set(ann, "ok", val_new_string("1"));
 	val_map_set(ann, "bad", val_new_int(2));
 	val_map_set(patch, "annotations", ann);
@@ -486,9 +476,9 @@ static void test_changes_since(void)
 	CU_ASSERT_EQUAL(api_kind_shape(a, "Workspace"), 0);
 	CU_ASSERT_EQUAL(api_changes_since(a, "Workspace", 0, &c), 0);
 	CU_ASSERT_EQUAL(c.n, 0);
-	api_create(a, ws("prod", "b", "p"));
-	api_create(a, ws("dev", "a", "p"));
-	api_create(a, ws("prod", "a", "p"));
+	api_create(a, fx_ws_ref("prod", "b", "p"));
+	api_create(a, fx_ws_ref("dev", "a", "p"));
+	api_create(a, fx_ws_ref("prod", "a", "p"));
 	shape = api_kind_shape(a, "Workspace");
 	CU_ASSERT_EQUAL(shape, 3);
 	rv = api_resource_version(a);
@@ -561,8 +551,8 @@ static void test_get_ref(void)
 
 	/* a kind not stored yet: NULL, and not remembered as absent */
 	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "a", &early));
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "p")), 0);
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "b", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "a", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "b", "p")), 0);
 	CU_ASSERT_PTR_EQUAL(api_get_ref(a, "Workspace", "default", "a", &early),
 			    api_get(a, "Workspace", "default", "a"));
 	o = api_get_ref(a, "Workspace", "default", "a", &r);
@@ -591,20 +581,20 @@ static void test_get_ref(void)
 		api_list_release(&l);
 	}
 	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "a", &r));
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "a", "q")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "a", "q")), 0);
 	o = api_get_ref(a, "Workspace", "default", "a", &r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_PTR_EQUAL(o, api_get(a, "Workspace", "default", "a"));
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->spec, "projectRef.name"), ""), "q");
 	/* the absent key stays absent; a creation of it is seen */
 	CU_ASSERT_PTR_NULL(api_get_ref(a, "Workspace", "default", "zz", &none));
-	CU_ASSERT_EQUAL(api_create(a, ws("default", "zz", "p")), 0);
+	CU_ASSERT_EQUAL(api_create(a, fx_ws_ref("default", "zz", "p")), 0);
 	CU_ASSERT_PTR_EQUAL(api_get_ref(a, "Workspace", "default", "zz", &none),
 			    api_get(a, "Workspace", "default", "zz"));
 
 	/* the same memo with another store looks up there */
 	CU_ASSERT_PTR_NULL(api_get_ref(b, "Workspace", "default", "a", &r));
-	CU_ASSERT_EQUAL(api_create(b, ws("default", "a", "b")), 0);
+	CU_ASSERT_EQUAL(api_create(b, fx_ws_ref("default", "a", "b")), 0);
 	CU_ASSERT_PTR_EQUAL(api_get_ref(b, "Workspace", "default", "a", &r),
 			    api_get(b, "Workspace", "default", "a"));
 	api_free(a);
@@ -615,7 +605,7 @@ static void test_get_ref(void)
 static void test_create_shared(void)
 {
 	struct api *a = api_new(NULL), *b = api_new(NULL);
-	struct obj *src = ws("default", "a", "p");
+	struct obj *src = fx_ws_ref("default", "a", "p");
 	struct obj *before, *u;
 	const struct obj *o, *c;
 
@@ -689,7 +679,7 @@ static bool same_tree(const struct val *x, const struct val *y)
 static void test_patch_status_is_merge_patch(void)
 {
 	struct api *a = api_new(NULL);
-	struct obj *o = ws("default", "a", "p");
+	struct obj *o = fx_ws_ref("default", "a", "p");
 	struct val *st = val_new_map(), *b, *l, *p, *pb, *pe, *want;
 	const struct obj *now;
 	const struct val *got;

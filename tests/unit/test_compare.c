@@ -16,31 +16,15 @@
 #include "sim/plan/compare.h"
 #include "reports/partial.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define NEAR(a, b, eps) CU_ASSERT_DOUBLE_EQUAL((a), (b), (eps))
-
-/* A row that completed at @ttc ms (censored when < 0), no halt, no phases. */
-static struct trial_row row(uint32_t i, int64_t ttc)
-{
-	struct trial_row r;
-
-	memset(&r, 0, sizeof(r));
-	r.index = i;
-	r.seed = 100 + i;
-	r.stop = ttc >= 0 ? DES_STOPPED : DES_HORIZON;
-	r.end_ms = ttc >= 0 ? ttc : 10000;
-	r.completed = ttc >= 0;
-	r.ttc_ms = ttc;
-	r.halt_ms = -1;
-	r.detection_ms = -1;
-	return r;
-}
 
 /* 10 rows completed at 1 s .. 10 s, each shifted by @shift ms. */
 static void ladder(struct trial_row *rows, int64_t shift)
 {
 	for (uint32_t i = 0; i < 10; i++)
-		rows[i] = row(i, 1000 * (int64_t)(i + 1) + shift);
+		rows[i] = fx_trial_row(i, 1000 * (int64_t)(i + 1) + shift);
 }
 
 static void test_identical(void)
@@ -112,8 +96,8 @@ static void test_paired_t(void)
 
 	/* differences 1, 2, 3, 4 s; blast radius 0 vs 1, 2, 3, 4 targets */
 	for (uint32_t i = 0; i < 4; i++) {
-		a[i] = row(i, 10000);
-		b[i] = row(i, 10000 + 1000 * (int64_t)(i + 1));
+		a[i] = fx_trial_row(i, 10000);
+		b[i] = fx_trial_row(i, 10000 + 1000 * (int64_t)(i + 1));
 		b[i].blast_count = i + 1;
 		b[i].blast_total = 10;
 	}
@@ -162,7 +146,7 @@ static void test_mcnemar(void)
 	/* completion: fewer completions are worse */
 	ladder(b, 0);
 	for (int i = 0; i < 6; i++)
-		b[i] = row((uint32_t)i, -1);
+		b[i] = fx_trial_row((uint32_t)i, -1);
 	cmp_compute(a, b, 10, 60000, 7, 50, &r);
 	NEAR(r.m[CMP_COMPLETE].delta, -0.6, 1e-12);
 	CU_ASSERT_TRUE(r.m[CMP_COMPLETE].worse);
@@ -176,8 +160,8 @@ static void test_censored_and_deterministic(void)
 
 	ladder(a, 0);
 	ladder(b, 0);
-	b[8] = row(8, -1);
-	b[9] = row(9, -1);
+	b[8] = fx_trial_row(8, -1);
+	b[9] = fx_trial_row(9, -1);
 	b[9].stop = DES_BUDGET;
 	cmp_compute(a, b, 10, 60000, 7, 300, &r1);
 	CU_ASSERT_EQUAL(r1.nbound[0], 0);
@@ -198,7 +182,7 @@ static void test_censored_and_deterministic(void)
 	CU_ASSERT_TRUE(r1.m[CMP_TTC_P90].lo <= r1.m[CMP_TTC_P90].hi);
 	/* a noisy head: another seed draws other resamples, so another interval */
 	for (uint32_t i = 0; i < 10; i++)
-		b[i] = row(i, 1000 * (int64_t)((i * 3) % 10 + 1) + 500 * (int64_t)(i % 2));
+		b[i] = fx_trial_row(i, 1000 * (int64_t)((i * 3) % 10 + 1) + 500 * (int64_t)(i % 2));
 	cmp_compute(a, b, 10, 60000, 7, 300, &r1);
 	cmp_compute(a, b, 10, 60000, 8, 300, &r3);
 	CU_ASSERT_TRUE(r3.m[CMP_TTC_P50].lo != r1.m[CMP_TTC_P50].lo ||
@@ -346,7 +330,7 @@ static void make_partial(char *path, uint32_t first, uint32_t n, uint64_t seed)
 	for (uint32_t i = 0; i < n; i++) {
 		struct trial_row *r = &p.in[0].rows[i];
 
-		*r = row(first + i, i == 1 ? -1 : 1000 * (int64_t)(first + i));
+		*r = fx_trial_row(first + i, i == 1 ? -1 : 1000 * (int64_t)(first + i));
 		r->seed = UINT64_MAX - i; /* above 2^63: written as a string */
 		r->halted = i == 1;
 		r->halt_where = r->halted ? xstrdup("step \"prod\"") : NULL;

@@ -8,6 +8,7 @@
 #include "sim/world/controllers.h"
 #include "sim/world/des.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define MAXCALLS 256
 
@@ -39,17 +40,6 @@ static struct ctl_result reconcile_rec(void *ctx, struct des *w, const char *ns,
 	return res;
 }
 
-static struct obj *ws(const char *ns, const char *name, const char *project)
-{
-	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", ns, name);
-	struct val *ref = val_new_map();
-
-	o->spec = val_new_map();
-	val_map_set(ref, "name", val_new_string(project));
-	val_map_set(o->spec, "projectRef", ref);
-	return o;
-}
-
 static char v1[] = "1", v2[] = "2", v3[] = "3";
 
 static void annotate(struct des *w, void *ctx, void *arg)
@@ -65,7 +55,7 @@ static void test_dedup_while_queued(void)
 	struct ctl *c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
 
 	ctl_for(c, "Workspace", NULL, NULL);
-	api_create(des_api(w), ws("default", "a", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "a", "p"));
 	des_at(w, 10, DES_PRIO_SCRIPT, annotate, NULL, v1);
 	des_at(w, 10, DES_PRIO_SCRIPT, annotate, NULL, v2);
 	des_at(w, 10, DES_PRIO_SCRIPT, annotate, NULL, v3);
@@ -89,7 +79,7 @@ static void test_readd_while_processing(void)
 
 	ctl_for(c, "Workspace", NULL, NULL);
 	ctl_set_duration(c, 100);
-	api_create(des_api(w), ws("default", "a", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "a", "p"));
 	des_at(w, 20, DES_PRIO_SCRIPT, annotate, NULL, v1);
 	des_at(w, 30, DES_PRIO_SCRIPT, annotate, NULL, v2);
 	des_at(w, 40, DES_PRIO_SCRIPT, annotate, NULL, v3);
@@ -109,9 +99,9 @@ static void test_one_reconcile_at_a_time(void)
 
 	ctl_for(c, "Workspace", NULL, NULL);
 	ctl_set_duration(c, 50);
-	api_create(des_api(w), ws("default", "b", "p"));
-	api_create(des_api(w), ws("default", "a", "p"));
-	api_create(des_api(w), ws("dev", "c", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "b", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "a", "p"));
+	api_create(des_api(w), fx_ws_ref("dev", "c", "p"));
 	CU_ASSERT_EQUAL(des_run(w, 10000, NULL), DES_QUIESCENT);
 	CU_ASSERT_EQUAL(r.n, 3);
 	/* FIFO in event order, serialised by the single worker */
@@ -152,7 +142,7 @@ static void test_watch_map_old_and_new(void)
 	struct ctl *c = ctl_new(w, "rollout-controller", reconcile_rec, &r);
 
 	ctl_watches(c, "Workspace", map_project, NULL, ctl_pred_rv_changed, NULL);
-	api_create(des_api(w), ws("default", "a", "p1"));
+	api_create(des_api(w), fx_ws_ref("default", "a", "p1"));
 	des_at(w, 5, DES_PRIO_SCRIPT, move_to_p2, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(w, 1000, NULL), DES_QUIESCENT);
 	CU_ASSERT_EQUAL(r.n, 3);
@@ -168,7 +158,7 @@ static void test_watch_map_old_and_new(void)
 
 static void test_predicates(void)
 {
-	struct obj *a = ws("default", "a", "p"), *b = ws("default", "a", "p");
+	struct obj *a = fx_ws_ref("default", "a", "p"), *b = fx_ws_ref("default", "a", "p");
 
 	a->resource_version = 3;
 	b->resource_version = 3;

@@ -2,12 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/plan/expect.h"
-#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* A small Magos world: Project shop, Rollout shop with steps dev and prod. */
 static const char world[] =
@@ -54,15 +53,13 @@ static const char world[] =
 /* Test data is never written through these: the structs just have no const. */
 #define S(x) ((char *)(x))
 
-static char tmpdir[64];
-
 static struct val_mark at(uint32_t line, uint32_t col)
 {
 	struct val_mark m = { line, col };
 
 	return m;
 }
-static char path[128];
+static const char path[] = "s.yaml"; /* the scenario file of load(), by its name in diagnostics */
 
 /*
  * load() - writes a Scenario whose spec.expect is @expect (indented under
@@ -71,36 +68,29 @@ static char path[128];
  */
 static int load(const char *expect, struct scenario *s, struct exp_set *e, struct diag *d)
 {
-	FILE *f;
+	char *text = xasprintf("apiVersion: magos-sim/v1alpha1\n" /* 1 */
+			       "kind: Scenario\n"                /* 2 */
+			       "metadata: {name: t}\n"           /* 3 */
+			       "spec:\n"                         /* 4 */
+			       "  seed: 3\n"                     /* 5 */
+			       "  horizon: 2h\n"                 /* 6 */
+			       "  expect:\n"                     /* 7 */
+			       "%s%s",
+			       expect, world);
+	const char *paths[1] = { path };
 	int rc;
-	const char *paths[1];
 
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_expect.XXXXXX");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpdir));
-	snprintf(path, sizeof(path), "%s/s.yaml", tmpdir);
-	f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fprintf(f,
-		"apiVersion: magos-sim/v1alpha1\n" /* 1 */
-		"kind: Scenario\n"                /* 2 */
-		"metadata: {name: t}\n"           /* 3 */
-		"spec:\n"                         /* 4 */
-		"  seed: 3\n"                     /* 5 */
-		"  horizon: 2h\n"                 /* 6 */
-		"  expect:\n"                     /* 7 */
-		"%s%s",
-		expect, world);
-	fclose(f);
+	fx_tmp_enter("test_expect");
+	fx_put(path, text);
+	free(text);
 	diag_init(d);
 	scn_init(s);
-	paths[0] = path;
 	rc = scn_load(paths, 1, s, d);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc != 0)
 		diag_print(d, stderr, false);
 	rc = exp_parse(s, e, d);
-	unlink(path);
-	rmdir(tmpdir);
+	fx_tmp_leave();
 	return rc;
 }
 
@@ -111,27 +101,16 @@ static void cleanup(struct scenario *s, struct exp_set *e, struct diag *d)
 	diag_release(d);
 }
 
-/* The diagnostic @i as printed, with the temporary directory cut off. */
-static char *diag_line(const struct diag *d, size_t i)
-{
-	char *line = diag_format_item(d, i);
-	size_t n = strlen(tmpdir) + 1;
-
-	if (!strncmp(line, tmpdir, n - 1))
-		memmove(line, line + n, strlen(line + n) + 1);
-	return line;
-}
-
-#define ASSERT_DIAG(d, i, want)                                       \
-	do {                                                          \
-		char *l_ = (d)->n > (i) ? diag_line((d), (i)) : NULL; \
-		CU_ASSERT_PTR_NOT_NULL(l_);                           \
-		if (l_) {                                             \
-			CU_ASSERT_STRING_EQUAL(l_, (want));           \
-			if (strcmp(l_, (want)))                       \
+#define ASSERT_DIAG(d, i, want)                                                        \
+	do {                                                                           \
+		char *l_ = (d)->n > (i) ? diag_format_item((d), (i)) : NULL;           \
+		CU_ASSERT_PTR_NOT_NULL(l_);                                            \
+		if (l_) {                                                              \
+			CU_ASSERT_STRING_EQUAL(l_, (want));                            \
+			if (strcmp(l_, (want)))                                        \
 				fprintf(stderr, "\n got: %s\nwant: %s\n", l_, (want)); \
-		}                                                     \
-		free(l_);                                             \
+		}                                                                      \
+		free(l_);                                                              \
 	} while (0)
 
 static void test_parse_all(void)
@@ -469,30 +448,15 @@ static void test_eval_halts_before(void)
 
 /* ---------------------------------------------------------------- matching */
 
-static struct val *yaml(const char *text)
-{
-	struct yl_stream st;
-	struct diag d;
-	struct val *v;
-
-	diag_init(&d);
-	CU_ASSERT_EQUAL_FATAL(yl_load_string("t", text, strlen(text), &st, &d), 0);
-	CU_ASSERT_EQUAL_FATAL(st.n, 1);
-	v = val_copy(st.docs[0].root);
-	yl_stream_release(&st);
-	diag_release(&d);
-	return v;
-}
-
 static void test_subset(void)
 {
-	struct val *a = yaml("{a: 1, b: {c: [1, 2, {d: x, e: y}], f: true}, g: 2.0}");
-	struct val *p1 = yaml("{b: {c: [1, 2, {d: x}]}}");
-	struct val *p2 = yaml("{b: {c: [1, 2]}}");             /* list length differs */
-	struct val *p3 = yaml("{a: 1.0, g: 2}");               /* numbers compare by value */
-	struct val *p4 = yaml("{b: {f: \"true\"}}");           /* string is not a boolean */
-	struct val *p5 = yaml("{h: 1}");                        /* missing key */
-	struct val *p6 = yaml("{h: null}");                     /* absent matches null */
+	struct val *a = fx_yaml("{a: 1, b: {c: [1, 2, {d: x, e: y}], f: true}, g: 2.0}");
+	struct val *p1 = fx_yaml("{b: {c: [1, 2, {d: x}]}}");
+	struct val *p2 = fx_yaml("{b: {c: [1, 2]}}");             /* list length differs */
+	struct val *p3 = fx_yaml("{a: 1.0, g: 2}");               /* numbers compare by value */
+	struct val *p4 = fx_yaml("{b: {f: \"true\"}}");           /* string is not a boolean */
+	struct val *p5 = fx_yaml("{h: 1}");                        /* missing key */
+	struct val *p6 = fx_yaml("{h: null}");                     /* absent matches null */
 
 	CU_ASSERT(exp_subset(p1, a));
 	CU_ASSERT(!exp_subset(p2, a));
@@ -512,12 +476,12 @@ static void test_subset(void)
 static void test_object_matches(void)
 {
 	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", "default", "w1");
-	struct val *p1 = yaml("{kind: Workspace, metadata: {name: w1, labels: {env: prod}}, status: {phase: Applied}}");
-	struct val *p2 = yaml("{apiVersion: stages.metio.wtf/v1, kind: Workspace}");
-	struct val *p3 = yaml("{kind: Workspace, status: {phase: Failed}}");
+	struct val *p1 = fx_yaml("{kind: Workspace, metadata: {name: w1, labels: {env: prod}}, status: {phase: Applied}}");
+	struct val *p2 = fx_yaml("{apiVersion: stages.metio.wtf/v1, kind: Workspace}");
+	struct val *p3 = fx_yaml("{kind: Workspace, status: {phase: Failed}}");
 
 	obj_strmap_set(&o->labels, "env", "prod");
-	o->status = yaml("{phase: Applied, reason: X}");
+	o->status = fx_yaml("{phase: Applied, reason: X}");
 	CU_ASSERT(exp_object_matches(p1, o));
 	CU_ASSERT(!exp_object_matches(p2, o));
 	CU_ASSERT(!exp_object_matches(p3, o));

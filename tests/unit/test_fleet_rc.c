@@ -20,36 +20,16 @@
 #include "sim/cluster/apiserver.h"
 #include "sim/world/controllers.h"
 #include "sim/world/des.h"
-#include "sim/base/diag.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/load/promseries.h"
 #include "sim/core/timeline.h"
-#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define T0 1784462400000LL /* 2026-07-19T12:00:00Z */
 #define GATE_ADDR "http://prometheus.monitoring.svc:9090"
 
 /* ---- recording ------------------------------------------------------------------ */
-
-struct rec {
-	char **lines;
-	size_t n;
-	struct des *w;
-};
-
-static void rec_add(struct rec *r, char *line)
-{
-	r->lines = xreallocarray(r->lines, r->n + 1, sizeof(*r->lines));
-	r->lines[r->n++] = line;
-}
-
-static void rec_free(struct rec *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->lines[i]);
-	free(r->lines);
-}
 
 static const char *st(const struct obj *o, const char *path, const char *dflt)
 {
@@ -67,7 +47,7 @@ static const char *ready_field(const struct obj *o, const char *k)
 static void watch_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 			const struct obj *new)
 {
-	struct rec *r = ctx;
+	struct fx_rec *r = ctx;
 	static const char *const keys[] = { "reason", "message" };
 	bool same = old != NULL;
 
@@ -80,16 +60,16 @@ static void watch_fleet(void *ctx, enum api_event_type type, const struct obj *o
 		same = strcmp(ready_field(old, keys[i]), ready_field(new, keys[i])) == 0;
 	if (same)
 		return;
-	rec_add(r, xasprintf("%lld %s %s/%s %s | %s", (long long)des_now(r->w), new->name,
-			     st(new, "phase", "-"), st(new, "currentWave", "-"),
-			     ready_field(new, "reason"), ready_field(new, "message")));
+	fx_rec_add(r, xasprintf("%lld %s %s/%s %s | %s", (long long)des_now(r->w), new->name,
+				st(new, "phase", "-"), st(new, "currentWave", "-"),
+				ready_field(new, "reason"), ready_field(new, "message")));
 }
 
 /* "<t> ns/name <annotation>=<value>" for the two fleet annotations. */
 static void watch_members(void *ctx, enum api_event_type type, const struct obj *old,
 			  const struct obj *new)
 {
-	struct rec *r = ctx;
+	struct fx_rec *r = ctx;
 	static const char *const keys[] = { FR_ANN_APPROVED_VERSION, FR_ANN_ROLLBACK_TO };
 
 	if (type == API_DELETED)
@@ -99,26 +79,9 @@ static void watch_members(void *ctx, enum api_event_type type, const struct obj 
 		const char *is = obj_strmap_get(&new->annotations, keys[i]);
 
 		if (is && (!was || strcmp(was, is) != 0))
-			rec_add(r, xasprintf("%lld %s/%s %s=%s", (long long)des_now(r->w), new->ns,
-					     new->name, strchr(keys[i], '/') + 1, is));
+			fx_rec_add(r, xasprintf("%lld %s/%s %s=%s", (long long)des_now(r->w), new->ns,
+						new->name, strchr(keys[i], '/') + 1, is));
 	}
-}
-
-static void expect_lines(const struct rec *r, const char *const *want, size_t n, const char *what)
-{
-	bool ok = r->n == n;
-
-	for (size_t i = 0; ok && i < n; i++)
-		ok = strcmp(r->lines[i], want[i]) == 0;
-	if (!ok) {
-		fprintf(stderr, "\n%s: got %zu lines:\n", what, r->n);
-		for (size_t i = 0; i < r->n; i++)
-			fprintf(stderr, "  %s\n", r->lines[i]);
-		fprintf(stderr, " want %zu:\n", n);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", want[i]);
-	}
-	CU_ASSERT_TRUE(ok);
 }
 
 /* ---- metric series for gates ------------------------------------------------------ */
@@ -163,35 +126,34 @@ static void add_series(struct metrics *m, const char *query, const char *values,
 struct fixture {
 	struct des *w;
 	struct frc *f;
-	struct rec fleet, ann;
+	struct fx_rec fleet, ann;
 	struct metrics m;
 	uint64_t seen; /* reconciles counted by run_to() so far */
 };
 
-static void fx_begin_hosts(struct fixture *x, const char *const *hosts, size_t nhosts)
+static void setup_hosts(struct fixture *x, const char *const *hosts, size_t nhosts)
 {
 	struct frc_params p = { T0, hosts, nhosts, metric, NULL };
 
 	memset(x, 0, sizeof(*x));
 	p.metric_ctx = &x->m;
 	x->w = des_new(NULL);
-	x->fleet.w = x->ann.w = x->w;
 	x->f = frc_register(x->w, &p);
-	api_watch(des_api(x->w), "FleetRollout", watch_fleet, &x->fleet);
-	api_watch(des_api(x->w), "StageSet", watch_members, &x->ann);
+	fx_rec_watch(&x->fleet, x->w, "FleetRollout", watch_fleet);
+	fx_rec_watch(&x->ann, x->w, "StageSet", watch_members);
 }
 
-static void fx_begin(struct fixture *x)
+static void setup(struct fixture *x)
 {
-	fx_begin_hosts(x, NULL, 0);
+	setup_hosts(x, NULL, 0);
 }
 
-static void fx_end(struct fixture *x)
+static void teardown(struct fixture *x)
 {
 	des_free(x->w);
 	frc_free(x->f);
-	rec_free(&x->fleet);
-	rec_free(&x->ann);
+	fx_rec_release(&x->fleet);
+	fx_rec_release(&x->ann);
 	for (size_t i = 0; i < x->m.n; i++)
 		ps_series_release(&x->m.table[i].s);
 }
@@ -208,35 +170,14 @@ static uint64_t run_to(struct fixture *x, int64_t t)
 	return d;
 }
 
-static struct val *yaml(const char *text)
-{
-	struct yl_stream s;
-	struct diag d;
-	struct val *v;
-
-	diag_init(&d);
-	CU_ASSERT_FATAL(yl_load_string("spec", text, strlen(text), &s, &d) == 0 && s.n == 1);
-	v = val_copy(s.docs[0].root);
-	yl_stream_release(&s);
-	diag_release(&d);
-	return v;
-}
-
 static void fleet(struct fixture *x, const char *name, const char *spec)
 {
-	struct obj *o = obj_new("stages.metio.wtf/v1", "FleetRollout", NULL, name);
-
-	o->spec = yaml(spec);
-	CU_ASSERT_EQUAL(api_create(des_api(x->w), o), 0);
+	fx_create(x->w, fx_fleet_rollout(name, spec));
 }
 
 static void namespace(struct fixture *x, const char *name, const char *k, const char *v)
 {
-	struct obj *o = obj_new("v1", "Namespace", NULL, name);
-
-	if (k)
-		obj_strmap_set(&o->labels, k, v);
-	CU_ASSERT_EQUAL(api_create(des_api(x->w), o), 0);
+	fx_create(x->w, fx_namespace(name, k, v));
 }
 
 /* Member reports, as status merge patches (§5 settle / hold / unsettle). */
@@ -247,7 +188,7 @@ static struct val *report(const char *version, const char *pending, const char *
 			       "[{type: Ready, status: '%s', reason: %s}]}",
 			       version ? "version: '" : "", version ? version : "",
 			       version ? "'," : "", pending, ready, reason);
-	struct val *v = yaml(text);
+	struct val *v = fx_yaml(text);
 
 	free(text);
 	return v;
@@ -257,14 +198,10 @@ static struct val *report(const char *version, const char *pending, const char *
 static void member(struct fixture *x, const char *ns, const char *name, const char *app,
 		   const char *ring, struct val *status)
 {
-	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", ns, name);
+	struct obj *o = fx_fleet_member(ns, name, app, ring);
 
-	obj_strmap_set(&o->labels, "app", app);
-	if (ring)
-		obj_strmap_set(&o->labels, "ring", ring);
-	o->spec = yaml("{version: {value: 1.0.0, approvalMode: Always}}");
 	o->status = status ? status : val_new_map();
-	CU_ASSERT_EQUAL(api_create(des_api(x->w), o), 0);
+	fx_create(x->w, o);
 }
 
 /* A scripted step: at its time, patch a member's status (or labels). */
@@ -290,7 +227,7 @@ static void run_op(struct des *w, void *ctx, void *arg)
 		p = report(NULL, o->v, "False", "AwaitingApproval");
 		break;
 	case OP_UNSETTLE:
-		p = yaml("{conditions: [{type: Ready, status: 'False', reason: StageFailed}]}");
+		p = fx_yaml("{conditions: [{type: Ready, status: 'False', reason: StageFailed}]}");
 		break;
 	case OP_LABEL: {
 		char *k = xstrdup(o->v);
@@ -397,7 +334,7 @@ static void test_s2_6_pinned_three_waves(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	three_rings(&x, false);
 	fleet(&x, "fleet", "{targetVersion: 2.0.0, selector: {matchLabels: {app: web}}, " RINGS3 "}");
 	at(&x, 10000, &settle_m0);
@@ -411,8 +348,8 @@ static void test_s2_6_pinned_three_waves(void)
 	 * 60 s, which changes nothing, then the world is quiet.
 	 */
 	CU_ASSERT_EQUAL(des_now(x.w), 60000);
-	expect_lines(&x.fleet, want, 4, "fleet statuses");
-	expect_lines(&x.ann, want_ann, 4, "annotations");
+	fx_expect_lines(&x.fleet, want, 4, "fleet statuses");
+	fx_expect_lines(&x.ann, want_ann, 4, "annotations");
 	fr = get_fleet(&x, "fleet");
 	for (size_t i = 0; i < 3; i++) {
 		char p[64];
@@ -431,7 +368,7 @@ static void test_s2_6_pinned_three_waves(void)
 	CU_ASSERT_EQUAL(val_int(val_map_get(obj_ready_condition(fr), "observedGeneration"), 0), 1);
 	CU_ASSERT_STRING_EQUAL(ctl_name(frc_ctl(x.f)), "fleetrollout-controller");
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_WARNING, ""), 0);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.6 derived: each member is approved to its own pending version; the label follows them. */
@@ -452,7 +389,7 @@ static void test_s2_6_derived_three_waves(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	three_rings(&x, true);
 	fleet(&x, "fleet", "{selector: {matchLabels: {app: web}}, " RINGS3 "}");
 	at(&x, 10000, &settle_m0);
@@ -460,9 +397,9 @@ static void test_s2_6_derived_three_waves(void)
 	at(&x, 25000, &settle_m2);
 	at(&x, 40000, &settle_m3);
 	CU_ASSERT_EQUAL(des_run(x.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&x.fleet, want, 4, "fleet statuses");
-	expect_lines(&x.ann, want_ann, 4, "annotations");
-	fx_end(&x);
+	fx_expect_lines(&x.fleet, want, 4, "fleet statuses");
+	fx_expect_lines(&x.ann, want_ann, 4, "annotations");
+	teardown(&x);
 }
 
 /* ---- §2.3.6 soak: 30 s polls, the last one at the exact remaining time --------------- */
@@ -479,7 +416,7 @@ static void test_s2_3_6_soak_requeue_timing(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("2.0.0", "", "True", "Succeeded"));
 	member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet",
@@ -500,9 +437,9 @@ static void test_s2_3_6_soak_requeue_timing(void)
 	CU_ASSERT_TRUE(run_to(&x, 100000) >= 1);
 	CU_ASSERT_EQUAL(run_to(&x, 129999), 0);
 	CU_ASSERT_EQUAL(run_to(&x, 130000), 1);
-	expect_lines(&x.fleet, want, 2, "fleet statuses");
-	expect_lines(&x.ann, want_ann, 2, "annotations");
-	fx_end(&x);
+	fx_expect_lines(&x.fleet, want, 2, "fleet statuses");
+	fx_expect_lines(&x.ann, want_ann, 2, "annotations");
+	teardown(&x);
 }
 
 /* ---- §2.3.7 / §2.4 / §2.5 a failing gate halts on every pass, then recovers --------------- */
@@ -538,14 +475,14 @@ static void test_s2_5_gate_halt_every_pass_and_recovery(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	gated_world(&x, false, GATED_SPEC(""));
 	run_to(&x, 60000);
 	fr = get_fleet(&x, "fleet");
 	CU_ASSERT_STRING_EQUAL(st(fr, "waves.0.health", ""), "Failing");
 	CU_ASSERT_STRING_EQUAL(ready_field(fr, "status"), "False");
 	run_to(&x, 130000);
-	expect_lines(&x.fleet, want, 4, "fleet statuses");
+	fx_expect_lines(&x.fleet, want, 4, "fleet statuses");
 	/* the halting pass, the pass its own status write triggers, the 30 s requeue */
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 60000), 2);
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 90000), 1);
@@ -560,7 +497,7 @@ static void test_s2_5_gate_halt_every_pass_and_recovery(void)
 	CU_ASSERT_TRUE(x.m.calls >= 5);
 	/* no rollback-to under Halt */
 	CU_ASSERT_EQUAL(x.ann.n, 2);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.4 Rollback: every member of the halted wave gets rollback-to, once. */
@@ -577,10 +514,10 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 	struct fixture x;
 	char *line;
 
-	fx_begin(&x);
+	setup(&x);
 	gated_world(&x, true, GATED_SPEC("onRegression: Rollback, previousVersion: 1.0.0,"));
 	run_to(&x, 100000);
-	expect_lines(&x.ann, want_ann, 5, "annotations");
+	fx_expect_lines(&x.ann, want_ann, 5, "annotations");
 	CU_ASSERT_EQUAL_FATAL(x.fleet.n, 3);
 	line = xasprintf("60000 fleet Halted/canary Halted | %s", msg);
 	CU_ASSERT_STRING_EQUAL(x.fleet.lines[2], line);
@@ -588,7 +525,7 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 60000), 2);
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 90000), 1);
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_INFO, "rollback-to=1.0.0 is on every member"), 1);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* §2.3.7 / §5.D M11, M14, M16: refused addresses are Unknown without a query. */
@@ -621,7 +558,7 @@ static void test_s2_3_7_refused_address_is_unknown_hold(void)
 			"{name: rest, selector: {matchLabels: {ring: '1'}}}]}",
 			cases[i].address);
 
-		fx_begin_hosts(&x, cases[i].allowlist ? allow : NULL, cases[i].allowlist ? 1 : 0);
+		setup_hosts(&x, cases[i].allowlist ? allow : NULL, cases[i].allowlist ? 1 : 0);
 		add_series(&x.m, "q", "0.5x100", 10000);
 		member(&x, "a", "m0", "web", "0", report("2.0.0", "", "True", "Succeeded"));
 		member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
@@ -639,7 +576,7 @@ static void test_s2_3_7_refused_address_is_unknown_hold(void)
 		CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_WARNING, ""), 0);
 		if (strcmp(st(fr, "waves.0.health", ""), cases[i].health) != 0)
 			fprintf(stderr, "\ncase %zu (%s)\n", i, cases[i].address);
-		fx_end(&x);
+		teardown(&x);
 	}
 }
 
@@ -655,7 +592,7 @@ static void test_s2_3_s4_members_unassigned(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	member(&x, "b", "m1", "web", "1", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet", "{targetVersion: 2.0.0, selector: {matchLabels: {app: web}}, waves: ["
@@ -667,9 +604,9 @@ static void test_s2_3_s4_members_unassigned(void)
 	CU_ASSERT_EQUAL(run_to(&x, 30000), 1);
 	CU_ASSERT_TRUE(run_to(&x, 45000) >= 1);
 	run_to(&x, 50000);
-	expect_lines(&x.fleet, want, 2, "fleet statuses");
+	fx_expect_lines(&x.fleet, want, 2, "fleet statuses");
 	CU_ASSERT_EQUAL(x.ann.n, 2);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* S2: MembersContested both ways, 30 s; deleting one is seen only at the requeue (§2.1 item 5). */
@@ -693,7 +630,7 @@ static void test_s2_3_s2_members_contested(void)
 			   "{name: canary, selector: {}}]}";
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "f1", spec);
 	fleet(&x, "f2", spec);
@@ -704,8 +641,8 @@ static void test_s2_3_s2_members_contested(void)
 	CU_ASSERT_EQUAL(run_to(&x, 50000), 1); /* f2's own deletion event; f1 is not told */
 	CU_ASSERT_EQUAL(run_to(&x, 59999), 0);
 	run_to(&x, 60000);
-	expect_lines(&x.fleet, want, 3, "fleet statuses");
-	fx_end(&x);
+	fx_expect_lines(&x.fleet, want, 3, "fleet statuses");
+	teardown(&x);
 }
 
 /* S1 / S3: InvalidSelector without requeue; a top-level one is never woken by StageSets (§2.1). */
@@ -720,7 +657,7 @@ static void test_s2_3_s1_s3_invalid_selector(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "top", "{selector: {matchExpressions: [{key: app, operator: Foo}]}, waves: ["
 			 "{name: canary, selector: {}}]}");
@@ -732,9 +669,9 @@ static void test_s2_3_s1_s3_invalid_selector(void)
 	CU_ASSERT_EQUAL(run_to(&x, 10000), 1);
 	CU_ASSERT_EQUAL(des_run(x.w, 3600000, NULL), DES_QUIESCENT); /* no requeue */
 	CU_ASSERT_EQUAL(run_to(&x, 3600000), 0);
-	expect_lines(&x.fleet, want, 2, "fleet statuses");
+	fx_expect_lines(&x.fleet, want, 2, "fleet statuses");
 	CU_ASSERT_PTR_NULL(val_map_get(get_fleet(&x, "top")->status, "phase"));
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* S3: GateUnsupported for a secretRef, no requeue; prometheus is checked before webhook. */
@@ -748,7 +685,7 @@ static void test_s2_3_s3_gate_unsupported(void)
 	};
 	struct fixture x;
 
-	fx_begin(&x);
+	setup(&x);
 	member(&x, "a", "m0", "web", "0", report("1.0.0", "", "True", "Succeeded"));
 	fleet(&x, "fleet",
 	      "{selector: {matchLabels: {app: web}}, waves: [{name: canary, selector: {}, gate: "
@@ -756,9 +693,9 @@ static void test_s2_3_s3_gate_unsupported(void)
 	      "threshold: {}}}]}");
 	CU_ASSERT_EQUAL(des_run(x.w, 3600000, NULL), DES_QUIESCENT);
 	CU_ASSERT_EQUAL(des_now(x.w), 0);
-	expect_lines(&x.fleet, want, 1, "fleet statuses");
+	fx_expect_lines(&x.fleet, want, 1, "fleet statuses");
 	CU_ASSERT_EQUAL(x.m.calls, 0);
-	fx_end(&x);
+	teardown(&x);
 }
 
 /* ---- §2.1 what wakes the controller ---------------------------------------------------- */
@@ -790,7 +727,7 @@ static void test_s2_1_triggers(void)
 	struct fixture x;
 	const struct obj *fr;
 
-	fx_begin(&x);
+	setup(&x);
 	namespace(&x, "a", "tier", "prod");
 	namespace(&x, "x", NULL, NULL);
 	namespace(&x, "o", "tier", "prod");
@@ -828,8 +765,8 @@ static void test_s2_1_triggers(void)
 	CU_ASSERT_EQUAL(val_int(val_path(fr->status, "waves.0.total"), 0), 2);
 	CU_ASSERT_EQUAL_FATAL(x.ann.n, 3);
 	CU_ASSERT_STRING_EQUAL(x.ann.lines[2], "30000 x/m9 approved-version=2.0.0");
-	expect_lines(&x.fleet, want, 1, "fleet statuses");
-	fx_end(&x);
+	fx_expect_lines(&x.fleet, want, 1, "fleet statuses");
+	teardown(&x);
 }
 
 /* ---- frc_metric_from_series (§2.3.7 step 6, §5.D M4, M7) ------------------------------- */

@@ -16,9 +16,8 @@
 
 #include "engine/fleet_rollout.h"
 #include "engine/xalloc.h"
-#include "sim/base/diag.h"
-#include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define T0 1784462400000LL /* 2026-07-19T12:00:00Z */
 #define MIN 60000LL
@@ -43,32 +42,10 @@ struct world {
 	struct fr_result r;
 };
 
-static struct val *yaml(const char *text)
-{
-	struct yl_stream s;
-	struct diag d;
-	struct val *v;
-
-	diag_init(&d);
-	CU_ASSERT_FATAL(yl_load_string("spec", text, strlen(text), &s, &d) == 0 && s.n == 1);
-	v = val_copy(s.docs[0].root);
-	yl_stream_release(&s);
-	diag_release(&d);
-	return v;
-}
-
-static struct obj *fleet_obj(const char *name, const char *spec)
-{
-	struct obj *o = obj_new("stages.metio.wtf/v1", "FleetRollout", NULL, name);
-
-	o->spec = yaml(spec);
-	return o;
-}
-
 static void w_init(struct world *w, const char *spec)
 {
 	memset(w, 0, sizeof(*w));
-	w->fr = fleet_obj("fleet", spec);
+	w->fr = fx_fleet_rollout("fleet", spec);
 	w->now = T0;
 	for (size_t i = 0; i < 8; i++)
 		w->gv[i] = (struct fr_gate_value){ true, 0, NULL };
@@ -91,12 +68,8 @@ static void w_release(struct world *w)
 static struct obj *member(struct world *w, const char *ns, const char *name, const char *app,
 			  const char *ring)
 {
-	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", ns, name);
+	struct obj *o = fx_fleet_member(ns, name, app, ring);
 
-	obj_strmap_set(&o->labels, "app", app);
-	if (ring)
-		obj_strmap_set(&o->labels, "ring", ring);
-	o->spec = yaml("{version: {value: 1.0.0, approvalMode: Always}}");
 	o->status = val_new_map();
 	w->ss[w->nss++] = o;
 	return o;
@@ -104,22 +77,12 @@ static struct obj *member(struct world *w, const char *ns, const char *name, con
 
 static void namespace(struct world *w, const char *name, const char *k, const char *v)
 {
-	struct obj *o = obj_new("v1", "Namespace", NULL, name);
-
-	if (k)
-		obj_strmap_set(&o->labels, k, v);
-	w->ns[w->nns++] = o;
+	w->ns[w->nns++] = fx_namespace(name, k, v);
 }
 
 static void set_ready(struct obj *m, const char *status, const char *reason)
 {
-	struct val *conds = val_new_list(), *c = val_new_map();
-
-	val_map_set(c, "type", val_new_string("Ready"));
-	val_map_set(c, "status", val_new_string(status));
-	val_map_set(c, "reason", val_new_string(reason));
-	val_list_push(conds, c);
-	val_map_set(m->status, "conditions", conds);
+	val_map_set(m->status, "conditions", fx_ready_conditions(status, reason));
 }
 
 /* settle(m, v): version v, no pending, observedGeneration = generation, Ready True. */
@@ -317,6 +280,19 @@ static bool has_quirk(const struct world *w, enum fr_quirk q)
 	"{name: canary, selector: {matchLabels: {ring: '0'}}},"                             \
 	"{name: broad, selector: {matchLabels: {ring: '1'}}}]}"
 #define GATE(max) "gate: {source: {prometheus: {address: 'http://prom:9090', query: q}}, threshold: {max: '" max "'}}"
+/* PINNED2 with a gate of threshold max @max on the canary instead of the soak. */
+#define GATED2(max)                                                                         \
+	"{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["                \
+	"{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE(max) "},"              \
+	"{name: broad, selector: {matchLabels: {ring: '1'}}}]}"
+
+/* The fleet @spec over two members of app a in namespace n: m0 (ring 0) settled on 2.0.0, m1 (ring 1) new. */
+static void settled_canary(struct world *w, const char *spec)
+{
+	w_init(w, spec);
+	settle(member(w, "n", "m0", "a", "0"), "2.0.0");
+	member(w, "n", "m1", "a", "1");
+}
 
 /* ---------------- §2.3 S0, S1, §2.3.1 ---------------- */
 
@@ -415,10 +391,10 @@ static void s2_members_contested(void)
 	w_init(&w, DERIVED2 );
 	member(&w, "n", "m0", "a", "0");
 	member(&w, "n", "m1", "a", "1");
-	w.others[w.nothers++] = fleet_obj("zeta", "{selector: {matchLabels: {ring: '0'}}, waves: [{name: x, selector: {}}]}");
-	w.others[w.nothers++] = fleet_obj("alpha", "{selector: {}, waves: [{name: x, selector: {}}]}");
-	w.others[w.nothers++] = fleet_obj("fleet", "{selector: {}, waves: [{name: x, selector: {}}]}");
-	w.others[w.nothers++] = fleet_obj("broken", "{selector: {matchExpressions: [{key: a, operator: Bad}]}, waves: []}");
+	w.others[w.nothers++] = fx_fleet_rollout("zeta", "{selector: {matchLabels: {ring: '0'}}, waves: [{name: x, selector: {}}]}");
+	w.others[w.nothers++] = fx_fleet_rollout("alpha", "{selector: {}, waves: [{name: x, selector: {}}]}");
+	w.others[w.nothers++] = fx_fleet_rollout("fleet", "{selector: {}, waves: [{name: x, selector: {}}]}");
+	w.others[w.nothers++] = fx_fleet_rollout("broken", "{selector: {matchExpressions: [{key: a, operator: Bad}]}, waves: []}");
 	pass(&w);
 	CU_ASSERT_EQUAL(w.r.outcome, FR_OUT_MEMBERS_CONTESTED);
 	EXPECT_READY(&w, "False", "MembersContested",
@@ -439,7 +415,7 @@ static void s2_contest_uses_other_namespace_selector_and_beats_gate_unsupported(
 	namespace(&w, "o", "team", "y");
 	member(&w, "n", "m", "a", "0");
 	member(&w, "o", "m", "a", "0");
-	w.others[w.nothers++] = fleet_obj("other", "{selector: {}, namespaceSelector: {matchLabels: {team: y}}, waves: [{name: x, selector: {}}]}");
+	w.others[w.nothers++] = fx_fleet_rollout("other", "{selector: {}, namespaceSelector: {matchLabels: {team: y}}, waves: [{name: x, selector: {}}]}");
 	pass(&w);
 	EXPECT_READY(&w, "False", "MembersContested",
 		     "1 selected StageSet(s) are governed by another FleetRollout: o/m (also governed by FleetRollout other)");
@@ -556,9 +532,9 @@ static void pass1_member_progress_predicates(void)
 	settle(member(&w, "n", "oldgen", "a", "0"), "2.0.0");
 	w.ss[1]->generation = 2; /* observedGeneration 1 lags */
 	settle(member(&w, "n", "window", "a", "0"), "2.0.0");
-	val_map_set(w.ss[2]->status, "pendingUpdate", yaml("{revisions: {src: abc}}"));
+	val_map_set(w.ss[2]->status, "pendingUpdate", fx_yaml("{revisions: {src: abc}}"));
 	settle(member(&w, "n", "emptyrev", "a", "0"), "2.0.0");
-	val_map_set(w.ss[3]->status, "pendingUpdate", yaml("{revisions: {}}"));
+	val_map_set(w.ss[3]->status, "pendingUpdate", fx_yaml("{revisions: {}}"));
 	settle(member(&w, "n", "v", "a", "0"), "v2.0.0"); /* exact string compare (§6 #13) */
 	pass(&w);
 	EXPECT_WAVE(&w, 0, 5, 4, 3, false, "");
@@ -585,10 +561,8 @@ static void pass1_soak_until_carried_then_cleared(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	CU_ASSERT_EQUAL(wave(&w, 0)->soak_until_ms, T0 + 30 * MIN);
 	w.now += 10 * MIN;
@@ -604,11 +578,9 @@ static void pass1_soak_until_floored_to_seconds(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 10000;
 	w.now = T0 + 700;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	CU_ASSERT_EQUAL(wave(&w, 0)->soak_until_ms, T0 + 10000);
 	CU_ASSERT_STRING_EQUAL(wave(&w, 0)->soak_until, "2026-07-19T12:00:10Z");
@@ -627,10 +599,8 @@ static void pass2_soak_is_inclusive_and_zero_soak_passes_at_once(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
 	EXPECT_PHASE(&w, "InProgress", "canary");
 	w.now = T0 + 30 * MIN - 1000;
@@ -654,11 +624,7 @@ static void pass2_gate_verdicts(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	/* Unknown (query failed): hold, no halt, health Unknown */
 	w.gv[0] = (struct fr_gate_value){ false, 0, "no series" };
 	pass(&w);
@@ -675,11 +641,7 @@ static void pass2_gate_unknown_holds_and_passing_opens(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	w.gv[0] = (struct fr_gate_value){ false, 0, "no series" };
 	pass(&w);
 	EXPECT_WAVE(&w, 0, 1, 1, 1, true, "Unknown");
@@ -729,11 +691,7 @@ static void pass2_gate_failing_halts_with_g4_message(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: canary, selector: {matchLabels: {ring: '0'}}, " GATE("0.01") "},"
-		   "{name: broad, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, GATED2("0.01"));
 	w.gv[0] = (struct fr_gate_value){ true, 0.123456, NULL };
 	pass(&w);
 	CU_ASSERT_EQUAL(w.r.outcome, FR_OUT_HALTED);
@@ -854,10 +812,8 @@ static void condition_last_transition_time(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	w.fr->generation = 4;
 	pass(&w);
 	CU_ASSERT_STRING_EQUAL(w.r.status.ready.last_transition_time, "2026-07-19T12:00:00Z");
@@ -1113,11 +1069,9 @@ static void g8_gate_unknown_on_passed_wave(void)
 {
 	struct world w;
 
-	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
-		   "{name: a, selector: {matchLabels: {ring: '0'}}, " GATE("1") "},"
-		   "{name: b, selector: {matchLabels: {ring: '1'}}}]}");
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
+	settled_canary(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
+			   "{name: a, selector: {matchLabels: {ring: '0'}}, " GATE("1") "},"
+			   "{name: b, selector: {matchLabels: {ring: '1'}}}]}");
 	w.gv[0] = (struct fr_gate_value){ true, 0.5, NULL };
 	pass(&w);
 	EXPECT_PHASE(&w, "InProgress", "b");
@@ -1137,12 +1091,10 @@ static void g9_update_window_on_settled_wave(void)
 {
 	struct world w;
 
-	w_init(&w, PINNED2);
+	settled_canary(&w, PINNED2);
 	w.soak[0] = 30 * MIN;
-	settle(member(&w, "n", "m0", "a", "0"), "2.0.0");
-	member(&w, "n", "m1", "a", "1");
 	pass(&w);
-	val_map_set(w.ss[0]->status, "pendingUpdate", yaml("{revisions: {src: def}, nextWindowOpens: '2026-07-20T00:00:00Z'}"));
+	val_map_set(w.ss[0]->status, "pendingUpdate", fx_yaml("{revisions: {src: def}, nextWindowOpens: '2026-07-20T00:00:00Z'}"));
 	pass(&w);
 	EXPECT_PHASE(&w, "Halted", "canary");
 	pass(&w);

@@ -7,26 +7,17 @@
 
 #include "engine/fleet_view.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 static struct val *str(const char *s)
 {
 	return val_new_string(s);
 }
 
-static struct val *selector(const char *key, const char *value)
-{
-	struct val *sel = val_new_map();
-	struct val *ml = val_map_set(sel, "matchLabels", val_new_map());
-
-	val_map_set(ml, key, str(value));
-	return sel;
-}
-
 static struct obj *member(const char *ns, const char *ring, const char *version, const char *pending,
 			  bool ready)
 {
 	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", ns, "app");
-	struct val *conds, *c;
 
 	obj_strmap_set(&o->labels, "app", "shop");
 	obj_strmap_set(&o->labels, "ring", ring);
@@ -36,10 +27,7 @@ static struct obj *member(const char *ns, const char *ring, const char *version,
 	if (pending)
 		val_map_set(o->status, "pendingVersion", str(pending));
 	val_map_set(o->status, "observedGeneration", val_new_int(1));
-	conds = val_map_set(o->status, "conditions", val_new_list());
-	c = val_list_push(conds, val_new_map());
-	val_map_set(c, "type", str("Ready"));
-	val_map_set(c, "status", str(ready ? "True" : "False"));
+	val_map_set(o->status, "conditions", fx_ready_conditions(ready ? "True" : "False", NULL));
 	return o;
 }
 
@@ -76,14 +64,14 @@ static void test_pinned_halted_view(void)
 
 	fr->spec = val_new_map();
 	val_map_set(fr->spec, "targetVersion", str("2.0.0"));
-	val_map_set(fr->spec, "selector", selector("app", "shop"));
+	val_map_set(fr->spec, "selector", fx_match_labels("app", "shop"));
 	waves = val_map_set(fr->spec, "waves", val_new_list());
 	w = val_list_push(waves, val_new_map());
 	val_map_set(w, "name", str("canary"));
-	val_map_set(w, "selector", selector("ring", "0"));
+	val_map_set(w, "selector", fx_match_labels("ring", "0"));
 	w = val_list_push(waves, val_new_map());
 	val_map_set(w, "name", str("rest"));
-	val_map_set(w, "selector", selector("ring", "1"));
+	val_map_set(w, "selector", fx_match_labels("ring", "1"));
 	fr->status = val_new_map();
 	val_map_set(fr->status, "phase", str("Halted"));
 	val_map_set(fr->status, "currentWave", str("canary"));
@@ -117,7 +105,7 @@ static void test_derived_settled_view(void)
 	char *view;
 
 	fr->spec = val_new_map();
-	val_map_set(fr->spec, "selector", selector("app", "shop"));
+	val_map_set(fr->spec, "selector", fx_match_labels("app", "shop"));
 	waves = val_map_set(fr->spec, "waves", val_new_list());
 	w = val_list_push(waves, val_new_map());
 	val_map_set(w, "name", str("all"));

@@ -9,22 +9,13 @@
 
 #include "sim/cluster/apiserver.h"
 #include "sim/world/des.h"
-#include "sim/base/diag.h"
 #include "sim/observe/fleetobs.h"
 #include "engine/value.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define MIN (60 * 1000)
-
-static void fire(struct des *w, void *ctx, void *arg)
-{
-	const struct scn_event *ev = arg;
-
-	(void)ctx;
-	CU_ASSERT_EQUAL(api_patch_status(des_api(w), ev->target.kind, ev->target.ns,
-					 ev->target.name, ev->merge), 0);
-}
 
 static const char *canary[] = { "t/a" };
 /* When set, the pass log's rollback stamps instead of the usual two. */
@@ -62,20 +53,14 @@ static struct fo *run(const struct fo_window *windows, size_t nwindows, struct d
 		in.stamps = stamps_override;
 		in.nstamps = nstamps_override;
 	}
-	struct diag d;
 	struct des *w;
 	struct fo *o;
 
-	diag_init(&d);
-	scn_init(s);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, s, &d), 0);
-	diag_release(&d);
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, s, NULL), 0);
 	w = des_new(NULL);
 	o = fo_new(w, 0, s->start_unix_ms);
-	for (size_t i = 0; i < s->nobjs; i++)
-		CU_ASSERT_EQUAL(api_create(des_api(w), obj_copy(s->objs[i])), 0);
-	for (size_t i = 0; i < s->nevents; i++)
-		des_at(w, s->events[i].at_ms, DES_PRIO_SCRIPT, fire, NULL, &s->events[i]);
+	fx_create_copies(w, s);
+	fx_script_status(w, s);
 	des_run(w, s->horizon_ms, NULL);
 	fo_finish(o, &in);
 	*wout = w;
@@ -355,13 +340,9 @@ static void test_adoption_over_time(void)
 /* A status patch setting the Ready condition of a StageSet (new). */
 static struct val *ready_patch(const char *status, const char *reason)
 {
-	struct val *p = val_new_map(), *conds = val_new_list(), *c = val_new_map();
+	struct val *p = val_new_map();
 
-	val_map_set(c, "type", val_new_string("Ready"));
-	val_map_set(c, "status", val_new_string(status));
-	val_map_set(c, "reason", val_new_string(reason));
-	val_list_push(conds, c);
-	val_map_set(p, "conditions", conds);
+	val_map_set(p, "conditions", fx_ready_conditions(status, reason));
 	return p;
 }
 
@@ -386,21 +367,15 @@ static void test_every_refusal(void)
 	struct fo_inputs in = { NULL, 0, NULL, 0, stamps, 2, NULL, 0, 40 * MIN };
 	struct val *ok = ready_patch("True", "Succeeded"), *no = ready_patch("False", "DowngradeNotAllowed");
 	struct scenario s;
-	struct diag d;
 	struct des *w;
 	struct fo *o;
 	const struct fo_fleet *f;
 
-	diag_init(&d);
-	scn_init(&s);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &s, &d), 0);
-	diag_release(&d);
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, &s, NULL), 0);
 	w = des_new(NULL);
 	o = fo_new(w, 0, s.start_unix_ms);
-	for (size_t i = 0; i < s.nobjs; i++)
-		CU_ASSERT_EQUAL(api_create(des_api(w), obj_copy(s.objs[i])), 0);
-	for (size_t i = 0; i < s.nevents; i++)
-		des_at(w, s.events[i].at_ms, DES_PRIO_SCRIPT, fire, NULL, &s.events[i]);
+	fx_create_copies(w, &s);
+	fx_script_status(w, &s);
 	des_at(w, 32 * MIN, DES_PRIO_SCRIPT, patch_c, NULL, ok);
 	des_at(w, 34 * MIN, DES_PRIO_SCRIPT, patch_c, NULL, no);
 	des_run(w, 40 * MIN, NULL);

@@ -12,32 +12,20 @@
 #include "reports/html.h"
 #include "reports/spans.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* Draws @sp for a bare run into a new string. */
 static char *draw(const struct sp_set *sp, const char *name)
 {
 	struct rep_run run = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	run.name = name;
 	run.seed = 7;
 	run.stop = "quiescent";
 	run.end_ms = sp->end_ms;
-	CU_ASSERT_EQUAL(rep_html_sp(f, &run, sp), 0);
-	fclose(f);
-	return buf;
-}
-
-static size_t count(const char *s, const char *what)
-{
-	size_t n = 0;
-
-	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-		n++;
-	return n;
+	CU_ASSERT_EQUAL(rep_html_sp(fx_cap_open(&c), &run, sp), 0);
+	return fx_cap_text(&c);
 }
 
 /* One Rollout, one step, two Workspaces: one with a markup name, one with a very long one. */
@@ -69,22 +57,22 @@ static void test_rows_and_escaping(void)
 	sp.ntargets = 2;
 
 	html = draw(&sp, "x</title><script>alert(1)</script>");
-	CU_ASSERT_EQUAL(count(html, "<script>"), 1); /* ours only */
+	CU_ASSERT_EQUAL(fx_count(html, "<script>"), 1); /* ours only */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h1>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</h1>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">default/a&lt;b&gt;&amp;&quot;c&quot;&#39;d</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<summary>step dev &lt;&amp;&gt; &quot;x&quot; <small>(2)</small></summary>"));
 	/* The long name: cut to 30 characters in the label, whole in its title. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">default/wwwwwwwwwwwwwwwwwwwww…</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<title>Workspace default/wwwwwwwwww"));
-	CU_ASSERT_EQUAL(count(html, "<g class=\"row"), 2);
-	CU_ASSERT_EQUAL(count(html, "class=\"agg\""), 0);
+	CU_ASSERT_EQUAL(fx_count(html, "<g class=\"row"), 2);
+	CU_ASSERT_EQUAL(fx_count(html, "class=\"agg\""), 0);
 	/* The critical path: the long-named Workspace applied last (5m), not the other (2m). */
-	CU_ASSERT_EQUAL(count(html, "<g class=\"row on-crit\">"), 1);
+	CU_ASSERT_EQUAL(fx_count(html, "<g class=\"row on-crit\">"), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<g class=\"row on-crit\"><rect x=\"0\" y=\"36\""));
 	/* Bars: planning and applying of each, the applied state as a thin line. */
-	CU_ASSERT_EQUAL(count(html, "class=\"ph-planning\"><title>"), 2);
-	CU_ASSERT_EQUAL(count(html, "class=\"ph-applying\"><title>"), 2);
-	CU_ASSERT_EQUAL(count(html, "height=\"3\" class=\"ph-done\""), 2);
+	CU_ASSERT_EQUAL(fx_count(html, "class=\"ph-planning\"><title>"), 2);
+	CU_ASSERT_EQUAL(fx_count(html, "class=\"ph-applying\"><title>"), 2);
+	CU_ASSERT_EQUAL(fx_count(html, "height=\"3\" class=\"ph-done\""), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "opened 0, passed 5m"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "No gate was evaluated"));
 	free(html);
@@ -115,9 +103,9 @@ static void test_gate_chart(void)
 	sp.counters = &ct;
 	sp.ncounters = 1;
 	html = draw(&sp, "gate");
-	CU_ASSERT_EQUAL(count(html, "role=\"img\" id=\"gate-"), 1);
+	CU_ASSERT_EQUAL(fx_count(html, "role=\"img\" id=\"gate-"), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<title>passing range: max 0.01</title>"));
-	CU_ASSERT_EQUAL(count(html, "<circle"), 2); /* the two evaluations with a value */
+	CU_ASSERT_EQUAL(fx_count(html, "<circle"), 2); /* the two evaluations with a value */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "class=\"v-fail\"><title>Failing at 2m: 0.05</title></circle>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "class=\"v-unknown\"><title>Unknown at 3m: no value: metric source unavailable</title></line>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<title>halt at 2m: Halted: wave &quot;canary&quot; failed its health gate</title>"));
@@ -158,8 +146,8 @@ static void test_100k(void)
 	sp.drivers = &d;
 	sp.ndrivers = 1;
 	html = draw(&sp, "synthetic");
-	CU_ASSERT_EQUAL(count(html, "<g class=\"agg\">"), NW);
-	CU_ASSERT_EQUAL(count(html, "<g class=\"row"), 0);
+	CU_ASSERT_EQUAL(fx_count(html, "<g class=\"agg\">"), NW);
+	CU_ASSERT_EQUAL(fx_count(html, "<g class=\"row"), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "10000 targets (counts by phase)"));
 	CU_ASSERT(strlen(html) < 2000000);
 	free(html);

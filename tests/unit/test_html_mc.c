@@ -14,13 +14,14 @@
 #include "sim/plan/stats.h"
 #include "reports/html_mc.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define HORIZON 3600000 /* ms */
 
 /*
  * @n rows: time to complete spread over 10m..50m (plus @slow ms), every 10th
  * trial censored, every 7th halted at a wave named with markup, two waves
- * each.  Free with free_rows().
+ * each.  Free with fx_rows_free().
  */
 static struct trial_row *make_rows(size_t n, int64_t slow)
 {
@@ -55,13 +56,6 @@ static struct trial_row *make_rows(size_t n, int64_t slow)
 	return r;
 }
 
-static void free_rows(struct trial_row *r, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		trial_row_release(&r[i]);
-	free(r);
-}
-
 /* The page of @n rows (and one variant: the same rows 5m slower) as a new string. */
 static char *page(const struct trial_row *rows, const struct trial_row *slow, size_t n,
 		  size_t *len)
@@ -71,27 +65,17 @@ static char *page(const struct trial_row *rows, const struct trial_row *slow, si
 	struct rep_mc_set var = { "<script>alert(1)</script> & \"slow\"", "desc <i>", slow, n,
 				  &st2 };
 	struct rep_mc_page pg = { "scn <b>", 7, HORIZON, &base, &var, 1, NULL, NULL, 0 };
-	char *buf = NULL;
-	FILE *f;
+	struct fx_cap c;
+	char *text;
 
 	plan_stats_compute(rows, n, HORIZON, &st);
 	plan_stats_compute(slow, n, HORIZON, &st2);
-	f = open_memstream(&buf, len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(rep_html_mc(f, &pg), 0);
-	fclose(f);
+	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
+	text = fx_cap_text(&c);
+	*len = c.len;
 	plan_stats_release(&st);
 	plan_stats_release(&st2);
-	return buf;
-}
-
-static size_t count(const char *s, const char *what)
-{
-	size_t k = 0;
-
-	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-		k++;
-	return k;
+	return text;
 }
 
 static void test_wilson_quantile(void)
@@ -129,14 +113,14 @@ static void test_big_page(void)
 	CU_ASSERT(len < 120000);
 	CU_ASSERT(len == len2 && !memcmp(a, b, len));
 	/* Both curves, each with its censored tenth marked past the horizon. */
-	CU_ASSERT_EQUAL(count(a, "<g class=\"cdf\">"), 2);
-	CU_ASSERT_EQUAL(count(a, "class=\"cens-dot s"), 2);
+	CU_ASSERT_EQUAL(fx_count(a, "<g class=\"cdf\">"), 2);
+	CU_ASSERT_EQUAL(fx_count(a, "class=\"cens-dot s"), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "base: 100000 trials, 90000 completed, 10000 censored"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "base: 10000 of 100000 trials (10%) not completed by 1h"));
 	/* The halt bar with its interval; the box plots of both waves. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "wave &lt;b&gt;canary&lt;/b&gt; · Halted (gate): 14286 of "
 					 "100000 trials (14.3%; 95 % 14.1% – 14.5%)"));
-	CU_ASSERT_EQUAL(count(a, "<g class=\"boxplot\">"), 2);
+	CU_ASSERT_EQUAL(fx_count(a, "<g class=\"boxplot\">"), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "id=\"detection\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "id=\"exposure\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "<td class=\"cens\">&gt; 1h</td>"));
@@ -149,8 +133,8 @@ static void test_big_page(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "<small>Δ +5m00s</small>"));
 	free(a);
 	free(b);
-	free_rows(rows, n);
-	free_rows(slow, n);
+	fx_rows_free(rows, n);
+	fx_rows_free(slow, n);
 }
 
 static void test_one_trial_all_censored(void)
@@ -159,20 +143,19 @@ static void test_one_trial_all_censored(void)
 	struct plan_stats st;
 	struct rep_mc_set base = { "base", NULL, rows + 9, 1, &st }; /* row 9 is censored */
 	struct rep_mc_page pg = { "", 1, HORIZON, &base, NULL, 0, NULL, NULL, 0 };
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
+	char *buf;
 
 	plan_stats_compute(rows + 9, 1, HORIZON, &st);
-	CU_ASSERT_EQUAL(rep_html_mc(f, &pg), 0);
-	fclose(f);
+	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
+	buf = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "no trial completed by the horizon"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "base: 1 of 1 trials (100%) not completed by 1h"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "No trial halted (0 of 1;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "<h1>scenario</h1>"));
 	free(buf);
 	plan_stats_release(&st);
-	free_rows(rows, 10);
+	fx_rows_free(rows, 10);
 }
 
 static void test_sweep_and_compare(void)
@@ -184,40 +167,36 @@ static void test_sweep_and_compare(void)
 	struct rep_mc_set sw[2] = { { "1", NULL, rows, n, &st }, { "2", NULL, slow, n, &st2 } };
 	struct rep_mc_page pg = { "s", 1, HORIZON, &base, NULL, 0, "capacity", sw, 2 };
 	struct cmp_result r;
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	struct fx_cap c;
+	char *buf;
 
 	plan_stats_compute(rows, n, HORIZON, &st);
 	plan_stats_compute(slow, n, HORIZON, &st2);
-	f = open_memstream(&buf, &len);
-	CU_ASSERT_EQUAL(rep_html_mc(f, &pg), 0);
-	fclose(f);
+	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
+	buf = fx_cap_text(&c);
 	/* Capacity: time to complete and queueing delay, a dot per value on each. */
-	CU_ASSERT_EQUAL(count(buf, "<svg "), 2 + 1 + 1 + 1 + 1 + 1 + 1); /* cdf, 2 sweeps, halts, blast,
-									     * box, detection, exposure */
-	CU_ASSERT_EQUAL(count(buf, "class=\"sw-dot\""), 4);
+	/* cdf, 2 sweeps, halts, blast, box, detection, exposure */
+	CU_ASSERT_EQUAL(fx_count(buf, "<svg "), 2 + 1 + 1 + 1 + 1 + 1 + 1);
+	CU_ASSERT_EQUAL(fx_count(buf, "class=\"sw-dot\""), 4);
 	/* Every 10th trial censored: p95 of time to complete is "> horizon". */
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "capacity=1: p50 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, ", p95 &gt; 1h (60 trials)"));
 	free(buf);
 
 	cmp_compute(rows, slow, n, HORIZON, 1, 200, &r);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
 	base.name = "scn";
 	sw[1].name = "scn";
-	CU_ASSERT_EQUAL(rep_html_compare(f, &base, &sw[1], &r), 0);
-	fclose(f);
+	CU_ASSERT_EQUAL(rep_html_compare(fx_cap_open(&c), &base, &sw[1], &r), 0);
+	buf = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "<tr class=\"worse\"><td>time to complete p50</td>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, ">base: scn</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, ">head: scn</text>"));
-	CU_ASSERT_EQUAL(count(buf, "<g class=\"cdf\">"), 2);
+	CU_ASSERT_EQUAL(fx_count(buf, "<g class=\"cdf\">"), 2);
 	free(buf);
 	plan_stats_release(&st);
 	plan_stats_release(&st2);
-	free_rows(rows, n);
-	free_rows(slow, n);
+	fx_rows_free(rows, n);
+	fx_rows_free(slow, n);
 }
 
 void register_tests(void)

@@ -7,19 +7,16 @@
 #include "reports/ghsummary.h"
 #include "reports/junit.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* Runs @fn into a memory stream and returns what it wrote (new). */
 static char *capture(int (*fn)(FILE *, const struct exp_scenario_report *, size_t),
 		     const struct exp_scenario_report *r, size_t n)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_EQUAL(fn(f, r, n), 0);
-	fclose(f);
-	return buf;
+	CU_ASSERT_EQUAL(fn(fx_cap_open(&c), r, n), 0);
+	return fx_cap_text(&c);
 }
 
 static struct val_mark at(uint32_t line, uint32_t col)

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* ---- fixtures ----------------------------------------------------------------- */
 
@@ -60,39 +60,46 @@
 #define DEV "{matchLabels: {env: dev}}"
 #define PROD "{matchLabels: {env: prod}}"
 
-static char dir[64];
-static char origin[4096];
-
-/* Loads @yaml as m.yaml like `magos-sim lint` and runs lint_magos() only; @r is sorted. */
-static void lint_yaml(const char *yaml, struct lint_report *r)
+/*
+ * Writes @yaml as m.yaml into a temporary directory, loads it with @load and
+ * reports into @r (sorted) the loader's findings and those of @rules.  With
+ * @loaded, the result of scn_load() of the same text (what `run` sees) goes
+ * there, its diagnostics joined one a line into @run_diag (new string).
+ */
+static void lint_file(const char *yaml,
+		      int (*load)(const char *const *, size_t, struct scenario *, struct diag *),
+		      void (*rules)(struct lint_report *, const struct scenario *),
+		      struct lint_report *r, int *loaded, char **run_diag)
 {
 	const char *path = "m.yaml";
 	struct scenario s;
 	struct diag d;
-	FILE *f;
 
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(dir, sizeof(dir), "/tmp/test_lint.XXXXXX");
-	if (!mkdtemp(dir) || chdir(dir) != 0)
-		abort();
-	f = fopen(path, "w");
-	if (!f)
-		abort();
-	fputs(yaml, f);
-	fclose(f);
+	fx_tmp_enter("test_lint");
+	fx_put(path, yaml);
 	lint_report_init(r);
 	diag_init(&d);
-	scn_init(&s);
-	scn_load(&path, 1, &s, &d);
+	load(&path, 1, &s, &d);
 	lint_from_diag(r, &d);
-	lint_magos(r, &s);
+	rules(r, &s);
 	lint_report_sort(r);
 	scn_release(&s);
 	diag_release(&d);
-	remove(path);
-	if (chdir(origin) != 0 || rmdir(dir) != 0)
-		abort();
+	if (loaded) {
+		char *text;
+
+		*loaded = fx_scn_load(&path, 1, &s, &text);
+		*run_diag = text[0] ? xasprintf("%s\n", text) : xstrdup("");
+		free(text);
+		scn_release(&s);
+	}
+	fx_tmp_leave();
+}
+
+/* Loads @yaml as m.yaml like `magos-sim lint` and runs lint_magos() only; @r is sorted. */
+static void lint_yaml(const char *yaml, struct lint_report *r)
+{
+	lint_file(yaml, scn_load, lint_magos, r, NULL, NULL);
 }
 
 /*
@@ -103,47 +110,7 @@ static void lint_yaml(const char *yaml, struct lint_report *r)
  */
 static void lint_all(const char *yaml, struct lint_report *r, int *loaded, char **run_diag)
 {
-	const char *path = "m.yaml";
-	struct scenario s;
-	struct diag d;
-	FILE *f;
-
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(dir, sizeof(dir), "/tmp/test_lint.XXXXXX");
-	if (!mkdtemp(dir) || chdir(dir) != 0)
-		abort();
-	f = fopen(path, "w");
-	if (!f)
-		abort();
-	fputs(yaml, f);
-	fclose(f);
-	lint_report_init(r);
-	diag_init(&d);
-	scn_load_static(&path, 1, &s, &d);
-	lint_from_diag(r, &d);
-	lint_scenario(r, &s);
-	lint_report_sort(r);
-	scn_release(&s);
-	diag_release(&d);
-	if (loaded) {
-		diag_init(&d);
-		*loaded = scn_load(&path, 1, &s, &d);
-		*run_diag = xstrdup("");
-		for (size_t i = 0; i < d.n; i++) {
-			char *line = diag_format_item(&d, i);
-			char *next = xasprintf("%s%s\n", *run_diag, line);
-
-			free(line);
-			free(*run_diag);
-			*run_diag = next;
-		}
-		scn_release(&s);
-		diag_release(&d);
-	}
-	remove(path);
-	if (chdir(origin) != 0 || rmdir(dir) != 0)
-		abort();
+	lint_file(yaml, scn_load_static, lint_scenario, r, loaded, run_diag);
 }
 
 /* How many findings of rule @id @r holds. */

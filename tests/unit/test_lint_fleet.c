@@ -15,45 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
-
-static char origin[4096]; /* the repository root: the cwd the tests start in */
-static char workdir[64];
-
-static void enter(void)
-{
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(workdir, sizeof(workdir), "/tmp/test_lint_fleet.XXXXXX");
-	if (!mkdtemp(workdir) || chdir(workdir) != 0)
-		abort();
-}
-
-static void leave(void)
-{
-	char *cmd = xasprintf("rm -rf '%s'", workdir);
-
-	if (chdir(origin) != 0)
-		abort();
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_lint_fleet: could not remove %s\n", workdir);
-	free(cmd);
-}
-
-static void put(const char *name, const char *text)
-{
-	FILE *f = fopen(name, "w");
-
-	if (!f)
-		abort();
-	fputs(text, f);
-	fclose(f);
-}
+#include "tests/unit/fixtures.h"
 
 /* Every finding of @r, one line each: "file:line:col: ID sev: message". Returns new. */
 static char *report_text(const struct lint_report *r)
@@ -98,10 +65,10 @@ static char *lint_yaml(const char *yaml)
 	const char *path = "m.yaml";
 	char *text;
 
-	enter();
-	put(path, yaml);
+	fx_tmp_enter("test_lint_fleet");
+	fx_put(path, yaml);
 	text = lint_paths(&path, 1);
-	leave();
+	fx_tmp_leave();
 	return text;
 }
 
@@ -629,8 +596,6 @@ static void test_applied_by_event(void)
 
 static char *lint_example(const char *path)
 {
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
 	return lint_paths(&path, 1);
 }
 
@@ -681,30 +646,6 @@ static void test_examples(void)
 
 /* ---------------------------------------------------------------- scale */
 
-static struct obj *mk_stageset(const char *ns, const char *name, const char *ring)
-{
-	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", ns, name);
-	struct val *v;
-
-	obj_strmap_set(&o->labels, "app", "shop");
-	if (ring)
-		obj_strmap_set(&o->labels, "ring", ring);
-	o->spec = val_new_map();
-	v = val_map_set(o->spec, "version", val_new_map());
-	val_map_set(v, "value", val_new_string("1.0.0"));
-	val_map_set(v, "approvalMode", val_new_string("Always"));
-	return o;
-}
-
-static struct val *ring_selector(const char *ring)
-{
-	struct val *sel = val_new_map();
-	struct val *ml = val_map_set(sel, "matchLabels", val_new_map());
-
-	val_map_set(ml, "ring", val_new_string(ring));
-	return sel;
-}
-
 /*
  * 10 000 StageSets in 10 rings, two FleetRollouts over them (one with 10
  * waves, one selecting nothing), one member unlabelled: the findings are
@@ -735,7 +676,7 @@ static void test_scale(void)
 		snprintf(name, sizeof(name), "wave-%d", w);
 		snprintf(ring, sizeof(ring), "%d", w);
 		val_map_set(wv, "name", val_new_string(name));
-		val_map_set(wv, "selector", ring_selector(ring));
+		val_map_set(wv, "selector", fx_match_labels("ring", ring));
 	}
 	other = obj_new("stages.metio.wtf/v1", "FleetRollout", "", "other");
 	other->spec = val_new_map();
@@ -752,7 +693,7 @@ static void test_scale(void)
 
 		snprintf(ns, sizeof(ns), "tenant-%05zu", i);
 		snprintf(ring, sizeof(ring), "%zu", i % 10);
-		s.objs[s.nobjs++] = mk_stageset(ns, "app", i == 4242 ? NULL : ring);
+		s.objs[s.nobjs++] = fx_fleet_member(ns, "app", "shop", i == 4242 ? NULL : ring);
 	}
 	lint_report_init(&r);
 	lint_fleet(&r, &s);

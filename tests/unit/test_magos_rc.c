@@ -20,36 +20,16 @@
 #include "sim/cluster/apiserver.h"
 #include "sim/world/controllers.h"
 #include "sim/world/des.h"
-#include "sim/base/diag.h"
 #include "sim/wire/magos_rc.h"
 #include "sim/load/scenario.h"
 #include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
-#include "tests/unit/magos_fixtures.h"
+#include "tests/unit/fixtures.h"
 
 #define START_MS 1767225600000LL /* 2026-01-01T00:00:00Z */
 #define SAMPLES "../shared/fixtures/upstream/magos-samples/"
 
 /* ---- recording what happens ------------------------------------------------ */
-
-struct rec {
-	char **lines;
-	size_t n;
-	struct des *w;
-};
-
-static void rec_add(struct rec *r, char *line)
-{
-	r->lines = xreallocarray(r->lines, r->n + 1, sizeof(*r->lines));
-	r->lines[r->n++] = line;
-}
-
-static void rec_free(struct rec *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->lines[i]);
-	free(r->lines);
-}
 
 static const char *st(const struct obj *o, const char *k)
 {
@@ -60,7 +40,7 @@ static const char *st(const struct obj *o, const char *k)
 static void watch_rollout(void *ctx, enum api_event_type type, const struct obj *old,
 			  const struct obj *new)
 {
-	struct rec *r = ctx;
+	struct fx_rec *r = ctx;
 
 	if (type == API_DELETED)
 		return;
@@ -71,56 +51,38 @@ static void watch_rollout(void *ctx, enum api_event_type type, const struct obj 
 		return;
 	if (!new->status)
 		return;
-	rec_add(r, xasprintf("%lld %s | %s | %lld", (long long)des_now(r->w), st(new, "reason"),
-			     st(new, "message"),
-			     (long long)val_int(val_map_get(new->status, "currentStep"), -1)));
+	fx_rec_add(r, xasprintf("%lld %s | %s | %lld", (long long)des_now(r->w), st(new, "reason"),
+				st(new, "message"),
+				(long long)val_int(val_map_get(new->status, "currentStep"), -1)));
 }
 
 /* Permission changes on Workspaces: "<t ms> +name" / "<t ms> -name". */
 static void watch_ws(void *ctx, enum api_event_type type, const struct obj *old,
 		     const struct obj *new)
 {
-	struct rec *r = ctx;
+	struct fx_rec *r = ctx;
 	bool was = old && mr_workspace_allowed(old);
 	bool is = type != API_DELETED && mr_workspace_allowed(new);
 
 	if (was != is)
-		rec_add(r, xasprintf("%lld %c%s", (long long)des_now(r->w), is ? '+' : '-',
-				     new->name));
+		fx_rec_add(r, xasprintf("%lld %c%s", (long long)des_now(r->w), is ? '+' : '-',
+					new->name));
 }
 
 /* Project status changes: "<t ms> <reason>". */
 static void watch_project(void *ctx, enum api_event_type type, const struct obj *old,
 			  const struct obj *new)
 {
-	struct rec *r = ctx;
+	struct fx_rec *r = ctx;
 
 	if (type == API_DELETED) {
-		rec_add(r, xasprintf("%lld deleted", (long long)des_now(r->w)));
+		fx_rec_add(r, xasprintf("%lld deleted", (long long)des_now(r->w)));
 		return;
 	}
 	if (old && strcmp(st(old, "reason"), st(new, "reason")) == 0)
 		return;
 	if (new->status)
-		rec_add(r, xasprintf("%lld %s", (long long)des_now(r->w), st(new, "reason")));
-}
-
-/* Compares the record with @n expected lines; prints both on a mismatch. */
-static void expect_lines(const struct rec *r, const char *const *want, size_t n, const char *what)
-{
-	bool ok = r->n == n;
-
-	for (size_t i = 0; ok && i < n; i++)
-		ok = strcmp(r->lines[i], want[i]) == 0;
-	if (!ok) {
-		fprintf(stderr, "\n%s: got %zu lines:\n", what, r->n);
-		for (size_t i = 0; i < r->n; i++)
-			fprintf(stderr, "  %s\n", r->lines[i]);
-		fprintf(stderr, " want %zu:\n", n);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", want[i]);
-	}
-	CU_ASSERT_TRUE(ok);
+		fx_rec_add(r, xasprintf("%lld %s", (long long)des_now(r->w), st(new, "reason")));
 }
 
 /*
@@ -149,36 +111,27 @@ static size_t rollout_notice(struct des *w, size_t k, struct tl_notice *out)
 struct fixture {
 	struct des *w;
 	struct mrc *m;
-	struct rec ro, ws, pr;
+	struct fx_rec ro, ws, pr;
 };
 
-static void fx_begin(struct fixture *f, int64_t latency_ms)
+static void setup(struct fixture *f, int64_t latency_ms)
 {
-	struct des_params p = des_params_default();
 	struct mrc_params mp = { START_MS };
 
-	memset(f, 0, sizeof(*f));
-	p.api_latency_ms = latency_ms;
-	f->w = des_new(&p);
-	f->ro.w = f->ws.w = f->pr.w = f->w;
+	f->w = fx_des_new(0, latency_ms);
 	f->m = mrc_register(f->w, &mp);
-	api_watch(des_api(f->w), "Rollout", watch_rollout, &f->ro);
-	api_watch(des_api(f->w), "Workspace", watch_ws, &f->ws);
-	api_watch(des_api(f->w), "Project", watch_project, &f->pr);
+	fx_rec_watch(&f->ro, f->w, "Rollout", watch_rollout);
+	fx_rec_watch(&f->ws, f->w, "Workspace", watch_ws);
+	fx_rec_watch(&f->pr, f->w, "Project", watch_project);
 }
 
-static void fx_end(struct fixture *f)
+static void teardown(struct fixture *f)
 {
 	des_free(f->w);
 	mrc_free(f->m);
-	rec_free(&f->ro);
-	rec_free(&f->ws);
-	rec_free(&f->pr);
-}
-
-static void create(struct fixture *f, struct obj *o)
-{
-	CU_ASSERT_EQUAL(api_create(des_api(f->w), o), 0);
+	fx_rec_release(&f->ro);
+	fx_rec_release(&f->ws);
+	fx_rec_release(&f->pr);
 }
 
 /* ---- scripted Workspace behaviour -------------------------------------------- */
@@ -233,22 +186,19 @@ static void test_worked_example_samples(void)
 	};
 	static const char *const want_pr[] = { "0 ManagedByRollout" };
 	struct scenario s;
-	struct diag d;
 	struct fixture f;
 	const struct obj *ro;
 
-	diag_init(&d);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &s, &d), 0);
-	fx_begin(&f, 0);
-	for (size_t i = 0; i < s.nobjs; i++)
-		create(&f, obj_copy(s.objs[i]));
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, &s, NULL), 0);
+	setup(&f, 0);
+	fx_create_copies(f.w, &s);
 	at(&f, 10000, &dev);
 	at(&f, 20000, &stg);
 	at(&f, 30000, &prod);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ro, want_ro, 3, "rollout statuses");
-	expect_lines(&f.ws, want_ws, 6, "permissions");
-	expect_lines(&f.pr, want_pr, 1, "project statuses");
+	fx_expect_lines(&f.ro, want_ro, 3, "rollout statuses");
+	fx_expect_lines(&f.ws, want_ws, 6, "permissions");
+	fx_expect_lines(&f.pr, want_pr, 1, "project statuses");
 	ro = api_get(des_api(f.w), "Rollout", "default", "demo-project");
 	CU_ASSERT_STRING_EQUAL(st(ro, "phase"), "Applied");
 	CU_ASSERT_STRING_EQUAL(st(ro, "lastReconcileTime"), "2026-01-01T00:00:30Z");
@@ -263,9 +213,8 @@ static void test_worked_example_samples(void)
 	CU_ASSERT_STRING_EQUAL(ctl_name(mrc_rollout_ctl(f.m)), "rollout-controller");
 	CU_ASSERT_STRING_EQUAL(ctl_name(mrc_project_ctl(f.m)), "project-controller");
 	CU_ASSERT_EQUAL(tl_notice_count(des_timeline(f.w)), 0);
-	fx_end(&f);
+	teardown(&f);
 	scn_release(&s);
-	diag_release(&d);
 }
 
 /* ---- a three-environment project built in code -------------------------------- */
@@ -276,12 +225,12 @@ static const struct fx_step three[] = { { "dev", "env=dev" },
 
 static void three_envs(struct fixture *f, bool with_rollout)
 {
-	create(f, fx_project("default", "p", 0));
+	fx_create(f->w, fx_project("default", "p", 0));
 	if (with_rollout)
-		create(f, fx_rollout("default", "p", three, 3, NULL, 0));
-	create(f, fx_workspace("default", "w-dev", "env=dev", "p", NULL, ""));
-	create(f, fx_workspace("default", "w-prod", "env=prod", "p", NULL, ""));
-	create(f, fx_workspace("default", "w-staging", "env=staging", "p", NULL, ""));
+		fx_create(f->w, fx_rollout("default", "p", three, 3, NULL, 0));
+	fx_create(f->w, fx_workspace("default", "w-dev", "env=dev", "p", NULL, ""));
+	fx_create(f->w, fx_workspace("default", "w-prod", "env=prod", "p", NULL, ""));
+	fx_create(f->w, fx_workspace("default", "w-staging", "env=staging", "p", NULL, ""));
 }
 
 /* §6.6 #32: a failure halts before the next level and recovers at the retry. */
@@ -304,16 +253,16 @@ static void test_failure_halts_and_recovers(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &fail);
 	at(&f, 120000, &retry);
 	at(&f, 130000, &dev);
 	at(&f, 140000, &stg);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ro, want_ro, 5, "rollout statuses");
-	expect_lines(&f.ws, want_ws, 7, "permissions");
-	fx_end(&f);
+	fx_expect_lines(&f.ro, want_ro, 5, "rollout statuses");
+	fx_expect_lines(&f.ws, want_ws, 7, "permissions");
+	teardown(&f);
 }
 
 /* §2.7 Workspaces added mid-rollout rewind and revoke the later level. */
@@ -337,14 +286,14 @@ static void test_new_workspace_rewinds(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &dev);
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, add_dev2, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ro, want_ro, 3, "rollout statuses");
-	expect_lines(&f.ws, want_ws, 5, "permissions");
-	fx_end(&f);
+	fx_expect_lines(&f.ro, want_ro, 3, "rollout statuses");
+	fx_expect_lines(&f.ws, want_ws, 5, "permissions");
+	teardown(&f);
 }
 
 /* §6.6 #38: a member deleted so that its step is empty freezes the Rollout. */
@@ -366,12 +315,12 @@ static void test_member_deleted_no_workspaces_found(void)
 	struct fixture f;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &dev);
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, delete_ws, NULL, (void *)"w-prod");
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ro, want_ro, 3, "rollout statuses");
+	fx_expect_lines(&f.ro, want_ro, 3, "rollout statuses");
 	/* no revoke: w-staging keeps its permission while the Rollout is frozen */
 	CU_ASSERT_TRUE(mr_workspace_allowed(api_get(des_api(f.w), "Workspace", "default",
 						    "w-staging")));
@@ -379,7 +328,7 @@ static void test_member_deleted_no_workspaces_found(void)
 	CU_ASSERT_EQUAL(n.severity, TL_WARNING);
 	CU_ASSERT_EQUAL(n.t_ms, 20000);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "whole Rollout freezes"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §3.2 step 5 / §3.4: no Rollout → DefaultParallel grants every pending member at once. */
@@ -398,13 +347,13 @@ static void test_default_parallel_then_hand_off(void)
 					       "5000 -w-staging", "5000 -w-prod" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, false);
 	des_at(f.w, 5000, DES_PRIO_SCRIPT, create_rollout, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.pr, want_pr, 2, "project statuses");
-	expect_lines(&f.ws, want_ws, 5, "permissions");
-	fx_end(&f);
+	fx_expect_lines(&f.pr, want_pr, 2, "project statuses");
+	fx_expect_lines(&f.ws, want_ws, 5, "permissions");
+	teardown(&f);
 }
 
 /* §6.6 #39: Rollout deleted mid-run → DefaultParallel; frozen phases are not granted (§7 #16). */
@@ -422,14 +371,14 @@ static void test_rollout_deleted(void)
 	static const char *const want_ws[] = { "0 +w-dev", "20000 +w-prod" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 10000, &stg); /* Planning without permission: frozen */
 	des_at(f.w, 20000, DES_PRIO_SCRIPT, delete_rollout, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.pr, want_pr, 2, "project statuses");
-	expect_lines(&f.ws, want_ws, 2, "permissions");
-	fx_end(&f);
+	fx_expect_lines(&f.pr, want_pr, 2, "project statuses");
+	fx_expect_lines(&f.ws, want_ws, 2, "permissions");
+	teardown(&f);
 }
 
 /* §3.2 step 3: Project deletion: Deleting, finalizer removed, gone; Workspaces stay. */
@@ -445,14 +394,14 @@ static void test_project_deletion(void)
 	static const char *const want_pr[] = { "0 DefaultParallel", "7000 Deleting", "7000 deleted" };
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, false);
 	des_at(f.w, 7000, DES_PRIO_SCRIPT, delete_project, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.pr, want_pr, 3, "project statuses");
+	fx_expect_lines(&f.pr, want_pr, 3, "project statuses");
 	CU_ASSERT_PTR_NULL(api_get(des_api(f.w), "Project", "default", "p"));
 	CU_ASSERT_EQUAL(api_count(des_api(f.w), "Workspace"), 3);
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §2.1: a projectRef change wakes the Rollouts of the old and the new project. */
@@ -473,12 +422,12 @@ static void test_projectref_change_wakes_both(void)
 	struct fixture f;
 	const struct obj *r1, *r2;
 
-	fx_begin(&f, 0);
-	create(&f, fx_project("default", "p1", 0));
-	create(&f, fx_project("default", "p2", 0));
-	create(&f, fx_rollout("default", "p1", one, 1, NULL, 0));
-	create(&f, fx_rollout("default", "p2", one, 1, NULL, 0));
-	create(&f, fx_workspace("default", "mover", "env=dev", "p1", NULL, ""));
+	setup(&f, 0);
+	fx_create(f.w, fx_project("default", "p1", 0));
+	fx_create(f.w, fx_project("default", "p2", 0));
+	fx_create(f.w, fx_rollout("default", "p1", one, 1, NULL, 0));
+	fx_create(f.w, fx_rollout("default", "p2", one, 1, NULL, 0));
+	fx_create(f.w, fx_workspace("default", "mover", "env=dev", "p1", NULL, ""));
 	des_at(f.w, 1000, DES_PRIO_SCRIPT, move_ws, NULL, NULL);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
 	r1 = api_get(des_api(f.w), "Rollout", "default", "p1");
@@ -488,7 +437,7 @@ static void test_projectref_change_wakes_both(void)
 	CU_ASSERT_STRING_EQUAL(st(r2, "lastReconcileTime"), "2026-01-01T00:00:01Z");
 	/* granted by p1 at 0, kept when it moved (nobody revokes a non-member) */
 	CU_ASSERT_TRUE(mr_workspace_allowed(api_get(des_api(f.w), "Workspace", "default", "mover")));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #40: an invalid operator: ReconcileError with back-off retries, told once. */
@@ -499,10 +448,10 @@ static void test_invalid_operator_backoff(void)
 	const struct obj *ro;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
-	create(&f, fx_project("default", "p", 0));
-	create(&f, fx_rollout("default", "p", bad, 2, NULL, 0));
-	create(&f, fx_workspace("default", "w-dev", "env=dev", "p", NULL, ""));
+	setup(&f, 0);
+	fx_create(f.w, fx_project("default", "p", 0));
+	fx_create(f.w, fx_rollout("default", "p", bad, 2, NULL, 0));
+	fx_create(f.w, fx_workspace("default", "w-dev", "env=dev", "p", NULL, ""));
 	CU_ASSERT_EQUAL(des_run(f.w, 2000, NULL), DES_HORIZON);
 	ro = api_get(des_api(f.w), "Rollout", "default", "p");
 	CU_ASSERT_STRING_EQUAL(st(ro, "phase"), "Failed");
@@ -517,7 +466,7 @@ static void test_invalid_operator_backoff(void)
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_EQUAL(n.severity, TL_ERROR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "\"Foo\" is not a valid label selector operator"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §6.6 #42 / §7 #1: overlapping steps flap grant/revoke while the member is pending. */
@@ -530,11 +479,11 @@ static void test_overlapping_steps_flap(void)
 	struct tl_notice n;
 	size_t grants = 0, revokes = 0;
 
-	fx_begin(&f, 10); /* with a latency the flapping advances the clock */
-	create(&f, fx_project("default", "p", 0));
-	create(&f, fx_rollout("default", "p", steps, 3, NULL, 0));
-	create(&f, fx_workspace("default", "d", "env=dev", "p", NULL, ""));
-	create(&f, fx_workspace("default", "q", "env=prod", "p", NULL, ""));
+	setup(&f, 10); /* with a latency the flapping advances the clock */
+	fx_create(f.w, fx_project("default", "p", 0));
+	fx_create(f.w, fx_rollout("default", "p", steps, 3, NULL, 0));
+	fx_create(f.w, fx_workspace("default", "d", "env=dev", "p", NULL, ""));
+	fx_create(f.w, fx_workspace("default", "q", "env=prod", "p", NULL, ""));
 	CU_ASSERT_EQUAL(des_run(f.w, 1000, NULL), DES_HORIZON);
 	for (size_t i = 0; i < f.ws.n; i++) {
 		if (strstr(f.ws.lines[i], "+d"))
@@ -548,20 +497,15 @@ static void test_overlapping_steps_flap(void)
 	/* told once, though it happens on every pass */
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "Workspace(s) d belong to the current level [dev]"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* §2.7 new revision: a detected-revision on an Applied level-0 member reopens a completed Rollout. */
-static void set_rev(struct des *w, void *ctx, void *arg)
-{
-	(void)ctx;
-	(void)arg;
-	api_set_annotation(des_api(w), "Workspace", "default", "w-dev", MR_ANN_DETECTED_REVISION,
-			   "0123456789abcdef0123456789abcdef01234567");
-}
-
 static void test_new_revision_reopens(void)
 {
+	static const struct fx_annotation set_rev = { "Workspace", "default", "w-dev",
+						       MR_ANN_DETECTED_REVISION,
+						       "0123456789abcdef0123456789abcdef01234567" };
 	static const struct act dev = { "w-dev", "Applied" };
 	static const struct act stg = { "w-staging", "Applied" };
 	static const struct act prod = { "w-prod", "Applied" };
@@ -574,16 +518,16 @@ static void test_new_revision_reopens(void)
 	};
 	struct fixture f;
 
-	fx_begin(&f, 0);
+	setup(&f, 0);
 	three_envs(&f, true);
 	at(&f, 1000, &dev);
 	at(&f, 2000, &stg);
 	at(&f, 3000, &prod);
-	des_at(f.w, 9000, DES_PRIO_SCRIPT, set_rev, NULL, NULL);
+	fx_annotate_at(f.w, 9000, &set_rev);
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ro, want_ro, 5, "rollout statuses");
+	fx_expect_lines(&f.ro, want_ro, 5, "rollout statuses");
 	CU_ASSERT_TRUE(mr_workspace_allowed(api_get(des_api(f.w), "Workspace", "default", "w-dev")));
-	fx_end(&f);
+	teardown(&f);
 }
 
 /* Bad input: a Rollout naming a missing Project still works; the hazard is told once. */
@@ -594,16 +538,16 @@ static void test_missing_project(void)
 	struct fixture f;
 	struct tl_notice n;
 
-	fx_begin(&f, 0);
-	create(&f, fx_rollout("default", "ghost", one, 1, NULL, 0));
-	create(&f, fx_workspace("default", "w", "", "ghost", NULL, ""));
+	setup(&f, 0);
+	fx_create(f.w, fx_rollout("default", "ghost", one, 1, NULL, 0));
+	fx_create(f.w, fx_workspace("default", "w", "", "ghost", NULL, ""));
 	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
-	expect_lines(&f.ws, want_ws, 1, "permissions");
+	fx_expect_lines(&f.ws, want_ws, 1, "permissions");
 	CU_ASSERT_STRING_EQUAL(st(api_get(des_api(f.w), "Rollout", "default", "ghost"), "reason"),
 			       "LevelProgressing");
 	CU_ASSERT_EQUAL_FATAL(rollout_notice(f.w, 0, &n), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "names Project ghost, which does not exist"));
-	fx_end(&f);
+	teardown(&f);
 }
 
 static CU_TestInfo tests[] = {

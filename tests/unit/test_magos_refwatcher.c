@@ -9,6 +9,7 @@
 #include "sim/world/des.h"
 #include "sim/wire/magos_wc.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 static void test_4_11_poll_interval(void)
 {
@@ -116,86 +117,32 @@ static int resolve(const struct mdl *m, const char *url, const char *ref, int64_
 	return 0;
 }
 
-struct runner {
-	struct des *w;
-	char names[32][64];
-	size_t n;
-};
-
-static void finish_job(struct des *w, void *ctx, void *arg)
-{
-	struct runner *r = ctx;
-	const char *name = r->names[(size_t)(uintptr_t)arg];
-	struct val *st = val_new_map(), *conds = val_new_list(), *c = val_new_map();
-
-	val_map_set(st, "succeeded", val_new_int(1));
-	val_map_set(st, "completionTime", val_new_string("2026-01-01T00:00:00Z"));
-	val_map_set(c, "type", val_new_string("Complete"));
-	val_map_set(c, "status", val_new_string("True"));
-	val_list_push(conds, c);
-	val_map_set(st, "conditions", conds);
-	api_patch_status(des_api(w), "Job", "default", name, st);
-	val_free(st);
-}
-
-static void runner_watch(void *ctx, enum api_event_type type, const struct obj *old,
-			 const struct obj *new)
-{
-	struct runner *r = ctx;
-
-	(void)old;
-	if (type != API_ADDED || r->n >= 32)
-		return;
-	snprintf(r->names[r->n], sizeof(r->names[0]), "%s", new->name);
-	des_at(r->w, des_now(r->w) + 1000, DES_PRIO_SCRIPT, finish_job, r, (void *)(uintptr_t)r->n);
-	r->n++;
-}
-
+/* The Workspace default/demo, allowed to run, polling its remote every 10 s. */
 static struct obj *mk_ws(void)
 {
-	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", "default", "demo");
-	struct val *ref = val_new_map(), *src = val_new_map(), *tf = val_new_map();
+	struct obj *o = fx_tf_workspace("demo");
 
-	o->spec = val_new_map();
-	val_map_set(ref, "name", val_new_string("proj"));
-	val_map_set(o->spec, "projectRef", ref);
-	val_map_set(o->spec, "autoApply", val_new_bool(true));
-	val_map_set(src, "repoURL", val_new_string("https://example.invalid/repo.git"));
-	val_map_set(src, "targetRevision", val_new_string("main"));
-	val_map_set(o->spec, "source", src);
-	val_map_set(tf, "version", val_new_string("1.14.8"));
-	val_map_set(o->spec, "terraform", tf);
 	obj_strmap_set(&o->annotations, MW_ANN_EXECUTION_ALLOWED, "true");
 	obj_strmap_set(&o->annotations, MW_ANN_RECONCILE_INTERVAL, "1h");
 	obj_strmap_set(&o->annotations, MW_ANN_GIT_POLL_INTERVAL, "10s");
 	return o;
 }
 
-static void regrant(struct des *w, void *ctx, void *arg)
-{
-	(void)ctx;
-	(void)arg;
-	api_set_annotation(des_api(w), "Workspace", "default", "demo", MW_ANN_EXECUTION_ALLOWED,
-			   "true");
-}
-
 static void test_6_6_35_new_commit(void)
 {
-	struct des_params dp = des_params_default();
+	static const struct fx_annotation regrant = { "Workspace", "default", "demo",
+						      MW_ANN_EXECUTION_ALLOWED, "true" };
 	struct des *w;
 	struct mdl model = { 60000 };
 	struct mwc_params p = { .anchor_unix_ms = ANCHOR, .models = &model, .git_resolve = resolve };
-	struct runner r;
+	struct fx_runner r;
 	struct mwc *m;
 	const struct obj *ws;
 	struct mwc_poll_stats s;
 	int64_t reset_at = -1;
 
-	dp.seed = 7;
-	w = des_new(&dp);
-	r.w = w;
-	r.n = 0;
-	api_watch(des_api(w), "Job", runner_watch, &r);
+	w = fx_des_new(7, 0);
+	fx_runner_start(&r, w, ANCHOR, 1000);
 	m = mwc_register(w, &p);
 	api_create(des_api(w), mk_ws());
 	des_run(w, 50000, NULL);
@@ -209,7 +156,7 @@ static void test_6_6_35_new_commit(void)
 	CU_ASSERT_EQUAL(s.changed, 0);
 
 	/* The commit at 60 s is seen by the next poll (< 10 s later). */
-	des_at(w, 75000, DES_PRIO_SCRIPT, regrant, NULL, NULL);
+	fx_annotate_at(w, 75000, &regrant);
 	des_run(w, 90000, NULL);
 	s = mwc_poll_stats(m);
 	CU_ASSERT_EQUAL(s.changed, 1);

@@ -13,7 +13,7 @@
 
 #include "engine/magos_rollout.h"
 #include "tests/unit/cu_main.h"
-#include "tests/unit/magos_fixtures.h"
+#include "tests/unit/fixtures.h"
 
 #define NOW "2026-01-01T00:00:10Z"
 

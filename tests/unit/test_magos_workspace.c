@@ -16,6 +16,7 @@
 #include "sim/wire/magos_wc.h"
 #include "sim/core/timeline.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define NOW 1000000 /* simulated ms of the engine tests */
 
@@ -26,22 +27,11 @@ static struct val *str(const char *s)
 	return val_new_string(s);
 }
 
+/* The Workspace of the engine tests: fx_tf_workspace("demo") with the finalizer and @phase. */
 static struct obj *mk_ws(const char *phase)
 {
-	struct obj *o = obj_new("magosproject.io/v1alpha1", "Workspace", "default", "demo");
-	struct val *ref = val_new_map(), *src = val_new_map(), *tf = val_new_map();
+	struct obj *o = fx_tf_workspace("demo");
 
-	o->spec = val_new_map();
-	val_map_set(ref, "name", str("proj"));
-	val_map_set(o->spec, "projectRef", ref);
-	val_map_set(o->spec, "autoApply", val_new_bool(true));
-	val_map_set(src, "repoURL", str("https://example.invalid/repo.git"));
-	val_map_set(src, "targetRevision", str("main"));
-	val_map_set(src, "path", str("."));
-	val_map_set(o->spec, "source", src);
-	val_map_set(tf, "version", str("1.14.8"));
-	val_map_set(o->spec, "terraform", tf);
-	val_map_set(o->spec, "serviceAccountName", str("magos-job"));
 	obj_add_finalizer(o, MW_FINALIZER);
 	o->status = val_new_map();
 	if (phase)
@@ -103,7 +93,7 @@ static struct obj *mk_job(const char *name, enum jstate s)
 }
 
 /* A pass: Workspace @ws (owned), plan/apply jobs (owned, may be NULL). */
-struct fx {
+struct pass {
 	struct obj *ws, *plan, *apply, *pvc, *project;
 	const struct obj *jobs[4];
 	struct mw_input in;
@@ -111,7 +101,7 @@ struct fx {
 	char hash[9];
 };
 
-static void fx_init(struct fx *f, struct obj *ws)
+static void pass_init(struct pass *f, struct obj *ws)
 {
 	memset(f, 0, sizeof(*f));
 	f->ws = ws;
@@ -128,7 +118,7 @@ static void fx_init(struct fx *f, struct obj *ws)
 	mw_result_init(&f->r);
 }
 
-static void fx_jobs(struct fx *f, enum jstate *plan, enum jstate *apply)
+static void pass_jobs(struct pass *f, enum jstate *plan, enum jstate *apply)
 {
 	char *n;
 
@@ -145,7 +135,7 @@ static void fx_jobs(struct fx *f, enum jstate *plan, enum jstate *apply)
 	}
 }
 
-static int fx_run(struct fx *f)
+static int pass_run(struct pass *f)
 {
 	size_t k = 0;
 
@@ -163,7 +153,7 @@ static int fx_run(struct fx *f)
 	return mw_reconcile(&f->in, &f->r);
 }
 
-static void fx_release(struct fx *f)
+static void pass_release(struct pass *f)
 {
 	mw_result_release(&f->r);
 	obj_free(f->ws);
@@ -174,7 +164,7 @@ static void fx_release(struct fx *f)
 }
 
 /* The action types of the result as a string, e.g. "D D S U". */
-static const char *acts(const struct fx *f)
+static const char *acts(const struct pass *f)
 {
 	static char buf[128];
 	static const char code[] = { 'F', 'R', 'U', 'P', 'S', 'C', 'D' };
@@ -189,7 +179,7 @@ static const char *acts(const struct fx *f)
 	return buf;
 }
 
-static const struct mw_action *find_act(const struct fx *f, enum mw_act_type t)
+static const struct mw_action *find_act(const struct pass *f, enum mw_act_type t)
 {
 	for (size_t i = 0; i < f->r.n; i++)
 		if (f->r.acts[i].type == t)
@@ -203,7 +193,7 @@ static void set_ann(struct obj *o, const char *k, const char *v)
 }
 
 /* Checks the (only) status request of the result. */
-static void expect_status(const struct fx *f, const char *phase, const char *reason,
+static void expect_status(const struct pass *f, const char *phase, const char *reason,
 			  const char *message, const char *cond)
 {
 	const struct mw_action *a = find_act(f, MW_ACT_STATUS);
@@ -221,55 +211,55 @@ static const char *CFG_MSG = "Workspace spec was modified or jobs were deleted, 
 
 static void test_4_2_finalizer_first(void)
 {
-	struct fx f;
+	struct pass f;
 	struct obj *ws = mk_ws(NULL);
 
 	obj_remove_finalizer(ws, MW_FINALIZER);
-	fx_init(&f, ws);
-	CU_ASSERT_EQUAL(fx_run(&f), MW_OK);
+	pass_init(&f, ws);
+	CU_ASSERT_EQUAL(pass_run(&f), MW_OK);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "F");
 	CU_ASSERT_EQUAL(f.r.acts[0].on_fail, MW_FAIL_RETURN);
 	CU_ASSERT_FALSE(f.r.schedule);
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_2_deletion(void)
 {
-	struct fx f;
+	struct pass f;
 	struct obj *ws = mk_ws("Applied");
 
 	ws->deletion_ms = 5000;
-	fx_init(&f, ws);
-	fx_run(&f);
+	pass_init(&f, ws);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S R");
 	expect_status(&f, "Deleting", "Deleting", "Workspace is being deleted", "False");
 	CU_ASSERT_FALSE(f.r.schedule);
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_2_schedule_fields(void)
 {
-	struct fx f;
+	struct pass f;
 
-	fx_init(&f, mk_ws(NULL));
+	pass_init(&f, mk_ws(NULL));
 	f.in.sched.has_next = false;
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_TRUE(f.r.schedule);
 	CU_ASSERT_EQUAL(f.r.next_ms, NOW + 180000);
 	CU_ASSERT_EQUAL(f.r.requeue_after_ms, 180000);
 	CU_ASSERT_STRING_EQUAL(f.r.interval_str, "3m0s");
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_2_reconcile_error_status(void)
 {
-	struct fx f;
+	struct pass f;
 	struct mw_status_req st;
 	const struct mw_action *c;
 
-	fx_init(&f, mk_ws("Pending"));
+	pass_init(&f, mk_ws("Pending"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "C S");
 	c = find_act(&f, MW_ACT_CREATE);
 	CU_ASSERT_EQUAL(c->on_fail, MW_FAIL_RECONCILE_ERROR);
@@ -280,51 +270,51 @@ static void test_4_2_reconcile_error_status(void)
 	CU_ASSERT_STRING_EQUAL(st.cond, "False");
 	CU_ASSERT_STRING_EQUAL(st.mem.run_id, "20260101T001640-0badcafe");
 	mw_status_req_release(&st);
-	fx_release(&f);
+	pass_release(&f);
 }
 
 /* ---- §4.5 / §4.3 pass outcomes ------------------------------------------- */
 
 static void test_4_7_awaiting_rollout_only_when_new(void)
 {
-	struct fx f;
+	struct pass f;
 
-	fx_init(&f, mk_ws(NULL));
-	fx_run(&f);
+	pass_init(&f, mk_ws(NULL));
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S");
 	expect_status(&f, "Pending", "AwaitingRollout",
 		      "Waiting for the Rollout controller to schedule this Workspace for execution",
 		      "Unknown");
-	fx_release(&f);
+	pass_release(&f);
 
 	/* Planning without permission: frozen, no write. */
-	fx_init(&f, mk_ws("Planning"));
-	fx_jobs(&f, &(enum jstate){ J_OK }, NULL);
-	fx_run(&f);
+	pass_init(&f, mk_ws("Planning"));
+	pass_jobs(&f, &(enum jstate){ J_OK }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
 	CU_ASSERT_EQUAL(f.r.requeue_after_ms, 60000);
-	fx_release(&f);
+	pass_release(&f);
 
 	/* A value other than "true" is no permission. */
-	fx_init(&f, mk_ws("Pending"));
+	pass_init(&f, mk_ws("Pending"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "yes");
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_3_plan_creation(void)
 {
-	struct fx f;
+	struct pass f;
 	const struct mw_action *c;
 	const struct val *env;
 	bool saw_sel = false;
 
-	fx_init(&f, mk_ws("Pending"));
+	pass_init(&f, mk_ws("Pending"));
 	obj_free(f.pvc);
 	f.pvc = NULL;
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "C C S");
 	CU_ASSERT_STRING_EQUAL(f.r.acts[0].obj->kind, "PersistentVolumeClaim");
 	CU_ASSERT_STRING_EQUAL(f.r.acts[0].obj->name, "demo-data");
@@ -351,52 +341,52 @@ static void test_4_3_plan_creation(void)
 	CU_ASSERT_PTR_NULL(f.r.acts[2].st.mem.run_trigger && *f.r.acts[2].st.mem.run_trigger
 				   ? f.r.acts[2].st.mem.run_trigger
 				   : NULL);
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_3_plan_running_and_apply(void)
 {
-	struct fx f;
+	struct pass f;
 
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_jobs(&f, &(enum jstate){ J_RUNNING }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_RUNNING }, NULL);
+	pass_run(&f);
 	expect_status(&f, "Planning", "Planning", "Terraform Plan execution is running", "Unknown");
-	fx_release(&f);
+	pass_release(&f);
 
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	val_map_set(f.ws->status, "currentRunID", str("20250101T000000-00000001"));
-	fx_jobs(&f, &(enum jstate){ J_OK }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "C S");
 	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&f.r.acts[0].obj->labels, MW_LABEL_RUN_ID),
 			       "20250101T000000-00000001");
 	CU_ASSERT_FALSE(f.r.used_run_rand);
 	expect_status(&f, "Applying", "ApplyJobCreated", "Terraform Apply job created", "Unknown");
-	fx_release(&f);
+	pass_release(&f);
 
-	fx_init(&f, mk_ws("Applying"));
+	pass_init(&f, mk_ws("Applying"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_RUNNING });
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_RUNNING });
+	pass_run(&f);
 	expect_status(&f, "Applying", "Applying", "Terraform Apply execution is running", "Unknown");
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_3_step8_success(void)
 {
-	struct fx f;
+	struct pass f;
 	const struct mw_action *p;
 	const struct val *anns;
 
-	fx_init(&f, mk_ws("Applying"));
+	pass_init(&f, mk_ws("Applying"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	set_ann(f.ws, MW_ANN_DETECTED_REVISION, "abc123");
 	set_ann(f.ws, MW_ANN_RECONCILE_REQUEST, "now");
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S P");
 	expect_status(&f, "Applied", "ApplySucceeded", "Terraform Apply completed successfully",
 		      "True");
@@ -405,19 +395,19 @@ static void test_4_3_step8_success(void)
 	anns = val_map_get(p->patch, "annotations");
 	CU_ASSERT_EQUAL(anns->u.map.n, 3);
 	CU_ASSERT_EQUAL(val_map_get(anns, MW_ANN_DETECTED_REVISION)->type, VAL_NULL);
-	fx_release(&f);
+	pass_release(&f);
 
 	/* Without a detected revision: observedRevision = targetRevision; empty values stay. */
-	fx_init(&f, mk_ws("Applying"));
+	pass_init(&f, mk_ws("Applying"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	set_ann(f.ws, MW_ANN_DETECTED_REVISION, "");
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(find_act(&f, MW_ACT_STATUS)->st.mem.observed_revision, "main");
 	anns = val_map_get(find_act(&f, MW_ACT_PATCH_META)->patch, "annotations");
 	CU_ASSERT_EQUAL(anns->u.map.n, 1);
 	CU_ASSERT_PTR_NULL(val_map_get(anns, MW_ANN_DETECTED_REVISION));
-	fx_release(&f);
+	pass_release(&f);
 }
 
 /* ---- §4.6 reset rules, in order ------------------------------------------ */
@@ -487,12 +477,12 @@ static void test_4_6_reset_rules(void)
 {
 	for (size_t i = 0; i < sizeof(reset_cases) / sizeof(reset_cases[0]); i++) {
 		const struct reset_case *c = &reset_cases[i];
-		struct fx f;
+		struct pass f;
 		enum jstate ps = (enum jstate)c->plan, as = (enum jstate)c->apply;
 		const struct mw_action *st;
 
-		fx_init(&f, mk_ws(*c->phase ? c->phase : NULL));
-		fx_jobs(&f, c->plan >= 0 ? &ps : NULL, c->apply >= 0 ? &as : NULL);
+		pass_init(&f, mk_ws(*c->phase ? c->phase : NULL));
+		pass_jobs(&f, c->plan >= 0 ? &ps : NULL, c->apply >= 0 ? &as : NULL);
 		if (c->due)
 			f.in.sched.next_ms = NOW - 1000;
 		if (c->detected)
@@ -505,7 +495,7 @@ static void test_4_6_reset_rules(void)
 			; /* a non-reset case with permission would run the plan; not used */
 		else if (c->allowed)
 			set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-		fx_run(&f);
+		pass_run(&f);
 		st = find_act(&f, MW_ACT_STATUS);
 		if (strcmp(acts(&f), c->acts) != 0)
 			fprintf(stderr, "\n%s: actions \"%s\", want \"%s\"\n", c->name, acts(&f),
@@ -533,7 +523,7 @@ static void test_4_6_reset_rules(void)
 		} else if (st) {
 			CU_FAIL("unexpected status write");
 		}
-		fx_release(&f);
+		pass_release(&f);
 	}
 }
 
@@ -546,15 +536,15 @@ static void test_4_6_messages(void)
 	};
 
 	for (size_t i = 0; i < 3; i++) {
-		struct fx f;
+		struct pass f;
 		enum jstate ps = (enum jstate)cases[i].plan, as = (enum jstate)cases[i].apply;
 
-		fx_init(&f, mk_ws("Failed"));
-		fx_jobs(&f, &ps, cases[i].apply >= 0 ? &as : NULL);
+		pass_init(&f, mk_ws("Failed"));
+		pass_jobs(&f, &ps, cases[i].apply >= 0 ? &as : NULL);
 		f.in.sched.next_ms = NOW;
-		fx_run(&f);
+		pass_run(&f);
 		CU_ASSERT_STRING_EQUAL(find_act(&f, MW_ACT_STATUS)->st.message, cases[i].msg);
-		fx_release(&f);
+		pass_release(&f);
 	}
 }
 
@@ -562,95 +552,95 @@ static void test_4_6_messages(void)
 
 static void test_4_8_manual_approval(void)
 {
-	struct fx f;
+	struct pass f;
 	const struct val *anns;
 
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	val_map_set(f.ws->spec, "autoApply", val_new_bool(false));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	set_ann(f.ws, MW_ANN_APPROVED, "yes");
-	fx_jobs(&f, &(enum jstate){ J_OK }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S");
 	expect_status(&f, "Planned", "PlanSucceeded",
 		      "Terraform Plan succeeded. Waiting for manual approval to Apply.", "True");
-	fx_release(&f);
+	pass_release(&f);
 
-	fx_init(&f, mk_ws("Planned"));
+	pass_init(&f, mk_ws("Planned"));
 	val_map_set(f.ws->spec, "autoApply", val_new_bool(false));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	set_ann(f.ws, MW_ANN_APPROVED, "true");
-	fx_jobs(&f, &(enum jstate){ J_OK }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "P C S");
 	anns = val_map_get(f.r.acts[0].patch, "annotations");
 	CU_ASSERT_EQUAL(anns->u.map.n, 1);
 	CU_ASSERT_PTR_NOT_NULL(val_map_get(anns, MW_ANN_APPROVED));
 	expect_status(&f, "Applying", "ApplyJobCreated", "Terraform Apply job created", "Unknown");
-	fx_release(&f);
+	pass_release(&f);
 
 	/* Approved without permission: nothing happens (§4.8). */
-	fx_init(&f, mk_ws("Planned"));
+	pass_init(&f, mk_ws("Planned"));
 	val_map_set(f.ws->spec, "autoApply", val_new_bool(false));
 	set_ann(f.ws, MW_ANN_APPROVED, "true");
-	fx_jobs(&f, &(enum jstate){ J_OK }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_9_failures(void)
 {
-	struct fx f;
+	struct pass f;
 	const struct val *anns;
 	const struct mw_action *st;
 
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
 	set_ann(f.ws, MW_ANN_RECONCILE_REQUEST, "r1");
-	fx_jobs(&f, &(enum jstate){ J_FAILED }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_FAILED }, NULL);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S P");
 	expect_status(&f, "Failed", "PlanFailed", "Terraform Plan execution failed", "False");
 	anns = val_map_get(find_act(&f, MW_ACT_PATCH_META)->patch, "annotations");
 	CU_ASSERT_EQUAL(anns->u.map.n, 2);
-	fx_release(&f);
+	pass_release(&f);
 
-	fx_init(&f, mk_ws("Applying"));
+	pass_init(&f, mk_ws("Applying"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_FAILED });
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_FAILED });
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "S P");
 	expect_status(&f, "Failed", "ApplyFailed", "Terraform Apply execution failed", "False");
-	fx_release(&f);
+	pass_release(&f);
 
 	/* §4.12: violations → ValidationFailed/PolicyViolation with the list. */
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	set_ann(f.ws, MW_ANN_EXECUTION_ALLOWED, "true");
-	fx_jobs(&f, &(enum jstate){ J_VIOLATED }, NULL);
-	fx_run(&f);
+	pass_jobs(&f, &(enum jstate){ J_VIOLATED }, NULL);
+	pass_run(&f);
 	expect_status(&f, "ValidationFailed", "PolicyViolation", "Plan violated 2 policy rule(s)",
 		      "False");
 	st = find_act(&f, MW_ACT_STATUS);
 	CU_ASSERT_EQUAL(st->st.mem.violations->u.list.n, 2);
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(st->st.mem.violations, "1.policy"), ""), "p2");
-	fx_release(&f);
+	pass_release(&f);
 
 	/* §7 #23: failed without the condition while not allowed stays "running" forever. */
-	fx_init(&f, mk_ws("Failed"));
-	fx_jobs(&f, &(enum jstate){ J_FAILED_NOCOND }, NULL);
+	pass_init(&f, mk_ws("Failed"));
+	pass_jobs(&f, &(enum jstate){ J_FAILED_NOCOND }, NULL);
 	f.in.sched.next_ms = NOW;
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_4_3_orphan_cleanup(void)
 {
-	struct fx f;
+	struct pass f;
 	struct obj *old = mk_job("demo-plan-00000000", J_OK);
 
-	fx_init(&f, mk_ws("Applied"));
+	pass_init(&f, mk_ws("Applied"));
 	f.jobs[0] = old;
 	f.in.ws = f.ws;
 	f.in.jobs = f.jobs;
@@ -660,17 +650,17 @@ static void test_4_3_orphan_cleanup(void)
 	/* Orphan deleted, then ConfigurationChanged (§6.6 #37). */
 	CU_ASSERT_STRING_EQUAL(acts(&f), "D S");
 	CU_ASSERT_STRING_EQUAL(f.r.acts[0].key, "demo-plan-00000000");
-	fx_release(&f);
+	pass_release(&f);
 
 	/* Not while Planning (§7 #12). */
-	fx_init(&f, mk_ws("Planning"));
+	pass_init(&f, mk_ws("Planning"));
 	f.jobs[0] = old;
 	f.in.ws = f.ws;
 	f.in.jobs = f.jobs;
 	f.in.njobs = 1;
 	mw_reconcile(&f.in, &f.r);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
-	fx_release(&f);
+	pass_release(&f);
 	obj_free(old);
 }
 
@@ -761,34 +751,34 @@ static void test_4_4_duration_string(void)
 
 static void test_4_4_exact_requeue_when_gated(void)
 {
-	struct fx f;
+	struct pass f;
 
-	fx_init(&f, mk_ws("Applied"));
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
+	pass_init(&f, mk_ws("Applied"));
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
 	f.in.sched.next_ms = NOW + 42000;
-	fx_run(&f);
+	pass_run(&f);
 	CU_ASSERT_EQUAL(f.r.requeue_after_ms, 42000);
 	CU_ASSERT_EQUAL(f.r.next_ms, NOW + 42000);
-	fx_release(&f);
+	pass_release(&f);
 }
 
 static void test_7_hang_outcome(void)
 {
-	struct fx f;
+	struct pass f;
 
-	fx_init(&f, mk_ws("Applied"));
+	pass_init(&f, mk_ws("Applied"));
 	set_ann(f.ws, MW_ANN_RECONCILE_INTERVAL, "0s");
 	f.in.sched.interval_ms = 0;
 	f.in.sched.interval_str = "0s";
 	f.in.sched.next_ms = NOW - 5;
-	fx_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
-	CU_ASSERT_EQUAL(fx_run(&f), MW_EHANG);
+	pass_jobs(&f, &(enum jstate){ J_OK }, &(enum jstate){ J_OK });
+	CU_ASSERT_EQUAL(pass_run(&f), MW_EHANG);
 	CU_ASSERT_EQUAL(f.r.outcome, MW_OUT_HANG);
 	CU_ASSERT_FALSE(f.r.schedule);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f.r.hang_msg);
 	CU_ASSERT_PTR_NOT_NULL(strstr(f.r.hang_msg, "default/demo"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(f.r.hang_msg, "\"0s\""));
-	fx_release(&f);
+	pass_release(&f);
 }
 
 /* ---- updateStatus ------------------------------------------------------------ */
@@ -987,62 +977,6 @@ static void test_run_id_and_triggers(void)
 
 static char n_good[] = "good", n_bad[] = "bad", n_manual[] = "manual";
 
-struct runner {
-	struct des *w;
-	int plan_failures; /* plans to fail before succeeding */
-	char names[64][64];
-	size_t n;
-	int64_t job_ms;
-};
-
-static void finish_job(struct des *w, void *ctx, void *arg)
-{
-	struct runner *r = ctx;
-	const char *name = r->names[(size_t)(uintptr_t)arg];
-	const struct obj *j = api_get(des_api(w), "Job", "default", name);
-	struct val *st, *conds, *c;
-	char t[GT_RFC3339_BUFSZ];
-	bool fail;
-
-	if (!j)
-		return;
-	fail = strcmp(obj_strmap_get(&j->labels, MW_LABEL_JOB_TYPE), "plan") == 0 &&
-	       r->plan_failures > 0;
-	if (fail)
-		r->plan_failures--;
-	gt_format_rfc3339(ANCHOR + des_now(w), t, sizeof(t));
-	st = val_new_map();
-	conds = val_new_list();
-	c = val_new_map();
-	val_map_set(st, "active", val_new_null());
-	val_map_set(st, fail ? "failed" : "succeeded", val_new_int(1));
-	if (!fail)
-		val_map_set(st, "completionTime", val_new_string(t));
-	val_map_set(c, "type", val_new_string(fail ? "Failed" : "Complete"));
-	val_map_set(c, "status", val_new_string("True"));
-	if (fail)
-		val_map_set(c, "reason", val_new_string("BackoffLimitExceeded"));
-	val_list_push(conds, c);
-	val_map_set(st, "conditions", conds);
-	des_set_cause(w, "fake job runner");
-	api_patch_status(des_api(w), "Job", "default", name, st);
-	val_free(st);
-}
-
-static void runner_watch(void *ctx, enum api_event_type type, const struct obj *old,
-			 const struct obj *new)
-{
-	struct runner *r = ctx;
-
-	(void)old;
-	if (type != API_ADDED || r->n >= 64)
-		return;
-	snprintf(r->names[r->n], sizeof(r->names[0]), "%s", new->name);
-	des_at(r->w, des_now(r->w) + r->job_ms, DES_PRIO_SCRIPT, finish_job, r,
-	       (void *)(uintptr_t)r->n);
-	r->n++;
-}
-
 static void allow(struct des *w, void *ctx, void *arg)
 {
 	(void)ctx;
@@ -1068,28 +1002,16 @@ static int64_t first_reason(struct tl *tl, const char *name, const char *reason,
 	return -1;
 }
 
-static struct obj *e2e_ws(const char *name)
-{
-	struct obj *o = mk_ws(NULL);
-
-	free(o->name);
-	o->name = xstrdup(name);
-	obj_remove_finalizer(o, MW_FINALIZER);
-	val_free(o->status);
-	o->status = NULL;
-	return o;
-}
-
 static void create_ws(struct des *w, void *ctx, void *arg)
 {
 	(void)ctx;
-	api_create(des_api(w), e2e_ws(arg));
+	api_create(des_api(w), fx_tf_workspace(arg));
 }
 
 static void test_e2e_happy_path_and_retry(void)
 {
 	struct des *w = des_new(NULL);
-	struct runner r = { .w = w, .job_ms = 5000 };
+	struct fx_runner r;
 	struct mwc_params p = { .anchor_unix_ms = ANCHOR, .no_refwatcher = true };
 	struct mwc *m;
 	struct tl *tl = des_timeline(w);
@@ -1097,9 +1019,9 @@ static void test_e2e_happy_path_and_retry(void)
 	size_t at = 0;
 	char want[64];
 
-	api_watch(des_api(w), "Job", runner_watch, &r);
+	fx_runner_start(&r, w, ANCHOR, 5000);
 	m = mwc_register(w, &p);
-	api_create(des_api(w), e2e_ws("good"));
+	api_create(des_api(w), fx_tf_workspace("good"));
 	des_at(w, 10000, DES_PRIO_SCRIPT, allow, NULL, n_good);
 	des_run(w, 60000, NULL);
 
@@ -1193,16 +1115,16 @@ static void set_interval(struct des *w, void *ctx, void *arg)
 static void test_e2e_approval_edit_hang(void)
 {
 	struct des *w = des_new(NULL);
-	struct runner r = { .w = w, .job_ms = 5000 };
+	struct fx_runner r;
 	struct mwc_params p = { .anchor_unix_ms = ANCHOR, .no_refwatcher = true };
 	struct mwc *m;
 	struct tl *tl = des_timeline(w);
-	struct obj *o = e2e_ws("manual");
+	struct obj *o = fx_tf_workspace("manual");
 	const struct obj *ws;
 	size_t at = 0;
 	struct tl_notice n;
 
-	api_watch(des_api(w), "Job", runner_watch, &r);
+	fx_runner_start(&r, w, ANCHOR, 5000);
 	m = mwc_register(w, &p);
 	val_map_set(o->spec, "autoApply", val_new_bool(false));
 	api_create(des_api(w), o);

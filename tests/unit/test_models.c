@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
@@ -21,68 +19,15 @@
 #include "sim/core/rng.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
-
-static char origin[4096];
-static char workdir[64];
-
-static void enter(void)
-{
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(workdir, sizeof(workdir), "/tmp/test_models.XXXXXX");
-	if (!mkdtemp(workdir) || chdir(workdir) != 0)
-		abort();
-}
-
-static void leave(void)
-{
-	char *cmd = xasprintf("rm -rf '%s'", workdir);
-
-	if (chdir(origin) != 0)
-		abort();
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_models: could not remove %s\n", workdir);
-	free(cmd);
-}
-
-static void put(const char *name, const char *text)
-{
-	FILE *f = fopen(name, "w");
-
-	if (!f)
-		abort();
-	fputs(text, f);
-	fclose(f);
-}
-
-static char *all_diags(const struct diag *d)
-{
-	char *out = xstrdup("");
-
-	for (size_t i = 0; i < d->n; i++) {
-		char *line = diag_format_item(d, i);
-		char *next = xasprintf("%s%s%s", out, i ? "\n" : "", line);
-
-		free(line);
-		free(out);
-		out = next;
-	}
-	return out;
-}
+#include "tests/unit/fixtures.h"
 
 /* load() - scn_load() of "s.yaml" holding @text; diagnostics in *@diags (new). */
 static int load(const char *text, struct scenario *s, char **diags)
 {
 	const char *p = "s.yaml";
-	struct diag d;
-	int rc;
 
-	put("s.yaml", text);
-	diag_init(&d);
-	rc = scn_load(&p, 1, s, &d);
-	*diags = all_diags(&d);
-	diag_release(&d);
-	return rc;
+	fx_put(p, text);
+	return fx_scn_load(&p, 1, s, diags);
 }
 
 /* expect_diags() - loading @text gives exactly @want (and fails when @fails). */
@@ -92,15 +37,13 @@ static void expect_diags(const char *text, bool fails, const char *want)
 	char *got;
 	int rc;
 
-	enter();
+	fx_tmp_enter("test_models");
 	rc = load(text, &s, &got);
 	CU_ASSERT_EQUAL(rc, fails ? -1 : 0);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "\n--- want\n%s\n--- got\n%s\n", want, got);
+	fx_same_text(got, want);
 	free(got);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 #define HEAD "apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata:\n  name: t\n"
@@ -125,18 +68,15 @@ struct world {
 /* start() - loads @text (must load cleanly) and builds the world with @seed. */
 static void start(struct world *W, const char *text, uint64_t seed)
 {
-	struct des_params p = des_params_default();
 	char *diags;
 
-	enter();
+	fx_tmp_enter("test_models");
 	CU_ASSERT_EQUAL_FATAL(load(text, &W->s, &diags), 0);
 	if (diags[0] && getenv("TEST_VERBOSE"))
 		fprintf(stderr, "diagnostics:\n%s\n", diags);
 	free(diags);
-	p.seed = seed;
-	W->w = des_new(&p);
-	for (size_t i = 0; i < W->s.nobjs; i++)
-		CU_ASSERT_EQUAL(api_create(des_api(W->w), obj_copy(W->s.objs[i])), 0);
+	W->w = fx_des_new(seed, 0);
+	fx_create_copies(W->w, &W->s);
 	W->m = mdl_new(&W->s, W->w, 0);
 	mdl_schedule_events(W->m);
 }
@@ -146,7 +86,7 @@ static void stop(struct world *W)
 	mdl_free(W->m);
 	des_free(W->w);
 	scn_release(&W->s);
-	leave();
+	fx_tmp_leave();
 }
 
 /* A Job to create at a time, as the Workspace controller would. */
@@ -851,7 +791,7 @@ static void test_models_parse(void)
 	char *diags;
 	const struct scn_models *m = &s.models;
 
-	enter();
+	fx_tmp_enter("test_models");
 	CU_ASSERT_EQUAL_FATAL(
 		load(HEAD "spec:\n  models:\n    jobs:\n      capacity: 4\n      podStartup: 2s\n"
 			  "      plan:\n        duration: {lognormal: {median: 2m, p95: 6m}}\n"
@@ -916,7 +856,7 @@ static void test_models_parse(void)
 	CU_ASSERT_DOUBLE_EQUAL(m->job[SCN_JOB_PLAN].failure_probability, 0, 0);
 	free(diags);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_mevents_parse(void)
@@ -924,7 +864,7 @@ static void test_mevents_parse(void)
 	struct scenario s;
 	char *diags;
 
-	enter();
+	fx_tmp_enter("test_models");
 	CU_ASSERT_EQUAL_FATAL(
 		load(HEAD "spec:\n  events:\n"
 			  "    - at: 1m\n      label: {kind: Workspace, name: a, set: {x: y}}\n"
@@ -963,7 +903,7 @@ static void test_mevents_parse(void)
 	CU_ASSERT_STRING_EQUAL(scn_mevent_type_name(SCN_MEV_RECONCILE_REQUEST), "reconcileRequest");
 	free(diags);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_models_errors(void)

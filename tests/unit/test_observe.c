@@ -8,39 +8,22 @@
 
 #include "sim/cluster/apiserver.h"
 #include "sim/world/des.h"
-#include "sim/base/diag.h"
 #include "sim/observe/observe.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
-
-static void fire(struct des *w, void *ctx, void *arg)
-{
-	const struct scn_event *ev = arg;
-
-	(void)ctx;
-	CU_ASSERT_EQUAL(api_patch_status(des_api(w), ev->target.kind, ev->target.ns,
-					 ev->target.name, ev->merge), 0);
-}
+#include "tests/unit/fixtures.h"
 
 static struct obs *run_file(const char *path, struct des **wout, struct scenario *s)
 {
 	const char *paths[] = { path };
-	struct diag d;
 	struct des *w;
 	struct obs *o;
 
-	diag_init(&d);
-	scn_init(s);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, s, &d), 0);
-	diag_release(&d);
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, s, NULL), 0);
 	w = des_new(NULL);
 	o = obs_new(w, 0);
-	for (size_t i = 0; i < s->nobjs; i++)
-		CU_ASSERT_EQUAL(api_create(des_api(w), obj_copy(s->objs[i])), 0);
-	for (size_t i = 0; i < s->nevents; i++) {
-		CU_ASSERT_EQUAL(s->events[i].type, SCN_EV_STATUS);
-		des_at(w, s->events[i].at_ms, DES_PRIO_SCRIPT, fire, NULL, &s->events[i]);
-	}
+	fx_create_copies(w, s);
+	fx_script_status(w, s);
 	des_run(w, s->horizon_ms, NULL);
 	obs_finish(o, w);
 	*wout = w;

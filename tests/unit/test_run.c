@@ -4,9 +4,9 @@
 
 #include "engine/value.h"
 #include "sim/cluster/apiserver.h"
-#include "sim/base/diag.h"
 #include "sim/run/run.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 struct seen {
 	int64_t at[4];
@@ -31,14 +31,11 @@ static void test_probes_fire_at_their_instant(void)
 	const char *paths[] = { "scenarios/three-environments.yaml" };
 	const int64_t at[] = { 0, 60000, 100 * 3600 * 1000LL };
 	struct scenario s;
-	struct diag d;
 	struct run_result r;
 	struct seen seen = { 0 };
 	struct run_opts o = { .probe_ms = at, .nprobes = 3, .probe = probe, .probe_ctx = &seen };
 
-	diag_init(&d);
-	scn_init(&s);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &s, &d), 0);
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, &s, NULL), 0);
 	run_scenario(&s, &o, &r);
 	/* The third is past the end of the run (it completes in about 21m): it never runs. */
 	CU_ASSERT_EQUAL(seen.calls, 2);
@@ -51,7 +48,6 @@ static void test_probes_fire_at_their_instant(void)
 	CU_ASSERT_TRUE(r.summary.completed);
 	run_result_release(&r);
 	scn_release(&s);
-	diag_release(&d);
 }
 
 static CU_TestInfo run_tests[] = {

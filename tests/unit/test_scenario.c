@@ -8,107 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "engine/xalloc.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
-
-static char origin[4096]; /* the directory the tests started in (the repository root) */
-static char workdir[64];  /* this test's temporary directory, the cwd while it runs */
-
-static void rm_tree(const char *dir)
-{
-	char *cmd = xasprintf("rm -rf '%s'", dir);
-
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_scenario: could not remove %s\n", dir);
-	free(cmd);
-}
-
-/* enter() - a fresh empty directory to work in. */
-static void enter(void)
-{
-	if (!origin[0] && !getcwd(origin, sizeof(origin)))
-		abort();
-	snprintf(workdir, sizeof(workdir), "/tmp/test_scenario.XXXXXX");
-	if (!mkdtemp(workdir) || chdir(workdir) != 0)
-		abort();
-}
-
-static void leave(void)
-{
-	if (chdir(origin) != 0)
-		abort();
-	rm_tree(workdir);
-}
-
-static void put(const char *name, const char *text)
-{
-	FILE *f;
-	char *slash = strrchr(name, '/');
-
-	if (slash) {
-		char *dir = xstrndup(name, (size_t)(slash - name));
-
-		mkdir(dir, 0755);
-		free(dir);
-	}
-	f = fopen(name, "w");
-	if (!f)
-		abort();
-	fputs(text, f);
-	fclose(f);
-}
-
-/* all_diags() - every diagnostic line joined with '\n' (new). */
-static char *all_diags(const struct diag *d)
-{
-	char *out = xstrdup("");
-
-	for (size_t i = 0; i < d->n; i++) {
-		char *line = diag_format_item(d, i);
-		char *next = xasprintf("%s%s%s", out, i ? "\n" : "", line);
-
-		free(line);
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
-/* load() - scn_load() of @n paths; returns its result, diagnostics in *@text (new). */
-static int load(const char *const *paths, size_t n, struct scenario *s, char **text)
-{
-	struct diag d;
-	int rc;
-
-	diag_init(&d);
-	rc = scn_load(paths, n, s, &d);
-	*text = all_diags(&d);
-	diag_release(&d);
-	return rc;
-}
-
-/* same_text() - @got is @want; shows both when not. */
-static void same_text(const char *got, const char *want)
-{
-	CU_ASSERT_STRING_EQUAL(got, want);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "\n--- want\n%s\n--- got\n%s\n", want, got);
-}
+#include "tests/unit/fixtures.h"
 
 /* expect_diags() - loading @path fails with exactly @want as diagnostics. */
 static void expect_diags(const char *path, const char *want)
 {
 	struct scenario s;
 	char *got;
-	int rc = load(&path, 1, &s, &got);
+	int rc = fx_scn_load(&path, 1, &s, &got);
 
 	CU_ASSERT_EQUAL(rc, -1);
-	CU_ASSERT_STRING_EQUAL(got, want);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "\n--- want\n%s\n--- got\n%s\n", want, got);
+	fx_same_text(got, want);
 	free(got);
 	scn_release(&s);
 }
@@ -125,9 +39,9 @@ static void test_bare_manifests_defaults(void)
 	char *text;
 	const char *p = "dir/demo.yaml";
 
-	enter();
-	put("dir/demo.yaml", NS("a") "---\n" PROJECT("p") "---\n" NS("b"));
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("dir/demo.yaml", NS("a") "---\n" PROJECT("p") "---\n" NS("b"));
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_FALSE(s.has_scenario_doc);
 	CU_ASSERT_PTR_NULL(s.scenario_file);
@@ -151,7 +65,7 @@ static void test_bare_manifests_defaults(void)
 	CU_ASSERT_EQUAL(s.objs[2]->src.mark.line, 14);
 	free(text);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_scenario_fields(void)
@@ -160,23 +74,23 @@ static void test_scenario_fields(void)
 	char *text;
 	const char *p = "s.yaml";
 
-	enter();
-	put("s.yaml", "apiVersion: magos-sim/v1alpha1\n"
-		      "kind: Scenario\n"
-		      "metadata:\n"
-		      "  name: payments\n"
-		      "spec:\n"
-		      "  seed: 42\n"
-		      "  horizon: 1h30m\n"
-		      "  start: 2026-04-26T10:00:00+02:00\n"
-		      "  api:\n"
-		      "    latency: 5ms\n"
-		      "    reconcileDuration: 1.5s\n"
-		      "  limits:\n"
-		      "    eventBudget: 1000\n"
-		      "    eventsPerInstant: 50\n"
-		      "---\n" NS("a"));
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", "apiVersion: magos-sim/v1alpha1\n"
+			 "kind: Scenario\n"
+			 "metadata:\n"
+			 "  name: payments\n"
+			 "spec:\n"
+			 "  seed: 42\n"
+			 "  horizon: 1h30m\n"
+			 "  start: 2026-04-26T10:00:00+02:00\n"
+			 "  api:\n"
+			 "    latency: 5ms\n"
+			 "    reconcileDuration: 1.5s\n"
+			 "  limits:\n"
+			 "    eventBudget: 1000\n"
+			 "    eventsPerInstant: 50\n"
+			 "---\n" NS("a"));
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_TRUE(s.has_scenario_doc);
 	CU_ASSERT_PTR_EQUAL(s.scenario_file, s.files[0]);
@@ -193,8 +107,8 @@ static void test_scenario_fields(void)
 	scn_release(&s);
 
 	/* A Scenario with nothing but its name takes every default. */
-	put("s.yaml", HEAD "---\n" NS("a"));
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_put("s.yaml", HEAD "---\n" NS("a"));
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_STRING_EQUAL(s.name, "t");
 	CU_ASSERT_EQUAL(s.seed, 1);
@@ -204,7 +118,7 @@ static void test_scenario_fields(void)
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	free(text);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_directory_input(void)
@@ -213,16 +127,16 @@ static void test_directory_input(void)
 	char *text;
 	const char *p[] = { "m", "extra.yaml" };
 
-	enter();
-	put("m/b.yml", NS("b"));
-	put("m/a.yaml", NS("a"));
-	put("m/c.yaml.txt", NS("not-read"));
-	put("m/.hidden.yaml", NS("hidden"));
-	put("m/README.md", "not yaml: [\n");
+	fx_tmp_enter("test_scenario");
+	fx_put("m/b.yml", NS("b"));
+	fx_put("m/a.yaml", NS("a"));
+	fx_put("m/c.yaml.txt", NS("not-read"));
+	fx_put("m/.hidden.yaml", NS("hidden"));
+	fx_put("m/README.md", "not yaml: [\n");
 	mkdir("m/sub.yaml", 0755);
-	put("m/sub.yaml/x.yaml", NS("nested"));
-	put("extra.yaml", NS("e"));
-	CU_ASSERT_EQUAL(load(p, 2, &s, &text), 0);
+	fx_put("m/sub.yaml/x.yaml", NS("nested"));
+	fx_put("extra.yaml", NS("e"));
+	CU_ASSERT_EQUAL(fx_scn_load(p, 2, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_STRING_EQUAL(s.name, "m");
 	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
@@ -236,10 +150,10 @@ static void test_directory_input(void)
 	free(text);
 	scn_release(&s);
 
-	put("empty/notes.txt", "x\n");
+	fx_put("empty/notes.txt", "x\n");
 	expect_diags("empty", "empty: error: no *.yaml or *.yml files in this directory");
 	expect_diags("missing.yaml", "missing.yaml: error: cannot read: No such file or directory");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_includes(void)
@@ -248,17 +162,17 @@ static void test_includes(void)
 	char *text;
 	const char *p = "sc/main.yaml";
 
-	enter();
-	put("sc/main.yaml", HEAD "spec:\n"
-				 "  include:\n"
-				 "    - manifests/*.yaml\n"
-				 "    - one.yaml\n"
-				 "    - '*.yaml'\n"
-				 "---\n" NS("own"));
-	put("sc/manifests/z.yaml", NS("z"));
-	put("sc/manifests/k.yaml", NS("k"));
-	put("sc/one.yaml", NS("one"));
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("sc/main.yaml", HEAD "spec:\n"
+				    "  include:\n"
+				    "    - manifests/*.yaml\n"
+				    "    - one.yaml\n"
+				    "    - '*.yaml'\n"
+				    "---\n" NS("own"));
+	fx_put("sc/manifests/z.yaml", NS("z"));
+	fx_put("sc/manifests/k.yaml", NS("k"));
+	fx_put("sc/one.yaml", NS("one"));
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	/* The scenario file's own manifests, then the includes in list order. */
 	CU_ASSERT_EQUAL_FATAL(s.nobjs, 4);
@@ -273,11 +187,11 @@ static void test_includes(void)
 	free(text);
 	scn_release(&s);
 
-	put("sc/main.yaml", HEAD "spec:\n"
-				 "  include:\n"
-				 "    - manifests/*.yml\n"
-				 "    - nothere.yaml\n"
-				 "    - manifests\n");
+	fx_put("sc/main.yaml", HEAD "spec:\n"
+				    "  include:\n"
+				    "    - manifests/*.yml\n"
+				    "    - nothere.yaml\n"
+				    "    - manifests\n");
 	expect_diags("sc/main.yaml",
 		     "sc/main.yaml:7:7: error: spec.include[0]: pattern \"sc/manifests/*.yml\" "
 		     "matches no file\n"
@@ -290,7 +204,7 @@ static void test_includes(void)
 		     "sc/main.yaml:9:7: error: spec.include[2]: \"sc/manifests\" is a directory\n"
 		     "sc/main.yaml:9:7: note: include its files with a pattern such as "
 		     "\"manifests/*.yaml\"");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_two_scenarios(void)
@@ -299,10 +213,10 @@ static void test_two_scenarios(void)
 	char *text;
 	const char *p[] = { "a.yaml", "b.yaml" };
 
-	enter();
-	put("a.yaml", HEAD);
-	put("b.yaml", NS("x") "---\n" HEAD);
-	CU_ASSERT_EQUAL(load(p, 2, &s, &text), -1);
+	fx_tmp_enter("test_scenario");
+	fx_put("a.yaml", HEAD);
+	fx_put("b.yaml", NS("x") "---\n" HEAD);
+	CU_ASSERT_EQUAL(fx_scn_load(p, 2, &s, &text), -1);
 	CU_ASSERT_STRING_EQUAL(text,
 			       "b.yaml:5:1: error: a second Scenario document; the inputs may "
 			       "hold only one\n"
@@ -310,24 +224,24 @@ static void test_two_scenarios(void)
 	CU_ASSERT_STRING_EQUAL(s.name, "t");
 	free(text);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_field_errors(void)
 {
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  horizn: 2h\n"
-			   "  seed: \"42\"\n"
-			   "  horizon: 5 m\n"
-			   "  start: 2026-02-30T00:00:00Z\n"
-			   "  api:\n"
-			   "    latency: -1ms\n"
-			   "    reconcileDuration: 1d\n"
-			   "  limits:\n"
-			   "    eventBudget: 0\n"
-			   "    eventsPerInstant: 1.5\n"
-			   "  variants: {}\n");
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  horizn: 2h\n"
+			      "  seed: \"42\"\n"
+			      "  horizon: 5 m\n"
+			      "  start: 2026-02-30T00:00:00Z\n"
+			      "  api:\n"
+			      "    latency: -1ms\n"
+			      "    reconcileDuration: 1d\n"
+			      "  limits:\n"
+			      "    eventBudget: 0\n"
+			      "    eventsPerInstant: 1.5\n"
+			      "  variants: {}\n");
 	expect_diags(
 		"s.yaml",
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
@@ -353,23 +267,23 @@ static void test_field_errors(void)
 		"s.yaml:16:13: error: spec.variants: Invalid value: \"object\": spec.variants in "
 		"body must be of type array: \"object\"");
 
-	put("s.yaml", HEAD "spec:\n  seed: -1\n  horizon: -5m\n");
+	fx_put("s.yaml", HEAD "spec:\n  seed: -1\n  horizon: -5m\n");
 	expect_diags("s.yaml",
 		     "s.yaml:6:9: error: spec.seed: Invalid value: -1: spec.seed in body should be "
 		     "greater than or equal to 0\n"
 		     "s.yaml:7:12: error: spec.horizon: Invalid value: \"-5m\": must be greater "
 		     "than 0");
 
-	put("s.yaml", "apiVersion: magos-sim/v1\nkind: Scenario\nmetadata: {}\n");
+	fx_put("s.yaml", "apiVersion: magos-sim/v1\nkind: Scenario\nmetadata: {}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:1:13: error: apiVersion: Unsupported value: \"magos-sim/v1\": "
 		     "supported values: \"magos-sim/v1alpha1\"\n"
 		     "s.yaml:3:11: error: metadata.name: Required value");
 
-	put("s.yaml", "apiVersion: magos-sim/v1alpha1\nkind: Scenaro\nmetadata: {name: x}\n");
+	fx_put("s.yaml", "apiVersion: magos-sim/v1alpha1\nkind: Scenaro\nmetadata: {name: x}\n");
 	expect_diags("s.yaml", "s.yaml:2:7: error: kind: Unsupported value: \"Scenaro\": "
 			       "supported values: \"Scenario\"");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_events(void)
@@ -379,34 +293,34 @@ static void test_events(void)
 	const char *p = "s.yaml";
 	const struct scn_event *e;
 
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  horizon: 2h\n"
-			   "  events:\n"
-			   "    - at: 30m\n"
-			   "      label: {kind: Namespace, namespace: x, name: a, set: {ring: \"1\"}, remove: [old]}\n"
-			   "    - at: 10m\n"
-			   "      apply:\n"
-			   "        apiVersion: v1\n"
-			   "        kind: Namespace\n"
-			   "        metadata: {name: late}\n"
-			   "    - at: 10m\n"
-			   "      annotate:\n"
-			   "        kind: Namespace\n"
-			   "        name: late\n"
-			   "        set: {b: \"2\", a: \"1\"}\n"
-			   "    - at: 1h\n"
-			   "      patch:\n"
-			   "        kind: Project\n"
-			   "        name: p\n"
-			   "        merge: {metadata: {labels: {x: null}}, spec: {description: y}}\n"
-			   "    - at: 1h\n"
-			   "      status: {kind: Project, namespace: default, name: p, merge: {phase: "
-			   "Ready}}\n"
-			   "    - at: 3h\n"
-			   "      delete: {apiVersion: v1, kind: Namespace, name: a}\n"
-			   "---\n" NS("a") "---\n" PROJECT("p"));
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  horizon: 2h\n"
+			      "  events:\n"
+			      "    - at: 30m\n"
+			      "      label: {kind: Namespace, namespace: x, name: a, set: {ring: \"1\"}, remove: [old]}\n"
+			      "    - at: 10m\n"
+			      "      apply:\n"
+			      "        apiVersion: v1\n"
+			      "        kind: Namespace\n"
+			      "        metadata: {name: late}\n"
+			      "    - at: 10m\n"
+			      "      annotate:\n"
+			      "        kind: Namespace\n"
+			      "        name: late\n"
+			      "        set: {b: \"2\", a: \"1\"}\n"
+			      "    - at: 1h\n"
+			      "      patch:\n"
+			      "        kind: Project\n"
+			      "        name: p\n"
+			      "        merge: {metadata: {labels: {x: null}}, spec: {description: y}}\n"
+			      "    - at: 1h\n"
+			      "      status: {kind: Project, namespace: default, name: p, merge: {phase: "
+			      "Ready}}\n"
+			      "    - at: 3h\n"
+			      "      delete: {apiVersion: v1, kind: Namespace, name: a}\n"
+			      "---\n" NS("a") "---\n" PROJECT("p"));
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "s.yaml:27:11: warning: spec.events[5].at: \"3h\" is after "
 				     "the horizon (2h0m0s); the event will not happen");
 	CU_ASSERT_EQUAL_FATAL(s.nevents, 6);
@@ -446,36 +360,36 @@ static void test_events(void)
 	CU_ASSERT_STRING_EQUAL(scn_event_type_name(e->type), "delete");
 	free(text);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_event_errors(void)
 {
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  events:\n"
-			   "    - at: 1m\n"
-			   "      delete: {kind: Namespace, name: a}\n"
-			   "      label: {kind: Namespace, name: a, set: {x: y}}\n"
-			   "    - at: 1m\n"
-			   "    - at: soon\n"
-			   "      delete: {kind: Namespace, name: a}\n"
-			   "    - at: 2m\n"
-			   "      annotate: {kind: Namespace, name: ghost, set: {x: y}}\n"
-			   "    - at: 2m\n"
-			   "      label: {kind: Namespace, name: a}\n"
-			   "    - at: 5m\n"
-			   "      patch: {kind: Namespace, name: a, merge: {status: {}, metadata: "
-			   "{name: b}}}\n"
-			   "    - at: 1m\n"
-			   "      delete: {kind: Namespace, name: later}\n"
-			   "    - at: 3m\n"
-			   "      apply: {apiVersion: v1, kind: Namespace, metadata: {name: later}}\n"
-			   "    - at: 1m\n"
-			   "      delete: {apiVersion: v2, kind: Namespace, name: a}\n"
-			   "    - at: 1m\n"
-			   "      label: {kind: Namespace, name: a, set: {\"bad key!\": x, ok: \"-no\"}}\n"
-			   "---\n" NS("a"));
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  events:\n"
+			      "    - at: 1m\n"
+			      "      delete: {kind: Namespace, name: a}\n"
+			      "      label: {kind: Namespace, name: a, set: {x: y}}\n"
+			      "    - at: 1m\n"
+			      "    - at: soon\n"
+			      "      delete: {kind: Namespace, name: a}\n"
+			      "    - at: 2m\n"
+			      "      annotate: {kind: Namespace, name: ghost, set: {x: y}}\n"
+			      "    - at: 2m\n"
+			      "      label: {kind: Namespace, name: a}\n"
+			      "    - at: 5m\n"
+			      "      patch: {kind: Namespace, name: a, merge: {status: {}, metadata: "
+			      "{name: b}}}\n"
+			      "    - at: 1m\n"
+			      "      delete: {kind: Namespace, name: later}\n"
+			      "    - at: 3m\n"
+			      "      apply: {apiVersion: v1, kind: Namespace, metadata: {name: later}}\n"
+			      "    - at: 1m\n"
+			      "      delete: {apiVersion: v2, kind: Namespace, name: a}\n"
+			      "    - at: 1m\n"
+			      "      label: {kind: Namespace, name: a, set: {\"bad key!\": x, ok: \"-no\"}}\n"
+			      "---\n" NS("a"));
 	expect_diags(
 		"s.yaml",
 		"s.yaml:9:7: error: spec.events[0]: more than one action: 'delete' and 'label'; "
@@ -511,32 +425,32 @@ static void test_event_errors(void)
 		"s.yaml:20:7: note: no input defines it and no 'apply' event creates it earlier\n"
 		"s.yaml:24:7: error: spec.events[8].delete.apiVersion: Invalid value: \"v2\": "
 		"Namespace \"a\" is defined with apiVersion \"v1\"");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_empty_and_broken_files(void)
 {
-	enter();
-	put("s.yaml", HEAD "spec:\n  events:\n    - at: 90\n      delete: {kind: Namespace, name: a}\n");
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n  events:\n    - at: 90\n      delete: {kind: Namespace, name: a}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:11: error: spec.events[0].at: Invalid value: 90: must be a duration "
 		     "such as \"90s\", \"5m\" or \"1h30m\"\n"
 		     "s.yaml:7:11: note: a duration needs a unit: ns, us, ms, s, m or h");
-	put("empty.yaml", "# nothing here\n");
+	fx_put("empty.yaml", "# nothing here\n");
 	expect_diags("empty.yaml",
 		     "empty.yaml:1:1: error: no documents: the file is empty or holds only comments");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_upstream_samples(void)
 {
 	struct scenario s;
 	char *text;
-	char *dir = xasprintf("%s/../shared/fixtures/upstream/magos-samples", origin);
+	char *dir = xasprintf("%s/../shared/fixtures/upstream/magos-samples", fx_origin());
 	const char *p = dir;
 
-	enter();
-	CU_ASSERT_EQUAL(load(&p, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_STRING_EQUAL(s.name, "magos-samples");
 	CU_ASSERT_FALSE(s.has_scenario_doc);
@@ -550,7 +464,7 @@ static void test_upstream_samples(void)
 	CU_ASSERT_EQUAL(s.nfiles, 7);
 	free(text);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 	free(dir);
 }
 
@@ -560,11 +474,11 @@ static void test_loader_review_fixes(void)
 	const char *path = "s.yaml";
 	char *got;
 
-	enter();
+	fx_tmp_enter("test_scenario");
 	/* A positive duration below 1ms would truncate to 0 (the horizon then became 24h). */
-	put("s.yaml", HEAD "spec:\n  horizon: 1us\n  api: {latency: 500us, reconcileDuration: 0s}\n"
-			   "  models:\n    git:\n      repositories:\n        - url: u\n"
-			   "          unreachable: [{from: 1ms, until: 1.5ms}]\n");
+	fx_put("s.yaml", HEAD "spec:\n  horizon: 1us\n  api: {latency: 500us, reconcileDuration: 0s}\n"
+			      "  models:\n    git:\n      repositories:\n        - url: u\n"
+			      "          unreachable: [{from: 1ms, until: 1.5ms}]\n");
 	expect_diags("s.yaml",
 		     "s.yaml:6:12: error: spec.horizon: Invalid value: \"1us\": must be at least 1ms\n"
 		     "s.yaml:6:12: note: simulated time counts whole milliseconds: \"1us\" would "
@@ -577,7 +491,7 @@ static void test_loader_review_fixes(void)
 		     "value: \"object\": until must be later than from");
 
 	/* Go's duration limit is named; a seed too big for YAML gets the accepted range. */
-	put("s.yaml", HEAD "spec:\n  seed: 9223372036854775808\n  horizon: 2562048h\n");
+	fx_put("s.yaml", HEAD "spec:\n  seed: 9223372036854775808\n  horizon: 2562048h\n");
 	expect_diags("s.yaml",
 		     "s.yaml:6:9: error: spec.seed: Invalid value: \"number\": spec.seed in body "
 		     "must be of type integer: 9223372036854775808\n"
@@ -587,9 +501,9 @@ static void test_loader_review_fixes(void)
 		     "duration \"2562048h\": out of range, the maximum is 2562047h47m16.854775807s");
 
 	/* Cluster-scoped kinds are named without a namespace. */
-	put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
-			   "      delete: {kind: Namespace, namespace: x, name: nope}\n"
-			   "    - at: 1h\n      label: {kind: ValidatingPolicy, name: p, set: {a: b}}\n");
+	fx_put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
+			      "      delete: {kind: Namespace, namespace: x, name: nope}\n"
+			      "    - at: 1h\n      label: {kind: ValidatingPolicy, name: p, set: {a: b}}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:8:7: error: spec.events[0].delete: Namespace \"nope\" not found\n"
 		     "s.yaml:8:7: note: no input defines it and no 'apply' event creates it earlier\n"
@@ -597,19 +511,19 @@ static void test_loader_review_fixes(void)
 		     "s.yaml:10:7: note: no input defines it and no 'apply' event creates it earlier");
 
 	/* An event on an object whose manifest was refused: the manifest's error only. */
-	put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
-			   "      label: {kind: Namespace, name: Bad_1, set: {a: b}}\n"
-			   "    - at: 1h\n      approve: {name: w}\n"
-			   "---\n" NS("Bad_1") "---\n"
-			   "apiVersion: magosproject.io/v1alpha1\nkind: Workspace\n"
-			   "metadata: {name: w}\nspec: {}\n");
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &got), -1);
+	fx_put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
+			      "      label: {kind: Namespace, name: Bad_1, set: {a: b}}\n"
+			      "    - at: 1h\n      approve: {name: w}\n"
+			      "---\n" NS("Bad_1") "---\n"
+			      "apiVersion: magosproject.io/v1alpha1\nkind: Workspace\n"
+			      "metadata: {name: w}\nspec: {}\n");
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &got), -1);
 	CU_ASSERT_PTR_NULL(strstr(got, "not found"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "s.yaml:15:9: error: Namespace \"Bad_1\": metadata.name"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "Workspace \"default/w\": spec.projectRef: Required value"));
 	free(got);
 	scn_release(&s);
-	leave();
+	fx_tmp_leave();
 }
 
 /* ---------------------------------------------------------------- fleet side */
@@ -631,18 +545,18 @@ static void test_metrics_series_and_gates(void)
 	const struct scn_series *x;
 	double v;
 
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  metrics:\n"
-			   "    - query: errors\n"                                 /* 7 */
-			   "      values: \"0.001x2 _ stale\"\n"
-			   "    - query: errors\n"                                 /* 9 */
-			   "      address: http://prom-b:9090\n"
-			   "      interval: 30s\n"
-			   "      values: 1.5\n"
-			   "---\n" FLEET("a", "errors", "http://prom-a:9090")
-			   "---\n" FLEET("b", "errors", "http://prom-b:9090"));
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  metrics:\n"
+			      "    - query: errors\n"                                 /* 7 */
+			      "      values: \"0.001x2 _ stale\"\n"
+			      "    - query: errors\n"                                 /* 9 */
+			      "      address: http://prom-b:9090\n"
+			      "      interval: 30s\n"
+			      "      values: 1.5\n"
+			      "---\n" FLEET("a", "errors", "http://prom-a:9090")
+			      "---\n" FLEET("b", "errors", "http://prom-b:9090"));
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_EQUAL_FATAL(s.nseries, 2);
 	CU_ASSERT_STRING_EQUAL(s.series[0].query, "errors");
@@ -673,14 +587,14 @@ static void test_metrics_series_and_gates(void)
 	 * A gate without series names the FleetRollout, the wave and the query;
 	 * a series of another address is pointed at; an unused series warns.
 	 */
-	put("s.yaml", HEAD "spec:\n"
-			   "  metrics:\n"
-			   "    - query: errors\n"
-			   "      address: http://elsewhere\n"
-			   "      values: \"1\"\n"
-			   "    - {query: unused, values: \"1\"}\n"
-			   "---\n" FLEET("a", "errors", "http://prom-a:9090")
-			   "---\n" FLEET("b", "'sum(rate(x{code=~\"5..\"}[5m]))'", "http://prom-a:9090"));
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  metrics:\n"
+			      "    - query: errors\n"
+			      "      address: http://elsewhere\n"
+			      "      values: \"1\"\n"
+			      "    - {query: unused, values: \"1\"}\n"
+			      "---\n" FLEET("a", "errors", "http://prom-a:9090")
+			      "---\n" FLEET("b", "'sum(rate(x{code=~\"5..\"}[5m]))'", "http://prom-a:9090"));
 	expect_diags("s.yaml",
 		     "s.yaml:26:20: error: FleetRollout \"a\": wave \"canary\": no series in "
 		     "spec.metrics for the gate query \"errors\"\n"
@@ -694,7 +608,7 @@ static void test_metrics_series_and_gates(void)
 		     "s.yaml:10:15: warning: spec.metrics[1]: no FleetRollout gate reads this series");
 
 	/* Without a Scenario document the note says how to add one. */
-	put("f.yaml", FLEET("a", "errors", "http://prom-a:9090"));
+	fx_put("f.yaml", FLEET("a", "errors", "http://prom-a:9090"));
 	expect_diags("f.yaml",
 		     "f.yaml:15:20: error: FleetRollout \"a\": wave \"canary\": no series in "
 		     "spec.metrics for the gate query \"errors\"\n"
@@ -703,51 +617,51 @@ static void test_metrics_series_and_gates(void)
 		     "entry with this exact query");
 
 	/* A FleetRollout created by an apply event is checked too. */
-	put("s.yaml", HEAD "spec:\n"
-			   "  events:\n"
-			   "    - at: 1h\n"
-			   "      apply:\n"
-			   "        apiVersion: stages.metio.wtf/v1\n"
-			   "        kind: FleetRollout\n"
-			   "        metadata: {name: late}\n"
-			   "        spec:\n"
-			   "          selector: {}\n"
-			   "          waves:\n"
-			   "            - name: w1\n"
-			   "              selector: {}\n"
-			   "              gate:\n"
-			   "                threshold: {min: \"1\"}\n"
-			   "                source: {prometheus: {address: \"http://p\", query: up}}\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      apply:\n"
+			      "        apiVersion: stages.metio.wtf/v1\n"
+			      "        kind: FleetRollout\n"
+			      "        metadata: {name: late}\n"
+			      "        spec:\n"
+			      "          selector: {}\n"
+			      "          waves:\n"
+			      "            - name: w1\n"
+			      "              selector: {}\n"
+			      "              gate:\n"
+			      "                threshold: {min: \"1\"}\n"
+			      "                source: {prometheus: {address: \"http://p\", query: up}}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:19:67: error: FleetRollout \"late\": wave \"w1\": no series in "
 		     "spec.metrics for the gate query \"up\"\n"
 		     "s.yaml:19:67: note: every prometheus gate reads a synthetic series: add an "
 		     "entry with this exact query to the Scenario's spec.metrics");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_metrics_errors(void)
 {
-	enter();
+	fx_tmp_enter("test_scenario");
 	/* promtool's message at the bad token's column, for plain and quoted scalars. */
-	put("s.yaml", HEAD "spec:\n"
-			   "  metrics:\n"
-			   "    - query: a\n"
-			   "      values: 1 2 3x\n"                    /* plain: cut short at the end */
-			   "    - query: b\n"
-			   "      values: \"0+1x5 * 2\"\n"             /* double-quoted */
-			   "    - query: c\n"
-			   "      values: '1 2 5m'\n"                  /* single-quoted, a duration */
-			   "    - query: d\n"
-			   "      values: \"1 \\t *\"\n"               /* an escape: the scalar's column */
-			   "    - query: e\n"
-			   "      values: |\n"
-			   "        1 2 *\n"                           /* block: the scalar's column */
-			   "    - query: f\n"
-			   "      interval: 0s\n"
-			   "      values: true\n"
-			   "    - query: a\n"
-			   "      values: \"1\"\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  metrics:\n"
+			      "    - query: a\n"
+			      "      values: 1 2 3x\n"                    /* plain: cut short at the end */
+			      "    - query: b\n"
+			      "      values: \"0+1x5 * 2\"\n"             /* double-quoted */
+			      "    - query: c\n"
+			      "      values: '1 2 5m'\n"                  /* single-quoted, a duration */
+			      "    - query: d\n"
+			      "      values: \"1 \\t *\"\n"               /* an escape: the scalar's column */
+			      "    - query: e\n"
+			      "      values: |\n"
+			      "        1 2 *\n"                           /* block: the scalar's column */
+			      "    - query: f\n"
+			      "      interval: 0s\n"
+			      "      values: true\n"
+			      "    - query: a\n"
+			      "      values: \"1\"\n");
 	expect_diags(
 		"s.yaml",
 		"s.yaml:8:21: error: spec.metrics[0].values: Invalid value: \"1 2 3x\": unexpected "
@@ -778,12 +692,12 @@ static void test_metrics_errors(void)
 		"s.yaml:21:14: warning: spec.metrics[6]: no FleetRollout gate reads this series");
 
 	/* Required keys, unknown keys. */
-	put("s.yaml", HEAD "spec:\n  metrics:\n    - {values: \"1\", step: 1m}\n");
+	fx_put("s.yaml", HEAD "spec:\n  metrics:\n    - {values: \"1\", step: 1m}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:21: error: unknown field \"spec.metrics[0].step\"\n"
 		     "s.yaml:7:21: note: accepted fields: query, address, interval, values\n"
 		     "s.yaml:7:7: error: spec.metrics[0].query: Required value");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_fleet_hosts(void)
@@ -792,13 +706,13 @@ static void test_fleet_hosts(void)
 	char *text;
 	const char *path = "s.yaml";
 
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  fleet:\n"
-			   "    allowedActionHosts: [\"prometheus.*\", \"*.svc\"]\n"
-			   "  metrics: [{query: errors, values: \"0\"}]\n"
-			   "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090"));
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  fleet:\n"
+			      "    allowedActionHosts: [\"prometheus.*\", \"*.svc\"]\n"
+			      "  metrics: [{query: errors, values: \"0\"}]\n"
+			      "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090"));
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_EQUAL_FATAL(s.fleet.nallowed_action_hosts, 2);
 	CU_ASSERT_STRING_EQUAL(s.fleet.allowed_action_hosts[0], "prometheus.*");
@@ -807,14 +721,14 @@ static void test_fleet_hosts(void)
 	scn_release(&s);
 
 	/* A host outside the list, an address that is no URL: warnings (the gate holds). */
-	put("s.yaml", HEAD "spec:\n"
-			   "  fleet:\n"
-			   "    allowedActionHosts: [\"*.svc\"]\n"
-			   "  metrics: [{query: errors, values: \"0\"}]\n"
-			   "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090")
-			   "---\n" FLEET("b", "errors", "\"://nope\""));
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
-	same_text(
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  fleet:\n"
+			      "    allowedActionHosts: [\"*.svc\"]\n"
+			      "  metrics: [{query: errors, values: \"0\"}]\n"
+			      "---\n" FLEET("a", "errors", "http://prometheus.monitoring:9090")
+			      "---\n" FLEET("b", "errors", "\"://nope\""));
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
+	fx_same_text(
 		text,
 		"s.yaml:23:22: warning: FleetRollout \"a\": wave \"canary\": gate host "
 		"\"prometheus.monitoring\" is not in spec.fleet.allowedActionHosts; the gate's "
@@ -825,8 +739,8 @@ static void test_fleet_hosts(void)
 	free(text);
 	scn_release(&s);
 
-	put("s.yaml", HEAD "spec:\n  fleet:\n    allowedActionHosts: [\"a[\", \"\", ok, 5]\n"
-			   "    allowedHosts: []\n");
+	fx_put("s.yaml", HEAD "spec:\n  fleet:\n    allowedActionHosts: [\"a[\", \"\", ok, 5]\n"
+			      "    allowedHosts: []\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:26: error: spec.fleet.allowedActionHosts[0]: Invalid value: \"a[\": "
 		     "syntax error in pattern\n"
@@ -840,7 +754,7 @@ static void test_fleet_hosts(void)
 		     "meant; the cluster rejects the unquoted form too\n"
 		     "s.yaml:8:5: error: unknown field \"spec.fleet.allowedHosts\"\n"
 		     "s.yaml:8:5: note: accepted fields: allowedActionHosts");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_stageset_models(void)
@@ -851,10 +765,10 @@ static void test_stageset_models(void)
 	struct scn_stageset_model m;
 	struct obj_strmap ring0, ring1, other;
 
-	enter();
+	fx_tmp_enter("test_scenario");
 	/* Defaults. */
-	put("s.yaml", HEAD);
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	fx_put("s.yaml", HEAD);
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
 	obj_strmap_init(&other);
 	scn_stageset_model_for(&s.models, &other, &m);
 	CU_ASSERT_EQUAL(m.adoption_duration->kind, DIST_CONSTANT);
@@ -868,21 +782,21 @@ static void test_stageset_models(void)
 	free(text);
 	scn_release(&s);
 
-	put("s.yaml", HEAD "spec:\n"
-			   "  models:\n"
-			   "    stagesets:\n"
-			   "      adoption: {duration: {uniform: {min: 1m, max: 3m}}, failureProbability: 0.02}\n"
-			   "      regression: {probability: 0.1, duration: 30m, versions: [1.10, \"4.6.0\"]}\n"
-			   "      migrations: [{to: 4.6.0, down: true}]\n"
-			   "      rules:\n"
-			   "        - selector: {matchLabels: {ring: \"0\"}}\n"
-			   "          adoption: {duration: 5m}\n"
-			   "          regression: {after: 10m}\n"
-			   "          migrations: [{name: drop-col, to: v5}, {to: 1.10}]\n"
-			   "        - selector: {matchExpressions: [{key: ring, operator: Exists}]}\n"
-			   "          adoption: {duration: 7m, failureProbability: 0.5}\n"
-			   "          regression: {versions: []}\n");
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  models:\n"
+			      "    stagesets:\n"
+			      "      adoption: {duration: {uniform: {min: 1m, max: 3m}}, failureProbability: 0.02}\n"
+			      "      regression: {probability: 0.1, duration: 30m, versions: [1.10, \"4.6.0\"]}\n"
+			      "      migrations: [{to: 4.6.0, down: true}]\n"
+			      "      rules:\n"
+			      "        - selector: {matchLabels: {ring: \"0\"}}\n"
+			      "          adoption: {duration: 5m}\n"
+			      "          regression: {after: 10m}\n"
+			      "          migrations: [{name: drop-col, to: v5}, {to: 1.10}]\n"
+			      "        - selector: {matchExpressions: [{key: ring, operator: Exists}]}\n"
+			      "          adoption: {duration: 7m, failureProbability: 0.5}\n"
+			      "          regression: {versions: []}\n");
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_EQUAL_FATAL(s.models.stagesets.nrules, 2);
 	CU_ASSERT_STRING_EQUAL(s.models.stagesets.rules[0].selector_text, "ring=0");
@@ -931,13 +845,13 @@ static void test_stageset_models(void)
 	free(text);
 	scn_release(&s);
 
-	put("s.yaml", HEAD "spec:\n"
-			   "  models:\n"
-			   "    stagesets:\n"
-			   "      adoption: {duration: 5, failureProbability: 2}\n"
-			   "      regression: {probability: -1, versions: [true], onset: 1m}\n"
-			   "      migrations: [{to: \"one\"}, {down: yes}]\n"
-			   "      rules: [{adoption: {}}]\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  models:\n"
+			      "    stagesets:\n"
+			      "      adoption: {duration: 5, failureProbability: 2}\n"
+			      "      regression: {probability: -1, versions: [true], onset: 1m}\n"
+			      "      migrations: [{to: \"one\"}, {down: yes}]\n"
+			      "      rules: [{adoption: {}}]\n");
 	expect_diags(
 		"s.yaml",
 		"s.yaml:8:28: error: spec.models.stagesets.adoption.duration: Invalid value: 5: must "
@@ -962,7 +876,7 @@ static void test_stageset_models(void)
 		"boolean: \"yes\"\n"
 		"s.yaml:10:33: error: spec.models.stagesets.migrations[1].to: Required value\n"
 		"s.yaml:11:15: error: spec.models.stagesets.rules[0].selector: Required value");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_fleet_events(void)
@@ -972,27 +886,27 @@ static void test_fleet_events(void)
 	const char *path = "s.yaml";
 	const struct scn_fevent *e;
 
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  events:\n"
-			   "    - at: 1h\n"
-			   "      publish: {selector: {matchLabels: {app: moodle}}, version: \"4.10\"}\n"
-			   "    - at: 2h\n"
-			   "      publish:\n"
-			   "        selector: {}\n"
-			   "        namespaceSelector: {matchLabels: {tier: gold}}\n"
-			   "        version: \"v5.0.0-rc.1\"\n"
-			   "    - at: 3h\n"
-			   "      regress: {namespace: t1, name: moodle, for: 30m}\n"
-			   "    - at: 3h\n"
-			   "      regress: {kind: StageSet, selector: {matchLabels: {ring: \"0\"}}, for: 1h}\n"
-			   "    - at: 4h\n"
-			   "      label: {kind: StageSet, namespace: t1, name: moodle, set: {ring: \"0\"}}\n"
-			   "---\n" NS("t1") "  labels: {tier: gold}\n"
-			   "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
-			   "metadata: {name: moodle, namespace: t1, labels: {app: moodle, ring: \"0\"}}\n"
-			   "spec: {stages: [{name: app, sourceRef: {kind: GitRepository, name: m}}]}\n");
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      publish: {selector: {matchLabels: {app: moodle}}, version: \"4.10\"}\n"
+			      "    - at: 2h\n"
+			      "      publish:\n"
+			      "        selector: {}\n"
+			      "        namespaceSelector: {matchLabels: {tier: gold}}\n"
+			      "        version: \"v5.0.0-rc.1\"\n"
+			      "    - at: 3h\n"
+			      "      regress: {namespace: t1, name: moodle, for: 30m}\n"
+			      "    - at: 3h\n"
+			      "      regress: {kind: StageSet, selector: {matchLabels: {ring: \"0\"}}, for: 1h}\n"
+			      "    - at: 4h\n"
+			      "      label: {kind: StageSet, namespace: t1, name: moodle, set: {ring: \"0\"}}\n"
+			      "---\n" NS("t1") "  labels: {tier: gold}\n"
+			      "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+			      "metadata: {name: moodle, namespace: t1, labels: {app: moodle, ring: \"0\"}}\n"
+			      "spec: {stages: [{name: app, sourceRef: {kind: GitRepository, name: m}}]}\n");
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_EQUAL(s.nevents, 1);
 	CU_ASSERT_EQUAL(s.nmevents, 0);
@@ -1032,22 +946,22 @@ static void test_fleet_events(void)
 	free(text);
 	scn_release(&s);
 
-	put("s.yaml", HEAD "spec:\n"
-			   "  events:\n"
-			   "    - at: 1h\n"
-			   "      publish: {selector: {matchLabels: {app: x}}, version: latest}\n"
-			   "    - at: 1h\n"
-			   "      publish: {version: true, selector: {matchLabels: {a: \"-\"}}}\n"
-			   "    - at: 1h\n"
-			   "      regress: {name: moodle, selector: {}, for: 1h}\n"
-			   "    - at: 1h\n"
-			   "      regress: {namespace: t1, for: 1h}\n"
-			   "    - at: 1h\n"
-			   "      regress: {kind: Workspace, name: w, for: 500us}\n"
-			   "    - at: 1h\n"
-			   "      regress: {namespace: t2, name: moodle, for: 1h}\n"
-			   "    - at: 1h\n"
-			   "      regress: {namespace: t2, selector: {}, for: 1h}\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      publish: {selector: {matchLabels: {app: x}}, version: latest}\n"
+			      "    - at: 1h\n"
+			      "      publish: {version: true, selector: {matchLabels: {a: \"-\"}}}\n"
+			      "    - at: 1h\n"
+			      "      regress: {name: moodle, selector: {}, for: 1h}\n"
+			      "    - at: 1h\n"
+			      "      regress: {namespace: t1, for: 1h}\n"
+			      "    - at: 1h\n"
+			      "      regress: {kind: Workspace, name: w, for: 500us}\n"
+			      "    - at: 1h\n"
+			      "      regress: {namespace: t2, name: moodle, for: 1h}\n"
+			      "    - at: 1h\n"
+			      "      regress: {namespace: t2, selector: {}, for: 1h}\n");
 	expect_diags(
 		"s.yaml",
 		"s.yaml:10:26: error: spec.events[1].publish.version: Invalid value: \"boolean\": "
@@ -1078,20 +992,20 @@ static void test_fleet_events(void)
 		"s.yaml:18:7: note: no input defines it and no 'apply' event creates it earlier\n"
 		"s.yaml:20:7: warning: spec.events[6].regress: no StageSet of the inputs in "
 		"namespace \"t2\" matches selector \"\"");
-	leave();
+	fx_tmp_leave();
 }
 
 /* Checks a reviewer found missing: numeric versions, empty series, bad bounds, cascades. */
 static void test_fleet_input_checks(void)
 {
-	enter();
+	fx_tmp_enter("test_scenario");
 	/* a YAML number as a published version is refused; an empty series too */
-	put("s.yaml", HEAD "spec:\n"
-			   "  metrics:\n"
-			   "    - {query: up, values: \"\"}\n"
-			   "  events:\n"
-			   "    - at: 1h\n"
-			   "      publish: {selector: {}, version: 4.6}\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  metrics:\n"
+			      "    - {query: up, values: \"\"}\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      publish: {selector: {}, version: 4.6}\n");
 	expect_diags(
 		"s.yaml",
 		"s.yaml:7:27: error: spec.metrics[0].values: Invalid value: \"\": must not be empty\n"
@@ -1102,18 +1016,18 @@ static void test_fleet_input_checks(void)
 		"as \"1.10.0\"; unquoted, YAML reads 4.6 as a number\n"
 		"s.yaml:7:15: warning: spec.metrics[0]: no FleetRollout gate reads this series");
 	/* a refused spec.generate item: no follow-up about publish matching nothing */
-	put("s.yaml", HEAD "spec:\n"
-			   "  generate:\n"
-			   "    - {count: 0, namespace: t, name: m, template: {}}\n"
-			   "  events:\n"
-			   "    - at: 1h\n"
-			   "      publish: {selector: {matchLabels: {app: m}}, version: \"1.0.0\"}\n"
-			   "    - at: 1h\n"
-			   "      regress: {namespace: t, name: m, for: 1h}\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  generate:\n"
+			      "    - {count: 0, namespace: t, name: m, template: {}}\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      publish: {selector: {matchLabels: {app: m}}, version: \"1.0.0\"}\n"
+			      "    - at: 1h\n"
+			      "      regress: {namespace: t, name: m, for: 1h}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:15: error: spec.generate[0].count: Invalid value: 0: "
 		     "spec.generate[0].count in body should be greater than or equal to 1");
-	leave();
+	fx_tmp_leave();
 }
 
 static void test_expand_pattern(void)
@@ -1162,27 +1076,27 @@ static void test_generate(void)
 	const char *path = "s.yaml";
 	size_t nss = 0, nns = 0, ring0 = 0;
 
-	enter();
-	put("s.yaml", HEAD "spec:\n"
-			   "  generate:\n"
-			   "    - count: 10\n"
-			   "      firstIndex: 1\n"
-			   "      namespace: tenant-{i:03}\n"
-			   "      name: moodle\n"
-			   "      labels: {app: moodle, tenant: \"t{i}\"}\n"
-			   "      namespaceLabels: {tier: gold}\n"
-			   "      labelMix:\n"
-			   "        - {labels: {ring: \"0\"}, weight: 1}\n"
-			   "        - {labels: {ring: \"1\"}, weight: 2}\n"
-			   "        - {labels: {ring: \"2\"}, weight: 0}\n"
-			   SS_TEMPLATE
-			   "    - count: 2\n"
-			   "      namespace: tenant-{i:03}\n"
-			   "      name: cron\n"
-			   SS_TEMPLATE
-			   "---\n" NS("tenant-002") "  labels: {own: \"yes\"}\n");
-	CU_ASSERT_EQUAL(load(&path, 1, &s, &text), 0);
-	same_text(text, "");
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  generate:\n"
+			      "    - count: 10\n"
+			      "      firstIndex: 1\n"
+			      "      namespace: tenant-{i:03}\n"
+			      "      name: moodle\n"
+			      "      labels: {app: moodle, tenant: \"t{i}\"}\n"
+			      "      namespaceLabels: {tier: gold}\n"
+			      "      labelMix:\n"
+			      "        - {labels: {ring: \"0\"}, weight: 1}\n"
+			      "        - {labels: {ring: \"1\"}, weight: 2}\n"
+			      "        - {labels: {ring: \"2\"}, weight: 0}\n"
+			      SS_TEMPLATE
+			      "    - count: 2\n"
+			      "      namespace: tenant-{i:03}\n"
+			      "      name: cron\n"
+			      SS_TEMPLATE
+			      "---\n" NS("tenant-002") "  labels: {own: \"yes\"}\n");
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
+	fx_same_text(text, "");
 	/*
 	 * The manifest's Namespace, then 9 new Namespaces and 10 StageSets, then
 	 * one more Namespace (tenant-000) and 2 StageSets.
@@ -1247,13 +1161,13 @@ static void test_generate(void)
 	scn_release(&s);
 
 	/* A bad template is reported once, at the template, and generation stops. */
-	put("s.yaml", HEAD "spec:\n"
-			   "  generate:\n"
-			   "    - count: 300\n"
-			   "      namespace: tenant-{i}\n"
-			   "      name: moodle\n"
-			   "      template:\n"
-			   "        version: {value: 4.5}\n");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  generate:\n"
+			      "    - count: 300\n"
+			      "      namespace: tenant-{i}\n"
+			      "      name: moodle\n"
+			      "      template:\n"
+			      "        version: {value: 4.5}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:11:9: error: StageSet \"tenant-0/moodle\": spec.stages: Required value\n"
 		     "s.yaml:11:26: error: StageSet \"tenant-0/moodle\": spec.version.value: Invalid "
@@ -1264,31 +1178,31 @@ static void test_generate(void)
 		     "(index 0, 1 of 300)");
 
 	/* Patterns, names, labels, counts, weights. */
-	put("s.yaml", HEAD "spec:\n"
-			   "  generate:\n"
-			   "    - count: 3\n"
-			   "      namespace: tenant-{n}\n"
-			   "      name: \"{i\"\n"
-			   "      labels: {ring: \"r{x}\"}\n"
-			   "      template: {}\n"
-			   "    - count: 3\n"
-			   "      namespace: tenants\n"
-			   "      name: moodle\n"
-			   "      template: {}\n"
-			   "    - count: 2000000\n"
-			   "      namespace: t{i}\n"
-			   "      name: m\n"
-			   "      template: {}\n"
-			   "    - {count: 0, namespace: a, name: b, template: [], extra: 1}\n"
-			   "    - count: 2\n"
-			   "      namespace: a{i}\n"
-			   "      name: b\n"
-			   "      labelMix: [{labels: {a: b}, weight: 0}]\n"
-			   "      template: {}\n"
-			   "    - count: 2\n"
-			   "      namespace: Tenant-{i}\n"
-			   "      name: m\n"
-			   SS_TEMPLATE);
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  generate:\n"
+			      "    - count: 3\n"
+			      "      namespace: tenant-{n}\n"
+			      "      name: \"{i\"\n"
+			      "      labels: {ring: \"r{x}\"}\n"
+			      "      template: {}\n"
+			      "    - count: 3\n"
+			      "      namespace: tenants\n"
+			      "      name: moodle\n"
+			      "      template: {}\n"
+			      "    - count: 2000000\n"
+			      "      namespace: t{i}\n"
+			      "      name: m\n"
+			      "      template: {}\n"
+			      "    - {count: 0, namespace: a, name: b, template: [], extra: 1}\n"
+			      "    - count: 2\n"
+			      "      namespace: a{i}\n"
+			      "      name: b\n"
+			      "      labelMix: [{labels: {a: b}, weight: 0}]\n"
+			      "      template: {}\n"
+			      "    - count: 2\n"
+			      "      namespace: Tenant-{i}\n"
+			      "      name: m\n"
+			      SS_TEMPLATE);
 	expect_diags(
 		"s.yaml",
 		"s.yaml:8:18: error: spec.generate[0].namespace: Invalid value: \"tenant-{n}\": "
@@ -1324,7 +1238,7 @@ static void test_generate(void)
 		"'[a-z0-9]([-a-z0-9]*[a-z0-9])?')\n"
 		"s.yaml:26:7: note: spec.generate[5]: stopped at the first refused object (index 0, "
 		"1 of 2)");
-	leave();
+	fx_tmp_leave();
 }
 
 static CU_TestInfo tests[] = {

@@ -8,6 +8,7 @@
 #include "sim/cluster/schema.h"
 #include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 static const char *const regression_values[] = { "Halt", "Rollback", NULL };
 static const struct sch_node on_regression = { SCH_STRING, .enum_values = regression_values };
@@ -108,16 +109,10 @@ static int run(const char *text)
 	}
 }
 
+/* The diagnostic @i of dg as printed, or "" when there are fewer (see fx_diag_item()). */
 static const char *item(size_t i)
 {
-	static char *last;
-
-	free(last);
-	last = NULL;
-	if (i >= dg.n)
-		return "";
-	last = diag_format_item(&dg, i);
-	return last;
+	return fx_diag_item(&dg, i);
 }
 
 static struct val *get(const char *path)

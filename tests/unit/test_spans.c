@@ -19,10 +19,10 @@
 #include "reports/spans.h"
 #include "reports/trace.h"
 #include "sim/world/des.h"
-#include "sim/base/diag.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 struct fixture {
 	struct scenario s;
@@ -124,13 +124,9 @@ static size_t count_kind(const struct sp_set *sp, enum sp_instant_kind k)
 static void setup(struct fixture *fx, const char *path)
 {
 	const char *paths[1] = { path };
-	struct diag d;
 
 	memset(fx, 0, sizeof(*fx));
-	diag_init(&d);
-	scn_init(&fx->s);
-	CU_ASSERT_EQUAL_FATAL(scn_load(paths, 1, &fx->s, &d), 0);
-	diag_release(&d);
+	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, &fx->s, NULL), 0);
 	run_scenario(&fx->s, NULL, &fx->r);
 	fx->rep.name = fx->s.name;
 	fx->rep.seed = fx->r.seed;
@@ -406,14 +402,10 @@ static void test_mermaid_escape(void)
 /* Writes the gantt of @sp into a new string (free() it). */
 static char *mermaid_text(const struct rep_run *run, const struct sp_set *sp)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
 
-	CU_ASSERT_FATAL(f != NULL);
-	CU_ASSERT_EQUAL(rep_mermaid(f, run, sp), 0);
-	fclose(f);
-	return buf;
+	CU_ASSERT_EQUAL(rep_mermaid(fx_cap_open(&c), run, sp), 0);
+	return fx_cap_text(&c);
 }
 
 /*

@@ -15,20 +15,13 @@
 #include "sim/core/rng.h"
 #include "sim/models/stageset_model.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define NS "tenant"
 #define MIN INT64_C(60000)
 #define RUNBOOK "https://stageset.projects.metio.wtf/runbooks/"
 
 /* ---------------------------------------------------------------- fixtures */
-
-static struct des *world(uint64_t seed)
-{
-	struct des_params dp = des_params_default();
-
-	dp.seed = seed;
-	return des_new(&dp);
-}
 
 /* member() - a fleet member as §5's fleetMember: spec.version {approvalMode, allowDowngrade}, ring label. */
 static void member(struct des *w, const char *name, const char *ring, const char *mode, bool allow_down)
@@ -96,10 +89,8 @@ static void on_delete(struct des *w, void *ctx, void *arg)
 static struct lbl_selector sel_ring(const char *ring)
 {
 	struct lbl_selector s;
-	struct val *v = val_new_map(), *ml = val_new_map();
+	struct val *v = fx_match_labels("ring", ring);
 
-	val_map_set(ml, "ring", val_new_string(ring));
-	val_map_set(v, "matchLabels", ml);
 	CU_ASSERT_EQUAL_FATAL(lbl_selector_from_val(v, &s, NULL, 0), 0);
 	val_free(v);
 	return s;
@@ -117,15 +108,13 @@ static void run(struct des *w, int64_t until)
 /* §3.2: status.version "" => baseline, never held for approval, even under Always. */
 static void test_baseline_adopted_without_approval(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	dist_init_constant(&p.defaults.adopt, 30000);
 	member(w, "a", "0", "Always", false);
 	m = ssm_new(w, &p);
@@ -162,7 +151,7 @@ static void test_baseline_adopted_without_approval(void)
 /* §3.2: with no publish yet, spec.version.value is the offered version; none at all => InvalidVersion refusal. */
 static void test_offered_falls_back_to_spec_value(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm *m;
 	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", NS, "v");
@@ -186,7 +175,7 @@ static void test_offered_falls_back_to_spec_value(void)
 /* §3.2: Always holds a transition (AwaitingApproval, pendingVersion) until approved-version equals it exactly. */
 static void test_always_holds_until_exact_approval(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
 	struct stamp wrong = { "a", SS_ANN_APPROVED_VERSION, "v2.0.0" };
@@ -194,9 +183,7 @@ static void test_always_holds_until_exact_approval(void)
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	member(w, "a", "0", "Always", false);
 	m = ssm_new(w, &p);
@@ -239,15 +226,11 @@ static void test_always_holds_until_exact_approval(void)
 
 static void on_tamper(struct des *w, void *ctx, void *arg)
 {
-	struct val *patch = val_new_map(), *conds = val_new_list(), *c = val_new_map();
+	struct val *patch = val_new_map();
 
 	(void)ctx;
 	(void)arg;
-	val_map_set(c, "type", val_new_string("Ready"));
-	val_map_set(c, "status", val_new_string("True"));
-	val_map_set(c, "reason", val_new_string("Tampered"));
-	val_list_push(conds, c);
-	val_map_set(patch, "conditions", conds);
+	val_map_set(patch, "conditions", fx_ready_conditions("True", "Tampered"));
 	val_map_set(patch, "pendingVersion", val_new_string("9.9.9"));
 	des_set_cause(w, "test");
 	CU_ASSERT_EQUAL(api_patch_status(des_api(w), "StageSet", NS, "a", patch), 0);
@@ -261,16 +244,14 @@ static void on_tamper(struct des *w, void *ctx, void *arg)
  */
 static void test_repeated_pass_rewrites_after_foreign_status_write(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
 	const struct ssm_member_stat *ms;
 	uint64_t rv;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	member(w, "a", "0", "Always", false);
 	m = ssm_new(w, &p);
@@ -299,15 +280,13 @@ static void test_repeated_pass_rewrites_after_foreign_status_write(void)
 /* §3.1 step 9 / §3.3: while the approved pass waits for the workload, the fleet still sees the hold. */
 static void test_approved_pass_writes_at_its_end(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
 	struct stamp ok = { "a", SS_ANN_APPROVED_VERSION, "2.0.0" };
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 45000);
 	member(w, "a", "0", "Always", false);
@@ -327,15 +306,13 @@ static void test_approved_pass_writes_at_its_end(void)
 /* §3.3: a verify wait that runs out (15 min) shows StageProgressing with pendingVersion cleared; the retry pass sees the outcome. */
 static void test_verify_timeout_shows_stage_progressing(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
 	struct stamp ok = { "a", SS_ANN_APPROVED_VERSION, "2.0.0" };
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 0);
 	member(w, "a", "0", "Always", false);
@@ -379,7 +356,7 @@ static void test_verify_timeout_shows_stage_progressing(void)
 /* Model: adoption duration per selector rule (first match), else the default; a drawn duration is the stream's. */
 static void test_adoption_duration_per_selector(void)
 {
-	struct des *w = world(7);
+	struct des *w = fx_des_new(7, 0);
 	struct ssm_params p;
 	struct ssm_rule rules[2];
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
@@ -394,9 +371,7 @@ static void test_adoption_duration_per_selector(void)
 	rules[1].selector = sel_ring("1");
 	rules[1].has_adopt = true;
 	dist_init_uniform(&rules[1].adopt, 1000, 60000);
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.rules = rules;
 	p.nrules = 2;
 	p.interval_ms = 0;
@@ -423,15 +398,13 @@ static void test_adoption_duration_per_selector(void)
 /* SC concurrentReconciles = 4: a fifth and sixth adoption wait for a worker. */
 static void test_four_workers(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
 	const char *names[] = { "m1", "m2", "m3", "m4", "m5", "m6" };
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 10000);
 	for (size_t i = 0; i < 6; i++)
@@ -454,15 +427,13 @@ static void test_four_workers(void)
 /* §3.3: a failed adoption is Ready False StageFailed, version kept; the error back-off (5 ms doubling) retries as a new attempt. */
 static void test_failure_is_stage_failed_and_retried(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 1000);
 	p.defaults.failure_probability = 1;
@@ -489,10 +460,8 @@ static void test_failure_is_stage_failed_and_retried(void)
 	des_free(w);
 
 	/* probability 0.5: the outcome is the stream's draw, attempt by attempt */
-	w = world(3);
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	w = fx_des_new(3, 0);
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 1000);
 	p.defaults.failure_probability = 0.5;
@@ -522,16 +491,14 @@ static void test_failure_is_stage_failed_and_retried(void)
 /* §2.5 via §3.3: a scripted regression turns an adopted member Ready False for its window, then Ready True again. */
 static void test_scripted_regression_window(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
 	struct ssm_regression rg[] = { { 5 * MIN, NULL, "tenant/a", 2 * MIN } };
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.regressions = rg;
 	p.nregressions = 1;
 	p.interval_ms = 0;
@@ -565,15 +532,13 @@ static void test_scripted_regression_window(void)
 /* Model: a regression drawn after a successful adoption (probability, onset, duration per rule). */
 static void test_modelled_regression_after_adoption(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	dist_init_constant(&p.defaults.adopt, 1000);
 	p.defaults.regression_probability = 1;
@@ -606,7 +571,7 @@ static void test_modelled_regression_after_adoption(void)
  */
 static void test_rollback_to_downgrade_held_under_always(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "2.0.0" } };
 	struct stamp rb = { "a", SS_ANN_ROLLBACK_TO, "1.0.0" };
@@ -614,9 +579,7 @@ static void test_rollback_to_downgrade_held_under_always(void)
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	member(w, "a", "0", "Always", true);
 	m = ssm_new(w, &p);
 	stamp_at(w, MIN, &rb);
@@ -645,7 +608,7 @@ static void test_rollback_to_downgrade_held_under_always(void)
 /* §3.4: allowDowngrade false => DowngradeNotAllowed, version and pendingVersion kept, re-evaluated every 60 s. */
 static void test_rollback_to_downgrade_not_allowed(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "2.0.0" } };
 	struct stamp rb = { "a", SS_ANN_ROLLBACK_TO, "1.0.0" };
@@ -653,9 +616,7 @@ static void test_rollback_to_downgrade_not_allowed(void)
 	struct ssm *m;
 	uint32_t passes;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	member(w, "a", "0", "Always", false);
 	m = ssm_new(w, &p);
@@ -684,16 +645,14 @@ static void test_rollback_to_downgrade_not_allowed(void)
 /* §3.4: a crossed migration without down actions => DowngradeRequiresMigration. */
 static void test_rollback_to_downgrade_requires_migration(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "2.0.0" } };
 	struct ss_migration lad[] = { { "add-column", "1.5.0", true }, { "drop-table", "2.0.0", false } };
 	struct stamp rb = { "a", SS_ANN_ROLLBACK_TO, "1.0.0" };
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.interval_ms = 0;
 	p.defaults.migrations = lad;
 	p.defaults.nmigrations = 2;
@@ -716,7 +675,7 @@ static void test_rollback_to_downgrade_requires_migration(void)
 static void crn_run(uint64_t seed, const struct dist *b_adopt, int64_t *a_end, int64_t *b_end,
 		    int64_t *a_requeue_pass)
 {
-	struct des *w = world(seed);
+	struct des *w = fx_des_new(seed, 0);
 	struct ssm_params p;
 	struct ssm_rule rules[1];
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" } };
@@ -726,9 +685,7 @@ static void crn_run(uint64_t seed, const struct dist *b_adopt, int64_t *a_end, i
 	rules[0].selector = sel_ring("1");
 	rules[0].has_adopt = true;
 	rules[0].adopt = *b_adopt;
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 1;
+	fx_ssm_params(&p, pub, 1);
 	p.rules = rules;
 	p.nrules = 1;
 	p.workers = 0;
@@ -771,16 +728,14 @@ static void test_determinism_and_common_random_numbers(void)
 /* §3.2 wake-up: a relabel that changes the offered version wakes the member; other label changes do not. */
 static void test_relabel_changes_offered_version(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct lbl_selector r1 = sel_ring("1");
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { 0, &r1, NULL, "1.1.0" } };
 	struct ssm *m;
 	uint32_t passes;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	member(w, "a", "0", "Never", false);
 	m = ssm_new(w, &p);
@@ -802,15 +757,13 @@ static void test_relabel_changes_offered_version(void)
 /* SC: a StageSet deleted while its pass waits frees the worker (the attempt is abandoned); a new plan supersedes an attempt. */
 static void test_deleted_and_superseded_attempts(void)
 {
-	struct des *w = world(1);
+	struct des *w = fx_des_new(1, 0);
 	struct ssm_params p;
 	struct ssm_publish pub[] = { { 0, &everyone, NULL, "1.0.0" }, { MIN, &everyone, NULL, "2.0.0" } };
 	const struct ssm_member_stat *ms;
 	struct ssm *m;
 
-	ssm_params_init(&p);
-	p.publish = pub;
-	p.npublish = 2;
+	fx_ssm_params(&p, pub, 2);
 	p.interval_ms = 0;
 	p.workers = 1;
 	p.verify_timeout_ms = 30000;

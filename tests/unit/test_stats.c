@@ -10,24 +10,9 @@
 #include "sim/plan/stats.h"
 #include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 #define NEAR(a, b, eps) CU_ASSERT_DOUBLE_EQUAL((a), (b), (eps))
-
-/* A row with no halt, no phases, completed at @ttc (or censored when < 0). */
-static struct trial_row row(uint32_t i, int64_t ttc)
-{
-	struct trial_row r;
-
-	memset(&r, 0, sizeof(r));
-	r.index = i;
-	r.stop = ttc >= 0 ? DES_STOPPED : DES_HORIZON;
-	r.end_ms = ttc >= 0 ? ttc : 10000;
-	r.completed = ttc >= 0;
-	r.ttc_ms = ttc;
-	r.halt_ms = -1;
-	r.detection_ms = -1;
-	return r;
-}
 
 static void test_ttc_with_censored(void)
 {
@@ -36,9 +21,9 @@ static void test_ttc_with_censored(void)
 
 	/* 1s..8s completed, two censored at a 10 s horizon. */
 	for (uint32_t i = 0; i < 8; i++)
-		rows[i] = row(i, 1000 * (int64_t)(i + 1));
-	rows[8] = row(8, -1);
-	rows[9] = row(9, -1);
+		rows[i] = fx_trial_row(i, 1000 * (int64_t)(i + 1));
+	rows[8] = fx_trial_row(8, -1);
+	rows[9] = fx_trial_row(9, -1);
 	plan_stats_compute(rows, 10, 10000, &st);
 	CU_ASSERT_EQUAL(st.ntrials, 10);
 	CU_ASSERT_EQUAL(st.ttc.n, 10);
@@ -80,7 +65,7 @@ static void test_type7_percentiles(void)
 	int64_t t[5] = { 40, 10, 50, 30, 20 };
 
 	for (uint32_t i = 0; i < 5; i++)
-		rows[i] = row(i, t[i]);
+		rows[i] = fx_trial_row(i, t[i]);
 	plan_stats_compute(rows, 5, 1000, &st);
 	NEAR(st.ttc.p[PLAN_P50], 30, 1e-9);
 	NEAR(st.ttc.p[PLAN_P90], 46, 1e-9);   /* rank 3.6 */
@@ -113,7 +98,7 @@ static void test_halts_blast_detection(void)
 	};
 
 	for (uint32_t i = 0; i < 6; i++) {
-		rows[i] = row(i, h[i].where ? -1 : 500);
+		rows[i] = fx_trial_row(i, h[i].where ? -1 : 500);
 		rows[i].halted = h[i].where != NULL;
 		rows[i].halt_where = (char *)h[i].where;
 		rows[i].halt_reason = (char *)h[i].reason;
@@ -163,7 +148,7 @@ static void test_phases_and_critical_path(void)
 	struct plan_stats st;
 
 	for (uint32_t i = 0; i < 3; i++) {
-		rows[i] = row(i, i < 2 ? 700 : -1);
+		rows[i] = fx_trial_row(i, i < 2 ? 700 : -1);
 		rows[i].phases = ph[i];
 		rows[i].nphases = 2;
 	}
@@ -203,7 +188,7 @@ static void test_no_rows(void)
 
 static void test_single_value(void)
 {
-	struct trial_row r = row(0, 1234);
+	struct trial_row r = fx_trial_row(0, 1234);
 	struct plan_stats st;
 
 	plan_stats_compute(&r, 1, 5000, &st);
@@ -228,7 +213,7 @@ static void test_ci_clamped_to_support(void)
 	double half;
 
 	for (uint32_t i = 0; i < 5; i++) {
-		rows[i] = row(i, 1000);
+		rows[i] = fx_trial_row(i, 1000);
 		rows[i].blast_total = 2;
 	}
 	/* detection 0, 0, 0, 0, 100 s on five halting trials */

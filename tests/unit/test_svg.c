@@ -6,63 +6,40 @@
 
 #include "reports/svg.h"
 #include "tests/unit/cu_main.h"
-
-/* A memory stream and what it collected. */
-struct cap {
-	char *buf;
-	size_t len;
-	FILE *f;
-};
-
-static FILE *cap_open(struct cap *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c->f);
-	return c->f;
-}
-
-/* Closes the stream; the text stays in c->buf (caller frees). */
-static const char *cap_text(struct cap *c)
-{
-	fclose(c->f);
-	c->f = NULL;
-	return c->buf;
-}
+#include "tests/unit/fixtures.h"
 
 static void test_escape(void)
 {
-	struct cap c;
+	struct fx_cap c;
 
-	svg_escape(cap_open(&c), "a<b>&\"c\" 'd'\x01\tz");
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; \tz");
+	svg_escape(fx_cap_open(&c), "a<b>&\"c\" 'd'\x01\tz");
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; \tz");
 	free(c.buf);
 
-	svg_escape(cap_open(&c), NULL);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "");
+	svg_escape(fx_cap_open(&c), NULL);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "");
 	free(c.buf);
 }
 
 static void test_escape_max(void)
 {
-	struct cap c;
+	struct fx_cap c;
 
-	svg_escape_max(cap_open(&c), "abcdef", 6);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "abcdef");
+	svg_escape_max(fx_cap_open(&c), "abcdef", 6);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "abcdef");
 	free(c.buf);
-	svg_escape_max(cap_open(&c), "abcdefg", 6);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "abcde…");
+	svg_escape_max(fx_cap_open(&c), "abcdefg", 6);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "abcde…");
 	free(c.buf);
 	/* A cut never splits a multi-byte character; escapes count as one character. */
-	svg_escape_max(cap_open(&c), "ééééé<x", 4);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "ééé…");
+	svg_escape_max(fx_cap_open(&c), "ééééé<x", 4);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "ééé…");
 	free(c.buf);
-	svg_escape_max(cap_open(&c), "a&b", 3);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "a&amp;b");
+	svg_escape_max(fx_cap_open(&c), "a&b", 3);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "a&amp;b");
 	free(c.buf);
-	svg_escape_max(cap_open(&c), "long", 0);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c), "long");
+	svg_escape_max(fx_cap_open(&c), "long", 0);
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c), "long");
 	free(c.buf);
 }
 
@@ -193,8 +170,8 @@ static void test_ticks_time(void)
 
 static void test_shapes(void)
 {
-	struct cap c;
-	FILE *f = cap_open(&c);
+	struct fx_cap c;
+	FILE *f = fx_cap_open(&c);
 
 	svg_open(f, "g1", 200, 100, "Gate <q>", "a & b");
 	svg_rect(f, 1.25, 2, 10.04, -3, "ph-applying", "ws \"a\"");
@@ -210,7 +187,7 @@ static void test_shapes(void)
 	}
 	svg_close(f);
 	CU_ASSERT_STRING_EQUAL(
-		cap_text(&c),
+		fx_cap_text(&c),
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" id=\"g1\" "
 		"aria-labelledby=\"g1-title\" width=\"200\" height=\"100\" viewBox=\"0 0 200 100\">\n"
 		"<title id=\"g1-title\">Gate &lt;q&gt;</title>\n"
@@ -228,12 +205,12 @@ static void test_shapes(void)
 
 static void test_axes(void)
 {
-	struct cap c;
+	struct fx_cap c;
 	struct svg_frame fr = { 50, 410, 10, 110 };
 	const char *s;
 
-	svg_axis_time(cap_open(&c), &fr, 0, 5400000, "time");
-	s = cap_text(&c);
+	svg_axis_time(fx_cap_open(&c), &fr, 0, 5400000, "time");
+	s = fx_cap_text(&c);
 	/* 360 px: at most 5 ticks -> 30 min steps: 0, 30m, 1h, 1h30m. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, ">0</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, ">30m</text>"));
@@ -243,8 +220,8 @@ static void test_axes(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<text x=\"410\" y=\"139\" text-anchor=\"end\" class=\"cap\">time</text>"));
 	free(c.buf);
 
-	svg_axis_num(cap_open(&c), &fr, 0, 0.1, "ratio", false);
-	s = cap_text(&c);
+	svg_axis_num(fx_cap_open(&c), &fr, 0, 0.1, "ratio", false);
+	s = fx_cap_text(&c);
 	/* 100 px: at most 4 ticks -> step 0.05: labels 0, 0.05, 0.1 with two decimals at most. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "class=\"lbl\">0</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<text x=\"44\" y=\"64\" text-anchor=\"end\" class=\"lbl\">0.05</text>"));
@@ -253,8 +230,8 @@ static void test_axes(void)
 	free(c.buf);
 
 	/* Counts: 0..2 would tick at 0.5; whole numbers only. */
-	svg_axis_num(cap_open(&c), &fr, 0, 2, "jobs", true);
-	s = cap_text(&c);
+	svg_axis_num(fx_cap_open(&c), &fr, 0, 2, "jobs", true);
+	s = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "class=\"lbl\">1</text>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "class=\"lbl\">2</text>"));
 	CU_ASSERT_PTR_NULL(strstr(s, "0.5"));
@@ -263,25 +240,25 @@ static void test_axes(void)
 
 static void test_legend(void)
 {
-	struct cap c;
+	struct fx_cap c;
 	struct svg_legend_item it[] = { { "ph-planning", "planning" }, { "ph-applying", "applying" },
 					{ "v-fail", "gate Failing" } };
 	double y;
 
 	/* Each entry is 14 + 6.6 * chars + 14 px: 80.8, 80.8, 107.2; the third wraps at 200. */
-	y = svg_legend(cap_open(&c), 10, 20, 200, it, 3);
+	y = svg_legend(fx_cap_open(&c), 10, 20, 200, it, 3);
 	CU_ASSERT_DOUBLE_EQUAL(y, 36, 1e-9);
-	CU_ASSERT_PTR_NOT_NULL(strstr(cap_text(&c), "<rect x=\"10\" y=\"27\" width=\"10\" height=\"10\" class=\"v-fail\"/>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fx_cap_text(&c), "<rect x=\"10\" y=\"27\" width=\"10\" height=\"10\" class=\"v-fail\"/>"));
 	free(c.buf);
 }
 
 static void test_css(void)
 {
-	struct cap c;
+	struct fx_cap c;
 	const char *s;
 
-	svg_css(cap_open(&c));
-	s = cap_text(&c);
+	svg_css(fx_cap_open(&c));
+	s = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "prefers-color-scheme:dark"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "@media print"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, ".ph-soaking{"));
@@ -291,15 +268,15 @@ static void test_css(void)
 
 static void test_polygon_box(void)
 {
-	struct cap c;
-	FILE *f = cap_open(&c);
+	struct fx_cap c;
+	FILE *f = fx_cap_open(&c);
 	double xs[] = { 0, 10, 10 }, ys[] = { 0, 0, 5 }, q[5] = { 1, 2, 3, 4, 5 };
 
 	svg_polygon(f, xs, ys, 3, "band", "t<");
 	svg_polygon(f, xs, ys, 0, "band", NULL);
 	svg_box_h(f, 10, 8, q, "s1", "p50 3");
 	svg_box_h(f, 10, 8, q, NULL, NULL);
-	CU_ASSERT_STRING_EQUAL(cap_text(&c),
+	CU_ASSERT_STRING_EQUAL(fx_cap_text(&c),
 			       "<polygon points=\"0,0 10,0 10,5\" class=\"band\"><title>t&lt;</title>"
 			       "</polygon>\n"
 			       "<g class=\"boxplot\"><title>p50 3</title>\n"

@@ -15,6 +15,7 @@
 #include "sim/base/diag.h"
 #include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 static void test_seed_zero_is_base(void)
 {
@@ -55,24 +56,10 @@ static void test_seeds_differ(void)
 	CU_ASSERT_NOT_EQUAL(trials_seed(7, 1), 8);
 }
 
+/* fx_scn_load() of the one file @path. */
 static int load(const char *path, struct scenario *s)
 {
-	const char *paths[] = { path };
-	struct diag d;
-	int rc;
-
-	diag_init(&d);
-	scn_init(s);
-	rc = scn_load(paths, 1, s, &d);
-	diag_release(&d);
-	return rc;
-}
-
-static void rows_free(struct trial_row *rows, size_t n)
-{
-	for (size_t i = 0; rows && i < n; i++)
-		trial_row_release(&rows[i]);
-	free(rows);
+	return fx_scn_load(&path, 1, s, NULL);
 }
 
 /* The JSON and CSV of @n rows, as one string (new). */
@@ -80,16 +67,14 @@ static char *render(const struct scenario *s, const struct trial_row *rows, size
 {
 	struct plan_stats st;
 	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, rows, n, &st };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
+	FILE *f = fx_cap_open(&c);
 
 	plan_stats_compute(rows, n, s->horizon_ms, &st);
 	CU_ASSERT_EQUAL(rep_plan_json(f, &p), 0);
 	CU_ASSERT_EQUAL(rep_plan_csv(f, rows, n), 0);
-	fclose(f);
 	plan_stats_release(&st);
-	return buf;
+	return fx_cap_text(&c);
 }
 
 static void test_jobs_do_not_change_results(void)
@@ -123,8 +108,8 @@ static void test_jobs_do_not_change_results(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(a, "\"schema\": \"magos-sim/trials/v1\""));
 	free(a);
 	free(b);
-	rows_free(r1, o.n);
-	rows_free(r4, o.n);
+	fx_rows_free(r1, o.n);
+	fx_rows_free(r4, o.n);
 	scn_release(&s);
 }
 
@@ -163,7 +148,7 @@ static void test_progress_counts_every_trial(void)
 		CU_ASSERT_EQUAL(p.last, 7);
 		CU_ASSERT_EQUAL(p.n, 7);
 		CU_ASSERT_TRUE(p.increasing);
-		rows_free(rows, o.n);
+		fx_rows_free(rows, o.n);
 	}
 	/* more threads than trials, and a shard that starts at 5 */
 	o.n = 2;
@@ -174,7 +159,7 @@ static void test_progress_counts_every_trial(void)
 	CU_ASSERT_EQUAL(rows[0].index, 5);
 	CU_ASSERT_EQUAL(rows[1].index, 6);
 	CU_ASSERT_EQUAL(rows[1].seed, trials_seed(7, 6));
-	rows_free(rows, o.n);
+	fx_rows_free(rows, o.n);
 	scn_release(&s);
 }
 
@@ -206,7 +191,7 @@ static void test_trial_zero_is_the_run(void)
 	CU_ASSERT_EQUAL(rows[0].phases[2].done_ms, rows[0].ttc_ms);
 	CU_ASSERT_PTR_NULL(rows[0].bound_note);
 	run_result_release(&r);
-	rows_free(rows, o.n);
+	fx_rows_free(rows, o.n);
 	scn_release(&s);
 }
 
@@ -227,7 +212,7 @@ static void test_row_of_a_rollout_halt(void)
 	CU_ASSERT_EQUAL(rows[0].blast_total, 3);
 	CU_ASSERT_EQUAL(rows[0].detection_ms, 0);
 	CU_ASSERT_EQUAL(rows[0].exposure_ms, 0);
-	rows_free(rows, o.n);
+	fx_rows_free(rows, o.n);
 	scn_release(&s);
 }
 
@@ -252,7 +237,7 @@ static void test_row_of_a_fleet_halt(void)
 	CU_ASSERT_EQUAL(rows[0].nphases, 3);
 	CU_ASSERT_STRING_EQUAL(rows[0].phases[0].driver, "FleetRollout moodle");
 	CU_ASSERT_STRING_EQUAL(rows[0].phases[0].name, "wave canary");
-	rows_free(rows, o.n);
+	fx_rows_free(rows, o.n);
 	scn_release(&s);
 }
 
@@ -290,7 +275,7 @@ static void test_bound_is_reported(void)
 	CU_ASSERT_EQUAL(st.ttc.ncensored, 3);
 	CU_ASSERT_EQUAL(st.complete.k, 0);
 	plan_stats_release(&st);
-	rows_free(rows, o.n);
+	fx_rows_free(rows, o.n);
 	scn_release(&s);
 	unlink(path);
 	rmdir(dir);
@@ -327,9 +312,9 @@ static void test_csv_quoting(void)
 {
 	static char where[] = "wave \"a\", b", note[] = "line\nbreak";
 	struct trial_row r;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct fx_cap c;
+	FILE *f = fx_cap_open(&c);
+	char *buf;
 
 	memset(&r, 0, sizeof(r));
 	r.index = 4;
@@ -342,7 +327,7 @@ static void test_csv_quoting(void)
 	r.halt_where = where;
 	r.bound_note = note;
 	CU_ASSERT_EQUAL(rep_plan_csv(f, &r, 1), 0);
-	fclose(f);
+	buf = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\r\n4,99,loop,0,0,0,,1,5,\"wave \"\"a\"\", b\",,0,0,,0,0,0,0,\"line\nbreak\"\r\n"));
 	CU_ASSERT_EQUAL(strncmp(buf, "index,seed,stop,", 16), 0);
 	free(buf);

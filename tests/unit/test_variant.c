@@ -6,18 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cu_main.h"
 #include "engine/xalloc.h"
 #include "sim/plan/sweep.h"
 #include "sim/plan/trials.h"
 #include "sim/plan/variant.h"
+#include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* ---------------------------------------------------------------- fixture */
 
-static char dir[64];
-static char path[96];
+static const char path[] = "s.yaml"; /* the scenario file, in the test's temporary directory */
 
 /* Lines are numbered in the comments: diagnostics below point at them. */
 #define SCENARIO_HEAD                                                    \
@@ -68,58 +67,17 @@ static char path[96];
 	"  source: {repoURL: https://git.example.com/s.git, targetRevision: main, path: " name "}\n" \
 	"  terraform: {version: \"1.14.8\"}\n"
 
-static void put_file(const char *text)
-{
-	FILE *f;
-
-	snprintf(dir, sizeof(dir), "/tmp/test_variant.XXXXXX");
-	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/s.yaml", dir);
-	f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void drop_file(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
-
-/* Every diagnostic as lines, the file name shortened to "s.yaml".  New. */
-static char *diag_text(const struct diag *d)
-{
-	char *out = xstrdup("");
-
-	for (size_t i = 0; i < d->n; i++) {
-		char *line = diag_format_item(d, i), *p = strstr(line, "s.yaml");
-		char *next = xasprintf("%s%s%s", out, i ? "\n" : "", p ? p : line);
-
-		free(line);
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
-static void same_text(const char *got, const char *want)
-{
-	CU_ASSERT_STRING_EQUAL(got, want);
-	if (strcmp(got, want) != 0)
-		fprintf(stderr, "\n--- want\n%s\n--- got\n%s\n", want, got);
-}
-
-/* Loads @text (a whole scenario file) into @s; asserts it loads. */
+/*
+ * Loads @text (a whole scenario file) into @s from s.yaml in a new temporary
+ * directory, the working directory until fx_tmp_leave(); asserts it loads.
+ */
 static void load_ok(const char *text, struct scenario *s)
 {
-	struct diag d;
 	const char *p = path;
 
-	put_file(text);
-	diag_init(&d);
-	CU_ASSERT_FATAL(scn_load(&p, 1, s, &d) == 0);
-	diag_release(&d);
+	fx_tmp_enter("test_variant");
+	fx_put(path, text);
+	CU_ASSERT_FATAL(fx_scn_load(&p, 1, s, NULL) == 0);
 }
 
 static const struct obj *find(const struct scenario *s, const char *kind, const char *name)
@@ -139,7 +97,7 @@ static int parse(const char *text, struct scenario *s, struct var_set *vs, char 
 	load_ok(text, s);
 	diag_init(&d);
 	rc = var_parse(s, vs, &d);
-	*diags = diag_text(&d);
+	*diags = fx_diag_text(&d);
 	diag_release(&d);
 	return rc;
 }
@@ -171,7 +129,7 @@ static void test_merge_patch_semantics(void)
 			      "          merge: {metadata: {annotations: {note: twice}}}\n" MANIFESTS,
 			      &s, &vs, &diags),
 			0);
-	same_text(diags, "");
+	fx_same_text(diags, "");
 	free(diags);
 	CU_ASSERT_EQUAL_FATAL(vs.n, 1);
 	CU_ASSERT_STRING_EQUAL(vs.v[0].name, "one step");
@@ -209,7 +167,7 @@ static void test_merge_patch_semantics(void)
 	diag_release(&d);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 static void test_model_overrides(void)
@@ -230,7 +188,7 @@ static void test_model_overrides(void)
 			      "      models: {jobs: {plan: null}}\n" MANIFESTS,
 			      &s, &vs, &diags),
 			0);
-	same_text(diags, "");
+	fx_same_text(diags, "");
 	free(diags);
 	CU_ASSERT_EQUAL_FATAL(vs.n, 2);
 	diag_init(&d);
@@ -258,14 +216,7 @@ static void test_model_overrides(void)
 	diag_release(&d);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
-}
-
-static void rows_release(struct trial_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		trial_row_release(&rows[i]);
-	free(rows);
+	fx_tmp_leave();
 }
 
 /* Common random numbers: a variant equal to the base gives the base's rows, trial for trial. */
@@ -291,7 +242,7 @@ static void test_identical_variant_identical_rows(void)
 			      "      models: {jobs: {capacity: 1}}\n" MANIFESTS,
 			      &s, &vs, &diags),
 			0);
-	same_text(diags, "");
+	fx_same_text(diags, "");
 	free(diags);
 	diag_init(&d);
 	CU_ASSERT_EQUAL_FATAL(var_apply(&s, &vs.v[0], &same, &d), 0);
@@ -320,15 +271,15 @@ static void test_identical_variant_identical_rows(void)
 	}
 	/* ... and the change shows (the test could fail). */
 	CU_ASSERT(differs);
-	rows_release(base, o.n);
-	rows_release(var, o.n);
-	rows_release(one, o.n);
+	fx_rows_free(base, o.n);
+	fx_rows_free(var, o.n);
+	fx_rows_free(one, o.n);
 	var_scenario_release(&same);
 	var_scenario_release(&fewer);
 	diag_release(&d);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 /* Parses @variants (lines after SCENARIO_HEAD, from line 14) and expects @want. */
@@ -339,12 +290,12 @@ static void expect_parse_error(const char *variants, const char *want)
 	char *text = xasprintf("%s%s%s", SCENARIO_HEAD, variants, MANIFESTS), *diags;
 
 	CU_ASSERT_EQUAL(parse(text, &s, &vs, &diags), -1);
-	same_text(diags, want);
+	fx_same_text(diags, want);
 	free(diags);
 	free(text);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 static void test_parse_errors(void)
@@ -413,13 +364,13 @@ static void test_empty_variant_warns(void)
 
 	CU_ASSERT_EQUAL(parse(text, &s, &vs, &diags), 0);
 	CU_ASSERT_EQUAL(vs.n, 1);
-	same_text(diags, "s.yaml:15:7: warning: spec.variants[0]: variant 'same' has neither "
-			 "patches nor models: it runs the base unchanged");
+	fx_same_text(diags, "s.yaml:15:7: warning: spec.variants[0]: variant 'same' has neither "
+			    "patches nor models: it runs the base unchanged");
 	free(diags);
 	free(text);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 static void expect_apply_error(const char *variants, const char *want)
@@ -436,15 +387,15 @@ static void expect_apply_error(const char *variants, const char *want)
 	diag_init(&d);
 	CU_ASSERT_EQUAL(var_apply(&s, &vs.v[0], &out, &d), -1);
 	CU_ASSERT_PTR_NULL(out.s.objs);
-	diags = diag_text(&d);
-	same_text(diags, want);
+	diags = fx_diag_text(&d);
+	fx_same_text(diags, want);
 	free(diags);
 	free(text);
 	var_scenario_release(&out);
 	diag_release(&d);
 	var_set_release(&vs);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 static void test_apply_errors(void)
@@ -489,7 +440,7 @@ static void expect_sweep_error(const char *arg, const char *want)
 
 	CU_ASSERT_EQUAL(sweep_parse(arg, &sw, err, sizeof(err)), -1);
 	CU_ASSERT_EQUAL(sw.n, 0);
-	same_text(err, want);
+	fx_same_text(err, want);
 }
 
 static void test_sweep_parse(void)
@@ -587,7 +538,7 @@ static void test_sweep_variant(void)
 	CU_ASSERT_EQUAL(d.n, 0);
 	diag_release(&d);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 }
 
 static void test_sweep_in_scenario(void)
@@ -605,7 +556,7 @@ static void test_sweep_in_scenario(void)
 	CU_ASSERT_DOUBLE_EQUAL(sw.values[2], 4, 0);
 	sweep_release(&sw);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 
 	load_ok(SCENARIO_HEAD "  sweep: {parameter: models.apply.p95, values: \"5m..7m/3\"}\n" MANIFESTS,
 		&s);
@@ -614,22 +565,22 @@ static void test_sweep_in_scenario(void)
 	CU_ASSERT_DOUBLE_EQUAL(sw.values[1], 360000, 0);
 	sweep_release(&sw);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 
 	load_ok(SCENARIO_HEAD "  sweep: {parameter: capacity, values: [1, two]}\n" MANIFESTS, &s);
 	CU_ASSERT_EQUAL(sweep_from_scenario(&s, &sw, &d), -1);
-	diags = diag_text(&d);
-	same_text(diags, "s.yaml:14:44: error: spec.sweep: sweep 'capacity': value \"two\" is not a "
-			 "whole number of at least 1");
+	diags = fx_diag_text(&d);
+	fx_same_text(diags, "s.yaml:14:44: error: spec.sweep: sweep 'capacity': value \"two\" is not a "
+			    "whole number of at least 1");
 	free(diags);
 	sweep_release(&sw);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 
 	load_ok(SCENARIO_HEAD MANIFESTS, &s);
 	CU_ASSERT_EQUAL(sweep_from_scenario(&s, &sw, &d), 1);
 	scn_release(&s);
-	drop_file();
+	fx_tmp_leave();
 	diag_release(&d);
 }
 

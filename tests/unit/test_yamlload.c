@@ -7,6 +7,7 @@
 #include "sim/base/diag.h"
 #include "sim/load/yamlload.h"
 #include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
 
 /* Loads @text as "t.yaml" into the globals below; returns the loader's result. */
 static struct yl_stream st;
@@ -20,17 +21,10 @@ static int load(const char *text)
 	return yl_load_string("t.yaml", text, strlen(text), &st, &dg);
 }
 
-/* The formatted diagnostic @i, or "" when there are fewer; valid until the next call. */
+/* The diagnostic @i of dg as printed, or "" when there are fewer (see fx_diag_item()). */
 static const char *item(size_t i)
 {
-	static char *last;
-
-	free(last);
-	last = NULL;
-	if (i >= dg.n)
-		return "";
-	last = diag_format_item(&dg, i);
-	return last;
+	return fx_diag_item(&dg, i);
 }
 
 static void dump(void)
