@@ -113,7 +113,7 @@ struct mw_action {
 };
 
 /*
- * Schedule inputs the adapter parses (Go duration syntax lives in sim/gotime).
+ * Schedule inputs the adapter parses (Go duration syntax lives in sim/base/gotime).
  * interval_ms:   reconcile-interval annotation parsed with time.ParseDuration,
  *                or MW_DEFAULT_INTERVAL_MS when absent or invalid; may be <= 0.
  * interval_str:  Go Duration.String() of that interval (e.g. "3m0s"), borrowed.

@@ -2,7 +2,7 @@
 #define MAGOS_REPORTS_COMPARE_TEXT_H
 
 /*
- * Renderers of a change review (plan/compare.h): the terminal table and a
+ * Renderers of a change review (sim/plan/compare.h): the terminal table and a
  * Markdown table for a pull-request comment.  They write to a stream the
  * caller owns and never change what they read.
  */

@@ -86,7 +86,7 @@ int rep_html_compare(FILE *f, const struct rep_mc_set *base, const struct rep_mc
 void rep_mc_wilson(size_t k, size_t n, double *lo, double *hi);
 
 /*
- * rep_mc_quantile() - the @q quantile (0..1, type 7 as plan/stats.h) of @n
+ * rep_mc_quantile() - the @q quantile (0..1, type 7 as sim/plan/stats.h) of @n
  * ascending values @v; 0 when n = 0.
  */
 double rep_mc_quantile(const double *v, size_t n, double q);

@@ -282,7 +282,7 @@ static json_t *gate_obj(const struct frc_gate_rec *g)
 	return o;
 }
 
-/* A wave's adoption of the fleet's targets over time (sim/fleetobs.h ADOPTION). */
+/* A wave's adoption of the fleet's targets over time (sim/observe/fleetobs.h ADOPTION). */
 static json_t *adoption_obj(const struct fo_fleet *f, const struct fo_wave *w)
 {
 	json_t *a = json_object(), *per = json_array(), *pts = json_array();

@@ -42,7 +42,7 @@
  * sets (kinds, names, values, descriptions, in order), that the slices are
  * disjoint and cover 0..total-1, and concatenates the rows of each set: the
  * statistics of the merged rows are those one machine would compute (they
- * are a pure function of the rows, plan/stats.h, plan/compare.h).
+ * are a pure function of the rows, sim/plan/stats.h, sim/plan/compare.h).
  */
 
 #include <stdbool.h>

@@ -314,7 +314,7 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 			   K_MEMBER_MS, st->horizon_ms);
 	}
 	if (ANY(p->rows, p->n, blast_count) || st->detection.n || ANY(p->rows, p->n, exposure_ms)) {
-		/* The definitions, where the numbers are (plan/stats.h). */
+		/* The definitions, where the numbers are (sim/plan/stats.h). */
 		line(&o, "  blast radius and exposure are measured at the first halt and count 0");
 		line(&o, "  for a trial without one: their mean is the expected harm per rollout");
 		line(&o, "  (the mean over halting trials times the halt share, %.1f%%); detection",

@@ -2,7 +2,7 @@
 #define MAGOS_REPORTS_PLAN_TEXT_H
 
 /*
- * Renderers of a set of Monte Carlo trials (plan/trials.h, plan/stats.h):
+ * Renderers of a set of Monte Carlo trials (sim/plan/trials.h, sim/plan/stats.h):
  * terminal tables and per-trial CSV rows.  They write to a stream the caller
  * owns (the caller makes files atomic and checks the final flush) and never
  * change what they read.

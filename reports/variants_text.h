@@ -2,8 +2,8 @@
 #define MAGOS_REPORTS_VARIANTS_TEXT_H
 
 /*
- * Side-by-side reports of a base and its variants (plan/variant.h) or of a
- * sweep's values (plan/sweep.h), each run on the same trial seeds: terminal
+ * Side-by-side reports of a base and its variants (sim/plan/variant.h) or of a
+ * sweep's values (sim/plan/sweep.h), each run on the same trial seeds: terminal
  * tables with deltas against the base, and sweep CSV rows for a plot.
  * Writers only: they never change what they read and write to a stream the
  * caller owns (the caller makes files atomic and checks the final flush).

@@ -31,7 +31,7 @@ check "reports/ reaching into the world fails it" wrong reports/trace.c '#includ
 check "engine/ doing I/O fails it" wrong engine/value.c 'static void f(void) { printf("x"); }'
 check "libyaml outside the loader fails it" wrong sim/load/scenario.c '#include <yaml.h>'
 check "jansson outside reports/ fails it" wrong sim/observe/observe.c '#include <jansson.h>'
-check "an include from no layer fails it" wrong sim/run/run.c '#include "plan/trials.h"'
+check "an include from no layer fails it" wrong sim/run/run.c '#include "sim/plan/trials.h"'
 newfolder() {
 	rm -rf "$tmp/t"
 	mkdir -p "$tmp/t/sim/extra"

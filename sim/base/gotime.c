@@ -1,5 +1,5 @@
 /*
- * Go duration and RFC 3339 syntax on int64 clocks.  See sim/gotime.h.
+ * Go duration and RFC 3339 syntax on int64 clocks.  See sim/base/gotime.h.
  *
  * The duration parser follows the order of checks of Go's time.ParseDuration
  * (sign, the lone "0", per-component digits, fraction, unit, overflow checks

@@ -2,7 +2,7 @@
 #define MAGOS_CLI_CMD_H
 
 /*
- * The commands of magos-sim, one file each (cli/run.c, cli/check.c, ...),
+ * The commands of magos-sim, one file each (sim/cli/run.c, sim/cli/check.c, ...),
  * and what they share: the program name, the exit-code help, the options
  * every command reads the same way, loading inputs with diagnostics, and
  * filling a report from a run.  Each command owns its getopt table; options
@@ -96,7 +96,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 
 /*
  * cmd_write_file() - writes @write(f, @arg)'s output to @path atomically
- * (sim/outfile.h: a temporary file renamed over @path only when complete).
+ * (sim/cli/outfile.h: a temporary file renamed over @path only when complete).
  * @cmd:   the command name for the message ("run").
  * @what:  what the file is ("JUnit report"), or NULL.
  * Returns: CLI_OK, or CLI_IO after printing

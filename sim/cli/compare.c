@@ -1,7 +1,7 @@
 /*
  * magos-sim compare: the change review.  Runs N trials of a base and a head
  * scenario on common random numbers (trial i of both has the same seed),
- * compares them with paired methods (plan/compare.h) and fails when the head
+ * compares them with paired methods (sim/plan/compare.h) and fails when the head
  * is significantly worse than a --max-regression limit allows.
  */
 #include <errno.h>
@@ -123,7 +123,7 @@ int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
 
 /*
  * compare --html FILE.  Kept here rather than in struct cmd_cmp_out, whose
- * positional initialiser in cli/merge.c would then miss a field; merge has
+ * positional initialiser in sim/cli/merge.c would then miss a field; merge has
  * no --html, so only cmd_compare() sets it.
  */
 static const char *compare_html;

@@ -2,8 +2,8 @@
 #define MAGOS_CLI_COMPARE_H
 
 /*
- * Change review and scale-out across the commands: `compare` (cli/compare.c)
- * and its report, `run --shard` and `merge` (cli/merge.c).  A set of trials
+ * Change review and scale-out across the commands: `compare` (sim/cli/compare.c)
+ * and its report, `run --shard` and `merge` (sim/cli/merge.c).  A set of trials
  * travels between them as a struct partial (reports/partial.h): a shard
  * writes one, merge reads several, and an unsharded compare builds one in
  * memory, so every path prints through the same report code.

@@ -1,5 +1,5 @@
 /*
- * magos-sim lint: static checks of real manifests (sim/lint.h), printed GNU
+ * magos-sim lint: static checks of real manifests (sim/lint/lint.h), printed GNU
  * style or as JSON.  Loads the inputs, turns what admission refused into
  * findings, runs every rule, drops the disabled ones, prints, and maps the
  * result to an exit code.

@@ -18,7 +18,7 @@
 #include "reports/plan_text.h"
 #include "reports/variants_text.h"
 
-/* As in cli/run.c: how many trials stopped by a bound get a warning line each. */
+/* As in sim/cli/run.c: how many trials stopped by a bound get a warning line each. */
 #define MERGE_BOUND_WARNED 10
 
 enum merge_optcode {
@@ -238,7 +238,7 @@ out_release:
 }
 
 /*
- * The report of merged run partials: what cli/run.c's run_trials() prints
+ * The report of merged run partials: what sim/cli/run.c's run_trials() prints
  * after its trials (warnings for trials stopped by a bound, the JSON, the
  * tables), from the rows alone.  tests/compare.sh holds the two to the same
  * bytes.
@@ -296,7 +296,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 }
 
 /*
- * The report of merged what-if partials: what cli/run.c's run_whatif()
+ * The report of merged what-if partials: what sim/cli/run.c's run_whatif()
  * prints after its trials (the capacity warning, the CSV, the JSON, the
  * variant and sweep tables), from the rows alone.
  */

@@ -2,12 +2,12 @@
 #define MAGOS_CLI_MERGE_H
 
 /*
- * `run --shard K/N` of what-if runs (cli/merge.c): the base with its
+ * `run --shard K/N` of what-if runs (sim/cli/merge.c): the base with its
  * variants and/or sweep values, or one --variant, each as the K-th slice of
  * the trials, written as a partial result (schema magos-sim/partial/v2,
  * reports/partial.h) that `magos-sim merge` turns into the tables, JSON and
  * CSV of the unsharded run.  The plain base shard is cmd_run_shard()
- * (cli/compare.h).
+ * (sim/cli/compare.h).
  */
 
 #include <stdint.h>

@@ -265,7 +265,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	return rc;
 }
 
-/* ---- variants and sweeps (plan/variant.h, plan/sweep.h) -------------- */
+/* ---- variants and sweeps (sim/plan/variant.h, sim/plan/sweep.h) -------------- */
 
 /* Prints @d to stderr; CLI_INVALID when it holds an error, else CLI_OK. */
 static int report_diag(struct diag *d, bool color)

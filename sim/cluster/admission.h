@@ -6,7 +6,7 @@
  * on `kubectl apply --validate=strict` (the default): the kind must be one
  * the simulator knows; metadata is checked (name, namespace, label and
  * annotation keys, label values); spec and status are validated against a
- * hand-written copy of the kind's CRD schema (sim/schema.h), with its
+ * hand-written copy of the kind's CRD schema (sim/cluster/schema.h), with its
  * defaults applied and its CEL rules evaluated; unknown fields are errors.
  *
  * Supported kinds (apiVersion, kind, scope):
@@ -20,7 +20,7 @@
  * Diagnostics read like kubectl's, after the object's identity:
  *   file:line:col: error: Workspace "default/demo-dev": spec.source.repoURL: Required value
  * They are added in line order (an error keeps its notes).  Names too long for
- * a message are shortened (sim/schema.h, sch_quote() / sch_abbrev()).  Name,
+ * a message are shortened (sim/cluster/schema.h, sch_quote() / sch_abbrev()).  Name,
  * label and annotation problems use the API server's texts, one error per
  * failed rule (a name over the limit gets `must be no more than 253 bytes`,
  * the wording of the pinned apimachinery; the label texts are engine/labels.h's).
@@ -139,7 +139,7 @@ char *adm_supported_kinds(void);
  *          simulator does not model (nothing reported: the caller lists them,
  *          see adm_describe_ignored()); or -1 with every problem found
  *          reported in @d.  A `kind: List` is not an object: unpack it first
- *          (sim/manifest.h does).
+ *          (sim/load/manifest.h does).
  */
 int adm_admit(const char *file, const struct val *doc, struct obj **out, struct diag *d);
 

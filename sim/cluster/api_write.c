@@ -141,7 +141,7 @@ static void commit_meta(struct api *a, struct kindtab *k, struct entry *e, struc
 
 /*
  * The CRD rule the API server checks on every write and a controller can
- * break: unique list-map keys (sim/admission.h adm_write_refusal()).  A
+ * break: unique list-map keys (sim/cluster/admission.h adm_write_refusal()).  A
  * refused write leaves a warning notice with the API server's message, once
  * per object and message (a controller retrying with back-off repeats it).
  * @part: "spec" or "status"; @v its new value (borrowed).

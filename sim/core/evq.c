@@ -4,7 +4,7 @@
  * in the high half, sequence number in the low half), so sifting compares
  * without touching the payload.  Payloads live in a slot array that also
  * records each event's heap position for cancel and reschedule; slots are
- * recycled through a free list, so pop never allocates.  See sim/evq.h.
+ * recycled through a free list, so pop never allocates.  See sim/core/evq.h.
  *
  * Measured with tests/bench/bench_evq.c (hold model, 10^4 pending, release
  * build, one core of a 2.3 GHz Xeon VM), hold operations per second:

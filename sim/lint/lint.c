@@ -91,7 +91,7 @@ static const struct lint_rule rules[] = {
 	  "write a positive Go duration such as 1m or 5m, or remove the annotation" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
-	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint_fleet.c), in id order. */
+	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
 	{ "MS201", "member-unassigned", LINT_ERROR,
 	  "a StageSet the FleetRollout selects matches no wave selector: every pass stops with "
 	  "MembersUnassigned and nothing is approved (spec §2.3 S4)",
@@ -345,7 +345,7 @@ void lint_report_sort(struct lint_report *r)
 }
 
 /*
- * True when @msg is one of sim/admission.c's refusals: they start with the
+ * True when @msg is one of sim/cluster/admission.c's refusals: they start with the
  * object's identity as kubectl prints it (`Workspace "ns/name": ...`,
  * `Rollout (no name): ...`), or name an unknown kind of a modelled group.
  * Everything else the loader says about an input (YAML syntax, unreadable
@@ -376,7 +376,7 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 			/*
 			 * A note belongs to the error or warning just before it; alone it
 			 * is dropped.  The loader's summary of the documents it ignored
-			 * (sim/scenario.c) is a note of its own whatever precedes it: a
+			 * (sim/load/scenario.c) is a note of its own whatever precedes it: a
 			 * fact about the load, not part of any problem.
 			 */
 			if (strstr(it->msg, " accepted and ignored: ")) {

@@ -2,7 +2,7 @@
  * The FleetRollout rules of lint (MS201..MS221): static hazards of
  * FleetRollout manifests and of the StageSets they select, each one a
  * consequence of a rule of ../shared/specs/fleetrollout-controller.md that
- * the rule's row in sim/lint.c names.
+ * the rule's row in sim/lint/lint.c names.
  *
  * What is linted: every FleetRollout of the inputs and of `apply` events,
  * against the StageSets and Namespaces of the inputs and of `apply` events

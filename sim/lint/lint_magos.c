@@ -3,7 +3,7 @@
  * Workspaces of its project, and of the Workspaces themselves, decided the
  * way the controllers decide them (spec magos-controllers.md §2.2-§2.7, §4.4,
  * §4.8, §7 #1, #3, #4, #19): the same label-selector code (engine/labels.h)
- * and the same duration parser (sim/gotime.h) as the simulated controllers,
+ * and the same duration parser (sim/base/gotime.h) as the simulated controllers,
  * so that lint and a run agree on what a step selects.
  */
 #include <stdbool.h>

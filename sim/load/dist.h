@@ -6,7 +6,7 @@
  * probabilities.  A struct dist is a value: built by one dist_init_*()
  * constructor, checked once with dist_validate() (the scenario loader turns
  * its message into a file:line:col diagnostic), then sampled many times from
- * a per-source stream (sim/rng.h) with dist_sample() or dist_sample_ms().
+ * a per-source stream (sim/core/rng.h) with dist_sample() or dist_sample_ms().
  *
  * Sampling maps a stream to values deterministically: the same dist and the
  * same stream position always give the same value.  Which draws a sampler

@@ -5,13 +5,13 @@
  * Manifests → admitted objects.  A manifest document is one object, or a
  * `kind: List` (apiVersion v1, `items`), which is what `kubectl get -o yaml`
  * prints and is unpacked here.  Every object goes through adm_admit()
- * (sim/admission.h); the set then rejects a second object with the same
+ * (sim/cluster/admission.h); the set then rejects a second object with the same
  * (kind, namespace, name) as the API server would ("already exists"), with a
  * note at the first.
  *
  * Documents of kinds the simulator does not model are accepted and listed
- * in `ignored` (sim/admission.h, "Ignored objects"); reporting them is the
- * caller's business (sim/scenario.c prints one note).
+ * in `ignored` (sim/cluster/admission.h, "Ignored objects"); reporting them is the
+ * caller's business (sim/load/scenario.c prints one note).
  *
  * Invariants of a set: objects keep input order; no two share (kind, ns,
  * name); every obj.src.file points at a file name owned by the set.

@@ -1,7 +1,7 @@
 /*
  * promtool's expanding notation: a port of the value-sequence part of the
  * PromQL lexer and of the series_values rules of the PromQL grammar, plus
- * Prometheus's instant-query lookup.  See sim/promseries.h for the sources.
+ * Prometheus's instant-query lookup.  See sim/load/promseries.h for the sources.
  *
  * The yacc parser is replaced by recursive descent over the same tokens.  It
  * reports the first error at the same token because the grammar's reductions

@@ -27,7 +27,7 @@
  * without its extension ("manifests/demo.yaml" → "demo").
  *
  * Every document other than the Scenario is admitted as the API server would
- * admit it (sim/manifest.h: schema defaults, validation, CEL rules; `status`
+ * admit it (sim/load/manifest.h: schema defaults, validation, CEL rules; `status`
  * kept as the object's initial state; `kind: List` unpacked).  Two objects
  * with the same kind, namespace and name are an error.  Well-formed objects
  * of kinds no simulated controller reads (ServiceAccount, ConfigMap, ...)
@@ -40,7 +40,7 @@
  *
  * The fleet side (FleetRollout gates and StageSet members):
  *  - `spec.metrics` → scenario.series: one synthetic Prometheus series per
- *    gate query (sim/promseries.h).  After the manifests are admitted, every
+ *    gate query (sim/load/promseries.h).  After the manifests are admitted, every
  *    wave gate with a `prometheus` source (and no secretRef) of every
  *    FleetRollout of the inputs and of `apply` events must have a series
  *    (scn_find_series()); otherwise it is an error naming the FleetRollout,
@@ -97,7 +97,7 @@ enum scn_event_type {
 
 /*
  * Scripted events that act on the models rather than write an object: they
- * live in scenario.mevents, apart from scenario.events, and sim/models
+ * live in scenario.mevents, apart from scenario.events, and sim/models/models
  * schedules them (mdl_schedule_events()).
  */
 enum scn_mevent_type {
@@ -354,7 +354,7 @@ struct scn_fevent {
 };
 
 /*
- * spec.models, with every default filled in (sim/models reads only this).
+ * spec.models, with every default filled in (sim/models/models reads only this).
  * Invariant: job[t].has_duration and job[t].has_failure are true.
  */
 struct scn_models {
@@ -410,14 +410,14 @@ struct scenario {
 	size_t nfiles;
 	/*
 	 * spec.expect as written (owned copy with its marks), NULL when absent;
-	 * plan/expect.h parses it.  expect_file borrows from files.
+	 * sim/plan/expect.h parses it.  expect_file borrows from files.
 	 */
 	struct val *expect;
 	const char *expect_file;
 	/*
 	 * spec.variants (a list), spec.sweep (a map) and spec.models as written
 	 * (owned copies with their marks, in scenario_file), NULL when absent;
-	 * plan/variant.h and plan/sweep.h read them.
+	 * sim/plan/variant.h and sim/plan/sweep.h read them.
 	 */
 	struct val *variants;
 	struct val *sweep;

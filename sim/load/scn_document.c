@@ -26,7 +26,7 @@ static void check_start(struct sch_ctx *c, const struct val *v, const char *path
 /*
  * The seed is a uint64; YAML integers are int64, so 0 .. 2^63-1 can be written.
  * SCH_ANY with its own check so that a number too big for int64 (read as a
- * float by sim/yamlload) gets the accepted range as a hint.
+ * float by sim/load/yamlload) gets the accepted range as a hint.
  */
 static const struct sch_node seed_node = { .type = SCH_ANY, .check = check_seed };
 /* Absent keys keep the defaults of scn_init() (read_params() reads what is there): no .dflt. */
@@ -60,7 +60,7 @@ static const struct sch_node models_any_node = { .type = SCH_ANY };
 static const struct sch_node metrics_list_node = { .type = SCH_ARRAY };
 static const struct sch_node fleet_any_node = { .type = SCH_ANY };
 static const struct sch_node generate_list_node = { .type = SCH_ARRAY };
-/* Kept as written and parsed by plan/expect.h, plan/variant.h and plan/sweep.h. */
+/* Kept as written and parsed by sim/plan/expect.h, sim/plan/variant.h and sim/plan/sweep.h. */
 static const struct sch_node expect_any_node = { .type = SCH_ANY };
 static const struct sch_node variants_list_node = { .type = SCH_ARRAY };
 static const struct sch_node sweep_any_node = { .type = SCH_OBJECT, .preserve_unknown = true };
@@ -77,7 +77,7 @@ static const struct sch_field spec_fields[] = {
 	{ .name = "metrics", .schema = &metrics_list_node },
 	{ .name = "fleet", .schema = &fleet_any_node },
 	{ .name = "generate", .schema = &generate_list_node },
-	/* plan/expect.h parses it: it knows the metrics. */
+	/* sim/plan/expect.h parses it: it knows the metrics. */
 	{ .name = "expect", .schema = &expect_any_node },
 	{ .name = "variants", .schema = &variants_list_node },
 	{ .name = "sweep", .schema = &sweep_any_node },
@@ -214,7 +214,7 @@ void scnp_process_scenario(struct loader *L, struct val *root, const char *file)
 		L->s->expect_file = file;
 	}
 	if (spec && spec->type == VAL_MAP) {
-		/* Raw copies for plan/variant.h and plan/sweep.h (they re-read models). */
+		/* Raw copies for sim/plan/variant.h and sim/plan/sweep.h (they re-read models). */
 		L->s->variants = val_copy(val_map_get(spec, "variants"));
 		L->s->sweep = val_copy(val_map_get(spec, "sweep"));
 		L->s->models_raw = val_copy(val_map_get(spec, "models"));

@@ -3,7 +3,7 @@
  * startup, plan and apply durations and failures, rules by Workspace
  * labels), policy violations, git remotes, and the StageSet members
  * (adoption, regression, migrations, rules by StageSet labels).  Its schema,
- * its reading with every default filled in, the lookups sim/models makes at
+ * its reading with every default filled in, the lookups sim/models/models makes at
  * run time, and the check of what it names against the run's objects.
  */
 #include "sim/load/scn_parse.h"

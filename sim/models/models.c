@@ -1,7 +1,7 @@
 /*
  * Models: the Job runner, policy checks, garbage collection of a deleted
  * Workspace's children, git remotes and the scripted model events.  See
- * sim/models.h for the behaviour; this file holds the bookkeeping.
+ * sim/models/models.h for the behaviour; this file holds the bookkeeping.
  *
  * Jobs are records in one growing array (never moved out: stats point into
  * them).  A string index maps "ns/name" to the latest record of that name (a

@@ -157,7 +157,7 @@ void mdl_free(struct mdl *m);
  * mdl_schedule_events() - schedule every model event of the scenario
  * (commit, failNext, succeedNext, violate, reconcileRequest, approve) at its
  * time with DES_PRIO_SCRIPT.  Call it once, after the object events of
- * sim/run.c were scheduled, so that at one instant object events (an apply
+ * sim/run/run.c were scheduled, so that at one instant object events (an apply
  * creating the Workspace) fire before model events, as the loader assumed
  * when it checked the targets.
  *   commit            timeline info notice (the SHA is in the remote table

@@ -1,5 +1,5 @@
 /*
- * The StageSet member model: see sim/stageset_model.h for the behaviour.
+ * The StageSet member model: see sim/models/stageset_model.h for the behaviour.
  *
  * Members are heap records (stable pointers) in the order first seen, found
  * by "ns/name" through an open-addressing index.  The work queue is a FIFO

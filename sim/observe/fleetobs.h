@@ -5,9 +5,9 @@
  * The fleet observer: what the reports say about each FleetRollout wave by
  * wave, and the blast radius, detection latency and exposure of its first
  * halt.  It watches FleetRollouts and StageSets in the store during a run
- * and, after it, joins that with the controller's pass log (sim/fleet_rc:
+ * and, after it, joins that with the controller's pass log (sim/wire/fleet_rc:
  * gate evaluations, halt episodes, rollback stamps) and the member model's
- * regression windows (sim/stageset_model).
+ * regression windows (sim/models/stageset_model).
  *
  * Definitions (they are part of the product, DESIGN §6; README.md says the
  * same).  Times are simulated ms since scenario start: a status is dated by
@@ -192,7 +192,7 @@ struct fo_fleet {
 	size_t remediated, unremediated; /* blast members on it at the halt that left it / never did */
 };
 
-/* A regression window of one member (sim/stageset_model's, or scripted in tests). */
+/* A regression window of one member (sim/models/stageset_model's, or scripted in tests). */
 struct fo_window {
 	const char *member;   /* "ns/name" */
 	int64_t start_ms;

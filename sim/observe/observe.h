@@ -18,7 +18,7 @@
  *  - a step completes when the Rollout first reports a `currentStep` past it
  *    (or `RolloutCompleted`);
  *  - a halt is the first `Failed` phase (StepFailed, NoWorkspacesFound or
- *    ReconcileError, as sim/outcome.h); its step is the one at `currentStep`
+ *    ReconcileError, as sim/observe/outcome.h); its step is the one at `currentStep`
  *    then;
  *  - the blast radius of a halt is the Workspaces of the Project that had
  *    begun applying (entered `Applying`) by the time of the halt, out of the

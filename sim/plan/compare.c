@@ -1,5 +1,5 @@
 /*
- * Paired comparison of two sets of trials (methods in plan/compare.h):
+ * Paired comparison of two sets of trials (methods in sim/plan/compare.h):
  * bootstrap intervals of percentile differences drawn from PCG32, paired
  * t-tests and exact McNemar tests from GSL.
  */

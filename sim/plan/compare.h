@@ -17,8 +17,8 @@
  *     records head - base; the 2.5 % and 97.5 % quantiles of those
  *     differences are the 95 % interval of the difference, significant when
  *     it excludes 0.  A censored trial counts as the horizon (as in
- *     plan/stats.h: at least the largest known value).  The draws come from
- *     the project's PCG32 (sim/rng.h), stream rng_stream(seed, 0,
+ *     sim/plan/stats.h: at least the largest known value).  The draws come from
+ *     the project's PCG32 (sim/core/rng.h), stream rng_stream(seed, 0,
  *     "compare/bootstrap"): the same rows and seed give the same interval.
  *   - mean time to complete: a paired t-test on the per-trial differences of
  *     the trials that completed in both; base and head are the means over

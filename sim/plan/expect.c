@@ -1246,7 +1246,7 @@ static void eval_completes(struct exp_scenario_report *r, const struct exp_item 
 	free(msg);
 }
 
-/* Whether @ph is step/wave @name ("step prod", "wave canary" as plan/trials.h names them). */
+/* Whether @ph is step/wave @name ("step prod", "wave canary" as sim/plan/trials.h names them). */
 static bool phase_named(const struct trial_phase *ph, const char *name, bool wave)
 {
 	return ph->name && !strncmp(ph->name, wave ? "wave " : "step ", 5) &&

@@ -4,8 +4,8 @@
 /*
  * Expectations: the `spec.expect` of a Scenario, parsed with file:line:col
  * errors, evaluated after the run(s) against the statistics of the trials
- * (plan/stats.h) and, for object-state assertions, against the cluster of
- * trial 0 (the seeded run) read through sim/run.h probes.
+ * (sim/plan/stats.h) and, for object-state assertions, against the cluster of
+ * trial 0 (the seeded run) read through sim/run/run.h probes.
  *
  * Also the plain data `magos-sim check` hands to its writers (reports/junit.h,
  * reports/ghsummary.h): one exp_result per check (a lint finding or an

@@ -3,7 +3,7 @@
 
 /*
  * Sensitivity and capacity sweeps: one model parameter over a list or a
- * range of values, each value run as a variant of the base (plan/variant.h)
+ * range of values, each value run as a variant of the base (sim/plan/variant.h)
  * on the base's trial seeds.
  *
  * Written `PARAM=v1,v2,...` or `PARAM=FROM..TO/STEPS` (STEPS values evenly

@@ -46,14 +46,14 @@ struct trial_row {
 				  * halt: every Workspace existing at the end plus every
 				  * StageSet member seen (count 0) */
 	int64_t detection_ms;    /* fault onset to halt, ms; -1 when not applicable.  Fleet:
-				  * sim/fleetobs.h's detection latency.  Rollout: from the first
+				  * sim/observe/fleetobs.h's detection latency.  Rollout: from the first
 				  * Workspace of its Project entering Failed/ValidationFailed */
 	int64_t exposure_ms;     /* target-ms on the bad version before the halt (FleetRollout
-				  * only): sim/fleetobs.h's exposure, each blast member from its
+				  * only): sim/observe/fleetobs.h's exposure, each blast member from its
 				  * adoption to the first halt; 0 when none */
 	unsigned peak_jobs;      /* most plan/apply Jobs running at once */
 	unsigned peak_adopting;  /* most StageSet adoption attempts in flight at once (each holds
-				  * [start, outcome written), sim/stageset_model.h) */
+				  * [start, outcome written), sim/models/stageset_model.h) */
 	int64_t job_wait_ms;     /* total queueing delay of Jobs for a runner, ms */
 	struct trial_phase *phases; /* owned, in driver then step/wave order: Rollouts in
 				     * (ns, name) order, then FleetRollouts in name order; names

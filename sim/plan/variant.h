@@ -6,7 +6,7 @@
  * JSON merge patches (RFC 7386) on named manifests and overrides of
  * spec.models by the same keys — and applying it to the loaded base yields a
  * complete scenario that runs on the same trial seeds as the base (common
- * random numbers: plan/trials.h derives every stream from the seed and the
+ * random numbers: sim/plan/trials.h derives every stream from the seed and the
  * source, so a draw that the change does not touch stays the same).
  *
  *     variants:

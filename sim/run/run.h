@@ -27,7 +27,7 @@ struct run_opts {
 	uint64_t seed;
 	bool horizon_set;
 	int64_t horizon_ms; /* > 0 */
-	/* false (default): end the run when the change completes (sim/outcome.h);
+	/* false (default): end the run when the change completes (sim/observe/outcome.h);
 	 * true: go on to the horizon (drift runs, retries after completion). */
 	bool until_horizon;
 	/*

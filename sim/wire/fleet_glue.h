@@ -4,8 +4,8 @@
 /*
  * The fleet side of a run: turns a loaded scenario's fleet settings
  * (spec.metrics, spec.fleet, spec.models.stagesets, publish/regress events)
- * into the parameters of the FleetRollout controller (sim/fleet_rc) and the
- * StageSet member model (sim/stageset_model), and starts both in a world.
+ * into the parameters of the FleetRollout controller (sim/wire/fleet_rc) and the
+ * StageSet member model (sim/models/stageset_model), and starts both in a world.
  */
 
 #include "sim/world/des.h"
@@ -17,7 +17,7 @@ struct fleet_glue;
  * fleet_glue_start() - registers the FleetRollout controller and starts the
  * member model in @w for scenario @s (borrowed; must outlive the glue).
  * Call after the world's objects are loaded, before des_run().  Gates read
- * the scenario's series (sim/promseries) at their evaluation time; the
+ * the scenario's series (sim/load/promseries) at their evaluation time; the
  * allowlist and address checks come first, so nothing is ever contacted.
  * Returns new; free with fleet_glue_free() after des_free(@w).
  */

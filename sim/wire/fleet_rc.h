@@ -46,7 +46,7 @@
  * and the metric lookup is not consulted.  The simulator has no network
  * code: the value comes from the params' metric lookup.
  *
- * Deviations (engine/PROVENANCE.md, sim/fleet_rc): a query takes no
+ * Deviations (engine/PROVENANCE.md, sim/wire/fleet_rc): a query takes no
  * simulated time and HTTP is not modelled; DNS names are not resolved for
  * the denylist; member patches are applied after the pure pass (they cannot
  * fail mid-pass here); the Halted event is not aggregated into a series.
@@ -103,7 +103,7 @@ struct frc *frc_register(struct des *w, const struct frc_params *p);
 void frc_free(struct frc *f);
 
 /*
- * What the passes did, for the per-wave fleet report (sim/fleetobs).  Times
+ * What the passes did, for the per-wave fleet report (sim/observe/fleetobs).  Times
  * are simulated ms of the pass (the reconcile's now); strings owned by the
  * controller state; arrays in the order of the passes.
  */

@@ -41,7 +41,7 @@
 struct mdl;
 
 /*
- * The models' git remote resolver (sim/models.h mdl_git_resolve): fills
+ * The models' git remote resolver (sim/models/models.h mdl_git_resolve): fills
  * @sha_out (41 bytes) with the SHA @ref of @repo_url points to at @now_ms.
  * Returns 0, or -1 when unresolvable (treated as an ls-remote error).
  */

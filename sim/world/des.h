@@ -2,9 +2,9 @@
 #define MAGOS_SIM_DES_H
 
 /*
- * The simulated world and its event loop: one event queue (sim/evq), one
- * object store (sim/apiserver), one timeline (sim/timeline), the controllers
- * (sim/controllers) and the seed, on a simulated clock in int64_t ms.
+ * The simulated world and its event loop: one event queue (sim/core/evq), one
+ * object store (sim/cluster/apiserver), one timeline (sim/core/timeline), the controllers
+ * (sim/world/controllers) and the seed, on a simulated clock in int64_t ms.
  *
  * Invariants:
  *  - events run in (time, priority, scheduling order); the same inputs give the
@@ -128,7 +128,7 @@ int des_reschedule(struct des *w, evq_handle h, int64_t t_ms, int32_t prio);
 void des_set_cause(struct des *w, const char *cause);
 
 /*
- * des_set_cause_reconcile() - for sim/controllers: attribute writes to
+ * des_set_cause_reconcile() - for sim/world/controllers: attribute writes to
  * "reconcile <controller> <ns>/<name>" (formatted only if a write happens).
  * The strings are borrowed and must live until the current event ends.
  */
@@ -136,7 +136,7 @@ void des_set_cause_reconcile(struct des *w, const char *controller, const char *
 			     const char *name);
 
 /*
- * des_note_reconcile() - for sim/controllers: a reconcile of @ns/@name (an
+ * des_note_reconcile() - for sim/world/controllers: a reconcile of @ns/@name (an
  * object of @kind, "" when unknown) by @controller starts now.  @key identifies
  * the (controller, key) pair; the strings are borrowed and must live as long as
  * the controller.  Used to name the hot keys when a bound stops the run.
@@ -145,7 +145,7 @@ void des_note_reconcile(struct des *w, const void *key, const char *controller, 
 			const char *ns, const char *name);
 
 /*
- * des_add_controller() - for sim/controllers: @c is owned by @w from now on and
+ * des_add_controller() - for sim/world/controllers: @c is owned by @w from now on and
  * freed with ctl_free() by des_free().
  */
 void des_add_controller(struct des *w, struct ctl *c);

@@ -1,7 +1,7 @@
 /*
  * bench_fleet_pass - the cost of one FleetRollout pass (fr_reconcile) over a
  * fleet of N StageSets, from scratch (as upstream computes it) and with the
- * caches sim/fleet_rc keeps (assignment, member facts and the tally), while
+ * caches sim/wire/fleet_rc keeps (assignment, member facts and the tally), while
  * one member changes between passes.
  *
  * Fleet: N members in N/10 namespaces, labels {app: bench, wave: "<k>"},

@@ -1,4 +1,4 @@
-/* Tests for sim/admission and sim/manifest: upstream samples, §1.6 outcomes, Lists, duplicates. */
+/* Tests for sim/cluster/admission and sim/load/manifest: upstream samples, §1.6 outcomes, Lists, duplicates. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

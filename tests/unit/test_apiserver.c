@@ -1,5 +1,5 @@
 #include <stdio.h>
-/* Unit tests for sim/apiserver: store semantics, watch events, snapshots, timeline entries. */
+/* Unit tests for sim/cluster/apiserver: store semantics, watch events, snapshots, timeline entries. */
 #include <string.h>
 
 #include "engine/objects.h"

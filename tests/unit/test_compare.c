@@ -1,5 +1,5 @@
 /*
- * plan/compare.h and reports/partial.h on hand-made rows.  Expected figures
+ * sim/plan/compare.h and reports/partial.h on hand-made rows.  Expected figures
  * are computed independently: the t distribution with 3 degrees of freedom
  * has the closed form F(t) = 1/2 + (x/(1+x^2) + atan x)/pi with x = t/sqrt 3,
  * t(0.975, 3) = 3.182446305284263 is the published table value, and the

@@ -1,4 +1,4 @@
-/* Unit tests for sim/controllers: work queue, watches, RequeueAfter, rate limiter. */
+/* Unit tests for sim/world/controllers: work queue, watches, RequeueAfter, rate limiter. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Unit tests for sim/des: scheduling, causes, loop detection, budget, horizon, determinism. */
+/* Unit tests for sim/world/des: scheduling, causes, loop detection, budget, horizon, determinism. */
 #include <stdio.h>
 #include <string.h>
 

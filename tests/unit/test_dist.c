@@ -1,5 +1,5 @@
 /*
- * Tests of sim/dist: seeded statistical checks (tolerances several standard
+ * Tests of sim/load/dist: seeded statistical checks (tolerances several standard
  * errors wide, so they fail only when the mapping is wrong), golden values
  * that pin the exact mapping from a stream to samples, closed forms,
  * validation messages and descriptions.

@@ -1,5 +1,5 @@
 /*
- * sim/evq: order (time, priority, FIFO), handles and their staleness, and a
+ * sim/core/evq: order (time, priority, FIFO), handles and their staleness, and a
  * seeded property test against a sorted-array reference model.
  */
 #include <stdint.h>

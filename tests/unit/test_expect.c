@@ -1,4 +1,4 @@
-/* Unit tests of plan/expect: parsing spec.expect, evaluating it, object matching. */
+/* Unit tests of sim/plan/expect: parsing spec.expect, evaluating it, object matching. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * The FleetRollout controller wired into a world (sim/fleet_rc), driven by
+ * The FleetRollout controller wired into a world (sim/wire/fleet_rc), driven by
  * scripted member statuses instead of a StageSet controller: a script
  * patches a member's status as the member would report it (settle / hold /
  * unsettle of the upstream envtest helpers, spec §5) and the tests watch the

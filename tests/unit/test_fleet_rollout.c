@@ -190,11 +190,11 @@ static int pass(struct world *w)
 	fr_result_release(&w->r);
 	rc = fr_reconcile(&in, &w->r);
 	/*
-	 * Every case also checks the caches sim/fleet_rc hands in: the same pass
+	 * Every case also checks the caches sim/wire/fleet_rc hands in: the same pass
 	 * with the assignment this one computed and the members' facts must
 	 * decide exactly the same (status, outcome, patches, requeue, event).
 	 */
-	/* As sim/fleet_rc keeps it: only from a pass that got past S4 (a version label). */
+	/* As sim/wire/fleet_rc keeps it: only from a pass that got past S4 (a version label). */
 	if (!w->fail_patch_at && w->r.version_label) {
 		struct fr_result shadow;
 		struct fr_assignment as = { w->r.members, w->r.nmembers, w->r.waves, w->r.nwaves,
@@ -210,7 +210,7 @@ static int pass(struct world *w)
 		CU_ASSERT_TRUE(shadow.borrowed);
 		CU_ASSERT_PTR_EQUAL(shadow.members, w->r.members);
 		fr_result_release(&shadow);
-		/* and with the tally sim/fleet_rc keeps over that assignment */
+		/* and with the tally sim/wire/fleet_rc keeps over that assignment */
 		in.tally = fr_tally_new(w->fr, &as, facts, w->nss);
 		CU_ASSERT_EQUAL(fr_reconcile(&in, &shadow), rc);
 		expect_same_pass(&w->r, &shadow);

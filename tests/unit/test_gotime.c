@@ -1,5 +1,5 @@
 /*
- * sim/gotime: Go's duration and RFC 3339 syntax.  The expected values are
+ * sim/base/gotime: Go's duration and RFC 3339 syntax.  The expected values are
  * Go's own: the cases of Go's time package tests (parseDurationTests,
  * parseDurationErrorTests, durationTests) and the examples of its docs, plus
  * the spellings our specs use.

@@ -1,5 +1,5 @@
 /*
- * The FleetRollout lint rules (sim/lint_fleet.c, MS201..MS221): for each
+ * The FleetRollout lint rules (sim/lint/lint_fleet.c, MS201..MS221): for each
  * rule a manifest that triggers it, with the exact finding (file:line:col,
  * id, severity, message), and one that does not; the worked fleet examples
  * under scenarios/ pinned to their findings; a 10 000-StageSet fleet linted

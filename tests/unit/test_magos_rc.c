@@ -1,5 +1,5 @@
 /*
- * The Rollout and Project controllers wired into a world (sim/magos_rc),
+ * The Rollout and Project controllers wired into a world (sim/wire/magos_rc),
  * driven by scripted Workspace status changes instead of a Workspace
  * controller: a script patches a Workspace's status to Applied / Failed /
  * Pending (and removes execution-allowed where the Workspace itself would),

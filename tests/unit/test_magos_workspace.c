@@ -1,6 +1,6 @@
 /*
  * Conformance tests of engine/magos_workspace (spec §4) and an end-to-end run
- * of sim/magos_wc with a fake Job runner (spec §6.6 scenarios 30, 32, 34, 35,
+ * of sim/wire/magos_wc with a fake Job runner (spec §6.6 scenarios 30, 32, 34, 35,
  * 36, 37).
  */
 #include <stdio.h>
@@ -729,7 +729,7 @@ static void test_4_4_schedule(void)
 	}
 }
 
-/* The observedReconcileInterval strings the comparison depends on (sim/gotime). */
+/* The observedReconcileInterval strings the comparison depends on (sim/base/gotime). */
 static void test_4_4_duration_string(void)
 {
 	static const struct { int64_t ms; const char *s; } cases[] = {
@@ -971,7 +971,7 @@ static void test_run_id_and_triggers(void)
 	CU_ASSERT_STRING_EQUAL(mw_run_trigger_from_reset_reason("Other"), "unknown");
 }
 
-/* ---- end to end: sim/magos_wc with a fake Job runner ------------------------------ */
+/* ---- end to end: sim/wire/magos_wc with a fake Job runner ------------------------------ */
 
 #define ANCHOR 1767225600000LL /* 2026-01-01T00:00:00Z */
 

@@ -5,7 +5,7 @@
  * `models` section and model events with their exact diagnostics.
  *
  * Each runtime test loads a small scenario from a temporary directory, builds
- * a world as sim/run.c does, and creates Jobs itself at given times the way
+ * a world as sim/run/run.c does, and creates Jobs itself at given times the way
  * the Workspace controller would (JOB CONTRACT), then runs the clock.
  */
 #include <math.h>
@@ -603,7 +603,7 @@ static void test_event_on_missing_workspace(void)
 		       "    - at: 4m\n      delete: {kind: Workspace, name: b}\n"
 		       "    - at: 5m\n      approve: {name: b}\n" WS("b", "{env: dev}"),
 	      1);
-	/* sim/run.c fires the delete; here the test does */
+	/* sim/run/run.c fires the delete; here the test does */
 	des_at(W.w, 240000, DES_PRIO_SCRIPT, delete_ws_cb, NULL, (void *)"b");
 	run(&W, 3600000);
 	if (getenv("TEST_VERBOSE"))

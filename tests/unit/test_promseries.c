@@ -1,5 +1,5 @@
 /*
- * sim/promseries: promtool's expanding notation and the instant-query lookup.
+ * sim/load/promseries: promtool's expanding notation and the instant-query lookup.
  * The expected values are Prometheus's own: the cases of its parser tests
  * (promql/parser/parse_test.go testSeries, lex_test.go "series
  * descriptions"), the examples of docs/configuration/unit_testing_rules.md,

@@ -1,5 +1,5 @@
 /*
- * Tests of sim/rng: PCG32 against the reference outputs, stream derivation,
+ * Tests of sim/core/rng: PCG32 against the reference outputs, stream derivation,
  * and the GSL adapter.
  */
 #include <stdio.h>
@@ -214,7 +214,7 @@ static void test_uniform01(void)
 /* Golden numbers: rng_stream() derivation is part of the file format of
  * every seeded result.  If this test fails, every seed means something else.
  * The values were cross-checked with an independent transcription of the
- * derivation documented in sim/rng.h. */
+ * derivation documented in sim/core/rng.h. */
 static void test_stream_golden(void)
 {
 	struct rng r;

@@ -1,4 +1,4 @@
-/* Tests for sim/schema: wording of every rule, defaults, pruning, checks. */
+/* Tests for sim/cluster/schema: wording of every rule, defaults, pruning, checks. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * StageSet member model (sim/stageset_model): the member side of spec §3 in a
+ * StageSet member model (sim/models/stageset_model): the member side of spec §3 in a
  * world without any FleetRollout controller.  Each test creates StageSets in
  * a store, runs the model on the simulated clock, and asserts the status the
  * fleet would read (status.version, pendingVersion, observedGeneration, the

@@ -1,4 +1,4 @@
-/* Unit tests for sim/timeline: interning, entries, notices. */
+/* Unit tests for sim/core/timeline: interning, entries, notices. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * plan/trials: seeds, rows read off real runs, and the pool giving the same
+ * sim/plan/trials: seeds, rows read off real runs, and the pool giving the same
  * rows (and the same JSON and CSV bytes) whatever the thread count.
  */
 #include <CUnit/CUnit.h>

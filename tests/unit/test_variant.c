@@ -1,5 +1,5 @@
 /*
- * plan/variant and plan/sweep: merge patch semantics on manifests (null
+ * sim/plan/variant and sim/plan/sweep: merge patch semantics on manifests (null
  * deletes, lists replaced whole), model overrides, re-admission, errors with
  * file:line:col, common random numbers, and sweep values and ranges.
  */

@@ -1,4 +1,4 @@
-/* Tests for sim/yamlload: scalar resolution, marks, keys, aliases, errors. */
+/* Tests for sim/load/yamlload: scalar resolution, marks, keys, aliases, errors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
