@@ -2,6 +2,7 @@
 #
 #   make [VARIANT=debug|san|release]   build build/$(VARIANT)/magos-sim
 #   make check                         every test (unit, end to end, bad input, layering)
+#   make conformance                   the tests against the upstream fixtures in ../shared
 #   make demo                          install what is missing, build, run the example scenario
 #   make bench                         benchmarks (release build), see BENCHMARKS.md
 #   make install PREFIX=/usr/local DESTDIR=   the release build and the docs
@@ -58,7 +59,7 @@ TEST_FX_OBJ   := $(BUILD)/tests/unit/fixtures.o
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps check demo bench install uninstall clean tests benches
+.PHONY: all deps check conformance demo bench install uninstall clean tests benches
 .DEFAULT_GOAL := all
 # Keep object files of test and bench programs (make would delete them as intermediates).
 .SECONDARY:
@@ -97,6 +98,11 @@ benches: $(BENCH_BIN)
 
 check: tests
 	@scripts/run-tests.sh $(BUILD)
+
+# Apart from check: these read ../shared (MAGOS_SHARED=DIR for another place),
+# which a clone alone does not have; without it they say so and fail.
+conformance: tests
+	@scripts/run-tests.sh $(BUILD) --conformance
 
 demo: $(BIN)
 	$(BIN) run scenarios/payments-platform.yaml

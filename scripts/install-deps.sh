@@ -8,7 +8,7 @@
 #                    screenshots of the HTML report; CI sets it)
 set -eu
 
-PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
+PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).
 BROWSER_PACKAGES="chromium fonts-liberation"

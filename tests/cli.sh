@@ -1,9 +1,8 @@
 #!/bin/sh
 # End-to-end checks of the magos-sim command line: exit codes, determinism of
-# the JSON output, atomic output files, write errors on stdout, and the
-# upstream sample manifests accepted unchanged.
+# the JSON output, atomic output files, write errors on stdout (the upstream
+# sample manifests: tests/conformance/upstream.sh).
 . "$(dirname "$0")/lib.sh"
-SAMPLES=../shared/fixtures/upstream/magos-samples
 
 expect_rc "version exits 0" 0 "$SIM" version
 expect_rc "no command is a usage error" 2 "$SIM"
@@ -18,35 +17,6 @@ expect_rc "horizon 0s is a usage error" 2 "$SIM" run --horizon 0s scenarios/paym
 expect_rc "horizon in days is a usage error" 2 "$SIM" run --horizon 1d scenarios/payments-platform.yaml
 expect_rc "missing input file is invalid input" 3 "$SIM" run "$tmp/does-not-exist.yaml"
 expect_rc "run without inputs is a usage error" 2 "$SIM" run
-
-# The upstream sample manifests load unchanged, as a bare directory.
-expect_rc "upstream magos samples run unchanged" 0 "$SIM" run "$SAMPLES"
-if grep -q "7 objects" "$tmp/out"; then ok "upstream samples: 7 objects"; else bad "upstream samples: 7 objects"; fi
-expect_rc "lint accepts the upstream samples" 0 "$SIM" lint "$SAMPLES"
-
-# Spec §2.8 / §6.6 #31 end to end, real controllers and default models: the
-# merged level, then prod, then completion.
-"$SIM" run --json "$tmp/samples.json" -q "$SAMPLES" >/dev/null 2>&1
-if command -v python3 >/dev/null 2>&1; then
-	if python3 - "$tmp/samples.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-seq = []
-for e in d["timeline"]:
-    if e["kind"] == "Rollout" and e["change"] == "status":
-        item = (e["phase"], e["reason"], e["message"])
-        if not seq or seq[-1] != item:
-            seq.append(item)
-assert seq == [("Reconciling", "LevelProgressing", "Executing level [deploy-dev, deploy-staging]"),
-               ("Reconciling", "LevelProgressing", "Executing level [deploy-prod]"),
-               ("Applied", "RolloutCompleted", "All steps completed successfully")], seq
-s = d["summary"]
-assert s["completed"] and s["time_to_complete_ms"] == 100000, s["time_to_complete_ms"]
-steps = [(x["name"], x["opened_ms"], x["completed_ms"]) for x in s["rollouts"][0]["steps"]]
-assert steps == [("deploy-dev", 0, 50000), ("deploy-staging", 0, 50000), ("deploy-prod", 50000, 100000)], steps
-PY
-	then ok "upstream samples: the §2.8 status sequence and completion at 1m40s"; else bad "upstream samples: the §2.8 status sequence and completion at 1m40s"; fi
-fi
 
 # Same scenario, same seed: byte-identical JSON.
 "$SIM" run --json "$tmp/a.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1
