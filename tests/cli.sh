@@ -7,6 +7,19 @@
 expect_rc "version exits 0" 0 "$SIM" version
 expect_rc "no command is a usage error" 2 "$SIM"
 expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
+# "did you mean": the closest command or option, and nothing when none is close.
+expect_rc "a misspelt command is a usage error" 2 "$SIM" runn x.yaml
+has_line "a misspelt command: did you mean" "$tmp/err" "magos-sim: unknown command 'runn': did you mean 'run'?"
+expect_rc "help of a misspelt command is a usage error" 2 "$SIM" help comapre
+contains "help of a misspelt command: did you mean" "$tmp/err" "unknown command 'comapre': did you mean 'compare'?"
+expect_rc "a far-off command" 2 "$SIM" frobnicate
+lacks "a far-off command: no suggestion" "$tmp/err" "did you mean"
+expect_rc "a misspelt option is a usage error" 2 "$SIM" run --jsn out.json scenarios/payments-platform.yaml
+has_line "a misspelt option: did you mean" "$tmp/err" "magos-sim run: unknown option '--jsn': did you mean '--json'?"
+expect_rc "a misspelt option with its value" 2 "$SIM" check --juint=j.xml scenarios/ci/
+has_line "a misspelt option with its value: did you mean" "$tmp/err" "magos-sim check: unknown option '--juint=j.xml': did you mean '--junit'?"
+expect_rc "a misspelt option of compare" 2 "$SIM" compare --max-regresion p95=1% a b
+contains "a misspelt option of compare: did you mean" "$tmp/err" "did you mean '--max-regression'?"
 expect_rc "run --help exits 0" 0 "$SIM" run --help
 expect_rc "help run exits 0" 0 "$SIM" help run
 expect_rc "unknown option is a usage error" 2 "$SIM" run --frob scenarios/payments-platform.yaml

@@ -9,6 +9,7 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
+#include "sim/base/suggest.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/outfile.h"
 #include "reports/plan_json.h"
@@ -29,9 +30,13 @@ const char cmd_exit_codes_help[] =
  * command is told apart from a typo.  They are the tables the commands parse
  * with: an option added to a command is known here without more ado.
  */
-static const struct option *const command_longopts[] = {
-	cmd_run_longopts, cmd_check_longopts, cmd_lint_longopts, cmd_compare_longopts,
-	cmd_merge_longopts,
+static const struct {
+	const char *cmd;
+	const struct option *opts;
+} command_longopts[] = {
+	{ "run", cmd_run_longopts },         { "check", cmd_check_longopts },
+	{ "lint", cmd_lint_longopts },       { "compare", cmd_compare_longopts },
+	{ "merge", cmd_merge_longopts },
 };
 
 void cmd_opts_init(struct cmd_opts *o)
@@ -51,10 +56,36 @@ static bool known_elsewhere(const char *arg)
 	arg += 2;
 	len = strcspn(arg, "=");
 	for (size_t t = 0; t < sizeof(command_longopts) / sizeof(command_longopts[0]); t++)
-		for (const struct option *lo = command_longopts[t]; lo->name; lo++)
+		for (const struct option *lo = command_longopts[t].opts; lo->name; lo++)
 			if (strlen(lo->name) == len && !strncmp(lo->name, arg, len))
 				return true;
 	return false;
+}
+
+/*
+ * The long option of the table @own closest to the unknown @arg ("--jsn" or
+ * "--jsn=x"), or NULL when none is close or @arg is not a long option.
+ */
+static const char *closest_option(const char *arg, const struct option *own)
+{
+	struct sug s;
+
+	if (strncmp(arg, "--", 2) != 0 || !own)
+		return NULL;
+	arg += 2;
+	sug_init_len(&s, arg, strcspn(arg, "="));
+	for (const struct option *lo = own; lo->name; lo++)
+		sug_offer(&s, lo->name);
+	return sug_best(&s);
+}
+
+/* The option table of command @cmd ("run"), or NULL. */
+static const struct option *own_options(const char *cmd)
+{
+	for (size_t t = 0; t < sizeof(command_longopts) / sizeof(command_longopts[0]); t++)
+		if (!strcmp(cmd, command_longopts[t].cmd))
+			return command_longopts[t].opts;
+	return NULL;
 }
 
 int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
@@ -145,6 +176,9 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		if (known_elsewhere(bad))
 			fprintf(stderr, "%s %s: option '%s' does not apply to this command\n", cmd_prog,
 				cmd, bad);
+		else if (closest_option(bad, own_options(cmd)))
+			fprintf(stderr, "%s %s: unknown option '%s': did you mean '--%s'?\n", cmd_prog,
+				cmd, bad, closest_option(bad, own_options(cmd)));
 		else
 			fprintf(stderr, "%s %s: unknown option '%s'\n", cmd_prog, cmd, bad);
 		break;

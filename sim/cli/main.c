@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/base/suggest.h"
 #include "sim/cli/cmd.h"
 #include "sim/cli/compare.h"
 #include "sim/core/rng.h"
@@ -35,6 +36,25 @@ static void usage_main(FILE *f)
 		"\n"
 		"%s",
 		cmd_prog, cmd_exit_codes_help);
+}
+
+/* The commands, for "did you mean". */
+static const char *const commands[] = { "run", "check", "lint", "compare", "merge", "version",
+					"help", NULL };
+
+/* Says that @cmd is not a command, with the closest one when there is one; CLI_USAGE. */
+static int unknown_command(const char *how, const char *cmd)
+{
+	struct sug s;
+
+	sug_init(&s, cmd);
+	for (size_t i = 0; commands[i]; i++)
+		sug_offer(&s, commands[i]);
+	fprintf(stderr, "%s%s: unknown command '%s'", cmd_prog, how, cmd);
+	if (sug_best(&s))
+		fprintf(stderr, ": did you mean '%s'?", sug_best(&s));
+	fprintf(stderr, "\ncommands: run, check, lint, compare, merge, version, help\n");
+	return CLI_USAGE;
 }
 
 static int dispatch(int argc, char **argv)
@@ -79,15 +99,11 @@ static int dispatch(int argc, char **argv)
 			cmd_usage_compare(stdout);
 		else if (!strcmp(sub, "merge"))
 			cmd_usage_merge(stdout);
-		else {
-			fprintf(stderr, "%s help: unknown command '%s'\n", cmd_prog, sub);
-			return CLI_USAGE;
-		}
+		else
+			return unknown_command(" help", sub);
 		return CLI_OK;
 	}
-	fprintf(stderr, "%s: unknown command '%s'\n", cmd_prog, cmd);
-	fprintf(stderr, "commands: run, check, lint, compare, merge, version, help\n");
-	return CLI_USAGE;
+	return unknown_command("", cmd);
 }
 
 int main(int argc, char **argv)

@@ -245,6 +245,7 @@ static void test_field_errors(void)
 	expect_diags(
 		"s.yaml",
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
+		"s.yaml:6:3: note: did you mean \"horizon\"?\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
 		"events, models, metrics, fleet, generate, expect, variants, sweep\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
