@@ -48,8 +48,8 @@ void cmd_usage_check(FILE *f)
 		"A check fails on an error finding, a failed expectation, or a run stopped by a\n"
 		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
 		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
-		"check holds, 1 when\n"
-		"any fails, 3 when any input is invalid (diagnostics on stderr).\n"
+		"check holds, 1 when any fails, 3 when any input is invalid or cannot be\n"
+		"read (diagnostics on stderr).\n"
 		"\n"
 		"Options:\n"
 		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
@@ -62,8 +62,17 @@ void cmd_usage_check(FILE *f)
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s check scenarios/ci/\n"
+		"      every scenario of the folder: PASS/FAIL lines, exit 1 on a failure\n"
+		"  %s check --junit junit.xml --github scenarios/ci/*.yaml\n"
+		"      the same in a GitHub Actions job: annotations and a JUnit report\n"
+		"  %s check -n 200 --summary \"$GITHUB_STEP_SUMMARY\" policy.yaml\n"
+		"      200 trials instead of spec.expect.trials, a Markdown step summary\n"
+		"\n"
 		"%s",
-		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_exit_codes_help);
+		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_prog, cmd_prog, cmd_prog,
+		cmd_exit_codes_help);
 }
 
 /* ---------------------------------------------------------------- inputs */

@@ -21,8 +21,9 @@ const char cmd_exit_codes_help[] =
 	"  0   success\n"
 	"  1   an expectation or a check failed\n"
 	"  2   usage error (bad command line)\n"
-	"  3   invalid input (scenario or manifest), with file:line:col diagnostics\n"
-	"  4   reading or writing a file failed\n"
+	"  3   invalid input: an input that cannot be read (missing, unreadable, not\n"
+	"      a regular file), is not YAML or is refused, with file:line:col\n"
+	"  4   an output cannot be written (a file, or stdout on a full disk)\n"
 	"  70  internal error (a bug in magos-sim)\n";
 
 /*

@@ -79,8 +79,16 @@ void cmd_usage_compare(FILE *f)
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s compare scenarios/compare/base.yaml scenarios/compare/head.yaml\n"
+		"      200 trials of each, the table of deltas and their significance\n"
+		"  %s compare --max-regression p95=10%%,haltProbability=5%% a.yaml b.yaml\n"
+		"      exit 1 when the head is significantly worse beyond these limits\n"
+		"  %s compare -n 1000 --markdown comment.md base.yaml head.yaml\n"
+		"      a Markdown table for the pull request\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 static int put_partial(FILE *f, const void *arg)
@@ -116,7 +124,7 @@ int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
 	if (partial_digest((const char *const *)s->files, s->nfiles, in->digest) != 0) {
 		fprintf(stderr, "%s %s: cannot read the inputs again for their digest: %s\n", cmd_prog,
 			cmd, strerror(errno));
-		return CLI_IO;
+		return CLI_INVALID; /* an input that cannot be read, as at loading */
 	}
 	return CLI_OK;
 }

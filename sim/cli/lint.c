@@ -56,8 +56,16 @@ void cmd_usage_lint(FILE *f)
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s lint manifests/\n"
+		"      every *.yaml of the folder, as one cluster\n"
+		"  %s lint --strict --disable MS209 scenarios/fleet-moodle.yaml\n"
+		"      warnings fail too, but not those of rule MS209\n"
+		"  %s lint --format json rollout.yaml workspaces.yaml > findings.json\n"
+		"      the findings as data\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 /* ---- rule listing ------------------------------------------------------------ */

@@ -55,8 +55,16 @@ void cmd_usage_merge(FILE *f)
 		"      --color WHEN      auto, always or never;  --no-color\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s run -n 10000 --shard 1/2 --json p1.json scenario.yaml   (machine 1)\n"
+		"  %s run -n 10000 --shard 2/2 --json p2.json scenario.yaml   (machine 2)\n"
+		"  %s merge p1.json p2.json\n"
+		"      what `run -n 10000 scenario.yaml` prints, from the two halves\n"
+		"  %s merge --json trials.json --csv trials.csv shard-*.json\n"
+		"      the unsharded JSON and CSV\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 /* The header of a run partial of @s for shard @k of @n, and the base's identity in in[0]. */

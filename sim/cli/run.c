@@ -100,8 +100,21 @@ void cmd_usage_run(FILE *f)
 		"      --no-color        same as --color never\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s run scenarios/payments-platform.yaml\n"
+		"      one seeded run: the timeline, the steps and the outcome\n"
+		"  %s run scenarios/checkout/\n"
+		"      plain manifests without a Scenario document, with the defaults\n"
+		"  %s run --html report.html -q scenarios/fleet-gate-halt.yaml\n"
+		"      the summary only, and the run as an HTML page with charts\n"
+		"  %s run -n 1000 --csv trials.csv scenarios/three-environments.yaml\n"
+		"      1000 trials: percentiles, halt probability; a CSV row per trial\n"
+		"  %s run -n 200 --sweep capacity=1,2,4,8 scenarios/parallel-cohorts.yaml\n"
+		"      the same trials once per runner capacity, one table\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog,
+		cmd_exit_codes_help);
 }
 
 static int write_rep_json(FILE *f, const void *arg)
