@@ -453,7 +453,7 @@ static void halts_section(struct page *p, const struct plan_stats *st)
 	double hmax = 0, lo, hi;
 	struct svg_frame fr;
 	struct svg_scale sx;
-	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[640], lbl[512];
+	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[800], lbl[512];
 
 	fputs("<section id=\"halts\"><h2>Where halts happen <small>share of all trials, "
 	      "Wilson 95 % interval</small></h2>\n",

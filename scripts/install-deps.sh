@@ -1,19 +1,28 @@
 #!/bin/sh
-# Installs the Debian packages magos-sim builds against: libyaml, jansson, GSL,
-# CUnit and pkg-config.  Idempotent: packages already present are left alone
-# and nothing is fetched when all of them are installed.
+# Installs the Debian packages magos-sim builds against and tests with: the C
+# toolchain with the C library's headers (gcc only recommends libc6-dev, and
+# a minimal Debian installs no recommends), libyaml, jansson, GSL, CUnit,
+# pkg-config, make, python3 (end-to-end checks), man-db (the manual page is
+# rendered by man) and zsh (its completion is tested).  Idempotent: packages
+# already present are left alone and nothing is fetched when all of them are
+# installed.  scripts/fresh-debian.sh proves the list on a minimal Debian.
 #
 # Optional groups, installed only when asked for:
 #   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
 #                    screenshots of the HTML report; CI sets it)
+#   MAGOS_DEB=1      dpkg-dev and debhelper, for make deb
 set -eu
 
-PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
+PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3
+man-db zsh"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).
 BROWSER_PACKAGES="chromium fonts-liberation"
 if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
+fi
+if [ "${MAGOS_DEB:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES dpkg-dev debhelper"
 fi
 
 missing=""
