@@ -10,7 +10,8 @@
 # Optional groups, installed only when asked for:
 #   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
 #                    screenshots of the HTML report; CI sets it)
-#   MAGOS_DEB=1      dpkg-dev and debhelper, for make deb
+#   MAGOS_DEB=1      dpkg-dev, debhelper and build-essential (which
+#                    dpkg-buildpackage checks for), for make deb
 set -eu
 
 PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3
@@ -22,7 +23,7 @@ if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
 fi
 if [ "${MAGOS_DEB:-0}" = 1 ]; then
-	PACKAGES="$PACKAGES dpkg-dev debhelper"
+	PACKAGES="$PACKAGES dpkg-dev debhelper build-essential"
 fi
 
 missing=""
