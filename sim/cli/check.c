@@ -141,6 +141,8 @@ struct check_cfg {
 	uint32_t trials;
 	unsigned jobs;
 	bool color_err;
+	struct prog *prog;  /* the progress line */
+	char where[64];     /* "scenario 3/17", the progress line's prefix */
 };
 
 /* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
@@ -180,10 +182,19 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	struct exp_probes p;
 	struct plan_stats st;
 	int64_t horizon;
+	int rc;
+
+	struct cmd_tick tick = { cfg->prog, cfg->o.run.horizon_set ? cfg->o.run.horizon_ms : s->horizon_ms };
+	char label[96];
 
 	exp_probes_init(&p, e);
 	exp_probes_attach(&p, &ro);
+	ro.tick = cmd_run_tick;
+	ro.tick_ctx = &tick;
+	snprintf(label, sizeof(label), "%s: trial 0", cfg->where);
+	prog_start(cfg->prog, label);
 	run_scenario(s, &ro, &rr);
+	prog_clear(cfg->prog);
 	exp_probes_finish(&p, rr.world, rr.end_ms);
 	trial_row_from_run(&rr, 0, &rows[0]);
 	horizon = rr.horizon_ms;
@@ -191,12 +202,19 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	if (n > 1) {
 		struct trials_opts to = { 0 };
 		struct trial_row *more = NULL;
+		struct prog_trials pt = { cfg->prog, 1, n };
 
 		to.first = 1;
 		to.n = n - 1;
 		to.jobs = cfg->jobs;
 		to.run = cfg->o.run;
-		if (trials_run(s, &to, &more) != 0) {
+		to.progress = prog_trials_cb;
+		to.progress_ctx = &pt;
+		snprintf(label, sizeof(label), "%s: trials", cfg->where);
+		prog_start(cfg->prog, label);
+		rc = trials_run(s, &to, &more);
+		prog_clear(cfg->prog);
+		if (rc != 0) {
 			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
 			trial_row_release(&rows[0]);
 			free(rows);
@@ -269,8 +287,15 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 	scn_init(&s);
 	lint_report_init(&lr);
 	exp_set_init(&e);
+	{
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s: loading", cfg->where);
+		cmd_loading(cfg->prog, label);
+	}
 	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
 		r->invalid = true;
+	cmd_loading(NULL, NULL);
 	if (s.name)
 		r->name = xstrdup(s.name);
 	lint_from_diag(&lr, &d);
@@ -403,6 +428,7 @@ int cmd_check(int argc, char **argv)
 	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
 	struct exp_scenario_report *reps;
 	uint64_t v;
+	struct prog prog;
 	int rc, c;
 
 	cmd_opts_init(&cfg.o);
@@ -457,9 +483,13 @@ int cmd_check(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &files, &nfiles);
 	reps = xcalloc(nfiles, sizeof(*reps));
+	/* (--github writes to stdout too: the line goes to stderr, apart) */
+	prog_init(&prog, false);
+	cfg.prog = &prog;
 	rc = CLI_OK;
 	for (size_t i = 0; i < nfiles; i++) {
 		ndone = i + 1;
+		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, nfiles);
 		if (check_one(files[i], &cfg, &reps[i]) != 0) {
 			rc = CLI_INTERNAL;
 			break;

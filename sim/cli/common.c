@@ -13,6 +13,7 @@
 #include "sim/cli/compare.h"
 #include "sim/cli/outfile.h"
 #include "reports/plan_json.h"
+#include "sim/load/yamlload.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -188,15 +189,44 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	return CLI_USAGE;
 }
 
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color)
+static void on_yaml_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	prog_bytes(ctx, done, total);
+}
+
+static struct prog *loading;
+
+void cmd_loading(struct prog *p, const char *label)
+{
+	if (p && p->on) {
+		prog_start(p, label);
+		yl_set_progress(on_yaml_progress, p);
+		loading = p;
+	} else if (!p && loading) {
+		yl_set_progress(NULL, NULL);
+		prog_clear(loading);
+		loading = NULL;
+	}
+}
+
+void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
+{
+	const struct cmd_tick *t = ctx;
+
+	prog_sim(t->p, now_ms, t->horizon_ms, events);
+}
+
+int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color, struct prog *p)
 {
 	struct diag d;
 	int rc = 0;
 
 	diag_init(&d);
 	scn_init(s);
+	cmd_loading(p, "loading");
 	if (scn_load((const char *const *)paths, n, s, &d) != 0 || diag_has_errors(&d))
 		rc = CLI_INVALID;
+	cmd_loading(NULL, NULL);
 	if (d.n)
 		diag_print(&d, stderr, color);
 	diag_release(&d);

@@ -250,7 +250,8 @@ static bool is_covered(const struct covered *c, const char *file)
  * @files and @objs.
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
-		      size_t *files, size_t *objs, struct covered *cov)
+		      size_t *files, size_t *objs, struct covered *cov, struct prog *p,
+		      const char *label)
 {
 	struct scenario s;
 	struct diag d;
@@ -258,7 +259,9 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct l
 
 	diag_init(&d);
 	scn_init(&s);
+	cmd_loading(p, label);
 	scn_load_static((const char *const *)paths, n, &s, &d);
+	cmd_loading(NULL, NULL);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
@@ -367,6 +370,7 @@ int cmd_lint(int argc, char **argv)
 	char **plain, **inputs = NULL;
 	size_t ninputs = 0;
 	struct covered cov = { NULL, 0 };
+	struct prog prog;
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -441,8 +445,12 @@ int cmd_lint(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &inputs, &ninputs);
 	plain = xcalloc(ninputs, sizeof(*plain));
+	prog_init(&prog, false);
 	for (size_t i = 0; i < ninputs; i++) {
-		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov))
+		char label[96];
+
+		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
+		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov, &prog, label))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -455,7 +463,8 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &r, &files, &objs, &cov);
+		lint_load(plain, nplain, false, &r, &files, &objs, &cov, &prog,
+			  "the plain manifests");
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
 		free(inputs[i]);
