@@ -69,13 +69,19 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# enter ROOT: the mounts a chroot needs (apt's package cache shared, /proc).
+# enter ROOT: the mounts a chroot needs (apt's package cache shared, /proc,
+# pseudo-terminals of its own as a booted system has: tests/progress.sh runs
+# the commands on one).
 enter() {
 	mkdir -p "$CACHE/apt-archives/partial"
 	mount --bind "$CACHE/apt-archives" "$1/var/cache/apt/archives"
 	MOUNTS="$1/var/cache/apt/archives $MOUNTS"
 	mount -t proc proc "$1/proc"
 	MOUNTS="$1/proc $MOUNTS"
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$1/dev/pts"
+	MOUNTS="$1/dev/pts $MOUNTS"
+	mount --bind "$1/dev/pts/ptmx" "$1/dev/ptmx"
+	MOUNTS="$1/dev/ptmx $MOUNTS"
 	cp /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || true
 }
 
@@ -131,8 +137,12 @@ n=0
 while IFS= read -r cmd; do
 	n=$((n + 1))
 	phase_start "README command $n: $cmd"
-	in_root "$ROOT" "cd /root/magos-sim && $cmd" >"$WORK/readme-$n.log" 2>&1 ||
-		{ tail -n 40 "$WORK/readme-$n.log" >&2; die "README command $n: $cmd"; }
+	in_root "$ROOT" "cd /root/magos-sim && $cmd" >"$WORK/readme-$n.log" 2>&1 || {
+		tail -n 30 "$WORK/readme-$n.log" >&2
+		# (make check's failures, with the part they belong to, wherever they are)
+		grep -E '^(== |FAIL)' "$WORK/readme-$n.log" | grep -B1 '^FAIL' >&2
+		die "README command $n: $cmd"
+	}
 	tail -n 3 "$WORK/readme-$n.log" | sed 's/^/    /'
 	phase_end
 done <<CMDS

@@ -9,6 +9,11 @@ if ! command -v script >/dev/null 2>&1; then
 	bad "script(1) is installed (bsdutils), to give the commands a terminal"
 	finish
 fi
+if ! script -qfec true /dev/null </dev/null >"$tmp/pty" 2>&1; then
+	bad "a pseudo-terminal can be opened (devpts mounted on /dev/pts)"
+	show "$tmp/pty"
+	finish
+fi
 # on_tty NAME CMD: runs the shell command CMD with stdout to $tmp/NAME.out
 # and stderr on a pseudo-terminal, whose text (each redraw a line) goes to
 # $tmp/NAME.tty.
