@@ -432,8 +432,8 @@ int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	char *e;
 
 	gt_format_duration(sp->end_ms, dur, sizeof(dur));
-	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu targets", run->name ? run->name : "run",
-		 run->seed, sp->ntargets);
+	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu target%s",
+		 run->name ? run->name : "run", run->seed, sp->ntargets, sp->ntargets == 1 ? "" : "s");
 	e = rep_mermaid_escape(title, 0);
 	out(&w, "```mermaid\ngantt\n    title %s\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %s\n", e,
 	    axis_format(sp->end_ms));

@@ -497,7 +497,8 @@ int cmd_check(int argc, char **argv)
 		print_lines(&reps[i], color);
 		failed += reps[i].nfailed;
 		invalid += reps[i].invalid;
-		checks += reps[i].n;
+		/* Each PASS/FAIL/WARN/INFO/SKIP line is a check, "no findings and no expectations" too. */
+		checks += reps[i].n ? reps[i].n : !reps[i].invalid;
 		skipped += reps[i].nskipped;
 	}
 	if (rc == CLI_OK)
