@@ -106,11 +106,16 @@ cat <<'ROFF'
 when set and not empty, no colour (as \-\-color never) unless \-\-color always.
 .TP
 .B TERM
-"dumb": no colour.
+"dumb": no colour and no progress line.
 .TP
 .B CI
 when set and not empty, no progress line on standard error (as when it is
 not a terminal).
+.TP
+.B MAGOS_PROGRESS_AFTER
+seconds of a phase of work before its progress line is first drawn
+(default 0.5; the tests set 0).  The line is drawn only when standard error
+is a terminal, CI is unset and \-q was not given.
 .SH FILES
 .TP
 .I /usr/share/doc/magos\-sim/
