@@ -17,10 +17,12 @@ fi
 # on_tty NAME CMD: runs the shell command CMD with stdout to $tmp/NAME.out
 # and stderr on a pseudo-terminal, whose text (each redraw a line) goes to
 # $tmp/NAME.tty.
-# MAGOS_PROGRESS_AFTER=0: drawn from the first report, however fast the machine.
+# MAGOS_PROGRESS_AFTER=0: drawn from the first report, however fast the
+# machine; TERM as a terminal emulator sets it (make check may run with none,
+# or with TERM=dumb, which turns the line off).
 on_tty() {
-	env -u CI MAGOS_PROGRESS_AFTER=0 script -qfec "$2 >$tmp/$1.out" /dev/null </dev/null |
-		tr '\r' '\n' >"$tmp/$1.tty"
+	env -u CI TERM=xterm MAGOS_PROGRESS_AFTER=0 script -qfec "$2 >$tmp/$1.out" /dev/null \
+		</dev/null | tr '\r' '\n' >"$tmp/$1.tty"
 }
 scripts/gen-fleet.sh 3000 30 5 >"$tmp/fleet.yaml"
 trials="-n 500 -j 2 scenarios/three-environments.yaml"
@@ -32,8 +34,12 @@ contains "run -n: with a rate and an ETA" "$tmp/trials.tty" "/s  ETA "
 "$SIM" run $trials >"$tmp/plain.out" 2>"$tmp/plain.err"
 check "run -n: stdout is the same without a terminal" cmp -s "$tmp/trials.out" "$tmp/plain.out"
 lacks "run -n: no progress when stderr is not a terminal" "$tmp/plain.err" "ETA"
-env CI=true MAGOS_PROGRESS_AFTER=0 script -qfec "$SIM run $trials >/dev/null" /dev/null </dev/null | tr '\r' '\n' >"$tmp/ci.tty"
+env CI=true TERM=xterm MAGOS_PROGRESS_AFTER=0 script -qfec "$SIM run $trials >/dev/null" /dev/null \
+	</dev/null | tr '\r' '\n' >"$tmp/ci.tty"
 lacks "run -n: no progress under CI" "$tmp/ci.tty" "ETA"
+env -u CI TERM=dumb MAGOS_PROGRESS_AFTER=0 script -qfec "$SIM run $trials >/dev/null" /dev/null \
+	</dev/null | tr '\r' '\n' >"$tmp/dumb.tty"
+lacks "run -n: no progress on a dumb terminal" "$tmp/dumb.tty" "ETA"
 on_tty quiet "$SIM run -q $trials"
 lacks "run -n -q: no progress" "$tmp/quiet.tty" "ETA"
 
