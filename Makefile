@@ -27,7 +27,8 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 
 # Parallel unless the command line says how many jobs.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-ifeq ($(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),)
+# (only at the top: a sub-make shares its parent's jobs)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),0)
 MAKEFLAGS += -j$(JOBS)
 endif
 
