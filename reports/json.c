@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "reports/report.h"
+#include "reports/tool.h"
 #include "sim/base/gotime.h"
 
 /* jansson rejects NULL (and invalid UTF-8); both become JSON null here. */
@@ -506,7 +507,8 @@ int rep_json(FILE *f, const struct rep_run *run)
 {
 	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl);
 
-	if (fputs("{\n  \"schema\": \"magos-sim/run/v1\",\n  \"scenario\": ", f) < 0 ||
+	if (fputs("{\n  \"schema\": \"magos-sim/run/v1\",\n  \"tool\": ", f) < 0 ||
+	    put(f, json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()), JSON_COMPACT, ",\n  \"scenario\": ") < 0 ||
 	    put(f, scenario_block(run), JSON_COMPACT, ",\n  \"run\": ") ||
 	    put(f, run_block(run), JSON_COMPACT, ",\n  \"timeline\": [") < 0)
 		return -1;

@@ -4,6 +4,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "reports/tool.h"
+
 /* Writes @j (stolen) indented to @f with a newline.  Returns 0 or -1. */
 static int dump(FILE *f, json_t *j)
 {
@@ -47,6 +49,8 @@ int lint_json_write(FILE *f, const struct lint_report *r, size_t nfiles, size_t 
 	json_object_set_new(sum, "infos", json_integer((json_int_t)r->ninfos));
 	json_object_set_new(sum, "files", json_integer((json_int_t)nfiles));
 	json_object_set_new(sum, "objects", json_integer((json_int_t)nobjs));
+	json_object_set_new(doc, "schema", json_string("magos-sim/lint/v1"));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()));
 	json_object_set_new(doc, "findings", items);
 	json_object_set_new(doc, "summary", sum);
 	return dump(f, doc);

@@ -5,14 +5,17 @@
  * The JSON form of lint's output (`magos-sim lint --format json`), for CI
  * tools that read findings rather than lines.  One document:
  *
- *   {"findings": [{"rule": "MS101", "name": "step-matches-nothing",
+ *   {"schema": "magos-sim/lint/v1",
+ *    "tool": {"name": "magos-sim", "version": "0.1.0", "commit": "..."},
+ *    "findings": [{"rule": "MS101", "name": "step-matches-nothing",
  *                  "severity": "error", "file": "a.yaml", "line": 12,
  *                  "column": 9, "message": "...", "fix": "..."}, ...],
  *    "summary": {"errors": 1, "warnings": 0, "infos": 0,
  *                "files": 2, "objects": 7}}
  *
  * "file" is null when a finding has no file; "line"/"column" are 1-based,
- * 0 when unknown.  Findings are written in the report's order.
+ * 0 when unknown.  Findings are written in the report's order.  The JSON
+ * Schema is docs/schemas/lint-v1.schema.json.
  */
 
 #include <stddef.h>

@@ -87,7 +87,8 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *o);
 
 /*
  * rep_json() - writes the run as one JSON document (schema
- * "magos-sim/run/v1", documented in README.md) to @f.  Key order is fixed and
+ * "magos-sim/run/v1", documented in README.md, JSON Schema
+ * docs/schemas/run-v1.schema.json) to @f.  Key order is fixed and
  * numbers are integers, so the same run gives the same bytes.
  * Returns: 0, or -1 when a write failed (errno set).
  */
