@@ -47,4 +47,66 @@ else
 	echo "skip JUnit schemas: xmllint not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
 fi
 
+# ------------------------------------------------------------------ Markdown
+# Rendered as GitHub renders it, the text a reader sees is what magos-sim
+# said: no emphasis, link, strikethrough or lost backslash from a name or a
+# message (the JUnit report of the same check says what was said).
+md_checks() {
+	"$SIM" check --junit "$tmp/md.xml" --summary "$tmp/md.md" tests/consumers/md-names.yaml \
+		>/dev/null 2>&1
+	sed 's/^  name: three-environments$/  name: "base_*one* [l](u) \\\\ `t`"/' \
+		scenarios/three-environments.yaml >"$tmp/cmp-base.yaml"
+	sed 's/^  name: three-environments$/  name: "head_two_ www.example.com ~~x~~"/' \
+		scenarios/three-environments.yaml >"$tmp/cmp-head.yaml"
+	"$SIM" compare -q -n 4 --max-regression 'p95=10%' --markdown "$tmp/cmp.md" \
+		"$tmp/cmp-base.yaml" "$tmp/cmp-head.yaml" >/dev/null 2>&1
+	for m in md cmp; do
+		if node "$CONSUMERS/render-md.js" "$tmp/$m.md" >"$tmp/$m.render.json" 2>"$tmp/$m.render.err"; then
+			ok "marked renders $m.md"
+		else
+			bad "marked renders $m.md"
+			show "$tmp/$m.render.err"
+		fi
+	done
+	pyfacts "$tmp" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+tmp = sys.argv[1]
+def say(good, what):
+    print(("ok   " if good else "FAIL ") + what)
+md = json.load(open(tmp + "/md.render.json"))
+root = ET.parse(tmp + "/md.xml").getroot()
+suite = root.find("testsuite")
+name = [p.get("value") for p in suite.iter("property") if p.get("name") == "scenario"][0]
+said = set()
+for c in suite.iter("testcase"):
+    for k in ("failure", "error"):
+        e = c.find(k)
+        if e is not None:
+            said.add(e.text)
+for line in (suite.find("system-out").text or "").splitlines():
+    said.add(line.split(": ", 1)[1])
+shown = {r[2] + ": " + r[3] for r in md["tables"][1]}
+say(md["tables"][0][0][0] == name, "summary: the scenario's name reads as written: %r" % md["tables"][0][0][0])
+say(shown == said, "summary: every check's place and message read as check said them")
+for x in sorted(shown ^ said):
+    print("     differs: %r" % x)
+say(md["tags"]["em"] == 0 and md["tags"]["a"] == 0 and md["tags"]["del"] == 0 and md["tags"]["img"] == 0,
+    "summary: no emphasis, link, strikethrough or image from the text: %r" % md["tags"])
+say("\\h_*x*_" in md["text"], "summary: the backslash of 1\\h_*x*_ survives")
+cmp = json.load(open(tmp + "/cmp.render.json"))
+head = "magos-sim compare: base_*one* [l](u) \\ `t` → head_two_ www.example.com ~~x~~"
+say(head in cmp["text"], "compare: the heading names both scenarios as written")
+say(cmp["tags"]["em"] == 0 and cmp["tags"]["a"] == 0 and cmp["tags"]["del"] == 0,
+    "compare: no emphasis, link or strikethrough from the names: %r" % cmp["tags"])
+say("--max-regression p95=10%" in cmp["text"], "compare: the limit reads as given")
+PY
+}
+if command -v node >/dev/null 2>&1 && [ -d "$CONSUMERS/node_modules/marked" ]; then
+	md_checks
+elif required; then
+	bad "marked not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+else
+	echo "skip Markdown rendering: marked not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+fi
+
 finish

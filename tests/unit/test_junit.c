@@ -39,12 +39,14 @@ static char *capture(int (*fn)(FILE *, const struct exp_scenario_report *, size_
 		     const struct exp_scenario_report *r, size_t n)
 {
 	struct fx_cap c;
-	char from[128];
+	char from[128], *out;
 
 	CU_ASSERT_EQUAL(fn(fx_cap_open(&c), r, n), 0);
 	snprintf(from, sizeof(from), "\"magos-sim.version\" value=\"%s\"", tool_version());
-	return subst(subst(fx_cap_text(&c), tool_commit(), "COMMIT"), from,
-		     "\"magos-sim.version\" value=\"VERSION\"");
+	out = subst(subst(fx_cap_text(&c), tool_commit(), "COMMIT"), from,
+		    "\"magos-sim.version\" value=\"VERSION\"");
+	snprintf(from, sizeof(from), "magos-sim %s, commit", tool_version());
+	return subst(out, from, "magos-sim VERSION, commit");
 }
 
 static struct val_mark at(uint32_t line, uint32_t col)
@@ -285,13 +287,30 @@ static void test_summary(void)
 		"| ci/bad.yaml | – | – | – | – | – |\n\n"
 		"### Checks\n\n"
 		"| | check | where | result |\n|---|---|---|---|\n"
-		"| ✅ | `timeToComplete.p95` | `ci/a.yaml:12:5` | p95 time to complete 1h0m0s is within the limit <= 6h0m0s |\n"
-		"| ❌ | `blastRadius` | `ci/a.yaml:14:7` | blast radius 2 exceeds the limit 1 <&> \"q\" 'a' %x, y: z |\n"
+		"| ✅ | `timeToComplete.p95` | `ci/a.yaml:12:5` | p95 time to complete 1h0m0s is within the limit \\<= 6h0m0s |\n"
+		"| ❌ | `blastRadius` | `ci/a.yaml:14:7` | blast radius 2 exceeds the limit 1 \\<\\&\\> \"q\" 'a' %x, y: z |\n"
 		"| ⚠️ | `MS105` | `ci/m,1.yaml:3:1` | workspace w is in no step |\n"
-		"| ❌ | load | `ci/bad.yaml` | invalid input |\n");
+		"| ❌ | load | `ci/bad.yaml` | invalid input |\n"
+		"\n<sub>magos-sim VERSION, commit COMMIT</sub>\n");
 	free(out);
 	exp_report_release(&r[0]);
 	exp_report_release(&r[1]);
+}
+
+static void test_markdown_escapes(void)
+{
+	char *t = ghs_cell("a_*b*_ [l](u) `c` \\ x|y <i>&amp; ~~s~~ $m$ http://h/p www.x.org me@x.org\nz");
+	char *c1 = ghs_code("a|b"), *c2 = ghs_code("x `y` z"), *c3 = ghs_code("`q``");
+
+	CU_ASSERT_STRING_EQUAL(t, "a\\_\\*b\\*\\_ \\[l\\](u) \\`c\\` \\\\ x\\|y \\<i\\>\\&amp; "
+				  "\\~\\~s\\~\\~ \\$m\\$ http\\://h/p www\\.x.org me\\@x.org z");
+	CU_ASSERT_STRING_EQUAL(c1, "`a\\|b`");
+	CU_ASSERT_STRING_EQUAL(c2, "``x `y` z``");
+	CU_ASSERT_STRING_EQUAL(c3, "``` `q`` ```");
+	free(t);
+	free(c1);
+	free(c2);
+	free(c3);
 }
 
 static void test_summary_truncated(void)
@@ -321,6 +340,7 @@ static CU_TestInfo tests[] = {
 	{ "github annotation paths relative to the workspace", test_gha_relative },
 	{ "markdown summary", test_summary },
 	{ "markdown summary truncated at the limit", test_summary_truncated },
+	{ "markdown escapes: text and code spans read as written", test_markdown_escapes },
 	CU_TEST_INFO_NULL,
 };
 
