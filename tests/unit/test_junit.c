@@ -232,6 +232,43 @@ static void test_gha(void)
 	exp_report_release(&r[1]);
 }
 
+/* Lines of @s that start with @prefix. */
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+/* GitHub shows 10 annotations of a kind per step: the 10th place says how many more there are. */
+static void test_gha_cap(void)
+{
+	struct exp_scenario_report r;
+	char *out;
+
+	exp_report_init(&r, "ci/many.yaml");
+	for (unsigned i = 1; i <= 14; i++)
+		exp_report_add(&r, "MS101", EXP_FAILED, NULL, NULL, "bad", "ci/many.yaml", at(i, 1));
+	for (unsigned i = 1; i <= 10; i++)
+		exp_report_add(&r, "MS105", EXP_WARNED, NULL, NULL, "w", "ci/many.yaml", at(20 + i, 1));
+	exp_report_add(&r, "MS217", EXP_NOTED, NULL, NULL, "i", "ci/many.yaml", at(40, 1));
+	out = capture(gha_write, &r, 1);
+	CU_ASSERT_EQUAL(count_lines(out, "::error "), GHA_MAX_PER_KIND);
+	CU_ASSERT_EQUAL(count_lines(out, "::error file="), GHA_MAX_PER_KIND - 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error file=ci/many.yaml,line=9,col=1,title=MS101::bad\n"));
+	CU_ASSERT_PTR_NULL(strstr(out, "line=10,col=1,title=MS101"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error title=magos-sim::5 more failed checks not annotated: "
+					   "GitHub shows 10 error annotations per step"));
+	/* Exactly 10 warnings all fit; one info is one notice. */
+	CU_ASSERT_EQUAL(count_lines(out, "::warning file="), 10);
+	CU_ASSERT_PTR_NULL(strstr(out, "more warnings"));
+	CU_ASSERT_EQUAL(count_lines(out, "::notice file="), 1);
+	free(out);
+	exp_report_release(&r);
+}
+
 static void rel_is(const char *path, const char *base, const char *cwd, const char *want)
 {
 	char *got = gha_relative_path(path, base, cwd);
@@ -337,6 +374,7 @@ static CU_TestInfo tests[] = {
 	{ "junit document", test_junit_write },
 	{ "junit invalid input: errors, unique names, skipped", test_junit_invalid },
 	{ "github annotations and escaping", test_gha },
+	{ "github annotations: 10 of a kind per step, the last place says how many more", test_gha_cap },
 	{ "github annotation paths relative to the workspace", test_gha_relative },
 	{ "markdown summary", test_summary },
 	{ "markdown summary truncated at the limit", test_summary_truncated },
