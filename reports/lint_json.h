@@ -39,4 +39,20 @@ int lint_json_write(FILE *f, const struct lint_report *r, size_t nfiles, size_t 
  */
 int lint_json_write_rules(FILE *f);
 
+/*
+ * lint_sarif_write() - writes @r (borrowed) as a SARIF 2.1.0 log, for GitHub
+ * code scanning (upload-sarif) and other SARIF viewers, ending with a
+ * newline: one run whose tool.driver is magos-sim (version, semanticVersion,
+ * properties.commit) with every rule of lint_rules() (id, name, the summary
+ * as short and full description, the fix as help text and Markdown, helpUri
+ * = docs/lint-rules.md under tool_docs_url(), the default level, a tag:
+ * input, magos or fleet) and one result per finding in the report's order:
+ * ruleId, ruleIndex, level (error, warning, note for info), the message and,
+ * when the finding has a file, its location (a relative URI reference, a
+ * file: URI for an absolute path; startLine and startColumn when known,
+ * columns in Unicode code points).
+ * Returns: 0, or -1 when writing to @f failed.
+ */
+int lint_sarif_write(FILE *f, const struct lint_report *r);
+
 #endif

@@ -52,6 +52,89 @@ validate "compare JSON" compare-v1.schema.json "$tmp/cmp.json"
 check "lint JSON has findings to validate" grep -q '"rule": "MS' "$tmp/lint-findings.json"
 validate "lint JSON, with and without findings" lint-v1.schema.json "$tmp"/lint-*.json
 
+# SARIF 2.1.0 for code scanning, against the SARIF schema (the copy
+# @microsoft/jest-sarif ships), and saying what the JSON findings say.
+SARIF_SCHEMA=$CONSUMERS/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json
+"$SIM" lint --format sarif scenarios/ci-failing/ tests/lint/ >"$tmp/findings.sarif" 2>/dev/null
+"$SIM" lint --format sarif scenarios/ >"$tmp/clean.sarif" 2>/dev/null
+"$SIM" lint --list-rules --format sarif >"$tmp/rules.sarif" 2>/dev/null
+for f in findings clean rules; do
+	if node "$CONSUMERS/validate-json.js" "$SARIF_SCHEMA" "$tmp/$f.sarif" >"$tmp/v.out" 2>&1; then
+		ok "lint --format sarif ($f) is valid SARIF 2.1.0"
+	else
+		bad "lint --format sarif ($f) is valid SARIF 2.1.0"
+		head -n 8 "$tmp/v.out"
+	fi
+done
+sed 's/"level": "warning"/"level": "severe"/' "$tmp/findings.sarif" >"$tmp/bad-level.sarif"
+if node "$CONSUMERS/validate-json.js" "$SARIF_SCHEMA" "$tmp/bad-level.sarif" >/dev/null 2>&1; then
+	bad "the SARIF schema refuses a level SARIF does not have"
+else ok "the SARIF schema refuses a level SARIF does not have"; fi
+pyfacts "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+def say(good, what):
+    print(("ok   " if good else "FAIL ") + what)
+sarif = json.load(open(tmp + "/findings.sarif"))
+lint = json.load(open(tmp + "/lint-findings.json"))
+run = sarif["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+say(len(rules) >= 30 and all(r["help"]["text"] and r["helpUri"].startswith("https://") and
+    r["helpUri"].endswith("/lint-rules.md") for r in rules),
+    "SARIF: every rule has help text and the docs link (%d rules)" % len(rules))
+level = {"error": "error", "warning": "warning", "info": "note"}
+want = [(f["rule"], level[f["severity"]], f["file"], f["line"], f["column"], f["message"]) for f in lint["findings"]]
+got = []
+for r in run["results"]:
+    loc = r["locations"][0]["physicalLocation"] if r["locations"] else None
+    got.append((r["ruleId"], r["level"], loc and loc["artifactLocation"]["uri"],
+                loc["region"]["startLine"] if loc else 0, loc["region"].get("startColumn", 0) if loc else 0,
+                r["message"]["text"]))
+say(got == want, "SARIF: one result per finding, same rule, level, file, line, column and message (%d)" % len(got))
+say(all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run["results"]), "SARIF: ruleIndex points at the rule")
+d = run["tool"]["driver"]
+say(d["name"] == "magos-sim" and d["version"] and d["properties"]["commit"], "SARIF: the driver names version and commit")
+say(json.load(open(tmp + "/rules.sarif"))["runs"][0]["results"] == [] and
+    len(json.load(open(tmp + "/rules.sarif"))["runs"][0]["tool"]["driver"]["rules"]) == len(rules),
+    "SARIF: --list-rules gives every rule and no result")
+PY
+
+# run --events: JSON Lines, one object per transition, each valid against
+# event-v1, in timeline order, its wall time spec.start + elapsed.
+for n in fleet-gate-halt staging-failure-halts commit-mid-rollout; do
+	"$SIM" run --events - "scenarios/$n.yaml" >"$tmp/ev-$n.jsonl" 2>"$tmp/ev-$n.err"
+	check "run --events - writes $n's lines" test -s "$tmp/ev-$n.jsonl"
+	if node "$CONSUMERS/validate-json.js" --lines "$SCHEMAS/event-v1.schema.json" "$tmp/ev-$n.jsonl" \
+		>"$tmp/v.out" 2>&1; then
+		ok "every event line of $n is valid against event-v1"
+	else
+		bad "every event line of $n is valid against event-v1"
+		grep -v '^ok' "$tmp/v.out" | head -n 8
+	fi
+done
+"$SIM" run --events "$tmp/ev-file.jsonl" -q scenarios/fleet-gate-halt.yaml >/dev/null
+check "run --events FILE writes the same lines as --events -" cmp -s "$tmp/ev-file.jsonl" "$tmp/ev-fleet-gate-halt.jsonl"
+expect_rc "--events with -n above 1 is a usage error" 2 "$SIM" run -n 2 --events - scenarios/fleet-gate-halt.yaml
+pyfacts "$tmp" <<'PY'
+import datetime, json, sys
+tmp = sys.argv[1]
+def say(good, what):
+    print(("ok   " if good else "FAIL ") + what)
+for n in ("fleet-gate-halt", "staging-failure-halts", "commit-mid-rollout"):
+    ev = [json.loads(l) for l in open(tmp + "/ev-%s.jsonl" % n)]
+    js = json.load(open(tmp + "/run-%s.json" % n))
+    tl = js["timeline"]
+    start = datetime.datetime.fromisoformat(js["scenario"]["start"].replace("Z", "+00:00"))
+    same = len(ev) == len(tl) and all(
+        (e["elapsed_ms"], e["kind"], e["namespace"], e["name"], e["change"], e["phase"], e["reason"], e["message"]) ==
+        (t["t_ms"], t["kind"], t["namespace"], t["name"], t["change"], t["phase"], t["reason"], t["message"])
+        for e, t in zip(ev, tl))
+    say(same, "%s: one event per timeline transition, in order (%d)" % (n, len(ev)))
+    wall = all(datetime.datetime.fromisoformat(e["time"].replace("Z", "+00:00")) ==
+               start + datetime.timedelta(milliseconds=e["elapsed_ms"]) for e in ev)
+    say(wall, "%s: every event's time is spec.start + elapsed_ms, in UTC" % n)
+PY
+
 # Every document says which program wrote it; the schemas insist.
 pyfacts "$tmp" <<'PY'
 import glob, json, re, subprocess, sys

@@ -1,5 +1,6 @@
-// Validates JSON documents against a JSON Schema (draft 2020-12) with Ajv in
-// strict mode, formats checked (ajv-formats).
+// Validates JSON documents against a JSON Schema with Ajv, formats checked
+// (ajv-formats): draft 2020-12 (magos-sim's own schemas, strict mode) or
+// draft-04 (the SARIF 2.1.0 schema, which predates strict mode's rules).
 //
 //   node validate-json.js SCHEMA FILE...      (FILE '-' reads stdin)
 //   node validate-json.js --lines SCHEMA FILE (one document per line: JSON Lines)
@@ -9,7 +10,6 @@
 // itself invalid fails before any document is read.
 'use strict';
 const fs = require('fs');
-const path = require('path');
 const Ajv2020 = require('ajv/dist/2020').default;
 const addFormats = require('ajv-formats').default;
 
@@ -20,14 +20,17 @@ if (args.length < 2) {
 	console.error('usage: node validate-json.js [--lines] SCHEMA FILE...');
 	process.exit(2);
 }
-const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+const schema = JSON.parse(fs.readFileSync(args[0], 'utf8'));
+let ajv;
+if (/draft-04/.test(schema.$schema || '')) {
+	const AjvDraft04 = require('ajv-draft-04').default;
+	// Its language pattern has a stray ']' that only a non-Unicode RegExp accepts.
+	ajv = new AjvDraft04({ strict: false, allErrors: true, unicodeRegExp: false });
+} else {
+	ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+}
 addFormats(ajv);
-// Schemas beside the first one can be referenced by their $id.
-const dir = path.dirname(args[0]);
-for (const f of fs.readdirSync(dir))
-	if (f.endsWith('.schema.json') && path.join(dir, f) !== args[0])
-		ajv.addSchema(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
-const validate = ajv.compile(JSON.parse(fs.readFileSync(args[0], 'utf8')));
+const validate = ajv.compile(schema);
 
 let failed = 0;
 function check(name, text) {
