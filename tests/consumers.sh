@@ -109,4 +109,68 @@ else
 	echo "skip Markdown rendering: marked not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
 fi
 
+# ------------------------------------------------------------------ Chrome trace
+trace_checks() {
+	for n in fleet-gate-halt staging-failure-halts fleet-rollback-pinned multi-region-prod default-parallel; do
+		"$SIM" run -q --trace "$tmp/$n.trace.json" "scenarios/$n.yaml" >/dev/null 2>&1
+		if node "$CONSUMERS/check-trace.js" "$tmp/$n.trace.json" >"$tmp/tr.out" 2>&1; then
+			ok "trace of $n passes the strict Trace Event Format checks"
+		else
+			bad "trace of $n passes the strict Trace Event Format checks"
+			grep -A1 '^FAIL' "$tmp/tr.out" | head -n 8
+		fi
+	done
+	# The aggregated form of a large fleet too.
+	sh scripts/gen-fleet.sh 2100 100 4 >"$tmp/fleet2k.yaml"
+	"$SIM" run -q --trace "$tmp/agg.trace.json" "$tmp/fleet2k.yaml" >/dev/null 2>&1
+	if node "$CONSUMERS/check-trace.js" "$tmp/agg.trace.json" >"$tmp/tr.out" 2>&1; then
+		ok "trace of a 2 100-member fleet (aggregated) passes the strict checks"
+	else
+		bad "trace of a 2 100-member fleet (aggregated) passes the strict checks"
+		grep -A1 '^FAIL' "$tmp/tr.out" | head -n 8
+	fi
+	# The checker fails what the trace used to be (tid 0, displayTimeUnit, "value" series).
+	sed 's/"tid":1,/"tid":0,/' "$tmp/fleet-gate-halt.trace.json" >"$tmp/tid0.json"
+	sed 's/^\],$/],"displayTimeUnit":"ms",/' "$tmp/fleet-gate-halt.trace.json" >"$tmp/dtu.json"
+	sed 's/"args":{"jobs":/"args":{"value":/' "$tmp/staging-failure-halts.trace.json" >"$tmp/value.json"
+	for b in tid0 dtu value; do
+		if node "$CONSUMERS/check-trace.js" "$tmp/$b.json" >/dev/null 2>&1; then
+			bad "the trace checker refuses the $b variant"
+		else ok "the trace checker refuses the $b variant"; fi
+	done
+}
+if command -v node >/dev/null 2>&1; then
+	trace_checks
+elif required; then
+	bad "node not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+else
+	echo "skip trace checks: node not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+fi
+
+# ------------------------------------------------------------------ Kubernetes manifests
+# The Indexed Job of docs/scale-out.md against the Kubernetes API schemas
+# (kubernetes-models: types, required fields, enums).  The CRD kinds of the
+# examples are checked against the pinned CRDs by scripts/check-manifests.sh
+# (it reads ../shared, which make check does not).
+if command -v node >/dev/null 2>&1 && [ -d "$CONSUMERS/node_modules/kubernetes-models" ]; then
+	if node "$CONSUMERS/check-k8s.js" scripts/k8s-trials-job.yaml >"$tmp/k8s.out" 2>&1 &&
+		grep -q '^ok   scripts/k8s-trials-job.yaml#1 Job/magos-trials$' "$tmp/k8s.out"; then
+		ok "scripts/k8s-trials-job.yaml is a valid batch/v1 Job"
+	else
+		bad "scripts/k8s-trials-job.yaml is a valid batch/v1 Job"
+		show "$tmp/k8s.out"
+	fi
+	sed 's/completionMode: Indexed/completionMode: Indexd/' scripts/k8s-trials-job.yaml >"$tmp/badjob.yaml"
+	sed 's/parallelism: 8 /parallelism: "8" /' scripts/k8s-trials-job.yaml >"$tmp/badjob2.yaml"
+	for b in badjob badjob2; do
+		if node "$CONSUMERS/check-k8s.js" "$tmp/$b.yaml" >/dev/null 2>&1; then
+			bad "the Kubernetes schema refuses $b"
+		else ok "the Kubernetes schema refuses $b"; fi
+	done
+elif required; then
+	bad "kubernetes-models not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+else
+	echo "skip Kubernetes schemas: kubernetes-models not installed (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+fi
+
 finish
