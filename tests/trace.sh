@@ -12,7 +12,9 @@
 #     thread and start in time order there, B/E balanced, instants with a
 #     scope, counters with numeric args, process_name for every pid and
 #     thread_name for every thread that has events;
-#   - every Mermaid block is a ```mermaid fence holding `gantt`, dateFormat
+#   - every Mermaid block is a ```mermaid fence holding an init directive
+#     (the section labels' margin), `gantt`, a comment naming the version and
+#     the commit, dateFormat
 #     YYYY-MM-DD HH:mm:ss.SSS, task lines `NAME :TAGS, ID, START, END` with
 #     zone-free dates from 2023-01-01 00:00, names carrying none of what
 #     Mermaid's gantt lexer stops at (`:`, `#`, `;`, `%`) nor `<`, `>`, `&`,
@@ -142,8 +144,13 @@ import re, sys
 
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
 errs = []
-if lines[0] != "```mermaid" or lines[1] != "gantt":
-    errs.append("does not open with ```mermaid and gantt")
+# The fence, the init directive that widens the section labels' margin, gantt,
+# then a comment naming the version and commit.
+if lines[0] != "```mermaid" or lines[2] != "gantt" or \
+        not re.fullmatch(r'%%\{init: \{"gantt": \{"leftPadding": \d+\}\}\}%%', lines[1]) or \
+        not re.fullmatch(r"    %% magos-sim \S+ \(commit \S+\)", lines[3]):
+    errs.append("does not open with ```mermaid, the init directive, gantt and the version comment")
+lines = [lines[0]] + lines[2:3] + lines[4:]
 if "```" not in lines[2:]:
     errs.append("no closing fence")
 if "    dateFormat YYYY-MM-DD HH:mm:ss.SSS" not in lines:
