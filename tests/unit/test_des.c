@@ -79,7 +79,7 @@ static struct obj *ws(const char *ns, const char *name)
 static struct ctl_result reconcile_loop(void *ctx, struct des *w, const char *ns, const char *name,
 					int64_t now)
 {
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 	uint64_t *count = ctx;
 	char v[32];
 
@@ -171,7 +171,7 @@ static void test_budget_without_reconciles(void)
 static struct ctl_result reconcile_poll(void *ctx, struct des *w, const char *ns, const char *name,
 					int64_t now)
 {
-	struct ctl_result r = { 0, false, 30000 };
+	struct ctl_result r = { .requeue_after_ms = 30000 };
 	char v[32];
 
 	(void)ctx;
@@ -218,7 +218,7 @@ static struct ctl_result reconcile_status(void *ctx, struct des *w, const char *
 					  const char *name, int64_t now)
 {
 	const struct obj *o = api_get(des_api(w), "Workspace", ns, name);
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 	struct val *p;
 
 	(void)ctx;
@@ -284,7 +284,7 @@ static struct ctl_result reconcile_summary(void *ctx, struct des *w, const char 
 	struct api_list l;
 	struct val *p = val_new_map();
 	int64_t planning = 0;
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 
 	(void)ctx;
 	(void)now;
