@@ -1058,8 +1058,6 @@ struct frc *frc_register(struct des *w, const struct frc_params *p)
 	api_changes_init(&f->changes);
 
 	f->ctl = ctl_new(w, FRC_CONTROLLER, reconcile, f);
-	/* controller-runtime v0.24.1's default (UsePriorityQueue unset), one worker */
-	ctl_set_queue(f->ctl, CTL_QUEUE_PRIORITY);
 	ctl_for(f->ctl, KIND_FLEET, NULL, NULL);
 	ctl_watches(f->ctl, KIND_STAGESET, map_stageset_to_fleets, f, NULL, NULL);
 	return f;

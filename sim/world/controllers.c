@@ -8,39 +8,32 @@
 
 #define BACKOFF_BASE_MS 5
 #define BACKOFF_MAX_MS 1000000 /* 1000 s */
-#define BUCKET_TOKEN_MS 100    /* 10 per second: one token every 100 ms */
-#define BUCKET_BURST 100
 
 #define READY (-1)          /* item.ready_at of a ready priority-queue entry */
 #define NOPOS ((size_t)-1)  /* item.hpos of an item in neither heap */
 
 /*
  * A key the controller has seen.  Items live until the controller is freed:
- * they carry the back-off count and the key's timer, and the strings are
- * borrowed by notices and causes.
+ * they carry the back-off count, and the strings are borrowed by notices and
+ * causes.
  *
- * Classic queue (client-go): queued <=> dirty && !processing, and then the
- * item is on the FIFO list exactly once; the timer is independent of both.
- *
- * Priority queue: `queued` says the key has an entry (upstream's `items`
- * map).  A queued item is in exactly one place: the waiting heap (ready_at
- * >= 0, with a timer), the ready heap (ready_at == READY, not processing),
- * or parked (ready_at == READY and processing: re-added while its pass
- * runs; it enters the ready heap when the pass is done).
+ * `queued` says the key has a queue entry (upstream's `items` map).  A
+ * queued item is in exactly one place: the waiting heap (ready_at >= 0,
+ * with a timer), the ready heap (ready_at == READY, not processing), or
+ * parked (ready_at == READY and processing: re-added while its pass runs;
+ * it enters the ready heap when the pass is done).
  */
 struct item {
 	struct item *hnext; /* hash chain */
-	struct item *qnext; /* classic FIFO link */
 	char *ns, *name;
 	uint32_t hash;
 	bool processing;    /* handed to a worker, not yet done (upstream: locked) */
-	bool dirty;         /* classic: added since it was last handed out */
-	bool queued;        /* priority queue: has an entry */
-	int priority;       /* priority queue entry: priority */
-	uint64_t counter;   /* priority queue entry: insertion counter (FIFO among equal priorities) */
-	int64_t ready_at;   /* priority queue entry: ms its delay ends, READY when ready */
+	bool queued;        /* has an entry */
+	int priority;       /* entry: priority */
+	uint64_t counter;   /* entry: insertion counter (FIFO among equal priorities) */
+	int64_t ready_at;   /* entry: ms its delay ends, READY when ready */
 	size_t hpos;        /* index in the ready or waiting heap, NOPOS in neither */
-	evq_handle timer;   /* pending delay (classic AddAfter, or a waiting entry), 0 when none */
+	evq_handle timer;   /* a waiting entry's timer, 0 when none */
 	int64_t timer_at;
 	uint32_t failures;  /* rate limiter: rate-limited adds since the last Forget */
 };
@@ -77,17 +70,10 @@ struct ctl {
 	ctl_end_fn end;
 	ctl_drop_fn drop;
 	int64_t duration_ms;
-	enum ctl_queue queue;
-	bool used; /* something was added: the queue kind is fixed */
 
 	struct item **buckets;
 	size_t nbuckets, nitems;
 
-	/* classic FIFO */
-	struct item *head, *tail;
-	size_t qlen;
-
-	/* priority queue */
 	struct heap ready, waiting;
 	size_t nparked;
 	uint64_t counter; /* upstream addedCounter */
@@ -96,9 +82,6 @@ struct ctl {
 	int nworkers, nbusy;
 	bool start_pending;
 	uint64_t reconciles;
-
-	int64_t bucket_tokens_ms; /* classic: token bucket content in ms of refill (100 ms = 1 token) */
-	int64_t bucket_last_ms;
 
 	struct reg **regs;
 	size_t nregs;
@@ -159,7 +142,6 @@ static struct item *get_item(struct ctl *c, const char *ns, const char *name)
 	it->hnext = c->buckets[h & (c->nbuckets - 1)];
 	c->buckets[h & (c->nbuckets - 1)] = it;
 	c->nitems++;
-	c->used = true;
 	return it;
 }
 
@@ -251,11 +233,6 @@ static bool less_waiting(const struct item *x, const struct item *y)
 
 static void worker_start(struct des *w, void *ctx, void *arg);
 
-static bool has_ready(const struct ctl *c)
-{
-	return c->queue == CTL_QUEUE_PRIORITY ? c->ready.n > 0 : c->head != NULL;
-}
-
 /*
  * Schedules a worker start when one is idle and there is work.  One pass
  * starts per event, so everything that arrives at the same instant first
@@ -264,84 +241,16 @@ static bool has_ready(const struct ctl *c)
  */
 static void kick(struct ctl *c)
 {
-	if (c->nbusy >= c->nworkers || c->start_pending || !has_ready(c))
+	if (c->nbusy >= c->nworkers || c->start_pending || c->ready.n == 0)
 		return;
 	c->start_pending = true;
 	des_at(c->w, des_now(c->w), DES_PRIO_RECONCILE, worker_start, c, NULL);
 }
 
-/* ---- the classic queue (client-go workqueue) ---- */
-
-static void push(struct ctl *c, struct item *it)
-{
-	it->qnext = NULL;
-	if (c->tail)
-		c->tail->qnext = it;
-	else
-		c->head = it;
-	c->tail = it;
-	c->qlen++;
-	kick(c);
-}
-
-/* workqueue Add */
-static void classic_add(struct ctl *c, struct item *it)
-{
-	if (it->dirty)
-		return;
-	it->dirty = true;
-	if (it->processing)
-		return;
-	push(c, it);
-}
-
-static void classic_timer_fire(struct des *w, void *ctx, void *arg)
-{
-	struct item *it = arg;
-
-	(void)w;
-	it->timer = 0;
-	classic_add(ctx, it);
-}
-
-/* delaying queue AddAfter: one timer per key, the earliest wins */
-static void classic_add_after(struct ctl *c, struct item *it, int64_t delay_ms)
-{
-	int64_t at;
-
-	if (delay_ms <= 0) {
-		classic_add(c, it);
-		return;
-	}
-	at = des_now(c->w) + delay_ms;
-	if (it->timer) {
-		if (at < it->timer_at) {
-			des_reschedule(c->w, it->timer, at, DES_PRIO_DELIVERY);
-			it->timer_at = at;
-		}
-		return;
-	}
-	it->timer = des_at(c->w, at, DES_PRIO_DELIVERY, classic_timer_fire, c, it);
-	it->timer_at = at;
-}
-
-static struct item *classic_get(struct ctl *c)
-{
-	struct item *it = c->head;
-
-	c->head = it->qnext;
-	if (!c->head)
-		c->tail = NULL;
-	c->qlen--;
-	it->qnext = NULL;
-	it->dirty = false;
-	return it;
-}
-
-/* ---- the priority queue (controller-runtime pkg/controller/priorityqueue) ---- */
+/* ---- the queue (controller-runtime pkg/controller/priorityqueue) ---- */
 
 /* Puts a ready entry where it belongs: the ready heap, or parked while its key is locked. */
-static void pq_make_ready(struct ctl *c, struct item *it)
+static void make_ready(struct ctl *c, struct item *it)
 {
 	it->ready_at = READY;
 	if (it->processing) {
@@ -352,10 +261,10 @@ static void pq_make_ready(struct ctl *c, struct item *it)
 	kick(c);
 }
 
-static void pq_timer_fire(struct des *w, void *ctx, void *arg);
+static void timer_fire(struct des *w, void *ctx, void *arg);
 
 /* Arms, moves or keeps the timer of a waiting entry so it fires at its ready time. */
-static void pq_arm(struct ctl *c, struct item *it)
+static void arm_timer(struct ctl *c, struct item *it)
 {
 	if (it->timer) {
 		if (it->timer_at != it->ready_at) {
@@ -364,7 +273,7 @@ static void pq_arm(struct ctl *c, struct item *it)
 		}
 		return;
 	}
-	it->timer = des_at(c->w, it->ready_at, DES_PRIO_DELIVERY, pq_timer_fire, c, it);
+	it->timer = des_at(c->w, it->ready_at, DES_PRIO_DELIVERY, timer_fire, c, it);
 	it->timer_at = it->ready_at;
 }
 
@@ -373,7 +282,7 @@ static void pq_arm(struct ctl *c, struct item *it)
  * in (ready time, priority, counter) order, each drawing a new counter so
  * entries are served in the order they became ready.
  */
-static void pq_move_due(struct ctl *c)
+static void move_due(struct ctl *c)
 {
 	int64_t now = des_now(c->w);
 
@@ -386,52 +295,39 @@ static void pq_move_due(struct ctl *c)
 			it->timer = 0;
 		}
 		it->counter = c->counter++;
-		pq_make_ready(c, it);
+		make_ready(c, it);
 	}
 }
 
-static void pq_timer_fire(struct des *w, void *ctx, void *arg)
+static void timer_fire(struct des *w, void *ctx, void *arg)
 {
 	struct item *it = arg;
 
 	(void)w;
 	it->timer = 0;
-	pq_move_due(ctx);
+	move_due(ctx);
 }
 
-/* ItemExponentialFailureRateLimiter.When (and, classic, the bucket: DefaultTypedControllerRateLimiter) */
-static int64_t rate_limit_when(struct ctl *c, struct item *it)
+/*
+ * ItemExponentialFailureRateLimiter(5ms, 1000s).When, the priority queue's
+ * default limiter: 5 ms x 2^failures, capped; counts one more failure.
+ */
+static int64_t rate_limit_when(struct item *it)
 {
-	int64_t now = des_now(c->w);
-	int64_t backoff, bucket = 0;
 	uint32_t exp = it->failures++;
 
 	if (exp >= 20 || ((int64_t)BACKOFF_BASE_MS << exp) > BACKOFF_MAX_MS)
-		backoff = BACKOFF_MAX_MS;
-	else
-		backoff = (int64_t)BACKOFF_BASE_MS << exp;
-	if (c->queue == CTL_QUEUE_PRIORITY)
-		return backoff;
-
-	/* x/time/rate reserve: refill since the last reservation, take a token, wait for a deficit */
-	c->bucket_tokens_ms += now - c->bucket_last_ms;
-	if (c->bucket_tokens_ms > BUCKET_BURST * BUCKET_TOKEN_MS)
-		c->bucket_tokens_ms = BUCKET_BURST * BUCKET_TOKEN_MS;
-	c->bucket_last_ms = now;
-	c->bucket_tokens_ms -= BUCKET_TOKEN_MS;
-	if (c->bucket_tokens_ms < 0)
-		bucket = -c->bucket_tokens_ms;
-	return backoff > bucket ? backoff : bucket;
+		return BACKOFF_MAX_MS;
+	return (int64_t)BACKOFF_BASE_MS << exp;
 }
 
-/* lockedAddWithOpts for one key */
-static void pq_add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_limited,
-		   int priority)
+/* AddWithOpts (lockedAddWithOpts) for one key; Add, AddAfter and AddRateLimited are its cases */
+static void add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_limited, int priority)
 {
 	int64_t ready_at = READY;
 
 	if (rate_limited) {
-		int64_t rl = rate_limit_when(c, it);
+		int64_t rl = rate_limit_when(it);
 
 		if (after_ms == 0 || rl < after_ms)
 			after_ms = rl;
@@ -446,9 +342,9 @@ static void pq_add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_l
 		it->ready_at = ready_at;
 		if (ready_at != READY) {
 			heap_push(&c->waiting, it);
-			pq_arm(c, it);
+			arm_timer(c, it);
 		} else {
-			pq_make_ready(c, it);
+			make_ready(c, it);
 		}
 		return;
 	}
@@ -480,50 +376,22 @@ static void pq_add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_l
 			des_cancel(c->w, it->timer);
 			it->timer = 0;
 		}
-		pq_make_ready(c, it);
+		make_ready(c, it);
 		return;
 	}
 	it->ready_at = ready_at;
 	heap_push(&c->waiting, it);
-	pq_arm(c, it);
+	arm_timer(c, it);
 }
 
-static struct item *pq_get(struct ctl *c)
+/* GetWithPriority: the best ready entry leaves the queue (the caller locks its key) */
+static struct item *get(struct ctl *c)
 {
 	struct item *it = c->ready.a[0];
 
 	heap_remove(&c->ready, it);
 	it->queued = false;
 	return it;
-}
-
-/* ---- adds, by kind ---- */
-
-/* Add (and, in the priority queue, AddWithOpts{Priority}) */
-static void add(struct ctl *c, struct item *it, int priority)
-{
-	if (c->queue == CTL_QUEUE_PRIORITY)
-		pq_add(c, it, 0, false, priority);
-	else
-		classic_add(c, it);
-}
-
-/* AddAfter (AddWithOpts{After, Priority}) */
-static void add_after(struct ctl *c, struct item *it, int64_t delay_ms, int priority)
-{
-	if (c->queue == CTL_QUEUE_PRIORITY)
-		pq_add(c, it, delay_ms > 0 ? delay_ms : 0, false, priority);
-	else
-		classic_add_after(c, it, delay_ms);
-}
-
-/* AddRateLimited (AddWithOpts{RateLimited, Priority}) */
-static void add_rate_limited(struct ctl *c, struct item *it, int priority)
-{
-	if (c->queue == CTL_QUEUE_PRIORITY)
-		pq_add(c, it, 0, true, priority);
-	else
-		classic_add_after(c, it, rate_limit_when(c, it));
 }
 
 /* ---- a pass ---- */
@@ -540,27 +408,23 @@ static void finish(struct ctl *c, struct worker *wk)
 	}
 	r = wk->res;
 	if (r.err)
-		add_rate_limited(c, it, wk->priority);
+		add(c, it, 0, true, wk->priority);
 	else if (r.requeue_after_ms > 0) {
-		it->failures = 0;
-		add_after(c, it, r.requeue_after_ms, wk->priority);
+		it->failures = 0; /* Forget */
+		add(c, it, r.requeue_after_ms, false, wk->priority);
 	} else if (r.requeue)
-		add_rate_limited(c, it, wk->priority);
+		add(c, it, 0, true, wk->priority);
 	else
-		it->failures = 0;
+		it->failures = 0; /* Forget */
 
-	/* Done */
+	/* Done: a parked entry takes its place among the ready ones */
 	it->processing = false;
 	wk->it = NULL;
 	memset(&wk->res, 0, sizeof(wk->res));
 	c->nbusy--;
-	if (c->queue == CTL_QUEUE_PRIORITY) {
-		if (it->queued && it->ready_at == READY) {
-			c->nparked--;
-			heap_push(&c->ready, it);
-		}
-	} else if (it->dirty) {
-		push(c, it);
+	if (it->queued && it->ready_at == READY) {
+		c->nparked--;
+		heap_push(&c->ready, it);
 	}
 	kick(c);
 }
@@ -580,7 +444,7 @@ static void worker_start(struct des *w, void *ctx, void *arg)
 
 	(void)arg;
 	c->start_pending = false;
-	if (c->nbusy >= c->nworkers || !has_ready(c))
+	if (c->nbusy >= c->nworkers || c->ready.n == 0)
 		return;
 	for (int i = 0; i < c->nworkers; i++)
 		if (!c->workers[i].it) {
@@ -588,14 +452,9 @@ static void worker_start(struct des *w, void *ctx, void *arg)
 			break;
 		}
 	assert(wk);
-	/* Get */
-	if (c->queue == CTL_QUEUE_PRIORITY) {
-		it = pq_get(c);
-		wk->priority = it->priority;
-	} else {
-		it = classic_get(c);
-		wk->priority = 0;
-	}
+	/* GetWithPriority */
+	it = get(c);
+	wk->priority = it->priority;
 	it->processing = true;
 	wk->it = it;
 	c->nbusy++;
@@ -637,9 +496,9 @@ static void enqueue_keys(struct ctl *c, const struct obj *o, const struct reg *r
 	r->map(r->map_ctx, c->w, o, &c->keys);
 	for (size_t i = 0; i < c->keys.n; i++)
 		add(c,
-		    get_item(c, c->keys.items[i].ns ? c->keys.items[i].ns : "",
-			     c->keys.items[i].name),
-		    priority);
+		       get_item(c, c->keys.items[i].ns ? c->keys.items[i].ns : "",
+				c->keys.items[i].name),
+		       0, false, priority);
 }
 
 static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
@@ -653,7 +512,7 @@ static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
 		return;
 	priority = event_priority(c, type, old, new);
 	if (!r->map) {
-		add(c, get_item(c, new->ns, new->name), priority);
+		add(c, get_item(c, new->ns, new->name), 0, false, priority);
 		return;
 	}
 	if (old)
@@ -688,15 +547,12 @@ struct ctl *ctl_new(struct des *w, const char *name, ctl_reconcile_fn fn, void *
 	c->fn = fn;
 	c->ctx = ctx;
 	c->duration_ms = des_params(w)->reconcile_ms;
-	c->queue = CTL_QUEUE_CLASSIC;
 	c->nbuckets = 64;
 	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
 	c->ready.less = less_ready;
 	c->waiting.less = less_waiting;
 	c->nworkers = 1;
 	c->workers = xcalloc(1, sizeof(*c->workers));
-	c->bucket_tokens_ms = BUCKET_BURST * BUCKET_TOKEN_MS;
-	c->bucket_last_ms = des_now(w);
 	des_add_controller(w, c);
 	return c;
 }
@@ -735,12 +591,6 @@ void ctl_set_duration(struct ctl *c, int64_t ms)
 {
 	assert(ms >= 0);
 	c->duration_ms = ms;
-}
-
-void ctl_set_queue(struct ctl *c, enum ctl_queue q)
-{
-	assert(!c->used);
-	c->queue = q;
 }
 
 void ctl_set_workers(struct ctl *c, int n)
@@ -801,17 +651,17 @@ void ctl_keys_add(struct ctl_keys *k, const char *ns, const char *name)
 
 void ctl_enqueue(struct ctl *c, const char *ns, const char *name)
 {
-	add(c, get_item(c, ns ? ns : "", name), 0);
+	ctl_add(c, ns, name, 0, 0);
 }
 
 void ctl_enqueue_after(struct ctl *c, const char *ns, const char *name, int64_t delay_ms)
 {
-	add_after(c, get_item(c, ns ? ns : "", name), delay_ms, 0);
+	ctl_add(c, ns, name, delay_ms, 0);
 }
 
 void ctl_add(struct ctl *c, const char *ns, const char *name, int64_t delay_ms, int priority)
 {
-	add_after(c, get_item(c, ns ? ns : "", name), delay_ms, priority);
+	add(c, get_item(c, ns ? ns : "", name), delay_ms > 0 ? delay_ms : 0, false, priority);
 }
 
 const char *ctl_name(const struct ctl *c)
@@ -826,7 +676,7 @@ uint64_t ctl_reconciles(const struct ctl *c)
 
 size_t ctl_queue_len(const struct ctl *c)
 {
-	return c->queue == CTL_QUEUE_PRIORITY ? c->ready.n + c->nparked : c->qlen;
+	return c->ready.n + c->nparked;
 }
 
 int ctl_busy(const struct ctl *c)
@@ -846,7 +696,7 @@ bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *prior
 {
 	const struct item *it = find_item(c, ns ? ns : "", name, hash_key(ns ? ns : "", name));
 
-	if (c->queue != CTL_QUEUE_PRIORITY || !it || !it->queued)
+	if (!it || !it->queued)
 		return false;
 	if (priority)
 		*priority = it->priority;

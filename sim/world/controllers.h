@@ -5,42 +5,38 @@
  * controller-runtime emulation: per controller one work queue keyed by
  * namespace/name, MaxConcurrentReconciles workers, watches that map store
  * events to keys, RequeueAfter, and the default rate limiter for errors.
- * Two queues (ctl_set_queue()), both exact in integer ms:
  *
- * CTL_QUEUE_PRIORITY - controller-runtime v0.23/v0.24's default
- * (pkg/controller/priorityqueue, UsePriorityQueue unset = true):
+ * The queue is controller-runtime's priority queue
+ * (pkg/controller/priorityqueue), which every pinned controller runs:
+ * UsePriorityQueue defaults to true in v0.23 (Magos) and v0.24
+ * (stageset-controller) and neither project sets it.  Exact in integer ms:
  *   - one entry per key, with a ready time, a priority and an insertion
  *     counter.  Adding a key that has an entry keeps the earliest ready time
- *     (an immediate add makes a delayed entry ready at once) and the highest
- *     priority; raising the priority draws a new counter, nothing else does;
+ *     (an immediate add makes a delayed entry ready at once, and no later
+ *     pass comes of the delay) and the highest priority; raising the
+ *     priority draws a new counter, nothing else does;
  *   - ready entries are served highest priority first, then by counter
  *     (FIFO).  An entry whose delay expires draws a new counter then, so it
  *     queues behind what became ready before it; entries due at one instant
  *     become ready in (ready time, priority, counter) order;
  *   - a key handed to a worker is locked until its pass is done: an add
  *     meanwhile makes a new entry (with its counter) that is served only
- *     after that, in its place by priority and counter;
+ *     after that, in its place by priority and counter; a key is never in
+ *     two passes at once;
  *   - priorities: CTL_PRIORITY_LOW (-100) for the informers' initial list
  *     (des_initial_list()) and for updates whose resourceVersion did not
  *     change, 0 for every other event and for ctl_enqueue(); a pass's
  *     requeue keeps the priority its key was dequeued with
  *     (reconcileHandler), so a key first seen at start-up stays low until an
  *     event raises it;
- *   - rate limiter: per key 5 ms x 2^failures capped at 1000 s (failures
- *     counted since the last Forget); no token bucket.
+ *   - rate limiter (ItemExponentialFailureRateLimiter, the priority queue's
+ *     default): per key 5 ms x 2^failures capped at 1000 s, failures counted
+ *     since the last Forget.  No token bucket: the 10 qps / burst 100 bucket
+ *     of DefaultTypedControllerRateLimiter comes only with the classic
+ *     client-go queue, which no pinned controller runs.
  *
- * CTL_QUEUE_CLASSIC - client-go's workqueue with DefaultTypedControllerRateLimiter
- * (controller-runtime with UsePriorityQueue false): a key added while it is
- * queued is dropped (de-duplication); a key added while it is being
- * reconciled is marked dirty and queued at the tail when that pass is done;
- * keys come out first in, first out.  AddAfter keeps one timer per key
- * beside the queue: a later AddAfter only moves it earlier.  The rate
- * limiter is the larger of the per-key back-off above and a controller-wide
- * token bucket of 10 per second, burst 100, that every rate-limited add
- * draws one token from.
- *
- * After a pass (controller-runtime's reconcileHandler), with P the priority
- * the key was dequeued with (0 in the classic queue):
+ * After a pass (reconcileHandler), with P the priority the key was dequeued
+ * with:
  *   error            -> rate-limited add at P (RequeueAfter/Requeue ignored)
  *   requeue_after>0  -> Forget; add after requeue_after_ms at P
  *   requeue          -> rate-limited add at P
@@ -52,6 +48,9 @@
  * with ctl_set_duration()) plus the pass's own ctl_result.busy_ms.  At the
  * end of that hold the end callback (ctl_set_end()) runs, for writes a pass
  * makes when it returns, then the result is handled and the key unlocked.
+ * One pass starts per event at DES_PRIO_RECONCILE, so what arrives at an
+ * instant (deliveries, expiring delays) is queued before the next key of
+ * that instant is picked.
  */
 
 #include <stdbool.h>
@@ -64,12 +63,6 @@
 
 /* The priority of the informers' initial list and of unchanged updates (handler.LowPriority). */
 #define CTL_PRIORITY_LOW (-100)
-
-/* Which work queue a controller runs (see the top of this file). */
-enum ctl_queue {
-	CTL_QUEUE_CLASSIC,  /* client-go workqueue, bucket rate limiter */
-	CTL_QUEUE_PRIORITY, /* controller-runtime priorityqueue, per-key back-off only */
-};
 
 /*
  * What a reconcile returns.  Zero-initialise it ({ 0 }): the last two
@@ -148,12 +141,6 @@ void ctl_free(struct ctl *c);
 void ctl_set_duration(struct ctl *c, int64_t ms);
 
 /*
- * ctl_set_queue() - the work queue @c runs (CTL_QUEUE_CLASSIC until set).
- * Call before anything is added to @c (asserted).
- */
-void ctl_set_queue(struct ctl *c, enum ctl_queue q);
-
-/*
  * ctl_set_workers() - MaxConcurrentReconciles: @n >= 1 passes of distinct
  * keys at once (1 until set).  Call while no pass is running (asserted).
  */
@@ -199,11 +186,7 @@ void ctl_enqueue(struct ctl *c, const char *ns, const char *name);
 /* ctl_enqueue_after() - AddAfter(@ns/@name, @delay_ms) at priority 0; <= 0 adds now. */
 void ctl_enqueue_after(struct ctl *c, const char *ns, const char *name, int64_t delay_ms);
 
-/*
- * ctl_add() - AddWithOpts(@ns/@name, After @delay_ms (<= 0: now), Priority
- * @priority).  The classic queue has no priorities: there it is
- * ctl_enqueue_after().  Cannot fail.
- */
+/* ctl_add() - AddWithOpts(@ns/@name, After @delay_ms (<= 0: now), Priority @priority).  Cannot fail. */
 void ctl_add(struct ctl *c, const char *ns, const char *name, int64_t delay_ms, int priority);
 
 /* ctl_name() - the controller's name (borrowed). */
@@ -214,8 +197,8 @@ uint64_t ctl_reconciles(const struct ctl *c);
 
 /*
  * ctl_queue_len() - keys ready in the queue: not those waiting for a delay
- * and not those being reconciled, but (priority queue, as its Len()) a key
- * re-added while its pass runs.
+ * and not those being reconciled, but (as upstream's Len()) a key re-added
+ * while its pass runs.
  */
 size_t ctl_queue_len(const struct ctl *c);
 
@@ -223,11 +206,10 @@ size_t ctl_queue_len(const struct ctl *c);
 int ctl_busy(const struct ctl *c);
 
 /*
- * ctl_entry() - the priority-queue entry of @ns/@name: true when the key has
- * one (ready, waiting or re-added while its pass runs), with its priority in
+ * ctl_entry() - the queue entry of @ns/@name: true when the key has one
+ * (ready, waiting or re-added while its pass runs), with its priority in
  * *@priority and the time its delay ends in *@ready_at_ms (ms; -1 when it
- * is ready); false when it has none or @c runs the classic queue.  Either
- * out pointer may be NULL.
+ * is ready); false when it has none.  Either out pointer may be NULL.
  */
 bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *priority,
 	       int64_t *ready_at_ms);

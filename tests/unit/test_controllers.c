@@ -287,48 +287,12 @@ static void test_error_backoff_after_success_resets(void)
 	des_free(w);
 }
 
-static void test_token_bucket(void)
-{
-	struct des *w = des_new(NULL);
-	struct rec r = { .errors_first = 101 };
-	struct ctl *c = ctl_new(w, "rollout-controller", reconcile_rec, &r);
-	char name[16];
-	int at5 = 0, at100 = 0, at200 = 0;
-
-	for (int i = 0; i < 102; i++) {
-		snprintf(name, sizeof(name), "k%03d", i);
-		ctl_enqueue(c, "ns", name);
-	}
-	CU_ASSERT_EQUAL(des_run(w, 10000, NULL), DES_QUIESCENT);
-	CU_ASSERT_EQUAL(r.n, 102 + 101);
-	/* 101 errors at t=0: the burst of 100 tokens covers 100, the 101st waits 100 ms */
-	for (int i = 102; i < r.n; i++) {
-		at5 += r.t[i] == 5;
-		at100 += r.t[i] == 100;
-		at200 += r.t[i] == 200;
-	}
-	CU_ASSERT_EQUAL(at5, 100);
-	CU_ASSERT_EQUAL(at100, 1);
-	CU_ASSERT_EQUAL(at200, 0);
-	CU_ASSERT_STRING_EQUAL(r.key[r.n - 1], "ns/k100");
-	CU_ASSERT_EQUAL(r.t[r.n - 1], 100);
-	des_free(w);
-}
-
-/* ---- the priority queue (controller-runtime v0.24.1 pkg/controller/priorityqueue) ---- */
+/* ---- the queue's rules (controller-runtime v0.24.1 pkg/controller/priorityqueue) ---- */
 
 /* Records a table case's check under its name, so a failure says which case. */
 #define CHECK_CASE(cond, name)                                                           \
 	CU_assertImplementation((cond) ? CU_TRUE : CU_FALSE, __LINE__, (name), __FILE__, "", \
 				CU_FALSE)
-
-static struct ctl *pq_new(struct des *w, const char *name, struct rec *r)
-{
-	struct ctl *c = ctl_new(w, name, reconcile_rec, r);
-
-	ctl_set_queue(c, CTL_QUEUE_PRIORITY);
-	return c;
-}
 
 /* The names (after the '/') of the keys reconciled, in order, space separated. */
 static void served(const struct rec *r, char *buf, size_t size)
@@ -360,7 +324,7 @@ static void test_pq_earliest_ready_time_wins(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct des *w = des_new(NULL);
 		struct rec r = { 0 };
-		struct ctl *c = pq_new(w, "fleetrollout-controller", &r);
+		struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 		int64_t at = -2;
 		int prio = 1;
 
@@ -391,7 +355,7 @@ static void test_pq_highest_priority_wins(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct des *w = des_new(NULL);
 		struct rec r = { 0 };
-		struct ctl *c = pq_new(w, "fleetrollout-controller", &r);
+		struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 		int prio = 99;
 
 		/* delayed: the priority counts for waiting entries too */
@@ -436,7 +400,7 @@ static void test_pq_fifo_by_counter(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct des *w = des_new(NULL);
 		struct rec r = { 0 };
-		struct ctl *c = pq_new(w, "fleetrollout-controller", &r);
+		struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 
 		for (size_t j = 0; j < cases[i].nops; j++)
 			ctl_add(c, "", cases[i].ops[j].key, cases[i].ops[j].after, cases[i].ops[j].prio);
@@ -461,7 +425,7 @@ static void test_pq_expired_delay_draws_a_counter(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { 0 };
-	struct ctl *c = pq_new(w, "fleetrollout-controller", &r);
+	struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 	char got[64];
 
 	ctl_set_duration(c, 20);
@@ -479,7 +443,7 @@ static void test_pq_expired_delay_draws_a_counter(void)
 	/* due at one instant: they become ready in (ready time, priority, counter) order */
 	w = des_new(NULL);
 	memset(&r, 0, sizeof(r));
-	c = pq_new(w, "fleetrollout-controller", &r);
+	c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 	ctl_enqueue_after(c, "", "c", 20); /* counter 0 */
 	ctl_enqueue_after(c, "", "b", 10); /* counter 1 */
 	ctl_enqueue_after(c, "", "c", 10); /* earlier: same counter, now due with b */
@@ -518,7 +482,7 @@ static void test_pq_priority_kept_through_requeues(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct des *w = des_new(NULL);
 		struct rec r = { 0 };
-		struct ctl *c = pq_new(w, "workspace-controller", &r);
+		struct ctl *c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
 		int prio = 99;
 		int64_t at = -2;
 
@@ -543,7 +507,7 @@ static void test_pq_event_raises_for_good(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { .requeue_after = 60000 };
-	struct ctl *c = pq_new(w, "workspace-controller", &r);
+	struct ctl *c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
 	int prio = 99;
 	int64_t at = -2;
 
@@ -626,7 +590,7 @@ static void test_pq_initial_list(void)
 		struct probe p = { .what = cases[i].what, .prio = 99 };
 		int64_t t = cases[i].what == PROBE_NOTHING ? 0 : 10;
 
-		p.c = pq_new(w, "workspace-controller", &r);
+		p.c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
 		ctl_for(p.c, "Workspace", NULL, NULL);
 		if (cases[i].initial)
 			api_create(des_api(w), ws("default", "a", "p"));
@@ -645,7 +609,7 @@ static void test_pq_initial_list_order(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { 0 };
-	struct ctl *c = pq_new(w, "workspace-controller", &r);
+	struct ctl *c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
 	char got[64];
 
 	ctl_for(c, "Workspace", NULL, NULL);
@@ -661,7 +625,7 @@ static void test_pq_initial_list_order(void)
 	/* through a map function alike (enqueueRequestsFromMapFunc) */
 	w = des_new(NULL);
 	memset(&r, 0, sizeof(r));
-	c = pq_new(w, "rollout-controller", &r);
+	c = ctl_new(w, "rollout-controller", reconcile_rec, &r);
 	ctl_watches(c, "Workspace", map_project, NULL, ctl_pred_rv_changed, NULL);
 	api_create(des_api(w), ws("default", "b", "p1"));
 	des_at(w, 0, DES_PRIO_SCRIPT, create_a, NULL, NULL); /* a names p2 */
@@ -689,7 +653,7 @@ static void test_pq_workers(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { 0 };
-	struct ctl *c = pq_new(w, "stageset-controller", &r);
+	struct ctl *c = ctl_new(w, "stageset-controller", reconcile_rec, &r);
 	const char *keys[] = { "a", "b", "c", "d", "e", "f" };
 	static const int64_t want[] = { 0, 0, 0, 0, 100, 100 };
 	char got[64];
@@ -710,7 +674,7 @@ static void test_pq_workers(void)
 	/* a key is never in two passes: re-added while running, it waits although a worker is idle */
 	w = des_new(NULL);
 	memset(&r, 0, sizeof(r));
-	c = pq_new(w, "stageset-controller", &r);
+	c = ctl_new(w, "stageset-controller", reconcile_rec, &r);
 	ctl_set_workers(c, 3);
 	ctl_set_duration(c, 100);
 	ctl_enqueue(c, "", "a");
@@ -773,7 +737,6 @@ static void test_pq_busy_time(void)
 	struct tl_entry e;
 	size_t n;
 
-	ctl_set_queue(c, CTL_QUEUE_PRIORITY);
 	ctl_set_duration(c, 50);
 	ctl_set_end(c, end_pass, drop_pass);
 	memset(&ending, 0, sizeof(ending));
@@ -812,7 +775,7 @@ static void test_pq_busy_time(void)
 	w = des_new(NULL);
 	memset(&r, 0, sizeof(r));
 	r.busy_ms = 300;
-	c = pq_new(w, "stageset-controller", &r);
+	c = ctl_new(w, "stageset-controller", reconcile_rec, &r);
 	ctl_enqueue(c, "", "a");
 	ctl_enqueue(c, "", "b");
 	CU_ASSERT_EQUAL(des_run(w, 10000, NULL), DES_QUIESCENT);
@@ -832,7 +795,7 @@ static void test_pq_add_during_processing(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { 0 };
-	struct ctl *c = pq_new(w, "fleetrollout-controller", &r);
+	struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 	char got[64];
 	int prio = 99;
 	int64_t at = -2;
@@ -849,7 +812,7 @@ static void test_pq_add_during_processing(void)
 	CU_ASSERT_EQUAL(at, -1);
 	CU_ASSERT_EQUAL(des_run(w, 10000, NULL), DES_QUIESCENT);
 	served(&r, got, sizeof(got));
-	/* after a's pass the entries go by counter: b, a, c (the classic queue: b, c, a) */
+	/* after a's pass the entries go by counter: b, a, c (client-go's classic queue: b, c, a) */
 	CU_ASSERT_STRING_EQUAL(got, "a b a c");
 	CU_ASSERT_EQUAL(r.t[1], 100);
 	CU_ASSERT_EQUAL(r.t[2], 200);
@@ -860,7 +823,7 @@ static void test_pq_add_during_processing(void)
 	w = des_new(NULL);
 	memset(&r, 0, sizeof(r));
 	r.requeue_after = 1000;
-	c = pq_new(w, "fleetrollout-controller", &r);
+	c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
 	ctl_set_duration(c, 100);
 	ctl_enqueue(c, "", "a");
 	des_at(w, 10, DES_PRIO_SCRIPT, add_a, c, NULL);
@@ -877,7 +840,7 @@ static void test_pq_no_bucket(void)
 {
 	struct des *w = des_new(NULL);
 	struct rec r = { .errors_first = 101 };
-	struct ctl *c = pq_new(w, "rollout-controller", &r);
+	struct ctl *c = ctl_new(w, "rollout-controller", reconcile_rec, &r);
 	char name[16];
 	int at5 = 0;
 
@@ -904,7 +867,6 @@ static CU_TestInfo tests[] = {
 	{ "AddAfter: the earliest pending wins", test_add_after_earliest_wins },
 	{ "error back-off 5 ms doubling, capped at 1000 s", test_error_backoff_sequence },
 	{ "success resets the back-off", test_error_backoff_after_success_resets },
-	{ "token bucket: 10 qps, burst 100", test_token_bucket },
 	{ "priority queue: earliest ready time wins", test_pq_earliest_ready_time_wins },
 	{ "priority queue: highest priority wins", test_pq_highest_priority_wins },
 	{ "priority queue: by priority, then FIFO by counter", test_pq_fifo_by_counter },

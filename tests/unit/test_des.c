@@ -196,8 +196,9 @@ static void test_timed_poll_runs_to_horizon(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "reached with"));
 	/*
 	 * Each poll writes, and its own write triggers one more reconcile at the
-	 * same instant (whose write is a no-op; its 30 s timer coincides with the
-	 * pending one): 2 at t=0, then 2 every 30 s until 1 h.
+	 * same instant (the event makes the pending 30 s entry ready at once;
+	 * that pass's write is a no-op and it asks for the same 30 s): 2 at
+	 * t=0, then 2 every 30 s until 1 h.
 	 */
 	CU_ASSERT_EQUAL(ctl_reconciles(c), 2 + 2 * 120);
 	des_free(w);
