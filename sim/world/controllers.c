@@ -9,7 +9,7 @@
 #define BACKOFF_BASE_MS 5
 #define BACKOFF_MAX_MS 1000000 /* 1000 s */
 
-#define READY (-1)          /* item.ready_at of a ready priority-queue entry */
+#define READY (-1)          /* item.ready_at of a ready entry */
 #define NOPOS ((size_t)-1)  /* item.hpos of an item in neither heap */
 
 /*
@@ -47,7 +47,6 @@ struct heap {
 
 /* One of MaxConcurrentReconciles workers. */
 struct worker {
-	struct ctl *c;
 	struct item *it;       /* the key of the running pass, NULL when idle */
 	int priority;          /* the priority the key was dequeued with */
 	struct ctl_result res; /* what the pass returned, handled at its end */

@@ -151,6 +151,13 @@ void ctl_set_workers(struct ctl *c, int n);
  * the reconcile's context (see ctl_end_fn); @drop (NULL: nothing to free)
  * frees a ctl_result.pass whose end never came because the controller was
  * freed first.
+ *
+ * A pass that decides at its start and writes when it returns (the StageSet
+ * pass: what it waits for is known from the models when it starts) returns
+ * busy_ms = the time its waits take and pass = the writes to make; @end makes
+ * them at start + fixed duration + busy_ms, so until then everyone reads
+ * the state from before the pass, and may turn the result into an error
+ * when a write fails.
  */
 void ctl_set_end(struct ctl *c, ctl_end_fn end, ctl_drop_fn drop);
 
