@@ -19,6 +19,7 @@ BUILD   := build/$(VARIANT)
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DOCDIR  ?= $(PREFIX)/share/doc/magos-sim
+DATADIR ?= $(PREFIX)/share/magos-sim
 MANDIR  ?= $(PREFIX)/share/man
 # bash-completion looks in $XDG_DATA_DIRS (/usr/local/share:/usr/share);
 # zsh in site-functions for local installs (the package uses vendor-completions).
@@ -43,6 +44,20 @@ endif
 
 CC      ?= cc
 PKGS    := yaml-0.1 jansson gsl cunit
+
+# Stamped into every output (reports/tool.c).  The commit is the checkout's
+# HEAD, "-dirty" appended when tracked files changed; a tree without .git (a
+# tarball) builds with "unknown".  MAGOS_DOCS_URL is where the lint rules'
+# help links point (SARIF): a fork sets its own.
+MAGOS_VERSION  := 0.1.0
+MAGOS_COMMIT   ?= $(shell if [ -e .git ] && command -v git >/dev/null 2>&1; then \
+                    h=$$(git rev-parse HEAD 2>/dev/null) && \
+                    if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then \
+                      echo "$$h-dirty"; else echo "$$h"; fi; fi)
+ifeq ($(strip $(MAGOS_COMMIT)),)
+MAGOS_COMMIT   := unknown
+endif
+MAGOS_DOCS_URL ?= https://github.com/magosproject/magos-sim/blob/main/docs/
 
 ifeq ($(filter $(VARIANT),debug san release),)
 $(error VARIANT must be debug, san or release, not '$(VARIANT)')
@@ -102,6 +117,17 @@ $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# reports/tool.o is rebuilt when the stamp changes: the stamp file is rewritten
+# only then, so an unchanged commit rebuilds nothing.
+STAMP_TEXT  := $(MAGOS_VERSION) $(MAGOS_COMMIT) $(MAGOS_DOCS_URL)
+STAMP       := $(BUILD)/version.stamp
+ifneq ($(STAMP_TEXT),$(shell cat $(STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && echo '$(STAMP_TEXT)' >$(STAMP))
+endif
+$(BUILD)/reports/tool.o: $(STAMP)
+$(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
+	-DMAGOS_COMMIT='"$(MAGOS_COMMIT)"' -DMAGOS_DOCS_URL='"$(MAGOS_DOCS_URL)"'
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)$(AR) rcs $@ $^
@@ -160,6 +186,10 @@ install:
 	install -m 0644 README.md BENCHMARKS.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -m 0644 docs/img/*.png $(DESTDIR)$(DOCDIR)/docs/img/
+	install -d $(DESTDIR)$(DOCDIR)/docs/schemas
+	install -m 0644 docs/schemas/* $(DESTDIR)$(DOCDIR)/docs/schemas/
+	install -d $(DESTDIR)$(DATADIR)/schemas
+	install -m 0644 docs/schemas/*.schema.json $(DESTDIR)$(DATADIR)/schemas/
 	@echo "install the example scenarios in $(DESTDIR)$(DOCDIR)/examples/"
 	@for f in $(EXAMPLES); do \
 	  install -D -m 0644 "$$f" "$(DESTDIR)$(DOCDIR)/examples/$${f#scenarios/}" || exit 1; \
@@ -178,7 +208,7 @@ deb:
 	rm -rf build/deb
 	mkdir -p build/deb/src/magos-sim
 	tar --exclude=./build --exclude=./.git -cf - . | tar -x -C build/deb/src/magos-sim
-	cd build/deb/src/magos-sim && DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" \
+	cd build/deb/src/magos-sim && DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" MAGOS_COMMIT="$(MAGOS_COMMIT)" \
 	  dpkg-buildpackage -b -us -uc
 	mv build/deb/src/*.deb build/deb/
 	@ls build/deb/*.deb
@@ -186,7 +216,7 @@ deb:
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/magos-sim $(DESTDIR)$(MANDIR)/man1/magos-sim.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/magos-sim $(DESTDIR)$(ZSHCOMPDIR)/_magos-sim
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build

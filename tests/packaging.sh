@@ -6,7 +6,7 @@
 # program's.  (scripts/fresh-debian.sh builds and installs the .deb itself.)
 . "$(dirname "$0")/lib.sh"
 require_sim
-version=$("$SIM" version | sed 's/^magos-sim //')
+version=$("$SIM" version | sed 's/^magos-sim \([^ ]*\).*/\1/')
 cl=$(sed -n '1s/^magos-sim (\([^)]*\)).*/\1/p' debian/changelog)
 if [ -n "$cl" ] && [ "$cl" = "$version" ]; then ok "debian/changelog has the program's version ($version)"; else
 	bad "debian/changelog has the program's version (changelog '$cl', program '$version')"; fi

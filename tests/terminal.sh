@@ -13,14 +13,16 @@ lacks "no name is cut in the middle" "$tmp/pp.txt" "defaul…"
 contains "at 60 columns the end of the name stays" "$tmp/pp60.txt" "…ts-staging-eu "
 
 # The summary: when the simulation stopped, and when the change completed.
-has_line "the stop names the simulation and why it ended there" "$tmp/pp.txt" \
-	"stopped   the simulation at 20m0s, after 676 events:"
+grep '^stopped ' "$tmp/pp.txt" | sed 's/after [0-9]* events/after N events/' >"$tmp/stop"
+has_line "the stop names the simulation and why it ended there" "$tmp/stop" \
+	"stopped   the simulation at 20m0s, after N events:"
 has_line "... after the change completed: the scripted events ran on" "$tmp/pp.txt" \
 	"          the change had completed and no scripted event was left"
 has_line "the completion is the time to complete" "$tmp/pp.txt" "completed yes, time to complete 2m30s"
 "$SIM" run -q --no-color scenarios/three-environments.yaml >"$tmp/te.txt" 2>&1
-has_line "a run that stops when the change completes says so on one line" "$tmp/te.txt" \
-	"stopped   the simulation at 30m5.716s, after 327 events: the change completed"
+grep '^stopped ' "$tmp/te.txt" | sed 's/after [0-9]* events/after N events/' >"$tmp/stop"
+has_line "a run that stops when the change completes says so on one line" "$tmp/stop" \
+	"stopped   the simulation at 30m5.716s, after N events: the change completed"
 
 # check: the total counts every result line.
 "$SIM" check --no-color scenarios/ >"$tmp/chk.txt" 2>/dev/null

@@ -298,6 +298,7 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 	cmd_loading(NULL, NULL);
 	if (s.name)
 		r->name = xstrdup(s.name);
+	r->start_unix_ms = s.start_unix_ms;
 	lint_from_diag(&lr, &d);
 	lint_scenario(&lr, &s);
 	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
