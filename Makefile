@@ -207,7 +207,7 @@ deb:
 	fi
 	rm -rf build/deb
 	mkdir -p build/deb/src/magos-sim
-	tar --exclude=./build --exclude=./.git -cf - . | tar -x -C build/deb/src/magos-sim
+	tar --exclude=./build --exclude=./.git --exclude=node_modules -cf - . | tar -x -C build/deb/src/magos-sim
 	cd build/deb/src/magos-sim && DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" MAGOS_COMMIT="$(MAGOS_COMMIT)" \
 	  dpkg-buildpackage -b -us -uc
 	mv build/deb/src/*.deb build/deb/
