@@ -40,7 +40,7 @@ _magos_sim() {
 	--timeline) mapfile -t COMPREPLY < <(compgen -W "changes all none" -- "$cur"); return;;
 	--until) mapfile -t COMPREPLY < <(compgen -W "complete horizon" -- "$cur"); return;;
 	--format)
-		mapfile -t COMPREPLY < <(compgen -W "text json markdown" -- "$cur"); return;;
+		mapfile -t COMPREPLY < <(compgen -W "text json sarif markdown" -- "$cur"); return;;
 	--disable)
 		mapfile -t COMPREPLY < <(compgen -W "$("$prog" lint --list-rules 2>/dev/null |
 			grep -o '^MS[0-9]*')" -- "$cur"); return;;
@@ -52,7 +52,7 @@ _magos_sim() {
 			models.adoption.median= models.adoption.p95= models.adoption.failureProbability=
 			models.regression.probability= models.regression.duration=" -- "$cur")
 		compopt -o nospace 2>/dev/null; return;;
-	--json | --csv | --html | --trace | --mermaid | --junit | --summary | --markdown)
+	--json | --csv | --html | --trace | --mermaid | --junit | --summary | --markdown | --events)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return;;
 	-s | --seed | -n | --trials | -j | --jobs | --horizon | --width | --shard | --variant | \
 		--max-regression)

@@ -28,6 +28,8 @@ BASH
 	bc "run's options by prefix" "--json " magos-sim run --js
 	bc "check's options" "--jobs --junit " magos-sim check --j
 	bc "lint's --format values" "json " magos-sim lint --format j
+	bc "lint's --format sarif" "sarif " magos-sim lint --format s
+	bc "any file after --events" "a.yaml b.yml c.json d.txt sub " magos-sim run --events ""
 	bc "--color values" "always auto " magos-sim compare --color a
 	bc "--timeline values" "all " magos-sim run --timeline a
 	bc "--until values" "complete " magos-sim check --until c
@@ -36,6 +38,12 @@ BASH
 	bc "partials for merge" "c.json sub " magos-sim merge ""
 	bc "any file after --json" "a.yaml b.yml c.json d.txt sub " magos-sim run --json ""
 	bc "nothing after --seed" "" magos-sim run --seed ""
+	# Every option whose value the help calls FILE completes files.
+	for cmd in run check lint compare merge; do
+		for o in $("$SIM" "$cmd" --help | sed -n 's/^  \(-[a-z], \|    \)\(--[a-z][a-z-]*\) FILE.*/\2/p'); do
+			bc "$cmd $o FILE completes files" "a.yaml b.yml c.json d.txt sub " magos-sim "$cmd" "$o" ""
+		done
+	done
 	# Every option of the help is offered.
 	for cmd in run check lint compare merge; do
 		want=$("$SIM" "$cmd" --help | sed -n 's/^  \(-[a-z], \|    \)\(--[a-z][a-z-]*\).*/\2/p' | sort | tr '\n' ' ')
@@ -70,6 +78,11 @@ ZSH
 	zc "scenario files" "FILES -g *.(yaml|yml) " magos-sim check ""
 	zc "partials for merge" "FILES -g *.json " magos-sim merge ""
 	zc "any file after --junit" "FILES  " magos-sim check --junit ""
+	for cmd in run check lint compare merge; do
+		for o in $("$SIM" "$cmd" --help | sed -n 's/^  \(-[a-z], \|    \)\(--[a-z][a-z-]*\) FILE.*/\2/p'); do
+			zc "$cmd $o FILE completes files" "FILES  " magos-sim "$cmd" "$o" ""
+		done
+	done
 	for cmd in run check lint compare merge; do
 		want=$("$SIM" "$cmd" --help | sed -n 's/^  \(-[a-z], \|    \)\(--[a-z][a-z-]*\).*/\2/p' | sort | tr '\n' ' ')
 		zc "every option of $cmd" "$want" magos-sim "$cmd" --
