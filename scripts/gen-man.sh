@@ -12,7 +12,9 @@
 # 3, what it does at column 7) and "Exit codes:" (once, in EXIT STATUS).
 set -eu
 SIM=${1:?usage: scripts/gen-man.sh MAGOS_SIM}
-VERSION=$("$SIM" version | sed 's/^magos-sim //')
+# The version only: the commit changes with every commit, and the page is
+# kept in the tree, so naming the commit would make it stale at once.
+VERSION=$("$SIM" version | sed 's/^magos-sim //; s/ (commit .*)$//')
 
 # The body of one help text as roff: $1 = command name ("" for the overview).
 # Text is roff-escaped (backslashes, a leading dot or quote, hyphens as \-
