@@ -191,8 +191,15 @@ static bool is_one_of(const char *s, const char *const *set)
 }
 
 static const char *const null_words[] = { "", "~", "null", "Null", "NULL", NULL };
-static const char *const true_words[] = { "true", "True", "TRUE", NULL };
-static const char *const false_words[] = { "false", "False", "FALSE", NULL };
+/*
+ * Booleans as go-yaml v2 resolves plain scalars (YAML 1.1), which is what
+ * kubectl and the API machinery read through sigs.k8s.io/yaml: `yes`, `on`,
+ * `y` are true and `no`, `off`, `n` false, in the three spellings each.
+ */
+static const char *const true_words[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
+					  "on",   "On",   "ON",   "y",   "Y",   NULL };
+static const char *const false_words[] = { "false", "False", "FALSE", "no", "No", "NO",
+					   "off",   "Off",   "OFF",   "n",  "N",  NULL };
 static const char *const inf_nan_words[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
 					     "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
 					     NULL };

@@ -7,16 +7,20 @@
  * This is the only module that talks to libyaml; nothing of libyaml leaks out.
  * What the loader does with the text, and why:
  *
- *  - Plain scalars resolve with the YAML 1.2 core schema, which is what the
- *    Kubernetes tool chain (sigs.k8s.io/yaml) effectively does for the values
- *    users write: `null`, `Null`, `NULL`, `~` and the empty scalar are null;
- *    `true`/`True`/`TRUE`/`false`/`False`/`FALSE` are booleans; decimal,
+ *  - Plain scalars resolve as kubectl reads them (sigs.k8s.io/yaml on
+ *    go-yaml v2): `null`, `Null`, `NULL`, `~` and the empty scalar are null;
+ *    `true`/`false` and the YAML 1.1 words `yes`/`no`, `on`/`off`, `y`/`n`
+ *    (each lower case, capitalised or upper case) are booleans, so
+ *    `autoApply: yes` is true, and `canary: yes` under labels, where a string
+ *    is required, is refused by the schema as the API server refuses what
+ *    kubectl sends for it (quote it); a mapping key spelled so is a boolean
+ *    key, refused below (kubectl would turn it into the key "true"); decimal,
  *    `0x` hex and `0o` octal integers are VAL_INT (int64); a decimal integer
  *    beyond int64 becomes a VAL_FLOAT keeping `raw`, as Go's YAML library
  *    reads it, so that the schema names the field and its accepted range
  *    (hex or octal overflow is an error); decimal floats are VAL_FLOAT (keeping `raw`, so `1.10` can be
  *    quoted back); `.inf` and `.nan` are errors ("not representable in
- *    JSON").  YAML 1.1 booleans `yes/no/on/off/y/n` stay strings.
+ *    JSON").
  *  - Quoted and block scalars are always strings.  The tag `!!str` forces a
  *    string; `!!int`, `!!float`, `!!bool`, `!!null` are accepted when the
  *    scalar resolves to that type; `!!map`/`!!seq` on the matching node; the

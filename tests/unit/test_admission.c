@@ -124,7 +124,7 @@ static void test_workspace_rejections(void)
 {
 	char text[1024];
 
-	snprintf(text, sizeof(text), "%s  source: {targetRevision: main}\n  terraform: {version: 1.10}\n  autoApply: yes\n  foo: 1\n",
+	snprintf(text, sizeof(text), "%s  source: {targetRevision: main}\n  terraform: {version: 1.10}\n  autoApply: \"yes\"\n  foo: 1\n",
 		 ws_head);
 	CU_ASSERT_EQUAL(admit(text), -1);
 	CU_ASSERT_EQUAL(set.n, 0);
@@ -508,7 +508,7 @@ static void test_identity_and_kind_by_name(void)
 {
 	char *k, *ns, *name;
 	struct yl_stream st;
-	const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: X, namespace: y}\n"
+	const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: X, namespace: ns-y}\n"
 			   "---\nkind: Workspace\nmetadata: {name: w}\n---\nkind: Workspace\n";
 
 	CU_ASSERT_FALSE(adm_find_kind_named("Namespace")->namespaced);

@@ -523,11 +523,11 @@ static void test_ms110_crosses_projects(void)
 	struct lint_report r;
 
 	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("a", "dev", "web")
-		  WS("x", "dev", "api") WS("y", "dev", "api") PROJECT_API,
+		  WS("x", "dev", "api") WS("z", "dev", "api") PROJECT_API,
 		  &r);
 	expect_one(&r, "MS110", 9, 17,
 		   "Rollout \"default/web\": steps[0] \"dev\": selector env=dev also matches 2 "
-		   "Workspaces of other projects (x, y), which the Rollout of project \"web\" "
+		   "Workspaces of other projects (x, z), which the Rollout of project \"web\" "
 		   "ignores");
 	lint_report_release(&r);
 	/* Only foreign Workspaces: the step is also empty (MS101). */

@@ -314,7 +314,7 @@ static void test_events(void)
 			      "      patch:\n"
 			      "        kind: Project\n"
 			      "        name: p\n"
-			      "        merge: {metadata: {labels: {x: null}}, spec: {description: y}}\n"
+			      "        merge: {metadata: {labels: {x: null}}, spec: {description: \"y\"}}\n"
 			      "    - at: 1h\n"
 			      "      status: {kind: Project, namespace: default, name: p, merge: {phase: "
 			      "Ready}}\n"
@@ -371,12 +371,12 @@ static void test_event_errors(void)
 			      "  events:\n"
 			      "    - at: 1m\n"
 			      "      delete: {kind: Namespace, name: a}\n"
-			      "      label: {kind: Namespace, name: a, set: {x: y}}\n"
+			      "      label: {kind: Namespace, name: a, set: {x: \"y\"}}\n"
 			      "    - at: 1m\n"
 			      "    - at: soon\n"
 			      "      delete: {kind: Namespace, name: a}\n"
 			      "    - at: 2m\n"
-			      "      annotate: {kind: Namespace, name: ghost, set: {x: y}}\n"
+			      "      annotate: {kind: Namespace, name: ghost, set: {x: \"y\"}}\n"
 			      "    - at: 2m\n"
 			      "      label: {kind: Namespace, name: a}\n"
 			      "    - at: 5m\n"
@@ -852,7 +852,7 @@ static void test_stageset_models(void)
 			      "    stagesets:\n"
 			      "      adoption: {duration: 5, failureProbability: 2}\n"
 			      "      regression: {probability: -1, versions: [true], onset: 1m}\n"
-			      "      migrations: [{to: \"one\"}, {down: yes}]\n"
+			      "      migrations: [{to: \"one\"}, {down: \"yes\"}]\n"
 			      "      rules: [{adoption: {}}]\n");
 	expect_diags(
 		"s.yaml",

@@ -146,7 +146,7 @@ static void test_null_pruned_then_defaulted(void)
 
 static void test_wrong_types(void)
 {
-	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: yes\n  version: 1.10\n  replicas: \"3\"\n  labels: {a: 1}\n"),
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: \"yes\"\n  version: 1.10\n  replicas: \"3\"\n  labels: {a: 1}\n"),
 			-1);
 	CU_ASSERT_EQUAL(dg.n, 6);
 	CU_ASSERT_STRING_EQUAL(item(0),

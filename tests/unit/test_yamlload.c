@@ -54,7 +54,7 @@ static void test_core_schema_scalars(void)
 				   "k: y\n"
 				   "l: n\n"
 				   "m: 42\n"
-				   "n: -7\n"
+				   "nn: -7\n"
 				   "o: 0x1F\n"
 				   "p: 0o17\n"
 				   "q: 1.10\n"
@@ -65,7 +65,7 @@ static void test_core_schema_scalars(void)
 				   "v: 010\n"
 				   "w: .5\n"
 				   "x: 9223372036854775807\n"
-				   "y: -9223372036854775808\n"
+				   "yy: -9223372036854775808\n"
 				   "z: hello world\n";
 
 	if (load(text) != 0)
@@ -79,16 +79,23 @@ static void test_core_schema_scalars(void)
 	CU_ASSERT_EQUAL(get("e")->type, VAL_BOOL);
 	CU_ASSERT_FALSE(get("e")->u.b);
 	CU_ASSERT_EQUAL(get("f")->type, VAL_BOOL);
-	/* YAML 1.1 booleans stay strings. */
-	CU_ASSERT_STRING_EQUAL(val_str(get("g"), "?"), "yes");
-	CU_ASSERT_STRING_EQUAL(val_str(get("h"), "?"), "no");
-	CU_ASSERT_STRING_EQUAL(val_str(get("i"), "?"), "on");
-	CU_ASSERT_STRING_EQUAL(val_str(get("j"), "?"), "off");
-	CU_ASSERT_STRING_EQUAL(val_str(get("k"), "?"), "y");
-	CU_ASSERT_STRING_EQUAL(val_str(get("l"), "?"), "n");
+	/* YAML 1.1 booleans are booleans, as go-yaml v2 (kubectl) reads them; raw kept. */
+	CU_ASSERT_EQUAL(get("g")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("g")->u.b);
+	CU_ASSERT_STRING_EQUAL(get("g")->raw, "yes");
+	CU_ASSERT_EQUAL(get("h")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("h")->u.b);
+	CU_ASSERT_EQUAL(get("i")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("i")->u.b);
+	CU_ASSERT_EQUAL(get("j")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("j")->u.b);
+	CU_ASSERT_EQUAL(get("k")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("k")->u.b);
+	CU_ASSERT_EQUAL(get("l")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("l")->u.b);
 	CU_ASSERT_EQUAL(get("m")->type, VAL_INT);
 	CU_ASSERT_EQUAL(get("m")->u.i, 42);
-	CU_ASSERT_EQUAL(get("n")->u.i, -7);
+	CU_ASSERT_EQUAL(get("nn")->u.i, -7);
 	CU_ASSERT_EQUAL(get("o")->u.i, 31);
 	CU_ASSERT_EQUAL(get("p")->u.i, 15);
 	CU_ASSERT_EQUAL(get("q")->type, VAL_FLOAT);
@@ -102,7 +109,7 @@ static void test_core_schema_scalars(void)
 	CU_ASSERT_EQUAL(get("v")->u.i, 10);
 	CU_ASSERT_DOUBLE_EQUAL(get("w")->u.f, 0.5, 1e-12);
 	CU_ASSERT_EQUAL(get("x")->u.i, INT64_MAX);
-	CU_ASSERT_EQUAL(get("y")->u.i, INT64_MIN);
+	CU_ASSERT_EQUAL(get("yy")->u.i, INT64_MIN);
 	CU_ASSERT_STRING_EQUAL(val_str(get("z"), "?"), "hello world");
 	CU_ASSERT_EQUAL(dg.n, 0);
 }
@@ -168,6 +175,15 @@ static void test_bad_keys(void)
 	CU_ASSERT_STRING_EQUAL(item(3), "t.yaml:4:1: error: mapping keys must be scalars, not a sequence");
 }
 
+/* go-yaml v2 reads the key `on` as the boolean true (GitHub's `on:` trap): refused, not renamed. */
+static void test_yaml11_bool_keys(void)
+{
+	CU_ASSERT_EQUAL(load("on: a\n\"y\": ok\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "t.yaml:1:1: error: mapping key on is a boolean; keys must be strings: quote it (\"on\")");
+}
+
 static void test_inf_nan_and_overflow(void)
 {
 	CU_ASSERT_EQUAL(load("a: .inf\nb: -.Inf\nc: .nan\nd: 9223372036854775808\ne: 1e999\nf: 0xffffffffffffffff\ng: '.inf'\n"),
@@ -223,8 +239,8 @@ static void test_aliases_and_merge(void)
 {
 	static const char text[] = "base: &b\n"
 				   "  x: 1\n"
-				   "  y: [1, 2]\n"
-				   "other: &o {y: 3, z: 4}\n"
+				   "  w: [1, 2]\n"
+				   "other: &o {w: 3, z: 4}\n"
 				   "copy: *b\n"
 				   "merged:\n"
 				   "  <<: [*b, *o]\n"
@@ -236,13 +252,13 @@ static void test_aliases_and_merge(void)
 		dump();
 	CU_ASSERT_EQUAL_FATAL(st.n, 1);
 	CU_ASSERT_EQUAL(get("copy.x")->u.i, 1);
-	CU_ASSERT_EQUAL(get("copy.y.1")->u.i, 2);
+	CU_ASSERT_EQUAL(get("copy.w.1")->u.i, 2);
 	/* The alias node carries the alias's position. */
 	CU_ASSERT_EQUAL(get("copy")->mark.line, 5);
 	CU_ASSERT_EQUAL(get("copy")->mark.col, 7);
 	/* Explicit keys win over merged ones, earlier sources over later ones. */
 	CU_ASSERT_EQUAL(get("merged.x")->u.i, 9);
-	CU_ASSERT_EQUAL(get("merged.y")->type, VAL_LIST);
+	CU_ASSERT_EQUAL(get("merged.w")->type, VAL_LIST);
 	CU_ASSERT_EQUAL(get("merged.z")->u.i, 4);
 	CU_ASSERT_EQUAL(get("merged")->u.map.n, 3);
 	CU_ASSERT_EQUAL(val_map_get(get("merged"), "<<"), NULL);
@@ -377,11 +393,12 @@ static void test_cleanup(void)
 }
 
 static CU_TestInfo tests[] = {
-	{ "core schema scalars, yes/no stay strings", test_core_schema_scalars },
+	{ "scalars as kubectl reads them, yes/no booleans", test_core_schema_scalars },
 	{ "marks are 1-based", test_marks_are_one_based },
 	{ "several documents, empty ones skipped", test_multiple_documents_and_empty_ones },
 	{ "duplicate key: error + note at the first", test_duplicate_key },
 	{ "non-string keys", test_bad_keys },
+	{ "YAML 1.1 boolean keys refused", test_yaml11_bool_keys },
 	{ "inf, nan and overflow", test_inf_nan_and_overflow },
 	{ "decimal integer beyond int64 reads as a float", test_decimal_overflow_is_float },
 	{ "tags", test_tags },
