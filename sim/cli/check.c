@@ -37,11 +37,12 @@ void cmd_usage_check(FILE *f)
 		"usage: %s check [OPTIONS] FILE|DIR...\n"
 		"\n"
 		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
-		"of its *.yaml and *.yml files, in name order, not recursively): its manifests\n"
-		"are linted (the rules of `magos-sim lint`), and so is each of its variants\n"
-		"(findings named by the variant), its trials are run (spec.expect.trials,\n"
-		"default 1; trial 0 is the seeded run) and every expectation of spec.expect\n"
-		"is evaluated on the base scenario.  One line per check:\n"
+		"of its *.yaml, *.yml and *.json files, in name order, not recursively): its\n"
+		"manifests are linted (the rules of `magos-sim lint`), and so is each of its\n"
+		"variants (findings named by the variant), its trials are run\n"
+		"(spec.expect.trials, default 1; trial 0 is the seeded run) and every\n"
+		"expectation of spec.expect is evaluated on the base scenario.  One line per\n"
+		"check:\n"
 		"  PASS|FAIL|WARN|INFO|SKIP  file:line:col: check: message\n"
 		"An invalid input is named first (INVALID file), then its findings; its\n"
 		"expectations are SKIPped (not run).\n"
@@ -83,18 +84,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool yaml_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	if (n[0] == '.')
-		return false;
-	return (len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml"));
-}
-
 /*
  * expand() - the scenario files of input @arg appended to @files: a
- * directory gives its *.yaml / *.yml regular files sorted by name; anything
+ * directory gives its *.yaml / *.yml / *.json regular files sorted by name; anything
  * else is itself (the loader reports what is wrong with it).
  */
 static void expand(const char *arg, char ***files, size_t *n)
@@ -113,7 +105,7 @@ static void expand(const char *arg, char ***files, size_t *n)
 		size_t len = strlen(arg);
 		char *p;
 
-		if (!yaml_name(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {

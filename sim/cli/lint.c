@@ -43,7 +43,7 @@ void cmd_usage_lint(FILE *f)
 		"start with 'variant \"NAME\": '.\n"
 		"Plain manifest inputs are checked together, as one cluster; a scenario file\n"
 		"(with a Scenario document) is checked on its own with what it includes. A\n"
-		"directory stands for its *.yaml and *.yml files. Gates need no series in\n"
+		"directory stands for its *.yaml, *.yml and *.json files. Gates need no series in\n"
 		"spec.metrics here (only a run does).\n"
 		"Exit 0 when no finding is an error (warnings allowed), 1 when one is (or, with\n"
 		"--strict, when any warning is), 3 when an input cannot be read or parsed.\n"
@@ -173,17 +173,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool yaml_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return n[0] != '.' &&
-	       ((len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml")));
-}
-
 /*
- * Appends the inputs of argument @arg to @out: a directory gives its *.yaml
- * and *.yml regular files sorted by name (as the loader reads a directory),
+ * Appends the inputs of argument @arg to @out: a directory gives its *.yaml,
+ * *.yml and *.json regular files sorted by name (as the loader reads a directory),
  * so that each scenario in it is linted on its own; anything else, and a
  * directory without such files, is itself (the loader reports it).
  */
@@ -202,7 +194,7 @@ static void expand(const char *arg, char ***out, size_t *n)
 	while ((de = readdir(dir)) != NULL) {
 		char *p;
 
-		if (!yaml_name(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {

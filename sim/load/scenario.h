@@ -5,8 +5,9 @@
  * The Scenario: everything one simulation run starts from, loaded from YAML
  * files into plain C structs.
  *
- * Inputs are files or directories.  A directory stands for its `*.yaml` and
- * `*.yml` files (not those whose name starts with '.'), sorted by name in
+ * Inputs are files or directories.  A directory stands for its `*.yaml`,
+ * `*.yml` and `*.json` files, as `kubectl apply -f DIR` reads it (not those
+ * whose name starts with '.'; JSON is read as the YAML it is), sorted by name in
  * byte order (strcmp), not recursively.  Each file is a YAML stream holding
  * any number of ordinary Kubernetes manifests and, in at most one file of all
  * the inputs, one document
@@ -536,5 +537,12 @@ void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap 
  *          unknown `{...}` placeholder or a lone `{` or `}`).
  */
 char *scn_expand_pattern(const char *pattern, uint64_t i, char *err, size_t errlen);
+
+/*
+ * scn_is_manifest_name() - whether a directory entry named @name is one of
+ * the directory's inputs: `*.yaml`, `*.yml` or `*.json`, not starting with '.'.
+ * Errors: cannot fail.
+ */
+bool scn_is_manifest_name(const char *name);
 
 #endif

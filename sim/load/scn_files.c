@@ -38,12 +38,13 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-static bool has_yaml_ext(const char *name)
+bool scn_is_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+	return name[0] != '.' && ((n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+				  (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
+				  (n > 5 && strcmp(name + n - 5, ".json") == 0));
 }
 
 static void load_file(struct loader *L, const char *path);
@@ -141,7 +142,7 @@ static void load_sorted(struct loader *L, char **v, size_t n)
 	scnp_free_strv(v, n);
 }
 
-/* load_dir() - reads the *.yaml / *.yml regular files of @dir, sorted by name. */
+/* load_dir() - reads the *.yaml / *.yml / *.json regular files of @dir, sorted by name. */
 static void load_dir(struct loader *L, const char *dir)
 {
 	DIR *dp = opendir(dir);
@@ -157,7 +158,7 @@ static void load_dir(struct loader *L, const char *dir)
 		struct stat sb;
 		char *p;
 
-		if (de->d_name[0] == '.' || !has_yaml_ext(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = join_path(dir, de->d_name);
 		if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
@@ -170,7 +171,7 @@ static void load_dir(struct loader *L, const char *dir)
 	closedir(dp);
 	if (n == 0) {
 		diag_error(L->d, dir, (struct val_mark){ 0, 0 },
-			   "no *.yaml or *.yml files in this directory");
+			   "no *.yaml, *.yml or *.json files in this directory");
 		return;
 	}
 	load_sorted(L, names, n);

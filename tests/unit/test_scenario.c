@@ -130,6 +130,8 @@ static void test_directory_input(void)
 	fx_tmp_enter("test_scenario");
 	fx_put("m/b.yml", NS("b"));
 	fx_put("m/a.yaml", NS("a"));
+	fx_put("m/c.json", "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\",\n"
+			   "\t\"metadata\": {\"name\": \"c\"}}\n");
 	fx_put("m/c.yaml.txt", NS("not-read"));
 	fx_put("m/.hidden.yaml", NS("hidden"));
 	fx_put("m/README.md", "not yaml: [\n");
@@ -139,19 +141,22 @@ static void test_directory_input(void)
 	CU_ASSERT_EQUAL(fx_scn_load(p, 2, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_STRING_EQUAL(s.name, "m");
-	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
+	/* .json as kubectl apply -f DIR reads it */
+	CU_ASSERT_EQUAL_FATAL(s.nobjs, 4);
 	CU_ASSERT_STRING_EQUAL(s.objs[0]->name, "a");
 	CU_ASSERT_STRING_EQUAL(s.objs[1]->name, "b");
-	CU_ASSERT_STRING_EQUAL(s.objs[2]->name, "e");
-	CU_ASSERT_EQUAL_FATAL(s.nfiles, 3);
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->name, "c");
+	CU_ASSERT_STRING_EQUAL(s.objs[3]->name, "e");
+	CU_ASSERT_EQUAL_FATAL(s.nfiles, 4);
 	CU_ASSERT_STRING_EQUAL(s.files[0], "m/a.yaml");
 	CU_ASSERT_STRING_EQUAL(s.files[1], "m/b.yml");
-	CU_ASSERT_STRING_EQUAL(s.files[2], "extra.yaml");
+	CU_ASSERT_STRING_EQUAL(s.files[2], "m/c.json");
+	CU_ASSERT_STRING_EQUAL(s.files[3], "extra.yaml");
 	free(text);
 	scn_release(&s);
 
 	fx_put("empty/notes.txt", "x\n");
-	expect_diags("empty", "empty: error: no *.yaml or *.yml files in this directory");
+	expect_diags("empty", "empty: error: no *.yaml, *.yml or *.json files in this directory");
 	expect_diags("missing.yaml", "missing.yaml: error: cannot read: No such file or directory");
 	fx_tmp_leave();
 }
