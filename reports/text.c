@@ -315,10 +315,18 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	char *name = txt_clean(run->name, false);
 
 	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
-	txt_emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s\n",
+	txt_emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s",
 		 col(&o, C_BOLD), name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
 		 run->nobjects, run->nobjects == 1 ? "" : "s", run->nevents,
 		 run->nevents == 1 ? "" : "s");
+	if (run->clock_said) {
+		char at[GT_RFC3339_BUFSZ];
+
+		/* A snapshot: every time in it is read against this instant. */
+		gt_format_rfc3339(run->start_unix_ms, at, sizeof(at));
+		txt_emit(&o, "; clock starts %s (%s)", at, run->clock_said);
+	}
+	txt_emit(&o, "\n");
 	free(name);
 	if (!opts->quiet && opts->timeline != REP_TL_NONE)
 		txt_timeline(&o, run, opts->timeline);

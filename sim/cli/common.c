@@ -240,6 +240,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	rep->seed = r->seed;
 	rep->horizon_ms = r->horizon_ms;
 	rep->start_unix_ms = s->start_unix_ms;
+	rep->clock_said = scn_clock_said(s);
 	rep->files = (const char *const *)s->files;
 	rep->nfiles = s->nfiles;
 	rep->nobjects = s->nobjs;

@@ -380,13 +380,36 @@ struct scn_models {
  * each in file order and share spec.events indices (the runtime fires equal
  * times in this order); every string is owned unless said otherwise.
  */
+/*
+ * Where the wall-clock time of simulated time 0 comes from, in order of
+ * precedence: `--now` (set by the command), spec.start, the latest RFC 3339
+ * timestamp anywhere in the manifests (a `kubectl get -o yaml` snapshot:
+ * creationTimestamp, managedFields times, status times such as soakUntil and
+ * lastTransitionTime), else SCN_DEFAULT_START_UNIX_MS.
+ */
+enum scn_clock {
+	SCN_CLOCK_DEFAULT,  /* no time in the inputs */
+	SCN_CLOCK_START,    /* spec.start */
+	SCN_CLOCK_SNAPSHOT, /* the latest timestamp in the manifests */
+	SCN_CLOCK_NOW,      /* --now */
+};
+
+struct scenario;
+/*
+ * scn_clock_said() - the words for where @s's clock starts, for the first
+ * line of a report ("the latest timestamp in the inputs"), or NULL when it
+ * is spec.start or the default (the scenario says it).  Borrowed, static.
+ */
+const char *scn_clock_said(const struct scenario *s);
+
 struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */
 	bool has_scenario_doc;       /* a Scenario document was read */
 	const char *scenario_file;   /* borrowed from files; NULL without a Scenario document */
 	uint64_t seed;               /* spec.seed */
 	int64_t horizon_ms;          /* spec.horizon, > 0 */
-	int64_t start_unix_ms;       /* spec.start: wall-clock time of simulated time 0 */
+	int64_t start_unix_ms;       /* wall-clock time of simulated time 0 (clock says whence) */
+	enum scn_clock clock;        /* where start_unix_ms comes from */
 	int64_t api_latency_ms;      /* spec.api.latency, >= 0 */
 	int64_t reconcile_ms;        /* spec.api.reconcileDuration, >= 0 */
 	uint64_t event_budget;       /* spec.limits.eventBudget, > 0 */

@@ -160,8 +160,10 @@ static void read_params(struct scenario *s, const struct val *root)
 	if (v && v->type == VAL_STRING && gt_parse_duration(v->u.s, &ms, NULL, 0) == 0 && ms > 0)
 		s->horizon_ms = ms;
 	v = val_map_get(spec, "start");
-	if (v && v->type == VAL_STRING && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0)
+	if (v && v->type == VAL_STRING && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0) {
 		s->start_unix_ms = ms;
+		s->clock = SCN_CLOCK_START;
+	}
 	v = val_path(spec, "api.latency");
 	if (v && v->type == VAL_STRING && gt_parse_duration(v->u.s, &ms, NULL, 0) == 0 && ms >= 0)
 		s->api_latency_ms = ms;

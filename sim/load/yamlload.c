@@ -821,6 +821,14 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 
 	if (check_text(&b, (const unsigned char *)text, len) < 0)
 		return -1;
+	/*
+	 * A leading byte-order mark is dropped, as go-yaml drops it: with the
+	 * encoding set, libyaml reads it as a character glued to the first key.
+	 */
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	if (!yaml_parser_initialize(&parser))
 		abort();
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

@@ -357,6 +357,12 @@ static void test_encoding_errors(void)
 			       "t.yaml:2:10: error: invalid UTF-8 byte 0xe9: the file must be UTF-8 text");
 	CU_ASSERT_EQUAL(load(bom), 0);
 	CU_ASSERT_STRING_EQUAL(val_str(get("a"), "?"), "\xc3\xa9t\xc3\xa9");
+	/* Before a mapping of several keys libyaml took the mark for part of the first key. */
+	CU_ASSERT_EQUAL(load("\xef\xbb\xbf" "apiVersion: v1\nkind: Namespace\n"), 0);
+	CU_ASSERT_EQUAL_FATAL(st.n, 1);
+	CU_ASSERT_STRING_EQUAL(val_str(get("apiVersion"), "?"), "v1");
+	CU_ASSERT_STRING_EQUAL(val_str(get("kind"), "?"), "Namespace");
+	CU_ASSERT_EQUAL(get("kind")->mark.line, 2);
 	CU_ASSERT_EQUAL(load("a: \"x\\0y\"\n"), -1);
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "t.yaml:1:4: error: string contains a NUL character, which is not supported");
