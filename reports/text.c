@@ -258,7 +258,11 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_RED),
 			 !strcmp(run->stop, "loop") ? "zero-delay loop" : "event budget",
 			 col(o, C_OFF));
-	if (s->completed) {
+	if (s->already_complete) {
+		txt_emit(o, "%scompleted%s %salready%s: every Rollout/FleetRollout was complete when\n"
+			 "          the run started; no time to complete\n",
+			 col(o, C_BOLD), col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF));
+	} else if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
 		txt_emit(o, "%scompleted%s %syes%s, time to complete %s\n", col(o, C_BOLD),
 			 col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF), ttc);

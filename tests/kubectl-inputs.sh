@@ -104,4 +104,21 @@ YAML
 expect_rc "a snapshot with spec.start runs" 0 "$SIM" run "$tmp/start.yaml" "$tmp/snap.yaml"
 lacks "spec.start is not overridden by the snapshot" "$tmp/out" "clock starts"
 
+# A snapshot of a finished rollout: already complete, no time to complete,
+# left out of the time-to-complete statistics (not counted as 0 s).
+sed -e '/^  events:$/,/^---$/{/^---$/!d}' \
+	-e 's/^metadata: {name: moodle}$/metadata: {name: moodle}\nstatus: {phase: Completed, observedGeneration: 1}/' \
+	scenarios/fleet-standing-policy.yaml >"$tmp/done.yaml"
+expect_rc "a completed FleetRollout runs" 0 "$SIM" run --json "$tmp/done.json" "$tmp/done.yaml"
+contains "it is reported as already complete" "$tmp/out" "completed already: every Rollout/FleetRollout was complete when"
+lacks "it is not reported as completed in 0s" "$tmp/out" "time to complete 0s"
+jq_true "the JSON says already complete, with no time" "$tmp/done.json" \
+	'd["summary"]["already_complete"] is True and d["summary"]["time_to_complete_ms"] is None and d["summary"]["completed"] is True'
+expect_rc "trials of it run" 0 "$SIM" run -n 3 "$tmp/done.yaml"
+contains "no trial counts in the time-to-complete statistics" "$tmp/out" "Time to complete (0 trials)"
+# The same rollout from the start does take time.
+expect_rc "the rollout from the start runs" 0 "$SIM" run --json "$tmp/fresh.json" scenarios/fleet-standing-policy.yaml
+jq_true "from the start it takes time" "$tmp/fresh.json" \
+	'd["summary"]["already_complete"] is False and d["summary"]["time_to_complete_ms"] > 0'
+
 finish
