@@ -103,6 +103,13 @@ spec: {start: "2026-12-01T00:00:00Z"}
 YAML
 expect_rc "a snapshot with spec.start runs" 0 "$SIM" run "$tmp/start.yaml" "$tmp/snap.yaml"
 lacks "spec.start is not overridden by the snapshot" "$tmp/out" "clock starts"
+# --now overrides both, and says so.
+expect_rc "--now runs" 0 "$SIM" run --now 2026-11-30T15:00:00+01:00 --json "$tmp/now.json" "$tmp/start.yaml" "$tmp/snap.yaml"
+jq_true "--now sets the clock (in UTC)" "$tmp/now.json" 'd["scenario"]["start"] == "2026-11-30T14:00:00Z"'
+"$SIM" run --now 2026-11-30T15:00:00+01:00 "$tmp/snap.yaml" >"$tmp/out" 2>&1
+if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:00:00Z (--now)'; then ok "the first line names --now"; else bad "the first line names --now"; show "$tmp/out" 1; fi
+expect_rc "a bad --now is a usage error" 2 "$SIM" run --now yesterday "$tmp/snap.yaml"
+contains "the bad --now is named" "$tmp/err" "invalid --now 'yesterday'"
 
 # A snapshot of a finished rollout: already complete, no time to complete,
 # left out of the time-to-complete statistics (not counted as 0 s).

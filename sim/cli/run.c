@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cmd.h"
+#include "sim/base/gotime.h"
 #include "engine/xalloc.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
@@ -40,6 +41,7 @@ enum run_optcode {
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
+	RUN_OPT_NOW,
 };
 
 void cmd_usage_run(FILE *f)
@@ -57,6 +59,9 @@ void cmd_usage_run(FILE *f)
 		"                        0..18446744073709551615\n"
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
 		"                        (overrides spec.horizon)\n"
+		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
+		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
+		"                        a kubectl snapshot, its latest timestamp)\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -545,6 +550,7 @@ const struct option cmd_run_longopts[] = {
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
+	{ "now", required_argument, NULL, RUN_OPT_NOW },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -558,6 +564,8 @@ int cmd_run(int argc, char **argv)
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
+	int64_t now_ms = 0; /* --now, Unix ms */
+	bool now_set = false;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
 	struct sweep cli_sweep = { 0 };
@@ -617,6 +625,17 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_EVENTS:
 			events = optarg;
 			continue;
+		case RUN_OPT_NOW: {
+			char err[128] = "";
+
+			if (gt_parse_rfc3339(optarg, &now_ms, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s run: invalid --now '%s': %s\n", cmd_prog, optarg,
+					err);
+				return CLI_USAGE;
+			}
+			now_set = true;
+			continue;
+		}
 		case RUN_OPT_TRACE:
 			trace = optarg;
 			continue;
@@ -695,6 +714,10 @@ int cmd_run(int argc, char **argv)
 		      &prog);
 	if (rc)
 		goto out_release_scenario;
+	if (now_set) {
+		s.start_unix_ms = now_ms;
+		s.clock = SCN_CLOCK_NOW;
+	}
 	if (shard_n && variant) {
 		/* One variant as if it were the scenario; the partial names it. */
 		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
