@@ -108,6 +108,13 @@ expect_rc "--now runs" 0 "$SIM" run --now 2026-11-30T15:00:00+01:00 --json "$tmp
 jq_true "--now sets the clock (in UTC)" "$tmp/now.json" 'd["scenario"]["start"] == "2026-11-30T14:00:00Z"'
 "$SIM" run --now 2026-11-30T15:00:00+01:00 "$tmp/snap.yaml" >"$tmp/out" 2>&1
 if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:00:00Z (--now)'; then ok "the first line names --now"; else bad "the first line names --now"; show "$tmp/out" 1; fi
+# With trials, the remaining time also as UTC wall-clock times.
+"$SIM" run -n 20 --now 2026-11-30T14:00:00Z scenarios/commit-mid-rollout.yaml >"$tmp/out" 2>&1
+if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:00:00Z (--now)$'; then ok "trials name the clock under the first line"; else bad "trials name the clock under the first line"; show "$tmp/out" 3; fi
+has=$(grep -cE '^  done between 2026-11-30 14:[0-9]{2} UTC and 2026-11-30 14:[0-9]{2} UTC$|^  p50 2026-11-30 14:[0-9]{2} UTC, p90 2026-11-30 14:[0-9]{2} UTC$' "$tmp/out")
+if [ "$has" -eq 2 ]; then ok "trials give the wall-clock range and percentiles"; else bad "trials give the wall-clock range and percentiles"; show "$tmp/out" 16; fi
+"$SIM" run -n 20 scenarios/commit-mid-rollout.yaml >"$tmp/out" 2>&1
+lacks "spec.start alone adds no wall-clock lines (outputs unchanged)" "$tmp/out" "done between"
 expect_rc "a bad --now is a usage error" 2 "$SIM" run --now yesterday "$tmp/snap.yaml"
 contains "the bad --now is named" "$tmp/err" "invalid --now 'yesterday'"
 
