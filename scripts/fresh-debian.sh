@@ -63,7 +63,11 @@ MIRROR=${MAGOS_FRESH_MIRROR:-$(mirror | head -n 1)}
 MOUNTS=""
 cleanup() {
 	for m in $MOUNTS; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
-	if [ -z "${KEEP:-}" ]; then rm -rf "$WORK"; else say "kept $WORK"; fi
+	# Never remove through a mount that is still there (the package cache, a
+	# /proc): keep the roots and say so instead.
+	if awk -v w="$WORK/" 'index($2 "/", w) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+		say "mounts under $WORK remain (see /proc/mounts): not removing it"
+	elif [ -z "${KEEP:-}" ]; then rm -rf --one-file-system "$WORK"; else say "kept $WORK"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -140,7 +144,8 @@ while IFS= read -r cmd; do
 	in_root "$ROOT" "cd /root/magos-sim && $cmd" >"$WORK/readme-$n.log" 2>&1 || {
 		tail -n 30 "$WORK/readme-$n.log" >&2
 		# (make check's failures, with the part they belong to, wherever they are)
-		grep -E '^(== |FAIL)' "$WORK/readme-$n.log" | grep -B1 '^FAIL' >&2
+		grep -E '^(== |FAIL|Suite .* had failures)|^ +[0-9]+\. ' "$WORK/readme-$n.log" |
+			grep -B1 -E '^(FAIL|Suite|  )' >&2 || true
 		die "README command $n: $cmd"
 	}
 	tail -n 3 "$WORK/readme-$n.log" | sed 's/^/    /'
