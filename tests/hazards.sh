@@ -14,6 +14,7 @@
 #   MS115  a reconcile interval shorter than the later steps take at the
 #          modelled medians: the Rollout does not complete; with the interval
 #          the rule proposes it does.
+#   A gate halt: the value as read, in full, beside the upstream %.4g message.
 . "$(dirname "$0")/lib.sh"
 require_python
 H=tests/hazards
@@ -179,6 +180,26 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 check("no Workspaces: no warning notice", not [n for n in d["notices"] if n["severity"] != "info"])
+EOF
+
+# ---- a gate halt shows the value as read -------------------------------------
+run_of gate-rounding
+"$SIM" run --no-color "$H/gate-rounding.yaml" >"$tmp/gate.out" 2>&1
+contains "gate: the upstream message rounds" "$tmp/gate.out" "failed its health gate: metric 0.01 is outside the"
+contains "gate: the value in full beside it" "$tmp/gate.out" 'the gate read 0.0100001, threshold max "0.01" (the message rounds it'
+pyfacts "$tmp/gate-rounding.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+h = d["summary"]["halt"]
+check("gate: JSON holds the value as read", h["gate_value"] == 0.0100001, h["gate_value"])
+check("gate: JSON keeps the upstream message", h["message"].endswith("metric 0.01 is outside the threshold"))
+EOF
+pyfacts "$tmp/interval-short.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("a Magos run has no gate value", d["summary"]["halt"] is None or d["summary"]["halt"]["gate_value"] is None)
 EOF
 
 finish

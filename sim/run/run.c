@@ -673,6 +673,39 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 	api_list_release(&ro);
 }
 
+/*
+ * The value a FleetRollout's gate read when it halted the run first: the
+ * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
+ * max "0.01"), so the summary shows it in full beside the message.
+ */
+static void gate_halt_value(struct run_result *r)
+{
+	const struct frc *f = fleet_glue_frc(r->fleet);
+	const struct frc_halt_rec *h;
+	const struct frc_gate_rec *g;
+	size_t nh, ng;
+
+	if (!f || !r->summary.halted || !r->summary.halt_kind ||
+	    strcmp(r->summary.halt_kind, "FleetRollout") != 0)
+		return;
+	h = frc_halt_log(f, &nh);
+	g = frc_gate_log(f, &ng);
+	for (size_t i = 0; i < nh; i++) {
+		if (!h[i].gate || h[i].t_ms != r->summary.halt_ms ||
+		    strcmp(h[i].fleet, r->summary.halt_name) != 0)
+			continue;
+		for (size_t k = 0; k < ng; k++)
+			if (g[k].t_ms == h[i].t_ms && g[k].wave == h[i].wave && g[k].available &&
+			    strcmp(g[k].fleet, h[i].fleet) == 0 && strcmp(g[k].verdict, "Failing") == 0) {
+				r->summary.has_halt_value = true;
+				r->summary.halt_value = g[k].value;
+				r->summary.halt_min = g[k].min;
+				r->summary.halt_max = g[k].max;
+				return;
+			}
+	}
+}
+
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
 {
 	struct des_params p = des_params_default();
@@ -770,6 +803,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	end_of_run_hazards(r->world, r->obs);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssm(r->fleet), r->end_ms);
 	oc_summarize(des_timeline(r->world), &r->summary);
+	gate_halt_value(r);
 	return 0;
 }
 
