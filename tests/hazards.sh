@@ -14,6 +14,8 @@
 #   MS115  a reconcile interval shorter than the later steps take at the
 #          modelled medians: the Rollout does not complete; with the interval
 #          the rule proposes it does.
+#   MS116  a later step's Workspace that polls as often as an earlier one's sees
+#          a commit first and plans it before them; swapped, it does not.
 #   A gate halt: the value as read, in full, beside the upstream %.4g message.
 . "$(dirname "$0")/lib.sh"
 require_python
@@ -200,6 +202,39 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 check("a Magos run has no gate value", d["summary"]["halt"] is None or d["summary"]["halt"]["gate_value"] is None)
+EOF
+
+# ---- MS116: a later step sees a commit first -----------------------------------
+lint_of commit-order
+contains "commit order: MS116 for shop-prod" "$tmp/commit-order.lint" \
+	'MS116 warning Workspace "default/shop-prod" (step "prod" of Rollout "default/shop") polls for commits every 10s, as often as or more often than "shop-dev" of the earlier step "dev" (every 10m0s)'
+"$SIM" run -q --until horizon --json "$tmp/commit-order.json" "$H/commit-order.yaml" >/dev/null 2>&1
+pyfacts "$tmp/commit-order.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+sha = revision_seen(d, "shop-prod")
+pp = planning_after(d, "shop-prod", sha)
+dd = revision_seen_ms(d, "shop-dev", sha)
+check("commit order: prod plans the commit (%s ms) before dev has seen it (%s ms)" % (pp, dd),
+      sha and pp is not None and dd is not None and pp < dd)
+n = notice(d, "Workspace default/shop-prod of step prod of Rollout default/shop started planning revision " + (sha or "?")[:7])
+check("commit order: the run tells it with both times", n is not None and "before shop-dev of the earlier step dev had seen it" in n["text"])
+EOF
+lint_of commit-order-safe
+if [ ! -s "$tmp/commit-order-safe.lint" ]; then ok "commit order swapped: no MS116"; else
+	bad "commit order swapped: no MS116"; show "$tmp/commit-order-safe.lint"; fi
+"$SIM" run -q --until horizon --json "$tmp/commit-order-safe.json" "$H/commit-order-safe.yaml" >/dev/null 2>&1
+pyfacts "$tmp/commit-order-safe.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+sha = revision_seen(d, "shop-dev")
+pp = planning_after(d, "shop-prod", sha)
+dd = revision_seen_ms(d, "shop-dev", sha)
+check("commit order swapped: dev sees the commit (%s ms) and prod does not plan it before (%s)" % (dd, pp),
+      sha and dd is not None and (pp is None or dd < pp))
+check("commit order swapped: no ordering notice", notice(d, "started planning revision") is None)
 EOF
 
 finish

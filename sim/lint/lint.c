@@ -105,6 +105,14 @@ static const struct lint_rule rules[] = {
 	  "only when a reset happens to leave the later steps Applied, much later or never",
 	  "set magosproject.io/reconcile-interval on the Workspace above the time the later steps "
 	  "take (e.g. 30m), or model shorter Jobs if those are what you run" },
+	{ "MS116", "revision-seen-late-first", LINT_WARNING,
+	  "a scenario's commit lands on a ref that Workspaces of two steps track, and the later "
+	  "step's Workspace polls for commits at least as often as the earlier one's: each "
+	  "RefWatcher polls on its own timer from a random offset, so the later one often sees "
+	  "the commit first, and if the earlier steps are all Applied then, it is granted and "
+	  "plans the commit before them (upstream ordering hazard)",
+	  "give the later steps' Workspaces a longer magosproject.io/git-poll-interval than the "
+	  "earlier ones' (e.g. 5m against 1m), so that they usually see a commit last" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */

@@ -467,6 +467,95 @@ static void empty_steps(struct lint_report *r, const struct view *s, const struc
 	free(frozen);
 }
 
+/* A Workspace's git-poll-interval in ms: the annotation, else (absent or not above zero) 30s. */
+#define DEFAULT_GIT_POLL_MS 30000
+static int64_t git_poll_ms(const struct obj *ws)
+{
+	const char *pi = obj_strmap_get(&ws->annotations, MW_ANN_GIT_POLL_INTERVAL);
+	int64_t ns;
+
+	if (pi && gt_parse_duration_ns(pi, &ns, NULL, 0) == 0 && ns > 0)
+		return ns / 1000000 ? ns / 1000000 : 1;
+	return DEFAULT_GIT_POLL_MS;
+}
+
+/* The first commit event of the scenario on the repo and ref @ws tracks, or NULL. */
+static const struct scn_mevent *commit_for(const struct scenario *s, const struct obj *ws)
+{
+	const char *url = val_str(val_path(ws->spec, "source.repoURL"), "");
+	const char *rev = val_str(val_path(ws->spec, "source.targetRevision"), "");
+	const char *head = scn_git_head(&s->models, url);
+
+	for (size_t i = 0; i < s->nmevents; i++) {
+		const struct scn_mevent *e = &s->mevents[i];
+
+		if (e->type == SCN_MEV_COMMIT && e->repo_url && strcmp(e->repo_url, url) == 0 &&
+		    strcmp(scn_canonical_ref(e->ref, head), scn_canonical_ref(rev, head)) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static bool same_source(const struct obj *a, const struct obj *b)
+{
+	return strcmp(val_str(val_path(a->spec, "source.repoURL"), ""),
+		      val_str(val_path(b->spec, "source.repoURL"), "")) == 0 &&
+	       strcmp(val_str(val_path(a->spec, "source.targetRevision"), ""),
+		      val_str(val_path(b->spec, "source.targetRevision"), "")) == 0;
+}
+
+/*
+ * MS116: a commit the scenario lands on a ref that Workspaces of two levels
+ * track, where the later level's Workspace polls at least as often as the
+ * earlier one's.  Each RefWatcher polls on its own timer from a random
+ * offset (§4.11), so the later one sees the commit first about as often as
+ * not; pending, it is granted while the earlier levels are still Applied
+ * (R-3, R-6) and plans the commit before them (spec §7 #5).
+ */
+static void revision_order(struct lint_report *r, const struct view *v, const struct obj *ro,
+			   const struct obj **ws, size_t nws, const struct step *st, size_t nsteps)
+{
+	for (size_t k = 0; k < nws; k++) {
+		size_t lk = SIZE_MAX;
+		const char *sk = "";
+		const struct scn_mevent *c;
+
+		for (size_t i = 0; i < nsteps && lk == SIZE_MAX; i++)
+			if (st[i].valid && st[i].member[k]) {
+				lk = st[i].level;
+				sk = st[i].name;
+			}
+		if (lk == SIZE_MAX || !(c = commit_for(v->s, ws[k])))
+			continue;
+		for (size_t e = 0; e < nws; e++) {
+			size_t le = SIZE_MAX;
+			const char *se = "";
+			char pk[GT_DURATION_BUFSZ], pe[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ];
+
+			for (size_t i = 0; i < nsteps && le == SIZE_MAX; i++)
+				if (st[i].valid && st[i].member[e]) {
+					le = st[i].level;
+					se = st[i].name;
+				}
+			if (le == SIZE_MAX || le >= lk || !same_source(ws[e], ws[k]) ||
+			    git_poll_ms(ws[k]) > git_poll_ms(ws[e]))
+				continue;
+			gt_format_duration(git_poll_ms(ws[k]), pk, sizeof(pk));
+			gt_format_duration(git_poll_ms(ws[e]), pe, sizeof(pe));
+			gt_format_duration(c->at_ms, at, sizeof(at));
+			lint_add(r, "MS116", ws[k]->src.file, ws[k]->src.mark,
+				 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") polls for "
+				 "commits every %s, as often as or more often than \"%s\" of the earlier "
+				 "step \"%s\" (every %s), and both track the ref the commit at %s lands "
+				 "on; each polls from a random offset, and if it sees the commit first "
+				 "while the earlier steps are all Applied, it is the first pending "
+				 "Workspace, is granted, and plans the commit before them",
+				 ws[k]->ns, ws[k]->name, sk, ro->ns, ro->name, pk, ws[e]->name, se, pe, at);
+			break; /* one finding per Workspace */
+		}
+	}
+}
+
 /*
  * MS115: a Workspace of a level before the last stays Applied for less than
  * its reconcile interval: at the next tick of its grid (§4.4) the scheduled
@@ -770,6 +859,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 ws[k]->ns, ws[k]->name, project, ro->ns, ro->name);
 	}
 	interval_too_short(r, s, ro, ws, nws, st, nsteps, nlevels, rr);
+	revision_order(r, s, ro, ws, nws, st, nsteps);
 
 	for (size_t i = 0; i < nsteps; i++) {
 		free(st[i].member);

@@ -610,6 +610,107 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 	}
 }
 
+#define NEW_REVISION_PREFIX "RefWatcher detected new revision "
+
+/* When Workspace @ns/@name first said it detected revision @sha, at or after @from, or -1. */
+static int64_t detected_ms(const struct tl *tl, const char *ns, const char *name, const char *sha)
+{
+	for (size_t e = 0, n = tl_count(tl); e < n; e++) {
+		struct tl_entry en;
+
+		tl_get(tl, e, &en);
+		if (strcmp(en.kind, "Workspace") == 0 && strcmp(en.ns, ns) == 0 &&
+		    strcmp(en.name, name) == 0 && en.reason &&
+		    strcmp(en.reason, "NewRevisionDetected") == 0 && en.message &&
+		    strncmp(en.message, NEW_REVISION_PREFIX, strlen(NEW_REVISION_PREFIX)) == 0 &&
+		    strcmp(en.message + strlen(NEW_REVISION_PREFIX), sha) == 0)
+			return en.t_ms;
+	}
+	return -1;
+}
+
+/*
+ * A Workspace of a later step that started planning a new revision before a
+ * Workspace of an earlier step, which tracks the same revision, had seen it
+ * (spec §7 #5: each Workspace's RefWatcher polls on its own timer, and the
+ * later one, once pending, is granted while the earlier steps are still
+ * Applied).  Told once per Workspace and revision.  Call after obs_finish().
+ */
+static void revision_order_hazards(struct des *w, const struct obs *obs)
+{
+	const struct tl *tl = des_timeline(w);
+	const struct obs_rollout *ros;
+	size_t nro, n = tl_count(tl);
+
+	ros = obs_rollouts(obs, &nro);
+	for (size_t i = 0; i < nro; i++) {
+		const struct obs_rollout *r = &ros[i];
+
+		for (size_t j = 1; j < r->nsteps; j++) {
+			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
+				const char *name = r->steps[j].members[m];
+				const char *sha = NULL, *told = NULL;
+
+				if (step_of(r, name) != j)
+					continue;
+				for (size_t e = 0; e < n; e++) {
+					struct tl_entry en;
+					const char *late = NULL, *late_step = NULL;
+					int64_t late_ms = -1;
+
+					tl_get(tl, e, &en);
+					if (strcmp(en.kind, "Workspace") != 0 || strcmp(en.ns, r->ns) != 0 ||
+					    strcmp(en.name, name) != 0)
+						continue;
+					if (en.reason && strcmp(en.reason, "NewRevisionDetected") == 0 &&
+					    en.message &&
+					    strncmp(en.message, NEW_REVISION_PREFIX,
+						    strlen(NEW_REVISION_PREFIX)) == 0) {
+						sha = en.message + strlen(NEW_REVISION_PREFIX);
+						continue;
+					}
+					if (!sha || !en.phase || strcmp(en.phase, "Planning") != 0)
+						continue;
+					/* the run of @sha starts: has every earlier Workspace seen it? */
+					for (size_t l = 0; l < j && !late; l++)
+						for (size_t k = 0; k < r->steps[l].nmembers && !late; k++) {
+							int64_t t = detected_ms(tl, r->ns, r->steps[l].members[k],
+										sha);
+
+							if (t > en.t_ms) {
+								late = r->steps[l].members[k];
+								late_step = r->steps[l].name;
+								late_ms = t;
+							}
+						}
+					if (late && told != sha) {
+						char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ];
+						struct tl_objref ref = { "Workspace", r->ns, name, 0 };
+						char *text = xasprintf(
+							"Workspace %s/%s of step %s of Rollout %s/%s started planning "
+							"revision %.7s at %s, before %s of the earlier step %s had "
+							"seen it (at %s): each Workspace's RefWatcher polls on its "
+							"own timer, and a later step's Workspace that sees a commit "
+							"first is granted while the earlier steps are still Applied; "
+							"give the later steps' Workspaces a longer "
+							"magosproject.io/git-poll-interval than the earlier ones' so "
+							"that they usually see a commit last",
+							r->ns, name, r->steps[j].name, r->ns, r->name, sha,
+							at_text(en.t_ms, t1, sizeof(t1)), late, late_step,
+							at_text(late_ms, t2, sizeof(t2)));
+
+						tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text,
+							      &ref, 1);
+						free(text);
+						told = sha;
+					}
+					sha = NULL;
+				}
+			}
+		}
+	}
+}
+
 /*
  * What the run ended on that a reader would otherwise not see: a Rollout
  * without steps, Workspaces no step selects or nothing grants, a plan waiting
@@ -646,6 +747,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 	}
 	early_start_hazards(w, obs);
 	interval_reset_hazards(w, obs);
+	revision_order_hazards(w, obs);
 	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
 	for (size_t k = 0; k < ws.n; k++) {
 		const struct obj *o = ws.items[k];

@@ -89,3 +89,36 @@ def resets_while_later_runs(d, steps):
                 count[ws] += 1
         was[ws] = now
     return count
+
+
+NEW_REVISION = "RefWatcher detected new revision "
+
+
+def revision_seen(d, ws):
+    """The first revision Workspace WS said it detected, or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["reason"] == "NewRevisionDetected" \
+                and (e["message"] or "").startswith(NEW_REVISION):
+            return e["message"][len(NEW_REVISION):]
+    return None
+
+
+def revision_seen_ms(d, ws, sha):
+    """When Workspace WS first said it detected revision SHA (ms), or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["reason"] == "NewRevisionDetected" \
+                and e["message"] == NEW_REVISION + (sha or ""):
+            return e["t_ms"]
+    return None
+
+
+def planning_after(d, ws, sha):
+    """When Workspace WS entered Planning after detecting revision SHA (ms), or None."""
+    seen = revision_seen_ms(d, ws, sha)
+    if seen is None:
+        return None
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["phase"] == "Planning" \
+                and e["t_ms"] >= seen:
+            return e["t_ms"]
+    return None
