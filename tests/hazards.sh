@@ -16,6 +16,7 @@
 #          the rule proposes it does.
 #   MS116  a later step's Workspace that polls as often as an earlier one's sees
 #          a commit first and plans it before them; swapped, it does not.
+#   After Completed: a gate metric spike the fleet never queried is told.
 #   A gate halt: the value as read, in full, beside the upstream %.4g message.
 . "$(dirname "$0")/lib.sh"
 require_python
@@ -236,5 +237,21 @@ check("commit order swapped: dev sees the commit (%s ms) and prod does not plan 
       sha and dd is not None and (pp is None or dd < pp))
 check("commit order swapped: no ordering notice", notice(d, "started planning revision") is None)
 EOF
+
+# ---- a spike after Completed ---------------------------------------------------
+"$SIM" run -q --until horizon --json "$tmp/gac.json" "$H/gate-after-completed.yaml" >/dev/null 2>&1
+pyfacts "$tmp/gac.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+done = [e["t_ms"] for e in d["timeline"] if e["kind"] == "FleetRollout" and e["phase"] == "Completed"]
+check("after Completed: the fleet completes at 44m", done[:1] == [2640000], done[:1])
+check("after Completed: it never halts", not any(e["kind"] == "FleetRollout" and e["phase"] == "Halted" for e in d["timeline"]))
+n = notice(d, "FleetRollout moodle: the metric of wave \"canary\"'s gate left its threshold (max \"0.01\") from 1h0m0s to 1h6m0s, reaching 0.05, after the fleet Completed at 44m0s")
+check("after Completed: the run tells the unseen spike", n is not None)
+check("after Completed: the last query it names is before the spike", n is not None and "its last query was at 44m0s" in n["text"])
+EOF
+"$SIM" run -q --until horizon --json "$tmp/gh.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
+lacks "a spike the gate saw (fleet-gate-halt) is not told as unseen" "$tmp/gh.json" "after the fleet Completed"
 
 finish

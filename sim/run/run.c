@@ -1,9 +1,11 @@
 #include "sim/run/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/cluster/admission.h"
 #include "sim/cluster/apiserver.h"
@@ -808,6 +810,149 @@ static void gate_halt_value(struct run_result *r)
 	}
 }
 
+/* Samples of a series looked at per Completed spell, at most (a longer spell is looked at up to there). */
+#define COMPLETED_GATE_MAX_SAMPLES 100000
+
+/* Whether a gate evaluation of @fleet's wave @wave in [@from, @to] failed. */
+static bool gate_failed_in(const struct frc_gate_rec *g, size_t ng, const char *fleet, size_t wave,
+			   int64_t from, int64_t to)
+{
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].wave == wave && g[k].t_ms >= from && g[k].t_ms <= to &&
+		    strcmp(g[k].fleet, fleet) == 0 && strcmp(g[k].verdict, "Failing") == 0)
+			return true;
+	return false;
+}
+
+/* The last gate evaluation of @fleet's wave @wave at or before @t, or -1. */
+static int64_t last_query_ms(const struct frc_gate_rec *g, size_t ng, const char *fleet,
+			     size_t wave, int64_t t)
+{
+	int64_t last = -1;
+
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].wave == wave && g[k].t_ms <= t && strcmp(g[k].fleet, fleet) == 0)
+			last = g[k].t_ms;
+	return last;
+}
+
+/*
+ * A metric spike a Completed FleetRollout did not see: a Completed fleet is
+ * never requeued (spec §6 #21) and queries its gates only when an event
+ * wakes it, so a gate's series can leave its threshold and come back
+ * unseen.  Told for the first such spell of each gate in each Completed
+ * stretch: the spell (from the series, sampled as the gate reads it) during
+ * which no evaluation of that gate failed.
+ */
+static void completed_gate_hazards(struct run_result *r, const struct scenario *s)
+{
+	const struct frc *f = fleet_glue_frc(r->fleet);
+	const struct tl *tl = des_timeline(r->world);
+	const struct frc_gate_rec *g;
+	struct api_list fl;
+	size_t ng;
+
+	if (!f)
+		return;
+	g = frc_gate_log(f, &ng);
+	api_list_init(&fl);
+	api_list(des_api(r->world), "FleetRollout", NULL, NULL, NULL, &fl);
+	for (size_t i = 0; i < fl.n; i++) {
+		const struct obj *o = fl.items[i];
+		const struct val *waves = val_map_get(o->spec, "waves");
+		int64_t from = -1;
+
+		for (size_t e = 0, n = tl_count(tl); e <= n; e++) {
+			struct tl_entry en;
+			int64_t to;
+
+			if (e < n) {
+				tl_get(tl, e, &en);
+				if (strcmp(en.kind, "FleetRollout") != 0 || strcmp(en.name, o->name) != 0 ||
+				    en.change != TL_STATUS || !en.phase)
+					continue;
+				if (strcmp(en.phase, "Completed") == 0) {
+					if (from < 0)
+						from = en.t_ms;
+					continue;
+				}
+				to = en.t_ms;
+			} else {
+				to = r->end_ms;
+			}
+			if (from < 0)
+				continue;
+			for (size_t w = 0; waves && waves->type == VAL_LIST && w < waves->u.list.n; w++) {
+				const struct val *wv = waves->u.list.items[w];
+				const struct val *pm = val_path(wv, "gate.source.prometheus");
+				const char *min = val_str(val_path(wv, "gate.threshold.min"), NULL);
+				const char *max = val_str(val_path(wv, "gate.threshold.max"), NULL);
+				const struct scn_series *se;
+				int64_t t0, out_from = -1, out_to = -1;
+				double peak = 0;
+				size_t steps = 0;
+
+				if (!pm || !(se = scn_find_series(s, val_str(val_map_get(pm, "query"), ""),
+								  val_str(val_map_get(pm, "address"), NULL))))
+					continue;
+				t0 = (from + se->interval_ms - 1) / se->interval_ms * se->interval_ms;
+				for (int64_t t = t0; t < to && steps < COMPLETED_GATE_MAX_SAMPLES;
+				     t += se->interval_ms, steps++) {
+					double v;
+					bool ok;
+
+					if (frc_metric_from_series(&se->series, se->interval_ms, t, &v, NULL, 0) ||
+					    thr_satisfied(min, max, v, &ok, NULL, 0) != THR_OK)
+						continue;
+					if (!ok && out_from < 0) {
+						out_from = t;
+						peak = v;
+					} else if (!ok && fabs(v) > fabs(peak)) {
+						peak = v;
+					}
+					if (ok && out_from >= 0) {
+						out_to = t;
+						break;
+					}
+				}
+				if (out_from < 0)
+					continue;
+				if (out_to < 0)
+					out_to = to;
+				if (!gate_failed_in(g, ng, o->name, w, out_from, out_to)) {
+					char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+					char q[GT_DURATION_BUFSZ];
+					int64_t lq = last_query_ms(g, ng, o->name, w, out_to);
+					char *text;
+					struct tl_objref ref = { "FleetRollout", o->ns, o->name, 0 };
+
+					if (lq >= 0)
+						at_text(lq, q, sizeof(q));
+					text = xasprintf(
+						"FleetRollout %s: the metric of wave \"%s\"'s gate left its "
+						"threshold (%s%s%s%s%s%s%s) from %s to %s, reaching %g, after the "
+						"fleet Completed at %s; a Completed FleetRollout is never requeued "
+						"and queries its gates only when an event wakes it (%s%s), so "
+						"nothing halted; alert on the metric outside the FleetRollout",
+						o->name, val_str(val_map_get(wv, "name"), ""),
+						min ? "min \"" : "", min ? min : "", min ? "\"" : "",
+						min && max ? ", " : "", max ? "max \"" : "", max ? max : "",
+						max ? "\"" : "", at_text(out_from, a, sizeof(a)),
+						out_to >= r->end_ms ? "the end of the run" : at_text(out_to, b, sizeof(b)),
+						peak, at_text(from, c, sizeof(c)),
+						lq >= 0 ? "its last query was at " : "it never queried it",
+						lq >= 0 ? q : "");
+					tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING,
+						      text, &ref, 1);
+					free(text);
+				}
+			}
+			from = -1;
+		}
+	}
+	api_list_release(&fl);
+}
+
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
 {
 	struct des_params p = des_params_default();
@@ -903,6 +1048,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	free(until);
 	obs_finish(r->obs, r->world);
 	end_of_run_hazards(r->world, r->obs);
+	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssm(r->fleet), r->end_ms);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
