@@ -21,6 +21,12 @@ if make -n -C "$tmp/tarball" 2>/dev/null | grep -q "MAGOS_COMMIT='\"unknown\"'";
 else
 	bad "a tree without .git builds with the commit unknown"
 fi
+# Every command's --help, version and help included.
+expect_rc "version --help exits 0" 0 "$SIM" version --help
+contains "version --help prints its help" "$tmp/out" "usage: magos-sim version"
+expect_rc "version with an argument is a usage error" 2 "$SIM" version extra
+expect_rc "help --help exits 0" 0 "$SIM" help --help
+contains "help --help prints the help of help" "$tmp/out" "usage: magos-sim help [COMMAND]"
 expect_rc "no command is a usage error" 2 "$SIM"
 expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
 # "did you mean": the closest command or option, and nothing when none is close.
