@@ -254,4 +254,17 @@ EOF
 "$SIM" run -q --until horizon --json "$tmp/gh.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
 lacks "a spike the gate saw (fleet-gate-halt) is not told as unseen" "$tmp/gh.json" "after the fleet Completed"
 
+# ---- a manifest's grant the Rollout revokes first -------------------------------
+lint_of granted-in-manifest
+lacks "grant in the manifest, Rollout from the start: no MS114" "$tmp/granted-in-manifest.lint" "MS114"
+run_of granted-in-manifest
+pyfacts "$tmp/granted-in-manifest.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("grant in the manifest: ws-prod plans only once step prod opens",
+      first_phase(d, "ws-prod", "Planning") >= step_opened(d, "shop", "prod"))
+check("grant in the manifest: no early-start notice", notice(d, "started planning at") is None)
+EOF
+
 finish

@@ -369,12 +369,16 @@ static const struct obj *project_of(const struct view *s, const char *ns, const 
 #define HANDOFF_MARGIN_MS 1000
 
 /*
- * When Workspace @ws holds execution-allowed before Rollout @ro exists, in ms
- * of the run, or -1 when it does not: its manifest carries the annotation
- * (from its creation), or the Project of the Rollout's name exists before
- * the Rollout and grants it as DefaultParallel.
+ * When pending Workspace @ws holds execution-allowed before Rollout @ro
+ * exists, in ms of the run, or -1 when it does not: its manifest carries the
+ * annotation (from its creation), or the Project of the Rollout's name exists
+ * before the Rollout and grants it as DefaultParallel.  @revoked: the Rollout
+ * revokes the grant on its first pass (a Workspace of a later level), so a
+ * manifest's grant counts only with the margin too; the Rollout never
+ * revokes a Workspace no step selects, nor does one without steps.
  */
-static int64_t granted_before_ms(const struct view *s, const struct obj *ro, const struct obj *ws)
+static int64_t granted_before_ms(const struct view *s, const struct obj *ro, const struct obj *ws,
+				 bool revoked)
 {
 	const char *allowed = obj_strmap_get(&ws->annotations, MW_ANN_EXECUTION_ALLOWED);
 	const char *phase = val_str(val_map_get(ws->status, "phase"), "");
@@ -384,11 +388,13 @@ static int64_t granted_before_ms(const struct view *s, const struct obj *ro, con
 
 	if (iro == SIZE_MAX || iws == SIZE_MAX)
 		return -1;
-	if (allowed && strcmp(allowed, "true") == 0 && s->at_ms[iws] <= s->at_ms[iro])
+	if (phase[0] && strcmp(phase, "Pending") != 0)
+		return -1; /* not pending: a grant starts no run */
+	if (allowed && strcmp(allowed, "true") == 0 &&
+	    (revoked ? s->at_ms[iws] + HANDOFF_MARGIN_MS <= s->at_ms[iro]
+		     : s->at_ms[iws] <= s->at_ms[iro]))
 		return s->at_ms[iws];
 	if (!pr || (ipr = index_of(s, pr)) == SIZE_MAX)
-		return -1;
-	if (phase[0] && strcmp(phase, "Pending") != 0)
 		return -1;
 	both = s->at_ms[ipr] > s->at_ms[iws] ? s->at_ms[ipr] : s->at_ms[iws];
 	return both + HANDOFF_MARGIN_MS <= s->at_ms[iro] ? both : -1;
@@ -435,7 +441,7 @@ static void empty_steps(struct lint_report *r, const struct view *s, const struc
 	for (size_t k = 0; k < nws; k++) {
 		if (!in_project[k])
 			continue;
-		if (granted_before_ms(s, ro, ws[k]) >= 0) {
+		if (granted_before_ms(s, ro, ws[k], false) >= 0) {
 			ran[k] = true;
 			nran++;
 		} else {
@@ -825,7 +831,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	if (!lint_unselected_workspaces(steps, project, ws, nws, unselected))
 		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
 	for (size_t k = 0; k < nws; k++) {
-		int64_t g = in_project[k] ? granted_before_ms(s, ro, ws[k]) : -1;
+		int64_t g = -1;
 		size_t first_level = SIZE_MAX, lv = SIZE_MAX;
 		const char *step_name = "";
 
@@ -839,6 +845,9 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				step_name = st[i].name;
 			}
 		}
+		if (in_project[k])
+			g = granted_before_ms(s, ro, ws[k],
+					      !unselected[k] && lv != SIZE_MAX && lv != first_level);
 		if (g >= 0 && unselected[k])
 			handoff(r, s, ro, ws[k], g,
 				"no step selects it, so the Rollout never revokes that grant: it plans "
