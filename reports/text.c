@@ -6,6 +6,7 @@
  * radius, detection latency and exposure.  The HTML report shows the same
  * summary.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,16 @@ static void labelled(struct out *o, const char *label, const char *text)
 			p++;
 	} while (*p);
 	free(safe);
+}
+
+/* @v with the fewest significant digits that read back as @v (Go's %v of a float64). */
+static void full_g(double v, char *buf, size_t len)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 /* Blast radius, detection latency and exposure of each halted FleetRollout's first halt. */
@@ -304,6 +315,20 @@ static void summary(struct out *o, const struct rep_run *run)
 
 			txt_wrapped(o, msg, 10, "");
 			free(msg);
+		}
+		if (s->has_halt_value) {
+			char v[40], *line;
+
+			full_g(s->halt_value, v, sizeof(v));
+			line = xasprintf("the gate read %s%s%s%s%s%s%s%s%s (the message rounds it to 4 "
+					 "significant digits)",
+					 v, s->halt_min || s->halt_max ? ", threshold" : "",
+					 s->halt_min ? " min \"" : "", s->halt_min ? s->halt_min : "",
+					 s->halt_min ? "\"" : "", s->halt_min && s->halt_max ? "," : "",
+					 s->halt_max ? " max \"" : "", s->halt_max ? s->halt_max : "",
+					 s->halt_max ? "\"" : "");
+			txt_wrapped(o, line, 10, "");
+			free(line);
 		}
 		blast_lines(o, run->obs);
 		fleet_blast_lines(o, run->fleets);

@@ -7,6 +7,8 @@
  * so that lint and a run agree on what a step selects.
  */
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint.h"
+#include "sim/load/dist.h"
 #include "sim/load/yamlload.h"
 
 #define MAGOS_GROUP "magosproject.io/"
@@ -36,8 +39,23 @@ static bool is_magos(const struct obj *o, const char *kind)
  */
 struct view {
 	const struct obj **objs; /* owned array */
+	int64_t *at_ms;          /* owned: when each object first exists, 0 for the inputs */
 	size_t n;
+	const struct scenario *s; /* borrowed: the models the duration rules read */
 };
+
+/* When the object of @o's key first exists: 0 for an input, else its first `apply` event. */
+static int64_t first_seen_ms(const struct scenario *s, const struct obj *o)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (obj_cmp_key(s->objs[i], o) == 0)
+			return 0;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj &&
+		    obj_cmp_key(s->events[i].obj, o) == 0)
+			return s->events[i].at_ms;
+	return 0;
+}
 
 static void view_init(struct view *v, const struct scenario *s)
 {
@@ -74,11 +92,16 @@ static void view_init(struct view *v, const struct scenario *s)
 			v->objs[v->n++] = applied[i];
 	}
 	free(applied);
+	v->s = s;
+	v->at_ms = xcalloc(v->n ? v->n : 1, sizeof(*v->at_ms));
+	for (size_t i = 0; i < v->n; i++)
+		v->at_ms[i] = first_seen_ms(s, v->objs[i]);
 }
 
 static void view_release(struct view *v)
 {
 	free(v->objs);
+	free(v->at_ms);
 }
 
 static const char *ws_project(const struct obj *ws)
@@ -317,7 +340,359 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
 
 /* ---- the Rollout rules ------------------------------------------------------- */
 
-static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro)
+/* The view index of @o (a pointer of the view), or SIZE_MAX. */
+static size_t index_of(const struct view *v, const struct obj *o)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->objs[i] == o)
+			return i;
+	return SIZE_MAX;
+}
+
+static const struct obj *project_of(const struct view *s, const char *ns, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (is_magos(s->objs[i], "Project") && strcmp(s->objs[i]->ns, ns) == 0 &&
+		    strcmp(s->objs[i]->name, name) == 0)
+			return s->objs[i];
+	return NULL;
+}
+
+/*
+ * Grants the project's Project gives before the Rollout takes over
+ * (spec §3.2, §3.4, §7 #2): the Project reports DefaultParallel while no
+ * Rollout of its name exists and grants every pending Workspace (no phase or
+ * Pending).  Said only with a margin of HANDOFF_MARGIN_MS between the moment
+ * both exist and the Rollout's creation, so that the Project's passes
+ * certainly ran first.
+ */
+#define HANDOFF_MARGIN_MS 1000
+
+/*
+ * When pending Workspace @ws holds execution-allowed before Rollout @ro
+ * exists, in ms of the run, or -1 when it does not: its manifest carries the
+ * annotation (from its creation), or the Project of the Rollout's name exists
+ * before the Rollout and grants it as DefaultParallel.  @revoked: the Rollout
+ * revokes the grant on its first pass (a Workspace of a later level), so a
+ * manifest's grant counts only with the margin too; the Rollout never
+ * revokes a Workspace no step selects, nor does one without steps.
+ */
+static int64_t granted_before_ms(const struct view *s, const struct obj *ro, const struct obj *ws,
+				 bool revoked)
+{
+	const char *allowed = obj_strmap_get(&ws->annotations, MW_ANN_EXECUTION_ALLOWED);
+	const char *phase = val_str(val_map_get(ws->status, "phase"), "");
+	const struct obj *pr = project_of(s, ro->ns, ro->name);
+	size_t iro = index_of(s, ro), iws = index_of(s, ws), ipr;
+	int64_t both;
+
+	if (iro == SIZE_MAX || iws == SIZE_MAX)
+		return -1;
+	if (phase[0] && strcmp(phase, "Pending") != 0)
+		return -1; /* not pending: a grant starts no run */
+	if (allowed && strcmp(allowed, "true") == 0 &&
+	    (revoked ? s->at_ms[iws] + HANDOFF_MARGIN_MS <= s->at_ms[iro]
+		     : s->at_ms[iws] <= s->at_ms[iro]))
+		return s->at_ms[iws];
+	if (!pr || (ipr = index_of(s, pr)) == SIZE_MAX)
+		return -1;
+	both = s->at_ms[ipr] > s->at_ms[iws] ? s->at_ms[ipr] : s->at_ms[iws];
+	return both + HANDOFF_MARGIN_MS <= s->at_ms[iro] ? both : -1;
+}
+
+/* MS114: Workspace @ws is granted at @g_ms, before Rollout @ro; @what says what follows. */
+static void handoff(struct lint_report *r, const struct view *s, const struct obj *ro,
+		    const struct obj *ws, int64_t g_ms, const char *what)
+{
+	char at[GT_DURATION_BUFSZ], ro_at[GT_DURATION_BUFSZ];
+	const char *allowed = obj_strmap_get(&ws->annotations, MW_ANN_EXECUTION_ALLOWED);
+	char *by;
+
+	gt_format_duration(g_ms, at, sizeof(at));
+	gt_format_duration(s->at_ms[index_of(s, ro)], ro_at, sizeof(ro_at));
+	if (allowed && strcmp(allowed, "true") == 0)
+		by = xasprintf("carries %s: \"true\" in its manifest", MW_ANN_EXECUTION_ALLOWED);
+	else
+		by = xasprintf("is granted execution by Project \"%s\" (DefaultParallel) at %s", ro->name,
+			       at);
+	lint_add(r, "MS114", ws->src.file, ws->src.mark,
+		 "Workspace \"%s/%s\" %s, before Rollout \"%s/%s\" exists (at %s), and grants given "
+		 "before the hand-off survive it: %s",
+		 ws->ns, ws->name, by, ro->ns, ro->name, ro_at, what);
+	free(by);
+}
+
+/*
+ * MS102: a Rollout without steps (R-1: Ready/NoSteps, no Workspace touched).
+ * Said only when its Project exists (it then defers: ManagedByRollout, §3.2)
+ * and some Workspace of the project holds no grant from before: those never
+ * run.  No Project: MS106 tells it.  No Workspace, or every one granted
+ * before: the upstream no-op, nothing to say.
+ */
+static void empty_steps(struct lint_report *r, const struct view *s, const struct obj *ro,
+			const struct obj **ws, const bool *in_project, size_t nws)
+{
+	const struct val *steps = val_path(ro->spec, "strategy.steps");
+	const char *project = val_str(val_map_get(ro->spec, "projectRef"), "");
+	bool *frozen = xcalloc(nws ? nws : 1, sizeof(*frozen));
+	bool *ran = xcalloc(nws ? nws : 1, sizeof(*ran));
+	size_t nfrozen = 0, nran = 0;
+
+	for (size_t k = 0; k < nws; k++) {
+		if (!in_project[k])
+			continue;
+		if (granted_before_ms(s, ro, ws[k], false) >= 0) {
+			ran[k] = true;
+			nran++;
+		} else {
+			frozen[k] = true;
+			nfrozen++;
+		}
+	}
+	if (project_of(s, ro->ns, project) && strcmp(project, ro->name) == 0 && nfrozen) {
+		char *names = names_of(ws, frozen, nws), *before = xstrdup("");
+
+		if (nran) {
+			char *rn = names_of(ws, ran, nws);
+
+			free(before);
+			before = xasprintf("; %s, granted before the Rollout existed, still run%s", rn,
+					   nran == 1 ? "s" : "");
+			free(rn);
+		}
+		lint_add(r, "MS102", ro->src.file, mark_of(steps, ro->src.mark),
+			 "Rollout \"%s/%s\": spec.strategy.steps is empty: the Rollout reports "
+			 "Ready/NoSteps and grants nothing, and Project \"%s\" defers to it "
+			 "(ManagedByRollout), so %zu Workspace%s of the project (%s) never run%s%s",
+			 ro->ns, ro->name, project, nfrozen, nfrozen == 1 ? "" : "s", names,
+			 nfrozen == 1 ? "s" : "", before);
+		free(before);
+		free(names);
+	}
+	free(ran);
+	free(frozen);
+}
+
+/* A Workspace's git-poll-interval in ms: the annotation, else (absent or not above zero) 30s. */
+#define DEFAULT_GIT_POLL_MS 30000
+static int64_t git_poll_ms(const struct obj *ws)
+{
+	const char *pi = obj_strmap_get(&ws->annotations, MW_ANN_GIT_POLL_INTERVAL);
+	int64_t ns;
+
+	if (pi && gt_parse_duration_ns(pi, &ns, NULL, 0) == 0 && ns > 0)
+		return ns / 1000000 ? ns / 1000000 : 1;
+	return DEFAULT_GIT_POLL_MS;
+}
+
+/* The first commit event of the scenario on the repo and ref @ws tracks, or NULL. */
+static const struct scn_mevent *commit_for(const struct scenario *s, const struct obj *ws)
+{
+	const char *url = val_str(val_path(ws->spec, "source.repoURL"), "");
+	const char *rev = val_str(val_path(ws->spec, "source.targetRevision"), "");
+	const char *head = scn_git_head(&s->models, url);
+
+	for (size_t i = 0; i < s->nmevents; i++) {
+		const struct scn_mevent *e = &s->mevents[i];
+
+		if (e->type == SCN_MEV_COMMIT && e->repo_url && strcmp(e->repo_url, url) == 0 &&
+		    strcmp(scn_canonical_ref(e->ref, head), scn_canonical_ref(rev, head)) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static bool same_source(const struct obj *a, const struct obj *b)
+{
+	return strcmp(val_str(val_path(a->spec, "source.repoURL"), ""),
+		      val_str(val_path(b->spec, "source.repoURL"), "")) == 0 &&
+	       strcmp(val_str(val_path(a->spec, "source.targetRevision"), ""),
+		      val_str(val_path(b->spec, "source.targetRevision"), "")) == 0;
+}
+
+/*
+ * MS116: a commit the scenario lands on a ref that Workspaces of two levels
+ * track, where the later level's Workspace polls at least as often as the
+ * earlier one's.  Each RefWatcher polls on its own timer from a random
+ * offset (§4.11), so the later one sees the commit first about as often as
+ * not; pending, it is granted while the earlier levels are still Applied
+ * (R-3, R-6) and plans the commit before them (spec §7 #5).
+ */
+static void revision_order(struct lint_report *r, const struct view *v, const struct obj *ro,
+			   const struct obj **ws, size_t nws, const struct step *st, size_t nsteps)
+{
+	for (size_t k = 0; k < nws; k++) {
+		size_t lk = SIZE_MAX;
+		const char *sk = "";
+		const struct scn_mevent *c;
+
+		for (size_t i = 0; i < nsteps && lk == SIZE_MAX; i++)
+			if (st[i].valid && st[i].member[k]) {
+				lk = st[i].level;
+				sk = st[i].name;
+			}
+		if (lk == SIZE_MAX || !(c = commit_for(v->s, ws[k])))
+			continue;
+		for (size_t e = 0; e < nws; e++) {
+			size_t le = SIZE_MAX;
+			const char *se = "";
+			char pk[GT_DURATION_BUFSZ], pe[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ];
+
+			for (size_t i = 0; i < nsteps && le == SIZE_MAX; i++)
+				if (st[i].valid && st[i].member[e]) {
+					le = st[i].level;
+					se = st[i].name;
+				}
+			if (le == SIZE_MAX || le >= lk || !same_source(ws[e], ws[k]) ||
+			    git_poll_ms(ws[k]) > git_poll_ms(ws[e]))
+				continue;
+			gt_format_duration(git_poll_ms(ws[k]), pk, sizeof(pk));
+			gt_format_duration(git_poll_ms(ws[e]), pe, sizeof(pe));
+			gt_format_duration(c->at_ms, at, sizeof(at));
+			lint_add(r, "MS116", ws[k]->src.file, ws[k]->src.mark,
+				 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") polls for "
+				 "commits every %s, as often as or more often than \"%s\" of the earlier "
+				 "step \"%s\" (every %s), and both track the ref the commit at %s lands "
+				 "on; each polls from a random offset, and if it sees the commit first "
+				 "while the earlier steps are all Applied, it is the first pending "
+				 "Workspace, is granted, and plans the commit before them",
+				 ws[k]->ns, ws[k]->name, sk, ro->ns, ro->name, pk, ws[e]->name, se, pe, at);
+			break; /* one finding per Workspace */
+		}
+	}
+}
+
+/*
+ * MS115: a Workspace of a level before the last stays Applied for less than
+ * its reconcile interval: at the next tick of its grid (§4.4) the scheduled
+ * reconcile resets it to Pending (§4.6 rule 2), the Rollout finds its level
+ * pending again (R-3), re-opens it and revokes the later levels (R-7).  When
+ * the later levels need at least that interval to run, the Rollout cannot
+ * reach a pass where every Workspace is Applied in one go.  The time a level
+ * needs is the longest of its members' pod start + plan + pod start + apply
+ * at the medians of the modelled durations, without waiting for runners or
+ * approvals (so a lower bound of the median).
+ */
+static int64_t median_run_ms(const struct scn_models *m, const struct obj *ws)
+{
+	const struct dist *plan, *apply;
+	double pf, ms;
+
+	scn_job_model_for(m, SCN_JOB_PLAN, &ws->labels, &plan, &pf);
+	scn_job_model_for(m, SCN_JOB_APPLY, &ws->labels, &apply, &pf);
+	ms = 2.0 * (double)m->pod_startup_ms + dist_quantile(plan, 0.5) + dist_quantile(apply, 0.5);
+	return ms >= 0 && ms < 1e15 ? (int64_t)(ms + 0.5) : 0;
+}
+
+/* A round interval at least @ms: 5m, 10m, 15m, 30m, 1h, 2h, 3h, 6h, 12h, 24h, then whole days. */
+static void suggest_interval(int64_t ms, char *buf, size_t len)
+{
+	static const struct {
+		int64_t ms;
+		const char *text;
+	} nice[] = { { 300000, "5m" },	  { 600000, "10m" },   { 900000, "15m" },
+		     { 1800000, "30m" },  { 3600000, "1h" },   { 7200000, "2h" },
+		     { 10800000, "3h" },  { 21600000, "6h" },  { 43200000, "12h" },
+		     { 86400000, "24h" } };
+
+	for (size_t i = 0; i < sizeof(nice) / sizeof(nice[0]); i++)
+		if (nice[i].ms >= ms) {
+			snprintf(buf, len, "%s", nice[i].text);
+			return;
+		}
+	snprintf(buf, len, "%lldh", (long long)((ms + 86400000 - 1) / 86400000 * 24));
+}
+
+static void interval_too_short(struct lint_report *r, const struct view *s, const struct obj *ro,
+			       const struct obj **ws, size_t nws, const struct step *st,
+			       size_t nsteps, size_t nlevels, struct reread *rr)
+{
+	int64_t *level_ms, *after_ms;
+	const char **level_name;
+
+	if (nlevels < 2)
+		return;
+	level_ms = xcalloc(nlevels, sizeof(*level_ms));
+	after_ms = xcalloc(nlevels, sizeof(*after_ms));
+	level_name = xcalloc(nlevels, sizeof(*level_name));
+	for (size_t i = 0; i < nsteps; i++) {
+		if (!st[i].valid || !st[i].nmembers)
+			continue;
+		if (!level_name[st[i].level])
+			level_name[st[i].level] = st[i].name;
+		for (size_t k = 0; k < nws; k++) {
+			int64_t run;
+
+			if (!st[i].member[k])
+				continue;
+			run = median_run_ms(&s->s->models, ws[k]);
+			if (run > level_ms[st[i].level])
+				level_ms[st[i].level] = run;
+		}
+	}
+	for (size_t l = nlevels - 1; l-- > 0;)
+		after_ms[l] = after_ms[l + 1] + level_ms[l + 1];
+	for (size_t k = 0; k < nws; k++) {
+		const char *iv = obj_strmap_get(&ws[k]->annotations, MW_ANN_RECONCILE_INTERVAL);
+		int64_t interval = MW_DEFAULT_INTERVAL_MS, ns;
+		size_t lv = SIZE_MAX;
+		const char *step_name = "";
+		char ivt[GT_DURATION_BUFSZ], aft[GT_DURATION_BUFSZ], hint[32];
+		char *parts = xstrdup("");
+
+		for (size_t i = 0; i < nsteps && lv == SIZE_MAX; i++)
+			if (st[i].valid && st[i].member[k]) {
+				lv = st[i].level;
+				step_name = st[i].name;
+			}
+		if (lv == SIZE_MAX || lv + 1 >= nlevels) {
+			free(parts);
+			continue;
+		}
+		if (iv && gt_parse_duration_ns(iv, &ns, NULL, 0) == 0) {
+			if (ns <= 0) { /* MS107 */
+				free(parts);
+				continue;
+			}
+			interval = ns / 1000000;
+		}
+		if (after_ms[lv] < interval) {
+			free(parts);
+			continue;
+		}
+		for (size_t l = lv + 1; l < nlevels; l++) {
+			char d[GT_DURATION_BUFSZ];
+			char *next;
+
+			gt_format_duration(level_ms[l], d, sizeof(d));
+			next = xasprintf("%s%s%s: %s", parts, l > lv + 1 ? ", " : "",
+					 level_name[l] ? level_name[l] : "", d);
+			free(parts);
+			parts = next;
+		}
+		gt_format_duration(interval, ivt, sizeof(ivt));
+		gt_format_duration(after_ms[lv], aft, sizeof(aft));
+		suggest_interval(2 * after_ms[lv], hint, sizeof(hint));
+		lint_add(r, "MS115", ws[k]->src.file,
+			 iv ? annotation_mark(rr, ws[k], MW_ANN_RECONCILE_INTERVAL) : ws[k]->src.mark,
+			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") stays Applied for less "
+			 "than its %s reconcile interval: the scheduled reconcile then resets it to "
+			 "Pending, which re-opens step \"%s\" and revokes the later steps; those take "
+			 "%s at the median modelled durations (%s), so the Rollout cannot complete in "
+			 "one pass: it goes back to step \"%s\" at every reset and completes only when "
+			 "a reset happens to leave the later steps Applied, much later or never; set %s "
+			 "on it above %s (e.g. %s)",
+			 ws[k]->ns, ws[k]->name, step_name, ro->ns, ro->name, ivt, step_name, aft, parts,
+			 step_name, MW_ANN_RECONCILE_INTERVAL, aft, hint);
+		free(parts);
+	}
+	free(level_name);
+	free(after_ms);
+	free(level_ms);
+}
+
+static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro,
+			 struct reread *rr)
 {
 	const struct val *pv = val_map_get(ro->spec, "projectRef");
 	const char *project = val_str(pv, "");
@@ -335,20 +710,18 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	if (!steps || steps->type != VAL_LIST)
 		return; /* admission requires the list; nothing to say about a refused object */
 	nsteps = steps->u.list.n;
-	if (nsteps == 0) {
-		lint_add(r, "MS102", ro->src.file, mark_of(steps, ro->src.mark),
-			 "Rollout \"%s/%s\": spec.strategy.steps is empty: the Rollout reports "
-			 "Ready/NoSteps and grants nothing, and Project \"%s\" defers to it, so no "
-			 "Workspace of the project ever runs",
-			 ro->ns, ro->name, project);
-		return;
-	}
-
 	ws = workspaces_in(s, ro->ns, &nws);
 	in_project = xcalloc(nws ? nws : 1, sizeof(*in_project));
 	unselected = xcalloc(nws ? nws : 1, sizeof(*unselected));
 	for (size_t k = 0; k < nws; k++)
 		in_project[k] = strcmp(ws_project(ws[k]), project) == 0;
+	if (nsteps == 0) {
+		empty_steps(r, s, ro, ws, in_project, nws);
+		free(unselected);
+		free(in_project);
+		free(ws);
+		return;
+	}
 	st = xcalloc(nsteps, sizeof(*st));
 
 	for (size_t i = 0; i < nsteps; i++) {
@@ -457,13 +830,45 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	/* Workspaces of the project that no step selects (only when every selector converted). */
 	if (!lint_unselected_workspaces(steps, project, ws, nws, unselected))
 		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
-	for (size_t k = 0; k < nws; k++)
-		if (unselected[k])
+	for (size_t k = 0; k < nws; k++) {
+		int64_t g = -1;
+		size_t first_level = SIZE_MAX, lv = SIZE_MAX;
+		const char *step_name = "";
+
+		for (size_t i = 0; i < nsteps; i++) {
+			if (!st[i].valid || !st[i].nmembers)
+				continue;
+			if (first_level == SIZE_MAX)
+				first_level = st[i].level;
+			if (st[i].member[k] && lv == SIZE_MAX) {
+				lv = st[i].level;
+				step_name = st[i].name;
+			}
+		}
+		if (in_project[k])
+			g = granted_before_ms(s, ro, ws[k],
+					      !unselected[k] && lv != SIZE_MAX && lv != first_level);
+		if (g >= 0 && unselected[k])
+			handoff(r, s, ro, ws[k], g,
+				"no step selects it, so the Rollout never revokes that grant: it plans "
+				"and applies outside the Rollout's order");
+		else if (g >= 0 && lv != SIZE_MAX && lv != first_level) {
+			char *what = xasprintf("it starts planning before its step \"%s\" opens (the "
+					       "Rollout revokes the grant on its first pass that reaches "
+					       "the revoke step, but a started Job runs on)",
+					       step_name);
+
+			handoff(r, s, ro, ws[k], g, what);
+			free(what);
+		} else if (unselected[k])
 			lint_add(r, "MS105", ws[k]->src.file,
 				 mark_of(val_path(ws[k]->spec, "projectRef.name"), ws[k]->src.mark),
 				 "Workspace \"%s/%s\" of project \"%s\" is selected by no step of Rollout "
 				 "\"%s/%s\": nothing ever grants it execution",
 				 ws[k]->ns, ws[k]->name, project, ro->ns, ro->name);
+	}
+	interval_too_short(r, s, ro, ws, nws, st, nsteps, nlevels, rr);
+	revision_order(r, s, ro, ws, nws, st, nsteps);
 
 	for (size_t i = 0; i < nsteps; i++) {
 		free(st[i].member);
@@ -533,7 +938,7 @@ void lint_magos(struct lint_report *r, const struct scenario *s)
 		const struct obj *o = v.objs[i];
 
 		if (is_magos(o, "Rollout"))
-			lint_rollout(r, &v, o);
+			lint_rollout(r, &v, o, &rr);
 		else if (is_magos(o, "Workspace"))
 			lint_workspace(r, &v, o, &rr);
 	}

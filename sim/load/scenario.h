@@ -540,6 +540,16 @@ const struct scn_series *scn_find_series(const struct scenario *s, const char *q
 					 const char *address);
 
 /*
+ * scn_job_model_for() - the Job model of type @t for a Workspace with
+ * @labels: field by field, the first rule of spec.models.jobs.rules whose
+ * selector matches and that sets the field, else the top-level value.
+ * @dur receives the duration dist in ms (borrowed from @m), @pfail the
+ * failure probability.  Cost: O(rules × selector).
+ */
+void scn_job_model_for(const struct scn_models *m, enum scn_job_type t,
+		       const struct obj_strmap *labels, const struct dist **dur, double *pfail);
+
+/*
  * scn_stageset_model_for() - the member model of a StageSet with @labels:
  * field by field, the first rule of spec.models.stagesets.rules whose
  * selector matches and that sets the field, else the top-level value, else
