@@ -208,6 +208,11 @@ void scnp_process_scenario(struct loader *L, struct val *root, const char *file)
 		}
 	}
 	sch_validate(&scenario_node, root, "", &c);
+	/*
+	 * Validation prunes a null `spec:` and defaults it to {}: the node read
+	 * above may be freed, so look it up again.
+	 */
+	spec = val_map_get(root, "spec");
 	read_params(L->s, root);
 	if (spec && spec->type == VAL_MAP && val_map_get(spec, "expect")) {
 		L->s->expect = val_copy(val_map_get(spec, "expect"));
