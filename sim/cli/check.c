@@ -60,6 +60,7 @@ void cmd_usage_check(FILE *f)
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
 		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
@@ -239,6 +240,7 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 			continue;
 		}
 		d->nwarnings -= it->sev == DIAG_WARNING;
+		d->nshown -= it->sev == DIAG_WARNING;
 		free(it->file);
 		free(it->msg);
 	}
@@ -259,7 +261,9 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 	scn_init(&s);
 	lint_report_init(&lr);
 	exp_set_init(&e);
-	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
+	diag_set_max(&d, (size_t)cfg->o.lim.v[LIM_ERRORS]);
+	if (scn_load_lim((const char *const *)&path, 1, &cfg->o.lim, &s, &d) != 0 ||
+	    diag_has_errors(&d))
 		r->invalid = true;
 	if (s.name)
 		r->name = xstrdup(s.name);
@@ -381,7 +385,7 @@ const struct option cmd_check_longopts[] = {
 	{ "github", no_argument, NULL, OPT_GITHUB },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_check(int argc, char **argv)

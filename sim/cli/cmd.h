@@ -18,6 +18,7 @@
 #include "reports/plan_text.h"
 #include "reports/report.h"
 #include "reports/variants_text.h"
+#include "sim/base/limits.h"
 #include "sim/cli/cli.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
@@ -37,6 +38,7 @@ enum cmd_optcode {
 	CMD_OPT_WIDTH,
 	CMD_OPT_UNTIL,
 	CMD_OPT_TIMELINE,
+	CMD_OPT_LIMIT,
 	CMD_OPT_FIRST_FREE = 512, /* commands number their own long options from here */
 };
 
@@ -51,6 +53,12 @@ enum cmd_optcode {
 #define CMD_LONGOPT_COLOR    { "color", required_argument, NULL, CMD_OPT_COLOR }
 #define CMD_LONGOPT_NO_COLOR { "no-color", no_argument, NULL, CMD_OPT_NO_COLOR }
 #define CMD_LONGOPT_HELP     { "help", no_argument, NULL, 'h' }
+#define CMD_LONGOPT_LIMIT    { "limit", required_argument, NULL, CMD_OPT_LIMIT }
+
+/* The help line of --limit, the same in every command. */
+#define CMD_HELP_LIMIT \
+	"      --limit NAME=N    set a bound on the input or the work (input-bytes,\n" \
+	"                        documents, alias-nodes, errors, ...; docs/limits.md)\n"
 
 /* Values of the shared options after parsing. */
 struct cmd_opts {
@@ -60,9 +68,10 @@ struct cmd_opts {
 	bool quiet;
 	unsigned width;     /* columns, 60..1000, default 80 */
 	enum rep_timeline timeline;
+	struct limits lim;  /* --limit NAME=N, else the defaults (sim/base/limits.h) */
 };
 
-/* cmd_opts_init() - the defaults: color auto, width 80, everything else unset. */
+/* cmd_opts_init() - the defaults: color auto, width 80, default limits, everything else unset. */
 void cmd_opts_init(struct cmd_opts *o);
 
 /*
@@ -81,12 +90,14 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		   struct cmd_opts *o);
 
 /*
- * cmd_load() - loads @paths (@n of them) as one scenario into @s and prints
- * the diagnostics (warnings of a good load too) to stderr, coloured when
+ * cmd_load() - loads @paths (@n of them) as one scenario into @s within the
+ * bounds @lim (also the number of errors printed) and prints the
+ * diagnostics (warnings of a good load too) to stderr, coloured when
  * @color.  @s is initialised whatever happens; release it with scn_release().
  * Returns: 0, or CLI_INVALID when an error was found.
  */
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color);
+int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
+	     bool color);
 
 /*
  * cmd_fill_rep() - points @rep at the scenario @s and the run @r (borrowed;

@@ -39,6 +39,7 @@ void cmd_opts_init(struct cmd_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->color = "auto";
 	o->width = 80;
+	lim_init(&o->lim);
 }
 
 /* True when @arg ("--json=x", "--json") names an option of some other command. */
@@ -112,6 +113,12 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	case CMD_OPT_JSON:
 		o->json = optarg;
 		return -1;
+	case CMD_OPT_LIMIT:
+		if (lim_set(&o->lim, optarg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: %s\n", cmd_prog, cmd, err);
+			break;
+		}
+		return -1;
 	case 'q':
 		o->quiet = true;
 		return -1;
@@ -153,14 +160,16 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	return CLI_USAGE;
 }
 
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color)
+int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
+	     bool color)
 {
 	struct diag d;
 	int rc = 0;
 
 	diag_init(&d);
+	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(s);
-	if (scn_load((const char *const *)paths, n, s, &d) != 0 || diag_has_errors(&d))
+	if (scn_load_lim((const char *const *)paths, n, lim, s, &d) != 0 || diag_has_errors(&d))
 		rc = CLI_INVALID;
 	if (d.n)
 		diag_print(&d, stderr, color);

@@ -77,6 +77,7 @@ void cmd_usage_compare(FILE *f)
 		"                        to the --json FILE; combine with `%s merge`\n"
 		"  -q, --quiet           no shard summary on stderr\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
@@ -214,7 +215,7 @@ static unsigned online_cpus(void)
 
 const struct option cmd_compare_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_UNTIL, CMD_LONGOPT_JSON,
-	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "trials", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
@@ -318,7 +319,7 @@ int cmd_compare(int argc, char **argv)
 	if (!jobs)
 		jobs = online_cpus();
 	for (; loaded < 2; loaded++)
-		if ((rc = cmd_load(&argv[optind + loaded], 1, &s[loaded],
+		if ((rc = cmd_load(&argv[optind + loaded], 1, &o.lim, &s[loaded],
 				   cli_color_wanted(o.color, 2))) != 0) {
 			loaded++;
 			goto out_release_scenarios;

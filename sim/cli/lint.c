@@ -54,6 +54,7 @@ void cmd_usage_lint(FILE *f)
 		"      --format FORMAT   text (default) or json; markdown with --list-rules\n"
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
@@ -240,16 +241,17 @@ static bool is_covered(const struct covered *c, const char *file)
  * files it read go to @cov; returns whether they were kept.  Counts go to
  * @files and @objs.
  */
-static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
-		      size_t *files, size_t *objs, struct covered *cov)
+static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
+		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov)
 {
 	struct scenario s;
 	struct diag d;
 	bool keep;
 
 	diag_init(&d);
+	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(&s);
-	scn_load_static((const char *const *)paths, n, &s, &d);
+	scn_load_static_lim((const char *const *)paths, n, lim, &s, &d);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
@@ -345,7 +347,7 @@ const struct option cmd_lint_longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
 	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_lint(int argc, char **argv)
@@ -433,7 +435,7 @@ int cmd_lint(int argc, char **argv)
 		expand(argv[i], &inputs, &ninputs);
 	plain = xcalloc(ninputs, sizeof(*plain));
 	for (size_t i = 0; i < ninputs; i++) {
-		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -446,7 +448,7 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &r, &files, &objs, &cov);
+		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov);
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
 		free(inputs[i]);

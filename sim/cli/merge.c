@@ -53,6 +53,7 @@ void cmd_usage_merge(FILE *f)
 		"  -q, --quiet           for run partials: the outcome tables only\n"
 		"      --width N         columns (60..1000, default 80)\n"
 		"      --color WHEN      auto, always or never;  --no-color\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
@@ -373,7 +374,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 
 const struct option cmd_merge_longopts[] = {
 	CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET, CMD_LONGOPT_WIDTH, CMD_LONGOPT_COLOR,
-	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "max-regression", required_argument, NULL, MERGE_OPT_MAXREG },
 	{ "markdown", required_argument, NULL, MERGE_OPT_MARKDOWN },
 	{ "csv", required_argument, NULL, MERGE_OPT_CSV },

@@ -98,6 +98,7 @@ void cmd_usage_run(FILE *f)
 		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"%s",
@@ -540,7 +541,7 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 const struct option cmd_run_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
 	CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
-	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "trials", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, RUN_OPT_CSV },
@@ -689,7 +690,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!jobs)
 		jobs = default_jobs();
-	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
+	rc = cmd_load(argv + optind, (size_t)(argc - optind), &o.lim, &s,
+		      cli_color_wanted(o.color, 2));
 	if (rc)
 		goto out_release_scenario;
 	if (shard_n && variant) {

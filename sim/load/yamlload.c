@@ -1,15 +1,19 @@
 #include "sim/load/yamlload.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/strindex.h"
 
 /*
  * The tree is built from libyaml's event stream with an explicit stack of open
@@ -17,9 +21,11 @@
  *
  * Invariants while a document is open:
  *  - `count` is the number of nodes created for the document so far, alias
- *    copies included (it sizes anchors); `expanded` counts the nodes created
- *    by alias expansion and merges alone and never exceeds YL_MAX_NODES (a
- *    copy that would push it past is refused before it is made);
+ *    copies included (it sizes anchors); budget->alias_nodes counts the nodes
+ *    created by alias expansion and merges in every document loaded with the
+ *    budget and never exceeds budget->max_alias_nodes (a copy that would
+ *    push it past is refused before it is made);
+ *  - `anchor_index` maps each anchor name to its entry of `anchors`;
  *  - no node sits deeper than YL_MAX_DEPTH collections, alias copies
  *    included (an alias is refused when its anchor's height would exceed it);
  *  - every anchor points at a finished node owned either by the document tree
@@ -55,6 +61,7 @@ struct builder {
 	const char *file;
 	struct diag *d;
 	struct yl_stream *out;
+	struct yl_budget *budget;
 	/* current document */
 	struct val *root;
 	struct val_mark doc_mark;
@@ -62,10 +69,10 @@ struct builder {
 	size_t depth, cap;
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
+	struct strindex anchor_index; /* name -> index into anchors */
 	struct val **keep; /* nodes that anchors may point into, outside the tree */
 	size_t nkeep, keep_cap;
 	size_t count;
-	size_t expanded;
 	bool bad;
 	bool exploded; /* the alias budget error was reported for this document */
 	bool too_deep; /* the depth error was reported for this document */
@@ -106,17 +113,18 @@ static void keep_node(struct builder *b, struct val *v)
 static void add_anchor(struct builder *b, char *name, const struct val *node, size_t size,
 		       size_t height)
 {
+	size_t i;
+
 	/* A later anchor of the same name shadows the earlier one (YAML 1.2 §3.2.2.2). */
-	for (size_t i = 0; i < b->nanchors; i++) {
-		if (strcmp(b->anchors[i].name, name) == 0) {
-			free(b->anchors[i].name);
-			b->anchors[i].name = name;
-			b->anchors[i].node = node;
-			b->anchors[i].size = size;
-			b->anchors[i].height = height;
-			return;
-		}
+	if (si_get(&b->anchor_index, name, &i)) {
+		free(b->anchors[i].name);
+		b->anchors[i].name = name;
+		b->anchors[i].node = node;
+		b->anchors[i].size = size;
+		b->anchors[i].height = height;
+		return;
 	}
+	si_put(&b->anchor_index, name, b->nanchors);
 	if (b->nanchors == b->anchors_cap) {
 		b->anchors_cap = b->anchors_cap ? b->anchors_cap * 2 : 8;
 		b->anchors = xreallocarray(b->anchors, b->anchors_cap, sizeof(*b->anchors));
@@ -130,10 +138,9 @@ static void add_anchor(struct builder *b, char *name, const struct val *node, si
 
 static const struct anchor *find_anchor(const struct builder *b, const char *name)
 {
-	for (size_t i = 0; i < b->nanchors; i++)
-		if (strcmp(b->anchors[i].name, name) == 0)
-			return &b->anchors[i];
-	return NULL;
+	size_t i;
+
+	return si_get(&b->anchor_index, name, &i) ? &b->anchors[i] : NULL;
 }
 
 static void keep_node(struct builder *b, struct val *v);
@@ -169,11 +176,11 @@ static void doc_end(struct builder *b)
 	for (size_t i = 0; i < b->nanchors; i++)
 		free(b->anchors[i].name);
 	b->nanchors = 0;
+	si_release(&b->anchor_index);
 	for (size_t i = 0; i < b->nkeep; i++)
 		val_free(b->keep[i]);
 	b->nkeep = 0;
 	b->count = 0;
-	b->expanded = 0;
 	b->bad = false;
 	b->exploded = false;
 	b->too_deep = false;
@@ -436,18 +443,25 @@ static size_t count_nodes(const struct val *v)
 	return n;
 }
 
-/* Charges @n expanded nodes to the document; false (reported once) when over budget. */
+/*
+ * Charges @n expanded nodes to the stream's budget; false (reported once per
+ * document) when that would exceed it.
+ */
 static bool charge(struct builder *b, size_t n, struct val_mark m, const char *what)
 {
-	if (b->exploded || b->expanded + n > YL_MAX_NODES) {
+	struct yl_budget *bg = b->budget;
+
+	if (b->exploded || n > bg->max_alias_nodes - bg->alias_nodes) {
 		if (!b->exploded)
 			err(b, m,
-			    "document expands to more than %d nodes through aliases (%s); refusing to expand it",
-			    YL_MAX_NODES, what);
+			    "aliases and merge keys would create more than %llu nodes in all the "
+			    "inputs (%s); refusing to expand them %s",
+			    (unsigned long long)bg->max_alias_nodes, what,
+			    lim_hint(LIM_ALIAS_NODES));
 		b->exploded = true;
 		return false;
 	}
-	b->expanded += n;
+	bg->alias_nodes += n;
 	b->count += n;
 	return true;
 }
@@ -784,7 +798,7 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *
 		return;
 	}
 	if (p->error == YAML_MEMORY_ERROR)
-		abort(); /* as xalloc does on out-of-memory */
+		xalloc_fail(0); /* out of memory inside libyaml, as xalloc reports it */
 	err(b, pm, "%s", p->problem ? p->problem : "syntax error");
 	if (p->context)
 		diag_note(b->d, b->file, mk(p->context_mark), "%s", p->context);
@@ -793,8 +807,32 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *
 		diag_note(b->d, b->file, pm, "a tab character is here: YAML indents with spaces only");
 }
 
-int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
-		   struct diag *d)
+void yl_budget_init(struct yl_budget *b, const struct limits *lim)
+{
+	struct limits dflt;
+
+	if (!lim) {
+		lim_init(&dflt);
+		lim = &dflt;
+	}
+	memset(b, 0, sizeof(*b));
+	b->max_bytes = lim->v[LIM_INPUT_BYTES];
+	b->max_documents = lim->v[LIM_DOCUMENTS];
+	b->max_alias_nodes = lim->v[LIM_ALIAS_NODES];
+}
+
+static const struct val_mark no_mark = { 0, 0 };
+
+/* Reports that the stream holds more than the byte budget allows, and stops it. */
+static void over_bytes(struct yl_budget *bg, const char *name, struct diag *d)
+{
+	diag_error(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
+		   (unsigned long long)bg->max_bytes, lim_hint(LIM_INPUT_BYTES));
+	bg->exhausted = true;
+}
+
+int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_budget *bg,
+		      struct yl_stream *out, struct diag *d)
 {
 	struct builder b;
 	yaml_parser_t parser;
@@ -802,15 +840,23 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 
 	memset(out, 0, sizeof(*out));
 	out->file = xstrdup(name);
+	if (bg->exhausted)
+		return -1;
+	if (len > bg->max_bytes - bg->bytes) {
+		over_bytes(bg, name, d);
+		return -1;
+	}
+	bg->bytes += len;
 	memset(&b, 0, sizeof(b));
 	b.file = name;
 	b.d = d;
 	b.out = out;
+	b.budget = bg;
 
 	if (check_text(&b, (const unsigned char *)text, len) < 0)
 		return -1;
 	if (!yaml_parser_initialize(&parser))
-		abort();
+		xalloc_fail(sizeof(parser));
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 
@@ -827,6 +873,12 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			b.doc_mark = mk(ev.start_mark);
+			if (bg->documents == bg->max_documents) {
+				err(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
+				    (unsigned long long)bg->max_documents, lim_hint(LIM_DOCUMENTS));
+				bg->exhausted = true;
+			}
+			bg->documents++;
 			break;
 		case YAML_DOCUMENT_END_EVENT:
 			doc_end(&b);
@@ -858,11 +910,12 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 		 * Past the depth limit the rest of the file cannot load anyway, and
 		 * libyaml's scanner slows down quadratically in deep flow nesting
 		 * ([[[[...): stop reading now rather than after the whole file.
+		 * Past the document budget nothing more is read either.
 		 */
-		if (b.too_deep)
+		if (b.too_deep || bg->exhausted)
 			break;
 	}
-	/* After a syntax error the open document is incomplete: drop it. */
+	/* After a syntax error (or a stop) the open document is incomplete: drop it. */
 	b.bad = b.bad || !done;
 	doc_end(&b);
 	yaml_parser_delete(&parser);
@@ -872,47 +925,136 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 	return b.any_error ? -1 : 0;
 }
 
-int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)
+int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
+		   struct diag *d)
 {
-	static const struct val_mark none = { 0, 0 };
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	struct yl_budget bg;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		memset(out, 0, sizeof(*out));
-		out->file = xstrdup(path);
-		diag_error(d, path, none, "cannot read: %s", strerror(errno));
-		return -1;
-	}
+	yl_budget_init(&bg, NULL);
+	return yl_load_string_in(name, text, len, &bg, out, d);
+}
+
+/* A word for the kind of file @mode is, for "not a regular file (a FIFO)". */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
+/*
+ * read_all() - reads @fd to its end into a new buffer, at most @max bytes.
+ * Returns: 0 with *@buf (caller frees) and *@len; 1 when there is more than
+ * @max (nothing returned); -1 on a read error (errno set).
+ */
+static int read_all(int fd, uint64_t max, char **buf, size_t *len)
+{
+	size_t n = 0, cap = 0;
+	char *p = NULL;
+
 	for (;;) {
-		size_t got;
+		ssize_t got;
 
-		if (cap - len < 65536) {
+		if (cap - n < 65536) {
 			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap);
+			p = xrealloc(p, cap);
 		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
+		got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(p);
+			errno = e;
+			return -1;
+		}
 		if (got == 0)
 			break;
+		n += (size_t)got;
+		if (n > max) {
+			free(p);
+			return 1;
+		}
 	}
-	if (ferror(f)) {
-		int e = errno;
+	*buf = p;
+	*len = n;
+	return 0;
+}
 
-		fclose(f);
-		free(buf);
-		memset(out, 0, sizeof(*out));
-		out->file = xstrdup(path);
-		diag_error(d, path, none, "cannot read: %s", strerror(e ? e : EIO));
+int yl_load_file_in(const char *path, struct yl_budget *bg, struct yl_stream *out,
+		    struct diag *d)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, rc;
+
+	memset(out, 0, sizeof(*out));
+	out->file = xstrdup(path);
+	if (bg->exhausted)
 		return -1;
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading must not wait for a writer;
+	 * the type check below refuses it before anything is read.
+	 */
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno));
+		goto out_close;
 	}
-	fclose(f);
-	rc = yl_load_string(path, buf, len, out, d);
+	if (!is_stdin && !S_ISREG(st.st_mode)) {
+		diag_error(d, path, no_mark, "cannot read: not a regular file (%s)",
+			   file_kind(st.st_mode));
+		goto out_close;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > bg->max_bytes - bg->bytes) {
+		over_bytes(bg, path, d);
+		goto out_close;
+	}
+	if (!is_stdin) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0)
+			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
+	rc = read_all(fd, bg->max_bytes - bg->bytes, &buf, &len);
+	if (rc < 0) {
+		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno ? errno : EIO));
+		goto out_close;
+	}
+	if (rc > 0) {
+		over_bytes(bg, path, d);
+		goto out_close;
+	}
+	if (!is_stdin)
+		close(fd);
+	free(out->file);
+	rc = yl_load_string_in(path, buf, len, bg, out, d);
 	free(buf);
 	return rc;
+
+out_close:
+	if (fd >= 0 && !is_stdin)
+		close(fd);
+	return -1;
+}
+
+int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)
+{
+	struct yl_budget bg;
+
+	yl_budget_init(&bg, NULL);
+	return yl_load_file_in(path, &bg, out, d);
 }
 
 void yl_stream_release(struct yl_stream *s)
