@@ -95,6 +95,23 @@ contains "... which says how many more" "$tmp/err" "magos-sim: note: and 258 mor
 expect_rc "lint: the findings past the limit are counted" 3 "$SIM" lint --limit errors=2 tests/badinput/86-errors-capped.yaml
 contains "... in one finding" "$tmp/out" "and 258 more errors not shown"
 
+# ---- out of memory: one line, exit 5, no core dump
+# (ASan reserves terabytes of address space: ulimit -v cannot apply there.)
+case "$SIM" in
+*/san/*) echo "skip out-of-memory checks: the sanitizer build cannot run under ulimit -v" ;;
+*)
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ns%d, labels: {a: b}}\n", i }' \
+		>"$tmp/big.yaml"
+	(cd "$tmp" && ulimit -c unlimited 2>/dev/null; ulimit -v 150000 && exec "$OLDPWD/$SIM" run -q big.yaml) \
+		>"$tmp/out" 2>"$tmp/err"
+	expect_status "out of memory exits 5" 5 $?
+	check "... with one line naming what was being built" grep -Eqx \
+		'magos-sim: out of memory while loading big.yaml \(a request for [0-9]+ bytes failed\)' "$tmp/err"
+	check "... that is the only line" test "$(wc -l <"$tmp/err")" -eq 1
+	check "... and no core dump" test -z "$(find "$tmp" -maxdepth 1 -name 'core*')"
+	;;
+esac
+
 # ---- a long horizon ends at the event budget, quickly
 expect_rc "a 100-year horizon run on to the horizon stops at the event budget" 0 \
 	$T "$SIM" run -q --horizon 876000h --until horizon scenarios/fleet-rollback-derived.yaml

@@ -100,6 +100,13 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 	     bool color);
 
 /*
+ * cmd_building() - names what the main thread builds from now on, for the
+ * out-of-memory message (engine/xalloc.h's xalloc_what()): printf-style,
+ * kept in a static buffer.  Main thread only.
+ */
+void cmd_building(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * cmd_fill_rep() - points @rep at the scenario @s and the run @r (borrowed;
  * both must outlive @rep) and sums the Job capacity figures.
  */

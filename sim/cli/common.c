@@ -4,9 +4,11 @@
  * run and merge both use).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "sim/cli/cmd.h"
+#include "engine/xalloc.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
 #include "sim/cli/compare.h"
@@ -22,6 +24,7 @@ const char cmd_exit_codes_help[] =
 	"  2   usage error (bad command line)\n"
 	"  3   invalid input (scenario or manifest), with file:line:col diagnostics\n"
 	"  4   reading or writing a file failed\n"
+	"  5   out of memory (the message says what was being built)\n"
 	"  70  internal error (a bug in magos-sim)\n";
 
 /*
@@ -160,12 +163,29 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	return CLI_USAGE;
 }
 
+/* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
+static char what_buf[512];
+
+void cmd_building(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what_buf, sizeof(what_buf), fmt, ap);
+	va_end(ap);
+	xalloc_what(what_buf);
+}
+
 int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
 	     bool color)
 {
 	struct diag d;
 	int rc = 0;
 
+	if (n > 1)
+		cmd_building("loading %s and %zu more input%s", paths[0], n - 1, n > 2 ? "s" : "");
+	else
+		cmd_building("loading %s", n ? paths[0] : "the inputs");
 	diag_init(&d);
 	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(s);
@@ -222,6 +242,7 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 	struct outfile of;
 	int e;
 
+	cmd_building("writing %s", path);
 	if (of_open(&of, path) != 0)
 		goto out_error;
 	if (write(of.f, arg) != 0) {

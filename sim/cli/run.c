@@ -733,6 +733,7 @@ int cmd_run(int argc, char **argv)
 			s.variants && s.sweep ? "variants and sweep" : s.variants ? "variants" : "sweep",
 			s.variants ? " (--variant NAME runs one)" : "");
 
+	cmd_building("running the simulation of %s", rs->name);
 	run_scenario(rs, &o.run, &r);
 	cmd_fill_rep(&rep, rs, &r);
 
