@@ -4,6 +4,8 @@
 #   make check                         every test (unit, end to end, bad input, layering)
 #   make demo                          install what is missing, build, run the example scenario
 #   make bench                         benchmarks (release build), see BENCHMARKS.md
+#   make fuzz                          libFuzzer harnesses into build/fuzz/ (clang), see
+#                                      docs/fuzzing.md; scripts/fuzz.sh runs them
 #   make install PREFIX=/usr/local DESTDIR=   the release build and the docs
 #
 # Libraries come from pkg-config; a missing one makes `demo` and `check`
@@ -18,8 +20,13 @@ DOCDIR  ?= $(PREFIX)/share/doc/magos-sim
 CC      ?= cc
 PKGS    := yaml-0.1 jansson gsl cunit
 
-ifeq ($(filter $(VARIANT),debug san release),)
-$(error VARIANT must be debug, san or release, not '$(VARIANT)')
+ifeq ($(filter $(VARIANT),debug san release fuzz),)
+$(error VARIANT must be debug, san, release or fuzz, not '$(VARIANT)')
+endif
+# The fuzz variant needs clang's libFuzzer (scripts/install-deps.sh with MAGOS_FUZZ=1).
+FUZZ_CC ?= clang
+ifeq ($(VARIANT),fuzz)
+CC := $(FUZZ_CC)
 endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -31,6 +38,10 @@ OPT_san     := -O1 -g3 -fsanitize=address,undefined -fno-omit-frame-pointer \
                -fno-sanitize-recover=all
 OPT_release := -O2 -g
 LDOPT_san   := -fsanitize=address,undefined
+# Every object is instrumented for libFuzzer; only the harnesses link its main.
+OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+LDOPT_fuzz  := -fsanitize=fuzzer,address,undefined
 
 # Recursive (=) so pkg-config runs when a recipe needs it, after `deps`.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -58,12 +69,23 @@ TEST_FX_OBJ   := $(BUILD)/tests/unit/fixtures.o
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps check demo bench install uninstall clean tests benches
+# One libFuzzer harness per parser and entry point (tests/fuzz/fuzz_NAME.c); each links the
+# commands too (all but main.c), for the entry points only they hold.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/%)
+FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz.o $(filter-out $(BUILD)/sim/cli/main.o,$(CLI_OBJ))
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+
+.PHONY: all deps check demo bench install uninstall clean tests benches fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep object files of test and bench programs (make would delete them as intermediates).
 .SECONDARY:
 
+ifeq ($(VARIANT),fuzz)
+all: fuzzers
+else
 all: $(BIN)
+endif
 
 # Installs the Debian packages when any library is missing; a no-op otherwise.
 deps:
@@ -92,8 +114,22 @@ $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-tests: $(TEST_BIN) $(BIN)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# The same harnesses with a plain main() (tests/fuzz/replay.c): `make check` replays the seed
+# corpora with them in every variant, no clang needed.
+$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+tests: $(TEST_BIN) $(BIN) $(REPLAY_BIN)
 benches: $(BENCH_BIN)
+fuzzers: $(FUZZ_BIN)
+
+# The harnesses, built with clang whatever VARIANT says (build/fuzz/fuzz_NAME).
+fuzz:
+	@$(MAKE) --no-print-directory VARIANT=fuzz fuzzers
 
 check: tests
 	@scripts/run-tests.sh $(BUILD)
@@ -122,4 +158,6 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-         $(TEST_MAIN_OBJ:.o=.d) $(TEST_FX_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)
+         $(TEST_MAIN_OBJ:.o=.d) $(TEST_FX_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d) \
+         $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.d) $(BUILD)/tests/fuzz/fuzz.d \
+         $(BUILD)/tests/fuzz/replay.d

@@ -6,6 +6,9 @@
 # Optional groups, installed only when asked for:
 #   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
 #                    screenshots of the HTML report; CI sets it)
+#   MAGOS_FUZZ=1     clang with libFuzzer and the sanitizer runtimes, and
+#                    llvm-symbolizer for readable reports, for `make fuzz`
+#                    (docs/fuzzing.md; CI sets it)
 set -eu
 
 PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
@@ -14,6 +17,12 @@ PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gc
 BROWSER_PACKAGES="chromium fonts-liberation"
 if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
+fi
+# libclang-rt-dev holds libFuzzer and the sanitizers: only a Recommends of
+# clang, which --no-install-recommends would skip.
+FUZZ_PACKAGES="clang libclang-rt-dev llvm"
+if [ "${MAGOS_FUZZ:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES $FUZZ_PACKAGES"
 fi
 
 missing=""

@@ -165,7 +165,7 @@ int cmd_run_shard_sets(const struct scenario *s, const struct cmd_opts *o, uint3
 	struct var_def *defs = NULL;
 	struct partial p;
 	struct diag d;
-	size_t nv, ns;
+	size_t nv = 0, ns = 0; /* read at out_release, also before they are known */
 	char err[1024];
 	int rc;
 

@@ -55,7 +55,15 @@ struct frame {
 	bool key_merge;          /* the pending key is the merge key `<<` */
 	struct val **merges;     /* values of `<<` keys, owned, in order */
 	size_t nmerges;
+	/*
+	 * The map's keys -> their index in the map, once it has more than
+	 * KEY_INDEX_FROM keys (below, a scan is cheaper): the duplicate check
+	 * and the merges stay O(1) per key however large the mapping.
+	 */
+	struct strindex keys;
 };
+
+#define KEY_INDEX_FROM 16
 
 struct builder {
 	const char *file;
@@ -148,6 +156,7 @@ static void keep_node(struct builder *b, struct val *v);
 /* Frees what @f owns; merge sources go to b->keep, since anchors may point into them. */
 static void frame_release(struct builder *b, struct frame *f)
 {
+	si_release(&f->keys);
 	val_free(f->node);
 	free(f->anchor);
 	free(f->key);
@@ -488,18 +497,42 @@ static void add_merge(struct builder *b, struct frame *f, struct val *v)
 	f->merges[f->nmerges++] = v;
 }
 
-/* Copies the keys of @src that @map lacks into @map (sources stay intact: anchors may name them). */
-static void merge_one(struct builder *b, struct val *map, const struct val *src)
+/* The entry of @key in the open map of @f, or NULL. */
+static const struct val_kv *frame_key(const struct frame *f, const char *key)
+{
+	size_t i;
+
+	if (f->node->u.map.n <= KEY_INDEX_FROM)
+		return val_map_get_kv(f->node, key);
+	return si_get(&f->keys, key, &i) ? &f->node->u.map.items[i] : NULL;
+}
+
+/* Appends @key (not in the map) with @v (stolen) to the open map of @f, at @m. */
+static void frame_add(struct frame *f, const char *key, struct val *v, struct val_mark m)
+{
+	struct val *map = f->node;
+
+	val_map_append(map, key, v);
+	map->u.map.items[map->u.map.n - 1].key_mark = m;
+	if (map->u.map.n == KEY_INDEX_FROM + 1) {
+		for (size_t i = 0; i < map->u.map.n; i++)
+			si_put(&f->keys, map->u.map.items[i].key, i);
+	} else if (map->u.map.n > KEY_INDEX_FROM + 1) {
+		si_put(&f->keys, key, map->u.map.n - 1);
+	}
+}
+
+/* Copies the keys of @src that the map of @f lacks into it (sources stay intact: anchors may name them). */
+static void merge_one(struct builder *b, struct frame *f, const struct val *src)
 {
 	for (size_t i = 0; i < src->u.map.n; i++) {
 		const struct val_kv *kv = &src->u.map.items[i];
 
-		if (val_map_get_kv(map, kv->key))
+		if (frame_key(f, kv->key))
 			continue;
 		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
 			return;
-		val_map_set(map, kv->key, val_copy(kv->v));
-		map->u.map.items[map->u.map.n - 1].key_mark = kv->key_mark;
+		frame_add(f, kv->key, val_copy(kv->v), kv->key_mark);
 	}
 }
 
@@ -510,10 +543,10 @@ static void apply_merges(struct builder *b, struct frame *f)
 		const struct val *src = f->merges[i];
 
 		if (src->type == VAL_MAP) {
-			merge_one(b, f->node, src);
+			merge_one(b, f, src);
 		} else {
 			for (size_t j = 0; j < src->u.list.n; j++)
-				merge_one(b, f->node, src->u.list.items[j]);
+				merge_one(b, f, src->u.list.items[j]);
 		}
 	}
 }
@@ -588,7 +621,7 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 		return;
 	}
 	{
-		const struct val_kv *first = val_map_get_kv(f->node, f->key);
+		const struct val_kv *first = frame_key(f, f->key);
 
 		if (first) {
 			err(b, f->key_mark, "duplicate key \"%s\"", f->key);
@@ -598,8 +631,7 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 			return;
 		}
 	}
-	val_map_set(f->node, f->key, v);
-	f->node->u.map.items[f->node->u.map.n - 1].key_mark = f->key_mark;
+	frame_add(f, f->key, v, f->key_mark);
 }
 
 static void open_collection(struct builder *b, bool is_map, const yaml_char_t *anchor,
