@@ -444,6 +444,14 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s check: no scenario given\ntry '%s check --help'\n", cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	{
+		/* Before any trial: a report that cannot be written fails now, not after the work. */
+		const char *const outs[] = { junit, summary };
+		const char *const whats[] = { "JUnit report", "summary" };
+
+		if ((rc = cmd_check_outputs("check", outs, whats, 2)) != CLI_OK)
+			return rc;
+	}
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
 	color = cli_color_wanted(cfg.o.color, 1);
@@ -480,17 +488,16 @@ int cmd_check(int argc, char **argv)
 	if (skipped)
 		printf(", %zu not run", skipped);
 	putchar('\n');
-	if (junit) {
+	{
+		/* Both files or neither, whatever the checks gave. */
 		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		int w = CLI_OK;
 
-		if (w && rc != CLI_INTERNAL)
-			rc = w;
-	}
-	if (summary) {
-		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "summary", summary, put_summary, &ra);
-
+		if (junit)
+			w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		if (w == CLI_OK && summary)
+			w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+		w = cmd_outputs_done("check", w);
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}

@@ -113,15 +113,45 @@ void cmd_building(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct run_result *r);
 
 /*
- * cmd_write_file() - writes @write(f, @arg)'s output to @path atomically
- * (sim/cli/outfile.h: a temporary file renamed over @path only when complete).
+ * Output files, all or nothing (sim/cli/outfile.h).  A command checks every
+ * path it will write before any work (cmd_check_outputs()), writes each
+ * output to a temporary (cmd_write_file()), then renames them all or none
+ * (cmd_outputs_done()), and only then prints its terminal report.
+ */
+
+/*
+ * cmd_check_outputs() - of_check() of each of the @n @paths (NULL entries
+ * skipped); @what names each for the message (NULL: none), as for
+ * cmd_write_file().  Returns: CLI_OK, or CLI_IO after printing
+ * "magos-sim CMD: cannot write [WHAT ]'PATH': REASON".
+ */
+int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
+		      size_t n);
+
+/*
+ * cmd_write_file() - writes @write(f, @arg)'s output to a temporary beside
+ * @path, renamed over it by cmd_outputs_done(); a stream ("-", a device or
+ * FIFO) is written then, so @arg must live until then.
  * @cmd:   the command name for the message ("run").
  * @what:  what the file is ("JUnit report"), or NULL.
  * Returns: CLI_OK, or CLI_IO after printing
- *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr
+ *          (every temporary of the command is then removed).
  */
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * cmd_outputs_done() - with @rc CLI_OK, writes the streams and renames every
+ * temporary of cmd_write_file() over its file, all or none; otherwise
+ * removes the temporaries.
+ * Returns: @rc, or CLI_IO after printing "magos-sim CMD: cannot write
+ *          'PATH': REASON; no output file was replaced".
+ */
+int cmd_outputs_done(const char *cmd, int rc);
+
+/* cmd_outputs_abort() - removes every temporary not committed (main()'s safety net). */
+void cmd_outputs_abort(void);
 
 /*
  * Writers for cmd_write_file() that run and merge share: merge prints from

@@ -236,29 +236,60 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	}
 }
 
+/*
+ * The output files of the running command (sim/cli/outfile.h): each
+ * cmd_write_file() writes a temporary, cmd_outputs_done() renames them all
+ * or none.
+ */
+static struct outset outputs;
+
+int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
+		      size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *w = what ? what[i] : NULL;
+
+		if (!paths[i] || of_check(paths[i]) == 0)
+			continue;
+		/* The words cmd_write_file() would print for the same failure. */
+		fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, w ? w : "",
+			w ? " " : "", paths[i], strerror(errno));
+		return CLI_IO;
+	}
+	return CLI_OK;
+}
+
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg)
 {
-	struct outfile of;
-	int e;
-
 	cmd_building("writing %s", path);
-	if (of_open(&of, path) != 0)
-		goto out_error;
-	if (write(of.f, arg) != 0) {
-		e = errno;
-		of_abort(&of);
-		errno = e;
-		goto out_error;
-	}
-	if (of_commit(&of) != 0)
-		goto out_error;
-	return CLI_OK;
-
-out_error:
+	if (os_add(&outputs, path, write, arg) == 0)
+		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
 		what ? " " : "", path, strerror(errno));
+	os_abort(&outputs);
 	return CLI_IO;
+}
+
+int cmd_outputs_done(const char *cmd, int rc)
+{
+	char bad[4096];
+
+	if (rc != CLI_OK) {
+		os_abort(&outputs);
+		return rc;
+	}
+	cmd_building("writing the output files");
+	if (os_commit(&outputs, bad, sizeof(bad)) == 0)
+		return CLI_OK;
+	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
+		cmd, bad, strerror(errno));
+	return CLI_IO;
+}
+
+void cmd_outputs_abort(void)
+{
+	os_abort(&outputs);
 }
 
 int cmd_put_plan_json(FILE *f, const void *arg)

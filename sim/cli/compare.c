@@ -101,7 +101,7 @@ static int put_markdown(FILE *f, const void *arg)
 
 int cmd_write_partial(const char *cmd, const char *path, const struct partial *p)
 {
-	return cmd_write_file(cmd, NULL, path, put_partial, p);
+	return cmd_outputs_done(cmd, cmd_write_file(cmd, NULL, path, put_partial, p));
 }
 
 int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
@@ -145,6 +145,7 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 {
 	struct cmp_result r;
 	struct rep_cmp c;
+	struct html_arg ha;
 	int rc = CLI_OK;
 	bool json_out = o->json && !strcmp(o->json, "-"), md_out = o->markdown &&
 								  !strcmp(o->markdown, "-");
@@ -165,11 +166,12 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	if (rc == CLI_OK && o->markdown)
 		rc = cmd_write_file(o->cmd, NULL, o->markdown, put_markdown, &c);
 	if (rc == CLI_OK && compare_html && !strcmp(o->cmd, "compare")) {
-		struct html_arg ha = { { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
-				       { p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
-
+		ha = (struct html_arg){ { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
+					{ p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
 		rc = cmd_write_file(o->cmd, NULL, compare_html, put_html, &ha);
 	}
+	/* All the files or none, before the table (c, ha and r live until here). */
+	rc = cmd_outputs_done(o->cmd, rc);
 	if (rc == CLI_OK && !json_out && !md_out &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)
 		rc = CLI_IO;
@@ -315,6 +317,13 @@ int cmd_compare(int argc, char **argv)
 			cmd_prog);
 		rc = CLI_USAGE;
 		goto out_free_limits;
+	}
+	{
+		/* Before any trial: an output that cannot be written fails now, not after the work. */
+		const char *const outs[] = { o.json, out.markdown, compare_html };
+
+		if ((rc = cmd_check_outputs("compare", outs, NULL, 3)) != CLI_OK)
+			goto out_free_limits;
 	}
 	if (!jobs)
 		jobs = online_cpus();

@@ -125,6 +125,8 @@ int main(int argc, char **argv)
 	xalloc_set_oom(on_oom);
 	rng_gsl_init();
 	rc = dispatch(argc, argv);
+	/* A command returns with its outputs committed; anything left is removed. */
+	cmd_outputs_abort();
 	/* Whatever the command printed must really have reached stdout. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: error writing to standard output: %s\n", cmd_prog,
