@@ -391,6 +391,7 @@ int cmd_merge(int argc, char **argv)
 	struct cmd_opts o;
 	struct cmp_limit *limits = NULL;
 	size_t nlimits = 0, nparts = 0;
+	uint64_t budget; /* bytes the partials may still hold (--limit input-bytes) */
 	const char *markdown = NULL, *csv = NULL;
 	struct partial *parts = NULL, merged;
 	char err[512];
@@ -436,8 +437,9 @@ int cmd_merge(int argc, char **argv)
 	}
 	nparts = (size_t)(argc - optind);
 	parts = xcalloc(nparts, sizeof(*parts));
+	budget = o.lim.v[LIM_INPUT_BYTES];
 	for (size_t i = 0; i < nparts; i++)
-		if (partial_read(argv[optind + i], &parts[i], err, sizeof(err)) != 0) {
+		if (partial_read(argv[optind + i], &budget, &parts[i], err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s merge: %s\n", cmd_prog, err);
 			rc = CLI_INVALID;
 			goto out_release_parts;

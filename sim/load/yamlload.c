@@ -1,18 +1,16 @@
 #include "sim/load/yamlload.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/readfile.h"
 #include "sim/base/strindex.h"
 
 /*
@@ -966,119 +964,35 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 	return yl_load_string_in(name, text, len, &bg, out, d);
 }
 
-/* A word for the kind of file @mode is, for "not a regular file (a FIFO)". */
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a file";
-}
-
-/*
- * read_all() - reads @fd to its end into a new buffer, at most @max bytes.
- * Returns: 0 with *@buf (caller frees) and *@len; 1 when there is more than
- * @max (nothing returned); -1 on a read error (errno set).
- */
-static int read_all(int fd, uint64_t max, char **buf, size_t *len)
-{
-	size_t n = 0, cap = 0;
-	char *p = NULL;
-
-	for (;;) {
-		ssize_t got;
-
-		if (cap - n < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			p = xrealloc(p, cap);
-		}
-		got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = errno;
-
-			free(p);
-			errno = e;
-			return -1;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			free(p);
-			return 1;
-		}
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
 int yl_load_file_in(const char *path, struct yl_budget *bg, struct yl_stream *out,
 		    struct diag *d)
 {
-	bool is_stdin = strcmp(path, "-") == 0;
-	struct stat st;
+	const char *kind = NULL;
 	char *buf = NULL;
 	size_t len = 0;
-	int fd, rc;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->file = xstrdup(path);
 	if (bg->exhausted)
 		return -1;
-	/*
-	 * O_NONBLOCK: opening a FIFO for reading must not wait for a writer;
-	 * the type check below refuses it before anything is read.
-	 */
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno));
-		goto out_close;
-	}
-	if (!is_stdin && !S_ISREG(st.st_mode)) {
-		diag_error(d, path, no_mark, "cannot read: not a regular file (%s)",
-			   file_kind(st.st_mode));
-		goto out_close;
-	}
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > bg->max_bytes - bg->bytes) {
+	switch (rf_read(path, bg->max_bytes - bg->bytes, &buf, &len, &kind)) {
+	case RF_OK:
+		break;
+	case RF_NOTREG:
+		diag_error(d, path, no_mark, "cannot read: not a regular file (%s)", kind);
+		return -1;
+	case RF_TOOBIG:
 		over_bytes(bg, path, d);
-		goto out_close;
-	}
-	if (!is_stdin) {
-		int fl = fcntl(fd, F_GETFL);
-
-		if (fl >= 0)
-			(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	}
-	rc = read_all(fd, bg->max_bytes - bg->bytes, &buf, &len);
-	if (rc < 0) {
+		return -1;
+	default:
 		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno ? errno : EIO));
-		goto out_close;
+		return -1;
 	}
-	if (rc > 0) {
-		over_bytes(bg, path, d);
-		goto out_close;
-	}
-	if (!is_stdin)
-		close(fd);
 	free(out->file);
 	rc = yl_load_string_in(path, buf, len, bg, out, d);
 	free(buf);
 	return rc;
-
-out_close:
-	if (fd >= 0 && !is_stdin)
-		close(fd);
-	return -1;
 }
 
 int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)

@@ -37,19 +37,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *paths[2] = { path, path };
 	struct partial p[2], out;
 	char err[1024];
+	uint64_t budget = 1 << 20;
 	bool whole;
 	/* getopt wants writable strings. */
 	char a0[] = "merge", a1[] = "-q", a2[] = "--json", a3[] = "/dev/null", a4[] = "--csv",
 	     a5[] = "/dev/./null", a6[64];
 	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
 
-	if (partial_read(path, &p[0], err, sizeof(err)) != 0) {
+	if (partial_read(path, &budget, &p[0], err, sizeof(err)) != 0) {
 		if (!strstr(err, "partial.json"))
 			fuzz_fail("a refusal that does not name the file", size);
 		partial_release(&p[0]);
 		return 0;
 	}
-	if (partial_read(path, &p[1], err, sizeof(err)) != 0)
+	if (partial_read(path, &budget, &p[1], err, sizeof(err)) != 0)
 		fuzz_fail("the same file reads once but not twice", size);
 	/* (partial_merge() moves the rows out: read the slice before.) */
 	whole = p[0].first == 0 && p[0].n == p[0].total;
@@ -62,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	partial_release(&p[0]);
 	partial_release(&p[1]);
-	if (partial_read(path, &p[0], err, sizeof(err)) == 0 &&
-	    partial_read(path, &p[1], err, sizeof(err)) == 0) {
+	if (partial_read(path, &budget, &p[0], err, sizeof(err)) == 0 &&
+	    partial_read(path, &budget, &p[1], err, sizeof(err)) == 0) {
 		uint32_t n = p[0].n;
 
 		if (partial_merge(p, 2, paths, &out, err, sizeof(err)) == 0) {
