@@ -16,9 +16,24 @@ BUILD   := build/$(VARIANT)
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DOCDIR  ?= $(PREFIX)/share/doc/magos-sim
+DATADIR ?= $(PREFIX)/share/magos-sim
 
 CC      ?= cc
 PKGS    := yaml-0.1 jansson gsl cunit
+
+# Stamped into every output (reports/tool.c).  The commit is the checkout's
+# HEAD, "-dirty" appended when tracked files changed; a tree without .git (a
+# tarball) builds with "unknown".  MAGOS_DOCS_URL is where the lint rules'
+# help links point (SARIF): a fork sets its own.
+MAGOS_VERSION  := 0.1.0
+MAGOS_COMMIT   ?= $(shell if [ -e .git ] && command -v git >/dev/null 2>&1; then \
+                    h=$$(git rev-parse HEAD 2>/dev/null) && \
+                    if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then \
+                      echo "$$h-dirty"; else echo "$$h"; fi; fi)
+ifeq ($(strip $(MAGOS_COMMIT)),)
+MAGOS_COMMIT   := unknown
+endif
+MAGOS_DOCS_URL ?= https://github.com/magosproject/magos-sim/blob/main/docs/
 
 ifeq ($(filter $(VARIANT),debug san release fuzz),)
 $(error VARIANT must be debug, san, release or fuzz, not '$(VARIANT)')
@@ -98,6 +113,17 @@ $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# reports/tool.o is rebuilt when the stamp changes: the stamp file is rewritten
+# only then, so an unchanged commit rebuilds nothing.
+STAMP_TEXT  := $(MAGOS_VERSION) $(MAGOS_COMMIT) $(MAGOS_DOCS_URL)
+STAMP       := $(BUILD)/version.stamp
+ifneq ($(STAMP_TEXT),$(shell cat $(STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && echo '$(STAMP_TEXT)' >$(STAMP))
+endif
+$(BUILD)/reports/tool.o: $(STAMP)
+$(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
+	-DMAGOS_COMMIT='"$(MAGOS_COMMIT)"' -DMAGOS_DOCS_URL='"$(MAGOS_DOCS_URL)"'
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -152,10 +178,12 @@ install:
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 scenarios/README.md $(DESTDIR)$(DOCDIR)/scenarios.md
 	install -m 0644 BENCHMARKS.md $(DESTDIR)$(DOCDIR)/BENCHMARKS.md
+	install -d $(DESTDIR)$(DATADIR)/schemas
+	install -m 0644 docs/schemas/*.schema.json $(DESTDIR)$(DATADIR)/schemas/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/magos-sim
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build

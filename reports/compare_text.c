@@ -8,7 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "engine/xalloc.h"
+#include "reports/ghsummary.h"
+#include "reports/tool.h"
 
 #include "reports/plan_text.h"
 
@@ -227,7 +232,13 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 
 	errno = 0;
 	rep_plan_duration(r->horizon_ms, hz, sizeof(hz));
-	fprintf(f, "### magos-sim compare: `%s` → `%s`\n\n", c->base_name, c->head_name);
+	{
+		char *b = ghs_code(c->base_name), *h = ghs_code(c->head_name);
+
+		fprintf(f, "### magos-sim compare: %s → %s\n\n", b, h);
+		free(b);
+		free(h);
+	}
 	if (c->nlimits)
 		fprintf(f, "%s\n\n",
 			nfailed ? "**Regression: the head breaks a limit.**" : "No limit broken.");
@@ -261,14 +272,20 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 
 		limit_value(r, l, lv, sizeof(lv));
 		worse_by(r, l, by, sizeof(by));
-		fprintf(f, "- `--max-regression %s`: %s (%s, limit %s)\n", l->text,
+		char *opt = xstrjoin((const char *const[]){ "--max-regression ", l->text }, 2, "");
+		char *code = ghs_code(opt);
+
+		fprintf(f, "- %s: %s (%s, limit %s)\n", code,
 			cmp_limit_failed(r, l) ? "**failed**" : "ok", by, lv);
+		free(code);
+		free(opt);
 	}
 	if (c->nlimits)
 		fputc('\n', f);
 	fputs("<details><summary>Method</summary>\n\n", f);
 	methods(f, r, "");
 	fputs("\n</details>\n", f);
+	fprintf(f, "\n<sub>%s %s, commit %s</sub>\n", tool_name(), tool_version(), tool_commit());
 	if (ferror(f)) {
 		if (!errno)
 			errno = EIO;

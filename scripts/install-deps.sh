@@ -4,12 +4,20 @@
 # and nothing is fetched when all of them are installed.
 #
 # Optional groups, installed only when asked for:
+#   MAGOS_CONSUMERS=1  the tools that read the outputs, for the tests that run
+#                    them (tests/consumers.sh, tests/schemas.sh): xmllint from
+#                    Debian, Node.js from Debian when no node is installed, and
+#                    the npm packages of tests/consumers/package-lock.json into
+#                    tests/consumers/node_modules (npm ci: exactly the locked
+#                    versions, no install scripts); CI sets it
 #   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
-#                    screenshots of the HTML report; CI sets it)
+#                    screenshots of the HTML report, Mermaid and axe-core in
+#                    the browser; CI sets it); implies MAGOS_CONSUMERS=1
 #   MAGOS_FUZZ=1     clang with libFuzzer and the sanitizer runtimes, and
 #                    llvm-symbolizer for readable reports, for `make fuzz`
 #                    (docs/fuzzing.md; CI sets it)
 set -eu
+cd "$(dirname "$0")/.."
 
 PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
@@ -17,6 +25,7 @@ PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gc
 BROWSER_PACKAGES="chromium fonts-liberation"
 if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
+	MAGOS_CONSUMERS=1
 fi
 # libclang-rt-dev holds libFuzzer and the sanitizers: only a Recommends of
 # clang, which --no-install-recommends would skip.
@@ -24,6 +33,26 @@ FUZZ_PACKAGES="clang libclang-rt-dev llvm"
 if [ "${MAGOS_FUZZ:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $FUZZ_PACKAGES"
 fi
+if [ "${MAGOS_CONSUMERS:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES libxml2-utils"
+	# A node installed otherwise (NodeSource ships npm inside its nodejs, and
+	# Debian's npm would conflict with it) is used as it is.
+	command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+fi
+
+# npm_consumers: the locked npm packages, unless node_modules already holds
+# exactly that lock (npm ci records it in node_modules/.package-lock.json).
+npm_consumers() {
+	[ "${MAGOS_CONSUMERS:-0}" = 1 ] || return 0
+	stamp=tests/consumers/node_modules/.magos-lock
+	if cmp -s tests/consumers/package-lock.json "$stamp" 2>/dev/null; then
+		echo "install-deps: npm packages of tests/consumers present"
+		return 0
+	fi
+	echo "install-deps: npm ci in tests/consumers"
+	(cd tests/consumers && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+	cp tests/consumers/package-lock.json "$stamp"
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -34,6 +63,7 @@ done
 
 if [ -z "$missing" ]; then
 	echo "install-deps: all packages present ($PACKAGES)"
+	npm_consumers
 	exit 0
 fi
 
@@ -57,3 +87,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing
+npm_consumers

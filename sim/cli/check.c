@@ -267,6 +267,7 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 		r->invalid = true;
 	if (s.name)
 		r->name = xstrdup(s.name);
+	r->start_unix_ms = s.start_unix_ms;
 	lint_from_diag(&lr, &d);
 	lint_scenario(&lr, &s);
 	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */

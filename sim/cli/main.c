@@ -13,11 +13,8 @@
 
 #include "sim/cli/cmd.h"
 #include "sim/cli/compare.h"
+#include "reports/tool.h"
 #include "sim/core/rng.h"
-
-#ifndef MAGOS_VERSION
-#define MAGOS_VERSION "0.1.0"
-#endif
 
 static void usage_main(FILE *f)
 {
@@ -65,7 +62,7 @@ static int dispatch(int argc, char **argv)
 			fprintf(stderr, "%s version: takes no arguments\n", cmd_prog);
 			return CLI_USAGE;
 		}
-		printf("magos-sim %s\n", MAGOS_VERSION);
+		printf("%s %s (commit %s)\n", tool_name(), tool_version(), tool_commit());
 		return CLI_OK;
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

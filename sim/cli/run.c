@@ -39,6 +39,7 @@ enum run_optcode {
 	RUN_OPT_SWEEP,
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
+	RUN_OPT_EVENTS,
 };
 
 void cmd_usage_run(FILE *f)
@@ -87,6 +88,11 @@ void cmd_usage_run(FILE *f)
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
 		"                        of the terminal report\n"
+		"      --events FILE     write every transition of one run as JSON Lines (one\n"
+		"                        object per line: UTC wall time from spec.start,\n"
+		"                        elapsed ms, object, change, phase, reason, message;\n"
+		"                        schema magos-sim/event/v1) to FILE, atomically;\n"
+		"                        '-' writes to stdout instead of the terminal report\n"
 		"      --html FILE       write the run as one self-contained HTML page with\n"
 		"                        SVG charts to FILE, atomically; with N > 1, variants\n"
 		"                        or a sweep: the Monte Carlo page (CDF, halts, blast\n"
@@ -103,6 +109,11 @@ void cmd_usage_run(FILE *f)
 		"\n"
 		"%s",
 		cmd_prog, cmd_prog, cmd_exit_codes_help);
+}
+
+static int write_rep_events(FILE *f, const void *arg)
+{
+	return rep_events(f, arg);
 }
 
 static int write_rep_json(FILE *f, const void *arg)
@@ -520,10 +531,10 @@ static const char *bare_path(const char *path)
  * Returns: 0 when fine, -1 otherwise.
  */
 static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid)
+			 const char *mermaid, const char *events)
 {
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid" };
-	const char *const path[] = { json, csv, html, trace, mermaid };
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events" };
+	const char *const path[] = { json, csv, html, trace, mermaid, events };
 	size_t n = sizeof(path) / sizeof(path[0]);
 
 	for (size_t i = 0; i < n; i++) {
@@ -559,6 +570,7 @@ const struct option cmd_run_longopts[] = {
 	{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
+	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -583,7 +595,7 @@ int cmd_run(int argc, char **argv)
 	const struct scenario *rs = &s;
 	char serr[1024];
 	uint64_t v;
-	const char *trace = NULL, *mermaid = NULL;
+	const char *trace = NULL, *mermaid = NULL, *events = NULL;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
 	int rc, c;
@@ -630,6 +642,9 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_VARIANT:
 			variant = optarg;
 			continue;
+		case RUN_OPT_EVENTS:
+			events = optarg;
+			continue;
 		case RUN_OPT_TRACE:
 			trace = optarg;
 			continue;
@@ -675,22 +690,22 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (check_outputs(o.json, csv, html, trace, mermaid) != 0) {
+	if (check_outputs(o.json, csv, html, trace, mermaid, events) != 0) {
 		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
 	{
 		/* Before any simulation: an output that cannot be written fails now, not after it. */
-		const char *const outs[] = { o.json, csv, html, trace, mermaid };
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events };
 
-		if ((rc = cmd_check_outputs("run", outs, NULL, 5)) != CLI_OK) {
+		if ((rc = cmd_check_outputs("run", outs, NULL, 6)) != CLI_OK) {
 			sweep_release(&cli_sweep);
 			return rc;
 		}
 	}
-	if ((trace || mermaid) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+	if ((trace || mermaid || events) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --trace and --mermaid draw a single run (no -n above 1,\n"
+		fprintf(stderr, "%s run: --trace, --mermaid and --events show a single run (no -n above 1,\n"
 				"--shard or --sweep)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
@@ -773,6 +788,8 @@ int cmd_run(int argc, char **argv)
 		rc = cmd_write_file("run", NULL, o.json, write_rep_json, &rep);
 	if (rc == CLI_OK && html)
 		rc = cmd_write_file("run", NULL, html, write_rep_html, &rep);
+	if (rc == CLI_OK && events)
+		rc = cmd_write_file("run", NULL, events, write_rep_events, &rep);
 	/* Every file or none; the streams' arguments (row, sp, rep) live until here. */
 	rc = cmd_outputs_done("run", rc);
 	if (csv)
@@ -781,7 +798,7 @@ int cmd_run(int argc, char **argv)
 		sp_release(&sp);
 	if (rc)
 		goto out_release_run;
-	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
+	if (!json_stdout && !(csv && !strcmp(csv, "-")) && !(events && !strcmp(events, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
 					    o.timeline };
 

@@ -820,7 +820,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	struct frc *f = ctx;
 	struct api *api = des_api(w);
 	const struct obj *fr = api_get(api, KIND_FLEET, "", name);
-	struct ctl_result res = { 0, false, 0 };
+	struct ctl_result res = { 0 };
 	struct told *t;
 	struct fr_input in;
 	struct fr_assignment asg;

@@ -186,7 +186,7 @@ static struct ctl_result reconcile_rollout(void *ctx, struct des *w, const char 
 	struct mrc *m = ctx;
 	struct api *api = des_api(w);
 	const struct obj *ro = api_get(api, "Rollout", ns, name);
-	struct ctl_result res = { 0, false, 0 };
+	struct ctl_result res = { 0 };
 	struct mr_result r;
 	char now[GT_RFC3339_BUFSZ];
 	size_t n;
@@ -220,7 +220,7 @@ static struct ctl_result reconcile_project(void *ctx, struct des *w, const char 
 	struct api *api = des_api(w);
 	const struct obj *pr = api_get(api, "Project", ns, name);
 	const struct obj *ro;
-	struct ctl_result res = { 0, false, 0 };
+	struct ctl_result res = { 0 };
 	struct mp_result r;
 	char now[GT_RFC3339_BUFSZ];
 	struct obj *o;

@@ -404,7 +404,7 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 {
 	struct mwc *m = ctx;
 	struct api *api = des_api(w);
-	struct ctl_result res = { 0, false, 0 };
+	struct ctl_result res = { 0 };
 	struct wsstate *s = state_get(m, ns, name);
 	const struct obj *ws;
 	struct mw_input in;
@@ -670,7 +670,7 @@ static struct ctl_result reconcile_refwatcher(void *ctx, struct des *w, const ch
 					      const char *name, int64_t now)
 {
 	struct mwc *m = ctx;
-	struct ctl_result res = { 0, false, 0 };
+	struct ctl_result res = { 0 };
 	const struct obj *ws = api_get(des_api(w), "Workspace", ns, name);
 	const char *a;
 	bool ok = false;

@@ -8,26 +8,48 @@
 
 #define BACKOFF_BASE_MS 5
 #define BACKOFF_MAX_MS 1000000 /* 1000 s */
-#define BUCKET_TOKEN_MS 100    /* 10 per second: one token every 100 ms */
-#define BUCKET_BURST 100
+
+#define READY (-1)          /* item.ready_at of a ready entry */
+#define NOPOS ((size_t)-1)  /* item.hpos of an item in neither heap */
 
 /*
  * A key the controller has seen.  Items live until the controller is freed:
- * they carry the back-off count and the key's timer, and the strings are
- * borrowed by notices and causes.
+ * they carry the back-off count, and the strings are borrowed by notices and
+ * causes.
  *
- * Queue states (client-go): queued ⇔ dirty && !processing (and then the item
- * is on the FIFO list exactly once).
+ * `queued` says the key has a queue entry (upstream's `items` map).  A
+ * queued item is in exactly one place: the waiting heap (ready_at >= 0,
+ * with a timer), the ready heap (ready_at == READY, not processing), or
+ * parked (ready_at == READY and processing: re-added while its pass runs;
+ * it enters the ready heap when the pass is done).
  */
 struct item {
 	struct item *hnext; /* hash chain */
-	struct item *qnext; /* FIFO queue link */
 	char *ns, *name;
 	uint32_t hash;
-	bool dirty, processing;
-	evq_handle timer; /* pending AddAfter, 0 when none */
+	bool processing;    /* handed to a worker, not yet done (upstream: locked) */
+	bool queued;        /* has an entry */
+	int priority;       /* entry: priority */
+	uint64_t counter;   /* entry: insertion counter (FIFO among equal priorities) */
+	int64_t ready_at;   /* entry: ms its delay ends, READY when ready */
+	size_t hpos;        /* index in the ready or waiting heap, NOPOS in neither */
+	evq_handle timer;   /* a waiting entry's timer, 0 when none */
 	int64_t timer_at;
-	uint32_t failures;
+	uint32_t failures;  /* rate limiter: rate-limited adds since the last Forget */
+};
+
+/* An indexed binary heap of items (item.hpos is the index); `less` is a strict total order. */
+struct heap {
+	struct item **a;
+	size_t n, cap;
+	bool (*less)(const struct item *x, const struct item *y);
+};
+
+/* One of MaxConcurrentReconciles workers. */
+struct worker {
+	struct item *it;       /* the key of the running pass, NULL when idle */
+	int priority;          /* the priority the key was dequeued with */
+	struct ctl_result res; /* what the pass returned, handled at its end */
 };
 
 struct reg {
@@ -44,20 +66,21 @@ struct ctl {
 	char *for_kind; /* "" until ctl_for() */
 	ctl_reconcile_fn fn;
 	void *ctx;
+	ctl_end_fn end;
+	ctl_drop_fn drop;
 	int64_t duration_ms;
 
 	struct item **buckets;
 	size_t nbuckets, nitems;
-	struct item *head, *tail;
-	size_t qlen;
 
-	bool busy, start_pending;
-	struct item *cur;
-	struct ctl_result cur_res;
+	struct heap ready, waiting;
+	size_t nparked;
+	uint64_t counter; /* upstream addedCounter */
+
+	struct worker *workers;
+	int nworkers, nbusy;
+	bool start_pending;
 	uint64_t reconciles;
-
-	int64_t bucket_tokens_ms; /* token bucket content in ms of refill (100 ms = 1 token) */
-	int64_t bucket_last_ms;
 
 	struct reg **regs;
 	size_t nregs;
@@ -113,46 +136,166 @@ static struct item *get_item(struct ctl *c, const char *ns, const char *name)
 	it->ns = xstrdup(ns);
 	it->name = xstrdup(name);
 	it->hash = h;
+	it->ready_at = READY;
+	it->hpos = NOPOS;
 	it->hnext = c->buckets[h & (c->nbuckets - 1)];
 	c->buckets[h & (c->nbuckets - 1)] = it;
 	c->nitems++;
 	return it;
 }
 
-/* ---- the worker ---- */
+/* ---- heaps ---- */
+
+static void heap_place(struct heap *h, size_t i, struct item *it)
+{
+	h->a[i] = it;
+	it->hpos = i;
+}
+
+static void sift_up(struct heap *h, size_t i)
+{
+	struct item *it = h->a[i];
+
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!h->less(it, h->a[p]))
+			break;
+		heap_place(h, i, h->a[p]);
+		i = p;
+	}
+	heap_place(h, i, it);
+}
+
+static void sift_down(struct heap *h, size_t i)
+{
+	struct item *it = h->a[i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+
+		if (l >= h->n)
+			break;
+		if (l + 1 < h->n && h->less(h->a[l + 1], h->a[l]))
+			m = l + 1;
+		if (!h->less(h->a[m], it))
+			break;
+		heap_place(h, i, h->a[m]);
+		i = m;
+	}
+	heap_place(h, i, it);
+}
+
+static void heap_push(struct heap *h, struct item *it)
+{
+	assert(it->hpos == NOPOS);
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 16;
+		h->a = xreallocarray(h->a, h->cap, sizeof(*h->a));
+	}
+	heap_place(h, h->n++, it);
+	sift_up(h, h->n - 1);
+}
+
+static void heap_remove(struct heap *h, struct item *it)
+{
+	size_t i = it->hpos;
+	struct item *last;
+
+	assert(i < h->n && h->a[i] == it);
+	it->hpos = NOPOS;
+	last = h->a[--h->n];
+	if (i == h->n)
+		return;
+	heap_place(h, i, last);
+	sift_up(h, i);
+	sift_down(h, last->hpos);
+}
+
+/* lessReady: higher priority first, then the smaller counter */
+static bool less_ready(const struct item *x, const struct item *y)
+{
+	if (x->priority != y->priority)
+		return x->priority > y->priority;
+	return x->counter < y->counter;
+}
+
+/* lessWaiting: the earlier ready time first, then as lessReady */
+static bool less_waiting(const struct item *x, const struct item *y)
+{
+	if (x->ready_at != y->ready_at)
+		return x->ready_at < y->ready_at;
+	return less_ready(x, y);
+}
+
+/* ---- the workers ---- */
 
 static void worker_start(struct des *w, void *ctx, void *arg);
 
-/* Schedules the worker when it is idle and there is work. */
+/*
+ * Schedules a worker start when one is idle and there is work.  One pass
+ * starts per event, so everything that arrives at the same instant first
+ * (deliveries come before reconciles) is queued before the next key is
+ * picked.
+ */
 static void kick(struct ctl *c)
 {
-	if (c->busy || c->start_pending || !c->head)
+	if (c->nbusy >= c->nworkers || c->start_pending || c->ready.n == 0)
 		return;
 	c->start_pending = true;
 	des_at(c->w, des_now(c->w), DES_PRIO_RECONCILE, worker_start, c, NULL);
 }
 
-static void push(struct ctl *c, struct item *it)
+/* ---- the queue (controller-runtime pkg/controller/priorityqueue) ---- */
+
+/* Puts a ready entry where it belongs: the ready heap, or parked while its key is locked. */
+static void make_ready(struct ctl *c, struct item *it)
 {
-	it->qnext = NULL;
-	if (c->tail)
-		c->tail->qnext = it;
-	else
-		c->head = it;
-	c->tail = it;
-	c->qlen++;
+	it->ready_at = READY;
+	if (it->processing) {
+		c->nparked++;
+		return;
+	}
+	heap_push(&c->ready, it);
 	kick(c);
 }
 
-/* workqueue Add */
-static void add(struct ctl *c, struct item *it)
+static void timer_fire(struct des *w, void *ctx, void *arg);
+
+/* Arms, moves or keeps the timer of a waiting entry so it fires at its ready time. */
+static void arm_timer(struct ctl *c, struct item *it)
 {
-	if (it->dirty)
+	if (it->timer) {
+		if (it->timer_at != it->ready_at) {
+			des_reschedule(c->w, it->timer, it->ready_at, DES_PRIO_DELIVERY);
+			it->timer_at = it->ready_at;
+		}
 		return;
-	it->dirty = true;
-	if (it->processing)
-		return;
-	push(c, it);
+	}
+	it->timer = des_at(c->w, it->ready_at, DES_PRIO_DELIVERY, timer_fire, c, it);
+	it->timer_at = it->ready_at;
+}
+
+/*
+ * handleWaitingItems: every waiting entry whose time has come becomes ready,
+ * in (ready time, priority, counter) order, each drawing a new counter so
+ * entries are served in the order they became ready.
+ */
+static void move_due(struct ctl *c)
+{
+	int64_t now = des_now(c->w);
+
+	while (c->waiting.n > 0 && c->waiting.a[0]->ready_at <= now) {
+		struct item *it = c->waiting.a[0];
+
+		heap_remove(&c->waiting, it);
+		if (it->timer) {
+			des_cancel(c->w, it->timer);
+			it->timer = 0;
+		}
+		it->counter = c->counter++;
+		make_ready(c, it);
+	}
 }
 
 static void timer_fire(struct des *w, void *ctx, void *arg)
@@ -161,122 +304,200 @@ static void timer_fire(struct des *w, void *ctx, void *arg)
 
 	(void)w;
 	it->timer = 0;
-	add(ctx, it);
+	move_due(ctx);
 }
 
-/* delaying queue AddAfter: one timer per key, the earliest wins */
-static void add_after(struct ctl *c, struct item *it, int64_t delay_ms)
+/*
+ * ItemExponentialFailureRateLimiter(5ms, 1000s).When, the priority queue's
+ * default limiter: 5 ms x 2^failures, capped; counts one more failure.
+ */
+static int64_t rate_limit_when(struct item *it)
 {
-	int64_t at;
-
-	if (delay_ms <= 0) {
-		add(c, it);
-		return;
-	}
-	at = des_now(c->w) + delay_ms;
-	if (it->timer) {
-		if (at < it->timer_at) {
-			des_reschedule(c->w, it->timer, at, DES_PRIO_DELIVERY);
-			it->timer_at = at;
-		}
-		return;
-	}
-	it->timer = des_at(c->w, at, DES_PRIO_DELIVERY, timer_fire, c, it);
-	it->timer_at = at;
-}
-
-/* DefaultTypedControllerRateLimiter.When: max of per-item back-off and the shared bucket */
-static int64_t rate_limit_when(struct ctl *c, struct item *it)
-{
-	int64_t now = des_now(c->w);
-	int64_t backoff, bucket = 0;
 	uint32_t exp = it->failures++;
 
 	if (exp >= 20 || ((int64_t)BACKOFF_BASE_MS << exp) > BACKOFF_MAX_MS)
-		backoff = BACKOFF_MAX_MS;
-	else
-		backoff = (int64_t)BACKOFF_BASE_MS << exp;
-
-	/* x/time/rate reserve: refill since the last reservation, take a token, wait for a deficit */
-	c->bucket_tokens_ms += now - c->bucket_last_ms;
-	if (c->bucket_tokens_ms > BUCKET_BURST * BUCKET_TOKEN_MS)
-		c->bucket_tokens_ms = BUCKET_BURST * BUCKET_TOKEN_MS;
-	c->bucket_last_ms = now;
-	c->bucket_tokens_ms -= BUCKET_TOKEN_MS;
-	if (c->bucket_tokens_ms < 0)
-		bucket = -c->bucket_tokens_ms;
-	return backoff > bucket ? backoff : bucket;
+		return BACKOFF_MAX_MS;
+	return (int64_t)BACKOFF_BASE_MS << exp;
 }
 
-static void finish(struct ctl *c)
+/* AddWithOpts (lockedAddWithOpts) for one key; Add, AddAfter and AddRateLimited are its cases */
+static void add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_limited, int priority)
 {
-	struct item *it = c->cur;
-	struct ctl_result r = c->cur_res;
+	int64_t ready_at = READY;
 
+	if (rate_limited) {
+		int64_t rl = rate_limit_when(it);
+
+		if (after_ms == 0 || rl < after_ms)
+			after_ms = rl;
+	}
+	if (after_ms > 0)
+		ready_at = des_now(c->w) + after_ms;
+
+	if (!it->queued) {
+		it->queued = true;
+		it->counter = c->counter++;
+		it->priority = priority;
+		it->ready_at = ready_at;
+		if (ready_at != READY) {
+			heap_push(&c->waiting, it);
+			arm_timer(c, it);
+		} else {
+			make_ready(c, it);
+		}
+		return;
+	}
+
+	if (it->ready_at == READY) {
+		/* the earliest ready time wins: a ready entry stays ready (in the heap, or parked) */
+		if (priority > it->priority) {
+			if (it->hpos != NOPOS)
+				heap_remove(&c->ready, it);
+			it->priority = priority;
+			it->counter = c->counter++;
+			if (!it->processing)
+				heap_push(&c->ready, it);
+		}
+		return;
+	}
+
+	/* a waiting entry: the earliest ready time wins */
+	if (ready_at != READY && it->ready_at < ready_at)
+		ready_at = it->ready_at;
+	heap_remove(&c->waiting, it);
+	if (priority > it->priority) {
+		it->priority = priority;
+		it->counter = c->counter++;
+	}
+	if (ready_at == READY) {
+		/* an immediate add ends the delay; the entry keeps its counter */
+		if (it->timer) {
+			des_cancel(c->w, it->timer);
+			it->timer = 0;
+		}
+		make_ready(c, it);
+		return;
+	}
+	it->ready_at = ready_at;
+	heap_push(&c->waiting, it);
+	arm_timer(c, it);
+}
+
+/* GetWithPriority: the best ready entry leaves the queue (the caller locks its key) */
+static struct item *get(struct ctl *c)
+{
+	struct item *it = c->ready.a[0];
+
+	heap_remove(&c->ready, it);
+	it->queued = false;
+	return it;
+}
+
+/* ---- a pass ---- */
+
+/* reconcileHandler's result handling, then the queue's Done */
+static void finish(struct ctl *c, struct worker *wk)
+{
+	struct item *it = wk->it;
+	struct ctl_result r;
+
+	if (c->end) {
+		des_set_cause_reconcile(c->w, c->name, it->ns, it->name);
+		c->end(c->ctx, c->w, it->ns, it->name, des_now(c->w), &wk->res);
+	}
+	r = wk->res;
 	if (r.err)
-		add_after(c, it, rate_limit_when(c, it));
+		add(c, it, 0, true, wk->priority);
 	else if (r.requeue_after_ms > 0) {
-		it->failures = 0;
-		add_after(c, it, r.requeue_after_ms);
+		it->failures = 0; /* Forget */
+		add(c, it, r.requeue_after_ms, false, wk->priority);
 	} else if (r.requeue)
-		add_after(c, it, rate_limit_when(c, it));
+		add(c, it, 0, true, wk->priority);
 	else
-		it->failures = 0;
-	/* workqueue Done */
+		it->failures = 0; /* Forget */
+
+	/* Done: a parked entry takes its place among the ready ones */
 	it->processing = false;
-	c->cur = NULL;
-	c->busy = false;
-	if (it->dirty)
-		push(c, it);
+	wk->it = NULL;
+	memset(&wk->res, 0, sizeof(wk->res));
+	c->nbusy--;
+	if (it->queued && it->ready_at == READY) {
+		c->nparked--;
+		heap_push(&c->ready, it);
+	}
 	kick(c);
 }
 
 static void worker_finish(struct des *w, void *ctx, void *arg)
 {
 	(void)w;
-	(void)arg;
-	finish(ctx);
+	finish(ctx, arg);
 }
 
 static void worker_start(struct des *w, void *ctx, void *arg)
 {
 	struct ctl *c = ctx;
-	struct item *it = c->head;
+	struct worker *wk = NULL;
+	struct item *it;
+	int64_t hold;
 
 	(void)arg;
 	c->start_pending = false;
-	if (c->busy || !it)
+	if (c->nbusy >= c->nworkers || c->ready.n == 0)
 		return;
-	/* workqueue Get */
-	c->head = it->qnext;
-	if (!c->head)
-		c->tail = NULL;
-	c->qlen--;
-	it->qnext = NULL;
-	it->dirty = false;
+	for (int i = 0; i < c->nworkers; i++)
+		if (!c->workers[i].it) {
+			wk = &c->workers[i];
+			break;
+		}
+	assert(wk);
+	/* GetWithPriority */
+	it = get(c);
+	wk->priority = it->priority;
 	it->processing = true;
-	c->busy = true;
-	c->cur = it;
+	wk->it = it;
+	c->nbusy++;
 	c->reconciles++;
 
 	des_set_cause_reconcile(w, c->name, it->ns, it->name);
 	des_note_reconcile(w, it, c->name, c->for_kind, it->ns, it->name);
-	c->cur_res = c->fn(c->ctx, w, it->ns, it->name, des_now(w));
-	if (c->duration_ms > 0)
-		des_at(w, des_now(w) + c->duration_ms, DES_PRIO_RECONCILE, worker_finish, c, NULL);
+	wk->res = c->fn(c->ctx, w, it->ns, it->name, des_now(w));
+	assert(wk->res.busy_ms >= 0);
+	hold = c->duration_ms + wk->res.busy_ms;
+	if (hold > 0)
+		des_at(w, des_now(w) + hold, DES_PRIO_RECONCILE, worker_finish, c, wk);
 	else
-		finish(c);
+		finish(c, wk);
+	kick(c);
 }
 
 /* ---- watches ---- */
 
-static void enqueue_keys(struct ctl *c, const struct obj *o, const struct reg *r)
+/*
+ * The priority an event's keys are added with (handler.TypedFuncs,
+ * enqueueRequestsFromMapFunc, addToQueueCreate/Update): low for the initial
+ * list and for an update that kept the resourceVersion (a resync), 0 for
+ * everything else, deletes included.
+ */
+static int event_priority(const struct ctl *c, enum api_event_type type, const struct obj *old,
+			  const struct obj *new)
+{
+	if (type == API_ADDED && des_initial_list(c->w))
+		return CTL_PRIORITY_LOW;
+	if (type == API_MODIFIED && old->resource_version == new->resource_version)
+		return CTL_PRIORITY_LOW;
+	return 0;
+}
+
+static void enqueue_keys(struct ctl *c, const struct obj *o, const struct reg *r, int priority)
 {
 	c->keys.n = 0;
 	r->map(r->map_ctx, c->w, o, &c->keys);
 	for (size_t i = 0; i < c->keys.n; i++)
-		add(c, get_item(c, c->keys.items[i].ns ? c->keys.items[i].ns : "",
-				c->keys.items[i].name));
+		add(c,
+		       get_item(c, c->keys.items[i].ns ? c->keys.items[i].ns : "",
+				c->keys.items[i].name),
+		       0, false, priority);
 }
 
 static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
@@ -284,16 +505,18 @@ static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
 {
 	struct reg *r = ctx;
 	struct ctl *c = r->c;
+	int priority;
 
 	if (r->pred && !r->pred(r->pred_ctx, type, old, new))
 		return;
+	priority = event_priority(c, type, old, new);
 	if (!r->map) {
-		add(c, get_item(c, new->ns, new->name));
+		add(c, get_item(c, new->ns, new->name), 0, false, priority);
 		return;
 	}
 	if (old)
-		enqueue_keys(c, old, r);
-	enqueue_keys(c, new, r);
+		enqueue_keys(c, old, r, priority);
+	enqueue_keys(c, new, r, priority);
 }
 
 static void add_reg(struct ctl *c, const char *kind, ctl_map_fn map, void *map_ctx,
@@ -325,8 +548,10 @@ struct ctl *ctl_new(struct des *w, const char *name, ctl_reconcile_fn fn, void *
 	c->duration_ms = des_params(w)->reconcile_ms;
 	c->nbuckets = 64;
 	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
-	c->bucket_tokens_ms = BUCKET_BURST * BUCKET_TOKEN_MS;
-	c->bucket_last_ms = des_now(w);
+	c->ready.less = less_ready;
+	c->waiting.less = less_waiting;
+	c->nworkers = 1;
+	c->workers = xcalloc(1, sizeof(*c->workers));
 	des_add_controller(w, c);
 	return c;
 }
@@ -335,6 +560,9 @@ void ctl_free(struct ctl *c)
 {
 	if (!c)
 		return;
+	for (int i = 0; i < c->nworkers; i++)
+		if (c->workers[i].it && c->workers[i].res.pass && c->drop)
+			c->drop(c->ctx, c->workers[i].res.pass);
 	for (size_t i = 0; i < c->nbuckets; i++) {
 		struct item *it = c->buckets[i], *next;
 
@@ -349,6 +577,9 @@ void ctl_free(struct ctl *c)
 		free(c->regs[i]);
 	free(c->regs);
 	free(c->buckets);
+	free(c->ready.a);
+	free(c->waiting.a);
+	free(c->workers);
 	free(c->keys.items);
 	free(c->for_kind);
 	free(c->name);
@@ -359,6 +590,21 @@ void ctl_set_duration(struct ctl *c, int64_t ms)
 {
 	assert(ms >= 0);
 	c->duration_ms = ms;
+}
+
+void ctl_set_workers(struct ctl *c, int n)
+{
+	assert(n >= 1 && c->nbusy == 0);
+	free(c->workers);
+	c->workers = xcalloc((size_t)n, sizeof(*c->workers));
+	c->nworkers = n;
+	kick(c);
+}
+
+void ctl_set_end(struct ctl *c, ctl_end_fn end, ctl_drop_fn drop)
+{
+	c->end = end;
+	c->drop = drop;
 }
 
 void ctl_for(struct ctl *c, const char *kind, ctl_pred_fn pred, void *pred_ctx)
@@ -404,12 +650,17 @@ void ctl_keys_add(struct ctl_keys *k, const char *ns, const char *name)
 
 void ctl_enqueue(struct ctl *c, const char *ns, const char *name)
 {
-	add(c, get_item(c, ns ? ns : "", name));
+	ctl_add(c, ns, name, 0, 0);
 }
 
 void ctl_enqueue_after(struct ctl *c, const char *ns, const char *name, int64_t delay_ms)
 {
-	add_after(c, get_item(c, ns ? ns : "", name), delay_ms);
+	ctl_add(c, ns, name, delay_ms, 0);
+}
+
+void ctl_add(struct ctl *c, const char *ns, const char *name, int64_t delay_ms, int priority)
+{
+	add(c, get_item(c, ns ? ns : "", name), delay_ms > 0 ? delay_ms : 0, false, priority);
 }
 
 const char *ctl_name(const struct ctl *c)
@@ -424,7 +675,12 @@ uint64_t ctl_reconciles(const struct ctl *c)
 
 size_t ctl_queue_len(const struct ctl *c)
 {
-	return c->qlen;
+	return c->ready.n + c->nparked;
+}
+
+int ctl_busy(const struct ctl *c)
+{
+	return c->nbusy;
 }
 
 uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name)
@@ -432,4 +688,18 @@ uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name)
 	const struct item *it = find_item(c, ns ? ns : "", name, hash_key(ns ? ns : "", name));
 
 	return it ? it->failures : 0;
+}
+
+bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *priority,
+	       int64_t *ready_at_ms)
+{
+	const struct item *it = find_item(c, ns ? ns : "", name, hash_key(ns ? ns : "", name));
+
+	if (!it || !it->queued)
+		return false;
+	if (priority)
+		*priority = it->priority;
+	if (ready_at_ms)
+		*ready_at_ms = it->ready_at;
+	return true;
 }

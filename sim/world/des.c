@@ -16,6 +16,7 @@ enum {
 	EV_DELIVER_ADDED = 2, /* a = old snap, b = new snap (as uintptr_t) */
 	EV_DELIVER_MODIFIED = 3,
 	EV_DELIVER_DELETED = 4,
+	EV_DELIVER_INITIAL = 5, /* an ADDED written before the first des_run(): the informers' initial list */
 };
 
 struct call {
@@ -61,6 +62,8 @@ struct des {
 	uint64_t hot_seq;
 
 	bool stop_requested; /* des_request_stop(): end des_run() after the running event */
+	bool started;        /* des_run() was called: ADDED events are no longer initial-list ones */
+	bool initial;        /* an initial-list ADDED is being dispatched */
 };
 
 struct des_params des_params_default(void)
@@ -108,7 +111,7 @@ static tl_str cause_of(void *ctx)
 static void sink(void *ctx, const struct api_event *ev)
 {
 	struct des *w = ctx;
-	uint32_t type = ev->type == API_ADDED      ? EV_DELIVER_ADDED
+	uint32_t type = ev->type == API_ADDED      ? (w->started ? EV_DELIVER_ADDED : EV_DELIVER_INITIAL)
 			: ev->type == API_MODIFIED ? EV_DELIVER_MODIFIED
 						   : EV_DELIVER_DELETED;
 
@@ -359,12 +362,14 @@ static void run_event(struct des *w, const struct evq_event *ev)
 		c.fn(w, c.ctx, c.arg);
 		return;
 	}
-	aev.type = ev->type == EV_DELIVER_ADDED	     ? API_ADDED
-		   : ev->type == EV_DELIVER_MODIFIED ? API_MODIFIED
-						     : API_DELETED;
+	aev.type = ev->type == EV_DELIVER_ADDED || ev->type == EV_DELIVER_INITIAL ? API_ADDED
+		   : ev->type == EV_DELIVER_MODIFIED				   ? API_MODIFIED
+										   : API_DELETED;
 	aev.old = (struct api_snap *)(uintptr_t)ev->a;
 	aev.new = (struct api_snap *)(uintptr_t)ev->b;
+	w->initial = ev->type == EV_DELIVER_INITIAL;
 	api_dispatch(w->api, &aev);
+	w->initial = false;
 	api_snap_release(aev.old);
 	api_snap_release(aev.new);
 }
@@ -383,6 +388,7 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 
 		per_ms = n > 2000 ? 50 * (uint64_t)n : 100000;
 	}
+	w->started = true;
 	w->tracking = false;
 	hot_reset(w);
 	for (;;) {
@@ -466,6 +472,11 @@ const char *des_stop_name(enum des_stop s)
 		return "completed";
 	}
 	return "?";
+}
+
+bool des_initial_list(const struct des *w)
+{
+	return w->initial;
 }
 
 void des_request_stop(struct des *w)

@@ -16,8 +16,9 @@
  *  - the clock never goes back; des_now() is the time of the running event;
  *  - watch events are dispatched when delivered, to the watchers registered
  *    by then: controllers set up before des_run() see an ADDED event for
- *    every object loaded before it (their informer's initial list); one
- *    added mid-run sees only later changes;
+ *    every object loaded before it (their informer's initial list, which
+ *    des_initial_list() tells apart from later creations); one added
+ *    mid-run sees only later changes;
  *  - a run never hangs: the number of events at one simulated ms and per
  *    des_run() call is bounded, and hitting a bound stops the run with a
  *    timeline notice naming the keys reconciled most.
@@ -159,6 +160,16 @@ void des_add_controller(struct des *w, struct ctl *c);
  * events stay: a later call continues (with fresh bounds).
  */
 enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits *lim);
+
+/*
+ * des_initial_list() - true while a watch event of the informers' initial
+ * list is being dispatched: the ADDED of an object created before the first
+ * des_run() (the objects a controller finds in the store when it starts,
+ * client-go's isInInitialList).  False for every other event and outside
+ * dispatch.  An object created and then changed before des_run() is listed
+ * by its ADDED; its MODIFIED is an ordinary update.
+ */
+bool des_initial_list(const struct des *w);
 
 /* des_stop_name() - "quiescent", "horizon", "budget", "loop" or "completed" (DES_STOPPED). */
 const char *des_stop_name(enum des_stop s);

@@ -48,7 +48,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 				   int64_t now)
 {
 	const struct obj *o = api_get(des_api(w), "StageSet", ns, name);
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 	struct val *p;
 	uint64_t h = 1469598103934665603ULL;
 

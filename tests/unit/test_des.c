@@ -79,7 +79,7 @@ static struct obj *ws(const char *ns, const char *name)
 static struct ctl_result reconcile_loop(void *ctx, struct des *w, const char *ns, const char *name,
 					int64_t now)
 {
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 	uint64_t *count = ctx;
 	char v[32];
 
@@ -171,7 +171,7 @@ static void test_budget_without_reconciles(void)
 static struct ctl_result reconcile_poll(void *ctx, struct des *w, const char *ns, const char *name,
 					int64_t now)
 {
-	struct ctl_result r = { 0, false, 30000 };
+	struct ctl_result r = { .requeue_after_ms = 30000 };
 	char v[32];
 
 	(void)ctx;
@@ -196,8 +196,9 @@ static void test_timed_poll_runs_to_horizon(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(n.text, "reached with"));
 	/*
 	 * Each poll writes, and its own write triggers one more reconcile at the
-	 * same instant (whose write is a no-op; its 30 s timer coincides with the
-	 * pending one): 2 at t=0, then 2 every 30 s until 1 h.
+	 * same instant (the event makes the pending 30 s entry ready at once;
+	 * that pass's write is a no-op and it asks for the same 30 s): 2 at
+	 * t=0, then 2 every 30 s until 1 h.
 	 */
 	CU_ASSERT_EQUAL(ctl_reconciles(c), 2 + 2 * 120);
 	des_free(w);
@@ -218,7 +219,7 @@ static struct ctl_result reconcile_status(void *ctx, struct des *w, const char *
 					  const char *name, int64_t now)
 {
 	const struct obj *o = api_get(des_api(w), "Workspace", ns, name);
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 	struct val *p;
 
 	(void)ctx;
@@ -284,7 +285,7 @@ static struct ctl_result reconcile_summary(void *ctx, struct des *w, const char 
 	struct api_list l;
 	struct val *p = val_new_map();
 	int64_t planning = 0;
-	struct ctl_result r = { 0, false, 0 };
+	struct ctl_result r = { 0 };
 
 	(void)ctx;
 	(void)now;

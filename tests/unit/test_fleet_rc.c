@@ -343,11 +343,11 @@ static void test_s2_6_pinned_three_waves(void)
 	at(&x, 40000, &settle_m3);
 	CU_ASSERT_EQUAL(des_run(x.w, 3600000, NULL), DES_QUIESCENT);
 	/*
-	 * Completed returns no requeue, but the 30 s timer the pass at 30 s set
-	 * is still waiting (a delayed add is never withdrawn): one more pass at
-	 * 60 s, which changes nothing, then the world is quiet.
+	 * Completed returns no requeue, and the 30 s requeue the pass at 25 s
+	 * left is the key's one queue entry, which m3's event at 40 s made
+	 * ready (an immediate add ends a delay): the world is quiet at 40 s.
 	 */
-	CU_ASSERT_EQUAL(des_now(x.w), 60000);
+	CU_ASSERT_EQUAL(des_now(x.w), 40000);
 	fx_expect_lines(&x.fleet, want, 4, "fleet statuses");
 	fx_expect_lines(&x.ann, want_ann, 4, "annotations");
 	fr = get_fleet(&x, "fleet");
@@ -469,23 +469,28 @@ static void test_s2_5_gate_halt_every_pass_and_recovery(void)
 	static const char *const want[] = {
 		"0 fleet InProgress/canary Progressing | rolling out version 2.0.0; wave \"canary\" open",
 		"5000 fleet InProgress/rest Progressing | rolling out version 2.0.0; wave \"rest\" open",
-		"60000 fleet Halted/canary Halted | " GATE_FAIL_MSG,
-		"120000 fleet InProgress/rest Progressing | rolling out version 2.0.0; wave \"rest\" open",
+		"65000 fleet Halted/canary Halted | " GATE_FAIL_MSG,
+		"125000 fleet InProgress/rest Progressing | rolling out version 2.0.0; wave \"rest\" open",
 	};
 	struct fixture x;
 	const struct obj *fr;
 
 	setup(&x);
 	gated_world(&x, false, GATED_SPEC(""));
-	run_to(&x, 60000);
+	/*
+	 * Passes every 30 s from the last one: m0's settle at 5 s made the
+	 * pending requeue (due at 30 s) ready at once, so they fall at 35 s,
+	 * 65 s (the 60 s sample: 0.05), 95 s, 125 s (0.002).
+	 */
+	run_to(&x, 65000);
 	fr = get_fleet(&x, "fleet");
 	CU_ASSERT_STRING_EQUAL(st(fr, "waves.0.health", ""), "Failing");
 	CU_ASSERT_STRING_EQUAL(ready_field(fr, "status"), "False");
 	run_to(&x, 130000);
 	fx_expect_lines(&x.fleet, want, 4, "fleet statuses");
 	/* the halting pass, the pass its own status write triggers, the 30 s requeue */
-	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 60000), 2);
-	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 90000), 1);
+	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 65000), 2);
+	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, 95000), 1);
 	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, GATE_FAIL_MSG, -1), 3);
 	/* the quirk note is told once, however often it happens */
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_INFO,
@@ -507,8 +512,8 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 		"0 a/m0 approved-version=2.0.0",
 		"0 a/m4 approved-version=2.0.0",
 		"5000 b/m1 approved-version=2.0.0",
-		"60000 a/m0 rollback-to=1.0.0",
-		"60000 a/m4 rollback-to=1.0.0",
+		"65000 a/m0 rollback-to=1.0.0",
+		"65000 a/m4 rollback-to=1.0.0",
 	};
 	const char *msg = GATE_FAIL_MSG "; rolling wave \"canary\" back to 1.0.0";
 	struct fixture x;
@@ -519,11 +524,11 @@ static void test_s2_4_rollback_stamps_halted_wave(void)
 	run_to(&x, 100000);
 	fx_expect_lines(&x.ann, want_ann, 5, "annotations");
 	CU_ASSERT_EQUAL_FATAL(x.fleet.n, 3);
-	line = xasprintf("60000 fleet Halted/canary Halted | %s", msg);
+	line = xasprintf("65000 fleet Halted/canary Halted | %s", msg);
 	CU_ASSERT_STRING_EQUAL(x.fleet.lines[2], line);
 	free(line);
-	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 60000), 2);
-	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 90000), 1);
+	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 65000), 2);
+	CU_ASSERT_EQUAL(count_notices(&x, TL_WARNING, msg, 95000), 1);
 	CU_ASSERT_EQUAL(count_notices_prefix(&x, TL_INFO, "rollback-to=1.0.0 is on every member"), 1);
 	teardown(&x);
 }
@@ -758,13 +763,17 @@ static void test_s2_1_triggers(void)
 	fr = get_fleet(&x, "fleet");
 	CU_ASSERT_EQUAL(val_int(val_path(fr->status, "waves.0.total"), 0), 1); /* a/m0 */
 	/* nor does a Namespace label change ... */
-	CU_ASSERT_EQUAL(run_to(&x, 29999), 0);
-	/* ... which the 30 s requeue sees: x/m9 joins the open wave and is approved */
-	CU_ASSERT_TRUE(run_to(&x, 30000) >= 1);
+	CU_ASSERT_EQUAL(run_to(&x, 45999), 0);
+	/*
+	 * ... which the 30 s requeue sees: x/m9 joins the open wave and is
+	 * approved.  Each event's pass restarted the 30 s (one queue entry per
+	 * key, the earliest ready time wins): due 30 s after the passes at 16 s.
+	 */
+	CU_ASSERT_TRUE(run_to(&x, 46000) >= 1);
 	fr = get_fleet(&x, "fleet");
 	CU_ASSERT_EQUAL(val_int(val_path(fr->status, "waves.0.total"), 0), 2);
 	CU_ASSERT_EQUAL_FATAL(x.ann.n, 3);
-	CU_ASSERT_STRING_EQUAL(x.ann.lines[2], "30000 x/m9 approved-version=2.0.0");
+	CU_ASSERT_STRING_EQUAL(x.ann.lines[2], "46000 x/m9 approved-version=2.0.0");
 	fx_expect_lines(&x.fleet, want, 1, "fleet statuses");
 	teardown(&x);
 }
