@@ -118,4 +118,11 @@ expect_rc "a 100-year horizon run on to the horizon stops at the event budget" 0
 	timeout 300 "$SIM" run -q --horizon 876000h --until horizon scenarios/fleet-rollback-derived.yaml
 contains "... saying so" "$tmp/out" "(event budget spent) after 1000000 events"
 
+# A sweep has at most 10 000 values, as a range or as a list.
+vals=$(awk 'BEGIN { for (i = 1; i <= 10001; i++) printf "%s%d", (i > 1 ? "," : ""), i }')
+expect_rc "a sweep list of 10 001 values: refused" 2 "$SIM" run -q --sweep "capacity=$vals" scenarios/parallel-cohorts.yaml
+contains "... saying so" "$tmp/err" "sweep 'capacity': more than 10000 values"
+expect_rc "a sweep range of 10 001 steps: refused" 2 "$SIM" run -q --sweep "capacity=1..20000/10001" scenarios/parallel-cohorts.yaml
+contains "... saying so" "$tmp/err" "STEPS must be a whole number from 1 to 10000"
+
 finish

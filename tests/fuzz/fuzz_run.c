@@ -28,7 +28,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define HORIZON_MS (2 * 3600 * 1000LL)
-#define EVENTS 5000
+#define EVENTS 2000
 
 static void render_run(const struct scenario *s, const struct run_result *r)
 {
