@@ -72,4 +72,34 @@ check "... the JUnit report is the old one" grep -qx old "$tmp/files/j.xml"
 check "... the summary was not created" test ! -e "$tmp/files/s.md"
 check "... and no temporary left" test "$(leftovers "$tmp/files")" -eq 0
 
+# ---- a signal while the files are written: no temporary left, no file replaced
+sh scripts/gen-fleet.sh 3000 100 10 >"$tmp/fleet.yaml"
+for try in 1 2; do
+	echo old >"$tmp/files/big.json"
+	echo old >"$tmp/files/big.html"
+	"$SIM" run -q --json "$tmp/files/big.json" --html "$tmp/files/big.html" "$tmp/fleet.yaml" \
+		>/dev/null 2>&1 &
+	pid=$!
+	seen=no
+	# The moment a temporary exists, the files are being written: SIGTERM then.
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ -n "$(find "$tmp/files" -name '*.tmp.*')" ]; then
+			seen=yes
+			kill -TERM "$pid"
+			break
+		fi
+		sleep 0.01
+	done
+	wait "$pid"
+	st=$?
+	if [ "$seen" = yes ]; then
+		expect_status "SIGTERM while writing (try $try): dies of the signal" 143 "$st"
+		check "... no temporary left" test "$(leftovers "$tmp/files")" -eq 0
+		check "... the JSON is the old one" grep -qx old "$tmp/files/big.json"
+		check "... the HTML is the old one" grep -qx old "$tmp/files/big.html"
+	else
+		ok "SIGTERM while writing (try $try): the run ended before a temporary was seen"
+	fi
+done
+
 finish
