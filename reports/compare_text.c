@@ -165,6 +165,9 @@ static void methods(FILE *f, const struct cmp_result *r, const char *pre)
 		"%sboth.  Probabilities: exact McNemar test.  Blast radius: paired t-test.\n"
 		"%sSignificant: the interval excludes 0, or p < 0.05.\n",
 		pre, pre, pre, r->resamples, r->seed, pre, r->m[CMP_TTC_MEAN].npairs, pre, pre);
+	if (r->m[CMP_TTC_P50].npairs < 2)
+		fprintf(f, "%sOne pair of trials has no spread: nothing can be significant (-n 30 or more).\n",
+			pre);
 }
 
 int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
@@ -177,8 +180,8 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 	errno = 0;
 	rep_plan_duration(r->horizon_ms, hz, sizeof(hz));
 	fprintf(f, "%sCompare: base '%s' vs head '%s'%s\n", b, c->base_name, c->head_name, off);
-	fprintf(f, "%zu trials each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
-		r->n, r->seed, hz);
+	fprintf(f, "%zu trial%s each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
+		r->n, r->n == 1 ? "" : "s", r->seed, hz);
 	fprintf(f, "%s%-19s %8s %8s %9s %8s  %-3s  %s%s\n", b, "metric", "base", "head", "delta", "%",
 		"sig", "95% CI / p", off);
 	for (int k = 0; k < CMP_NMETRICS; k++) {
@@ -242,8 +245,8 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 	if (c->nlimits)
 		fprintf(f, "%s\n\n",
 			nfailed ? "**Regression: the head breaks a limit.**" : "No limit broken.");
-	fprintf(f, "%zu trials each on common random numbers (seed %" PRIu64 ", horizon %s).\n\n",
-		r->n, r->seed, hz);
+	fprintf(f, "%zu trial%s each on common random numbers (seed %" PRIu64 ", horizon %s).\n\n",
+		r->n, r->n == 1 ? "" : "s", r->seed, hz);
 	fputs("| metric | base | head | delta | % | significant | 95% CI / p |\n"
 	      "|---|---:|---:|---:|---:|:---:|---|\n",
 	      f);

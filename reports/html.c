@@ -355,7 +355,7 @@ static void group_band(struct ctx *c, size_t d, long g, size_t first, size_t n, 
 	time_grid(c, 0, h);
 	group_head(c, d, g, h);
 	group_caption(c, g >= 0 ? &c->sp->drivers[d].groups[g] : NULL);
-	snprintf(tip, sizeof(tip), "%zu targets (counts by phase)", n);
+	snprintf(tip, sizeof(tip), "%zu target%s (counts by phase)", n, n == 1 ? "" : "s");
 	svg_text(c->f, 16, HEAD_H + 14, "start", "lbl", tip, 0);
 	for (size_t b = 0; b < nb; b++) {
 		double y = HEAD_H + AGG_H;
@@ -1083,8 +1083,8 @@ int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, seed %" PRIu64 ", horizon %s; stopped at %s (",
 		run->seed, dur(run->horizon_ms, a), dur(run->end_ms, b));
 	svg_escape(f, run->stop);
-	fprintf(f, ") after %" PRIu64 " events; %zu targets.</p>\n</header>\n", run->events,
-		sp->ntargets);
+	fprintf(f, ") after %" PRIu64 " event%s; %zu target%s.</p>\n</header>\n", run->events,
+		run->events == 1 ? "" : "s", sp->ntargets, sp->ntargets == 1 ? "" : "s");
 	summary(&c);
 	gantt(&c);
 	gates(&c);

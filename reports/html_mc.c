@@ -482,7 +482,7 @@ static void halts_section(struct page *p, const struct plan_stats *st)
 	double hmax = 0, lo, hi;
 	struct svg_frame fr;
 	struct svg_scale sx;
-	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[640], lbl[512];
+	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[800], lbl[512];
 
 	fputs("<section tabindex=\"0\" id=\"halts\"><h2>Where halts happen <small>share of all trials, "
 	      "Wilson 95 % interval</small></h2>\n",
@@ -1048,15 +1048,15 @@ int rep_html_mc(FILE *f, const struct rep_mc_page *pg)
 	rep_html_page_open(f, name, "run -n", mc_css);
 	fputs("<header><h1>", f);
 	svg_escape(f, name);
-	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, %zu trials, seed %" PRIu64
+	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, %zu trial%s, seed %" PRIu64
 		   ", horizon %s",
-		pg->base->n, pg->seed, dur(pg->horizon_ms, a));
+		pg->base->n, pg->base->n == 1 ? "" : "s", pg->seed, dur(pg->horizon_ms, a));
 	if (pg->nvariants)
-		fprintf(f, "; %zu variants", pg->nvariants);
+		fprintf(f, "; %zu variant%s", pg->nvariants, pg->nvariants == 1 ? "" : "s");
 	if (pg->sweep_param) {
 		fputs("; sweep of ", f);
 		svg_escape(f, pg->sweep_param);
-		fprintf(f, " over %zu values", pg->nsweep);
+		fprintf(f, " over %zu value%s", pg->nsweep, pg->nsweep == 1 ? "" : "s");
 	}
 	fputs(".</p>\n</header>\n", f);
 
@@ -1105,10 +1105,10 @@ int rep_html_compare(FILE *f, const struct rep_mc_set *base, const struct rep_mc
 	svg_escape(f, base->name);
 	fputs(" → ", f);
 	svg_escape(f, head->name);
-	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim compare, %zu trials per side on common "
+	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim compare, %zu trial%s per side on common "
 		   "random numbers, seed %" PRIu64 ", horizon %s, %u bootstrap resamples.</p>\n"
 		   "</header>\n",
-		r->n, r->seed, dur(r->horizon_ms, a), r->resamples);
+		r->n, r->n == 1 ? "" : "s", r->seed, dur(r->horizon_ms, a), r->resamples);
 	fputs("<section tabindex=\"0\" id=\"compare\"><h2>Base against head <small>significance at 5 %, "
 	      "two-sided</small></h2>\n"
 	      "<table class=\"stats\"><thead><tr><th>metric</th><th>base</th><th>head</th>"

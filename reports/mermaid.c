@@ -470,8 +470,8 @@ int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	char *e;
 
 	gt_format_duration(sp->end_ms, dur, sizeof(dur));
-	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu targets, time since the start",
-		 run->name ? run->name : "run", run->seed, sp->ntargets);
+	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu target%s, time since the start",
+		 run->name ? run->name : "run", run->seed, sp->ntargets, sp->ntargets == 1 ? "" : "s");
 	e = rep_mermaid_escape(title, 0);
 	out(&w, "```mermaid\n%%%%{init: {\"gantt\": {\"leftPadding\": %u}}}%%%%\n"
 		"gantt\n    %%%% %s %s (commit %s)\n    title %s\n"

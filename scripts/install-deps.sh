@@ -1,7 +1,11 @@
 #!/bin/sh
-# Installs the Debian packages magos-sim builds against: libyaml, jansson, GSL,
-# CUnit and pkg-config.  Idempotent: packages already present are left alone
-# and nothing is fetched when all of them are installed.
+# Installs the Debian packages magos-sim builds against and tests with: the C
+# toolchain with the C library's headers (gcc only recommends libc6-dev, and
+# a minimal Debian installs no recommends), libyaml, jansson, GSL, CUnit,
+# pkg-config, make, python3 (end-to-end checks), man-db (the manual page is
+# rendered by man) and zsh (its completion is tested).  Idempotent: packages
+# already present are left alone and nothing is fetched when all of them are
+# installed.  scripts/fresh-debian.sh proves the list on a minimal Debian.
 #
 # Optional groups, installed only when asked for:
 #   MAGOS_CONSUMERS=1  the tools that read the outputs, for the tests that run
@@ -16,10 +20,13 @@
 #   MAGOS_FUZZ=1     clang with libFuzzer and the sanitizer runtimes, and
 #                    llvm-symbolizer for readable reports, for `make fuzz`
 #                    (docs/fuzzing.md; CI sets it)
+#   MAGOS_DEB=1      dpkg-dev, debhelper and build-essential (which
+#                    dpkg-buildpackage checks for), for make deb
 set -eu
 cd "$(dirname "$0")/.."
 
-PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
+PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3
+man-db zsh"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).
 BROWSER_PACKAGES="chromium fonts-liberation"
@@ -32,6 +39,9 @@ fi
 FUZZ_PACKAGES="clang libclang-rt-dev llvm"
 if [ "${MAGOS_FUZZ:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $FUZZ_PACKAGES"
+fi
+if [ "${MAGOS_DEB:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES dpkg-dev debhelper build-essential"
 fi
 if [ "${MAGOS_CONSUMERS:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES libxml2-utils"

@@ -86,6 +86,8 @@ SIM=${MAGOS_SIM:-build/debug/magos-sim}
 # shellcheck disable=SC2034 # read by the scripts (browser.sh)
 BUILD=${MAGOS_BUILD:-build/debug}
 TESTS=$(cd "$(dirname "$0")" && pwd)
+# (a script of tests/conformance/ sources ../lib.sh)
+[ -f "$TESTS/lib.sh" ] || TESTS=$(dirname "$TESTS")
 CONSUMERS=$TESTS/consumers
 pass=0
 fail=0

@@ -54,12 +54,21 @@ void cmd_usage_lint(FILE *f)
 		"      --format FORMAT   text (default), json, or sarif (SARIF 2.1.0 for GitHub\n"
 		"                        code scanning); markdown with --list-rules\n"
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
-		"      --color WHEN      auto, always or never;  --no-color\n"
+		"      --color WHEN      auto (default: only on a terminal), always or never\n"
+		"      --no-color        same as --color never\n"
 		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s lint manifests/\n"
+		"      every *.yaml of the folder, as one cluster\n"
+		"  %s lint --strict --disable MS209 scenarios/fleet-moodle.yaml\n"
+		"      warnings fail too, but not those of rule MS209\n"
+		"  %s lint --format json rollout.yaml workspaces.yaml > findings.json\n"
+		"      the findings as data\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 /* ---- rule listing ------------------------------------------------------------ */
@@ -253,7 +262,8 @@ static bool is_covered(const struct covered *c, const char *file)
  * @files and @objs.
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
-		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov)
+		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov,
+		      struct prog *p, const char *label)
 {
 	struct scenario s;
 	struct diag d;
@@ -262,7 +272,9 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, const st
 	diag_init(&d);
 	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(&s);
+	cmd_loading(p, label);
 	scn_load_static_lim((const char *const *)paths, n, lim, &s, &d);
+	cmd_loading(NULL, NULL);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
@@ -371,6 +383,7 @@ int cmd_lint(int argc, char **argv)
 	char **plain, **inputs = NULL;
 	size_t ninputs = 0;
 	struct covered cov = { NULL, 0 };
+	struct prog prog;
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -447,8 +460,12 @@ int cmd_lint(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &inputs, &ninputs);
 	plain = xcalloc(ninputs, sizeof(*plain));
+	prog_init(&prog, false);
 	for (size_t i = 0; i < ninputs; i++) {
-		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov))
+		char label[96];
+
+		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -461,7 +478,8 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov);
+		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov, &prog,
+			  "the plain manifests");
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
 		free(inputs[i]);

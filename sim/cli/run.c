@@ -107,8 +107,21 @@ void cmd_usage_run(FILE *f)
 		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s run scenarios/payments-platform.yaml\n"
+		"      one seeded run: the timeline, the steps and the outcome\n"
+		"  %s run scenarios/checkout/\n"
+		"      plain manifests without a Scenario document, with the defaults\n"
+		"  %s run --html report.html -q scenarios/fleet-gate-halt.yaml\n"
+		"      the summary only, and the run as an HTML page with charts\n"
+		"  %s run -n 1000 --csv trials.csv scenarios/three-environments.yaml\n"
+		"      1000 trials: percentiles, halt probability; a CSV row per trial\n"
+		"  %s run -n 200 --sweep capacity=1,2,4,8 scenarios/parallel-cohorts.yaml\n"
+		"      the same trials once per runner capacity, one table\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog,
+		cmd_exit_codes_help);
 }
 
 static int write_rep_events(FILE *f, const void *arg)
@@ -150,42 +163,6 @@ static int write_mermaid(FILE *f, const void *arg)
 	return rep_mermaid(f, a->run, a->sp);
 }
 
-/* The progress bar: drawn on stderr once the trials take more than 0.5 s, at most 10 times a second. */
-struct progress {
-	struct timespec start, last;
-	bool shown;
-};
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void on_progress(void *ctx, uint32_t done, uint32_t n)
-{
-	struct progress *p = ctx;
-	struct timespec now;
-	char bar[21];
-	double el, rate, eta;
-	size_t fill;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	el = since(&p->start, &now);
-	if (el < 0.5 || done == n || (p->shown && since(&p->last, &now) < 0.1))
-		return;
-	p->last = now;
-	p->shown = true;
-	rate = (double)done / el;
-	eta = rate > 0 ? (double)(n - done) / rate : 0;
-	fill = (size_t)((double)done / (double)n * 20);
-	for (size_t i = 0; i < 20; i++)
-		bar[i] = i < fill ? '#' : '.';
-	bar[20] = '\0';
-	fprintf(stderr, "\r[%s] %" PRIu32 "/%" PRIu32 " trials  %.0f/s  ETA %d:%02d\033[K", bar,
-		done, n, rate, (int)eta / 60, (int)eta % 60);
-	fflush(stderr);
-}
-
 /* The default -j: the online CPUs, within 1..RUN_MAX_JOBS. */
 static unsigned default_jobs(void)
 {
@@ -198,10 +175,10 @@ static unsigned default_jobs(void)
 
 /* N > 1: the trials, their statistics and the reports of them. */
 static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv, const char *html)
+		      unsigned jobs, const char *csv, const char *html, struct prog *prog)
 {
 	struct trials_opts to = { 0 };
-	struct progress prog = { 0 };
+	struct prog_trials pt = { prog, 0, n };
 	struct trial_row *rows = NULL;
 	struct plan_stats st;
 	struct rep_plan rp;
@@ -215,17 +192,15 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	to.n = n;
 	to.jobs = jobs;
 	to.run = o->run;
-	if (!o->quiet && isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		to.progress = on_progress;
-		to.progress_ctx = &prog;
-	}
+	to.progress = prog_trials_cb;
+	to.progress_ctx = &pt;
+	prog_start(prog, "trials");
 	if (trials_run(s, &to, &rows) != 0) {
+		prog_clear(prog);
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
-	if (prog.shown)
-		fputs("\r\033[K", stderr);
+	prog_clear(prog);
 	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct trial_row *r = &rows[i];
@@ -323,28 +298,29 @@ out_release_set:
 	return rc;
 }
 
-/* The trials of @s and their statistics; @rows kept (caller frees) when non-NULL. */
+/*
+ * The trials of @s and their statistics; @rows kept (caller frees) when
+ * non-NULL.  @pt: the progress over every set (its before is this set's
+ * first trial among them all).
+ */
 static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-			 unsigned jobs, struct plan_stats *st, struct trial_row **keep)
+			 unsigned jobs, struct plan_stats *st, struct trial_row **keep,
+			 struct prog_trials *pt)
 {
 	struct trials_opts to = { 0 };
-	struct progress prog = { 0 };
 	struct trial_row *rows = NULL;
 
 	to.n = n;
 	to.jobs = jobs;
 	to.run = o->run;
-	if (!o->quiet && isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		to.progress = on_progress;
-		to.progress_ctx = &prog;
-	}
+	to.progress = prog_trials_cb;
+	to.progress_ctx = pt;
 	if (trials_run(s, &to, &rows) != 0) {
+		prog_clear(pt->p);
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
-	if (prog.shown)
-		fputs("\r\033[K", stderr);
+	pt->before += n;
 	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
 	if (keep) {
 		*keep = rows;
@@ -362,8 +338,10 @@ static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uin
  * same trial seeds; the variant table and/or the sweep table.
  */
 static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep)
+		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep,
+		      struct prog *prog)
 {
+	struct prog_trials pt = { prog, 0, 0 };
 	bool color = cli_color_wanted(o->color, 2);
 	struct var_set vs = { 0 };
 	struct sweep ssw = { 0 };
@@ -413,7 +391,10 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	if ((rc = report_diag(&d, color)) != CLI_OK)
 		goto out_release;
 
-	rc = whatif_trials(s, o, n, jobs, &base_st, &rows);
+	/* One line over the trials of the base and of every variant and value. */
+	pt.total = (uint64_t)n * (1 + nv + ns);
+	prog_start(prog, nv + ns ? "trials of every set" : "trials");
+	rc = whatif_trials(s, o, n, jobs, &base_st, &rows, &pt);
 	if (rc)
 		goto out_release;
 	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
@@ -429,7 +410,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		struct var_scenario t;
 
 		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
-		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL);
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL, &pt);
 		var_scenario_release(&t);
 		if (rc)
 			goto out_release_stats;
@@ -440,6 +421,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 			rv[i + 1] = (struct rep_variant){ vals[i - nv], NULL, &st[i] };
 	}
 
+	prog_clear(prog);
 	memset(&rp, 0, sizeof(rp));
 	rp.name = s->name;
 	rp.files = (const char *const *)s->files;
@@ -492,6 +474,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 
 out_release_stats:
+	prog_clear(prog);
 	for (size_t i = 0; i < nst; i++) {
 		plan_stats_release(&st[i]);
 		for (uint32_t k = 0; vrows[i] && k < n; k++)
@@ -598,6 +581,8 @@ int cmd_run(int argc, char **argv)
 	const char *trace = NULL, *mermaid = NULL, *events = NULL;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
+	struct prog prog;
+	struct cmd_tick tick;
 	int rc, c;
 
 	cmd_opts_init(&o);
@@ -726,8 +711,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!jobs)
 		jobs = default_jobs();
+	/* (JSON on stdout is no reason to be quiet: the line goes to stderr) */
+	prog_init(&prog, o.quiet);
 	rc = cmd_load(argv + optind, (size_t)(argc - optind), &o.lim, &s,
-		      cli_color_wanted(o.color, 2));
+		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
 	if (shard_n && variant) {
@@ -754,11 +741,12 @@ int cmd_run(int argc, char **argv)
 			goto out_release_scenario;
 		rs = &vsc.s;
 	} else if (cli_sweep.n || (ntrials > 1 && (s.variants || s.sweep))) {
-		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL);
+		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL,
+				&prog);
 		goto out_release_scenario;
 	}
 	if (ntrials > 1) {
-		rc = run_trials(rs, &o, ntrials, jobs, csv, html);
+		rc = run_trials(rs, &o, ntrials, jobs, csv, html, &prog);
 		goto out_release_scenario;
 	}
 	/* One run is the base: say the variants and sweep are there, and how to run them. */
@@ -769,8 +757,18 @@ int cmd_run(int argc, char **argv)
 			s.variants && s.sweep ? "variants and sweep" : s.variants ? "variants" : "sweep",
 			s.variants ? " (--variant NAME runs one)" : "");
 
-	cmd_building("running the simulation of %s", rs->name);
-	run_scenario(rs, &o.run, &r);
+	{
+		/* The one run's progress: simulated time (a copy: trials never tick). */
+		struct run_opts ro = o.run;
+
+		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
+		ro.tick = cmd_run_tick;
+		ro.tick_ctx = &tick;
+		cmd_building("running the simulation of %s", rs->name);
+		prog_start(&prog, "simulating");
+		run_scenario(rs, &ro, &r);
+		prog_clear(&prog);
+	}
 	cmd_fill_rep(&rep, rs, &r);
 
 	if (csv) {

@@ -123,6 +123,16 @@ int yl_load_file_in(const char *path, struct yl_budget *b, struct yl_stream *out
  * NUL-terminated), with a budget of its own.
  * @name: name used in diagnostics and copied into out->file.
  */
+/*
+ * yl_set_progress() - process-wide: while set, every yl_load_file() and
+ * yl_load_string() calls @fn(@ctx, done, total) every YL_PROGRESS_EVENTS
+ * parser events with the bytes of the text parsed so far and its length,
+ * on the loading thread (a progress line while a big file loads).  NULL
+ * unsets it.  Set and unset it around loading on one thread only.
+ */
+#define YL_PROGRESS_EVENTS 16384u
+void yl_set_progress(void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
 int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
 		   struct diag *d);
 
