@@ -102,6 +102,8 @@ struct loader {
 	uint64_t include_scanned;  /* directory entries the include patterns examined */
 	bool files_over;           /* the files limit was reported: read no more */
 	uint64_t series_samples;   /* computed samples of the spec.metrics series read */
+	/* The note on running a folder of scenarios one at a time was given. */
+	bool said_one_scenario_each;
 };
 
 /* ---------------------------------------------------------------- scn_parse.c: field kinds */
