@@ -62,6 +62,7 @@ void cmd_usage_check(FILE *f)
 		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -259,6 +260,7 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 			continue;
 		}
 		d->nwarnings -= it->sev == DIAG_WARNING;
+		d->nshown -= it->sev == DIAG_WARNING;
 		free(it->file);
 		free(it->msg);
 	}
@@ -285,7 +287,9 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 		snprintf(label, sizeof(label), "%s: loading", cfg->where);
 		cmd_loading(cfg->prog, label);
 	}
-	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
+	diag_set_max(&d, (size_t)cfg->o.lim.v[LIM_ERRORS]);
+	if (scn_load_lim((const char *const *)&path, 1, &cfg->o.lim, &s, &d) != 0 ||
+	    diag_has_errors(&d))
 		r->invalid = true;
 	cmd_loading(NULL, NULL);
 	if (s.name)
@@ -409,7 +413,7 @@ const struct option cmd_check_longopts[] = {
 	{ "github", no_argument, NULL, OPT_GITHUB },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_check(int argc, char **argv)
@@ -469,6 +473,14 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s check: no scenario given\ntry '%s check --help'\n", cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	{
+		/* Before any trial: a report that cannot be written fails now, not after the work. */
+		const char *const outs[] = { junit, summary };
+		const char *const whats[] = { "JUnit report", "summary" };
+
+		if ((rc = cmd_check_outputs("check", outs, whats, 2)) != CLI_OK)
+			return rc;
+	}
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
 	color = cli_color_wanted(cfg.o.color, 1);
@@ -510,17 +522,16 @@ int cmd_check(int argc, char **argv)
 	if (skipped)
 		printf(", %zu not run", skipped);
 	putchar('\n');
-	if (junit) {
+	{
+		/* Both files or neither, whatever the checks gave. */
 		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		int w = CLI_OK;
 
-		if (w && rc != CLI_INTERNAL)
-			rc = w;
-	}
-	if (summary) {
-		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "summary", summary, put_summary, &ra);
-
+		if (junit)
+			w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		if (w == CLI_OK && summary)
+			w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+		w = cmd_outputs_done("check", w);
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}

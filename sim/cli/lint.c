@@ -56,6 +56,7 @@ void cmd_usage_lint(FILE *f)
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -252,18 +253,19 @@ static bool is_covered(const struct covered *c, const char *file)
  * files it read go to @cov; returns whether they were kept.  Counts go to
  * @files and @objs.
  */
-static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
-		      size_t *files, size_t *objs, struct covered *cov, struct prog *p,
-		      const char *label)
+static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
+		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov,
+		      struct prog *p, const char *label)
 {
 	struct scenario s;
 	struct diag d;
 	bool keep;
 
 	diag_init(&d);
+	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(&s);
 	cmd_loading(p, label);
-	scn_load_static((const char *const *)paths, n, &s, &d);
+	scn_load_static_lim((const char *const *)paths, n, lim, &s, &d);
 	cmd_loading(NULL, NULL);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
@@ -360,7 +362,7 @@ const struct option cmd_lint_longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
 	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_lint(int argc, char **argv)
@@ -455,7 +457,7 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov, &prog, label))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -468,7 +470,7 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &r, &files, &objs, &cov, &prog,
+		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov, &prog,
 			  "the plain manifests");
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)

@@ -740,13 +740,30 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 	}
 }
 
+static int cmp_kv_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct val_kv *const *)a)->key, (*(const struct val_kv *const *)b)->key);
+}
+
+/*
+ * The string values of map @v into the empty @m, in key order so that each
+ * is an append (obj_strmap_set()): O(n log n) for a map of any size.
+ */
 static void fill_strmap(struct obj_strmap *m, const struct val *v)
 {
+	const struct val_kv **kv;
+	size_t n = 0;
+
 	if (!v || v->type != VAL_MAP)
 		return;
+	kv = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(*kv));
 	for (size_t i = 0; i < v->u.map.n; i++)
 		if (v->u.map.items[i].v && v->u.map.items[i].v->type == VAL_STRING)
-			obj_strmap_set(m, v->u.map.items[i].key, v->u.map.items[i].v->u.s);
+			kv[n++] = &v->u.map.items[i];
+	qsort(kv, n, sizeof(*kv), cmp_kv_key);
+	for (size_t i = 0; i < n; i++)
+		obj_strmap_set(m, kv[i]->key, kv[i]->v->u.s);
+	free(kv);
 }
 
 /* Moves the value of @key out of map @m (leaving a null in its place); NULL when absent or null. */

@@ -422,6 +422,14 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
 	}
+	{
+		/* Past the errors limit the loader only counted: say how many, once. */
+		char *more = diag_hidden_text(d);
+
+		if (more)
+			push(r, lint_rule(d->nhidden_errors ? "MS002" : "MS003"), NULL,
+			     (struct val_mark){ 0, 0 }, more);
+	}
 }
 
 /* Orders findings by (file, line, column), for the search in drop_told_twice(). */

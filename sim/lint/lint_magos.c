@@ -129,6 +129,7 @@ struct reread {
 static const struct yl_stream *stream_of(struct reread *rr, const char *file)
 {
 	struct yl_stream *st;
+	struct yl_budget bg;
 	struct diag d;
 
 	for (size_t i = 0; i < rr->n; i++)
@@ -137,8 +138,13 @@ static const struct yl_stream *stream_of(struct reread *rr, const char *file)
 	rr->streams = xreallocarray(rr->streams, rr->n + 1, sizeof(*rr->streams));
 	st = &rr->streams[rr->n++];
 	diag_init(&d);
-	/* The loader read this file already; problems were reported then. */
-	(void)yl_load_file(file, st, &d);
+	/*
+	 * The loader read this file already, within the limits the user set;
+	 * problems were reported then, so no bound applies here.
+	 */
+	yl_budget_init(&bg, NULL);
+	bg.max_bytes = bg.max_documents = bg.max_alias_nodes = UINT64_MAX;
+	(void)yl_load_file_in(file, &bg, st, &d);
 	if (!st->file)
 		st->file = xstrdup(file);
 	diag_release(&d);

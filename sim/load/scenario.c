@@ -163,13 +163,20 @@ static void latest_time(const struct val *v, int64_t *max, bool *found)
 
 /* ---------------------------------------------------------------- scn_load */
 
-static int load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d,
-		bool static_only)
+static int load(const char *const *paths, size_t npaths, const struct limits *lim,
+		struct scenario *out, struct diag *d, bool static_only)
 {
 	struct loader L = { .s = out, .d = d, .static_only = static_only };
+	struct limits dflt;
 	struct man_set set;
 	size_t nerr0 = d->nerrors;
 
+	if (!lim) {
+		lim_init(&dflt);
+		lim = &dflt;
+	}
+	L.lim = lim;
+	yl_budget_init(&L.yb, lim);
 	scn_init(out);
 	for (size_t i = 0; i < npaths; i++)
 		scnp_load_input(&L, paths[i]);
@@ -245,11 +252,23 @@ static int load(const char *const *paths, size_t npaths, struct scenario *out, s
 
 int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d)
 {
-	return load(paths, npaths, out, d, false);
+	return load(paths, npaths, NULL, out, d, false);
 }
 
 int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
 		    struct diag *d)
 {
-	return load(paths, npaths, out, d, true);
+	return load(paths, npaths, NULL, out, d, true);
+}
+
+int scn_load_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+		 struct scenario *out, struct diag *d)
+{
+	return load(paths, npaths, lim, out, d, false);
+}
+
+int scn_load_static_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+			struct scenario *out, struct diag *d)
+{
+	return load(paths, npaths, lim, out, d, true);
 }

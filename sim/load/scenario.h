@@ -65,6 +65,7 @@
 #include "engine/objects.h"
 #include "engine/value.h"
 #include "sim/base/diag.h"
+#include "sim/base/limits.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
 
@@ -77,7 +78,12 @@
 #define SCN_DEFAULT_START_UNIX_MS 1767225600000LL          /* 2026-01-01T00:00:00Z */
 #define SCN_DEFAULT_API_LATENCY_MS 0                      /* write → watch delivery */
 #define SCN_DEFAULT_RECONCILE_MS 0                        /* one reconcile's duration */
-#define SCN_DEFAULT_EVENT_BUDGET 10000000ULL              /* events per run */
+/*
+ * Events per run.  At the engines' cost per event (docs/limits.md) a million
+ * keeps any run within seconds; a long horizon of periodic requeues ends at
+ * the budget with a clear message instead of running for minutes.
+ */
+#define SCN_DEFAULT_EVENT_BUDGET 1000000ULL
 /* Events at one simulated ms: 0 leaves the runtime's bound, max(100000, 50 × objects). */
 #define SCN_DEFAULT_EVENTS_PER_INSTANT 0
 
@@ -217,8 +223,6 @@ struct scn_git_repo {
 #define SCN_DEFAULT_ADOPTION_MS 120000          /* stagesets adoption duration: constant 2m */
 #define SCN_DEFAULT_REGRESSION_MS 600000        /* stagesets regression duration: constant 10m */
 #define SCN_DEFAULT_REGRESSION_AFTER_MS 0       /* adoption → regression onset: constant 0s */
-/* Most objects one spec.generate entry may make (StageSets; Namespaces come on top). */
-#define SCN_MAX_GENERATE 1000000
 
 /*
  * One entry of spec.metrics: the synthetic series a gate query returns.
@@ -480,6 +484,18 @@ int scn_load(const char *const *paths, size_t npaths, struct scenario *out, stru
  */
 int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
 		    struct diag *d);
+
+/*
+ * scn_load_lim() / scn_load_static_lim() - scn_load() and scn_load_static()
+ * within the bounds @lim (borrowed; NULL: the defaults of sim/base/limits.h):
+ * input bytes, files, include scanning, documents, alias nodes, series
+ * samples and generated objects, each counted over all the inputs.  A bound
+ * exceeded is an error naming it (see docs/limits.md).
+ */
+int scn_load_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+		 struct scenario *out, struct diag *d);
+int scn_load_static_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+			struct scenario *out, struct diag *d);
 
 /*
  * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)

@@ -51,7 +51,7 @@ static void test_bare_manifests_defaults(void)
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
 	CU_ASSERT_EQUAL(s.api_latency_ms, 0);
 	CU_ASSERT_EQUAL(s.reconcile_ms, 0);
-	CU_ASSERT_EQUAL(s.event_budget, 10000000);
+	CU_ASSERT_EQUAL(s.event_budget, 1000000);
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	CU_ASSERT_EQUAL(s.nevents, 0);
 	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
@@ -114,7 +114,7 @@ static void test_scenario_fields(void)
 	CU_ASSERT_EQUAL(s.seed, 1);
 	CU_ASSERT_EQUAL(s.horizon_ms, 86400000);
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
-	CU_ASSERT_EQUAL(s.event_budget, 10000000);
+	CU_ASSERT_EQUAL(s.event_budget, 1000000);
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	free(text);
 	scn_release(&s);
@@ -1230,7 +1230,8 @@ static void test_generate(void)
 		"all be named \"tenants/moodle\"\n"
 		"s.yaml:14:13: note: put {i} in namespace or name, e.g. namespace: tenant-{i:03}\n"
 		"s.yaml:16:14: error: spec.generate[2]: Invalid value: 2000000: count must be at "
-		"most 1000000\n"
+		"most 1000000 (limit generated-objects; raise it with --limit "
+		"generated-objects=N)\n"
 		"s.yaml:20:15: error: spec.generate[3].count: Invalid value: 0: "
 		"spec.generate[3].count in body should be greater than or equal to 1\n"
 		"s.yaml:20:51: error: spec.generate[3].template: Invalid value: \"array\": "

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/value.h"
 #include "sim/base/diag.h"
@@ -290,11 +292,83 @@ static void test_billion_laughs(void)
 
 	CU_ASSERT_EQUAL(load(text), -1);
 	CU_ASSERT_EQUAL_FATAL(dg.n, 1);
-	/* f's first alias of e (9^5+... nodes) is the one that crosses 100000. */
+	/* g's first alias of f (9^6+... nodes) is the one that crosses 1000000. */
 	CU_ASSERT_STRING_EQUAL(item(0),
-			       "t.yaml:6:8: error: document expands to more than 100000 nodes through aliases (alias \"e\"); refusing to expand it");
+			       "t.yaml:7:8: error: aliases and merge keys would create more than "
+			       "1000000 nodes in all the inputs (alias \"f\"); refusing to expand them "
+			       "(limit alias-nodes; raise it with --limit alias-nodes=N)");
 	CU_ASSERT_EQUAL_FATAL(st.n, 1);
 	CU_ASSERT_EQUAL(val_int(val_map_get(st.docs[0].root, "fine"), 0), 1);
+}
+
+/* Loads @text as @name into @out, charged to @b; the result of the loader. */
+static int load_in(const char *name, const char *text, struct yl_budget *b, struct yl_stream *out)
+{
+	return yl_load_string_in(name, text, strlen(text), b, out, &dg);
+}
+
+/*
+ * The bounds are per stream: documents and files loaded with one budget
+ * share it, so splitting an input into many small documents gets no more.
+ */
+static void test_budget_is_per_stream(void)
+{
+	static const char doc[] = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [*a, *a, *a]\n---\n";
+	struct yl_budget b;
+	struct yl_stream s1, s2;
+	struct limits lim;
+
+	yl_stream_release(&st);
+	diag_release(&dg);
+	lim_init(&lim);
+	lim.v[LIM_ALIAS_NODES] = 50; /* each document copies 3 x 10 nodes */
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", doc, &b, &s1), 0);
+	CU_ASSERT_EQUAL(b.alias_nodes, 30);
+	/* The same document again, in another file: 30 more would make 60 > 50. */
+	CU_ASSERT_EQUAL(load_in("two.yaml", doc, &b, &s2), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml:2:13: error: aliases and merge keys would create more than 50 "
+			       "nodes in all the inputs (alias \"a\"); refusing to expand them (limit "
+			       "alias-nodes; raise it with --limit alias-nodes=N)");
+	CU_ASSERT_EQUAL(s2.n, 0);
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	diag_release(&dg);
+
+	/* Documents: three in all, counted across files; loading stops at the bound. */
+	lim_init(&lim);
+	lim.v[LIM_DOCUMENTS] = 3;
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", "a: 1\n---\nb: 2\n", &b, &s1), 0);
+	CU_ASSERT_EQUAL(load_in("two.yaml", "c: 3\n---\nd: 4\n---\ne: 5\n", &b, &s2), -1);
+	CU_ASSERT_EQUAL(s2.n, 1);
+	CU_ASSERT_TRUE(b.exhausted);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml:2:1: error: the inputs hold more than 3 YAML documents in all "
+			       "(limit documents; raise it with --limit documents=N)");
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	/* Once exhausted, nothing more is read, and nothing more is said. */
+	CU_ASSERT_EQUAL(load_in("three.yaml", "f: 6\n", &b, &s1), -1);
+	CU_ASSERT_EQUAL(s1.n, 0);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	yl_stream_release(&s1);
+	diag_release(&dg);
+
+	/* Bytes: the total of all files. */
+	lim_init(&lim);
+	lim.v[LIM_INPUT_BYTES] = 10;
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", "a: 1\n", &b, &s1), 0);
+	CU_ASSERT_EQUAL(load_in("two.yaml", "bb: 22\n", &b, &s2), -1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml: error: the inputs hold more than 10 bytes in all (limit "
+			       "input-bytes; raise it with --limit input-bytes=N)");
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	diag_release(&dg);
 }
 
 static void test_deep_nesting(void)
@@ -388,6 +462,32 @@ static void test_file_io(void)
 	CU_ASSERT_EQUAL(yl_load_file("/nonexistent/x.yaml", &st, &dg), -1);
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "/nonexistent/x.yaml: error: cannot read: No such file or directory");
+	/* Not a regular file: refused before reading (a FIFO without a writer would block). */
+	{
+		char fifo[] = "/tmp/test_yamlload_fifo_XXXXXX";
+		int tfd = mkstemp(fifo);
+
+		CU_ASSERT_FATAL(tfd >= 0);
+		close(tfd);
+		remove(fifo);
+		CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file(fifo, &st, &dg), -1);
+		CU_ASSERT_EQUAL(dg.n, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(item(0), "error: cannot read: not a regular file (a FIFO)"));
+		remove(fifo);
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file("/tmp", &st, &dg), -1);
+		CU_ASSERT_STRING_EQUAL(item(0),
+				       "/tmp: error: cannot read: not a regular file (a directory)");
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file("/dev/zero", &st, &dg), -1);
+		CU_ASSERT_STRING_EQUAL(
+			item(0), "/dev/zero: error: cannot read: not a regular file (a character device)");
+	}
 }
 
 static void test_cleanup(void)
@@ -410,6 +510,7 @@ static CU_TestInfo tests[] = {
 	{ "tags", test_tags },
 	{ "aliases and merge keys", test_aliases_and_merge },
 	{ "billion laughs is capped", test_billion_laughs },
+	{ "alias nodes, documents and bytes: one budget per stream", test_budget_is_per_stream },
 	{ "deep nesting is capped", test_deep_nesting },
 	{ "syntax errors: problem and context marks", test_syntax_error_marks },
 	{ "NUL and invalid UTF-8", test_encoding_errors },
