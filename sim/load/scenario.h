@@ -79,11 +79,18 @@
 #define SCN_DEFAULT_API_LATENCY_MS 0                      /* write → watch delivery */
 #define SCN_DEFAULT_RECONCILE_MS 0                        /* one reconcile's duration */
 /*
- * Events per run.  At the engines' cost per event (docs/limits.md) a million
- * keeps any run within seconds; a long horizon of periodic requeues ends at
- * the budget with a clear message instead of running for minutes.
+ * Events per run: max(SCN_MIN_EVENT_BUDGET, SCN_EVENTS_PER_OBJECT × objects)
+ * unless spec.limits.eventBudget says otherwise (SCN_DEFAULT_EVENT_BUDGET, 0,
+ * stands for that).  At the engines' cost per event (docs/limits.md) a
+ * million keeps a small run within seconds, and a long horizon of periodic
+ * requeues ends at the budget with a clear message instead of running for
+ * minutes; a fleet of N members needs about 60 events a member to complete,
+ * so the budget grows with the objects rather than stopping a 20 000-member
+ * fleet half way.
  */
-#define SCN_DEFAULT_EVENT_BUDGET 1000000ULL
+#define SCN_DEFAULT_EVENT_BUDGET 0ULL
+#define SCN_MIN_EVENT_BUDGET 1000000ULL
+#define SCN_EVENTS_PER_OBJECT 500ULL
 /* Events at one simulated ms: 0 leaves the runtime's bound, max(100000, 50 × objects). */
 #define SCN_DEFAULT_EVENTS_PER_INSTANT 0
 
@@ -416,7 +423,7 @@ struct scenario {
 	enum scn_clock clock;        /* where start_unix_ms comes from */
 	int64_t api_latency_ms;      /* spec.api.latency, >= 0 */
 	int64_t reconcile_ms;        /* spec.api.reconcileDuration, >= 0 */
-	uint64_t event_budget;       /* spec.limits.eventBudget, > 0 */
+	uint64_t event_budget;       /* spec.limits.eventBudget, > 0; 0: by the objects (above) */
 	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
 	struct obj **objs;           /* owned array of owned objects */
 	size_t nobjs;

@@ -1033,6 +1033,11 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		       (void *)(uintptr_t)i);
 
 	lim.max_events = s->event_budget;
+	if (!lim.max_events) {
+		lim.max_events = SCN_EVENTS_PER_OBJECT * (uint64_t)s->nobjs;
+		if (lim.max_events < SCN_MIN_EVENT_BUDGET)
+			lim.max_events = SCN_MIN_EVENT_BUDGET;
+	}
 	lim.max_events_per_ms = s->events_per_instant;
 	if (o) {
 		lim.tick = o->tick;
