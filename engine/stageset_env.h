@@ -54,6 +54,7 @@ enum ssc_errc {
 	SSC_ERR_NO_MATCH,  /* kind not registered (meta.IsNoMatchError) */
 	SSC_ERR_TERMINAL_FETCH, /* terminalFetchError: scheme/host/address/digest/size/duplicate entry */
 	SSC_ERR_NO_RETRY,  /* an action error the executor does not retry (unsupported, forbidden host/address, HTTP 4xx) */
+	SSC_ERR_UNAUTHORIZED, /* apierrors.IsUnauthorized (teardownDropDecision: the tenant identity is gone) */
 };
 
 /* The outcome of a call: an error class and its text (empty on success). */
