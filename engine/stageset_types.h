@@ -168,6 +168,9 @@ struct sst_stage {
 	const char *on_timeout;       /* "" when absent */
 	bool force;
 	const struct val *conflict_policy; /* NULL when absent */
+	bool has_apply_helm_hook_resources; bool apply_helm_hook_resources; /* *bool */
+	const struct val *patches;    /* list of kustomize.Patch, NULL when absent */
+	const struct val *post_build; /* PostBuild mapping (substitute, substituteFrom), NULL when absent */
 	bool has_actions;
 	struct sst_actions pre, post, on_failure;
 	bool has_ready_checks; struct sst_ready_checks ready_checks;
