@@ -24,7 +24,11 @@
 
 #include "engine/labels.h"
 #include "engine/stageset.h"
+#include "engine/stageset_actions.h"
 #include "engine/stageset_controller_deps.h"
+#include "engine/stageset_resolve.h"
+#include "engine/stageset_rollback.h"
+#include "engine/stageset_verify.h"
 #include "engine/xalloc.h"
 
 #define MS_PER_SEC INT64_C(1000)
@@ -192,15 +196,6 @@ static const struct sst_condition *find_condition(const struct sst_status *st, c
 		if (streq(st->conditions[i].type, type))
 			return &st->conditions[i];
 	return NULL;
-}
-
-static void condition_release(struct sst_condition *c)
-{
-	free(c->type);
-	free(c->status);
-	free(c->reason);
-	free(c->message);
-	memset(c, 0, sizeof(*c));
 }
 
 /* ---- conditions.go, errors.go ------------------------------------------- */
@@ -501,42 +496,6 @@ bool ssc_teardown_drop_decision(int64_t deletion_ms, int64_t now_ms, int64_t max
 	return true;
 }
 
-/* Go's Duration.String() for a value in ms (exact: ms has no finer digits). */
-char *ssc_format_go_duration(int64_t ms, char *buf, size_t len)
-{
-	uint64_t u = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
-	const char *sign = ms < 0 ? "-" : "";
-	uint64_t h = u / 3600000, m = u / 60000 % 60, s = u / 1000 % 60, frac = u % 1000;
-	char secs[32];
-
-	if (u == 0) {
-		snprintf(buf, len, "0s");
-		return buf;
-	}
-	if (u < 1000) {
-		snprintf(buf, len, "%s%llums", sign, (unsigned long long)u);
-		return buf;
-	}
-	if (frac) {
-		char f[8];
-		size_t k;
-
-		snprintf(f, sizeof(f), "%03llu", (unsigned long long)frac);
-		for (k = strlen(f); k > 0 && f[k - 1] == '0'; k--)
-			f[k - 1] = '\0';
-		snprintf(secs, sizeof(secs), "%llu.%ss", (unsigned long long)s, f);
-	} else {
-		snprintf(secs, sizeof(secs), "%llus", (unsigned long long)s);
-	}
-	if (h)
-		snprintf(buf, len, "%s%lluh%llum%s", sign, (unsigned long long)h, (unsigned long long)m, secs);
-	else if (m)
-		snprintf(buf, len, "%s%llum%s", sign, (unsigned long long)m, secs);
-	else
-		snprintf(buf, len, "%s%s", sign, secs);
-	return buf;
-}
-
 const char *ssc_exit_name(enum ssc_exit e)
 {
 	switch (e) {
@@ -717,12 +676,7 @@ static struct sst_condition *ready_snapshot(const struct pass *p)
 	if (!c)
 		return NULL;
 	s = xcalloc(1, sizeof(*s));
-	s->type = xstrdup(c->type);
-	s->status = xstrdup(c->status);
-	s->reason = xstrdup(c->reason);
-	s->message = xstrdup(c->message);
-	s->observed_generation = c->observed_generation;
-	s->last_transition_ms = c->last_transition_ms;
+	sst_condition_copy(s, c);
 	return s;
 }
 
@@ -730,7 +684,7 @@ static void snapshot_free(struct sst_condition *s)
 {
 	if (!s)
 		return;
-	condition_release(s);
+	sst_condition_release(s);
 	free(s);
 }
 
@@ -824,7 +778,7 @@ static void teardown_failure(struct pass *p, const char *op, const struct ssc_er
 	}
 	/* elapsed.Round(time.Second): half away from zero */
 	elapsed = elapsed >= 0 ? (elapsed + 500) / 1000 * 1000 : -((-elapsed + 500) / 1000 * 1000);
-	ssc_format_go_duration(elapsed, dur, sizeof(dur));
+	ssc_format_duration(elapsed, dur, sizeof(dur));
 	p->out->remove_finalizer = true;
 	if (streq(reason, "timed_out"))
 		event(p, true, "TeardownForced",
@@ -1098,38 +1052,52 @@ static int dependencies_ready(struct pass *p, char **why, struct ssc_err *err)
 
 /* ---- failResolution (R-8) ----------------------------------------------- */
 
-static void fail_resolution(struct pass *p, const struct sst_stage *stage, int kind, const struct ssc_err *err,
+static void fail_resolution(struct pass *p, const struct sst_stage *stage, const struct res_error *rerr,
 			    struct ret *r)
 {
 	const char *reason = SSC_REASON_RESOLVE_FAILED;
 	bool transient = false, api_error = false;
 	char *msg, *qs = q(stage->name);
+	struct ssc_err chain;
 
-	if (ssc_is_permanent_api_error(err)) {
+	/* The whole error chain as errors.Is / err.Error() see it. */
+	memset(&chain, 0, sizeof(chain));
+	chain.code = rerr->api.code != SSC_OK ? rerr->api.code : SSC_ERR;
+	snprintf(chain.msg, sizeof(chain.msg), "%.*s", (int)sizeof(chain.msg) - 1, rerr->msg);
+	switch (rerr->cls) {
+	case RES_RBAC_DENIED:
 		reason = SSC_REASON_RBAC_DENIED;
-	} else if (kind == RES_ERR_SOURCE_NOT_READY) {
+		break;
+	case RES_SOURCE_NOT_READY:
 		reason = SSC_REASON_SOURCE_NOT_READY;
 		transient = true;
-	} else if (kind == RES_ERR_ARTIFACT_NOT_FOUND || kind == RES_ERR_ARTIFACT_MISSING) {
+		break;
+	case RES_ARTIFACT_NOT_FOUND:
 		reason = SSC_REASON_ARTIFACT_NOT_FOUND;
 		transient = true;
-	} else if (kind == RES_ERR_PRODUCER_API_VERSION_REQUIRED) {
+		break;
+	case RES_INVALID_SPEC:
 		reason = SSC_REASON_INVALID_SPEC;
-	} else if (kind == RES_ERR_AMBIGUOUS_PRODUCER || kind == RES_ERR_CROSS_NAMESPACE_FORBIDDEN) {
+		break;
+	case RES_RESOLVE_FAILED:
 		reason = SSC_REASON_RESOLVE_FAILED;
-	} else {
+		break;
+	case RES_OK:
+	case RES_API_ERROR:
+	default:
 		api_error = true;
+		break;
 	}
 
 	if (ssc_is_cross_namespace_ref(&stage->source_ref, p->ss->ns)) {
 		msg = ssc_scrubbed_cross_namespace_message(&stage->source_ref, stage->source_ref.ns);
 	} else if (streq(reason, SSC_REASON_RBAC_DENIED)) {
-		char *d = ssc_rbac_denial_message("resolving the source CR", err);
+		char *d = ssc_rbac_denial_message("resolving the source CR", &chain);
 
 		msg = xasprintf("stage %s: %s", qs, d);
 		free(d);
 	} else {
-		msg = xasprintf("stage %s: %s", qs, err->msg);
+		msg = xasprintf("stage %s: %s", qs, rerr->msg);
 	}
 	free(qs);
 
@@ -1139,7 +1107,7 @@ static void fail_resolution(struct pass *p, const struct sst_stage *stage, int k
 	patch_status(p);
 	memset(r, 0, sizeof(*r));
 	if (api_error) {
-		ret_error(r, LE_PLAIN, err->msg);
+		ret_error(r, LE_PLAIN, chain.msg);
 	} else if (transient) {
 		r->requeue_after = retry_interval(p);
 		r->jitter = true;
@@ -1349,7 +1317,7 @@ struct loop {
 	size_t nprior;
 	struct sst_stage_status empty; /* the zero StageStatus an absent name reads */
 	char *force_stage, *force_token;
-	struct act_lifetime_ledger *lifetime;
+	struct act_stage_ledger *lifetime;
 	bool *needs_reconstruct;
 	char **reconstructed;
 	size_t nreconstructed;
@@ -1497,20 +1465,18 @@ static void run_on_failure(struct pass *p, size_t stage_index, const struct act_
 			   act_record_fn record, void *rctx)
 {
 	const struct sst_stage *stage = &p->spec->stages[stage_index];
-	struct sst_string_list done = { 0 };
 	struct ssc_err err;
 
 	if (!stage->has_actions || stage->on_failure.n == 0)
 		return;
-	act_ledger_done_set(led, &done);
 	memset(&err, 0, sizeof(err));
-	if (act_run(p->env, &p->clk, stage_index, "onFailure", &stage->on_failure, &done, record, rctx, &err) != 0) {
+	if (act_run(p->env, &p->clk, stage_index, "onFailure", &stage->on_failure, act_ledger_done, led, record,
+		    rctx, &err) != 0) {
 		char *qs = q(stage->name);
 
 		event(p, true, "OnFailureAction", "stage %s onFailure: %s", qs, err.msg);
 		free(qs);
 	}
-	sst_string_list_release(&done);
 }
 
 /* runOnRollback: spec.onRollback under the default identity, no ledger. */
@@ -1525,7 +1491,7 @@ static void run_on_rollback(struct pass *p)
 		return;
 	}
 	memset(&err, 0, sizeof(err));
-	if (act_run(p->env, &p->clk, SIZE_MAX, "onRollback", &p->spec->on_rollback, NULL, NULL, NULL, &err) != 0)
+	if (act_run(p->env, &p->clk, SIZE_MAX, "onRollback", &p->spec->on_rollback, NULL, NULL, NULL, NULL, &err) != 0)
 		event(p, true, "OnRollbackAction", "onRollback: %s", err.msg);
 }
 
@@ -1533,23 +1499,18 @@ static void run_on_rollback(struct pass *p)
 static void emit_version_skips(struct pass *p, const struct sst_stage *stage, const struct act_ledger *led,
 			       const char *prior_revision, const char *revision)
 {
-	const struct sst_actions *lists[2] = { &stage->pre, &stage->post };
-	struct sst_string_list done = { 0 };
+	struct sst_string_list names = { 0 };
 
 	if (!*prior_revision || streq(prior_revision, revision))
 		return;
-	if (!stage->has_actions)
-		return;
-	act_ledger_done_set(led, &done);
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < lists[k]->n; i++) {
-			const struct sst_action *a = &lists[k]->items[i];
+	act_version_scoped_action_names(stage, &names);
+	for (size_t i = 0; i < names.n; i++) {
 			char *qs, *qa, *qv;
 
-			if (sst_action_scope(a) != SST_SCOPE_VERSION || !sst_string_list_has(&done, a->name))
+			if (!act_ledger_done(led, names.items[i]))
 				continue;
 			qs = q(stage->name);
-			qa = q(a->name);
+			qa = q(names.items[i]);
 			qv = q(led->version);
 			event(p, false, "ActionSkipped",
 			      "stage %s action %s (scope: Version) held at version %s despite the new revision; it "
@@ -1558,8 +1519,8 @@ static void emit_version_skips(struct pass *p, const struct sst_stage *stage, co
 			free(qs);
 			free(qa);
 			free(qv);
-		}
-	sst_string_list_release(&done);
+	}
+	sst_string_list_release(&names);
 }
 
 /* reportDrift */
@@ -1609,7 +1570,7 @@ static int record_action(void *rctx, const char *name, struct ssc_err *err)
 
 	if (a && sst_action_scope(a) == SST_SCOPE_LIFETIME)
 		return act_record_lifetime_completion(rc->p->env, &rc->p->clk, rc->L->lifetime, rc->p->ss->ns,
-						      rc->stage->name, name, a, err);
+						      rc->stage->name, name, act_stage_anchor(rc->stage, name), err);
 	act_ledger_record(rc->led, rc->stage, name);
 	return 0;
 }
@@ -1789,30 +1750,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		}
 
 		/* S-7: Lifetime completions, with their completionAnchor witnesses. */
-		act_evaluate_lifetime_gate(p->env, &p->clk, L->lifetime, p->ss->ns, stage->name, &gate);
-		for (size_t k = 0; k < gate.done.n; k++)
-			sst_string_list_push(&led.lifetime_done, gate.done.items[k]);
-		for (size_t k = 0; k < gate.unreadable.n; k++) {
-			char *qs = q(stage->name), *qa = q(gate.unreadable.items[k]);
-
-			event(p, true, "LedgerAnchorUnreadable",
-			      "stage %s action %s: completionAnchor unreadable; retaining the completion (grant the "
-			      "stage's ServiceAccount read on the anchor kind)",
-			      qs, qa);
-			free(qs);
-			free(qa);
-		}
-		if (act_drop_completions(L->lifetime, stage->name, &gate.invalidated))
-			for (size_t k = 0; k < gate.invalidated.n; k++) {
-				char *qs = q(stage->name), *qa = q(gate.invalidated.items[k]);
-
-				event(p, false, "LedgerInvalidated",
-				      "stage %s action %s: completionAnchor witness is gone; the scope: Lifetime action "
-				      "will run again",
-				      qs, qa);
-				free(qs);
-				free(qa);
-			}
+		act_gate_lifetime_stage(p->env, &p->clk, L->lifetime, p->ss->ns, stage->name, &led, &gate,
+					&p->out->events);
 
 		rc.p = p;
 		rc.L = L;
@@ -1834,14 +1773,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 
 		/* S-9: pre actions; a failure leaves the stage untouched, no onFailure. */
 		if (stage->has_actions) {
-			struct sst_string_list done = { 0 };
-			int arc;
-
-			act_ledger_done_set(&led, &done);
 			memset(&err, 0, sizeof(err));
-			arc = act_run(p->env, &p->clk, i, "pre", &stage->pre, &done, record_action, &rc, &err);
-			sst_string_list_release(&done);
-			if (arc != 0) {
+			if (act_run(p->env, &p->clk, i, "pre", &stage->pre, act_ledger_done, &led, record_action, &rc,
+				    &err) != 0) {
 				const char *op = action_failure_op(p, stage, &gate, "pre-action");
 
 				fail_stage(p, L->statuses, L->nstatuses, stage->name, op, &err, &led, r);
@@ -1887,7 +1821,7 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 
 		/* S-11: verify. */
 		memset(&v, 0, sizeof(v));
-		vs_verify_stage(p->env, &p->clk, p->spec, i, ssc_stage_timeout(p->spec, stage), &v);
+		vs_verify_stage(p->env, &p->clk, i, stage, ao.nobjects, ssc_stage_timeout(p->spec, stage), &v);
 		if (v.deleted) {
 			r->requeue = true;
 			ret_error(r, LE_ABORT_DELETION, "abort: StageSet is being deleted");
@@ -1902,12 +1836,12 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 			set_str(&e.phase, "Verifying");
 			set_str(&e.applied_revision, ra->revision);
 			free(e.message);
-			e.message = xasprintf("verify: %s", v.cause.msg);
+			e.message = xasprintf("verify: %s", v.cause);
 			act_ledger_stamp(&led, &e);
 			push_status(L, &e);
 			free(L->progress_hold_msg);
 			L->progress_hold_msg =
-				xasprintf("stage %s is applied and still becoming ready: %s", qs, v.cause.msg);
+				xasprintf("stage %s is applied and still becoming ready: %s", qs, v.cause);
 			free(qs);
 			ret_after(r, retry_interval(p));
 			ret_error(r, LE_HOLD_PROGRESS, "hold: stage still becoming ready");
@@ -1915,20 +1849,16 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		}
 		if (!v.ready) {
 			run_on_failure(p, i, &led, record_action, &rc);
-			fail_stage(p, L->statuses, L->nstatuses, stage->name, "verify", &v.cause, &led, r);
+			ssc_err_set(&err, SSC_ERR, "%s", v.cause);
+			fail_stage(p, L->statuses, L->nstatuses, stage->name, "verify", &err, &led, r);
 			goto stop;
 		}
 
 		/* S-12: post actions. */
 		if (stage->has_actions) {
-			struct sst_string_list done = { 0 };
-			int arc;
-
-			act_ledger_done_set(&led, &done);
 			memset(&err, 0, sizeof(err));
-			arc = act_run(p->env, &p->clk, i, "post", &stage->post, &done, record_action, &rc, &err);
-			sst_string_list_release(&done);
-			if (arc != 0) {
+			if (act_run(p->env, &p->clk, i, "post", &stage->post, act_ledger_done, &led, record_action, &rc,
+				    &err) != 0) {
 				const char *op;
 
 				run_on_failure(p, i, &led, record_action, &rc);
@@ -2012,7 +1942,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		}
 		applied_revision = xstrdup(ra->revision);
 		if (dec.rollback) {
-			char *cause, *rev = NULL, *why = NULL, *qs = q(stage->name);
+			char *cause, rev[320] = "", why[1024] = "", *qs = q(stage->name);
+			bool reverted = false;
 
 			if (dec.state && dec.state->restart_check && *dec.state->restart_check) {
 				char *qc = q(dec.state->restart_check);
@@ -2028,8 +1959,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				cause = xstrdup("promotion analysis");
 			}
 			memset(&err, 0, sizeof(err));
-			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->out->events, p->spec, &p->st, i, &rev,
-							   &why, &err);
+			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->st, stage->name, i, rev, sizeof(rev),
+							   &reverted, why, sizeof(why), &err);
 			if (rb < 0) {
 				char *m = xasprintf("promotion gate unevaluable: %s", err.msg);
 
@@ -2041,10 +1972,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				free(applied_revision);
 				goto stop;
 			}
-			if (rb == 0) {
+			if (reverted) {
 				free(applied_revision);
-				applied_revision = rev;
-				rev = NULL;
+				applied_revision = xstrdup(rev);
 				if (dec.state)
 					set_str(&dec.state->aborted_revision, ra->revision);
 				strv_push(&p->out->inventory_written, &p->out->ninventory_written, stage->name);
@@ -2055,12 +1985,10 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				event(p, true, SSC_REASON_PROMOTION_BLOCKED,
 				      "stage %s %s failed and onFailure=Rollback, but the stage could not be reverted: %s; "
 				      "holding",
-				      qs, cause, why ? why : "");
+				      qs, cause, why);
 				quirk(p, 18, "stage \"%s\" could not be reverted; the revert is retried on every pass",
 				      stage->name);
 			}
-			free(rev);
-			free(why);
 			free(cause);
 			free(qs);
 		}
@@ -2204,14 +2132,14 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 		int rc;
 
 		memset(&err, 0, sizeof(err));
-		rc = rb_attempt_rollback(p->env, &p->clk, &p->out->events, p->spec, &p->st, reason, sizeof(reason), msg,
-					 sizeof(msg), &err);
-		if (rc < 0) {
+		rc = (int)rb_attempt_rollback(p->env, &p->clk, p->spec, &p->st, reason, sizeof(reason), msg, sizeof(msg),
+					      &err);
+		if (rc == RB_TRANSIENT) {
 			memset(r, 0, sizeof(*r));
 			ret_error(r, LE_PLAIN, err.msg);
 			return 1;
 		}
-		if (rc > 0) {
+		if (rc == RB_TERMINAL) {
 			set_ready(p, "False", reason, msg);
 			observe_generation(p);
 			patch_status(p);
@@ -2450,7 +2378,7 @@ static void loop_release(struct loop *L, size_t nstages)
 	sst_stage_status_release(&L->empty);
 	free(L->force_stage);
 	free(L->force_token);
-	act_lifetime_ledger_free(L->lifetime);
+	act_stage_ledger_free(L->lifetime);
 	free(L->needs_reconstruct);
 	strv_free(L->reconstructed, L->nreconstructed);
 	free(L->desired);
@@ -2611,14 +2539,13 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	/* resolve and pin every stage's source. */
 	p->out->exit = SSC_EXIT_RESOLUTION;
 	for (size_t i = 0; i < spec->nstages; i++) {
-		int kind;
+		struct res_error rerr;
 
-		memset(&err, 0, sizeof(err));
-		kind = res_resolve(p->env, &p->clk, &spec->stages[i].source_ref, p->ss->ns,
-				   p->opt->no_cross_namespace_refs, &L->resolved[i], &err);
-		if (kind != RES_OK) {
+		memset(&rerr, 0, sizeof(rerr));
+		if (res_resolve(p->env, &spec->stages[i].source_ref, p->ss->ns, p->opt->no_cross_namespace_refs,
+				p->clk.now_ms, &L->resolved[i], &rerr) != 0) {
 			p->out->stage = i;
-			fail_resolution(p, &spec->stages[i], kind, &err, r);
+			fail_resolution(p, &spec->stages[i], &rerr, r);
 			return;
 		}
 	}
@@ -2737,20 +2664,16 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	/* the Lifetime ledger. */
 	p->out->exit = SSC_EXIT_LEDGER_ERROR;
 	memset(&err, 0, sizeof(err));
-	if (act_load_lifetime_ledger(p->env, &p->clk, p->ss, spec, &L->lifetime, &err) != 0) {
+	if (act_load_lifetime_ledger(p->env, &p->clk, spec, &L->lifetime, &err) != 0) {
 		ret_error(r, LE_PLAIN, err.msg);
 		return;
 	}
-	if (p->st.nstages == 0 && L->lifetime && act_lifetime_completions(L->lifetime) > 0)
+	if (p->st.nstages == 0 && L->lifetime && L->lifetime->ncompleted > 0)
 		event(p, false, "LedgerAdopted",
 		      "adopted an existing StageLedger with %zu recorded completion(s); a scope: Lifetime action "
 		      "recorded complete will not run again (stagesetctl reset-ledger forgets one)",
-		      act_lifetime_completions(L->lifetime));
-	memset(&err, 0, sizeof(err));
-	if (act_promote_baseline(p->env, &p->clk, &p->out->events, p->ss, spec, L->lifetime, &err) != 0) {
-		ret_error(r, LE_PLAIN, err.msg);
-		return;
-	}
+		      L->lifetime->ncompleted);
+	act_promote_baseline(L->lifetime, spec, p->ss->name, &p->clk, &p->out->events);
 
 	/* the stored inventory; a lost one is rebuilt during the loop. */
 	{
@@ -2816,24 +2739,8 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 			replace_pending_migrations(&p->st, NULL, 0);
 			p->st.migration_failure_count = 0;
 		}
-		if (spec->rollback_on_failure) {
-			struct sst_artifact_ref *snap = NULL;
-			size_t nsnap = 0;
-
-			rb_snapshot_stages(spec, L->resolved, (const char *const *)L->sub_digests, &snap, &nsnap);
-			for (size_t k = 0; k < p->st.nlast_applied_snapshot; k++) {
-				struct sst_artifact_ref *a = &p->st.last_applied_snapshot[k];
-
-				free(a->stage);
-				free(a->url);
-				free(a->digest);
-				free(a->revision);
-				free(a->substitution_digest);
-			}
-			free(p->st.last_applied_snapshot);
-			p->st.last_applied_snapshot = snap;
-			p->st.nlast_applied_snapshot = nsnap;
-		}
+		if (spec->rollback_on_failure)
+			rb_snapshot_stages(spec, L->resolved, (const char *const *)L->sub_digests, &p->st);
 		p->st.action_failure_count = 0;
 		msg = xasprintf("Applied and verified %zu stage(s)", spec->nstages);
 		prev = ready_snapshot(p);
@@ -2878,8 +2785,10 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 
 	reconcile(&p, &L, &r);
 
-	if (L.lifetime)
-		act_lifetime_ledger_result(L.lifetime, &out->ledger, &out->ledger_create);
+	if (L.lifetime && L.lifetime->dirty) {
+		out->ledger = act_stage_ledger_to_val(L.lifetime);
+		out->ledger_create = L.lifetime->created;
+	}
 	loop_release(&L, nstages);
 	strv_free(p.runtimes, p.nruntimes);
 

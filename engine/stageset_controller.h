@@ -378,11 +378,4 @@ int ssc_version_at_least(const char *have, const char *min, bool *ok, char *err,
 bool ssc_teardown_drop_decision(int64_t deletion_ms, int64_t now_ms, int64_t max_wait_ms,
 				const struct ssc_err *cause, const char **reason, int64_t *elapsed_ms);
 
-/*
- * ssc_format_go_duration() - Go's time.Duration.String() of @ms
- * milliseconds ("1m0s", "1h30m0s", "1.5s", "0s") into @buf (@len bytes).
- * Returns: @buf.
- */
-char *ssc_format_go_duration(int64_t ms, char *buf, size_t len);
-
 #endif

@@ -3,8 +3,8 @@
 
 /*
  * What engine/stageset_controller.c calls in the other modules of the
- * StageSet port, as the controller was written against them while those
- * modules were being written (PORT-PLAN.md).  Each section names the module
+ * StageSet port that have not landed yet, as the controller was written
+ * against them while those modules were being written (PORT-PLAN.md).  Each section names the module
  * that provides it; when a module lands, its section here is deleted and the
  * controller includes the module's own header instead (adapting where the
  * module chose otherwise).  Nothing here is implemented in this file's
@@ -26,118 +26,6 @@
 #include "engine/value.h"
 
 struct ssc_options;
-
-/* ==== E-A, engine/stageset_resolve.h (res_, internal/artifact/resolver.go) ==== */
-
-/* artifact.Resolver.Resolve's error classes. */
-enum res_error {
-	RES_OK = 0,
-	RES_ERR_SOURCE_NOT_READY,              /* ErrSourceNotReady */
-	RES_ERR_ARTIFACT_MISSING,              /* ErrArtifactMissing */
-	RES_ERR_ARTIFACT_NOT_FOUND,            /* ErrArtifactNotFound */
-	RES_ERR_AMBIGUOUS_PRODUCER,            /* ErrAmbiguousProducer */
-	RES_ERR_PRODUCER_API_VERSION_REQUIRED, /* ErrProducerAPIVersionRequired */
-	RES_ERR_CROSS_NAMESPACE_FORBIDDEN,     /* ErrCrossNamespaceForbidden */
-	RES_ERR_API,                           /* a read failed: err->code says how */
-};
-
-/*
- * res_resolve() - Resolver.Resolve of @ref (namespace defaulting to @owner_ns).
- * Returns: RES_OK with *@out filled (borrowing from the source object), or an
- * enum res_error with @err->msg the Go error text and @err->code its API class
- * (SSC_ERR_FORBIDDEN / SSC_ERR_NO_MATCH through wrapping, else SSC_ERR).
- */
-int res_resolve(const struct ssc_env *env, struct ssc_clock *clk, const struct sst_source_ref *ref,
-		const char *owner_ns, bool no_cross_namespace, struct ssc_resolved *out, struct ssc_err *err);
-
-/* ==== E-A, engine/stageset_actions.h (act_, internal/actions Executor.Run, actionledger.go, lifetimeledger.go, anchor.go, internal/actionplan) ==== */
-
-/* actionLedger (actionledger.go). */
-struct act_ledger {
-	char *revision;
-	struct sst_string_list executed;
-	char *version;
-	struct sst_string_list versioned;
-	struct sst_string_list lifetime_done;
-};
-void act_ledger_init(struct act_ledger *l, const char *revision, const char *version);
-void act_ledger_release(struct act_ledger *l);
-/* doneSet: the union of the three lists into @out (appended). */
-void act_ledger_done_set(const struct act_ledger *l, struct sst_string_list *out);
-/* recordFn(ActionScopes(stage)): Version-scoped names to versioned, all else to executed. */
-void act_ledger_record(struct act_ledger *l, const struct sst_stage *stage, const char *name);
-/* stamp: replaces @s's executedActions, ledgerRevision, executedVersionActions, ledgerVersion with copies. */
-void act_ledger_stamp(const struct act_ledger *l, struct sst_stage_status *s);
-
-/* The record callback of Executor.Run: 0, or -1 with @err (the action then fails with it, unwrapped). */
-typedef int (*act_record_fn)(void *rctx, const char *name, struct ssc_err *err);
-
-/*
- * act_run() - Executor.Run: the actions of @acts in order, skipping names in
- * @done (NULL: none), each with its timeout/retries/back-off through
- * env->run_action(stage, phase, ...); @record after each success.
- * @stage: spec stage index, SIZE_MAX for spec.onRollback; @phase "pre",
- *         "post", "onFailure", "onRollback" (migrations: E-C's choice).
- * Returns: 0, or -1 with @err: msg `action "<a>": <err>`, code the cause's class.
- */
-int act_run(const struct ssc_env *env, struct ssc_clock *clk, size_t stage, const char *phase,
-	    const struct sst_actions *acts, const struct sst_string_list *done, act_record_fn record,
-	    void *rctx, struct ssc_err *err);
-
-/* The StageLedger of the pass (lifetimeledger.go, anchor.go, actionplan.EvaluateLifetimeGate). */
-struct act_lifetime_ledger;
-/* loadLifetimeLedger: *@out NULL when there is neither a ledger nor a Lifetime action; 0 or -1 with @err. */
-int act_load_lifetime_ledger(const struct ssc_env *env, struct ssc_clock *clk, const struct obj *ss,
-			     const struct sst_spec *spec, struct act_lifetime_ledger **out, struct ssc_err *err);
-size_t act_lifetime_completions(const struct act_lifetime_ledger *l);
-/* promoteBaseline (+ BaselineInvalid events on the ledger); accepts NULL; 0 or -1. */
-int act_promote_baseline(const struct ssc_env *env, struct ssc_clock *clk, struct ssc_events *ev,
-			 const struct obj *ss, const struct sst_spec *spec, struct act_lifetime_ledger *l,
-			 struct ssc_err *err);
-struct act_lifetime_gate {
-	struct sst_string_list done, invalidated, unreadable;
-};
-/* EvaluateLifetimeGate for @stage (@l may be NULL: nothing done). */
-void act_evaluate_lifetime_gate(const struct ssc_env *env, struct ssc_clock *clk,
-				const struct act_lifetime_ledger *l, const char *ns, const char *stage,
-				struct act_lifetime_gate *out);
-void act_lifetime_gate_release(struct act_lifetime_gate *g); /* accepts a zeroed gate */
-/* dropCompletions: whether anything was dropped (@l may be NULL). */
-bool act_drop_completions(struct act_lifetime_ledger *l, const char *stage, const struct sst_string_list *actions);
-/* recordLifetimeCompletion for pre/post action @a (its completionAnchor is read through env->anchor_uid). */
-int act_record_lifetime_completion(const struct ssc_env *env, struct ssc_clock *clk, struct act_lifetime_ledger *l,
-				   const char *ns, const char *stage, const char *action, const struct sst_action *a,
-				   struct ssc_err *err);
-/* The ledger to write at the end of the pass: *@tree new (NULL when unchanged), *@create when it did not exist. */
-void act_lifetime_ledger_result(const struct act_lifetime_ledger *l, struct val **tree, bool *create);
-void act_lifetime_ledger_free(struct act_lifetime_ledger *l); /* accepts NULL */
-
-/* ==== E-A, engine/stageset_verify.h (vs_, verifystage.go, readychecks.go) ==== */
-
-/* verifyOutcome. */
-struct vs_outcome {
-	bool ready;           /* cause == nil */
-	bool progressing;
-	bool deleted;
-	struct ssc_err cause; /* when !ready && !deleted: the cause text (decorated as upstream) and class */
-};
-/* verifyStage of spec stage @stage with timeout @timeout_ms (the kstatus wait, then the exprs poll). */
-void vs_verify_stage(const struct ssc_env *env, struct ssc_clock *clk, const struct sst_spec *spec, size_t stage,
-		     int64_t timeout_ms, struct vs_outcome *out);
-
-/* ==== E-A, engine/stageset_rollback.h (rb_, rollback.go) ==== */
-
-/* attemptRollback: 0 restored (or no snapshot); 1 terminal (@reason, @msg); -1 transient (@err). */
-int rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *clk, struct ssc_events *ev,
-			const struct sst_spec *spec, const struct sst_status *st, char *reason, size_t reasonlen,
-			char *msg, size_t msglen, struct ssc_err *err);
-/* rollbackStageToSnapshot: 0 reverted (*@revision new); 1 not reverted (*@why new); -1 transient (@err). */
-int rb_rollback_stage_to_snapshot(const struct ssc_env *env, struct ssc_clock *clk, struct ssc_events *ev,
-				  const struct sst_spec *spec, const struct sst_status *st, size_t stage,
-				  char **revision, char **why, struct ssc_err *err);
-/* snapshotStages: one ref per spec stage (new array of owned refs). */
-void rb_snapshot_stages(const struct sst_spec *spec, const struct ssc_resolved *resolved,
-			const char *const *sub_digests, struct sst_artifact_ref **out, size_t *n);
 
 /* ==== E-C, engine/stageset_migrations.h (mig_, migrations.go, migration_approval.go) ==== */
 
