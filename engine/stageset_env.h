@@ -151,7 +151,9 @@ struct ssc_env {
 			      struct ssc_err *err);
 
 	/* Re-apply stage @stage from snapshot @ref (rollbackStageObjects + verifiedRollbackObjects + apply + record):
-	 * 0 restored; 1 terminal with @reason ("PreviousRevisionUnavailable"/"ImageUnverified") and @msg; -1 transient (err). */
+	 * 0 restored; 1 terminal with @reason ("PreviousRevisionUnavailable"/"ImageUnverified") and @msg;
+	 * 2 the re-apply itself failed, with the apply error in @err (attemptRollback words it as terminal,
+	 *   rollbackStageToSnapshot returns it as a transient error); -1 transient (err). */
 	int (*restore_stage)(void *ctx, size_t stage, const struct sst_artifact_ref *ref, int64_t at_ms,
 			     int64_t *duration_ms, char *reason, size_t reasonlen, char *msg, size_t msglen,
 			     struct ssc_err *err);
@@ -207,6 +209,13 @@ void ssc_events_add(struct ssc_events *ev, int64_t at_ms, bool warning, const ch
 
 /* ssc_events_release() - frees the events; @ev is empty again.  Accepts NULL. */
 void ssc_events_release(struct ssc_events *ev);
+
+/*
+ * ssc_format_duration() - Go's time.Duration.String() of @ms milliseconds
+ * ("0s", "1.5s", "1m0s", "1h0m0s", "-2s"), into @buf of @len bytes
+ * (truncated; 32 bytes always suffice).  Returns @buf.
+ */
+const char *ssc_format_duration(int64_t ms, char *buf, size_t len);
 
 /* ssc_err_set() - sets @e to @code with a printf-style message (truncated to fit). */
 void ssc_err_set(struct ssc_err *e, enum ssc_errc code, const char *fmt, ...)

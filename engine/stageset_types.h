@@ -168,6 +168,9 @@ struct sst_stage {
 	const char *on_timeout;       /* "" when absent */
 	bool force;
 	const struct val *conflict_policy; /* NULL when absent */
+	bool has_apply_helm_hook_resources; bool apply_helm_hook_resources; /* *bool */
+	const struct val *patches;    /* list of kustomize.Patch, NULL when absent */
+	const struct val *post_build; /* PostBuild mapping (substitute, substituteFrom), NULL when absent */
 	bool has_actions;
 	struct sst_actions pre, post, on_failure;
 	bool has_ready_checks; struct sst_ready_checks ready_checks;
@@ -371,5 +374,31 @@ const struct sst_condition *sst_ready_condition(const struct sst_status *s);
 
 /* sst_format_time() - RFC 3339 UTC text of @unix_ms floored to whole seconds, into @buf (>= 21 bytes). */
 const char *sst_format_time(int64_t unix_ms, char *buf, size_t len);
+
+/*
+ * sst_parse_duration() - time.ParseDuration of @text ("1h30m", "1.5s",
+ * "500ms", "-2s", "0") into @ms, truncated toward zero to whole ms.
+ * Returns: 0, or -1 when @text is not a Go duration (@ms untouched).
+ */
+int sst_parse_duration(const char *text, int64_t *ms);
+
+/*
+ * sst_parse_time() - an RFC 3339 time as metav1.Time reads it
+ * ("2024-05-01T10:00:00Z", with an optional fraction and a numeric offset)
+ * into Unix @ms.  Returns: 0, or -1 on bad text.
+ */
+int sst_parse_time(const char *text, int64_t *ms);
+
+/* sst_condition_parse() - a metav1.Condition mapping into @c (filled, owned strings); wrong types read as absent. */
+void sst_condition_parse(const struct val *m, struct sst_condition *c);
+
+/* sst_condition_to_val() - @c as json.Marshal writes a metav1.Condition.  Returns a new tree. */
+struct val *sst_condition_to_val(const struct sst_condition *c);
+
+/* sst_condition_release() - frees @c's strings.  Accepts NULL. */
+void sst_condition_release(struct sst_condition *c);
+
+/* sst_condition_copy() - deep copy of @src into @dst (filled). */
+void sst_condition_copy(struct sst_condition *dst, const struct sst_condition *src);
 
 #endif
