@@ -25,10 +25,13 @@
 #include "engine/labels.h"
 #include "engine/stageset.h"
 #include "engine/stageset_actions.h"
+#include "engine/stageset_budget.h"
 #include "engine/stageset_controller_deps.h"
+#include "engine/stageset_migrations.h"
 #include "engine/stageset_resolve.h"
 #include "engine/stageset_rollback.h"
 #include "engine/stageset_verify.h"
+#include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
 
 #define MS_PER_SEC INT64_C(1000)
@@ -1116,193 +1119,52 @@ static void fail_resolution(struct pass *p, const struct sst_stage *stage, const
 	}
 }
 
-/* ---- windows.go gateUpdateWindows (R-9) --------------------------------- */
+/* ---- the window and budget gates (R-9 ... R-11) ------------------------ */
 
-/* Whether some resolved revision differs from lastAppliedRevisions (an absent key reads ""). */
-static bool new_revision(const struct pass *p, const struct ssc_resolved *resolved, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *have = sst_strmap_get(&p->st.last_applied_revisions, resolved[i].key);
-
-		if (!streq(have, resolved[i].revision))
-			return true;
-	}
-	return false;
-}
-
-static void pending_update_free(struct sst_pending_update *pu)
-{
-	if (!pu)
-		return;
-	sst_strmap_release(&pu->revisions);
-	free(pu);
-}
-
+/*
+ * gateUpdateWindows as engine/stageset_windows decides it: the status
+ * fields it touches are already written into p->st; the Ready condition,
+ * the event and the patch are applied here.  Returns whether the pass ends.
+ */
 static bool gate_update_windows(struct pass *p, const struct ssc_resolved *resolved, size_t n, struct ret *r)
 {
-	const char *token = ann_or_empty(p->ss, SSC_ANN_UPDATE_NOW);
-	bool allowed = false, was_deferring, is_new;
-	int64_t next = SST_NO_TIME;
-	char err[512] = "", suffix[96] = "";
-	struct sst_pending_update *pu;
-	char *msg;
+	struct win_gate g;
 
 	memset(r, 0, sizeof(*r));
-	if (*token && !streq(token, p->st.last_handled_update_override)) {
-		set_str(&p->st.last_handled_update_override, token);
-		pending_update_free(p->st.pending_update);
-		p->st.pending_update = NULL;
+	win_gate_update_windows(p->ss, p->spec, &p->st, resolved, n, p->env, p->clk.now_ms, retry_interval(p), &g);
+	if (g.panicked) {
+		/* window.Decision panics upstream; controller-runtime recovers it as the pass's error */
+		ret_error(r, LE_PLAIN, g.ready_message);
+		return true;
+	}
+	if (g.set_ready)
+		set_ready(p, g.ready_status, g.ready_reason, g.ready_message);
+	if (g.event)
+		event(p, false, SSC_REASON_UPDATE_DEFERRED, "%s", g.event_note);
+	if (!g.deferred)
 		return false;
-	}
-	if (p->spec->nwindows == 0) {
-		pending_update_free(p->st.pending_update);
-		p->st.pending_update = NULL;
-		return false;
-	}
-	if (win_decision(p->spec->windows, p->spec->nwindows, p->env, p->clk.now_ms, &allowed, &next, err,
-			 sizeof(err)) != 0) {
-		char *m = xasprintf("update window: %s", err);
-
-		set_ready(p, "False", SSC_REASON_INVALID_SPEC, m);
-		free(m);
-		observe_generation(p);
-		patch_status(p);
-		return true; /* Result{}: no requeue */
-	}
-	is_new = new_revision(p, resolved, n);
-	if (allowed || (!is_new && !streq(p->spec->window_scope, "All"))) {
-		pending_update_free(p->st.pending_update);
-		p->st.pending_update = NULL;
-		return false;
-	}
-	was_deferring = p->st.pending_update != NULL;
-	pu = xcalloc(1, sizeof(*pu));
-	pu->next_window_opens_ms = SST_NO_TIME;
-	if (is_new)
-		for (size_t i = 0; i < n; i++)
-			sst_strmap_set(&pu->revisions, resolved[i].key, resolved[i].revision);
-	if (next != SST_NO_TIME)
-		pu->next_window_opens_ms = floor_sec(next);
-	pending_update_free(p->st.pending_update);
-	p->st.pending_update = pu;
-	observe_generation(p);
-
-	win_next_window_suffix(next, suffix, sizeof(suffix));
-	msg = xasprintf("delivery held by update window%s", suffix);
-	if (p->st.last_applied_revisions.n > 0) {
-		char *m = xasprintf("Deployed; %s", msg);
-
-		set_ready(p, "True", SSC_REASON_READY, m);
-		free(m);
-	} else {
-		set_ready(p, "False", SSC_REASON_UPDATE_DEFERRED, msg);
-	}
-	if (!was_deferring)
-		event(p, false, SSC_REASON_UPDATE_DEFERRED, "%s", msg);
-	free(msg);
 	patch_status(p);
-	r->requeue_after = win_requeue_for_window(next, p->clk.now_ms, retry_interval(p));
+	ret_after(r, g.requeue_ms);
 	return true;
 }
 
-/* ---- errorbudget.go gateErrorBudget, deferBudget (R-10, R-11) ----------- */
-
-static void clear_budget_freeze(struct pass *p)
-{
-	sst_budget_freeze_free(p->st.budget_freeze);
-	p->st.budget_freeze = NULL;
-}
-
-static void defer_budget(struct pass *p, const char *reason, const char *msg, int64_t interval, struct ret *r)
-{
-	struct sst_condition *prev = ready_snapshot(p);
-
-	if (p->st.last_applied_revisions.n > 0) {
-		char *m = xasprintf("Deployed; %s", msg);
-
-		set_ready(p, "True", SSC_REASON_READY, m);
-		free(m);
-		emit_ready_event(p, prev, "True", SSC_REASON_READY, msg);
-	} else {
-		set_ready(p, "False", reason, msg);
-		emit_ready_event(p, prev, "False", reason, msg);
-	}
-	snapshot_free(prev);
-	observe_generation(p);
-	patch_status(p);
-	ret_after(r, interval);
-}
-
+/* gateErrorBudget (with deferBudget) as engine/stageset_budget decides it. */
 static bool gate_error_budget(struct pass *p, const struct ssc_resolved *resolved, size_t n, bool override,
 			      struct ret *r)
 {
-	const struct sst_error_budget *eb = p->spec->has_error_budget ? &p->spec->error_budget : NULL;
-	struct eb_verdict v;
-	int64_t interval;
-	bool deferred = false;
+	struct eb_gate g;
 
 	memset(r, 0, sizeof(*r));
-	if (!eb || override) {
-		clear_budget_freeze(p);
+	eb_gate_error_budget(p->env, &p->clk, p->ss, p->spec, &p->st, resolved, n, override, retry_interval(p), &g);
+	if (g.set_ready)
+		set_ready(p, g.ready_status, g.ready_reason, g.ready_message);
+	if (g.event)
+		event(p, g.event_warning, g.event_reason, "%s", g.event_note);
+	if (!g.deferred)
 		return false;
-	}
-	if (!new_revision(p, resolved, n)) {
-		clear_budget_freeze(p);
-		return false;
-	}
-	interval = eb_budget_interval(eb, retry_interval(p));
-	eb_evaluate_budget(p->env, &p->clk, eb, p->st.budget_freeze, &v);
-	if (v.spec_err) {
-		char *m = xasprintf("spec.errorBudget: %s", v.spec_msg);
-
-		set_ready(p, "False", SSC_REASON_INVALID_SPEC, m);
-		free(m);
-		observe_generation(p);
-		patch_status(p);
-		ret_after(r, PERMANENT_RETRY_MS);
-		deferred = true;
-	} else if (v.source_err) {
-		if (streq(eb->on_source_error, "Hold")) {
-			char *m = xasprintf("error-budget source unavailable and onSourceError=Hold: %s", v.source.msg);
-
-			defer_budget(p, SSC_REASON_BUDGET_SOURCE_UNAVAILABLE, m, interval, r);
-			free(m);
-			deferred = true;
-		} else {
-			const struct sst_condition *prev = find_condition(&p->st, SSC_CONDITION_READY);
-
-			if (!prev || !streq(prev->reason, SSC_REASON_BUDGET_SOURCE_UNAVAILABLE))
-				event(p, true, SSC_REASON_BUDGET_SOURCE_UNAVAILABLE,
-				      "error-budget source unavailable; proceeding (onSourceError=Allow): %s",
-				      v.source.msg);
-			clear_budget_freeze(p);
-		}
-	} else if (!v.frozen) {
-		clear_budget_freeze(p);
-	} else {
-		clear_budget_freeze(p);
-		p->st.budget_freeze = v.freeze;
-		v.freeze = NULL;
-		if (eb->dry_run) {
-			const struct sst_condition *prev = find_condition(&p->st, SSC_CONDITION_READY);
-
-			if (!prev || !streq(prev->reason, SSC_REASON_BUDGET_EXHAUSTED))
-				event(p, false, SSC_REASON_BUDGET_EXHAUSTED,
-				      "error-budget freeze would activate (dryRun): remaining %s < freezeThreshold %s",
-				      p->st.budget_freeze->remaining, eb->freeze_threshold);
-		} else {
-			char *m = xasprintf("error budget exhausted: remaining %s < freezeThreshold %s; new-revision "
-					    "rollouts are frozen until it recovers to %s",
-					    p->st.budget_freeze->remaining, eb->freeze_threshold,
-					    eb_effective_resume(eb));
-
-			defer_budget(p, SSC_REASON_BUDGET_EXHAUSTED, m, interval, r);
-			free(m);
-			deferred = true;
-		}
-	}
-	eb_verdict_release(&v);
-	return deferred;
+	patch_status(p);
+	ret_after(r, g.requeue_ms);
+	return true;
 }
 
 /* ---- the stage loop's state --------------------------------------------- */
@@ -1575,6 +1437,20 @@ static int record_action(void *rctx, const char *name, struct ssc_err *err)
 	return 0;
 }
 
+/* The executor a stage's migrations run through: act_run() bound to the stage, phase "migration". */
+struct migration_exec {
+	struct pass *p;
+	size_t stage;
+};
+
+static int run_migration_actions(void *arg, const struct sst_actions *acts, act_done_fn done, const void *done_arg,
+				 act_record_fn record, void *record_arg, struct ssc_err *err)
+{
+	struct migration_exec *m = arg;
+
+	return act_run(m->p->env, &m->p->clk, m->stage, "migration", acts, done, done_arg, record, record_arg, err);
+}
+
 /* ---- the stage loop (R-19, S-1 ... S-15) -------------------------------- */
 
 static void push_status(struct loop *L, struct sst_stage_status *s)
@@ -1622,6 +1498,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		struct act_ledger led;
 		struct act_lifetime_gate gate;
 		struct record_ctx rc;
+		struct migration_exec mex;
+		struct mig_executor ex;
 		struct ssc_err err;
 		struct ssc_apply_outcome ao;
 		struct vs_outcome v;
@@ -1687,7 +1565,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		if (stage->has_error_budget && !L->budget_override && !streq(prior_revision, ra->revision)) {
 			struct eb_stage_gate g;
 
-			eb_gate_stage_budget(p->env, &p->clk, stage, prior, retry_interval(p), &g);
+			eb_gate_stage_budget(p->env, &p->clk, stage, prior_has(L, stage->name) ? prior : NULL,
+					     retry_interval(p), &g);
 			if (g.spec_err) {
 				char *qs = q(stage->name);
 				char *m = xasprintf("stage %s errorBudget: %s", qs, g.spec_msg);
@@ -1760,8 +1639,11 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 
 		/* S-8: migrations anchored to this stage. */
 		memset(&err, 0, sizeof(err));
-		if (mig_run_stage_migrations(p->env, &p->clk, &p->out->events, &p->st, i, stage->name, &L->plan,
-					     &err) != 0) {
+		mex.p = p;
+		mex.stage = i;
+		ex.run = run_migration_actions;
+		ex.arg = &mex;
+		if (mig_run_stage_migrations(&p->st, stage->name, &L->plan, &ex, &p->clk, &p->out->events, &err) != 0) {
 			const char *op = SSC_OP_MIGRATION;
 
 			p->st.migration_failure_count++;
@@ -2444,16 +2326,8 @@ static void index_stage_statuses(struct loop *L, const struct sst_status *st)
 
 static void replace_pending_migrations(struct sst_status *st, struct sst_pending_migration *pm, size_t n)
 {
-	for (size_t k = 0; k < st->npending_migrations; k++) {
-		struct sst_pending_migration *m = &st->pending_migrations[k];
-
-		free(m->name);
-		free(m->to);
-		free(m->from);
-		free(m->stage);
-		sst_string_list_release(&m->actions);
-		free(m->digest);
-	}
+	for (size_t k = 0; k < st->npending_migrations; k++)
+		mig_pending_migration_release(&st->pending_migrations[k]);
 	free(st->pending_migrations);
 	st->pending_migrations = pm;
 	st->npending_migrations = n;
@@ -2594,25 +2468,39 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 
 	/* the version plan. */
 	{
-		char reason[64] = "", msg[1024] = "";
+		struct mig_ctx cx;
+		struct mig_verdict v;
 		struct sst_pending_migration *pm = NULL;
 		size_t npm = 0;
 
 		p->out->exit = SSC_EXIT_PLAN;
-		memset(&err, 0, sizeof(err));
-		rc = mig_plan_version_migrations(p->env, &p->clk, &p->out->events, p->ss, spec, &p->st, L->resolved,
-						 p->opt, &L->plan, reason, sizeof(reason), msg, sizeof(msg), &err);
-		if (rc < 0) {
-			ret_error(r, LE_PLAIN, err.msg); /* transient: nothing written */
+		memset(&cx, 0, sizeof(cx));
+		memset(&v, 0, sizeof(v));
+		cx.env = p->env;
+		cx.clock = &p->clk;
+		cx.events = &p->out->events;
+		cx.ss = p->ss;
+		cx.spec = spec;
+		cx.status = &p->st;
+		cx.opt = p->opt;
+		cx.resolved = L->resolved;
+		cx.nresolved = spec->nstages;
+		cx.resolve = res_resolve;
+		rc = mig_plan_version_migrations(&cx, &L->plan, &v);
+		if (rc == MIG_ERROR) {
+			ret_error(r, LE_PLAIN, v.err.msg); /* transient: nothing written */
+			mig_verdict_release(&v);
 			return;
 		}
-		if (rc > 0) {
-			set_ready(p, "False", reason, msg);
+		if (rc == MIG_REFUSED) {
+			set_ready(p, "False", v.reason, v.message ? v.message : "");
 			observe_generation(p);
 			patch_status(p);
 			ret_after(r, PERMANENT_RETRY_MS);
+			mig_verdict_release(&v);
 			return;
 		}
+		mig_verdict_release(&v);
 		L->have_plan = true;
 		mig_pending_details(&L->plan, spec, &pm, &npm);
 		replace_pending_migrations(&p->st, pm, npm);

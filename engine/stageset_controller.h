@@ -228,9 +228,7 @@ struct ssc_result {
  *         reportDrift, reconcileDelete, teardownDropDecision,
  *         teardownFailure, teardownTimedOut, dependenciesReady,
  *         hasDependencyCycle, versionAtLeast, orNoneVersion, stageTimeout,
- *         stageOnTimeout; windows.go gateUpdateWindows; errorbudget.go
- *         gateErrorBudget, deferBudget, clearBudgetFreeze;
- *         inventory/plan.go ComputePlan, DuplicateClaims;
+ *         stageOnTimeout; inventory/plan.go ComputePlan, DuplicateClaims;
  *         reconcile_stage.go, errors.go.
  * Deviations: engine/PROVENANCE.md "engine/stageset_controller".
  */
