@@ -172,6 +172,20 @@ struct ssc_env {
 	/* The uid of a completionAnchor witness, or err (NotFound = gone). */
 	int (*anchor_uid)(void *ctx, const char *api_version, const char *kind, const char *ns,
 			  const char *name, int64_t at_ms, char *uid, size_t uidlen, struct ssc_err *err);
+
+	/*
+	 * One file of a sourced migration ladder (@path, @text) parsed as the
+	 * first step of sigs.k8s.io/yaml.UnmarshalStrict does it: go-yaml v2
+	 * UnmarshalStrict into an interface{} (YAML 1.1 resolution of plain
+	 * scalars to null, bool, int or float; quoted scalars stay strings;
+	 * duplicate keys refused; JSON is YAML).  0 and *out a new tree (NULL for
+	 * an empty or null document), or -1 and @err (size @errlen) the parser's
+	 * text, e.g. `yaml: line 1: did not find expected ',' or ']'`.  Instant
+	 * (the fetch that brought the text took the time).  engine/ holds no YAML
+	 * parser; engine/stageset_migrations.h decodes the tree.
+	 */
+	int (*parse_ladder_file)(void *ctx, const char *path, const char *text, struct val **out, char *err,
+				 size_t errlen);
 };
 
 

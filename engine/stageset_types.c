@@ -219,6 +219,7 @@ static void arena_selector(struct parser *p, struct lbl_selector *s)
 	a->sels[a->nsels++] = s;
 }
 
+static void pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(struct parser *p, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void fail(struct parser *p, const char *path, const char *fmt, ...)
@@ -233,18 +234,27 @@ static void fail(struct parser *p, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errlen, "%s: %s", path, what);
+	pathf(p->err, p->errlen, "%s: %s", path, what);
+}
+
+/* Formats a field path into @buf, truncated (a path is for a diagnostic only). */
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
 }
 
 /* A child path "parent.key" or "parent[i]". */
 static void sub(char *buf, size_t len, const char *parent, const char *key)
 {
-	snprintf(buf, len, "%s.%s", parent, key);
+	pathf(buf, len, "%s.%s", parent, key);
 }
 
 static void idx(char *buf, size_t len, const char *parent, size_t i)
 {
-	snprintf(buf, len, "%s[%zu]", parent, i);
+	pathf(buf, len, "%s[%zu]", parent, i);
 }
 
 static const struct val *get_typed(struct parser *p, const struct val *m, const char *key,
@@ -519,10 +529,10 @@ static void parse_promotion(struct parser *p, const struct val *m, const char *p
 			idx(e, sizeof(e), lf, i);
 			c[i].name = req_str(p, cm, "name", e);
 			char sf[600];
-			snprintf(sf, sizeof(sf), "%s.source", e);
+			pathf(sf, sizeof(sf), "%s.source", e);
 			parse_metric_source(p, map_field(p, cm, "source", e), sf, &c[i].source);
 			const struct val *th = map_field(p, cm, "threshold", e);
-			snprintf(sf, sizeof(sf), "%s.threshold", e);
+			pathf(sf, sizeof(sf), "%s.threshold", e);
 			c[i].threshold.min = str_field(p, th, "min", sf, NULL);
 			c[i].threshold.max = str_field(p, th, "max", sf, NULL);
 		}
@@ -542,7 +552,7 @@ static void parse_promotion(struct parser *p, const struct val *m, const char *p
 		sub(f, sizeof(f), path, "fastTrack");
 		pr->has_fast_track = true;
 		char sf[600];
-		snprintf(sf, sizeof(sf), "%s.source", f);
+		pathf(sf, sizeof(sf), "%s.source", f);
 		parse_metric_source(p, map_field(p, ft, "source", f), sf, &pr->fast_track.source);
 		pr->fast_track.max = req_str(p, ft, "max", f);
 		pr->fast_track.after = dur_field(p, ft, "after", f);
@@ -592,7 +602,7 @@ static void parse_promotion(struct parser *p, const struct val *m, const char *p
 				const struct val *rv = rl->u.list.items[j];
 				if (rv->type != VAL_STRING) {
 					char rf[600];
-					snprintf(rf, sizeof(rf), "%s.reasons[%zu]", e, j);
+					pathf(rf, sizeof(rf), "%s.reasons[%zu]", e, j);
 					fail(p, rf, "expected string, got %s", val_type_name(rv->type));
 					break;
 				}
