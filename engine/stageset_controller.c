@@ -28,6 +28,7 @@
 #include "engine/stageset_budget.h"
 #include "engine/stageset_controller_deps.h"
 #include "engine/stageset_migrations.h"
+#include "engine/stageset_promotion.h"
 #include "engine/stageset_resolve.h"
 #include "engine/stageset_rollback.h"
 #include "engine/stageset_verify.h"
