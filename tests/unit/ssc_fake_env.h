@@ -116,6 +116,12 @@ struct ssfx_record {
 	size_t nids;
 };
 
+struct ssfx_file {
+	char key[128];  /* the resolved artifact's Key(): "<ns>/<name>" */
+	char path[128];
+	char text[1024];
+};
+
 struct ssfx_event {
 	int64_t at_ms;
 	bool warning;
@@ -143,6 +149,11 @@ struct ssfx_world {
 
 	struct ssfx_metric metrics[8];
 	size_t nmetrics;
+
+	struct ssfx_file files[16];     /* artifact files (versions, ladders) */
+	size_t nfiles;
+	enum ssc_errc fetch_err;        /* every artifact file read fails with this */
+	char object_version[SSFX_MAX_STAGES][64]; /* fromObject answers per stage ("" = not found) */
 	struct ssfx_pods pods[8];
 	size_t npods;
 
@@ -389,6 +400,16 @@ static inline void ssfx_ledger(struct ssfx_world *w, const char *ns, const char 
 	w->ledger->status = status ? ssfx_yaml(status) : NULL;
 }
 
+/* A file @path of artifact "<ns>/<ea>" (any revision). */
+static inline void ssfx_file(struct ssfx_world *w, const char *key, const char *path, const char *text)
+{
+	struct ssfx_file *f = &w->files[w->nfiles++];
+
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	snprintf(f->text, sizeof(f->text), "%s", text);
+}
+
 /* ---- struct ssc_env ------------------------------------------------------ */
 
 static inline const struct obj *ssfx_env_get(void *ctx, const char *api_version, const char *kind, const char *ns,
@@ -622,6 +643,92 @@ static inline int ssfx_env_anchor_uid(void *ctx, const char *api_version, const 
 	return -1;
 }
 
+static inline int ssfx_env_artifact_file(void *ctx, const struct ssc_resolved *ra, const char *path, int64_t at_ms,
+					 char **content, int64_t *duration_ms, struct ssc_err *err)
+{
+	struct ssfx_world *w = ctx;
+
+	*duration_ms = 0;
+	*content = NULL;
+	if (w->fetch_err) {
+		ssc_err_set(err, w->fetch_err, "GET %s: 503 Service Unavailable", ra->url ? ra->url : "");
+		return -1;
+	}
+	for (size_t i = 0; i < w->nfiles; i++)
+		if (!strcmp(w->files[i].key, ra->key) && !strcmp(w->files[i].path, path)) {
+			*content = xstrdup(w->files[i].text);
+			return 0;
+		}
+	ssc_err_set(err, SSC_ERR_NOT_FOUND, "%s: no such file", path);
+	return -1;
+}
+
+static inline size_t ssfx_env_ladder_files(void *ctx, const struct ssc_resolved *ra, const char *path, int64_t at_ms,
+					   char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err)
+{
+	struct ssfx_world *w = ctx;
+	const char *dir = path;
+	size_t n = 0, dl;
+
+	*duration_ms = 0;
+	*paths = NULL;
+	*contents = NULL;
+	if (w->fetch_err) {
+		ssc_err_set(err, w->fetch_err, "GET %s: 503 Service Unavailable", ra->url ? ra->url : "");
+		return 0;
+	}
+	if (!strncmp(dir, "./", 2))
+		dir += 2;
+	dl = strlen(dir);
+	for (size_t i = 0; i < w->nfiles; i++) {
+		if (strcmp(w->files[i].key, ra->key) || strncmp(w->files[i].path, dir, dl))
+			continue;
+		*paths = xreallocarray(*paths, n + 1, sizeof(**paths));
+		*contents = xreallocarray(*contents, n + 1, sizeof(**contents));
+		(*paths)[n] = xstrdup(w->files[i].path);
+		(*contents)[n++] = xstrdup(w->files[i].text);
+	}
+	return n;
+}
+
+static inline int ssfx_env_object_version(void *ctx, size_t stage, const struct ssc_resolved *ra, const char *kind,
+					  const char *name, const char *api_version, const char *field_path,
+					  int64_t at_ms, char **version, bool *transient, int64_t *duration_ms,
+					  struct ssc_err *err)
+{
+	struct ssfx_world *w = ctx;
+
+	*duration_ms = 0;
+	*transient = false;
+	*version = NULL;
+	if (!w->object_version[stage][0]) {
+		ssc_err_set(err, SSC_ERR, "version object %s \"%s\" not found in stage manifests", kind, name);
+		return -1;
+	}
+	*version = xstrdup(w->object_version[stage]);
+	return 0;
+}
+
+static inline int ssfx_env_parse_ladder_file(void *ctx, const char *path, const char *text, struct val **out,
+					     char *err, size_t errlen)
+{
+	struct yl_stream st;
+	struct diag d;
+
+	*out = NULL;
+	diag_init(&d);
+	if (yl_load_string(path, text, strlen(text), &st, &d) != 0) {
+		snprintf(err, errlen, "yaml: could not parse %s", path);
+		diag_release(&d);
+		return -1;
+	}
+	if (st.n > 0 && st.docs[0].root)
+		*out = val_copy(st.docs[0].root);
+	yl_stream_release(&st);
+	diag_release(&d);
+	return 0;
+}
+
 static inline struct ssc_env ssfx_env(struct ssfx_world *w)
 {
 	struct ssc_env e;
@@ -641,6 +748,10 @@ static inline struct ssc_env ssfx_env(struct ssfx_world *w)
 	e.inventory_has = ssfx_env_inventory_has;
 	e.ledger = ssfx_env_ledger;
 	e.anchor_uid = ssfx_env_anchor_uid;
+	e.artifact_file = ssfx_env_artifact_file;
+	e.ladder_files = ssfx_env_ladder_files;
+	e.object_version = ssfx_env_object_version;
+	e.parse_ladder_file = ssfx_env_parse_ladder_file;
 	return e;
 }
 
