@@ -4,110 +4,19 @@
 #include "engine/stageset_promotion.h"
 
 #include <assert.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/stageset_budget.h"
+#include "engine/stageset_windows.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
 
 static const char *or_empty(const char *s)
 {
 	return s ? s : "";
-}
-
-/* ---- Go's strconv.FormatFloat(v, 'f', -1, 64) ------------------------------ */
-
-/* Parses "<digits>e<exp>" back and says whether it is @v. */
-static bool round_trips(uint64_t digits, int exp10, double v)
-{
-	char buf[48];
-	snprintf(buf, sizeof(buf), "%llue%d", (unsigned long long)digits, exp10);
-	return strtod(buf, NULL) == v;
-}
-
-/*
- * The shortest decimal digits that read back as |@v| (@v finite, non-zero),
- * as Go's shortest formatting picks them: the fewest digits, and among those
- * the closest to the value.  *@digits holds them as an integer without
- * trailing zeros; the value is digits * 10^*@exp10.
- */
-static void shortest_digits(double v, uint64_t *digits, int *exp10)
-{
-	double a = fabs(v);
-
-	for (int prec = 1; prec <= 17; prec++) {
-		char buf[48], *e;
-		uint64_t d = 0;
-		int x;
-
-		/* The correctly rounded prec-digit decimal: d.ddd e x. */
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, a);
-		e = strchr(buf, 'e');
-		for (const char *c = buf; c < e; c++)
-			if (*c >= '0' && *c <= '9')
-				d = d * 10 + (uint64_t)(*c - '0');
-		x = atoi(e + 1) - (prec - 1);
-		/*
-		 * The nearest prec-digit decimal can miss the rounding interval on
-		 * its narrow side (at a power of two) while a neighbour one unit
-		 * away lies on the wide side: try it, then its neighbours.
-		 */
-		uint64_t cand[3] = { d, d + 1, d - 1 };
-		for (int k = 0; k < 3; k++) {
-			if (cand[k] == 0 || !round_trips(cand[k], x, a))
-				continue;
-			d = cand[k];
-			while (d % 10 == 0) {
-				d /= 10;
-				x++;
-			}
-			*digits = d;
-			*exp10 = x;
-			return;
-		}
-	}
-	/* %.16e always reads back (17 significant digits): not reached. */
-	*digits = 0;
-	*exp10 = 0;
-}
-
-/* strconv.FormatFloat(@v, 'f', -1, 64): a new string ("0.05", "-0.01", "12", "1e+21" never). */
-static char *format_float_f(double v)
-{
-	char digs[24], out[400];
-	uint64_t d;
-	int x, nd, dp;
-	size_t o = 0;
-
-	if (isnan(v))
-		return xstrdup("NaN");
-	if (isinf(v))
-		return xstrdup(v > 0 ? "+Inf" : "-Inf");
-	if (v == 0)
-		return xstrdup(signbit(v) ? "-0" : "0");
-	shortest_digits(v, &d, &x);
-	nd = snprintf(digs, sizeof(digs), "%llu", (unsigned long long)d);
-	dp = nd + x; /* position of the decimal point after the first dp digits */
-	if (v < 0)
-		out[o++] = '-';
-	if (dp <= 0) {
-		out[o++] = '0';
-	} else {
-		for (int i = 0; i < dp; i++)
-			out[o++] = i < nd ? digs[i] : '0';
-	}
-	if (nd > dp) {
-		out[o++] = '.';
-		for (int i = dp; i < 0; i++)
-			out[o++] = '0';
-		for (int i = dp > 0 ? dp : 0; i < nd; i++)
-			out[o++] = digs[i];
-	}
-	out[o] = '\0';
-	return xstrdup(out);
 }
 
 /* ---- the promote annotation ------------------------------------------------ */
@@ -196,10 +105,10 @@ void pr_evaluate_promotion_analysis(const struct ssc_env *env, struct ssc_clock 
 			out->source_err = true;
 			all_ok = false;
 		} else {
-			char terr[THR_ERRLEN];
+			char terr[THR_ERRLEN], num[400];
 			bool ok = false;
 
-			cr->value = format_float_f(value);
+			cr->value = xstrdup(eb_format_float(value, num, sizeof(num)));
 			if (thr_satisfied(c->threshold.min, c->threshold.max, value, &ok, terr, sizeof(terr)) !=
 			    THR_OK) {
 				/* A malformed threshold is a breach, so a bad rule never silently promotes. */
@@ -563,21 +472,6 @@ static struct sst_analysis_result *analysis_copy(const struct sst_analysis_resul
 	return d;
 }
 
-/* windows.go requeueForWindow for a set deadline: clamped to [5 s, 1 h]. */
-static int64_t requeue_for_window(int64_t next_ms, int64_t now_ms, int64_t fallback_ms)
-{
-	int64_t d;
-
-	if (next_ms == SST_NO_TIME)
-		return fallback_ms;
-	d = next_ms - now_ms;
-	if (d < 5000)
-		return 5000;
-	if (d > 3600000)
-		return 3600000;
-	return d;
-}
-
 static void decide(struct pr_decision *out, bool promoted, struct sst_promotion_state *state, int64_t requeue_ms,
 		   const char *handled, bool rollback)
 {
@@ -691,7 +585,7 @@ void pr_gate_promotion(const struct obj *ss, const struct sst_stage *stage, cons
 			s->soak_until_ms = soak_until;
 			s->analysis_failures = failures;
 			s->last_analysis = analysis_copy(result);
-			decide(out, false, s, requeue_for_window(soak_until, now_ms, retry_ms), handled, false);
+			decide(out, false, s, win_requeue_for_window(soak_until, now_ms, retry_ms), handled, false);
 			return;
 		}
 	}

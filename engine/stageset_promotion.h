@@ -264,10 +264,7 @@ struct pr_decision {
  *             copy of the prior one.
  * Errors: cannot fail; aborts on OOM.
  * Source: metio/stageset-controller@f2c7604 internal/controller/promotion.go
- *         gatePromotion; windows.go requeueForWindow (the soak requeue).
- * Deviations: 1. requeueForWindow is this module's own copy (the soak
- *         deadline clamped to [5 s, 1 h]) until engine/stageset_windows.h
- *         exports it.
+ *         gatePromotion (the soak requeue through win_requeue_for_window()).
  */
 void pr_gate_promotion(const struct obj *ss, const struct sst_stage *stage, const char *revision,
 		       const struct sst_stage_status *prior, int64_t now_ms,
