@@ -26,11 +26,11 @@
 #include "engine/stageset.h"
 #include "engine/stageset_actions.h"
 #include "engine/stageset_budget.h"
-#include "engine/stageset_controller_deps.h"
 #include "engine/stageset_migrations.h"
 #include "engine/stageset_promotion.h"
 #include "engine/stageset_resolve.h"
 #include "engine/stageset_rollback.h"
+#include "engine/stageset_validate.h"
 #include "engine/stageset_verify.h"
 #include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
@@ -2375,7 +2375,15 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	{
 		char *verr = NULL;
 
-		if (ssv_validate_spec(p->ss, spec, &verr) != 0) {
+		rc = ssv_validate_spec(p->ss, spec, p->env, p->clk.now_ms, &verr);
+		if (rc == SSV_EPANIC) {
+			/* upstream panics inside window.Validate; controller-runtime recovers it as the pass's error */
+			ret_error(r, LE_PLAIN, verr ? verr : "");
+			free(verr);
+			p->out->exit = SSC_EXIT_INVALID_SPEC;
+			return;
+		}
+		if (rc != SSV_OK) {
 			set_ready(p, "False", SSC_REASON_INVALID_SPEC, verr ? verr : "");
 			free(verr);
 			observe_generation(p);
