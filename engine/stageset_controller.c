@@ -1561,7 +1561,6 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		/* S-3 */
 		emit_version_skips(p, stage, &led, prior_revision, ra->revision);
 
-
 		/* S-4, S-5: the stage's own error budget gates entry of a new revision. */
 		if (stage->has_error_budget && !L->budget_override && !streq(prior_revision, ra->revision)) {
 			struct eb_stage_gate g;
@@ -2650,6 +2649,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		ret_after(r, ssc_steady_interval(spec, p->opt));
 		r->jitter = true;
 		p->out->exit = SSC_EXIT_SUCCEEDED;
+		p->out->stage = SIZE_MAX; /* also after the Q-30 fall-through */
 	}
 }
 

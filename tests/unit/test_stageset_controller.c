@@ -94,6 +94,7 @@ static void test_applies_producer_artifact(void)
 			   "kind: JsonnetSnippet, name: dashboards}}]}");
 	ssfx_drive(&w, ss, &r);
 	CU_ASSERT_EQUAL(r.exit, SSC_EXIT_SUCCEEDED);
+	CU_ASSERT_EQUAL(r.stage, SIZE_MAX);
 	CU_ASSERT_EQUAL(w.apply[0].calls, 1);
 	CU_ASSERT_STRING_EQUAL(ssfx_ready_reason(ss), SSC_REASON_READY);
 	CU_ASSERT_STRING_EQUAL(ssfx_ready_message(ss), "Applied and verified 1 stage(s)");
@@ -1014,6 +1015,7 @@ static void test_fail_stage_terminal_fetch_no_requeue(void)
 	ssfx_drive(&w, ss, &r);
 	CU_ASSERT_EQUAL(r.requeue, SSC_REQUEUE_NONE);
 	CU_ASSERT_EQUAL(r.exit, SSC_EXIT_STAGE_FAILURE);
+	CU_ASSERT_EQUAL(r.stage, 0);
 	CU_ASSERT_STRING_EQUAL(ssfx_ready_reason(ss), SSC_REASON_STAGE_FAILED);
 	CU_ASSERT_STRING_EQUAL(ssfx_status_str(ss, "stages.0.message"),
 			       "fetch artifact: tarball digest does not match the artifact digest");
