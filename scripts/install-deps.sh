@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages magos-sim builds against: libyaml, jansson, GSL,
-# CUnit and pkg-config.  Idempotent: packages already present are left alone
+# CUnit and pkg-config; and tzdata, the IANA time zones update windows are
+# evaluated in (sim/load/tzif reads /usr/share/zoneinfo).  Idempotent: packages already present are left alone
 # and nothing is fetched when all of them are installed.
 #
 # Optional groups, installed only when asked for:
@@ -8,7 +9,7 @@
 #                    screenshots of the HTML report; CI sets it)
 set -eu
 
-PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3"
+PACKAGES="libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3 tzdata"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).
 BROWSER_PACKAGES="chromium fonts-liberation"
