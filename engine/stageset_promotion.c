@@ -103,6 +103,7 @@ void pr_evaluate_promotion_analysis(const struct ssc_env *env, struct ssc_clock 
 			cr->value = xstrdup("");
 			cr->error = xstrdup(err.msg);
 			out->source_err = true;
+			out->metric_source_errors++;
 			all_ok = false;
 		} else {
 			char terr[THR_ERRLEN], num[400];

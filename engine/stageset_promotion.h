@@ -88,6 +88,7 @@ struct pr_analysis_verdict {
 	struct sst_analysis_result *result; /* new (release with pr_analysis_verdict_release) */
 	bool breached;                      /* some value was outside its threshold (or the threshold did not parse) */
 	bool source_err;                    /* some source could not be read */
+	int32_t metric_source_errors;       /* stageset_metric_source_errors_total increments of this evaluation (count) */
 };
 
 /*
@@ -101,11 +102,12 @@ struct pr_analysis_verdict {
  *         a value, {name, error: <query error>} for a query error (source_err),
  *         {name, value, error: `threshold min "x" is not a number: ...`} for a
  *         malformed threshold (breached); result->passed when every check is ok.
+ *         out->metric_source_errors counts the failed queries (upstream
+ *         increments stageset_metric_source_errors_total once for each; the
+ *         caller adds them to its own count).
  * Errors: cannot fail (a query error is an outcome); aborts on OOM.
  * Source: metio/stageset-controller@f2c7604 internal/controller/analysis.go
  *         evaluatePromotionAnalysis; internal/metricsource ThresholdSatisfied.
- * Deviations: stageset_metric_source_errors_total is not counted (metrics
- *         are not modelled).
  */
 void pr_evaluate_promotion_analysis(const struct ssc_env *env, struct ssc_clock *clk,
 				    const struct sst_stage *stage, struct pr_analysis_verdict *out);

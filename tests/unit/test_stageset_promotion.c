@@ -310,7 +310,7 @@ static struct sst_analysis_result fail_result = { SST_NO_TIME, false, NULL, 0 };
 static void test_analysis_passing_promotes(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict pass = { &pass_result, false, false };
+	struct pr_analysis_verdict pass = { &pass_result, false, false, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}]}}"), NULL, NOW, &pass, false, NULL, NULL, &d);
@@ -327,7 +327,7 @@ static void test_analysis_passing_promotes(void)
 static void test_analysis_breach_beyond_limit_blocks(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict breach = { &fail_result, true, false };
+	struct pr_analysis_verdict breach = { &fail_result, true, false, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}], interval: 2m}}"), NULL, NOW, &breach, false,
@@ -346,7 +346,7 @@ static void test_analysis_breach_within_limit_holds_analyzing(void)
 {
 	struct obj *ss = ss_with(NULL);
 	const struct sst_stage *st = stage_with("promotion: {analysis: {checks: [{name: err}], failureLimit: 2}}");
-	struct pr_analysis_verdict breach = { &fail_result, true, false };
+	struct pr_analysis_verdict breach = { &fail_result, true, false, 0 };
 	struct sst_promotion_state *ps = state(PR_PHASE_ANALYZING, SST_NO_TIME, SST_NO_TIME);
 	struct sst_stage_status prior;
 	struct pr_decision d;
@@ -370,7 +370,7 @@ static void test_analysis_breach_within_limit_holds_analyzing(void)
 static void test_analysis_rollback_signals_rollback(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict breach = { &fail_result, true, false };
+	struct pr_analysis_verdict breach = { &fail_result, true, false, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}], onFailure: Rollback}}"), NULL, NOW, &breach,
@@ -385,7 +385,7 @@ static void test_analysis_rollback_signals_rollback(void)
 static void test_analysis_dry_run_never_holds(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict breach = { &fail_result, true, false };
+	struct pr_analysis_verdict breach = { &fail_result, true, false, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}], dryRun: true}}"), NULL, NOW, &breach, false,
@@ -403,7 +403,7 @@ static void test_analysis_dry_run_never_holds(void)
 static void test_analysis_source_error_holds_by_default(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict src_err = { &fail_result, false, true };
+	struct pr_analysis_verdict src_err = { &fail_result, false, true, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}]}}"), NULL, NOW, &src_err, false, NULL, NULL,
@@ -418,7 +418,7 @@ static void test_analysis_source_error_holds_by_default(void)
 static void test_analysis_source_error_allow_promotes(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict src_err = { &fail_result, false, true };
+	struct pr_analysis_verdict src_err = { &fail_result, false, true, 0 };
 	struct pr_decision d;
 
 	gate(ss, stage_with("promotion: {analysis: {checks: [{name: err}], onSourceError: Allow}}"), NULL, NOW, &src_err,
@@ -433,7 +433,7 @@ static void test_analysis_source_error_allow_promotes(void)
 static void test_analysis_soak_holds_even_when_passing(void)
 {
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict pass = { &pass_result, false, false };
+	struct pr_analysis_verdict pass = { &pass_result, false, false, 0 };
 	struct sst_stage_status prior = prior_at(REV, state(PR_PHASE_SOAKING, NOW - MIN, SST_NO_TIME));
 	struct pr_decision d;
 
@@ -495,7 +495,7 @@ static void test_soak_survives_analysis_block(void)
 {
 	int64_t t0 = NOW, deadline = NOW + 60 * MIN;
 	struct obj *ss = ss_with(NULL);
-	struct pr_analysis_verdict pass = { &pass_result, false, false };
+	struct pr_analysis_verdict pass = { &pass_result, false, false, 0 };
 	struct sst_promotion_state *ps = state(PR_PHASE_BLOCKED, t0 + 30 * MIN, deadline);
 	struct sst_stage_status prior;
 	struct pr_decision d;
@@ -871,6 +871,7 @@ static void test_evaluate_promotion_analysis(void)
 	CU_ASSERT_EQUAL(clk.now_ms, NOW + 6000);
 	CU_ASSERT(v.breached);
 	CU_ASSERT(v.source_err);
+	CU_ASSERT_EQUAL(v.metric_source_errors, 1);
 	CU_ASSERT_EQUAL(v.result->time_ms, NOW);
 	CU_ASSERT_FALSE(v.result->passed);
 	CU_ASSERT_EQUAL_FATAL(v.result->nchecks, 4);
@@ -897,6 +898,7 @@ static void test_evaluate_promotion_analysis(void)
 	CU_ASSERT(v.result->passed);
 	CU_ASSERT_FALSE(v.breached);
 	CU_ASSERT_FALSE(v.source_err);
+	CU_ASSERT_EQUAL(v.metric_source_errors, 0);
 	CU_ASSERT_STRING_EQUAL(v.result->checks[1].error, "");
 	pr_analysis_verdict_release(&v);
 	stage_done();
