@@ -58,25 +58,7 @@ static void free_strs(char **arr, size_t n)
 /* Go's strings.Join(list, ", "). */
 static char *join(char *const *list, size_t n)
 {
-	size_t len = 1;
-	char *out, *p;
-
-	for (size_t i = 0; i < n; i++)
-		len += strlen(list[i]) + 2;
-	out = p = xmalloc(len);
-	*p = '\0';
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(list[i]);
-
-		if (i > 0) {
-			memcpy(p, ", ", 2);
-			p += 2;
-		}
-		memcpy(p, list[i], l);
-		p += l;
-	}
-	*p = '\0';
-	return out;
+	return xstrjoin((const char *const *)list, n, ", ");
 }
 
 /* Floor to a whole second (toward the past), as a stored metav1.Time. */

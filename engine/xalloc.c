@@ -74,3 +74,25 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+char *xstrjoin(const char *const *v, size_t n, const char *sep)
+{
+	size_t nsep = strlen(sep), len = 1;
+	char *out, *p;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(v[i]) + (i ? nsep : 0);
+	out = p = xmalloc(len);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(v[i]);
+
+		if (i) {
+			memcpy(p, sep, nsep);
+			p += nsep;
+		}
+		memcpy(p, v[i], k);
+		p += k;
+	}
+	*p = '\0';
+	return out;
+}

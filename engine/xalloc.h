@@ -34,4 +34,11 @@ char *xstrndup(const char *s, size_t n);
  */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * xstrjoin() - the @n strings of @v joined with @sep between them (Go's
+ * strings.Join): "a, b, c"; "" for none.
+ * Returns: a new string; caller frees.  Aborts on OOM.  Cost: O(total length).
+ */
+char *xstrjoin(const char *const *v, size_t n, const char *sep);
+
 #endif

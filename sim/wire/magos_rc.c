@@ -105,23 +105,6 @@ static struct told *told_for(struct mrc *m, const char *ns, const char *name)
 	return t;
 }
 
-static char *join_names(char *const *names, size_t n)
-{
-	size_t len = 1;
-	char *s;
-
-	for (size_t i = 0; i < n; i++)
-		len += strlen(names[i]) + 2;
-	s = xmalloc(len);
-	s[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strcat(s, ", ");
-		strcat(s, names[i]);
-	}
-	return s;
-}
-
 /* Tell the hazard of this pass, if any, when it differs from the last one told. */
 static void tell_hazard(struct mrc *m, struct des *w, const char *ns, const char *name,
 			const struct mr_result *r)
@@ -146,7 +129,7 @@ static void tell_hazard(struct mrc *m, struct des *w, const char *ns, const char
 	case MR_OUT_LEVEL_PROGRESSING:
 		if (!r->noverlapping)
 			break;
-		names = join_names(r->overlapping, r->noverlapping);
+		names = xstrjoin((const char *const *)r->overlapping, r->noverlapping, ", ");
 		text = xasprintf("Rollout %s/%s: Workspace(s) %s belong to the current level "
 				 "[%s] and to another level (overlapping step selectors): they are "
 				 "granted in one pass and revoked in the next while pending",

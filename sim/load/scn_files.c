@@ -1,0 +1,263 @@
+/*
+ * The inputs of scn_load(): files and directories as given, and the files
+ * spec.include names (paths or glob(3) patterns relative to the scenario
+ * file's directory, read right after the scenario file).  Each file is
+ * parsed into YAML documents; the Scenario document is processed as soon as
+ * it is met (its includes say which files come next), the others wait for
+ * admission.  A file reached twice, by any name, is read once.
+ */
+#include "sim/load/scn_parse.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/xalloc.h"
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	if (name[0] == '/' || n == 0 || strcmp(dir, ".") == 0)
+		return xstrdup(name);
+	return xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name);
+}
+
+/* dir_of() - the directory part of @path ("." when there is none).  Returns new. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static bool has_yaml_ext(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static void load_file(struct loader *L, const char *path);
+static void load_includes(struct loader *L, const char *scn_file);
+
+static void push_doc(struct loader *L, struct val *root, const char *file)
+{
+	if (L->ndocs == L->capdocs) {
+		L->capdocs = L->capdocs ? 2 * L->capdocs : 16;
+		L->docs = xreallocarray(L->docs, L->capdocs, sizeof(*L->docs));
+	}
+	L->docs[L->ndocs++] = (struct pending_doc){ root, file };
+}
+
+static bool is_scenario_doc(const struct val *root)
+{
+	const char *av = val_str(val_map_get(root, "apiVersion"), NULL);
+	const char *kind = val_str(val_map_get(root, "kind"), NULL);
+
+	return (kind && strcmp(kind, SCN_KIND) == 0) ||
+	       (av && strncmp(av, "magos-sim/", strlen("magos-sim/")) == 0);
+}
+
+/* load_file() - reads @path (a regular file) unless it was read already. */
+static void load_file(struct loader *L, const char *path)
+{
+	struct scenario *s = L->s;
+	struct yl_stream *st;
+	struct file_id id = { 0 };
+	struct stat sb;
+	const char *file;
+	bool holds_scenario = false;
+	int rc;
+
+	if (stat(path, &sb) == 0) {
+		id = (struct file_id){ sb.st_dev, sb.st_ino, true };
+		for (size_t i = 0; i < s->nfiles; i++) {
+			if (L->ids[i].known && L->ids[i].dev == id.dev && L->ids[i].ino == id.ino)
+				return;
+		}
+	}
+	s->files = xreallocarray(s->files, s->nfiles + 1, sizeof(*s->files));
+	L->ids = xreallocarray(L->ids, s->nfiles + 1, sizeof(*L->ids));
+	s->files[s->nfiles] = xstrdup(path);
+	L->ids[s->nfiles] = id;
+	file = s->files[s->nfiles++];
+
+	if (L->nstreams == L->capstreams) {
+		L->capstreams = L->capstreams ? 2 * L->capstreams : 8;
+		L->streams = xreallocarray(L->streams, L->capstreams, sizeof(*L->streams));
+	}
+	st = &L->streams[L->nstreams++];
+	rc = yl_load_file(file, st, L->d);
+	if (rc != 0)
+		L->yaml_failed = true;
+	if (rc == 0 && st->n == 0)
+		diag_error(L->d, file, (struct val_mark){ 1, 1 },
+			   "no documents: the file is empty or holds only comments");
+	for (size_t i = 0; i < st->n; i++) {
+		struct val *root = st->docs[i].root;
+
+		if (root->type != VAL_MAP || !is_scenario_doc(root)) {
+			push_doc(L, root, file);
+			continue;
+		}
+		if (L->scn) {
+			diag_error(L->d, file, st->docs[i].mark,
+				   "a second Scenario document; the inputs may hold only one");
+			diag_note(L->d, s->scenario_file, L->scn_mark,
+				  "the first Scenario document is here");
+			continue;
+		}
+		L->scn = root;
+		L->scn_mark = st->docs[i].mark;
+		s->scenario_file = file;
+		s->has_scenario_doc = true;
+		holds_scenario = true;
+		scnp_process_scenario(L, root, file);
+	}
+	if (holds_scenario)
+		load_includes(L, file);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* load_sorted() - reads the @n files named in @v (freed here) in byte order of the names. */
+static void load_sorted(struct loader *L, char **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		load_file(L, v[i]);
+	scnp_free_strv(v, n);
+}
+
+/* load_dir() - reads the *.yaml / *.yml regular files of @dir, sorted by name. */
+static void load_dir(struct loader *L, const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (!dp) {
+		diag_error(L->d, dir, (struct val_mark){ 0, 0 }, "cannot read: %s", strerror(errno));
+		return;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		struct stat sb;
+		char *p;
+
+		if (de->d_name[0] == '.' || !has_yaml_ext(de->d_name))
+			continue;
+		p = join_path(dir, de->d_name);
+		if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+			free(p);
+			continue;
+		}
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = p;
+	}
+	closedir(dp);
+	if (n == 0) {
+		diag_error(L->d, dir, (struct val_mark){ 0, 0 },
+			   "no *.yaml or *.yml files in this directory");
+		return;
+	}
+	load_sorted(L, names, n);
+}
+
+void scnp_load_input(struct loader *L, const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) != 0) {
+		diag_error(L->d, path, (struct val_mark){ 0, 0 }, "cannot read: %s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(sb.st_mode))
+		load_dir(L, path);
+	else
+		load_file(L, path);
+}
+
+static bool has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* load_includes() - the files named by spec.include of the Scenario in @scn_file. */
+static void load_includes(struct loader *L, const char *scn_file)
+{
+	const struct val *inc = val_path(L->scn, "spec.include");
+	char *dir;
+
+	if (!inc || inc->type != VAL_LIST)
+		return;
+	dir = dir_of(scn_file);
+	for (size_t i = 0; i < inc->u.list.n; i++) {
+		const struct val *item = inc->u.list.items[i];
+		const char *pat = val_str(item, NULL);
+		char *full;
+
+		if (!pat || !pat[0])
+			continue; /* reported by the schema */
+		full = join_path(dir, pat);
+		if (!has_glob_chars(pat)) {
+			struct stat sb;
+
+			if (stat(full, &sb) != 0) {
+				diag_error(L->d, scn_file, item->mark,
+					   "spec.include[%zu]: cannot read \"%s\": %s", i, full,
+					   strerror(errno));
+				diag_note(L->d, scn_file, item->mark,
+					  "include paths are relative to the scenario file's "
+					  "directory");
+			} else if (S_ISDIR(sb.st_mode)) {
+				diag_error(L->d, scn_file, item->mark,
+					   "spec.include[%zu]: \"%s\" is a directory", i, full);
+				diag_note(L->d, scn_file, item->mark,
+					  "include its files with a pattern such as \"%s/*.yaml\"",
+					  pat);
+			} else {
+				load_file(L, full);
+			}
+		} else {
+			glob_t g;
+			size_t nfiles = 0;
+			int rc = glob(full, 0, NULL, &g);
+
+			if (rc == 0) {
+				char **v = xcalloc(g.gl_pathc ? g.gl_pathc : 1, sizeof(*v));
+
+				for (size_t j = 0; j < g.gl_pathc; j++) {
+					struct stat sb;
+
+					if (stat(g.gl_pathv[j], &sb) == 0 && S_ISREG(sb.st_mode))
+						v[nfiles++] = xstrdup(g.gl_pathv[j]);
+				}
+				globfree(&g);
+				load_sorted(L, v, nfiles);
+			}
+			if (nfiles == 0) {
+				diag_error(L->d, scn_file, item->mark,
+					   "spec.include[%zu]: pattern \"%s\" matches no file", i,
+					   full);
+				diag_note(L->d, scn_file, item->mark,
+					  "include paths are relative to the scenario file's "
+					  "directory");
+			}
+		}
+		free(full);
+	}
+	free(dir);
+}
