@@ -1171,8 +1171,7 @@ static void resolve(const struct sw_world *w, const struct obj_strmap *labels, c
 /* What a regress event does to the objects. */
 static enum scn_sw_effect scripted_effect(const struct scn_fevent *e)
 {
-	(void)e;
-	return SCN_SW_EFFECT_FAILED;
+	return e->effect;
 }
 
 /* The window of regress event @ev on @mb, if it reaches it. */
@@ -1788,7 +1787,7 @@ static const char *go_special(double v)
 /* Whether entry @x serves a query of @query at @address (NULL: an entry without address). */
 static bool serves(const struct scn_series *x, const char *query, const char *address)
 {
-	if (strcmp(x->query, query) != 0)
+	if (!x->query || strcmp(x->query, query) != 0)
 		return false;
 	if (!address)
 		return x->address == NULL;
@@ -1806,6 +1805,11 @@ int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *
 		group += serves(&series[i], query, address);
 	if (group == 0)
 		at = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (serves(&series[i], query, at) && scn_sw_in_windows(&series[i].unavailable, t_ms)) {
+			fmt_err(err, errlen, UNAVAILABLE ": source returned HTTP 503");
+			return -1;
+		}
 	for (size_t i = 0; i < n; i++) {
 		if (!serves(&series[i], query, at))
 			continue;
@@ -1830,6 +1834,53 @@ int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *
 	return 0;
 }
 
+/* The last field name of a jsonPath, for k8s's "<name> is not found". */
+static void last_field(const char *path, char *out, size_t len);
+
+/* Whether entry @x serves a webhook source at @url with @json_path. */
+static bool serves_hook(const struct scn_series *x, const char *url, const char *json_path)
+{
+	return x->url && strcmp(x->url, url) == 0 && (!x->json_path || strcmp(x->json_path, json_path) == 0);
+}
+
+int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url, const char *json_path,
+		      int64_t t_ms, double *value, char *err, size_t errlen)
+{
+	size_t values = 0;
+	double v = 0, x;
+	char *jq = lbl_go_quote(json_path);
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (serves_hook(&series[i], url, json_path) && scn_sw_in_windows(&series[i].unavailable, t_ms)) {
+			fmt_err(err, errlen, UNAVAILABLE ": source returned HTTP 503");
+			goto out_free_quote;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (serves_hook(&series[i], url, json_path) &&
+		    ps_sample(&series[i].series, series[i].interval_ms, t_ms, &x) == 1 && values++ == 0)
+			v = x;
+	if (values == 0) {
+		char field[128];
+
+		last_field(json_path, field, sizeof(field));
+		fmt_err(err, errlen, UNAVAILABLE ": jsonPath %s matched nothing: %s is not found", jq, field);
+	} else if (values > 1) {
+		fmt_err(err, errlen,
+			UNAVAILABLE ": jsonPath %s resolved to %zu values, want exactly 1 (it must select a single "
+				    "scalar)",
+			jq, values);
+	} else if (isnan(v) || isinf(v)) {
+		fmt_err(err, errlen, UNAVAILABLE ": value is %s", go_special(v));
+	} else {
+		*value = v;
+		rc = 0;
+	}
+out_free_quote:
+	free(jq);
+	return rc;
+}
+
 int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int64_t t_ms, double *value,
 	     int64_t *duration_ms, struct ssc_err *err)
 {
@@ -1844,12 +1895,10 @@ int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int6
 		return -1;
 	}
 	if (src->has_webhook) {
-		char *jq = lbl_go_quote(nz(src->json_path));
-
+		if (sw_metric_webhook(w->s.series, w->s.nseries, nz(src->url), nz(src->json_path), t_ms, value,
+				      err->msg, sizeof(err->msg)) == 0)
+			return 0;
 		err->code = SSC_ERR;
-		snprintf(err->msg, sizeof(err->msg), UNAVAILABLE ": jsonPath %s resolved to 0 values, want exactly 1 "
-			 "(it must select a single scalar)", jq);
-		free(jq);
 		return -1;
 	}
 	set_err(err, SSC_ERR, "metric source has no provider");

@@ -316,11 +316,26 @@ int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int6
  * (5-minute lookback); exactly one sample is the value, otherwise
  * "metric source unavailable: query returned <n> samples, want exactly 1
  * (the query must reduce to a single scalar)"; NaN/Inf are refused as
- * upstream refuses them.  @address may be NULL.
+ * upstream refuses them; in an entry's `unavailable` window "source
+ * returned HTTP 503".  @address may be NULL.
  * Returns: 0 and *@value, or -1 with @err (size @errlen) filled.
  */
 int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *query, const char *address,
 			 int64_t t_ms, double *value, char *err, size_t errlen);
+
+/*
+ * sw_metric_webhook() - what the querier reads from a webhook source at
+ * @url with @json_path: the spec.metrics entries with this url (and this
+ * jsonPath, or none) are the values the path selects at @t_ms; exactly one
+ * is the value, none "jsonPath \"<p>\" matched nothing: <field> is not
+ * found", several "jsonPath \"<p>\" resolved to <n> values, want exactly 1
+ * (it must select a single scalar)", NaN/Inf "value is NaN" (all prefixed
+ * "metric source unavailable: ").  In an entry's `unavailable` window:
+ * "source returned HTTP 503".
+ * Returns: 0 and *@value, or -1 with @err.
+ */
+int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url, const char *json_path,
+		      int64_t t_ms, double *value, char *err, size_t errlen);
 
 /* sw_pod_restarts() - env pod_restarts over spec.models.pods ("list pods: ..." on a list error). */
 int sw_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_selector *sel, int64_t t_ms,

@@ -1170,6 +1170,399 @@ static void test_anchors(void)
 	end();
 }
 
+/* ---- the scenario keys ---------------------------------------------------------- */
+
+#define HEAD "apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata:\n  name: t\n"
+
+/* Loads @text as s.yaml; the diagnostics into *@diags (new). */
+static int load(const char *text, struct scenario *s, char **diags)
+{
+	const char *path = "s.yaml";
+
+	fx_put("s.yaml", text);
+	return fx_scn_load(&path, 1, s, diags);
+}
+
+static void expect_load_errors(const char *text, const char *want)
+{
+	struct scenario s;
+	char *got;
+
+	CU_ASSERT_EQUAL(load(text, &s, &got), -1);
+	fx_same_text(got, want);
+	free(got);
+	scn_release(&s);
+}
+
+static void test_keys_read(void)
+{
+	struct scenario s;
+	char *diags;
+	const struct scn_sw_config *c;
+	const struct scn_sw_rule *r;
+
+	fx_tmp_enter("test_stageset_world");
+	CU_ASSERT_EQUAL_FATAL(
+		load(HEAD "spec:\n"
+			  "  models:\n"
+			  "    stagesets:\n"
+			  "      apply:\n"
+			  "        duration: 3s\n"
+			  "        failure: {probability: 0.25, op: fetch, class: terminalFetch, during: [{from: 1h, "
+			  "until: 2h}, {from: 10m}], message: digest mismatch}\n"
+			  "      readiness: {delay: {uniform: {min: 1m, max: 3m}}, failedProbability: 0.1, "
+			  "neverProbability: 0.05}\n"
+			  "      readyExprs: {delay: 20s}\n"
+			  "      regression: {probability: 0.5, effect: NotReady, versions: [\"4.6\"]}\n"
+			  "      actions:\n"
+			  "        - {name: notify, phase: post, duration: 5s, failure: {class: noRetry}}\n"
+			  "        - {phase: migration, failure: {probability: 0.1, class: forbidden, message: "
+			  "nope}}\n"
+			  "      restore: {duration: 4s, outcome: previousRevisionUnavailable, message: gone}\n"
+			  "      anchors:\n"
+			  "        - {kind: ConfigMap, name: schema, goneAt: 2h, recreatedAt: 3h, unreadable: [{from: "
+			  "5h, until: 6h}]}\n"
+			  "      pods:\n"
+			  "        - namespace: shop\n"
+			  "          labels: {app: api}\n"
+			  "          restarts: [{at: 1h, total: 2}, {at: 2h, total: 5}]\n"
+			  "          warnings: [{at: 1h, until: 2h, reason: BackOff, count: 3}, {at: 3h, reason: "
+			  "Unhealthy}]\n"
+			  "      podListErrors:\n"
+			  "        - {namespace: shop, list: events, from: 4h, until: 5h, class: forbidden}\n"
+			  "        - {from: 6h}\n"
+			  "      rules:\n"
+			  "        - selector: {matchLabels: {ring: \"0\"}}\n"
+			  "          stage: db\n"
+			  "          adoption: {duration: 7m, failureProbability: 0.3}\n"
+			  "          apply: {failure: {op: build}}\n"
+			  "    sources:\n"
+			  "      - kind: GitRepository\n"
+			  "        namespace: shop\n"
+			  "        initialVersion: 4.5.0\n"
+			  "        fetchDuration: 2s\n"
+			  "        notReady: [{from: 1h, until: 2h}]\n"
+			  "        versionEmpty: [{from: 3h, until: 4h}]\n"
+			  "        files: {z.yaml: \"- {name: b, to: 2.0.0}\", a.yaml: \"- {name: a, to: 1.1.0}\"}\n",
+		     &s, &diags),
+		0);
+	CU_ASSERT_STRING_EQUAL(diags, "");
+	free(diags);
+	c = &s.models.world;
+	CU_ASSERT_EQUAL(c->top.apply.duration.u.constant.value, 3000);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.apply.failure.probability, 0.25, 1e-12);
+	CU_ASSERT_EQUAL(c->top.apply.failure.op, SCN_SW_OP_FETCH);
+	CU_ASSERT_EQUAL(c->top.apply.failure.cls, SSC_ERR_TERMINAL_FETCH);
+	CU_ASSERT_STRING_EQUAL(c->top.apply.failure.message, "digest mismatch");
+	CU_ASSERT_EQUAL_FATAL(c->top.apply.failure.during.n, 2);
+	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[0].from_ms, 10 * MIN); /* sorted by from */
+	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[0].until_ms, INT64_MAX);
+	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[1].until_ms, 2 * HOUR);
+	CU_ASSERT_EQUAL(c->top.readiness.delay.kind, DIST_UNIFORM);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.readiness.failed_probability, 0.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.readiness.never_probability, 0.05, 1e-12);
+	CU_ASSERT_EQUAL(c->top.exprs.delay.u.constant.value, 20000);
+	CU_ASSERT_EQUAL(c->top.regression.effect, SCN_SW_EFFECT_NOT_READY);
+	CU_ASSERT_TRUE(c->top.regression.has_versions);
+	CU_ASSERT_STRING_EQUAL(c->top.regression.versions[0], "4.6");
+	CU_ASSERT_EQUAL(c->top.regression.duration.u.constant.value, SCN_SW_DEFAULT_REGRESSION_MS);
+	CU_ASSERT_EQUAL_FATAL(c->top.nactions, 2);
+	CU_ASSERT_STRING_EQUAL(c->top.actions[0].name, "notify");
+	CU_ASSERT_STRING_EQUAL(c->top.actions[0].phase, "post");
+	CU_ASSERT_DOUBLE_EQUAL(c->top.actions[0].failure.probability, 1, 1e-12); /* a failure map: 1 */
+	CU_ASSERT_EQUAL(c->top.actions[0].failure.cls, SSC_ERR_NO_RETRY);
+	CU_ASSERT_PTR_NULL(c->top.actions[1].name);
+	CU_ASSERT_EQUAL(c->top.actions[1].failure.cls, SSC_ERR_FORBIDDEN);
+	CU_ASSERT_FALSE(c->top.actions[1].has_duration);
+	CU_ASSERT_EQUAL(c->top.restore.outcome, SCN_SW_PREVIOUS_UNAVAILABLE);
+	CU_ASSERT_STRING_EQUAL(c->top.restore.message, "gone");
+	CU_ASSERT_EQUAL_FATAL(c->nanchors, 1);
+	CU_ASSERT_EQUAL(c->anchors[0].gone_ms, 2 * HOUR);
+	CU_ASSERT_EQUAL(c->anchors[0].recreated_ms, 3 * HOUR);
+	CU_ASSERT_PTR_NULL(c->anchors[0].ns);
+	CU_ASSERT_EQUAL_FATAL(c->npods, 1);
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&c->pods[0].labels, "app"), "api");
+	CU_ASSERT_EQUAL(c->pods[0].restarts[1].total, 5);
+	CU_ASSERT_EQUAL(c->pods[0].warnings[1].count, 1);
+	CU_ASSERT_EQUAL(c->pods[0].warnings[1].until_ms, INT64_MAX);
+	CU_ASSERT_EQUAL_FATAL(c->nlist_errors, 2);
+	CU_ASSERT(!c->list_errors[0].pods && c->list_errors[0].events && c->list_errors[0].cls == SSC_ERR_FORBIDDEN);
+	CU_ASSERT(c->list_errors[1].pods && c->list_errors[1].events && c->list_errors[1].cls == SSC_ERR);
+	CU_ASSERT_EQUAL_FATAL(c->nrules, 1);
+	r = &c->rules[0];
+	CU_ASSERT_STRING_EQUAL(r->stage, "db");
+	CU_ASSERT_TRUE(r->b.readiness.has_delay); /* adoption.duration is readiness.delay */
+	CU_ASSERT_EQUAL(r->b.readiness.delay.u.constant.value, 7 * MIN);
+	CU_ASSERT_DOUBLE_EQUAL(r->b.readiness.failed_probability, 0.3, 1e-12);
+	CU_ASSERT_FALSE(r->b.readiness.has_never);
+	CU_ASSERT_EQUAL(r->b.apply.failure.op, SCN_SW_OP_BUILD);
+	CU_ASSERT_FALSE(r->b.apply.has_duration);
+	CU_ASSERT_FALSE(r->b.regression.has_probability);
+	/* the member model still reads its keys */
+	CU_ASSERT_TRUE(s.models.stagesets.rules[0].adoption.has_duration);
+	CU_ASSERT_EQUAL_FATAL(c->nsources, 1);
+	CU_ASSERT_STRING_EQUAL(c->sources[0].initial_version, "4.5.0");
+	CU_ASSERT_EQUAL(c->sources[0].fetch_duration.u.constant.value, 2000);
+	CU_ASSERT(c->sources[0].has_not_ready && !c->sources[0].has_missing);
+	CU_ASSERT_EQUAL_FATAL(c->sources[0].nfiles, 2);
+	CU_ASSERT_STRING_EQUAL(c->sources[0].paths[0], "a.yaml");
+	CU_ASSERT_STRING_EQUAL(c->sources[0].texts[1], "- {name: b, to: 2.0.0}");
+	scn_release(&s);
+	fx_tmp_leave();
+}
+
+static void test_keys_defaults_and_old_keys(void)
+{
+	struct scenario s;
+	char *diags;
+	const struct scn_sw_config *c;
+
+	fx_tmp_enter("test_stageset_world");
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "spec:\n  models:\n    stagesets:\n      adoption: {duration: 5m, "
+				       "failureProbability: 0.02}\n      regression: {probability: 0.1, after: 10m}\n",
+				   &s, &diags),
+			      0);
+	free(diags);
+	c = &s.models.world;
+	CU_ASSERT_EQUAL(c->top.readiness.delay.u.constant.value, 5 * MIN);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.readiness.failed_probability, 0.02, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.regression.probability, 0.1, 1e-12);
+	CU_ASSERT_EQUAL(c->top.regression.after.u.constant.value, 10 * MIN);
+	CU_ASSERT_EQUAL(c->top.regression.effect, SCN_SW_EFFECT_FAILED);
+	CU_ASSERT_EQUAL(c->top.apply.duration.u.constant.value, SCN_SW_DEFAULT_APPLY_MS);
+	CU_ASSERT_DOUBLE_EQUAL(c->top.apply.failure.probability, 0, 1e-12);
+	CU_ASSERT_EQUAL(c->top.restore.outcome, SCN_SW_RESTORED);
+	CU_ASSERT_FALSE(c->top.has_actions);
+	scn_release(&s);
+
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "spec: {}\n", &s, &diags), 0);
+	free(diags);
+	c = &s.models.world;
+	CU_ASSERT_EQUAL(c->top.readiness.delay.u.constant.value, SCN_SW_DEFAULT_READY_MS);
+	CU_ASSERT_EQUAL(c->top.exprs.delay.u.constant.value, SCN_SW_DEFAULT_EXPRS_MS);
+	CU_ASSERT_EQUAL(c->nrules + c->nsources + c->npods + c->nanchors, 0);
+	scn_release(&s);
+	fx_tmp_leave();
+}
+
+static void test_keys_errors(void)
+{
+	fx_tmp_enter("test_stageset_world");
+	expect_load_errors(
+		HEAD "spec:\n"
+		     "  models:\n"
+		     "    stagesets:\n"
+		     "      adoption: {duration: 5m}\n"
+		     "      readiness: {delay: 2m, failedProbability: 2}\n"
+		     "      apply: {failure: {op: build, class: terminalFetch}}\n"
+		     "      restore: {message: gone}\n"
+		     "      actions: [{phase: later}]\n"
+		     "      anchors: [{kind: ConfigMap, name: x, recreatedAt: 1h}]\n"
+		     "      pods: [{labels: {}, restarts: [{at: 2h, total: 1}, {at: 1h, total: 2}]}]\n"
+		     "      podListErrors: [{from: 2h, until: 1h, class: sometimes}]\n"
+		     "    sources: [{kind: HelmRepository, missing: [{from: 1h, until: 1h}]}]\n",
+		"s.yaml:9:49: error: spec.models.stagesets.readiness.failedProbability: Invalid value: 2: "
+		"spec.models.stagesets.readiness.failedProbability in body should be less than or equal to 1\n"
+		"s.yaml:9:49: note: a probability is a ratio from 0 to 1: write 0.05 for 5%\n"
+		"s.yaml:10:43: error: spec.models.stagesets.apply.failure: Invalid value: \"terminalFetch\": only a "
+		"fetch failure is terminal (op: fetch)\n"
+		"s.yaml:11:17: error: spec.models.stagesets.restore: Invalid value: \"object\": message words an "
+		"outcome: give the outcome too\n"
+		"s.yaml:12:25: error: spec.models.stagesets.actions[0].phase: Unsupported value: \"later\": "
+		"supported values: \"pre\", \"post\", \"onFailure\", \"onRollback\", \"migration\"\n"
+		"s.yaml:13:57: error: spec.models.stagesets.anchors[0]: Invalid value: \"object\": recreatedAt needs "
+		"goneAt (a witness is recreated after it is gone)\n"
+		"s.yaml:14:23: error: spec.models.stagesets.pods[0]: Invalid value: \"object\": labels must not be "
+		"empty (a gate's selector is never empty)\n"
+		"s.yaml:14:58: error: spec.models.stagesets.pods[0]: Invalid value: \"object\": restarts[1].at must "
+		"be later than restarts[0].at\n"
+		"s.yaml:15:52: error: spec.models.stagesets.podListErrors[0].class: Unsupported value: "
+		"\"sometimes\": supported values: \"transient\", \"forbidden\"\n"
+		"s.yaml:16:22: error: spec.models.sources[0].kind: Unsupported value: \"HelmRepository\": "
+		"supported values: \"ExternalArtifact\", \"GitRepository\", \"OCIRepository\", \"Bucket\"\n"
+		"s.yaml:16:66: error: spec.models.sources[0].missing[0]: Invalid value: \"object\": until must be "
+		"later than from\n"
+		"s.yaml:8:18: error: spec.models.stagesets: Invalid value: \"object\": adoption.duration and "
+		"readiness.delay are one setting; give readiness.delay only");
+	fx_tmp_leave();
+}
+
+static void test_keys_world_mode(void)
+{
+	struct scenario s;
+	char *diags;
+	const char *ss = "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\nmetadata: {name: shop, namespace: t1}\n"
+			 "spec:\n  stages:\n    - {name: app, sourceRef: {kind: GitRepository, name: web}}\n"
+			 "    - {name: db, sourceRef: {kind: GitRepository, name: web}}\n"
+			 "    - {name: job, sourceRef: {apiVersion: ci.example.com/v1, kind: Pipeline, name: build}}\n";
+
+	fx_tmp_enter("test_stageset_world");
+	/* the member model reads a ladder, and no note: the runs use it */
+	CU_ASSERT_EQUAL(load(HEAD "spec:\n  models:\n    stagesets:\n      migrations: [{to: 2.0.0}]\n", &s, &diags),
+			0);
+	scn_release(&s);
+	free(diags);
+	{
+		char *text = xasprintf(HEAD "spec:\n  models:\n    stagesets:\n      migrations: [{to: 2.0.0}]\n"
+					    "      rules: [{selector: {}, migrations: []}]\n%s",
+				       ss);
+
+		CU_ASSERT_EQUAL(load(text, &s, &diags), 0);
+		fx_same_text(diags, "");
+		free(diags);
+		scn_release(&s);
+		scn_stageset_world = true;
+		CU_ASSERT_EQUAL(load(text, &s, &diags), -1);
+		fx_same_text(diags,
+			     "s.yaml:8:7: error: spec.models.stagesets: Forbidden: migrations are not a model any "
+			     "more: the StageSet controller runs each StageSet's own spec.migrations (or "
+			     "spec.migrationsSourceRef)\n"
+			     "s.yaml:8:7: note: move the ladder into the StageSets' spec.migrations, with its actions "
+			     "and down actions\n"
+			     "s.yaml:9:30: error: spec.models.stagesets.rules[0]: Forbidden: migrations are not a model "
+			     "any more: the StageSet controller runs each StageSet's own spec.migrations (or "
+			     "spec.migrationsSourceRef)\n"
+			     "s.yaml:9:30: note: move the ladder into the StageSets' spec.migrations, with its actions "
+			     "and down actions\n"
+			     "s.yaml:1:1: note: 2 sources the StageSets name are not in the inputs and are modelled: "
+			     "Ready, with a new revision at each publish that reaches a StageSet using them; "
+			     "spec.models.sources makes them missing, not Ready, Forbidden or unfetchable for a while");
+		free(diags);
+		scn_release(&s);
+		scn_stageset_world = SCN_STAGESET_WORLD_DEFAULT;
+		free(text);
+	}
+	fx_tmp_leave();
+}
+
+static void test_keys_metrics_and_regress(void)
+{
+	struct scenario s;
+	char *diags;
+	double v;
+	char err[256];
+
+	fx_tmp_enter("test_stageset_world");
+	CU_ASSERT_EQUAL_FATAL(
+		load(HEAD "spec:\n"
+			  "  metrics:\n"
+			  "    - {query: restarts, labels: {pod: a}, values: \"1x10\"}\n"
+			  "    - {query: restarts, labels: {pod: b}, values: \"2x10\", unavailable: [{from: 20m}]}\n"
+			  "    - {url: \"http://slo.example.com/budget\", jsonPath: \"{.remaining}\", values: \"0.4\"}\n"
+			  "  events:\n"
+			  "    - {at: 1h, regress: {namespace: t1, name: shop, for: 10m, effect: NotReady}}\n"
+			  "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\nmetadata: {name: shop, namespace: t1}\n"
+			  "spec:\n  stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]\n"
+			  "  errorBudget: {source: {prometheus: {address: \"http://p:9090\", query: restarts}}, "
+			  "freezeThreshold: \"0.1\"}\n",
+		     &s, &diags),
+		0);
+	fx_same_text(diags, ""); /* the StageSet's source reads both series: no warning */
+	free(diags);
+	CU_ASSERT_EQUAL_FATAL(s.nseries, 3);
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&s.series[1].labels, "pod"), "b");
+	CU_ASSERT_STRING_EQUAL(s.series[2].url, "http://slo.example.com/budget");
+	CU_ASSERT_PTR_NULL(s.series[2].query);
+	CU_ASSERT_EQUAL(s.fevents[0].effect, SCN_SW_EFFECT_NOT_READY);
+	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 0, &v, err, sizeof(err)), -1);
+	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: query returned 2 samples, want exactly 1 (the query "
+				    "must reduce to a single scalar)");
+	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 20 * MIN, &v, err, sizeof(err)),
+			-1);
+	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: source returned HTTP 503");
+	CU_ASSERT_EQUAL(sw_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}", 0, &v,
+					  err, sizeof(err)),
+			0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 0.4, 1e-12);
+	CU_ASSERT_EQUAL(sw_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}",
+					  10 * MIN, &v, err, sizeof(err)),
+			-1);
+	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: jsonPath \"{.remaining}\" matched nothing: remaining is "
+				    "not found");
+	scn_release(&s);
+
+	expect_load_errors(HEAD "spec:\n"
+				"  metrics:\n"
+				"    - {query: q, labels: {pod: a}, values: \"1\"}\n"
+				"    - {query: q, labels: {pod: a}, values: \"1\"}\n"
+				"    - {query: q, url: \"http://x\", values: \"1\"}\n"
+				"    - {url: \"http://x\", address: \"http://p\", values: \"1\"}\n"
+				"    - {query: r, jsonPath: \"{.a}\", values: \"1\"}\n"
+				"    - {url: \"http://y\", values: \"1\"}\n"
+				"    - {url: \"http://y\", values: \"2\"}\n",
+			   "s.yaml:9:18: error: spec.metrics[2]: Invalid value: \"object\": give 'query' (a Prometheus "
+			   "series) or 'url' (a webhook source's), not both\n"
+			   "s.yaml:10:25: error: spec.metrics[3]: Invalid value: \"object\": 'address' goes with "
+			   "'query'; a webhook entry is found by its 'url'\n"
+			   "s.yaml:11:18: error: spec.metrics[4]: Invalid value: \"object\": 'jsonPath' goes with "
+			   "'url'; a Prometheus entry is found by its 'query'\n"
+			   "s.yaml:8:15: error: spec.metrics[1].query: Duplicate value: \"q\"\n"
+			   "s.yaml:7:15: note: spec.metrics[0] gives a series for it already\n"
+			   "s.yaml:13:13: error: spec.metrics[6].url: Duplicate value: \"http://y\"\n"
+			   "s.yaml:12:13: note: spec.metrics[5] gives a series for it already\n"
+			   "s.yaml:7:15: warning: spec.metrics[0]: no FleetRollout gate reads this series\n"
+			   "s.yaml:8:15: warning: spec.metrics[1]: no FleetRollout gate reads this series\n"
+			   "s.yaml:9:15: warning: spec.metrics[2]: no FleetRollout gate reads this series\n"
+			   "s.yaml:11:15: warning: spec.metrics[4]: no FleetRollout gate reads this series");
+	fx_tmp_leave();
+}
+
+/* The world built from a loaded scenario answers with its settings. */
+static void test_world_from_scenario(void)
+{
+	struct scenario s;
+	char *diags;
+	struct sw_setup setup;
+	struct sw_world *w;
+	struct ss m;
+	struct ssc_err err;
+	const struct obj *o;
+	struct ssc_wait_outcome out;
+	struct ssc_apply_outcome ap;
+	struct ssc_resolved ra;
+
+	fx_tmp_enter("test_stageset_world");
+	CU_ASSERT_EQUAL_FATAL(load(HEAD "spec:\n"
+					"  models:\n"
+					"    stagesets: {readiness: {delay: 30s}}\n"
+					"    sources: [{name: web, notReady: [{from: 2h, until: 3h}]}]\n"
+					"  events:\n"
+					"    - {at: 1h, publish: {selector: {}, version: \"2.0.0\"}}\n"
+					"    - {at: 5h, regress: {namespace: t1, name: shop, for: 10m}}\n"
+					"---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+					"metadata: {name: shop, namespace: t1}\n"
+					"spec: {stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}\n",
+				   &s, &diags),
+			      0);
+	free(diags);
+	setup = (struct sw_setup){ &s.models.world, s.fevents, s.nfevents, s.series, s.nseries, s.seed, 0,
+				   s.start_unix_ms };
+	w = sw_new(&setup);
+	ss_init(&m, "t1", "shop", NULL, "{stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}");
+	sw_member_seen(w, &m.m, 0);
+	o = sw_source_get(w, "", "GitRepository", "t1", "web", 2 * HOUR, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.status"), ""), "False");
+	o = sw_source_get(w, "", "GitRepository", "t1", "web", 3 * HOUR, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	memset(&ra, 0, sizeof(ra));
+	snprintf(ra.key, sizeof(ra.key), "t1/web");
+	ra.revision = val_str(val_path(o->status, "artifact.revision"), "");
+	ra.digest = val_str(val_path(o->status, "artifact.digest"), "");
+	ra.source = o;
+	CU_ASSERT_STRING_EQUAL(sw_revision_version(w, &ra), "2.0.0");
+	sw_apply_stage(w, &m.m, 0, &ra, 3 * HOUR, &ap);
+	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 3 * HOUR, &out);
+	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
+	CU_ASSERT_EQUAL(out.duration_ms, 32000); /* written at 1s, Current at 31s: the poll at 32s */
+	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 5 * HOUR, &out);
+	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
+	ss_release(&m);
+	sw_free(w);
+	scn_release(&s);
+	fx_tmp_leave();
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
@@ -1198,6 +1591,14 @@ void register_tests(void)
 		{ "metrics: a StageSet metric source", test_query },
 		{ "pods and events: totals over time, list errors", test_pods_and_events },
 		{ "anchors: exist, gone, recreated, unreadable", test_anchors },
+		{ "keys: every world key read", test_keys_read },
+		{ "keys: defaults, the member-model keys mapped", test_keys_defaults_and_old_keys },
+		{ "keys: errors with their positions", test_keys_errors },
+		{ "keys: the world's mode refuses stagesets.migrations and notes the modelled sources",
+		  test_keys_world_mode },
+		{ "keys: several series, webhook entries, unavailable windows, regress effect",
+		  test_keys_metrics_and_regress },
+		{ "world: built from a loaded scenario", test_world_from_scenario },
 		CU_TEST_INFO_NULL,
 	};
 
