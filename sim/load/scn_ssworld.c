@@ -392,7 +392,8 @@ static void check_windows_item(struct sch_ctx *c, const struct val *v, const cha
 	if (!from)
 		from = val_map_get(v, "at");
 	if (until && scnp_duration_ms(until) <= scnp_duration_ms(from))
-		sch_report(c, until->mark, path, "Invalid value: \"object\": until must be later than %s",
+		sch_report(c, until->mark, path,
+			   "Invalid value: \"object\": until must be later than %s",
 			   val_map_get(v, "from") ? "from" : "at");
 }
 
@@ -632,7 +633,8 @@ static void read_behaviour(const struct val *v, struct scn_sw_behaviour *b)
 	scnp_read_dist(ap, "duration", &b->apply.duration, &b->apply.has_duration);
 	read_failure(val_map_get(ap, "failure"), &b->apply.failure, &b->apply.has_failure, true);
 	scnp_read_dist(ad, "duration", &b->readiness.delay, &b->readiness.has_delay);
-	read_prob(ad, "failureProbability", &b->readiness.failed_probability, &b->readiness.has_failed);
+	read_prob(ad, "failureProbability", &b->readiness.failed_probability,
+		  &b->readiness.has_failed);
 	read_readiness(val_map_get(v, "readiness"), &b->readiness);
 	read_readiness(val_map_get(v, "readyExprs"), &b->exprs);
 	read_prob(reg, "probability", &b->regression.probability, &b->regression.has_probability);
@@ -770,10 +772,13 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 		read_windows(val_map_get(x, "notReady"), &s->not_ready, &s->has_not_ready);
 		read_windows(val_map_get(x, "forbidden"), &s->forbidden, &s->has_forbidden);
 		read_windows(val_map_get(x, "fetchErrors"), &s->fetch_errors, &s->has_fetch_errors);
-		read_windows(val_map_get(x, "versionMissing"), &s->version_missing, &s->has_version_missing);
-		read_windows(val_map_get(x, "versionEmpty"), &s->version_empty, &s->has_version_empty);
+		read_windows(val_map_get(x, "versionMissing"), &s->version_missing,
+			     &s->has_version_missing);
+		read_windows(val_map_get(x, "versionEmpty"), &s->version_empty,
+			     &s->has_version_empty);
 		if (files) {
-			char **pairs = xcalloc(files->u.map.n ? 2 * files->u.map.n : 1, sizeof(char *));
+			char **pairs = xcalloc(files->u.map.n ? 2 * files->u.map.n : 1,
+					       sizeof(char *));
 
 			s->has_files = true;
 			s->nfiles = files->u.map.n;
@@ -811,7 +816,8 @@ void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char 
 			const struct val *r = rules->u.list.items[i];
 			struct scn_sw_rule *sr = &c->rules[c->nrules++];
 
-			sr->selector_text = scnp_read_selector(val_map_get(r, "selector"), &sr->selector);
+			sr->selector_text = scnp_read_selector(val_map_get(r, "selector"),
+							       &sr->selector);
 			sr->stage = opt_str(r, "stage");
 			scn_sw_behaviour_release(&sr->b); /* zeroed: every field unset */
 			read_behaviour(r, &sr->b);
@@ -831,8 +837,8 @@ static bool direct_source_kind(const char *kind)
 }
 
 /* Whether the inputs hold the source @ref (of a StageSet in @owner_ns) names. */
-static bool held(const struct scenario *s, const struct val *ref, const char *owner_ns, const char **kind_out,
-		 const char **ns_out)
+static bool held(const struct scenario *s, const struct val *ref, const char *owner_ns,
+		 const char **kind_out, const char **ns_out)
 {
 	const char *kind = val_str(val_map_get(ref, "kind"), "");
 	const char *name = val_str(val_map_get(ref, "name"), "");
@@ -858,7 +864,8 @@ static bool held(const struct scenario *s, const struct val *ref, const char *ow
 }
 
 /* Counts the sources @o names that the inputs do not hold, new ones into @seen. */
-static void count_modelled(const struct scenario *s, const struct obj *o, struct strindex *seen, size_t *n)
+static void count_modelled(const struct scenario *s, const struct obj *o, struct strindex *seen,
+			   size_t *n)
 {
 	const struct val *stages = val_map_get(o->spec, "stages");
 	const struct val *refs[64];

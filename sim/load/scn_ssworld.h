@@ -35,14 +35,14 @@
 
 /* Defaults of the StageSet world; scenarios/README.md documents them. */
 #define SCN_SW_DEFAULT_APPLY_MS 1000          /* a stage's fetch → record inventory: constant 1s */
-#define SCN_SW_DEFAULT_READY_MS 120000        /* apply of a new revision → every object Current: 2m */
+#define SCN_SW_DEFAULT_READY_MS 120000        /* apply of a new revision → objects Current: 2m */
 #define SCN_SW_DEFAULT_EXPRS_MS 0             /* objects Current → ready-check expressions hold */
 #define SCN_SW_DEFAULT_ACTION_MS 1000         /* one attempt of an action: constant 1s */
 #define SCN_SW_DEFAULT_RESTORE_MS 1000        /* a rollback's re-apply of one stage: 1s */
 #define SCN_SW_DEFAULT_FETCH_MS 100           /* an artifact fetch (version file, ladder): 100ms */
 #define SCN_SW_DEFAULT_REGRESSION_MS 600000   /* a drawn regression lasts 10m */
 #define SCN_SW_DEFAULT_REGRESSION_AFTER_MS 0  /* ready → regression onset: 0s */
-#define SCN_SW_DEFAULT_INITIAL_VERSION "1.0.0" /* what a modelled source offers before any publish */
+#define SCN_SW_DEFAULT_INITIAL_VERSION "1.0.0" /* a modelled source's offer before any publish */
 
 /* A time window [from_ms, until_ms), ms since scenario start; from_ms < until_ms. */
 struct scn_sw_window {
@@ -87,7 +87,7 @@ struct scn_sw_failure {
 	char *message;               /* NULL: the default text of the call */
 };
 
-/* A stage's apply (fetch → decrypt → postBuild → build → image gate → conflict policy → apply → record). */
+/* A stage's apply (fetch → decrypt → postBuild → build → image gate → conflicts → apply → record). */
 struct scn_sw_apply {
 	bool has_duration;
 	struct dist duration;        /* ms per apply */
@@ -124,7 +124,7 @@ struct scn_sw_regression {
 	bool has_duration;
 	struct dist duration;        /* ms the fault lasts */
 	bool has_versions;
-	char **versions;             /* exact version texts that may regress; none given = every version */
+	char **versions;             /* exact version texts that may regress; unset: every version */
 	size_t nversions;
 	bool has_effect;
 	enum scn_sw_effect effect;
@@ -134,7 +134,7 @@ struct scn_sw_regression {
 struct scn_sw_action {
 	char *name;                  /* NULL: any action */
 	char *stage;                 /* NULL: any stage (onRollback actions have none) */
-	char *phase;                 /* NULL: any; "pre", "post", "onFailure", "onRollback", "migration" */
+	char *phase;                 /* NULL: any; pre, post, onFailure, onRollback, migration */
 	bool has_duration;
 	struct dist duration;        /* ms per attempt */
 	bool has_failure;
@@ -261,7 +261,7 @@ struct scn_sw_list_error {
 
 /* The StageSet world with every default filled in. */
 struct scn_sw_config {
-	struct scn_sw_behaviour top;  /* every has_* true but has_actions / regression.has_versions */
+	struct scn_sw_behaviour top;  /* has_* all true but has_actions, regression.has_versions */
 	struct scn_sw_rule *rules;    /* first match wins, field by field */
 	size_t nrules;
 	struct scn_sw_anchor *anchors;

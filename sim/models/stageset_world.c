@@ -153,7 +153,8 @@ static void uidgen(const char *a, const char *b, uint64_t salt, char *out)
 	char hex[33];
 
 	hexgen(a, b, salt, 32, hex);
-	snprintf(out, 37, "%.8s-%.4s-4%.3s-8%.3s-%.12s", hex, hex + 8, hex + 12, hex + 15, hex + 20);
+	snprintf(out, 37, "%.8s-%.4s-4%.3s-8%.3s-%.12s", hex, hex + 8, hex + 12, hex + 15,
+		 hex + 20);
 }
 
 /* "<a>/<b>" into @buf of @len bytes, or a new string when it does not fit (freed with drop_key()). */
@@ -248,7 +249,8 @@ static void seed_stream(const struct sw_world *w, const char *const *parts, size
 }
 
 /* A duration of @d, drawn from the stream of @parts unless @d is constant. */
-static int64_t draw_ms(const struct sw_world *w, const struct dist *d, const char *const *parts, size_t n)
+static int64_t draw_ms(const struct sw_world *w, const struct dist *d, const char *const *parts,
+		       size_t n)
 {
 	struct rng r = { 0, 1 };
 	gsl_rng g;
@@ -428,7 +430,8 @@ static const struct scn_sw_source *source_cfg(const struct sw_world *w, const st
 }
 
 /* Whether @t_ms lies in @src's windows of field @f. */
-static bool source_in(const struct sw_world *w, const struct source *src, enum sfield f, int64_t t_ms)
+static bool source_in(const struct sw_world *w, const struct source *src, enum sfield f,
+		      int64_t t_ms)
 {
 	const struct scn_sw_source *e = source_cfg(w, src, f);
 
@@ -488,8 +491,8 @@ static void revision_text(const struct sw_world *w, const struct source *src, si
 	drop_key(key, k);
 }
 
-static struct source *source_get(struct sw_world *w, const char *kind, const char *ns, const char *name,
-				 size_t *index)
+static struct source *source_get(struct sw_world *w, const char *kind, const char *ns,
+				 const char *name, size_t *index)
 {
 	struct source *src = source_find(w, kind, ns, name, index);
 	char buf[ID_STACK];
@@ -516,13 +519,15 @@ static struct source *source_get(struct sw_world *w, const char *kind, const cha
 	return src;
 }
 
-static void add_index(size_t **v, size_t *n, size_t x)
+/* Appends @x to the @n indices at *@v unless it is there.  Returns whether it was added. */
+static bool add_index(size_t **v, size_t *n, size_t x)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*v)[i] == x)
-			return;
+			return false;
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = x;
+	return true;
 }
 
 /* The source @ref of a StageSet in @owner_ns names, created when new; its index. */
@@ -566,15 +571,24 @@ static void invalidate_sources(struct sw_world *w, const struct member *mb)
 		w->src[mb->srcs[i]]->reach_ok = false;
 }
 
+static void reach_merge(const struct sw_world *w, struct source *src, const struct member *mb);
+
+/*
+ * Records that @mb (index @mi) references source @si.  The StageSet's own
+ * short list says whether it is new, so a source many StageSets share is
+ * not scanned on every call; a new reference adds its publishes to the
+ * source's revisions.
+ */
 static void link_source(struct sw_world *w, struct member *mb, size_t mi, size_t si)
 {
 	struct source *src = w->src[si];
-	size_t before = src->nrefs;
 
-	add_index(&mb->srcs, &mb->nsrcs, si);
-	add_index(&src->refs, &src->nrefs, mi);
-	if (src->nrefs != before)
-		src->reach_ok = false;
+	if (!add_index(&mb->srcs, &mb->nsrcs, si))
+		return;
+	src->refs = xreallocarray(src->refs, src->nrefs + 1, sizeof(*src->refs));
+	src->refs[src->nrefs++] = mi;
+	if (src->reach_ok)
+		reach_merge(w, src, mb);
 }
 
 static struct member *member_seen(struct sw_world *w, const struct sw_member *m, int64_t t_ms)
@@ -614,9 +628,11 @@ static struct member *member_seen(struct sw_world *w, const struct sw_member *m,
 	}
 	if (m->spec) {
 		for (size_t i = 0; i < m->spec->nstages; i++)
-			link_source(w, mb, mi, ref_source(w, &m->spec->stages[i].source_ref, m->ns));
+			link_source(w, mb, mi,
+				    ref_source(w, &m->spec->stages[i].source_ref, m->ns));
 		if (m->spec->has_migrations_source)
-			link_source(w, mb, mi, ref_source(w, &m->spec->migrations_source_ref, m->ns));
+			link_source(w, mb, mi,
+				    ref_source(w, &m->spec->migrations_source_ref, m->ns));
 	}
 	return mb;
 }
@@ -654,7 +670,8 @@ bool sw_publish_reaches(const struct sw_world *w, size_t event, const char *ns, 
 	return true;
 }
 
-const char *sw_offered_version(const struct sw_world *w, const char *ns, const char *name, int64_t t_ms)
+const char *sw_offered_version(const struct sw_world *w, const char *ns, const char *name,
+			       int64_t t_ms)
 {
 	const struct member *mb = member_find(w, ns, name);
 	const char *best = NULL;
@@ -705,8 +722,40 @@ static void reach_update(const struct sw_world *w, struct source *src)
 	src->reach_ok = true;
 }
 
+/* Adds the publishes that reach @mb to the (up to date) revisions of @src. */
+static void reach_merge(const struct sw_world *w, struct source *src, const struct member *mb)
+{
+	bool changed = false;
+
+	for (size_t ev = 0; ev < w->s.nfevents; ev++) {
+		int64_t at;
+		size_t i;
+
+		if (!reaches(w, ev, mb, &at))
+			continue;
+		for (i = 0; i < src->nreach && src->reach[i].ev != ev; i++)
+			;
+		if (i < src->nreach) {
+			if (at < src->reach[i].eff_ms) {
+				src->reach[i].eff_ms = at;
+				changed = true;
+			}
+			continue;
+		}
+		src->reach = xreallocarray(src->reach, src->nreach + 1, sizeof(*src->reach));
+		src->reach[src->nreach].eff_ms = at;
+		src->reach[src->nreach].ev = ev;
+		revision_text(w, src, ev, src->reach[src->nreach].revision);
+		src->nreach++;
+		changed = true;
+	}
+	if (changed)
+		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
+}
+
 /* The publish behind @src's revision at @t_ms (NONE: the initial revision), and since when. */
-static size_t revision_at(const struct sw_world *w, struct source *src, int64_t t_ms, int64_t *since_ms)
+static size_t revision_at(const struct sw_world *w, struct source *src, int64_t t_ms,
+			  int64_t *since_ms)
 {
 	size_t i;
 
@@ -738,7 +787,8 @@ static void put_str(struct val *m, const char *k, const char *v)
 	val_map_set(m, k, val_new_string(v));
 }
 
-static struct val *ready_condition(const char *status, const char *reason, const char *msg, const char *when)
+static struct val *ready_condition(const char *status, const char *reason, const char *msg,
+				   const char *when)
 {
 	struct val *c = val_new_map();
 
@@ -830,7 +880,8 @@ static const struct obj *source_object(const struct sw_world *w, struct source *
 	snprintf(url, sizeof(url),
 		 "http://source-controller.flux-system.svc.cluster.local./%s/%s/%s/%.12s.tar.gz",
 		 first_path_part(src->kind), src->ns, src->name, hex);
-	put_str(art, "path", url + strlen("http://source-controller.flux-system.svc.cluster.local./"));
+	put_str(art, "path",
+		url + strlen("http://source-controller.flux-system.svc.cluster.local./"));
 	put_str(art, "url", url);
 	put_str(art, "revision", rev);
 	{
@@ -859,8 +910,8 @@ static const struct obj *source_object(const struct sw_world *w, struct source *
 	return o;
 }
 
-static void forbidden_text(struct ssc_err *err, const char *verb, const char *resource, const char *group,
-			   const char *ns, const char *name)
+static void forbidden_text(struct ssc_err *err, const char *verb, const char *resource,
+			   const char *group, const char *ns, const char *name)
 {
 	err->code = SSC_ERR_FORBIDDEN;
 	if (name)
@@ -905,8 +956,8 @@ const struct obj *sw_source_get(struct sw_world *w, const char *api_version, con
 	return source_object(w, src, ev, since, !source_in(w, src, SF_NOT_READY, t_ms));
 }
 
-size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms, const struct obj *const **out,
-		      struct ssc_err *err)
+size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
+		      const struct obj *const **out, struct ssc_err *err)
 {
 	size_t n = 0;
 
@@ -921,7 +972,8 @@ size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms, const st
 		if (!src->back_kind || strcmp(src->ns, ns) != 0)
 			continue;
 		if (source_in(w, src, SF_FORBIDDEN, t_ms)) {
-			forbidden_text(err, "list", "externalartifacts", "source.toolkit.fluxcd.io", ns, NULL);
+			forbidden_text(err, "list", "externalartifacts", "source.toolkit.fluxcd.io",
+				       ns, NULL);
 			return 0;
 		}
 		if (source_in(w, src, SF_MISSING, t_ms))
@@ -931,7 +983,8 @@ size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms, const st
 			w->listed = xreallocarray(w->listed, w->caplisted, sizeof(*w->listed));
 		}
 		ev = revision_at(w, src, t_ms, &since);
-		w->listed[n++] = source_object(w, src, ev, since, !source_in(w, src, SF_NOT_READY, t_ms));
+		w->listed[n++] = source_object(w, src, ev, since,
+					       !source_in(w, src, SF_NOT_READY, t_ms));
 	}
 	*out = w->listed;
 	return n;
@@ -968,8 +1021,8 @@ const char *sw_revision_version(struct sw_world *w, const struct ssc_resolved *r
 }
 
 /* A fetch of @src's artifact at @t_ms: its duration; false with @err in a fetchErrors window. */
-static bool fetch(struct sw_world *w, struct source *src, const struct ssc_resolved *ra, int64_t t_ms,
-		  int64_t *duration_ms, struct ssc_err *err)
+static bool fetch(struct sw_world *w, struct source *src, const struct ssc_resolved *ra,
+		  int64_t t_ms, int64_t *duration_ms, struct ssc_err *err)
 {
 	char n[12];
 	const char *parts[] = { "source/", src->kind, "/", src->ns, "/", src->name, "/fetch#",
@@ -991,8 +1044,8 @@ static const struct scn_sw_source *files_of(const struct sw_world *w, const stru
 	return source_cfg(w, src, SF_FILES);
 }
 
-int sw_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path, int64_t t_ms,
-		     char **content, int64_t *duration_ms, struct ssc_err *err)
+int sw_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		     int64_t t_ms, char **content, int64_t *duration_ms, struct ssc_err *err)
 {
 	struct source *src = source_of(w, ra);
 	const struct scn_sw_source *files = files_of(w, src);
@@ -1032,7 +1085,8 @@ static bool under(const char *file, const char *dir)
 	return strncmp(file, dir, l) == 0 && (file[l] == '\0' || file[l] == '/');
 }
 
-size_t sw_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path, int64_t t_ms,
+size_t sw_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		       int64_t t_ms,
 		       char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err)
 {
 	struct source *src = source_of(w, ra);
@@ -1100,7 +1154,8 @@ int sw_object_version(struct sw_world *w, const struct sw_member *m, size_t stag
 		} else {
 			fq = lbl_go_quote(field_path);
 			last_field(field_path, field, sizeof(field));
-			snprintf(err->msg, sizeof(err->msg), "evaluating fieldPath %s on %s %s: %s is not found", fq,
+			snprintf(err->msg, sizeof(err->msg),
+				 "evaluating fieldPath %s on %s %s: %s is not found", fq,
 				 kind, nq, field);
 			free(fq);
 		}
@@ -1123,7 +1178,8 @@ struct eff {
 	const struct scn_sw_restore *restore_duration, *restore_outcome;
 };
 
-static bool rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels, const char *stage)
+static bool rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+			 const char *stage)
 {
 	if (r->stage && (!stage || strcmp(r->stage, stage) != 0))
 		return false;
@@ -1155,7 +1211,8 @@ static void take(const struct scn_sw_behaviour *b, struct eff *e)
 #undef TAKE
 }
 
-static void resolve(const struct sw_world *w, const struct obj_strmap *labels, const char *stage, struct eff *e)
+static void resolve(const struct sw_world *w, const struct obj_strmap *labels, const char *stage,
+		    struct eff *e)
 {
 	memset(e, 0, sizeof(*e));
 	for (size_t i = 0; i < w->s.cfg->nrules; i++)
@@ -1175,8 +1232,8 @@ static enum scn_sw_effect scripted_effect(const struct scn_fevent *e)
 }
 
 /* The window of regress event @ev on @mb, if it reaches it. */
-static bool scripted_window(const struct sw_world *w, size_t ev, const struct member *mb, int64_t *start,
-			    int64_t *end)
+static bool scripted_window(const struct sw_world *w, size_t ev, const struct member *mb,
+			    int64_t *start, int64_t *end)
 {
 	const struct scn_fevent *e = &w->s.fevents[ev];
 
@@ -1197,7 +1254,8 @@ static bool scripted_window(const struct sw_world *w, size_t ev, const struct me
 }
 
 /* The effect a fault has on @ms at @t_ms: 0 none, else 1 + enum scn_sw_effect (Failed wins). */
-static int fault_at(const struct sw_world *w, const struct member *mb, const struct mstage *ms, int64_t t_ms)
+static int fault_at(const struct sw_world *w, const struct member *mb, const struct mstage *ms,
+		    int64_t t_ms)
 {
 	int got = 0;
 	int64_t a, b;
@@ -1227,8 +1285,8 @@ static void consider(int64_t *best, int64_t x, int64_t after)
 }
 
 /* The next time after @t_ms at which a fault of @ms starts or ends. */
-static int64_t fault_change(const struct sw_world *w, const struct member *mb, const struct mstage *ms,
-			    int64_t t_ms)
+static int64_t fault_change(const struct sw_world *w, const struct member *mb,
+			    const struct mstage *ms, int64_t t_ms)
 {
 	int64_t best = SW_NEVER, a, b;
 
@@ -1275,8 +1333,8 @@ static size_t rev_parts(struct rev_id *id, const struct member *mb, const char *
 	return 10;
 }
 
-static int64_t rev_ms(const struct sw_world *w, const struct member *mb, const char *stage, uint32_t k,
-		      const char *what, const struct dist *d)
+static int64_t rev_ms(const struct sw_world *w, const struct member *mb, const char *stage,
+		      uint32_t k, const char *what, const struct dist *d)
 {
 	struct rev_id id;
 	size_t n = rev_parts(&id, mb, stage, k, what);
@@ -1328,13 +1386,14 @@ static void push_drawn(struct member *mb, struct mstage *ms, int64_t start, int6
 		mb->capdrawn = mb->capdrawn ? 2 * mb->capdrawn : 4;
 		mb->drawn = xreallocarray(mb->drawn, mb->capdrawn, sizeof(*mb->drawn));
 	}
-	mb->drawn[mb->ndrawn] = (struct sw_fault){ start, end, effect, ms->name, false, 0, ms->version };
+	mb->drawn[mb->ndrawn] = (struct sw_fault){ start, end, effect, ms->name, false, 0,
+				 ms->version };
 	ms->drawn = mb->ndrawn++;
 }
 
 /* The rollout of a new revision @rev of @ms, written at @at_ms. */
-static void start_rollout(const struct sw_world *w, struct member *mb, struct mstage *ms, const struct eff *e,
-			  const char *rev, const char *version, int64_t at_ms)
+static void start_rollout(const struct sw_world *w, struct member *mb, struct mstage *ms,
+			  const struct eff *e, const char *rev, const char *version, int64_t at_ms)
 {
 	uint32_t k = ++ms->k;
 	int64_t delay;
@@ -1363,8 +1422,10 @@ static void start_rollout(const struct sw_world *w, struct member *mb, struct ms
 		ms->exprs_ready_ms = add_ms(ms->ready_ms, delay);
 	if (version_may_regress(e->reg_versions, version) &&
 	    rev_p(w, mb, ms->name, k, "regression", e->reg_p->probability)) {
-		int64_t after = rev_ms(w, mb, ms->name, k, "regression-after", &e->reg_after->after);
-		int64_t dur = rev_ms(w, mb, ms->name, k, "regression-duration", &e->reg_duration->duration);
+		int64_t after = rev_ms(w, mb, ms->name, k, "regression-after",
+				       &e->reg_after->after);
+		int64_t dur = rev_ms(w, mb, ms->name, k, "regression-duration",
+				     &e->reg_duration->duration);
 		int64_t start = add_ms(ms->ready_ms, after);
 
 		if (dur > 0 && start != SW_NEVER)
@@ -1378,7 +1439,8 @@ static const char *revision_key(const struct ssc_resolved *ra)
 }
 
 /* The version a StageSet runs with @ra: the inline value, else what the revision carries. */
-static const char *applied_version(struct sw_world *w, const struct sw_member *m, const struct ssc_resolved *ra)
+static const char *applied_version(struct sw_world *w, const struct sw_member *m,
+				   const struct ssc_resolved *ra)
 {
 	if (m->spec && m->spec->has_version && m->spec->version.value && m->spec->version.value[0])
 		return m->spec->version.value;
@@ -1406,7 +1468,8 @@ void sw_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 	const char *sname = stage_name(m, stage);
 	struct mstage *ms = stage_rec(mb, sname);
 	const char *rev = revision_key(ra);
-	const char *skip = m->annotations ? obj_strmap_get(m->annotations, SSC_ANN_SKIP_IMAGE_VERIFICATION) : NULL;
+	const char *skip = m->annotations ? obj_strmap_get(m->annotations,
+							   SSC_ANN_SKIP_IMAGE_VERIFICATION) : NULL;
 	bool same = ms->revision && strcmp(ms->revision, rev) == 0;
 	bool written = true;
 	struct eff e;
@@ -1439,8 +1502,8 @@ void sw_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		if (f->message)
 			snprintf(out->err.msg, sizeof(out->err.msg), "%s", f->message);
 		else
-			snprintf(out->err.msg, sizeof(out->err.msg), "simulated %s failure%s", out->failed_op,
-				 class_word(f->cls));
+			snprintf(out->err.msg, sizeof(out->err.msg), "simulated %s failure%s",
+				 out->failed_op, class_word(f->cls));
 		written = f->op == SCN_SW_OP_RECORD_INVENTORY;
 	}
 	if (!written)
@@ -1452,7 +1515,8 @@ void sw_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 	start_rollout(w, mb, ms, &e, rev, applied_version(w, m, ra), t_ms + out->duration_ms);
 	ms->j = ms->try_j;
 	out->nchanged = 1;
-	snprintf(out->changed_names, sizeof(out->changed_names), WORKLOAD_KIND "/%s-%s", mb->name, sname);
+	snprintf(out->changed_names, sizeof(out->changed_names), WORKLOAD_KIND "/%s-%s", mb->name,
+		 sname);
 }
 
 /* ---------------------------------------------------------------- stages: waits */
@@ -1593,8 +1657,8 @@ void sw_ready_exprs(struct sw_world *w, const struct sw_member *m, size_t stage,
 	if (st == KS_FAILED) {
 		out->result = SSC_WAIT_FAILED;
 		out->stalled = true;
-		snprintf(out->err.msg, sizeof(out->err.msg), "readyCheck failed for %s %s/%s-%s", exprs_kind(m, stage),
-			 mb->ns, mb->name, ms->name);
+		snprintf(out->err.msg, sizeof(out->err.msg), "readyCheck failed for %s %s/%s-%s",
+			 exprs_kind(m, stage), mb->ns, mb->name, ms->name);
 	} else {
 		out->result = SSC_WAIT_TIMEOUT;
 		out->duration_ms = timeout_ms > 0 ? timeout_ms : 0;
@@ -1655,7 +1719,8 @@ int sw_restore_stage(struct sw_world *w, const struct sw_member *m, size_t stage
 	}
 	case SCN_SW_PREVIOUS_UNAVAILABLE:
 		snprintf(reason, reasonlen, "PreviousRevisionUnavailable");
-		snprintf(msg, msglen, "cannot roll back: revision %s for stage %s is no longer fetchable (%s)", rev,
+		snprintf(msg, msglen,
+			 "cannot roll back: revision %s for stage %s is no longer fetchable (%s)", rev,
 			 sq, r->message ? r->message : "artifact not found");
 		rc = 1;
 		break;
@@ -1682,7 +1747,8 @@ int sw_restore_stage(struct sw_world *w, const struct sw_member *m, size_t stage
 
 /* ---------------------------------------------------------------- actions */
 
-static bool action_matches(const struct scn_sw_action *a, const char *name, const char *stage, const char *phase)
+static bool action_matches(const struct scn_sw_action *a, const char *name, const char *stage,
+			   const char *phase)
 {
 	return (!a->name || strcmp(a->name, name) == 0) && (!a->phase || strcmp(a->phase, phase) == 0) &&
 	       (!a->stage || (stage && strcmp(a->stage, stage) == 0));
@@ -1766,7 +1832,8 @@ void sw_run_action(struct sw_world *w, const struct sw_member *m, size_t stage, 
 
 #define UNAVAILABLE "metric source unavailable"
 
-static void fmt_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fmt_err(char *err, size_t errlen, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
 static void fmt_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -1794,8 +1861,8 @@ static bool serves(const struct scn_series *x, const char *query, const char *ad
 	return x->address && strcmp(x->address, address) == 0;
 }
 
-int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *query, const char *address,
-			 int64_t t_ms, double *value, char *err, size_t errlen)
+int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *query,
+			 const char *address, int64_t t_ms, double *value, char *err, size_t errlen)
 {
 	size_t samples = 0, group = 0;
 	double v = 0, x;
@@ -1826,7 +1893,8 @@ int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *
 		return -1;
 	}
 	if (isnan(v) || isinf(v)) {
-		fmt_err(err, errlen, UNAVAILABLE ": sample value is %s (a misconfigured query returns NaN/Inf)",
+		fmt_err(err, errlen,
+			UNAVAILABLE ": sample value is %s (a misconfigured query returns NaN/Inf)",
 			go_special(v));
 		return -1;
 	}
@@ -1843,8 +1911,8 @@ static bool serves_hook(const struct scn_series *x, const char *url, const char 
 	return x->url && strcmp(x->url, url) == 0 && (!x->json_path || strcmp(x->json_path, json_path) == 0);
 }
 
-int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url, const char *json_path,
-		      int64_t t_ms, double *value, char *err, size_t errlen)
+int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url,
+		      const char *json_path, int64_t t_ms, double *value, char *err, size_t errlen)
 {
 	size_t values = 0;
 	double v = 0, x;
@@ -1864,7 +1932,8 @@ int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url
 		char field[128];
 
 		last_field(json_path, field, sizeof(field));
-		fmt_err(err, errlen, UNAVAILABLE ": jsonPath %s matched nothing: %s is not found", jq, field);
+		fmt_err(err, errlen, UNAVAILABLE ": jsonPath %s matched nothing: %s is not found",
+			jq, field);
 	} else if (values > 1) {
 		fmt_err(err, errlen,
 			UNAVAILABLE ": jsonPath %s resolved to %zu values, want exactly 1 (it must select a single "
@@ -1881,8 +1950,8 @@ out_free_quote:
 	return rc;
 }
 
-int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int64_t t_ms, double *value,
-	     int64_t *duration_ms, struct ssc_err *err)
+int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int64_t t_ms,
+	     double *value, int64_t *duration_ms, struct ssc_err *err)
 {
 	*duration_ms = 0;
 	err->code = SSC_OK;
@@ -1907,8 +1976,8 @@ int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int6
 
 /* ---------------------------------------------------------------- gates: pods and events */
 
-static bool list_fails(const struct sw_world *w, const char *ns, bool events, int64_t t_ms, struct ssc_err *err,
-		       const char *what)
+static bool list_fails(const struct sw_world *w, const char *ns, bool events, int64_t t_ms,
+		       struct ssc_err *err, const char *what)
 {
 	for (size_t i = 0; i < w->s.cfg->nlist_errors; i++) {
 		const struct scn_sw_list_error *le = &w->s.cfg->list_errors[i];
@@ -1925,7 +1994,8 @@ static bool list_fails(const struct sw_world *w, const char *ns, bool events, in
 				 "\"%s\" in API group \"\" in the namespace \"%s\"",
 				 what, ns, what, ns);
 		else
-			snprintf(inner, sizeof(inner), "the server is currently unable to handle the request (get %s)",
+			snprintf(inner, sizeof(inner),
+				 "the server is currently unable to handle the request (get %s)",
 				 what);
 		err->code = le->cls;
 		snprintf(err->msg, sizeof(err->msg), "list %s: %s", what, inner);
@@ -1934,7 +2004,8 @@ static bool list_fails(const struct sw_world *w, const char *ns, bool events, in
 	return false;
 }
 
-static bool pods_selected(const struct scn_sw_pods *p, const char *ns, const struct lbl_selector *sel)
+static bool pods_selected(const struct scn_sw_pods *p, const char *ns,
+			  const struct lbl_selector *sel)
 {
 	return (!p->ns || strcmp(p->ns, ns) == 0) && lbl_matches(sel, &p->labels);
 }
@@ -1946,8 +2017,8 @@ static int32_t sat_add(int32_t a, int64_t b)
 	return s > INT32_MAX ? INT32_MAX : (int32_t)s;
 }
 
-int sw_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_selector *sel, int64_t t_ms,
-		    int32_t *total, struct ssc_err *err)
+int sw_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_selector *sel,
+		    int64_t t_ms, int32_t *total, struct ssc_err *err)
 {
 	*total = 0;
 	err->code = SSC_OK;
@@ -2006,7 +2077,8 @@ int sw_warning_events(const struct sw_world *w, const char *ns, const struct lbl
 
 /* ---------------------------------------------------------------- anchors */
 
-int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char *kind, const char *ns,
+int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char *kind,
+		  const char *ns,
 		  const char *name, int64_t t_ms, char *uid, size_t uidlen, struct ssc_err *err)
 {
 	const struct scn_sw_anchor *a = NULL;
@@ -2058,7 +2130,8 @@ static int fault_cmp(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
-size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name, const struct sw_fault **out)
+size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name,
+			const struct sw_fault **out)
 {
 	struct member *mb = member_find(w, ns, name);
 	size_t n = 0;
@@ -2070,7 +2143,8 @@ size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name, co
 	mb->faults = xreallocarray(mb->faults, w->s.nfevents + mb->ndrawn + 1, sizeof(*mb->faults));
 	for (size_t i = 0; i < w->s.nfevents; i++)
 		if (scripted_window(w, i, mb, &a, &b))
-			mb->faults[n++] = (struct sw_fault){ a, b, scripted_effect(&w->s.fevents[i]), NULL, true, i,
+			mb->faults[n++] = (struct sw_fault){ a, b,
+					   scripted_effect(&w->s.fevents[i]), NULL, true, i,
 							      NULL };
 	for (size_t i = 0; i < mb->ndrawn; i++)
 		if (mb->drawn[i].end_ms > mb->drawn[i].start_ms)
@@ -2081,7 +2155,8 @@ size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name, co
 	return n;
 }
 
-int64_t sw_stage_ready_at(const struct sw_world *w, const char *ns, const char *name, const char *stage)
+int64_t sw_stage_ready_at(const struct sw_world *w, const char *ns, const char *name,
+			  const char *stage)
 {
 	const struct mstage *ms = stage_find(member_find(w, ns, name), stage);
 

@@ -116,10 +116,10 @@ struct sw_member {
 struct sw_fault {
 	int64_t start_ms, end_ms;  /* [start, end), ms since scenario start */
 	enum scn_sw_effect effect;
-	const char *stage;         /* NULL: every stage (scripted); else the stage (owned by the model) */
+	const char *stage;         /* NULL: every stage (scripted); else the stage (owned) */
 	bool scripted;             /* a regress event, else drawn */
 	size_t event;              /* scripted: index into sw_setup.fevents */
-	const char *version;       /* drawn: the version the stage ran (owned by the model), else NULL */
+	const char *version;       /* drawn: the version the stage ran (owned), else NULL */
 };
 
 struct sw_world;
@@ -161,7 +161,8 @@ bool sw_publish_reaches(const struct sw_world *w, size_t event, const char *ns, 
  * event), borrowed from the scenario; NULL when none did.  What an inline
  * spec.version.value is edited to.
  */
-const char *sw_offered_version(const struct sw_world *w, const char *ns, const char *name, int64_t t_ms);
+const char *sw_offered_version(const struct sw_world *w, const char *ns, const char *name,
+			       int64_t t_ms);
 
 /* ---- sources ------------------------------------------------------------- */
 
@@ -176,7 +177,8 @@ const char *sw_offered_version(const struct sw_world *w, const char *ns, const c
  *          object has Ready False (reason per kind, the last artifact kept).
  */
 const struct obj *sw_source_get(struct sw_world *w, const char *api_version, const char *kind,
-				const char *ns, const char *name, int64_t t_ms, struct ssc_err *err);
+				const char *ns, const char *name, int64_t t_ms,
+				struct ssc_err *err);
 
 /*
  * sw_source_list() - the modelled ExternalArtifacts of @ns at @t_ms: one per
@@ -188,8 +190,8 @@ const struct obj *sw_source_get(struct sw_world *w, const char *api_version, con
  * Returns: the count; 0 with @err FORBIDDEN when one of them is in a
  *          `forbidden` window.
  */
-size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms, const struct obj *const **out,
-		      struct ssc_err *err);
+size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
+		      const struct obj *const **out, struct ssc_err *err);
 
 /*
  * sw_revision_version() - the version the revision @revision of the source
@@ -206,8 +208,8 @@ const char *sw_revision_version(struct sw_world *w, const struct ssc_resolved *r
  * Returns: 0 with *@content new (caller frees), or -1 with @err (SSC_ERR in
  *          a `fetchErrors` window).  *@duration_ms: the fetch.
  */
-int sw_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path, int64_t t_ms,
-		     char **content, int64_t *duration_ms, struct ssc_err *err);
+int sw_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		     int64_t t_ms, char **content, int64_t *duration_ms, struct ssc_err *err);
 
 /*
  * sw_ladder_files() - env ladder_files: the files of @ra's artifact under
@@ -217,7 +219,8 @@ int sw_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const ch
  *          (caller frees each and the arrays), or 0 with @err (SSC_ERR in a
  *          `fetchErrors` window).
  */
-size_t sw_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path, int64_t t_ms,
+size_t sw_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		       int64_t t_ms,
 		       char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err);
 
 /*
@@ -282,8 +285,8 @@ void sw_ready_exprs(struct sw_world *w, const struct sw_member *m, size_t stage,
  * -1 transient (@err).
  */
 int sw_restore_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
-		     const struct sst_artifact_ref *ref, int64_t t_ms, int64_t *duration_ms, char *reason,
-		     size_t reasonlen, char *msg, size_t msglen, struct ssc_err *err);
+		     const struct sst_artifact_ref *ref, int64_t t_ms, int64_t *duration_ms,
+		     char *reason, size_t reasonlen, char *msg, size_t msglen, struct ssc_err *err);
 
 /*
  * sw_run_action() - env run_action: one attempt of action @a of stage
@@ -305,8 +308,8 @@ void sw_run_action(struct sw_world *w, const struct sw_member *m, size_t stage, 
  * address and host checks of the querier are the wire's.
  * Returns: 0 and *@value, or -1 with @err (SSC_ERR, upstream's text).
  */
-int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int64_t t_ms, double *value,
-	     int64_t *duration_ms, struct ssc_err *err);
+int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int64_t t_ms,
+	     double *value, int64_t *duration_ms, struct ssc_err *err);
 
 /*
  * sw_metric_prometheus() - an instant query of @query at @address, as the
@@ -320,7 +323,8 @@ int sw_query(const struct sw_world *w, const struct sst_metric_source *src, int6
  * returned HTTP 503".  @address may be NULL.
  * Returns: 0 and *@value, or -1 with @err (size @errlen) filled.
  */
-int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *query, const char *address,
+int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *query,
+			 const char *address,
 			 int64_t t_ms, double *value, char *err, size_t errlen);
 
 /*
@@ -334,14 +338,17 @@ int sw_metric_prometheus(const struct scn_series *series, size_t n, const char *
  * "source returned HTTP 503".
  * Returns: 0 and *@value, or -1 with @err.
  */
-int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url, const char *json_path,
-		      int64_t t_ms, double *value, char *err, size_t errlen);
+int sw_metric_webhook(const struct scn_series *series, size_t n, const char *url,
+		      const char *json_path, int64_t t_ms, double *value, char *err, size_t errlen);
 
 /* sw_pod_restarts() - env pod_restarts over spec.models.pods ("list pods: ..." on a list error). */
-int sw_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_selector *sel, int64_t t_ms,
-		    int32_t *total, struct ssc_err *err);
+int sw_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_selector *sel,
+		    int64_t t_ms, int32_t *total, struct ssc_err *err);
 
-/* sw_warning_events() - env warning_events over spec.models.pods ("list pods: ..." / "list events: ..."). */
+/*
+ * sw_warning_events() - env warning_events over spec.models.pods ("list
+ * pods: ..." / "list events: ..." on a list error).
+ */
 int sw_warning_events(const struct sw_world *w, const char *ns, const struct lbl_selector *sel,
 		      const char *const *reasons, size_t nreasons, int64_t t_ms, int32_t *total,
 		      struct ssc_err *err);
@@ -352,7 +359,8 @@ int sw_warning_events(const struct sw_world *w, const char *ns, const struct lbl
  * into @uid (@uidlen >= 37).  Returns 0, or -1 with @err NOT_FOUND (gone)
  * or FORBIDDEN (unreadable).
  */
-int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char *kind, const char *ns,
+int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char *kind,
+		  const char *ns,
 		  const char *name, int64_t t_ms, char *uid, size_t uidlen, struct ssc_err *err);
 
 /* ---- observation ----------------------------------------------------------- */
@@ -365,13 +373,15 @@ int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char 
  *       StageSet or sw_free().
  * Returns: the count (0 for a StageSet never seen).
  */
-size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name, const struct sw_fault **out);
+size_t sw_member_faults(struct sw_world *w, const char *ns, const char *name,
+			const struct sw_fault **out);
 
 /*
  * sw_stage_ready_at() - when stage @stage of @ns/@name becomes (or became)
  * Current after its last applied revision: ms, SW_NEVER for never/Failed,
  * -1 when never applied.
  */
-int64_t sw_stage_ready_at(const struct sw_world *w, const char *ns, const char *name, const char *stage);
+int64_t sw_stage_ready_at(const struct sw_world *w, const char *ns, const char *name,
+			  const char *stage);
 
 #endif

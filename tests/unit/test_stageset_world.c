@@ -170,7 +170,8 @@ struct ss {
 
 #define ONE_STAGE "{stages: [{name: app, sourceRef: {kind: GitRepository, name: src}}], version: {value: 1.0.0}}"
 
-static void ss_init(struct ss *s, const char *ns, const char *name, const char *labels, const char *spec)
+static void ss_init(struct ss *s, const char *ns, const char *name, const char *labels,
+		    const char *spec)
 {
 	char err[256];
 
@@ -184,7 +185,8 @@ static void ss_init(struct ss *s, const char *ns, const char *name, const char *
 		struct val *l = fx_yaml(labels);
 
 		for (size_t i = 0; i < l->u.map.n; i++)
-			obj_strmap_set(&s->labels, l->u.map.items[i].key, val_str(l->u.map.items[i].v, ""));
+			obj_strmap_set(&s->labels, l->u.map.items[i].key,
+				       val_str(l->u.map.items[i].v, ""));
 		val_free(l);
 	}
 	s->m = (struct sw_member){ ns, name, &s->labels, &s->ns_labels, &s->ann, &s->spec };
@@ -204,7 +206,8 @@ static struct ssc_resolved resolved(const char *kind, const char *ns, const char
 {
 	struct ssc_resolved ra;
 	struct ssc_err err;
-	const struct obj *o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", kind, ns, name, t, &err);
+	const struct obj *o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", kind, ns, name, t,
+					    &err);
 
 	memset(&ra, 0, sizeof(ra));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -234,7 +237,8 @@ static void test_source_modelled_ready(void)
 
 	begin();
 	world();
-	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web", 0, &err);
+	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web", 0,
+			  &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(o->kind, "GitRepository");
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.type"), ""), "Ready");
@@ -245,10 +249,12 @@ static void test_source_modelled_ready(void)
 	CU_ASSERT(strncmp(rev, "main@sha1:", 10) == 0 && hex_run(rev + 10, 40));
 	CU_ASSERT(strncmp(digest, "sha256:", 7) == 0 && hex_run(digest + 7, 64));
 	CU_ASSERT(strncmp(url, "http://source-controller.flux-system.svc.cluster.local./gitrepository/shop/web/", 78) == 0);
-	again = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web", 5 * HOUR, &err);
+	again = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web",
+			      5 * HOUR, &err);
 	CU_ASSERT_PTR_EQUAL(again, o); /* no publish: one revision, one object */
 
-	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "OCIRepository", "shop", "web", 0, &err);
+	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "OCIRepository", "shop", "web", 0,
+			  &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	rev = val_str(val_path(o->status, "artifact.revision"), "");
 	CU_ASSERT(strncmp(rev, "1.0.0@sha256:", 13) == 0 && hex_run(rev + 13, 64));
@@ -279,7 +285,8 @@ static void test_source_windows(void)
 	world();
 	CU_ASSERT_PTR_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", HOUR, &err));
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NOT_FOUND);
-	CU_ASSERT_STRING_EQUAL(err.msg, "gitrepositories.source.toolkit.fluxcd.io \"web\" not found");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "gitrepositories.source.toolkit.fluxcd.io \"web\" not found");
 	CU_ASSERT_PTR_NOT_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", 2 * HOUR, &err));
 	CU_ASSERT_PTR_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", 3 * HOUR + 1, &err));
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
@@ -290,7 +297,8 @@ static void test_source_windows(void)
 	o = sw_source_get(W, "", "GitRepository", "shop", "web", 5 * HOUR, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.status"), ""), "False");
-	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.reason"), ""), "GitOperationFailed");
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.reason"), ""),
+			       "GitOperationFailed");
 	CU_ASSERT_STRING_NOT_EQUAL(val_str(val_path(o->status, "artifact.url"), ""), "");
 	/* another source is not touched by the entry */
 	CU_ASSERT_PTR_NOT_NULL(sw_source_get(W, "", "GitRepository", "shop", "api", HOUR, &err));
@@ -350,6 +358,9 @@ static void test_publish_reaches_later_and_by_namespace(void)
 	ss_init(&late, "t3", "shop", "{app: shop}", ONE_STAGE);
 	obj_strmap_set(&late.ns_labels, "tenant", "true");
 	ss_init(&other, "t4", "shop", "{app: shop}", ONE_STAGE);
+	/* the source is read before any StageSet names it: one revision so far */
+	r = resolved("GitRepository", "t3", "src", 4 * HOUR);
+	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r), "1.0.0");
 	/* created by an apply event at 3h, after the publish */
 	sw_member_seen(W, &late.m, 3 * HOUR);
 	sw_member_seen(W, &other.m, 3 * HOUR);
@@ -377,7 +388,8 @@ static void test_publish_labels_at_event_time(void)
 	obj_strmap_set(&s.labels, "ring", "1"); /* relabelled at 1h: the publish at 2h reaches it */
 	sw_member_seen(W, &s.m, HOUR);
 	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t1", "shop", 2 * HOUR), "3.0.0");
-	obj_strmap_set(&s.labels, "ring", "2"); /* relabelled at 3h: the earlier publish still did */
+	obj_strmap_set(&s.labels, "ring",
+		       "2"); /* relabelled at 3h: the earlier publish still did */
 	sw_member_seen(W, &s.m, 3 * HOUR);
 	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t1", "shop", 4 * HOUR), "3.0.0");
 	ss_release(&s);
@@ -385,14 +397,15 @@ static void test_publish_labels_at_event_time(void)
 }
 
 /* The env the resolver asks: the model behind get and list. */
-static const struct obj *env_get(void *ctx, const char *api_version, const char *kind, const char *ns,
+static const struct obj *env_get(void *ctx, const char *api_version, const char *kind,
+				 const char *ns,
 				 const char *name, int64_t at_ms, struct ssc_err *err)
 {
 	return sw_source_get(ctx, api_version, kind, ns, name, at_ms, err);
 }
 
-static size_t env_list(void *ctx, const char *api_version, const char *kind, const char *ns, int64_t at_ms,
-		       const struct obj *const **out, struct ssc_err *err)
+static size_t env_list(void *ctx, const char *api_version, const char *kind, const char *ns,
+		       int64_t at_ms, const struct obj *const **out, struct ssc_err *err)
 {
 	return sw_source_list(ctx, ns, at_ms, out, err);
 }
@@ -474,7 +487,8 @@ static void test_files_and_version_windows(void)
 	}
 	free(paths);
 	free(texts);
-	CU_ASSERT_EQUAL(sw_ladder_files(W, &ra, "migrations", 3 * HOUR, &paths, &texts, &dur, &err), 0);
+	CU_ASSERT_EQUAL(sw_ladder_files(W, &ra, "migrations", 3 * HOUR, &paths, &texts, &dur, &err),
+			0);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
 
 	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "README.md", 0, &content, &dur, &err), 0);
@@ -519,7 +533,8 @@ static void test_object_version(void)
 	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", HOUR, &v, &transient, &dur, &err),
 			-1);
 	CU_ASSERT_FALSE(transient);
-	CU_ASSERT_STRING_EQUAL(err.msg, "Deployment \"web\" has no app.kubernetes.io/version label; set "
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "Deployment \"web\" has no app.kubernetes.io/version label; set "
 					"spec.version.fromObject.fieldPath to read the version from a different field");
 	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "{.metadata.annotations.version}",
 					  HOUR, &v, &transient, &dur, &err),
@@ -622,7 +637,8 @@ static void test_apply_failure_keeps_rollout_and_image_skip(void)
 	sw_apply_stage(W, &s.m, 0, &r1, 2 * HOUR, &out);
 	CU_ASSERT_PTR_NULL(out.failed_op);
 	CU_ASSERT_EQUAL(out.nchanged, 1);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), 2 * HOUR + 1000 + SCN_SW_DEFAULT_READY_MS);
+	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"),
+			2 * HOUR + 1000 + SCN_SW_DEFAULT_READY_MS);
 	scn_sw_windows_release(&cfg.top.apply.failure.during);
 	cfg.top.apply.failure.op = SCN_SW_OP_IMAGE_VERIFICATION;
 	obj_strmap_set(&s.ann, SSC_ANN_SKIP_IMAGE_VERIFICATION, "CVE triage");
@@ -660,7 +676,8 @@ static void test_wait_ready_timeout_failed(void)
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_TIMEOUT);
 	CU_ASSERT_EQUAL(out.duration_ms, 30000);
 	CU_ASSERT_FALSE(out.stalled);
-	CU_ASSERT_STRING_EQUAL(out.err.msg, "timeout waiting for: [Deployment/t1/shop-app status: 'InProgress']");
+	CU_ASSERT_STRING_EQUAL(out.err.msg,
+			       "timeout waiting for: [Deployment/t1/shop-app status: 'InProgress']");
 	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY); /* a re-verify of a ready revision */
 	CU_ASSERT_EQUAL(out.duration_ms, 0);
@@ -899,7 +916,8 @@ static void test_common_random_numbers(void)
 
 /* ---- actions and restores ---------------------------------------------------- */
 
-static struct scn_sw_action *action_entry(struct scn_sw_behaviour *b, const char *name, const char *phase)
+static struct scn_sw_action *action_entry(struct scn_sw_behaviour *b, const char *name,
+					  const char *phase)
 {
 	struct scn_sw_action *a;
 
@@ -1004,18 +1022,21 @@ static void test_restores(void)
 	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			0);
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_RESTORE_MS);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), HOUR + SCN_SW_DEFAULT_RESTORE_MS);
+	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"),
+			HOUR + SCN_SW_DEFAULT_RESTORE_MS);
 	obj_strmap_set(&s.labels, "case", "gone");
 	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
-	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
+	CU_ASSERT_STRING_EQUAL(msg,
+			       "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
 				    "fetchable (artifact not found)");
 	obj_strmap_set(&s.labels, "case", "image");
 	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "ImageUnverified");
-	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back stage \"app\": its previous revision references an image that "
+	CU_ASSERT_STRING_EQUAL(msg,
+			       "cannot roll back stage \"app\": its previous revision references an image that "
 				    "fails verification now (no matching signatures)");
 	obj_strmap_set(&s.labels, "case", "apply");
 	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
@@ -1046,16 +1067,20 @@ static void test_metric_series(void)
 	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "errors", "http://prom-b:9090", 0, &v, err, sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 0.5, 1e-12);
 	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "errors", NULL, 11 * MIN, &v, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: sample value is NaN (a misconfigured query returns "
+	CU_ASSERT_STRING_EQUAL(err,
+			       "metric source unavailable: sample value is NaN (a misconfigured query returns "
 				    "NaN/Inf)");
 	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "per_pod", NULL, 3 * MIN, &v, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: query returned 2 samples, want exactly 1 (the query must "
+	CU_ASSERT_STRING_EQUAL(err,
+			       "metric source unavailable: query returned 2 samples, want exactly 1 (the query must "
 				    "reduce to a single scalar)");
 	/* the first series stops after 6 samples: one is left once its lookback has passed */
 	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "per_pod", NULL, 10 * MIN + 1, &v, err, sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 2, 1e-12);
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "absent", NULL, 0, &v, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: query returned 0 samples, want exactly 1 (the query must "
+	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "absent", NULL, 0, &v, err, sizeof(err)),
+			-1);
+	CU_ASSERT_STRING_EQUAL(err,
+			       "metric source unavailable: query returned 0 samples, want exactly 1 (the query must "
 				    "reduce to a single scalar)");
 	end();
 }
@@ -1110,8 +1135,10 @@ static void test_pods_and_events(void)
 	p->restarts[0] = (struct scn_sw_restarts){ 0, 1 };
 	cfg.nlist_errors = 2;
 	cfg.list_errors = xcalloc(2, sizeof(*cfg.list_errors));
-	cfg.list_errors[0] = (struct scn_sw_list_error){ xstrdup("t3"), true, false, { 0, HOUR }, SSC_ERR_FORBIDDEN, NULL };
-	cfg.list_errors[1] = (struct scn_sw_list_error){ NULL, false, true, { 3 * HOUR, 4 * HOUR }, SSC_ERR, NULL };
+	cfg.list_errors[0] = (struct scn_sw_list_error){ xstrdup("t3"), true, false, { 0, HOUR },
+			      SSC_ERR_FORBIDDEN, NULL };
+	cfg.list_errors[1] = (struct scn_sw_list_error){ NULL, false, true, { 3 * HOUR, 4 * HOUR },
+			      SSC_ERR, NULL };
 	world();
 	selector(&api, "{matchLabels: {app: api}}");
 	selector(&web, "{matchLabels: {app: web}}");
@@ -1125,7 +1152,8 @@ static void test_pods_and_events(void)
 	CU_ASSERT_EQUAL(total, 0);
 	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t3", &api, 0, &total, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
-	CU_ASSERT_STRING_EQUAL(err.msg, "list pods: pods is forbidden: User \"system:serviceaccount:t3:default\" cannot "
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "list pods: pods is forbidden: User \"system:serviceaccount:t3:default\" cannot "
 					"list resource \"pods\" in API group \"\" in the namespace \"t3\"");
 	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &api, reasons, 2, HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 3);
@@ -1133,7 +1161,8 @@ static void test_pods_and_events(void)
 	CU_ASSERT_EQUAL(total, 0);
 	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &api, reasons, 2, 3 * HOUR, &total, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
-	CU_ASSERT_STRING_EQUAL(err.msg, "list events: the server is currently unable to handle the request (get events)");
+	CU_ASSERT_STRING_EQUAL(err.msg,
+			       "list events: the server is currently unable to handle the request (get events)");
 	/* no selected pod: the events are not listed */
 	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &web, reasons, 2, 3 * HOUR, &total, &err), 0);
 	lbl_selector_release(&api);
@@ -1255,7 +1284,8 @@ static void test_keys_read(void)
 	CU_ASSERT_EQUAL(c->top.apply.failure.cls, SSC_ERR_TERMINAL_FETCH);
 	CU_ASSERT_STRING_EQUAL(c->top.apply.failure.message, "digest mismatch");
 	CU_ASSERT_EQUAL_FATAL(c->top.apply.failure.during.n, 2);
-	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[0].from_ms, 10 * MIN); /* sorted by from */
+	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[0].from_ms,
+			10 * MIN); /* sorted by from */
 	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[0].until_ms, INT64_MAX);
 	CU_ASSERT_EQUAL(c->top.apply.failure.during.items[1].until_ms, 2 * HOUR);
 	CU_ASSERT_EQUAL(c->top.readiness.delay.kind, DIST_UNIFORM);
@@ -1269,7 +1299,8 @@ static void test_keys_read(void)
 	CU_ASSERT_EQUAL_FATAL(c->top.nactions, 2);
 	CU_ASSERT_STRING_EQUAL(c->top.actions[0].name, "notify");
 	CU_ASSERT_STRING_EQUAL(c->top.actions[0].phase, "post");
-	CU_ASSERT_DOUBLE_EQUAL(c->top.actions[0].failure.probability, 1, 1e-12); /* a failure map: 1 */
+	CU_ASSERT_DOUBLE_EQUAL(c->top.actions[0].failure.probability, 1,
+			       1e-12); /* a failure map: 1 */
 	CU_ASSERT_EQUAL(c->top.actions[0].failure.cls, SSC_ERR_NO_RETRY);
 	CU_ASSERT_PTR_NULL(c->top.actions[1].name);
 	CU_ASSERT_EQUAL(c->top.actions[1].failure.cls, SSC_ERR_FORBIDDEN);
@@ -1465,7 +1496,8 @@ static void test_keys_metrics_and_regress(void)
 	CU_ASSERT_PTR_NULL(s.series[2].query);
 	CU_ASSERT_EQUAL(s.fevents[0].effect, SCN_SW_EFFECT_NOT_READY);
 	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 0, &v, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: query returned 2 samples, want exactly 1 (the query "
+	CU_ASSERT_STRING_EQUAL(err,
+			       "metric source unavailable: query returned 2 samples, want exactly 1 (the query "
 				    "must reduce to a single scalar)");
 	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 20 * MIN, &v, err, sizeof(err)),
 			-1);
@@ -1477,7 +1509,8 @@ static void test_keys_metrics_and_regress(void)
 	CU_ASSERT_EQUAL(sw_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}",
 					  10 * MIN, &v, err, sizeof(err)),
 			-1);
-	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: jsonPath \"{.remaining}\" matched nothing: remaining is "
+	CU_ASSERT_STRING_EQUAL(err,
+			       "metric source unavailable: jsonPath \"{.remaining}\" matched nothing: remaining is "
 				    "not found");
 	scn_release(&s);
 
@@ -1535,10 +1568,12 @@ static void test_world_from_scenario(void)
 				   &s, &diags),
 			      0);
 	free(diags);
-	setup = (struct sw_setup){ &s.models.world, s.fevents, s.nfevents, s.series, s.nseries, s.seed, 0,
+	setup = (struct sw_setup){ &s.models.world, s.fevents, s.nfevents, s.series, s.nseries,
+		 s.seed, 0,
 				   s.start_unix_ms };
 	w = sw_new(&setup);
-	ss_init(&m, "t1", "shop", NULL, "{stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}");
+	ss_init(&m, "t1", "shop", NULL,
+		"{stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}");
 	sw_member_seen(w, &m.m, 0);
 	o = sw_source_get(w, "", "GitRepository", "t1", "web", 2 * HOUR, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
@@ -1554,7 +1589,8 @@ static void test_world_from_scenario(void)
 	sw_apply_stage(w, &m.m, 0, &ra, 3 * HOUR, &ap);
 	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 3 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
-	CU_ASSERT_EQUAL(out.duration_ms, 32000); /* written at 1s, Current at 31s: the poll at 32s */
+	CU_ASSERT_EQUAL(out.duration_ms,
+			32000); /* written at 1s, Current at 31s: the poll at 32s */
 	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 5 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	ss_release(&m);
