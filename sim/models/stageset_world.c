@@ -718,7 +718,8 @@ static void reach_update(const struct sw_world *w, struct source *src)
 		revision_text(w, src, ev, src->reach[src->nreach].revision);
 		src->nreach++;
 	}
-	qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
+	if (src->nreach > 1)
+		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
 	src->reach_ok = true;
 }
 
