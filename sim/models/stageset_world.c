@@ -991,6 +991,42 @@ size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
 	return n;
 }
 
+static void window_edges(const struct sw_world *w, const struct source *src, enum sfield f, int64_t t_ms,
+			 int64_t *best)
+{
+	const struct scn_sw_source *e = source_cfg(w, src, f);
+	const struct scn_sw_windows *ws;
+
+	if (!e)
+		return;
+	ws = f == SF_MISSING ? &e->missing : f == SF_NOT_READY ? &e->not_ready : &e->forbidden;
+	for (size_t i = 0; i < ws->n; i++) {
+		if (ws->items[i].from_ms > t_ms && ws->items[i].from_ms < *best)
+			*best = ws->items[i].from_ms;
+		if (ws->items[i].until_ms > t_ms && ws->items[i].until_ms < *best)
+			*best = ws->items[i].until_ms;
+	}
+}
+
+int64_t sw_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			      int64_t t_ms)
+{
+	struct source *src;
+	int64_t best = SW_NEVER;
+
+	if (!source_kind(kind))
+		return SW_NEVER;
+	src = source_get(w, kind, ns, name, NULL);
+	reach_update(w, src);
+	for (size_t i = 0; i < src->nreach; i++)
+		if (src->reach[i].eff_ms > t_ms && src->reach[i].eff_ms < best)
+			best = src->reach[i].eff_ms;
+	window_edges(w, src, SF_MISSING, t_ms, &best);
+	window_edges(w, src, SF_NOT_READY, t_ms, &best);
+	window_edges(w, src, SF_FORBIDDEN, t_ms, &best);
+	return best;
+}
+
 /* The source record behind a resolved artifact: by the object it was read from, else its key. */
 static struct source *source_of(struct sw_world *w, const struct ssc_resolved *ra)
 {

@@ -194,6 +194,16 @@ size_t sw_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
 		      const struct obj *const **out, struct ssc_err *err);
 
 /*
+ * sw_source_next_change() - the first time after @t_ms at which the
+ * modelled source @kind @ns/@name changes what sw_source_get() shows (a new
+ * revision, a `missing`, `notReady` or `forbidden` window opening or
+ * closing), as the StageSets known so far reach it; SW_NEVER when none.
+ * What the wire's watch of sources (W5, W6) turns into wake-ups.
+ */
+int64_t sw_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			      int64_t t_ms);
+
+/*
  * sw_revision_version() - the version the revision @revision of the source
  * behind @ra carries: the published version for a revision this model made,
  * else the source's initialVersion.  Borrowed (world or scenario).

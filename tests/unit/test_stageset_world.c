@@ -300,6 +300,8 @@ static void test_source_windows(void)
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.reason"), ""),
 			       "GitOperationFailed");
 	CU_ASSERT_STRING_NOT_EQUAL(val_str(val_path(o->status, "artifact.url"), ""), "");
+	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "shop", "web", 0), HOUR);
+	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "shop", "web", 5 * HOUR), 6 * HOUR);
 	/* another source is not touched by the entry */
 	CU_ASSERT_PTR_NOT_NULL(sw_source_get(W, "", "GitRepository", "shop", "api", HOUR, &err));
 	end();
@@ -340,6 +342,9 @@ static void test_publish_makes_revisions(void)
 	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t2", "shop", 2 * HOUR), "1.2.0");
 	CU_ASSERT_PTR_NULL(sw_offered_version(W, "t1", "shop", HOUR - 1));
 	CU_ASSERT(sw_publish_reaches(W, 1, "t2", "shop", &from) && from == 2 * HOUR);
+	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t2", "src", 0), HOUR);
+	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t2", "src", HOUR), 2 * HOUR);
+	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t1", "src", HOUR), SW_NEVER);
 	CU_ASSERT_FALSE(sw_publish_reaches(W, 1, "t1", "shop", &from));
 	ss_release(&a);
 	ss_release(&b);
