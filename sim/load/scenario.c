@@ -167,6 +167,7 @@ static int load(const char *const *paths, size_t npaths, struct scenario *out, s
 	if (L.scn) {
 		scnp_build_events(&L);
 		scnp_check_models(&L);
+		scnp_sw_note_sources(&L);
 	}
 	scnp_check_gates(&L);
 

@@ -48,7 +48,12 @@
  *  - `spec.fleet` → scenario.fleet (allowedActionHosts).
  *  - `spec.models.stagesets` → scenario.models.stagesets (adoption,
  *    regression, migrations; rules by label selector, first match field by
- *    field: scn_stageset_model_for()).
+ *    field: scn_stageset_model_for()), and with `spec.models.sources` →
+ *    scenario.models.world, the StageSet controller's world
+ *    (sim/load/scn_ssworld.h), the member-model keys mapped onto it.
+ *  - `spec.metrics` entries of one query that differ in `labels` are
+ *    several series; an entry with `url` (and `jsonPath`) instead of
+ *    `query` serves a StageSet's webhook metric source.
  *  - `spec.generate` → StageSet and Namespace objects admitted like the
  *    manifests and appended to scenario.objs after them.
  *
@@ -66,6 +71,7 @@
 #include "sim/base/diag.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
+#include "sim/load/scn_ssworld.h"
 
 #define SCN_API_VERSION "magos-sim/v1alpha1"
 #define SCN_KIND "Scenario"
@@ -224,8 +230,14 @@ struct scn_git_repo {
  * Invariants: interval_ms > 0; (query, address) unique among the entries.
  */
 struct scn_series {
-	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned) */
+	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned);
+				 * NULL for a webhook entry */
 	char *address;          /* owned; NULL: matches a gate of any address */
+	char *url;              /* a webhook entry: the source's url (owned), else NULL */
+	char *json_path;        /* a webhook entry: its jsonPath, NULL: any (owned) */
+	struct obj_strmap labels; /* the series' labels: entries of one query differing in labels
+				 * are several series of one instant vector */
+	struct scn_sw_windows unavailable; /* the source answers HTTP 503 meanwhile (owned) */
 	int64_t interval_ms;    /* sample spacing, ms; sample i sits at i * interval_ms */
 	char *values;           /* the expanding notation as written (owned) */
 	struct ps_series series;/* ps_parse() of values (owned) */
@@ -349,6 +361,7 @@ struct scn_fevent {
 	 */
 	struct scn_target target;
 	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
+	enum scn_sw_effect effect;      /* REGRESS: what the fault does to the workload's objects */
 	const char *file;               /* borrowed from scenario.files */
 	struct val_mark mark;           /* where the event's action key sits */
 };
@@ -369,7 +382,25 @@ struct scn_models {
 	struct scn_git_repo *repos;   /* owned; unique urls */
 	size_t nrepos;
 	struct scn_stageset_models stagesets; /* spec.models.stagesets with defaults */
+	/*
+	 * The StageSet world (spec.models.stagesets' world keys, spec.models.
+	 * sources), defaults filled in; the member-model keys adoption and
+	 * regression are mapped onto it.
+	 */
+	struct scn_sw_config world;
 };
+
+/*
+ * scn_stageset_world - whether the runs simulate StageSets with the
+ * controller port and its world (sim/models/stageset_world.h) rather than the
+ * member model (sim/models/stageset_model.h).  While false, the loader reads
+ * the world's keys but keeps the member model's behaviour; when true it also
+ * refuses the member-model keys the world replaces (stagesets.migrations:
+ * each StageSet's own spec.migrations) and notes how many sources it models.
+ * Default SCN_STAGESET_WORLD_DEFAULT; set it before loading.
+ */
+#define SCN_STAGESET_WORLD_DEFAULT false
+extern bool scn_stageset_world;
 
 /*
  * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are

@@ -7,6 +7,7 @@
 #include "sim/cluster/apiserver.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/models/stageset_model.h"
+#include "sim/models/stageset_world.h"
 
 struct fleet_glue {
 	const struct scenario *s;
@@ -25,15 +26,17 @@ struct fleet_glue {
 	size_t nmembers;
 };
 
-/* The series a gate reads: exact query (and address when the entry names one). */
+/*
+ * What a gate's query returns: the series of its exact query (and address
+ * when entries name one) as one instant vector (several series of one query
+ * are an error, as upstream's scalarFromResult has it).
+ */
 static int metric(void *ctx, const char *address, const char *query, int64_t t_ms, double *value,
 		  char *err, size_t errlen)
 {
 	const struct fleet_glue *g = ctx;
-	const struct scn_series *sr = scn_find_series(g->s, query, address);
 
-	return frc_metric_from_series(sr ? &sr->series : NULL, sr ? sr->interval_ms : 1, t_ms, value,
-				      err, errlen);
+	return sw_metric_prometheus(g->s->series, g->s->nseries, query, address, t_ms, value, err, errlen);
 }
 
 static const char *keep_member(struct fleet_glue *g, const char *ns, const char *name)

@@ -695,7 +695,8 @@ static void test_metrics_errors(void)
 	fx_put("s.yaml", HEAD "spec:\n  metrics:\n    - {values: \"1\", step: 1m}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:21: error: unknown field \"spec.metrics[0].step\"\n"
-		     "s.yaml:7:21: note: accepted fields: query, address, interval, values\n"
+		     "s.yaml:7:21: note: accepted fields: query, address, interval, values, labels, url, jsonPath, "
+		     "unavailable\n"
 		     "s.yaml:7:7: error: spec.metrics[0].query: Required value");
 	fx_tmp_leave();
 }
@@ -867,7 +868,7 @@ static void test_stageset_models(void)
 		"s.yaml:9:48: error: spec.models.stagesets.regression.versions[0]: Invalid value: "
 		"\"boolean\": must be a version such as \"1.10.0\": true\n"
 		"s.yaml:9:55: error: unknown field \"spec.models.stagesets.regression.onset\"\n"
-		"s.yaml:9:55: note: accepted fields: probability, duration, after, versions\n"
+		"s.yaml:9:55: note: accepted fields: probability, duration, after, versions, effect\n"
 		"s.yaml:10:25: error: spec.models.stagesets.migrations[0].to: Invalid value: "
 		"\"one\": invalid semantic version\n"
 		"s.yaml:10:25: note: a migration's 'to' is a semantic version such as 2.0.0\n"
