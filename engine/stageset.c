@@ -247,12 +247,42 @@ int ss_semver_compare(const struct ss_semver *a, const struct ss_semver *b)
 	return compare_prerelease(a->pre, a->npre, b->pre, b->npre);
 }
 
+/* Decimal digits of @n at @p; returns the end. */
+static char *put_u64(char *p, uint64_t n)
+{
+	char tmp[24];
+	size_t k = 0;
+
+	do
+		tmp[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		*p++ = tmp[--k];
+	return p;
+}
+
 char *ss_semver_string(const struct ss_semver *v)
 {
-	return xasprintf("%llu.%llu.%llu%s%.*s%s%.*s", (unsigned long long)v->major,
-			 (unsigned long long)v->minor, (unsigned long long)v->patch, v->npre ? "-" : "",
-			 (int)v->npre, v->npre ? v->pre : "", v->nmeta ? "+" : "", (int)v->nmeta,
-			 v->nmeta ? v->meta : "");
+	/* Without printf: the version plan formats versions on every pass. */
+	char *s = xmalloc(3 * 21 + 4 + v->npre + v->nmeta), *p = s;
+
+	p = put_u64(p, v->major);
+	*p++ = '.';
+	p = put_u64(p, v->minor);
+	*p++ = '.';
+	p = put_u64(p, v->patch);
+	if (v->npre) {
+		*p++ = '-';
+		memcpy(p, v->pre, v->npre);
+		p += v->npre;
+	}
+	if (v->nmeta) {
+		*p++ = '+';
+		memcpy(p, v->meta, v->nmeta);
+		p += v->nmeta;
+	}
+	*p = '\0';
+	return s;
 }
 
 /* ---- StrictNewVersion ---------------------------------------------------- */

@@ -137,7 +137,7 @@ static bool scope_of(const struct sst_stage *stage, const char *name, enum sst_s
 
 void act_ledger_record(struct act_ledger *l, const struct sst_stage *stage, const char *name)
 {
-	enum sst_scope sc;
+	enum sst_scope sc = SST_SCOPE_REVISION;
 	if (scope_of(stage, name, &sc) && sc == SST_SCOPE_VERSION)
 		sst_string_list_push(&l->versioned, name);
 	else

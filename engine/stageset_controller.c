@@ -618,8 +618,14 @@ static void ret_after(struct ret *r, int64_t after)
 
 static void ret_error(struct ret *r, enum loop_err kind, const char *msg)
 {
+	size_t n = msg ? strlen(msg) : 0;
+
+	/* Truncated to the buffer, as the result's error text is (logs and notices only). */
 	r->err = kind;
-	snprintf(r->msg, sizeof(r->msg), "%s", msg ? msg : "");
+	if (n >= sizeof(r->msg))
+		n = sizeof(r->msg) - 1;
+	memcpy(r->msg, msg ? msg : "", n);
+	r->msg[n] = '\0';
 }
 
 static int64_t retry_interval(const struct pass *p)
@@ -2539,6 +2545,12 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		return;
 	}
 	set_str(&p->st.pending_version, "");
+	if (L->plan.version_set) {
+		/* For observers: the version this pass goes on towards (not a decision). */
+		p->out->desired = xstrdup(L->plan.desired);
+		p->out->baseline = L->plan.baseline;
+		p->out->downgrade = L->plan.downgrade;
+	}
 
 	/* the decryptor. */
 	if (p->cl && p->cl->decryptor) {
@@ -2717,6 +2729,7 @@ void ssc_result_release(struct ssc_result *r)
 		return;
 	sst_status_release(&r->status);
 	ssc_events_release(&r->events);
+	free(r->desired);
 	val_free(r->ledger);
 	strv_free(r->inventory_written, r->ninventory_written);
 	strv_free(r->inventory_deleted, r->ninventory_deleted);

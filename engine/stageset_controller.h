@@ -211,6 +211,15 @@ struct ssc_result {
 	char **inventory_deleted; size_t ninventory_deleted;
 	/* The stage the pass was busy with when it ended (index), or SIZE_MAX. */
 	size_t stage;
+	/*
+	 * For observers (no decision reads them): when the pass got past the
+	 * approval gate (R-14) with a version plan, the version it goes on
+	 * towards (owned; the plan's desired version, equal to the prior
+	 * status.version on a steady pass), and whether the plan is a baseline
+	 * or a downgrade; NULL and false otherwise.
+	 */
+	char *desired;
+	bool baseline, downgrade;
 	struct ssc_quirk_note *quirks; size_t nquirks;
 };
 

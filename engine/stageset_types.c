@@ -54,6 +54,25 @@ const char *sst_format_time(int64_t unix_ms, char *buf, size_t len)
 	int64_t y;
 	int m, d;
 	civil_from_days(days, &y, &m, &d);
+	if (y >= 0 && y <= 9999 && len >= 21) {
+		/* without printf: every status condition renders one */
+		const int f[5] = { m, d, (int)(rem / 3600), (int)(rem % 3600 / 60), (int)(rem % 60) };
+		static const char sep[5] = { '-', 'T', ':', ':', 'Z' };
+		char *p = buf;
+
+		*p++ = (char)('0' + y / 1000);
+		*p++ = (char)('0' + y / 100 % 10);
+		*p++ = (char)('0' + y / 10 % 10);
+		*p++ = (char)('0' + y % 10);
+		*p++ = '-';
+		for (int i = 0; i < 5; i++) {
+			*p++ = (char)('0' + f[i] / 10);
+			*p++ = (char)('0' + f[i] % 10);
+			*p++ = sep[i];
+		}
+		*p = '\0';
+		return buf;
+	}
 	snprintf(buf, len, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02dZ", y, m, d, (int)(rem / 3600),
 		 (int)(rem % 3600 / 60), (int)(rem % 60));
 	return buf;
@@ -1688,14 +1707,357 @@ struct val *sst_status_to_val(const struct sst_status *s)
 	return o;
 }
 
+/*
+ * Field-by-field equality with the rendering's rules, so a comparison
+ * renders nothing: a string is "" when NULL, an omitempty zero is absent
+ * (which equals ""/0), a metav1.Time is its whole second (SST_NO_TIME only
+ * equals itself), a nil pointer differs from a pointer to a zero struct
+ * (`{}` is not absent), lists compare in order.
+ */
+static bool eq_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int64_t whole_second(int64_t ms)
+{
+	return ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
+}
+
+static bool eq_time(int64_t a, int64_t b)
+{
+	if (a == SST_NO_TIME || b == SST_NO_TIME)
+		return a == b;
+	return whole_second(a) == whole_second(b);
+}
+
+static bool eq_strmap(const struct sst_strmap *a, const struct sst_strmap *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (!eq_str(a->keys[i], b->keys[i]) || !eq_str(a->values[i], b->values[i]))
+			return false;
+	return true;
+}
+
+static bool eq_list(const struct sst_string_list *a, const struct sst_string_list *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (!eq_str(a->items[i], b->items[i]))
+			return false;
+	return true;
+}
+
+static bool eq_condition(const struct sst_condition *a, const struct sst_condition *b)
+{
+	return eq_str(a->type, b->type) && eq_str(a->status, b->status) &&
+	       a->observed_generation == b->observed_generation &&
+	       eq_time(a->last_transition_ms, b->last_transition_ms) && eq_str(a->reason, b->reason) &&
+	       eq_str(a->message, b->message);
+}
+
+static bool eq_budget(const struct sst_budget_freeze *a, const struct sst_budget_freeze *b)
+{
+	if (!a || !b)
+		return a == b;
+	return eq_str(a->remaining, b->remaining) && eq_str(a->freeze_threshold, b->freeze_threshold) &&
+	       eq_str(a->resume_threshold, b->resume_threshold) && eq_time(a->since_ms, b->since_ms) &&
+	       a->dry_run == b->dry_run;
+}
+
+static bool eq_analysis(const struct sst_analysis_result *a, const struct sst_analysis_result *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!eq_time(a->time_ms, b->time_ms) || a->passed != b->passed || a->nchecks != b->nchecks)
+		return false;
+	for (size_t i = 0; i < a->nchecks; i++)
+		if (!eq_str(a->checks[i].name, b->checks[i].name) ||
+		    !eq_str(a->checks[i].value, b->checks[i].value) || a->checks[i].ok != b->checks[i].ok ||
+		    !eq_str(a->checks[i].error, b->checks[i].error))
+			return false;
+	return true;
+}
+
+static bool eq_promotion(const struct sst_promotion_state *a, const struct sst_promotion_state *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!eq_str(a->phase, b->phase) || !eq_time(a->since_ms, b->since_ms) ||
+	    !eq_time(a->soak_until_ms, b->soak_until_ms) || a->analysis_failures != b->analysis_failures ||
+	    !eq_str(a->restart_check, b->restart_check) || a->observed_restarts != b->observed_restarts ||
+	    a->nrestart_baseline != b->nrestart_baseline || !eq_str(a->event_check, b->event_check) ||
+	    a->observed_events != b->observed_events || !eq_str(a->aborted_revision, b->aborted_revision))
+		return false;
+	for (size_t i = 0; i < a->nrestart_baseline; i++)
+		if (!eq_str(a->restart_baseline[i].name, b->restart_baseline[i].name) ||
+		    a->restart_baseline[i].restarts != b->restart_baseline[i].restarts)
+			return false;
+	return eq_analysis(a->last_analysis, b->last_analysis);
+}
+
+static bool eq_stage(const struct sst_stage_status *a, const struct sst_stage_status *b)
+{
+	return eq_str(a->name, b->name) && eq_str(a->phase, b->phase) &&
+	       eq_str(a->applied_revision, b->applied_revision) && a->entries_count == b->entries_count &&
+	       a->shards == b->shards && eq_str(a->message, b->message) &&
+	       eq_list(&a->executed_actions, &b->executed_actions) &&
+	       eq_str(a->ledger_revision, b->ledger_revision) &&
+	       eq_list(&a->executed_version_actions, &b->executed_version_actions) &&
+	       eq_str(a->ledger_version, b->ledger_version) &&
+	       eq_str(a->last_handled_reconcile_at, b->last_handled_reconcile_at) &&
+	       eq_promotion(a->promotion_state, b->promotion_state) &&
+	       eq_str(a->last_handled_promotion, b->last_handled_promotion) &&
+	       eq_budget(a->budget_freeze, b->budget_freeze);
+}
+
 bool sst_status_equal(const struct sst_status *a, const struct sst_status *b)
 {
-	struct val *va = sst_status_to_val(a);
-	struct val *vb = sst_status_to_val(b);
-	bool eq = val_equal(va, vb);
-	val_free(va);
-	val_free(vb);
-	return eq;
+	if (!eq_str(a->last_handled_reconcile_at, b->last_handled_reconcile_at) ||
+	    a->nconditions != b->nconditions || a->observed_generation != b->observed_generation ||
+	    !eq_strmap(&a->last_attempted_revisions, &b->last_attempted_revisions) ||
+	    !eq_strmap(&a->last_applied_revisions, &b->last_applied_revisions) || a->nstages != b->nstages ||
+	    !eq_str(a->version, b->version) || !eq_str(a->pending_version, b->pending_version) ||
+	    a->npending_migrations != b->npending_migrations ||
+	    !eq_list(&a->executed_migrations, &b->executed_migrations) ||
+	    !eq_list(&a->executed_migration_actions, &b->executed_migration_actions) ||
+	    a->migration_failure_count != b->migration_failure_count ||
+	    a->action_failure_count != b->action_failure_count ||
+	    a->nlast_applied_snapshot != b->nlast_applied_snapshot ||
+	    !eq_str(a->last_handled_update_override, b->last_handled_update_override) ||
+	    !eq_str(a->last_handled_reset_scope, b->last_handled_reset_scope) ||
+	    !eq_budget(a->budget_freeze, b->budget_freeze) ||
+	    !eq_str(a->last_handled_budget_override, b->last_handled_budget_override))
+		return false;
+	for (size_t i = 0; i < a->nconditions; i++)
+		if (!eq_condition(&a->conditions[i], &b->conditions[i]))
+			return false;
+	for (size_t i = 0; i < a->nstages; i++)
+		if (!eq_stage(&a->stages[i], &b->stages[i]))
+			return false;
+	for (size_t i = 0; i < a->npending_migrations; i++) {
+		const struct sst_pending_migration *x = &a->pending_migrations[i], *y = &b->pending_migrations[i];
+
+		if (!eq_str(x->name, y->name) || !eq_str(x->to, y->to) || !eq_str(x->from, y->from) ||
+		    !eq_str(x->stage, y->stage) || !eq_list(&x->actions, &y->actions) ||
+		    !eq_str(x->digest, y->digest))
+			return false;
+	}
+	for (size_t i = 0; i < a->nlast_applied_snapshot; i++) {
+		const struct sst_artifact_ref *x = &a->last_applied_snapshot[i], *y = &b->last_applied_snapshot[i];
+
+		if (!eq_str(x->stage, y->stage) || !eq_str(x->url, y->url) || !eq_str(x->digest, y->digest) ||
+		    !eq_str(x->revision, y->revision) || !eq_str(x->substitution_digest, y->substitution_digest))
+			return false;
+	}
+	if (!a->pending_update || !b->pending_update)
+		return a->pending_update == b->pending_update;
+	return eq_strmap(&a->pending_update->revisions, &b->pending_update->revisions) &&
+	       eq_time(a->pending_update->next_window_opens_ms, b->pending_update->next_window_opens_ms);
+}
+
+/* ---- status patch ---------------------------------------------------------- */
+
+/* An RFC 7386 merge patch turning map @from into map @to (either may be NULL); new, NULL when equal. */
+static struct val *json_merge_diff(const struct val *from, const struct val *to)
+{
+	struct val *p;
+
+	if (!to || to->type != VAL_MAP || !from || from->type != VAL_MAP)
+		return val_equal(from, to) ? NULL : (to ? val_copy(to) : val_new_null());
+	p = val_new_map();
+	for (size_t i = 0; i < from->u.map.n; i++)
+		if (!val_map_get(to, from->u.map.items[i].key))
+			val_map_set(p, from->u.map.items[i].key, val_new_null());
+	for (size_t i = 0; i < to->u.map.n; i++) {
+		const struct val_kv *kv = &to->u.map.items[i];
+		const struct val *old = val_map_get(from, kv->key);
+
+		if (!old) {
+			val_map_set(p, kv->key, val_copy(kv->v));
+		} else if (old->type == VAL_MAP && kv->v->type == VAL_MAP) {
+			struct val *sub = json_merge_diff(old, kv->v);
+
+			if (sub)
+				val_map_set(p, kv->key, sub);
+		} else if (!val_equal(old, kv->v)) {
+			val_map_set(p, kv->key, val_copy(kv->v));
+		}
+	}
+	if (p->u.map.n == 0) {
+		val_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* @key of the patch: the rendering @to has (a new tree, NULL when the field is absent) or null. */
+static void patch_put(struct val *p, const char *key, struct val *to)
+{
+	val_map_set(p, key, to ? to : val_new_null());
+}
+
+static struct val *str_or_absent(const char *s)
+{
+	return s && *s ? val_new_string(s) : NULL;
+}
+
+static struct val *int_or_absent(int64_t v)
+{
+	return v ? val_new_int(v) : NULL;
+}
+
+static struct val *list_or_absent(const struct sst_string_list *l)
+{
+	struct val *o;
+
+	if (l->n == 0)
+		return NULL;
+	o = val_new_list();
+	for (size_t i = 0; i < l->n; i++)
+		val_list_push(o, val_new_string(l->items[i]));
+	return o;
+}
+
+/* One top-level field of the rendering of @s (through sst_status_to_val()'s own writers). */
+static struct val *field_of(const struct sst_status *s, const char *key)
+{
+	struct val *whole = val_new_map(), *v = NULL;
+	struct val_kv *kv;
+
+	if (strcmp(key, "conditions") == 0) {
+		if (s->nconditions) {
+			struct val *l = val_new_list();
+			for (size_t i = 0; i < s->nconditions; i++)
+				val_list_push(l, sst_condition_to_val(&s->conditions[i]));
+			val_map_set(whole, key, l);
+		}
+	} else if (strcmp(key, "lastAttemptedRevisions") == 0) {
+		put_strmap(whole, key, &s->last_attempted_revisions);
+	} else if (strcmp(key, "lastAppliedRevisions") == 0) {
+		put_strmap(whole, key, &s->last_applied_revisions);
+	} else if (strcmp(key, "stages") == 0) {
+		if (s->nstages) {
+			struct val *l = val_new_list();
+			for (size_t i = 0; i < s->nstages; i++)
+				val_list_push(l, stage_to_val(&s->stages[i]));
+			val_map_set(whole, key, l);
+		}
+	} else if (strcmp(key, "budgetFreeze") == 0) {
+		if (s->budget_freeze)
+			val_map_set(whole, key, budget_to_val(s->budget_freeze));
+	} else {
+		/* the rest is cheap enough to render in full and take the field */
+		struct val *all = sst_status_to_val(s);
+
+		kv = val_map_get_kv(all, key);
+		if (kv) {
+			v = kv->v;
+			kv->v = val_new_null();
+		}
+		val_free(all);
+		val_free(whole);
+		return v;
+	}
+	kv = val_map_get_kv(whole, key);
+	if (kv) {
+		v = kv->v;
+		kv->v = val_new_null();
+	}
+	val_free(whole);
+	return v;
+}
+
+/* A field both renderings may hold as an object: the key-wise difference, else the field or null. */
+static void patch_object(struct val *p, const char *key, const struct sst_status *a, const struct sst_status *b)
+{
+	struct val *fa = field_of(a, key), *fb = field_of(b, key);
+
+	if (fa && fb) {
+		struct val *d = json_merge_diff(fa, fb);
+
+		if (d)
+			val_map_set(p, key, d);
+		val_free(fb);
+	} else {
+		patch_put(p, key, fb);
+	}
+	val_free(fa);
+}
+
+struct val *sst_status_patch(const struct sst_status *a, const struct sst_status *b)
+{
+	struct val *p = val_new_map();
+	bool conds = a->nconditions != b->nconditions, stages = a->nstages != b->nstages;
+	bool pm = a->npending_migrations != b->npending_migrations;
+	bool snap = a->nlast_applied_snapshot != b->nlast_applied_snapshot;
+
+	if (!eq_str(a->last_handled_reconcile_at, b->last_handled_reconcile_at))
+		patch_put(p, "lastHandledReconcileAt", str_or_absent(b->last_handled_reconcile_at));
+	for (size_t i = 0; !conds && i < a->nconditions; i++)
+		conds = !eq_condition(&a->conditions[i], &b->conditions[i]);
+	if (conds)
+		patch_put(p, "conditions", field_of(b, "conditions"));
+	if (a->observed_generation != b->observed_generation)
+		patch_put(p, "observedGeneration", int_or_absent(b->observed_generation));
+	if (!eq_strmap(&a->last_attempted_revisions, &b->last_attempted_revisions))
+		patch_object(p, "lastAttemptedRevisions", a, b);
+	if (!eq_strmap(&a->last_applied_revisions, &b->last_applied_revisions))
+		patch_object(p, "lastAppliedRevisions", a, b);
+	for (size_t i = 0; !stages && i < a->nstages; i++)
+		stages = !eq_stage(&a->stages[i], &b->stages[i]);
+	if (stages)
+		patch_put(p, "stages", field_of(b, "stages"));
+	if (!eq_str(a->version, b->version))
+		patch_put(p, "version", str_or_absent(b->version));
+	if (!eq_str(a->pending_version, b->pending_version))
+		patch_put(p, "pendingVersion", str_or_absent(b->pending_version));
+	for (size_t i = 0; !pm && i < a->npending_migrations; i++) {
+		const struct sst_pending_migration *x = &a->pending_migrations[i], *y = &b->pending_migrations[i];
+
+		pm = !eq_str(x->name, y->name) || !eq_str(x->to, y->to) || !eq_str(x->from, y->from) ||
+		     !eq_str(x->stage, y->stage) || !eq_list(&x->actions, &y->actions) ||
+		     !eq_str(x->digest, y->digest);
+	}
+	if (pm)
+		patch_put(p, "pendingMigrations", field_of(b, "pendingMigrations"));
+	if (!eq_list(&a->executed_migrations, &b->executed_migrations))
+		patch_put(p, "executedMigrations", list_or_absent(&b->executed_migrations));
+	if (!eq_list(&a->executed_migration_actions, &b->executed_migration_actions))
+		patch_put(p, "executedMigrationActions", list_or_absent(&b->executed_migration_actions));
+	if (a->migration_failure_count != b->migration_failure_count)
+		patch_put(p, "migrationFailureCount", int_or_absent(b->migration_failure_count));
+	if (a->action_failure_count != b->action_failure_count)
+		patch_put(p, "actionFailureCount", int_or_absent(b->action_failure_count));
+	for (size_t i = 0; !snap && i < a->nlast_applied_snapshot; i++) {
+		const struct sst_artifact_ref *x = &a->last_applied_snapshot[i], *y = &b->last_applied_snapshot[i];
+
+		snap = !eq_str(x->stage, y->stage) || !eq_str(x->url, y->url) || !eq_str(x->digest, y->digest) ||
+		       !eq_str(x->revision, y->revision) || !eq_str(x->substitution_digest, y->substitution_digest);
+	}
+	if (snap)
+		patch_put(p, "lastAppliedSnapshot", field_of(b, "lastAppliedSnapshot"));
+	if ((!a->pending_update || !b->pending_update)
+		    ? a->pending_update != b->pending_update
+		    : !eq_strmap(&a->pending_update->revisions, &b->pending_update->revisions) ||
+			      !eq_time(a->pending_update->next_window_opens_ms, b->pending_update->next_window_opens_ms))
+		patch_object(p, "pendingUpdate", a, b);
+	if (!eq_str(a->last_handled_update_override, b->last_handled_update_override))
+		patch_put(p, "lastHandledUpdateOverride", str_or_absent(b->last_handled_update_override));
+	if (!eq_str(a->last_handled_reset_scope, b->last_handled_reset_scope))
+		patch_put(p, "lastHandledResetScope", str_or_absent(b->last_handled_reset_scope));
+	if (!eq_budget(a->budget_freeze, b->budget_freeze))
+		patch_object(p, "budgetFreeze", a, b);
+	if (!eq_str(a->last_handled_budget_override, b->last_handled_budget_override))
+		patch_put(p, "lastHandledBudgetOverride", str_or_absent(b->last_handled_budget_override));
+	if (p->u.map.n == 0) {
+		val_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 int sst_parse_duration(const char *text, int64_t *ms)

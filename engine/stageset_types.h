@@ -344,6 +344,16 @@ struct val *sst_status_to_val(const struct sst_status *s);
 /* sst_status_equal() - the same JSON (what decides whether a status patch is due). */
 bool sst_status_equal(const struct sst_status *a, const struct sst_status *b);
 
+/*
+ * sst_status_patch() - the RFC 7386 JSON merge patch that turns the
+ * rendering of @a (sst_status_to_val()) into that of @b: a field that
+ * differs is rendered whole (lists replace, maps and objects key by key, a
+ * field @b leaves out is null), built without rendering the fields that are
+ * equal.  What patch.Helper sends for a status that changed.
+ * Returns: a new map (caller frees with val_free()), NULL when equal.
+ */
+struct val *sst_status_patch(const struct sst_status *a, const struct sst_status *b);
+
 /* sst_status_copy() - deep copy of @src into @dst (filled). */
 void sst_status_copy(struct sst_status *dst, const struct sst_status *src);
 

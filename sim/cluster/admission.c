@@ -1011,6 +1011,20 @@ static const struct sch_field vpol_fields[] = {
 };
 static const struct sch_node vpol = { .type = SCH_OBJECT, .fields = vpol_fields };
 
+/*
+ * Flux sources (source.toolkit.fluxcd.io/v1) and the StageLedger: read by the
+ * StageSet controller as they are (sourceRef resolution reads the artifact
+ * and Ready condition of the status; the ledger its baseline and completions),
+ * so spec and status are kept as written.
+ */
+static const struct sch_field free_form_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &sch_any_object),
+	SCH_FIELD("status", &sch_any_object),
+	SCH_END,
+};
+static const struct sch_node free_form = { .type = SCH_OBJECT, .fields = free_form_fields };
+
 static const struct adm_kind kinds[] = {
 	{ "magosproject.io/v1alpha1", "Project", true, &project, ADM_LIST_MAPS_STATUS },
 	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, ADM_LIST_MAPS_STATUS },
@@ -1020,6 +1034,11 @@ static const struct adm_kind kinds[] = {
 	{ "v1", "Namespace", false, &namespace_kind, 0 },
 	{ "v1", "Secret", true, &secret, 0 },
 	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol, 0 },
+	{ "stages.metio.wtf/v1", "StageLedger", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "GitRepository", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "OCIRepository", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "Bucket", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "ExternalArtifact", true, &free_form, 0 },
 };
 
 const struct adm_kind *adm_find_kind(const char *api_version, const char *kind)

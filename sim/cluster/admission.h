@@ -43,11 +43,15 @@
  * Other top-level fields (Secret `data`, `stringData`, `type`, `immutable`)
  * go to obj.rest.
  *
+ * Kept as written (spec and status free-form): the StageLedger and the Flux
+ * sources the StageSet controller reads (`source.toolkit.fluxcd.io/v1`
+ * GitRepository, OCIRepository, Bucket, ExternalArtifact).
+ *
  * Ignored objects.  A document whose apiVersion belongs to an API group the
  * simulated controllers do not own (core `v1` kinds other than Namespace and
  * Secret — ServiceAccount, ConfigMap, ... —, `rbac.authorization.k8s.io/v1`,
- * `apps/v1`, Kyverno kinds other than ValidatingPolicy, any CRD of another
- * project) is accepted as long as it is a well-formed object (apiVersion,
+ * `apps/v1`, Kyverno kinds other than ValidatingPolicy, Flux kinds other than
+ * the four sources above, any CRD of another project) is accepted as long as it is a well-formed object (apiVersion,
  * kind and a non-empty metadata.name) and then ignored: adm_admit() returns
  * ADM_IGNORED and makes no object.  So is `magosproject.io/v1alpha1`
  * VariableSet, which no Magos controller reads.  An unknown kind or version

@@ -390,17 +390,6 @@ struct scn_models {
 	struct scn_sw_config world;
 };
 
-/*
- * scn_stageset_world - whether the runs simulate StageSets with the
- * controller port and its world (sim/models/stageset_world.h) rather than the
- * member model (sim/models/stageset_model.h).  While false, the loader reads
- * the world's keys but keeps the member model's behaviour; when true it also
- * refuses the member-model keys the world replaces (stagesets.migrations:
- * each StageSet's own spec.migrations) and notes how many sources it models.
- * Default SCN_STAGESET_WORLD_DEFAULT; set it before loading.
- */
-#define SCN_STAGESET_WORLD_DEFAULT false
-extern bool scn_stageset_world;
 
 /*
  * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are

@@ -467,8 +467,8 @@ static void mark_group(struct gate_scan *g, const char *query, const char *addre
 /*
  * stageset_source() - a metric source of StageSet @o at @where (its
  * errorBudget, a stage's errorBudget, analysis check or fastTrack): the
- * series it reads count as read; with scn_stageset_world, a Prometheus
- * source without any series is a warning (its queries fail).
+ * series it reads count as read; a Prometheus source without any series
+ * is a warning (its queries fail).
  */
 static void stageset_source(struct gate_scan *g, const struct obj *o, const char *file, const struct val *src,
 			    const char *where)
@@ -481,7 +481,7 @@ static void stageset_source(struct gate_scan *g, const struct obj *o, const char
 		return;
 	if (claimed_for(g->L, q->u.s, address)) {
 		mark_group(g, q->u.s, address);
-	} else if (scn_stageset_world && g->L->s->has_scenario_doc) {
+	} else if (g->L->s->has_scenario_doc) {
 		char *qq = sch_quote(q);
 
 		diag_warning(g->L->d, file, q->mark,

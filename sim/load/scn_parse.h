@@ -260,7 +260,8 @@ extern const struct sch_node scnp_sw_sources_node;    /* spec.models.sources */
  * scnp_sw_check_member_keys() - after spec.models @models (at @path) was
  * validated, whatever the outcome: in spec.models.stagesets and in each of
  * its rules a member-model adoption key and its world name are not both
- * given; with scn_stageset_world, `migrations` is refused.  Reports through
+ * given, and `migrations` is refused (each StageSet's own spec.migrations
+ * is its ladder).  Reports through
  * @c; cannot fail (a malformed tree is skipped where it is malformed).
  */
 void scnp_sw_check_member_keys(struct sch_ctx *c, const struct val *models, const char *path);
@@ -276,9 +277,11 @@ void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char 
 void scnp_sw_read_windows(const struct val *l, struct scn_sw_windows *w);
 
 /*
- * scnp_sw_note_sources() - with scn_stageset_world: one note saying how many
+ * scnp_sw_note_sources() - one note saying how many
  * sources the StageSets of the run reference that the inputs do not hold
- * (the modelled ones) and how to change them.  To L->d; cannot fail.
+ * (the modelled ones) and how to change them, when the scenario writes
+ * spec.models.sources (without it every source is modelled Ready, the
+ * documented default, and a run says nothing).  To L->d; cannot fail.
  */
 void scnp_sw_note_sources(struct loader *L);
 

@@ -17,7 +17,6 @@
 #include "sim/base/strindex.h"
 #include "sim/load/scn_parse.h"
 
-bool scn_stageset_world = SCN_STAGESET_WORLD_DEFAULT;
 
 static const char *const op_texts[SCN_SW_NOPS] = {
 	"fetch artifact", "decrypt", "resolve postBuild variables", "build", "image verification",
@@ -457,8 +456,8 @@ static void check_op_class(struct sch_ctx *c, const struct val *v, const char *p
  * The member-model keys beside the world's, in one stagesets map or rule @v
  * at @path: adoption.duration and adoption.failureProbability are the old
  * names of readiness.delay and readiness.failedProbability (one of each
- * pair); with scn_stageset_world, `migrations` is refused (a StageSet's
- * ladder is its own spec.migrations).
+ * pair); `migrations` is refused (a StageSet's ladder is its own
+ * spec.migrations).
  */
 static void check_member_keys(struct sch_ctx *c, const struct val *v, const char *path)
 {
@@ -478,7 +477,7 @@ static void check_member_keys(struct sch_ctx *c, const struct val *v, const char
 			   "give readiness.%s only",
 			   pairs[i][0], pairs[i][1], pairs[i][1]);
 	}
-	if (mig && scn_stageset_world) {
+	if (mig) {
 		sch_report(c, mig->key_mark, path,
 			   "Forbidden: migrations are not a model any more: the StageSet controller "
 			   "runs each StageSet's own spec.migrations (or spec.migrationsSourceRef)");
@@ -836,35 +835,59 @@ static bool direct_source_kind(const char *kind)
 	       strcmp(kind, "Bucket") == 0;
 }
 
-/* Whether the inputs hold the source @ref (of a StageSet in @owner_ns) names. */
-static bool held(const struct scenario *s, const struct val *ref, const char *owner_ns,
-		 const char **kind_out, const char **ns_out)
+/*
+ * The sources the inputs hold, by "Kind/ns/name", and the producers the
+ * ExternalArtifacts among them point back at, by "^Kind/ns/name": one
+ * index built once, so the count is O(StageSets + objects).
+ */
+static void index_held(const struct scenario *s, struct strindex *ix)
+{
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+		bool ea = strcmp(o->kind, "ExternalArtifact") == 0;
+		char *key;
+
+		if (!ea && !direct_source_kind(o->kind))
+			continue;
+		key = xasprintf("%s/%s/%s", o->kind, o->ns, o->name);
+		si_put(ix, key, i);
+		free(key);
+		if (ea && val_path(o->spec, "sourceRef.kind")) {
+			key = xasprintf("^%s/%s/%s", val_str(val_path(o->spec, "sourceRef.kind"), ""), o->ns,
+					val_str(val_path(o->spec, "sourceRef.name"), ""));
+			si_put(ix, key, i);
+			free(key);
+		}
+	}
+}
+
+/*
+ * Whether the inputs hold the source @ref (of a StageSet in @owner_ns)
+ * names; *@key receives its "Kind/ns/name" (new, caller frees).
+ */
+static bool held(const struct strindex *ix, const struct val *ref, const char *owner_ns, char **key)
 {
 	const char *kind = val_str(val_map_get(ref, "kind"), "");
 	const char *name = val_str(val_map_get(ref, "name"), "");
 	const char *ns = val_str(val_map_get(ref, "namespace"), "");
 	bool producer = kind[0] && strcmp(kind, "ExternalArtifact") != 0 && !direct_source_kind(kind);
+	size_t pos;
+	char *probe;
+	bool found;
 
 	if (!ns[0])
 		ns = owner_ns;
-	*kind_out = producer || !kind[0] ? "ExternalArtifact" : kind;
-	*ns_out = ns;
-	for (size_t i = 0; i < s->nobjs; i++) {
-		const struct obj *o = s->objs[i];
-
-		if (strcmp(o->kind, *kind_out) != 0 || strcmp(o->ns, ns) != 0)
-			continue;
-		if (!producer && strcmp(o->name, name) == 0)
-			return true;
-		if (producer && strcmp(val_str(val_path(o->spec, "sourceRef.kind"), ""), kind) == 0 &&
-		    strcmp(val_str(val_path(o->spec, "sourceRef.name"), ""), name) == 0)
-			return true;
-	}
-	return false;
+	*key = xasprintf("%s/%s/%s", producer || !kind[0] ? "ExternalArtifact" : kind, ns, name);
+	if (!producer)
+		return si_get(ix, *key, &pos);
+	probe = xasprintf("^%s/%s/%s", kind, ns, name);
+	found = si_get(ix, probe, &pos);
+	free(probe);
+	return found;
 }
 
 /* Counts the sources @o names that the inputs do not hold, new ones into @seen. */
-static void count_modelled(const struct scenario *s, const struct obj *o, struct strindex *seen,
+static void count_modelled(const struct strindex *ix, const struct obj *o, struct strindex *seen,
 			   size_t *n)
 {
 	const struct val *stages = val_map_get(o->spec, "stages");
@@ -876,14 +899,12 @@ static void count_modelled(const struct scenario *s, const struct obj *o, struct
 	if (val_path(o->spec, "migrationsSourceRef.sourceRef"))
 		refs[nrefs++] = val_path(o->spec, "migrationsSourceRef.sourceRef");
 	for (size_t i = 0; i < nrefs; i++) {
-		const char *kind, *ns;
 		char *key;
 		size_t pos;
 
-		if (!refs[i] || refs[i]->type != VAL_MAP || held(s, refs[i], o->ns, &kind, &ns))
+		if (!refs[i] || refs[i]->type != VAL_MAP)
 			continue;
-		key = xasprintf("%s/%s/%s", kind, ns, val_str(val_map_get(refs[i], "name"), ""));
-		if (!si_get(seen, key, &pos)) {
+		if (!held(ix, refs[i], o->ns, &key) && !si_get(seen, key, &pos)) {
 			si_put(seen, key, *n);
 			(*n)++;
 		}
@@ -894,18 +915,25 @@ static void count_modelled(const struct scenario *s, const struct obj *o, struct
 void scnp_sw_note_sources(struct loader *L)
 {
 	const struct scenario *s = L->s;
-	struct strindex seen = { 0 };
+	struct strindex seen = { 0 }, ix = { 0 };
 	size_t n = 0;
 
-	if (!scn_stageset_world || !s->scenario_file)
+	/*
+	 * Only where the scenario models sources: a run that names none takes
+	 * every source as Ready with the publishes' revisions, the documented
+	 * default, and says nothing on stderr about it.
+	 */
+	if (!s->scenario_file || !val_path(L->scn, "spec.models.sources"))
 		return;
+	index_held(s, &ix);
 	for (size_t i = 0; i < s->nobjs; i++)
 		if (strcmp(s->objs[i]->kind, "StageSet") == 0)
-			count_modelled(s, s->objs[i], &seen, &n);
+			count_modelled(&ix, s->objs[i], &seen, &n);
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "StageSet") == 0)
-			count_modelled(s, s->events[i].obj, &seen, &n);
+			count_modelled(&ix, s->events[i].obj, &seen, &n);
 	si_release(&seen);
+	si_release(&ix);
 	if (n == 0)
 		return;
 	diag_note(L->d, s->scenario_file, L->scn_mark,

@@ -1556,6 +1556,43 @@ void sw_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		 sname);
 }
 
+bool sw_stage_steady(struct sw_world *w, const struct sw_member *m, size_t stage, int64_t t_ms, bool commit,
+		     int64_t *duration_ms)
+{
+	struct member *mb = member_find(w, m->ns, m->name);
+	const char *sname = stage_name(m, stage);
+	struct mstage *ms = mb ? (struct mstage *)stage_find(mb, sname) : NULL;
+	const struct scn_sw_failure *f;
+	struct eff e;
+	int64_t d, end;
+
+	if (!ms || !ms->revision || !ms->try_rev || strcmp(ms->try_rev, ms->revision) != 0)
+		return false;
+	resolve(w, m->labels, sname, &e);
+	if (e.apply_duration->kind != DIST_CONSTANT)
+		return false;
+	f = e.apply_failure;
+	if (f && f->probability > 0 && (f->during.n == 0 || scn_sw_in_windows(&f->during, t_ms)))
+		return false;
+	{
+		gsl_rng g;
+		struct rng r = { 0, 1 };
+
+		rng_gsl_wrap(&g, &r);
+		d = dist_sample_ms(e.apply_duration, &g);
+	}
+	end = add_ms(t_ms, d);
+	/* what the verify's first poll finds: Current, no fault */
+	if (end < ms->ready_ms || end >= ms->failed_ms || fault_at(w, mb, ms, end) != 0)
+		return false;
+	if (commit) {
+		ms->try_j++;
+		ms->j = ms->try_j;
+	}
+	*duration_ms = d;
+	return true;
+}
+
 /* ---------------------------------------------------------------- stages: waits */
 
 enum kstatus { KS_IN_PROGRESS, KS_CURRENT, KS_FAILED };

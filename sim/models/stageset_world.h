@@ -266,6 +266,20 @@ void sw_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		    const struct ssc_resolved *ra, int64_t t_ms, struct ssc_apply_outcome *out);
 
 /*
+ * sw_stage_steady() - whether sw_apply_stage() of stage @stage of @m at
+ * @t_ms, of the revision the stage applied last, would be a steady
+ * re-apply: the apply draws nothing then (a constant duration, no failure
+ * possible at @t_ms) and the objects are Current, without a fault, when it
+ * ends (the verify's first poll finds them ready).  Reads only, unless
+ * @commit: then it also counts the apply as sw_apply_stage() does, so a
+ * caller that checked every stage first can stand in for the applies of a
+ * pass whose inputs are those of the pass before.
+ * *@duration_ms: the apply's duration when true.
+ */
+bool sw_stage_steady(struct sw_world *w, const struct sw_member *m, size_t stage, int64_t t_ms, bool commit,
+		     int64_t *duration_ms);
+
+/*
  * sw_wait_stage() - env wait_stage: the kstatus wait of stage @stage's
  * objects from @t_ms, polling every SW_POLL_MS (the first at once), until
  * Current (READY), Failed (FAILED: "failed early due to stalled resources:

@@ -370,6 +370,114 @@ static const char *full_status_json =
 	"\"budgetFreeze\":{\"remaining\":\"0\"},"
 	"\"lastHandledBudgetOverride\":\"b\"}";
 
+/*
+ * Whether the field-by-field equality agrees with comparing the rendered
+ * JSON, and the merge patch from one to the other, applied to the first's
+ * JSON, gives the second's (and is NULL exactly when they are equal).
+ */
+static bool equal_agrees(const struct sst_status *a, const struct sst_status *b)
+{
+	struct val *va = sst_status_to_val(a), *vb = sst_status_to_val(b);
+	bool rendered = val_equal(va, vb), ok;
+	struct val *patch = sst_status_patch(a, b);
+
+	ok = rendered == sst_status_equal(a, b) && rendered == sst_status_equal(b, a) &&
+	     rendered == (patch == NULL);
+	if (patch)
+		val_merge_patch(&va, patch);
+	ok = ok && val_equal(va, vb);
+	val_free(patch);
+	val_free(va);
+	val_free(vb);
+	return ok;
+}
+
+/*
+ * sst_status_equal() compares without rendering: for one change at a time
+ * to every field of a full status (some that render alike, some that do
+ * not), it says what comparing the two rendered JSON trees says.
+ */
+static void test_status_equal_matches_json(void)
+{
+	struct val *in = yaml(full_status_json);
+	struct sst_status s, c;
+	int n = 0;
+
+	sst_status_parse(in, &s);
+	for (int k = 0;; k++) {
+		struct sst_stage_status *st;
+		struct sst_promotion_state *ps;
+		bool done = false;
+
+		sst_status_copy(&c, &s);
+		st = &c.stages[0];
+		ps = st->promotion_state;
+		switch (k) {
+		case 0: c.conditions[0].last_transition_ms += 999 - c.conditions[0].last_transition_ms % 1000; break;
+		case 1: c.conditions[0].last_transition_ms += 1000; break;
+		case 2: c.conditions[0].last_transition_ms = SST_NO_TIME; break;
+		case 3: free(c.conditions[0].message); c.conditions[0].message = xstrdup("x"); break;
+		case 4: c.conditions[0].observed_generation++; break;
+		case 5: c.observed_generation = 0; break;
+		case 6: sst_strmap_set(&c.last_applied_revisions, "zz", "r"); break;
+		case 7: free(c.version); c.version = xstrdup(""); break;
+		case 8: free(c.pending_version); c.pending_version = xstrdup("9.9.9"); break;
+		case 9: sst_string_list_push(&c.executed_migrations, "m"); break;
+		case 10: c.migration_failure_count = 3; break;
+		case 11: free(st->applied_revision); st->applied_revision = xstrdup("other"); break;
+		case 12: st->entries_count = 0; break;
+		case 13: sst_promotion_state_free(st->promotion_state); st->promotion_state = NULL; break;
+		case 14: ps->soak_until_ms += 1; break;
+		case 15: ps->soak_until_ms += 1000; break;
+		case 16: ps->analysis_failures = 0; break;
+		case 17: free(ps->aborted_revision); ps->aborted_revision = xstrdup("r0"); break;
+		case 18: sst_budget_freeze_free(c.budget_freeze); c.budget_freeze = NULL; break;
+		case 19: free(c.budget_freeze->remaining); c.budget_freeze->remaining = xstrdup(""); break;
+		case 20: free(c.last_handled_budget_override); c.last_handled_budget_override = xstrdup(""); break;
+		case 21: free(c.last_handled_reconcile_at); c.last_handled_reconcile_at = xstrdup("t2"); break;
+		case 22:
+			if (c.nlast_applied_snapshot) {
+				free(c.last_applied_snapshot[0].digest);
+				c.last_applied_snapshot[0].digest = xstrdup("sha256:0");
+			}
+			break;
+		case 23:
+			if (c.pending_update)
+				c.pending_update->next_window_opens_ms = SST_NO_TIME;
+			break;
+		case 24:
+			if (c.npending_migrations)
+				sst_string_list_push(&c.pending_migrations[0].actions, "a2");
+			break;
+		case 25: sst_string_list_push(&st->executed_actions, "x"); break;
+		case 26: free(st->message); st->message = xstrdup(""); break;
+		case 27: sst_strmap_release(&c.last_attempted_revisions); break;
+		case 28:
+			if (c.pending_update)
+				sst_strmap_set(&c.pending_update->revisions, "new", "r9");
+			break;
+		case 29: c.budget_freeze->dry_run = !c.budget_freeze->dry_run; break;
+		case 30: sst_status_release(&c); sst_status_init(&c); break;
+		default: done = true; break;
+		}
+		if (done) {
+			sst_status_release(&c);
+			break;
+		}
+		CU_ASSERT(equal_agrees(&c, &s) && equal_agrees(&s, &c));
+		if (!equal_agrees(&c, &s) || !equal_agrees(&s, &c))
+			fprintf(stderr, "sst_status_equal or _patch disagrees with the JSON for change %d\n", k);
+		sst_status_release(&c);
+		n++;
+	}
+	CU_ASSERT(n > 20);
+	sst_status_init(&c);
+	CU_ASSERT(equal_agrees(&c, &s));
+	sst_status_release(&c);
+	sst_status_release(&s);
+	val_free(in);
+}
+
 static void test_status_every_field_round_trip(void)
 {
 	struct val *in = yaml(full_status_json);
@@ -541,6 +649,8 @@ void register_tests(void)
 		{ "StageSetSpec: a zero plain interval is absent", test_spec_plain_interval_zero_is_absent },
 		{ "StageSetStatus: every field round-trips in declaration order", test_status_every_field_round_trip },
 		{ "StageSetStatus: omitempty", test_status_omitempty },
+		{ "StageSetStatus: equality and merge patch without rendering say what the JSON says",
+		  test_status_equal_matches_json },
 		{ "StageSetStatus: map keys sorted", test_status_map_keys_sorted },
 		{ "StageSetStatus: times stored as whole seconds", test_status_times_whole_seconds },
 		{ "StageSetStatus: wrong types read as absent", test_status_wrong_types_are_absent },

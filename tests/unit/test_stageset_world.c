@@ -1433,21 +1433,22 @@ static void test_keys_world_mode(void)
 			 "    - {name: job, sourceRef: {apiVersion: ci.example.com/v1, kind: Pipeline, name: build}}\n";
 
 	fx_tmp_enter("test_stageset_world");
-	/* the member model reads a ladder, and no note: the runs use it */
-	CU_ASSERT_EQUAL(load(HEAD "spec:\n  models:\n    stagesets:\n      migrations: [{to: 2.0.0}]\n", &s, &diags),
-			0);
-	scn_release(&s);
-	free(diags);
+	/* without spec.models.sources the modelled sources are the default, and no note */
 	{
-		char *text = xasprintf(HEAD "spec:\n  models:\n    stagesets:\n      migrations: [{to: 2.0.0}]\n"
-					    "      rules: [{selector: {}, migrations: []}]\n%s",
-				       ss);
+		char *text = xasprintf(HEAD "spec:\n  models:\n    stagesets: {}\n%s", ss);
 
 		CU_ASSERT_EQUAL(load(text, &s, &diags), 0);
 		fx_same_text(diags, "");
 		free(diags);
 		scn_release(&s);
-		scn_stageset_world = true;
+		free(text);
+	}
+	{
+		char *text = xasprintf(HEAD "spec:\n  models:\n    stagesets:\n      migrations: [{to: 2.0.0}]\n"
+					    "      rules: [{selector: {}, migrations: []}]\n"
+					    "    sources: [{name: web, notReady: [{from: 1h, until: 2h}]}]\n%s",
+				       ss);
+
 		CU_ASSERT_EQUAL(load(text, &s, &diags), -1);
 		fx_same_text(diags,
 			     "s.yaml:8:7: error: spec.models.stagesets: Forbidden: migrations are not a model any "
@@ -1465,7 +1466,6 @@ static void test_keys_world_mode(void)
 			     "spec.models.sources makes them missing, not Ready, Forbidden or unfetchable for a while");
 		free(diags);
 		scn_release(&s);
-		scn_stageset_world = SCN_STAGESET_WORLD_DEFAULT;
 		free(text);
 	}
 	fx_tmp_leave();
