@@ -169,6 +169,7 @@ static int load(const char *const *paths, size_t npaths, struct scenario *out, s
 		scnp_check_models(&L);
 		scnp_sw_note_sources(&L);
 	}
+	scnp_sw_refuse_unsimulated(&L);
 	scnp_check_gates(&L);
 
 	for (size_t i = 0; i < L.nstreams; i++)

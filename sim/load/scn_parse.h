@@ -285,6 +285,13 @@ void scnp_sw_read_windows(const struct val *l, struct scn_sw_windows *w);
  */
 void scnp_sw_note_sources(struct loader *L);
 
+/*
+ * scnp_sw_refuse_unsimulated() - an error at its file:line:col for each part
+ * of a StageSet (in the inputs or an apply event) the simulated world cannot
+ * answer: spec.kubeConfig.configMapRef.  To L->d; cannot fail.
+ */
+void scnp_sw_refuse_unsimulated(struct loader *L);
+
 /* ---------------------------------------------------------------- scn_events.c: spec.events */
 
 /*

@@ -943,3 +943,36 @@ void scnp_sw_note_sources(struct loader *L)
 		  n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "is" : "are", n == 1 ? "it" : "them",
 		  n == 1 ? "it" : "them");
 }
+
+/*
+ * What a StageSet may ask that the simulated world cannot answer, refused at
+ * its file:line:col: spec.kubeConfig.configMapRef (fluxcd/pkg/auth mints a
+ * cloud provider's token for a remote cluster; nothing here stands for the
+ * cloud's IAM).
+ */
+static void refuse_unsimulated(struct loader *L, const struct obj *o)
+{
+	const struct val *cm = val_path(o->spec, "kubeConfig.configMapRef");
+
+	if (!cm || !o->src.file)
+		return;
+	diag_error(L->d, o->src.file, cm->mark,
+		   "StageSet %s/%s: spec.kubeConfig.configMapRef: Forbidden: cloud-provider authentication "
+		   "(aws, azure, gcp, generic) is not simulated",
+		   o->ns, o->name);
+	diag_note(L->d, o->src.file, cm->mark,
+		  "give spec.kubeConfig.secretRef: the kubeconfig Secret in the StageSet's namespace is read "
+		  "as upstream reads it, and the remote cluster is the simulated one");
+}
+
+void scnp_sw_refuse_unsimulated(struct loader *L)
+{
+	const struct scenario *s = L->s;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i]->kind, "StageSet") == 0)
+			refuse_unsimulated(L, s->objs[i]);
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "StageSet") == 0)
+			refuse_unsimulated(L, s->events[i].obj);
+}

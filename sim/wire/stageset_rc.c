@@ -1530,6 +1530,98 @@ static int env_parse_ladder_file(void *ctx, const char *path, const char *text, 
 
 /* ---------------------------------------------------------------- the cluster (inventory, prune) */
 
+/* Whether Secret @s holds a non-empty @key (in data, or stringData as written). */
+static bool secret_has_key(const struct obj *s, const char *key)
+{
+	return val_str(val_map_get(val_map_get(s->rest, "data"), key), "")[0] ||
+	       val_str(val_map_get(val_map_get(s->rest, "stringData"), key), "")[0];
+}
+
+/*
+ * The target connection (resolveTarget).  Without spec.kubeConfig the
+ * controller's cluster, under spec.serviceAccountName's minted token, which
+ * cannot fail here (the API server's RBAC is not simulated).  A secretRef
+ * reads the kubeconfig Secret in the StageSet's namespace as
+ * kubeconfigBytes() does, with its error texts; a Secret that holds the key
+ * connects, and the remote cluster is this world's store (the kubeconfig
+ * itself is not parsed).  configMapRef (cloud-provider authentication) is
+ * refused at load (sim/load/scn_ssworld.c), so it does not reach a pass.
+ */
+static int cl_connect(void *ctx, const char *sa, int64_t at_ms, struct ssc_err *err)
+{
+	struct pass_env *pe = ctx;
+	const struct val *kc = pe->m->spec.kube_config, *ref;
+	const struct obj *s;
+	const char *name, *key;
+	char *qn, *qk;
+
+	(void)sa;
+	(void)at_ms;
+	if (!kc)
+		return 0;
+	ref = val_map_get(kc, "secretRef");
+	if (!ref) {
+		ssc_err_set(err, SSC_ERR, "invalid spec.kubeConfig: spec.kubeConfig sets neither secretRef nor "
+					  "configMapRef");
+		return 1;
+	}
+	name = val_str(val_map_get(ref, "name"), "");
+	key = val_str(val_map_get(ref, "key"), "");
+	if (!key[0])
+		key = "value";
+	s = api_get(pe->r->api, "Secret", pe->m->ns, name);
+	qn = lbl_go_quote(name);
+	if (!s) {
+		ssc_err_set(err, SSC_ERR, "kubeConfig secret %s: secrets \"%s\" not found", qn, name);
+		free(qn);
+		return -1;
+	}
+	if (!secret_has_key(s, key)) {
+		qk = lbl_go_quote(key);
+		ssc_err_set(err, SSC_ERR, "kubeConfig secret %s has no non-empty key %s", qn, qk);
+		free(qk);
+		free(qn);
+		return -1;
+	}
+	free(qn);
+	return 0;
+}
+
+/*
+ * buildDecryptor: without spec.decryption nothing; a provider other than
+ * sops is refused with upstream's text; a secretRef must name a Secret of the
+ * StageSet's namespace (the key material itself is not read: the world's
+ * rendered files are not encrypted).
+ */
+static int cl_decryptor(void *ctx, int64_t at_ms, struct ssc_err *err)
+{
+	struct pass_env *pe = ctx;
+	const struct val *d = pe->m->spec.decryption, *ref;
+	const char *provider, *name;
+	char *q;
+
+	(void)at_ms;
+	if (!d)
+		return 0;
+	provider = val_str(val_map_get(d, "provider"), "");
+	if (strcmp(provider, "sops") != 0) {
+		q = lbl_go_quote(provider);
+		ssc_err_set(err, SSC_ERR, "spec.decryption.provider %s is not supported (only sops)", q);
+		free(q);
+		return -1;
+	}
+	ref = val_map_get(d, "secretRef");
+	if (!ref)
+		return 0;
+	name = val_str(val_map_get(ref, "name"), "");
+	if (api_get(pe->r->api, "Secret", pe->m->ns, name))
+		return 0;
+	q = lbl_go_quote(name);
+	ssc_err_set(err, SSC_ERR, "decryption: read key secret %s: secrets \"%s\" not found", q, name);
+	free(q);
+	return -1;
+}
+
 static int cl_records(void *ctx, int64_t at_ms, const struct ssc_inventory_record **out, size_t *n,
 		      struct ssc_err *err)
 {
@@ -2121,6 +2213,8 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 
 	memset(&cl, 0, sizeof(cl));
 	cl.ctx = &env_ctx;
+	cl.connect = cl_connect;
+	cl.decryptor = cl_decryptor;
 	cl.records = cl_records;
 	cl.rendered = cl_rendered;
 	cl.delete_objects = cl_delete_objects;
