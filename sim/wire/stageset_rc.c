@@ -146,7 +146,9 @@ struct pass_end {
 	struct ssc_result res;
 	bool memo;             /* the result is the last pass's (memo_reuse()), not a new ssc_reconcile() */
 	struct api_snap *read; /* the object version the pass read (retained) */
-	const char *prior_version; /* status.version as read (borrowed from the member's parse) */
+	const char *prior_version; /* status.version as read (borrowed from the member's parse; valid
+				    * only until pass_end_fn() replaces the parse with the status written) */
+	bool stayed;               /* the pass ended on the version it read (res.desired == prior_version) */
 	bool directed;         /* desired == rollback-to annotation */
 };
 
@@ -187,6 +189,13 @@ struct ssrc {
 	int64_t *del_ms;
 
 	uint32_t told_quirks[2]; /* bit q: quirk Q-q told */
+	/*
+	 * The texts of the fault notices scheduled (on_fault_notice()): kept
+	 * here and freed with the adapter, as a notice due after the run's end
+	 * never fires.
+	 */
+	char **fault_texts;
+	size_t nfault_texts, capfault_texts;
 	uint64_t world_epoch;    /* bumped whenever the world is told about a StageSet (reach may move) */
 	int busy_peak;
 
@@ -1811,8 +1820,7 @@ static void on_fault_notice(struct des *w, void *ctx, void *arg)
 	*tab = *tab2 = '\0';
 	ref = (struct tl_objref){ KIND_SS, text, tab + 1, 0 };
 	tl_notice_add(des_timeline(w), des_now(w), TL_INFO, tab2 + 1, &ref, 1);
-	free(text);
-	(void)r;
+	(void)r; /* the text is the adapter's (fault_texts) */
 }
 
 static void tell_faults(struct ssrc *r, struct member *m)
@@ -1835,6 +1843,11 @@ static void tell_faults(struct ssrc *r, struct member *m)
 				 f[i].stage ? "\"" : "", f[i].effect == SCN_SW_EFFECT_FAILED ? "is Failed" : "is not ready",
 				 f[i].end_ms == SW_NEVER ? "" : "for ", dur,
 				 f[i].scripted ? "regress event" : "drawn regression");
+		if (r->nfault_texts == r->capfault_texts) {
+			r->capfault_texts = r->capfault_texts ? 2 * r->capfault_texts : 8;
+			r->fault_texts = xreallocarray(r->fault_texts, r->capfault_texts, sizeof(*r->fault_texts));
+		}
+		r->fault_texts[r->nfault_texts++] = text;
 		des_at(r->w, at, DES_PRIO_SCRIPT, on_fault_notice, r, text);
 	}
 	m->faults_told = n;
@@ -1908,7 +1921,7 @@ static void memo_record(struct ssrc *r, struct member *m, const struct pass_end 
 		m->memo = MEMO_HELD;
 	else if (m->memo_steady_spec && res->exit == SSC_EXIT_SUCCEEDED &&
 		 res->requeue == SSC_REQUEUE_AFTER_JITTERED && !api_get(r->api, KIND_LEDGER, m->ns, m->name) &&
-		 res->desired && strcmp(res->desired, nz(pe->prior_version)) == 0)
+		 pe->stayed)
 		m->memo = MEMO_STEADY;
 	if (m->memo == MEMO_NONE)
 		return;
@@ -1983,6 +1996,9 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	int err = 0;
 
 	res->pass = NULL;
+	/* what needs the status as read, before the write below replaces its parse */
+	pe->stayed = pe->res.desired && strcmp(pe->res.desired, nz(pe->prior_version)) == 0;
+	track_attempt(m, pe, now_ms);
 	/* R-3 / R-2: the finalizer */
 	if (pe->res.add_finalizer || pe->res.remove_finalizer) {
 		cur = api_get(r->api, KIND_SS, ns, name);
@@ -2047,7 +2063,6 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 		}
 		notice(r, TL_INFO, m, pe->res.quirks[i].text);
 	}
-	track_attempt(m, pe, now_ms);
 	if (!pe->memo)
 		tell_faults(r, m); /* a memo pass drew nothing new */
 	if (!pe->memo)
@@ -2359,6 +2374,9 @@ void ssrc_free(struct ssrc *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->nfault_texts; i++)
+		free(r->fault_texts[i]);
+	free(r->fault_texts);
 	for (size_t i = 0; i < r->nmem; i++)
 		member_free(r->mem[i]);
 	free(r->mem);
