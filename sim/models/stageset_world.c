@@ -1423,8 +1423,9 @@ static void push_drawn(struct member *mb, struct mstage *ms, int64_t start, int6
 		mb->capdrawn = mb->capdrawn ? 2 * mb->capdrawn : 4;
 		mb->drawn = xreallocarray(mb->drawn, mb->capdrawn, sizeof(*mb->drawn));
 	}
+	/* its own copy of the version: a later rollout of the stage frees ms->version */
 	mb->drawn[mb->ndrawn] = (struct sw_fault){ start, end, effect, ms->name, false, 0,
-				 ms->version };
+				 ms->version ? xstrdup(ms->version) : NULL };
 	ms->drawn = mb->ndrawn++;
 }
 
@@ -2262,6 +2263,8 @@ static void member_free(struct member *mb)
 		free(mb->st[i].try_rev);
 	}
 	free(mb->st);
+	for (size_t i = 0; i < mb->ndrawn; i++)
+		free((char *)mb->drawn[i].version);
 	free(mb->drawn);
 	free(mb->faults);
 	si_release(&mb->acts);
