@@ -182,6 +182,53 @@ static int compare_pre_part(const char *s, size_t ns, const char *o, size_t no)
 	return si > oi ? 1 : -1;
 }
 
+/*
+ * comparePrerelease over a[0..na) and b[0..nb): identifier by identifier, a
+ * missing identifier (and an empty text, Go's strings.Split("", ".") = [""])
+ * compares as "".
+ */
+static int compare_prerelease(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t pa = 0, pb = 0;
+	bool ea = false, eb = false; /* past the last identifier */
+	int d;
+
+	if (!a)
+		a = "";
+	if (!b)
+		b = "";
+	while (!ea || !eb) {
+		size_t qa = pa, qb = pb;
+		const char *sa = "", *sb = "";
+		size_t la = 0, lb = 0;
+		if (!ea) {
+			while (qa < na && a[qa] != '.')
+				qa++;
+			sa = a + pa;
+			la = qa - pa;
+		}
+		if (!eb) {
+			while (qb < nb && b[qb] != '.')
+				qb++;
+			sb = b + pb;
+			lb = qb - pb;
+		}
+		if ((d = compare_pre_part(sa, la, sb, lb)) != 0)
+			return d;
+		if (!ea) {
+			if (qa >= na)
+				ea = true;
+			pa = qa + 1;
+		}
+		if (!eb) {
+			if (qb >= nb)
+				eb = true;
+			pb = qb + 1;
+		}
+	}
+	return 0;
+}
+
 int ss_semver_compare(const struct ss_semver *a, const struct ss_semver *b)
 {
 	int d;
@@ -197,47 +244,699 @@ int ss_semver_compare(const struct ss_semver *a, const struct ss_semver *b)
 		return 1;
 	if (b->npre == 0)
 		return -1;
-	/* comparePrerelease: identifier by identifier, a missing one is "" */
-	size_t pa = 0, pb = 0;
-	bool ea = false, eb = false; /* past the last identifier */
-	while (!ea || !eb) {
-		size_t qa = pa, qb = pb;
-		const char *sa = "", *sb = "";
-		size_t na = 0, nb = 0;
-		if (!ea) {
-			while (qa < a->npre && a->pre[qa] != '.')
-				qa++;
-			sa = a->pre + pa;
-			na = qa - pa;
-		}
-		if (!eb) {
-			while (qb < b->npre && b->pre[qb] != '.')
-				qb++;
-			sb = b->pre + pb;
-			nb = qb - pb;
-		}
-		if ((d = compare_pre_part(sa, na, sb, nb)) != 0)
-			return d;
-		if (!ea) {
-			if (qa >= a->npre)
-				ea = true;
-			pa = qa + 1;
-		}
-		if (!eb) {
-			if (qb >= b->npre)
-				eb = true;
-			pb = qb + 1;
-		}
-	}
-	return 0;
+	return compare_prerelease(a->pre, a->npre, b->pre, b->npre);
+}
+
+/* Decimal digits of @n at @p; returns the end. */
+static char *put_u64(char *p, uint64_t n)
+{
+	char tmp[24];
+	size_t k = 0;
+
+	do
+		tmp[k++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (k > 0)
+		*p++ = tmp[--k];
+	return p;
 }
 
 char *ss_semver_string(const struct ss_semver *v)
 {
-	return xasprintf("%llu.%llu.%llu%s%.*s%s%.*s", (unsigned long long)v->major,
-			 (unsigned long long)v->minor, (unsigned long long)v->patch, v->npre ? "-" : "",
-			 (int)v->npre, v->npre ? v->pre : "", v->nmeta ? "+" : "", (int)v->nmeta,
-			 v->nmeta ? v->meta : "");
+	/* Without printf: the version plan formats versions on every pass. */
+	char *s = xmalloc(3 * 21 + 4 + v->npre + v->nmeta), *p = s;
+
+	p = put_u64(p, v->major);
+	*p++ = '.';
+	p = put_u64(p, v->minor);
+	*p++ = '.';
+	p = put_u64(p, v->patch);
+	if (v->npre) {
+		*p++ = '-';
+		memcpy(p, v->pre, v->npre);
+		p += v->npre;
+	}
+	if (v->nmeta) {
+		*p++ = '+';
+		memcpy(p, v->meta, v->nmeta);
+		p += v->nmeta;
+	}
+	*p = '\0';
+	return s;
+}
+
+/* ---- StrictNewVersion ---------------------------------------------------- */
+
+/* containsOnly(p, allowed) of validatePrerelease / validateMetadata: [0-9A-Za-z-]. */
+static bool only_ident_chars(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_ident_char((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * validatePrerelease (@meta false) / validateMetadata (@meta true) over
+ * s[0..n): dot-separated identifiers, none empty, of [0-9A-Za-z-]; numeric
+ * pre-release identifiers without leading zeros.
+ */
+static const char *validate_extra(const char *s, size_t n, bool meta)
+{
+	const char *bad = meta ? "invalid metadata string" : "invalid prerelease string";
+	size_t p = 0;
+
+	for (;;) {
+		size_t q = p;
+		while (q < n && s[q] != '.')
+			q++;
+		if (q == p)
+			return bad;
+		if (!meta && all_digits(s + p, q - p)) {
+			if (q - p > 1 && s[p] == '0')
+				return ERR_ZERO;
+		} else if (!only_ident_chars(s + p, q - p)) {
+			return bad;
+		}
+		if (q >= n)
+			return NULL;
+		p = q + 1;
+	}
+}
+
+int ss_semver_parse_strict(const char *s, struct ss_semver *out, char *err, size_t errlen)
+{
+	struct ss_semver v;
+	const char *part[3];
+	size_t len[3];
+	const char *msg;
+
+	assert(s && out);
+	memset(&v, 0, sizeof(v));
+	if (!*s) {
+		set_err(err, errlen, "version string empty");
+		return SS_EINVAL;
+	}
+	/* strings.SplitN(v, ".", 3) */
+	const char *d1 = strchr(s, '.');
+	const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
+	if (!d2) {
+		set_err(err, errlen, ERR_INVALID);
+		return SS_EINVAL;
+	}
+	part[0] = s, len[0] = (size_t)(d1 - s);
+	part[1] = d1 + 1, len[1] = (size_t)(d2 - d1 - 1);
+	part[2] = d2 + 1, len[2] = strlen(d2 + 1);
+	/* build metadata first, then the pre-release, both out of the third part */
+	const char *plus = memchr(part[2], '+', len[2]);
+	if (plus) {
+		v.meta = plus + 1;
+		v.nmeta = len[2] - (size_t)(plus + 1 - part[2]);
+		len[2] = (size_t)(plus - part[2]);
+		if ((msg = validate_extra(v.meta, v.nmeta, true)) != NULL) {
+			set_err(err, errlen, msg);
+			return SS_EINVAL;
+		}
+	}
+	const char *dash = memchr(part[2], '-', len[2]);
+	if (dash) {
+		v.pre = dash + 1;
+		v.npre = len[2] - (size_t)(dash + 1 - part[2]);
+		len[2] = (size_t)(dash - part[2]);
+		if ((msg = validate_extra(v.pre, v.npre, false)) != NULL) {
+			set_err(err, errlen, msg);
+			return SS_EINVAL;
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < len[k]; i++) {
+			if (!is_digit((unsigned char)part[k][i])) {
+				set_err(err, errlen, "invalid characters in version");
+				return SS_EINVAL;
+			}
+		}
+		if (len[k] > 1 && part[k][0] == '0') {
+			set_err(err, errlen, ERR_ZERO);
+			return SS_EINVAL;
+		}
+	}
+	uint64_t *dst[3] = { &v.major, &v.minor, &v.patch };
+	for (int k = 0; k < 3; k++) {
+		if (len[k] == 0) {
+			set_err(err, errlen, "strconv.ParseUint: parsing \"\": invalid syntax");
+			return SS_EINVAL;
+		}
+		if (!parse_u64(part[k], len[k], dst[k])) {
+			if (err && errlen)
+				snprintf(err, errlen, "strconv.ParseUint: parsing \"%.*s\": value out of range",
+					 (int)len[k], part[k]);
+			return SS_EINVAL;
+		}
+	}
+	*out = v;
+	return SS_OK;
+}
+
+/* ---- Masterminds constraints ----------------------------------------------
+ *
+ * Upstream parses constraints with four regular expressions built from
+ *   cv  = v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?
+ *         (-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?
+ *   ops = =||!=|>|<|>=|=>|<=|=<|~|~>|\^
+ * Go's regexp picks what a backtracking matcher would pick.  Every part of
+ * cv is a delimiter followed by a maximal run of one character class, and no
+ * cv character is white space, a comma or an operator character, so the
+ * match at a position is the greedy one and the operator is the whole run
+ * of operator characters in front of the version; the scans below decide
+ * each expression that way in one pass over precomputed run ends.
+ */
+
+/* \s in Go's RE2: [\t\n\f\r ] (no \v). */
+static bool re_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+/* [0-9|x|X|\*]: the version-number class of cv (the '|' is literal). */
+static bool re_xnum(int c)
+{
+	return is_digit(c) || c == '|' || c == 'x' || c == 'X' || c == '*';
+}
+
+static bool re_opchar(int c)
+{
+	return c == '=' || c == '!' || c == '<' || c == '>' || c == '~' || c == '^';
+}
+
+/* Whether s[0..n) is one of the alternatives of ops (the empty one included). */
+static bool re_is_op(const char *s, size_t n)
+{
+	static const char *const ops[] = { "=", "!=", ">", "<", ">=", "=>", "<=", "=<", "~", "~>", "^" };
+	if (n == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (strlen(ops[i]) == n && memcmp(ops[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/* Run ends over one text, so every cv match is O(1). */
+struct cvscan {
+	const char *s;
+	size_t n;
+	size_t *xrun;   /* end of the [0-9|xX*] run starting at i (i when none) */
+	size_t *idtail; /* end of the greedy [0-9A-Za-z-]+(\.[0-9A-Za-z-]+)* at i (i when none) */
+	size_t *nows;   /* first index >= i that is not \s (n at the end) */
+};
+
+static void cvscan_init(struct cvscan *sc, const char *s, size_t n)
+{
+	sc->s = s;
+	sc->n = n;
+	sc->xrun = xcalloc(n + 1, sizeof(size_t));
+	sc->idtail = xcalloc(n + 1, sizeof(size_t));
+	sc->nows = xcalloc(n + 1, sizeof(size_t));
+	sc->xrun[n] = sc->idtail[n] = sc->nows[n] = n;
+	/* first pass: the plain runs (idtail holds the end of the identifier run) */
+	for (size_t i = n; i-- > 0;) {
+		int c = (unsigned char)s[i];
+		if (re_xnum(c))
+			sc->xrun[i] = i + 1 < n && re_xnum((unsigned char)s[i + 1]) ? sc->xrun[i + 1] : i + 1;
+		else
+			sc->xrun[i] = i;
+		sc->nows[i] = re_space(c) ? sc->nows[i + 1] : i;
+		if (is_ident_char(c))
+			sc->idtail[i] = i + 1 < n && is_ident_char((unsigned char)s[i + 1]) ? sc->idtail[i + 1] : i + 1;
+		else
+			sc->idtail[i] = i;
+	}
+	/* second pass: extend each identifier run through ".identifier" continuations */
+	for (size_t i = n; i-- > 0;) {
+		size_t j = sc->idtail[i];
+		if (j == i)
+			continue;
+		if (j + 1 < n && s[j] == '.' && is_ident_char((unsigned char)s[j + 1]))
+			sc->idtail[i] = sc->idtail[j + 1];
+	}
+}
+
+static void cvscan_release(struct cvscan *sc)
+{
+	free(sc->xrun);
+	free(sc->idtail);
+	free(sc->nows);
+}
+
+/* Where the groups of one cv match lie (half-open offsets; b == e: the group did not take part). */
+struct cvmatch {
+	size_t start, end;
+	size_t maj_b, maj_e; /* ([0-9|x|X|\*]+) */
+	size_t min_b, min_e; /* (\.[...]+) with its dot */
+	size_t pat_b, pat_e; /* (\.[...]+) with its dot */
+	size_t pre_b, pre_e; /* (-(...)) with its dash */
+};
+
+/* cv matched at @q (greedy), or false. */
+static bool cv_at(const struct cvscan *sc, size_t q, struct cvmatch *m)
+{
+	const char *s = sc->s;
+	size_t n = sc->n, i = q;
+
+	if (i < n && s[i] == 'v' && i + 1 < n && re_xnum((unsigned char)s[i + 1]))
+		i++;
+	if (i >= n || !re_xnum((unsigned char)s[i]))
+		return false;
+	m->start = q;
+	m->maj_b = i;
+	i = sc->xrun[i];
+	m->maj_e = i;
+	m->min_b = m->min_e = m->pat_b = m->pat_e = m->pre_b = m->pre_e = i;
+	if (i + 1 < n && s[i] == '.' && re_xnum((unsigned char)s[i + 1])) {
+		m->min_b = i;
+		i = sc->xrun[i + 1];
+		m->min_e = i;
+		m->pat_b = m->pat_e = m->pre_b = m->pre_e = i;
+		if (i + 1 < n && s[i] == '.' && re_xnum((unsigned char)s[i + 1])) {
+			m->pat_b = i;
+			i = sc->xrun[i + 1];
+			m->pat_e = i;
+			m->pre_b = m->pre_e = i;
+		}
+	}
+	if (i + 1 < n && s[i] == '-' && is_ident_char((unsigned char)s[i + 1])) {
+		m->pre_b = i;
+		i = sc->idtail[i + 1];
+		m->pre_e = i;
+	}
+	if (i + 1 < n && s[i] == '+' && is_ident_char((unsigned char)s[i + 1]))
+		i = sc->idtail[i + 1];
+	m->end = i;
+	return true;
+}
+
+/* The end of the run of operator characters at @p. */
+static size_t op_run(const struct cvscan *sc, size_t p)
+{
+	while (p < sc->n && re_opchar((unsigned char)sc->s[p]))
+		p++;
+	return p;
+}
+
+/* Appends s[0..n) to the growing string *buf of *len bytes (NUL kept). */
+static void buf_add(char **buf, size_t *len, const char *s, size_t n)
+{
+	*buf = xrealloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+char *ss_constraint_rewrite_range(const char *in)
+{
+	struct cvscan sc;
+	size_t n = strlen(in);
+	char *o = xstrdup(in);
+	size_t p = 0;
+
+	cvscan_init(&sc, in, n);
+	/* FindAllStringSubmatch of \s*(cv)\s+-\s+(cv)\s*, each match replaced in turn */
+	while (p < n) {
+		struct cvmatch a, b;
+		size_t q = sc.nows[p];
+		if (cv_at(&sc, q, &a) && a.end < n && re_space((unsigned char)in[a.end])) {
+			size_t r = sc.nows[a.end];
+			if (r + 1 < n && in[r] == '-' && re_space((unsigned char)in[r + 1]) &&
+			    cv_at(&sc, sc.nows[r + 1], &b)) {
+				size_t end = sc.nows[b.end];
+				char *whole = xstrndup(in + p, end - p);
+				char *t = xasprintf(">= %.*s, <= %.*s ", (int)(a.end - a.start), in + a.start,
+						    (int)(b.end - b.start), in + b.start);
+				/* strings.Replace(o, whole, t, 1): the first occurrence in the text so far */
+				char *at = strstr(o, whole);
+				if (at) {
+					size_t pre = (size_t)(at - o), olen = strlen(o), wlen = strlen(whole);
+					char *next = NULL;
+					size_t nlen = 0;
+					buf_add(&next, &nlen, o, pre);
+					buf_add(&next, &nlen, t, strlen(t));
+					buf_add(&next, &nlen, at + wlen, olen - pre - wlen);
+					free(o);
+					o = next;
+				}
+				free(whole);
+				free(t);
+				p = end;
+				continue;
+			}
+		}
+		p++;
+	}
+	cvscan_release(&sc);
+	return o;
+}
+
+/*
+ * validConstraintRegex.MatchString: ^(\s*(ops)\s*(cv)\s*)((?:\s+|,\s*)(ops)\s*(cv)\s*)*$
+ * — one or more "operator, version" units, separated by white space or a
+ * comma with optional white space.
+ */
+static bool valid_segment(const struct cvscan *sc)
+{
+	size_t n = sc->n, p = sc->nows[0];
+
+	for (;;) {
+		struct cvmatch m;
+		size_t r = op_run(sc, p);
+		if (!re_is_op(sc->s + p, r - p) || !cv_at(sc, sc->nows[r], &m))
+			return false;
+		size_t w = sc->nows[m.end];
+		if (w == n)
+			return true;
+		if (sc->s[w] == ',')
+			p = sc->nows[w + 1];
+		else if (w > m.end)
+			p = w;
+		else
+			return false;
+	}
+}
+
+/*
+ * findConstraintRegex at @p: (ops)\s*(cv) — the operator is the whole run of
+ * operator characters at @p; with no operator, white space at @p belongs to
+ * the match.  Returns the end of the match, or 0 when none starts at @p.
+ */
+static size_t find_at(const struct cvscan *sc, size_t p)
+{
+	struct cvmatch m;
+	size_t r = op_run(sc, p);
+
+	if (!re_is_op(sc->s + p, r - p) || !cv_at(sc, sc->nows[r], &m))
+		return 0;
+	return m.end;
+}
+
+static bool is_x_text(const char *s, size_t n)
+{
+	return n == 1 && (s[0] == 'x' || s[0] == 'X' || s[0] == '*');
+}
+
+void ss_constraint_release(struct ss_constraint *c)
+{
+	if (!c)
+		return;
+	free(c->orig);
+	free(c->ver);
+	memset(c, 0, sizeof(*c));
+}
+
+int ss_constraint_parse(const char *text, struct ss_constraint *out, char *err, size_t errlen)
+{
+	struct ss_constraint c;
+	struct cvscan sc;
+	struct cvmatch m;
+	size_t n = strlen(text);
+
+	memset(&c, 0, sizeof(c));
+	if (n == 0) {
+		/* the empty constraint is * (>= 0.0.0) */
+		c.orig = xstrdup("");
+		c.ver = xstrdup("0.0.0");
+		c.dirty = true;
+		if (ss_semver_parse(c.ver, &c.con, NULL, 0) != SS_OK)
+			assert(!"0.0.0 parses");
+		*out = c;
+		return SS_OK;
+	}
+	cvscan_init(&sc, text, n);
+	/* constraintRegex: ^\s*(ops)\s*(cv)\s*$ */
+	size_t p = sc.nows[0], r = op_run(&sc, p);
+	if (!re_is_op(text + p, r - p) || !cv_at(&sc, sc.nows[r], &m) || sc.nows[m.end] != n) {
+		char *q = lbl_go_quote(text);
+		if (err && errlen)
+			snprintf(err, errlen, "improper constraint: %s", q);
+		free(q);
+		cvscan_release(&sc);
+		return SS_EINVAL;
+	}
+	memcpy(c.op, text + p, r - p);
+	c.orig = xstrndup(text + m.start, m.end - m.start);
+	const char *maj = text + m.maj_b, *min = text + m.min_b, *pat = text + m.pat_b, *pre = text + m.pre_b;
+	size_t nmaj = m.maj_e - m.maj_b, nmin = m.min_e - m.min_b, npat = m.pat_e - m.pat_b, npre = m.pre_e - m.pre_b;
+	if (is_x_text(maj, nmaj)) {
+		c.ver = xasprintf("0.0.0%.*s", (int)npre, pre);
+		c.dirty = true;
+	} else if (nmin == 0 || is_x_text(min + 1, nmin - 1)) {
+		c.minor_dirty = c.dirty = true;
+		c.ver = xasprintf("%.*s.0.0%.*s", (int)nmaj, maj, (int)npre, pre);
+	} else if (npat == 0 || is_x_text(pat + 1, npat - 1)) {
+		c.dirty = c.patch_dirty = true;
+		c.ver = xasprintf("%.*s%.*s.0%.*s", (int)nmaj, maj, (int)nmin, min, (int)npre, pre);
+	} else {
+		c.ver = xstrdup(c.orig);
+	}
+	cvscan_release(&sc);
+	if (ss_semver_parse(c.ver, &c.con, NULL, 0) != SS_OK) {
+		set_err(err, errlen, "constraint parser error");
+		ss_constraint_release(&c);
+		return SS_EINVAL;
+	}
+	*out = c;
+	return SS_OK;
+}
+
+/* The check functions of constraintOps; @pre: pre-releases are looked at. */
+static bool c_tilde(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (ss_semver_compare(v, &c->con) < 0)
+		return false;
+	/* ~0.0.0 (and ~*) accepts everything */
+	if (c->con.major == 0 && c->con.minor == 0 && c->con.patch == 0 && !c->minor_dirty && !c->patch_dirty)
+		return true;
+	if (v->major != c->con.major)
+		return false;
+	if (v->minor != c->con.minor && !c->minor_dirty)
+		return false;
+	return true;
+}
+
+static bool c_tilde_or_equal(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (c->dirty)
+		return c_tilde(v, c, pre);
+	return ss_semver_compare(v, &c->con) == 0;
+}
+
+static bool c_not_equal(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (c->dirty) {
+		if (c->con.major != v->major)
+			return true;
+		if (c->con.minor != v->minor && !c->minor_dirty)
+			return true;
+		else if (c->minor_dirty)
+			return false;
+		else if (c->con.patch != v->patch && !c->patch_dirty)
+			return true;
+		else if (c->patch_dirty) {
+			if (v->npre || c->con.npre)
+				return compare_prerelease(v->pre, v->npre, c->con.pre, c->con.npre) != 0;
+			return false;
+		}
+	}
+	return ss_semver_compare(v, &c->con) != 0;
+}
+
+static bool c_greater_than(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (!c->dirty)
+		return ss_semver_compare(v, &c->con) == 1;
+	if (v->major > c->con.major)
+		return true;
+	else if (v->major < c->con.major)
+		return false;
+	else if (c->minor_dirty)
+		return false; /* >11 needs 12 or higher */
+	else if (c->patch_dirty)
+		return v->minor > c->con.minor;
+	return ss_semver_compare(v, &c->con) == 1;
+}
+
+static bool c_less_than(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	return ss_semver_compare(v, &c->con) < 0;
+}
+
+static bool c_greater_than_equal(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	return ss_semver_compare(v, &c->con) >= 0;
+}
+
+static bool c_less_than_equal(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (!c->dirty)
+		return ss_semver_compare(v, &c->con) <= 0;
+	if (v->major > c->con.major)
+		return false;
+	else if (v->major == c->con.major && v->minor > c->con.minor && !c->minor_dirty)
+		return false;
+	return true;
+}
+
+static bool c_caret(const struct ss_semver *v, const struct ss_constraint *c, bool pre)
+{
+	if (v->npre && !pre)
+		return false;
+	if (ss_semver_compare(v, &c->con) < 0)
+		return false;
+	/* ^x.y.z with x > 0: the same major */
+	if (c->con.major > 0 || c->minor_dirty)
+		return v->major == c->con.major;
+	if (c->con.major == 0 && v->major > 0)
+		return false;
+	/* ^0.y.z with y > 0: the same minor */
+	if (c->con.minor > 0 || c->patch_dirty)
+		return v->minor == c->con.minor;
+	if (c->con.minor == 0 && v->minor > 0)
+		return false;
+	/* ^0.0.z: exactly that patch */
+	return c->con.patch == v->patch;
+}
+
+bool ss_constraint_check(const struct ss_constraint *c, const struct ss_semver *v, bool include_pre)
+{
+	const char *op = c->op;
+
+	if (!*op || strcmp(op, "=") == 0)
+		return c_tilde_or_equal(v, c, include_pre);
+	if (strcmp(op, "!=") == 0)
+		return c_not_equal(v, c, include_pre);
+	if (strcmp(op, ">") == 0)
+		return c_greater_than(v, c, include_pre);
+	if (strcmp(op, "<") == 0)
+		return c_less_than(v, c, include_pre);
+	if (strcmp(op, ">=") == 0 || strcmp(op, "=>") == 0)
+		return c_greater_than_equal(v, c, include_pre);
+	if (strcmp(op, "<=") == 0 || strcmp(op, "=<") == 0)
+		return c_less_than_equal(v, c, include_pre);
+	if (strcmp(op, "~") == 0 || strcmp(op, "~>") == 0)
+		return c_tilde(v, c, include_pre);
+	if (strcmp(op, "^") == 0)
+		return c_caret(v, c, include_pre);
+	assert(!"an operator the parser accepts");
+	return false;
+}
+
+void ss_constraints_release(struct ss_constraints *cs)
+{
+	if (!cs)
+		return;
+	for (size_t i = 0; i < cs->ngroups; i++) {
+		for (size_t j = 0; j < cs->groups[i].n; j++)
+			ss_constraint_release(&cs->groups[i].items[j]);
+		free(cs->groups[i].items);
+	}
+	free(cs->groups);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/* One "||" segment of NewConstraint into @g (filled). */
+static int parse_group(const char *seg, size_t n, struct ss_constraint_group *g, char *err, size_t errlen)
+{
+	struct cvscan sc;
+	char *text = xstrndup(seg, n);
+	int rc = SS_OK;
+
+	memset(g, 0, sizeof(*g));
+	cvscan_init(&sc, text, n);
+	if (!valid_segment(&sc)) {
+		char *q = lbl_go_quote(text);
+		if (err && errlen)
+			snprintf(err, errlen, "improper constraint: %s", q);
+		free(q);
+		rc = SS_EINVAL;
+		goto out_release_scan;
+	}
+	/* FindAllString(findConstraintRegex): successive leftmost matches */
+	for (size_t p = 0; p < n;) {
+		size_t end = find_at(&sc, p);
+		if (end == 0) {
+			p++;
+			continue;
+		}
+		char *one = xstrndup(text + p, end - p);
+		struct ss_constraint c;
+		rc = ss_constraint_parse(one, &c, err, errlen);
+		free(one);
+		if (rc != SS_OK)
+			goto out_release_scan;
+		g->items = xreallocarray(g->items, g->n + 1, sizeof(*g->items));
+		g->items[g->n++] = c;
+		if (c.con.npre)
+			g->contains_pre = true;
+		p = end;
+	}
+out_release_scan:
+	cvscan_release(&sc);
+	free(text);
+	return rc;
+}
+
+int ss_constraints_parse(const char *text, struct ss_constraints *out, char *err, size_t errlen)
+{
+	struct ss_constraints cs;
+	char *rw = ss_constraint_rewrite_range(text);
+	const char *seg = rw;
+	int rc = SS_OK;
+
+	memset(&cs, 0, sizeof(cs));
+	/* strings.Split(c, "||") */
+	for (;;) {
+		const char *bar = strstr(seg, "||");
+		size_t n = bar ? (size_t)(bar - seg) : strlen(seg);
+		cs.groups = xreallocarray(cs.groups, cs.ngroups + 1, sizeof(*cs.groups));
+		rc = parse_group(seg, n, &cs.groups[cs.ngroups], err, errlen);
+		cs.ngroups++;
+		if (rc != SS_OK)
+			break;
+		if (!bar)
+			break;
+		seg = bar + 2;
+	}
+	free(rw);
+	if (rc != SS_OK) {
+		ss_constraints_release(&cs);
+		return rc;
+	}
+	*out = cs;
+	return SS_OK;
+}
+
+bool ss_constraints_check(const struct ss_constraints *cs, const struct ss_semver *v)
+{
+	for (size_t i = 0; i < cs->ngroups; i++) {
+		const struct ss_constraint_group *g = &cs->groups[i];
+		bool pre = cs->include_prerelease || g->contains_pre, joy = true;
+		for (size_t j = 0; j < g->n && joy; j++)
+			joy = ss_constraint_check(&g->items[j], v, pre);
+		if (joy)
+			return true;
+	}
+	return false;
 }
 
 static bool empty(const char *s)

@@ -110,6 +110,117 @@ int ss_semver_compare(const struct ss_semver *a, const struct ss_semver *b);
 char *ss_semver_string(const struct ss_semver *v);
 
 /*
+ * ss_semver_parse_strict() - semver.StrictNewVersion: exactly
+ * MAJOR.MINOR.PATCH (no `v`, no leading zeros, all three numbers) with an
+ * optional `-pre` and `+meta` taken out of the third part (metadata first).
+ * @s, @out: as for ss_semver_parse().
+ * @err: the library's error text: `version string empty`, `invalid semantic
+ *       version` (not three parts), `invalid characters in version`, `version
+ *       segment starts with 0`, `invalid prerelease string`, `invalid metadata
+ *       string`, or strconv's `strconv.ParseUint: parsing "N": ...`.
+ * Returns: SS_OK or SS_EINVAL.
+ * Source: Masterminds/semver/v3@v3.5.0 version.go StrictNewVersion,
+ *         validatePrerelease, validateMetadata
+ */
+int ss_semver_parse_strict(const char *s, struct ss_semver *out, char *err, size_t errlen);
+
+/*
+ * One constraint (Masterminds `constraint`): an operator and a version in
+ * which `x`, `X` or `*` (or a missing part) leaves a part open.
+ * Invariants: `con` points into `ver`; strings owned.
+ */
+struct ss_constraint {
+	char op[3];        /* origfunc: "", "=", "!=", ">", "<", ">=", "=>", "<=", "=<", "~", "~>" or "^" */
+	char *orig;        /* the version as written (`orig`, e.g. "1.x") */
+	char *ver;         /* the text `con` was parsed from ("1.0.0" for "1.x") */
+	struct ss_semver con;
+	bool dirty;        /* some part is open */
+	bool minor_dirty;  /* the minor (and so the patch) is open */
+	bool patch_dirty;  /* only the patch is open */
+};
+
+/* The constraints joined by "&&" (space or comma) in one "||" alternative. */
+struct ss_constraint_group {
+	struct ss_constraint *items;
+	size_t n;
+	bool contains_pre; /* some constraint names a pre-release: the group then looks at pre-releases */
+};
+
+/* Constraints: alternatives joined by "||". */
+struct ss_constraints {
+	struct ss_constraint_group *groups;
+	size_t ngroups;
+	bool include_prerelease; /* IncludePrerelease; false after parsing (upstream's default) */
+};
+
+/*
+ * ss_constraints_parse() - semver.NewConstraint: `a - b` ranges rewritten to
+ * `>= a, <= b`, then "||" alternatives, each one or more "operator version"
+ * units separated by white space or commas (`>=1.0.0, <2.0.0`, `~1.2`,
+ * `^1`, `1.x`, `!=4.1`, `*`).
+ * @text: NUL-terminated.
+ * @out:  filled on success (release with ss_constraints_release()).
+ * @err:  the library's error text (may be NULL): `improper constraint: "<seg>"`
+ *        (Go %q of the offending alternative) or `constraint parser error` (a
+ *        unit whose version does not parse, e.g. `1.2.3-01` or `1|2`).
+ * Returns: SS_OK or SS_EINVAL.
+ * Cost: O(n) in the length of @text, plus O(n) per rewritten range.
+ * Source: Masterminds/semver/v3@v3.5.0 constraints.go NewConstraint,
+ *         rewriteRange, parseConstraint, isX and the regular expressions of
+ *         init() (decided by scans that pick what Go's regexp picks; see
+ *         engine/stageset.c)
+ */
+int ss_constraints_parse(const char *text, struct ss_constraints *out, char *err, size_t errlen);
+
+/*
+ * ss_constraints_check() - Constraints.Check: some "||" alternative whose
+ * every constraint admits @v.  A pre-release @v is refused by an
+ * alternative unless it names a pre-release itself or include_prerelease is
+ * set.  Cannot fail.
+ * Source: Masterminds/semver/v3@v3.5.0 constraints.go Check and the
+ *         constraint functions (constraintTildeOrEqual, constraintNotEqual,
+ *         constraintGreaterThan, constraintLessThan,
+ *         constraintGreaterThanEqual, constraintLessThanEqual,
+ *         constraintTilde, constraintCaret)
+ */
+bool ss_constraints_check(const struct ss_constraints *cs, const struct ss_semver *v);
+
+/* ss_constraints_release() - frees what @cs owns; @cs is then empty.  Accepts NULL. */
+void ss_constraints_release(struct ss_constraints *cs);
+
+/*
+ * ss_constraint_parse() - parseConstraint: one "operator version" unit (white
+ * space around it allowed); "" is `*`.  Errors as ss_constraints_parse().
+ * Release @out with ss_constraint_release().
+ */
+int ss_constraint_parse(const char *text, struct ss_constraint *out, char *err, size_t errlen);
+
+/* ss_constraint_check() - constraint.check(@v, @include_pre).  Cannot fail. */
+bool ss_constraint_check(const struct ss_constraint *c, const struct ss_semver *v, bool include_pre);
+
+/* ss_constraint_release() - frees what @c owns.  Accepts NULL. */
+void ss_constraint_release(struct ss_constraint *c);
+
+/*
+ * ss_constraint_rewrite_range() - rewriteRange: every `a - b` (white space
+ * around the dash required) becomes `>= a, <= b `.
+ * Returns: a new string; caller frees.
+ */
+char *ss_constraint_rewrite_range(const char *text);
+
+/* ---- obsolete once the member model is replaced ---------------------------
+ *
+ * What follows serves sim/models/stageset_model.c, the member model that
+ * stands in for the StageSet controller today.  The port of the controller
+ * replaces it: engine/stageset_migrations.h (mig_) has rollbackDirective,
+ * resolveDesiredVersion, planVersionMigrations / planDowngrade,
+ * ValidateLadder and versionApprovalNeeded in full, and the controller
+ * (engine/stageset_controller.h) the approval gate, setReady and
+ * decorateMessage.  Remove these with the model; the semver functions above
+ * stay.
+ */
+
+/*
  * ss_rollback_directive() - rollbackDirective: @rollback_to when it is
  * non-empty, @status_version is non-empty, both parse and @rollback_to is
  * strictly below @status_version; NULL otherwise (unset, unparseable, equal,

@@ -89,12 +89,19 @@ char *xasprintf(const char *fmt, ...)
 	int len;
 	char *s;
 
+	char buf[256];
+
+	/* One formatting pass when the text fits the stack buffer (most do), two otherwise. */
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (len < 0)
 		xalloc_fail((size_t)INT_MAX + 1); /* EOVERFLOW: longer than INT_MAX bytes */
 	s = xmalloc((size_t)len + 1);
+	if ((size_t)len < sizeof(buf)) {
+		memcpy(s, buf, (size_t)len + 1);
+		return s;
+	}
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);
 	va_end(ap);

@@ -439,6 +439,7 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 									 : "not-ready")
 					     : json_null());
 	json_object_set_new(o, "detection_latency_ms", ms_or_null(f->detection_latency_ms));
+	json_object_set_new(o, "fault_noticed_ms", ms_or_null(f->noticed_ms));
 	json_object_set_new(o, "exposure_member_ms", ms_or_null(f->exposure_member_ms));
 	json_object_set_new(o, "exposure_after_halt_member_ms",
 			    ms_or_null(f->exposure_after_halt_member_ms));

@@ -114,10 +114,19 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 
 			gt_format_duration(f->detection_latency_ms, lat, sizeof(lat));
 			gt_format_duration(f->onset_ms, on, sizeof(on));
-			text = xasprintf("%s, from the fault onset at %s (%s %s) to the halt", lat, on,
-					 f->onset_member,
-					 f->onset_window ? "began a regression window"
-							 : "went not-Ready");
+			if (f->onset_window && f->noticed_ms >= 0) {
+				char seen[GT_DURATION_BUFSZ];
+
+				gt_format_duration(f->noticed_ms, seen, sizeof(seen));
+				text = xasprintf("%s, from the fault onset at %s (the workload of %s "
+						 "failed; its StageSet showed it at %s) to the halt",
+						 lat, on, f->onset_member, seen);
+			} else {
+				text = xasprintf("%s, from the fault onset at %s (%s %s) to the halt", lat,
+						 on, f->onset_member,
+						 f->onset_window ? "began a fault window"
+								 : "went not-Ready");
+			}
 		} else {
 			text = xasprintf("none: no regression onset in this run (no member on %s "
 					 "regressed or went not-Ready before the halt)",

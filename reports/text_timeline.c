@@ -201,6 +201,8 @@ static bool worth_showing(const struct tl *tl, const struct tl_rec *r, struct la
 	case TL_UPDATED:
 		/* Finalizer bookkeeping alone is not news; labels, spec, annotations are. */
 		return moved || !detail || strncmp(detail, "finalizers:", 11) != 0;
+	case TL_EVENT:
+		return true;
 	}
 	return true;
 }
@@ -229,6 +231,8 @@ enum grp_what {
 	GW_REASON,   /* a Ready reason, or "created" */
 	GW_APPROVAL, /* the approved-version value the fleet set */
 	GW_STAMP,    /* "rollback-to=X", the stamp the fleet set */
+	GW_EVENT,    /* a Kubernetes Event's reason */
+	GW_SOURCE,   /* a spec edit by the source (a published version delivered) */
 };
 
 /* What a grouped entry is counted as. */
@@ -320,6 +324,8 @@ static void flush_groups(struct out *o, const struct fo *fo, int64_t t_ms, struc
 		/* The change column says "members": "120 AwaitingApproval", "30 approved 4.6.0". */
 		if (g->what == GW_APPROVAL)
 			text = xasprintf("%zu approved %s", g->count, g->label);
+		else if (g->what == GW_SOURCE)
+			text = xasprintf("%zu new version (source)", g->count);
 		else if (g->what == GW_STAMP)
 			text = xasprintf("%zu %sstamped %s", g->count, g->abnormal ? "more " : "",
 					 g->label);
@@ -327,8 +333,8 @@ static void flush_groups(struct out *o, const struct fo *fo, int64_t t_ms, struc
 			text = xasprintf("%zu more %s", g->count, g->label);
 		else
 			text = xasprintf("%zu %s", g->count, g->label);
-		wave_row(o, t_ms, fo, g->fleet, g->wave, "members", text,
-			 g->abnormal ? C_RED : C_DIM);
+		wave_row(o, t_ms, fo, g->fleet, g->wave, g->what == GW_EVENT ? "events" : "members",
+			 text, g->abnormal ? C_RED : C_DIM);
 		free(text);
 	}
 	gs->n = 0;
@@ -385,14 +391,34 @@ static void progress_row(struct out *o, const struct fo *fo, const struct prog *
 }
 
 /*
+ * Whether event @r repeats the Ready change its object's status write of
+ * the same instant shows (emitReadyEvent follows that write): the records
+ * just before it at that time.
+ */
+static bool ready_event(const struct tl *tl, const struct tl_rec *r, size_t i)
+{
+	for (size_t k = i, seen = 0; k-- > 0 && seen < 8; seen++) {
+		const struct tl_rec *p = tl_rec_at(tl, k);
+
+		if (p->t_ms != r->t_ms)
+			return false;
+		if (p->kind == r->kind && p->ns == r->ns && p->name == r->name &&
+		    p->change == TL_STATUS)
+			return p->reason == r->reason;
+	}
+	return false;
+}
+
+/*
  * How the default timeline shows entry @r of a fleet member (@fleet, @wave
  * set): routine writes — creation, Ready True, AwaitingApproval, the
  * approved-version annotation — are summarised; anything else (StageFailed, a regression,
  * the recovery from one, a refused downgrade, a rollback-to stamp, labels, deletion) and every
  * write of a member once the rollback stamped it stays visible.
  */
-static enum show member_show(const struct tl *tl, const struct tl_rec *r, const struct fo *fo,
-			     size_t *fleet, size_t *wave, const char **label, int *what)
+static enum show member_show(const struct tl *tl, const struct tl_rec *r, size_t i,
+			     const struct fo *fo, size_t *fleet, size_t *wave, const char **label,
+			     int *what)
 {
 	static const char approved[] = "annotations: +stages.metio.wtf/approved-version=";
 	static const char reapproved[] = "annotations: stages.metio.wtf/approved-version=";
@@ -420,6 +446,27 @@ static enum show member_show(const struct tl *tl, const struct tl_rec *r, const 
 		*label = detail + sizeof("annotations: +stages.metio.wtf/") - 1;
 		*what = GW_STAMP;
 		return SH_SHOW;
+	}
+	if (r->change == TL_EVENT) {
+		/*
+		 * The member's Ready change is its status line.  Normal events
+		 * (a baseline, a migration run, an adoption's Succeeded) are
+		 * routine, quiet like the Ready True they go with, until the
+		 * fleet stamps the member for a rollback; Warnings, and every
+		 * event of a stamped member, are counted per reason.
+		 */
+		if (ready_event(tl, r, i))
+			return SH_QUIET;
+		if (tl_str_get(tl, r->phase) && !strcmp(tl_str_get(tl, r->phase), "Normal") &&
+		    !(stamped >= 0 && r->t_ms >= stamped))
+			return SH_QUIET;
+		*what = GW_EVENT;
+		return SH_GROUP;
+	}
+	if (r->change == TL_UPDATED && r->cause && !strcmp(tl_str_get(tl, r->cause), "source")) {
+		*label = "source";
+		*what = GW_SOURCE;
+		return SH_GROUP;
 	}
 	if (stamped >= 0 && r->t_ms >= stamped)
 		return SH_SHOW;
@@ -724,8 +771,8 @@ void txt_timeline(struct out *o, const struct rep_run *run, enum rep_timeline wh
 			  : SH_HIDE;
 		if (show[i] == SH_SHOW && summarise) {
 			m->label = NULL;
-			show[i] = (uint8_t)member_show(run->tl, r, run->fleets, &m->fleet, &m->wave,
-						       &m->label, &m->what);
+			show[i] = (uint8_t)member_show(run->tl, r, i, run->fleets, &m->fleet,
+						       &m->wave, &m->label, &m->what);
 			m->member = m->label != NULL;
 		}
 	}

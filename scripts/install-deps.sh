@@ -3,7 +3,9 @@
 # toolchain with the C library's headers (gcc only recommends libc6-dev, and
 # a minimal Debian installs no recommends), libyaml, jansson, GSL, CUnit,
 # pkg-config, make, python3 (end-to-end checks), man-db (the manual page is
-# rendered by man) and zsh (its completion is tested).  Idempotent: packages
+# rendered by man), zsh (its completion is tested) and tzdata (the IANA time
+# zones update windows are evaluated in: sim/load/tzif reads
+# /usr/share/zoneinfo).  Idempotent: packages
 # already present are left alone and nothing is fetched when all of them are
 # installed.  scripts/fresh-debian.sh proves the list on a minimal Debian.
 #
@@ -26,7 +28,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3
-man-db zsh"
+man-db zsh tzdata"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).
 BROWSER_PACKAGES="chromium fonts-liberation"

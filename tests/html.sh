@@ -99,7 +99,7 @@ fi
 # ---- notices: the engine quirks a run hit, in plain words, each once -------------
 render policy scenarios/fleet-standing-policy.yaml
 common policy fleet
-if grep -q '<li class="sev-info"><strong>note</strong> at 31m: the gate of wave &quot;canary&quot; was queried again although the wave had passed' "$tmp/policy.html"; then
+if grep -q '<li class="sev-info"><strong>note</strong> at 31m1s: the gate of wave &quot;canary&quot; was queried again although the wave had passed' "$tmp/policy.html"; then
 	ok "policy: the quirk is listed in plain words"
 else
 	bad "policy: the quirk is listed in plain words"

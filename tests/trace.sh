@@ -258,7 +258,7 @@ steps = [e for e in m if e["ph"] == "X" and e["name"].startswith("step ")]
 assert [s["name"] for s in steps] == ["step dev", "step staging", "step prod"]
 assert steps[1]["ts"] == 344196000 and steps[1]["dur"] == 425954000, steps[1]
 halts = [e for e in f if e["ph"] == "i" and e["name"] == "halt"]
-assert len(halts) == 1 and halts[0]["ts"] == 1260000000 and halts[0]["s"] == "p", halts
+assert len(halts) == 1 and halts[0]["ts"] == 1261000000 and halts[0]["s"] == "p", halts
 gates = [e for e in f if e["ph"] == "i" and e["name"].startswith("gate ")]
 assert gates[0]["name"] == "gate Failing" and gates[0]["args"]["max"] == "0.01", gates[0]
 assert any(e["ph"] == "C" and e["name"] == "gate canary" for e in f)
@@ -420,7 +420,7 @@ if [ "$rc" -eq 2 ] && grep -q -- '--html draws the whole run, not a shard' "$tmp
 	ok "--shard with --html names --html"
 else bad "--shard with --html exits $rc"; cat "$tmp/shard.err"; fi
 
-# ---- the member model's adoptions -------------------------------------------
+# ---- the StageSet controller's adoption attempts ------------------------------
 
 "$SIM" run -q -n 2 -j 1 --json "$tmp/mc.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
 python3 - "$GOLDEN/fleet-gate-halt.trace.json" "$tmp/mc.json" <<'PY' >"$tmp/members.facts" 2>&1
@@ -429,15 +429,15 @@ t = json.load(open(sys.argv[1]))["traceEvents"]
 names = {(e["pid"], e["tid"]): e["args"]["name"] for e in t if e["name"] == "thread_name"}
 canary = [(e["name"], e["ts"] // 1000, (e["ts"] + e["dur"]) // 1000) for e in t
           if e["ph"] == "X" and names.get((e["pid"], e["tid"])) == "tenant-00/moodle"]
-assert canary == [("adopting", 0, 60000), ("ready", 60000, 600000),
-                  ("adopting", 600000, 660000), ("ready", 660000, 3840000)], canary
+assert canary == [("adopting", 5, 61005), ("ready", 61005, 600000),
+                  ("adopting", 600000, 661000), ("ready", 661000, 3844000)], canary
 peak = max(e["args"]["members"] for e in t if e["ph"] == "C" and e["name"] == "adopting")
 trial0 = json.load(open(sys.argv[2]))["trials"][0]
 assert trial0["peak_adopting"] == peak == 4, (trial0["peak_adopting"], peak)
 PY
 if [ $? -eq 0 ]; then ok "the canary adopts 4.6.0 at 10m; peak adopting 4 in the trace and trial 0"; else
-	bad "the member model's adoptions"; sed 's/^/     /' "$tmp/members.facts" | tail -3; fi
-if grep -q '^    tenant-00/moodle - adopting :done, d0t0p2, 2023-01-01 00:10:00.000, 2023-01-01 00:11:00.000$' \
+	bad "the StageSet controller's adoption attempts"; sed 's/^/     /' "$tmp/members.facts" | tail -3; fi
+if grep -q '^    tenant-00/moodle - adopting :done, d0t0p3, 2023-01-01 00:10:00.000, 2023-01-01 00:11:01.000$' \
 	"$GOLDEN/fleet-gate-halt.mermaid.md"; then
 	ok "the Mermaid block draws the canary's adoption of 4.6.0 at 10m"
 else bad "the Mermaid block lacks the canary's adoption at 10m"; fi

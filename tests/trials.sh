@@ -98,15 +98,16 @@ for t, r in zip(d["trials"], rows):
         want = "" if t[k] is None else str(t[k])
         assert r[k] == want, (t["index"], k, r[k], t[k])
     assert (t["blast_count"] is None) == (not t["halted"])
-assert sum(t["halted"] for t in d["trials"]) == 2
+assert sum(t["halted"] for t in d["trials"]) == 5
 ' "$tmp/fl.json" "$tmp/fl.csv"
 expect_rc "the same trials as tables" 0 "$SIM" run -n 40 --variant "failure rate 5%" "$FLEET"
 check "exposure is in member-minutes, labelled" grep -q "^Exposure, member-minutes on the bad version (40 trials; 0 without a halt)" "$tmp/out"
-check "... with its mean as a number of member-minutes" grep -q "^  mean 9.9 (95 % CI 0.0 .. 24.1)   min 0.0   max 240.9" "$tmp/out"
-check "a confidence interval of a count does not go below 0" grep -q "^  mean 0.3 (95 % CI 0 .. 0.7)   min 0   max 6" "$tmp/out"
+check "... with its mean as a number of member-minutes" grep -q "^  mean 14.5 (95 % CI 1.5 .. 27.5)   min 0.0   max 158.6" "$tmp/out"
 check "the definitions are stated under the tables" grep -q "blast radius and exposure are measured at the first halt and count 0" "$tmp/out"
-check "... with the halt share" grep -q "(the mean over halting trials times the halt share, 5.0%)" "$tmp/out"
-check "detection says it is over halted trials" grep -q "^Detection latency, fault onset to halt (2 trials; halted trials only)" "$tmp/out"
+check "... with the halt share" grep -q "(the mean over halting trials times the halt share, 12.5%)" "$tmp/out"
+check "detection says it is over halted trials" grep -q "^Detection latency, fault onset to halt (5 trials; halted trials only)" "$tmp/out"
+expect_rc "fewer trials" 0 "$SIM" run -n 20 --variant "failure rate 5%" "$FLEET"
+check "a confidence interval of a count does not go below 0" grep -q "^  mean 1 (95 % CI 0 .. 2.0)   min 0   max 6" "$tmp/out"
 check "the tables fit 80 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")" -le 80
 
 # a shard with no trials says so

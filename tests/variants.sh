@@ -75,8 +75,8 @@ check "spec.sweep prints the same table" cmp -s "$tmp/out" "$tmp/cap-j1.txt"
 expect_rc "a regression sweep on the fleet example" 0 "$SIM" run -n 20 --sweep models.regression.probability=0.02,0.1 "$EX"
 check "... has the fleet columns" grep -q "^value  *ttc p50  *ttc p95  *complete  *halt blast mean detect p50 member-min\$" "$tmp/out"
 check "... and not the Jobs ones" sh -c "! grep -q 'jobs p95' '$tmp/out'"
-check "... with numbers: blast 0.1 and 1.3, exposure 1.6 and 37.2 member-minutes" \
-	sh -c "grep -qE '^0.02 .* 5.0%  +0.1  +0ms  +1.6\$' '$tmp/out' && grep -qE '^0.1 .* 25.0%  +1.3  +0ms  +37.2\$' '$tmp/out'"
+check "... with numbers: blast 1 and 1.4, detection 4m33s and 4m32s, exposure 19.7 and 31.4 member-minutes" \
+	sh -c "grep -qE '^0.02 .* 20.0%  +1  +4m33s  +19.7\$' '$tmp/out' && grep -qE '^0.1 .* 30.0%  +1.4  +4m32s  +31.4\$' '$tmp/out'"
 check "... and says what member-min is" grep -q "member-min: exposure," "$tmp/out"
 expect_rc "a capacity sweep on a scenario without Jobs" 0 "$SIM" run -n 5 --sweep capacity=1,2 "$EX"
 check "... warns that capacity changes nothing" grep -q "warning: sweep of capacity: no trial of the base ran a Job .* so capacity changes nothing" "$tmp/err"

@@ -11,28 +11,17 @@
 /*
  * Hand-written copies of the CRD schemas in shared/fixtures/upstream/crds
  * (Magos @1afc8e6, stageset-controller @f2c7604), as far as admission needs
- * them.  Every field of the Magos kinds and of FleetRollout is modelled with
- * its type, required flag, default, enum and minLength/minItems, and the CEL
- * rules are evaluated by check callbacks.  Regex patterns and maxLength of
- * metav1.Condition fields are not checked (the simulator writes conditions
- * itself; snapshots come from a real API server that already checked them).
- *
- * StageSet (4500 lines of CRD) is modelled in full where the simulator reads
- * it and kept free-form (SCH_ANY: type not even checked) below these points:
- *   spec.decryption, spec.dependsOn, spec.errorBudget, spec.kubeConfig,
- *   spec.migrations, spec.migrationsSourceRef, spec.onRollback,
- *   spec.updateWindows, spec.version.fromArtifact, spec.version.fromObject,
- *   spec.stages[].{actions, conflictPolicy, errorBudget, patches, postBuild,
- *                  promotion, readyChecks, sourceRef}
- *   status.budgetFreeze, status.lastAppliedSnapshot, status.pendingMigrations,
- *   status.stages
- * Fully checked: the list of spec and status field names (unknown ones are
- * errors), spec.version.{value, approvalMode (enum Never|OnMigrations|Always),
- * allowDowngrade, requireMigrationCoverage}, spec.stages (minItems 1; name and
- * sourceRef required, scalar fields typed), scalar spec fields and their
- * enums (onTimeout, windowScope), status.version, pendingVersion,
- * observedGeneration, pendingUpdate.{nextWindowOpens, revisions},
- * conditions[] and the other scalar status fields.
+ * them.  Every field of the Magos kinds, of FleetRollout and of StageSet is
+ * modelled with its type, required flag, default, enum and
+ * minLength/minItems, and the CEL rules are evaluated by check callbacks.
+ * StageSet is modelled in full: bounds (minimum/maximum), the stage-name
+ * pattern, `date-time` formats, list-map keys (restart and event checks by
+ * name), the conflictPolicy default and its conditions' patterns and
+ * maxLength too (see the StageSet block below for its deviations).
+ * For the Magos kinds and FleetRollout, regex patterns, maxLength and
+ * `date-time` formats of metav1.Condition and of the status timestamps are
+ * not checked (the simulator writes those statuses itself; snapshots come
+ * from a real API server that already checked them).
  *
  * Deviation: FleetRollout waves[].soak is `type: string` in the CRD; it is
  * checked here as a Go duration, because the controller cannot decode
@@ -70,8 +59,6 @@ static const struct sch_field condition_fields[] = {
 	SCH_END,
 };
 static const struct sch_node condition = { .type = SCH_OBJECT, .fields = condition_fields };
-/* StageSet's conditions: a plain list in its CRD */
-static const struct sch_node conditions = { .type = SCH_ARRAY, .items = &condition };
 /* the Magos kinds' and FleetRollout's: x-kubernetes-list-type map keyed by type */
 static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = &condition,
 						    .list_map_key = "type" };
@@ -363,94 +350,620 @@ static const struct sch_field fleet_fields[] = {
 };
 static const struct sch_node fleet = { .type = SCH_OBJECT, .fields = fleet_fields };
 
+/*
+ * StageSet (stages.metio.wtf/v1, the CRD of stageset-controller@f2c7604):
+ * every field with its type, required flag, enum, bounds, pattern, format,
+ * list-map key and the one default the CRD sets; the two CEL rules of
+ * spec.kubeConfig are check_kube_config().  Deviations, as for FleetRollout's
+ * soak: metav1.Duration fields (`type: string` in the CRD) are checked as Go
+ * durations and `format: int32` integers as int32, because the controller
+ * cannot decode anything else; a `date-time` the API server takes but
+ * metav1.Time cannot read is refused too (sim/cluster/schema.h).
+ */
+
+static bool stage_name_pattern(const char *s);
+static bool condition_reason_pattern(const char *s);
+static bool condition_type_pattern(const char *s);
+
+static const struct sch_node int32_node = { .type = SCH_INTEGER, .format = SCH_FORMAT_INT32 };
+static const struct sch_node int32_non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0,
+						    .format = SCH_FORMAT_INT32 };
+static const struct sch_node date_time = { .type = SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
+static const char *const hold_rollback_values[] = { "Hold", "Rollback", NULL };
+static const struct sch_node hold_rollback = { .type = SCH_STRING, .enum_values = hold_rollback_values };
+
+/* SourceReference (sourceRef of stages, migrationsSourceRef, job and apply actions). */
+static const struct sch_field source_ref_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_FIELD("kind", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_END,
+};
+static const struct sch_node source_ref = { .type = SCH_OBJECT, .fields = source_ref_fields };
+
+/* Action: one verb of patch, http, wait, job, delete, apply (the webhook checks "one"). */
+static const struct sch_field patch_target_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_FIELD("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_FIELD("selector", &label_selector),
+	SCH_END,
+};
+static const struct sch_node patch_target = { .type = SCH_OBJECT, .fields = patch_target_fields };
+static const char *const patch_type_values[] = { "merge", "json6902", NULL };
+static const struct sch_node patch_type = { .type = SCH_STRING, .enum_values = patch_type_values };
+static const struct sch_field patch_action_fields[] = {
+	SCH_REQUIRED("patch", &sch_string),
+	SCH_REQUIRED("target", &patch_target),
+	SCH_FIELD("type", &patch_type),
+	SCH_END,
+};
+static const struct sch_node patch_action = { .type = SCH_OBJECT, .fields = patch_action_fields };
+static const struct sch_field key_ref_fields[] = {
+	SCH_FIELD("key", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_END,
+};
+static const struct sch_node key_ref = { .type = SCH_OBJECT, .fields = key_ref_fields };
+static const struct sch_node key_refs = { .type = SCH_ARRAY, .items = &key_ref };
+static const struct sch_node http_status = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 100,
+					     .has_maximum = true, .maximum = 599, .format = SCH_FORMAT_INT32 };
+static const struct sch_node http_statuses = { .type = SCH_ARRAY, .items = &http_status };
+static const char *const http_method_values[] = { "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", NULL };
+static const struct sch_node http_method = { .type = SCH_STRING, .enum_values = http_method_values };
+static const struct sch_field http_action_fields[] = {
+	SCH_FIELD("body", &sch_string),
+	SCH_FIELD("bodyFrom", &key_ref),
+	SCH_FIELD("expectedStatus", &http_statuses),
+	SCH_FIELD("headersFrom", &key_refs),
+	SCH_FIELD("method", &http_method),
+	SCH_REQUIRED("url", &sch_string),
+	SCH_END,
+};
+static const struct sch_node http_action = { .type = SCH_OBJECT, .fields = http_action_fields };
+/* An object by apiVersion, kind and name (wait and delete targets). */
+static const struct sch_field object_ref_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_END,
+};
+static const struct sch_node object_ref = { .type = SCH_OBJECT, .fields = object_ref_fields };
+static const struct sch_field wait_action_fields[] = {
+	SCH_FIELD("duration", &sch_duration),
+	SCH_FIELD("expr", &sch_string),
+	SCH_FIELD("target", &object_ref),
+	SCH_FIELD("timeout", &sch_duration),
+	SCH_END,
+};
+static const struct sch_node wait_action = { .type = SCH_OBJECT, .fields = wait_action_fields };
+static const struct sch_field job_action_fields[] = {
+	SCH_FIELD("path", &sch_string),
+	SCH_REQUIRED("sourceRef", &source_ref),
+	SCH_END,
+};
+static const struct sch_node job_action = { .type = SCH_OBJECT, .fields = job_action_fields };
+static const char *const cascade_values[] = { "Background", "Foreground", "Orphan", NULL };
+static const struct sch_node cascade = { .type = SCH_STRING, .enum_values = cascade_values };
+static const struct sch_field delete_action_fields[] = {
+	SCH_FIELD("cascade", &cascade),
+	SCH_REQUIRED("target", &object_ref),
+	SCH_END,
+};
+static const struct sch_node delete_action = { .type = SCH_OBJECT, .fields = delete_action_fields };
+static const struct sch_field apply_action_fields[] = {
+	SCH_FIELD("path", &sch_string),
+	SCH_REQUIRED("sourceRef", &source_ref),
+	SCH_FIELD("wait", &sch_boolean),
+	SCH_END,
+};
+static const struct sch_node apply_action = { .type = SCH_OBJECT, .fields = apply_action_fields };
+static const struct sch_field anchor_fields[] = {
+	SCH_REQUIRED("apiVersion", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_END,
+};
+static const struct sch_node completion_anchor = { .type = SCH_OBJECT, .fields = anchor_fields };
+static const char *const scope_values[] = { "Revision", "Version", "Lifetime", NULL };
+static const struct sch_node action_scope = { .type = SCH_STRING, .enum_values = scope_values };
+static const struct sch_node retries = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0,
+					 .has_maximum = true, .maximum = 100, .format = SCH_FORMAT_INT32 };
+static const struct sch_field action_fields[] = {
+	SCH_FIELD("apply", &apply_action),
+	SCH_FIELD("completionAnchor", &completion_anchor),
+	SCH_FIELD("delete", &delete_action),
+	SCH_FIELD("http", &http_action),
+	SCH_FIELD("job", &job_action),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("patch", &patch_action),
+	SCH_FIELD("retries", &retries),
+	SCH_FIELD("scope", &action_scope),
+	SCH_FIELD("timeout", &sch_duration),
+	SCH_FIELD("wait", &wait_action),
+	SCH_END,
+};
+static const struct sch_node action = { .type = SCH_OBJECT, .fields = action_fields };
+static const struct sch_node actions = { .type = SCH_ARRAY, .items = &action };
+
+/* Versions and migrations. */
 static const char *const approval_values[] = { "Never", "OnMigrations", "Always", NULL };
 static const struct sch_node approval_mode = { .type = SCH_STRING, .enum_values = approval_values };
+static const struct sch_field from_artifact_fields[] = {
+	SCH_REQUIRED("path", &sch_string),
+	SCH_REQUIRED("stage", &sch_string),
+	SCH_END,
+};
+static const struct sch_node from_artifact = { .type = SCH_OBJECT, .fields = from_artifact_fields };
+static const struct sch_field from_object_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_FIELD("fieldPath", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("stage", &sch_string),
+	SCH_END,
+};
+static const struct sch_node from_object = { .type = SCH_OBJECT, .fields = from_object_fields };
 static const struct sch_field version_fields[] = {
 	SCH_FIELD("allowDowngrade", &sch_boolean),
 	SCH_FIELD("approvalMode", &approval_mode),
-	SCH_FIELD("fromArtifact", &sch_any),
-	SCH_FIELD("fromObject", &sch_any),
+	SCH_FIELD("fromArtifact", &from_artifact),
+	SCH_FIELD("fromObject", &from_object),
 	SCH_FIELD("requireMigrationCoverage", &sch_boolean),
 	SCH_FIELD("value", &sch_string),
 	SCH_END,
 };
 static const struct sch_node version_spec = { .type = SCH_OBJECT, .fields = version_fields };
-static const char *const on_timeout_values[] = { "Hold", "Rollback", NULL };
-static const struct sch_node on_timeout = { .type = SCH_STRING, .enum_values = on_timeout_values };
+static const struct sch_field migration_fields[] = {
+	SCH_FIELD("actions", &actions),
+	SCH_FIELD("down", &actions),
+	SCH_FIELD("from", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("stage", &sch_string),
+	SCH_REQUIRED("to", &sch_string),
+	SCH_END,
+};
+static const struct sch_node migration = { .type = SCH_OBJECT, .fields = migration_fields };
+static const struct sch_node migrations = { .type = SCH_ARRAY, .items = &migration };
+static const struct sch_field migrations_source_fields[] = {
+	SCH_FIELD("path", &sch_string),
+	SCH_REQUIRED("sourceRef", &source_ref),
+	SCH_END,
+};
+static const struct sch_node migrations_source = { .type = SCH_OBJECT, .fields = migrations_source_fields };
+
+/* Windows, budgets, dependencies, the target cluster, decryption. */
+static const char *const window_type_values[] = { "Allow", "Deny", NULL };
+static const struct sch_node window_type = { .type = SCH_STRING, .enum_values = window_type_values };
+static const struct sch_field window_fields[] = {
+	SCH_FIELD("duration", &sch_duration),
+	SCH_FIELD("from", &date_time),
+	SCH_FIELD("schedule", &sch_string),
+	SCH_FIELD("timeZone", &sch_string),
+	SCH_FIELD("to", &date_time),
+	SCH_REQUIRED("type", &window_type),
+	SCH_END,
+};
+static const struct sch_node window = { .type = SCH_OBJECT, .fields = window_fields };
+static const struct sch_node windows = { .type = SCH_ARRAY, .items = &window };
 static const char *const window_scope_values[] = { "Updates", "All", NULL };
 static const struct sch_node window_scope = { .type = SCH_STRING,
 					      .enum_values = window_scope_values };
+static const char *const allow_hold_values[] = { "Allow", "Hold", NULL };
+static const struct sch_node allow_hold = { .type = SCH_STRING, .enum_values = allow_hold_values };
+static const struct sch_field error_budget_fields[] = {
+	SCH_FIELD("dryRun", &sch_boolean),
+	SCH_REQUIRED("freezeThreshold", &sch_string),
+	SCH_FIELD("interval", &sch_duration),
+	SCH_FIELD("onSourceError", &allow_hold),
+	SCH_FIELD("resumeThreshold", &sch_string),
+	SCH_REQUIRED("source", &metric_source),
+	SCH_END,
+};
+static const struct sch_node error_budget = { .type = SCH_OBJECT, .fields = error_budget_fields };
+static const struct sch_field dependency_fields[] = {
+	SCH_FIELD("minVersion", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_END,
+};
+static const struct sch_node dependency = { .type = SCH_OBJECT, .fields = dependency_fields };
+static const struct sch_node dependencies = { .type = SCH_ARRAY, .items = &dependency };
+static const struct sch_field secret_key_ref_fields[] = {
+	SCH_FIELD("key", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_END,
+};
+static const struct sch_node secret_key_ref = { .type = SCH_OBJECT, .fields = secret_key_ref_fields };
+
+/*
+ * The CRD's two CEL rules on spec.kubeConfig, `has(self.configMapRef) ||
+ * has(self.secretRef)` and `!has(self.configMapRef) || !has(self.secretRef)`,
+ * with their one message; at most one of them can fail.
+ */
+static void check_kube_config(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	bool cm = val_map_get(v, "configMapRef") != NULL, secret = val_map_get(v, "secretRef") != NULL;
+
+	if (cm == secret)
+		sch_report(c, v->mark, path,
+			   "Invalid value: \"object\": exactly one of spec.kubeConfig.configMapRef or "
+			   "spec.kubeConfig.secretRef must be specified");
+}
+
+static const struct sch_field kube_config_fields[] = {
+	SCH_FIELD("configMapRef", &secret_ref), /* LocalObjectReference: {name} */
+	SCH_FIELD("secretRef", &secret_key_ref),
+	SCH_END,
+};
+static const struct sch_node kube_config = { .type = SCH_OBJECT, .fields = kube_config_fields,
+					     .check = check_kube_config };
+static const char *const sops_values[] = { "sops", NULL };
+static const struct sch_node sops = { .type = SCH_STRING, .enum_values = sops_values };
+static const struct sch_field decryption_fields[] = {
+	SCH_REQUIRED("provider", &sops),
+	SCH_FIELD("secretRef", &secret_ref),
+	SCH_END,
+};
+static const struct sch_node decryption = { .type = SCH_OBJECT, .fields = decryption_fields };
+
+/* A stage: build inputs, actions, ready checks, promotion, budget. */
+static const struct sch_field stage_actions_fields[] = {
+	SCH_FIELD("onFailure", &actions),
+	SCH_FIELD("post", &actions),
+	SCH_FIELD("pre", &actions),
+	SCH_END,
+};
+static const struct sch_node stage_actions = { .type = SCH_OBJECT, .fields = stage_actions_fields };
+static const char *const conflict_values[] = { "Fail", "Recreate", "KeepExisting", NULL };
+static const struct sch_node conflict_action = { .type = SCH_STRING, .enum_values = conflict_values };
+static const struct sch_field conflict_target_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_FIELD("kind", &sch_string),
+	SCH_FIELD("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_END,
+};
+static const struct sch_node conflict_target = { .type = SCH_OBJECT, .fields = conflict_target_fields };
+static const struct sch_field conflict_rule_fields[] = {
+	SCH_REQUIRED("action", &conflict_action),
+	SCH_FIELD("allowDataLoss", &sch_boolean),
+	SCH_REQUIRED("target", &conflict_target),
+	SCH_END,
+};
+static const struct sch_node conflict_rule = { .type = SCH_OBJECT, .fields = conflict_rule_fields };
+static const struct sch_node conflict_rules = { .type = SCH_ARRAY, .items = &conflict_rule };
+static const struct sch_field conflict_policy_fields[] = {
+	SCH_DEFAULT("default", &conflict_action, "Fail"),
+	SCH_FIELD("rules", &conflict_rules),
+	SCH_END,
+};
+static const struct sch_node conflict_policy = { .type = SCH_OBJECT, .fields = conflict_policy_fields };
+static const struct sch_field kustomize_target_fields[] = {
+	SCH_FIELD("annotationSelector", &sch_string),
+	SCH_FIELD("group", &sch_string),
+	SCH_FIELD("kind", &sch_string),
+	SCH_FIELD("labelSelector", &sch_string),
+	SCH_FIELD("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_FIELD("version", &sch_string),
+	SCH_END,
+};
+static const struct sch_node kustomize_target = { .type = SCH_OBJECT, .fields = kustomize_target_fields };
+static const struct sch_field kustomize_patch_fields[] = {
+	SCH_REQUIRED("patch", &sch_string),
+	SCH_FIELD("target", &kustomize_target),
+	SCH_END,
+};
+static const struct sch_node kustomize_patch = { .type = SCH_OBJECT, .fields = kustomize_patch_fields };
+static const struct sch_node kustomize_patches = { .type = SCH_ARRAY, .items = &kustomize_patch };
+static const char *const substitute_kind_values[] = { "ConfigMap", "Secret", NULL };
+static const struct sch_node substitute_kind = { .type = SCH_STRING, .enum_values = substitute_kind_values };
+static const struct sch_field substitute_from_fields[] = {
+	SCH_REQUIRED("kind", &substitute_kind),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("optional", &sch_boolean),
+	SCH_END,
+};
+static const struct sch_node substitute_ref = { .type = SCH_OBJECT, .fields = substitute_from_fields };
+static const struct sch_node substitute_refs = { .type = SCH_ARRAY, .items = &substitute_ref };
+static const struct sch_field post_build_fields[] = {
+	SCH_FIELD("substitute", &sch_string_map),
+	SCH_FIELD("substituteFrom", &substitute_refs),
+	SCH_END,
+};
+static const struct sch_node post_build = { .type = SCH_OBJECT, .fields = post_build_fields };
+static const struct sch_field ready_check_ref_fields[] = {
+	SCH_FIELD("apiVersion", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("namespace", &sch_string),
+	SCH_END,
+};
+static const struct sch_node ready_check_ref = { .type = SCH_OBJECT, .fields = ready_check_ref_fields };
+static const struct sch_node ready_check_refs = { .type = SCH_ARRAY, .items = &ready_check_ref };
+static const struct sch_field ready_expr_fields[] = {
+	SCH_REQUIRED("apiVersion", &sch_string),
+	SCH_FIELD("current", &sch_string),
+	SCH_FIELD("failed", &sch_string),
+	SCH_FIELD("inProgress", &sch_string),
+	SCH_REQUIRED("kind", &sch_string),
+	SCH_END,
+};
+static const struct sch_node ready_expr = { .type = SCH_OBJECT, .fields = ready_expr_fields };
+static const struct sch_node ready_exprs = { .type = SCH_ARRAY, .items = &ready_expr };
+static const struct sch_field ready_checks_fields[] = {
+	SCH_FIELD("checks", &ready_check_refs),
+	SCH_FIELD("disableWait", &sch_boolean),
+	SCH_FIELD("exprs", &ready_exprs),
+	SCH_FIELD("timeout", &sch_duration),
+	SCH_END,
+};
+static const struct sch_node ready_checks = { .type = SCH_OBJECT, .fields = ready_checks_fields };
+/* StagePromotion. */
+static const struct sch_field analysis_check_fields[] = {
+	SCH_REQUIRED("name", &sch_string),
+	SCH_REQUIRED("source", &metric_source),
+	SCH_REQUIRED("threshold", &threshold),
+	SCH_END,
+};
+static const struct sch_node analysis_check = { .type = SCH_OBJECT, .fields = analysis_check_fields };
+static const struct sch_node analysis_checks = { .type = SCH_ARRAY, .items = &analysis_check, .min_items = 1 };
+static const char *const hold_allow_values[] = { "Hold", "Allow", NULL };
+static const struct sch_node hold_allow = { .type = SCH_STRING, .enum_values = hold_allow_values };
+static const struct sch_field analysis_fields[] = {
+	SCH_REQUIRED("checks", &analysis_checks),
+	SCH_FIELD("dryRun", &sch_boolean),
+	SCH_FIELD("failureLimit", &int32_non_negative),
+	SCH_FIELD("interval", &sch_duration),
+	SCH_FIELD("onFailure", &hold_rollback),
+	SCH_FIELD("onSourceError", &hold_allow),
+	SCH_END,
+};
+static const struct sch_node analysis = { .type = SCH_OBJECT, .fields = analysis_fields };
+static const struct sch_node reasons = { .type = SCH_ARRAY, .items = &sch_string, .min_items = 1 };
+static const struct sch_field event_check_fields[] = {
+	SCH_FIELD("maxEvents", &int32_non_negative),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("onFailure", &hold_rollback),
+	SCH_REQUIRED("reasons", &reasons),
+	SCH_REQUIRED("selector", &label_selector),
+	SCH_END,
+};
+static const struct sch_node event_check = { .type = SCH_OBJECT, .fields = event_check_fields };
+static const struct sch_node event_checks = { .type = SCH_ARRAY, .items = &event_check, .list_map_key = "name" };
+static const struct sch_field event_gate_fields[] = {
+	SCH_REQUIRED("checks", &event_checks),
+	SCH_FIELD("onFailure", &hold_rollback),
+	SCH_END,
+};
+static const struct sch_node event_gate = { .type = SCH_OBJECT, .fields = event_gate_fields };
+static const struct sch_field restart_check_fields[] = {
+	SCH_FIELD("maxRestarts", &int32_non_negative),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("onFailure", &hold_rollback),
+	SCH_REQUIRED("selector", &label_selector),
+	SCH_END,
+};
+static const struct sch_node restart_check = { .type = SCH_OBJECT, .fields = restart_check_fields };
+static const struct sch_node restart_checks = { .type = SCH_ARRAY, .items = &restart_check,
+						.list_map_key = "name" };
+static const struct sch_field restart_gate_fields[] = {
+	SCH_REQUIRED("checks", &restart_checks),
+	SCH_FIELD("onFailure", &hold_rollback),
+	SCH_END,
+};
+static const struct sch_node restart_gate = { .type = SCH_OBJECT, .fields = restart_gate_fields };
+static const struct sch_field fast_track_fields[] = {
+	SCH_FIELD("after", &sch_duration),
+	SCH_REQUIRED("max", &sch_string),
+	SCH_REQUIRED("source", &metric_source),
+	SCH_END,
+};
+static const struct sch_node fast_track = { .type = SCH_OBJECT, .fields = fast_track_fields };
+static const struct sch_field promotion_fields[] = {
+	SCH_FIELD("analysis", &analysis),
+	SCH_FIELD("eventGate", &event_gate),
+	SCH_FIELD("fastTrack", &fast_track),
+	SCH_FIELD("requireManualPromotion", &sch_boolean),
+	SCH_FIELD("restartGate", &restart_gate),
+	SCH_FIELD("soak", &sch_duration),
+	SCH_END,
+};
+static const struct sch_node promotion = { .type = SCH_OBJECT, .fields = promotion_fields };
+static const char *const on_timeout_values[] = { "Hold", "Rollback", NULL };
+static const struct sch_node on_timeout = { .type = SCH_STRING, .enum_values = on_timeout_values };
+static const struct sch_node stage_name = { .type = SCH_STRING, .pattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+					    .pattern_match = stage_name_pattern };
 static const struct sch_field stage_fields[] = {
-	SCH_FIELD("actions", &sch_any),
+	SCH_FIELD("actions", &stage_actions),
 	SCH_FIELD("applyHelmHookResources", &sch_boolean),
-	SCH_FIELD("conflictPolicy", &sch_any),
-	SCH_FIELD("errorBudget", &sch_any),
+	SCH_FIELD("conflictPolicy", &conflict_policy),
+	SCH_FIELD("errorBudget", &error_budget),
 	SCH_FIELD("force", &sch_boolean),
 	SCH_FIELD("migrationAnchor", &sch_string),
-	SCH_REQUIRED("name", &sch_string),
+	SCH_REQUIRED("name", &stage_name),
 	SCH_FIELD("onTimeout", &on_timeout),
-	SCH_FIELD("patches", &sch_any),
+	SCH_FIELD("patches", &kustomize_patches),
 	SCH_FIELD("path", &sch_string),
-	SCH_FIELD("postBuild", &sch_any),
-	SCH_FIELD("promotion", &sch_any),
+	SCH_FIELD("postBuild", &post_build),
+	SCH_FIELD("promotion", &promotion),
 	SCH_FIELD("prune", &sch_boolean),
-	SCH_FIELD("readyChecks", &sch_any),
+	SCH_FIELD("readyChecks", &ready_checks),
 	SCH_FIELD("serviceAccountName", &sch_string),
-	SCH_REQUIRED("sourceRef", &sch_any),
-	SCH_FIELD("timeout", &sch_string),
+	SCH_REQUIRED("sourceRef", &source_ref),
+	SCH_FIELD("timeout", &sch_duration),
 	SCH_END,
 };
 static const struct sch_node stage = { .type = SCH_OBJECT, .fields = stage_fields };
 static const struct sch_node stages = { .type = SCH_ARRAY, .items = &stage, .min_items = 1 };
 static const struct sch_field stageset_spec_fields[] = {
-	SCH_FIELD("decryption", &sch_any),
-	SCH_FIELD("dependsOn", &sch_any),
-	SCH_FIELD("driftDetectionInterval", &sch_string),
-	SCH_FIELD("errorBudget", &sch_any),
-	SCH_FIELD("interval", &sch_string),
-	SCH_FIELD("kubeConfig", &sch_any),
-	SCH_FIELD("migrations", &sch_any),
-	SCH_FIELD("migrationsSourceRef", &sch_any),
-	SCH_FIELD("onRollback", &sch_any),
+	SCH_FIELD("decryption", &decryption),
+	SCH_FIELD("dependsOn", &dependencies),
+	SCH_FIELD("driftDetectionInterval", &sch_duration),
+	SCH_FIELD("errorBudget", &error_budget),
+	SCH_FIELD("interval", &sch_duration),
+	SCH_FIELD("kubeConfig", &kube_config),
+	SCH_FIELD("migrations", &migrations),
+	SCH_FIELD("migrationsSourceRef", &migrations_source),
+	SCH_FIELD("onRollback", &actions),
 	SCH_FIELD("onTimeout", &on_timeout),
-	SCH_FIELD("retryInterval", &sch_string),
+	SCH_FIELD("retryInterval", &sch_duration),
 	SCH_FIELD("rollbackOnFailure", &sch_boolean),
 	SCH_FIELD("serviceAccountName", &sch_string),
 	SCH_REQUIRED("stages", &stages),
 	SCH_FIELD("suspend", &sch_boolean),
-	SCH_FIELD("timeout", &sch_string),
-	SCH_FIELD("updateWindows", &sch_any),
+	SCH_FIELD("timeout", &sch_duration),
+	SCH_FIELD("updateWindows", &windows),
 	SCH_FIELD("version", &version_spec),
 	SCH_FIELD("windowScope", &window_scope),
 	SCH_END,
 };
 static const struct sch_node stageset_spec = { .type = SCH_OBJECT, .fields = stageset_spec_fields };
+
+/* StageSetStatus. */
+static const struct sch_node non_negative_int64 = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
+static const struct sch_node condition_message = { .type = SCH_STRING, .max_length = 32768 };
+static const struct sch_node condition_reason = {
+	.type = SCH_STRING, .min_length = 1, .max_length = 1024,
+	.pattern = "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", .pattern_match = condition_reason_pattern,
+};
+static const struct sch_node condition_type = {
+	.type = SCH_STRING, .max_length = 316,
+	.pattern = "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+	.pattern_match = condition_type_pattern,
+};
+static const struct sch_field ss_condition_fields[] = {
+	SCH_REQUIRED("lastTransitionTime", &date_time),
+	SCH_REQUIRED("message", &condition_message),
+	SCH_FIELD("observedGeneration", &non_negative_int64),
+	SCH_REQUIRED("reason", &condition_reason),
+	SCH_REQUIRED("status", &cond_status),
+	SCH_REQUIRED("type", &condition_type),
+	SCH_END,
+};
+static const struct sch_node ss_condition = { .type = SCH_OBJECT, .fields = ss_condition_fields };
+/* a plain list in StageSet's CRD (no list-map keys) */
+static const struct sch_node ss_conditions = { .type = SCH_ARRAY, .items = &ss_condition };
+static const struct sch_field budget_freeze_fields[] = {
+	SCH_FIELD("dryRun", &sch_boolean),
+	SCH_FIELD("freezeThreshold", &sch_string),
+	SCH_FIELD("remaining", &sch_string),
+	SCH_FIELD("resumeThreshold", &sch_string),
+	SCH_FIELD("since", &date_time),
+	SCH_END,
+};
+static const struct sch_node budget_freeze = { .type = SCH_OBJECT, .fields = budget_freeze_fields };
+static const struct sch_field artifact_ref_fields[] = {
+	SCH_REQUIRED("digest", &sch_string),
+	SCH_FIELD("revision", &sch_string),
+	SCH_REQUIRED("stage", &sch_string),
+	SCH_FIELD("substitutionDigest", &sch_string),
+	SCH_REQUIRED("url", &sch_string),
+	SCH_END,
+};
+static const struct sch_node artifact_ref = { .type = SCH_OBJECT, .fields = artifact_ref_fields };
+static const struct sch_node artifact_refs = { .type = SCH_ARRAY, .items = &artifact_ref };
+static const struct sch_field pending_migration_fields[] = {
+	SCH_FIELD("actions", &sch_string_list),
+	SCH_FIELD("digest", &sch_string),
+	SCH_FIELD("from", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("stage", &sch_string),
+	SCH_REQUIRED("to", &sch_string),
+	SCH_END,
+};
+static const struct sch_node pending_migration = { .type = SCH_OBJECT, .fields = pending_migration_fields };
+static const struct sch_node pending_migrations = { .type = SCH_ARRAY, .items = &pending_migration };
 static const struct sch_field pending_update_fields[] = {
-	SCH_FIELD("nextWindowOpens", &sch_string),
+	SCH_FIELD("nextWindowOpens", &date_time),
 	SCH_FIELD("revisions", &sch_string_map),
 	SCH_END,
 };
 static const struct sch_node pending_update = { .type = SCH_OBJECT,
 						.fields = pending_update_fields };
+static const struct sch_field check_result_fields[] = {
+	SCH_FIELD("error", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("ok", &sch_boolean),
+	SCH_FIELD("value", &sch_string),
+	SCH_END,
+};
+static const struct sch_node check_result = { .type = SCH_OBJECT, .fields = check_result_fields };
+static const struct sch_node check_results = { .type = SCH_ARRAY, .items = &check_result };
+static const struct sch_field analysis_result_fields[] = {
+	SCH_FIELD("checks", &check_results),
+	SCH_FIELD("passed", &sch_boolean),
+	SCH_FIELD("time", &date_time),
+	SCH_END,
+};
+static const struct sch_node analysis_result = { .type = SCH_OBJECT, .fields = analysis_result_fields };
+static const struct sch_field restart_baseline_fields[] = {
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("restarts", &int32_node),
+	SCH_END,
+};
+static const struct sch_node restart_baseline = { .type = SCH_OBJECT, .fields = restart_baseline_fields };
+static const struct sch_node restart_baselines = { .type = SCH_ARRAY, .items = &restart_baseline };
+static const struct sch_field promotion_state_fields[] = {
+	SCH_FIELD("abortedRevision", &sch_string),
+	SCH_FIELD("analysisFailures", &int32_node),
+	SCH_FIELD("eventCheck", &sch_string),
+	SCH_FIELD("lastAnalysis", &analysis_result),
+	SCH_FIELD("observedEvents", &int32_node),
+	SCH_FIELD("observedRestarts", &int32_node),
+	SCH_FIELD("phase", &sch_string),
+	SCH_FIELD("restartBaseline", &restart_baselines),
+	SCH_FIELD("restartCheck", &sch_string),
+	SCH_FIELD("since", &date_time),
+	SCH_FIELD("soakUntil", &date_time),
+	SCH_END,
+};
+static const struct sch_node promotion_state = { .type = SCH_OBJECT, .fields = promotion_state_fields };
+static const char *const stage_phase_values[] = { "Pending", "Applying", "Pruning", "Verifying", "Ready", "Failed",
+						  NULL };
+static const struct sch_node stage_phase = { .type = SCH_STRING, .enum_values = stage_phase_values };
+static const struct sch_field stage_status_fields[] = {
+	SCH_FIELD("appliedRevision", &sch_string),
+	SCH_FIELD("budgetFreeze", &budget_freeze),
+	SCH_FIELD("entriesCount", &sch_integer),
+	SCH_FIELD("executedActions", &sch_string_list),
+	SCH_FIELD("executedVersionActions", &sch_string_list),
+	SCH_FIELD("lastHandledPromotion", &sch_string),
+	SCH_FIELD("lastHandledReconcileAt", &sch_string),
+	SCH_FIELD("ledgerRevision", &sch_string),
+	SCH_FIELD("ledgerVersion", &sch_string),
+	SCH_FIELD("message", &sch_string),
+	SCH_REQUIRED("name", &sch_string),
+	SCH_FIELD("phase", &stage_phase),
+	SCH_FIELD("promotionState", &promotion_state),
+	SCH_FIELD("shards", &int32_node),
+	SCH_END,
+};
+static const struct sch_node stage_status = { .type = SCH_OBJECT, .fields = stage_status_fields };
+static const struct sch_node stage_statuses = { .type = SCH_ARRAY, .items = &stage_status };
 static const struct sch_field stageset_status_fields[] = {
-	SCH_FIELD("actionFailureCount", &sch_integer),
-	SCH_FIELD("budgetFreeze", &sch_any),
-	SCH_FIELD("conditions", &conditions),
+	SCH_FIELD("actionFailureCount", &int32_node),
+	SCH_FIELD("budgetFreeze", &budget_freeze),
+	SCH_FIELD("conditions", &ss_conditions),
 	SCH_FIELD("executedMigrationActions", &sch_string_list),
 	SCH_FIELD("executedMigrations", &sch_string_list),
 	SCH_FIELD("lastAppliedRevisions", &sch_string_map),
-	SCH_FIELD("lastAppliedSnapshot", &sch_any),
+	SCH_FIELD("lastAppliedSnapshot", &artifact_refs),
 	SCH_FIELD("lastAttemptedRevisions", &sch_string_map),
 	SCH_FIELD("lastHandledBudgetOverride", &sch_string),
 	SCH_FIELD("lastHandledReconcileAt", &sch_string),
 	SCH_FIELD("lastHandledResetScope", &sch_string),
 	SCH_FIELD("lastHandledUpdateOverride", &sch_string),
-	SCH_FIELD("migrationFailureCount", &sch_integer),
+	SCH_FIELD("migrationFailureCount", &int32_node),
 	SCH_FIELD("observedGeneration", &sch_integer),
-	SCH_FIELD("pendingMigrations", &sch_any),
+	SCH_FIELD("pendingMigrations", &pending_migrations),
 	SCH_FIELD("pendingUpdate", &pending_update),
 	SCH_FIELD("pendingVersion", &sch_string),
-	SCH_FIELD("stages", &sch_any),
+	SCH_FIELD("stages", &stage_statuses),
 	SCH_FIELD("version", &sch_string),
 	SCH_END,
 };
@@ -499,15 +1012,34 @@ static const struct sch_field vpol_fields[] = {
 };
 static const struct sch_node vpol = { .type = SCH_OBJECT, .fields = vpol_fields };
 
+/*
+ * Flux sources (source.toolkit.fluxcd.io/v1) and the StageLedger: read by the
+ * StageSet controller as they are (sourceRef resolution reads the artifact
+ * and Ready condition of the status; the ledger its baseline and completions),
+ * so spec and status are kept as written.
+ */
+static const struct sch_field free_form_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &sch_any_object),
+	SCH_FIELD("status", &sch_any_object),
+	SCH_END,
+};
+static const struct sch_node free_form = { .type = SCH_OBJECT, .fields = free_form_fields };
+
 static const struct adm_kind kinds[] = {
-	{ "magosproject.io/v1alpha1", "Project", true, &project, true },
-	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, true },
-	{ "magosproject.io/v1alpha1", "Workspace", true, &workspace, true },
-	{ "stages.metio.wtf/v1", "FleetRollout", false, &fleet, true },
-	{ "stages.metio.wtf/v1", "StageSet", true, &stageset, false },
-	{ "v1", "Namespace", false, &namespace_kind, false },
-	{ "v1", "Secret", true, &secret, false },
-	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol, false },
+	{ "magosproject.io/v1alpha1", "Project", true, &project, ADM_LIST_MAPS_STATUS },
+	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, ADM_LIST_MAPS_STATUS },
+	{ "magosproject.io/v1alpha1", "Workspace", true, &workspace, ADM_LIST_MAPS_STATUS },
+	{ "stages.metio.wtf/v1", "FleetRollout", false, &fleet, ADM_LIST_MAPS_STATUS },
+	{ "stages.metio.wtf/v1", "StageSet", true, &stageset, ADM_LIST_MAPS_SPEC },
+	{ "v1", "Namespace", false, &namespace_kind, 0 },
+	{ "v1", "Secret", true, &secret, 0 },
+	{ "policies.kyverno.io/v1", "ValidatingPolicy", false, &vpol, 0 },
+	{ "stages.metio.wtf/v1", "StageLedger", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "GitRepository", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "OCIRepository", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "Bucket", true, &free_form, 0 },
+	{ "source.toolkit.fluxcd.io/v1", "ExternalArtifact", true, &free_form, 0 },
 };
 
 const struct adm_kind *adm_find_kind(const char *api_version, const char *kind)
@@ -562,6 +1094,56 @@ static bool subdomain_syntax(const char *s);
 static bool label_syntax(const char *s)
 {
 	return label_part(s, strlen(s));
+}
+
+/* spec.stages[].name's pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$: a DNS-1123 label of any length. */
+static bool stage_name_pattern(const char *s)
+{
+	return label_syntax(s);
+}
+
+/* metav1.Condition reason: ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$ */
+static bool condition_reason_pattern(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		bool inner = is_alnum(s[i]) || s[i] == '_' || s[i] == ',' || s[i] == ':';
+
+		if (!inner || (i == n - 1 && !(is_alnum(s[i]) || s[i] == '_')))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * metav1.Condition type: an optional DNS-1123 subdomain (any length) and '/',
+ * then ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9] (any length).
+ */
+static bool condition_type_pattern(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	const char *name = s;
+	size_t n;
+
+	if (slash) {
+		char *prefix = xstrndup(s, (size_t)(slash - s));
+		bool ok = subdomain_syntax(prefix);
+
+		free(prefix);
+		if (!ok)
+			return false;
+		name = slash + 1;
+	}
+	n = strlen(name);
+	if (n == 0 || !is_alnum(name[0]) || !is_alnum(name[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum(name[i]) && name[i] != '-' && name[i] != '_' && name[i] != '.')
+			return false;
+	return true;
 }
 
 bool adm_is_dns1123_label(const char *s)
@@ -1001,7 +1583,9 @@ char *adm_write_refusal(const char *kind, const char *name, const char *part,
 	const char *slash;
 	char *why, *out;
 
-	if (!k || !k->list_maps || !v)
+	if (!k || !v)
+		return NULL;
+	if (!(k->list_maps & (strcmp(part, "spec") == 0 ? ADM_LIST_MAPS_SPEC : ADM_LIST_MAPS_STATUS)))
 		return NULL;
 	for (const struct sch_field *f = k->schema->fields; f && f->name; f++)
 		if (strcmp(f->name, part) == 0)

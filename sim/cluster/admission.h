@@ -43,11 +43,15 @@
  * Other top-level fields (Secret `data`, `stringData`, `type`, `immutable`)
  * go to obj.rest.
  *
+ * Kept as written (spec and status free-form): the StageLedger and the Flux
+ * sources the StageSet controller reads (`source.toolkit.fluxcd.io/v1`
+ * GitRepository, OCIRepository, Bucket, ExternalArtifact).
+ *
  * Ignored objects.  A document whose apiVersion belongs to an API group the
  * simulated controllers do not own (core `v1` kinds other than Namespace and
  * Secret — ServiceAccount, ConfigMap, ... —, `rbac.authorization.k8s.io/v1`,
- * `apps/v1`, Kyverno kinds other than ValidatingPolicy, any CRD of another
- * project) is accepted as long as it is a well-formed object (apiVersion,
+ * `apps/v1`, Kyverno kinds other than ValidatingPolicy, Flux kinds other than
+ * the four sources above, any CRD of another project) is accepted as long as it is a well-formed object (apiVersion,
  * kind and a non-empty metadata.name) and then ignored: adm_admit() returns
  * ADM_IGNORED and makes no object.  So are the kinds of the pinned CRDs of
  * the simulated groups that no simulated controller reads:
@@ -68,13 +72,17 @@
 /* adm_admit() result for an accepted document that makes no object (see "Ignored objects"). */
 #define ADM_IGNORED 1
 
+/* Which parts of a kind's schema have list-maps (x-kubernetes-list-map-keys). */
+#define ADM_LIST_MAPS_SPEC 1u
+#define ADM_LIST_MAPS_STATUS 2u
+
 /* One supported kind. */
 struct adm_kind {
 	const char *api_version;      /* "stages.metio.wtf/v1" */
 	const char *kind;             /* "FleetRollout" */
 	bool namespaced;              /* false: cluster-scoped (obj.ns is "") */
 	const struct sch_node *schema;/* whole object (apiVersion, kind, metadata, spec, status, ...) */
-	bool list_maps;               /* the schema has list-maps (x-kubernetes-list-map-keys) */
+	unsigned list_maps;           /* ADM_LIST_MAPS_*: the parts whose writes adm_write_refusal() checks */
 };
 
 /*
@@ -107,9 +115,11 @@ bool adm_identity(const struct val *doc, char **kind, char **ns, char **name);
  * that holds on every write and that a controller can break, or NULL when it
  * is accepted.  Today that rule is list-map key uniqueness
  * (x-kubernetes-list-map-keys: status.conditions by type, FleetRollout
- * status.waves by name): a FleetRollout whose spec repeats a wave name is
- * admitted (spec.waves is a plain list) but every status write listing its
- * waves is refused, as the real API server does.
+ * status.waves by name, StageSet spec restart and event checks by name): a
+ * FleetRollout whose spec repeats a wave name is admitted (spec.waves is a
+ * plain list) but every status write listing its waves is refused, as the
+ * real API server does.  Only the parts the kind has list-maps in are walked
+ * (a StageSet status write costs nothing here).
  * @kind: kind name ("FleetRollout"); unsupported kinds are never refused.
  * @name: the object's name (for the message).
  * @part: "spec" or "status".

@@ -346,6 +346,25 @@ const struct obj *api_get_ref(const struct api *a, const char *kind, const char 
 	return e && e->cur ? e->cur->o : NULL;
 }
 
+struct api_snap *api_get_snap_ref(const struct api *a, const char *kind, const char *ns, const char *name,
+				  struct api_ref *ref)
+{
+	const struct kindtab *k;
+	const struct entry *e;
+
+	if (ref->api == a && ref->kind && ((const struct kindtab *)ref->kind)->shape == ref->shape) {
+		e = ref->entry;
+		return e ? e->cur : NULL;
+	}
+	k = find_kind(a, kind);
+	e = entry_find(k, ns ? ns : "", name);
+	ref->api = a;
+	ref->kind = k;
+	ref->entry = e;
+	ref->shape = k ? k->shape : 0;
+	return e ? e->cur : NULL;
+}
+
 void api_list_init(struct api_list *l)
 {
 	memset(l, 0, sizeof(*l));

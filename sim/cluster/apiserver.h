@@ -201,6 +201,10 @@ struct api_ref {
 const struct obj *api_get_ref(const struct api *a, const char *kind, const char *ns,
 			      const char *name, struct api_ref *ref);
 
+/* api_get_snap_ref() - api_get_ref() giving the snapshot (borrowed, as api_get_snap()). */
+struct api_snap *api_get_snap_ref(const struct api *a, const char *kind, const char *ns, const char *name,
+				  struct api_ref *ref);
+
 /*
  * api_update() - update metadata (labels, annotations, finalizers) and spec
  * (and `rest`) of an existing object, like PUT on the main resource.

@@ -563,6 +563,119 @@ void sch_move_sorted(struct diag *dst, struct diag *src)
 	diag_init(src);
 }
 
+/* ---- date-time -------------------------------------------------------------- */
+
+static bool two_digits(const char *s, int *v)
+{
+	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
+		return false;
+	*v = (s[0] - '0') * 10 + (s[1] - '0');
+	return true;
+}
+
+static int days_in_month(int year, int month)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+
+	return month == 2 && leap ? 29 : days[month - 1];
+}
+
+/* time.Parse("2006-01-02", @s) over @n bytes: four-digit year, two-digit month and day, the day in range. */
+static bool full_date(const char *s, size_t n)
+{
+	int y1, y2, m, d;
+
+	if (n != 10 || s[4] != '-' || s[7] != '-' || !two_digits(s, &y1) || !two_digits(s + 2, &y2) ||
+	    !two_digits(s + 5, &m) || !two_digits(s + 8, &d))
+		return false;
+	return m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y1 * 100 + y2, m);
+}
+
+/* `z` or `[+-]HH:MM` and nothing after it (@upper: `Z` instead of `z`). */
+static bool time_zone_part(const char *s, bool upper, bool ranged)
+{
+	int h, m;
+
+	if (strcmp(s, upper ? "Z" : "z") == 0)
+		return true;
+	if ((s[0] != '+' && s[0] != '-') || !two_digits(s + 1, &h) || s[3] != ':' || !two_digits(s + 4, &m) || s[6])
+		return false;
+	return !ranged || (h <= 23 && m <= 59);
+}
+
+/* Bytes of the UTF-8 character at @s (1 for a stray byte). */
+static size_t rune_len(const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
+bool sch_is_date_time(const char *str)
+{
+	size_t n = strlen(str);
+	char *low, *t1, *t2;
+	const char *tp;
+	int h, m, sec;
+	bool ok = false;
+
+	if (n < 4)
+		return false;
+	low = xstrdup(str);
+	for (char *p = low; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	t1 = strchr(low, 't');
+	if (!t1 || !full_date(low, (size_t)(t1 - low)))
+		goto out_free;
+	t2 = strchr(t1 + 1, 't');
+	if (t2)
+		*t2 = '\0'; /* strings.Split: only the part between the first two "t" is read */
+	tp = t1 + 1;
+	if (!two_digits(tp, &h) || tp[2] != ':' || !two_digits(tp + 3, &m) || tp[5] != ':' ||
+	    !two_digits(tp + 6, &sec) || h > 23 || m > 59 || sec > 59)
+		goto out_free;
+	tp += 8;
+	if (time_zone_part(tp, false, false)) {
+		ok = true;
+	} else if (*tp && *tp != '\n') {
+		/* the optional group `(.[0-9]+)`: one character, then digits */
+		const char *d = tp + rune_len(tp), *e = d;
+
+		while (*e >= '0' && *e <= '9')
+			e++;
+		ok = e > d && time_zone_part(e, false, false);
+	}
+out_free:
+	free(low);
+	return ok;
+}
+
+bool sch_is_rfc3339_time(const char *s)
+{
+	int y1, y2, mo, d, h, mi, se;
+
+	if (strlen(s) < 20 || !two_digits(s, &y1) || !two_digits(s + 2, &y2) || s[4] != '-' ||
+	    !two_digits(s + 5, &mo) || s[7] != '-' || !two_digits(s + 8, &d) || s[10] != 'T' ||
+	    !two_digits(s + 11, &h) || s[13] != ':' || !two_digits(s + 14, &mi) || s[16] != ':' ||
+	    !two_digits(s + 17, &se))
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y1 * 100 + y2, mo) || h > 23 || mi > 59 || se > 59)
+		return false;
+	s += 19;
+	if ((*s == '.' || *s == ',') && s[1] >= '0' && s[1] <= '9') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return time_zone_part(s, true, true);
+}
+
 static void validate_string(const struct sch_node *s, struct val *v, const char *path,
 			    struct sch_ctx *c)
 {
@@ -605,6 +718,34 @@ static void validate_string(const struct sch_node *s, struct val *v, const char 
 		free(q);
 		return;
 	}
+	/* kube-openapi's string validators, in their order: maxLength, pattern, then the format. */
+	if (s->max_length > 0 && (int64_t)utf8_chars(str) > s->max_length)
+		sch_report(c, v->mark, shown_path(path), "Too long: may not be more than %" PRId64 " bytes",
+			   s->max_length);
+	if (s->pattern && s->pattern_match && !s->pattern_match(str)) {
+		char *q = sch_quote(v);
+
+		sch_report(c, v->mark, shown_path(path), "Invalid value: %s: %s in body should match '%s'", q,
+			   shown_path(path), s->pattern);
+		free(q);
+	}
+	if (s->format == SCH_FORMAT_DATE_TIME) {
+		char *q = sch_quote(v);
+
+		if (!sch_is_date_time(str)) {
+			sch_report(c, v->mark, shown_path(path), "Invalid value: %s: %s in body must be of type date-time: %s",
+				   q, shown_path(path), q);
+		} else if (!sch_is_rfc3339_time(str)) {
+			sch_report(c, v->mark, shown_path(path),
+				   "Invalid value: %s: %s must be an RFC 3339 time the controller can read, such as "
+				   "2026-01-01T09:00:00Z",
+				   q, shown_path(path));
+			sch_note(c, v->mark,
+				 "the API server stores it, but metav1.Time needs an upper-case T and Z and a '.' "
+				 "or ',' before a fraction");
+		}
+		free(q);
+	}
 	if (s->type == SCH_DURATION) {
 		char err[160];
 		int64_t ns;
@@ -612,6 +753,15 @@ static void validate_string(const struct sch_node *s, struct val *v, const char 
 		if (gt_parse_duration_ns(str, &ns, err, sizeof(err)) != 0)
 			sch_report_duration_error(c, v, shown_path(path), err);
 	}
+}
+
+/* A bound as the API server prints it: an integer without a fraction or an exponent. */
+static void bound_text(double b, char *buf, size_t len)
+{
+	if (b == floor(b) && fabs(b) < 1e15)
+		snprintf(buf, len, "%lld", (long long)b);
+	else
+		snprintf(buf, len, "%g", b);
 }
 
 static void validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c)
@@ -662,7 +812,10 @@ static void validate(const struct sch_node *s, struct val *v, const char *path, 
 		validate_string(s, v, path, c);
 		break;
 	case SCH_INTEGER:
-	case SCH_NUMBER:
+	case SCH_NUMBER: {
+		size_t at = c->nerrors;
+		char bound[40];
+
 		if (s->has_minimum && val_num(v, 0) < s->minimum) {
 			char *q = sch_quote(v);
 
@@ -671,7 +824,30 @@ static void validate(const struct sch_node *s, struct val *v, const char *path, 
 				   shown_path(path), s->minimum);
 			free(q);
 		}
+		if (s->has_maximum && val_num(v, 0) > s->maximum) {
+			char *q = sch_quote(v);
+
+			bound_text(s->maximum, bound, sizeof(bound));
+			sch_report(c, v->mark, shown_path(path),
+				   "Invalid value: %s: %s in body should be less than or equal to %s", q,
+				   shown_path(path), bound);
+			free(q);
+		}
+		if (s->format == SCH_FORMAT_INT32 && c->nerrors == at && v->type == VAL_INT &&
+		    (v->u.i > INT32_MAX || v->u.i < INT32_MIN)) {
+			char *q = sch_quote(v);
+			bool high = v->u.i > INT32_MAX;
+
+			sch_report(c, v->mark, shown_path(path), "Invalid value: %s: %s in body should be %s %" PRId32, q,
+				   shown_path(path), high ? "less than or equal to" : "greater than or equal to",
+				   high ? INT32_MAX : INT32_MIN);
+			sch_note(c, v->mark,
+				 "the CRD declares format int32: the API server stores the number, but the "
+				 "controller cannot decode it");
+			free(q);
+		}
 		break;
+	}
 	case SCH_OBJECT:
 		validate_object(s, v, path, c);
 		break;

@@ -27,6 +27,10 @@
  *     PATH: Unsupported value: "Foo": supported values: "Halt", "Rollback"
  *     PATH: Invalid value: "": PATH in body should be at least 1 chars long
  *     PATH: Invalid value: 0: PATH in body should be greater than or equal to 1
+ *     PATH: Invalid value: 101: PATH in body should be less than or equal to 100
+ *     PATH: Too long: may not be more than 1024 bytes
+ *     PATH: Invalid value: "A_b": PATH in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'
+ *     PATH: Invalid value: "x": PATH in body must be of type date-time: "x"
  *     PATH: Invalid value: 0: PATH in body should have at least 1 items
  *     unknown field "PATH"            (+ note: accepted fields: a, b, c)
  *     PATH[1]: Duplicate value: map[string]interface {}{"name":"canary"}
@@ -56,6 +60,27 @@
 
 #include "engine/value.h"
 #include "sim/base/diag.h"
+
+/* String and integer formats a schema checks (OpenAPI `format`). */
+enum sch_format {
+	SCH_FORMAT_NONE = 0,
+	/*
+	 * SCH_STRING `format: date-time`: what the API server accepts
+	 * (kube-openapi strfmt.IsDateTime), reported as
+	 *     PATH: Invalid value: "x": PATH in body must be of type date-time: "x"
+	 * and then what metav1.Time can decode (time.Parse with RFC 3339: an
+	 * upper-case T and Z, a day within its month), whose refusal the API
+	 * server does not make (a deviation, like SCH_DURATION: the controller
+	 * could not read the object).
+	 */
+	SCH_FORMAT_DATE_TIME,
+	/*
+	 * SCH_INTEGER `format: int32`: the API server does not bound it, but a
+	 * Go int32 field cannot decode a value outside [-2^31, 2^31-1]; refused
+	 * with the minimum / maximum wording (a deviation, noted as such).
+	 */
+	SCH_FORMAT_INT32,
+};
 
 enum sch_type {
 	SCH_ANY,      /* anything, kept as is (x-kubernetes-preserve-unknown-fields subtree) */
@@ -133,6 +158,17 @@ struct sch_node {
 	bool preserve_unknown;          /* SCH_OBJECT: unknown fields are kept unvalidated
 					 * instead of rejected */
 	sch_check_fn check;             /* custom rule, NULL = none */
+	bool has_maximum;               /* SCH_INTEGER/SCH_NUMBER: `maximum` applies */
+	double maximum;                 /* inclusive upper bound */
+	int64_t max_length;             /* SCH_STRING: maximum length in characters; 0 = none */
+	/*
+	 * SCH_STRING `pattern`: the regular expression as the CRD writes it (for
+	 * the message) and the function that decides it (hand-written for each
+	 * pattern, so no regex engine runs on the load path).  Both or neither.
+	 */
+	const char *pattern;
+	bool (*pattern_match)(const char *s);
+	enum sch_format format;         /* SCH_STRING / SCH_INTEGER format; SCH_FORMAT_NONE = none */
 };
 
 /*
@@ -189,6 +225,24 @@ int sch_validate(const struct sch_node *s, struct val *v, const char *path, stru
  * Returns: new message (caller frees), or NULL when every list-map key is unique.
  */
 char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path);
+
+/*
+ * sch_is_date_time() - kube-openapi strfmt.IsDateTime, what the API server
+ * accepts for `format: date-time`: at least 4 bytes; lower-cased and split
+ * at "t", the first part a date time.Parse("2006-01-02") accepts (a day
+ * within its month) and the second `HH:MM:SS` (HH <= 23, MM and SS <= 59),
+ * an optional fraction (any one character, then digits) and `z` or
+ * `+HH:MM` / `-HH:MM`.  Text after a second "t" is not looked at, as upstream.
+ */
+bool sch_is_date_time(const char *s);
+
+/*
+ * sch_is_rfc3339_time() - whether metav1.Time can decode @s: Go's
+ * time.Parse(time.RFC3339, s): `YYYY-MM-DDTHH:MM:SS`, an optional fraction
+ * after '.' or ',', then `Z` or a `+HH:MM` / `-HH:MM` offset; upper-case T
+ * and Z; a day within its month.
+ */
+bool sch_is_rfc3339_time(const char *s);
 
 /*
  * sch_report() - add an error from a check callback: the message is

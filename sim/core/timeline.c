@@ -292,6 +292,8 @@ const char *tl_change_name(enum tl_change c)
 		return "deleting";
 	case TL_DELETED:
 		return "deleted";
+	case TL_EVENT:
+		return "event";
 	}
 	return "?";
 }

@@ -28,6 +28,13 @@ enum tl_change {
 	TL_STATUS,   /* "status": the status subresource */
 	TL_DELETING, /* "deleting": deletionTimestamp set, finalizers pending */
 	TL_DELETED,  /* "deleted": gone from the store */
+	/*
+	 * "event": a Kubernetes Event a controller emitted about the object
+	 * (what `kubectl get events` lists): phase holds its type (Normal,
+	 * Warning), reason its reason, message its note; the object itself did
+	 * not change (resource_version and generation 0).
+	 */
+	TL_EVENT,
 };
 
 /* An interned string: 0 is NULL, any other value a string of this timeline. */
@@ -130,7 +137,7 @@ size_t tl_notice_count(const struct tl *tl);
 /* tl_notice_get() - fills @out with notice @i (< tl_notice_count(), asserted); all borrowed. */
 void tl_notice_get(const struct tl *tl, size_t i, struct tl_notice *out);
 
-/* tl_change_name() - "created", "updated", "status", "deleting" or "deleted". */
+/* tl_change_name() - "created", "updated", "status", "deleting", "deleted" or "event". */
 const char *tl_change_name(enum tl_change c);
 
 /* tl_severity_name() - "info", "warning" or "error". */

@@ -557,8 +557,14 @@ static void mark_read_series(const struct scenario *s, const struct obj *o, bool
 		if (!q || val_map_get(prom, "secretRef"))
 			continue; /* as the loader: such a gate is never queried */
 		sr = scn_find_series(s, q, val_str(val_map_get(prom, "address"), NULL));
-		if (sr)
-			read[sr - s->series] = true;
+		/* every series of its group: entries of one query and address differing in labels */
+		for (size_t j = 0; sr && j < s->nseries; j++) {
+			const struct scn_series *x = &s->series[j];
+
+			if (x->query && strcmp(x->query, sr->query) == 0 &&
+			    (x->address ? sr->address && strcmp(x->address, sr->address) == 0 : !sr->address))
+				read[j] = true;
+		}
 	}
 }
 

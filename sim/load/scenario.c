@@ -235,7 +235,9 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	if (L.scn) {
 		scnp_build_events(&L);
 		scnp_check_models(&L);
+		scnp_sw_note_sources(&L);
 	}
+	scnp_sw_refuse_unsimulated(&L);
 	scnp_check_gates(&L);
 
 	for (size_t i = 0; i < L.nstreams; i++)

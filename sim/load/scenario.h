@@ -49,7 +49,12 @@
  *  - `spec.fleet` → scenario.fleet (allowedActionHosts).
  *  - `spec.models.stagesets` → scenario.models.stagesets (adoption,
  *    regression, migrations; rules by label selector, first match field by
- *    field: scn_stageset_model_for()).
+ *    field: scn_stageset_model_for()), and with `spec.models.sources` →
+ *    scenario.models.world, the StageSet controller's world
+ *    (sim/load/scn_ssworld.h), the member-model keys mapped onto it.
+ *  - `spec.metrics` entries of one query that differ in `labels` are
+ *    several series; an entry with `url` (and `jsonPath`) instead of
+ *    `query` serves a StageSet's webhook metric source.
  *  - `spec.generate` → StageSet and Namespace objects admitted like the
  *    manifests and appended to scenario.objs after them.
  *
@@ -68,6 +73,7 @@
 #include "sim/base/limits.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
+#include "sim/load/scn_ssworld.h"
 
 #define SCN_API_VERSION "magos-sim/v1alpha1"
 #define SCN_KIND "Scenario"
@@ -236,8 +242,14 @@ struct scn_git_repo {
  * Invariants: interval_ms > 0; (query, address) unique among the entries.
  */
 struct scn_series {
-	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned) */
+	char *query;            /* exact PromQL text, compared byte for byte with a gate's (owned);
+				 * NULL for a webhook entry */
 	char *address;          /* owned; NULL: matches a gate of any address */
+	char *url;              /* a webhook entry: the source's url (owned), else NULL */
+	char *json_path;        /* a webhook entry: its jsonPath, NULL: any (owned) */
+	struct obj_strmap labels; /* the series' labels: entries of one query differing in labels
+				 * are several series of one instant vector */
+	struct scn_sw_windows unavailable; /* the source answers HTTP 503 meanwhile (owned) */
 	int64_t interval_ms;    /* sample spacing, ms; sample i sits at i * interval_ms */
 	char *values;           /* the expanding notation as written (owned) */
 	struct ps_series series;/* ps_parse() of values (owned) */
@@ -361,6 +373,7 @@ struct scn_fevent {
 	 */
 	struct scn_target target;
 	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
+	enum scn_sw_effect effect;      /* REGRESS: what the fault does to the workload's objects */
 	const char *file;               /* borrowed from scenario.files */
 	struct val_mark mark;           /* where the event's action key sits */
 };
@@ -381,7 +394,14 @@ struct scn_models {
 	struct scn_git_repo *repos;   /* owned; unique urls */
 	size_t nrepos;
 	struct scn_stageset_models stagesets; /* spec.models.stagesets with defaults */
+	/*
+	 * The StageSet world (spec.models.stagesets' world keys, spec.models.
+	 * sources), defaults filled in; the member-model keys adoption and
+	 * regression are mapped onto it.
+	 */
+	struct scn_sw_config world;
 };
+
 
 /*
  * The loaded run.  Invariants: objs hold unique (kind, ns, name) keys and are

@@ -40,6 +40,7 @@ static const struct sch_field regress_fields[] = {
 	{ .name = "name", .schema = &sch_string_nonempty },
 	{ .name = "selector", .schema = &scnp_selector_node },
 	{ .name = "for", .schema = &scnp_positive_duration_node, .required = true },
+	{ .name = "effect", .schema = &scnp_sw_effect_node },
 	{ .name = NULL },
 };
 const struct sch_node scnp_regress_node = { .type = SCH_OBJECT, .fields = regress_fields,
@@ -112,6 +113,9 @@ void scnp_build_fevent(struct loader *L, const struct event_head *h)
 		const char *name = val_str(val_map_get(act->v, "name"), NULL);
 
 		e->for_ms = scnp_duration_ms(val_map_get(act->v, "for"));
+		e->effect = strcmp(val_str(val_map_get(act->v, "effect"), "Failed"), "NotReady") == 0
+				    ? SCN_SW_EFFECT_NOT_READY
+				    : SCN_SW_EFFECT_FAILED;
 		e->target.kind = xstrdup("StageSet");
 		if (name) {
 			e->target.ns = xstrdup(ns ? ns : "default");

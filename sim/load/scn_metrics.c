@@ -20,19 +20,30 @@
 /* ---------------------------------------------------------------- schema */
 
 static void check_series_values(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_series(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_host_pattern(struct sch_ctx *c, const struct val *v, const char *path);
 
-/* spec.metrics[i]; the list is validated entry by entry (scnp_metrics_process()). */
+/*
+ * spec.metrics[i]; the list is validated entry by entry (scnp_metrics_process()).
+ * A Prometheus entry has `query` (and `address`), a webhook entry `url` (and
+ * `jsonPath`); entries of one query (or url) that differ in `labels` are
+ * several series of one instant vector.
+ */
 static const struct sch_node series_values_node = { .type = SCH_ANY,
 						    .check = check_series_values };
 static const struct sch_field series_fields[] = {
-	{ .name = "query", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "query", .schema = &sch_string_nonempty },
 	{ .name = "address", .schema = &sch_string_nonempty },
 	{ .name = "interval", .schema = &scnp_positive_duration_node },
 	{ .name = "values", .schema = &series_values_node, .required = true },
+	{ .name = "labels", .schema = &sch_string_map },
+	{ .name = "url", .schema = &sch_string_nonempty },
+	{ .name = "jsonPath", .schema = &sch_string_nonempty },
+	{ .name = "unavailable", .schema = &scnp_sw_windows_node },
 	{ .name = NULL },
 };
-static const struct sch_node series_node = { .type = SCH_OBJECT, .fields = series_fields };
+static const struct sch_node series_node = { .type = SCH_OBJECT, .fields = series_fields,
+					     .check = check_series };
 
 /* spec.fleet */
 static const struct sch_node host_pattern_node = { .type = SCH_STRING, .min_length = 1,
@@ -177,6 +188,27 @@ static void check_series_values(struct sch_ctx *c, const struct val *v, const ch
 	ps_series_release(&ser);
 }
 
+/* A Prometheus entry (query, address) or a webhook entry (url, jsonPath), not a mix. */
+static void check_series(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	const struct val_kv *q = val_map_get_kv(v, "query"), *u = val_map_get_kv(v, "url");
+	const struct val_kv *a = val_map_get_kv(v, "address"), *j = val_map_get_kv(v, "jsonPath");
+
+	if (q && u) {
+		sch_report(c, u->key_mark, path,
+			   "Invalid value: \"object\": give 'query' (a Prometheus series) or 'url' (a "
+			   "webhook source's), not both");
+	} else if (u && a) {
+		sch_report(c, a->key_mark, path,
+			   "Invalid value: \"object\": 'address' goes with 'query'; a webhook entry is "
+			   "found by its 'url'");
+	} else if (q && j) {
+		sch_report(c, j->key_mark, path,
+			   "Invalid value: \"object\": 'jsonPath' goes with 'url'; a Prometheus entry is "
+			   "found by its 'query'");
+	}
+}
+
 static void check_host_pattern(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	bool matched;
@@ -222,14 +254,75 @@ static void read_series(struct scn_series *ser, const struct val *item, const ch
 	const struct val *q = val_map_get(item, "query");
 	const struct val *a = val_map_get(item, "address");
 	const struct val *iv = val_map_get(item, "interval");
+	const struct val *u = val_map_get(item, "url");
+	const struct val *j = val_map_get(item, "jsonPath");
+	const struct val *labels = val_map_get(item, "labels");
 
-	ser->query = xstrdup(q->u.s);
+	ser->query = q ? xstrdup(q->u.s) : NULL;
 	ser->address = a ? xstrdup(a->u.s) : NULL;
+	ser->url = u ? xstrdup(u->u.s) : NULL;
+	ser->json_path = j ? xstrdup(j->u.s) : NULL;
+	obj_strmap_init(&ser->labels);
+	for (size_t i = 0; labels && i < labels->u.map.n; i++)
+		obj_strmap_set(&ser->labels, labels->u.map.items[i].key,
+			       val_str(labels->u.map.items[i].v, ""));
+	scnp_sw_read_windows(val_map_get(item, "unavailable"), &ser->unavailable);
 	ser->interval_ms = iv ? scnp_duration_ms(iv) : SCN_DEFAULT_SERIES_INTERVAL_MS;
 	ser->values = xstrdup(scnp_version_text(val_map_get(item, "values")));
 	ps_parse_max(ser->values, max_computed, &ser->series, NULL);
 	ser->file = file;
-	ser->mark = q->mark;
+	ser->mark = (q ? q : u)->mark;
+}
+
+/* same_labels() - whether two entries' `labels` (validated maps or absent) are equal. */
+static bool same_labels(const struct val *x, const struct val *y)
+{
+	if (!x || !y || x->type != VAL_MAP || y->type != VAL_MAP)
+		return (!x || x->type != VAL_MAP || x->u.map.n == 0) &&
+		       (!y || y->type != VAL_MAP || y->u.map.n == 0);
+	if (x->u.map.n != y->u.map.n)
+		return false;
+	for (size_t i = 0; i < x->u.map.n; i++) {
+		const struct val *o = val_map_get(y, x->u.map.items[i].key);
+
+		if (!o || !val_equal(o, x->u.map.items[i].v))
+			return false;
+	}
+	return true;
+}
+
+/* same_text() - two optional strings of entries (NULL: absent) are equal. */
+static bool same_text(const char *a, const char *b)
+{
+	return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
+}
+
+/* report_webhook_duplicates() - webhook entries repeating a (url, jsonPath, labels). */
+static void report_webhook_duplicates(struct loader *L, const struct val *metrics)
+{
+	const struct val *const *it = (const struct val *const *)metrics->u.list.items;
+
+	for (size_t i = 0; i < metrics->u.list.n; i++) {
+		const struct val *u = val_map_get(it[i], "url");
+
+		if (!u || u->type != VAL_STRING || val_map_get(it[i], "query"))
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			const struct val *v = val_map_get(it[k], "url");
+
+			if (!v || v->type != VAL_STRING || strcmp(u->u.s, v->u.s) != 0 ||
+			    val_map_get(it[k], "query") ||
+			    !same_text(val_str(val_map_get(it[i], "jsonPath"), NULL),
+				       val_str(val_map_get(it[k], "jsonPath"), NULL)) ||
+			    !same_labels(val_map_get(it[i], "labels"), val_map_get(it[k], "labels")))
+				continue;
+			diag_error(L->d, L->s->scenario_file, u->mark,
+				   "spec.metrics[%zu].url: Duplicate value: \"%s\"", i, u->u.s);
+			diag_note(L->d, L->s->scenario_file, v->mark,
+				  "spec.metrics[%zu] gives a series for it already", k);
+			break;
+		}
+	}
 }
 
 void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx *c)
@@ -242,7 +335,20 @@ void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx 
 		return;
 	s->series = xcalloc(n, sizeof(*s->series));
 	L->claimed = xcalloc(n, sizeof(*L->claimed));
-	ok = scnp_validate_each(&series_node, metrics, "spec.metrics", c);
+	ok = xcalloc(n, sizeof(*ok));
+	for (size_t i = 0; i < n; i++) {
+		struct val *item = metrics->u.list.items[i];
+		char path[48];
+
+		snprintf(path, sizeof(path), "spec.metrics[%zu]", i);
+		ok[i] = sch_validate(&series_node, item, path, c) == 0;
+		/* `query` is required unless `url` makes it a webhook entry */
+		if (item->type == VAL_MAP && !val_map_get(item, "query") && !val_map_get(item, "url")) {
+			snprintf(path, sizeof(path), "spec.metrics[%zu].query", i);
+			sch_report(c, item->mark, path, "Required value");
+			ok[i] = false;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct val *item = metrics->u.list.items[i];
 		const struct val *q = val_map_get(item, "query");
@@ -251,7 +357,8 @@ void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx 
 		/* claimed even when invalid: its own errors say what is wrong with it */
 		if (q && q->type == VAL_STRING)
 			L->claimed[L->nclaimed++] = (struct claimed_series){
-				q->u.s, a && a->type == VAL_STRING ? a->u.s : NULL, i, q->mark
+				q->u.s, a && a->type == VAL_STRING ? a->u.s : NULL, i, q->mark,
+				val_map_get(item, "labels")
 			};
 		if (ok[i])
 			read_series(&s->series[s->nseries++], item, s->scenario_file,
@@ -266,7 +373,8 @@ void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx 
 
 			if (strcmp(x->query, y->query) != 0 ||
 			    (x->address == NULL) != (y->address == NULL) ||
-			    (x->address && strcmp(x->address, y->address) != 0))
+			    (x->address && strcmp(x->address, y->address) != 0) ||
+			    !same_labels(x->labels, y->labels))
 				continue;
 			char *qq = sch_abbrev(x->query);
 
@@ -280,12 +388,17 @@ void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx 
 			break;
 		}
 	}
+	report_webhook_duplicates(L, metrics);
 }
 
 void scnp_series_release(struct scn_series *x)
 {
 	free(x->query);
 	free(x->address);
+	free(x->url);
+	free(x->json_path);
+	obj_strmap_release(&x->labels);
+	scn_sw_windows_release(&x->unavailable);
 	free(x->values);
 	ps_series_release(&x->series);
 }
@@ -313,8 +426,8 @@ static const void *pick_series(const void *base, size_t n, size_t size, size_t q
 
 		memcpy(&q, x + qoff, sizeof(q));
 		memcpy(&a, x + aoff, sizeof(a));
-		if (strcmp(q, query) != 0)
-			continue;
+		if (!q || strcmp(q, query) != 0)
+			continue; /* (a webhook entry has no query) */
 		if (a && address && strcmp(a, address) == 0)
 			return x;
 		if (!a && !any)
@@ -372,6 +485,80 @@ struct gate_scan {
 	struct loader *L;
 	bool *used; /* per claimed entry */
 };
+
+/*
+ * mark_group() - every claimed entry an instant query of (@query, @address)
+ * reads: those with this query and address, else those with this query and
+ * no address (several of them when their labels differ).
+ */
+static void mark_group(struct gate_scan *g, const char *query, const char *address)
+{
+	const struct loader *L = g->L;
+	bool exact = false;
+
+	for (size_t i = 0; address && i < L->nclaimed && !exact; i++)
+		exact = strcmp(L->claimed[i].query, query) == 0 && L->claimed[i].address &&
+			strcmp(L->claimed[i].address, address) == 0;
+	for (size_t i = 0; i < L->nclaimed; i++) {
+		const struct claimed_series *x = &L->claimed[i];
+
+		if (strcmp(x->query, query) != 0)
+			continue;
+		if (exact ? (x->address && strcmp(x->address, address) == 0) : x->address == NULL)
+			g->used[i] = true;
+	}
+}
+
+/*
+ * stageset_source() - a metric source of StageSet @o at @where (its
+ * errorBudget, a stage's errorBudget, analysis check or fastTrack): the
+ * series it reads count as read; a Prometheus source without any series
+ * is a warning (its queries fail).
+ */
+static void stageset_source(struct gate_scan *g, const struct obj *o, const char *file, const struct val *src,
+			    const char *where)
+{
+	const struct val *prom = val_map_get(src, "prometheus");
+	const struct val *q = val_map_get(prom, "query");
+	const char *address = val_str(val_map_get(prom, "address"), NULL);
+
+	if (!q || q->type != VAL_STRING)
+		return;
+	if (claimed_for(g->L, q->u.s, address)) {
+		mark_group(g, q->u.s, address);
+	} else if (g->L->s->has_scenario_doc) {
+		char *qq = sch_quote(q);
+
+		diag_warning(g->L->d, file, q->mark,
+			     "StageSet \"%s/%s\": %s: no series in spec.metrics for the query %s; every "
+			     "query of it fails (metric source unavailable)",
+			     o->ns, o->name, where, qq);
+		free(qq);
+	}
+}
+
+/* check_stageset_sources() - the metric sources of StageSet @o (from @file). */
+static void check_stageset_sources(struct gate_scan *g, const struct obj *o, const char *file)
+{
+	const struct val *stages = val_map_get(o->spec, "stages");
+	char where[160];
+
+	stageset_source(g, o, file, val_path(o->spec, "errorBudget.source"), "spec.errorBudget.source");
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const struct val *checks = val_path(st, "promotion.analysis.checks");
+
+		snprintf(where, sizeof(where), "spec.stages[%zu].errorBudget.source", i);
+		stageset_source(g, o, file, val_path(st, "errorBudget.source"), where);
+		snprintf(where, sizeof(where), "spec.stages[%zu].promotion.fastTrack.source", i);
+		stageset_source(g, o, file, val_path(st, "promotion.fastTrack.source"), where);
+		for (size_t k = 0; checks && checks->type == VAL_LIST && k < checks->u.list.n; k++) {
+			snprintf(where, sizeof(where), "spec.stages[%zu].promotion.analysis.checks[%zu].source", i,
+				 k);
+			stageset_source(g, o, file, val_map_get(checks->u.list.items[k], "source"), where);
+		}
+	}
+}
 
 /*
  * warn_threshold() - a bound of @wave's gate threshold that Go's ParseFloat
@@ -438,7 +625,7 @@ static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const ch
 		}
 		c = claimed_for(L, q->u.s, address);
 		if (c) {
-			g->used[c - L->claimed] = true;
+			mark_group(g, q->u.s, address);
 		} else if ((!L->static_only || L->s->has_scenario_doc) &&
 			   (L->s->has_scenario_doc || !L->yaml_failed)) {
 			/*
@@ -510,6 +697,12 @@ void scnp_check_gates(struct loader *L)
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "FleetRollout") == 0)
 			check_fleet_gates(&g, s->events[i].obj, s->events[i].file);
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i]->kind, "StageSet") == 0)
+			check_stageset_sources(&g, s->objs[i], s->objs[i]->src.file);
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "StageSet") == 0)
+			check_stageset_sources(&g, s->events[i].obj, s->events[i].file);
 	/* a refused FleetRollout (already reported) may be the one whose gate reads it */
 	for (size_t i = 0; i < L->nrejected; i++)
 		if (strcmp(L->rejected[i].kind, "FleetRollout") == 0)

@@ -2,7 +2,8 @@
  * spec.models: what lies outside the controllers — Jobs (capacity, pod
  * startup, plan and apply durations and failures, rules by Workspace
  * labels), policy violations, git remotes, and the StageSet members
- * (adoption, regression, migrations, rules by StageSet labels).  Its schema,
+ * (adoption, regression, migrations, rules by StageSet labels) with the
+ * keys of the StageSet world and spec.models.sources (scn_ssworld.c).  Its schema,
  * its reading with every default filled in, the lookups sim/models/models makes at
  * run time, and the check of what it names against the run's objects.
  */
@@ -23,13 +24,13 @@ static void check_window(struct sch_ctx *c, const struct val *v, const char *pat
 static void check_semver_text(struct sch_ctx *c, const struct val *v, const char *path);
 
 /* A probability: a number, a ratio from 0 to 1. */
-static const struct sch_node probability_node = { .type = SCH_NUMBER, .has_minimum = true,
-						  .minimum = 0, .check = check_probability };
+const struct sch_node scnp_probability_node = { .type = SCH_NUMBER, .has_minimum = true,
+					       .minimum = 0, .check = check_probability };
 
 /* A plan or apply Job's, or a member's adoption's: how long it takes, how often it fails. */
 static const struct sch_field outcome_fields[] = {
 	{ .name = "duration", .schema = &scnp_dist_node },
-	{ .name = "failureProbability", .schema = &probability_node },
+	{ .name = "failureProbability", .schema = &scnp_probability_node },
 	{ .name = NULL },
 };
 static const struct sch_node outcome_node = { .type = SCH_OBJECT, .fields = outcome_fields };
@@ -58,7 +59,7 @@ static const struct sch_node jobs_node = { .type = SCH_OBJECT, .fields = jobs_fi
 
 static const struct sch_field policy_model_fields[] = {
 	{ .name = "name", .schema = &sch_string_nonempty, .required = true },
-	{ .name = "violationProbability", .schema = &probability_node },
+	{ .name = "violationProbability", .schema = &scnp_probability_node },
 	{ .name = NULL },
 };
 static const struct sch_node policy_model_node = { .type = SCH_OBJECT,
@@ -97,10 +98,11 @@ static const struct sch_node version_list_node = { .type = SCH_ARRAY,
 						   .items = &version_text_node };
 
 static const struct sch_field regression_fields[] = {
-	{ .name = "probability", .schema = &probability_node },
+	{ .name = "probability", .schema = &scnp_probability_node },
 	{ .name = "duration", .schema = &scnp_dist_node },
 	{ .name = "after", .schema = &scnp_dist_node },
 	{ .name = "versions", .schema = &version_list_node },
+	{ .name = "effect", .schema = &scnp_sw_effect_node },
 	{ .name = NULL },
 };
 static const struct sch_node regression_node = { .type = SCH_OBJECT,
@@ -120,6 +122,12 @@ static const struct sch_field ss_rule_fields[] = {
 	{ .name = "adoption", .schema = &outcome_node },
 	{ .name = "regression", .schema = &regression_node },
 	{ .name = "migrations", .schema = &migrations_node },
+	{ .name = "stage", .schema = &sch_string_nonempty },
+	{ .name = "apply", .schema = &scnp_sw_apply_node },
+	{ .name = "readiness", .schema = &scnp_sw_readiness_node },
+	{ .name = "readyExprs", .schema = &scnp_sw_readiness_node },
+	{ .name = "actions", .schema = &scnp_sw_actions_node },
+	{ .name = "restore", .schema = &scnp_sw_restore_node },
 	{ .name = NULL },
 };
 static const struct sch_node ss_rule_node = { .type = SCH_OBJECT, .fields = ss_rule_fields };
@@ -130,6 +138,14 @@ static const struct sch_field stagesets_fields[] = {
 	{ .name = "regression", .schema = &regression_node },
 	{ .name = "migrations", .schema = &migrations_node },
 	{ .name = "rules", .schema = &ss_rules_node },
+	{ .name = "apply", .schema = &scnp_sw_apply_node },
+	{ .name = "readiness", .schema = &scnp_sw_readiness_node },
+	{ .name = "readyExprs", .schema = &scnp_sw_readiness_node },
+	{ .name = "actions", .schema = &scnp_sw_actions_node },
+	{ .name = "restore", .schema = &scnp_sw_restore_node },
+	{ .name = "anchors", .schema = &scnp_sw_anchors_node },
+	{ .name = "pods", .schema = &scnp_sw_pods_node },
+	{ .name = "podListErrors", .schema = &scnp_sw_list_errors_node },
 	{ .name = NULL },
 };
 static const struct sch_node stagesets_node = { .type = SCH_OBJECT, .fields = stagesets_fields };
@@ -139,6 +155,7 @@ static const struct sch_field models_fields[] = {
 	{ .name = "policies", .schema = &policies_node },
 	{ .name = "git", .schema = &git_node },
 	{ .name = "stagesets", .schema = &stagesets_node },
+	{ .name = "sources", .schema = &scnp_sw_sources_node },
 	{ .name = NULL },
 };
 static const struct sch_node models_node = { .type = SCH_OBJECT, .fields = models_fields };
@@ -361,6 +378,7 @@ static void read_models(struct scn_models *m, const struct val *v, const char *f
 	read_job_model(&m->job[SCN_JOB_APPLY], val_map_get(jobs, "apply"));
 	if (val_map_get(v, "stagesets"))
 		read_stagesets(&m->stagesets, val_map_get(v, "stagesets"), file);
+	scnp_sw_read(&m->world, v, file);
 	if (rules && rules->u.list.n) {
 		m->rules = xcalloc(rules->u.list.n, sizeof(*m->rules));
 		for (size_t i = 0; i < rules->u.list.n; i++)
@@ -401,11 +419,16 @@ void scnp_models_init(struct scn_models *m)
 	m->stagesets.regression.has_probability = true;
 	m->stagesets.regression.has_duration = true;
 	m->stagesets.regression.has_after = true;
+	scn_sw_config_init(&m->world);
 }
 
 void scnp_models_process(struct loader *L, struct val *v, struct sch_ctx *c)
 {
-	if (sch_validate(&models_node, v, "spec.models", c) == 0 && v->type == VAL_MAP)
+	size_t before = c->nerrors;
+
+	sch_validate(&models_node, v, "spec.models", c);
+	scnp_sw_check_member_keys(c, v, "spec.models");
+	if (c->nerrors == before && v->type == VAL_MAP)
 		read_models(&L->s->models, v, c->file);
 }
 
@@ -417,7 +440,11 @@ int scn_models_parse(const struct val *v, const char *file, const char *path,
 	int rc = 0;
 
 	scnp_models_init(out);
-	if (work && sch_validate(&models_node, work, path, &c) != 0)
+	if (work) {
+		sch_validate(&models_node, work, path, &c);
+		scnp_sw_check_member_keys(&c, work, path);
+	}
+	if (c.nerrors > 0)
 		rc = -1;
 	else if (work && work->type == VAL_MAP)
 		read_models(out, work, file);
@@ -631,5 +658,6 @@ void scn_models_release(struct scn_models *m)
 	}
 	free(m->repos);
 	stagesets_release(&m->stagesets);
+	scn_sw_config_release(&m->world);
 }
 

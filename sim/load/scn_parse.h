@@ -15,6 +15,7 @@
  *                   selectors, versions, commit SHAs) and small helpers
  *   scn_dist.c      a `duration` distribution (spec.models and its rules)
  *   scn_models.c    spec.models: jobs, policies, git, stagesets
+ *   scn_ssworld.c   spec.models: the StageSet world's keys, sources
  *   scn_events.c    spec.events: the event schema, object events
  *   scn_targets.c   which object an event names; "not found"
  *   scn_mevents.c   model events (commit, failNext, ..., approve)
@@ -60,6 +61,7 @@ struct claimed_series {
 	const char *address; /* NULL: any */
 	size_t index;        /* in spec.metrics */
 	struct val_mark mark;
+	const struct val *labels; /* the entry's `labels` as written, NULL when absent */
 };
 
 /* The state of one scn_load() call, shared by its passes. */
@@ -244,6 +246,59 @@ void scnp_models_process(struct loader *L, struct val *v, struct sch_ctx *c);
  * unique.  Errors: to L->d; cannot fail.
  */
 void scnp_check_models(struct loader *L);
+
+/* A probability: a number, a ratio from 0 to 1 (scn_models.c). */
+extern const struct sch_node scnp_probability_node;
+
+/* ---------------------------------------------------------------- scn_ssworld.c: the StageSet world */
+
+/* Schemas of the world's keys (spec.models.stagesets and its rules, spec.models.sources). */
+extern const struct sch_node scnp_sw_windows_node;    /* [{from, until}] */
+extern const struct sch_node scnp_sw_apply_node;      /* apply */
+extern const struct sch_node scnp_sw_readiness_node;  /* readiness, readyExprs */
+extern const struct sch_node scnp_sw_effect_node;     /* regression.effect, regress.effect */
+extern const struct sch_node scnp_sw_actions_node;    /* actions */
+extern const struct sch_node scnp_sw_restore_node;    /* restore */
+extern const struct sch_node scnp_sw_anchors_node;    /* anchors */
+extern const struct sch_node scnp_sw_pods_node;       /* pods */
+extern const struct sch_node scnp_sw_list_errors_node;/* podListErrors */
+extern const struct sch_node scnp_sw_sources_node;    /* spec.models.sources */
+
+/*
+ * scnp_sw_check_member_keys() - after spec.models @models (at @path) was
+ * validated, whatever the outcome: in spec.models.stagesets and in each of
+ * its rules a member-model adoption key and its world name are not both
+ * given, and `migrations` is refused (each StageSet's own spec.migrations
+ * is its ladder).  Reports through
+ * @c; cannot fail (a malformed tree is skipped where it is malformed).
+ */
+void scnp_sw_check_member_keys(struct sch_ctx *c, const struct val *models, const char *path);
+
+/*
+ * scnp_sw_read() - the world's keys of a validated spec.models @models of
+ * @file into @c (defaults already there): spec.models.stagesets and its
+ * rules (adoption mapped onto readiness), spec.models.sources.  Cannot fail.
+ */
+void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char *file);
+
+/* scnp_sw_read_windows() - a validated scnp_sw_windows_node list @l into @w (sorted by from). */
+void scnp_sw_read_windows(const struct val *l, struct scn_sw_windows *w);
+
+/*
+ * scnp_sw_note_sources() - one note saying how many
+ * sources the StageSets of the run reference that the inputs do not hold
+ * (the modelled ones) and how to change them, when the scenario writes
+ * spec.models.sources (without it every source is modelled Ready, the
+ * documented default, and a run says nothing).  To L->d; cannot fail.
+ */
+void scnp_sw_note_sources(struct loader *L);
+
+/*
+ * scnp_sw_refuse_unsimulated() - an error at its file:line:col for each part
+ * of a StageSet (in the inputs or an apply event) the simulated world cannot
+ * answer: spec.kubeConfig.configMapRef.  To L->d; cannot fail.
+ */
+void scnp_sw_refuse_unsimulated(struct loader *L);
 
 /* ---------------------------------------------------------------- scn_events.c: spec.events */
 

@@ -12,7 +12,8 @@
 #include "sim/world/des.h"
 #include "sim/base/strindex.h"
 #include "sim/base/gotime.h"
-#include "sim/models/stageset_model.h"
+#include "sim/models/stageset_world.h"
+#include "sim/wire/stageset_rc.h"
 
 /* Ready as the definitions read it. */
 enum rd { RD_UNKNOWN, RD_READY, RD_HELD, RD_NOT_READY };
@@ -49,6 +50,7 @@ struct member {
 struct seen {
 	int64_t soak; /* soakUntil, INT64_MIN none */
 	bool settled;
+	bool until_set; /* fo_wave.soak_until_ms holds a written soakUntil */
 };
 
 struct fo {
@@ -208,7 +210,7 @@ static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
 	f = &o->f[o->nf];
 	memset(f, 0, sizeof(*f));
 	f->name = xstrdup(name);
-	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = -1;
+	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = f->noticed_ms = -1;
 	f->exposure_member_ms = f->exposure_after_halt_member_ms = -1;
 	o->last_soak[o->nf] = NULL;
 	si_put(&o->f_idx, name, o->nf);
@@ -226,7 +228,7 @@ static size_t wave_get(struct fo *o, size_t fi, const char *name)
 			return i;
 	f->waves = xreallocarray(f->waves, f->nwaves + 1, sizeof(*f->waves));
 	o->last_soak[fi] = xreallocarray(o->last_soak[fi], f->nwaves + 1, sizeof(struct seen));
-	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false };
+	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false, false };
 	w = &f->waves[f->nwaves];
 	memset(w, 0, sizeof(*w));
 	w->name = xstrdup(name);
@@ -304,8 +306,15 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 				o->last_soak[fi][k].soak = u;
 				w->soaks++;
 			}
-			if (w->passed_ms < 0)
+			/*
+			 * The soak it passed on: the last written before it passed, or,
+			 * for a wave that had passed before any was seen (a snapshot),
+			 * the first one written at all.
+			 */
+			if (w->passed_ms < 0 || !o->last_soak[fi][k].until_set) {
 				w->soak_until_ms = u;
+				o->last_soak[fi][k].until_set = true;
+			}
 		}
 		if (strcmp(val_str(val_map_get(e, "name"), ""), current) == 0)
 			ci = (long)i;
@@ -508,8 +517,17 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 		    bsearch(&wn->member, all, nall, sizeof(char *), cmp_str))
 			take_onset(f, wn->start_ms, wn->member, true);
 	}
-	if (f->onset_ms >= 0)
+	if (f->onset_ms >= 0) {
+		const struct member *m = member_find(o, f->onset_member);
+
 		f->detection_latency_ms = h->t_ms - f->onset_ms;
+		/* the member's status showing the fault: its first not-Ready from the onset on */
+		for (size_t k = 0; m && k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
+			if (m->r[k].t_ms >= f->onset_ms && m->r[k].rd == RD_NOT_READY && !m->r[k].refusal) {
+				f->noticed_ms = m->r[k].t_ms;
+				break;
+			}
+	}
 	free(all);
 }
 
@@ -901,44 +919,62 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 	}
 }
 
-void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms)
+/* @m's status.version at @t_ms (the last change at or before it), NULL when none. */
+static const char *version_at_ms(const struct member *m, int64_t t)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; m && i < m->nv && m->v[i].t_ms <= t; i++)
+		v = m->v[i].version;
+	return v;
+}
+
+void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int64_t end_ms)
 {
 	struct fo_inputs in = { 0 };
-	const struct ssm_member_stat *ms = NULL;
-	size_t nms = m ? ssm_members(m, &ms) : 0, nw = 0;
-	struct fo_window *wins;
+	const struct ssrc_member_stat *ms = NULL;
+	size_t nms = c ? ssrc_members(c, &ms) : 0, nw = 0, capw = 0;
+	struct fo_window *wins = NULL;
 	char **keys;
 
 	in.gates = frc_gate_log(f, &in.ngates);
 	in.halts = frc_halt_log(f, &in.nhalts);
 	in.stamps = frc_stamp_log(f, &in.nstamps);
 	in.end_ms = end_ms;
-	for (size_t i = 0; i < nms; i++)
-		nw += ms[i].nwindows;
-	wins = xcalloc(nw ? nw : 1, sizeof(*wins));
 	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
-	nw = 0;
 	for (size_t i = 0; i < nms; i++) {
+		const struct sw_fault *fl;
+		size_t nf = sw_member_faults(ssrc_world(c), ms[i].ns, ms[i].name, &fl);
+		const struct member *m;
+
 		keys[i] = key_of(ms[i].ns, ms[i].name);
-		for (size_t k = 0; k < ms[i].nwindows; k++)
-			wins[nw++] = (struct fo_window){ keys[i], ms[i].windows[k].start_ms,
-							 ms[i].windows[k].version };
+		m = member_find(o, keys[i]);
+		for (size_t k = 0; k < nf; k++) {
+			if (nw == capw) {
+				capw = capw ? 2 * capw : 16;
+				wins = xreallocarray(wins, capw, sizeof(*wins));
+			}
+			/* a drawn fault knows the version its stage ran; a scripted one hits what runs */
+			wins[nw++] = (struct fo_window){ keys[i], fl[k].start_ms,
+							 fl[k].version ? fl[k].version
+								       : version_at_ms(m, fl[k].start_ms) };
+		}
 	}
 	in.windows = wins;
 	in.nwindows = nw;
 	fo_finish(o, &in);
 	o->att = xcalloc(nms ? nms : 1, sizeof(*o->att));
 	for (size_t i = 0; i < nms; i++) {
-		if (!ms[i].nadoptions)
+		if (!ms[i].nattempts)
 			continue;
-		o->att[o->natt].a = xcalloc(ms[i].nadoptions, sizeof(*o->att[o->natt].a));
-		for (size_t k = 0; k < ms[i].nadoptions; k++) {
-			const struct ssm_adoption *ad = &ms[i].adoptions[k];
+		o->att[o->natt].a = xcalloc(ms[i].nattempts, sizeof(*o->att[o->natt].a));
+		for (size_t k = 0; k < ms[i].nattempts; k++) {
+			const struct ssrc_attempt *ad = &ms[i].attempts[k];
 
 			o->att[o->natt].a[k] = (struct fo_attempt){ ad->version, ad->start_ms,
 								      ad->end_ms, ad->directed };
 		}
-		o->att[o->natt].n = ms[i].nadoptions;
+		o->att[o->natt].n = ms[i].nattempts;
 		si_put(&o->att_idx, keys[i], o->natt++);
 	}
 	for (size_t i = 0; i < nms; i++)

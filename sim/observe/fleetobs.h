@@ -6,8 +6,9 @@
  * wave, and the blast radius, detection latency and exposure of its first
  * halt.  It watches FleetRollouts and StageSets in the store during a run
  * and, after it, joins that with the controller's pass log (sim/wire/fleet_rc:
- * gate evaluations, halt episodes, rollback stamps) and the member model's
- * regression windows (sim/models/stageset_model).
+ * gate evaluations, halt episodes, rollback stamps), the StageSet
+ * controller's adoption attempts (sim/wire/stageset_rc) and the fault
+ * windows of the StageSet world (sim/models/stageset_world).
  *
  * Definitions (they are part of the product, DESIGN §6; README.md says the
  * same).  Times are simulated ms since scenario start: a status is dated by
@@ -53,7 +54,8 @@
  *    members (each counted once), a share (count / members), and per wave
  *    count / wave members (a member in several waves counts in each);
  *  - the FAULT ONSET is the earliest, at or before the halt, of: the start
- *    of a member's regression window (the member model's, scripted or drawn)
+ *    of a fault window of a member's workload (the StageSet world's: a
+ *    scripted regress event or a drawn regression)
  *    while it ran the bad version, and a member going Ready not-True while
  *    its status.version was the bad version, for a reason other than
  *    `AwaitingApproval`, `DowngradeNotAllowed` or `DowngradeRequiresMigration`
@@ -62,6 +64,9 @@
  *    equal times a regression window comes before a not-Ready status, then
  *    members in name order.  DETECTION LATENCY = halt − onset, null without
  *    an onset (the halt did not follow a fault seen on the bad version);
+ *    the onset member NOTICED the fault at its first not-Ready status from
+ *    the onset up to the halt (its controller's next verify), null when it
+ *    showed none;
  *  - a member's refusals are all its Ready reasons `DowngradeNotAllowed` /
  *    `DowngradeRequiresMigration` (each stretch once), so a member stamped
  *    twice is judged against its own refusal of each stamp;
@@ -97,7 +102,7 @@
 #include "sim/wire/fleet_rc.h"
 
 struct des;
-struct ssm;
+struct ssrc;
 
 /* A wave's adoption of one target version (see ADOPTION above). */
 struct fo_adoption {
@@ -187,12 +192,14 @@ struct fo_fleet {
 	char *onset_member;    /* NULL none */
 	bool onset_window;     /* the onset is a regression window (else a not-Ready status) */
 	int64_t detection_latency_ms; /* -1 none */
+	int64_t noticed_ms;    /* the onset member's first not-Ready status from the onset to the
+				* halt (the controller noticing the fault), -1 none */
 	int64_t exposure_member_ms;   /* before the halt, member-ms; -1 without a bad version */
 	int64_t exposure_after_halt_member_ms; /* halt to remediation, member-ms; -1 as above */
 	size_t remediated, unremediated; /* blast members on it at the halt that left it / never did */
 };
 
-/* A regression window of one member (sim/models/stageset_model's, or scripted in tests). */
+/* A fault window of one member's workload (sim/models/stageset_world's, or scripted in tests). */
 struct fo_window {
 	const char *member;   /* "ns/name" */
 	int64_t start_ms;
@@ -235,10 +242,11 @@ void fo_finish(struct fo *o, const struct fo_inputs *in);
 
 /*
  * fo_finish_run() - fo_finish() with the inputs of a run: @f's pass log and
- * @m's regression windows (either may be NULL), ending at @end_ms; records
- * @m's adoption attempts for fo_member_attempts().
+ * the fault windows of @c's StageSet world (sw_member_faults(); either may
+ * be NULL), ending at @end_ms; records @c's adoption attempts for
+ * fo_member_attempts().
  */
-void fo_finish_run(struct fo *o, const struct frc *f, const struct ssm *m, int64_t end_ms);
+void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int64_t end_ms);
 
 /*
  * fo_member_wave() - the first FleetRollout (name order) and wave (status
@@ -279,7 +287,8 @@ struct fo_attempt {
 
 /*
  * fo_member_attempts() - the adoption attempts of StageSet @key ("ns/name"),
- * in start order, as fo_finish_run() recorded them from the member model.
+ * in start order, as fo_finish_run() recorded them from the StageSet
+ * controller (sim/wire/stageset_rc.h struct ssrc_attempt).
  * @n: receives their count (0 when none, or when no model was given).
  * Returns: borrowed (valid until fo_free()), or NULL when @n is 0.
  * Cost: O(1) expected.

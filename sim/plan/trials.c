@@ -18,7 +18,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/core/rng.h"
-#include "sim/models/stageset_model.h"
+#include "sim/wire/stageset_rc.h"
 
 /* SplitMix64's finaliser (Steele, Lea, Flood 2014): a bijection on 64 bits. */
 static uint64_t mix64(uint64_t z)
@@ -83,10 +83,10 @@ static int cmp_edge(const void *pa, const void *pb)
  * the "adopting members" counters of reports/spans.h built with the model
  * (sp_build_members()), summed over the FleetRollouts.
  */
-static unsigned peak_adopting(const struct ssm *m, int64_t end_ms)
+static unsigned peak_adopting(const struct ssrc *m, int64_t end_ms)
 {
-	const struct ssm_member_stat *ms;
-	size_t n = m ? ssm_members(m, &ms) : 0, ne = 0, cap = 0;
+	const struct ssrc_member_stat *ms;
+	size_t n = m ? ssrc_members(m, &ms) : 0, ne = 0, cap = 0;
 	struct edge *e = NULL;
 	unsigned peak = 0;
 	long cur = 0;
@@ -94,8 +94,8 @@ static unsigned peak_adopting(const struct ssm *m, int64_t end_ms)
 	for (size_t i = 0; i < n; i++) {
 		int64_t lo = -1, hi = -1; /* the member's stretch being merged, none yet */
 
-		for (size_t k = 0; k <= ms[i].nadoptions; k++) {
-			const struct ssm_adoption *a = k < ms[i].nadoptions ? &ms[i].adoptions[k] : NULL;
+		for (size_t k = 0; k <= ms[i].nattempts; k++) {
+			const struct ssrc_attempt *a = k < ms[i].nattempts ? &ms[i].attempts[k] : NULL;
 			int64_t end = a ? (a->end_ms >= 0 ? a->end_ms : end_ms) : -1;
 
 			if (a && (a->start_ms < 0 || end <= a->start_ms))
@@ -184,16 +184,16 @@ static int64_t rollout_onset(const struct obs *obs, const struct obs_rollout *ro
 static size_t targets_total(const struct run_result *r)
 {
 	const struct obs_workspace *ws = NULL;
-	const struct ssm_member_stat *ms;
+	const struct ssrc_member_stat *ms;
 	size_t n = 0, total = 0;
-	const struct ssm *m = fleet_glue_ssm(r->fleet);
+	const struct ssrc *m = fleet_glue_ssrc(r->fleet);
 
 	if (r->obs)
 		ws = obs_workspaces(r->obs, &n);
 	for (size_t i = 0; i < n; i++)
 		total += ws[i].exists;
 	if (m)
-		total += ssm_members(m, &ms);
+		total += ssrc_members(m, &ms);
 	return total;
 }
 
@@ -296,7 +296,7 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 			if (js[i].slot_ms >= 0 && js[i].seen_ms >= 0)
 				row->job_wait_ms += js[i].slot_ms - js[i].seen_ms;
 	}
-	row->peak_adopting = peak_adopting(fleet_glue_ssm(r->fleet), r->end_ms);
+	row->peak_adopting = peak_adopting(fleet_glue_ssrc(r->fleet), r->end_ms);
 	if ((r->stop == DES_LOOP || r->stop == DES_BUDGET) && r->world)
 		row->bound_note = bound_note(des_timeline(r->world));
 }

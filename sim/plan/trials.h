@@ -53,7 +53,7 @@ struct trial_row {
 				  * adoption to the first halt; 0 when none */
 	unsigned peak_jobs;      /* most plan/apply Jobs running at once */
 	unsigned peak_adopting;  /* most StageSet adoption attempts in flight at once (each holds
-				  * [start, outcome written), sim/models/stageset_model.h) */
+				  * [start, outcome written), sim/wire/stageset_rc.h struct ssrc_attempt) */
 	int64_t job_wait_ms;     /* total queueing delay of Jobs for a runner, ms */
 	struct trial_phase *phases; /* owned, in driver then step/wave order: Rollouts in
 				     * (ns, name) order, then FleetRollouts in name order; names

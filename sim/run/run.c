@@ -1054,7 +1054,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	obs_finish(r->obs, r->world);
 	end_of_run_hazards(r->world, r->obs);
 	completed_gate_hazards(r, s);
-	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssm(r->fleet), r->end_ms);
+	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

@@ -57,7 +57,7 @@ struct run_result {
 	struct mrc *mrc;         /* owned: Rollout and Project controller adapters */
 	struct mwc *mwc;         /* owned: Workspace controller and RefWatcher adapters */
 	struct mdl *models;      /* owned: Job runner, git remotes, scripted model events */
-	struct fleet_glue *fleet;/* owned: FleetRollout controller and StageSet member model */
+	struct fleet_glue *fleet;/* owned: FleetRollout and StageSet controllers, StageSet world */
 	struct fo *fobs;         /* owned: per-wave fleet report, blast radius, exposure */
 	uint64_t seed;           /* effective seed */
 	int64_t horizon_ms;      /* effective horizon, ms */

@@ -364,31 +364,12 @@ static bool forbidden_host(const char *host)
 	       (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0);
 }
 
-/* fr_gate_fn: the source checks, then the metric lookup. */
-static int gate_value(void *ctx, size_t wave, const struct val *gate, double *value, char *err,
-		      size_t errlen)
+int frc_check_source(const char *address, const char *what, const char *const *hosts, size_t nhosts,
+		     char *err, size_t errlen)
 {
-	struct frc *f = ctx;
-	const struct val *src = val_map_get(gate, "source");
-	const struct val *prom = val_map_get(src, "prometheus");
-	const struct val *hook = val_map_get(src, "webhook");
-	const char *address, *query, *what;
 	char host[256];
 	char *q;
 
-	(void)wave;
-	if (prom && prom->type != VAL_NULL) {
-		address = val_str(val_map_get(prom, "address"), "");
-		query = val_str(val_map_get(prom, "query"), "");
-		what = "prometheus address";
-	} else if (hook && hook->type != VAL_NULL) {
-		address = val_str(val_map_get(hook, "url"), "");
-		query = val_str(val_map_get(hook, "jsonPath"), "");
-		what = "webhook url";
-	} else {
-		set_err(err, errlen, "metric source has no provider");
-		return -1;
-	}
 	if (thr_url_hostname(address, host, sizeof(host)) != THR_OK) {
 		q = lbl_go_quote(address);
 		if (errlen > 0)
@@ -396,7 +377,7 @@ static int gate_value(void *ctx, size_t wave, const struct val *gate, double *va
 		free(q);
 		return -1;
 	}
-	if (!thr_host_allowed((const char *const *)f->hosts, f->nhosts, host)) {
+	if (!thr_host_allowed(hosts, nhosts, host)) {
 		size_t n = strlen(host);
 
 		if (n > 0 && host[n - 1] == '.')
@@ -411,6 +392,34 @@ static int gate_value(void *ctx, size_t wave, const struct val *gate, double *va
 				 strncmp(host, "localhost", 9) == 0 ? "127.0.0.1" : host);
 		return -1;
 	}
+	return 0;
+}
+
+/* fr_gate_fn: the source checks, then the metric lookup. */
+static int gate_value(void *ctx, size_t wave, const struct val *gate, double *value, char *err,
+		      size_t errlen)
+{
+	struct frc *f = ctx;
+	const struct val *src = val_map_get(gate, "source");
+	const struct val *prom = val_map_get(src, "prometheus");
+	const struct val *hook = val_map_get(src, "webhook");
+	const char *address, *query, *what;
+
+	(void)wave;
+	if (prom && prom->type != VAL_NULL) {
+		address = val_str(val_map_get(prom, "address"), "");
+		query = val_str(val_map_get(prom, "query"), "");
+		what = "prometheus address";
+	} else if (hook && hook->type != VAL_NULL) {
+		address = val_str(val_map_get(hook, "url"), "");
+		query = val_str(val_map_get(hook, "jsonPath"), "");
+		what = "webhook url";
+	} else {
+		set_err(err, errlen, "metric source has no provider");
+		return -1;
+	}
+	if (frc_check_source(address, what, (const char *const *)f->hosts, f->nhosts, err, errlen) != 0)
+		return -1;
 	if (!f->metric)
 		return frc_metric_from_series(NULL, 1, f->pass_now_ms, value, err, errlen);
 	if (f->metric(f->metric_ctx, address, query, f->pass_now_ms, value, err, errlen) != 0)

@@ -190,4 +190,21 @@ struct ctl *frc_ctl(const struct frc *f);
 int frc_metric_from_series(const struct ps_series *s, int64_t interval_ms, int64_t t_ms,
 			   double *value, char *err, size_t errlen);
 
+/*
+ * frc_check_source() - the checks metricsource.HTTPQuerier makes before it
+ * dials a metric source, shared by the FleetRollout gates and the StageSet
+ * error budgets and analyses (one --allowed-action-hosts governs both): the
+ * @address must be an http(s) URL with a host, the host (a trailing dot
+ * dropped) must match one of @hosts (@nhosts 0: every host), and must not be
+ * a literal loopback, link-local, multicast or unspecified IPv4 address or
+ * `localhost` (the production dial-time denylist; names are not resolved).
+ * @what: "prometheus address" or "webhook url", for the message.
+ * Returns: 0, or -1 with upstream's text in @err (@errlen bytes):
+ *   `metric source unavailable: invalid prometheus address "x"`,
+ *   `metric source unavailable: h not in --allowed-action-hosts`,
+ *   `metric source unavailable: 127.0.0.1`.
+ */
+int frc_check_source(const char *address, const char *what, const char *const *hosts, size_t nhosts,
+		     char *err, size_t errlen);
+
 #endif

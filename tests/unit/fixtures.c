@@ -534,15 +534,6 @@ void fx_runner_start(struct fx_runner *r, struct des *w, int64_t anchor_unix_ms,
 	api_watch(des_api(w), "Job", runner_watch, r);
 }
 
-/* ---- StageSet member model --------------------------------------------------------- */
-
-void fx_ssm_params(struct ssm_params *p, const struct ssm_publish *publish, size_t npublish)
-{
-	ssm_params_init(p);
-	p->publish = publish;
-	p->npublish = npublish;
-}
-
 /* ---- trial rows -------------------------------------------------------------------- */
 
 struct trial_row fx_trial_row(uint32_t i, int64_t ttc_ms)

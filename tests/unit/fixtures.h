@@ -37,7 +37,6 @@
 #include "sim/base/diag.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/load/scenario.h"
-#include "sim/models/stageset_model.h"
 #include "sim/plan/trials.h"
 #include "sim/world/des.h"
 
@@ -322,15 +321,6 @@ struct fx_runner {
  */
 void fx_runner_start(struct fx_runner *r, struct des *w, int64_t anchor_unix_ms,
 		     int64_t job_ms);
-
-/* ---- StageSet member model --------------------------------------------------------- */
-
-/*
- * fx_ssm_params() - @p as ssm_params_init() leaves it, publishing the
- * @npublish versions @publish (borrowed: they must outlive the model).
- * Cannot fail.
- */
-void fx_ssm_params(struct ssm_params *p, const struct ssm_publish *publish, size_t npublish);
 
 /* ---- trial rows -------------------------------------------------------------------- */
 

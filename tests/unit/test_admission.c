@@ -260,7 +260,7 @@ static void test_list_map_keys(void)
 	m = adm_write_refusal("FleetRollout", "fleet", "status", st);
 	CU_ASSERT_STRING_EQUAL(m, "FleetRollout.stages.metio.wtf \"fleet\" is invalid: status.waves[1]: Duplicate value: map[string]interface {}{\"name\":\"canary\"}");
 	free(m);
-	/* StageSet has no list-maps; unknown kinds and NULL are never refused */
+	/* StageSet's list-maps are in its spec: a status write is not walked; unknown kinds and NULL are never refused */
 	CU_ASSERT_PTR_NULL(adm_write_refusal("StageSet", "s", "status", st));
 	CU_ASSERT_PTR_NULL(adm_write_refusal("Nope", "s", "status", st));
 	CU_ASSERT_PTR_NULL(adm_write_refusal("FleetRollout", "fleet", "status", NULL));
@@ -275,7 +275,7 @@ static void test_unknown_kind(void)
 	CU_ASSERT_EQUAL(dg.n, 3);
 	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Foo\" in apiVersion \"stages.metio.wtf/v1\"");
 	CU_ASSERT_STRING_EQUAL(item(1),
-			       "m.yaml:2:7: note: supported kinds: Project (magosproject.io/v1alpha1), Rollout (magosproject.io/v1alpha1), Workspace (magosproject.io/v1alpha1), FleetRollout (stages.metio.wtf/v1), StageSet (stages.metio.wtf/v1), Namespace (v1), Secret (v1), ValidatingPolicy (policies.kyverno.io/v1)");
+			       "m.yaml:2:7: note: supported kinds: Project (magosproject.io/v1alpha1), Rollout (magosproject.io/v1alpha1), Workspace (magosproject.io/v1alpha1), FleetRollout (stages.metio.wtf/v1), StageSet (stages.metio.wtf/v1), Namespace (v1), Secret (v1), ValidatingPolicy (policies.kyverno.io/v1), StageLedger (stages.metio.wtf/v1), GitRepository (source.toolkit.fluxcd.io/v1), OCIRepository (source.toolkit.fluxcd.io/v1), Bucket (source.toolkit.fluxcd.io/v1), ExternalArtifact (source.toolkit.fluxcd.io/v1)");
 	CU_ASSERT_STRING_EQUAL(item(2),
 			       "m.yaml:2:7: note: objects of the API groups magos-sim does not simulate are accepted and ignored; in stages.metio.wtf an unknown kind is taken for a typo");
 	CU_ASSERT_EQUAL(admit("apiVersion: magosproject.io/v1\nkind: Workspace\nmetadata: {name: a}\n"), -1);
@@ -336,7 +336,7 @@ static void test_list_with_status(void)
 				   "    stages:\n"
 				   "    - name: app\n"
 				   "      sourceRef: {kind: OCIRepository, name: web}\n"
-				   "      readyChecks: {anything: [goes]}\n"
+				   "      readyChecks: {timeout: 5m, disableWait: true}\n"
 				   "  status:\n"
 				   "    version: 1.4.0\n"
 				   "    pendingVersion: 1.5.0\n"
@@ -567,6 +567,132 @@ static void test_take_and_cleanup(void)
 	item(99);
 }
 
+/* Element @i of list @l, or NULL. */
+static struct val *elem(const struct val *l, size_t i)
+{
+	return l && l->type == VAL_LIST && i < l->u.list.n ? l->u.list.items[i] : NULL;
+}
+
+static const char ss_head[] = "apiVersion: stages.metio.wtf/v1\n"
+			      "kind: StageSet\n"
+			      "metadata: {name: web, namespace: team-a}\n";
+
+/* Every StageSet field is typed as its CRD types it (free-form subtrees are gone). */
+static void test_stageset_types(void)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  migrations: \"x\"\n  onRollback: {}\n  stages:\n  - name: app\n    sourceRef: 42\n"
+		 "    promotion: 42\n    readyChecks: {anything: [goes]}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 6);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:5:15: error: StageSet \"team-a/web\": spec.migrations: Invalid value: \"string\": spec.migrations in body must be of type array: \"x\"");
+	CU_ASSERT_STRING_EQUAL(item(1), "m.yaml:6:15: error: StageSet \"team-a/web\": spec.onRollback: Invalid value: \"object\": spec.onRollback in body must be of type array: \"object\"");
+	CU_ASSERT_STRING_EQUAL(item(2), "m.yaml:9:16: error: StageSet \"team-a/web\": spec.stages[0].sourceRef: Invalid value: \"integer\": spec.stages[0].sourceRef in body must be of type object: 42");
+	CU_ASSERT_STRING_EQUAL(item(3), "m.yaml:10:16: error: StageSet \"team-a/web\": spec.stages[0].promotion: Invalid value: \"integer\": spec.stages[0].promotion in body must be of type object: 42");
+	CU_ASSERT_STRING_EQUAL(item(4), "m.yaml:11:19: error: StageSet \"team-a/web\": unknown field \"spec.stages[0].readyChecks.anything\"");
+	CU_ASSERT_STRING_EQUAL(item(5), "m.yaml:11:19: note: accepted fields: checks, disableWait, exprs, timeout");
+
+	/* required fields deep down, the stage name pattern, an action's bounds and enums */
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  stages:\n  - name: App_1\n    sourceRef: {kind: GitRepository}\n"
+		 "    actions:\n      post:\n      - {name: a, retries: 101, delete: {target: {kind: ConfigMap, name: x}, cascade: Now}}\n"
+		 "      - {name: b, http: {url: 'http://x', expectedStatus: [200, 600]}}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 5);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:6:11: error: StageSet \"team-a/web\": spec.stages[0].name: Invalid value: \"App_1\": spec.stages[0].name in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'");
+	CU_ASSERT_STRING_EQUAL(item(1), "m.yaml:7:16: error: StageSet \"team-a/web\": spec.stages[0].sourceRef.name: Required value");
+	CU_ASSERT_STRING_EQUAL(item(2), "m.yaml:10:28: error: StageSet \"team-a/web\": spec.stages[0].actions.post[0].retries: Invalid value: 101: spec.stages[0].actions.post[0].retries in body should be less than or equal to 100");
+	CU_ASSERT_STRING_EQUAL(item(3), "m.yaml:10:87: error: StageSet \"team-a/web\": spec.stages[0].actions.post[0].delete.cascade: Unsupported value: \"Now\": supported values: \"Background\", \"Foreground\", \"Orphan\"");
+	CU_ASSERT_STRING_EQUAL(item(4), "m.yaml:11:65: error: StageSet \"team-a/web\": spec.stages[0].actions.post[1].http.expectedStatus[1]: Invalid value: 600: spec.stages[0].actions.post[1].http.expectedStatus[1] in body should be less than or equal to 599");
+}
+
+static void test_stageset_promotion_and_cel(void)
+{
+	char text[2048];
+	const struct obj *o;
+
+	/* list-map keys of restart and event checks, minItems, minimum, the two kubeConfig CEL rules */
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  kubeConfig: {}\n  stages:\n  - name: app\n    sourceRef: {name: a}\n    promotion:\n"
+		 "      analysis: {checks: []}\n"
+		 "      restartGate: {checks: [{name: api, selector: {}, maxRestarts: -1}, {name: api, selector: {}}]}\n"
+		 "      eventGate: {checks: [{name: oom, selector: {}, reasons: []}]}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 5);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:5:15: error: StageSet \"team-a/web\": spec.kubeConfig: Invalid value: \"object\": exactly one of spec.kubeConfig.configMapRef or spec.kubeConfig.secretRef must be specified");
+	CU_ASSERT_STRING_EQUAL(item(1), "m.yaml:10:26: error: StageSet \"team-a/web\": spec.stages[0].promotion.analysis.checks: Invalid value: 0: spec.stages[0].promotion.analysis.checks in body should have at least 1 items");
+	CU_ASSERT_STRING_EQUAL(item(2), "m.yaml:11:69: error: StageSet \"team-a/web\": spec.stages[0].promotion.restartGate.checks[0].maxRestarts: Invalid value: -1: spec.stages[0].promotion.restartGate.checks[0].maxRestarts in body should be greater than or equal to 0");
+	CU_ASSERT_STRING_EQUAL(item(3), "m.yaml:11:74: error: StageSet \"team-a/web\": spec.stages[0].promotion.restartGate.checks[1]: Duplicate value: map[string]interface {}{\"name\":\"api\"}");
+	CU_ASSERT_STRING_EQUAL(item(4), "m.yaml:12:63: error: StageSet \"team-a/web\": spec.stages[0].promotion.eventGate.checks[0].reasons: Invalid value: 0: spec.stages[0].promotion.eventGate.checks[0].reasons in body should have at least 1 items");
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  kubeConfig: {secretRef: {name: a}, configMapRef: {name: b}}\n  stages:\n  - name: app\n"
+		 "    sourceRef: {name: a}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:5:15: error: StageSet \"team-a/web\": spec.kubeConfig: Invalid value: \"object\": exactly one of spec.kubeConfig.configMapRef or spec.kubeConfig.secretRef must be specified");
+
+	/* the CRD's one default: conflictPolicy.default Fail; a valid spec of every part is admitted */
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  interval: 5m\n  kubeConfig: {secretRef: {name: remote, key: value}}\n"
+		 "  decryption: {provider: sops}\n  dependsOn: [{name: db, minVersion: 1.0.0}]\n"
+		 "  version: {value: 1.0.0, approvalMode: OnMigrations}\n"
+		 "  migrations: [{name: m, to: 2.0.0, actions: [{name: d, delete: {target: {kind: ConfigMap, name: legacy}}}]}]\n"
+		 "  updateWindows: [{type: Deny, from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00+01:00'}]\n"
+		 "  errorBudget: {source: {webhook: {url: 'https://slo', jsonPath: '{.r}'}}, freezeThreshold: '0.1'}\n"
+		 "  stages:\n  - name: app\n    sourceRef: {name: a}\n    conflictPolicy: {rules: [{action: Recreate, target: {kind: Job}}]}\n"
+		 "    promotion: {soak: 10m, restartGate: {checks: [{name: api, selector: {matchLabels: {app: api}}, maxRestarts: 2}]}}\n"
+		 "    readyChecks: {exprs: [{apiVersion: apps/v1, kind: Deployment, current: 'true'}]}\n"
+		 "    postBuild: {substitute: {a: b}, substituteFrom: [{kind: ConfigMap, name: vars}]}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), 0);
+	CU_ASSERT_EQUAL(dg.n, 0);
+	o = man_find(&set, "StageSet", "team-a", "web");
+	CU_ASSERT_FATAL(o != NULL);
+	CU_ASSERT_STRING_EQUAL(
+		val_str(val_map_get(val_map_get(elem(val_map_get(o->spec, "stages"), 0), "conflictPolicy"), "default"), "?"),
+		"Fail");
+
+	/* a spec write repeating a check name is refused; a status write is not looked at */
+	{
+		struct val *spec = val_copy(o->spec);
+		struct val *checks = val_path(spec, "stages");
+		char *m;
+
+		checks = val_map_get(val_map_get(val_map_get(elem(checks, 0), "promotion"), "restartGate"), "checks");
+		val_list_push(checks, val_copy(elem(checks, 0)));
+		m = adm_write_refusal("StageSet", "web", "spec", spec);
+		CU_ASSERT_STRING_EQUAL(m, "StageSet.stages.metio.wtf \"web\" is invalid: spec.stages[0].promotion.restartGate.checks[1]: Duplicate value: map[string]interface {}{\"name\":\"api\"}");
+		free(m);
+		CU_ASSERT_PTR_NULL(adm_write_refusal("StageSet", "web", "status", spec));
+		val_free(spec);
+	}
+}
+
+static void test_stageset_status_types(void)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "%sspec:\n  stages: [{name: app, sourceRef: {name: a}}]\nstatus:\n"
+		 "  conditions:\n  - {type: Ready, status: \"False\", reason: \"Bad reason\", message: m, lastTransitionTime: yesterday}\n"
+		 "  stages:\n  - {name: app, phase: Soaking, shards: 4294967296, promotionState: {since: \"2026-01-01T00:00:00Z\", restartBaseline: [{restarts: 1}]}}\n",
+		 ss_head);
+	CU_ASSERT_EQUAL(admit(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 6);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:8:44: error: StageSet \"team-a/web\": status.conditions[0].reason: Invalid value: \"Bad reason\": status.conditions[0].reason in body should match '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$'");
+	CU_ASSERT_STRING_EQUAL(item(1), "m.yaml:8:90: error: StageSet \"team-a/web\": status.conditions[0].lastTransitionTime: Invalid value: \"yesterday\": status.conditions[0].lastTransitionTime in body must be of type date-time: \"yesterday\"");
+	CU_ASSERT_STRING_EQUAL(item(2), "m.yaml:10:24: error: StageSet \"team-a/web\": status.stages[0].phase: Unsupported value: \"Soaking\": supported values: \"Pending\", \"Applying\", \"Pruning\", \"Verifying\", \"Ready\", \"Failed\"");
+	CU_ASSERT_STRING_EQUAL(item(3), "m.yaml:10:41: error: StageSet \"team-a/web\": status.stages[0].shards: Invalid value: 4294967296: status.stages[0].shards in body should be less than or equal to 2147483647");
+	CU_ASSERT_STRING_EQUAL(item(4), "m.yaml:10:41: note: the CRD declares format int32: the API server stores the number, but the controller cannot decode it");
+	CU_ASSERT_STRING_EQUAL(item(5), "m.yaml:10:119: error: StageSet \"team-a/web\": status.stages[0].promotionState.restartBaseline[0].name: Required value");
+}
+
 static CU_TestInfo tests[] = {
 	{ "length messages; huge names shortened", test_length_messages_and_huge_name },
 	{ "identity of refused documents; kinds by name", test_identity_and_kind_by_name },
@@ -577,6 +703,9 @@ static CU_TestInfo tests[] = {
 	{ "list-map keys at admission and on writes", test_list_map_keys },
 	{ "unknown kind, missing apiVersion/kind", test_unknown_kind },
 	{ "kubectl List with status", test_list_with_status },
+	{ "StageSet: every field typed as the CRD types it", test_stageset_types },
+	{ "StageSet: promotion gates, list-map keys, kubeConfig CEL, the conflictPolicy default", test_stageset_promotion_and_cel },
+	{ "StageSet: status fields typed, patterns and formats", test_stageset_status_types },
 	{ "duplicate objects", test_duplicates },
 	{ "metadata checks", test_metadata_checks },
 	{ "name syntax helpers", test_name_syntax },

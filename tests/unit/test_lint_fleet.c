@@ -608,24 +608,24 @@ static void test_examples(void)
 	expect_text("fleet-member-regression", lint_example(EXAMPLE("fleet-member-regression")), "");
 	expect_text("fleet-standing-policy", lint_example(EXAMPLE("fleet-standing-policy")), "");
 	expect_text("fleet-unassigned", lint_example(EXAMPLE("fleet-unassigned")),
-		    "scenarios/fleet-unassigned.yaml:76:3: MS201 error: FleetRollout moodle selects "
+		    "scenarios/fleet-unassigned.yaml:78:3: MS201 error: FleetRollout moodle selects "
 		    "2 StageSets (tenant-12/moodle, tenant-13/moodle) that no wave selector matches; "
 		    "the controller stops with MembersUnassigned and approves nothing");
 	expect_text("fleet-contested", lint_example(EXAMPLE("fleet-contested")),
-		    "scenarios/fleet-contested.yaml:71:13: MS203 error: FleetRollout moodle selects "
+		    "scenarios/fleet-contested.yaml:72:13: MS203 error: FleetRollout moodle selects "
 		    "2 StageSets (tenant-10/moodle, tenant-11/moodle) that FleetRollout moodle-eu "
 		    "also selects; both rollouts stop with MembersContested and approve nothing\n"
-		    "scenarios/fleet-contested.yaml:93:13: MS203 error: FleetRollout moodle-eu "
+		    "scenarios/fleet-contested.yaml:94:13: MS203 error: FleetRollout moodle-eu "
 		    "selects 2 StageSets (tenant-10/moodle, tenant-11/moodle) that FleetRollout "
 		    "moodle also selects; both rollouts stop with MembersContested and approve "
 		    "nothing");
 	/* strict/moodle is the member without allowDowngrade (in its spec.generate template) */
 	expect_text("fleet-rollback-pinned", lint_example(EXAMPLE("fleet-rollback-pinned")),
-		    "scenarios/fleet-rollback-pinned.yaml:75:73: MS210 warning: FleetRollout moodle "
+		    "scenarios/fleet-rollback-pinned.yaml:81:73: MS210 warning: FleetRollout moodle "
 		    "rolls back to 4.5.0 on a regression, but StageSet strict/moodle does not set "
 		    "spec.version.allowDowngrade; it refuses the rollback-to (DowngradeNotAllowed) "
 		    "and the fleet does not notice\n"
-		    "scenarios/fleet-rollback-pinned.yaml:100:17: MS208 warning: FleetRollout "
+		    "scenarios/fleet-rollback-pinned.yaml:115:17: MS208 warning: FleetRollout "
 		    "moodle: onRegression Rollback with targetVersion 4.6.0: the rollback to 4.5.0 "
 		    "is a version transition that members under approvalMode Always hold for "
 		    "approval, and this fleet only ever approves 4.6.0, so rolled-back members stay "
@@ -633,11 +633,11 @@ static void test_examples(void)
 		    "tenant-00/moodle)");
 	/* the FleetRollout is applied by an event at 11m */
 	expect_text("fleet-rollback-derived", lint_example(EXAMPLE("fleet-rollback-derived")),
-		    "scenarios/fleet-rollback-derived.yaml:71:73: MS210 warning: FleetRollout moodle "
+		    "scenarios/fleet-rollback-derived.yaml:77:73: MS210 warning: FleetRollout moodle "
 		    "rolls back to 4.5.0 on a regression, but StageSet strict/moodle does not set "
 		    "spec.version.allowDowngrade; it refuses the rollback-to (DowngradeNotAllowed) "
 		    "and the fleet does not notice\n"
-		    "scenarios/fleet-rollback-derived.yaml:94:25: MS207 warning: FleetRollout "
+		    "scenarios/fleet-rollback-derived.yaml:109:25: MS207 warning: FleetRollout "
 		    "moodle: onRegression Rollback without targetVersion: each new version after "
 		    "Completed trips a regression halt that stamps rollback-to 4.5.0, which is never "
 		    "removed, and this fleet approves whatever members hold, so they roll back, "

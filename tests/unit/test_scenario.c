@@ -704,7 +704,8 @@ static void test_metrics_errors(void)
 	fx_put("s.yaml", HEAD "spec:\n  metrics:\n    - {values: \"1\", step: 1m}\n");
 	expect_diags("s.yaml",
 		     "s.yaml:7:21: error: unknown field \"spec.metrics[0].step\"\n"
-		     "s.yaml:7:21: note: accepted fields: query, address, interval, values\n"
+		     "s.yaml:7:21: note: accepted fields: query, address, interval, values, labels, url, jsonPath, "
+		     "unavailable\n"
 		     "s.yaml:7:7: error: spec.metrics[0].query: Required value");
 	fx_tmp_leave();
 }
@@ -796,12 +797,10 @@ static void test_stageset_models(void)
 			      "    stagesets:\n"
 			      "      adoption: {duration: {uniform: {min: 1m, max: 3m}}, failureProbability: 0.02}\n"
 			      "      regression: {probability: 0.1, duration: 30m, versions: [1.10, \"4.6.0\"]}\n"
-			      "      migrations: [{to: 4.6.0, down: true}]\n"
 			      "      rules:\n"
 			      "        - selector: {matchLabels: {ring: \"0\"}}\n"
 			      "          adoption: {duration: 5m}\n"
 			      "          regression: {after: 10m}\n"
-			      "          migrations: [{name: drop-col, to: v5}, {to: 1.10}]\n"
 			      "        - selector: {matchExpressions: [{key: ring, operator: Exists}]}\n"
 			      "          adoption: {duration: 7m, failureProbability: 0.5}\n"
 			      "          regression: {versions: []}\n");
@@ -809,7 +808,7 @@ static void test_stageset_models(void)
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_EQUAL_FATAL(s.models.stagesets.nrules, 2);
 	CU_ASSERT_STRING_EQUAL(s.models.stagesets.rules[0].selector_text, "ring=0");
-	CU_ASSERT_EQUAL(s.models.stagesets.rules[0].mark.line, 12);
+	CU_ASSERT_EQUAL(s.models.stagesets.rules[0].mark.line, 11);
 	/* Versions keep the text as written: 1.10 is not the number 1.1. */
 	CU_ASSERT_EQUAL_FATAL(s.models.stagesets.regression.nversions, 2);
 	CU_ASSERT_STRING_EQUAL(s.models.stagesets.regression.versions[0], "1.10");
@@ -827,20 +826,13 @@ static void test_stageset_models(void)
 	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_after), 600000, 0);
 	CU_ASSERT_FALSE(m.regression_all_versions);
 	CU_ASSERT_EQUAL(m.nregression_versions, 0);
-	CU_ASSERT_EQUAL_FATAL(m.nmigrations, 2);
-	CU_ASSERT_STRING_EQUAL(m.migrations[0].name, "drop-col");
-	CU_ASSERT_STRING_EQUAL(m.migrations[0].to, "v5");
-	CU_ASSERT_FALSE(m.migrations[0].down);
-	CU_ASSERT_STRING_EQUAL(m.migrations[1].name, "to-1.10");
-	CU_ASSERT_STRING_EQUAL(m.migrations[1].to, "1.10");
+	/* a migration ladder is each StageSet's own spec.migrations, not a model (refused) */
+	CU_ASSERT_EQUAL(m.nmigrations, 0);
 
 	/* ring 1: only the second rule matches. */
 	scn_stageset_model_for(&s.models, &ring1, &m);
 	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.adoption_duration), 420000, 0);
 	CU_ASSERT_DOUBLE_EQUAL(dist_mean(m.regression_after), 0, 0);
-	CU_ASSERT_EQUAL_FATAL(m.nmigrations, 1);
-	CU_ASSERT_STRING_EQUAL(m.migrations[0].name, "to-4.6.0");
-	CU_ASSERT_TRUE(m.migrations[0].down);
 
 	/* No label: top level only. */
 	scn_stageset_model_for(&s.models, &other, &m);
@@ -876,7 +868,7 @@ static void test_stageset_models(void)
 		"s.yaml:9:48: error: spec.models.stagesets.regression.versions[0]: Invalid value: "
 		"\"boolean\": must be a version such as \"1.10.0\": true\n"
 		"s.yaml:9:55: error: unknown field \"spec.models.stagesets.regression.onset\"\n"
-		"s.yaml:9:55: note: accepted fields: probability, duration, after, versions\n"
+		"s.yaml:9:55: note: accepted fields: probability, duration, after, versions, effect\n"
 		"s.yaml:10:25: error: spec.models.stagesets.migrations[0].to: Invalid value: "
 		"\"one\": invalid semantic version\n"
 		"s.yaml:10:25: note: a migration's 'to' is a semantic version such as 2.0.0\n"
@@ -884,7 +876,12 @@ static void test_stageset_models(void)
 		"\"string\": spec.models.stagesets.migrations[1].down in body must be of type "
 		"boolean: \"yes\"\n"
 		"s.yaml:10:33: error: spec.models.stagesets.migrations[1].to: Required value\n"
-		"s.yaml:11:15: error: spec.models.stagesets.rules[0].selector: Required value");
+		"s.yaml:11:15: error: spec.models.stagesets.rules[0].selector: Required value\n"
+		"s.yaml:10:7: error: spec.models.stagesets: Forbidden: migrations are not a model any more: "
+		"the StageSet controller runs each StageSet's own spec.migrations (or "
+		"spec.migrationsSourceRef)\n"
+		"s.yaml:10:7: note: move the ladder into the StageSets' spec.migrations, with its actions and "
+		"down actions");
 	fx_tmp_leave();
 }
 

@@ -1,4 +1,5 @@
 /* Tests for sim/cluster/schema: wording of every rule, defaults, pruning, checks. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,6 +350,124 @@ static void test_move_sorted(void)
 	diag_release(&dst);
 }
 
+/* ---- maximum, maxLength, pattern, date-time, int32 ----------------------------- */
+
+static bool lower_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < 'a' || *s > 'z')
+			return false;
+	return true;
+}
+
+static const struct sch_node percent = { SCH_INTEGER, .has_minimum = true, .minimum = 0, .has_maximum = true,
+					 .maximum = 100, .format = SCH_FORMAT_INT32 };
+static const struct sch_node count32 = { SCH_INTEGER, .format = SCH_FORMAT_INT32 };
+static const struct sch_node short_text = { SCH_STRING, .max_length = 3 };
+static const struct sch_node word = { SCH_STRING, .pattern = "^[a-z]+$", .pattern_match = lower_word };
+static const struct sch_node stamp = { SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
+static const struct sch_field limits_fields[] = {
+	SCH_FIELD("percent", &percent),
+	SCH_FIELD("count", &count32),
+	SCH_FIELD("short", &short_text),
+	SCH_FIELD("word", &word),
+	SCH_FIELD("at", &stamp),
+	SCH_END,
+};
+static const struct sch_node limits_node = { SCH_OBJECT, .fields = limits_fields };
+
+/* Loads @text and validates it against @node. */
+static int run_node(const struct sch_node *node, const char *text)
+{
+	struct sch_ctx c = { 0 };
+
+	yl_stream_release(&st);
+	diag_release(&dg);
+	diag_init(&dg);
+	CU_ASSERT_EQUAL_FATAL(yl_load_string("s.yaml", text, strlen(text), &st, &dg), 0);
+	c.d = &dg;
+	c.file = "s.yaml";
+	c.prefix = "Thing \"default/x\": ";
+	return sch_validate(node, st.docs[0].root, "", &c);
+}
+
+static void test_maximum_maxlength_pattern(void)
+{
+	CU_ASSERT_EQUAL(run_node(&limits_node, "percent: 100\nshort: abc\nword: ok\ncount: 2147483647\n"), 0);
+	CU_ASSERT_EQUAL(run_node(&limits_node, "percent: 101\nshort: abcd\nword: Not-OK\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 3);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:10: error: Thing \"default/x\": percent: Invalid value: 101: percent in body should be less than or equal to 100");
+	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:2:8: error: Thing \"default/x\": short: Too long: may not be more than 3 bytes");
+	CU_ASSERT_STRING_EQUAL(item(2), "s.yaml:3:7: error: Thing \"default/x\": word: Invalid value: \"Not-OK\": word in body should match '^[a-z]+$'");
+	/* maxLength counts characters, as the API server does */
+	CU_ASSERT_EQUAL(run_node(&limits_node, "short: \"\u00e4\u00f6\u00fc\"\n"), 0);
+	/* the minimum and the maximum are reported alone, not again as int32 */
+	CU_ASSERT_EQUAL(run_node(&limits_node, "percent: -1\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:10: error: Thing \"default/x\": percent: Invalid value: -1: percent in body should be greater than or equal to 0");
+}
+
+/* Deviation: format int32 is not bounded by the API server, but the controller cannot decode more. */
+static void test_int32_format(void)
+{
+	CU_ASSERT_EQUAL(run_node(&limits_node, "count: 2147483648\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:8: error: Thing \"default/x\": count: Invalid value: 2147483648: count in body should be less than or equal to 2147483647");
+	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:1:8: note: the CRD declares format int32: the API server stores the number, but the controller cannot decode it");
+	CU_ASSERT_EQUAL(run_node(&limits_node, "count: -2147483649\n"), -1);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:8: error: Thing \"default/x\": count: Invalid value: -2147483649: count in body should be greater than or equal to -2147483648");
+	CU_ASSERT_EQUAL(run_node(&limits_node, "count: -2147483648\n"), 0);
+}
+
+static void test_date_time_format(void)
+{
+	CU_ASSERT_EQUAL(run_node(&limits_node, "at: \"2026-01-01T09:00:00Z\"\n"), 0);
+	CU_ASSERT_EQUAL(run_node(&limits_node, "at: \"2026-02-30T09:00:00Z\"\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:5: error: Thing \"default/x\": at: Invalid value: \"2026-02-30T09:00:00Z\": at in body must be of type date-time: \"2026-02-30T09:00:00Z\"");
+	/* the API server takes a lower-case t and z; metav1.Time does not (deviation) */
+	CU_ASSERT_EQUAL(run_node(&limits_node, "at: \"2026-01-01t09:00:00z\"\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0), "s.yaml:1:5: error: Thing \"default/x\": at: Invalid value: \"2026-01-01t09:00:00z\": at must be an RFC 3339 time the controller can read, such as 2026-01-01T09:00:00Z");
+	CU_ASSERT_STRING_EQUAL(item(1), "s.yaml:1:5: note: the API server stores it, but metav1.Time needs an upper-case T and Z and a '.' or ',' before a fraction");
+}
+
+static void test_is_date_time(void)
+{
+	static const struct {
+		const char *s;
+		bool strfmt, go;
+	} cases[] = {
+		{ "2026-01-01T09:00:00Z", true, true },
+		{ "2026-01-01T09:00:00.123456789+02:00", true, true },
+		{ "2026-01-01T09:00:00,5Z", true, true },
+		{ "2024-02-29T23:59:59-05:30", true, true },
+		{ "2023-02-29T00:00:00Z", false, false },
+		{ "2026-13-01T00:00:00Z", false, false },
+		{ "2026-01-01T24:00:00Z", false, false },
+		{ "2026-01-01T09:60:00Z", false, false },
+		{ "2026-01-01T09:00:60Z", false, false },
+		{ "2026-01-01T09:00:00", false, false },
+		{ "2026-01-01 09:00:00Z", false, false },
+		{ "2026-1-01T09:00:00Z", false, false },
+		{ "2026-01-01t09:00:00z", true, false },
+		{ "2026-01-01T09:00:00x5Z", true, false },
+		{ "2026-01-01T09:00:00+5:00", false, false },
+		{ "2026-01-01T09:00:00.Z", false, false },
+		{ "2026-01-01T09:00:00ZT-garbage", true, false },
+		{ "", false, false },
+		{ "2026", false, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_EQUAL(sch_is_date_time(cases[i].s), cases[i].strfmt);
+		CU_ASSERT_EQUAL(sch_is_rfc3339_time(cases[i].s), cases[i].go);
+		if (sch_is_date_time(cases[i].s) != cases[i].strfmt || sch_is_rfc3339_time(cases[i].s) != cases[i].go)
+			fprintf(stderr, "\ndate-time case %s\n", cases[i].s);
+	}
+}
+
 static void test_cleanup(void)
 {
 	yl_stream_release(&st);
@@ -369,6 +488,10 @@ static CU_TestInfo tests[] = {
 	{ "long strings are shortened in messages", test_long_values_shortened },
 	{ "a duration beyond Go's range names the maximum", test_duration_out_of_range },
 	{ "sch_move_sorted orders groups by position", test_move_sorted },
+	{ "maximum, maxLength (characters) and pattern", test_maximum_maxlength_pattern },
+	{ "format int32 bounds what the controller can decode (deviation)", test_int32_format },
+	{ "format date-time: the API server's check, then metav1.Time's (deviation)", test_date_time_format },
+	{ "sch_is_date_time (strfmt) and sch_is_rfc3339_time (time.Parse)", test_is_date_time },
 	{ "cleanup", test_cleanup },
 	CU_TEST_INFO_NULL,
 };

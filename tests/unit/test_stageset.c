@@ -402,6 +402,394 @@ static void test_messages(void)
 	free(s);
 }
 
+/* ---- StrictNewVersion and constraints (Masterminds' own tables) ---- */
+
+/* TestStrictNewVersion */
+static const struct {
+	const char *in;
+	bool err;
+} strict_cases[] = {
+	{ "1.2.3", false },
+	{ "1.2.3-alpha.01", true },
+	{ "1.2.3+test.01", false },
+	{ "1.2.3-alpha.-1", false },
+	{ "v1.2.3", true },
+	{ "1.0", true },
+	{ "v1.0", true },
+	{ "1", true },
+	{ "v1", true },
+	{ "1.2", true },
+	{ "1.2.beta", true },
+	{ "v1.2.beta", true },
+	{ "foo", true },
+	{ "1.2-5", true },
+	{ "v1.2-5", true },
+	{ "1.2-beta.5", true },
+	{ "v1.2-beta.5", true },
+	{ "\n1.2", true },
+	{ "\nv1.2", true },
+	{ "1.2.0-x.Y.0+metadata", false },
+	{ "v1.2.0-x.Y.0+metadata", true },
+	{ "1.2.0-x.Y.0+metadata-width-hypen", false },
+	{ "v1.2.0-x.Y.0+metadata-width-hypen", true },
+	{ "1.2.3-rc1-with-hypen", false },
+	{ "1.2.3-0abc123", false },
+	{ "1.2.3-beta.01", true },
+	{ "v1.2.3-rc1-with-hypen", true },
+	{ "1.2.3.4", true },
+	{ "v1.2.3.4", true },
+	{ "1.2.2147483648", false },
+	{ "1.2147483648.3", false },
+	{ "2147483648.3.0", false },
+	{ "20221209-update-renovatejson-v4", true },
+	{ "1.1.2+.123", true },
+	{ "1.0.0-alpha_beta", true },
+	{ "1.0.0-alpha..", true },
+	{ "1.0.0-alpha..1", true },
+	{ "01.1.1", true },
+	{ "1.01.1", true },
+	{ "1.1.01", true },
+	{ "9.8.7+meta+meta", true },
+	{ "1.2.31----RC-SNAPSHOT.12.09.1--.12+788", true },
+	{ "1.2.3-0123", true },
+	{ "1.2.3-0123.0123", true },
+	{ "+invalid", true },
+	{ "-invalid", true },
+	{ "-invalid.01", true },
+	{ "alpha+beta", true },
+	{ "1.2.3-alpha_beta+foo", true },
+	{ "1.0.0-alpha..1", true },
+	/* the error texts */
+	{ "", true },
+};
+
+static void test_strict_new_version(void)
+{
+	for (size_t i = 0; i < sizeof(strict_cases) / sizeof(strict_cases[0]); i++) {
+		struct ss_semver v;
+		int rc = ss_semver_parse_strict(strict_cases[i].in, &v, NULL, 0);
+		if ((rc != SS_OK) != strict_cases[i].err)
+			fprintf(stderr, "\nStrictNewVersion(%s) rc %d\n", strict_cases[i].in, rc);
+		CU_ASSERT_EQUAL(rc != SS_OK, strict_cases[i].err);
+	}
+	static const struct {
+		const char *in, *err;
+	} texts[] = {
+		{ "", "version string empty" },
+		{ "1.2", "invalid semantic version" },
+		{ "1.2.x", "invalid characters in version" },
+		{ "1.02.3", "version segment starts with 0" },
+		{ "1.2.3-a..b", "invalid prerelease string" },
+		{ "1.2.3+a_b", "invalid metadata string" },
+		{ "1..3", "strconv.ParseUint: parsing \"\": invalid syntax" },
+		{ "1.2.99999999999999999999", "strconv.ParseUint: parsing \"99999999999999999999\": value out of range" },
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct ss_semver v;
+		char err[200] = "";
+		CU_ASSERT_EQUAL(ss_semver_parse_strict(texts[i].in, &v, err, sizeof(err)), SS_EINVAL);
+		CU_ASSERT_STRING_EQUAL(err, texts[i].err);
+	}
+	struct ss_semver v;
+	CU_ASSERT_EQUAL_FATAL(ss_semver_parse_strict("1.2.3-rc.1+b.7", &v, NULL, 0), SS_OK);
+	char *str = ss_semver_string(&v);
+	CU_ASSERT_STRING_EQUAL(str, "1.2.3-rc.1+b.7");
+	free(str);
+}
+
+/* TestParseConstraint: the operator and the version a unit parses to. */
+static void test_parse_constraint(void)
+{
+	static const struct {
+		const char *in, *op, *ver; /* ver NULL: an error */
+	} cases[] = {
+		{ ">= 1.2", ">=", "1.2.0" },  { "1.0", "", "1.0.0" },      { "foo", NULL, NULL },
+		{ "<= 1.2", "<=", "1.2.0" },  { "=< 1.2", "=<", "1.2.0" },  { "=> 1.2", "=>", "1.2.0" },
+		{ "v1.2", "", "1.2.0" },      { "=1.5", "=", "1.5.0" },     { "> 1.3", ">", "1.3.0" },
+		{ "< 1.4.1", "<", "1.4.1" },  { "< 40.50.10", "<", "40.50.10" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_constraint c;
+		char err[200] = "";
+		int rc = ss_constraint_parse(cases[i].in, &c, err, sizeof(err));
+		if (!cases[i].ver) {
+			CU_ASSERT_EQUAL(rc, SS_EINVAL);
+			CU_ASSERT_STRING_EQUAL(err, "improper constraint: \"foo\"");
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(rc, SS_OK);
+		CU_ASSERT_STRING_EQUAL(c.op, cases[i].op);
+		char *v = ss_semver_string(&c.con);
+		CU_ASSERT_STRING_EQUAL(v, cases[i].ver);
+		free(v);
+		ss_constraint_release(&c);
+	}
+	/* isX: x, X and * leave a part open; anything else is a number */
+	static const struct {
+		const char *in;
+		bool dirty, minor, patch;
+	} open_parts[] = {
+		{ "X", true, false, false }, { "1.x", true, true, false }, { "1.2.*", true, false, true },
+		{ "1", true, true, false },  { "1.2", true, false, true },  { "1.2.3", false, false, false },
+	};
+	for (size_t i = 0; i < sizeof(open_parts) / sizeof(open_parts[0]); i++) {
+		struct ss_constraint c;
+		CU_ASSERT_EQUAL_FATAL(ss_constraint_parse(open_parts[i].in, &c, NULL, 0), SS_OK);
+		CU_ASSERT_EQUAL(c.dirty, open_parts[i].dirty);
+		CU_ASSERT_EQUAL(c.minor_dirty, open_parts[i].minor);
+		CU_ASSERT_EQUAL(c.patch_dirty, open_parts[i].patch);
+		ss_constraint_release(&c);
+	}
+	struct ss_constraint c;
+	char err[100] = "";
+	CU_ASSERT_EQUAL(ss_constraint_parse("A", &c, err, sizeof(err)), SS_EINVAL);
+	CU_ASSERT_EQUAL(ss_constraint_parse("%", &c, err, sizeof(err)), SS_EINVAL);
+}
+
+/* TestConstraintCheck: one unit, pre-releases looked at when the unit names one. */
+static void test_constraint_check(void)
+{
+	static const struct {
+		const char *c, *v;
+		bool ok;
+	} cases[] = {
+		{ "=2.0.0", "1.2.3", false }, { "=2.0.0", "2.0.0", true }, { "=2.0", "1.2.3", false },
+		{ "=2.0", "2.0.0", true }, { "=2.0", "2.0.1", true }, { "4.1", "4.1.0", true },
+		{ "!=4.1.0", "4.1.0", false }, { "!=4.1.0", "4.1.1", true }, { "!=4.1", "4.1.0", false },
+		{ "!=4.1", "4.1.1", false }, { "!=4.1", "5.1.0-alpha.1", false },
+		{ "!=4.1.0", "5.1.0-alpha.1", false }, { "!=4.1-alpha", "4.1.0", true }, { "!=4.1", "5.1.0", true },
+		{ "<11", "0.1.0", true }, { "<11", "11.1.0", false }, { "<1.1", "0.1.0", true },
+		{ "<1.1", "1.1.0", false }, { "<1.1", "1.1.1", false }, { "<=11", "1.2.3", true },
+		{ "<=11", "12.2.3", false }, { "<=11", "11.2.3", true }, { "<=1.1", "1.2.3", false },
+		{ "<=1.1", "0.1.0", true }, { "<=1.1", "1.1.0", true }, { "<=1.1", "1.1.1", true },
+		{ ">1.1", "4.1.0", true }, { ">1.1", "1.1.0", false }, { ">0", "0", false }, { ">0", "1", true },
+		{ ">0", "0.0.1-alpha", false }, { ">0.0", "0.0.1-alpha", false }, { ">0-0", "0.0.1-alpha", false },
+		{ ">0.0-0", "0.0.1-alpha", false }, { ">0", "0.0.0-alpha", false }, { ">0-0", "0.0.0-alpha", false },
+		{ ">0.0.0-0", "0.0.0-alpha", true }, { ">1.2.3-alpha.1", "1.2.3-alpha.2", true },
+		{ ">1.2.3-alpha.1", "1.3.3-alpha.2", true }, { ">11", "11.1.0", false }, { ">11.1", "11.1.0", false },
+		{ ">11.1", "11.1.1", false }, { ">11.1", "11.2.1", true }, { ">=11", "11.1.2", true },
+		{ ">=11.1", "11.1.2", true }, { ">=11.1", "11.0.2", false }, { ">=1.1", "4.1.0", true },
+		{ ">=1.1", "1.1.0", true }, { ">=1.1", "0.0.9", false }, { ">=0", "0.0.1-alpha", false },
+		{ ">=0.0", "0.0.1-alpha", false }, { ">=0-0", "0.0.1-alpha", true }, { ">=0.0-0", "0.0.1-alpha", true },
+		{ ">=0", "0.0.0-alpha", false }, { ">=0-0", "0.0.0-alpha", true }, { ">=0.0.0-0", "0.0.0-alpha", true },
+		{ ">=0.0.0-0", "1.2.3", true }, { ">=0.0.0-0", "3.4.5-beta.1", true }, { "<0", "0.0.0-alpha", false },
+		{ "<0-z", "0.0.0-alpha", true }, { ">=0", "0", true }, { "=0", "1", false }, { "*", "1", true },
+		{ "*", "4.5.6", true }, { "*", "1.2.3-alpha.1", false }, { "*-0", "1.2.3-alpha.1", true },
+		{ "2.*", "1", false }, { "2.*", "3.4.5", false }, { "2.*", "2.1.1", true }, { "2.1.*", "2.1.1", true },
+		{ "2.1.*", "2.2.1", false }, { "", "1", true }, { "", "4.5.6", true }, { "", "1.2.3-alpha.1", false },
+		{ "2", "1", false }, { "2", "3.4.5", false }, { "2", "2.1.1", true }, { "2.1", "2.1.1", true },
+		{ "2.1", "2.2.1", false }, { "~1.2.3", "1.2.4", true }, { "~1.2.3", "1.3.4", false },
+		{ "~1.2", "1.2.4", true }, { "~1.2", "1.3.4", false }, { "~1", "1.2.4", true }, { "~1", "2.3.4", false },
+		{ "~0.2.3", "0.2.5", true }, { "~0.2.3", "0.3.5", false }, { "~1.2.3-beta.2", "1.2.3-beta.4", true },
+		{ "~1.2.3-beta.2", "1.2.4-beta.2", true }, { "~1.2.3-beta.2", "1.3.4-beta.2", false },
+		{ "^1.2.3", "1.8.9", true }, { "^1.2.3", "2.8.9", false }, { "^1.2.3", "1.2.1", false },
+		{ "^1.1.0", "2.1.0", false }, { "^1.2.0", "2.2.1", false }, { "^1.2.0", "1.2.1-alpha.1", false },
+		{ "^1.2.0-alpha.0", "1.2.1-alpha.1", true }, { "^1.2.0-alpha.0", "1.2.1-alpha.0", true },
+		{ "^1.2.0-alpha.2", "1.2.0-alpha.1", false }, { "^1.2", "1.8.9", true }, { "^1.2", "2.8.9", false },
+		{ "^1", "1.8.9", true }, { "^1", "2.8.9", false }, { "^0.2.3", "0.2.5", true },
+		{ "^0.2.3", "0.5.6", false }, { "^0.2", "0.2.5", true }, { "^0.2", "0.5.6", false },
+		{ "^0.0.3", "0.0.3", true }, { "^0.0.3", "0.0.4", false }, { "^0.0", "0.0.3", true },
+		{ "^0.0", "0.1.4", false }, { "^0.0", "1.0.4", false }, { "^0", "0.2.3", true }, { "^0", "1.1.4", false },
+		{ "^0.2.3-beta.2", "0.2.3-beta.4", true }, { "^0.2.3-beta.2", "0.2.4-beta.2", true },
+		{ "^0.2.3-beta.2", "0.3.4-beta.2", false }, { "^0.2.3-beta.2", "0.2.3-beta.2", true },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_constraint c;
+		struct ss_semver v;
+		CU_ASSERT_EQUAL_FATAL(ss_constraint_parse(cases[i].c, &c, NULL, 0), SS_OK);
+		CU_ASSERT_EQUAL_FATAL(ss_semver_parse(cases[i].v, &v, NULL, 0), SS_OK);
+		bool got = ss_constraint_check(&c, &v, c.con.npre > 0);
+		if (got != cases[i].ok)
+			fprintf(stderr, "\nconstraint %s with %s: got %d\n", cases[i].c, cases[i].v, got);
+		CU_ASSERT_EQUAL(got, cases[i].ok);
+		ss_constraint_release(&c);
+	}
+}
+
+/* TestNewConstraint: how many alternatives and units, or an error. */
+static void test_new_constraint(void)
+{
+	static const struct {
+		const char *in;
+		size_t ors, count;
+		bool err;
+	} cases[] = {
+		{ ">= 1.1", 1, 1, false },
+		{ ">40.50.60, < 50.70", 1, 2, false },
+		{ "2.0", 1, 1, false },
+		{ "v2.3.5-20161202202307-sha.e8fc5e5", 1, 1, false },
+		{ "v1.2.3-0abc", 1, 1, false },
+		{ "v1.2.3-beta.01", 0, 0, true },
+		{ ">= bar", 0, 0, true },
+		{ "BAR >= 1.2.3", 0, 0, true },
+		{ ">= 1.2.3 < 2.0", 1, 2, false },
+		{ ">= 1.2.3 < 2.0 || => 3.0 < 4", 2, 2, false },
+		{ ">= 1.2.3, < 2.0", 1, 2, false },
+		{ ">= 1.2.3, < 2.0 || => 3.0, < 4", 2, 2, false },
+		{ "3 - 4 || => 3.0, < 4", 2, 2, false },
+		{ "12.3.4.1234", 0, 0, true },
+		{ "12.23.4.1234", 0, 0, true },
+		{ "12.3.34.1234", 0, 0, true },
+		{ "12.3.34 ~1.2.3", 1, 2, false },
+		{ "12.3.34~ 1.2.3", 0, 0, true },
+		{ "1.0.0 - 2.0.0, <=2.0.0", 1, 3, false },
+		/* FuzzNewConstraint's seeds must not crash; these parse */
+		{ "1.2.3-beta.1", 1, 1, false },
+		{ "1.2.3+foo", 1, 1, false },
+		{ "987654321.123456789.654123789", 1, 1, false },
+		{ "9.2-beta.0", 1, 1, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_constraints cs;
+		char err[200] = "";
+		int rc = ss_constraints_parse(cases[i].in, &cs, err, sizeof(err));
+		if ((rc != SS_OK) != cases[i].err)
+			fprintf(stderr, "\nNewConstraint(%s): rc %d %s\n", cases[i].in, rc, err);
+		CU_ASSERT_EQUAL(rc != SS_OK, cases[i].err);
+		if (rc != SS_OK)
+			continue;
+		CU_ASSERT_EQUAL(cs.ngroups, cases[i].ors);
+		CU_ASSERT_EQUAL(cs.groups[0].n, cases[i].count);
+		ss_constraints_release(&cs);
+	}
+	static const char *const fuzz_seeds[] = { "v1.2.3", " ", "......", "1", "2.3.4-alpha.1+bar", "lorem ipsum",
+						  "*", "!=1.2.3", "^4.5", "1.0.0 - 2", "1.2.3.4.5.6", ">= 1",
+						  "~9.8.7", "<= 12.13.14", "1.x", "2.3.x", "", "||", "1 -",
+						  "- 1", "1 - ", ">=1.0.0,", ",1", "1|2", "1 || 2 ||" };
+	for (size_t i = 0; i < sizeof(fuzz_seeds) / sizeof(fuzz_seeds[0]); i++) {
+		struct ss_constraints cs;
+		if (ss_constraints_parse(fuzz_seeds[i], &cs, NULL, 0) == SS_OK)
+			ss_constraints_release(&cs);
+	}
+	/* the error texts */
+	static const struct {
+		const char *in, *err;
+	} texts[] = {
+		{ ">>bad", "improper constraint: \">>bad\"" },
+		{ "", "improper constraint: \"\"" },
+		{ "1 || ", "improper constraint: \" \"" },
+		{ ">= 1.0 || x y\tz", "improper constraint: \" x y\\tz\"" },
+		{ "v1.2.3-beta.01", "constraint parser error" },
+		{ "1|2", "constraint parser error" },
+		{ "1.xx", "constraint parser error" },
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct ss_constraints cs;
+		char err[200] = "";
+		CU_ASSERT_EQUAL(ss_constraints_parse(texts[i].in, &cs, err, sizeof(err)), SS_EINVAL);
+		if (strcmp(err, texts[i].err) != 0)
+			fprintf(stderr, "\nNewConstraint(%s): %s\n", texts[i].in, err);
+		CU_ASSERT_STRING_EQUAL(err, texts[i].err);
+	}
+}
+
+/* TestConstraintsCheck; `inc` is the result with IncludePrerelease (TestConstraintsCheckIncludePrerelease). */
+static const struct {
+	const char *c, *v;
+	bool ok, inc;
+} constraints_check_cases[] = {
+	{ "*", "1.2.3", true, true }, { "~0.0.0", "1.2.3", true, true }, { "0.x.x", "1.2.3", false, false },
+	{ "0.0.x", "1.2.3", false, false }, { "0.0.0", "1.2.3", false, false }, { "^0.0.0", "1.2.3", false, false },
+	{ "= 2.0", "1.2.3", false, false }, { "= 2.0", "2.0.0", true, true }, { "4.1", "4.1.0", true, true },
+	{ "4.1.x", "4.1.3", true, true }, { "1.x", "1.4", true, true }, { "!=4.1", "4.1.0", false, false },
+	{ "!=4.1-alpha", "4.1.0-alpha", false, false }, { "!=4.1-alpha", "4.1.1-alpha", false, false },
+	{ "!=4.1-alpha", "4.1.0", true, true }, { "!=4.1", "5.1.0", true, true }, { "!=4.x", "5.1.0", true, true },
+	{ "!=4.x", "4.1.0", false, false }, { "!=4.1.x", "4.2.0", true, true }, { "!=4.2.x", "4.2.3", false, false },
+	{ ">1.1", "4.1.0", true, true }, { ">1.1", "1.1.0", false, false }, { "<1.1", "0.1.0", true, true },
+	{ "<1.1", "1.1.0", false, false }, { "<1.1", "1.1.1", false, false }, { "<1.x", "1.1.1", false, false },
+	{ "<1.x", "0.1.1", true, true }, { "<1.x", "2.0.0", false, false }, { "<1.1.x", "1.2.1", false, false },
+	{ "<1.1.x", "1.1.500", false, false }, { "<1.1.x", "1.0.500", true, true }, { "<1.2.x", "1.1.1", true, true },
+	{ ">=1.1", "4.1.0", true, true }, { ">=1.1", "4.1.0-beta", false, true }, { ">=1.1", "1.1.0", true, true },
+	{ ">=1.1", "0.0.9", false, false }, { "<=1.1", "0.1.0", true, true }, { "<=1.1", "0.1.0-alpha", false, true },
+	{ "<=1.1-a", "0.1.0-alpha", true, true }, { "<=1.1", "1.1.0", true, true }, { "<=1.x", "1.1.0", true, true },
+	{ "<=2.x", "3.0.0", false, false }, { "<=1.1", "1.1.1", true, true }, { "<=1.1.x", "1.2.500", false, false },
+	{ "<=4.5", "3.4.0", true, true }, { "<=4.5", "3.7.0", true, true }, { "<=4.5", "4.6.3", false, false },
+	{ ">1.1, <2", "1.1.1", false, false }, { ">1.1, <2", "1.2.1", true, true }, { ">1.1, <3", "4.3.2", false, false },
+	{ ">=1.1, <2, !=1.2.3", "1.2.3", false, false }, { ">1.1 <2", "1.1.1", false, false },
+	{ ">1.1 <2", "1.2.1", true, true }, { ">1.1    <3", "4.3.2", false, false },
+	{ ">=1.1    <2    !=1.2.3", "1.2.3", false, false }, { ">=1.1, <2, !=1.2.3 || > 3", "4.1.2", true, true },
+	{ ">=1.1, <2, !=1.2.3 || > 3", "3.1.2", false, false }, { ">=1.1, <2, !=1.2.3 || >= 3", "3.0.0", true, true },
+	{ ">=1.1, <2, !=1.2.3 || > 3", "3.0.0", false, false }, { ">=1.1, <2, !=1.2.3 || > 3", "1.2.3", false, false },
+	{ ">=1.1 <2 !=1.2.3", "1.2.3", false, false }, { ">=1.1 <2 !=1.2.3 || > 3", "4.1.2", true, true },
+	{ ">=1.1 <2 !=1.2.3 || > 3", "3.1.2", false, false }, { ">=1.1 <2 !=1.2.3 || >= 3", "3.0.0", true, true },
+	{ ">=1.1 <2 !=1.2.3 || > 3", "3.0.0", false, false }, { ">=1.1 <2 !=1.2.3 || > 3", "1.2.3", false, false },
+	{ "> 1.1, <     2", "1.1.1", false, false }, { ">   1.1, <2", "1.2.1", true, true },
+	{ ">1.1, <  3", "4.3.2", false, false }, { ">= 1.1, <     2, !=1.2.3", "1.2.3", false, false },
+	{ "> 1.1 < 2", "1.1.1", false, false }, { ">1.1 < 2", "1.2.1", true, true }, { "> 1.1    <3", "4.3.2", false, false },
+	{ ">=1.1    < 2    != 1.2.3", "1.2.3", false, false }, { ">= 1.1, <2, !=1.2.3 || > 3", "4.1.2", true, true },
+	{ ">= 1.1, <2, != 1.2.3 || > 3", "3.1.2", false, false }, { ">= 1.1, <2, != 1.2.3 || >= 3", "3.0.0", true, true },
+	{ ">= 1.1, <2, !=1.2.3 || > 3", "3.0.0", false, false }, { ">= 1.1, <2, !=1.2.3 || > 3", "1.2.3", false, false },
+	{ ">= 1.1 <2 != 1.2.3", "1.2.3", false, false }, { ">= 1.1 <2 != 1.2.3 || > 3", "4.1.2", true, true },
+	{ ">= 1.1 <2 != 1.2.3 || > 3", "3.1.2", false, false }, { ">= 1.1 <2 != 1.2.3 || >= 3", "3.0.0", true, true },
+	{ ">= 1.1 < 2 !=1.2.3 || > 3", "3.0.0", false, false }, { ">=1.1 < 2 !=1.2.3 || > 3", "1.2.3", false, false },
+	{ ">= 1.0.0  <= 2.0.0-beta", "1.0.1-beta", true, true }, { ">= 1.0.0  <= 2.0.0-beta", "1.0.1", true, true },
+	{ ">= 1.0.0  <= 2.0.0-beta", "3.0.0", false, false }, { ">= 1.0.0  <= 2.0.0-beta || > 3", "1.0.1-beta", true, true },
+	{ ">= 1.0.0  <= 2.0.0-beta || > 3", "3.0.1-beta", false, false },
+	{ ">= 1.0.0  <= 2.0.0-beta != 1.0.1 || > 3", "1.0.1-beta", true, true },
+	{ ">= 1.0.0  <= 2.0.0-beta != 1.0.1-beta || > 3", "1.0.1-beta", false, false },
+	{ ">= 1.0.0-0  <= 2.0.0", "1.0.1-beta", true, true }, { "1.1 - 2", "1.1.1", true, true },
+	{ "1.5.0 - 4.5", "3.7.0", true, true }, { "1.1-3", "4.3.2", false, false }, { "^1.1", "1.1.1", true, true },
+	{ "^1.1", "4.3.2", false, false }, { "^1.x", "1.1.1", true, true }, { "^2.x", "1.1.1", false, false },
+	{ "^1.x", "2.1.1", false, false }, { "^1.x", "1.1.1-beta1", false, true }, { "^1.1.2-alpha", "1.2.1-beta1", true, true },
+	{ "^1.2.x-alpha", "1.1.1-beta1", false, false }, { "^0.0.1", "0.0.1", true, true }, { "^0.0.1", "0.3.1", false, false },
+	{ "~*", "2.1.1", true, true }, { "~1", "2.1.1", false, false }, { "~1", "1.3.5", true, true },
+	{ "~1", "1.4", true, true }, { "~1.x", "2.1.1", false, false }, { "~1.x", "1.3.5", true, true },
+	{ "~1.x", "1.4", true, true }, { "~1.1", "1.1.1", true, true }, { "~1.1", "1.1.1-alpha", false, true },
+	{ "~1.1-alpha", "1.1.1-beta", true, true }, { "~1.1.1-beta", "1.1.1-alpha", false, false },
+	{ "~1.1.1-beta", "1.1.1", true, true }, { "~1.2.3", "1.2.5", true, true }, { "~1.2.3", "1.2.2", false, false },
+	{ "~1.2.3", "1.3.2", false, false }, { "~1.1", "1.2.3", false, false }, { "~1.3", "2.4.5", false, false },
+	{ "1.0.0 - 2.0.0 <=2.0.0", "1.5.0", true, true }, { "1.0.0 - 2.0.0, <=2.0.0", "1.5.0", true, true },
+	/* TestConstraintsCheckIncludePrerelease's own first group */
+	{ ">1.1", "4.1.0-beta", false, true }, { "<1.1", "0.1.0-alpha", false, true },
+	{ "*", "1.2.3-alpha", false, true }, { "= 2.0", "2.0.1-beta", false, true },
+};
+
+static void test_constraints_check(void)
+{
+	for (size_t i = 0; i < sizeof(constraints_check_cases) / sizeof(constraints_check_cases[0]); i++) {
+		struct ss_constraints cs;
+		struct ss_semver v;
+		char err[200] = "";
+		int rc = ss_constraints_parse(constraints_check_cases[i].c, &cs, err, sizeof(err));
+		if (rc != SS_OK)
+			fprintf(stderr, "\nNewConstraint(%s): %s\n", constraints_check_cases[i].c, err);
+		CU_ASSERT_EQUAL_FATAL(rc, SS_OK);
+		CU_ASSERT_EQUAL_FATAL(ss_semver_parse(constraints_check_cases[i].v, &v, NULL, 0), SS_OK);
+		bool got = ss_constraints_check(&cs, &v);
+		cs.include_prerelease = true;
+		bool inc = ss_constraints_check(&cs, &v);
+		if (got != constraints_check_cases[i].ok || inc != constraints_check_cases[i].inc)
+			fprintf(stderr, "\n'%s' with '%s': got %d/%d\n", constraints_check_cases[i].c,
+				constraints_check_cases[i].v, got, inc);
+		CU_ASSERT_EQUAL(got, constraints_check_cases[i].ok);
+		CU_ASSERT_EQUAL(inc, constraints_check_cases[i].inc);
+		ss_constraints_release(&cs);
+	}
+}
+
+/* TestRewriteRange */
+static void test_rewrite_range(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "2 - 3", ">= 2, <= 3 " },
+		{ "2 - 3, 2 - 3", ">= 2, <= 3 ,>= 2, <= 3 " },
+		{ "2 - 3, 4.0.0 - 5.1", ">= 2, <= 3 ,>= 4.0.0, <= 5.1 " },
+		{ "2 - 3 4.0.0 - 5.1", ">= 2, <= 3 >= 4.0.0, <= 5.1 " },
+		{ "1.0.0 - 2.0.0 <=2.0.0", ">= 1.0.0, <= 2.0.0 <=2.0.0" },
+		/* no range: the text as it was; a range needs white space on both sides of the dash */
+		{ ">=1.0.0, <2.0.0", ">=1.0.0, <2.0.0" },
+		{ "1.0.0 -2.0.0", "1.0.0 -2.0.0" },
+		{ "1.0.0-rc.1 - v2", ">= 1.0.0-rc.1, <= v2 " },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *o = ss_constraint_rewrite_range(cases[i].in);
+		CU_ASSERT_STRING_EQUAL(o, cases[i].out);
+		free(o);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "semver: Masterminds NewVersion accepts and refuses", test_semver_parse },
 	{ "semver: precedence (SemVer 2.0.0 §11, metadata ignored)", test_semver_compare },
@@ -409,6 +797,12 @@ static CU_TestInfo tests[] = {
 	{ "§3.2 versionApprovalNeeded", test_approval_needed },
 	{ "§3.2-3.4 plan and approval gate", test_plan },
 	{ "§3.7 runbook suffix and the success message", test_messages },
+	{ "semver: StrictNewVersion (TestStrictNewVersion)", test_strict_new_version },
+	{ "constraints: parseConstraint (TestParseConstraint, TestIsX)", test_parse_constraint },
+	{ "constraints: one unit (TestConstraintCheck)", test_constraint_check },
+	{ "constraints: NewConstraint (TestNewConstraint)", test_new_constraint },
+	{ "constraints: Check (TestConstraintsCheck, TestConstraintsCheckIncludePrerelease)", test_constraints_check },
+	{ "constraints: rewriteRange (TestRewriteRange)", test_rewrite_range },
 	CU_TEST_INFO_NULL,
 };
 

@@ -321,7 +321,7 @@ static void test_parse_errors(void)
 			   "      models: {jobz: {capacity: 3}}\n",
 			   "s.yaml:16:16: error: unknown field \"spec.variants[0].models.jobz\"\n"
 			   "s.yaml:16:16: note: did you mean \"jobs\"?\n"
-			   "s.yaml:16:16: note: accepted fields: jobs, policies, git, stagesets");
+			   "s.yaml:16:16: note: accepted fields: jobs, policies, git, stagesets, sources");
 	expect_parse_error("  variants:\n"
 			   "    - name: x\n"
 			   "      models: {jobs: {capacity: 0}}\n",

@@ -1,0 +1,101 @@
+/*
+ * The small helpers of the StageSet pass's world: the events list, error
+ * setting and Go duration text.  See engine/stageset_env.h.
+ */
+#include "engine/stageset_env.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+void ssc_events_add(struct ssc_events *ev, int64_t at_ms, bool warning, const char *reason,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	if (ev->n == ev->cap) {
+		ev->cap = ev->cap ? ev->cap * 2 : 8;
+		ev->items = xreallocarray(ev->items, ev->cap, sizeof(*ev->items));
+	}
+	struct ssc_event *e = &ev->items[ev->n];
+	memset(e, 0, sizeof(*e));
+	e->at_ms = at_ms;
+	e->warning = warning;
+	e->reason = xstrdup(reason);
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	e->note = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
+	e->note[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(e->note, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+	va_end(ap);
+	ev->n++;
+}
+
+void ssc_events_release(struct ssc_events *ev)
+{
+	if (!ev)
+		return;
+	for (size_t i = 0; i < ev->n; i++) {
+		free(ev->items[i].reason);
+		free(ev->items[i].note);
+	}
+	free(ev->items);
+	memset(ev, 0, sizeof(*ev));
+}
+
+void ssc_err_set(struct ssc_err *e, enum ssc_errc code, const char *fmt, ...)
+{
+	va_list ap;
+	e->code = code;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Go's Duration.String(): "0s" for zero; under a second in the largest of
+ * ms/µs/ns that keeps a whole part (here only ms); otherwise h, m and s with
+ * the seconds' fraction trimmed of trailing zeros.
+ */
+const char *ssc_format_duration(int64_t ms, char *buf, size_t len)
+{
+	char tmp[48];
+	size_t n = 0;
+	uint64_t u;
+	bool neg = ms < 0;
+
+	if (ms == 0) {
+		snprintf(buf, len, "0s");
+		return buf;
+	}
+	u = neg ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
+	if (u < 1000) {
+		snprintf(buf, len, "%s%" PRIu64 "ms", neg ? "-" : "", u);
+		return buf;
+	}
+	uint64_t secs = u / 1000, frac = u % 1000;
+	uint64_t h = secs / 3600, m = secs / 60 % 60, s = secs % 60;
+	if (neg)
+		tmp[n++] = '-';
+	if (h)
+		n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%" PRIu64 "h", h);
+	if (h || m)
+		n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%" PRIu64 "m", m);
+	n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%" PRIu64, s);
+	if (frac) {
+		char f[8];
+		snprintf(f, sizeof(f), ".%03" PRIu64, frac);
+		size_t fl = strlen(f);
+		while (f[fl - 1] == '0')
+			f[--fl] = '\0';
+		n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%s", f);
+	}
+	snprintf(tmp + n, sizeof(tmp) - n, "s");
+	snprintf(buf, len, "%s", tmp);
+	return buf;
+}

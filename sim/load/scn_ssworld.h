@@ -1,0 +1,301 @@
+#ifndef MAGOS_SIM_SCN_SSWORLD_H
+#define MAGOS_SIM_SCN_SSWORLD_H
+
+/*
+ * What a scenario says about the world of the StageSet controller: what lies
+ * outside the controller and answers it (sim/models/stageset_world.h turns
+ * these settings into answers).  Plain data, filled by the loader from
+ *
+ *   spec.models.stagesets   how a stage's apply, readiness, ready-check
+ *                           expressions, actions and restores go, and when
+ *                           the running workload regresses (top level, then
+ *                           rules by label selector over the StageSets and
+ *                           an optional stage name, first match field by
+ *                           field); the completionAnchor witnesses;
+ *   spec.models.sources     the Flux sources the StageSets' sourceRefs name
+ *                           that the inputs do not hold;
+ *   spec.models.pods        the pods and Warning events the restart and
+ *                           event gates list, and the list errors.
+ *
+ * scenarios/README.md ("StageSet world") documents every key.  Times are ms
+ * since scenario start; durations are distributions in ms (sim/load/dist.h).
+ * Every pointer is owned by the struct that holds it unless said otherwise;
+ * scn_sw_config_release() frees everything.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/labels.h"
+#include "engine/objects.h"
+#include "engine/stageset_env.h"
+#include "engine/value.h"
+#include "sim/load/dist.h"
+
+/* Defaults of the StageSet world; scenarios/README.md documents them. */
+#define SCN_SW_DEFAULT_APPLY_MS 1000          /* a stage's fetch → record inventory: constant 1s */
+#define SCN_SW_DEFAULT_READY_MS 120000        /* apply of a new revision → objects Current: 2m */
+#define SCN_SW_DEFAULT_EXPRS_MS 0             /* objects Current → ready-check expressions hold */
+#define SCN_SW_DEFAULT_ACTION_MS 1000         /* one attempt of an action: constant 1s */
+#define SCN_SW_DEFAULT_RESTORE_MS 1000        /* a rollback's re-apply of one stage: 1s */
+#define SCN_SW_DEFAULT_FETCH_MS 100           /* an artifact fetch (version file, ladder): 100ms */
+#define SCN_SW_DEFAULT_REGRESSION_MS 600000   /* a drawn regression lasts 10m */
+#define SCN_SW_DEFAULT_REGRESSION_AFTER_MS 0  /* ready → regression onset: 0s */
+#define SCN_SW_DEFAULT_INITIAL_VERSION "1.0.0" /* a modelled source's offer before any publish */
+
+/* A time window [from_ms, until_ms), ms since scenario start; from_ms < until_ms. */
+struct scn_sw_window {
+	int64_t from_ms;
+	int64_t until_ms; /* INT64_MAX: open-ended */
+};
+
+/* A list of windows, sorted by from_ms (they may overlap). */
+struct scn_sw_windows {
+	struct scn_sw_window *items;
+	size_t n;
+};
+
+/*
+ * The operation of a stage apply that fails (spec S-10), in the order a
+ * pass runs them; scn_sw_op_text() gives upstream's op text.
+ */
+enum scn_sw_op {
+	SCN_SW_OP_FETCH,              /* "fetch artifact" */
+	SCN_SW_OP_DECRYPT,            /* "decrypt" */
+	SCN_SW_OP_POST_BUILD,         /* "resolve postBuild variables" */
+	SCN_SW_OP_BUILD,              /* "build" */
+	SCN_SW_OP_IMAGE_VERIFICATION, /* "image verification" */
+	SCN_SW_OP_CONFLICT_POLICY,    /* "conflict policy" */
+	SCN_SW_OP_APPLY,              /* "apply" */
+	SCN_SW_OP_RECORD_INVENTORY,   /* "record inventory" */
+	SCN_SW_NOPS
+};
+
+/*
+ * How a modelled call fails.  @cls is the error class the controller sees:
+ * SSC_ERR (plain, retried), SSC_ERR_TERMINAL_FETCH (an apply's fetch only:
+ * digest, size, address), SSC_ERR_FORBIDDEN (RBAC), SSC_ERR_NO_RETRY (an
+ * action: HTTP 4xx, forbidden host).  A call fails when its time lies in
+ * @during (or @during is empty) and a uniform draw is below @probability.
+ */
+struct scn_sw_failure {
+	double probability;          /* ratio 0..1 per call */
+	struct scn_sw_windows during;/* empty: at any time */
+	enum scn_sw_op op;           /* an apply's failing op (apply failures only) */
+	enum ssc_errc cls;
+	char *message;               /* NULL: the default text of the call */
+};
+
+/* A stage's apply (fetch → decrypt → postBuild → build → image gate → conflicts → apply → record). */
+struct scn_sw_apply {
+	bool has_duration;
+	struct dist duration;        /* ms per apply */
+	bool has_failure;
+	struct scn_sw_failure failure;
+};
+
+/*
+ * How a stage's objects (or its ready-check expressions) become ready after
+ * the apply of a new revision: Current after @delay, unless a draw makes them
+ * Failed (after the same delay) or never ready.
+ */
+struct scn_sw_readiness {
+	bool has_delay;
+	struct dist delay;           /* ms after the first apply of the revision */
+	bool has_failed;
+	double failed_probability;   /* ratio 0..1 per revision */
+	bool has_never;
+	double never_probability;    /* ratio 0..1 per revision: still progressing forever */
+};
+
+/* What a fault window does to a stage's objects. */
+enum scn_sw_effect {
+	SCN_SW_EFFECT_FAILED,    /* kstatus Failed: the verify fails fast */
+	SCN_SW_EFFECT_NOT_READY, /* kstatus InProgress: the verify runs into its timeout */
+};
+
+/* Regressions drawn after a revision becomes ready (fault windows of the running workload). */
+struct scn_sw_regression {
+	bool has_probability;
+	double probability;          /* ratio 0..1 per ready revision */
+	bool has_after;
+	struct dist after;           /* ms from ready to the onset */
+	bool has_duration;
+	struct dist duration;        /* ms the fault lasts */
+	bool has_versions;
+	char **versions;             /* exact version texts that may regress; unset: every version */
+	size_t nversions;
+	bool has_effect;
+	enum scn_sw_effect effect;
+};
+
+/* One entry of an `actions` list: the first entry that matches an action decides. */
+struct scn_sw_action {
+	char *name;                  /* NULL: any action */
+	char *stage;                 /* NULL: any stage (onRollback actions have none) */
+	char *phase;                 /* NULL: any; pre, post, onFailure, onRollback, migration */
+	bool has_duration;
+	struct dist duration;        /* ms per attempt */
+	bool has_failure;
+	struct scn_sw_failure failure;
+};
+
+/* What a rollback's restore of one stage finds (env restore_stage). */
+enum scn_sw_restore_outcome {
+	SCN_SW_RESTORED,             /* the previous revision is re-applied */
+	SCN_SW_PREVIOUS_UNAVAILABLE, /* terminal PreviousRevisionUnavailable: no longer fetchable */
+	SCN_SW_IMAGE_UNVERIFIED,     /* terminal ImageUnverified */
+	SCN_SW_APPLY_FAILED,         /* the re-apply itself fails */
+	SCN_SW_TRANSIENT,            /* a transient error (store outage): back-off */
+};
+
+struct scn_sw_restore {
+	bool has_duration;
+	struct dist duration;        /* ms */
+	bool has_outcome;
+	enum scn_sw_restore_outcome outcome;
+	char *message;               /* NULL: the default text */
+};
+
+/*
+ * What the top level or a rule says.  In a rule a field may be unset (has_*
+ * false): the next matching rule, then the top level decides.  At the top
+ * level every has_* is true (defaults filled in); has_actions there means an
+ * `actions` list was given (the default action is SCN_SW_DEFAULT_ACTION_MS,
+ * success).
+ */
+struct scn_sw_behaviour {
+	struct scn_sw_apply apply;
+	struct scn_sw_readiness readiness;
+	struct scn_sw_readiness exprs;      /* readyChecks.exprs (CEL), not evaluated: modelled */
+	struct scn_sw_regression regression;
+	bool has_actions;
+	struct scn_sw_action *actions;
+	size_t nactions;
+	struct scn_sw_restore restore;
+};
+
+/* One entry of spec.models.stagesets.rules. */
+struct scn_sw_rule {
+	struct lbl_selector selector; /* over the StageSet's labels */
+	char *selector_text;          /* lbl_selector_string() */
+	char *stage;                  /* NULL: every stage; else only this stage's calls */
+	struct scn_sw_behaviour b;
+	const char *file;             /* borrowed from scenario.files */
+	struct val_mark mark;
+};
+
+/*
+ * A completionAnchor witness: exists from the start with a uid derived from
+ * its identity, is gone from @gone_ms on, and exists again with another uid
+ * from @recreated_ms on; unreadable (Forbidden) during @unreadable.
+ * Witnesses the scenario does not list exist throughout.
+ */
+struct scn_sw_anchor {
+	char *api_version;            /* NULL: any */
+	char *kind, *name;
+	char *ns;                     /* NULL: any namespace */
+	int64_t gone_ms;              /* INT64_MAX: never */
+	int64_t recreated_ms;         /* INT64_MAX: never; > gone_ms */
+	struct scn_sw_windows unreadable;
+};
+
+/*
+ * One entry of spec.models.sources: the modelled sources it matches (kind,
+ * namespace and name; NULL matches any).  Fields may be unset: the first
+ * entry that matches and sets a field decides, else the default.
+ */
+struct scn_sw_source {
+	char *kind, *ns, *name;
+	char *initial_version;        /* NULL: unset */
+	bool has_fetch_duration;
+	struct dist fetch_duration;   /* ms per fetch of the artifact */
+	/* Windows: NULL items and has_* false when unset. */
+	bool has_missing, has_not_ready, has_forbidden, has_fetch_errors, has_version_missing,
+		has_version_empty;
+	struct scn_sw_windows missing;         /* the object is absent (NotFound) */
+	struct scn_sw_windows not_ready;       /* Ready False */
+	struct scn_sw_windows forbidden;       /* reads are Forbidden */
+	struct scn_sw_windows fetch_errors;    /* fetching the artifact fails (transient) */
+	struct scn_sw_windows version_missing; /* the version file / label is absent */
+	struct scn_sw_windows version_empty;   /* ... present and empty */
+	bool has_files;
+	char **paths, **texts;        /* files of the artifact, sorted by path */
+	size_t nfiles;
+	const char *file;             /* borrowed */
+	struct val_mark mark;
+};
+
+/* A restart count from at_ms on. */
+struct scn_sw_restarts {
+	int64_t at_ms;
+	int32_t total;                /* restartCount summed over the group's containers, >= 0 */
+};
+
+/* A Warning event on the group's pods, present during [at_ms, until_ms). */
+struct scn_sw_warning {
+	int64_t at_ms, until_ms;
+	char *reason;
+	int32_t count;                /* the event's count, >= 1 */
+};
+
+/* A group of pods (spec.models.pods[]): what the restart and event gates list. */
+struct scn_sw_pods {
+	char *ns;                     /* NULL: in every namespace */
+	struct obj_strmap labels;     /* the pods' labels */
+	struct scn_sw_restarts *restarts; /* sorted by at_ms; before the first: 0 */
+	size_t nrestarts;
+	struct scn_sw_warning *warnings;  /* in file order */
+	size_t nwarnings;
+};
+
+/* A list error (spec.models.podListErrors[]). */
+struct scn_sw_list_error {
+	char *ns;                     /* NULL: every namespace */
+	bool pods, events;            /* which lists fail */
+	struct scn_sw_window window;
+	enum ssc_errc cls;            /* SSC_ERR (transient) or SSC_ERR_FORBIDDEN */
+	char *message;                /* NULL: the API server's text */
+};
+
+/* The StageSet world with every default filled in. */
+struct scn_sw_config {
+	struct scn_sw_behaviour top;  /* has_* all true but has_actions, regression.has_versions */
+	struct scn_sw_rule *rules;    /* first match wins, field by field */
+	size_t nrules;
+	struct scn_sw_anchor *anchors;
+	size_t nanchors;
+	struct scn_sw_source *sources;
+	size_t nsources;
+	struct scn_sw_pods *pods;
+	size_t npods;
+	struct scn_sw_list_error *list_errors;
+	size_t nlist_errors;
+};
+
+/* scn_sw_config_init() - the defaults above, nothing else.  Cannot fail. */
+void scn_sw_config_init(struct scn_sw_config *c);
+
+/* scn_sw_config_release() - frees what @c owns (not @c); accepts NULL. */
+void scn_sw_config_release(struct scn_sw_config *c);
+
+/* scn_sw_behaviour_release() - frees what @b owns; @b is then unset (all has_* false). */
+void scn_sw_behaviour_release(struct scn_sw_behaviour *b);
+
+/* scn_sw_windows_release() - frees @w's items; @w is then empty.  Accepts NULL. */
+void scn_sw_windows_release(struct scn_sw_windows *w);
+
+/* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
+bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);
+
+/*
+ * scn_sw_op_text() - upstream's op text of @op ("fetch artifact", ...), or
+ * NULL for SCN_SW_NOPS.
+ */
+const char *scn_sw_op_text(enum scn_sw_op op);
+
+/* scn_sw_op_key() - the scenario key of @op ("fetch", "postBuild", ...), or NULL. */
+const char *scn_sw_op_key(enum scn_sw_op op);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * engine/stageset_rollback: snapshotStages, attemptRollback's walk of the
+ * snapshot over scripted restores (rollback_test.go
+ * TestReconcile_RollbackOnFailure_RestoresPreviousRevision and
+ * _FirstRunHasNothingToRestore, at the decision level), and
+ * rollbackStageToSnapshot's decision with the upstream texts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/stageset_rollback.h"
+#include "engine/xalloc.h"
+#include "sim/base/diag.h"
+#include "sim/load/yamlload.h"
+#include "tests/unit/cu_main.h"
+
+#define T0 1784462400000LL
+
+struct world {
+	int answer[4];       /* per call: 0, 1, 2, -1 */
+	size_t calls;
+	size_t pos[4];
+	const char *stages[4];
+};
+
+static int w_restore(void *ctx, size_t stage, const struct sst_artifact_ref *ref, int64_t at_ms,
+		     int64_t *duration_ms, char *reason, size_t reasonlen, char *msg, size_t msglen,
+		     struct ssc_err *err)
+{
+	struct world *w = ctx;
+	size_t i = w->calls++;
+	w->pos[i] = stage;
+	w->stages[i] = ref->stage;
+	*duration_ms = 1000;
+	switch (w->answer[i]) {
+	case 1:
+		snprintf(reason, reasonlen, "PreviousRevisionUnavailable");
+		snprintf(msg, msglen, "cannot roll back: revision %s for stage \"%s\" is no longer fetchable (404)",
+			 ref->revision, ref->stage);
+		return 1;
+	case 2:
+		ssc_err_set(err, SSC_ERR, "conflict on Deployment/web");
+		return 2;
+	case -1:
+		ssc_err_set(err, SSC_ERR, "rollback store get stage \"%s\": timeout", ref->stage);
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+static struct val *tree;
+static struct sst_spec spec;
+
+static void load(const char *text)
+{
+	struct yl_stream s;
+	struct diag d;
+	char err[256];
+	diag_init(&d);
+	CU_ASSERT_FATAL(yl_load_string("t", text, strlen(text), &s, &d) == 0);
+	tree = val_copy(s.docs[0].root);
+	yl_stream_release(&s);
+	diag_release(&d);
+	CU_ASSERT_FATAL(sst_spec_parse(tree, &spec, err, sizeof(err)) == 0);
+}
+
+static void unload(void)
+{
+	sst_spec_release(&spec);
+	val_free(tree);
+}
+
+static struct ssc_env env_of(struct world *w)
+{
+	struct ssc_env e;
+	memset(&e, 0, sizeof(e));
+	e.ctx = w;
+	e.restore_stage = w_restore;
+	return e;
+}
+
+static const char *three = "stages: [{name: a, sourceRef: {name: s}}, {name: b, sourceRef: {name: s}}, {name: c, sourceRef: {name: s}}]";
+
+static void snapshot(struct sst_status *st)
+{
+	struct ssc_resolved ra[3];
+	const char *subs[3] = { "", "d1", NULL };
+	memset(ra, 0, sizeof(ra));
+	for (int i = 0; i < 3; i++) {
+		ra[i].url = "http://src/a.tgz";
+		ra[i].digest = "sha256:1";
+		ra[i].revision = i == 1 ? "rev-b" : "rev-x";
+	}
+	rb_snapshot_stages(&spec, ra, subs, st);
+}
+
+static void test_snapshot_stages(void)
+{
+	struct sst_status st;
+	load(three);
+	sst_status_init(&st);
+	snapshot(&st);
+	snapshot(&st); /* replaces, not appends */
+	CU_ASSERT_EQUAL_FATAL(st.nlast_applied_snapshot, 3);
+	CU_ASSERT_STRING_EQUAL(st.last_applied_snapshot[1].stage, "b");
+	CU_ASSERT_STRING_EQUAL(st.last_applied_snapshot[1].revision, "rev-b");
+	CU_ASSERT_STRING_EQUAL(st.last_applied_snapshot[1].substitution_digest, "d1");
+	CU_ASSERT_STRING_EQUAL(st.last_applied_snapshot[2].substitution_digest, "");
+	sst_status_release(&st);
+	unload();
+}
+
+static void test_rollback_restores_in_snapshot_order(void)
+{
+	struct world w = { { 0 }, 0, { 0 }, { 0 } };
+	struct ssc_env env = env_of(&w);
+	struct ssc_clock clk = { T0, T0 };
+	struct sst_status st;
+	struct ssc_err err;
+	char reason[64], msg[512];
+
+	load(three);
+	sst_status_init(&st);
+	snapshot(&st);
+	unload();
+	/* The spec now has c, a (b dropped): snapshot order a, b, c; b skipped; positions from the spec. */
+	load("stages: [{name: c, sourceRef: {name: s}}, {name: a, sourceRef: {name: s}}]");
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+			RB_RESTORED);
+	CU_ASSERT_EQUAL(w.calls, 2);
+	CU_ASSERT_STRING_EQUAL(w.stages[0], "a");
+	CU_ASSERT_EQUAL(w.pos[0], 1);
+	CU_ASSERT_STRING_EQUAL(w.stages[1], "c");
+	CU_ASSERT_EQUAL(w.pos[1], 0);
+	CU_ASSERT_STRING_EQUAL(reason, "");
+	CU_ASSERT_EQUAL(clk.now_ms, T0 + 2000);
+	sst_status_release(&st);
+	unload();
+}
+
+static void test_rollback_first_run_has_nothing_to_restore(void)
+{
+	struct world w = { { 0 }, 0, { 0 }, { 0 } };
+	struct ssc_env env = env_of(&w);
+	struct ssc_clock clk = { T0, T0 };
+	struct sst_status st;
+	struct ssc_err err;
+	char reason[64], msg[512];
+	load(three);
+	sst_status_init(&st);
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+			RB_RESTORED);
+	CU_ASSERT_EQUAL(w.calls, 0);
+	sst_status_release(&st);
+	unload();
+}
+
+static void test_rollback_terminal_and_transient(void)
+{
+	struct ssc_clock clk = { T0, T0 };
+	struct sst_status st;
+	struct ssc_err err;
+	char reason[64], msg[512];
+	load(three);
+	sst_status_init(&st);
+	snapshot(&st);
+
+	struct world w1 = { { 0, 1, 0, 0 }, 0, { 0 }, { 0 } };
+	struct ssc_env env = env_of(&w1);
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+			RB_TERMINAL);
+	CU_ASSERT_EQUAL(w1.calls, 2); /* stops at the first terminal stage */
+	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
+	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back: revision rev-b for stage \"b\" is no longer fetchable (404)");
+
+	struct world w2 = { { 2, 0, 0, 0 }, 0, { 0 }, { 0 } };
+	env = env_of(&w2);
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+			RB_TERMINAL);
+	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
+	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back stage \"a\": re-applying the previous revision failed (conflict on Deployment/web)");
+	CU_ASSERT_EQUAL(err.code, SSC_OK);
+
+	struct world w3 = { { 0, 0, -1, 0 }, 0, { 0 }, { 0 } };
+	env = env_of(&w3);
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+			RB_TRANSIENT);
+	CU_ASSERT_STRING_EQUAL(err.msg, "rollback store get stage \"c\": timeout");
+	sst_status_release(&st);
+	unload();
+}
+
+static void test_rollback_stage_to_snapshot(void)
+{
+	struct ssc_clock clk = { T0, T0 };
+	struct sst_status st;
+	struct ssc_err err;
+	char rev[64], why[512];
+	bool ok;
+	load(three);
+	sst_status_init(&st);
+
+	/* No snapshot entry: not reverted, the upstream why. */
+	struct world w0 = { { 0 }, 0, { 0 }, { 0 } };
+	struct ssc_env env = env_of(&w0);
+	CU_ASSERT_EQUAL(rb_rollback_stage_to_snapshot(&env, &clk, &st, "b", 1, rev, sizeof(rev), &ok, why, sizeof(why), &err), 0);
+	CU_ASSERT(!ok);
+	CU_ASSERT_STRING_EQUAL(why, "no last-good revision is available to roll back to (enable spec.rollbackOnFailure)");
+	CU_ASSERT_EQUAL(w0.calls, 0);
+
+	snapshot(&st);
+	CU_ASSERT_EQUAL(rb_rollback_stage_to_snapshot(&env, &clk, &st, "b", 1, rev, sizeof(rev), &ok, why, sizeof(why), &err), 0);
+	CU_ASSERT(ok);
+	CU_ASSERT_STRING_EQUAL(rev, "rev-b");
+	CU_ASSERT_EQUAL(w0.pos[0], 1);
+
+	struct world w1 = { { 1 }, 0, { 0 }, { 0 } };
+	env = env_of(&w1);
+	CU_ASSERT_EQUAL(rb_rollback_stage_to_snapshot(&env, &clk, &st, "b", 1, rev, sizeof(rev), &ok, why, sizeof(why), &err), 0);
+	CU_ASSERT(!ok);
+	CU_ASSERT_STRING_EQUAL(why, "cannot roll back: revision rev-b for stage \"b\" is no longer fetchable (404)");
+
+	/* A failed re-apply is transient here (upstream returns it as the error). */
+	struct world w2 = { { 2 }, 0, { 0 }, { 0 } };
+	env = env_of(&w2);
+	CU_ASSERT_EQUAL(rb_rollback_stage_to_snapshot(&env, &clk, &st, "b", 1, rev, sizeof(rev), &ok, why, sizeof(why), &err), -1);
+	CU_ASSERT(!ok);
+	CU_ASSERT_STRING_EQUAL(err.msg, "conflict on Deployment/web");
+	CU_ASSERT_STRING_EQUAL(why, "");
+	sst_status_release(&st);
+	unload();
+}
+
+void register_tests(void)
+{
+	static CU_TestInfo tests[] = {
+		{ "snapshotStages", test_snapshot_stages },
+		{ "attemptRollback: restores previous revisions in snapshot order", test_rollback_restores_in_snapshot_order },
+		{ "attemptRollback: first run has nothing to restore", test_rollback_first_run_has_nothing_to_restore },
+		{ "attemptRollback: terminal and transient", test_rollback_terminal_and_transient },
+		{ "rollbackStageToSnapshot", test_rollback_stage_to_snapshot },
+		CU_TEST_INFO_NULL,
+	};
+	CU_ADD_SUITE("stageset_rollback", tests);
+}
