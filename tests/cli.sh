@@ -32,6 +32,15 @@ expect_rc "run of a folder of scenarios is invalid input" 3 "$SIM" run scenarios
 contains "... and says how to run a folder of scenarios" "$tmp/err" "run one file at a time, or checked together with \`magos-sim check FOLDER\`"
 expect_rc "a horizon beyond Go's range is a usage error" 2 "$SIM" run --horizon 99999999999h scenarios/checkout/
 contains "... that names the maximum" "$tmp/err" "invalid horizon '99999999999h': out of range, the maximum is 2562047h47m16.854775807s"
+# An output that is also an input is refused before anything is read or written.
+mkdir -p "$tmp/inout"
+cp scenarios/checkout/*.yaml "$tmp/inout/"
+cp "$tmp/inout/project.yaml" "$tmp/inout.keep"
+expect_rc "--json naming an input file is a usage error" 2 "$SIM" run -q --json "$tmp/inout/project.yaml" "$tmp/inout/"*.yaml
+contains "... that says the output is an input" "$tmp/err" "is also an input"
+expect_rc "--json naming a file of an input folder is a usage error" 2 "$SIM" run -q --json "$tmp/inout/project.yaml" "$tmp/inout"
+expect_rc "check --junit naming an input is a usage error" 2 "$SIM" check --junit "$tmp/inout/project.yaml" "$tmp/inout"
+if cmp -s "$tmp/inout/project.yaml" "$tmp/inout.keep"; then ok "... and the input is intact"; else bad "... and the input is intact"; fi
 expect_rc "no command is a usage error" 2 "$SIM"
 expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
 # "did you mean": the closest command or option, and nothing when none is close.

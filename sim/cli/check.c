@@ -478,7 +478,7 @@ int cmd_check(int argc, char **argv)
 		const char *const outs[] = { junit, summary };
 		const char *const whats[] = { "JUnit report", "summary" };
 
-		if ((rc = cmd_check_outputs("check", outs, whats, 2)) != CLI_OK)
+		if ((rc = cmd_check_outputs("check", outs, whats, 2, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			return rc;
 	}
 	if (!cfg.jobs)

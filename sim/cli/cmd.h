@@ -139,11 +139,17 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 /*
  * cmd_check_outputs() - of_check() of each of the @n @paths (NULL entries
  * skipped); @what names each for the message (NULL: none), as for
- * cmd_write_file().  Returns: CLI_OK, or CLI_IO after printing
- * "magos-sim CMD: cannot write [WHAT ]'PATH': REASON".
+ * cmd_write_file().  An output that is one of the @ninputs @inputs (the
+ * command's file arguments), or a file directly inside one of them that is a
+ * directory, is refused first: the same file by device and inode, so
+ * `run --json x.yaml x.yaml` or `check --junit` naming one of the globbed scenarios cannot replace an
+ * input with a report.  Files a Scenario includes are not checked.
+ * Returns: CLI_OK; CLI_USAGE after printing "magos-sim CMD: [WHAT ]'PATH'
+ * is also an input: ..."; or CLI_IO after printing "magos-sim CMD: cannot
+ * write [WHAT ]'PATH': REASON".
  */
 int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
-		      size_t n);
+		      size_t n, char *const *inputs, size_t ninputs);
 
 /*
  * cmd_write_file() - writes @write(f, @arg)'s output to a temporary beside

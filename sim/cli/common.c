@@ -3,9 +3,11 @@
  * report of one run, and output files written atomically (with the writers
  * run and merge both use).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/cli/cmd.h"
 #include "engine/xalloc.h"
@@ -315,9 +317,47 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 static struct outset outputs;
 
-int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
-		      size_t n)
+/* Whether @st (an existing output) is the input @in, or a file directly in it if a directory. */
+static bool is_input(const struct stat *st, const char *in)
 {
+	struct stat ist, est;
+	struct dirent *e;
+	bool same = false;
+	DIR *d;
+
+	if (!strcmp(in, "-") || stat(in, &ist) != 0)
+		return false;
+	if (!S_ISDIR(ist.st_mode))
+		return ist.st_dev == st->st_dev && ist.st_ino == st->st_ino;
+	if (ist.st_dev != st->st_dev || !(d = opendir(in)))
+		return false;
+	while (!same && (e = readdir(d)))
+		same = e->d_ino == st->st_ino && fstatat(dirfd(d), e->d_name, &est, 0) == 0 &&
+		       est.st_dev == st->st_dev && est.st_ino == st->st_ino;
+	closedir(d);
+	return same;
+}
+
+int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
+		      size_t n, char *const *inputs, size_t ninputs)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *w = what ? what[i] : NULL;
+		struct stat st;
+
+		if (!paths[i] || !strcmp(paths[i], "-") || stat(paths[i], &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		for (size_t j = 0; j < ninputs; j++) {
+			if (!is_input(&st, inputs[j]))
+				continue;
+			fprintf(stderr,
+				"%s %s: %s%s'%s' is also an input (%s): writing it would replace what "
+				"was read; give the output another name\n",
+				cmd_prog, cmd, w ? w : "", w ? " " : "", paths[i], inputs[j]);
+			return CLI_USAGE;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		const char *w = what ? what[i] : NULL;
 

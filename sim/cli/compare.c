@@ -337,7 +337,8 @@ int cmd_compare(int argc, char **argv)
 		/* Before any trial: an output that cannot be written fails now, not after the work. */
 		const char *const outs[] = { o.json, out.markdown, compare_html };
 
-		if ((rc = cmd_check_outputs("compare", outs, NULL, 3)) != CLI_OK)
+		if ((rc = cmd_check_outputs("compare", outs, NULL, 3, argv + optind,
+					     optind < argc ? (size_t)(argc - optind) : 0)) != CLI_OK)
 			goto out_free_limits;
 	}
 	if (!jobs)

@@ -452,7 +452,7 @@ int cmd_merge(int argc, char **argv)
 		/* Before reading anything: an output that cannot be written fails now. */
 		const char *const outs[] = { o.json, csv, markdown };
 
-		if ((rc = cmd_check_outputs("merge", outs, NULL, 3)) != CLI_OK)
+		if ((rc = cmd_check_outputs("merge", outs, NULL, 3, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			goto out_free_limits;
 	}
 	nparts = (size_t)(argc - optind);

@@ -704,7 +704,7 @@ int cmd_run(int argc, char **argv)
 		/* Before any simulation: an output that cannot be written fails now, not after it. */
 		const char *const outs[] = { o.json, csv, html, trace, mermaid, events };
 
-		if ((rc = cmd_check_outputs("run", outs, NULL, 6)) != CLI_OK) {
+		if ((rc = cmd_check_outputs("run", outs, NULL, 6, argv + optind, (size_t)(argc - optind))) != CLI_OK) {
 			sweep_release(&cli_sweep);
 			return rc;
 		}

@@ -45,6 +45,15 @@ void scn_init(struct scenario *s)
 	scnp_models_init(&s->models);
 }
 
+uint64_t scn_event_budget(const struct scenario *s)
+{
+	uint64_t b = SCN_EVENTS_PER_OBJECT * (uint64_t)s->nobjs;
+
+	if (s->event_budget)
+		return s->event_budget;
+	return b > SCN_MIN_EVENT_BUDGET ? b : SCN_MIN_EVENT_BUDGET;
+}
+
 void scn_release(struct scenario *s)
 {
 	if (!s)

@@ -538,6 +538,13 @@ int scn_models_parse(const struct val *v, const char *file, const char *path,
 /* scn_models_release() - frees what @m owns (not @m); accepts NULL. */
 void scn_models_release(struct scn_models *m);
 
+/*
+ * scn_event_budget() - the events one run of @s may take: its
+ * spec.limits.eventBudget, or without one max(SCN_MIN_EVENT_BUDGET,
+ * SCN_EVENTS_PER_OBJECT × the objects of @s).  Never 0.
+ */
+uint64_t scn_event_budget(const struct scenario *s);
+
 /* scn_release() - frees everything @s owns (not @s); accepts NULL. */
 void scn_release(struct scenario *s);
 

@@ -1032,12 +1032,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		des_at(r->world, o->probe_ms[i], INT32_MAX - 1, fire_probe, &pctx,
 		       (void *)(uintptr_t)i);
 
-	lim.max_events = s->event_budget;
-	if (!lim.max_events) {
-		lim.max_events = SCN_EVENTS_PER_OBJECT * (uint64_t)s->nobjs;
-		if (lim.max_events < SCN_MIN_EVENT_BUDGET)
-			lim.max_events = SCN_MIN_EVENT_BUDGET;
-	}
+	lim.max_events = scn_event_budget(s);
 	lim.max_events_per_ms = s->events_per_instant;
 	if (o) {
 		lim.tick = o->tick;

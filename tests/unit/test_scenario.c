@@ -51,7 +51,12 @@ static void test_bare_manifests_defaults(void)
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
 	CU_ASSERT_EQUAL(s.api_latency_ms, 0);
 	CU_ASSERT_EQUAL(s.reconcile_ms, 0);
-	CU_ASSERT_EQUAL(s.event_budget, 1000000);
+	CU_ASSERT_EQUAL(s.event_budget, 0);
+	CU_ASSERT_EQUAL(scn_event_budget(&s), 1000000);
+	/* Without spec.limits.eventBudget the budget grows by 500 events an object. */
+	s.nobjs += 4000;
+	CU_ASSERT_EQUAL(scn_event_budget(&s), 500 * (uint64_t)s.nobjs);
+	s.nobjs -= 4000;
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	CU_ASSERT_EQUAL(s.nevents, 0);
 	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
@@ -114,7 +119,8 @@ static void test_scenario_fields(void)
 	CU_ASSERT_EQUAL(s.seed, 1);
 	CU_ASSERT_EQUAL(s.horizon_ms, 86400000);
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
-	CU_ASSERT_EQUAL(s.event_budget, 1000000);
+	CU_ASSERT_EQUAL(s.event_budget, 0);
+	CU_ASSERT_EQUAL(scn_event_budget(&s), 1000000);
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	free(text);
 	scn_release(&s);
