@@ -245,11 +245,12 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 done = [e["t_ms"] for e in d["timeline"] if e["kind"] == "FleetRollout" and e["phase"] == "Completed"]
-check("after Completed: the fleet completes at 44m", done[:1] == [2640000], done[:1])
+# 44m4s: the StageSet controller's passes (1s reconcile each) follow the adoption.
+check("after Completed: the fleet completes at 44m4s", done[:1] == [2644000], done[:1])
 check("after Completed: it never halts", not any(e["kind"] == "FleetRollout" and e["phase"] == "Halted" for e in d["timeline"]))
-n = notice(d, "FleetRollout moodle: the metric of wave \"canary\"'s gate left its threshold (max \"0.01\") from 1h0m0s to 1h6m0s, reaching 0.05, after the fleet Completed at 44m0s")
+n = notice(d, "FleetRollout moodle: the metric of wave \"canary\"'s gate left its threshold (max \"0.01\") from 1h0m0s to 1h6m0s, reaching 0.05, after the fleet Completed at 44m4s")
 check("after Completed: the run tells the unseen spike", n is not None)
-check("after Completed: the last query it names is before the spike", n is not None and "its last query was at 44m0s" in n["text"])
+check("after Completed: the last query it names is before the spike", n is not None and "its last query was at 44m4s" in n["text"])
 EOF
 "$SIM" run -q --until horizon --json "$tmp/gh.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
 lacks "a spike the gate saw (fleet-gate-halt) is not told as unseen" "$tmp/gh.json" "after the fleet Completed"

@@ -48,7 +48,8 @@ sed 's/labels: {env: dev}/labels: {env: dev, canary: yes}/' "$tmp/y11.yaml" >"$t
 expect_rc "a label canary: yes is refused" 1 "$SIM" lint "$tmp/y11-label.yaml"
 contains "the refusal names the label" "$tmp/out" 'metadata.labels.canary in body must be of type string: yes'
 
-# The kinds of the pinned CRDs that no simulated controller reads.
+# The kinds of the pinned CRDs: StageLedger is read by the StageSet
+# controller (kept), the others by no simulated controller (ignored).
 cat >"$tmp/crds.yaml" <<'YAML'
 apiVersion: stages.metio.wtf/v1
 kind: StageLedger
@@ -64,7 +65,8 @@ metadata: {name: signed}
 YAML
 expect_rc "StageLedger, StageInventory, ImageVerificationPolicy are known" 0 "$SIM" lint "$tmp/crds.yaml"
 "$SIM" run "$tmp/crds.yaml" >"$tmp/out" 2>"$tmp/err"
-contains "they are accepted and ignored" "$tmp/err" "3 objects of kinds the simulated controllers do not read are accepted and ignored"
+contains "the others are accepted and ignored" "$tmp/err" "2 objects of kinds the simulated controllers do not read are accepted and ignored: StageInventory \"shop/web\" (stages.metio.wtf/v1), ImageVerificationPolicy \"signed\" (stages.metio.wtf/v1)"
+contains "the StageLedger is kept" "$tmp/out" "StageLedger shop/web     created"
 
 # A snapshot: the clock starts at its latest timestamp, said on the first line.
 cat >"$tmp/snap.yaml" <<'YAML'

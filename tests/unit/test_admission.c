@@ -289,10 +289,11 @@ static void test_unknown_kind(void)
 			      "apiVersion: stages.metio.wtf/v1\nkind: StageInventory\nmetadata: {name: web, namespace: team-a}\n---\n"
 			      "apiVersion: stages.metio.wtf/v1\nkind: ImageVerificationPolicy\nmetadata: {name: signed}\n"), 0);
 	CU_ASSERT_EQUAL(dg.n, 0);
-	CU_ASSERT_EQUAL(set.n, 0);
-	CU_ASSERT_EQUAL_FATAL(set.nignored, 6);
-	CU_ASSERT_STRING_EQUAL(set.ignored[3].text, "StageLedger \"team-a/web\" (stages.metio.wtf/v1)");
-	CU_ASSERT_STRING_EQUAL(set.ignored[5].text, "ImageVerificationPolicy \"signed\" (stages.metio.wtf/v1)");
+	/* The StageLedger is kept: the StageSet controller reads it. */
+	CU_ASSERT_EQUAL(set.n, 1);
+	CU_ASSERT_EQUAL_FATAL(set.nignored, 5);
+	CU_ASSERT_STRING_EQUAL(set.ignored[3].text, "StageInventory \"team-a/web\" (stages.metio.wtf/v1)");
+	CU_ASSERT_STRING_EQUAL(set.ignored[4].text, "ImageVerificationPolicy \"signed\" (stages.metio.wtf/v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[0].text, "Foo \"a\" (x/v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[1].text, "ServiceAccount \"ops/magos-job\" (v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[2].text, "VariableSet \"vars\" (magosproject.io/v1alpha1)");

@@ -323,7 +323,7 @@ static void test_validate_error_budget(void)
 	       "spec.errorBudget.source.prometheus.query must be set");
 	EXPECT(ST "\nerrorBudget: {source: " OK_SOURCE ", freezeThreshold: x}",
 	       "spec.errorBudget.freezeThreshold \"x\" is not a number");
-	EXPECT(ST "\nerrorBudget: {source: " OK_SOURCE ", freezeThreshold: '0', resumeThreshold: y}",
+	EXPECT(ST "\nerrorBudget: {source: " OK_SOURCE ", freezeThreshold: '0', resumeThreshold: 'y'}",
 	       "spec.errorBudget.resumeThreshold \"y\" is not a number");
 	EXPECT(ST "\nerrorBudget: {source: " OK_SOURCE ", freezeThreshold: '0.1', resumeThreshold: '0.05'}",
 	       "spec.errorBudget.resumeThreshold (0.05) must be >= freezeThreshold (0.1)");
@@ -569,7 +569,7 @@ static void test_validate_migrations_source_and_anchors(void)
 	       "stage \"verify\" migrationAnchor \"deploy\" collides with another stage name or migrationAnchor");
 	/* Stage names repeat: ValidateStages reports it first. */
 	EXPECT("version: {value: 1.0.0}\nstages: [{name: deploy, sourceRef: {name: x}}, {name: deploy, sourceRef: "
-	       "{name: y}}]\nmigrations: [{name: m, to: 2.0.0}]",
+	       "{name: \"y\"}}]\nmigrations: [{name: m, to: 2.0.0}]",
 	       "stage name \"deploy\" is not unique; stage names must be unique within the StageSet");
 	/* An anchor that names a later stage collides with that stage's name. */
 	EXPECT("version: {value: 1.0.0}\nstages: [{name: a, sourceRef: {name: x}, migrationAnchor: b}, {name: b, "
@@ -689,7 +689,7 @@ static void test_validate_update_windows(void)
 static void test_validate_spec_order(void)
 {
 	/* stages before migrations before version ... before windows */
-	EXPECT("version: {}\nonTimeout: Wait\nstages: [{name: a, sourceRef: {name: x}, actions: {pre: [{name: n}]}}]\n"
+	EXPECT("version: {}\nonTimeout: Wait\nstages: [{name: a, sourceRef: {name: x}, actions: {pre: [{name: \"n\"}]}}]\n"
 	       "updateWindows: [{type: Allow}]",
 	       "stage \"a\" action \"n\" (pre): exactly one of patch, http, wait, job, delete, apply must be set, found 0");
 	EXPECT("version: {}\nonTimeout: Wait\nstages: [{name: a, sourceRef: {name: x}}]\nupdateWindows: [{type: Allow}]",
