@@ -210,6 +210,14 @@ struct val *val_map_set(struct val *m, const char *key, struct val *v)
 		kv->v = v;
 		return v;
 	}
+	return val_map_add(m, key, v);
+}
+
+struct val *val_map_add(struct val *m, const char *key, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(m && m->type == VAL_MAP && v);
 	if (m->u.map.n == m->u.map.cap) {
 		m->u.map.cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
 		m->u.map.items = xreallocarray(m->u.map.items, m->u.map.cap, sizeof(struct val_kv));

@@ -739,13 +739,21 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 	}
 }
 
+/* The string entries of map @v into @m, sorted once (not one insertion each: 10^5 labels). */
 static void fill_strmap(struct obj_strmap *m, const struct val *v)
 {
-	if (!v || v->type != VAL_MAP)
+	struct obj_strmap_item *items;
+	size_t n = 0;
+
+	if (!v || v->type != VAL_MAP || v->u.map.n == 0)
 		return;
+	items = xmalloc(v->u.map.n * sizeof(*items));
 	for (size_t i = 0; i < v->u.map.n; i++)
 		if (v->u.map.items[i].v && v->u.map.items[i].v->type == VAL_STRING)
-			obj_strmap_set(m, v->u.map.items[i].key, v->u.map.items[i].v->u.s);
+			items[n++] = (struct obj_strmap_item){ v->u.map.items[i].key,
+							      v->u.map.items[i].v->u.s };
+	obj_strmap_set_many(m, items, n);
+	free(items);
 }
 
 /* Moves the value of @key out of map @m (leaving a null in its place); NULL when absent or null. */

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/strindex.h"
 
 /*
  * The tree is built from libyaml's event stream with an explicit stack of open
@@ -49,7 +50,17 @@ struct frame {
 	bool key_merge;          /* the pending key is the merge key `<<` */
 	struct val **merges;     /* values of `<<` keys, owned, in order */
 	size_t nmerges;
+	/*
+	 * maps only: key -> entry index, kept once the map has INDEX_FROM keys,
+	 * so that the duplicate check of each key is O(1), not a scan of the
+	 * keys before it (40 000 keys in one mapping took half a minute)
+	 */
+	struct strindex keys;
+	bool indexed;
 };
+
+/* Maps with fewer keys are searched by a scan. */
+#define INDEX_FROM 16
 
 struct builder {
 	const char *file;
@@ -147,7 +158,35 @@ static void frame_release(struct builder *b, struct frame *f)
 	for (size_t i = 0; i < f->nmerges; i++)
 		keep_node(b, f->merges[i]);
 	free(f->merges);
+	si_release(&f->keys);
 	memset(f, 0, sizeof(*f));
+}
+
+/* The entry of @key in @f's open map, or NULL: a scan while small, then the key index. */
+static const struct val_kv *frame_find(struct frame *f, const char *key)
+{
+	const struct val *m = f->node;
+	size_t pos;
+
+	if (m->u.map.n < INDEX_FROM)
+		return val_map_get_kv(m, key);
+	if (!f->indexed) {
+		for (size_t i = 0; i < m->u.map.n; i++)
+			si_put(&f->keys, m->u.map.items[i].key, i);
+		f->indexed = true;
+	}
+	return si_get(&f->keys, key, &pos) ? &m->u.map.items[pos] : NULL;
+}
+
+/* Appends @key (absent: frame_find() said so) with @v (stolen) to @f's open map. */
+static void frame_add(struct frame *f, const char *key, struct val *v, struct val_mark key_mark)
+{
+	struct val *m = f->node;
+
+	val_map_add(m, key, v);
+	m->u.map.items[m->u.map.n - 1].key_mark = key_mark;
+	if (f->indexed)
+		si_put(&f->keys, key, m->u.map.n - 1);
 }
 
 /* Ends the current document: keeps it when it is clean and not empty. */
@@ -474,18 +513,17 @@ static void add_merge(struct builder *b, struct frame *f, struct val *v)
 	f->merges[f->nmerges++] = v;
 }
 
-/* Copies the keys of @src that @map lacks into @map (sources stay intact: anchors may name them). */
-static void merge_one(struct builder *b, struct val *map, const struct val *src)
+/* Copies the keys of @src that @f's map lacks into it (sources stay intact: anchors may name them). */
+static void merge_one(struct builder *b, struct frame *f, const struct val *src)
 {
 	for (size_t i = 0; i < src->u.map.n; i++) {
 		const struct val_kv *kv = &src->u.map.items[i];
 
-		if (val_map_get_kv(map, kv->key))
+		if (frame_find(f, kv->key))
 			continue;
 		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
 			return;
-		val_map_set(map, kv->key, val_copy(kv->v));
-		map->u.map.items[map->u.map.n - 1].key_mark = kv->key_mark;
+		frame_add(f, kv->key, val_copy(kv->v), kv->key_mark);
 	}
 }
 
@@ -496,10 +534,10 @@ static void apply_merges(struct builder *b, struct frame *f)
 		const struct val *src = f->merges[i];
 
 		if (src->type == VAL_MAP) {
-			merge_one(b, f->node, src);
+			merge_one(b, f, src);
 		} else {
 			for (size_t j = 0; j < src->u.list.n; j++)
-				merge_one(b, f->node, src->u.list.items[j]);
+				merge_one(b, f, src->u.list.items[j]);
 		}
 	}
 }
@@ -574,7 +612,7 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 		return;
 	}
 	{
-		const struct val_kv *first = val_map_get_kv(f->node, f->key);
+		const struct val_kv *first = frame_find(f, f->key);
 
 		if (first) {
 			err(b, f->key_mark, "duplicate key \"%s\"", f->key);
@@ -584,8 +622,7 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 			return;
 		}
 	}
-	val_map_set(f->node, f->key, v);
-	f->node->u.map.items[f->node->u.map.n - 1].key_mark = f->key_mark;
+	frame_add(f, f->key, v, f->key_mark);
 }
 
 static void open_collection(struct builder *b, bool is_map, const yaml_char_t *anchor,
