@@ -7,6 +7,7 @@
  * so that lint and a run agree on what a step selects.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,48 +38,132 @@ static bool is_magos(const struct obj *o, const char *kind)
 struct view {
 	const struct obj **objs; /* owned array */
 	size_t n;
+	/* sorted indices (owned arrays of borrowed objects): */
+	const struct obj **projects;   /* Projects by (namespace, name) */
+	size_t nprojects;
+	const struct obj **rollouts;   /* Rollouts by (namespace, spec.projectRef) */
+	size_t nrollouts;
+	const struct obj **workspaces; /* Workspaces by (namespace, name) */
+	size_t nworkspaces;
 };
+
+static const char *ro_project(const struct obj *ro)
+{
+	return val_str(val_map_get(ro->spec, "projectRef"), "");
+}
+
+static int cmp_ns_name(const void *pa, const void *pb)
+{
+	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
+	int c = strcmp(a->ns, b->ns);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_ns_project(const void *pa, const void *pb)
+{
+	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
+	int c = strcmp(a->ns, b->ns);
+
+	return c ? c : strcmp(ro_project(a), ro_project(b));
+}
+
+/* An apply event's object, with its position among the applies (a later one wins). */
+struct applied {
+	const struct obj *o;
+	size_t order;
+};
+
+static int cmp_applied(const void *pa, const void *pb)
+{
+	const struct applied *a = pa, *b = pb;
+	int c = obj_cmp_key(a->o, b->o);
+
+	if (c)
+		return c;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The last apply of @o's key, or NULL (@a sorted by key, then order). */
+static const struct applied *applied_find(const struct applied *a, size_t n, const struct obj *o)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj_cmp_key(a[mid].o, o) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && obj_cmp_key(a[lo - 1].o, o) == 0 ? &a[lo - 1] : NULL;
+}
 
 static void view_init(struct view *v, const struct scenario *s)
 {
-	const struct obj **applied = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applied));
+	struct applied *applied = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applied));
 	size_t napplied = 0;
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct obj *o = s->events[i].obj;
 
 		if (s->events[i].type == SCN_EV_APPLY && o && o->kind &&
-		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0)
-			applied[napplied++] = o;
+		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0) {
+			applied[napplied].o = o;
+			applied[napplied].order = napplied;
+			napplied++;
+		}
 	}
 	v->objs = xcalloc(s->nobjs + napplied + 1, sizeof(*v->objs));
 	v->n = 0;
 	/* input keys are unique (struct scenario): only a later apply can replace one */
-	for (size_t i = 0; i < s->nobjs; i++) {
-		const struct obj *o = s->objs[i];
-		bool replaced = false;
+	{
+		struct applied *sorted = xcalloc(napplied ? napplied : 1, sizeof(*sorted));
 
-		if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
-			continue;
-		for (size_t j = 0; j < napplied && !replaced; j++)
-			replaced = obj_cmp_key(o, applied[j]) == 0;
-		if (!replaced)
-			v->objs[v->n++] = o;
-	}
-	for (size_t i = 0; i < napplied; i++) {
-		bool replaced = false;
+		memcpy(sorted, applied, napplied * sizeof(*sorted));
+		qsort(sorted, napplied, sizeof(*sorted), cmp_applied);
+		for (size_t i = 0; i < s->nobjs; i++) {
+			const struct obj *o = s->objs[i];
 
-		for (size_t j = i + 1; j < napplied && !replaced; j++)
-			replaced = obj_cmp_key(applied[i], applied[j]) == 0;
-		if (!replaced)
-			v->objs[v->n++] = applied[i];
+			if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
+				continue;
+			if (!applied_find(sorted, napplied, o))
+				v->objs[v->n++] = o;
+		}
+		/* an apply stays when no later apply has its key */
+		for (size_t i = 0; i < napplied; i++)
+			if (applied_find(sorted, napplied, applied[i].o)->order == applied[i].order)
+				v->objs[v->n++] = applied[i].o;
+		free(sorted);
 	}
 	free(applied);
+
+	v->projects = xcalloc(v->n + 1, sizeof(*v->projects));
+	v->rollouts = xcalloc(v->n + 1, sizeof(*v->rollouts));
+	v->workspaces = xcalloc(v->n + 1, sizeof(*v->workspaces));
+	v->nprojects = v->nrollouts = v->nworkspaces = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct obj *o = v->objs[i];
+
+		if (is_magos(o, "Project"))
+			v->projects[v->nprojects++] = o;
+		else if (is_magos(o, "Rollout"))
+			v->rollouts[v->nrollouts++] = o;
+		else if (is_magos(o, "Workspace"))
+			v->workspaces[v->nworkspaces++] = o;
+	}
+	qsort(v->projects, v->nprojects, sizeof(*v->projects), cmp_ns_name);
+	qsort(v->rollouts, v->nrollouts, sizeof(*v->rollouts), cmp_ns_project);
+	qsort(v->workspaces, v->nworkspaces, sizeof(*v->workspaces), cmp_ns_name);
 }
 
 static void view_release(struct view *v)
 {
 	free(v->objs);
+	free(v->projects);
+	free(v->rollouts);
+	free(v->workspaces);
 }
 
 static const char *ws_project(const struct obj *ws)
@@ -203,6 +288,13 @@ static char *names_of(const struct obj *const *ws, const bool *pick, size_t n)
 	return out;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* A selector as the controller prints it, "{}" for the empty one.  New string. */
 static char *selector_text(const struct lbl_selector *sel)
 {
@@ -215,13 +307,6 @@ static char *selector_text(const struct lbl_selector *sel)
 	return s;
 }
 
-static int cmp_by_name(const void *pa, const void *pb)
-{
-	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
-
-	return strcmp(a->name, b->name);
-}
-
 /* One step as lint sees it. */
 struct step {
 	const struct val *node;     /* the step map */
@@ -229,45 +314,196 @@ struct step {
 	struct val_mark mark;       /* of its selector (else of the step) */
 	bool valid;                 /* the selector converted */
 	char *sel;                  /* selector text (owned), valid steps only */
-	bool *member;               /* over the namespace's Workspaces: selected and of the project */
+	size_t set;                 /* its member set (index into the msets), valid steps only */
 	size_t nmembers;
 	size_t level;               /* level index (consecutive identical member sets merge) */
 };
 
-static bool same_members(const struct step *a, const struct step *b, size_t n)
+/*
+ * A distinct member set of a Rollout's steps (over the namespace's
+ * Workspaces: selected and of the project), kept once however many steps
+ * select it, with the steps that do (ascending) and, once needed, the other
+ * sets that share a Workspace with it.  Steps compare by set index, so the
+ * rules cost O(steps + distinct sets x their overlaps + findings) instead
+ * of O(steps² x Workspaces).
+ */
+struct mset {
+	bool *member;    /* nws flags, owned */
+	uint64_t hash;
+	size_t *steps;   /* ascending */
+	size_t nsteps, capsteps;
+	size_t *overlap; /* other sets sharing a Workspace, ascending; owned */
+	size_t noverlap;
+	bool overlap_known;
+};
+
+struct msets {
+	struct mset *v;
+	size_t n, cap;
+	size_t *table;   /* open addressing: set index + 1, 0 = empty */
+	size_t tcap;
+	size_t nws;
+};
+
+static uint64_t member_hash(const bool *m, size_t n)
 {
-	return memcmp(a->member, b->member, n * sizeof(*a->member)) == 0;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint64_t)(m[i] ? i + 1 : 0)) * 1099511628211ULL;
+	return h;
+}
+
+static void msets_rehash(struct msets *ms)
+{
+	ms->tcap = ms->tcap ? ms->tcap * 2 : 64;
+	free(ms->table);
+	ms->table = xcalloc(ms->tcap, sizeof(*ms->table));
+	for (size_t i = 0; i < ms->n; i++) {
+		size_t at = (size_t)ms->v[i].hash & (ms->tcap - 1);
+
+		while (ms->table[at])
+			at = (at + 1) & (ms->tcap - 1);
+		ms->table[at] = i + 1;
+	}
+}
+
+/* The index of set @m (copied when new), and step @step recorded as one of its steps. */
+static size_t msets_intern(struct msets *ms, const bool *m, size_t step)
+{
+	uint64_t h = member_hash(m, ms->nws);
+	size_t at, id;
+	struct mset *e;
+
+	if ((ms->n + 1) * 2 > ms->tcap)
+		msets_rehash(ms);
+	at = (size_t)h & (ms->tcap - 1);
+	while (ms->table[at]) {
+		e = &ms->v[ms->table[at] - 1];
+		if (e->hash == h && memcmp(e->member, m, ms->nws * sizeof(*m)) == 0)
+			break;
+		at = (at + 1) & (ms->tcap - 1);
+	}
+	if (ms->table[at]) {
+		id = ms->table[at] - 1;
+	} else {
+		if (ms->n == ms->cap) {
+			ms->cap = ms->cap ? ms->cap * 2 : 8;
+			ms->v = xreallocarray(ms->v, ms->cap, sizeof(*ms->v));
+		}
+		id = ms->n++;
+		e = &ms->v[id];
+		memset(e, 0, sizeof(*e));
+		e->member = xmalloc((ms->nws ? ms->nws : 1) * sizeof(*e->member));
+		memcpy(e->member, m, ms->nws * sizeof(*m));
+		e->hash = h;
+		ms->table[at] = id + 1;
+	}
+	e = &ms->v[id];
+	if (e->nsteps == e->capsteps) {
+		e->capsteps = e->capsteps ? e->capsteps * 2 : 4;
+		e->steps = xreallocarray(e->steps, e->capsteps, sizeof(*e->steps));
+	}
+	e->steps[e->nsteps++] = step;
+	return id;
+}
+
+static void msets_release(struct msets *ms)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		free(ms->v[i].member);
+		free(ms->v[i].steps);
+		free(ms->v[i].overlap);
+	}
+	free(ms->v);
+	free(ms->table);
+	memset(ms, 0, sizeof(*ms));
+}
+
+/*
+ * The sets that share a Workspace with set @id, ascending, computed once:
+ * through each Workspace's sets (@by_ws, @nby_ws), so a set is compared
+ * only with the sets it meets.
+ */
+static const struct mset *overlaps_of(struct msets *ms, size_t id, size_t *const *by_ws,
+				      const size_t *nby_ws, size_t *stamp)
+{
+	struct mset *e = &ms->v[id];
+	size_t cap = 0;
+
+	if (e->overlap_known)
+		return e;
+	for (size_t k = 0; k < ms->nws; k++) {
+		if (!e->member[k])
+			continue;
+		for (size_t t = 0; t < nby_ws[k]; t++) {
+			size_t o = by_ws[k][t];
+
+			if (o == id || stamp[o] == id + 1)
+				continue;
+			stamp[o] = id + 1;
+			if (e->noverlap == cap) {
+				cap = cap ? cap * 2 : 4;
+				e->overlap = xreallocarray(e->overlap, cap, sizeof(*e->overlap));
+			}
+			e->overlap[e->noverlap++] = o;
+		}
+	}
+	qsort(e->overlap, e->noverlap, sizeof(*e->overlap), cmp_size);
+	e->overlap_known = true;
+	return e;
+}
+
+/* The first index of @a (@n objects sorted by @cmp) not before the key object @key. */
+static size_t lower_bound(const struct obj *const *a, size_t n, const struct obj *key,
+			  int (*cmp)(const void *, const void *))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(&a[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The Workspaces of namespace @ns, in the informer cache's order (by name).  New array. */
 static const struct obj **workspaces_in(const struct view *s, const char *ns, size_t *n)
 {
-	const struct obj **ws = xcalloc(s->n ? s->n : 1, sizeof(*ws));
+	const struct obj **ws = xcalloc(s->nworkspaces ? s->nworkspaces : 1, sizeof(*ws));
+	struct obj key = { .ns = (char *)ns, .name = (char *)"" };
+	size_t i = lower_bound(s->workspaces, s->nworkspaces, &key, cmp_ns_name);
 
 	*n = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Workspace") && strcmp(s->objs[i]->ns, ns) == 0)
-			ws[(*n)++] = s->objs[i];
-	qsort(ws, *n, sizeof(*ws), cmp_by_name);
+	for (; i < s->nworkspaces && strcmp(s->workspaces[i]->ns, ns) == 0; i++)
+		ws[(*n)++] = s->workspaces[i];
 	return ws;
 }
 
 static bool project_exists(const struct view *s, const char *ns, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Project") && strcmp(s->objs[i]->ns, ns) == 0 &&
-		    strcmp(s->objs[i]->name, name) == 0)
-			return true;
-	return false;
+	struct obj key = { .ns = (char *)ns, .name = (char *)name };
+	size_t i = lower_bound(s->projects, s->nprojects, &key, cmp_ns_name);
+
+	return i < s->nprojects && cmp_ns_name(&s->projects[i], &(const struct obj *){ &key }) == 0;
 }
 
 static bool rollout_exists(const struct view *s, const char *ns, const char *project)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Rollout") && strcmp(s->objs[i]->ns, ns) == 0 &&
-		    strcmp(val_str(val_map_get(s->objs[i]->spec, "projectRef"), ""), project) == 0)
-			return true;
-	return false;
+	struct val spec = { .type = VAL_MAP }, pv = { .type = VAL_STRING };
+	struct val_kv kv = { .key = (char *)"projectRef", .v = &pv };
+	struct obj key = { .ns = (char *)ns, .spec = &spec };
+	size_t i;
+
+	pv.u.s = (char *)project;
+	spec.u.map.items = &kv;
+	spec.u.map.n = spec.u.map.cap = 1;
+	i = lower_bound(s->rollouts, s->nrollouts, &key, cmp_ns_project);
+	return i < s->nrollouts && cmp_ns_project(&s->rollouts[i], &(const struct obj *){ &key }) == 0;
 }
 
 /* Converts the selector of @st; a missing or null selector is the empty one (as Go's zero value). */
@@ -317,6 +553,28 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
 
 /* ---- the Rollout rules ------------------------------------------------------- */
 
+/* A finding of step j about an earlier step: MS104 (@set SIZE_MAX) or MS103 with set @set. */
+struct pair {
+	size_t step;
+	size_t set;
+};
+
+static void pairs_add(struct pair **v, size_t *n, size_t *cap, size_t step, size_t set)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = (struct pair){ step, set };
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	return x->step < y->step ? -1 : x->step > y->step;
+}
+
 static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro)
 {
 	const struct val *pv = val_map_get(ro->spec, "projectRef");
@@ -325,7 +583,11 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	const struct obj **ws;
 	size_t nws, nsteps, nlevels = 0;
 	struct step *st;
-	bool *in_project, *unselected;
+	bool *in_project, *unselected, *member, *foreign;
+	struct msets ms = { 0 };
+	size_t **by_ws, *nby_ws, *stamp;
+	struct pair *pairs = NULL;
+	size_t cappairs = 0;
 
 	if (!project_exists(s, ro->ns, project))
 		lint_add(r, "MS106", ro->src.file, mark_of(pv, ro->src.mark),
@@ -347,30 +609,32 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	ws = workspaces_in(s, ro->ns, &nws);
 	in_project = xcalloc(nws ? nws : 1, sizeof(*in_project));
 	unselected = xcalloc(nws ? nws : 1, sizeof(*unselected));
+	member = xmalloc((nws ? nws : 1) * sizeof(*member));
+	foreign = xmalloc((nws ? nws : 1) * sizeof(*foreign));
 	for (size_t k = 0; k < nws; k++)
 		in_project[k] = strcmp(ws_project(ws[k]), project) == 0;
 	st = xcalloc(nsteps, sizeof(*st));
+	ms.nws = nws;
 
 	for (size_t i = 0; i < nsteps; i++) {
 		struct step *p = &st[i];
 		struct lbl_selector sel;
-		bool *foreign;
 		size_t nforeign = 0;
 
 		p->node = steps->u.list.items[i];
 		p->name = val_str(val_map_get(p->node, "name"), "");
 		p->mark = mark_of(val_map_get(p->node, "selector"), mark_of(p->node, ro->src.mark));
-		p->member = xcalloc(nws ? nws : 1, sizeof(*p->member));
 		convert_step(r, ro, p, &sel, i);
 		if (!p->valid)
 			continue;
 		p->sel = selector_text(&sel);
-		foreign = xcalloc(nws ? nws : 1, sizeof(*foreign));
+		memset(member, 0, (nws ? nws : 1) * sizeof(*member));
+		memset(foreign, 0, (nws ? nws : 1) * sizeof(*foreign));
 		for (size_t k = 0; k < nws; k++) {
 			if (!lbl_matches(&sel, &ws[k]->labels))
 				continue;
 			if (in_project[k]) {
-				p->member[k] = true;
+				member[k] = true;
 				p->nmembers++;
 			} else {
 				foreign[k] = true;
@@ -394,7 +658,8 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 "project \"%s\" in namespace %s: the controller halts the whole Rollout "
 				 "with NoWorkspacesFound",
 				 ro->ns, ro->name, i, p->name, p->sel, project, ro->ns);
-		free(foreign);
+		else
+			p->set = msets_intern(&ms, member, i);
 		lbl_selector_release(&sel);
 	}
 
@@ -406,51 +671,74 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	for (size_t i = 0; i < nsteps; i++) {
 		if (!st[i].valid || !st[i].nmembers)
 			continue;
-		if (i > 0 && st[i - 1].valid && st[i - 1].nmembers && same_members(&st[i - 1], &st[i], nws))
+		if (i > 0 && st[i - 1].valid && st[i - 1].nmembers && st[i - 1].set == st[i].set)
 			st[i].level = st[i - 1].level;
 		else
 			st[i].level = nlevels++;
 	}
+
+	/* Each Workspace's member sets, ascending, for the overlap of a set with the others. */
+	by_ws = xcalloc(nws ? nws : 1, sizeof(*by_ws));
+	nby_ws = xcalloc(nws ? nws : 1, sizeof(*nby_ws));
+	for (size_t id = 0; id < ms.n; id++)
+		for (size_t k = 0; k < nws; k++)
+			if (ms.v[id].member[k]) {
+				by_ws[k] = xreallocarray(by_ws[k], nby_ws[k] + 1, sizeof(**by_ws));
+				by_ws[k][nby_ws[k]++] = id;
+			}
+	stamp = xcalloc(ms.n ? ms.n : 1, sizeof(*stamp));
+
+	/*
+	 * Per step j, in ascending order of the earlier step i it concerns: the
+	 * first earlier step selecting the same set in another level (MS104,
+	 * once), and every earlier step of another set sharing a Workspace with
+	 * it (MS103), as a pairwise comparison of the steps would find them.
+	 */
 	for (size_t j = 0; j < nsteps; j++) {
-		bool told_repeat = false;
+		const struct mset *mj;
+		size_t first, npairs = 0;
 
 		if (!st[j].valid || !st[j].nmembers)
 			continue;
-		for (size_t i = 0; i < j; i++) {
-			bool *common;
+		mj = overlaps_of(&ms, st[j].set, by_ws, nby_ws, stamp);
+		first = mj->steps[0];
+		if (first < j && st[first].level != st[j].level)
+			pairs_add(&pairs, &npairs, &cappairs, first, SIZE_MAX);
+		for (size_t t = 0; t < mj->noverlap; t++) {
+			const struct mset *mo = &ms.v[mj->overlap[t]];
+
+			for (size_t u = 0; u < mo->nsteps && mo->steps[u] < j; u++)
+				pairs_add(&pairs, &npairs, &cappairs, mo->steps[u], mj->overlap[t]);
+		}
+		qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+		for (size_t t = 0; t < npairs; t++) {
+			size_t i = pairs[t].step;
+			const struct mset *mo;
 			size_t ncommon = 0;
 			char *names;
 
-			if (!st[i].valid || !st[i].nmembers || st[i].level == st[j].level)
-				continue;
-			if (same_members(&st[i], &st[j], nws)) {
-				if (!told_repeat)
-					lint_add(r, "MS104", ro->src.file, st[j].mark,
-						 "Rollout \"%s/%s\": steps[%zu] \"%s\" selects the same "
-						 "Workspaces as steps[%zu] \"%s\" but is not next to it: "
-						 "they form two levels, and their Workspaces are granted "
-						 "and revoked in turn while pending",
-						 ro->ns, ro->name, j, st[j].name, i, st[i].name);
-				told_repeat = true;
+			if (pairs[t].set == SIZE_MAX) {
+				lint_add(r, "MS104", ro->src.file, st[j].mark,
+					 "Rollout \"%s/%s\": steps[%zu] \"%s\" selects the same "
+					 "Workspaces as steps[%zu] \"%s\" but is not next to it: "
+					 "they form two levels, and their Workspaces are granted "
+					 "and revoked in turn while pending",
+					 ro->ns, ro->name, j, st[j].name, i, st[i].name);
 				continue;
 			}
-			common = xcalloc(nws ? nws : 1, sizeof(*common));
-			for (size_t k = 0; k < nws; k++)
-				if (st[i].member[k] && st[j].member[k]) {
-					common[k] = true;
-					ncommon++;
-				}
-			if (ncommon) {
-				names = names_of(ws, common, nws);
-				lint_add(r, "MS103", ro->src.file, st[j].mark,
-					 "Rollout \"%s/%s\": steps[%zu] \"%s\" and steps[%zu] \"%s\" both "
-					 "select %s but form different levels: %s granted in one pass "
-					 "and revoked in the next while pending",
-					 ro->ns, ro->name, j, st[j].name, i, st[i].name, names,
-					 ncommon == 1 ? "it is" : "they are");
-				free(names);
+			mo = &ms.v[pairs[t].set];
+			for (size_t k = 0; k < nws; k++) {
+				member[k] = mo->member[k] && mj->member[k];
+				ncommon += member[k];
 			}
-			free(common);
+			names = names_of(ws, member, nws);
+			lint_add(r, "MS103", ro->src.file, st[j].mark,
+				 "Rollout \"%s/%s\": steps[%zu] \"%s\" and steps[%zu] \"%s\" both "
+				 "select %s but form different levels: %s granted in one pass "
+				 "and revoked in the next while pending",
+				 ro->ns, ro->name, j, st[j].name, i, st[i].name, names,
+				 ncommon == 1 ? "it is" : "they are");
+			free(names);
 		}
 	}
 
@@ -465,11 +753,18 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 "\"%s/%s\": nothing ever grants it execution",
 				 ws[k]->ns, ws[k]->name, project, ro->ns, ro->name);
 
-	for (size_t i = 0; i < nsteps; i++) {
-		free(st[i].member);
+	for (size_t i = 0; i < nsteps; i++)
 		free(st[i].sel);
-	}
+	for (size_t k = 0; k < nws; k++)
+		free(by_ws[k]);
+	free(by_ws);
+	free(nby_ws);
+	free(stamp);
+	free(pairs);
+	msets_release(&ms);
 	free(st);
+	free(member);
+	free(foreign);
 	free(unselected);
 	free(in_project);
 	free(ws);
