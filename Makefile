@@ -2,21 +2,62 @@
 #
 #   make [VARIANT=debug|san|release]   build build/$(VARIANT)/magos-sim
 #   make check                         every test (unit, end to end, bad input, layering)
+#   make conformance                   the tests against the upstream fixtures in ../shared
 #   make demo                          install what is missing, build, run the example scenario
 #   make bench                         benchmarks (release build), see BENCHMARKS.md
-#   make install PREFIX=/usr/local DESTDIR=   the release build and the docs
+#   make install PREFIX=/usr/local DESTDIR=   the release build, manual page,
+#                                      completion, docs and example scenarios
+#   make deb                           a Debian package (build/deb/magos-sim_*.deb)
 #
 # Libraries come from pkg-config; a missing one makes `demo` and `check`
-# run scripts/install-deps.sh first.
+# run scripts/install-deps.sh first.  The build prints one short line per
+# file (V=1: the whole commands) and runs JOBS jobs at once (default: the
+# online CPUs; make -jN or JOBS=N to choose).
 
 VARIANT ?= debug
 BUILD   := build/$(VARIANT)
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DOCDIR  ?= $(PREFIX)/share/doc/magos-sim
+DATADIR ?= $(PREFIX)/share/magos-sim
+MANDIR  ?= $(PREFIX)/share/man
+# bash-completion looks in $XDG_DATA_DIRS (/usr/local/share:/usr/share);
+# zsh in site-functions for local installs (the package uses vendor-completions).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+
+# Parallel unless the command line says how many jobs.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# (only at the top: a sub-make shares its parent's jobs)
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),0)
+MAKEFLAGS += -j$(JOBS)
+endif
+
+# Quiet: "CC sim/base/diag.c"; V=1 prints the commands.
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-4s %s\n' $(1) $(2);
+endif
 
 CC      ?= cc
 PKGS    := yaml-0.1 jansson gsl cunit
+
+# Stamped into every output (reports/tool.c).  The commit is the checkout's
+# HEAD, "-dirty" appended when tracked files changed; a tree without .git (a
+# tarball) builds with "unknown".  MAGOS_DOCS_URL is where the lint rules'
+# help links point (SARIF): a fork sets its own.
+MAGOS_VERSION  := 0.1.0
+MAGOS_COMMIT   ?= $(shell if [ -e .git ] && command -v git >/dev/null 2>&1; then \
+                    h=$$(git rev-parse HEAD 2>/dev/null) && \
+                    if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then \
+                      echo "$$h-dirty"; else echo "$$h"; fi; fi)
+ifeq ($(strip $(MAGOS_COMMIT)),)
+MAGOS_COMMIT   := unknown
+endif
+MAGOS_DOCS_URL ?= https://github.com/magosproject/magos-sim/blob/main/docs/
 
 ifeq ($(filter $(VARIANT),debug san release),)
 $(error VARIANT must be debug, san or release, not '$(VARIANT)')
@@ -36,7 +77,7 @@ LDOPT_san   := -fsanitize=address,undefined
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lpthread -lm
 
@@ -58,7 +99,7 @@ TEST_FX_OBJ   := $(BUILD)/tests/unit/fixtures.o
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps check demo bench install uninstall clean tests benches
+.PHONY: all deps check conformance demo bench install uninstall clean tests benches deb
 .DEFAULT_GOAL := all
 # Keep object files of test and bench programs (make would delete them as intermediates).
 .SECONDARY:
@@ -74,23 +115,34 @@ deps:
 
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# reports/tool.o is rebuilt when the stamp changes: the stamp file is rewritten
+# only then, so an unchanged commit rebuilds nothing.
+STAMP_TEXT  := $(MAGOS_VERSION) $(MAGOS_COMMIT) $(MAGOS_DOCS_URL)
+STAMP       := $(BUILD)/version.stamp
+ifneq ($(STAMP_TEXT),$(shell cat $(STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && echo '$(STAMP_TEXT)' >$(STAMP))
+endif
+$(BUILD)/reports/tool.o: $(STAMP)
+$(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
+	-DMAGOS_COMMIT='"$(MAGOS_COMMIT)"' -DMAGOS_DOCS_URL='"$(MAGOS_DOCS_URL)"'
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # Every test program links the shared main and the shared fixtures (tests/unit/fixtures.h).
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 tests: $(TEST_BIN) $(BIN)
 benches: $(BENCH_BIN)
@@ -98,25 +150,73 @@ benches: $(BENCH_BIN)
 check: tests
 	@scripts/run-tests.sh $(BUILD)
 
-demo: $(BIN)
-	$(BIN) run scenarios/payments-platform.yaml
+# Apart from check: these read ../shared (MAGOS_SHARED=DIR for another place),
+# which a clone alone does not have; without it they say so and fail.
+conformance: tests
+	@scripts/run-tests.sh $(BUILD) --conformance
+
+# The build says only that it builds (its output is kept in build/demo.log and
+# shown when it fails); then the example's timeline.
+demo:
+	@mkdir -p build
+	@echo "magos-sim: building $(BIN) (the compiler's output: build/demo.log)"
+	@$(MAKE) --no-print-directory $(BIN) V=1 >build/demo.log 2>&1 || \
+	  { cat build/demo.log; echo "magos-sim: the build failed (above)" >&2; exit 1; }
+	@echo "magos-sim: $(BIN) run scenarios/payments-platform.yaml"
+	@echo
+	@$(BIN) run scenarios/payments-platform.yaml
 
 bench:
 	@$(MAKE) --no-print-directory VARIANT=release benches build/release/magos-sim
 	@scripts/bench.sh build/release
 
 # Installs the optimised build whatever VARIANT says: an installed tool should be fast.
+# Where Debian puts them: the manual page, bash and zsh completion, the
+# documents beside README.md as the README links them (docs/...), and the
+# example scenarios (with their reference, examples/README.md) in examples/.
+EXAMPLES := $(shell find scenarios -type f \( -name '*.yaml' -o -name '*.md' -o -name '*.txt' \) | LC_ALL=C sort)
 install:
 	@$(MAKE) --no-print-directory VARIANT=release build/release/magos-sim
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)/docs/img $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 0755 build/release/magos-sim $(DESTDIR)$(BINDIR)/magos-sim
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -m 0644 scenarios/README.md $(DESTDIR)$(DOCDIR)/scenarios.md
-	install -m 0644 BENCHMARKS.md $(DESTDIR)$(DOCDIR)/BENCHMARKS.md
+	install -m 0644 dist/magos-sim.1 $(DESTDIR)$(MANDIR)/man1/magos-sim.1
+	install -m 0644 dist/magos-sim.bash $(DESTDIR)$(BASHCOMPDIR)/magos-sim
+	install -m 0644 dist/_magos-sim $(DESTDIR)$(ZSHCOMPDIR)/_magos-sim
+	install -m 0644 README.md BENCHMARKS.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 0644 docs/img/*.png $(DESTDIR)$(DOCDIR)/docs/img/
+	install -d $(DESTDIR)$(DOCDIR)/docs/schemas
+	install -m 0644 docs/schemas/* $(DESTDIR)$(DOCDIR)/docs/schemas/
+	install -d $(DESTDIR)$(DATADIR)/schemas
+	install -m 0644 docs/schemas/*.schema.json $(DESTDIR)$(DATADIR)/schemas/
+	@echo "install the example scenarios in $(DESTDIR)$(DOCDIR)/examples/"
+	@for f in $(EXAMPLES); do \
+	  install -D -m 0644 "$$f" "$(DESTDIR)$(DOCDIR)/examples/$${f#scenarios/}" || exit 1; \
+	done
+
+# A Debian package built by Debian's own tooling (debian/: debhelper, so the
+# library dependencies are computed from the program, not listed by hand),
+# from a copy of the tree in build/deb/src so that the tree stays clean; the
+# .deb lands in build/deb/.  Installs dpkg-dev and debhelper when missing.
+DEB_BUILD_OPTIONS ?= nocheck
+deb:
+	@if ! command -v dpkg-buildpackage >/dev/null 2>&1 || ! command -v dh >/dev/null 2>&1; then \
+	  echo "magos-sim: Debian packaging tools missing, running scripts/install-deps.sh" >&2; \
+	  MAGOS_DEB=1 scripts/install-deps.sh; \
+	fi
+	rm -rf build/deb
+	mkdir -p build/deb/src/magos-sim
+	tar --exclude=./build --exclude=./.git --exclude=node_modules -cf - . | tar -x -C build/deb/src/magos-sim
+	cd build/deb/src/magos-sim && DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" MAGOS_COMMIT="$(MAGOS_COMMIT)" \
+	  dpkg-buildpackage -b -us -uc
+	mv build/deb/src/*.deb build/deb/
+	@ls build/deb/*.deb
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/magos-sim
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(BINDIR)/magos-sim $(DESTDIR)$(MANDIR)/man1/magos-sim.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/magos-sim $(DESTDIR)$(ZSHCOMPDIR)/_magos-sim
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build

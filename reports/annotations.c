@@ -106,15 +106,40 @@ static void write_one(FILE *f, const struct exp_scenario_report *r, const struct
 	free(msg);
 }
 
+/* The annotation kind of a check: 0 error, 1 warning, 2 notice; -1 for none. */
+static int kind_of(enum exp_outcome o)
+{
+	switch (o) {
+	case EXP_FAILED: return 0;
+	case EXP_WARNED: return 1;
+	case EXP_NOTED: return 2;
+	default: return -1; /* passed and never-evaluated checks have nothing to point at */
+	}
+}
+
 int gha_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 {
+	static const char *const cmd[3] = { "error", "warning", "notice" };
+	static const char *const what[3] = { "failed checks", "warnings", "infos" };
 	const char *base = getenv("GITHUB_WORKSPACE");
 	char cwd[4096];
+	size_t total[3] = { 0 }, shown[3] = { 0 };
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		cwd[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].invalid && !r[i].n) {
+		total[0] += r[i].invalid && !r[i].n;
+		for (size_t k = 0; k < r[i].n; k++) {
+			int c = kind_of(r[i].items[k].outcome);
+
+			if (c >= 0)
+				total[c]++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* Of more than GHA_MAX_PER_KIND of a kind, the last place goes to the note below. */
+		if (r[i].invalid && !r[i].n &&
+		    (total[0] <= GHA_MAX_PER_KIND || shown[0] < GHA_MAX_PER_KIND - 1)) {
 			char *rel = gha_relative_path(r[i].input, base, cwd);
 			char *file = gha_escape_prop(rel);
 
@@ -122,11 +147,22 @@ int gha_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 				file);
 			free(file);
 			free(rel);
+			shown[0]++;
 		}
-		for (size_t k = 0; k < r[i].n; k++)
-			/* Passed and never-evaluated checks have nothing to point at. */
-			if (r[i].items[k].outcome != EXP_PASSED && r[i].items[k].outcome != EXP_SKIPPED)
-				write_one(f, &r[i], &r[i].items[k], base, cwd);
+		for (size_t k = 0; k < r[i].n; k++) {
+			int c = kind_of(r[i].items[k].outcome);
+
+			if (c < 0 || (total[c] > GHA_MAX_PER_KIND && shown[c] >= GHA_MAX_PER_KIND - 1))
+				continue;
+			write_one(f, &r[i], &r[i].items[k], base, cwd);
+			shown[c]++;
+		}
 	}
+	for (int c = 0; c < 3; c++)
+		if (total[c] > shown[c])
+			fprintf(f, "::%s title=magos-sim::%zu more %s not annotated: GitHub shows %d "
+				   "%s annotations per step; every check is in the log above, --summary "
+				   "and --junit\n",
+				cmd[c], total[c] - shown[c], what[c], GHA_MAX_PER_KIND, cmd[c]);
 	return ferror(f) ? -1 : 0;
 }

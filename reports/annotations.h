@@ -14,12 +14,22 @@
  * GitHub places an annotation only by a path relative to the repository
  * checkout, so file= is relative to $GITHUB_WORKSPACE when it is set, else
  * to the current directory (gha_relative_path()).
+ *
+ * GitHub shows at most GHA_MAX_PER_KIND error, warning and notice
+ * annotations per step and drops the rest without a word (and at most 50
+ * per job).  So of more than GHA_MAX_PER_KIND of a kind, the first
+ * GHA_MAX_PER_KIND - 1 are written in report order and the last place is a
+ * note of that kind, without a file, saying how many more there are and
+ * where they are (the log, --summary, --junit).
  */
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "sim/plan/expect.h"
+
+/* Annotations of one kind (error, warning, notice) GitHub shows per step. */
+#define GHA_MAX_PER_KIND 10
 
 /*
  * gha_relative_path() - @path as GitHub wants it in file=: a path under

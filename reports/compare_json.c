@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "reports/tool.h"
+
 static const char *const unit_name[] = {
 	[CMP_UNIT_MS] = "ms",
 	[CMP_UNIT_RATIO] = "ratio",
@@ -54,6 +56,7 @@ int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 
 	errno = 0;
 	json_object_set_new(doc, "schema", json_string("magos-sim/compare/v1"));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()));
 	json_object_set_new(doc, "base", side(c->base_name, c->base_files, c->nbase_files));
 	json_object_set_new(doc, "head", side(c->head_name, c->head_files, c->nhead_files));
 	json_object_set_new(doc, "n", json_integer((json_int_t)r->n));

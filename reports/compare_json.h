@@ -5,7 +5,8 @@
  * The JSON document of a change review, schema "magos-sim/compare/v1": one
  * object with, in this order:
  *
- *   schema     "magos-sim/compare/v1"
+ *   schema     "magos-sim/compare/v1" (docs/schemas/compare-v1.schema.json)
+ *   tool       {name, version, commit} of the program (reports/tool.h)
  *   base, head {name, files: [paths]}
  *   n          trials per side
  *   seed       base seed of both (a decimal string above 2^63-1)

@@ -8,7 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "engine/xalloc.h"
+#include "reports/ghsummary.h"
+#include "reports/tool.h"
 
 #include "reports/plan_text.h"
 
@@ -172,8 +177,8 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 	errno = 0;
 	rep_plan_duration(r->horizon_ms, hz, sizeof(hz));
 	fprintf(f, "%sCompare: base '%s' vs head '%s'%s\n", b, c->base_name, c->head_name, off);
-	fprintf(f, "%zu trials each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
-		r->n, r->seed, hz);
+	fprintf(f, "%zu trial%s each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
+		r->n, r->n == 1 ? "" : "s", r->seed, hz);
 	fprintf(f, "%s%-19s %8s %8s %9s %8s  %-3s  %s%s\n", b, "metric", "base", "head", "delta", "%",
 		"sig", "95% CI / p", off);
 	for (int k = 0; k < CMP_NMETRICS; k++) {
@@ -227,12 +232,18 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 
 	errno = 0;
 	rep_plan_duration(r->horizon_ms, hz, sizeof(hz));
-	fprintf(f, "### magos-sim compare: `%s` → `%s`\n\n", c->base_name, c->head_name);
+	{
+		char *b = ghs_code(c->base_name), *h = ghs_code(c->head_name);
+
+		fprintf(f, "### magos-sim compare: %s → %s\n\n", b, h);
+		free(b);
+		free(h);
+	}
 	if (c->nlimits)
 		fprintf(f, "%s\n\n",
 			nfailed ? "**Regression: the head breaks a limit.**" : "No limit broken.");
-	fprintf(f, "%zu trials each on common random numbers (seed %" PRIu64 ", horizon %s).\n\n",
-		r->n, r->seed, hz);
+	fprintf(f, "%zu trial%s each on common random numbers (seed %" PRIu64 ", horizon %s).\n\n",
+		r->n, r->n == 1 ? "" : "s", r->seed, hz);
 	fputs("| metric | base | head | delta | % | significant | 95% CI / p |\n"
 	      "|---|---:|---:|---:|---:|:---:|---|\n",
 	      f);
@@ -261,14 +272,20 @@ int rep_cmp_markdown(FILE *f, const struct rep_cmp *c)
 
 		limit_value(r, l, lv, sizeof(lv));
 		worse_by(r, l, by, sizeof(by));
-		fprintf(f, "- `--max-regression %s`: %s (%s, limit %s)\n", l->text,
+		char *opt = xstrjoin((const char *const[]){ "--max-regression ", l->text }, 2, "");
+		char *code = ghs_code(opt);
+
+		fprintf(f, "- %s: %s (%s, limit %s)\n", code,
 			cmp_limit_failed(r, l) ? "**failed**" : "ok", by, lv);
+		free(code);
+		free(opt);
 	}
 	if (c->nlimits)
 		fputc('\n', f);
 	fputs("<details><summary>Method</summary>\n\n", f);
 	methods(f, r, "");
 	fputs("\n</details>\n", f);
+	fprintf(f, "\n<sub>%s %s, commit %s</sub>\n", tool_name(), tool_version(), tool_commit());
 	if (ferror(f)) {
 		if (!errno)
 			errno = EIO;

@@ -2,29 +2,71 @@
 #include "reports/ghsummary.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "reports/tool.h"
 #include "sim/base/gotime.h"
 
 /* Room kept for the truncation note, bytes. */
 #define NOTE_ROOM 256
 
+/* Whether the '.' at @s (within @start) ends "www", case-insensitive, where an autolink could start. */
+static bool after_www(const char *start, const char *s)
+{
+	return s - start >= 3 && (s[-1] | 0x20) == 'w' && (s[-2] | 0x20) == 'w' &&
+	       (s[-3] | 0x20) == 'w';
+}
+
 char *ghs_cell(const char *s)
 {
+	const char *start = s;
 	char *out = xmalloc(strlen(s) * 2 + 1), *p = out;
 
 	for (; *s; s++) {
-		if (*s == '|') {
-			*p++ = '\\';
-			*p++ = '|';
-		} else if (*s == '\n' || *s == '\r') {
+		if (*s == '\n' || *s == '\r') {
 			*p++ = ' ';
-		} else {
-			*p++ = *s;
+			continue;
 		}
+		if (strchr("\\`*_[]<>!~|&$@", *s) || (*s == ':' && !strncmp(s + 1, "//", 2)) ||
+		    (*s == '.' && after_www(start, s)))
+			*p++ = '\\';
+		*p++ = *s;
 	}
+	*p = '\0';
+	return out;
+}
+
+char *ghs_code(const char *s)
+{
+	size_t run = 0, longest = 0, n = strlen(s), fence;
+	char *out, *p;
+	bool pad;
+
+	for (const char *c = s; *c; c++) {
+		run = *c == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	fence = longest + 1;
+	/* A span that starts or ends with a backtick needs a space, which GFM strips. */
+	pad = n && (s[0] == '`' || s[n - 1] == '`');
+	out = p = xmalloc(2 * fence + 2 * n + 3);
+	memset(p, '`', fence);
+	p += fence;
+	if (pad)
+		*p++ = ' ';
+	for (; *s; s++) {
+		if (*s == '|')
+			*p++ = '\\';
+		*p++ = (*s == '\n' || *s == '\r') ? ' ' : *s;
+	}
+	if (pad)
+		*p++ = ' ';
+	memset(p, '`', fence);
+	p += fence;
 	*p = '\0';
 	return out;
 }
@@ -140,8 +182,8 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
 				left++;
 				continue;
 			}
-			in = ghs_cell(s->input);
-			bprintf(&b, "| ❌ | load | `%s` | invalid input |\n", in);
+			in = ghs_code(s->input);
+			bprintf(&b, "| ❌ | load | %s | invalid input |\n", in);
 			free(in);
 			if (b.n + NOTE_ROOM > limit) {
 				b.n = before;
@@ -152,7 +194,7 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
 		}
 		for (size_t k = 0; k < s->n; k++) {
 			const struct exp_result *x = &s->items[k];
-			char *id, *where, *msg, loc[48] = "";
+			char *id, *where, *msg, *w, loc[48] = "";
 			size_t before = b.n;
 
 			if (left) {
@@ -161,11 +203,16 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
 			}
 			if (x->mark.line)
 				snprintf(loc, sizeof(loc), ":%u:%u", x->mark.line, x->mark.col);
-			id = ghs_cell(x->id);
-			where = ghs_cell(x->file ? x->file : s->input);
+			id = ghs_code(x->id);
+			{
+				const char *parts[2] = { x->file ? x->file : s->input, loc };
+
+				w = xstrjoin(parts, 2, "");
+			}
+			where = ghs_code(w);
+			free(w);
 			msg = ghs_cell(x->message);
-			bprintf(&b, "| %s | `%s` | `%s%s` | %s |\n", mark_of(x->outcome), id, where, loc,
-				msg);
+			bprintf(&b, "| %s | %s | %s | %s |\n", mark_of(x->outcome), id, where, msg);
 			free(id);
 			free(where);
 			free(msg);
@@ -182,6 +229,7 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
 	if (left)
 		bprintf(&b, "\n_Truncated: %zu more check%s not shown (a step summary must stay under %zu bytes); see the JUnit report or the log._\n",
 			left, left == 1 ? "" : "s", limit);
+	bprintf(&b, "\n<sub>%s %s, commit %s</sub>\n", tool_name(), tool_version(), tool_commit());
 	fwrite(b.s, 1, b.n, f);
 	free(b.s);
 	return ferror(f) ? -1 : 0;

@@ -27,7 +27,22 @@
  */
 int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t limit);
 
-/* ghs_cell() - @s made safe for a table cell ('|' escaped, newlines as spaces).  Returns new. */
+/*
+ * ghs_cell() - @s as GitHub Flavored Markdown text that renders as exactly
+ * @s, also inside a table cell: every character GFM reads as markup is
+ * backslash-escaped (\ ` * _ [ ] < > ! ~ | & $, so no emphasis, link, HTML,
+ * strikethrough, entity or math appears), the ':' of "://", the '.' after
+ * "www" and every '@' too (so GFM's autolinks do not turn a URL or an
+ * address into a link), and line breaks become spaces.  Returns new.
+ */
 char *ghs_cell(const char *s);
+
+/*
+ * ghs_code() - @s as a GFM code span, also inside a table cell: fenced by
+ * one more backtick than the longest run of backticks in @s, padded with a
+ * space where @s starts or ends with a backtick, '|' escaped (GFM splits
+ * cells before it reads code spans), line breaks as spaces.  Returns new.
+ */
+char *ghs_code(const char *s);
 
 #endif

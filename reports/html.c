@@ -355,7 +355,7 @@ static void group_band(struct ctx *c, size_t d, long g, size_t first, size_t n, 
 	time_grid(c, 0, h);
 	group_head(c, d, g, h);
 	group_caption(c, g >= 0 ? &c->sp->drivers[d].groups[g] : NULL);
-	snprintf(tip, sizeof(tip), "%zu targets (counts by phase)", n);
+	snprintf(tip, sizeof(tip), "%zu target%s (counts by phase)", n, n == 1 ? "" : "s");
 	svg_text(c->f, 16, HEAD_H + 14, "start", "lbl", tip, 0);
 	for (size_t b = 0; b < nb; b++) {
 		double y = HEAD_H + AGG_H;
@@ -381,13 +381,54 @@ static void group_band(struct ctx *c, size_t d, long g, size_t first, size_t n, 
 	free(diff);
 }
 
+/*
+ * Whether the timeline draws anything of legend class @cls: a legend that
+ * lists soaks, gates and rollback stamps on a page of Workspaces only
+ * explains what is not there.
+ */
+static bool drawn(const struct ctx *c, const char *cls)
+{
+	const struct sp_set *sp = c->sp;
+
+	if (!strncmp(cls, "ph-", 3)) {
+		for (size_t i = 0; i < sp->ntargets; i++)
+			for (size_t k = 0; k < sp->targets[i].nspans; k++) {
+				bool thin;
+				const char *pc = phase_class(sp->targets[i].spans[k].phase, &thin);
+
+				if (pc && !strcmp(pc, cls))
+					return true;
+			}
+		return false;
+	}
+	for (size_t d = 0; d < sp->ndrivers; d++)
+		for (size_t g = 0; g < sp->drivers[d].ngroups; g++) {
+			const struct sp_group *gr = &sp->drivers[d].groups[g];
+
+			if ((!strcmp(cls, "soak") && gr->settled_ms >= 0 && gr->soak_end_ms > gr->settled_ms) ||
+			    (!strcmp(cls, "m-open") && gr->opened_ms >= 0) ||
+			    (!strcmp(cls, "m-settle") && gr->settled_ms >= 0) ||
+			    (!strcmp(cls, "crit") && gr->ntargets))
+				return true;
+		}
+	for (size_t i = 0; i < sp->ninstants; i++) {
+		const struct sp_instant *in = &sp->instants[i];
+
+		if ((in->kind == SP_I_GATE && !strcmp(verdict_class(in->label), cls)) ||
+		    (in->kind == SP_I_HALT && !strcmp(cls, "m-halt")) ||
+		    (in->kind == SP_I_STAMP && !strcmp(cls, "m-rollback")))
+			return true;
+	}
+	return false;
+}
+
 static void gantt(struct ctx *c)
 {
 	const struct sp_set *sp = c->sp;
 	char label[512];
 	bool any = false;
 
-	fputs("<section id=\"gantt\"><h2>Timeline of the targets</h2>\n", c->f);
+	fputs("<section tabindex=\"0\" id=\"gantt\"><h2>Timeline of the targets</h2>\n", c->f);
 	if (!sp->ntargets) {
 		fputs("<p class=\"empty\">No Workspaces or StageSets in this run: nothing to draw.</p>\n"
 		      "</section>\n",
@@ -405,9 +446,15 @@ static void gantt(struct ctx *c)
 			{ "m-settle", "settled" },	   { "m-halt", "halt" },
 			{ "m-rollback", "rollback stamp" }, { "crit", "critical path" },
 		};
+		struct svg_legend_item shown[sizeof(items) / sizeof(items[0])];
+		size_t nshown = 0;
+
+		for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+			if (drawn(c, items[i].cls))
+				shown[nshown++] = items[i];
 		fputs("<div class=\"legend-row\">", c->f);
 		svg_open(c->f, "gantt-legend", W, 40, "legend of the timeline", NULL);
-		svg_legend(c->f, 8, 14, W - 8, items, sizeof(items) / sizeof(items[0]));
+		svg_legend(c->f, 8, 14, W - 8, shown, nshown);
 		svg_close(c->f);
 		fputs("</div>\n<p class=\"tools\"><button type=\"button\" data-act=\"open\">expand all</button> "
 		      "<button type=\"button\" data-act=\"close\">collapse all</button></p>\n",
@@ -534,10 +581,20 @@ static void gate_chart(struct ctx *c, const struct sp_counter *ct)
 			 has_min ? svg_fmt_num(mn, 6, a, sizeof(a)) : "", has_max ? " max " : "",
 			 has_max ? svg_fmt_num(mx, 6, v, sizeof(v)) : "");
 		svg_rect(c->f, fr.x0, top, fr.x1 - fr.x0, bot - top, "band", tip);
-		if (has_max)
-			svg_line(c->f, fr.x0, top, fr.x1, top, "thr", NULL);
-		if (has_min)
-			svg_line(c->f, fr.x0, bot, fr.x1, bot, "thr", NULL);
+		/*
+		 * Each bound as a bold line with its value written on it: a 0.01
+		 * limit on a 0..0.2 axis is a few pixels of band, easy to miss.
+		 */
+		if (has_max) {
+			snprintf(tip, sizeof(tip), "max %s", svg_fmt_num(mx, 6, a, sizeof(a)));
+			svg_line(c->f, fr.x0, top, fr.x1, top, "thr", tip);
+			svg_text(c->f, fr.x1 - 4, top - 4, "end", "thr-lbl", tip, 0);
+		}
+		if (has_min) {
+			snprintf(tip, sizeof(tip), "min %s", svg_fmt_num(mn, 6, a, sizeof(a)));
+			svg_line(c->f, fr.x0, bot, fr.x1, bot, "thr", tip);
+			svg_text(c->f, fr.x1 - 4, bot + 13, "end", "thr-lbl", tip, 0);
+		}
 	}
 	svg_axis_num(c->f, &fr, lo, hi, "value", false);
 	svg_axis_time(c->f, &fr, 0, c->end_ms, "time since the start of the change");
@@ -600,9 +657,14 @@ static void gate_chart(struct ctx *c, const struct sp_counter *ct)
 
 static void gates(struct ctx *c)
 {
-	bool any = false;
+	bool any = false, fleet = false;
 
-	fputs("<section id=\"gates\"><h2>Gates</h2>\n", c->f);
+	/* Only a FleetRollout has gates: a page of Rollouts has no Gates section. */
+	for (size_t d = 0; d < c->sp->ndrivers; d++)
+		fleet |= c->sp->drivers[d].kind && !strcmp(c->sp->drivers[d].kind, "FleetRollout");
+	if (!fleet)
+		return;
+	fputs("<section tabindex=\"0\" id=\"gates\"><h2>Gates</h2>\n", c->f);
 	for (size_t i = 0; i < c->sp->ncounters; i++) {
 		const struct sp_counter *ct = &c->sp->counters[i];
 
@@ -708,7 +770,7 @@ static void concurrency(struct ctx *c)
 {
 	bool any = false;
 
-	fputs("<section id=\"concurrency\"><h2>Concurrency</h2>\n", c->f);
+	fputs("<section tabindex=\"0\" id=\"concurrency\"><h2>Concurrency</h2>\n", c->f);
 	for (size_t i = 0; i < c->sp->ncounters; i++) {
 		const struct sp_counter *ct = &c->sp->counters[i];
 
@@ -805,7 +867,7 @@ static void summary(struct ctx *c)
 	size_t len = 0, n = 0;
 	FILE *m = run->tl && run->summary ? open_memstream(&buf, &len) : NULL;
 
-	fputs("<section id=\"summary\"><h2>Summary</h2>\n<pre class=\"summary\">", c->f);
+	fputs("<section tabindex=\"0\" id=\"summary\"><h2>Summary</h2>\n<pre class=\"summary\">", c->f);
 	if (m) {
 		rep_text(m, run, &to);
 		fclose(m);
@@ -860,7 +922,7 @@ static void events(struct ctx *c)
 	bool many = c->sp->ntargets > REP_HTML_MAX_ROWS;
 	char a[SVG_NUM_BUFSZ];
 
-	fputs("<section id=\"events\"><h2>Events</h2>\n"
+	fputs("<section tabindex=\"0\" id=\"events\"><h2>Events</h2>\n"
 	      "<p class=\"tools\"><label>Filter <input id=\"filter\" type=\"search\" "
 	      "placeholder=\"text in any column\"></label> <span id=\"shown\"></span></p>\n"
 	      "<table class=\"events\"><thead><tr><th>time</th><th>object</th><th>change</th>"
@@ -916,6 +978,13 @@ static const char page_css[] =
 	"details.group>summary{cursor:pointer;font-weight:600;padding:2px 0}\n"
 	"details.group{margin:0 0 2px}\n"
 	"svg.chart{display:block;max-width:100%;height:auto}\n"
+	/*
+	 * On a narrow screen the charts keep a legible size and scroll sideways
+	 * (at 390 px, shrunk to fit, their 11 px text became 3 to 4 px), and so
+	 * do the tables: every section is a horizontal scroll container.
+	 */
+	"main section{overflow-x:auto}\n"
+	"@media (max-width:900px){svg.chart{max-width:none;width:900px}}\n"
 	".chart .grp{font-weight:600}\n"
 	".chart .crit-lbl{fill:var(--crit);font-weight:600}\n"
 	".chart .hit{fill:transparent}\n"
@@ -1014,8 +1083,8 @@ int rep_html_sp(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, seed %" PRIu64 ", horizon %s; stopped at %s (",
 		run->seed, dur(run->horizon_ms, a), dur(run->end_ms, b));
 	svg_escape(f, run->stop);
-	fprintf(f, ") after %" PRIu64 " events; %zu targets.</p>\n</header>\n", run->events,
-		sp->ntargets);
+	fprintf(f, ") after %" PRIu64 " event%s; %zu target%s.</p>\n</header>\n", run->events,
+		run->events == 1 ? "" : "s", sp->ntargets, sp->ntargets == 1 ? "" : "s");
 	summary(&c);
 	gantt(&c);
 	gates(&c);
@@ -1039,12 +1108,12 @@ void rep_html_page_open(FILE *f, const char *title, const char *kind, const char
 	fputs(page_css, f);
 	if (extra_css)
 		fputs(extra_css, f);
-	fputs("</style>\n</head>\n<body>\n<div id=\"tip\" hidden></div>\n", f);
+	fputs("</style>\n</head>\n<body>\n<div id=\"tip\" hidden></div>\n<main>\n", f);
 }
 
 int rep_html_page_close(FILE *f)
 {
-	fputs("<script>\n", f);
+	fputs("</main>\n<script>\n", f);
 	fputs(page_js, f);
 	fputs("</script>\n</body>\n</html>\n", f);
 	if (ferror(f)) {

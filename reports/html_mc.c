@@ -20,6 +20,8 @@
 
 /* Page geometry, px. */
 #define W 960
+/* Bins a histogram has at least (see histogram()). */
+#define HIST_MIN_BINS 5
 #define LEFT 70
 #define RIGHT 24
 #define ZONE 96       /* the "> horizon" zone right of a CDF's time axis */
@@ -242,7 +244,7 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 	FILE *f = p->f;
 	double *v[REP_MC_MAX_CURVES];
 	size_t nv[REP_MC_MAX_CURVES];
-	double xmax = 0, xs[600], ys[600];
+	double xmin = 0, xmax = 0, vmin = INFINITY, xs[600], ys[600];
 	bool anycens = false, anydone = false;
 	struct svg_frame fr;
 	struct svg_scale sx, sy;
@@ -255,6 +257,8 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 		v[i] = ttc_values(sets[i], &nv[i]);
 		if (nv[i] && v[i][nv[i] - 1] > xmax)
 			xmax = v[i][nv[i] - 1];
+		if (nv[i] && v[i][0] < vmin)
+			vmin = v[i][0];
 		if (nv[i] < sets[i]->n)
 			anycens = true;
 		if (nv[i])
@@ -262,15 +266,40 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 	}
 	if (xmax <= 0)
 		xmax = p->horizon_ms > 0 ? (double)p->horizon_ms : 1000;
+	/*
+	 * The axis starts at the round tick below the fastest trial, not at 0:
+	 * from 0, trials that all take about an hour drew their curves in the
+	 * right fifth of the chart.  The step is the one the axis would have
+	 * over the trials' own range.
+	 */
+	if (vmin == xmax && vmin > 0) {
+		/* Every trial took the same time: the step, centred. */
+		int64_t t[64], step = 0;
+
+		svg_ticks_time(0, (int64_t)llround(xmax), 8, t, 64, &step);
+		xmin = vmin - 2.0 * (double)step > 0 ? vmin - 2.0 * (double)step : 0;
+		xmax = vmin + 2.0 * (double)step;
+	} else if (vmin < xmax && vmin > 0) {
+		int64_t t[64], step = 0;
+
+		svg_ticks_time((int64_t)vmin, (int64_t)llround(xmax), 8, t, 64, &step);
+		if (step > 0) {
+			xmin = (double)(((int64_t)vmin / step) * step);
+			if (xmin >= vmin)
+				xmin -= (double)step;
+			if (xmin < 0)
+				xmin = 0;
+		}
+	}
 	fr = (struct svg_frame){ LEFT, W - RIGHT - (anycens ? ZONE : 0), 24, 24 + PLOT_H };
 	h = (int)fr.y1 + 48 + 18 * (int)((n + 3) / 4);
 	chart_open(p, "cdf", h, title,
 		   "Share of trials completed by each time; a curve reaching 1 only in the "
 		   "\"> horizon\" zone has censored trials (not completed by the horizon).");
-	sx = (struct svg_scale){ 0, xmax, fr.x0, fr.x1 };
+	sx = (struct svg_scale){ xmin, xmax, fr.x0, fr.x1 };
 	sy = (struct svg_scale){ 0, 1, fr.y1, fr.y0 };
 	svg_axis_num(f, &fr, 0, 1, "share of trials completed", false);
-	svg_axis_time(f, &fr, 0, (int64_t)llround(xmax), "time to complete");
+	svg_axis_time(f, &fr, (int64_t)xmin, (int64_t)llround(xmax), "time to complete");
 	if (anycens) {
 		snprintf(tip, sizeof(tip), "trials not completed by the horizon (%s)",
 			 dur(p->horizon_ms, a));
@@ -418,7 +447,7 @@ static void stats_section(struct page *p, const struct plan_stats *st)
 {
 	FILE *f = p->f;
 
-	fputs("<section id=\"mc-stats\"><h2>Statistics</h2>\n", f);
+	fputs("<section tabindex=\"0\" id=\"mc-stats\"><h2>Statistics</h2>\n", f);
 	fputs("<table class=\"stats\"><thead><tr><th>outcome</th><th>trials</th><th>share</th>"
 	      "<th>Wilson 95 % interval</th></tr></thead><tbody>\n",
 	      f);
@@ -429,7 +458,7 @@ static void stats_section(struct page *p, const struct plan_stats *st)
 		fprintf(f, "<p class=\"note\">%zu trials stopped by the loop or event budget bound "
 			   "(counted as not completed; the terminal report names them).</p>\n",
 			st->nbound);
-	fputs("<div class=\"wide\"><table class=\"stats\"><thead><tr><th>quantity</th><th>trials</th><th>censored</th>"
+	fputs("<div class=\"wide\" tabindex=\"0\"><table class=\"stats\"><thead><tr><th>quantity</th><th>trials</th><th>censored</th>"
 	      "<th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>mean</th><th>mean 95 % CI</th>"
 	      "<th>min</th><th>max</th></tr></thead><tbody>\n",
 	      f);
@@ -453,9 +482,9 @@ static void halts_section(struct page *p, const struct plan_stats *st)
 	double hmax = 0, lo, hi;
 	struct svg_frame fr;
 	struct svg_scale sx;
-	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[640], lbl[512];
+	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], c[SVG_NUM_BUFSZ], tip[800], lbl[512];
 
-	fputs("<section id=\"halts\"><h2>Where halts happen <small>share of all trials, "
+	fputs("<section tabindex=\"0\" id=\"halts\"><h2>Where halts happen <small>share of all trials, "
 	      "Wilson 95 % interval</small></h2>\n",
 	      f);
 	if (!st->nhalts) {
@@ -536,6 +565,13 @@ static void histogram(struct page *p, const double *v, size_t n, size_t total, b
 		width = step < 1 ? 1 : step;
 	}
 	nb = (size_t)floor(max / width) + 1;
+	/*
+	 * At least HIST_MIN_BINS bins: values all 0 (or all in the first bins)
+	 * drew one full-width bar, which reads as a spread, not as "every trial
+	 * the same".
+	 */
+	if (nb < HIST_MIN_BINS)
+		nb = HIST_MIN_BINS;
 	cnt = xcalloc(nb, sizeof(*cnt));
 	for (size_t i = 0; i < n; i++) {
 		size_t k = (size_t)floor(v[i] / width);
@@ -591,6 +627,14 @@ static void histogram(struct page *p, const double *v, size_t n, size_t total, b
 	}
 	svg_line(f, fr.x0, fr.y1, fr.x1, fr.y1, "tick", NULL);
 	svg_text(f, fr.x1, fr.y1 + 32, "end", "cap", xlabel, 0);
+	if (v[0] == v[n - 1]) {
+		/* One value: say it in words too. */
+		snprintf(tip, sizeof(tip), "every trial: %s%s",
+			 ms ? svg_fmt_duration((int64_t)llround(v[0]), a, sizeof(a))
+			    : svg_fmt_num(v[0], 2, a, sizeof(a)),
+			 unit);
+		svg_text(f, fr.x1, fr.y0 - 12, "end", "lbl same", tip, 0);
+	}
 	chart_close(p);
 	free(cnt);
 }
@@ -609,7 +653,7 @@ static void blast_section(struct page *p, const struct rep_mc_set *s)
 		scope = s->rows[i].blast_total;
 	}
 	qsort(v, s->n, sizeof(*v), cmp_double);
-	fputs("<section id=\"blast\"><h2>Blast radius <small>targets that took the bad change "
+	fputs("<section tabindex=\"0\" id=\"blast\"><h2>Blast radius <small>targets that took the bad change "
 	      "before the first halt; 0 without a halt</small></h2>\n",
 	      p->f);
 	if (!s->n || v[s->n - 1] == 0) {
@@ -645,7 +689,7 @@ static void detection_exposure(struct page *p, const struct rep_mc_set *s)
 			v[k++] = (double)s->rows[i].detection_ms;
 	if (k) {
 		qsort(v, k, sizeof(*v), cmp_double);
-		fputs("<section id=\"detection\"><h2>Detection latency <small>fault onset to halt, "
+		fputs("<section tabindex=\"0\" id=\"detection\"><h2>Detection latency <small>fault onset to halt, "
 		      "halting trials with a known onset</small></h2>\n",
 		      p->f);
 		histogram(p, v, k, k, true, "Detection latency", "fault onset to halt", "");
@@ -663,7 +707,7 @@ static void detection_exposure(struct page *p, const struct rep_mc_set *s)
 		for (size_t i = k; i < halted; i++)
 			v[i] = 0;
 		qsort(v, halted, sizeof(*v), cmp_double);
-		fputs("<section id=\"exposure\"><h2>Exposure <small>member-time on the bad version "
+		fputs("<section tabindex=\"0\" id=\"exposure\"><h2>Exposure <small>member-time on the bad version "
 		      "before the halt, halting trials</small></h2>\n",
 		      p->f);
 		histogram(p, v, halted, halted, true, "Exposure", "member-time on the bad version",
@@ -728,7 +772,7 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 	}
 	if (xmax <= 0)
 		xmax = 1000;
-	fputs("<section id=\"phases\"><h2>Steps and waves: duration from open to done "
+	fputs("<section tabindex=\"0\" id=\"phases\"><h2>Steps and waves: duration from open to done "
 	      "<small>box p25–p75, line p50, whiskers p5–p95 (min and max in the tip)</small></h2>\n",
 	      f);
 	fr = (struct svg_frame){ ROW_LABEL, W - RIGHT - 150, 10, 10 + BAR_ROW * (double)np };
@@ -776,7 +820,7 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 	fputs("</section>\n", f);
 
 	/* The critical path: how often each step or wave was the longest of its trial. */
-	fputs("<section id=\"critical\"><h2>Critical path <small>trials in which the step or wave "
+	fputs("<section tabindex=\"0\" id=\"critical\"><h2>Critical path <small>trials in which the step or wave "
 	      "was the longest (never done: to the end of the run)</small></h2>\n"
 	      "<table class=\"stats\"><thead><tr><th>step / wave</th><th>trials</th><th>share</th>"
 	      "</tr></thead><tbody>\n",
@@ -841,10 +885,10 @@ static void variants_section(struct page *p, const struct rep_mc_set *const *set
 	FILE *f = p->f;
 	const struct plan_stats *b = sets[0]->st;
 
-	fputs("<section id=\"variants\"><h2>Variants <small>each against the base, on the same "
+	fputs("<section tabindex=\"0\" id=\"variants\"><h2>Variants <small>each against the base, on the same "
 	      "trial seeds</small></h2>\n",
 	      f);
-	fputs("<div class=\"wide\"><table class=\"stats\"><thead><tr><th>variant</th><th>ttc p50</th><th>ttc p95</th>"
+	fputs("<div class=\"wide\" tabindex=\"0\"><table class=\"stats\"><thead><tr><th>variant</th><th>ttc p50</th><th>ttc p95</th>"
 	      "<th>ttc mean</th><th>completed</th><th>halted</th><th>blast mean</th>"
 	      "<th>detection p50</th><th>exposure mean (member-min)</th></tr></thead><tbody>\n",
 	      f);
@@ -982,7 +1026,7 @@ static void sweep_section(struct page *p, const struct rep_mc_page *pg)
 {
 	FILE *f = p->f;
 
-	fputs("<section id=\"sweep\"><h2>Sweep of ", f);
+	fputs("<section tabindex=\"0\" id=\"sweep\"><h2>Sweep of ", f);
 	svg_escape(f, pg->sweep_param);
 	fputs(" <small>each value on the base's trial seeds</small></h2>\n", f);
 	sweep_chart(p, pg->sweep, pg->nsweep, pg->sweep_param, false);
@@ -1004,15 +1048,15 @@ int rep_html_mc(FILE *f, const struct rep_mc_page *pg)
 	rep_html_page_open(f, name, "run -n", mc_css);
 	fputs("<header><h1>", f);
 	svg_escape(f, name);
-	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, %zu trials, seed %" PRIu64
+	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim run, %zu trial%s, seed %" PRIu64
 		   ", horizon %s",
-		pg->base->n, pg->seed, dur(pg->horizon_ms, a));
+		pg->base->n, pg->base->n == 1 ? "" : "s", pg->seed, dur(pg->horizon_ms, a));
 	if (pg->nvariants)
-		fprintf(f, "; %zu variants", pg->nvariants);
+		fprintf(f, "; %zu variant%s", pg->nvariants, pg->nvariants == 1 ? "" : "s");
 	if (pg->sweep_param) {
 		fputs("; sweep of ", f);
 		svg_escape(f, pg->sweep_param);
-		fprintf(f, " over %zu values", pg->nsweep);
+		fprintf(f, " over %zu value%s", pg->nsweep, pg->nsweep == 1 ? "" : "s");
 	}
 	fputs(".</p>\n</header>\n", f);
 
@@ -1021,7 +1065,7 @@ int rep_html_mc(FILE *f, const struct rep_mc_page *pg)
 	for (size_t i = 0; i < pg->nvariants; i++)
 		sets[1 + i] = &pg->variants[i];
 	stats_section(&p, pg->base->st);
-	fprintf(f, "<section id=\"cdf\"><h2>Time to complete <small>%s</small></h2>\n",
+	fprintf(f, "<section tabindex=\"0\" id=\"cdf\"><h2>Time to complete <small>%s</small></h2>\n",
 		pg->nvariants ? "the base and each variant" : "the base");
 	cdf_chart(&p, sets, 1 + pg->nvariants,
 		  pg->nvariants ? "Time to complete: CDF per variant"
@@ -1061,11 +1105,11 @@ int rep_html_compare(FILE *f, const struct rep_mc_set *base, const struct rep_mc
 	svg_escape(f, base->name);
 	fputs(" → ", f);
 	svg_escape(f, head->name);
-	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim compare, %zu trials per side on common "
+	fprintf(f, "</h1>\n<p class=\"meta\">magos-sim compare, %zu trial%s per side on common "
 		   "random numbers, seed %" PRIu64 ", horizon %s, %u bootstrap resamples.</p>\n"
 		   "</header>\n",
-		r->n, r->seed, dur(r->horizon_ms, a), r->resamples);
-	fputs("<section id=\"compare\"><h2>Base against head <small>significance at 5 %, "
+		r->n, r->n == 1 ? "" : "s", r->seed, dur(r->horizon_ms, a), r->resamples);
+	fputs("<section tabindex=\"0\" id=\"compare\"><h2>Base against head <small>significance at 5 %, "
 	      "two-sided</small></h2>\n"
 	      "<table class=\"stats\"><thead><tr><th>metric</th><th>base</th><th>head</th>"
 	      "<th>delta</th><th>delta %</th><th>95 % interval / p</th><th>method</th>"
@@ -1112,7 +1156,7 @@ int rep_html_compare(FILE *f, const struct rep_mc_set *base, const struct rep_mc
 		fprintf(f, "<p class=\"note\">trials stopped by the loop or event budget bound "
 			   "(counted as not completed): base %zu, head %zu.</p>\n",
 			r->nbound[0], r->nbound[1]);
-	fputs("</section>\n<section id=\"cdf\"><h2>Time to complete <small>base and head"
+	fputs("</section>\n<section tabindex=\"0\" id=\"cdf\"><h2>Time to complete <small>base and head"
 	      "</small></h2>\n",
 	      f);
 	cdf_chart(&p, sets, 2, "Time to complete: CDF of base and head");

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "reports/report.h"
+#include "reports/tool.h"
 #include "sim/base/gotime.h"
 
 /* jansson rejects NULL (and invalid UTF-8); both become JSON null here. */
@@ -506,7 +507,8 @@ int rep_json(FILE *f, const struct rep_run *run)
 {
 	size_t n = tl_count(run->tl), nn = tl_notice_count(run->tl);
 
-	if (fputs("{\n  \"schema\": \"magos-sim/run/v1\",\n  \"scenario\": ", f) < 0 ||
+	if (fputs("{\n  \"schema\": \"magos-sim/run/v1\",\n  \"tool\": ", f) < 0 ||
+	    put(f, json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()), JSON_COMPACT, ",\n  \"scenario\": ") < 0 ||
 	    put(f, scenario_block(run), JSON_COMPACT, ",\n  \"run\": ") ||
 	    put(f, run_block(run), JSON_COMPACT, ",\n  \"timeline\": [") < 0)
 		return -1;
@@ -530,4 +532,42 @@ int rep_json(FILE *f, const struct rep_run *run)
 	    put(f, summary_block(run->summary, run->obs, run->fleets, &run->capacity), JSON_COMPACT, "\n}\n") < 0)
 		return -1;
 	return 0;
+}
+
+int rep_events(FILE *f, const struct rep_run *run)
+{
+	size_t n = tl_count(run->tl);
+	char tool[256];
+
+	snprintf(tool, sizeof(tool), "%s %s (commit %s)", tool_name(), tool_version(), tool_commit());
+	for (size_t i = 0; i < n; i++) {
+		struct tl_entry e;
+		json_t *o = json_object();
+		char wall[GT_RFC3339_BUFSZ];
+
+		tl_get(run->tl, i, &e);
+		gt_format_rfc3339_nano(run->start_unix_ms + e.t_ms, wall, sizeof(wall));
+		json_object_set_new(o, "schema", json_string("magos-sim/event/v1"));
+		json_object_set_new(o, "time", json_string(wall));
+		json_object_set_new(o, "elapsed_ms", json_integer(e.t_ms));
+		json_object_set_new(o, "elapsed", duration_str(e.t_ms));
+		json_object_set_new(o, "kind", str_or_null(e.kind));
+		json_object_set_new(o, "namespace", str_or_null(e.ns));
+		json_object_set_new(o, "name", str_or_null(e.name));
+		json_object_set_new(o, "change", json_string(tl_change_name(e.change)));
+		json_object_set_new(o, "phase", str_or_null(e.phase));
+		json_object_set_new(o, "reason", str_or_null(e.reason));
+		json_object_set_new(o, "message", str_or_null(e.message));
+		json_object_set_new(o, "detail", str_or_null(e.detail));
+		json_object_set_new(o, "cause", str_or_null(e.cause));
+		json_object_set_new(o, "resource_version", json_integer((json_int_t)e.resource_version));
+		json_object_set_new(o, "generation", json_integer(e.generation));
+		json_object_set_new(o, "scenario", str_or_null(run->name));
+		json_object_set_new(o, "seed", run->seed <= INT64_MAX ? json_integer((json_int_t)run->seed)
+								  : json_sprintf("%" PRIu64, run->seed));
+		json_object_set_new(o, "tool", json_string(tool));
+		if (put(f, o, JSON_COMPACT, "\n") < 0)
+			return -1;
+	}
+	return ferror(f) ? -1 : 0;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "reports/tool.h"
+#include "sim/base/gotime.h"
 
 char *junit_escape(const char *s)
 {
@@ -86,9 +88,12 @@ static void write_case(FILE *f, const struct exp_scenario_report *r, size_t k)
 	put(f, x->file ? x->file : r->input);
 	fputs("\" name=\"", f);
 	put_name(f, r, k);
-	fputs("\"", f);
+	fputs("\" time=\"0\"", f);
 	switch (x->outcome) {
 	case EXP_PASSED:
+	case EXP_WARNED:
+	case EXP_NOTED:
+		/* Ant's schema allows no <system-out> in a case: the suite's holds their text. */
 		fputs("/>\n", f);
 		return;
 	case EXP_FAILED:
@@ -118,14 +123,32 @@ static void write_case(FILE *f, const struct exp_scenario_report *r, size_t k)
 		put(f, x->message);
 		fputs("\"/>\n    </testcase>\n", f);
 		return;
-	case EXP_WARNED:
-	case EXP_NOTED:
-		fputs(">\n      <system-out>", f);
-		fputs(x->outcome == EXP_WARNED ? "warning: " : "info: ", f);
-		put(f, x->message);
-		fputs("</system-out>\n    </testcase>\n", f);
-		return;
 	}
+}
+
+/* The suite's <system-out>: one line per warning and info, "warning: file:line:col: message". */
+static void write_system_out(FILE *f, const struct exp_scenario_report *s)
+{
+	fputs("    <system-out>", f);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct exp_result *x = &s->items[k];
+
+		if (x->outcome != EXP_WARNED && x->outcome != EXP_NOTED)
+			continue;
+		fputs(x->outcome == EXP_WARNED ? "warning: " : "info: ", f);
+		put_where(f, s, x);
+		fputc('\n', f);
+	}
+	fputs("</system-out>\n    <system-err/>\n", f);
+}
+
+static void write_property(FILE *f, const char *name, const char *value)
+{
+	fputs("      <property name=\"", f);
+	put(f, name);
+	fputs("\" value=\"", f);
+	put(f, value);
+	fputs("\"/>\n", f);
 }
 
 /* The counts of one suite: a lone "load" case stands for an invalid input with nothing to show. */
@@ -142,40 +165,49 @@ static void suite_counts(const struct exp_scenario_report *s, size_t *tests, siz
 
 int junit_write(FILE *f, const struct exp_scenario_report *r, size_t n)
 {
-	size_t tests = 0, failures = 0, errors = 0, skipped = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t t, fl, e, sk;
-
-		suite_counts(&r[i], &t, &fl, &e, &sk);
-		tests += t;
-		failures += fl;
-		errors += e;
-		skipped += sk;
-	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"magos-sim check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
-		tests, failures, errors, skipped);
+	/* Ant's schema allows no attribute here: consumers add up the suites. */
+	fputs("<testsuites>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct exp_scenario_report *s = &r[i];
 		size_t t, fl, e, sk;
+		char ts[GT_RFC3339_BUFSZ];
 
 		suite_counts(s, &t, &fl, &e, &sk);
+		/* Ant's timestamp has no zone: the UTC time without its 'Z'. */
+		gt_format_rfc3339(s->start_unix_ms, ts, sizeof(ts));
+		ts[strcspn(ts, "Z")] = '\0';
 		fputs("  <testsuite name=\"", f);
 		put(f, s->input);
-		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", t, fl,
-			e, sk);
+		fputs("\" package=\"", f);
+		put(f, s->input);
+		fprintf(f, "\" id=\"%zu\" timestamp=\"%s\" hostname=\"localhost\" tests=\"%zu\" "
+			   "failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"0\">\n",
+			i, ts, t, fl, e, sk);
+		fputs("    <properties>\n", f);
+		write_property(f, "magos-sim.version", tool_version());
+		write_property(f, "magos-sim.commit", tool_commit());
+		if (s->name)
+			write_property(f, "scenario", s->name);
+		if (s->fig.have) {
+			char nt[32];
+
+			snprintf(nt, sizeof(nt), "%zu", s->fig.ntrials);
+			write_property(f, "trials", nt);
+		}
+		fputs("    </properties>\n", f);
 		/* An input that did not load shows its diagnostics as errors; without any, one error. */
 		if (s->invalid && !s->n) {
 			fputs("    <testcase classname=\"", f);
 			put(f, s->input);
-			fputs("\" name=\"load\">\n      <error message=\"", f);
+			fputs("\" name=\"load\" time=\"0\">\n      <error message=\"", f);
 			put(f, s->input);
 			fputs(": invalid input (see the diagnostics on stderr)\" type=\"invalid\"/>\n"
 			      "    </testcase>\n", f);
 		}
 		for (size_t k = 0; k < s->n; k++)
 			write_case(f, s, k);
+		write_system_out(f, s);
 		fputs("  </testsuite>\n", f);
 	}
 	fputs("</testsuites>\n", f);

@@ -1,8 +1,14 @@
 /* lint findings and rules as JSON (jansson). */
 #include "reports/lint_json.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+
+#include "reports/tool.h"
 
 /* Writes @j (stolen) indented to @f with a newline.  Returns 0 or -1. */
 static int dump(FILE *f, json_t *j)
@@ -47,6 +53,8 @@ int lint_json_write(FILE *f, const struct lint_report *r, size_t nfiles, size_t 
 	json_object_set_new(sum, "infos", json_integer((json_int_t)r->ninfos));
 	json_object_set_new(sum, "files", json_integer((json_int_t)nfiles));
 	json_object_set_new(sum, "objects", json_integer((json_int_t)nobjs));
+	json_object_set_new(doc, "schema", json_string("magos-sim/lint/v1"));
+	json_object_set_new(doc, "tool", json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()));
 	json_object_set_new(doc, "findings", items);
 	json_object_set_new(doc, "summary", sum);
 	return dump(f, doc);
@@ -69,4 +77,108 @@ int lint_json_write_rules(FILE *f)
 		json_array_append_new(arr, o);
 	}
 	return dump(f, arr);
+}
+
+static const char *sarif_level(enum lint_sev s)
+{
+	switch (s) {
+	case LINT_ERROR: return "error";
+	case LINT_WARNING: return "warning";
+	default: return "note";
+	}
+}
+
+/* @path as a relative URI reference (or a file: URI when absolute): bytes outside RFC 3986's unreserved set and '/' percent-encoded. */
+static json_t *path_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path);
+	char *out = malloc(3 * n + 8), *p = out;
+	json_t *j;
+
+	if (!out)
+		return NULL;
+	if (path[0] == '/') {
+		memcpy(p, "file://", 7);
+		p += 7;
+	}
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (isalnum(*c) || strchr("-._~/", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	*p = '\0';
+	j = json_string(out);
+	free(out);
+	return j;
+}
+
+int lint_sarif_write(FILE *f, const struct lint_report *r)
+{
+	size_t n;
+	const struct lint_rule *rules = lint_rules(&n);
+	json_t *doc = json_object(), *run = json_object(), *driver = json_object();
+	json_t *jr = json_array(), *results = json_array();
+	char *help_uri = xstrjoin((const char *const[]){ tool_docs_url(), "lint-rules.md" }, 2, "");
+
+	for (size_t i = 0; i < n; i++) {
+		const struct lint_rule *u = &rules[i];
+		char *md = xstrjoin((const char *const[]){ "**Fix:** ", u->fix, "\n\nSee [", u->id,
+							   " in the lint rules](", help_uri, ")." },
+				    7, "");
+
+		json_array_append_new(
+			jr, json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:s,s:{s:s},s:{s:[s]}}",
+				      "id", u->id, "name", u->name, "shortDescription", "text", u->summary,
+				      "fullDescription", "text", u->summary, "help", "text", u->fix,
+				      "markdown", md, "helpUri", help_uri, "defaultConfiguration",
+				      "level", sarif_level(u->sev), "properties", "tags",
+				      u->id[2] == '0' ? "input" : u->id[2] == '1' ? "magos" : "fleet"));
+		free(md);
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lint_finding *x = &r->items[i];
+		json_t *res = json_object(), *locs = json_array();
+		size_t idx = 0;
+
+		while (idx < n && rules[idx].id != x->rule->id && strcmp(rules[idx].id, x->rule->id))
+			idx++;
+		json_object_set_new(res, "ruleId", json_string(x->rule->id));
+		if (idx < n)
+			json_object_set_new(res, "ruleIndex", json_integer((json_int_t)idx));
+		json_object_set_new(res, "level", json_string(sarif_level(x->sev)));
+		json_object_set_new(res, "message", json_pack("{s:o}", "text", str_or_null(x->msg ? x->msg : x->rule->summary)));
+		if (x->file) {
+			json_t *pl = json_pack("{s:{s:o}}", "artifactLocation", "uri", path_uri(x->file));
+
+			if (x->mark.line) {
+				json_t *reg = json_pack("{s:I}", "startLine", (json_int_t)x->mark.line);
+
+				if (x->mark.col)
+					json_object_set_new(reg, "startColumn", json_integer(x->mark.col));
+				json_object_set_new(pl, "region", reg);
+			}
+			json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", pl));
+		}
+		json_object_set_new(res, "locations", locs);
+		json_array_append_new(results, res);
+	}
+	json_object_set_new(driver, "name", json_string(tool_name()));
+	json_object_set_new(driver, "version", json_string(tool_version()));
+	json_object_set_new(driver, "semanticVersion", json_string(tool_version()));
+	json_object_set_new(driver, "informationUri", json_string(help_uri));
+	json_object_set_new(driver, "rules", jr);
+	json_object_set_new(driver, "properties", json_pack("{s:s}", "commit", tool_commit()));
+	json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
+	json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
+	json_object_set_new(run, "results", results);
+	json_object_set_new(doc, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
+	json_object_set_new(doc, "version", json_string("2.1.0"));
+	json_object_set_new(doc, "runs", json_pack("[o]", run));
+	free(help_uri);
+	return dump(f, doc);
 }

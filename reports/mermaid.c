@@ -14,6 +14,7 @@
 
 #include "engine/xalloc.h"
 #include "reports/mermaid.h"
+#include "reports/tool.h"
 #include "sim/base/gotime.h"
 
 char *rep_mermaid_escape(const char *s, size_t max)
@@ -236,14 +237,51 @@ static bool active_span(const struct sp_target *t, int64_t *start, int64_t *end)
 	return any;
 }
 
-/* Elapsed time on the axis (the anchor is day 1 of the year, 00:00). */
+/*
+ * Elapsed time on the axis (the anchor is day 1 of the year, 00:00), with
+ * its units on every tick so that no chart can be read as hh:mm when it is
+ * mm:ss: "5m 00s" up to an hour, "1h 05m" up to a day, "day 2, 03h" after.
+ */
 static const char *axis_format(int64_t end_ms)
 {
 	if (end_ms <= 3600 * 1000)
-		return "%M:%S";
+		return "%-Mm %Ss";
 	if (end_ms <= 24 * 3600 * 1000)
-		return "%H:%M";
-	return "day %-j, %H:%M";
+		return "%-Hh %Mm";
+	return "day %-j, %Hh";
+}
+
+/* Characters (UTF-8 code points) of @s. */
+static size_t chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/*
+ * Room for the section labels, px: Mermaid draws them in a left margin of
+ * gantt.leftPadding (75 px by default) at 11 px, so a longer label ran into
+ * the bars.  About 7 px a character, and the margin is never narrower than
+ * Mermaid's default.
+ */
+static unsigned left_padding(const struct sp_set *sp)
+{
+	size_t longest = 3; /* "run" */
+
+	for (size_t di = 0; di < sp->ndrivers; di++) {
+		char label[512];
+		size_t n = chars(sp_driver_label(&sp->drivers[di], label, sizeof(label))) +
+			   strlen(" targets");
+
+		if (n > REP_MERMAID_NAME_MAX + 3)
+			n = REP_MERMAID_NAME_MAX + 3;
+		if (n > longest)
+			longest = n;
+	}
+	return longest * 7 + 20 > 75 ? (unsigned)(longest * 7 + 20) : 75;
 }
 
 static void groups(struct mw *w, const struct sp_set *sp, size_t di)
@@ -432,11 +470,13 @@ int rep_mermaid(FILE *f, const struct rep_run *run, const struct sp_set *sp)
 	char *e;
 
 	gt_format_duration(sp->end_ms, dur, sizeof(dur));
-	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu targets", run->name ? run->name : "run",
-		 run->seed, sp->ntargets);
+	snprintf(title, sizeof(title), "%s, seed %" PRIu64 ", %zu target%s, time since the start",
+		 run->name ? run->name : "run", run->seed, sp->ntargets, sp->ntargets == 1 ? "" : "s");
 	e = rep_mermaid_escape(title, 0);
-	out(&w, "```mermaid\ngantt\n    title %s\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %s\n", e,
-	    axis_format(sp->end_ms));
+	out(&w, "```mermaid\n%%%%{init: {\"gantt\": {\"leftPadding\": %u}}}%%%%\n"
+		"gantt\n    %%%% %s %s (commit %s)\n    title %s\n"
+		"    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %s\n",
+	    left_padding(sp), tool_name(), tool_version(), tool_commit(), e, axis_format(sp->end_ms));
 	free(e);
 	section(&w, "run");
 	snprintf(title, sizeof(title), "run, ended at %s (%s)", dur, run->stop ? run->stop : "end");

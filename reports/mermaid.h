@@ -7,13 +7,20 @@
  * Markdown summary.
  *
  * Shape:
+ *  - an init directive that widens Mermaid's left margin (gantt.leftPadding)
+ *    to the longest section label, about 7 px a character, never below
+ *    Mermaid's 75 px: with the default a label like "FleetRollout moodle
+ *    targets" ran into the bars; then `gantt`, a `%%` comment naming the
+ *    magos-sim version and commit, and the title (scenario, seed, targets,
+ *    "time since the start");
  *  - `dateFormat YYYY-MM-DD HH:mm:ss.SSS`, every time a date with no zone
  *    from REP_MERMAID_ANCHOR_UNIX (2023-01-01 00:00:00.000 = simulated 0):
  *    Mermaid reads such dates in the reader's local time and formats the
  *    axis in local time too, so the axis shows elapsed time in every zone
  *    (`dateFormat x` with epoch ms shifted it by the reader's offset);
- *    axisFormat %M:%S up to an hour, %H:%M up to a day, "day %-j, %H:%M"
- *    after (day 1 = the first day);
+ *    the axis labels carry their units, so no chart reads as hh:mm when it
+ *    is mm:ss: axisFormat "%-Mm %Ss" (5m 00s) up to an hour, "%-Hh %Mm"
+ *    (1h 05m) up to a day, "day %-j, %Hh" after (day 1 = the first day);
  *  - a section "run" with one bar from 0 to the end of the run, named with
  *    how it ended (the chart is never empty, even with no targets);
  *  - per driver (reports/spans.h order) a section with one bar per step or

@@ -15,6 +15,8 @@
 #include <jansson.h>
 
 #include "engine/xalloc.h"
+#include "reports/tool.h"
+#include "reports/tool.h"
 
 #define SCHEMA "magos-sim/partial/v1"
 #define SCHEMA_V2 "magos-sim/partial/v2"
@@ -176,7 +178,8 @@ int partial_write(FILE *f, const struct partial *p)
 	bool v2 = p->variant || p->has_sets;
 
 	errno = 0;
-	if (fprintf(f, "{\n  \"schema\": \"%s\",\n  \"command\": ", v2 ? SCHEMA_V2 : SCHEMA) < 0 ||
+	if (fprintf(f, "{\n  \"schema\": \"%s\",\n  \"tool\": ", v2 ? SCHEMA_V2 : SCHEMA) < 0 ||
+	    put(f, json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()), ",\n  \"command\": ") < 0 ||
 	    put(f, str_or_null(p->command), ",\n  \"seed\": ") < 0 || put(f, u64(p->seed), "") < 0 ||
 	    fprintf(f,
 		    ",\n  \"horizon_ms\": %" PRId64 ",\n  \"until\": \"%s\",\n  \"total\": %" PRIu32

@@ -8,6 +8,7 @@
  * them belong together, as JSON, schema "magos-sim/partial/v1":
  *
  *   schema      "magos-sim/partial/v1"
+ *   tool        {name, version, commit} of the program (reports/tool.h)
  *   command     "run" or "compare"
  *   seed        base seed (a decimal string above 2^63-1)
  *   horizon_ms  ms

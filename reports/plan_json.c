@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "reports/tool.h"
+
 /* jansson rejects NULL (and invalid UTF-8); both become JSON null here. */
 static json_t *str_or_null(const char *s)
 {
@@ -213,7 +215,8 @@ int rep_plan_json_variants(FILE *f, const struct rep_plan *p, const struct rep_v
 	json_object_set_new(sc, "files", files);
 	json_object_set_new(sc, "seed", u64(p->seed));
 	json_object_set_new(sc, "horizon_ms", json_integer((json_int_t)p->horizon_ms));
-	if (fputs("{\n  \"schema\": \"magos-sim/trials/v1\",\n  \"scenario\": ", f) < 0 ||
+	if (fputs("{\n  \"schema\": \"magos-sim/trials/v1\",\n  \"tool\": ", f) < 0 ||
+	    put(f, json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()), ",\n  \"scenario\": ") < 0 ||
 	    put(f, sc, ",\n  \"first\": ") < 0 ||
 	    fprintf(f, "%" PRIu32 ",\n  \"n\": %zu,\n  \"trials\": [", p->first, p->n) < 0)
 		goto out_write_error;

@@ -5,7 +5,8 @@
  * The JSON document of a set of Monte Carlo trials, schema
  * "magos-sim/trials/v1".  One object with these keys, in this order:
  *
- *   schema       "magos-sim/trials/v1"
+ *   schema       "magos-sim/trials/v1" (docs/schemas/trials-v1.schema.json)
+ *   tool         {name, version, commit} of the program (reports/tool.h)
  *   scenario     {name, files: [paths], seed, horizon_ms}: seed is the base
  *                seed (trial 0's); above 2^63-1 it is a decimal string
  *   first        index of the first trial (0 unless sharded)

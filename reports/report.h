@@ -87,10 +87,26 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *o);
 
 /*
  * rep_json() - writes the run as one JSON document (schema
- * "magos-sim/run/v1", documented in README.md) to @f.  Key order is fixed and
+ * "magos-sim/run/v1", documented in README.md, JSON Schema
+ * docs/schemas/run-v1.schema.json) to @f.  Key order is fixed and
  * numbers are integers, so the same run gives the same bytes.
  * Returns: 0, or -1 when a write failed (errno set).
  */
 int rep_json(FILE *f, const struct rep_run *run);
+
+/*
+ * rep_events() - writes every transition of the run's timeline to @f as one
+ * JSON object per line (JSON Lines, schema "magos-sim/event/v1", JSON Schema
+ * docs/schemas/event-v1.schema.json), in timeline order, for jq and log
+ * pipelines: time (UTC wall-clock time of the transition: spec.start plus
+ * the simulated time, RFC 3339 with milliseconds), elapsed_ms and elapsed
+ * (simulated time since the scenario start, ms and a Go duration), kind,
+ * namespace, name, change, phase, reason, message, detail, cause,
+ * resource_version, generation, the scenario's name and seed, and tool
+ * ("magos-sim VERSION (commit HASH)").  Keys in that order, compact, so the
+ * same run gives the same bytes.
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int rep_events(FILE *f, const struct rep_run *run);
 
 #endif

@@ -196,7 +196,8 @@ static void push_span(struct tstate *st, int64_t end, bool open_end)
 	sp->open_end = open_end;
 }
 
-static size_t add_counter(struct builder *b, const char *name, long driver, long group)
+static size_t add_counter(struct builder *b, const char *name, const char *series, long driver,
+			  long group)
 {
 	struct sp_set *s = b->s;
 
@@ -204,7 +205,7 @@ static size_t add_counter(struct builder *b, const char *name, long driver, long
 		b->countcap = b->countcap ? b->countcap * 2 : 8;
 		s->counters = xreallocarray(s->counters, b->countcap, sizeof(*s->counters));
 	}
-	s->counters[s->ncounters] = (struct sp_counter){ xstrdup(name), driver, group, NULL, 0 };
+	s->counters[s->ncounters] = (struct sp_counter){ xstrdup(name), series, driver, group, NULL, 0 };
 	return s->ncounters++;
 }
 
@@ -413,7 +414,7 @@ static void setup_drivers(struct builder *b)
 					break;
 				}
 		}
-		add_counter(b, "adopting members", (long)(nr + i), -1);
+		add_counter(b, "adopting members", "members", (long)(nr + i), -1);
 	}
 	s->ndrivers = nr + nf;
 	b->dseen = xcalloc(nr + nf + 1, sizeof(*b->dseen));
@@ -599,7 +600,7 @@ static void observer_instants(struct builder *b)
 				if (c == SIZE_MAX) {
 					char *name = xasprintf("gate %s", fw->name);
 
-					c = add_counter(b, name, (long)(nr + i), (long)w);
+					c = add_counter(b, name, "metric", (long)(nr + i), (long)w);
 					free(name);
 				}
 				/* Gate values are samples, kept even when equal to the last. */
@@ -937,7 +938,7 @@ void sp_build(struct sp_set *s, const struct rep_run *run)
 	b.s = s;
 	s->end_ms = run->end_ms;
 	setup_drivers(&b);
-	b.jobs_counter = add_counter(&b, "running jobs", -1, -1);
+	b.jobs_counter = add_counter(&b, "running jobs", "jobs", -1, -1);
 	pass(&b);
 	for (size_t i = 0; i < b.nts; i++) {
 		b.ts[i].t.final = b.ts[i].cur;

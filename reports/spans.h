@@ -138,7 +138,8 @@ struct sp_point {
 };
 
 struct sp_counter {
-	char *name;           /* owned */
+	char *name;           /* owned: "running jobs", "adopting members", "gate WAVE" */
+	const char *series;   /* static: what is counted, "jobs", "members", "metric" */
 	long driver;          /* index, -1 for the whole run */
 	long group;           /* index, -1 none */
 	struct sp_point *points; /* owned, time order, strictly increasing t_ms */

@@ -491,7 +491,7 @@ void svg_css(FILE *f)
 	      "--planning:#6f42c1;--applying:#0969da;--approval:#bf8700;--adopting:#1b7c83;\n"
 	      "--soaking:#8fd19e;--waiting:#afb8c1;--done:#57606a;--failed:#cf222e;\n"
 	      "--pass:#1a7f37;--fail:#cf222e;--unknown:#953800;--open:#0550ae;--settle:#1a7f37;\n"
-	      "--halt:#cf222e;--rollback:#bf3989;--crit:#e16f24;--series:#0969da;--band:#1a7f37}\n"
+	      "--halt:#cf222e;--rollback:#bf3989;--crit:#bc4c00;--series:#0969da;--band:#1a7f37}\n"
 	      "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--grid:#30363d;\n"
 	      "--bg:#0d1117;--panel:#161b22;--planning:#b392f0;--applying:#4493f8;--approval:#d29922;\n"
 	      "--adopting:#39c5cf;--soaking:#2f6f3e;--waiting:#6e7681;--done:#8b949e;--failed:#f85149;\n"
@@ -519,7 +519,8 @@ void svg_css(FILE *f)
 	      ".soak{fill:var(--soaking);opacity:.35}\n"
 	      ".band{fill:var(--band);opacity:.15}\n"
 	      ".win{fill:var(--open);opacity:.07}\n"
-	      ".thr{stroke:var(--band);stroke-width:1;stroke-dasharray:3 3}\n"
+	      ".thr{stroke:var(--fail);stroke-width:2;stroke-dasharray:8 4}\n"
+	      ".chart .thr-lbl{fill:var(--fail);font-weight:600}\n"
 	      ".series{fill:none;stroke:var(--series);stroke-width:1.5}\n"
 	      ".conc{fill:var(--applying);fill-opacity:.3;stroke:var(--applying);stroke-width:1.5}\n"
 	      ".cap-line{stroke:var(--halt);stroke-width:1.5;stroke-dasharray:5 3}\n",

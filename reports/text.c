@@ -227,16 +227,31 @@ static void summary(struct out *o, const struct rep_run *run)
 	char end[GT_DURATION_BUFSZ], ttc[GT_DURATION_BUFSZ];
 
 	gt_format_duration(run->end_ms, end, sizeof(end));
-	const char *why = !strcmp(run->stop, "completed")   ? "the change completed"
-			  : !strcmp(run->stop, "quiescent") ? "nothing left to happen"
-			  : !strcmp(run->stop, "horizon")   ? "horizon reached"
-			  : !strcmp(run->stop, "budget")    ? "event budget spent"
-			  : !strcmp(run->stop, "loop")      ? "zero-delay loop"
+	/*
+	 * Two times, each named: when the simulation stopped, and (below) when
+	 * the change completed.  A run goes on after the change completed while
+	 * scripted events are left, so the two differ and say so.
+	 */
+	bool done_earlier = !strcmp(run->stop, "completed") && s->completed &&
+			    s->time_to_complete_ms < run->end_ms;
+	const char *why = done_earlier ? "the change had completed and no scripted event "
+					 "was left"
+			  : !strcmp(run->stop, "completed") ? "the change completed"
+			  : !strcmp(run->stop, "quiescent") ? "nothing was left to happen"
+			  : !strcmp(run->stop, "horizon")   ? "the horizon"
+			  : !strcmp(run->stop, "budget")    ? "the event budget was spent"
+			  : !strcmp(run->stop, "loop")      ? "a zero-delay loop"
 							    : run->stop;
+	char head[128];
 
-	txt_emit(o, "\n%sstopped%s   at %s (%s) after %llu event%s\n", col(o, C_BOLD),
-		 col(o, C_OFF), end, why, (unsigned long long)run->events,
-		 run->events == 1 ? "" : "s");
+	snprintf(head, sizeof(head), "at %s, after %llu event%s:", end,
+		 (unsigned long long)run->events, run->events == 1 ? "" : "s");
+	if (10 + strlen("the simulation ") + strlen(head) + 1 + strlen(why) <= o->width)
+		txt_emit(o, "\n%sstopped%s   the simulation %s %s\n", col(o, C_BOLD), col(o, C_OFF),
+			 head, why);
+	else
+		txt_emit(o, "\n%sstopped%s   the simulation %s\n          %s\n", col(o, C_BOLD),
+			 col(o, C_OFF), head, why);
 	if (!strcmp(run->stop, "loop") || !strcmp(run->stop, "budget"))
 		txt_emit(o, "          %scut short by the %s bound (see the notice above): what\n"
 			"          follows is only what happened until then%s\n",
@@ -245,8 +260,8 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_OFF));
 	if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
-		txt_emit(o, "%scompleted%s %syes%s, in %s\n", col(o, C_BOLD), col(o, C_OFF),
-			 col(o, C_GREEN), col(o, C_OFF), ttc);
+		txt_emit(o, "%scompleted%s %syes%s, time to complete %s\n", col(o, C_BOLD),
+			 col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF), ttc);
 	} else {
 		txt_emit(o, "%scompleted%s %sno%s, censored: time to complete > %s\n",
 			 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end);

@@ -66,11 +66,14 @@ size_t txt_u8_prefix(const char *s, size_t cols);
 void txt_cell(struct out *o, const char *s, size_t cols);
 
 /*
- * txt_cell_mid() - like txt_cell(), but a cut keeps both ends
- * ("Workspace default/pay…staging-eu"): object names differ mostly at their
- * end.
+ * txt_cell_end() - like txt_cell(), but a cut keeps the end, where object
+ * names differ (payments-staging-eu, payments-staging-us): of "Kind
+ * namespace/name" it keeps the kind and drops the namespace first
+ * ("Workspace …/payments-staging-eu"), then the start of the name
+ * ("Workspace …ments-staging-eu"); a string without a kind word, or whose
+ * kind leaves too little room, loses its start ("…yments-staging-eu").
  */
-void txt_cell_mid(struct out *o, const char *s, size_t cols);
+void txt_cell_end(struct out *o, const char *s, size_t cols);
 
 /*
  * txt_wrapped() - writes @text wrapped at word boundaries (and at its

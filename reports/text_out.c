@@ -73,17 +73,30 @@ static size_t u8_suffix(const char *s, size_t cols)
 	return i;
 }
 
-void txt_cell_mid(struct out *o, const char *s, size_t cols)
+void txt_cell_end(struct out *o, const char *s, size_t cols)
 {
-	size_t w = txt_u8_width(s, strlen(s)), head, tail;
+	size_t w = txt_u8_width(s, strlen(s)), kind = strcspn(s, " "), pad;
+	const char *rest, *slash;
 
 	if (w <= cols) {
 		txt_cell(o, s, cols);
 		return;
 	}
-	head = (cols - 1) / 2;
-	tail = cols - 1 - head;
-	txt_emit(o, "%.*s…%s", (int)txt_u8_prefix(s, head), s, s + u8_suffix(s, tail));
+	/* "Kind " kept when at least 12 columns remain for the end of the name. */
+	if (s[kind] == ' ' && kind + 1 + 12 <= cols) {
+		size_t room = cols - kind - 1; /* for "…" and the end */
+
+		rest = s + kind + 1;
+		slash = strrchr(rest, '/');
+		if (slash && txt_u8_width(slash, strlen(slash)) + 1 <= room) {
+			pad = room - 1 - txt_u8_width(slash, strlen(slash));
+			txt_emit(o, "%.*s…%s%*s", (int)(kind + 1), s, slash, (int)pad, "");
+			return;
+		}
+		txt_emit(o, "%.*s…%s", (int)(kind + 1), s, rest + u8_suffix(rest, room - 1));
+		return;
+	}
+	txt_emit(o, "…%s", s + u8_suffix(s, cols - 1));
 }
 
 void txt_wrapped(struct out *o, const char *text, size_t indent, const char *tone)

@@ -51,7 +51,7 @@ static void member_line(struct out *o, const struct obs_workspace *w)
 
 		txt_emit(o, "      ");
 		if (nw > room)
-			txt_cell_mid(o, name, room);
+			txt_cell_end(o, name, room);
 		else
 			txt_emit(o, "%s", name);
 		txt_emit(o, "  %s%s%s\n", col(o, txt_phase_tone(phase, NULL)), phase,

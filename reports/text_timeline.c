@@ -67,7 +67,7 @@ static void entry_line_clean(struct out *o, const struct tl_entry *e)
 		snprintf(state, sizeof(state), "%s", e->phase ? e->phase : e->reason ? e->reason : "");
 
 	txt_emit(o, "  %s%*s%s  ", col(o, C_DIM), TIME_W, t, col(o, C_OFF));
-	txt_cell_mid(o, obj, o->obj_w);
+	txt_cell_end(o, obj, o->obj_w);
 	txt_emit(o, " ");
 	if (!state[0]) {
 		/* No phase to show: end the line at the change column, without padding. */
@@ -295,7 +295,7 @@ static void wave_row(struct out *o, int64_t t_ms, const struct fo *fo, size_t fl
 
 	gt_format_duration(t_ms, t, sizeof(t));
 	txt_emit(o, "  %s%*s%s  ", col(o, C_DIM), TIME_W, t, col(o, C_OFF));
-	txt_cell_mid(o, obj, o->obj_w);
+	txt_cell_end(o, obj, o->obj_w);
 	txt_emit(o, " ");
 	txt_cell(o, change, CHG_W);
 	if (txt_u8_width(safe, strlen(safe)) <= rest) {

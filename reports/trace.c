@@ -11,7 +11,15 @@
 #include <jansson.h>
 
 #include "engine/xalloc.h"
+#include "reports/tool.h"
 #include "reports/trace.h"
+
+/*
+ * The first thread of every process: a driver's status row, the "run"
+ * process's counters row.  Not 0: Perfetto's JSON importer merged tids 0
+ * and 1 until 2025, and Chrome's trace viewer treats 0 specially in places.
+ */
+#define STATUS_TID 1
 
 struct writer {
 	FILE *f;
@@ -125,20 +133,33 @@ static json_t *real_or_null(double v)
 	return j ? j : json_null();
 }
 
+/* Counters belong to the process; tid 1 is its first thread (no trace uses tid 0, see trace.h). */
 static void counter(struct writer *w, const char *name, int64_t t, long pid, json_t *args)
 {
-	json_t *e = base(name, "C", t, pid, 0);
+	json_t *e = base(name, "C", t, pid, 1);
 
 	json_object_set_new(e, "args", args);
 	emit(w, e);
 }
 
-static void counter_point(struct writer *w, const char *name, int64_t t, long pid, double v)
+/*
+ * One point of counter @c.  Viewers name the track "NAME KEY" (Perfetto) or
+ * show KEY as the series (chrome://tracing), so the event is named @c's name
+ * without its trailing series word and the value's key is the series:
+ * "running" + "jobs" reads "running jobs", not "running jobs value".
+ */
+static void counter_point(struct writer *w, const struct sp_counter *c, int64_t t, long pid,
+			  double v)
 {
 	json_t *a = json_object();
+	size_t n = strlen(c->name), k = strlen(c->series);
+	char *name = n > k + 1 && !strcmp(c->name + n - k, c->series) && c->name[n - k - 1] == ' '
+			     ? xasprintf("%.*s", (int)(n - k - 1), c->name)
+			     : xstrdup(c->name);
 
-	json_object_set_new(a, "value", real_or_null(v));
+	json_object_set_new(a, c->series, real_or_null(v));
 	counter(w, name, t, pid, a);
+	free(name);
 }
 
 /*
@@ -161,7 +182,7 @@ static void counters_of(struct writer *w, const struct sp_set *sp, long driver, 
 			continue;
 		if (c->npoints <= REP_TRACE_MAX_POINTS) {
 			for (k = 0; k < c->npoints; k++)
-				counter_point(w, c->name, c->points[k].t_ms, pid, c->points[k].value);
+				counter_point(w, c, c->points[k].t_ms, pid, c->points[k].value);
 			continue;
 		}
 		for (int64_t b = c->points[0].t_ms / step; k < c->npoints; b++) {
@@ -172,13 +193,13 @@ static void counters_of(struct writer *w, const struct sp_set *sp, long driver, 
 				peak = cur > peak ? cur : peak;
 			}
 			if (!drawn || peak != last) {
-				counter_point(w, c->name, b * step, pid, peak);
+				counter_point(w, c, b * step, pid, peak);
 				last = peak;
 				drawn = true;
 			}
 		}
 		if (cur != last)
-			counter_point(w, c->name, c->points[c->npoints - 1].t_ms, pid, cur);
+			counter_point(w, c, c->points[c->npoints - 1].t_ms, pid, cur);
 	}
 }
 
@@ -192,13 +213,14 @@ static int64_t group_end(const struct sp_group *g, int64_t end)
 	return end > g->opened_ms ? end : g->opened_ms;
 }
 
-static void group_rows(struct writer *w, const struct sp_driver *d, long pid, int64_t end)
+static void group_rows(struct writer *w, const struct sp_driver *d, long pid, int64_t end,
+		       const long *group_tid)
 {
 	const char *what = d->kind && !strcmp(d->kind, "Rollout") ? "step" : "wave";
 
 	for (size_t g = 0; g < d->ngroups; g++) {
 		const struct sp_group *gr = &d->groups[g];
-		long tid = (long)g + 1;
+		long tid = group_tid[g];
 		int64_t ge = group_end(gr, end);
 		char *name;
 		json_t *a;
@@ -233,9 +255,9 @@ static void group_rows(struct writer *w, const struct sp_driver *d, long pid, in
 	}
 }
 
-/* Instants of driver @di: statuses and halts on thread 0, gates on the group's, stamps on the target's. */
+/* Instants of driver @di: statuses and halts on the status thread, gates on the group's, stamps on the target's. */
 static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di, long pid,
-			    const long *target_tid)
+			    const long *group_tid, const long *target_tid)
 {
 	const struct sp_driver *d = &sp->drivers[di];
 	const struct sp_instant **prev = xcalloc(d->ngroups + 1, sizeof(*prev));
@@ -266,8 +288,8 @@ static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di
 		case SP_I_STATUS:
 			json_object_set_new(a, "phase", jstr(in->label));
 			json_object_set_new(a, "reason", jstr(in->message));
-			instant(w, in->label ? in->label : "status", "status", in->t_ms, pid, 0, "t",
-				a);
+			instant(w, in->label ? in->label : "status", "status", in->t_ms, pid,
+				STATUS_TID, "t", a);
 			break;
 		case SP_I_HALT:
 			json_object_set_new(a, "reason", jstr(in->label));
@@ -275,7 +297,7 @@ static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di
 			json_object_set_new(a, "group",
 					    in->group >= 0 ? jstr(sp->drivers[di].groups[in->group].name)
 							   : json_null());
-			instant(w, "halt", "halt", in->t_ms, pid, 0, "p", a);
+			instant(w, "halt", "halt", in->t_ms, pid, STATUS_TID, "p", a);
 			break;
 		case SP_I_GATE:
 			json_object_set_new(a, "verdict", jstr(in->label));
@@ -287,8 +309,8 @@ static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di
 			{
 				char *name = xasprintf("gate %s", in->label ? in->label : "?");
 
-				instant(w, name, "gate", in->t_ms, pid, in->group >= 0 ? in->group + 1 : 0,
-					"t", a);
+				instant(w, name, "gate", in->t_ms, pid,
+					in->group >= 0 ? group_tid[in->group] : STATUS_TID, "t", a);
 				free(name);
 			}
 			break;
@@ -298,7 +320,7 @@ static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di
 			instant(w, "rollback-to", "rollback", in->t_ms, pid,
 				in->target >= 0 && target_tid && target_tid[in->target] >= 0
 					? target_tid[in->target]
-					: (in->group >= 0 ? in->group + 1 : 0),
+					: (in->group >= 0 ? group_tid[in->group] : STATUS_TID),
 				"t", a);
 			break;
 		}
@@ -306,9 +328,34 @@ static void driver_instants(struct writer *w, const struct sp_set *sp, size_t di
 	free(prev);
 }
 
-/* Per-target threads of driver @d. */
+/*
+ * The thread ids of driver @d, in the order the rows are shown: the status
+ * thread STATUS_TID, then each group followed by its targets (without
+ * @targets, the aggregated form: the groups alone), then the targets of no
+ * group.  Viewers that ignore thread_sort_index order threads by tid, so
+ * tid order is the display order.  Fills @group_tid (d->ngroups) and, with
+ * @targets, @target_tid (indexed like sp->targets).
+ */
+static void plan_tids(const struct sp_driver *d, bool targets, long *group_tid, long *target_tid)
+{
+	long next = STATUS_TID + 1;
+	size_t done = 0;
+
+	for (size_t g = 0; g <= d->ngroups; g++) {
+		size_t first = g < d->ngroups ? d->groups[g].first : d->first + done;
+		size_t n = g < d->ngroups ? d->groups[g].ntargets : d->ntargets - done;
+
+		if (g < d->ngroups)
+			group_tid[g] = next++;
+		done += n;
+		for (size_t i = first; targets && i < first + n; i++)
+			target_tid[i] = next++;
+	}
+}
+
+/* Per-target threads of driver @d, tids from plan_tids(). */
 static void target_rows(struct writer *w, const struct sp_set *sp, const struct sp_driver *d,
-			long pid, long *target_tid, long *sort)
+			long pid, const long *group_tid, const long *target_tid)
 {
 	size_t done = 0;
 
@@ -322,7 +369,7 @@ static void target_rows(struct writer *w, const struct sp_set *sp, const struct 
 					       d->kind && !strcmp(d->kind, "Rollout") ? "step" : "wave",
 					       d->groups[g].name);
 
-			thread(w, pid, (long)g + 1, name, (*sort)++);
+			thread(w, pid, group_tid[g], name, group_tid[g]);
 			free(name);
 		} else {
 			/* The targets of no group: after every group's. */
@@ -332,12 +379,11 @@ static void target_rows(struct writer *w, const struct sp_set *sp, const struct 
 		done += n;
 		for (size_t i = first; i < first + n; i++) {
 			const struct sp_target *t = &sp->targets[i];
-			long tid = (long)(d->ngroups + 1 + (i - d->first));
+			long tid = target_tid[i];
 			char *name = t->ns && *t->ns ? xasprintf("%s/%s", t->ns, t->name)
 						     : xstrdup(t->name);
 
-			target_tid[i] = tid;
-			thread(w, pid, tid, name, (*sort)++);
+			thread(w, pid, tid, name, tid);
 			free(name);
 			for (size_t k = 0; k < t->nspans; k++) {
 				const struct sp_span *s = &t->spans[k];
@@ -360,7 +406,7 @@ static void target_rows(struct writer *w, const struct sp_set *sp, const struct 
  * series count the targets in each phase at REP_TRACE_BUCKETS sample times.
  */
 static void aggregate_rows(struct writer *w, const struct sp_set *sp, const struct sp_driver *d,
-			   long pid, long *sort)
+			   long pid, const long *group_tid)
 {
 	size_t nb = REP_TRACE_BUCKETS;
 	int64_t step = sp->end_ms / (int64_t)nb + 1;
@@ -378,7 +424,7 @@ static void aggregate_rows(struct writer *w, const struct sp_set *sp, const stru
 			name = xasprintf("%s %s",
 					 d->kind && !strcmp(d->kind, "Rollout") ? "step" : "wave",
 					 d->groups[g].name);
-			thread(w, pid, (long)g + 1, name, (*sort)++);
+			thread(w, pid, group_tid[g], name, group_tid[g]);
 			free(name);
 		}
 		done += n;
@@ -452,23 +498,26 @@ int rep_trace(FILE *f, const struct rep_run *run, const struct sp_set *sp,
 		goto out_io;
 	for (size_t di = 0; di < sp->ndrivers; di++) {
 		const struct sp_driver *d = &sp->drivers[di];
-		long pid = (long)di + 1, sort = 1;
+		long pid = (long)di + 1;
+		long *group_tid = xcalloc(d->ngroups ? d->ngroups : 1, sizeof(*group_tid));
 		char label[512];
 
-		meta(&w, "process_name", pid, 0, sp_driver_label(d, label, sizeof(label)), 0);
-		meta(&w, "process_sort_index", pid, 0, NULL, pid);
-		thread(&w, pid, 0, "status", 0);
+		plan_tids(d, !agg, group_tid, target_tid);
+		meta(&w, "process_name", pid, STATUS_TID, sp_driver_label(d, label, sizeof(label)), 0);
+		meta(&w, "process_sort_index", pid, STATUS_TID, NULL, pid);
+		thread(&w, pid, STATUS_TID, "status", STATUS_TID);
 		if (agg)
-			aggregate_rows(&w, sp, d, pid, &sort);
+			aggregate_rows(&w, sp, d, pid, group_tid);
 		else
-			target_rows(&w, sp, d, pid, target_tid, &sort);
-		group_rows(&w, d, pid, sp->end_ms);
-		driver_instants(&w, sp, di, pid, agg ? NULL : target_tid);
+			target_rows(&w, sp, d, pid, group_tid, target_tid);
+		group_rows(&w, d, pid, sp->end_ms, group_tid);
+		driver_instants(&w, sp, di, pid, group_tid, agg ? NULL : target_tid);
 		counters_of(&w, sp, (long)di, pid);
+		free(group_tid);
 	}
-	meta(&w, "process_name", runpid, 0, "run", 0);
-	meta(&w, "process_sort_index", runpid, 0, NULL, runpid);
-	thread(&w, runpid, 0, "counters", 0);
+	meta(&w, "process_name", runpid, STATUS_TID, "run", 0);
+	meta(&w, "process_sort_index", runpid, STATUS_TID, NULL, runpid);
+	thread(&w, runpid, STATUS_TID, "counters", STATUS_TID);
 	counters_of(&w, sp, -1, runpid);
 	free(target_tid);
 	target_tid = NULL;
@@ -492,13 +541,16 @@ int rep_trace(FILE *f, const struct rep_run *run, const struct sp_set *sp,
 	json_object_set_new(other, "stop", jstr(run->stop));
 	json_object_set_new(other, "targets", json_integer((json_int_t)sp->ntargets));
 	json_object_set_new(other, "aggregated", json_boolean(agg));
+	json_object_set_new(other, "tool", json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version",
+						     tool_version(), "commit", tool_commit()));
 	s = json_dumps(other, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(other);
 	if (!s) {
 		errno = ENOMEM;
 		return -1;
 	}
-	if (fprintf(f, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":%s}\n", s) < 0) {
+	/* No displayTimeUnit: older trace processors read it as the unit of ts, not of the display. */
+	if (fprintf(f, "\n],\n\"otherData\":%s}\n", s) < 0) {
 		free(s);
 		goto out_io;
 	}

@@ -4,7 +4,9 @@
 # artefacts: look at them), and checks the DOM Chromium dumps after running
 # the page's script: the expected charts are there, the script ran (data-js
 # "ok" on <html>) and set no data-js-error.  The Monte Carlo and compare
-# pages (reports/html_mc.c) are rendered the same way (mcshot).
+# pages (reports/html_mc.c) are rendered the same way (mcshot).  Then, with
+# the npm packages of tests/consumers, the pages through axe-core at 390 and
+# 1400 px and the Mermaid blocks through the mermaid package (consumers()).
 #
 # Without `chromium` on PATH it prints a skip line and passes, unless
 # MAGOS_REQUIRE_BROWSER=1 (CI), where a missing browser fails.  The flags are
@@ -73,19 +75,20 @@ shot() {
 	name=$1
 	shift
 	render "$name" 1400,1000 run "$@" || return 1
-	for s in summary gantt gates concurrency events; do
+	for s in summary gantt concurrency events; do
 		fact "$name" "has_$s" = 1
 	done
 }
 
-shot fleet-gate-halt scenarios/fleet-gate-halt.yaml &&
+shot fleet-gate-halt scenarios/fleet-gate-halt.yaml && fact fleet-gate-halt has_gates = 1 &&
 	fact fleet-gate-halt groups = 3 && fact fleet-gate-halt rows = 12 &&
 	fact fleet-gate-halt gate_charts = 1 && fact fleet-gate-halt conc_charts = 1
 shot fleet-rollback-pinned scenarios/fleet-rollback-pinned.yaml &&
 	fact fleet-rollback-pinned groups = 3 && fact fleet-rollback-pinned m-rollback -ge 2
 shot staging-failure-halts scenarios/staging-failure-halts.yaml &&
 	fact staging-failure-halts rows = 3 && fact staging-failure-halts m-halt -ge 4
-shot three-environments scenarios/three-environments.yaml && fact three-environments groups -ge 3
+shot three-environments scenarios/three-environments.yaml && fact three-environments groups -ge 3 &&
+	fact three-environments has_gates = 0
 shot default-parallel scenarios/default-parallel.yaml && fact default-parallel rows = 5
 shot empty tests/html/empty.yaml && fact empty svgs = 0
 shot names tests/html/names.yaml && fact names rows = 1
@@ -118,6 +121,78 @@ mcshot mc-names "mc-stats cdf variants" run -n 5 tests/html/mc-names.yaml
 sed 's/gamma: {mean: 10m, sd: 3m}/gamma: {mean: 15m, sd: 3m}/' scenarios/three-environments.yaml >"$tmp/slow.yaml"
 mcshot mc-compare "compare cdf" compare -n 40 scenarios/three-environments.yaml "$tmp/slow.yaml" &&
 	fact mc-compare cdf = 2
+
+# ---- as their readers' tools see them (tests/consumers/browser.js) ------------
+# The pages at a phone's 390 px and a desktop's 1400 px: screenshots
+# $SHOTS/NAME-390.png and NAME-1400.png, axe-core with no serious or
+# critical violation, a <main>, no page wider than the window, every table
+# that does not fit in a scroll container, chart text at least 8 px.  The
+# Mermaid blocks rendered by the mermaid package as GitHub renders them:
+# they parse, no section label runs into a bar or a task's label, every
+# axis label carries its units.
+consumers() {
+	: >"$tmp/jobs"
+	for n in fleet-gate-halt three-environments staging-failure-halts names fleet1k \
+		mc-fleet-gate-halt mc-sweep mc-compare; do
+		for w in 390 1400; do
+			echo "page $tmp/$n.html $w $SHOTS/$n-$w.png" >>"$tmp/jobs"
+		done
+	done
+	for n in three-environments fleet-gate-halt staging-failure-halts; do
+		"$SIM" run -q --mermaid "$tmp/$n.md" "scenarios/$n.yaml" >/dev/null 2>&1
+	done
+	"$SIM" run -q --mermaid "$tmp/names.md" tests/html/names.yaml >/dev/null 2>&1
+	"$SIM" run -q --mermaid "$tmp/fleet1k.md" "$tmp/fleet1k.yaml" >/dev/null 2>&1
+	"$SIM" run -q --horizon 30h --until horizon --mermaid "$tmp/long.md" scenarios/three-environments.yaml >/dev/null 2>&1
+	for n in three-environments fleet-gate-halt staging-failure-halts names fleet1k long; do
+		echo "mermaid $tmp/$n.md $SHOTS/mermaid-$n.png" >>"$tmp/jobs"
+	done
+	if ! node "$CONSUMERS/browser.js" --jobs "$tmp/jobs" >"$tmp/facts.jsonl" 2>"$tmp/browser.err"; then
+		bad "the browser checks ran (tests/consumers/browser.js)"
+		show "$tmp/browser.err" 10
+		return
+	fi
+	pyfacts "$tmp/jobs" "$tmp/facts.jsonl" <<'PY'
+import json, re, sys
+jobs = [l.split() for l in open(sys.argv[1]) if l.strip()]
+facts = [json.loads(l) for l in open(sys.argv[2])]
+def say(good, what, why=""):
+    print(("ok   " if good else "FAIL ") + what + ("" if good else "  " + why))
+say(len(facts) == len(jobs), "one result per browser job (%d)" % len(jobs))
+units = re.compile(r"^(\d+m \d\ds|\d+h \d\dm|day \d+, \d\dh)$")
+for j, f in zip(jobs, facts):
+    name = j[1].rsplit("/", 1)[-1]
+    if j[0] == "page":
+        w = j[2]
+        say(not f["violations"], "%s at %s px: axe-core finds no serious or critical violation" % (name, w),
+            json.dumps(f["violations"])[:400])
+        say(f["has_main"], "%s at %s px: a main landmark" % (name, w))
+        say(f["page_overflow"] == 0, "%s at %s px: the page is no wider than the window" % (name, w),
+            "%s px wider" % f["page_overflow"])
+        say(f["unscrolled_tables"] == 0, "%s at %s px: every table that does not fit scrolls" % (name, w),
+            "%s tables" % f["unscrolled_tables"])
+        say(f["min_text_px"] is None or f["min_text_px"] >= 8, "%s at %s px: chart text at least 8 px" % (name, w),
+            "smallest %s px" % f["min_text_px"])
+        say(f["js"] == "ok", "%s at %s px: the page's script ran" % (name, w))
+    else:
+        say(f.get("ok"), "%s: mermaid renders the block" % name, f.get("error", ""))
+        if not f.get("ok"):
+            continue
+        say(not f["overlaps"], "%s: no section label meets a bar or a task label" % name, "; ".join(f["overlaps"][:3]))
+        say(len(f["ticks"]) >= 2 and all(units.match(t) for t in f["ticks"]),
+            "%s: every axis label has its units" % name, " ".join(f["ticks"][:6]))
+PY
+}
+if ! command -v node >/dev/null 2>&1 || [ ! -d "$CONSUMERS/node_modules/puppeteer-core" ] ||
+	[ ! -d "$CONSUMERS/node_modules/axe-core" ] || [ ! -d "$CONSUMERS/node_modules/mermaid" ]; then
+	if [ "${MAGOS_REQUIRE_BROWSER:-0}" = 1 ]; then
+		bad "puppeteer-core, axe-core and mermaid not installed (MAGOS_BROWSER=1 scripts/install-deps.sh)"
+	else
+		echo "skip axe-core and Mermaid: npm packages not installed (MAGOS_BROWSER=1 scripts/install-deps.sh)"
+	fi
+else
+	consumers
+fi
 
 if [ "${MAGOS_BROWSER_ALL:-0}" = 1 ]; then
 	for f in scenarios/*.yaml; do

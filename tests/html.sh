@@ -27,15 +27,30 @@ render() {
 	$CHECK "$tmp/$name.html" >"$tmp/$name.facts" 2>&1 || { bad "$name: parses"; head -5 "$tmp/$name.facts"; }
 }
 
-# common NAME: what every page has.
+# common NAME fleet|magos: what every page has; a Gates section only with a
+# FleetRollout, and on a page without one no legend entry of a fleet's.
 common() {
 	fact "$1" unbalanced = 0
 	fact "$1" external = 0
 	fact "$1" scripts = 1
 	fact "$1" js_error = 0
-	for s in summary gantt gates concurrency events filter; do
+	for s in summary gantt concurrency events filter; do
 		fact "$1" "has_$s" = 1
 	done
+	fact "$1" has_main = 1
+	# The critical path's colour is text: 4.5:1 on the page, WCAG AA (it was 3.2:1).
+	fact "$1" crit_contrast_x10 -ge 45
+	if [ "$2" = fleet ]; then
+		fact "$1" has_gates = 1
+	else
+		fact "$1" has_gates = 0
+		lib_l=$(sed -n 's/^legend=//p' "$tmp/$1.facts")
+		case ",$lib_l," in
+		*soak* | *gate* | *rollback* | *adopting* | *"awaiting approval"*)
+			bad "$1: the legend lists only what a page of Workspaces draws (got $lib_l)" ;;
+		*) ok "$1: the legend lists only what a page of Workspaces draws" ;;
+		esac
+	fi
 }
 
 # size NAME MAX_BYTES
@@ -46,7 +61,7 @@ size() {
 
 # ---- an example with a gate, a halt and three waves ---------------------------
 render gate scenarios/fleet-gate-halt.yaml
-common gate
+common gate fleet
 fact gate groups = 3
 fact gate rows = 12
 fact gate crit = 3
@@ -55,6 +70,12 @@ fact gate conc_charts = 1
 fact gate m-halt -ge 5 # the legend's, one per wave and the gate chart's
 fact gate v-fail -ge 2 # the legend's and the Failing evaluations
 fact gate agg = 0
+# The threshold is written on its line (a 0.01 limit on a 0..0.2 axis was a faint band).
+fact gate thr_lbl = 1
+case ",$(sed -n 's/^legend=//p' "$tmp/gate.facts")," in
+*",soaking (wave),"*",gate Failing,"*",halt,"*) ok "gate: the legend lists soaks, gate verdicts and halts" ;;
+*) bad "gate: the legend lists soaks, gate verdicts and halts" ;;
+esac
 size gate 400000
 if grep -q 'wave &quot;canary&quot; failed its health gate' "$tmp/gate.html"; then
 	ok "gate: the summary says why it halted, escaped"
@@ -64,12 +85,11 @@ fi
 
 # ---- a Magos Rollout that halts on a failed step ------------------------------
 render magos scenarios/staging-failure-halts.yaml
-common magos
+common magos magos
 fact magos groups = 3
 fact magos rows = 3
 fact magos gate_charts = 0
 fact magos m-halt -ge 4
-if grep -q 'No gate was evaluated' "$tmp/magos.html"; then ok "magos: no gates, said"; else bad "magos: no gates, said"; fi
 if grep -q 'Blast radius of Rollout default/shop: 2 of 3 Workspaces' "$tmp/magos.html"; then
 	ok "magos: blast radius by name"
 else
@@ -78,7 +98,7 @@ fi
 
 # ---- notices: the engine quirks a run hit, in plain words, each once -------------
 render policy scenarios/fleet-standing-policy.yaml
-common policy
+common policy fleet
 if grep -q '<li class="sev-info"><strong>note</strong> at 31m: the gate of wave &quot;canary&quot; was queried again although the wave had passed' "$tmp/policy.html"; then
 	ok "policy: the quirk is listed in plain words"
 else
@@ -92,20 +112,20 @@ fi
 
 # ---- zero targets, one target, markup and long names ---------------------------
 render empty tests/html/empty.yaml
-common empty
+common empty magos
 fact empty groups = 0
 fact empty svgs = 0
 if grep -q 'No Workspaces or StageSets in this run' "$tmp/empty.html"; then ok "empty: says so"; else bad "empty: says so"; fi
 size empty 20000
 
 render one tests/html/one.yaml
-common one
+common one magos
 fact one groups = 1
 fact one rows = 1
-fact one m-halt = 1 # the legend's only
+fact one m-halt = 0 # no halt, and the legend lists only what is drawn
 
 render names tests/html/names.yaml
-common names
+common names magos
 fact names h1 = "a<b>&c \"quoted\" 'single' </script><!--"
 fact names rows = 1
 fact names row_label_max = 30     # the long name is cut in the label column ...
@@ -115,7 +135,7 @@ if grep -q "<b>" "$tmp/names.html"; then bad "names: no markup from the input"; 
 # ---- a large fleet: count bands ------------------------------------------------
 sh scripts/gen-fleet.sh 1000 100 4 >"$tmp/fleet1k.yaml"
 render fleet1k "$tmp/fleet1k.yaml"
-common fleet1k
+common fleet1k fleet
 fact fleet1k rows = 0
 fact fleet1k agg = 4
 fact fleet1k events = 2000
@@ -170,6 +190,7 @@ mc() {
 	fact "$1" has_blast = 1
 	fact "$1" svg_cdf = 1
 	fact "$1" poly_max -le 500 # a CDF is sampled per pixel column, never per trial
+	fact "$1" has_main = 1
 }
 
 # A halting fleet: halt bars with intervals, the blast histogram, box plots per wave.
@@ -185,6 +206,16 @@ fact mcgate cens-dot = 0
 fact mcgate has_variants = 0
 fact mcgate has_sweep = 0
 size mcgate 120000
+# Every trial takes 1h04m and halts with a blast radius of 1: the CDF's step
+# is in the middle of its chart (from 0 it was at the right edge) and the
+# histogram's one bar is one of several bins (it was one wide bar).
+fact mcgate cdf_rise_pct -le 60
+fact mcgate hbin_max_pct -le 25
+if grep -q '>every trial: 1 targets</text>' "$tmp/mcgate.html"; then
+	ok "mcgate: a histogram of one value says so"
+else
+	bad "mcgate: a histogram of one value says so"
+fi
 if grep -q '<text x="292" y="25" text-anchor="end">wave canary · Halted (gate)</text>' "$tmp/mcgate.html" &&
 	grep -q 'wave canary · Halted (gate): 40 of 40 trials (100%; 95 % 91.2% – 100%)' "$tmp/mcgate.html"; then
 	ok "mcgate: the halt bar is named and gives its Wilson interval"
@@ -232,6 +263,8 @@ fact mcone sw-dot = 4
 render mccens -n 40 --horizon 25m scenarios/three-environments.yaml
 mc mccens
 fact mccens cens-dot = 1
+# Trials from about 16m: the axis starts at the round tick below the fastest.
+fact mccens cdf_rise_pct -le 30
 if grep -q 'of 40 trials ([0-9.]*%) not completed by 25m00s' "$tmp/mccens.html" &&
 	grep -q '<td class="cens">&gt; 25m00s</td>' "$tmp/mccens.html" &&
 	grep -q '>[0-9.]*% censored</text>' "$tmp/mccens.html"; then

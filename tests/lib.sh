@@ -70,12 +70,25 @@
 # Preconditions (when one is not met: one failure, then finish):
 #   require_sim            $SIM is an executable file.
 #   require_python WHY     python3 is installed; WHY says what for ("to ...").
+#   require_consumers MODULE...
+#                          node and the npm packages MODULE... of
+#                          tests/consumers (MAGOS_CONSUMERS=1
+#                          scripts/install-deps.sh) are installed.  When
+#                          not: a skip line and finish (a bare checkout
+#                          passes), or one failure and finish under
+#                          MAGOS_REQUIRE_CONSUMERS=1 or
+#                          MAGOS_REQUIRE_BROWSER=1 (CI).
+#
+# Also sets CONSUMERS, the absolute path of tests/consumers (the npm tools).
 
 set -u
 SIM=${MAGOS_SIM:-build/debug/magos-sim}
 # shellcheck disable=SC2034 # read by the scripts (browser.sh)
 BUILD=${MAGOS_BUILD:-build/debug}
 TESTS=$(cd "$(dirname "$0")" && pwd)
+# (a script of tests/conformance/ sources ../lib.sh)
+[ -f "$TESTS/lib.sh" ] || TESTS=$(dirname "$TESTS")
+CONSUMERS=$TESTS/consumers
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -199,5 +212,20 @@ require_sim() {
 require_python() {
 	command -v python3 >/dev/null 2>&1 && return 0
 	bad "python3 is needed $1 (scripts/install-deps.sh)"
+	finish
+}
+
+require_consumers() {
+	lib_missing=""
+	command -v node >/dev/null 2>&1 || lib_missing="node"
+	for lib_m in "$@"; do
+		[ -d "$CONSUMERS/node_modules/$lib_m" ] || lib_missing="$lib_missing $lib_m"
+	done
+	[ -z "$lib_missing" ] && return 0
+	if [ "${MAGOS_REQUIRE_CONSUMERS:-0}" = 1 ] || [ "${MAGOS_REQUIRE_BROWSER:-0}" = 1 ]; then
+		bad "missing:$lib_missing (MAGOS_CONSUMERS=1 scripts/install-deps.sh)"
+	else
+		echo "skip: missing$lib_missing (MAGOS_CONSUMERS=1 scripts/install-deps.sh installs it)"
+	fi
 	finish
 }

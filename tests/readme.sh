@@ -28,6 +28,26 @@ for f in $(grep -o '](\(docs\|scenarios\|engine\)/[^)#]*)' README.md | sed 's/^]
 	[ -e "$f" ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then ok "every document the README links exists"; else bad "README links missing documents:$missing"; fi
+# The examples use only files of the repository, and the session is what the
+# program prints (each line of it, in order; "   …" marks a cut).
+if grep -E '^(\$ |    )magos-sim ' README.md | grep -q '\.\./shared'; then bad "the README's examples need nothing outside the repository"; else
+	ok "the README's examples need nothing outside the repository"; fi
+missing=""
+for p in $(grep -E '^(\$ |    )magos-sim ' README.md | grep -o 'scenarios/[^ ]*' | sort -u); do
+	[ -e "$p" ] || missing="$missing $p"
+done
+if [ -z "$missing" ]; then ok "every scenario the README's examples name exists"; else bad "README examples name missing inputs:$missing"; fi
+"$SIM" run --no-color scenarios/checkout/ >"$tmp/session.out" 2>&1
+sed -n '/^\$ magos-sim run scenarios\/checkout\/$/,/^```$/p' README.md | sed '1d;$d' >"$tmp/session.md"
+if [ -s "$tmp/session.md" ] && awk -v out="$tmp/session.out" '
+	BEGIN { while ((getline l < out) > 0) got[++n] = l; i = 1 }
+	$0 == "   …" { next }
+	{ while (i <= n && got[i] != $0) i++; if (i > n) { print "     not in the output (in order): " $0; bad = 1; exit } i++ }
+	END { exit bad }' "$tmp/session.md"; then
+	ok "the README's session is what magos-sim run scenarios/checkout/ prints"
+else
+	bad "the README's session is what magos-sim run scenarios/checkout/ prints"
+fi
 if head -6 README.md | grep -q '^scripts/install-deps.sh && make demo' &&
 	head -6 README.md | grep -q '^make check'; then
 	ok "README starts with the set-up and test commands"

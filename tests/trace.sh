@@ -3,14 +3,18 @@
 #   - golden files: the trace and the Mermaid block of one Magos example
 #     (three-environments) and one fleet example (fleet-gate-halt) at fixed
 #     seeds are byte for byte tests/golden/NAME.trace.json and
-#     tests/golden/NAME.mermaid.md (UPDATE=1 rewrites them; review the diff);
+#     tests/golden/NAME.mermaid.md, the build's version and commit written
+#     as VERSION and COMMIT (UPDATE=1 rewrites them; review the diff);
 #   - every trace written here passes a validator of the trace event format
-#     (python3): the JSON Object Format with displayTimeUnit, the fields
+#     (python3): the JSON Object Format without displayTimeUnit (older
+#     trace processors take it for the unit of ts), no tid 0, the fields
 #     each phase type requires, X events with dur >= 0 that nest on their
 #     thread and start in time order there, B/E balanced, instants with a
 #     scope, counters with numeric args, process_name for every pid and
 #     thread_name for every thread that has events;
-#   - every Mermaid block is a ```mermaid fence holding `gantt`, dateFormat
+#   - every Mermaid block is a ```mermaid fence holding an init directive
+#     (the section labels' margin), `gantt`, a comment naming the version and
+#     the commit, dateFormat
 #     YYYY-MM-DD HH:mm:ss.SSS, task lines `NAME :TAGS, ID, START, END` with
 #     zone-free dates from 2023-01-01 00:00, names carrying none of what
 #     Mermaid's gantt lexer stops at (`:`, `#`, `;`, `%`) nor `<`, `>`, `&`,
@@ -24,7 +28,7 @@
 #     target run every time);
 #   - the member model: the canary of fleet-gate-halt adopts 4.6.0 from
 #     10m to 11m in the trace and the Mermaid block, and the trace's peak of
-#     "adopting members" is trial 0's peak_adopting of `-n 2 --json`;
+#     "adopting" members is trial 0's peak_adopting of `-n 2 --json`;
 #   - usage and I/O errors: --trace with -n 2 exits 2, an unwritable path
 #     exits 4 and leaves no file, two outputs naming one file and an empty
 #     output path exit 2, --shard with --html names --html.
@@ -49,8 +53,8 @@ def err(msg):
 if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
     print("not the JSON Object Format: no traceEvents array")
     sys.exit(1)
-if doc.get("displayTimeUnit") not in ("ms", "ns"):
-    err("displayTimeUnit missing or not ms/ns")
+if "displayTimeUnit" in doc:
+    err("displayTimeUnit present (older trace processors read it as the unit of ts)")
 procs, threads = set(), set()
 used_p, used_t = set(), set()
 last_x = {}
@@ -68,6 +72,8 @@ for n, e in enumerate(doc["traceEvents"]):
         err(where + ": name not a string")
     if not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int):
         err(where + ": pid/tid not integers")
+    if e.get("tid") == 0:
+        err(where + ": tid 0 (Perfetto merged tids 0 and 1 until 2025)")
     key = (e.get("pid"), e.get("tid"))
     if ph == "M":
         a = e.get("args", {})
@@ -138,8 +144,13 @@ import re, sys
 
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
 errs = []
-if lines[0] != "```mermaid" or lines[1] != "gantt":
-    errs.append("does not open with ```mermaid and gantt")
+# The fence, the init directive that widens the section labels' margin, gantt,
+# then a comment naming the version and commit.
+if lines[0] != "```mermaid" or lines[2] != "gantt" or \
+        not re.fullmatch(r'%%\{init: \{"gantt": \{"leftPadding": \d+\}\}\}%%', lines[1]) or \
+        not re.fullmatch(r"    %% magos-sim \S+ \(commit \S+\)", lines[3]):
+    errs.append("does not open with ```mermaid, the init directive, gantt and the version comment")
+lines = [lines[0]] + lines[2:3] + lines[4:]
 if "```" not in lines[2:]:
     errs.append("no closing fence")
 if "    dateFormat YYYY-MM-DD HH:mm:ss.SSS" not in lines:
@@ -207,11 +218,18 @@ render() {
 	fi
 }
 
+# normalise FILE: the build's version and commit as VERSION and COMMIT, in place.
+normalise() {
+	sed -i -e 's/"tool":{"name":"magos-sim","version":"[^"]*","commit":"[^"]*"}/"tool":{"name":"magos-sim","version":"VERSION","commit":"COMMIT"}/' \
+		-e 's/^    %% magos-sim .* (commit .*)$/    %% magos-sim VERSION (commit COMMIT)/' "$1"
+}
+
 # golden NAME SCENARIO SEED: render, then compare with (or, UPDATE=1, rewrite) the golden files.
 golden() {
 	render "$1" "$2" -s "$3"
 	for kind in trace.json mermaid.md; do
 		g="$GOLDEN/$1.$kind"
+		normalise "$tmp/$1.$kind"
 		if [ "${UPDATE:-0}" = 1 ]; then
 			mkdir -p "$GOLDEN" && cp "$tmp/$1.$kind" "$g"
 			ok "$1: $g rewritten"
@@ -244,7 +262,7 @@ assert len(halts) == 1 and halts[0]["ts"] == 1260000000 and halts[0]["s"] == "p"
 gates = [e for e in f if e["ph"] == "i" and e["name"].startswith("gate ")]
 assert gates[0]["name"] == "gate Failing" and gates[0]["args"]["max"] == "0.01", gates[0]
 assert any(e["ph"] == "C" and e["name"] == "gate canary" for e in f)
-assert any(e["ph"] == "C" and e["name"] == "adopting members" for e in f)
+assert any(e["ph"] == "C" and e["name"] == "adopting" and "members" in e["args"] for e in f)
 PY
 if [ $? -eq 0 ]; then ok "the golden traces hold the steps, the halt, the gate and the counters"; else
 	bad "the golden traces lack what a reader looks for"; sed 's/^/     /' "$tmp/facts" | tail -3
@@ -413,7 +431,7 @@ canary = [(e["name"], e["ts"] // 1000, (e["ts"] + e["dur"]) // 1000) for e in t
           if e["ph"] == "X" and names.get((e["pid"], e["tid"])) == "tenant-00/moodle"]
 assert canary == [("adopting", 0, 60000), ("ready", 60000, 600000),
                   ("adopting", 600000, 660000), ("ready", 660000, 3840000)], canary
-peak = max(e["args"]["value"] for e in t if e["ph"] == "C" and e["name"] == "adopting members")
+peak = max(e["args"]["members"] for e in t if e["ph"] == "C" and e["name"] == "adopting")
 trial0 = json.load(open(sys.argv[2]))["trials"][0]
 assert trial0["peak_adopting"] == peak == 4, (trial0["peak_adopting"], peak)
 PY

@@ -48,8 +48,8 @@ void cmd_usage_check(FILE *f)
 		"A check fails on an error finding, a failed expectation, or a run stopped by a\n"
 		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
 		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
-		"check holds, 1 when\n"
-		"any fails, 3 when any input is invalid (diagnostics on stderr).\n"
+		"check holds, 1 when any fails, 3 when any input is invalid or cannot be\n"
+		"read (diagnostics on stderr).\n"
 		"\n"
 		"Options:\n"
 		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
@@ -59,11 +59,21 @@ void cmd_usage_check(FILE *f)
 		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
 		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
-		"      --color WHEN      auto, always or never;  --no-color\n"
+		"      --color WHEN      auto (default: only on a terminal), always or never\n"
+		"      --no-color        same as --color never\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s check scenarios/ci/\n"
+		"      every scenario of the folder: PASS/FAIL lines, exit 1 on a failure\n"
+		"  %s check --junit junit.xml --github scenarios/ci/*.yaml\n"
+		"      the same in a GitHub Actions job: annotations and a JUnit report\n"
+		"  %s check -n 200 --summary \"$GITHUB_STEP_SUMMARY\" policy.yaml\n"
+		"      200 trials instead of spec.expect.trials, a Markdown step summary\n"
+		"\n"
 		"%s",
-		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_exit_codes_help);
+		cmd_prog, EXP_MAX_TRIALS, CHECK_MAX_JOBS, cmd_prog, cmd_prog, cmd_prog,
+		cmd_exit_codes_help);
 }
 
 /* ---------------------------------------------------------------- inputs */
@@ -131,6 +141,8 @@ struct check_cfg {
 	uint32_t trials;
 	unsigned jobs;
 	bool color_err;
+	struct prog *prog;  /* the progress line */
+	char where[64];     /* "scenario 3/17", the progress line's prefix */
 };
 
 /* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
@@ -170,10 +182,19 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	struct exp_probes p;
 	struct plan_stats st;
 	int64_t horizon;
+	int rc;
+
+	struct cmd_tick tick = { cfg->prog, cfg->o.run.horizon_set ? cfg->o.run.horizon_ms : s->horizon_ms };
+	char label[96];
 
 	exp_probes_init(&p, e);
 	exp_probes_attach(&p, &ro);
+	ro.tick = cmd_run_tick;
+	ro.tick_ctx = &tick;
+	snprintf(label, sizeof(label), "%s: trial 0", cfg->where);
+	prog_start(cfg->prog, label);
 	run_scenario(s, &ro, &rr);
+	prog_clear(cfg->prog);
 	exp_probes_finish(&p, rr.world, rr.end_ms);
 	trial_row_from_run(&rr, 0, &rows[0]);
 	horizon = rr.horizon_ms;
@@ -181,12 +202,19 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	if (n > 1) {
 		struct trials_opts to = { 0 };
 		struct trial_row *more = NULL;
+		struct prog_trials pt = { cfg->prog, 1, n };
 
 		to.first = 1;
 		to.n = n - 1;
 		to.jobs = cfg->jobs;
 		to.run = cfg->o.run;
-		if (trials_run(s, &to, &more) != 0) {
+		to.progress = prog_trials_cb;
+		to.progress_ctx = &pt;
+		snprintf(label, sizeof(label), "%s: trials", cfg->where);
+		prog_start(cfg->prog, label);
+		rc = trials_run(s, &to, &more);
+		prog_clear(cfg->prog);
+		if (rc != 0) {
 			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
 			trial_row_release(&rows[0]);
 			free(rows);
@@ -259,10 +287,18 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 	scn_init(&s);
 	lint_report_init(&lr);
 	exp_set_init(&e);
+	{
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s: loading", cfg->where);
+		cmd_loading(cfg->prog, label);
+	}
 	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
 		r->invalid = true;
+	cmd_loading(NULL, NULL);
 	if (s.name)
 		r->name = xstrdup(s.name);
+	r->start_unix_ms = s.start_unix_ms;
 	lint_from_diag(&lr, &d);
 	lint_scenario(&lr, &s);
 	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
@@ -393,6 +429,7 @@ int cmd_check(int argc, char **argv)
 	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
 	struct exp_scenario_report *reps;
 	uint64_t v;
+	struct prog prog;
 	int rc, c;
 
 	cmd_opts_init(&cfg.o);
@@ -447,9 +484,13 @@ int cmd_check(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &files, &nfiles);
 	reps = xcalloc(nfiles, sizeof(*reps));
+	/* (--github writes to stdout too: the line goes to stderr, apart) */
+	prog_init(&prog, false);
+	cfg.prog = &prog;
 	rc = CLI_OK;
 	for (size_t i = 0; i < nfiles; i++) {
 		ndone = i + 1;
+		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, nfiles);
 		if (check_one(files[i], &cfg, &reps[i]) != 0) {
 			rc = CLI_INTERNAL;
 			break;
@@ -457,7 +498,8 @@ int cmd_check(int argc, char **argv)
 		print_lines(&reps[i], color);
 		failed += reps[i].nfailed;
 		invalid += reps[i].invalid;
-		checks += reps[i].n;
+		/* Each PASS/FAIL/WARN/INFO/SKIP line is a check, "no findings and no expectations" too. */
+		checks += reps[i].n ? reps[i].n : !reps[i].invalid;
 		skipped += reps[i].nskipped;
 	}
 	if (rc == CLI_OK)

@@ -19,6 +19,7 @@
 #include "reports/report.h"
 #include "reports/variants_text.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/progress.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
 
@@ -84,9 +85,25 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
  * cmd_load() - loads @paths (@n of them) as one scenario into @s and prints
  * the diagnostics (warnings of a good load too) to stderr, coloured when
  * @color.  @s is initialised whatever happens; release it with scn_release().
+ * @p: the progress line (bytes parsed of each file), or NULL.
  * Returns: 0, or CLI_INVALID when an error was found.
  */
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color);
+int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color, struct prog *p);
+
+/*
+ * cmd_loading() - from now on YAML loading reports to @p under @label
+ * ("loading"; copied) the bytes parsed of the file being read;
+ * cmd_loading(NULL, NULL) stops it and clears the line.  For the commands
+ * that load through the library directly (check, lint).
+ */
+void cmd_loading(struct prog *p, const char *label);
+
+/* cmd_run_tick() - a run_opts.tick for a struct cmd_tick: the simulated time of one run. */
+struct cmd_tick {
+	struct prog *p;
+	int64_t horizon_ms;
+};
+void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events);
 
 /*
  * cmd_fill_rep() - points @rep at the scenario @s and the run @r (borrowed;

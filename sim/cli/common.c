@@ -9,9 +9,11 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
+#include "sim/base/suggest.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/outfile.h"
 #include "reports/plan_json.h"
+#include "sim/load/yamlload.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -20,8 +22,9 @@ const char cmd_exit_codes_help[] =
 	"  0   success\n"
 	"  1   an expectation or a check failed\n"
 	"  2   usage error (bad command line)\n"
-	"  3   invalid input (scenario or manifest), with file:line:col diagnostics\n"
-	"  4   reading or writing a file failed\n"
+	"  3   invalid input: an input that cannot be read (missing, unreadable, not\n"
+	"      a regular file), is not YAML or is refused, with file:line:col\n"
+	"  4   an output cannot be written (a file, or stdout on a full disk)\n"
 	"  70  internal error (a bug in magos-sim)\n";
 
 /*
@@ -29,9 +32,13 @@ const char cmd_exit_codes_help[] =
  * command is told apart from a typo.  They are the tables the commands parse
  * with: an option added to a command is known here without more ado.
  */
-static const struct option *const command_longopts[] = {
-	cmd_run_longopts, cmd_check_longopts, cmd_lint_longopts, cmd_compare_longopts,
-	cmd_merge_longopts,
+static const struct {
+	const char *cmd;
+	const struct option *opts;
+} command_longopts[] = {
+	{ "run", cmd_run_longopts },         { "check", cmd_check_longopts },
+	{ "lint", cmd_lint_longopts },       { "compare", cmd_compare_longopts },
+	{ "merge", cmd_merge_longopts },
 };
 
 void cmd_opts_init(struct cmd_opts *o)
@@ -51,10 +58,36 @@ static bool known_elsewhere(const char *arg)
 	arg += 2;
 	len = strcspn(arg, "=");
 	for (size_t t = 0; t < sizeof(command_longopts) / sizeof(command_longopts[0]); t++)
-		for (const struct option *lo = command_longopts[t]; lo->name; lo++)
+		for (const struct option *lo = command_longopts[t].opts; lo->name; lo++)
 			if (strlen(lo->name) == len && !strncmp(lo->name, arg, len))
 				return true;
 	return false;
+}
+
+/*
+ * The long option of the table @own closest to the unknown @arg ("--jsn" or
+ * "--jsn=x"), or NULL when none is close or @arg is not a long option.
+ */
+static const char *closest_option(const char *arg, const struct option *own)
+{
+	struct sug s;
+
+	if (strncmp(arg, "--", 2) != 0 || !own)
+		return NULL;
+	arg += 2;
+	sug_init_len(&s, arg, strcspn(arg, "="));
+	for (const struct option *lo = own; lo->name; lo++)
+		sug_offer(&s, lo->name);
+	return sug_best(&s);
+}
+
+/* The option table of command @cmd ("run"), or NULL. */
+static const struct option *own_options(const char *cmd)
+{
+	for (size_t t = 0; t < sizeof(command_longopts) / sizeof(command_longopts[0]); t++)
+		if (!strcmp(cmd, command_longopts[t].cmd))
+			return command_longopts[t].opts;
+	return NULL;
 }
 
 int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
@@ -145,6 +178,9 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		if (known_elsewhere(bad))
 			fprintf(stderr, "%s %s: option '%s' does not apply to this command\n", cmd_prog,
 				cmd, bad);
+		else if (closest_option(bad, own_options(cmd)))
+			fprintf(stderr, "%s %s: unknown option '%s': did you mean '--%s'?\n", cmd_prog,
+				cmd, bad, closest_option(bad, own_options(cmd)));
 		else
 			fprintf(stderr, "%s %s: unknown option '%s'\n", cmd_prog, cmd, bad);
 		break;
@@ -153,15 +189,44 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	return CLI_USAGE;
 }
 
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color)
+static void on_yaml_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	prog_bytes(ctx, done, total);
+}
+
+static struct prog *loading;
+
+void cmd_loading(struct prog *p, const char *label)
+{
+	if (p && p->on) {
+		prog_start(p, label);
+		yl_set_progress(on_yaml_progress, p);
+		loading = p;
+	} else if (!p && loading) {
+		yl_set_progress(NULL, NULL);
+		prog_clear(loading);
+		loading = NULL;
+	}
+}
+
+void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
+{
+	const struct cmd_tick *t = ctx;
+
+	prog_sim(t->p, now_ms, t->horizon_ms, events);
+}
+
+int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color, struct prog *p)
 {
 	struct diag d;
 	int rc = 0;
 
 	diag_init(&d);
 	scn_init(s);
+	cmd_loading(p, "loading");
 	if (scn_load((const char *const *)paths, n, s, &d) != 0 || diag_has_errors(&d))
 		rc = CLI_INVALID;
+	cmd_loading(NULL, NULL);
 	if (d.n)
 		diag_print(&d, stderr, color);
 	diag_release(&d);

@@ -75,12 +75,21 @@ void cmd_usage_compare(FILE *f)
 		"      --shard K/N       run only the K-th (1-based) contiguous slice of the\n"
 		"                        trials and write a partial result (magos-sim/partial/v1)\n"
 		"                        to the --json FILE; combine with `%s merge`\n"
-		"  -q, --quiet           no shard summary on stderr\n"
-		"      --color WHEN      auto, always or never;  --no-color\n"
+		"  -q, --quiet           no progress line or shard summary on stderr\n"
+		"      --color WHEN      auto (default: only on a terminal), always or never\n"
+		"      --no-color        same as --color never\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s compare scenarios/compare/base.yaml scenarios/compare/head.yaml\n"
+		"      200 trials of each, the table of deltas and their significance\n"
+		"  %s compare --max-regression p95=10%%,haltProbability=5%% a.yaml b.yaml\n"
+		"      exit 1 when the head is significantly worse beyond these limits\n"
+		"  %s compare -n 1000 --markdown comment.md base.yaml head.yaml\n"
+		"      a Markdown table for the pull request\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 static int put_partial(FILE *f, const void *arg)
@@ -116,7 +125,7 @@ int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
 	if (partial_digest((const char *const *)s->files, s->nfiles, in->digest) != 0) {
 		fprintf(stderr, "%s %s: cannot read the inputs again for their digest: %s\n", cmd_prog,
 			cmd, strerror(errno));
-		return CLI_IO;
+		return CLI_INVALID; /* an input that cannot be read, as at loading */
 	}
 	return CLI_OK;
 }
@@ -182,9 +191,9 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	return rc;
 }
 
-/* The trials first..first+count-1 of @s into @in->rows. */
+/* The trials first..first+count-1 of @s into @in->rows; progress to @pt. */
 static int run_side(const struct scenario *s, const struct cmd_opts *o, uint32_t first,
-		    uint32_t count, unsigned jobs, struct partial_input *in)
+		    uint32_t count, unsigned jobs, struct partial_input *in, struct prog_trials *pt)
 {
 	struct trials_opts to = { 0 };
 
@@ -196,10 +205,14 @@ static int run_side(const struct scenario *s, const struct cmd_opts *o, uint32_t
 	to.n = count;
 	to.jobs = jobs;
 	to.run = o->run;
+	to.progress = prog_trials_cb;
+	to.progress_ctx = pt;
 	if (trials_run(s, &to, &in->rows) != 0) {
+		prog_clear(pt->p);
 		fprintf(stderr, "%s compare: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
+	pt->before += count;
 	return CLI_OK;
 }
 
@@ -237,6 +250,8 @@ int cmd_compare(int argc, char **argv)
 	unsigned jobs = 0;
 	char err[256];
 	uint64_t v;
+	struct prog prog;
+	struct prog_trials pt = { &prog, 0, 0 };
 	int rc = CLI_OK, c, loaded = 0;
 
 	cmd_opts_init(&o);
@@ -317,9 +332,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (!jobs)
 		jobs = online_cpus();
+	prog_init(&prog, o.quiet);
 	for (; loaded < 2; loaded++)
 		if ((rc = cmd_load(&argv[optind + loaded], 1, &s[loaded],
-				   cli_color_wanted(o.color, 2))) != 0) {
+				   cli_color_wanted(o.color, 2), &prog)) != 0) {
 			loaded++;
 			goto out_release_scenarios;
 		}
@@ -345,12 +361,15 @@ int cmd_compare(int argc, char **argv)
 	p.first = first;
 	p.n = count; /* partial_release() frees the rows of a side that has them */
 	p.nin = 2;
+	pt.total = 2 * (uint64_t)count;
+	prog_start(&prog, "trials of base and head");
 	for (int i = 0; i < 2; i++) {
 		if ((rc = cmd_fill_input("compare", i ? "head" : "base", &s[i], &p.in[i])) != 0)
 			goto out_release_partial;
-		if ((rc = run_side(&s[i], &o, first, count, jobs, &p.in[i])) != 0)
+		if ((rc = run_side(&s[i], &o, first, count, jobs, &p.in[i], &pt)) != 0)
 			goto out_release_partial;
 	}
+	prog_clear(&prog);
 	if (shard) {
 		rc = cmd_write_partial("compare", o.json, &p);
 		if (rc == CLI_OK && !o.quiet && count == 0)
@@ -371,6 +390,7 @@ int cmd_compare(int argc, char **argv)
 	rc = cmd_compare_report(&p, &out);
 
 out_release_partial:
+	prog_clear(&prog);
 	partial_release(&p);
 out_release_scenarios:
 	for (int i = 0; i < loaded; i++)

@@ -45,8 +45,9 @@ int cmd_write_partial(const char *cmd, const char *path, const struct partial *p
 
 /*
  * cmd_fill_input() - fills @in (role @role) from the loaded scenario @s:
- * name, files, the digest of the files, no rows.  Returns: CLI_OK, or CLI_IO
- * when a file cannot be read again for the digest (message printed).
+ * name, files, the digest of the files, no rows.  Returns: CLI_OK, or
+ * CLI_INVALID when a file cannot be read again for the digest (message
+ * printed): an input that cannot be read is exit 3 wherever it happens.
  */
 int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
 		   struct partial_input *in);

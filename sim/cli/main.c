@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/base/suggest.h"
 #include "sim/cli/cmd.h"
 #include "sim/cli/compare.h"
+#include "reports/tool.h"
 #include "sim/core/rng.h"
-
-#ifndef MAGOS_VERSION
-#define MAGOS_VERSION "0.1.0"
-#endif
 
 static void usage_main(FILE *f)
 {
@@ -25,16 +23,71 @@ static void usage_main(FILE *f)
 		"Kubernetes manifests) and runs it on a simulated clock.\n"
 		"\n"
 		"Commands:\n"
-		"  run       run a scenario once and print its timeline and outcome\n"
-		"  check     load and run scenarios, for CI (exit 1 when a run hits a bound)\n"
+		"  run       run a scenario: its timeline and outcome, or -n N trials\n"
+		"  check     for CI: lint scenarios and test their spec.expect (exit 1 on a\n"
+		"            failure; JUnit, GitHub annotations, a Markdown summary)\n"
 		"  lint      load and admit manifests as the API server would, report problems\n"
 		"  compare   change review: trials of BASE and HEAD, deltas and significance\n"
 		"  merge     combine the partial results of --shard runs into one\n"
 		"  version   print the version\n"
 		"  help      show this help, or `help COMMAND` for one command\n"
 		"\n"
+		"Examples:\n"
+		"  %s run scenarios/payments-platform.yaml        one run: the timeline\n"
+		"  %s run -n 1000 scenarios/three-environments.yaml      1000 trials\n"
+		"  %s check scenarios/ci/               for CI: exit 1 when one fails\n"
+		"  %s help run                          the options of run\n"
+		"\n"
+		"More: man magos-sim, and the README.\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
+}
+
+/* The commands, for "did you mean". */
+static const char *const commands[] = { "run", "check", "lint", "compare", "merge", "version",
+					"help", NULL };
+
+/* Says that @cmd is not a command, with the closest one when there is one; CLI_USAGE. */
+static int unknown_command(const char *how, const char *cmd)
+{
+	struct sug s;
+
+	sug_init(&s, cmd);
+	for (size_t i = 0; commands[i]; i++)
+		sug_offer(&s, commands[i]);
+	fprintf(stderr, "%s%s: unknown command '%s'", cmd_prog, how, cmd);
+	if (sug_best(&s))
+		fprintf(stderr, ": did you mean '%s'?", sug_best(&s));
+	fprintf(stderr, "\ncommands: run, check, lint, compare, merge, version, help\n");
+	return CLI_USAGE;
+}
+
+static void usage_version(FILE *f)
+{
+	fprintf(f,
+		"usage: %s version\n"
+		"       %s --version\n"
+		"\n"
+		"Prints the version of magos-sim (\"magos-sim X.Y.Z\") and exits 0.\n"
+		"\n"
+		"Example:\n"
+		"  %s version\n",
+		cmd_prog, cmd_prog, cmd_prog);
+}
+
+static void usage_help(FILE *f)
+{
+	fprintf(f,
+		"usage: %s help [COMMAND]\n"
+		"\n"
+		"Prints the overview of the commands, or the help of COMMAND (as\n"
+		"`%s COMMAND --help` does).  The manual page has all of it: man magos-sim.\n"
+		"\n"
+		"Examples:\n"
+		"  %s help\n"
+		"  %s help run\n",
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog);
 }
 
 static int dispatch(int argc, char **argv)
@@ -61,14 +114,22 @@ static int dispatch(int argc, char **argv)
 			fprintf(stderr, "%s version: takes no arguments\n", cmd_prog);
 			return CLI_USAGE;
 		}
-		printf("magos-sim %s\n", MAGOS_VERSION);
+		printf("%s %s (commit %s)\n", tool_name(), tool_version(), tool_commit());
 		return CLI_OK;
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		const char *sub = argc > 2 ? argv[2] : NULL;
 
-		if (!sub || !strcmp(sub, "help") || !strcmp(sub, "version"))
+		if (argc > 3) {
+			fprintf(stderr, "%s help: one command at most\n", cmd_prog);
+			return CLI_USAGE;
+		}
+		if (!sub)
 			usage_main(stdout);
+		else if (!strcmp(sub, "help"))
+			usage_help(stdout);
+		else if (!strcmp(sub, "version"))
+			usage_version(stdout);
 		else if (!strcmp(sub, "run"))
 			cmd_usage_run(stdout);
 		else if (!strcmp(sub, "check"))
@@ -79,15 +140,11 @@ static int dispatch(int argc, char **argv)
 			cmd_usage_compare(stdout);
 		else if (!strcmp(sub, "merge"))
 			cmd_usage_merge(stdout);
-		else {
-			fprintf(stderr, "%s help: unknown command '%s'\n", cmd_prog, sub);
-			return CLI_USAGE;
-		}
+		else
+			return unknown_command(" help", sub);
 		return CLI_OK;
 	}
-	fprintf(stderr, "%s: unknown command '%s'\n", cmd_prog, cmd);
-	fprintf(stderr, "commands: run, check, lint, compare, merge, version, help\n");
-	return CLI_USAGE;
+	return unknown_command("", cmd);
 }
 
 int main(int argc, char **argv)

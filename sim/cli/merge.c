@@ -50,13 +50,23 @@ void cmd_usage_merge(FILE *f)
 		"      --max-regression METRIC=LIMIT[,...]\n"
 		"                        for compare partials: as for compare (exit 1)\n"
 		"      --markdown FILE   for compare partials: the Markdown table\n"
-		"  -q, --quiet           for run partials: the outcome tables only\n"
+		"  -q, --quiet           no progress line; for run partials: the outcome\n"
+		"                        tables only\n"
 		"      --width N         columns (60..1000, default 80)\n"
-		"      --color WHEN      auto, always or never;  --no-color\n"
+		"      --color WHEN      auto (default: only on a terminal), always or never\n"
+		"      --no-color        same as --color never\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s run -n 10000 --shard 1/2 --json p1.json scenario.yaml   (machine 1)\n"
+		"  %s run -n 10000 --shard 2/2 --json p2.json scenario.yaml   (machine 2)\n"
+		"  %s merge p1.json p2.json\n"
+		"      what `run -n 10000 scenario.yaml` prints, from the two halves\n"
+		"  %s merge --json trials.json --csv trials.csv shard-*.json\n"
+		"      the unsharded JSON and CSV\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_exit_codes_help);
 }
 
 /* The header of a run partial of @s for shard @k of @n, and the base's identity in in[0]. */
@@ -81,6 +91,9 @@ static int shard_rows(const struct scenario *s, const struct cmd_opts *o, unsign
 		      const struct partial *p, struct trial_row **rows)
 {
 	struct trials_opts to = { 0 };
+	struct prog prog;
+	struct prog_trials pt = { &prog, 0, p->n };
+	int rc;
 
 	if (!p->n)
 		return CLI_OK;
@@ -88,7 +101,13 @@ static int shard_rows(const struct scenario *s, const struct cmd_opts *o, unsign
 	to.n = p->n;
 	to.jobs = jobs;
 	to.run = o->run;
-	if (trials_run(s, &to, rows) != 0) {
+	to.progress = prog_trials_cb;
+	to.progress_ctx = &pt;
+	prog_init(&prog, o->quiet);
+	prog_start(&prog, "trials of this shard");
+	rc = trials_run(s, &to, rows);
+	prog_clear(&prog);
+	if (rc != 0) {
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
@@ -388,6 +407,7 @@ int cmd_merge(int argc, char **argv)
 	const char *markdown = NULL, *csv = NULL;
 	struct partial *parts = NULL, merged;
 	char err[512];
+	struct prog prog;
 	int rc = CLI_OK, c;
 
 	cmd_opts_init(&o);
@@ -423,12 +443,18 @@ int cmd_merge(int argc, char **argv)
 	}
 	nparts = (size_t)(argc - optind);
 	parts = xcalloc(nparts, sizeof(*parts));
-	for (size_t i = 0; i < nparts; i++)
+	prog_init(&prog, o.quiet);
+	prog_start(&prog, "reading");
+	for (size_t i = 0; i < nparts; i++) {
+		prog_count(&prog, i, nparts, "partial results");
 		if (partial_read(argv[optind + i], &parts[i], err, sizeof(err)) != 0) {
+			prog_clear(&prog);
 			fprintf(stderr, "%s merge: %s\n", cmd_prog, err);
 			rc = CLI_INVALID;
 			goto out_release_parts;
 		}
+	}
+	prog_clear(&prog);
 	if (partial_merge(parts, nparts, (const char *const *)&argv[optind], &merged, err,
 			  sizeof(err)) != 0) {
 		fprintf(stderr, "%s merge: %s\n", cmd_prog, err);

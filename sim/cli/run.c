@@ -39,6 +39,7 @@ enum run_optcode {
 	RUN_OPT_SWEEP,
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
+	RUN_OPT_EVENTS,
 };
 
 void cmd_usage_run(FILE *f)
@@ -87,6 +88,11 @@ void cmd_usage_run(FILE *f)
 		"                        with N > 1 the trials and their statistics (schema\n"
 		"                        magos-sim/trials/v1); '-' writes to stdout instead\n"
 		"                        of the terminal report\n"
+		"      --events FILE     write every transition of one run as JSON Lines (one\n"
+		"                        object per line: UTC wall time from spec.start,\n"
+		"                        elapsed ms, object, change, phase, reason, message;\n"
+		"                        schema magos-sim/event/v1) to FILE, atomically;\n"
+		"                        '-' writes to stdout instead of the terminal report\n"
 		"      --html FILE       write the run as one self-contained HTML page with\n"
 		"                        SVG charts to FILE, atomically; with N > 1, variants\n"
 		"                        or a sweep: the Monte Carlo page (CDF, halts, blast\n"
@@ -100,8 +106,26 @@ void cmd_usage_run(FILE *f)
 		"      --no-color        same as --color never\n"
 		"  -h, --help            this help\n"
 		"\n"
+		"Examples:\n"
+		"  %s run scenarios/payments-platform.yaml\n"
+		"      one seeded run: the timeline, the steps and the outcome\n"
+		"  %s run scenarios/checkout/\n"
+		"      plain manifests without a Scenario document, with the defaults\n"
+		"  %s run --html report.html -q scenarios/fleet-gate-halt.yaml\n"
+		"      the summary only, and the run as an HTML page with charts\n"
+		"  %s run -n 1000 --csv trials.csv scenarios/three-environments.yaml\n"
+		"      1000 trials: percentiles, halt probability; a CSV row per trial\n"
+		"  %s run -n 200 --sweep capacity=1,2,4,8 scenarios/parallel-cohorts.yaml\n"
+		"      the same trials once per runner capacity, one table\n"
+		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_exit_codes_help);
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog,
+		cmd_exit_codes_help);
+}
+
+static int write_rep_events(FILE *f, const void *arg)
+{
+	return rep_events(f, arg);
 }
 
 static int write_rep_json(FILE *f, const void *arg)
@@ -138,42 +162,6 @@ static int write_mermaid(FILE *f, const void *arg)
 	return rep_mermaid(f, a->run, a->sp);
 }
 
-/* The progress bar: drawn on stderr once the trials take more than 0.5 s, at most 10 times a second. */
-struct progress {
-	struct timespec start, last;
-	bool shown;
-};
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void on_progress(void *ctx, uint32_t done, uint32_t n)
-{
-	struct progress *p = ctx;
-	struct timespec now;
-	char bar[21];
-	double el, rate, eta;
-	size_t fill;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	el = since(&p->start, &now);
-	if (el < 0.5 || done == n || (p->shown && since(&p->last, &now) < 0.1))
-		return;
-	p->last = now;
-	p->shown = true;
-	rate = (double)done / el;
-	eta = rate > 0 ? (double)(n - done) / rate : 0;
-	fill = (size_t)((double)done / (double)n * 20);
-	for (size_t i = 0; i < 20; i++)
-		bar[i] = i < fill ? '#' : '.';
-	bar[20] = '\0';
-	fprintf(stderr, "\r[%s] %" PRIu32 "/%" PRIu32 " trials  %.0f/s  ETA %d:%02d\033[K", bar,
-		done, n, rate, (int)eta / 60, (int)eta % 60);
-	fflush(stderr);
-}
-
 /* The default -j: the online CPUs, within 1..RUN_MAX_JOBS. */
 static unsigned default_jobs(void)
 {
@@ -186,10 +174,10 @@ static unsigned default_jobs(void)
 
 /* N > 1: the trials, their statistics and the reports of them. */
 static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv, const char *html)
+		      unsigned jobs, const char *csv, const char *html, struct prog *prog)
 {
 	struct trials_opts to = { 0 };
-	struct progress prog = { 0 };
+	struct prog_trials pt = { prog, 0, n };
 	struct trial_row *rows = NULL;
 	struct plan_stats st;
 	struct rep_plan rp;
@@ -200,17 +188,15 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	to.n = n;
 	to.jobs = jobs;
 	to.run = o->run;
-	if (!o->quiet && isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		to.progress = on_progress;
-		to.progress_ctx = &prog;
-	}
+	to.progress = prog_trials_cb;
+	to.progress_ctx = &pt;
+	prog_start(prog, "trials");
 	if (trials_run(s, &to, &rows) != 0) {
+		prog_clear(prog);
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
-	if (prog.shown)
-		fputs("\r\033[K", stderr);
+	prog_clear(prog);
 	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct trial_row *r = &rows[i];
@@ -310,28 +296,29 @@ out_release_set:
 	return rc;
 }
 
-/* The trials of @s and their statistics; @rows kept (caller frees) when non-NULL. */
+/*
+ * The trials of @s and their statistics; @rows kept (caller frees) when
+ * non-NULL.  @pt: the progress over every set (its before is this set's
+ * first trial among them all).
+ */
 static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-			 unsigned jobs, struct plan_stats *st, struct trial_row **keep)
+			 unsigned jobs, struct plan_stats *st, struct trial_row **keep,
+			 struct prog_trials *pt)
 {
 	struct trials_opts to = { 0 };
-	struct progress prog = { 0 };
 	struct trial_row *rows = NULL;
 
 	to.n = n;
 	to.jobs = jobs;
 	to.run = o->run;
-	if (!o->quiet && isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
-		to.progress = on_progress;
-		to.progress_ctx = &prog;
-	}
+	to.progress = prog_trials_cb;
+	to.progress_ctx = pt;
 	if (trials_run(s, &to, &rows) != 0) {
+		prog_clear(pt->p);
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;
 	}
-	if (prog.shown)
-		fputs("\r\033[K", stderr);
+	pt->before += n;
 	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
 	if (keep) {
 		*keep = rows;
@@ -349,8 +336,10 @@ static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uin
  * same trial seeds; the variant table and/or the sweep table.
  */
 static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
-		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep)
+		      unsigned jobs, const char *csv, const char *html, const struct sweep *cli_sweep,
+		      struct prog *prog)
 {
+	struct prog_trials pt = { prog, 0, 0 };
 	bool color = cli_color_wanted(o->color, 2);
 	struct var_set vs = { 0 };
 	struct sweep ssw = { 0 };
@@ -396,7 +385,10 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	if ((rc = report_diag(&d, color)) != CLI_OK)
 		goto out_release;
 
-	rc = whatif_trials(s, o, n, jobs, &base_st, &rows);
+	/* One line over the trials of the base and of every variant and value. */
+	pt.total = (uint64_t)n * (1 + nv + ns);
+	prog_start(prog, nv + ns ? "trials of every set" : "trials");
+	rc = whatif_trials(s, o, n, jobs, &base_st, &rows, &pt);
 	if (rc)
 		goto out_release;
 	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
@@ -412,7 +404,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		struct var_scenario t;
 
 		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
-		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL);
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL, &pt);
 		var_scenario_release(&t);
 		if (rc)
 			goto out_release_stats;
@@ -423,6 +415,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 			rv[i + 1] = (struct rep_variant){ vals[i - nv], NULL, &st[i] };
 	}
 
+	prog_clear(prog);
 	memset(&rp, 0, sizeof(rp));
 	rp.name = s->name;
 	rp.files = (const char *const *)s->files;
@@ -473,6 +466,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 
 out_release_stats:
+	prog_clear(prog);
 	for (size_t i = 0; i < nst; i++) {
 		plan_stats_release(&st[i]);
 		for (uint32_t k = 0; vrows[i] && k < n; k++)
@@ -511,10 +505,10 @@ static const char *bare_path(const char *path)
  * Returns: 0 when fine, -1 otherwise.
  */
 static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid)
+			 const char *mermaid, const char *events)
 {
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid" };
-	const char *const path[] = { json, csv, html, trace, mermaid };
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events" };
+	const char *const path[] = { json, csv, html, trace, mermaid, events };
 	size_t n = sizeof(path) / sizeof(path[0]);
 
 	for (size_t i = 0; i < n; i++) {
@@ -550,6 +544,7 @@ const struct option cmd_run_longopts[] = {
 	{ "sweep", required_argument, NULL, RUN_OPT_SWEEP },
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
+	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -570,9 +565,11 @@ int cmd_run(int argc, char **argv)
 	const struct scenario *rs = &s;
 	char serr[1024];
 	uint64_t v;
-	const char *trace = NULL, *mermaid = NULL;
+	const char *trace = NULL, *mermaid = NULL, *events = NULL;
 	uint32_t ntrials = 1;
 	unsigned jobs = 0;
+	struct prog prog;
+	struct cmd_tick tick;
 	int rc, c;
 
 	cmd_opts_init(&o);
@@ -616,6 +613,9 @@ int cmd_run(int argc, char **argv)
 			continue;
 		case RUN_OPT_VARIANT:
 			variant = optarg;
+			continue;
+		case RUN_OPT_EVENTS:
+			events = optarg;
 			continue;
 		case RUN_OPT_TRACE:
 			trace = optarg;
@@ -662,13 +662,13 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (check_outputs(o.json, csv, html, trace, mermaid) != 0) {
+	if (check_outputs(o.json, csv, html, trace, mermaid, events) != 0) {
 		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
-	if ((trace || mermaid) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+	if ((trace || mermaid || events) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --trace and --mermaid draw a single run (no -n above 1,\n"
+		fprintf(stderr, "%s run: --trace, --mermaid and --events show a single run (no -n above 1,\n"
 				"--shard or --sweep)\ntry '%s run --help'\n",
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
@@ -689,7 +689,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!jobs)
 		jobs = default_jobs();
-	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2));
+	/* (JSON on stdout is no reason to be quiet: the line goes to stderr) */
+	prog_init(&prog, o.quiet);
+	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2),
+		      &prog);
 	if (rc)
 		goto out_release_scenario;
 	if (shard_n && variant) {
@@ -716,11 +719,12 @@ int cmd_run(int argc, char **argv)
 			goto out_release_scenario;
 		rs = &vsc.s;
 	} else if (cli_sweep.n || (ntrials > 1 && (s.variants || s.sweep))) {
-		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL);
+		rc = run_whatif(&s, &o, ntrials, jobs, csv, html, cli_sweep.n ? &cli_sweep : NULL,
+				&prog);
 		goto out_release_scenario;
 	}
 	if (ntrials > 1) {
-		rc = run_trials(rs, &o, ntrials, jobs, csv, html);
+		rc = run_trials(rs, &o, ntrials, jobs, csv, html, &prog);
 		goto out_release_scenario;
 	}
 	/* One run is the base: say the variants and sweep are there, and how to run them. */
@@ -731,7 +735,17 @@ int cmd_run(int argc, char **argv)
 			s.variants && s.sweep ? "variants and sweep" : s.variants ? "variants" : "sweep",
 			s.variants ? " (--variant NAME runs one)" : "");
 
-	run_scenario(rs, &o.run, &r);
+	{
+		/* The one run's progress: simulated time (a copy: trials never tick). */
+		struct run_opts ro = o.run;
+
+		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
+		ro.tick = cmd_run_tick;
+		ro.tick_ctx = &tick;
+		prog_start(&prog, "simulating");
+		run_scenario(rs, &ro, &r);
+		prog_clear(&prog);
+	}
 	cmd_fill_rep(&rep, rs, &r);
 
 	if (csv) {
@@ -761,7 +775,9 @@ int cmd_run(int argc, char **argv)
 		goto out_release_run;
 	if (html && (rc = cmd_write_file("run", NULL, html, write_rep_html, &rep)) != 0)
 		goto out_release_run;
-	if (!json_stdout && !(csv && !strcmp(csv, "-"))) {
+	if (events && (rc = cmd_write_file("run", NULL, events, write_rep_events, &rep)) != 0)
+		goto out_release_run;
+	if (!json_stdout && !(csv && !strcmp(csv, "-")) && !(events && !strcmp(events, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
 					    o.timeline };
 

@@ -6,6 +6,7 @@
 
 #include "engine/labels.h"
 #include "engine/xalloc.h"
+#include "sim/base/suggest.h"
 
 /*
  * Hand-written copies of the CRD schemas in shared/fixtures/upstream/crds
@@ -895,9 +896,18 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 	if (!k) {
 		char *list = adm_supported_kinds();
 		char group[256];
+		struct sug sg;
 
+		/* The kinds of this apiVersion first: the closest of those wins a tie. */
+		sug_init(&sg, kd->u.s);
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+				if ((strcmp(kinds[i].api_version, av->u.s) == 0) == (pass == 0))
+					sug_offer(&sg, kinds[i].kind);
 		diag_error(d, file, kd->mark, "unknown kind \"%s\" in apiVersion \"%s\"", kd->u.s,
 			   av->u.s);
+		if (sug_best(&sg))
+			diag_note(d, file, kd->mark, "did you mean \"%s\"?", sug_best(&sg));
 		diag_note(d, file, kd->mark, "supported kinds: %s", list);
 		diag_note(d, file, kd->mark,
 			  "objects of the API groups magos-sim does not simulate are accepted and "

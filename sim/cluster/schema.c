@@ -8,6 +8,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/suggest.h"
 
 const struct sch_node sch_any = { .type = SCH_ANY };
 const struct sch_node sch_string = { .type = SCH_STRING };
@@ -702,8 +703,14 @@ static void validate_object(const struct sch_node *s, struct val *v, const char 
 			validate(f->schema, kv->v, cp, c);
 		} else if (!s->preserve_unknown) {
 			char *acc = sch_accepted_fields(s);
+			struct sug sg;
 
+			sug_init(&sg, kv->key);
+			for (const struct sch_field *g = s->fields; g && g->name; g++)
+				sug_offer(&sg, g->name);
 			sch_report(c, kv->key_mark, NULL, "unknown field \"%s\"", cp);
+			if (sug_best(&sg))
+				sch_note(c, kv->key_mark, "did you mean \"%s\"?", sug_best(&sg));
 			sch_note(c, kv->key_mark, "accepted fields: %s", acc);
 			free(acc);
 		}

@@ -15,6 +15,7 @@
 
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
+#include "sim/base/suggest.h"
 
 /* ---------------------------------------------------------------- schema */
 
@@ -311,6 +312,31 @@ const struct scn_series *scn_find_series(const struct scenario *s, const char *q
 			   query, address);
 }
 
+/*
+ * note_closest_query() - a note "did you mean" naming the spec.metrics query
+ * closest to the gate query @q that has no series, when one is close (a
+ * query misspelt on one side).
+ */
+static void note_closest_query(struct loader *L, const char *file, const struct val *q)
+{
+	struct sug sg;
+
+	sug_init(&sg, q->u.s);
+	for (size_t i = 0; i < L->nclaimed; i++)
+		sug_offer(&sg, L->claimed[i].query);
+	for (size_t i = 0; sug_best(&sg) && i < L->nclaimed; i++)
+		if (L->claimed[i].query == sug_best(&sg)) {
+			struct val *best = val_new_string(sug_best(&sg));
+			char *qq = sch_quote(best);
+
+			diag_note(L->d, file, q->mark, "did you mean %s (spec.metrics[%zu])?", qq,
+				  L->claimed[i].index);
+			free(qq);
+			val_free(best);
+			return;
+		}
+}
+
 /* claimed_for() - the first spec.metrics entry a gate (@query, @address) reads, or NULL. */
 static const struct claimed_series *claimed_for(const struct loader *L, const char *query,
 						const char *address)
@@ -416,11 +442,12 @@ static void check_fleet_gates(struct gate_scan *g, const struct obj *o, const ch
 					  "spec.metrics[%zu] has this query for address \"%s\", not "
 					  "\"%s\"",
 					  other->index, other->address, address ? address : "");
-			else if (L->s->has_scenario_doc)
+			else if (L->s->has_scenario_doc) {
+				note_closest_query(L, file, q);
 				diag_note(L->d, file, q->mark,
 					  "every prometheus gate reads a synthetic series: add an entry "
 					  "with this exact query to the Scenario's spec.metrics");
-			else
+			} else
 				diag_note(L->d, file, q->mark,
 					  "every prometheus gate reads a synthetic series: add a Scenario "
 					  "document (apiVersion: magos-sim/v1alpha1) whose spec.metrics "

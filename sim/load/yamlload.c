@@ -830,12 +830,17 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *
 		diag_note(b->d, b->file, pm, "a tab character is here: YAML indents with spaces only");
 }
 
+/* yl_set_progress(): the hook, and its context (borrowed). */
+static void (*progress_fn)(void *ctx, uint64_t done, uint64_t total);
+static void *progress_ctx;
+
 int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
 		   struct diag *d)
 {
 	struct builder b;
 	yaml_parser_t parser;
 	bool done = false;
+	uint64_t nevents = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->file = xstrdup(name);
@@ -891,6 +896,8 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 			break;
 		}
 		yaml_event_delete(&ev);
+		if (progress_fn && ++nevents % YL_PROGRESS_EVENTS == 0)
+			progress_fn(progress_ctx, parser.mark.index, len);
 		/*
 		 * Past the depth limit the rest of the file cannot load anyway, and
 		 * libyaml's scanner slows down quadratically in deep flow nesting
@@ -907,6 +914,12 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 	free(b.anchors);
 	free(b.keep);
 	return b.any_error ? -1 : 0;
+}
+
+void yl_set_progress(void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	progress_fn = fn;
+	progress_ctx = ctx;
 }
 
 int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)

@@ -48,6 +48,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/value.h"
 #include "sim/base/diag.h"
@@ -89,6 +90,16 @@ int yl_load_file(const char *path, struct yl_stream *out, struct diag *d);
  * NUL-terminated).
  * @name: name used in diagnostics and copied into out->file.
  */
+/*
+ * yl_set_progress() - process-wide: while set, every yl_load_file() and
+ * yl_load_string() calls @fn(@ctx, done, total) every YL_PROGRESS_EVENTS
+ * parser events with the bytes of the text parsed so far and its length,
+ * on the loading thread (a progress line while a big file loads).  NULL
+ * unsets it.  Set and unset it around loading on one thread only.
+ */
+#define YL_PROGRESS_EVENTS 16384u
+void yl_set_progress(void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
 int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
 		   struct diag *d);
 

@@ -224,6 +224,7 @@ struct exp_scenario_report {
 	size_t nerrors;           /* results with input_error */
 	size_t nskipped;          /* EXP_SKIPPED results */
 	struct exp_figures fig;
+	int64_t start_unix_ms;    /* spec.start (the loader's default when it did not load) */
 };
 
 /* exp_report_init() - an empty report for @input.  exp_report_release() accepts NULL. */

@@ -12,6 +12,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/cluster/admission.h"
+#include "sim/base/suggest.h"
 #include "sim/cluster/schema.h"
 
 /* ---------------------------------------------------------------- schema */
@@ -410,6 +411,16 @@ static int check_gate_series(const struct scenario *s, const struct obj *o, cons
 			   "spec.metrics for the gate query \"%s\"",
 			   v->where, k, v->name, o->name, val_str(val_map_get(wave, "name"), ""), q->u.s);
 		rc = -1;
+		{
+			struct sug sg;
+
+			sug_init(&sg, q->u.s);
+			for (size_t i = 0; i < s->nseries; i++)
+				sug_offer(&sg, s->series[i].query);
+			if (sug_best(&sg))
+				diag_note(d, v->file, q->mark.line ? q->mark : v->patches[k].mark,
+					  "did you mean \"%s\"?", sug_best(&sg));
+		}
 	}
 	return rc;
 }

@@ -458,6 +458,10 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 
 	lim.max_events = s->event_budget;
 	lim.max_events_per_ms = s->events_per_instant;
+	if (o) {
+		lim.tick = o->tick;
+		lim.tick_ctx = o->tick_ctx;
+	}
 	r->stop = des_run(r->world, r->horizon_ms, &lim);
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
 	if (r->stop == DES_STOPPED)

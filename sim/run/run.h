@@ -42,6 +42,13 @@ struct run_opts {
 	size_t nprobes;
 	void (*probe)(void *probe_ctx, size_t i, struct des *w);
 	void *probe_ctx;
+	/*
+	 * Progress of this run (des_limits.tick): called on the calling thread
+	 * every DES_TICK_EVENTS events.  Trials must leave it NULL (their runs
+	 * are on worker threads).
+	 */
+	void (*tick)(void *tick_ctx, int64_t now_ms, uint64_t events);
+	void *tick_ctx;
 };
 
 struct run_result {

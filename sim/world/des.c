@@ -378,6 +378,7 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 {
 	uint64_t max_events = lim ? lim->max_events : 0;
 	uint64_t per_ms = lim ? lim->max_events_per_ms : 0;
+	void (*tick)(void *, int64_t, uint64_t) = lim ? lim->tick : NULL;
 	uint64_t run = 0, at_now = 0;
 	int64_t now = evq_now(&w->q);
 	struct evq_event ev;
@@ -454,6 +455,8 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 		at_now++;
 		w->events++;
 		run_event(w, &ev);
+		if (tick && (run & (DES_TICK_EVENTS - 1)) == 0)
+			tick(lim->tick_ctx, ev.at, run);
 	}
 }
 

@@ -59,7 +59,17 @@ struct des_params {
 struct des_limits {
 	uint64_t max_events;        /* events per des_run() call; 0: unlimited */
 	uint64_t max_events_per_ms; /* events at one simulated ms; 0: max(100000, 50 × stored objects) */
+	/*
+	 * tick(tick_ctx, now, events): called every DES_TICK_EVENTS events of
+	 * the call with the simulated time (ms) and the events run so far, for
+	 * a progress line; it must not touch the world.  NULL: none.
+	 */
+	void (*tick)(void *tick_ctx, int64_t now_ms, uint64_t events);
+	void *tick_ctx;
 };
+
+/* How many events apart des_limits.tick is called (a power of two). */
+#define DES_TICK_EVENTS 4096u
 
 enum des_stop {
 	DES_QUIESCENT, /* no pending event */

@@ -6,8 +6,16 @@ usage: check_html.py FILE [KEY=VALUE...]
 Parses FILE with html.parser and prints one line "name=value" per fact the
 shell test compares: the sections present, the counts of groups, rows, gate
 charts and markers, whether tags balance, whether anything would be fetched
-from outside, the <h1> text and the longest label shown.
+from outside, the <h1> text and the longest label shown; and what a reader
+would see wrong: the timeline's legend entries (legend=, comma-separated),
+whether a <main> holds the page, the contrast of the critical-path colour
+on the page background (crit_contrast_x10, WCAG ratio times 10), the
+threshold labels of the gate charts (thr_lbl), where the time-to-complete
+curves first rise, in % of their width (cdf_rise_pct, the largest; 100
+when a curve never rises), and the widest histogram bar in % of its
+chart's width (hbin_max_pct).
 """
+import re
 import sys
 from html.parser import HTMLParser
 
@@ -36,6 +44,11 @@ class Report(HTMLParser):
         self.row_label_max = 0
         self.cur = ""
         self.poly_max = 0
+        self.legend = []
+        self.in_legend = False
+        self.main = False
+        self.cdf_rise = []
+        self.hbins = []   # per histogram: the (x, width) of its bars
 
     def count(self, key):
         self.counts[key] = self.counts.get(key, 0) + 1
@@ -88,8 +101,24 @@ class Report(HTMLParser):
             for c in cls:
                 if c in ("cdf", "halt-row", "hbin", "boxplot", "cens-dot", "sw-dot", "phase-row"):
                     self.count(c)
+        if tag == "text" and "thr-lbl" in cls:
+            self.count("thr-lbl")
         if tag == "polyline":
             self.poly_max = max(self.poly_max, len(a.get("points", "").split()))
+        if tag == "polyline" and "cdf-line" in cls:
+            pts = [tuple(map(float, p.split(","))) for p in a.get("points", "").split()]
+            if len(pts) > 1:
+                x0, x1, y0 = pts[0][0], pts[-1][0], pts[0][1]
+                rise = next((x for x, y in pts if y != y0), x1)
+                self.cdf_rise.append(100.0 * (rise - x0) / (x1 - x0) if x1 > x0 else 100.0)
+        if tag == "svg" and a.get("id", "").startswith("hist-"):
+            self.hbins.append((float(a.get("width", 1)), []))
+        if tag == "rect" and "hbin" in cls and self.hbins:
+            self.hbins[-1][1].append(float(a.get("width", 0)))
+        if tag == "main":
+            self.main = True
+        if tag == "svg" and a.get("id") == "gantt-legend":
+            self.in_legend = True
         if tag == "tr" and "worse" in cls:
             self.count("worse")
         for c in cls:
@@ -123,6 +152,10 @@ class Report(HTMLParser):
             self.row_depth = None
         if tag == "h1":
             self.in_h1 = False
+        if tag == "svg":
+            self.in_legend = False
+        if tag == "text" and self.in_legend:
+            self.legend.append(self.cur)
         if tag == "title":
             self.in_title = False
             self.titles.append(self.cur)
@@ -169,8 +202,30 @@ def main():
     for k in ("groups", "rows", "crit", "agg", "gate_charts", "conc_charts", "svgs", "m-halt",
               "v-fail", "v-pass", "m-rollback", "m-open", "m-settle", "soak", "events"):
         out[k] = r.counts.get(k, 0)
+    out["legend"] = ",".join(r.legend)
+    out["has_main"] = int(r.main)
+    out["thr_lbl"] = r.counts.get("thr-lbl", 0)
+    out["cdf_rise_pct"] = round(max(r.cdf_rise)) if r.cdf_rise else -1
+    # The widest histogram bar, in % of its chart's width.
+    out["hbin_max_pct"] = max((round(100 * max(bars) / w) for w, bars in r.hbins if bars), default=-1)
+    m = re.search(r"--crit:#([0-9a-fA-F]{6})", doc)
+    b = re.search(r"--bg:#([0-9a-fA-F]{6})", doc)
+    out["crit_contrast_x10"] = round(10 * contrast(m.group(1), b.group(1))) if m and b else -1
     for k, v in out.items():
         print(f"{k}={v}")
+
+
+def luminance(hexrgb):
+    def ch(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hexrgb[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b)
+
+
+def contrast(a, b):
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
 if __name__ == "__main__":

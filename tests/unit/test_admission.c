@@ -12,7 +12,6 @@
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
-#define SAMPLES "../shared/fixtures/upstream/magos-samples/"
 
 static struct man_set set;
 static struct diag dg;
@@ -67,12 +66,11 @@ static void test_upstream_samples_accepted(void)
 		"workspace-staging.yaml",
 	};
 	const struct obj *o;
+	char path[4200];
 
 	reset();
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[256];
-
-		snprintf(path, sizeof(path), SAMPLES "%s", files[i]);
+		snprintf(path, sizeof(path), "%s/magos-samples/%s", cu_shared(), files[i]);
 		CU_ASSERT_EQUAL(man_load_file(path, &set, &dg), 0);
 	}
 	for (size_t i = 0; i < dg.n; i++)
@@ -89,7 +87,8 @@ static void test_upstream_samples_accepted(void)
 	CU_ASSERT_TRUE(val_bool(val_path(o->spec, "autoApply"), false)); /* defaulted */
 	CU_ASSERT_EQUAL(o->status, NULL);
 	CU_ASSERT_EQUAL(o->generation, 1);
-	CU_ASSERT_STRING_EQUAL(o->src.file, SAMPLES "workspace-dev.yaml");
+	snprintf(path, sizeof(path), "%s/magos-samples/workspace-dev.yaml", cu_shared());
+	CU_ASSERT_STRING_EQUAL(o->src.file, path);
 	CU_ASSERT_EQUAL(o->src.mark.line, 1);
 	o = man_find(&set, "Rollout", "default", "demo-project");
 	CU_ASSERT_FATAL(o != NULL);
@@ -561,7 +560,6 @@ static void test_take_and_cleanup(void)
 }
 
 static CU_TestInfo tests[] = {
-	{ "upstream Magos samples are accepted unchanged", test_upstream_samples_accepted },
 	{ "length messages; huge names shortened", test_length_messages_and_huge_name },
 	{ "identity of refused documents; kinds by name", test_identity_and_kind_by_name },
 	{ "Workspace defaults (§1.6)", test_workspace_defaults },
@@ -578,7 +576,14 @@ static CU_TestInfo tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* make conformance: against the upstream fixtures in ../shared (cu_shared()). */
+static CU_TestInfo conformance[] = {
+	{ "upstream Magos samples are accepted unchanged", test_upstream_samples_accepted },
+	CU_TEST_INFO_NULL,
+};
+
 void register_tests(void)
 {
 	CU_ADD_SUITE("admission", tests);
+	CU_ADD_CONFORMANCE_SUITE("admission against ../shared", conformance);
 }

@@ -74,7 +74,12 @@ static void test_rows_and_escaping(void)
 	CU_ASSERT_EQUAL(fx_count(html, "class=\"ph-applying\"><title>"), 2);
 	CU_ASSERT_EQUAL(fx_count(html, "height=\"3\" class=\"ph-done\""), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "opened 0, passed 5m"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(html, "No gate was evaluated"));
+	/* Workspaces only: no Gates section, and no fleet entries in the legend. */
+	CU_ASSERT_PTR_NULL(strstr(html, "id=\"gates\""));
+	CU_ASSERT_PTR_NULL(strstr(html, "soaking (wave)"));
+	CU_ASSERT_PTR_NULL(strstr(html, "gate Passing"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, ">planning</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<main>\n"));
 	free(html);
 }
 

@@ -6,17 +6,52 @@
 #include "reports/annotations.h"
 #include "reports/ghsummary.h"
 #include "reports/junit.h"
+#include "reports/tool.h"
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
-/* Runs @fn into a memory stream and returns what it wrote (new). */
+/* @s (freed) with every @from replaced by @to.  Returns new. */
+static char *subst(char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to);
+	char *out = malloc(strlen(s) * (nt > nf ? nt : nf) / (nf ? nf : 1) + strlen(s) + 1), *p = out;
+
+	for (const char *c = s; *c;) {
+		if (nf && !strncmp(c, from, nf)) {
+			memcpy(p, to, nt);
+			p += nt;
+			c += nf;
+		} else {
+			*p++ = *c++;
+		}
+	}
+	*p = '\0';
+	free(s);
+	return out;
+}
+
+/*
+ * Runs @fn into a memory stream and returns what it wrote (new), the build's
+ * commit and version written as COMMIT and VERSION: expectations must not
+ * depend on the build.
+ */
 static char *capture(int (*fn)(FILE *, const struct exp_scenario_report *, size_t),
 		     const struct exp_scenario_report *r, size_t n)
 {
 	struct fx_cap c;
+	char from[128], *out;
 
 	CU_ASSERT_EQUAL(fn(fx_cap_open(&c), r, n), 0);
-	return fx_cap_text(&c);
+	/* Only where the commit is written: a build without git says "unknown",
+	 * which a message may also contain. */
+	snprintf(from, sizeof(from), "\"magos-sim.commit\" value=\"%s\"", tool_commit());
+	out = subst(fx_cap_text(&c), from, "\"magos-sim.commit\" value=\"COMMIT\"");
+	snprintf(from, sizeof(from), "commit %s", tool_commit());
+	out = subst(out, from, "commit COMMIT");
+	snprintf(from, sizeof(from), "\"magos-sim.version\" value=\"%s\"", tool_version());
+	out = subst(out, from, "\"magos-sim.version\" value=\"VERSION\"");
+	snprintf(from, sizeof(from), "magos-sim %s, commit", tool_version());
+	return subst(out, from, "magos-sim VERSION, commit");
 }
 
 static struct val_mark at(uint32_t line, uint32_t col)
@@ -46,6 +81,7 @@ static void sample(struct exp_scenario_report r[2])
 	r[0].fig.ttc_p95 = 5400000;
 	r[0].fig.blast_max = 2;
 	r[0].fig.blast_share_max = 0.5;
+	r[0].start_unix_ms = 1772438400000; /* 2026-03-02T08:00:00Z */
 	exp_report_init(&r[1], "ci/bad.yaml");
 	r[1].invalid = true;
 }
@@ -68,21 +104,35 @@ static void test_junit_write(void)
 	CU_ASSERT_STRING_EQUAL(
 		out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"magos-sim check\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"0\">\n"
-		"  <testsuite name=\"ci/a.yaml\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
-		"    <testcase classname=\"ci/a.yaml\" name=\"timeToComplete.p95 ci/a.yaml:12:5\"/>\n"
-		"    <testcase classname=\"ci/a.yaml\" name=\"blastRadius ci/a.yaml:14:7\">\n"
+		"<testsuites>\n"
+		"  <testsuite name=\"ci/a.yaml\" package=\"ci/a.yaml\" id=\"0\" timestamp=\"2026-03-02T08:00:00\" "
+		"hostname=\"localhost\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+		"    <properties>\n"
+		"      <property name=\"magos-sim.version\" value=\"VERSION\"/>\n"
+		"      <property name=\"magos-sim.commit\" value=\"COMMIT\"/>\n"
+		"      <property name=\"scenario\" value=\"a\"/>\n"
+		"      <property name=\"trials\" value=\"20\"/>\n"
+		"    </properties>\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"timeToComplete.p95 ci/a.yaml:12:5\" time=\"0\"/>\n"
+		"    <testcase classname=\"ci/a.yaml\" name=\"blastRadius ci/a.yaml:14:7\" time=\"0\">\n"
 		"      <failure message=\"blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z (measured 2, limit &lt;= 1)\" type=\"expectation\">"
 		"ci/a.yaml:14:7: blast radius 2 exceeds the limit 1 &lt;&amp;&gt; &quot;q&quot; &apos;a&apos;\n%x, y: z</failure>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/m,1.yaml\" name=\"MS105 ci/m,1.yaml:3:1\">\n"
-		"      <system-out>warning: workspace w is in no step</system-out>\n"
-		"    </testcase>\n"
+		"    <testcase classname=\"ci/m,1.yaml\" name=\"MS105 ci/m,1.yaml:3:1\" time=\"0\"/>\n"
+		"    <system-out>warning: ci/m,1.yaml:3:1: workspace w is in no step\n</system-out>\n"
+		"    <system-err/>\n"
 		"  </testsuite>\n"
-		"  <testsuite name=\"ci/bad.yaml\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
-		"    <testcase classname=\"ci/bad.yaml\" name=\"load\">\n"
+		"  <testsuite name=\"ci/bad.yaml\" package=\"ci/bad.yaml\" id=\"1\" timestamp=\"1970-01-01T00:00:00\" "
+		"hostname=\"localhost\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n"
+		"    <properties>\n"
+		"      <property name=\"magos-sim.version\" value=\"VERSION\"/>\n"
+		"      <property name=\"magos-sim.commit\" value=\"COMMIT\"/>\n"
+		"    </properties>\n"
+		"    <testcase classname=\"ci/bad.yaml\" name=\"load\" time=\"0\">\n"
 		"      <error message=\"ci/bad.yaml: invalid input (see the diagnostics on stderr)\" type=\"invalid\"/>\n"
 		"    </testcase>\n"
+		"    <system-out></system-out>\n"
+		"    <system-err/>\n"
 		"  </testsuite>\n"
 		"</testsuites>\n");
 	free(out);
@@ -124,26 +174,31 @@ static void test_junit_invalid(void)
 	CU_ASSERT_STRING_EQUAL(
 		out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"magos-sim check\" tests=\"6\" failures=\"3\" errors=\"1\" skipped=\"1\">\n"
-		"  <testsuite name=\"ci/web.yaml\" tests=\"6\" failures=\"3\" errors=\"1\" skipped=\"1\">\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"MS001 ci/web.yaml:4:3\">\n"
+		"<testsuites>\n"
+		"  <testsuite name=\"ci/web.yaml\" package=\"ci/web.yaml\" id=\"0\" timestamp=\"1970-01-01T00:00:00\" "
+		"hostname=\"localhost\" tests=\"6\" failures=\"3\" errors=\"1\" skipped=\"1\" time=\"0\">\n"
+		"    <properties>\n"
+		"      <property name=\"magos-sim.version\" value=\"VERSION\"/>\n"
+		"      <property name=\"magos-sim.commit\" value=\"COMMIT\"/>\n"
+		"    </properties>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS001 ci/web.yaml:4:3\" time=\"0\">\n"
 		"      <error message=\"unknown field\" type=\"invalid\">ci/web.yaml:4:3: unknown field</error>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7\">\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7\" time=\"0\">\n"
 		"      <failure message=\"first\" type=\"lint\">ci/web.yaml:29:7: first</failure>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #2\">\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #2\" time=\"0\">\n"
 		"      <failure message=\"second\" type=\"lint\">ci/web.yaml:29:7: second</failure>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #3\">\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS202 ci/web.yaml:29:7 #3\" time=\"0\">\n"
 		"      <failure message=\"third\" type=\"lint\">ci/web.yaml:29:7: third</failure>\n"
 		"    </testcase>\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"MS003 ci/web.yaml:30:1\">\n"
-		"      <system-out>warning: w</system-out>\n"
-		"    </testcase>\n"
-		"    <testcase classname=\"ci/web.yaml\" name=\"completes ci/web.yaml:6:5\">\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"MS003 ci/web.yaml:30:1\" time=\"0\"/>\n"
+		"    <testcase classname=\"ci/web.yaml\" name=\"completes ci/web.yaml:6:5\" time=\"0\">\n"
 		"      <skipped message=\"not evaluated: the input is invalid\"/>\n"
 		"    </testcase>\n"
+		"    <system-out>warning: ci/web.yaml:30:1: w\n</system-out>\n"
+		"    <system-err/>\n"
 		"  </testsuite>\n"
 		"</testsuites>\n");
 	free(out);
@@ -180,6 +235,43 @@ static void test_gha(void)
 	free(out);
 	exp_report_release(&r[0]);
 	exp_report_release(&r[1]);
+}
+
+/* Lines of @s that start with @prefix. */
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+/* GitHub shows 10 annotations of a kind per step: the 10th place says how many more there are. */
+static void test_gha_cap(void)
+{
+	struct exp_scenario_report r;
+	char *out;
+
+	exp_report_init(&r, "ci/many.yaml");
+	for (unsigned i = 1; i <= 14; i++)
+		exp_report_add(&r, "MS101", EXP_FAILED, NULL, NULL, "bad", "ci/many.yaml", at(i, 1));
+	for (unsigned i = 1; i <= 10; i++)
+		exp_report_add(&r, "MS105", EXP_WARNED, NULL, NULL, "w", "ci/many.yaml", at(20 + i, 1));
+	exp_report_add(&r, "MS217", EXP_NOTED, NULL, NULL, "i", "ci/many.yaml", at(40, 1));
+	out = capture(gha_write, &r, 1);
+	CU_ASSERT_EQUAL(count_lines(out, "::error "), GHA_MAX_PER_KIND);
+	CU_ASSERT_EQUAL(count_lines(out, "::error file="), GHA_MAX_PER_KIND - 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error file=ci/many.yaml,line=9,col=1,title=MS101::bad\n"));
+	CU_ASSERT_PTR_NULL(strstr(out, "line=10,col=1,title=MS101"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error title=magos-sim::5 more failed checks not annotated: "
+					   "GitHub shows 10 error annotations per step"));
+	/* Exactly 10 warnings all fit; one info is one notice. */
+	CU_ASSERT_EQUAL(count_lines(out, "::warning file="), 10);
+	CU_ASSERT_PTR_NULL(strstr(out, "more warnings"));
+	CU_ASSERT_EQUAL(count_lines(out, "::notice file="), 1);
+	free(out);
+	exp_report_release(&r);
 }
 
 static void rel_is(const char *path, const char *base, const char *cwd, const char *want)
@@ -237,13 +329,30 @@ static void test_summary(void)
 		"| ci/bad.yaml | – | – | – | – | – |\n\n"
 		"### Checks\n\n"
 		"| | check | where | result |\n|---|---|---|---|\n"
-		"| ✅ | `timeToComplete.p95` | `ci/a.yaml:12:5` | p95 time to complete 1h0m0s is within the limit <= 6h0m0s |\n"
-		"| ❌ | `blastRadius` | `ci/a.yaml:14:7` | blast radius 2 exceeds the limit 1 <&> \"q\" 'a' %x, y: z |\n"
+		"| ✅ | `timeToComplete.p95` | `ci/a.yaml:12:5` | p95 time to complete 1h0m0s is within the limit \\<= 6h0m0s |\n"
+		"| ❌ | `blastRadius` | `ci/a.yaml:14:7` | blast radius 2 exceeds the limit 1 \\<\\&\\> \"q\" 'a' %x, y: z |\n"
 		"| ⚠️ | `MS105` | `ci/m,1.yaml:3:1` | workspace w is in no step |\n"
-		"| ❌ | load | `ci/bad.yaml` | invalid input |\n");
+		"| ❌ | load | `ci/bad.yaml` | invalid input |\n"
+		"\n<sub>magos-sim VERSION, commit COMMIT</sub>\n");
 	free(out);
 	exp_report_release(&r[0]);
 	exp_report_release(&r[1]);
+}
+
+static void test_markdown_escapes(void)
+{
+	char *t = ghs_cell("a_*b*_ [l](u) `c` \\ x|y <i>&amp; ~~s~~ $m$ http://h/p www.x.org me@x.org\nz");
+	char *c1 = ghs_code("a|b"), *c2 = ghs_code("x `y` z"), *c3 = ghs_code("`q``");
+
+	CU_ASSERT_STRING_EQUAL(t, "a\\_\\*b\\*\\_ \\[l\\](u) \\`c\\` \\\\ x\\|y \\<i\\>\\&amp; "
+				  "\\~\\~s\\~\\~ \\$m\\$ http\\://h/p www\\.x.org me\\@x.org z");
+	CU_ASSERT_STRING_EQUAL(c1, "`a\\|b`");
+	CU_ASSERT_STRING_EQUAL(c2, "``x `y` z``");
+	CU_ASSERT_STRING_EQUAL(c3, "``` `q`` ```");
+	free(t);
+	free(c1);
+	free(c2);
+	free(c3);
 }
 
 static void test_summary_truncated(void)
@@ -270,9 +379,11 @@ static CU_TestInfo tests[] = {
 	{ "junit document", test_junit_write },
 	{ "junit invalid input: errors, unique names, skipped", test_junit_invalid },
 	{ "github annotations and escaping", test_gha },
+	{ "github annotations: 10 of a kind per step, the last place says how many more", test_gha_cap },
 	{ "github annotation paths relative to the workspace", test_gha_relative },
 	{ "markdown summary", test_summary },
 	{ "markdown summary truncated at the limit", test_summary_truncated },
+	{ "markdown escapes: text and code spans read as written", test_markdown_escapes },
 	CU_TEST_INFO_NULL,
 };
 

@@ -27,7 +27,6 @@
 #include "tests/unit/fixtures.h"
 
 #define START_MS 1767225600000LL /* 2026-01-01T00:00:00Z */
-#define SAMPLES "../shared/fixtures/upstream/magos-samples/"
 
 /* ---- recording what happens ------------------------------------------------ */
 
@@ -171,7 +170,8 @@ static void at(struct fixture *f, int64_t t, const struct act *a)
 
 static void test_worked_example_samples(void)
 {
-	const char *paths[] = { SAMPLES };
+	char *dir = xasprintf("%s/magos-samples/", cu_shared());
+	const char *paths[] = { dir };
 	static const struct act dev = { "demo-dev", "Applied" };
 	static const struct act stg = { "demo-staging", "Applied" };
 	static const struct act prod = { "demo-prod", "Applied" };
@@ -214,7 +214,7 @@ static void test_worked_example_samples(void)
 	CU_ASSERT_STRING_EQUAL(ctl_name(mrc_project_ctl(f.m)), "project-controller");
 	CU_ASSERT_EQUAL(tl_notice_count(des_timeline(f.w)), 0);
 	teardown(&f);
-	scn_release(&s);
+	scn_release(&s);	free(dir);
 }
 
 /* ---- a three-environment project built in code -------------------------------- */
@@ -617,7 +617,6 @@ static void test_missing_project(void)
 static CU_TestInfo tests[] = {
 	{ "§2.1 a relabelled Workspace moves between levels", test_relabel_moves_level },
 	{ "§2.1 a relabel that keeps the step sets changes nothing", test_relabel_same_levels },
-	{ "§2.8 worked example on the sample manifests", test_worked_example_samples },
 	{ "§6.6 #32 failure halts and recovers", test_failure_halts_and_recovers },
 	{ "§2.7 new Workspace rewinds and revokes", test_new_workspace_rewinds },
 	{ "§6.6 #38 member deleted: NoWorkspacesFound", test_member_deleted_no_workspaces_found },
@@ -632,7 +631,14 @@ static CU_TestInfo tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* make conformance: against the upstream fixtures in ../shared (cu_shared()). */
+static CU_TestInfo conformance[] = {
+	{ "§2.8 worked example on the sample manifests", test_worked_example_samples },
+	CU_TEST_INFO_NULL,
+};
+
 void register_tests(void)
 {
 	CU_ADD_SUITE("magos_rc", tests);
+	CU_ADD_CONFORMANCE_SUITE("magos_rc against ../shared", conformance);
 }

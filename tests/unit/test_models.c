@@ -996,7 +996,8 @@ static void test_samples_with_models(void)
 {
 	struct scenario s;
 	struct diag d;
-	const char *p = "../shared/fixtures/upstream/magos-samples/";
+	char *dir = xasprintf("%s/magos-samples/", cu_shared());
+	const char *p = dir;
 
 	diag_init(&d);
 	CU_ASSERT_EQUAL(scn_load(&p, 1, &s, &d), 0);
@@ -1005,6 +1006,7 @@ static void test_samples_with_models(void)
 	CU_ASSERT_FALSE(s.models.given);
 	diag_release(&d);
 	scn_release(&s);
+	free(dir);
 }
 
 static CU_TestInfo tests[] = {
@@ -1027,6 +1029,11 @@ static CU_TestInfo tests[] = {
 	{ "scenario: model events", test_mevents_parse },
 	{ "scenario: models errors", test_models_errors },
 	{ "scenario: model event errors", test_mevents_errors },
+	CU_TEST_INFO_NULL,
+};
+
+/* make conformance: against the upstream fixtures in ../shared (cu_shared()). */
+static CU_TestInfo conformance[] = {
 	{ "upstream samples load unchanged", test_samples_with_models },
 	CU_TEST_INFO_NULL,
 };
@@ -1035,4 +1042,5 @@ void register_tests(void)
 {
 	rng_gsl_init();
 	CU_ADD_SUITE("models", tests);
+	CU_ADD_CONFORMANCE_SUITE("models against ../shared", conformance);
 }

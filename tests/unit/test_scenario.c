@@ -245,6 +245,7 @@ static void test_field_errors(void)
 	expect_diags(
 		"s.yaml",
 		"s.yaml:6:3: error: unknown field \"spec.horizn\"\n"
+		"s.yaml:6:3: note: did you mean \"horizon\"?\n"
 		"s.yaml:6:3: note: accepted fields: seed, horizon, start, include, api, limits, "
 		"events, models, metrics, fleet, generate, expect, variants, sweep\n"
 		"s.yaml:7:9: error: spec.seed: Invalid value: \"string\": spec.seed in body must be "
@@ -446,7 +447,8 @@ static void test_upstream_samples(void)
 {
 	struct scenario s;
 	char *text;
-	char *dir = xasprintf("%s/../shared/fixtures/upstream/magos-samples", fx_origin());
+	char *dir = xasprintf("%s%s%s/magos-samples", cu_shared()[0] == '/' ? "" : fx_origin(),
+			      cu_shared()[0] == '/' ? "" : "/", cu_shared());
 	const char *p = dir;
 
 	fx_tmp_enter("test_scenario");
@@ -1251,7 +1253,6 @@ static CU_TestInfo tests[] = {
 	{ "events of each type", test_events },
 	{ "event errors", test_event_errors },
 	{ "empty files, numbers for durations", test_empty_and_broken_files },
-	{ "upstream samples load unchanged", test_upstream_samples },
 	{ "sub-ms durations, ranges, scopes, refused targets", test_loader_review_fixes },
 	{ "metrics: series read, matched to gates, missing series", test_metrics_series_and_gates },
 	{ "metrics: promtool errors at the token's column", test_metrics_errors },
@@ -1264,7 +1265,14 @@ static CU_TestInfo tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* make conformance: against the upstream fixtures in ../shared (cu_shared()). */
+static CU_TestInfo conformance[] = {
+	{ "upstream samples load unchanged", test_upstream_samples },
+	CU_TEST_INFO_NULL,
+};
+
 void register_tests(void)
 {
 	CU_ADD_SUITE("scenario", tests);
+	CU_ADD_CONFORMANCE_SUITE("scenario against ../shared", conformance);
 }

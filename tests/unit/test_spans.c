@@ -439,8 +439,10 @@ static void test_mermaid_shape(void)
 	sp.drivers = &d;
 	sp.ndrivers = 1;
 	m = mermaid_text(&run, &sp);
-	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    title a\u2236b, seed 7, 2 targets\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat day %-j, %H:%M\n"));
+	/* The left margin fits "FleetRollout f targets" (22 characters, 7 px each, + 20). */
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "```mermaid\n%%{init: {\"gantt\": {\"leftPadding\": 174}}}%%\ngantt\n    %% magos-sim "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    title a\u2236b, seed 7, 2 targets, time since the start\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat day %-j, %Hh\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    run, ended at 25h0m0s (horizon) :r0, 2023-01-01 00:00:00.000, 2023-01-02 01:00:00.000\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    \u200bgantt-ns/app - adopting :done, d0t0p0, 2023-01-01 00:00:00.000, 2023-01-01 00:01:00.000\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "    \u200bgantt-ns/app - awaiting approval :active, d0t0p2, 2023-01-01 00:10:00.000, 2023-01-02 01:00:00.000\n"));
@@ -638,9 +640,9 @@ static void test_render_100k(void)
 	rewind(f);
 	while (ftell(f) < size && (c = fgetc(f)) != EOF)
 		lines += c == '\n';
-	/* fence, gantt, title, dateFormat, axisFormat, run section + bar, a section and
-	 * W bars for the waves, a section and W summary bars, fence */
-	CU_ASSERT_EQUAL(lines, 5 + 2 + 1 + W + 1 + W + 1);
+	/* fence, init, gantt, version comment, title, dateFormat, axisFormat, run section
+	 * + bar, a section and W bars for the waves, a section and W summary bars, fence */
+	CU_ASSERT_EQUAL(lines, 7 + 2 + 1 + W + 1 + W + 1);
 	fclose(f);
 	for (size_t i = 0; i < N; i++)
 		free(sp.targets[i].spans);

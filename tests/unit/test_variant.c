@@ -320,6 +320,7 @@ static void test_parse_errors(void)
 			   "    - name: x\n"
 			   "      models: {jobz: {capacity: 3}}\n",
 			   "s.yaml:16:16: error: unknown field \"spec.variants[0].models.jobz\"\n"
+			   "s.yaml:16:16: note: did you mean \"jobs\"?\n"
 			   "s.yaml:16:16: note: accepted fields: jobs, policies, git, stagesets");
 	expect_parse_error("  variants:\n"
 			   "    - name: x\n"
@@ -331,6 +332,7 @@ static void test_parse_errors(void)
 			   "    - name: x\n"
 			   "      patchez: []\n",
 			   "s.yaml:16:7: error: unknown field \"spec.variants[0].patchez\"\n"
+			   "s.yaml:16:7: note: did you mean \"patches\"?\n"
 			   "s.yaml:16:7: note: accepted fields: name, description, patches, models");
 	expect_parse_error("  variants:\n"
 			   "    - name: x\n"

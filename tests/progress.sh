@@ -1,0 +1,71 @@
+#!/bin/sh
+# The progress line: on a terminal (a pseudo-terminal from script(1)) the
+# long work of run, compare, check, lint and merge shows what it does with a
+# rate and the time left; nothing when standard error is not a terminal,
+# under CI, or with -q; and stdout carries the same bytes either way.
+. "$(dirname "$0")/lib.sh"
+require_sim
+if ! command -v script >/dev/null 2>&1; then
+	bad "script(1) is installed (bsdutils), to give the commands a terminal"
+	finish
+fi
+if ! script -qfec true /dev/null </dev/null >"$tmp/pty" 2>&1; then
+	bad "a pseudo-terminal can be opened (devpts mounted on /dev/pts)"
+	show "$tmp/pty"
+	finish
+fi
+# on_tty NAME CMD: runs the shell command CMD with stdout to $tmp/NAME.out
+# and stderr on a pseudo-terminal, whose text (each redraw a line) goes to
+# $tmp/NAME.tty.
+# MAGOS_PROGRESS_AFTER=0: drawn from the first report, however fast the
+# machine; TERM as a terminal emulator sets it (make check may run with none,
+# or with TERM=dumb, which turns the line off).
+on_tty() {
+	env -u CI TERM=xterm MAGOS_PROGRESS_AFTER=0 script -qfec "$2 >$tmp/$1.out" /dev/null \
+		</dev/null | tr '\r' '\n' >"$tmp/$1.tty"
+}
+scripts/gen-fleet.sh 3000 30 5 >"$tmp/fleet.yaml"
+trials="-n 500 -j 2 scenarios/three-environments.yaml"
+
+on_tty trials "$SIM run $trials"
+contains "run -n: the trials line" "$tmp/trials.tty" "trials ["
+contains "run -n: with a count" "$tmp/trials.tty" "/500 trials"
+contains "run -n: with a rate and an ETA" "$tmp/trials.tty" "/s  ETA "
+"$SIM" run $trials >"$tmp/plain.out" 2>"$tmp/plain.err"
+check "run -n: stdout is the same without a terminal" cmp -s "$tmp/trials.out" "$tmp/plain.out"
+lacks "run -n: no progress when stderr is not a terminal" "$tmp/plain.err" "ETA"
+env CI=true TERM=xterm MAGOS_PROGRESS_AFTER=0 script -qfec "$SIM run $trials >/dev/null" /dev/null \
+	</dev/null | tr '\r' '\n' >"$tmp/ci.tty"
+lacks "run -n: no progress under CI" "$tmp/ci.tty" "ETA"
+env -u CI TERM=dumb MAGOS_PROGRESS_AFTER=0 script -qfec "$SIM run $trials >/dev/null" /dev/null \
+	</dev/null | tr '\r' '\n' >"$tmp/dumb.tty"
+lacks "run -n: no progress on a dumb terminal" "$tmp/dumb.tty" "ETA"
+on_tty quiet "$SIM run -q $trials"
+lacks "run -n -q: no progress" "$tmp/quiet.tty" "ETA"
+
+on_tty one "$SIM run --timeline none $tmp/fleet.yaml"
+contains "one big run: simulated time against the horizon" "$tmp/one.tty" "of 2h32m0s simulated"
+contains "one big run: an upper bound of the time left" "$tmp/one.tty" "ETA <= "
+
+on_tty cmp "$SIM compare -n 300 -j 2 scenarios/compare/base.yaml scenarios/compare/head.yaml"
+contains "compare: the trials of both sides" "$tmp/cmp.tty" "trials of base and head ["
+contains "compare: counted over both" "$tmp/cmp.tty" "/600 trials"
+
+on_tty chk "$SIM check -n 300 -j 2 scenarios/ci/magos-staged.yaml"
+contains "check: the scenario and its trials" "$tmp/chk.tty" "scenario 1/1: trials ["
+lacks "check: stdout has no progress" "$tmp/chk.out" "ETA"
+
+"$SIM" run -n 40 --shard 1/2 --json "$tmp/p1.json" scenarios/checkout/ 2>/dev/null
+"$SIM" run -n 40 --shard 2/2 --json "$tmp/p2.json" scenarios/checkout/ 2>/dev/null
+on_tty merge "$SIM merge $tmp/p1.json $tmp/p2.json"
+contains "merge: the partial results it reads" "$tmp/merge.tty" "reading ["
+on_tty shard "$SIM run -n 400 --shard 1/2 --json $tmp/p3.json scenarios/three-environments.yaml"
+contains "run --shard: the trials of the shard" "$tmp/shard.tty" "trials of this shard ["
+
+# A big file: its bytes as it loads.
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+	printf "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d, namespace: default}\ndata: {a: \"1\", b: \"2\"}\n---\n", i }' >"$tmp/big.yaml"
+on_tty lint "$SIM lint $tmp/big.yaml"
+contains "lint: a big file's bytes as it loads" "$tmp/lint.tty" "file 1/1 ["
+contains "lint: in MB" "$tmp/lint.tty" " MB/s  ETA "
+finish
