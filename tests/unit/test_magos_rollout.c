@@ -580,7 +580,7 @@ static size_t plan_property_run(uint32_t seed)
 					       "env=prod,tier=web", "tier=db", "" };
 	enum { NWS = 14 };
 	struct fx_step steps[6];
-	char names[6][16], wsname[NWS][16];
+	char names[6][24], wsname[NWS][24];
 	struct obj *ws[NWS], *ro;
 	struct mr_plan *plan;
 	size_t nsteps = 1 + next_rand(&seed) % 6, passes = 0;
@@ -697,7 +697,7 @@ static void test_plan_many_steps_one_level(void)
 {
 	enum { N = 10000 };
 	struct fx_step *steps = calloc(N, sizeof(*steps));
-	char (*names)[16] = calloc(N, sizeof(*names));
+	char (*names)[24] = calloc(N, sizeof(*names));
 	struct obj *ws = fx_workspace("default", "a", "env=dev", "p", "Pending", "");
 	struct obj *ro;
 	struct mr_result r;
