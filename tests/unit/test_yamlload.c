@@ -183,7 +183,7 @@ static void test_large_mapping_keys(void)
 	CU_ASSERT_EQUAL_FATAL(st.n, 1);
 	CU_ASSERT_EQUAL_FATAL(get("m")->u.map.n, 41);
 	for (int i = 0; i < 40; i++) {
-		char k[8];
+		char k[16];
 
 		snprintf(k, sizeof k, "k%02d", i);
 		CU_ASSERT_STRING_EQUAL(get("m")->u.map.items[i].key, k);
