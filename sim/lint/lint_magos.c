@@ -449,7 +449,8 @@ static const struct mset *overlaps_of(struct msets *ms, size_t id, size_t *const
 			e->overlap[e->noverlap++] = o;
 		}
 	}
-	qsort(e->overlap, e->noverlap, sizeof(*e->overlap), cmp_size);
+	if (e->noverlap > 1) /* qsort() takes no NULL array, even of 0 elements */
+		qsort(e->overlap, e->noverlap, sizeof(*e->overlap), cmp_size);
 	e->overlap_known = true;
 	return e;
 }
@@ -710,7 +711,8 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 			for (size_t u = 0; u < mo->nsteps && mo->steps[u] < j; u++)
 				pairs_add(&pairs, &npairs, &cappairs, mo->steps[u], mj->overlap[t]);
 		}
-		qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+		if (npairs > 1)
+			qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
 		for (size_t t = 0; t < npairs; t++) {
 			size_t i = pairs[t].step;
 			const struct mset *mo;
