@@ -165,6 +165,9 @@ static void methods(FILE *f, const struct cmp_result *r, const char *pre)
 		"%sboth.  Probabilities: exact McNemar test.  Blast radius: paired t-test.\n"
 		"%sSignificant: the interval excludes 0, or p < 0.05.\n",
 		pre, pre, pre, r->resamples, r->seed, pre, r->m[CMP_TTC_MEAN].npairs, pre, pre);
+	if (r->m[CMP_TTC_P50].npairs < 2)
+		fprintf(f, "%sOne pair of trials has no spread: nothing can be significant (-n 30 or more).\n",
+			pre);
 }
 
 int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)

@@ -128,8 +128,10 @@ puts them under /usr/local/share/doc/magos\-sim/.
 .I /usr/share/doc/magos\-sim/examples/
 the worked example scenarios, each saying in its opening comment what it
 shows, and README.md, the scenario reference (every key, its unit and
-default).  Run one with
+default); /usr/local/share/doc/magos\-sim/examples/ after make install.
+Run one with
 .B magos\-sim run /usr/share/doc/magos\-sim/examples/payments\-platform.yaml
+(the Debian package).
 .SH SEE ALSO
 .BR kubectl (1)
 ROFF

@@ -21,6 +21,17 @@ if make -n -C "$tmp/tarball" 2>/dev/null | grep -q "MAGOS_COMMIT='\"unknown\"'";
 else
 	bad "a tree without .git builds with the commit unknown"
 fi
+# Every command's --help, version and help included.
+expect_rc "version --help exits 0" 0 "$SIM" version --help
+contains "version --help prints its help" "$tmp/out" "usage: magos-sim version"
+expect_rc "version with an argument is a usage error" 2 "$SIM" version extra
+expect_rc "help --help exits 0" 0 "$SIM" help --help
+contains "help --help prints the help of help" "$tmp/out" "usage: magos-sim help [COMMAND]"
+# A folder of separate scenarios given to run: told to run them one at a time or check them.
+expect_rc "run of a folder of scenarios is invalid input" 3 "$SIM" run scenarios/ci/
+contains "... and says how to run a folder of scenarios" "$tmp/err" "run one file at a time, or checked together with \`magos-sim check FOLDER\`"
+expect_rc "a horizon beyond Go's range is a usage error" 2 "$SIM" run --horizon 99999999999h scenarios/checkout/
+contains "... that names the maximum" "$tmp/err" "invalid horizon '99999999999h': out of range, the maximum is 2562047h47m16.854775807s"
 expect_rc "no command is a usage error" 2 "$SIM"
 expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
 # "did you mean": the closest command or option, and nothing when none is close.

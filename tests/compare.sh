@@ -146,4 +146,14 @@ expect_rc "partials of other trial counts are refused" 3 "$SIM" merge "$tmp/r1.j
 expect_rc "run and compare partials do not mix" 3 "$SIM" merge "$tmp/r1.json" "$tmp/c2.json"
 expect_rc "--max-regression on run partials is a usage error" 2 "$SIM" merge --max-regression p95=1% "$tmp/r1.json" "$tmp/r2.json" "$tmp/r3.json"
 
+# One pair of trials has no spread: no interval, nothing significant, and
+# the table says so (a one-sample bootstrap used to mark every percentile).
+"$SIM" compare -n 1 scenarios/compare/base.yaml scenarios/compare/head.yaml >"$tmp/one.txt" 2>&1
+if grep -E '^ttc (p[0-9]+|mean) ' "$tmp/one.txt" | grep -qv ' no   - *$'; then
+	bad "compare -n 1 marks nothing significant and shows no interval"; show "$tmp/one.txt"
+else ok "compare -n 1 marks nothing significant and shows no interval"; fi
+contains "compare -n 1 says why" "$tmp/one.txt" "nothing can be significant (-n 30 or more)"
+expect_rc "compare -n 1 --max-regression passes: nothing significant" 0 "$SIM" compare -n 1 \
+	--max-regression p95=1% scenarios/compare/base.yaml scenarios/compare/head.yaml
+
 finish

@@ -9,9 +9,15 @@ if ! command -v script >/dev/null 2>&1; then
 	bad "script(1) is installed (bsdutils), to give the commands a terminal"
 	finish
 fi
+# A machine without pseudo-terminals (a chroot without /dev/pts, some
+# containers) skips these tests and says so; CI, which has them, requires them.
 if ! script -qfec true /dev/null </dev/null >"$tmp/pty" 2>&1; then
-	bad "a pseudo-terminal can be opened (devpts mounted on /dev/pts)"
-	show "$tmp/pty"
+	if [ "${MAGOS_REQUIRE_CONSUMERS:-0}" = 1 ]; then
+		bad "a pseudo-terminal can be opened (devpts mounted on /dev/pts)"
+		show "$tmp/pty"
+	else
+		echo "skip the progress line: no pseudo-terminal can be opened here (mount devpts on /dev/pts)"
+	fi
 	finish
 fi
 # on_tty NAME CMD: runs the shell command CMD with stdout to $tmp/NAME.out

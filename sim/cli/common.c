@@ -110,7 +110,13 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	case CMD_OPT_HORIZON:
 		if (gt_parse_duration(optarg, &o->run.horizon_ms, err, sizeof(err)) != 0 ||
 		    o->run.horizon_ms <= 0) {
-			/* Simulated time counts whole milliseconds. */
+			int64_t ns;
+
+			/* Simulated time counts whole milliseconds; Go's text alone
+			 * does not say that a well-formed value was too large. */
+			if (gt_parse_duration_ns(optarg, &ns, NULL, 0) == GT_ERANGE)
+				snprintf(err, sizeof(err),
+					 "out of range, the maximum is 2562047h47m16.854775807s");
 			fprintf(stderr, "%s %s: invalid horizon '%s': %s\n", cmd_prog, cmd, optarg,
 				err[0] ? err : "must be at least 1ms");
 			return CLI_USAGE;

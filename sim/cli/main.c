@@ -110,8 +110,12 @@ static int dispatch(int argc, char **argv)
 	if (!strcmp(cmd, "merge"))
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+			usage_version(stdout);
+			return CLI_OK;
+		}
 		if (argc > 2) {
-			fprintf(stderr, "%s version: takes no arguments\n", cmd_prog);
+			fprintf(stderr, "%s version: takes no arguments (but --help)\n", cmd_prog);
 			return CLI_USAGE;
 		}
 		printf("%s %s (commit %s)\n", tool_name(), tool_version(), tool_commit());
@@ -126,7 +130,7 @@ static int dispatch(int argc, char **argv)
 		}
 		if (!sub)
 			usage_main(stdout);
-		else if (!strcmp(sub, "help"))
+		else if (!strcmp(sub, "help") || !strcmp(sub, "--help") || !strcmp(sub, "-h"))
 			usage_help(stdout);
 		else if (!strcmp(sub, "version"))
 			usage_version(stdout);

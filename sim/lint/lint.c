@@ -25,7 +25,8 @@ static const struct lint_rule rules[] = {
 	{ "MS002", "unreadable-input", LINT_ERROR,
 	  "an input cannot be read, is not YAML, or a document is not a Kubernetes object (or the "
 	  "Scenario document is invalid)",
-	  "fix the file so it parses as YAML and every document has apiVersion, kind and "
+	  "check that the path exists and names a readable file or directory; fix the file so it "
+	  "parses as YAML and every document has apiVersion, kind and "
 	  "metadata.name" },
 	{ "MS003", "load-warning", LINT_WARNING,
 	  "the loader accepted the input but found something suspicious",

@@ -114,6 +114,11 @@ static void load_file(struct loader *L, const char *path)
 				   "a second Scenario document; the inputs may hold only one");
 			diag_note(L->d, s->scenario_file, L->scn_mark,
 				  "the first Scenario document is here");
+			if (!L->said_one_scenario_each && strcmp(file, s->scenario_file) != 0)
+				diag_note(L->d, file, st->docs[i].mark,
+					  "a folder of separate scenarios is run one file at a time, "
+					  "or checked together with `magos-sim check FOLDER`");
+			L->said_one_scenario_each = true;
 			continue;
 		}
 		L->scn = root;

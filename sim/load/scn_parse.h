@@ -96,6 +96,8 @@ struct loader {
 	 * have been among them, so its absence is not reported again.
 	 */
 	bool yaml_failed;
+	/* The note on running a folder of scenarios one at a time was given. */
+	bool said_one_scenario_each;
 };
 
 /* ---------------------------------------------------------------- scn_parse.c: field kinds */

@@ -141,6 +141,13 @@ static void bootstrap(const struct trial_row *base, const struct trial_row *head
 		struct cmp_metric *m = &out->m[CMP_TTC_P50 + k];
 
 		gsl_sort(diff[k], 1, b);
+		/* One pair resamples to itself: no interval, nothing significant. */
+		if (n < 2) {
+			m->lo = m->hi = NAN;
+			m->significant = false;
+			free(diff[k]);
+			continue;
+		}
 		m->lo = gsl_stats_quantile_from_sorted_data(diff[k], 1, b, 0.025);
 		m->hi = gsl_stats_quantile_from_sorted_data(diff[k], 1, b, 0.975);
 		m->significant = m->lo > 0 || m->hi < 0;
@@ -165,7 +172,7 @@ static void paired_t(const double *d, size_t n, struct cmp_metric *m)
 	mean = gsl_stats_mean(d, 1, n);
 	m->delta = mean;
 	if (n < 2) {
-		m->lo = m->hi = mean;
+		/* One difference has no spread to test against: no interval. */
 		m->p_value = 1;
 		return;
 	}

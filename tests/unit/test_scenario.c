@@ -220,7 +220,9 @@ static void test_two_scenarios(void)
 	CU_ASSERT_STRING_EQUAL(text,
 			       "b.yaml:5:1: error: a second Scenario document; the inputs may "
 			       "hold only one\n"
-			       "a.yaml:1:1: note: the first Scenario document is here");
+			       "a.yaml:1:1: note: the first Scenario document is here\n"
+			       "b.yaml:5:1: note: a folder of separate scenarios is run one file at a "
+			       "time, or checked together with `magos-sim check FOLDER`");
 	CU_ASSERT_STRING_EQUAL(s.name, "t");
 	free(text);
 	scn_release(&s);
