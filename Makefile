@@ -5,6 +5,8 @@
 #   make conformance                   the tests against the upstream fixtures in ../shared
 #   make demo                          install what is missing, build, run the example scenario
 #   make bench                         benchmarks (release build), see BENCHMARKS.md
+#   make fuzz                          libFuzzer harnesses into build/fuzz/ (clang), see
+#                                      docs/fuzzing.md; scripts/fuzz.sh runs them
 #   make install PREFIX=/usr/local DESTDIR=   the release build, manual page,
 #                                      completion, docs and example scenarios
 #   make deb                           a Debian package (build/deb/magos-sim_*.deb)
@@ -59,8 +61,13 @@ MAGOS_COMMIT   := unknown
 endif
 MAGOS_DOCS_URL ?= https://github.com/magosproject/magos-sim/blob/main/docs/
 
-ifeq ($(filter $(VARIANT),debug san release),)
-$(error VARIANT must be debug, san or release, not '$(VARIANT)')
+ifeq ($(filter $(VARIANT),debug san release fuzz),)
+$(error VARIANT must be debug, san, release or fuzz, not '$(VARIANT)')
+endif
+# The fuzz variant needs clang's libFuzzer (scripts/install-deps.sh with MAGOS_FUZZ=1).
+FUZZ_CC ?= clang
+ifeq ($(VARIANT),fuzz)
+CC := $(FUZZ_CC)
 endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -72,6 +79,10 @@ OPT_san     := -O1 -g3 -fsanitize=address,undefined -fno-omit-frame-pointer \
                -fno-sanitize-recover=all
 OPT_release := -O2 -g
 LDOPT_san   := -fsanitize=address,undefined
+# Every object is instrumented for libFuzzer; only the harnesses link its main.
+OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+LDOPT_fuzz  := -fsanitize=fuzzer,address,undefined
 
 # Recursive (=) so pkg-config runs when a recipe needs it, after `deps`.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -99,12 +110,23 @@ TEST_FX_OBJ   := $(BUILD)/tests/unit/fixtures.o
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps check conformance demo bench install uninstall clean tests benches deb
+# One libFuzzer harness per parser and entry point (tests/fuzz/fuzz_NAME.c); each links the
+# commands too (all but main.c), for the entry points only they hold.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/%)
+FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz.o $(filter-out $(BUILD)/sim/cli/main.o,$(CLI_OBJ))
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+
+.PHONY: all deps check conformance demo bench install uninstall clean tests benches deb fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep object files of test and bench programs (make would delete them as intermediates).
 .SECONDARY:
 
+ifeq ($(VARIANT),fuzz)
+all: fuzzers
+else
 all: $(BIN)
+endif
 
 # Installs the Debian packages when any library is missing; a no-op otherwise.
 deps:
@@ -140,12 +162,29 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# Tests of a command-line module (not in the library) link its object too.
+$(BUILD)/tests/test_outfile: $(BUILD)/sim/cli/outfile.o
+
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-tests: $(TEST_BIN) $(BIN)
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# The same harnesses with a plain main() (tests/fuzz/replay.c): `make check` replays the seed
+# corpora with them in every variant, no clang needed.
+$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+tests: $(TEST_BIN) $(BIN) $(REPLAY_BIN)
 benches: $(BENCH_BIN)
+fuzzers: $(FUZZ_BIN)
+
+# The harnesses, built with clang whatever VARIANT says (build/fuzz/fuzz_NAME).
+fuzz:
+	@$(MAKE) --no-print-directory VARIANT=fuzz fuzzers
 
 check: tests
 	@scripts/run-tests.sh $(BUILD)
@@ -222,4 +261,6 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \
-         $(TEST_MAIN_OBJ:.o=.d) $(TEST_FX_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d)
+         $(TEST_MAIN_OBJ:.o=.d) $(TEST_FX_OBJ:.o=.d) $(BENCH_SRC:tests/bench/%.c=$(BUILD)/tests/bench/%.d) \
+         $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.d) $(BUILD)/tests/fuzz/fuzz.d \
+         $(BUILD)/tests/fuzz/replay.d

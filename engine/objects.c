@@ -55,8 +55,14 @@ const char *obj_strmap_get(const struct obj_strmap *m, const char *key)
 
 bool obj_strmap_set(struct obj_strmap *m, const char *key, const char *value)
 {
-	bool found;
-	size_t i = strmap_find(m, key, &found);
+	bool found = false;
+	size_t i;
+
+	/* Keys set in order are appended: filling a map from sorted keys is O(n). */
+	if (m->n == 0 || strcmp(m->items[m->n - 1].key, key) < 0)
+		i = m->n;
+	else
+		i = strmap_find(m, key, &found);
 
 	if (found) {
 		if (strcmp(m->items[i].value, value) == 0)

@@ -61,7 +61,11 @@ void obj_strmap_init(struct obj_strmap *m);
 void obj_strmap_release(struct obj_strmap *m);
 /* obj_strmap_get() - borrowed value of @key, or NULL when absent. Cost: O(log n). */
 const char *obj_strmap_get(const struct obj_strmap *m, const char *key);
-/* obj_strmap_set() - sets @key to a copy of @value; returns true when the map changed. */
+/*
+ * obj_strmap_set() - sets @key to a copy of @value; returns true when the map
+ * changed.  Cost: O(log n) plus moving the entries after a new key; O(1)
+ * for a key after every other (fill a large map in key order).
+ */
 bool obj_strmap_set(struct obj_strmap *m, const char *key, const char *value);
 /*
  * obj_strmap_set_many() - obj_strmap_set() of each of the @n pairs in

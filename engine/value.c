@@ -210,10 +210,10 @@ struct val *val_map_set(struct val *m, const char *key, struct val *v)
 		kv->v = v;
 		return v;
 	}
-	return val_map_add(m, key, v);
+	return val_map_append(m, key, v);
 }
 
-struct val *val_map_add(struct val *m, const char *key, struct val *v)
+struct val *val_map_append(struct val *m, const char *key, struct val *v)
 {
 	struct val_kv *kv;
 

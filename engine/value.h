@@ -110,13 +110,12 @@ struct val_kv *val_map_get_kv(const struct val *m, const char *key);
 struct val *val_map_set(struct val *m, const char *key, struct val *v);
 
 /*
- * val_map_add() - appends @key (copied) with @v (stolen) to map @m
- * (asserted to be a map), without looking for @key first: the caller
- * knows @m does not hold it (a loader that checked with an index of its
- * own, a copy of another map's keys).  Returns @v (borrowed).
- * Cost: O(1) amortised (val_map_set() is O(keys)).
+ * val_map_append() - appends @key (copied) with @v (stolen) to map @m
+ * (asserted) without looking for it: the caller knows @key is not there
+ * (a parser that indexes the keys it has seen).  Returns @v (borrowed).
+ * Cost: O(1) amortised, where val_map_set() is O(keys).
  */
-struct val *val_map_add(struct val *m, const char *key, struct val *v);
+struct val *val_map_append(struct val *m, const char *key, struct val *v);
 
 /* val_map_del() - removes @key from map @m; returns true when it was there. */
 bool val_map_del(struct val *m, const char *key);

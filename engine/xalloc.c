@@ -1,17 +1,43 @@
 #include "engine/xalloc.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Set once before any thread starts, then only read. */
+static xalloc_oom_fn oom_handler;
+/* Per thread: what it is building, for the handler's message. */
+static _Thread_local const char *building;
+
+void xalloc_set_oom(xalloc_oom_fn fn)
+{
+	oom_handler = fn;
+}
+
+const char *xalloc_what(const char *what)
+{
+	const char *old = building;
+
+	building = what;
+	return old;
+}
+
+_Noreturn void xalloc_fail(size_t n)
+{
+	if (oom_handler)
+		oom_handler(n, building);
+	abort();
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		abort();
+		xalloc_fail(n);
 	return p;
 }
 
@@ -23,7 +49,7 @@ void *xcalloc(size_t count, size_t size)
 		count = size = 1;
 	p = calloc(count, size);
 	if (!p)
-		abort();
+		xalloc_fail(count > SIZE_MAX / size ? SIZE_MAX : count * size);
 	return p;
 }
 
@@ -32,14 +58,14 @@ void *xrealloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 
 	if (!q)
-		abort();
+		xalloc_fail(n);
 	return q;
 }
 
 void *xreallocarray(void *p, size_t count, size_t size)
 {
 	if (size && count > SIZE_MAX / size)
-		abort();
+		xalloc_fail(SIZE_MAX);
 	return xrealloc(p, count * size);
 }
 
@@ -67,7 +93,7 @@ char *xasprintf(const char *fmt, ...)
 	len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (len < 0)
-		abort();
+		xalloc_fail((size_t)INT_MAX + 1); /* EOVERFLOW: longer than INT_MAX bytes */
 	s = xmalloc((size_t)len + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);

@@ -4,11 +4,41 @@
 #include <stddef.h>
 
 /*
- * Allocation that cannot fail.  On out-of-memory these abort() the process:
- * a simulator that ran out of memory has no meaningful partial result, and the
- * callers stay free of error paths that would never be tested.  Every layer
- * may use them (abort is not I/O).
+ * Allocation that cannot fail.  On out-of-memory these end the process
+ * through xalloc_fail(): a simulator that ran out of memory has no
+ * meaningful partial result, and the callers stay free of error paths that
+ * would never be tested.  Every layer may use them.
+ *
+ * engine/ does no I/O, so saying what happened is the program's business: it
+ * installs a handler (xalloc_set_oom()) that prints one line and exits, and
+ * names what each thread is building (xalloc_what()) so that the line can
+ * say it.  Without a handler, out-of-memory is abort().
  */
+
+/*
+ * The out-of-memory handler: @n is the size of the request that failed
+ * (0 when unknown), @what the calling thread's xalloc_what() label (NULL
+ * when none).  It must not return, and may run on any thread.
+ */
+typedef void (*xalloc_oom_fn)(size_t n, const char *what);
+
+/* xalloc_set_oom() - installs @fn (NULL: abort()).  Call before starting threads. */
+void xalloc_set_oom(xalloc_oom_fn fn);
+
+/*
+ * xalloc_what() - names what the calling thread is building from now on
+ * ("loading scenario.yaml"), for the out-of-memory message.
+ * @what: borrowed; must stay valid until replaced; NULL for nothing.
+ * Returns: the previous label, to restore when done.
+ */
+const char *xalloc_what(const char *what);
+
+/*
+ * xalloc_fail() - an allocation of @n bytes failed (here, or in a library
+ * that reports it): calls the handler, or abort()s without one.  Does not
+ * return.
+ */
+_Noreturn void xalloc_fail(size_t n);
 
 /* xmalloc() - malloc(@n) or abort; @n == 0 returns a unique non-NULL pointer. Caller frees. */
 void *xmalloc(size_t n);

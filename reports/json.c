@@ -468,6 +468,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 
 	json_object_set_new(o, "completed", json_boolean(s->completed));
 	json_object_set_new(o, "censored", json_boolean(s->censored));
+	json_object_set_new(o, "already_complete", json_boolean(s->already_complete));
 	json_object_set_new(o, "time_to_complete_ms",
 			    int_or_null(s->time_to_complete_ms, s->time_to_complete_ms >= 0));
 	json_object_set_new(o, "halted", json_boolean(s->halted));
@@ -480,6 +481,8 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_object_set_new(h, "name", str_or_null(s->halt_name));
 		json_object_set_new(h, "reason", str_or_null(s->halt_reason));
 		json_object_set_new(h, "message", str_or_null(s->halt_message));
+		json_object_set_new(h, "gate_value",
+				    s->has_halt_value ? json_real(s->halt_value) : json_null());
 		json_object_set_new(h, "step", hr && hr->halt_step >= 0
 						       ? str_or_null(hr->steps[hr->halt_step].name)
 						       : json_null());

@@ -16,7 +16,8 @@
 
 #include "engine/xalloc.h"
 #include "reports/tool.h"
-#include "reports/tool.h"
+#include "sim/base/limits.h"
+#include "sim/base/readfile.h"
 
 #define SCHEMA "magos-sim/partial/v1"
 #define SCHEMA_V2 "magos-sim/partial/v2"
@@ -282,7 +283,8 @@ static int64_t get_int(struct rd *c, json_t *o, const char *key, int64_t min, in
 	}
 	x = json_integer_value(v);
 	if (x < min || x > max) {
-		fail(c, "field '%s' is out of range (%" PRId64 ")", key, (int64_t)x);
+		fail(c, "field '%s' is %" PRId64 ", out of its range %" PRId64 "..%" PRId64, key,
+		     (int64_t)x, min, max);
 		return 0;
 	}
 	return (int64_t)x;
@@ -335,8 +337,14 @@ static char *get_str(struct rd *c, json_t *o, const char *key, bool nullable)
 	return xstrdup(json_string_value(v));
 }
 
-static void read_row(struct rd *c, json_t *o, struct trial_row *r)
+/*
+ * One row of a partial whose base seed and horizon are those of @p.  Every
+ * time is -1 (none) where a row may lack it, else 0..horizon: a run never
+ * goes past its horizon, and nothing it measures does either.
+ */
+static void read_row(struct rd *c, json_t *o, const struct partial *p, struct trial_row *r)
 {
+	int64_t hz = p->horizon_ms;
 	json_t *ph;
 	char *stop;
 	int s;
@@ -348,6 +356,10 @@ static void read_row(struct rd *c, json_t *o, struct trial_row *r)
 	}
 	r->index = (uint32_t)get_int(c, o, "index", 0, UINT32_MAX);
 	r->seed = get_u64(c, o, "seed");
+	if (!c->failed && r->seed != trials_seed(p->seed, r->index))
+		fail(c, "row %" PRIu32 ": seed %" PRIu64 " is not trial %" PRIu32 "'s of base seed %" PRIu64
+		     " (%" PRIu64 ")", r->index, r->seed, r->index, p->seed,
+		     trials_seed(p->seed, r->index));
 	stop = get_str(c, o, "stop", false);
 	for (s = DES_QUIESCENT; s <= DES_STOPPED; s++)
 		if (stop && !strcmp(stop, des_stop_name((enum des_stop)s)))
@@ -356,21 +368,30 @@ static void read_row(struct rd *c, json_t *o, struct trial_row *r)
 		fail(c, "unknown stop '%s'", stop);
 	free(stop);
 	r->stop = s > DES_STOPPED ? DES_QUIESCENT : (enum des_stop)s;
-	r->end_ms = get_int(c, o, "end_ms", 0, INT64_MAX);
+	r->end_ms = get_int(c, o, "end_ms", 0, hz);
 	r->events = get_u64(c, o, "events");
 	r->completed = get_bool(c, o, "completed");
-	r->ttc_ms = get_int(c, o, "ttc_ms", -1, INT64_MAX);
+	r->ttc_ms = get_int(c, o, "ttc_ms", -1, hz);
+	if (!c->failed && r->completed != (r->ttc_ms >= 0))
+		fail(c, "row %" PRIu32 ": 'completed' is %s but 'ttc_ms' is %" PRId64, r->index,
+		     r->completed ? "true" : "false", r->ttc_ms);
 	r->halted = get_bool(c, o, "halted");
-	r->halt_ms = get_int(c, o, "halt_ms", -1, INT64_MAX);
+	r->halt_ms = get_int(c, o, "halt_ms", -1, hz);
+	if (!c->failed && r->halted != (r->halt_ms >= 0))
+		fail(c, "row %" PRIu32 ": 'halted' is %s but 'halt_ms' is %" PRId64, r->index,
+		     r->halted ? "true" : "false", r->halt_ms);
 	r->halt_where = get_str(c, o, "halt_where", true);
 	r->halt_reason = get_str(c, o, "halt_reason", true);
-	r->blast_count = (size_t)get_u64(c, o, "blast_count");
-	r->blast_total = (size_t)get_u64(c, o, "blast_total");
-	r->detection_ms = get_int(c, o, "detection_ms", -1, INT64_MAX);
-	r->exposure_ms = get_int(c, o, "exposure_ms", INT64_MIN, INT64_MAX);
+	r->blast_count = (size_t)get_int(c, o, "blast_count", 0, INT64_MAX);
+	r->blast_total = (size_t)get_int(c, o, "blast_total", 0, INT64_MAX);
+	if (!c->failed && r->blast_count > r->blast_total)
+		fail(c, "row %" PRIu32 ": blast_count %zu is more than blast_total %zu", r->index,
+		     r->blast_count, r->blast_total);
+	r->detection_ms = get_int(c, o, "detection_ms", -1, hz);
+	r->exposure_ms = get_int(c, o, "exposure_ms", 0, INT64_MAX);
 	r->peak_jobs = (unsigned)get_int(c, o, "peak_jobs", 0, UINT32_MAX);
 	r->peak_adopting = (unsigned)get_int(c, o, "peak_adopting", 0, UINT32_MAX);
-	r->job_wait_ms = get_int(c, o, "job_wait_ms", INT64_MIN, INT64_MAX);
+	r->job_wait_ms = get_int(c, o, "job_wait_ms", 0, INT64_MAX);
 	r->bound_note = get_str(c, o, "bound_note", true);
 	ph = field(c, o, "phases");
 	if (ph && !json_is_array(ph))
@@ -379,16 +400,16 @@ static void read_row(struct rd *c, json_t *o, struct trial_row *r)
 		r->nphases = json_array_size(ph);
 		r->phases = xcalloc(r->nphases, sizeof(*r->phases));
 		for (size_t i = 0; i < r->nphases; i++) {
-			json_t *p = json_array_get(ph, i);
+			json_t *q = json_array_get(ph, i);
 
-			if (!json_is_object(p)) {
+			if (!json_is_object(q)) {
 				fail(c, "a phase is not an object");
 				continue;
 			}
-			r->phases[i].driver = get_str(c, p, "driver", true);
-			r->phases[i].name = get_str(c, p, "name", true);
-			r->phases[i].opened_ms = get_int(c, p, "opened_ms", -1, INT64_MAX);
-			r->phases[i].done_ms = get_int(c, p, "done_ms", -1, INT64_MAX);
+			r->phases[i].driver = get_str(c, q, "driver", true);
+			r->phases[i].name = get_str(c, q, "name", true);
+			r->phases[i].opened_ms = get_int(c, q, "opened_ms", -1, hz);
+			r->phases[i].done_ms = get_int(c, q, "done_ms", -1, hz);
 		}
 	}
 }
@@ -406,7 +427,7 @@ static void read_rows(struct rd *c, json_t *rows, struct partial *p, struct tria
 	}
 	r = *out = xcalloc(p->n ? p->n : 1, sizeof(*r));
 	for (uint32_t i = 0; i < p->n && !c->failed; i++) {
-		read_row(c, json_array_get(rows, i), &r[i]);
+		read_row(c, json_array_get(rows, i), p, &r[i]);
 		if (!c->failed && r[i].index != p->first + i)
 			fail(c, "row %" PRIu32 " has index %" PRIu32 ", expected %" PRIu32, i,
 			     r[i].index, p->first + i);
@@ -423,14 +444,22 @@ static void read_input(struct rd *c, json_t *o, struct partial *p, struct partia
 		return;
 	}
 	in->role = get_str(c, o, "role", false);
+	if (in->role && strcmp(in->role, !strcmp(p->command, "run") ? "scenario"
+					 : in == &p->in[0] ? "base" : "head"))
+		fail(c, "input role '%s' is not what a %s partial has there", in->role, p->command);
 	in->name = get_str(c, o, "name", false);
+	if (in->name && !in->name[0])
+		fail(c, "field 'name' is empty");
 	digest = get_str(c, o, "digest", false);
-	if (digest && strlen(digest) != PARTIAL_DIGEST_LEN - 1)
+	if (digest && (strlen(digest) != PARTIAL_DIGEST_LEN - 1 ||
+		       strspn(digest, "0123456789abcdef") != PARTIAL_DIGEST_LEN - 1))
 		fail(c, "field 'digest' is not 16 hex digits");
 	else if (digest)
 		memcpy(in->digest, digest, PARTIAL_DIGEST_LEN);
 	free(digest);
 	files = field(c, o, "files");
+	if (files && json_is_array(files) && json_array_size(files) == 0)
+		fail(c, "field 'files' is empty: a scenario is read from at least one file");
 	if (files && json_is_array(files)) {
 		in->nfiles = json_array_size(files);
 		in->files = xcalloc(in->nfiles ? in->nfiles : 1, sizeof(*in->files));
@@ -463,6 +492,8 @@ static void read_set(struct rd *c, json_t *o, struct partial *p, struct partial_
 	ps->sweep = kind && !strcmp(kind, "sweep");
 	free(kind);
 	ps->name = get_str(c, o, "name", false);
+	if (ps->name && !ps->name[0])
+		fail(c, "a set's name is empty");
 	ps->value = get_str(c, o, "value", true);
 	ps->description = get_str(c, o, "description", true);
 	if (!c->failed && ps->sweep != (ps->value != NULL))
@@ -470,21 +501,37 @@ static void read_set(struct rd *c, json_t *o, struct partial *p, struct partial_
 	read_rows(c, field(c, o, "rows"), p, &ps->rows);
 }
 
-int partial_read(const char *path, struct partial *out, char *err, size_t errlen)
+int partial_read(const char *path, uint64_t *budget, struct partial *out, char *err,
+		 size_t errlen)
 {
 	struct rd c = { path, err, errlen, false };
 	json_error_t je;
 	json_t *root, *v, *inputs, *sets;
-	char *until, *schema;
+	char *until, *schema, *text = NULL;
+	const char *kind = NULL;
+	size_t len = 0;
 	bool v2;
 
 	memset(out, 0, sizeof(*out));
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	switch (rf_read(path, *budget, &text, &len, &kind)) {
+	case RF_OK:
+		break;
+	case RF_NOTREG:
+		snprintf(err, errlen, "'%s': cannot read: not a regular file (%s)", path, kind);
+		return -1;
+	case RF_TOOBIG:
+		snprintf(err, errlen, "'%s': the partial results hold more than %" PRIu64 " bytes in "
+			 "all %s", path, *budget, lim_hint(LIM_INPUT_BYTES));
+		return -1;
+	default:
+		snprintf(err, errlen, "'%s': cannot read: %s", path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	*budget -= len;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	if (!root) {
-		if (je.line < 0)
-			snprintf(err, errlen, "'%s': cannot read: %s", path, je.text);
-		else
-			snprintf(err, errlen, "'%s': not JSON (line %d: %s)", path, je.line, je.text);
+		snprintf(err, errlen, "'%s': not JSON (line %d: %s)", path, je.line, je.text);
 		return -1;
 	}
 	if (!json_is_object(root)) {
@@ -511,20 +558,32 @@ int partial_read(const char *path, struct partial *out, char *err, size_t errlen
 		fail(&c, "field 'until' is neither \"complete\" nor \"horizon\"");
 	out->until_horizon = until && !strcmp(until, "horizon");
 	free(until);
-	out->total = (uint32_t)get_int(&c, root, "total", 1, UINT32_MAX);
+	out->total = (uint32_t)get_int(&c, root, "total", 1, PARTIAL_MAX_TRIALS);
 	v = field(&c, root, "shard");
 	if (v && (!json_is_array(v) || json_array_size(v) != 2 ||
 		  !json_is_integer(json_array_get(v, 0)) || !json_is_integer(json_array_get(v, 1))))
 		fail(&c, "field 'shard' is not [K, N]");
 	else if (v) {
-		out->shard_k = (uint32_t)json_integer_value(json_array_get(v, 0));
-		out->shard_n = (uint32_t)json_integer_value(json_array_get(v, 1));
+		json_int_t k = json_integer_value(json_array_get(v, 0));
+		json_int_t n = json_integer_value(json_array_get(v, 1));
+
+		if (n < 1 || n > PARTIAL_MAX_SHARDS || k < 1 || k > n)
+			fail(&c, "field 'shard' is [%" PRId64 ", %" PRId64 "]: K/N needs 1 <= K <= N <= %u",
+			     (int64_t)k, (int64_t)n, PARTIAL_MAX_SHARDS);
+		out->shard_k = (uint32_t)k;
+		out->shard_n = (uint32_t)n;
 	}
-	out->first = (uint32_t)get_int(&c, root, "first", 0, UINT32_MAX);
-	out->n = (uint32_t)get_int(&c, root, "n", 0, UINT32_MAX);
-	if (!c.failed && (uint64_t)out->first + out->n > out->total)
-		fail(&c, "slice %" PRIu32 "..%" PRIu32 " is beyond the %" PRIu32 " trials", out->first,
-		     out->first + out->n, out->total);
+	out->first = (uint32_t)get_int(&c, root, "first", 0, PARTIAL_MAX_TRIALS);
+	out->n = (uint32_t)get_int(&c, root, "n", 0, PARTIAL_MAX_TRIALS);
+	if (!c.failed) {
+		uint32_t first, count;
+
+		partial_slice(out->total, out->shard_k, out->shard_n, &first, &count);
+		if (out->first != first || out->n != count)
+			fail(&c, "slice %" PRIu32 "+%" PRIu32 " is not shard %" PRIu32 "/%" PRIu32
+			     "'s of %" PRIu32 " trials (%" PRIu32 "+%" PRIu32 ")", out->first, out->n,
+			     out->shard_k, out->shard_n, out->total, first, count);
+	}
 	inputs = field(&c, root, "inputs");
 	if (c.failed)
 		goto out_free_root;

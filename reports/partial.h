@@ -55,6 +55,9 @@
 
 /* Digest length: 16 hex digits and the NUL. */
 #define PARTIAL_DIGEST_LEN 17
+/* The most trials (run -n, compare -n) and shards (--shard K/N) a partial can describe. */
+#define PARTIAL_MAX_TRIALS 10000000u
+#define PARTIAL_MAX_SHARDS 100000u
 
 /* The rows of one scenario in a partial. */
 struct partial_input {
@@ -125,12 +128,25 @@ int partial_write(FILE *f, const struct partial *p);
 
 /*
  * partial_read() - reads the partial result in @path into @out (release with
- * partial_release() whatever the outcome).
+ * partial_release() whatever the outcome).  Every field is checked for its
+ * type and its range, so that nothing a hand-edited or corrupted file holds
+ * can print as a figure: the shard (1 <= K <= N <= PARTIAL_MAX_SHARDS, the
+ * slice exactly partial_slice()'s), total (1..PARTIAL_MAX_TRIALS), the inputs
+ * (a role, a name, at least one file, a 16-hex-digit digest), and each row:
+ * its index and seed (trials_seed() of the base seed and the index), its
+ * times (end, time to complete, halt, detection, phases: -1 for none where
+ * that is allowed, else 0..horizon), completion and halt agreeing with their
+ * times, blast count within blast total, exposure and Job wait >= 0.
+ * @budget: bytes still allowed to the partials of one merge (the limit
+ *          input-bytes); decreased by this file's size.
  * Returns: 0, or -1 with a lower-case reason (naming @path) in @err: an
- *          unreadable file, not JSON, another schema, a missing or mistyped
- *          field, rows out of the slice, sets in a v1 file or in a compare.
+ *          unreadable file or one that is not a regular file, more bytes
+ *          than @budget, not JSON, another schema, a missing, mistyped or
+ *          out-of-range field, rows out of the slice, sets in a v1 file or
+ *          in a compare.
  */
-int partial_read(const char *path, struct partial *out, char *err, size_t errlen);
+int partial_read(const char *path, uint64_t *budget, struct partial *out, char *err,
+		 size_t errlen);
 
 /*
  * partial_merge() - checks that the @n partials @p (read from @paths, for

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/base/gotime.h"
+
 #define C_BOLD "\033[1m"
 #define C_YELLOW "\033[33m"
 #define C_RESET "\033[0m"
@@ -273,6 +275,41 @@ static void phases_section(struct out *o, const struct plan_stats *st)
 		     st->phases[best].name, st->phases[best].ncritical, st->ntrials);
 }
 
+/* "2026-11-30 14:31 UTC": @ms after the clock's start, to the minute (floor). */
+static void wall(const struct rep_plan *p, double ms, char *buf, size_t len)
+{
+	char t[GT_RFC3339_BUFSZ];
+
+	gt_format_rfc3339(p->start_unix_ms + (int64_t)ms, t, sizeof(t));
+	snprintf(buf, len, "%.10s %.5s UTC", t, t + 11);
+}
+
+/*
+ * A snapshot's remaining time as the wall-clock times it ends at: the
+ * fastest and slowest completed trial and the percentiles, "> horizon"
+ * where a percentile falls among censored trials.
+ */
+static void wall_clock_lines(struct out *o, const struct rep_plan *p)
+{
+	const struct plan_dist *d = &p->st->ttc;
+	char lo[40], hi[40], pc[PLAN_NPCT][40];
+	static const char *const names[PLAN_NPCT] = { "p50", "p90", "p95", "p99" };
+
+	if (d->n <= d->ncensored)
+		return;
+	wall(p, d->min, lo, sizeof(lo));
+	wall(p, d->max, hi, sizeof(hi));
+	for (int i = 0; i < PLAN_NPCT; i++) {
+		if (d->p_censored[i])
+			snprintf(pc[i], sizeof(pc[i]), "> horizon");
+		else
+			wall(p, d->p[i], pc[i], sizeof(pc[i]));
+	}
+	line(o, "  done between %s and %s", lo, hi);
+	line(o, "  %s %s, %s %s", names[PLAN_P50], pc[PLAN_P50], names[PLAN_P90], pc[PLAN_P90]);
+	line(o, "  %s %s, %s %s", names[PLAN_P95], pc[PLAN_P95], names[PLAN_P99], pc[PLAN_P99]);
+}
+
 int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_opts *opts)
 {
 	struct out o = { f, opts && opts->color, 0 };
@@ -283,6 +320,12 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	rep_plan_duration(p->horizon_ms, hz, sizeof(hz));
 	line(&o, "%.30s: %zu trials from seed %" PRIu64 ", horizon %s", p->name ? p->name : "scenario",
 	     p->n, p->seed, hz);
+	if (p->clock_said) {
+		char at[GT_RFC3339_BUFSZ];
+
+		gt_format_rfc3339(p->start_unix_ms, at, sizeof(at));
+		line(&o, "clock starts %s (%s)", at, p->clock_said);
+	}
 	blank(&o);
 	prop_line(&o, "completed", &st->complete);
 	prop_line(&o, "halted", &st->halt);
@@ -291,6 +334,8 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		     st->nbound, st->nbound == 1 ? "" : "s");
 	blank(&o);
 	dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
+	if (p->clock_said)
+		wall_clock_lines(&o, p);
 	if (opts && opts->quiet)
 		goto out_check;
 	halts_section(&o, st);

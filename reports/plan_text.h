@@ -27,6 +27,10 @@ struct rep_plan {
 	const struct trial_row *rows; /* n rows in index order */
 	size_t n;
 	const struct plan_stats *st; /* the statistics of the rows */
+	/* Whence the clock when not spec.start (scn_clock_said()), else NULL: then the
+	 * time to complete is also given as UTC wall-clock times from start_unix_ms. */
+	const char *clock_said;
+	int64_t start_unix_ms;     /* wall-clock time of simulated time 0, Unix ms */
 };
 
 /* Options of the terminal tables. */

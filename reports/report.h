@@ -35,6 +35,7 @@ struct rep_run {
 	uint64_t seed;
 	int64_t horizon_ms;
 	int64_t start_unix_ms;  /* wall-clock anchor of simulated time 0 */
+	const char *clock_said; /* whence start_unix_ms when not spec.start (scn_clock_said()), or NULL */
 	const char *const *files; /* inputs read, in order */
 	size_t nfiles;
 	size_t nobjects;        /* objects loaded at time 0 */

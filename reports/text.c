@@ -6,6 +6,7 @@
  * radius, detection latency and exposure.  The HTML report shows the same
  * summary.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,16 @@ static void labelled(struct out *o, const char *label, const char *text)
 			p++;
 	} while (*p);
 	free(safe);
+}
+
+/* @v with the fewest significant digits that read back as @v (Go's %v of a float64). */
+static void full_g(double v, char *buf, size_t len)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 /* Blast radius, detection latency and exposure of each halted FleetRollout's first halt. */
@@ -258,7 +269,11 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_RED),
 			 !strcmp(run->stop, "loop") ? "zero-delay loop" : "event budget",
 			 col(o, C_OFF));
-	if (s->completed) {
+	if (s->already_complete) {
+		txt_emit(o, "%scompleted%s %salready%s: every Rollout/FleetRollout was complete when\n"
+			 "          the run started; no time to complete\n",
+			 col(o, C_BOLD), col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF));
+	} else if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
 		txt_emit(o, "%scompleted%s %syes%s, time to complete %s\n", col(o, C_BOLD),
 			 col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF), ttc);
@@ -301,6 +316,20 @@ static void summary(struct out *o, const struct rep_run *run)
 			txt_wrapped(o, msg, 10, "");
 			free(msg);
 		}
+		if (s->has_halt_value) {
+			char v[40], *line;
+
+			full_g(s->halt_value, v, sizeof(v));
+			line = xasprintf("the gate read %s%s%s%s%s%s%s%s%s (the message rounds it to 4 "
+					 "significant digits)",
+					 v, s->halt_min || s->halt_max ? ", threshold" : "",
+					 s->halt_min ? " min \"" : "", s->halt_min ? s->halt_min : "",
+					 s->halt_min ? "\"" : "", s->halt_min && s->halt_max ? "," : "",
+					 s->halt_max ? " max \"" : "", s->halt_max ? s->halt_max : "",
+					 s->halt_max ? "\"" : "");
+			txt_wrapped(o, line, 10, "");
+			free(line);
+		}
 		blast_lines(o, run->obs);
 		fleet_blast_lines(o, run->fleets);
 	} else {
@@ -315,10 +344,18 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	char *name = txt_clean(run->name, false);
 
 	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
-	txt_emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s\n",
+	txt_emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s",
 		 col(&o, C_BOLD), name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
 		 run->nobjects, run->nobjects == 1 ? "" : "s", run->nevents,
 		 run->nevents == 1 ? "" : "s");
+	if (run->clock_said) {
+		char at[GT_RFC3339_BUFSZ];
+
+		/* A snapshot: every time in it is read against this instant. */
+		gt_format_rfc3339(run->start_unix_ms, at, sizeof(at));
+		txt_emit(&o, "; clock starts %s (%s)", at, run->clock_said);
+	}
+	txt_emit(&o, "\n");
 	free(name);
 	if (!opts->quiet && opts->timeline != REP_TL_NONE)
 		txt_timeline(&o, run, opts->timeline);

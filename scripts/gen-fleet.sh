@@ -42,6 +42,9 @@ fi
 publish=$(( (n * 125 + 400 * 60 - 1) / (400 * 60) ))
 [ "$publish" -ge 10 ] || publish=10
 horizon=$((2 * publish + 120))
+# About 50 events per member (10 000 members: 496 555); 200 leaves room.
+budget=$((n * 200))
+[ "$budget" -ge 1000000 ] || budget=1000000
 q='sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[5m]))'
 cat <<EOF
 apiVersion: magos-sim/v1alpha1
@@ -50,6 +53,7 @@ metadata: {name: fleet-$n-$ns-$waves}
 spec:
   seed: 1
   horizon: ${horizon}m
+  limits: {eventBudget: $budget}
   metrics:
     - query: '$q'
       interval: 1m

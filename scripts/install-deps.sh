@@ -17,6 +17,9 @@
 #   MAGOS_BROWSER=1  chromium, for tests/browser.sh (headless renders and
 #                    screenshots of the HTML report, Mermaid and axe-core in
 #                    the browser; CI sets it); implies MAGOS_CONSUMERS=1
+#   MAGOS_FUZZ=1     clang with libFuzzer and the sanitizer runtimes, and
+#                    llvm-symbolizer for readable reports, for `make fuzz`
+#                    (docs/fuzzing.md; CI sets it)
 #   MAGOS_DEB=1      dpkg-dev, debhelper and build-essential (which
 #                    dpkg-buildpackage checks for), for make deb
 set -eu
@@ -30,6 +33,12 @@ BROWSER_PACKAGES="chromium fonts-liberation"
 if [ "${MAGOS_BROWSER:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES $BROWSER_PACKAGES"
 	MAGOS_CONSUMERS=1
+fi
+# libclang-rt-dev holds libFuzzer and the sanitizers: only a Recommends of
+# clang, which --no-install-recommends would skip.
+FUZZ_PACKAGES="clang libclang-rt-dev llvm"
+if [ "${MAGOS_FUZZ:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES $FUZZ_PACKAGES"
 fi
 if [ "${MAGOS_DEB:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES dpkg-dev debhelper build-essential"

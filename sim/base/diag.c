@@ -4,14 +4,23 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/limits.h"
 
 void diag_init(struct diag *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->max_shown = (size_t)lim_default(LIM_ERRORS);
+}
+
+void diag_set_max(struct diag *d, size_t n)
+{
+	d->max_shown = n ? n : 1;
 }
 
 void diag_release(struct diag *d)
 {
+	size_t max;
+
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
@@ -19,7 +28,10 @@ void diag_release(struct diag *d)
 		free(d->items[i].msg);
 	}
 	free(d->items);
+	/* Empty again and usable as it was: the bound stays. */
+	max = d->max_shown;
 	memset(d, 0, sizeof(*d));
+	d->max_shown = max;
 }
 
 void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
@@ -29,6 +41,26 @@ void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_m
 	va_list ap2;
 	int len;
 
+	if (sev == DIAG_ERROR)
+		d->nerrors++;
+	else if (sev == DIAG_WARNING)
+		d->nwarnings++;
+	if (sev != DIAG_NOTE) {
+		/* A zeroed struct (not through diag_init()) has the default bound. */
+		size_t max = d->max_shown ? d->max_shown : (size_t)lim_default(LIM_ERRORS);
+
+		d->hiding = d->nshown >= max;
+		if (d->hiding) {
+			if (sev == DIAG_ERROR)
+				d->nhidden_errors++;
+			else
+				d->nhidden_warnings++;
+			return;
+		}
+		d->nshown++;
+	} else if (d->hiding) {
+		return;
+	}
 	if (d->n == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 8;
 		d->items = xreallocarray(d->items, d->cap, sizeof(*d->items));
@@ -44,10 +76,6 @@ void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_m
 		len = 0;
 	it->msg = xmalloc((size_t)len + 1);
 	vsnprintf(it->msg, (size_t)len + 1, fmt, ap);
-	if (sev == DIAG_ERROR)
-		d->nerrors++;
-	else if (sev == DIAG_WARNING)
-		d->nwarnings++;
 }
 
 void diag_add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
@@ -139,15 +167,53 @@ char *diag_format_item(const struct diag *d, size_t i)
 	return format_item(&d->items[i], false);
 }
 
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+char *diag_hidden_text(const struct diag *d)
+{
+	const char *hint = lim_hint(LIM_ERRORS);
+
+	if (d->nhidden_errors && d->nhidden_warnings)
+		return xasprintf("and %zu more %s and %zu more %s not shown %s", d->nhidden_errors,
+				 plural(d->nhidden_errors, "error", "errors"), d->nhidden_warnings,
+				 plural(d->nhidden_warnings, "warning", "warnings"), hint);
+	if (d->nhidden_errors)
+		return xasprintf("and %zu more %s not shown %s", d->nhidden_errors,
+				 plural(d->nhidden_errors, "error", "errors"), hint);
+	if (d->nhidden_warnings)
+		return xasprintf("and %zu more %s not shown %s", d->nhidden_warnings,
+				 plural(d->nhidden_warnings, "warning", "warnings"), hint);
+	return NULL;
+}
+
 int diag_print(const struct diag *d, FILE *f, bool color)
 {
+	char *more = diag_hidden_text(d);
+
 	for (size_t i = 0; i < d->n; i++) {
 		char *line = format_item(&d->items[i], color);
 		int rc = fprintf(f, "%s\n", line);
 
 		free(line);
 		if (rc < 0)
-			return -1;
+			goto out_write_error;
 	}
+	if (more) {
+		struct diag_item it = { DIAG_NOTE, NULL, { 0, 0 }, more };
+		char *line = format_item(&it, color);
+		int rc = fprintf(f, "%s\n", line);
+
+		free(line);
+		if (rc < 0)
+			goto out_write_error;
+	}
+	free(more);
 	return fflush(f) == 0 ? 0 : -1;
+
+out_write_error:
+	free(more);
+	return -1;
 }

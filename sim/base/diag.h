@@ -29,16 +29,37 @@ struct diag_item {
 	char *msg; /* owned */
 };
 
+/*
+ * At most `max_shown` errors and warnings are kept (the first ones, with
+ * their notes); later ones are only counted in nhidden_errors and
+ * nhidden_warnings, so that a million bad documents cost a counter, not a
+ * million lines.  nerrors and nwarnings count them all.
+ */
 struct diag {
 	struct diag_item *items;
 	size_t n, cap;
 	size_t nerrors;
 	size_t nwarnings;
+	size_t max_shown;        /* errors and warnings kept; LIM_ERRORS' default after diag_init() */
+	size_t nshown;           /* errors and warnings kept */
+	size_t nhidden_errors;   /* errors beyond max_shown: counted, not kept */
+	size_t nhidden_warnings; /* warnings beyond max_shown */
+	bool hiding;             /* the last error or warning was not kept: neither are its notes */
 };
 
-/* diag_init() - empty list in a caller-owned struct.  diag_release() frees items; accepts NULL. */
+/*
+ * diag_init() - empty list in a caller-owned struct (a zeroed struct is one
+ * too).  diag_release() frees the items and leaves the list empty, with
+ * its bound; accepts NULL.
+ */
 void diag_init(struct diag *d);
 void diag_release(struct diag *d);
+
+/*
+ * diag_set_max() - keeps at most @n errors and warnings (>= 1) from now on
+ * (those kept already stay).  Cannot fail.
+ */
+void diag_set_max(struct diag *d, size_t n);
 
 /*
  * diag_add() / diag_error() / diag_warning() / diag_note() - append one item.
@@ -62,13 +83,21 @@ bool diag_has_errors(const struct diag *d);
 
 /*
  * diag_print() - writes every item to @f, one line each, as
- * "file:line:col: severity: message".  @color adds ANSI colour to the
- * severity word (callers pass true only for a TTY).
+ * "file:line:col: severity: message", and when some were not kept a last
+ * line "magos-sim: note: and N more errors (and M more warnings) not shown
+ * (limit errors; ...)".  @color adds ANSI colour to the severity word
+ * (callers pass true only for a TTY).
  * Returns: 0, or -1 when writing to @f failed.
  */
 int diag_print(const struct diag *d, FILE *f, bool color);
 
 /* diag_format_item() - the line diag_print() would print for item @i, without newline. Returns new. */
 char *diag_format_item(const struct diag *d, size_t i);
+
+/*
+ * diag_hidden_text() - "and N more errors and M more warnings not shown
+ * (limit errors; ...)", or NULL when nothing was hidden.  Returns new.
+ */
+char *diag_hidden_text(const struct diag *d);
 
 #endif

@@ -37,11 +37,12 @@ void cmd_usage_check(FILE *f)
 		"usage: %s check [OPTIONS] FILE|DIR...\n"
 		"\n"
 		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
-		"of its *.yaml and *.yml files, in name order, not recursively): its manifests\n"
-		"are linted (the rules of `magos-sim lint`), and so is each of its variants\n"
-		"(findings named by the variant), its trials are run (spec.expect.trials,\n"
-		"default 1; trial 0 is the seeded run) and every expectation of spec.expect\n"
-		"is evaluated on the base scenario.  One line per check:\n"
+		"of its *.yaml, *.yml and *.json files, in name order, not recursively): its\n"
+		"manifests are linted (the rules of `magos-sim lint`), and so is each of its\n"
+		"variants (findings named by the variant), its trials are run\n"
+		"(spec.expect.trials, default 1; trial 0 is the seeded run) and every\n"
+		"expectation of spec.expect is evaluated on the base scenario.  One line per\n"
+		"check:\n"
 		"  PASS|FAIL|WARN|INFO|SKIP  file:line:col: check: message\n"
 		"An invalid input is named first (INVALID file), then its findings; its\n"
 		"expectations are SKIPped (not run).\n"
@@ -61,6 +62,7 @@ void cmd_usage_check(FILE *f)
 		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -83,18 +85,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool yaml_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	if (n[0] == '.')
-		return false;
-	return (len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml"));
-}
-
 /*
  * expand() - the scenario files of input @arg appended to @files: a
- * directory gives its *.yaml / *.yml regular files sorted by name; anything
+ * directory gives its *.yaml / *.yml / *.json regular files sorted by name; anything
  * else is itself (the loader reports what is wrong with it).
  */
 static void expand(const char *arg, char ***files, size_t *n)
@@ -113,7 +106,7 @@ static void expand(const char *arg, char ***files, size_t *n)
 		size_t len = strlen(arg);
 		char *p;
 
-		if (!yaml_name(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -267,6 +260,7 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 			continue;
 		}
 		d->nwarnings -= it->sev == DIAG_WARNING;
+		d->nshown -= it->sev == DIAG_WARNING;
 		free(it->file);
 		free(it->msg);
 	}
@@ -293,7 +287,9 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 		snprintf(label, sizeof(label), "%s: loading", cfg->where);
 		cmd_loading(cfg->prog, label);
 	}
-	if (scn_load((const char *const *)&path, 1, &s, &d) != 0 || diag_has_errors(&d))
+	diag_set_max(&d, (size_t)cfg->o.lim.v[LIM_ERRORS]);
+	if (scn_load_lim((const char *const *)&path, 1, &cfg->o.lim, &s, &d) != 0 ||
+	    diag_has_errors(&d))
 		r->invalid = true;
 	cmd_loading(NULL, NULL);
 	if (s.name)
@@ -417,7 +413,7 @@ const struct option cmd_check_longopts[] = {
 	{ "github", no_argument, NULL, OPT_GITHUB },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_check(int argc, char **argv)
@@ -477,6 +473,14 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s check: no scenario given\ntry '%s check --help'\n", cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
+	{
+		/* Before any trial: a report that cannot be written fails now, not after the work. */
+		const char *const outs[] = { junit, summary };
+		const char *const whats[] = { "JUnit report", "summary" };
+
+		if ((rc = cmd_check_outputs("check", outs, whats, 2)) != CLI_OK)
+			return rc;
+	}
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
 	color = cli_color_wanted(cfg.o.color, 1);
@@ -518,17 +522,16 @@ int cmd_check(int argc, char **argv)
 	if (skipped)
 		printf(", %zu not run", skipped);
 	putchar('\n');
-	if (junit) {
+	{
+		/* Both files or neither, whatever the checks gave. */
 		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		int w = CLI_OK;
 
-		if (w && rc != CLI_INTERNAL)
-			rc = w;
-	}
-	if (summary) {
-		struct reports_arg ra = { reps, ndone };
-		int w = cmd_write_file("check", "summary", summary, put_summary, &ra);
-
+		if (junit)
+			w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
+		if (w == CLI_OK && summary)
+			w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+		w = cmd_outputs_done("check", w);
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}

@@ -16,6 +16,7 @@ enum cli_exit {
 	CLI_USAGE = 2,       /* bad command line */
 	CLI_INVALID = 3,     /* invalid input (scenario or manifest) */
 	CLI_IO = 4,          /* reading or writing a file failed */
+	CLI_OOM = 5,         /* out of memory (sim/cli/main.c says what was being built) */
 	CLI_INTERNAL = 70,   /* a bug in magos-sim */
 };
 

@@ -18,6 +18,7 @@
 #include "reports/plan_text.h"
 #include "reports/report.h"
 #include "reports/variants_text.h"
+#include "sim/base/limits.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/progress.h"
 #include "sim/run/run.h"
@@ -38,6 +39,7 @@ enum cmd_optcode {
 	CMD_OPT_WIDTH,
 	CMD_OPT_UNTIL,
 	CMD_OPT_TIMELINE,
+	CMD_OPT_LIMIT,
 	CMD_OPT_FIRST_FREE = 512, /* commands number their own long options from here */
 };
 
@@ -52,6 +54,12 @@ enum cmd_optcode {
 #define CMD_LONGOPT_COLOR    { "color", required_argument, NULL, CMD_OPT_COLOR }
 #define CMD_LONGOPT_NO_COLOR { "no-color", no_argument, NULL, CMD_OPT_NO_COLOR }
 #define CMD_LONGOPT_HELP     { "help", no_argument, NULL, 'h' }
+#define CMD_LONGOPT_LIMIT    { "limit", required_argument, NULL, CMD_OPT_LIMIT }
+
+/* The help line of --limit, the same in every command. */
+#define CMD_HELP_LIMIT \
+	"      --limit NAME=N    set a bound on the input or the work (input-bytes,\n" \
+	"                        documents, alias-nodes, errors, ...; docs/limits.md)\n"
 
 /* Values of the shared options after parsing. */
 struct cmd_opts {
@@ -61,9 +69,10 @@ struct cmd_opts {
 	bool quiet;
 	unsigned width;     /* columns, 60..1000, default 80 */
 	enum rep_timeline timeline;
+	struct limits lim;  /* --limit NAME=N, else the defaults (sim/base/limits.h) */
 };
 
-/* cmd_opts_init() - the defaults: color auto, width 80, everything else unset. */
+/* cmd_opts_init() - the defaults: color auto, width 80, default limits, everything else unset. */
 void cmd_opts_init(struct cmd_opts *o);
 
 /*
@@ -82,13 +91,22 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		   struct cmd_opts *o);
 
 /*
- * cmd_load() - loads @paths (@n of them) as one scenario into @s and prints
- * the diagnostics (warnings of a good load too) to stderr, coloured when
+ * cmd_load() - loads @paths (@n of them) as one scenario into @s within the
+ * bounds @lim (also the number of errors printed) and prints the
+ * diagnostics (warnings of a good load too) to stderr, coloured when
  * @color.  @s is initialised whatever happens; release it with scn_release().
  * @p: the progress line (bytes parsed of each file), or NULL.
  * Returns: 0, or CLI_INVALID when an error was found.
  */
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color, struct prog *p);
+int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
+	     bool color, struct prog *p);
+
+/*
+ * cmd_building() - names what the main thread builds from now on, for the
+ * out-of-memory message (engine/xalloc.h's xalloc_what()): printf-style,
+ * kept in a static buffer.  Main thread only.
+ */
+void cmd_building(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * cmd_loading() - from now on YAML loading reports to @p under @label
@@ -112,15 +130,45 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events);
 void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct run_result *r);
 
 /*
- * cmd_write_file() - writes @write(f, @arg)'s output to @path atomically
- * (sim/cli/outfile.h: a temporary file renamed over @path only when complete).
+ * Output files, all or nothing (sim/cli/outfile.h).  A command checks every
+ * path it will write before any work (cmd_check_outputs()), writes each
+ * output to a temporary (cmd_write_file()), then renames them all or none
+ * (cmd_outputs_done()), and only then prints its terminal report.
+ */
+
+/*
+ * cmd_check_outputs() - of_check() of each of the @n @paths (NULL entries
+ * skipped); @what names each for the message (NULL: none), as for
+ * cmd_write_file().  Returns: CLI_OK, or CLI_IO after printing
+ * "magos-sim CMD: cannot write [WHAT ]'PATH': REASON".
+ */
+int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
+		      size_t n);
+
+/*
+ * cmd_write_file() - writes @write(f, @arg)'s output to a temporary beside
+ * @path, renamed over it by cmd_outputs_done(); a stream ("-", a device or
+ * FIFO) is written then, so @arg must live until then.
  * @cmd:   the command name for the message ("run").
  * @what:  what the file is ("JUnit report"), or NULL.
  * Returns: CLI_OK, or CLI_IO after printing
- *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr
+ *          (every temporary of the command is then removed).
  */
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * cmd_outputs_done() - with @rc CLI_OK, writes the streams and renames every
+ * temporary of cmd_write_file() over its file, all or none; otherwise
+ * removes the temporaries.
+ * Returns: @rc, or CLI_IO after printing "magos-sim CMD: cannot write
+ *          'PATH': REASON; no output file was replaced".
+ */
+int cmd_outputs_done(const char *cmd, int rc);
+
+/* cmd_outputs_abort() - removes every temporary not committed (main()'s safety net). */
+void cmd_outputs_abort(void);
 
 /*
  * Writers for cmd_write_file() that run and merge share: merge prints from

@@ -4,9 +4,11 @@
  * run and merge both use).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "sim/cli/cmd.h"
+#include "engine/xalloc.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
 #include "sim/base/suggest.h"
@@ -25,6 +27,7 @@ const char cmd_exit_codes_help[] =
 	"  3   invalid input: an input that cannot be read (missing, unreadable, not\n"
 	"      a regular file), is not YAML or is refused, with file:line:col\n"
 	"  4   an output cannot be written (a file, or stdout on a full disk)\n"
+	"  5   out of memory (the message says what was being built)\n"
 	"  70  internal error (a bug in magos-sim)\n";
 
 /*
@@ -46,6 +49,7 @@ void cmd_opts_init(struct cmd_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->color = "auto";
 	o->width = 80;
+	lim_init(&o->lim);
 }
 
 /* True when @arg ("--json=x", "--json") names an option of some other command. */
@@ -151,6 +155,12 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	case CMD_OPT_JSON:
 		o->json = optarg;
 		return -1;
+	case CMD_OPT_LIMIT:
+		if (lim_set(&o->lim, optarg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: %s\n", cmd_prog, cmd, err);
+			break;
+		}
+		return -1;
 	case 'q':
 		o->quiet = true;
 		return -1;
@@ -222,15 +232,34 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
 	prog_sim(t->p, now_ms, t->horizon_ms, events);
 }
 
-int cmd_load(char *const *paths, size_t n, struct scenario *s, bool color, struct prog *p)
+/* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
+static char what_buf[512];
+
+void cmd_building(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what_buf, sizeof(what_buf), fmt, ap);
+	va_end(ap);
+	xalloc_what(what_buf);
+}
+
+int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
+	     bool color, struct prog *p)
 {
 	struct diag d;
 	int rc = 0;
 
+	if (n > 1)
+		cmd_building("loading %s and %zu more input%s", paths[0], n - 1, n > 2 ? "s" : "");
+	else
+		cmd_building("loading %s", n ? paths[0] : "the inputs");
 	diag_init(&d);
+	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(s);
 	cmd_loading(p, "loading");
-	if (scn_load((const char *const *)paths, n, s, &d) != 0 || diag_has_errors(&d))
+	if (scn_load_lim((const char *const *)paths, n, lim, s, &d) != 0 || diag_has_errors(&d))
 		rc = CLI_INVALID;
 	cmd_loading(NULL, NULL);
 	if (d.n)
@@ -246,6 +275,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	rep->seed = r->seed;
 	rep->horizon_ms = r->horizon_ms;
 	rep->start_unix_ms = s->start_unix_ms;
+	rep->clock_said = scn_clock_said(s);
 	rep->files = (const char *const *)s->files;
 	rep->nfiles = s->nfiles;
 	rep->nobjects = s->nobjs;
@@ -278,28 +308,60 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	}
 }
 
+/*
+ * The output files of the running command (sim/cli/outfile.h): each
+ * cmd_write_file() writes a temporary, cmd_outputs_done() renames them all
+ * or none.
+ */
+static struct outset outputs;
+
+int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
+		      size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *w = what ? what[i] : NULL;
+
+		if (!paths[i] || of_check(paths[i]) == 0)
+			continue;
+		/* The words cmd_write_file() would print for the same failure. */
+		fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, w ? w : "",
+			w ? " " : "", paths[i], strerror(errno));
+		return CLI_IO;
+	}
+	return CLI_OK;
+}
+
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg)
 {
-	struct outfile of;
-	int e;
-
-	if (of_open(&of, path) != 0)
-		goto out_error;
-	if (write(of.f, arg) != 0) {
-		e = errno;
-		of_abort(&of);
-		errno = e;
-		goto out_error;
-	}
-	if (of_commit(&of) != 0)
-		goto out_error;
-	return CLI_OK;
-
-out_error:
+	cmd_building("writing %s", path);
+	if (os_add(&outputs, path, write, arg) == 0)
+		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
 		what ? " " : "", path, strerror(errno));
+	os_abort(&outputs);
 	return CLI_IO;
+}
+
+int cmd_outputs_done(const char *cmd, int rc)
+{
+	char bad[4096];
+
+	if (rc != CLI_OK) {
+		os_abort(&outputs);
+		return rc;
+	}
+	cmd_building("writing the output files");
+	if (os_commit(&outputs, bad, sizeof(bad)) == 0)
+		return CLI_OK;
+	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
+		cmd, bad, strerror(errno));
+	return CLI_IO;
+}
+
+void cmd_outputs_abort(void)
+{
+	os_abort(&outputs);
 }
 
 int cmd_put_plan_json(FILE *f, const void *arg)

@@ -78,6 +78,7 @@ void cmd_usage_compare(FILE *f)
 		"  -q, --quiet           no progress line or shard summary on stderr\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -109,7 +110,7 @@ static int put_markdown(FILE *f, const void *arg)
 
 int cmd_write_partial(const char *cmd, const char *path, const struct partial *p)
 {
-	return cmd_write_file(cmd, NULL, path, put_partial, p);
+	return cmd_outputs_done(cmd, cmd_write_file(cmd, NULL, path, put_partial, p));
 }
 
 int cmd_fill_input(const char *cmd, const char *role, const struct scenario *s,
@@ -153,6 +154,7 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 {
 	struct cmp_result r;
 	struct rep_cmp c;
+	struct html_arg ha;
 	int rc = CLI_OK;
 	bool json_out = o->json && !strcmp(o->json, "-"), md_out = o->markdown &&
 								  !strcmp(o->markdown, "-");
@@ -173,11 +175,12 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	if (rc == CLI_OK && o->markdown)
 		rc = cmd_write_file(o->cmd, NULL, o->markdown, put_markdown, &c);
 	if (rc == CLI_OK && compare_html && !strcmp(o->cmd, "compare")) {
-		struct html_arg ha = { { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
-				       { p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
-
+		ha = (struct html_arg){ { p->in[0].name, NULL, p->in[0].rows, p->n, NULL },
+					{ p->in[1].name, NULL, p->in[1].rows, p->n, NULL }, &r };
 		rc = cmd_write_file(o->cmd, NULL, compare_html, put_html, &ha);
 	}
+	/* All the files or none, before the table (c, ha and r live until here). */
+	rc = cmd_outputs_done(o->cmd, rc);
 	if (rc == CLI_OK && !json_out && !md_out &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)
 		rc = CLI_IO;
@@ -227,7 +230,7 @@ static unsigned online_cpus(void)
 
 const struct option cmd_compare_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_UNTIL, CMD_LONGOPT_JSON,
-	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "trials", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
@@ -330,11 +333,18 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out_free_limits;
 	}
+	{
+		/* Before any trial: an output that cannot be written fails now, not after the work. */
+		const char *const outs[] = { o.json, out.markdown, compare_html };
+
+		if ((rc = cmd_check_outputs("compare", outs, NULL, 3)) != CLI_OK)
+			goto out_free_limits;
+	}
 	if (!jobs)
 		jobs = online_cpus();
 	prog_init(&prog, o.quiet);
 	for (; loaded < 2; loaded++)
-		if ((rc = cmd_load(&argv[optind + loaded], 1, &s[loaded],
+		if ((rc = cmd_load(&argv[optind + loaded], 1, &o.lim, &s[loaded],
 				   cli_color_wanted(o.color, 2), &prog)) != 0) {
 			loaded++;
 			goto out_release_scenarios;

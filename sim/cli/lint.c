@@ -43,7 +43,7 @@ void cmd_usage_lint(FILE *f)
 		"start with 'variant \"NAME\": '.\n"
 		"Plain manifest inputs are checked together, as one cluster; a scenario file\n"
 		"(with a Scenario document) is checked on its own with what it includes. A\n"
-		"directory stands for its *.yaml and *.yml files. Gates need no series in\n"
+		"directory stands for its *.yaml, *.yml and *.json files. Gates need no series in\n"
 		"spec.metrics here (only a run does).\n"
 		"Exit 0 when no finding is an error (warnings allowed), 1 when one is (or, with\n"
 		"--strict, when any warning is), 3 when an input cannot be read or parsed.\n"
@@ -56,6 +56,7 @@ void cmd_usage_lint(FILE *f)
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -173,17 +174,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool yaml_name(const char *n)
-{
-	size_t len = strlen(n);
-
-	return n[0] != '.' &&
-	       ((len > 5 && !strcmp(n + len - 5, ".yaml")) || (len > 4 && !strcmp(n + len - 4, ".yml")));
-}
-
 /*
- * Appends the inputs of argument @arg to @out: a directory gives its *.yaml
- * and *.yml regular files sorted by name (as the loader reads a directory),
+ * Appends the inputs of argument @arg to @out: a directory gives its *.yaml,
+ * *.yml and *.json regular files sorted by name (as the loader reads a directory),
  * so that each scenario in it is linted on its own; anything else, and a
  * directory without such files, is itself (the loader reports it).
  */
@@ -202,7 +195,7 @@ static void expand(const char *arg, char ***out, size_t *n)
 	while ((de = readdir(dir)) != NULL) {
 		char *p;
 
-		if (!yaml_name(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -260,18 +253,19 @@ static bool is_covered(const struct covered *c, const char *file)
  * files it read go to @cov; returns whether they were kept.  Counts go to
  * @files and @objs.
  */
-static bool lint_load(char *const *paths, size_t n, bool only_scenario, struct lint_report *r,
-		      size_t *files, size_t *objs, struct covered *cov, struct prog *p,
-		      const char *label)
+static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
+		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov,
+		      struct prog *p, const char *label)
 {
 	struct scenario s;
 	struct diag d;
 	bool keep;
 
 	diag_init(&d);
+	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(&s);
 	cmd_loading(p, label);
-	scn_load_static((const char *const *)paths, n, &s, &d);
+	scn_load_static_lim((const char *const *)paths, n, lim, &s, &d);
 	cmd_loading(NULL, NULL);
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
@@ -368,7 +362,7 @@ const struct option cmd_lint_longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
 	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
-	CMD_LONGOPT_HELP, { NULL, 0, NULL, 0 },
+	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
 int cmd_lint(int argc, char **argv)
@@ -463,7 +457,7 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &r, &files, &objs, &cov, &prog, label))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -476,7 +470,7 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &r, &files, &objs, &cov, &prog,
+		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov, &prog,
 			  "the plain manifests");
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)

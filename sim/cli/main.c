@@ -4,8 +4,12 @@
  * written (a report piped into a full disk must not look like success).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "engine/xalloc.h"
 
 #include "sim/base/suggest.h"
 #include "sim/cli/cmd.h"
@@ -151,12 +155,39 @@ static int dispatch(int argc, char **argv)
 	return unknown_command("", cmd);
 }
 
+/*
+ * Out of memory anywhere (engine/xalloc.h): one line naming what the thread
+ * was building, then exit CLI_OOM at once -- no abort(), so no core dump,
+ * and no cleanup that could itself allocate.  snprintf of these formats and
+ * write(2) do not allocate.
+ */
+static void on_oom(size_t n, const char *what)
+{
+	char line[512];
+	int len;
+
+	if (n == 0 || n == SIZE_MAX)
+		len = snprintf(line, sizeof(line), "%s: out of memory while %s\n", cmd_prog,
+			       what ? what : "working");
+	else
+		len = snprintf(line, sizeof(line),
+			       "%s: out of memory while %s (a request for %zu bytes failed)\n", cmd_prog,
+			       what ? what : "working", n);
+	if (len > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)len < sizeof(line) ? (size_t)len
+									     : sizeof(line) - 1);
+	_exit(CLI_OOM);
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
 
+	xalloc_set_oom(on_oom);
 	rng_gsl_init();
 	rc = dispatch(argc, argv);
+	/* A command returns with its outputs committed; anything left is removed. */
+	cmd_outputs_abort();
 	/* Whatever the command printed must really have reached stdout. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: error writing to standard output: %s\n", cmd_prog,

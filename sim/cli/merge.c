@@ -55,6 +55,7 @@ void cmd_usage_merge(FILE *f)
 		"      --width N         columns (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -183,7 +184,7 @@ int cmd_run_shard_sets(const struct scenario *s, const struct cmd_opts *o, uint3
 	struct var_def *defs = NULL;
 	struct partial p;
 	struct diag d;
-	size_t nv, ns;
+	size_t nv = 0, ns = 0; /* read at out_release, also before they are known */
 	char err[1024];
 	int rc;
 
@@ -267,6 +268,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	const struct partial_input *in = &p->in[0];
 	struct plan_stats st;
 	struct rep_plan rp;
+	struct cmd_csv_rows cr;
 	size_t warned = 0;
 	int rc = CLI_OK;
 
@@ -297,13 +299,12 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	rp.rows = in->rows;
 	rp.n = p->n;
 	rp.st = &st;
-	if (csv) {
-		struct cmd_csv_rows cr = { in->rows, p->n };
-
+	cr = (struct cmd_csv_rows){ in->rows, p->n };
+	if (csv)
 		rc = cmd_write_file("merge", NULL, csv, cmd_put_rows_csv, &cr);
-	}
 	if (rc == CLI_OK && o->json)
 		rc = cmd_write_file("merge", NULL, o->json, cmd_put_plan_json, &rp);
+	rc = cmd_outputs_done("merge", rc);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
@@ -324,8 +325,9 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	const struct partial_input *in = &p->in[0];
 	size_t nv = 0, ns, nsets = p->nsets;
 	struct plan_stats base_st, *st = xcalloc(nsets ? nsets : 1, sizeof(*st));
-	struct rep_variant *rv = xcalloc(nsets + 1, sizeof(*rv));
-	struct cmd_whatif_out w;
+	struct rep_variant *rv = xcalloc(nsets + 1, sizeof(*rv)), *jrv = NULL;
+	struct cmd_whatif_out w, jw;
+	struct cmd_csv_rows cr;
 	struct rep_plan rp;
 	int rc = CLI_OK;
 
@@ -356,21 +358,25 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	rp.n = p->n;
 	rp.st = &base_st;
 	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param };
-	if (csv && ns) {
+	cr = (struct cmd_csv_rows){ in->rows, p->n };
+	if (csv && ns)
 		rc = cmd_write_file("merge", NULL, csv, cmd_put_sweep_csv, &w);
-	} else if (csv) {
-		struct cmd_csv_rows cr = { in->rows, p->n };
-
+	else if (csv)
 		rc = cmd_write_file("merge", NULL, csv, cmd_put_rows_csv, &cr);
-	}
 	if (rc == CLI_OK && o->json) {
-		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
+		/*
+		 * In the JSON a sweep value is named as its variant is: "PARAM=VALUE"
+		 * (a copy of the names: a stream is written when the outputs commit).
+		 */
+		jrv = xcalloc(nsets + 1, sizeof(*jrv));
+		memcpy(jrv, rv, (nsets + 1) * sizeof(*jrv));
 		for (size_t i = nv; i < nsets; i++)
-			rv[1 + i].name = p->sets[i].name;
-		rc = cmd_write_file("merge", NULL, o->json, cmd_put_whatif_json, &w);
-		for (size_t i = nv; i < nsets; i++)
-			rv[1 + i].name = p->sets[i].value;
+			jrv[1 + i].name = p->sets[i].name;
+		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, p->sweep_param };
+		rc = cmd_write_file("merge", NULL, o->json, cmd_put_whatif_json, &jw);
 	}
+	rc = cmd_outputs_done("merge", rc);
+	free(jrv);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
@@ -392,7 +398,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 
 const struct option cmd_merge_longopts[] = {
 	CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET, CMD_LONGOPT_WIDTH, CMD_LONGOPT_COLOR,
-	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "max-regression", required_argument, NULL, MERGE_OPT_MAXREG },
 	{ "markdown", required_argument, NULL, MERGE_OPT_MARKDOWN },
 	{ "csv", required_argument, NULL, MERGE_OPT_CSV },
@@ -404,6 +410,7 @@ int cmd_merge(int argc, char **argv)
 	struct cmd_opts o;
 	struct cmp_limit *limits = NULL;
 	size_t nlimits = 0, nparts = 0;
+	uint64_t budget; /* bytes the partials may still hold (--limit input-bytes) */
 	const char *markdown = NULL, *csv = NULL;
 	struct partial *parts = NULL, merged;
 	char err[512];
@@ -441,13 +448,21 @@ int cmd_merge(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out_free_limits;
 	}
+	{
+		/* Before reading anything: an output that cannot be written fails now. */
+		const char *const outs[] = { o.json, csv, markdown };
+
+		if ((rc = cmd_check_outputs("merge", outs, NULL, 3)) != CLI_OK)
+			goto out_free_limits;
+	}
 	nparts = (size_t)(argc - optind);
 	parts = xcalloc(nparts, sizeof(*parts));
+	budget = o.lim.v[LIM_INPUT_BYTES];
 	prog_init(&prog, o.quiet);
 	prog_start(&prog, "reading");
 	for (size_t i = 0; i < nparts; i++) {
 		prog_count(&prog, i, nparts, "partial results");
-		if (partial_read(argv[optind + i], &parts[i], err, sizeof(err)) != 0) {
+		if (partial_read(argv[optind + i], &budget, &parts[i], err, sizeof(err)) != 0) {
 			prog_clear(&prog);
 			fprintf(stderr, "%s merge: %s\n", cmd_prog, err);
 			rc = CLI_INVALID;

@@ -1,4 +1,4 @@
-/* realpath() is XSI. */
+/* realpath() is XSI; sigaction's SA_RESETHAND too. */
 #define _XOPEN_SOURCE 700
 
 #include "sim/cli/outfile.h"
@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,134 +15,346 @@
 
 #include "engine/xalloc.h"
 
+/* ---- what a signal removes ---------------------------------------------------- */
+
 /*
- * Where the bytes go:
- *  - "-": stdout, written directly;
- *  - an existing path that is not a regular file (a device such as /dev/null,
- *    a FIFO, a socket, /dev/stdout, a process substitution's /dev/fd/N):
- *    opened and written directly — replacing it by rename would destroy it
- *    and the reader at its other end would never see the data;
- *  - an existing directory: refused with EISDIR;
- *  - anything else (a new path, or an existing regular file, also reached
- *    through symlinks): a temporary file beside the final target, renamed
- *    over it on commit; symlinks are resolved first so the link survives.
+ * The temporaries (and backups) that exist on disk right now, for the
+ * signal handler: a slot holds a path while its file may exist.  A path is
+ * registered before its file is created and unregistered after it is gone
+ * or renamed, so the handler never misses one; unlink(2) of a name that is
+ * not there is harmless.  Slots are atomic pointers: the handler may run on
+ * any thread, at any point of the main thread's work.
  */
-int of_open(struct outfile *of, const char *path)
+#define PENDING_MAX 64
+
+static char *_Atomic pending[PENDING_MAX];
+static bool handlers_installed;
+
+static void on_signal(int sig)
+{
+	for (size_t i = 0; i < PENDING_MAX; i++) {
+		char *p = atomic_load(&pending[i]);
+
+		if (p)
+			unlink(p);
+	}
+	/* SA_RESETHAND restored the default action: die of the signal, as without us. */
+	raise(sig);
+}
+
+static void install_handlers(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	if (handlers_installed)
+		return;
+	handlers_installed = true;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa, old;
+
+		/* A signal the shell ignores (a background job's SIGINT) stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void reg_add(char *path)
+{
+	install_handlers();
+	for (size_t i = 0; i < PENDING_MAX; i++) {
+		char *expected = NULL;
+
+		if (atomic_compare_exchange_strong(&pending[i], &expected, path))
+			return;
+	}
+	/* A command writes a handful of files: running out of slots is a bug. */
+	abort();
+}
+
+static void reg_del(const char *path)
+{
+	for (size_t i = 0; i < PENDING_MAX; i++)
+		if (atomic_load(&pending[i]) == path) {
+			atomic_store(&pending[i], NULL);
+			return;
+		}
+}
+
+/* Removes the file @*p names and forgets it (unregistered first, then unlinked, then freed). */
+static void drop_file(char **p)
+{
+	if (!*p)
+		return;
+	unlink(*p);
+	reg_del(*p);
+	free(*p);
+	*p = NULL;
+}
+
+/* ---- checking and adding -------------------------------------------------------- */
+
+/*
+ * resolve() - where the bytes of @path go: *@stream true for "-" and
+ * existing special files; else the file to replace, symlinks resolved so
+ * that a link survives (a link to a file not there yet: that file).
+ * Returns: a new path (caller frees), or NULL with errno (EISDIR for a directory).
+ */
+static char *resolve(const char *path, bool *stream)
 {
 	struct stat st;
-	char *target = NULL;
-	int fd;
 
-	memset(of, 0, sizeof(*of));
+	*stream = false;
 	if (strcmp(path, "-") == 0) {
-		of->f = stdout;
-		return 0;
+		*stream = true;
+		return xstrdup(path);
 	}
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			errno = EISDIR;
-			return -1;
+			return NULL;
 		}
 		if (!S_ISREG(st.st_mode)) {
-			of->f = fopen(path, "w");
-			if (!of->f)
-				return -1;
-			of->path = xstrdup(path);
-			return 0;
+			*stream = true;
+			return xstrdup(path);
 		}
-		target = realpath(path, NULL);
-		if (!target)
-			return -1;
-	} else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		/* A link to a file not there yet: create that file, keep the link. */
+		return realpath(path, NULL);
+	}
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		char buf[PATH_MAX];
 		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
 		const char *slash = strrchr(path, '/');
 
 		if (n < 0)
-			return -1;
+			return NULL;
 		buf[n] = '\0';
 		if (buf[0] == '/' || !slash)
-			target = xstrdup(buf);
-		else
-			target = xasprintf("%.*s/%s", (int)(slash - path), path, buf);
+			return xstrdup(buf);
+		return xasprintf("%.*s/%s", (int)(slash - path), path, buf);
 	}
-	of->path = target ? target : xstrdup(path);
-	of->tmp = xasprintf("%s.tmp.XXXXXX", of->path);
-	fd = mkstemp(of->tmp);
-	if (fd < 0)
-		goto out_free_names;
-	/* mkstemp creates 0600; an output file should get the usual umask-based mode. */
+	return xstrdup(path);
+}
+
+int of_check(const char *path)
+{
+	bool stream;
+	char *target = resolve(path, &stream), *dir;
+	const char *slash;
+	struct stat st;
+	int rc = 0;
+
+	if (!target)
+		return -1;
+	if (stream) {
+		free(target);
+		return 0;
+	}
+	slash = strrchr(target, '/');
+	dir = !slash ? xstrdup(".") : slash == target ? xstrdup("/")
+				   : xstrndup(target, (size_t)(slash - target));
+	if (stat(dir, &st) != 0) {
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		rc = -1;
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		rc = -1;
+	}
 	{
+		int e = errno;
+
+		free(dir);
+		free(target);
+		errno = e;
+	}
+	return rc;
+}
+
+static void push(struct outset *s, const struct of_entry *e)
+{
+	s->e = xreallocarray(s->e, s->n + 1, sizeof(*s->e));
+	s->e[s->n++] = *e;
+}
+
+int os_add(struct outset *s, const char *path, int (*write)(FILE *f, const void *arg),
+	   const void *arg)
+{
+	struct of_entry e = { 0 };
+	FILE *f;
+	int fd, err;
+
+	e.path = resolve(path, &e.stream);
+	if (!e.path)
+		return -1;
+	if (e.stream) {
+		e.write = write;
+		e.arg = arg;
+		push(s, &e);
+		return 0;
+	}
+	e.tmp = xasprintf("%s.tmp.XXXXXX", e.path);
+	reg_add(e.tmp);
+	fd = mkstemp(e.tmp);
+	if (fd < 0)
+		goto out_error;
+	{
+		/* mkstemp creates 0600; an output file gets the usual umask-based mode. */
 		mode_t mask = umask(0);
 
 		umask(mask);
 		(void)fchmod(fd, 0666 & ~mask);
 	}
-	of->f = fdopen(fd, "w");
-	if (!of->f) {
-		int e = errno;
-
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
 		close(fd);
-		unlink(of->tmp);
-		errno = e;
-		goto out_free_names;
+		errno = err;
+		goto out_error;
 	}
+	errno = 0;
+	if (write(f, arg) != 0 || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+		err = errno ? errno : EIO;
+		fclose(f);
+		errno = err;
+		goto out_error;
+	}
+	if (fclose(f) != 0)
+		goto out_error;
+	push(s, &e);
 	return 0;
 
-out_free_names:
-	{
-		int e = errno;
-
-		free(of->path);
-		free(of->tmp);
-		memset(of, 0, sizeof(*of));
-		errno = e;
-	}
+out_error:
+	err = errno ? errno : EIO;
+	drop_file(&e.tmp);
+	free(e.path);
+	errno = err;
 	return -1;
 }
 
-int of_commit(struct outfile *of)
-{
-	int e = 0;
+/* ---- committing ------------------------------------------------------------------ */
 
-	if (!of->f)
-		return 0;
-	if (!of->tmp) {
-		/* stdout, or a special file written in place. */
-		if (fflush(of->f) != 0 || ferror(of->f))
-			e = errno ? errno : EIO;
-		if (of->f != stdout && fclose(of->f) != 0 && !e)
-			e = errno ? errno : EIO;
-		of->f = NULL;
-		free(of->path);
-		of->path = NULL;
-		errno = e;
-		return e ? -1 : 0;
+static void release(struct outset *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		drop_file(&s->e[i].tmp);
+		drop_file(&s->e[i].backup);
+		free(s->e[i].path);
 	}
-	if (fflush(of->f) != 0 || ferror(of->f) || fsync(fileno(of->f)) != 0)
-		e = errno ? errno : EIO;
-	if (fclose(of->f) != 0 && !e)
-		e = errno ? errno : EIO;
-	of->f = NULL;
-	if (!e && rename(of->tmp, of->path) != 0)
-		e = errno;
-	if (e)
-		unlink(of->tmp);
-	free(of->tmp);
-	free(of->path);
-	of->tmp = of->path = NULL;
-	errno = e;
-	return e ? -1 : 0;
+	free(s->e);
+	s->e = NULL;
+	s->n = 0;
 }
 
-void of_abort(struct outfile *of)
+void os_abort(struct outset *s)
 {
-	if (of->f && of->f != stdout)
-		fclose(of->f);
-	if (of->tmp)
-		unlink(of->tmp);
-	free(of->tmp);
-	free(of->path);
-	memset(of, 0, sizeof(*of));
+	release(s);
+}
+
+/* Writes stream @e in place.  Returns 0, or -1 with errno. */
+static int write_stream(const struct of_entry *e)
+{
+	FILE *f = strcmp(e->path, "-") == 0 ? stdout : fopen(e->path, "w");
+	int err = 0;
+
+	if (!f)
+		return -1;
+	errno = 0;
+	if (e->write(f, e->arg) != 0 || fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (f != stdout && fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/*
+ * A second name for the destination of @e while it is being replaced, so a
+ * later failure can put it back.  No backup when there is nothing to keep,
+ * or when the file system has no hard links (then that file cannot be put
+ * back: the renames still go on, each atomic on its own).
+ */
+static void make_backup(struct of_entry *e)
+{
+	struct stat st;
+	int fd;
+
+	e->created = lstat(e->path, &st) != 0;
+	if (e->created || !S_ISREG(st.st_mode))
+		return;
+	e->backup = xasprintf("%s.old.XXXXXX", e->path);
+	reg_add(e->backup);
+	fd = mkstemp(e->backup);
+	if (fd >= 0) {
+		close(fd);
+		if (unlink(e->backup) == 0 && link(e->path, e->backup) == 0)
+			return;
+	}
+	drop_file(&e->backup);
+}
+
+int os_commit(struct outset *s, char *bad, size_t badlen)
+{
+	sigset_t block, old;
+	size_t i, done = 0;
+	int err = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->e[i].stream && write_stream(&s->e[i]) != 0) {
+			err = errno;
+			goto out_failed;
+		}
+	/* No signal between two renames: the set is replaced whole or not at all. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	for (i = 0; i < s->n; i++) {
+		struct of_entry *e = &s->e[i];
+
+		if (e->stream)
+			continue;
+		make_backup(e);
+		if (rename(e->tmp, e->path) != 0) {
+			err = errno;
+			snprintf(bad, badlen, "%s", e->path);
+			break;
+		}
+		reg_del(e->tmp);
+		free(e->tmp);
+		e->tmp = NULL;
+		done = i + 1;
+	}
+	if (err) {
+		/* Put back what the renames before the failure replaced. */
+		for (size_t k = 0; k < done; k++) {
+			struct of_entry *e = &s->e[k];
+
+			if (e->stream)
+				continue;
+			if (e->backup && rename(e->backup, e->path) == 0) {
+				reg_del(e->backup);
+				free(e->backup);
+				e->backup = NULL;
+			} else if (e->created) {
+				unlink(e->path);
+			}
+		}
+	}
+	release(s);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		return 0;
+	errno = err;
+	return -1;
+
+out_failed:
+	snprintf(bad, badlen, "%s", s->e[i].path);
+	release(s);
+	errno = err;
+	return -1;
 }

@@ -2,38 +2,79 @@
 #define MAGOS_SIM_OUTFILE_H
 
 /*
- * Output files written atomically: the content goes to a temporary file in the
- * destination's directory, which replaces the destination only once every byte
- * was written and flushed.  A failed or abandoned output never leaves a
- * half-written file behind, and never clobbers an older good one.
+ * The output files of one command, written all or nothing: every file goes
+ * to a temporary file in its destination's directory first; only when every
+ * one of them was written, flushed and synced are they renamed over their
+ * destinations, one after the other.  A failure before that removes the
+ * temporaries and replaces nothing; a rename that fails puts back the files
+ * the earlier renames replaced (from hard links made just before) and
+ * removes what they created, so either every destination is new or none
+ * is.  SIGINT, SIGTERM and SIGHUP remove the temporaries (and put nothing
+ * back half-way: the process dies with the signal, as it would have).
+ *
+ * Destinations that are not regular files are streams: "-" (standard
+ * output), an existing device, FIFO or socket (/dev/null, /dev/stdout, a
+ * process substitution's /dev/fd/N).  Replacing one by rename would destroy
+ * it, so a stream is written in place, after every temporary is complete
+ * and before the renames: a stream never gets a document whose files then
+ * fail, but a stream once written cannot be taken back.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
-struct outfile {
-	char *path; /* destination, owned */
-	char *tmp;  /* temporary path, owned; NULL once committed or aborted */
-	FILE *f;    /* open stream on tmp, or stdout when path is "-" */
+/* One output of a set (private to outfile.c). */
+struct of_entry {
+	char *path;   /* destination, owned (symlinks resolved) */
+	char *tmp;    /* the temporary, owned; NULL for a stream */
+	char *backup; /* a hard link to the old destination while renaming, owned, or NULL */
+	/* a stream's writer, called at os_commit(): */
+	int (*write)(FILE *f, const void *arg);
+	const void *arg;
+	bool stream;
+	bool created; /* the rename made a destination that did not exist */
+};
+
+/* A set of outputs committed together.  A zeroed struct is an empty set. */
+struct outset {
+	struct of_entry *e; /* owned, n of them, in the order added */
+	size_t n;
 };
 
 /*
- * of_open() - starts writing @path ("-" means stdout, written directly; an
- * existing device, FIFO or socket is written in place, never replaced; a
- * symlink is followed and the file it names replaced atomically).
- * Returns: 0, or -1 with errno set (EISDIR for a directory; the message is
- * the caller's: name @path).
+ * of_check() - whether @path can be written, checked before any work (a
+ * simulation of minutes must not end in "cannot write"): "-" can; an
+ * existing directory cannot (EISDIR); an existing special file is a stream
+ * and can; otherwise the directory that will hold it (of the symlink's
+ * target, when @path is one) must exist, be a directory and be writable.
+ * Returns: 0, or -1 with errno set (ENOENT, ENOTDIR, EACCES, EROFS, EISDIR).
  */
-int of_open(struct outfile *of, const char *path);
+int of_check(const char *path);
 
 /*
- * of_commit() - flushes, syncs and renames the temporary file over the
- * destination; for stdout, flushes and checks the stream's error flag.
- * Returns: 0, or -1 with errno set; on failure the temporary file is removed.
- * Either way @of is released.
+ * os_add() - adds @path to @s.  A file: @write(f, @arg) writes it to a new
+ * temporary file now (flushed, synced and closed; the temporary is removed
+ * again at once when anything fails).  A stream: @write and @arg are kept
+ * and called at os_commit(), so @arg must stay valid until then.
+ * Returns: 0, or -1 with errno set (nothing of @path is left on disk).
+ * @write returns 0, or -1 with errno set.
  */
-int of_commit(struct outfile *of);
+int os_add(struct outset *s, const char *path, int (*write)(FILE *f, const void *arg),
+	   const void *arg);
 
-/* of_abort() - discards what was written (removes the temporary file). Accepts a released @of. */
-void of_abort(struct outfile *of);
+/*
+ * os_commit() - writes the streams (in order), then renames every
+ * temporary over its destination (in order), with SIGINT, SIGTERM and
+ * SIGHUP held back meanwhile so that a signal cannot land between two
+ * renames.
+ * @bad, @badlen: on failure receives the destination that failed.
+ * Returns: 0, or -1 with errno set; then no destination file is replaced
+ *          (the streams written before the failure stay written).  Either
+ *          way @s is released and empty.
+ */
+int os_commit(struct outset *s, char *bad, size_t badlen);
+
+/* os_abort() - removes every temporary of @s and releases it; nothing is replaced.  Accepts an empty set. */
+void os_abort(struct outset *s);
 
 #endif

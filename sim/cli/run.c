@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cmd.h"
+#include "sim/base/gotime.h"
 #include "engine/xalloc.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
@@ -40,6 +41,7 @@ enum run_optcode {
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
+	RUN_OPT_NOW,
 };
 
 void cmd_usage_run(FILE *f)
@@ -57,6 +59,9 @@ void cmd_usage_run(FILE *f)
 		"                        0..18446744073709551615\n"
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
 		"                        (overrides spec.horizon)\n"
+		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
+		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
+		"                        a kubectl snapshot, its latest timestamp)\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -104,6 +109,7 @@ void cmd_usage_run(FILE *f)
 		"      --width N         columns of the terminal timeline (60..1000, default 80)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
+		CMD_HELP_LIMIT
 		"  -h, --help            this help\n"
 		"\n"
 		"Examples:\n"
@@ -181,6 +187,9 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct trial_row *rows = NULL;
 	struct plan_stats st;
 	struct rep_plan rp;
+	struct cmd_csv_rows ca;
+	struct rep_mc_set bs;
+	struct rep_mc_page pg;
 	size_t warned = 0;
 	int rc = CLI_OK;
 
@@ -221,23 +230,23 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.nfiles = s->nfiles;
 	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
 	rp.horizon_ms = st.horizon_ms;
+	rp.clock_said = scn_clock_said(s);
+	rp.start_unix_ms = s->start_unix_ms;
 	rp.first = 0;
 	rp.rows = rows;
 	rp.n = n;
 	rp.st = &st;
-	if (csv) {
-		struct cmd_csv_rows ca = { rows, n };
-
+	/* (What the writers read lives until cmd_outputs_done(): a stream is written then.) */
+	ca = (struct cmd_csv_rows){ rows, n };
+	bs = (struct rep_mc_set){ "base", NULL, rows, n, &st };
+	pg = (struct rep_mc_page){ s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
+	if (csv)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
-	}
 	if (rc == CLI_OK && o->json)
 		rc = cmd_write_file("run", NULL, o->json, cmd_put_plan_json, &rp);
-	if (rc == CLI_OK && html) {
-		struct rep_mc_set bs = { "base", NULL, rows, n, &st };
-		struct rep_mc_page pg = { s->name, rp.seed, st.horizon_ms, &bs, NULL, 0, NULL, NULL, 0 };
-
+	if (rc == CLI_OK && html)
 		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
-	}
+	rc = cmd_outputs_done("run", rc);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
@@ -349,7 +358,11 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct rep_variant *rv = NULL;
 	struct trial_row *rows = NULL, **vrows = NULL; /* vrows: per variant/value, for --html */
 	struct rep_plan rp;
-	struct cmd_whatif_out w = { 0 };
+	struct cmd_whatif_out w = { 0 }, jw = { 0 };
+	struct rep_variant *jrv = NULL; /* rv with the sweep values named for the JSON */
+	struct rep_mc_set *ms = NULL;   /* the sets of the --html page */
+	struct rep_mc_page pg;
+	struct cmd_csv_rows ca;
 	struct diag d;
 	size_t nv = 0, ns = 0, nst = 0;
 	char err[1024], (*vals)[64] = NULL;
@@ -426,33 +439,35 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.n = n;
 	rp.st = &base_st;
 	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
-	if (csv && ns) {
+	ca = (struct cmd_csv_rows){ rows, n };
+	if (csv && ns)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_sweep_csv, &w);
-	} else if (csv) {
-		struct cmd_csv_rows ca = { rows, n };
-
+	else if (csv)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
-	}
 	if (rc == CLI_OK && o->json) {
-		/* In the JSON a sweep value is named as its variant is: "PARAM=VALUE". */
+		/*
+		 * In the JSON a sweep value is named as its variant is: "PARAM=VALUE"
+		 * (a copy of the names: a stream is written when the outputs commit).
+		 */
+		jrv = xcalloc(nv + ns + 1, sizeof(*jrv));
+		memcpy(jrv, rv, (nv + ns + 1) * sizeof(*jrv));
 		for (size_t i = 0; i < ns; i++)
-			rv[1 + nv + i].name = defs[i].name;
-		rc = cmd_write_file("run", NULL, o->json, cmd_put_whatif_json, &w);
-		for (size_t i = 0; i < ns; i++)
-			rv[1 + nv + i].name = vals[i];
+			jrv[1 + nv + i].name = defs[i].name;
+		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, sw ? sw->param : NULL };
+		rc = cmd_write_file("run", NULL, o->json, cmd_put_whatif_json, &jw);
 	}
 	if (rc == CLI_OK && html) {
-		struct rep_mc_set *ms = xcalloc(nv + ns + 1, sizeof(*ms));
-		struct rep_mc_page pg = { s->name, rp.seed, base_st.horizon_ms, &ms[0], &ms[1], nv,
-					  ns ? sw->param : NULL, &ms[1 + nv], ns };
-
+		ms = xcalloc(nv + ns + 1, sizeof(*ms));
+		pg = (struct rep_mc_page){ s->name, rp.seed, base_st.horizon_ms, &ms[0], &ms[1], nv,
+					   ns ? sw->param : NULL, &ms[1 + nv], ns };
 		ms[0] = (struct rep_mc_set){ "base", NULL, rows, n, &base_st };
 		for (size_t i = 0; i < nv + ns; i++)
 			ms[1 + i] = (struct rep_mc_set){ rv[1 + i].name, rv[1 + i].description,
 							 vrows[i], n, &st[i] };
 		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
-		free(ms);
 	}
+	rc = cmd_outputs_done("run", rc);
+	free(ms);
 	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
@@ -474,6 +489,7 @@ out_release_stats:
 		free(vrows[i]);
 	}
 	free(vrows);
+	free(jrv);
 	plan_stats_release(&base_st);
 	for (uint32_t i = 0; i < n; i++)
 		trial_row_release(&rows[i]);
@@ -534,7 +550,7 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 const struct option cmd_run_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
 	CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
-	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP,
+	CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
 	{ "trials", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, RUN_OPT_CSV },
@@ -545,6 +561,7 @@ const struct option cmd_run_longopts[] = {
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
+	{ "now", required_argument, NULL, RUN_OPT_NOW },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -554,10 +571,16 @@ int cmd_run(int argc, char **argv)
 	struct scenario s;
 	struct run_result r = { 0 };
 	struct rep_run rep;
+	struct trial_row row;                 /* --csv of the single run */
+	struct cmd_csv_rows ca = { &row, 1 };
+	struct sp_set sp;                     /* --trace and --mermaid */
+	struct picture_arg pa = { &rep, &sp };
 	bool json_stdout;
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
+	int64_t now_ms = 0; /* --now, Unix ms */
+	bool now_set = false;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
 	struct sweep cli_sweep = { 0 };
@@ -617,6 +640,17 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_EVENTS:
 			events = optarg;
 			continue;
+		case RUN_OPT_NOW: {
+			char err[128] = "";
+
+			if (gt_parse_rfc3339(optarg, &now_ms, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s run: invalid --now '%s': %s\n", cmd_prog, optarg,
+					err);
+				return CLI_USAGE;
+			}
+			now_set = true;
+			continue;
+		}
 		case RUN_OPT_TRACE:
 			trace = optarg;
 			continue;
@@ -666,6 +700,15 @@ int cmd_run(int argc, char **argv)
 		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
+	{
+		/* Before any simulation: an output that cannot be written fails now, not after it. */
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events };
+
+		if ((rc = cmd_check_outputs("run", outs, NULL, 6)) != CLI_OK) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
+	}
 	if ((trace || mermaid || events) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);
 		fprintf(stderr, "%s run: --trace, --mermaid and --events show a single run (no -n above 1,\n"
@@ -691,10 +734,14 @@ int cmd_run(int argc, char **argv)
 		jobs = default_jobs();
 	/* (JSON on stdout is no reason to be quiet: the line goes to stderr) */
 	prog_init(&prog, o.quiet);
-	rc = cmd_load(argv + optind, (size_t)(argc - optind), &s, cli_color_wanted(o.color, 2),
-		      &prog);
+	rc = cmd_load(argv + optind, (size_t)(argc - optind), &o.lim, &s,
+		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
+	if (now_set) {
+		s.start_unix_ms = now_ms;
+		s.clock = SCN_CLOCK_NOW;
+	}
 	if (shard_n && variant) {
 		/* One variant as if it were the scenario; the partial names it. */
 		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
@@ -742,6 +789,7 @@ int cmd_run(int argc, char **argv)
 		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
+		cmd_building("running the simulation of %s", rs->name);
 		prog_start(&prog, "simulating");
 		run_scenario(rs, &ro, &r);
 		prog_clear(&prog);
@@ -749,33 +797,29 @@ int cmd_run(int argc, char **argv)
 	cmd_fill_rep(&rep, rs, &r);
 
 	if (csv) {
-		struct trial_row row;
-		struct cmd_csv_rows ca = { &row, 1 };
-
 		trial_row_from_run(&r, 0, &row);
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
-		trial_row_release(&row);
-		if (rc)
-			goto out_release_run;
 	}
-	if (trace || mermaid) {
-		struct sp_set sp;
-		struct picture_arg pa = { &rep, &sp };
-
+	if (rc == CLI_OK && (trace || mermaid)) {
 		sp_build(&sp, &rep);
 		if (trace)
 			rc = cmd_write_file("run", NULL, trace, write_trace, &pa);
 		if (rc == CLI_OK && mermaid)
 			rc = cmd_write_file("run", NULL, mermaid, write_mermaid, &pa);
-		sp_release(&sp);
-		if (rc)
-			goto out_release_run;
 	}
-	if (o.json && (rc = cmd_write_file("run", NULL, o.json, write_rep_json, &rep)) != 0)
-		goto out_release_run;
-	if (html && (rc = cmd_write_file("run", NULL, html, write_rep_html, &rep)) != 0)
-		goto out_release_run;
-	if (events && (rc = cmd_write_file("run", NULL, events, write_rep_events, &rep)) != 0)
+	if (rc == CLI_OK && o.json)
+		rc = cmd_write_file("run", NULL, o.json, write_rep_json, &rep);
+	if (rc == CLI_OK && html)
+		rc = cmd_write_file("run", NULL, html, write_rep_html, &rep);
+	if (rc == CLI_OK && events)
+		rc = cmd_write_file("run", NULL, events, write_rep_events, &rep);
+	/* Every file or none; the streams' arguments (row, sp, rep) live until here. */
+	rc = cmd_outputs_done("run", rc);
+	if (csv)
+		trial_row_release(&row);
+	if (trace || mermaid)
+		sp_release(&sp);
+	if (rc)
 		goto out_release_run;
 	if (!json_stdout && !(csv && !strcmp(csv, "-")) && !(events && !strcmp(events, "-"))) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,

@@ -826,18 +826,35 @@ static const char *group_of(const char *api_version, char *buf, size_t len)
 }
 
 /*
+ * The other kinds the pinned CRDs of the simulated groups define
+ * (magosproject/magos@1afc8e6 charts/magos/crds, metio/stageset-controller
+ * @f2c7604 config/crd): no simulated controller reads them, so they are
+ * accepted and ignored like any other group's objects, not taken for typos.
+ */
+static const struct {
+	const char *api_version, *kind;
+} unread_kinds[] = {
+	{ "magosproject.io/v1alpha1", "VariableSet" },
+	{ "stages.metio.wtf/v1", "ImageVerificationPolicy" },
+	{ "stages.metio.wtf/v1", "StageInventory" },
+	{ "stages.metio.wtf/v1", "StageLedger" },
+};
+
+/*
  * modelled_group() - whether an unknown @kind in @api_version is an error:
- * the groups whose controllers the simulator runs, except the Magos kinds
- * no controller reads (VariableSet).
+ * the groups whose controllers the simulator runs, except the kinds of their
+ * pinned CRDs that no controller reads (unread_kinds).
  */
 static bool modelled_group(const char *api_version, const char *kind)
 {
 	char buf[256];
 	const char *g = group_of(api_version, buf, sizeof(buf));
 
-	if (strcmp(g, "magosproject.io") == 0)
-		return strcmp(kind, "VariableSet") != 0;
-	return strcmp(g, "stages.metio.wtf") == 0;
+	for (size_t i = 0; i < sizeof(unread_kinds) / sizeof(unread_kinds[0]); i++)
+		if (strcmp(unread_kinds[i].api_version, api_version) == 0 &&
+		    strcmp(unread_kinds[i].kind, kind) == 0)
+			return false;
+	return strcmp(g, "magosproject.io") == 0 || strcmp(g, "stages.metio.wtf") == 0;
 }
 
 char *adm_describe_ignored(const struct val *doc)

@@ -49,8 +49,10 @@
  * `apps/v1`, Kyverno kinds other than ValidatingPolicy, any CRD of another
  * project) is accepted as long as it is a well-formed object (apiVersion,
  * kind and a non-empty metadata.name) and then ignored: adm_admit() returns
- * ADM_IGNORED and makes no object.  So is `magosproject.io/v1alpha1`
- * VariableSet, which no Magos controller reads.  An unknown kind or version
+ * ADM_IGNORED and makes no object.  So are the kinds of the pinned CRDs of
+ * the simulated groups that no simulated controller reads:
+ * `magosproject.io/v1alpha1` VariableSet and `stages.metio.wtf/v1`
+ * ImageVerificationPolicy, StageInventory and StageLedger.  An unknown kind or version
  * in the groups the simulator does model (`magosproject.io`,
  * `stages.metio.wtf`) stays an error: there it is most likely a typo that
  * would silently drop a Workspace or a StageSet.

@@ -38,9 +38,10 @@ static const struct lint_rule rules[] = {
 	  "halts the whole Rollout with NoWorkspacesFound",
 	  "fix the step's selector or add the Workspace it should select (same namespace, "
 	  "spec.projectRef.name = the Rollout's projectRef)" },
-	{ "MS102", "empty-steps", LINT_ERROR,
-	  "a Rollout has no steps: it reports Ready/NoSteps, grants nothing, and its Project defers "
-	  "to it, so no Workspace of the project ever runs",
+	{ "MS102", "empty-steps", LINT_WARNING,
+	  "a Rollout has no steps while its Project exists: it reports Ready/NoSteps and grants "
+	  "nothing, and the Project defers to it, so the project's Workspaces that hold no grant "
+	  "from before never run (upstream treats an empty Rollout as a valid no-op)",
 	  "add steps to spec.strategy.steps, or delete the Rollout to let the Project grant every "
 	  "Workspace at once" },
 	{ "MS103", "overlapping-steps", LINT_WARNING,
@@ -90,6 +91,29 @@ static const struct lint_rule rules[] = {
 	  "annotation magosproject.io/git-poll-interval is not a Go duration above zero: the "
 	  "RefWatcher silently polls at its default interval (30s) instead",
 	  "write a positive Go duration such as 1m or 5m, or remove the annotation" },
+	{ "MS114", "granted-before-rollout", LINT_WARNING,
+	  "a Workspace holds execution-allowed before its Rollout exists (in its manifest, or "
+	  "granted by the Project as DefaultParallel while the Rollout was not there yet): the "
+	  "grant survives the hand-off (upstream TODO #7), so a Workspace no step selects plans and "
+	  "applies outside the Rollout's order, and one of a later step starts planning before its "
+	  "step opens",
+	  "create the Rollout with (or before) the Project, or remove the annotation from the "
+	  "manifest; select every Workspace of the project in some step" },
+	{ "MS115", "reconcile-interval-too-short", LINT_WARNING,
+	  "a Workspace of a step before the last has a reconcile interval no longer than the later "
+	  "steps take at the median modelled Job durations: its scheduled reconcile resets it while "
+	  "they run, re-opening its step, so the Rollout cannot complete in one pass and completes "
+	  "only when a reset happens to leave the later steps Applied, much later or never",
+	  "set magosproject.io/reconcile-interval on the Workspace above the time the later steps "
+	  "take (e.g. 30m), or model shorter Jobs if those are what you run" },
+	{ "MS116", "revision-seen-late-first", LINT_WARNING,
+	  "a scenario's commit lands on a ref that Workspaces of two steps track, and the later "
+	  "step's Workspace polls for commits at least as often as the earlier one's: each "
+	  "RefWatcher polls on its own timer from a random offset, so the later one often sees "
+	  "the commit first, and if the earlier steps are all Applied then, it is granted and "
+	  "plans the commit before them (upstream ordering hazard)",
+	  "give the later steps' Workspaces a longer magosproject.io/git-poll-interval than the "
+	  "earlier ones' (e.g. 5m against 1m), so that they usually see a commit last" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -397,6 +421,14 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
+	}
+	{
+		/* Past the errors limit the loader only counted: say how many, once. */
+		char *more = diag_hidden_text(d);
+
+		if (more)
+			push(r, lint_rule(d->nhidden_errors ? "MS002" : "MS003"), NULL,
+			     (struct val_mark){ 0, 0 }, more);
 	}
 }
 

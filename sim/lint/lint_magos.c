@@ -8,6 +8,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint.h"
+#include "sim/load/dist.h"
 #include "sim/load/yamlload.h"
 
 #define MAGOS_GROUP "magosproject.io/"
@@ -29,6 +31,15 @@ static bool is_magos(const struct obj *o, const char *kind)
 }
 
 /*
+ * An object with a position: an apply event's among the applies (a later
+ * one wins), or an event's index, or a view index.
+ */
+struct applied {
+	const struct obj *o;
+	size_t order;
+};
+
+/*
  * The Magos objects lint looks at: the inputs' and those of `apply` events,
  * an applied object replacing the one of the same kind, namespace and name
  * before it (lint looks at the cluster as the manifests describe it, as the
@@ -37,7 +48,9 @@ static bool is_magos(const struct obj *o, const char *kind)
  */
 struct view {
 	const struct obj **objs; /* owned array */
+	int64_t *at_ms;          /* owned: when each object first exists, 0 for the inputs */
 	size_t n;
+	const struct scenario *s; /* borrowed: the models the duration rules read */
 	/* sorted indices (owned arrays of borrowed objects): */
 	const struct obj **projects;   /* Projects by (namespace, name) */
 	size_t nprojects;
@@ -45,6 +58,7 @@ struct view {
 	size_t nrollouts;
 	const struct obj **workspaces; /* Workspaces by (namespace, name) */
 	size_t nworkspaces;
+	struct applied *by_key;        /* every object with its view index, by key (unique) */
 };
 
 static const char *ro_project(const struct obj *ro)
@@ -67,12 +81,6 @@ static int cmp_ns_project(const void *pa, const void *pb)
 
 	return c ? c : strcmp(ro_project(a), ro_project(b));
 }
-
-/* An apply event's object, with its position among the applies (a later one wins). */
-struct applied {
-	const struct obj *o;
-	size_t order;
-};
 
 static int cmp_applied(const void *pa, const void *pb)
 {
@@ -98,6 +106,55 @@ static const struct applied *applied_find(const struct applied *a, size_t n, con
 			hi = mid;
 	}
 	return lo > 0 && obj_cmp_key(a[lo - 1].o, o) == 0 ? &a[lo - 1] : NULL;
+}
+
+/* The first of @a (@n sorted by key, then order) with @o's key, or NULL. */
+static const struct applied *applied_first(const struct applied *a, size_t n, const struct obj *o)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj_cmp_key(a[mid].o, o) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && obj_cmp_key(a[lo].o, o) == 0 ? &a[lo] : NULL;
+}
+
+/*
+ * When each object of the view first exists (v->at_ms): 0 for the key of an
+ * input, else the time of the first `apply` event of its key, else 0.  Both
+ * are found through sorted copies, O(n log n) in all.
+ */
+static void first_seen(struct view *v, const struct scenario *s)
+{
+	struct applied *inputs = xcalloc(s->nobjs ? s->nobjs : 1, sizeof(*inputs));
+	struct applied *applies = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applies));
+	size_t napplies = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		inputs[i] = (struct applied){ s->objs[i], i };
+	qsort(inputs, s->nobjs, sizeof(*inputs), cmp_applied);
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj && s->events[i].obj->kind)
+			applies[napplies++] = (struct applied){ s->events[i].obj, i };
+	qsort(applies, napplies, sizeof(*applies), cmp_applied);
+	v->at_ms = xcalloc(v->n ? v->n : 1, sizeof(*v->at_ms));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct applied *first;
+
+		if (applied_first(inputs, s->nobjs, v->objs[i]))
+			v->at_ms[i] = 0;
+		else if ((first = applied_first(applies, napplies, v->objs[i])))
+			v->at_ms[i] = s->events[first->order].at_ms;
+		else
+			v->at_ms[i] = 0;
+	}
+	free(applies);
+	free(inputs);
 }
 
 static void view_init(struct view *v, const struct scenario *s)
@@ -156,6 +213,13 @@ static void view_init(struct view *v, const struct scenario *s)
 	qsort(v->projects, v->nprojects, sizeof(*v->projects), cmp_ns_name);
 	qsort(v->rollouts, v->nrollouts, sizeof(*v->rollouts), cmp_ns_project);
 	qsort(v->workspaces, v->nworkspaces, sizeof(*v->workspaces), cmp_ns_name);
+
+	v->by_key = xcalloc(v->n ? v->n : 1, sizeof(*v->by_key));
+	for (size_t i = 0; i < v->n; i++)
+		v->by_key[i] = (struct applied){ v->objs[i], i };
+	qsort(v->by_key, v->n, sizeof(*v->by_key), cmp_applied);
+	v->s = s;
+	first_seen(v, s);
 }
 
 static void view_release(struct view *v)
@@ -164,6 +228,8 @@ static void view_release(struct view *v)
 	free(v->projects);
 	free(v->rollouts);
 	free(v->workspaces);
+	free(v->by_key);
+	free(v->at_ms);
 }
 
 static const char *ws_project(const struct obj *ws)
@@ -191,6 +257,7 @@ struct reread {
 static const struct yl_stream *stream_of(struct reread *rr, const char *file)
 {
 	struct yl_stream *st;
+	struct yl_budget bg;
 	struct diag d;
 
 	for (size_t i = 0; i < rr->n; i++)
@@ -199,8 +266,13 @@ static const struct yl_stream *stream_of(struct reread *rr, const char *file)
 	rr->streams = xreallocarray(rr->streams, rr->n + 1, sizeof(*rr->streams));
 	st = &rr->streams[rr->n++];
 	diag_init(&d);
-	/* The loader read this file already; problems were reported then. */
-	(void)yl_load_file(file, st, &d);
+	/*
+	 * The loader read this file already, within the limits the user set;
+	 * problems were reported then, so no bound applies here.
+	 */
+	yl_budget_init(&bg, NULL);
+	bg.max_bytes = bg.max_documents = bg.max_alias_nodes = UINT64_MAX;
+	(void)yl_load_file_in(file, &bg, st, &d);
 	if (!st->file)
 		st->file = xstrdup(file);
 	diag_release(&d);
@@ -576,7 +648,472 @@ static int cmp_pair(const void *a, const void *b)
 	return x->step < y->step ? -1 : x->step > y->step;
 }
 
-static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro)
+/* The view index of @o (a pointer of the view), or SIZE_MAX.  O(log n): keys are unique. */
+static size_t index_of(const struct view *v, const struct obj *o)
+{
+	const struct applied *a = applied_first(v->by_key, v->n, o);
+
+	return a && a->o == o ? a->order : SIZE_MAX;
+}
+
+/* The Project @ns/@name of the view, or NULL.  O(log n). */
+static const struct obj *project_of(const struct view *s, const char *ns, const char *name)
+{
+	struct obj key = { .ns = (char *)ns, .name = (char *)name };
+	size_t i = lower_bound(s->projects, s->nprojects, &key, cmp_ns_name);
+
+	return i < s->nprojects && cmp_ns_name(&s->projects[i], &(const struct obj *){ &key }) == 0
+		       ? s->projects[i]
+		       : NULL;
+}
+
+/*
+ * Grants the project's Project gives before the Rollout takes over
+ * (spec §3.2, §3.4, §7 #2): the Project reports DefaultParallel while no
+ * Rollout of its name exists and grants every pending Workspace (no phase or
+ * Pending).  Said only with a margin of HANDOFF_MARGIN_MS between the moment
+ * both exist and the Rollout's creation, so that the Project's passes
+ * certainly ran first.
+ */
+#define HANDOFF_MARGIN_MS 1000
+
+/*
+ * When pending Workspace @ws holds execution-allowed before Rollout @ro
+ * exists, in ms of the run, or -1 when it does not: its manifest carries the
+ * annotation (from its creation), or the Project of the Rollout's name exists
+ * before the Rollout and grants it as DefaultParallel.  @revoked: the Rollout
+ * revokes the grant on its first pass (a Workspace of a later level), so a
+ * manifest's grant counts only with the margin too; the Rollout never
+ * revokes a Workspace no step selects, nor does one without steps.
+ */
+static int64_t granted_before_ms(const struct view *s, const struct obj *ro, const struct obj *ws,
+				 bool revoked)
+{
+	const char *allowed = obj_strmap_get(&ws->annotations, MW_ANN_EXECUTION_ALLOWED);
+	const char *phase = val_str(val_map_get(ws->status, "phase"), "");
+	const struct obj *pr = project_of(s, ro->ns, ro->name);
+	size_t iro = index_of(s, ro), iws = index_of(s, ws), ipr;
+	int64_t both;
+
+	if (iro == SIZE_MAX || iws == SIZE_MAX)
+		return -1;
+	if (phase[0] && strcmp(phase, "Pending") != 0)
+		return -1; /* not pending: a grant starts no run */
+	if (allowed && strcmp(allowed, "true") == 0 &&
+	    (revoked ? s->at_ms[iws] + HANDOFF_MARGIN_MS <= s->at_ms[iro]
+		     : s->at_ms[iws] <= s->at_ms[iro]))
+		return s->at_ms[iws];
+	if (!pr || (ipr = index_of(s, pr)) == SIZE_MAX)
+		return -1;
+	both = s->at_ms[ipr] > s->at_ms[iws] ? s->at_ms[ipr] : s->at_ms[iws];
+	return both + HANDOFF_MARGIN_MS <= s->at_ms[iro] ? both : -1;
+}
+
+/* MS114: Workspace @ws is granted at @g_ms, before Rollout @ro; @what says what follows. */
+static void handoff(struct lint_report *r, const struct view *s, const struct obj *ro,
+		    const struct obj *ws, int64_t g_ms, const char *what)
+{
+	char at[GT_DURATION_BUFSZ], ro_at[GT_DURATION_BUFSZ];
+	const char *allowed = obj_strmap_get(&ws->annotations, MW_ANN_EXECUTION_ALLOWED);
+	char *by;
+
+	gt_format_duration(g_ms, at, sizeof(at));
+	gt_format_duration(s->at_ms[index_of(s, ro)], ro_at, sizeof(ro_at));
+	if (allowed && strcmp(allowed, "true") == 0)
+		by = xasprintf("carries %s: \"true\" in its manifest", MW_ANN_EXECUTION_ALLOWED);
+	else
+		by = xasprintf("is granted execution by Project \"%s\" (DefaultParallel) at %s", ro->name,
+			       at);
+	lint_add(r, "MS114", ws->src.file, ws->src.mark,
+		 "Workspace \"%s/%s\" %s, before Rollout \"%s/%s\" exists (at %s), and grants given "
+		 "before the hand-off survive it: %s",
+		 ws->ns, ws->name, by, ro->ns, ro->name, ro_at, what);
+	free(by);
+}
+
+/*
+ * MS102: a Rollout without steps (R-1: Ready/NoSteps, no Workspace touched).
+ * Said only when its Project exists (it then defers: ManagedByRollout, §3.2)
+ * and some Workspace of the project holds no grant from before: those never
+ * run.  No Project: MS106 tells it.  No Workspace, or every one granted
+ * before: the upstream no-op, nothing to say.
+ */
+static void empty_steps(struct lint_report *r, const struct view *s, const struct obj *ro,
+			const struct obj **ws, const bool *in_project, size_t nws)
+{
+	const struct val *steps = val_path(ro->spec, "strategy.steps");
+	const char *project = val_str(val_map_get(ro->spec, "projectRef"), "");
+	bool *frozen = xcalloc(nws ? nws : 1, sizeof(*frozen));
+	bool *ran = xcalloc(nws ? nws : 1, sizeof(*ran));
+	size_t nfrozen = 0, nran = 0;
+
+	for (size_t k = 0; k < nws; k++) {
+		if (!in_project[k])
+			continue;
+		if (granted_before_ms(s, ro, ws[k], false) >= 0) {
+			ran[k] = true;
+			nran++;
+		} else {
+			frozen[k] = true;
+			nfrozen++;
+		}
+	}
+	if (project_of(s, ro->ns, project) && strcmp(project, ro->name) == 0 && nfrozen) {
+		char *names = names_of(ws, frozen, nws), *before = xstrdup("");
+
+		if (nran) {
+			char *rn = names_of(ws, ran, nws);
+
+			free(before);
+			before = xasprintf("; %s, granted before the Rollout existed, still run%s", rn,
+					   nran == 1 ? "s" : "");
+			free(rn);
+		}
+		lint_add(r, "MS102", ro->src.file, mark_of(steps, ro->src.mark),
+			 "Rollout \"%s/%s\": spec.strategy.steps is empty: the Rollout reports "
+			 "Ready/NoSteps and grants nothing, and Project \"%s\" defers to it "
+			 "(ManagedByRollout), so %zu Workspace%s of the project (%s) never run%s%s",
+			 ro->ns, ro->name, project, nfrozen, nfrozen == 1 ? "" : "s", names,
+			 nfrozen == 1 ? "s" : "", before);
+		free(before);
+		free(names);
+	}
+	free(ran);
+	free(frozen);
+}
+
+/* A Workspace's git-poll-interval in ms: the annotation, else (absent or not above zero) 30s. */
+#define DEFAULT_GIT_POLL_MS 30000
+static int64_t git_poll_ms(const struct obj *ws)
+{
+	const char *pi = obj_strmap_get(&ws->annotations, MW_ANN_GIT_POLL_INTERVAL);
+	int64_t ns;
+
+	if (pi && gt_parse_duration_ns(pi, &ns, NULL, 0) == 0 && ns > 0)
+		return ns / 1000000 ? ns / 1000000 : 1;
+	return DEFAULT_GIT_POLL_MS;
+}
+
+/* The first commit event of the scenario on the repo and ref @ws tracks, or NULL. */
+static const struct scn_mevent *commit_for(const struct scenario *s, const struct obj *ws)
+{
+	const char *url = val_str(val_path(ws->spec, "source.repoURL"), "");
+	const char *rev = val_str(val_path(ws->spec, "source.targetRevision"), "");
+	const char *head = scn_git_head(&s->models, url);
+
+	for (size_t i = 0; i < s->nmevents; i++) {
+		const struct scn_mevent *e = &s->mevents[i];
+
+		if (e->type == SCN_MEV_COMMIT && e->repo_url && strcmp(e->repo_url, url) == 0 &&
+		    strcmp(scn_canonical_ref(e->ref, head), scn_canonical_ref(rev, head)) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * MS116: a commit the scenario lands on a ref that Workspaces of two levels
+ * track, where the later level's Workspace polls at least as often as the
+ * earlier one's.  Each RefWatcher polls on its own timer from a random
+ * offset (§4.11), so the later one sees the commit first about as often as
+ * not; pending, it is granted while the earlier levels are still Applied
+ * (R-3, R-6) and plans the commit before them (spec §7 #5).
+ *
+ * For each Workspace k of a step that a commit reaches, the finding names
+ * the first Workspace e (in the namespace's order) of an earlier level with
+ * the same source that polls at most as often.  Found by a sweep over the
+ * Workspaces of each source in level order, with a Fenwick tree of the
+ * least e per poll interval: O(n log n), not a comparison of every pair.
+ */
+struct rev_ws {
+	size_t k;       /* index into the namespace's Workspaces */
+	size_t level;   /* of its first step */
+	const char *url, *rev;
+	int64_t poll;   /* git_poll_ms() */
+	size_t rank;    /* of poll among its source's distinct intervals, longest first */
+};
+
+static int cmp_rev_ws(const void *pa, const void *pb)
+{
+	const struct rev_ws *a = pa, *b = pb;
+	int c = strcmp(a->url, b->url);
+
+	if (!c)
+		c = strcmp(a->rev, b->rev);
+	if (c)
+		return c;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static int cmp_poll_desc(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a > b ? -1 : a < b;
+}
+
+/* Fenwick tree of minima over ranks 0..@n-1: @f[r] lowered to @val at rank @r. */
+static void fen_lower(size_t *f, size_t n, size_t r, size_t val)
+{
+	for (size_t i = r + 1; i <= n; i += i & (~i + 1))
+		if (val < f[i - 1])
+			f[i - 1] = val;
+}
+
+/* The least value at ranks 0..@r, SIZE_MAX when none. */
+static size_t fen_min(const size_t *f, size_t r)
+{
+	size_t m = SIZE_MAX;
+
+	for (size_t i = r + 1; i > 0; i -= i & (~i + 1))
+		if (f[i - 1] < m)
+			m = f[i - 1];
+	return m;
+}
+
+static void revision_order(struct lint_report *r, const struct view *v, const struct obj *ro,
+			   const struct obj **ws, size_t nws, const struct step *st,
+			   const size_t *first_step)
+{
+	struct rev_ws *w = xcalloc(nws ? nws : 1, sizeof(*w));
+	const struct scn_mevent **commit = xcalloc(nws ? nws : 1, sizeof(*commit));
+	size_t *earlier = xmalloc((nws ? nws : 1) * sizeof(*earlier));
+	size_t *fen = xmalloc((nws ? nws : 1) * sizeof(*fen));
+	int64_t *polls = xmalloc((nws ? nws : 1) * sizeof(*polls));
+	size_t nw = 0;
+
+	for (size_t k = 0; k < nws; k++) {
+		earlier[k] = SIZE_MAX;
+		if (first_step[k] == SIZE_MAX)
+			continue;
+		w[nw++] = (struct rev_ws){ k, st[first_step[k]].level,
+					   val_str(val_path(ws[k]->spec, "source.repoURL"), ""),
+					   val_str(val_path(ws[k]->spec, "source.targetRevision"), ""),
+					   git_poll_ms(ws[k]), 0 };
+		commit[k] = commit_for(v->s, ws[k]);
+	}
+	if (nw > 1)
+		qsort(w, nw, sizeof(*w), cmp_rev_ws);
+	for (size_t g = 0, g_end; g < nw; g = g_end) {
+		size_t npolls = 0, nranks = 0;
+
+		for (g_end = g; g_end < nw && strcmp(w[g_end].url, w[g].url) == 0 &&
+				strcmp(w[g_end].rev, w[g].rev) == 0;
+		     g_end++)
+			polls[npolls++] = w[g_end].poll;
+		qsort(polls, npolls, sizeof(*polls), cmp_poll_desc);
+		for (size_t i = 0; i < npolls; i++)
+			if (i == 0 || polls[i] != polls[nranks - 1])
+				polls[nranks++] = polls[i];
+		for (size_t i = g; i < g_end; i++) {
+			size_t lo = 0, hi = nranks;
+
+			while (lo < hi) { /* the rank of w[i].poll in the descending polls */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (polls[mid] > w[i].poll)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			w[i].rank = lo;
+		}
+		for (size_t i = 0; i < nranks; i++)
+			fen[i] = SIZE_MAX;
+		/* per level: ask for the Workspaces of earlier levels, then add this level's */
+		for (size_t b = g, b_end; b < g_end; b = b_end) {
+			for (b_end = b; b_end < g_end && w[b_end].level == w[b].level; b_end++)
+				if (commit[w[b_end].k])
+					earlier[w[b_end].k] = fen_min(fen, w[b_end].rank);
+			for (size_t i = b; i < b_end; i++)
+				fen_lower(fen, nranks, w[i].rank, w[i].k);
+		}
+	}
+	for (size_t k = 0; k < nws; k++) {
+		size_t e = earlier[k];
+		const char *sk, *se;
+		char pk[GT_DURATION_BUFSZ], pe[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ];
+
+		if (e == SIZE_MAX)
+			continue;
+		sk = st[first_step[k]].name;
+		se = st[first_step[e]].name;
+		gt_format_duration(git_poll_ms(ws[k]), pk, sizeof(pk));
+		gt_format_duration(git_poll_ms(ws[e]), pe, sizeof(pe));
+		gt_format_duration(commit[k]->at_ms, at, sizeof(at));
+		lint_add(r, "MS116", ws[k]->src.file, ws[k]->src.mark,
+			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") polls for "
+			 "commits every %s, as often as or more often than \"%s\" of the earlier "
+			 "step \"%s\" (every %s), and both track the ref the commit at %s lands "
+			 "on; each polls from a random offset, and if it sees the commit first "
+			 "while the earlier steps are all Applied, it is the first pending "
+			 "Workspace, is granted, and plans the commit before them",
+			 ws[k]->ns, ws[k]->name, sk, ro->ns, ro->name, pk, ws[e]->name, se, pe, at);
+	}
+	free(polls);
+	free(fen);
+	free(earlier);
+	free(commit);
+	free(w);
+}
+
+/*
+ * MS115: a Workspace of a level before the last stays Applied for less than
+ * its reconcile interval: at the next tick of its grid (§4.4) the scheduled
+ * reconcile resets it to Pending (§4.6 rule 2), the Rollout finds its level
+ * pending again (R-3), re-opens it and revokes the later levels (R-7).  When
+ * the later levels need at least that interval to run, the Rollout cannot
+ * reach a pass where every Workspace is Applied in one go.  The time a level
+ * needs is the longest of its members' pod start + plan + pod start + apply
+ * at the medians of the modelled durations, without waiting for runners or
+ * approvals (so a lower bound of the median).
+ */
+static int64_t median_run_ms(const struct scn_models *m, const struct obj *ws)
+{
+	const struct dist *plan, *apply;
+	double pf, ms;
+
+	scn_job_model_for(m, SCN_JOB_PLAN, &ws->labels, &plan, &pf);
+	scn_job_model_for(m, SCN_JOB_APPLY, &ws->labels, &apply, &pf);
+	ms = 2.0 * (double)m->pod_startup_ms + dist_quantile(plan, 0.5) + dist_quantile(apply, 0.5);
+	return ms >= 0 && ms < 1e15 ? (int64_t)(ms + 0.5) : 0;
+}
+
+/* A round interval at least @ms: 5m, 10m, 15m, 30m, 1h, 2h, 3h, 6h, 12h, 24h, then whole days. */
+static void suggest_interval(int64_t ms, char *buf, size_t len)
+{
+	static const struct {
+		int64_t ms;
+		const char *text;
+	} nice[] = { { 300000, "5m" },	  { 600000, "10m" },   { 900000, "15m" },
+		     { 1800000, "30m" },  { 3600000, "1h" },   { 7200000, "2h" },
+		     { 10800000, "3h" },  { 21600000, "6h" },  { 43200000, "12h" },
+		     { 86400000, "24h" } };
+
+	for (size_t i = 0; i < sizeof(nice) / sizeof(nice[0]); i++)
+		if (nice[i].ms >= ms) {
+			snprintf(buf, len, "%s", nice[i].text);
+			return;
+		}
+	snprintf(buf, len, "%lldh", (long long)((ms + 86400000 - 1) / 86400000 * 24));
+}
+
+/* Appends the text @add to @buf (@len used, @cap allocated; grown by doubling). */
+static void buf_append(char **buf, size_t *len, size_t *cap, const char *add)
+{
+	size_t n = strlen(add);
+
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? *cap * 2 : 64;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, add, n + 1);
+	*len += n;
+}
+
+/*
+ * @ms: the Rollout's member sets; @first_step: per Workspace, the first step
+ * selecting it, SIZE_MAX for none.  A level's time is its set's, each set's
+ * the longest of its members': O(sets x Workspaces), not steps x Workspaces.
+ */
+static void interval_too_short(struct lint_report *r, const struct view *s, const struct obj *ro,
+			       const struct obj **ws, size_t nws, const struct step *st,
+			       size_t nsteps, size_t nlevels, const struct msets *ms,
+			       const size_t *first_step, struct reread *rr)
+{
+	int64_t *level_ms, *after_ms, *run_ms, *set_ms;
+	const char **level_name;
+
+	if (nlevels < 2)
+		return;
+	level_ms = xcalloc(nlevels, sizeof(*level_ms));
+	after_ms = xcalloc(nlevels, sizeof(*after_ms));
+	level_name = xcalloc(nlevels, sizeof(*level_name));
+	run_ms = xcalloc(nws ? nws : 1, sizeof(*run_ms));
+	set_ms = xcalloc(ms->n ? ms->n : 1, sizeof(*set_ms));
+	for (size_t k = 0; k < nws; k++)
+		if (first_step[k] != SIZE_MAX)
+			run_ms[k] = median_run_ms(&s->s->models, ws[k]);
+	for (size_t id = 0; id < ms->n; id++)
+		for (size_t k = 0; k < nws; k++)
+			if (ms->v[id].member[k] && run_ms[k] > set_ms[id])
+				set_ms[id] = run_ms[k];
+	for (size_t i = 0; i < nsteps; i++) {
+		if (!st[i].valid || !st[i].nmembers)
+			continue;
+		if (!level_name[st[i].level])
+			level_name[st[i].level] = st[i].name;
+		if (set_ms[st[i].set] > level_ms[st[i].level])
+			level_ms[st[i].level] = set_ms[st[i].set];
+	}
+	free(set_ms);
+	free(run_ms);
+	for (size_t l = nlevels - 1; l-- > 0;)
+		after_ms[l] = after_ms[l + 1] + level_ms[l + 1];
+	for (size_t k = 0; k < nws; k++) {
+		const char *iv = obj_strmap_get(&ws[k]->annotations, MW_ANN_RECONCILE_INTERVAL);
+		int64_t interval = MW_DEFAULT_INTERVAL_MS, ns;
+		size_t lv = SIZE_MAX, len = 0, cap = 0;
+		const char *step_name = "";
+		char ivt[GT_DURATION_BUFSZ], aft[GT_DURATION_BUFSZ], hint[32];
+		char *parts = NULL;
+
+		buf_append(&parts, &len, &cap, "");
+		if (first_step[k] != SIZE_MAX) {
+			lv = st[first_step[k]].level;
+			step_name = st[first_step[k]].name;
+		}
+		if (lv == SIZE_MAX || lv + 1 >= nlevels) {
+			free(parts);
+			continue;
+		}
+		if (iv && gt_parse_duration_ns(iv, &ns, NULL, 0) == 0) {
+			if (ns <= 0) { /* MS107 */
+				free(parts);
+				continue;
+			}
+			interval = ns / 1000000;
+		}
+		if (after_ms[lv] < interval) {
+			free(parts);
+			continue;
+		}
+		for (size_t l = lv + 1; l < nlevels; l++) {
+			char d[GT_DURATION_BUFSZ];
+
+			gt_format_duration(level_ms[l], d, sizeof(d));
+			if (l > lv + 1)
+				buf_append(&parts, &len, &cap, ", ");
+			buf_append(&parts, &len, &cap, level_name[l] ? level_name[l] : "");
+			buf_append(&parts, &len, &cap, ": ");
+			buf_append(&parts, &len, &cap, d);
+		}
+		gt_format_duration(interval, ivt, sizeof(ivt));
+		gt_format_duration(after_ms[lv], aft, sizeof(aft));
+		suggest_interval(2 * after_ms[lv], hint, sizeof(hint));
+		lint_add(r, "MS115", ws[k]->src.file,
+			 iv ? annotation_mark(rr, ws[k], MW_ANN_RECONCILE_INTERVAL) : ws[k]->src.mark,
+			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") stays Applied for less "
+			 "than its %s reconcile interval: the scheduled reconcile then resets it to "
+			 "Pending, which re-opens step \"%s\" and revokes the later steps; those take "
+			 "%s at the median modelled durations (%s), so the Rollout cannot complete in "
+			 "one pass: it goes back to step \"%s\" at every reset and completes only when "
+			 "a reset happens to leave the later steps Applied, much later or never; set %s "
+			 "on it above %s (e.g. %s)",
+			 ws[k]->ns, ws[k]->name, step_name, ro->ns, ro->name, ivt, step_name, aft, parts,
+			 step_name, MW_ANN_RECONCILE_INTERVAL, aft, hint);
+		free(parts);
+	}
+	free(level_name);
+	free(after_ms);
+	free(level_ms);
+}
+
+static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro,
+			 struct reread *rr)
 {
 	const struct val *pv = val_map_get(ro->spec, "projectRef");
 	const char *project = val_str(pv, "");
@@ -584,9 +1121,9 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	const struct obj **ws;
 	size_t nws, nsteps, nlevels = 0;
 	struct step *st;
-	bool *in_project, *unselected, *member, *foreign;
+	bool *in_project, *unselected, *member, *foreign, *set_seen;
 	struct msets ms = { 0 };
-	size_t **by_ws, *nby_ws, *stamp;
+	size_t **by_ws, *nby_ws, *stamp, *first_step, first_level = SIZE_MAX;
 	struct pair *pairs = NULL;
 	size_t cappairs = 0;
 
@@ -598,22 +1135,20 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	if (!steps || steps->type != VAL_LIST)
 		return; /* admission requires the list; nothing to say about a refused object */
 	nsteps = steps->u.list.n;
-	if (nsteps == 0) {
-		lint_add(r, "MS102", ro->src.file, mark_of(steps, ro->src.mark),
-			 "Rollout \"%s/%s\": spec.strategy.steps is empty: the Rollout reports "
-			 "Ready/NoSteps and grants nothing, and Project \"%s\" defers to it, so no "
-			 "Workspace of the project ever runs",
-			 ro->ns, ro->name, project);
-		return;
-	}
-
 	ws = workspaces_in(s, ro->ns, &nws);
 	in_project = xcalloc(nws ? nws : 1, sizeof(*in_project));
 	unselected = xcalloc(nws ? nws : 1, sizeof(*unselected));
-	member = xmalloc((nws ? nws : 1) * sizeof(*member));
-	foreign = xmalloc((nws ? nws : 1) * sizeof(*foreign));
 	for (size_t k = 0; k < nws; k++)
 		in_project[k] = strcmp(ws_project(ws[k]), project) == 0;
+	if (nsteps == 0) {
+		empty_steps(r, s, ro, ws, in_project, nws);
+		free(unselected);
+		free(in_project);
+		free(ws);
+		return;
+	}
+	member = xmalloc((nws ? nws : 1) * sizeof(*member));
+	foreign = xmalloc((nws ? nws : 1) * sizeof(*foreign));
 	st = xcalloc(nsteps, sizeof(*st));
 	ms.nws = nws;
 
@@ -747,13 +1282,57 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	/* Workspaces of the project that no step selects (only when every selector converted). */
 	if (!lint_unselected_workspaces(steps, project, ws, nws, unselected))
 		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
+	/*
+	 * Each Workspace's first step (SIZE_MAX: none selects it), through the
+	 * first step of each member set: O(steps + sets x Workspaces).
+	 */
+	first_step = xmalloc((nws ? nws : 1) * sizeof(*first_step));
+	set_seen = xcalloc(ms.n ? ms.n : 1, sizeof(*set_seen));
 	for (size_t k = 0; k < nws; k++)
-		if (unselected[k])
+		first_step[k] = SIZE_MAX;
+	for (size_t i = 0; i < nsteps; i++) {
+		if (!st[i].valid || !st[i].nmembers)
+			continue;
+		if (first_level == SIZE_MAX)
+			first_level = st[i].level;
+		if (set_seen[st[i].set])
+			continue;
+		set_seen[st[i].set] = true;
+		for (size_t k = 0; k < nws; k++)
+			if (ms.v[st[i].set].member[k] && first_step[k] == SIZE_MAX)
+				first_step[k] = i;
+	}
+	free(set_seen);
+	for (size_t k = 0; k < nws; k++) {
+		int64_t g = -1;
+		size_t lv = first_step[k] == SIZE_MAX ? SIZE_MAX : st[first_step[k]].level;
+		const char *step_name = first_step[k] == SIZE_MAX ? "" : st[first_step[k]].name;
+
+		if (in_project[k])
+			g = granted_before_ms(s, ro, ws[k],
+					      !unselected[k] && lv != SIZE_MAX && lv != first_level);
+		if (g >= 0 && unselected[k])
+			handoff(r, s, ro, ws[k], g,
+				"no step selects it, so the Rollout never revokes that grant: it plans "
+				"and applies outside the Rollout's order");
+		else if (g >= 0 && lv != SIZE_MAX && lv != first_level) {
+			char *what = xasprintf("it starts planning before its step \"%s\" opens (the "
+					       "Rollout revokes the grant on its first pass that reaches "
+					       "the revoke step, but a started Job runs on)",
+					       step_name);
+
+			handoff(r, s, ro, ws[k], g, what);
+			free(what);
+		} else if (unselected[k])
 			lint_add(r, "MS105", ws[k]->src.file,
 				 mark_of(val_path(ws[k]->spec, "projectRef.name"), ws[k]->src.mark),
 				 "Workspace \"%s/%s\" of project \"%s\" is selected by no step of Rollout "
 				 "\"%s/%s\": nothing ever grants it execution",
 				 ws[k]->ns, ws[k]->name, project, ro->ns, ro->name);
+	}
+	interval_too_short(r, s, ro, ws, nws, st, nsteps, nlevels, &ms, first_step, rr);
+	revision_order(r, s, ro, ws, nws, st, first_step);
+	free(first_step);
 
 	for (size_t i = 0; i < nsteps; i++)
 		free(st[i].sel);
@@ -830,7 +1409,7 @@ void lint_magos(struct lint_report *r, const struct scenario *s)
 		const struct obj *o = v.objs[i];
 
 		if (is_magos(o, "Rollout"))
-			lint_rollout(r, &v, o);
+			lint_rollout(r, &v, o, &rr);
 		else if (is_magos(o, "Workspace"))
 			lint_workspace(r, &v, o, &rr);
 	}

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/limits.h"
 
 enum tok_type {
 	T_EOF,
@@ -52,6 +53,7 @@ struct parser {
 	struct lexer lx;
 	struct ps_series *out;
 	struct ps_error *err;
+	uint64_t max_computed; /* computed samples this series may store */
 	bool failed;
 };
 
@@ -565,9 +567,10 @@ static void add_run(struct parser *p, uint64_t count, enum ps_kind fk, double fi
 				r.rest = next;
 				break;
 			}
-			if (s->ncomputed >= PS_MAX_COMPUTED) {
-				fail_at(p, count_tok.pos, "series values need more than %u computed samples",
-					PS_MAX_COMPUTED);
+			if (s->ncomputed >= p->max_computed) {
+				fail_at(p, count_tok.pos,
+					"series values need more than %llu computed samples",
+					(unsigned long long)p->max_computed);
 				return;
 			}
 			if (s->ncomputed == cap || cap == 0) {
@@ -698,11 +701,18 @@ static struct tok parse_item(struct parser *p, struct tok t)
 
 int ps_parse(const char *values, struct ps_series *out, struct ps_error *err)
 {
+	return ps_parse_max(values, lim_default(LIM_SERIES_SAMPLES), out, err);
+}
+
+int ps_parse_max(const char *values, uint64_t max_computed, struct ps_series *out,
+		 struct ps_error *err)
+{
 	struct parser p;
 
 	assert(values && out);
 	memset(out, 0, sizeof(*out));
 	memset(&p, 0, sizeof(p));
+	p.max_computed = max_computed;
 	p.lx.s = values;
 	p.lx.n = strlen(values);
 	p.out = out;

@@ -55,13 +55,14 @@ enum {
 #define PS_LOOKBACK_MS INT64_C(300000)
 
 /*
- * Most computed (a+bxN) samples one series may store.  promtool would
- * allocate every sample of `0+1x10000000000`; a series whose arithmetic
- * repetitions need more distinct values than this is refused instead.  Runs
- * of one value (axN, _xN, and a+bxN once the sum stops changing) cost
- * nothing, whatever their length.
+ * Computed (a+bxN) samples are stored; promtool would allocate every sample
+ * of `0+1x10000000000`.  A series whose arithmetic repetitions need more
+ * distinct values than its caller allows (ps_parse_max(); the loader passes
+ * what is left of the series-samples limit of sim/base/limits.h, a budget
+ * for all the series of a scenario together) is refused instead.  Runs of
+ * one value (axN, _xN, and a+bxN once the sum stops changing) cost nothing,
+ * whatever their length.
  */
-#define PS_MAX_COMPUTED (1u << 20)
 
 /* What one expanded sample is. */
 enum ps_kind {
@@ -130,12 +131,21 @@ struct ps_error {
  *          parsing "1e400": value out of range`, `invalid repetition in
  *          series values: ...`.  Two refusals are ours (promtool would try to
  *          allocate): `series values expand to more than 9223372036854775807
- *          samples` and `series values need more than 1048576 computed
- *          samples`, both at the repetition count; and `native histogram
- *          series values are not supported` at `{{`.
+ *          samples` and `series values need more than N computed samples`
+ *          (N the default of the limit series-samples), both at the
+ *          repetition count; and `native histogram series values are not
+ *          supported` at `{{`.
  * Cost:    O(length of the text + computed samples).
  */
 int ps_parse(const char *values, struct ps_series *out, struct ps_error *err);
+
+/*
+ * ps_parse_max() - ps_parse() storing at most @max_computed computed
+ * samples (more is the refusal `series values need more than MAX computed
+ * samples`).
+ */
+int ps_parse_max(const char *values, uint64_t max_computed, struct ps_series *out,
+		 struct ps_error *err);
 
 /* ps_series_release() - free what @s owns and leave it empty; NULL is fine. */
 void ps_series_release(struct ps_series *s);

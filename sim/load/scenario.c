@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
 #include "sim/load/scn_parse.h"
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -112,15 +113,70 @@ static const char *borrow_file(const struct scenario *s, const char *name)
 	return NULL;
 }
 
+/* ---------------------------------------------------------------- the clock */
+
+const char *scn_clock_said(const struct scenario *s)
+{
+	switch (s->clock) {
+	case SCN_CLOCK_SNAPSHOT:
+		return "the latest timestamp in the inputs";
+	case SCN_CLOCK_NOW:
+		return "--now";
+	case SCN_CLOCK_DEFAULT:
+	case SCN_CLOCK_START:
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * latest_time() - raises *@max to the latest RFC 3339 timestamp among the
+ * strings of @v (any depth; the loader bounds the depth).  *@found is set
+ * when one was seen.  Only strings shaped "dddd-dd-ddT..." are parsed.
+ */
+static void latest_time(const struct val *v, int64_t *max, bool *found)
+{
+	int64_t ms;
+
+	if (!v)
+		return;
+	switch (v->type) {
+	case VAL_STRING:
+		if (strlen(v->u.s) >= 20 && v->u.s[4] == '-' && v->u.s[10] == 'T' &&
+		    gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 && (!*found || ms > *max)) {
+			*max = ms;
+			*found = true;
+		}
+		break;
+	case VAL_MAP:
+		for (size_t i = 0; i < v->u.map.n; i++)
+			latest_time(v->u.map.items[i].v, max, found);
+		break;
+	case VAL_LIST:
+		for (size_t i = 0; i < v->u.list.n; i++)
+			latest_time(v->u.list.items[i], max, found);
+		break;
+	default:
+		break;
+	}
+}
+
 /* ---------------------------------------------------------------- scn_load */
 
-static int load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d,
-		bool static_only)
+static int load(const char *const *paths, size_t npaths, const struct limits *lim,
+		struct scenario *out, struct diag *d, bool static_only)
 {
 	struct loader L = { .s = out, .d = d, .static_only = static_only };
+	struct limits dflt;
 	struct man_set set;
 	size_t nerr0 = d->nerrors;
 
+	if (!lim) {
+		lim_init(&dflt);
+		lim = &dflt;
+	}
+	L.lim = lim;
+	yl_budget_init(&L.yb, lim);
 	scn_init(out);
 	for (size_t i = 0; i < npaths; i++)
 		scnp_load_input(&L, paths[i]);
@@ -131,6 +187,18 @@ static int load(const char *const *paths, size_t npaths, struct scenario *out, s
 	man_set_init(&set);
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
+	if (out->clock != SCN_CLOCK_START) {
+		/* A snapshot's times are read against the snapshot's own time. */
+		int64_t latest = 0;
+		bool found = false;
+
+		for (size_t i = 0; i < L.ndocs; i++)
+			latest_time(L.docs[i].root, &latest, &found);
+		if (found) {
+			out->start_unix_ms = latest;
+			out->clock = SCN_CLOCK_SNAPSHOT;
+		}
+	}
 	if (L.scn)
 		scnp_generate_objects(&L, &set);
 	out->objs = man_take(&set, &out->nobjs);
@@ -184,11 +252,23 @@ static int load(const char *const *paths, size_t npaths, struct scenario *out, s
 
 int scn_load(const char *const *paths, size_t npaths, struct scenario *out, struct diag *d)
 {
-	return load(paths, npaths, out, d, false);
+	return load(paths, npaths, NULL, out, d, false);
 }
 
 int scn_load_static(const char *const *paths, size_t npaths, struct scenario *out,
 		    struct diag *d)
 {
-	return load(paths, npaths, out, d, true);
+	return load(paths, npaths, NULL, out, d, true);
+}
+
+int scn_load_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+		 struct scenario *out, struct diag *d)
+{
+	return load(paths, npaths, lim, out, d, false);
+}
+
+int scn_load_static_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+			struct scenario *out, struct diag *d)
+{
+	return load(paths, npaths, lim, out, d, true);
 }

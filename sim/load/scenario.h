@@ -5,8 +5,9 @@
  * The Scenario: everything one simulation run starts from, loaded from YAML
  * files into plain C structs.
  *
- * Inputs are files or directories.  A directory stands for its `*.yaml` and
- * `*.yml` files (not those whose name starts with '.'), sorted by name in
+ * Inputs are files or directories.  A directory stands for its `*.yaml`,
+ * `*.yml` and `*.json` files, as `kubectl apply -f DIR` reads it (not those
+ * whose name starts with '.'; JSON is read as the YAML it is), sorted by name in
  * byte order (strcmp), not recursively.  Each file is a YAML stream holding
  * any number of ordinary Kubernetes manifests and, in at most one file of all
  * the inputs, one document
@@ -64,6 +65,7 @@
 #include "engine/objects.h"
 #include "engine/value.h"
 #include "sim/base/diag.h"
+#include "sim/base/limits.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
 
@@ -76,7 +78,12 @@
 #define SCN_DEFAULT_START_UNIX_MS 1767225600000LL          /* 2026-01-01T00:00:00Z */
 #define SCN_DEFAULT_API_LATENCY_MS 0                      /* write → watch delivery */
 #define SCN_DEFAULT_RECONCILE_MS 0                        /* one reconcile's duration */
-#define SCN_DEFAULT_EVENT_BUDGET 10000000ULL              /* events per run */
+/*
+ * Events per run.  At the engines' cost per event (docs/limits.md) a million
+ * keeps any run within seconds; a long horizon of periodic requeues ends at
+ * the budget with a clear message instead of running for minutes.
+ */
+#define SCN_DEFAULT_EVENT_BUDGET 1000000ULL
 /* Events at one simulated ms: 0 leaves the runtime's bound, max(100000, 50 × objects). */
 #define SCN_DEFAULT_EVENTS_PER_INSTANT 0
 
@@ -216,8 +223,6 @@ struct scn_git_repo {
 #define SCN_DEFAULT_ADOPTION_MS 120000          /* stagesets adoption duration: constant 2m */
 #define SCN_DEFAULT_REGRESSION_MS 600000        /* stagesets regression duration: constant 10m */
 #define SCN_DEFAULT_REGRESSION_AFTER_MS 0       /* adoption → regression onset: constant 0s */
-/* Most objects one spec.generate entry may make (StageSets; Namespaces come on top). */
-#define SCN_MAX_GENERATE 1000000
 
 /*
  * One entry of spec.metrics: the synthetic series a gate query returns.
@@ -379,13 +384,36 @@ struct scn_models {
  * each in file order and share spec.events indices (the runtime fires equal
  * times in this order); every string is owned unless said otherwise.
  */
+/*
+ * Where the wall-clock time of simulated time 0 comes from, in order of
+ * precedence: `--now` (set by the command), spec.start, the latest RFC 3339
+ * timestamp anywhere in the manifests (a `kubectl get -o yaml` snapshot:
+ * creationTimestamp, managedFields times, status times such as soakUntil and
+ * lastTransitionTime), else SCN_DEFAULT_START_UNIX_MS.
+ */
+enum scn_clock {
+	SCN_CLOCK_DEFAULT,  /* no time in the inputs */
+	SCN_CLOCK_START,    /* spec.start */
+	SCN_CLOCK_SNAPSHOT, /* the latest timestamp in the manifests */
+	SCN_CLOCK_NOW,      /* --now */
+};
+
+struct scenario;
+/*
+ * scn_clock_said() - the words for where @s's clock starts, for the first
+ * line of a report ("the latest timestamp in the inputs"), or NULL when it
+ * is spec.start or the default (the scenario says it).  Borrowed, static.
+ */
+const char *scn_clock_said(const struct scenario *s);
+
 struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */
 	bool has_scenario_doc;       /* a Scenario document was read */
 	const char *scenario_file;   /* borrowed from files; NULL without a Scenario document */
 	uint64_t seed;               /* spec.seed */
 	int64_t horizon_ms;          /* spec.horizon, > 0 */
-	int64_t start_unix_ms;       /* spec.start: wall-clock time of simulated time 0 */
+	int64_t start_unix_ms;       /* wall-clock time of simulated time 0 (clock says whence) */
+	enum scn_clock clock;        /* where start_unix_ms comes from */
 	int64_t api_latency_ms;      /* spec.api.latency, >= 0 */
 	int64_t reconcile_ms;        /* spec.api.reconcileDuration, >= 0 */
 	uint64_t event_budget;       /* spec.limits.eventBudget, > 0 */
@@ -458,6 +486,18 @@ int scn_load_static(const char *const *paths, size_t npaths, struct scenario *ou
 		    struct diag *d);
 
 /*
+ * scn_load_lim() / scn_load_static_lim() - scn_load() and scn_load_static()
+ * within the bounds @lim (borrowed; NULL: the defaults of sim/base/limits.h):
+ * input bytes, files, include scanning, documents, alias nodes, series
+ * samples and generated objects, each counted over all the inputs.  A bound
+ * exceeded is an error naming it (see docs/limits.md).
+ */
+int scn_load_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+		 struct scenario *out, struct diag *d);
+int scn_load_static_lim(const char *const *paths, size_t npaths, const struct limits *lim,
+			struct scenario *out, struct diag *d);
+
+/*
  * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)
  * into @out with every default filled in, as scn_load() does.
  * @file, @path: where @v sits, for diagnostics ("spec.models",
@@ -516,6 +556,16 @@ const struct scn_series *scn_find_series(const struct scenario *s, const char *q
 					 const char *address);
 
 /*
+ * scn_job_model_for() - the Job model of type @t for a Workspace with
+ * @labels: field by field, the first rule of spec.models.jobs.rules whose
+ * selector matches and that sets the field, else the top-level value.
+ * @dur receives the duration dist in ms (borrowed from @m), @pfail the
+ * failure probability.  Cost: O(rules × selector).
+ */
+void scn_job_model_for(const struct scn_models *m, enum scn_job_type t,
+		       const struct obj_strmap *labels, const struct dist **dur, double *pfail);
+
+/*
  * scn_stageset_model_for() - the member model of a StageSet with @labels:
  * field by field, the first rule of spec.models.stagesets.rules whose
  * selector matches and that sets the field, else the top-level value, else
@@ -536,5 +586,12 @@ void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap 
  *          unknown `{...}` placeholder or a lone `{` or `}`).
  */
 char *scn_expand_pattern(const char *pattern, uint64_t i, char *err, size_t errlen);
+
+/*
+ * scn_is_manifest_name() - whether a directory entry named @name is one of
+ * the directory's inputs: `*.yaml`, `*.yml` or `*.json`, not starting with '.'.
+ * Errors: cannot fail.
+ */
+bool scn_is_manifest_name(const char *name);
 
 #endif

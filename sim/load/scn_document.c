@@ -160,8 +160,10 @@ static void read_params(struct scenario *s, const struct val *root)
 	if (v && v->type == VAL_STRING && gt_parse_duration(v->u.s, &ms, NULL, 0) == 0 && ms > 0)
 		s->horizon_ms = ms;
 	v = val_map_get(spec, "start");
-	if (v && v->type == VAL_STRING && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0)
+	if (v && v->type == VAL_STRING && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0) {
 		s->start_unix_ms = ms;
+		s->clock = SCN_CLOCK_START;
+	}
 	v = val_path(spec, "api.latency");
 	if (v && v->type == VAL_STRING && gt_parse_duration(v->u.s, &ms, NULL, 0) == 0 && ms >= 0)
 		s->api_latency_ms = ms;
@@ -183,7 +185,8 @@ static void read_params(struct scenario *s, const struct val *root)
  */
 void scnp_process_scenario(struct loader *L, struct val *root, const char *file)
 {
-	struct sch_ctx c = { .d = L->d, .file = file, .root = root };
+	/* .user: the section checks read the load's bounds (sim/base/limits.h). */
+	struct sch_ctx c = { .d = L->d, .file = file, .root = root, .user = L };
 	const struct val_kv *av = val_map_get_kv(root, "apiVersion");
 	struct val *spec = val_map_get(root, "spec");
 	struct val *events, *models, *fleet, *metrics, *gen;
@@ -208,6 +211,11 @@ void scnp_process_scenario(struct loader *L, struct val *root, const char *file)
 		}
 	}
 	sch_validate(&scenario_node, root, "", &c);
+	/*
+	 * Validation prunes a null `spec:` and defaults it to {}: the node read
+	 * above may be freed, so look it up again.
+	 */
+	spec = val_map_get(root, "spec");
 	read_params(L->s, root);
 	if (spec && spec->type == VAL_MAP && val_map_get(spec, "expect")) {
 		L->s->expect = val_copy(val_map_get(spec, "expect"));

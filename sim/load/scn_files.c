@@ -1,11 +1,21 @@
 /*
- * The inputs of scn_load(): files and directories as given, and the files
- * spec.include names (paths or glob(3) patterns relative to the scenario
- * file's directory, read right after the scenario file).  Each file is
- * parsed into YAML documents; the Scenario document is processed as soon as
- * it is met (its includes say which files come next), the others wait for
+ * The inputs of scn_load(): files and directories as given ("-" is standard
+ * input), and the files spec.include names (paths or glob(3) patterns; a
+ * relative one is resolved under the scenario file's directory, an absolute
+ * one as written; read right after the scenario file).  Each file is parsed
+ * into YAML documents; the Scenario document is processed as soon as it is
+ * met (its includes say which files come next), the others wait for
  * admission.  A file reached twice, by any name, is read once.
+ *
+ * Bounds (sim/base/limits.h), over all the files of one load: the files
+ * read, the bytes and documents (the YAML budget), and the directory entries
+ * the include patterns examine (glob(3) walks directories for a pattern such
+ * as /(*)/(*)/(*)/(*).yaml: the walk is counted as it goes and stopped at the
+ * bound, so no pattern can scan the machine).  Only regular files are read.
  */
+/* GLOB_ALTDIRFUNC and the gl_* hooks of glob_t are GNU (glibc's __USE_MISC). */
+#define _DEFAULT_SOURCE
+
 #include "sim/load/scn_parse.h"
 
 #include <dirent.h>
@@ -38,12 +48,13 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-static bool has_yaml_ext(const char *name)
+bool scn_is_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+	return name[0] != '.' && ((n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+				  (n > 4 && strcmp(name + n - 4, ".yml") == 0) ||
+				  (n > 5 && strcmp(name + n - 5, ".json") == 0));
 }
 
 static void load_file(struct loader *L, const char *path);
@@ -78,12 +89,21 @@ static void load_file(struct loader *L, const char *path)
 	bool holds_scenario = false;
 	int rc;
 
-	if (stat(path, &sb) == 0) {
+	if (L->yb.exhausted || L->files_over)
+		return; /* a bound was reached and reported: read nothing more */
+	if (strcmp(path, "-") != 0 && stat(path, &sb) == 0) {
 		id = (struct file_id){ sb.st_dev, sb.st_ino, true };
 		for (size_t i = 0; i < s->nfiles; i++) {
 			if (L->ids[i].known && L->ids[i].dev == id.dev && L->ids[i].ino == id.ino)
 				return;
 		}
+	}
+	if (s->nfiles >= L->lim->v[LIM_FILES]) {
+		diag_error(L->d, path, (struct val_mark){ 0, 0 },
+			   "the inputs name more than %llu files %s",
+			   (unsigned long long)L->lim->v[LIM_FILES], lim_hint(LIM_FILES));
+		L->files_over = true;
+		return;
 	}
 	s->files = xreallocarray(s->files, s->nfiles + 1, sizeof(*s->files));
 	L->ids = xreallocarray(L->ids, s->nfiles + 1, sizeof(*L->ids));
@@ -96,7 +116,7 @@ static void load_file(struct loader *L, const char *path)
 		L->streams = xreallocarray(L->streams, L->capstreams, sizeof(*L->streams));
 	}
 	st = &L->streams[L->nstreams++];
-	rc = yl_load_file(file, st, L->d);
+	rc = yl_load_file_in(file, &L->yb, st, L->d);
 	if (rc != 0)
 		L->yaml_failed = true;
 	if (rc == 0 && st->n == 0)
@@ -146,7 +166,7 @@ static void load_sorted(struct loader *L, char **v, size_t n)
 	scnp_free_strv(v, n);
 }
 
-/* load_dir() - reads the *.yaml / *.yml regular files of @dir, sorted by name. */
+/* load_dir() - reads the *.yaml / *.yml / *.json regular files of @dir, sorted by name. */
 static void load_dir(struct loader *L, const char *dir)
 {
 	DIR *dp = opendir(dir);
@@ -162,7 +182,7 @@ static void load_dir(struct loader *L, const char *dir)
 		struct stat sb;
 		char *p;
 
-		if (de->d_name[0] == '.' || !has_yaml_ext(de->d_name))
+		if (!scn_is_manifest_name(de->d_name))
 			continue;
 		p = join_path(dir, de->d_name);
 		if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
@@ -175,7 +195,7 @@ static void load_dir(struct loader *L, const char *dir)
 	closedir(dp);
 	if (n == 0) {
 		diag_error(L->d, dir, (struct val_mark){ 0, 0 },
-			   "no *.yaml or *.yml files in this directory");
+			   "no *.yaml, *.yml or *.json files in this directory");
 		return;
 	}
 	load_sorted(L, names, n);
@@ -185,6 +205,10 @@ void scnp_load_input(struct loader *L, const char *path)
 {
 	struct stat sb;
 
+	if (strcmp(path, "-") == 0) {
+		load_file(L, path);
+		return;
+	}
 	if (stat(path, &sb) != 0) {
 		diag_error(L->d, path, (struct val_mark){ 0, 0 }, "cannot read: %s", strerror(errno));
 		return;
@@ -198,6 +222,77 @@ void scnp_load_input(struct loader *L, const char *path)
 static bool has_glob_chars(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * The directory walk of one glob(3) call, counted: glob() takes no context,
+ * so the count it charges is the calling thread's `scanning`.
+ */
+struct scan {
+	uint64_t used, max; /* directory entries examined, and the bound */
+	bool over;          /* the bound was reached: the walk was cut short */
+};
+
+static _Thread_local struct scan *scanning;
+
+static void *scan_opendir(const char *name)
+{
+	return scanning->over ? NULL : opendir(name);
+}
+
+/* glibc declares the hooks with void * where they mean struct dirent * and struct stat *. */
+static void *scan_readdir(void *dp)
+{
+	if (scanning->used >= scanning->max) {
+		scanning->over = true;
+		return NULL;
+	}
+	scanning->used++;
+	return readdir(dp);
+}
+
+static void scan_closedir(void *dp)
+{
+	closedir(dp);
+}
+
+static int scan_stat(const char *restrict path, void *restrict st)
+{
+	return stat(path, st);
+}
+
+static int scan_lstat(const char *restrict path, void *restrict st)
+{
+	return lstat(path, st);
+}
+
+/*
+ * glob_counted() - glob(3) of @pattern with its walk charged to the load's
+ * include-scan budget.  Returns glob()'s code, or GLOB_ABORTED with *@over
+ * set when the bound cut the walk short (@g is then released).
+ */
+static int glob_counted(struct loader *L, const char *pattern, glob_t *g, bool *over)
+{
+	struct scan sc = { L->include_scanned, L->lim->v[LIM_INCLUDE_SCAN], false };
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	g->gl_opendir = scan_opendir;
+	g->gl_readdir = scan_readdir;
+	g->gl_closedir = scan_closedir;
+	g->gl_stat = scan_stat;
+	g->gl_lstat = scan_lstat;
+	scanning = &sc;
+	rc = glob(pattern, GLOB_ALTDIRFUNC, NULL, g);
+	scanning = NULL;
+	L->include_scanned = sc.used;
+	*over = sc.over;
+	if (sc.over) {
+		if (rc == 0)
+			globfree(g);
+		return GLOB_ABORTED;
+	}
+	return rc;
 }
 
 /* load_includes() - the files named by spec.include of the Scenario in @scn_file. */
@@ -233,14 +328,33 @@ static void load_includes(struct loader *L, const char *scn_file)
 				diag_note(L->d, scn_file, item->mark,
 					  "include its files with a pattern such as \"%s/*.yaml\"",
 					  pat);
+			} else if (!S_ISREG(sb.st_mode)) {
+				/* A device never ends, a FIFO blocks: only files are read. */
+				diag_error(L->d, scn_file, item->mark,
+					   "spec.include[%zu]: \"%s\" is not a regular file (%s)", i,
+					   full, S_ISFIFO(sb.st_mode) ? "a FIFO"
+					   : S_ISSOCK(sb.st_mode) ? "a socket" : "a device");
 			} else {
 				load_file(L, full);
 			}
 		} else {
 			glob_t g;
 			size_t nfiles = 0;
-			int rc = glob(full, 0, NULL, &g);
+			bool over = false;
+			int rc = glob_counted(L, full, &g, &over);
 
+			if (over) {
+				diag_error(L->d, scn_file, item->mark,
+					   "spec.include[%zu]: pattern \"%s\" examines more than %llu "
+					   "directory entries (with the patterns before it) %s",
+					   i, full, (unsigned long long)L->lim->v[LIM_INCLUDE_SCAN],
+					   lim_hint(LIM_INCLUDE_SCAN));
+				diag_note(L->d, scn_file, item->mark,
+					  "a relative pattern is resolved under the scenario file's "
+					  "directory; an absolute one walks the directories it names");
+				free(full);
+				continue;
+			}
 			if (rc == 0) {
 				char **v = xcalloc(g.gl_pathc ? g.gl_pathc : 1, sizeof(*v));
 

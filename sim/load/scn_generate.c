@@ -111,10 +111,12 @@ static void check_generate(struct sch_ctx *c, const struct val *v, const char *p
 	const struct val *mix = val_map_get(v, "labelMix");
 	bool ok = true;
 
-	if (count->u.i > SCN_MAX_GENERATE) {
+	const struct loader *L = c->user;
+
+	if (L && (uint64_t)count->u.i > L->lim->v[LIM_GENERATED]) {
 		sch_report(c, count->mark, path,
-			   "Invalid value: %" PRId64 ": count must be at most %d", count->u.i,
-			   SCN_MAX_GENERATE);
+			   "Invalid value: %" PRId64 ": count must be at most %llu %s", count->u.i,
+			   (unsigned long long)L->lim->v[LIM_GENERATED], lim_hint(LIM_GENERATED));
 		ok = false;
 	}
 	ok = pattern_at(c, ns, path, "namespace") && ok;
@@ -299,8 +301,27 @@ static uint64_t *mix_blocks(const struct val *mix, uint64_t count)
 
 void scnp_generate_validate(struct loader *L, struct val *gen, struct sch_ctx *c)
 {
+	uint64_t total = 0, max = L->lim->v[LIM_GENERATED];
+
 	L->ngen = gen->u.list.n;
 	L->gen_ok = scnp_validate_each(&generate_node, gen, "spec.generate", c);
+	/* The bound is on all entries together: splitting a count gets no more. */
+	for (size_t k = 0; k < L->ngen; k++) {
+		const struct val *count = val_map_get(gen->u.list.items[k], "count");
+
+		if (!L->gen_ok[k])
+			continue;
+		if ((uint64_t)count->u.i > max - total) {
+			diag_error(L->d, c->file, count->mark,
+				   "spec.generate[%zu].count: Invalid value: %" PRId64 ": the entries "
+				   "would make more than %llu objects together %s",
+				   k, count->u.i, (unsigned long long)max, lim_hint(LIM_GENERATED));
+			for (; k < L->ngen; k++)
+				L->gen_ok[k] = false;
+			break;
+		}
+		total += (uint64_t)count->u.i;
+	}
 }
 
 void scnp_generate_objects(struct loader *L, struct man_set *set)
@@ -336,6 +357,19 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 			struct val *doc, *meta, *lab;
 			int rc = 0;
 
+			if (set->n - before >= L->lim->v[LIM_GENERATED]) {
+				/* The StageSets fit (checked before); their Namespaces did not. */
+				diag_error(L->d, file, g->mark,
+					   "spec.generate[%zu]: the entries make more than %llu objects "
+					   "together, Namespaces included %s",
+					   k, (unsigned long long)L->lim->v[LIM_GENERATED],
+					   lim_hint(LIM_GENERATED));
+				free(ns);
+				free(name);
+				free(blocks);
+				L->s->ngenerated = set->n - before;
+				return;
+			}
 			if (!man_find(set, "Namespace", "", ns)) {
 				doc = object_doc("v1", "Namespace", g->mark, ns, nsv->mark, &meta);
 				if (nslabels && nslabels->u.map.n) {

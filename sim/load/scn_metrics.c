@@ -130,6 +130,7 @@ static bool looks_like_duration(const char *s)
 
 static void check_series_values(struct sch_ctx *c, const struct val *v, const char *path)
 {
+	struct loader *L = c->user;
 	const char *t = scnp_version_text(v); /* a string, or a plain number as written */
 	struct ps_series ser;
 	struct ps_error e;
@@ -150,15 +151,28 @@ static void check_series_values(struct sch_ctx *c, const struct val *v, const ch
 		sch_note(c, v->mark, "e.g. values: \"0.001x30 0.05x10 _x5 stale\"");
 		return;
 	}
-	if (ps_parse(t, &ser, &e) != PS_OK) {
+	/* The bound is on all the series together: each takes what is left of it. */
+	uint64_t left = L ? L->lim->v[LIM_SERIES_SAMPLES] - L->series_samples
+			  : lim_default(LIM_SERIES_SAMPLES);
+
+	if (ps_parse_max(t, left, &ser, &e) != PS_OK) {
 		struct val_mark m = values_mark(c->file, v, t, &e);
 
 		q = sch_quote(v);
-		sch_report(c, m, path, "Invalid value: %s: %s", q, e.msg);
+		if (L && strstr(e.msg, "computed samples"))
+			sch_report(c, m, path,
+				   "Invalid value: %s: the series of spec.metrics need more than %llu "
+				   "computed samples together (%llu were left for this one) %s",
+				   q, (unsigned long long)L->lim->v[LIM_SERIES_SAMPLES],
+				   (unsigned long long)left, lim_hint(LIM_SERIES_SAMPLES));
+		else
+			sch_report(c, m, path, "Invalid value: %s: %s", q, e.msg);
 		if (e.offset < strlen(t) && looks_like_duration(t + e.offset))
 			sch_note(c, m, "series values are numbers; promtool reads no durations "
 				       "there (the sample spacing is 'interval')");
 		free(q);
+	} else if (L) {
+		L->series_samples += ser.ncomputed;
 	}
 	ps_series_release(&ser);
 }
@@ -198,8 +212,12 @@ void scnp_fleet_process(struct loader *L, struct val *v, struct sch_ctx *c)
 		read_fleet(&L->s->fleet, v);
 }
 
-/* read_series() - a validated spec.metrics entry @item of @file into @ser. */
-static void read_series(struct scn_series *ser, const struct val *item, const char *file)
+/*
+ * read_series() - a validated spec.metrics entry @item of @file into @ser;
+ * @max_computed: the series-samples bound (its values fitted in it).
+ */
+static void read_series(struct scn_series *ser, const struct val *item, const char *file,
+			uint64_t max_computed)
 {
 	const struct val *q = val_map_get(item, "query");
 	const struct val *a = val_map_get(item, "address");
@@ -209,7 +227,7 @@ static void read_series(struct scn_series *ser, const struct val *item, const ch
 	ser->address = a ? xstrdup(a->u.s) : NULL;
 	ser->interval_ms = iv ? scnp_duration_ms(iv) : SCN_DEFAULT_SERIES_INTERVAL_MS;
 	ser->values = xstrdup(scnp_version_text(val_map_get(item, "values")));
-	ps_parse(ser->values, &ser->series, NULL);
+	ps_parse_max(ser->values, max_computed, &ser->series, NULL);
 	ser->file = file;
 	ser->mark = q->mark;
 }
@@ -236,7 +254,8 @@ void scnp_metrics_process(struct loader *L, struct val *metrics, struct sch_ctx 
 				q->u.s, a && a->type == VAL_STRING ? a->u.s : NULL, i, q->mark
 			};
 		if (ok[i])
-			read_series(&s->series[s->nseries++], item, s->scenario_file);
+			read_series(&s->series[s->nseries++], item, s->scenario_file,
+				    L->lim->v[LIM_SERIES_SAMPLES]);
 	}
 	free(ok);
 	for (size_t i = 0; i < L->nclaimed; i++) {

@@ -503,6 +503,27 @@ const char *scn_git_head(const struct scn_models *m, const char *url)
 	return SCN_DEFAULT_GIT_HEAD;
 }
 
+void scn_job_model_for(const struct scn_models *m, enum scn_job_type t,
+		       const struct obj_strmap *labels, const struct dist **dur, double *pfail)
+{
+	*dur = NULL;
+	*pfail = -1;
+	for (size_t i = 0; i < m->nrules && (!*dur || *pfail < 0); i++) {
+		const struct scn_job_rule *r = &m->rules[i];
+
+		if (!lbl_matches(&r->selector, labels))
+			continue;
+		if (!*dur && r->job[t].has_duration)
+			*dur = &r->job[t].duration;
+		if (*pfail < 0 && r->job[t].has_failure)
+			*pfail = r->job[t].failure_probability;
+	}
+	if (!*dur)
+		*dur = &m->job[t].duration;
+	if (*pfail < 0)
+		*pfail = m->job[t].failure_probability;
+}
+
 void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap *labels,
 			    struct scn_stageset_model *out)
 {

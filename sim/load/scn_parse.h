@@ -96,6 +96,12 @@ struct loader {
 	 * have been among them, so its absence is not reported again.
 	 */
 	bool yaml_failed;
+	/* The bounds of this load (sim/base/limits.h), and what is used of them. */
+	const struct limits *lim;
+	struct yl_budget yb;       /* bytes, documents and alias nodes of every file read */
+	uint64_t include_scanned;  /* directory entries the include patterns examined */
+	bool files_over;           /* the files limit was reported: read no more */
+	uint64_t series_samples;   /* computed samples of the spec.metrics series read */
 	/* The note on running a folder of scenarios one at a time was given. */
 	bool said_one_scenario_each;
 };

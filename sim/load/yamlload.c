@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/readfile.h"
 #include "sim/base/strindex.h"
 
 /*
@@ -18,9 +19,11 @@
  *
  * Invariants while a document is open:
  *  - `count` is the number of nodes created for the document so far, alias
- *    copies included (it sizes anchors); `expanded` counts the nodes created
- *    by alias expansion and merges alone and never exceeds YL_MAX_NODES (a
- *    copy that would push it past is refused before it is made);
+ *    copies included (it sizes anchors); budget->alias_nodes counts the nodes
+ *    created by alias expansion and merges in every document loaded with the
+ *    budget and never exceeds budget->max_alias_nodes (a copy that would
+ *    push it past is refused before it is made);
+ *  - `anchor_index` maps each anchor name to its entry of `anchors`;
  *  - no node sits deeper than YL_MAX_DEPTH collections, alias copies
  *    included (an alias is refused when its anchor's height would exceed it);
  *  - every anchor points at a finished node owned either by the document tree
@@ -51,21 +54,20 @@ struct frame {
 	struct val **merges;     /* values of `<<` keys, owned, in order */
 	size_t nmerges;
 	/*
-	 * maps only: key -> entry index, kept once the map has INDEX_FROM keys,
-	 * so that the duplicate check of each key is O(1), not a scan of the
-	 * keys before it (40 000 keys in one mapping took half a minute)
+	 * The map's keys -> their index in the map, once it has more than
+	 * KEY_INDEX_FROM keys (below, a scan is cheaper): the duplicate check
+	 * and the merges stay O(1) per key however large the mapping.
 	 */
 	struct strindex keys;
-	bool indexed;
 };
 
-/* Maps with fewer keys are searched by a scan. */
-#define INDEX_FROM 16
+#define KEY_INDEX_FROM 16
 
 struct builder {
 	const char *file;
 	struct diag *d;
 	struct yl_stream *out;
+	struct yl_budget *budget;
 	/* current document */
 	struct val *root;
 	struct val_mark doc_mark;
@@ -73,10 +75,10 @@ struct builder {
 	size_t depth, cap;
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
+	struct strindex anchor_index; /* name -> index into anchors */
 	struct val **keep; /* nodes that anchors may point into, outside the tree */
 	size_t nkeep, keep_cap;
 	size_t count;
-	size_t expanded;
 	bool bad;
 	bool exploded; /* the alias budget error was reported for this document */
 	bool too_deep; /* the depth error was reported for this document */
@@ -117,17 +119,18 @@ static void keep_node(struct builder *b, struct val *v)
 static void add_anchor(struct builder *b, char *name, const struct val *node, size_t size,
 		       size_t height)
 {
+	size_t i;
+
 	/* A later anchor of the same name shadows the earlier one (YAML 1.2 §3.2.2.2). */
-	for (size_t i = 0; i < b->nanchors; i++) {
-		if (strcmp(b->anchors[i].name, name) == 0) {
-			free(b->anchors[i].name);
-			b->anchors[i].name = name;
-			b->anchors[i].node = node;
-			b->anchors[i].size = size;
-			b->anchors[i].height = height;
-			return;
-		}
+	if (si_get(&b->anchor_index, name, &i)) {
+		free(b->anchors[i].name);
+		b->anchors[i].name = name;
+		b->anchors[i].node = node;
+		b->anchors[i].size = size;
+		b->anchors[i].height = height;
+		return;
 	}
+	si_put(&b->anchor_index, name, b->nanchors);
 	if (b->nanchors == b->anchors_cap) {
 		b->anchors_cap = b->anchors_cap ? b->anchors_cap * 2 : 8;
 		b->anchors = xreallocarray(b->anchors, b->anchors_cap, sizeof(*b->anchors));
@@ -141,10 +144,9 @@ static void add_anchor(struct builder *b, char *name, const struct val *node, si
 
 static const struct anchor *find_anchor(const struct builder *b, const char *name)
 {
-	for (size_t i = 0; i < b->nanchors; i++)
-		if (strcmp(b->anchors[i].name, name) == 0)
-			return &b->anchors[i];
-	return NULL;
+	size_t i;
+
+	return si_get(&b->anchor_index, name, &i) ? &b->anchors[i] : NULL;
 }
 
 static void keep_node(struct builder *b, struct val *v);
@@ -152,41 +154,14 @@ static void keep_node(struct builder *b, struct val *v);
 /* Frees what @f owns; merge sources go to b->keep, since anchors may point into them. */
 static void frame_release(struct builder *b, struct frame *f)
 {
+	si_release(&f->keys);
 	val_free(f->node);
 	free(f->anchor);
 	free(f->key);
 	for (size_t i = 0; i < f->nmerges; i++)
 		keep_node(b, f->merges[i]);
 	free(f->merges);
-	si_release(&f->keys);
 	memset(f, 0, sizeof(*f));
-}
-
-/* The entry of @key in @f's open map, or NULL: a scan while small, then the key index. */
-static const struct val_kv *frame_find(struct frame *f, const char *key)
-{
-	const struct val *m = f->node;
-	size_t pos;
-
-	if (m->u.map.n < INDEX_FROM)
-		return val_map_get_kv(m, key);
-	if (!f->indexed) {
-		for (size_t i = 0; i < m->u.map.n; i++)
-			si_put(&f->keys, m->u.map.items[i].key, i);
-		f->indexed = true;
-	}
-	return si_get(&f->keys, key, &pos) ? &m->u.map.items[pos] : NULL;
-}
-
-/* Appends @key (absent: frame_find() said so) with @v (stolen) to @f's open map. */
-static void frame_add(struct frame *f, const char *key, struct val *v, struct val_mark key_mark)
-{
-	struct val *m = f->node;
-
-	val_map_add(m, key, v);
-	m->u.map.items[m->u.map.n - 1].key_mark = key_mark;
-	if (f->indexed)
-		si_put(&f->keys, key, m->u.map.n - 1);
 }
 
 /* Ends the current document: keeps it when it is clean and not empty. */
@@ -208,11 +183,11 @@ static void doc_end(struct builder *b)
 	for (size_t i = 0; i < b->nanchors; i++)
 		free(b->anchors[i].name);
 	b->nanchors = 0;
+	si_release(&b->anchor_index);
 	for (size_t i = 0; i < b->nkeep; i++)
 		val_free(b->keep[i]);
 	b->nkeep = 0;
 	b->count = 0;
-	b->expanded = 0;
 	b->bad = false;
 	b->exploded = false;
 	b->too_deep = false;
@@ -230,8 +205,15 @@ static bool is_one_of(const char *s, const char *const *set)
 }
 
 static const char *const null_words[] = { "", "~", "null", "Null", "NULL", NULL };
-static const char *const true_words[] = { "true", "True", "TRUE", NULL };
-static const char *const false_words[] = { "false", "False", "FALSE", NULL };
+/*
+ * Booleans as go-yaml v2 resolves plain scalars (YAML 1.1), which is what
+ * kubectl and the API machinery read through sigs.k8s.io/yaml: `yes`, `on`,
+ * `y` are true and `no`, `off`, `n` false, in the three spellings each.
+ */
+static const char *const true_words[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
+					  "on",   "On",   "ON",   "y",   "Y",   NULL };
+static const char *const false_words[] = { "false", "False", "FALSE", "no", "No", "NO",
+					   "off",   "Off",   "OFF",   "n",  "N",  NULL };
 static const char *const inf_nan_words[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
 					     "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
 					     NULL };
@@ -475,18 +457,25 @@ static size_t count_nodes(const struct val *v)
 	return n;
 }
 
-/* Charges @n expanded nodes to the document; false (reported once) when over budget. */
+/*
+ * Charges @n expanded nodes to the stream's budget; false (reported once per
+ * document) when that would exceed it.
+ */
 static bool charge(struct builder *b, size_t n, struct val_mark m, const char *what)
 {
-	if (b->exploded || b->expanded + n > YL_MAX_NODES) {
+	struct yl_budget *bg = b->budget;
+
+	if (b->exploded || n > bg->max_alias_nodes - bg->alias_nodes) {
 		if (!b->exploded)
 			err(b, m,
-			    "document expands to more than %d nodes through aliases (%s); refusing to expand it",
-			    YL_MAX_NODES, what);
+			    "aliases and merge keys would create more than %llu nodes in all the "
+			    "inputs (%s); refusing to expand them %s",
+			    (unsigned long long)bg->max_alias_nodes, what,
+			    lim_hint(LIM_ALIAS_NODES));
 		b->exploded = true;
 		return false;
 	}
-	b->expanded += n;
+	bg->alias_nodes += n;
 	b->count += n;
 	return true;
 }
@@ -513,13 +502,38 @@ static void add_merge(struct builder *b, struct frame *f, struct val *v)
 	f->merges[f->nmerges++] = v;
 }
 
-/* Copies the keys of @src that @f's map lacks into it (sources stay intact: anchors may name them). */
+/* The entry of @key in the open map of @f, or NULL. */
+static const struct val_kv *frame_key(const struct frame *f, const char *key)
+{
+	size_t i;
+
+	if (f->node->u.map.n <= KEY_INDEX_FROM)
+		return val_map_get_kv(f->node, key);
+	return si_get(&f->keys, key, &i) ? &f->node->u.map.items[i] : NULL;
+}
+
+/* Appends @key (not in the map) with @v (stolen) to the open map of @f, at @m. */
+static void frame_add(struct frame *f, const char *key, struct val *v, struct val_mark m)
+{
+	struct val *map = f->node;
+
+	val_map_append(map, key, v);
+	map->u.map.items[map->u.map.n - 1].key_mark = m;
+	if (map->u.map.n == KEY_INDEX_FROM + 1) {
+		for (size_t i = 0; i < map->u.map.n; i++)
+			si_put(&f->keys, map->u.map.items[i].key, i);
+	} else if (map->u.map.n > KEY_INDEX_FROM + 1) {
+		si_put(&f->keys, key, map->u.map.n - 1);
+	}
+}
+
+/* Copies the keys of @src that the map of @f lacks into it (sources stay intact: anchors may name them). */
 static void merge_one(struct builder *b, struct frame *f, const struct val *src)
 {
 	for (size_t i = 0; i < src->u.map.n; i++) {
 		const struct val_kv *kv = &src->u.map.items[i];
 
-		if (frame_find(f, kv->key))
+		if (frame_key(f, kv->key))
 			continue;
 		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
 			return;
@@ -612,7 +626,7 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 		return;
 	}
 	{
-		const struct val_kv *first = frame_find(f, f->key);
+		const struct val_kv *first = frame_key(f, f->key);
 
 		if (first) {
 			err(b, f->key_mark, "duplicate key \"%s\"", f->key);
@@ -821,7 +835,7 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *
 		return;
 	}
 	if (p->error == YAML_MEMORY_ERROR)
-		abort(); /* as xalloc does on out-of-memory */
+		xalloc_fail(0); /* out of memory inside libyaml, as xalloc reports it */
 	err(b, pm, "%s", p->problem ? p->problem : "syntax error");
 	if (p->context)
 		diag_note(b->d, b->file, mk(p->context_mark), "%s", p->context);
@@ -834,8 +848,32 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *
 static void (*progress_fn)(void *ctx, uint64_t done, uint64_t total);
 static void *progress_ctx;
 
-int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
-		   struct diag *d)
+void yl_budget_init(struct yl_budget *b, const struct limits *lim)
+{
+	struct limits dflt;
+
+	if (!lim) {
+		lim_init(&dflt);
+		lim = &dflt;
+	}
+	memset(b, 0, sizeof(*b));
+	b->max_bytes = lim->v[LIM_INPUT_BYTES];
+	b->max_documents = lim->v[LIM_DOCUMENTS];
+	b->max_alias_nodes = lim->v[LIM_ALIAS_NODES];
+}
+
+static const struct val_mark no_mark = { 0, 0 };
+
+/* Reports that the stream holds more than the byte budget allows, and stops it. */
+static void over_bytes(struct yl_budget *bg, const char *name, struct diag *d)
+{
+	diag_error(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
+		   (unsigned long long)bg->max_bytes, lim_hint(LIM_INPUT_BYTES));
+	bg->exhausted = true;
+}
+
+int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_budget *bg,
+		      struct yl_stream *out, struct diag *d)
 {
 	struct builder b;
 	yaml_parser_t parser;
@@ -844,15 +882,31 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 
 	memset(out, 0, sizeof(*out));
 	out->file = xstrdup(name);
+	if (bg->exhausted)
+		return -1;
+	if (len > bg->max_bytes - bg->bytes) {
+		over_bytes(bg, name, d);
+		return -1;
+	}
+	bg->bytes += len;
 	memset(&b, 0, sizeof(b));
 	b.file = name;
 	b.d = d;
 	b.out = out;
+	b.budget = bg;
 
 	if (check_text(&b, (const unsigned char *)text, len) < 0)
 		return -1;
+	/*
+	 * A leading byte-order mark is dropped, as go-yaml drops it: with the
+	 * encoding set, libyaml reads it as a character glued to the first key.
+	 */
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	if (!yaml_parser_initialize(&parser))
-		abort();
+		xalloc_fail(sizeof(parser));
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 
@@ -869,6 +923,12 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			b.doc_mark = mk(ev.start_mark);
+			if (bg->documents == bg->max_documents) {
+				err(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
+				    (unsigned long long)bg->max_documents, lim_hint(LIM_DOCUMENTS));
+				bg->exhausted = true;
+			}
+			bg->documents++;
 			break;
 		case YAML_DOCUMENT_END_EVENT:
 			doc_end(&b);
@@ -902,11 +962,12 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 		 * Past the depth limit the rest of the file cannot load anyway, and
 		 * libyaml's scanner slows down quadratically in deep flow nesting
 		 * ([[[[...): stop reading now rather than after the whole file.
+		 * Past the document budget nothing more is read either.
 		 */
-		if (b.too_deep)
+		if (b.too_deep || bg->exhausted)
 			break;
 	}
-	/* After a syntax error the open document is incomplete: drop it. */
+	/* After a syntax error (or a stop) the open document is incomplete: drop it. */
 	b.bad = b.bad || !done;
 	doc_end(&b);
 	yaml_parser_delete(&parser);
@@ -922,47 +983,52 @@ void yl_set_progress(void (*fn)(void *ctx, uint64_t done, uint64_t total), void 
 	progress_ctx = ctx;
 }
 
-int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)
+int yl_load_string(const char *name, const char *text, size_t len, struct yl_stream *out,
+		   struct diag *d)
 {
-	static const struct val_mark none = { 0, 0 };
-	FILE *f;
+	struct yl_budget bg;
+
+	yl_budget_init(&bg, NULL);
+	return yl_load_string_in(name, text, len, &bg, out, d);
+}
+
+int yl_load_file_in(const char *path, struct yl_budget *bg, struct yl_stream *out,
+		    struct diag *d)
+{
+	const char *kind = NULL;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	int rc;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		memset(out, 0, sizeof(*out));
-		out->file = xstrdup(path);
-		diag_error(d, path, none, "cannot read: %s", strerror(errno));
+	memset(out, 0, sizeof(*out));
+	out->file = xstrdup(path);
+	if (bg->exhausted)
+		return -1;
+	switch (rf_read(path, bg->max_bytes - bg->bytes, &buf, &len, &kind)) {
+	case RF_OK:
+		break;
+	case RF_NOTREG:
+		diag_error(d, path, no_mark, "cannot read: not a regular file (%s)", kind);
+		return -1;
+	case RF_TOOBIG:
+		over_bytes(bg, path, d);
+		return -1;
+	default:
+		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno ? errno : EIO));
 		return -1;
 	}
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		free(buf);
-		memset(out, 0, sizeof(*out));
-		out->file = xstrdup(path);
-		diag_error(d, path, none, "cannot read: %s", strerror(e ? e : EIO));
-		return -1;
-	}
-	fclose(f);
-	rc = yl_load_string(path, buf, len, out, d);
+	free(out->file);
+	rc = yl_load_string_in(path, buf, len, bg, out, d);
 	free(buf);
 	return rc;
+}
+
+int yl_load_file(const char *path, struct yl_stream *out, struct diag *d)
+{
+	struct yl_budget bg;
+
+	yl_budget_init(&bg, NULL);
+	return yl_load_file_in(path, &bg, out, d);
 }
 
 void yl_stream_release(struct yl_stream *s)

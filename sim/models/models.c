@@ -254,28 +254,6 @@ static void stream(const struct mdl *m, const struct job *j, const char *what, s
 	rng_stream(r, m->seed, m->trial, id);
 }
 
-/* job_model() - the duration dist and failure probability for job type @t of a Workspace labelled @labels. */
-static void job_model(const struct scn_models *cfg, enum scn_job_type t,
-		      const struct obj_strmap *labels, const struct dist **dur, double *pfail)
-{
-	*dur = NULL;
-	*pfail = -1;
-	for (size_t i = 0; i < cfg->nrules && (!*dur || *pfail < 0); i++) {
-		const struct scn_job_rule *r = &cfg->rules[i];
-
-		if (!lbl_matches(&r->selector, labels))
-			continue;
-		if (!*dur && r->job[t].has_duration)
-			*dur = &r->job[t].duration;
-		if (*pfail < 0 && r->job[t].has_failure)
-			*pfail = r->job[t].failure_probability;
-	}
-	if (!*dur)
-		*dur = &cfg->job[t].duration;
-	if (*pfail < 0)
-		*pfail = cfg->job[t].failure_probability;
-}
-
 /* env_value() - the value of env var @name in the Job's pod template, or NULL. */
 static const char *env_value(const struct obj *o, const char *name)
 {
@@ -689,7 +667,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 		j->seq = 1;
 
 	obj_strmap_init(&nolabels);
-	job_model(m->cfg, j->st.type, wso ? &wso->labels : &nolabels, &dur, &pfail);
+	scn_job_model_for(m->cfg, j->st.type, wso ? &wso->labels : &nolabels, &dur, &pfail);
 	stream(m, j, "duration", &r);
 	rng_gsl_wrap(&g, &r);
 	j->st.duration_ms = dist_sample_ms(dur, &g);

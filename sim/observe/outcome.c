@@ -134,7 +134,10 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 			if (done && o->completed < 0) {
 				o->completed = r->t_ms;
 				out->drivers_completed++;
-				if (r->t_ms > out->time_to_complete_ms)
+				/* Loaded complete: a finished rollout takes no time now. */
+				if (r->change == TL_CREATED && r->t_ms == 0)
+					out->drivers_already++;
+				else if (r->t_ms > out->time_to_complete_ms)
 					out->time_to_complete_ms = r->t_ms;
 			}
 			if (halt && !out->halted) {
@@ -151,6 +154,7 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 
 	if (out->drivers > 0) {
 		out->completed = out->drivers_completed == out->drivers;
+		out->already_complete = out->completed && out->drivers_already == out->drivers;
 	} else if (all_applied_at >= 0) {
 		out->completed = true;
 		out->time_to_complete_ms = all_applied_at;

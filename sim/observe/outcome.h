@@ -14,6 +14,11 @@
  *  - a run without drivers but with Workspaces (Projects granting in
  *    `DefaultParallel`) completes at the first instant every Workspace that
  *    exists is `Applied`;
+ *  - a driver already in its completed state when the run starts (a
+ *    snapshot of a finished rollout) is "already complete": it counts as
+ *    completed but adds no time, and a run whose drivers were all already
+ *    complete has no time-to-complete (-1, already_complete set), so the
+ *    statistics leave it out instead of counting 0 s;
  *  - anything else never completes;
  *  - a run that did not complete is censored: its time-to-complete is only
  *    known to be beyond the end of the run ("> horizon"), never dropped;
@@ -39,8 +44,20 @@ struct oc_summary {
 	int64_t halt_ms;             /* ms of the first halt, -1 when none */
 	/* The first halt's object and Ready reason/message; borrowed from the timeline, NULL when none. */
 	const char *halt_kind, *halt_ns, *halt_name, *halt_reason, *halt_message;
+	/*
+	 * A FleetRollout's gate halt: the metric as the gate read it, in full
+	 * (the Halted message prints it with Go's %.4g), and the threshold
+	 * bounds as written (NULL when absent).  Not set by oc_summarize(): the
+	 * run fills it from the controller's gate log (sim/run); the strings
+	 * are borrowed from that log.
+	 */
+	bool has_halt_value;
+	double halt_value;
+	const char *halt_min, *halt_max;
 	unsigned drivers;            /* Rollouts and FleetRollouts seen */
 	unsigned drivers_completed;  /* of which reached their completed state */
+	unsigned drivers_already;    /* of those, already complete when the run started */
+	bool already_complete;       /* completed, every driver already complete at the start */
 };
 
 /*

@@ -206,11 +206,15 @@ void plan_stats_compute(const struct trial_row *rows, size_t n, int64_t horizon_
 	for (size_t i = 0; i < n; i++)
 		out->nbound += rows[i].stop == DES_LOOP || rows[i].stop == DES_BUDGET;
 
+	/* A trial already complete at the start has no time: neither a value nor censored. */
 	m = 0;
-	for (size_t i = 0; i < n; i++)
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
 		if (rows[i].completed && rows[i].ttc_ms >= 0)
 			v[m++] = (double)rows[i].ttc_ms;
-	dist_of(v, m, n - m, (double)horizon_ms, &out->ttc);
+		k += !rows[i].completed;
+	}
+	dist_of(v, m, k, (double)horizon_ms, &out->ttc);
 
 #define EVERY(field, expr)                          \
 	do {                                        \

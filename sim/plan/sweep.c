@@ -5,6 +5,7 @@
 #include "sim/plan/sweep.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -143,13 +144,25 @@ static double round_kind(enum sweep_kind k, double v)
 	return k == SWEEP_RATIO ? v : floor(v + 0.5);
 }
 
-/* Appends @v unless already there. */
-static void push_value(struct sweep *sw, double v)
+/*
+ * Appends @v unless already there.  @ascending: the values so far came in
+ * ascending order and @v is not below them (a range), so only the last can
+ * equal it; otherwise every value is compared (a list: at most
+ * SWEEP_MAX_VALUES items, so at most 5 * 10^7 comparisons).  The array grows
+ * by doubling.
+ */
+static void push_value(struct sweep *sw, double v, bool ascending)
 {
-	for (size_t i = 0; i < sw->n; i++)
-		if (sw->values[i] == v)
+	if (ascending) {
+		if (sw->n && sw->values[sw->n - 1] == v)
 			return;
-	sw->values = xreallocarray(sw->values, sw->n + 1, sizeof(*sw->values));
+	} else {
+		for (size_t i = 0; i < sw->n; i++)
+			if (sw->values[i] == v)
+				return;
+	}
+	if (sw->n == 0 || (sw->n >= 8 && (sw->n & (sw->n - 1)) == 0))
+		sw->values = xreallocarray(sw->values, sw->n ? 2 * sw->n : 8, sizeof(*sw->values));
 	sw->values[sw->n++] = v;
 }
 
@@ -161,6 +174,7 @@ static int parse_values(const struct sweep_param *p, const char *text, struct sw
 			size_t len)
 {
 	const char *dots = strstr(text, "..");
+	size_t items = 0; /* of a list */
 	double v;
 
 	if (!text[0]) {
@@ -189,9 +203,9 @@ static int parse_values(const struct sweep_param *p, const char *text, struct sw
 		errno = 0;
 		if (slash[1] >= '0' && slash[1] <= '9')
 			steps = strtoull(slash + 1, &end, 10);
-		if (!end || *end || errno || steps > 10000) {
-			set_err(err, len, "sweep '%s': range \"%s\": STEPS must be a whole number from 1 to 10000",
-				p->name, text);
+		if (!end || *end || errno || steps > SWEEP_MAX_VALUES) {
+			set_err(err, len, "sweep '%s': range \"%s\": STEPS must be a whole number from 1 to %d",
+				p->name, text, SWEEP_MAX_VALUES);
 			goto out_free_bounds;
 		}
 		if (steps == 0 || b < a || (steps == 1 && a != b)) {
@@ -203,7 +217,8 @@ static int parse_values(const struct sweep_param *p, const char *text, struct sw
 		}
 		for (unsigned long long k = 0; k < steps; k++)
 			push_value(sw, round_kind(p->kind, steps == 1 ? a
-							       : a + (b - a) * (double)k / (double)(steps - 1)));
+							       : a + (b - a) * (double)k / (double)(steps - 1)),
+				   true);
 		rc = 0;
 out_free_bounds:
 		free(from);
@@ -212,8 +227,15 @@ out_free_bounds:
 	}
 	for (const char *s = text;;) {
 		size_t n = strcspn(s, ",");
-		char *item = xstrndup(s, n);
-		int bad = parse_value(p->kind, item, &v);
+		char *item;
+		int bad;
+
+		if (++items > SWEEP_MAX_VALUES) {
+			set_err(err, len, "sweep '%s': more than %d values", p->name, SWEEP_MAX_VALUES);
+			return -1;
+		}
+		item = xstrndup(s, n);
+		bad = parse_value(p->kind, item, &v);
 
 		if (bad) {
 			if (!item[0])
@@ -225,7 +247,7 @@ out_free_bounds:
 			return -1;
 		}
 		free(item);
-		push_value(sw, v);
+		push_value(sw, v, false);
 		if (!s[n])
 			break;
 		s += n + 1;
@@ -324,6 +346,10 @@ int sweep_from_scenario(const struct scenario *s, struct sweep *out, struct diag
 			   "spec.sweep.values: expected a non-empty list or a range \"FROM..TO/STEPS\"");
 		return -1;
 	}
+	if (vv->u.list.n > SWEEP_MAX_VALUES) {
+		diag_error(d, file, vv->mark, "spec.sweep.values: more than %d values", SWEEP_MAX_VALUES);
+		return -1;
+	}
 	/* A list: each item checked on its own, so the error points at it. */
 	for (size_t i = 0; i < vv->u.list.n; i++) {
 		const struct val *it = vv->u.list.items[i];
@@ -346,7 +372,7 @@ int sweep_from_scenario(const struct scenario *s, struct sweep *out, struct diag
 			out->param = xstrdup(one.param);
 			out->kind = one.kind;
 		}
-		push_value(out, one.values[0]);
+		push_value(out, one.values[0], false);
 		sweep_release(&one);
 	}
 	return 0;

@@ -27,6 +27,9 @@
 #include "sim/base/diag.h"
 #include "sim/load/scenario.h"
 
+/* The most values a sweep has (a range's STEPS, a list's items): each is a variant run. */
+#define SWEEP_MAX_VALUES 10000
+
 /* What a parameter's values are. */
 enum sweep_kind {
 	SWEEP_COUNT,    /* whole number >= 1 */

@@ -9,7 +9,9 @@
 #include "sim/plan/trials.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,15 +331,21 @@ struct pool {
 
 static void run_one(struct pool *p, uint32_t i)
 {
+	/* What this thread builds, for the out-of-memory message (engine/xalloc.h). */
+	static _Thread_local char what[48];
 	struct run_opts ro = p->o->run;
 	struct run_result r;
 	uint32_t index = p->o->first + i;
+	const char *before;
 
+	snprintf(what, sizeof(what), "running trial %" PRIu32, index);
+	before = xalloc_what(what);
 	ro.seed_set = true;
 	ro.seed = trials_seed(p->base, index);
 	run_scenario(p->s, &ro, &r);
 	trial_row_from_run(&r, index, &p->rows[i]);
 	run_result_release(&r);
+	xalloc_what(before);
 }
 
 static void *worker(void *arg)

@@ -1,9 +1,11 @@
 #include "sim/run/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/cluster/admission.h"
 #include "sim/cluster/apiserver.h"
@@ -57,7 +59,7 @@ static struct val *strmap_val(const struct obj_strmap *m)
 	struct val *v = val_new_map();
 
 	for (size_t i = 0; i < m->n; i++) /* keys unique: no look-up per key */
-		val_map_add(v, m->items[i].key, val_new_string(m->items[i].value));
+		val_map_append(v, m->items[i].key, val_new_string(m->items[i].value));
 	return v;
 }
 
@@ -302,13 +304,424 @@ static char *names_of(const struct obj *const *items, const bool *pick, size_t n
 	return out;
 }
 
+/* When Rollout @ns/@name was created in the run (its first `created` entry), or -1. */
+static int64_t created_ms(const struct tl *tl, const char *kind, const char *ns, const char *name)
+{
+	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
+		struct tl_entry e;
+
+		tl_get(tl, i, &e);
+		if (e.change == TL_CREATED && strcmp(e.kind, kind) == 0 && strcmp(e.ns, ns) == 0 &&
+		    strcmp(e.name, name) == 0)
+			return e.t_ms;
+	}
+	return -1;
+}
+
+/* "at 1m40s" of @ms.  Into @buf. */
+static const char *at_text(int64_t ms, char *buf, size_t len)
+{
+	gt_format_duration(ms, buf, len);
+	return buf;
+}
+
+/*
+ * A Rollout without steps (R-1): only when its Project exists, which then
+ * defers to it; the Workspaces of the project that were never granted never
+ * ran, those granted before the Rollout existed did (lint's MS102 says the
+ * same of the manifests).
+ */
+static void no_steps_hazard(struct des *w, const struct obs *obs, const struct obj *r,
+			    const char *project, const struct api_list *ws)
+{
+	bool *never = xcalloc(ws->n ? ws->n : 1, sizeof(*never));
+	bool *ran = xcalloc(ws->n ? ws->n : 1, sizeof(*ran));
+	size_t nnever, nran;
+	char *nn, *rn, *text;
+
+	for (size_t k = 0; k < ws->n; k++) {
+		const struct obs_workspace *ow = obs_workspace(obs, ws->items[k]->ns, ws->items[k]->name);
+		const char *pr = val_str(val_path(ws->items[k]->spec, "projectRef.name"), "");
+
+		if (strcmp(pr, project) != 0)
+			continue;
+		if (ow && ow->granted_ms >= 0)
+			ran[k] = true;
+		else
+			never[k] = true;
+	}
+	nn = names_of(ws->items, never, ws->n, &nnever);
+	rn = names_of(ws->items, ran, ws->n, &nran);
+	if (nnever && api_get(des_api(w), "Project", r->ns, project)) {
+		char *before = nran ? xasprintf("; granted before the Rollout existed, %s ran", rn)
+				    : xstrdup("");
+
+		text = xasprintf("Rollout %s/%s has no steps: it reports Ready/NoSteps and grants "
+				 "nothing, and Project %s defers to it, so %zu Workspace%s of the "
+				 "project never ran: %s%s",
+				 r->ns, r->name, project, nnever, nnever == 1 ? "" : "s", nn, before);
+		hazard(w, r, text);
+		free(text);
+		free(before);
+	}
+	free(rn);
+	free(nn);
+	free(ran);
+	free(never);
+}
+
+/*
+ * Workspaces of the project that no step selects: never granted, or granted
+ * by something else than the Rollout (the Project before the Rollout existed,
+ * spec §7 #2: that grant is never revoked, so they ran outside the order).
+ */
+static void unselected_hazard(struct des *w, const struct obs *obs, const struct obj *r,
+			      const char *project, const struct api_list *ws, const bool *pick)
+{
+	bool *never = xcalloc(ws->n ? ws->n : 1, sizeof(*never));
+	int64_t ro_ms = created_ms(des_timeline(w), "Rollout", r->ns, r->name);
+	size_t count;
+	char *names, *text;
+	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ];
+
+	for (size_t k = 0; k < ws->n; k++) {
+		const struct obs_workspace *ow;
+
+		if (!pick[k])
+			continue;
+		ow = obs_workspace(obs, ws->items[k]->ns, ws->items[k]->name);
+		if (!ow || ow->granted_ms < 0) {
+			never[k] = true;
+			continue;
+		}
+		if (ro_ms >= 0 && ow->granted_ms < ro_ms)
+			text = xasprintf("Workspace %s/%s of project %s is selected by no step of Rollout "
+					 "%s/%s, but it was granted execution at %s, before the Rollout "
+					 "existed (at %s); grants given before the hand-off survive it and "
+					 "the Rollout never revokes a Workspace no step selects, so it ran "
+					 "outside the Rollout's order%s",
+					 ws->items[k]->ns, ws->items[k]->name, project, r->ns, r->name,
+					 at_text(ow->granted_ms, t1, sizeof(t1)),
+					 at_text(ro_ms, t2, sizeof(t2)),
+					 ow->applied_ms >= 0 ? " (Applied at " : "");
+		else
+			text = xasprintf("Workspace %s/%s of project %s is selected by no step of Rollout "
+					 "%s/%s, but something other than the Rollout granted it "
+					 "execution at %s, and the Rollout never revokes a Workspace no "
+					 "step selects, so it ran outside the Rollout's order%s",
+					 ws->items[k]->ns, ws->items[k]->name, project, r->ns, r->name,
+					 at_text(ow->granted_ms, t1, sizeof(t1)),
+					 ow->applied_ms >= 0 ? " (Applied at " : "");
+		if (ow->applied_ms >= 0) {
+			char *full = xasprintf("%s%s)", text, at_text(ow->applied_ms, t2, sizeof(t2)));
+
+			free(text);
+			text = full;
+		}
+		hazard(w, ws->items[k], text);
+		free(text);
+	}
+	names = names_of(ws->items, never, ws->n, &count);
+	if (count) {
+		text = xasprintf("%zu Workspace%s of project %s %s selected by no step of Rollout "
+				 "%s/%s and never granted: %s",
+				 count, count == 1 ? "" : "s", project, count == 1 ? "is" : "are",
+				 r->ns, r->name, names);
+		hazard(w, r, text);
+		free(text);
+	}
+	free(names);
+	free(never);
+}
+
+/*
+ * Workspaces of a later step that started planning before their step opened:
+ * granted before the Rollout existed (spec §7 #2, the Project's
+ * DefaultParallel grants survive the hand-off), or by something else than
+ * the Rollout.  Read from what the run observed (call after obs_finish()).
+ */
+static void early_start_hazards(struct des *w, const struct obs *obs)
+{
+	const struct obs_rollout *ros;
+	size_t nro;
+
+	ros = obs_rollouts(obs, &nro);
+	for (size_t i = 0; i < nro; i++) {
+		const struct obs_rollout *r = &ros[i];
+		int64_t ro_ms = created_ms(des_timeline(w), "Rollout", r->ns, r->name);
+
+		for (size_t j = 1; j < r->nsteps; j++) {
+			const struct obs_step *st = &r->steps[j];
+
+			for (size_t m = 0; m < st->nmembers; m++) {
+				const struct obs_workspace *ow = obs_workspace(obs, r->ns, st->members[m]);
+				bool earlier = false;
+				char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+				char *opened, *how, *text;
+				struct tl_objref ref = { "Workspace", r->ns, st->members[m], 0 };
+
+				/* a member of an earlier step opens with that step */
+				for (size_t e = 0; e < j && !earlier; e++)
+					for (size_t k = 0; k < r->steps[e].nmembers && !earlier; k++)
+						earlier = strcmp(r->steps[e].members[k], st->members[m]) == 0;
+				if (earlier || !ow || ow->planning_ms < 0 ||
+				    (st->opened_ms >= 0 && ow->planning_ms >= st->opened_ms))
+					continue;
+				opened = st->opened_ms >= 0
+						 ? xasprintf("opened at %s",
+							     at_text(st->opened_ms, t2, sizeof(t2)))
+						 : xstrdup("never opened");
+				if (ow->granted_ms >= 0 && ro_ms >= 0 && ow->granted_ms < ro_ms)
+					how = xasprintf("it was granted execution at %s, before the "
+							"Rollout existed (at %s), and grants given before "
+							"the hand-off survive it",
+							at_text(ow->granted_ms, t1, sizeof(t1)),
+							at_text(ro_ms, t3, sizeof(t3)));
+				else
+					how = xstrdup("something other than the Rollout granted it "
+						      "execution");
+				text = xasprintf("Workspace %s/%s of step %s of Rollout %s/%s started "
+						 "planning at %s, but its step %s: %s",
+						 r->ns, st->members[m], st->name, r->ns, r->name,
+						 at_text(ow->planning_ms, t1, sizeof(t1)), opened, how);
+				tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+				free(text);
+				free(how);
+				free(opened);
+			}
+		}
+	}
+}
+
+/* The step of @name in @r (its first), or SIZE_MAX. */
+static size_t step_of(const struct obs_rollout *r, const char *name)
+{
+	for (size_t j = 0; j < r->nsteps; j++)
+		for (size_t m = 0; m < r->steps[j].nmembers; m++)
+			if (strcmp(r->steps[j].members[m], name) == 0)
+				return j;
+	return SIZE_MAX;
+}
+
+/*
+ * A Rollout that did not complete while the scheduled reconcile reset
+ * Workspaces of its earlier steps (Pending/ScheduledReconcile, spec §4.6 rule
+ * 2) as a Workspace of a later step was planning or applying: each such
+ * reset re-opened the earlier step and revoked the later ones in the middle
+ * of their run (lint's MS115 says when the modelled durations make it so).
+ * Resets while the later steps wait (an approval, a failure) are not
+ * counted: they are not what kept the Rollout from completing.  Call after
+ * obs_finish().
+ */
+static void interval_reset_hazards(struct des *w, const struct obs *obs)
+{
+	const struct tl *tl = des_timeline(w);
+	const struct obs_rollout *ros;
+	size_t nro, n = tl_count(tl);
+
+	ros = obs_rollouts(obs, &nro);
+	for (size_t i = 0; i < nro; i++) {
+		const struct obs_rollout *r = &ros[i];
+		size_t total = 0, shown = 0, nmem = 0;
+		char *per = xstrdup("");
+		struct tl_objref ref = { "Rollout", r->ns, r->name, 0 };
+		const char **name, **phase;
+		size_t *step, *count;
+		bool *was_reset;
+
+		if (r->completed_ms >= 0 || r->nsteps < 2) {
+			free(per);
+			continue;
+		}
+		for (size_t j = 0; j < r->nsteps; j++)
+			nmem += r->steps[j].nmembers;
+		name = xcalloc(nmem + 1, sizeof(*name));
+		phase = xcalloc(nmem + 1, sizeof(*phase));
+		step = xcalloc(nmem + 1, sizeof(*step));
+		count = xcalloc(nmem + 1, sizeof(*count));
+		was_reset = xcalloc(nmem + 1, sizeof(*was_reset));
+		nmem = 0;
+		for (size_t j = 0; j < r->nsteps; j++)
+			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
+				if (step_of(r, r->steps[j].members[m]) != j)
+					continue; /* counted with its first step */
+				name[nmem] = r->steps[j].members[m];
+				step[nmem++] = j;
+			}
+		for (size_t e = 0; e < n; e++) {
+			struct tl_entry en;
+			size_t k;
+			bool reset, running_later = false;
+
+			tl_get(tl, e, &en);
+			if (strcmp(en.kind, "Workspace") != 0 || strcmp(en.ns, r->ns) != 0)
+				continue;
+			for (k = 0; k < nmem && strcmp(name[k], en.name) != 0; k++)
+				;
+			if (k == nmem)
+				continue;
+			phase[k] = en.phase;
+			reset = en.phase && strcmp(en.phase, "Pending") == 0 && en.reason &&
+				strcmp(en.reason, "ScheduledReconcile") == 0;
+			if (!reset || was_reset[k]) {
+				was_reset[k] = reset;
+				continue;
+			}
+			was_reset[k] = true;
+			for (size_t l = 0; l < nmem && !running_later; l++)
+				running_later = step[l] > step[k] && phase[l] &&
+						(strcmp(phase[l], "Planning") == 0 ||
+						 strcmp(phase[l], "Applying") == 0);
+			if (running_later)
+				count[k]++;
+		}
+		for (size_t k = 0; k < nmem; k++) {
+			char *next;
+
+			if (!count[k])
+				continue;
+			next = shown < 5 ? xasprintf("%s%s%s %zu time%s", per, shown ? ", " : "", name[k],
+						     count[k], count[k] == 1 ? "" : "s")
+					 : NULL;
+			if (next) {
+				free(per);
+				per = next;
+			}
+			shown++;
+			total += count[k];
+		}
+		if (total) {
+			char *text = xasprintf("Rollout %s/%s did not complete: the scheduled reconcile "
+					       "reset Workspaces of earlier steps %zu time%s while a "
+					       "later step was planning or applying (%s%s), each time "
+					       "re-opening their step and revoking the later ones; set "
+					       "magosproject.io/reconcile-interval on them above the "
+					       "time the later steps take (lint's MS115 gives it)",
+					       r->ns, r->name, total, total == 1 ? "" : "s", per,
+					       shown > 5 ? ", …" : "");
+
+			tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+			free(text);
+		}
+		free(was_reset);
+		free(count);
+		free(step);
+		free(phase);
+		free(name);
+		free(per);
+	}
+}
+
+#define NEW_REVISION_PREFIX "RefWatcher detected new revision "
+
+/* When Workspace @ns/@name first said it detected revision @sha, at or after @from, or -1. */
+static int64_t detected_ms(const struct tl *tl, const char *ns, const char *name, const char *sha)
+{
+	for (size_t e = 0, n = tl_count(tl); e < n; e++) {
+		struct tl_entry en;
+
+		tl_get(tl, e, &en);
+		if (strcmp(en.kind, "Workspace") == 0 && strcmp(en.ns, ns) == 0 &&
+		    strcmp(en.name, name) == 0 && en.reason &&
+		    strcmp(en.reason, "NewRevisionDetected") == 0 && en.message &&
+		    strncmp(en.message, NEW_REVISION_PREFIX, strlen(NEW_REVISION_PREFIX)) == 0 &&
+		    strcmp(en.message + strlen(NEW_REVISION_PREFIX), sha) == 0)
+			return en.t_ms;
+	}
+	return -1;
+}
+
+/*
+ * A Workspace of a later step that started planning a new revision before a
+ * Workspace of an earlier step, which tracks the same revision, had seen it
+ * (spec §7 #5: each Workspace's RefWatcher polls on its own timer, and the
+ * later one, once pending, is granted while the earlier steps are still
+ * Applied).  Told once per Workspace and revision.  Call after obs_finish().
+ */
+static void revision_order_hazards(struct des *w, const struct obs *obs)
+{
+	const struct tl *tl = des_timeline(w);
+	const struct obs_rollout *ros;
+	size_t nro, n = tl_count(tl);
+
+	ros = obs_rollouts(obs, &nro);
+	for (size_t i = 0; i < nro; i++) {
+		const struct obs_rollout *r = &ros[i];
+
+		for (size_t j = 1; j < r->nsteps; j++) {
+			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
+				const char *name = r->steps[j].members[m];
+				const char *sha = NULL, *told = NULL;
+
+				if (step_of(r, name) != j)
+					continue;
+				for (size_t e = 0; e < n; e++) {
+					struct tl_entry en;
+					const char *late = NULL, *late_step = NULL;
+					int64_t late_ms = -1;
+
+					tl_get(tl, e, &en);
+					if (strcmp(en.kind, "Workspace") != 0 || strcmp(en.ns, r->ns) != 0 ||
+					    strcmp(en.name, name) != 0)
+						continue;
+					if (en.reason && strcmp(en.reason, "NewRevisionDetected") == 0 &&
+					    en.message &&
+					    strncmp(en.message, NEW_REVISION_PREFIX,
+						    strlen(NEW_REVISION_PREFIX)) == 0) {
+						sha = en.message + strlen(NEW_REVISION_PREFIX);
+						continue;
+					}
+					if (!sha || !en.phase || strcmp(en.phase, "Planning") != 0)
+						continue;
+					/* the run of @sha starts: has every earlier Workspace seen it? */
+					for (size_t l = 0; l < j && !late; l++)
+						for (size_t k = 0; k < r->steps[l].nmembers && !late; k++) {
+							int64_t t = detected_ms(tl, r->ns, r->steps[l].members[k],
+										sha);
+
+							if (t > en.t_ms) {
+								late = r->steps[l].members[k];
+								late_step = r->steps[l].name;
+								late_ms = t;
+							}
+						}
+					if (late && told != sha) {
+						char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ];
+						struct tl_objref ref = { "Workspace", r->ns, name, 0 };
+						char *text = xasprintf(
+							"Workspace %s/%s of step %s of Rollout %s/%s started planning "
+							"revision %.7s at %s, before %s of the earlier step %s had "
+							"seen it (at %s): each Workspace's RefWatcher polls on its "
+							"own timer, and a later step's Workspace that sees a commit "
+							"first is granted while the earlier steps are still Applied; "
+							"give the later steps' Workspaces a longer "
+							"magosproject.io/git-poll-interval than the earlier ones' so "
+							"that they usually see a commit last",
+							r->ns, name, r->steps[j].name, r->ns, r->name, sha,
+							at_text(en.t_ms, t1, sizeof(t1)), late, late_step,
+							at_text(late_ms, t2, sizeof(t2)));
+
+						tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text,
+							      &ref, 1);
+						free(text);
+						told = sha;
+					}
+					sha = NULL;
+				}
+			}
+		}
+	}
+}
+
 /*
  * What the run ended on that a reader would otherwise not see: a Rollout
  * without steps, Workspaces no step selects or nothing grants, a plan waiting
- * for an approval nobody gives.  Spec §7 #3, #15; the engines behave as
- * upstream, these only say so.
+ * for an approval nobody gives, Workspaces that started before their step,
+ * scheduled resets that kept a Rollout from completing.  Spec §7 #2, #3, #9,
+ * #15; the engines behave as upstream, these only say so.  Call after
+ * obs_finish() (the steps' members are known then).
  */
-static void end_of_run_hazards(struct des *w)
+static void end_of_run_hazards(struct des *w, const struct obs *obs)
 {
 	struct api *api = des_api(w);
 	struct api_list ro, ws;
@@ -321,35 +734,22 @@ static void end_of_run_hazards(struct des *w)
 		const char *project = val_str(val_map_get(r->spec, "projectRef"), "");
 		const struct val *steps = val_path(r->spec, "strategy.steps");
 		size_t nsteps = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
-		bool *pick, all_valid;
-		size_t count;
-		char *names, *text;
+		bool *pick;
 
 		api_list(api, "Workspace", r->ns, NULL, NULL, &ws);
 		if (nsteps == 0) {
-			text = xasprintf("Rollout %s/%s has no steps: it reports Ready/NoSteps and grants "
-					 "nothing, and its Project defers to it, so no Workspace of project "
-					 "%s runs",
-					 r->ns, r->name, project);
-			hazard(w, r, text);
-			free(text);
+			no_steps_hazard(w, obs, r, project, &ws);
 			continue;
 		}
 		pick = xcalloc(ws.n ? ws.n : 1, sizeof(*pick));
 		/* the rule of lint's MS105, so that lint and a run agree */
-		all_valid = lint_unselected_workspaces(steps, project, ws.items, ws.n, pick);
-		names = names_of(ws.items, pick, ws.n, &count);
-		if (count && all_valid) {
-			text = xasprintf("%zu Workspace%s of project %s %s selected by no step of Rollout "
-					 "%s/%s and never granted: %s",
-					 count, count == 1 ? "" : "s", project, count == 1 ? "is" : "are",
-					 r->ns, r->name, names);
-			hazard(w, r, text);
-			free(text);
-		}
-		free(names);
+		if (lint_unselected_workspaces(steps, project, ws.items, ws.n, pick))
+			unselected_hazard(w, obs, r, project, &ws, pick);
 		free(pick);
 	}
+	early_start_hazards(w, obs);
+	interval_reset_hazards(w, obs);
+	revision_order_hazards(w, obs);
 	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
 	for (size_t k = 0; k < ws.n; k++) {
 		const struct obj *o = ws.items[k];
@@ -375,6 +775,182 @@ static void end_of_run_hazards(struct des *w)
 	}
 	api_list_release(&ws);
 	api_list_release(&ro);
+}
+
+/*
+ * The value a FleetRollout's gate read when it halted the run first: the
+ * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
+ * max "0.01"), so the summary shows it in full beside the message.
+ */
+static void gate_halt_value(struct run_result *r)
+{
+	const struct frc *f = fleet_glue_frc(r->fleet);
+	const struct frc_halt_rec *h;
+	const struct frc_gate_rec *g;
+	size_t nh, ng;
+
+	if (!f || !r->summary.halted || !r->summary.halt_kind ||
+	    strcmp(r->summary.halt_kind, "FleetRollout") != 0)
+		return;
+	h = frc_halt_log(f, &nh);
+	g = frc_gate_log(f, &ng);
+	for (size_t i = 0; i < nh; i++) {
+		if (!h[i].gate || h[i].t_ms != r->summary.halt_ms ||
+		    strcmp(h[i].fleet, r->summary.halt_name) != 0)
+			continue;
+		for (size_t k = 0; k < ng; k++)
+			if (g[k].t_ms == h[i].t_ms && g[k].wave == h[i].wave && g[k].available &&
+			    strcmp(g[k].fleet, h[i].fleet) == 0 && strcmp(g[k].verdict, "Failing") == 0) {
+				r->summary.has_halt_value = true;
+				r->summary.halt_value = g[k].value;
+				r->summary.halt_min = g[k].min;
+				r->summary.halt_max = g[k].max;
+				return;
+			}
+	}
+}
+
+/* Samples of a series looked at per Completed spell, at most (a longer spell is looked at up to there). */
+#define COMPLETED_GATE_MAX_SAMPLES 100000
+
+/* Whether a gate evaluation of @fleet's wave @wave in [@from, @to] failed. */
+static bool gate_failed_in(const struct frc_gate_rec *g, size_t ng, const char *fleet, size_t wave,
+			   int64_t from, int64_t to)
+{
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].wave == wave && g[k].t_ms >= from && g[k].t_ms <= to &&
+		    strcmp(g[k].fleet, fleet) == 0 && strcmp(g[k].verdict, "Failing") == 0)
+			return true;
+	return false;
+}
+
+/* The last gate evaluation of @fleet's wave @wave at or before @t, or -1. */
+static int64_t last_query_ms(const struct frc_gate_rec *g, size_t ng, const char *fleet,
+			     size_t wave, int64_t t)
+{
+	int64_t last = -1;
+
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].wave == wave && g[k].t_ms <= t && strcmp(g[k].fleet, fleet) == 0)
+			last = g[k].t_ms;
+	return last;
+}
+
+/*
+ * A metric spike a Completed FleetRollout did not see: a Completed fleet is
+ * never requeued (spec §6 #21) and queries its gates only when an event
+ * wakes it, so a gate's series can leave its threshold and come back
+ * unseen.  Told for the first such spell of each gate in each Completed
+ * stretch: the spell (from the series, sampled as the gate reads it) during
+ * which no evaluation of that gate failed.
+ */
+static void completed_gate_hazards(struct run_result *r, const struct scenario *s)
+{
+	const struct frc *f = fleet_glue_frc(r->fleet);
+	const struct tl *tl = des_timeline(r->world);
+	const struct frc_gate_rec *g;
+	struct api_list fl;
+	size_t ng;
+
+	if (!f)
+		return;
+	g = frc_gate_log(f, &ng);
+	api_list_init(&fl);
+	api_list(des_api(r->world), "FleetRollout", NULL, NULL, NULL, &fl);
+	for (size_t i = 0; i < fl.n; i++) {
+		const struct obj *o = fl.items[i];
+		const struct val *waves = val_map_get(o->spec, "waves");
+		int64_t from = -1;
+
+		for (size_t e = 0, n = tl_count(tl); e <= n; e++) {
+			struct tl_entry en;
+			int64_t to;
+
+			if (e < n) {
+				tl_get(tl, e, &en);
+				if (strcmp(en.kind, "FleetRollout") != 0 || strcmp(en.name, o->name) != 0 ||
+				    en.change != TL_STATUS || !en.phase)
+					continue;
+				if (strcmp(en.phase, "Completed") == 0) {
+					if (from < 0)
+						from = en.t_ms;
+					continue;
+				}
+				to = en.t_ms;
+			} else {
+				to = r->end_ms;
+			}
+			if (from < 0)
+				continue;
+			for (size_t w = 0; waves && waves->type == VAL_LIST && w < waves->u.list.n; w++) {
+				const struct val *wv = waves->u.list.items[w];
+				const struct val *pm = val_path(wv, "gate.source.prometheus");
+				const char *min = val_str(val_path(wv, "gate.threshold.min"), NULL);
+				const char *max = val_str(val_path(wv, "gate.threshold.max"), NULL);
+				const struct scn_series *se;
+				int64_t t0, out_from = -1, out_to = -1;
+				double peak = 0;
+				size_t steps = 0;
+
+				if (!pm || !(se = scn_find_series(s, val_str(val_map_get(pm, "query"), ""),
+								  val_str(val_map_get(pm, "address"), NULL))))
+					continue;
+				t0 = (from + se->interval_ms - 1) / se->interval_ms * se->interval_ms;
+				for (int64_t t = t0; t < to && steps < COMPLETED_GATE_MAX_SAMPLES;
+				     t += se->interval_ms, steps++) {
+					double v;
+					bool ok;
+
+					if (frc_metric_from_series(&se->series, se->interval_ms, t, &v, NULL, 0) ||
+					    thr_satisfied(min, max, v, &ok, NULL, 0) != THR_OK)
+						continue;
+					if (!ok && out_from < 0) {
+						out_from = t;
+						peak = v;
+					} else if (!ok && fabs(v) > fabs(peak)) {
+						peak = v;
+					}
+					if (ok && out_from >= 0) {
+						out_to = t;
+						break;
+					}
+				}
+				if (out_from < 0)
+					continue;
+				if (out_to < 0)
+					out_to = to;
+				if (!gate_failed_in(g, ng, o->name, w, out_from, out_to)) {
+					char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+					char q[GT_DURATION_BUFSZ];
+					int64_t lq = last_query_ms(g, ng, o->name, w, out_to);
+					char *text;
+					struct tl_objref ref = { "FleetRollout", o->ns, o->name, 0 };
+
+					if (lq >= 0)
+						at_text(lq, q, sizeof(q));
+					text = xasprintf(
+						"FleetRollout %s: the metric of wave \"%s\"'s gate left its "
+						"threshold (%s%s%s%s%s%s%s) from %s to %s, reaching %g, after the "
+						"fleet Completed at %s; a Completed FleetRollout is never requeued "
+						"and queries its gates only when an event wakes it (%s%s), so "
+						"nothing halted; alert on the metric outside the FleetRollout",
+						o->name, val_str(val_map_get(wv, "name"), ""),
+						min ? "min \"" : "", min ? min : "", min ? "\"" : "",
+						min && max ? ", " : "", max ? "max \"" : "", max ? max : "",
+						max ? "\"" : "", at_text(out_from, a, sizeof(a)),
+						out_to >= r->end_ms ? "the end of the run" : at_text(out_to, b, sizeof(b)),
+						peak, at_text(from, c, sizeof(c)),
+						lq >= 0 ? "its last query was at " : "it never queried it",
+						lq >= 0 ? q : "");
+					tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING,
+						      text, &ref, 1);
+					free(text);
+				}
+			}
+			from = -1;
+		}
+	}
+	api_list_release(&fl);
 }
 
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
@@ -470,10 +1046,12 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			      0);
 	free(ctx);
 	free(until);
-	end_of_run_hazards(r->world);
 	obs_finish(r->obs, r->world);
+	end_of_run_hazards(r->world, r->obs);
+	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssm(r->fleet), r->end_ms);
 	oc_summarize(des_timeline(r->world), &r->summary);
+	gate_halt_value(r);
 	return 0;
 }
 

@@ -124,7 +124,7 @@ static void test_workspace_rejections(void)
 {
 	char text[1024];
 
-	snprintf(text, sizeof(text), "%s  source: {targetRevision: main}\n  terraform: {version: 1.10}\n  autoApply: yes\n  foo: 1\n",
+	snprintf(text, sizeof(text), "%s  source: {targetRevision: main}\n  terraform: {version: 1.10}\n  autoApply: \"yes\"\n  foo: 1\n",
 		 ws_head);
 	CU_ASSERT_EQUAL(admit(text), -1);
 	CU_ASSERT_EQUAL(set.n, 0);
@@ -284,15 +284,23 @@ static void test_unknown_kind(void)
 	/* Other groups (and VariableSet, which no controller reads): accepted, listed, no object. */
 	CU_ASSERT_EQUAL(admit("apiVersion: x/v1\nkind: Foo\nmetadata: {name: a}\n---\n"
 			      "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: magos-job, namespace: ops}\n---\n"
-			      "apiVersion: magosproject.io/v1alpha1\nkind: VariableSet\nmetadata: {name: vars}\n"), 0);
+			      "apiVersion: magosproject.io/v1alpha1\nkind: VariableSet\nmetadata: {name: vars}\n---\n"
+			      "apiVersion: stages.metio.wtf/v1\nkind: StageLedger\nmetadata: {name: web, namespace: team-a}\n---\n"
+			      "apiVersion: stages.metio.wtf/v1\nkind: StageInventory\nmetadata: {name: web, namespace: team-a}\n---\n"
+			      "apiVersion: stages.metio.wtf/v1\nkind: ImageVerificationPolicy\nmetadata: {name: signed}\n"), 0);
 	CU_ASSERT_EQUAL(dg.n, 0);
 	CU_ASSERT_EQUAL(set.n, 0);
-	CU_ASSERT_EQUAL_FATAL(set.nignored, 3);
+	CU_ASSERT_EQUAL_FATAL(set.nignored, 6);
+	CU_ASSERT_STRING_EQUAL(set.ignored[3].text, "StageLedger \"team-a/web\" (stages.metio.wtf/v1)");
+	CU_ASSERT_STRING_EQUAL(set.ignored[5].text, "ImageVerificationPolicy \"signed\" (stages.metio.wtf/v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[0].text, "Foo \"a\" (x/v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[1].text, "ServiceAccount \"ops/magos-job\" (v1)");
 	CU_ASSERT_STRING_EQUAL(set.ignored[2].text, "VariableSet \"vars\" (magosproject.io/v1alpha1)");
 	CU_ASSERT_EQUAL(set.ignored[1].mark.line, 5);
 	CU_ASSERT_STRING_EQUAL(set.ignored[1].file, "m.yaml");
+	/* ... in the version the CRD serves only: another is a typo. */
+	CU_ASSERT_EQUAL(admit("apiVersion: stages.metio.wtf/v1beta1\nkind: StageLedger\nmetadata: {name: a}\n"), -1);
+	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"StageLedger\" in apiVersion \"stages.metio.wtf/v1beta1\"");
 	/* ... but a well-formed object needs a name. */
 	CU_ASSERT_EQUAL(admit("apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: a}\n"), -1);
 	CU_ASSERT_EQUAL(dg.n, 1);
@@ -508,7 +516,7 @@ static void test_identity_and_kind_by_name(void)
 {
 	char *k, *ns, *name;
 	struct yl_stream st;
-	const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: X, namespace: y}\n"
+	const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: X, namespace: ns-y}\n"
 			   "---\nkind: Workspace\nmetadata: {name: w}\n---\nkind: Workspace\n";
 
 	CU_ASSERT_FALSE(adm_find_kind_named("Namespace")->namespaced);

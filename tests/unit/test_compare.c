@@ -303,20 +303,22 @@ static void test_shard_parse_and_slice(void)
 	CU_ASSERT_EQUAL(count, 0);
 }
 
-/* A run partial of trials first..first+n-1, written to a new temporary file @path. */
-static void make_partial(char *path, uint32_t first, uint32_t n, uint64_t seed)
+/* Shard @k of @kn of a run partial of 6 trials, written to a new temporary file @path. */
+static void make_partial(char *path, uint32_t k, uint32_t kn, uint64_t seed)
 {
 	struct partial p;
+	uint32_t first, n;
 	int fd;
 	FILE *f;
 
+	partial_slice(6, k, kn, &first, &n);
 	memset(&p, 0, sizeof(p));
 	p.command = xstrdup("run");
 	p.seed = seed;
 	p.horizon_ms = 60000;
 	p.total = 6;
-	p.shard_k = 1;
-	p.shard_n = 2;
+	p.shard_k = k;
+	p.shard_n = kn;
 	p.first = first;
 	p.n = n;
 	p.nin = 1;
@@ -331,8 +333,10 @@ static void make_partial(char *path, uint32_t first, uint32_t n, uint64_t seed)
 		struct trial_row *r = &p.in[0].rows[i];
 
 		*r = fx_trial_row(first + i, i == 1 ? -1 : 1000 * (int64_t)(first + i));
-		r->seed = UINT64_MAX - i; /* above 2^63: written as a string */
+		/* Base seed 2^64-1: some trial seeds are above 2^63, written as strings. */
+		r->seed = trials_seed(seed, first + i);
 		r->halted = i == 1;
+		r->halt_ms = r->halted ? 5000 : -1;
 		r->halt_where = r->halted ? xstrdup("step \"prod\"") : NULL;
 		r->halt_reason = r->halted ? xstrdup("StepFailed") : NULL;
 		r->stop = i == 1 ? DES_LOOP : DES_STOPPED;
@@ -355,17 +359,18 @@ static void test_partial_round_trip_and_merge(void)
 	char pa[64], pb[64], pc[64], pd[64], err[512];
 	const char *paths[3];
 	struct partial p[3], m;
+	uint64_t budget = 1 << 20;
 
-	make_partial(pa, 0, 3, 7);
-	make_partial(pb, 3, 3, 7);
-	make_partial(pc, 2, 3, 7);  /* overlaps pa */
-	make_partial(pd, 3, 3, 8);  /* another seed */
-	CU_ASSERT_EQUAL_FATAL(partial_read(pa, &p[0], err, sizeof(err)), 0);
+	make_partial(pa, 1, 2, UINT64_MAX);
+	make_partial(pb, 2, 2, UINT64_MAX);
+	make_partial(pc, 2, 3, UINT64_MAX); /* trials 2..3 overlap pa's 0..2 */
+	make_partial(pd, 2, 2, 8);          /* another seed */
+	CU_ASSERT_EQUAL_FATAL(partial_read(pa, &budget, &p[0], err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(p[0].first, 0);
 	CU_ASSERT_EQUAL(p[0].n, 3);
-	CU_ASSERT_EQUAL(p[0].seed, 7);
+	CU_ASSERT_EQUAL(p[0].seed, UINT64_MAX);
 	CU_ASSERT_STRING_EQUAL(p[0].in[0].digest, "0123456789abcdef");
-	CU_ASSERT_EQUAL(p[0].in[0].rows[1].seed, UINT64_MAX - 1);
+	CU_ASSERT_EQUAL(p[0].in[0].rows[1].seed, trials_seed(UINT64_MAX, 1));
 	CU_ASSERT_EQUAL(p[0].in[0].rows[1].stop, DES_LOOP);
 	CU_ASSERT_EQUAL(p[0].in[0].rows[1].ttc_ms, -1);
 	CU_ASSERT_STRING_EQUAL(p[0].in[0].rows[1].halt_where, "step \"prod\"");
@@ -374,7 +379,7 @@ static void test_partial_round_trip_and_merge(void)
 	CU_ASSERT_STRING_EQUAL(p[0].in[0].rows[2].phases[0].name, "step dev");
 
 	/* b then a: merged in index order */
-	CU_ASSERT_EQUAL_FATAL(partial_read(pb, &p[1], err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(partial_read(pb, &budget, &p[1], err, sizeof(err)), 0);
 	{
 		struct partial two[2] = { p[1], p[0] };
 		const char *names[2] = { pb, pa };
@@ -389,17 +394,17 @@ static void test_partial_round_trip_and_merge(void)
 		partial_release(&two[1]);
 	}
 
-	CU_ASSERT_EQUAL_FATAL(partial_read(pa, &p[0], err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL_FATAL(partial_read(pc, &p[1], err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(partial_read(pa, &budget, &p[0], err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(partial_read(pc, &budget, &p[1], err, sizeof(err)), 0);
 	paths[0] = pa;
 	paths[1] = pc;
 	CU_ASSERT_EQUAL(partial_merge(p, 2, paths, &m, err, sizeof(err)), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(trials 2..4) overlaps"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(trials 2..3) overlaps"));
 	partial_release(&p[1]);
 	/* a alone: 3..5 missing */
 	CU_ASSERT_EQUAL(partial_merge(p, 1, paths, &m, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err, "trials 3..5 of 6 are missing");
-	CU_ASSERT_EQUAL_FATAL(partial_read(pd, &p[1], err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(partial_read(pd, &budget, &p[1], err, sizeof(err)), 0);
 	paths[1] = pd;
 	CU_ASSERT_EQUAL(partial_merge(p, 2, paths, &m, err, sizeof(err)), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "they have different seeds"));
@@ -412,13 +417,13 @@ static void test_partial_round_trip_and_merge(void)
 
 		fputs("{\"schema\": \"magos-sim/trials/v1\"}\n", f);
 		fclose(f);
-		CU_ASSERT_EQUAL(partial_read(pd, &p[0], err, sizeof(err)), -1);
+		CU_ASSERT_EQUAL(partial_read(pd, &budget, &p[0], err, sizeof(err)), -1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a magos-sim partial result"));
 		partial_release(&p[0]);
 		f = fopen(pd, "w");
 		fputs("garbage", f);
 		fclose(f);
-		CU_ASSERT_EQUAL(partial_read(pd, &p[0], err, sizeof(err)), -1);
+		CU_ASSERT_EQUAL(partial_read(pd, &budget, &p[0], err, sizeof(err)), -1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "not JSON"));
 		partial_release(&p[0]);
 	}

@@ -243,7 +243,7 @@ static void test_parse_wave_and_objects(void)
 	struct exp_set e;
 	struct diag d;
 	int rc = load("    haltsBefore: {wave: broad}\n"                       /* 8 */
-		      "    completes: yes\n"                                   /* 9 */
+		      "    completes: \"yes\"\n"                               /* 9 */
 		      "    assert:\n"                                          /* 10 */
 		      "      - at: soon\n"                                     /* 11 */
 		      "        object: {kind: Rollout}\n"                      /* 12 */

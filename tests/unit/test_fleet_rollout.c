@@ -415,7 +415,7 @@ static void s2_contest_uses_other_namespace_selector_and_beats_gate_unsupported(
 	namespace(&w, "o", "team", "y");
 	member(&w, "n", "m", "a", "0");
 	member(&w, "o", "m", "a", "0");
-	w.others[w.nothers++] = fx_fleet_rollout("other", "{selector: {}, namespaceSelector: {matchLabels: {team: y}}, waves: [{name: x, selector: {}}]}");
+	w.others[w.nothers++] = fx_fleet_rollout("other", "{selector: {}, namespaceSelector: {matchLabels: {team: \"y\"}}, waves: [{name: x, selector: {}}]}");
 	pass(&w);
 	EXPECT_READY(&w, "False", "MembersContested",
 		     "1 selected StageSet(s) are governed by another FleetRollout: o/m (also governed by FleetRollout other)");

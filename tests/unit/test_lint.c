@@ -197,8 +197,8 @@ static void test_add_and_sort(void)
 	lint_add(&r, "MS102", "a.yaml", (struct val_mark){ 2, 7 }, "w");
 	lint_add(&r, "MS001", NULL, (struct val_mark){ 0, 0 }, "no file");
 	CU_ASSERT_EQUAL(r.n, 5);
-	CU_ASSERT_EQUAL(r.nerrors, 3);
-	CU_ASSERT_EQUAL(r.nwarnings, 2);
+	CU_ASSERT_EQUAL(r.nerrors, 2);
+	CU_ASSERT_EQUAL(r.nwarnings, 3);
 	CU_ASSERT_EQUAL(r.ninfos, 0);
 	lint_report_sort(&r);
 	CU_ASSERT_PTR_NULL(r.items[0].file);
@@ -360,8 +360,37 @@ static void test_ms102_empty_steps(void)
 	lint_yaml(ROLLOUT_HEAD "      []\n" PROJECT_WEB WS("a", "dev", "web"), &r);
 	expect_one(&r, "MS102", 8, 7,
 		   "Rollout \"default/web\": spec.strategy.steps is empty: the Rollout reports "
-		   "Ready/NoSteps and grants nothing, and Project \"web\" defers to it, so no "
-		   "Workspace of the project ever runs");
+		   "Ready/NoSteps and grants nothing, and Project \"web\" defers to it "
+		   "(ManagedByRollout), so 1 Workspace of the project (a) never runs");
+	CU_ASSERT_EQUAL(r.items[0].sev, LINT_WARNING);
+	lint_report_release(&r);
+
+	/* the upstream no-op: a Project, a Rollout without steps, no Workspace */
+	lint_yaml(ROLLOUT_HEAD "      []\n" PROJECT_WEB, &r);
+	CU_ASSERT_EQUAL(count(&r, "MS102"), 0);
+	lint_report_release(&r);
+	/* no Project: nothing defers to the Rollout (MS106 says the Project is missing) */
+	lint_yaml(ROLLOUT_HEAD "      []\n" WS("a", "dev", "web"), &r);
+	CU_ASSERT_EQUAL(count(&r, "MS102"), 0);
+	CU_ASSERT_EQUAL(count(&r, "MS106"), 1);
+	lint_report_release(&r);
+	/* a Workspace that holds its grant from before runs; the other does not */
+	lint_yaml(ROLLOUT_HEAD "      []\n" PROJECT_WEB WS("a", "dev", "web")
+		  "---\n"
+		  "apiVersion: magosproject.io/v1alpha1\n"
+		  "kind: Workspace\n"
+		  "metadata:\n"
+		  "  name: b\n"
+		  "  annotations: {magosproject.io/execution-allowed: \"true\"}\n"
+		  "spec:\n"
+		  "  projectRef: {name: web}\n"
+		  "  source: {repoURL: https://example.com/r.git, targetRevision: main}\n"
+		  "  terraform: {version: \"1.14.8\"}\n",
+		  &r);
+	CU_ASSERT_EQUAL(count(&r, "MS102"), 1);
+	if (r.n)
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.items[0].msg, "(a) never runs; b, granted before the "
+								  "Rollout existed, still runs"));
 	lint_report_release(&r);
 }
 
@@ -575,11 +604,11 @@ static void test_ms110_crosses_projects(void)
 	struct lint_report r;
 
 	lint_yaml(ROLLOUT_HEAD STEP("dev", DEV) PROJECT_WEB WS("a", "dev", "web")
-		  WS("x", "dev", "api") WS("y", "dev", "api") PROJECT_API,
+		  WS("x", "dev", "api") WS("z", "dev", "api") PROJECT_API,
 		  &r);
 	expect_one(&r, "MS110", 9, 17,
 		   "Rollout \"default/web\": steps[0] \"dev\": selector env=dev also matches 2 "
-		   "Workspaces of other projects (x, y), which the Rollout of project \"web\" "
+		   "Workspaces of other projects (x, z), which the Rollout of project \"web\" "
 		   "ignores");
 	lint_report_release(&r);
 	/* Only foreign Workspaces: the step is also empty (MS101). */

@@ -867,7 +867,7 @@ static void test_mevents_parse(void)
 	fx_tmp_enter("test_models");
 	CU_ASSERT_EQUAL_FATAL(
 		load(HEAD "spec:\n  events:\n"
-			  "    - at: 1m\n      label: {kind: Workspace, name: a, set: {x: y}}\n"
+			  "    - at: 1m\n      label: {kind: Workspace, name: a, set: {x: \"y\"}}\n"
 			  "    - at: 2m\n      commit: {repoURL: https://git.example/infra.git}\n"
 			  "    - at: 3m\n      failNext: {name: a, job: apply}\n"
 			  "    - at: 4m\n      succeedNext: {name: a, namespace: default, job: plan}\n"
@@ -959,7 +959,7 @@ static void test_mevents_errors(void)
 		     "    - at: 2m\n      failNext: {name: ghost, job: plan}\n"
 		     "    - at: 2m\n      succeedNext: {kind: Rollout, name: a, job: deploy}\n"
 		     "    - at: 3m\n      violate: {name: a, policy: nope}\n"
-		     "    - at: 4m\n      approve: {name: a, set: {x: y}}\n"
+		     "    - at: 4m\n      approve: {name: a, set: {x: \"y\"}}\n"
 		     "    - at: 4m\n      reconcileRequest: {name: a, value: \"\"}\n"
 		     "    - at: 5m\n      approve: {name: late}\n"
 		     "    - at: 5m\n      apply:\n        apiVersion: v1\n        kind: ConfigMap\n"

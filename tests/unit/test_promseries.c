@@ -153,8 +153,8 @@ static const struct err_case err_cases[] = {
 	{ "a newline where a repetition count belongs", "1+1\n2", 1, 4, "unexpected \"\\n\" in series values" },
 	{ "native histograms", "1 {{schema:1}}", 1, 3, "native histogram series values are not supported" },
 	/* our refusals where promtool would allocate without bound */
-	{ "arithmetic beyond the computed-sample cap", "0+1x2000000", 1, 5,
-	  "series values need more than 1048576 computed samples" },
+	{ "arithmetic beyond the computed-sample cap", "0+1x5000000", 1, 5,
+	  "series values need more than 4194304 computed samples" },
 	{ "more samples than int64", "1x9223372036854775807 1", 1, 3,
 	  "series values expand to more than 9223372036854775807 samples" },
 };

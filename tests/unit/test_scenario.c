@@ -51,7 +51,7 @@ static void test_bare_manifests_defaults(void)
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
 	CU_ASSERT_EQUAL(s.api_latency_ms, 0);
 	CU_ASSERT_EQUAL(s.reconcile_ms, 0);
-	CU_ASSERT_EQUAL(s.event_budget, 10000000);
+	CU_ASSERT_EQUAL(s.event_budget, 1000000);
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	CU_ASSERT_EQUAL(s.nevents, 0);
 	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
@@ -114,7 +114,7 @@ static void test_scenario_fields(void)
 	CU_ASSERT_EQUAL(s.seed, 1);
 	CU_ASSERT_EQUAL(s.horizon_ms, 86400000);
 	CU_ASSERT_EQUAL(s.start_unix_ms, 1767225600000LL);
-	CU_ASSERT_EQUAL(s.event_budget, 10000000);
+	CU_ASSERT_EQUAL(s.event_budget, 1000000);
 	CU_ASSERT_EQUAL(s.events_per_instant, 0);
 	free(text);
 	scn_release(&s);
@@ -130,6 +130,8 @@ static void test_directory_input(void)
 	fx_tmp_enter("test_scenario");
 	fx_put("m/b.yml", NS("b"));
 	fx_put("m/a.yaml", NS("a"));
+	fx_put("m/c.json", "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\",\n"
+			   "\t\"metadata\": {\"name\": \"c\"}}\n");
 	fx_put("m/c.yaml.txt", NS("not-read"));
 	fx_put("m/.hidden.yaml", NS("hidden"));
 	fx_put("m/README.md", "not yaml: [\n");
@@ -139,19 +141,22 @@ static void test_directory_input(void)
 	CU_ASSERT_EQUAL(fx_scn_load(p, 2, &s, &text), 0);
 	CU_ASSERT_STRING_EQUAL(text, "");
 	CU_ASSERT_STRING_EQUAL(s.name, "m");
-	CU_ASSERT_EQUAL_FATAL(s.nobjs, 3);
+	/* .json as kubectl apply -f DIR reads it */
+	CU_ASSERT_EQUAL_FATAL(s.nobjs, 4);
 	CU_ASSERT_STRING_EQUAL(s.objs[0]->name, "a");
 	CU_ASSERT_STRING_EQUAL(s.objs[1]->name, "b");
-	CU_ASSERT_STRING_EQUAL(s.objs[2]->name, "e");
-	CU_ASSERT_EQUAL_FATAL(s.nfiles, 3);
+	CU_ASSERT_STRING_EQUAL(s.objs[2]->name, "c");
+	CU_ASSERT_STRING_EQUAL(s.objs[3]->name, "e");
+	CU_ASSERT_EQUAL_FATAL(s.nfiles, 4);
 	CU_ASSERT_STRING_EQUAL(s.files[0], "m/a.yaml");
 	CU_ASSERT_STRING_EQUAL(s.files[1], "m/b.yml");
-	CU_ASSERT_STRING_EQUAL(s.files[2], "extra.yaml");
+	CU_ASSERT_STRING_EQUAL(s.files[2], "m/c.json");
+	CU_ASSERT_STRING_EQUAL(s.files[3], "extra.yaml");
 	free(text);
 	scn_release(&s);
 
 	fx_put("empty/notes.txt", "x\n");
-	expect_diags("empty", "empty: error: no *.yaml or *.yml files in this directory");
+	expect_diags("empty", "empty: error: no *.yaml, *.yml or *.json files in this directory");
 	expect_diags("missing.yaml", "missing.yaml: error: cannot read: No such file or directory");
 	fx_tmp_leave();
 }
@@ -316,7 +321,7 @@ static void test_events(void)
 			      "      patch:\n"
 			      "        kind: Project\n"
 			      "        name: p\n"
-			      "        merge: {metadata: {labels: {x: null}}, spec: {description: y}}\n"
+			      "        merge: {metadata: {labels: {x: null}}, spec: {description: \"y\"}}\n"
 			      "    - at: 1h\n"
 			      "      status: {kind: Project, namespace: default, name: p, merge: {phase: "
 			      "Ready}}\n"
@@ -373,12 +378,12 @@ static void test_event_errors(void)
 			      "  events:\n"
 			      "    - at: 1m\n"
 			      "      delete: {kind: Namespace, name: a}\n"
-			      "      label: {kind: Namespace, name: a, set: {x: y}}\n"
+			      "      label: {kind: Namespace, name: a, set: {x: \"y\"}}\n"
 			      "    - at: 1m\n"
 			      "    - at: soon\n"
 			      "      delete: {kind: Namespace, name: a}\n"
 			      "    - at: 2m\n"
-			      "      annotate: {kind: Namespace, name: ghost, set: {x: y}}\n"
+			      "      annotate: {kind: Namespace, name: ghost, set: {x: \"y\"}}\n"
 			      "    - at: 2m\n"
 			      "      label: {kind: Namespace, name: a}\n"
 			      "    - at: 5m\n"
@@ -854,7 +859,7 @@ static void test_stageset_models(void)
 			      "    stagesets:\n"
 			      "      adoption: {duration: 5, failureProbability: 2}\n"
 			      "      regression: {probability: -1, versions: [true], onset: 1m}\n"
-			      "      migrations: [{to: \"one\"}, {down: yes}]\n"
+			      "      migrations: [{to: \"one\"}, {down: \"yes\"}]\n"
 			      "      rules: [{adoption: {}}]\n");
 	expect_diags(
 		"s.yaml",
@@ -1225,7 +1230,8 @@ static void test_generate(void)
 		"all be named \"tenants/moodle\"\n"
 		"s.yaml:14:13: note: put {i} in namespace or name, e.g. namespace: tenant-{i:03}\n"
 		"s.yaml:16:14: error: spec.generate[2]: Invalid value: 2000000: count must be at "
-		"most 1000000\n"
+		"most 1000000 (limit generated-objects; raise it with --limit "
+		"generated-objects=N)\n"
 		"s.yaml:20:15: error: spec.generate[3].count: Invalid value: 0: "
 		"spec.generate[3].count in body should be greater than or equal to 1\n"
 		"s.yaml:20:51: error: spec.generate[3].template: Invalid value: \"array\": "

@@ -148,7 +148,7 @@ static void test_null_pruned_then_defaulted(void)
 
 static void test_wrong_types(void)
 {
-	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: yes\n  version: 1.10\n  replicas: \"3\"\n  labels: {a: 1}\n"),
+	CU_ASSERT_EQUAL(run("spec:\n  projectRef: {name: p}\n  autoApply: \"yes\"\n  version: 1.10\n  replicas: \"3\"\n  labels: {a: 1}\n"),
 			-1);
 	CU_ASSERT_EQUAL(dg.n, 6);
 	CU_ASSERT_STRING_EQUAL(item(0),
@@ -283,7 +283,7 @@ static bool ref_second(const struct val *list, size_t i)
 static void test_list_map_keys_long(void)
 {
 	static const char *const pool[] = { "{name: a}", "{name: b}", "{name: 7}", "{name: \"7\"}",
-					     "{}", "{name: {x: 1, y: 2}}", "{name: {y: 2, x: 1}}",
+					     "{}", "{name: {x: 1, \"y\": 2}}", "{name: {\"y\": 2, x: 1}}",
 					     "{name: 0.0}", "{name: -0.0}", "{name: [1, 2]}",
 					     "{name: [2, 1]}", "{name: true}" };
 	uint32_t seed = 5;

@@ -57,6 +57,26 @@ static void test_ttc_with_censored(void)
 	plan_stats_release(&st);
 }
 
+/* A trial already complete at the start: completed, but neither a time nor censored. */
+static void test_ttc_already_complete(void)
+{
+	struct trial_row rows[4];
+	struct plan_stats st;
+
+	rows[0] = fx_trial_row(0, 1000);
+	rows[1] = fx_trial_row(1, 3000);
+	rows[2] = fx_trial_row(2, -1); /* censored */
+	rows[3] = fx_trial_row(3, -1);
+	rows[3].completed = true; /* already complete: no time */
+	plan_stats_compute(rows, 4, 10000, &st);
+	CU_ASSERT_EQUAL(st.complete.k, 3);
+	CU_ASSERT_EQUAL(st.ttc.n, 3);
+	CU_ASSERT_EQUAL(st.ttc.ncensored, 1);
+	NEAR(st.ttc.mean, 2000, 1e-9);
+	NEAR(st.ttc.min, 1000, 0);
+	plan_stats_release(&st);
+}
+
 static void test_type7_percentiles(void)
 {
 	struct trial_row rows[5];
@@ -241,6 +261,7 @@ static void test_ci_clamped_to_support(void)
 static CU_TestInfo stats_tests[] = {
 	{ "a confidence interval stays within the support", test_ci_clamped_to_support },
 	{ "time to complete with censored trials", test_ttc_with_censored },
+	{ "time to complete leaves out trials already complete", test_ttc_already_complete },
 	{ "type-7 percentiles and the t interval", test_type7_percentiles },
 	{ "halts grouped, blast radius, detection", test_halts_blast_detection },
 	{ "per-phase durations and the critical path", test_phases_and_critical_path },

@@ -66,7 +66,7 @@ static int load(const char *path, struct scenario *s)
 static char *render(const struct scenario *s, const struct trial_row *rows, size_t n)
 {
 	struct plan_stats st;
-	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, rows, n, &st };
+	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, rows, n, &st, NULL, 0 };
 	struct fx_cap c;
 	FILE *f = fx_cap_open(&c);
 

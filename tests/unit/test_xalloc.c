@@ -1,7 +1,9 @@
 /*
- * engine/xalloc: the string helpers (the allocators themselves abort on
- * out-of-memory, which a unit test cannot provoke portably).
+ * engine/xalloc: the string helpers, and the out-of-memory hook (provoked
+ * through a size overflow: a real out-of-memory cannot be portably).
  */
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "engine/xalloc.h"
@@ -40,9 +42,42 @@ static void test_asprintf_strndup(void)
 	free(t);
 }
 
+static jmp_buf oom_jump;
+static size_t oom_n;
+static const char *oom_what;
+
+/* The handler must not return: this one jumps back into the test. */
+static void oom_handler(size_t n, const char *what)
+{
+	oom_n = n;
+	oom_what = what;
+	longjmp(oom_jump, 1);
+}
+
+static void test_oom_hook(void)
+{
+	const char *before;
+	void *volatile p = NULL;
+
+	CU_ASSERT_PTR_NULL(xalloc_what("building the test"));
+	before = xalloc_what("building a huge array");
+	CU_ASSERT_STRING_EQUAL(before, "building the test");
+	xalloc_set_oom(oom_handler);
+	if (setjmp(oom_jump) == 0) {
+		p = xreallocarray(NULL, SIZE_MAX / 2, 4);
+		CU_FAIL("xreallocarray() returned on an overflowing size");
+	}
+	xalloc_set_oom(NULL);
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_EQUAL(oom_n, SIZE_MAX);
+	CU_ASSERT_STRING_EQUAL(oom_what, "building a huge array");
+	CU_ASSERT_STRING_EQUAL(xalloc_what(NULL), "building a huge array");
+}
+
 static CU_TestInfo xalloc_tests[] = {
 	{ "strjoin: Go's strings.Join", test_strjoin },
 	{ "asprintf, strndup, strdup(NULL)", test_asprintf_strndup },
+	{ "out of memory: the hook gets the size and what was built", test_oom_hook },
 	CU_TEST_INFO_NULL,
 };
 

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/value.h"
 #include "sim/base/diag.h"
@@ -54,7 +56,7 @@ static void test_core_schema_scalars(void)
 				   "k: y\n"
 				   "l: n\n"
 				   "m: 42\n"
-				   "n: -7\n"
+				   "nn: -7\n"
 				   "o: 0x1F\n"
 				   "p: 0o17\n"
 				   "q: 1.10\n"
@@ -65,7 +67,7 @@ static void test_core_schema_scalars(void)
 				   "v: 010\n"
 				   "w: .5\n"
 				   "x: 9223372036854775807\n"
-				   "y: -9223372036854775808\n"
+				   "yy: -9223372036854775808\n"
 				   "z: hello world\n";
 
 	if (load(text) != 0)
@@ -79,16 +81,23 @@ static void test_core_schema_scalars(void)
 	CU_ASSERT_EQUAL(get("e")->type, VAL_BOOL);
 	CU_ASSERT_FALSE(get("e")->u.b);
 	CU_ASSERT_EQUAL(get("f")->type, VAL_BOOL);
-	/* YAML 1.1 booleans stay strings. */
-	CU_ASSERT_STRING_EQUAL(val_str(get("g"), "?"), "yes");
-	CU_ASSERT_STRING_EQUAL(val_str(get("h"), "?"), "no");
-	CU_ASSERT_STRING_EQUAL(val_str(get("i"), "?"), "on");
-	CU_ASSERT_STRING_EQUAL(val_str(get("j"), "?"), "off");
-	CU_ASSERT_STRING_EQUAL(val_str(get("k"), "?"), "y");
-	CU_ASSERT_STRING_EQUAL(val_str(get("l"), "?"), "n");
+	/* YAML 1.1 booleans are booleans, as go-yaml v2 (kubectl) reads them; raw kept. */
+	CU_ASSERT_EQUAL(get("g")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("g")->u.b);
+	CU_ASSERT_STRING_EQUAL(get("g")->raw, "yes");
+	CU_ASSERT_EQUAL(get("h")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("h")->u.b);
+	CU_ASSERT_EQUAL(get("i")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("i")->u.b);
+	CU_ASSERT_EQUAL(get("j")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("j")->u.b);
+	CU_ASSERT_EQUAL(get("k")->type, VAL_BOOL);
+	CU_ASSERT_TRUE(get("k")->u.b);
+	CU_ASSERT_EQUAL(get("l")->type, VAL_BOOL);
+	CU_ASSERT_FALSE(get("l")->u.b);
 	CU_ASSERT_EQUAL(get("m")->type, VAL_INT);
 	CU_ASSERT_EQUAL(get("m")->u.i, 42);
-	CU_ASSERT_EQUAL(get("n")->u.i, -7);
+	CU_ASSERT_EQUAL(get("nn")->u.i, -7);
 	CU_ASSERT_EQUAL(get("o")->u.i, 31);
 	CU_ASSERT_EQUAL(get("p")->u.i, 15);
 	CU_ASSERT_EQUAL(get("q")->type, VAL_FLOAT);
@@ -102,7 +111,7 @@ static void test_core_schema_scalars(void)
 	CU_ASSERT_EQUAL(get("v")->u.i, 10);
 	CU_ASSERT_DOUBLE_EQUAL(get("w")->u.f, 0.5, 1e-12);
 	CU_ASSERT_EQUAL(get("x")->u.i, INT64_MAX);
-	CU_ASSERT_EQUAL(get("y")->u.i, INT64_MIN);
+	CU_ASSERT_EQUAL(get("yy")->u.i, INT64_MIN);
 	CU_ASSERT_STRING_EQUAL(val_str(get("z"), "?"), "hello world");
 	CU_ASSERT_EQUAL(dg.n, 0);
 }
@@ -205,6 +214,15 @@ static void test_bad_keys(void)
 	CU_ASSERT_STRING_EQUAL(item(3), "t.yaml:4:1: error: mapping keys must be scalars, not a sequence");
 }
 
+/* go-yaml v2 reads the key `on` as the boolean true (GitHub's `on:` trap): refused, not renamed. */
+static void test_yaml11_bool_keys(void)
+{
+	CU_ASSERT_EQUAL(load("on: a\n\"y\": ok\n"), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "t.yaml:1:1: error: mapping key on is a boolean; keys must be strings: quote it (\"on\")");
+}
+
 static void test_inf_nan_and_overflow(void)
 {
 	CU_ASSERT_EQUAL(load("a: .inf\nb: -.Inf\nc: .nan\nd: 9223372036854775808\ne: 1e999\nf: 0xffffffffffffffff\ng: '.inf'\n"),
@@ -260,8 +278,8 @@ static void test_aliases_and_merge(void)
 {
 	static const char text[] = "base: &b\n"
 				   "  x: 1\n"
-				   "  y: [1, 2]\n"
-				   "other: &o {y: 3, z: 4}\n"
+				   "  w: [1, 2]\n"
+				   "other: &o {w: 3, z: 4}\n"
 				   "copy: *b\n"
 				   "merged:\n"
 				   "  <<: [*b, *o]\n"
@@ -273,13 +291,13 @@ static void test_aliases_and_merge(void)
 		dump();
 	CU_ASSERT_EQUAL_FATAL(st.n, 1);
 	CU_ASSERT_EQUAL(get("copy.x")->u.i, 1);
-	CU_ASSERT_EQUAL(get("copy.y.1")->u.i, 2);
+	CU_ASSERT_EQUAL(get("copy.w.1")->u.i, 2);
 	/* The alias node carries the alias's position. */
 	CU_ASSERT_EQUAL(get("copy")->mark.line, 5);
 	CU_ASSERT_EQUAL(get("copy")->mark.col, 7);
 	/* Explicit keys win over merged ones, earlier sources over later ones. */
 	CU_ASSERT_EQUAL(get("merged.x")->u.i, 9);
-	CU_ASSERT_EQUAL(get("merged.y")->type, VAL_LIST);
+	CU_ASSERT_EQUAL(get("merged.w")->type, VAL_LIST);
 	CU_ASSERT_EQUAL(get("merged.z")->u.i, 4);
 	CU_ASSERT_EQUAL(get("merged")->u.map.n, 3);
 	CU_ASSERT_EQUAL(val_map_get(get("merged"), "<<"), NULL);
@@ -311,11 +329,83 @@ static void test_billion_laughs(void)
 
 	CU_ASSERT_EQUAL(load(text), -1);
 	CU_ASSERT_EQUAL_FATAL(dg.n, 1);
-	/* f's first alias of e (9^5+... nodes) is the one that crosses 100000. */
+	/* g's first alias of f (9^6+... nodes) is the one that crosses 1000000. */
 	CU_ASSERT_STRING_EQUAL(item(0),
-			       "t.yaml:6:8: error: document expands to more than 100000 nodes through aliases (alias \"e\"); refusing to expand it");
+			       "t.yaml:7:8: error: aliases and merge keys would create more than "
+			       "1000000 nodes in all the inputs (alias \"f\"); refusing to expand them "
+			       "(limit alias-nodes; raise it with --limit alias-nodes=N)");
 	CU_ASSERT_EQUAL_FATAL(st.n, 1);
 	CU_ASSERT_EQUAL(val_int(val_map_get(st.docs[0].root, "fine"), 0), 1);
+}
+
+/* Loads @text as @name into @out, charged to @b; the result of the loader. */
+static int load_in(const char *name, const char *text, struct yl_budget *b, struct yl_stream *out)
+{
+	return yl_load_string_in(name, text, strlen(text), b, out, &dg);
+}
+
+/*
+ * The bounds are per stream: documents and files loaded with one budget
+ * share it, so splitting an input into many small documents gets no more.
+ */
+static void test_budget_is_per_stream(void)
+{
+	static const char doc[] = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [*a, *a, *a]\n---\n";
+	struct yl_budget b;
+	struct yl_stream s1, s2;
+	struct limits lim;
+
+	yl_stream_release(&st);
+	diag_release(&dg);
+	lim_init(&lim);
+	lim.v[LIM_ALIAS_NODES] = 50; /* each document copies 3 x 10 nodes */
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", doc, &b, &s1), 0);
+	CU_ASSERT_EQUAL(b.alias_nodes, 30);
+	/* The same document again, in another file: 30 more would make 60 > 50. */
+	CU_ASSERT_EQUAL(load_in("two.yaml", doc, &b, &s2), -1);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml:2:13: error: aliases and merge keys would create more than 50 "
+			       "nodes in all the inputs (alias \"a\"); refusing to expand them (limit "
+			       "alias-nodes; raise it with --limit alias-nodes=N)");
+	CU_ASSERT_EQUAL(s2.n, 0);
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	diag_release(&dg);
+
+	/* Documents: three in all, counted across files; loading stops at the bound. */
+	lim_init(&lim);
+	lim.v[LIM_DOCUMENTS] = 3;
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", "a: 1\n---\nb: 2\n", &b, &s1), 0);
+	CU_ASSERT_EQUAL(load_in("two.yaml", "c: 3\n---\nd: 4\n---\ne: 5\n", &b, &s2), -1);
+	CU_ASSERT_EQUAL(s2.n, 1);
+	CU_ASSERT_TRUE(b.exhausted);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml:2:1: error: the inputs hold more than 3 YAML documents in all "
+			       "(limit documents; raise it with --limit documents=N)");
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	/* Once exhausted, nothing more is read, and nothing more is said. */
+	CU_ASSERT_EQUAL(load_in("three.yaml", "f: 6\n", &b, &s1), -1);
+	CU_ASSERT_EQUAL(s1.n, 0);
+	CU_ASSERT_EQUAL(dg.n, 1);
+	yl_stream_release(&s1);
+	diag_release(&dg);
+
+	/* Bytes: the total of all files. */
+	lim_init(&lim);
+	lim.v[LIM_INPUT_BYTES] = 10;
+	yl_budget_init(&b, &lim);
+	CU_ASSERT_EQUAL(load_in("one.yaml", "a: 1\n", &b, &s1), 0);
+	CU_ASSERT_EQUAL(load_in("two.yaml", "bb: 22\n", &b, &s2), -1);
+	CU_ASSERT_STRING_EQUAL(item(0),
+			       "two.yaml: error: the inputs hold more than 10 bytes in all (limit "
+			       "input-bytes; raise it with --limit input-bytes=N)");
+	yl_stream_release(&s1);
+	yl_stream_release(&s2);
+	diag_release(&dg);
 }
 
 static void test_deep_nesting(void)
@@ -378,6 +468,12 @@ static void test_encoding_errors(void)
 			       "t.yaml:2:10: error: invalid UTF-8 byte 0xe9: the file must be UTF-8 text");
 	CU_ASSERT_EQUAL(load(bom), 0);
 	CU_ASSERT_STRING_EQUAL(val_str(get("a"), "?"), "\xc3\xa9t\xc3\xa9");
+	/* Before a mapping of several keys libyaml took the mark for part of the first key. */
+	CU_ASSERT_EQUAL(load("\xef\xbb\xbf" "apiVersion: v1\nkind: Namespace\n"), 0);
+	CU_ASSERT_EQUAL_FATAL(st.n, 1);
+	CU_ASSERT_STRING_EQUAL(val_str(get("apiVersion"), "?"), "v1");
+	CU_ASSERT_STRING_EQUAL(val_str(get("kind"), "?"), "Namespace");
+	CU_ASSERT_EQUAL(get("kind")->mark.line, 2);
 	CU_ASSERT_EQUAL(load("a: \"x\\0y\"\n"), -1);
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "t.yaml:1:4: error: string contains a NUL character, which is not supported");
@@ -403,6 +499,32 @@ static void test_file_io(void)
 	CU_ASSERT_EQUAL(yl_load_file("/nonexistent/x.yaml", &st, &dg), -1);
 	CU_ASSERT_STRING_EQUAL(item(0),
 			       "/nonexistent/x.yaml: error: cannot read: No such file or directory");
+	/* Not a regular file: refused before reading (a FIFO without a writer would block). */
+	{
+		char fifo[] = "/tmp/test_yamlload_fifo_XXXXXX";
+		int tfd = mkstemp(fifo);
+
+		CU_ASSERT_FATAL(tfd >= 0);
+		close(tfd);
+		remove(fifo);
+		CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file(fifo, &st, &dg), -1);
+		CU_ASSERT_EQUAL(dg.n, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(item(0), "error: cannot read: not a regular file (a FIFO)"));
+		remove(fifo);
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file("/tmp", &st, &dg), -1);
+		CU_ASSERT_STRING_EQUAL(item(0),
+				       "/tmp: error: cannot read: not a regular file (a directory)");
+		yl_stream_release(&st);
+		diag_release(&dg);
+		CU_ASSERT_EQUAL(yl_load_file("/dev/zero", &st, &dg), -1);
+		CU_ASSERT_STRING_EQUAL(
+			item(0), "/dev/zero: error: cannot read: not a regular file (a character device)");
+	}
 }
 
 static void test_cleanup(void)
@@ -414,17 +536,19 @@ static void test_cleanup(void)
 }
 
 static CU_TestInfo tests[] = {
-	{ "core schema scalars, yes/no stay strings", test_core_schema_scalars },
+	{ "scalars as kubectl reads them, yes/no booleans", test_core_schema_scalars },
 	{ "marks are 1-based", test_marks_are_one_based },
 	{ "several documents, empty ones skipped", test_multiple_documents_and_empty_ones },
 	{ "duplicate key: error + note at the first", test_duplicate_key },
 	{ "large mappings: duplicates, order and merges", test_large_mapping_keys },
 	{ "non-string keys", test_bad_keys },
+	{ "YAML 1.1 boolean keys refused", test_yaml11_bool_keys },
 	{ "inf, nan and overflow", test_inf_nan_and_overflow },
 	{ "decimal integer beyond int64 reads as a float", test_decimal_overflow_is_float },
 	{ "tags", test_tags },
 	{ "aliases and merge keys", test_aliases_and_merge },
 	{ "billion laughs is capped", test_billion_laughs },
+	{ "alias nodes, documents and bytes: one budget per stream", test_budget_is_per_stream },
 	{ "deep nesting is capped", test_deep_nesting },
 	{ "syntax errors: problem and context marks", test_syntax_error_marks },
 	{ "NUL and invalid UTF-8", test_encoding_errors },

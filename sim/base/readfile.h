@@ -1,0 +1,33 @@
+#ifndef MAGOS_SIM_READFILE_H
+#define MAGOS_SIM_READFILE_H
+
+/*
+ * Reading an input file whole, safely: only a regular file is read (a
+ * device never ends, a FIFO may block forever: both are refused before the
+ * first read, the file being opened with O_NONBLOCK so that even the open
+ * cannot block), and never more than a bound.  "-" reads standard input,
+ * the one stream an input may be.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	RF_OK = 0,
+	RF_ERRNO = -1,   /* open or read failed: errno says why */
+	RF_NOTREG = -2,  /* not a regular file: rf_kind() of it says what it is */
+	RF_TOOBIG = -3,  /* more than @max bytes */
+};
+
+/*
+ * rf_read() - the contents of @path.
+ * @max:  the most bytes accepted.
+ * @buf:  receives a new buffer of *@len bytes (not NUL-terminated; caller
+ *        frees) on RF_OK; untouched otherwise.
+ * @kind: on RF_NOTREG receives "a FIFO", "a directory", "a character
+ *        device", ... (static); may be NULL.
+ * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.
+ */
+int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
+
+#endif

@@ -1,0 +1,270 @@
+#!/bin/sh
+# The Magos hazards told twice, by `lint` before a run and by `run` at its end,
+# and each claim checked against the run of the same input: for every rule a
+# fixture where it fires and the timeline shows what the message says, and one
+# where it must not fire (tests/hazards/*.yaml, each saying what it shows).
+#   MS102  empty steps: fires beside a Project with Workspaces never granted;
+#          not without a Project, not when the Workspaces were granted before,
+#          not without Workspaces (the upstream no-op, which `check` passes).
+#   MS105/MS114  a Workspace no step selects: never granted when the Rollout is
+#          there from the start; granted by the Project's DefaultParallel when
+#          the Rollout comes later, and then it runs (the hand-off hazard).
+#   MS114  a later step's Workspace granted before the Rollout starts planning
+#          before its step opens.
+#   MS115  a reconcile interval shorter than the later steps take at the
+#          modelled medians: the Rollout does not complete; with the interval
+#          the rule proposes it does.
+#   MS116  a later step's Workspace that polls as often as an earlier one's sees
+#          a commit first and plans it before them; swapped, it does not.
+#   After Completed: a gate metric spike the fleet never queried is told.
+#   A gate halt: the value as read, in full, beside the upstream %.4g message.
+. "$(dirname "$0")/lib.sh"
+require_python
+H=tests/hazards
+
+# lint_of FIXTURE: findings as "RULE SEVERITY MESSAGE" lines in $tmp/FIXTURE.lint
+lint_of() {
+	"$SIM" lint --format json "$H/$1.yaml" >"$tmp/$1.lintjson" 2>"$tmp/$1.linterr"
+	python3 -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
+}
+# run_of FIXTURE: the run's JSON in $tmp/FIXTURE.json
+run_of() {
+	"$SIM" run -q --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
+		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
+
+# ---- MS115 and the run notice of scheduled resets -----------------------------
+lint_of interval-short
+contains "MS115 fires for shop-dev" "$tmp/interval-short.lint" \
+	'MS115 warning Workspace "default/shop-dev" (step "dev" of Rollout "default/shop") stays Applied for less than its 3m0s reconcile interval'
+contains "MS115 gives the later steps' median time" "$tmp/interval-short.lint" \
+	'those take 12m20s at the median modelled durations (staging: 6m10s, prod: 6m10s)'
+contains "MS115 proposes an interval" "$tmp/interval-short.lint" "set magosproject.io/reconcile-interval on it above 12m20s (e.g. 30m)"
+contains "MS115 fires for shop-staging" "$tmp/interval-short.lint" 'MS115 warning Workspace "default/shop-staging"'
+lacks "MS115 not for the last step" "$tmp/interval-short.lint" 'Workspace "default/shop-prod"'
+run_of interval-short
+pyfacts "$tmp/interval-short.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("interval-short: the Rollout does not complete in 3h", not completed(d, "shop"))
+opened = step_opened(d, "shop", "staging")
+resets = [e for e in resets_of(d, "shop-dev") if e["t_ms"] >= opened]
+check("interval-short: shop-dev is reset by its schedule after staging opened", len(resets) > 0)
+check("interval-short: each reset re-opens step dev",
+      all(any(x["kind"] == "Rollout" and x["t_ms"] >= r["t_ms"] and x["message"] == "Executing level [dev]"
+              for x in d["timeline"]) for r in resets))
+n = notice(d, "did not complete: the scheduled reconcile reset")
+check("interval-short: the notice says the later step was running", n is not None and "while a later step was planning or applying" in n["text"])
+check("interval-short: the run says why", n is not None)
+c = resets_while_later_runs(d, [["shop-dev"], ["shop-staging"], ["shop-prod"]])
+check("interval-short: the notice's counts are the timeline's (%(shop-dev)d, %(shop-staging)d)" % c,
+      n is not None and c["shop-dev"] > 0 and ("shop-dev %d time" % c["shop-dev"]) in n["text"]
+      and ("shop-staging %d time" % c["shop-staging"]) in n["text"]
+      and ("steps %d time" % (c["shop-dev"] + c["shop-staging"])) in n["text"])
+EOF
+lint_of interval-long
+if [ ! -s "$tmp/interval-long.lint" ]; then ok "interval-long: the proposed intervals lint clean"; else
+	bad "interval-long: the proposed intervals lint clean"; show "$tmp/interval-long.lint"; fi
+run_of interval-long
+pyfacts "$tmp/interval-long.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("interval-long: the Rollout completes", completed(d, "shop"))
+check("interval-long: no notice of scheduled resets", notice(d, "did not complete") is None)
+EOF
+
+# Resets while the later step waits (here for an approval nobody gives) are not
+# what keeps the Rollout from completing: no such notice.
+"$SIM" run -q --json "$tmp/noauto.json" tests/scenarios/auto-apply-false.yaml >/dev/null 2>&1
+contains "waiting for approval: the run says so" "$tmp/noauto.json" "ended Planned: autoApply is false"
+lacks "waiting for approval: no blame on the scheduled resets" "$tmp/noauto.json" "did not complete: the scheduled reconcile"
+
+# ---- MS105 and MS114: Workspaces no step selects ------------------------------
+lint_of unselected
+contains "unselected: MS105" "$tmp/unselected.lint" \
+	'MS105 warning Workspace "default/ws-prod" of project "shop" is selected by no step of Rollout "default/shop": nothing ever grants it execution'
+lacks "unselected: no MS114" "$tmp/unselected.lint" "MS114"
+run_of unselected
+pyfacts "$tmp/unselected.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("unselected: ws-prod is never granted", grant_times(d, "ws-prod") == [])
+check("unselected: ws-prod never plans", phases(d, "ws-prod") <= {None, "Pending"})
+check("unselected: the run says never granted", notice(d, "and never granted: ws-prod") is not None)
+EOF
+
+lint_of handoff-unselected
+contains "handoff: MS114 for the Workspace no step selects" "$tmp/handoff-unselected.lint" \
+	'MS114 warning Workspace "default/ws-prod" is granted execution by Project "shop" (DefaultParallel) at 0s, before Rollout "default/shop" exists (at 1s), and grants given before the hand-off survive it: no step selects it, so the Rollout never revokes that grant: it plans and applies outside the Rollout'"'"'s order'
+lacks "handoff: MS105 does not say never granted" "$tmp/handoff-unselected.lint" "MS105"
+run_of handoff-unselected
+pyfacts "$tmp/handoff-unselected.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+g = grant_times(d, "ws-prod")
+check("handoff: the Project grants ws-prod at 0s", g[:1] == [(0, "reconcile project-controller default/shop")])
+check("handoff: the Rollout is created at 1s", created(d, "Rollout", "shop") == 1000)
+check("handoff: ws-prod applies", "Applied" in phases(d, "ws-prod"))
+check("handoff: the Rollout never revokes it",
+      not any(e["name"] == "ws-prod" and e["detail"] == "annotations: -magosproject.io/execution-allowed"
+              and "rollout-controller" in (e["cause"] or "") for e in d["timeline"]))
+check("handoff: the run tells the hand-off", notice(d, "but it was granted execution at 0s, before the Rollout existed (at 1s)") is not None)
+check("handoff: the run does not say never granted", notice(d, "never granted") is None)
+EOF
+
+lint_of handoff-later-step
+contains "later step: MS114 says it starts before its step" "$tmp/handoff-later-step.lint" \
+	'it starts planning before its step "prod" opens'
+run_of handoff-later-step
+pyfacts "$tmp/handoff-later-step.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+plan = first_phase(d, "ws-prod", "Planning")
+opened = step_opened(d, "shop", "prod")
+check("later step: ws-prod plans (%s ms) before step prod opens (%s ms)" % (plan, opened),
+      plan is not None and opened is not None and plan < opened)
+n = notice(d, "Workspace default/ws-prod of step prod of Rollout default/shop started planning at 0s, but its step opened at")
+check("later step: the run says so", n is not None)
+EOF
+
+# ---- MS102: empty steps ------------------------------------------------------
+lint_of empty-steps
+contains "empty steps: MS102 is a warning naming the Workspaces" "$tmp/empty-steps.lint" \
+	'MS102 warning Rollout "default/shop": spec.strategy.steps is empty: the Rollout reports Ready/NoSteps and grants nothing, and Project "shop" defers to it (ManagedByRollout), so 2 Workspaces of the project (ws-dev, ws-prod) never run'
+expect_rc "empty steps: lint passes (a warning)" 0 "$SIM" lint "$H/empty-steps.yaml"
+expect_rc "empty steps: check passes" 0 "$SIM" check "$H/empty-steps.yaml"
+run_of empty-steps
+pyfacts "$tmp/empty-steps.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("empty steps: no Workspace ever plans",
+      first_phase(d, "ws-dev", "Planning") is None and first_phase(d, "ws-prod", "Planning") is None)
+check("empty steps: the run names them", notice(d, "never ran: ws-dev, ws-prod") is not None)
+EOF
+
+lint_of empty-steps-no-project
+lacks "no Project: no MS102" "$tmp/empty-steps-no-project.lint" "MS102"
+contains "no Project: MS106 tells it" "$tmp/empty-steps-no-project.lint" "MS106"
+run_of empty-steps-no-project
+pyfacts "$tmp/empty-steps-no-project.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("no Project: the run does not claim a Project defers", notice(d, "defers to it") is None)
+EOF
+
+lint_of empty-steps-granted
+lacks "granted before: no MS102" "$tmp/empty-steps-granted.lint" "MS102"
+run_of empty-steps-granted
+pyfacts "$tmp/empty-steps-granted.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("granted before: both Workspaces apply",
+      "Applied" in phases(d, "ws-dev") and "Applied" in phases(d, "ws-prod"))
+check("granted before: no notice of Workspaces that never ran", notice(d, "never ran") is None)
+EOF
+
+lint_of empty-steps-no-workspaces
+if [ ! -s "$tmp/empty-steps-no-workspaces.lint" ]; then ok "no Workspaces: lint says nothing"; else
+	bad "no Workspaces: lint says nothing"; show "$tmp/empty-steps-no-workspaces.lint"; fi
+expect_rc "no Workspaces: the upstream no-op passes check" 0 "$SIM" check "$H/empty-steps-no-workspaces.yaml"
+run_of empty-steps-no-workspaces
+pyfacts "$tmp/empty-steps-no-workspaces.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("no Workspaces: no warning notice", not [n for n in d["notices"] if n["severity"] != "info"])
+EOF
+
+# ---- a gate halt shows the value as read -------------------------------------
+run_of gate-rounding
+"$SIM" run --no-color "$H/gate-rounding.yaml" >"$tmp/gate.out" 2>&1
+contains "gate: the upstream message rounds" "$tmp/gate.out" "failed its health gate: metric 0.01 is outside the"
+contains "gate: the value in full beside it" "$tmp/gate.out" 'the gate read 0.0100001, threshold max "0.01" (the message rounds it'
+pyfacts "$tmp/gate-rounding.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+h = d["summary"]["halt"]
+check("gate: JSON holds the value as read", h["gate_value"] == 0.0100001, h["gate_value"])
+check("gate: JSON keeps the upstream message", h["message"].endswith("metric 0.01 is outside the threshold"))
+EOF
+pyfacts "$tmp/interval-short.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("a Magos run has no gate value", d["summary"]["halt"] is None or d["summary"]["halt"]["gate_value"] is None)
+EOF
+
+# ---- MS116: a later step sees a commit first -----------------------------------
+lint_of commit-order
+contains "commit order: MS116 for shop-prod" "$tmp/commit-order.lint" \
+	'MS116 warning Workspace "default/shop-prod" (step "prod" of Rollout "default/shop") polls for commits every 10s, as often as or more often than "shop-dev" of the earlier step "dev" (every 10m0s)'
+"$SIM" run -q --until horizon --json "$tmp/commit-order.json" "$H/commit-order.yaml" >/dev/null 2>&1
+pyfacts "$tmp/commit-order.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+sha = revision_seen(d, "shop-prod")
+pp = planning_after(d, "shop-prod", sha)
+dd = revision_seen_ms(d, "shop-dev", sha)
+check("commit order: prod plans the commit (%s ms) before dev has seen it (%s ms)" % (pp, dd),
+      sha and pp is not None and dd is not None and pp < dd)
+n = notice(d, "Workspace default/shop-prod of step prod of Rollout default/shop started planning revision " + (sha or "?")[:7])
+check("commit order: the run tells it with both times", n is not None and "before shop-dev of the earlier step dev had seen it" in n["text"])
+EOF
+lint_of commit-order-safe
+if [ ! -s "$tmp/commit-order-safe.lint" ]; then ok "commit order swapped: no MS116"; else
+	bad "commit order swapped: no MS116"; show "$tmp/commit-order-safe.lint"; fi
+"$SIM" run -q --until horizon --json "$tmp/commit-order-safe.json" "$H/commit-order-safe.yaml" >/dev/null 2>&1
+pyfacts "$tmp/commit-order-safe.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+sha = revision_seen(d, "shop-dev")
+pp = planning_after(d, "shop-prod", sha)
+dd = revision_seen_ms(d, "shop-dev", sha)
+check("commit order swapped: dev sees the commit (%s ms) and prod does not plan it before (%s)" % (dd, pp),
+      sha and dd is not None and (pp is None or dd < pp))
+check("commit order swapped: no ordering notice", notice(d, "started planning revision") is None)
+EOF
+
+# ---- a spike after Completed ---------------------------------------------------
+"$SIM" run -q --until horizon --json "$tmp/gac.json" "$H/gate-after-completed.yaml" >/dev/null 2>&1
+pyfacts "$tmp/gac.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+done = [e["t_ms"] for e in d["timeline"] if e["kind"] == "FleetRollout" and e["phase"] == "Completed"]
+check("after Completed: the fleet completes at 44m", done[:1] == [2640000], done[:1])
+check("after Completed: it never halts", not any(e["kind"] == "FleetRollout" and e["phase"] == "Halted" for e in d["timeline"]))
+n = notice(d, "FleetRollout moodle: the metric of wave \"canary\"'s gate left its threshold (max \"0.01\") from 1h0m0s to 1h6m0s, reaching 0.05, after the fleet Completed at 44m0s")
+check("after Completed: the run tells the unseen spike", n is not None)
+check("after Completed: the last query it names is before the spike", n is not None and "its last query was at 44m0s" in n["text"])
+EOF
+"$SIM" run -q --until horizon --json "$tmp/gh.json" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
+lacks "a spike the gate saw (fleet-gate-halt) is not told as unseen" "$tmp/gh.json" "after the fleet Completed"
+
+# ---- a manifest's grant the Rollout revokes first -------------------------------
+lint_of granted-in-manifest
+lacks "grant in the manifest, Rollout from the start: no MS114" "$tmp/granted-in-manifest.lint" "MS114"
+run_of granted-in-manifest
+pyfacts "$tmp/granted-in-manifest.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("grant in the manifest: ws-prod plans only once step prod opens",
+      first_phase(d, "ws-prod", "Planning") >= step_opened(d, "shop", "prod"))
+check("grant in the manifest: no early-start notice", notice(d, "started planning at") is None)
+EOF
+
+finish

@@ -1,0 +1,124 @@
+"""Helpers of tests/hazards.sh: what a run report (magos-sim/run/v1) says of
+the Magos objects, for checking the hazard notices and lint findings against
+the timeline they summarise."""
+from facts import check  # noqa: F401  (re-exported for the checks)
+
+
+def completed(d, rollout):
+    """Whether Rollout ROLLOUT reached Applied/RolloutCompleted in the run."""
+    return any(e["kind"] == "Rollout" and e["name"] == rollout and e["change"] == "status"
+               and e["reason"] == "RolloutCompleted" for e in d["timeline"])
+
+
+def step_opened(d, rollout, step):
+    """When the Rollout first said "Executing level [..step..]" (ms), or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Rollout" and e["name"] == rollout and e["change"] == "status" \
+                and e["message"] and e["message"].startswith("Executing level [") \
+                and step in e["message"][len("Executing level ["):-1].split(", "):
+            return e["t_ms"]
+    return None
+
+
+def resets_of(d, ws):
+    """The entries where Workspace WS entered Pending/ScheduledReconcile."""
+    out, was = [], False
+    for e in d["timeline"]:
+        if e["kind"] != "Workspace" or e["name"] != ws:
+            continue
+        now = e["phase"] == "Pending" and e["reason"] == "ScheduledReconcile"
+        if now and not was:
+            out.append(e)
+        was = now
+    return out
+
+
+def grant_times(d, ws):
+    """(t_ms, cause) of each execution-allowed grant of Workspace WS."""
+    return [(e["t_ms"], e["cause"]) for e in d["timeline"]
+            if e["kind"] == "Workspace" and e["name"] == ws and e["change"] == "updated"
+            and e["detail"] and "+magosproject.io/execution-allowed=true" in e["detail"]]
+
+
+def phases(d, ws):
+    """Every phase Workspace WS was seen in (None for none)."""
+    return {e["phase"] for e in d["timeline"] if e["kind"] == "Workspace" and e["name"] == ws}
+
+
+def first_phase(d, ws, phase):
+    """When Workspace WS first entered PHASE (ms), or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["phase"] == phase:
+            return e["t_ms"]
+    return None
+
+
+def created(d, kind, name):
+    """When KIND NAME was created (ms), or None."""
+    for e in d["timeline"]:
+        if e["kind"] == kind and e["name"] == name and e["change"] == "created":
+            return e["t_ms"]
+    return None
+
+
+def notice(d, text):
+    """The first notice whose text contains TEXT, or None."""
+    for n in d["notices"]:
+        if text in n["text"]:
+            return n
+    return None
+
+
+def resets_while_later_runs(d, steps):
+    """Per Workspace, how often it entered Pending/ScheduledReconcile while a
+    Workspace of a later step (STEPS: the member lists in step order) was
+    Planning or Applying."""
+    step = {}
+    for j, members in enumerate(steps):
+        for m in members:
+            step.setdefault(m, j)
+    phase, was, count = {}, {}, {m: 0 for m in step}
+    for e in d["timeline"]:
+        if e["kind"] != "Workspace" or e["name"] not in step:
+            continue
+        ws = e["name"]
+        phase[ws] = e["phase"]
+        now = e["phase"] == "Pending" and e["reason"] == "ScheduledReconcile"
+        if now and not was.get(ws):
+            if any(step[o] > step[ws] and phase.get(o) in ("Planning", "Applying") for o in step):
+                count[ws] += 1
+        was[ws] = now
+    return count
+
+
+NEW_REVISION = "RefWatcher detected new revision "
+
+
+def revision_seen(d, ws):
+    """The first revision Workspace WS said it detected, or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["reason"] == "NewRevisionDetected" \
+                and (e["message"] or "").startswith(NEW_REVISION):
+            return e["message"][len(NEW_REVISION):]
+    return None
+
+
+def revision_seen_ms(d, ws, sha):
+    """When Workspace WS first said it detected revision SHA (ms), or None."""
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["reason"] == "NewRevisionDetected" \
+                and e["message"] == NEW_REVISION + (sha or ""):
+            return e["t_ms"]
+    return None
+
+
+def planning_after(d, ws, sha):
+    """When Workspace WS entered Planning after detecting revision SHA (ms), or None."""
+    seen = revision_seen_ms(d, ws, sha)
+    if seen is None:
+        return None
+    for e in d["timeline"]:
+        if e["kind"] == "Workspace" and e["name"] == ws and e["phase"] == "Planning" \
+                and e["t_ms"] >= seen:
+            return e["t_ms"]
+    return None

@@ -1,0 +1,136 @@
+#!/bin/sh
+# The bounds of docs/limits.md: each one per input stream, each exceeded with
+# a clear error naming it, each raised with --limit NAME=N; inputs that are
+# not regular files refused at once.  Commands that could block or run long
+# on a regression run under timeout(1), so a regression fails instead of
+# hanging the suite.  (The corpus of tests/badinput/ holds the inputs that
+# fit in a file: 24, 84-87.)
+. "$(dirname "$0")/lib.sh"
+require_sim
+SCN=scenarios/three-environments.yaml
+T="timeout 20"
+
+# ---- --limit itself
+expect_rc "--limit with an unknown name is a usage error" 2 "$SIM" run --limit nodes=5 "$SCN"
+contains "... which lists the limits" "$tmp/err" "unknown limit 'nodes'; the limits are input-bytes, files,"
+expect_rc "--limit with a bad value is a usage error" 2 "$SIM" lint --limit documents=x "$SCN"
+contains "... which gives the range" "$tmp/err" "documents takes a whole number of documents from 1 to"
+expect_rc "--limit below the range is a usage error" 2 "$SIM" check --limit errors=0 "$SCN"
+expect_rc "every command takes --limit (merge)" 2 "$SIM" merge --limit files=3
+contains "... and gets as far as its own arguments" "$tmp/err" "merge: no partial"
+
+# ---- inputs that are not regular files
+mkfifo "$tmp/fifo.yaml"
+expect_rc "run: a FIFO as input is refused at once (exit 3)" 3 $T "$SIM" run "$tmp/fifo.yaml"
+contains "... saying what it is" "$tmp/err" "fifo.yaml: error: cannot read: not a regular file (a FIFO)"
+expect_rc "lint: a FIFO as input is refused at once" 3 $T "$SIM" lint "$tmp/fifo.yaml"
+expect_rc "check: a FIFO as input is refused at once" 3 $T "$SIM" check "$tmp/fifo.yaml"
+cat >"$tmp/inc-fifo.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: inc-fifo}
+spec:
+  include: [fifo.yaml]
+EOF
+expect_rc "an include naming a FIFO is refused at once" 3 $T "$SIM" run "$tmp/inc-fifo.yaml"
+contains "... at the include" "$tmp/err" 'inc-fifo.yaml:5:13: error: spec.include[0]: "'
+contains "... saying what it is" "$tmp/err" 'fifo.yaml" is not a regular file (a FIFO)'
+expect_rc "standard input is read when named -" 0 $T sh -c "'$SIM' run -q - <'$SCN'"
+contains "... and runs the scenario" "$tmp/out" "completed yes"
+
+# ---- files, bytes, documents
+mkdir "$tmp/many"
+for i in 1 2 3 4 5; do
+	printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: ns%s}\n' "$i" >"$tmp/many/ns$i.yaml"
+done
+expect_rc "files: more files than the limit is an error" 3 "$SIM" lint --limit files=3 "$tmp/many"
+contains "... naming the limit (lint prints findings on stdout)" "$tmp/out" \
+	"the inputs name more than 3 files (limit files; raise it with --limit files=N)"
+expect_rc "files: within the limit is fine" 0 "$SIM" lint --limit files=5 "$tmp/many"
+expect_rc "input-bytes: over the limit (all files together) is an error" 3 \
+	"$SIM" run --limit input-bytes=100 "$tmp/many"
+contains "... naming the limit" "$tmp/err" "the inputs hold more than 100 bytes in all (limit input-bytes;"
+awk 'BEGIN { for (i = 0; i < 20; i++) printf "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n%d}\n", i }' \
+	>"$tmp/docs.yaml"
+expect_rc "documents: over the limit is an error" 3 "$SIM" run --limit documents=10 "$tmp/docs.yaml"
+contains "... at the first document beyond it" "$tmp/err" \
+	"docs.yaml:41:1: error: the inputs hold more than 10 YAML documents in all (limit documents;"
+expect_rc "documents: raised, the same input runs" 0 "$SIM" run -q --limit documents=20 "$tmp/docs.yaml"
+
+# ---- include patterns are walked within a bound
+mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
+for d in a a/b c; do
+	for i in 1 2 3 4; do : >"$tmp/tree/$d/x$i.txt"; done
+done
+cp "$tmp/many/ns1.yaml" "$tmp/tree/a/b/ns1.yaml"
+cat >"$tmp/tree/glob.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: glob}
+spec:
+  include: ['*/*/*.yaml']
+EOF
+expect_rc "include-scan: a pattern walking more entries than the limit is an error" 3 \
+	"$SIM" run --limit include-scan=5 "$tmp/tree/glob.yaml"
+contains "... naming the pattern and the limit" "$tmp/err" "examines more than 5 directory entries"
+expect_rc "include-scan: within the limit the pattern is read" 0 \
+	"$SIM" run -q --limit include-scan=100 "$tmp/tree/glob.yaml"
+cat >"$tmp/tree/rel.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: rel}
+spec:
+  include: [a/b/ns1.yaml]
+EOF
+expect_rc "a relative include is resolved under the scenario's directory" 0 \
+	"$SIM" run -q --json "$tmp/rel.json" "$tmp/tree/rel.yaml"
+check "... from any working directory" sh -c "cd / && '$PWD/$SIM' run -q '$tmp/tree/rel.yaml' >/dev/null"
+
+# ---- diagnostics
+expect_rc "errors: a raised limit prints more errors" 3 "$SIM" run --limit errors=300 tests/badinput/86-errors-capped.yaml
+lacks "... all of them" "$tmp/err" "more errors not shown"
+expect_rc "errors: a lowered limit prints fewer" 3 "$SIM" run --limit errors=2 tests/badinput/86-errors-capped.yaml
+check "... two lines and the count" test "$(wc -l <"$tmp/err")" -eq 3
+contains "... which says how many more" "$tmp/err" "magos-sim: note: and 258 more errors not shown (limit errors; raise it with --limit errors=N)"
+expect_rc "lint: the findings past the limit are counted" 3 "$SIM" lint --limit errors=2 tests/badinput/86-errors-capped.yaml
+contains "... in one finding" "$tmp/out" "and 258 more errors not shown"
+
+# ---- out of memory: one line, exit 5, no core dump
+# (ASan reserves terabytes of address space: ulimit -v cannot apply there.)
+case "$SIM" in
+*/san/*) echo "skip out-of-memory checks: the sanitizer build cannot run under ulimit -v" ;;
+*)
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ns%d, labels: {a: b}}\n", i }' \
+		>"$tmp/big.yaml"
+	(cd "$tmp" && ulimit -c unlimited 2>/dev/null; ulimit -v 150000 && exec "$OLDPWD/$SIM" run -q big.yaml) \
+		>"$tmp/out" 2>"$tmp/err"
+	expect_status "out of memory exits 5" 5 $?
+	check "... with one line naming what was being built" grep -Eqx \
+		'magos-sim: out of memory while loading big.yaml \(a request for [0-9]+ bytes failed\)' "$tmp/err"
+	check "... that is the only line" test "$(wc -l <"$tmp/err")" -eq 1
+	check "... and no core dump" test -z "$(find "$tmp" -maxdepth 1 -name 'core*')"
+	;;
+esac
+
+# ---- a long horizon ends at the event budget (a few seconds in the release
+# build; the debug and sanitizer builds are several times slower)
+# (Under the sanitizers a million events take minutes on a busy machine: the
+# bound is timed in the other builds only.)
+case "$SIM" in
+*/san/*) ok "a 100-year horizon: not timed under the sanitizers" ;;
+*)
+	expect_rc "a 100-year horizon run on to the horizon stops at the event budget" 0 \
+		timeout 300 "$SIM" run -q --horizon 876000h --until horizon scenarios/fleet-rollback-derived.yaml
+	contains "... saying so" "$tmp/out" "after 1000000 events:"
+	contains "... naming the budget" "$tmp/out" "the event budget was spent"
+	;;
+esac
+
+# A sweep has at most 10 000 values, as a range or as a list.
+vals=$(awk 'BEGIN { for (i = 1; i <= 10001; i++) printf "%s%d", (i > 1 ? "," : ""), i }')
+expect_rc "a sweep list of 10 001 values: refused" 2 "$SIM" run -q --sweep "capacity=$vals" scenarios/parallel-cohorts.yaml
+contains "... saying so" "$tmp/err" "sweep 'capacity': more than 10000 values"
+expect_rc "a sweep range of 10 001 steps: refused" 2 "$SIM" run -q --sweep "capacity=1..20000/10001" scenarios/parallel-cohorts.yaml
+contains "... saying so" "$tmp/err" "STEPS must be a whole number from 1 to 10000"
+
+finish
