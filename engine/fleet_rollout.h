@@ -299,6 +299,14 @@ struct fr_result {
 	char *event_note;          /* its note (= the Halted message), owned */
 	struct fr_action *actions; /* patches issued, in order (the failed one last) */
 	size_t nactions;
+	/*
+	 * Private to the pass: room in @actions, and an index of the latest
+	 * action per (member, annotation), so that reading a member's current
+	 * annotation costs O(1) however many patches the pass has issued.
+	 */
+	size_t capactions;
+	size_t *patched;           /* open addressing: action index + 1, 0 = empty */
+	size_t cappatched;
 	bool patch_failed;         /* the last action failed */
 	struct fr_gate_eval *gates;
 	size_t ngates;

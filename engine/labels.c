@@ -680,19 +680,50 @@ static int from_expression(const struct val *e, size_t idx, struct lbl_selector 
 }
 
 /*
- * sort_by_key() - internalSelector.Add's sort.Sort(ByKey): insertion sort,
- * which is what Go's pdqsort does for up to 12 elements and is stable.
+ * sort_by_key() - internalSelector.Add's sort.Sort(ByKey), stably: Go's
+ * pdqsort is an insertion sort (stable) up to 12 elements, which is what
+ * this does there; beyond, a bottom-up merge sort, stable too and
+ * O(n log n) (an insertion sort of 100 000 expressions took 38 s).
  */
 static void sort_by_key(struct lbl_req *r, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct lbl_req cur = r[i];
-		size_t j = i;
+	struct lbl_req *tmp, *src = r, *dst;
 
-		for (; j > 0 && strcmp(cur.key, r[j - 1].key) < 0; j--)
-			r[j] = r[j - 1];
-		r[j] = cur;
+	if (n <= 12) {
+		for (size_t i = 1; i < n; i++) {
+			struct lbl_req cur = r[i];
+			size_t j = i;
+
+			for (; j > 0 && strcmp(cur.key, r[j - 1].key) < 0; j--)
+				r[j] = r[j - 1];
+			r[j] = cur;
+		}
+		return;
 	}
+	tmp = xmalloc(n * sizeof(*tmp));
+	dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			/* ties take the left run first: stable */
+			while (i < mid && j < hi)
+				dst[k++] = strcmp(src[j].key, src[i].key) < 0 ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct lbl_req *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != r)
+		memcpy(r, src, n * sizeof(*r));
+	free(tmp);
 }
 
 int lbl_selector_from_val(const struct val *sel, struct lbl_selector *out, char *err, size_t errlen)

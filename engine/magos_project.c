@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/bitset.h"
 #include "engine/xalloc.h"
 
 bool mp_workspace_has_pending_work(const struct obj *ws)
@@ -32,10 +33,65 @@ static void want(struct mp_result *out, enum mp_outcome o, const char *phase, co
 	out->want.current_step = 0;
 }
 
-int mp_reconcile_project(const struct obj *project, const struct obj *rollout,
-			 const struct obj *const *ws, size_t nws, const char *now,
-			 struct mp_result *out)
+/* The grant test of reconcileProject's loop, for a member of the project. */
+static bool grantable(const struct obj *w)
 {
+	return !mr_workspace_allowed(w) && mp_workspace_has_pending_work(w);
+}
+
+struct mp_tally {
+	size_t *pos;         /* the members' indices into the List, ascending */
+	size_t n;
+	struct bs_set grant; /* members (index into @pos) a pass would grant */
+};
+
+struct mp_tally *mp_tally_new(const struct obj *const *ws, const size_t *pos, size_t npos)
+{
+	struct mp_tally *t = xcalloc(1, sizeof(*t));
+
+	t->pos = xmalloc((npos ? npos : 1) * sizeof(*t->pos));
+	if (npos)
+		memcpy(t->pos, pos, npos * sizeof(*pos));
+	t->n = npos;
+	bs_init(&t->grant, npos);
+	for (size_t k = 0; k < npos; k++)
+		bs_put(&t->grant, k, grantable(ws[pos[k]]));
+	return t;
+}
+
+void mp_tally_update(struct mp_tally *t, size_t pos, const struct obj *ws)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->pos[mid] == pos) {
+			bs_put(&t->grant, mid, grantable(ws));
+			return;
+		}
+		if (t->pos[mid] < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+}
+
+void mp_tally_free(struct mp_tally *t)
+{
+	if (!t)
+		return;
+	free(t->pos);
+	bs_release(&t->grant);
+	free(t);
+}
+
+int mp_reconcile_project_tally(const struct obj *project, const struct obj *rollout,
+			       const struct mp_tally *t, const struct obj *const *ws,
+			       const char *now, struct mp_result *out)
+{
+	size_t cap = 0;
+
 	memset(out, 0, sizeof(*out));
 	out->managed_by_rollout = -1;
 
@@ -63,10 +119,39 @@ int mp_reconcile_project(const struct obj *project, const struct obj *rollout,
 		     "True");
 		goto out_status;
 	}
-	/* 5. DefaultParallel: status first, then grant every member with pending work */
+	/*
+	 * 5. DefaultParallel: status first, then grant every member with
+	 * pending work that lacks permission, in List order.
+	 */
 	out->managed_by_rollout = 0;
 	want(out, MP_OUT_DEFAULT_PARALLEL, "Ready", "DefaultParallel",
 	     xstrdup("Project is orchestrating workspaces in parallel"), "True");
+	out->workspace_count = t->n;
+	for (size_t k = bs_next(&t->grant, 0); k != BS_NONE; k = bs_next(&t->grant, k + 1)) {
+		if (out->ngrant == cap) {
+			cap = cap ? cap * 2 : 4;
+			out->grant = xreallocarray(out->grant, cap, sizeof(*out->grant));
+		}
+		out->grant[out->ngrant++] = xstrdup(ws[t->pos[k]]->name);
+	}
+
+out_status:
+	out->status = mr_update_status(project, &out->want, false, now);
+	return 0;
+}
+
+int mp_reconcile_project(const struct obj *project, const struct obj *rollout,
+			 const struct obj *const *ws, size_t nws, const char *now,
+			 struct mp_result *out)
+{
+	struct mp_tally *t;
+	size_t *pos, npos = 0;
+	int rc;
+
+	if (!project)
+		return mp_reconcile_project_tally(NULL, rollout, NULL, ws, now, out);
+	/* the members: same namespace, projectRef naming the Project */
+	pos = xmalloc((nws ? nws : 1) * sizeof(*pos));
 	for (size_t i = 0; i < nws; i++) {
 		const struct obj *w = ws[i];
 
@@ -74,18 +159,13 @@ int mp_reconcile_project(const struct obj *project, const struct obj *rollout,
 			continue;
 		if (strcmp(val_str(val_path(w->spec, "projectRef.name"), ""), project->name) != 0)
 			continue;
-		out->workspace_count++;
-		if (mr_workspace_allowed(w))
-			continue;
-		if (mp_workspace_has_pending_work(w)) {
-			out->grant = xreallocarray(out->grant, out->ngrant + 1, sizeof(*out->grant));
-			out->grant[out->ngrant++] = xstrdup(w->name);
-		}
+		pos[npos++] = i;
 	}
-
-out_status:
-	out->status = mr_update_status(project, &out->want, false, now);
-	return 0;
+	t = mp_tally_new(ws, pos, npos);
+	rc = mp_reconcile_project_tally(project, rollout, t, ws, now, out);
+	mp_tally_free(t);
+	free(pos);
+	return rc;
 }
 
 void mp_result_release(struct mp_result *r)

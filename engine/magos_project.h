@@ -88,6 +88,44 @@ int mp_reconcile_project(const struct obj *project, const struct obj *rollout,
 			 const struct obj *const *ws, size_t nws, const char *now,
 			 struct mp_result *out);
 
+/*
+ * A Project's members (the Workspaces of its namespace whose
+ * spec.projectRef.name is its name), in List order, with which of them a
+ * DefaultParallel pass would grant (not allowed, pending work): kept
+ * current with mp_tally_update() as members change, so a pass costs
+ * O(members / 4096 + grants) instead of O(Workspaces).  Opaque.
+ */
+struct mp_tally;
+
+/*
+ * mp_tally_new() - a tally of the members @pos (@npos ascending indices
+ * into @ws, the cache List; the caller vouches that they are exactly the
+ * Project's members) as they are now.
+ * Returns: new; free with mp_tally_free().  Cannot fail (aborts on OOM).
+ */
+struct mp_tally *mp_tally_new(const struct obj *const *ws, const size_t *pos, size_t npos);
+
+/*
+ * mp_tally_update() - the Workspace at List index @pos is now @ws
+ * (borrowed, read now only), still a member; an index that is not a
+ * member is ignored.  Cost: O(log members).
+ */
+void mp_tally_update(struct mp_tally *t, size_t pos, const struct obj *ws);
+
+/* mp_tally_free() - frees @t.  Accepts NULL. */
+void mp_tally_free(struct mp_tally *t);
+
+/*
+ * mp_reconcile_project_tally() - mp_reconcile_project() with the
+ * DefaultParallel members read from @t (current, every change told)
+ * instead of a walk of every Workspace; @ws is the List @t indexes
+ * (current versions: the names are read).  @t and @ws are not read
+ * unless the pass reaches DefaultParallel.  Same result.
+ */
+int mp_reconcile_project_tally(const struct obj *project, const struct obj *rollout,
+			       const struct mp_tally *t, const struct obj *const *ws,
+			       const char *now, struct mp_result *out);
+
 /* mp_result_release() - frees what @r owns and zeroes it.  Accepts NULL. */
 void mp_result_release(struct mp_result *r);
 

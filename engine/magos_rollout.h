@@ -89,6 +89,7 @@ struct mr_result {
 	char *error;                   /* MR_OUT_RECONCILE_ERROR: the error text (= want.message) */
 	struct mr_level *levels;       /* levels built (all of them, or those before an empty step) */
 	size_t nlevels;
+	bool borrowed;                 /* @levels belong to the plan of the pass (valid while it is) */
 	long current_level;            /* index into levels, -1 when none is current */
 	bool level_transition;         /* R-4 metric: start_idx != stored currentStep */
 	char **grant;                  /* Workspace names to grant, in order */
@@ -180,7 +181,8 @@ struct val *mr_update_status(const struct obj *latest, const struct mr_status_in
  *           (outcome MR_OUT_RECONCILE_ERROR, status Failed/ReconcileError
  *           with the apimachinery error text, currentStep unchanged): the
  *           caller returns an error so controller-runtime backs off.
- * Cost:     O(steps × (workspaces × selector size)) plus the level scan.
+ * Cost:     O(steps × (workspaces × selector size)) plus the level scan
+ *           (a throw-away mr_plan_new() and mr_reconcile_rollout_plan()).
  * Source: magosproject/magos@1afc8e6 internal/controller/rollout/rollout_controller.go
  *         Reconcile, reconcileRollout
  * Deviations:
@@ -195,6 +197,65 @@ struct val *mr_update_status(const struct obj *latest, const struct mr_status_in
  */
 int mr_reconcile_rollout(const struct obj *rollout, const struct obj *const *ws, size_t nws,
 			 const char *now, struct mr_result *out);
+
+/*
+ * A Rollout's plan: the levels R-2 resolves its steps into, which depend
+ * only on the Rollout's namespace and spec (steps, projectRef) and on the
+ * Workspace List (identity, order, namespace, spec.projectRef.name,
+ * labels), kept with per-level counts of what R-3..R-7 read of the members
+ * (pending, failed, allowed), so that a pass over an unchanged List costs
+ * O(levels / 64 + grants + revokes) instead of O(steps x Workspaces).
+ * Build it with mr_plan_new(), tell it of every change of a member's
+ * status or annotations with mr_plan_update(), and build a new one when
+ * the Rollout's (uid, generation) or anything the levels depend on
+ * changes.  Opaque.
+ */
+struct mr_plan;
+
+/*
+ * mr_plan_new() - R-1 and R-2 of a pass, and the member facts as they are now.
+ * @rollout: the Rollout (borrowed; read now only).
+ * @ws:      @nws Workspaces (borrowed; read now only), the cache List in
+ *           list order; the plan refers to them by index.
+ * @cand:    NULL, or @ncand ascending indices into @ws that hold every
+ *           Workspace of the Rollout's namespace whose projectRef names
+ *           its project (others among them are ignored): the plan then
+ *           looks only at those.
+ * Returns:  new; free with mr_plan_free().  Cannot fail (aborts on OOM).
+ * Cost:     O(steps x candidates x selector size + memberships log).
+ */
+struct mr_plan *mr_plan_new(const struct obj *rollout, const struct obj *const *ws, size_t nws,
+			    const size_t *cand, size_t ncand);
+
+/*
+ * mr_plan_update() - Workspace @pos (the index it had for mr_plan_new())
+ * is now @ws (borrowed, read now only), with the same namespace,
+ * projectRef and labels (the caller vouches; a change of those needs a
+ * new plan).  A Workspace in no level is ignored.
+ * Cost: O(log members + levels of @pos).
+ */
+void mr_plan_update(struct mr_plan *p, size_t pos, const struct obj *ws);
+
+/* mr_plan_free() - frees @p.  Accepts NULL. */
+void mr_plan_free(struct mr_plan *p);
+
+/*
+ * mr_reconcile_rollout_plan() - mr_reconcile_rollout() over a plan: the
+ * same result, decided from @p's levels and counts.
+ * @rollout: as for mr_reconcile_rollout(); the plan is not read when it
+ *           is NULL or being deleted (R-0), and may then be NULL.
+ * @p:       a plan of @rollout's (uid, generation) over the current List,
+ *           every change told (it keeps, per level, the report of
+ *           overlapping members once computed).
+ * @ws:      the List the plan indexes, current versions (names are read).
+ * Returns:  as mr_reconcile_rollout(); @out->levels are borrowed from @p
+ *           (@out->borrowed), valid until @p is freed.
+ * Cost:     O(levels / 64 + grants + revokes + overlapping members), plus
+ *           the overlap report's O(memberships log) on the first pass that
+ *           needs it for a level.
+ */
+int mr_reconcile_rollout_plan(const struct obj *rollout, struct mr_plan *p,
+			      const struct obj *const *ws, const char *now, struct mr_result *out);
 
 /* mr_result_release() - frees what @r owns and zeroes it.  Accepts NULL. */
 void mr_result_release(struct mr_result *r);

@@ -82,6 +82,70 @@ bool obj_strmap_set(struct obj_strmap *m, const char *key, const char *value)
 	return true;
 }
 
+/* One pair of obj_strmap_set_many(): @order 0 for the map's own entries, i + 1 for pair i. */
+struct pair {
+	const char *key;
+	const char *value;
+	size_t order;
+	size_t idx; /* the entry's index in the map (order 0) */
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+bool obj_strmap_set_many(struct obj_strmap *m, const struct obj_strmap_item *items, size_t n)
+{
+	size_t total = m->n + n, out = 0;
+	struct pair *p;
+	struct obj_strmap_item *merged;
+	bool changed = false;
+
+	if (n == 0)
+		return false;
+	p = xmalloc(total * sizeof(*p));
+	for (size_t i = 0; i < m->n; i++)
+		p[i] = (struct pair){ m->items[i].key, m->items[i].value, 0, i };
+	for (size_t i = 0; i < n; i++)
+		p[m->n + i] = (struct pair){ items[i].key, items[i].value, i + 1, 0 };
+	qsort(p, total, sizeof(*p), cmp_pair);
+	merged = xmalloc(total * sizeof(*merged));
+	for (size_t a = 0, b; a < total; a = b) {
+		const struct pair *last;
+
+		for (b = a + 1; b < total && strcmp(p[b].key, p[a].key) == 0; b++)
+			;
+		last = &p[b - 1]; /* the latest pair of this key wins */
+		if (p[a].order == 0) {
+			/* the map's own entry: keep its strings, replace the value if it changed */
+			struct obj_strmap_item *own = &m->items[p[a].idx];
+
+			if (last->order != 0 && strcmp(own->value, last->value) != 0) {
+				free(own->value);
+				own->value = xstrdup(last->value);
+				changed = true;
+			}
+			merged[out++] = *own;
+		} else {
+			merged[out].key = xstrdup(last->key);
+			merged[out].value = xstrdup(last->value);
+			out++;
+			changed = true;
+		}
+	}
+	free(p);
+	free(m->items);
+	m->items = merged;
+	m->n = m->cap = out;
+	return changed;
+}
+
 bool obj_strmap_del(struct obj_strmap *m, const char *key)
 {
 	bool found;

@@ -67,6 +67,15 @@ const char *obj_strmap_get(const struct obj_strmap *m, const char *key);
  * for a key after every other (fill a large map in key order).
  */
 bool obj_strmap_set(struct obj_strmap *m, const char *key, const char *value);
+/*
+ * obj_strmap_set_many() - obj_strmap_set() of each of the @n pairs in
+ * order (a later pair wins over an earlier one with its key), in
+ * O((m + n) log(m + n)) for a map of m keys instead of O(m + n) per pair.
+ * @items: borrowed; keys and values are copied.
+ * Returns: true when the map changed.
+ */
+bool obj_strmap_set_many(struct obj_strmap *m, const struct obj_strmap_item *items, size_t n);
+
 /* obj_strmap_del() - removes @key; returns true when it was present. */
 bool obj_strmap_del(struct obj_strmap *m, const char *key);
 /* obj_strmap_equal() - same keys with the same values. */

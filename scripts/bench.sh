@@ -34,13 +34,20 @@ if [ "$found" -eq 0 ]; then
 	exit 1
 fi
 
-# End to end: 1 000 Workspaces of one Project, under DefaultParallel and
-# under a 10-step Rollout (scripts/gen-magos-fleet.sh), timed as whole runs.
+# End to end: N Workspaces of one Project, under DefaultParallel and under a
+# 10-step Rollout (scripts/gen-magos-fleet.sh), timed as whole runs.
+# BENCH_MAGOS lists the sizes (default 1000; "1000 10000" adds the
+# 10 000-Workspace project, a few seconds each).  Where python3-simpy3 is
+# installed, scripts/simpy-magos.py runs the same scenario as a plain SimPy
+# model beside it (the comparison of BENCHMARKS.md).
 sim="$BUILD/magos-sim"
 if [ -x "$sim" ] && command -v python3 >/dev/null 2>&1; then
 	work=$(mktemp -d)
-	for spec in "1000 0 default-parallel" "1000 10 rollout-10-steps"; do
-		set -- $spec
+	for spec in $(for n in ${BENCH_MAGOS:-1000}; do echo "$n:0:default-parallel $n:10:rollout-10-steps"; done); do
+		set -- $(echo "$spec" | tr ':' ' ')
+		if /usr/bin/python3 -c 'import simpy' 2>/dev/null; then
+			/usr/bin/python3 scripts/simpy-magos.py "$1" "$2" || failed=$((failed + 1))
+		fi
 		scripts/gen-magos-fleet.sh "$1" "$2" >"$work/s.yaml"
 		t0=$(date +%s%N)
 		"$sim" run -q --json "$work/s.json" "$work/s.yaml" >/dev/null || failed=$((failed + 1))

@@ -123,6 +123,9 @@ void entry_unlink(struct kindtab *k, struct entry *e)
 	k->dirty = true;
 }
 
+/* api_list_prefix() scans at most this many entries appended since the last tidy. */
+#define TAIL_SCAN_MAX 256
+
 static int cmp_entry(const void *pa, const void *pb)
 {
 	const struct entry *x = *(struct entry *const *)pa;
@@ -418,40 +421,72 @@ size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn ma
 	return out->n;
 }
 
+/* The entry is in namespace @ns with a name starting with @prefix (@plen bytes). */
+static bool in_prefix(const struct entry *e, const char *ns, const char *prefix, size_t plen)
+{
+	return strcmp(e->ns, ns) == 0 && strncmp(e->name, prefix, plen) == 0;
+}
+
+static void list_push(struct api_list *out, const struct obj *o)
+{
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 16;
+		out->items = xreallocarray(out->items, out->cap, sizeof(*out->items));
+	}
+	out->items[out->n++] = o;
+}
+
 size_t api_list_prefix(struct api *a, const char *kind, const char *ns, const char *prefix,
 		       api_match_fn match, void *ctx, struct api_list *out)
 {
 	struct kindtab *k = find_kind(a, kind);
-	size_t lo = 0, hi, plen = strlen(prefix);
+	size_t lo = 0, hi, plen = strlen(prefix), ntail, nhead, ntailhit = 0;
+	struct entry *tailhit[TAIL_SCAN_MAX];
 
 	out->n = 0;
 	if (!k)
 		return 0;
-	tidy_order(k);
-	hi = k->norder;
-	/* first entry not before (ns, prefix) */
+	/*
+	 * Entries appended since the last tidy (up to TAIL_SCAN_MAX, and no
+	 * more than the square root of the kind's size) are scanned rather
+	 * than merged in: a tidy walks every entry, and a store that creates
+	 * a Job between two lists would pay it on every list (O(Jobs^2) a run).
+	 */
+	ntail = k->norder - k->nsorted;
+	if (k->dirty && (ntail > TAIL_SCAN_MAX || ntail * ntail > k->nsorted))
+		tidy_order(k);
+	else if (k->dirty)
+		for (size_t i = k->nsorted; i < k->norder; i++)
+			if (k->order[i]->cur && in_prefix(k->order[i], ns, prefix, plen))
+				tailhit[ntailhit++] = k->order[i];
+	if (ntailhit > 1)
+		qsort(tailhit, ntailhit, sizeof(*tailhit), cmp_entry);
+	hi = nhead = k->dirty ? k->nsorted : k->norder;
+	/* first entry not before (ns, prefix); dead entries keep their keys */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct obj *o = k->order[mid]->cur->o;
-		int c = strcmp(o->ns, ns);
+		const struct entry *e = k->order[mid];
+		int c = strcmp(e->ns, ns);
 
-		if (c < 0 || (c == 0 && strcmp(o->name, prefix) < 0))
+		if (c < 0 || (c == 0 && strcmp(e->name, prefix) < 0))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < k->norder; i++) {
-		const struct obj *o = k->order[i]->cur->o;
+	/* the sorted range and the sorted tail hits, merged: (namespace, name) order */
+	for (size_t i = lo, t = 0;;) {
+		bool head = i < nhead && in_prefix(k->order[i], ns, prefix, plen);
+		const struct entry *e;
 
-		if (strcmp(o->ns, ns) != 0 || strncmp(o->name, prefix, plen) != 0)
+		if (!head && t == ntailhit)
 			break;
-		if (match && !match(o, ctx))
+		if (head && (t == ntailhit || cmp_entry(&k->order[i], &tailhit[t]) < 0))
+			e = k->order[i++];
+		else
+			e = tailhit[t++];
+		if (!e->cur || (match && !match(e->cur->o, ctx)))
 			continue;
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 16;
-			out->items = xreallocarray(out->items, out->cap, sizeof(*out->items));
-		}
-		out->items[out->n++] = o;
+		list_push(out, e->cur->o);
 	}
 	return out->n;
 }

@@ -279,7 +279,10 @@ size_t api_list(struct api *a, const char *kind, const char *ns, api_match_fn ma
 /*
  * api_list_prefix() - like api_list() for namespace @ns (not NULL), but only
  * the objects whose name starts with @prefix: a range of the sorted order,
- * found by binary search.  Cost: O(log n + matches).  For adapters that know
+ * found by binary search.  Objects created since the kind was last sorted
+ * are scanned instead, while they are few (at most 256 and the square root
+ * of the kind's size; past that the kind is sorted again, O(n)).  Cost:
+ * O(log n + sqrt(n) + matches) amortised.  For adapters that know
  * the naming scheme of what they look for (a Workspace's Jobs are named
  * "<workspace>-plan-<hash>" and "<workspace>-apply-<hash>").
  */

@@ -262,18 +262,157 @@ static bool same_key(const struct val *a, const struct val *b)
 }
 
 /*
- * True when element @i of list-map @list is the second one with its key, the
- * element field.Duplicate names (a third or later one is not reported again).
+ * A hash of a key consistent with same_key(): equal keys hash alike (maps
+ * as sets of entries, in any order; 0.0 and -0.0 alike, as == sees them).
  */
-static bool second_with_key(const struct val *list, const char *key, size_t i)
+static uint64_t key_hash(const struct val *v)
 {
-	const struct val *k = list_map_key_of(list->u.list.items[i], key);
-	size_t seen = 0;
+	uint64_t h = 1469598103934665603ULL;
 
-	for (size_t j = 0; j < i; j++)
-		if (same_key(k, list_map_key_of(list->u.list.items[j], key)))
-			seen++;
-	return seen == 1;
+	if (!v)
+		return 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (uint64_t)v->type) * 1099511628211ULL;
+	switch (v->type) {
+	case VAL_NULL:
+		break;
+	case VAL_BOOL:
+		h = (h ^ (uint64_t)v->u.b) * 1099511628211ULL;
+		break;
+	case VAL_INT:
+		h = (h ^ (uint64_t)v->u.i) * 1099511628211ULL;
+		break;
+	case VAL_FLOAT: {
+		double f = v->u.f == 0 ? 0 : v->u.f;
+		uint64_t bits;
+
+		memcpy(&bits, &f, sizeof(bits));
+		h = (h ^ bits) * 1099511628211ULL;
+		break;
+	}
+	case VAL_STRING:
+		for (const unsigned char *c = (const unsigned char *)v->u.s; *c; c++)
+			h = (h ^ *c) * 1099511628211ULL;
+		break;
+	case VAL_MAP: {
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			uint64_t e = 1469598103934665603ULL;
+
+			for (const unsigned char *c = (const unsigned char *)v->u.map.items[i].key; *c; c++)
+				e = (e ^ *c) * 1099511628211ULL;
+			e ^= key_hash(v->u.map.items[i].v) * 0xff51afd7ed558ccdULL;
+			sum += e * 0xc4ceb9fe1a85ec53ULL;
+		}
+		h = (h ^ sum ^ v->u.map.n) * 1099511628211ULL;
+		break;
+	}
+	case VAL_LIST:
+		for (size_t i = 0; i < v->u.list.n; i++)
+			h = (h ^ key_hash(v->u.list.items[i])) * 1099511628211ULL;
+		break;
+	}
+	return h;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct keyed {
+	uint64_t hash;
+	size_t idx;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Lists up to this long are checked pair by pair, with no scratch memory. */
+#define PAIRWISE_MAX 16
+
+/*
+ * The elements of list-map @list that are the second one with their key,
+ * the element field.Duplicate names (a third or later one is not reported
+ * again), in ascending order: each is passed to @fn(@ctx, index) until it
+ * returns false.  Returns false when @fn stopped the walk.
+ * Cost: O(n²) key comparisons up to PAIRWISE_MAX elements (no allocation);
+ * beyond, O(n log n): the elements sorted by a key hash, each run of equal
+ * hashes split into keys that are really equal.
+ */
+static bool each_second_with_key(const struct val *list, const char *key,
+				 bool (*fn)(void *ctx, size_t i), void *ctx)
+{
+	size_t n = list->u.list.n, *second, nsecond = 0;
+	struct keyed *k;
+	bool go = true;
+
+	if (n <= PAIRWISE_MAX) {
+		for (size_t i = 0; i < n && go; i++) {
+			const struct val *ki = list_map_key_of(list->u.list.items[i], key);
+			size_t seen = 0;
+
+			for (size_t j = 0; j < i; j++)
+				if (same_key(ki, list_map_key_of(list->u.list.items[j], key)))
+					seen++;
+			if (seen == 1)
+				go = fn(ctx, i);
+		}
+		return go;
+	}
+	k = xmalloc(n * sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		k[i].hash = key_hash(list_map_key_of(list->u.list.items[i], key));
+		k[i].idx = i;
+	}
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	second = xmalloc(n * sizeof(*second));
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && k[b].hash == k[a].hash; b++)
+			;
+		if (b - a < 2)
+			continue;
+		/*
+		 * One run of equal hashes, in index order: split it into classes
+		 * of equal keys (nearly always one), each class's first element
+		 * moved to the front as its representative; the second element
+		 * of a class is the one named.
+		 */
+		for (size_t r = a, reps = a; r < b; r++) {
+			const struct val *kr = list_map_key_of(list->u.list.items[k[r].idx], key);
+			size_t c = a;
+
+			for (; c < reps; c++)
+				if (same_key(kr, list_map_key_of(list->u.list.items[k[c].idx], key)))
+					break;
+			if (c < reps) {
+				/* k[c].hash counts the class's members past the first: 0 means r is the second */
+				if (k[c].hash++ == 0)
+					second[nsecond++] = k[r].idx;
+			} else {
+				struct keyed t = k[r];
+
+				k[r] = k[reps];
+				k[reps] = t;
+				k[reps].hash = 0;
+				reps++;
+			}
+		}
+	}
+	free(k);
+	qsort(second, nsecond, sizeof(*second), cmp_index);
+	for (size_t i = 0; i < nsecond && go; i++)
+		go = fn(ctx, second[i]);
+	free(second);
+	return go;
 }
 
 /* The Go %#v of the map field.Duplicate prints: map[string]interface {}{"name":"canary"}. */
@@ -303,14 +442,66 @@ static char *duplicate_text(const char *key, const struct val *k)
 	return out;
 }
 
-char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path)
+static bool stop_at_first(void *ctx, size_t i)
+{
+	*(size_t *)ctx = i;
+	return false;
+}
+
+/*
+ * True when a list-map under @v (as @s describes it) has two elements with
+ * one key.  Walks what sch_list_map_violation() walks, builds no path and
+ * allocates nothing for lists up to PAIRWISE_MAX elements: this runs on
+ * every status write a controller makes.
+ */
+static bool has_list_map_violation(const struct sch_node *s, const struct val *v)
+{
+	size_t first;
+
+	if (!s || !v)
+		return false;
+	switch (s->type) {
+	case SCH_OBJECT:
+		if (v->type != VAL_MAP || !s->fields)
+			return false;
+		for (const struct sch_field *f = s->fields; f->name; f++) {
+			if (f->schema->type != SCH_OBJECT && f->schema->type != SCH_ARRAY &&
+			    f->schema->type != SCH_MAP)
+				continue;
+			if (has_list_map_violation(f->schema, val_map_get(v, f->name)))
+				return true;
+		}
+		return false;
+	case SCH_MAP:
+		if (v->type != VAL_MAP || !s->items)
+			return false;
+		for (size_t i = 0; i < v->u.map.n; i++)
+			if (has_list_map_violation(s->items, v->u.map.items[i].v))
+				return true;
+		return false;
+	case SCH_ARRAY:
+		if (v->type != VAL_LIST)
+			return false;
+		if (s->list_map_key &&
+		    !each_second_with_key(v, s->list_map_key, stop_at_first, &first))
+			return true;
+		for (size_t i = 0; s->items && i < v->u.list.n; i++)
+			if (has_list_map_violation(s->items, v->u.list.items[i]))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* The message of the first violation under @v (there is one when called from the top). */
+static char *violation_text(const struct sch_node *s, const struct val *v, const char *path)
 {
 	char *found = NULL;
+	size_t first;
 
 	if (!s || !v)
 		return NULL;
-	if (!path)
-		path = "";
 	switch (s->type) {
 	case SCH_OBJECT:
 		if (v->type != VAL_MAP || !s->fields)
@@ -322,8 +513,10 @@ char *sch_list_map_violation(const struct sch_node *s, const struct val *v, cons
 			if (!child || (f->schema->type != SCH_OBJECT && f->schema->type != SCH_ARRAY &&
 				       f->schema->type != SCH_MAP))
 				continue;
+			if (!has_list_map_violation(f->schema, child))
+				continue;
 			cp = child_path(path, f->name);
-			found = sch_list_map_violation(f->schema, child, cp);
+			found = violation_text(f->schema, child, cp);
 			free(cp);
 		}
 		return found;
@@ -331,38 +524,50 @@ char *sch_list_map_violation(const struct sch_node *s, const struct val *v, cons
 		if (v->type != VAL_MAP || !s->items)
 			return NULL;
 		for (size_t i = 0; i < v->u.map.n && !found; i++) {
-			char *cp = child_path(path, v->u.map.items[i].key);
+			char *cp;
 
-			found = sch_list_map_violation(s->items, v->u.map.items[i].v, cp);
+			if (!has_list_map_violation(s->items, v->u.map.items[i].v))
+				continue;
+			cp = child_path(path, v->u.map.items[i].key);
+			found = violation_text(s->items, v->u.map.items[i].v, cp);
 			free(cp);
 		}
 		return found;
 	case SCH_ARRAY:
 		if (v->type != VAL_LIST)
 			return NULL;
-		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
-			if (second_with_key(v, s->list_map_key, i)) {
-				char *cp = index_path(path, i);
-				char *t = duplicate_text(s->list_map_key,
-							 list_map_key_of(v->u.list.items[i],
-									 s->list_map_key));
+		if (s->list_map_key &&
+		    !each_second_with_key(v, s->list_map_key, stop_at_first, &first)) {
+			char *cp = index_path(path, first);
+			char *t = duplicate_text(s->list_map_key,
+						 list_map_key_of(v->u.list.items[first],
+								 s->list_map_key));
 
-				found = xasprintf("%s: %s", cp, t);
-				free(t);
-				free(cp);
-				return found;
-			}
+			found = xasprintf("%s: %s", cp, t);
+			free(t);
+			free(cp);
+			return found;
 		}
 		for (size_t i = 0; s->items && i < v->u.list.n && !found; i++) {
-			char *cp = index_path(path, i);
+			char *cp;
 
-			found = sch_list_map_violation(s->items, v->u.list.items[i], cp);
+			if (!has_list_map_violation(s->items, v->u.list.items[i]))
+				continue;
+			cp = index_path(path, i);
+			found = violation_text(s->items, v->u.list.items[i], cp);
 			free(cp);
 		}
 		return found;
 	default:
 		return NULL;
 	}
+}
+
+char *sch_list_map_violation(const struct sch_node *s, const struct val *v, const char *path)
+{
+	if (!has_list_map_violation(s, v))
+		return NULL;
+	return violation_text(s, v, path ? path : "");
 }
 
 /* ---- defaults --------------------------------------------------------------- */
@@ -421,6 +626,27 @@ static size_t utf8_chars(const char *s)
 }
 
 static void validate(const struct sch_node *s, struct val *v, const char *path, struct sch_ctx *c);
+
+/* validate()'s report of one duplicate list-map key. */
+struct dup_report {
+	const struct sch_node *s;
+	const struct val *list;
+	const char *path;
+	struct sch_ctx *c;
+};
+
+static bool report_duplicate(void *ctx, size_t i)
+{
+	const struct dup_report *r = ctx;
+	const struct val *e = r->list->u.list.items[i];
+	char *cp = index_path(r->path, i);
+	char *t = duplicate_text(r->s->list_map_key, list_map_key_of(e, r->s->list_map_key));
+
+	sch_report(r->c, e ? e->mark : r->list->mark, cp, "%s", t);
+	free(t);
+	free(cp);
+	return true;
+}
 
 static const struct sch_field *find_field(const struct sch_node *s, const char *name)
 {
@@ -888,17 +1114,10 @@ static void validate(const struct sch_node *s, struct val *v, const char *path, 
 			}
 		}
 		/* after the items: their defaults may supply the key */
-		for (size_t i = 0; s->list_map_key && i < v->u.list.n; i++) {
-			if (second_with_key(v, s->list_map_key, i)) {
-				const struct val *e = v->u.list.items[i];
-				char *cp = index_path(path, i);
-				char *t = duplicate_text(s->list_map_key,
-							 list_map_key_of(e, s->list_map_key));
+		if (s->list_map_key) {
+			struct dup_report r = { s, v, path, c };
 
-				sch_report(c, e ? e->mark : v->mark, cp, "%s", t);
-				free(t);
-				free(cp);
-			}
+			each_second_with_key(v, s->list_map_key, report_duplicate, &r);
 		}
 		break;
 	case SCH_BOOLEAN:

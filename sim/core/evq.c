@@ -29,7 +29,6 @@
 #define EVQ_ARITY 4
 #endif
 
-#define NO_POS UINT32_MAX
 #define NO_SLOT UINT32_MAX
 #define PRIO_BIAS UINT32_C(0x80000000)
 
@@ -81,11 +80,9 @@ static void sift_up(struct evq *q, uint32_t i, struct evq_node x)
 		if (!node_less(&x, &heap[p]))
 			break;
 		heap[i] = heap[p];
-		q->slots[heap[i].slot].pos = i;
 		i = p;
 	}
 	heap[i] = x;
-	q->slots[x.slot].pos = i;
 }
 
 /* Moves @x down from hole @i until no child is smaller. */
@@ -107,11 +104,9 @@ static void sift_down(struct evq *q, uint32_t i, struct evq_node x)
 		if (!node_less(&heap[best], &x))
 			break;
 		heap[i] = heap[best];
-		q->slots[heap[i].slot].pos = i;
 		i = best;
 	}
 	heap[i] = x;
-	q->slots[x.slot].pos = i;
 }
 
 /*
@@ -124,7 +119,6 @@ static void sift_down(struct evq *q, uint32_t i, struct evq_node x)
 static void pop_root(struct evq *q)
 {
 	struct evq_node *heap = q->heap;
-	struct evq_slot *slots = q->slots;
 	uint32_t n = --q->len, i = 0;
 
 	if (n == 0)
@@ -150,28 +144,50 @@ static void pop_root(struct evq *q)
 				best = node_less(&heap[k], &heap[best]) ? k : best;
 		}
 		heap[i] = heap[best];
-		slots[heap[i].slot].pos = i;
 		i = best;
 	}
 	sift_up(q, i, heap[n]);
 }
 
-/* Puts @x at heap index @i, where it may be too small or too large. */
-static void sift(struct evq *q, uint32_t i, struct evq_node x)
+/* The node is the live one of a pending event (not left behind by a cancel or reschedule). */
+static inline bool node_live(const struct evq *q, const struct evq_node *n)
 {
-	if (i > 0 && node_less(&x, &q->heap[(i - 1) / EVQ_ARITY]))
-		sift_up(q, i, x);
-	else
-		sift_down(q, i, x);
+	const struct evq_slot *sl = &q->slots[n->slot];
+
+	return sl->next == EVQ_PENDING && sl->tie == n->tie;
 }
 
-/* Removes heap index @i; the slot is left to the caller. */
-static void heap_remove(struct evq *q, uint32_t i)
+/* Drops stale nodes from the top, so that heap[0] is live (or the heap empty). */
+static void purge_top(struct evq *q)
 {
-	struct evq_node last = q->heap[--q->len];
+	while (q->stale && q->len && !node_live(q, &q->heap[0])) {
+		pop_root(q);
+		q->stale--;
+	}
+}
 
-	if (i < q->len)
-		sift(q, i, last);
+/* Keeps only the live nodes, as a heap again (Floyd's bottom-up build). */
+static void rebuild(struct evq *q)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < q->len; i++)
+		if (node_live(q, &q->heap[i]))
+			q->heap[n++] = q->heap[i];
+	q->len = n;
+	q->stale = 0;
+	for (uint32_t i = n > 1 ? (n - 2) / EVQ_ARITY + 1 : 0; i-- > 0;)
+		sift_down(q, i, q->heap[i]);
+}
+
+/* One more stale node: rebuild when they outnumber the live ones, else keep the top live. */
+static void add_stale(struct evq *q)
+{
+	q->stale++;
+	if (q->stale > q->live + 64)
+		rebuild(q);
+	else
+		purge_top(q);
 }
 
 static void free_slot(struct evq *q, uint32_t s)
@@ -179,7 +195,6 @@ static void free_slot(struct evq *q, uint32_t s)
 	struct evq_slot *sl = &q->slots[s];
 
 	sl->gen = sl->gen == UINT32_MAX ? 1 : sl->gen + 1; /* never 0 */
-	sl->pos = NO_POS;
 	sl->next = q->free_head;
 	q->free_head = s;
 }
@@ -193,21 +208,21 @@ static struct evq_slot *lookup(const struct evq *q, evq_handle h)
 	if (gen == 0 || s >= q->nslots)
 		return NULL;
 	sl = &q->slots[s];
-	if (sl->gen != gen || sl->pos == NO_POS)
+	if (sl->gen != gen || sl->next != EVQ_PENDING)
 		return NULL;
 	return sl;
 }
 
-static void fill_event(const struct evq *q, const struct evq_node *n, struct evq_event *out)
+static void fill_event(const struct evq *q, uint32_t slot, struct evq_event *out)
 {
-	const struct evq_slot *sl = &q->slots[n->slot];
+	const struct evq_slot *sl = &q->slots[slot];
 
-	out->at = n->at;
-	out->prio = tie_prio(n->tie);
+	out->at = sl->at;
+	out->prio = tie_prio(sl->tie);
 	out->type = sl->type;
 	out->a = sl->a;
 	out->b = sl->b;
-	out->handle = make_handle(n->slot, sl->gen);
+	out->handle = make_handle(slot, sl->gen);
 }
 
 static int cmp_node(const void *x, const void *y)
@@ -218,28 +233,22 @@ static int cmp_node(const void *x, const void *y)
 }
 
 /*
- * The 32-bit sequence counter wrapped: give the pending events the sequence
- * numbers 0..len-1 in their current (at, tie) order.  Ranks preserve every
- * pairwise comparison, so the heap stays valid without moving a node.  Sorts
- * a copy (qsort has no context argument, and the queue must stay free of
- * globals: Monte Carlo trials run in threads); a sorted node finds its heap
- * index again through its slot.
+ * The 32-bit sequence counter wrapped: drop the stale nodes and give the
+ * pending events the sequence numbers 0..live-1 in their current (at, tie)
+ * order.  Ranks preserve every pairwise comparison; the heap is left
+ * sorted, which is a valid heap.
  */
 static void renumber(struct evq *q)
 {
-	struct evq_node *sorted = xreallocarray(NULL, q->len ? q->len : 1, sizeof(*sorted));
-	uint32_t i;
+	rebuild(q);
+	qsort(q->heap, q->len, sizeof(*q->heap), cmp_node);
+	for (uint32_t i = 0; i < q->len; i++) {
+		struct evq_node *n = &q->heap[i];
 
-	for (i = 0; i < q->len; i++)
-		sorted[i] = q->heap[i];
-	qsort(sorted, q->len, sizeof(*sorted), cmp_node);
-	for (i = 0; i < q->len; i++) {
-		uint64_t *tie = &q->heap[q->slots[sorted[i].slot].pos].tie;
-
-		*tie = (*tie & ~(uint64_t)UINT32_MAX) | i;
+		n->tie = (n->tie & ~(uint64_t)UINT32_MAX) | i;
+		q->slots[n->slot].tie = n->tie;
 	}
 	q->seq = q->len;
-	free(sorted);
 }
 
 static uint32_t next_seq(struct evq *q)
@@ -249,23 +258,19 @@ static uint32_t next_seq(struct evq *q)
 	return q->seq++;
 }
 
-static void grow(struct evq *q)
+static uint32_t grown(uint32_t cap)
 {
-	uint32_t ncap;
-
-	if (q->cap == UINT32_MAX - 1)
-		abort(); /* handles and positions are 32-bit */
-	ncap = q->cap ? (q->cap > (UINT32_MAX - 1) / 2 ? UINT32_MAX - 1 : q->cap * 2) : 64;
-	q->heap = xreallocarray(q->heap, ncap, sizeof(*q->heap));
-	q->slots = xreallocarray(q->slots, ncap, sizeof(*q->slots));
-	q->cap = ncap;
+	if (cap == UINT32_MAX - 1)
+		abort(); /* handles and heap indices are 32-bit */
+	return cap ? (cap > (UINT32_MAX - 1) / 2 ? UINT32_MAX - 1 : cap * 2) : 64;
 }
 
 void evq_init(struct evq *q)
 {
 	q->heap = NULL;
 	q->slots = NULL;
-	q->len = q->cap = q->nslots = 0;
+	q->len = q->cap = q->live = q->stale = 0;
+	q->nslots = q->slot_cap = 0;
 	q->free_head = NO_SLOT;
 	q->seq = 0;
 	q->now = 0;
@@ -277,26 +282,39 @@ void evq_release(struct evq *q)
 		return;
 	free(q->heap);
 	free(q->slots);
-	q->heap = NULL;
-	q->slots = NULL;
-	q->len = q->cap = q->nslots = 0;
-	q->free_head = NO_SLOT;
+	evq_init(q);
+}
+
+/* Adds node (@at, @tie, @s) to the heap. */
+static void heap_push(struct evq *q, int64_t at, uint64_t tie, uint32_t s)
+{
+	struct evq_node x;
+
+	if (q->len == q->cap) {
+		q->cap = grown(q->cap);
+		q->heap = xreallocarray(q->heap, q->cap, sizeof(*q->heap));
+	}
+	x.at = at;
+	x.tie = tie;
+	x.slot = s;
+	sift_up(q, q->len++, x);
 }
 
 evq_handle evq_push(struct evq *q, int64_t at, int32_t prio, uint32_t type, uint64_t a,
 		    uint64_t b)
 {
-	struct evq_node x;
 	struct evq_slot *sl;
 	uint32_t s;
 
 	assert(at >= q->now && "evq_push: scheduling in the past");
-	if (q->len == q->cap)
-		grow(q);
 	if (q->free_head != NO_SLOT) {
 		s = q->free_head;
 		q->free_head = q->slots[s].next;
 	} else {
+		if (q->nslots == q->slot_cap) {
+			q->slot_cap = grown(q->slot_cap);
+			q->slots = xreallocarray(q->slots, q->slot_cap, sizeof(*q->slots));
+		}
 		s = q->nslots++;
 		q->slots[s].gen = 1;
 	}
@@ -304,10 +322,11 @@ evq_handle evq_push(struct evq *q, int64_t at, int32_t prio, uint32_t type, uint
 	sl->a = a;
 	sl->b = b;
 	sl->type = type;
-	x.at = at;
-	x.tie = make_tie(prio, next_seq(q));
-	x.slot = s;
-	sift_up(q, q->len++, x);
+	sl->at = at;
+	sl->tie = make_tie(prio, next_seq(q)); /* may renumber: before marking it pending */
+	sl->next = EVQ_PENDING;
+	q->live++;
+	heap_push(q, at, sl->tie, s);
 	return make_handle(s, sl->gen);
 }
 
@@ -317,46 +336,50 @@ int evq_cancel(struct evq *q, evq_handle h)
 
 	if (!sl)
 		return EVQ_ENOENT;
-	heap_remove(q, sl->pos);
+	q->live--;
 	free_slot(q, (uint32_t)h);
+	add_stale(q);
 	return 0;
 }
 
 int evq_reschedule(struct evq *q, evq_handle h, int64_t at, int32_t prio)
 {
 	struct evq_slot *sl = lookup(q, h);
-	struct evq_node x;
+	uint64_t tie;
 
 	assert(at >= q->now && "evq_reschedule: scheduling in the past");
 	if (!sl)
 		return EVQ_ENOENT;
-	x.at = at;
-	x.tie = make_tie(prio, next_seq(q)); /* may renumber: read pos after */
-	x.slot = (uint32_t)h;
-	sift(q, sl->pos, x);
+	tie = make_tie(prio, next_seq(q)); /* may renumber: the old node stays live until here */
+	sl->at = at;
+	sl->tie = tie;
+	heap_push(q, at, tie, (uint32_t)h);
+	add_stale(q);
 	return 0;
 }
 
 bool evq_pop(struct evq *q, struct evq_event *out)
 {
-	struct evq_node top;
+	uint32_t s;
 
-	if (q->len == 0)
+	if (q->live == 0)
 		return false;
-	top = q->heap[0];
+	s = q->heap[0].slot; /* live: purge_top keeps it so */
 	if (out)
-		fill_event(q, &top, out);
-	q->now = top.at;
+		fill_event(q, s, out);
+	q->now = q->heap[0].at;
 	pop_root(q);
-	free_slot(q, top.slot);
+	q->live--;
+	free_slot(q, s);
+	purge_top(q);
 	return true;
 }
 
 bool evq_peek(const struct evq *q, struct evq_event *out)
 {
-	if (q->len == 0)
+	if (q->live == 0)
 		return false;
-	fill_event(q, &q->heap[0], out);
+	fill_event(q, q->heap[0].slot, out);
 	return true;
 }
 
@@ -367,18 +390,18 @@ bool evq_get(const struct evq *q, evq_handle h, struct evq_event *out)
 	if (!sl)
 		return false;
 	if (out)
-		fill_event(q, &q->heap[sl->pos], out);
+		fill_event(q, (uint32_t)h, out);
 	return true;
 }
 
 int64_t evq_peek_time(const struct evq *q)
 {
-	return q->len ? q->heap[0].at : EVQ_NEVER;
+	return q->live ? q->heap[0].at : EVQ_NEVER;
 }
 
 size_t evq_len(const struct evq *q)
 {
-	return q->len;
+	return q->live;
 }
 
 int64_t evq_now(const struct evq *q)

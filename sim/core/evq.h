@@ -26,9 +26,15 @@
  * never looks at them.
  *
  * Cost: 4-ary array heap of 24-byte nodes holding the full key, and a slot
- * array for payloads and heap positions.  push, cancel and reschedule are
- * O(log n); pop is O(log n) and never allocates; peek, len and now are O(1).
- * Memory: 56 bytes per event of peak queue length.  Not thread-safe: one
+ * array for payloads and keys.  A node's heap position is not recorded (a
+ * moving node would write it on every level, a cache miss into the slot
+ * array): cancel and reschedule leave the old node behind as stale, to be
+ * dropped when it reaches the top or when stale nodes outnumber live ones
+ * (the heap is then rebuilt, O(n), amortised over the cancels that made
+ * them).  push, cancel and reschedule are O(log n) amortised; pop is
+ * O(log n) amortised and never allocates; peek, len and now are O(1).
+ * Memory: 72 bytes per event of peak queue length, and 24 per stale node
+ * (at most as many as pending events, plus 64).  Not thread-safe: one
  * queue per trial.
  */
 
@@ -63,28 +69,40 @@ struct evq_node {
 	uint32_t slot;
 };
 
-/* Private: one event's payload and its place in the heap. */
+/*
+ * Private: one event's payload and its key.  A pending event's node is the
+ * heap node with this slot and this tie; other nodes naming the slot are
+ * stale (left behind by a cancel or a reschedule) and skipped.
+ */
 struct evq_slot {
 	uint64_t a, b;
+	int64_t at;    /* while pending: the live node's time */
+	uint64_t tie;  /* while pending: the live node's tie */
 	uint32_t type;
 	uint32_t gen;  /* generation: part of the handle; bumped when freed */
-	uint32_t pos;  /* heap index while pending, UINT32_MAX while free */
-	uint32_t next; /* next free slot while free */
+	uint32_t next; /* next free slot while free, EVQ_PENDING while pending */
 };
 
 /*
- * A queue.  Invariants: heap[0..len) is a 4-ary min-heap on (at, tie);
- * slots[heap[i].slot].pos == i; slots [0, nslots) were used at least once
- * and those not pending form the free list from free_head; len <= nslots
- * <= cap.  All fields are private.
+ * A queue.  Invariants: heap[0..len) is a 4-ary min-heap on (at, tie); each
+ * pending event has exactly one live node in it (slot's tie equal to the
+ * node's), the other nodes are stale, @stale of them, and heap[0] is live
+ * whenever @live > 0 (stale nodes are dropped as they reach the top, and the
+ * heap is rebuilt without them when they outnumber the live ones); slots
+ * [0, nslots) were used at least once and those not pending form the free
+ * list from free_head; nslots <= slot_cap.  All fields are private.
  */
 struct evq {
 	struct evq_node *heap;
 	struct evq_slot *slots;
-	uint32_t len, cap, nslots, free_head;
+	uint32_t len, cap;           /* heap nodes, live and stale, and room */
+	uint32_t live, stale;        /* pending events; stale nodes */
+	uint32_t nslots, slot_cap, free_head;
 	uint32_t seq; /* sequence number of the next push or reschedule */
 	int64_t now;  /* time of the last popped event, ms; 0 before any */
 };
+
+#define EVQ_PENDING UINT32_C(0xfffffffe)
 
 /*
  * evq_init() - make @q an empty queue with now = 0.

@@ -31,6 +31,15 @@ static bool is_magos(const struct obj *o, const char *kind)
 }
 
 /*
+ * An object with a position: an apply event's among the applies (a later
+ * one wins), or an event's index, or a view index.
+ */
+struct applied {
+	const struct obj *o;
+	size_t order;
+};
+
+/*
  * The Magos objects lint looks at: the inputs' and those of `apply` events,
  * an applied object replacing the one of the same kind, namespace and name
  * before it (lint looks at the cluster as the manifests describe it, as the
@@ -42,65 +51,184 @@ struct view {
 	int64_t *at_ms;          /* owned: when each object first exists, 0 for the inputs */
 	size_t n;
 	const struct scenario *s; /* borrowed: the models the duration rules read */
+	/* sorted indices (owned arrays of borrowed objects): */
+	const struct obj **projects;   /* Projects by (namespace, name) */
+	size_t nprojects;
+	const struct obj **rollouts;   /* Rollouts by (namespace, spec.projectRef) */
+	size_t nrollouts;
+	const struct obj **workspaces; /* Workspaces by (namespace, name) */
+	size_t nworkspaces;
+	struct applied *by_key;        /* every object with its view index, by key (unique) */
 };
 
-/* When the object of @o's key first exists: 0 for an input, else its first `apply` event. */
-static int64_t first_seen_ms(const struct scenario *s, const struct obj *o)
+static const char *ro_project(const struct obj *ro)
 {
+	return val_str(val_map_get(ro->spec, "projectRef"), "");
+}
+
+static int cmp_ns_name(const void *pa, const void *pb)
+{
+	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
+	int c = strcmp(a->ns, b->ns);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_ns_project(const void *pa, const void *pb)
+{
+	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
+	int c = strcmp(a->ns, b->ns);
+
+	return c ? c : strcmp(ro_project(a), ro_project(b));
+}
+
+static int cmp_applied(const void *pa, const void *pb)
+{
+	const struct applied *a = pa, *b = pb;
+	int c = obj_cmp_key(a->o, b->o);
+
+	if (c)
+		return c;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The last apply of @o's key, or NULL (@a sorted by key, then order). */
+static const struct applied *applied_find(const struct applied *a, size_t n, const struct obj *o)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj_cmp_key(a[mid].o, o) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && obj_cmp_key(a[lo - 1].o, o) == 0 ? &a[lo - 1] : NULL;
+}
+
+/* The first of @a (@n sorted by key, then order) with @o's key, or NULL. */
+static const struct applied *applied_first(const struct applied *a, size_t n, const struct obj *o)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj_cmp_key(a[mid].o, o) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && obj_cmp_key(a[lo].o, o) == 0 ? &a[lo] : NULL;
+}
+
+/*
+ * When each object of the view first exists (v->at_ms): 0 for the key of an
+ * input, else the time of the first `apply` event of its key, else 0.  Both
+ * are found through sorted copies, O(n log n) in all.
+ */
+static void first_seen(struct view *v, const struct scenario *s)
+{
+	struct applied *inputs = xcalloc(s->nobjs ? s->nobjs : 1, sizeof(*inputs));
+	struct applied *applies = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applies));
+	size_t napplies = 0;
+
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (obj_cmp_key(s->objs[i], o) == 0)
-			return 0;
+		inputs[i] = (struct applied){ s->objs[i], i };
+	qsort(inputs, s->nobjs, sizeof(*inputs), cmp_applied);
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj &&
-		    obj_cmp_key(s->events[i].obj, o) == 0)
-			return s->events[i].at_ms;
-	return 0;
+		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj && s->events[i].obj->kind)
+			applies[napplies++] = (struct applied){ s->events[i].obj, i };
+	qsort(applies, napplies, sizeof(*applies), cmp_applied);
+	v->at_ms = xcalloc(v->n ? v->n : 1, sizeof(*v->at_ms));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct applied *first;
+
+		if (applied_first(inputs, s->nobjs, v->objs[i]))
+			v->at_ms[i] = 0;
+		else if ((first = applied_first(applies, napplies, v->objs[i])))
+			v->at_ms[i] = s->events[first->order].at_ms;
+		else
+			v->at_ms[i] = 0;
+	}
+	free(applies);
+	free(inputs);
 }
 
 static void view_init(struct view *v, const struct scenario *s)
 {
-	const struct obj **applied = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applied));
+	struct applied *applied = xcalloc(s->nevents ? s->nevents : 1, sizeof(*applied));
 	size_t napplied = 0;
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct obj *o = s->events[i].obj;
 
 		if (s->events[i].type == SCN_EV_APPLY && o && o->kind &&
-		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0)
-			applied[napplied++] = o;
+		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0) {
+			applied[napplied].o = o;
+			applied[napplied].order = napplied;
+			napplied++;
+		}
 	}
 	v->objs = xcalloc(s->nobjs + napplied + 1, sizeof(*v->objs));
 	v->n = 0;
 	/* input keys are unique (struct scenario): only a later apply can replace one */
-	for (size_t i = 0; i < s->nobjs; i++) {
-		const struct obj *o = s->objs[i];
-		bool replaced = false;
+	{
+		struct applied *sorted = xcalloc(napplied ? napplied : 1, sizeof(*sorted));
 
-		if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
-			continue;
-		for (size_t j = 0; j < napplied && !replaced; j++)
-			replaced = obj_cmp_key(o, applied[j]) == 0;
-		if (!replaced)
-			v->objs[v->n++] = o;
-	}
-	for (size_t i = 0; i < napplied; i++) {
-		bool replaced = false;
+		memcpy(sorted, applied, napplied * sizeof(*sorted));
+		qsort(sorted, napplied, sizeof(*sorted), cmp_applied);
+		for (size_t i = 0; i < s->nobjs; i++) {
+			const struct obj *o = s->objs[i];
 
-		for (size_t j = i + 1; j < napplied && !replaced; j++)
-			replaced = obj_cmp_key(applied[i], applied[j]) == 0;
-		if (!replaced)
-			v->objs[v->n++] = applied[i];
+			if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
+				continue;
+			if (!applied_find(sorted, napplied, o))
+				v->objs[v->n++] = o;
+		}
+		/* an apply stays when no later apply has its key */
+		for (size_t i = 0; i < napplied; i++)
+			if (applied_find(sorted, napplied, applied[i].o)->order == applied[i].order)
+				v->objs[v->n++] = applied[i].o;
+		free(sorted);
 	}
 	free(applied);
-	v->s = s;
-	v->at_ms = xcalloc(v->n ? v->n : 1, sizeof(*v->at_ms));
+
+	v->projects = xcalloc(v->n + 1, sizeof(*v->projects));
+	v->rollouts = xcalloc(v->n + 1, sizeof(*v->rollouts));
+	v->workspaces = xcalloc(v->n + 1, sizeof(*v->workspaces));
+	v->nprojects = v->nrollouts = v->nworkspaces = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct obj *o = v->objs[i];
+
+		if (is_magos(o, "Project"))
+			v->projects[v->nprojects++] = o;
+		else if (is_magos(o, "Rollout"))
+			v->rollouts[v->nrollouts++] = o;
+		else if (is_magos(o, "Workspace"))
+			v->workspaces[v->nworkspaces++] = o;
+	}
+	qsort(v->projects, v->nprojects, sizeof(*v->projects), cmp_ns_name);
+	qsort(v->rollouts, v->nrollouts, sizeof(*v->rollouts), cmp_ns_project);
+	qsort(v->workspaces, v->nworkspaces, sizeof(*v->workspaces), cmp_ns_name);
+
+	v->by_key = xcalloc(v->n ? v->n : 1, sizeof(*v->by_key));
 	for (size_t i = 0; i < v->n; i++)
-		v->at_ms[i] = first_seen_ms(s, v->objs[i]);
+		v->by_key[i] = (struct applied){ v->objs[i], i };
+	qsort(v->by_key, v->n, sizeof(*v->by_key), cmp_applied);
+	v->s = s;
+	first_seen(v, s);
 }
 
 static void view_release(struct view *v)
 {
 	free(v->objs);
+	free(v->projects);
+	free(v->rollouts);
+	free(v->workspaces);
+	free(v->by_key);
 	free(v->at_ms);
 }
 
@@ -232,6 +360,13 @@ static char *names_of(const struct obj *const *ws, const bool *pick, size_t n)
 	return out;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* A selector as the controller prints it, "{}" for the empty one.  New string. */
 static char *selector_text(const struct lbl_selector *sel)
 {
@@ -244,13 +379,6 @@ static char *selector_text(const struct lbl_selector *sel)
 	return s;
 }
 
-static int cmp_by_name(const void *pa, const void *pb)
-{
-	const struct obj *a = *(const struct obj *const *)pa, *b = *(const struct obj *const *)pb;
-
-	return strcmp(a->name, b->name);
-}
-
 /* One step as lint sees it. */
 struct step {
 	const struct val *node;     /* the step map */
@@ -258,45 +386,197 @@ struct step {
 	struct val_mark mark;       /* of its selector (else of the step) */
 	bool valid;                 /* the selector converted */
 	char *sel;                  /* selector text (owned), valid steps only */
-	bool *member;               /* over the namespace's Workspaces: selected and of the project */
+	size_t set;                 /* its member set (index into the msets), valid steps only */
 	size_t nmembers;
 	size_t level;               /* level index (consecutive identical member sets merge) */
 };
 
-static bool same_members(const struct step *a, const struct step *b, size_t n)
+/*
+ * A distinct member set of a Rollout's steps (over the namespace's
+ * Workspaces: selected and of the project), kept once however many steps
+ * select it, with the steps that do (ascending) and, once needed, the other
+ * sets that share a Workspace with it.  Steps compare by set index, so the
+ * rules cost O(steps + distinct sets x their overlaps + findings) instead
+ * of O(steps² x Workspaces).
+ */
+struct mset {
+	bool *member;    /* nws flags, owned */
+	uint64_t hash;
+	size_t *steps;   /* ascending */
+	size_t nsteps, capsteps;
+	size_t *overlap; /* other sets sharing a Workspace, ascending; owned */
+	size_t noverlap;
+	bool overlap_known;
+};
+
+struct msets {
+	struct mset *v;
+	size_t n, cap;
+	size_t *table;   /* open addressing: set index + 1, 0 = empty */
+	size_t tcap;
+	size_t nws;
+};
+
+static uint64_t member_hash(const bool *m, size_t n)
 {
-	return memcmp(a->member, b->member, n * sizeof(*a->member)) == 0;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint64_t)(m[i] ? i + 1 : 0)) * 1099511628211ULL;
+	return h;
+}
+
+static void msets_rehash(struct msets *ms)
+{
+	ms->tcap = ms->tcap ? ms->tcap * 2 : 64;
+	free(ms->table);
+	ms->table = xcalloc(ms->tcap, sizeof(*ms->table));
+	for (size_t i = 0; i < ms->n; i++) {
+		size_t at = (size_t)ms->v[i].hash & (ms->tcap - 1);
+
+		while (ms->table[at])
+			at = (at + 1) & (ms->tcap - 1);
+		ms->table[at] = i + 1;
+	}
+}
+
+/* The index of set @m (copied when new), and step @step recorded as one of its steps. */
+static size_t msets_intern(struct msets *ms, const bool *m, size_t step)
+{
+	uint64_t h = member_hash(m, ms->nws);
+	size_t at, id;
+	struct mset *e;
+
+	if ((ms->n + 1) * 2 > ms->tcap)
+		msets_rehash(ms);
+	at = (size_t)h & (ms->tcap - 1);
+	while (ms->table[at]) {
+		e = &ms->v[ms->table[at] - 1];
+		if (e->hash == h && memcmp(e->member, m, ms->nws * sizeof(*m)) == 0)
+			break;
+		at = (at + 1) & (ms->tcap - 1);
+	}
+	if (ms->table[at]) {
+		id = ms->table[at] - 1;
+	} else {
+		if (ms->n == ms->cap) {
+			ms->cap = ms->cap ? ms->cap * 2 : 8;
+			ms->v = xreallocarray(ms->v, ms->cap, sizeof(*ms->v));
+		}
+		id = ms->n++;
+		e = &ms->v[id];
+		memset(e, 0, sizeof(*e));
+		e->member = xmalloc((ms->nws ? ms->nws : 1) * sizeof(*e->member));
+		memcpy(e->member, m, ms->nws * sizeof(*m));
+		e->hash = h;
+		ms->table[at] = id + 1;
+	}
+	e = &ms->v[id];
+	if (e->nsteps == e->capsteps) {
+		e->capsteps = e->capsteps ? e->capsteps * 2 : 4;
+		e->steps = xreallocarray(e->steps, e->capsteps, sizeof(*e->steps));
+	}
+	e->steps[e->nsteps++] = step;
+	return id;
+}
+
+static void msets_release(struct msets *ms)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		free(ms->v[i].member);
+		free(ms->v[i].steps);
+		free(ms->v[i].overlap);
+	}
+	free(ms->v);
+	free(ms->table);
+	memset(ms, 0, sizeof(*ms));
+}
+
+/*
+ * The sets that share a Workspace with set @id, ascending, computed once:
+ * through each Workspace's sets (@by_ws, @nby_ws), so a set is compared
+ * only with the sets it meets.
+ */
+static const struct mset *overlaps_of(struct msets *ms, size_t id, size_t *const *by_ws,
+				      const size_t *nby_ws, size_t *stamp)
+{
+	struct mset *e = &ms->v[id];
+	size_t cap = 0;
+
+	if (e->overlap_known)
+		return e;
+	for (size_t k = 0; k < ms->nws; k++) {
+		if (!e->member[k])
+			continue;
+		for (size_t t = 0; t < nby_ws[k]; t++) {
+			size_t o = by_ws[k][t];
+
+			if (o == id || stamp[o] == id + 1)
+				continue;
+			stamp[o] = id + 1;
+			if (e->noverlap == cap) {
+				cap = cap ? cap * 2 : 4;
+				e->overlap = xreallocarray(e->overlap, cap, sizeof(*e->overlap));
+			}
+			e->overlap[e->noverlap++] = o;
+		}
+	}
+	if (e->noverlap > 1) /* qsort() takes no NULL array, even of 0 elements */
+		qsort(e->overlap, e->noverlap, sizeof(*e->overlap), cmp_size);
+	e->overlap_known = true;
+	return e;
+}
+
+/* The first index of @a (@n objects sorted by @cmp) not before the key object @key. */
+static size_t lower_bound(const struct obj *const *a, size_t n, const struct obj *key,
+			  int (*cmp)(const void *, const void *))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(&a[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The Workspaces of namespace @ns, in the informer cache's order (by name).  New array. */
 static const struct obj **workspaces_in(const struct view *s, const char *ns, size_t *n)
 {
-	const struct obj **ws = xcalloc(s->n ? s->n : 1, sizeof(*ws));
+	const struct obj **ws = xcalloc(s->nworkspaces ? s->nworkspaces : 1, sizeof(*ws));
+	struct obj key = { .ns = (char *)ns, .name = (char *)"" };
+	size_t i = lower_bound(s->workspaces, s->nworkspaces, &key, cmp_ns_name);
 
 	*n = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Workspace") && strcmp(s->objs[i]->ns, ns) == 0)
-			ws[(*n)++] = s->objs[i];
-	qsort(ws, *n, sizeof(*ws), cmp_by_name);
+	for (; i < s->nworkspaces && strcmp(s->workspaces[i]->ns, ns) == 0; i++)
+		ws[(*n)++] = s->workspaces[i];
 	return ws;
 }
 
 static bool project_exists(const struct view *s, const char *ns, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Project") && strcmp(s->objs[i]->ns, ns) == 0 &&
-		    strcmp(s->objs[i]->name, name) == 0)
-			return true;
-	return false;
+	struct obj key = { .ns = (char *)ns, .name = (char *)name };
+	size_t i = lower_bound(s->projects, s->nprojects, &key, cmp_ns_name);
+
+	return i < s->nprojects && cmp_ns_name(&s->projects[i], &(const struct obj *){ &key }) == 0;
 }
 
 static bool rollout_exists(const struct view *s, const char *ns, const char *project)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Rollout") && strcmp(s->objs[i]->ns, ns) == 0 &&
-		    strcmp(val_str(val_map_get(s->objs[i]->spec, "projectRef"), ""), project) == 0)
-			return true;
-	return false;
+	struct val spec = { .type = VAL_MAP }, pv = { .type = VAL_STRING };
+	struct val_kv kv = { .key = (char *)"projectRef", .v = &pv };
+	struct obj key = { .ns = (char *)ns, .spec = &spec };
+	size_t i;
+
+	pv.u.s = (char *)project;
+	spec.u.map.items = &kv;
+	spec.u.map.n = spec.u.map.cap = 1;
+	i = lower_bound(s->rollouts, s->nrollouts, &key, cmp_ns_project);
+	return i < s->nrollouts && cmp_ns_project(&s->rollouts[i], &(const struct obj *){ &key }) == 0;
 }
 
 /* Converts the selector of @st; a missing or null selector is the empty one (as Go's zero value). */
@@ -346,22 +626,45 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
 
 /* ---- the Rollout rules ------------------------------------------------------- */
 
-/* The view index of @o (a pointer of the view), or SIZE_MAX. */
-static size_t index_of(const struct view *v, const struct obj *o)
+/* A finding of step j about an earlier step: MS104 (@set SIZE_MAX) or MS103 with set @set. */
+struct pair {
+	size_t step;
+	size_t set;
+};
+
+static void pairs_add(struct pair **v, size_t *n, size_t *cap, size_t step, size_t set)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->objs[i] == o)
-			return i;
-	return SIZE_MAX;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = (struct pair){ step, set };
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	return x->step < y->step ? -1 : x->step > y->step;
+}
+
+/* The view index of @o (a pointer of the view), or SIZE_MAX.  O(log n): keys are unique. */
+static size_t index_of(const struct view *v, const struct obj *o)
+{
+	const struct applied *a = applied_first(v->by_key, v->n, o);
+
+	return a && a->o == o ? a->order : SIZE_MAX;
+}
+
+/* The Project @ns/@name of the view, or NULL.  O(log n). */
 static const struct obj *project_of(const struct view *s, const char *ns, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (is_magos(s->objs[i], "Project") && strcmp(s->objs[i]->ns, ns) == 0 &&
-		    strcmp(s->objs[i]->name, name) == 0)
-			return s->objs[i];
-	return NULL;
+	struct obj key = { .ns = (char *)ns, .name = (char *)name };
+	size_t i = lower_bound(s->projects, s->nprojects, &key, cmp_ns_name);
+
+	return i < s->nprojects && cmp_ns_name(&s->projects[i], &(const struct obj *){ &key }) == 0
+		       ? s->projects[i]
+		       : NULL;
 }
 
 /*
@@ -508,14 +811,6 @@ static const struct scn_mevent *commit_for(const struct scenario *s, const struc
 	return NULL;
 }
 
-static bool same_source(const struct obj *a, const struct obj *b)
-{
-	return strcmp(val_str(val_path(a->spec, "source.repoURL"), ""),
-		      val_str(val_path(b->spec, "source.repoURL"), "")) == 0 &&
-	       strcmp(val_str(val_path(a->spec, "source.targetRevision"), ""),
-		      val_str(val_path(b->spec, "source.targetRevision"), "")) == 0;
-}
-
 /*
  * MS116: a commit the scenario lands on a ref that Workspaces of two levels
  * track, where the later level's Workspace polls at least as often as the
@@ -523,49 +818,145 @@ static bool same_source(const struct obj *a, const struct obj *b)
  * offset (§4.11), so the later one sees the commit first about as often as
  * not; pending, it is granted while the earlier levels are still Applied
  * (R-3, R-6) and plans the commit before them (spec §7 #5).
+ *
+ * For each Workspace k of a step that a commit reaches, the finding names
+ * the first Workspace e (in the namespace's order) of an earlier level with
+ * the same source that polls at most as often.  Found by a sweep over the
+ * Workspaces of each source in level order, with a Fenwick tree of the
+ * least e per poll interval: O(n log n), not a comparison of every pair.
  */
-static void revision_order(struct lint_report *r, const struct view *v, const struct obj *ro,
-			   const struct obj **ws, size_t nws, const struct step *st, size_t nsteps)
+struct rev_ws {
+	size_t k;       /* index into the namespace's Workspaces */
+	size_t level;   /* of its first step */
+	const char *url, *rev;
+	int64_t poll;   /* git_poll_ms() */
+	size_t rank;    /* of poll among its source's distinct intervals, longest first */
+};
+
+static int cmp_rev_ws(const void *pa, const void *pb)
 {
+	const struct rev_ws *a = pa, *b = pb;
+	int c = strcmp(a->url, b->url);
+
+	if (!c)
+		c = strcmp(a->rev, b->rev);
+	if (c)
+		return c;
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static int cmp_poll_desc(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a > b ? -1 : a < b;
+}
+
+/* Fenwick tree of minima over ranks 0..@n-1: @f[r] lowered to @val at rank @r. */
+static void fen_lower(size_t *f, size_t n, size_t r, size_t val)
+{
+	for (size_t i = r + 1; i <= n; i += i & (~i + 1))
+		if (val < f[i - 1])
+			f[i - 1] = val;
+}
+
+/* The least value at ranks 0..@r, SIZE_MAX when none. */
+static size_t fen_min(const size_t *f, size_t r)
+{
+	size_t m = SIZE_MAX;
+
+	for (size_t i = r + 1; i > 0; i -= i & (~i + 1))
+		if (f[i - 1] < m)
+			m = f[i - 1];
+	return m;
+}
+
+static void revision_order(struct lint_report *r, const struct view *v, const struct obj *ro,
+			   const struct obj **ws, size_t nws, const struct step *st,
+			   const size_t *first_step)
+{
+	struct rev_ws *w = xcalloc(nws ? nws : 1, sizeof(*w));
+	const struct scn_mevent **commit = xcalloc(nws ? nws : 1, sizeof(*commit));
+	size_t *earlier = xmalloc((nws ? nws : 1) * sizeof(*earlier));
+	size_t *fen = xmalloc((nws ? nws : 1) * sizeof(*fen));
+	int64_t *polls = xmalloc((nws ? nws : 1) * sizeof(*polls));
+	size_t nw = 0;
+
 	for (size_t k = 0; k < nws; k++) {
-		size_t lk = SIZE_MAX;
-		const char *sk = "";
-		const struct scn_mevent *c;
-
-		for (size_t i = 0; i < nsteps && lk == SIZE_MAX; i++)
-			if (st[i].valid && st[i].member[k]) {
-				lk = st[i].level;
-				sk = st[i].name;
-			}
-		if (lk == SIZE_MAX || !(c = commit_for(v->s, ws[k])))
+		earlier[k] = SIZE_MAX;
+		if (first_step[k] == SIZE_MAX)
 			continue;
-		for (size_t e = 0; e < nws; e++) {
-			size_t le = SIZE_MAX;
-			const char *se = "";
-			char pk[GT_DURATION_BUFSZ], pe[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ];
+		w[nw++] = (struct rev_ws){ k, st[first_step[k]].level,
+					   val_str(val_path(ws[k]->spec, "source.repoURL"), ""),
+					   val_str(val_path(ws[k]->spec, "source.targetRevision"), ""),
+					   git_poll_ms(ws[k]), 0 };
+		commit[k] = commit_for(v->s, ws[k]);
+	}
+	if (nw > 1)
+		qsort(w, nw, sizeof(*w), cmp_rev_ws);
+	for (size_t g = 0, g_end; g < nw; g = g_end) {
+		size_t npolls = 0, nranks = 0;
 
-			for (size_t i = 0; i < nsteps && le == SIZE_MAX; i++)
-				if (st[i].valid && st[i].member[e]) {
-					le = st[i].level;
-					se = st[i].name;
-				}
-			if (le == SIZE_MAX || le >= lk || !same_source(ws[e], ws[k]) ||
-			    git_poll_ms(ws[k]) > git_poll_ms(ws[e]))
-				continue;
-			gt_format_duration(git_poll_ms(ws[k]), pk, sizeof(pk));
-			gt_format_duration(git_poll_ms(ws[e]), pe, sizeof(pe));
-			gt_format_duration(c->at_ms, at, sizeof(at));
-			lint_add(r, "MS116", ws[k]->src.file, ws[k]->src.mark,
-				 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") polls for "
-				 "commits every %s, as often as or more often than \"%s\" of the earlier "
-				 "step \"%s\" (every %s), and both track the ref the commit at %s lands "
-				 "on; each polls from a random offset, and if it sees the commit first "
-				 "while the earlier steps are all Applied, it is the first pending "
-				 "Workspace, is granted, and plans the commit before them",
-				 ws[k]->ns, ws[k]->name, sk, ro->ns, ro->name, pk, ws[e]->name, se, pe, at);
-			break; /* one finding per Workspace */
+		for (g_end = g; g_end < nw && strcmp(w[g_end].url, w[g].url) == 0 &&
+				strcmp(w[g_end].rev, w[g].rev) == 0;
+		     g_end++)
+			polls[npolls++] = w[g_end].poll;
+		qsort(polls, npolls, sizeof(*polls), cmp_poll_desc);
+		for (size_t i = 0; i < npolls; i++)
+			if (i == 0 || polls[i] != polls[nranks - 1])
+				polls[nranks++] = polls[i];
+		for (size_t i = g; i < g_end; i++) {
+			size_t lo = 0, hi = nranks;
+
+			while (lo < hi) { /* the rank of w[i].poll in the descending polls */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (polls[mid] > w[i].poll)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			w[i].rank = lo;
+		}
+		for (size_t i = 0; i < nranks; i++)
+			fen[i] = SIZE_MAX;
+		/* per level: ask for the Workspaces of earlier levels, then add this level's */
+		for (size_t b = g, b_end; b < g_end; b = b_end) {
+			for (b_end = b; b_end < g_end && w[b_end].level == w[b].level; b_end++)
+				if (commit[w[b_end].k])
+					earlier[w[b_end].k] = fen_min(fen, w[b_end].rank);
+			for (size_t i = b; i < b_end; i++)
+				fen_lower(fen, nranks, w[i].rank, w[i].k);
 		}
 	}
+	for (size_t k = 0; k < nws; k++) {
+		size_t e = earlier[k];
+		const char *sk, *se;
+		char pk[GT_DURATION_BUFSZ], pe[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ];
+
+		if (e == SIZE_MAX)
+			continue;
+		sk = st[first_step[k]].name;
+		se = st[first_step[e]].name;
+		gt_format_duration(git_poll_ms(ws[k]), pk, sizeof(pk));
+		gt_format_duration(git_poll_ms(ws[e]), pe, sizeof(pe));
+		gt_format_duration(commit[k]->at_ms, at, sizeof(at));
+		lint_add(r, "MS116", ws[k]->src.file, ws[k]->src.mark,
+			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") polls for "
+			 "commits every %s, as often as or more often than \"%s\" of the earlier "
+			 "step \"%s\" (every %s), and both track the ref the commit at %s lands "
+			 "on; each polls from a random offset, and if it sees the commit first "
+			 "while the earlier steps are all Applied, it is the first pending "
+			 "Workspace, is granted, and plans the commit before them",
+			 ws[k]->ns, ws[k]->name, sk, ro->ns, ro->name, pk, ws[e]->name, se, pe, at);
+	}
+	free(polls);
+	free(fen);
+	free(earlier);
+	free(commit);
+	free(w);
 }
 
 /*
@@ -609,11 +1000,31 @@ static void suggest_interval(int64_t ms, char *buf, size_t len)
 	snprintf(buf, len, "%lldh", (long long)((ms + 86400000 - 1) / 86400000 * 24));
 }
 
+/* Appends the text @add to @buf (@len used, @cap allocated; grown by doubling). */
+static void buf_append(char **buf, size_t *len, size_t *cap, const char *add)
+{
+	size_t n = strlen(add);
+
+	if (*len + n + 1 > *cap) {
+		while (*len + n + 1 > *cap)
+			*cap = *cap ? *cap * 2 : 64;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, add, n + 1);
+	*len += n;
+}
+
+/*
+ * @ms: the Rollout's member sets; @first_step: per Workspace, the first step
+ * selecting it, SIZE_MAX for none.  A level's time is its set's, each set's
+ * the longest of its members': O(sets x Workspaces), not steps x Workspaces.
+ */
 static void interval_too_short(struct lint_report *r, const struct view *s, const struct obj *ro,
 			       const struct obj **ws, size_t nws, const struct step *st,
-			       size_t nsteps, size_t nlevels, struct reread *rr)
+			       size_t nsteps, size_t nlevels, const struct msets *ms,
+			       const size_t *first_step, struct reread *rr)
 {
-	int64_t *level_ms, *after_ms;
+	int64_t *level_ms, *after_ms, *run_ms, *set_ms;
 	const char **level_name;
 
 	if (nlevels < 2)
@@ -621,36 +1032,40 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 	level_ms = xcalloc(nlevels, sizeof(*level_ms));
 	after_ms = xcalloc(nlevels, sizeof(*after_ms));
 	level_name = xcalloc(nlevels, sizeof(*level_name));
+	run_ms = xcalloc(nws ? nws : 1, sizeof(*run_ms));
+	set_ms = xcalloc(ms->n ? ms->n : 1, sizeof(*set_ms));
+	for (size_t k = 0; k < nws; k++)
+		if (first_step[k] != SIZE_MAX)
+			run_ms[k] = median_run_ms(&s->s->models, ws[k]);
+	for (size_t id = 0; id < ms->n; id++)
+		for (size_t k = 0; k < nws; k++)
+			if (ms->v[id].member[k] && run_ms[k] > set_ms[id])
+				set_ms[id] = run_ms[k];
 	for (size_t i = 0; i < nsteps; i++) {
 		if (!st[i].valid || !st[i].nmembers)
 			continue;
 		if (!level_name[st[i].level])
 			level_name[st[i].level] = st[i].name;
-		for (size_t k = 0; k < nws; k++) {
-			int64_t run;
-
-			if (!st[i].member[k])
-				continue;
-			run = median_run_ms(&s->s->models, ws[k]);
-			if (run > level_ms[st[i].level])
-				level_ms[st[i].level] = run;
-		}
+		if (set_ms[st[i].set] > level_ms[st[i].level])
+			level_ms[st[i].level] = set_ms[st[i].set];
 	}
+	free(set_ms);
+	free(run_ms);
 	for (size_t l = nlevels - 1; l-- > 0;)
 		after_ms[l] = after_ms[l + 1] + level_ms[l + 1];
 	for (size_t k = 0; k < nws; k++) {
 		const char *iv = obj_strmap_get(&ws[k]->annotations, MW_ANN_RECONCILE_INTERVAL);
 		int64_t interval = MW_DEFAULT_INTERVAL_MS, ns;
-		size_t lv = SIZE_MAX;
+		size_t lv = SIZE_MAX, len = 0, cap = 0;
 		const char *step_name = "";
 		char ivt[GT_DURATION_BUFSZ], aft[GT_DURATION_BUFSZ], hint[32];
-		char *parts = xstrdup("");
+		char *parts = NULL;
 
-		for (size_t i = 0; i < nsteps && lv == SIZE_MAX; i++)
-			if (st[i].valid && st[i].member[k]) {
-				lv = st[i].level;
-				step_name = st[i].name;
-			}
+		buf_append(&parts, &len, &cap, "");
+		if (first_step[k] != SIZE_MAX) {
+			lv = st[first_step[k]].level;
+			step_name = st[first_step[k]].name;
+		}
 		if (lv == SIZE_MAX || lv + 1 >= nlevels) {
 			free(parts);
 			continue;
@@ -668,13 +1083,13 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 		}
 		for (size_t l = lv + 1; l < nlevels; l++) {
 			char d[GT_DURATION_BUFSZ];
-			char *next;
 
 			gt_format_duration(level_ms[l], d, sizeof(d));
-			next = xasprintf("%s%s%s: %s", parts, l > lv + 1 ? ", " : "",
-					 level_name[l] ? level_name[l] : "", d);
-			free(parts);
-			parts = next;
+			if (l > lv + 1)
+				buf_append(&parts, &len, &cap, ", ");
+			buf_append(&parts, &len, &cap, level_name[l] ? level_name[l] : "");
+			buf_append(&parts, &len, &cap, ": ");
+			buf_append(&parts, &len, &cap, d);
 		}
 		gt_format_duration(interval, ivt, sizeof(ivt));
 		gt_format_duration(after_ms[lv], aft, sizeof(aft));
@@ -706,7 +1121,11 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	const struct obj **ws;
 	size_t nws, nsteps, nlevels = 0;
 	struct step *st;
-	bool *in_project, *unselected;
+	bool *in_project, *unselected, *member, *foreign, *set_seen;
+	struct msets ms = { 0 };
+	size_t **by_ws, *nby_ws, *stamp, *first_step, first_level = SIZE_MAX;
+	struct pair *pairs = NULL;
+	size_t cappairs = 0;
 
 	if (!project_exists(s, ro->ns, project))
 		lint_add(r, "MS106", ro->src.file, mark_of(pv, ro->src.mark),
@@ -728,28 +1147,30 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 		free(ws);
 		return;
 	}
+	member = xmalloc((nws ? nws : 1) * sizeof(*member));
+	foreign = xmalloc((nws ? nws : 1) * sizeof(*foreign));
 	st = xcalloc(nsteps, sizeof(*st));
+	ms.nws = nws;
 
 	for (size_t i = 0; i < nsteps; i++) {
 		struct step *p = &st[i];
 		struct lbl_selector sel;
-		bool *foreign;
 		size_t nforeign = 0;
 
 		p->node = steps->u.list.items[i];
 		p->name = val_str(val_map_get(p->node, "name"), "");
 		p->mark = mark_of(val_map_get(p->node, "selector"), mark_of(p->node, ro->src.mark));
-		p->member = xcalloc(nws ? nws : 1, sizeof(*p->member));
 		convert_step(r, ro, p, &sel, i);
 		if (!p->valid)
 			continue;
 		p->sel = selector_text(&sel);
-		foreign = xcalloc(nws ? nws : 1, sizeof(*foreign));
+		memset(member, 0, (nws ? nws : 1) * sizeof(*member));
+		memset(foreign, 0, (nws ? nws : 1) * sizeof(*foreign));
 		for (size_t k = 0; k < nws; k++) {
 			if (!lbl_matches(&sel, &ws[k]->labels))
 				continue;
 			if (in_project[k]) {
-				p->member[k] = true;
+				member[k] = true;
 				p->nmembers++;
 			} else {
 				foreign[k] = true;
@@ -773,7 +1194,8 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 "project \"%s\" in namespace %s: the controller halts the whole Rollout "
 				 "with NoWorkspacesFound",
 				 ro->ns, ro->name, i, p->name, p->sel, project, ro->ns);
-		free(foreign);
+		else
+			p->set = msets_intern(&ms, member, i);
 		lbl_selector_release(&sel);
 	}
 
@@ -785,72 +1207,107 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	for (size_t i = 0; i < nsteps; i++) {
 		if (!st[i].valid || !st[i].nmembers)
 			continue;
-		if (i > 0 && st[i - 1].valid && st[i - 1].nmembers && same_members(&st[i - 1], &st[i], nws))
+		if (i > 0 && st[i - 1].valid && st[i - 1].nmembers && st[i - 1].set == st[i].set)
 			st[i].level = st[i - 1].level;
 		else
 			st[i].level = nlevels++;
 	}
+
+	/* Each Workspace's member sets, ascending, for the overlap of a set with the others. */
+	by_ws = xcalloc(nws ? nws : 1, sizeof(*by_ws));
+	nby_ws = xcalloc(nws ? nws : 1, sizeof(*nby_ws));
+	for (size_t id = 0; id < ms.n; id++)
+		for (size_t k = 0; k < nws; k++)
+			if (ms.v[id].member[k]) {
+				by_ws[k] = xreallocarray(by_ws[k], nby_ws[k] + 1, sizeof(**by_ws));
+				by_ws[k][nby_ws[k]++] = id;
+			}
+	stamp = xcalloc(ms.n ? ms.n : 1, sizeof(*stamp));
+
+	/*
+	 * Per step j, in ascending order of the earlier step i it concerns: the
+	 * first earlier step selecting the same set in another level (MS104,
+	 * once), and every earlier step of another set sharing a Workspace with
+	 * it (MS103), as a pairwise comparison of the steps would find them.
+	 */
 	for (size_t j = 0; j < nsteps; j++) {
-		bool told_repeat = false;
+		const struct mset *mj;
+		size_t first, npairs = 0;
 
 		if (!st[j].valid || !st[j].nmembers)
 			continue;
-		for (size_t i = 0; i < j; i++) {
-			bool *common;
+		mj = overlaps_of(&ms, st[j].set, by_ws, nby_ws, stamp);
+		first = mj->steps[0];
+		if (first < j && st[first].level != st[j].level)
+			pairs_add(&pairs, &npairs, &cappairs, first, SIZE_MAX);
+		for (size_t t = 0; t < mj->noverlap; t++) {
+			const struct mset *mo = &ms.v[mj->overlap[t]];
+
+			for (size_t u = 0; u < mo->nsteps && mo->steps[u] < j; u++)
+				pairs_add(&pairs, &npairs, &cappairs, mo->steps[u], mj->overlap[t]);
+		}
+		if (npairs > 1)
+			qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+		for (size_t t = 0; t < npairs; t++) {
+			size_t i = pairs[t].step;
+			const struct mset *mo;
 			size_t ncommon = 0;
 			char *names;
 
-			if (!st[i].valid || !st[i].nmembers || st[i].level == st[j].level)
-				continue;
-			if (same_members(&st[i], &st[j], nws)) {
-				if (!told_repeat)
-					lint_add(r, "MS104", ro->src.file, st[j].mark,
-						 "Rollout \"%s/%s\": steps[%zu] \"%s\" selects the same "
-						 "Workspaces as steps[%zu] \"%s\" but is not next to it: "
-						 "they form two levels, and their Workspaces are granted "
-						 "and revoked in turn while pending",
-						 ro->ns, ro->name, j, st[j].name, i, st[i].name);
-				told_repeat = true;
+			if (pairs[t].set == SIZE_MAX) {
+				lint_add(r, "MS104", ro->src.file, st[j].mark,
+					 "Rollout \"%s/%s\": steps[%zu] \"%s\" selects the same "
+					 "Workspaces as steps[%zu] \"%s\" but is not next to it: "
+					 "they form two levels, and their Workspaces are granted "
+					 "and revoked in turn while pending",
+					 ro->ns, ro->name, j, st[j].name, i, st[i].name);
 				continue;
 			}
-			common = xcalloc(nws ? nws : 1, sizeof(*common));
-			for (size_t k = 0; k < nws; k++)
-				if (st[i].member[k] && st[j].member[k]) {
-					common[k] = true;
-					ncommon++;
-				}
-			if (ncommon) {
-				names = names_of(ws, common, nws);
-				lint_add(r, "MS103", ro->src.file, st[j].mark,
-					 "Rollout \"%s/%s\": steps[%zu] \"%s\" and steps[%zu] \"%s\" both "
-					 "select %s but form different levels: %s granted in one pass "
-					 "and revoked in the next while pending",
-					 ro->ns, ro->name, j, st[j].name, i, st[i].name, names,
-					 ncommon == 1 ? "it is" : "they are");
-				free(names);
+			mo = &ms.v[pairs[t].set];
+			for (size_t k = 0; k < nws; k++) {
+				member[k] = mo->member[k] && mj->member[k];
+				ncommon += member[k];
 			}
-			free(common);
+			names = names_of(ws, member, nws);
+			lint_add(r, "MS103", ro->src.file, st[j].mark,
+				 "Rollout \"%s/%s\": steps[%zu] \"%s\" and steps[%zu] \"%s\" both "
+				 "select %s but form different levels: %s granted in one pass "
+				 "and revoked in the next while pending",
+				 ro->ns, ro->name, j, st[j].name, i, st[i].name, names,
+				 ncommon == 1 ? "it is" : "they are");
+			free(names);
 		}
 	}
 
 	/* Workspaces of the project that no step selects (only when every selector converted). */
 	if (!lint_unselected_workspaces(steps, project, ws, nws, unselected))
 		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
+	/*
+	 * Each Workspace's first step (SIZE_MAX: none selects it), through the
+	 * first step of each member set: O(steps + sets x Workspaces).
+	 */
+	first_step = xmalloc((nws ? nws : 1) * sizeof(*first_step));
+	set_seen = xcalloc(ms.n ? ms.n : 1, sizeof(*set_seen));
+	for (size_t k = 0; k < nws; k++)
+		first_step[k] = SIZE_MAX;
+	for (size_t i = 0; i < nsteps; i++) {
+		if (!st[i].valid || !st[i].nmembers)
+			continue;
+		if (first_level == SIZE_MAX)
+			first_level = st[i].level;
+		if (set_seen[st[i].set])
+			continue;
+		set_seen[st[i].set] = true;
+		for (size_t k = 0; k < nws; k++)
+			if (ms.v[st[i].set].member[k] && first_step[k] == SIZE_MAX)
+				first_step[k] = i;
+	}
+	free(set_seen);
 	for (size_t k = 0; k < nws; k++) {
 		int64_t g = -1;
-		size_t first_level = SIZE_MAX, lv = SIZE_MAX;
-		const char *step_name = "";
+		size_t lv = first_step[k] == SIZE_MAX ? SIZE_MAX : st[first_step[k]].level;
+		const char *step_name = first_step[k] == SIZE_MAX ? "" : st[first_step[k]].name;
 
-		for (size_t i = 0; i < nsteps; i++) {
-			if (!st[i].valid || !st[i].nmembers)
-				continue;
-			if (first_level == SIZE_MAX)
-				first_level = st[i].level;
-			if (st[i].member[k] && lv == SIZE_MAX) {
-				lv = st[i].level;
-				step_name = st[i].name;
-			}
-		}
 		if (in_project[k])
 			g = granted_before_ms(s, ro, ws[k],
 					      !unselected[k] && lv != SIZE_MAX && lv != first_level);
@@ -873,14 +1330,22 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 "\"%s/%s\": nothing ever grants it execution",
 				 ws[k]->ns, ws[k]->name, project, ro->ns, ro->name);
 	}
-	interval_too_short(r, s, ro, ws, nws, st, nsteps, nlevels, rr);
-	revision_order(r, s, ro, ws, nws, st, nsteps);
+	interval_too_short(r, s, ro, ws, nws, st, nsteps, nlevels, &ms, first_step, rr);
+	revision_order(r, s, ro, ws, nws, st, first_step);
+	free(first_step);
 
-	for (size_t i = 0; i < nsteps; i++) {
-		free(st[i].member);
+	for (size_t i = 0; i < nsteps; i++)
 		free(st[i].sel);
-	}
+	for (size_t k = 0; k < nws; k++)
+		free(by_ws[k]);
+	free(by_ws);
+	free(nby_ws);
+	free(stamp);
+	free(pairs);
+	msets_release(&ms);
 	free(st);
+	free(member);
+	free(foreign);
 	free(unselected);
 	free(in_project);
 	free(ws);

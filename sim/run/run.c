@@ -58,8 +58,8 @@ static struct val *strmap_val(const struct obj_strmap *m)
 {
 	struct val *v = val_new_map();
 
-	for (size_t i = 0; i < m->n; i++)
-		val_map_set(v, m->items[i].key, val_new_string(m->items[i].value));
+	for (size_t i = 0; i < m->n; i++) /* keys unique: no look-up per key */
+		val_map_append(v, m->items[i].key, val_new_string(m->items[i].value));
 	return v;
 }
 

@@ -33,6 +33,16 @@
  * metav1.Time values written to status are RFC 3339 texts of the wall clock
  * (start_unix_ms + simulated ms) truncated to whole seconds.
  *
+ * Both adapters keep the Workspace List between passes, brought up to date
+ * from the store's change log (sim/cluster/apiserver.h api_changes_since),
+ * and group it by (namespace, projectRef): a Rollout's pass runs on its
+ * plan (engine/magos_rollout.h mr_plan: the levels, rebuilt when the
+ * Rollout's uid or generation or its group's membership or labels change,
+ * and per-level counts told of every other change), a Project's on its
+ * group's tally (engine/magos_project.h mp_tally).  The decisions are those
+ * of a pass over the whole List; a pass costs O(changes since the last one
+ * + what it writes) instead of O(steps x Workspaces).
+ *
  * Hazards the engines reproduce are also told as timeline warnings, once per
  * change of the Rollout's situation: a step that matches nothing
  * (NoWorkspacesFound freezes the whole Rollout), an invalid step selector

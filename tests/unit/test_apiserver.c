@@ -338,6 +338,82 @@ static void test_list_order(void)
 	api_free(a);
 }
 
+/* Keeps objects whose name does not end in '7'. */
+static bool not_seven(const struct obj *o, void *ctx)
+{
+	(void)ctx;
+	return o->name[strlen(o->name) - 1] != '7';
+}
+
+/*
+ * api_list_prefix() over a store that keeps changing: random creations,
+ * deletions and recreations in two namespaces, with lists by prefix in
+ * between (objects appended since the last full sort are scanned, not
+ * merged in, until there are too many) and an occasional full list (which
+ * sorts); each answer is compared with a model of the live names, in
+ * name order.
+ */
+static void test_list_prefix_while_creating(void)
+{
+	enum { NAMES = 600 };
+	static const char *const nss[] = { "a", "b" };
+	struct api *a = api_new(NULL);
+	struct api_list l;
+	bool alive[2][NAMES] = { { false } };
+	uint64_t x = 88172645463325252ULL;
+
+	api_list_init(&l);
+	for (int step = 0; step < 6000; step++) {
+		int ns, k, op;
+		char name[16], prefix[16];
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ns = (int)(x % 2);
+		k = (int)((x >> 8) % NAMES);
+		op = (int)((x >> 24) % 100);
+		snprintf(name, sizeof name, "w%03d", k);
+		if (op < 55) {
+			CU_ASSERT_EQUAL(api_create(a, fx_ws_ref(nss[ns], name, "p")),
+					alive[ns][k] ? API_EALREADYEXISTS : 0);
+			alive[ns][k] = true;
+		} else if (op < 70) {
+			CU_ASSERT_EQUAL(api_delete(a, "Workspace", nss[ns], name),
+					alive[ns][k] ? 0 : API_ENOTFOUND);
+			alive[ns][k] = false;
+		} else if (op < 71) {
+			api_list(a, "Workspace", NULL, NULL, NULL, &l);
+		} else {
+			size_t want = 0;
+			bool ok = true;
+			int lo = (k / 10) * 10, hi = lo + 10;
+
+			snprintf(prefix, sizeof prefix, "w%02d", k / 10);
+			if (op >= 95) { /* a wider prefix: "w0", "w1", ... */
+				snprintf(prefix, sizeof prefix, "w%d", k / 100);
+				lo = (k / 100) * 100;
+				hi = lo + 100;
+			}
+			api_list_prefix(a, "Workspace", nss[ns], prefix, not_seven, NULL, &l);
+			for (int i = lo; i < hi && ok; i++) {
+				char w[16];
+
+				if (!alive[ns][i] || i % 10 == 7)
+					continue;
+				snprintf(w, sizeof w, "w%03d", i);
+				ok = want < l.n && strcmp(l.items[want]->name, w) == 0 &&
+				     strcmp(l.items[want]->ns, nss[ns]) == 0;
+				want++;
+			}
+			CU_ASSERT_TRUE(ok && want == l.n);
+			if (!(ok && want == l.n))
+				fprintf(stderr, "\n  step %d: prefix %s/%s: %zu listed, %zu expected\n",
+					step, nss[ns], prefix, l.n, want);
+		}
+	}
+	api_list_release(&l);
+	api_free(a);
+}
+
 /* A sink that keeps events (with their references) to deliver later. */
 struct held {
 	struct api_event ev[MAXEV];
@@ -746,6 +822,7 @@ static CU_TestInfo tests[] = {
 	{ "Conflict on stale resourceVersion; status subresource", test_conflict_and_subresources },
 	{ "finalizer deletion flow", test_finalizer_deletion_flow },
 	{ "list order: namespace then name", test_list_order },
+	{ "list by prefix while objects come and go", test_list_prefix_while_creating },
 	{ "snapshots outlive later writes and deletion", test_snapshots_outlive_writes },
 	{ "reason/message from Ready condition or status", test_reason_message_sources },
 	{ "an invalid metadata patch changes nothing", test_patch_meta_invalid_changes_nothing },

@@ -393,6 +393,42 @@ static void run_property(uint64_t seed, int ops, bool wrap_seq)
 	free(issued);
 }
 
+/*
+ * Cancels and reschedules leave stale nodes behind: they never come out,
+ * and they are dropped when they outnumber the pending events, so the heap
+ * stays within twice the pending events plus 64 nodes however often the
+ * same events move.
+ */
+static void test_stale_nodes_bounded(void)
+{
+	struct evq q;
+	evq_handle h[300];
+	struct evq_event ev;
+	int64_t last = -1;
+
+	evq_init(&q);
+	for (int i = 0; i < 300; i++)
+		h[i] = evq_push(&q, 1000 + i, 0, 0, (uint64_t)i, 0);
+	for (int round = 0; round < 50; round++) {
+		for (int i = 0; i < 300; i++)
+			CU_ASSERT_EQUAL(evq_reschedule(&q, h[i], 1000 + (i * 7 + round) % 300, 0), 0);
+		CU_ASSERT_TRUE(q.len <= 2 * q.live + 64);
+	}
+	for (int i = 0; i < 300; i += 2)
+		CU_ASSERT_EQUAL(evq_cancel(&q, h[i]), 0);
+	CU_ASSERT_EQUAL(evq_len(&q), 150);
+	CU_ASSERT_TRUE(q.len <= 2 * q.live + 64);
+	for (int i = 0; i < 150; i++) {
+		CU_ASSERT_TRUE_FATAL(evq_pop(&q, &ev));
+		CU_ASSERT_EQUAL(ev.a % 2, 1); /* cancelled ones never come out */
+		CU_ASSERT_TRUE(ev.at >= last);
+		last = ev.at;
+	}
+	CU_ASSERT_FALSE(evq_pop(&q, &ev));
+	CU_ASSERT_EQUAL(evq_peek_time(&q), EVQ_NEVER);
+	evq_release(&q);
+}
+
 static void test_property(void)
 {
 	static const uint64_t seeds[] = { 1, 2, 3, 0x9e3779b97f4a7c15u, 424242 };
@@ -465,6 +501,7 @@ static CU_TestInfo evq_tests[] = {
 	{ "fifo with one key", test_fifo_same_key },
 	{ "stale handles fail cleanly", test_stale_handles },
 	{ "reschedule", test_reschedule },
+	{ "stale nodes of cancels and reschedules stay bounded", test_stale_nodes_bounded },
 	{ "property: random ops vs sorted model", test_property },
 	{ "property: across sequence wrap", test_property_seq_wrap },
 	{ "sequence wrap keeps fifo", test_seq_wrap_fifo },

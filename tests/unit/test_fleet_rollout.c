@@ -481,6 +481,36 @@ static void s4_members_unassigned_sorted(void)
 	w_release(&w);
 }
 
+/*
+ * The same with 30 members: a pass issues 30 patches (the index of the
+ * pass's patches grows past its first sizes) and each member is still
+ * approved once, its second wave seeing the first wave's patch.
+ */
+static void s4_many_members_in_two_waves_approved_once(void)
+{
+	struct world w;
+	char name[16];
+
+	w_init(&w, "{targetVersion: 2.0.0, selector: {matchLabels: {app: a}}, waves: ["
+		   "{name: ring0, selector: {matchLabels: {ring: '0'}}, soak: 1h},"
+		   "{name: everything, selector: {matchLabels: {app: a}}}]}");
+	for (int i = 0; i < 30; i++) {
+		snprintf(name, sizeof name, "m%02d", i);
+		member(&w, "n", name, "a", "0");
+	}
+	CU_ASSERT_EQUAL(pass(&w), FR_OK);
+	CU_ASSERT_EQUAL(w.r.nactions, 30);
+	for (size_t i = 0; i < w.r.nactions; i++) {
+		CU_ASSERT_EQUAL(w.r.actions[i].member, i);
+		CU_ASSERT_EQUAL(w.r.actions[i].wave, 0);
+		CU_ASSERT_PTR_NULL(w.r.actions[i].previous);
+	}
+	/* approved now: the next pass patches nothing */
+	CU_ASSERT_EQUAL(pass(&w), FR_OK);
+	CU_ASSERT_EQUAL(w.r.nactions, 0);
+	w_release(&w);
+}
+
 static void s4_member_in_every_matching_wave_g6(void)
 {
 	struct world w;
@@ -1330,6 +1360,7 @@ static void tally_property_derived_and_pinned(void)
 }
 
 static CU_TestInfo tests[] = {
+	{ "§2.3.4 30 members in two waves approved once each", s4_many_members_in_two_waves_approved_once },
 	{ "S0 observedGeneration, also on an early exit", s0_observed_generation_even_on_early_exit },
 	{ "S1 InvalidSelector: selector", s1_invalid_top_level_selector },
 	{ "S1 InvalidSelector: namespaceSelector", s1_invalid_namespace_selector },

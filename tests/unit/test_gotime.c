@@ -5,7 +5,9 @@
  * the spellings our specs use.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/base/gotime.h"
 #include "tests/unit/cu_main.h"
@@ -505,6 +507,39 @@ static void test_rfc3339_format(void)
 	}
 }
 
+/*
+ * The formatter writes its digits by hand: it agrees with printf's
+ * "%04lld-%02d-%02dT%02d:%02d:%02dZ" of the broken-down time (struct tm from
+ * gmtime_r, which covers these years) at varying times of day from 1902 to
+ * 2100, whole seconds and with milliseconds.
+ */
+static void test_rfc3339_format_vs_printf(void)
+{
+	for (int64_t sec = INT64_C(-2147483648); sec < INT64_C(4102444800); sec += 86400 * 7 + 3607) {
+		for (int k = 0; k < 3; k++) {
+			int64_t ms = sec * 1000 + (k == 0 ? 0 : k == 1 ? 7 : 990);
+			time_t t = (time_t)sec;
+			struct tm tm;
+			char want[64], got[GT_RFC3339_BUFSZ];
+			int n;
+
+			gmtime_r(&t, &tm);
+			n = snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d",
+				     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+				     tm.tm_min, tm.tm_sec);
+			gt_format_rfc3339(ms, got, sizeof(got));
+			want[n] = 'Z';
+			want[n + 1] = '\0';
+			CU_ASSERT_STRING_EQUAL_FATAL(got, want);
+			if (k) {
+				snprintf(want + n, sizeof(want) - (size_t)n, k == 1 ? ".007Z" : ".99Z");
+				gt_format_rfc3339_nano(ms, got, sizeof(got));
+				CU_ASSERT_STRING_EQUAL_FATAL(got, want);
+			}
+		}
+	}
+}
+
 /* Every third day from 1600 to 2399, at varying times of day, round-trips. */
 static void test_rfc3339_round_trip(void)
 {
@@ -578,6 +613,7 @@ static CU_TestInfo gotime_tests[] = {
 	{ "rfc3339 parse ms", test_rfc3339_parse_ms },
 	{ "rfc3339 errors", test_rfc3339_errors },
 	{ "rfc3339 format", test_rfc3339_format },
+	{ "rfc3339 format agrees with printf over 1902-2100", test_rfc3339_format_vs_printf },
 	{ "rfc3339 round trip", test_rfc3339_round_trip },
 	{ "truncate to second", test_truncate },
 	{ "metav1 store", test_metav1_store },

@@ -754,6 +754,76 @@ static void test_malformed_shapes(void)
 	val_free(v);
 }
 
+/*
+ * Many requirements sort stably by key in O(n log n): keys in a scrambled
+ * order, several expressions per key, whose relative order (visible in
+ * String() as the values of each) must be the order they were given in;
+ * checked against an insertion sort of the same list, at sizes below and
+ * above Go's insertion-sort cut-off (12) and at 100 000.
+ */
+static void test_many_requirements_sorted_stably(void)
+{
+	static const size_t sizes[] = { 5, 12, 13, 200, 100000 };
+
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		size_t n = sizes[z];
+		struct val *sel = val_new_map(), *exprs = val_map_set(sel, "matchExpressions",
+								    val_new_list());
+		struct lbl_selector s;
+		size_t *key = calloc(n, sizeof(*key)), *order = calloc(n, sizeof(*order));
+		bool ok = true;
+
+		for (size_t i = 0; i < n; i++) {
+			struct val *e = val_new_map(), *vals = val_new_list();
+			char k[32], v[32];
+
+			key[i] = (i * 7919) % (n / 3 + 1); /* about three expressions per key */
+			snprintf(k, sizeof k, "k%06zu", key[i]);
+			snprintf(v, sizeof v, "v%zu", i);
+			val_map_set(e, "key", val_new_string(k));
+			val_map_set(e, "operator", val_new_string("In"));
+			val_list_push(vals, val_new_string(v));
+			val_map_set(e, "values", vals);
+			val_list_push(exprs, e);
+			order[i] = i;
+		}
+		/* the reference: a stable insertion sort of the indices by key (slow only at 100 000) */
+		if (n <= 200) {
+			for (size_t i = 1; i < n; i++) {
+				size_t cur = order[i], j = i;
+
+				for (; j > 0 && key[cur] < key[order[j - 1]]; j--)
+					order[j] = order[j - 1];
+				order[j] = cur;
+			}
+		} else {
+			/* a counting sort: keys in order; within a key, ascending index */
+			size_t *start = calloc(n / 3 + 2, sizeof(*start));
+
+			for (size_t i = 0; i < n; i++)
+				start[key[i] + 1]++;
+			for (size_t k = 1; k <= n / 3 + 1; k++)
+				start[k] += start[k - 1];
+			for (size_t i = 0; i < n; i++)
+				order[start[key[i]]++] = i;
+			free(start);
+		}
+		CU_ASSERT_EQUAL_FATAL(lbl_selector_from_val(sel, &s, NULL, 0), LBL_OK);
+		CU_ASSERT_EQUAL_FATAL(s.n, n);
+		for (size_t i = 0; i < n && ok; i++) {
+			char v[32];
+
+			snprintf(v, sizeof v, "v%zu", order[i]);
+			ok = s.reqs[i].nvalues == 1 && strcmp(s.reqs[i].values[0], v) == 0;
+		}
+		CU_ASSERT_TRUE(ok);
+		lbl_selector_release(&s);
+		val_free(sel);
+		free(key);
+		free(order);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "conversion table (LabelSelectorAsSelector, NewRequirement, String)", test_conversion_table },
 	{ "nil selector matches nothing, {} everything", test_nil_versus_empty },
@@ -766,6 +836,7 @@ static CU_TestInfo tests[] = {
 	{ "Go %q quoting", test_go_quote },
 	{ "json-marshalled bad values", test_json_bad_value },
 	{ "malformed shapes", test_malformed_shapes },
+	{ "many requirements sort stably by key", test_many_requirements_sorted_stably },
 	CU_TEST_INFO_NULL,
 };
 

@@ -435,6 +435,58 @@ static void test_ms104_repeated(void)
 	lint_report_release(&r);
 }
 
+/*
+ * One step's MS103 and MS104 findings come in the order of the earlier
+ * steps they name, as a comparison of every pair of steps would give
+ * them: steps[3] overlaps steps[0] (MS103), repeats steps[1] in another
+ * level (MS104), and is disjoint from steps[2].
+ */
+static void test_ms103_ms104_order(void)
+{
+	struct lint_report r;
+	const char *const want[] = { "MS103 steps[1] \"dev\" and steps[0] \"all\"",
+				     "MS103 steps[2] \"prod\" and steps[0] \"all\"",
+				     "MS103 steps[3] \"dev-again\" and steps[0] \"all\"",
+				     "MS104 steps[3] \"dev-again\" selects the same Workspaces as steps[1]" };
+
+	lint_yaml(ROLLOUT_HEAD STEP("all", "{}") STEP("dev", DEV) STEP("prod", PROD)
+		  STEP("dev-again", DEV) PROJECT_WEB WS("a", "dev", "web") WS("b", "prod", "web"),
+		  &r);
+	CU_ASSERT_EQUAL_FATAL(r.n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		char got[512];
+
+		snprintf(got, sizeof got, "%s %s", r.items[i].rule->id,
+			 strstr(r.items[i].msg, "steps[") ? strstr(r.items[i].msg, "steps[") : "");
+		CU_ASSERT_EQUAL(strncmp(got, want[i], strlen(want[i])), 0);
+		if (strncmp(got, want[i], strlen(want[i])) != 0)
+			fprintf(stderr, "\n  finding %zu: %s\n  want: %s\n", i, got, want[i]);
+	}
+	lint_report_release(&r);
+}
+
+/* 20 000 steps of one selector, then one repeating the first after another: linear, one finding. */
+static void test_many_steps(void)
+{
+	struct lint_report r;
+	size_t cap = 64 * 20002 + 4096, n = 0;
+	char *yaml = malloc(cap);
+
+	n += (size_t)snprintf(yaml + n, cap - n, "%s", ROLLOUT_HEAD);
+	for (int i = 0; i < 20000; i++)
+		n += (size_t)snprintf(yaml + n, cap - n, STEP("s%d", DEV), i);
+	n += (size_t)snprintf(yaml + n, cap - n, "%s%s%s%s%s", STEP("prod", PROD),
+			      STEP("dev-again", DEV), PROJECT_WEB, WS("a", "dev", "web"),
+			      WS("b", "prod", "web"));
+	lint_yaml(yaml, &r);
+	expect_one(&r, "MS104", 40011, 17,
+		   "Rollout \"default/web\": steps[20001] \"dev-again\" selects the same Workspaces "
+		   "as steps[0] \"s0\" but is not next to it: they form two levels, and their "
+		   "Workspaces are granted and revoked in turn while pending");
+	lint_report_release(&r);
+	free(yaml);
+}
+
 static void test_ms105_not_selected(void)
 {
 	struct lint_report r;
@@ -823,6 +875,8 @@ void register_tests(void)
 		{ "MS102 empty steps", test_ms102_empty_steps },
 		{ "MS103 overlapping steps", test_ms103_overlapping },
 		{ "MS104 repeated steps", test_ms104_repeated },
+		{ "MS103 and MS104 in the order of the steps they name", test_ms103_ms104_order },
+		{ "20 000 repeated steps lint in linear time", test_many_steps },
 		{ "MS105 workspace not selected", test_ms105_not_selected },
 		{ "MS106 project missing", test_ms106_project_missing },
 		{ "MS107 interval not positive", test_ms107_interval_not_positive },

@@ -190,11 +190,84 @@ static void test_pending_work(void)
 	obj_free(c);
 }
 
+static uint32_t next_rand(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/*
+ * A tally told of every change of its members decides as a pass over
+ * every Workspace: the same grants, in List order, and the same count,
+ * over random phases and annotations and Workspaces of other projects.
+ */
+static void test_tally_property(void)
+{
+	static const char *const phases[] = { NULL, "Pending", "Planning", "Applied", "Failed" };
+	static const char *const anns[] = { "", "allowed", "allowed=yes", "rev=abc", "rev=",
+					     "req=now", "allowed,rev=abc" };
+	enum { NWS = 12 };
+	uint32_t seed = 11;
+	size_t granted = 0;
+
+	for (int run = 0; run < 100; run++) {
+		struct obj *pr = fx_project("default", "demo", 0);
+		struct obj *ws[NWS];
+		size_t pos[NWS], npos = 0;
+		char name[NWS][8];
+		struct mp_tally *t;
+
+		for (size_t j = 0; j < NWS; j++) {
+			snprintf(name[j], sizeof(name[j]), "w%02zu", j);
+			ws[j] = fx_workspace(next_rand(&seed) % 6 ? "default" : "other", name[j], "",
+					     next_rand(&seed) % 5 ? "demo" : "else",
+					     phases[next_rand(&seed) % 5], anns[next_rand(&seed) % 7]);
+			if (strcmp(ws[j]->ns, "default") == 0 &&
+			    strcmp(val_str(val_path(ws[j]->spec, "projectRef.name"), ""), "demo") == 0)
+				pos[npos++] = j;
+		}
+		t = mp_tally_new((const struct obj *const *)ws, pos, npos);
+		for (int round = 0; round < 30; round++) {
+			struct mp_result a, b;
+			size_t j = next_rand(&seed) % NWS;
+			struct obj *o = fx_workspace(ws[j]->ns, name[j], "",
+						     val_str(val_path(ws[j]->spec, "projectRef.name"), ""),
+						     phases[next_rand(&seed) % 5],
+						     anns[next_rand(&seed) % 7]);
+			char *ga, *gb;
+
+			obj_free(ws[j]);
+			ws[j] = o;
+			mp_tally_update(t, j, o);
+			mp_reconcile_project_tally(pr, NULL, t, (const struct obj *const *)ws, NOW, &a);
+			mp_reconcile_project(pr, NULL, (const struct obj *const *)ws, NWS, NOW, &b);
+			ga = fx_join(a.grant, a.ngrant);
+			gb = fx_join(b.grant, b.ngrant);
+			CU_ASSERT_EQUAL(a.outcome, MP_OUT_DEFAULT_PARALLEL);
+			CU_ASSERT_STRING_EQUAL(ga, gb);
+			CU_ASSERT_EQUAL(a.workspace_count, b.workspace_count);
+			CU_ASSERT_TRUE(val_equal(a.status, b.status));
+			granted += a.ngrant;
+			free(ga);
+			free(gb);
+			mp_result_release(&a);
+			mp_result_release(&b);
+		}
+		mp_tally_free(t);
+		for (size_t j = 0; j < NWS; j++)
+			obj_free(ws[j]);
+		obj_free(pr);
+	}
+	CU_ASSERT_TRUE(granted > 500);
+}
+
 static CU_TestInfo tests[] = {
 	{ "given/when/then table (§3.2, §3.4, §7)", test_table },
 	{ "3.2 step 1 not found", test_not_found },
 	{ "3.2 updateStatus only on change", test_status_only_on_change },
 	{ "3.2 step 5 hasPendingWork", test_pending_work },
+	{ "tally kept by member updates decides as the full pass (randomized)",
+	  test_tally_property },
 	CU_TEST_INFO_NULL,
 };
 

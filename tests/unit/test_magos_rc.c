@@ -440,6 +440,70 @@ static void test_projectref_change_wakes_both(void)
 	teardown(&f);
 }
 
+/*
+ * §2.1: a label change moves a Workspace between steps without creating
+ * or deleting one.  The Rollout's levels follow the store, not only the
+ * member counts: staging's Workspace relabelled to dev joins the dev
+ * level (granted there), staging is then empty and freezes the Rollout.
+ */
+static void relabel_staging(struct des *w, void *ctx, void *arg)
+{
+	(void)ctx;
+	(void)arg;
+	CU_ASSERT_EQUAL(api_set_label(des_api(w), "Workspace", "default", "w-staging", "env",
+				      "dev"),
+			0);
+}
+
+static void test_relabel_moves_level(void)
+{
+	static const char *const want_ro[] = {
+		"0 LevelProgressing | Executing level [dev] | 0",
+		"5000 NoWorkspacesFound | No workspaces found matching selector for step staging; "
+		"halting to prevent skipping environments | 1",
+	};
+	static const char *const want_ws[] = { "0 +w-dev" };
+	struct fixture f;
+
+	setup(&f, 0);
+	three_envs(&f, true);
+	des_at(f.w, 5000, DES_PRIO_SCRIPT, relabel_staging, NULL, NULL);
+	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
+	fx_expect_lines(&f.ro, want_ro, 2, "rollout statuses");
+	fx_expect_lines(&f.ws, want_ws, 1, "permissions");
+	teardown(&f);
+}
+
+/* §2.1: a label change that keeps the step sets (another label) changes nothing. */
+static void relabel_other_key(struct des *w, void *ctx, void *arg)
+{
+	(void)ctx;
+	(void)arg;
+	CU_ASSERT_EQUAL(api_set_label(des_api(w), "Workspace", "default", "w-prod", "tier",
+				      "web"),
+			0);
+}
+
+static void test_relabel_same_levels(void)
+{
+	static const struct act dev = { "w-dev", "Applied" };
+	static const char *const want_ro[] = {
+		"0 LevelProgressing | Executing level [dev] | 0",
+		"10000 LevelProgressing | Executing level [staging] | 1",
+	};
+	static const char *const want_ws[] = { "0 +w-dev", "10000 -w-dev", "10000 +w-staging" };
+	struct fixture f;
+
+	setup(&f, 0);
+	three_envs(&f, true);
+	des_at(f.w, 5000, DES_PRIO_SCRIPT, relabel_other_key, NULL, NULL);
+	at(&f, 10000, &dev);
+	CU_ASSERT_EQUAL(des_run(f.w, 3600000, NULL), DES_QUIESCENT);
+	fx_expect_lines(&f.ro, want_ro, 2, "rollout statuses");
+	fx_expect_lines(&f.ws, want_ws, 3, "permissions");
+	teardown(&f);
+}
+
 /* §6.6 #40: an invalid operator: ReconcileError with back-off retries, told once. */
 static void test_invalid_operator_backoff(void)
 {
@@ -551,6 +615,8 @@ static void test_missing_project(void)
 }
 
 static CU_TestInfo tests[] = {
+	{ "§2.1 a relabelled Workspace moves between levels", test_relabel_moves_level },
+	{ "§2.1 a relabel that keeps the step sets changes nothing", test_relabel_same_levels },
 	{ "§6.6 #32 failure halts and recovers", test_failure_halts_and_recovers },
 	{ "§2.7 new Workspace rewinds and revokes", test_new_workspace_rewinds },
 	{ "§6.6 #38 member deleted: NoWorkspacesFound", test_member_deleted_no_workspaces_found },

@@ -487,6 +487,241 @@ static void test_predicates(void)
 	obj_free(d);
 }
 
+/* ---- the plan: kept by member updates, it decides as a pass from scratch ---- */
+
+static uint32_t next_rand(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/* One random change of what a pass reads of Workspace @o: phase and annotations. */
+static void random_ws_change(struct obj *o, uint32_t *seed)
+{
+	static const char *const phases[] = { NULL, "Pending", "Planning", "Applying", "Applied",
+					       "Failed", "ValidationFailed" };
+	const char *ph = phases[next_rand(seed) % 7];
+
+	switch (next_rand(seed) % 4) {
+	case 0:
+		val_free(o->status);
+		o->status = NULL;
+		if (ph) {
+			o->status = val_new_map();
+			val_map_set(o->status, "phase", val_new_string(ph));
+		}
+		break;
+	case 1:
+		if (next_rand(seed) % 2)
+			obj_strmap_set(&o->annotations, MR_ANN_EXECUTION_ALLOWED,
+				       next_rand(seed) % 4 ? "true" : "yes");
+		else
+			obj_strmap_del(&o->annotations, MR_ANN_EXECUTION_ALLOWED);
+		break;
+	case 2:
+		if (next_rand(seed) % 2)
+			obj_strmap_set(&o->annotations, MR_ANN_DETECTED_REVISION,
+				       next_rand(seed) % 2 ? "abc" : "");
+		else
+			obj_strmap_del(&o->annotations, MR_ANN_DETECTED_REVISION);
+		break;
+	default:
+		if (next_rand(seed) % 2)
+			obj_strmap_set(&o->annotations, MR_ANN_RECONCILE_REQUEST,
+				       next_rand(seed) % 2 ? "r1" : "");
+		else
+			obj_strmap_del(&o->annotations, MR_ANN_RECONCILE_REQUEST);
+		break;
+	}
+}
+
+static void same_names(char **a, size_t na, char **b, size_t nb)
+{
+	char *x = fx_join(a, na), *y = fx_join(b, nb);
+
+	CU_ASSERT_STRING_EQUAL(x, y);
+	free(x);
+	free(y);
+}
+
+/* The result of a plan pass and of a pass from scratch agree in everything. */
+static void same_result(const struct mr_result *a, int rca, const struct mr_result *b, int rcb)
+{
+	CU_ASSERT_EQUAL(rca, rcb);
+	CU_ASSERT_EQUAL(a->outcome, b->outcome);
+	CU_ASSERT_EQUAL(a->has_status, b->has_status);
+	if (a->has_status && b->has_status) {
+		CU_ASSERT_STRING_EQUAL(a->want.phase, b->want.phase);
+		CU_ASSERT_STRING_EQUAL(a->want.reason, b->want.reason);
+		CU_ASSERT_STRING_EQUAL(a->want.message, b->want.message);
+		CU_ASSERT_STRING_EQUAL(a->want.ready, b->want.ready);
+		CU_ASSERT_EQUAL(a->want.current_step, b->want.current_step);
+	}
+	CU_ASSERT_EQUAL(a->current_level, b->current_level);
+	CU_ASSERT_EQUAL(a->level_transition, b->level_transition);
+	CU_ASSERT_EQUAL(a->nlevels, b->nlevels);
+	for (size_t l = 0; l < a->nlevels && l < b->nlevels; l++) {
+		CU_ASSERT_STRING_EQUAL(a->levels[l].names, b->levels[l].names);
+		CU_ASSERT_EQUAL(a->levels[l].nmembers, b->levels[l].nmembers);
+	}
+	same_names(a->grant, a->ngrant, b->grant, b->ngrant);
+	same_names(a->revoke, a->nrevoke, b->revoke, b->nrevoke);
+	same_names(a->overlapping, a->noverlapping, b->overlapping, b->noverlapping);
+	CU_ASSERT_TRUE(val_equal(a->status, b->status));
+}
+
+/* Returns how many of its passes granted or revoked something. */
+static size_t plan_property_run(uint32_t seed)
+{
+	static const char *const sels[] = { "env=dev", "env=prod", "tier=web", "{}",
+					     "env=dev,tier=web", "expr:env:In:dev|qa",
+					     "expr:tier:DoesNotExist", "env=none" };
+	static const char *const labels[] = { "env=dev", "env=prod", "env=qa", "env=dev,tier=web",
+					       "env=prod,tier=web", "tier=db", "" };
+	enum { NWS = 14 };
+	struct fx_step steps[6];
+	char names[6][24], wsname[NWS][24];
+	struct obj *ws[NWS], *ro;
+	struct mr_plan *plan;
+	size_t nsteps = 1 + next_rand(&seed) % 6, passes = 0;
+
+	for (size_t i = 0; i < nsteps; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%zu", i);
+		steps[i].name = names[i];
+		steps[i].sel = sels[next_rand(&seed) % (next_rand(&seed) % 5 ? 7 : 8)];
+	}
+	for (size_t j = 0; j < NWS; j++) {
+		snprintf(wsname[j], sizeof(wsname[j]), "w%02zu", j);
+		ws[j] = fx_workspace(next_rand(&seed) % 8 ? "default" : "other", wsname[j],
+				     labels[next_rand(&seed) % 7],
+				     next_rand(&seed) % 8 ? "p" : "q", NULL, "");
+		random_ws_change(ws[j], &seed);
+	}
+	ro = fx_rollout("default", "p", steps, nsteps, "Reconciling", next_rand(&seed) % 3);
+	plan = mr_plan_new(ro, (const struct obj *const *)ws, NWS, NULL, 0);
+	for (int round = 0; round < 60; round++) {
+		struct mr_result a, b;
+		int rca, rcb;
+
+		/* a few changes, each told to the plan */
+		for (uint32_t c = next_rand(&seed) % 3; c > 0; c--) {
+			size_t j = next_rand(&seed) % NWS;
+
+			random_ws_change(ws[j], &seed);
+			mr_plan_update(plan, j, ws[j]);
+		}
+		rca = mr_reconcile_rollout_plan(ro, plan, (const struct obj *const *)ws, NOW, &a);
+		rcb = mr_reconcile_rollout(ro, (const struct obj *const *)ws, NWS, NOW, &b);
+		CU_ASSERT_TRUE(a.borrowed);
+		CU_ASSERT_FALSE(b.borrowed);
+		same_result(&a, rca, &b, rcb);
+		passes += a.outcome == MR_OUT_LEVEL_PROGRESSING && (a.ngrant || a.nrevoke);
+		mr_result_release(&a);
+		mr_result_release(&b);
+	}
+	mr_plan_free(plan);
+	for (size_t j = 0; j < NWS; j++)
+		obj_free(ws[j]);
+	obj_free(ro);
+	return passes;
+}
+
+/*
+ * A plan told of every status and annotation change decides what a pass
+ * from scratch decides: outcomes, messages, grants, revokes (repeated per
+ * level), the overlap report and the status, over random steps
+ * (overlapping, empty, invalid-free), Workspaces of other namespaces and
+ * projects, and random phases and annotations.
+ */
+static void test_plan_property(void)
+{
+	size_t acting = 0;
+
+	for (uint32_t seed = 1; seed <= 300; seed++)
+		acting += plan_property_run(seed * 2654435761u);
+	/* the cases reach the grant and revoke paths, not only the early stops */
+	CU_ASSERT_TRUE(acting > 1000);
+}
+
+/* A plan over candidates sees exactly what a plan over the whole List sees. */
+static void test_plan_candidates(void)
+{
+	struct fx_step steps[] = { { "dev", "env=dev" }, { "prod", "env=prod" } };
+	struct obj *ws[] = {
+		fx_workspace("default", "a", "env=dev", "p", "Pending", ""),
+		fx_workspace("default", "b", "env=dev", "q", "Pending", ""),
+		fx_workspace("other", "c", "env=prod", "p", "Pending", ""),
+		fx_workspace("default", "d", "env=prod", "p", "Applied", "allowed"),
+	};
+	const size_t cand[] = { 0, 3 };
+	struct obj *ro = fx_rollout("default", "p", steps, 2, NULL, 0);
+	struct mr_plan *p = mr_plan_new(ro, (const struct obj *const *)ws, 4, cand, 2);
+	struct mr_result r;
+	char *g, *rv;
+
+	CU_ASSERT_EQUAL(mr_reconcile_rollout_plan(ro, p, (const struct obj *const *)ws, NOW, &r),
+			MR_OK);
+	CU_ASSERT_EQUAL(r.outcome, MR_OUT_LEVEL_PROGRESSING);
+	g = fx_join(r.grant, r.ngrant);
+	rv = fx_join(r.revoke, r.nrevoke);
+	CU_ASSERT_STRING_EQUAL(g, "a");
+	CU_ASSERT_STRING_EQUAL(rv, "d");
+	free(g);
+	free(rv);
+	mr_result_release(&r);
+	/* a applied: the prod level is current and d keeps its permission */
+	val_free(ws[0]->status);
+	ws[0]->status = fx_yaml("{phase: Applied}");
+	obj_strmap_set(&ws[0]->annotations, MR_ANN_EXECUTION_ALLOWED, "true");
+	mr_plan_update(p, 0, ws[0]);
+	obj_strmap_set(&ws[3]->annotations, MR_ANN_DETECTED_REVISION, "abc");
+	mr_plan_update(p, 3, ws[3]);
+	mr_plan_update(p, 1, ws[1]); /* not a member: ignored */
+	mr_reconcile_rollout_plan(ro, p, (const struct obj *const *)ws, NOW, &r);
+	CU_ASSERT_STRING_EQUAL(r.want.message, "Executing level [prod]");
+	g = fx_join(r.grant, r.ngrant);
+	rv = fx_join(r.revoke, r.nrevoke);
+	CU_ASSERT_STRING_EQUAL(g, "");
+	CU_ASSERT_STRING_EQUAL(rv, "a");
+	free(g);
+	free(rv);
+	mr_result_release(&r);
+	mr_plan_free(p);
+	for (size_t i = 0; i < 4; i++)
+		obj_free(ws[i]);
+	obj_free(ro);
+}
+
+/* 10 000 steps of one selector join into one level name without a copy per step. */
+static void test_plan_many_steps_one_level(void)
+{
+	enum { N = 10000 };
+	struct fx_step *steps = calloc(N, sizeof(*steps));
+	char (*names)[24] = calloc(N, sizeof(*names));
+	struct obj *ws = fx_workspace("default", "a", "env=dev", "p", "Pending", "");
+	struct obj *ro;
+	struct mr_result r;
+	const char *msg;
+
+	for (size_t i = 0; i < N; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%zu", i);
+		steps[i].name = names[i];
+		steps[i].sel = "env=dev";
+	}
+	ro = fx_rollout("default", "p", steps, N, NULL, 0);
+	mr_reconcile_rollout(ro, (const struct obj *const *)&ws, 1, NOW, &r);
+	CU_ASSERT_EQUAL(r.nlevels, 1);
+	CU_ASSERT_EQUAL(r.levels[0].end_idx, N - 1);
+	msg = r.want.message;
+	CU_ASSERT_EQUAL(strncmp(msg, "Executing level [s0, s1, s2, ", 29), 0);
+	CU_ASSERT_EQUAL(strcmp(msg + strlen(msg) - 13, "s9998, s9999]"), 0);
+	mr_result_release(&r);
+	obj_free(ro);
+	obj_free(ws);
+	free(steps);
+	free(names);
+}
+
 static CU_TestInfo tests[] = {
 	{ "given/when/then table (§2.3, §2.5, §2.7, §6.6, §7)", test_table },
 	{ "R-0 not found or being deleted", test_r0_not_found_or_deleting },
@@ -496,6 +731,10 @@ static CU_TestInfo tests[] = {
 	{ "§1.1 Ready condition lastTransitionTime", test_condition_transition_time },
 	{ "§2.4 currentStep and unknown fields", test_update_status_current_step },
 	{ "§2.2 applied / pending / failed / allowed", test_predicates },
+	{ "plan kept by member updates decides as a pass from scratch (randomized)",
+	  test_plan_property },
+	{ "plan over candidate Workspaces", test_plan_candidates },
+	{ "R-2.4 10 000 identical steps make one level", test_plan_many_steps_one_level },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,4 +1,5 @@
 /* Tests for sim/cluster/schema: wording of every rule, defaults, pruning, checks. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,77 @@ static void test_list_map_keys(void)
 	CU_ASSERT_PTR_NULL(sch_list_map_violation(&root_node, NULL, ""));
 }
 
+/* Pairwise reference: true when element @i of @list is the second with its key. */
+static bool ref_second(const struct val *list, size_t i)
+{
+	const struct val *k = val_map_get(list->u.list.items[i], "name");
+	size_t seen = 0;
+
+	for (size_t j = 0; j < i; j++) {
+		const struct val *o = val_map_get(list->u.list.items[j], "name");
+
+		if ((!k && !o) || (k && o && val_equal(k, o)))
+			seen++;
+	}
+	return seen == 1;
+}
+
+/*
+ * Lists beyond the pairwise size are checked by sorting key hashes: the
+ * duplicates named are those of a pairwise check, in index order, for keys
+ * that are strings, integers, maps in any key order, 0.0 and -0.0, absent
+ * keys, and many repeats of one key.
+ */
+static void test_list_map_keys_long(void)
+{
+	static const char *const pool[] = { "{name: a}", "{name: b}", "{name: 7}", "{name: \"7\"}",
+					     "{}", "{name: {x: 1, \"y\": 2}}", "{name: {\"y\": 2, x: 1}}",
+					     "{name: 0.0}", "{name: -0.0}", "{name: [1, 2]}",
+					     "{name: [2, 1]}", "{name: true}" };
+	uint32_t seed = 5;
+
+	for (int round = 0; round < 30; round++) {
+		size_t n = 17 + (size_t)(round * 37 % 300), unique = 0, k = 0;
+		size_t cap = 64 + n * 40;
+		char *text = xmalloc(cap), *p = text;
+		const struct val *list;
+		char *m;
+
+		p += sprintf(p, "spec:\n  projectRef: {name: p}\n  stages: [");
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			if (round % 3 == 0) /* mostly unique keys, a few repeats */
+				p += (seed >> 16) % 8 ? sprintf(p, "%s{name: u%zu}", i ? ", " : "", unique++)
+						      : sprintf(p, "%s%s", i ? ", " : "",
+								pool[(seed >> 8) % 12]);
+			else
+				p += sprintf(p, "%s%s", i ? ", " : "", pool[(seed >> 8) % 12]);
+		}
+		strcpy(p, "]\n");
+		run(text);
+		list = get("spec.stages");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+		m = sch_list_map_violation(&spec_node, get("spec"), "spec");
+		for (size_t i = 0; i < n; i++) {
+			char want[48];
+
+			if (!ref_second(list, i))
+				continue;
+			snprintf(want, sizeof(want), "spec.stages[%zu]:", i);
+			/* the k-th diagnostic names the k-th duplicate */
+			CU_ASSERT_PTR_NOT_NULL(strstr(item(k), want));
+			if (k == 0)
+				CU_ASSERT_TRUE(m && strncmp(m, want, strlen(want)) == 0);
+			k++;
+		}
+		CU_ASSERT_EQUAL(dg.n, k);
+		if (k == 0)
+			CU_ASSERT_PTR_NULL(m);
+		free(m);
+		free(text);
+	}
+}
+
 static void test_quote_and_fields(void)
 {
 	struct val *v = val_new_string("a\"b\n");
@@ -484,6 +556,7 @@ static CU_TestInfo tests[] = {
 	{ "unknown fields, minimum, minItems, duration", test_unknown_field_minimum_minitems_duration },
 	{ "array paths and custom checks", test_array_paths_and_check },
 	{ "list-map keys are unique (x-kubernetes-list-map-keys)", test_list_map_keys },
+	{ "list-map keys of long lists, by hash (as a pairwise check)", test_list_map_keys_long },
 	{ "quoting and field lists", test_quote_and_fields },
 	{ "long strings are shortened in messages", test_long_values_shortened },
 	{ "a duration beyond Go's range names the maximum", test_duration_out_of_range },

@@ -1,4 +1,5 @@
 /* Value tree and object basics: equality, paths, merge patch, sorted string maps. */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/objects.h"
@@ -121,6 +122,51 @@ static void test_ready_condition(void)
 	obj_free(o);
 }
 
+/*
+ * obj_strmap_set_many() gives the map obj_strmap_set() of each pair in
+ * turn gives: a later pair wins over an earlier one with its key, an
+ * existing key keeps its place and takes the new value, and the answer
+ * "changed" is the same; checked on 300 scrambled pairs into a map that
+ * already holds some of the keys.
+ */
+static void test_strmap_set_many(void)
+{
+	struct obj_strmap a, b;
+	struct obj_strmap_item items[300];
+	char keys[300][16], vals[300][16];
+
+	obj_strmap_init(&a);
+	obj_strmap_init(&b);
+	for (int i = 0; i < 50; i++) {
+		snprintf(keys[0], sizeof keys[0], "k%03d", i * 3);
+		obj_strmap_set(&a, keys[0], "old");
+		obj_strmap_set(&b, keys[0], "old");
+	}
+	for (int i = 0; i < 300; i++) {
+		snprintf(keys[i], sizeof keys[i], "k%03d", (i * 37) % 200);
+		snprintf(vals[i], sizeof vals[i], "v%d", i);
+		items[i] = (struct obj_strmap_item){ keys[i], vals[i] };
+	}
+	for (int i = 0; i < 300; i++)
+		obj_strmap_set(&a, items[i].key, items[i].value);
+	CU_ASSERT_TRUE(obj_strmap_set_many(&b, items, 300));
+	CU_ASSERT_TRUE(obj_strmap_equal(&a, &b));
+	CU_ASSERT_EQUAL_FATAL(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		CU_ASSERT_STRING_EQUAL(a.items[i].key, b.items[i].key);
+		CU_ASSERT_STRING_EQUAL(a.items[i].value, b.items[i].value);
+	}
+	/* the same pairs again change nothing, and no pairs at all neither */
+	CU_ASSERT_FALSE(obj_strmap_set_many(&b, items, 300));
+	CU_ASSERT_FALSE(obj_strmap_set_many(&b, items, 0));
+	/* one value changed is a change */
+	snprintf(vals[299], sizeof vals[299], "other");
+	CU_ASSERT_TRUE(obj_strmap_set_many(&b, &items[299], 1));
+	CU_ASSERT_STRING_EQUAL(obj_strmap_get(&b, items[299].key), "other");
+	obj_strmap_release(&a);
+	obj_strmap_release(&b);
+}
+
 void register_tests(void)
 {
 	static CU_TestInfo tests[] = {
@@ -129,6 +175,7 @@ void register_tests(void)
 		{ "RFC 7386 merge patch", test_merge_patch },
 		{ "sorted label maps and finalizers", test_strmap_sorted },
 		{ "Ready condition lookup", test_ready_condition },
+		{ "many pairs set at once as one by one", test_strmap_set_many },
 		CU_TEST_INFO_NULL,
 	};
 	CU_ADD_SUITE("value", tests);

@@ -164,6 +164,43 @@ static void test_duplicate_key(void)
 	CU_ASSERT_TRUE(val_bool(val_map_get(st.docs[0].root, "ok"), false));
 }
 
+/*
+ * Past 16 keys a mapping finds duplicates through an index: a repeat of
+ * an early key at key 41 is still an error with a note at the first, the
+ * keys keep their order, and merged keys fill only the keys the large
+ * mapping lacks.
+ */
+static void test_large_mapping_keys(void)
+{
+	char text[4096];
+	size_t n = 0;
+
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "k%02d: %d\n", i, i);
+	n += (size_t)snprintf(text + n, sizeof text - n, "k05: again\n");
+	CU_ASSERT_EQUAL(load(text), -1);
+	CU_ASSERT_EQUAL(dg.n, 2);
+	CU_ASSERT_STRING_EQUAL(item(0), "t.yaml:41:1: error: duplicate key \"k05\"");
+	CU_ASSERT_STRING_EQUAL(item(1), "t.yaml:6:1: note: \"k05\" first appears here");
+
+	n = (size_t)snprintf(text, sizeof text, "base: &b {k03: merged, extra: 1, k39: merged}\nm:\n");
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "  k%02d: %d\n", i, i);
+	n += (size_t)snprintf(text + n, sizeof text - n, "  <<: *b\n");
+	if (load(text) != 0)
+		dump();
+	CU_ASSERT_EQUAL_FATAL(st.n, 1);
+	CU_ASSERT_EQUAL_FATAL(get("m")->u.map.n, 41);
+	for (int i = 0; i < 40; i++) {
+		char k[16];
+
+		snprintf(k, sizeof k, "k%02d", i);
+		CU_ASSERT_STRING_EQUAL(get("m")->u.map.items[i].key, k);
+		CU_ASSERT_EQUAL(get("m")->u.map.items[i].v->u.i, i);
+	}
+	CU_ASSERT_STRING_EQUAL(get("m")->u.map.items[40].key, "extra");
+}
+
 static void test_bad_keys(void)
 {
 	CU_ASSERT_EQUAL(load("1: a\ntrue: b\n~: c\n[x]: d\n\"2\": ok\n"), -1);
@@ -503,6 +540,7 @@ static CU_TestInfo tests[] = {
 	{ "marks are 1-based", test_marks_are_one_based },
 	{ "several documents, empty ones skipped", test_multiple_documents_and_empty_ones },
 	{ "duplicate key: error + note at the first", test_duplicate_key },
+	{ "large mappings: duplicates, order and merges", test_large_mapping_keys },
 	{ "non-string keys", test_bad_keys },
 	{ "YAML 1.1 boolean keys refused", test_yaml11_bool_keys },
 	{ "inf, nan and overflow", test_inf_nan_and_overflow },
