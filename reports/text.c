@@ -69,10 +69,11 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 	for (size_t i = 0; i < n; i++) {
 		const struct fo_fleet *f = &fl[i];
 		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
-		char *text, *waves = xstrdup("");
+		char *text, *waves;
 
 		if (!f->nhalts)
 			continue;
+		waves = xstrdup("");
 		gt_format_duration(f->halt_ms, at, sizeof(at));
 		if (!f->has_blast) {
 			text = xasprintf("none: FleetRollout %s halted at %s while rolling out no "

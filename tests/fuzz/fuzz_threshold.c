@@ -60,7 +60,7 @@ static void check_float(const char *s, size_t size)
 
 		errno = 0;
 		d = strtod(s, NULL);
-		if (isinf(d) != (rc == THR_ERANGE) || (rc == THR_OK && memcmp(&d, &v, sizeof(d)) != 0))
+		if ((isinf(d) != 0) != (rc == THR_ERANGE) || (rc == THR_OK && memcmp(&d, &v, sizeof(d)) != 0))
 			fuzz_fail("ParseFloat disagrees with strtod", size);
 	}
 	if (rc != THR_OK || !isfinite(v))
