@@ -8,6 +8,11 @@
 #
 #   scripts/fuzz.sh [SECONDS [NAME...]]      e.g. scripts/fuzz.sh 20, scripts/fuzz.sh 3600 yaml
 #
+# MAGOS_FUZZ_RUNS=N stops each harness after N inputs (SECONDS still bounds
+# it) and fixes libFuzzer's seed (MAGOS_FUZZ_SEED, default 1): from an empty
+# build/fuzz/corpus/ the same binary then tries the same inputs on every
+# machine, so what CI runs is what a developer reproduces (.ci/run does so).
+#
 # docs/fuzzing.md says how to run a long campaign and what to do with a find.
 set -u
 cd "$(dirname "$0")/.."
@@ -41,7 +46,10 @@ for n in $names; do
 	# -close_fd_mask=3: the harnesses' own output (tables, diagnostics) is
 	# not the fuzzer's; its reports still reach stderr.
 	# shellcheck disable=SC2086
-	nice "$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+	fixed=""
+	[ -n "${MAGOS_FUZZ_RUNS:-}" ] && fixed="-runs=$MAGOS_FUZZ_RUNS -seed=${MAGOS_FUZZ_SEED:-1}"
+	# shellcheck disable=SC2086
+	nice "$h" -max_total_time="$secs" $fixed -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
 		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$n/" \
 		$dict "build/fuzz/corpus/$n" "tests/fuzz/$n" >"build/fuzz/$n.log" 2>&1
 	rc=$?

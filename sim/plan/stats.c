@@ -133,6 +133,7 @@ static void phases_of(const struct trial_row *rows, size_t n, int64_t horizon_ms
 {
 	size_t cap = 0, np;
 	size_t **slot; /* per row, per phase: index into st->phases */
+	size_t total = 0;
 	double *v;
 
 	slot = xcalloc(n ? n : 1, sizeof(*slot));
@@ -142,7 +143,11 @@ static void phases_of(const struct trial_row *rows, size_t n, int64_t horizon_ms
 			slot[r][k] = phase_slot(st, &cap, &rows[r].phases[k]);
 	}
 	np = st->nphases;
-	v = xcalloc(n ? n : 1, sizeof(*v));
+	/* A row may hold a phase twice (a partial from merge says what it says):
+	 * room for every phase of every row, not one a row. */
+	for (size_t r = 0; r < n; r++)
+		total += rows[r].nphases;
+	v = xcalloc(total ? total : 1, sizeof(*v));
 	for (size_t i = 0; i < np; i++) {
 		size_t m = 0, ncens = 0;
 
