@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/core/rng.h"
 
@@ -157,36 +158,6 @@ static void uidgen(const char *a, const char *b, uint64_t salt, char *out)
 		 hex + 20);
 }
 
-/* "<a>/<b>" into @buf of @len bytes, or a new string when it does not fit (freed with drop_key()). */
-static char *key2(char *buf, size_t len, const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *k = la + lb + 2 <= len ? buf : xmalloc(la + lb + 2);
-
-	memcpy(k, a, la);
-	k[la] = '/';
-	memcpy(k + la + 1, b, lb + 1);
-	return k;
-}
-
-static char *key3(char *buf, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-	char *k = la + lb + lc + 3 <= len ? buf : xmalloc(la + lb + lc + 3);
-
-	memcpy(k, a, la);
-	k[la] = '/';
-	memcpy(k + la + 1, b, lb);
-	k[la + 1 + lb] = '/';
-	memcpy(k + la + lb + 2, c, lc + 1);
-	return k;
-}
-
-static void drop_key(char *k, const char *buf)
-{
-	if (k != buf)
-		free(k);
-}
 
 static const char *nz(const char *s)
 {
@@ -245,7 +216,7 @@ static void seed_stream(const struct sw_world *w, const char *const *parts, size
 	char *id = stream_id(buf, sizeof(buf), parts, n);
 
 	rng_stream(r, w->s.seed, w->s.trial, id);
-	drop_key(id, buf);
+	kb_drop(id, buf);
 }
 
 /* A duration of @d, drawn from the stream of @parts unless @d is constant. */
@@ -295,11 +266,11 @@ static bool same_map(const struct obj_strmap *a, const struct obj_strmap *b)
 static struct member *member_find(const struct sw_world *w, const char *ns, const char *name)
 {
 	char buf[ID_STACK];
-	char *k = key2(buf, sizeof(buf), ns, name);
+	char *k = kb_join2(buf, sizeof(buf), ns, name);
 	size_t pos;
 	bool found = si_get(&w->mem_ix, k, &pos);
 
-	drop_key(k, buf);
+	kb_drop(k, buf);
 	return found ? w->mem[pos] : NULL;
 }
 
@@ -347,11 +318,11 @@ static struct source *source_find(const struct sw_world *w, const char *kind, co
 				  const char *name, size_t *index)
 {
 	char buf[ID_STACK];
-	char *k = key3(buf, sizeof(buf), kind, ns, name);
+	char *k = kb_join3(buf, sizeof(buf), kind, ns, name);
 	size_t pos;
 	bool found = si_get(&w->src_ix, k, &pos);
 
-	drop_key(k, buf);
+	kb_drop(k, buf);
 	if (found && index)
 		*index = pos;
 	return found ? w->src[pos] : NULL;
@@ -474,7 +445,7 @@ static const struct dist *fetch_duration(const struct sw_world *w, const struct 
 static void revision_text(const struct sw_world *w, const struct source *src, size_t ev, char *out)
 {
 	char k[ID_STACK], hex[65];
-	char *key = key3(k, sizeof(k), src->kind, src->ns, src->name);
+	char *key = kb_join3(k, sizeof(k), src->kind, src->ns, src->name);
 
 	if (strcmp(src->kind, "OCIRepository") == 0) {
 		const char *v = ev == NONE ? initial_version(w, src) : w->s.fevents[ev].version;
@@ -488,7 +459,7 @@ static void revision_text(const struct sw_world *w, const struct source *src, si
 		hexgen(key, "revision", ev == NONE ? 0 : ev + 1, 40, hex);
 		snprintf(out, REV_LEN, "main@sha1:%s", hex);
 	}
-	drop_key(key, k);
+	kb_drop(key, k);
 }
 
 static struct source *source_get(struct sw_world *w, const char *kind, const char *ns,
@@ -509,9 +480,9 @@ static struct source *source_get(struct sw_world *w, const char *kind, const cha
 		w->src = xreallocarray(w->src, w->capsrc, sizeof(*w->src));
 	}
 	w->src[w->nsrc] = src;
-	k = key3(buf, sizeof(buf), kind, ns, name);
+	k = kb_join3(buf, sizeof(buf), kind, ns, name);
 	si_put(&w->src_ix, k, w->nsrc);
-	drop_key(k, buf);
+	kb_drop(k, buf);
 	if (index)
 		*index = w->nsrc;
 	w->nsrc++;
@@ -599,7 +570,7 @@ static struct member *member_seen(struct sw_world *w, const struct sw_member *m,
 
 	if (!mb) {
 		char buf[ID_STACK];
-		char *k = key2(buf, sizeof(buf), m->ns, m->name);
+		char *k = kb_join2(buf, sizeof(buf), m->ns, m->name);
 
 		mb = xcalloc(1, sizeof(*mb));
 		mb->ns = xstrdup(m->ns);
@@ -613,13 +584,13 @@ static struct member *member_seen(struct sw_world *w, const struct sw_member *m,
 		mi = w->nmem;
 		w->mem[w->nmem++] = mb;
 		si_put(&w->mem_ix, k, mi);
-		drop_key(k, buf);
+		kb_drop(k, buf);
 	} else {
 		char buf[ID_STACK];
-		char *k = key2(buf, sizeof(buf), m->ns, m->name);
+		char *k = kb_join2(buf, sizeof(buf), m->ns, m->name);
 
 		si_get(&w->mem_ix, k, &mi);
-		drop_key(k, buf);
+		kb_drop(k, buf);
 		last = &mb->snaps[mb->nsnaps - 1];
 		if (!same_map(&last->labels, m->labels) || !same_map(&last->ns_labels, m->ns_labels)) {
 			snap_push(mb, t_ms, m);
@@ -827,7 +798,7 @@ static const struct obj *source_object(const struct sw_world *w, struct source *
 	for (size_t i = 0; i < src->nobjs; i++)
 		if (src->objs[i].ev == ev && src->objs[i].ready == ready)
 			return src->objs[i].o;
-	k = key3(key, sizeof(key), src->kind, src->ns, src->name);
+	k = kb_join3(key, sizeof(key), src->kind, src->ns, src->name);
 	o = obj_new(SOURCE_API, src->kind, src->ns, src->name);
 	uidgen(k, "uid", 0, uid);
 	free(o->uid);
@@ -901,7 +872,7 @@ static const struct obj *source_object(const struct sw_world *w, struct source *
 	val_map_set(st, "artifact", art);
 	val_map_set(st, "observedGeneration", val_new_int(1));
 	o->status = st;
-	drop_key(k, key);
+	kb_drop(k, key);
 
 	src->objs = xreallocarray(src->objs, src->nobjs + 1, sizeof(*src->objs));
 	src->objs[src->nobjs].ev = ev;
@@ -1872,14 +1843,14 @@ void sw_run_action(struct sw_world *w, const struct sw_member *m, size_t stage, 
 	if (!entry)
 		entry = find_action(&w->s.cfg->top, aname, sname, phase);
 
-	k = key3(buf, sizeof(buf), sname ? sname : "-", phase, aname);
+	k = kb_join3(buf, sizeof(buf), sname ? sname : "-", phase, aname);
 	if (!si_get(&mb->acts, k, &pos)) {
 		pos = mb->nactn;
 		mb->actn = xreallocarray(mb->actn, mb->nactn + 1, sizeof(*mb->actn));
 		mb->actn[mb->nactn++] = 0;
 		si_put(&mb->acts, k, pos);
 	}
-	drop_key(k, buf);
+	kb_drop(k, buf);
 	member_parts(mb, sname ? sname : "-", parts);
 	parts[6] = "/";
 	parts[7] = phase;
@@ -2185,9 +2156,9 @@ int sw_anchor_uid(const struct sw_world *w, const char *api_version, const char 
 		}
 		gen = 1;
 	}
-	k = key3(buf, sizeof(buf), kind, ns, name);
+	k = kb_join3(buf, sizeof(buf), kind, ns, name);
 	uidgen(k, "anchor", gen, u);
-	drop_key(k, buf);
+	kb_drop(k, buf);
 	snprintf(uid, uidlen, "%s", u);
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/base/diag.h"
+#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/rng.h"
@@ -223,36 +224,6 @@ static bool streq(const char *a, const char *b)
 	return strcmp(nz(a), nz(b)) == 0;
 }
 
-/* "<a>/<b>" into @buf (@len bytes), or a new string when it does not fit (free with drop()). */
-static char *join2(char *buf, size_t len, const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *k = la + lb + 2 <= len ? buf : xmalloc(la + lb + 2);
-
-	memcpy(k, a, la);
-	k[la] = '/';
-	memcpy(k + la + 1, b, lb + 1);
-	return k;
-}
-
-static char *join3(char *buf, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-	char *k = la + lb + lc + 3 <= len ? buf : xmalloc(la + lb + lc + 3);
-
-	memcpy(k, a, la);
-	k[la] = '/';
-	memcpy(k + la + 1, b, lb);
-	k[la + 1 + lb] = '/';
-	memcpy(k + la + lb + 2, c, lc + 1);
-	return k;
-}
-
-static void drop(char *k, const char *buf)
-{
-	if (k != buf)
-		free(k);
-}
 
 static int64_t sim_ms(const struct ssrc *r, int64_t unix_ms)
 {
@@ -300,11 +271,11 @@ static void not_found(struct ssc_err *err, const char *kind, const char *name)
 static struct member *member_find(const struct ssrc *r, const char *ns, const char *name)
 {
 	char buf[KEY_STACK];
-	char *k = join2(buf, sizeof(buf), ns, name);
+	char *k = kb_join2(buf, sizeof(buf), ns, name);
 	size_t pos;
 	bool found = si_get(&r->mem_ix, k, &pos);
 
-	drop(k, buf);
+	kb_drop(k, buf);
 	return found ? r->mem[pos] : NULL;
 }
 
@@ -563,7 +534,7 @@ static char *ref_key(char *buf, size_t len, const struct sst_source_ref *ref, co
 {
 	const char *kind = ref->kind && ref->kind[0] ? ref->kind : KIND_EA;
 
-	return join3(buf, len, kind, ss_ns, nz(ref->name));
+	return kb_join3(buf, len, kind, ss_ns, nz(ref->name));
 }
 
 static void unregister(struct ssrc *r, struct member *m)
@@ -593,16 +564,16 @@ static void register_member(struct ssrc *r, struct member *m)
 
 		if (strcmp(ns, m->ns) != 0)
 			continue; /* W3 lists the changed StageSet's namespace only */
-		k = join2(buf, sizeof(buf), ns, nz(d->name));
+		k = kb_join2(buf, sizeof(buf), ns, nz(d->name));
 		strv_add(&m->deps, &m->ndeps, k);
-		drop(k, buf);
+		kb_drop(k, buf);
 	}
 	for (size_t i = 0; i < m->ndeps; i++)
 		bucket_add(bucket_of(r, &r->dep_ix, m->deps[i], true), m->idx);
 	for (size_t i = 0; i < m->spec.nstages; i++) {
 		k = ref_key(buf, sizeof(buf), &m->spec.stages[i].source_ref, m->ns);
 		strv_add(&m->srcs, &m->nsrcs, k);
-		drop(k, buf);
+		kb_drop(k, buf);
 	}
 	for (size_t i = 0; i < m->nsrcs; i++)
 		bucket_add(bucket_of(r, &r->src_ix, m->srcs[i], true), m->idx);
@@ -738,13 +709,13 @@ static void on_source_timer(struct des *w, void *ctx, void *arg)
 	t->h = 0;
 	if (api_get(r->api, t->kind, t->ns, t->name))
 		return; /* the store holds it now: its own events wake */
-	k = join3(buf, sizeof(buf), t->kind, t->ns, t->name);
+	k = kb_join3(buf, sizeof(buf), t->kind, t->ns, t->name);
 	enqueue_refs(r, k, NULL);
-	drop(k, buf);
+	kb_drop(k, buf);
 	if (t->back_kind) {
-		k = join3(buf, sizeof(buf), t->back_kind, t->ns, t->name);
+		k = kb_join3(buf, sizeof(buf), t->back_kind, t->ns, t->name);
 		enqueue_refs(r, k, NULL);
-		drop(k, buf);
+		kb_drop(k, buf);
 	}
 	arm_timer(r, t, des_now(w) - r->latency_ms);
 }
@@ -773,12 +744,12 @@ static struct src_timer *timer_for(struct ssrc *r, const char *kind, const char 
 				   const char *back_kind)
 {
 	char buf[KEY_STACK];
-	char *k = join3(buf, sizeof(buf), kind, ns, name);
+	char *k = kb_join3(buf, sizeof(buf), kind, ns, name);
 	size_t pos;
 	struct src_timer *t;
 
 	if (si_get(&r->timer_ix, k, &pos)) {
-		drop(k, buf);
+		kb_drop(k, buf);
 		t = &r->timers[pos];
 		if (back_kind && !t->back_kind)
 			t->back_kind = xstrdup(back_kind);
@@ -795,7 +766,7 @@ static struct src_timer *timer_for(struct ssrc *r, const char *kind, const char 
 	t->name = xstrdup(name);
 	t->back_kind = back_kind ? xstrdup(back_kind) : NULL;
 	si_put(&r->timer_ix, k, r->ntimers++);
-	drop(k, buf);
+	kb_drop(k, buf);
 	return t;
 }
 
@@ -860,7 +831,7 @@ static bool still_refs(const struct ssrc *r, size_t mi, const char *key, const s
 		char *k = ref_key(buf, sizeof(buf), ref, m->ns);
 
 		hit = strcmp(k, key) == 0;
-		drop(k, buf);
+		kb_drop(k, buf);
 		if (hit && ea && ref->kind && ref->kind[0] && strcmp(ref->kind, KIND_EA) != 0 &&
 		    !direct_kind(ref->kind)) {
 			const struct val *sr = val_map_get(ea->spec, "sourceRef");
@@ -889,7 +860,7 @@ static void map_external_artifact(void *ctx, struct des *w, const struct obj *o,
 {
 	struct ssrc *r = ctx;
 	char buf[KEY_STACK];
-	char *k = join3(buf, sizeof(buf), KIND_EA, o->ns, o->name);
+	char *k = kb_join3(buf, sizeof(buf), KIND_EA, o->ns, o->name);
 	struct bucket *b = bucket_of(r, &r->src_ix, k, false);
 	const struct val *sr = val_map_get(o->spec, "sourceRef");
 
@@ -897,18 +868,18 @@ static void map_external_artifact(void *ctx, struct des *w, const struct obj *o,
 	for (size_t i = 0; b && i < b->n; i++)
 		if (still_refs(r, b->m[i], k, NULL))
 			ctl_keys_add(out, r->mem[b->m[i]]->ns, r->mem[b->m[i]]->name);
-	drop(k, buf);
+	kb_drop(k, buf);
 	if (sr && sr->type == VAL_MAP) {
 		const char *bk = val_str(val_map_get(sr, "kind"), ""), *bn = val_str(val_map_get(sr, "name"), "");
 
 		if (!bk[0] || strcmp(bk, KIND_EA) == 0 || direct_kind(bk))
 			return;
-		k = join3(buf, sizeof(buf), bk, o->ns, bn);
+		k = kb_join3(buf, sizeof(buf), bk, o->ns, bn);
 		b = bucket_of(r, &r->src_ix, k, false);
 		for (size_t i = 0; b && i < b->n; i++)
 			if (still_refs(r, b->m[i], k, o))
 				ctl_keys_add(out, r->mem[b->m[i]]->ns, r->mem[b->m[i]]->name);
-		drop(k, buf);
+		kb_drop(k, buf);
 	}
 }
 
@@ -917,14 +888,14 @@ static void map_producer(void *ctx, struct des *w, const struct obj *o, struct c
 {
 	struct ssrc *r = ctx;
 	char buf[KEY_STACK];
-	char *k = join3(buf, sizeof(buf), o->kind, o->ns, o->name);
+	char *k = kb_join3(buf, sizeof(buf), o->kind, o->ns, o->name);
 	struct bucket *b = bucket_of(r, &r->src_ix, k, false);
 
 	(void)w;
 	for (size_t i = 0; b && i < b->n; i++)
 		if (still_refs(r, b->m[i], k, NULL))
 			ctl_keys_add(out, r->mem[b->m[i]]->ns, r->mem[b->m[i]]->name);
-	drop(k, buf);
+	kb_drop(k, buf);
 }
 
 /* W3: the dependents of @o in its namespace. */
@@ -937,11 +908,11 @@ static void map_dependents(void *ctx, struct des *w, const struct obj *o, struct
 
 	if (r->dep_ix.n == 0)
 		return; /* no StageSet names a dependency */
-	k = join2(buf, sizeof(buf), o->ns, o->name);
+	k = kb_join2(buf, sizeof(buf), o->ns, o->name);
 	b = bucket_of(r, &r->dep_ix, k, false);
 
 	(void)w;
-	drop(k, buf);
+	kb_drop(k, buf);
 	for (size_t i = 0; b && i < b->n; i++) {
 		const struct member *d = r->mem[b->m[i]];
 

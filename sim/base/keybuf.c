@@ -1,0 +1,36 @@
+/* Lookup keys in a caller's buffer (sim/base/keybuf.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/keybuf.h"
+#include "engine/xalloc.h"
+
+char *kb_join2(char *buf, size_t len, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *k = la + lb + 2 <= len ? buf : xmalloc(la + lb + 2);
+
+	memcpy(k, a, la);
+	k[la] = '/';
+	memcpy(k + la + 1, b, lb + 1);
+	return k;
+}
+
+char *kb_join3(char *buf, size_t len, const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *k = la + lb + lc + 3 <= len ? buf : xmalloc(la + lb + lc + 3);
+
+	memcpy(k, a, la);
+	k[la] = '/';
+	memcpy(k + la + 1, b, lb);
+	k[la + 1 + lb] = '/';
+	memcpy(k + la + lb + 2, c, lc + 1);
+	return k;
+}
+
+void kb_drop(char *k, const char *buf)
+{
+	if (k != buf)
+		free(k);
+}
