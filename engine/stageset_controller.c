@@ -1929,6 +1929,27 @@ static void write_merged_stages(struct pass *p, struct loop *L)
 }
 
 /* 1 when the loop's outcome was handled (the pass ends with *@r), 0 to continue to R-20. */
+/*
+ * A stage loop that holds with Ready False (@reason, @msg): the merged stage
+ * ledgers, observedGeneration, the Ready condition and its event, one status
+ * patch; the pass ends without error as @exit.
+ */
+static void hold_not_ready(struct pass *p, struct loop *L, struct ret *r, const char *reason,
+			   const char *msg, enum ssc_exit exit)
+{
+	struct sst_condition *prev;
+
+	write_merged_stages(p, L);
+	observe_generation(p);
+	prev = ready_snapshot(p);
+	set_ready(p, "False", reason, msg);
+	emit_ready_event(p, prev, "False", reason, msg);
+	snapshot_free(prev);
+	patch_status(p);
+	r->err = LE_NONE;
+	p->out->exit = exit;
+}
+
 static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 {
 	struct sst_condition *prev;
@@ -1986,26 +2007,12 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 		p->out->exit = SSC_EXIT_GATE_UNEVALUABLE;
 		return 1;
 	case LE_HOLD_PROGRESS:
-		write_merged_stages(p, L);
-		observe_generation(p);
-		prev = ready_snapshot(p);
-		set_ready(p, "False", SSC_REASON_STAGE_PROGRESSING, L->progress_hold_msg);
-		emit_ready_event(p, prev, "False", SSC_REASON_STAGE_PROGRESSING, L->progress_hold_msg);
-		snapshot_free(prev);
-		patch_status(p);
-		r->err = LE_NONE;
-		p->out->exit = SSC_EXIT_PROGRESS_HOLD;
+		hold_not_ready(p, L, r, SSC_REASON_STAGE_PROGRESSING, L->progress_hold_msg,
+			       SSC_EXIT_PROGRESS_HOLD);
 		return 1;
 	case LE_GATE_DENIED:
-		write_merged_stages(p, L);
-		observe_generation(p);
-		prev = ready_snapshot(p);
-		set_ready(p, "False", SSC_REASON_RBAC_DENIED, L->gate_denied_msg);
-		emit_ready_event(p, prev, "False", SSC_REASON_RBAC_DENIED, L->gate_denied_msg);
-		snapshot_free(prev);
-		patch_status(p);
-		r->err = LE_NONE;
-		p->out->exit = SSC_EXIT_GATE_DENIED;
+		hold_not_ready(p, L, r, SSC_REASON_RBAC_DENIED, L->gate_denied_msg,
+			       SSC_EXIT_GATE_DENIED);
 		return 1;
 	case LE_PLAIN:
 	case LE_TERMINAL:
