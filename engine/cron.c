@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 
@@ -156,31 +157,13 @@ fail:
 	return -1;
 }
 
-/* time.ParseDuration's quote(): '"' and '\' escaped, bytes outside printable ASCII as \xHH. */
+/* time.ParseDuration's quote() of @s (gofmt_time_quote()) into @buf of @len bytes, truncated. */
 static void go_time_quote(const char *s, char *buf, size_t len)
 {
-	size_t used = 0;
+	char *q = gofmt_time_quote(s);
 
-#define PUT(c) do { if (used + 1 < len) buf[used++] = (char)(c); } while (0)
-	PUT('"');
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-		if (*u >= 0x80 || *u < ' ') {
-			static const char hex[] = "0123456789abcdef";
-
-			PUT('\\');
-			PUT('x');
-			PUT(hex[*u >> 4]);
-			PUT(hex[*u & 0xF]);
-		} else {
-			if (*u == '"' || *u == '\\')
-				PUT('\\');
-			PUT(*u);
-		}
-	}
-	PUT('"');
-#undef PUT
-	if (len > 0)
-		buf[used] = '\0';
+	snprintf(buf, len, "%s", q);
+	free(q);
 }
 
 /* The units of a Go duration, ns. */

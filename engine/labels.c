@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/xalloc.h"
 
 /* ---- growable string -------------------------------------------------- */
@@ -67,161 +68,16 @@ static void copy_out(char *dst, size_t len, const char *src)
 
 /* ---- Go quoting -------------------------------------------------------- */
 
-/*
- * decode_utf8() - one rune from @s (NUL-terminated), as Go's utf8.DecodeRune:
- * returns its length and stores the rune, or returns 1 and stores -1 for an
- * invalid byte (bad lead, bad continuation, overlong, surrogate, > U+10FFFF).
- */
-static size_t decode_utf8(const unsigned char *s, int32_t *r)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t v, min;
-
-	if (c < 0x80) {
-		*r = (int32_t)c;
-		return 1;
-	}
-	if (c >= 0xC2 && c <= 0xDF) {
-		n = 2, v = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3, v = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		*r = -1;
-		return 1;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80) { /* also stops at the NUL */
-			*r = -1;
-			return 1;
-		}
-		v = (v << 6) | (s[i] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-		*r = -1;
-		return 1;
-	}
-	*r = (int32_t)v;
-	return n;
-}
-
-/*
- * go_isprint_nonascii() - unicode.IsPrint for a rune >= 0x80, approximated:
- * false for C1 controls, the non-ASCII spaces (Zs), line/paragraph
- * separators, the common format characters (Cf), private use and
- * non-characters; true otherwise (unassigned code points included).
- */
-static bool go_isprint_nonascii(int32_t r)
-{
-	if (r <= 0xA0 || r == 0xAD)
-		return false;
-	if (r == 0x061C || r == 0x180E || r == 0x1680 || r == 0x3000 || r == 0xFEFF)
-		return false;
-	if ((r >= 0x2000 && r <= 0x200F) || (r >= 0x2028 && r <= 0x202F) ||
-	    (r >= 0x205F && r <= 0x206F))
-		return false;
-	if (r >= 0xE000 && r <= 0xF8FF)
-		return false;
-	if ((r >= 0xFFF0 && r <= 0xFFFB) || (r & 0xFFFE) == 0xFFFE || (r >= 0xFDD0 && r <= 0xFDEF))
-		return false;
-	if ((r >= 0xE0000 && r <= 0xE0FFF) || r >= 0xF0000)
-		return false;
-	return true;
-}
-
-static void go_quote_into(struct sbuf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	char tmp[16];
-
-	sb_addc(b, '"');
-	while (*s) {
-		int32_t r;
-		size_t n = decode_utf8(s, &r);
-
-		if (r < 0) {
-			snprintf(tmp, sizeof tmp, "\\x%02x", s[0]);
-			sb_add(b, tmp);
-		} else if (r == '"' || r == '\\') {
-			sb_addc(b, '\\');
-			sb_addc(b, (char)r);
-		} else if (r >= 0x20 && r < 0x7F) {
-			sb_addc(b, (char)r);
-		} else if (r >= 0x80 && go_isprint_nonascii(r)) {
-			sb_addn(b, (const char *)s, n);
-		} else {
-			switch (r) {
-			case '\a': sb_add(b, "\\a"); break;
-			case '\b': sb_add(b, "\\b"); break;
-			case '\f': sb_add(b, "\\f"); break;
-			case '\n': sb_add(b, "\\n"); break;
-			case '\r': sb_add(b, "\\r"); break;
-			case '\t': sb_add(b, "\\t"); break;
-			case '\v': sb_add(b, "\\v"); break;
-			default:
-				if (r < 0x80)
-					snprintf(tmp, sizeof tmp, "\\x%02x", (unsigned)r);
-				else if (r < 0x10000)
-					snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)r);
-				else
-					snprintf(tmp, sizeof tmp, "\\U%08x", (unsigned)r);
-				sb_add(b, tmp);
-			}
-		}
-		s += n;
-	}
-	sb_addc(b, '"');
-}
-
 char *lbl_go_quote(const char *s)
 {
-	struct sbuf b = { 0 };
-
-	go_quote_into(&b, s);
-	return sb_take(&b);
+	return gofmt_quote(s);
 }
 
-/*
- * json_string_into() - @str as Go's encoding/json (Go >= 1.22) marshals a
- * string: HTML-safe (<, >, & as \u00XX), \b \f \n \r \t, other controls as
- * \u00XX, U+2028/U+2029 escaped, invalid UTF-8 replaced by \ufffd.
- */
-static void json_string_into(struct sbuf *b, const char *str)
+/* sb_add_free() - appends @s (owned) to @b and frees it. */
+static void sb_add_free(struct sbuf *b, char *s)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	char tmp[16];
-
-	sb_addc(b, '"');
-	while (*s) {
-		int32_t r;
-		size_t n = decode_utf8(s, &r);
-
-		if (r < 0) {
-			sb_add(b, "\\ufffd");
-		} else if (r == '"' || r == '\\') {
-			sb_addc(b, '\\');
-			sb_addc(b, (char)r);
-		} else if (r == '\b') {
-			sb_add(b, "\\b");
-		} else if (r == '\f') {
-			sb_add(b, "\\f");
-		} else if (r == '\n') {
-			sb_add(b, "\\n");
-		} else if (r == '\r') {
-			sb_add(b, "\\r");
-		} else if (r == '\t') {
-			sb_add(b, "\\t");
-		} else if (r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029) {
-			snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)r);
-			sb_add(b, tmp);
-		} else {
-			sb_addn(b, (const char *)s, n);
-		}
-		s += n;
-	}
-	sb_addc(b, '"');
+	sb_add(b, s);
+	free(s);
 }
 
 /* ---- key and value syntax (content.IsLabelKey / IsLabelValue) ------------ */
@@ -431,7 +287,7 @@ static char *invalid_string(const char *path, const char *bad, const char *detai
 
 	sb_add(&b, path);
 	sb_add(&b, ": Invalid value: ");
-	go_quote_into(&b, bad);
+	sb_add_free(&b, gofmt_quote(bad));
 	sb_add(&b, ": ");
 	sb_add(&b, detail);
 	return sb_take(&b);
@@ -454,7 +310,7 @@ static char *invalid_strings(const char *path, char *const *vals, size_t n, cons
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				sb_addc(&b, ',');
-			json_string_into(&b, vals[i]);
+			sb_add_free(&b, gofmt_json_string(vals[i]));
 		}
 		sb_addc(&b, ']');
 	}

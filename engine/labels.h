@@ -199,7 +199,8 @@ int lbl_validate_value(const char *v, char *err, size_t len);
 /*
  * lbl_go_quote() - @s quoted as Go's %q / strconv.Quote prints it (field
  * errors quote bad values this way), e.g. `"a \"b\"\n"`.  See the deviation
- * note at the top for non-ASCII runes.
+ * note at the top for non-ASCII runes.  The same as gofmt_quote()
+ * (engine/gofmt.h), which holds the code; kept for the label and fleet code.
  * Returns: a new string; caller frees.  Cannot fail.
  */
 char *lbl_go_quote(const char *s);

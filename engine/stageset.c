@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 
@@ -672,7 +673,7 @@ int ss_constraint_parse(const char *text, struct ss_constraint *out, char *err, 
 	/* constraintRegex: ^\s*(ops)\s*(cv)\s*$ */
 	size_t p = sc.nows[0], r = op_run(&sc, p);
 	if (!re_is_op(text + p, r - p) || !cv_at(&sc, sc.nows[r], &m) || sc.nows[m.end] != n) {
-		char *q = lbl_go_quote(text);
+		char *q = gofmt_quote(text);
 		if (err && errlen)
 			snprintf(err, errlen, "improper constraint: %s", q);
 		free(q);
@@ -864,7 +865,7 @@ static int parse_group(const char *seg, size_t n, struct ss_constraint_group *g,
 	memset(g, 0, sizeof(*g));
 	cvscan_init(&sc, text, n);
 	if (!valid_segment(&sc)) {
-		char *q = lbl_go_quote(text);
+		char *q = gofmt_quote(text);
 		if (err && errlen)
 			snprintf(err, errlen, "improper constraint: %s", q);
 		free(q);
@@ -1058,14 +1059,14 @@ static char *validate_ladder(const struct ss_member *m)
 		struct ss_semver v;
 		if (empty(g->name))
 			return xstrdup("a migration has an empty name");
-		char *qn = lbl_go_quote(g->name);
+		char *qn = gofmt_quote(g->name);
 		if (empty(g->to)) {
 			char *r = xasprintf("migration %s has an empty to", qn);
 			free(qn);
 			return r;
 		}
 		if (ss_semver_parse(g->to, &v, err, sizeof(err)) != SS_OK) {
-			char *qt = lbl_go_quote(g->to);
+			char *qt = gofmt_quote(g->to);
 			char *r = xasprintf("migration %s has an invalid to %s: %s", qn, qt, err);
 			free(qt);
 			free(qn);
@@ -1140,7 +1141,7 @@ void ss_plan_compute(const struct ss_member *m, struct ss_plan *out)
 		return;
 	}
 	if (ss_semver_parse(out->desired, &des, err, sizeof(err)) != SS_OK) {
-		char *q = lbl_go_quote(out->desired);
+		char *q = gofmt_quote(out->desired);
 		refuse(out, m, SS_REASON_INVALID_VERSION, xasprintf("desired version %s is not a semver: %s", q, err));
 		free(q);
 		return;
@@ -1152,7 +1153,7 @@ void ss_plan_compute(const struct ss_member *m, struct ss_plan *out)
 		goto out_gate;
 	}
 	if (ss_semver_parse(current, &cur, err, sizeof(err)) != SS_OK) {
-		char *q = lbl_go_quote(current);
+		char *q = gofmt_quote(current);
 		refuse(out, m, SS_REASON_INVALID_VERSION,
 		       xasprintf("recorded status.version %s is not a semver: %s", q, err));
 		free(q);
@@ -1181,7 +1182,7 @@ void ss_plan_compute(const struct ss_member *m, struct ss_plan *out)
 			const struct ss_migration *g = &m->migrations[out->pending[i]];
 			if (g->has_down)
 				continue;
-			char *qn = lbl_go_quote(g->name);
+			char *qn = gofmt_quote(g->name);
 			refuse(out, m, SS_REASON_DOWNGRADE_REQUIRES_MIGRATION,
 			       xasprintf("downgrade %s \xe2\x86\x92 %s crosses migration %s (to %s), which declares no down actions; it is irreversible",
 					 curs, out->desired, qn, g->to));
@@ -1217,7 +1218,7 @@ out_gate:
 	if (m->versioned && ss_version_approval_needed(m->approval_mode, out, current) &&
 	    strcmp(m->approved_version ? m->approved_version : "", out->desired) != 0) {
 		char *detail = out->npending ? xasprintf(" (%zu pending migration(s))", out->npending) : xstrdup("");
-		char *q = lbl_go_quote(out->desired);
+		char *q = gofmt_quote(out->desired);
 		char *msg = xasprintf("version transition to %s is awaiting approval%s; set annotation %s=%s to proceed",
 				      out->desired, detail, SS_ANN_APPROVED_VERSION, q);
 		free(q);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
@@ -48,7 +49,7 @@ static int parse_threshold(const char *field, const char *s, double *out, char *
 
 	if (rc != THR_OK) {
 		char perr[THR_ERRLEN];
-		char *q = lbl_go_quote(s);
+		char *q = gofmt_quote(s);
 
 		thr_parse_float_error(s, rc, perr, sizeof(perr));
 		snprintf(err, errlen, "%s %s is not a number: %s", field, q, perr);
@@ -72,7 +73,7 @@ int eb_budget_thresholds(const struct sst_error_budget *eb, double *freeze, doub
 	if (parse_threshold("resumeThreshold", rs, resume, err, errlen) != 0)
 		return -1;
 	if (*resume < *freeze) {
-		char *qr = lbl_go_quote(rs), *qf = lbl_go_quote(fs);
+		char *qr = gofmt_quote(rs), *qf = gofmt_quote(fs);
 
 		snprintf(err, errlen,
 			 "resumeThreshold %s must be >= freezeThreshold %s (hysteresis resumes at or above the freeze point)",
@@ -362,7 +363,7 @@ void eb_gate_stage_budget(const struct ssc_env *env, struct ssc_clock *clk, cons
 		snprintf(out->spec_msg, sizeof(out->spec_msg), "%s", v.spec_msg);
 		goto out_release;
 	}
-	qname = lbl_go_quote(or_empty(stage->name));
+	qname = gofmt_quote(or_empty(stage->name));
 	if (v.source_err) {
 		if (strcmp(or_empty(eb->on_source_error), "Hold") == 0) {
 			out->hold = true;

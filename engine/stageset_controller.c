@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/stageset.h"
 #include "engine/stageset_actions.h"
@@ -104,7 +105,7 @@ static int64_t floor_sec(int64_t ms)
 /* Go's %q of @s (strconv.Quote). Returns new. */
 static char *q(const char *s)
 {
-	return lbl_go_quote(s ? s : "");
+	return gofmt_quote(s ? s : "");
 }
 
 static const char *ann(const struct obj *o, const char *key)
@@ -778,7 +779,7 @@ static void teardown_failure(struct pass *p, const char *op, const struct ssc_er
 {
 	const char *reason;
 	int64_t elapsed;
-	char dur[48];
+	char dur[GOFMT_DURATION_LEN];
 
 	memset(r, 0, sizeof(*r));
 	if (!ssc_teardown_drop_decision(deletion_time(p), p->clk.now_ms, p->opt->max_teardown_wait_ms, cause,
@@ -788,7 +789,7 @@ static void teardown_failure(struct pass *p, const char *op, const struct ssc_er
 	}
 	/* elapsed.Round(time.Second): half away from zero */
 	elapsed = elapsed >= 0 ? (elapsed + 500) / 1000 * 1000 : -((-elapsed + 500) / 1000 * 1000);
-	ssc_format_duration(elapsed, dur, sizeof(dur));
+	gofmt_duration_ms(elapsed, dur);
 	p->out->remove_finalizer = true;
 	if (streq(reason, "timed_out"))
 		event(p, true, "TeardownForced",

@@ -225,13 +225,6 @@ void ssc_events_add(struct ssc_events *ev, int64_t at_ms, bool warning, const ch
 /* ssc_events_release() - frees the events; @ev is empty again.  Accepts NULL. */
 void ssc_events_release(struct ssc_events *ev);
 
-/*
- * ssc_format_duration() - Go's time.Duration.String() of @ms milliseconds
- * ("0s", "1.5s", "1m0s", "1h0m0s", "-2s"), into @buf of @len bytes
- * (truncated; 32 bytes always suffice).  Returns @buf.
- */
-const char *ssc_format_duration(int64_t ms, char *buf, size_t len);
-
 /* ssc_err_set() - sets @e to @code with a printf-style message (truncated to fit). */
 void ssc_err_set(struct ssc_err *e, enum ssc_errc code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

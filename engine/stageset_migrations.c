@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/sha256.h"
 #include "engine/xalloc.h"
@@ -58,6 +59,13 @@ static void sb_addc(struct sbuf *b, char c)
 	sb_addn(b, &c, 1);
 }
 
+/* sb_add_free() - appends @s (owned) to @b and frees it. */
+static void sb_add_free(struct sbuf *b, char *s)
+{
+	sb_add(b, s);
+	free(s);
+}
+
 /* The string built so far (new; the buffer is then empty). */
 static char *sb_take(struct sbuf *b)
 {
@@ -78,7 +86,7 @@ struct qpool {
 static const char *Q(struct qpool *p, const char *s)
 {
 	assert(p->n < 8);
-	p->s[p->n] = lbl_go_quote(nz(s));
+	p->s[p->n] = gofmt_quote(nz(s));
 	return p->s[p->n++];
 }
 
@@ -216,25 +224,6 @@ static char *trim_space(const char *s)
 
 /* ---- Go value formats ------------------------------------------------------------ */
 
-/* time's quote(): ASCII as is (" and \ escaped), other bytes as \xNN. */
-static void time_quote(struct sbuf *b, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	sb_addc(b, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < ' ' || *p >= 0x80) {
-			char esc[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 0xf] };
-			sb_addn(b, esc, 4);
-		} else {
-			if (*p == '"' || *p == '\\')
-				sb_addc(b, '\\');
-			sb_addc(b, (char)*p);
-		}
-	}
-	sb_addc(b, '"');
-}
-
 /*
  * time.ParseDuration of @s into *ns.  Returns NULL, or a new error text
  * (`time: invalid duration "<s>"`, `time: missing unit in duration "<s>"`,
@@ -308,7 +297,7 @@ static char *parse_go_duration(const char *s, int64_t *ns)
 			p++;
 		if (p == u) {
 			sb_add(&b, "time: missing unit in duration ");
-			time_quote(&b, s);
+			sb_add_free(&b, gofmt_time_quote(s));
 			return sb_take(&b);
 		}
 		uint64_t unit = 0;
@@ -318,9 +307,9 @@ static char *parse_go_duration(const char *s, int64_t *ns)
 		if (!unit) {
 			char *name = xstrndup(u, (size_t)(p - u));
 			sb_add(&b, "time: unknown unit ");
-			time_quote(&b, name);
+			sb_add_free(&b, gofmt_time_quote(name));
 			sb_add(&b, " in duration ");
-			time_quote(&b, s);
+			sb_add_free(&b, gofmt_time_quote(s));
 			free(name);
 			return sb_take(&b);
 		}
@@ -348,215 +337,8 @@ out_invalid:
 	free(b.s);
 	memset(&b, 0, sizeof(b));
 	sb_add(&b, "time: invalid duration ");
-	time_quote(&b, s);
+	sb_add_free(&b, gofmt_time_quote(s));
 	return sb_take(&b);
-}
-
-/* fmtFrac: v/10^prec's fraction, trailing zeros (and the dot) left out, written backwards at *w. */
-static uint64_t fmt_frac(char *buf, size_t *w, uint64_t v, int prec)
-{
-	bool print = false;
-
-	for (int i = 0; i < prec; i++) {
-		unsigned digit = (unsigned)(v % 10);
-		print = print || digit != 0;
-		if (print)
-			buf[--*w] = (char)('0' + digit);
-		v /= 10;
-	}
-	if (print)
-		buf[--*w] = '.';
-	return v;
-}
-
-static void fmt_int(char *buf, size_t *w, uint64_t v)
-{
-	if (v == 0) {
-		buf[--*w] = '0';
-		return;
-	}
-	for (; v > 0; v /= 10)
-		buf[--*w] = (char)('0' + v % 10);
-}
-
-/* time.Duration.String() of @ns into @out (>= 32 bytes). */
-static const char *format_go_duration(int64_t ns, char out[32])
-{
-	char buf[32];
-	size_t w = sizeof(buf);
-	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-
-	if (u < 1000000000ULL) {
-		int prec;
-		buf[--w] = 's';
-		if (u == 0) {
-			buf[--w] = '0';
-			goto out_copy;
-		} else if (u < 1000) {
-			prec = 0;
-			buf[--w] = 'n';
-		} else if (u < 1000000) {
-			prec = 3;
-			buf[--w] = '\xb5'; /* U+00B5 MICRO SIGN */
-			buf[--w] = '\xc2';
-		} else {
-			prec = 6;
-			buf[--w] = 'm';
-		}
-		u = fmt_frac(buf, &w, u, prec);
-		fmt_int(buf, &w, u);
-	} else {
-		buf[--w] = 's';
-		u = fmt_frac(buf, &w, u, 9);
-		fmt_int(buf, &w, u % 60);
-		u /= 60;
-		if (u > 0) {
-			buf[--w] = 'm';
-			fmt_int(buf, &w, u % 60);
-			u /= 60;
-			if (u > 0) {
-				buf[--w] = 'h';
-				fmt_int(buf, &w, u);
-			}
-		}
-	}
-	if (ns < 0)
-		buf[--w] = '-';
-out_copy:
-	memcpy(out, buf + w, sizeof(buf) - w);
-	out[sizeof(buf) - w] = '\0';
-	return out;
-}
-
-/*
- * The shortest decimal digits that read back as @v at @bits (32: as a
- * float, 64: as a double), as strconv's shortest mode finds them: digits
- * in @dig (NUL-terminated, no trailing zeros), value 0.d1d2... × 10^*dp.
- * @v is finite and not zero.
- */
-static void shortest_digits(double v, int bits, char dig[24], int *dp)
-{
-	char buf[40];
-
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
-		bool same = bits == 32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v;
-		if (same || prec == 17)
-			break;
-	}
-	/* buf: [-]d[.ddd]e±xx */
-	const char *p = buf + (buf[0] == '-');
-	size_t nd = 0;
-	for (; *p != 'e'; p++)
-		if (*p != '.')
-			dig[nd++] = *p;
-	while (nd > 1 && dig[nd - 1] == '0')
-		nd--;
-	dig[nd] = '\0';
-	*dp = atoi(p + 1) + 1;
-}
-
-/*
- * strconv.FormatFloat(@v, @fmt, -1, @bits) for @fmt 'e', 'f' or 'g' into
- * @b (shortest digits; 'g' switches to 'e' below 1e-4 and from 1e6 on, as
- * shortest mode does).
- */
-static void format_go_float(struct sbuf *b, double v, char fmt, int bits)
-{
-	char dig[24];
-	int dp, nd;
-	char tmp[16];
-
-	if (bits == 32)
-		v = (double)(float)v;
-	if (v < 0 || (v == 0 && 1 / v < 0))
-		sb_addc(b, '-');
-	if (v == 0) {
-		sb_add(b, fmt == 'e' ? "0e+00" : "0");
-		return;
-	}
-	shortest_digits(v < 0 ? -v : v, bits, dig, &dp);
-	nd = (int)strlen(dig);
-	if (fmt == 'g') {
-		int exp = dp - 1;
-		fmt = exp < -4 || exp >= 6 ? 'e' : 'f';
-	}
-	if (fmt == 'e') {
-		int exp = dp - 1;
-		sb_addc(b, dig[0]);
-		if (nd > 1) {
-			sb_addc(b, '.');
-			sb_add(b, dig + 1);
-		}
-		snprintf(tmp, sizeof(tmp), "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-		sb_add(b, tmp);
-		return;
-	}
-	/* 'f' with nd - dp fraction digits (none when the value is whole) */
-	if (dp > 0) {
-		for (int i = 0; i < dp; i++)
-			sb_addc(b, i < nd ? dig[i] : '0');
-	} else {
-		sb_addc(b, '0');
-	}
-	int prec = nd - dp > 0 ? nd - dp : 0;
-	if (prec > 0) {
-		sb_addc(b, '.');
-		for (int i = 0; i < prec; i++) {
-			int k = dp + i;
-			sb_addc(b, k >= 0 && k < nd ? dig[k] : '0');
-		}
-	}
-}
-
-/*
- * The JSON text encoding/json writes for a float64 (shortest, 'e' below 1e-6
- * and from 1e21 on, e-07 cleaned to e-7).  Returns a new string.
- */
-static char *json_float_text(double v)
-{
-	struct sbuf b = { 0 };
-	double a = v < 0 ? -v : v;
-	char fmt = a != 0 && (a < 1e-6 || a >= 1e21) ? 'e' : 'f';
-
-	format_go_float(&b, v, fmt, 64);
-	if (fmt == 'e' && b.n >= 4 && b.s[b.n - 4] == 'e' && b.s[b.n - 3] == '-' && b.s[b.n - 2] == '0') {
-		b.s[b.n - 2] = b.s[b.n - 1];
-		b.s[--b.n] = '\0';
-	}
-	return sb_take(&b);
-}
-
-/* encoding/json's string encoding (HTML-safe, Go >= 1.22 short escapes). */
-static void json_string(struct sbuf *b, const char *str)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-
-	sb_addc(b, '"');
-	for (size_t i = 0; i < n;) {
-		int32_t r;
-		size_t k = decode_utf8(s + i, n - i, &r);
-
-		if (r < 0) {
-			sb_add(b, "\\ufffd");
-		} else if (r == '"' || r == '\\') {
-			sb_addc(b, '\\');
-			sb_addc(b, (char)r);
-		} else if (r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t') {
-			sb_addc(b, '\\');
-			sb_addc(b, r == '\b' ? 'b' : r == '\f' ? 'f' : r == '\n' ? 'n' : r == '\r' ? 'r' : 't');
-		} else if (r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029) {
-			char esc[6] = { '\\', 'u', hex[(r >> 12) & 0xf], hex[(r >> 8) & 0xf], hex[(r >> 4) & 0xf],
-					hex[r & 0xf] };
-			sb_addn(b, esc, 6);
-		} else {
-			sb_addn(b, str + i, k);
-		}
-		i += k;
-	}
-	sb_addc(b, '"');
 }
 
 /* ---- the Migration types (api/v1, fluxcd meta, metav1) ---------------------------- */
@@ -786,7 +568,7 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 
 	switch (t->kind) {
 	case TK_STRING:
-		json_string(b, v && v->type == VAL_STRING ? v->u.s : "");
+		sb_add_free(b, gofmt_json_string(v && v->type == VAL_STRING ? v->u.s : ""));
 		return;
 	case TK_INT32:
 		snprintf(tmp, sizeof(tmp), "%lld", val_as_int(v, &i) ? (long long)(int32_t)i : 0LL);
@@ -802,11 +584,11 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 			if (err) {
 				/* not a duration: the controller could not have read the object; keep the text */
 				free(err);
-				json_string(b, v->u.s);
+				sb_add_free(b, gofmt_json_string(v->u.s));
 				return;
 			}
 		}
-		json_string(b, format_go_duration(ns, tmp));
+		sb_add_free(b, gofmt_json_string(gofmt_duration(ns, tmp)));
 		return;
 	}
 	case TK_STRUCT: {
@@ -824,7 +606,7 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 			if (!first)
 				sb_addc(b, ',');
 			first = false;
-			json_string(b, f->name);
+			sb_add_free(b, gofmt_json_string(f->name));
 			sb_addc(b, ':');
 			marshal(b, fv, f->type);
 		}
@@ -859,7 +641,7 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 		for (size_t k = 0; k < n; k++) {
 			if (k)
 				sb_addc(b, ',');
-			json_string(b, kv[k]->key);
+			sb_add_free(b, gofmt_json_string(kv[k]->key));
 			sb_addc(b, ':');
 			marshal(b, kv[k]->v, t->elem);
 		}
@@ -1081,7 +863,7 @@ static bool dec_struct(struct dec *d, const struct val *in, const struct tdesc *
 		struct val *fv = NULL;
 
 		if (!f) {
-			char *q = lbl_go_quote(key);
+			char *q = gofmt_quote(key);
 			dec_save(d, xasprintf("json: unknown field %s", q));
 			free(q);
 			continue;
@@ -1135,10 +917,9 @@ static bool dec_value(struct dec *d, const struct val *in, const struct tdesc *t
 			snprintf(tmp, sizeof(tmp), "%lld", (long long)in->u.i);
 			*out = val_new_string(tmp);
 		} else if (in->type == VAL_FLOAT) {
-			struct sbuf b = { 0 };
-			format_go_float(&b, in->u.f, 'g', 32);
-			*out = val_new_string(b.s);
-			free(b.s);
+			char f[GOFMT_FLOAT_LEN];
+
+			*out = val_new_string(gofmt_float(in->u.f, 'g', 32, f));
 		} else if (in->type == VAL_BOOL) {
 			*out = val_new_string(in->u.b ? "true" : "false");
 		} else {
@@ -1151,7 +932,9 @@ static bool dec_value(struct dec *d, const struct val *in, const struct tdesc *t
 		if (in->type == VAL_INT) {
 			lit = xasprintf("%lld", (long long)in->u.i);
 		} else if (in->type == VAL_FLOAT) {
-			lit = json_float_text(in->u.f);
+			char f[GOFMT_FLOAT_LEN];
+
+			lit = xstrdup(gofmt_json_float(in->u.f, f));
 		} else {
 			dec_save(d, type_error(d, json_kind(in), t->go));
 			return true;
@@ -1184,7 +967,7 @@ static bool dec_value(struct dec *d, const struct val *in, const struct tdesc *t
 			d->fatal = err;
 			return false;
 		}
-		*out = val_new_string(format_go_duration(ns, tmp));
+		*out = val_new_string(gofmt_duration(ns, tmp));
 		return true;
 	}
 	case TK_STRUCT:
@@ -1573,7 +1356,7 @@ char *mig_validate_ladder(const struct sst_migration *ladder, size_t n)
 			return err;
 		for (size_t k = 0; k < i; k++) {
 			if (strcmp(nz(ladder[k].name), nz(ladder[i].name)) == 0) {
-				char *q = lbl_go_quote(nz(ladder[i].name));
+				char *q = gofmt_quote(nz(ladder[i].name));
 				err = xasprintf("duplicate migration name %s; names are the idempotency-ledger key and "
 						"must be unique",
 						q);
@@ -2192,7 +1975,7 @@ int mig_plan_downgrade(const struct mig_ctx *cx, const struct ss_semver *cur, co
 	for (size_t i = 0; i < ndown; i++) {
 		if (down[i]->down.n == 0) {
 			char *cs = ss_semver_string(cur);
-			char *q = lbl_go_quote(nz(down[i]->name));
+			char *q = gofmt_quote(nz(down[i]->name));
 			rc = refuse(v, MIG_REASON_DOWNGRADE_REQUIRES_MIGRATION,
 				    xasprintf("downgrade %s \xe2\x86\x92 %s crosses migration %s (to %s), which declares no "
 					      "down actions; it is irreversible",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/stageset_budget.h"
 #include "engine/stageset_windows.h"
@@ -261,7 +262,7 @@ static int selector_guard(const struct lbl_selector *sel, const struct val *raw,
 /* Prefixes @err's text with "<what> check "<name>": ", keeping its class. */
 static void wrap_check_error(struct ssc_err *err, const char *what, const char *name)
 {
-	char *q = lbl_go_quote(name);
+	char *q = gofmt_quote(name);
 	char *m = xasprintf("%s check %s: %s", what, q, err->msg);
 
 	snprintf(err->msg, sizeof(err->msg), "%s", m);
@@ -633,7 +634,7 @@ void pr_promotion_hold_condition(const struct obj *ss, const char *stage,
 				 const struct sst_promotion_state *state, const char **reason, char **msg)
 {
 	const char *phase = state && state->phase ? state->phase : PR_PHASE_SOAKING;
-	char *qs = lbl_go_quote(stage);
+	char *qs = gofmt_quote(stage);
 
 	if (strcmp(phase, PR_PHASE_AWAITING_MANUAL) == 0) {
 		*reason = PR_REASON_AWAITING_PROMOTION;
@@ -645,7 +646,7 @@ void pr_promotion_hold_condition(const struct obj *ss, const char *stage,
 
 		*reason = PR_REASON_PROMOTION_BLOCKED;
 		if (state && state->restart_check && *state->restart_check) {
-			char *qc = lbl_go_quote(state->restart_check);
+			char *qc = gofmt_quote(state->restart_check);
 
 			*msg = xasprintf("stage %s restart check %s observed %d pod restart(s) over its limit; %s", qs, qc,
 					 (int)state->observed_restarts,
@@ -653,7 +654,7 @@ void pr_promotion_hold_condition(const struct obj *ss, const char *stage,
 						 : "the rollout will not advance past it");
 			free(qc);
 		} else if (state && state->event_check && *state->event_check) {
-			char *qc = lbl_go_quote(state->event_check);
+			char *qc = gofmt_quote(state->event_check);
 
 			*msg = xasprintf("stage %s event check %s observed %d warning event(s) over its limit; %s", qs, qc,
 					 (int)state->observed_events,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/stageset.h"
 #include "engine/stageset_migrations.h"
@@ -29,7 +30,7 @@ struct quotes {
 
 static const char *q(struct quotes *qs, const char *s)
 {
-	char *r = lbl_go_quote(or_empty(s));
+	char *r = gofmt_quote(or_empty(s));
 
 	if (qs->n == (int)(sizeof(qs->q) / sizeof(qs->q[0]))) {
 		free(qs->q[0]);

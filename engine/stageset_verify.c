@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
+
 bool vs_wait_set_empty(const struct sst_stage *stage, size_t napplied)
 {
 	size_t checks = stage->has_ready_checks ? stage->ready_checks.nchecks : 0;
@@ -23,11 +25,11 @@ void vs_verify_stage(const struct ssc_env *env, struct ssc_clock *clk, size_t in
 		     const struct sst_stage *stage, size_t napplied, int64_t timeout_ms,
 		     struct vs_outcome *out)
 {
-	char t[32];
+	char t[GOFMT_DURATION_LEN];
 	bool disable_wait = stage->has_ready_checks && stage->ready_checks.disable_wait;
 
 	memset(out, 0, sizeof(*out));
-	ssc_format_duration(timeout_ms, t, sizeof(t));
+	gofmt_duration_ms(timeout_ms, t);
 
 	if (!vs_wait_set_empty(stage, napplied)) {
 		struct ssc_wait_outcome w;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/cron.h"
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/tz.h"
 #include "engine/xalloc.h"
@@ -90,7 +91,7 @@ static int eval_recurring(const struct sst_window *w, const struct ssc_env *env,
 	}
 	if (w->time_zone[0] != '\0') {
 		if (tz_load_location(w->time_zone, find_zone, &finder, &loc, sub, sizeof(sub)) != 0) {
-			char *q = lbl_go_quote(w->time_zone);
+			char *q = gofmt_quote(w->time_zone);
 
 			snprintf(err, errlen, "timeZone %s: %s", q, sub);
 			free(q);
@@ -103,7 +104,7 @@ static int eval_recurring(const struct sst_window *w, const struct ssc_env *env,
 		return WIN_EPANIC;
 	}
 	if (rc != CRON_OK) {
-		char *q = lbl_go_quote(w->schedule);
+		char *q = gofmt_quote(w->schedule);
 
 		snprintf(err, errlen, "schedule %s: %s", q, sub);
 		free(q);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
@@ -104,7 +105,7 @@ int swg_metric_webhook(const struct scn_series *series, size_t n, const char *ur
 {
 	size_t values = 0;
 	double v = 0, x;
-	char *jq = lbl_go_quote(json_path);
+	char *jq = gofmt_quote(json_path);
 	int rc = -1;
 
 	for (size_t i = 0; i < n; i++)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
@@ -858,7 +859,7 @@ int sws_object_version(struct sw_world *w, const struct sw_member *m, size_t sta
 	*version = NULL;
 	*transient = false;
 	if (!fetch(w, src, ra, t_ms, duration_ms, err)) {
-		char *sq = lbl_go_quote(swr_stage_name(m, stage));
+		char *sq = gofmt_quote(swr_stage_name(m, stage));
 		char *text = xasprintf("fetch version artifact for stage %s: %s", sq, err->msg);
 
 		swr_set_err(err, err->code, text);
@@ -868,7 +869,7 @@ int sws_object_version(struct sw_world *w, const struct sw_member *m, size_t sta
 		return -1;
 	}
 	if (source_in(w, src, SF_VERSION_MISSING, t_ms)) {
-		nq = lbl_go_quote(name);
+		nq = gofmt_quote(name);
 		err->code = SSC_ERR;
 		if (!field_path || !field_path[0]) {
 			snprintf(err->msg, sizeof(err->msg),
@@ -876,7 +877,7 @@ int sws_object_version(struct sw_world *w, const struct sw_member *m, size_t sta
 				 "to read the version from a different field",
 				 kind, nq);
 		} else {
-			fq = lbl_go_quote(field_path);
+			fq = gofmt_quote(field_path);
 			sws_last_field(field_path, field, sizeof(field));
 			snprintf(err->msg, sizeof(err->msg),
 				 "evaluating fieldPath %s on %s %s: %s is not found", fq,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
@@ -587,7 +588,7 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 		reason[0] = '\0';
 	if (msglen)
 		msg[0] = '\0';
-	sq = lbl_go_quote(sname);
+	sq = gofmt_quote(sname);
 	switch (r->outcome) {
 	case SCN_SW_RESTORED: {
 		int64_t at = t_ms + *duration_ms;

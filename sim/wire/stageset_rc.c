@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/sha256.h"
 #include "engine/stageset_types.h"
@@ -178,7 +179,7 @@ static void tell_faults(struct ssrc *r, struct ssrr_member *m)
 {
 	const struct sw_fault *f;
 	size_t n = swst_member_faults(r->world, m->ns, m->name, &f);
-	char dur[32];
+	char dur[GOFMT_DURATION_LEN];
 
 	for (size_t i = m->faults_told; i < n; i++) {
 		int64_t at = f[i].start_ms > des_now(r->w) ? f[i].start_ms : des_now(r->w);
@@ -187,7 +188,7 @@ static void tell_faults(struct ssrc *r, struct ssrr_member *m)
 		if (f[i].end_ms == SW_NEVER)
 			snprintf(dur, sizeof(dur), "for good");
 		else
-			ssc_format_duration(f[i].end_ms - f[i].start_ms, dur, sizeof(dur));
+			gofmt_duration_ms(f[i].end_ms - f[i].start_ms, dur);
 		text = xasprintf("%s\t%s\tfault: the workload of %s%s%s %s %s%s (%s); the controller notices "
 				 "it at its next verify",
 				 m->ns, m->name, f[i].stage ? "stage \"" : "every stage", f[i].stage ? f[i].stage : "",

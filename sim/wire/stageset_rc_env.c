@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/labels.h"
 #include "engine/sha256.h"
 #include "engine/stageset_types.h"
@@ -152,7 +153,7 @@ static void verb_bounds(const struct sst_action *a, int64_t *took, struct ssc_er
 			limit = 5 * 60 * SSRR_MS_PER_S;
 		if (*took > limit) {
 			const struct val *tg = val_map_get(a->body, "target");
-			char *qe = lbl_go_quote(val_str(val_map_get(a->body, "expr"), ""));
+			char *qe = gofmt_quote(val_str(val_map_get(a->body, "expr"), ""));
 
 			*took = limit;
 			ssc_err_set(err, SSC_ERR, "wait for %s on %s/%s did not complete: context deadline exceeded",
@@ -304,7 +305,7 @@ static int bearer_secret(const struct ssre_pass *pe, const char *name, struct ss
 
 	if (!name || !name[0])
 		return 0;
-	qn = lbl_go_quote(name);
+	qn = gofmt_quote(name);
 	if (!s) {
 		ssc_err_set(err, SSC_ERR, "metric source unavailable: reading secret %s: secrets \"%s\" not found", qn,
 			    name);
@@ -491,14 +492,14 @@ static int cl_connect(void *ctx, const char *sa, int64_t at_ms, struct ssc_err *
 	if (!key[0])
 		key = "value";
 	s = api_get(pe->r->api, "Secret", pe->m->ns, name);
-	qn = lbl_go_quote(name);
+	qn = gofmt_quote(name);
 	if (!s) {
 		ssc_err_set(err, SSC_ERR, "kubeConfig secret %s: secrets \"%s\" not found", qn, name);
 		free(qn);
 		return -1;
 	}
 	if (!secret_has_key(s, key)) {
-		qk = lbl_go_quote(key);
+		qk = gofmt_quote(key);
 		ssc_err_set(err, SSC_ERR, "kubeConfig secret %s has no non-empty key %s", qn, qk);
 		free(qk);
 		free(qn);
@@ -526,7 +527,7 @@ static int cl_decryptor(void *ctx, int64_t at_ms, struct ssc_err *err)
 		return 0;
 	provider = val_str(val_map_get(d, "provider"), "");
 	if (strcmp(provider, "sops") != 0) {
-		q = lbl_go_quote(provider);
+		q = gofmt_quote(provider);
 		ssc_err_set(err, SSC_ERR, "spec.decryption.provider %s is not supported (only sops)", q);
 		free(q);
 		return -1;
@@ -537,7 +538,7 @@ static int cl_decryptor(void *ctx, int64_t at_ms, struct ssc_err *err)
 	name = val_str(val_map_get(ref, "name"), "");
 	if (api_get(pe->r->api, "Secret", pe->m->ns, name))
 		return 0;
-	q = lbl_go_quote(name);
+	q = gofmt_quote(name);
 	ssc_err_set(err, SSC_ERR, "decryption: read key secret %s: secrets \"%s\" not found", q, name);
 	free(q);
 	return -1;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
@@ -75,7 +76,7 @@ static char *json_of(const struct val *v)
 
 static void test_format_time(void)
 {
-	char b[32];
+	char b[GOFMT_DURATION_LEN];
 	CU_ASSERT_STRING_EQUAL(sst_format_time(0, b, sizeof(b)), "1970-01-01T00:00:00Z");
 	CU_ASSERT_STRING_EQUAL(sst_format_time(1784462400999LL, b, sizeof(b)), "2026-07-19T12:00:00Z");
 	CU_ASSERT_STRING_EQUAL(sst_format_time(951782400000LL, b, sizeof(b)), "2000-02-29T00:00:00Z");
@@ -112,15 +113,15 @@ static void test_durations(void)
 		int rc = sst_parse_duration(c->text, &ms);
 		CU_ASSERT_EQUAL(rc, c->rc);
 		if (rc == 0) {
-			char b[32];
+			char b[GOFMT_DURATION_LEN];
 			CU_ASSERT_EQUAL(ms, c->ms);
-			CU_ASSERT_STRING_EQUAL(ssc_format_duration(ms, b, sizeof(b)), c->go);
+			CU_ASSERT_STRING_EQUAL(gofmt_duration_ms(ms, b), c->go);
 		}
 	}
-	char b[32];
-	CU_ASSERT_STRING_EQUAL(ssc_format_duration(999, b, sizeof(b)), "999ms");
-	CU_ASSERT_STRING_EQUAL(ssc_format_duration(3600000, b, sizeof(b)), "1h0m0s");
-	CU_ASSERT_STRING_EQUAL(ssc_format_duration(61010, b, sizeof(b)), "1m1.01s");
+	char b[GOFMT_DURATION_LEN];
+	CU_ASSERT_STRING_EQUAL(gofmt_duration_ms(999, b), "999ms");
+	CU_ASSERT_STRING_EQUAL(gofmt_duration_ms(3600000, b), "1h0m0s");
+	CU_ASSERT_STRING_EQUAL(gofmt_duration_ms(61010, b), "1m1.01s");
 }
 
 /* ---- spec parse ---- */
