@@ -1639,66 +1639,112 @@ static struct val *stage_to_val(const struct sst_stage_status *s)
 	return o;
 }
 
+/*
+ * The renderings of the status fields that are lists or objects (NULL when
+ * the field is absent), shared by sst_status_to_val() and the patch.
+ */
+static struct val *conditions_to_val(const struct sst_status *s)
+{
+	struct val *l;
+
+	if (!s->nconditions)
+		return NULL;
+	l = val_new_list();
+	for (size_t i = 0; i < s->nconditions; i++)
+		val_list_push(l, sst_condition_to_val(&s->conditions[i]));
+	return l;
+}
+
+static struct val *stages_to_val(const struct sst_status *s)
+{
+	struct val *l;
+
+	if (!s->nstages)
+		return NULL;
+	l = val_new_list();
+	for (size_t i = 0; i < s->nstages; i++)
+		val_list_push(l, stage_to_val(&s->stages[i]));
+	return l;
+}
+
+static struct val *pending_migrations_to_val(const struct sst_status *s)
+{
+	struct val *l;
+
+	if (!s->npending_migrations)
+		return NULL;
+	l = val_new_list();
+	for (size_t i = 0; i < s->npending_migrations; i++) {
+		const struct sst_pending_migration *m = &s->pending_migrations[i];
+		struct val *pm = val_new_map();
+		put_str(pm, "name", m->name, false);
+		put_str(pm, "to", m->to, false);
+		put_str(pm, "from", m->from, true);
+		put_str(pm, "stage", m->stage, true);
+		put_string_list(pm, "actions", &m->actions);
+		put_str(pm, "digest", m->digest, true);
+		val_list_push(l, pm);
+	}
+	return l;
+}
+
+static struct val *snapshot_to_val(const struct sst_status *s)
+{
+	struct val *l;
+
+	if (!s->nlast_applied_snapshot)
+		return NULL;
+	l = val_new_list();
+	for (size_t i = 0; i < s->nlast_applied_snapshot; i++) {
+		const struct sst_artifact_ref *r = &s->last_applied_snapshot[i];
+		struct val *ro = val_new_map();
+		put_str(ro, "stage", r->stage, false);
+		put_str(ro, "url", r->url, false);
+		put_str(ro, "digest", r->digest, false);
+		put_str(ro, "revision", r->revision, true);
+		put_str(ro, "substitutionDigest", r->substitution_digest, true);
+		val_list_push(l, ro);
+	}
+	return l;
+}
+
+static struct val *pending_update_to_val(const struct sst_status *s)
+{
+	struct val *pu;
+
+	if (!s->pending_update)
+		return NULL;
+	pu = val_new_map();
+	put_strmap(pu, "revisions", &s->pending_update->revisions);
+	put_time_ptr(pu, "nextWindowOpens", s->pending_update->next_window_opens_ms);
+	return pu;
+}
+
+/* val_map_set(@m, @key, @v) unless @v is NULL (an absent field). */
+static void put_val(struct val *m, const char *key, struct val *v)
+{
+	if (v)
+		val_map_set(m, key, v);
+}
+
 struct val *sst_status_to_val(const struct sst_status *s)
 {
 	struct val *o = val_new_map();
 	put_str(o, "lastHandledReconcileAt", s->last_handled_reconcile_at, true);
-	if (s->nconditions) {
-		struct val *l = val_new_list();
-		for (size_t i = 0; i < s->nconditions; i++)
-			val_list_push(l, sst_condition_to_val(&s->conditions[i]));
-		val_map_set(o, "conditions", l);
-	}
+	put_val(o, "conditions", conditions_to_val(s));
 	put_int(o, "observedGeneration", s->observed_generation, true);
 	put_strmap(o, "lastAttemptedRevisions", &s->last_attempted_revisions);
 	put_strmap(o, "lastAppliedRevisions", &s->last_applied_revisions);
-	if (s->nstages) {
-		struct val *l = val_new_list();
-		for (size_t i = 0; i < s->nstages; i++)
-			val_list_push(l, stage_to_val(&s->stages[i]));
-		val_map_set(o, "stages", l);
-	}
+	put_val(o, "stages", stages_to_val(s));
 	put_str(o, "version", s->version, true);
 	put_str(o, "pendingVersion", s->pending_version, true);
-	if (s->npending_migrations) {
-		struct val *l = val_new_list();
-		for (size_t i = 0; i < s->npending_migrations; i++) {
-			const struct sst_pending_migration *m = &s->pending_migrations[i];
-			struct val *pm = val_new_map();
-			put_str(pm, "name", m->name, false);
-			put_str(pm, "to", m->to, false);
-			put_str(pm, "from", m->from, true);
-			put_str(pm, "stage", m->stage, true);
-			put_string_list(pm, "actions", &m->actions);
-			put_str(pm, "digest", m->digest, true);
-			val_list_push(l, pm);
-		}
-		val_map_set(o, "pendingMigrations", l);
-	}
+	put_val(o, "pendingMigrations", pending_migrations_to_val(s));
 	put_string_list(o, "executedMigrations", &s->executed_migrations);
 	put_string_list(o, "executedMigrationActions", &s->executed_migration_actions);
 	put_int(o, "migrationFailureCount", s->migration_failure_count, true);
 	put_int(o, "actionFailureCount", s->action_failure_count, true);
-	if (s->nlast_applied_snapshot) {
-		struct val *l = val_new_list();
-		for (size_t i = 0; i < s->nlast_applied_snapshot; i++) {
-			const struct sst_artifact_ref *r = &s->last_applied_snapshot[i];
-			struct val *ro = val_new_map();
-			put_str(ro, "stage", r->stage, false);
-			put_str(ro, "url", r->url, false);
-			put_str(ro, "digest", r->digest, false);
-			put_str(ro, "revision", r->revision, true);
-			put_str(ro, "substitutionDigest", r->substitution_digest, true);
-			val_list_push(l, ro);
-		}
-		val_map_set(o, "lastAppliedSnapshot", l);
-	}
-	if (s->pending_update) {
-		struct val *pu = val_new_map();
-		put_strmap(pu, "revisions", &s->pending_update->revisions);
-		put_time_ptr(pu, "nextWindowOpens", s->pending_update->next_window_opens_ms);
-		val_map_set(o, "pendingUpdate", pu);
-	}
+	put_val(o, "lastAppliedSnapshot", snapshot_to_val(s));
+	put_val(o, "pendingUpdate", pending_update_to_val(s));
 	put_str(o, "lastHandledUpdateOverride", s->last_handled_update_override, true);
 	put_str(o, "lastHandledResetScope", s->last_handled_reset_scope, true);
 	if (s->budget_freeze)
@@ -1922,60 +1968,55 @@ static struct val *list_or_absent(const struct sst_string_list *l)
 	return o;
 }
 
-/* One top-level field of the rendering of @s (through sst_status_to_val()'s own writers). */
-static struct val *field_of(const struct sst_status *s, const char *key)
+/* The rendering of strmap @sm as a field: a new map, NULL when empty (absent). */
+static struct val *strmap_to_val(const struct sst_strmap *sm)
 {
-	struct val *whole = val_new_map(), *v = NULL;
-	struct val_kv *kv;
+	struct val *o;
 
-	if (strcmp(key, "conditions") == 0) {
-		if (s->nconditions) {
-			struct val *l = val_new_list();
-			for (size_t i = 0; i < s->nconditions; i++)
-				val_list_push(l, sst_condition_to_val(&s->conditions[i]));
-			val_map_set(whole, key, l);
-		}
-	} else if (strcmp(key, "lastAttemptedRevisions") == 0) {
-		put_strmap(whole, key, &s->last_attempted_revisions);
-	} else if (strcmp(key, "lastAppliedRevisions") == 0) {
-		put_strmap(whole, key, &s->last_applied_revisions);
-	} else if (strcmp(key, "stages") == 0) {
-		if (s->nstages) {
-			struct val *l = val_new_list();
-			for (size_t i = 0; i < s->nstages; i++)
-				val_list_push(l, stage_to_val(&s->stages[i]));
-			val_map_set(whole, key, l);
-		}
-	} else if (strcmp(key, "budgetFreeze") == 0) {
-		if (s->budget_freeze)
-			val_map_set(whole, key, budget_to_val(s->budget_freeze));
-	} else {
-		/* the rest is cheap enough to render in full and take the field */
-		struct val *all = sst_status_to_val(s);
-
-		kv = val_map_get_kv(all, key);
-		if (kv) {
-			v = kv->v;
-			kv->v = val_new_null();
-		}
-		val_free(all);
-		val_free(whole);
-		return v;
-	}
-	kv = val_map_get_kv(whole, key);
-	if (kv) {
-		v = kv->v;
-		kv->v = val_new_null();
-	}
-	val_free(whole);
-	return v;
+	if (sm->n == 0)
+		return NULL;
+	o = val_new_map();
+	for (size_t i = 0; i < sm->n; i++)
+		val_map_set(o, sm->keys[i], val_new_string(sm->values[i]));
+	return o;
 }
 
-/* A field both renderings may hold as an object: the key-wise difference, else the field or null. */
-static void patch_object(struct val *p, const char *key, const struct sst_status *a, const struct sst_status *b)
+/*
+ * A strmap field of both statuses: the RFC 7386 difference of the two
+ * renderings (the keys @a has and @b lacks as null, in @a's order, then
+ * the keys of @b that are new or changed, in @b's order; nothing when
+ * equal), else @b's rendering or null.  Built from the maps, not from
+ * their renderings.
+ */
+static void patch_strmap(struct val *p, const char *key, const struct sst_strmap *a,
+			 const struct sst_strmap *b)
 {
-	struct val *fa = field_of(a, key), *fb = field_of(b, key);
+	struct val *d;
 
+	if (a->n == 0 || b->n == 0) {
+		patch_put(p, key, strmap_to_val(b));
+		return;
+	}
+	d = val_new_map();
+	for (size_t i = 0; i < a->n; i++)
+		if (!sst_strmap_get(b, a->keys[i]))
+			val_map_set(d, a->keys[i], val_new_null());
+	for (size_t i = 0; i < b->n; i++) {
+		const char *old = sst_strmap_get(a, b->keys[i]);
+
+		if (!old || strcmp(old, b->values[i]) != 0)
+			val_map_set(d, b->keys[i], val_new_string(b->values[i]));
+	}
+	if (d->u.map.n == 0) {
+		val_free(d);
+		return;
+	}
+	val_map_set(p, key, d);
+}
+
+/* An object field both renderings may hold (@fa, @fb: new or NULL; taken): the key-wise difference, else @fb or null. */
+static void patch_object(struct val *p, const char *key, struct val *fa, struct val *fb)
+{
 	if (fa && fb) {
 		struct val *d = json_merge_diff(fa, fb);
 
@@ -2000,17 +2041,17 @@ struct val *sst_status_patch(const struct sst_status *a, const struct sst_status
 	for (size_t i = 0; !conds && i < a->nconditions; i++)
 		conds = !eq_condition(&a->conditions[i], &b->conditions[i]);
 	if (conds)
-		patch_put(p, "conditions", field_of(b, "conditions"));
+		patch_put(p, "conditions", conditions_to_val(b));
 	if (a->observed_generation != b->observed_generation)
 		patch_put(p, "observedGeneration", int_or_absent(b->observed_generation));
 	if (!eq_strmap(&a->last_attempted_revisions, &b->last_attempted_revisions))
-		patch_object(p, "lastAttemptedRevisions", a, b);
+		patch_strmap(p, "lastAttemptedRevisions", &a->last_attempted_revisions, &b->last_attempted_revisions);
 	if (!eq_strmap(&a->last_applied_revisions, &b->last_applied_revisions))
-		patch_object(p, "lastAppliedRevisions", a, b);
+		patch_strmap(p, "lastAppliedRevisions", &a->last_applied_revisions, &b->last_applied_revisions);
 	for (size_t i = 0; !stages && i < a->nstages; i++)
 		stages = !eq_stage(&a->stages[i], &b->stages[i]);
 	if (stages)
-		patch_put(p, "stages", field_of(b, "stages"));
+		patch_put(p, "stages", stages_to_val(b));
 	if (!eq_str(a->version, b->version))
 		patch_put(p, "version", str_or_absent(b->version));
 	if (!eq_str(a->pending_version, b->pending_version))
@@ -2023,7 +2064,7 @@ struct val *sst_status_patch(const struct sst_status *a, const struct sst_status
 		     !eq_str(x->digest, y->digest);
 	}
 	if (pm)
-		patch_put(p, "pendingMigrations", field_of(b, "pendingMigrations"));
+		patch_put(p, "pendingMigrations", pending_migrations_to_val(b));
 	if (!eq_list(&a->executed_migrations, &b->executed_migrations))
 		patch_put(p, "executedMigrations", list_or_absent(&b->executed_migrations));
 	if (!eq_list(&a->executed_migration_actions, &b->executed_migration_actions))
@@ -2039,18 +2080,19 @@ struct val *sst_status_patch(const struct sst_status *a, const struct sst_status
 		       !eq_str(x->revision, y->revision) || !eq_str(x->substitution_digest, y->substitution_digest);
 	}
 	if (snap)
-		patch_put(p, "lastAppliedSnapshot", field_of(b, "lastAppliedSnapshot"));
+		patch_put(p, "lastAppliedSnapshot", snapshot_to_val(b));
 	if ((!a->pending_update || !b->pending_update)
 		    ? a->pending_update != b->pending_update
 		    : !eq_strmap(&a->pending_update->revisions, &b->pending_update->revisions) ||
 			      !eq_time(a->pending_update->next_window_opens_ms, b->pending_update->next_window_opens_ms))
-		patch_object(p, "pendingUpdate", a, b);
+		patch_object(p, "pendingUpdate", pending_update_to_val(a), pending_update_to_val(b));
 	if (!eq_str(a->last_handled_update_override, b->last_handled_update_override))
 		patch_put(p, "lastHandledUpdateOverride", str_or_absent(b->last_handled_update_override));
 	if (!eq_str(a->last_handled_reset_scope, b->last_handled_reset_scope))
 		patch_put(p, "lastHandledResetScope", str_or_absent(b->last_handled_reset_scope));
 	if (!eq_budget(a->budget_freeze, b->budget_freeze))
-		patch_object(p, "budgetFreeze", a, b);
+		patch_object(p, "budgetFreeze", a->budget_freeze ? budget_to_val(a->budget_freeze) : NULL,
+			     b->budget_freeze ? budget_to_val(b->budget_freeze) : NULL);
 	if (!eq_str(a->last_handled_budget_override, b->last_handled_budget_override))
 		patch_put(p, "lastHandledBudgetOverride", str_or_absent(b->last_handled_budget_override));
 	if (p->u.map.n == 0) {

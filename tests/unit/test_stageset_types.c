@@ -459,6 +459,8 @@ static void test_status_equal_matches_json(void)
 			break;
 		case 29: c.budget_freeze->dry_run = !c.budget_freeze->dry_run; break;
 		case 30: sst_status_release(&c); sst_status_init(&c); break;
+		case 31: sst_strmap_set(&c.last_applied_revisions, c.last_applied_revisions.keys[0], "r-new"); break;
+		case 32: sst_strmap_set(&c.last_attempted_revisions, "aa", "r"); break;
 		default: done = true; break;
 		}
 		if (done) {
