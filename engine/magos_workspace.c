@@ -602,6 +602,8 @@ struct obj *mw_construct_job_for_workspace(const struct obj *ws, const char *nam
 	val_map_set(pod, "containers", containers);
 	val_map_set(tmpl, "metadata", meta);
 	val_map_set(tmpl, "spec", pod);
+	/* SetControllerReference(ws, job): a new object has no controller yet */
+	obj_add_controller_ref(job, ws);
 	job->spec = val_new_map();
 	val_map_set(job->spec, "backoffLimit", val_new_int(0));
 	val_map_set(job->spec, "activeDeadlineSeconds", val_new_int(timeout));
@@ -614,7 +616,8 @@ static struct obj *construct_pvc(const struct obj *ws, const char *name)
 	struct obj *pvc = obj_new("v1", "PersistentVolumeClaim", ws->ns, name);
 	struct val *modes = val_new_list(), *res = val_new_map(), *req = val_new_map();
 
-	obj_strmap_set(&pvc->labels, MW_LABEL_WORKSPACE, ws->name);
+	/* ensurePVC: no labels; SetControllerReference(ws, newPVC) */
+	obj_add_controller_ref(pvc, ws);
 	val_list_push(modes, val_new_string("ReadWriteOnce"));
 	val_map_set(req, "storage", val_new_string("1Gi"));
 	val_map_set(res, "requests", req);
@@ -927,6 +930,9 @@ static int reconcile_workspace(struct pass *p, int64_t *exact_requeue)
 		for (size_t i = 0; i < in->njobs; i++) {
 			const struct obj *j = in->jobs[i];
 
+			/* isOwned: an ownerReference with the Workspace's UID */
+			if (!obj_owned_by_uid(j, ws->uid))
+				continue;
 			if (strcmp(j->name, plan_name) != 0 && strcmp(j->name, apply_name) != 0) {
 				struct mw_action *a = push(p, MW_ACT_DELETE_JOB, MW_FAIL_IGNORE);
 				a->key = xstrdup(j->name);

@@ -14,6 +14,8 @@
 #include "engine/xalloc.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
+#include "sim/load/yamlload.h"
+#include "sim/observe/kubeget.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/sweep.h"
 #include "sim/plan/trials.h"
@@ -42,6 +44,8 @@ enum run_optcode {
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
 	RUN_OPT_NOW,
+	RUN_OPT_SNAPSHOT,
+	RUN_OPT_AT,
 };
 
 void cmd_usage_run(FILE *f)
@@ -62,6 +66,13 @@ void cmd_usage_run(FILE *f)
 		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
 		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
 		"                        a kubectl snapshot, its latest timestamp)\n"
+		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
+		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
+		"                        (T: a Go duration since the start, or an RFC 3339\n"
+		"                        time); resume it with run --now TIME FILE (single run)\n"
+		"      --at T            print the objects at time T as kubectl get (the\n"
+		"                        CRDs' printer columns) and stagesetctl fleet show\n"
+		"                        them, after the report (single run)\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -521,10 +532,11 @@ static const char *bare_path(const char *path)
  * Returns: 0 when fine, -1 otherwise.
  */
 static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid, const char *events)
+			 const char *mermaid, const char *events, const char *snapshot)
 {
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events" };
-	const char *const path[] = { json, csv, html, trace, mermaid, events };
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events",
+				    "--snapshot" };
+	const char *const path[] = { json, csv, html, trace, mermaid, events, snapshot };
 	size_t n = sizeof(path) / sizeof(path[0]);
 
 	for (size_t i = 0; i < n; i++) {
@@ -547,6 +559,117 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 	return 0;
 }
 
+/*
+ * --snapshot T FILE and --at T: what the world looks like at T, taken by a
+ * probe of the run (after everything else due at T), or at the end of the
+ * run when it stopped before T.
+ */
+struct look {
+	const char *arg;  /* T as given; NULL: not asked for */
+	int64_t at_ms;    /* T in simulated ms, resolved after loading */
+	bool taken;
+	struct val *list; /* --snapshot: the List */
+	char *tables;     /* --at: the kubectl tables and fleet views */
+};
+
+struct looks {
+	const struct scenario *s;
+	struct look snap, at;
+	const char *snap_file;
+	struct look *probe_of[2]; /* the probe index's look */
+	int64_t probe_ms[2];
+};
+
+static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anchor)
+{
+	if (snapshot)
+		l->list = kg_list(des_api(w), anchor);
+	else
+		l->tables = kg_tables(des_api(w), des_now(w), anchor);
+	l->taken = true;
+}
+
+static void look_probe(void *ctx, size_t i, struct des *w)
+{
+	struct looks *ls = ctx;
+	struct look *l = ls->probe_of[i];
+
+	if (!l->taken)
+		take_look(l, l == &ls->snap, w, ls->s->start_unix_ms);
+}
+
+/*
+ * resolve_look() - T of @l in simulated ms: a Go duration since the start,
+ * or an RFC 3339 time on the scenario's clock.  Prints the error.
+ * Returns: 0, or CLI_USAGE.
+ */
+static int resolve_look(struct look *l, const char *opt, const struct scenario *s)
+{
+	int64_t unix_ms;
+	char err[128] = "";
+
+	if (!l->arg)
+		return 0;
+	if (gt_parse_duration(l->arg, &l->at_ms, err, sizeof(err)) == 0 && l->at_ms >= 0)
+		return 0;
+	if (gt_parse_rfc3339(l->arg, &unix_ms, NULL, 0) == 0) {
+		char start[GT_RFC3339_BUFSZ];
+
+		l->at_ms = unix_ms - s->start_unix_ms;
+		if (l->at_ms >= 0)
+			return 0;
+		gt_format_rfc3339(s->start_unix_ms, start, sizeof(start));
+		fprintf(stderr, "%s run: %s %s is before the run's clock starts (%s)\n", cmd_prog,
+			opt, l->arg, start);
+		return CLI_USAGE;
+	}
+	fprintf(stderr,
+		"%s run: invalid %s '%s': expected a Go duration since the start (90s, 1h30m) "
+		"or an RFC 3339 time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, cmd_prog);
+	return CLI_USAGE;
+}
+
+/* After the run: a look the run stopped before is taken at its end, and said so. */
+static void finish_look(struct look *l, bool snapshot, const char *opt, struct run_result *r,
+			const struct scenario *s)
+{
+	char t[GT_DURATION_BUFSZ], end[GT_DURATION_BUFSZ];
+
+	if (!l->arg || l->taken)
+		return;
+	gt_format_duration(l->at_ms, t, sizeof(t));
+	gt_format_duration(r->end_ms, end, sizeof(end));
+	fprintf(stderr,
+		"%s run: note: the run stopped at %s (%s), before %s %s: %s the state at %s%s\n",
+		cmd_prog, end, des_stop_name(r->stop), opt, t,
+		snapshot ? "the snapshot is" : "showing", end,
+		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
+	take_look(l, snapshot, r->world, s->start_unix_ms);
+}
+
+static int write_snapshot(FILE *f, const void *arg)
+{
+	const struct looks *ls = arg;
+	char when[GT_RFC3339_BUFSZ], t[GT_DURATION_BUFSZ], *text, *comment;
+	int rc;
+
+	gt_format_rfc3339(ls->s->start_unix_ms + ls->snap.at_ms, when, sizeof(when));
+	gt_format_duration(ls->snap.at_ms, t, sizeof(t));
+	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
+			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",
+			    ls->s->name, t, when, when);
+	rc = yl_emit(ls->snap.list, comment, &text);
+	free(comment);
+	if (rc != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	free(text);
+	return rc;
+}
+
 const struct option cmd_run_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
 	CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
@@ -562,6 +685,8 @@ const struct option cmd_run_longopts[] = {
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
 	{ "now", required_argument, NULL, RUN_OPT_NOW },
+	{ "snapshot", required_argument, NULL, RUN_OPT_SNAPSHOT },
+	{ "at", required_argument, NULL, RUN_OPT_AT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -593,6 +718,7 @@ int cmd_run(int argc, char **argv)
 	unsigned jobs = 0;
 	struct prog prog;
 	struct cmd_tick tick;
+	struct looks looks = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&o);
@@ -651,6 +777,20 @@ int cmd_run(int argc, char **argv)
 			now_set = true;
 			continue;
 		}
+		case RUN_OPT_SNAPSHOT:
+			/* --snapshot T FILE: the word after T is the file */
+			if (optind >= argc || !argv[optind][0] || argv[optind][0] == '-') {
+				fprintf(stderr, "%s run: --snapshot needs a time and a file: --snapshot T FILE\n"
+						"try '%s run --help'\n",
+					cmd_prog, cmd_prog);
+				return CLI_USAGE;
+			}
+			looks.snap.arg = optarg;
+			looks.snap_file = argv[optind++];
+			continue;
+		case RUN_OPT_AT:
+			looks.at.arg = optarg;
+			continue;
 		case RUN_OPT_TRACE:
 			trace = optarg;
 			continue;
@@ -696,15 +836,22 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (check_outputs(o.json, csv, html, trace, mermaid, events) != 0) {
+	if (check_outputs(o.json, csv, html, trace, mermaid, events, looks.snap_file) != 0) {
 		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
+	if ((looks.snap.arg || looks.at.arg) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --snapshot and --at show a single run (no -n above 1,\n"
+				"--shard or --sweep)\ntry '%s run --help'\n",
+			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
 	{
 		/* Before any simulation: an output that cannot be written fails now, not after it. */
-		const char *const outs[] = { o.json, csv, html, trace, mermaid, events };
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events, looks.snap_file };
 
-		if ((rc = cmd_check_outputs("run", outs, NULL, 6, argv + optind, (size_t)(argc - optind))) != CLI_OK) {
+		if ((rc = cmd_check_outputs("run", outs, NULL, 7, argv + optind, (size_t)(argc - optind))) != CLI_OK) {
 			sweep_release(&cli_sweep);
 			return rc;
 		}
@@ -738,10 +885,11 @@ int cmd_run(int argc, char **argv)
 		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
-	if (now_set) {
-		s.start_unix_ms = now_ms;
-		s.clock = SCN_CLOCK_NOW;
-	}
+	if (now_set)
+		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
+	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
+	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
+		goto out_release_scenario;
 	if (shard_n && variant) {
 		/* One variant as if it were the scenario; the partial names it. */
 		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
@@ -789,14 +937,32 @@ int cmd_run(int argc, char **argv)
 		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
+		looks.s = rs;
+		if (looks.snap.arg) {
+			looks.probe_of[ro.nprobes] = &looks.snap;
+			looks.probe_ms[ro.nprobes++] = looks.snap.at_ms;
+		}
+		if (looks.at.arg) {
+			looks.probe_of[ro.nprobes] = &looks.at;
+			looks.probe_ms[ro.nprobes++] = looks.at.at_ms;
+		}
+		if (ro.nprobes) {
+			ro.probe_ms = looks.probe_ms;
+			ro.probe = look_probe;
+			ro.probe_ctx = &looks;
+		}
 		cmd_building("running the simulation of %s", rs->name);
 		prog_start(&prog, "simulating");
 		run_scenario(rs, &ro, &r);
 		prog_clear(&prog);
 	}
 	cmd_fill_rep(&rep, rs, &r);
+	finish_look(&looks.snap, true, "--snapshot", &r, rs);
+	finish_look(&looks.at, false, "--at", &r, rs);
 
-	if (csv) {
+	if (looks.snap_file)
+		rc = cmd_write_file("run", "snapshot", looks.snap_file, write_snapshot, &looks);
+	if (rc == CLI_OK && csv) {
 		trial_row_from_run(&r, 0, &row);
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	}
@@ -827,9 +993,25 @@ int cmd_run(int argc, char **argv)
 
 		if (rep_text(stdout, &rep, &to) != 0)
 			rc = CLI_IO;
+	} else if (looks.at.tables) {
+		/* standard output holds a document: the view goes to standard error */
+		if (fprintf(stderr, "%s", looks.at.tables) < 0)
+			rc = CLI_IO;
+		free(looks.at.tables);
+		looks.at.tables = NULL;
+	}
+	if (rc == CLI_OK && looks.at.tables) {
+		char t[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ];
+
+		gt_format_duration(looks.at.at_ms, t, sizeof(t));
+		gt_format_rfc3339(rs->start_unix_ms + looks.at.at_ms, when, sizeof(when));
+		if (printf("\nAt %s (%s):\n\n%s", t, when, looks.at.tables) < 0 || fflush(stdout))
+			rc = CLI_IO;
 	}
 
 out_release_run:
+	val_free(looks.snap.list);
+	free(looks.at.tables);
 	run_result_release(&r);
 out_release_scenario:
 	var_scenario_release(&vsc);

@@ -146,6 +146,7 @@ static int apply_event(struct api *api, const struct scn_event *ev, char **why)
 			if (o->uid)
 				o->uid[0] = '\0';
 			o->deletion_ms = -1;
+			o->src.creation_given = false; /* created now */
 			return api_create(api, o);
 		}
 		o->resource_version = 0;
