@@ -127,6 +127,130 @@ has_line "ages count from the snapshot's creationTimestamps" "$tmp/out" "shop   
 has_line "prod applies at 14:07:07" "$tmp/out" "shop        shop-network-prod-eu   Applying   shop-network                                              12m"
 expect_rc "check passes the example" 0 "$SIM" check scenarios/snapshot-shop-network.yaml
 
+# --- the FleetRollout example: StageSets continue from their status ---
+expect_rc "the fleet snapshot example runs" 0 "$SIM" run --now 2026-03-02T08:20:00Z --json "$tmp/fleet.json" scenarios/snapshot-moodle-fleet.yaml
+pyfacts "$tmp/fleet.json" <<'PY'
+import json, sys
+from facts import check, status_changes
+d = json.load(open(sys.argv[1]))
+tl = d['timeline']
+fr = status_changes(d, 'FleetRollout', 'moodle')
+check("the FleetRollout halts on the passed canary's gate at 9m0s and goes on at 14m0s",
+      [(t, p, r) for t, p, r, m in fr if t > 0][:2] == [(540000, 'Halted', 'Halted'), (840000, 'InProgress', 'Progressing')], fr)
+check("broad's soak ends at the snapshot's soakUntil: rest opens at 15m2s", any(t == 902000 and 'wave "rest" open' in (m or '') for t, p, r, m in fr), fr)
+check("it completes at 15m3s", fr[-1][:3] == (903000, 'Completed', 'Completed'))
+again = [e for e in tl if e['kind'] == 'StageSet' and e['reason'] in ('DriftCorrected', 'InventoryReconstructed')]
+check("no StageSet re-applies or rebuilds what its status says it runs", not again, [(e['namespace'], e['reason']) for e in again][:3])
+adopted = [e for e in tl if e['kind'] == 'StageSet' and e['change'] == 'status' and e['namespace'] in ('tenant-00', 'tenant-01', 'tenant-02', 'tenant-03') and e['t_ms'] > 0]
+check("the members of canary and broad are not reconciled into a new status", not adopted, [(e['namespace'], e['t_ms'], e['detail']) for e in adopted][:3])
+PY
+expect_rc "check passes the fleet example" 0 "$SIM" check scenarios/snapshot-moodle-fleet.yaml
+expect_rc "the fleet example at 10m" 0 "$SIM" run -q --at 10m --now 2026-03-02T08:20:00Z scenarios/snapshot-moodle-fleet.yaml
+has_line "kubectl get fleetrollouts at 10m" "$tmp/out" "moodle    4.6.0     Halted    canary    25m"
+has_line "the fleet view shows rest held" "$tmp/out" "    … tenant-04/moodle             4.5.0  held → awaiting 4.6.0"
+
+# --- a fleet resumed from any T continues as the whole run ---
+# Members on 4.5.0 (a first run's snapshot), spec.version bumped to 4.6.0 and
+# a FleetRollout added: the rollout from that state is the whole run.
+cat >"$tmp/models.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: fleet}
+spec:
+  seed: 3
+  horizon: 4h
+  metrics:
+    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 1m, values: "0.002x20 0.03x3 0.002x300"}
+  models:
+    stagesets:
+      adoption: {duration: 1m}
+YAML
+cat "$tmp/models.yaml" >"$tmp/a.yaml"
+cat >>"$tmp/a.yaml" <<'YAML'
+  start: "2026-03-02T08:00:00Z"
+  generate:
+    - count: 6
+      namespace: "tenant-{i:02}"
+      name: moodle
+      labels: {app: moodle}
+      labelMix:
+        - {labels: {ring: "0"}, weight: 1}
+        - {labels: {ring: "1"}, weight: 3}
+        - {labels: {ring: "2"}, weight: 2}
+      template:
+        version: {value: "4.5.0", approvalMode: Always}
+        stages:
+          - {name: app, sourceRef: {kind: GitRepository, name: moodle}}
+YAML
+expect_rc "the members settle on 4.5.0" 0 "$SIM" run -q --until horizon --horizon 5m --snapshot 5m "$tmp/a-snap.yaml" "$tmp/a.yaml"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys, datetime, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+d = yaml.safe_load(open(tmp + '/a-snap.yaml'))
+for it in d['items']:
+    if it['kind'] == 'StageSet':
+        it['spec']['version']['value'] = '4.6.0'
+        it['metadata']['generation'] += 1
+d['items'].append(yaml.safe_load('''
+apiVersion: stages.metio.wtf/v1
+kind: FleetRollout
+metadata: {name: moodle}
+spec:
+  targetVersion: "4.6.0"
+  selector: {matchLabels: {app: moodle}}
+  waves:
+    - name: canary
+      selector: {matchLabels: {ring: "0"}}
+      soak: 10m
+      gate:
+        source: {prometheus: {address: "http://prometheus.monitoring:9090", query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))'}}
+        threshold: {max: "0.01"}
+    - {name: broad, selector: {matchLabels: {ring: "1"}}, soak: 20m}
+    - {name: rest, selector: {matchLabels: {ring: "2"}}}
+'''))
+yaml.safe_dump(d, open(tmp + '/b.yaml', 'w'))
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL run", args, p.stderr[:400]); sys.exit(0)
+    return [json.loads(l) for l in p.stdout.splitlines()]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+start = datetime.datetime(2026, 3, 2, 8, 5, tzinfo=datetime.timezone.utc)
+src = ['--now', '2026-03-02T08:05:00Z', tmp + '/models.yaml', tmp + '/b.yaml']
+whole = events(src)
+end = max(e['elapsed_ms'] for e in whole)
+check("the whole run halts on the gate and completes", any(e['kind'] == 'FleetRollout' and e['phase'] == 'Halted' for e in whole)
+      and any(e['kind'] == 'FleetRollout' and e['phase'] == 'Completed' for e in whole))
+# The series counts from the Scenario's start: resumed at t, it starts t later
+# (t a whole number of its 1m samples); promtool's "a x20" is 21 samples.
+samples = ['0.002'] * 21 + ['0.03'] * 4 + ['0.002'] * 301
+models = open(tmp + '/models.yaml').read()
+differ = []
+for t in range(0, end + 1, 60000):
+    p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src, capture_output=True, text=True)
+    if p.returncode != 0:
+        differ.append((t, p.stderr[:200])); continue
+    with open(tmp + '/m.yaml', 'w') as f:
+        f.write(models.replace('values: "0.002x20 0.03x3 0.002x300"', 'values: "%s"' % ' '.join(samples[t // 60000:])))
+    now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/s.yaml'])
+    # The FleetRollout requeues itself every 30s; the restart starts that
+    # cycle at t, so a pass (a gate read) may come up to 30s apart: the same
+    # transitions in the same order, each within 30s of its time.
+    want = [(e['elapsed_ms'], key(e)[1:]) for e in whole if e['elapsed_ms'] > t]
+    # (what the restarted controllers write at once counts too)
+    got = [(t + e['elapsed_ms'], key(e)[1:]) for e in rest if e['elapsed_ms'] > 0 or e['change'] != 'created']
+    same = len(want) == len(got) and all(a[1] == b[1] and abs(a[0] - b[0]) < 30000 for a, b in zip(want, got))
+    if not same:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a[1] != b[1] or abs(a[0] - b[0]) >= 30000), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+check("a fleet resumed from each of %d snapshots (every minute of %dms) continues as the whole run, each transition within one 30s requeue" % (end // 60000 + 1, end),
+      not differ, differ[:2])
+PY
+
 # --- run --at T: the objects as kubectl and stagesetctl show them ---
 expect_rc "--at 1m runs" 0 "$SIM" run -q --at 1m scenarios/checkout/
 has_line "--at names its time" "$tmp/out" "At 1m0s (2026-01-01T00:01:00Z):"
