@@ -396,12 +396,12 @@ void mw_get_spec_hash(const struct val *spec, char out[9])
 
 char *mw_job_name(const char *ws_name, const char *type, const char *hash)
 {
-	return xasprintf("%s-%s-%s", ws_name, type, hash);
+	return xstrjoin((const char *const[]){ ws_name, type, hash }, 3, "-");
 }
 
 char *mw_pvc_name(const char *ws_name)
 {
-	return xasprintf("%s-data", ws_name);
+	return xstrjoin((const char *const[]){ ws_name, "data" }, 2, "-");
 }
 
 /* ---- schedule, run IDs, triggers ---------------------------------------- */
@@ -441,7 +441,12 @@ int mw_compute_next_reconcile_time(const struct mw_sched *s, const char *observe
 
 char *mw_new_run_id(const char *stamp, uint32_t rand)
 {
-	return xasprintf("%s-%08" PRIx32, stamp, rand);
+	char hex[9];
+
+	for (int i = 7; i >= 0; i--, rand >>= 4) /* "%08" PRIx32 */
+		hex[i] = "0123456789abcdef"[rand & 15];
+	hex[8] = '\0';
+	return xstrjoin((const char *const[]){ stamp, hex }, 2, "-");
 }
 
 const char *mw_run_trigger_from_reset_reason(const char *reason)
@@ -912,7 +917,8 @@ static int reconcile_workspace(struct pass *p, int64_t *exact_requeue)
 	const char *hash = p->out->spec_hash;
 	char *plan_name = mw_job_name(ws->name, "plan", hash);
 	char *apply_name = mw_job_name(ws->name, "apply", hash);
-	char *plan_file = xasprintf("/workspace-data/run-%s.tfplan", hash);
+	char *plan_file = xstrjoin((const char *const[]){ "/workspace-data/run-", hash, ".tfplan" }, 3,
+				   "");
 	const struct obj *P = in->plan_job, *A = in->apply_job;
 	bool needs_reset = false, due = false;
 	const char *reset_reason = NULL;

@@ -453,7 +453,7 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	 * fleets quadratic.
 	 */
 	{
-		char *prefix = xasprintf("%s-", name);
+		char *prefix = xstrjoin((const char *const[]){ name, "" }, 2, "-");
 
 		api_list_prefix(api, "Job", ns, prefix, match_owned, (void *)name, &jobs);
 		free(prefix);
