@@ -708,12 +708,58 @@ static bool set_ready_condition(struct val *st, const char *status, const char *
 	return changed;
 }
 
+/*
+ * Whether mw_update_status() would write, for a stored status map @latest:
+ * the tests it makes on its copy, made on @latest without copying it
+ * (phase, reason and message; the three remembered strings; the policy
+ * violations; the Ready condition as set_ready_condition() finds it, the
+ * last entry of that type).
+ */
+static bool status_would_change(const struct val *latest, const struct mw_status_req *req)
+{
+	const struct val *pv, *conds, *c = NULL;
+
+	if (strcmp(val_str(val_map_get(latest, "phase"), ""), req->phase) != 0 ||
+	    strcmp(val_str(val_map_get(latest, "reason"), ""), req->reason) != 0 ||
+	    strcmp(val_str(val_map_get(latest, "message"), ""), req->message) != 0)
+		return true;
+	if ((has_str(req->mem.observed_revision) &&
+	     strcmp(val_str(val_map_get(latest, "observedRevision"), ""),
+		    req->mem.observed_revision) != 0) ||
+	    (has_str(req->mem.run_id) &&
+	     strcmp(val_str(val_map_get(latest, "currentRunID"), ""), req->mem.run_id) != 0) ||
+	    (has_str(req->mem.run_trigger) &&
+	     strcmp(val_str(val_map_get(latest, "currentRunTrigger"), ""), req->mem.run_trigger) != 0))
+		return true;
+	pv = val_map_get(latest, "policyViolations");
+	if (strcmp(req->phase, "Pending") == 0 || strcmp(req->phase, "Planning") == 0) {
+		if (pv && pv->type == VAL_LIST && pv->u.list.n > 0)
+			return true;
+	} else if (req->mem.violations) {
+		return true;
+	}
+	conds = val_map_get(latest, "conditions");
+	if (!conds || conds->type != VAL_LIST)
+		return true;
+	for (size_t i = 0; i < conds->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0)
+			c = conds->u.list.items[i];
+	return !c || strcmp(val_str(val_map_get(c, "status"), ""), req->cond) != 0 ||
+	       strcmp(val_str(val_map_get(c, "reason"), ""), req->reason) != 0 ||
+	       strcmp(val_str(val_map_get(c, "message"), ""), req->message) != 0;
+}
+
 struct val *mw_update_status(const struct val *latest, const struct mw_status_req *req,
 			     const char *now)
 {
-	struct val *st = latest && latest->type == VAL_MAP ? val_copy(latest) : val_new_map();
+	struct val *st;
 	bool needs = false;
 	const struct val *pv;
+
+	/* the common pass that changes nothing, told without the copy */
+	if (latest && latest->type == VAL_MAP && !status_would_change(latest, req))
+		return NULL;
+	st = latest && latest->type == VAL_MAP ? val_copy(latest) : val_new_map();
 
 	if (strcmp(val_str(val_map_get(st, "phase"), ""), req->phase) != 0 ||
 	    strcmp(val_str(val_map_get(st, "reason"), ""), req->reason) != 0 ||
