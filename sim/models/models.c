@@ -863,6 +863,13 @@ static void watch_workspace(void *ctx, enum api_event_type type, const struct ob
 
 /* ---------------------------------------------------------------- git remotes */
 
+/* The low @digits hex digits of @v, lower case, most significant first ("%0*llx" without printf). */
+static void put_hex(char *out, uint64_t v, int digits)
+{
+	for (int i = digits - 1; i >= 0; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 15];
+}
+
 /* derive_sha() - 40 hex digits from the NUL-separated @parts. */
 static void derive_sha(char *out, const char *a, const char *b, const char *c)
 {
@@ -881,9 +888,9 @@ static void derive_sha(char *out, const char *a, const char *b, const char *c)
 		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 		z ^= z >> 31;
 		if (w < 2)
-			snprintf(out + 16 * w, 17, "%016llx", (unsigned long long)z);
+			put_hex(out + 16 * w, z, 16);
 		else
-			snprintf(out + 32, 9, "%08llx", (unsigned long long)(z >> 32));
+			put_hex(out + 32, z >> 32, 8);
 	}
 	out[40] = '\0';
 }

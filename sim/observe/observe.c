@@ -72,7 +72,7 @@ void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
 
 static char *key_of(const char *ns, const char *name)
 {
-	return xasprintf("%s/%s", ns, name);
+	return xstrjoin((const char *const[]){ ns, name }, 2, "/");
 }
 
 static const char *str_at(const struct val *root, const char *path)

@@ -378,6 +378,14 @@ static void fill_sched(struct mwc *m, struct wsstate *s, const struct obj *ws,
 	sc->observed_ok = *obs && parse_duration_ms(obs, &sc->observed_ms, NULL) == 0;
 }
 
+/* Whether status map @st holds @key as the string @want. */
+static bool status_says(const struct val *st, const char *key, const char *want)
+{
+	const struct val *v = st && st->type == VAL_MAP ? val_map_get(st, key) : NULL;
+
+	return v && v->type == VAL_STRING && strcmp(v->u.s, want) == 0;
+}
+
 /* updateNextReconcileTime: nextReconcileTime and observedReconcileInterval, unconditionally. */
 static void write_schedule(struct mwc *m, const char *ns, const char *name,
 			   const struct mw_result *r)
@@ -390,6 +398,9 @@ static void write_schedule(struct mwc *m, const char *ns, const char *name,
 	if (!cur)
 		return;
 	format_time(m, r->next_ms, buf, sizeof(buf));
+	if (status_says(cur->status, "nextReconcileTime", buf) &&
+	    status_says(cur->status, "observedReconcileInterval", r->interval_str))
+		return; /* the store would find the new status equal and write nothing */
 	o = obj_new(cur->api_version, cur->kind, ns, name);
 	o->status = cur->status ? val_copy(cur->status) : val_new_map();
 	val_map_set(o->status, "nextReconcileTime", val_new_string(buf));
@@ -443,7 +454,7 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	 * deleted upstream and is left here.)
 	 */
 	{
-		char *prefix = xasprintf("%s-", name);
+		char *prefix = xstrjoin((const char *const[]){ name, "" }, 2, "-");
 
 		api_list_prefix(api, "Job", ns, prefix, match_owned, (void *)ws->uid, &jobs);
 		free(prefix);
