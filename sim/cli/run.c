@@ -189,11 +189,67 @@ static unsigned default_jobs(void)
 	return c > (long)RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)c;
 }
 
+/*
+ * Where the rows of trials_each() go: into the statistics, and kept in
+ * @rows (at their index) only when an output lists every trial (--csv,
+ * --json, --html); otherwise released at once, so memory does not grow
+ * with the trials beyond the statistics' exact budget.
+ */
+struct trial_sink {
+	struct plan_acc *acc;
+	struct trial_row *rows; /* n of them, or NULL */
+};
+
+static void take_row(void *ctx, struct trial_row *row)
+{
+	struct trial_sink *k = ctx;
+
+	plan_acc_add(k->acc, row);
+	if (k->rows)
+		k->rows[row->index] = *row;
+	else
+		trial_row_release(row);
+}
+
+/*
+ * Trials 0..@n-1 of @s into @st, their rows kept in a new array *@keep
+ * (the caller frees it) when @keep is non-NULL.  CLI_OK, or CLI_INTERNAL
+ * when no thread started (said on stderr).
+ */
+static int stream_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+			 unsigned jobs, struct prog_trials *pt, struct plan_stats *st,
+			 struct trial_row **keep)
+{
+	struct trials_opts to = { 0 };
+	struct trial_sink k;
+
+	to.first = 0;
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	to.progress = prog_trials_cb;
+	to.progress_ctx = pt;
+	k.acc = plan_acc_new(o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms,
+			     (size_t)o->lim.v[LIM_EXACT_VALUES]);
+	k.rows = keep ? xcalloc(n ? n : 1, sizeof(*k.rows)) : NULL;
+	if (trials_each(s, &to, take_row, &k) != 0) {
+		prog_clear(pt->p);
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		plan_acc_free(k.acc);
+		free(k.rows);
+		return CLI_INTERNAL;
+	}
+	plan_acc_finish(k.acc, st);
+	plan_acc_free(k.acc);
+	if (keep)
+		*keep = k.rows;
+	return CLI_OK;
+}
+
 /* N > 1: the trials, their statistics and the reports of them. */
 static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
 		      unsigned jobs, const char *csv, const char *html, struct prog *prog)
 {
-	struct trials_opts to = { 0 };
 	struct prog_trials pt = { prog, 0, n };
 	struct trial_row *rows = NULL;
 	struct plan_stats st;
@@ -201,39 +257,27 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct cmd_csv_rows ca;
 	struct rep_mc_set bs;
 	struct rep_mc_page pg;
-	size_t warned = 0;
 	int rc = CLI_OK;
 
-	to.first = 0;
-	to.n = n;
-	to.jobs = jobs;
-	to.run = o->run;
-	to.progress = prog_trials_cb;
-	to.progress_ctx = &pt;
 	prog_start(prog, "trials");
-	if (trials_run(s, &to, &rows) != 0) {
-		prog_clear(prog);
-		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
-		return CLI_INTERNAL;
-	}
+	rc = stream_trials(s, o, n, jobs, &pt, &st, csv || o->json || html ? &rows : NULL);
+	if (rc != CLI_OK)
+		return rc;
 	prog_clear(prog);
-	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct trial_row *r = &rows[i];
+	_Static_assert(RUN_BOUND_WARNED <= PLAN_BOUND_KEPT, "the statistics keep the trials warned of");
+	for (size_t i = 0; i < st.nbound_kept && i < RUN_BOUND_WARNED; i++) {
+		const struct plan_bound_trial *r = &st.bound[i];
 
-		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
-			continue;
-		if (warned++ < RUN_BOUND_WARNED)
-			fprintf(stderr,
-				"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
-				") stopped by %s; counted as not completed; %s\n",
-				cmd_prog, r->index, r->seed,
-				r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
-				r->bound_note ? r->bound_note : "no object named");
+		fprintf(stderr,
+			"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
+			") stopped by %s; counted as not completed; %s\n",
+			cmd_prog, r->index, r->seed,
+			r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
+			r->note ? r->note : "no object named");
 	}
-	if (warned > RUN_BOUND_WARNED)
+	if (st.nbound > RUN_BOUND_WARNED)
 		fprintf(stderr, "%s run: warning: %zu more trials stopped by a bound\n", cmd_prog,
-			warned - RUN_BOUND_WARNED);
+			st.nbound - RUN_BOUND_WARNED);
 
 	memset(&rp, 0, sizeof(rp));
 	rp.name = s->name;
@@ -265,7 +309,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 			rc = CLI_IO;
 	}
 	plan_stats_release(&st);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		trial_row_release(&rows[i]);
 	free(rows);
 	return rc;
@@ -325,29 +369,11 @@ static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uin
 			 unsigned jobs, struct plan_stats *st, struct trial_row **keep,
 			 struct prog_trials *pt)
 {
-	struct trials_opts to = { 0 };
-	struct trial_row *rows = NULL;
+	int rc = stream_trials(s, o, n, jobs, pt, st, keep);
 
-	to.n = n;
-	to.jobs = jobs;
-	to.run = o->run;
-	to.progress = prog_trials_cb;
-	to.progress_ctx = pt;
-	if (trials_run(s, &to, &rows) != 0) {
-		prog_clear(pt->p);
-		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
-		return CLI_INTERNAL;
-	}
-	pt->before += n;
-	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
-	if (keep) {
-		*keep = rows;
-		return CLI_OK;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		trial_row_release(&rows[i]);
-	free(rows);
-	return CLI_OK;
+	if (rc == CLI_OK)
+		pt->before += n;
+	return rc;
 }
 
 /*
@@ -412,7 +438,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	/* One line over the trials of the base and of every variant and value. */
 	pt.total = (uint64_t)n * (1 + nv + ns);
 	prog_start(prog, nv + ns ? "trials of every set" : "trials");
-	rc = whatif_trials(s, o, n, jobs, &base_st, &rows, &pt);
+	rc = whatif_trials(s, o, n, jobs, &base_st, csv || o->json || html ? &rows : NULL, &pt);
 	if (rc)
 		goto out_release;
 	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
@@ -502,7 +528,7 @@ out_release_stats:
 	free(vrows);
 	free(jrv);
 	plan_stats_release(&base_st);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		trial_row_release(&rows[i]);
 	free(rows);
 	free(st);
