@@ -709,7 +709,7 @@ static void test_scale(void)
 	scn_release(&s);
 }
 
-/* The MS2xx rows: MS201..MS221 without gaps, each with a name, a summary and a fix. */
+/* The MS2xx rows: MS201..MS224 without gaps, each with a name, a summary and a fix. */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;
@@ -726,8 +726,11 @@ static void test_rule_rows(void)
 		CU_ASSERT(rules[i].summary && strstr(rules[i].summary, "(spec §"));
 		CU_ASSERT(rules[i].fix && rules[i].fix[0]);
 	}
-	CU_ASSERT_EQUAL(k, 21);
+	CU_ASSERT_EQUAL(k, 24);
 	CU_ASSERT_EQUAL(lint_rule("MS221")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS222")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS223")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS224")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS201")->sev, LINT_ERROR);
 	CU_ASSERT_EQUAL(lint_rule("MS202")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS217")->sev, LINT_INFO);
