@@ -186,6 +186,13 @@ if [ ! -s "$tmp/empty-steps-no-workspaces.lint" ]; then ok "no Workspaces: lint 
 	bad "no Workspaces: lint says nothing"; show "$tmp/empty-steps-no-workspaces.lint"; fi
 expect_rc "no Workspaces: the upstream no-op passes check" 0 "$SIM" check "$H/empty-steps-no-workspaces.yaml"
 run_of empty-steps-no-workspaces
+"$SIM" run --no-color "$H/empty-steps-no-workspaces.yaml" >"$tmp/esnw.out" 2>&1
+contains "no Workspaces: the run says there is nothing to complete" "$tmp/esnw.out" \
+	"completed no, nothing to complete: 1 Rollout without steps is"
+contains "no Workspaces: ... and why" "$tmp/esnw.out" "Ready/NoSteps, which upstream writes instead of orchestrating"
+lacks "no Workspaces: not censored" "$tmp/esnw.out" "censored"
+"$SIM" run --no-color "$H/interval-short.yaml" >"$tmp/is.out" 2>&1
+contains "a Rollout with steps that did not complete is censored" "$tmp/is.out" "completed no, censored: time to complete >"
 pyfacts "$tmp/empty-steps-no-workspaces.json" <<'EOF'
 import json, sys
 from hazards_facts import *
@@ -385,6 +392,40 @@ check("late flap: canary passes on its first soak", w["passed_ms"] - w["settled_
 check("late flap: the member falters after that (a halt after the pass)",
       any(h["wave"] == "canary" and h["t_ms"] > w["passed_ms"] for h in f["halts"]))
 check("late flap: no soak-restart notice", notice(d, "restarted") is None)
+EOF2
+
+# ---- run -n: which notices fired in how many trials ------------------------------
+"$SIM" run -q -n 20 --json "$tmp/mc.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" run -n 20 --no-color "$H/fleet-unsettled.yaml" >"$tmp/mc.out" 2>&1
+pyfacts "$tmp/mc.json" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+key = lambda t: re.sub(r"[0-9]+", "#", t)
+rows, st = d["trials"], d["statistics"]["notices"]
+count = {}
+for r in rows:
+    for k in {key(n["text"]) for n in r["notices"]}:
+        count[k] = count.get(k, 0) + 1
+check("run -n: a kind of notice per distinct text up to digits", len(st) == len(count) and len(st) >= 1)
+check("run -n: each kind's trials are the rows that have it",
+      all(count[key(n["text"])] == n["trials"] for n in st))
+check("run -n: the first trial's words",
+      all(any(n["text"] == m["text"] for m in rows[n["first_trial"]]["notices"]) for n in st))
+unsettled = sum(n["trials"] for n in st if "was open and not settled" in n["text"])
+check("run -n: the unsettled canary in some trials, not all (%d of 20)" % unsettled, 0 < unsettled < 20)
+EOF2
+contains "run -n: the text says it" "$tmp/mc.out" "What the runs told (warnings and errors; the first trial's words)"
+contains "run -n: with the count" "$tmp/mc.out" " of 20 trials (first: trial "
+"$SIM" run -q -n 20 --shard 1/2 --json "$tmp/p1.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" run -q -n 20 --shard 2/2 --json "$tmp/p2.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" merge --json "$tmp/merged.json" "$tmp/p1.json" "$tmp/p2.json" >/dev/null 2>&1
+pyfacts "$tmp/mc.json" "$tmp/merged.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+check("run -n: merged shards count the notices as one run does",
+      a["statistics"]["notices"] == b["statistics"]["notices"])
 EOF2
 
 finish

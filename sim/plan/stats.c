@@ -190,6 +190,65 @@ static void phases_of(const struct trial_row *rows, size_t n, int64_t horizon_ms
 	free(v);
 }
 
+/* A notice of one trial, by kind. */
+struct nk {
+	char *key;
+	const struct trial_notice *no;
+	uint32_t trial;
+};
+
+static int cmp_nk(const void *pa, const void *pb)
+{
+	const struct nk *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return a->trial < b->trial ? -1 : a->trial > b->trial;
+}
+
+static int cmp_notice(const void *pa, const void *pb)
+{
+	const struct plan_notice_count *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return strcmp(a->text, b->text);
+}
+
+/*
+ * The kinds of notice over the trials and how many trials had each (a row
+ * holds each kind once).  Cost: O(N log N) in the notices of all rows.
+ */
+static void notices_of(const struct trial_row *rows, size_t n, struct plan_stats *st)
+{
+	size_t total = 0, m = 0;
+	struct nk *v;
+
+	for (size_t r = 0; r < n; r++)
+		total += rows[r].nnotices;
+	if (!total)
+		return;
+	v = xcalloc(total, sizeof(*v));
+	for (size_t r = 0; r < n; r++)
+		for (size_t i = 0; i < rows[r].nnotices; i++)
+			v[m++] = (struct nk){ trials_notice_key(rows[r].notices[i].text),
+					      &rows[r].notices[i], rows[r].index };
+	qsort(v, m, sizeof(*v), cmp_nk);
+	st->notices = xcalloc(m, sizeof(*st->notices));
+	for (size_t i = 0; i < m; i++) {
+		if (i == 0 || strcmp(v[i - 1].key, v[i].key) != 0)
+			st->notices[st->nnotices++] = (struct plan_notice_count){
+				xstrdup(v[i].no->text), v[i].no->severity, 0, v[i].trial
+			};
+		st->notices[st->nnotices - 1].n++;
+	}
+	for (size_t i = 0; i < m; i++)
+		free(v[i].key);
+	free(v);
+	qsort(st->notices, st->nnotices, sizeof(*st->notices), cmp_notice);
+}
+
 void plan_stats_compute(const struct trial_row *rows, size_t n, int64_t horizon_ms,
 			struct plan_stats *out)
 {
@@ -269,6 +328,7 @@ void plan_stats_compute(const struct trial_row *rows, size_t n, int64_t horizon_
 		qsort(out->halts, out->nhalts, sizeof(*out->halts), cmp_halt);
 	free(v);
 	phases_of(rows, n, horizon_ms, out);
+	notices_of(rows, n, out);
 }
 
 void plan_stats_release(struct plan_stats *st)
@@ -285,5 +345,8 @@ void plan_stats_release(struct plan_stats *st)
 		free(st->phases[i].name);
 	}
 	free(st->phases);
+	for (size_t i = 0; i < st->nnotices; i++)
+		free(st->notices[i].text);
+	free(st->notices);
 	memset(st, 0, sizeof(*st));
 }

@@ -62,6 +62,14 @@ struct plan_phase_stats {
 				    * to the earlier phase) */
 };
 
+/* A kind of notice (trials_notice_key()) and the trials whose run ended with it. */
+struct plan_notice_count {
+	char *text;                /* owned: as the first trial (lowest index) with it said it */
+	enum tl_severity severity;
+	size_t n;                  /* trials */
+	uint32_t first;            /* index of that trial (run --seed of it shows it) */
+};
+
 struct plan_stats {
 	size_t ntrials;
 	int64_t horizon_ms;              /* ms: what "> horizon" means */
@@ -89,6 +97,9 @@ struct plan_stats {
 	struct plan_phase_stats *phases; /* owned, in first-seen order */
 	size_t nphases;
 	size_t nbound;                   /* trials stopped by the loop or budget bound */
+	struct plan_notice_count *notices; /* owned: the warning and error notices by kind, most
+					    * trials first, then by text */
+	size_t nnotices;
 };
 
 /*
