@@ -25,6 +25,8 @@
 #   MS224  a member falters during the canary's soak: a one-pass regression
 #          halt and the soak starts over; faltering after the soak: no
 #          restart told.
+#   MS225  retryInterval 0s: a verify timeout is never retried and the
+#          StageSet stays StageProgressing; without it, it succeeds.
 #   A gate halt: the value as read, in full, beside the upstream %.4g message.
 . "$(dirname "$0")/lib.sh"
 require_python
@@ -392,6 +394,35 @@ check("late flap: canary passes on its first soak", w["passed_ms"] - w["settled_
 check("late flap: the member falters after that (a halt after the pass)",
       any(h["wave"] == "canary" and h["t_ms"] > w["passed_ms"] for h in f["halts"]))
 check("late flap: no soak-restart notice", notice(d, "restarted") is None)
+EOF2
+
+# ---- MS225: retryInterval 0s turns the timed retry off --------------------------
+lint_of retry-zero
+contains "retry 0s: MS225" "$tmp/retry-zero.lint" \
+	'MS225 warning StageSet default/shop sets retryInterval 0s, which turns the timed retry off'
+"$SIM" run -q --until horizon --json "$tmp/retry-zero.json" "$H/retry-zero.yaml" >/dev/null 2>&1
+pyfacts "$tmp/retry-zero.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "default", "shop")
+check("retry 0s: StageProgressing at 5m1.005s, the last status (%s)" % st[-1:],
+      st and st[-1] == (301005, "StageProgressing"))
+check("retry 0s: nothing was left to happen (no retry pending) long before 20m",
+      d["run"]["stop"] == "quiescent" and d["run"]["end_ms"] < 1200000, d["run"])
+n = notice(d, "StageSet default/shop ended Ready False StageProgressing, held since 5m1s (5m1s before the end of the run), and its retryInterval 0s turns the timed retry of that hold off")
+check("retry 0s: the run tells it", n is not None and n["severity"] == "warning")
+EOF2
+lint_of retry-default
+lacks "retry default: no MS225" "$tmp/retry-default.lint" "MS225"
+"$SIM" run -q --until horizon --json "$tmp/retry-default.json" "$H/retry-default.yaml" >/dev/null 2>&1
+pyfacts "$tmp/retry-default.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "default", "shop")
+check("retry default: the retry succeeds at 20m3.005s", (1203005, "Succeeded") in st, st)
+check("retry default: no retry notice", notice(d, "turns the timed retry") is None)
 EOF2
 
 # ---- run -n: which notices fired in how many trials ------------------------------

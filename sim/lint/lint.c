@@ -252,6 +252,13 @@ static const struct lint_rule rules[] = {
 	  "soak keep it from ever ending (spec §2.3.4, §2.5, §6 #1)",
 	  "fix what makes the members flap, or make the soak shorter than the time they stay "
 	  "healthy; a soak restarts at every flap a pass sees" },
+	{ "MS225", "retry-interval-disabled", LINT_WARNING,
+	  "a StageSet's spec.retryInterval is zero or negative: the controller accepts any value "
+	  "and then never retries a hold on a timer (SourceNotReady, ArtifactNotFound, "
+	  "DependencyNotReady, StageProgressing, a parked revision, a restart, event or manual "
+	  "promotion gate, and budget and analysis holds without their own interval), so the "
+	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
+	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
 	/* END MS2xx */
 };
 

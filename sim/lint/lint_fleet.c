@@ -1,5 +1,5 @@
 /*
- * The FleetRollout rules of lint (MS201..MS224): static hazards of
+ * The FleetRollout rules of lint (MS201..MS225): static hazards of
  * FleetRollout manifests and of the StageSets they select, each one a
  * consequence of a rule of ../shared/specs/fleetrollout-controller.md that
  * the rule's row in sim/lint/lint.c names.
@@ -1145,6 +1145,31 @@ static void rule_wave_timing(struct lint_report *r, const struct scenario *s, co
 	}
 }
 
+/*
+ * MS225: spec.retryInterval zero or negative turns the timed retry of every
+ * hold off (StageSet spec §2.3 retryInterval: any value set is taken; §2.2,
+ * §5 Q-19).  Every StageSet of the inputs, selected by a fleet or not.
+ */
+static void rule_retry_interval(struct lint_report *r, const struct world *w)
+{
+	for (size_t i = 0; i < w->nstagesets; i++) {
+		const struct obj *ss = w->stagesets[i];
+		const char *t = val_str(ss->spec ? val_map_get(ss->spec, "retryInterval") : NULL, NULL);
+		int64_t ms;
+
+		if (!t || gt_parse_duration(t, &ms, NULL, 0) != 0 || ms > 0)
+			continue;
+		lint_add(r, "MS225", ss->src.file, value_mark(ss->spec, "retryInterval", ss->src.mark),
+			 "StageSet %s/%s sets retryInterval %s, which turns the timed retry off: a pass "
+			 "that holds for SourceNotReady, ArtifactNotFound, DependencyNotReady or "
+			 "StageProgressing, at a restart, event or manual promotion gate, or for a "
+			 "budget or analysis without its own interval is not retried, and the StageSet "
+			 "stays so until an event wakes it (a spec edit, an approval, a watched source "
+			 "changing)",
+			 ss->ns, ss->name, t);
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_fleet(struct lint_report *r, const struct scenario *s)
@@ -1155,6 +1180,7 @@ void lint_fleet(struct lint_report *r, const struct scenario *s)
 	size_t nss;
 
 	world_init(&w, s);
+	rule_retry_interval(r, &w);
 	if (w.nfleets == 0)
 		goto out_release_world;
 	nss = w.nstagesets ? w.nstagesets : 1;

@@ -275,12 +275,87 @@ static void soak_restarts(struct run_result *r, const struct fo_fleet *fl, const
 			 at(first_settled, b), end));
 }
 
+/* The Ready condition of @status, or NULL. */
+static const struct val *ready_condition(const struct val *status)
+{
+	const struct val *conds = status ? val_map_get(status, "conditions") : NULL;
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0)
+			return conds->u.list.items[i];
+	return NULL;
+}
+
+/* A Ready reason whose requeue is retryInterval (StageSet spec §2.2). */
+static bool retried_hold(const char *reason)
+{
+	static const char *const holds[] = {
+		"SourceNotReady",  "ArtifactNotFound", "DependencyNotReady", "StageProgressing",
+		"PromotionBlocked", "AwaitingPromotion", "BudgetExhausted",  "BudgetSourceUnavailable",
+	};
+
+	for (size_t i = 0; i < sizeof(holds) / sizeof(holds[0]); i++)
+		if (strcmp(reason, holds[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool retry_off(const struct obj *o, void *ctx)
+{
+	const char *t = val_str(o->spec ? val_map_get(o->spec, "retryInterval") : NULL, NULL);
+	int64_t ms;
+
+	(void)ctx;
+	return t && gt_parse_duration(t, &ms, NULL, 0) == 0 && ms <= 0;
+}
+
+/*
+ * Q-19: a StageSet whose retryInterval turns the timed retry off ended Ready
+ * False in a hold that only a timed retry ends, and no pass came after.
+ */
+static void retry_disabled(struct run_result *r, const struct scenario *s)
+{
+	struct api_list l;
+
+	api_list_init(&l);
+	api_list(des_api(r->world), "StageSet", NULL, retry_off, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		const struct obj *ss = l.items[i];
+		const struct val *c = ready_condition(ss->status);
+		const char *reason = val_str(val_map_get(c, "reason"), "");
+		const char *since = val_str(val_map_get(c, "lastTransitionTime"), NULL);
+		int64_t unix_ms, at_ms;
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+		struct tl_objref ref = { "StageSet", ss->ns, ss->name, 0 };
+		char *text;
+
+		if (!c || strcmp(val_str(val_map_get(c, "status"), ""), "False") != 0 ||
+		    !retried_hold(reason) || !since || gt_parse_rfc3339(since, &unix_ms, NULL, 0) != 0)
+			continue;
+		at_ms = unix_ms - s->start_unix_ms;
+		if (r->end_ms - at_ms < 60000)
+			continue; /* not yet long enough to tell a missing retry from a late one */
+		text = xasprintf("StageSet %s/%s ended Ready False %s, held since %s (%s before the "
+				 "end of the run), and its retryInterval %s turns the timed retry of "
+				 "that hold off: only an event wakes it (a spec edit, an approval, a "
+				 "watched source changing), not what the hold waits for; remove "
+				 "retryInterval (it then follows spec.interval) or set it above zero, "
+				 "e.g. 1m",
+				 ss->ns, ss->name, reason, at(at_ms < 0 ? 0 : at_ms, a),
+				 dur(r->end_ms - at_ms, b),
+				 val_str(val_map_get(ss->spec, "retryInterval"), ""));
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+	}
+	api_list_release(&l);
+}
+
 void fleet_hazards(struct run_result *r, const struct scenario *s)
 {
 	size_t nf;
 	const struct fo_fleet *fl = r->fobs ? fo_fleets(r->fobs, &nf) : NULL;
 
-	(void)s;
+	retry_disabled(r, s);
 	for (size_t f = 0; fl && f < nf; f++)
 		for (size_t w = 0; w < fl[f].nwaves; w++) {
 			bool rollback;

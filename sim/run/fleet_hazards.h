@@ -2,9 +2,9 @@
 #define MAGOS_SIM_FLEET_HAZARDS_H
 
 /*
- * The FleetRollout hazards a run ran into, told at its end as timeline
- * notices with the run's numbers and what to change, each one what lint
- * says of the manifests (MS222..MS224) as it happened:
+ * The FleetRollout and StageSet hazards a run ran into, told at its end as
+ * timeline notices with the run's numbers and what to change, each one what
+ * lint says of the manifests (MS222..MS225) as it happened:
  *
  *  - the worker bound (StageSet spec §5 Q-1): a wave of more members than
  *    the StageSet controller's SSC_CONCURRENT_RECONCILES workers, whose
@@ -21,7 +21,14 @@
  *  - a soak restarted by flaps (fleet spec §2.5, §6 #1): regression halts
  *    of a wave while it soaked (after it first settled, before it passed
  *    and before the fleet Completed), each of which cleared the soak
- *    deadline the next pass set anew (warning).
+ *    deadline the next pass set anew (warning);
+ *  - a StageSet whose spec.retryInterval turns the timed retry off (zero or
+ *    negative, StageSet spec §5 Q-19) that ended Ready False in a hold only
+ *    a timed retry ends (SourceNotReady, ArtifactNotFound,
+ *    DependencyNotReady, StageProgressing, PromotionBlocked,
+ *    AwaitingPromotion, BudgetExhausted, BudgetSourceUnavailable) since a
+ *    minute or more before the end: no pass looked again (warning; lint's
+ *    MS225).
  *
  * Figures come from the fleet observer (sim/observe/fleetobs.h): wave
  * times, halts, the members' adoption attempts and last Ready reasons.
