@@ -981,7 +981,7 @@ void scnp_sw_refuse_unsimulated(struct loader *L)
 
 static const struct obj_strmap no_labels;
 
-static bool rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+bool scn_sw_rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
 			 const char *stage)
 {
 	if (r->stage && (!stage || strcmp(r->stage, stage) != 0))
@@ -997,6 +997,7 @@ static void take(const struct scn_sw_behaviour *b, struct scn_sw_resolved *e)
 			e->field = (value);                                                      \
 	} while (0)
 	TAKE(apply_duration, b->apply.has_duration, &b->apply.duration);
+	TAKE(apply_failure, b->apply.has_failure, &b->apply.failure);
 	TAKE(ready_delay, b->readiness.has_delay, &b->readiness);
 	TAKE(ready_failed, b->readiness.has_failed, &b->readiness);
 	TAKE(ready_never, b->readiness.has_never, &b->readiness);
@@ -1008,6 +1009,8 @@ static void take(const struct scn_sw_behaviour *b, struct scn_sw_resolved *e)
 	TAKE(reg_duration, b->regression.has_duration, &b->regression);
 	TAKE(reg_versions, b->regression.has_versions, &b->regression);
 	TAKE(reg_effect, b->regression.has_effect, &b->regression);
+	TAKE(restore_duration, b->restore.has_duration, &b->restore);
+	TAKE(restore_outcome, b->restore.has_outcome, &b->restore);
 #undef TAKE
 }
 
@@ -1016,7 +1019,7 @@ void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labe
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < c->nrules; i++)
-		if (rule_matches(&c->rules[i], labels, stage))
+		if (scn_sw_rule_matches(&c->rules[i], labels, stage))
 			take(&c->rules[i].b, out);
 	take(&c->top, out);
 	if (!out->reg_versions)

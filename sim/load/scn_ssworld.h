@@ -290,18 +290,29 @@ void scn_sw_windows_release(struct scn_sw_windows *w);
  * What decides one stage of one StageSet: for each field, the first rule
  * whose selector matches @labels (and whose stage, when it names one, is
  * @stage) and that sets the field, else the top level (which sets every
- * field but the regression's versions).  The same resolution the StageSet
- * world applies to every call (sim/models/stageset_world.c), for readers
- * that judge the models without running them (lint).  Every pointer is
- * borrowed from the config and valid while it lives.
+ * field but the regression's versions).  The one resolution: the StageSet
+ * world answers every call of the controller with it
+ * (sim/models/stageset_world_stages.c), and lint judges the models with it
+ * without running them.  Every pointer is borrowed from the config and
+ * valid while it lives.
  */
 struct scn_sw_resolved {
 	const struct dist *apply_duration;          /* ms per apply */
+	const struct scn_sw_failure *apply_failure; /* NULL: applies do not fail */
 	const struct scn_sw_readiness *ready_delay, *ready_failed, *ready_never;
 	const struct scn_sw_readiness *exprs_delay, *exprs_failed, *exprs_never;
 	const struct scn_sw_regression *reg_p, *reg_after, *reg_duration, *reg_effect;
 	const struct scn_sw_regression *reg_versions; /* has_versions false: every version */
+	const struct scn_sw_restore *restore_duration, *restore_outcome;
 };
+
+/*
+ * scn_sw_rule_matches() - whether rule @r applies to stage @stage (NULL: a
+ * call of no stage) of a StageSet with @labels (NULL: none): its selector
+ * matches and, when it names a stage, it is @stage.
+ */
+bool scn_sw_rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+			 const char *stage);
 
 /*
  * scn_sw_resolve() - fills @out for stage @stage (NULL: a call of no stage)
