@@ -216,6 +216,54 @@ static void halts_section(struct out *o, const struct plan_stats *st)
 						: 0.0);
 }
 
+/* Kinds of notice the text lists; the JSON has every one. */
+#define NOTICES_NAMED 10
+/* Columns of a notice's wrapped text. */
+#define NOTICE_COLS 70
+
+/* @text word-wrapped at NOTICE_COLS columns, each line indented by 6. */
+static void wrapped(struct out *o, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > NOTICE_COLS) {
+			cut = NOTICE_COLS;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = NOTICE_COLS;
+		}
+		line(o, "      %.*s", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void notices_section(struct out *o, const struct plan_stats *st)
+{
+	if (!st->nnotices)
+		return;
+	blank(o);
+	heading(o, "What the runs told (warnings and errors; the first trial's words)");
+	for (size_t i = 0; i < st->nnotices && i < NOTICES_NAMED; i++) {
+		const struct plan_notice_count *nc = &st->notices[i];
+
+		line(o, "  %s in %zu of %zu trials (first: trial %" PRIu32 ")",
+		     tl_severity_name(nc->severity), nc->n, st->ntrials, nc->first);
+		wrapped(o, nc->text);
+	}
+	if (st->nnotices > NOTICES_NAMED)
+		line(o, "  ... and %zu more kinds (the JSON lists every one)",
+		     st->nnotices - NOTICES_NAMED);
+	if (st->nnotice_other)
+		line(o, "  ... and %zu notices of kinds past the first %d, not told apart",
+		     st->nnotice_other, PLAN_NOTICE_KINDS);
+}
+
 static void phases_section(struct out *o, const struct plan_stats *st)
 {
 	const char *driver = NULL;
@@ -329,6 +377,7 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	if (opts && opts->quiet)
 		goto out_check;
 	halts_section(&o, st);
+	notices_section(&o, st);
 	if (any(&st->blast_count)) {
 		blank(&o);
 		dist_block(&o, "Blast radius, targets", "0 without a halt", &st->blast_count,

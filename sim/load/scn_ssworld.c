@@ -976,3 +976,62 @@ void scnp_sw_refuse_unsimulated(struct loader *L)
 		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "StageSet") == 0)
 			refuse_unsimulated(L, s->events[i].obj);
 }
+
+/* ---------------------------------------------------------------- resolution */
+
+static const struct obj_strmap no_labels;
+
+bool scn_sw_rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+			 const char *stage)
+{
+	if (r->stage && (!stage || strcmp(r->stage, stage) != 0))
+		return false;
+	return lbl_matches(&r->selector, labels ? labels : &no_labels);
+}
+
+static void take(const struct scn_sw_behaviour *b, struct scn_sw_resolved *e)
+{
+#define TAKE(field, has, value)                                                                  \
+	do {                                                                                     \
+		if (!e->field && (has))                                                          \
+			e->field = (value);                                                      \
+	} while (0)
+	TAKE(apply_duration, b->apply.has_duration, &b->apply.duration);
+	TAKE(apply_failure, b->apply.has_failure, &b->apply.failure);
+	TAKE(ready_delay, b->readiness.has_delay, &b->readiness);
+	TAKE(ready_failed, b->readiness.has_failed, &b->readiness);
+	TAKE(ready_never, b->readiness.has_never, &b->readiness);
+	TAKE(exprs_delay, b->exprs.has_delay, &b->exprs);
+	TAKE(exprs_failed, b->exprs.has_failed, &b->exprs);
+	TAKE(exprs_never, b->exprs.has_never, &b->exprs);
+	TAKE(reg_p, b->regression.has_probability, &b->regression);
+	TAKE(reg_after, b->regression.has_after, &b->regression);
+	TAKE(reg_duration, b->regression.has_duration, &b->regression);
+	TAKE(reg_versions, b->regression.has_versions, &b->regression);
+	TAKE(reg_effect, b->regression.has_effect, &b->regression);
+	TAKE(restore_duration, b->restore.has_duration, &b->restore);
+	TAKE(restore_outcome, b->restore.has_outcome, &b->restore);
+#undef TAKE
+}
+
+void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labels,
+		    const char *stage, struct scn_sw_resolved *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < c->nrules; i++)
+		if (scn_sw_rule_matches(&c->rules[i], labels, stage))
+			take(&c->rules[i].b, out);
+	take(&c->top, out);
+	if (!out->reg_versions)
+		out->reg_versions = &c->top.regression; /* no list anywhere: every version */
+}
+
+bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
+{
+	if (!version || !r->reg_versions->has_versions)
+		return true;
+	for (size_t i = 0; i < r->reg_versions->nversions; i++)
+		if (strcmp(r->reg_versions->versions[i], version) == 0)
+			return true;
+	return false;
+}

@@ -330,6 +330,12 @@ struct acc_phase {
 enum { Q_TTC, Q_BLAST_COUNT, Q_BLAST_SHARE, Q_DETECTION, Q_EXPOSURE, Q_PEAK_JOBS,
        Q_PEAK_ADOPTING, Q_JOB_WAIT, Q_N };
 
+/* A kind of notice being counted: its key, and the first trial's words. */
+struct acc_notice {
+	char *key;  /* owned: trials_notice_key() */
+	struct plan_notice_count c; /* text owned */
+};
+
 struct plan_acc {
 	int64_t horizon_ms;
 	size_t budget;      /* values kept exactly, at most */
@@ -345,6 +351,8 @@ struct plan_acc {
 	size_t cap_slot;
 	struct plan_bound_trial bound[PLAN_BOUND_KEPT];
 	size_t nbound_kept;
+	struct acc_notice *no; /* kinds in the order first seen, at most PLAN_NOTICE_KINDS */
+	size_t nno, cap_no, nno_other;
 };
 
 struct plan_acc *plan_acc_new(int64_t horizon_ms, size_t exact_values)
@@ -380,6 +388,11 @@ void plan_acc_free(struct plan_acc *a)
 	free(a->slot);
 	for (size_t i = 0; i < a->nbound_kept; i++)
 		free(a->bound[i].note);
+	for (size_t i = 0; i < a->nno; i++) {
+		free(a->no[i].key);
+		free(a->no[i].c.text);
+	}
+	free(a->no);
 	free(a);
 }
 
@@ -450,6 +463,56 @@ static void count_halt(struct plan_acc *a, const struct trial_row *r)
 	a->halts[h].n++;
 }
 
+/*
+ * Counts the notices of @r by kind (a row holds each kind once).  Rows come
+ * in index order, so the first trial seen with a kind is its lowest index.
+ * Cost: O(kinds) a notice; kinds are capped at PLAN_NOTICE_KINDS.
+ */
+static void count_notices(struct plan_acc *a, const struct trial_row *r)
+{
+	for (size_t i = 0; i < r->nnotices; i++) {
+		const struct trial_notice *tn = &r->notices[i];
+		char *key = trials_notice_key(tn->text);
+		size_t k;
+
+		for (k = 0; k < a->nno; k++)
+			if (!strcmp(a->no[k].key, key))
+				break;
+		if (k == a->nno) {
+			if (a->nno == PLAN_NOTICE_KINDS) {
+				a->nno_other++;
+				free(key);
+				continue;
+			}
+			if (a->nno == a->cap_no) {
+				a->cap_no = a->cap_no ? a->cap_no * 2 : 8;
+				a->no = xreallocarray(a->no, a->cap_no, sizeof(*a->no));
+			}
+			a->no[k] = (struct acc_notice){
+				key, { xstrdup(tn->text), tn->severity, 0, r->index }
+			};
+			a->nno++;
+		} else {
+			free(key);
+			if (r->index < a->no[k].c.first) {
+				free(a->no[k].c.text);
+				a->no[k].c.text = xstrdup(tn->text);
+				a->no[k].c.first = r->index;
+			}
+		}
+		a->no[k].c.n++;
+	}
+}
+
+static int cmp_notice(const void *pa, const void *pb)
+{
+	const struct plan_notice_count *a = pa, *b = pb;
+
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return strcmp(a->text, b->text);
+}
+
 /* The values @r adds to the kept ones (known durations included). */
 static size_t row_values(const struct trial_row *r)
 {
@@ -496,6 +559,7 @@ void plan_acc_add(struct plan_acc *a, const struct trial_row *r)
 		put(a, &a->q[Q_DETECTION], (double)r->detection_ms);
 	if (r->halted)
 		count_halt(a, r);
+	count_notices(a, r);
 
 	if (r->nphases > a->cap_slot) {
 		a->cap_slot = r->nphases;
@@ -564,6 +628,16 @@ void plan_acc_finish(struct plan_acc *a, struct plan_stats *out)
 		stream_dist(&a->ph[i].dur, a->sketched, hz, &out->phases[i].duration);
 	}
 
+	out->nnotices = a->nno;
+	out->nnotice_other = a->nno_other;
+	out->notices = xcalloc(a->nno ? a->nno : 1, sizeof(*out->notices));
+	for (size_t i = 0; i < a->nno; i++) {
+		out->notices[i] = a->no[i].c;
+		out->notices[i].text = xstrdup(a->no[i].c.text);
+	}
+	if (out->nnotices > 1)
+		qsort(out->notices, out->nnotices, sizeof(*out->notices), cmp_notice);
+
 	out->nbound_kept = a->nbound_kept;
 	out->bound = xcalloc(a->nbound_kept ? a->nbound_kept : 1, sizeof(*out->bound));
 	for (size_t i = 0; i < a->nbound_kept; i++) {
@@ -600,5 +674,8 @@ void plan_stats_release(struct plan_stats *st)
 	for (size_t i = 0; i < st->nbound_kept; i++)
 		free(st->bound[i].note);
 	free(st->bound);
+	for (size_t i = 0; i < st->nnotices; i++)
+		free(st->notices[i].text);
+	free(st->notices);
 	memset(st, 0, sizeof(*st));
 }

@@ -72,6 +72,18 @@ struct plan_bound_trial {
 #define PLAN_BOUND_KEPT 10
 
 
+/* A kind of notice (trials_notice_key()) and the trials whose run ended with it. */
+struct plan_notice_count {
+	char *text;                /* owned: as the first trial (lowest index) with it said it */
+	enum tl_severity severity;
+	size_t n;                  /* trials */
+	uint32_t first;            /* index of that trial (run --seed of it shows it) */
+};
+
+/* Kinds of notice a plan_stats counts one by one; notices of further kinds are
+ * counted together in nnotice_other (memory stays bounded at any -n). */
+#define PLAN_NOTICE_KINDS 256
+
 /* Sub-bins an octave of the sketch, and the relative error that gives. */
 #define PLAN_SKETCH_SUB 128
 #define PLAN_SKETCH_REL_ERR (1.0 / (2.0 * PLAN_SKETCH_SUB))
@@ -130,6 +142,10 @@ struct plan_stats {
 	size_t nbound;                   /* trials stopped by the loop or budget bound */
 	struct plan_bound_trial *bound;  /* owned: the first PLAN_BOUND_KEPT of them, by index */
 	size_t nbound_kept;
+	struct plan_notice_count *notices; /* owned: the warning and error notices by kind, most
+					    * trials first, then by text */
+	size_t nnotices;
+	size_t nnotice_other;            /* notices of kinds past the first PLAN_NOTICE_KINDS */
 	bool sketched;                   /* percentiles from the sketch: the values passed the
 					  * exact budget (relative error PLAN_SKETCH_REL_ERR) */
 	size_t exact_values;             /* the exact budget they were computed with (values) */

@@ -197,6 +197,8 @@ static size_t targets_total(const struct run_result *r)
 	return total;
 }
 
+static void notices_of(const struct tl *tl, struct trial_row *row);
+
 void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial_row *row)
 {
 	const struct oc_summary *sm = &r->summary;
@@ -299,6 +301,82 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 	row->peak_adopting = peak_adopting(fleet_glue_ssrc(r->fleet), r->end_ms);
 	if ((r->stop == DES_LOOP || r->stop == DES_BUDGET) && r->world)
 		row->bound_note = bound_note(des_timeline(r->world));
+	if (r->world)
+		notices_of(des_timeline(r->world), row);
+}
+
+char *trials_notice_key(const char *text)
+{
+	size_t n = strlen(text), k = 0;
+	char *out = xmalloc(n + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] >= '0' && text[i] <= '9') {
+			if (k == 0 || out[k - 1] != '#')
+				out[k++] = '#';
+			continue;
+		}
+		out[k++] = text[i];
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/* A warning or error notice of a run: its kind and its place among the notices. */
+struct keyed {
+	char *key;
+	size_t index;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_index(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * The warning and error notices of @tl into @row, the first of each kind,
+ * in the order told.  Cost: O(n log n) in the notices.
+ */
+static void notices_of(const struct tl *tl, struct trial_row *row)
+{
+	size_t n = tl_notice_count(tl), m = 0, kept = 0;
+	struct keyed *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct tl_notice no;
+
+	for (size_t i = 0; i < n; i++) {
+		tl_notice_get(tl, i, &no);
+		if (no.severity != TL_INFO)
+			v[m++] = (struct keyed){ trials_notice_key(no.text), i };
+	}
+	qsort(v, m, sizeof(*v), cmp_keyed);
+	for (size_t i = 0; i < m; i++) {
+		if (kept && strcmp(v[kept - 1].key, v[i].key) == 0) {
+			free(v[i].key);
+			continue;
+		}
+		v[kept++] = v[i];
+	}
+	qsort(v, kept, sizeof(*v), cmp_index);
+	row->notices = kept ? xcalloc(kept, sizeof(*row->notices)) : NULL;
+	for (size_t i = 0; i < kept; i++) {
+		tl_notice_get(tl, v[i].index, &no);
+		row->notices[i] = (struct trial_notice){ xstrdup(no.text), no.severity };
+		free(v[i].key);
+	}
+	row->nnotices = kept;
+	free(v);
 }
 
 void trial_row_release(struct trial_row *row)
@@ -312,6 +390,9 @@ void trial_row_release(struct trial_row *row)
 		free(row->phases[i].name);
 	}
 	free(row->phases);
+	for (size_t i = 0; i < row->nnotices; i++)
+		free(row->notices[i].text);
+	free(row->notices);
 	free(row->bound_note);
 	memset(row, 0, sizeof(*row));
 }

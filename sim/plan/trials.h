@@ -28,6 +28,12 @@ struct trial_phase {
 	int64_t done_ms;   /* ms it completed (step done / wave passed), -1 when not */
 };
 
+/* A notice a trial's run ended with (warnings and errors only), once per kind. */
+struct trial_notice {
+	char *text;              /* owned: the first of its kind in the run, as the run said it */
+	enum tl_severity severity;
+};
+
 /* The summary of one trial: everything the statistics need, nothing more. */
 struct trial_row {
 	uint32_t index;          /* 0..n-1 over the whole trial set (shards included) */
@@ -61,6 +67,9 @@ struct trial_row {
 				     * "step <name>" ("step <n>", 1-based, when unnamed) and
 				     * "wave <name>", as halt_where */
 	size_t nphases;
+	struct trial_notice *notices; /* owned: the run's warning and error notices, one of each
+				       * kind (trials_notice_key()), in the order first told */
+	size_t nnotices;
 	char *bound_note;        /* owned: for DES_LOOP/DES_BUDGET, which objects (hot keys): "hot objects:
 				  * Kind ns/name xN, ..." or, naming none, the bound ("event budget of 2
 				  * events exhausted at 0s"); else NULL */
@@ -78,6 +87,13 @@ uint64_t trials_seed(uint64_t base, uint32_t index);
  * @row (filled in; release with trial_row_release()).
  */
 void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial_row *row);
+
+/*
+ * trials_notice_key() - the kind of a notice: its @text with every run of
+ * digits replaced by one '#', so the same hazard with another trial's times
+ * and counts is the same kind.  Returns a new string (free()).
+ */
+char *trials_notice_key(const char *text);
 
 /* trial_row_release() - frees what @row owns; accepts NULL. */
 void trial_row_release(struct trial_row *row);
