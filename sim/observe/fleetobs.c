@@ -13,6 +13,7 @@
 #include "sim/base/strindex.h"
 #include "sim/base/gotime.h"
 #include "sim/models/stageset_world.h"
+#include "sim/models/stageset_world_stages.h"
 #include "sim/wire/stageset_rc.h"
 
 /* Ready as the definitions read it. */
@@ -944,7 +945,7 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int6
 	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
 	for (size_t i = 0; i < nms; i++) {
 		const struct sw_fault *fl;
-		size_t nf = sw_member_faults(ssrc_world(c), ms[i].ns, ms[i].name, &fl);
+		size_t nf = swst_member_faults(ssrc_world(c), ms[i].ns, ms[i].name, &fl);
 		const struct member *m;
 
 		keys[i] = key_of(ms[i].ns, ms[i].name);

@@ -242,7 +242,7 @@ void fo_finish(struct fo *o, const struct fo_inputs *in);
 
 /*
  * fo_finish_run() - fo_finish() with the inputs of a run: @f's pass log and
- * the fault windows of @c's StageSet world (sw_member_faults(); either may
+ * the fault windows of @c's StageSet world (swst_member_faults(); either may
  * be NULL), ending at @end_ms; records @c's adoption attempts for
  * fo_member_attempts().
  */

@@ -6,6 +6,7 @@
 #include "engine/stageset_controller.h"
 #include "engine/xalloc.h"
 #include "sim/models/stageset_world.h"
+#include "sim/models/stageset_world_gates.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -26,7 +27,7 @@ static int metric(void *ctx, const char *address, const char *query, int64_t t_m
 {
 	const struct fleet_glue *g = ctx;
 
-	return sw_metric_prometheus(g->s->series, g->s->nseries, query, address, t_ms, value, err, errlen);
+	return swg_metric_prometheus(g->s->series, g->s->nseries, query, address, t_ms, value, err, errlen);
 }
 
 /* Whether the inputs hold a StageSet, loaded or created by an apply event. */

@@ -29,8 +29,8 @@
  *         as watched): StageSets of its namespace with a stage ref of that
  *         kind and name.
  *     W5 and W6 read an index by source; a source held by the store wakes
- *     them through its watch events, a modelled one (sw_source_get()) when
- *     sw_source_next_change() says it shows something else, after the API
+ *     them through its watch events, a modelled one (sws_source_get()) when
+ *     sws_source_next_change() says it shows something else, after the API
  *     latency.  migrationsSourceRef is mapped by neither (upstream).
  *
  * A pass (SC:Reconcile): the StageSet from the store; its spec parsed once
@@ -55,7 +55,7 @@
  * Publishes (sim/models/stageset_world.h "Publish"): at each publish event,
  * and at a StageSet's first sighting for the publishes before it, a StageSet
  * with an inline spec.version.value that the publish reaches gets its value
- * edited to sw_offered_version() (a spec update, cause "source").
+ * edited to sws_offered_version() (a spec update, cause "source").
  *
  * Deviations (engine/PROVENANCE.md, sim/wire/stageset_rc): reads through
  * the API reader (dependencies, sources) see the store as of the pass start,

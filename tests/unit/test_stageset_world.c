@@ -14,6 +14,9 @@
 #include "engine/stageset_resolve.h"
 #include "engine/xalloc.h"
 #include "sim/models/stageset_world.h"
+#include "sim/models/stageset_world_gates.h"
+#include "sim/models/stageset_world_sources.h"
+#include "sim/models/stageset_world_stages.h"
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
@@ -206,7 +209,7 @@ static struct ssc_resolved resolved(const char *kind, const char *ns, const char
 {
 	struct ssc_resolved ra;
 	struct ssc_err err;
-	const struct obj *o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", kind, ns, name, t,
+	const struct obj *o = sws_source_get(W, "source.toolkit.fluxcd.io/v1", kind, ns, name, t,
 					    &err);
 
 	memset(&ra, 0, sizeof(ra));
@@ -237,7 +240,7 @@ static void test_source_modelled_ready(void)
 
 	begin();
 	world();
-	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web", 0,
+	o = sws_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web", 0,
 			  &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(o->kind, "GitRepository");
@@ -249,21 +252,21 @@ static void test_source_modelled_ready(void)
 	CU_ASSERT(strncmp(rev, "main@sha1:", 10) == 0 && hex_run(rev + 10, 40));
 	CU_ASSERT(strncmp(digest, "sha256:", 7) == 0 && hex_run(digest + 7, 64));
 	CU_ASSERT(strncmp(url, "http://source-controller.flux-system.svc.cluster.local./gitrepository/shop/web/", 78) == 0);
-	again = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web",
+	again = sws_source_get(W, "source.toolkit.fluxcd.io/v1", "GitRepository", "shop", "web",
 			      5 * HOUR, &err);
 	CU_ASSERT_PTR_EQUAL(again, o); /* no publish: one revision, one object */
 
-	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "OCIRepository", "shop", "web", 0,
+	o = sws_source_get(W, "source.toolkit.fluxcd.io/v1", "OCIRepository", "shop", "web", 0,
 			  &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	rev = val_str(val_path(o->status, "artifact.revision"), "");
 	CU_ASSERT(strncmp(rev, "1.0.0@sha256:", 13) == 0 && hex_run(rev + 13, 64));
-	o = sw_source_get(W, "source.toolkit.fluxcd.io/v1", "Bucket", "shop", "web", 0, &err);
+	o = sws_source_get(W, "source.toolkit.fluxcd.io/v1", "Bucket", "shop", "web", 0, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	rev = val_str(val_path(o->status, "artifact.revision"), "");
 	CU_ASSERT(strncmp(rev, "sha256:", 7) == 0 && hex_run(rev + 7, 64));
 
-	CU_ASSERT_PTR_NULL(sw_source_get(W, "v1", "ConfigMap", "shop", "web", 0, &err));
+	CU_ASSERT_PTR_NULL(sws_source_get(W, "v1", "ConfigMap", "shop", "web", 0, &err));
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NOT_FOUND);
 	end();
 }
@@ -283,27 +286,27 @@ static void test_source_windows(void)
 	e->has_not_ready = true;
 	e->not_ready = windows1(5 * HOUR, 6 * HOUR);
 	world();
-	CU_ASSERT_PTR_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", HOUR, &err));
+	CU_ASSERT_PTR_NULL(sws_source_get(W, "", "GitRepository", "shop", "web", HOUR, &err));
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NOT_FOUND);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "gitrepositories.source.toolkit.fluxcd.io \"web\" not found");
-	CU_ASSERT_PTR_NOT_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", 2 * HOUR, &err));
-	CU_ASSERT_PTR_NULL(sw_source_get(W, "", "GitRepository", "shop", "web", 3 * HOUR + 1, &err));
+	CU_ASSERT_PTR_NOT_NULL(sws_source_get(W, "", "GitRepository", "shop", "web", 2 * HOUR, &err));
+	CU_ASSERT_PTR_NULL(sws_source_get(W, "", "GitRepository", "shop", "web", 3 * HOUR + 1, &err));
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "gitrepositories.source.toolkit.fluxcd.io \"web\" is forbidden: User "
 			       "\"system:serviceaccount:shop:default\" cannot get resource \"gitrepositories\" in API "
 			       "group \"source.toolkit.fluxcd.io\" in the namespace \"shop\"");
-	o = sw_source_get(W, "", "GitRepository", "shop", "web", 5 * HOUR, &err);
+	o = sws_source_get(W, "", "GitRepository", "shop", "web", 5 * HOUR, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.status"), ""), "False");
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.reason"), ""),
 			       "GitOperationFailed");
 	CU_ASSERT_STRING_NOT_EQUAL(val_str(val_path(o->status, "artifact.url"), ""), "");
-	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "shop", "web", 0), HOUR);
-	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "shop", "web", 5 * HOUR), 6 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 0), HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 5 * HOUR), 6 * HOUR);
 	/* another source is not touched by the entry */
-	CU_ASSERT_PTR_NOT_NULL(sw_source_get(W, "", "GitRepository", "shop", "api", HOUR, &err));
+	CU_ASSERT_PTR_NOT_NULL(sws_source_get(W, "", "GitRepository", "shop", "api", HOUR, &err));
 	end();
 }
 
@@ -321,31 +324,31 @@ static void test_publish_makes_revisions(void)
 	world();
 	ss_init(&a, "t1", "shop", "{app: shop, ring: '0'}", ONE_STAGE);
 	ss_init(&b, "t2", "shop", "{app: shop, ring: '1'}", ONE_STAGE);
-	sw_member_seen(W, &a.m, 0);
-	sw_member_seen(W, &b.m, 0);
+	sws_member_seen(W, &a.m, 0);
+	sws_member_seen(W, &b.m, 0);
 	r0 = resolved("GitRepository", "t1", "src", HOUR - 1);
 	r1 = resolved("GitRepository", "t1", "src", HOUR);
 	CU_ASSERT_STRING_NOT_EQUAL(r0.revision, r1.revision);
 	CU_ASSERT_STRING_NOT_EQUAL(r0.digest, r1.digest);
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r0), "1.0.0");
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r1), "1.1.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r0), "1.0.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r1), "1.1.0");
 	/* ring 0 is not reached by the second publish */
 	r2 = resolved("GitRepository", "t1", "src", 3 * HOUR);
 	CU_ASSERT_STRING_EQUAL(r2.revision, r1.revision);
 	r2 = resolved("GitRepository", "t2", "src", 3 * HOUR);
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r2), "1.2.0");
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &r2, "VERSION", 3 * HOUR, &content, &dur, &err), 0);
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r2), "1.2.0");
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &r2, "VERSION", 3 * HOUR, &content, &dur, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content, "1.2.0\n");
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_FETCH_MS);
 	free(content);
-	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t2", "shop", 90 * MIN), "1.1.0");
-	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t2", "shop", 2 * HOUR), "1.2.0");
-	CU_ASSERT_PTR_NULL(sw_offered_version(W, "t1", "shop", HOUR - 1));
-	CU_ASSERT(sw_publish_reaches(W, 1, "t2", "shop", &from) && from == 2 * HOUR);
-	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t2", "src", 0), HOUR);
-	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t2", "src", HOUR), 2 * HOUR);
-	CU_ASSERT_EQUAL(sw_source_next_change(W, "GitRepository", "t1", "src", HOUR), SW_NEVER);
-	CU_ASSERT_FALSE(sw_publish_reaches(W, 1, "t1", "shop", &from));
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t2", "shop", 90 * MIN), "1.1.0");
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t2", "shop", 2 * HOUR), "1.2.0");
+	CU_ASSERT_PTR_NULL(sws_offered_version(W, "t1", "shop", HOUR - 1));
+	CU_ASSERT(sws_publish_reaches(W, 1, "t2", "shop", &from) && from == 2 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "t2", "src", 0), HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "t2", "src", HOUR), 2 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "t1", "src", HOUR), SW_NEVER);
+	CU_ASSERT_FALSE(sws_publish_reaches(W, 1, "t1", "shop", &from));
 	ss_release(&a);
 	ss_release(&b);
 	end();
@@ -365,17 +368,17 @@ static void test_publish_reaches_later_and_by_namespace(void)
 	ss_init(&other, "t4", "shop", "{app: shop}", ONE_STAGE);
 	/* the source is read before any StageSet names it: one revision so far */
 	r = resolved("GitRepository", "t3", "src", 4 * HOUR);
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r), "1.0.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r), "1.0.0");
 	/* created by an apply event at 3h, after the publish */
-	sw_member_seen(W, &late.m, 3 * HOUR);
-	sw_member_seen(W, &other.m, 3 * HOUR);
-	CU_ASSERT(sw_publish_reaches(W, 0, "t3", "shop", &from) && from == 3 * HOUR);
-	CU_ASSERT_FALSE(sw_publish_reaches(W, 0, "t4", "shop", &from)); /* its Namespace is not a tenant */
-	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t3", "shop", 3 * HOUR), "2.0.0");
+	sws_member_seen(W, &late.m, 3 * HOUR);
+	sws_member_seen(W, &other.m, 3 * HOUR);
+	CU_ASSERT(sws_publish_reaches(W, 0, "t3", "shop", &from) && from == 3 * HOUR);
+	CU_ASSERT_FALSE(sws_publish_reaches(W, 0, "t4", "shop", &from)); /* its Namespace is not a tenant */
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t3", "shop", 3 * HOUR), "2.0.0");
 	r = resolved("GitRepository", "t3", "src", 3 * HOUR);
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r), "2.0.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r), "2.0.0");
 	r = resolved("GitRepository", "t3", "src", 3 * HOUR - 1);
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &r), "1.0.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r), "1.0.0");
 	ss_release(&late);
 	ss_release(&other);
 	end();
@@ -389,14 +392,14 @@ static void test_publish_labels_at_event_time(void)
 	publish(2 * HOUR, "{matchLabels: {ring: '1'}}", NULL, "3.0.0");
 	world();
 	ss_init(&s, "t1", "shop", "{ring: '0'}", ONE_STAGE);
-	sw_member_seen(W, &s.m, 0);
+	sws_member_seen(W, &s.m, 0);
 	obj_strmap_set(&s.labels, "ring", "1"); /* relabelled at 1h: the publish at 2h reaches it */
-	sw_member_seen(W, &s.m, HOUR);
-	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t1", "shop", 2 * HOUR), "3.0.0");
+	sws_member_seen(W, &s.m, HOUR);
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t1", "shop", 2 * HOUR), "3.0.0");
 	obj_strmap_set(&s.labels, "ring",
 		       "2"); /* relabelled at 3h: the earlier publish still did */
-	sw_member_seen(W, &s.m, 3 * HOUR);
-	CU_ASSERT_STRING_EQUAL(sw_offered_version(W, "t1", "shop", 4 * HOUR), "3.0.0");
+	sws_member_seen(W, &s.m, 3 * HOUR);
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t1", "shop", 4 * HOUR), "3.0.0");
 	ss_release(&s);
 	end();
 }
@@ -406,13 +409,13 @@ static const struct obj *env_get(void *ctx, const char *api_version, const char 
 				 const char *ns,
 				 const char *name, int64_t at_ms, struct ssc_err *err)
 {
-	return sw_source_get(ctx, api_version, kind, ns, name, at_ms, err);
+	return sws_source_get(ctx, api_version, kind, ns, name, at_ms, err);
 }
 
 static size_t env_list(void *ctx, const char *api_version, const char *kind, const char *ns,
 		       int64_t at_ms, const struct obj *const **out, struct ssc_err *err)
 {
-	return sw_source_list(ctx, ns, at_ms, out, err);
+	return sws_source_list(ctx, ns, at_ms, out, err);
 }
 
 static void test_producer_resolves_through_ea(void)
@@ -430,17 +433,17 @@ static void test_producer_resolves_through_ea(void)
 	ss_init(&s, "t1", "shop", "{app: shop}",
 		"{stages: [{name: app, sourceRef: {apiVersion: build.example.com/v1, kind: Pipeline, name: web}}],"
 		" version: {fromArtifact: {stage: app, path: VERSION}}}");
-	sw_member_seen(W, &s.m, 0);
-	CU_ASSERT_EQUAL(sw_source_list(W, "t1", 0, &items, &err), 1);
+	sws_member_seen(W, &s.m, 0);
+	CU_ASSERT_EQUAL(sws_source_list(W, "t1", 0, &items, &err), 1);
 	CU_ASSERT_STRING_EQUAL(items[0]->kind, "ExternalArtifact");
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(items[0]->spec, "sourceRef.kind"), ""), "Pipeline");
-	CU_ASSERT_EQUAL(sw_source_list(W, "t2", 0, &items, &err), 0);
+	CU_ASSERT_EQUAL(sws_source_list(W, "t2", 0, &items, &err), 0);
 	env.ctx = W;
 	env.get = env_get;
 	env.list = env_list;
 	CU_ASSERT_EQUAL_FATAL(res_resolve(&env, &s.spec.stages[0].source_ref, "t1", false, 2 * HOUR, &ra, &rerr), 0);
 	CU_ASSERT_STRING_EQUAL(ra.key, "t1/web");
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(W, &ra), "1.5.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &ra), "1.5.0");
 	ss_release(&s);
 	end();
 }
@@ -475,7 +478,7 @@ static void test_files_and_version_windows(void)
 	e->initial_version = xstrdup("4.5.0");
 	world();
 	ra = resolved("GitRepository", "t1", "src", 0);
-	n = sw_ladder_files(W, &ra, "./migrations/", 0, &paths, &texts, &dur, &err);
+	n = sws_ladder_files(W, &ra, "./migrations/", 0, &paths, &texts, &dur, &err);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
 	CU_ASSERT_STRING_EQUAL(paths[0], "migrations/001.yaml");
 	CU_ASSERT_STRING_EQUAL(texts[1], "- {name: b, to: 3.0.0}");
@@ -485,29 +488,29 @@ static void test_files_and_version_windows(void)
 	}
 	free(paths);
 	free(texts);
-	CU_ASSERT_EQUAL(sw_ladder_files(W, &ra, "", 0, &paths, &texts, &dur, &err), 3);
+	CU_ASSERT_EQUAL(sws_ladder_files(W, &ra, "", 0, &paths, &texts, &dur, &err), 3);
 	for (size_t i = 0; i < 3; i++) {
 		free(paths[i]);
 		free(texts[i]);
 	}
 	free(paths);
 	free(texts);
-	CU_ASSERT_EQUAL(sw_ladder_files(W, &ra, "migrations", 3 * HOUR, &paths, &texts, &dur, &err),
+	CU_ASSERT_EQUAL(sws_ladder_files(W, &ra, "migrations", 3 * HOUR, &paths, &texts, &dur, &err),
 			0);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
 
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "README.md", 0, &content, &dur, &err), 0);
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &ra, "README.md", 0, &content, &dur, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content, "hi");
 	free(content);
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "VERSION", 0, &content, &dur, &err), 0);
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &ra, "VERSION", 0, &content, &dur, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content, "4.5.0\n");
 	free(content);
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "VERSION", HOUR, &content, &dur, &err), -1);
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &ra, "VERSION", HOUR, &content, &dur, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NOT_FOUND);
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "VERSION", 2 * HOUR, &content, &dur, &err), 0);
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &ra, "VERSION", 2 * HOUR, &content, &dur, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content, "");
 	free(content);
-	CU_ASSERT_EQUAL(sw_artifact_file(W, &ra, "VERSION", 3 * HOUR, &content, &dur, &err), -1);
+	CU_ASSERT_EQUAL(sws_artifact_file(W, &ra, "VERSION", 3 * HOUR, &content, &dur, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
 	CU_ASSERT(strstr(err.msg, "503 Service Unavailable") != NULL);
 	end();
@@ -532,22 +535,22 @@ static void test_object_version(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", 0, &v, &transient, &dur, &err), 0);
+	CU_ASSERT_EQUAL(sws_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", 0, &v, &transient, &dur, &err), 0);
 	CU_ASSERT_STRING_EQUAL(v, "1.0.0");
 	free(v);
-	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", HOUR, &v, &transient, &dur, &err),
+	CU_ASSERT_EQUAL(sws_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", HOUR, &v, &transient, &dur, &err),
 			-1);
 	CU_ASSERT_FALSE(transient);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "Deployment \"web\" has no app.kubernetes.io/version label; set "
 					"spec.version.fromObject.fieldPath to read the version from a different field");
-	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "{.metadata.annotations.version}",
+	CU_ASSERT_EQUAL(sws_object_version(W, &s.m, 0, &ra, "Deployment", "web", "{.metadata.annotations.version}",
 					  HOUR, &v, &transient, &dur, &err),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "evaluating fieldPath \"{.metadata.annotations.version}\" on Deployment \"web\": "
 			       "version is not found");
-	CU_ASSERT_EQUAL(sw_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", 3 * HOUR, &v, &transient, &dur,
+	CU_ASSERT_EQUAL(sws_object_version(W, &s.m, 0, &ra, "Deployment", "web", "", 3 * HOUR, &v, &transient, &dur,
 					  &err),
 			-1);
 	CU_ASSERT_TRUE(transient);
@@ -568,17 +571,17 @@ static void test_apply_new_and_same_revision(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &out);
 	CU_ASSERT_PTR_NULL(out.failed_op);
 	CU_ASSERT_EQUAL(out.duration_ms, SCN_SW_DEFAULT_APPLY_MS);
 	CU_ASSERT_EQUAL(out.nobjects, 1);
 	CU_ASSERT_EQUAL(out.nchanged, 1);
 	CU_ASSERT_STRING_EQUAL(out.changed_names, "Deployment/shop-app");
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
-	sw_apply_stage(W, &s.m, 0, &ra, 10 * MIN, &out);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
+	swst_apply_stage(W, &s.m, 0, &ra, 10 * MIN, &out);
 	CU_ASSERT_EQUAL(out.nchanged, 0);
 	CU_ASSERT_STRING_EQUAL(out.changed_names, "");
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
 	ss_release(&s);
 	end();
 }
@@ -603,14 +606,14 @@ static void test_apply_failures(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &out);
 	CU_ASSERT_PTR_NULL(out.failed_op); /* outside the window */
-	sw_apply_stage(W, &s.m, 0, &ra, HOUR, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, HOUR, &out);
 	CU_ASSERT_STRING_EQUAL(out.failed_op, "build");
 	CU_ASSERT_EQUAL(out.err.code, SSC_ERR);
 	CU_ASSERT_STRING_EQUAL(out.err.msg, "simulated build failure");
 	obj_strmap_set(&s.labels, "ring", "0");
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &out);
 	CU_ASSERT_STRING_EQUAL(out.failed_op, "fetch artifact");
 	CU_ASSERT_EQUAL(out.err.code, SSC_ERR_TERMINAL_FETCH);
 	CU_ASSERT_STRING_EQUAL(out.err.msg, "digest mismatch: want sha256:aa, got sha256:bb");
@@ -631,27 +634,27 @@ static void test_apply_failure_keeps_rollout_and_image_skip(void)
 	cfg.top.apply.failure.during = windows1(HOUR, 2 * HOUR);
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
-	sw_member_seen(W, &s.m, 0);
+	sws_member_seen(W, &s.m, 0);
 	r0 = resolved("GitRepository", "t1", "src", 0);
 	r1 = resolved("GitRepository", "t1", "src", HOUR);
-	sw_apply_stage(W, &s.m, 0, &r0, 0, &out);
-	sw_apply_stage(W, &s.m, 0, &r1, HOUR, &out);
+	swst_apply_stage(W, &s.m, 0, &r0, 0, &out);
+	swst_apply_stage(W, &s.m, 0, &r1, HOUR, &out);
 	CU_ASSERT_STRING_EQUAL(out.failed_op, "apply");
 	/* the objects were not written: the first revision's rollout stands */
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
-	sw_apply_stage(W, &s.m, 0, &r1, 2 * HOUR, &out);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), 1000 + SCN_SW_DEFAULT_READY_MS);
+	swst_apply_stage(W, &s.m, 0, &r1, 2 * HOUR, &out);
 	CU_ASSERT_PTR_NULL(out.failed_op);
 	CU_ASSERT_EQUAL(out.nchanged, 1);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"),
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"),
 			2 * HOUR + 1000 + SCN_SW_DEFAULT_READY_MS);
 	scn_sw_windows_release(&cfg.top.apply.failure.during);
 	cfg.top.apply.failure.op = SCN_SW_OP_IMAGE_VERIFICATION;
 	obj_strmap_set(&s.ann, SSC_ANN_SKIP_IMAGE_VERIFICATION, "CVE triage");
-	sw_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &out);
+	swst_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &out);
 	CU_ASSERT_PTR_NULL(out.failed_op);
 	CU_ASSERT_TRUE(out.image_skipped);
 	obj_strmap_del(&s.ann, SSC_ANN_SKIP_IMAGE_VERIFICATION);
-	sw_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &out);
+	swst_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &out);
 	CU_ASSERT_STRING_EQUAL(out.failed_op, "image verification");
 	CU_ASSERT_FALSE(out.image_skipped);
 	ss_release(&s);
@@ -670,20 +673,20 @@ static void test_wait_ready_timeout_failed(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 0, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 0, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY); /* never applied: nothing to wait for */
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);    /* written at 1s, Current at 66s */
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 1000, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);    /* written at 1s, Current at 66s */
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 1000, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
 	CU_ASSERT_EQUAL(out.duration_ms, 66000);     /* the poll at 1s + 33 × 2s */
 	CU_ASSERT_EQUAL(out.err.code, SSC_OK);
-	sw_wait_stage(W, &s.m, 0, true, 30000, 1000, &out);
+	swst_wait_stage(W, &s.m, 0, true, 30000, 1000, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_TIMEOUT);
 	CU_ASSERT_EQUAL(out.duration_ms, 30000);
 	CU_ASSERT_FALSE(out.stalled);
 	CU_ASSERT_STRING_EQUAL(out.err.msg,
 			       "timeout waiting for: [Deployment/t1/shop-app status: 'InProgress']");
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, HOUR, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY); /* a re-verify of a ready revision */
 	CU_ASSERT_EQUAL(out.duration_ms, 0);
 	ss_release(&s);
@@ -692,16 +695,16 @@ static void test_wait_ready_timeout_failed(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 1000, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 1000, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	CU_ASSERT_EQUAL(out.duration_ms, 66000);
 	CU_ASSERT_TRUE(out.stalled);
 	CU_ASSERT_STRING_EQUAL(out.err.msg,
 			       "failed early due to stalled resources: [Deployment/t1/shop-app status: 'Failed']");
 	/* a retry of the same revision finds it Failed at once */
-	sw_apply_stage(W, &s.m, 0, &ra, HOUR, &ap);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, HOUR + 1000, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, HOUR, &ap);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, HOUR + 1000, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	CU_ASSERT_EQUAL(out.duration_ms, 0);
 	ss_release(&s);
@@ -711,10 +714,10 @@ static void test_wait_ready_timeout_failed(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 10 * HOUR, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 10 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_TIMEOUT);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
 	ss_release(&s);
 	end();
 }
@@ -735,12 +738,12 @@ static void test_ready_exprs(void)
 	world();
 	ss_init(&s, "t1", "db", NULL, spec);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	sw_ready_exprs(W, &s.m, 0, 5000, 1000, &out, &in_flight);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_ready_exprs(W, &s.m, 0, 5000, 1000, &out, &in_flight);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_TIMEOUT);
 	CU_ASSERT_TRUE(in_flight);
 	CU_ASSERT_STRING_EQUAL(out.err.msg, "context deadline exceeded");
-	sw_ready_exprs(W, &s.m, 0, 15 * MIN, 1000, &out, &in_flight);
+	swst_ready_exprs(W, &s.m, 0, 15 * MIN, 1000, &out, &in_flight);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
 	CU_ASSERT_EQUAL(out.duration_ms, 10000);
 	ss_release(&s);
@@ -749,8 +752,8 @@ static void test_ready_exprs(void)
 	world();
 	ss_init(&s, "t1", "db", NULL, spec);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	sw_ready_exprs(W, &s.m, 0, 15 * MIN, 1000, &out, &in_flight);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_ready_exprs(W, &s.m, 0, 15 * MIN, 1000, &out, &in_flight);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	CU_ASSERT_FALSE(in_flight);
 	CU_ASSERT_STRING_EQUAL(out.err.msg, "readyCheck failed for Database t1/db-app");
@@ -774,24 +777,24 @@ static void test_scripted_regress_is_noticed_at_verify(void)
 	ss_init(&s, "t1", "shop", "{ring: '1'}", ONE_STAGE);
 	ss_init(&o, "t2", "shop", "{ring: '2'}", ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR - 1000, &out);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR - 1000, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
 	/* a verify that starts during the fault fails fast */
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR + 10 * MIN, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR + 10 * MIN, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	CU_ASSERT_EQUAL(out.duration_ms, 0);
 	/* one that starts before it sees the fault at its first poll after the onset */
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR - 1, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR - 1, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR + 31 * MIN, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 2 * HOUR + 31 * MIN, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
-	sw_wait_stage(W, &o.m, 0, true, 15 * MIN, 5 * HOUR, &out);
+	swst_wait_stage(W, &o.m, 0, true, 15 * MIN, 5 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY); /* never applied, never reached */
-	CU_ASSERT_EQUAL(sw_member_faults(W, "t1", "shop", &f), 2);
+	CU_ASSERT_EQUAL(swst_member_faults(W, "t1", "shop", &f), 2);
 	CU_ASSERT(f[0].scripted && f[0].start_ms == 2 * HOUR && f[0].end_ms == 2 * HOUR + 30 * MIN);
 	CU_ASSERT(f[1].scripted && f[1].start_ms == 5 * HOUR && f[1].event == 1);
-	CU_ASSERT_EQUAL(sw_member_faults(W, "t2", "shop", &f), 0);
+	CU_ASSERT_EQUAL(swst_member_faults(W, "t2", "shop", &f), 0);
 	ss_release(&s);
 	ss_release(&o);
 	end();
@@ -820,25 +823,25 @@ static void test_drawn_regression(void)
 	ss_init(&s, "t1", "shop", NULL,
 		"{stages: [{name: app, sourceRef: {kind: GitRepository, name: src}}], version: {fromArtifact: {stage: "
 		"app, path: VERSION}}}");
-	sw_member_seen(W, &s.m, 0);
+	sws_member_seen(W, &s.m, 0);
 	r0 = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &r0, 0, &ap);
-	CU_ASSERT_EQUAL(sw_member_faults(W, "t1", "shop", &f), 0); /* 1.0.0 may not regress */
+	swst_apply_stage(W, &s.m, 0, &r0, 0, &ap);
+	CU_ASSERT_EQUAL(swst_member_faults(W, "t1", "shop", &f), 0); /* 1.0.0 may not regress */
 	r1 = resolved("GitRepository", "t1", "src", 3 * HOUR);
-	sw_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &ap); /* ready at 3h1m1s, fault from 3h11m1s */
-	CU_ASSERT_EQUAL_FATAL(sw_member_faults(W, "t1", "shop", &f), 1);
+	swst_apply_stage(W, &s.m, 0, &r1, 3 * HOUR, &ap); /* ready at 3h1m1s, fault from 3h11m1s */
+	CU_ASSERT_EQUAL_FATAL(swst_member_faults(W, "t1", "shop", &f), 1);
 	CU_ASSERT_FALSE(f[0].scripted);
 	CU_ASSERT_EQUAL(f[0].start_ms, 3 * HOUR + 11 * MIN + 1000);
 	CU_ASSERT_STRING_EQUAL(f[0].version, "4.6.0");
 	CU_ASSERT_STRING_EQUAL(f[0].stage, "app");
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 3 * HOUR + 20 * MIN, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 3 * HOUR + 20 * MIN, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_TIMEOUT); /* NotReady: the verify runs out of time */
 	CU_ASSERT_FALSE(out.stalled);
 	/* applying the first revision again ends the fault */
-	sw_apply_stage(W, &s.m, 0, &r0, 4 * HOUR, &ap);
-	CU_ASSERT_EQUAL_FATAL(sw_member_faults(W, "t1", "shop", &f), 1);
+	swst_apply_stage(W, &s.m, 0, &r0, 4 * HOUR, &ap);
+	CU_ASSERT_EQUAL_FATAL(swst_member_faults(W, "t1", "shop", &f), 1);
 	CU_ASSERT_EQUAL(f[0].end_ms, 4 * HOUR + 1000);
-	sw_wait_stage(W, &s.m, 0, true, 15 * MIN, 5 * HOUR, &out);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 5 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
 	ss_release(&s);
 	end();
@@ -865,17 +868,17 @@ static void test_rules_field_by_field_and_stage(void)
 	world();
 	ss_init(&s, "t1", "shop", "{env: prod}", two);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
 	CU_ASSERT_EQUAL(ap.duration_ms, 5000);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "db"), 5000 + 10 * MIN);
-	sw_apply_stage(W, &s.m, 1, &ra, 0, &ap);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), 5000 + 3 * MIN);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "db"), 5000 + 10 * MIN);
+	swst_apply_stage(W, &s.m, 1, &ra, 0, &ap);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), 5000 + 3 * MIN);
 	ss_release(&s);
 	ss_init(&s, "t2", "shop", "{env: dev}", two);
 	ra = resolved("GitRepository", "t2", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
 	CU_ASSERT_EQUAL(ap.duration_ms, SCN_SW_DEFAULT_APPLY_MS);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t2", "shop", "db"), 1000 + SCN_SW_DEFAULT_READY_MS);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t2", "shop", "db"), 1000 + SCN_SW_DEFAULT_READY_MS);
 	ss_release(&s);
 	end();
 }
@@ -891,8 +894,8 @@ static int64_t ready_after_apply(const char *ns, const char *name)
 
 	ss_init(&s, ns, name, NULL, ONE_STAGE);
 	ra = resolved("GitRepository", ns, "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	r = sw_stage_ready_at(W, ns, name, "app");
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	r = swst_stage_ready_at(W, ns, name, "app");
 	ss_release(&s);
 	return r;
 }
@@ -966,25 +969,25 @@ static void test_actions(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	act.name = "notify";
-	sw_run_action(W, &s.m, 0, "pre", &act, 0, 0, &dur, &err);
+	swst_run_action(W, &s.m, 0, "pre", &act, 0, 0, &dur, &err);
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_ACTION_MS);
 	CU_ASSERT_EQUAL(err.code, SSC_OK);
-	sw_run_action(W, &s.m, 0, "post", &act, 0, 0, &dur, &err);
+	swst_run_action(W, &s.m, 0, "post", &act, 0, 0, &dur, &err);
 	CU_ASSERT_EQUAL(dur, 30000);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NO_RETRY);
 	CU_ASSERT_STRING_EQUAL(err.msg, "simulated action failure: HTTP 400 Bad Request");
-	sw_run_action(W, &s.m, SIZE_MAX, "onRollback", &act, 0, 0, &dur, &err);
+	swst_run_action(W, &s.m, SIZE_MAX, "onRollback", &act, 0, 0, &dur, &err);
 	CU_ASSERT_EQUAL(err.code, SSC_OK);
 	act.name = "add-column";
 	for (int i = 0; i < 40; i++) {
-		sw_run_action(W, &s.m, 0, "migration", &act, 0, 0, &dur, &err);
+		swst_run_action(W, &s.m, 0, "migration", &act, 0, 0, &dur, &err);
 		fails += err.code != SSC_OK;
 	}
 	CU_ASSERT(fails > 5 && fails < 35); /* every attempt draws its own stream */
 	ss_release(&s);
 	ss_init(&s, "t2", "shop", "{env: prod}", ONE_STAGE);
 	act.name = "notify";
-	sw_run_action(W, &s.m, 0, "pre", &act, 0, 0, &dur, &err);
+	swst_run_action(W, &s.m, 0, "pre", &act, 0, 0, &dur, &err);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
 	CU_ASSERT_STRING_EQUAL(err.msg, "webhooks.example.com is forbidden");
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_ACTION_MS); /* the rule's entry sets no duration */
@@ -1022,33 +1025,33 @@ static void test_restores(void)
 	world();
 	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
 	ra = resolved("GitRepository", "t1", "src", 0);
-	sw_apply_stage(W, &s.m, 0, &ra, 0, &ap);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
-	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			0);
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_RESTORE_MS);
-	CU_ASSERT_EQUAL(sw_stage_ready_at(W, "t1", "shop", "app"),
+	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"),
 			HOUR + SCN_SW_DEFAULT_RESTORE_MS);
 	obj_strmap_set(&s.labels, "case", "gone");
-	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
 				    "fetchable (artifact not found)");
 	obj_strmap_set(&s.labels, "case", "image");
-	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "ImageUnverified");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back stage \"app\": its previous revision references an image that "
 				    "fails verification now (no matching signatures)");
 	obj_strmap_set(&s.labels, "case", "apply");
-	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			2);
 	CU_ASSERT_STRING_EQUAL(err.msg, "simulated apply failure");
 	obj_strmap_set(&s.labels, "case", "store");
-	CU_ASSERT_EQUAL(sw_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "rollback store: connection refused");
 	ss_release(&s);
@@ -1067,22 +1070,22 @@ static void test_metric_series(void)
 	series("errors", "http://prom-b:9090", "0.5x10");
 	series("per_pod", NULL, "1x5");
 	series("per_pod", NULL, "2x10");
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "errors", "http://prom-a:9090", 0, &v, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "errors", "http://prom-a:9090", 0, &v, err, sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 0.01, 1e-12);
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "errors", "http://prom-b:9090", 0, &v, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "errors", "http://prom-b:9090", 0, &v, err, sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 0.5, 1e-12);
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "errors", NULL, 11 * MIN, &v, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "errors", NULL, 11 * MIN, &v, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err,
 			       "metric source unavailable: sample value is NaN (a misconfigured query returns "
 				    "NaN/Inf)");
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "per_pod", NULL, 3 * MIN, &v, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "per_pod", NULL, 3 * MIN, &v, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err,
 			       "metric source unavailable: query returned 2 samples, want exactly 1 (the query must "
 				    "reduce to a single scalar)");
 	/* the first series stops after 6 samples: one is left once its lookback has passed */
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "per_pod", NULL, 10 * MIN + 1, &v, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "per_pod", NULL, 10 * MIN + 1, &v, err, sizeof(err)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 2, 1e-12);
-	CU_ASSERT_EQUAL(sw_metric_prometheus(sers, nsers, "absent", NULL, 0, &v, err, sizeof(err)),
+	CU_ASSERT_EQUAL(swg_metric_prometheus(sers, nsers, "absent", NULL, 0, &v, err, sizeof(err)),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err,
 			       "metric source unavailable: query returned 0 samples, want exactly 1 (the query must "
@@ -1103,10 +1106,10 @@ static void test_query(void)
 	src.has_prometheus = true;
 	src.query = "budget";
 	src.address = "http://prometheus:9090";
-	CU_ASSERT_EQUAL(sw_query(W, &src, MIN, &v, &dur, &err), 0);
+	CU_ASSERT_EQUAL(swg_query(W, &src, MIN, &v, &dur, &err), 0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 0.2, 1e-12);
 	src.query = "other";
-	CU_ASSERT_EQUAL(sw_query(W, &src, MIN, &v, &dur, &err), -1);
+	CU_ASSERT_EQUAL(swg_query(W, &src, MIN, &v, &dur, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
 	end();
 }
@@ -1147,29 +1150,29 @@ static void test_pods_and_events(void)
 	world();
 	selector(&api, "{matchLabels: {app: api}}");
 	selector(&web, "{matchLabels: {app: web}}");
-	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t1", &api, HOUR - 1, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_pod_restarts(W, "t1", &api, HOUR - 1, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 0);
-	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t1", &api, 2 * HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_pod_restarts(W, "t1", &api, 2 * HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 5);
-	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t2", &api, 2 * HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_pod_restarts(W, "t2", &api, 2 * HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 6);
-	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t1", &web, 2 * HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_pod_restarts(W, "t1", &web, 2 * HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 0);
-	CU_ASSERT_EQUAL(sw_pod_restarts(W, "t3", &api, 0, &total, &err), -1);
+	CU_ASSERT_EQUAL(swg_pod_restarts(W, "t3", &api, 0, &total, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "list pods: pods is forbidden: User \"system:serviceaccount:t3:default\" cannot "
 					"list resource \"pods\" in API group \"\" in the namespace \"t3\"");
-	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &api, reasons, 2, HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_warning_events(W, "t1", &api, reasons, 2, HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 3);
-	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &api, reasons, 2, 2 * HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_warning_events(W, "t1", &api, reasons, 2, 2 * HOUR, &total, &err), 0);
 	CU_ASSERT_EQUAL(total, 0);
-	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &api, reasons, 2, 3 * HOUR, &total, &err), -1);
+	CU_ASSERT_EQUAL(swg_warning_events(W, "t1", &api, reasons, 2, 3 * HOUR, &total, &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR);
 	CU_ASSERT_STRING_EQUAL(err.msg,
 			       "list events: the server is currently unable to handle the request (get events)");
 	/* no selected pod: the events are not listed */
-	CU_ASSERT_EQUAL(sw_warning_events(W, "t1", &web, reasons, 2, 3 * HOUR, &total, &err), 0);
+	CU_ASSERT_EQUAL(swg_warning_events(W, "t1", &web, reasons, 2, 3 * HOUR, &total, &err), 0);
 	lbl_selector_release(&api);
 	lbl_selector_release(&web);
 	end();
@@ -1189,17 +1192,17 @@ static void test_anchors(void)
 	cfg.anchors[0].recreated_ms = 3 * HOUR;
 	cfg.anchors[0].unreadable = windows1(5 * HOUR, 6 * HOUR);
 	world();
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 0, uid, sizeof(uid), &err), 0);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 0, uid, sizeof(uid), &err), 0);
 	CU_ASSERT_EQUAL(strlen(uid), 36);
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", HOUR, uid2, sizeof(uid2), &err), 0);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", HOUR, uid2, sizeof(uid2), &err), 0);
 	CU_ASSERT_STRING_EQUAL(uid, uid2);
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 2 * HOUR, uid2, sizeof(uid2), &err), -1);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 2 * HOUR, uid2, sizeof(uid2), &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_NOT_FOUND);
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 3 * HOUR, uid3, sizeof(uid3), &err), 0);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 3 * HOUR, uid3, sizeof(uid3), &err), 0);
 	CU_ASSERT_STRING_NOT_EQUAL(uid, uid3);
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 5 * HOUR, uid3, sizeof(uid3), &err), -1);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "schema-v2", 5 * HOUR, uid3, sizeof(uid3), &err), -1);
 	CU_ASSERT_EQUAL(err.code, SSC_ERR_FORBIDDEN);
-	CU_ASSERT_EQUAL(sw_anchor_uid(W, "v1", "ConfigMap", "t1", "other", 5 * HOUR, uid3, sizeof(uid3), &err), 0);
+	CU_ASSERT_EQUAL(swg_anchor_uid(W, "v1", "ConfigMap", "t1", "other", 5 * HOUR, uid3, sizeof(uid3), &err), 0);
 	CU_ASSERT_STRING_NOT_EQUAL(uid, uid3);
 	end();
 }
@@ -1500,18 +1503,18 @@ static void test_keys_metrics_and_regress(void)
 	CU_ASSERT_STRING_EQUAL(s.series[2].url, "http://slo.example.com/budget");
 	CU_ASSERT_PTR_NULL(s.series[2].query);
 	CU_ASSERT_EQUAL(s.fevents[0].effect, SCN_SW_EFFECT_NOT_READY);
-	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 0, &v, err, sizeof(err)), -1);
+	CU_ASSERT_EQUAL(swg_metric_prometheus(s.series, s.nseries, "restarts", NULL, 0, &v, err, sizeof(err)), -1);
 	CU_ASSERT_STRING_EQUAL(err,
 			       "metric source unavailable: query returned 2 samples, want exactly 1 (the query "
 				    "must reduce to a single scalar)");
-	CU_ASSERT_EQUAL(sw_metric_prometheus(s.series, s.nseries, "restarts", NULL, 20 * MIN, &v, err, sizeof(err)),
+	CU_ASSERT_EQUAL(swg_metric_prometheus(s.series, s.nseries, "restarts", NULL, 20 * MIN, &v, err, sizeof(err)),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err, "metric source unavailable: source returned HTTP 503");
-	CU_ASSERT_EQUAL(sw_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}", 0, &v,
+	CU_ASSERT_EQUAL(swg_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}", 0, &v,
 					  err, sizeof(err)),
 			0);
 	CU_ASSERT_DOUBLE_EQUAL(v, 0.4, 1e-12);
-	CU_ASSERT_EQUAL(sw_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}",
+	CU_ASSERT_EQUAL(swg_metric_webhook(s.series, s.nseries, "http://slo.example.com/budget", "{.remaining}",
 					  10 * MIN, &v, err, sizeof(err)),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err,
@@ -1579,24 +1582,24 @@ static void test_world_from_scenario(void)
 	w = sw_new(&setup);
 	ss_init(&m, "t1", "shop", NULL,
 		"{stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}");
-	sw_member_seen(w, &m.m, 0);
-	o = sw_source_get(w, "", "GitRepository", "t1", "web", 2 * HOUR, &err);
+	sws_member_seen(w, &m.m, 0);
+	o = sws_source_get(w, "", "GitRepository", "t1", "web", 2 * HOUR, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_STRING_EQUAL(val_str(val_path(o->status, "conditions.0.status"), ""), "False");
-	o = sw_source_get(w, "", "GitRepository", "t1", "web", 3 * HOUR, &err);
+	o = sws_source_get(w, "", "GitRepository", "t1", "web", 3 * HOUR, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	memset(&ra, 0, sizeof(ra));
 	snprintf(ra.key, sizeof(ra.key), "t1/web");
 	ra.revision = val_str(val_path(o->status, "artifact.revision"), "");
 	ra.digest = val_str(val_path(o->status, "artifact.digest"), "");
 	ra.source = o;
-	CU_ASSERT_STRING_EQUAL(sw_revision_version(w, &ra), "2.0.0");
-	sw_apply_stage(w, &m.m, 0, &ra, 3 * HOUR, &ap);
-	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 3 * HOUR, &out);
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(w, &ra), "2.0.0");
+	swst_apply_stage(w, &m.m, 0, &ra, 3 * HOUR, &ap);
+	swst_wait_stage(w, &m.m, 0, true, 15 * MIN, 3 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_READY);
 	CU_ASSERT_EQUAL(out.duration_ms,
 			32000); /* written at 1s, Current at 31s: the poll at 32s */
-	sw_wait_stage(w, &m.m, 0, true, 15 * MIN, 5 * HOUR, &out);
+	swst_wait_stage(w, &m.m, 0, true, 15 * MIN, 5 * HOUR, &out);
 	CU_ASSERT_EQUAL(out.result, SSC_WAIT_FAILED);
 	ss_release(&m);
 	sw_free(w);

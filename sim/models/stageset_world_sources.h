@@ -1,0 +1,141 @@
+#ifndef MAGOS_SIM_STAGESET_WORLD_SOURCES_H
+#define MAGOS_SIM_STAGESET_WORLD_SOURCES_H
+
+/*
+ * The StageSet world's members and sources (see sim/models/stageset_world.h
+ * for the model as a whole): the StageSets it has been told about, what the
+ * publish events offer them, and the sources no store holds.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/models/stageset_world.h"
+
+/* ---- members and publish ------------------------------------------------ */
+
+/*
+ * sws_member_seen() - tells the world about StageSet @m at @t_ms: the first
+ * call is its first sighting; later calls record a change of its labels or
+ * its Namespace's labels (as of @t_ms) and of the sources it references.
+ * Every other sw_ call taking a member calls it too, so the wire needs it
+ * only where nothing else is asked (a StageSet's creation and label edits).
+ * Cost: O(labels + stages) when nothing changed.
+ */
+void sws_member_seen(struct sw_world *w, const struct sw_member *m, int64_t t_ms);
+
+/*
+ * sws_publish_reaches() - whether publish event @event (index into
+ * sw_setup.fevents, a PUBLISH) reaches the StageSet @ns/@name, and from
+ * when: *@from_ms = max(event time, first sighting).
+ * Returns: false for a StageSet never seen, an event that is not a publish,
+ *          or selectors that do not match its labels at that time.
+ */
+bool sws_publish_reaches(const struct sw_world *w, size_t event, const char *ns, const char *name,
+			int64_t *from_ms);
+
+/*
+ * sws_offered_version() - the version of the last publish that reached
+ * @ns/@name at or before @t_ms (the latest reach time wins; ties the later
+ * event), borrowed from the scenario; NULL when none did.  What an inline
+ * spec.version.value is edited to.
+ */
+const char *sws_offered_version(const struct sw_world *w, const char *ns, const char *name,
+			       int64_t t_ms);
+
+/* ---- sources ------------------------------------------------------------- */
+
+/*
+ * sws_source_get() - the modelled source @kind @ns/@name at @t_ms, for a get
+ * the store could not answer.  @kind: "ExternalArtifact", "GitRepository",
+ * "OCIRepository" or "Bucket" (@api_version is not compared).
+ * Returns: the object (owned by the world, valid until sw_free(): the pass
+ *          borrows its artifact strings), or NULL with @err: NOT_FOUND for
+ *          another kind or in a `missing` window, FORBIDDEN in a `forbidden`
+ *          window (the API server's texts).  In a `notReady` window the
+ *          object has Ready False (reason per kind, the last artifact kept).
+ */
+const struct obj *sws_source_get(struct sw_world *w, const char *api_version, const char *kind,
+				const char *ns, const char *name, int64_t t_ms,
+				struct ssc_err *err);
+
+/*
+ * sws_source_list() - the modelled ExternalArtifacts of @ns at @t_ms: one per
+ * producer ref (any other kind) of a StageSet seen in @ns, named after the
+ * producer, spec.sourceRef pointing back at it.  The wire adds them to the
+ * store's list, leaving out one whose name or back-pointer a stored
+ * ExternalArtifact already has.
+ * @out: receives a borrowed array (valid until the next sws_source_list()).
+ * Returns: the count; 0 with @err FORBIDDEN when one of them is in a
+ *          `forbidden` window.
+ */
+size_t sws_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
+		      const struct obj *const **out, struct ssc_err *err);
+
+/*
+ * sws_source_next_change() - the first time after @t_ms at which the
+ * modelled source @kind @ns/@name changes what sws_source_get() shows (a new
+ * revision, a `missing`, `notReady` or `forbidden` window opening or
+ * closing), as the StageSets known so far reach it; SW_NEVER when none.
+ * What the wire's watch of sources (W5, W6) turns into wake-ups.
+ */
+int64_t sws_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			      int64_t t_ms);
+
+/*
+ * sws_revision_version() - the version the revision @revision of the source
+ * behind @ra carries: the published version for a revision this model made,
+ * else the source's initialVersion.  Borrowed (world or scenario).
+ */
+const char *sws_revision_version(struct sw_world *w, const struct ssc_resolved *ra);
+
+/*
+ * sws_artifact_file() - env artifact_file: file @path of @ra's artifact.
+ * A file of the source's `files` is returned as written; any other path is
+ * the version file: the carried version and a newline, "" in a
+ * `versionEmpty` window, NOT_FOUND in a `versionMissing` window.
+ * Returns: 0 with *@content new (caller frees), or -1 with @err (SSC_ERR in
+ *          a `fetchErrors` window).  *@duration_ms: the fetch.
+ */
+int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		     int64_t t_ms, char **content, int64_t *duration_ms, struct ssc_err *err);
+
+/*
+ * sws_ladder_files() - env ladder_files: the files of @ra's artifact under
+ * @path ("" or "." all; else the path itself and what lies below it),
+ * sorted by path, from the source's `files`.
+ * Returns: the count with *@paths, *@contents new arrays of new strings
+ *          (caller frees each and the arrays), or 0 with @err (SSC_ERR in a
+ *          `fetchErrors` window).
+ */
+size_t sws_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
+		       int64_t t_ms,
+		       char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err);
+
+/*
+ * sws_object_version() - env object_version: build stage @stage of @m at @ra
+ * and read the version object's label app.kubernetes.io/version (or
+ * @field_path).  The object is always rendered; its version is the carried
+ * one, "" in a `versionEmpty` window; in a `versionMissing` window the label
+ * (field) is absent: @err says so in upstream's words.
+ * Returns: 0 with *@version new, or -1 with @err and *@transient (a
+ *          `fetchErrors` window: "fetch version artifact for stage
+ *          \"<s>\": ...").
+ */
+int sws_object_version(struct sw_world *w, const struct sw_member *m, size_t stage,
+		      const struct ssc_resolved *ra, const char *kind, const char *name,
+		      const char *field_path, int64_t t_ms, char **version, bool *transient,
+		      int64_t *duration_ms, struct ssc_err *err);
+
+
+/*
+ * sws_member_record() - sws_member_seen() returning the record of @m (the
+ * stage functions work on it).  Returns: borrowed from @w.
+ */
+struct swr_member *sws_member_record(struct sw_world *w, const struct sw_member *m, int64_t t_ms);
+
+/* The last name of a JSONPath such as "{.metadata.labels.version}" or ".spec['v']", for k8s's "<name> is not found". */
+void sws_last_field(const char *path, char *out, size_t len);
+
+#endif
