@@ -21,7 +21,7 @@ n=$(grep -c '^PASS ' "$tmp/check.out")
 files=$(ls "$D"/*.yaml | wc -l)
 has_line "every expectation of every scenario ran and passed" "$tmp/check.out" \
 	"$n checks in $files scenarios: 0 failed"
-check "at least 50 expectations ($n)" [ "$n" -ge 50 ]
+check "at least 75 expectations ($n)" [ "$n" -ge 75 ]
 lacks "no warning or error on stderr (notes only)" "$tmp/check.err" "warning"
 lacks "... no error" "$tmp/check.err" "error"
 
@@ -138,8 +138,39 @@ if d:
           len(ok) == 1 and 5 * M < ok[0] < 6 * M, w)
     check("T-111: upstream's version-gate message",
           any(m.startswith("dependency envtest/db is at version 1.0.0, need >= 2.0.0") for _, _, m in w), w)
+    w = writes(d, "app")
+    check("Q-24: a dependent flips to DependencyNotReady while its dependency's spec edit is unobserved",
+          any(t == 5 * M and r == "DependencyNotReady" for t, r, _ in w), w)
     w = writes(d, "cyc-x")
     check("T-112: Stalled 'spec.dependsOn forms a cycle'", w[0][1:] == ("Stalled", "spec.dependsOn forms a cycle (runbook: "
           "https://stageset.projects.metio.wtf/runbooks/stalled/)"), w)
+
+d = load(sys.argv[1], "t57-error-budget")
+if d:
+    ev = events(d, "allow", "BudgetSourceUnavailable")
+    check("T-63: a Warning BudgetSourceUnavailable event, proceeding",
+          len(ev) == 1 and ev[0][1] == "Warning" and ev[0][3].startswith(
+              "error-budget source unavailable; proceeding (onSourceError=Allow): metric source unavailable"), ev)
+    w = writes(d, "hold")
+    check("T-64: upstream's Hold message", w[0][1] == "BudgetSourceUnavailable" and w[0][2].startswith(
+          "error-budget source unavailable and onSourceError=Hold: "), w)
+    w = writes(d, "frozen")
+    check("T-57: upstream's freeze message", w[0][2].startswith("error budget exhausted: remaining 0.05 < "
+          "freezeThreshold 0.1; new-revision rollouts are frozen until it recovers to 0.1"), w)
+    ev = events(d, "dryrun", "BudgetExhausted")
+    check("T-62: dryRun says what it would do, once", [m for _, _, _, m in ev] ==
+          ["error-budget freeze would activate (dryRun): remaining 0.01 < freezeThreshold 0.1"], ev)
+
+d = load(sys.argv[1], "t82-restart-gate-rollback")
+if d:
+    ev = [(t, m) for t, p, r, m in events(d, "api", "PromotionBlocked") if "failed; rolled back to revision" in m]
+    check("T-82: one 'failed; rolled back' event per aborted revision, none while parked",
+          len(ev) == 2 and 10 * M < ev[0][0] < 11 * M and 20 * M < ev[1][0] < 21 * M, ev)
+    check("T-82: no RolledBack event for a gate revert", events(d, "api", "RolledBack") == [])
+    w = writes(d, "denied")
+    check("T-85: RBACDenied names the restart check and the forbidden list, within a minute of the denial",
+          w[-1][1] == "RBACDenied" and 'restart check "web": list pods: pods is forbidden' in w[-1][2]
+          and 5 * M < w[-1][0] < 6 * M + 10 * S, w)
+    check("T-85: no RolledBack event", events(d, "denied", "RolledBack") == [])
 PY
 finish
