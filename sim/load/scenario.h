@@ -48,7 +48,7 @@
  *    the wave and the query.
  *  - `spec.fleet` → scenario.fleet (allowedActionHosts).
  *  - `spec.models.stagesets` → scenario.models.stagesets (adoption,
- *    regression, migrations; rules by label selector, first match field by
+ *    regression; `migrations` refused; rules by label selector, first match field by
  *    field: scn_stageset_model_for()), and with `spec.models.sources` →
  *    scenario.models.world, the StageSet controller's world
  *    (sim/load/scn_ssworld.h), the member-model keys mapped onto it.
@@ -297,22 +297,12 @@ struct scn_regression_model {
 	size_t nversions;
 };
 
-/* One rung of a member's migration ladder (what engine/stageset.h plans with). */
-struct scn_migration {
-	char *name;  /* owned; as written, default "to-<to>" */
-	char *to;    /* owned; the version boundary as written, a semantic version */
-	bool down;   /* declares down actions (reversible) */
-};
-
 /* One entry of spec.models.stagesets.rules. */
 struct scn_stageset_rule {
 	struct lbl_selector selector;       /* over the StageSet's labels; owned */
 	char *selector_text;                /* lbl_selector_string() (owned) */
 	struct scn_adoption_model adoption;
 	struct scn_regression_model regression;
-	bool has_migrations;
-	struct scn_migration *migrations;   /* owned */
-	size_t nmigrations;
 	const char *file;                   /* borrowed from scenario.files */
 	struct val_mark mark;
 };
@@ -321,8 +311,6 @@ struct scn_stageset_rule {
 struct scn_stageset_models {
 	struct scn_adoption_model adoption;     /* has_* all true */
 	struct scn_regression_model regression; /* has_* all true but has_versions */
-	struct scn_migration *migrations;       /* owned; top-level ladder, default none */
-	size_t nmigrations;
 	struct scn_stageset_rule *rules;        /* owned; first match wins, field by field */
 	size_t nrules;
 };
@@ -340,8 +328,6 @@ struct scn_stageset_model {
 	bool regression_all_versions;             /* true: every version may regress */
 	char *const *regression_versions;         /* else: these (exact text) */
 	size_t nregression_versions;
-	const struct scn_migration *migrations;
-	size_t nmigrations;
 };
 
 /* Scripted fleet events (scenario.fevents). */
@@ -604,7 +590,7 @@ void scn_job_model_for(const struct scn_models *m, enum scn_job_type t,
  * field by field, the first rule of spec.models.stagesets.rules whose
  * selector matches and that sets the field, else the top-level value, else
  * the default.  (The fields: adoption.duration, adoption.failureProbability,
- * regression.probability, .duration, .after, .versions, migrations.)
+ * regression.probability, .duration, .after, .versions.)
  * @out: filled with pointers borrowed from @m (valid until @m is released).
  * Cost: O(rules × selector).
  */

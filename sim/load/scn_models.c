@@ -2,7 +2,7 @@
  * spec.models: what lies outside the controllers — Jobs (capacity, pod
  * startup, plan and apply durations and failures, rules by Workspace
  * labels), policy violations, git remotes, and the StageSet members
- * (adoption, regression, migrations, rules by StageSet labels) with the
+ * (adoption, regression, rules by StageSet labels) with the
  * keys of the StageSet world and spec.models.sources (scn_ssworld.c).  Its schema,
  * its reading with every default filled in, the lookups sim/models/models makes at
  * run time, and the check of what it names against the run's objects.
@@ -90,7 +90,11 @@ static const struct sch_field git_fields[] = {
 };
 static const struct sch_node git_node = { .type = SCH_OBJECT, .fields = git_fields };
 
-/* spec.models.stagesets: the members' adoption, regression and migrations. */
+/*
+ * spec.models.stagesets: the members' adoption and regression.  `migrations`
+ * is type-checked here and then refused (scnp_sw_check_member_keys(): a
+ * StageSet's ladder is its own spec.migrations), so nothing reads it.
+ */
 static const struct sch_node semver_node = { .type = SCH_ANY, .check = check_semver_text };
 static const struct sch_node version_text_node = { .type = SCH_ANY,
 						   .check = scnp_check_version_text };
@@ -253,39 +257,15 @@ static void read_regression(struct scn_regression_model *r, const struct val *v)
 	}
 }
 
-/* read_migrations() - a validated migrations list @l into a new array of *@n entries. */
-static struct scn_migration *read_migrations(const struct val *l, size_t *n)
-{
-	struct scn_migration *m = xcalloc(l->u.list.n ? l->u.list.n : 1, sizeof(*m));
-
-	for (size_t i = 0; i < l->u.list.n; i++) {
-		const struct val *x = l->u.list.items[i];
-		const char *to = scnp_version_text(val_map_get(x, "to"));
-		const char *name = val_str(val_map_get(x, "name"), NULL);
-
-		m[i].to = xstrdup(to);
-		m[i].name = name ? xstrdup(name) : xasprintf("to-%s", to);
-		m[i].down = val_bool(val_map_get(x, "down"), false);
-	}
-	*n = l->u.list.n;
-	return m;
-}
-
 /* read_stageset_rule() - validated spec.models.stagesets.rules[i] @r of @file into @sr. */
 static void read_stageset_rule(struct scn_stageset_rule *sr, const struct val *r, const char *file)
 {
-	const struct val *mig = val_map_get(r, "migrations");
-
 	sr->selector_text = scnp_read_selector(val_map_get(r, "selector"), &sr->selector);
 	dist_init_constant(&sr->adoption.duration, 0);
 	dist_init_constant(&sr->regression.duration, 0);
 	dist_init_constant(&sr->regression.after, 0);
 	read_adoption(&sr->adoption, val_map_get(r, "adoption"));
 	read_regression(&sr->regression, val_map_get(r, "regression"));
-	if (mig) {
-		sr->migrations = read_migrations(mig, &sr->nmigrations);
-		sr->has_migrations = true;
-	}
 	sr->file = file;
 	sr->mark = r->mark;
 }
@@ -294,12 +274,9 @@ static void read_stageset_rule(struct scn_stageset_rule *sr, const struct val *r
 static void read_stagesets(struct scn_stageset_models *m, const struct val *v, const char *file)
 {
 	const struct val *rules = val_map_get(v, "rules");
-	const struct val *mig = val_map_get(v, "migrations");
 
 	read_adoption(&m->adoption, val_map_get(v, "adoption"));
 	read_regression(&m->regression, val_map_get(v, "regression"));
-	if (mig)
-		m->migrations = read_migrations(mig, &m->nmigrations);
 	if (!rules || rules->u.list.n == 0)
 		return;
 	m->rules = xcalloc(rules->u.list.n, sizeof(*m->rules));
@@ -557,7 +534,6 @@ void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap 
 	const struct scn_stageset_models *ss = &m->stagesets;
 	const struct scn_adoption_model *ad = NULL, *af = NULL;
 	const struct scn_regression_model *rp = NULL, *rd = NULL, *ra = NULL, *rv = NULL;
-	const struct scn_stageset_rule *mig = NULL;
 
 	for (size_t i = 0; i < ss->nrules; i++) {
 		const struct scn_stageset_rule *r = &ss->rules[i];
@@ -576,8 +552,6 @@ void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap 
 			ra = &r->regression;
 		if (!rv && r->regression.has_versions)
 			rv = &r->regression;
-		if (!mig && r->has_migrations)
-			mig = r;
 	}
 	ad = ad ? ad : &ss->adoption;
 	af = af ? af : &ss->adoption;
@@ -593,20 +567,9 @@ void scn_stageset_model_for(const struct scn_models *m, const struct obj_strmap 
 	out->regression_all_versions = !rv->has_versions;
 	out->regression_versions = rv->versions;
 	out->nregression_versions = rv->nversions;
-	out->migrations = mig ? mig->migrations : ss->migrations;
-	out->nmigrations = mig ? mig->nmigrations : ss->nmigrations;
 }
 
 /* ---------------------------------------------------------------- release */
-
-static void migrations_release(struct scn_migration *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(m[i].name);
-		free(m[i].to);
-	}
-	free(m);
-}
 
 static void regression_release(struct scn_regression_model *r)
 {
@@ -619,7 +582,6 @@ static void stagesets_release(struct scn_stageset_models *m)
 {
 	dist_release(&m->adoption.duration);
 	regression_release(&m->regression);
-	migrations_release(m->migrations, m->nmigrations);
 	for (size_t i = 0; i < m->nrules; i++) {
 		struct scn_stageset_rule *r = &m->rules[i];
 
@@ -627,7 +589,6 @@ static void stagesets_release(struct scn_stageset_models *m)
 		free(r->selector_text);
 		dist_release(&r->adoption.duration);
 		regression_release(&r->regression);
-		migrations_release(r->migrations, r->nmigrations);
 	}
 	free(m->rules);
 }
