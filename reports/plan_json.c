@@ -158,6 +158,10 @@ static json_t *stats_obj(const struct plan_stats *st)
 	json_object_set_new(o, "complete", prop_obj(&st->complete));
 	json_object_set_new(o, "halt", prop_obj(&st->halt));
 	json_object_set_new(o, "nbound", json_integer((json_int_t)st->nbound));
+	if (st->sketched)
+		json_object_set_new(o, "sketch",
+				    json_pack("{s:o,s:I}", "relative_error", real(PLAN_SKETCH_REL_ERR),
+					      "exact_values", (json_int_t)st->exact_values));
 	json_object_set_new(o, "ttc", dist_obj(&st->ttc, true));
 	json_object_set_new(o, "blast_count", dist_obj(&st->blast_count, false));
 	json_object_set_new(o, "blast_share", dist_obj(&st->blast_share, false));

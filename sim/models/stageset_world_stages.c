@@ -315,6 +315,24 @@ static const char *class_word(enum ssc_errc c)
 	}
 }
 
+void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *stage,
+		     const char *revision, const char *version, int64_t t_ms)
+{
+	struct swr_member *mb = sws_member_record(w, m, t_ms);
+	struct swr_mstage *ms = swr_stage_rec(mb, stage);
+
+	if (ms->revision || ms->try_rev || !revision || !revision[0])
+		return;
+	ms->revision = xstrdup(revision);
+	ms->version = version ? xstrdup(version) : NULL;
+	ms->try_rev = xstrdup(revision);
+	/* the revision applied once before the run: the next one is rev#2 */
+	ms->k = ms->j = ms->try_j = 1;
+	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms;
+	ms->failed_ms = ms->exprs_failed_ms = SW_NEVER;
+	ms->drawn = SWR_NONE;
+}
+
 void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		    const struct ssc_resolved *ra, int64_t t_ms, struct ssc_apply_outcome *out)
 {

@@ -5,8 +5,9 @@
  * Monte Carlo trials of one scenario: N independent runs, each with its own
  * world and random streams derived from (seed, trial index, source id), run
  * on J threads.  Each trial is reduced to a trial_row as soon as it ends (the
- * world is freed), so memory does not grow with N.  Rows come back in trial
- * index order: the result is the same whatever J is.
+ * world is freed), so only rows could grow with N, and trials_each() hands
+ * them over one by one.  Rows come back in trial index order: the result is
+ * the same whatever J is.
  *
  * Trial 0 uses the scenario's seed unchanged, so `run -n 1` reproduces `run`.
  */
@@ -107,5 +108,21 @@ struct trials_opts {
  *          row is taken; memory is O(J worlds + n rows).
  */
 int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows);
+
+/*
+ * trials_each() - runs trials first..first+n-1 of @s on @o->jobs threads,
+ * as trials_run() does, and hands each row to @take on the calling thread,
+ * in index order, whatever the order the trials finish in.
+ * @take:  receives @row to keep (then release with trial_row_release()) or
+ *         release; called n times; @ctx is passed through.  @o->progress is
+ *         called after each @take with the rows taken so far.
+ * Returns: 0, or -1 when no thread could be started (errno set; @take was
+ *          not called then).
+ * Cost:    memory is O(J worlds + 16 J rows): a thread starts a trial only
+ *          while fewer than 16 J rows wait for @take, so the rows never
+ *          pile up whatever n is.
+ */
+int trials_each(const struct scenario *s, const struct trials_opts *o,
+		void (*take)(void *ctx, struct trial_row *row), void *ctx);
 
 #endif
