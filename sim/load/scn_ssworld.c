@@ -945,16 +945,64 @@ void scnp_sw_note_sources(struct loader *L)
 }
 
 /*
+ * refuse_conflict_handling() - a stage's force: true, or a conflictPolicy
+ * that says anything but the default (Fail, no rules), refused at its
+ * file:line:col: upstream's conflict handling (apply/conflict.go) acts only
+ * when a server-side apply hits an immutable field, and the world renders
+ * one Deployment per stage whose applies never do, so the setting would be
+ * accepted and never act.
+ */
+static void refuse_conflict_handling(struct loader *L, const struct obj *o)
+{
+	const struct val *stages = val_map_get(o->spec, "stages");
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const struct val *force = val_map_get(st, "force");
+		const struct val *cp = val_map_get(st, "conflictPolicy");
+		const struct val *def = val_map_get(cp, "default");
+		const struct val *rules = val_map_get(cp, "rules");
+		const struct val *at = NULL;
+		const char *what = NULL;
+
+		if (force && force->type == VAL_BOOL && force->u.b) {
+			at = force;
+			what = "force";
+		} else if (rules && rules->type == VAL_LIST && rules->u.list.n > 0) {
+			at = rules;
+			what = "conflictPolicy.rules";
+		} else if (def && def->type == VAL_STRING && strcmp(def->u.s, "Fail") != 0) {
+			at = def;
+			what = "conflictPolicy.default";
+		}
+		if (!at)
+			continue;
+		diag_error(L->d, o->src.file, at->mark,
+			   "StageSet %s/%s: spec.stages[%zu].%s: Forbidden: immutable-field conflicts are not "
+			   "simulated (every apply of the stage's rendered Deployment succeeds or fails as "
+			   "spec.models.stagesets.apply says), so conflict handling would never act",
+			   o->ns, o->name, i, what);
+		diag_note(L->d, o->src.file, at->mark,
+			  "remove it (the default, Fail, is what the run does), or give the failure an apply "
+			  "conflict causes as spec.models.stagesets.apply.failure");
+	}
+}
+
+/*
  * What a StageSet may ask that the simulated world cannot answer, refused at
  * its file:line:col: spec.kubeConfig.configMapRef (fluxcd/pkg/auth mints a
  * cloud provider's token for a remote cluster; nothing here stands for the
- * cloud's IAM).
+ * cloud's IAM), and conflict handling no simulated apply can trigger
+ * (refuse_conflict_handling()).
  */
 static void refuse_unsimulated(struct loader *L, const struct obj *o)
 {
 	const struct val *cm = val_path(o->spec, "kubeConfig.configMapRef");
 
-	if (!cm || !o->src.file)
+	if (!o->src.file)
+		return;
+	refuse_conflict_handling(L, o);
+	if (!cm)
 		return;
 	diag_error(L->d, o->src.file, cm->mark,
 		   "StageSet %s/%s: spec.kubeConfig.configMapRef: Forbidden: cloud-provider authentication "
