@@ -55,7 +55,7 @@ _magos_sim() {
 	--json | --csv | --html | --trace | --mermaid | --junit | --summary | --markdown | --events)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return;;
 	-s | --seed | -n | --trials | -j | --jobs | --horizon | --width | --shard | --variant | \
-		--max-regression)
+		--max-regression | --now | --at | --snapshot)
 		return;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -111,6 +111,43 @@ bool mr_set_status_condition(struct val *conds, const char *type, const char *st
 	return changed;
 }
 
+/* Whether string field @key of map @m is not @v (what set_str() would change). */
+static bool str_differs(const struct val *m, const char *key, const char *v)
+{
+	const char *cur = val_str(val_map_get(m, key), NULL);
+
+	return !cur || strcmp(cur, v) != 0;
+}
+
+/*
+ * Whether mr_set_status_condition() would change a copy of @conds (which,
+ * when not a list, mr_update_status() replaces with an empty one, where it
+ * would append): the same tests, without the copy.
+ */
+static bool condition_would_change(const struct val *conds, const char *type, const char *status,
+				   const char *reason, const char *message)
+{
+	const struct val *c = NULL, *og;
+
+	if (!conds || conds->type != VAL_LIST)
+		return true;
+	for (size_t i = 0; i < conds->u.list.n; i++) {
+		const char *t = val_str(val_map_get(conds->u.list.items[i], "type"), "");
+
+		if (strcmp(t, type) == 0) {
+			c = conds->u.list.items[i];
+			break;
+		}
+	}
+	if (!c || c->type != VAL_MAP)
+		return true;
+	if (str_differs(c, "status", status) || str_differs(c, "reason", reason) ||
+	    str_differs(c, "message", message))
+		return true;
+	og = val_map_get(c, "observedGeneration");
+	return og && val_int(og, 0) != 0;
+}
+
 struct val *mr_update_status(const struct obj *latest, const struct mr_status_intent *want,
 			     bool with_current_step, const char *now)
 {
@@ -134,6 +171,10 @@ struct val *mr_update_status(const struct obj *latest, const struct mr_status_in
 		step = want->current_step;
 		needs = true;
 	}
+	/* the common pass changes nothing: tell it without copying the conditions */
+	if (!needs && !condition_would_change(old_conds, COND_READY, want->ready, want->reason,
+					      want->message))
+		return NULL;
 	conds = old_conds && old_conds->type == VAL_LIST ? val_copy(old_conds) : val_new_list();
 	if (mr_set_status_condition(conds, COND_READY, want->ready, want->reason, want->message,
 				    now))

@@ -396,12 +396,12 @@ void mw_get_spec_hash(const struct val *spec, char out[9])
 
 char *mw_job_name(const char *ws_name, const char *type, const char *hash)
 {
-	return xasprintf("%s-%s-%s", ws_name, type, hash);
+	return xstrjoin((const char *const[]){ ws_name, type, hash }, 3, "-");
 }
 
 char *mw_pvc_name(const char *ws_name)
 {
-	return xasprintf("%s-data", ws_name);
+	return xstrjoin((const char *const[]){ ws_name, "data" }, 2, "-");
 }
 
 /* ---- schedule, run IDs, triggers ---------------------------------------- */
@@ -441,7 +441,12 @@ int mw_compute_next_reconcile_time(const struct mw_sched *s, const char *observe
 
 char *mw_new_run_id(const char *stamp, uint32_t rand)
 {
-	return xasprintf("%s-%08" PRIx32, stamp, rand);
+	char hex[9];
+
+	for (int i = 7; i >= 0; i--, rand >>= 4) /* "%08" PRIx32 */
+		hex[i] = "0123456789abcdef"[rand & 15];
+	hex[8] = '\0';
+	return xstrjoin((const char *const[]){ stamp, hex }, 2, "-");
 }
 
 const char *mw_run_trigger_from_reset_reason(const char *reason)
@@ -602,6 +607,8 @@ struct obj *mw_construct_job_for_workspace(const struct obj *ws, const char *nam
 	val_map_set(pod, "containers", containers);
 	val_map_set(tmpl, "metadata", meta);
 	val_map_set(tmpl, "spec", pod);
+	/* SetControllerReference(ws, job): a new object has no controller yet */
+	obj_add_controller_ref(job, ws);
 	job->spec = val_new_map();
 	val_map_set(job->spec, "backoffLimit", val_new_int(0));
 	val_map_set(job->spec, "activeDeadlineSeconds", val_new_int(timeout));
@@ -614,7 +621,8 @@ static struct obj *construct_pvc(const struct obj *ws, const char *name)
 	struct obj *pvc = obj_new("v1", "PersistentVolumeClaim", ws->ns, name);
 	struct val *modes = val_new_list(), *res = val_new_map(), *req = val_new_map();
 
-	obj_strmap_set(&pvc->labels, MW_LABEL_WORKSPACE, ws->name);
+	/* ensurePVC: no labels; SetControllerReference(ws, newPVC) */
+	obj_add_controller_ref(pvc, ws);
 	val_list_push(modes, val_new_string("ReadWriteOnce"));
 	val_map_set(req, "storage", val_new_string("1Gi"));
 	val_map_set(res, "requests", req);
@@ -703,12 +711,58 @@ static bool set_ready_condition(struct val *st, const char *status, const char *
 	return changed;
 }
 
+/*
+ * Whether mw_update_status() would write, for a stored status map @latest:
+ * the tests it makes on its copy, made on @latest without copying it
+ * (phase, reason and message; the three remembered strings; the policy
+ * violations; the Ready condition as set_ready_condition() finds it, the
+ * last entry of that type).
+ */
+static bool status_would_change(const struct val *latest, const struct mw_status_req *req)
+{
+	const struct val *pv, *conds, *c = NULL;
+
+	if (strcmp(val_str(val_map_get(latest, "phase"), ""), req->phase) != 0 ||
+	    strcmp(val_str(val_map_get(latest, "reason"), ""), req->reason) != 0 ||
+	    strcmp(val_str(val_map_get(latest, "message"), ""), req->message) != 0)
+		return true;
+	if ((has_str(req->mem.observed_revision) &&
+	     strcmp(val_str(val_map_get(latest, "observedRevision"), ""),
+		    req->mem.observed_revision) != 0) ||
+	    (has_str(req->mem.run_id) &&
+	     strcmp(val_str(val_map_get(latest, "currentRunID"), ""), req->mem.run_id) != 0) ||
+	    (has_str(req->mem.run_trigger) &&
+	     strcmp(val_str(val_map_get(latest, "currentRunTrigger"), ""), req->mem.run_trigger) != 0))
+		return true;
+	pv = val_map_get(latest, "policyViolations");
+	if (strcmp(req->phase, "Pending") == 0 || strcmp(req->phase, "Planning") == 0) {
+		if (pv && pv->type == VAL_LIST && pv->u.list.n > 0)
+			return true;
+	} else if (req->mem.violations) {
+		return true;
+	}
+	conds = val_map_get(latest, "conditions");
+	if (!conds || conds->type != VAL_LIST)
+		return true;
+	for (size_t i = 0; i < conds->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0)
+			c = conds->u.list.items[i];
+	return !c || strcmp(val_str(val_map_get(c, "status"), ""), req->cond) != 0 ||
+	       strcmp(val_str(val_map_get(c, "reason"), ""), req->reason) != 0 ||
+	       strcmp(val_str(val_map_get(c, "message"), ""), req->message) != 0;
+}
+
 struct val *mw_update_status(const struct val *latest, const struct mw_status_req *req,
 			     const char *now)
 {
-	struct val *st = latest && latest->type == VAL_MAP ? val_copy(latest) : val_new_map();
+	struct val *st;
 	bool needs = false;
 	const struct val *pv;
+
+	/* the common pass that changes nothing, told without the copy */
+	if (latest && latest->type == VAL_MAP && !status_would_change(latest, req))
+		return NULL;
+	st = latest && latest->type == VAL_MAP ? val_copy(latest) : val_new_map();
 
 	if (strcmp(val_str(val_map_get(st, "phase"), ""), req->phase) != 0 ||
 	    strcmp(val_str(val_map_get(st, "reason"), ""), req->reason) != 0 ||
@@ -912,7 +966,8 @@ static int reconcile_workspace(struct pass *p, int64_t *exact_requeue)
 	const char *hash = p->out->spec_hash;
 	char *plan_name = mw_job_name(ws->name, "plan", hash);
 	char *apply_name = mw_job_name(ws->name, "apply", hash);
-	char *plan_file = xasprintf("/workspace-data/run-%s.tfplan", hash);
+	char *plan_file = xstrjoin((const char *const[]){ "/workspace-data/run-", hash, ".tfplan" }, 3,
+				   "");
 	const struct obj *P = in->plan_job, *A = in->apply_job;
 	bool needs_reset = false, due = false;
 	const char *reset_reason = NULL;
@@ -927,6 +982,9 @@ static int reconcile_workspace(struct pass *p, int64_t *exact_requeue)
 		for (size_t i = 0; i < in->njobs; i++) {
 			const struct obj *j = in->jobs[i];
 
+			/* isOwned: an ownerReference with the Workspace's UID */
+			if (!obj_owned_by_uid(j, ws->uid))
+				continue;
 			if (strcmp(j->name, plan_name) != 0 && strcmp(j->name, apply_name) != 0) {
 				struct mw_action *a = push(p, MW_ACT_DELETE_JOB, MW_FAIL_IGNORE);
 				a->key = xstrdup(j->name);

@@ -137,7 +137,8 @@ struct mw_input {
 	const struct obj *ws;            /* the Workspace; NULL: not found */
 	const struct obj *plan_job;      /* Job <ws>-plan-<h>, NULL: NotFound */
 	const struct obj *apply_job;     /* Job <ws>-apply-<h>, NULL: NotFound */
-	const struct obj *const *jobs;   /* every Job of the namespace owned by the Workspace */
+	const struct obj *const *jobs;   /* Jobs of the namespace; Step 2 deletes those with an
+					  * ownerReference of the Workspace's UID (others are skipped) */
 	size_t njobs;
 	const struct obj *pvc;           /* PVC <ws>-data or NULL */
 	const struct obj *project;       /* Project spec.projectRef.name or NULL */
@@ -243,9 +244,10 @@ char *mw_resolve_effective_policy_selector(const struct obj *ws, const struct ob
  * @project, @repo_secret: as in struct mw_input.
  * Returns: a new object (batch/v1 Job, namespace of @ws); caller frees.
  * Source: WC constructJobForWorkspace.
- * Deviations: ownership is the label magosproject.io/workspace (no
- *   ownerReferences); the container is named "terraform" as the JOB CONTRACT
- *   says (upstream "job"), without image, volumes or mounts.
+ * The Job carries the controller ownerReference of @ws (SetControllerReference)
+ * and the label magosproject.io/workspace.
+ * Deviations: the container is named "terraform" as the JOB CONTRACT says
+ *   (upstream "job"), without image, volumes or mounts.
  */
 struct obj *mw_construct_job_for_workspace(const struct obj *ws, const char *name,
 					   const char *type, const char *plan_file,

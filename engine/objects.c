@@ -217,7 +217,52 @@ void obj_free(struct obj *o)
 	val_free(o->spec);
 	val_free(o->status);
 	val_free(o->rest);
+	val_free(o->owner_refs);
 	free(o);
+}
+
+int obj_add_controller_ref(struct obj *o, const struct obj *owner)
+{
+	struct val *r;
+
+	if (obj_controller_ref(o))
+		return -1;
+	r = val_new_map();
+	val_map_set(r, "apiVersion", val_new_string(owner->api_version));
+	val_map_set(r, "kind", val_new_string(owner->kind));
+	val_map_set(r, "name", val_new_string(owner->name));
+	val_map_set(r, "uid", val_new_string(owner->uid ? owner->uid : ""));
+	val_map_set(r, "controller", val_new_bool(true));
+	val_map_set(r, "blockOwnerDeletion", val_new_bool(true));
+	if (!o->owner_refs)
+		o->owner_refs = val_new_list();
+	val_list_push(o->owner_refs, r);
+	return 0;
+}
+
+const struct val *obj_controller_ref(const struct obj *o)
+{
+	const struct val *l = o->owner_refs;
+
+	for (size_t i = 0; l && l->type == VAL_LIST && i < l->u.list.n; i++) {
+		const struct val *c = val_map_get(l->u.list.items[i], "controller");
+
+		if (c && c->type == VAL_BOOL && c->u.b)
+			return l->u.list.items[i];
+	}
+	return NULL;
+}
+
+bool obj_owned_by_uid(const struct obj *o, const char *uid)
+{
+	const struct val *l = o->owner_refs;
+
+	if (!uid || !uid[0])
+		return false;
+	for (size_t i = 0; l && l->type == VAL_LIST && i < l->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(l->u.list.items[i], "uid"), ""), uid) == 0)
+			return true;
+	return false;
 }
 
 struct obj *obj_copy(const struct obj *o)
@@ -244,6 +289,7 @@ struct obj *obj_copy(const struct obj *o)
 	c->spec = val_copy(o->spec);
 	c->status = val_copy(o->status);
 	c->rest = val_copy(o->rest);
+	c->owner_refs = val_copy(o->owner_refs);
 	c->src = o->src;
 	return c;
 }

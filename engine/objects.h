@@ -30,10 +30,16 @@ struct obj_strmap {
 	size_t n, cap;
 };
 
-/* Where an object was read from: borrowed file name (outlives the object) and mark. */
+/*
+ * Where an object was read from: borrowed file name (outlives the object) and
+ * mark; and whether the input gave its creation time (a snapshot's
+ * metadata.creationTimestamp): then the object's creation_ms holds it, and
+ * the store keeps it instead of stamping the load time.
+ */
 struct obj_src {
 	const char *file;
 	struct val_mark mark;
+	bool creation_given;
 };
 
 struct obj {
@@ -48,11 +54,18 @@ struct obj {
 	size_t nfinalizers;
 	int64_t generation;        /* >= 1 */
 	uint64_t resource_version; /* store-wide counter at the last change; 0 before stored */
-	int64_t creation_ms;       /* simulated ms of creation */
+	int64_t creation_ms;       /* simulated ms of creation (before 0 for a snapshot's object) */
 	int64_t deletion_ms;       /* simulated ms deletion was requested; -1 when not deleting */
 	struct val *spec;          /* map or NULL */
 	struct val *status;        /* map or NULL */
 	struct val *rest;          /* other top-level fields (e.g. `data`), map or NULL */
+	/*
+	 * metadata.ownerReferences: a list of maps {apiVersion, kind, name, uid,
+	 * controller?, blockOwnerDeletion?} as the API server keeps it, or NULL
+	 * for none.  Owned; set at creation and not changed by the store's
+	 * writes (nothing simulated edits an object's owners).
+	 */
+	struct val *owner_refs;
 	struct obj_src src;
 };
 
@@ -89,6 +102,27 @@ void obj_strmap_copy(struct obj_strmap *dst, const struct obj_strmap *src);
  * spec/status.  @ns may be NULL for "".  Returns new; free with obj_free().
  */
 struct obj *obj_new(const char *api_version, const char *kind, const char *ns, const char *name);
+
+/*
+ * obj_add_controller_ref() - ctrl.SetControllerReference(@owner, @o): appends
+ * {apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true}
+ * of @owner to @o's ownerReferences.  Returns: 0, or -1 when @o already has
+ * a controller reference (upstream's AlreadyOwnedError; nothing changed).
+ */
+int obj_add_controller_ref(struct obj *o, const struct obj *owner);
+
+/*
+ * obj_controller_ref() - the ownerReference of @o with controller: true
+ * (metav1.GetControllerOf), borrowed from @o, or NULL when it has none.
+ */
+const struct val *obj_controller_ref(const struct obj *o);
+
+/*
+ * obj_owned_by_uid() - whether any ownerReference of @o has uid @uid (the
+ * test of upstream's orphaned-Job cleanup and of the garbage collector).
+ * An empty @uid matches nothing.
+ */
+bool obj_owned_by_uid(const struct obj *o, const char *uid);
 
 /* obj_free() - frees @o and all it owns.  Accepts NULL. */
 void obj_free(struct obj *o);

@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,12 +52,29 @@ struct val *val_new_string(const char *s)
 	return val_new_stringn(s, strlen(s));
 }
 
+/*
+ * A string node and its text in one block (u.s points just past the node):
+ * one allocation instead of two, and val_free() frees the text with the
+ * node.  Nothing outside this file assigns or frees u.s.
+ */
+static struct val *new_string_node(const char *s, size_t n)
+{
+	struct val *v;
+
+	if (n > SIZE_MAX - sizeof(*v) - 1)
+		abort(); /* no such string fits in memory */
+	v = xmalloc(sizeof(*v) + n + 1);
+	memset(v, 0, sizeof(*v));
+	v->type = VAL_STRING;
+	v->u.s = (char *)(v + 1);
+	memcpy(v->u.s, s, n);
+	v->u.s[n] = '\0';
+	return v;
+}
+
 struct val *val_new_stringn(const char *s, size_t n)
 {
-	struct val *v = new_node(VAL_STRING);
-
-	v->u.s = xstrndup(s, n);
-	return v;
+	return new_string_node(s, n);
 }
 
 struct val *val_new_map(void)
@@ -75,8 +93,7 @@ void val_free(struct val *v)
 		return;
 	switch (v->type) {
 	case VAL_STRING:
-		free(v->u.s);
-		break;
+		break; /* the text is part of the node's block */
 	case VAL_MAP:
 		for (size_t i = 0; i < v->u.map.n; i++) {
 			free(v->u.map.items[i].key);
@@ -102,7 +119,7 @@ struct val *val_copy(const struct val *v)
 
 	if (!v)
 		return NULL;
-	c = new_node(v->type);
+	c = v->type == VAL_STRING ? new_string_node(v->u.s, strlen(v->u.s)) : new_node(v->type);
 	c->mark = v->mark;
 	c->raw = xstrdup(v->raw);
 	switch (v->type) {
@@ -118,8 +135,7 @@ struct val *val_copy(const struct val *v)
 		c->u.f = v->u.f;
 		break;
 	case VAL_STRING:
-		c->u.s = xstrdup(v->u.s);
-		break;
+		break; /* copied with the node */
 	case VAL_MAP:
 		c->u.map.n = c->u.map.cap = v->u.map.n;
 		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));

@@ -53,7 +53,7 @@ struct val {
 		bool b;
 		int64_t i;
 		double f;
-		char *s;
+		char *s; /* a node's text, in the node's own block: never assign or free it */
 		struct {
 			struct val_kv *items;
 			size_t n, cap;

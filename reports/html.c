@@ -678,7 +678,12 @@ static void gates(struct ctx *c)
 	fputs("</section>\n", c->f);
 }
 
-static void conc_chart(struct ctx *c, const struct sp_counter *ct, uint32_t capacity)
+/*
+ * @capacity: a dashed line at this count (0: none); @cap_tip its tooltip
+ * and @cap_label the text on it, before the count.
+ */
+static void conc_chart(struct ctx *c, const struct sp_counter *ct, uint32_t capacity,
+		       const char *cap_tip, const char *cap_label)
 {
 	struct svg_frame fr = { 70, W - RIGHT, 34, 170 };
 	struct ctx cc = *c;
@@ -756,10 +761,9 @@ static void conc_chart(struct ctx *c, const struct sp_counter *ct, uint32_t capa
 	if (capacity) {
 		char tip[128];
 
-		snprintf(tip, sizeof(tip), "runner capacity %" PRIu32, capacity);
 		svg_line(c->f, fr.x0, svg_map(&y, capacity), fr.x1, svg_map(&y, capacity), "cap-line",
-			 tip);
-		snprintf(tip, sizeof(tip), "capacity %s", svg_fmt_num(capacity, 0, num, sizeof(num)));
+			 cap_tip);
+		snprintf(tip, sizeof(tip), "%s %s", cap_label, svg_fmt_num(capacity, 0, num, sizeof(num)));
 		svg_text(c->f, fr.x1 - 4, svg_map(&y, capacity) - 4, "end", "lbl", tip, 0);
 	}
 	svg_close(c->f);
@@ -769,6 +773,7 @@ static void conc_chart(struct ctx *c, const struct sp_counter *ct, uint32_t capa
 static void concurrency(struct ctx *c)
 {
 	bool any = false;
+	char tip[256];
 
 	fputs("<section tabindex=\"0\" id=\"concurrency\"><h2>Concurrency</h2>\n", c->f);
 	for (size_t i = 0; i < c->sp->ncounters; i++) {
@@ -783,7 +788,19 @@ static void concurrency(struct ctx *c)
 		if (!nonzero && !(ct->driver < 0 && c->run->capacity.capacity))
 			continue;
 		any = true;
-		conc_chart(c, ct, ct->driver < 0 ? c->run->capacity.capacity : 0);
+		if (ct->driver < 0) {
+			snprintf(tip, sizeof(tip), "runner capacity %" PRIu32, c->run->capacity.capacity);
+			conc_chart(c, ct, c->run->capacity.capacity, tip, "capacity");
+		} else if (strcmp(ct->series, "members") == 0) {
+			snprintf(tip, sizeof(tip),
+				 "StageSet controller workers %" PRIu32 " (concurrentReconciles): at "
+				 "most this many adoption passes hold a worker at once, the others "
+				 "wait in its queue",
+				 c->run->stageset_workers);
+			conc_chart(c, ct, c->run->stageset_workers, tip, "StageSet workers");
+		} else {
+			conc_chart(c, ct, 0, "", "");
+		}
 	}
 	if (!any)
 		fputs("<p class=\"empty\">No Jobs ran and no member adopted in this run.</p>\n", c->f);

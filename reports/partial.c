@@ -117,8 +117,12 @@ static json_t *u64(uint64_t v)
 
 static json_t *row_obj(const struct trial_row *r)
 {
-	json_t *ph = json_array();
+	json_t *ph = json_array(), *no = json_array();
 
+	for (size_t i = 0; i < r->nnotices; i++)
+		json_array_append_new(no, json_pack("{s:s,s:o}", "severity",
+						    tl_severity_name(r->notices[i].severity), "text",
+						    str_or_null(r->notices[i].text)));
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct trial_phase *p = &r->phases[i];
 
@@ -128,7 +132,7 @@ static json_t *row_obj(const struct trial_row *r)
 						    (json_int_t)p->done_ms));
 	}
 	return json_pack("{s:I,s:o,s:s,s:I,s:o,s:b,s:I,s:b,s:I,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,"
-			 "s:I,s:o,s:o}",
+			 "s:I,s:o,s:o,s:o}",
 			 "index", (json_int_t)r->index, "seed", u64(r->seed), "stop",
 			 des_stop_name(r->stop), "end_ms", (json_int_t)r->end_ms, "events",
 			 u64(r->events), "completed", r->completed, "ttc_ms", (json_int_t)r->ttc_ms,
@@ -139,7 +143,7 @@ static json_t *row_obj(const struct trial_row *r)
 			 (json_int_t)r->exposure_ms, "peak_jobs", (json_int_t)r->peak_jobs,
 			 "peak_adopting", (json_int_t)r->peak_adopting, "job_wait_ms",
 			 (json_int_t)r->job_wait_ms, "phases", ph, "bound_note",
-			 str_or_null(r->bound_note));
+			 str_or_null(r->bound_note), "notices", no);
 }
 
 /* Writes @j (stolen) compactly, then @after; -1 on failure. */
@@ -410,6 +414,32 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 			r->phases[i].name = get_str(c, q, "name", true);
 			r->phases[i].opened_ms = get_int(c, q, "opened_ms", -1, hz);
 			r->phases[i].done_ms = get_int(c, q, "done_ms", -1, hz);
+		}
+	}
+	/* Optional: partials written before notices were counted have none. */
+	ph = json_object_get(o, "notices");
+	if (ph && !json_is_array(ph))
+		fail(c, "field 'notices' is not an array");
+	if (ph && json_is_array(ph) && json_array_size(ph) && !c->failed) {
+		r->notices = xcalloc(json_array_size(ph), sizeof(*r->notices));
+		for (size_t i = 0; i < json_array_size(ph) && !c->failed; i++) {
+			json_t *q = json_array_get(ph, i);
+			char *sev;
+
+			if (!json_is_object(q)) {
+				fail(c, "a notice is not an object");
+				break;
+			}
+			sev = get_str(c, q, "severity", false);
+			r->notices[i].text = get_str(c, q, "text", false);
+			r->nnotices = i + 1;
+			if (sev && strcmp(sev, "warning") == 0)
+				r->notices[i].severity = TL_WARNING;
+			else if (sev && strcmp(sev, "error") == 0)
+				r->notices[i].severity = TL_ERROR;
+			else if (!c->failed)
+				fail(c, "a notice's severity is neither \"warning\" nor \"error\"");
+			free(sev);
 		}
 	}
 }

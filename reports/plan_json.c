@@ -112,6 +112,12 @@ static json_t *row_obj(const struct trial_row *r)
 	}
 	json_object_set_new(o, "phases", ph);
 	json_object_set_new(o, "bound_note", str_or_null(r->bound_note));
+	ph = json_array();
+	for (size_t i = 0; i < r->nnotices; i++)
+		json_array_append_new(ph, json_pack("{s:s,s:o}", "severity",
+						    tl_severity_name(r->notices[i].severity), "text",
+						    str_or_null(r->notices[i].text)));
+	json_object_set_new(o, "notices", ph);
 	return o;
 }
 
@@ -158,6 +164,10 @@ static json_t *stats_obj(const struct plan_stats *st)
 	json_object_set_new(o, "complete", prop_obj(&st->complete));
 	json_object_set_new(o, "halt", prop_obj(&st->halt));
 	json_object_set_new(o, "nbound", json_integer((json_int_t)st->nbound));
+	if (st->sketched)
+		json_object_set_new(o, "sketch",
+				    json_pack("{s:o,s:I}", "relative_error", real(PLAN_SKETCH_REL_ERR),
+					      "exact_values", (json_int_t)st->exact_values));
 	json_object_set_new(o, "ttc", dist_obj(&st->ttc, true));
 	json_object_set_new(o, "blast_count", dist_obj(&st->blast_count, false));
 	json_object_set_new(o, "blast_share", dist_obj(&st->blast_share, false));
@@ -172,6 +182,14 @@ static json_t *stats_obj(const struct plan_stats *st)
 						   str_or_null(st->halts[i].reason), "n",
 						   (json_int_t)st->halts[i].n));
 	json_object_set_new(o, "halts", h);
+	h = json_array();
+	for (size_t i = 0; i < st->nnotices; i++)
+		json_array_append_new(h, json_pack("{s:s,s:o,s:I,s:I}", "severity",
+						   tl_severity_name(st->notices[i].severity), "text",
+						   str_or_null(st->notices[i].text), "trials",
+						   (json_int_t)st->notices[i].n, "first_trial",
+						   (json_int_t)st->notices[i].first));
+	json_object_set_new(o, "notices", h);
 	for (size_t i = 0; i < st->nphases; i++)
 		json_array_append_new(ph, json_pack("{s:o,s:o,s:o,s:I}", "driver",
 						    str_or_null(st->phases[i].driver), "name",

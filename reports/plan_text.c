@@ -176,46 +176,31 @@ static void prop_line(struct out *o, const char *label, const struct plan_prop *
 	     p->p * 100, p->lo * 100, p->hi * 100);
 }
 
-static bool any_nonzero(const struct trial_row *rows, size_t n, size_t offset, size_t size)
+/* Whether any trial has a value other than 0 in @d (its quantity is never negative). */
+static bool any(const struct plan_dist *d)
 {
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *b = (const unsigned char *)&rows[i] + offset;
-
-		for (size_t k = 0; k < size; k++)
-			if (b[k])
-				return true;
-	}
-	return false;
+	return d->n > d->ncensored && (d->min != 0 || d->max != 0);
 }
-
-#define ANY(rows, n, field) \
-	any_nonzero((rows), (n), offsetof(struct trial_row, field), sizeof((rows)[0].field))
 
 static void bound_section(struct out *o, const struct rep_plan *p)
 {
-	size_t named = 0;
-
 	if (!p->st->nbound)
 		return;
 	blank(o);
 	heading(o, "Stopped by a bound (counted above as not completed)");
-	for (size_t i = 0; i < p->n; i++) {
-		const struct trial_row *r = &p->rows[i];
+	for (size_t i = 0; i < p->st->nbound_kept && i < BOUND_NAMED; i++) {
+		const struct plan_bound_trial *r = &p->st->bound[i];
 		char at[24];
 
-		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
-			continue;
-		if (named++ == BOUND_NAMED) {
-			line(o, "  ... and %zu more (the CSV and JSON list every trial)",
-			     p->st->nbound - BOUND_NAMED);
-			break;
-		}
 		rep_plan_duration(r->end_ms, at, sizeof(at));
 		line(o, "  trial %" PRIu32 " (seed %" PRIu64 "): %s at %s", r->index, r->seed,
 		     r->stop == DES_LOOP ? "zero-delay loop" : "event budget", at);
-		if (r->bound_note)
-			line(o, "    %.*s", 74, r->bound_note);
+		if (r->note)
+			line(o, "    %.*s", 74, r->note);
 	}
+	if (p->st->nbound > BOUND_NAMED)
+		line(o, "  ... and %zu more (the CSV and JSON list every trial)",
+		     p->st->nbound - BOUND_NAMED);
 }
 
 static void halts_section(struct out *o, const struct plan_stats *st)
@@ -229,6 +214,54 @@ static void halts_section(struct out *o, const struct plan_stats *st)
 		line(o, "  %-28.28s %-32.32s %6zu %5.1f%%", st->halts[i].where, st->halts[i].reason,
 		     st->halts[i].n, st->ntrials ? 100.0 * (double)st->halts[i].n / (double)st->ntrials
 						: 0.0);
+}
+
+/* Kinds of notice the text lists; the JSON has every one. */
+#define NOTICES_NAMED 10
+/* Columns of a notice's wrapped text. */
+#define NOTICE_COLS 70
+
+/* @text word-wrapped at NOTICE_COLS columns, each line indented by 6. */
+static void wrapped(struct out *o, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > NOTICE_COLS) {
+			cut = NOTICE_COLS;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = NOTICE_COLS;
+		}
+		line(o, "      %.*s", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void notices_section(struct out *o, const struct plan_stats *st)
+{
+	if (!st->nnotices)
+		return;
+	blank(o);
+	heading(o, "What the runs told (warnings and errors; the first trial's words)");
+	for (size_t i = 0; i < st->nnotices && i < NOTICES_NAMED; i++) {
+		const struct plan_notice_count *nc = &st->notices[i];
+
+		line(o, "  %s in %zu of %zu trials (first: trial %" PRIu32 ")",
+		     tl_severity_name(nc->severity), nc->n, st->ntrials, nc->first);
+		wrapped(o, nc->text);
+	}
+	if (st->nnotices > NOTICES_NAMED)
+		line(o, "  ... and %zu more kinds (the JSON lists every one)",
+		     st->nnotices - NOTICES_NAMED);
+	if (st->nnotice_other)
+		line(o, "  ... and %zu notices of kinds past the first %d, not told apart",
+		     st->nnotice_other, PLAN_NOTICE_KINDS);
 }
 
 static void phases_section(struct out *o, const struct plan_stats *st)
@@ -332,6 +365,11 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	if (st->nbound)
 		line(&o, "%-10s %zu trial%s stopped by the event budget or a zero-delay loop", "bounded",
 		     st->nbound, st->nbound == 1 ? "" : "s");
+	if (st->sketched) {
+		line(&o, "%-10s percentiles estimated within %.2f%%: the trials' values passed", "sketched",
+		     PLAN_SKETCH_REL_ERR * 100);
+		line(&o, "%-10s the exact budget of %zu (docs/limits.md)", "", st->exact_values);
+	}
 	blank(&o);
 	dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
 	if (p->clock_said)
@@ -339,7 +377,8 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	if (opts && opts->quiet)
 		goto out_check;
 	halts_section(&o, st);
-	if (ANY(p->rows, p->n, blast_count)) {
+	notices_section(&o, st);
+	if (any(&st->blast_count)) {
 		blank(&o);
 		dist_block(&o, "Blast radius, targets", "0 without a halt", &st->blast_count,
 			   K_COUNT, st->horizon_ms);
@@ -352,13 +391,13 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 			   &st->detection, K_MS,
 			   st->horizon_ms);
 	}
-	if (ANY(p->rows, p->n, exposure_ms)) {
+	if (any(&st->exposure)) {
 		blank(&o);
 		dist_block(&o, "Exposure, member-minutes on the bad version", "0 without a halt",
 			   &st->exposure,
 			   K_MEMBER_MS, st->horizon_ms);
 	}
-	if (ANY(p->rows, p->n, blast_count) || st->detection.n || ANY(p->rows, p->n, exposure_ms)) {
+	if (any(&st->blast_count) || st->detection.n || any(&st->exposure)) {
 		/* The definitions, where the numbers are (sim/plan/stats.h). */
 		line(&o, "  blast radius and exposure are measured at the first halt and count 0");
 		line(&o, "  for a trial without one: their mean is the expected harm per rollout");
@@ -366,17 +405,17 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		     st->halt.p * 100);
 		line(&o, "  latency is over the halting trials with a known fault onset only");
 	}
-	if (ANY(p->rows, p->n, peak_jobs)) {
+	if (any(&st->peak_jobs)) {
 		blank(&o);
 		dist_block(&o, "Capacity: peak Jobs running at once", NULL, &st->peak_jobs, K_COUNT,
 			   st->horizon_ms);
 	}
-	if (ANY(p->rows, p->n, job_wait_ms)) {
+	if (any(&st->job_wait)) {
 		blank(&o);
 		dist_block(&o, "Capacity: queueing for a runner, total per trial", NULL, &st->job_wait, K_MS,
 			   st->horizon_ms);
 	}
-	if (ANY(p->rows, p->n, peak_adopting)) {
+	if (any(&st->peak_adopting)) {
 		blank(&o);
 		dist_block(&o, "Capacity: peak members adopting at once", NULL, &st->peak_adopting, K_COUNT,
 			   st->horizon_ms);

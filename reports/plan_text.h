@@ -24,7 +24,8 @@ struct rep_plan {
 	uint64_t seed;             /* base seed: trial 0's, trials_seed() for the others */
 	int64_t horizon_ms;        /* ms */
 	uint32_t first;            /* index of the first trial */
-	const struct trial_row *rows; /* n rows in index order */
+	const struct trial_row *rows; /* n rows in index order, for the JSON's trials array; NULL
+				       * will do for rep_plan_text(), which reads @st alone */
 	size_t n;
 	const struct plan_stats *st; /* the statistics of the rows */
 	/* Whence the clock when not spec.start (scn_clock_said()), else NULL: then the

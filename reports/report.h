@@ -54,6 +54,12 @@ struct rep_run {
 	 */
 	bool member_attempts;
 	struct rep_capacity capacity;
+	/*
+	 * The StageSet controller's workers (its concurrentReconciles, 4), 0
+	 * when the run had no StageSet controller: at most this many adoption
+	 * passes hold a worker at once (StageSet spec §5 Q-1).
+	 */
+	uint32_t stageset_workers;
 };
 
 /* Which timeline entries the terminal report shows. */

@@ -17,6 +17,16 @@
 #   MS116  a later step's Workspace that polls as often as an earlier one's sees
 #          a commit first and plans it before them; swapped, it does not.
 #   After Completed: a gate metric spike the fleet never queried is told.
+#   MS222  a wave of 200 members at 3m each: the StageSet controller's 4
+#          workers make it settle no sooner than 2h30m50s, and the run says
+#          by how much; waves of 1 and 7: nothing.
+#   MS223  a canary member fails on the new version: the wave never settles,
+#          the fleet neither halts nor rolls back; without failures: nothing.
+#   MS224  a member falters during the canary's soak: a one-pass regression
+#          halt and the soak starts over; faltering after the soak: no
+#          restart told.
+#   MS225  retryInterval 0s: a verify timeout is never retried and the
+#          StageSet stays StageProgressing; without it, it succeeds.
 #   A gate halt: the value as read, in full, beside the upstream %.4g message.
 . "$(dirname "$0")/lib.sh"
 require_python
@@ -178,6 +188,13 @@ if [ ! -s "$tmp/empty-steps-no-workspaces.lint" ]; then ok "no Workspaces: lint 
 	bad "no Workspaces: lint says nothing"; show "$tmp/empty-steps-no-workspaces.lint"; fi
 expect_rc "no Workspaces: the upstream no-op passes check" 0 "$SIM" check "$H/empty-steps-no-workspaces.yaml"
 run_of empty-steps-no-workspaces
+"$SIM" run --no-color "$H/empty-steps-no-workspaces.yaml" >"$tmp/esnw.out" 2>&1
+contains "no Workspaces: the run says there is nothing to complete" "$tmp/esnw.out" \
+	"completed no, nothing to complete: 1 Rollout without steps is"
+contains "no Workspaces: ... and why" "$tmp/esnw.out" "Ready/NoSteps, which upstream writes instead of orchestrating"
+lacks "no Workspaces: not censored" "$tmp/esnw.out" "censored"
+"$SIM" run --no-color "$H/interval-short.yaml" >"$tmp/is.out" 2>&1
+contains "a Rollout with steps that did not complete is censored" "$tmp/is.out" "completed no, censored: time to complete >"
 pyfacts "$tmp/empty-steps-no-workspaces.json" <<'EOF'
 import json, sys
 from hazards_facts import *
@@ -267,5 +284,179 @@ check("grant in the manifest: ws-prod plans only once step prod opens",
       first_phase(d, "ws-prod", "Planning") >= step_opened(d, "shop", "prod"))
 check("grant in the manifest: no early-start notice", notice(d, "started planning at") is None)
 EOF
+
+# ---- MS222: the StageSet controller's 4 workers --------------------------------
+lint_of fleet-workers
+contains "workers: MS222 gives the wave's least time" "$tmp/fleet-workers.lint" \
+	'MS222 warning FleetRollout shop wave "broad" has 200 members, and the StageSet controller reconciles 4 StageSets at once'
+contains "workers: MS222's numbers" "$tmp/fleet-workers.lint" \
+	'(3m1s a member on average at the median modelled durations): the wave cannot settle in less than 2h30m50s (200 × 3m1s / 4)'
+contains "workers: MS222 says what fits" "$tmp/fleet-workers.lint" 'a wave of at most 39 members settles within 30m0s'
+run_of fleet-workers
+pyfacts "$tmp/fleet-workers.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+w = fleet_wave(d, "shop", "broad")
+took = w["settled_ms"] - w["opened_ms"]
+check("workers: broad settles no sooner than lint's 2h30m50s (%d ms)" % took, took >= 9050000)
+n = notice(d, 'FleetRollout shop: wave "broad" (200 members) settled 2h30m50s after it opened at 2h48m1s')
+check("workers: the run tells the wave's time as the timeline has it",
+      n is not None and w["opened_ms"] == 10081000 and took == 9050000)
+check("workers: a warning", n is not None and n["severity"] == "warning")
+check("workers: the run gives the bound", n is not None and "could not settle in less than 2h30m50s" in n["text"])
+done = sorted(e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
+              and e["namespace"] != "tenant-000" and e["reason"] == "Succeeded" and e["t_ms"] >= w["opened_ms"])
+most = max(sum(1 for u in done if t <= u < t + 180000) for t in done)
+check("workers: 200 adoptions, at most 4 in any 3m (%d)" % most, len(done) == 200 and most == 4)
+EOF2
+lint_of fleet-workers-small
+lacks "small waves: no MS222" "$tmp/fleet-workers-small.lint" "MS222"
+run_of fleet-workers-small
+pyfacts "$tmp/fleet-workers-small.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+w = fleet_wave(d, "shop", "broad")
+check("small waves: broad settles within 15m", w["settled_ms"] - w["opened_ms"] < 900000)
+check("small waves: no worker notice", notice(d, "StageSets at once") is None)
+EOF2
+
+# ---- MS223: a wave that never settles cannot roll back -------------------------
+lint_of fleet-unsettled
+contains "unsettled: MS223" "$tmp/fleet-unsettled.lint" \
+	'MS223 warning FleetRollout shop: 2 members in 1 wave (the first: wave "canary") may fail to become ready on a new version (e.g. tenant-00/shop: 0.5 per rollout, from the modelled readiness), 0.75 that one of them does'
+contains "unsettled: MS223 says no rollback" "$tmp/fleet-unsettled.lint" 'so it neither halts nor stamps rollback-to (onRegression Rollback)'
+run_of fleet-unsettled
+pyfacts "$tmp/fleet-unsettled.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+w = fleet_wave(d, "shop", "canary")
+st = fleet_status(d, "shop")
+check("unsettled: canary opens at 25m", wave_opened(d, "shop", "canary") == 1500000)
+check("unsettled: canary never settles", w["settled_ms"] is None)
+check("unsettled: tenant-00 ends StageFailed", member_ready(d, "tenant-00", "shop")[-1][1] == "StageFailed")
+check("unsettled: the fleet never halts", not any(p == "Halted" for _, p, _ in st))
+check("unsettled: nothing stamps rollback-to", annotated(d, "StageSet", "stages.metio.wtf/rollback-to") == [])
+check("unsettled: InProgress to the end", st[-1][1] == "InProgress")
+check("unsettled: tenant-01 keeps 1.1.0", w["adoption"]["targets"][-1]["adopted"] == 1)
+n = notice(d, 'FleetRollout shop: wave "canary" was open and not settled at the end of the run (open since 25m0s): 1 of its 2 members ended not Ready for a failure (e.g. tenant-00/shop: StageFailed)')
+check("unsettled: the run tells it", n is not None and n["severity"] == "warning")
+check("unsettled: the run says what it did not do", n is not None and "so it did not halt and stamped no rollback-to" in n["text"])
+check("unsettled: the run names who keeps the version", n is not None and "1 member of the wave keeps 1.1.0" in n["text"])
+EOF2
+lint_of fleet-unsettled-safe
+lacks "no failures: no MS223" "$tmp/fleet-unsettled-safe.lint" "MS223"
+run_of fleet-unsettled-safe
+pyfacts "$tmp/fleet-unsettled-safe.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("no failures: the fleet completes", d["summary"]["fleets"][0]["completed_ms"] is not None)
+check("no failures: no unsettled notice", notice(d, "was open and not settled") is None)
+EOF2
+
+# ---- MS224: a soak restarted by a flap -----------------------------------------
+lint_of fleet-flap
+contains "flap: MS224" "$tmp/fleet-flap.lint" \
+	'MS224 warning FleetRollout shop wave "canary" soaks 30m0s, and 1 of its 1 members may regress sooner once ready (e.g. tenant-00/shop: 1 per version, 5m0s after it is ready, for 5m0s, at the medians)'
+run_of fleet-flap
+pyfacts "$tmp/fleet-flap.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+f = d["summary"]["fleets"][0]
+w = fleet_wave(d, "shop", "canary")
+during = [h for h in f["halts"] if h["wave"] == "canary" and h["kind"] == "regression"
+          and w["settled_ms"] <= h["t_ms"] < w["passed_ms"]]
+check("flap: one regression halt during canary's soak", len(during) == 1)
+check("flap: it lasts one pass", during and during[0]["passes"] == 1)
+check("flap: the soak restarts (2 soakUntil values)", w["soaks"] == 2)
+check("flap: the canary passes more than 30m after it first settled",
+      w["passed_ms"] - w["settled_ms"] > 1800000)
+n = notice(d, "FleetRollout shop: wave \"canary\"'s soak of 30m0s restarted 1 time")
+check("flap: the run tells it", n is not None and n["severity"] == "warning")
+check("flap: with the halt's time and the wave's", n is not None and "regression halt at 26m1.533s" in n["text"]
+      and during[0]["t_ms"] == 1561533 and "first settled at 21m1s and passed at 1h1m45s" in n["text"]
+      and w["settled_ms"] == 1261000 and w["passed_ms"] == 3705000)
+EOF2
+lint_of fleet-flap-late
+lacks "late flap: no MS224" "$tmp/fleet-flap-late.lint" "MS224"
+"$SIM" run -q --until horizon --json "$tmp/fleet-flap-late.json" "$H/fleet-flap-late.yaml" >/dev/null 2>&1
+pyfacts "$tmp/fleet-flap-late.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+f = d["summary"]["fleets"][0]
+w = fleet_wave(d, "shop", "canary")
+check("late flap: canary passes on its first soak", w["passed_ms"] - w["settled_ms"] == 1800000)
+check("late flap: the member falters after that (a halt after the pass)",
+      any(h["wave"] == "canary" and h["t_ms"] > w["passed_ms"] for h in f["halts"]))
+check("late flap: no soak-restart notice", notice(d, "restarted") is None)
+EOF2
+
+# ---- MS225: retryInterval 0s turns the timed retry off --------------------------
+lint_of retry-zero
+contains "retry 0s: MS225" "$tmp/retry-zero.lint" \
+	'MS225 warning StageSet default/shop sets retryInterval 0s, which turns the timed retry off'
+"$SIM" run -q --until horizon --json "$tmp/retry-zero.json" "$H/retry-zero.yaml" >/dev/null 2>&1
+pyfacts "$tmp/retry-zero.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "default", "shop")
+check("retry 0s: StageProgressing at 5m1.005s, the last status (%s)" % st[-1:],
+      st and st[-1] == (301005, "StageProgressing"))
+check("retry 0s: nothing was left to happen (no retry pending) long before 20m",
+      d["run"]["stop"] == "quiescent" and d["run"]["end_ms"] < 1200000, d["run"])
+n = notice(d, "StageSet default/shop ended Ready False StageProgressing, held since 5m1s (5m1s before the end of the run), and its retryInterval 0s turns the timed retry of that hold off")
+check("retry 0s: the run tells it", n is not None and n["severity"] == "warning")
+EOF2
+lint_of retry-default
+lacks "retry default: no MS225" "$tmp/retry-default.lint" "MS225"
+"$SIM" run -q --until horizon --json "$tmp/retry-default.json" "$H/retry-default.yaml" >/dev/null 2>&1
+pyfacts "$tmp/retry-default.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "default", "shop")
+check("retry default: the retry succeeds at 20m3.005s", (1203005, "Succeeded") in st, st)
+check("retry default: no retry notice", notice(d, "turns the timed retry") is None)
+EOF2
+
+# ---- run -n: which notices fired in how many trials ------------------------------
+"$SIM" run -q -n 20 --json "$tmp/mc.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" run -n 20 --no-color "$H/fleet-unsettled.yaml" >"$tmp/mc.out" 2>&1
+pyfacts "$tmp/mc.json" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+key = lambda t: re.sub(r"[0-9]+", "#", t)
+rows, st = d["trials"], d["statistics"]["notices"]
+count = {}
+for r in rows:
+    for k in {key(n["text"]) for n in r["notices"]}:
+        count[k] = count.get(k, 0) + 1
+check("run -n: a kind of notice per distinct text up to digits", len(st) == len(count) and len(st) >= 1)
+check("run -n: each kind's trials are the rows that have it",
+      all(count[key(n["text"])] == n["trials"] for n in st))
+check("run -n: the first trial's words",
+      all(any(n["text"] == m["text"] for m in rows[n["first_trial"]]["notices"]) for n in st))
+unsettled = sum(n["trials"] for n in st if "was open and not settled" in n["text"])
+check("run -n: the unsettled canary in some trials, not all (%d of 20)" % unsettled, 0 < unsettled < 20)
+EOF2
+contains "run -n: the text says it" "$tmp/mc.out" "What the runs told (warnings and errors; the first trial's words)"
+contains "run -n: with the count" "$tmp/mc.out" " of 20 trials (first: trial "
+"$SIM" run -q -n 20 --shard 1/2 --json "$tmp/p1.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" run -q -n 20 --shard 2/2 --json "$tmp/p2.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
+"$SIM" merge --json "$tmp/merged.json" "$tmp/p1.json" "$tmp/p2.json" >/dev/null 2>&1
+pyfacts "$tmp/mc.json" "$tmp/merged.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+check("run -n: merged shards count the notices as one run does",
+      a["statistics"]["notices"] == b["statistics"]["notices"])
+EOF2
 
 finish

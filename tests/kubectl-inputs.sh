@@ -120,6 +120,32 @@ lacks "spec.start alone adds no wall-clock lines (outputs unchanged)" "$tmp/out"
 expect_rc "a bad --now is a usage error" 2 "$SIM" run --now yesterday "$tmp/snap.yaml"
 contains "the bad --now is named" "$tmp/err" "invalid --now 'yesterday'"
 
+# Only the times the cluster wrote set the clock: a time in spec or in an
+# annotation (what a user wrote, here a day later) is not the snapshot's, nor
+# a time to come in status (a key starting "next" or ending "Until").
+cat >"$tmp/spec-time.yaml" <<'YAML'
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Namespace
+  metadata:
+    name: shop
+    creationTimestamp: "2026-11-30T09:12:44Z"
+    annotations: {example.com/freeze-until: "2026-12-01T14:02:07Z"}
+  status: {phase: Active, since: "2026-11-30T14:02:07Z", nextCheck: "2026-12-01T00:00:00Z", quietUntil: "2026-12-01T00:00:00Z"}
+- apiVersion: stages.metio.wtf/v1
+  kind: StageLedger
+  metadata: {name: web, namespace: shop, creationTimestamp: "2026-11-30T10:00:00Z"}
+  spec: {notBefore: "2026-12-01T14:02:07Z"}
+YAML
+"$SIM" run "$tmp/spec-time.yaml" >"$tmp/out" 2>&1
+if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)'; then
+	ok "times in spec and annotations do not set the clock, status times do"
+else
+	bad "times in spec and annotations do not set the clock, status times do"; show "$tmp/out" 2
+fi
+
 # A snapshot of a finished rollout: already complete, no time to complete,
 # left out of the time-to-complete statistics (not counted as 0 s).
 sed -e '/^  events:$/,/^---$/{/^---$/!d}' \

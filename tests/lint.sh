@@ -80,8 +80,15 @@ lacks "variant: the series its gate reads is not unread" "$tmp/out" "spec.metric
 has_line "variant: a series nobody reads still is" "$tmp/out" \
 	"$V:14:14: warning: spec.metrics[1]: no FleetRollout gate reads this series [MS003]"
 has_line "variant: summary" "$tmp/out" "3 errors, 2 warnings, 0 infos in 1 file (2 objects)"
-expect_rc "what-if-canary-soak's variants lint as the base" 0 "$SIM" lint scenarios/what-if-canary-soak.yaml
-lacks "what-if-canary-soak: no variant findings" "$tmp/out" "variant \""
+expect_rc "what-if-canary-soak's variants lint clean of errors" 0 "$SIM" lint scenarios/what-if-canary-soak.yaml
+lacks "what-if-canary-soak: no variant errors" "$tmp/out" "error: variant \""
+# A variant's waves come from its patch, so the timing rules speak of them with the variant's numbers.
+contains "what-if-canary-soak: the 5% variant's failure odds" "$tmp/out" \
+	'warning: variant "failure rate 5%": FleetRollout shop: 16 members in 3 waves (the first: wave "canary") may fail to become ready on a new version (e.g. tenant-00/shop: 0.05 per rollout'
+lacks "what-if-canary-soak: a 15m canary soak ends before the 20m30s falter" "$tmp/out" \
+	'variant "soak 15m instead of 30m": FleetRollout shop wave "canary" soaks'
+contains "what-if-canary-soak: the base's 30m canary soak does not" "$tmp/out" \
+	'warning: FleetRollout shop wave "canary" soaks 30m0s, and 2 of its 2 members may regress sooner once ready'
 
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint

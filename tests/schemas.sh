@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every JSON output validated against the JSON Schema (draft 2020-12) that
 # docs/schemas/ ships for it, with Ajv in strict mode (tests/consumers):
-# run (every example), trials (plain, variants, sweep, merged shards),
+# run (every example), trials (plain, sketched, variants, sweep, merged shards),
 # compare and lint; each names the tool, its version and its commit.  A
 # document the schema must refuse is refused, so the check can fail.
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +34,8 @@ done
 validate "run JSON of every example and HTML test input" run-v1.schema.json "$tmp"/run-*.json
 
 "$SIM" run -q -n 6 --json "$tmp/tr-plain.json" scenarios/fleet-gate-halt.yaml >/dev/null &&
+	"$SIM" run -q -n 6 --limit exact-values=10 --json "$tmp/tr-sketched.json" \
+		scenarios/fleet-gate-halt.yaml >/dev/null &&
 	"$SIM" run -q -n 6 --json "$tmp/tr-variants.json" scenarios/what-if-canary-soak.yaml >/dev/null &&
 	"$SIM" run -q -n 4 --horizon 20m --sweep capacity=1,2 --json "$tmp/tr-sweep.json" \
 		scenarios/parallel-cohorts.yaml >/dev/null &&
@@ -41,7 +43,7 @@ validate "run JSON of every example and HTML test input" run-v1.schema.json "$tm
 	"$SIM" run -q -n 6 --shard 2/2 --json "$tmp/part2.json" scenarios/three-environments.yaml >/dev/null &&
 	"$SIM" merge -q --json "$tmp/tr-merged.json" "$tmp/part1.json" "$tmp/part2.json" >/dev/null
 check "trials runs wrote their JSON" test -s "$tmp/tr-merged.json"
-validate "trials JSON: plain, variants, sweep (censored), merged" trials-v1.schema.json "$tmp"/tr-*.json
+validate "trials JSON: plain, sketched, variants, sweep (censored), merged" trials-v1.schema.json "$tmp"/tr-*.json
 
 "$SIM" compare -q -n 10 --max-regression p95=10% --json "$tmp/cmp.json" \
 	scenarios/compare/base.yaml scenarios/compare/head.yaml >/dev/null 2>&1

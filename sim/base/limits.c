@@ -27,8 +27,8 @@ static const struct lim_def defs[LIM_COUNT] = {
 			    "objects spec.generate makes, all entries together" },
 	[LIM_ERRORS] = { "errors", 100, 1, UINT64_C(1) << 32, "diagnostics",
 			 "errors and warnings printed (the others are counted)" },
-	[LIM_EXACT_TRIALS] = { "exact-trials", 1000000, 1, UINT64_C(1) << 32, "trials",
-			       "trials whose figures are kept for exact percentiles" },
+	[LIM_EXACT_VALUES] = { "exact-values", UINT64_C(16) << 20, 0, UINT64_C(1) << 40, "values",
+			       "values of the trials kept for exact percentiles (then a sketch)" },
 };
 
 static const char *const hints[LIM_COUNT] = {
@@ -40,7 +40,7 @@ static const char *const hints[LIM_COUNT] = {
 	[LIM_SERIES_SAMPLES] = "(limit series-samples; raise it with --limit series-samples=N)",
 	[LIM_GENERATED] = "(limit generated-objects; raise it with --limit generated-objects=N)",
 	[LIM_ERRORS] = "(limit errors; raise it with --limit errors=N)",
-	[LIM_EXACT_TRIALS] = "(limit exact-trials; raise it with --limit exact-trials=N)",
+	[LIM_EXACT_VALUES] = "(limit exact-values; raise it with --limit exact-values=N)",
 };
 
 const struct lim_def *lim_defs(void)

@@ -25,7 +25,7 @@ enum lim_id {
 	LIM_SERIES_SAMPLES, /* computed (a+bxN) samples of all spec.metrics series */
 	LIM_GENERATED,      /* objects spec.generate makes, all entries (Namespaces included) */
 	LIM_ERRORS,         /* errors and warnings printed; the rest are counted */
-	LIM_EXACT_TRIALS,   /* trials whose figures are kept for exact percentiles */
+	LIM_EXACT_VALUES,   /* trial values kept for exact statistics (sim/plan/stats.h) */
 	LIM_COUNT
 };
 

@@ -217,7 +217,7 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 		memcpy(rows + 1, more, (size_t)(n - 1) * sizeof(*rows));
 		free(more);
 	}
-	plan_stats_compute(rows, n, horizon, &st);
+	plan_stats_compute(rows, n, horizon, (size_t)cfg->o.lim.v[LIM_EXACT_VALUES], &st);
 	exp_evaluate(e, &st, rows, n, &p, r);
 	plan_stats_release(&st);
 	for (uint32_t i = 0; i < n; i++)

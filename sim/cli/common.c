@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "sim/cli/cmd.h"
+#include "engine/stageset_env.h"
 #include "engine/xalloc.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
@@ -290,6 +291,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	rep->obs = r->obs;
 	rep->fleets = r->fobs;
 	rep->member_attempts = r->fleet != NULL;
+	rep->stageset_workers = fleet_glue_ssrc(r->fleet) ? SSC_CONCURRENT_RECONCILES : 0;
 	if (r->models) {
 		const struct mdl_job_stat *js;
 		size_t n = mdl_jobs(r->models, &js);

@@ -272,7 +272,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	size_t warned = 0;
 	int rc = CLI_OK;
 
-	plan_stats_compute(in->rows, p->n, p->horizon_ms, &st);
+	plan_stats_compute(in->rows, p->n, p->horizon_ms, (size_t)o->lim.v[LIM_EXACT_VALUES], &st);
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct trial_row *r = &in->rows[i];
 
@@ -334,7 +334,8 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	while (nv < nsets && !p->sets[nv].sweep)
 		nv++;
 	ns = nsets - nv;
-	plan_stats_compute(in->rows, p->n, p->horizon_ms, &base_st);
+	plan_stats_compute(in->rows, p->n, p->horizon_ms, (size_t)o->lim.v[LIM_EXACT_VALUES],
+			   &base_st);
 	if (p->sweep_param && !strcmp(p->sweep_param, "capacity") && base_st.peak_jobs.max == 0)
 		fprintf(stderr, "%s merge: warning: sweep of capacity: no trial of the base ran a Job "
 				"(this scenario has no Workspaces to plan or apply), so capacity "
@@ -344,7 +345,8 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	for (size_t i = 0; i < nsets; i++) {
 		const struct partial_set *ps = &p->sets[i];
 
-		plan_stats_compute(ps->rows, p->n, p->horizon_ms, &st[i]);
+		plan_stats_compute(ps->rows, p->n, p->horizon_ms, (size_t)o->lim.v[LIM_EXACT_VALUES],
+				   &st[i]);
 		rv[1 + i] = (struct rep_variant){ ps->sweep ? ps->value : ps->name, ps->description,
 						  &st[i] };
 	}

@@ -14,6 +14,8 @@
 #include "engine/xalloc.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
+#include "sim/load/yamlload.h"
+#include "sim/observe/kubeget.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/sweep.h"
 #include "sim/plan/trials.h"
@@ -42,6 +44,8 @@ enum run_optcode {
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
 	RUN_OPT_NOW,
+	RUN_OPT_SNAPSHOT,
+	RUN_OPT_AT,
 };
 
 void cmd_usage_run(FILE *f)
@@ -62,6 +66,13 @@ void cmd_usage_run(FILE *f)
 		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
 		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
 		"                        a kubectl snapshot, its latest timestamp)\n"
+		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
+		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
+		"                        (T: a Go duration since the start, or an RFC 3339\n"
+		"                        time); resume it with run --now TIME FILE (single run)\n"
+		"      --at T            print the objects at time T as kubectl get (the\n"
+		"                        CRDs' printer columns) and stagesetctl fleet show\n"
+		"                        them, after the report (single run)\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -178,11 +189,67 @@ static unsigned default_jobs(void)
 	return c > (long)RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)c;
 }
 
+/*
+ * Where the rows of trials_each() go: into the statistics, and kept in
+ * @rows (at their index) only when an output lists every trial (--csv,
+ * --json, --html); otherwise released at once, so memory does not grow
+ * with the trials beyond the statistics' exact budget.
+ */
+struct trial_sink {
+	struct plan_acc *acc;
+	struct trial_row *rows; /* n of them, or NULL */
+};
+
+static void take_row(void *ctx, struct trial_row *row)
+{
+	struct trial_sink *k = ctx;
+
+	plan_acc_add(k->acc, row);
+	if (k->rows)
+		k->rows[row->index] = *row;
+	else
+		trial_row_release(row);
+}
+
+/*
+ * Trials 0..@n-1 of @s into @st, their rows kept in a new array *@keep
+ * (the caller frees it) when @keep is non-NULL.  CLI_OK, or CLI_INTERNAL
+ * when no thread started (said on stderr).
+ */
+static int stream_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
+			 unsigned jobs, struct prog_trials *pt, struct plan_stats *st,
+			 struct trial_row **keep)
+{
+	struct trials_opts to = { 0 };
+	struct trial_sink k;
+
+	to.first = 0;
+	to.n = n;
+	to.jobs = jobs;
+	to.run = o->run;
+	to.progress = prog_trials_cb;
+	to.progress_ctx = pt;
+	k.acc = plan_acc_new(o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms,
+			     (size_t)o->lim.v[LIM_EXACT_VALUES]);
+	k.rows = keep ? xcalloc(n ? n : 1, sizeof(*k.rows)) : NULL;
+	if (trials_each(s, &to, take_row, &k) != 0) {
+		prog_clear(pt->p);
+		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		plan_acc_free(k.acc);
+		free(k.rows);
+		return CLI_INTERNAL;
+	}
+	plan_acc_finish(k.acc, st);
+	plan_acc_free(k.acc);
+	if (keep)
+		*keep = k.rows;
+	return CLI_OK;
+}
+
 /* N > 1: the trials, their statistics and the reports of them. */
 static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32_t n,
 		      unsigned jobs, const char *csv, const char *html, struct prog *prog)
 {
-	struct trials_opts to = { 0 };
 	struct prog_trials pt = { prog, 0, n };
 	struct trial_row *rows = NULL;
 	struct plan_stats st;
@@ -190,39 +257,27 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	struct cmd_csv_rows ca;
 	struct rep_mc_set bs;
 	struct rep_mc_page pg;
-	size_t warned = 0;
 	int rc = CLI_OK;
 
-	to.first = 0;
-	to.n = n;
-	to.jobs = jobs;
-	to.run = o->run;
-	to.progress = prog_trials_cb;
-	to.progress_ctx = &pt;
 	prog_start(prog, "trials");
-	if (trials_run(s, &to, &rows) != 0) {
-		prog_clear(prog);
-		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
-		return CLI_INTERNAL;
-	}
+	rc = stream_trials(s, o, n, jobs, &pt, &st, csv || o->json || html ? &rows : NULL);
+	if (rc != CLI_OK)
+		return rc;
 	prog_clear(prog);
-	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, &st);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct trial_row *r = &rows[i];
+	_Static_assert(RUN_BOUND_WARNED <= PLAN_BOUND_KEPT, "the statistics keep the trials warned of");
+	for (size_t i = 0; i < st.nbound_kept && i < RUN_BOUND_WARNED; i++) {
+		const struct plan_bound_trial *r = &st.bound[i];
 
-		if (r->stop != DES_LOOP && r->stop != DES_BUDGET)
-			continue;
-		if (warned++ < RUN_BOUND_WARNED)
-			fprintf(stderr,
-				"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
-				") stopped by %s; counted as not completed; %s\n",
-				cmd_prog, r->index, r->seed,
-				r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
-				r->bound_note ? r->bound_note : "no object named");
+		fprintf(stderr,
+			"%s run: warning: trial %" PRIu32 " (seed %" PRIu64
+			") stopped by %s; counted as not completed; %s\n",
+			cmd_prog, r->index, r->seed,
+			r->stop == DES_LOOP ? "a zero-delay loop" : "the event budget",
+			r->note ? r->note : "no object named");
 	}
-	if (warned > RUN_BOUND_WARNED)
+	if (st.nbound > RUN_BOUND_WARNED)
 		fprintf(stderr, "%s run: warning: %zu more trials stopped by a bound\n", cmd_prog,
-			warned - RUN_BOUND_WARNED);
+			st.nbound - RUN_BOUND_WARNED);
 
 	memset(&rp, 0, sizeof(rp));
 	rp.name = s->name;
@@ -254,7 +309,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 			rc = CLI_IO;
 	}
 	plan_stats_release(&st);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		trial_row_release(&rows[i]);
 	free(rows);
 	return rc;
@@ -314,29 +369,11 @@ static int whatif_trials(const struct scenario *s, const struct cmd_opts *o, uin
 			 unsigned jobs, struct plan_stats *st, struct trial_row **keep,
 			 struct prog_trials *pt)
 {
-	struct trials_opts to = { 0 };
-	struct trial_row *rows = NULL;
+	int rc = stream_trials(s, o, n, jobs, pt, st, keep);
 
-	to.n = n;
-	to.jobs = jobs;
-	to.run = o->run;
-	to.progress = prog_trials_cb;
-	to.progress_ctx = pt;
-	if (trials_run(s, &to, &rows) != 0) {
-		prog_clear(pt->p);
-		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
-		return CLI_INTERNAL;
-	}
-	pt->before += n;
-	plan_stats_compute(rows, n, o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms, st);
-	if (keep) {
-		*keep = rows;
-		return CLI_OK;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		trial_row_release(&rows[i]);
-	free(rows);
-	return CLI_OK;
+	if (rc == CLI_OK)
+		pt->before += n;
+	return rc;
 }
 
 /*
@@ -401,7 +438,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	/* One line over the trials of the base and of every variant and value. */
 	pt.total = (uint64_t)n * (1 + nv + ns);
 	prog_start(prog, nv + ns ? "trials of every set" : "trials");
-	rc = whatif_trials(s, o, n, jobs, &base_st, &rows, &pt);
+	rc = whatif_trials(s, o, n, jobs, &base_st, csv || o->json || html ? &rows : NULL, &pt);
 	if (rc)
 		goto out_release;
 	if (sw && !strcmp(sw->param, "capacity") && base_st.peak_jobs.max == 0)
@@ -491,7 +528,7 @@ out_release_stats:
 	free(vrows);
 	free(jrv);
 	plan_stats_release(&base_st);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		trial_row_release(&rows[i]);
 	free(rows);
 	free(st);
@@ -521,10 +558,11 @@ static const char *bare_path(const char *path)
  * Returns: 0 when fine, -1 otherwise.
  */
 static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid, const char *events)
+			 const char *mermaid, const char *events, const char *snapshot)
 {
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events" };
-	const char *const path[] = { json, csv, html, trace, mermaid, events };
+	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events",
+				    "--snapshot" };
+	const char *const path[] = { json, csv, html, trace, mermaid, events, snapshot };
 	size_t n = sizeof(path) / sizeof(path[0]);
 
 	for (size_t i = 0; i < n; i++) {
@@ -547,6 +585,117 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 	return 0;
 }
 
+/*
+ * --snapshot T FILE and --at T: what the world looks like at T, taken by a
+ * probe of the run (after everything else due at T), or at the end of the
+ * run when it stopped before T.
+ */
+struct look {
+	const char *arg;  /* T as given; NULL: not asked for */
+	int64_t at_ms;    /* T in simulated ms, resolved after loading */
+	bool taken;
+	struct val *list; /* --snapshot: the List */
+	char *tables;     /* --at: the kubectl tables and fleet views */
+};
+
+struct looks {
+	const struct scenario *s;
+	struct look snap, at;
+	const char *snap_file;
+	struct look *probe_of[2]; /* the probe index's look */
+	int64_t probe_ms[2];
+};
+
+static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anchor)
+{
+	if (snapshot)
+		l->list = kg_list(des_api(w), anchor);
+	else
+		l->tables = kg_tables(des_api(w), des_now(w), anchor);
+	l->taken = true;
+}
+
+static void look_probe(void *ctx, size_t i, struct des *w)
+{
+	struct looks *ls = ctx;
+	struct look *l = ls->probe_of[i];
+
+	if (!l->taken)
+		take_look(l, l == &ls->snap, w, ls->s->start_unix_ms);
+}
+
+/*
+ * resolve_look() - T of @l in simulated ms: a Go duration since the start,
+ * or an RFC 3339 time on the scenario's clock.  Prints the error.
+ * Returns: 0, or CLI_USAGE.
+ */
+static int resolve_look(struct look *l, const char *opt, const struct scenario *s)
+{
+	int64_t unix_ms;
+	char err[128] = "";
+
+	if (!l->arg)
+		return 0;
+	if (gt_parse_duration(l->arg, &l->at_ms, err, sizeof(err)) == 0 && l->at_ms >= 0)
+		return 0;
+	if (gt_parse_rfc3339(l->arg, &unix_ms, NULL, 0) == 0) {
+		char start[GT_RFC3339_BUFSZ];
+
+		l->at_ms = unix_ms - s->start_unix_ms;
+		if (l->at_ms >= 0)
+			return 0;
+		gt_format_rfc3339(s->start_unix_ms, start, sizeof(start));
+		fprintf(stderr, "%s run: %s %s is before the run's clock starts (%s)\n", cmd_prog,
+			opt, l->arg, start);
+		return CLI_USAGE;
+	}
+	fprintf(stderr,
+		"%s run: invalid %s '%s': expected a Go duration since the start (90s, 1h30m) "
+		"or an RFC 3339 time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, cmd_prog);
+	return CLI_USAGE;
+}
+
+/* After the run: a look the run stopped before is taken at its end, and said so. */
+static void finish_look(struct look *l, bool snapshot, const char *opt, struct run_result *r,
+			const struct scenario *s)
+{
+	char t[GT_DURATION_BUFSZ], end[GT_DURATION_BUFSZ];
+
+	if (!l->arg || l->taken)
+		return;
+	gt_format_duration(l->at_ms, t, sizeof(t));
+	gt_format_duration(r->end_ms, end, sizeof(end));
+	fprintf(stderr,
+		"%s run: note: the run stopped at %s (%s), before %s %s: %s the state at %s%s\n",
+		cmd_prog, end, des_stop_name(r->stop), opt, t,
+		snapshot ? "the snapshot is" : "showing", end,
+		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
+	take_look(l, snapshot, r->world, s->start_unix_ms);
+}
+
+static int write_snapshot(FILE *f, const void *arg)
+{
+	const struct looks *ls = arg;
+	char when[GT_RFC3339_BUFSZ], t[GT_DURATION_BUFSZ], *text, *comment;
+	int rc;
+
+	gt_format_rfc3339(ls->s->start_unix_ms + ls->snap.at_ms, when, sizeof(when));
+	gt_format_duration(ls->snap.at_ms, t, sizeof(t));
+	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
+			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",
+			    ls->s->name, t, when, when);
+	rc = yl_emit(ls->snap.list, comment, &text);
+	free(comment);
+	if (rc != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	free(text);
+	return rc;
+}
+
 const struct option cmd_run_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_JSON, CMD_LONGOPT_QUIET,
 	CMD_LONGOPT_WIDTH, CMD_LONGOPT_UNTIL, CMD_LONGOPT_TIMELINE, CMD_LONGOPT_COLOR,
@@ -562,6 +711,8 @@ const struct option cmd_run_longopts[] = {
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
 	{ "now", required_argument, NULL, RUN_OPT_NOW },
+	{ "snapshot", required_argument, NULL, RUN_OPT_SNAPSHOT },
+	{ "at", required_argument, NULL, RUN_OPT_AT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -593,6 +744,7 @@ int cmd_run(int argc, char **argv)
 	unsigned jobs = 0;
 	struct prog prog;
 	struct cmd_tick tick;
+	struct looks looks = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&o);
@@ -651,6 +803,20 @@ int cmd_run(int argc, char **argv)
 			now_set = true;
 			continue;
 		}
+		case RUN_OPT_SNAPSHOT:
+			/* --snapshot T FILE: the word after T is the file */
+			if (optind >= argc || !argv[optind][0] || argv[optind][0] == '-') {
+				fprintf(stderr, "%s run: --snapshot needs a time and a file: --snapshot T FILE\n"
+						"try '%s run --help'\n",
+					cmd_prog, cmd_prog);
+				return CLI_USAGE;
+			}
+			looks.snap.arg = optarg;
+			looks.snap_file = argv[optind++];
+			continue;
+		case RUN_OPT_AT:
+			looks.at.arg = optarg;
+			continue;
 		case RUN_OPT_TRACE:
 			trace = optarg;
 			continue;
@@ -696,15 +862,22 @@ int cmd_run(int argc, char **argv)
 			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
-	if (check_outputs(o.json, csv, html, trace, mermaid, events) != 0) {
+	if (check_outputs(o.json, csv, html, trace, mermaid, events, looks.snap_file) != 0) {
 		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
+	if ((looks.snap.arg || looks.at.arg) && (ntrials > 1 || shard_n || cli_sweep.n)) {
+		sweep_release(&cli_sweep);
+		fprintf(stderr, "%s run: --snapshot and --at show a single run (no -n above 1,\n"
+				"--shard or --sweep)\ntry '%s run --help'\n",
+			cmd_prog, cmd_prog);
 		return CLI_USAGE;
 	}
 	{
 		/* Before any simulation: an output that cannot be written fails now, not after it. */
-		const char *const outs[] = { o.json, csv, html, trace, mermaid, events };
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events, looks.snap_file };
 
-		if ((rc = cmd_check_outputs("run", outs, NULL, 6, argv + optind, (size_t)(argc - optind))) != CLI_OK) {
+		if ((rc = cmd_check_outputs("run", outs, NULL, 7, argv + optind, (size_t)(argc - optind))) != CLI_OK) {
 			sweep_release(&cli_sweep);
 			return rc;
 		}
@@ -738,10 +911,11 @@ int cmd_run(int argc, char **argv)
 		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
-	if (now_set) {
-		s.start_unix_ms = now_ms;
-		s.clock = SCN_CLOCK_NOW;
-	}
+	if (now_set)
+		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
+	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
+	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
+		goto out_release_scenario;
 	if (shard_n && variant) {
 		/* One variant as if it were the scenario; the partial names it. */
 		rc = pick_variant(&s, variant, &vsc, cli_color_wanted(o.color, 2));
@@ -789,14 +963,32 @@ int cmd_run(int argc, char **argv)
 		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
+		looks.s = rs;
+		if (looks.snap.arg) {
+			looks.probe_of[ro.nprobes] = &looks.snap;
+			looks.probe_ms[ro.nprobes++] = looks.snap.at_ms;
+		}
+		if (looks.at.arg) {
+			looks.probe_of[ro.nprobes] = &looks.at;
+			looks.probe_ms[ro.nprobes++] = looks.at.at_ms;
+		}
+		if (ro.nprobes) {
+			ro.probe_ms = looks.probe_ms;
+			ro.probe = look_probe;
+			ro.probe_ctx = &looks;
+		}
 		cmd_building("running the simulation of %s", rs->name);
 		prog_start(&prog, "simulating");
 		run_scenario(rs, &ro, &r);
 		prog_clear(&prog);
 	}
 	cmd_fill_rep(&rep, rs, &r);
+	finish_look(&looks.snap, true, "--snapshot", &r, rs);
+	finish_look(&looks.at, false, "--at", &r, rs);
 
-	if (csv) {
+	if (looks.snap_file)
+		rc = cmd_write_file("run", "snapshot", looks.snap_file, write_snapshot, &looks);
+	if (rc == CLI_OK && csv) {
 		trial_row_from_run(&r, 0, &row);
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	}
@@ -827,9 +1019,25 @@ int cmd_run(int argc, char **argv)
 
 		if (rep_text(stdout, &rep, &to) != 0)
 			rc = CLI_IO;
+	} else if (looks.at.tables) {
+		/* standard output holds a document: the view goes to standard error */
+		if (fprintf(stderr, "%s", looks.at.tables) < 0)
+			rc = CLI_IO;
+		free(looks.at.tables);
+		looks.at.tables = NULL;
+	}
+	if (rc == CLI_OK && looks.at.tables) {
+		char t[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ];
+
+		gt_format_duration(looks.at.at_ms, t, sizeof(t));
+		gt_format_rfc3339(rs->start_unix_ms + looks.at.at_ms, when, sizeof(when));
+		if (printf("\nAt %s (%s):\n\n%s", t, when, looks.at.tables) < 0 || fflush(stdout))
+			rc = CLI_IO;
 	}
 
 out_release_run:
+	val_free(looks.snap.list);
+	free(looks.at.tables);
 	run_result_release(&r);
 out_release_scenario:
 	var_scenario_release(&vsc);

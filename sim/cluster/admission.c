@@ -6,6 +6,7 @@
 
 #include "engine/labels.h"
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
 #include "sim/base/suggest.h"
 
 /*
@@ -65,6 +66,18 @@ static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = 
 
 /* metadata as kubectl sends it, or as `kubectl get -o yaml` prints it. */
 static const struct sch_node nullable_string = { .type = SCH_STRING, .nullable = true };
+/* metav1.OwnerReference: the four identity fields are required (apimachinery validation). */
+static const struct sch_field owner_ref_fields[] = {
+	SCH_REQUIRED("apiVersion", &sch_string_nonempty),
+	SCH_REQUIRED("kind", &sch_string_nonempty),
+	SCH_REQUIRED("name", &sch_string_nonempty),
+	SCH_REQUIRED("uid", &sch_string_nonempty),
+	SCH_FIELD("controller", &sch_boolean),
+	SCH_FIELD("blockOwnerDeletion", &sch_boolean),
+	SCH_END,
+};
+static const struct sch_node owner_ref = { .type = SCH_OBJECT, .fields = owner_ref_fields };
+static const struct sch_node owner_refs = { .type = SCH_ARRAY, .items = &owner_ref };
 static const struct sch_field metadata_fields[] = {
 	SCH_FIELD("name", &sch_string),
 	SCH_FIELD("namespace", &sch_string),
@@ -80,7 +93,7 @@ static const struct sch_field metadata_fields[] = {
 	SCH_FIELD("generateName", &sch_string),
 	SCH_FIELD("selfLink", &sch_string),
 	SCH_FIELD("managedFields", &sch_any),
-	SCH_FIELD("ownerReferences", &sch_any),
+	SCH_FIELD("ownerReferences", &owner_refs),
 	SCH_END,
 };
 static const struct sch_node metadata = { .type = SCH_OBJECT, .fields = metadata_fields };
@@ -1026,6 +1039,21 @@ static const struct sch_field free_form_fields[] = {
 };
 static const struct sch_node free_form = { .type = SCH_OBJECT, .fields = free_form_fields };
 
+/*
+ * batch/v1 Job: spec and status as written, and `podLog`, where the
+ * simulator keeps what the plan pod's log said (the Job runner's result, see
+ * sim/models/models.h), so that a snapshot of a finished plan resumes with
+ * what the Workspace controller reads from it.
+ */
+static const struct sch_field job_fields[] = {
+	ROOT_COMMON,
+	SCH_FIELD("spec", &sch_any_object),
+	SCH_FIELD("status", &sch_any_object),
+	SCH_FIELD("podLog", &sch_any_object),
+	SCH_END,
+};
+static const struct sch_node job_kind = { .type = SCH_OBJECT, .fields = job_fields };
+
 static const struct adm_kind kinds[] = {
 	{ "magosproject.io/v1alpha1", "Project", true, &project, ADM_LIST_MAPS_STATUS },
 	{ "magosproject.io/v1alpha1", "Rollout", true, &rollout, ADM_LIST_MAPS_STATUS },
@@ -1040,6 +1068,13 @@ static const struct adm_kind kinds[] = {
 	{ "source.toolkit.fluxcd.io/v1", "OCIRepository", true, &free_form, 0 },
 	{ "source.toolkit.fluxcd.io/v1", "Bucket", true, &free_form, 0 },
 	{ "source.toolkit.fluxcd.io/v1", "ExternalArtifact", true, &free_form, 0 },
+	/*
+	 * What the Workspace controller creates and reads, in a snapshot: kept
+	 * as written so that it sees its Jobs (a completed run is history, a
+	 * running Job resumes in the runner) and its PVC.
+	 */
+	{ "batch/v1", "Job", true, &job_kind, 0 },
+	{ "v1", "PersistentVolumeClaim", true, &free_form, 0 },
 };
 
 const struct adm_kind *adm_find_kind(const char *api_version, const char *kind)
@@ -1275,8 +1310,10 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 	const struct val *ns = val_map_get(md, "namespace");
 	const struct val *labels = val_map_get(md, "labels");
 	const struct val *ann = val_map_get(md, "annotations");
+	const struct val *owners = val_map_get(md, "ownerReferences");
 	bool label_name = strcmp(k->kind, "Namespace") == 0;
 	char err[LBL_ERRLEN];
+	size_t ncontrollers = 0;
 
 	if (!name || name->type != VAL_STRING || name->u.s[0] == '\0') {
 		if (!name || name->type == VAL_STRING)
@@ -1288,6 +1325,14 @@ static void check_metadata(struct sch_ctx *c, const struct adm_kind *k, const st
 	if (k->namespaced && ns && ns->type == VAL_STRING && ns->u.s[0] &&
 	    !adm_is_dns1123_label(ns->u.s))
 		bad_dns_name(c, ns, "metadata.namespace", true);
+	/* apimachinery ValidateOwnerReferences: at most one controller */
+	for (size_t i = 0; owners && owners->type == VAL_LIST && i < owners->u.list.n; i++) {
+		const struct val *ctl = val_map_get(owners->u.list.items[i], "controller");
+
+		if (ctl && ctl->type == VAL_BOOL && ctl->u.b && ++ncontrollers == 2)
+			sch_report(c, ctl->mark, "metadata.ownerReferences",
+				   "Invalid value: only one reference can have Controller set to true");
+	}
 	if (labels && labels->type == VAL_MAP) {
 		for (size_t i = 0; i < labels->u.map.n; i++) {
 			const struct val_kv *kv = &labels->u.map.items[i];
@@ -1371,6 +1416,14 @@ static struct obj *build(const char *file, const struct adm_kind *k, const char 
 	}
 	if (gen >= 1)
 		o->generation = gen;
+	/* Unix ms until the loader knows the clock (scn_load() makes it simulated ms) */
+	if (gt_parse_rfc3339(val_str(val_map_get(md, "creationTimestamp"), ""), &o->creation_ms,
+			     NULL, 0) == 0)
+		o->src.creation_given = true;
+	if (val_map_get(md, "ownerReferences") &&
+	    val_map_get(md, "ownerReferences")->type == VAL_LIST &&
+	    val_map_get(md, "ownerReferences")->u.list.n)
+		o->owner_refs = val_copy(val_map_get(md, "ownerReferences"));
 	if (val_str(val_map_get(md, "deletionTimestamp"), NULL))
 		o->deletion_ms = 0;
 	o->spec = take(work, "spec");

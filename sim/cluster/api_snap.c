@@ -142,6 +142,7 @@ struct obj *meta_clone(const struct obj *c)
 	o->spec = c->spec;
 	o->status = c->status;
 	o->rest = c->rest;
+	o->owner_refs = val_copy(c->owner_refs);
 	o->src = c->src;
 	return o;
 }

@@ -91,7 +91,9 @@ static int create(struct api *a, struct obj *o, bool shared)
 	if (o->generation < 1)
 		o->generation = 1;
 	o->resource_version = ++a->rv;
-	o->creation_ms = trunc_seconds(a->now);
+	/* a snapshot's object keeps the creationTimestamp it had (before now) */
+	if (!(o->src.creation_given && o->creation_ms <= a->now))
+		o->creation_ms = trunc_seconds(a->now);
 	if (o->deletion_ms >= 0 && o->nfinalizers == 0)
 		o->deletion_ms = -1; /* nothing holds it: the registry would have removed it */
 	else if (o->deletion_ms >= 0)

@@ -491,6 +491,11 @@ size_t api_list_prefix(struct api *a, const char *kind, const char *ns, const ch
 	return out->n;
 }
 
+const char *api_kind_at(const struct api *a, size_t i)
+{
+	return i < a->nkinds ? a->kinds[i]->kind : NULL;
+}
+
 size_t api_count(const struct api *a, const char *kind)
 {
 	size_t n = 0;

@@ -140,10 +140,11 @@ void api_snap_release(struct api_snap *s);
 
 /*
  * api_create() - store a new object.
- * @o:  the object; stolen (freed on error too).  Its creation time and
+ * @o:  the object; stolen (freed on error too).  Its creation time (now,
+ *      unless o->src.creation_given and creation_ms is not after now) and
  *      resourceVersion are set by the store; uid (when empty), and
- *      generation (when < 1, to 1) too.  A given uid, generation and
- *      deletion request are kept, so a loader can restore a snapshot
+ *      generation (when < 1, to 1) too.  A given uid, generation, creation
+ *      time and deletion request are kept, so a loader can restore a snapshot
  *      (`kubectl get -o yaml`); a deletion request without finalizers is
  *      dropped.  Labels, annotations, finalizers, spec, status and rest are
  *      kept as given.  A new object (obj_new) has generation 1 and no uid.
@@ -291,6 +292,13 @@ size_t api_list_prefix(struct api *a, const char *kind, const char *ns, const ch
 
 void api_list_init(struct api_list *l);
 void api_list_release(struct api_list *l);
+
+/*
+ * api_kind_at() - the @i-th kind the store has a table of (every kind ever
+ * stored or watched, in the order first met), or NULL when @i is past the
+ * last.  Borrowed, valid as long as @a.
+ */
+const char *api_kind_at(const struct api *a, size_t i);
 
 /* api_count() - number of stored objects of @kind (NULL: all kinds). */
 size_t api_count(const struct api *a, const char *kind);

@@ -235,7 +235,7 @@ static char *child_path(const char *path, const char *name)
 {
 	if (!path || !*path)
 		return xstrdup(name);
-	return xasprintf("%s.%s", path, name);
+	return xstrjoin((const char *const[]){ path, name }, 2, ".");
 }
 
 static char *index_path(const char *path, size_t i)

@@ -226,6 +226,39 @@ static const struct lint_rule rules[] = {
 	  "the fleet (spec §1.4, §2.3.7)",
 	  "set max (or min) to the limit the metric must stay within, as a plain number in a "
 	  "string, e.g. max: \"0.01\"" },
+	{ "MS222", "wave-worker-bound", LINT_WARNING,
+	  "a wave has more members than the StageSet controller's 4 workers (concurrentReconciles "
+	  "4), and each member's pass holds a worker through its apply and the wait for readiness: "
+	  "at the median modelled durations the wave cannot settle in less than its members' "
+	  "worker time over 4, an hour or more here, and every other StageSet's requeue (soak "
+	  "deadlines, retries) waits behind them (spec §2.3.3; StageSet spec §5 Q-1, §2.4)",
+	  "split the wave so that each settles in the time you want (the message gives the "
+	  "members that fit in 30m), or shorten what a pass waits for (readiness, ready checks)" },
+	{ "MS223", "wave-unsettled-no-rollback", LINT_WARNING,
+	  "members of a wave may fail to become ready on the new version (the StageSet world's "
+	  "readiness failedProbability or neverProbability): a member that fails keeps the wave "
+	  "unsettled, and the FleetRollout halts only a settled wave (a failing gate after the "
+	  "soak, a settled member regressing), so it neither halts nor stamps rollback-to; it "
+	  "stays InProgress with the wave open and the members that adopted keep the version "
+	  "(spec §2.3.3, §2.3.4, §2.4)",
+	  "alert on members that are Ready False (StageFailed, StageProgressing) while the fleet "
+	  "is InProgress, and roll those that adopted back by hand (stages.metio.wtf/rollback-to); "
+	  "the FleetRollout will not" },
+	{ "MS224", "soak-restarts-on-flap", LINT_WARNING,
+	  "a wave soaks, and the StageSet world lets its members' workload regress sooner after "
+	  "becoming ready than the soak lasts: a member no longer Ready during the soak halts the "
+	  "fleet for one pass (a regression halt, with onRegression Rollback a rollback-to stamp "
+	  "on the wave) and the next pass starts the soak over, so flaps more frequent than the "
+	  "soak keep it from ever ending (spec §2.3.4, §2.5, §6 #1)",
+	  "fix what makes the members flap, or make the soak shorter than the time they stay "
+	  "healthy; a soak restarts at every flap a pass sees" },
+	{ "MS225", "retry-interval-disabled", LINT_WARNING,
+	  "a StageSet's spec.retryInterval is zero or negative: the controller accepts any value "
+	  "and then never retries a hold on a timer (SourceNotReady, ArtifactNotFound, "
+	  "DependencyNotReady, StageProgressing, a parked revision, a restart, event or manual "
+	  "promotion gate, and budget and analysis holds without their own interval), so the "
+	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
+	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
 	/* END MS2xx */
 };
 

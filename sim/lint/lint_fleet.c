@@ -1,5 +1,5 @@
 /*
- * The FleetRollout rules of lint (MS201..MS221): static hazards of
+ * The FleetRollout rules of lint (MS201..MS225): static hazards of
  * FleetRollout manifests and of the StageSets they select, each one a
  * consequence of a rule of ../shared/specs/fleetrollout-controller.md that
  * the rule's row in sim/lint/lint.c names.
@@ -15,7 +15,10 @@
  * out (so a secretRef does not stop the pass before the assignment) and no
  * other FleetRollout (contests are worked out here from every rollout's own
  * selection, as contestedMembers does).  Thresholds, host allowlists and
- * versions go through engine/threshold.h and engine/stageset.h.
+ * versions go through engine/threshold.h and engine/stageset.h.  The
+ * rules on a wave's timing (MS222..MS224) read the StageSet world the run
+ * would use (spec.models.stagesets, resolved per StageSet and stage as the
+ * world resolves it: scn_sw_resolve()) at the medians of its durations.
  *
  * Cost: O(FleetRollouts × StageSets × waves) selector matches plus sorting
  * the objects once; nothing compares members with members.
@@ -33,8 +36,11 @@
 #include "engine/fleet_rollout.h"
 #include "engine/labels.h"
 #include "engine/stageset.h"
+#include "engine/stageset_env.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/load/dist.h"
 
 /* Names listed in full up to this many; beyond, the count and the first two. */
 #define LIST_MAX 3
@@ -925,6 +931,245 @@ static void rule_contested(struct lint_report *r, const struct world *w, const s
 	free(second);
 }
 
+/* ---------------------------------------------------------------- wave timing */
+
+/* Rounded to whole seconds, as a Go duration, into @buf (GT_DURATION_BUFSZ). */
+static const char *dur(int64_t ms, char *buf)
+{
+	gt_format_duration((ms + 500) / 1000 * 1000, buf, GT_DURATION_BUFSZ);
+	return buf;
+}
+
+/* A duration field's value in ms when it is a Go duration above zero, else -1. */
+static int64_t positive_ms(const struct val *v)
+{
+	const char *t = val_str(v, NULL);
+	int64_t ms;
+
+	if (!t || gt_parse_duration(t, &ms, NULL, 0) != 0 || ms <= 0)
+		return -1;
+	return ms;
+}
+
+/*
+ * The verify timeout T of stage @st (StageSet spec §2.3 stageTimeout):
+ * readyChecks.timeout, stages[].timeout, spec.timeout, the first above zero,
+ * else 15m.
+ */
+static int64_t stage_timeout_ms(const struct val *spec, const struct val *st)
+{
+	int64_t ms;
+
+	if ((ms = positive_ms(val_path(st, "readyChecks.timeout"))) > 0 ||
+	    (ms = positive_ms(val_map_get(st, "timeout"))) > 0 ||
+	    (ms = positive_ms(val_map_get(spec, "timeout"))) > 0)
+		return ms;
+	return SSC_DEFAULT_STAGE_TIMEOUT_MS;
+}
+
+static int64_t median_ms(const struct dist *d)
+{
+	double q = dist_quantile(d, 0.5);
+
+	return isfinite(q) && q > 0 ? (int64_t)llround(q) : 0;
+}
+
+/* What the StageSet world makes of one member's pass towards a new version. */
+struct member_time {
+	int64_t hold_ms;   /* the worker held: reconcile duration + Σ stages (apply + waits) */
+	double fail_p;     /* some stage's objects never get ready (Failed or stuck) */
+	double reg_p;      /* a stage's workload regresses once ready (the likeliest stage) */
+	int64_t reg_after_ms, reg_for_ms; /* its onset after ready and its length, medians */
+};
+
+/*
+ * @ss's pass towards @version (NULL: not known statically) at the medians
+ * of the StageSet world: per stage the apply, the kstatus wait for
+ * readiness and, with readyChecks.exprs, the expression poll, each wait
+ * cut at the stage's timeout (a pass that times out holds its worker that
+ * long, StageSet spec §3.9).
+ */
+static void member_time(const struct scenario *s, const struct obj *ss, const char *version,
+			struct member_time *mt)
+{
+	const struct val *stages = ss->spec ? val_map_get(ss->spec, "stages") : NULL;
+	double ok = 1;
+
+	memset(mt, 0, sizeof(*mt));
+	mt->hold_ms = s->reconcile_ms;
+	for (size_t k = 0; stages && stages->type == VAL_LIST && k < stages->u.list.n; k++) {
+		const struct val *st = stages->u.list.items[k];
+		const struct val *exprs = val_path(st, "readyChecks.exprs");
+		bool has_exprs = exprs && exprs->type == VAL_LIST && exprs->u.list.n > 0;
+		int64_t t = stage_timeout_ms(ss->spec, st), w;
+		struct scn_sw_resolved e;
+
+		scn_sw_resolve(&s->models.world, &ss->labels, field_str(st, "name"), &e);
+		mt->hold_ms += median_ms(e.apply_duration);
+		w = median_ms(&e.ready_delay->delay);
+		mt->hold_ms += w < t ? w : t;
+		ok *= (1 - e.ready_failed->failed_probability) * (1 - e.ready_never->never_probability);
+		if (has_exprs) {
+			w = median_ms(&e.exprs_delay->delay);
+			mt->hold_ms += w < t ? w : t;
+			ok *= (1 - e.exprs_failed->failed_probability) *
+			      (1 - e.exprs_never->never_probability);
+		}
+		if (scn_sw_regresses(&e, version) && e.reg_p->probability > mt->reg_p) {
+			mt->reg_p = e.reg_p->probability;
+			mt->reg_after_ms = median_ms(&e.reg_after->after);
+			mt->reg_for_ms = median_ms(&e.reg_duration->duration);
+		}
+	}
+	mt->fail_p = 1 - ok;
+}
+
+/* At least this long, the worker bound is worth a warning (MS222). */
+#define WORKER_BOUND_WARN_MS INT64_C(3600000)
+/* The wave length MS222 proposes to split to. */
+#define WORKER_BOUND_GOAL_MS INT64_C(1800000)
+
+/*
+ * MS222, MS223, MS224: what the StageSet world makes of each wave (StageSet
+ * spec §5 Q-1, §2.4; fleet spec §2.3.3, §2.3.4, §2.5).
+ */
+static void rule_wave_timing(struct lint_report *r, const struct scenario *s, const struct world *w,
+			     const struct fleet *f)
+{
+	const struct obj *fr = f->fr;
+	const char *target = field_str(fr->spec, "targetVersion");
+	const char *version = target[0] ? target : NULL;
+	struct {
+		const struct val *wave; /* the first wave with a member that may fail */
+		const char *name;
+		const struct obj *ss;   /* its first such member */
+		struct member_time mt;
+		size_t n, waves;        /* such members (each wave they are in), such waves */
+		double none;            /* chance that none fails */
+	} fail = { .none = 1 };
+
+	for (size_t wv = 0; wv < f->r.nwaves; wv++) {
+		const struct val *wave = fr_wave(fr, wv);
+		const struct fr_wave_members *m = &f->r.waves[wv];
+		int64_t total = 0, max = 0, soak = positive_ms(val_map_get(wave, "soak"));
+		double none_fail = 1, none_flap = 1;
+		size_t nfail = 0, nflap = 0;
+		const struct obj *first_fail = NULL, *first_flap = NULL;
+		struct member_time ff = { 0 }, fl = { 0 };
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+
+		if (!wave)
+			continue;
+		for (size_t k = 0; k < m->n; k++) {
+			const struct obj *ss = w->stagesets[m->idx[k]];
+			struct member_time mt;
+
+			member_time(s, ss, version, &mt);
+			total += mt.hold_ms;
+			if (mt.hold_ms > max)
+				max = mt.hold_ms;
+			if (mt.fail_p > 0) {
+				if (!nfail++) {
+					first_fail = ss;
+					ff = mt;
+				}
+				none_fail *= 1 - mt.fail_p;
+			}
+			if (soak > 0 && mt.reg_p > 0 && mt.reg_after_ms < soak) {
+				if (!nflap++) {
+					first_flap = ss;
+					fl = mt;
+				}
+				none_flap *= 1 - mt.reg_p;
+			}
+		}
+		if (m->n > SSC_CONCURRENT_RECONCILES) {
+			int64_t bound = total / SSC_CONCURRENT_RECONCILES;
+			int64_t mean = total / (int64_t)m->n;
+			size_t fit = mean > 0 ? (size_t)(WORKER_BOUND_GOAL_MS * SSC_CONCURRENT_RECONCILES /
+							 mean) : 0;
+
+			if (bound >= WORKER_BOUND_WARN_MS && bound >= 2 * max)
+				lint_add(r, "MS222", fr->src.file, value_mark(wave, "selector", fr->src.mark),
+					 "FleetRollout %s wave \"%s\" has %zu members, and the StageSet "
+					 "controller reconciles %d StageSets at once, each pass holding its "
+					 "worker through the apply and the wait for readiness (%s a member "
+					 "on average at the median modelled durations): the wave cannot "
+					 "settle in less than %s (%zu × %s / %d), its soak starts only "
+					 "then, and every other StageSet's requeue waits behind these "
+					 "passes; at these times a wave of at most %zu members settles "
+					 "within %s",
+					 fr->name, wave_name(fr, wv), m->n, SSC_CONCURRENT_RECONCILES,
+					 dur(mean, a), dur(bound, b), m->n, a, SSC_CONCURRENT_RECONCILES,
+					 fit, dur(WORKER_BOUND_GOAL_MS, c));
+		}
+		if (nfail > 0) {
+			if (!fail.wave) {
+				fail.wave = wave;
+				fail.name = wave_name(fr, wv);
+				fail.ss = first_fail;
+				fail.mt = ff;
+			}
+			fail.n += nfail;
+			fail.waves++;
+			fail.none *= none_fail;
+		}
+		if (nflap > 0)
+			lint_add(r, "MS224", fr->src.file, value_mark(wave, "soak", fr->src.mark),
+				 "FleetRollout %s wave \"%s\" soaks %s, and %zu of its %zu members may "
+				 "regress sooner once ready (e.g. %s/%s: %.3g per version, %s after it is "
+				 "ready, for %s, at the medians), %.3g that one of them does: a member "
+				 "no longer Ready during the soak halts the fleet for one pass%s and "
+				 "the next pass starts the soak over once it is Ready again, so a wave "
+				 "whose members flap more often than every %s never ends its soak",
+				 fr->name, wave_name(fr, wv), dur(soak, a), nflap, m->n, first_flap->ns,
+				 first_flap->name, fl.reg_p, dur(fl.reg_after_ms, b),
+				 dur(fl.reg_for_ms, c), 1 - none_flap,
+				 is_rollback(fr) ? " (a regression halt that stamps rollback-to on the wave)"
+						 : " (a regression halt)",
+				 a);
+	}
+	if (fail.n > 0) {
+		lint_add(r, "MS223", fr->src.file, value_mark(fail.wave, "selector", fr->src.mark),
+			 "FleetRollout %s: %zu %s in %zu %s (the first: wave \"%s\") may fail to "
+			 "become ready on a new version (e.g. %s/%s: %.3g per rollout, from the "
+			 "modelled readiness), %.3g that one of them does; a member that fails keeps "
+			 "its wave unsettled, and the FleetRollout halts only a settled wave, so it "
+			 "neither halts nor %s: it stays InProgress with the wave open, and the members "
+			 "that adopted the version keep it",
+			 fr->name, fail.n, plural(fail.n, "member", "members"), fail.waves,
+			 plural(fail.waves, "wave", "waves"), fail.name, fail.ss->ns, fail.ss->name,
+			 fail.mt.fail_p, 1 - fail.none,
+			 is_rollback(fr) ? "stamps rollback-to (onRegression Rollback)"
+					 : "tells anyone (Ready stays True)");
+	}
+}
+
+/*
+ * MS225: spec.retryInterval zero or negative turns the timed retry of every
+ * hold off (StageSet spec §2.3 retryInterval: any value set is taken; §2.2,
+ * §5 Q-19).  Every StageSet of the inputs, selected by a fleet or not.
+ */
+static void rule_retry_interval(struct lint_report *r, const struct world *w)
+{
+	for (size_t i = 0; i < w->nstagesets; i++) {
+		const struct obj *ss = w->stagesets[i];
+		const char *t = val_str(ss->spec ? val_map_get(ss->spec, "retryInterval") : NULL, NULL);
+		int64_t ms;
+
+		if (!t || gt_parse_duration(t, &ms, NULL, 0) != 0 || ms > 0)
+			continue;
+		lint_add(r, "MS225", ss->src.file, value_mark(ss->spec, "retryInterval", ss->src.mark),
+			 "StageSet %s/%s sets retryInterval %s, which turns the timed retry off: a pass "
+			 "that holds for SourceNotReady, ArtifactNotFound, DependencyNotReady or "
+			 "StageProgressing, at a restart, event or manual promotion gate, or for a "
+			 "budget or analysis without its own interval is not retried, and the StageSet "
+			 "stays so until an event wakes it (a spec edit, an approval, a watched source "
+			 "changing)",
+			 ss->ns, ss->name, t);
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_fleet(struct lint_report *r, const struct scenario *s)
@@ -935,6 +1180,7 @@ void lint_fleet(struct lint_report *r, const struct scenario *s)
 	size_t nss;
 
 	world_init(&w, s);
+	rule_retry_interval(r, &w);
 	if (w.nfleets == 0)
 		goto out_release_world;
 	nss = w.nstagesets ? w.nstagesets : 1;
@@ -952,8 +1198,10 @@ void lint_fleet(struct lint_report *r, const struct scenario *s)
 		rule_versions(r, fl[f].fr);
 		if (fl[f].selected)
 			rule_member_specs(r, &w, &fl[f], &sc);
-		if (fl[f].assigned)
+		if (fl[f].assigned) {
 			rule_assignment(r, &w, &fl[f], &sc);
+			rule_wave_timing(r, s, &w, &fl[f]);
+		}
 	}
 	rule_contested(r, &w, fl, &sc);
 	for (size_t f = 0; f < w.nfleets; f++) {

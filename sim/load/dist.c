@@ -413,6 +413,90 @@ int64_t dist_sample_ms(const struct dist *d, gsl_rng *r)
 	return (int64_t)llround(x);
 }
 
+/* histogram_cdf() - P(X <= @t) of the histogram, linear within a bin. */
+static double histogram_cdf(const struct dist *d, double t)
+{
+	size_t n = d->u.histogram.n;
+	const double *cum = d->u.histogram.cum, *w = d->u.histogram.weights, *e = d->u.histogram.edges;
+
+	if (t <= e[0])
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (t < e[i + 1])
+			return (cum[i] - w[i] + w[i] * (t - e[i]) / (e[i + 1] - e[i])) / cum[n - 1];
+	return 1;
+}
+
+static double histogram_quantile(const struct dist *d, double p);
+
+/*
+ * tail_beyond() - @x, the inverse upper tail at a share of the tail q(@t) =
+ * @qt, kept >= @t; @t itself when no mass is beyond @t or the inverse failed.
+ */
+static double tail_beyond(double qt, double t, double x)
+{
+	if (!(qt > 0) || !isfinite(x))
+		return t;
+	return x < t ? t : x;
+}
+
+double dist_sample_beyond(const struct dist *d, gsl_rng *r, double t)
+{
+	double v, q, lo;
+	size_t k, n;
+
+	if (!(t > 0))
+		return dist_sample(d, r);
+	switch (d->kind) {
+	case DIST_CONSTANT:
+		return d->u.constant.value > t ? d->u.constant.value : t;
+	case DIST_UNIFORM:
+		if (!(d->u.uniform.max > t))
+			return t;
+		lo = d->u.uniform.min > t ? d->u.uniform.min : t;
+		return gsl_ran_flat(r, lo, d->u.uniform.max);
+	case DIST_EXPONENTIAL:
+		return t + gsl_ran_exponential(r, d->u.exponential.mean);
+	case DIST_NORMAL: {
+		double a = (t - d->u.normal.mean) / d->u.normal.sd;
+		double z = trunc_std_normal_inv(a, gsl_rng_uniform_pos(r));
+
+		return fmax(t, d->u.normal.mean + d->u.normal.sd * z);
+	}
+	case DIST_LOGNORMAL:
+		q = gsl_cdf_lognormal_Q(t, d->u.lognormal.mu, d->u.lognormal.sigma);
+		v = gsl_rng_uniform_pos(r);
+		return tail_beyond(q, t,
+				   gsl_cdf_lognormal_Qinv(v * q, d->u.lognormal.mu, d->u.lognormal.sigma));
+	case DIST_GAMMA:
+		q = gsl_cdf_gamma_Q(t, d->u.gamma.shape, d->u.gamma.scale);
+		v = gsl_rng_uniform_pos(r);
+		return tail_beyond(q, t, gsl_cdf_gamma_Qinv(v * q, d->u.gamma.shape, d->u.gamma.scale));
+	case DIST_WEIBULL:
+		q = gsl_cdf_weibull_Q(t, d->u.weibull.scale, d->u.weibull.shape);
+		v = gsl_rng_uniform_pos(r);
+		return tail_beyond(q, t,
+				   gsl_cdf_weibull_Qinv(v * q, d->u.weibull.scale, d->u.weibull.shape));
+	case DIST_EMPIRICAL:
+		n = d->u.empirical.n;
+		/* the first sample above t (sorted ascending) */
+		for (k = 0; k < n && !(d->u.empirical.sorted[k] > t); k++)
+			;
+		if (k == n)
+			return t;
+		return d->u.empirical.sorted[k + gsl_rng_uniform_int(r, n - k)];
+	case DIST_HISTOGRAM: {
+		double p0 = histogram_cdf(d, t);
+
+		if (!(p0 < 1))
+			return t;
+		v = gsl_rng_uniform(r);
+		return fmax(t, histogram_quantile(d, p0 + v * (1 - p0)));
+	}
+	}
+	return t;
+}
+
 /* ---- closed forms ---- */
 
 double dist_mean(const struct dist *d)

@@ -195,6 +195,23 @@ double dist_sample(const struct dist *d, gsl_rng *r);
 int64_t dist_sample_ms(const struct dist *d, gsl_rng *r);
 
 /*
+ * dist_sample_beyond() - a value of @d conditioned on exceeding @t: the
+ * duration of something that has already run for @t (a Job resumed from a
+ * snapshot).  @t <= 0 (nothing spent yet, or a negative value that @d never
+ * takes) is dist_sample() itself, with the same draws.
+ * By kind: constant, its value when above @t; uniform, flat on
+ * (max(min, @t), max]; exponential, @t plus a fresh draw (memoryless);
+ * normal, the normal truncated at max(0, @t); lognormal, gamma, Weibull, the
+ * inverse of the upper tail at a uniform share of the tail beyond @t;
+ * empirical, a sample above @t, each equally likely; histogram, the
+ * quantile of a uniform share of the mass above @t.  When @d puts no mass
+ * above @t (the thing should have ended already) the value is @t: it ends
+ * now.  Draws consumed: none for the constant, else one uniform.
+ * Returns: a value >= @t (for @t > 0), in the unit of the parameters.
+ */
+double dist_sample_beyond(const struct dist *d, gsl_rng *r, double t);
+
+/*
  * dist_mean() - the mean of @d, in closed form.
  * For the truncated normal, the mean of the truncated distribution.
  * Returns: the mean; unspecified (often NaN) for an invalid @d.  Never samples.

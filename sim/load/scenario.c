@@ -124,6 +124,15 @@ static const char *borrow_file(const struct scenario *s, const char *name)
 
 /* ---------------------------------------------------------------- the clock */
 
+void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (s->objs[i]->src.creation_given)
+			s->objs[i]->creation_ms += s->start_unix_ms - start_unix_ms;
+	s->start_unix_ms = start_unix_ms;
+	s->clock = clock;
+}
+
 const char *scn_clock_said(const struct scenario *s)
 {
 	switch (s->clock) {
@@ -138,36 +147,87 @@ const char *scn_clock_said(const struct scenario *s)
 	return NULL;
 }
 
-/*
- * latest_time() - raises *@max to the latest RFC 3339 timestamp among the
- * strings of @v (any depth; the loader bounds the depth).  *@found is set
- * when one was seen.  Only strings shaped "dddd-dd-ddT..." are parsed.
- */
-static void latest_time(const struct val *v, int64_t *max, bool *found)
+/* raise() - *@max to the time of string @v when it is an RFC 3339 time and later. */
+static void raise_time(const struct val *v, int64_t *max, bool *found)
 {
 	int64_t ms;
 
+	if (v && v->type == VAL_STRING && strlen(v->u.s) >= 20 && v->u.s[4] == '-' &&
+	    v->u.s[10] == 'T' && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 &&
+	    (!*found || ms > *max)) {
+		*max = ms;
+		*found = true;
+	}
+}
+
+/*
+ * scheduled() - whether status key @key names a time to come, not one that
+ * has passed: a Workspace's nextReconcileTime, a StageSet's
+ * pendingUpdate.nextWindowOpens, the soakUntil of a wave or a promotion.
+ */
+static bool scheduled(const char *key)
+{
+	size_t n = strlen(key);
+
+	return strncmp(key, "next", 4) == 0 || (n >= 5 && strcmp(key + n - 5, "Until") == 0);
+}
+
+/*
+ * status_times() - raise_time() over every string of @v, at any depth (the
+ * loader bounds it), except under the keys of times to come.
+ */
+static void status_times(const struct val *v, int64_t *max, bool *found)
+{
 	if (!v)
 		return;
 	switch (v->type) {
 	case VAL_STRING:
-		if (strlen(v->u.s) >= 20 && v->u.s[4] == '-' && v->u.s[10] == 'T' &&
-		    gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 && (!*found || ms > *max)) {
-			*max = ms;
-			*found = true;
-		}
+		raise_time(v, max, found);
 		break;
 	case VAL_MAP:
 		for (size_t i = 0; i < v->u.map.n; i++)
-			latest_time(v->u.map.items[i].v, max, found);
+			if (!scheduled(v->u.map.items[i].key))
+				status_times(v->u.map.items[i].v, max, found);
 		break;
 	case VAL_LIST:
 		for (size_t i = 0; i < v->u.list.n; i++)
-			latest_time(v->u.list.items[i], max, found);
+			status_times(v->u.list.items[i], max, found);
 		break;
 	default:
 		break;
 	}
+}
+
+/*
+ * latest_time() - raises *@max to the latest time the API server or a
+ * controller wrote into object @obj, or into each item of a `kind: List`:
+ * metadata.creationTimestamp, metadata.deletionTimestamp,
+ * metadata.managedFields[].time, and every RFC 3339 string under status
+ * (conditions' lastTransitionTime, lastReconcileTime, a Job's startTime, ...)
+ * but the times to come there (scheduled()).  Times in spec (a schedule, a
+ * window someone wrote) and in annotations are what users wrote, not when
+ * the snapshot was taken, and are not read.
+ * *@found is set when one was seen.
+ */
+static void latest_time(const struct val *obj, int64_t *max, bool *found)
+{
+	const struct val *md = val_map_get(obj, "metadata");
+	const struct val *mf = val_map_get(md, "managedFields");
+
+	if (!obj || obj->type != VAL_MAP)
+		return;
+	if (strcmp(val_str(val_map_get(obj, "kind"), ""), "List") == 0) {
+		const struct val *items = val_map_get(obj, "items");
+
+		for (size_t i = 0; items && items->type == VAL_LIST && i < items->u.list.n; i++)
+			latest_time(items->u.list.items[i], max, found);
+		return;
+	}
+	raise_time(val_map_get(md, "creationTimestamp"), max, found);
+	raise_time(val_map_get(md, "deletionTimestamp"), max, found);
+	for (size_t i = 0; mf && mf->type == VAL_LIST && i < mf->u.list.n; i++)
+		raise_time(val_map_get(mf->u.list.items[i], "time"), max, found);
+	status_times(val_map_get(obj, "status"), max, found);
 }
 
 /* ---------------------------------------------------------------- scn_load */
@@ -211,6 +271,10 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	if (L.scn)
 		scnp_generate_objects(&L, &set);
 	out->objs = man_take(&set, &out->nobjs);
+	/* A snapshot's creationTimestamps, on the run's clock (before 0). */
+	for (size_t i = 0; i < out->nobjs; i++)
+		if (out->objs[i]->src.creation_given)
+			out->objs[i]->creation_ms -= out->start_unix_ms;
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

@@ -399,10 +399,14 @@ struct scn_models {
  */
 /*
  * Where the wall-clock time of simulated time 0 comes from, in order of
- * precedence: `--now` (set by the command), spec.start, the latest RFC 3339
- * timestamp anywhere in the manifests (a `kubectl get -o yaml` snapshot:
- * creationTimestamp, managedFields times, status times such as soakUntil and
- * lastTransitionTime), else SCN_DEFAULT_START_UNIX_MS.
+ * precedence: `--now` (set by the command), spec.start, the latest time the
+ * cluster wrote into the manifests (a `kubectl get -o yaml` snapshot:
+ * metadata.creationTimestamp, deletionTimestamp and managedFields[].time,
+ * and every RFC 3339 string under status, such as lastTransitionTime or a
+ * Job's startTime, but the times to come there, keys starting "next" or
+ * ending "Until" (nextReconcileTime, soakUntil); times in spec and
+ * annotations are what users wrote and are not read), else
+ * SCN_DEFAULT_START_UNIX_MS.
  */
 enum scn_clock {
 	SCN_CLOCK_DEFAULT,  /* no time in the inputs */
@@ -418,6 +422,13 @@ struct scenario;
  * is spec.start or the default (the scenario says it).  Borrowed, static.
  */
 const char *scn_clock_said(const struct scenario *s);
+
+/*
+ * scn_set_clock() - moves simulated time 0 of @s to @start_unix_ms (Unix ms),
+ * said to come from @clock (`--now`): the creation times a snapshot gave its
+ * objects stay the same wall-clock times.
+ */
+void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock);
 
 struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */

@@ -945,16 +945,64 @@ void scnp_sw_note_sources(struct loader *L)
 }
 
 /*
+ * refuse_conflict_handling() - a stage's force: true, or a conflictPolicy
+ * that says anything but the default (Fail, no rules), refused at its
+ * file:line:col: upstream's conflict handling (apply/conflict.go) acts only
+ * when a server-side apply hits an immutable field, and the world renders
+ * one Deployment per stage whose applies never do, so the setting would be
+ * accepted and never act.
+ */
+static void refuse_conflict_handling(struct loader *L, const struct obj *o)
+{
+	const struct val *stages = val_map_get(o->spec, "stages");
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const struct val *force = val_map_get(st, "force");
+		const struct val *cp = val_map_get(st, "conflictPolicy");
+		const struct val *def = val_map_get(cp, "default");
+		const struct val *rules = val_map_get(cp, "rules");
+		const struct val *at = NULL;
+		const char *what = NULL;
+
+		if (force && force->type == VAL_BOOL && force->u.b) {
+			at = force;
+			what = "force";
+		} else if (rules && rules->type == VAL_LIST && rules->u.list.n > 0) {
+			at = rules;
+			what = "conflictPolicy.rules";
+		} else if (def && def->type == VAL_STRING && strcmp(def->u.s, "Fail") != 0) {
+			at = def;
+			what = "conflictPolicy.default";
+		}
+		if (!at)
+			continue;
+		diag_error(L->d, o->src.file, at->mark,
+			   "StageSet %s/%s: spec.stages[%zu].%s: Forbidden: immutable-field conflicts are not "
+			   "simulated (every apply of the stage's rendered Deployment succeeds or fails as "
+			   "spec.models.stagesets.apply says), so conflict handling would never act",
+			   o->ns, o->name, i, what);
+		diag_note(L->d, o->src.file, at->mark,
+			  "remove it (the default, Fail, is what the run does), or give the failure an apply "
+			  "conflict causes as spec.models.stagesets.apply.failure");
+	}
+}
+
+/*
  * What a StageSet may ask that the simulated world cannot answer, refused at
  * its file:line:col: spec.kubeConfig.configMapRef (fluxcd/pkg/auth mints a
  * cloud provider's token for a remote cluster; nothing here stands for the
- * cloud's IAM).
+ * cloud's IAM), and conflict handling no simulated apply can trigger
+ * (refuse_conflict_handling()).
  */
 static void refuse_unsimulated(struct loader *L, const struct obj *o)
 {
 	const struct val *cm = val_path(o->spec, "kubeConfig.configMapRef");
 
-	if (!cm || !o->src.file)
+	if (!o->src.file)
+		return;
+	refuse_conflict_handling(L, o);
+	if (!cm)
 		return;
 	diag_error(L->d, o->src.file, cm->mark,
 		   "StageSet %s/%s: spec.kubeConfig.configMapRef: Forbidden: cloud-provider authentication "
@@ -975,4 +1023,63 @@ void scnp_sw_refuse_unsimulated(struct loader *L)
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].obj && strcmp(s->events[i].obj->kind, "StageSet") == 0)
 			refuse_unsimulated(L, s->events[i].obj);
+}
+
+/* ---------------------------------------------------------------- resolution */
+
+static const struct obj_strmap no_labels;
+
+bool scn_sw_rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+			 const char *stage)
+{
+	if (r->stage && (!stage || strcmp(r->stage, stage) != 0))
+		return false;
+	return lbl_matches(&r->selector, labels ? labels : &no_labels);
+}
+
+static void take(const struct scn_sw_behaviour *b, struct scn_sw_resolved *e)
+{
+#define TAKE(field, has, value)                                                                  \
+	do {                                                                                     \
+		if (!e->field && (has))                                                          \
+			e->field = (value);                                                      \
+	} while (0)
+	TAKE(apply_duration, b->apply.has_duration, &b->apply.duration);
+	TAKE(apply_failure, b->apply.has_failure, &b->apply.failure);
+	TAKE(ready_delay, b->readiness.has_delay, &b->readiness);
+	TAKE(ready_failed, b->readiness.has_failed, &b->readiness);
+	TAKE(ready_never, b->readiness.has_never, &b->readiness);
+	TAKE(exprs_delay, b->exprs.has_delay, &b->exprs);
+	TAKE(exprs_failed, b->exprs.has_failed, &b->exprs);
+	TAKE(exprs_never, b->exprs.has_never, &b->exprs);
+	TAKE(reg_p, b->regression.has_probability, &b->regression);
+	TAKE(reg_after, b->regression.has_after, &b->regression);
+	TAKE(reg_duration, b->regression.has_duration, &b->regression);
+	TAKE(reg_versions, b->regression.has_versions, &b->regression);
+	TAKE(reg_effect, b->regression.has_effect, &b->regression);
+	TAKE(restore_duration, b->restore.has_duration, &b->restore);
+	TAKE(restore_outcome, b->restore.has_outcome, &b->restore);
+#undef TAKE
+}
+
+void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labels,
+		    const char *stage, struct scn_sw_resolved *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < c->nrules; i++)
+		if (scn_sw_rule_matches(&c->rules[i], labels, stage))
+			take(&c->rules[i].b, out);
+	take(&c->top, out);
+	if (!out->reg_versions)
+		out->reg_versions = &c->top.regression; /* no list anywhere: every version */
+}
+
+bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
+{
+	if (!version || !r->reg_versions->has_versions)
+		return true;
+	for (size_t i = 0; i < r->reg_versions->nversions; i++)
+		if (strcmp(r->reg_versions->versions[i], version) == 0)
+			return true;
+	return false;
 }

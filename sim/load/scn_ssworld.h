@@ -286,6 +286,49 @@ void scn_sw_behaviour_release(struct scn_sw_behaviour *b);
 /* scn_sw_windows_release() - frees @w's items; @w is then empty.  Accepts NULL. */
 void scn_sw_windows_release(struct scn_sw_windows *w);
 
+/*
+ * What decides one stage of one StageSet: for each field, the first rule
+ * whose selector matches @labels (and whose stage, when it names one, is
+ * @stage) and that sets the field, else the top level (which sets every
+ * field but the regression's versions).  The one resolution: the StageSet
+ * world answers every call of the controller with it
+ * (sim/models/stageset_world_stages.c), and lint judges the models with it
+ * without running them.  Every pointer is borrowed from the config and
+ * valid while it lives.
+ */
+struct scn_sw_resolved {
+	const struct dist *apply_duration;          /* ms per apply */
+	const struct scn_sw_failure *apply_failure; /* NULL: applies do not fail */
+	const struct scn_sw_readiness *ready_delay, *ready_failed, *ready_never;
+	const struct scn_sw_readiness *exprs_delay, *exprs_failed, *exprs_never;
+	const struct scn_sw_regression *reg_p, *reg_after, *reg_duration, *reg_effect;
+	const struct scn_sw_regression *reg_versions; /* has_versions false: every version */
+	const struct scn_sw_restore *restore_duration, *restore_outcome;
+};
+
+/*
+ * scn_sw_rule_matches() - whether rule @r applies to stage @stage (NULL: a
+ * call of no stage) of a StageSet with @labels (NULL: none): its selector
+ * matches and, when it names a stage, it is @stage.
+ */
+bool scn_sw_rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
+			 const char *stage);
+
+/*
+ * scn_sw_resolve() - fills @out for stage @stage (NULL: a call of no stage)
+ * of a StageSet with @labels (NULL: none).  Cannot fail.
+ * Cost: O(rules × selector requirements).
+ */
+void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labels,
+		    const char *stage, struct scn_sw_resolved *out);
+
+/*
+ * scn_sw_regresses() - whether the regression @r resolved to (reg_versions)
+ * may strike a revision carrying @version: its versions list names it, or
+ * it has none, or @version is NULL (not known statically).
+ */
+bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version);
+
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);
 

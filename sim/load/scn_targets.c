@@ -83,6 +83,17 @@ static const char *ref_text(const struct scn_target *t, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * created_in_run() - whether the Workspace controller creates objects of
+ * @kind during a run (its Jobs, "<ws>-plan-<hash>" and "<ws>-apply-<hash>",
+ * and its PVC "<ws>-data"): an event may name one the inputs do not hold,
+ * and a target missing when the event fires is a warning of the run.
+ */
+static bool created_in_run(const char *kind)
+{
+	return strcmp(kind, "Job") == 0 || strcmp(kind, "PersistentVolumeClaim") == 0;
+}
+
 void scnp_target_release(struct scn_target *t)
 {
 	free(t->api_version);
@@ -189,6 +200,9 @@ void scnp_check_targets(struct loader *L, const struct val_kv *const *acts)
 		if (e->type == SCN_EV_APPLY)
 			continue;
 		if (!o && was_rejected(L, e->target.kind, e->target.ns, e->target.name)) {
+			continue;
+		} else if (!o && created_in_run(e->target.kind)) {
+			/* named as the controller names it; checked when the event fires */
 			continue;
 		} else if (!o) {
 			scnp_report_not_found(L, e->file, mark, e->index, action, &e->target);

@@ -1,6 +1,8 @@
 #include "sim/load/yamlload.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1040,4 +1042,165 @@ void yl_stream_release(struct yl_stream *s)
 	free(s->docs);
 	free(s->file);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---------------------------------------------------------------- emitting */
+
+/* The text libyaml's emitter writes, grown as it writes. */
+struct emit_buf {
+	char *p;
+	size_t n, cap;
+};
+
+static int emit_write(void *data, unsigned char *buffer, size_t size)
+{
+	struct emit_buf *b = data;
+
+	if (b->n + size + 1 > b->cap) {
+		b->cap = (b->n + size + 1) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, buffer, size);
+	b->n += size;
+	b->p[b->n] = '\0';
+	return 1;
+}
+
+/*
+ * plain_safe() - whether string @s may be written plain: it reads back as
+ * the same string (not null, a boolean of YAML 1.1, a number, a time that
+ * go-yaml would type); else it is double-quoted, as go-yaml quotes it.  A
+ * string that may be plain but holds what a plain scalar cannot (": ", a
+ * leading "-") is single-quoted by libyaml's emitter, as by go-yaml's.
+ */
+static bool plain_safe(const char *s)
+{
+	static const char *const yn[] = { "y", "Y", "n", "N", "on", "On", "ON", "off", "Off", "OFF", NULL };
+
+	if (!s[0] || is_one_of(s, null_words) || is_one_of(s, true_words) ||
+	    is_one_of(s, false_words) || is_one_of(s, yn) || is_one_of(s, inf_nan_words) ||
+	    int_base(s) || is_float(s))
+		return false;
+	/* go-yaml types YYYY-MM-DD... as a timestamp: kubectl quotes times */
+	if (strlen(s) >= 10 && isdigit((unsigned char)s[0]) && s[4] == '-' && s[7] == '-')
+		return false;
+	return true;
+}
+
+static int emit_node(yaml_emitter_t *e, const struct val *v);
+
+static int emit_scalar(yaml_emitter_t *e, const char *text, bool plain_ok)
+{
+	yaml_event_t ev;
+
+	/* implicit either way: no tag is ever written; the style makes it a string */
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)strlen(text),
+					  plain_ok, 1,
+					  plain_ok ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+		return -1;
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+/* The shortest %g form of @f that strtod reads back as @f (Go's 'g', -1 precision). */
+static void shortest_float(double f, char *buf, size_t len)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, f);
+		if (strtod(buf, NULL) == f)
+			break;
+	}
+	/* a float stays a float when read back */
+	if (!strpbrk(buf, ".eEn"))
+		strncat(buf, ".0", len - strlen(buf) - 1);
+}
+
+static int emit_node(yaml_emitter_t *e, const struct val *v)
+{
+	yaml_event_t ev;
+	char num[40];
+
+	switch (v ? v->type : VAL_NULL) {
+	case VAL_NULL:
+		return emit_scalar(e, "null", true);
+	case VAL_BOOL:
+		return emit_scalar(e, v->u.b ? "true" : "false", true);
+	case VAL_INT:
+		snprintf(num, sizeof(num), "%" PRId64, v->u.i);
+		return emit_scalar(e, num, true);
+	case VAL_FLOAT:
+		shortest_float(v->u.f, num, sizeof(num));
+		return emit_scalar(e, num, true);
+	case VAL_STRING:
+		return emit_scalar(e, v->u.s, plain_safe(v->u.s));
+	case VAL_MAP:
+		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, v->u.map.n ? YAML_BLOCK_MAPPING_STYLE : YAML_FLOW_MAPPING_STYLE) ||
+		    !yaml_emitter_emit(e, &ev))
+			return -1;
+		for (size_t i = 0; i < v->u.map.n; i++)
+			if (emit_scalar(e, v->u.map.items[i].key, plain_safe(v->u.map.items[i].key)) ||
+			    emit_node(e, v->u.map.items[i].v))
+				return -1;
+		if (!yaml_mapping_end_event_initialize(&ev) || !yaml_emitter_emit(e, &ev))
+			return -1;
+		return 0;
+	case VAL_LIST:
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, v->u.list.n ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(e, &ev))
+			return -1;
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (emit_node(e, v->u.list.items[i]))
+				return -1;
+		if (!yaml_sequence_end_event_initialize(&ev) || !yaml_emitter_emit(e, &ev))
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int yl_emit(const struct val *doc, const char *comment, char **out)
+{
+	struct emit_buf b = { 0 };
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	int rc = -1;
+
+	*out = NULL;
+	if (comment) {
+		for (const char *line = comment; *line;) {
+			const char *nl = strchr(line, '\n');
+			size_t n = nl ? (size_t)(nl - line) : strlen(line);
+			char *l = xasprintf("# %.*s\n", (int)n, line);
+
+			emit_write(&b, (unsigned char *)l, strlen(l));
+			free(l);
+			line += n + (nl ? 1 : 0);
+		}
+	}
+	if (!yaml_emitter_initialize(&e))
+		goto out_free_buf;
+	yaml_emitter_set_output(&e, emit_write, &b);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_indent(&e, 2);
+	yaml_emitter_set_width(&e, -1);
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) || !yaml_emitter_emit(&e, &ev) ||
+	    !yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
+	    !yaml_emitter_emit(&e, &ev) || emit_node(&e, doc) ||
+	    !yaml_document_end_event_initialize(&ev, 1) || !yaml_emitter_emit(&e, &ev) ||
+	    !yaml_stream_end_event_initialize(&ev) || !yaml_emitter_emit(&e, &ev) ||
+	    !yaml_emitter_flush(&e))
+		goto out_delete_emitter;
+	rc = 0;
+out_delete_emitter:
+	yaml_emitter_delete(&e);
+out_free_buf:
+	if (rc == 0 && b.p) {
+		*out = b.p;
+		return 0;
+	}
+	if (rc == 0) {
+		*out = xstrdup("");
+		return 0;
+	}
+	free(b.p);
+	return -1;
 }

@@ -144,6 +144,20 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_budget *b,
 		      struct yl_stream *out, struct diag *d);
 
+/*
+ * yl_emit() - @doc as one YAML document in block style, as kubectl's `-o
+ * yaml` prints (sigs.k8s.io/yaml over go-yaml): map keys in the order of
+ * @doc (sort them first for kubectl's order), two-space indentation, lists
+ * of a map's key not indented, a string plain unless it would read back as
+ * something else (a number, a boolean, null, y/n, a time, or text YAML
+ * would misparse plain), then double-quoted; floats in the shortest form
+ * that reads back the same.  @comment, when not NULL, is written before the
+ * document as `# ` lines (one per line of @comment).
+ * Returns: 0 and a new NUL-terminated text in *@out (caller frees); -1 when
+ * libyaml's emitter failed (out of memory), *@out NULL.
+ */
+int yl_emit(const struct val *doc, const char *comment, char **out);
+
 /* yl_stream_release() - frees what @s owns (not @s itself); accepts NULL. */
 void yl_stream_release(struct yl_stream *s);
 

@@ -616,6 +616,60 @@ static bool finished(const struct obj *o)
 	       val_int(val_path(o->status, "failed"), 0) > 0;
 }
 
+/*
+ * resumed_start() - whether @o is a Job a snapshot caught running: not
+ * finished, with status.startTime at or before now; its start in simulated
+ * ms into @ms.  A startTime that does not parse is a Job the Job controller
+ * has not synced yet (it starts afresh).
+ */
+static bool resumed_start(const struct mdl *m, const struct obj *o, int64_t *ms)
+{
+	const char *st = val_str(val_map_get(o->status, "startTime"), NULL);
+	int64_t unix_ms;
+
+	if (!st || gt_parse_rfc3339(st, &unix_ms, NULL, 0) != 0)
+		return false;
+	if (unix_ms - m->s->start_unix_ms > des_now(m->w))
+		return false;
+	*ms = unix_ms - m->s->start_unix_ms;
+	return true;
+}
+
+/*
+ * resume() - job @ji of a snapshot, running since @start_ms (its startTime):
+ * it holds a runner slot from then on (the snapshot does not say whether
+ * its pod waited for one, so it is taken as running, over the capacity if
+ * need be), its container started pod startup later, and it ends after the
+ * duration drawn already (conditioned on the time spent running).  The
+ * deadline counts from startTime.  No status write: the Job's status is
+ * the snapshot's.
+ */
+static void resume(struct mdl *m, size_t ji, int64_t start_ms, int64_t deadline_s)
+{
+	struct job *j = &m->jobs[ji];
+	int64_t now = des_now(m->w), run_at = start_ms + m->cfg->pod_startup_ms;
+
+	m->running++;
+	j->st.slot_ms = start_ms;
+	if (run_at > now) {
+		j->st.state = MDL_JOB_STARTING;
+		j->ev_start = des_at(m->w, run_at, DES_PRIO_SCRIPT, on_start, m, (void *)(uintptr_t)ji);
+	} else {
+		j->st.state = MDL_JOB_RUNNING;
+		j->st.start_ms = run_at;
+		j->ev_end = des_at(m->w, run_at + j->st.duration_ms > now ? run_at + j->st.duration_ms : now,
+				   DES_PRIO_SCRIPT, on_end, m, (void *)(uintptr_t)ji);
+	}
+	if (deadline_s >= 0) {
+		j->st.deadline_ms = start_ms + deadline_s * 1000;
+		if (j->st.deadline_ms < now)
+			j->st.deadline_ms = now;
+		j->ev_deadline = des_at(m->w, j->st.deadline_ms, DES_PRIO_SCRIPT, on_deadline, m,
+					(void *)(uintptr_t)ji);
+	}
+	series_point(m);
+}
+
 /* job_seen() - the Job controller's first sync of a new Job @o. */
 static void job_seen(struct mdl *m, const struct obj *o)
 {
@@ -637,6 +691,8 @@ static void job_seen(struct mdl *m, const struct obj *o)
 				     ? dl->u.i
 				     : -1;
 	struct val *p;
+	int64_t started_ms = 0;
+	bool started;
 
 	if (m->njobs == m->capjobs) {
 		m->capjobs = m->capjobs ? 2 * m->capjobs : 64;
@@ -670,7 +726,15 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	scn_job_model_for(m->cfg, j->st.type, wso ? &wso->labels : &nolabels, &dur, &pfail);
 	stream(m, j, "duration", &r);
 	rng_gsl_wrap(&g, &r);
-	j->st.duration_ms = dist_sample_ms(dur, &g);
+	started = resumed_start(m, o, &started_ms);
+	if (started && started_ms + m->cfg->pod_startup_ms < now) {
+		/* the container has run for (now - its start): the rest of a run that long */
+		double d = dist_sample_beyond(dur, &g, (double)(now - started_ms - m->cfg->pod_startup_ms));
+
+		j->st.duration_ms = !(d > 0) ? 0 : d >= 9223372036854775808.0 ? INT64_MAX : llround(d);
+	} else {
+		j->st.duration_ms = dist_sample_ms(dur, &g);
+	}
 	/*
 	 * A heavy-tailed distribution can draw beyond any clock: cap a run at
 	 * Go's longest duration (about 292 years), which also keeps every
@@ -681,6 +745,10 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	stream(m, j, "failure", &r);
 	j->fail_draw = rng_uniform01(&r) < pfail;
 
+	if (started) {
+		resume(m, ji, started_ms, deadline_s);
+		return;
+	}
 	/* startTime as stored (whole seconds); the deadline counts from it */
 	wall(m, now, t, sizeof(t));
 	p = val_new_map();
@@ -712,6 +780,28 @@ static void job_deleted(struct mdl *m, const struct obj *o)
 		leave(m, &m->jobs[ji], MDL_JOB_DELETED);
 }
 
+/*
+ * job_finished_elsewhere() - someone else wrote a finished status on a Job
+ * the runner still runs (a scenario event patching the status subresource,
+ * as `kubectl patch job --subresource=status` does): the runner takes it as
+ * the outcome, stops the run and frees the slot; its own end never comes.
+ */
+static void job_finished_elsewhere(struct mdl *m, const struct obj *o)
+{
+	char *k = key2(o->ns, o->name);
+	size_t ji = sidx_get(&m->job_index, k);
+	struct job *j;
+
+	free(k);
+	if (ji == SIZE_MAX)
+		return;
+	j = &m->jobs[ji];
+	if (!live(j) || strcmp(j->uid, o->uid ? o->uid : "") != 0)
+		return;
+	leave(m, j, val_int(val_path(o->status, "succeeded"), 0) > 0 ? MDL_JOB_SUCCEEDED
+								    : MDL_JOB_FAILED);
+}
+
 static void watch_job(void *ctx, enum api_event_type type, const struct obj *old,
 		      const struct obj *new)
 {
@@ -722,30 +812,31 @@ static void watch_job(void *ctx, enum api_event_type type, const struct obj *old
 		job_seen(m, new);
 	else if (type == API_DELETED)
 		job_deleted(m, new);
+	else if (type == API_MODIFIED && finished(new))
+		job_finished_elsewhere(m, new);
 }
 
 /* ---------------------------------------------------------------- garbage collection */
 
-struct owned_ctx {
-	const char *ws;
-};
-
+/* A dependent of the deleted owner whose uid is @ctx. */
 static bool owned_by(const struct obj *o, void *ctx)
 {
-	const char *v = obj_strmap_get(&o->labels, MDL_LABEL_WORKSPACE);
-
-	return v && strcmp(v, ((const struct owned_ctx *)ctx)->ws) == 0;
+	return obj_owned_by_uid(o, ctx);
 }
 
-static void collect(struct mdl *m, const char *kind, const char *ns, const char *ws)
+/*
+ * collect() - the garbage collector's background propagation: every @kind
+ * object of @ns with an ownerReference to @uid is deleted once its owner is
+ * gone.
+ */
+static void collect(struct mdl *m, const char *kind, const char *ns, const char *uid)
 {
-	struct owned_ctx oc = { ws };
 	struct api_list l;
 	char **names;
 	size_t n;
 
 	api_list_init(&l);
-	n = api_list(m->api, kind, ns, owned_by, &oc, &l);
+	n = api_list(m->api, kind, ns, owned_by, (void *)uid, &l);
 	names = xcalloc(n ? n : 1, sizeof(*names));
 	for (size_t i = 0; i < n; i++)
 		names[i] = xstrdup(l.items[i]->name);
@@ -764,13 +855,20 @@ static void watch_workspace(void *ctx, enum api_event_type type, const struct ob
 	struct mdl *m = ctx;
 
 	(void)old;
-	if (type != API_DELETED)
+	if (type != API_DELETED || !new->uid || !new->uid[0])
 		return;
-	collect(m, "Job", new->ns, new->name);
-	collect(m, "PersistentVolumeClaim", new->ns, new->name);
+	collect(m, "Job", new->ns, new->uid);
+	collect(m, "PersistentVolumeClaim", new->ns, new->uid);
 }
 
 /* ---------------------------------------------------------------- git remotes */
+
+/* The low @digits hex digits of @v, lower case, most significant first ("%0*llx" without printf). */
+static void put_hex(char *out, uint64_t v, int digits)
+{
+	for (int i = digits - 1; i >= 0; i--, v >>= 4)
+		out[i] = "0123456789abcdef"[v & 15];
+}
 
 /* derive_sha() - 40 hex digits from the NUL-separated @parts. */
 static void derive_sha(char *out, const char *a, const char *b, const char *c)
@@ -790,9 +888,9 @@ static void derive_sha(char *out, const char *a, const char *b, const char *c)
 		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 		z ^= z >> 31;
 		if (w < 2)
-			snprintf(out + 16 * w, 17, "%016llx", (unsigned long long)z);
+			put_hex(out + 16 * w, z, 16);
 		else
-			snprintf(out + 32, 9, "%08llx", (unsigned long long)(z >> 32));
+			put_hex(out + 32, z >> 32, 8);
 	}
 	out[40] = '\0';
 }

@@ -34,10 +34,21 @@
  *             the deadline counts from startTime, so time spent waiting for
  *             a slot counts too, and a Job can fail while still queued.
  *   deleted   a deleted Job leaves the queue or frees its slot at once.
+ *   finished elsewhere  a finished status someone else writes (a scenario
+ *             event on the status subresource) ends the Job as that status
+ *             says: it leaves the queue or frees its slot at once, and the
+ *             runner writes nothing more to it.
  *
  * The slot is held from `slot` to the end (or deletion).  A Job found
  * already finished (status succeeded/failed > 0, e.g. from a snapshot) is
- * left alone.
+ * left alone.  A Job found running (a snapshot's, with status.startTime at
+ * or before now) resumes where it is: it holds a slot since its startTime
+ * (over the capacity if need be: the snapshot does not say whether its pod
+ * waited), its container started `podStartup` after startTime, and its
+ * duration is drawn from the model conditioned on the time its container
+ * has already run (dist_sample_beyond(); a model with no mass beyond it
+ * ends the Job at once); the deadline counts from startTime; its status is
+ * left as the snapshot has it until it ends.
  *
  * Plan outcome, in this order: a scripted failNext (consumed) fails it; else
  * a scripted succeedNext (consumed) makes Terraform succeed; else it fails
@@ -67,9 +78,11 @@
  * model, or adding a Workspace, leaves every other draw where it was
  * (common random numbers).
  *
- * Garbage collection: when a Workspace is deleted, its Jobs and PVC (the
- * objects labelled magosproject.io/workspace=<ws> in its namespace) are
- * deleted, standing in for ownerReference garbage collection.
+ * Garbage collection: when a Workspace is gone from the store (its
+ * finalizers removed), the Jobs and PVCs of its namespace with an
+ * ownerReference to its uid are deleted (the garbage collector's background
+ * propagation; the Workspace controller sets the controller reference on
+ * both, and a snapshot's objects keep theirs).
  *
  * Git remotes: a map (repoURL, ref) → SHA over time; see mdl_git_resolve().
  *

@@ -22,59 +22,12 @@
 
 /* ---------------------------------------------------------------- rules */
 
-/* What decides a StageSet's stage: each field from the first matching rule that sets it, else the top level. */
-struct eff {
-	const struct dist *apply_duration;
-	const struct scn_sw_failure *apply_failure;
-	const struct scn_sw_readiness *ready_delay, *ready_failed, *ready_never;
-	const struct scn_sw_readiness *exprs_delay, *exprs_failed, *exprs_never;
-	const struct scn_sw_regression *reg_p, *reg_after, *reg_duration, *reg_versions, *reg_effect;
-	const struct scn_sw_restore *restore_duration, *restore_outcome;
-};
-
-static bool rule_matches(const struct scn_sw_rule *r, const struct obj_strmap *labels,
-			 const char *stage)
-{
-	if (r->stage && (!stage || strcmp(r->stage, stage) != 0))
-		return false;
-	return lbl_matches(&r->selector, labels ? labels : &swr_empty_map);
-}
-
-static void take(const struct scn_sw_behaviour *b, struct eff *e)
-{
-#define TAKE(field, has, value)                                                                  \
-	do {                                                                                     \
-		if (!e->field && (has))                                                          \
-			e->field = (value);                                                      \
-	} while (0)
-	TAKE(apply_duration, b->apply.has_duration, &b->apply.duration);
-	TAKE(apply_failure, b->apply.has_failure, &b->apply.failure);
-	TAKE(ready_delay, b->readiness.has_delay, &b->readiness);
-	TAKE(ready_failed, b->readiness.has_failed, &b->readiness);
-	TAKE(ready_never, b->readiness.has_never, &b->readiness);
-	TAKE(exprs_delay, b->exprs.has_delay, &b->exprs);
-	TAKE(exprs_failed, b->exprs.has_failed, &b->exprs);
-	TAKE(exprs_never, b->exprs.has_never, &b->exprs);
-	TAKE(reg_p, b->regression.has_probability, &b->regression);
-	TAKE(reg_after, b->regression.has_after, &b->regression);
-	TAKE(reg_duration, b->regression.has_duration, &b->regression);
-	TAKE(reg_versions, b->regression.has_versions, &b->regression);
-	TAKE(reg_effect, b->regression.has_effect, &b->regression);
-	TAKE(restore_duration, b->restore.has_duration, &b->restore);
-	TAKE(restore_outcome, b->restore.has_outcome, &b->restore);
-#undef TAKE
-}
+/* What decides a StageSet's stage: scn_sw_resolve(), the resolution lint reads too. */
 
 static void resolve(const struct sw_world *w, const struct obj_strmap *labels, const char *stage,
-		    struct eff *e)
+		    struct scn_sw_resolved *e)
 {
-	memset(e, 0, sizeof(*e));
-	for (size_t i = 0; i < w->s.cfg->nrules; i++)
-		if (rule_matches(&w->s.cfg->rules[i], labels, stage))
-			take(&w->s.cfg->rules[i].b, e);
-	take(&w->s.cfg->top, e);
-	if (!e->reg_versions)
-		e->reg_versions = &w->s.cfg->top.regression; /* no list anywhere: every version */
+	scn_sw_resolve(w->s.cfg, labels, stage, e);
 }
 
 /* ---------------------------------------------------------------- faults */
@@ -248,7 +201,7 @@ static void push_drawn(struct swr_member *mb, struct swr_mstage *ms, int64_t sta
 
 /* The rollout of a new revision @rev of @ms, written at @at_ms. */
 static void start_rollout(const struct sw_world *w, struct swr_member *mb, struct swr_mstage *ms,
-			  const struct eff *e, const char *rev, const char *version, int64_t at_ms)
+			  const struct scn_sw_resolved *e, const char *rev, const char *version, int64_t at_ms)
 {
 	uint32_t k = ++ms->k;
 	int64_t delay;
@@ -316,6 +269,24 @@ static const char *class_word(enum ssc_errc c)
 	}
 }
 
+void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *stage,
+		     const char *revision, const char *version, int64_t t_ms)
+{
+	struct swr_member *mb = sws_member_record(w, m, t_ms);
+	struct swr_mstage *ms = swr_stage_rec(mb, stage);
+
+	if (ms->revision || ms->try_rev || !revision || !revision[0])
+		return;
+	ms->revision = xstrdup(revision);
+	ms->version = version ? xstrdup(version) : NULL;
+	ms->try_rev = xstrdup(revision);
+	/* the revision applied once before the run: the next one is rev#2 */
+	ms->k = ms->j = ms->try_j = 1;
+	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms;
+	ms->failed_ms = ms->exprs_failed_ms = SW_NEVER;
+	ms->drawn = SWR_NONE;
+}
+
 void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		    const struct ssc_resolved *ra, int64_t t_ms, struct ssc_apply_outcome *out)
 {
@@ -327,7 +298,7 @@ void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stag
 							   SSC_ANN_SKIP_IMAGE_VERIFICATION) : NULL;
 	bool same = ms->revision && strcmp(ms->revision, rev) == 0;
 	bool written = true;
-	struct eff e;
+	struct scn_sw_resolved e;
 	struct rev_id id;
 	char j[12];
 	size_t n;
@@ -381,7 +352,7 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 	const char *sname = swr_stage_name(m, stage);
 	struct swr_mstage *ms = mb ? (struct swr_mstage *)swr_stage_find(mb, sname) : NULL;
 	const struct scn_sw_failure *f;
-	struct eff e;
+	struct scn_sw_resolved e;
 	int64_t d, end;
 
 	if (!ms || !ms->revision || !ms->try_rev || strcmp(ms->try_rev, ms->revision) != 0)
@@ -569,7 +540,7 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 	const char *sname = swr_stage_name(m, stage);
 	struct swr_mstage *ms = swr_stage_rec(mb, sname);
 	const struct scn_sw_restore *r;
-	struct eff e;
+	struct scn_sw_resolved e;
 	const char *parts[9];
 	char n[12], *sq;
 	const char *rev = ref->revision && ref->revision[0] ? ref->revision : swr_nz(ref->digest);
@@ -684,7 +655,7 @@ void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage
 
 	(void)attempt;
 	for (size_t i = 0; i < w->s.cfg->nrules && !entry; i++)
-		if (rule_matches(&w->s.cfg->rules[i], m->labels, sname))
+		if (scn_sw_rule_matches(&w->s.cfg->rules[i], m->labels, sname))
 			entry = find_action(&w->s.cfg->rules[i].b, aname, sname, phase);
 	if (!entry)
 		entry = find_action(&w->s.cfg->top, aname, sname, phase);

@@ -45,6 +45,19 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 		     int64_t *duration_ms);
 
 /*
+ * swst_seed_stage() - what a snapshot's StageSet @m says of its stage
+ * @stage (a name): it runs @revision (status.stages[].appliedRevision),
+ * carrying @version (may be NULL), rolled out, Current and past its ready
+ * checks since @t_ms (its first sighting), without a fault: the workload
+ * the cluster runs, which the run starts from.  A later apply of the same
+ * revision changes nothing (no rollout, no drift), one of another revision
+ * rolls out as rev#2.  Only for a stage the run has not applied yet;
+ * otherwise nothing happens.
+ */
+void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *stage,
+		     const char *revision, const char *version, int64_t t_ms);
+
+/*
  * swst_wait_stage() - env wait_stage: the kstatus wait of stage @stage's
  * objects from @t_ms, polling every SW_POLL_MS (the first at once), until
  * Current (READY), Failed (FAILED: "failed early due to stalled resources:

@@ -72,7 +72,7 @@ void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx)
 
 static char *key_of(const char *ns, const char *name)
 {
-	return xasprintf("%s/%s", ns, name);
+	return xstrjoin((const char *const[]){ ns, name }, 2, "/");
 }
 
 static const char *str_at(const struct val *root, const char *path)
@@ -339,9 +339,13 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 	set_str(&r->project, str_at(cur->spec, "projectRef"));
 	sync_steps(r, cur);
 	if (is(phase, "Reconciling") && is(reason, "LevelProgressing")) {
-		for (int64_t i = 0; i < step && (size_t)i < r->nsteps; i++)
+		for (int64_t i = 0; i < step && (size_t)i < r->nsteps; i++) {
+			/* a step done before the run (a snapshot's) opened then too */
+			if (r->steps[i].opened_ms < 0)
+				r->steps[i].opened_ms = t;
 			if (r->steps[i].completed_ms < 0)
 				r->steps[i].completed_ms = t;
+		}
 		open_level(r, step, str_at(cur->status, "message"), t);
 	} else if (is(phase, "Applied") && is(reason, "RolloutCompleted")) {
 		for (size_t i = 0; i < r->nsteps; i++) {

@@ -11,6 +11,7 @@ struct seen {
 	bool exists;
 	bool applied;       /* Workspace currently Applied */
 	int64_t completed;  /* driver: first completion, -1 none */
+	bool idle;          /* Rollout: its last status was Ready/NoSteps */
 };
 
 struct seen_set {
@@ -52,7 +53,7 @@ static struct seen *lookup(struct seen_set *s, const struct tl_rec *r)
 			return &s->items[i];
 		i = (i + 1) & mask;
 	}
-	s->items[i] = (struct seen){ r->kind, r->ns, r->name, false, false, -1 };
+	s->items[i] = (struct seen){ r->kind, r->ns, r->name, false, false, -1, false };
 	s->n++;
 	return &s->items[i];
 }
@@ -131,6 +132,8 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 			bool halt = is_rollout ? str_is(tl, r->phase, "Failed")
 					       : str_is(tl, r->phase, "Halted");
 
+			if (is_rollout && r->change == TL_STATUS)
+				o->idle = str_is(tl, r->phase, "Ready") && str_is(tl, r->reason, "NoSteps");
 			if (done && o->completed < 0) {
 				o->completed = r->t_ms;
 				out->drivers_completed++;
@@ -152,6 +155,9 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 		}
 	}
 
+	for (size_t i = 0; i < set.cap; i++) /* open addressing: every slot, empty ones have kind 0 */
+		out->drivers_idle += set.items[i].kind && set.items[i].exists && set.items[i].completed < 0 &&
+				     set.items[i].idle;
 	if (out->drivers > 0) {
 		out->completed = out->drivers_completed == out->drivers;
 		out->already_complete = out->completed && out->drivers_already == out->drivers;

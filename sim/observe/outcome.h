@@ -19,7 +19,9 @@
  *    completed but adds no time, and a run whose drivers were all already
  *    complete has no time-to-complete (-1, already_complete set), so the
  *    statistics leave it out instead of counting 0 s;
- *  - anything else never completes;
+ *  - anything else never completes; a Rollout without steps is one of
+ *    those (upstream reports it Ready/NoSteps, idle, and never Applied):
+ *    drivers_idle counts them, so that a report can say why;
  *  - a run that did not complete is censored: its time-to-complete is only
  *    known to be beyond the end of the run ("> horizon"), never dropped;
  *  - halted: a Rollout entered phase `Failed` — `StepFailed` (its halt on
@@ -57,6 +59,13 @@ struct oc_summary {
 	unsigned drivers;            /* Rollouts and FleetRollouts seen */
 	unsigned drivers_completed;  /* of which reached their completed state */
 	unsigned drivers_already;    /* of those, already complete when the run started */
+	/*
+	 * Rollouts without steps that never completed: their last status is
+	 * Ready/NoSteps, which upstream writes instead of orchestrating (idle,
+	 * never Applied/RolloutCompleted), so they have no completion to wait
+	 * for; they count in drivers and not in drivers_completed.
+	 */
+	unsigned drivers_idle;
 	bool already_complete;       /* completed, every driver already complete at the start */
 };
 

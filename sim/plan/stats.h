@@ -6,7 +6,29 @@
  * that did not complete by the horizon) are counted, never dropped: a
  * percentile of time-to-complete that falls among them is reported as
  * censored ("> horizon"), and the completion probability counts them as not
- * completed.  Pure function of the rows: the same rows give the same numbers.
+ * completed.  Pure function of the rows in index order: the same rows give
+ * the same numbers.
+ *
+ * The statistics stream (struct plan_acc): a row is added and may be freed
+ * at once, so memory does not grow with the trials.  The values a row adds
+ * (one a quantity: time to complete, blast radius, ..., one a step or wave)
+ * are kept while all of them together number at most an exact budget (by
+ * default 16 Mi values, 128 MiB: `--limit exact-values`, sim/base/limits.h):
+ * percentiles, mean, interval, min and max are then
+ * computed from every value, exactly.  The row that would pass the budget
+ * turns every quantity into a sketch (plan_stats.sketched): a log-linear
+ * histogram of PLAN_SKETCH_SUB sub-bins an octave (HdrHistogram's layout,
+ * G. Tene), each value counted in the bin [L, L + w) that holds it, w =
+ * 2^e / PLAN_SKETCH_SUB for L in [2^e, 2^(e+1)).  A bin stands for its
+ * midpoint, within w/2 <= L / (2 PLAN_SKETCH_SUB) of every value in it, so
+ * each order statistic, and each percentile interpolated between two, is
+ * within a relative error of PLAN_SKETCH_REL_ERR (1/256, 0.39 %); for a
+ * quantity of whole numbers a bin narrower than 1 holds one number, which it
+ * stands for exactly (every value below 256 is exact).  Estimates are
+ * clamped to the exact min and max.  Counts, min and max stay exact; the
+ * mean and its interval come from running sums in index order (Welford),
+ * equal to the exact ones within rounding.  Bins are found from the bits of
+ * the double (frexp), not from log(), so every machine gets the same bins.
  */
 
 #include <stdbool.h>
@@ -36,6 +58,35 @@ struct plan_dist {
 				     * and never above 1 for a share */
 	double min, max;            /* over uncensored values */
 };
+
+/* A trial stopped by the loop or budget bound, as the reports name it. */
+struct plan_bound_trial {
+	uint32_t index;
+	uint64_t seed;
+	enum des_stop stop; /* DES_LOOP or DES_BUDGET */
+	int64_t end_ms;     /* ms */
+	char *note;         /* owned: the row's bound_note, NULL when none */
+};
+
+/* Bound trials a plan_stats names one by one (the count covers them all). */
+#define PLAN_BOUND_KEPT 10
+
+
+/* A kind of notice (trials_notice_key()) and the trials whose run ended with it. */
+struct plan_notice_count {
+	char *text;                /* owned: as the first trial (lowest index) with it said it */
+	enum tl_severity severity;
+	size_t n;                  /* trials */
+	uint32_t first;            /* index of that trial (run --seed of it shows it) */
+};
+
+/* Kinds of notice a plan_stats counts one by one; notices of further kinds are
+ * counted together in nnotice_other (memory stays bounded at any -n). */
+#define PLAN_NOTICE_KINDS 256
+
+/* Sub-bins an octave of the sketch, and the relative error that gives. */
+#define PLAN_SKETCH_SUB 128
+#define PLAN_SKETCH_REL_ERR (1.0 / (2.0 * PLAN_SKETCH_SUB))
 
 /* A probability estimated from k of n trials, with its Wilson 95 % interval. */
 struct plan_prop {
@@ -89,16 +140,59 @@ struct plan_stats {
 	struct plan_phase_stats *phases; /* owned, in first-seen order */
 	size_t nphases;
 	size_t nbound;                   /* trials stopped by the loop or budget bound */
+	struct plan_bound_trial *bound;  /* owned: the first PLAN_BOUND_KEPT of them, by index */
+	size_t nbound_kept;
+	struct plan_notice_count *notices; /* owned: the warning and error notices by kind, most
+					    * trials first, then by text */
+	size_t nnotices;
+	size_t nnotice_other;            /* notices of kinds past the first PLAN_NOTICE_KINDS */
+	bool sketched;                   /* percentiles from the sketch: the values passed the
+					  * exact budget (relative error PLAN_SKETCH_REL_ERR) */
+	size_t exact_values;             /* the exact budget they were computed with (values) */
 };
 
 /*
- * plan_stats_compute() - the statistics of @n rows (borrowed).
+ * plan_stats_compute() - the statistics of @n rows (borrowed), in index
+ * order, with an exact budget of @exact_values values (the default of
+ * `--limit exact-values` unless a user set it).
  * @horizon_ms: the horizon the trials ran to, ms.
  * @out: filled in; release with plan_stats_release().
  * Cannot fail (aborts on OOM); n = 0 gives an all-zero result.
  */
 void plan_stats_compute(const struct trial_row *rows, size_t n, int64_t horizon_ms,
-			struct plan_stats *out);
+			size_t exact_values, struct plan_stats *out);
+
+/* Statistics being gathered, one row at a time (opaque). */
+struct plan_acc;
+
+/*
+ * plan_acc_new() - an empty accumulator.
+ * @horizon_ms:   the horizon the trials ran to, ms.
+ * @exact_values: the exact budget, in values (`--limit exact-values`, by
+ *                default lim_default(LIM_EXACT_VALUES)); 0 sketches from
+ *                the start.
+ * Returns: a new accumulator; free with plan_acc_free().  Aborts on OOM.
+ */
+struct plan_acc *plan_acc_new(int64_t horizon_ms, size_t exact_values);
+
+/*
+ * plan_acc_add() - adds @row (borrowed: nothing of it is kept but copies of
+ * the names of its halt and phases and the first bound notes).  Rows must be
+ * added in index order for the result to be a function of the rows alone.
+ * Cost: O(values of the row) beside the phase lookup; memory grows with the
+ * trials only while under the exact budget.
+ */
+void plan_acc_add(struct plan_acc *a, const struct trial_row *row);
+
+/*
+ * plan_acc_finish() - the statistics of the rows added so far into @out
+ * (release with plan_stats_release()).  It sorts what @a holds: afterwards
+ * @a may only be freed.
+ */
+void plan_acc_finish(struct plan_acc *a, struct plan_stats *out);
+
+/* plan_acc_free() - frees @a; accepts NULL. */
+void plan_acc_free(struct plan_acc *a);
 
 /* plan_stats_release() - frees what @st owns; accepts NULL. */
 void plan_stats_release(struct plan_stats *st);

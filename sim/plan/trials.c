@@ -197,6 +197,8 @@ static size_t targets_total(const struct run_result *r)
 	return total;
 }
 
+static void notices_of(const struct tl *tl, struct trial_row *row);
+
 void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial_row *row)
 {
 	const struct oc_summary *sm = &r->summary;
@@ -299,6 +301,82 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 	row->peak_adopting = peak_adopting(fleet_glue_ssrc(r->fleet), r->end_ms);
 	if ((r->stop == DES_LOOP || r->stop == DES_BUDGET) && r->world)
 		row->bound_note = bound_note(des_timeline(r->world));
+	if (r->world)
+		notices_of(des_timeline(r->world), row);
+}
+
+char *trials_notice_key(const char *text)
+{
+	size_t n = strlen(text), k = 0;
+	char *out = xmalloc(n + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] >= '0' && text[i] <= '9') {
+			if (k == 0 || out[k - 1] != '#')
+				out[k++] = '#';
+			continue;
+		}
+		out[k++] = text[i];
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/* A warning or error notice of a run: its kind and its place among the notices. */
+struct keyed {
+	char *key;
+	size_t index;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_index(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * The warning and error notices of @tl into @row, the first of each kind,
+ * in the order told.  Cost: O(n log n) in the notices.
+ */
+static void notices_of(const struct tl *tl, struct trial_row *row)
+{
+	size_t n = tl_notice_count(tl), m = 0, kept = 0;
+	struct keyed *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct tl_notice no;
+
+	for (size_t i = 0; i < n; i++) {
+		tl_notice_get(tl, i, &no);
+		if (no.severity != TL_INFO)
+			v[m++] = (struct keyed){ trials_notice_key(no.text), i };
+	}
+	qsort(v, m, sizeof(*v), cmp_keyed);
+	for (size_t i = 0; i < m; i++) {
+		if (kept && strcmp(v[kept - 1].key, v[i].key) == 0) {
+			free(v[i].key);
+			continue;
+		}
+		v[kept++] = v[i];
+	}
+	qsort(v, kept, sizeof(*v), cmp_index);
+	row->notices = kept ? xcalloc(kept, sizeof(*row->notices)) : NULL;
+	for (size_t i = 0; i < kept; i++) {
+		tl_notice_get(tl, v[i].index, &no);
+		row->notices[i] = (struct trial_notice){ xstrdup(no.text), no.severity };
+		free(v[i].key);
+	}
+	row->nnotices = kept;
+	free(v);
 }
 
 void trial_row_release(struct trial_row *row)
@@ -312,24 +390,39 @@ void trial_row_release(struct trial_row *row)
 		free(row->phases[i].name);
 	}
 	free(row->phases);
+	for (size_t i = 0; i < row->nnotices; i++)
+		free(row->notices[i].text);
+	free(row->notices);
 	free(row->bound_note);
 	memset(row, 0, sizeof(*row));
 }
 
 /* ---- the pool ---------------------------------------------------------- */
 
+/* Finished rows that may wait for the caller, per thread: bounds the memory of rows. */
+#define WINDOW_PER_THREAD 16
+
+/*
+ * Trials are claimed in index order, and a thread claims trial i only once
+ * i < taken + window, so at most @window rows wait in @ring (slot i % window)
+ * for the caller, who takes them in index order.  The thread of the lowest
+ * trial not yet finished never waits for the window (every trial before it
+ * is finished, so the caller takes up to it), so the pool always moves on.
+ */
 struct pool {
 	const struct scenario *s;
 	const struct trials_opts *o;
 	uint64_t base;
-	struct trial_row *rows;
-	atomic_uint_fast32_t next; /* next trial (0..n) to start */
-	pthread_mutex_t lock;      /* guards done and wakes the caller */
-	pthread_cond_t cond;
-	uint32_t done;
+	struct trial_row *ring; /* window slots */
+	bool *ready;            /* slot holds its finished row */
+	uint32_t window;
+	pthread_mutex_t lock;   /* guards next, taken, ring and ready */
+	pthread_cond_t cond;    /* broadcast on each finished row and each row taken */
+	uint32_t next;          /* next trial (0..n) to claim */
+	uint32_t taken;         /* rows handed to the caller */
 };
 
-static void run_one(struct pool *p, uint32_t i)
+static void run_one(const struct pool *p, uint32_t i, struct trial_row *row)
 {
 	/* What this thread builds, for the out-of-memory message (engine/xalloc.h). */
 	static _Thread_local char what[48];
@@ -343,7 +436,7 @@ static void run_one(struct pool *p, uint32_t i)
 	ro.seed_set = true;
 	ro.seed = trials_seed(p->base, index);
 	run_scenario(p->s, &ro, &r);
-	trial_row_from_run(&r, index, &p->rows[i]);
+	trial_row_from_run(&r, index, row);
 	run_result_release(&r);
 	xalloc_what(before);
 }
@@ -351,48 +444,59 @@ static void run_one(struct pool *p, uint32_t i)
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
+	struct trial_row row;
 	uint32_t i;
 
-	while ((i = (uint32_t)atomic_fetch_add(&p->next, 1)) < p->o->n) {
-		run_one(p, i);
-		pthread_mutex_lock(&p->lock);
-		p->done++;
-		pthread_cond_signal(&p->cond);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (p->next < p->o->n && p->next - p->taken >= p->window)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->next >= p->o->n)
+			break;
+		i = p->next++;
 		pthread_mutex_unlock(&p->lock);
+		run_one(p, i, &row);
+		pthread_mutex_lock(&p->lock);
+		p->ring[i % p->window] = row;
+		p->ready[i % p->window] = true;
+		pthread_cond_broadcast(&p->cond);
 	}
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
-int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows)
+int trials_each(const struct scenario *s, const struct trials_opts *o,
+		void (*take)(void *ctx, struct trial_row *row), void *ctx)
 {
 	struct pool p;
 	pthread_t *tid;
 	unsigned jobs = o->jobs ? o->jobs : 1, started = 0;
-	uint32_t seen = 0;
 	int err = 0;
 
-	*rows = NULL;
 	if (jobs > o->n)
 		jobs = o->n ? o->n : 1;
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.o = o;
 	p.base = o->run.seed_set ? o->run.seed : s->seed;
-	p.rows = xcalloc(o->n ? o->n : 1, sizeof(*p.rows));
-	atomic_init(&p.next, 0);
 	/* Before any thread: GSL's handler is process-wide. */
 	rng_gsl_init();
 
 	if (jobs == 1) {
 		for (uint32_t i = 0; i < o->n; i++) {
-			run_one(&p, i);
+			struct trial_row row;
+
+			run_one(&p, i, &row);
+			take(ctx, &row);
 			if (o->progress)
 				o->progress(o->progress_ctx, i + 1, o->n);
 		}
-		*rows = p.rows;
 		return 0;
 	}
 
+	p.window = jobs * WINDOW_PER_THREAD;
+	p.ring = xcalloc(p.window, sizeof(*p.ring));
+	p.ready = xcalloc(p.window, sizeof(*p.ready));
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
 	tid = xcalloc(jobs, sizeof(*tid));
@@ -405,17 +509,21 @@ int trials_run(const struct scenario *s, const struct trials_opts *o, struct tri
 		goto out_free_pool;
 	/* With fewer threads than asked, the ones started still finish every trial. */
 	pthread_mutex_lock(&p.lock);
-	while (seen < o->n) {
-		while (p.done == seen)
+	while (p.taken < o->n) {
+		uint32_t at = p.taken % p.window;
+		struct trial_row row;
+
+		while (!p.ready[at])
 			pthread_cond_wait(&p.cond, &p.lock);
-		while (seen < p.done) {
-			seen++;
-			if (o->progress) {
-				pthread_mutex_unlock(&p.lock);
-				o->progress(o->progress_ctx, seen, o->n);
-				pthread_mutex_lock(&p.lock);
-			}
-		}
+		row = p.ring[at];
+		p.ready[at] = false;
+		p.taken++;
+		pthread_cond_broadcast(&p.cond);
+		pthread_mutex_unlock(&p.lock);
+		take(ctx, &row);
+		if (o->progress)
+			o->progress(o->progress_ctx, p.taken, o->n);
+		pthread_mutex_lock(&p.lock);
 	}
 	pthread_mutex_unlock(&p.lock);
 	for (unsigned t = 0; t < started; t++)
@@ -424,13 +532,39 @@ int trials_run(const struct scenario *s, const struct trials_opts *o, struct tri
 
 out_free_pool:
 	free(tid);
+	free(p.ring);
+	free(p.ready);
 	pthread_cond_destroy(&p.cond);
 	pthread_mutex_destroy(&p.lock);
 	if (started == 0) {
-		free(p.rows);
 		errno = err;
 		return -1;
 	}
-	*rows = p.rows;
+	return 0;
+}
+
+/* trials_run()'s taker: the row moved into the array at its place. */
+struct into_array {
+	struct trial_row *rows;
+	uint32_t first;
+};
+
+static void take_into_array(void *ctx, struct trial_row *row)
+{
+	struct into_array *t = ctx;
+
+	t->rows[row->index - t->first] = *row;
+}
+
+int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows)
+{
+	struct into_array t = { xcalloc(o->n ? o->n : 1, sizeof(*t.rows)), o->first };
+
+	*rows = NULL;
+	if (trials_each(s, o, take_into_array, &t) != 0) {
+		free(t.rows);
+		return -1;
+	}
+	*rows = t.rows;
 	return 0;
 }

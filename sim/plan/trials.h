@@ -5,8 +5,9 @@
  * Monte Carlo trials of one scenario: N independent runs, each with its own
  * world and random streams derived from (seed, trial index, source id), run
  * on J threads.  Each trial is reduced to a trial_row as soon as it ends (the
- * world is freed), so memory does not grow with N.  Rows come back in trial
- * index order: the result is the same whatever J is.
+ * world is freed), so only rows could grow with N, and trials_each() hands
+ * them over one by one.  Rows come back in trial index order: the result is
+ * the same whatever J is.
  *
  * Trial 0 uses the scenario's seed unchanged, so `run -n 1` reproduces `run`.
  */
@@ -25,6 +26,12 @@ struct trial_phase {
 	char *name;        /* owned: step index as "step 2" / label, or wave name */
 	int64_t opened_ms; /* ms, -1 when it never opened */
 	int64_t done_ms;   /* ms it completed (step done / wave passed), -1 when not */
+};
+
+/* A notice a trial's run ended with (warnings and errors only), once per kind. */
+struct trial_notice {
+	char *text;              /* owned: the first of its kind in the run, as the run said it */
+	enum tl_severity severity;
 };
 
 /* The summary of one trial: everything the statistics need, nothing more. */
@@ -60,6 +67,9 @@ struct trial_row {
 				     * "step <name>" ("step <n>", 1-based, when unnamed) and
 				     * "wave <name>", as halt_where */
 	size_t nphases;
+	struct trial_notice *notices; /* owned: the run's warning and error notices, one of each
+				       * kind (trials_notice_key()), in the order first told */
+	size_t nnotices;
 	char *bound_note;        /* owned: for DES_LOOP/DES_BUDGET, which objects (hot keys): "hot objects:
 				  * Kind ns/name xN, ..." or, naming none, the bound ("event budget of 2
 				  * events exhausted at 0s"); else NULL */
@@ -77,6 +87,13 @@ uint64_t trials_seed(uint64_t base, uint32_t index);
  * @row (filled in; release with trial_row_release()).
  */
 void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial_row *row);
+
+/*
+ * trials_notice_key() - the kind of a notice: its @text with every run of
+ * digits replaced by one '#', so the same hazard with another trial's times
+ * and counts is the same kind.  Returns a new string (free()).
+ */
+char *trials_notice_key(const char *text);
 
 /* trial_row_release() - frees what @row owns; accepts NULL. */
 void trial_row_release(struct trial_row *row);
@@ -107,5 +124,21 @@ struct trials_opts {
  *          row is taken; memory is O(J worlds + n rows).
  */
 int trials_run(const struct scenario *s, const struct trials_opts *o, struct trial_row **rows);
+
+/*
+ * trials_each() - runs trials first..first+n-1 of @s on @o->jobs threads,
+ * as trials_run() does, and hands each row to @take on the calling thread,
+ * in index order, whatever the order the trials finish in.
+ * @take:  receives @row to keep (then release with trial_row_release()) or
+ *         release; called n times; @ctx is passed through.  @o->progress is
+ *         called after each @take with the rows taken so far.
+ * Returns: 0, or -1 when no thread could be started (errno set; @take was
+ *          not called then).
+ * Cost:    memory is O(J worlds + 16 J rows): a thread starts a trial only
+ *          while fewer than 16 J rows wait for @take, so the rows never
+ *          pile up whatever n is.
+ */
+int trials_each(const struct scenario *s, const struct trials_opts *o,
+		void (*take)(void *ctx, struct trial_row *row), void *ctx);
 
 #endif

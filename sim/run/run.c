@@ -11,7 +11,9 @@
 #include "sim/cluster/apiserver.h"
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
+#include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
+#include "sim/run/fleet_hazards.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -146,6 +148,7 @@ static int apply_event(struct api *api, const struct scn_event *ev, char **why)
 			if (o->uid)
 				o->uid[0] = '\0';
 			o->deletion_ms = -1;
+			o->src.creation_given = false; /* created now */
 			return api_create(api, o);
 		}
 		o->resource_version = 0;
@@ -435,6 +438,112 @@ static void unselected_hazard(struct des *w, const struct obs *obs, const struct
 }
 
 /*
+ * @r's members by name → the index of their first step (what a scan of the
+ * steps in order finds first), into @x (empty on entry).  O(members) expected.
+ */
+static void first_steps(const struct obs_rollout *r, struct strindex *x)
+{
+	for (size_t j = 0; j < r->nsteps; j++)
+		for (size_t m = 0; m < r->steps[j].nmembers; m++) {
+			size_t had;
+
+			if (!si_get(x, r->steps[j].members[m], &had))
+				si_put(x, r->steps[j].members[m], j);
+		}
+}
+
+/* The step of @name in the index of first_steps(), or SIZE_MAX. */
+static size_t step_of(const struct strindex *first, const char *name)
+{
+	size_t j;
+
+	return si_get(first, name, &j) ? j : SIZE_MAX;
+}
+
+/*
+ * The timeline's Workspace entries grouped by object: for "ns/name", the
+ * indices of its entries in timeline order.  Built in one pass, so that the
+ * end-of-run checks read one Workspace's history without scanning the whole
+ * timeline once per Workspace.
+ */
+struct ws_history {
+	struct strindex idx; /* "ns/name" → position in @at */
+	size_t **at;         /* per Workspace, its entry indices */
+	size_t *n, *cap;
+	size_t nws;
+};
+
+static char *ns_name_key(const char *ns, const char *name)
+{
+	size_t a = strlen(ns), b = strlen(name);
+	char *k = xmalloc(a + b + 2);
+
+	memcpy(k, ns, a);
+	k[a] = '/';
+	memcpy(k + a + 1, name, b + 1);
+	return k;
+}
+
+static void ws_history_build(const struct tl *tl, struct ws_history *h)
+{
+	size_t capws = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (size_t e = 0, n = tl_count(tl); e < n; e++) {
+		struct tl_entry en;
+		char *key;
+		size_t pos;
+
+		tl_get(tl, e, &en);
+		if (strcmp(en.kind, "Workspace") != 0)
+			continue;
+		key = ns_name_key(en.ns, en.name);
+		if (!si_get(&h->idx, key, &pos)) {
+			pos = h->nws++;
+			if (pos == capws) {
+				capws = capws ? 2 * capws : 64;
+				h->at = xrealloc(h->at, capws * sizeof(*h->at));
+				h->n = xrealloc(h->n, capws * sizeof(*h->n));
+				h->cap = xrealloc(h->cap, capws * sizeof(*h->cap));
+			}
+			h->at[pos] = NULL;
+			h->n[pos] = h->cap[pos] = 0;
+			si_put(&h->idx, key, pos);
+		}
+		free(key);
+		if (h->n[pos] == h->cap[pos]) {
+			h->cap[pos] = h->cap[pos] ? 2 * h->cap[pos] : 8;
+			h->at[pos] = xrealloc(h->at[pos], h->cap[pos] * sizeof(**h->at));
+		}
+		h->at[pos][h->n[pos]++] = e;
+	}
+}
+
+/* The entry indices of Workspace @ns/@name in timeline order (*@n of them; none: NULL, 0). */
+static const size_t *ws_history_of(const struct ws_history *h, const char *ns, const char *name,
+				   size_t *n)
+{
+	char *key = ns_name_key(ns, name);
+	size_t pos;
+	bool found = si_get(&h->idx, key, &pos);
+
+	free(key);
+	*n = found ? h->n[pos] : 0;
+	return found ? h->at[pos] : NULL;
+}
+
+static void ws_history_release(struct ws_history *h)
+{
+	for (size_t i = 0; i < h->nws; i++)
+		free(h->at[i]);
+	free(h->at);
+	free(h->n);
+	free(h->cap);
+	si_release(&h->idx);
+	memset(h, 0, sizeof(*h));
+}
+
+/*
  * Workspaces of a later step that started planning before their step opened:
  * granted before the Rollout existed (spec §7 #2, the Project's
  * DefaultParallel grants survive the hand-off), or by something else than
@@ -449,7 +558,9 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 	for (size_t i = 0; i < nro; i++) {
 		const struct obs_rollout *r = &ros[i];
 		int64_t ro_ms = created_ms(des_timeline(w), "Rollout", r->ns, r->name);
+		struct strindex first = { 0 };
 
+		first_steps(r, &first);
 		for (size_t j = 1; j < r->nsteps; j++) {
 			const struct obs_step *st = &r->steps[j];
 
@@ -461,9 +572,7 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 				struct tl_objref ref = { "Workspace", r->ns, st->members[m], 0 };
 
 				/* a member of an earlier step opens with that step */
-				for (size_t e = 0; e < j && !earlier; e++)
-					for (size_t k = 0; k < r->steps[e].nmembers && !earlier; k++)
-						earlier = strcmp(r->steps[e].members[k], st->members[m]) == 0;
+				earlier = step_of(&first, st->members[m]) < j;
 				if (earlier || !ow || ow->planning_ms < 0 ||
 				    (st->opened_ms >= 0 && ow->planning_ms >= st->opened_ms))
 					continue;
@@ -490,17 +599,8 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 				free(opened);
 			}
 		}
+		si_release(&first);
 	}
-}
-
-/* The step of @name in @r (its first), or SIZE_MAX. */
-static size_t step_of(const struct obs_rollout *r, const char *name)
-{
-	for (size_t j = 0; j < r->nsteps; j++)
-		for (size_t m = 0; m < r->steps[j].nmembers; m++)
-			if (strcmp(r->steps[j].members[m], name) == 0)
-				return j;
-	return SIZE_MAX;
 }
 
 /*
@@ -528,11 +628,13 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		const char **name, **phase;
 		size_t *step, *count;
 		bool *was_reset;
+		struct strindex first = { 0 }, which = { 0 };
 
 		if (r->completed_ms >= 0 || r->nsteps < 2) {
 			free(per);
 			continue;
 		}
+		first_steps(r, &first);
 		for (size_t j = 0; j < r->nsteps; j++)
 			nmem += r->steps[j].nmembers;
 		name = xcalloc(nmem + 1, sizeof(*name));
@@ -543,8 +645,9 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		nmem = 0;
 		for (size_t j = 0; j < r->nsteps; j++)
 			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
-				if (step_of(r, r->steps[j].members[m]) != j)
+				if (step_of(&first, r->steps[j].members[m]) != j)
 					continue; /* counted with its first step */
+				si_put(&which, r->steps[j].members[m], nmem);
 				name[nmem] = r->steps[j].members[m];
 				step[nmem++] = j;
 			}
@@ -556,9 +659,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 			tl_get(tl, e, &en);
 			if (strcmp(en.kind, "Workspace") != 0 || strcmp(en.ns, r->ns) != 0)
 				continue;
-			for (k = 0; k < nmem && strcmp(name[k], en.name) != 0; k++)
-				;
-			if (k == nmem)
+			if (!si_get(&which, en.name, &k))
 				continue;
 			phase[k] = en.phase;
 			reset = en.phase && strcmp(en.phase, "Pending") == 0 && en.reason &&
@@ -603,6 +704,8 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 			tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
 			free(text);
 		}
+		si_release(&which);
+		si_release(&first);
 		free(was_reset);
 		free(count);
 		free(step);
@@ -614,16 +717,18 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 
 #define NEW_REVISION_PREFIX "RefWatcher detected new revision "
 
-/* When Workspace @ns/@name first said it detected revision @sha, at or after @from, or -1. */
-static int64_t detected_ms(const struct tl *tl, const char *ns, const char *name, const char *sha)
+/* When Workspace @ns/@name first said it detected revision @sha, or -1. */
+static int64_t detected_ms(const struct tl *tl, const struct ws_history *h, const char *ns,
+			   const char *name, const char *sha)
 {
-	for (size_t e = 0, n = tl_count(tl); e < n; e++) {
+	size_t n;
+	const size_t *at = ws_history_of(h, ns, name, &n);
+
+	for (size_t i = 0; i < n; i++) {
 		struct tl_entry en;
 
-		tl_get(tl, e, &en);
-		if (strcmp(en.kind, "Workspace") == 0 && strcmp(en.ns, ns) == 0 &&
-		    strcmp(en.name, name) == 0 && en.reason &&
-		    strcmp(en.reason, "NewRevisionDetected") == 0 && en.message &&
+		tl_get(tl, at[i], &en);
+		if (en.reason && strcmp(en.reason, "NewRevisionDetected") == 0 && en.message &&
 		    strncmp(en.message, NEW_REVISION_PREFIX, strlen(NEW_REVISION_PREFIX)) == 0 &&
 		    strcmp(en.message + strlen(NEW_REVISION_PREFIX), sha) == 0)
 			return en.t_ms;
@@ -632,38 +737,92 @@ static int64_t detected_ms(const struct tl *tl, const char *ns, const char *name
 }
 
 /*
+ * For one Rollout and one revision: when each member of its steps, in step
+ * order (a member of several steps once per step), first detected the
+ * revision (@t, -1 never), and the running maximum of those times (@max).
+ * The first of the members of steps before j that detected it after T is
+ * the first i < (members of steps before j) with max[i] > T: max only grows,
+ * and it passes T exactly where a member's own time does.
+ */
+struct detections {
+	const char *sha;
+	int64_t *t, *max;
+};
+
+static const struct detections *detections_of(const struct tl *tl, const struct ws_history *h,
+					      const struct obs_rollout *r, const char *sha,
+					      struct detections **d, size_t *nd, size_t nall)
+{
+	struct detections *x;
+	size_t i = 0;
+	int64_t hi = -1;
+
+	for (size_t k = 0; k < *nd; k++)
+		if (strcmp((*d)[k].sha, sha) == 0)
+			return &(*d)[k];
+	*d = xreallocarray(*d, *nd + 1, sizeof(**d));
+	x = &(*d)[(*nd)++];
+	x->sha = sha;
+	x->t = xcalloc(nall + 1, sizeof(*x->t));
+	x->max = xcalloc(nall + 1, sizeof(*x->max));
+	for (size_t l = 0; l < r->nsteps; l++)
+		for (size_t k = 0; k < r->steps[l].nmembers; k++, i++) {
+			x->t[i] = detected_ms(tl, h, r->ns, r->steps[l].members[k], sha);
+			if (x->t[i] > hi)
+				hi = x->t[i];
+			x->max[i] = hi;
+		}
+	return x;
+}
+
+/*
  * A Workspace of a later step that started planning a new revision before a
  * Workspace of an earlier step, which tracks the same revision, had seen it
  * (spec §7 #5: each Workspace's RefWatcher polls on its own timer, and the
  * later one, once pending, is granted while the earlier steps are still
  * Applied).  Told once per Workspace and revision.  Call after obs_finish().
+ * Reads each Workspace's entries from @h; O(entries + members × revisions).
  */
-static void revision_order_hazards(struct des *w, const struct obs *obs)
+static void revision_order_hazards(struct des *w, const struct obs *obs, const struct ws_history *h)
 {
 	const struct tl *tl = des_timeline(w);
 	const struct obs_rollout *ros;
-	size_t nro, n = tl_count(tl);
+	size_t nro;
 
 	ros = obs_rollouts(obs, &nro);
 	for (size_t i = 0; i < nro; i++) {
 		const struct obs_rollout *r = &ros[i];
+		struct strindex first = { 0 };
+		struct detections *d = NULL;
+		size_t nd = 0, nall = 0, before = 0; /* members of the steps before j */
+		size_t *step_at;                     /* the step of each position in step order */
 
+		for (size_t j = 0; j < r->nsteps; j++)
+			nall += r->steps[j].nmembers;
+		step_at = xcalloc(nall + 1, sizeof(*step_at));
+		for (size_t j = 0, p = 0; j < r->nsteps; j++)
+			for (size_t m = 0; m < r->steps[j].nmembers; m++)
+				step_at[p++] = j;
+		first_steps(r, &first);
 		for (size_t j = 1; j < r->nsteps; j++) {
+			before += r->steps[j - 1].nmembers;
 			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
 				const char *name = r->steps[j].members[m];
 				const char *sha = NULL, *told = NULL;
+				size_t nat;
+				const size_t *at;
 
-				if (step_of(r, name) != j)
+				if (step_of(&first, name) != j)
 					continue;
-				for (size_t e = 0; e < n; e++) {
+				at = ws_history_of(h, r->ns, name, &nat);
+				for (size_t q = 0; q < nat; q++) {
 					struct tl_entry en;
 					const char *late = NULL, *late_step = NULL;
 					int64_t late_ms = -1;
+					const struct detections *x;
+					size_t lo = 0, hi = before;
 
-					tl_get(tl, e, &en);
-					if (strcmp(en.kind, "Workspace") != 0 || strcmp(en.ns, r->ns) != 0 ||
-					    strcmp(en.name, name) != 0)
-						continue;
+					tl_get(tl, at[q], &en);
 					if (en.reason && strcmp(en.reason, "NewRevisionDetected") == 0 &&
 					    en.message &&
 					    strncmp(en.message, NEW_REVISION_PREFIX,
@@ -674,17 +833,24 @@ static void revision_order_hazards(struct des *w, const struct obs *obs)
 					if (!sha || !en.phase || strcmp(en.phase, "Planning") != 0)
 						continue;
 					/* the run of @sha starts: has every earlier Workspace seen it? */
-					for (size_t l = 0; l < j && !late; l++)
-						for (size_t k = 0; k < r->steps[l].nmembers && !late; k++) {
-							int64_t t = detected_ms(tl, r->ns, r->steps[l].members[k],
-										sha);
+					x = detections_of(tl, h, r, sha, &d, &nd, nall);
+					while (lo < hi) { /* the first position before j with max > t */
+						size_t mid = lo + (hi - lo) / 2;
 
-							if (t > en.t_ms) {
-								late = r->steps[l].members[k];
-								late_step = r->steps[l].name;
-								late_ms = t;
-							}
-						}
+						if (x->max[mid] > en.t_ms)
+							hi = mid;
+						else
+							lo = mid + 1;
+					}
+					if (lo < before) {
+						size_t l = step_at[lo], k = lo;
+
+						for (size_t e = 0; e < l; e++)
+							k -= r->steps[e].nmembers;
+						late = r->steps[l].members[k];
+						late_step = r->steps[l].name;
+						late_ms = x->t[lo];
+					}
 					if (late && told != sha) {
 						char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ];
 						struct tl_objref ref = { "Workspace", r->ns, name, 0 };
@@ -710,6 +876,13 @@ static void revision_order_hazards(struct des *w, const struct obs *obs)
 				}
 			}
 		}
+		for (size_t k = 0; k < nd; k++) {
+			free(d[k].t);
+			free(d[k].max);
+		}
+		free(d);
+		free(step_at);
+		si_release(&first);
 	}
 }
 
@@ -725,6 +898,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 {
 	struct api *api = des_api(w);
 	struct api_list ro, ws;
+	struct ws_history h;
 
 	api_list_init(&ro);
 	api_list_init(&ws);
@@ -749,7 +923,9 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 	}
 	early_start_hazards(w, obs);
 	interval_reset_hazards(w, obs);
-	revision_order_hazards(w, obs);
+	ws_history_build(des_timeline(w), &h);
+	revision_order_hazards(w, obs, &h);
+	ws_history_release(&h);
 	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
 	for (size_t k = 0; k < ws.n; k++) {
 		const struct obj *o = ws.items[k];
@@ -1050,6 +1226,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	end_of_run_hazards(r->world, r->obs);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
+	fleet_hazards(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

@@ -211,11 +211,10 @@ static bool match_repo_secret(const struct obj *o, void *ctx)
 	return is_repo_secret(o);
 }
 
+/* isOwned of Step 2: an ownerReference with the Workspace's UID (@ctx). */
 static bool match_owned(const struct obj *o, void *ctx)
 {
-	const char *owner = obj_strmap_get(&o->labels, MW_LABEL_WORKSPACE);
-
-	return owner && strcmp(owner, ctx) == 0;
+	return obj_owned_by_uid(o, ctx);
 }
 
 /* getRepoCredentials: first repository Secret (by name) whose repoURL matches. */
@@ -379,6 +378,14 @@ static void fill_sched(struct mwc *m, struct wsstate *s, const struct obj *ws,
 	sc->observed_ok = *obs && parse_duration_ms(obs, &sc->observed_ms, NULL) == 0;
 }
 
+/* Whether status map @st holds @key as the string @want. */
+static bool status_says(const struct val *st, const char *key, const char *want)
+{
+	const struct val *v = st && st->type == VAL_MAP ? val_map_get(st, key) : NULL;
+
+	return v && v->type == VAL_STRING && strcmp(v->u.s, want) == 0;
+}
+
 /* updateNextReconcileTime: nextReconcileTime and observedReconcileInterval, unconditionally. */
 static void write_schedule(struct mwc *m, const char *ns, const char *name,
 			   const struct mw_result *r)
@@ -391,6 +398,9 @@ static void write_schedule(struct mwc *m, const char *ns, const char *name,
 	if (!cur)
 		return;
 	format_time(m, r->next_ms, buf, sizeof(buf));
+	if (status_says(cur->status, "nextReconcileTime", buf) &&
+	    status_says(cur->status, "observedReconcileInterval", r->interval_str))
+		return; /* the store would find the new status equal and write nothing */
 	o = obj_new(cur->api_version, cur->kind, ns, name);
 	o->status = cur->status ? val_copy(cur->status) : val_new_map();
 	val_map_set(o->status, "nextReconcileTime", val_new_string(buf));
@@ -435,16 +445,18 @@ static struct ctl_result reconcile_workspace(void *ctx, struct des *w, const cha
 	pvc = mw_pvc_name(name);
 	api_list_init(&jobs);
 	/*
-	 * The owner's Jobs, as Owns(Job) sees them.  Every Job a Workspace owns
-	 * is one this controller created, named "<ws>-plan-<h>" or
-	 * "<ws>-apply-<h>", so a name-prefix range holds them all (the label
-	 * decides): listing every Job of the namespace per reconcile made large
-	 * fleets quadratic.
+	 * The owner's Jobs, as Step 2 finds them (an ownerReference with the
+	 * Workspace's UID).  Every Job a Workspace owns is one this controller
+	 * created, named "<ws>-plan-<h>" or "<ws>-apply-<h>", so a name-prefix
+	 * range holds them all: listing every Job of the namespace per
+	 * reconcile made large fleets quadratic.  (A Job someone else created
+	 * with an ownerReference to the Workspace under another name would be
+	 * deleted upstream and is left here.)
 	 */
 	{
-		char *prefix = xasprintf("%s-", name);
+		char *prefix = xstrjoin((const char *const[]){ name, "" }, 2, "-");
 
-		api_list_prefix(api, "Job", ns, prefix, match_owned, (void *)name, &jobs);
+		api_list_prefix(api, "Job", ns, prefix, match_owned, (void *)ws->uid, &jobs);
 		free(prefix);
 	}
 
@@ -537,15 +549,21 @@ out_release:
 	return res;
 }
 
-/* Owns(Job), Owns(PVC): the ownership label names the Workspace. */
+/*
+ * Owns(Job), Owns(PVC): handler.EnqueueRequestForOwner with
+ * OnlyControllerOwner, the controller ownerReference of kind Workspace in
+ * the magosproject.io group names the Workspace to reconcile.
+ */
 static void map_owner(void *ctx, struct des *w, const struct obj *o, struct ctl_keys *out)
 {
-	const char *owner = obj_strmap_get(&o->labels, MW_LABEL_WORKSPACE);
+	const struct val *ref = obj_controller_ref(o);
+	const char *av = val_str(val_map_get(ref, "apiVersion"), "");
 
 	(void)ctx;
 	(void)w;
-	if (owner)
-		ctl_keys_add(out, o->ns, owner);
+	if (ref && strcmp(val_str(val_map_get(ref, "kind"), ""), "Workspace") == 0 &&
+	    strncmp(av, "magosproject.io/", strlen("magosproject.io/")) == 0)
+		ctl_keys_add(out, o->ns, val_str(val_map_get(ref, "name"), ""));
 }
 
 /* findWorkspacesForSecret. */
@@ -567,41 +585,6 @@ static void map_secret(void *ctx, struct des *w, const struct obj *o, struct ctl
 			ctl_keys_add(out, l.items[i]->ns, l.items[i]->name);
 	api_list_release(&l);
 	free(url);
-}
-
-/* Owner-reference garbage collection of a deleted Workspace's Jobs and PVC. */
-static void gc_workspace(void *ctx, enum api_event_type type, const struct obj *old,
-			 const struct obj *new)
-{
-	struct mwc *m = ctx;
-	struct api *api = des_api(m->w);
-	struct api_list l;
-	char **names;
-	char *pvc;
-
-	(void)old;
-	if (type != API_DELETED || !new)
-		return;
-	api_list_init(&l);
-	{
-		char *prefix = xasprintf("%s-", new->name);
-
-		api_list_prefix(api, "Job", new->ns, prefix, match_owned, (void *)new->name, &l);
-		free(prefix);
-	}
-	names = xcalloc(l.n + 1, sizeof(*names));
-	for (size_t i = 0; i < l.n; i++)
-		names[i] = xstrdup(l.items[i]->name);
-	for (size_t i = 0; names[i]; i++) {
-		api_delete(api, "Job", new->ns, names[i]);
-		free(names[i]);
-	}
-	free(names);
-	api_list_release(&l);
-	pvc = mw_pvc_name(new->name);
-	if (api_get(api, "PersistentVolumeClaim", new->ns, pvc))
-		api_delete(api, "PersistentVolumeClaim", new->ns, pvc);
-	free(pvc);
 }
 
 /* ---- RefWatcher ----------------------------------------------------------- */
@@ -728,7 +711,6 @@ struct mwc *mwc_register(struct des *w, const struct mwc_params *p)
 	ctl_watches(m->ws_ctl, "Job", map_owner, NULL, NULL, NULL);
 	ctl_watches(m->ws_ctl, "PersistentVolumeClaim", map_owner, NULL, NULL, NULL);
 	ctl_watches(m->ws_ctl, "Secret", map_secret, NULL, ctl_pred_rv_changed, NULL);
-	api_watch(des_api(w), "Workspace", gc_workspace, m);
 
 	if (!m->p.no_refwatcher) {
 		m->rw_ctl = ctl_new(w, "refwatcher", reconcile_refwatcher, m);

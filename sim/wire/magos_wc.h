@@ -6,16 +6,16 @@
  * RefWatcher (engine/magos_refwatcher) into a simulated world.
  *
  * Workspace controller "workspace-controller": For(Workspace); Owns(Job) and
- * Owns(PersistentVolumeClaim) through the ownership label
- * magosproject.io/workspace (every event of an owned object wakes the owner);
+ * Owns(PersistentVolumeClaim) through the controller ownerReference the
+ * controller sets on both (every event of an owned object wakes the owner);
  * Watches(Secret) with ResourceVersionChangedPredicate mapping a repository
  * credential Secret to the Workspaces of its namespace with that repoURL; the
  * schedule requeue.  A reconcile reads the store (playing the informer cache),
  * calls mw_reconcile() and applies its actions in order: Update for the
  * finalizer and the reset's permission removal, merge patches for annotation
- * consumption, status updates, Job and PVC creation, Job deletion.  Deleting a
- * Workspace deletes its Jobs and PVC when the deletion is delivered (owner
- * reference garbage collection).
+ * consumption, status updates, Job and PVC creation, Job deletion.  The
+ * garbage collector that deletes a deleted Workspace's Jobs and PVC by their
+ * ownerReferences is the models' (sim/models/models.h).
  *
  * RefWatcher "refwatcher": For(Workspace) keeps the registry; poll timers are
  * des_at() events at DES_PRIO_SCRIPT; the first poll of a new entry is at a

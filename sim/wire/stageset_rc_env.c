@@ -299,12 +299,13 @@ static void env_ready_exprs(void *ctx, size_t stage, int64_t timeout_ms, int64_t
 /* The bearer-token Secret of a metric source (applyBearer): 0, or -1 with @err. */
 static int bearer_secret(const struct ssre_pass *pe, const char *name, struct ssc_err *err)
 {
-	const struct obj *s = api_get(pe->r->api, "Secret", pe->m->ns, name);
+	const struct obj *s;
 	const struct val *data, *sdata;
 	char *qn;
 
 	if (!name || !name[0])
-		return 0;
+		return 0; /* no secretRef: no bearer token, nothing to read */
+	s = api_get(pe->r->api, "Secret", pe->m->ns, name);
 	qn = gofmt_quote(name);
 	if (!s) {
 		ssc_err_set(err, SSC_ERR, "metric source unavailable: reading secret %s: secrets \"%s\" not found", qn,

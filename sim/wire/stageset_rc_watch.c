@@ -26,6 +26,7 @@
 #include "sim/models/stageset_world_sources.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_rc.h"
+#include "sim/wire/stageset_rc_env.h"
 #include "sim/wire/stageset_rc_rec.h"
 
 /* ---------------------------------------------------------------- the world's view of a member */
@@ -48,6 +49,49 @@ void ssrw_fill_sw_member(const struct ssrc *r, const struct ssrr_member *m, cons
 	sm->spec = m->spec_ok ? &m->spec : NULL;
 }
 
+/*
+ * seed_stages() - a StageSet first seen with a status (a snapshot's, or one
+ * written before the run): each stage of status.stages with an
+ * appliedRevision runs that revision in the world, ready, as the cluster
+ * had it (swst_seed_stage()); its version is the stage's ledgerVersion,
+ * else status.version; and its inventory shard is there.
+ */
+static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_member *sm,
+			const struct obj *o, int64_t t_ms)
+{
+	const struct val *stages = val_map_get(o->status, "stages");
+	const char *version = val_str(val_map_get(o->status, "version"), NULL);
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const char *lv = val_str(val_map_get(st, "ledgerVersion"), NULL);
+		const char *name = val_str(val_map_get(st, "name"), "");
+		int64_t entries = val_int(val_map_get(st, "entriesCount"), 0);
+		int pos = -1;
+
+		swst_seed_stage(r->world, sm, name, val_str(val_map_get(st, "appliedRevision"), NULL),
+				lv && lv[0] ? lv : version, t_ms);
+		/*
+		 * Its StageInventory shard: the snapshot holds no StageInventory
+		 * (accepted and ignored), status.stages[].entriesCount says the
+		 * shard is there and how many entries it records.
+		 */
+		for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
+			if (strcmp(m->spec.stages[k].name, name) == 0)
+				pos = (int)k;
+		if (entries > 0 && pos >= 0 && !ssre_inv_find(m, name)) {
+			struct ssrr_inv *rec;
+
+			m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
+			rec = &m->inv[m->ninv++];
+			rec->stage = xstrdup(name);
+			rec->id = ssrr_entry_id(m, name);
+			rec->entries = entries;
+			rec->position = pos;
+		}
+	}
+}
+
 void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, int64_t t_ms,
 		      bool spec_changed)
 {
@@ -65,6 +109,8 @@ void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, 
 	    obj_strmap_equal(&m->seen_ns_labels, nsl))
 		return;
 	sws_member_seen(r->world, &sm, t_ms);
+	if (!m->world_seen)
+		seed_stages(r, m, &sm, o, t_ms);
 	r->world_epoch++;
 	m->world_seen = true;
 	obj_strmap_release(&m->seen_labels);

@@ -21,6 +21,7 @@
 
 #include <sys/resource.h>
 
+#include "sim/base/limits.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/trials.h"
 #include "sim/base/diag.h"
@@ -64,7 +65,7 @@ static int measure(const struct scenario *s, uint32_t n, unsigned j, double *wal
 	o.jobs = j;
 	if (trials_run(s, &o, &rows) != 0)
 		return -1;
-	plan_stats_compute(rows, n, s->horizon_ms, &st);
+	plan_stats_compute(rows, n, s->horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
 	*wall = wall_seconds() - w0;
 	*cpu = cpu_seconds() - c0;
 	plan_stats_release(&st);

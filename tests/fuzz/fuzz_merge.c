@@ -4,7 +4,10 @@
  * 1/1 is a whole set) and through the merge command with every output (the
  * tables, JSON and CSV, to /dev/null), and merged with itself (two copies of
  * a slice overlap).  Oracles: a partial that reads merges alone exactly when
- * its slice is the whole set, and never merges with itself unless empty.
+ * its slice is the whole set, and never merges with itself unless empty;
+ * the statistics of its rows sketched from the first value (sim/plan/stats.h)
+ * have the exact counts, censoring, min and max, and every percentile within
+ * PLAN_SKETCH_REL_ERR of the exact one.
  */
 #include <stdio.h>
 #include <stdbool.h>
@@ -13,7 +16,10 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include <math.h>
+
 #include "reports/partial.h"
+#include "sim/plan/stats.h"
 #include "sim/cli/compare.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -29,6 +35,55 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	close(fd);
 	return 0;
+}
+
+/* The sketched @sk against the exact @ex (sim/plan/stats.h's promise). */
+static void same_within(const struct plan_dist *ex, const struct plan_dist *sk, size_t size)
+{
+	if (sk->n != ex->n || sk->ncensored != ex->ncensored)
+		fuzz_fail("the sketch counts other trials than the exact statistics", size);
+	if (sk->n == sk->ncensored)
+		return;
+	if (sk->min != ex->min || sk->max != ex->max)
+		fuzz_fail("the sketch has another min or max", size);
+	for (int k = 0; k < PLAN_NPCT; k++) {
+		if (sk->p_censored[k] != ex->p_censored[k])
+			fuzz_fail("the sketch censors another percentile", size);
+		if (!ex->p_censored[k] &&
+		    fabs(sk->p[k] - ex->p[k]) > PLAN_SKETCH_REL_ERR * ex->p[k] * (1 + 1e-9) + 1e-9)
+			fuzz_fail("a sketched percentile is further from the exact one than its error",
+				  size);
+	}
+}
+
+/* The statistics of @p's rows, exact and sketched from the first value, agree. */
+static void sketch_oracle(const struct partial *p, size_t size)
+{
+	struct plan_stats ex, sk;
+
+	if (!p->nin || !p->in[0].rows)
+		return;
+	plan_stats_compute(p->in[0].rows, p->n, p->horizon_ms, SIZE_MAX, &ex);
+	plan_stats_compute(p->in[0].rows, p->n, p->horizon_ms, 0, &sk);
+	if (p->n && !sk.sketched)
+		fuzz_fail("a budget of 0 values kept the statistics exact", size);
+	same_within(&ex.ttc, &sk.ttc, size);
+	same_within(&ex.blast_count, &sk.blast_count, size);
+	same_within(&ex.blast_share, &sk.blast_share, size);
+	same_within(&ex.detection, &sk.detection, size);
+	same_within(&ex.exposure, &sk.exposure, size);
+	same_within(&ex.peak_jobs, &sk.peak_jobs, size);
+	same_within(&ex.peak_adopting, &sk.peak_adopting, size);
+	same_within(&ex.job_wait, &sk.job_wait, size);
+	if (ex.nphases != sk.nphases || ex.nhalts != sk.nhalts || ex.nbound != sk.nbound)
+		fuzz_fail("the sketch counts other phases, halts or bound trials", size);
+	for (size_t i = 0; i < ex.nphases; i++) {
+		same_within(&ex.phases[i].duration, &sk.phases[i].duration, size);
+		if (ex.phases[i].ncritical != sk.phases[i].ncritical)
+			fuzz_fail("the sketch counts another critical path", size);
+	}
+	plan_stats_release(&ex);
+	plan_stats_release(&sk);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (partial_read(path, &budget, &p[1], err, sizeof(err)) != 0)
 		fuzz_fail("the same file reads once but not twice", size);
+	sketch_oracle(&p[0], size);
 	/* (partial_merge() moves the rows out: read the slice before.) */
 	whole = p[0].first == 0 && p[0].n == p[0].total;
 	if (partial_merge(p, 1, paths, &out, err, sizeof(err)) == 0) {

@@ -22,6 +22,7 @@
 #include "reports/spans.h"
 #include "reports/trace.h"
 #include "sim/cli/cmd.h"
+#include "sim/base/limits.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/trials.h"
 #include "tests/fuzz/fuzz.h"
@@ -73,7 +74,7 @@ static void render_trials(const struct scenario *s, const struct run_opts *ro,
 	if (rows[0].end_ms != r0->end_ms || rows[0].stop != r0->stop ||
 	    rows[0].completed != r0->summary.completed)
 		fuzz_fail("trial 0 is not the plain run", size);
-	plan_stats_compute(rows, TRIALS, r0->horizon_ms, &st);
+	plan_stats_compute(rows, TRIALS, r0->horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
 	memset(&rp, 0, sizeof(rp));
 	rp.name = s->name;
 	rp.files = (const char *const *)s->files;

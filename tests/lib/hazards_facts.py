@@ -122,3 +122,40 @@ def planning_after(d, ws, sha):
                 and e["t_ms"] >= seen:
             return e["t_ms"]
     return None
+
+
+def fleet_status(d, fleet):
+    """(t_ms, phase, message) of each status write of FleetRollout FLEET."""
+    return [(e["t_ms"], e["phase"], e["message"]) for e in d["timeline"]
+            if e["kind"] == "FleetRollout" and e["name"] == fleet and e["change"] == "status"]
+
+
+def wave_opened(d, fleet, wave):
+    """When FLEET first said wave WAVE is open (ms), or None."""
+    for t, phase, msg in fleet_status(d, fleet):
+        if phase == "InProgress" and msg and msg.endswith('wave "%s" open' % wave):
+            return t
+    return None
+
+
+def fleet_wave(d, fleet, wave):
+    """The run summary's record of wave WAVE of FleetRollout FLEET, or None."""
+    for f in d["summary"].get("fleets") or []:
+        if f["name"] == fleet:
+            for w in f["waves"]:
+                if w["name"] == wave:
+                    return w
+    return None
+
+
+def member_ready(d, ns, name):
+    """(t_ms, reason) of each status write of StageSet NS/NAME."""
+    return [(e["t_ms"], e["reason"]) for e in d["timeline"]
+            if e["kind"] == "StageSet" and e["namespace"] == ns and e["name"] == name
+            and e["change"] == "status"]
+
+
+def annotated(d, kind, key):
+    """Timeline entries of KIND that set annotation KEY."""
+    return [e for e in d["timeline"] if e["kind"] == kind and e["change"] == "updated"
+            and e["detail"] and ("+" + key + "=") in e["detail"]]

@@ -565,7 +565,87 @@ static void test_quantile_domain(void)
 	CU_ASSERT_EQUAL(dist_mean(&d), 4.0);
 }
 
+/* n draws of d beyond t from the stream (seed, 0, id); every one is >= t; returns their median. */
+static double median_beyond(const struct dist *d, double t, const char *id, size_t n)
+{
+	gsl_rng *r = rng_gsl_new(2024, 0, id);
+	double *x = samples_buf(n), med;
+	size_t below = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = dist_sample_beyond(d, r, t);
+		below += x[i] < t;
+	}
+	gsl_rng_free(r);
+	CU_ASSERT_EQUAL(below, 0);
+	med = quantile_of(x, n, 0.5);
+	free(x);
+	return med;
+}
+
+/*
+ * A duration conditioned on having lasted t already: X | X > t, whose median
+ * is the quantile at (1 + F(t)) / 2; no mass beyond t gives t; t <= 0 is an
+ * ordinary draw, draw for draw.
+ */
+static void test_sample_beyond(void)
+{
+	struct dist d;
+	double edges[] = { 0, 10, 20 }, weights[] = { 1, 3 }, emp[] = { 10, 20, 30, 40 };
+	double f;
+	gsl_rng *a, *b;
+
+	dist_init_constant(&d, 30000);
+	CU_ASSERT_EQUAL(dist_sample_beyond(&d, NULL, 10000), 30000);
+	CU_ASSERT_EQUAL(dist_sample_beyond(&d, NULL, 45000), 45000); /* overdue: ends now */
+	dist_init_exponential(&d, 100);
+	ASSERT_REL(median_beyond(&d, 250, "exp", N_MID), 250 + 100 * M_LN2, 0.01);
+	dist_init_uniform(&d, 0, 100);
+	ASSERT_REL(median_beyond(&d, 40, "uni", N_MID), 70.0, 0.01);
+	CU_ASSERT_EQUAL(dist_sample_beyond(&d, NULL, 100), 100);
+	dist_init_lognormal_median_p95(&d, 300, 720);
+	f = gsl_cdf_lognormal_P(600, d.u.lognormal.mu, d.u.lognormal.sigma);
+	ASSERT_REL(median_beyond(&d, 600, "logn", N_MID), dist_quantile(&d, (1 + f) / 2), 0.01);
+	dist_init_gamma(&d, 2, 50);
+	f = gsl_cdf_gamma_P(150, 2, 50);
+	ASSERT_REL(median_beyond(&d, 150, "gamma", N_MID), dist_quantile(&d, (1 + f) / 2), 0.01);
+	dist_init_weibull(&d, 1.5, 100);
+	f = gsl_cdf_weibull_P(120, 100, 1.5);
+	ASSERT_REL(median_beyond(&d, 120, "weib", N_MID), dist_quantile(&d, (1 + f) / 2), 0.01);
+	dist_init_normal(&d, 100, 20);
+	f = gsl_cdf_gaussian_P(110 - 100, 20);
+	ASSERT_REL(median_beyond(&d, 110, "norm", N_MID), 100 + gsl_cdf_gaussian_Pinv((1 + f) / 2, 20), 0.01);
+	dist_init_histogram(&d, edges, weights, 2);
+	ASSERT_REL(median_beyond(&d, 5, "hist", N_MID), 10 + 10 * (2.25 - 1) / 3, 0.01);
+	dist_release(&d);
+	dist_init_empirical(&d, emp, 4);
+	{
+		gsl_rng *r = rng_gsl_new(2024, 0, "emp");
+		size_t n30 = 0;
+
+		for (int i = 0; i < 10000; i++) {
+			double v = dist_sample_beyond(&d, r, 25);
+
+			CU_ASSERT(v == 30 || v == 40);
+			n30 += v == 30;
+		}
+		gsl_rng_free(r);
+		CU_ASSERT(n30 > 4800 && n30 < 5200);
+	}
+	CU_ASSERT_EQUAL(dist_sample_beyond(&d, NULL, 40), 40);
+	dist_release(&d);
+	/* nothing spent: the unconditioned draws */
+	dist_init_lognormal_median_p95(&d, 300, 720);
+	a = rng_gsl_new(7, 0, "same");
+	b = rng_gsl_new(7, 0, "same");
+	for (int i = 0; i < 100; i++)
+		CU_ASSERT_EQUAL(dist_sample_beyond(&d, a, 0), dist_sample(&d, b));
+	gsl_rng_free(a);
+	gsl_rng_free(b);
+}
+
 static CU_TestInfo dist_tests[] = {
+	{ "sample beyond the time already spent", test_sample_beyond },
 	{ "lognormal by median and p95", test_lognormal_median_p95 },
 	{ "exponential", test_exponential },
 	{ "uniform", test_uniform },

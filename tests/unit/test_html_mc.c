@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/limits.h"
 #include "sim/plan/stats.h"
 #include "reports/html_mc.h"
 #include "tests/unit/cu_main.h"
@@ -68,8 +69,8 @@ static char *page(const struct trial_row *rows, const struct trial_row *slow, si
 	struct fx_cap c;
 	char *text;
 
-	plan_stats_compute(rows, n, HORIZON, &st);
-	plan_stats_compute(slow, n, HORIZON, &st2);
+	plan_stats_compute(rows, n, HORIZON, lim_default(LIM_EXACT_VALUES), &st);
+	plan_stats_compute(slow, n, HORIZON, lim_default(LIM_EXACT_VALUES), &st2);
 	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
 	text = fx_cap_text(&c);
 	*len = c.len;
@@ -146,7 +147,7 @@ static void test_one_trial_all_censored(void)
 	struct fx_cap c;
 	char *buf;
 
-	plan_stats_compute(rows + 9, 1, HORIZON, &st);
+	plan_stats_compute(rows + 9, 1, HORIZON, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
 	buf = fx_cap_text(&c);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "no trial completed by the horizon"));
@@ -170,8 +171,8 @@ static void test_sweep_and_compare(void)
 	struct fx_cap c;
 	char *buf;
 
-	plan_stats_compute(rows, n, HORIZON, &st);
-	plan_stats_compute(slow, n, HORIZON, &st2);
+	plan_stats_compute(rows, n, HORIZON, lim_default(LIM_EXACT_VALUES), &st);
+	plan_stats_compute(slow, n, HORIZON, lim_default(LIM_EXACT_VALUES), &st2);
 	CU_ASSERT_EQUAL(rep_html_mc(fx_cap_open(&c), &pg), 0);
 	buf = fx_cap_text(&c);
 	/* Capacity: time to complete and queueing delay, a dot per value on each. */

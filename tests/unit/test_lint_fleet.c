@@ -709,7 +709,8 @@ static void test_scale(void)
 	scn_release(&s);
 }
 
-/* The MS2xx rows: MS201..MS221 without gaps, each with a name, a summary and a fix. */
+/* The MS2xx rows: MS201..MS225 without gaps, each with a name, a summary and a fix
+ * citing the spec (the FleetRollout's, or the StageSet controller's). */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;
@@ -723,11 +724,16 @@ static void test_rule_rows(void)
 		snprintf(want, sizeof(want), "MS%03zu", 201 + k++);
 		CU_ASSERT_STRING_EQUAL(rules[i].id, want);
 		CU_ASSERT(rules[i].name && rules[i].name[0]);
-		CU_ASSERT(rules[i].summary && strstr(rules[i].summary, "(spec §"));
+		CU_ASSERT(rules[i].summary && (strstr(rules[i].summary, "(spec §") ||
+					       strstr(rules[i].summary, "(StageSet spec §")));
 		CU_ASSERT(rules[i].fix && rules[i].fix[0]);
 	}
-	CU_ASSERT_EQUAL(k, 21);
+	CU_ASSERT_EQUAL(k, 25);
 	CU_ASSERT_EQUAL(lint_rule("MS221")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS222")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS223")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS224")->sev, LINT_WARNING);
+	CU_ASSERT_EQUAL(lint_rule("MS225")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS201")->sev, LINT_ERROR);
 	CU_ASSERT_EQUAL(lint_rule("MS202")->sev, LINT_WARNING);
 	CU_ASSERT_EQUAL(lint_rule("MS217")->sev, LINT_INFO);

@@ -635,12 +635,26 @@ static void test_4_9_failures(void)
 	pass_release(&f);
 }
 
+/*
+ * owned() - @j with the controller reference of Workspace "demo" (uid
+ * "ws-uid"), as the controller sets it; @ws gets that uid.
+ */
+static struct obj *owned(struct obj *j, struct obj *ws)
+{
+	free(ws->uid);
+	ws->uid = xstrdup("ws-uid");
+	obj_add_controller_ref(j, ws);
+	return j;
+}
+
 static void test_4_3_orphan_cleanup(void)
 {
 	struct pass f;
 	struct obj *old = mk_job("demo-plan-00000000", J_OK);
+	struct obj *other = mk_job("demo-plan-11111111", J_OK);
 
 	pass_init(&f, mk_ws("Applied"));
+	owned(old, f.ws);
 	f.jobs[0] = old;
 	f.in.ws = f.ws;
 	f.in.jobs = f.jobs;
@@ -661,7 +675,57 @@ static void test_4_3_orphan_cleanup(void)
 	mw_reconcile(&f.in, &f.r);
 	CU_ASSERT_STRING_EQUAL(acts(&f), "");
 	pass_release(&f);
+
+	/* isOwned is the UID: a Job with the label but another owner is left alone. */
+	pass_init(&f, mk_ws("Applied"));
+	free(f.ws->uid);
+	f.ws->uid = xstrdup("ws-uid");
+	{
+		struct obj *prev = obj_new("magosproject.io/v1alpha1", "Workspace", "default", "demo");
+
+		free(prev->uid);
+		prev->uid = xstrdup("old-ws-uid");
+		obj_add_controller_ref(other, prev);
+		obj_free(prev);
+	}
+	f.jobs[0] = other;
+	f.in.ws = f.ws;
+	f.in.jobs = f.jobs;
+	f.in.njobs = 1;
+	f.in.pvc = f.pvc;
+	mw_reconcile(&f.in, &f.r);
+	CU_ASSERT_STRING_EQUAL(acts(&f), "S");
+	pass_release(&f);
 	obj_free(old);
+	obj_free(other);
+}
+
+/* The Job and the PVC carry the Workspace's controller reference (SetControllerReference). */
+static void test_controller_reference(void)
+{
+	struct obj *ws = mk_ws("Pending");
+	struct obj *job;
+	const struct val *ref;
+
+	free(ws->uid);
+	ws->uid = xstrdup("ws-uid");
+	job = mw_construct_job_for_workspace(ws, "demo-plan-abc", "plan", "/p", "r", NULL, NULL);
+	ref = obj_controller_ref(job);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(ref, "apiVersion"), ""), "magosproject.io/v1alpha1");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(ref, "kind"), ""), "Workspace");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(ref, "name"), ""), "demo");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(ref, "uid"), ""), "ws-uid");
+	CU_ASSERT(val_map_get(ref, "blockOwnerDeletion")->u.b);
+	CU_ASSERT_EQUAL(job->owner_refs->u.list.n, 1);
+	CU_ASSERT(obj_owned_by_uid(job, "ws-uid"));
+	CU_ASSERT(!obj_owned_by_uid(job, "other"));
+	CU_ASSERT(!obj_owned_by_uid(job, ""));
+	/* a second controller is refused, as AlreadyOwnedError */
+	CU_ASSERT_EQUAL(obj_add_controller_ref(job, ws), -1);
+	CU_ASSERT_EQUAL(job->owner_refs->u.list.n, 1);
+	obj_free(job);
+	obj_free(ws);
 }
 
 /* ---- §4.4 schedule maths ---------------------------------------------------- */
@@ -1180,6 +1244,7 @@ void register_tests(void)
 		{ "4.3 plan running, apply creation", test_4_3_plan_running_and_apply },
 		{ "4.3 step 8 success", test_4_3_step8_success },
 		{ "4.3 orphan cleanup", test_4_3_orphan_cleanup },
+		{ "Job and PVC controller reference", test_controller_reference },
 		{ "4.3 updateStatus", test_4_3_update_status },
 		{ "4.6 reset rules in order", test_4_6_reset_rules },
 		{ "4.6 reset messages", test_4_6_messages },

@@ -133,7 +133,14 @@ static struct obj *job_obj(const struct job_spec *js)
 
 static void create_job_cb(struct des *w, void *ctx, void *arg)
 {
+	struct obj *o = arg;
+	const struct obj *ws = api_get(des_api(w), "Workspace", o->ns,
+				       obj_strmap_get(&o->labels, MDL_LABEL_WORKSPACE));
+
 	(void)ctx;
+	/* owned by its Workspace, as the Workspace controller sets it */
+	if (ws)
+		obj_add_controller_ref(o, ws);
 	des_set_cause(w, "test");
 	CU_ASSERT_EQUAL(api_create(des_api(w), (struct obj *)arg), 0);
 }

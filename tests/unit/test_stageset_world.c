@@ -586,6 +586,48 @@ static void test_apply_new_and_same_revision(void)
 	end();
 }
 
+/*
+ * A snapshot's stage: seeded with the revision its status says it runs, it is
+ * ready at once, a re-apply of that revision changes nothing (no drift), a
+ * new revision rolls out; a stage the run applied already is not reseeded.
+ */
+static void test_seed_stage(void)
+{
+	struct ss s;
+	struct ssc_resolved ra;
+	struct ssc_apply_outcome out;
+	struct ssc_wait_outcome wo;
+
+	begin();
+	dist_init_constant(&cfg.top.readiness.delay, 65000);
+	world();
+	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
+	ra = resolved("GitRepository", "t1", "src", 0);
+	swst_seed_stage(W, &s.m, "app", ra.revision, "4.5.0", 0);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 0, &wo);
+	CU_ASSERT_EQUAL(wo.result, SSC_WAIT_READY);
+	CU_ASSERT_EQUAL(wo.duration_ms, 0);
+	swst_apply_stage(W, &s.m, 0, &ra, 30000, &out);
+	CU_ASSERT_PTR_NULL(out.failed_op);
+	CU_ASSERT_EQUAL(out.nchanged, 0);
+	CU_ASSERT_STRING_EQUAL(out.changed_names, "");
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, 31000, &wo);
+	CU_ASSERT_EQUAL(wo.duration_ms, 0);
+	/* seeding again changes nothing */
+	swst_seed_stage(W, &s.m, "app", "other@sha1:0", "9.9.9", 0);
+	swst_apply_stage(W, &s.m, 0, &ra, 40000, &out);
+	CU_ASSERT_EQUAL(out.nchanged, 0);
+	/* another revision rolls out as ever */
+	ra.revision = "main@sha1:1111111111111111111111111111111111111111";
+	swst_apply_stage(W, &s.m, 0, &ra, MIN, &out);
+	CU_ASSERT_EQUAL(out.nchanged, 1);
+	swst_wait_stage(W, &s.m, 0, true, 15 * MIN, MIN + out.duration_ms, &wo);
+	CU_ASSERT_EQUAL(wo.result, SSC_WAIT_READY);
+	CU_ASSERT_EQUAL(wo.duration_ms, 66000);
+	ss_release(&s);
+	end();
+}
+
 static void test_apply_failures(void)
 {
 	struct ss s;
@@ -1621,6 +1663,7 @@ void register_tests(void)
 		{ "artifact files: ladder files, version file windows, fetch errors", test_files_and_version_windows },
 		{ "fromObject: label, fieldPath and fetch errors in upstream's words", test_object_version },
 		{ "apply: a new revision starts a rollout, the same one does not", test_apply_new_and_same_revision },
+		{ "seed: a snapshot's stage runs its applied revision, ready", test_seed_stage },
 		{ "apply: failures by window, rule and stage", test_apply_failures },
 		{ "apply: an unwritten failure keeps the rollout; image skip", test_apply_failure_keeps_rollout_and_image_skip },
 		{ "wait: ready, timeout, failed, never, with kstatus texts", test_wait_ready_timeout_failed },

@@ -7,6 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/xalloc.h"
+
+#include "sim/base/limits.h"
 #include "sim/plan/stats.h"
 #include "sim/core/rng.h"
 #include "tests/unit/cu_main.h"
@@ -24,7 +27,7 @@ static void test_ttc_with_censored(void)
 		rows[i] = fx_trial_row(i, 1000 * (int64_t)(i + 1));
 	rows[8] = fx_trial_row(8, -1);
 	rows[9] = fx_trial_row(9, -1);
-	plan_stats_compute(rows, 10, 10000, &st);
+	plan_stats_compute(rows, 10, 10000, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(st.ntrials, 10);
 	CU_ASSERT_EQUAL(st.ttc.n, 10);
 	CU_ASSERT_EQUAL(st.ttc.ncensored, 2);
@@ -68,7 +71,7 @@ static void test_ttc_already_complete(void)
 	rows[2] = fx_trial_row(2, -1); /* censored */
 	rows[3] = fx_trial_row(3, -1);
 	rows[3].completed = true; /* already complete: no time */
-	plan_stats_compute(rows, 4, 10000, &st);
+	plan_stats_compute(rows, 4, 10000, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(st.complete.k, 3);
 	CU_ASSERT_EQUAL(st.ttc.n, 3);
 	CU_ASSERT_EQUAL(st.ttc.ncensored, 1);
@@ -86,7 +89,7 @@ static void test_type7_percentiles(void)
 
 	for (uint32_t i = 0; i < 5; i++)
 		rows[i] = fx_trial_row(i, t[i]);
-	plan_stats_compute(rows, 5, 1000, &st);
+	plan_stats_compute(rows, 5, 1000, lim_default(LIM_EXACT_VALUES), &st);
 	NEAR(st.ttc.p[PLAN_P50], 30, 1e-9);
 	NEAR(st.ttc.p[PLAN_P90], 46, 1e-9);   /* rank 3.6 */
 	NEAR(st.ttc.p[PLAN_P95], 48, 1e-9);   /* rank 3.8 */
@@ -127,7 +130,7 @@ static void test_halts_blast_detection(void)
 		rows[i].detection_ms = h[i].det;
 	}
 	rows[1].stop = DES_LOOP;
-	plan_stats_compute(rows, 6, 10000, &st);
+	plan_stats_compute(rows, 6, 10000, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(st.halt.k, 5);
 	CU_ASSERT_EQUAL(st.nbound, 1);
 	CU_ASSERT_EQUAL_FATAL(st.nhalts, 3);
@@ -173,7 +176,7 @@ static void test_phases_and_critical_path(void)
 		rows[i].nphases = 2;
 	}
 	rows[2].end_ms = 2000;
-	plan_stats_compute(rows, 3, 2000, &st);
+	plan_stats_compute(rows, 3, 2000, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL_FATAL(st.nphases, 2);
 	CU_ASSERT_STRING_EQUAL(st.phases[0].name, "step a");
 	CU_ASSERT_STRING_EQUAL(st.phases[1].name, "step b");
@@ -197,7 +200,7 @@ static void test_no_rows(void)
 {
 	struct plan_stats st;
 
-	plan_stats_compute(NULL, 0, 1000, &st);
+	plan_stats_compute(NULL, 0, 1000, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(st.ntrials, 0);
 	CU_ASSERT_EQUAL(st.ttc.n, 0);
 	NEAR(st.complete.p, 0, 0);
@@ -211,7 +214,7 @@ static void test_single_value(void)
 	struct trial_row r = fx_trial_row(0, 1234);
 	struct plan_stats st;
 
-	plan_stats_compute(&r, 1, 5000, &st);
+	plan_stats_compute(&r, 1, 5000, lim_default(LIM_EXACT_VALUES), &st);
 	NEAR(st.ttc.p[PLAN_P99], 1234, 0);
 	NEAR(st.ttc.ci95_lo, 1234, 0);
 	NEAR(st.ttc.ci95_hi, 1234, 0);
@@ -242,7 +245,7 @@ static void test_ci_clamped_to_support(void)
 		rows[i].detection_ms = i == 4 ? 100000 : 0;
 		rows[i].blast_count = i == 4 ? 0 : 2; /* shares 1, 1, 1, 1, 0 */
 	}
-	plan_stats_compute(rows, 5, 10000, &st);
+	plan_stats_compute(rows, 5, 10000, lim_default(LIM_EXACT_VALUES), &st);
 	/* mean 20 s, sd = 100 s / sqrt(5) = 44721.36 ms, t(0.975, 4) = 2.7764451051977987 */
 	half = 2.7764451051977987 * 44721.359549995796 / sqrt(5);
 	NEAR(st.detection.mean, 20000, 1e-9);
@@ -258,6 +261,223 @@ static void test_ci_clamped_to_support(void)
 	plan_stats_release(&st);
 }
 
+/* ---- the exact budget and the sketch ---------------------------------- */
+
+/* A deterministic generator for the tests below (Knuth's MMIX LCG, top bits). */
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 11;
+}
+
+/*
+ * @n rows of widely spread values: ttc from 1 ms to about 10^9 ms (a tenth
+ * censored), halts with blast radius and shares, detection, exposure, peak
+ * Jobs 0..199 (whole numbers below 256: exact in the sketch), Job wait, and
+ * two phases, one of them sometimes never done.  New; fx_rows_free().
+ */
+static struct trial_row *spread_rows(size_t n)
+{
+	struct trial_row *r = xcalloc(n, sizeof(*r));
+	uint64_t x = 42;
+
+	for (size_t i = 0; i < n; i++) {
+		double u = (double)(lcg(&x) % 1000000) / 1e6;
+		int64_t ttc = (int64_t)pow(10, 9 * u) + (int64_t)(lcg(&x) % 7);
+
+		r[i] = fx_trial_row((uint32_t)i, lcg(&x) % 10 == 0 ? -1 : ttc);
+		r[i].peak_jobs = (unsigned)(lcg(&x) % 200);
+		r[i].job_wait_ms = (int64_t)(lcg(&x) % 5000000);
+		r[i].blast_total = 1000;
+		if (lcg(&x) % 3 == 0) {
+			r[i].halted = true;
+			r[i].halt_where = xstrdup(i % 2 ? "step 1" : "step 2");
+			r[i].halt_reason = xstrdup("StepFailed");
+			r[i].blast_count = 1 + lcg(&x) % 999;
+			r[i].detection_ms = (int64_t)(lcg(&x) % 86400000);
+			r[i].exposure_ms = (int64_t)(lcg(&x) % 100000000000ULL);
+		}
+		r[i].nphases = 2;
+		r[i].phases = xcalloc(2, sizeof(*r[i].phases));
+		for (size_t k = 0; k < 2; k++) {
+			r[i].phases[k].driver = xstrdup("Rollout ns/r");
+			r[i].phases[k].name = xasprintf("step %zu", k + 1);
+			r[i].phases[k].opened_ms = (int64_t)(lcg(&x) % 1000);
+			r[i].phases[k].done_ms = k == 1 && lcg(&x) % 5 == 0
+							 ? -1
+							 : r[i].phases[k].opened_ms +
+								   (int64_t)(lcg(&x) % 100000000);
+		}
+	}
+	return r;
+}
+
+/* The statistics of @n rows with an exact budget of @budget values. */
+static void stats_of(const struct trial_row *rows, size_t n, size_t budget, struct plan_stats *st)
+{
+	struct plan_acc *a = plan_acc_new(1000000000, budget);
+
+	for (size_t i = 0; i < n; i++)
+		plan_acc_add(a, &rows[i]);
+	plan_acc_finish(a, st);
+	plan_acc_free(a);
+}
+
+/*
+ * @sk against the exact @ex: counts, censoring, min and max the same; each
+ * percentile within the documented relative error (@exact: equal); the mean
+ * and its interval equal within rounding.
+ */
+static void check_within(const struct plan_dist *ex, const struct plan_dist *sk, bool exact)
+{
+	CU_ASSERT_EQUAL(sk->n, ex->n);
+	CU_ASSERT_EQUAL(sk->ncensored, ex->ncensored);
+	NEAR(sk->min, ex->min, 0);
+	NEAR(sk->max, ex->max, 0);
+	for (int k = 0; k < PLAN_NPCT; k++) {
+		CU_ASSERT_EQUAL(sk->p_censored[k], ex->p_censored[k]);
+		if (exact || ex->p_censored[k]) {
+			NEAR(sk->p[k], ex->p[k], 1e-9 * fabs(ex->p[k]));
+		} else {
+			CU_ASSERT(fabs(sk->p[k] - ex->p[k]) <= PLAN_SKETCH_REL_ERR * ex->p[k] * (1 + 1e-12));
+		}
+	}
+	NEAR(sk->mean, ex->mean, 1e-9 * fabs(ex->mean) + 1e-12);
+	NEAR(sk->ci95_lo, ex->ci95_lo, 1e-6 * fabs(ex->ci95_lo) + 1e-9);
+	NEAR(sk->ci95_hi, ex->ci95_hi, 1e-6 * fabs(ex->ci95_hi) + 1e-9);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Below the budget every figure is exact: the percentiles are type 7 of the
+ * sorted values, worked out here by hand; one value more than the budget
+ * holds and the same rows are sketched.
+ */
+static void test_exact_below_the_budget(void)
+{
+	enum { N = 3001 };
+	struct trial_row *rows = spread_rows(N);
+	struct plan_stats st;
+	double *v = xcalloc(N, sizeof(*v));
+	size_t m = 0, need = 0;
+
+	for (size_t i = 0; i < N; i++) {
+		if (rows[i].completed)
+			v[m++] = (double)rows[i].ttc_ms;
+		/* what a row keeps: 5 every trial, ttc, share, detection, done phases */
+		need += 5 + rows[i].completed + 1 + (rows[i].halted && rows[i].detection_ms >= 0);
+		for (size_t k = 0; k < 2; k++)
+			need += rows[i].phases[k].done_ms >= 0;
+	}
+	qsort(v, m, sizeof(*v), cmp_double);
+	stats_of(rows, N, need, &st);
+	CU_ASSERT_FALSE(st.sketched);
+	CU_ASSERT_EQUAL(st.exact_values, need);
+	CU_ASSERT_EQUAL(st.ttc.n, N);
+	CU_ASSERT_EQUAL(st.ttc.ncensored, N - m);
+	/* p50: rank 1500 of 0..3000, among the known values (m > 2700) */
+	CU_ASSERT_TRUE(m > 1501);
+	NEAR(st.ttc.p[PLAN_P50], v[1500], 0);
+	/* p90: rank 2700 exactly (no interpolation) */
+	if (2700 < m) {
+		NEAR(st.ttc.p[PLAN_P90], v[2700], 0);
+	}
+	NEAR(st.ttc.min, v[0], 0);
+	NEAR(st.ttc.max, v[m - 1], 0);
+	plan_stats_release(&st);
+	/* one value fewer allowed: sketched */
+	stats_of(rows, N, need - 1, &st);
+	CU_ASSERT_TRUE(st.sketched);
+	plan_stats_release(&st);
+	free(v);
+	fx_rows_free(rows, N);
+}
+
+/*
+ * Above the budget each percentile is within PLAN_SKETCH_REL_ERR of the
+ * exact one, for values from 1 ms to 10^11; whole numbers below 256 are
+ * exact; counts, censoring, min and max are the same; halts and the
+ * critical path are counted as ever.  The switch keeps the values seen
+ * before it: a budget spent half way gives what a budget of 0 gives.
+ */
+static void test_sketch_within_its_error(void)
+{
+	enum { N = 20000 };
+	struct trial_row *rows = spread_rows(N);
+	struct plan_stats ex, sk, mid;
+
+	stats_of(rows, N, (size_t)1 << 30, &ex);
+	stats_of(rows, N, 0, &sk);
+	stats_of(rows, N, 50000, &mid);
+	CU_ASSERT_FALSE(ex.sketched);
+	CU_ASSERT_TRUE(sk.sketched);
+	CU_ASSERT_TRUE(mid.sketched);
+	check_within(&ex.ttc, &sk.ttc, false);
+	check_within(&ex.blast_count, &sk.blast_count, false);
+	check_within(&ex.blast_share, &sk.blast_share, false);
+	check_within(&ex.detection, &sk.detection, false);
+	check_within(&ex.exposure, &sk.exposure, false);
+	check_within(&ex.job_wait, &sk.job_wait, false);
+	check_within(&ex.peak_jobs, &sk.peak_jobs, true);
+	check_within(&ex.peak_adopting, &sk.peak_adopting, true);
+	/* the sketch is not the exact answer by accident: some percentile moved */
+	CU_ASSERT(ex.ttc.p[PLAN_P50] != sk.ttc.p[PLAN_P50] || ex.job_wait.p[PLAN_P50] != sk.job_wait.p[PLAN_P50]);
+	CU_ASSERT_EQUAL_FATAL(sk.nphases, 2);
+	for (size_t i = 0; i < 2; i++) {
+		check_within(&ex.phases[i].duration, &sk.phases[i].duration, false);
+		CU_ASSERT_EQUAL(sk.phases[i].ncritical, ex.phases[i].ncritical);
+	}
+	CU_ASSERT_TRUE(ex.phases[1].duration.ncensored > 0);
+	CU_ASSERT_EQUAL(sk.complete.k, ex.complete.k);
+	CU_ASSERT_EQUAL_FATAL(sk.nhalts, ex.nhalts);
+	for (size_t i = 0; i < sk.nhalts; i++)
+		CU_ASSERT_EQUAL(sk.halts[i].n, ex.halts[i].n);
+	/* switched half way: the same bins, the same running mean */
+	for (int k = 0; k < PLAN_NPCT; k++) {
+		NEAR(mid.ttc.p[k], sk.ttc.p[k], 0);
+		NEAR(mid.exposure.p[k], sk.exposure.p[k], 0);
+		NEAR(mid.phases[0].duration.p[k], sk.phases[0].duration.p[k], 0);
+	}
+	NEAR(mid.ttc.mean, sk.ttc.mean, 0);
+	plan_stats_release(&ex);
+	plan_stats_release(&sk);
+	plan_stats_release(&mid);
+	fx_rows_free(rows, N);
+}
+
+/* One value, a value of 0, a share of 1 and a huge one: each exact in the sketch. */
+static void test_sketch_edges(void)
+{
+	struct trial_row rows[3];
+	struct plan_stats st;
+
+	rows[0] = fx_trial_row(0, 0);
+	rows[1] = fx_trial_row(1, 0);
+	rows[2] = fx_trial_row(2, INT64_MAX / 2);
+	for (size_t i = 0; i < 3; i++) {
+		rows[i].blast_total = 4;
+		rows[i].blast_count = 4;
+		rows[i].halted = true;
+	}
+	stats_of(rows, 3, 0, &st);
+	CU_ASSERT_TRUE(st.sketched);
+	NEAR(st.ttc.p[PLAN_P50], 0, 0);                /* rank 1: a 0 */
+	NEAR(st.ttc.max, (double)(INT64_MAX / 2), 0);
+	CU_ASSERT(fabs(st.ttc.p[PLAN_P99] - 0.98 * (double)(INT64_MAX / 2)) <=
+		  PLAN_SKETCH_REL_ERR * 0.98 * (double)(INT64_MAX / 2));
+	NEAR(st.blast_share.p[PLAN_P50], 1, 0);        /* clamped to the max */
+	NEAR(st.blast_count.p[PLAN_P90], 4, 0);
+	plan_stats_release(&st);
+	for (size_t i = 0; i < 3; i++)
+		trial_row_release(&rows[i]);
+}
+
 static CU_TestInfo stats_tests[] = {
 	{ "a confidence interval stays within the support", test_ci_clamped_to_support },
 	{ "time to complete with censored trials", test_ttc_with_censored },
@@ -267,6 +487,9 @@ static CU_TestInfo stats_tests[] = {
 	{ "per-phase durations and the critical path", test_phases_and_critical_path },
 	{ "no rows", test_no_rows },
 	{ "one value", test_single_value },
+	{ "exact below the budget, sketched one value past it", test_exact_below_the_budget },
+	{ "sketched percentiles within the relative error", test_sketch_within_its_error },
+	{ "the sketch at 0, at a share of 1 and near 2^62", test_sketch_edges },
 	CU_TEST_INFO_NULL,
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/base/limits.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/trials.h"
 #include "reports/plan_json.h"
@@ -70,7 +71,7 @@ static char *render(const struct scenario *s, const struct trial_row *rows, size
 	struct fx_cap c;
 	FILE *f = fx_cap_open(&c);
 
-	plan_stats_compute(rows, n, s->horizon_ms, &st);
+	plan_stats_compute(rows, n, s->horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(rep_plan_json(f, &p), 0);
 	CU_ASSERT_EQUAL(rep_plan_csv(f, rows, n), 0);
 	plan_stats_release(&st);
@@ -110,6 +111,107 @@ static void test_jobs_do_not_change_results(void)
 	free(b);
 	fx_rows_free(r1, o.n);
 	fx_rows_free(r4, o.n);
+	scn_release(&s);
+}
+
+/* trials_each()'s taker: into the statistics, checking the index order. */
+struct each_sink {
+	struct plan_acc *acc;
+	uint32_t next; /* the index expected next */
+	bool in_order;
+};
+
+static void take_each(void *ctx, struct trial_row *row)
+{
+	struct each_sink *k = ctx;
+
+	k->in_order &= row->index == k->next;
+	k->next++;
+	plan_acc_add(k->acc, row);
+	trial_row_release(row);
+}
+
+/* The tables of the statistics trials_each() streams at @jobs threads (new). */
+static char *streamed(const struct scenario *s, uint32_t n, unsigned jobs, size_t exact_values,
+		      bool *sketched)
+{
+	struct trials_opts o = { 0 };
+	struct each_sink k = { plan_acc_new(s->horizon_ms, exact_values), 0, true };
+	struct plan_stats st;
+	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, NULL, n, &st, NULL, 0 };
+	struct rep_plan_text_opts to = { false, 80, false };
+	struct fx_cap c;
+	FILE *f;
+
+	o.n = n;
+	o.jobs = jobs;
+	CU_ASSERT_EQUAL_FATAL(trials_each(s, &o, take_each, &k), 0);
+	CU_ASSERT_TRUE(k.in_order);
+	CU_ASSERT_EQUAL(k.next, n);
+	plan_acc_finish(k.acc, &st);
+	plan_acc_free(k.acc);
+	*sketched = st.sketched;
+	f = fx_cap_open(&c);
+	CU_ASSERT_EQUAL(rep_plan_text(f, &p, &to), 0);
+	plan_stats_release(&st);
+	return fx_cap_text(&c);
+}
+
+/*
+ * Rows streamed into the statistics come in index order at any -j, so the
+ * tables are the same bytes at -j 1, 2 and 3, exact or sketched;
+ * the sketch says so, and exact streaming matches the rows kept.
+ */
+static void test_streamed_stats_same_at_any_jobs(void)
+{
+	struct scenario s;
+	struct trial_row *rows = NULL;
+	struct trials_opts o = { 0 };
+	struct plan_stats st;
+	bool sk1, sk2, sk3;
+	char *a, *b, *c, *kept;
+
+	CU_ASSERT_EQUAL_FATAL(load("scenarios/three-environments.yaml", &s), 0);
+	/* sketched from the first row */
+	a = streamed(&s, 40, 1, 0, &sk1);
+	b = streamed(&s, 40, 2, 0, &sk2);
+	c = streamed(&s, 40, 3, 0, &sk3);
+	CU_ASSERT_TRUE(sk1 && sk2 && sk3);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	CU_ASSERT_STRING_EQUAL(a, c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(a, "sketched   percentiles estimated within 0.39%"));
+	free(a);
+	free(b);
+	free(c);
+	/* sketched after 100 values (about 12 trials): the switch is at the same row at any -j */
+	a = streamed(&s, 40, 1, 100, &sk1);
+	b = streamed(&s, 40, 2, 100, &sk2);
+	CU_ASSERT_TRUE(sk1 && sk2);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	free(a);
+	free(b);
+	/* exact: the same bytes as the statistics of the rows kept */
+	a = streamed(&s, 40, 2, lim_default(LIM_EXACT_VALUES), &sk1);
+	CU_ASSERT_FALSE(sk1);
+	CU_ASSERT_PTR_NULL(strstr(a, "sketched"));
+	o.n = 40;
+	o.jobs = 2;
+	CU_ASSERT_EQUAL_FATAL(trials_run(&s, &o, &rows), 0);
+	plan_stats_compute(rows, 40, s.horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
+	{
+		struct rep_plan p = { s.name, NULL, 0, s.seed, s.horizon_ms, 0, NULL, 40, &st, NULL, 0 };
+		struct rep_plan_text_opts to = { false, 80, false };
+		struct fx_cap cap;
+		FILE *f = fx_cap_open(&cap);
+
+		CU_ASSERT_EQUAL(rep_plan_text(f, &p, &to), 0);
+		kept = fx_cap_text(&cap);
+	}
+	CU_ASSERT_STRING_EQUAL(a, kept);
+	free(a);
+	free(kept);
+	plan_stats_release(&st);
+	fx_rows_free(rows, 40);
 	scn_release(&s);
 }
 
@@ -270,7 +372,7 @@ static void test_bound_is_reported(void)
 		CU_ASSERT_FALSE(rows[i].completed);
 		CU_ASSERT_PTR_NOT_NULL(rows[i].bound_note);
 	}
-	plan_stats_compute(rows, o.n, s.horizon_ms, &st);
+	plan_stats_compute(rows, o.n, s.horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
 	CU_ASSERT_EQUAL(st.nbound, 3);
 	CU_ASSERT_EQUAL(st.ttc.ncensored, 3);
 	CU_ASSERT_EQUAL(st.complete.k, 0);
@@ -337,6 +439,8 @@ static CU_TestInfo trials_tests[] = {
 	{ "trial 0 has the base seed", test_seed_zero_is_base },
 	{ "seeds of nearby indices and bases differ", test_seeds_differ },
 	{ "-j 1 and -j 4 give the same rows and bytes", test_jobs_do_not_change_results },
+	{ "streamed statistics: the same bytes at any -j, exact or sketched",
+	  test_streamed_stats_same_at_any_jobs },
 	{ "trial 0 is the single run", test_trial_zero_is_the_run },
 	{ "progress once per trial; shards and surplus threads", test_progress_counts_every_trial },
 	{ "a Rollout halt: where, reason, blast radius", test_row_of_a_rollout_halt },

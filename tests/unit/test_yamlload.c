@@ -535,7 +535,52 @@ static void test_cleanup(void)
 	CU_PASS("released");
 }
 
+/*
+ * yl_emit() writes what reads back the same: strings that would read as
+ * something else quoted (double), text a plain scalar cannot hold quoted
+ * without a tag, numbers and booleans plain, kubectl's block layout.
+ */
+static void test_emit_round_trip(void)
+{
+	const char *strings[] = { "true", "yes", "n", "Off", "null", "~", "", "412", "0x1F",
+				  "1.10", "-7", "2026-11-30T14:02:07Z", "a: b", "- x", "#c",
+				  "plain text", "version transition: 'quoted'", "ünïcode",
+				  "two\nlines", " lead", "trail ", "[x]", "{y}", "*a", "&b",
+				  "!t", "%p", "@q", "`r", ".inf", "NaN" };
+	struct val *doc = val_new_map(), *list = val_new_list(), *m;
+	char *text = NULL;
+
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		val_list_push(list, val_new_string(strings[i]));
+	val_map_set(doc, "strings", list);
+	val_map_set(doc, "int", val_new_int(-9007199254740993LL));
+	val_map_set(doc, "float", val_new_float(0.1));
+	val_map_set(doc, "whole", val_new_float(3));
+	val_map_set(doc, "bool", val_new_bool(false));
+	val_map_set(doc, "null", val_new_null());
+	val_map_set(doc, "empty", val_new_map());
+	val_map_set(doc, "none", val_new_list());
+	m = val_map_set(doc, "1", val_new_map());
+	val_map_set(m, "k", val_new_string("v"));
+	CU_ASSERT_EQUAL_FATAL(yl_emit(doc, "a comment\nof two lines", &text), 0);
+	CU_ASSERT(strncmp(text, "# a comment\n# of two lines\n", 27) == 0);
+	CU_ASSERT_PTR_NULL(strstr(text, "! "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n- \"true\"\n"));     /* a list under a key is not indented */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "- plain text\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"2026-11-30T14:02:07Z\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "float: 0.1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "whole: 3.0\n"));
+	CU_ASSERT_EQUAL_FATAL(load(text), 0);
+	if (!val_equal(st.docs[0].root, doc)) {
+		fprintf(stderr, "%s", text);
+		CU_FAIL("the emitted document reads back different");
+	}
+	free(text);
+	val_free(doc);
+}
+
 static CU_TestInfo tests[] = {
+	{ "yl_emit() reads back the same", test_emit_round_trip },
 	{ "scalars as kubectl reads them, yes/no booleans", test_core_schema_scalars },
 	{ "marks are 1-based", test_marks_are_one_based },
 	{ "several documents, empty ones skipped", test_multiple_documents_and_empty_ones },

@@ -1,0 +1,496 @@
+/* The cluster as kubectl and stagesetctl show it; see kubeget.h. */
+#include "sim/observe/kubeget.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/fleet_view.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+
+/* ---------------------------------------------------------------- objects */
+
+static int cmp_kv(const void *a, const void *b)
+{
+	return strcmp(((const struct val_kv *)a)->key, ((const struct val_kv *)b)->key);
+}
+
+/* sorted() - a deep copy of @v with every map's keys in byte order (Go's json and yaml sort them). */
+static struct val *sorted(const struct val *v)
+{
+	struct val *c;
+
+	if (!v)
+		return val_new_null();
+	if (v->type == VAL_LIST) {
+		c = val_new_list();
+		for (size_t i = 0; i < v->u.list.n; i++)
+			val_list_push(c, sorted(v->u.list.items[i]));
+		return c;
+	}
+	if (v->type != VAL_MAP)
+		return val_copy(v);
+	{
+		struct val_kv *kv = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(*kv));
+
+		memcpy(kv, v->u.map.items, v->u.map.n * sizeof(*kv));
+		qsort(kv, v->u.map.n, sizeof(*kv), cmp_kv);
+		c = val_new_map();
+		for (size_t i = 0; i < v->u.map.n; i++)
+			val_map_set(c, kv[i].key, sorted(kv[i].v));
+		free(kv);
+	}
+	return c;
+}
+
+static struct val *strmap_val(const struct obj_strmap *m)
+{
+	struct val *v = val_new_map();
+
+	/* obj_strmap keeps its keys sorted */
+	for (size_t i = 0; i < m->n; i++)
+		val_map_set(v, m->items[i].key, val_new_string(m->items[i].value));
+	return v;
+}
+
+static struct val *time_val(int64_t anchor_unix_ms, int64_t t_ms)
+{
+	char buf[GT_RFC3339_BUFSZ];
+
+	gt_format_rfc3339(anchor_unix_ms + t_ms, buf, sizeof(buf));
+	return val_new_string(buf);
+}
+
+struct val *kg_object(const struct obj *o, int64_t anchor_unix_ms)
+{
+	struct val *v = val_new_map(), *md = val_new_map();
+	char rv[32];
+	const struct val *rest = o->rest;
+	struct val *all;
+
+	/* metadata, keys in sorted order */
+	if (o->annotations.n)
+		val_map_set(md, "annotations", strmap_val(&o->annotations));
+	val_map_set(md, "creationTimestamp", time_val(anchor_unix_ms, o->creation_ms));
+	if (o->deletion_ms >= 0)
+		val_map_set(md, "deletionTimestamp", time_val(anchor_unix_ms, o->deletion_ms));
+	if (o->nfinalizers) {
+		struct val *f = val_new_list();
+
+		for (size_t i = 0; i < o->nfinalizers; i++)
+			val_list_push(f, val_new_string(o->finalizers[i]));
+		val_map_set(md, "finalizers", f);
+	}
+	val_map_set(md, "generation", val_new_int(o->generation));
+	if (o->labels.n)
+		val_map_set(md, "labels", strmap_val(&o->labels));
+	val_map_set(md, "name", val_new_string(o->name));
+	if (o->ns[0])
+		val_map_set(md, "namespace", val_new_string(o->ns));
+	if (o->owner_refs)
+		val_map_set(md, "ownerReferences", sorted(o->owner_refs));
+	snprintf(rv, sizeof(rv), "%" PRIu64, o->resource_version);
+	val_map_set(md, "resourceVersion", val_new_string(rv));
+	val_map_set(md, "uid", val_new_string(o->uid ? o->uid : ""));
+
+	/* the top level: the fixed keys and the kind's other fields, sorted together */
+	all = val_new_map();
+	val_map_set(all, "apiVersion", val_new_string(o->api_version));
+	val_map_set(all, "kind", val_new_string(o->kind));
+	val_map_set(all, "metadata", md);
+	if (o->spec)
+		val_map_set(all, "spec", val_copy(o->spec));
+	if (o->status)
+		val_map_set(all, "status", val_copy(o->status));
+	for (size_t i = 0; rest && rest->type == VAL_MAP && i < rest->u.map.n; i++)
+		val_map_set(all, rest->u.map.items[i].key, val_copy(rest->u.map.items[i].v));
+	val_free(v);
+	v = sorted(all);
+	val_free(all);
+	return v;
+}
+
+/* The order kinds are listed in: what others refer to first. */
+static const char *const kind_order[] = {
+	"Namespace",	 "Secret",	  "ValidatingPolicy", "Project",   "Rollout",
+	"Workspace",	 "PersistentVolumeClaim", "Job",	      "GitRepository",
+	"OCIRepository", "Bucket",	  "ExternalArtifact", "StageLedger", "StageSet",
+	"FleetRollout",
+};
+#define NKIND_ORDER (sizeof(kind_order) / sizeof(kind_order[0]))
+
+static size_t rank_of(const char *kind)
+{
+	for (size_t i = 0; i < NKIND_ORDER; i++)
+		if (strcmp(kind_order[i], kind) == 0)
+			return i;
+	return NKIND_ORDER;
+}
+
+static int cmp_kind(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t rx = rank_of(x), ry = rank_of(y);
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return strcmp(x, y);
+}
+
+struct val *kg_list(struct api *api, int64_t anchor_unix_ms)
+{
+	struct val *l = val_new_map(), *md = val_new_map(), *items = val_new_list();
+	const char **kinds;
+	size_t nk = 0;
+	struct api_list ol;
+
+	while (api_kind_at(api, nk))
+		nk++;
+	kinds = xcalloc(nk ? nk : 1, sizeof(*kinds));
+	for (size_t i = 0; i < nk; i++)
+		kinds[i] = api_kind_at(api, i);
+	qsort(kinds, nk, sizeof(*kinds), cmp_kind);
+	api_list_init(&ol);
+	for (size_t k = 0; k < nk; k++) {
+		api_list(api, kinds[k], NULL, NULL, NULL, &ol);
+		for (size_t i = 0; i < ol.n; i++)
+			val_list_push(items, kg_object(ol.items[i], anchor_unix_ms));
+	}
+	api_list_release(&ol);
+	free(kinds);
+	val_map_set(l, "apiVersion", val_new_string("v1"));
+	val_map_set(l, "items", items);
+	val_map_set(l, "kind", val_new_string("List"));
+	val_map_set(md, "resourceVersion", val_new_string(""));
+	val_map_set(l, "metadata", md);
+	return l;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+char *kg_human_duration(int64_t ms, char *buf, size_t len)
+{
+	int64_t seconds = ms / 1000, minutes = ms / 60000, hours = ms / 3600000;
+
+	if (seconds < -1)
+		snprintf(buf, len, "<invalid>");
+	else if (seconds < 0 || ms < 0)
+		snprintf(buf, len, "0s");
+	else if (seconds < 60 * 2)
+		snprintf(buf, len, "%" PRId64 "s", seconds);
+	else if (minutes < 10 && seconds % 60)
+		snprintf(buf, len, "%" PRId64 "m%" PRId64 "s", minutes, seconds % 60);
+	else if (minutes < 60 * 3)
+		snprintf(buf, len, "%" PRId64 "m", minutes);
+	else if (hours < 8 && minutes % 60)
+		snprintf(buf, len, "%" PRId64 "h%" PRId64 "m", hours, minutes % 60);
+	else if (hours < 48)
+		snprintf(buf, len, "%" PRId64 "h", hours);
+	else if (hours < 24 * 8 && hours % 24)
+		snprintf(buf, len, "%" PRId64 "d%" PRId64 "h", hours / 24, hours % 24);
+	else if (hours < 24 * 365 * 2)
+		snprintf(buf, len, "%" PRId64 "d", hours / 24);
+	else if (hours < 24 * 365 * 8 && (hours / 24) % 365)
+		snprintf(buf, len, "%" PRId64 "y%" PRId64 "d", hours / 24 / 365, (hours / 24) % 365);
+	else
+		snprintf(buf, len, "%" PRId64 "y", hours / 24 / 365);
+	return buf;
+}
+
+/* A table being built: rows of cells, the first row the header. */
+struct table {
+	char ***rows; /* owned rows of ncols owned cells */
+	size_t nrows, ncols;
+};
+
+static void row_add(struct table *t, char **cells)
+{
+	t->rows = xreallocarray(t->rows, t->nrows + 1, sizeof(*t->rows));
+	t->rows[t->nrows++] = cells;
+}
+
+/* table_text() - appends @t to *@out as tabwriter(minwidth 10, padding 3) aligns it; frees @t. */
+static void table_text(struct table *t, char **out, size_t *len)
+{
+	size_t *w = xcalloc(t->ncols, sizeof(*w));
+
+	for (size_t c = 0; c + 1 < t->ncols; c++) {
+		w[c] = 10;
+		for (size_t r = 0; r < t->nrows; r++)
+			if (strlen(t->rows[r][c]) + 3 > w[c])
+				w[c] = strlen(t->rows[r][c]) + 3;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *cell = t->rows[r][c];
+			size_t n = strlen(cell), pad = c + 1 < t->ncols ? w[c] - n : 0;
+
+			*out = xrealloc(*out, *len + n + pad + 2);
+			memcpy(*out + *len, cell, n);
+			memset(*out + *len + n, ' ', pad);
+			*len += n + pad;
+			free(t->rows[r][c]);
+		}
+		/* tabwriter trims nothing: a trailing empty last cell leaves the padding before it */
+		(*out)[(*len)++] = '\n';
+		(*out)[*len] = '\0';
+		free(t->rows[r]);
+	}
+	free(t->rows);
+	free(w);
+	t->rows = NULL;
+	t->nrows = 0;
+}
+
+/* cell_of() - a CRD printer column's value: a string as is, a number as printed, else empty. */
+static char *cell_of(const struct val *v)
+{
+	if (!v)
+		return xstrdup("");
+	switch (v->type) {
+	case VAL_STRING:
+		return xstrdup(v->u.s);
+	case VAL_INT:
+		return xasprintf("%" PRId64, v->u.i);
+	case VAL_BOOL:
+		return xstrdup(v->u.b ? "true" : "false");
+	case VAL_FLOAT:
+		return xasprintf("%g", v->u.f);
+	case VAL_MAP: {
+		/* fmt's %v of a map: map[k:v ...], keys sorted */
+		char *s = xstrdup("map[");
+		struct val *c = sorted(v);
+
+		for (size_t i = 0; i < c->u.map.n; i++) {
+			char *cv = cell_of(c->u.map.items[i].v);
+			char *n = xasprintf("%s%s%s:%s", s, i ? " " : "", c->u.map.items[i].key, cv);
+
+			free(cv);
+			free(s);
+			s = n;
+		}
+		val_free(c);
+		{
+			char *n = xasprintf("%s]", s);
+
+			free(s);
+			return n;
+		}
+	}
+	default:
+		return xstrdup("");
+	}
+}
+
+/* The condition of @type in status.conditions, or NULL. */
+static const struct val *condition(const struct obj *o, const char *type)
+{
+	const struct val *cs = val_map_get(o->status, "conditions");
+
+	for (size_t i = 0; cs && cs->type == VAL_LIST && i < cs->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(cs->u.list.items[i], "type"), ""), type) == 0)
+			return cs->u.list.items[i];
+	return NULL;
+}
+
+static bool condition_true(const struct obj *o, const char *type)
+{
+	return strcmp(val_str(val_map_get(condition(o, type), "status"), ""), "True") == 0;
+}
+
+/* The wall time of @s in simulated ms, or false when it is no RFC 3339 time. */
+static bool sim_time(const char *s, int64_t anchor_unix_ms, int64_t *ms)
+{
+	int64_t u;
+
+	if (!s || gt_parse_rfc3339(s, &u, NULL, 0) != 0)
+		return false;
+	*ms = u - anchor_unix_ms;
+	return true;
+}
+
+/* One kind's columns: the header and a function filling a row's middle cells. */
+struct kind_cols {
+	const char *kind, *resource; /* "Workspace", "workspaces.magosproject.io" */
+	const char *const *headers;  /* the middle columns, NULL-terminated */
+	void (*fill)(const struct obj *o, int64_t now_ms, int64_t anchor, char **cells);
+};
+
+static const char *const project_h[] = { "PHASE", NULL };
+static void project_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	(void)now;
+	(void)anchor;
+	c[0] = cell_of(val_map_get(o->status, "phase"));
+}
+
+static const char *const rollout_h[] = { "PHASE", "PROJECT", "STEP", NULL };
+static void rollout_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	(void)now;
+	(void)anchor;
+	c[0] = cell_of(val_map_get(o->status, "phase"));
+	c[1] = cell_of(val_map_get(o->spec, "projectRef"));
+	c[2] = cell_of(val_map_get(o->status, "currentStep"));
+}
+
+static const char *const workspace_h[] = { "PHASE", "PROJECT", "REVISION", NULL };
+static void workspace_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	(void)now;
+	(void)anchor;
+	c[0] = cell_of(val_map_get(o->status, "phase"));
+	c[1] = cell_of(val_path(o->spec, "projectRef.name"));
+	c[2] = cell_of(val_map_get(o->status, "observedRevision"));
+}
+
+/* pkg/printers/internalversion printJob: STATUS, COMPLETIONS, DURATION. */
+static const char *const job_h[] = { "STATUS", "COMPLETIONS", "DURATION", NULL };
+static void job_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	int64_t start, end;
+	char d[32];
+	const struct val *comp = val_path(o->spec, "completions");
+
+	if (condition_true(o, "Complete"))
+		c[0] = xstrdup("Complete");
+	else if (condition_true(o, "Failed"))
+		c[0] = xstrdup("Failed");
+	else if (o->deletion_ms >= 0)
+		c[0] = xstrdup("Terminating");
+	else if (condition_true(o, "Suspended"))
+		c[0] = xstrdup("Suspended");
+	else
+		c[0] = xstrdup("Running");
+	/* completions defaults to 1 when neither it nor parallelism is set */
+	c[1] = xasprintf("%" PRId64 "/%" PRId64, val_int(val_map_get(o->status, "succeeded"), 0),
+			 comp && comp->type == VAL_INT ? comp->u.i : 1);
+	if (!sim_time(val_str(val_map_get(o->status, "startTime"), NULL), anchor, &start)) {
+		c[2] = xstrdup("");
+		return;
+	}
+	if (!sim_time(val_str(val_map_get(o->status, "completionTime"), NULL), anchor, &end))
+		end = now;
+	c[2] = xstrdup(kg_human_duration(end - start, d, sizeof(d)));
+}
+
+static const char *const stageset_h[] = { "READY", "STATUS", NULL };
+static void stageset_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	const struct val *ready = condition(o, "Ready");
+
+	(void)now;
+	(void)anchor;
+	c[0] = cell_of(val_map_get(ready, "status"));
+	c[1] = cell_of(val_map_get(ready, "message"));
+}
+
+static const char *const fleet_h[] = { "TARGET", "PHASE", "WAVE", NULL };
+static void fleet_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	(void)now;
+	(void)anchor;
+	c[0] = cell_of(val_map_get(o->spec, "targetVersion"));
+	c[1] = cell_of(val_map_get(o->status, "phase"));
+	c[2] = cell_of(val_map_get(o->status, "currentWave"));
+}
+
+static const struct kind_cols cols[] = {
+	{ "Project", "projects.magosproject.io", project_h, project_fill },
+	{ "Rollout", "rollouts.magosproject.io", rollout_h, rollout_fill },
+	{ "Workspace", "workspaces.magosproject.io", workspace_h, workspace_fill },
+	{ "Job", "jobs", job_h, job_fill },
+	{ "StageSet", "stagesets.stages.metio.wtf", stageset_h, stageset_fill },
+	{ "FleetRollout", "fleetrollouts.stages.metio.wtf", fleet_h, fleet_fill },
+};
+
+static void append(char **out, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	*out = xrealloc(*out, *len + n + 1);
+	memcpy(*out + *len, s, n + 1);
+	*len += n;
+}
+
+char *kg_tables(struct api *api, int64_t now_ms, int64_t anchor_unix_ms)
+{
+	char *out = xstrdup("");
+	size_t len = 0;
+	struct api_list l;
+	bool any = false;
+
+	api_list_init(&l);
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		const struct kind_cols *kc = &cols[k];
+		struct table t = { 0 };
+		size_t nmid = 0, col;
+		bool namespaced;
+		char **h, line[128], age[32];
+
+		if (!api_list(api, kc->kind, NULL, NULL, NULL, &l))
+			continue;
+		namespaced = l.items[0]->ns[0] != '\0';
+		while (kc->headers[nmid])
+			nmid++;
+		t.ncols = (namespaced ? 1 : 0) + 1 + nmid + 1;
+		h = xcalloc(t.ncols, sizeof(*h));
+		col = 0;
+		if (namespaced)
+			h[col++] = xstrdup("NAMESPACE");
+		h[col++] = xstrdup("NAME");
+		for (size_t i = 0; i < nmid; i++)
+			h[col++] = xstrdup(kc->headers[i]);
+		h[col] = xstrdup("AGE");
+		row_add(&t, h);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct obj *o = l.items[i];
+			char **r = xcalloc(t.ncols, sizeof(*r));
+
+			col = 0;
+			if (namespaced)
+				r[col++] = xstrdup(o->ns);
+			r[col++] = xstrdup(o->name);
+			kc->fill(o, now_ms, anchor_unix_ms, r + col);
+			r[t.ncols - 1] = xstrdup(kg_human_duration(now_ms - o->creation_ms, age, sizeof(age)));
+			row_add(&t, r);
+		}
+		snprintf(line, sizeof(line), "%s$ kubectl get %s%s\n", any ? "\n" : "", kc->resource,
+			 namespaced ? " -A" : "");
+		append(&out, &len, line);
+		table_text(&t, &out, &len);
+		any = true;
+	}
+	/* the fleet view of each FleetRollout, over every StageSet and Namespace */
+	if (api_list(api, "FleetRollout", NULL, NULL, NULL, &l)) {
+		struct api_list ss, ns;
+		const struct obj **frs = xcalloc(l.n, sizeof(*frs));
+		size_t nfr = l.n;
+
+		memcpy(frs, l.items, l.n * sizeof(*frs));
+		api_list_init(&ss);
+		api_list_init(&ns);
+		api_list(api, "StageSet", NULL, NULL, NULL, &ss);
+		api_list(api, "Namespace", NULL, NULL, NULL, &ns);
+		for (size_t i = 0; i < nfr; i++) {
+			char *view = fv_write_fleet_view(frs[i], ss.items, ss.n, ns.items, ns.n);
+			char *head = xasprintf("\n$ stagesetctl fleet %s\n", frs[i]->name);
+
+			append(&out, &len, head);
+			append(&out, &len, view);
+			if (len && out[len - 1] != '\n')
+				append(&out, &len, "\n");
+			free(head);
+			free(view);
+		}
+		api_list_release(&ss);
+		api_list_release(&ns);
+		free(frs);
+	}
+	api_list_release(&l);
+	if (!any)
+		append(&out, &len, "No resources found\n");
+	return out;
+}

@@ -1,0 +1,71 @@
+#ifndef MAGOS_SIM_KUBEGET_H
+#define MAGOS_SIM_KUBEGET_H
+
+/*
+ * The simulated cluster as its users' tools show it at one simulated time:
+ * the objects as `kubectl get -A -o yaml` prints them (a v1 List, so that a
+ * run can be resumed from it), and the tables `kubectl get` prints with the
+ * pinned CRDs' printer columns, with the `stagesetctl fleet` view of each
+ * FleetRollout.
+ *
+ * Objects as kubectl prints them: apiVersion, kind, metadata (annotations,
+ * creationTimestamp, deletionTimestamp, finalizers, generation, labels,
+ * name, namespace, ownerReferences, resourceVersion, uid), spec, status and
+ * the kind's other top-level fields, every map's keys sorted as
+ * sigs.k8s.io/yaml sorts them; empty label, annotation and finalizer lists
+ * are left out (omitempty).  managedFields are left out, as kubectl hides
+ * them unless --show-managed-fields.  Times are the store's simulated ms
+ * (whole seconds) on the wall clock from @anchor_unix_ms.
+ *
+ * Order: Namespaces, Secrets, ValidatingPolicies, Projects, Rollouts,
+ * Workspaces, PersistentVolumeClaims, Jobs, the Flux sources, StageLedgers,
+ * StageSets, FleetRollouts, then any other kind by name; within a kind by
+ * namespace and name, as the API server lists them.  Objects being deleted
+ * are included, with their deletionTimestamp.
+ */
+
+#include <stdint.h>
+
+#include "engine/value.h"
+#include "sim/cluster/apiserver.h"
+
+/*
+ * kg_object() - @o as kubectl prints it (see above).
+ * Returns: a new map; caller frees with val_free().  Cannot fail.
+ */
+struct val *kg_object(const struct obj *o, int64_t anchor_unix_ms);
+
+/*
+ * kg_list() - every object of @api, in the order above, as the items of
+ * {apiVersion: v1, kind: List, metadata: {resourceVersion: ""}, items}.
+ * Returns: a new map; caller frees with val_free().  Cannot fail.
+ */
+struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
+
+/*
+ * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the
+ * simulated controllers that have objects (Projects, Rollouts, Workspaces,
+ * Jobs, PersistentVolumeClaims, StageSets, FleetRollouts), each after a
+ * "$ kubectl get ..." line, then "$ stagesetctl fleet NAME" and its view for
+ * each FleetRollout.  The columns are the CRDs' additionalPrinterColumns
+ * (magosproject/magos@1afc8e6, metio/stageset-controller@f2c7604) and the
+ * built-in ones of Jobs (NAME STATUS COMPLETIONS DURATION AGE) and PVCs
+ * (NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS AGE; the simulated
+ * claims are never bound, so STATUS is Pending).  Ages and durations as
+ * kubectl's duration.HumanDuration prints them, measured at @now_ms; a
+ * column whose value is absent is empty, as kubectl prints a CRD column the
+ * JSONPath finds nothing for; cells aligned by tabwriter's rules as kubectl
+ * sets them (minimum width 10, padding 3).
+ * Returns: new text (caller frees); "No resources found\n" when none of
+ *          those kinds has an object.  Cannot fail.
+ */
+char *kg_tables(struct api *api, int64_t now_ms, int64_t anchor_unix_ms);
+
+/*
+ * kg_human_duration() - kubectl's duration.HumanDuration of @ms into @buf
+ * ("45s", "4m5s", "12m", "3h20m", "2d4h", "<invalid>" below -1 s).
+ * Returns: @buf.
+ */
+char *kg_human_duration(int64_t ms, char *buf, size_t len);
+
+#endif

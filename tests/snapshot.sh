@@ -1,0 +1,332 @@
+#!/bin/sh
+# A run from a cluster's snapshot and a snapshot out of a run: the Jobs of a
+# snapshot as the Workspace controller and the Job runner see them (history
+# and in flight), `run --snapshot T FILE` resumed at every T continuing
+# exactly as the run it came from, `run --at T` as kubectl shows the objects,
+# scenario events on the Jobs and PVCs the controller creates, and the
+# ownerReferences deletion follows.
+# Run from the repository root; MAGOS_SIM names the binary (make check sets it).
+. "$(dirname "$0")/lib.sh"
+require_sim
+
+# checkout with its Workspaces pinned to a commit: a resumed RefWatcher reads
+# the same SHA as observedRevision (with a branch name there it sees a new
+# revision, as upstream's does when the controller restarts; see README).
+mkdir "$tmp/co"
+cp scenarios/checkout/*.yaml "$tmp/co/"
+sed -i 's/targetRevision: main/targetRevision: 4b825dc642cb6eb9a060e54bf8d69288fbee4904/' "$tmp/co/workspaces.yaml"
+
+# --- resuming from every T gives the remaining timeline of the whole run ---
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys, datetime
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL run", args, p.stderr[:400]); sys.exit(0)
+    return [json.loads(l) for l in p.stdout.splitlines()]
+def key(e):
+    # a status write lists the keys it changed in the stored map's order,
+    # which a snapshot (keys sorted, as kubectl prints them) does not keep
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'],
+            e['reason'], e['message'], detail)
+src = [tmp + '/co']
+whole = events(src)
+end = max(e['elapsed_ms'] for e in whole)
+start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+differ = []
+for t in range(0, end + 1, 2500):
+    p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        differ.append((t, 'snapshot failed: ' + p.stderr[:200])); continue
+    now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+    rest = events(['--now', now, tmp + '/s.yaml'])
+    want = [key(e) for e in whole if e['elapsed_ms'] > t]
+    got = [key(e) for e in rest if e['elapsed_ms'] > 0]
+    if want != got:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+check("resumed from each of %d snapshots (every 2.5s of %dms), the run continues exactly as the whole run" % (end // 2500 + 1, end),
+      not differ, differ[:2])
+PY
+
+# --- the snapshot as kubectl prints it: owners, times, no re-plan of history ---
+expect_rc "--snapshot 30s writes the List" 0 "$SIM" run -q --snapshot 30s "$tmp/at30.yaml" "$tmp/co"
+pyfacts "$tmp/at30.yaml" <<'PY'
+import sys, yaml
+from facts import check
+with open(sys.argv[1]) as f:
+    text = f.read()
+d = yaml.safe_load(text)
+check("a v1 List with resourceVersion \"\"", d['apiVersion'] == 'v1' and d['kind'] == 'List' and d['metadata'] == {'resourceVersion': ''})
+check("it says when it was taken and how to resume", text.startswith('# ') and 'run --now 2026-01-01T00:00:30Z' in text)
+items = d['items']
+ws = {i['metadata']['name']: i for i in items if i['kind'] == 'Workspace'}
+jobs = [i for i in items if i['kind'] == 'Job']
+pvcs = [i for i in items if i['kind'] == 'PersistentVolumeClaim']
+def owned(o):
+    refs = o['metadata'].get('ownerReferences', [])
+    w = ws.get(refs[0]['name']) if len(refs) == 1 else None
+    return (w is not None and refs[0] == {'apiVersion': 'magosproject.io/v1alpha1', 'blockOwnerDeletion': True,
+            'controller': True, 'kind': 'Workspace', 'name': w['metadata']['name'], 'uid': w['metadata']['uid']})
+check("the Jobs and the PVC carry their Workspace's controller reference", len(jobs) == 2 and len(pvcs) == 1 and all(owned(o) for o in jobs + pvcs), [o['metadata'] for o in jobs + pvcs])
+plan = [j for j in jobs if '-plan-' in j['metadata']['name']][0]
+apply = [j for j in jobs if '-apply-' in j['metadata']['name']][0]
+check("the finished plan Job has its times", plan['status'].get('succeeded') == 1 and plan['status']['startTime'] == '2026-01-01T00:00:00Z' and plan['status']['completionTime'] == '2026-01-01T00:00:20Z')
+check("the running apply Job started at 20s", apply['status'] == {'active': 1, 'startTime': '2026-01-01T00:00:20Z'})
+check("metadata as the API server keeps it", all(set(('uid', 'resourceVersion', 'generation', 'creationTimestamp', 'name')) <= set(i['metadata']) for i in items)
+      and all(isinstance(i['metadata']['resourceVersion'], str) for i in items))
+check("keys sorted as kubectl prints them", list(items[0].keys()) == sorted(items[0].keys()) and list(items[0]['metadata'].keys()) == sorted(items[0]['metadata'].keys()))
+PY
+"$SIM" run --now 2026-01-01T00:00:30Z --timeline all "$tmp/at30.yaml" >"$tmp/res30.txt" 2>&1
+lacks "the finished plan is history: dev is not planned again" "$tmp/res30.txt" "checkout-dev-plan-d4d33262 created"
+"$SIM" run --now 2026-01-01T00:00:30Z --events "$tmp/res30.jsonl" "$tmp/at30.yaml" >/dev/null 2>&1
+pyfacts "$tmp/res30.jsonl" <<'PY'
+import json, sys
+from facts import check
+ev = [json.loads(l) for l in open(sys.argv[1])]
+done = [e for e in ev if e['kind'] == 'Job' and '-apply-' in e['name'] and e['namespace'] == 'shop' and e['name'].startswith('checkout-dev') and 'succeeded' in (e['detail'] or '')]
+# started at 20s, container 5s later, 25s apply: done at 50s, 20s after the snapshot
+check("the running apply Job resumes at its elapsed time and ends 20s on", len(done) == 1 and done[0]['elapsed_ms'] == 20000, [(e['elapsed_ms'], e['detail']) for e in done])
+PY
+
+# A Job far past what its model allows ends at once (no mass beyond the time spent).
+sed -e 's/startTime: "2026-01-01T00:00:20Z"/startTime: "2025-12-31T23:00:20Z"/' "$tmp/at30.yaml" >"$tmp/overdue.yaml"
+"$SIM" run --now 2026-01-01T00:00:30Z --events "$tmp/overdue.jsonl" "$tmp/overdue.yaml" >/dev/null 2>&1
+pyfacts "$tmp/overdue.jsonl" <<'PY'
+import json, sys
+from facts import check
+ev = [json.loads(l) for l in open(sys.argv[1])]
+done = [e for e in ev if e['kind'] == 'Job' and e['name'].startswith('checkout-dev-apply') and 'succeeded' in (e['detail'] or '')]
+check("a Job running longer than its constant model ends at once", len(done) == 1 and done[0]['elapsed_ms'] == 0, [(e['elapsed_ms'], e['detail']) for e in done])
+PY
+
+# --- the worked example: a live cluster's List, continued ---
+expect_rc "the Magos snapshot example runs" 0 "$SIM" run --now 2026-11-30T14:02:07Z --json "$tmp/shop.json" scenarios/snapshot-shop-network.yaml
+if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (--now)'; then ok "the example's clock is --now"; else bad "the example's clock is --now"; show "$tmp/out" 1; fi
+pyfacts "$tmp/shop.json" <<'PY'
+import json, sys
+from facts import check, status_changes
+d = json.load(open(sys.argv[1]))
+tl = d['timeline']
+created = [e['name'] for e in tl if e['kind'] == 'Job' and e['change'] == 'created' and e['t_ms'] > 0]
+check("no Job of dev or staging is created again (history and a resumed Job)", not [n for n in created if '-dev-' in n or '-staging-' in n], created)
+check("staging Applied at 2m54.535s, the level opens prod", status_changes(d, 'Workspace', 'shop-network-staging')[-1][:2] == (174535, 'Applied')
+      and any(e['kind'] == 'Rollout' and e['message'] == 'Executing level [prod]' and e['t_ms'] == 174535 for e in tl))
+check("the Rollout completes at 15m5.812s", status_changes(d, 'Rollout', 'shop-network')[-1][:3] == (905812, 'Applied', 'RolloutCompleted'))
+check("time to complete counted from the snapshot", d['summary']['time_to_complete_ms'] == 905812 and d['summary']['already_complete'] is False)
+PY
+expect_rc "the example's trials run" 0 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
+has_line "its remaining time as wall-clock times" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:27 UTC"
+has_line "and percentiles" "$tmp/out" "  p50 2026-11-30 14:12 UTC, p90 2026-11-30 14:17 UTC"
+expect_rc "the example at 5m" 0 "$SIM" run -q --at 5m --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
+has_line "ages count from the snapshot's creationTimestamps" "$tmp/out" "shop        shop-network-dev       Applied    shop-network   9f4c2a71d3e8b05c6a2f1e7d4b3c9a8e5f6d2b10   12m"
+has_line "prod applies at 14:07:07" "$tmp/out" "shop        shop-network-prod-eu   Applying   shop-network                                              12m"
+expect_rc "check passes the example" 0 "$SIM" check scenarios/snapshot-shop-network.yaml
+
+# --- the FleetRollout example: StageSets continue from their status ---
+expect_rc "the fleet snapshot example runs" 0 "$SIM" run --now 2026-03-02T08:20:00Z --json "$tmp/fleet.json" scenarios/snapshot-moodle-fleet.yaml
+pyfacts "$tmp/fleet.json" <<'PY'
+import json, sys
+from facts import check, status_changes
+d = json.load(open(sys.argv[1]))
+tl = d['timeline']
+fr = status_changes(d, 'FleetRollout', 'moodle')
+check("the FleetRollout halts on the passed canary's gate at 9m0s and goes on at 14m0s",
+      [(t, p, r) for t, p, r, m in fr if t > 0][:2] == [(540000, 'Halted', 'Halted'), (840000, 'InProgress', 'Progressing')], fr)
+check("broad's soak ends at the snapshot's soakUntil: rest opens at 15m2s", any(t == 902000 and 'wave "rest" open' in (m or '') for t, p, r, m in fr), fr)
+check("it completes at 15m3s", fr[-1][:3] == (903000, 'Completed', 'Completed'))
+again = [e for e in tl if e['kind'] == 'StageSet' and e['reason'] in ('DriftCorrected', 'InventoryReconstructed')]
+check("no StageSet re-applies or rebuilds what its status says it runs", not again, [(e['namespace'], e['reason']) for e in again][:3])
+adopted = [e for e in tl if e['kind'] == 'StageSet' and e['change'] == 'status' and e['namespace'] in ('tenant-00', 'tenant-01', 'tenant-02', 'tenant-03') and e['t_ms'] > 0]
+check("the members of canary and broad are not reconciled into a new status", not adopted, [(e['namespace'], e['t_ms'], e['detail']) for e in adopted][:3])
+PY
+expect_rc "check passes the fleet example" 0 "$SIM" check scenarios/snapshot-moodle-fleet.yaml
+expect_rc "the fleet example at 10m" 0 "$SIM" run -q --at 10m --now 2026-03-02T08:20:00Z scenarios/snapshot-moodle-fleet.yaml
+has_line "kubectl get fleetrollouts at 10m" "$tmp/out" "moodle    4.6.0     Halted    canary    25m"
+has_line "the fleet view shows rest held" "$tmp/out" "    … tenant-04/moodle             4.5.0  held → awaiting 4.6.0"
+
+# --- a fleet resumed from any T continues as the whole run ---
+# Members on 4.5.0 (a first run's snapshot), spec.version bumped to 4.6.0 and
+# a FleetRollout added: the rollout from that state is the whole run.
+cat >"$tmp/models.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: fleet}
+spec:
+  seed: 3
+  horizon: 4h
+  metrics:
+    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 1m, values: "0.002x20 0.03x3 0.002x300"}
+  models:
+    stagesets:
+      adoption: {duration: 1m}
+YAML
+cat "$tmp/models.yaml" >"$tmp/a.yaml"
+cat >>"$tmp/a.yaml" <<'YAML'
+  start: "2026-03-02T08:00:00Z"
+  generate:
+    - count: 6
+      namespace: "tenant-{i:02}"
+      name: moodle
+      labels: {app: moodle}
+      labelMix:
+        - {labels: {ring: "0"}, weight: 1}
+        - {labels: {ring: "1"}, weight: 3}
+        - {labels: {ring: "2"}, weight: 2}
+      template:
+        version: {value: "4.5.0", approvalMode: Always}
+        stages:
+          - {name: app, sourceRef: {kind: GitRepository, name: moodle}}
+YAML
+expect_rc "the members settle on 4.5.0" 0 "$SIM" run -q --until horizon --horizon 5m --snapshot 5m "$tmp/a-snap.yaml" "$tmp/a.yaml"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys, datetime, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+d = yaml.safe_load(open(tmp + '/a-snap.yaml'))
+for it in d['items']:
+    if it['kind'] == 'StageSet':
+        it['spec']['version']['value'] = '4.6.0'
+        it['metadata']['generation'] += 1
+d['items'].append(yaml.safe_load('''
+apiVersion: stages.metio.wtf/v1
+kind: FleetRollout
+metadata: {name: moodle}
+spec:
+  targetVersion: "4.6.0"
+  selector: {matchLabels: {app: moodle}}
+  waves:
+    - name: canary
+      selector: {matchLabels: {ring: "0"}}
+      soak: 10m
+      gate:
+        source: {prometheus: {address: "http://prometheus.monitoring:9090", query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))'}}
+        threshold: {max: "0.01"}
+    - {name: broad, selector: {matchLabels: {ring: "1"}}, soak: 20m}
+    - {name: rest, selector: {matchLabels: {ring: "2"}}}
+'''))
+yaml.safe_dump(d, open(tmp + '/b.yaml', 'w'))
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL run", args, p.stderr[:400]); sys.exit(0)
+    return [json.loads(l) for l in p.stdout.splitlines()]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+start = datetime.datetime(2026, 3, 2, 8, 5, tzinfo=datetime.timezone.utc)
+src = ['--now', '2026-03-02T08:05:00Z', tmp + '/models.yaml', tmp + '/b.yaml']
+whole = events(src)
+end = max(e['elapsed_ms'] for e in whole)
+check("the whole run halts on the gate and completes", any(e['kind'] == 'FleetRollout' and e['phase'] == 'Halted' for e in whole)
+      and any(e['kind'] == 'FleetRollout' and e['phase'] == 'Completed' for e in whole))
+# The series counts from the Scenario's start: resumed at t, it starts t later
+# (t a whole number of its 1m samples); promtool's "a x20" is 21 samples.
+samples = ['0.002'] * 21 + ['0.03'] * 4 + ['0.002'] * 301
+models = open(tmp + '/models.yaml').read()
+differ = []
+for t in range(0, end + 1, 60000):
+    p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src, capture_output=True, text=True)
+    if p.returncode != 0:
+        differ.append((t, p.stderr[:200])); continue
+    with open(tmp + '/m.yaml', 'w') as f:
+        f.write(models.replace('values: "0.002x20 0.03x3 0.002x300"', 'values: "%s"' % ' '.join(samples[t // 60000:])))
+    now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/s.yaml'])
+    # The FleetRollout requeues itself every 30s; the restart starts that
+    # cycle at t, so a pass (a gate read) may come up to 30s apart: the same
+    # transitions in the same order, each within 30s of its time.
+    want = [(e['elapsed_ms'], key(e)[1:]) for e in whole if e['elapsed_ms'] > t]
+    # (what the restarted controllers write at once counts too)
+    got = [(t + e['elapsed_ms'], key(e)[1:]) for e in rest if e['elapsed_ms'] > 0 or e['change'] != 'created']
+    same = len(want) == len(got) and all(a[1] == b[1] and abs(a[0] - b[0]) < 30000 for a, b in zip(want, got))
+    if not same:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a[1] != b[1] or abs(a[0] - b[0]) >= 30000), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+check("a fleet resumed from each of %d snapshots (every minute of %dms) continues as the whole run, each transition within one 30s requeue" % (end // 60000 + 1, end),
+      not differ, differ[:2])
+PY
+
+# --- run --at T: the objects as kubectl and stagesetctl show them ---
+expect_rc "--at 1m runs" 0 "$SIM" run -q --at 1m scenarios/checkout/
+has_line "--at names its time" "$tmp/out" "At 1m0s (2026-01-01T00:01:00Z):"
+has_line "the Workspaces with the printer columns" "$tmp/out" "NAMESPACE   NAME               PHASE      PROJECT    REVISION   AGE"
+has_line "dev Applied, staging Planning at 1m" "$tmp/out" "shop        checkout-staging   Planning   checkout              60s"
+has_line "the Rollout on step 1" "$tmp/out" "shop        checkout   Reconciling   checkout   1         60s"
+has_line "the Jobs as kubectl get jobs" "$tmp/out" "shop        checkout-staging-plan-bf6fab57   Running    0/1           10s        10s"
+expect_rc "--at on a fleet runs" 0 "$SIM" run -q --at 20m scenarios/fleet-gate-halt.yaml
+has_line "the FleetRollouts with their printer columns" "$tmp/out" '$ kubectl get fleetrollouts.stages.metio.wtf'
+contains "and the stagesetctl fleet view" "$tmp/out" '$ stagesetctl fleet '
+expect_rc "--at past the end runs" 0 "$SIM" run -q --at 10h scenarios/checkout/
+contains "--at past the end says it shows the end" "$tmp/err" "the run stopped at 2m30s (completed), before --at 10h0m0s: showing the state at 2m30s (--until horizon runs on)"
+expect_rc "a bad --at is a usage error" 2 "$SIM" run --at soon scenarios/checkout/
+contains "the bad --at is named" "$tmp/err" "invalid --at 'soon'"
+expect_rc "--snapshot without its file is a usage error" 2 "$SIM" run --snapshot 1m
+expect_rc "--snapshot with trials is a usage error" 2 "$SIM" run -n 2 --snapshot 1m "$tmp/x.yaml" scenarios/checkout/
+
+# --- events on what the controller creates, by the name it gives ---
+cat >"$tmp/ev.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: ev}
+spec:
+  events:
+    - at: 10s
+      status:
+        kind: Job
+        namespace: shop
+        name: checkout-dev-plan-d4d33262
+        merge: {failed: 1, active: null, conditions: [{type: Failed, status: "True", reason: BackoffLimitExceeded}]}
+    - at: 10s
+      annotate: {kind: PersistentVolumeClaim, namespace: shop, name: checkout-dev-data, set: {example.com/checked: "yes"}}
+    - at: 10s
+      annotate: {kind: Job, namespace: shop, name: checkout-prod-eu-plan-00000000, set: {example.com/x: "1"}}
+YAML
+expect_rc "events may name the controller's Jobs and PVCs" 0 "$SIM" run --width 200 --timeline all "$tmp/ev.yaml" scenarios/checkout/
+contains "the Job's status patch fails the plan" "$tmp/out" "Failed · PlanFailed"
+contains "the PVC is annotated" "$tmp/out" "annotations: +example.com/checked=yes"
+contains "a Job that does not exist when the event fires is a warning" "$tmp/out" "scenario event 3 (annotate) at 10s did not apply: NotFound"
+
+# --- deletion follows the ownerReferences ---
+cat >"$tmp/del.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: del}
+spec:
+  events:
+    - at: 30s
+      delete: {kind: Workspace, namespace: shop, name: checkout-dev}
+YAML
+expect_rc "deleting a Workspace mid-run runs" 0 "$SIM" run --until horizon --horizon 5m --events "$tmp/del.jsonl" "$tmp/del.yaml" scenarios/checkout/
+pyfacts "$tmp/del.jsonl" <<'PY'
+import json, sys
+from facts import check
+ev = [json.loads(l) for l in open(sys.argv[1])]
+gone = sorted((e['kind'], e['name']) for e in ev if e['change'] == 'deleted' and e['cause'] == 'garbage-collector')
+check("its Jobs and PVC are collected by their ownerReferences", gone == [('Job', 'checkout-dev-apply-d4d33262'), ('Job', 'checkout-dev-plan-d4d33262'), ('PersistentVolumeClaim', 'checkout-dev-data')], gone)
+PY
+# A Job owned by another uid is not the Workspace's: neither collected nor
+# cleaned up as an orphan of an older spec.
+cat >"$tmp/foreign.yaml" <<'YAML'
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: checkout-dev-plan-00000000
+  namespace: shop
+  labels: {magosproject.io/workspace: checkout-dev}
+  ownerReferences:
+  - {apiVersion: magosproject.io/v1alpha1, kind: Workspace, name: checkout-dev, uid: 0b0e9a38-0000-4000-8000-00000000dead, controller: true}
+spec: {backoffLimit: 0}
+status: {succeeded: 1, startTime: "2025-12-31T00:00:00Z", completionTime: "2025-12-31T00:01:00Z"}
+YAML
+expect_rc "a Job of another owner runs" 0 "$SIM" run --until horizon --horizon 5m --events "$tmp/foreign.jsonl" "$tmp/del.yaml" "$tmp/foreign.yaml" scenarios/checkout/
+lacks "it is not deleted" "$tmp/foreign.jsonl" '"name":"checkout-dev-plan-00000000","change":"deleted"'
+printf 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  ownerReferences:\n  - {apiVersion: v1, kind: A, name: a, uid: "1", controller: true}\n  - {apiVersion: v1, kind: B, name: b, uid: "2", controller: true}\n' >"$tmp/two.yaml"
+expect_rc "two controller references are refused" 1 "$SIM" lint "$tmp/two.yaml"
+contains "as the API server refuses them" "$tmp/out" "metadata.ownerReferences: Invalid value: only one reference can have Controller set to true"
+
+finish

@@ -1,0 +1,176 @@
+#!/bin/sh
+# The upstream envtests of the StageSet controller (metio/stageset-controller
+# internal/controller/*_test.go at f2c7604), reproduced as scenarios in
+# tests/stageset-envtests/: each file names the tests it reproduces and pins
+# their expectations in spec.expect (conditions, reasons, messages, status
+# fields and ledgers at the times the upstream test reconciles), which
+# `magos-sim check` evaluates; what a status cannot show (events, how often
+# an action ran, when a requeue came) is read here from the JSON timeline.
+. "$(dirname "$0")/lib.sh"
+require_sim
+require_python "to read the JSON timelines"
+
+D=tests/stageset-envtests
+"$SIM" check --no-color "$D" >"$tmp/check.out" 2>"$tmp/check.err"
+rc=$?
+expect_status "every envtest scenario's expectations hold" 0 $rc
+[ $rc -eq 0 ] || grep -v '^PASS' "$tmp/check.out" | head -n 20
+lacks "no FAIL line" "$tmp/check.out" "FAIL"
+lacks "no scenario skipped" "$tmp/check.out" "SKIP"
+n=$(grep -c '^PASS ' "$tmp/check.out")
+files=$(ls "$D"/*.yaml | wc -l)
+has_line "every expectation of every scenario ran and passed" "$tmp/check.out" \
+	"$n checks in $files scenarios: 0 failed"
+check "at least 75 expectations ($n)" [ "$n" -ge 75 ]
+lacks "no warning or error on stderr (notes only)" "$tmp/check.err" "warning"
+lacks "... no error" "$tmp/check.err" "error"
+
+for f in "$D"/*.yaml; do
+	b=$(basename "$f" .yaml)
+	"$SIM" run --json "$tmp/$b.json" "$f" >/dev/null 2>"$tmp/$b.err"
+	check "$b runs" [ $? -eq 0 ]
+done
+
+pyfacts "$tmp" <<'PY'
+import sys
+from facts import load, check
+
+S, M = 1000, 60000
+
+def writes(d, name):
+    return [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"]
+            if e["kind"] == "StageSet" and e["name"] == name and e["change"] == "status"]
+
+def events(d, name, reason=None):
+    return [(e["t_ms"], e["phase"], e["reason"], e["message"]) for e in d["timeline"]
+            if e["name"] == name and e["change"] == "event" and (reason is None or e["reason"] == reason)]
+
+d = load(sys.argv[1], "t02-baseline-emits-event")
+if d:
+    ev = events(d, "baseline", "MigrationsBaselined")
+    check("T-2: one MigrationsBaselined event over ten passes",
+          [(p, m) for _, p, _, m in ev] == [("Normal", "baselined at 2.0.0 on first adoption: no migrations "
+                                             "were run; the deployment is assumed already at this version")], ev)
+
+d = load(sys.argv[1], "t09-source-not-ready-suspended")
+if d:
+    w = writes(d, "paused")
+    check("T-11: Suspended with upstream's message", [(r, m) for _, r, m in w] == [("Suspended", "Reconciliation is suspended")], w)
+
+d = load(sys.argv[1], "t12-require-coverage-blocks-major")
+if d:
+    w = [x for x in writes(d, "coverage") if x[1] != "Succeeded"]
+    check("T-12: the coverage message names both versions",
+          [(t, r, m.split(" (runbook: ")[0]) for t, r, m in w] == [(4 * M, "MigrationCoverageMissing",
+           "version crosses a major boundary 1.1.0 → 2.0.0 but no migration covers it, and "
+           "requireMigrationCoverage is set")], w)
+
+d = load(sys.argv[1], "t13-approval-on-migrations")
+if d:
+    ev = [(t, r) for t, _, r, _ in events(d, "approval") if r.startswith("Migration") and r != "MigrationsBaselined"]
+    check("T-13: the migration runs only in the approved pass",
+          [r for _, r in ev] == ["MigrationStarted", "MigrationCompleted"] and all(t > 5 * M for t, _ in ev), ev)
+
+d = load(sys.argv[1], "t15-baseline-upgrade-downgrade")
+if d:
+    started = lambda n: [m for _, _, r, m in events(d, n) if r == "MigrationStarted"]
+    check("T-15: baselining runs no migration", started("baselined") == [], started("baselined"))
+    check("T-16: the upgrade runs drop-legacy", started("upgrader") == ['migration "drop-legacy" (to 2.0.0) starting'],
+          started("upgrader"))
+
+d = load(sys.argv[1], "t24-downgrades")
+if d:
+    started = lambda n: [(t, m) for t, _, r, m in events(d, n) if r == "MigrationStarted"]
+    s = started("down")
+    check("T-24: up at 2m, down actions at 5m",
+          [m for _, m in s] == ['migration "schema-2" (to 2.0.0) starting',
+                                'rollback of migration "schema-2" (to 2.0.0) starting'] and s[1][0] > 5 * M, s)
+    s = started("directed")
+    check("T-26: rollback-to runs the down actions in the next pass", s[1][1].startswith("rollback of") and s[1][0] < 5 * M + 10 * S, s)
+    w = [x for x in writes(d, "irreversible") if x[1] != "Succeeded"]
+    check("T-28: the refusal names schema-2 and says irreversible",
+          len(w) == 1 and 'migration "schema-2"' in w[0][2] and "irreversible" in w[0][2], w)
+    w = [x for x in writes(d, "refused") if x[1] != "Succeeded"]
+    check("T-27: the refusal says how to enable downgrades",
+          len(w) == 1 and "set spec.version.allowDowngrade to enable reversible downgrades" in w[0][2], w)
+
+d = load(sys.argv[1], "t49-action-ledger-force-stage")
+if d:
+    w = [t for t, _, _ in writes(d, "notifier")]
+    check("T-49/T-51: notify runs at the first pass, at tok1 and at tok2 only (each such pass ends 30s later)",
+          w == [31005, 5 * M + 31 * S, 10 * M + 31 * S], w)
+
+d = load(sys.argv[1], "t50-on-failure")
+if d:
+    w = writes(d, "smoked")
+    check("T-50: one StageFailed write, after page's 20s; the retries run neither action again",
+          [(t, r, m.split(" (runbook: ")[0]) for t, r, m in w] ==
+          [(22005, "StageFailed", 'stage "stage-a" post-action: action "smoke": POST http://smoke.envtest.svc/run returned 500')], w)
+
+d = load(sys.argv[1], "t52-update-windows")
+if d:
+    w = writes(d, "deployed")
+    check("T-56: the held revision keeps Ready True Succeeded",
+          [r for _, r, _ in w] == ["Succeeded", "Succeeded"] and w[1][0] == 10 * M
+          and w[1][2].startswith("Deployed; delivery held by update window"), w)
+    w = writes(d, "denied")
+    check("T-52: UpdateDeferred with upstream's message",
+          [(r, m.split(" (runbook: ")[0]) for _, r, m in w] == [("UpdateDeferred", "delivery held by update window (next window opens 2030-01-01T00:00:00Z)")], w)
+    ev = events(d, "denied", "UpdateDeferred")
+    check("T-53: one UpdateDeferred event for the deferral, whatever the passes", len(ev) == 1, ev)
+
+d = load(sys.argv[1], "t87-verify-timeout")
+if d:
+    w = writes(d, "hold")
+    check("T-87: StageProgressing names the timeout ladder",
+          w[0][1] == "StageProgressing" and "spec.timeout" in w[0][2], w)
+    check("T-87: retried every 90s (retryInterval): the first retry after 4m1s succeeds",
+          len(w) == 2 and w[1][1] == "Succeeded" and 2005 + 3 * 90 * S < w[1][0] < 2005 + 3 * 90 * S + 10 * S, w)
+    check("T-87: no RolledBack event", events(d, "hold", "RolledBack") == [])
+    w = writes(d, "rollback")
+    check("T-88: onTimeout Rollback: StageFailed", w[0][1] == "StageFailed" and "verify: timeout waiting for" in w[0][2], w)
+
+d = load(sys.argv[1], "t109-dependencies")
+if d:
+    w = writes(d, "gated")
+    ok = [t for t, r, _ in w if r == "Succeeded"]
+    check("T-111: gated proceeds right after db reaches 2.0.0 (woken by db, not its 10m interval)",
+          len(ok) == 1 and 5 * M < ok[0] < 6 * M, w)
+    check("T-111: upstream's version-gate message",
+          any(m.startswith("dependency envtest/db is at version 1.0.0, need >= 2.0.0") for _, _, m in w), w)
+    w = writes(d, "app")
+    check("Q-24: a dependent flips to DependencyNotReady while its dependency's spec edit is unobserved",
+          any(t == 5 * M and r == "DependencyNotReady" for t, r, _ in w), w)
+    w = writes(d, "cyc-x")
+    check("T-112: Stalled 'spec.dependsOn forms a cycle'", w[0][1:] == ("Stalled", "spec.dependsOn forms a cycle (runbook: "
+          "https://stageset.projects.metio.wtf/runbooks/stalled/)"), w)
+
+d = load(sys.argv[1], "t57-error-budget")
+if d:
+    ev = events(d, "allow", "BudgetSourceUnavailable")
+    check("T-63: a Warning BudgetSourceUnavailable event, proceeding",
+          len(ev) == 1 and ev[0][1] == "Warning" and ev[0][3].startswith(
+              "error-budget source unavailable; proceeding (onSourceError=Allow): metric source unavailable"), ev)
+    w = writes(d, "hold")
+    check("T-64: upstream's Hold message", w[0][1] == "BudgetSourceUnavailable" and w[0][2].startswith(
+          "error-budget source unavailable and onSourceError=Hold: "), w)
+    w = writes(d, "frozen")
+    check("T-57: upstream's freeze message", w[0][2].startswith("error budget exhausted: remaining 0.05 < "
+          "freezeThreshold 0.1; new-revision rollouts are frozen until it recovers to 0.1"), w)
+    ev = events(d, "dryrun", "BudgetExhausted")
+    check("T-62: dryRun says what it would do, once", [m for _, _, _, m in ev] ==
+          ["error-budget freeze would activate (dryRun): remaining 0.01 < freezeThreshold 0.1"], ev)
+
+d = load(sys.argv[1], "t82-restart-gate-rollback")
+if d:
+    ev = [(t, m) for t, p, r, m in events(d, "api", "PromotionBlocked") if "failed; rolled back to revision" in m]
+    check("T-82: one 'failed; rolled back' event per aborted revision, none while parked",
+          len(ev) == 2 and 10 * M < ev[0][0] < 11 * M and 20 * M < ev[1][0] < 21 * M, ev)
+    check("T-82: no RolledBack event for a gate revert", events(d, "api", "RolledBack") == [])
+    w = writes(d, "denied")
+    check("T-85: RBACDenied names the restart check and the forbidden list, within a minute of the denial",
+          w[-1][1] == "RBACDenied" and 'restart check "web": list pods: pods is forbidden' in w[-1][2]
+          and 5 * M < w[-1][0] < 6 * M + 10 * S, w)
+    check("T-85: no RolledBack event", events(d, "denied", "RolledBack") == [])
+PY
+finish
