@@ -22,6 +22,24 @@ static void time_cell(struct out *o, int64_t ms, size_t cols)
 	txt_emit(o, " %*s%s", (int)(cols > w ? cols - w : 0), "", b);
 }
 
+/*
+ * The wave's soak end: "—" without a soak; a snapshot's wave may have soaked
+ * until before the run started, shown as the negative offset it is ("-10m0s").
+ */
+static void soak_cell(struct out *o, const struct fo_wave *w)
+{
+	char b[GT_DURATION_BUFSZ];
+	size_t n;
+
+	if (!w->soaks || w->soak_until_ms >= 0) {
+		time_cell(o, w->soaks ? w->soak_until_ms : -1, 12);
+		return;
+	}
+	gt_format_duration(w->soak_until_ms, b, sizeof(b));
+	n = strlen(b);
+	txt_emit(o, " %*s%s", (int)(n < 12 ? 12 - n : 0), "", b);
+}
+
 static void value_text(const struct frc_gate_rec *g, char *buf, size_t len)
 {
 	if (g->available)
@@ -291,7 +309,7 @@ void txt_waves_view(struct out *o, const struct fo *fo)
 			free(wn);
 			time_cell(o, w->opened_ms, 12);
 			time_cell(o, w->settled_ms, 12);
-			time_cell(o, w->soaks ? w->soak_until_ms : -1, 12);
+			soak_cell(o, w);
 			time_cell(o, w->passed_ms, 12);
 			if (w->ngates)
 				txt_emit(o, "  %zu/%zu/%zu\n", w->passing, w->failing, w->unknown);

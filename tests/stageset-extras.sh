@@ -18,6 +18,9 @@ for f in stageset-multi-series stageset-publish-later stageset-reconcile-duratio
 	check "$f runs" [ $? -eq 0 ]
 	lacks "$f: no warning" "$tmp/$f.err" "warning"
 done
+# The text table says when the snapshot's passed wave soaked until, before the start.
+has_line "fleet-snapshot-passed-wave: the text shows the soak end before the start" \
+	"$tmp/fleet-snapshot-passed-wave.out" '  canary                   0s           0s       -10m0s           0s  no gate'
 for f in stageset-multi-series stageset-publish-later; do
 	"$SIM" check --no-color "$S/$f.yaml" >"$tmp/$f.check" 2>&1
 	rc=$?
