@@ -804,7 +804,10 @@ static const struct scn_mevent *commit_for(const struct scenario *s, const struc
 	for (size_t i = 0; i < s->nmevents; i++) {
 		const struct scn_mevent *e = &s->mevents[i];
 
-		if (e->type == SCN_MEV_COMMIT && e->repo_url && strcmp(e->repo_url, url) == 0 &&
+		/* A ref is resolved only once the scenario loaded without errors (lint
+		 * reads a broken one too): an unresolved commit matches nothing. */
+		if (e->type == SCN_MEV_COMMIT && e->repo_url && e->ref &&
+		    strcmp(e->repo_url, url) == 0 &&
 		    strcmp(scn_canonical_ref(e->ref, head), scn_canonical_ref(rev, head)) == 0)
 			return e;
 	}

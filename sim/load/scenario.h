@@ -179,7 +179,7 @@ struct scn_mevent {
 	char *value;              /* RECONCILE_REQUEST: explicit annotation value, or NULL for
 				   * the simulated wall time in RFC 3339 (owned) */
 	char *repo_url;           /* COMMIT (owned) */
-	char *ref;                /* COMMIT: the ref as given or resolved at load (owned, never NULL) */
+	char *ref;                /* COMMIT: the ref as given or resolved at load (owned; NULL only while a load with errors left it unresolved) */
 	char *sha;                /* COMMIT: 40 lower-case hex digits, or NULL: derived (owned) */
 	const char *file;         /* borrowed from scenario.files */
 	struct val_mark mark;     /* where the event's action key sits */
