@@ -8,6 +8,7 @@
 #include "engine/stageset.h"
 #include "engine/value.h"
 #include "engine/xalloc.h"
+#include "sim/base/keybuf.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/world/des.h"
 #include "sim/base/strindex.h"
@@ -540,18 +541,6 @@ static const struct obj *ns_of(const struct strindex *idx, const struct api_list
 	return si_get(idx, name, &pos) ? ns->items[pos] : NULL;
 }
 
-/* "ns/name", new (caller frees); without printf, as it runs once per member and wave. */
-static char *key_of(const char *ns, const char *name)
-{
-	size_t a = strlen(ns), b = strlen(name);
-	char *k = xmalloc(a + b + 2);
-
-	memcpy(k, ns, a);
-	k[a] = '/';
-	memcpy(k + a + 1, name, b + 1);
-	return k;
-}
-
 /* Every fleet's wave members from the final objects, and the member -> (fleet, wave) index. */
 static void wave_members(struct fo *o)
 {
@@ -629,7 +618,7 @@ static void wave_members(struct fo *o)
 
 				if (!selected[i] || !lbl_matches(&ws, &m->labels))
 					continue;
-				key = key_of(m->ns, m->name);
+				key = kb_join2(NULL, 0, m->ns, m->name);
 				w->members = xreallocarray(w->members, w->nmembers + 1,
 							   sizeof(*w->members));
 				w->members[w->nmembers++] = key;
@@ -948,7 +937,7 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int6
 		size_t nf = swst_member_faults(ssrc_world(c), ms[i].ns, ms[i].name, &fl);
 		const struct member *m;
 
-		keys[i] = key_of(ms[i].ns, ms[i].name);
+		keys[i] = kb_join2(NULL, 0, ms[i].ns, ms[i].name);
 		m = member_find(o, keys[i]);
 		for (size_t k = 0; k < nf; k++) {
 			if (nw == capw) {

@@ -7,6 +7,7 @@
 #include "engine/labels.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
+#include "sim/base/keybuf.h"
 #include "sim/cluster/admission.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/base/diag.h"
@@ -473,17 +474,6 @@ struct ws_history {
 	size_t nws;
 };
 
-static char *ns_name_key(const char *ns, const char *name)
-{
-	size_t a = strlen(ns), b = strlen(name);
-	char *k = xmalloc(a + b + 2);
-
-	memcpy(k, ns, a);
-	k[a] = '/';
-	memcpy(k + a + 1, name, b + 1);
-	return k;
-}
-
 static void ws_history_build(const struct tl *tl, struct ws_history *h)
 {
 	size_t capws = 0;
@@ -497,7 +487,7 @@ static void ws_history_build(const struct tl *tl, struct ws_history *h)
 		tl_get(tl, e, &en);
 		if (strcmp(en.kind, "Workspace") != 0)
 			continue;
-		key = ns_name_key(en.ns, en.name);
+		key = kb_join2(NULL, 0, en.ns, en.name);
 		if (!si_get(&h->idx, key, &pos)) {
 			pos = h->nws++;
 			if (pos == capws) {
@@ -523,7 +513,7 @@ static void ws_history_build(const struct tl *tl, struct ws_history *h)
 static const size_t *ws_history_of(const struct ws_history *h, const char *ns, const char *name,
 				   size_t *n)
 {
-	char *key = ns_name_key(ns, name);
+	char *key = kb_join2(NULL, 0, ns, name);
 	size_t pos;
 	bool found = si_get(&h->idx, key, &pos);
 
