@@ -25,6 +25,8 @@
 #                    (docs/fuzzing.md; CI sets it)
 #   MAGOS_DEB=1      dpkg-dev, debhelper and build-essential (which
 #                    dpkg-buildpackage checks for), for make deb
+#   MAGOS_BENCH=1    python3-simpy3 and valgrind, for scripts/bench.sh's
+#                    SimPy comparison and instruction counts (BENCHMARKS.md)
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -45,6 +47,9 @@ if [ "${MAGOS_FUZZ:-0}" = 1 ]; then
 fi
 if [ "${MAGOS_DEB:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES dpkg-dev debhelper build-essential"
+fi
+if [ "${MAGOS_BENCH:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES python3-simpy3 valgrind"
 fi
 if [ "${MAGOS_CONSUMERS:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES libxml2-utils"
