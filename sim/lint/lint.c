@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_ss_holds.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -259,6 +260,78 @@ static const struct lint_rule rules[] = {
 	  "promotion gate, and budget and analysis holds without their own interval), so the "
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
+	/* MS234..MS241: StageSet holds (sim/lint/lint_ss_holds.c). */
+	{ "MS234", "edit-passes-freeze", LINT_WARNING,
+	  "a scenario event edits a StageSet's spec (an inline version.value bump, any other spec "
+	  "edit) or stamps stages.metio.wtf/rollback-to on it while its update windows hold new "
+	  "revisions or its error budget is exhausted (below freezeThreshold in the scenario's "
+	  "series): both gate only a new artifact revision of the stage sources, so the controller "
+	  "applies the change at once, version change, migrations and downgrades included "
+	  "(StageSet spec §3 R-9.4, R-11, §5 Q-8)",
+	  "make the change when updates are allowed, or deliver it through the source (a new "
+	  "artifact revision is held); windowScope: All holds every change while a window is "
+	  "closed" },
+	{ "MS235", "update-window-never-opens", LINT_WARNING,
+	  "a StageSet's update windows allow no update from some instant before the scenario's "
+	  "horizon on, for good (an absolute Allow window in the past or ending then, an Allow "
+	  "whose schedule never fires): every new revision is "
+	  "deferred forever with Ready 'delivery held by update window' and no next opening, "
+	  "re-checked every retryInterval (StageSet spec §3 R-9, §5 Q-20)",
+	  "correct the Allow window (its from/to, its schedule) or remove it; with no Allow window "
+	  "declared, only Deny windows hold updates" },
+	{ "MS236", "hold-before-plan-half-rolled", LINT_WARNING,
+	  "a StageSet has update windows or an error budget and a stage before the last with a "
+	  "promotion gate (soak, manual promotion, analysis, restart or event gate): windows and "
+	  "budget are checked before the plan on every pass, so a window closing (or the budget "
+	  "freezing) while that stage holds the new revision defers the later stages and reports "
+	  "Ready True 'Deployed; …' on a half-rolled StageSet, status.version still the old one "
+	  "(StageSet spec §3 R-9, R-11, §5 Q-9)",
+	  "do not read Ready True 'Deployed; …' as rolled out: compare status.stages' applied "
+	  "revisions; keep promotion gates short of the windows' closing times (a Deny starting "
+	  "after the soak), or put the gated stage in a StageSet of its own" },
+	{ "MS237", "budget-hold-invisible", LINT_WARNING,
+	  "a StageSet that other StageSets dependsOn has an error budget that the scenario's series "
+	  "make read exhausted: a budget hold keeps a deployed StageSet Ready True with no "
+	  "pendingUpdate (unlike an update window's hold), and dependsOn looks only at "
+	  "pendingUpdate.revisions, so its dependents roll out against its old revision while the "
+	  "budget holds its new one (StageSet spec §3 R-7.4, R-11, §5 Q-10)",
+	  "give the dependents the same errorBudget, or a dependsOn minVersion that the held "
+	  "revision's version satisfies and the old one does not" },
+	{ "MS238", "soak-edit-keeps-deadline", LINT_WARNING,
+	  "a scenario event changes a stage's promotion.soak while, at the median modelled "
+	  "durations, that stage soaks: the controller derives the soak's start from the deadline "
+	  "it recorded (since = soakUntil - soak), so the running soak keeps its deadline; a "
+	  "shorter soak does not release the stage sooner, a longer one does not hold it longer "
+	  "(StageSet spec §3.7.1 G-8, §5 Q-21)",
+	  "to promote a soaking stage now, stamp stages.metio.wtf/promote: <stage>@<token>; to "
+	  "soak the current revision longer, hold it with requireManualPromotion; a soak edit "
+	  "applies from the next revision on" },
+	{ "MS239", "one-shot-token-burned", LINT_WARNING,
+	  "a scenario event stamps stages.metio.wtf/update-now while update windows hold (or "
+	  "stages.metio.wtf/budget-override while the budget is exhausted) on a StageSet whose "
+	  "next pass a later gate holds (the approval gate with approvalMode Always and the offered "
+	  "version not approved; for update-now also an exhausted budget): the pass records the "
+	  "token as handled anyway, so once that gate opens the next pass meets the window (or the "
+	  "budget) again and the token is spent (StageSet spec §3 R-9.1, R-10, §5 Q-11)",
+	  "approve the version (and let the budget recover or override it) before stamping the "
+	  "token, or stamp a fresh token after the other gate opened" },
+	{ "MS240", "gate-revert-impossible", LINT_WARNING,
+	  "a stage's promotion gate (a non-dryRun analysis, a restart or event gate or check) has "
+	  "onFailure Rollback, but the StageSet does not set rollbackOnFailure: the controller "
+	  "keeps the last-good snapshot a revert needs only with rollbackOnFailure, so when the gate "
+	  "fails the stage is not reverted, keeps the failing revision, holds PromotionBlocked and "
+	  "warns PromotionBlocked on every pass (StageSet spec §3 R-21, §3.2 S-14, §5 Q-18)",
+	  "set spec.rollbackOnFailure: true so a last-good snapshot is kept, or use onFailure: Hold "
+	  "if holding is what you want" },
+	{ "MS241", "promoted-gate-read-fails", LINT_WARNING,
+	  "a stage has a restart or event promotion gate, and the StageSet world fails the pod (or "
+	  "event) list it reads (spec.models.stagesets.podListErrors) within the horizon: the "
+	  "gate reads on every pass, also for a stage promoted long ago, so a forbidden list turns "
+	  "a deployed StageSet Ready False RBACDenied although nothing rolls out (a regression for "
+	  "FleetRollouts, not ready for dependsOn dependents), and a transient one ends every pass "
+	  "in back-off with a stale Ready (StageSet spec §3.2 S-13, §3.3 H-5, H-6, §5 Q-16)",
+	  "grant the StageSet's ServiceAccount list on pods and events in its namespace; treat "
+	  "RBACDenied on a steady StageSet as a read failure, not a rollout failure" },
 	/* END MS2xx */
 };
 
@@ -531,6 +604,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_fleet(r, s);
+	lint_ss_holds(r, s);
 	drop_told_twice(r);
 }
 
