@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_ss_failure.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -259,6 +260,21 @@ static const struct lint_rule rules[] = {
 	  "promotion gate, and budget and analysis holds without their own interval), so the "
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
+	{ "MS226", "rollback-loop", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world makes one of its stages fail on "
+	  "every try: the whole-run rollback restores the last-applied revisions and never parks, "
+	  "so the next pass applies the same failing revision again, forever, with error back-off "
+	  "up to 16m40s, and onRollback fires on every cycle (StageSet spec §3.11.2, §5 Q-5)",
+	  "fix or withdraw the failing revision, or remove rollbackOnFailure (the StageSet then stays "
+	  "Failed on it); a promotion gate with onFailure: Rollback parks a reverted revision instead" },
+	{ "MS227", "terminal-failure-no-requeue", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail terminally (RBACDenied, ImageUnverified, "
+	  "a terminal fetch) or a rollback's restore end PreviousRevisionUnavailable or "
+	  "ImageUnverified: the controller does not requeue these, so the StageSet stays Ready False "
+	  "until an event wakes it, also after the cause is gone; the same RBAC denial while "
+	  "resolving a source is retried within a minute (StageSet spec §2.2, §3.11, §5 Q-7)",
+	  "fix the cause before the change, and after a terminal failure wake the StageSet "
+	  "(flux reconcile or stagesetctl reconcile, which stamp reconcile.fluxcd.io/requestedAt)" },
 	/* END MS2xx */
 };
 
@@ -531,6 +547,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_fleet(r, s);
+	lint_ss_failure(r, s);
 	drop_told_twice(r);
 }
 

@@ -423,6 +423,7 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	res->err = 0;
 	res->requeue = false;
 	res->requeue_after_ms = 0;
+	m->last_no_requeue = !err && pe->res.requeue == SSC_REQUEUE_NONE;
 	if (err) {
 		res->err = -1;
 	} else {
@@ -514,6 +515,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	o = api_snap_obj(snap);
 	m->gone = false;
 	m->passes++;
+	m->last_pass_ms = now_ms;
 	if (ctl_busy(r->ctl) > r->busy_peak)
 		r->busy_peak = ctl_busy(r->ctl);
 	changed = ssrr_ensure_spec(m, snap);
@@ -772,7 +774,8 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 	for (size_t i = 0; i < r->nmem; i++) {
 		const struct ssrr_member *m = r->mem[i];
 
-		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes };
+		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes,
+							  m->last_pass_ms, m->last_no_requeue };
 	}
 	*out = rw->stats;
 	return r->nmem;

@@ -178,6 +178,10 @@ struct ssrc_member_stat {
 	const struct ssrc_attempt *attempts;  /* in start order */
 	size_t nattempts;
 	uint32_t passes;                      /* reconciles run */
+	int64_t last_pass_ms;                 /* when the last of them started, ms since scenario
+					       * start; meaningful when passes > 0 */
+	bool last_no_requeue;                 /* the last one ended without an error and asked for
+					       * no requeue: only an event runs the next */
 };
 
 /*

@@ -76,6 +76,8 @@ struct ssrr_member {
 	size_t ninv;
 	/* passes, requeues, attempts */
 	uint32_t passes;
+	int64_t last_pass_ms;  /* when the last pass started (meaningful when passes > 0) */
+	bool last_no_requeue;  /* the last pass ended without error and asked for no requeue */
 	uint32_t requeues;
 	struct ssrc_attempt *att;
 	size_t natt, capatt;
