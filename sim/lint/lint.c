@@ -275,6 +275,37 @@ static const struct lint_rule rules[] = {
 	  "resolving a source is retried within a minute (StageSet spec §2.2, §3.11, §5 Q-7)",
 	  "fix the cause before the change, and after a terminal failure wake the StageSet "
 	  "(flux reconcile or stagesetctl reconcile, which stamp reconcile.fluxcd.io/requestedAt)" },
+	{ "MS228", "verify-double-timeout", LINT_WARNING,
+	  "a stage with readyChecks.exprs whose modelled verify outlasts its timeout T: the kstatus "
+	  "wait and the ready-check expression poll each get the whole T, so the verify can block "
+	  "2·T (a verify longer than T succeeds) and the pass holds its worker that long (StageSet "
+	  "spec §3.9, §5 Q-2)",
+	  "to bound the whole verify at T set readyChecks.timeout to T/2, or count 2·T per stage "
+	  "(plus action timeouts) when sizing waves and update windows" },
+	{ "MS229", "migration-dirty-not-a-halt", LINT_WARNING,
+	  "a migration action the StageSet world can make fail: five failed passes in a row reach "
+	  "MigrationDirty within moments (error back-off 5, 10, 20, 40 ms), and Dirty only removes "
+	  "the requeue: nothing checks the count before running, so any later trigger (a new "
+	  "revision, a spec edit, a FleetRollout approval) runs the destructive action again "
+	  "(StageSet spec §3.4, §5 Q-6)",
+	  "make the migration's actions idempotent, hold later revisions (approvalMode "
+	  "OnMigrations) until it is fixed, and after fixing it request a reconcile (flux reconcile "
+	  "or stagesetctl reconcile), which resets the count" },
+	{ "MS230", "steady-fault-rollback", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world can make its running workload "
+	  "Failed in steady state (a regress event, or a regression that starts after the verify): "
+	  "every pass re-verifies every stage, so the next steady pass fails the run and the "
+	  "controller rolls back to the snapshot of the same revision and runs onRollback, on every "
+	  "retry while the fault lasts (StageSet spec §3.11.2, §5 Q-4)",
+	  "keep onRollback free of effects that assume a revision change (paging, reverting data), "
+	  "or drop rollbackOnFailure where steady-state faults are expected" },
+	{ "MS231", "failed-stage-claims-revision", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail and be retried: the failed stage's "
+	  "status records the new revision as applied although nothing was, so the retry's real "
+	  "apply is reported as a DriftCorrected Warning and the stage's own errorBudget is not "
+	  "consulted for that revision (StageSet spec §3.13, §5 Q-14)",
+	  "do not alert on a DriftCorrected right after a failed attempt of the same revision, and do "
+	  "not rely on a stage's errorBudget to stop a revision whose first attempt failed" },
 	/* END MS2xx */
 };
 

@@ -27,6 +27,20 @@ struct rb_rec {
 	size_t streak;      /* rollbacks since the last Ready True status (or the start) */
 	size_t on_rb;       /* of those, at or after snap_ms: onRollback ran */
 	int64_t first_ms, prev_ms, last_ms; /* of the streak; prev_ms -1 with one */
+	/* rollbacks with no new revision attempted since the last Ready True (the same revision) */
+	bool attempted;       /* a status since the last Ready True wrote lastAttemptedRevisions */
+	size_t same_rb, same_on_rb;
+	int64_t same_first_ms, same_last_ms;
+	/* since the last Ready True status */
+	int64_t mig_fail_ms;  /* first MigrationFailed status, -1 none */
+	int64_t dirty_ms;     /* first MigrationDirty status after it, -1 none */
+	size_t reruns;        /* MigrationStarted events after dirty_ms */
+	int64_t rerun_first_ms, rerun_last_ms;
+	/* DriftCorrected events of the first apply after a failed attempt */
+	int64_t fail_ms;      /* last StageFailed status, -1 none */
+	int64_t ok_ms;        /* first Ready True status after fail_ms, -1 none */
+	size_t claims;        /* such DriftCorrected events */
+	int64_t claim_first_ms, claim_fail_ms; /* the first one, and the failure before it */
 };
 
 /* Go duration of @ms as it is (times of the run), into @buf (GT_DURATION_BUFSZ). */
@@ -103,12 +117,56 @@ static void scan_rollbacks(struct run_result *r, const struct strindex *idx, str
 		if (e.change == TL_STATUS) {
 			if (recs[k].snap_ms < 0 && e.detail && strstr(e.detail, "lastAppliedSnapshot"))
 				recs[k].snap_ms = e.t_ms;
-			if (e.reason && strcmp(e.reason, SSC_REASON_READY) == 0)
+			recs[k].attempted = recs[k].attempted ||
+					    (e.detail && strstr(e.detail, "lastAttemptedRevisions"));
+			if (e.reason && strcmp(e.reason, SSC_REASON_STAGE_FAILED) == 0) {
+				recs[k].fail_ms = e.t_ms;
+				recs[k].ok_ms = -1;
+			} else if (e.reason && strcmp(e.reason, SSC_REASON_READY) == 0 && recs[k].fail_ms >= 0 &&
+				   recs[k].ok_ms < 0) {
+				recs[k].ok_ms = e.t_ms;
+			}
+			if (e.reason && strcmp(e.reason, SSC_REASON_READY) == 0) {
+				recs[k].attempted = false;
 				recs[k].streak = recs[k].on_rb = 0; /* a success ends the cycle */
+				recs[k].mig_fail_ms = recs[k].dirty_ms = -1; /* and resets the count */
+				recs[k].reruns = 0;
+			} else if (e.reason && strcmp(e.reason, SSC_REASON_MIGRATION_FAILED) == 0 &&
+				   recs[k].mig_fail_ms < 0) {
+				recs[k].mig_fail_ms = e.t_ms;
+			} else if (e.reason && strcmp(e.reason, SSC_REASON_MIGRATION_DIRTY) == 0 &&
+				   recs[k].dirty_ms < 0) {
+				recs[k].dirty_ms = e.t_ms;
+			}
+			continue;
+		}
+		if (e.reason && strcmp(e.reason, "DriftCorrected") == 0) {
+			/* the pass that follows a failure, up to the status of its success */
+			if (recs[k].fail_ms >= 0 && (recs[k].ok_ms < 0 || recs[k].ok_ms == e.t_ms)) {
+				if (recs[k].claims++ == 0) {
+					recs[k].claim_first_ms = e.t_ms;
+					recs[k].claim_fail_ms = recs[k].fail_ms;
+				}
+			}
+			continue;
+		}
+		if (e.reason && strcmp(e.reason, "MigrationStarted") == 0 && recs[k].dirty_ms >= 0 &&
+		    e.t_ms > recs[k].dirty_ms) {
+			if (recs[k].reruns++ == 0)
+				recs[k].rerun_first_ms = e.t_ms;
+			recs[k].rerun_last_ms = e.t_ms;
 			continue;
 		}
 		if (!e.reason || strcmp(e.reason, "RolledBack") != 0)
 			continue;
+		if (!recs[k].attempted) {
+			if (recs[k].same_rb++ == 0)
+				recs[k].same_first_ms = e.t_ms;
+			recs[k].same_last_ms = e.t_ms;
+			if (recs[k].snap_ms != -1 && recs[k].snap_ms <= e.t_ms)
+				recs[k].same_on_rb++;
+			continue; /* not a new revision's failure: Q-4, not Q-5 */
+		}
 		if (recs[k].streak == 0) {
 			recs[k].first_ms = e.t_ms;
 			recs[k].prev_ms = -1;
@@ -117,7 +175,7 @@ static void scan_rollbacks(struct run_result *r, const struct strindex *idx, str
 		}
 		recs[k].last_ms = e.t_ms;
 		recs[k].streak++;
-		if (recs[k].snap_ms >= 0 && recs[k].snap_ms <= e.t_ms)
+		if (recs[k].snap_ms != -1 && recs[k].snap_ms <= e.t_ms)
 			recs[k].on_rb++;
 	}
 }
@@ -148,6 +206,74 @@ static void rollback_loop(struct run_result *r, const struct obj *ss, const stru
 			 dur(rec->last_ms - rec->prev_ms, c), onrb));
 	free(what);
 	free(onrb);
+}
+
+/* ---------------------------------------------------------------- */
+
+/* rolled back to the same revision after a steady-state fault. */
+static void steady_rollback(struct run_result *r, const struct obj *ss, const struct rb_rec *rec)
+{
+	size_t nonrb = list_len(ss->spec ? val_map_get(ss->spec, "onRollback") : NULL);
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+	char *onrb;
+
+	if (rec->same_rb == 0)
+		return;
+	onrb = nonrb ? xasprintf("onRollback (%zu action%s) ran %zu time%s", nonrb, nonrb == 1 ? "" : "s",
+				 rec->same_on_rb, rec->same_on_rb == 1 ? "" : "s")
+		     : xasprintf("no onRollback actions are set");
+	notice(r, ss->ns, ss->name, rec->same_rb,
+	       xasprintf("StageSet %s/%s: rollbackOnFailure rolled back %zu time%s (from %s to %s) with no "
+			 "new revision attempted: a pass that re-verified the running revision found its "
+			 "workload failing, and the controller rolled back to the snapshot of the same "
+			 "revision; %s; keep onRollback free of effects that assume a revision change, or "
+			 "drop rollbackOnFailure where steady-state faults are expected",
+			 ss->ns, ss->name, rec->same_rb, rec->same_rb == 1 ? "" : "s", at(rec->same_first_ms, a),
+			 at(rec->same_last_ms, b), onrb));
+	free(onrb);
+}
+
+/* ---------------------------------------------------------------- */
+
+/* DriftCorrected Warnings that were the first real apply after a failed attempt. */
+static void failed_claims(struct run_result *r, const struct obj *ss, const struct rb_rec *rec)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+	if (rec->claims == 0)
+		return;
+	notice(r, ss->ns, ss->name, rec->claims,
+	       xasprintf("StageSet %s/%s: %zu DriftCorrected Warning%s came from the first apply after a "
+			 "failed attempt (the first at %s, after the StageFailed at %s), not from drift: "
+			 "the failed stage's status recorded the new revision as applied, so its real apply "
+			 "looked like a correction of the same revision, and a stage errorBudget would not "
+			 "have been consulted for it; do not alert on such a DriftCorrected",
+			 ss->ns, ss->name, rec->claims, rec->claims == 1 ? "" : "s", at(rec->claim_first_ms, a),
+			 at(rec->claim_fail_ms, b)));
+}
+
+/* ---------------------------------------------------------------- */
+
+/* MigrationDirty reached, and the migration ran again after it. */
+static void dirty_rerun(struct run_result *r, const struct obj *ss, const struct rb_rec *rec)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
+	char e[GT_DURATION_BUFSZ];
+
+	if (rec->dirty_ms < 0 || rec->reruns == 0)
+		return;
+	notice(r, ss->ns, ss->name, rec->reruns,
+	       xasprintf("StageSet %s/%s reached MigrationDirty at %s, %s after its first failed migration "
+			 "pass at %s, and the migration ran again %zu time%s after it (from %s to %s), "
+			 "each time a later event woke the StageSet: Dirty only stops the retries, nothing "
+			 "checks the count before running; make the migration's actions idempotent, hold "
+			 "later revisions (approvalMode OnMigrations) until it is fixed, and after fixing it "
+			 "request a reconcile (flux reconcile or stagesetctl reconcile), which resets the "
+			 "count",
+			 ss->ns, ss->name, at(rec->dirty_ms, a),
+			 at(rec->dirty_ms - (rec->mig_fail_ms >= 0 ? rec->mig_fail_ms : rec->dirty_ms), b),
+			 at(rec->mig_fail_ms >= 0 ? rec->mig_fail_ms : rec->dirty_ms, c), rec->reruns,
+			 rec->reruns == 1 ? "" : "s", at(rec->rerun_first_ms, d), at(rec->rerun_last_ms, e)));
 }
 
 /* ---------------------------------------------------------------- */
@@ -235,6 +361,30 @@ static void terminal_stuck(struct run_result *r, const struct scenario *s, const
 	free(gone);
 }
 
+/* ---------------------------------------------------------------- */
+
+/* a stage's verify (kstatus wait, then the expression poll) outlasted its timeout. */
+static void long_verify(struct run_result *r, const struct obj *ss, const struct ssrc_member_stat *m)
+{
+	int64_t t = m->long_verify_timeout_ms;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
+	char e[GT_DURATION_BUFSZ];
+
+	if (m->long_verifies == 0)
+		return;
+	notice(r, ss->ns, ss->name, m->long_verifies,
+	       xasprintf("StageSet %s/%s: %u verif%s outlasted the stage's timeout; the longest, of "
+			 "stage \"%s\" from %s, took %s against its %s timeout and ended %s: the kstatus "
+			 "wait and the ready-check expression poll each get the whole timeout, so a stage "
+			 "can block %s and the pass holds its worker that long; to bound the verify at %s "
+			 "set readyChecks.timeout to %s, or count %s per stage when sizing waves and "
+			 "windows",
+			 ss->ns, ss->name, m->long_verifies, m->long_verifies == 1 ? "y" : "ies",
+			 m->long_verify_stage, at(m->long_verify_at_ms, a), at(m->long_verify_ms, b), dur(t, c),
+			 m->long_verify_ready ? "ready" : "not ready", dur(2 * t, d), dur(t, c), dur(t / 2, e),
+			 dur(2 * t, d)));
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void ss_hazards_failure(struct run_result *r, const struct scenario *s)
@@ -254,6 +404,8 @@ void ss_hazards_failure(struct run_result *r, const struct scenario *s)
 		si_put(&idx, key, i);
 		kb_drop(key, buf);
 		recs[i].snap_ms = -1;
+		recs[i].mig_fail_ms = recs[i].dirty_ms = -1;
+		recs[i].fail_ms = recs[i].ok_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -275,7 +427,11 @@ void ss_hazards_failure(struct run_result *r, const struct scenario *s)
 		if (!ss)
 			continue; /* deleted: nothing stays stuck */
 		rollback_loop(r, ss, &recs[i]);
+		dirty_rerun(r, ss, &recs[i]);
+		steady_rollback(r, ss, &recs[i]);
+		failed_claims(r, ss, &recs[i]);
 		terminal_stuck(r, s, ss, &ms[i]);
+		long_verify(r, ss, &ms[i]);
 	}
 	free(recs);
 	si_release(&idx);

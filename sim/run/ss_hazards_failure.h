@@ -14,6 +14,22 @@
  *    onRollback ran (a rollback runs it when a snapshot was restored, i.e.
  *    at or after the first status write holding lastAppliedSnapshot)
  *    (warning);
+ *  - a rollback to the same revision (§3.11.2, §5 Q-4, lint's MS230): a
+ *    RolledBack event with no status since the last Ready True having
+ *    written lastAttemptedRevisions (no new revision was attempted: a
+ *    steady pass found the running workload failing); told with the count,
+ *    the first and last, and how often onRollback ran (warning).  Such
+ *    rollbacks do not count towards the rollback loop above;
+ *  - DriftCorrected Warnings that were no drift (§3.13, §5 Q-14, lint's
+ *    MS231): those emitted after a StageFailed status up to the status of
+ *    the next success (the failed entry recorded the new revision as
+ *    applied, so the real apply looked like a correction); told with the
+ *    count and the first (warning);
+ *  - a migration run again after MigrationDirty (§3.4, §5 Q-6, lint's
+ *    MS229): a StageSet whose status went MigrationFailed, then
+ *    MigrationDirty, and that showed MigrationStarted events after that
+ *    (each pass a later event ran), with no Ready True between; told with
+ *    the times and the count (warning);
  *  - a terminal failure that never requeues (§5 Q-7, lint's MS227): a
  *    StageSet that ended Ready False for a failure (RBACDenied,
  *    ImageUnverified, StageFailed, MigrationDirty, ActionDirty,
@@ -22,6 +38,11 @@
  *    end of the run, or the run ended with nothing left to happen; with
  *    when the modelled apply failure that caused it stopped, when it did
  *    (warning).
+ *  - a verify that outlasted its timeout (§3.9, §5 Q-2, lint's MS228):
+ *    a stage's kstatus wait and its ready-check expression poll, each
+ *    given the stage's whole timeout T, took longer than T together; told
+ *    with how many did and the longest (its stage, start, length, T and
+ *    whether it ended ready) (warning).
  *
  * Figures come from the timeline (RolledBack events, status writes), the
  * store at the end of the run and the StageSet controller adapter's pass

@@ -533,6 +533,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	pe->read = api_snap_retain(snap);
 	pe->prior_version = "";
 	memset(&env_ctx, 0, sizeof(env_ctx));
+	env_ctx.wait_stage = SIZE_MAX;
 	ssrw_fill_sw_member(r, m, o, &env_ctx.sm);
 	pe->memo = memo_reuse(r, m, o, &env_ctx.sm, now_ms);
 	if (pe->memo) {
@@ -775,7 +776,10 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 		const struct ssrr_member *m = r->mem[i];
 
 		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes,
-							  m->last_pass_ms, m->last_no_requeue };
+							  m->last_pass_ms, m->last_no_requeue,
+							  m->long_verifies, m->long_verify_ms,
+							  m->long_verify_at_ms, m->long_verify_timeout_ms,
+							  m->long_verify_stage, m->long_verify_ready };
 	}
 	*out = rw->stats;
 	return r->nmem;
