@@ -17,6 +17,7 @@
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
 #include "sim/run/magos_quirks.h"
+#include "sim/run/ss_hazards_failure.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1221,6 +1222,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
 	fq_end_of_run(r);
+	ss_hazards_failure(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;
