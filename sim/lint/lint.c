@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_fleet_quirks.h"
+#include "sim/lint/lint_magos_quirks.h"
+#include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
 
 /*
@@ -115,6 +118,26 @@ static const struct lint_rule rules[] = {
 	  "plans the commit before them (upstream ordering hazard)",
 	  "give the later steps' Workspaces a longer magosproject.io/git-poll-interval than the "
 	  "earlier ones' (e.g. 5m against 1m), so that they usually see a commit last" },
+	{ "MS117", "detected-revision-empty", LINT_ERROR,
+	  "annotation magosproject.io/detected-revision is present but empty on a Workspace whose "
+	  "spec.source.targetRevision is not: the Workspace resets (NewRevisionDetected) after "
+	  "every apply, because the empty value differs from the observedRevision each apply "
+	  "records, and an apply removes the key only when it has a value, so it plans and "
+	  "applies forever and a Rollout's step with it never completes (spec §7 #20)",
+	  "remove the annotation (the RefWatcher writes it with the commit SHA)" },
+	{ "MS118", "job-timeout-not-positive", LINT_ERROR,
+	  "a Workspace's spec.plan.timeoutSeconds or spec.apply.timeoutSeconds is zero or "
+	  "negative: it becomes the Job's activeDeadlineSeconds, which the Job API refuses below "
+	  "0 (ReconcileError; for the plan a Failed / ConfigurationChanged loop), and at 0 the "
+	  "Job fails with DeadlineExceeded before it runs (spec §7 #23, #24)",
+	  "set timeoutSeconds above the time the Job takes (e.g. 3600), or remove it (the "
+	  "controller then uses 86400)" },
+	{ "MS119", "auto-apply-changed", LINT_WARNING,
+	  "a scenario's patch event changes a Workspace's spec.autoApply: autoApply is part of the "
+	  "spec hash, so the Workspace takes the change for a new spec and plans again, and a plan "
+	  "waiting in Planned for approval is replaced instead of applied (spec §7 #25)",
+	  "approve the waiting plan with magosproject.io/approved: \"true\" (an approve event) "
+	  "instead of changing autoApply" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -260,6 +283,52 @@ static const struct lint_rule rules[] = {
 	  "promotion gate, and budget and analysis holds without their own interval), so the "
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
+	{ "MS226", "rollback-loop", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world makes one of its stages fail on "
+	  "every try: the whole-run rollback restores the last-applied revisions and never parks, "
+	  "so the next pass applies the same failing revision again, forever, with error back-off "
+	  "up to 16m40s, and onRollback fires on every cycle (StageSet spec §3.11.2, §5 Q-5)",
+	  "fix or withdraw the failing revision, or remove rollbackOnFailure (the StageSet then stays "
+	  "Failed on it); a promotion gate with onFailure: Rollback parks a reverted revision instead" },
+	{ "MS227", "terminal-failure-no-requeue", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail terminally (RBACDenied, ImageUnverified, "
+	  "a terminal fetch) or a rollback's restore end PreviousRevisionUnavailable or "
+	  "ImageUnverified: the controller does not requeue these, so the StageSet stays Ready False "
+	  "until an event wakes it, also after the cause is gone; the same RBAC denial while "
+	  "resolving a source is retried within a minute (StageSet spec §2.2, §3.11, §5 Q-7)",
+	  "fix the cause before the change, and after a terminal failure wake the StageSet "
+	  "(flux reconcile or stagesetctl reconcile, which stamp reconcile.fluxcd.io/requestedAt)" },
+	{ "MS228", "verify-double-timeout", LINT_WARNING,
+	  "a stage with readyChecks.exprs whose modelled verify outlasts its timeout T: the kstatus "
+	  "wait and the ready-check expression poll each get the whole T, so the verify can block "
+	  "2·T (a verify longer than T succeeds) and the pass holds its worker that long (StageSet "
+	  "spec §3.9, §5 Q-2)",
+	  "to bound the whole verify at T set readyChecks.timeout to T/2, or count 2·T per stage "
+	  "(plus action timeouts) when sizing waves and update windows" },
+	{ "MS229", "migration-dirty-not-a-halt", LINT_WARNING,
+	  "a migration action the StageSet world can make fail: five failed passes in a row reach "
+	  "MigrationDirty within moments (error back-off 5, 10, 20, 40 ms), and Dirty only removes "
+	  "the requeue: nothing checks the count before running, so any later trigger (a new "
+	  "revision, a spec edit, a FleetRollout approval) runs the destructive action again "
+	  "(StageSet spec §3.4, §5 Q-6)",
+	  "make the migration's actions idempotent, hold later revisions (approvalMode "
+	  "OnMigrations) until it is fixed, and after fixing it request a reconcile (flux reconcile "
+	  "or stagesetctl reconcile), which resets the count" },
+	{ "MS230", "steady-fault-rollback", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world can make its running workload "
+	  "Failed in steady state (a regress event, or a regression that starts after the verify): "
+	  "every pass re-verifies every stage, so the next steady pass fails the run and the "
+	  "controller rolls back to the snapshot of the same revision and runs onRollback, on every "
+	  "retry while the fault lasts (StageSet spec §3.11.2, §5 Q-4)",
+	  "keep onRollback free of effects that assume a revision change (paging, reverting data), "
+	  "or drop rollbackOnFailure where steady-state faults are expected" },
+	{ "MS231", "failed-stage-claims-revision", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail and be retried: the failed stage's "
+	  "status records the new revision as applied although nothing was, so the retry's real "
+	  "apply is reported as a DriftCorrected Warning and the stage's own errorBudget is not "
+	  "consulted for that revision (StageSet spec §3.13, §5 Q-14)",
+	  "do not alert on a DriftCorrected right after a failed attempt of the same revision, and do "
+	  "not rely on a stage's errorBudget to stop a revision whose first attempt failed" },
 	/* MS234..MS241: StageSet holds (sim/lint/lint_ss_holds.c). */
 	{ "MS234", "edit-passes-freeze", LINT_WARNING,
 	  "a scenario event edits a StageSet's spec (an inline version.value bump, any other spec "
@@ -333,6 +402,21 @@ static const struct lint_rule rules[] = {
 	  "grant the StageSet's ServiceAccount list on pods and events in its namespace; treat "
 	  "RBACDenied on a steady StageSet as a read failure, not a rollout failure" },
 	/* END MS2xx */
+	/* MS250..MS259: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
+	{ "MS250", "target-version-spelling", LINT_ERROR,
+	  "a pinned targetVersion is the same semantic version as one the scenario offers the "
+	  "members (a StageSet's spec.version.value, a publish, a source's initialVersion) spelled "
+	  "differently (v2.0.0 against 2.0.0, build metadata), and none offers it as written: the "
+	  "fleet and the StageSets compare versions as text, so no member adopts it and the first "
+	  "wave with members never settles (spec §6 #13)",
+	  "write targetVersion exactly as the members' source offers the version" },
+	{ "MS251", "manual-approval-overwritten", LINT_WARNING,
+	  "a scenario's annotate or patch event sets stages.metio.wtf/approved-version on a "
+	  "StageSet that a pinned FleetRollout selects, to another version than its targetVersion: "
+	  "the fleet stamps targetVersion on every member of its open waves on each pass that does "
+	  "not halt, so the manual approval is overwritten (spec §6 #14)",
+	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
+	  "selector before approving it by hand" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -603,7 +687,10 @@ static void drop_told_twice(struct lint_report *r)
 void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
+	lint_magos_quirks(r, s);
 	lint_fleet(r, s);
+	lint_fleet_quirks(r, s);
+	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
 	drop_told_twice(r);
 }
