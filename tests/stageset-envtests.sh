@@ -94,6 +94,61 @@ if d:
     check("T-27: the refusal says how to enable downgrades",
           len(w) == 1 and "set spec.version.allowDowngrade to enable reversible downgrades" in w[0][2], w)
 
+# A pass that runs rev-notify takes 7s more, ver-notify 20s more (apply 1s).
+d = load(sys.argv[1], "t29-action-scopes")
+if d:
+    ends = lambda n: [t for t, _, _ in writes(d, n)]
+    check("T-29: rev-notify at adoption and at the new revision, ver-notify never",
+          ends("churn") == [8005, 2 * M + 9 * S], ends("churn"))
+    ev = [m for _, _, _, m in events(d, "churn", "ActionSkipped")]
+    check("T-29: ver-notify skipped once, held at 1.0.0", len(ev) == 1 and
+          ev[0].startswith('stage "app" action "ver-notify" (scope: Version) held at version "1.0.0"'), ev)
+    check("T-30: adoption runs rev-notify only; 2.0.0 runs both", ends("bump") == [8005, 2 * M + 28 * S], ends("bump"))
+    check("T-31: reset-scope tok-1 runs ver-notify alone; the next pass neither",
+          ends("reset") == [8005, 2 * M + 28 * S, 5 * M + 21 * S, 7 * M + S], ends("reset"))
+    check("T-32: adoption at 3.1.4 runs rev-notify only", ends("adopt") == [8005], ends("adopt"))
+
+# install-database (Lifetime) takes 30s; the apply 1s.
+d = load(sys.argv[1], "t33-lifetime-ledger")
+if d:
+    ends = lambda n: [t for t, _, _ in writes(d, n)]
+    check("T-33: install-database runs at the first pass only, not at a new revision, 2.0.0 or a reconcile-stage token",
+          ends("boot") == [31005, 2 * M + 2 * S, 3 * M + S, 4 * M + S], ends("boot"))
+    check("T-34: a baselined install-database never runs", ends("adopt") == [1005], ends("adopt"))
+    check("T-35: not run again after delete and recreate", ends("keep") == [31005, 4 * M + 1005], ends("keep"))
+    ev = [(t, p, m) for t, p, _, m in events(d, "keep", "LedgerAdopted")]
+    check("T-36: one LedgerAdopted event, at the recreated StageSet's first pass",
+          len(ev) == 1 and ev[0][:2] == (4 * M + 1005, "Normal") and
+          ev[0][2].startswith("adopted an existing StageLedger with 1 recorded completion(s)"), ev)
+
+d = load(sys.argv[1], "t37-anchors")
+if d:
+    ends = lambda n: [t for t, _, _ in writes(d, n)]
+    check("T-37: a stable witness: install-database not run again", ends("boot") == [31005, 2 * M + S], ends("boot"))
+    check("T-38: the witness gone: the stamped pass runs install-database again", ends("reboot") == [31005, 2 * M + 31 * S], ends("reboot"))
+    ev = [(t, m) for t, _, _, m in events(d, "reboot", "LedgerInvalidated")]
+    check("T-38: one LedgerInvalidated event", ev == [(2 * M + 31 * S, 'stage "app" action "install-database": completionAnchor '
+          "witness is gone; the scope: Lifetime action will run again")], ev)
+    w = writes(d, "ghost")
+    check("T-39: the absent anchor fails the stage", w[0][1] == "StageFailed" and
+          "completionAnchor ConfigMap envtest/never-applied" in w[0][2] and "it must exist so its UID can be recorded" in w[0][2], w)
+
+d = load(sys.argv[1], "t40-baseline-dirty")
+if d:
+    ev = [(p, m) for _, p, _, m in events(d, "typo", "BaselineInvalid")]
+    check("T-40: one Warning BaselineInvalid naming app/no-such-action", ev == [("Warning",
+          'spec.baseline entries that resolve to no scope: Lifetime action in StageSet "typo": app/no-such-action')], ev)
+    ends = [t for t, _, _ in writes(d, "heal")]
+    check("T-41: late-boot (10s) runs at the first pass only; the renamed install-database never",
+          ends == [11005, 2 * M + S], ends)
+    w = [(t, r) for t, r, _ in writes(d, "dirty") if r != "StageFailed"]
+    check("T-42: ActionDirty after five failing passes; the stamp clears it for one pass",
+          [r for _, r in w][:1] == ["ActionDirty"] and w[0][0] < M and
+          any(t == 10 * M + 2 * S and r == "StageFailed" for t, r, _ in writes(d, "dirty")), writes(d, "dirty"))
+    w = writes(d, "revfail")
+    check("T-43: a failing Revision-scoped action: StageFailed, never ActionDirty",
+          w and all(r == "StageFailed" for _, r, _ in w), w)
+
 d = load(sys.argv[1], "t49-action-ledger-force-stage")
 if d:
     w = [t for t, _, _ in writes(d, "notifier")]
