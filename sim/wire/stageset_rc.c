@@ -341,12 +341,19 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 {
 	struct ssrc *r = ctx;
 	struct ssrr_pass *pe = res->pass;
-	struct ssrr_member *m = pe->m;
+	struct ssrr_member *m;
 	const struct obj *cur;
 	bool shards_changed;
 	uint64_t own_rv;
 	int err = 0;
 
+	/*
+	 * No pass ran: the object is gone (R-1, a deleted StageSet's key still
+	 * queued) or its spec cannot be decoded; nothing to write, no requeue.
+	 */
+	if (!pe)
+		return;
+	m = pe->m;
 	res->pass = NULL;
 	/* what needs the status as read, before the write below replaces its parse */
 	pe->stayed = pe->res.desired && strcmp(pe->res.desired, ssrr_nz(pe->prior_version)) == 0;
