@@ -1472,7 +1472,6 @@ static const struct {
 	{ "magosproject.io/v1alpha1", "VariableSet" },
 	{ "stages.metio.wtf/v1", "ImageVerificationPolicy" },
 	{ "stages.metio.wtf/v1", "StageInventory" },
-	{ "stages.metio.wtf/v1", "StageLedger" },
 };
 
 /*

@@ -56,7 +56,7 @@
  * ADM_IGNORED and makes no object.  So are the kinds of the pinned CRDs of
  * the simulated groups that no simulated controller reads:
  * `magosproject.io/v1alpha1` VariableSet and `stages.metio.wtf/v1`
- * ImageVerificationPolicy, StageInventory and StageLedger.  An unknown kind or version
+ * ImageVerificationPolicy and StageInventory.  An unknown kind or version
  * in the groups the simulator does model (`magosproject.io`,
  * `stages.metio.wtf`) stays an error: there it is most likely a typo that
  * would silently drop a Workspace or a StageSet.

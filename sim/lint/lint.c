@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_fleet_quirks.h"
+#include "sim/lint/lint_magos_quirks.h"
+#include "sim/lint/lint_ss_failure.h"
+#include "sim/lint/lint_ss_holds.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -114,6 +118,26 @@ static const struct lint_rule rules[] = {
 	  "plans the commit before them (upstream ordering hazard)",
 	  "give the later steps' Workspaces a longer magosproject.io/git-poll-interval than the "
 	  "earlier ones' (e.g. 5m against 1m), so that they usually see a commit last" },
+	{ "MS117", "detected-revision-empty", LINT_ERROR,
+	  "annotation magosproject.io/detected-revision is present but empty on a Workspace whose "
+	  "spec.source.targetRevision is not: the Workspace resets (NewRevisionDetected) after "
+	  "every apply, because the empty value differs from the observedRevision each apply "
+	  "records, and an apply removes the key only when it has a value, so it plans and "
+	  "applies forever and a Rollout's step with it never completes (spec §7 #20)",
+	  "remove the annotation (the RefWatcher writes it with the commit SHA)" },
+	{ "MS118", "job-timeout-not-positive", LINT_ERROR,
+	  "a Workspace's spec.plan.timeoutSeconds or spec.apply.timeoutSeconds is zero or "
+	  "negative: it becomes the Job's activeDeadlineSeconds, which the Job API refuses below "
+	  "0 (ReconcileError; for the plan a Failed / ConfigurationChanged loop), and at 0 the "
+	  "Job fails with DeadlineExceeded before it runs (spec §7 #23, #24)",
+	  "set timeoutSeconds above the time the Job takes (e.g. 3600), or remove it (the "
+	  "controller then uses 86400)" },
+	{ "MS119", "auto-apply-changed", LINT_WARNING,
+	  "a scenario's patch event changes a Workspace's spec.autoApply: autoApply is part of the "
+	  "spec hash, so the Workspace takes the change for a new spec and plans again, and a plan "
+	  "waiting in Planned for approval is replaced instead of applied (spec §7 #25)",
+	  "approve the waiting plan with magosproject.io/approved: \"true\" (an approve event) "
+	  "instead of changing autoApply" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -259,7 +283,140 @@ static const struct lint_rule rules[] = {
 	  "promotion gate, and budget and analysis holds without their own interval), so the "
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
+	{ "MS226", "rollback-loop", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world makes one of its stages fail on "
+	  "every try: the whole-run rollback restores the last-applied revisions and never parks, "
+	  "so the next pass applies the same failing revision again, forever, with error back-off "
+	  "up to 16m40s, and onRollback fires on every cycle (StageSet spec §3.11.2, §5 Q-5)",
+	  "fix or withdraw the failing revision, or remove rollbackOnFailure (the StageSet then stays "
+	  "Failed on it); a promotion gate with onFailure: Rollback parks a reverted revision instead" },
+	{ "MS227", "terminal-failure-no-requeue", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail terminally (RBACDenied, ImageUnverified, "
+	  "a terminal fetch) or a rollback's restore end PreviousRevisionUnavailable or "
+	  "ImageUnverified: the controller does not requeue these, so the StageSet stays Ready False "
+	  "until an event wakes it, also after the cause is gone; the same RBAC denial while "
+	  "resolving a source is retried within a minute (StageSet spec §2.2, §3.11, §5 Q-7)",
+	  "fix the cause before the change, and after a terminal failure wake the StageSet "
+	  "(flux reconcile or stagesetctl reconcile, which stamp reconcile.fluxcd.io/requestedAt)" },
+	{ "MS228", "verify-double-timeout", LINT_WARNING,
+	  "a stage with readyChecks.exprs whose modelled verify outlasts its timeout T: the kstatus "
+	  "wait and the ready-check expression poll each get the whole T, so the verify can block "
+	  "2·T (a verify longer than T succeeds) and the pass holds its worker that long (StageSet "
+	  "spec §3.9, §5 Q-2)",
+	  "to bound the whole verify at T set readyChecks.timeout to T/2, or count 2·T per stage "
+	  "(plus action timeouts) when sizing waves and update windows" },
+	{ "MS229", "migration-dirty-not-a-halt", LINT_WARNING,
+	  "a migration action the StageSet world can make fail: five failed passes in a row reach "
+	  "MigrationDirty within moments (error back-off 5, 10, 20, 40 ms), and Dirty only removes "
+	  "the requeue: nothing checks the count before running, so any later trigger (a new "
+	  "revision, a spec edit, a FleetRollout approval) runs the destructive action again "
+	  "(StageSet spec §3.4, §5 Q-6)",
+	  "make the migration's actions idempotent, hold later revisions (approvalMode "
+	  "OnMigrations) until it is fixed, and after fixing it request a reconcile (flux reconcile "
+	  "or stagesetctl reconcile), which resets the count" },
+	{ "MS230", "steady-fault-rollback", LINT_WARNING,
+	  "a StageSet sets rollbackOnFailure and the StageSet world can make its running workload "
+	  "Failed in steady state (a regress event, or a regression that starts after the verify): "
+	  "every pass re-verifies every stage, so the next steady pass fails the run and the "
+	  "controller rolls back to the snapshot of the same revision and runs onRollback, on every "
+	  "retry while the fault lasts (StageSet spec §3.11.2, §5 Q-4)",
+	  "keep onRollback free of effects that assume a revision change (paging, reverting data), "
+	  "or drop rollbackOnFailure where steady-state faults are expected" },
+	{ "MS231", "failed-stage-claims-revision", LINT_WARNING,
+	  "the StageSet world can make a stage's apply fail and be retried: the failed stage's "
+	  "status records the new revision as applied although nothing was, so the retry's real "
+	  "apply is reported as a DriftCorrected Warning and the stage's own errorBudget is not "
+	  "consulted for that revision (StageSet spec §3.13, §5 Q-14)",
+	  "do not alert on a DriftCorrected right after a failed attempt of the same revision, and do "
+	  "not rely on a stage's errorBudget to stop a revision whose first attempt failed" },
+	/* MS234..MS241: StageSet holds (sim/lint/lint_ss_holds.c). */
+	{ "MS234", "edit-passes-freeze", LINT_WARNING,
+	  "a scenario event edits a StageSet's spec (an inline version.value bump, any other spec "
+	  "edit) or stamps stages.metio.wtf/rollback-to on it while its update windows hold new "
+	  "revisions or its error budget is exhausted (below freezeThreshold in the scenario's "
+	  "series): both gate only a new artifact revision of the stage sources, so the controller "
+	  "applies the change at once, version change, migrations and downgrades included "
+	  "(StageSet spec §3 R-9.4, R-11, §5 Q-8)",
+	  "make the change when updates are allowed, or deliver it through the source (a new "
+	  "artifact revision is held); windowScope: All holds every change while a window is "
+	  "closed" },
+	{ "MS235", "update-window-never-opens", LINT_WARNING,
+	  "a StageSet's update windows allow no update from some instant before the scenario's "
+	  "horizon on, for good (an absolute Allow window in the past or ending then, an Allow "
+	  "whose schedule never fires): every new revision is "
+	  "deferred forever with Ready 'delivery held by update window' and no next opening, "
+	  "re-checked every retryInterval (StageSet spec §3 R-9, §5 Q-20)",
+	  "correct the Allow window (its from/to, its schedule) or remove it; with no Allow window "
+	  "declared, only Deny windows hold updates" },
+	{ "MS236", "hold-before-plan-half-rolled", LINT_WARNING,
+	  "a StageSet has update windows or an error budget and a stage before the last with a "
+	  "promotion gate (soak, manual promotion, analysis, restart or event gate): windows and "
+	  "budget are checked before the plan on every pass, so a window closing (or the budget "
+	  "freezing) while that stage holds the new revision defers the later stages and reports "
+	  "Ready True 'Deployed; …' on a half-rolled StageSet, status.version still the old one "
+	  "(StageSet spec §3 R-9, R-11, §5 Q-9)",
+	  "do not read Ready True 'Deployed; …' as rolled out: compare status.stages' applied "
+	  "revisions; keep promotion gates short of the windows' closing times (a Deny starting "
+	  "after the soak), or put the gated stage in a StageSet of its own" },
+	{ "MS237", "budget-hold-invisible", LINT_WARNING,
+	  "a StageSet that other StageSets dependsOn has an error budget that the scenario's series "
+	  "make read exhausted: a budget hold keeps a deployed StageSet Ready True with no "
+	  "pendingUpdate (unlike an update window's hold), and dependsOn looks only at "
+	  "pendingUpdate.revisions, so its dependents roll out against its old revision while the "
+	  "budget holds its new one (StageSet spec §3 R-7.4, R-11, §5 Q-10)",
+	  "give the dependents the same errorBudget, or a dependsOn minVersion that the held "
+	  "revision's version satisfies and the old one does not" },
+	{ "MS238", "soak-edit-keeps-deadline", LINT_WARNING,
+	  "a scenario event changes a stage's promotion.soak while, at the median modelled "
+	  "durations, that stage soaks: the controller derives the soak's start from the deadline "
+	  "it recorded (since = soakUntil - soak), so the running soak keeps its deadline; a "
+	  "shorter soak does not release the stage sooner, a longer one does not hold it longer "
+	  "(StageSet spec §3.7.1 G-8, §5 Q-21)",
+	  "to promote a soaking stage now, stamp stages.metio.wtf/promote: <stage>@<token>; to "
+	  "soak the current revision longer, hold it with requireManualPromotion; a soak edit "
+	  "applies from the next revision on" },
+	{ "MS239", "one-shot-token-burned", LINT_WARNING,
+	  "a scenario event stamps stages.metio.wtf/update-now while update windows hold (or "
+	  "stages.metio.wtf/budget-override while the budget is exhausted) on a StageSet whose "
+	  "next pass a later gate holds (the approval gate with approvalMode Always and the offered "
+	  "version not approved; for update-now also an exhausted budget): the pass records the "
+	  "token as handled anyway, so once that gate opens the next pass meets the window (or the "
+	  "budget) again and the token is spent (StageSet spec §3 R-9.1, R-10, §5 Q-11)",
+	  "approve the version (and let the budget recover or override it) before stamping the "
+	  "token, or stamp a fresh token after the other gate opened" },
+	{ "MS240", "gate-revert-impossible", LINT_WARNING,
+	  "a stage's promotion gate (a non-dryRun analysis, a restart or event gate or check) has "
+	  "onFailure Rollback, but the StageSet does not set rollbackOnFailure: the controller "
+	  "keeps the last-good snapshot a revert needs only with rollbackOnFailure, so when the gate "
+	  "fails the stage is not reverted, keeps the failing revision, holds PromotionBlocked and "
+	  "warns PromotionBlocked on every pass (StageSet spec §3 R-21, §3.2 S-14, §5 Q-18)",
+	  "set spec.rollbackOnFailure: true so a last-good snapshot is kept, or use onFailure: Hold "
+	  "if holding is what you want" },
+	{ "MS241", "promoted-gate-read-fails", LINT_WARNING,
+	  "a stage has a restart or event promotion gate, and the StageSet world fails the pod (or "
+	  "event) list it reads (spec.models.stagesets.podListErrors) within the horizon: the "
+	  "gate reads on every pass, also for a stage promoted long ago, so a forbidden list turns "
+	  "a deployed StageSet Ready False RBACDenied although nothing rolls out (a regression for "
+	  "FleetRollouts, not ready for dependsOn dependents), and a transient one ends every pass "
+	  "in back-off with a stale Ready (StageSet spec §3.2 S-13, §3.3 H-5, H-6, §5 Q-16)",
+	  "grant the StageSet's ServiceAccount list on pods and events in its namespace; treat "
+	  "RBACDenied on a steady StageSet as a read failure, not a rollout failure" },
 	/* END MS2xx */
+	/* MS250..MS259: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
+	{ "MS250", "target-version-spelling", LINT_ERROR,
+	  "a pinned targetVersion is the same semantic version as one the scenario offers the "
+	  "members (a StageSet's spec.version.value, a publish, a source's initialVersion) spelled "
+	  "differently (v2.0.0 against 2.0.0, build metadata), and none offers it as written: the "
+	  "fleet and the StageSets compare versions as text, so no member adopts it and the first "
+	  "wave with members never settles (spec §6 #13)",
+	  "write targetVersion exactly as the members' source offers the version" },
+	{ "MS251", "manual-approval-overwritten", LINT_WARNING,
+	  "a scenario's annotate or patch event sets stages.metio.wtf/approved-version on a "
+	  "StageSet that a pinned FleetRollout selects, to another version than its targetVersion: "
+	  "the fleet stamps targetVersion on every member of its open waves on each pass that does "
+	  "not halt, so the manual approval is overwritten (spec §6 #14)",
+	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
+	  "selector before approving it by hand" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -530,7 +687,11 @@ static void drop_told_twice(struct lint_report *r)
 void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
+	lint_magos_quirks(r, s);
 	lint_fleet(r, s);
+	lint_fleet_quirks(r, s);
+	lint_ss_failure(r, s);
+	lint_ss_holds(r, s);
 	drop_told_twice(r);
 }
 

@@ -697,8 +697,9 @@ static void window_edges(const struct sw_world *w, const struct swr_source *src,
 	}
 }
 
-int64_t sws_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
-			      int64_t t_ms)
+/* The first change of @kind @ns/@name after @t_ms; `forbidden` edges count when @access. */
+static int64_t next_change(struct sw_world *w, const char *kind, const char *ns, const char *name, int64_t t_ms,
+			   bool access)
 {
 	struct swr_source *src;
 	int64_t best = SW_NEVER;
@@ -712,8 +713,21 @@ int64_t sws_source_next_change(struct sw_world *w, const char *kind, const char 
 			best = src->reach[i].eff_ms;
 	window_edges(w, src, SF_MISSING, t_ms, &best);
 	window_edges(w, src, SF_NOT_READY, t_ms, &best);
-	window_edges(w, src, SF_FORBIDDEN, t_ms, &best);
+	if (access)
+		window_edges(w, src, SF_FORBIDDEN, t_ms, &best);
 	return best;
+}
+
+int64_t sws_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			      int64_t t_ms)
+{
+	return next_change(w, kind, ns, name, t_ms, true);
+}
+
+int64_t sws_source_next_event(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			     int64_t t_ms)
+{
+	return next_change(w, kind, ns, name, t_ms, false);
 }
 
 /* The source record behind a resolved artifact: by the object it was read from, else its key. */

@@ -78,10 +78,22 @@ size_t sws_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
  * modelled source @kind @ns/@name changes what sws_source_get() shows (a new
  * revision, a `missing`, `notReady` or `forbidden` window opening or
  * closing), as the StageSets known so far reach it; SW_NEVER when none.
- * What the wire's watch of sources (W5, W6) turns into wake-ups.
+ * Until then a pass reads the source as it did at @t_ms.
  */
 int64_t sws_source_next_change(struct sw_world *w, const char *kind, const char *ns, const char *name,
 			      int64_t t_ms);
+
+/*
+ * sws_source_next_event() - the first time after @t_ms at which the
+ * modelled source @kind @ns/@name itself changes, which a watch of it
+ * delivers: a new revision, a `missing` or `notReady` window opening or
+ * closing; SW_NEVER when none.  A `forbidden` window is not one: granting
+ * or revoking the tenant's RBAC writes no source object, so upstream sees
+ * its end only at the RBACDenied requeue (1m).  What the wire's watch of
+ * sources (W5, W6) turns into wake-ups.
+ */
+int64_t sws_source_next_event(struct sw_world *w, const char *kind, const char *ns, const char *name,
+			     int64_t t_ms);
 
 /*
  * sws_revision_version() - the version the revision @revision of the source

@@ -341,12 +341,19 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 {
 	struct ssrc *r = ctx;
 	struct ssrr_pass *pe = res->pass;
-	struct ssrr_member *m = pe->m;
+	struct ssrr_member *m;
 	const struct obj *cur;
 	bool shards_changed;
 	uint64_t own_rv;
 	int err = 0;
 
+	/*
+	 * No pass ran: the object is gone (R-1, a deleted StageSet's key still
+	 * queued) or its spec cannot be decoded; nothing to write, no requeue.
+	 */
+	if (!pe)
+		return;
+	m = pe->m;
 	res->pass = NULL;
 	/* what needs the status as read, before the write below replaces its parse */
 	pe->stayed = pe->res.desired && strcmp(pe->res.desired, ssrr_nz(pe->prior_version)) == 0;
@@ -423,6 +430,7 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	res->err = 0;
 	res->requeue = false;
 	res->requeue_after_ms = 0;
+	m->last_no_requeue = !err && pe->res.requeue == SSC_REQUEUE_NONE;
 	if (err) {
 		res->err = -1;
 	} else {
@@ -514,6 +522,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	o = api_snap_obj(snap);
 	m->gone = false;
 	m->passes++;
+	m->last_pass_ms = now_ms;
 	if (ctl_busy(r->ctl) > r->busy_peak)
 		r->busy_peak = ctl_busy(r->ctl);
 	changed = ssrr_ensure_spec(m, snap);
@@ -531,6 +540,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	pe->read = api_snap_retain(snap);
 	pe->prior_version = "";
 	memset(&env_ctx, 0, sizeof(env_ctx));
+	env_ctx.wait_stage = SIZE_MAX;
 	ssrw_fill_sw_member(r, m, o, &env_ctx.sm);
 	pe->memo = memo_reuse(r, m, o, &env_ctx.sm, now_ms);
 	if (pe->memo) {
@@ -772,7 +782,11 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 	for (size_t i = 0; i < r->nmem; i++) {
 		const struct ssrr_member *m = r->mem[i];
 
-		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes };
+		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes,
+							  m->last_pass_ms, m->last_no_requeue,
+							  m->long_verifies, m->long_verify_ms,
+							  m->long_verify_at_ms, m->long_verify_timeout_ms,
+							  m->long_verify_stage, m->long_verify_ready };
 	}
 	*out = rw->stats;
 	return r->nmem;

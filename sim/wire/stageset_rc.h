@@ -178,6 +178,21 @@ struct ssrc_member_stat {
 	const struct ssrc_attempt *attempts;  /* in start order */
 	size_t nattempts;
 	uint32_t passes;                      /* reconciles run */
+	int64_t last_pass_ms;                 /* when the last of them started, ms since scenario
+					       * start; meaningful when passes > 0 */
+	bool last_no_requeue;                 /* the last one ended without an error and asked for
+					       * no requeue: only an event runs the next */
+	/*
+	 * Verifies of a stage (the kstatus wait, then the ready-check expression
+	 * poll, each given the stage's whole timeout: StageSet spec §5 Q-2) that
+	 * took longer than that timeout, counted; the longest one's length (ms),
+	 * start (ms since scenario start), timeout (ms), stage (owned by the
+	 * adapter) and whether it ended ready.  Meaningful when long_verifies > 0.
+	 */
+	uint32_t long_verifies;
+	int64_t long_verify_ms, long_verify_at_ms, long_verify_timeout_ms;
+	const char *long_verify_stage;
+	bool long_verify_ready;
 };
 
 /*

@@ -276,6 +276,9 @@ static void env_wait_stage(void *ctx, size_t stage, bool with_applied, int64_t t
 	int64_t t = ssrr_sim_ms(pe->r, at_ms);
 
 	swst_wait_stage(pe->r->world, &pe->sm, stage, with_applied, timeout_ms, t, out);
+	pe->wait_stage = stage;
+	pe->wait_at_ms = t;
+	pe->wait_ms = out->duration_ms;
 	if (pe->deletion_ms >= 0 && pe->deletion_ms < t + out->duration_ms) {
 		int64_t seen = deletion_seen(t, pe->deletion_ms);
 
@@ -292,8 +295,26 @@ static void env_ready_exprs(void *ctx, size_t stage, int64_t timeout_ms, int64_t
 			    struct ssc_wait_outcome *out, bool *in_flight)
 {
 	struct ssre_pass *pe = ctx;
+	struct ssrr_member *m = pe->m;
+	int64_t t = ssrr_sim_ms(pe->r, at_ms), begin = t, total;
 
-	swst_ready_exprs(pe->r->world, &pe->sm, stage, timeout_ms, ssrr_sim_ms(pe->r, at_ms), out, in_flight);
+	swst_ready_exprs(pe->r->world, &pe->sm, stage, timeout_ms, t, out, in_flight);
+	total = out->duration_ms;
+	if (pe->wait_stage == stage && pe->wait_at_ms + pe->wait_ms == t) {
+		begin = pe->wait_at_ms; /* the kstatus wait of this stage ran just before */
+		total += pe->wait_ms;
+	}
+	if (out->result == SSC_WAIT_DELETED || total <= timeout_ms)
+		return;
+	m->long_verifies++;
+	if (total <= m->long_verify_ms)
+		return;
+	m->long_verify_ms = total;
+	m->long_verify_at_ms = begin;
+	m->long_verify_timeout_ms = timeout_ms;
+	m->long_verify_ready = out->result == SSC_WAIT_READY;
+	snprintf(m->long_verify_stage, sizeof(m->long_verify_stage), "%s",
+		 stage < m->spec.nstages ? m->spec.stages[stage].name : "");
 }
 
 /* The bearer-token Secret of a metric source (applyBearer): 0, or -1 with @err. */

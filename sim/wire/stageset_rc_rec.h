@@ -76,6 +76,18 @@ struct ssrr_member {
 	size_t ninv;
 	/* passes, requeues, attempts */
 	uint32_t passes;
+	int64_t last_pass_ms;  /* when the last pass started (meaningful when passes > 0) */
+	bool last_no_requeue;  /* the last pass ended without error and asked for no requeue */
+	/*
+	 * Verifies of a stage (kstatus wait, then the ready-check expression
+	 * poll, each with the stage's timeout) that took longer than that
+	 * timeout, and the longest of them: its length, start (sim ms), timeout,
+	 * stage name (DNS label, truncated to fit) and whether it ended ready.
+	 */
+	uint32_t long_verifies;
+	int64_t long_verify_ms, long_verify_at_ms, long_verify_timeout_ms;
+	char long_verify_stage[64];
+	bool long_verify_ready;
 	uint32_t requeues;
 	struct ssrc_attempt *att;
 	size_t natt, capatt;

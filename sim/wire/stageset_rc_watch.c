@@ -92,6 +92,8 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 	}
 }
 
+static bool inline_version(const struct ssrr_member *m);
+
 void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, int64_t t_ms,
 		      bool spec_changed)
 {
@@ -113,6 +115,15 @@ void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, 
 		seed_stages(r, m, &sm, o, t_ms);
 	r->world_epoch++;
 	m->world_seen = true;
+	/*
+	 * The publishes that reach @m's sources are known from now on (the
+	 * world reaches a source through the StageSets it has seen): a new
+	 * revision is an update of the source object, which W5/W6 deliver.
+	 * An inline version gets each publish as its spec edit instead
+	 * (ssrw_on_publish()), at the same instant, which wakes it already.
+	 */
+	if (!inline_version(m))
+		ssrw_arm_sources(r, m);
 	obj_strmap_release(&m->seen_labels);
 	obj_strmap_release(&m->seen_ns_labels);
 	obj_strmap_copy(&m->seen_labels, &o->labels);
@@ -216,7 +227,7 @@ static void on_source_timer(struct des *w, void *ctx, void *arg)
 /* Schedules @t at its source's next change after @after_ms (ms), plus the API latency. */
 static void arm_timer(struct ssrc *r, struct ssrr_timer *t, int64_t after_ms)
 {
-	int64_t next = sws_source_next_change(r->world, t->kind, t->ns, t->name, after_ms), at;
+	int64_t next = sws_source_next_event(r->world, t->kind, t->ns, t->name, after_ms), at;
 
 	if (next == SW_NEVER)
 		return;

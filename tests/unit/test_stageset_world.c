@@ -305,6 +305,13 @@ static void test_source_windows(void)
 	CU_ASSERT_STRING_NOT_EQUAL(val_str(val_path(o->status, "artifact.url"), ""), "");
 	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 0), HOUR);
 	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 5 * HOUR), 6 * HOUR);
+	/* a forbidden window changes what a read gets, but no object a watch delivers */
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 2 * HOUR), 3 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_change(W, "GitRepository", "shop", "web", 3 * HOUR), 4 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "shop", "web", 0), HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "shop", "web", 2 * HOUR), 5 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "shop", "web", 5 * HOUR), 6 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "shop", "web", 6 * HOUR), SW_NEVER);
 	/* another source is not touched by the entry */
 	CU_ASSERT_PTR_NOT_NULL(sws_source_get(W, "", "GitRepository", "shop", "api", HOUR, &err));
 	end();
