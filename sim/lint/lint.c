@@ -259,6 +259,29 @@ static const struct lint_rule rules[] = {
 	  "promotion gate, and budget and analysis holds without their own interval), so the "
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
+	{ "MS242", "baseline-not-paced", LINT_WARNING,
+	  "a publish reaches members of a FleetRollout's later waves before the StageSet "
+	  "controller's 4 workers have given them their first pass (at the median modelled "
+	  "durations): a first version is never held for approval, whatever approvalMode, so "
+	  "those members take the published version as their baseline before their wave opens "
+	  "(StageSet spec §5 Q-22, Q-1)",
+	  "publish after the members have adopted their first version (the message says when), "
+	  "or give them a status.version" },
+	{ "MS243", "held-polls-load", LINT_WARNING,
+	  "from a publish until their wave opens, the members of a FleetRollout's later waves "
+	  "hold AwaitingApproval, and the StageSet controller requeues each one every minute "
+	  "without jitter, each pass holding a worker for the reconcile duration: those polls ask "
+	  "half the 4 workers' time or more, so the open wave's passes and every other requeue "
+	  "wait their turn behind them (StageSet spec §5 Q-3, Q-35)",
+	  "hold fewer members at once (publish to a wave's members when it opens, or split the "
+	  "fleet) or shorten the pass" },
+	{ "MS244", "cross-namespace-dependency", LINT_INFO,
+	  "a StageSet's dependsOn names a StageSet of another namespace: the controller wakes a "
+	  "StageSet's dependents only in its own namespace, so the dependent sees the "
+	  "dependency become ready only at its own next retry (retryInterval, jittered), and "
+	  "stays DependencyNotReady until then (StageSet spec §5 Q-24, §2.1)",
+	  "keep the two StageSets in one namespace, or set a shorter spec.retryInterval on the "
+	  "dependent (e.g. 30s)" },
 	/* END MS2xx */
 };
 

@@ -15,6 +15,7 @@
 #include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
 #include "sim/run/fleet_hazards.h"
+#include "sim/run/ss_hazards_pace.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1217,6 +1218,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
+	ss_hazards_pace(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

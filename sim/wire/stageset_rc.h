@@ -178,6 +178,14 @@ struct ssrc_member_stat {
 	const struct ssrc_attempt *attempts;  /* in start order */
 	size_t nattempts;
 	uint32_t passes;                      /* reconciles run */
+	/*
+	 * Of those, the passes that ended held for approval (AwaitingApproval,
+	 * StageSet spec R-14; each requeued after 1m): their count, the worker
+	 * time they held in all (ms: the controller's fixed duration plus the
+	 * pass's own), and the start of the first and the last (ms, -1 none).
+	 */
+	uint32_t approval_passes;
+	int64_t approval_busy_ms, approval_first_ms, approval_last_ms;
 };
 
 /*
