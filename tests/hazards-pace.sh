@@ -12,6 +12,9 @@
 #   MS244  a dependsOn across namespaces: the dependent moves on only at its
 #          own retry, minutes after its dependency went Ready.  In one
 #          namespace: woken at once, nothing told.
+#   MS245  a stage source in another namespace, not ready until 5m: the
+#          StageSet moves on only at its own retry.  In the source's
+#          namespace: woken at once, nothing told.
 . "$(dirname "$0")/lib.sh"
 require_python
 H=tests/hazards
@@ -178,6 +181,45 @@ on = next((t for t, r in member_ready(d, "data", "shop") if r != "DependencyNotR
 check("dependency same namespace: shop moved on one pass after db (%s, %s)" % (ready, on),
       ready is not None and on is not None and 0 <= on - ready <= 12000)
 check("dependency same namespace: no notice", notice(d, "waited") is None)
+EOF
+
+# ---- MS245: a source in another namespace -----------------------------------
+lint_of pace-source
+contains "source: MS245 is info with the scenario's numbers" "$tmp/pace-source.lint" \
+	'MS245 info StageSet web/shop stage "app" reads GitRepository infra/shop in another namespace: a source wakes only the StageSets of its own namespace, so shop sees a new revision of it, or the source ready again, only at its next pass: up to 10m0s ±5% later when steady (the controller'"'"'s default interval), the same (retryInterval follows it) after a SourceNotReady hold'
+run_of pace-source
+pyfacts "$tmp/pace-source.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+shop = member_ready(d, "web", "shop")
+held = next((t for t, r in shop if r == "SourceNotReady"), None)
+on = next((t for t, r in shop if r != "SourceNotReady"), None)
+# the source is ready again at 5m (the scenario's notReady window)
+check("source: shop was SourceNotReady before 5m", held is not None and held < 300000)
+check("source: shop moved on at its retry, not at 5m (%s)" % on,
+      on is not None and 0.95 * 600000 + held <= on - 11000 <= 1.05 * 600000 + held + 1000)
+n = notice(d, "StageSet web/shop waited ")
+def fmt(ms):
+    sec = ("%d.%03d" % (ms % 60000 // 1000, ms % 1000)).rstrip("0").rstrip(".")
+    return ("%dm%ss" % (ms // 60000, sec)) if ms >= 60000 else sec + "s"
+check("source: the run tells it (info)", n is not None and n["severity"] == "info")
+check("source: the notice's times are the timeline's",
+      n is not None and ("waited %s for its source GitRepository infra/shop" % fmt(on - 300000)) in n["text"]
+      and "the source was ready again at 5m0s" in n["text"] and ("its status changed at %s" % fmt(on)) in n["text"])
+EOF
+
+lint_of pace-source-same
+lacks "source same namespace: no MS245" "$tmp/pace-source-same.lint" "MS245"
+run_of pace-source-same
+pyfacts "$tmp/pace-source-same.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+on = next((t for t, r in member_ready(d, "infra", "shop") if r != "SourceNotReady"), None)
+check("source same namespace: shop moved on one pass after 5m (%s)" % on,
+      on is not None and 300000 <= on <= 312000)
+check("source same namespace: no notice", notice(d, "waited") is None)
 EOF
 
 finish

@@ -282,6 +282,13 @@ static const struct lint_rule rules[] = {
 	  "stays DependencyNotReady until then (StageSet spec §5 Q-24, §2.1)",
 	  "keep the two StageSets in one namespace, or set a shorter spec.retryInterval on the "
 	  "dependent (e.g. 30s)" },
+	{ "MS245", "cross-namespace-source", LINT_INFO,
+	  "a StageSet's stage reads a source (sourceRef) of another namespace: a source wakes "
+	  "only the StageSets of its own namespace, so this one sees a new revision, or the "
+	  "source ready again, only at its next pass (spec.interval when steady, retryInterval "
+	  "after a SourceNotReady hold, jittered) (StageSet spec §5 Q-25, §2.1)",
+	  "keep the source in the StageSet's namespace, or shorten spec.interval and "
+	  "spec.retryInterval" },
 	/* END MS2xx */
 };
 

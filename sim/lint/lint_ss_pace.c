@@ -1,5 +1,6 @@
 /*
- * The StageSet rules of lint on pacing (MS242..MS249), see lint_ss_pace.h.
+ * The StageSet rules of lint on pacing (MS242..MS249), see lint_ss_pace.h;
+ * MS243, MS244 and MS245 are described at their functions below.
  *
  * MS242 (StageSet spec §5 Q-22, Q-1; SC:versionApprovalNeeded): the
  * approval gate never holds a baseline, the first version a StageSet
@@ -18,7 +19,9 @@
  * time of the new StageSets before it (namespace, name order: the order of
  * the initial list) over the 4 workers, at the medians of the StageSet
  * world (lint_ss_hold_ms()); so the count is "about", and only the stretch
- * the soaks make certain is counted.
+ * the soaks make certain is counted.  Every StageSet lint sees counts as
+ * listed at 0, those an `apply` event creates later too (an overestimate of
+ * the queue before the later ones).
  */
 #include "sim/lint/lint_ss_pace.h"
 
@@ -386,9 +389,64 @@ static void cross_namespace_deps(struct lint_report *r, const struct obj *const 
 	}
 }
 
+/* ------------------------------------------------------------------ MS245 */
+
+/*
+ * MS245 (StageSet spec §5 Q-25, §2.1 W5, W6): a stage's sourceRef naming a
+ * source of another namespace.  Source events wake only the StageSets of
+ * the source's own namespace, so this one sees a new revision, or the
+ * source ready again, only at its next pass: spec.interval when steady,
+ * retryInterval after a SourceNotReady hold (each ±5%).
+ */
+static void cross_namespace_sources(struct lint_report *r, const struct obj *const *ss, size_t nss)
+{
+	for (size_t i = 0; i < nss; i++) {
+		const struct obj *o = ss[i];
+		const struct val *stages = o->spec ? val_map_get(o->spec, "stages") : NULL;
+		bool iset, rset;
+		int64_t interval, retry;
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], held[96];
+
+		if (!stages || stages->type != VAL_LIST)
+			continue;
+		interval = spec_ms(o->spec, "interval", 0, &iset);
+		if (interval <= 0)
+			interval = SSC_DEFAULT_INTERVAL_MS;
+		retry = spec_ms(o->spec, "retryInterval", interval, &rset);
+		if (retry <= 0)
+			snprintf(held, sizeof(held), "never (retryInterval turns the timed retry off)");
+		else if (rset)
+			snprintf(held, sizeof(held), "up to %s ±5%% later (its retryInterval)",
+				 dur(retry, b));
+		else
+			snprintf(held, sizeof(held), "the same (retryInterval follows it)");
+		for (size_t k = 0; k < stages->u.list.n; k++) {
+			const struct val *st = stages->u.list.items[k];
+			const struct val *ref = st && st->type == VAL_MAP ? val_map_get(st, "sourceRef")
+									   : NULL;
+			const char *ns = field_str(ref, "namespace");
+
+			if (!ns[0] || strcmp(ns, o->ns) == 0)
+				continue;
+			lint_add(r, "MS245", o->src.file, ref && ref->mark.line ? ref->mark : o->src.mark,
+				 "StageSet %s/%s stage \"%s\" reads %s %s/%s in another namespace: a "
+				 "source wakes only the StageSets of its own namespace, so %s sees a "
+				 "new revision of it, or the source ready again, only at its next pass: "
+				 "up to %s ±5%% later when steady (%s), %s after a "
+				 "SourceNotReady hold; keep the source in the StageSet's namespace, or "
+				 "shorten spec.interval and spec.retryInterval",
+				 o->ns, o->name, field_str(st, "name"),
+				 field_str(ref, "kind")[0] ? field_str(ref, "kind") : "ExternalArtifact",
+				 ns, field_str(ref, "name"), o->name, dur(interval, a),
+				 iset ? "its interval" : "the controller's default interval", held);
+		}
+	}
+}
+
 void lint_ss_pace(struct lint_report *r, const struct scenario *s, const struct obj *const *ss,
 		  size_t nss)
 {
 	(void)s;
 	cross_namespace_deps(r, ss, nss);
+	cross_namespace_sources(r, ss, nss);
 }

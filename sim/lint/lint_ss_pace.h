@@ -16,6 +16,8 @@
  *          half the 4 workers' time or more.
  *   MS244  a dependsOn naming a StageSet of another namespace: the
  *          dependent sees it ready only at its own retry.
+ *   MS245  a stage sourceRef naming a source of another namespace: its
+ *          changes are seen only at the StageSet's next pass.
  *
  * Timing reads the StageSet world the run would use at the medians of its
  * durations (lint_ss_hold_ms(), the estimate of MS222).

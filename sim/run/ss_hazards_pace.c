@@ -395,9 +395,157 @@ out_release_list:
 	api_list_release(&l);
 }
 
+/* One StageSet reading a source of another namespace that the scenario makes not ready. */
+struct src_wait {
+	char *key;                        /* "ns/name" of the StageSet, owned */
+	const struct obj *ss;             /* borrowed from the store (until its next write) */
+	char *source;                     /* "Kind ns/name", owned */
+	const struct scn_sw_windows *nr;  /* the source's notReady windows, borrowed from @s */
+	bool held;
+	int64_t held_since, ready_ms;     /* the window's end that ended the hold, -1 none */
+	int64_t w_ready, w_on, w_since;   /* the longest wait */
+	uint32_t waits;
+};
+
+/* The notReady windows spec.models.sources gives source @kind @ns/@name, or NULL. */
+static const struct scn_sw_windows *not_ready_of(const struct scenario *s, const char *kind,
+						 const char *ns, const char *name)
+{
+	for (size_t i = 0; i < s->models.world.nsources; i++) {
+		const struct scn_sw_source *e = &s->models.world.sources[i];
+
+		if ((!e->kind || strcmp(e->kind, kind) == 0) && (!e->ns || strcmp(e->ns, ns) == 0) &&
+		    (!e->name || strcmp(e->name, name) == 0) && e->has_not_ready)
+			return &e->not_ready;
+	}
+	return NULL;
+}
+
+/* The end of the notReady window of @nr that holds @t_ms, -1 none (or open-ended). */
+static int64_t window_end(const struct scn_sw_windows *nr, int64_t t_ms)
+{
+	int64_t end = -1;
+
+	for (size_t i = 0; i < nr->n; i++)
+		if (nr->items[i].from_ms <= t_ms && t_ms < nr->items[i].until_ms &&
+		    nr->items[i].until_ms != INT64_MAX && nr->items[i].until_ms > end)
+			end = nr->items[i].until_ms;
+	return end;
+}
+
+/*
+ * Q-25: a StageSet held SourceNotReady by a source of another namespace
+ * moved on a minute or more after the source's notReady window ended: W5
+ * and W6 wake only the source's own namespace, so it waited for its retry.
+ */
+static void cross_namespace_sources(struct run_result *r, const struct scenario *s)
+{
+	struct api_list l;
+	const struct tl *tl = des_timeline(r->world);
+	struct src_wait *p = NULL;
+	struct dep_key *by;
+	size_t np = 0, cap = 0, n = tl_count(tl);
+
+	api_list_init(&l);
+	api_list(des_api(r->world), "StageSet", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		const struct obj *o = l.items[i];
+		const struct val *stages = o->spec ? val_map_get(o->spec, "stages") : NULL;
+
+		for (size_t k = 0; stages && stages->type == VAL_LIST && k < stages->u.list.n; k++) {
+			const struct val *ref = val_map_get(stages->u.list.items[k], "sourceRef");
+			const char *ns = val_str(val_map_get(ref, "namespace"), "");
+			const char *kind = val_str(val_map_get(ref, "kind"), "");
+			const char *name = val_str(val_map_get(ref, "name"), "");
+			const struct scn_sw_windows *nr;
+
+			if (!ns[0] || strcmp(ns, o->ns) == 0)
+				continue;
+			kind = kind[0] ? kind : "ExternalArtifact";
+			if (!(nr = not_ready_of(s, kind, ns, name)))
+				continue;
+			if (np == cap) {
+				cap = cap ? 2 * cap : 8;
+				p = xreallocarray(p, cap, sizeof(*p));
+			}
+			p[np++] = (struct src_wait){
+				.key = xasprintf("%s/%s", o->ns, o->name), .ss = o,
+				.source = xasprintf("%s %s/%s", kind, ns, name), .nr = nr, .ready_ms = -1,
+			};
+			break; /* one source a StageSet: the first that is told */
+		}
+	}
+	if (np == 0)
+		goto out_release_list;
+	by = xcalloc(np, sizeof(*by));
+	for (size_t i = 0; i < np; i++)
+		by[i] = (struct dep_key){ p[i].key, i };
+	qsort(by, np, sizeof(*by), cmp_dep_key);
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_rec *e = tl_rec_at(tl, i);
+		const char *kind = tl_str_get(tl, e->kind), *reason;
+		char buf[256], *key;
+
+		if (e->change != TL_STATUS || !kind || strcmp(kind, "StageSet") != 0)
+			continue;
+		reason = tl_str_get(tl, e->reason);
+		reason = reason ? reason : "";
+		key = kb_join2(buf, sizeof(buf), tl_str_get(tl, e->ns), tl_str_get(tl, e->name));
+		for (size_t j = first_key(by, np, key); j < np && strcmp(by[j].key, key) == 0; j++) {
+			struct src_wait *x = &p[by[j].pair];
+			bool now = strcmp(reason, "SourceNotReady") == 0;
+
+			if (now && !x->held) {
+				x->held_since = e->t_ms;
+				x->ready_ms = window_end(x->nr, e->t_ms);
+			}
+			if (x->held && !now && x->ready_ms >= 0 &&
+			    e->t_ms - x->ready_ms >= DEP_WAIT_TOLD_MS &&
+			    (!x->waits++ || e->t_ms - x->ready_ms > x->w_on - x->w_ready)) {
+				x->w_ready = x->ready_ms;
+				x->w_on = e->t_ms;
+				x->w_since = x->held_since;
+			}
+			x->held = now;
+		}
+		kb_drop(key, buf);
+	}
+	for (size_t i = 0; i < np; i++) {
+		const struct src_wait *x = &p[i];
+		struct tl_objref ref = { "StageSet", x->ss->ns, x->ss->name, 0 };
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ],
+			d[GT_DURATION_BUFSZ];
+		char *text, more[64] = "";
+
+		if (!x->waits)
+			continue;
+		if (x->waits > 1)
+			snprintf(more, sizeof(more), " (the longest of %" PRIu32 " such waits)", x->waits);
+		text = xasprintf(
+			"StageSet %s waited %s for its source %s in another namespace: the source was "
+			"ready again at %s, and %s, SourceNotReady since %s, moved on only at its next "
+			"pass (its status changed at %s)%s: a source wakes only the StageSets of its own "
+			"namespace, so it waited for its own retry; keep the source in the StageSet's "
+			"namespace, or shorten spec.retryInterval on %s (e.g. 30s)",
+			x->key, at(x->w_on - x->w_ready, a), x->source, at(x->w_ready, b), x->key,
+			at(x->w_since, c), at(x->w_on, d), more, x->ss->name);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO, text, &ref, 1);
+		free(text);
+	}
+	free(by);
+out_release_list:
+	for (size_t i = 0; i < np; i++) {
+		free(p[i].key);
+		free(p[i].source);
+	}
+	free(p);
+	api_list_release(&l);
+}
+
 void ss_hazards_pace(struct run_result *r, const struct scenario *s)
 {
 	cross_namespace_waits(r);
+	cross_namespace_sources(r, s);
 	if (!r->fobs || !r->fleet)
 		return;
 	unpaced_baselines(r, s);

@@ -21,7 +21,11 @@
  *    DependencyNotReady whose dependency of another namespace went Ready
  *    (Succeeded) and which moved on (a status without that reason) a minute
  *    or more later, W3 waking only the dependency's own namespace (info;
- *    the longest such wait of each dependsOn entry).
+ *    the longest such wait of each dependsOn entry);
+ *  - a source in another namespace (§5 Q-25, lint's MS245): a StageSet
+ *    SourceNotReady because of a source of another namespace that
+ *    spec.models.sources makes not ready, which moved on a minute or more
+ *    after that window ended (info; the first such source of a StageSet).
  *
  * Figures come from the StageSet controller's adoption attempts and
  * approval passes (sim/wire/stageset_rc.h ssrc_members()), the fleet

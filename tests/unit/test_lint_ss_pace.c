@@ -5,8 +5,8 @@
  *
  * Each manifest is written into a fresh temporary directory as m.yaml and
  * loaded with scn_load(); only lint_fleet() runs (it calls the pacing rules
- * for every FleetRollout whose waves it assigned, and MS244 for every
- * StageSet), and only the findings of
+ * for every FleetRollout whose waves it assigned, and MS244, MS245 for
+ * every StageSet), and only the findings of
  * MS242..MS249 are compared.
  */
 #include <stdio.h>
@@ -227,12 +227,38 @@ static void test_cross_namespace(void)
 	       "");
 }
 
+/* A StageSet of namespace web reading GitRepository shop of namespace @ns (NULL: its own); @more: spec lines. */
+static char *sourced(const char *ns, const char *more)
+{
+	return xasprintf("apiVersion: stages.metio.wtf/v1\n"
+			 "kind: StageSet\n"
+			 "metadata: {name: shop, namespace: web}\n"
+			 "spec:\n"
+			 "%s"
+			 "  stages: [{name: app, sourceRef: {kind: GitRepository, name: shop%s%s}}]\n",
+			 more, ns ? ", namespace: " : "", ns ? ns : "");
+}
+
+static void test_cross_namespace_source(void)
+{
+	expect("interval 5m, retryInterval 1m", sourced("infra", "  interval: 5m\n  retryInterval: 1m\n"),
+	       "m.yaml:7:35: MS245 info: StageSet web/shop stage \"app\" reads GitRepository "
+	       "infra/shop in another namespace: a source wakes only the StageSets of its own "
+	       "namespace, so shop sees a new revision of it, or the source ready again, only at "
+	       "its next pass: up to 5m0s ±5% later when steady (its interval), up to 1m0s ±5% "
+	       "later (its retryInterval) after a SourceNotReady hold; keep the source in the "
+	       "StageSet's namespace, or shorten spec.interval and spec.retryInterval");
+	expect("its own namespace, spelt", sourced("web", ""), "");
+	expect("its own namespace, implied", sourced(NULL, ""), "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS242 a publish before the members baselined", test_baseline_fires },
 	{ "MS242 a deployed member takes no first pass", test_baseline_deployed },
 	{ "MS242 near misses", test_baseline_near_miss },
 	{ "MS243 held members' polls", test_held_polls },
 	{ "MS244 a dependency in another namespace", test_cross_namespace },
+	{ "MS245 a source in another namespace", test_cross_namespace_source },
 	CU_TEST_INFO_NULL,
 };
 
