@@ -470,6 +470,8 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 	json_object_set_new(o, "completed", json_boolean(s->completed));
 	json_object_set_new(o, "censored", json_boolean(s->censored));
 	json_object_set_new(o, "already_complete", json_boolean(s->already_complete));
+	json_object_set_new(o, "nothing_to_complete", json_boolean(s->nothing_to_complete));
+	json_object_set_new(o, "idle_rollouts", json_integer(s->drivers_idle));
 	json_object_set_new(o, "time_to_complete_ms",
 			    int_or_null(s->time_to_complete_ms, s->time_to_complete_ms >= 0));
 	json_object_set_new(o, "halted", json_boolean(s->halted));

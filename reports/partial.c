@@ -433,12 +433,14 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 			sev = get_str(c, q, "severity", false);
 			r->notices[i].text = get_str(c, q, "text", false);
 			r->nnotices = i + 1;
-			if (sev && strcmp(sev, "warning") == 0)
+			if (sev && strcmp(sev, "info") == 0)
+				r->notices[i].severity = TL_INFO;
+			else if (sev && strcmp(sev, "warning") == 0)
 				r->notices[i].severity = TL_WARNING;
 			else if (sev && strcmp(sev, "error") == 0)
 				r->notices[i].severity = TL_ERROR;
 			else if (!c->failed)
-				fail(c, "a notice's severity is neither \"warning\" nor \"error\"");
+				fail(c, "a notice's severity is not \"info\", \"warning\" or \"error\"");
 			free(sev);
 		}
 	}

@@ -248,7 +248,7 @@ static void notices_section(struct out *o, const struct plan_stats *st)
 	if (!st->nnotices)
 		return;
 	blank(o);
-	heading(o, "What the runs told (warnings and errors; the first trial's words)");
+	heading(o, "What the runs told (errors, warnings, then info; the first trial's words)");
 	for (size_t i = 0; i < st->nnotices && i < NOTICES_NAMED; i++) {
 		const struct plan_notice_count *nc = &st->notices[i];
 

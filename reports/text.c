@@ -283,17 +283,21 @@ static void summary(struct out *o, const struct rep_run *run)
 		txt_emit(o, "%scompleted%s %salready%s: every Rollout/FleetRollout was complete when\n"
 			 "          the run started; no time to complete\n",
 			 col(o, C_BOLD), col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF));
+	} else if (s->nothing_to_complete) {
+		txt_emit(o, "%scompleted%s %syes%s, nothing to complete: %u Rollout%s without steps "
+			 "%s\n          Ready/NoSteps, a no-op upstream (idle, never Applied while it "
+			 "has\n          no steps); no time to complete\n",
+			 col(o, C_BOLD), col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF),
+			 s->drivers_idle, s->drivers_idle == 1 ? "" : "s",
+			 s->drivers_idle == 1 ? "is" : "are");
 	} else if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
 		txt_emit(o, "%scompleted%s %syes%s, time to complete %s\n", col(o, C_BOLD),
 			 col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF), ttc);
-	} else if (s->drivers_idle && s->drivers_idle + s->drivers_completed == s->drivers) {
-		txt_emit(o, "%scompleted%s %sno%s, nothing to complete: %u Rollout%s without steps "
-			 "%s\n          Ready/NoSteps, which upstream writes instead of orchestrating "
-			 "(idle,\n          never Applied while it has no steps)\n",
-			 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF),
-			 s->drivers_idle, s->drivers_idle == 1 ? "" : "s",
-			 s->drivers_idle == 1 ? "is" : "are");
+		if (s->drivers_idle)
+			txt_emit(o, "          (%u Rollout%s without steps: Ready/NoSteps, a no-op, "
+				 "nothing to complete)\n",
+				 s->drivers_idle, s->drivers_idle == 1 ? "" : "s");
 	} else {
 		txt_emit(o, "%scompleted%s %sno%s, censored: time to complete > %s\n",
 			 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end);

@@ -190,8 +190,8 @@ expect_rc "no Workspaces: the upstream no-op passes check" 0 "$SIM" check "$H/em
 run_of empty-steps-no-workspaces
 "$SIM" run --no-color "$H/empty-steps-no-workspaces.yaml" >"$tmp/esnw.out" 2>&1
 contains "no Workspaces: the run says there is nothing to complete" "$tmp/esnw.out" \
-	"completed no, nothing to complete: 1 Rollout without steps is"
-contains "no Workspaces: ... and why" "$tmp/esnw.out" "Ready/NoSteps, which upstream writes instead of orchestrating"
+	"completed yes, nothing to complete: 1 Rollout without steps is"
+contains "no Workspaces: ... and why" "$tmp/esnw.out" "Ready/NoSteps, a no-op upstream"
 lacks "no Workspaces: not censored" "$tmp/esnw.out" "censored"
 "$SIM" run --no-color "$H/interval-short.yaml" >"$tmp/is.out" 2>&1
 contains "a Rollout with steps that did not complete is censored" "$tmp/is.out" "completed no, censored: time to complete >"
@@ -200,7 +200,19 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 check("no Workspaces: no warning notice", not [n for n in d["notices"] if n["severity"] != "info"])
+s = d["summary"]
+check("no Workspaces: the JSON says completed, nothing to complete, not censored",
+      s["completed"] is True and s["censored"] is False and s["nothing_to_complete"] is True
+      and s["time_to_complete_ms"] is None and s["idle_rollouts"] == 1, s)
 EOF
+# A timeToComplete limit passes the no-op (0 s, nothing waited for); a
+# minimum above 0 fails it.
+expect_rc "no Workspaces: a timeToComplete max passes the no-op" 0 "$SIM" check "$H/empty-steps-expect.yaml"
+"$SIM" check --no-color "$H/empty-steps-expect.yaml" >"$tmp/ese.out" 2>&1
+contains "no Workspaces: check says why" "$tmp/ese.out" \
+	"p95 time to complete 0s is within the limit <= 10m0s (3 trials with nothing to complete)"
+sed 's/p95: {max: 10m}/p50: {min: 1m}/' "$H/empty-steps-expect.yaml" >"$tmp/ese-min.yaml"
+expect_rc "no Workspaces: a timeToComplete min above 0 fails" 1 "$SIM" check "$tmp/ese-min.yaml"
 
 # ---- a gate halt shows the value as read -------------------------------------
 run_of gate-rounding
@@ -445,8 +457,17 @@ check("run -n: the first trial's words",
       all(any(n["text"] == m["text"] for m in rows[n["first_trial"]]["notices"]) for n in st))
 unsettled = sum(n["trials"] for n in st if "was open and not settled" in n["text"])
 check("run -n: the unsettled canary in some trials, not all (%d of 20)" % unsettled, 0 < unsettled < 20)
+# Info notices count too: the trials that completed say so as info, and the
+# count is theirs (a run that completes ends on "the change completed").
+done = [n for n in st if n["text"].startswith("the change completed")]
+check("run -n: info notices are counted", len(done) == 1 and done[0]["severity"] == "info")
+check("run -n: ... in the trials that completed (%s)" % [n["trials"] for n in done],
+      len(done) == 1 and done[0]["trials"] == sum(1 for r in rows if r["completed"]) > 0)
+rank = {"error": 0, "warning": 1, "info": 2}
+check("run -n: errors, warnings, then info",
+      [rank[n["severity"]] for n in st] == sorted(rank[n["severity"]] for n in st))
 EOF2
-contains "run -n: the text says it" "$tmp/mc.out" "What the runs told (warnings and errors; the first trial's words)"
+contains "run -n: the text says it" "$tmp/mc.out" "What the runs told (errors, warnings, then info; the first trial's words)"
 contains "run -n: with the count" "$tmp/mc.out" " of 20 trials (first: trial "
 "$SIM" run -q -n 20 --shard 1/2 --json "$tmp/p1.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
 "$SIM" run -q -n 20 --shard 2/2 --json "$tmp/p2.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1

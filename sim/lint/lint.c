@@ -401,6 +401,37 @@ static const struct lint_rule rules[] = {
 	  "in back-off with a stale Ready (StageSet spec §3.2 S-13, §3.3 H-5, H-6, §5 Q-16)",
 	  "grant the StageSet's ServiceAccount list on pods and events in its namespace; treat "
 	  "RBACDenied on a steady StageSet as a read failure, not a rollout failure" },
+	/* MS242..MS249: StageSet pacing (sim/lint/lint_ss_pace.c). */
+	{ "MS242", "baseline-not-paced", LINT_WARNING,
+	  "a publish reaches members of a FleetRollout's later waves before the StageSet "
+	  "controller's 4 workers have given them their first pass (at the median modelled "
+	  "durations): a first version is never held for approval, whatever approvalMode, so "
+	  "those members take the published version as their baseline before their wave opens "
+	  "(StageSet spec §5 Q-22, Q-1)",
+	  "publish after the members have adopted their first version (the message says when), "
+	  "or give them a status.version" },
+	{ "MS243", "held-polls-load", LINT_WARNING,
+	  "from a publish until their wave opens, the members of a FleetRollout's later waves "
+	  "hold AwaitingApproval, and the StageSet controller requeues each one every minute "
+	  "without jitter, each pass holding a worker for the reconcile duration: those polls ask "
+	  "half the 4 workers' time or more, so the open wave's passes and every other requeue "
+	  "wait their turn behind them (StageSet spec §5 Q-3, Q-35)",
+	  "hold fewer members at once (publish to a wave's members when it opens, or split the "
+	  "fleet) or shorten the pass" },
+	{ "MS244", "cross-namespace-dependency", LINT_INFO,
+	  "a StageSet's dependsOn names a StageSet of another namespace: the controller wakes a "
+	  "StageSet's dependents only in its own namespace, so the dependent sees the "
+	  "dependency become ready only at its own next retry (retryInterval, jittered), and "
+	  "stays DependencyNotReady until then (StageSet spec §5 Q-24, §2.1)",
+	  "keep the two StageSets in one namespace, or set a shorter spec.retryInterval on the "
+	  "dependent (e.g. 30s)" },
+	{ "MS245", "cross-namespace-source", LINT_INFO,
+	  "a StageSet's stage reads a source (sourceRef) of another namespace: a source wakes "
+	  "only the StageSets of its own namespace, so this one sees a new revision, or the "
+	  "source ready again, only at its next pass (spec.interval when steady, retryInterval "
+	  "after a SourceNotReady hold, jittered) (StageSet spec §5 Q-25, §2.1)",
+	  "keep the source in the StageSet's namespace, or shorten spec.interval and "
+	  "spec.retryInterval" },
 	/* END MS2xx */
 	/* MS250..MS259: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
 	{ "MS250", "target-version-spelling", LINT_ERROR,

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/value.h"
 #include "sim/base/diag.h"
@@ -137,5 +138,15 @@ void lint_drop_read_series(struct lint_report *r, const struct scenario *s);
 /* The two rule families, called by lint_scenario(). */
 void lint_magos(struct lint_report *r, const struct scenario *s);
 void lint_fleet(struct lint_report *r, const struct scenario *s);
+
+/*
+ * lint_ss_hold_ms() - how long one pass of StageSet @ss towards a new
+ * @version (NULL: not known statically) holds a StageSet controller worker
+ * at the medians of the StageSet world of @s: the reconcile duration, and
+ * per stage the apply and the waits for readiness (and the ready-check
+ * expressions), each cut at the stage's verify timeout (MS222's estimate).
+ * Returns: ms, >= 0.  Cannot fail.
+ */
+int64_t lint_ss_hold_ms(const struct scenario *s, const struct obj *ss, const char *version);
 
 #endif

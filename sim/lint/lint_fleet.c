@@ -41,6 +41,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/load/dist.h"
+#include "sim/lint/lint_ss_pace.h"
 
 /* Names listed in full up to this many; beyond, the count and the first two. */
 #define LIST_MAX 3
@@ -1170,6 +1171,14 @@ static void rule_retry_interval(struct lint_report *r, const struct world *w)
 	}
 }
 
+int64_t lint_ss_hold_ms(const struct scenario *s, const struct obj *ss, const char *version)
+{
+	struct member_time mt;
+
+	member_time(s, ss, version, &mt);
+	return mt.hold_ms;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_fleet(struct lint_report *r, const struct scenario *s)
@@ -1181,6 +1190,7 @@ void lint_fleet(struct lint_report *r, const struct scenario *s)
 
 	world_init(&w, s);
 	rule_retry_interval(r, &w);
+	lint_ss_pace(r, s, w.stagesets, w.nstagesets);
 	if (w.nfleets == 0)
 		goto out_release_world;
 	nss = w.nstagesets ? w.nstagesets : 1;
@@ -1201,6 +1211,7 @@ void lint_fleet(struct lint_report *r, const struct scenario *s)
 		if (fl[f].assigned) {
 			rule_assignment(r, &w, &fl[f], &sc);
 			rule_wave_timing(r, s, &w, &fl[f]);
+			lint_ss_pace_fleet(r, s, fl[f].fr, w.stagesets, w.nstagesets, &fl[f].r);
 		}
 	}
 	rule_contested(r, &w, fl, &sc);

@@ -159,7 +159,14 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 		out->drivers_idle += set.items[i].kind && set.items[i].exists && set.items[i].completed < 0 &&
 				     set.items[i].idle;
 	if (out->drivers > 0) {
-		out->completed = out->drivers_completed == out->drivers;
+		/*
+		 * A Rollout without steps is a valid no-op upstream (Ready/NoSteps,
+		 * chainsaw rollout/empty-steps): nothing of it is left to wait for,
+		 * so it does not hold the run's completion back, and adds no time.
+		 */
+		out->completed = out->drivers_completed + out->drivers_idle == out->drivers;
+		out->nothing_to_complete = out->completed && out->drivers_idle > 0 &&
+					   out->drivers_completed == out->drivers_already;
 		out->already_complete = out->completed && out->drivers_already == out->drivers;
 	} else if (all_applied_at >= 0) {
 		out->completed = true;

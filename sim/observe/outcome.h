@@ -19,9 +19,13 @@
  *    completed but adds no time, and a run whose drivers were all already
  *    complete has no time-to-complete (-1, already_complete set), so the
  *    statistics leave it out instead of counting 0 s;
- *  - anything else never completes; a Rollout without steps is one of
- *    those (upstream reports it Ready/NoSteps, idle, and never Applied):
- *    drivers_idle counts them, so that a report can say why;
+ *  - a Rollout without steps (upstream reports it Ready/NoSteps, idle,
+ *    never Applied, and treats it as a valid no-op) has nothing to
+ *    complete: it does not hold the run's completion back and adds no time;
+ *    drivers_idle counts them, so that a report can say why, and a run whose
+ *    drivers are all idle or already complete (at least one idle) completes
+ *    with no time-to-complete (-1, nothing_to_complete set);
+ *  - anything else never completes;
  *  - a run that did not complete is censored: its time-to-complete is only
  *    known to be beyond the end of the run ("> horizon"), never dropped;
  *  - halted: a Rollout entered phase `Failed` — `StepFailed` (its halt on
@@ -63,10 +67,13 @@ struct oc_summary {
 	 * Rollouts without steps that never completed: their last status is
 	 * Ready/NoSteps, which upstream writes instead of orchestrating (idle,
 	 * never Applied/RolloutCompleted), so they have no completion to wait
-	 * for; they count in drivers and not in drivers_completed.
+	 * for; they count in drivers and not in drivers_completed, and count
+	 * as done for `completed`.
 	 */
 	unsigned drivers_idle;
 	bool already_complete;       /* completed, every driver already complete at the start */
+	/* completed, every driver idle (no steps) or already complete, at least one idle: no time */
+	bool nothing_to_complete;
 };
 
 /*

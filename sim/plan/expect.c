@@ -1168,6 +1168,19 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, 
 	else
 		snprintf(what, sizeof(what), "%s %s", stat_text(it->stat),
 			 metric_text(it->kind, it->unit));
+	if (d && d->n == 0 && it->kind == EXP_TTC && st->complete.n > 0 &&
+	    st->complete.k == st->complete.n) {
+		/*
+		 * Every trial completed and none took time: its Rollouts have no
+		 * steps (Ready/NoSteps, a no-op upstream) or were complete when the
+		 * run started.  Nothing was waited for, so the time is 0: any max
+		 * passes, a min above 0 does not.
+		 */
+		snprintf(extra, sizeof(extra), " (%zu trial%s with nothing to complete)",
+			 st->complete.n, st->complete.n == 1 ? "" : "s");
+		compare(r, it, file, what, 0, false, st->horizon_ms, extra);
+		return;
+	}
 	if (!d || d->n == 0) {
 		char *limit = fmt_limit(it);
 		char *msg = xasprintf("%s: no trial has a value (nothing to measure)", what);

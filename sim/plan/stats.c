@@ -508,6 +508,9 @@ static int cmp_notice(const void *pa, const void *pb)
 {
 	const struct plan_notice_count *a = pa, *b = pb;
 
+	/* Errors first, then warnings, then info: info is never told before a warning. */
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
 	if (a->n != b->n)
 		return a->n > b->n ? -1 : 1;
 	return strcmp(a->text, b->text);

@@ -142,8 +142,9 @@ struct plan_stats {
 	size_t nbound;                   /* trials stopped by the loop or budget bound */
 	struct plan_bound_trial *bound;  /* owned: the first PLAN_BOUND_KEPT of them, by index */
 	size_t nbound_kept;
-	struct plan_notice_count *notices; /* owned: the warning and error notices by kind, most
-					    * trials first, then by text */
+	struct plan_notice_count *notices; /* owned: the notices by kind (every severity),
+					    * errors, warnings, then info; most trials first
+					    * within each, then by text */
 	size_t nnotices;
 	size_t nnotice_other;            /* notices of kinds past the first PLAN_NOTICE_KINDS */
 	bool sketched;                   /* percentiles from the sketch: the values passed the

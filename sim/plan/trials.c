@@ -322,7 +322,7 @@ char *trials_notice_key(const char *text)
 	return out;
 }
 
-/* A warning or error notice of a run: its kind and its place among the notices. */
+/* A notice of a run: its kind and its place among the notices. */
 struct keyed {
 	char *key;
 	size_t index;
@@ -346,8 +346,11 @@ static int cmp_index(const void *pa, const void *pb)
 }
 
 /*
- * The warning and error notices of @tl into @row, the first of each kind,
- * in the order told.  Cost: O(n log n) in the notices.
+ * The notices of @tl into @row, the first of each kind, in the order told;
+ * info notices too, since most of the engines' surprising behaviours are
+ * told as info (a soak restarted, a worker backlog under an hour) and a
+ * summary of trials that left them out would hide how often they happen.
+ * Cost: O(n log n) in the notices.
  */
 static void notices_of(const struct tl *tl, struct trial_row *row)
 {
@@ -357,8 +360,7 @@ static void notices_of(const struct tl *tl, struct trial_row *row)
 
 	for (size_t i = 0; i < n; i++) {
 		tl_notice_get(tl, i, &no);
-		if (no.severity != TL_INFO)
-			v[m++] = (struct keyed){ trials_notice_key(no.text), i };
+		v[m++] = (struct keyed){ trials_notice_key(no.text), i };
 	}
 	qsort(v, m, sizeof(*v), cmp_keyed);
 	for (size_t i = 0; i < m; i++) {

@@ -28,7 +28,7 @@ struct trial_phase {
 	int64_t done_ms;   /* ms it completed (step done / wave passed), -1 when not */
 };
 
-/* A notice a trial's run ended with (warnings and errors only), once per kind. */
+/* A notice a trial's run ended with (info, warning or error), once per kind. */
 struct trial_notice {
 	char *text;              /* owned: the first of its kind in the run, as the run said it */
 	enum tl_severity severity;
@@ -67,7 +67,7 @@ struct trial_row {
 				     * "step <name>" ("step <n>", 1-based, when unnamed) and
 				     * "wave <name>", as halt_where */
 	size_t nphases;
-	struct trial_notice *notices; /* owned: the run's warning and error notices, one of each
+	struct trial_notice *notices; /* owned: the run's notices (every severity), one of each
 				       * kind (trials_notice_key()), in the order first told */
 	size_t nnotices;
 	char *bound_note;        /* owned: for DES_LOOP/DES_BUDGET, which objects (hot keys): "hot objects:

@@ -502,6 +502,21 @@ static void pass_drop(void *ctx, void *pass)
 
 /* ---------------------------------------------------------------- the reconcile */
 
+/*
+ * Counts @res when the pass ended held for approval (R-14, requeued after
+ * 1m): Q-3's polls of held members, for the run's pacing notices.
+ */
+static void count_approval(const struct ssrc *r, struct ssrr_member *m, const struct ssc_result *res,
+			   int64_t now_ms)
+{
+	if (res->exit != SSC_EXIT_APPROVAL)
+		return;
+	if (!m->approval_passes++)
+		m->approval_first_ms = now_ms;
+	m->approval_last_ms = now_ms;
+	m->approval_busy_ms += r->reconcile_ms + res->elapsed_ms;
+}
+
 static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, const char *name, int64_t now_ms)
 {
 	struct ssrc *r = ctx;
@@ -554,6 +569,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 		pe->directed = false;
 		res.busy_ms = pe->res.elapsed_ms;
 		res.pass = pe;
+		count_approval(r, m, &pe->res, now_ms);
 		return res;
 	}
 
@@ -584,6 +600,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	pe->directed = pe->res.desired && rb && strcmp(rb, pe->res.desired) == 0;
 	res.busy_ms = pe->res.elapsed_ms;
 	res.pass = pe;
+	count_approval(r, m, &pe->res, now_ms);
 	(void)w;
 	return res;
 }
@@ -600,6 +617,7 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 	r->world = p->world;
 	r->start_unix_ms = p->start_unix_ms;
 	r->latency_ms = des_params(w)->api_latency_ms;
+	r->reconcile_ms = des_params(w)->reconcile_ms;
 	r->seed = p->seed;
 	r->trial = p->trial;
 	r->opt = p->opt;
@@ -782,11 +800,25 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 	for (size_t i = 0; i < r->nmem; i++) {
 		const struct ssrr_member *m = r->mem[i];
 
-		rw->stats[i] = (struct ssrc_member_stat){ m->ns, m->name, m->att, m->natt, m->passes,
-							  m->last_pass_ms, m->last_no_requeue,
-							  m->long_verifies, m->long_verify_ms,
-							  m->long_verify_at_ms, m->long_verify_timeout_ms,
-							  m->long_verify_stage, m->long_verify_ready };
+		rw->stats[i] = (struct ssrc_member_stat){
+			.ns = m->ns,
+			.name = m->name,
+			.attempts = m->att,
+			.nattempts = m->natt,
+			.passes = m->passes,
+			.last_pass_ms = m->last_pass_ms,
+			.last_no_requeue = m->last_no_requeue,
+			.long_verifies = m->long_verifies,
+			.long_verify_ms = m->long_verify_ms,
+			.long_verify_at_ms = m->long_verify_at_ms,
+			.long_verify_timeout_ms = m->long_verify_timeout_ms,
+			.long_verify_stage = m->long_verify_stage,
+			.long_verify_ready = m->long_verify_ready,
+			.approval_passes = m->approval_passes,
+			.approval_busy_ms = m->approval_busy_ms,
+			.approval_first_ms = m->approval_passes ? m->approval_first_ms : -1,
+			.approval_last_ms = m->approval_passes ? m->approval_last_ms : -1,
+		};
 	}
 	*out = rw->stats;
 	return r->nmem;

@@ -193,6 +193,14 @@ struct ssrc_member_stat {
 	int64_t long_verify_ms, long_verify_at_ms, long_verify_timeout_ms;
 	const char *long_verify_stage;
 	bool long_verify_ready;
+	/*
+	 * Of those, the passes that ended held for approval (AwaitingApproval,
+	 * StageSet spec R-14; each requeued after 1m): their count, the worker
+	 * time they held in all (ms: the controller's fixed duration plus the
+	 * pass's own), and the start of the first and the last (ms, -1 none).
+	 */
+	uint32_t approval_passes;
+	int64_t approval_busy_ms, approval_first_ms, approval_last_ms;
 };
 
 /*

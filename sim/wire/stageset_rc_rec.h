@@ -89,6 +89,9 @@ struct ssrr_member {
 	char long_verify_stage[64];
 	bool long_verify_ready;
 	uint32_t requeues;
+	/* passes that ended held for approval: count, worker ms, first and last start */
+	uint32_t approval_passes;
+	int64_t approval_busy_ms, approval_first_ms, approval_last_ms;
 	struct ssrc_attempt *att;
 	size_t natt, capatt;
 	bool open;             /* the last attempt is in flight (StageProgressing) */
@@ -160,6 +163,7 @@ struct ssrc {
 	struct sw_world *world;
 	int64_t start_unix_ms;
 	int64_t latency_ms;
+	int64_t reconcile_ms;  /* the controller's fixed duration of a pass (des_params) */
 	uint64_t seed, trial;
 	struct ssc_options opt;
 	char **hosts;
