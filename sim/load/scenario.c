@@ -22,6 +22,8 @@
  */
 #include "sim/load/scenario.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,6 +80,11 @@ void scn_release(struct scenario *s)
 	scn_models_release(&s->models);
 	scnp_free_strv(s->ignored, s->nignored);
 	scnp_free_strv(s->files, s->nfiles);
+	for (size_t i = 0; i < s->nqueue; i++) {
+		free(s->queue[i].ns);
+		free(s->queue[i].name);
+	}
+	free(s->queue);
 	val_free(s->expect);
 	val_free(s->variants);
 	val_free(s->sweep);
@@ -120,6 +127,124 @@ static const char *borrow_file(const struct scenario *s, const char *name)
 			return s->files[i];
 	}
 	return NULL;
+}
+
+/* --------------------------------------------------- work-queue annotations */
+
+/* The controllers a snapshot's queue annotations may name (sim/wire), in the order of enum-like indexes. */
+static const char *const queue_controllers[SCN_NQUEUE_CONTROLLERS] = {
+	"rollout-controller",	  "project-controller",	 "workspace-controller",
+	"refwatcher",		  "fleetrollout-controller", "stageset-controller",
+};
+
+const char *scn_queue_controller(size_t i)
+{
+	return i < SCN_NQUEUE_CONTROLLERS ? queue_controllers[i] : NULL;
+}
+
+/* field() - the integer after @name in @p ("priority=-100 …"), strictly; NULL when it is not there or overflows. */
+static const char *field(const char *p, const char *name, long long lo, long long hi, long long *out)
+{
+	size_t n = strlen(name);
+	char *end;
+
+	if (strncmp(p, name, n) != 0 || !(p[n] == '-' || (p[n] >= '0' && p[n] <= '9')))
+		return NULL;
+	errno = 0;
+	*out = strtoll(p + n, &end, 10);
+	if (errno || *out < lo || *out > hi)
+		return NULL;
+	return end;
+}
+
+/* parse_entry() - "at=TIME priority=P order=N" into @e; false when it is not exactly that. */
+static bool parse_entry(const char *v, struct scn_queue_entry *e)
+{
+	const char *sp = strchr(v, ' ');
+	char when[64];
+	long long prio, order, fails = 0;
+
+	if (strncmp(v, "at=", 3) != 0 || !sp || (size_t)(sp - v - 3) >= sizeof(when))
+		return false;
+	memcpy(when, v + 3, (size_t)(sp - v - 3));
+	when[sp - v - 3] = '\0';
+	if (gt_parse_rfc3339(when, &e->ready_unix_ms, NULL, 0) != 0 ||
+	    !(sp = field(sp + 1, "priority=", INT_MIN, INT_MAX, &prio)) || *sp != ' ' ||
+	    !(sp = field(sp + 1, "order=", 0, LLONG_MAX, &order)) || (*sp != '\0' && *sp != ' '))
+		return false;
+	if (*sp == ' ' && (!(sp = field(sp + 1, "failures=", 1, UINT32_MAX, &fails)) || *sp != '\0'))
+		return false;
+	e->priority = (int)prio;
+	e->order = (uint64_t)order;
+	e->failures = (uint32_t)(*sp == '\0' && fails > 0 ? fails : 0);
+	return true;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct scn_queue_entry *x = a, *y = b;
+
+	if (x->controller != y->controller)
+		return x->controller < y->controller ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * take_queues() - reads and takes off every object's annotations
+ * SCN_QUEUE_PREFIX<controller> (what a snapshot of the simulator says of
+ * the controllers' work queues; sim/observe/kubeget.h), so that the objects
+ * are stored as the cluster held them.  An unknown controller or a value
+ * that does not parse is an error at the object.
+ */
+static void take_queues(struct scenario *out, struct diag *d)
+{
+	const size_t plen = strlen(SCN_QUEUE_PREFIX);
+
+	for (size_t i = 0; i < out->nobjs; i++) {
+		struct obj *o = out->objs[i];
+
+		for (size_t k = 0; k < o->annotations.n;) {
+			const char *key = o->annotations.items[k].key;
+			const char *v = o->annotations.items[k].value;
+			struct scn_queue_entry e = { 0 };
+			size_t c = SCN_NQUEUE_CONTROLLERS;
+
+			if (strncmp(key, SCN_QUEUE_PREFIX, plen) != 0) {
+				k++;
+				continue;
+			}
+			for (size_t j = 0; j < SCN_NQUEUE_CONTROLLERS; j++)
+				if (strcmp(key + plen, queue_controllers[j]) == 0)
+					c = j;
+			if (c == SCN_NQUEUE_CONTROLLERS)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation '%s' names no controller of the "
+					   "simulator (rollout-controller, project-controller, "
+					   "workspace-controller, refwatcher, fleetrollout-controller, "
+					   "stageset-controller)",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key);
+			else if (strcmp(v, "none") != 0 && !parse_entry(v, &e))
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a work-queue entry: "
+					   "expected 'none' or 'at=RFC3339 priority=INT order=INT[ failures=INT]'",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, v);
+			else {
+				out->queue_restored[c] = true;
+				if (strcmp(v, "none") != 0) {
+					e.controller = c;
+					e.ns = xstrdup(o->ns);
+					e.name = xstrdup(o->name);
+					out->queue = xreallocarray(out->queue, out->nqueue + 1,
+								   sizeof(*out->queue));
+					out->queue[out->nqueue++] = e;
+				}
+			}
+			/* taken off (the map closes up behind it) */
+			obj_strmap_del(&o->annotations, key);
+		}
+	}
+	if (out->nqueue)
+		qsort(out->queue, out->nqueue, sizeof(*out->queue), by_order);
 }
 
 /* ---------------------------------------------------------------- the clock */
@@ -275,6 +400,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	for (size_t i = 0; i < out->nobjs; i++)
 		if (out->objs[i]->src.creation_given)
 			out->objs[i]->creation_ms -= out->start_unix_ms;
+	take_queues(out, d);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

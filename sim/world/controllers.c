@@ -80,6 +80,7 @@ struct ctl {
 	struct worker *workers;
 	int nworkers, nbusy;
 	bool start_pending;
+	bool skip_initial_list; /* ctl_restore_queue(): the initial list enqueues nothing */
 	uint64_t reconciles;
 
 	struct reg **regs;
@@ -509,6 +510,8 @@ static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
 
 	if (r->pred && !r->pred(r->pred_ctx, type, old, new))
 		return;
+	if (c->skip_initial_list && type == API_ADDED && des_initial_list(c->w))
+		return;
 	priority = event_priority(c, type, old, new);
 	if (!r->map) {
 		add(c, get_item(c, new->ns, new->name), 0, false, priority);
@@ -681,6 +684,62 @@ size_t ctl_queue_len(const struct ctl *c)
 int ctl_busy(const struct ctl *c)
 {
 	return c->nbusy;
+}
+
+void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t failures)
+{
+	get_item(c, ns ? ns : "", name)->failures = failures;
+}
+
+const char *ctl_for_kind(const struct ctl *c)
+{
+	return c->for_kind;
+}
+
+void ctl_restore_queue(struct ctl *c)
+{
+	c->skip_initial_list = true;
+}
+
+static int by_queue_order(const void *a, const void *b)
+{
+	const struct ctl_entry_info *x = a, *y = b;
+
+	if (x->in_flight != y->in_flight)
+		return x->in_flight ? -1 : 1;
+	return x->counter < y->counter ? -1 : x->counter > y->counter;
+}
+
+size_t ctl_entries(const struct ctl *c, struct ctl_entry_info **out)
+{
+	struct ctl_entry_info *e = NULL;
+	size_t n = 0;
+
+	for (size_t b = 0; b < c->nbuckets; b++)
+		for (const struct item *it = c->buckets[b]; it; it = it->hnext) {
+			int prio = it->priority;
+
+			if (!it->queued && !it->processing)
+				continue;
+			for (int k = 0; it->processing && k < c->nworkers; k++)
+				if (c->workers[k].it == it &&
+				    (!it->queued || c->workers[k].priority > prio))
+					prio = c->workers[k].priority;
+			e = xreallocarray(e, n + 1, sizeof(*e));
+			e[n++] = (struct ctl_entry_info){
+				.ns = it->ns,
+				.name = it->name,
+				.in_flight = it->processing,
+				.priority = prio,
+				.ready_at_ms = it->processing || !it->queued ? -1 : it->ready_at,
+				.counter = it->counter,
+				.failures = it->failures,
+			};
+		}
+	if (n)
+		qsort(e, n, sizeof(*e), by_queue_order);
+	*out = e;
+	return n;
 }
 
 uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name)

@@ -221,6 +221,48 @@ int ctl_busy(const struct ctl *c);
 bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *priority,
 	       int64_t *ready_at_ms);
 
+/* ctl_for_kind() - the kind of the first ctl_for(), "" before it (borrowed, valid as @c). */
+const char *ctl_for_kind(const struct ctl *c);
+
+/*
+ * One key of a controller's queue as ctl_entries() lists it: @ns, @name
+ * borrowed (valid until the next change to the queue).  @in_flight: a pass
+ * of the key holds a worker (its entry, if any, is folded in: @ready_at_ms
+ * -1, @priority the higher of the pass's and the entry's).  @ready_at_ms:
+ * the time its delay ends, ms; -1 when it is ready.  @counter: its
+ * insertion counter (the FIFO order among ready keys of one priority).
+ * @failures: the back-off exponent (errors since its last Forget).
+ */
+struct ctl_entry_info {
+	const char *ns, *name;
+	bool in_flight;
+	int priority;
+	int64_t ready_at_ms;
+	uint64_t counter;
+	uint32_t failures; /* the rate limiter's count (ctl_failures()) */
+};
+
+/*
+ * ctl_entries() - every key of @c with a queue entry or a pass in flight,
+ * passes in flight first, then by insertion counter: adding them again in
+ * this order (ctl_add()) gives a queue that serves them in the same order.
+ * @out: receives a new array (caller frees; NULL when none).
+ * Returns: the count.  Cost: O(keys + n log n).
+ */
+size_t ctl_entries(const struct ctl *c, struct ctl_entry_info **out);
+
+/*
+ * ctl_restore_queue() - the controller's queue is restored from a snapshot
+ * (ctl_add() per entry) instead of built by the informers' initial list:
+ * from now on the ADDED events of the initial list (des_initial_list())
+ * enqueue nothing for @c.  Later events enqueue as usual.  Call before
+ * des_run().
+ */
+void ctl_restore_queue(struct ctl *c);
+
+/* ctl_set_failures() - sets the back-off exponent of @ns/@name (a restored queue's); the key is made if new.  Cannot fail. */
+void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t failures);
+
 /* ctl_failures() - the back-off exponent of @ns/@name: errors since its last Forget. */
 uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name);
 
