@@ -1164,7 +1164,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	p.reconcile_ms = s->reconcile_ms;
 	r->world = des_new(&p);
 	api = des_api(r->world);
-	r->obs = obs_new(r->world, p.api_latency_ms);
+	r->obs = obs_new(r->world, p.api_latency_ms, s->start_unix_ms);
 	r->fobs = fo_new(r->world, p.api_latency_ms, s->start_unix_ms);
 
 	des_set_cause(r->world, "load");
