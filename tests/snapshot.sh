@@ -168,7 +168,7 @@ spec:
   seed: 3
   horizon: 4h
   metrics:
-    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 1m, values: "0.002x20 0.03x3 0.002x300"}
+    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 10s, values: "0.002x125 0.03x23 0.002x1805"}
   models:
     stagesets:
       adoption: {duration: 1m}
@@ -236,8 +236,8 @@ end = max(e['elapsed_ms'] for e in whole)
 check("the whole run halts on the gate and completes", any(e['kind'] == 'FleetRollout' and e['phase'] == 'Halted' for e in whole)
       and any(e['kind'] == 'FleetRollout' and e['phase'] == 'Completed' for e in whole))
 # The series counts from the Scenario's start: resumed at t, it starts t later
-# (t a whole number of its 1m samples); promtool's "a x20" is 21 samples.
-samples = ['0.002'] * 21 + ['0.03'] * 4 + ['0.002'] * 301
+# (t a whole number of its 10s samples); promtool's "a x125" is 126 samples.
+samples = ['0.002'] * 126 + ['0.03'] * 24 + ['0.002'] * 1806
 models = open(tmp + '/models.yaml').read()
 def strip_queues(path, out):
     # a plain kubectl export of the same objects: no simulator annotations
@@ -250,7 +250,7 @@ def strip_queues(path, out):
             del it['metadata']['annotations']
     yaml.safe_dump(d, open(out, 'w'))
 differ, loose, marked = [], [], []
-for t in range(0, end + 1, 60000):
+for t in range(0, end + 1, 20000):
     p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src, capture_output=True, text=True)
     if p.returncode != 0:
         differ.append((t, p.stderr[:200])); continue
@@ -258,7 +258,7 @@ for t in range(0, end + 1, 60000):
     fr = [i for i in snap['items'] if i['kind'] == 'FleetRollout'][0]
     marked.append(fr['metadata'].get('annotations', {}).get('queue.magos-sim.io/fleetrollout-controller'))
     with open(tmp + '/m.yaml', 'w') as f:
-        f.write(models.replace('values: "0.002x20 0.03x3 0.002x300"', 'values: "%s"' % ' '.join(samples[t // 60000:])))
+        f.write(models.replace('values: "0.002x125 0.03x23 0.002x1805"', 'values: "%s"' % ' '.join(samples[t // 10000:])))
     now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
     want = [(e['elapsed_ms'], key(e)[1:]) for e in whole if e['elapsed_ms'] > t]
     # The snapshot carries the work queues (the FleetRollout's next 30s
@@ -280,7 +280,7 @@ for t in range(0, end + 1, 60000):
         loose.append((t, want[first:first + 1], got[first:first + 1]))
 check("every snapshot says when the FleetRollout's next pass is due",
       all(m and (m.startswith('at=2026-03-02T08:') and ' priority=' in m and ' order=' in m) for m in marked), marked[:3])
-check("a fleet resumed from each of %d snapshots (every minute of %dms) continues exactly as the whole run" % (end // 60000 + 1, end),
+check("a fleet resumed from each of %d snapshots (every 20s of %dms, passes in flight among them) continues exactly as the whole run" % (end // 20000 + 1, end),
       not differ, differ[:2])
 check("without the queue annotations (a plain kubectl export) it continues as after a restart, each transition within one 30s requeue",
       not loose, loose[:2])
@@ -416,6 +416,15 @@ check("migration hold: the snapshot at 45m holds pendingVersion and pendingMigra
       st and st.get('pendingVersion') == '2.0.0' and [m['name'] for m in st.get('pendingMigrations', [])] == ['drop-legacy'], st)
 check("resumed from it, the approval at 1h runs the migration once and succeeds, as in the whole run",
       want == got and [k[5] for t, k in want if k[3] == 'event'].count('MigrationStarted') == 1, first_diff(want, got))
+# In flight: the pass the approval wakes at 1h0m0s (the migration, the apply
+# and the 1m wait for readiness) is running at 1h0m1s; its writes are in no
+# object.
+text_of = lambda: open(tmp + '/ss-snap.yaml').read()
+st, want, got = resume(stored_source('stageset-migration-hold'), '1h0m1s')
+check("migration hold: the snapshot at 1h0m1s says the StageSet's pass is in flight since 1h0m0s",
+      'queue.magos-sim.io/stageset-controller: started=2026-03-01T09:00:00Z priority=0 order=0' in text_of())
+check("resumed from it, the pass is made again as of its start and ends when it would have (1h1m2s), as in the whole run",
+      want == got and reasons(want)[:1] == [(3662000, "Succeeded")], (first_diff(want, got), reasons(want)))
 # A second migration whose action fails from 1h to 1h20m: the first is
 # executed and recorded, the second fails until the migration is dirty.
 def second_migration(d):

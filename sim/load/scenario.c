@@ -142,42 +142,72 @@ const char *scn_queue_controller(size_t i)
 	return i < SCN_NQUEUE_CONTROLLERS ? queue_controllers[i] : NULL;
 }
 
-/* field() - the integer after @name in @p ("priority=-100 …"), strictly; NULL when it is not there or overflows. */
-static const char *field(const char *p, const char *name, long long lo, long long hi, long long *out)
+/* int_of() - @v as an integer in [@lo, @hi], strictly; false when it is not one. */
+static bool int_of(const char *v, long long lo, long long hi, long long *out)
 {
-	size_t n = strlen(name);
 	char *end;
 
-	if (strncmp(p, name, n) != 0 || !(p[n] == '-' || (p[n] >= '0' && p[n] <= '9')))
-		return NULL;
+	if (!(*v == '-' || (*v >= '0' && *v <= '9')))
+		return false;
 	errno = 0;
-	*out = strtoll(p + n, &end, 10);
-	if (errno || *out < lo || *out > hi)
-		return NULL;
-	return end;
+	*out = strtoll(v, &end, 10);
+	return errno == 0 && *end == '\0' && *out >= lo && *out <= hi;
 }
 
-/* parse_entry() - "at=TIME priority=P order=N" into @e; false when it is not exactly that. */
+/*
+ * parse_entry() - "at=TIME priority=P order=N[ failures=F]" or
+ * "started=TIME priority=P order=N[ failures=F][ next=TIME nextPriority=P]"
+ * (sim/observe/kubeget.h) into @e; false when it is not exactly one of them.
+ */
 static bool parse_entry(const char *v, struct scn_queue_entry *e)
 {
-	const char *sp = strchr(v, ' ');
-	char when[64];
-	long long prio, order, fails = 0;
+	char tok[128];
+	bool at = false, prio = false, order = false, next = false, next_prio = false;
+	long long n = 0;
 
-	if (strncmp(v, "at=", 3) != 0 || !sp || (size_t)(sp - v - 3) >= sizeof(when))
-		return false;
-	memcpy(when, v + 3, (size_t)(sp - v - 3));
-	when[sp - v - 3] = '\0';
-	if (gt_parse_rfc3339(when, &e->ready_unix_ms, NULL, 0) != 0 ||
-	    !(sp = field(sp + 1, "priority=", INT_MIN, INT_MAX, &prio)) || *sp != ' ' ||
-	    !(sp = field(sp + 1, "order=", 0, LLONG_MAX, &order)) || (*sp != '\0' && *sp != ' '))
-		return false;
-	if (*sp == ' ' && (!(sp = field(sp + 1, "failures=", 1, UINT32_MAX, &fails)) || *sp != '\0'))
-		return false;
-	e->priority = (int)prio;
-	e->order = (uint64_t)order;
-	e->failures = (uint32_t)(*sp == '\0' && fails > 0 ? fails : 0);
-	return true;
+	while (*v) {
+		const char *sp = strchr(v, ' ');
+		size_t len = sp ? (size_t)(sp - v) : strlen(v);
+		char *eq;
+		bool ok;
+
+		if (len == 0 || len >= sizeof(tok))
+			return false;
+		memcpy(tok, v, len);
+		tok[len] = '\0';
+		v += len + (sp ? 1 : 0);
+		if (sp && !*v)
+			return false; /* a trailing space */
+		if (!(eq = strchr(tok, '=')))
+			return false;
+		*eq++ = '\0';
+		if (strcmp(tok, "at") == 0 || strcmp(tok, "started") == 0) {
+			ok = !at && gt_parse_rfc3339(eq, &e->ready_unix_ms, NULL, 0) == 0;
+			at = true;
+			e->in_flight = tok[0] == 's';
+		} else if (strcmp(tok, "next") == 0) {
+			ok = !next && gt_parse_rfc3339(eq, &e->next_unix_ms, NULL, 0) == 0;
+			next = true;
+		} else if (strcmp(tok, "priority") == 0 || strcmp(tok, "nextPriority") == 0) {
+			bool *seen = tok[0] == 'p' ? &prio : &next_prio;
+
+			ok = !*seen && int_of(eq, INT_MIN, INT_MAX, &n);
+			*seen = true;
+			*(tok[0] == 'p' ? &e->priority : &e->next_priority) = (int)n;
+		} else if (strcmp(tok, "order") == 0) {
+			ok = !order && int_of(eq, 0, LLONG_MAX, &n);
+			order = true;
+			e->order = (uint64_t)n;
+		} else if (strcmp(tok, "failures") == 0) {
+			ok = e->failures == 0 && int_of(eq, 1, UINT32_MAX, &n);
+			e->failures = (uint32_t)n;
+		} else
+			ok = false;
+		if (!ok)
+			return false;
+	}
+	e->has_next = next;
+	return at && prio && order && next == next_prio && (!next || e->in_flight);
 }
 
 static int by_order(const void *a, const void *b)
@@ -226,7 +256,9 @@ static void take_queues(struct scenario *out, struct diag *d)
 			else if (strcmp(v, "none") != 0 && !parse_entry(v, &e))
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation %s='%s' is not a work-queue entry: "
-					   "expected 'none' or 'at=RFC3339 priority=INT order=INT[ failures=INT]'",
+					   "expected 'none', 'at=RFC3339 priority=INT order=INT[ failures=INT]' or "
+					   "'started=RFC3339 priority=INT order=INT[ failures=INT][ next=RFC3339 "
+					   "nextPriority=INT]'",
 					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, v);
 			else {
 				out->queue_restored[c] = true;

@@ -441,8 +441,13 @@ const char *scn_queue_controller(size_t i);
 struct scn_queue_entry {
 	size_t controller;     /* index, see scn_queue_controller() */
 	char *ns, *name;       /* the key (owned) */
-	int64_t ready_unix_ms; /* when its delay ends (wall clock, ms); at or before the start: ready */
-	int priority;
+	int64_t ready_unix_ms; /* when its delay ends (wall clock, ms); at or before the start: ready;
+				* in_flight: when the pass started */
+	bool in_flight;        /* a pass in flight, to be made again as of ready_unix_ms */
+	bool has_next;         /* in_flight: the key's entry besides, at next_unix_ms, next_priority */
+	int64_t next_unix_ms;
+	int next_priority;
+	int priority;          /* the entry's; in_flight: the pass's */
 	uint64_t order;        /* rank among the controller's entries: add them in this order */
 	uint32_t failures;     /* the rate limiter's error count, 0 when none */
 };

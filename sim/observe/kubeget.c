@@ -219,17 +219,25 @@ static void annotate_queues(struct val *list, struct des *w, int64_t anchor_unix
 			size_t pos;
 
 			if (si_get(&idx, key, &pos)) {
-				/* a pass in flight runs again at once (its writes are in no object) */
+				char fails[32] = "", next[GT_RFC3339_BUFSZ + 48] = "";
+				char *text;
+
 				gt_format_rfc3339_nano(anchor_unix_ms + (e[k].ready_at_ms < 0 ?
 									 now_ms : e[k].ready_at_ms),
 						       when, sizeof(when));
-				char fails[32] = "";
-				char *text;
-
 				if (e[k].failures)
 					snprintf(fails, sizeof(fails), " failures=%" PRIu32, e[k].failures);
-				text = xasprintf("at=%s priority=%d order=%zu%s", when, e[k].priority, k,
-						 fails);
+				if (e[k].in_flight && e[k].queued)
+					snprintf(next, sizeof(next), " next=%s nextPriority=%d", when,
+						 e[k].priority);
+				if (e[k].in_flight) {
+					gt_format_rfc3339_nano(anchor_unix_ms + e[k].started_ms, when,
+							       sizeof(when));
+					text = xasprintf("started=%s priority=%d order=%zu%s%s", when,
+							 e[k].pass_priority, k, fails, next);
+				} else
+					text = xasprintf("at=%s priority=%d order=%zu%s", when,
+							 e[k].priority, k, fails);
 
 				val_map_set(extra_of(extra, pos), ann, val_new_string(text));
 				free(text);

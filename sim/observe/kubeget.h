@@ -50,9 +50,12 @@ struct val *kg_object(const struct obj *o, int64_t anchor_unix_ms);
  *       they were added in, which serves equal entries first in, first out),
  *       F (when not 0) the rate limiter's count of errors since the key's
  *       last success (its next back-off is 5 ms x 2^F).
- * A pass in flight at the snapshot (its worker held, its writes not yet
- * made) is written as an entry ready at the snapshot's time, ranked first:
- * the resumed run makes that pass again from the start.
+ *   "started=TIME priority=P order=N[ failures=F][ next=TIME2 nextPriority=P2]"
+ *       a pass in flight (its worker held, its writes not yet made) that
+ *       started at TIME, the key dequeued at priority P, ranked first; with
+ *       the entry the key had besides (ready at TIME2, priority P2).  The
+ *       resumed run makes that pass again as of TIME, and it ends when it
+ *       would have ended.
  */
 
 

@@ -1136,14 +1136,21 @@ static void restore_queues(struct des *w, const struct scenario *s)
 		for (size_t k = 0; k < SCN_NQUEUE_CONTROLLERS; k++)
 			if (s->queue_restored[k] && strcmp(scn_queue_controller(k), name) == 0)
 				ctl_restore_queue(ctls[c]);
-		for (size_t i = 0; i < s->nqueue; i++)
-			if (strcmp(scn_queue_controller(s->queue[i].controller), name) == 0) {
-				ctl_add(ctls[c], s->queue[i].ns, s->queue[i].name,
-					s->queue[i].ready_unix_ms - s->start_unix_ms,
-					s->queue[i].priority);
-				ctl_set_failures(ctls[c], s->queue[i].ns, s->queue[i].name,
-						 s->queue[i].failures);
-			}
+		for (size_t i = 0; i < s->nqueue; i++) {
+			const struct scn_queue_entry *e = &s->queue[i];
+
+			if (strcmp(scn_queue_controller(e->controller), name) != 0)
+				continue;
+			if (e->in_flight)
+				/* ranked first: in flight before every entry (kubeget.h) */
+				ctl_resume_pass(ctls[c], e->ns, e->name, e->ready_unix_ms - s->start_unix_ms,
+						e->priority, e->has_next, e->next_unix_ms - s->start_unix_ms,
+						e->next_priority);
+			else
+				ctl_add(ctls[c], e->ns, e->name, e->ready_unix_ms - s->start_unix_ms,
+					e->priority);
+			ctl_set_failures(ctls[c], e->ns, e->name, e->failures);
+		}
 	}
 }
 

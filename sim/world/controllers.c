@@ -1,6 +1,7 @@
 #include "sim/world/controllers.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,16 @@ struct item {
 	evq_handle timer;   /* a waiting entry's timer, 0 when none */
 	int64_t timer_at;
 	uint32_t failures;  /* rate limiter: rate-limited adds since the last Forget */
+	/*
+	 * ctl_resume_pass(): the next pass of the key is one a snapshot caught in
+	 * flight: it runs as of resume_at (its start) and ends when it would
+	 * have, with the priority it was dequeued with (resume_pass_priority);
+	 * then (resume_entry) its entry is added as it was (resume_after from
+	 * now, resume_priority).
+	 */
+	bool resume, resume_entry;
+	int64_t resume_at, resume_after;
+	int resume_pass_priority, resume_priority;
 };
 
 /* An indexed binary heap of items (item.hpos is the index); `less` is a strict total order. */
@@ -49,6 +60,7 @@ struct heap {
 struct worker {
 	struct item *it;       /* the key of the running pass, NULL when idle */
 	int priority;          /* the priority the key was dequeued with */
+	int64_t started_ms;    /* the time the pass runs as of (its start) */
 	struct ctl_result res; /* what the pass returned, handled at its end */
 };
 
@@ -460,11 +472,23 @@ static void worker_start(struct des *w, void *ctx, void *arg)
 	c->nbusy++;
 	c->reconciles++;
 
+	wk->started_ms = des_now(w);
+	if (it->resume) {
+		/* a pass a snapshot caught in flight: as of its start, to its end */
+		wk->started_ms = it->resume_at;
+		wk->priority = it->resume_pass_priority;
+		it->resume = false;
+	}
+	if (it->resume_entry) {
+		it->resume_entry = false;
+		add(c, it, it->resume_after, false, it->resume_priority);
+	}
+
 	des_set_cause_reconcile(w, c->name, it->ns, it->name);
 	des_note_reconcile(w, it, c->name, c->for_kind, it->ns, it->name);
-	wk->res = c->fn(c->ctx, w, it->ns, it->name, des_now(w));
+	wk->res = c->fn(c->ctx, w, it->ns, it->name, wk->started_ms);
 	assert(wk->res.busy_ms >= 0);
-	hold = c->duration_ms + wk->res.busy_ms;
+	hold = wk->started_ms + c->duration_ms + wk->res.busy_ms - des_now(w);
 	if (hold > 0)
 		des_at(w, des_now(w) + hold, DES_PRIO_RECONCILE, worker_finish, c, wk);
 	else
@@ -686,6 +710,22 @@ int ctl_busy(const struct ctl *c)
 	return c->nbusy;
 }
 
+void ctl_resume_pass(struct ctl *c, const char *ns, const char *name, int64_t started_ms,
+		     int priority, bool entry, int64_t entry_after_ms, int entry_priority)
+{
+	struct item *it = get_item(c, ns ? ns : "", name);
+
+	assert(!it->queued && !it->processing && started_ms <= des_now(c->w));
+	/* served before every entry: it held its worker before any of them was served */
+	add(c, it, 0, false, INT_MAX);
+	it->resume_pass_priority = priority;
+	it->resume = true;
+	it->resume_at = started_ms;
+	it->resume_entry = entry;
+	it->resume_after = entry_after_ms > 0 ? entry_after_ms : 0;
+	it->resume_priority = entry_priority;
+}
+
 void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t failures)
 {
 	get_item(c, ns ? ns : "", name)->failures = failures;
@@ -721,20 +761,23 @@ size_t ctl_entries(const struct ctl *c, struct ctl_entry_info **out)
 
 			if (!it->queued && !it->processing)
 				continue;
-			for (int k = 0; it->processing && k < c->nworkers; k++)
-				if (c->workers[k].it == it &&
-				    (!it->queued || c->workers[k].priority > prio))
-					prio = c->workers[k].priority;
 			e = xreallocarray(e, n + 1, sizeof(*e));
-			e[n++] = (struct ctl_entry_info){
+			e[n] = (struct ctl_entry_info){
 				.ns = it->ns,
 				.name = it->name,
-				.in_flight = it->processing,
+				.queued = it->queued,
 				.priority = prio,
-				.ready_at_ms = it->processing || !it->queued ? -1 : it->ready_at,
+				.ready_at_ms = it->queued && it->ready_at != READY ? it->ready_at : -1,
 				.counter = it->counter,
 				.failures = it->failures,
 			};
+			for (int k = 0; it->processing && k < c->nworkers; k++)
+				if (c->workers[k].it == it) {
+					e[n].in_flight = true;
+					e[n].pass_priority = c->workers[k].priority;
+					e[n].started_ms = c->workers[k].started_ms;
+				}
+			n++;
 		}
 	if (n)
 		qsort(e, n, sizeof(*e), by_queue_order);
