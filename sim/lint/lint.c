@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_fleet_quirks.h"
+#include "sim/lint/lint_magos_quirks.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -114,6 +116,26 @@ static const struct lint_rule rules[] = {
 	  "plans the commit before them (upstream ordering hazard)",
 	  "give the later steps' Workspaces a longer magosproject.io/git-poll-interval than the "
 	  "earlier ones' (e.g. 5m against 1m), so that they usually see a commit last" },
+	{ "MS117", "detected-revision-empty", LINT_ERROR,
+	  "annotation magosproject.io/detected-revision is present but empty on a Workspace whose "
+	  "spec.source.targetRevision is not: the Workspace resets (NewRevisionDetected) after "
+	  "every apply, because the empty value differs from the observedRevision each apply "
+	  "records, and an apply removes the key only when it has a value, so it plans and "
+	  "applies forever and a Rollout's step with it never completes (spec §7 #20)",
+	  "remove the annotation (the RefWatcher writes it with the commit SHA)" },
+	{ "MS118", "job-timeout-not-positive", LINT_ERROR,
+	  "a Workspace's spec.plan.timeoutSeconds or spec.apply.timeoutSeconds is zero or "
+	  "negative: it becomes the Job's activeDeadlineSeconds, which the Job API refuses below "
+	  "0 (ReconcileError; for the plan a Failed / ConfigurationChanged loop), and at 0 the "
+	  "Job fails with DeadlineExceeded before it runs (spec §7 #23, #24)",
+	  "set timeoutSeconds above the time the Job takes (e.g. 3600), or remove it (the "
+	  "controller then uses 86400)" },
+	{ "MS119", "auto-apply-changed", LINT_WARNING,
+	  "a scenario's patch event changes a Workspace's spec.autoApply: autoApply is part of the "
+	  "spec hash, so the Workspace takes the change for a new spec and plans again, and a plan "
+	  "waiting in Planned for approval is replaced instead of applied (spec §7 #25)",
+	  "approve the waiting plan with magosproject.io/approved: \"true\" (an approve event) "
+	  "instead of changing autoApply" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -260,6 +282,21 @@ static const struct lint_rule rules[] = {
 	  "StageSet stays as it is until an event wakes it (StageSet spec §2.2, §2.3, §5 Q-19)",
 	  "remove retryInterval (it then follows spec.interval) or set it above zero, e.g. 1m" },
 	/* END MS2xx */
+	/* MS250..MS259: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
+	{ "MS250", "target-version-spelling", LINT_ERROR,
+	  "a pinned targetVersion is the same semantic version as one the scenario offers the "
+	  "members (a StageSet's spec.version.value, a publish, a source's initialVersion) spelled "
+	  "differently (v2.0.0 against 2.0.0, build metadata), and none offers it as written: the "
+	  "fleet and the StageSets compare versions as text, so no member adopts it and the first "
+	  "wave with members never settles (spec §6 #13)",
+	  "write targetVersion exactly as the members' source offers the version" },
+	{ "MS251", "manual-approval-overwritten", LINT_WARNING,
+	  "a scenario's annotate or patch event sets stages.metio.wtf/approved-version on a "
+	  "StageSet that a pinned FleetRollout selects, to another version than its targetVersion: "
+	  "the fleet stamps targetVersion on every member of its open waves on each pass that does "
+	  "not halt, so the manual approval is overwritten (spec §6 #14)",
+	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
+	  "selector before approving it by hand" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -530,7 +567,9 @@ static void drop_told_twice(struct lint_report *r)
 void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
+	lint_magos_quirks(r, s);
 	lint_fleet(r, s);
+	lint_fleet_quirks(r, s);
 	drop_told_twice(r);
 }
 

@@ -18,8 +18,8 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint.h"
+#include "sim/lint/lint_marks.h"
 #include "sim/load/dist.h"
-#include "sim/load/yamlload.h"
 
 #define MAGOS_GROUP "magosproject.io/"
 /* Names listed in one message before "…". */
@@ -241,95 +241,6 @@ static const char *ws_project(const struct obj *ws)
 static struct val_mark mark_of(const struct val *v, struct val_mark fallback)
 {
 	return v && v->mark.line ? v->mark : fallback;
-}
-
-/* ---- annotation marks --------------------------------------------------------
- * An object keeps its annotations as a plain string map, without marks.  To
- * point a finding at the annotation itself, the object's file is read again
- * and the object found by the mark it was read at.  Files are read at most
- * once per lint_magos() call.
- */
-struct reread {
-	struct yl_stream *streams; /* owned */
-	size_t n;
-};
-
-static const struct yl_stream *stream_of(struct reread *rr, const char *file)
-{
-	struct yl_stream *st;
-	struct yl_budget bg;
-	struct diag d;
-
-	for (size_t i = 0; i < rr->n; i++)
-		if (strcmp(rr->streams[i].file, file) == 0)
-			return &rr->streams[i];
-	rr->streams = xreallocarray(rr->streams, rr->n + 1, sizeof(*rr->streams));
-	st = &rr->streams[rr->n++];
-	diag_init(&d);
-	/*
-	 * The loader read this file already, within the limits the user set;
-	 * problems were reported then, so no bound applies here.
-	 */
-	yl_budget_init(&bg, NULL);
-	bg.max_bytes = bg.max_documents = bg.max_alias_nodes = UINT64_MAX;
-	(void)yl_load_file_in(file, &bg, st, &d);
-	if (!st->file)
-		st->file = xstrdup(file);
-	diag_release(&d);
-	return st;
-}
-
-static void reread_release(struct reread *rr)
-{
-	for (size_t i = 0; i < rr->n; i++)
-		yl_stream_release(&rr->streams[i]);
-	free(rr->streams);
-}
-
-/* The map below @v (itself included) that starts at @m, or NULL. */
-static const struct val *map_at(const struct val *v, struct val_mark m)
-{
-	const struct val *found = NULL;
-
-	if (!v)
-		return NULL;
-	if (v->type == VAL_MAP) {
-		if (v->mark.line == m.line && v->mark.col == m.col)
-			return v;
-		for (size_t i = 0; !found && i < v->u.map.n; i++)
-			found = map_at(v->u.map.items[i].v, m);
-	} else if (v->type == VAL_LIST) {
-		for (size_t i = 0; !found && i < v->u.list.n; i++)
-			found = map_at(v->u.list.items[i], m);
-	}
-	return found;
-}
-
-/*
- * The map read at @m: a document root, an item of a `kind: List`, or an
- * object applied by an event of the Scenario document.
- */
-static const struct val *node_at(const struct yl_stream *st, struct val_mark m)
-{
-	const struct val *found = NULL;
-
-	for (size_t i = 0; !found && i < st->n; i++)
-		found = map_at(st->docs[i].root, m);
-	return found;
-}
-
-/* Where the value of annotation @key of @o is written, else where @o starts. */
-static struct val_mark annotation_mark(struct reread *rr, const struct obj *o, const char *key)
-{
-	const struct yl_stream *st;
-	const struct val *node, *v;
-
-	if (!o->src.file || !o->src.mark.line)
-		return o->src.mark;
-	st = stream_of(rr, o->src.file);
-	node = node_at(st, o->src.mark);
-	v = val_map_get(val_path(node, "metadata.annotations"), key);
-	return mark_of(v, o->src.mark);
 }
 
 /* ---- helpers ----------------------------------------------------------------- */
@@ -1025,7 +936,7 @@ static void buf_append(char **buf, size_t *len, size_t *cap, const char *add)
 static void interval_too_short(struct lint_report *r, const struct view *s, const struct obj *ro,
 			       const struct obj **ws, size_t nws, const struct step *st,
 			       size_t nsteps, size_t nlevels, const struct msets *ms,
-			       const size_t *first_step, struct reread *rr)
+			       const size_t *first_step, struct lint_reread *rr)
 {
 	int64_t *level_ms, *after_ms, *run_ms, *set_ms;
 	const char **level_name;
@@ -1098,7 +1009,7 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 		gt_format_duration(after_ms[lv], aft, sizeof(aft));
 		suggest_interval(2 * after_ms[lv], hint, sizeof(hint));
 		lint_add(r, "MS115", ws[k]->src.file,
-			 iv ? annotation_mark(rr, ws[k], MW_ANN_RECONCILE_INTERVAL) : ws[k]->src.mark,
+			 iv ? lint_annotation_mark(rr, ws[k], MW_ANN_RECONCILE_INTERVAL) : ws[k]->src.mark,
 			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") stays Applied for less "
 			 "than its %s reconcile interval: the scheduled reconcile then resets it to "
 			 "Pending, which re-opens step \"%s\" and revokes the later steps; those take "
@@ -1116,7 +1027,7 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 }
 
 static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro,
-			 struct reread *rr)
+			 struct lint_reread *rr)
 {
 	const struct val *pv = val_map_get(ro->spec, "projectRef");
 	const char *project = val_str(pv, "");
@@ -1357,7 +1268,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 /* ---- the Workspace rules ----------------------------------------------------- */
 
 static void lint_workspace(struct lint_report *r, const struct view *s, const struct obj *ws,
-			   struct reread *rr)
+			   struct lint_reread *rr)
 {
 	const char *iv = obj_strmap_get(&ws->annotations, MW_ANN_RECONCILE_INTERVAL);
 	const struct val *aa = val_map_get(ws->spec, "autoApply");
@@ -1367,13 +1278,13 @@ static void lint_workspace(struct lint_report *r, const struct view *s, const st
 	if (iv) {
 		if (gt_parse_duration_ns(iv, &ns, NULL, 0) != 0)
 			lint_add(r, "MS108", ws->src.file,
-				 annotation_mark(rr, ws, MW_ANN_RECONCILE_INTERVAL),
+				 lint_annotation_mark(rr, ws, MW_ANN_RECONCILE_INTERVAL),
 				 "Workspace \"%s/%s\": annotation %s=\"%s\" is not a Go duration: the "
 				 "controller silently uses the default 3m0s",
 				 ws->ns, ws->name, MW_ANN_RECONCILE_INTERVAL, iv);
 		else if (ns <= 0)
 			lint_add(r, "MS107", ws->src.file,
-				 annotation_mark(rr, ws, MW_ANN_RECONCILE_INTERVAL),
+				 lint_annotation_mark(rr, ws, MW_ANN_RECONCILE_INTERVAL),
 				 "Workspace \"%s/%s\": annotation %s=\"%s\" is not positive: the "
 				 "Workspace controller loops forever computing the next reconcile time "
 				 "and its only worker stops",
@@ -1381,7 +1292,7 @@ static void lint_workspace(struct lint_report *r, const struct view *s, const st
 	}
 	if ((pi = obj_strmap_get(&ws->annotations, MW_ANN_GIT_POLL_INTERVAL)) &&
 	    (gt_parse_duration_ns(pi, &ns, NULL, 0) != 0 || ns <= 0))
-		lint_add(r, "MS113", ws->src.file, annotation_mark(rr, ws, MW_ANN_GIT_POLL_INTERVAL),
+		lint_add(r, "MS113", ws->src.file, lint_annotation_mark(rr, ws, MW_ANN_GIT_POLL_INTERVAL),
 			 "Workspace \"%s/%s\": annotation %s=\"%s\" is not a Go duration above "
 			 "zero: the RefWatcher silently polls at its default interval instead",
 			 ws->ns, ws->name, MW_ANN_GIT_POLL_INTERVAL, pi);
@@ -1404,7 +1315,7 @@ static void lint_workspace(struct lint_report *r, const struct view *s, const st
 
 void lint_magos(struct lint_report *r, const struct scenario *s)
 {
-	struct reread rr = { NULL, 0 };
+	struct lint_reread rr = { NULL, 0 };
 	struct view v;
 
 	view_init(&v, s);
@@ -1417,5 +1328,5 @@ void lint_magos(struct lint_report *r, const struct scenario *s)
 			lint_workspace(r, &v, o, &rr);
 	}
 	view_release(&v);
-	reread_release(&rr);
+	lint_reread_release(&rr);
 }

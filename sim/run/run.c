@@ -15,6 +15,8 @@
 #include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
 #include "sim/run/fleet_hazards.h"
+#include "sim/run/fleet_quirks.h"
+#include "sim/run/magos_quirks.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1250,9 +1252,11 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	free(until);
 	obs_finish(r->obs, r->world);
 	end_of_run_hazards(r->world, r->obs);
+	mq_end_of_run(r->world, s);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
+	fq_end_of_run(r);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

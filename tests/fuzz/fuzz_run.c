@@ -4,8 +4,8 @@
  * report, the Chrome trace, the Mermaid gantt and the trial CSV; then two
  * trials with their statistics as tables, JSON and the Monte Carlo page.
  * The input is a scenario file; its horizon is cut to 2h and its event
- * budget to 1 000 so that one input costs little even under the
- * sanitizers on a busy machine.  Oracle: a run is a function of the
+ * budget and its per-instant bound to 1 000 so that one input costs
+ * little even under the sanitizers on a busy machine.  Oracle: a run is a function of the
  * scenario and the seed (the same run twice gives the same outcome), and
  * trial 0 of a trial set is the plain run.
  */
@@ -108,8 +108,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&d);
 	if (scn_load_lim(&path, 1, &lim, &s, &d) != 0 || diag_has_errors(&d))
 		goto out_release;
-	if (s.event_budget > EVENTS)
+	/* 0 means the budget derived from the object count (scn_event_budget),
+	 * up to millions of events: the cap applies to it too */
+	if (s.event_budget == 0 || s.event_budget > EVENTS)
 		s.event_budget = EVENTS;
+	if (s.events_per_instant == 0 || s.events_per_instant > EVENTS)
+		s.events_per_instant = EVENTS;
 	ro.horizon_set = true;
 	ro.horizon_ms = s.horizon_ms < HORIZON_MS ? s.horizon_ms : HORIZON_MS;
 	ro.until_horizon = size % 2; /* both ways of ending, chosen by the input */

@@ -709,8 +709,9 @@ static void test_scale(void)
 	scn_release(&s);
 }
 
-/* The MS2xx rows: MS201..MS225 without gaps, each with a name, a summary and a fix
- * citing the spec (the FleetRollout's, or the StageSet controller's). */
+/* The MS2xx rows of lint_fleet.c: MS201..MS225 without gaps, each with a name, a
+ * summary and a fix citing the spec (the FleetRollout's, or the StageSet
+ * controller's).  MS250 and up are lint_fleet_quirks.c's (test_lint_fleet_quirks). */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;
@@ -719,7 +720,7 @@ static void test_rule_rows(void)
 	for (size_t i = 0; i < n; i++) {
 		char want[8];
 
-		if (strncmp(rules[i].id, "MS2", 3) != 0)
+		if (strncmp(rules[i].id, "MS2", 3) != 0 || strcmp(rules[i].id, "MS250") >= 0)
 			continue;
 		snprintf(want, sizeof(want), "MS%03zu", 201 + k++);
 		CU_ASSERT_STRING_EQUAL(rules[i].id, want);
