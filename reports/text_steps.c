@@ -19,12 +19,17 @@ static void member_line(struct out *o, const struct obs_workspace *w)
 	const char *phase = w->last_phase ? w->last_phase : "";
 
 	line[0] = '\0';
+	/* A Job a snapshot caught running began before the run: the offset it began at ("-1m10s"). */
 	if (w->planning_ms >= 0) {
 		txt_dur_or_dash(w->planning_ms, a, sizeof(a));
+		if (w->planning_ms == 0 && w->plan_started_ms < 0)
+			gt_format_duration(w->plan_started_ms, a, sizeof(a));
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "plan %s", a);
 	}
 	if (w->applying_ms >= 0 && len < sizeof(line)) {
 		txt_dur_or_dash(w->applying_ms, a, sizeof(a));
+		if (w->applying_ms == 0 && w->apply_started_ms < 0)
+			gt_format_duration(w->apply_started_ms, a, sizeof(a));
 		txt_dur_or_dash(w->applied_ms, b, sizeof(b));
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%sapply %s→%s",
 					len ? ", " : "", a, b);

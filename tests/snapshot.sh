@@ -79,6 +79,11 @@ check("the finished plan Job has its times", plan['status'].get('succeeded') == 
 check("the running apply Job started at 20s", apply['status'] == {'active': 1, 'startTime': '2026-01-01T00:00:20Z'})
 check("metadata as the API server keeps it", all(set(('uid', 'resourceVersion', 'generation', 'creationTimestamp', 'name')) <= set(i['metadata']) for i in items)
       and all(isinstance(i['metadata']['resourceVersion'], str) for i in items))
+q = {i['kind'] + ' ' + i['metadata']['name']: {k[len('queue.magos-sim.io/'):]: v for k, v in i['metadata'].get('annotations', {}).items() if k.startswith('queue.magos-sim.io/')} for i in items}
+check("each controller's work queue rides on the objects of its kind: the Rollout waits for nothing, dev's apply is due at once",
+      q['Rollout checkout'] == {'rollout-controller': 'none'} and q['Project checkout'] == {'project-controller': 'none'}
+      and set(q['Workspace checkout-dev']) == {'workspace-controller', 'refwatcher'}
+      and q['Job ' + apply['metadata']['name']] == {}, q)
 check("keys sorted as kubectl prints them", list(items[0].keys()) == sorted(items[0].keys()) and list(items[0]['metadata'].keys()) == sorted(items[0]['metadata'].keys()))
 PY
 "$SIM" run --now 2026-01-01T00:00:30Z --timeline all "$tmp/at30.yaml" >"$tmp/res30.txt" 2>&1
@@ -119,6 +124,9 @@ check("staging Applied at 2m54.535s, the level opens prod", status_changes(d, 'W
 check("the Rollout completes at 15m5.812s", status_changes(d, 'Rollout', 'shop-network')[-1][:3] == (905812, 'Applied', 'RolloutCompleted'))
 check("time to complete counted from the snapshot", d['summary']['time_to_complete_ms'] == 905812 and d['summary']['already_complete'] is False)
 PY
+"$SIM" run --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml >"$tmp/shop.txt" 2>&1
+has_line "the steps view shows the apply Job the snapshot caught running from its startTime, 1m30s before" "$tmp/shop.txt" \
+	"      shop-network-staging         apply -1m30s→2m54.535s  Applied"
 expect_rc "the example's trials run" 0 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
 has_line "its remaining time as wall-clock times" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:27 UTC"
 has_line "and percentiles" "$tmp/out" "  p50 2026-11-30 14:12 UTC, p90 2026-11-30 14:17 UTC"
@@ -160,7 +168,7 @@ spec:
   seed: 3
   horizon: 4h
   metrics:
-    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 1m, values: "0.002x20 0.03x3 0.002x300"}
+    - {query: 'sum(rate(http_requests_total{app="moodle",code=~"5.."}[5m]))', interval: 10s, values: "0.002x125 0.03x23 0.002x1805"}
   models:
     stagesets:
       adoption: {duration: 1m}
@@ -189,6 +197,9 @@ from facts import check
 sim, tmp = sys.argv[1], sys.argv[2]
 d = yaml.safe_load(open(tmp + '/a-snap.yaml'))
 for it in d['items']:
+    # edited and applied by hand: what the first run's controllers had queued is gone
+    for k in [k for k in it['metadata'].get('annotations', {}) if k.startswith('queue.magos-sim.io/')]:
+        del it['metadata']['annotations'][k]
     if it['kind'] == 'StageSet':
         it['spec']['version']['value'] = '4.6.0'
         it['metadata']['generation'] += 1
@@ -225,30 +236,209 @@ end = max(e['elapsed_ms'] for e in whole)
 check("the whole run halts on the gate and completes", any(e['kind'] == 'FleetRollout' and e['phase'] == 'Halted' for e in whole)
       and any(e['kind'] == 'FleetRollout' and e['phase'] == 'Completed' for e in whole))
 # The series counts from the Scenario's start: resumed at t, it starts t later
-# (t a whole number of its 1m samples); promtool's "a x20" is 21 samples.
-samples = ['0.002'] * 21 + ['0.03'] * 4 + ['0.002'] * 301
+# (t a whole number of its 10s samples); promtool's "a x125" is 126 samples.
+samples = ['0.002'] * 126 + ['0.03'] * 24 + ['0.002'] * 1806
 models = open(tmp + '/models.yaml').read()
-differ = []
-for t in range(0, end + 1, 60000):
+def strip_queues(path, out):
+    # a plain kubectl export of the same objects: no simulator annotations
+    d = yaml.safe_load(open(path))
+    for it in d['items']:
+        ann = it['metadata'].get('annotations', {})
+        for k in [k for k in ann if k.startswith('queue.magos-sim.io/')]:
+            del ann[k]
+        if 'annotations' in it['metadata'] and not ann:
+            del it['metadata']['annotations']
+    yaml.safe_dump(d, open(out, 'w'))
+differ, loose, marked = [], [], []
+for t in range(0, end + 1, 20000):
     p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src, capture_output=True, text=True)
     if p.returncode != 0:
         differ.append((t, p.stderr[:200])); continue
+    snap = yaml.safe_load(open(tmp + '/s.yaml'))
+    fr = [i for i in snap['items'] if i['kind'] == 'FleetRollout'][0]
+    marked.append(fr['metadata'].get('annotations', {}).get('queue.magos-sim.io/fleetrollout-controller'))
     with open(tmp + '/m.yaml', 'w') as f:
-        f.write(models.replace('values: "0.002x20 0.03x3 0.002x300"', 'values: "%s"' % ' '.join(samples[t // 60000:])))
+        f.write(models.replace('values: "0.002x125 0.03x23 0.002x1805"', 'values: "%s"' % ' '.join(samples[t // 10000:])))
     now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
-    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/s.yaml'])
-    # The FleetRollout requeues itself every 30s; the restart starts that
-    # cycle at t, so a pass (a gate read) may come up to 30s apart: the same
-    # transitions in the same order, each within 30s of its time.
     want = [(e['elapsed_ms'], key(e)[1:]) for e in whole if e['elapsed_ms'] > t]
-    # (what the restarted controllers write at once counts too)
+    # The snapshot carries the work queues (the FleetRollout's next 30s
+    # requeue, the StageSets' entries): the rest is the whole run's, exactly.
+    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/s.yaml'])
+    got = [(t + e['elapsed_ms'], key(e)[1:]) for e in rest if e['elapsed_ms'] > 0 or e['change'] != 'created']
+    if want != got:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+    # Without them (a plain kubectl export) the controllers restart: the
+    # FleetRollout's 30s cycle starts at t, so a pass (a gate read) may come
+    # up to 30s apart: the same transitions in the same order, each within 30s.
+    strip_queues(tmp + '/s.yaml', tmp + '/plain.yaml')
+    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/plain.yaml'])
     got = [(t + e['elapsed_ms'], key(e)[1:]) for e in rest if e['elapsed_ms'] > 0 or e['change'] != 'created']
     same = len(want) == len(got) and all(a[1] == b[1] and abs(a[0] - b[0]) < 30000 for a, b in zip(want, got))
     if not same:
         first = next((i for i, (a, b) in enumerate(zip(want, got)) if a[1] != b[1] or abs(a[0] - b[0]) >= 30000), min(len(want), len(got)))
-        differ.append((t, want[first:first + 1], got[first:first + 1]))
-check("a fleet resumed from each of %d snapshots (every minute of %dms) continues as the whole run, each transition within one 30s requeue" % (end // 60000 + 1, end),
+        loose.append((t, want[first:first + 1], got[first:first + 1]))
+check("every snapshot says when the FleetRollout's next pass is due",
+      all(m and (m.startswith('at=2026-03-02T08:') and ' priority=' in m and ' order=' in m) for m in marked), marked[:3])
+check("a fleet resumed from each of %d snapshots (every 20s of %dms, passes in flight among them) continues exactly as the whole run" % (end // 20000 + 1, end),
       not differ, differ[:2])
+check("without the queue annotations (a plain kubectl export) it continues as after a restart, each transition within one 30s requeue",
+      not loose, loose[:2])
+PY
+
+# --- a StageSet's status read from a snapshot: promotion states, pendingUpdate, migrations ---
+# The single-StageSet examples with their GitRepository in the store (a
+# snapshot holds what the store holds; a modelled source would start again at
+# its initial revision, see scenarios/README.md).  Each is snapshot where its status holds
+# the field and resumed with the Scenario's times moved to the snapshot's;
+# a publish becomes the GitRepository's new artifact (a status event) and the
+# spec.version edit it makes.
+pyfacts "$SIM" "$tmp" <<'PY'
+import hashlib, json, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+GIT = yaml.safe_load("""
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata: {name: shop, namespace: shop}
+spec: {url: "https://git.example.com/shop/shop.git", interval: 1m0s, ref: {branch: main}}
+status:
+  artifact:
+    revision: main@sha1:4b825dc642cb6eb9a060e54bf8d69288fbee4904
+    digest: sha256:0b8f1e6a2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccdd
+    path: gitrepository/shop/shop/4b825dc6.tar.gz
+    url: http://source-controller.flux-system.svc.cluster.local./gitrepository/shop/shop/4b825dc6.tar.gz
+    lastUpdateTime: "2026-03-01T08:00:00Z"
+  conditions:
+  - {type: Ready, status: "True", reason: Succeeded, message: stored artifact, lastTransitionTime: "2026-03-01T08:00:00Z", observedGeneration: 1}
+""")
+UNITS = {'ms': 1, 's': 1000, 'm': 60000, 'h': 3600000}
+def dur(s):
+    total, num, s, i = 0, '', str(s), 0
+    while i < len(s):
+        if s[i].isdigit():
+            num += s[i]; i += 1; continue
+        u = 'ms' if s[i:i + 2] == 'ms' else s[i]
+        total += int(num) * UNITS[u]; num = ''; i += len(u)
+    return total
+def stored_source(name, edit=None):
+    docs = [d for d in yaml.safe_load_all(open('scenarios/%s.yaml' % name)) if d]
+    repos = sorted({st['sourceRef']['name'] for d in docs if d['kind'] == 'StageSet' for st in d['spec']['stages']})
+    for d in docs:
+        if d['kind'] == 'Scenario':
+            d['spec'].pop('expect', None)
+            events = []
+            for e in d['spec'].get('events', []):
+                events.append(e)
+                if 'publish' in e:
+                    # the source's new artifact and the version the StageSet is edited to
+                    v = e.pop('publish')['version']
+                    e['patch'] = {'kind': 'StageSet', 'namespace': 'shop', 'name': 'shop', 'merge': {'spec': {'version': {'value': v}}}}
+                    art = {'revision': 'main@sha1:' + hashlib.sha1(v.encode()).hexdigest(), 'digest': 'sha256:' + hashlib.sha256(v.encode()).hexdigest()}
+                    events += [{'at': e['at'], 'status': {'kind': 'GitRepository', 'namespace': 'shop', 'name': r, 'merge': {'artifact': art}}} for r in repos]
+            d['spec']['events'] = events
+        if edit:
+            edit(d)
+    for r in repos:
+        g = json.loads(json.dumps(GIT))
+        g['metadata']['name'] = r
+        docs.append(g)
+    path = '%s/%s.yaml' % (tmp, name)
+    yaml.safe_dump_all(docs, open(path, 'w'))
+    return path
+def resumed_scenario(path, t):
+    # the Scenario document alone, its times counted from t
+    scn = [d for d in yaml.safe_load_all(open(path)) if d and d['kind'] == 'Scenario'][0]
+    sp = scn['spec']
+    sp.pop('start', None)
+    sp['events'] = [dict(e, at='%dms' % (dur(e['at']) - t)) for e in sp.get('events', []) if dur(e['at']) > t]
+    for a in sp.get('models', {}).get('stagesets', {}).get('actions', []):
+        for w in a.get('failure', {}).get('during', []):
+            w['from'], w['until'] = '%dms' % max(0, dur(w['from']) - t), '%dms' % max(1, dur(w['until']) - t)
+    for m in sp.get('metrics', []):
+        iv, vals = dur(m['interval']), []
+        for tok in m['values'].split():
+            v, _, n = tok.partition('x')
+            vals += [v] * (int(n) + 1 if n else 1)
+        m['values'] = ' '.join(vals[t // iv:])
+    out = tmp + '/resumed.yaml'
+    yaml.safe_dump(scn, open(out, 'w'))
+    return out
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [json.loads(l) for l in p.stdout.splitlines()] if p.returncode == 0 else [('failed', p.stderr[:300])]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+def resume(path, at):
+    """(the StageSet's status in the snapshot at `at`, the whole run's rest, the resumed run's)"""
+    t = dur(at)
+    snap = tmp + '/ss-snap.yaml'
+    p = subprocess.run([sim, 'run', '-q', '--snapshot', at, snap, path], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, [], [('snapshot failed', p.stderr[:300])]
+    text = open(snap).read()
+    status = [i for i in yaml.safe_load(text)['items'] if i['kind'] == 'StageSet'][0]['status']
+    now = text.split('run --now ')[1].split()[0]
+    rest = events(['--now', now, resumed_scenario(path, t), snap])
+    want = [(e['elapsed_ms'], key(e)) for e in events([path]) if e['elapsed_ms'] > t]
+    got = [(t + e['elapsed_ms'], key(e)) if isinstance(e, dict) else e for e in rest
+           if not isinstance(e, dict) or e['elapsed_ms'] > 0 or e['change'] != 'created']
+    return status, want, got
+def first_diff(want, got):
+    i = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+    return want[i:i + 1], got[i:i + 1]
+def reasons(rest):
+    return [(t, k[5]) for t, k in rest if k[3] == 'status']
+
+# pendingUpdate: 2.1.0 held by the update window until it closes at 4h
+st, want, got = resume(stored_source('stageset-update-window'), '2h')
+check("update window: the snapshot at 2h holds status.pendingUpdate", bool(st and st.get('pendingUpdate', {}).get('revisions')), st)
+check("resumed from it, the held version goes out when the window closes (4h1m1s Succeeded), as in the whole run",
+      want == got and (14461000, 'Succeeded') in reasons(want), first_diff(want, got))
+
+# promotion states: the canary soaking, then blocked by its analysis
+path = stored_source('stageset-promotion-gate')
+st, want, got = resume(path, '35m')
+check("promotion gate: the snapshot at 35m holds the canary's promotionState Soaking with its soakUntil",
+      st and st['stages'][0].get('promotionState', {}).get('phase') == 'Soaking' and st['stages'][0]['promotionState'].get('soakUntil'), st and st['stages'])
+check("resumed from it, the soak ends at its soakUntil and prod takes the version, as in the whole run",
+      want == got and any(r == 'Succeeded' for t, r in reasons(want)), first_diff(want, got))
+st, want, got = resume(path, '2h6m')
+check("promotion gate: the snapshot at 2h6m holds the canary's blocked promotion",
+      st and [c['reason'] for c in st['conditions'] if c['type'] == 'Ready'] == ['PromotionBlocked'], st and st['conditions'])
+check("resumed from it, the analysis goes on failing, then passes and the soak starts, as in the whole run",
+      want == got and reasons(want)[-1][1] == 'Succeeded', first_diff(want, got))
+
+# migrations: pending for approval, then executed
+st, want, got = resume(stored_source('stageset-migration-hold'), '45m')
+check("migration hold: the snapshot at 45m holds pendingVersion and pendingMigrations",
+      st and st.get('pendingVersion') == '2.0.0' and [m['name'] for m in st.get('pendingMigrations', [])] == ['drop-legacy'], st)
+check("resumed from it, the approval at 1h runs the migration once and succeeds, as in the whole run",
+      want == got and [k[5] for t, k in want if k[3] == 'event'].count('MigrationStarted') == 1, first_diff(want, got))
+# In flight: the pass the approval wakes at 1h0m0s (the migration, the apply
+# and the 1m wait for readiness) is running at 1h0m1s; its writes are in no
+# object.
+text_of = lambda: open(tmp + '/ss-snap.yaml').read()
+st, want, got = resume(stored_source('stageset-migration-hold'), '1h0m1s')
+check("migration hold: the snapshot at 1h0m1s says the StageSet's pass is in flight since 1h0m0s",
+      'queue.magos-sim.io/stageset-controller: started=2026-03-01T09:00:00Z priority=0 order=0' in text_of())
+check("resumed from it, the pass is made again as of its start and ends when it would have (1h1m2s), as in the whole run",
+      want == got and reasons(want)[:1] == [(3662000, "Succeeded")], (first_diff(want, got), reasons(want)))
+# A second migration whose action fails from 1h to 1h20m: the first is
+# executed and recorded, the second fails until the migration is dirty.
+def second_migration(d):
+    if d['kind'] == 'Scenario':
+        d['spec']['models']['stagesets']['actions'] = [{'name': 'drop-legacy-index', 'phase': 'migration', 'failure': {'during': [{'from': '1h', 'until': '1h20m'}]}}]
+    if d['kind'] == 'StageSet':
+        d['spec']['migrations'].append({'name': 'drop-legacy-index', 'to': '2.0.0', 'actions': [{'name': 'drop-legacy-index', 'delete': {'target': {'apiVersion': 'v1', 'kind': 'ConfigMap', 'name': 'legacy-index'}}}]})
+path = stored_source('stageset-migration-hold', second_migration)
+st, want, got = resume(path, '1h0m3010ms')
+check("two migrations: the snapshot in the back-off after the second's failures holds the first in executedMigrations",
+      st and [m.split('@')[0] for m in st.get('executedMigrations', [])] == ['drop-legacy'], st)
+started = [k[6] for t, k in got if k[3] == 'event' and k[5] == 'MigrationStarted']
+check("resumed from it, the retries keep their back-off and only the second migration runs again, as in the whole run",
+      want == got and started and all('drop-legacy-index' in m for m in started), first_diff(want, got))
 PY
 
 # --- run --at T: the objects as kubectl and stagesetctl show them ---

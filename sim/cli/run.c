@@ -609,7 +609,7 @@ struct looks {
 static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anchor)
 {
 	if (snapshot)
-		l->list = kg_list(des_api(w), anchor);
+		l->list = kg_snapshot(w, anchor);
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
@@ -680,7 +680,8 @@ static int write_snapshot(FILE *f, const void *arg)
 	char when[GT_RFC3339_BUFSZ], t[GT_DURATION_BUFSZ], *text, *comment;
 	int rc;
 
-	gt_format_rfc3339(ls->s->start_unix_ms + ls->snap.at_ms, when, sizeof(when));
+	/* to the millisecond: a resumed run's clock starts at the snapshot's instant */
+	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.at_ms, when, sizeof(when));
 	gt_format_duration(ls->snap.at_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
 			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",

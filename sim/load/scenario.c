@@ -22,6 +22,8 @@
  */
 #include "sim/load/scenario.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,6 +80,11 @@ void scn_release(struct scenario *s)
 	scn_models_release(&s->models);
 	scnp_free_strv(s->ignored, s->nignored);
 	scnp_free_strv(s->files, s->nfiles);
+	for (size_t i = 0; i < s->nqueue; i++) {
+		free(s->queue[i].ns);
+		free(s->queue[i].name);
+	}
+	free(s->queue);
 	val_free(s->expect);
 	val_free(s->variants);
 	val_free(s->sweep);
@@ -120,6 +127,156 @@ static const char *borrow_file(const struct scenario *s, const char *name)
 			return s->files[i];
 	}
 	return NULL;
+}
+
+/* --------------------------------------------------- work-queue annotations */
+
+/* The controllers a snapshot's queue annotations may name (sim/wire), in the order of enum-like indexes. */
+static const char *const queue_controllers[SCN_NQUEUE_CONTROLLERS] = {
+	"rollout-controller",	  "project-controller",	 "workspace-controller",
+	"refwatcher",		  "fleetrollout-controller", "stageset-controller",
+};
+
+const char *scn_queue_controller(size_t i)
+{
+	return i < SCN_NQUEUE_CONTROLLERS ? queue_controllers[i] : NULL;
+}
+
+/* int_of() - @v as an integer in [@lo, @hi], strictly; false when it is not one. */
+static bool int_of(const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+
+	if (!(*v == '-' || (*v >= '0' && *v <= '9')))
+		return false;
+	errno = 0;
+	*out = strtoll(v, &end, 10);
+	return errno == 0 && *end == '\0' && *out >= lo && *out <= hi;
+}
+
+/*
+ * parse_entry() - "at=TIME priority=P order=N[ failures=F]" or
+ * "started=TIME priority=P order=N[ failures=F][ next=TIME nextPriority=P]"
+ * (sim/observe/kubeget.h) into @e; false when it is not exactly one of them.
+ */
+static bool parse_entry(const char *v, struct scn_queue_entry *e)
+{
+	char tok[128];
+	bool at = false, prio = false, order = false, next = false, next_prio = false;
+	long long n = 0;
+
+	while (*v) {
+		const char *sp = strchr(v, ' ');
+		size_t len = sp ? (size_t)(sp - v) : strlen(v);
+		char *eq;
+		bool ok;
+
+		if (len == 0 || len >= sizeof(tok))
+			return false;
+		memcpy(tok, v, len);
+		tok[len] = '\0';
+		v += len + (sp ? 1 : 0);
+		if (sp && !*v)
+			return false; /* a trailing space */
+		if (!(eq = strchr(tok, '=')))
+			return false;
+		*eq++ = '\0';
+		if (strcmp(tok, "at") == 0 || strcmp(tok, "started") == 0) {
+			ok = !at && gt_parse_rfc3339(eq, &e->ready_unix_ms, NULL, 0) == 0;
+			at = true;
+			e->in_flight = tok[0] == 's';
+		} else if (strcmp(tok, "next") == 0) {
+			ok = !next && gt_parse_rfc3339(eq, &e->next_unix_ms, NULL, 0) == 0;
+			next = true;
+		} else if (strcmp(tok, "priority") == 0 || strcmp(tok, "nextPriority") == 0) {
+			bool *seen = tok[0] == 'p' ? &prio : &next_prio;
+
+			ok = !*seen && int_of(eq, INT_MIN, INT_MAX, &n);
+			*seen = true;
+			*(tok[0] == 'p' ? &e->priority : &e->next_priority) = (int)n;
+		} else if (strcmp(tok, "order") == 0) {
+			ok = !order && int_of(eq, 0, LLONG_MAX, &n);
+			order = true;
+			e->order = (uint64_t)n;
+		} else if (strcmp(tok, "failures") == 0) {
+			ok = e->failures == 0 && int_of(eq, 1, UINT32_MAX, &n);
+			e->failures = (uint32_t)n;
+		} else
+			ok = false;
+		if (!ok)
+			return false;
+	}
+	e->has_next = next;
+	return at && prio && order && next == next_prio && (!next || e->in_flight);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct scn_queue_entry *x = a, *y = b;
+
+	if (x->controller != y->controller)
+		return x->controller < y->controller ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * take_queues() - reads and takes off every object's annotations
+ * SCN_QUEUE_PREFIX<controller> (what a snapshot of the simulator says of
+ * the controllers' work queues; sim/observe/kubeget.h), so that the objects
+ * are stored as the cluster held them.  An unknown controller or a value
+ * that does not parse is an error at the object.
+ */
+static void take_queues(struct scenario *out, struct diag *d)
+{
+	const size_t plen = strlen(SCN_QUEUE_PREFIX);
+
+	for (size_t i = 0; i < out->nobjs; i++) {
+		struct obj *o = out->objs[i];
+
+		for (size_t k = 0; k < o->annotations.n;) {
+			const char *key = o->annotations.items[k].key;
+			const char *v = o->annotations.items[k].value;
+			struct scn_queue_entry e = { 0 };
+			size_t c = SCN_NQUEUE_CONTROLLERS;
+
+			if (strncmp(key, SCN_QUEUE_PREFIX, plen) != 0) {
+				k++;
+				continue;
+			}
+			for (size_t j = 0; j < SCN_NQUEUE_CONTROLLERS; j++)
+				if (strcmp(key + plen, queue_controllers[j]) == 0)
+					c = j;
+			if (c == SCN_NQUEUE_CONTROLLERS)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation '%s' names no controller of the "
+					   "simulator (rollout-controller, project-controller, "
+					   "workspace-controller, refwatcher, fleetrollout-controller, "
+					   "stageset-controller)",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key);
+			else if (strcmp(v, "none") != 0 && !parse_entry(v, &e))
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a work-queue entry: "
+					   "expected 'none', 'at=RFC3339 priority=INT order=INT[ failures=INT]' or "
+					   "'started=RFC3339 priority=INT order=INT[ failures=INT][ next=RFC3339 "
+					   "nextPriority=INT]'",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, v);
+			else {
+				out->queue_restored[c] = true;
+				if (strcmp(v, "none") != 0) {
+					e.controller = c;
+					e.ns = xstrdup(o->ns);
+					e.name = xstrdup(o->name);
+					out->queue = xreallocarray(out->queue, out->nqueue + 1,
+								   sizeof(*out->queue));
+					out->queue[out->nqueue++] = e;
+				}
+			}
+			/* taken off (the map closes up behind it) */
+			obj_strmap_del(&o->annotations, key);
+		}
+	}
+	if (out->nqueue)
+		qsort(out->queue, out->nqueue, sizeof(*out->queue), by_order);
 }
 
 /* ---------------------------------------------------------------- the clock */
@@ -275,6 +432,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	for (size_t i = 0; i < out->nobjs; i++)
 		if (out->objs[i]->src.creation_given)
 			out->objs[i]->creation_ms -= out->start_unix_ms;
+	take_queues(out, d);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

@@ -424,6 +424,35 @@ struct scenario;
 const char *scn_clock_said(const struct scenario *s);
 
 /*
+ * What a snapshot of the simulator says of the controllers' work queues:
+ * annotations SCN_QUEUE_PREFIX<controller> on the objects of the
+ * controller's For() kind (written by run --snapshot; format in
+ * sim/observe/kubeget.h).  The loader takes them off the objects.  A
+ * controller named by any of them has its queue restored at the start of
+ * the run (these entries, nothing from the informers' initial list); any
+ * other controller starts as after a restart.
+ */
+#define SCN_QUEUE_PREFIX "queue.magos-sim.io/"
+#define SCN_NQUEUE_CONTROLLERS 6
+
+/* scn_queue_controller() - the name of controller index @i (< SCN_NQUEUE_CONTROLLERS), else NULL; static. */
+const char *scn_queue_controller(size_t i);
+
+struct scn_queue_entry {
+	size_t controller;     /* index, see scn_queue_controller() */
+	char *ns, *name;       /* the key (owned) */
+	int64_t ready_unix_ms; /* when its delay ends (wall clock, ms); at or before the start: ready;
+				* in_flight: when the pass started */
+	bool in_flight;        /* a pass in flight, to be made again as of ready_unix_ms */
+	bool has_next;         /* in_flight: the key's entry besides, at next_unix_ms, next_priority */
+	int64_t next_unix_ms;
+	int next_priority;
+	int priority;          /* the entry's; in_flight: the pass's */
+	uint64_t order;        /* rank among the controller's entries: add them in this order */
+	uint32_t failures;     /* the rate limiter's error count, 0 when none */
+};
+
+/*
  * scn_set_clock() - moves simulated time 0 of @s to @start_unix_ms (Unix ms),
  * said to come from @clock (`--now`): the creation times a snapshot gave its
  * objects stay the same wall-clock times.
@@ -444,6 +473,10 @@ struct scenario {
 	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
 	struct obj **objs;           /* owned array of owned objects */
 	size_t nobjs;
+	/* Work queues a snapshot restores: entries by controller, then order. */
+	bool queue_restored[SCN_NQUEUE_CONTROLLERS];
+	struct scn_queue_entry *queue;
+	size_t nqueue;
 	struct scn_event *events;    /* owned array: the events that write objects */
 	size_t nevents;
 	struct scn_mevent *mevents;  /* owned array: the model events, in file order */

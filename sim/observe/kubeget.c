@@ -9,6 +9,8 @@
 #include "engine/fleet_view.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/strindex.h"
+#include "sim/world/controllers.h"
 
 /* ---------------------------------------------------------------- objects */
 
@@ -165,6 +167,113 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms)
 	val_map_set(l, "kind", val_new_string("List"));
 	val_map_set(md, "resourceVersion", val_new_string(""));
 	val_map_set(l, "metadata", md);
+	return l;
+}
+
+/* ---------------------------------------------------------- work queues */
+
+/* The queue annotations of the List's item @pos: a map of key → value, made on first use. */
+static struct val *extra_of(struct val **extra, size_t pos)
+{
+	if (!extra[pos])
+		extra[pos] = val_new_map();
+	return extra[pos];
+}
+
+/*
+ * Adds to @list's items the annotations SCN_QUEUE_PREFIX<controller> of every
+ * controller of @w on the objects of its For() kind (see kubeget.h).
+ */
+static void annotate_queues(struct val *list, struct des *w, int64_t anchor_unix_ms,
+			    int64_t now_ms)
+{
+	struct val *items = val_map_get(list, "items");
+	size_t n = items->u.list.n, nctl;
+	struct ctl *const *ctls;
+	struct val **extra = xcalloc(n ? n : 1, sizeof(*extra));
+	struct strindex idx = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct val *it = items->u.list.items[i];
+		char *key = xasprintf("%s/%s/%s", val_str(val_map_get(it, "kind"), ""),
+				      val_str(val_path(it, "metadata.namespace"), ""),
+				      val_str(val_path(it, "metadata.name"), ""));
+
+		si_put(&idx, key, i);
+		free(key);
+	}
+	nctl = des_controllers(w, &ctls);
+	for (size_t c = 0; c < nctl; c++) {
+		const char *kind = ctl_for_kind(ctls[c]);
+		char *ann = xasprintf("%s%s", SCN_QUEUE_PREFIX, ctl_name(ctls[c]));
+		struct ctl_entry_info *e = NULL;
+		size_t ne = ctl_entries(ctls[c], &e);
+
+		/* every object of the kind: "none" unless it has an entry below */
+		for (size_t i = 0; kind[0] && i < n; i++)
+			if (strcmp(val_str(val_map_get(items->u.list.items[i], "kind"), ""), kind) == 0)
+				val_map_set(extra_of(extra, i), ann, val_new_string("none"));
+		for (size_t k = 0; k < ne; k++) {
+			char *key = xasprintf("%s/%s/%s", kind, e[k].ns, e[k].name);
+			char when[GT_RFC3339_BUFSZ];
+			size_t pos;
+
+			if (si_get(&idx, key, &pos)) {
+				char fails[32] = "", next[GT_RFC3339_BUFSZ + 48] = "";
+				char *text;
+
+				gt_format_rfc3339_nano(anchor_unix_ms + (e[k].ready_at_ms < 0 ?
+									 now_ms : e[k].ready_at_ms),
+						       when, sizeof(when));
+				if (e[k].failures)
+					snprintf(fails, sizeof(fails), " failures=%" PRIu32, e[k].failures);
+				if (e[k].in_flight && e[k].queued)
+					snprintf(next, sizeof(next), " next=%s nextPriority=%d", when,
+						 e[k].priority);
+				if (e[k].in_flight) {
+					gt_format_rfc3339_nano(anchor_unix_ms + e[k].started_ms, when,
+							       sizeof(when));
+					text = xasprintf("started=%s priority=%d order=%zu%s%s", when,
+							 e[k].pass_priority, k, fails, next);
+				} else
+					text = xasprintf("at=%s priority=%d order=%zu%s", when,
+							 e[k].priority, k, fails);
+
+				val_map_set(extra_of(extra, pos), ann, val_new_string(text));
+				free(text);
+			}
+			free(key);
+		}
+		free(e);
+		free(ann);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct val *it = items->u.list.items[i], *md, *ann, *copy;
+
+		if (!extra[i])
+			continue;
+		md = val_map_get(it, "metadata");
+		ann = val_map_get(md, "annotations");
+		if (!ann)
+			ann = val_map_set(md, "annotations", val_new_map());
+		for (size_t k = 0; k < extra[i]->u.map.n; k++)
+			val_map_set(ann, extra[i]->u.map.items[k].key,
+				    val_copy(extra[i]->u.map.items[k].v));
+		val_free(extra[i]);
+		/* keys sorted again, as kubectl prints them */
+		copy = sorted(it);
+		val_free(items->u.list.items[i]);
+		items->u.list.items[i] = copy;
+	}
+	si_release(&idx);
+	free(extra);
+}
+
+struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms)
+{
+	struct val *l = kg_list(des_api(w), anchor_unix_ms);
+
+	annotate_queues(l, w, anchor_unix_ms, des_now(w));
 	return l;
 }
 

@@ -28,6 +28,8 @@
 
 #include "engine/value.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/load/scenario.h"
+#include "sim/world/des.h"
 
 /*
  * kg_object() - @o as kubectl prints it (see above).
@@ -36,11 +38,42 @@
 struct val *kg_object(const struct obj *o, int64_t anchor_unix_ms);
 
 /*
+ * What only the controllers' memory holds, in annotations a snapshot of the
+ * simulator carries (and the loader reads and takes off, scn_load()): on
+ * every object of a controller's For() kind, SCN_QUEUE_PREFIX + the
+ * controller's name ("queue.magos-sim.io/fleetrollout-controller") is the
+ * object's key in that controller's work queue at the snapshot:
+ *   "none"                                   no entry;
+ *   "at=TIME priority=P order=N[ failures=F]"  an entry that becomes ready
+ *       at TIME (RFC 3339, ms; the snapshot's time or before: ready), served
+ *       at priority P, N its rank among the controller's entries (the order
+ *       they were added in, which serves equal entries first in, first out),
+ *       F (when not 0) the rate limiter's count of errors since the key's
+ *       last success (its next back-off is 5 ms x 2^F).
+ *   "started=TIME priority=P order=N[ failures=F][ next=TIME2 nextPriority=P2]"
+ *       a pass in flight (its worker held, its writes not yet made) that
+ *       started at TIME, the key dequeued at priority P, ranked first; with
+ *       the entry the key had besides (ready at TIME2, priority P2).  The
+ *       resumed run makes that pass again as of TIME, and it ends when it
+ *       would have ended.
+ */
+
+
+/*
  * kg_list() - every object of @api, in the order above, as the items of
  * {apiVersion: v1, kind: List, metadata: {resourceVersion: ""}, items}.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
 struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
+
+/*
+ * kg_snapshot() - kg_list() of @w's store at des_now(@w), with the work-queue
+ * annotations above on every object of a controller's For() kind (a
+ * controller without a For() kind, or an entry whose object is gone, is
+ * left out).
+ * Returns: a new map; caller frees with val_free().  Cannot fail.
+ */
+struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms);
 
 /*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the

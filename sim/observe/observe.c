@@ -9,6 +9,7 @@
 #include "engine/xalloc.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/world/des.h"
+#include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 
 #define GRANT_KEY "magosproject.io/execution-allowed"
@@ -17,6 +18,7 @@
 struct obs {
 	struct des *w;
 	int64_t latency_ms;
+	int64_t anchor_unix_ms; /* wall-clock time of simulated 0 (a snapshot's Job start times) */
 	struct obs_rollout *ro;
 	size_t nro, capro;
 	struct obs_workspace *ws;
@@ -137,6 +139,39 @@ static void record_violations(struct obs_workspace *w, const struct val *list)
 	}
 }
 
+/*
+ * job_started() - when the @type Job ("plan" or "apply") of Workspace
+ * @ns/@name that the store holds running began: its status.startTime, ms
+ * relative to the run's start; 0 when there is none (or it has no time).
+ */
+static int64_t job_started(struct obs *o, const char *ns, const char *name, const char *type)
+{
+	struct api_list jl;
+	int64_t at = 0;
+	/* the controller names them "<workspace>-<type>-<hash>" */
+	char *prefix = xasprintf("%s-%s-", name, type);
+
+	api_list_init(&jl);
+	api_list_prefix(des_api(o->w), "Job", ns, prefix, NULL, NULL, &jl);
+	free(prefix);
+	for (size_t i = 0; i < jl.n; i++) {
+		const struct obj *j = jl.items[i];
+		int64_t unix_ms;
+
+		if (!is(obj_strmap_get(&j->labels, "magosproject.io/workspace"), name) ||
+		    !is(obj_strmap_get(&j->labels, "magosproject.io/job-type"), type) ||
+		    val_int(val_map_get(j->status, "succeeded"), 0) > 0 ||
+		    val_int(val_map_get(j->status, "failed"), 0) > 0 ||
+		    gt_parse_rfc3339(str_at(j->status, "startTime") ? str_at(j->status, "startTime") : "",
+				     &unix_ms, NULL, 0) != 0 ||
+		    unix_ms - o->anchor_unix_ms >= at)
+			continue;
+		at = unix_ms - o->anchor_unix_ms;
+	}
+	api_list_release(&jl);
+	return at;
+}
+
 static void on_workspace(void *ctx, enum api_event_type type, const struct obj *old,
 			 const struct obj *new)
 {
@@ -165,6 +200,11 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
 	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
 		w->granted_ms = t;
+	/* A snapshot's Workspace loaded mid-run: when its running Job really began. */
+	if (type == API_ADDED && des_initial_list(o->w) && is(phase, "Planning"))
+		w->plan_started_ms = job_started(o, cur->ns, cur->name, "plan");
+	if (type == API_ADDED && des_initial_list(o->w) && is(phase, "Applying"))
+		w->apply_started_ms = job_started(o, cur->ns, cur->name, "apply");
 	if (phase && !is(phase, was)) {
 		if (is(phase, "Planning")) {
 			w->runs++;
@@ -465,12 +505,13 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 	check_complete(o);
 }
 
-struct obs *obs_new(struct des *w, int64_t latency_ms)
+struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms)
 {
 	struct obs *o = xcalloc(1, sizeof(*o));
 
 	o->w = w;
 	o->latency_ms = latency_ms;
+	o->anchor_unix_ms = anchor_unix_ms;
 	api_watch(des_api(w), "Workspace", on_workspace, o);
 	api_watch(des_api(w), "Rollout", on_rollout, o);
 	api_watch(des_api(w), "FleetRollout", on_fleet, o);

@@ -50,6 +50,12 @@ struct obs_workspace {
 	int64_t applying_ms;      /* first entry into Applying, -1 none */
 	int64_t applied_ms;       /* first entry into Applied after applying, -1 none */
 	int64_t failed_ms;        /* first entry into Failed or ValidationFailed, -1 none */
+	/*
+	 * A snapshot's Workspace loaded Planning (Applying): the status.startTime
+	 * of its running plan (apply) Job, ms relative to the run's start (< 0:
+	 * before it), where planning_ms (applying_ms) is 0; 0 otherwise.
+	 */
+	int64_t plan_started_ms, apply_started_ms;
 	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
@@ -79,9 +85,11 @@ struct obs;
 /*
  * obs_new() - starts observing @w (installs store watches; call before the
  * run).  @latency_ms: the world's API latency, subtracted from delivery times.
+ * @anchor_unix_ms: the wall-clock time of simulated time 0, against which a
+ * snapshot's Job start times are read.
  * Returns new; free with obs_free() after finishing with the results.
  */
-struct obs *obs_new(struct des *w, int64_t latency_ms);
+struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
 
 /*
  * obs_on_complete() - call @fn(@ctx) at every change after which the run

@@ -1124,6 +1124,41 @@ static void completed_gate_hazards(struct run_result *r, const struct scenario *
 	api_list_release(&fl);
 }
 
+/*
+ * restore_queues() - the work queues a snapshot of the simulator carries
+ * (scenario.queue): each such controller starts with the snapshot's entries,
+ * in their order, each ready when it was to be (relative to the clock's
+ * start), instead of one entry per object from the informers' initial list.
+ */
+static void restore_queues(struct des *w, const struct scenario *s)
+{
+	struct ctl *const *ctls;
+	size_t n = des_controllers(w, &ctls);
+
+	for (size_t c = 0; c < n; c++) {
+		const char *name = ctl_name(ctls[c]);
+
+		for (size_t k = 0; k < SCN_NQUEUE_CONTROLLERS; k++)
+			if (s->queue_restored[k] && strcmp(scn_queue_controller(k), name) == 0)
+				ctl_restore_queue(ctls[c]);
+		for (size_t i = 0; i < s->nqueue; i++) {
+			const struct scn_queue_entry *e = &s->queue[i];
+
+			if (strcmp(scn_queue_controller(e->controller), name) != 0)
+				continue;
+			if (e->in_flight)
+				/* ranked first: in flight before every entry (kubeget.h) */
+				ctl_resume_pass(ctls[c], e->ns, e->name, e->ready_unix_ms - s->start_unix_ms,
+						e->priority, e->has_next, e->next_unix_ms - s->start_unix_ms,
+						e->next_priority);
+			else
+				ctl_add(ctls[c], e->ns, e->name, e->ready_unix_ms - s->start_unix_ms,
+					e->priority);
+			ctl_set_failures(ctls[c], e->ns, e->name, e->failures);
+		}
+	}
+}
+
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
 {
 	struct des_params p = des_params_default();
@@ -1141,7 +1176,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	p.reconcile_ms = s->reconcile_ms;
 	r->world = des_new(&p);
 	api = des_api(r->world);
-	r->obs = obs_new(r->world, p.api_latency_ms);
+	r->obs = obs_new(r->world, p.api_latency_ms, s->start_unix_ms);
 	r->fobs = fo_new(r->world, p.api_latency_ms, s->start_unix_ms);
 
 	des_set_cause(r->world, "load");
@@ -1188,6 +1223,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 						.git_resolve = mdl_git_resolve,
 					});
 	r->fleet = fleet_glue_start(r->world, s, 0);
+	restore_queues(r->world, s);
 
 	/* Only events up to the horizon ever fire, all inside des_run below. */
 	ctx = xcalloc(1, sizeof(*ctx));

@@ -1,6 +1,7 @@
 #include "sim/world/controllers.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,16 @@ struct item {
 	evq_handle timer;   /* a waiting entry's timer, 0 when none */
 	int64_t timer_at;
 	uint32_t failures;  /* rate limiter: rate-limited adds since the last Forget */
+	/*
+	 * ctl_resume_pass(): the next pass of the key is one a snapshot caught in
+	 * flight: it runs as of resume_at (its start) and ends when it would
+	 * have, with the priority it was dequeued with (resume_pass_priority);
+	 * then (resume_entry) its entry is added as it was (resume_after from
+	 * now, resume_priority).
+	 */
+	bool resume, resume_entry;
+	int64_t resume_at, resume_after;
+	int resume_pass_priority, resume_priority;
 };
 
 /* An indexed binary heap of items (item.hpos is the index); `less` is a strict total order. */
@@ -49,6 +60,7 @@ struct heap {
 struct worker {
 	struct item *it;       /* the key of the running pass, NULL when idle */
 	int priority;          /* the priority the key was dequeued with */
+	int64_t started_ms;    /* the time the pass runs as of (its start) */
 	struct ctl_result res; /* what the pass returned, handled at its end */
 };
 
@@ -80,6 +92,7 @@ struct ctl {
 	struct worker *workers;
 	int nworkers, nbusy;
 	bool start_pending;
+	bool skip_initial_list; /* ctl_restore_queue(): the initial list enqueues nothing */
 	uint64_t reconciles;
 
 	struct reg **regs;
@@ -459,11 +472,23 @@ static void worker_start(struct des *w, void *ctx, void *arg)
 	c->nbusy++;
 	c->reconciles++;
 
+	wk->started_ms = des_now(w);
+	if (it->resume) {
+		/* a pass a snapshot caught in flight: as of its start, to its end */
+		wk->started_ms = it->resume_at;
+		wk->priority = it->resume_pass_priority;
+		it->resume = false;
+	}
+	if (it->resume_entry) {
+		it->resume_entry = false;
+		add(c, it, it->resume_after, false, it->resume_priority);
+	}
+
 	des_set_cause_reconcile(w, c->name, it->ns, it->name);
 	des_note_reconcile(w, it, c->name, c->for_kind, it->ns, it->name);
-	wk->res = c->fn(c->ctx, w, it->ns, it->name, des_now(w));
+	wk->res = c->fn(c->ctx, w, it->ns, it->name, wk->started_ms);
 	assert(wk->res.busy_ms >= 0);
-	hold = c->duration_ms + wk->res.busy_ms;
+	hold = wk->started_ms + c->duration_ms + wk->res.busy_ms - des_now(w);
 	if (hold > 0)
 		des_at(w, des_now(w) + hold, DES_PRIO_RECONCILE, worker_finish, c, wk);
 	else
@@ -508,6 +533,8 @@ static void on_event(void *ctx, enum api_event_type type, const struct obj *old,
 	int priority;
 
 	if (r->pred && !r->pred(r->pred_ctx, type, old, new))
+		return;
+	if (c->skip_initial_list && type == API_ADDED && des_initial_list(c->w))
 		return;
 	priority = event_priority(c, type, old, new);
 	if (!r->map) {
@@ -681,6 +708,81 @@ size_t ctl_queue_len(const struct ctl *c)
 int ctl_busy(const struct ctl *c)
 {
 	return c->nbusy;
+}
+
+void ctl_resume_pass(struct ctl *c, const char *ns, const char *name, int64_t started_ms,
+		     int priority, bool entry, int64_t entry_after_ms, int entry_priority)
+{
+	struct item *it = get_item(c, ns ? ns : "", name);
+
+	assert(!it->queued && !it->processing && started_ms <= des_now(c->w));
+	/* served before every entry: it held its worker before any of them was served */
+	add(c, it, 0, false, INT_MAX);
+	it->resume_pass_priority = priority;
+	it->resume = true;
+	it->resume_at = started_ms;
+	it->resume_entry = entry;
+	it->resume_after = entry_after_ms > 0 ? entry_after_ms : 0;
+	it->resume_priority = entry_priority;
+}
+
+void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t failures)
+{
+	get_item(c, ns ? ns : "", name)->failures = failures;
+}
+
+const char *ctl_for_kind(const struct ctl *c)
+{
+	return c->for_kind;
+}
+
+void ctl_restore_queue(struct ctl *c)
+{
+	c->skip_initial_list = true;
+}
+
+static int by_queue_order(const void *a, const void *b)
+{
+	const struct ctl_entry_info *x = a, *y = b;
+
+	if (x->in_flight != y->in_flight)
+		return x->in_flight ? -1 : 1;
+	return x->counter < y->counter ? -1 : x->counter > y->counter;
+}
+
+size_t ctl_entries(const struct ctl *c, struct ctl_entry_info **out)
+{
+	struct ctl_entry_info *e = NULL;
+	size_t n = 0;
+
+	for (size_t b = 0; b < c->nbuckets; b++)
+		for (const struct item *it = c->buckets[b]; it; it = it->hnext) {
+			int prio = it->priority;
+
+			if (!it->queued && !it->processing)
+				continue;
+			e = xreallocarray(e, n + 1, sizeof(*e));
+			e[n] = (struct ctl_entry_info){
+				.ns = it->ns,
+				.name = it->name,
+				.queued = it->queued,
+				.priority = prio,
+				.ready_at_ms = it->queued && it->ready_at != READY ? it->ready_at : -1,
+				.counter = it->counter,
+				.failures = it->failures,
+			};
+			for (int k = 0; it->processing && k < c->nworkers; k++)
+				if (c->workers[k].it == it) {
+					e[n].in_flight = true;
+					e[n].pass_priority = c->workers[k].priority;
+					e[n].started_ms = c->workers[k].started_ms;
+				}
+			n++;
+		}
+	if (n)
+		qsort(e, n, sizeof(*e), by_queue_order);
+	*out = e;
+	return n;
 }
 
 uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name)

@@ -221,6 +221,64 @@ int ctl_busy(const struct ctl *c);
 bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *priority,
 	       int64_t *ready_at_ms);
 
+/* ctl_for_kind() - the kind of the first ctl_for(), "" before it (borrowed, valid as @c). */
+const char *ctl_for_kind(const struct ctl *c);
+
+/*
+ * One key of a controller's queue as ctl_entries() lists it: @ns, @name
+ * borrowed (valid until the next change to the queue).  @queued: it has an
+ * entry: @priority, @ready_at_ms the time its delay ends (ms; -1 when it is
+ * ready), @counter its insertion counter (the FIFO order among ready keys
+ * of one priority).  @in_flight: a pass of the key holds a worker, started
+ * at @started_ms (ms) with the priority the key was dequeued with
+ * (@pass_priority).  @failures: the back-off exponent (errors since its
+ * last Forget).
+ */
+struct ctl_entry_info {
+	const char *ns, *name;
+	bool queued, in_flight;
+	int priority, pass_priority;
+	int64_t ready_at_ms, started_ms;
+	uint64_t counter;
+	uint32_t failures;
+};
+
+/*
+ * ctl_entries() - every key of @c with a queue entry or a pass in flight,
+ * passes in flight first, then by insertion counter: adding them again in
+ * this order (ctl_add()) gives a queue that serves them in the same order.
+ * @out: receives a new array (caller frees; NULL when none).
+ * Returns: the count.  Cost: O(keys + n log n).
+ */
+size_t ctl_entries(const struct ctl *c, struct ctl_entry_info **out);
+
+/*
+ * ctl_restore_queue() - the controller's queue is restored from a snapshot
+ * (ctl_add() per entry) instead of built by the informers' initial list:
+ * from now on the ADDED events of the initial list (des_initial_list())
+ * enqueue nothing for @c.  Later events enqueue as usual.  Call before
+ * des_run().
+ */
+void ctl_restore_queue(struct ctl *c);
+
+/*
+ * ctl_resume_pass() - the key's next pass is one a snapshot caught in
+ * flight: @ns/@name is added ready, ahead of every other entry, and the
+ * pass it starts (with @priority, the one it was dequeued with: its requeue
+ * keeps it) runs the reconcile as of @started_ms (<= now, asserted; the
+ * reconcile reads the store as it is) and holds its worker until
+ * @started_ms + the fixed duration + the pass's busy time, the end it
+ * would have had (at once if that is past).  With @entry, the entry the key
+ * had besides is added when that pass starts: after @entry_after_ms (<= 0:
+ * ready) at @entry_priority.  The key must have no entry and no pass
+ * (asserted).  Cannot fail.
+ */
+void ctl_resume_pass(struct ctl *c, const char *ns, const char *name, int64_t started_ms,
+		     int priority, bool entry, int64_t entry_after_ms, int entry_priority);
+
+/* ctl_set_failures() - sets the back-off exponent of @ns/@name (a restored queue's); the key is made if new.  Cannot fail. */
+void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t failures);
+
 /* ctl_failures() - the back-off exponent of @ns/@name: errors since its last Forget. */
 uint32_t ctl_failures(const struct ctl *c, const char *ns, const char *name);
 

@@ -191,6 +191,12 @@ void des_add_controller(struct des *w, struct ctl *c)
 	w->ctls[w->nctls++] = c;
 }
 
+size_t des_controllers(const struct des *w, struct ctl *const **out)
+{
+	*out = w->ctls;
+	return w->nctls;
+}
+
 evq_handle des_at(struct des *w, int64_t t_ms, int32_t prio, des_fn fn, void *ctx, void *arg)
 {
 	uint32_t i;

@@ -161,6 +161,9 @@ void des_note_reconcile(struct des *w, const void *key, const char *controller, 
  */
 void des_add_controller(struct des *w, struct ctl *c);
 
+/* des_controllers() - the controllers added so far, in order: *@out borrowed (valid until the next add); returns the count. */
+size_t des_controllers(const struct des *w, struct ctl *const **out);
+
 /*
  * des_run() - run events until the queue is empty, the next event is later
  * than @horizon_ms, or a bound in @lim (NULL: defaults) is hit.

@@ -625,6 +625,55 @@ static void test_pq_initial_list_order(void)
 	des_free(w);
 }
 
+/* At 10: a's resumed pass in flight with its entry besides; b waiting. */
+static void probe_entries(struct des *w, void *ctx, void *arg)
+{
+	struct ctl_entry_info *e = NULL;
+	size_t n = ctl_entries(ctx, &e);
+
+	(void)w;
+	(void)arg;
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(e[0].name, "a");
+	CU_ASSERT(e[0].in_flight && e[0].queued);
+	CU_ASSERT_EQUAL(e[0].started_ms, -30);
+	CU_ASSERT_EQUAL(e[0].ready_at_ms, 20);
+	CU_ASSERT_STRING_EQUAL(e[1].name, "b");
+	CU_ASSERT(!e[1].in_flight && e[1].queued);
+	CU_ASSERT_EQUAL(e[1].ready_at_ms, 50);
+	CU_ASSERT_EQUAL(e[1].failures, 3);
+	free(e);
+}
+
+static void test_restored_queue(void)
+{
+	struct des *w = des_new(NULL);
+	struct rec r = { 0 };
+	struct ctl *c = ctl_new(w, "workspace-controller", reconcile_rec, &r);
+	char got[64];
+
+	ctl_for(c, "Workspace", NULL, NULL);
+	ctl_set_duration(c, 100);
+	api_create(des_api(w), fx_ws_ref("default", "a", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "b", "p"));
+	api_create(des_api(w), fx_ws_ref("default", "c", "p"));
+	/* a snapshot's queue: a in flight since -30 (queued again, due at 20), b due at 50, c none */
+	ctl_restore_queue(c);
+	ctl_resume_pass(c, "default", "a", -30, 0, true, 20, 0);
+	ctl_add(c, "default", "b", 50, 0);
+	ctl_set_failures(c, "default", "b", 3);
+	des_at(w, 10, DES_PRIO_SCRIPT, probe_entries, c, NULL);
+	CU_ASSERT_EQUAL(des_run(w, 10000, NULL), DES_QUIESCENT);
+	served(&r, got, sizeof(got));
+	/* no initial list (c never); a's pass as of -30 ends at 70; then a (ready at 20), b (50) */
+	CU_ASSERT_STRING_EQUAL(got, "a a b");
+	CU_ASSERT_EQUAL(r.t[0], -30);
+	CU_ASSERT_EQUAL(r.t[1], 70);
+	CU_ASSERT_EQUAL(r.t[2], 170);
+	CU_ASSERT_EQUAL(ctl_failures(c, "default", "b"), 0); /* its pass succeeded: Forget */
+	des_free(w);
+}
+
 static void probe_busy(struct des *w, void *ctx, void *arg)
 {
 	(void)w;
@@ -869,6 +918,7 @@ static CU_TestInfo tests[] = {
 	{ "priority queue: busy time and the end of a pass", test_pq_busy_time },
 	{ "priority queue: an add while the key is processed", test_pq_add_during_processing },
 	{ "priority queue: per-key back-off, no bucket", test_pq_no_bucket },
+	{ "a queue restored from a snapshot, a pass in flight resumed", test_restored_queue },
 	CU_TEST_INFO_NULL,
 };
 

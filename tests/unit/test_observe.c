@@ -21,7 +21,7 @@ static struct obs *run_file(const char *path, struct des **wout, struct scenario
 
 	CU_ASSERT_EQUAL_FATAL(fx_scn_load(paths, 1, s, NULL), 0);
 	w = des_new(NULL);
-	o = obs_new(w, 0);
+	o = obs_new(w, 0, 0);
 	fx_create_copies(w, s);
 	fx_script_status(w, s);
 	des_run(w, s->horizon_ms, NULL);
