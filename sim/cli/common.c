@@ -29,6 +29,8 @@ const char cmd_exit_codes_help[] =
 	"  2   usage error (bad command line)\n"
 	"  3   invalid input: an input that cannot be read (missing, unreadable, not\n"
 	"      a regular file), is not YAML or is refused, with file:line:col\n"
+	"      (lint reports a manifest the API server would refuse as its finding\n"
+	"      MS001 and exits 1)\n"
 	"  4   an output cannot be written (a file, or stdout on a full disk)\n"
 	"  5   out of memory (the message says what was being built)\n"
 	"  70  internal error (a bug in magos-sim)\n";
