@@ -51,6 +51,13 @@ ttc=$(sed -n 3p "$tmp/j1.csv" | cut -d, -f7)
 "$SIM" run --seed "$seed" --json "$tmp/one.json" "$SCN" >/dev/null 2>&1
 check "run --seed with trial 1's seed reproduces its time to complete" \
 	grep -q "\"time_to_complete_ms\": *$ttc" "$tmp/one.json"
+# ... and so does the same seed written as spec.seed (trial seeds reach 2^64-1,
+# above what a YAML integer holds)
+sed "s/^  seed: 7\$/  seed: $seed/" "$SCN" >"$tmp/seeded.yaml"
+"$SIM" run --json "$tmp/seeded.json" "$tmp/seeded.yaml" >/dev/null 2>&1
+check "spec.seed with trial 1's seed reproduces its time to complete" \
+	grep -q "\"time_to_complete_ms\": *$ttc" "$tmp/seeded.json"
+check "... and the seed is kept whole ($seed)" grep -q "\"seed\": *\"$seed\"" "$tmp/seeded.json"
 
 expect_rc "-q prints the outcome only" 0 "$SIM" run -q -n 10 "$SCN"
 check "-q leaves out the steps table" test "$(grep -c "Steps and waves" "$tmp/out")" -eq 0

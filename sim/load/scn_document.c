@@ -7,6 +7,7 @@
  */
 #include "sim/load/scn_parse.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,12 +103,36 @@ static const struct sch_field scenario_fields[] = {
 };
 static const struct sch_node scenario_node = { .type = SCH_OBJECT, .fields = scenario_fields };
 
-/* check_seed() - an integer 0 .. 2^63-1 (what YAML can write of the uint64 seed). */
+/*
+ * big_seed() - a plain integer above 2^63-1 and at most 2^64-1 (the trial
+ * seeds `run -n` prints in its CSV and JSON reach there), which the YAML
+ * reader keeps as a float with its text: its value into @out, 0; else -1.
+ */
+static int big_seed(const struct val *v, uint64_t *out)
+{
+	unsigned long long u;
+	char *end;
+
+	if (v->type != VAL_FLOAT || !v->raw || !v->raw[0] ||
+	    v->raw[strspn(v->raw, "0123456789")] != '\0')
+		return -1;
+	errno = 0;
+	u = strtoull(v->raw, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = (uint64_t)u;
+	return 0;
+}
+
+/* check_seed() - an integer 0 .. 2^64-1, the range of the seeds trials print. */
 static void check_seed(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	char *q = sch_quote(v);
+	uint64_t big;
 
-	if (v->type == VAL_INT) {
+	if (v->type == VAL_FLOAT && big_seed(v, &big) == 0) {
+		/* accepted: above what a YAML integer holds, within the seed's range */
+	} else if (v->type == VAL_INT) {
 		if (v->u.i < 0)
 			sch_report(c, v->mark, path,
 				   "Invalid value: %s: %s in body should be greater than or equal to 0",
@@ -118,8 +143,8 @@ static void check_seed(struct sch_ctx *c, const struct val *v, const char *path)
 			   val_type_name(v->type), path, q);
 		if (v->type == VAL_FLOAT && v->raw && v->raw[strspn(v->raw, "+-0123456789")] == '\0')
 			sch_note(c, v->mark,
-				 "a seed is an integer from 0 to 9223372036854775807 (the largest "
-				 "YAML integer)");
+				 "a seed is an integer from 0 to 18446744073709551615, as "
+				 "the trial seeds of run -n's CSV and JSON");
 	}
 	free(q);
 }
@@ -156,6 +181,8 @@ static void read_params(struct scenario *s, const struct val *root)
 	v = val_map_get(spec, "seed");
 	if (v && v->type == VAL_INT && v->u.i >= 0)
 		s->seed = (uint64_t)v->u.i;
+	else if (v)
+		(void)big_seed(v, &s->seed);
 	v = val_map_get(spec, "horizon");
 	if (v && v->type == VAL_STRING && gt_parse_duration(v->u.s, &ms, NULL, 0) == 0 && ms > 0)
 		s->horizon_ms = ms;
