@@ -68,8 +68,8 @@ check("rollback loop: the next pass applied the revision again before each rollb
 n = notice(d, "rollbackOnFailure rolled back")
 check("rollback loop: the run tells it", n is not None and n["severity"] == "warning")
 check("rollback loop: with the timeline's count and times",
-      n is not None and "rolled back 22 times from 12m8.942s to 1h46m2.657s with no success between" in n["text"]
-      and rb[0] == 728942 and rb[-1] == 6362657, n and n["text"])
+      n is not None and "rolled back 22 times from 11m3s to 1h44m56.715s with no success between" in n["text"]
+      and rb[0] == 663000 and rb[-1] == 6296715, n and n["text"])
 check("rollback loop: the last cycle's length is the timeline's (%d ms)" % (rb[-1] - rb[-2]),
       n is not None and rb[-1] - rb[-2] == 1063000 and "the last cycle took 17m43s" in n["text"])
 check("rollback loop: onRollback's count is the timeline's",
@@ -103,7 +103,7 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 st = member_ready(d, "default", "web")
-check("no rollbackOnFailure: 1.1.0 fails (StageFailed at 12m6.942s)", (726942, "StageFailed") in st, st)
+check("no rollbackOnFailure: 1.1.0 fails (StageFailed at 11m1s)", (661000, "StageFailed") in st, st)
 check("no rollbackOnFailure: nothing rolled back",
       not [e for e in d["timeline"] if e["change"] == "event" and e["reason"] in ("RolledBack", "OnRollbackAction")])
 check("no rollbackOnFailure: no rollback-loop notice", notice(d, "rollbackOnFailure rolled back") is None)
@@ -155,13 +155,13 @@ import json, sys
 from hazards_facts import *
 d = json.load(open(sys.argv[1]))
 st = member_ready(d, "default", "web")
-check("restore terminal: PreviousRevisionUnavailable at 12m7.942s, the last status (%s)" % st[-1:],
-      st[-1] == (727942, "PreviousRevisionUnavailable"))
+check("restore terminal: PreviousRevisionUnavailable at 11m2s, the last status (%s)" % st[-1:],
+      st[-1] == (662000, "PreviousRevisionUnavailable"))
 check("restore terminal: the run ends there with nothing left to happen",
-      d["run"]["stop"] == "quiescent" and d["run"]["end_ms"] == 727942, d["run"])
+      d["run"]["stop"] == "quiescent" and d["run"]["end_ms"] == 662000, d["run"])
 n = notice(d, "StageSet default/web ended Ready False PreviousRevisionUnavailable")
 check("restore terminal: the run tells it",
-      n is not None and "the run ended after its pass that started at 11m5.942s, with nothing left to happen: "
+      n is not None and "the run ended after its pass that started at 10m0s, with nothing left to happen: "
       "the controller does not requeue this failure" in n["text"], n and n["text"])
 check("restore terminal: no rollback-loop notice", notice(d, "rollbackOnFailure rolled back") is None)
 EOF2
@@ -306,9 +306,9 @@ d = json.load(open(sys.argv[1]))
 drift = [e["t_ms"] for e in d["timeline"] if e["change"] == "event" and e["reason"] == "DriftCorrected"]
 n = notice(d, "DriftCorrected Warnings came from the first apply after a failed attempt")
 check("rollback loop: %d DriftCorrected, the notice's count and first" % len(drift),
-      n is not None and len(drift) == 21 and drift[0] == 791947
-      and "21 DriftCorrected Warnings came from the first apply after a failed attempt (the first at 13m11.947s, "
-      "after the StageFailed at 12m8.942s)" in n["text"], n and n["text"])
+      n is not None and len(drift) == 21 and drift[0] == 726005
+      and "21 DriftCorrected Warnings came from the first apply after a failed attempt (the first at 12m6.005s, "
+      "after the StageFailed at 11m3s)" in n["text"], n and n["text"])
 EOF2
 lacks "terminal: no MS231 (a denial is not retried)" "$tmp/failure-terminal.lint" "MS231"
 lacks "no rollbackOnFailure: no MS231 (a failed verify retried finds nothing to apply)" "$tmp/failure-no-rollback.lint" "MS231"
