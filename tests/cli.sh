@@ -157,24 +157,26 @@ assert w["canary"]["gate_verdicts"] == {"passing": len(g), "failing": 0, "unknow
 assert w["broad"]["gate_evaluations"] == [] and w["rest"]["gate_evaluations"] == []
 h = f["halts"]
 assert len(h) == 1 and h[0]["t_ms"] == 600000 and h[0]["wave"] == "canary", h
-# the publish edits the members' spec.version one by one; the first edit
-# wakes the fleet, which halts seeing mixed versions: no version was being
-# rolled out, so there is no blast radius
-assert h[0]["kind"] == "regression" and h[0]["version"] is None and h[0]["passes"] == 1, h
+# the publish gives the source its new revision, which wakes every member
+# at once (the source watch), and edits each member's spec.version, which
+# wakes the fleet; the first member pass (pending 4.5.0) lands before the
+# fleet's, which halts while rolling out 4.5.0 with no member on it yet
+assert h[0]["kind"] == "regression" and h[0]["version"] == "4.5.0" and h[0]["passes"] == 1, h
 assert f["rollbacks"] == []
-assert f["blast_radius"] is None, f["blast_radius"]
+b = f["blast_radius"]
+assert b["version"] == "4.5.0" and b["count"] == 0 and b["total"] == 12 and b["members"] == [], b
 # nothing on 4.5.0 failed before the halt: the halt was the §2.7 quirk, not a detection
 assert f["fault_onset_ms"] is None and f["detection_latency_ms"] is None, f
 # exposure counts blast-radius members up to the halt: none here
-assert f["exposure_member_ms"] is None and not f["unremediated"], f["exposure_member_ms"]
+assert f["exposure_member_ms"] == 0 and not f["unremediated"], f["exposure_member_ms"]
 PY
 	then ok "a small fleet: per-wave report, blast radius, latency, exposure"; else bad "a small fleet: per-wave report, blast radius, latency, exposure"; fi
 fi
 "$SIM" run --timeline none --no-color tests/scenarios/fleet-small.yaml >"$tmp/fleet.txt" 2>&1
 if grep -q "^  canary                   0s    1m33.005s       42m13s       42m13s  154/0/0$" "$tmp/fleet.txt" &&
 	grep -q "halt 10m0s wave canary (regression, Halted)" "$tmp/fleet.txt" &&
-	grep -q "none: FleetRollout moodle halted at 10m0s while rolling out no single" "$tmp/fleet.txt" &&
-	grep -q "none: no member adopted a bad version" "$tmp/fleet.txt" &&
+	grep -q "0 of 12 members: no member of FleetRollout moodle had adopted 4.5.0 by" "$tmp/fleet.txt" &&
+	grep -q "0 member-minutes: no member had adopted 4.5.0 by the halt" "$tmp/fleet.txt" &&
 	grep -q "FleetRollout moodle  →  the current version" "$tmp/fleet.txt"; then
 	ok "a small fleet: terminal wave table and summary lines"
 else

@@ -127,8 +127,10 @@ contains "fleet-rollback-derived: the downgrades with their times" "$t" \
 contains "fleet-rollback-derived: the migration runs down and up with each flip" "$t" \
 	"    52m21.259s  wave canary               events   1 MigrationStarted"
 t=$tmp/fleet-standing-policy.txt
-contains "fleet-standing-policy: no blast radius, no exposure" "$t" \
-	"exposure  none: no member adopted a bad version"
+contains "fleet-standing-policy: the halt's blast radius, none adopted" "$t" \
+	"blast     0 of 12 members: no member of FleetRollout moodle had adopted 4.6.0 by"
+contains "fleet-standing-policy: no exposure" "$t" \
+	"exposure  0 member-minutes: no member had adopted 4.6.0 by the halt"
 contains "fleet-standing-policy: which settle canary passed on" "$t" \
 	"      soaked 3 times; it first passed on the settle begun at 1m1.005s"
 contains "fleet-standing-policy: a wave settled before it opened says why" "$t" \

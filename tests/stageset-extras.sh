@@ -6,6 +6,8 @@
 #   - spec.api.reconcileDuration holds the StageSet controller's worker;
 #   - a publish with a namespaceSelector reaches StageSets created later by
 #     apply events, in Namespaces created later;
+#   - a publish of the version an inline-version StageSet already has wakes
+#     it at once through the source watch (the source's new revision);
 #   - a FleetRollout snapshot whose wave had passed reports the soak it passed
 #     on (soak_until_ms), not -1 or null.
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +15,8 @@ require_sim
 require_python "to read the JSON reports"
 
 S=tests/scenarios
-for f in stageset-multi-series stageset-publish-later stageset-reconcile-duration fleet-snapshot-passed-wave; do
+for f in stageset-multi-series stageset-publish-later stageset-publish-same-inline stageset-reconcile-duration \
+	fleet-snapshot-passed-wave; do
 	"$SIM" run --json "$tmp/$f.json" "$S/$f.yaml" >"$tmp/$f.out" 2>"$tmp/$f.err"
 	check "$f runs" [ $? -eq 0 ]
 	lacks "$f: no warning" "$tmp/$f.err" "warning"
@@ -21,7 +24,7 @@ done
 # The text table says when the snapshot's passed wave soaked until, before the start.
 has_line "fleet-snapshot-passed-wave: the text shows the soak end before the start" \
 	"$tmp/fleet-snapshot-passed-wave.out" '  canary                   0s           0s       -10m0s           0s  no gate'
-for f in stageset-multi-series stageset-publish-later; do
+for f in stageset-multi-series stageset-publish-later stageset-publish-same-inline; do
 	"$SIM" check --no-color "$S/$f.yaml" >"$tmp/$f.check" 2>&1
 	rc=$?
 	expect_status "$f: its expectations hold" 0 $rc
@@ -42,6 +45,12 @@ if d and d0:
     check("reconcileDuration 7s: the finalizer pass ends at 7s, the applying pass at 15.005s",
           w(d) == [(7000, "updated"), (15005, "status")], w(d))
     check("reconcileDuration 0s: at 0s and 1.005s", w(d0) == [(0, "updated"), (1005, "status")], w(d0))
+
+d = load(sys.argv[1], "stageset-publish-same-inline")
+if d:
+    w = [(e["t_ms"], e["change"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] in ("updated", "status")]
+    check("a publish of the inline version it has: one pass at the publish (10m1s), no spec edit",
+          w == [(0, "updated"), (1005, "status"), (601000, "status")], w)
 
 d = load(sys.argv[1], "fleet-snapshot-passed-wave")
 if d:

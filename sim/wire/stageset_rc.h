@@ -55,7 +55,10 @@
  * Publishes (sim/models/stageset_world.h "Publish"): at each publish event,
  * and at a StageSet's first sighting for the publishes before it, a StageSet
  * with an inline spec.version.value that the publish reaches gets its value
- * edited to sws_offered_version() (a spec update, cause "source").
+ * edited to sws_offered_version() (a spec update, cause "source").  The
+ * source's new revision wakes every StageSet whose stages reference it
+ * through the source watch (W5, W6), an inline version too: so a publish of
+ * the value it already has, which edits nothing, still brings a pass.
  *
  * Deviations (engine/PROVENANCE.md, sim/wire/stageset_rc): reads through
  * the API reader (dependencies, sources) see the store as of the pass start,

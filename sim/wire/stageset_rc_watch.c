@@ -92,8 +92,6 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 	}
 }
 
-static bool inline_version(const struct ssrr_member *m);
-
 void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, int64_t t_ms,
 		      bool spec_changed)
 {
@@ -118,12 +116,13 @@ void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, 
 	/*
 	 * The publishes that reach @m's sources are known from now on (the
 	 * world reaches a source through the StageSets it has seen): a new
-	 * revision is an update of the source object, which W5/W6 deliver.
-	 * An inline version gets each publish as its spec edit instead
-	 * (ssrw_on_publish()), at the same instant, which wakes it already.
+	 * revision is an update of the source object, which W5/W6 deliver,
+	 * whatever @m's spec.version says.  An inline version also gets the
+	 * publish as its spec edit (ssrw_on_publish()) when the value
+	 * changes; both are delivered at the same instant, before the
+	 * reconciles, and the work queue holds the key once.
 	 */
-	if (!inline_version(m))
-		ssrw_arm_sources(r, m);
+	ssrw_arm_sources(r, m);
 	obj_strmap_release(&m->seen_labels);
 	obj_strmap_release(&m->seen_ns_labels);
 	obj_strmap_copy(&m->seen_labels, &o->labels);

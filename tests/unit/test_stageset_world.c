@@ -361,6 +361,32 @@ static void test_publish_makes_revisions(void)
 	end();
 }
 
+/*
+ * A publish of the version an inline-version StageSet already has offers no
+ * new version (no spec edit) but is still a new revision of its source, an
+ * event the source watch delivers: what wakes that StageSet at the publish.
+ */
+static void test_publish_same_version(void)
+{
+	struct ss a;
+	struct ssc_resolved r0, r1;
+
+	begin();
+	publish(HOUR, "{matchLabels: {app: shop}}", NULL, "1.0.0");
+	world();
+	ss_init(&a, "t1", "shop", "{app: shop}", ONE_STAGE);
+	sws_member_seen(W, &a.m, 0);
+	CU_ASSERT_STRING_EQUAL(sws_offered_version(W, "t1", "shop", HOUR), "1.0.0");
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", 0), HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", HOUR), SW_NEVER);
+	r0 = resolved("GitRepository", "t1", "src", HOUR - 1);
+	r1 = resolved("GitRepository", "t1", "src", HOUR);
+	CU_ASSERT_STRING_NOT_EQUAL(r0.revision, r1.revision);
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r1), "1.0.0");
+	ss_release(&a);
+	end();
+}
+
 static void test_publish_reaches_later_and_by_namespace(void)
 {
 	struct ss late, other;
@@ -1662,6 +1688,7 @@ void register_tests(void)
 		{ "sources: a modelled source is Ready with a readable revision", test_source_modelled_ready },
 		{ "sources: missing, forbidden and notReady windows", test_source_windows },
 		{ "publish: a new revision carrying the version", test_publish_makes_revisions },
+		{ "publish: the version it has is still a source event", test_publish_same_version },
 		{ "publish: reaches StageSets created later, by namespace labels",
 		  test_publish_reaches_later_and_by_namespace },
 		{ "publish: matched against the labels at its time", test_publish_labels_at_event_time },
