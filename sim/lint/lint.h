@@ -113,6 +113,9 @@ void lint_scenario(struct lint_report *r, const struct scenario *s);
  * Returns:  true when every step's selector converts; when one does not, the
  *           controller fails before granting anything and @out says nothing
  *           useful.  Cannot fail otherwise.
+ * Cost: O((@n + steps + matches) log @n): a step is matched only against the
+ * Workspaces carrying the rarest label its matchLabels (or one-valued In)
+ * name; against all @n when it names none.
  */
 bool lint_unselected_workspaces(const struct val *steps, const char *project,
 				const struct obj *const *ws, size_t n, bool *out);

@@ -271,6 +271,22 @@ static char *names_of(const struct obj *const *ws, const bool *pick, size_t n)
 	return out;
 }
 
+/* "a, b, c" of the Workspaces @idx (@n ascending indices into @ws), as names_of().  New string. */
+static char *names_at(const struct obj *const *ws, const size_t *idx, size_t n)
+{
+	char *out = xstrdup("");
+
+	for (size_t k = 0; k < n && k <= MAX_NAMES; k++) {
+		char *next = k < MAX_NAMES
+				     ? xasprintf("%s%s%s", out, k ? ", " : "", ws[idx[k]]->name)
+				     : xasprintf("%s, …", out);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -311,7 +327,8 @@ struct step {
  * of O(steps² x Workspaces).
  */
 struct mset {
-	bool *member;    /* nws flags, owned */
+	size_t *member;  /* its Workspaces, ascending indices into the namespace's; owned */
+	size_t nmember;
 	uint64_t hash;
 	size_t *steps;   /* ascending */
 	size_t nsteps, capsteps;
@@ -325,15 +342,14 @@ struct msets {
 	size_t n, cap;
 	size_t *table;   /* open addressing: set index + 1, 0 = empty */
 	size_t tcap;
-	size_t nws;
 };
 
-static uint64_t member_hash(const bool *m, size_t n)
+static uint64_t member_hash(const size_t *m, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
 
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint64_t)(m[i] ? i + 1 : 0)) * 1099511628211ULL;
+		h = (h ^ (uint64_t)(m[i] + 1)) * 1099511628211ULL;
 	return h;
 }
 
@@ -351,10 +367,13 @@ static void msets_rehash(struct msets *ms)
 	}
 }
 
-/* The index of set @m (copied when new), and step @step recorded as one of its steps. */
-static size_t msets_intern(struct msets *ms, const bool *m, size_t step)
+/*
+ * The index of the set of the @n Workspaces @m (ascending; copied when new),
+ * and step @step recorded as one of its steps.
+ */
+static size_t msets_intern(struct msets *ms, const size_t *m, size_t n, size_t step)
 {
-	uint64_t h = member_hash(m, ms->nws);
+	uint64_t h = member_hash(m, n);
 	size_t at, id;
 	struct mset *e;
 
@@ -363,7 +382,7 @@ static size_t msets_intern(struct msets *ms, const bool *m, size_t step)
 	at = (size_t)h & (ms->tcap - 1);
 	while (ms->table[at]) {
 		e = &ms->v[ms->table[at] - 1];
-		if (e->hash == h && memcmp(e->member, m, ms->nws * sizeof(*m)) == 0)
+		if (e->hash == h && e->nmember == n && memcmp(e->member, m, n * sizeof(*m)) == 0)
 			break;
 		at = (at + 1) & (ms->tcap - 1);
 	}
@@ -377,8 +396,9 @@ static size_t msets_intern(struct msets *ms, const bool *m, size_t step)
 		id = ms->n++;
 		e = &ms->v[id];
 		memset(e, 0, sizeof(*e));
-		e->member = xmalloc((ms->nws ? ms->nws : 1) * sizeof(*e->member));
-		memcpy(e->member, m, ms->nws * sizeof(*m));
+		e->member = xmalloc((n ? n : 1) * sizeof(*e->member));
+		memcpy(e->member, m, n * sizeof(*m));
+		e->nmember = n;
 		e->hash = h;
 		ms->table[at] = id + 1;
 	}
@@ -416,9 +436,9 @@ static const struct mset *overlaps_of(struct msets *ms, size_t id, size_t *const
 
 	if (e->overlap_known)
 		return e;
-	for (size_t k = 0; k < ms->nws; k++) {
-		if (!e->member[k])
-			continue;
+	for (size_t x = 0; x < e->nmember; x++) {
+		size_t k = e->member[x];
+
 		for (size_t t = 0; t < nby_ws[k]; t++) {
 			size_t o = by_ws[k][t];
 
@@ -490,6 +510,140 @@ static bool rollout_exists(const struct view *s, const char *ns, const char *pro
 	return i < s->nrollouts && cmp_ns_project(&s->rollouts[i], &(const struct obj *){ &key }) == 0;
 }
 
+/* ---- the label index --------------------------------------------------------- */
+
+/*
+ * Which Workspaces carry a label: one posting per label of each Workspace,
+ * sorted by key, value, then Workspace index, so the Workspaces carrying
+ * key=value are one ascending run found in O(log n).  A selector's
+ * candidates are the shortest run among its matchLabels (and one-valued In)
+ * requirements: every Workspace it matches carries that label, so checking
+ * the whole selector on the candidates alone selects what a scan over all
+ * Workspaces would, in the same order, at O(candidates) instead of
+ * O(Workspaces) per selector.
+ */
+struct posting {
+	const char *key;   /* borrowed from the Workspace's labels */
+	const char *value;
+	size_t ws;         /* index into the namespace's Workspaces */
+};
+
+struct lbl_index {
+	struct posting *v; /* owned */
+	size_t n;
+};
+
+static int cmp_posting(const void *pa, const void *pb)
+{
+	const struct posting *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (!c)
+		c = strcmp(a->value, b->value);
+	return c ? c : (a->ws > b->ws) - (a->ws < b->ws);
+}
+
+/* Indexes the labels of the @n Workspaces @ws (borrowed: they outlive @ix). */
+static void lbl_index_build(struct lbl_index *ix, const struct obj *const *ws, size_t n)
+{
+	size_t total = 0;
+
+	for (size_t k = 0; k < n; k++)
+		total += ws[k]->labels.n;
+	ix->v = xmalloc((total ? total : 1) * sizeof(*ix->v));
+	ix->n = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < ws[k]->labels.n; i++)
+			ix->v[ix->n++] = (struct posting){ ws[k]->labels.items[i].key,
+							   ws[k]->labels.items[i].value, k };
+	if (ix->n > 1)
+		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_posting);
+}
+
+static void lbl_index_release(struct lbl_index *ix)
+{
+	free(ix->v);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* The first posting of @ix not before (@key, @value, @ws). */
+static size_t lbl_index_lower(const struct lbl_index *ix, const char *key, const char *value,
+			      size_t ws)
+{
+	struct posting k = { key, value, ws };
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_posting(&ix->v[mid], &k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The candidates of @sel: sets *@first and *@n to the shortest run of
+ * postings among its one-valued Equals/In requirements (none for a selector
+ * that matches nothing) and returns true; returns false when it has no such
+ * requirement (only NotIn, Exists, DoesNotExist, several-valued In, or none),
+ * and then every Workspace is a candidate.
+ */
+static bool lbl_index_candidates(const struct lbl_index *ix, const struct lbl_selector *sel,
+				 const struct posting **first, size_t *n)
+{
+	bool found = false;
+
+	*first = ix->v;
+	*n = 0;
+	if (sel->nothing)
+		return true;
+	for (size_t i = 0; i < sel->n; i++) {
+		const struct lbl_req *q = &sel->reqs[i];
+		size_t lo, hi;
+
+		if ((q->op != LBL_OP_EQUALS && q->op != LBL_OP_IN) || q->nvalues != 1)
+			continue;
+		lo = lbl_index_lower(ix, q->key, q->values[0], 0);
+		hi = lbl_index_lower(ix, q->key, q->values[0], SIZE_MAX);
+		if (!found || hi - lo < *n) {
+			*first = ix->v + lo;
+			*n = hi - lo;
+		}
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * The Workspaces of @ws that @sel matches, ascending, into *@out (grown as
+ * needed, capacity *@cap); returns their count.
+ */
+static size_t lbl_index_select(const struct lbl_index *ix, const struct lbl_selector *sel,
+			       const struct obj *const *ws, size_t nws, size_t **out, size_t *cap)
+{
+	const struct posting *c;
+	size_t nc, n = 0;
+	bool narrowed = lbl_index_candidates(ix, sel, &c, &nc);
+
+	if (!narrowed)
+		nc = nws;
+	for (size_t t = 0; t < nc; t++) {
+		size_t k = narrowed ? c[t].ws : t;
+
+		if (!lbl_matches(sel, &ws[k]->labels))
+			continue;
+		if (n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*out = xreallocarray(*out, *cap, sizeof(**out));
+		}
+		(*out)[n++] = k;
+	}
+	return n;
+}
+
 /* Converts the selector of @st; a missing or null selector is the empty one (as Go's zero value). */
 static void convert_step(struct lint_report *r, const struct obj *ro, struct step *st,
 			 struct lbl_selector *sel, size_t index)
@@ -515,9 +669,12 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
 {
 	size_t nsteps = steps && steps->type == VAL_LIST ? steps->u.list.n : 0;
 	bool all_valid = true;
+	struct lbl_index ix;
+	size_t *sel_ws = NULL, cap = 0;
 
 	for (size_t k = 0; k < n; k++)
 		out[k] = strcmp(ws_project(ws[k]), project) == 0;
+	lbl_index_build(&ix, ws, n);
 	for (size_t i = 0; i < nsteps; i++) {
 		const struct val *sv = val_map_get(steps->u.list.items[i], "selector");
 		struct lbl_selector sel;
@@ -527,11 +684,12 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
 			all_valid = false;
 			continue;
 		}
-		for (size_t k = 0; k < n; k++)
-			if (out[k] && lbl_matches(&sel, &ws[k]->labels))
-				out[k] = false;
+		for (size_t t = 0, m = lbl_index_select(&ix, &sel, ws, n, &sel_ws, &cap); t < m; t++)
+			out[sel_ws[t]] = false;
 		lbl_selector_release(&sel);
 	}
+	free(sel_ws);
+	lbl_index_release(&ix);
 	return all_valid;
 }
 
@@ -542,6 +700,17 @@ struct pair {
 	size_t step;
 	size_t set;
 };
+
+/* Stores @k at (*@v)[@at], growing *@v (capacity *@cap) by doubling when @at is past it. */
+static void idx_put(size_t **v, size_t *cap, size_t at, size_t k)
+{
+	if (at >= *cap) {
+		while (at >= *cap)
+			*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[at] = k;
+}
 
 static void pairs_add(struct pair **v, size_t *n, size_t *cap, size_t step, size_t set)
 {
@@ -931,7 +1100,7 @@ static void buf_append(char **buf, size_t *len, size_t *cap, const char *add)
 /*
  * @ms: the Rollout's member sets; @first_step: per Workspace, the first step
  * selecting it, SIZE_MAX for none.  A level's time is its set's, each set's
- * the longest of its members': O(sets x Workspaces), not steps x Workspaces.
+ * the longest of its members': O(Workspaces + the sets' members).
  */
 static void interval_too_short(struct lint_report *r, const struct view *s, const struct obj *ro,
 			       const struct obj **ws, size_t nws, const struct step *st,
@@ -952,9 +1121,9 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 		if (first_step[k] != SIZE_MAX)
 			run_ms[k] = median_run_ms(&s->s->models, ws[k]);
 	for (size_t id = 0; id < ms->n; id++)
-		for (size_t k = 0; k < nws; k++)
-			if (ms->v[id].member[k] && run_ms[k] > set_ms[id])
-				set_ms[id] = run_ms[k];
+		for (size_t x = 0; x < ms->v[id].nmember; x++)
+			if (run_ms[ms->v[id].member[x]] > set_ms[id])
+				set_ms[id] = run_ms[ms->v[id].member[x]];
 	for (size_t i = 0; i < nsteps; i++) {
 		if (!st[i].valid || !st[i].nmembers)
 			continue;
@@ -1035,9 +1204,12 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	const struct obj **ws;
 	size_t nws, nsteps, nlevels = 0;
 	struct step *st;
-	bool *in_project, *unselected, *member, *foreign, *set_seen;
+	bool *in_project, *unselected, *set_seen;
 	struct msets ms = { 0 };
+	struct lbl_index ix;
 	size_t **by_ws, *nby_ws, *stamp, *first_step, first_level = SIZE_MAX;
+	size_t *matched = NULL, *member = NULL, *foreign = NULL;
+	size_t capmatched = 0, capmember = 0, capforeign = 0;
 	struct pair *pairs = NULL;
 	size_t cappairs = 0;
 
@@ -1061,15 +1233,13 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 		free(ws);
 		return;
 	}
-	member = xmalloc((nws ? nws : 1) * sizeof(*member));
-	foreign = xmalloc((nws ? nws : 1) * sizeof(*foreign));
 	st = xcalloc(nsteps, sizeof(*st));
-	ms.nws = nws;
+	lbl_index_build(&ix, ws, nws);
 
 	for (size_t i = 0; i < nsteps; i++) {
 		struct step *p = &st[i];
 		struct lbl_selector sel;
-		size_t nforeign = 0;
+		size_t nmatched, nforeign = 0;
 
 		p->node = steps->u.list.items[i];
 		p->name = val_str(val_map_get(p->node, "name"), "");
@@ -1078,21 +1248,17 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 		if (!p->valid)
 			continue;
 		p->sel = selector_text(&sel);
-		memset(member, 0, (nws ? nws : 1) * sizeof(*member));
-		memset(foreign, 0, (nws ? nws : 1) * sizeof(*foreign));
-		for (size_t k = 0; k < nws; k++) {
-			if (!lbl_matches(&sel, &ws[k]->labels))
-				continue;
-			if (in_project[k]) {
-				member[k] = true;
-				p->nmembers++;
-			} else {
-				foreign[k] = true;
-				nforeign++;
-			}
+		nmatched = lbl_index_select(&ix, &sel, ws, nws, &matched, &capmatched);
+		for (size_t t = 0; t < nmatched; t++) {
+			size_t k = matched[t];
+
+			if (in_project[k])
+				idx_put(&member, &capmember, p->nmembers++, k);
+			else
+				idx_put(&foreign, &capforeign, nforeign++, k);
 		}
 		if (nforeign) {
-			char *names = names_of(ws, foreign, nws);
+			char *names = names_at(ws, foreign, nforeign);
 
 			lint_add(r, "MS110", ro->src.file, p->mark,
 				 "Rollout \"%s/%s\": steps[%zu] \"%s\": selector %s also matches %zu "
@@ -1109,7 +1275,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 "with NoWorkspacesFound",
 				 ro->ns, ro->name, i, p->name, p->sel, project, ro->ns);
 		else
-			p->set = msets_intern(&ms, member, i);
+			p->set = msets_intern(&ms, member, p->nmembers, i);
 		lbl_selector_release(&sel);
 	}
 
@@ -1131,11 +1297,18 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	by_ws = xcalloc(nws ? nws : 1, sizeof(*by_ws));
 	nby_ws = xcalloc(nws ? nws : 1, sizeof(*nby_ws));
 	for (size_t id = 0; id < ms.n; id++)
-		for (size_t k = 0; k < nws; k++)
-			if (ms.v[id].member[k]) {
-				by_ws[k] = xreallocarray(by_ws[k], nby_ws[k] + 1, sizeof(**by_ws));
-				by_ws[k][nby_ws[k]++] = id;
-			}
+		for (size_t x = 0; x < ms.v[id].nmember; x++)
+			nby_ws[ms.v[id].member[x]]++;
+	for (size_t k = 0; k < nws; k++) {
+		by_ws[k] = xmalloc((nby_ws[k] ? nby_ws[k] : 1) * sizeof(**by_ws));
+		nby_ws[k] = 0;
+	}
+	for (size_t id = 0; id < ms.n; id++)
+		for (size_t x = 0; x < ms.v[id].nmember; x++) {
+			size_t k = ms.v[id].member[x];
+
+			by_ws[k][nby_ws[k]++] = id;
+		}
 	stamp = xcalloc(ms.n ? ms.n : 1, sizeof(*stamp));
 
 	/*
@@ -1178,11 +1351,18 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				continue;
 			}
 			mo = &ms.v[pairs[t].set];
-			for (size_t k = 0; k < nws; k++) {
-				member[k] = mo->member[k] && mj->member[k];
-				ncommon += member[k];
+			for (size_t a = 0, b = 0; a < mo->nmember && b < mj->nmember;) {
+				if (mo->member[a] < mj->member[b])
+					a++;
+				else if (mo->member[a] > mj->member[b])
+					b++;
+				else {
+					idx_put(&member, &capmember, ncommon++, mo->member[a]);
+					a++;
+					b++;
+				}
 			}
-			names = names_of(ws, member, nws);
+			names = names_at(ws, member, ncommon);
 			lint_add(r, "MS103", ro->src.file, st[j].mark,
 				 "Rollout \"%s/%s\": steps[%zu] \"%s\" and steps[%zu] \"%s\" both "
 				 "select %s but form different levels: %s granted in one pass "
@@ -1198,7 +1378,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 		memset(unselected, 0, (nws ? nws : 1) * sizeof(*unselected));
 	/*
 	 * Each Workspace's first step (SIZE_MAX: none selects it), through the
-	 * first step of each member set: O(steps + sets x Workspaces).
+	 * first step of each member set: O(steps + Workspaces + the sets' members).
 	 */
 	first_step = xmalloc((nws ? nws : 1) * sizeof(*first_step));
 	set_seen = xcalloc(ms.n ? ms.n : 1, sizeof(*set_seen));
@@ -1212,9 +1392,9 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 		if (set_seen[st[i].set])
 			continue;
 		set_seen[st[i].set] = true;
-		for (size_t k = 0; k < nws; k++)
-			if (ms.v[st[i].set].member[k] && first_step[k] == SIZE_MAX)
-				first_step[k] = i;
+		for (size_t x = 0; x < ms.v[st[i].set].nmember; x++)
+			if (first_step[ms.v[st[i].set].member[x]] == SIZE_MAX)
+				first_step[ms.v[st[i].set].member[x]] = i;
 	}
 	free(set_seen);
 	for (size_t k = 0; k < nws; k++) {
@@ -1258,6 +1438,8 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 	free(pairs);
 	msets_release(&ms);
 	free(st);
+	lbl_index_release(&ix);
+	free(matched);
 	free(member);
 	free(foreign);
 	free(unselected);
