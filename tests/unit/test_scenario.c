@@ -505,15 +505,28 @@ static void test_loader_review_fixes(void)
 		     "s.yaml:12:44: error: spec.models.git.repositories[0].unreachable[0]: Invalid "
 		     "value: \"object\": until must be later than from");
 
-	/* Go's duration limit is named; a seed too big for YAML gets the accepted range. */
-	fx_put("s.yaml", HEAD "spec:\n  seed: 9223372036854775808\n  horizon: 2562048h\n");
+	/* Go's duration limit is named; a seed above 2^64-1 gets the accepted range
+	 * (2^63, above a YAML integer, is a seed trials print: accepted). */
+	fx_put("s.yaml", HEAD "spec:\n  seed: 18446744073709551616\n  horizon: 2562048h\n");
 	expect_diags("s.yaml",
 		     "s.yaml:6:9: error: spec.seed: Invalid value: \"number\": spec.seed in body "
-		     "must be of type integer: 9223372036854775808\n"
-		     "s.yaml:6:9: note: a seed is an integer from 0 to 9223372036854775807 (the "
-		     "largest YAML integer)\n"
+		     "must be of type integer: 18446744073709551616\n"
+		     "s.yaml:6:9: note: a seed is an integer from 0 to 18446744073709551615, as "
+		     "the trial seeds of run -n's CSV and JSON\n"
 		     "s.yaml:7:12: error: spec.horizon: Invalid value: \"2562048h\": time: invalid "
 		     "duration \"2562048h\": out of range, the maximum is 2562047h47m16.854775807s");
+	{
+		const char *p = "s.yaml";
+		struct scenario big;
+		char *text;
+
+		fx_put("s.yaml", HEAD "spec:\n  seed: 18446744073709551615\n");
+		CU_ASSERT_EQUAL(fx_scn_load(&p, 1, &big, &text), 0);
+		CU_ASSERT_STRING_EQUAL(text, "");
+		CU_ASSERT_EQUAL(big.seed, UINT64_MAX);
+		free(text);
+		scn_release(&big);
+	}
 
 	/* Cluster-scoped kinds are named without a namespace. */
 	fx_put("s.yaml", HEAD "spec:\n  events:\n    - at: 1h\n"
