@@ -28,20 +28,8 @@
 #          denial (not retried) or no failure: none.
 . "$(dirname "$0")/lib.sh"
 require_python
-H=tests/hazards
-
-# lint_of FIXTURE: findings as "RULE SEVERITY MESSAGE" lines in $tmp/FIXTURE.lint
-lint_of() {
-	"$SIM" lint --format json "$H/$1.yaml" >"$tmp/$1.lintjson" 2>"$tmp/$1.linterr"
-	python3 -c 'import json,sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
-}
-# run_of FIXTURE: the run to the horizon as JSON in $tmp/FIXTURE.json
-run_of() {
-	"$SIM" run -q --until horizon --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
-		{ bad "$1 runs"; show "$tmp/$1.err"; }
-}
+. "$(dirname "$0")/lib/hazards.sh"
+HAZARD_RUN_ARGS="--until horizon"
 
 # ---- MS226: the whole-run rollback never parks ----------------------------------
 lint_of failure-rollback-loop

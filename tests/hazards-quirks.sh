@@ -32,20 +32,7 @@
 #          MembersUnassigned beside phase Completed from the last full pass.
 . "$(dirname "$0")/lib.sh"
 require_python "to read the run reports"
-H=tests/hazards
-
-# lint_of FIXTURE: findings as "RULE SEVERITY MESSAGE" lines in $tmp/FIXTURE.lint
-lint_of() {
-	"$SIM" lint --format json "$H/$1.yaml" >"$tmp/$1.lintjson" 2>"$tmp/$1.linterr"
-	python3 -c 'import json,sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
-}
-# run_of FIXTURE: the run's JSON in $tmp/FIXTURE.json
-run_of() {
-	"$SIM" run -q --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
-		{ bad "$1 runs"; show "$tmp/$1.err"; }
-}
+. "$(dirname "$0")/lib/hazards.sh"
 # clean FIXTURE: lint finds nothing
 clean() {
 	if [ ! -s "$tmp/$1.lint" ]; then ok "$1: lint finds nothing"; else

@@ -152,4 +152,13 @@ void lint_fleet(struct lint_report *r, const struct scenario *s);
  */
 int64_t lint_ss_hold_ms(const struct scenario *s, const struct obj *ss, const char *version);
 
+/*
+ * lint_stage_timeout_ms() - the verify timeout T of stage @st (an item of
+ * spec.stages) of a StageSet whose spec is @spec, as upstream's stageTimeout
+ * picks it (StageSet spec §2.3): readyChecks.timeout, stages[].timeout,
+ * spec.timeout, the first that is a Go duration above zero, else 15m.
+ * Returns: ms, > 0.  Cannot fail.
+ */
+int64_t lint_stage_timeout_ms(const struct val *spec, const struct val *st);
+
 #endif

@@ -952,12 +952,7 @@ static int64_t positive_ms(const struct val *v)
 	return ms;
 }
 
-/*
- * The verify timeout T of stage @st (StageSet spec §2.3 stageTimeout):
- * readyChecks.timeout, stages[].timeout, spec.timeout, the first above zero,
- * else 15m.
- */
-static int64_t stage_timeout_ms(const struct val *spec, const struct val *st)
+int64_t lint_stage_timeout_ms(const struct val *spec, const struct val *st)
 {
 	int64_t ms;
 
@@ -1002,7 +997,7 @@ static void member_time(const struct scenario *s, const struct obj *ss, const ch
 		const struct val *st = stages->u.list.items[k];
 		const struct val *exprs = val_path(st, "readyChecks.exprs");
 		bool has_exprs = exprs && exprs->type == VAL_LIST && exprs->u.list.n > 0;
-		int64_t t = stage_timeout_ms(ss->spec, st), w;
+		int64_t t = lint_stage_timeout_ms(ss->spec, st), w;
 		struct scn_sw_resolved e;
 
 		scn_sw_resolve(&s->models.world, &ss->labels, field_str(st, "name"), &e);

@@ -340,33 +340,6 @@ static void rule_terminal(struct lint_report *r, const struct scenario *s, const
 
 /* ---------------------------------------------------------------- MS228 */
 
-/* A duration field's value in ms when it is a Go duration above zero, else -1. */
-static int64_t positive_ms(const struct val *v)
-{
-	const char *t = val_str(v, NULL);
-	int64_t ms;
-
-	if (!t || gt_parse_duration(t, &ms, NULL, 0) != 0 || ms <= 0)
-		return -1;
-	return ms;
-}
-
-/*
- * The verify timeout T of stage @st (StageSet spec §2.3 stageTimeout):
- * readyChecks.timeout, stages[].timeout, spec.timeout, the first above zero,
- * else 15m.
- */
-static int64_t stage_timeout_ms(const struct val *spec, const struct val *st)
-{
-	int64_t ms;
-
-	if ((ms = positive_ms(val_path(st, "readyChecks.timeout"))) > 0 ||
-	    (ms = positive_ms(val_map_get(st, "timeout"))) > 0 ||
-	    (ms = positive_ms(val_map_get(spec, "timeout"))) > 0)
-		return ms;
-	return SSC_DEFAULT_STAGE_TIMEOUT_MS;
-}
-
 /*
  * MS228 (StageSet spec §3.9, §5 Q-2): the kstatus wait and the ready-check
  * expression poll each get the stage's whole timeout T, so a stage's verify
@@ -382,7 +355,7 @@ static void rule_double_timeout(struct lint_report *r, const struct scenario *s,
 	for (size_t k = 0; stages && k < stages->u.list.n; k++) {
 		const struct val *st = stages->u.list.items[k];
 		const char *name = str_of(st, "name");
-		int64_t t = stage_timeout_ms(ss->spec, st), w, x, v;
+		int64_t t = lint_stage_timeout_ms(ss->spec, st), w, x, v;
 		struct scn_sw_resolved e;
 		char tt[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], half[GT_DURATION_BUFSZ];
 		char ws[GT_DURATION_BUFSZ], xs[GT_DURATION_BUFSZ], vs[GT_DURATION_BUFSZ];

@@ -585,3 +585,48 @@ size_t fx_count(const char *s, const char *what)
 		n++;
 	return n;
 }
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+char *fx_lint_text(const struct lint_report *r, bool with_file)
+{
+	char *out = xstrdup("");
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lint_finding *f = &r->items[i];
+		char *next = xasprintf("%s%s%s%s%u:%u: %s %s: %s", out, i ? "\n" : "",
+				       with_file && f->file ? f->file : "", with_file ? ":" : "",
+				       f->mark.line, f->mark.col, f->rule->id,
+				       lint_sev_name(f->sev), f->msg);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+char *fx_lint_yaml(const char *tag, const char *yaml,
+		   void (*rules)(struct lint_report *r, const struct scenario *s))
+{
+	const char *path = "m.yaml";
+	struct scenario s;
+	struct diag d;
+	struct lint_report r;
+	char *text;
+
+	fx_tmp_enter(tag);
+	fx_put(path, yaml);
+	diag_init(&d);
+	scn_load(&path, 1, &s, &d);
+	if (getenv("LINT_QUIRKS_DUMP"))
+		diag_print(&d, stderr, false);
+	lint_report_init(&r);
+	rules(&r, &s);
+	lint_report_sort(&r);
+	text = fx_lint_text(&r, false);
+	lint_report_release(&r);
+	scn_release(&s);
+	diag_release(&d);
+	fx_tmp_leave();
+	return text;
+}

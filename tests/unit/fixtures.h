@@ -36,6 +36,7 @@
 #include "engine/value.h"
 #include "sim/base/diag.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 #include "sim/plan/trials.h"
 #include "sim/world/des.h"
@@ -115,6 +116,24 @@ char *fx_diag_text(const struct diag *d);
  * stderr in full (CUnit shows only the expressions).
  */
 void fx_same_text(const char *got, const char *want);
+
+/*
+ * fx_lint_text() - the findings of @r, one a line (no newline after the
+ * last): "LINE:COL: ID SEV: MESSAGE", with "FILE:" first when @with_file.
+ * Returns: new string ("" when @r has none); free() it.  Cannot fail.
+ */
+char *fx_lint_text(const struct lint_report *r, bool with_file);
+
+/*
+ * fx_lint_yaml() - @yaml written as m.yaml in the temporary folder of
+ * @tag (fx_tmp_enter), loaded as a scenario, checked by @rules alone and
+ * sorted: its findings as fx_lint_text() without the file.  With
+ * LINT_QUIRKS_DUMP set, the load's diagnostics go to stderr (the
+ * scenario may have errors; the rules read what loaded).
+ * Returns: new string; free() it.  Cannot fail.
+ */
+char *fx_lint_yaml(const char *tag, const char *yaml,
+		   void (*rules)(struct lint_report *r, const struct scenario *s));
 
 /* ---- Magos objects ------------------------------------------------------------- */
 

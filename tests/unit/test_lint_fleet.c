@@ -22,22 +22,6 @@
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
-/* Every finding of @r, one line each: "file:line:col: ID sev: message". Returns new. */
-static char *report_text(const struct lint_report *r)
-{
-	char *out = xstrdup("");
-
-	for (size_t i = 0; i < r->n; i++) {
-		const struct lint_finding *f = &r->items[i];
-		char *next = xasprintf("%s%s%s:%u:%u: %s %s: %s", out, i ? "\n" : "",
-				       f->file ? f->file : "", f->mark.line, f->mark.col,
-				       f->rule->id, lint_sev_name(f->sev), f->msg);
-
-		free(out);
-		out = next;
-	}
-	return out;
-}
 
 /* lint_fleet() over the inputs @paths (relative to the cwd); the findings as text (new). */
 static char *lint_paths(const char *const *paths, size_t n)
@@ -52,7 +36,7 @@ static char *lint_paths(const char *const *paths, size_t n)
 	lint_report_init(&r);
 	lint_fleet(&r, &s);
 	lint_report_sort(&r);
-	text = report_text(&r);
+	text = fx_lint_text(&r, true);
 	lint_report_release(&r);
 	scn_release(&s);
 	diag_release(&d);
@@ -698,7 +682,7 @@ static void test_scale(void)
 	lint_report_init(&r);
 	lint_fleet(&r, &s);
 	lint_report_sort(&r);
-	text = report_text(&r);
+	text = fx_lint_text(&r, true);
 	expect_text("scale", text,
 		    ":0:0: MS201 error: FleetRollout big selects StageSet tenant-04242/app that no "
 		    "wave selector matches; the controller stops with MembersUnassigned and "

@@ -19,46 +19,10 @@
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
-/* Every finding of @r, one line each: "line:col: ID sev: message". Returns new. */
-static char *report_text(const struct lint_report *r)
-{
-	char *out = xstrdup("");
-
-	for (size_t i = 0; i < r->n; i++) {
-		const struct lint_finding *f = &r->items[i];
-		char *next = xasprintf("%s%s%u:%u: %s %s: %s", out, i ? "\n" : "", f->mark.line,
-				       f->mark.col, f->rule->id, lint_sev_name(f->sev), f->msg);
-
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
-/* lint_magos_quirks() of @yaml written as m.yaml; the findings as text (new). */
+/* lint_fleet_quirks() of @yaml written as m.yaml; the findings as text (new). */
 static char *lint_yaml(const char *yaml)
 {
-	const char *path = "m.yaml";
-	struct scenario s;
-	struct diag d;
-	struct lint_report r;
-	char *text;
-
-	fx_tmp_enter("test_lint_fleet_quirks");
-	fx_put(path, yaml);
-	diag_init(&d);
-	scn_load(&path, 1, &s, &d);
-	if (getenv("LINT_QUIRKS_DUMP"))
-		diag_print(&d, stderr, false);
-	lint_report_init(&r);
-	lint_fleet_quirks(&r, &s);
-	lint_report_sort(&r);
-	text = report_text(&r);
-	lint_report_release(&r);
-	scn_release(&s);
-	diag_release(&d);
-	fx_tmp_leave();
-	return text;
+	return fx_lint_yaml("test_lint_fleet_quirks", yaml, lint_fleet_quirks);
 }
 
 static void expect_text(const char *what, char *got, const char *want)

@@ -1,0 +1,22 @@
+# The helpers of the hazard scripts (tests/hazards*.sh), sourced after
+# tests/lib.sh: each reads a fixture of tests/hazards/ twice, by `lint` and by
+# `run`, and checks what one says against the other.
+#
+#   lint_of FIXTURE  findings as "RULE SEVERITY MESSAGE" lines in
+#                    $tmp/FIXTURE.lint (the JSON in $tmp/FIXTURE.lintjson)
+#   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
+#                    (e.g. "--until horizon") go before the file
+H=tests/hazards
+
+lint_of() {
+	"$SIM" lint --format json "$H/$1.yaml" >"$tmp/$1.lintjson" 2>"$tmp/$1.linterr"
+	python3 -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
+}
+
+run_of() {
+	# shellcheck disable=SC2086 # HAZARD_RUN_ARGS is a list of options
+	"$SIM" run -q ${HAZARD_RUN_ARGS:-} --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
+		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
