@@ -451,8 +451,37 @@ has_line "the Jobs as kubectl get jobs" "$tmp/out" "shop        checkout-staging
 expect_rc "--at on a fleet runs" 0 "$SIM" run -q --at 20m scenarios/fleet-gate-halt.yaml
 has_line "the FleetRollouts with their printer columns" "$tmp/out" '$ kubectl get fleetrollouts.stages.metio.wtf'
 contains "and the stagesetctl fleet view" "$tmp/out" '$ stagesetctl fleet '
-expect_rc "--at past the end runs" 0 "$SIM" run -q --at 10h scenarios/checkout/
-contains "--at past the end says it shows the end" "$tmp/err" "the run stopped at 2m30s (completed), before --at 10h0m0s: showing the state at 2m30s (--until horizon runs on)"
+# After the change completed (2m30s) the world goes on: the Workspaces'
+# scheduled reconciliation re-runs them every 3m.  --at / --snapshot T show
+# that world at T, the same as a run to the horizon shows it, not the end of
+# a run that stopped at completion under a header that says T.
+expect_rc "--at after the completion runs" 0 "$SIM" run -q --at 10m scenarios/checkout/
+mv "$tmp/out" "$tmp/at10m.out"
+lacks "--at after the completion shows no stopped-before note" "$tmp/err" "before --at"
+has_line "--at after the completion names its time" "$tmp/at10m.out" "At 10m0s (2026-01-01T00:10:00Z):"
+has_line "the ages are measured at T" "$tmp/at10m.out" "shop        checkout   Reconciling   checkout   1         10m"
+has_line "the scheduled re-run after the completion shows" "$tmp/at10m.out" "shop        checkout-staging   Planning   checkout   main       10m"
+expect_rc "--at 10m with --until horizon runs" 0 "$SIM" run -q --until horizon --at 10m scenarios/checkout/
+sed -n '/^At /,$p' "$tmp/at10m.out" >"$tmp/at10m.tables"
+sed -n '/^At /,$p' "$tmp/out" >"$tmp/at10m-h.tables"
+check "--at 10m shows what a run to the horizon shows at 10m" cmp -s "$tmp/at10m.tables" "$tmp/at10m-h.tables"
+expect_rc "--snapshot after the completion writes the List" 0 "$SIM" run -q --snapshot 10h "$tmp/s10h.yaml" scenarios/checkout/
+lacks "--snapshot after the completion shows no stopped-before note" "$tmp/err" "before --snapshot"
+contains "the snapshot header says 10h" "$tmp/s10h.yaml" "# checkout at 10h0m0s (2026-01-01T10:00:00Z)"
+contains "the queues are due after T, not at the completion" "$tmp/s10h.yaml" "queue.magos-sim.io/workspace-controller: at=2026-01-01T10:03:00Z"
+lacks "no queue entry dated at the completion" "$tmp/s10h.yaml" "at=2026-01-01T00:02:30Z"
+expect_rc "--snapshot 10h with --until horizon runs" 0 "$SIM" run -q --until horizon --snapshot 10h "$tmp/s10h-h.yaml" scenarios/checkout/
+check "--snapshot 10h is what a run to the horizon writes at 10h" cmp -s "$tmp/s10h.yaml" "$tmp/s10h-h.yaml"
+expect_rc "a run ended at T says so on its timeline" 0 "$SIM" run --at 2h --width 200 scenarios/fleet-gate-halt.yaml
+contains "the timeline names the time looked at" "$tmp/out" "the change completed: run went on to the time looked at (--at, --snapshot) and ended here"
+has_line "--at 2h on a fleet names its time" "$tmp/out" "At 2h0m0s (2026-03-02T10:00:00Z):"
+expect_rc "--at after the horizon is a usage error" 2 "$SIM" run -q --horizon 1h --at 2h scenarios/checkout/
+contains "--at after the horizon says how to reach it" "$tmp/err" "--at 2h is after the run's horizon (1h0m0s), where simulated time ends:"
+expect_rc "--snapshot after the horizon is a usage error" 2 "$SIM" run -q --snapshot 25h "$tmp/x.yaml" scenarios/checkout/
+contains "--snapshot after the horizon names the option" "$tmp/err" "give --horizon 25h0m0s or more, or an earlier --snapshot"
+check "--snapshot after the horizon writes no file" test ! -e "$tmp/x.yaml"
+expect_rc "--at at the horizon runs" 0 "$SIM" run -q --horizon 1h --at 1h scenarios/checkout/
+has_line "--at at the horizon names it" "$tmp/out" "At 1h0m0s (2026-01-01T01:00:00Z):"
 expect_rc "a bad --at is a usage error" 2 "$SIM" run --at soon scenarios/checkout/
 contains "the bad --at is named" "$tmp/err" "invalid --at 'soon'"
 expect_rc "--snapshot without its file is a usage error" 2 "$SIM" run --snapshot 1m

@@ -73,7 +73,9 @@ void cmd_usage_run(FILE *f)
 		"                        time); resume it with run --now TIME FILE (single run)\n"
 		"      --at T            print the objects at time T as kubectl get (the\n"
 		"                        CRDs' printer columns) and stagesetctl fleet show\n"
-		"                        them, after the report (single run)\n"
+		"                        them, after the report (single run); with --at or\n"
+		"                        --snapshot the run goes on to T at least (past the\n"
+		"                        change's completion), T within the horizon\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -588,13 +590,16 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 
 /*
  * --snapshot T FILE and --at T: what the world looks like at T, taken by a
- * probe of the run (after everything else due at T), or at the end of the
- * run when it stopped before T.
+ * probe of the run (after everything else due at T).  The run goes on to T
+ * at least (a completed change does not end it before), so the world at T
+ * is what the controllers did by then; only a run that failed before T (its
+ * event budget, a zero-delay loop) is looked at where it stopped, and says so.
  */
 struct look {
 	const char *arg;  /* T as given; NULL: not asked for */
 	int64_t at_ms;    /* T in simulated ms, resolved after loading */
 	bool taken;
+	int64_t taken_ms; /* when it was taken: T, or the end of a run that stopped before */
 	struct val *list; /* --snapshot: the List */
 	char *tables;     /* --at: the kubectl tables and fleet views */
 };
@@ -614,6 +619,7 @@ static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anch
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
+	l->taken_ms = des_now(w);
 }
 
 static void look_probe(void *ctx, size_t i, struct des *w)
@@ -657,7 +663,27 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 	return CLI_USAGE;
 }
 
-/* After the run: a look the run stopped before is taken at its end, and said so. */
+/*
+ * check_look_horizon() - T of @l within @horizon_ms: simulated time ends at
+ * the horizon, so there is no world after it.  Prints the error.
+ * Returns: 0, or CLI_USAGE.
+ */
+static int check_look_horizon(const struct look *l, const char *opt, int64_t horizon_ms)
+{
+	char t[GT_DURATION_BUFSZ], h[GT_DURATION_BUFSZ];
+
+	if (!l->arg || l->at_ms <= horizon_ms)
+		return 0;
+	gt_format_duration(l->at_ms, t, sizeof(t));
+	gt_format_duration(horizon_ms, h, sizeof(h));
+	fprintf(stderr,
+		"%s run: %s %s is after the run's horizon (%s), where simulated time ends:\n"
+		"give --horizon %s or more, or an earlier %s\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, h, t, opt, cmd_prog);
+	return CLI_USAGE;
+}
+
+/* After the run: a look the run stopped before (budget, loop) is taken at its end, and said so. */
 static void finish_look(struct look *l, bool snapshot, const char *opt, struct run_result *r,
 			const struct scenario *s)
 {
@@ -682,8 +708,8 @@ static int write_snapshot(FILE *f, const void *arg)
 	int rc;
 
 	/* to the millisecond: a resumed run's clock starts at the snapshot's instant */
-	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.at_ms, when, sizeof(when));
-	gt_format_duration(ls->snap.at_ms, t, sizeof(t));
+	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
+	gt_format_duration(ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
 			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",
 			    ls->s->name, t, when, when);
@@ -961,11 +987,15 @@ int cmd_run(int argc, char **argv)
 	{
 		/* The one run's progress: simulated time (a copy: trials never tick). */
 		struct run_opts ro = o.run;
+		int64_t r_horizon = o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms;
 
-		tick = (struct cmd_tick){ &prog, o.run.horizon_set ? o.run.horizon_ms : rs->horizon_ms };
+		tick = (struct cmd_tick){ &prog, r_horizon };
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
 		looks.s = rs;
+		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon)) != 0 ||
+		    (rc = check_look_horizon(&looks.at, "--at", r_horizon)) != 0)
+			goto out_release_scenario;
 		if (looks.snap.arg) {
 			looks.probe_of[ro.nprobes] = &looks.snap;
 			looks.probe_ms[ro.nprobes++] = looks.snap.at_ms;
@@ -975,6 +1005,11 @@ int cmd_run(int argc, char **argv)
 			looks.probe_ms[ro.nprobes++] = looks.at.at_ms;
 		}
 		if (ro.nprobes) {
+			/* the world at T is what the controllers did by T: a completed change runs on */
+			ro.run_to_set = true;
+			ro.run_to_ms = looks.probe_ms[0];
+			if (ro.nprobes > 1 && looks.probe_ms[1] > ro.run_to_ms)
+				ro.run_to_ms = looks.probe_ms[1];
 			ro.probe_ms = looks.probe_ms;
 			ro.probe = look_probe;
 			ro.probe_ctx = &looks;
@@ -1031,8 +1066,8 @@ int cmd_run(int argc, char **argv)
 	if (rc == CLI_OK && looks.at.tables) {
 		char t[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ];
 
-		gt_format_duration(looks.at.at_ms, t, sizeof(t));
-		gt_format_rfc3339(rs->start_unix_ms + looks.at.at_ms, when, sizeof(when));
+		gt_format_duration(looks.at.taken_ms, t, sizeof(t));
+		gt_format_rfc3339(rs->start_unix_ms + looks.at.taken_ms, when, sizeof(when));
 		if (printf("\nAt %s (%s):\n\n%s", t, when, looks.at.tables) < 0 || fflush(stdout))
 			rc = CLI_IO;
 	}

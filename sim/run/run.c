@@ -230,13 +230,14 @@ struct until {
 	struct des *w;
 	struct obs *obs;
 	int64_t last_event_ms; /* -1 without scripted events */
+	int64_t run_to_ms;     /* -1, or run_opts.run_to_ms: its probes run first */
 };
 
 static void on_complete(void *ctx)
 {
 	struct until *u = ctx;
 
-	if (des_now(u->w) >= u->last_event_ms)
+	if (des_now(u->w) >= u->last_event_ms && des_now(u->w) > u->run_to_ms)
 		des_request_stop(u->w);
 }
 
@@ -1207,9 +1208,12 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		for (size_t i = 0; i < s->nfevents; i++)
 			if (s->fevents[i].at_ms > until->last_event_ms)
 				until->last_event_ms = s->fevents[i].at_ms;
+		until->run_to_ms = o && o->run_to_set ? o->run_to_ms : -1;
 		obs_on_complete(r->obs, on_complete, until);
 		if (until->last_event_ms >= 0)
 			des_at(r->world, until->last_event_ms, INT32_MAX, after_last_event, until, NULL);
+		if (until->run_to_ms > until->last_event_ms)
+			des_at(r->world, until->run_to_ms, INT32_MAX, after_last_event, until, NULL);
 	}
 
 	/* The models first: the Job runner and the git remotes the controllers use. */
@@ -1249,8 +1253,11 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
 	if (r->stop == DES_STOPPED)
 		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO,
-			      "the change completed: run ended here (--until horizon runs on)", NULL,
-			      0);
+			      o && o->run_to_set && r->end_ms == o->run_to_ms ?
+				      "the change completed: run went on to the time looked at "
+				      "(--at, --snapshot) and ended here (--until horizon runs on)" :
+				      "the change completed: run ended here (--until horizon runs on)",
+			      NULL, 0);
 	free(ctx);
 	free(until);
 	obs_finish(r->obs, r->world);

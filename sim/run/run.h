@@ -31,6 +31,14 @@ struct run_opts {
 	 * true: go on to the horizon (drift runs, retries after completion). */
 	bool until_horizon;
 	/*
+	 * run_to_set: a completed change ends the run no earlier than
+	 * run_to_ms (>= 0), after everything due then, probes included: the
+	 * world at that time is what the controllers did by then (--at,
+	 * --snapshot).  Without until_horizon only.
+	 */
+	bool run_to_set;
+	int64_t run_to_ms;
+	/*
 	 * Probes: @probe(@probe_ctx, i, world) runs at simulated time
 	 * probe_ms[i] (ms, >= 0), after everything else due at that instant, so
 	 * it sees the state the cluster had then (object-state expectations,
