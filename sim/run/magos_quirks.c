@@ -266,7 +266,9 @@ static bool sets_auto_apply(const struct scenario *s, const char *cause)
 
 static void workspace_entry(struct quirks *q, const struct tl_entry *e)
 {
-	struct wsq *w = &q->ws[ws_at(q, e->ns, e->name)];
+	/* ws_at() may move q->ws: index it only after the call */
+	size_t at = ws_at(q, e->ns, e->name);
+	struct wsq *w = &q->ws[at];
 
 	if (e->change == TL_UPDATED && e->detail &&
 	    strncmp(e->detail, "spec (generation", 16) == 0) {
