@@ -137,16 +137,6 @@ static void set_ready(struct member *m, int64_t t, enum rd rd, bool refusal)
 	m->r[m->nr++] = (struct rchange){ t, rd, refusal };
 }
 
-static const struct val *ready_condition(const struct val *status)
-{
-	const struct val *conds = val_map_get(status, "conditions");
-
-	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
-		if (is(val_str(val_map_get(conds->u.list.items[i], "type"), NULL), "Ready"))
-			return conds->u.list.items[i];
-	return NULL;
-}
-
 static void on_stageset(void *ctx, enum api_event_type type, const struct obj *old,
 			const struct obj *new)
 {
@@ -167,7 +157,7 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 	}
 	v = val_str(val_map_get(cur->status, "version"), NULL);
 	set_version(m, t, v && v[0] ? v : NULL);
-	rc = ready_condition(cur->status);
+	rc = obj_ready_condition(cur);
 	if (!rc)
 		return;
 	status = val_str(val_map_get(rc, "status"), "");
@@ -283,7 +273,7 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 	if (type == API_DELETED)
 		return;
 	{
-		const struct val *rc = ready_condition(cur->status);
+		const struct val *rc = obj_ready_condition(cur);
 
 		add_named_target(&o->f[fi], val_str(val_map_get(rc, "message"), NULL));
 	}

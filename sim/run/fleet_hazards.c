@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/stageset_env.h"
+#include "engine/objects.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/cluster/apiserver.h"
@@ -275,17 +276,6 @@ static void soak_restarts(struct run_result *r, const struct fo_fleet *fl, const
 			 at(first_settled, b), end));
 }
 
-/* The Ready condition of @status, or NULL. */
-static const struct val *ready_condition(const struct val *status)
-{
-	const struct val *conds = status ? val_map_get(status, "conditions") : NULL;
-
-	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
-		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0)
-			return conds->u.list.items[i];
-	return NULL;
-}
-
 /* A Ready reason whose requeue is retryInterval (StageSet spec §2.2). */
 static bool retried_hold(const char *reason)
 {
@@ -321,7 +311,7 @@ static void retry_disabled(struct run_result *r, const struct scenario *s)
 	api_list(des_api(r->world), "StageSet", NULL, retry_off, NULL, &l);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct obj *ss = l.items[i];
-		const struct val *c = ready_condition(ss->status);
+		const struct val *c = obj_ready_condition(ss);
 		const char *reason = val_str(val_map_get(c, "reason"), "");
 		const char *since = val_str(val_map_get(c, "lastTransitionTime"), NULL);
 		int64_t unix_ms, at_ms;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/stageset_controller.h"
+#include "engine/objects.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
@@ -63,17 +64,6 @@ static void notice(struct run_result *r, const char *ns, const char *name, size_
 
 	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
 	free(text);
-}
-
-/* The Ready condition of @status, or NULL. */
-static const struct val *ready_condition(const struct val *status)
-{
-	const struct val *conds = status ? val_map_get(status, "conditions") : NULL;
-
-	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++)
-		if (strcmp(val_str(val_map_get(conds->u.list.items[i], "type"), ""), "Ready") == 0)
-			return conds->u.list.items[i];
-	return NULL;
 }
 
 /* The first entry of status.stages in phase Failed, or NULL. */
@@ -323,7 +313,7 @@ static int64_t cause_end(const struct scenario *s, const struct obj *ss, const c
 static void terminal_stuck(struct run_result *r, const struct scenario *s, const struct obj *ss,
 			   const struct ssrc_member_stat *m)
 {
-	const struct val *c = ready_condition(ss->status);
+	const struct val *c = obj_ready_condition(ss);
 	const char *reason = val_str(val_map_get(c, "reason"), ""), *msg = val_str(val_map_get(c, "message"), "");
 	const struct val *fs = failed_stage(ss->status);
 	bool quiet = r->stop == DES_QUIESCENT; /* nothing would ever have woken it */
