@@ -9,11 +9,14 @@
 . "$(dirname "$0")/lib.sh"
 require_sim
 
-# checkout with its Workspaces pinned to a commit: a resumed RefWatcher reads
-# the same SHA as observedRevision (with a branch name there it sees a new
-# revision, as upstream's does when the controller restarts; see README).
-mkdir "$tmp/co"
+# checkout with its Workspaces pinned to a commit, and as it is (on a
+# branch, main): the snapshot carries the RefWatcher's registry (the SHA it
+# last saw, its pending polls), so a resumed run does not take the branch
+# name in observedRevision for a new revision, as a restarted RefWatcher
+# does (spec §7 #18; a plain kubectl snapshot resumes that way).
+mkdir "$tmp/co" "$tmp/co-main"
 cp scenarios/checkout/*.yaml "$tmp/co/"
+cp scenarios/checkout/*.yaml "$tmp/co-main/"
 sed -i 's/targetRevision: main/targetRevision: 4b825dc642cb6eb9a060e54bf8d69288fbee4904/' "$tmp/co/workspaces.yaml"
 
 # --- resuming from every T gives the remaining timeline of the whole run ---
@@ -32,26 +35,49 @@ def key(e):
     detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
     return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'],
             e['reason'], e['message'], detail)
-src = [tmp + '/co']
-whole = events(src)
-end = max(e['elapsed_ms'] for e in whole)
 start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-differ = []
-for t in range(0, end + 1, 2500):
-    p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src,
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        differ.append((t, 'snapshot failed: ' + p.stderr[:200])); continue
-    now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
-    rest = events(['--now', now, tmp + '/s.yaml'])
-    want = [key(e) for e in whole if e['elapsed_ms'] > t]
-    got = [key(e) for e in rest if e['elapsed_ms'] > 0]
-    if want != got:
-        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
-        differ.append((t, want[first:first + 1], got[first:first + 1]))
+def resumed(src, step):
+  whole = events(src)
+  end = max(e['elapsed_ms'] for e in whole)
+  differ = []
+  for t in range(0, end + 1, step):
+      p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src,
+                         capture_output=True, text=True)
+      if p.returncode != 0:
+          differ.append((t, 'snapshot failed: ' + p.stderr[:200])); continue
+      now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
+      rest = events(['--now', now, tmp + '/s.yaml'])
+      want = [key(e) for e in whole if e['elapsed_ms'] > t]
+      got = [key(e) for e in rest if e['elapsed_ms'] > 0]
+      if want != got:
+          first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+          differ.append((t, want[first:first + 1], got[first:first + 1]))
+  return end, differ
+end, differ = resumed([tmp + '/co'], 2500)
 check("resumed from each of %d snapshots (every 2.5s of %dms), the run continues exactly as the whole run" % (end // 2500 + 1, end),
       not differ, differ[:2])
+end, differ = resumed([tmp + '/co-main'], 5000)
+check("on a branch: resumed from each of %d snapshots (every 5s of %dms), the RefWatcher polls as in the whole run and sees no new revision" % (end // 5000 + 1, end),
+      not differ, differ[:2])
 PY
+
+# --- without the RefWatcher's entries the resume is a restart (spec §7 #18) ---
+"$SIM" run -q --snapshot 90s "$tmp/rw.yaml" "$tmp/co-main" >/dev/null
+grep -v 'state.magos-sim.io/refwatcher' "$tmp/rw.yaml" >"$tmp/rw-plain.yaml"
+n_kept=$("$SIM" run --events - --now 2026-01-01T00:01:30Z "$tmp/rw.yaml" | grep -c NewRevisionDetected)
+n_plain=$("$SIM" run --events - --now 2026-01-01T00:01:30Z "$tmp/rw-plain.yaml" | grep -c NewRevisionDetected)
+check "the snapshot at 90s carries the RefWatcher's entries" test "$(grep -c 'state.magos-sim.io/refwatcher: lastSHA=' "$tmp/rw.yaml")" -eq 4
+check "resumed with them, no Workspace sees a new revision" test "$n_kept" -eq 0
+check "resumed without them (a restart), Workspaces on a branch see one, as upstream's RefWatcher does" test "$n_plain" -gt 0
+bad_state() {
+	sed "s|state.magos-sim.io/refwatcher: lastSHA=|state.magos-sim.io/refwatcher: $1 lastSHA=|" "$tmp/rw.yaml" >"$tmp/rw-bad.yaml"
+}
+bad_state "bogus=1"
+expect_rc "an unknown field in a RefWatcher entry is refused" 3 "$SIM" run -q --now 2026-01-01T00:01:30Z "$tmp/rw-bad.yaml"
+contains "the error names the object and the format" "$tmp/err" "is not a RefWatcher entry: expected 'lastSHA=SHA url=URL"
+sed 's|state.magos-sim.io/refwatcher:|state.magos-sim.io/workspace-controller:|' "$tmp/rw.yaml" >"$tmp/rw-bad.yaml"
+expect_rc "state of another controller is refused" 3 "$SIM" run -q --now 2026-01-01T00:01:30Z "$tmp/rw-bad.yaml"
+contains "the error says which annotation a snapshot writes" "$tmp/err" "only 'state.magos-sim.io/refwatcher', on Workspaces"
 
 # --- the snapshot as kubectl prints it: owners, times, no re-plan of history ---
 expect_rc "--snapshot 30s writes the List" 0 "$SIM" run -q --snapshot 30s "$tmp/at30.yaml" "$tmp/co"

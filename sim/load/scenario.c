@@ -22,6 +22,7 @@
  */
 #include "sim/load/scenario.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -85,6 +86,17 @@ void scn_release(struct scenario *s)
 		free(s->queue[i].name);
 	}
 	free(s->queue);
+	for (size_t i = 0; i < s->nrefwatcher; i++) {
+		struct scn_refwatcher_entry *e = &s->refwatcher[i];
+
+		free(e->ns);
+		free(e->name);
+		free(e->url);
+		free(e->ref);
+		free(e->last_sha);
+		free(e->polls);
+	}
+	free(s->refwatcher);
 	val_free(s->expect);
 	val_free(s->variants);
 	val_free(s->sweep);
@@ -279,6 +291,176 @@ static void take_queues(struct scenario *out, struct diag *d)
 		qsort(out->queue, out->nqueue, sizeof(*out->queue), by_order);
 }
 
+/* Decodes @v (percent-encoded, SCN_REFWATCHER_STATE_FORMAT) up to @len bytes into a new string; NULL when malformed. */
+static char *decoded(const char *v, size_t len)
+{
+	char *out = xmalloc(len + 1), *o = out;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned hi, lo;
+
+		if (v[i] != '%') {
+			*o++ = v[i];
+			continue;
+		}
+		if (i + 2 >= len)
+			goto malformed;
+		hi = (unsigned)(isdigit((unsigned char)v[i + 1]) ? v[i + 1] - '0'
+							       : (v[i + 1] | 0x20) - 'a' + 10);
+		lo = (unsigned)(isdigit((unsigned char)v[i + 2]) ? v[i + 2] - '0'
+							       : (v[i + 2] | 0x20) - 'a' + 10);
+		if (!isxdigit((unsigned char)v[i + 1]) || !isxdigit((unsigned char)v[i + 2]) ||
+		    (hi << 4 | lo) == 0)
+			goto malformed;
+		*o++ = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	*o = '\0';
+	return out;
+malformed:
+	free(out);
+	return NULL;
+}
+
+/* The push list "RFC3339#INT[,RFC3339#INT...]" (or "") into @e. */
+static bool parse_polls(const char *v, struct scn_refwatcher_entry *e)
+{
+	while (*v) {
+		const char *comma = strchr(v, ','), *hash;
+		size_t len = comma ? (size_t)(comma - v) : strlen(v);
+		char when[GT_RFC3339_BUFSZ], num[24];
+		long long n;
+		struct scn_refwatcher_poll p;
+
+		hash = memchr(v, '#', len);
+		if (!hash || (size_t)(hash - v) >= sizeof(when) ||
+		    len - (size_t)(hash - v) - 1 >= sizeof(num))
+			return false;
+		memcpy(when, v, (size_t)(hash - v));
+		when[hash - v] = '\0';
+		memcpy(num, hash + 1, len - (size_t)(hash - v) - 1);
+		num[len - (size_t)(hash - v) - 1] = '\0';
+		if (gt_parse_rfc3339(when, &p.at_unix_ms, NULL, 0) != 0 ||
+		    !int_of(num, 0, LLONG_MAX, &n))
+			return false;
+		p.order = (uint64_t)n;
+		e->polls = xreallocarray(e->polls, e->npolls + 1, sizeof(*e->polls));
+		e->polls[e->npolls++] = p;
+		v += len + (comma ? 1 : 0);
+		if (comma && !*v)
+			return false; /* a trailing comma */
+	}
+	return true;
+}
+
+/* SCN_REFWATCHER_STATE_FORMAT into @e (url, ref, last_sha, polls; the key is the caller's). */
+static bool parse_refwatcher_state(const char *v, struct scn_refwatcher_entry *e)
+{
+	bool sha = false, url = false, ref = false, interval = false, polls = false;
+
+	while (*v) {
+		const char *sp = strchr(v, ' '), *eq;
+		size_t len = sp ? (size_t)(sp - v) : strlen(v), klen;
+		char *val;
+		bool ok = true;
+
+		eq = memchr(v, '=', len);
+		if (!eq)
+			return false;
+		klen = (size_t)(eq - v);
+		val = decoded(eq + 1, len - klen - 1);
+		if (!val)
+			return false;
+#define KEY(k) (klen == strlen(k) && strncmp(v, k, klen) == 0)
+		if (KEY("lastSHA") && !sha) {
+			sha = true;
+			e->last_sha = val;
+		} else if (KEY("url") && !url) {
+			url = true;
+			e->url = val;
+		} else if (KEY("ref") && !ref) {
+			ref = true;
+			e->ref = val;
+		} else if (KEY("intervalMs") && !interval) {
+			long long n;
+
+			interval = true;
+			ok = int_of(val, 1, LLONG_MAX, &n);
+			e->interval_ms = n;
+			free(val);
+		} else if (KEY("polls") && !polls) {
+			polls = true;
+			ok = parse_polls(val, e);
+			free(val);
+		} else {
+			ok = false;
+			free(val);
+		}
+#undef KEY
+		if (!ok)
+			return false;
+		v += len + (sp ? 1 : 0);
+		if (sp && !*v)
+			return false; /* a trailing space */
+	}
+	return sha && url && ref && interval && polls;
+}
+
+static void refwatcher_entry_release(struct scn_refwatcher_entry *e)
+{
+	free(e->url);
+	free(e->ref);
+	free(e->last_sha);
+	free(e->polls);
+}
+
+/*
+ * take_state() - reads and takes off every object's annotations
+ * SCN_STATE_PREFIX<controller> (sim/observe/kubeget.h): the RefWatcher's
+ * registry entry of a Workspace into @out->refwatcher.  Another controller,
+ * another kind or a value that does not parse is an error at the object.
+ */
+static void take_state(struct scenario *out, struct diag *d)
+{
+	const size_t plen = strlen(SCN_STATE_PREFIX);
+
+	for (size_t i = 0; i < out->nobjs; i++) {
+		struct obj *o = out->objs[i];
+
+		for (size_t k = 0; k < o->annotations.n;) {
+			const char *key = o->annotations.items[k].key;
+			const char *v = o->annotations.items[k].value;
+			struct scn_refwatcher_entry e = { 0 };
+
+			if (strncmp(key, SCN_STATE_PREFIX, plen) != 0) {
+				k++;
+				continue;
+			}
+			if (strcmp(key + plen, "refwatcher") != 0 || strcmp(o->kind, "Workspace") != 0)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation '%s' is not one a snapshot of the "
+					   "simulator writes: only '%srefwatcher', on Workspaces",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key,
+					   SCN_STATE_PREFIX);
+			else if (!parse_refwatcher_state(v, &e)) {
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a RefWatcher entry: "
+					   "expected '%s' (values percent-encoded)",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, v,
+					   SCN_REFWATCHER_STATE_FORMAT);
+				refwatcher_entry_release(&e);
+			} else {
+				e.ns = xstrdup(o->ns);
+				e.name = xstrdup(o->name);
+				out->refwatcher = xreallocarray(out->refwatcher, out->nrefwatcher + 1,
+								sizeof(*out->refwatcher));
+				out->refwatcher[out->nrefwatcher++] = e;
+			}
+			obj_strmap_del(&o->annotations, key);
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- the clock */
 
 void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock)
@@ -433,6 +615,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		if (out->objs[i]->src.creation_given)
 			out->objs[i]->creation_ms -= out->start_unix_ms;
 	take_queues(out, d);
+	take_state(out, d);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

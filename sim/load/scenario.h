@@ -435,6 +435,38 @@ const char *scn_clock_said(const struct scenario *s);
 #define SCN_QUEUE_PREFIX "queue.magos-sim.io/"
 #define SCN_NQUEUE_CONTROLLERS 6
 
+/*
+ * What a snapshot of the simulator says of a controller's memory besides its
+ * queue (sim/observe/kubeget.h): annotation SCN_STATE_PREFIX<controller>.
+ * Only the RefWatcher keeps any, on Workspaces (SCN_REFWATCHER_STATE_FORMAT
+ * below); the loader takes it off into scenario.refwatcher.
+ */
+#define SCN_STATE_PREFIX "state.magos-sim.io/"
+
+/*
+ * SCN_REFWATCHER_STATE_FORMAT - the annotation SCN_STATE_PREFIX "refwatcher"
+ * a snapshot of the simulator gives each Workspace the RefWatcher has
+ * registered: the registry entry, which upstream keeps in memory only, and
+ * the pushes of its heap not yet popped, so that a resumed run polls when the
+ * whole run would and compares with the SHA it last saw, instead of seeding
+ * it from status.observedRevision as a restarted RefWatcher does (Magos spec
+ * §7 #18).  Values are percent-encoded (bytes <= ' ', '%', ',' and >= 0x7f as
+ * %XX); each push is its wall-clock time and the order it was pushed in.
+ */
+#define SCN_REFWATCHER_STATE_FORMAT \
+	"lastSHA=SHA url=URL ref=REF intervalMs=INT polls=RFC3339#INT[,RFC3339#INT...]"
+
+/* One Workspace's RefWatcher entry restored from a snapshot (strings owned; times wall-clock ms). */
+struct scn_refwatcher_entry {
+	char *ns, *name, *url, *ref, *last_sha;
+	int64_t interval_ms;   /* > 0 */
+	struct scn_refwatcher_poll {
+		int64_t at_unix_ms;
+		uint64_t order;  /* the order it was pushed in */
+	} *polls;
+	size_t npolls;
+};
+
 /* scn_queue_controller() - the name of controller index @i (< SCN_NQUEUE_CONTROLLERS), else NULL; static. */
 const char *scn_queue_controller(size_t i);
 
@@ -477,6 +509,9 @@ struct scenario {
 	bool queue_restored[SCN_NQUEUE_CONTROLLERS];
 	struct scn_queue_entry *queue;
 	size_t nqueue;
+	/* The RefWatcher's registry a snapshot restores (SCN_STATE_PREFIX), in load order. */
+	struct scn_refwatcher_entry *refwatcher;
+	size_t nrefwatcher;
 	struct scn_event *events;    /* owned array: the events that write objects */
 	size_t nevents;
 	struct scn_mevent *mevents;  /* owned array: the model events, in file order */

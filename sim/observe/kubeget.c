@@ -213,6 +213,23 @@ static void annotate_queues(struct val *list, struct des *w, int64_t anchor_unix
 		for (size_t i = 0; kind[0] && i < n; i++)
 			if (strcmp(val_str(val_map_get(items->u.list.items[i], "kind"), ""), kind) == 0)
 				val_map_set(extra_of(extra, i), ann, val_new_string("none"));
+		/* what the controller keeps besides (ctl_state()) */
+		for (size_t i = 0; kind[0] && i < n; i++) {
+			const struct val *it = items->u.list.items[i];
+			char *state;
+
+			if (strcmp(val_str(val_map_get(it, "kind"), ""), kind) != 0)
+				continue;
+			state = ctl_state(ctls[c], val_str(val_path(it, "metadata.namespace"), ""),
+					  val_str(val_path(it, "metadata.name"), ""), anchor_unix_ms);
+			if (state) {
+				char *sk = xasprintf("%s%s", SCN_STATE_PREFIX, ctl_name(ctls[c]));
+
+				val_map_set(extra_of(extra, i), sk, val_new_string(state));
+				free(sk);
+				free(state);
+			}
+		}
 		for (size_t k = 0; k < ne; k++) {
 			char *key = xasprintf("%s/%s/%s", kind, e[k].ns, e[k].name);
 			char when[GT_RFC3339_BUFSZ];

@@ -56,6 +56,10 @@ struct val *kg_object(const struct obj *o, int64_t anchor_unix_ms);
  *       the entry the key had besides (ready at TIME2, priority P2).  The
  *       resumed run makes that pass again as of TIME, and it ends when it
  *       would have ended.
+ * And SCN_STATE_PREFIX + the controller's name, on an object the controller
+ * keeps more in memory about than its queue entry (ctl_state()): the
+ * controller's own format; the RefWatcher's registry entry and pending polls
+ * are SCN_REFWATCHER_STATE_FORMAT (sim/load/scenario.h).
  */
 
 
@@ -68,7 +72,7 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
 
 /*
  * kg_snapshot() - kg_list() of @w's store at des_now(@w), with the work-queue
- * annotations above on every object of a controller's For() kind (a
+ * and state annotations above on every object of a controller's For() kind (a
  * controller without a For() kind, or an entry whose object is gone, is
  * left out).
  * Returns: a new map; caller frees with val_free().  Cannot fail.

@@ -1160,6 +1160,50 @@ static void restore_queues(struct des *w, const struct scenario *s)
 	}
 }
 
+/* A restored RefWatcher push (scenario.refwatcher[entry].polls[poll]). */
+struct rw_push {
+	size_t entry, poll;
+	uint64_t order;
+};
+
+static int by_push_order(const void *a, const void *b)
+{
+	const struct rw_push *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * restore_refwatcher() - the RefWatcher's registry a snapshot of the
+ * simulator carries (scenario.refwatcher): each entry as it was, and its
+ * pending pushes in the order they were pushed, so that pushes due at one
+ * instant pop as they would have.
+ */
+static void restore_refwatcher(struct mwc *m, const struct scenario *s)
+{
+	struct rw_push *push = NULL;
+	size_t n = 0;
+
+	if (!mwc_refwatcher_ctl(m))
+		return;
+	for (size_t i = 0; i < s->nrefwatcher; i++) {
+		const struct scn_refwatcher_entry *e = &s->refwatcher[i];
+
+		mwc_restore_entry(m, e->ns, e->name, e->url, e->ref, e->interval_ms, e->last_sha);
+		push = xreallocarray(push, n + e->npolls + 1, sizeof(*push));
+		for (size_t k = 0; k < e->npolls; k++)
+			push[n++] = (struct rw_push){ i, k, e->polls[k].order };
+	}
+	qsort(push, n, sizeof(*push), by_push_order);
+	for (size_t i = 0; i < n; i++) {
+		const struct scn_refwatcher_entry *e = &s->refwatcher[push[i].entry];
+		int64_t at = e->polls[push[i].poll].at_unix_ms - s->start_unix_ms;
+
+		mwc_restore_poll(m, e->ns, e->name, at > 0 ? at : 0);
+	}
+	free(push);
+}
+
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r)
 {
 	struct des_params p = des_params_default();
@@ -1228,6 +1272,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 					});
 	r->fleet = fleet_glue_start(r->world, s, 0);
 	restore_queues(r->world, s);
+	restore_refwatcher(r->mwc, s);
 
 	/* Only events up to the horizon ever fire, all inside des_run below. */
 	ctx = xcalloc(1, sizeof(*ctx));

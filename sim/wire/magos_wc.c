@@ -44,6 +44,18 @@ struct mwc {
 	 * reconciled any more.  NULL until then; the culprit's "ns/name".
 	 */
 	char *hung_by;
+	/*
+	 * The RefWatcher's pushes not yet popped, by entry id: a snapshot carries
+	 * them (mwc_restore_poll()), since upstream's heap keeps stale pushes
+	 * that still poll (magos_refwatcher.h).  @seq: the order they were
+	 * pushed in, which orders pushes due at one instant.
+	 */
+	struct pending_polls {
+		struct pending_poll { int64_t at; uint64_t seq; } *p;
+		size_t n, cap;
+	} *pend;
+	size_t npend;
+	uint64_t poll_seq;
 };
 
 static uint64_t fnv(const char *a, const char *b)
@@ -605,9 +617,41 @@ void mwc_default_sha(const char *repo_url, const char *ref, char out[41])
 
 static void poll_fire(struct des *w, void *ctx, void *arg);
 
+static struct pending_polls *pending_of(struct mwc *m, size_t id)
+{
+	if (id >= m->npend) {
+		size_t n = id + 1 > 2 * m->npend ? id + 1 : 2 * m->npend;
+
+		m->pend = xreallocarray(m->pend, n, sizeof(*m->pend));
+		memset(m->pend + m->npend, 0, (n - m->npend) * sizeof(*m->pend));
+		m->npend = n;
+	}
+	return &m->pend[id];
+}
+
 static void schedule_poll(struct mwc *m, const struct mrw_entry *e, int64_t at)
 {
+	struct pending_polls *q = pending_of(m, e->id);
+
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 2;
+		q->p = xreallocarray(q->p, q->cap, sizeof(*q->p));
+	}
+	q->p[q->n++] = (struct pending_poll){ at, m->poll_seq++ };
 	des_at(m->w, at, DES_PRIO_SCRIPT, poll_fire, m, (void *)(uintptr_t)e->id);
+}
+
+/* The push of entry @id popped at @now: of those due now, the first pushed (the DES fires them in that order). */
+static void pending_pop(struct mwc *m, size_t id, int64_t now)
+{
+	struct pending_polls *q = id < m->npend ? &m->pend[id] : NULL;
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; q && i < q->n; i++)
+		if (q->p[i].at == now && (best == SIZE_MAX || q->p[i].seq < q->p[best].seq))
+			best = i;
+	if (best != SIZE_MAX)
+		q->p[best] = q->p[--q->n];
 }
 
 static void poll_fire(struct des *w, void *ctx, void *arg)
@@ -619,6 +663,7 @@ static void poll_fire(struct des *w, void *ctx, void *arg)
 	enum mrw_poll outcome;
 	int rc;
 
+	pending_pop(m, (size_t)(uintptr_t)arg, now);
 	/* A push whose key is no longer registered is skipped (dispatchDue). */
 	if (!e || !e->present)
 		return;
@@ -693,6 +738,89 @@ static struct ctl_result reconcile_refwatcher(void *ctx, struct des *w, const ch
 	return res;
 }
 
+/* ---- the RefWatcher's memory in a snapshot ---------------------------------- */
+
+/* @v percent-encoded: bytes <= ' ', '%', ',' and >= 0x7f as %XX (the loader decodes them).  Caller frees. */
+static char *encoded(const char *v)
+{
+	char *out = xmalloc(3 * strlen(v) + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		if (*p <= ' ' || *p == '%' || *p == ',' || *p >= 0x7f)
+			o += sprintf(o, "%%%02X", *p);
+		else
+			*o++ = (char)*p;
+	*o = '\0';
+	return out;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct pending_poll *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * ctl_state_fn of the RefWatcher: its registry entry and pending pushes
+ * (SCN_REFWATCHER_STATE_FORMAT, sim/load/scenario.h).
+ */
+static char *refwatcher_state(void *ctx, struct des *w, const char *ns, const char *name,
+			      int64_t anchor_unix_ms)
+{
+	struct mwc *m = ctx;
+	const struct mrw_entry *e = mrw_find(&m->reg, ns, name);
+	struct pending_polls *q;
+	char *sha, *url, *ref, *polls = xstrdup(""), *text;
+
+	(void)w;
+	if (!e)
+		goto no_entry;
+	q = pending_of(m, e->id);
+	qsort(q->p, q->n, sizeof(*q->p), by_seq);
+	for (size_t i = 0; i < q->n; i++) {
+		char when[GT_RFC3339_BUFSZ], *more;
+
+		gt_format_rfc3339_nano(anchor_unix_ms + q->p[i].at, when, sizeof(when));
+		more = xasprintf("%s%s%s#%" PRIu64, polls, i ? "," : "", when, q->p[i].seq);
+		free(polls);
+		polls = more;
+	}
+	sha = encoded(e->last_sha);
+	url = encoded(e->url);
+	ref = encoded(e->ref);
+	text = xasprintf("lastSHA=%s url=%s ref=%s intervalMs=%" PRId64 " polls=%s", sha, url, ref,
+			 e->interval_ms, polls);
+	free(sha);
+	free(url);
+	free(ref);
+	free(polls);
+	return text;
+no_entry:
+	free(polls);
+	return NULL;
+}
+
+void mwc_restore_entry(struct mwc *m, const char *ns, const char *name, const char *url,
+		       const char *ref, int64_t interval_ms, const char *last_sha)
+{
+	struct mrw_entry *e = NULL;
+
+	/* as it was: lastSHA from the snapshot, not observedRevision; its pushes come from mwc_restore_poll() */
+	mrw_upsert_entry(&m->reg, ns, name, url, ref, interval_ms, last_sha, des_now(m->w), 0, &e);
+}
+
+void mwc_restore_poll(struct mwc *m, const char *ns, const char *name, int64_t at_ms)
+{
+	struct mrw_entry *e = mrw_find(&m->reg, ns, name);
+
+	if (!e)
+		return;
+	if (at_ms > e->next_poll_at)
+		e->next_poll_at = at_ms;
+	schedule_poll(m, e, at_ms);
+}
+
 /* ---- registration -------------------------------------------------------- */
 
 struct mwc *mwc_register(struct des *w, const struct mwc_params *p)
@@ -715,6 +843,7 @@ struct mwc *mwc_register(struct des *w, const struct mwc_params *p)
 	if (!m->p.no_refwatcher) {
 		m->rw_ctl = ctl_new(w, "refwatcher", reconcile_refwatcher, m);
 		ctl_for(m->rw_ctl, "Workspace", NULL, NULL);
+		ctl_set_state(m->rw_ctl, refwatcher_state);
 	}
 	return m;
 }
@@ -738,6 +867,9 @@ void mwc_free(struct mwc *m)
 	}
 	free(m->states);
 	mrw_registry_release(&m->reg);
+	for (size_t i = 0; i < m->npend; i++)
+		free(m->pend[i].p);
+	free(m->pend);
 	free(m);
 }
 

@@ -82,6 +82,23 @@ struct ctl *mwc_refwatcher_ctl(const struct mwc *m);
  */
 bool mwc_is_hung(const struct mwc *m, const char *ns, const char *name);
 
+/*
+ * mwc_restore_entry() - registers @ns/@name in the RefWatcher as a snapshot
+ * of the simulator says it was (SCN_REFWATCHER_STATE_FORMAT,
+ * sim/load/scenario.h; the RefWatcher's ctl_state() writes it): @url, @ref, @interval_ms (> 0) and @last_sha
+ * ("" when not seeded), with no push; mwc_restore_poll() adds them.  Call
+ * after mwc_register() and before des_run().  Strings copied.
+ */
+void mwc_restore_entry(struct mwc *m, const char *ns, const char *name, const char *url,
+		       const char *ref, int64_t interval_ms, const char *last_sha);
+
+/*
+ * mwc_restore_poll() - a push of @ns/@name's entry (mwc_restore_entry()) due
+ * at @at_ms (simulated ms, >= 0).  Pushes due at one instant pop in the order
+ * they are restored.  No-op for a key not registered.
+ */
+void mwc_restore_poll(struct mwc *m, const char *ns, const char *name, int64_t at_ms);
+
 /* Poll counters (refwatcher_poll_total by result), for reports and tests. */
 struct mwc_poll_stats {
 	uint64_t error, unchanged, seeded, changed;

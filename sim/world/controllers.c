@@ -80,6 +80,7 @@ struct ctl {
 	void *ctx;
 	ctl_end_fn end;
 	ctl_drop_fn drop;
+	ctl_state_fn state;
 	int64_t duration_ms;
 
 	struct item **buckets;
@@ -734,6 +735,16 @@ void ctl_set_failures(struct ctl *c, const char *ns, const char *name, uint32_t 
 const char *ctl_for_kind(const struct ctl *c)
 {
 	return c->for_kind;
+}
+
+void ctl_set_state(struct ctl *c, ctl_state_fn fn)
+{
+	c->state = fn;
+}
+
+char *ctl_state(const struct ctl *c, const char *ns, const char *name, int64_t anchor_unix_ms)
+{
+	return c->state ? c->state(c->ctx, c->w, ns, name, anchor_unix_ms) : NULL;
 }
 
 void ctl_restore_queue(struct ctl *c)

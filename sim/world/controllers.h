@@ -221,6 +221,23 @@ int ctl_busy(const struct ctl *c);
 bool ctl_entry(const struct ctl *c, const char *ns, const char *name, int *priority,
 	       int64_t *ready_at_ms);
 
+/*
+ * ctl_state_fn - what a controller keeps in memory about the object @ns/@name
+ * of its For() kind besides its work queue (the RefWatcher's poll schedule,
+ * say), as the text of a snapshot annotation (sim/observe/kubeget.h), or NULL
+ * when it keeps nothing for that object.  Times in it are wall-clock, from
+ * @anchor_unix_ms (the wall-clock ms of simulated time 0).
+ * Returns: a malloc'd string the caller frees, or NULL.
+ */
+typedef char *(*ctl_state_fn)(void *ctx, struct des *w, const char *ns, const char *name,
+			      int64_t anchor_unix_ms);
+
+/* ctl_set_state() - sets @c's ctl_state_fn (called with the ctx of ctl_new()); NULL: none. */
+void ctl_set_state(struct ctl *c, ctl_state_fn fn);
+
+/* ctl_state() - what @c's ctl_state_fn says of @ns/@name; NULL without one.  Caller frees. */
+char *ctl_state(const struct ctl *c, const char *ns, const char *name, int64_t anchor_unix_ms);
+
 /* ctl_for_kind() - the kind of the first ctl_for(), "" before it (borrowed, valid as @c). */
 const char *ctl_for_kind(const struct ctl *c);
 
