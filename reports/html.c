@@ -903,6 +903,14 @@ static void summary(struct ctx *c)
 			svg_escape(c->f, ro[i].ns);
 			fputc('/', c->f);
 			svg_escape(c->f, ro[i].name);
+			if (ro[i].halted_before_start) {
+				/* who had begun applying by then is history the store does not keep */
+				fprintf(c->f, ": not known of %zu Workspaces</summary>\n<p>The Rollout "
+					"was halted when loaded: the halt predates the run.</p>\n",
+					ro[i].blast_total);
+				fputs("</details>\n", c->f);
+				continue;
+			}
 			fprintf(c->f, ": %zu of %zu Workspaces</summary>\n", ro[i].nblast, ro[i].blast_total);
 			name_list(c->f, ro[i].blast, ro[i].nblast);
 			fputs("</details>\n", c->f);

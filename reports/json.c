@@ -188,13 +188,16 @@ static json_t *rollouts_array(const struct obs *obs)
 			json_t *h = json_object();
 
 			json_object_set_new(h, "t_ms", json_integer(r->halt_ms));
+			json_object_set_new(h, "before_start", json_boolean(r->halted_before_start));
 			json_object_set_new(h, "step", r->halt_step >= 0
 							       ? str_or_null(r->steps[r->halt_step].name)
 							       : json_null());
 			json_object_set_new(h, "reason", str_or_null(r->halt_reason));
 			json_object_set_new(h, "message", str_or_null(r->halt_message));
 			json_object_set_new(o, "halt", h);
-			json_object_set_new(o, "blast_radius", blast_obj(r));
+			/* who had begun applying before the run is not known */
+			json_object_set_new(o, "blast_radius",
+					    r->halted_before_start ? json_null() : blast_obj(r));
 		} else {
 			json_object_set_new(o, "halt", json_null());
 			json_object_set_new(o, "blast_radius", json_null());
@@ -479,6 +482,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_t *h = json_object();
 
 		json_object_set_new(h, "t_ms", json_integer(s->halt_ms));
+		json_object_set_new(h, "before_start", json_boolean(s->halt_before_start));
 		json_object_set_new(h, "kind", str_or_null(s->halt_kind));
 		json_object_set_new(h, "namespace", str_or_null(s->halt_ns));
 		json_object_set_new(h, "name", str_or_null(s->halt_name));
@@ -493,7 +497,8 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 	} else {
 		json_object_set_new(o, "halt", json_null());
 	}
-	json_object_set_new(o, "blast_radius", hr ? blast_obj(hr) : json_null());
+	json_object_set_new(o, "blast_radius",
+			    hr && !hr->halted_before_start ? blast_obj(hr) : json_null());
 	json_object_set_new(o, "drivers", json_integer(s->drivers));
 	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));
 	json_object_set_new(o, "rollouts", rollouts_array(obs));

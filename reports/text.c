@@ -185,9 +185,15 @@ static void blast_lines(struct out *o, const struct obs *obs)
 			list = xrealloc(list, len + add + 1);
 			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
 		}
-		txt_emit(o, "%sblast%s     %zu of %zu Workspace%s had begun applying by the halt\n",
-			 col(o, C_BOLD), col(o, C_OFF), r->nblast, r->blast_total,
-			 r->blast_total == 1 ? "" : "s");
+		if (r->halted_before_start)
+			/* who had begun applying by then is history the store does not keep */
+			txt_emit(o, "%sblast%s     not known of %zu Workspace%s: the halt predates the run\n",
+				 col(o, C_BOLD), col(o, C_OFF), r->blast_total,
+				 r->blast_total == 1 ? "" : "s");
+		else
+			txt_emit(o, "%sblast%s     %zu of %zu Workspace%s had begun applying by the halt\n",
+				 col(o, C_BOLD), col(o, C_OFF), r->nblast, r->blast_total,
+				 r->blast_total == 1 ? "" : "s");
 		{
 			char *text = xasprintf("%s/%s halted%s%s%s%s", r->ns, r->name,
 					       r->halt_step >= 0 ? " in step " : "",
@@ -330,9 +336,13 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->halted) {
 		char at[GT_DURATION_BUFSZ];
 
-		gt_format_duration(s->halt_ms, at, sizeof(at));
-		txt_emit(o, "%shalted%s    %syes%s, at %s: %s %s%s%s (%s)\n", col(o, C_BOLD),
-			 col(o, C_OFF), col(o, C_RED), col(o, C_OFF), at, s->halt_kind, s->halt_ns,
+		if (s->halt_before_start)
+			snprintf(at, sizeof(at), "before the start");
+		else
+			gt_format_duration(s->halt_ms, at, sizeof(at));
+		txt_emit(o, "%shalted%s    %syes%s, %s%s: %s %s%s%s (%s)\n", col(o, C_BOLD),
+			 col(o, C_OFF), col(o, C_RED), col(o, C_OFF),
+			 s->halt_before_start ? "" : "at ", at, s->halt_kind, s->halt_ns,
 			 s->halt_ns && s->halt_ns[0] ? "/" : "", s->halt_name,
 			 s->halt_reason ? s->halt_reason : "");
 		if (s->halt_message) {

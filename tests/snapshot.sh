@@ -79,6 +79,32 @@ sed 's|state.magos-sim.io/refwatcher:|state.magos-sim.io/workspace-controller:|'
 expect_rc "state of another controller is refused" 3 "$SIM" run -q --now 2026-01-01T00:01:30Z "$tmp/rw-bad.yaml"
 contains "the error says which annotation a snapshot writes" "$tmp/err" "only 'state.magos-sim.io/refwatcher', on Workspaces"
 
+# --- a snapshot of a halted Rollout: the halt predates the resumed run ---
+"$SIM" run -q --snapshot 20m "$tmp/halted.yaml" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
+"$SIM" run -q --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >"$tmp/halted.txt"
+contains "resumed halted, the halt is before the start" "$tmp/halted.txt" "halted    yes, before the start: Rollout default/shop (StepFailed)"
+contains "and its blast radius is not known, of the Project's 3 Workspaces (not 0 of 0)" "$tmp/halted.txt" "blast     not known of 3 Workspaces: the halt predates the run"
+"$SIM" run -q --json "$tmp/halted.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null
+pyfacts "$tmp/halted.json" <<'PY'
+import json, sys
+from facts import check
+j = json.load(open(sys.argv[1]))
+s = j['summary']
+check("JSON: the summary's halt is before_start at t_ms 0", s['halt']['before_start'] is True and s['halt']['t_ms'] == 0, s['halt'])
+check("JSON: its blast radius is null (not known)", s['blast_radius'] is None, s['blast_radius'])
+ro = [r for r in s['rollouts'] if r['name'] == 'shop'][0]
+check("JSON: the Rollout's halt is before_start, in step staging, blast radius null",
+      ro['halt']['before_start'] is True and ro['halt']['step'] == 'staging' and ro['blast_radius'] is None, ro)
+PY
+"$SIM" run -q --json "$tmp/whole.json" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
+pyfacts "$tmp/whole.json" <<'PY'
+import json, sys
+from facts import check
+s = json.load(open(sys.argv[1]))['summary']
+check("a halt inside the run is not before_start and keeps its blast radius (2 of 3)",
+      s['halt']['before_start'] is False and s['blast_radius']['count'] == 2 and s['blast_radius']['total'] == 3, s)
+PY
+
 # --- the snapshot as kubectl prints it: owners, times, no re-plan of history ---
 expect_rc "--snapshot 30s writes the List" 0 "$SIM" run -q --snapshot 30s "$tmp/at30.yaml" "$tmp/co"
 pyfacts "$tmp/at30.yaml" <<'PY'

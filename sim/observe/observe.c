@@ -407,6 +407,45 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 	check_complete(o);
 }
 
+void obs_loaded(struct obs *o)
+{
+	struct api *api = des_api(o->w);
+	struct api_list l, ws;
+
+	api_list_init(&l);
+	api_list_init(&ws);
+	api_list(api, "Rollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		const struct obj *ro = l.items[i];
+		struct obs_rollout *r;
+		int64_t step = val_int(val_map_get(ro->status, "currentStep"), -1);
+
+		if (!is(str_at(ro->status, "phase"), "Failed"))
+			continue;
+		r = ro_get(o, ro->ns, ro->name);
+		set_str(&r->project, str_at(ro->spec, "projectRef"));
+		sync_steps(r, ro);
+		r->halted = r->halted_before_start = true;
+		r->halt_ms = 0;
+		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;
+		free(r->halt_reason);
+		free(r->halt_message);
+		r->halt_reason = xstrdup(str_at(ro->status, "reason"));
+		r->halt_message = xstrdup(str_at(ro->status, "message"));
+		/* who had begun applying by then is history the store does not keep */
+		for (size_t k = 0; k < r->nblast; k++)
+			free(r->blast[k]);
+		free(r->blast);
+		r->blast = NULL;
+		r->nblast = r->blast_total = 0;
+		api_list(api, "Workspace", ro->ns, NULL, NULL, &ws);
+		for (size_t k = 0; k < ws.n; k++)
+			r->blast_total += is(str_at(ws.items[k]->spec, "projectRef.name"), r->project);
+	}
+	api_list_release(&ws);
+	api_list_release(&l);
+}
+
 /*
  * The counters start from what the store holds now (the loaded world), so the
  * first watch deliveries of a run, which arrive one object at a time, never

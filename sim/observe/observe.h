@@ -78,6 +78,13 @@ struct obs_rollout {
 	size_t blast_total;   /* Workspaces of the Project at the halt */
 	bool exists;          /* still there at the end */
 	bool done_now;        /* its status says Applied/RolloutCompleted now */
+	/*
+	 * Failed when loaded (obs_loaded()): the halt predates the run, so
+	 * halt_ms is 0, halt_step and the reason come from its status, and
+	 * the blast radius is not known (nblast 0; blast_total the Project's
+	 * Workspaces at the start).
+	 */
+	bool halted_before_start;
 };
 
 struct obs;
@@ -90,6 +97,14 @@ struct obs;
  * Returns new; free with obs_free() after finishing with the results.
  */
 struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
+
+/*
+ * obs_loaded() - call once the loaded objects are in @o's world, before the
+ * run: a Rollout already Failed then (a snapshot of a halted rollout) is
+ * marked halted before the start (obs_rollout.halted_before_start) instead
+ * of halting at 0 with the blast radius of a world half delivered.
+ */
+void obs_loaded(struct obs *o);
 
 /*
  * obs_on_complete() - call @fn(@ctx) at every change after which the run

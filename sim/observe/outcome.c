@@ -146,6 +146,7 @@ void oc_summarize(const struct tl *tl, struct oc_summary *out)
 			if (halt && !out->halted) {
 				out->halted = true;
 				out->halt_ms = r->t_ms;
+				out->halt_before_start = r->change == TL_CREATED && r->t_ms == 0;
 				out->halt_kind = tl_str_get(tl, r->kind);
 				out->halt_ns = tl_str_get(tl, r->ns);
 				out->halt_name = tl_str_get(tl, r->name);

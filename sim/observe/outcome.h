@@ -32,7 +32,8 @@
  *    the first failure), `NoWorkspacesFound` (it refuses to skip a step) or
  *    `ReconcileError` (an invalid selector): in each it grants nothing more —
  *    or a FleetRollout entered phase `Halted`; the first such entry is the
- *    halt reported.
+ *    halt reported; one loaded in that phase (a snapshot of a halted
+ *    rollout) halted before the start (halt_before_start, halt_ms 0).
  *
  * No I/O; works for any timeline, with or without engine controllers.
  */
@@ -48,6 +49,7 @@ struct oc_summary {
 	int64_t time_to_complete_ms; /* ms, or -1 when not completed */
 	bool halted;
 	int64_t halt_ms;             /* ms of the first halt, -1 when none */
+	bool halt_before_start;      /* the first halt's driver was loaded halted (halt_ms 0) */
 	/* The first halt's object and Ready reason/message; borrowed from the timeline, NULL when none. */
 	const char *halt_kind, *halt_ns, *halt_name, *halt_reason, *halt_message;
 	/*

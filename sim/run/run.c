@@ -1234,6 +1234,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			abort();
 	}
 	des_set_cause(r->world, NULL);
+	obs_loaded(r->obs);
 	/*
 	 * Armed once the whole world is loaded: completion is judged on all of
 	 * it, and only once every scripted event had its turn.
