@@ -105,6 +105,16 @@ check("a halt inside the run is not before_start and keeps its blast radius (2 o
       s['halt']['before_start'] is False and s['blast_radius']['count'] == 2 and s['blast_radius']['total'] == 3, s)
 PY
 
+# --- resuming a fleet the Scenario generated: generate clashes with the snapshot ---
+"$SIM" run -q --snapshot 30m "$tmp/gen.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+pyfacts scenarios/fleet-gate-halt.yaml "$tmp/gen-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+expect_rc "a Scenario that generates the StageSets the snapshot holds is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/gen-scn.yaml" "$tmp/gen.yaml"
+contains "the note says to leave spec.generate out to continue from a snapshot" "$tmp/err" "leave spec.generate out of the Scenario document"
+
 # --- the snapshot as kubectl prints it: owners, times, no re-plan of history ---
 expect_rc "--snapshot 30s writes the List" 0 "$SIM" run -q --snapshot 30s "$tmp/at30.yaml" "$tmp/co"
 pyfacts "$tmp/at30.yaml" <<'PY'

@@ -356,6 +356,8 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 			char *name = scn_expand_pattern(namev->u.s, idx, NULL, 0);
 			struct val *doc, *meta, *lab;
 			int rc = 0;
+			/* held by the other inputs already: a snapshot of a run that generated it? */
+			const struct obj *held = man_find(set, "StageSet", ns, name);
 
 			if (set->n - before >= L->lim->v[LIM_GENERATED]) {
 				/* The StageSets fit (checked before); their Namespaces did not. */
@@ -408,6 +410,12 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 					  "spec.generate[%zu]: stopped at the first refused object "
 					  "(index %" PRIu64 ", %" PRIu64 " of %" PRIu64 ")",
 					  k, idx, j + 1, count);
+				if (held && held->status)
+					diag_note(L->d, file, g->mark,
+						  "the other inputs hold it with a status, as a snapshot "
+						  "(run --snapshot, kubectl get -o yaml) does: to continue "
+						  "from a snapshot of a run that generated its StageSets, "
+						  "leave spec.generate out of the Scenario document");
 				break;
 			}
 		}
