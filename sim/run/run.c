@@ -1184,7 +1184,7 @@ static void restore_refwatcher(struct mwc *m, const struct scenario *s)
 	struct rw_push *push = NULL;
 	size_t n = 0;
 
-	if (!mwc_refwatcher_ctl(m))
+	if (!mwc_refwatcher_ctl(m) || !s->nrefwatcher)
 		return;
 	for (size_t i = 0; i < s->nrefwatcher; i++) {
 		const struct scn_refwatcher_entry *e = &s->refwatcher[i];

@@ -777,7 +777,8 @@ static char *refwatcher_state(void *ctx, struct des *w, const char *ns, const ch
 	if (!e)
 		goto no_entry;
 	q = pending_of(m, e->id);
-	qsort(q->p, q->n, sizeof(*q->p), by_seq);
+	if (q->n)
+		qsort(q->p, q->n, sizeof(*q->p), by_seq);
 	for (size_t i = 0; i < q->n; i++) {
 		char when[GT_RFC3339_BUFSZ], *more;
 
