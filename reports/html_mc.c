@@ -723,7 +723,7 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 {
 	FILE *f = p->f;
 	const struct plan_stats *st = s->st;
-	size_t np = st->nphases > MAX_ROWS ? MAX_ROWS : st->nphases, *nd, *nc;
+	size_t np = st->nphases > MAX_ROWS ? MAX_ROWS : st->nphases, *nd, *nc, *cap;
 	double **d, xmax = 0;
 	struct svg_frame fr;
 	struct svg_scale sx;
@@ -735,8 +735,7 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 	d = xcalloc(np, sizeof(*d));
 	nd = xcalloc(np, sizeof(*nd));
 	nc = xcalloc(np, sizeof(*nc));
-	for (size_t j = 0; j < np; j++)
-		d[j] = xcalloc(s->n ? s->n : 1, sizeof(**d));
+	cap = xcalloc(np, sizeof(*cap));
 	for (size_t i = 0; i < s->n; i++) {
 		const struct trial_row *r = &s->rows[i];
 		size_t j = 0;
@@ -759,14 +758,21 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 			}
 			if (t == np)
 				continue;
-			if (ph->done_ms >= ph->opened_ms)
-				d[j][nd[j]++] = (double)(ph->done_ms - ph->opened_ms);
-			else
+			if (ph->done_ms < ph->opened_ms) {
 				nc[j]++;
+				continue;
+			}
+			/* a row may name one phase twice (a merged partial result): no bound per row */
+			if (nd[j] == cap[j]) {
+				cap[j] = cap[j] ? 2 * cap[j] : (s->n ? s->n : 1);
+				d[j] = xreallocarray(d[j], cap[j], sizeof(**d));
+			}
+			d[j][nd[j]++] = (double)(ph->done_ms - ph->opened_ms);
 		}
 	}
 	for (size_t j = 0; j < np; j++) {
-		qsort(d[j], nd[j], sizeof(**d), cmp_double);
+		if (nd[j])
+			qsort(d[j], nd[j], sizeof(**d), cmp_double);
 		if (nd[j] && rep_mc_quantile(d[j], nd[j], 0.95) > xmax)
 			xmax = rep_mc_quantile(d[j], nd[j], 0.95);
 	}
@@ -840,6 +846,7 @@ static void phases_section(struct page *p, const struct rep_mc_set *s)
 	free(d);
 	free(nd);
 	free(nc);
+	free(cap);
 }
 
 /* ---- variants ------------------------------------------------------------- */

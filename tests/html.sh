@@ -288,6 +288,21 @@ fact mcnames h1 = "a<b>&c \"quoted\" 'single' </script><!--"
 fact mcnames has_variants = 1
 if grep -q -e "<i>" -e "<b>" "$tmp/mcnames.html"; then bad "mcnames: no markup from the input"; else ok "mcnames: no markup from the input"; fi
 
+# Two steps with one name: one phase each, both drawn.
+render mcdup -n 5 tests/html/mc-duplicate-steps.yaml
+fact mcdup unbalanced = 0
+fact mcdup js_error = 0
+"$SIM" run -q -n 5 --json "$tmp/dup.json" tests/html/mc-duplicate-steps.yaml >/dev/null 2>&1
+pyfacts "$tmp/dup.json" "$tmp/mcdup.html" <<'PY'
+import json, sys
+from facts import check
+j = json.load(open(sys.argv[1]))
+names = [p['name'] for p in j['statistics']['phases']]
+check("two steps named alike are two phases, told apart by position", names == ['step cohort (1)', 'step cohort (2)'], names)
+page = open(sys.argv[2]).read()
+check("the page draws a box row for each", page.count('step cohort (1)') >= 1 and page.count('step cohort (2)') >= 1)
+PY
+
 # Same input, same bytes, whatever -j.
 "$SIM" run -q -n 30 -j 1 --html "$tmp/j1.html" scenarios/what-if-canary-soak.yaml >/dev/null 2>&1
 "$SIM" run -q -n 30 -j 3 --html "$tmp/j3.html" scenarios/what-if-canary-soak.yaml >/dev/null 2>&1

@@ -44,11 +44,22 @@ uint64_t trials_seed(uint64_t base, uint32_t index)
 }
 
 /* "step NAME" (or "step N", 1-based, for a step without a name). New string. */
-static char *step_label(const struct obs_step *st, size_t i)
+/*
+ * The label of step @i of @ro: "step NAME", or "step N" (1-based) without a
+ * name.  Upstream step names need not be unique (they are used in messages
+ * only): a name two steps share is told apart by its position, "step NAME
+ * (N)", so that the statistics keep one phase per step.
+ */
+static char *step_label(const struct obs_rollout *ro, size_t i)
 {
-	if (st->name && st->name[0])
-		return xasprintf("step %s", st->name);
-	return xasprintf("step %zu", i + 1);
+	const struct obs_step *st = &ro->steps[i];
+
+	if (!st->name || !st->name[0])
+		return xasprintf("step %zu", i + 1);
+	for (size_t k = 0; k < ro->nsteps; k++)
+		if (k != i && ro->steps[k].name && strcmp(ro->steps[k].name, st->name) == 0)
+			return xasprintf("step %s (%zu)", st->name, i + 1);
+	return xasprintf("step %s", st->name);
 }
 
 static void push_phase(struct trial_row *row, size_t *cap, char *driver, char *name,
@@ -230,7 +241,7 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 		char *driver = xasprintf("Rollout %s/%s", ro[i].ns, ro[i].name);
 
 		for (size_t k = 0; k < ro[i].nsteps; k++)
-			push_phase(row, &cap, xstrdup(driver), step_label(&ro[i].steps[k], k),
+			push_phase(row, &cap, xstrdup(driver), step_label(&ro[i], k),
 				   ro[i].steps[k].opened_ms, ro[i].steps[k].completed_ms);
 		free(driver);
 		/* The first halt is the summary's: its object names the driver. */
@@ -241,7 +252,7 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 
 			halt_found = true;
 			if (ro[i].halt_step >= 0 && (size_t)ro[i].halt_step < ro[i].nsteps)
-				row->halt_where = step_label(&ro[i].steps[ro[i].halt_step],
+				row->halt_where = step_label(&ro[i],
 							     (size_t)ro[i].halt_step);
 			else
 				row->halt_where = xstrdup("step ?");
