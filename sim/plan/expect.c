@@ -1022,8 +1022,8 @@ void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report
 			seen[k] = true;
 			msg = xasprintf("expected (spec.expect.findings): %s", f->msg);
 			oc = EXP_PASSED;
-		} else if (f->rule->fix && f->rule->fix[0]) {
-			msg = xasprintf("%s (%s)", f->msg, f->rule->fix);
+		} else if (lint_finding_fix(f) && lint_finding_fix(f)[0]) {
+			msg = xasprintf("%s (%s)", f->msg, lint_finding_fix(f));
 		} else {
 			msg = xstrdup(f->msg);
 		}
