@@ -14,7 +14,9 @@
 #   - a directory of plain manifests is one input, as `run DIR` loads it (a
 #     Rollout in one file, its Workspaces in another); one of several
 #     scenario files is each of them, and its leftover plain manifests one
-#     more input.
+#     more input;
+#   - an object expectation whose `at` the run never reached fails as not
+#     evaluated, saying when the run ended and why.
 # UPDATE=1 rewrites expected-output.txt and the .err files (review them).
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
 . "$(dirname "$0")/lib.sh"
@@ -245,6 +247,33 @@ contains "the other scenario file" "$tmp/m.out" "PASS  $tmp/mixed/magos-halt-bef
 contains "leftover plain manifests together" "$tmp/m.out" \
 	"PASS  $tmp/mixed: no findings and no expectations (trial 0 completed in "
 contains "three inputs" "$tmp/m.out" " in 3 scenarios: 0 failed"
+
+# ---------------------------------------------------------------- an `at` after the run
+
+# magos-staged completes at 15m54.427s (seed 11); its horizon is 6h.
+python3 - "$tmp/late.yaml" <<'EOF'
+import sys
+s = open("scenarios/ci/magos-staged.yaml").read()
+s = s.replace("    trials: 20\n", "    trials: 1\n").replace("    assert:\n", """    assert:
+      - at: 2h
+        object: {kind: Rollout, metadata: {name: shop}, status: {phase: Applied}}
+      - at: 7h
+        object: {kind: Rollout, metadata: {name: shop}}
+""", 1)
+open(sys.argv[1], "w").write(s)
+EOF
+"$SIM" check --no-color "$tmp/late.yaml" >"$tmp/late.out" 2>&1
+expect_status "an expectation after the run's end fails" 1 $?
+contains "after completion: not evaluated, when and why" "$tmp/late.out" \
+	"FAIL  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 2h0m0s: give an earlier \`at\`, leave \`at\` out for the final state, or run \`check --until horizon\`"
+contains "after the horizon: not evaluated" "$tmp/late.out" \
+	"FAIL  $tmp/late.yaml:32:9: assert[1]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 7h0m0s, which is after the horizon 6h0m0s: give an \`at\` within it, or a later spec.horizon"
+contains "the others still hold" "$tmp/late.out" "12 checks in 1 scenario: 2 failed"
+"$SIM" check --no-color --until horizon "$tmp/late.yaml" >"$tmp/late-h.out" 2>&1
+contains "--until horizon reaches 2h" "$tmp/late-h.out" \
+	"PASS  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\" matches at 2h0m0s"
+contains "the horizon never reaches 7h" "$tmp/late-h.out" \
+	"assert[1]: Rollout \"shop\": not evaluated: the run ended at 6h0m0s (the horizon), before the expectation's time 7h0m0s"
 
 echo "check: $pass passed, $fail failed"
 finish

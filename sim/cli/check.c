@@ -309,7 +309,7 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	prog_start(cfg->prog, label);
 	run_scenario(s, &ro, &rr);
 	prog_clear(cfg->prog);
-	exp_probes_finish(&p, rr.world, rr.end_ms);
+	exp_probes_finish(&p, rr.world, rr.end_ms, rr.stop);
 	trial_row_from_run(&rr, 0, &rows[0]);
 	horizon = rr.horizon_ms;
 	run_result_release(&rr);
