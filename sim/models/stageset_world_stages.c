@@ -623,22 +623,6 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 
 /* ---------------------------------------------------------------- actions */
 
-static bool action_matches(const struct scn_sw_action *a, const char *name, const char *stage,
-			   const char *phase)
-{
-	return (!a->name || strcmp(a->name, name) == 0) && (!a->phase || strcmp(a->phase, phase) == 0) &&
-	       (!a->stage || (stage && strcmp(a->stage, stage) == 0));
-}
-
-static const struct scn_sw_action *find_action(const struct scn_sw_behaviour *b, const char *name,
-					       const char *stage, const char *phase)
-{
-	for (size_t i = 0; b->has_actions && i < b->nactions; i++)
-		if (action_matches(&b->actions[i], name, stage, phase))
-			return &b->actions[i];
-	return NULL;
-}
-
 void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage, const char *phase,
 		   const struct sst_action *a, int attempt, int64_t t_ms, int64_t *duration_ms,
 		   struct ssc_err *err)
@@ -657,9 +641,9 @@ void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage
 	(void)attempt;
 	for (size_t i = 0; i < w->s.cfg->nrules && !entry; i++)
 		if (scn_sw_rule_matches(&w->s.cfg->rules[i], m->labels, sname))
-			entry = find_action(&w->s.cfg->rules[i].b, aname, sname, phase);
+			entry = scn_sw_find_action(&w->s.cfg->rules[i].b, aname, sname, phase);
 	if (!entry)
-		entry = find_action(&w->s.cfg->top, aname, sname, phase);
+		entry = scn_sw_find_action(&w->s.cfg->top, aname, sname, phase);
 
 	k = kb_join3(buf, sizeof(buf), sname ? sname : "-", phase, aname);
 	if (!si_get(&mb->acts, k, &pos)) {
