@@ -163,7 +163,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB)
 	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # Tests of a command-line module (not in the library) link its object too.
-$(BUILD)/tests/test_outfile: $(BUILD)/sim/cli/outfile.o
+$(BUILD)/tests/test_outfile: $(BUILD)/sim/cli/outfile.o $(BUILD)/sim/cli/interrupt.o
 
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)

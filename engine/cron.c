@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/gofmt.h"
+#include "engine/goduration.h"
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 
@@ -154,136 +154,6 @@ fail:
 	q = lbl_go_quote(s);
 	snprintf(err, errlen, "strconv.Atoi: parsing %s: %s", q, what);
 	free(q);
-	return -1;
-}
-
-/* time.ParseDuration's quote() of @s (gofmt_time_quote()) into @buf of @len bytes, truncated. */
-static void go_time_quote(const char *s, char *buf, size_t len)
-{
-	char *q = gofmt_time_quote(s);
-
-	snprintf(buf, len, "%s", q);
-	free(q);
-}
-
-/* The units of a Go duration, ns. */
-static bool duration_unit(const char *u, size_t n, uint64_t *unit)
-{
-	static const struct { const char *name; uint64_t ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "\xC2\xB5s", 1000 }, { "\xCE\xBCs", 1000 },
-		{ "ms", 1000000 }, { "s", 1000000000 }, { "m", UINT64_C(60000000000) },
-		{ "h", UINT64_C(3600000000000) },
-	};
-
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strlen(units[i].name) == n && memcmp(units[i].name, u, n) == 0) {
-			*unit = units[i].ns;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* time.ParseDuration(@orig) in ns.  Returns 0, or -1 with Go's error text. */
-static int go_parse_duration(const char *orig, int64_t *out, char *err, size_t errlen)
-{
-	const char *s = orig;
-	uint64_t d = 0;
-	bool neg = false;
-	char qo[256], qu[64];
-
-	go_time_quote(orig, qo, sizeof(qo));
-	if (*s == '-' || *s == '+') {
-		neg = *s == '-';
-		s++;
-	}
-	if (strcmp(s, "0") == 0) {
-		*out = 0;
-		return 0;
-	}
-	if (*s == '\0')
-		goto invalid;
-	while (*s) {
-		uint64_t v = 0, f = 0, unit;
-		double scale = 1;
-		const char *pl;
-		bool pre, post = false, overflow = false;
-		size_t i;
-
-		if (!(*s == '.' || (*s >= '0' && *s <= '9')))
-			goto invalid;
-		/* leadingInt */
-		pl = s;
-		for (; *s >= '0' && *s <= '9'; s++) {
-			if (v > (UINT64_C(1) << 63) / 10)
-				goto invalid;
-			v = v * 10 + (uint64_t)(*s - '0');
-			if (v > UINT64_C(1) << 63)
-				goto invalid;
-		}
-		pre = s != pl;
-		if (*s == '.') {
-			s++;
-			pl = s;
-			/* leadingFraction: stops accumulating precision on overflow */
-			for (; *s >= '0' && *s <= '9'; s++) {
-				uint64_t y;
-
-				if (overflow)
-					continue;
-				if (f > ((UINT64_C(1) << 63) - 1) / 10) {
-					overflow = true;
-					continue;
-				}
-				y = f * 10 + (uint64_t)(*s - '0');
-				if (y > UINT64_C(1) << 63) {
-					overflow = true;
-					continue;
-				}
-				f = y;
-				scale *= 10;
-			}
-			post = s != pl;
-		}
-		if (!pre && !post)
-			goto invalid;
-		for (i = 0; s[i] && !(s[i] == '.' || (s[i] >= '0' && s[i] <= '9')); i++)
-			;
-		if (i == 0) {
-			snprintf(err, errlen, "time: missing unit in duration %s", qo);
-			return -1;
-		}
-		if (!duration_unit(s, i, &unit)) {
-			char u[64];
-
-			snprintf(u, sizeof(u), "%.*s", (int)(i < 63 ? i : 63), s);
-			go_time_quote(u, qu, sizeof(qu));
-			snprintf(err, errlen, "time: unknown unit %s in duration %s", qu, qo);
-			return -1;
-		}
-		s += i;
-		if (v > (UINT64_C(1) << 63) / unit)
-			goto invalid;
-		v *= unit;
-		if (f > 0) {
-			v += (uint64_t)((double)f * ((double)unit / scale));
-			if (v > UINT64_C(1) << 63)
-				goto invalid;
-		}
-		d += v;
-		if (d > UINT64_C(1) << 63)
-			goto invalid;
-	}
-	if (neg) {
-		*out = (int64_t)(0 - d);
-		return 0;
-	}
-	if (d > (UINT64_C(1) << 63) - 1)
-		goto invalid;
-	*out = (int64_t)d;
-	return 0;
-invalid:
-	snprintf(err, errlen, "time: invalid duration %s", qo);
 	return -1;
 }
 
@@ -571,7 +441,7 @@ static int parse_descriptor(const char *descriptor, const struct tz_zone *loc, s
 		int64_t d;
 		char derr[CRON_ERRLEN];
 
-		if (go_parse_duration(descriptor + strlen(every), &d, derr, sizeof(derr)) != 0) {
+		if (godur_parse(descriptor + strlen(every), &d, derr, sizeof(derr)) != 0) {
 			snprintf(err, errlen, "failed to parse duration %s: %s", descriptor, derr);
 			return CRON_EINVAL;
 		}

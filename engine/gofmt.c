@@ -1,7 +1,7 @@
 /*
- * Go's text formats: see engine/gofmt.h.  The texts are built in a private
- * growing buffer (quotes) or backwards in a fixed one (durations), as Go's
- * own code builds them.
+ * Go's text formats: see engine/gofmt.h.  The texts are built in a growing
+ * string (engine/strbuf.h: quotes) or backwards in a fixed buffer
+ * (durations), as Go's own code builds them.
  */
 #include "engine/gofmt.h"
 
@@ -10,45 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
-
-/* ---- a growing string ------------------------------------------------------ */
-
-struct gbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void gb_addn(struct gbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = b->cap ? b->cap : 32;
-		while (b->n + n + 1 > b->cap)
-			b->cap *= 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void gb_add(struct gbuf *b, const char *s)
-{
-	gb_addn(b, s, strlen(s));
-}
-
-static void gb_addc(struct gbuf *b, char c)
-{
-	gb_addn(b, &c, 1);
-}
-
-static char *gb_take(struct gbuf *b)
-{
-	char *s = b->s ? b->s : xstrdup("");
-
-	*b = (struct gbuf){ 0 };
-	return s;
-}
 
 /* ---- UTF-8 ------------------------------------------------------------------- */
 
@@ -327,34 +290,34 @@ static bool go_isprint_nonascii(int32_t r)
 
 char *gofmt_quote(const char *str)
 {
-	struct gbuf b = { 0 };
+	struct strbuf b = { 0 };
 	const unsigned char *s = (const unsigned char *)str;
 	char tmp[16];
 
-	gb_addc(&b, '"');
+	strbuf_addc(&b, '"');
 	while (*s) {
 		int32_t r;
 		size_t n = decode_utf8(s, &r);
 
 		if (r < 0) {
 			snprintf(tmp, sizeof tmp, "\\x%02x", s[0]);
-			gb_add(&b, tmp);
+			strbuf_add(&b, tmp);
 		} else if (r == '"' || r == '\\') {
-			gb_addc(&b, '\\');
-			gb_addc(&b, (char)r);
+			strbuf_addc(&b, '\\');
+			strbuf_addc(&b, (char)r);
 		} else if (r >= 0x20 && r < 0x7F) {
-			gb_addc(&b, (char)r);
+			strbuf_addc(&b, (char)r);
 		} else if (r >= 0x80 && go_isprint_nonascii(r)) {
-			gb_addn(&b, (const char *)s, n);
+			strbuf_addn(&b, (const char *)s, n);
 		} else {
 			switch (r) {
-			case '\a': gb_add(&b, "\\a"); break;
-			case '\b': gb_add(&b, "\\b"); break;
-			case '\f': gb_add(&b, "\\f"); break;
-			case '\n': gb_add(&b, "\\n"); break;
-			case '\r': gb_add(&b, "\\r"); break;
-			case '\t': gb_add(&b, "\\t"); break;
-			case '\v': gb_add(&b, "\\v"); break;
+			case '\a': strbuf_add(&b, "\\a"); break;
+			case '\b': strbuf_add(&b, "\\b"); break;
+			case '\f': strbuf_add(&b, "\\f"); break;
+			case '\n': strbuf_add(&b, "\\n"); break;
+			case '\r': strbuf_add(&b, "\\r"); break;
+			case '\t': strbuf_add(&b, "\\t"); break;
+			case '\v': strbuf_add(&b, "\\v"); break;
 			default:
 				if (r < 0x80)
 					snprintf(tmp, sizeof tmp, "\\x%02x", (unsigned)r);
@@ -362,65 +325,65 @@ char *gofmt_quote(const char *str)
 					snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)r);
 				else
 					snprintf(tmp, sizeof tmp, "\\U%08x", (unsigned)r);
-				gb_add(&b, tmp);
+				strbuf_add(&b, tmp);
 			}
 		}
 		s += n;
 	}
-	gb_addc(&b, '"');
-	return gb_take(&b);
+	strbuf_addc(&b, '"');
+	return strbuf_take(&b);
 }
 
 char *gofmt_time_quote(const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	struct gbuf b = { 0 };
+	struct strbuf b = { 0 };
 
-	gb_addc(&b, '"');
+	strbuf_addc(&b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p < ' ' || *p >= 0x80) {
 			char esc[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 0xf] };
 
-			gb_addn(&b, esc, 4);
+			strbuf_addn(&b, esc, 4);
 		} else {
 			if (*p == '"' || *p == '\\')
-				gb_addc(&b, '\\');
-			gb_addc(&b, (char)*p);
+				strbuf_addc(&b, '\\');
+			strbuf_addc(&b, (char)*p);
 		}
 	}
-	gb_addc(&b, '"');
-	return gb_take(&b);
+	strbuf_addc(&b, '"');
+	return strbuf_take(&b);
 }
 
 char *gofmt_json_string(const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
-	struct gbuf b = { 0 };
+	struct strbuf b = { 0 };
 	const unsigned char *s = (const unsigned char *)str;
 
-	gb_addc(&b, '"');
+	strbuf_addc(&b, '"');
 	while (*s) {
 		int32_t r;
 		size_t n = decode_utf8(s, &r);
 
 		if (r < 0) {
-			gb_add(&b, "\\ufffd");
+			strbuf_add(&b, "\\ufffd");
 		} else if (r == '"' || r == '\\') {
-			gb_addc(&b, '\\');
-			gb_addc(&b, (char)r);
+			strbuf_addc(&b, '\\');
+			strbuf_addc(&b, (char)r);
 		} else if (r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t') {
-			gb_addc(&b, '\\');
-			gb_addc(&b, r == '\b' ? 'b' : r == '\f' ? 'f' : r == '\n' ? 'n' : r == '\r' ? 'r' : 't');
+			strbuf_addc(&b, '\\');
+			strbuf_addc(&b, r == '\b' ? 'b' : r == '\f' ? 'f' : r == '\n' ? 'n' : r == '\r' ? 'r' : 't');
 		} else if (r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029) {
 			char esc[6] = { '\\', 'u', hex[(r >> 12) & 0xf], hex[(r >> 8) & 0xf],
 					hex[(r >> 4) & 0xf], hex[r & 0xf] };
 
-			gb_addn(&b, esc, 6);
+			strbuf_addn(&b, esc, 6);
 		} else {
-			gb_addn(&b, (const char *)s, n);
+			strbuf_addn(&b, (const char *)s, n);
 		}
 		s += n;
 	}
-	gb_addc(&b, '"');
-	return gb_take(&b);
+	strbuf_addc(&b, '"');
+	return strbuf_take(&b);
 }

@@ -12,52 +12,8 @@
 #include <string.h>
 
 #include "engine/gofmt.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
-
-/* ---- growable string -------------------------------------------------- */
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_grow(struct sbuf *b, size_t extra)
-{
-	if (b->len + extra + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	b->s = xrealloc(b->s, cap);
-	b->cap = cap;
-}
-
-static void sb_addn(struct sbuf *b, const char *s, size_t n)
-{
-	sb_grow(b, n);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	sb_addn(b, s, strlen(s));
-}
-
-static void sb_addc(struct sbuf *b, char c)
-{
-	sb_addn(b, &c, 1);
-}
-
-/* sb_take() - the string built so far (never NULL); @b is reset. */
-static char *sb_take(struct sbuf *b)
-{
-	char *s = b->s ? b->s : xstrdup("");
-
-	*b = (struct sbuf){ 0 };
-	return s;
-}
 
 static void copy_out(char *dst, size_t len, const char *src)
 {
@@ -73,12 +29,6 @@ char *lbl_go_quote(const char *s)
 	return gofmt_quote(s);
 }
 
-/* sb_add_free() - appends @s (owned) to @b and frees it. */
-static void sb_add_free(struct sbuf *b, char *s)
-{
-	sb_add(b, s);
-	free(s);
-}
 
 /* ---- key and value syntax (content.IsLabelKey / IsLabelValue) ------------ */
 
@@ -147,16 +97,16 @@ static bool match_dns1123_subdomain(const char *s, size_t n)
 }
 
 /* Appends @msg to the "; "-joined list in @b. */
-static void add_msg(struct sbuf *b, const char *prefix, const char *msg)
+static void add_msg(struct strbuf *b, const char *prefix, const char *msg)
 {
 	if (b->len)
-		sb_add(b, "; ");
-	sb_add(b, prefix);
-	sb_add(b, msg);
+		strbuf_add(b, "; ");
+	strbuf_add(b, prefix);
+	strbuf_add(b, msg);
 }
 
 /* label_key_errors() - IsLabelKey's messages joined by "; " into @b; true when valid. */
-static bool label_key_errors(const char *k, struct sbuf *b)
+static bool label_key_errors(const char *k, struct strbuf *b)
 {
 	const char *slash = strchr(k, '/');
 	const char *name = k;
@@ -198,7 +148,7 @@ static bool label_key_errors(const char *k, struct sbuf *b)
 }
 
 /* label_value_errors() - IsLabelValue's messages joined by "; " into @b; true when valid. */
-static bool label_value_errors(const char *v, struct sbuf *b)
+static bool label_value_errors(const char *v, struct strbuf *b)
 {
 	size_t n = strlen(v);
 	char tmp[64];
@@ -214,23 +164,23 @@ static bool label_value_errors(const char *v, struct sbuf *b)
 
 int lbl_validate_key(const char *k, char *err, size_t len)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 	int rc = label_key_errors(k, &b) ? LBL_OK : LBL_EINVALID;
 
 	if (rc != LBL_OK)
 		copy_out(err, len, b.s);
-	free(b.s);
+	strbuf_release(&b);
 	return rc;
 }
 
 int lbl_validate_value(const char *v, char *err, size_t len)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 	int rc = label_value_errors(v, &b) ? LBL_OK : LBL_EINVALID;
 
 	if (rc != LBL_OK)
 		copy_out(err, len, b.s);
-	free(b.s);
+	strbuf_release(&b);
 	return rc;
 }
 
@@ -258,18 +208,18 @@ static void errlist_add(struct errlist *l, char *msg)
 /* errlist_text() - aggregate.Error(): the one text, or "[a, b]".  New string. */
 static char *errlist_text(const struct errlist *l)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
 	if (l->n == 1)
 		return xstrdup(l->msgs[0]);
-	sb_addc(&b, '[');
+	strbuf_addc(&b, '[');
 	for (size_t i = 0; i < l->n; i++) {
 		if (i)
-			sb_add(&b, ", ");
-		sb_add(&b, l->msgs[i]);
+			strbuf_add(&b, ", ");
+		strbuf_add(&b, l->msgs[i]);
 	}
-	sb_addc(&b, ']');
-	return sb_take(&b);
+	strbuf_addc(&b, ']');
+	return strbuf_take(&b);
 }
 
 static void errlist_release(struct errlist *l)
@@ -283,14 +233,14 @@ static void errlist_release(struct errlist *l)
 /* invalid_string() - field.Invalid(path, <string>, detail).Error().  New string. */
 static char *invalid_string(const char *path, const char *bad, const char *detail)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
-	sb_add(&b, path);
-	sb_add(&b, ": Invalid value: ");
-	sb_add_free(&b, gofmt_quote(bad));
-	sb_add(&b, ": ");
-	sb_add(&b, detail);
-	return sb_take(&b);
+	strbuf_add(&b, path);
+	strbuf_add(&b, ": Invalid value: ");
+	strbuf_add_free(&b, gofmt_quote(bad));
+	strbuf_add(&b, ": ");
+	strbuf_add(&b, detail);
+	return strbuf_take(&b);
 }
 
 /*
@@ -299,24 +249,24 @@ static char *invalid_string(const char *path, const char *bad, const char *detai
  */
 static char *invalid_strings(const char *path, char *const *vals, size_t n, const char *detail)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
-	sb_add(&b, path);
-	sb_add(&b, ": Invalid value: ");
+	strbuf_add(&b, path);
+	strbuf_add(&b, ": Invalid value: ");
 	if (n == 0) {
-		sb_add(&b, "null");
+		strbuf_add(&b, "null");
 	} else {
-		sb_addc(&b, '[');
+		strbuf_addc(&b, '[');
 		for (size_t i = 0; i < n; i++) {
 			if (i)
-				sb_addc(&b, ',');
-			sb_add_free(&b, gofmt_json_string(vals[i]));
+				strbuf_addc(&b, ',');
+			strbuf_add_free(&b, gofmt_json_string(vals[i]));
 		}
-		sb_addc(&b, ']');
+		strbuf_addc(&b, ']');
 	}
-	sb_add(&b, ": ");
-	sb_add(&b, detail);
-	return sb_take(&b);
+	strbuf_add(&b, ": ");
+	strbuf_add(&b, detail);
+	return strbuf_take(&b);
 }
 
 /* ---- requirements ----------------------------------------------------- */
@@ -339,12 +289,12 @@ static int new_requirement(const char *key, enum lbl_op op, const char *const *v
 			   struct lbl_req *out, char **msg)
 {
 	struct errlist errs = { 0 };
-	struct sbuf detail = { 0 };
+	struct strbuf detail = { 0 };
 
 	if (!label_key_errors(key, &detail))
 		errlist_add(&errs, invalid_string("key", key, detail.s));
 	free(detail.s);
-	detail = (struct sbuf){ 0 };
+	detail = (struct strbuf){ 0 };
 
 	switch (op) {
 	case LBL_OP_IN:
@@ -375,7 +325,7 @@ static int new_requirement(const char *key, enum lbl_op op, const char *const *v
 			free(path);
 		}
 		free(detail.s);
-		detail = (struct sbuf){ 0 };
+		detail = (struct strbuf){ 0 };
 	}
 
 	if (errs.n) {
@@ -767,45 +717,45 @@ const char *lbl_op_string(enum lbl_op op)
 }
 
 /* req_string_into() - Requirement.String. */
-static void req_string_into(struct sbuf *b, const struct lbl_req *r)
+static void req_string_into(struct strbuf *b, const struct lbl_req *r)
 {
 	if (r->op == LBL_OP_DOES_NOT_EXIST)
-		sb_addc(b, '!');
-	sb_add(b, r->key);
+		strbuf_addc(b, '!');
+	strbuf_add(b, r->key);
 	switch (r->op) {
 	case LBL_OP_EXISTS:
 	case LBL_OP_DOES_NOT_EXIST:
 		return;
 	case LBL_OP_EQUALS:
-		sb_addc(b, '=');
+		strbuf_addc(b, '=');
 		break;
 	case LBL_OP_IN:
-		sb_add(b, " in (");
+		strbuf_add(b, " in (");
 		break;
 	case LBL_OP_NOT_IN:
-		sb_add(b, " notin (");
+		strbuf_add(b, " notin (");
 		break;
 	}
 	const char **v = sorted_values(r);
 
 	for (size_t i = 0; i < r->nvalues; i++) {
 		if (i)
-			sb_addc(b, ',');
-		sb_add(b, v[i]);
+			strbuf_addc(b, ',');
+		strbuf_add(b, v[i]);
 	}
 	free(v);
 	if (r->op == LBL_OP_IN || r->op == LBL_OP_NOT_IN)
-		sb_addc(b, ')');
+		strbuf_addc(b, ')');
 }
 
 char *lbl_selector_string(const struct lbl_selector *s)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
-			sb_addc(&b, ',');
+			strbuf_addc(&b, ',');
 		req_string_into(&b, &s->reqs[i]);
 	}
-	return sb_take(&b);
+	return strbuf_take(&b);
 }

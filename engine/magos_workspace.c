@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
 /* ---- SHA-256 (FIPS 180-4) ---------------------------------------------- */
@@ -107,27 +108,6 @@ static void sha_final(struct sha256 *s, uint8_t out[32])
 
 /* ---- encoding/json of the typed WorkspaceSpec --------------------------- */
 
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
 /* Length of the valid UTF-8 sequence at @s (1..4), or 0 when invalid. */
 static size_t utf8_len(const unsigned char *s, uint32_t *cp)
 {
@@ -160,48 +140,48 @@ static size_t utf8_len(const unsigned char *s, uint32_t *cp)
 }
 
 /* A JSON string as encoding/json writes it (HTML-safe escaping on, as json.Marshal). */
-static void json_str(struct sbuf *b, const char *s)
+static void json_str(struct strbuf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 
-	sb_putn(b, "\"", 1);
+	strbuf_addn(b, "\"", 1);
 	while (*p) {
 		uint32_t cp;
 		size_t n = utf8_len(p, &cp);
 		char esc[7];
 
 		if (n == 0) {
-			sb_puts(b, "\\ufffd");
+			strbuf_add(b, "\\ufffd");
 			p++;
 			continue;
 		}
 		if (n == 1) {
 			switch (cp) {
-			case '"': sb_puts(b, "\\\""); break;
-			case '\\': sb_puts(b, "\\\\"); break;
-			case '\n': sb_puts(b, "\\n"); break;
-			case '\r': sb_puts(b, "\\r"); break;
-			case '\t': sb_puts(b, "\\t"); break;
-			case '\b': sb_puts(b, "\\b"); break;
-			case '\f': sb_puts(b, "\\f"); break;
+			case '"': strbuf_add(b, "\\\""); break;
+			case '\\': strbuf_add(b, "\\\\"); break;
+			case '\n': strbuf_add(b, "\\n"); break;
+			case '\r': strbuf_add(b, "\\r"); break;
+			case '\t': strbuf_add(b, "\\t"); break;
+			case '\b': strbuf_add(b, "\\b"); break;
+			case '\f': strbuf_add(b, "\\f"); break;
 			default:
 				if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&') {
 					snprintf(esc, sizeof(esc), "\\u00%c%c", hex[cp >> 4],
 						 hex[cp & 15]);
-					sb_puts(b, esc);
+					strbuf_add(b, esc);
 				} else {
-					sb_putn(b, (const char *)p, 1);
+					strbuf_addn(b, (const char *)p, 1);
 				}
 			}
 		} else if (cp == 0x2028 || cp == 0x2029) {
-			sb_puts(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
+			strbuf_add(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
 		} else {
-			sb_putn(b, (const char *)p, n);
+			strbuf_addn(b, (const char *)p, n);
 		}
 		p += n;
 	}
-	sb_putn(b, "\"", 1);
+	strbuf_addn(b, "\"", 1);
 }
 
 static int cmp_kv_key(const void *a, const void *b)
@@ -211,7 +191,7 @@ static int cmp_kv_key(const void *a, const void *b)
 }
 
 /* map[string]string, keys sorted; only string values (others are dropped, Go would reject them). */
-static void json_strmap(struct sbuf *b, const struct val *m)
+static void json_strmap(struct strbuf *b, const struct val *m)
 {
 	const struct val_kv **kv = xcalloc(m->u.map.n ? m->u.map.n : 1, sizeof(*kv));
 	size_t n = 0;
@@ -220,16 +200,16 @@ static void json_strmap(struct sbuf *b, const struct val *m)
 	for (size_t i = 0; i < m->u.map.n; i++)
 		kv[n++] = &m->u.map.items[i];
 	qsort(kv, n, sizeof(*kv), cmp_kv_key);
-	sb_putn(b, "{", 1);
+	strbuf_addn(b, "{", 1);
 	for (size_t i = 0; i < n; i++) {
 		if (!first)
-			sb_putn(b, ",", 1);
+			strbuf_addn(b, ",", 1);
 		first = false;
 		json_str(b, kv[i]->key);
-		sb_putn(b, ":", 1);
+		strbuf_addn(b, ":", 1);
 		json_str(b, val_str(kv[i]->v, ""));
 	}
-	sb_putn(b, "}", 1);
+	strbuf_addn(b, "}", 1);
 	free(kv);
 }
 
@@ -244,22 +224,22 @@ static bool non_nil(const struct val *v)
 }
 
 /* Writes ,"key": unless first. */
-static void json_key(struct sbuf *b, bool *first, const char *key)
+static void json_key(struct strbuf *b, bool *first, const char *key)
 {
 	if (!*first)
-		sb_putn(b, ",", 1);
+		strbuf_addn(b, ",", 1);
 	*first = false;
 	json_str(b, key);
-	sb_putn(b, ":", 1);
+	strbuf_addn(b, ":", 1);
 }
 
 /* JobOverrides {annotations,omitempty; timeoutSeconds *int64,omitempty}. */
-static void json_overrides(struct sbuf *b, const struct val *o)
+static void json_overrides(struct strbuf *b, const struct val *o)
 {
 	bool first = true;
 	const struct val *t = val_map_get(o, "timeoutSeconds");
 
-	sb_putn(b, "{", 1);
+	strbuf_addn(b, "{", 1);
 	if (nonempty_map(val_map_get(o, "annotations"))) {
 		json_key(b, &first, "annotations");
 		json_strmap(b, val_map_get(o, "annotations"));
@@ -269,109 +249,109 @@ static void json_overrides(struct sbuf *b, const struct val *o)
 
 		json_key(b, &first, "timeoutSeconds");
 		snprintf(num, sizeof(num), "%" PRId64, val_int(t, 0));
-		sb_puts(b, num);
+		strbuf_add(b, num);
 	}
-	sb_putn(b, "}", 1);
+	strbuf_addn(b, "}", 1);
 }
 
 /* metav1.LabelSelector {matchLabels,omitempty; matchExpressions,omitempty [{key, operator, values,omitempty}]}. */
-static void json_selector(struct sbuf *b, const struct val *s)
+static void json_selector(struct strbuf *b, const struct val *s)
 {
 	bool first = true;
 	const struct val *ml = val_map_get(s, "matchLabels");
 	const struct val *me = val_map_get(s, "matchExpressions");
 
-	sb_putn(b, "{", 1);
+	strbuf_addn(b, "{", 1);
 	if (nonempty_map(ml)) {
 		json_key(b, &first, "matchLabels");
 		json_strmap(b, ml);
 	}
 	if (me && me->type == VAL_LIST && me->u.list.n > 0) {
 		json_key(b, &first, "matchExpressions");
-		sb_putn(b, "[", 1);
+		strbuf_addn(b, "[", 1);
 		for (size_t i = 0; i < me->u.list.n; i++) {
 			const struct val *e = me->u.list.items[i];
 			const struct val *vs = val_map_get(e, "values");
 
 			if (i)
-				sb_putn(b, ",", 1);
-			sb_puts(b, "{\"key\":");
+				strbuf_addn(b, ",", 1);
+			strbuf_add(b, "{\"key\":");
 			json_str(b, val_str(val_map_get(e, "key"), ""));
-			sb_puts(b, ",\"operator\":");
+			strbuf_add(b, ",\"operator\":");
 			json_str(b, val_str(val_map_get(e, "operator"), ""));
 			if (vs && vs->type == VAL_LIST && vs->u.list.n > 0) {
-				sb_puts(b, ",\"values\":[");
+				strbuf_add(b, ",\"values\":[");
 				for (size_t j = 0; j < vs->u.list.n; j++) {
 					if (j)
-						sb_putn(b, ",", 1);
+						strbuf_addn(b, ",", 1);
 					json_str(b, val_str(vs->u.list.items[j], ""));
 				}
-				sb_putn(b, "]", 1);
+				strbuf_addn(b, "]", 1);
 			}
-			sb_putn(b, "}", 1);
+			strbuf_addn(b, "}", 1);
 		}
-		sb_putn(b, "]", 1);
+		strbuf_addn(b, "]", 1);
 	}
-	sb_putn(b, "}", 1);
+	strbuf_addn(b, "}", 1);
 }
 
 /* json.Marshal(ws.Spec) for the WorkspaceSpec field order of T/workspace_types.go. */
 static char *json_spec(const struct val *spec)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 	const struct val *src = val_map_get(spec, "source");
 	const struct val *tf = val_map_get(spec, "terraform");
 	const struct val *valid = val_map_get(spec, "validation");
 	const char *s;
 
-	sb_puts(&b, "{\"projectRef\":{\"name\":");
+	strbuf_add(&b, "{\"projectRef\":{\"name\":");
 	json_str(&b, val_str(val_path(spec, "projectRef.name"), ""));
-	sb_puts(&b, "},\"autoApply\":");
-	sb_puts(&b, val_bool(val_map_get(spec, "autoApply"), false) ? "true" : "false");
+	strbuf_add(&b, "},\"autoApply\":");
+	strbuf_add(&b, val_bool(val_map_get(spec, "autoApply"), false) ? "true" : "false");
 	if (nonempty_map(val_map_get(spec, "annotations"))) {
-		sb_puts(&b, ",\"annotations\":");
+		strbuf_add(&b, ",\"annotations\":");
 		json_strmap(&b, val_map_get(spec, "annotations"));
 	}
 	if (non_nil(val_map_get(spec, "plan"))) {
-		sb_puts(&b, ",\"plan\":");
+		strbuf_add(&b, ",\"plan\":");
 		json_overrides(&b, val_map_get(spec, "plan"));
 	}
 	if (non_nil(val_map_get(spec, "apply"))) {
-		sb_puts(&b, ",\"apply\":");
+		strbuf_add(&b, ",\"apply\":");
 		json_overrides(&b, val_map_get(spec, "apply"));
 	}
-	sb_puts(&b, ",\"source\":{\"repoURL\":");
+	strbuf_add(&b, ",\"source\":{\"repoURL\":");
 	json_str(&b, val_str(val_map_get(src, "repoURL"), ""));
-	sb_puts(&b, ",\"targetRevision\":");
+	strbuf_add(&b, ",\"targetRevision\":");
 	json_str(&b, val_str(val_map_get(src, "targetRevision"), ""));
 	s = val_str(val_map_get(src, "path"), "");
 	if (*s) {
-		sb_puts(&b, ",\"path\":");
+		strbuf_add(&b, ",\"path\":");
 		json_str(&b, s);
 	}
-	sb_puts(&b, "},\"terraform\":{\"version\":");
+	strbuf_add(&b, "},\"terraform\":{\"version\":");
 	json_str(&b, val_str(val_map_get(tf, "version"), ""));
 	s = val_str(val_map_get(tf, "tfvarsPath"), "");
 	if (*s) {
-		sb_puts(&b, ",\"tfvarsPath\":");
+		strbuf_add(&b, ",\"tfvarsPath\":");
 		json_str(&b, s);
 	}
-	sb_puts(&b, "}");
+	strbuf_add(&b, "}");
 	if (non_nil(valid)) {
-		sb_puts(&b, ",\"validation\":{");
+		strbuf_add(&b, ",\"validation\":{");
 		if (non_nil(val_map_get(valid, "policySelector"))) {
-			sb_puts(&b, "\"policySelector\":");
+			strbuf_add(&b, "\"policySelector\":");
 			json_selector(&b, val_map_get(valid, "policySelector"));
 		}
-		sb_puts(&b, "}");
+		strbuf_add(&b, "}");
 	}
 	s = val_str(val_map_get(spec, "serviceAccountName"), "");
 	if (*s) {
-		sb_puts(&b, ",\"serviceAccountName\":");
+		strbuf_add(&b, ",\"serviceAccountName\":");
 		json_str(&b, s);
 	}
-	sb_puts(&b, "}");
-	return b.p;
+	strbuf_add(&b, "}");
+	return strbuf_take(&b);
 }
 
 void mw_get_spec_hash(const struct val *spec, char out[9])

@@ -45,7 +45,7 @@ int lint_json_write(FILE *f, const struct lint_report *r, size_t nfiles, size_t 
 		json_object_set_new(o, "column", json_integer(x->mark.col));
 		/* Messages are UTF-8 from our own files; json_string() refuses anything else. */
 		json_object_set_new(o, "message", str_or_null(x->msg));
-		json_object_set_new(o, "fix", json_string(x->rule->fix));
+		json_object_set_new(o, "fix", json_string(lint_finding_fix(x)));
 		json_array_append_new(items, o);
 	}
 	json_object_set_new(sum, "errors", json_integer((json_int_t)r->nerrors));
@@ -151,7 +151,15 @@ int lint_sarif_write(FILE *f, const struct lint_report *r)
 		if (idx < n)
 			json_object_set_new(res, "ruleIndex", json_integer((json_int_t)idx));
 		json_object_set_new(res, "level", json_string(sarif_level(x->sev)));
-		json_object_set_new(res, "message", json_pack("{s:o}", "text", str_or_null(x->msg ? x->msg : x->rule->summary)));
+		if (x->fix && x->msg) {
+			/* This finding's own fix (the rule's help holds the general one). */
+			char *text = xasprintf("%s (%s)", x->msg, x->fix);
+
+			json_object_set_new(res, "message", json_pack("{s:s}", "text", text));
+			free(text);
+		} else {
+			json_object_set_new(res, "message", json_pack("{s:o}", "text", str_or_null(x->msg ? x->msg : x->rule->summary)));
+		}
 		if (x->file) {
 			json_t *pl = json_pack("{s:{s:o}}", "artifactLocation", "uri", path_uri(x->file));
 

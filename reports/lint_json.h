@@ -14,7 +14,9 @@
  *                "files": 2, "objects": 7}}
  *
  * "file" is null when a finding has no file; "line"/"column" are 1-based,
- * 0 when unknown.  Findings are written in the report's order.  The JSON
+ * 0 when unknown; "fix" is the finding's own (an unknown field's: the
+ * nearest accepted one, those accepted there) or else its rule's
+ * (lint_finding_fix()).  Findings are written in the report's order.  The JSON
  * Schema is docs/schemas/lint-v1.schema.json.
  */
 
@@ -47,7 +49,8 @@ int lint_json_write_rules(FILE *f);
  * as short and full description, the fix as help text and Markdown, helpUri
  * = docs/lint-rules.md under tool_docs_url(), the default level, a tag:
  * input, magos or fleet) and one result per finding in the report's order:
- * ruleId, ruleIndex, level (error, warning, note for info), the message and,
+ * ruleId, ruleIndex, level (error, warning, note for info), the message
+ * (followed by the finding's own fix in parentheses when it has one) and,
  * when the finding has a file, its location (a relative URI reference, a
  * file: URI for an absolute path; startLine and startColumn when known,
  * columns in Unicode code points).

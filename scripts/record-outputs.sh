@@ -8,13 +8,16 @@
 #   scripts/record-outputs.sh build/debug/magos-sim /tmp/after
 #   diff -r /tmp/before /tmp/after && echo identical
 #
-# Per input (scenarios/**, tests/{scenarios,lint,html,badinput,variants}): run
+# Per input (scenarios/**, tests/{scenarios,lint,html,badinput,variants,
+# hazards,stageset-envtests}): run
 # with --timeline all, run -q, run --json/--html/--trace/--mermaid, run -n 50
 # -j 2 --json/--csv/--html, run -n 20 -j 1, lint (text and JSON), check with
 # --junit/--summary, check --github; stdout, stderr and exit status of each.
 # Then compare (JSON, HTML, Markdown), two shards and merge, check of
-# scenarios/ci/ and a capacity sweep.  The output directory's own path is
-# replaced by OUT in what the commands print.  Takes about a minute (debug).
+# scenarios/ci/, of tests/hazards/ and of tests/stageset-envtests/ (each as
+# its test runs it), and a capacity sweep.  The output directory's own path
+# is replaced by OUT in what the commands print.  Takes a quarter of an hour
+# or more in the debug build (the hazard quirks run long), less in release.
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 MAGOS_SIM OUTDIR" >&2; exit 2; }
 BIN=$(realpath "$1")
@@ -31,7 +34,8 @@ r() { # NAME COMMAND...
 }
 
 inputs=$( (find scenarios tests/scenarios tests/lint tests/html tests/badinput tests/variants \
-	-name '*.yaml'; find scenarios -mindepth 1 -type d) | LC_ALL=C sort)
+	tests/hazards tests/stageset-envtests -name '*.yaml'; find scenarios -mindepth 1 -type d) |
+	LC_ALL=C sort)
 for f in $inputs; do
 	d=$OUT/$(echo "$f" | tr '/' '_')
 	mkdir -p "$d"
@@ -56,4 +60,6 @@ r s1 "$BIN" run -n 40 --shard 1/2 --json "$d/p1.json" scenarios/three-environmen
 r s2 "$BIN" run -n 40 --shard 2/2 --json "$d/p2.json" scenarios/three-environments.yaml
 r merge "$BIN" merge --json "$d/merged.json" "$d/p1.json" "$d/p2.json"
 r checkall "$BIN" check scenarios/ci/
+r checkhazards "$BIN" check --no-color tests/hazards
+r checkenvtests "$BIN" check --no-color tests/stageset-envtests
 r sweep "$BIN" run -n 20 --sweep capacity=1,2,4 scenarios/payments-platform.yaml

@@ -10,7 +10,13 @@
 #   - every tests/check-badinput/NN-name.yaml exits 3 with exactly
 #     NN-name.err on stderr and "INVALID <file>" first on stdout;
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
-#   - -n overrides expect.trials; -j does not change the output.
+#   - -n overrides expect.trials; -j does not change the output;
+#   - a directory of plain manifests is one input, as `run DIR` loads it (a
+#     Rollout in one file, its Workspaces in another); one of several
+#     scenario files is each of them, and its leftover plain manifests one
+#     more input;
+#   - an object expectation whose `at` the run never reached fails as not
+#     evaluated, saying when the run ended and why.
 # UPDATE=1 rewrites expected-output.txt and the .err files (review them).
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
 . "$(dirname "$0")/lib.sh"
@@ -221,6 +227,53 @@ contains "-n overrides expect.trials" "$tmp/n3.out" "completes: 3 of 3 trials co
 if cmp -s "$tmp/j1.out" "$tmp/j3.out" && cmp -s "$tmp/j1.out" "$tmp/ok.out"; then ok; else
 	bad "output depends on -j"; diff "$tmp/j1.out" "$tmp/j3.out" | head
 fi
+
+# ---------------------------------------------------------------- directories
+
+"$SIM" check --no-color scenarios/checkout/ >"$tmp/d.out" 2>"$tmp/d.err"
+expect_status "a directory of plain manifests passes" 0 $?
+contains "plain manifests are one input" "$tmp/d.out" \
+	"PASS  scenarios/checkout/: no findings and no expectations (trial 0 completed in "
+contains "plain manifests: one scenario" "$tmp/d.out" "1 check in 1 scenario: 0 failed"
+"$SIM" run --no-color -q scenarios/checkout/ >"$tmp/r.out" 2>&1
+expect_status "run loads the same directory" 0 $?
+mkdir "$tmp/mixed"
+cp scenarios/checkout/*.yaml scenarios/ci/magos-staged.yaml scenarios/ci/magos-halt-before-prod.yaml \
+	"$tmp/mixed/"
+"$SIM" check --no-color "$tmp/mixed" >"$tmp/m.out" 2>"$tmp/m.err"
+expect_status "scenarios and plain manifests in one directory pass" 0 $?
+contains "each scenario file on its own" "$tmp/m.out" "PASS  $tmp/mixed/magos-staged.yaml:22:5: completes:"
+contains "the other scenario file" "$tmp/m.out" "PASS  $tmp/mixed/magos-halt-before-prod.yaml:28:5: completes:"
+contains "leftover plain manifests together" "$tmp/m.out" \
+	"PASS  $tmp/mixed: no findings and no expectations (trial 0 completed in "
+contains "three inputs" "$tmp/m.out" " in 3 scenarios: 0 failed"
+
+# ---------------------------------------------------------------- an `at` after the run
+
+# magos-staged completes at 15m54.427s (seed 11); its horizon is 6h.
+python3 - "$tmp/late.yaml" <<'EOF'
+import sys
+s = open("scenarios/ci/magos-staged.yaml").read()
+s = s.replace("    trials: 20\n", "    trials: 1\n").replace("    assert:\n", """    assert:
+      - at: 2h
+        object: {kind: Rollout, metadata: {name: shop}, status: {phase: Applied}}
+      - at: 7h
+        object: {kind: Rollout, metadata: {name: shop}}
+""", 1)
+open(sys.argv[1], "w").write(s)
+EOF
+"$SIM" check --no-color "$tmp/late.yaml" >"$tmp/late.out" 2>&1
+expect_status "an expectation after the run's end fails" 1 $?
+contains "after completion: not evaluated, when and why" "$tmp/late.out" \
+	"FAIL  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 2h0m0s: give an earlier \`at\`, leave \`at\` out for the final state, or run \`check --until horizon\`"
+contains "after the horizon: not evaluated" "$tmp/late.out" \
+	"FAIL  $tmp/late.yaml:32:9: assert[1]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 7h0m0s, which is after the horizon 6h0m0s: give an \`at\` within it, or a later spec.horizon"
+contains "the others still hold" "$tmp/late.out" "12 checks in 1 scenario: 2 failed"
+"$SIM" check --no-color --until horizon "$tmp/late.yaml" >"$tmp/late-h.out" 2>&1
+contains "--until horizon reaches 2h" "$tmp/late-h.out" \
+	"PASS  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\" matches at 2h0m0s"
+contains "the horizon never reaches 7h" "$tmp/late-h.out" \
+	"assert[1]: Rollout \"shop\": not evaluated: the run ended at 6h0m0s (the horizon), before the expectation's time 7h0m0s"
 
 echo "check: $pass passed, $fail failed"
 finish

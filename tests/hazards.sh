@@ -145,6 +145,12 @@ d = json.load(open(sys.argv[1]))
 check("empty steps: no Workspace ever plans",
       first_phase(d, "ws-dev", "Planning") is None and first_phase(d, "ws-prod", "Planning") is None)
 check("empty steps: the run names them", notice(d, "never ran: ws-dev, ws-prod") is not None)
+# Upstream does not requeue a Rollout without steps: nothing is left to wait
+# for once the instant it went idle has run (its Workspaces await it).
+check("empty steps: the run ends at 0s, complete, not at the horizon",
+      d["run"]["stop"] == "completed" and d["run"]["end_ms"] == 0, d["run"])
+check("empty steps: the Workspaces await the Rollout before it ends",
+      "Pending" in phases(d, "ws-dev") and "Pending" in phases(d, "ws-prod"))
 EOF
 
 lint_of empty-steps-no-project
@@ -168,6 +174,9 @@ d = json.load(open(sys.argv[1]))
 check("granted before: both Workspaces apply",
       "Applied" in phases(d, "ws-dev") and "Applied" in phases(d, "ws-prod"))
 check("granted before: no notice of Workspaces that never ran", notice(d, "never ran") is None)
+last = max(first_phase(d, "ws-dev", "Applied"), first_phase(d, "ws-prod", "Applied"))
+check("granted before: the run ends when what was granted has applied (%s ms)" % last,
+      d["run"]["stop"] == "completed" and d["run"]["end_ms"] == last, d["run"])
 EOF
 
 lint_of empty-steps-no-workspaces

@@ -41,6 +41,20 @@ if grep -q "^$L/admission.yaml:[0-9]*:[0-9]*: error: Rollout \"default/shop\": .
 	ok "MS001 carries the CEL message"; else bad "MS001 carries the CEL message"; fi
 expect_rc "YAML that does not parse is exit 3" 3 "$SIM" lint $L/broken.yaml
 if grep -q "^$L/broken.yaml:4:1: error: .*\[MS002\]$" "$tmp/out"; then ok "MS002 at the syntax error"; else bad "MS002 at the syntax error"; fi
+# An unknown field: the fix names the fields accepted at that level, and the nearest one.
+expect_rc "unknown scenario fields are exit 3" 3 "$SIM" lint $L/unknown-keys.yaml
+has_line "MS002 at the unknown field, the message alone" "$tmp/out" \
+	"$L/unknown-keys.yaml:8:3: error: unknown field \"spec.horizn\" [MS002]"
+has_line "its fix names the nearest field and those accepted there" "$tmp/out" \
+	"  fix: rename it to \"horizon\", the nearest of the fields spec accepts: seed, horizon, start, include, api, limits, events, models, metrics, fleet, generate, expect, variants, sweep"
+has_line "no near field: the fix lists those accepted" "$tmp/out" \
+	"  fix: use one of the fields spec.models accepts: jobs, policies, git, stagesets, sources, or remove it"
+expect_rc "unknown fields as JSON" 3 "$SIM" lint --format json $L/unknown-keys.yaml
+if python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert f[0]["fix"].startswith("rename it to \"horizon\", the nearest"), f' "$tmp/out"; then
+	ok "json: the finding's own fix"; else bad "json: the finding's own fix"; fi
+expect_rc "unknown fields as SARIF" 3 "$SIM" lint --format sarif $L/unknown-keys.yaml
+contains "sarif: the result message holds its fix" "$tmp/out" \
+	'"text": "unknown field \"spec.models.workspace\" (use one of the fields spec.models accepts: jobs, policies, git, stagesets, sources, or remove it)"'
 expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
 expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
 expect_rc "empty documents and unknown kinds are fine" 0 "$SIM" lint $L/odd.yaml

@@ -2,7 +2,8 @@
 # The progress line: on a terminal (a pseudo-terminal from script(1)) the
 # long work of run, compare, check, lint and merge shows what it does with a
 # rate and the time left; nothing when standard error is not a terminal,
-# under CI, or with -q; and stdout carries the same bytes either way.
+# under CI, or with -q; and stdout carries the same bytes either way; and
+# Ctrl-C erases the line before the command dies of it.
 . "$(dirname "$0")/lib.sh"
 require_sim
 if ! command -v script >/dev/null 2>&1; then
@@ -74,4 +75,51 @@ awk 'BEGIN { for (i = 0; i < 20000; i++)
 on_tty lint "$SIM lint $tmp/big.yaml"
 contains "lint: a big file's bytes as it loads" "$tmp/lint.tty" "file 1/1 ["
 contains "lint: in MB" "$tmp/lint.tty" " MB/s  ETA "
+
+# Ctrl-C during the trials: the signal erases the progress line before the
+# process dies of it, so the shell's prompt starts on a clean line.  The
+# command runs on a pseudo-terminal of python3's pty module; the ^C goes
+# through the terminal (its line discipline sends SIGINT), as a user's does.
+if command -v python3 >/dev/null 2>&1; then
+	cat >"$tmp/ctrlc.py" <<'EOF'
+import os, pty, signal, sys, time
+argv = sys.argv[1:]
+env = dict(os.environ, TERM="xterm", MAGOS_PROGRESS_AFTER="0")
+env.pop("CI", None)
+pid, fd = pty.fork()
+if pid == 0:
+    os.execve(argv[0], argv, env)
+out, sent, deadline = b"", False, time.time() + 60
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+    if not sent and out.count(b"ETA") >= 2:
+        os.write(fd, b"\x03")
+        sent = True
+    if time.time() > deadline:
+        os.kill(pid, signal.SIGKILL)
+_, status = os.waitpid(pid, 0)
+tail = out[out.rindex(b"ETA"):] if b"ETA" in out else b""
+print("sent=%s signaled=%s sig=%s" % (sent, os.WIFSIGNALED(status),
+      os.WTERMSIG(status) if os.WIFSIGNALED(status) else None))
+print("tail=%r" % tail[-40:])
+ok = sent and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT and \
+     tail.endswith(b"\r\x1b[K")
+sys.exit(0 if ok else 1)
+EOF
+	if python3 "$tmp/ctrlc.py" "$SIM" run -n 1000000 -j 1 scenarios/three-environments.yaml \
+		>"$tmp/ctrlc.out" 2>&1; then
+		ok "Ctrl-C during run -n erases the progress line and dies of SIGINT"
+	else
+		bad "Ctrl-C during run -n erases the progress line and dies of SIGINT"
+		show "$tmp/ctrlc.out"
+	fi
+else
+	echo "skip Ctrl-C on the progress line: no python3"
+fi
 finish

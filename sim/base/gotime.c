@@ -1,11 +1,8 @@
 /*
  * Go duration and RFC 3339 syntax on int64 clocks.  See sim/base/gotime.h.
  *
- * The duration parser follows the order of checks of Go's time.ParseDuration
- * (sign, the lone "0", per-component digits, fraction, unit, overflow checks
- * against 1<<63 on the unsigned magnitude) because the error a user sees
- * depends on which check fires first, and because the fraction is added
- * through a float64 product whose rounding is part of the result.
+ * The duration parser is the engine's (engine/goduration.h), the quoting of
+ * error texts time's quote() (engine/gofmt.h).
  */
 #include "sim/base/gotime.h"
 
@@ -13,221 +10,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/gofmt.h"
+#include "engine/goduration.h"
+#include "engine/strbuf.h"
+
 #define NS_PER_US UINT64_C(1000)
 #define NS_PER_MS UINT64_C(1000000)
 #define NS_PER_S UINT64_C(1000000000)
 #define NS_PER_M (60 * NS_PER_S)
 #define NS_PER_H (60 * NS_PER_M)
-#define TWO63 (UINT64_C(1) << 63)
-
-/* ---- bounded string building for error messages ----------------------- */
-
-/* Appends into a caller buffer, truncating; @buf may be NULL when @cap is 0. */
-struct sbuf {
-	char *buf;
-	size_t cap;
-	size_t len; /* bytes written so far, < cap whenever cap > 0 */
-};
-
-static void sb_init(struct sbuf *sb, char *buf, size_t cap)
-{
-	sb->buf = cap ? buf : NULL;
-	sb->cap = sb->buf ? cap : 0;
-	sb->len = 0;
-	if (sb->cap)
-		sb->buf[0] = '\0';
-}
-
-static void sb_putc(struct sbuf *sb, char c)
-{
-	if (sb->len + 1 < sb->cap) {
-		sb->buf[sb->len++] = c;
-		sb->buf[sb->len] = '\0';
-	}
-}
-
-static void sb_puts(struct sbuf *sb, const char *s)
-{
-	while (*s)
-		sb_putc(sb, *s++);
-}
-
-/*
- * Go's time.quote(): double quotes; '"' and '\' escaped; every byte outside
- * printable ASCII (< 0x20 or >= 0x80) as \xHH.  Go decides per rune, but all
- * bytes of a multi-byte or invalid sequence are >= 0x80, so per byte is the
- * same text.
- */
-static void sb_quote(struct sbuf *sb, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	sb_putc(sb, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c >= 0x80) {
-			sb_puts(sb, "\\x");
-			sb_putc(sb, hex[c >> 4]);
-			sb_putc(sb, hex[c & 0xf]);
-		} else {
-			if (c == '"' || c == '\\')
-				sb_putc(sb, '\\');
-			sb_putc(sb, (char)c);
-		}
-	}
-	sb_putc(sb, '"');
-}
 
 /* ---- durations ---------------------------------------------------------- */
-
-static int dur_error(char *err, size_t errlen, int code, const char *orig)
-{
-	struct sbuf sb;
-
-	sb_init(&sb, err, errlen);
-	sb_puts(&sb, "time: invalid duration ");
-	sb_quote(&sb, orig, strlen(orig));
-	return code;
-}
 
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-/* The unit table of Go's time package, in nanoseconds; 0 for unknown. */
-static uint64_t unit_ns(const char *u, size_t n)
-{
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = {
-		{ "ns", 1 },
-		{ "us", NS_PER_US },
-		{ "\xc2\xb5s", NS_PER_US }, /* U+00B5 micro sign */
-		{ "\xce\xbcs", NS_PER_US }, /* U+03BC greek small letter mu */
-		{ "ms", NS_PER_MS },
-		{ "s", NS_PER_S },
-		{ "m", NS_PER_M },
-		{ "h", NS_PER_H },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strlen(units[i].name) == n && memcmp(units[i].name, u, n) == 0)
-			return units[i].ns;
-	return 0;
-}
+_Static_assert((int)GT_EINVAL == (int)GODUR_EINVAL && (int)GT_ERANGE == (int)GODUR_ERANGE,
+	       "gt_parse_duration_ns() passes godur_parse()'s codes on");
 
 int gt_parse_duration_ns(const char *s, int64_t *out_ns, char *err, size_t errlen)
 {
-	const char *orig = s;
-	uint64_t d = 0; /* magnitude so far; may reach 1<<63 for the negative limit */
-	bool neg = false;
-
-	if (*s == '-' || *s == '+') {
-		neg = *s == '-';
-		s++;
-	}
-	if (strcmp(s, "0") == 0) {
-		*out_ns = 0;
-		return 0;
-	}
-	if (*s == '\0')
-		return dur_error(err, errlen, GT_EINVAL, orig);
-	while (*s) {
-		uint64_t v = 0, f = 0, unit;
-		double scale = 1;
-		bool pre, post = false;
-		const char *start, *u;
-
-		if (!(*s == '.' || is_digit(*s)))
-			return dur_error(err, errlen, GT_EINVAL, orig);
-		/* Integer part; Go's leadingInt fails (as a syntax error) past 1<<63. */
-		for (start = s; is_digit(*s); s++) {
-			if (v > TWO63 / 10)
-				return dur_error(err, errlen, GT_ERANGE, orig);
-			v = v * 10 + (uint64_t)(*s - '0');
-			if (v > TWO63)
-				return dur_error(err, errlen, GT_ERANGE, orig);
-		}
-		pre = s != start;
-		/* Fraction: digits that would overflow are read and ignored. */
-		if (*s == '.') {
-			bool overflow = false;
-
-			s++;
-			for (start = s; is_digit(*s); s++) {
-				uint64_t y;
-
-				if (overflow)
-					continue;
-				if (f > (TWO63 - 1) / 10) {
-					overflow = true;
-					continue;
-				}
-				y = f * 10 + (uint64_t)(*s - '0');
-				if (y > TWO63) {
-					overflow = true;
-					continue;
-				}
-				f = y;
-				scale *= 10;
-			}
-			post = s != start;
-		}
-		if (!pre && !post)
-			return dur_error(err, errlen, GT_EINVAL, orig);
-		/* The unit runs to the next digit or '.', whatever bytes those are. */
-		for (u = s; *s && *s != '.' && !is_digit(*s); s++)
-			;
-		if (s == u) {
-			struct sbuf sb;
-
-			sb_init(&sb, err, errlen);
-			sb_puts(&sb, "time: missing unit in duration ");
-			sb_quote(&sb, orig, strlen(orig));
-			return GT_EINVAL;
-		}
-		unit = unit_ns(u, (size_t)(s - u));
-		if (unit == 0) {
-			struct sbuf sb;
-
-			sb_init(&sb, err, errlen);
-			sb_puts(&sb, "time: unknown unit ");
-			sb_quote(&sb, u, (size_t)(s - u));
-			sb_puts(&sb, " in duration ");
-			sb_quote(&sb, orig, strlen(orig));
-			return GT_EINVAL;
-		}
-		if (v > TWO63 / unit)
-			return dur_error(err, errlen, GT_ERANGE, orig);
-		v *= unit;
-		if (f > 0) {
-			/*
-			 * Go: v += uint64(float64(f) * (float64(unit) / scale)).
-			 * The product is below one unit (<= 3.6e12), so the
-			 * conversion is in range; it truncates, as Go's does.
-			 */
-			v += (uint64_t)((double)f * ((double)unit / scale));
-			if (v > TWO63)
-				return dur_error(err, errlen, GT_ERANGE, orig);
-		}
-		d += v;
-		if (d > TWO63)
-			return dur_error(err, errlen, GT_ERANGE, orig);
-	}
-	if (neg) {
-		/* d <= 1<<63: the negation is INT64_MIN at worst, computed unsigned. */
-		*out_ns = d == TWO63 ? INT64_MIN : -(int64_t)d;
-		return 0;
-	}
-	if (d > TWO63 - 1)
-		return dur_error(err, errlen, GT_ERANGE, orig);
-	*out_ns = (int64_t)d;
-	return 0;
+	return godur_parse(s, out_ns, err, errlen);
 }
 
 int gt_parse_duration(const char *s, int64_t *out_ms, char *err, size_t errlen)
@@ -419,17 +224,20 @@ static int days_in_month(int64_t y, int m)
 
 static int rfc_error(char *err, size_t errlen, const char *s, const char *what)
 {
-	struct sbuf sb;
+	struct strbuf b = { 0 };
 
-	sb_init(&sb, err, errlen);
-	sb_puts(&sb, "parsing time ");
-	sb_quote(&sb, s, strlen(s));
+	if (!err || !errlen)
+		return GT_EINVAL;
+	strbuf_add(&b, "parsing time ");
+	strbuf_add_free(&b, gofmt_time_quote(s));
 	if (what) {
-		sb_puts(&sb, ": ");
-		sb_puts(&sb, what);
+		strbuf_add(&b, ": ");
+		strbuf_add(&b, what);
 	} else {
-		sb_puts(&sb, " as \"" RFC3339_LAYOUT "\": not RFC 3339");
+		strbuf_add(&b, " as \"" RFC3339_LAYOUT "\": not RFC 3339");
 	}
+	snprintf(err, errlen, "%s", b.s);
+	strbuf_release(&b);
 	return GT_EINVAL;
 }
 

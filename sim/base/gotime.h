@@ -41,7 +41,8 @@ enum {
 #define GT_RFC3339_BUFSZ 48
 
 /*
- * gt_parse_duration_ns() - parse a duration exactly as Go's time.ParseDuration.
+ * gt_parse_duration_ns() - parse a duration exactly as Go's time.ParseDuration
+ * (engine/goduration.h: godur_parse(), whose codes GT_EINVAL and GT_ERANGE are).
  * @s:      NUL-terminated text: [-+]?([0-9]*(\.[0-9]*)?unit)+ with unit one of
  *          ns us µs (U+00B5) μs (U+03BC) ms s m h; "0", "+0" and "-0" alone
  *          are valid without a unit.

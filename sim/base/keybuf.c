@@ -34,3 +34,19 @@ void kb_drop(char *k, const char *buf)
 	if (k != buf)
 		free(k);
 }
+
+char *kb_field(char *p, const char *str)
+{
+	size_t len = strlen(str), n = len, nd = 0;
+	char digits[24];
+
+	/* The length's digits, built without printf: a key is made per object change. */
+	do
+		digits[nd++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (nd > 0)
+		*p++ = digits[--nd];
+	*p++ = ':';
+	memcpy(p, str, len);
+	return p + len;
+}

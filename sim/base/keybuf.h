@@ -1,5 +1,6 @@
 /*
  * keybuf - "a/b" and "a/b/c" lookup keys built into a caller's stack buffer,
+ * and length-prefixed key fields (kb_field()),
  * falling back to the heap only when they do not fit: the per-pass lookups
  * of the StageSet world and its wiring (namespace/name, namespace/name/stage)
  * then allocate nothing in the common case.
@@ -21,5 +22,14 @@ char *kb_join3(char *buf, size_t len, const char *a, const char *b, const char *
 
 /* kb_drop() - frees @k when it is not @buf (a kb_join2()/kb_join3() result). */
 void kb_drop(char *k, const char *buf);
+
+/*
+ * kb_field() - appends "<strlen(@str)>:<@str>" at @p, a length-prefixed
+ * field, so that keys made of several fields are unambiguous whatever bytes
+ * the fields hold (the Rollout and FleetRollout adapters' group and label-set
+ * keys).  Writes no NUL.  @p must have room for strlen(@str) + 21 bytes (the
+ * digits of a size_t and the ':').  Returns the end of what it wrote.
+ */
+char *kb_field(char *p, const char *str);
 
 #endif

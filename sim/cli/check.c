@@ -36,9 +36,11 @@ void cmd_usage_check(FILE *f)
 	fprintf(f,
 		"usage: %s check [OPTIONS] FILE|DIR...\n"
 		"\n"
-		"For CI.  Each scenario file is checked on its own (a directory stands for each\n"
-		"of its *.yaml, *.yml and *.json files, in name order, not recursively): its\n"
-		"manifests are linted (the rules of `magos-sim lint`), and so is each of its\n"
+		"For CI.  Each scenario file is checked on its own.  A directory (its *.yaml,\n"
+		"*.yml and *.json files, not recursively) is one input, as `run DIR` loads it;\n"
+		"one holding several Scenario documents stands for each of those files, in\n"
+		"name order, and for its plain manifests that none of them includes, together.\n"
+		"The manifests are linted (the rules of `magos-sim lint`), and so is each of its\n"
 		"variants (findings named by the variant), its trials are run\n"
 		"(spec.expect.trials, default 1; trial 0 is the seeded run) and every\n"
 		"expectation of spec.expect is evaluated on the base scenario.  One line per\n"
@@ -80,50 +82,169 @@ void cmd_usage_check(FILE *f)
 
 /* ---------------------------------------------------------------- inputs */
 
+/*
+ * One input of the check: the files loaded together as one scenario (as
+ * `run` loads its arguments), reported under @name.
+ */
+struct check_input {
+	char *name;   /* owned: the file or directory the report names */
+	char **paths; /* owned, @npaths of them */
+	size_t npaths;
+};
+
+static void add_input(struct check_input **in, size_t *n, const char *name, char **paths,
+		      size_t npaths)
+{
+	*in = xreallocarray(*in, *n + 1, sizeof(**in));
+	(*in)[*n] = (struct check_input){ xstrdup(name), paths, npaths };
+	(*n)++;
+}
+
+/* An input of one file (or one directory, loaded whole): @path itself. */
+static void add_single(struct check_input **in, size_t *n, const char *path)
+{
+	char **p = xcalloc(1, sizeof(*p));
+
+	p[0] = xstrdup(path);
+	add_input(in, n, path, p, 1);
+}
+
+static void release_input(struct check_input *in)
+{
+	for (size_t i = 0; i < in->npaths; i++)
+		free(in->paths[i]);
+	free(in->paths);
+	free(in->name);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
- * expand() - the scenario files of input @arg appended to @files: a
- * directory gives its *.yaml / *.yml / *.json regular files sorted by name; anything
- * else is itself (the loader reports what is wrong with it).
+ * dir_files() - the *.yaml / *.yml / *.json regular files of directory @dir
+ * sorted by name, as the loader reads a directory (@n of them; NULL and 0
+ * when it is no directory or holds none).
  */
-static void expand(const char *arg, char ***files, size_t *n)
+static char **dir_files(const char *dir, size_t *n)
 {
-	struct stat st;
-	DIR *dir;
+	size_t len = strlen(dir);
+	char **files = NULL;
 	struct dirent *de;
-	size_t first = *n;
+	struct stat st;
+	DIR *dp;
 
-	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || !(dir = opendir(arg))) {
-		*files = xreallocarray(*files, *n + 1, sizeof(**files));
-		(*files)[(*n)++] = xstrdup(arg);
-		return;
-	}
-	while ((de = readdir(dir)) != NULL) {
-		size_t len = strlen(arg);
+	*n = 0;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !(dp = opendir(dir)))
+		return NULL;
+	while ((de = readdir(dp)) != NULL) {
 		char *p;
 
 		if (!scn_is_manifest_name(de->d_name))
 			continue;
-		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
+		p = xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", de->d_name);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
 			free(p);
 			continue;
 		}
-		*files = xreallocarray(*files, *n + 1, sizeof(**files));
-		(*files)[(*n)++] = p;
+		files = xreallocarray(files, *n + 1, sizeof(*files));
+		files[(*n)++] = p;
 	}
-	closedir(dir);
-	if (*n == first) {
-		/* Let the loader say the directory holds no scenario. */
-		*files = xreallocarray(*files, *n + 1, sizeof(**files));
-		(*files)[(*n)++] = xstrdup(arg);
+	closedir(dp);
+	if (*n)
+		qsort(files, *n, sizeof(*files), cmp_str);
+	return files;
+}
+
+/* The file @path names, by device and inode (false when it cannot be read). */
+static bool file_key(const char *path, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
+/*
+ * expand() - the inputs of argument @arg appended to @in.  A directory with
+ * at most one Scenario document is one input, loaded whole as `run DIR`
+ * loads it: its plain manifests are one cluster (a Rollout in one file, its
+ * Workspaces in another).  A directory of several scenario files stands for
+ * each of them on its own (two Scenario documents cannot be loaded as one),
+ * and its plain manifests that none of them reads (includes) are one more
+ * input, named by the directory.  Anything else is itself (the loader
+ * reports what is wrong with it).  @lim bounds the look into each file.
+ */
+static void expand(const char *arg, const struct limits *lim, struct check_input **in, size_t *n)
+{
+	size_t nfiles, nscn = 0, nplain = 0, nread = 0;
+	char **files = dir_files(arg, &nfiles), **plain;
+	bool *is_scn;
+	struct read_key {
+		dev_t dev;
+		ino_t ino;
+	} *read = NULL; /* the files the scenarios read */
+
+	if (!nfiles) {
+		/* Not a directory, or one the loader will say holds no scenario. */
+		free(files);
+		add_single(in, n, arg);
 		return;
 	}
-	qsort(*files + first, *n - first, sizeof(**files), cmp_str);
+	is_scn = xcalloc(nfiles, sizeof(*is_scn));
+	for (size_t i = 0; i < nfiles; i++) {
+		struct scenario s;
+		struct diag d;
+
+		/* Only a look: the input's own load reports what is wrong. */
+		diag_init(&d);
+		diag_set_max(&d, 1);
+		scn_init(&s);
+		scn_load_static_lim((const char *const *)&files[i], 1, lim, &s, &d);
+		is_scn[i] = s.has_scenario_doc;
+		nscn += is_scn[i];
+		for (size_t k = 0; is_scn[i] && k < s.nfiles; k++) {
+			read = xreallocarray(read, nread + 1, sizeof(*read));
+			if (file_key(s.files[k], &read[nread].dev, &read[nread].ino))
+				nread++;
+		}
+		scn_release(&s);
+		diag_release(&d);
+	}
+	if (nscn <= 1) {
+		add_single(in, n, arg);
+		goto out_free_files;
+	}
+	plain = xcalloc(nfiles, sizeof(*plain));
+	for (size_t i = 0; i < nfiles; i++) {
+		dev_t dev;
+		ino_t ino;
+		bool covered = false;
+
+		if (is_scn[i]) {
+			add_single(in, n, files[i]);
+			continue;
+		}
+		for (size_t k = 0; k < nread && !covered; k++)
+			covered = file_key(files[i], &dev, &ino) && read[k].dev == dev &&
+				  read[k].ino == ino;
+		if (!covered)
+			plain[nplain++] = xstrdup(files[i]);
+	}
+	if (nplain)
+		add_input(in, n, arg, plain, nplain);
+	else
+		free(plain);
+out_free_files:
+	free(read);
+	free(is_scn);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
 }
 
 /* ---------------------------------------------------------------- one input */
@@ -188,7 +309,7 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	prog_start(cfg->prog, label);
 	run_scenario(s, &ro, &rr);
 	prog_clear(cfg->prog);
-	exp_probes_finish(&p, rr.world, rr.end_ms);
+	exp_probes_finish(&p, rr.world, rr.end_ms, rr.stop);
 	trial_row_from_run(&rr, 0, &rows[0]);
 	horizon = rr.horizon_ms;
 	run_result_release(&rr);
@@ -267,8 +388,9 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 	d->n = k;
 }
 
-/* check_one() - everything about @path into @r.  Returns 0, or -1 on an internal failure. */
-static int check_one(const char *path, const struct check_cfg *cfg, struct exp_scenario_report *r)
+/* check_one() - everything about input @in into @r.  Returns 0, or -1 on an internal failure. */
+static int check_one(const struct check_input *in, const struct check_cfg *cfg,
+		     struct exp_scenario_report *r)
 {
 	struct scenario s;
 	struct diag d;
@@ -276,7 +398,7 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 	struct exp_set e;
 	int rc = 0;
 
-	exp_report_init(r, path);
+	exp_report_init(r, in->name);
 	diag_init(&d);
 	scn_init(&s);
 	lint_report_init(&lr);
@@ -288,7 +410,7 @@ static int check_one(const char *path, const struct check_cfg *cfg, struct exp_s
 		cmd_loading(cfg->prog, label);
 	}
 	diag_set_max(&d, (size_t)cfg->o.lim.v[LIM_ERRORS]);
-	if (scn_load_lim((const char *const *)&path, 1, &cfg->o.lim, &s, &d) != 0 ||
+	if (scn_load_lim((const char *const *)in->paths, in->npaths, &cfg->o.lim, &s, &d) != 0 ||
 	    diag_has_errors(&d))
 		r->invalid = true;
 	cmd_loading(NULL, NULL);
@@ -421,8 +543,8 @@ int cmd_check(int argc, char **argv)
 	struct check_cfg cfg = { 0 };
 	const char *junit = NULL, *summary = NULL;
 	bool github = false, color;
-	char **files = NULL;
-	size_t nfiles = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
+	struct check_input *inputs = NULL;
+	size_t ninputs = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
 	struct exp_scenario_report *reps;
 	uint64_t v;
 	struct prog prog;
@@ -486,16 +608,16 @@ int cmd_check(int argc, char **argv)
 	color = cli_color_wanted(cfg.o.color, 1);
 	cfg.color_err = cli_color_wanted(cfg.o.color, 2);
 	for (int i = optind; i < argc; i++)
-		expand(argv[i], &files, &nfiles);
-	reps = xcalloc(nfiles, sizeof(*reps));
+		expand(argv[i], &cfg.o.lim, &inputs, &ninputs);
+	reps = xcalloc(ninputs, sizeof(*reps));
 	/* (--github writes to stdout too: the line goes to stderr, apart) */
 	prog_init(&prog, false);
 	cfg.prog = &prog;
 	rc = CLI_OK;
-	for (size_t i = 0; i < nfiles; i++) {
+	for (size_t i = 0; i < ninputs; i++) {
 		ndone = i + 1;
-		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, nfiles);
-		if (check_one(files[i], &cfg, &reps[i]) != 0) {
+		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, ninputs);
+		if (check_one(&inputs[i], &cfg, &reps[i]) != 0) {
 			rc = CLI_INTERNAL;
 			break;
 		}
@@ -538,9 +660,9 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < ndone; i++)
 		exp_report_release(&reps[i]);
 	free(reps);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
+	for (size_t i = 0; i < ninputs; i++)
+		release_input(&inputs[i]);
+	free(inputs);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s check: cannot write to stdout\n", cmd_prog);
 		return CLI_IO;

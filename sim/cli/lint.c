@@ -303,8 +303,7 @@ static void drop_disabled(struct lint_report *r, const bool *disabled)
 		struct lint_finding *x = &r->items[i];
 
 		if (disabled[x->rule - rules]) {
-			free(x->file);
-			free(x->msg);
+			lint_finding_release(x);
 			continue;
 		}
 		r->nerrors += x->sev == LINT_ERROR;
@@ -343,7 +342,7 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, size_t 
 		}
 		fprintf(f, ": %s%s%s: %s [%s]\n", color ? sev_color(x->sev) : "",
 			lint_sev_name(x->sev), color ? "\033[0m" : "", x->msg, x->rule->id);
-		fprintf(f, "  fix: %s\n", x->rule->fix);
+		fprintf(f, "  fix: %s\n", lint_finding_fix(x));
 	}
 	if (r->n == 0)
 		fprintf(f, "%zu object%s in %zu file%s checked, no problems found\n", objs,

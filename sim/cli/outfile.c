@@ -1,4 +1,4 @@
-/* realpath() is XSI; sigaction's SA_RESETHAND too. */
+/* realpath() is XSI. */
 #define _XOPEN_SOURCE 700
 
 #include "sim/cli/outfile.h"
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
+#include "sim/cli/interrupt.h"
 
 /* ---- what a signal removes ---------------------------------------------------- */
 
@@ -28,9 +29,8 @@
 #define PENDING_MAX 64
 
 static char *_Atomic pending[PENDING_MAX];
-static bool handlers_installed;
-
-static void on_signal(int sig)
+/* The signal cleanup: removes every temporary registered now (async-signal-safe). */
+static void remove_pending(void)
 {
 	for (size_t i = 0; i < PENDING_MAX; i++) {
 		char *p = atomic_load(&pending[i]);
@@ -38,34 +38,11 @@ static void on_signal(int sig)
 		if (p)
 			unlink(p);
 	}
-	/* SA_RESETHAND restored the default action: die of the signal, as without us. */
-	raise(sig);
-}
-
-static void install_handlers(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-	if (handlers_installed)
-		return;
-	handlers_installed = true;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction sa, old;
-
-		/* A signal the shell ignores (a background job's SIGINT) stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sa.sa_flags = SA_RESETHAND;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
-	}
 }
 
 static void reg_add(char *path)
 {
-	install_handlers();
+	intr_at_signal(remove_pending);
 	for (size_t i = 0; i < PENDING_MAX; i++) {
 		char *expected = NULL;
 

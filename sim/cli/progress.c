@@ -1,14 +1,32 @@
 #include "sim/cli/progress.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sim/base/gotime.h"
+#include "sim/cli/interrupt.h"
 
 #define BAR 20
+
+/*
+ * Whether a progress line is on the terminal now, for the signal cleanup:
+ * set once a line was drawn, cleared before prog_clear() erases it.  (One
+ * line per process: there is one standard error.)
+ */
+static volatile sig_atomic_t line_shown;
+
+/* The signal cleanup: erases the line (async-signal-safe: write(2) only). */
+static void erase_on_signal(void)
+{
+	static const char erase[] = "\r\033[K";
+
+	if (line_shown && write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
+		line_shown = 0; /* (nothing more to do: the process is dying) */
+}
 
 void prog_init(struct prog *p, bool quiet)
 {
@@ -20,6 +38,9 @@ void prog_init(struct prog *p, bool quiet)
 	memset(p, 0, sizeof(*p));
 	p->on = !quiet && isatty(STDERR_FILENO) == 1 && !(ci && *ci) &&
 		!(term && !strcmp(term, "dumb"));
+	/* Ctrl-C in the middle of the work leaves no half line behind the shell's prompt. */
+	if (p->on)
+		intr_at_signal(erase_on_signal);
 	p->after = 0.5;
 	if (after && *after) {
 		double v = strtod(after, &end);
@@ -84,6 +105,7 @@ static void draw(const struct prog *p, const char *b, const char *what, const ch
 {
 	fprintf(stderr, "\r%s [%s] %s  %s\033[K", p->label, b, what, rest);
 	fflush(stderr);
+	line_shown = 1;
 }
 
 void prog_count(struct prog *p, uint64_t done, uint64_t total, const char *unit)
@@ -139,6 +161,7 @@ void prog_clear(struct prog *p)
 {
 	if (!p->shown)
 		return;
+	line_shown = 0;
 	fputs("\r\033[K", stderr);
 	fflush(stderr);
 	p->shown = false;

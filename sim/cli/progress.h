@@ -7,7 +7,9 @@
  * place ("\r...\033[K") at most 10 times a second, first drawn once the work
  * has taken 0.5 s (short work prints nothing), with a rate and an estimate
  * of the time left, and erased by prog_clear() before anything else is
- * printed.
+ * printed, or by the signal handler of sim/cli/interrupt.h when SIGINT,
+ * SIGTERM or SIGHUP ends the command half way (Ctrl-C leaves no half line
+ * before the shell's prompt).
  *
  * MAGOS_PROGRESS_AFTER (seconds, default 0.5) moves the first drawing (the
  * tests set 0, so that they need no long work).

@@ -31,7 +31,8 @@ static const struct lint_rule rules[] = {
 	  "Scenario document is invalid)",
 	  "check that the path exists and names a readable file or directory; fix the file so it "
 	  "parses as YAML and every document has apiVersion, kind and "
-	  "metadata.name" },
+	  "metadata.name; an unknown field's finding names the fields accepted there and the "
+	  "nearest one" },
 	{ "MS003", "load-warning", LINT_WARNING,
 	  "the loader accepted the input but found something suspicious",
 	  "read the warning and correct the manifest or the scenario" },
@@ -490,12 +491,23 @@ void lint_report_release(struct lint_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->items[i].file);
-		free(r->items[i].msg);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		lint_finding_release(&r->items[i]);
 	free(r->items);
 	memset(r, 0, sizeof(*r));
+}
+
+const char *lint_finding_fix(const struct lint_finding *f)
+{
+	return f->fix ? f->fix : f->rule->fix;
+}
+
+void lint_finding_release(struct lint_finding *f)
+{
+	free(f->file);
+	free(f->msg);
+	free(f->fix);
+	f->file = f->msg = f->fix = NULL;
 }
 
 /* Appends a finding that owns @msg (stolen). */
@@ -514,6 +526,7 @@ static struct lint_finding *push(struct lint_report *r, const struct lint_rule *
 	f->file = file ? xstrdup(file) : NULL;
 	f->mark = mark;
 	f->msg = msg;
+	f->fix = NULL;
 	switch (f->sev) {
 	case LINT_ERROR:
 		r->nerrors++;
@@ -610,15 +623,95 @@ static bool is_admission_message(const char *msg)
 	return strncmp(p, " \"", 2) == 0 || strncmp(p, " (no name)", 10) == 0;
 }
 
+/*
+ * The level an unknown field's @msg (`unknown field "spec.models.x"`, after
+ * any `Kind "ns/name": `) names, as words: "spec.models", or "the document"
+ * at the top.  Returns NULL when @msg is no unknown-field message.  Owned by
+ * the caller.
+ */
+static char *unknown_field_level(const char *msg)
+{
+	const char *p = strstr(msg, "unknown field \""), *end, *dot = NULL;
+
+	if (!p)
+		return NULL;
+	p += strlen("unknown field \"");
+	if (!(end = strchr(p, '"')))
+		return NULL;
+	for (const char *c = p; c < end; c++)
+		if (*c == '.')
+			dot = c;
+	if (!dot)
+		return xstrdup("the document");
+	return xasprintf("%.*s", (int)(dot - p), p);
+}
+
+/*
+ * Gives @f (an unknown field's finding) its own fix from the loader's notes:
+ * @near (the nearest accepted name, "did you mean" note; NULL: none close)
+ * and @accepted (the names accepted at that level; NULL: not said).
+ */
+static void set_unknown_field_fix(struct lint_finding *f, const char *near, const char *accepted)
+{
+	char *level = unknown_field_level(f->msg);
+
+	if (!level || (!near && !accepted)) {
+		free(level);
+		return;
+	}
+	if (near && accepted)
+		f->fix = xasprintf("rename it to \"%s\", the nearest of the fields %s accepts: %s",
+				   near, level, accepted);
+	else if (near)
+		f->fix = xasprintf("rename it to \"%s\", the nearest field %s accepts", near, level);
+	else
+		f->fix = xasprintf("use one of the fields %s accepts: %s, or remove it", level,
+				   accepted);
+	free(level);
+}
+
+/* The quoted name of a "did you mean "x"?" note, or NULL; owned by the caller. */
+static char *did_you_mean(const char *note)
+{
+	const char *p = note + strlen("did you mean \""), *end;
+
+	if (strncmp(note, "did you mean \"", strlen("did you mean \"")) != 0 ||
+	    !(end = strchr(p, '"')))
+		return NULL;
+	return xasprintf("%.*s", (int)(end - p), p);
+}
+
 void lint_from_diag(struct lint_report *r, const struct diag *d)
 {
 	struct lint_finding *last = NULL;
+	/* The notes of the unknown field @last is, if it is one: its fix-to-be. */
+	bool unknown = false;
+	char *near = NULL, *accepted = NULL;
 
-	for (size_t i = 0; i < d->n; i++) {
-		const struct diag_item *it = &d->items[i];
+	for (size_t i = 0; i <= d->n; i++) {
+		const struct diag_item *it = i < d->n ? &d->items[i] : NULL;
 		const char *id;
 
+		if (unknown && (!it || it->sev != DIAG_NOTE)) {
+			set_unknown_field_fix(last, near, accepted);
+			free(near);
+			free(accepted);
+			near = accepted = NULL;
+			unknown = false;
+		}
+		if (!it)
+			break;
 		if (it->sev == DIAG_NOTE) {
+			char *dym;
+
+			if (unknown && !near && (dym = did_you_mean(it->msg)) != NULL) {
+				near = dym;
+				continue;
+			}
+			if (unknown && !accepted && !strncmp(it->msg, "accepted fields: ", 17)) {
+				accepted = xstrdup(it->msg + 17);
+				continue;
+			}
 			/*
 			 * A note belongs to the error or warning just before it; alone it
 			 * is dropped.  The loader's summary of the documents it ignored
@@ -642,6 +735,7 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
+		unknown = it->sev == DIAG_ERROR && strstr(it->msg, "unknown field \"") != NULL;
 	}
 	{
 		/* Past the errors limit the loader only counted: say how many, once. */
@@ -703,8 +797,7 @@ static void drop_told_twice(struct lint_report *r)
 		struct lint_finding *x = &r->items[i];
 
 		if (drop[i]) {
-			free(x->file);
-			free(x->msg);
+			lint_finding_release(x);
 			r->nwarnings--;
 			continue;
 		}
@@ -753,6 +846,7 @@ void lint_merge_variant(struct lint_report *r, const struct lint_report *v, cons
 		if (has_finding(&base, f))
 			continue;
 		x = push(r, f->rule, f->file, f->mark, xasprintf("variant \"%s\": %s", name, f->msg));
+		x->fix = f->fix ? xstrdup(f->fix) : NULL;
 		x->sev = f->sev;
 		if (x->sev != f->rule->sev) {
 			/* push() counted the rule's default severity; count the finding's */
@@ -816,8 +910,7 @@ void lint_drop_read_series(struct lint_report *r, const struct scenario *s)
 				       !strcmp(s->series[j].file ? s->series[j].file : "",
 					       x->file ? x->file : "");
 		if (drop) {
-			free(x->file);
-			free(x->msg);
+			lint_finding_release(x);
 			r->nwarnings -= x->sev == LINT_WARNING;
 			r->nerrors -= x->sev == LINT_ERROR;
 			r->ninfos -= x->sev == LINT_INFO;

@@ -44,6 +44,7 @@ struct lint_finding {
 	char *file;                   /* owned; NULL when no file applies */
 	struct val_mark mark;         /* 1-based; {0,0} unknown */
 	char *msg;                    /* owned: the finding, naming the objects */
+	char *fix;                    /* owned: what to do about this one; NULL: rule->fix */
 };
 
 struct lint_report {
@@ -63,6 +64,16 @@ void lint_report_release(struct lint_report *r);
  */
 void lint_add(struct lint_report *r, const char *id, const char *file, struct val_mark mark,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * lint_finding_fix() - what to do about @f: its own fix (an unknown field's
+ * nearest accepted name and the names accepted there), else its rule's.
+ * Borrowed from @f or static.
+ */
+const char *lint_finding_fix(const struct lint_finding *f);
+
+/* lint_finding_release() - frees what @f owns (file, message, fix); @f itself stays. */
+void lint_finding_release(struct lint_finding *f);
 
 /* lint_report_sort() - sorts the findings into the order of the invariant. */
 void lint_report_sort(struct lint_report *r);
@@ -84,7 +95,9 @@ const char *lint_sev_name(enum lint_sev s);
  * admission findings (MS001 for schema/CEL/required/enum refusals, MS002 for
  * YAML that does not parse or is not a manifest; warnings become MS003),
  * keeping their file:line:col and message.  Notes that follow an error are
- * appended to its message after "; ".
+ * appended to its message after "; ", except those of an unknown field
+ * ("did you mean", "accepted fields"): they become the finding's own fix,
+ * naming the nearest accepted field and every one accepted at that level.
  */
 void lint_from_diag(struct lint_report *r, const struct diag *d);
 

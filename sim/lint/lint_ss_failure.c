@@ -398,20 +398,6 @@ static void rule_double_timeout(struct lint_report *r, const struct scenario *s,
 
 /* ---------------------------------------------------------------- MS229 */
 
-/* The first entry of @b's actions that matches (as the world matches an action), or NULL. */
-static const struct scn_sw_action *find_action(const struct scn_sw_behaviour *b, const char *name,
-					       const char *stage, const char *phase)
-{
-	for (size_t i = 0; b->has_actions && i < b->nactions; i++) {
-		const struct scn_sw_action *a = &b->actions[i];
-
-		if ((!a->name || strcmp(a->name, name) == 0) && (!a->phase || strcmp(a->phase, phase) == 0) &&
-		    (!a->stage || (stage && strcmp(a->stage, stage) == 0)))
-			return a;
-	}
-	return NULL;
-}
-
 /* What decides migration action @name of stage @stage of @ss: a rule's list, else the top level's. */
 static const struct scn_sw_action *migration_action(const struct scenario *s, const struct obj *ss,
 						    const char *name, const char *stage)
@@ -420,12 +406,12 @@ static const struct scn_sw_action *migration_action(const struct scenario *s, co
 
 	for (size_t i = 0; i < c->nrules; i++)
 		if (scn_sw_rule_matches(&c->rules[i], &ss->labels, stage)) {
-			const struct scn_sw_action *a = find_action(&c->rules[i].b, name, stage, "migration");
+			const struct scn_sw_action *a = scn_sw_find_action(&c->rules[i].b, name, stage, "migration");
 
 			if (a)
 				return a;
 		}
-	return find_action(&c->top, name, stage, "migration");
+	return scn_sw_find_action(&c->top, name, stage, "migration");
 }
 
 /*

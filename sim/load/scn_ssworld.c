@@ -1074,6 +1074,20 @@ void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labe
 		out->reg_versions = &c->top.regression; /* no list anywhere: every version */
 }
 
+const struct scn_sw_action *scn_sw_find_action(const struct scn_sw_behaviour *b, const char *name,
+					       const char *stage, const char *phase)
+{
+	for (size_t i = 0; b->has_actions && i < b->nactions; i++) {
+		const struct scn_sw_action *a = &b->actions[i];
+
+		if ((!a->name || strcmp(a->name, name) == 0) &&
+		    (!a->phase || strcmp(a->phase, phase) == 0) &&
+		    (!a->stage || (stage && strcmp(a->stage, stage) == 0)))
+			return a;
+	}
+	return NULL;
+}
+
 bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
 {
 	if (!version || !r->reg_versions->has_versions)

@@ -329,6 +329,17 @@ void scn_sw_resolve(const struct scn_sw_config *c, const struct obj_strmap *labe
  */
 bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version);
 
+/*
+ * scn_sw_find_action() - the first entry of @b's actions (none unless
+ * has_actions) that applies to action @name of stage @stage (NULL: an
+ * action of no stage, as onRollback's) in phase @phase: each field it
+ * names (name, stage, phase) equals the call's.  The world runs the entry
+ * found; lint reads the same one.  Returns it (borrowed from @b) or NULL.
+ * Cost: O(actions).
+ */
+const struct scn_sw_action *scn_sw_find_action(const struct scn_sw_behaviour *b, const char *name,
+					       const char *stage, const char *phase);
+
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);
 

@@ -255,18 +255,36 @@ static const char *applied_version(struct sw_world *w, const struct sw_member *m
 	return sws_revision_version(w, ra);
 }
 
-static const char *class_word(enum ssc_errc c)
+/*
+ * A drawn failure of class @c into @e: its own @message, or when it has none
+ * "simulated WHAT failure" and what the class means (an apply's
+ * "simulated apply failure: forbidden", an action's "simulated action
+ * failure: HTTP 400 Bad Request").
+ */
+static void set_failure(struct ssc_err *e, enum ssc_errc c, const char *message, const char *what)
 {
+	const char *word;
+
+	if (message) {
+		swr_set_err(e, c, message);
+		return;
+	}
 	switch (c) {
 	case SSC_ERR_FORBIDDEN:
-		return ": forbidden";
+		word = ": forbidden";
+		break;
 	case SSC_ERR_TERMINAL_FETCH:
-		return ": artifact digest mismatch";
+		word = ": artifact digest mismatch";
+		break;
 	case SSC_ERR_NO_RETRY:
-		return ": HTTP 400 Bad Request";
+		word = ": HTTP 400 Bad Request";
+		break;
 	default:
-		return "";
+		word = "";
+		break;
 	}
+	e->code = c;
+	snprintf(e->msg, sizeof(e->msg), "simulated %s failure%s", what, word);
 }
 
 void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *stage,
@@ -324,12 +342,7 @@ void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stag
 	    !(f->op == SCN_SW_OP_IMAGE_VERIFICATION && out->image_skipped) &&
 	    swr_draw_p(w, f->probability, id.parts, n + 1)) {
 		out->failed_op = scn_sw_op_text(f->op);
-		out->err.code = f->cls;
-		if (f->message)
-			snprintf(out->err.msg, sizeof(out->err.msg), "%s", f->message);
-		else
-			snprintf(out->err.msg, sizeof(out->err.msg), "simulated %s failure%s",
-				 out->failed_op, class_word(f->cls));
+		set_failure(&out->err, f->cls, f->message, out->failed_op);
 		written = f->op == SCN_SW_OP_RECORD_INVENTORY;
 	}
 	if (!written)
@@ -610,34 +623,6 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 
 /* ---------------------------------------------------------------- actions */
 
-static bool action_matches(const struct scn_sw_action *a, const char *name, const char *stage,
-			   const char *phase)
-{
-	return (!a->name || strcmp(a->name, name) == 0) && (!a->phase || strcmp(a->phase, phase) == 0) &&
-	       (!a->stage || (stage && strcmp(a->stage, stage) == 0));
-}
-
-static const struct scn_sw_action *find_action(const struct scn_sw_behaviour *b, const char *name,
-					       const char *stage, const char *phase)
-{
-	for (size_t i = 0; b->has_actions && i < b->nactions; i++)
-		if (action_matches(&b->actions[i], name, stage, phase))
-			return &b->actions[i];
-	return NULL;
-}
-
-static const char *action_message(enum ssc_errc c)
-{
-	switch (c) {
-	case SSC_ERR_NO_RETRY:
-		return "simulated action failure: HTTP 400 Bad Request";
-	case SSC_ERR_FORBIDDEN:
-		return "simulated action failure: forbidden";
-	default:
-		return "simulated action failure";
-	}
-}
-
 void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage, const char *phase,
 		   const struct sst_action *a, int attempt, int64_t t_ms, int64_t *duration_ms,
 		   struct ssc_err *err)
@@ -656,9 +641,9 @@ void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage
 	(void)attempt;
 	for (size_t i = 0; i < w->s.cfg->nrules && !entry; i++)
 		if (scn_sw_rule_matches(&w->s.cfg->rules[i], m->labels, sname))
-			entry = find_action(&w->s.cfg->rules[i].b, aname, sname, phase);
+			entry = scn_sw_find_action(&w->s.cfg->rules[i].b, aname, sname, phase);
 	if (!entry)
-		entry = find_action(&w->s.cfg->top, aname, sname, phase);
+		entry = scn_sw_find_action(&w->s.cfg->top, aname, sname, phase);
 
 	k = kb_join3(buf, sizeof(buf), sname ? sname : "-", phase, aname);
 	if (!si_get(&mb->acts, k, &pos)) {
@@ -687,7 +672,7 @@ void swst_run_action(struct sw_world *w, const struct sw_member *m, size_t stage
 		f = entry && entry->has_failure ? &entry->failure : NULL;
 		if (f && f->probability > 0 && (f->during.n == 0 || scn_sw_in_windows(&f->during, t_ms)) &&
 		    swr_draw_p(w, f->probability, all, 13))
-			swr_set_err(err, f->cls, f->message ? f->message : action_message(f->cls));
+			set_failure(err, f->cls, f->message, "action");
 	}
 }
 

@@ -26,6 +26,8 @@ struct obs {
 	struct strindex ro_idx, ws_idx;
 	/* Completion, kept incrementally (every change checks it in O(1)). */
 	size_t ro_live, ro_done, ws_live, ws_applied;
+	size_t ro_idle; /* of ro_done: Ready/NoSteps without steps (rollout_idle()) */
+	size_t ws_busy; /* Workspaces granted, planning or applying (ws_busy()) */
 	/* FleetRollouts: completion only (their waves come with the fleet reports). */
 	struct strindex fr_idx;
 	bool *fr_exists, *fr_completed;
@@ -41,7 +43,10 @@ static bool complete_now(const struct obs *o)
 {
 	size_t live = o->ro_live + o->fr_live, done = o->ro_done + o->fr_done;
 
-	return live ? done == live : o->ws_live > 0 && o->ws_applied == o->ws_live;
+	/* An idle Rollout waits for nothing, but what was granted before it still runs. */
+	if (live)
+		return done == live && (o->ro_idle == 0 || o->ws_busy == 0);
+	return o->ws_live > 0 && o->ws_applied == o->ws_live;
 }
 
 /* Calls the completion callback on every change that makes the run complete. */
@@ -60,6 +65,11 @@ static void check_complete(struct obs *o)
 bool obs_is_complete(const struct obs *o)
 {
 	return complete_now(o);
+}
+
+size_t obs_idle_rollouts(const struct obs *o)
+{
+	return o->ro_idle;
 }
 
 static void seed_from_store(struct obs *o);
@@ -172,6 +182,41 @@ static int64_t job_started(struct obs *o, const char *ns, const char *name, cons
 	return at;
 }
 
+/*
+ * Whether Rollout @ro is idle: Ready/NoSteps while its spec still has no
+ * steps.  The upstream controller (rollout_controller.go: reconcileRollout)
+ * sets Ready/NoSteps for a Rollout without steps and returns without a
+ * requeue: only an edit of the Rollout wakes it again, and outcome.c counts
+ * it as nothing to wait for.  (A status left over from before steps were
+ * added does not count: the controller is about to replace it.)
+ */
+static bool rollout_idle(const struct obj *ro)
+{
+	const struct val *steps;
+
+	if (!is(str_at(ro->status, "phase"), "Ready") || !is(str_at(ro->status, "reason"), "NoSteps"))
+		return false;
+	steps = val_path(ro->spec, "strategy.steps");
+	return !steps || steps->type != VAL_LIST || steps->u.list.n == 0;
+}
+
+/* Whether Rollout @ro has nothing left to do now: Applied/RolloutCompleted, or idle. */
+static bool rollout_done(const struct obj *ro)
+{
+	return (is(str_at(ro->status, "phase"), "Applied") &&
+		is(str_at(ro->status, "reason"), "RolloutCompleted")) ||
+	       rollout_idle(ro);
+}
+
+/* Whether Workspace @ws is running or about to: granted, or Planning / Applying. */
+static bool ws_busy(const struct obj *ws)
+{
+	const char *phase = str_at(ws->status, "phase");
+
+	return is(obj_strmap_get(&ws->annotations, GRANT_KEY), "true") || is(phase, "Planning") ||
+	       is(phase, "Applying");
+}
+
 static void on_workspace(void *ctx, enum api_event_type type, const struct obj *old,
 			 const struct obj *new)
 {
@@ -186,8 +231,10 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 		if (w->exists) {
 			o->ws_live--;
 			o->ws_applied -= is(w->last_phase, "Applied");
+			o->ws_busy -= w->busy_now;
 		}
 		w->exists = false;
+		w->busy_now = false;
 		check_complete(o);
 		return;
 	}
@@ -196,6 +243,12 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 	else
 		o->ws_applied -= is(w->last_phase, "Applied");
 	o->ws_applied += is(phase, "Applied");
+	{
+		bool busy = ws_busy(cur);
+
+		o->ws_busy += (size_t)busy - (size_t)(w->exists && w->busy_now);
+		w->busy_now = busy;
+	}
 	w->exists = true;
 	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
 	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
@@ -360,9 +413,11 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 		if (r->exists) {
 			o->ro_live--;
 			o->ro_done -= r->done_now;
+			o->ro_idle -= r->idle_now;
 		}
 		r->exists = false;
 		r->done_now = false;
+		r->idle_now = false;
 		check_complete(o);
 		return;
 	}
@@ -371,10 +426,12 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 		o->ro_live++;
 	}
 	{
-		bool done = is(phase, "Applied") && is(reason, "RolloutCompleted");
+		bool done = rollout_done(cur), idle = rollout_idle(cur);
 
 		o->ro_done += (size_t)done - (size_t)r->done_now;
 		r->done_now = done;
+		o->ro_idle += (size_t)idle - (size_t)r->idle_now;
+		r->idle_now = idle;
 	}
 	set_str(&r->project, str_at(cur->spec, "projectRef"));
 	sync_steps(r, cur);
@@ -462,13 +519,12 @@ static void seed_from_store(struct obs *o)
 		struct obs_rollout *r = ro_get(o, l.items[i]->ns, l.items[i]->name);
 
 		if (!r->exists) {
-			const struct val *st = l.items[i]->status;
-
 			r->exists = true;
 			o->ro_live++;
-			r->done_now = is(str_at(st, "phase"), "Applied") &&
-				      is(str_at(st, "reason"), "RolloutCompleted");
+			r->done_now = rollout_done(l.items[i]);
+			r->idle_now = rollout_idle(l.items[i]);
 			o->ro_done += r->done_now;
+			o->ro_idle += r->idle_now;
 		}
 	}
 	api_list(api, "FleetRollout", NULL, NULL, NULL, &l);
@@ -491,6 +547,8 @@ static void seed_from_store(struct obs *o)
 			o->ws_live++;
 			set_str(&w->last_phase, str_at(l.items[i]->status, "phase"));
 			o->ws_applied += is(w->last_phase, "Applied");
+			w->busy_now = ws_busy(l.items[i]);
+			o->ws_busy += w->busy_now;
 		}
 	}
 	api_list_release(&l);

@@ -59,6 +59,7 @@ struct obs_workspace {
 	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
+	bool busy_now;            /* granted, or Planning / Applying: a run is under way or due */
 	/* The last non-empty status.policyViolations, as "policy: message" strings. */
 	char **violations;
 	size_t nviolations;
@@ -77,7 +78,8 @@ struct obs_rollout {
 	size_t nblast;
 	size_t blast_total;   /* Workspaces of the Project at the halt */
 	bool exists;          /* still there at the end */
-	bool done_now;        /* its status says Applied/RolloutCompleted now */
+	bool done_now;        /* nothing left to do now: Applied/RolloutCompleted, or idle_now */
+	bool idle_now;        /* Ready/NoSteps while it has no steps */
 	/*
 	 * Failed when loaded (obs_loaded()): the halt predates the run, so
 	 * halt_ms is 0, halt_step and the reason come from its status, and
@@ -111,13 +113,23 @@ void obs_loaded(struct obs *o);
  * is complete, having not been before: every Rollout there says
  * Applied/RolloutCompleted and every FleetRollout phase Completed now; or,
  * with neither, every Workspace is Applied.  (Now, not once: a fleet that
- * completed one version and took up the next is not complete any more.)  Call after loading the world (it
+ * completed one version and took up the next is not complete any more.)  A
+ * Rollout without steps that says Ready/NoSteps counts as complete, as
+ * sim/observe/outcome.c counts it (upstream does not requeue it), once no
+ * Workspace runs or holds a grant: what it granted before still finishes.
+ * Call after loading the world (it
  * starts from what the store holds).  Used to end a run there.
  */
 void obs_on_complete(struct obs *o, void (*fn)(void *ctx), void *ctx);
 
 /* obs_is_complete() - whether the run is complete now, by the same rule. */
 bool obs_is_complete(const struct obs *o);
+
+/*
+ * obs_idle_rollouts() - how many Rollouts are idle now (Ready/NoSteps while
+ * they have no steps), each counted complete by obs_on_complete()'s rule.
+ */
+size_t obs_idle_rollouts(const struct obs *o);
 
 /* obs_free() - frees the observer and its results.  Accepts NULL. */
 void obs_free(struct obs *o);

@@ -890,7 +890,8 @@ void exp_probes_attach(struct exp_probes *p, struct run_opts *o)
 	o->probe_ctx = p;
 }
 
-void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms)
+void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms,
+		       enum des_stop stop)
 {
 	for (size_t i = 0; i < p->e->n; i++) {
 		const struct exp_item *it = &p->e->items[i];
@@ -899,6 +900,12 @@ void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms)
 			continue;
 		if (!world)
 			continue;
+		if (it->has_at && it->at_ms > end_ms && stop != DES_QUIESCENT) {
+			p->checks[i].unreached = true;
+			p->checks[i].end_ms = end_ms;
+			p->checks[i].stop = stop;
+			continue;
+		}
 		check_objects(it, world, &p->checks[i]);
 		p->checks[i].at_ms = end_ms;
 		p->checks[i].at_end = true;
@@ -1022,8 +1029,8 @@ void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report
 			seen[k] = true;
 			msg = xasprintf("expected (spec.expect.findings): %s", f->msg);
 			oc = EXP_PASSED;
-		} else if (f->rule->fix && f->rule->fix[0]) {
-			msg = xasprintf("%s (%s)", f->msg, f->rule->fix);
+		} else if (lint_finding_fix(f) && lint_finding_fix(f)[0]) {
+			msg = xasprintf("%s (%s)", f->msg, lint_finding_fix(f));
 		} else {
 			msg = xstrdup(f->msg);
 		}
@@ -1329,6 +1336,24 @@ static char *object_text(const struct val *partial)
 	return xasprintf("%s \"%s%s%s\"", kind, ns ? ns : "", ns ? "/" : "", name);
 }
 
+/* Why a run ended before an expectation's `at`, for its message. */
+static const char *stop_text(enum des_stop stop)
+{
+	switch (stop) {
+	case DES_STOPPED:
+		return "the change completed, and `check` ends a run there";
+	case DES_HORIZON:
+		return "the horizon";
+	case DES_BUDGET:
+		return "the event budget stopped it";
+	case DES_LOOP:
+		return "a zero-delay loop stopped it";
+	case DES_QUIESCENT:
+		return "nothing was left to happen";
+	}
+	return "?";
+}
+
 static void eval_object(struct exp_scenario_report *r, const struct exp_item *it,
 			const char *file, const struct exp_probes *p, size_t idx)
 {
@@ -1336,6 +1361,29 @@ static void eval_object(struct exp_scenario_report *r, const struct exp_item *it
 	char *ot = object_text(it->object), *msg, mv[96], when[GT_DURATION_BUFSZ + 16];
 	const char *lim = it->kind == EXP_ASSERT ? "an object matches" : "no object matches";
 
+	if (oc && oc->unreached) {
+		char end[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ], hz[GT_DURATION_BUFSZ];
+
+		gt_format_duration(oc->end_ms, end, sizeof(end));
+		gt_format_duration(it->at_ms, at, sizeof(at));
+		gt_format_duration(r->fig.horizon_ms, hz, sizeof(hz));
+		if (it->at_ms > r->fig.horizon_ms)
+			msg = xasprintf("%s: not evaluated: the run ended at %s (%s), before the "
+					"expectation's time %s, which is after the horizon %s: give "
+					"an `at` within it, or a later spec.horizon",
+					ot, end, stop_text(oc->stop), at, hz);
+		else
+			msg = xasprintf("%s: not evaluated: the run ended at %s (%s), before the "
+					"expectation's time %s%s",
+					ot, end, stop_text(oc->stop), at,
+					oc->stop == DES_STOPPED ?
+						": give an earlier `at`, leave `at` out for the final "
+						"state, or run `check --until horizon`" : "");
+		exp_report_add(r, it->name, EXP_FAILED, "not evaluated", lim, msg, file, it->mark);
+		free(msg);
+		free(ot);
+		return;
+	}
 	if (!oc || !oc->done) {
 		msg = xasprintf("%s: not evaluated (trial 0 did not run)", ot);
 		exp_report_add(r, it->name, EXP_FAILED, "not evaluated", lim, msg, file, it->mark);

@@ -27,6 +27,7 @@
 #include "sim/lint/lint.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
+#include "sim/world/des.h"
 
 /* Most trials `expect.trials` may ask for. */
 #define EXP_MAX_TRIALS 100000
@@ -151,7 +152,10 @@ struct exp_objcheck {
 	bool done;        /* evaluated */
 	bool pass;
 	int64_t at_ms;    /* when it was evaluated, ms */
-	bool at_end;      /* evaluated on the final state (no `at`, or the run ended first) */
+	bool at_end;      /* evaluated on the final state (no `at`, or nothing was left to happen by then) */
+	bool unreached;   /* not evaluated: the run ended (end_ms, why: stop) before its `at` */
+	int64_t end_ms;   /* with unreached: when the run ended, ms */
+	enum des_stop stop; /* with unreached: why it ended then */
 	size_t nmatched;  /* objects matching the partial manifest */
 	size_t nkind;     /* objects of the kind (and namespace/name) looked at */
 	char mismatch[512]; /* the first difference of the first such object, "" when none */
@@ -169,12 +173,19 @@ struct exp_probes {
  * exp_probes_init() - prepares the probes of @e (borrowed; must outlive @p).
  * exp_probes_attach() points @o's probe fields at them (@o must not have
  * probes already).  After run_scenario(), exp_probes_finish() evaluates the
- * object expectations that did not run on the final @world.
+ * object expectations that did not run on the final @world (the run ended at
+ * @end_ms, ms, for the reason @stop): those without `at`, and those whose
+ * `at` came after a run that stopped with nothing left to happen
+ * (DES_QUIESCENT: the cluster was the same at `at`).  One whose `at` the run
+ * never reached otherwise (the change completed and the run ended there, the
+ * horizon, a bound) is marked unreached: a state from before its time is not
+ * the state at its time, and exp_evaluate() fails it saying so.
  * exp_probes_release() frees what @p owns; accepts NULL.
  */
 void exp_probes_init(struct exp_probes *p, const struct exp_set *e);
 void exp_probes_attach(struct exp_probes *p, struct run_opts *o);
-void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms);
+void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms,
+		       enum des_stop stop);
 void exp_probes_release(struct exp_probes *p);
 
 /* ---------------------------------------------------------------- results */

@@ -233,11 +233,23 @@ struct until {
 	int64_t run_to_ms;     /* -1, or run_opts.run_to_ms: its probes run first */
 };
 
+static void after_last_event(struct des *w, void *ctx, void *arg);
+
 static void on_complete(void *ctx)
 {
 	struct until *u = ctx;
 
-	if (des_now(u->w) >= u->last_event_ms && des_now(u->w) > u->run_to_ms)
+	if (des_now(u->w) < u->last_event_ms || des_now(u->w) <= u->run_to_ms)
+		return;
+	/*
+	 * A Rollout without steps is idle from its first reconcile on, often at
+	 * the instant the world is loaded: the rest of that instant (the
+	 * Project deferring to it, its Workspaces awaiting it) still runs, and
+	 * the run ends after it if nothing has changed the outcome.
+	 */
+	if (obs_idle_rollouts(u->obs))
+		des_at(u->w, des_now(u->w), INT32_MAX, after_last_event, u, NULL);
+	else
 		des_request_stop(u->w);
 }
 

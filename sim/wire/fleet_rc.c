@@ -12,6 +12,7 @@
 #include "engine/xalloc.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
 #include "sim/core/timeline.h"
 
 #define KIND_FLEET "FleetRollout"
@@ -657,22 +658,6 @@ static int64_t *wave_soaks(const struct obj *fr, char **bad)
 	return soak;
 }
 
-/* Appends "<strlen(@str)>:<@str>" at @p; returns the end. */
-static char *key_field(char *p, const char *str)
-{
-	size_t len = strlen(str), n = len, nd = 0;
-	char digits[24];
-
-	do
-		digits[nd++] = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	while (nd > 0)
-		*p++ = digits[--nd];
-	*p++ = ':';
-	memcpy(p, str, len);
-	return p + len;
-}
-
 /* Room sel_key_into() needs for @o, the terminating NUL included. */
 static size_t sel_key_len(const struct obj *o)
 {
@@ -690,10 +675,10 @@ static size_t sel_key_len(const struct obj *o)
  */
 static void sel_key_into(const struct obj *o, char *k)
 {
-	char *p = key_field(key_field(k, o->ns), o->name);
+	char *p = kb_field(kb_field(k, o->ns), o->name);
 
 	for (size_t i = 0; i < o->labels.n; i++)
-		p = key_field(key_field(p, o->labels.items[i].key), o->labels.items[i].value);
+		p = kb_field(kb_field(p, o->labels.items[i].key), o->labels.items[i].value);
 	*p = '\0';
 }
 

@@ -7,6 +7,7 @@
 #include "engine/magos_rollout.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
@@ -90,29 +91,13 @@ static void now_text(const struct mrc *m, int64_t now_ms, char *buf, size_t len)
 
 /* ---- the Workspace List, kept from the store's change log ---- */
 
-/* Appends "<len>:<str>" at @p (an unambiguous key field); returns the end. */
-static char *key_field(char *p, const char *str)
-{
-	size_t len = strlen(str), n = len, nd = 0;
-	char digits[24];
-
-	do
-		digits[nd++] = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	while (nd > 0)
-		*p++ = digits[--nd];
-	*p++ = ':';
-	memcpy(p, str, len);
-	return p + len;
-}
-
 /* The id of the (namespace, projectRef) group, made on first use. */
 static size_t group_id(struct mrc *m, const char *ns, const char *project)
 {
 	size_t len = strlen(ns) + strlen(project) + 64, id;
 	char buf[256], *k = len <= sizeof(buf) ? buf : xmalloc(len);
 
-	*key_field(key_field(k, ns), project) = '\0';
+	*kb_field(kb_field(k, ns), project) = '\0';
 	if (!si_get(&m->group_idx, k, &id)) {
 		id = m->ngroups++;
 		m->groups = xreallocarray(m->groups, m->ngroups, sizeof(*m->groups));
@@ -141,7 +126,7 @@ static size_t lset_id(struct mrc *m, const struct obj *o)
 	k = len <= sizeof(buf) ? buf : xmalloc(len);
 	p = k;
 	for (size_t i = 0; i < o->labels.n; i++)
-		p = key_field(key_field(p, o->labels.items[i].key), o->labels.items[i].value);
+		p = kb_field(kb_field(p, o->labels.items[i].key), o->labels.items[i].value);
 	*p = '\0';
 	if (!si_get(&m->lset_idx, k, &id)) {
 		id = m->lset_idx.n;
@@ -319,7 +304,7 @@ static struct told *told_for(struct mrc *m, const char *ns, const char *name)
 	char buf[256], *k = len <= sizeof(buf) ? buf : xmalloc(len);
 	struct told *t;
 
-	*key_field(key_field(k, ns), name) = '\0';
+	*kb_field(kb_field(k, ns), name) = '\0';
 	if (si_get(&m->told_idx, k, &i)) {
 		t = &m->told[i];
 	} else {

@@ -518,7 +518,7 @@ static void test_objects_in_run(void)
 	CU_ASSERT_EQUAL(p.n, 2);
 	exp_probes_attach(&p, &o);
 	run_scenario(&s, &o, &rr);
-	exp_probes_finish(&p, rr.world, rr.end_ms);
+	exp_probes_finish(&p, rr.world, rr.end_ms, rr.stop);
 	stats_init(&st, 1);
 	exp_report_init(&r, path);
 	exp_evaluate(&e, &st, NULL, 0, &p, &r);
@@ -527,10 +527,14 @@ static void test_objects_in_run(void)
 	CU_ASSERT_STRING_EQUAL(r.items[0].message,
 			       "Workspace \"shop-prod\" does not match at 0s: status.phase is \"Pending\", expected \"Applied\" (1 object with that identity)");
 	CU_ASSERT_EQUAL(r.items[1].outcome, EXP_PASSED); /* applied at the end */
-	CU_ASSERT_EQUAL(r.items[2].outcome, EXP_PASSED); /* beyond the run: the final state */
-	CU_ASSERT(p.checks[2].at_end);
+	/* beyond the run (it ended when the change completed): not the state at 100h */
+	CU_ASSERT_EQUAL(r.items[2].outcome, EXP_FAILED);
+	CU_ASSERT(p.checks[2].unreached && !p.checks[2].done);
+	CU_ASSERT_STRING_EQUAL(r.items[2].measured, "not evaluated");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.items[2].message, "not evaluated: the run ended at "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.items[2].message, "before the expectation's time 100h0m0s"));
 	CU_ASSERT_EQUAL(r.items[3].outcome, EXP_PASSED);
-	CU_ASSERT_EQUAL(r.nfailed, 1);
+	CU_ASSERT_EQUAL(r.nfailed, 2);
 	exp_report_release(&r);
 	run_result_release(&rr);
 	exp_probes_release(&p);
