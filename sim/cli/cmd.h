@@ -173,6 +173,14 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
  */
 int cmd_outputs_done(const char *cmd, int rc);
 
+/*
+ * cmd_outputs_stdout() - whether an output of cmd_write_file() was "-": the
+ * document is then what standard output holds, so the command prints no
+ * terminal report after it (README: "-" outputs are streams that replace
+ * the report).
+ */
+bool cmd_outputs_stdout(void);
+
 /* cmd_outputs_abort() - removes every temporary not committed (main()'s safety net). */
 void cmd_outputs_abort(void);
 

@@ -321,6 +321,9 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 static struct outset outputs;
 
+/* Whether one of them is "-": standard output then holds that document, and no report. */
+static bool outputs_stdout;
+
 /* Whether @st (an existing output) is the input @in, or a file directly in it if a directory. */
 static bool is_input(const struct stat *st, const char *in)
 {
@@ -379,6 +382,8 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg)
 {
 	cmd_building("writing %s", path);
+	if (!strcmp(path, "-"))
+		outputs_stdout = true;
 	if (os_add(&outputs, path, write, arg) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
@@ -401,6 +406,11 @@ int cmd_outputs_done(const char *cmd, int rc)
 	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
 		cmd, bad, strerror(errno));
 	return CLI_IO;
+}
+
+bool cmd_outputs_stdout(void)
+{
+	return outputs_stdout;
 }
 
 void cmd_outputs_abort(void)

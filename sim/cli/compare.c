@@ -156,8 +156,6 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	struct rep_cmp c;
 	struct html_arg ha;
 	int rc = CLI_OK;
-	bool json_out = o->json && !strcmp(o->json, "-"), md_out = o->markdown &&
-								  !strcmp(o->markdown, "-");
 
 	cmp_compute(p->in[0].rows, p->in[1].rows, p->n, p->horizon_ms, p->seed, 0, &r);
 	memset(&c, 0, sizeof(c));
@@ -181,7 +179,7 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	}
 	/* All the files or none, before the table (c, ha and r live until here). */
 	rc = cmd_outputs_done(o->cmd, rc);
-	if (rc == CLI_OK && !json_out && !md_out &&
+	if (rc == CLI_OK && !cmd_outputs_stdout() &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)
 		rc = CLI_IO;
 	if (rc == CLI_OK && rep_cmp_failed(&c)) {
@@ -327,11 +325,23 @@ int cmd_compare(int argc, char **argv)
 			goto out_free_limits;
 		}
 	}
-	if (o.json && out.markdown && !strcmp(o.json, "-") && !strcmp(out.markdown, "-")) {
-		fprintf(stderr, "%s compare: --json - and --markdown - both write to stdout: give one a file\n",
-			cmd_prog);
-		rc = CLI_USAGE;
-		goto out_free_limits;
+	{
+		/* One document on standard output: a second would run into the first. */
+		const char *const opt[] = { "--json", "--markdown", "--html" };
+		const char *const path[] = { o.json, out.markdown, compare_html };
+		const char *taken = NULL;
+
+		for (size_t i = 0; i < 3; i++) {
+			if (!path[i] || strcmp(path[i], "-"))
+				continue;
+			if (taken) {
+				fprintf(stderr, "%s compare: %s - and %s - both write to stdout: give one a file\n",
+					cmd_prog, taken, opt[i]);
+				rc = CLI_USAGE;
+				goto out_free_limits;
+			}
+			taken = opt[i];
+		}
 	}
 	{
 		/* Before any trial: an output that cannot be written fails now, not after the work. */

@@ -305,7 +305,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	if (rc == CLI_OK && o->json)
 		rc = cmd_write_file("merge", NULL, o->json, cmd_put_plan_json, &rp);
 	rc = cmd_outputs_done("merge", rc);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
 		if (rep_plan_text(stdout, &rp, &po) != 0)
@@ -379,7 +379,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	}
 	rc = cmd_outputs_done("merge", rc);
 	free(jrv);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
 		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, p->n, tcolor) != 0)

@@ -305,7 +305,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	if (rc == CLI_OK && html)
 		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
 	rc = cmd_outputs_done("run", rc);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
 		if (rep_plan_text(stdout, &rp, &po) != 0)
@@ -508,7 +508,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 	rc = cmd_outputs_done("run", rc);
 	free(ms);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
 		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, n, tcolor) != 0)
@@ -1050,7 +1050,7 @@ int cmd_run(int argc, char **argv)
 		sp_release(&sp);
 	if (rc)
 		goto out_release_run;
-	if (!json_stdout && !(csv && !strcmp(csv, "-")) && !(events && !strcmp(events, "-"))) {
+	if (!cmd_outputs_stdout()) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
 					    o.timeline };
 
