@@ -19,10 +19,11 @@
  * pattern, `date-time` formats, list-map keys (restart and event checks by
  * name), the conflictPolicy default and its conditions' patterns and
  * maxLength too (see the StageSet block below for its deviations).
- * For the Magos kinds and FleetRollout, regex patterns, maxLength and
- * `date-time` formats of metav1.Condition and of the status timestamps are
- * not checked (the simulator writes those statuses itself; snapshots come
- * from a real API server that already checked them).
+ * For the Magos kinds and FleetRollout, regex patterns and maxLength of
+ * metav1.Condition are not checked (the simulator writes those statuses
+ * itself; snapshots come from a real API server that already checked them);
+ * their `date-time` formats are, as are metadata's creationTimestamp and
+ * deletionTimestamp, because a hand-edited snapshot is input too.
  *
  * Deviation: FleetRollout waves[].soak is `type: string` in the CRD; it is
  * checked here as a Go duration, because the controller cannot decode
@@ -47,11 +48,13 @@ static const struct sch_field selector_fields[] = {
 };
 static const struct sch_node label_selector = { .type = SCH_OBJECT, .fields = selector_fields };
 
+/* `format: date-time` (metav1.Time): what the CRDs declare for every time they hold. */
+static const struct sch_node date_time = { .type = SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
 static const char *const cond_status_values[] = { "True", "False", "Unknown", NULL };
 static const struct sch_node cond_status = { .type = SCH_STRING, .enum_values = cond_status_values };
 static const struct sch_node non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
 static const struct sch_field condition_fields[] = {
-	SCH_REQUIRED("lastTransitionTime", &sch_string),
+	SCH_REQUIRED("lastTransitionTime", &date_time),
 	SCH_REQUIRED("message", &sch_string),
 	SCH_FIELD("observedGeneration", &non_negative),
 	SCH_REQUIRED("reason", &sch_string_nonempty),
@@ -65,7 +68,13 @@ static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = 
 						    .list_map_key = "type" };
 
 /* metadata as kubectl sends it, or as `kubectl get -o yaml` prints it. */
-static const struct sch_node nullable_string = { .type = SCH_STRING, .nullable = true };
+/*
+ * metav1.Time decodes RFC 3339 or null (kubectl prints `creationTimestamp:
+ * null` for an object not yet created); anything else fails to decode, so
+ * the API server refuses the object.
+ */
+static const struct sch_node meta_time = { .type = SCH_STRING, .nullable = true,
+					   .format = SCH_FORMAT_DATE_TIME };
 /* metav1.OwnerReference: the four identity fields are required (apimachinery validation). */
 static const struct sch_field owner_ref_fields[] = {
 	SCH_REQUIRED("apiVersion", &sch_string_nonempty),
@@ -87,8 +96,8 @@ static const struct sch_field metadata_fields[] = {
 	SCH_FIELD("uid", &sch_string),
 	SCH_FIELD("generation", &sch_integer),
 	SCH_FIELD("resourceVersion", &sch_string),
-	SCH_FIELD("creationTimestamp", &nullable_string),
-	SCH_FIELD("deletionTimestamp", &nullable_string),
+	SCH_FIELD("creationTimestamp", &meta_time),
+	SCH_FIELD("deletionTimestamp", &meta_time),
 	SCH_FIELD("deletionGracePeriodSeconds", &sch_integer),
 	SCH_FIELD("generateName", &sch_string),
 	SCH_FIELD("selfLink", &sch_string),
@@ -131,7 +140,7 @@ static const struct sch_field project_spec_fields[] = {
 static const struct sch_node project_spec = { .type = SCH_OBJECT, .fields = project_spec_fields };
 static const struct sch_field project_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
 	SCH_FIELD("phase", &phase),
 	SCH_FIELD("reason", &sch_string),
@@ -167,7 +176,7 @@ static const struct sch_node rollout_spec = { .type = SCH_OBJECT, .fields = roll
 static const struct sch_field rollout_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentStep", &sch_integer),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
 	SCH_FIELD("phase", &phase),
 	SCH_FIELD("reason", &sch_string),
@@ -238,9 +247,9 @@ static const struct sch_field ws_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentRunID", &sch_string),
 	SCH_FIELD("currentRunTrigger", &sch_string),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
-	SCH_FIELD("nextReconcileTime", &sch_string),
+	SCH_FIELD("nextReconcileTime", &date_time),
 	SCH_FIELD("observedReconcileInterval", &sch_string),
 	SCH_FIELD("observedRevision", &sch_string),
 	SCH_FIELD("phase", &phase),
@@ -339,7 +348,7 @@ static const struct sch_field wave_status_fields[] = {
 	SCH_REQUIRED("name", &sch_string),
 	SCH_FIELD("ready", &sch_integer),
 	SCH_FIELD("settled", &sch_boolean),
-	SCH_FIELD("soakUntil", &sch_string),
+	SCH_FIELD("soakUntil", &date_time),
 	SCH_FIELD("total", &sch_integer),
 	SCH_END,
 };
@@ -381,7 +390,6 @@ static bool condition_type_pattern(const char *s);
 static const struct sch_node int32_node = { .type = SCH_INTEGER, .format = SCH_FORMAT_INT32 };
 static const struct sch_node int32_non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0,
 						    .format = SCH_FORMAT_INT32 };
-static const struct sch_node date_time = { .type = SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
 static const char *const hold_rollback_values[] = { "Hold", "Rollback", NULL };
 static const struct sch_node hold_rollback = { .type = SCH_STRING, .enum_values = hold_rollback_values };
 
