@@ -66,6 +66,9 @@ expect_rc "horizon 0s is a usage error" 2 "$SIM" run --horizon 0s scenarios/paym
 expect_rc "horizon in days is a usage error" 2 "$SIM" run --horizon 1d scenarios/payments-platform.yaml
 expect_rc "missing input file is invalid input" 3 "$SIM" run "$tmp/does-not-exist.yaml"
 expect_rc "run without inputs is a usage error" 2 "$SIM" run
+expect_rc "run - - is invalid input (standard input is read once)" 3 "$SIM" run - - <scenarios/three-environments.yaml
+has_line "... says '-' is given twice, and nothing else" "$tmp/err" "-: error: standard input is given twice: it can be read once (give '-' once)"
+check "... one line" test "$(wc -l <"$tmp/err")" -eq 1
 
 # Same scenario, same seed: byte-identical JSON.
 "$SIM" run --json "$tmp/a.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1

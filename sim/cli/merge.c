@@ -5,6 +5,8 @@
  * statistics are a pure function of the rows in index order).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +409,38 @@ const struct option cmd_merge_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * given_once() - refuses a partial result named twice (the same path, the
+ * same file by device and inode, or standard input twice): its trials would
+ * count twice, which partial_merge() could only call an overlap.  Prints the
+ * error.  Returns: CLI_OK, or CLI_USAGE.
+ */
+static int given_once(char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+		bool sa = strcmp(paths[i], "-") != 0 && stat(paths[i], &a) == 0;
+
+		for (size_t j = 0; j < i; j++) {
+			bool same = !strcmp(paths[i], paths[j]) ||
+				    (sa && strcmp(paths[j], "-") != 0 && stat(paths[j], &b) == 0 &&
+				     a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+
+			if (!same)
+				continue;
+			if (!strcmp(paths[i], paths[j]))
+				fprintf(stderr, "%s merge: '%s' is given twice: name each partial result once\n",
+					cmd_prog, paths[i]);
+			else
+				fprintf(stderr, "%s merge: '%s' and '%s' are the same file: name each partial "
+						"result once\n",
+					cmd_prog, paths[j], paths[i]);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -457,6 +491,8 @@ int cmd_merge(int argc, char **argv)
 		if ((rc = cmd_check_outputs("merge", outs, NULL, 3, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			goto out_free_limits;
 	}
+	if ((rc = given_once(argv + optind, (size_t)(argc - optind))) != CLI_OK)
+		goto out_free_limits;
 	nparts = (size_t)(argc - optind);
 	parts = xcalloc(nparts, sizeof(*parts));
 	budget = o.lim.v[LIM_INPUT_BYTES];

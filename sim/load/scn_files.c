@@ -91,7 +91,15 @@ static void load_file(struct loader *L, const char *path)
 
 	if (L->yb.exhausted || L->files_over)
 		return; /* a bound was reached and reported: read nothing more */
-	if (strcmp(path, "-") != 0 && stat(path, &sb) == 0) {
+	if (strcmp(path, "-") == 0) {
+		for (size_t i = 0; i < s->nfiles; i++)
+			if (strcmp(s->files[i], "-") == 0) {
+				/* a file given twice is read once; standard input cannot be read twice */
+				diag_error(L->d, path, (struct val_mark){ 0, 0 },
+					   "standard input is given twice: it can be read once (give '-' once)");
+				return;
+			}
+	} else if (stat(path, &sb) == 0) {
 		id = (struct file_id){ sb.st_dev, sb.st_ino, true };
 		for (size_t i = 0; i < s->nfiles; i++) {
 			if (L->ids[i].known && L->ids[i].dev == id.dev && L->ids[i].ino == id.ino)
