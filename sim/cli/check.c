@@ -426,12 +426,15 @@ int cmd_check(int argc, char **argv)
 	struct exp_scenario_report *reps;
 	uint64_t v;
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&cfg.o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:hn:j:", cmd_check_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("check", cmd_check_longopts, c, &seen)) != CLI_OK)
+			return rc;
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, EXP_MAX_TRIALS, &v) != 0) {

@@ -99,6 +99,31 @@ static const struct option *own_options(const char *cmd)
 	return NULL;
 }
 
+int cmd_once(const char *cmd, const struct option *opts, int c, struct cmd_seen *seen)
+{
+	/* Each of these adds to what the ones before it gave: given again, it is not lost. */
+	static const char *const repeatable[] = { "limit", "max-regression", "disable" };
+	const struct option *lo = opts;
+
+	while (lo->name && !(lo->val == c && lo->has_arg == required_argument))
+		lo++;
+	if (!lo->name)
+		return CLI_OK; /* a flag, or not an option of @cmd (cmd_opt_common() says so) */
+	for (size_t i = 0; i < sizeof(repeatable) / sizeof(repeatable[0]); i++)
+		if (!strcmp(lo->name, repeatable[i]))
+			return CLI_OK;
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->c[i] == c) {
+			fprintf(stderr, "%s %s: --%s given twice: it takes one value, give it once\n"
+					"try '%s %s --help'\n",
+				cmd_prog, cmd, lo->name, cmd_prog, cmd);
+			return CLI_USAGE;
+		}
+	if (seen->n < sizeof(seen->c) / sizeof(seen->c[0]))
+		seen->c[seen->n++] = c;
+	return CLI_OK;
+}
+
 int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		   struct cmd_opts *o)
 {

@@ -253,6 +253,7 @@ int cmd_compare(int argc, char **argv)
 	uint64_t v;
 	struct prog prog;
 	struct prog_trials pt = { &prog, 0, 0 };
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c, loaded = 0;
 
 	cmd_opts_init(&o);
@@ -261,6 +262,8 @@ int cmd_compare(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_compare_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("compare", cmd_compare_longopts, c, &seen)) != CLI_OK)
+			goto out_free_limits;
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, CMP_MAX_TRIALS, &v) != 0) {

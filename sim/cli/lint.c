@@ -377,6 +377,7 @@ int cmd_lint(int argc, char **argv)
 	size_t ninputs = 0;
 	struct covered cov = { NULL, 0 };
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -385,6 +386,8 @@ int cmd_lint(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", cmd_lint_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("lint", cmd_lint_longopts, c, &seen)) != CLI_OK)
+			goto out_free_disabled;
 		switch (c) {
 		case OPT_STRICT:
 			strict = true;

@@ -451,6 +451,7 @@ int cmd_merge(int argc, char **argv)
 	struct partial *parts = NULL, merged;
 	char err[512];
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c;
 
 	cmd_opts_init(&o);
@@ -458,6 +459,8 @@ int cmd_merge(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":qh", cmd_merge_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("merge", cmd_merge_longopts, c, &seen)) != CLI_OK)
+			goto out_free_limits;
 		if (c == MERGE_OPT_MAXREG) {
 			if (cmp_parse_limits(optarg, &limits, &nlimits, err, sizeof(err)) != 0) {
 				fprintf(stderr, "%s merge: --max-regression: %s\n", cmd_prog, err);

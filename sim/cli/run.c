@@ -773,12 +773,18 @@ int cmd_run(int argc, char **argv)
 	struct prog prog;
 	struct cmd_tick tick;
 	struct looks looks = { 0 };
+	struct cmd_seen seen = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_run_longopts, NULL)) != -1) {
+		/* (a second --sweep has its own words below) */
+		if (c != RUN_OPT_SWEEP && (rc = cmd_once("run", cmd_run_longopts, c, &seen)) != CLI_OK) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, RUN_MAX_TRIALS, &v) != 0) {
