@@ -563,4 +563,14 @@ contains "... and says it is dropped with its soakUntil" "$tmp/err" "its first p
 expect_rc "the example as it is loads without a warning" 0 "$SIM" run -q --now 2026-03-02T08:20:00Z scenarios/snapshot-moodle-fleet.yaml
 lacks "... of its status" "$tmp/err" "names no wave"
 
+# --snapshot T -: the List on standard output instead of the report, the same
+# bytes as the file; it reads back through standard input.
+"$SIM" run -q --snapshot 5m "$tmp/snap5.yaml" scenarios/three-environments.yaml >/dev/null 2>&1
+expect_rc "--snapshot 5m - writes the List to stdout" 0 "$SIM" run --snapshot 5m - scenarios/three-environments.yaml
+check "... the same bytes as --snapshot 5m FILE, and no report" cmp -s "$tmp/snap5.yaml" "$tmp/out"
+cp "$tmp/out" "$tmp/snap5-stdout.yaml"
+expect_rc "... which resumes from standard input" 0 "$SIM" run -q --now 2026-03-02T09:05:00Z - <"$tmp/snap5-stdout.yaml"
+expect_rc "--snapshot 5m --json x still wants a file" 2 "$SIM" run --snapshot 5m --json x scenarios/three-environments.yaml
+contains "... and says so" "$tmp/err" "--snapshot needs a time and a file: --snapshot T FILE"
+
 finish

@@ -69,8 +69,9 @@ void cmd_usage_run(FILE *f)
 		"                        a kubectl snapshot, its latest timestamp)\n"
 		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
 		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
-		"                        (T: a Go duration since the start, or an RFC 3339\n"
-		"                        time); resume it with run --now TIME FILE (single run)\n"
+		"                        ('-': standard output, instead of the report; T: a\n"
+		"                        Go duration since the start, or an RFC 3339 time);\n"
+		"                        resume it with run --now TIME FILE (single run)\n"
 		"      --at T            print the objects at time T as kubectl get (the\n"
 		"                        CRDs' printer columns) and stagesetctl fleet show\n"
 		"                        them, after the report (single run); with --at or\n"
@@ -838,8 +839,9 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		case RUN_OPT_SNAPSHOT:
-			/* --snapshot T FILE: the word after T is the file */
-			if (optind >= argc || !argv[optind][0] || argv[optind][0] == '-') {
+			/* --snapshot T FILE: the word after T is the file ("-" is one, an option is not) */
+			if (optind >= argc || !argv[optind][0] ||
+			    (argv[optind][0] == '-' && argv[optind][1])) {
 				fprintf(stderr, "%s run: --snapshot needs a time and a file: --snapshot T FILE\n"
 						"try '%s run --help'\n",
 					cmd_prog, cmd_prog);
