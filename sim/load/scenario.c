@@ -515,16 +515,25 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		warn_fleet_status(out->objs[i], d);
 
 	if (!out->name)
-		out->name = base_name(npaths ? paths[0] : "scenario");
+		/* (standard input has no name of its own: "stdin", not "-") */
+		out->name = base_name(!npaths ? "scenario" : strcmp(paths[0], "-") ? paths[0] : "stdin");
 
 	/* Pass 3: events and what the models name. */
-	if (L.scn) {
-		scnp_build_events(&L);
-		scnp_check_models(&L);
-		scnp_sw_note_sources(&L);
+	if (L.include_failed) {
+		/* they name objects the include would have defined: every one would be "not found" */
+		if (L.scn && (val_path(L.scn, "spec.events") || val_path(L.scn, "spec.models")))
+			diag_note(d, L.include_file, L.include_mark,
+				  "spec.events and spec.models were not checked: they name objects "
+				  "the include would define");
+	} else {
+		if (L.scn) {
+			scnp_build_events(&L);
+			scnp_check_models(&L);
+			scnp_sw_note_sources(&L);
+		}
+		scnp_check_gates(&L);
 	}
 	scnp_sw_refuse_unsimulated(&L);
-	scnp_check_gates(&L);
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);
