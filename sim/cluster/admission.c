@@ -1483,6 +1483,35 @@ static const struct {
 };
 
 /*
+ * The kinds of the built-in groups the simulator reads objects of (v1,
+ * batch/v1) that a user can create, as Kubernetes serves them: a kind
+ * of neither list nor kinds[] in these apiVersions does not exist, so the
+ * API server refuses it (kubectl: no matches for kind "Namspace" in version
+ * "v1"); the ones listed are accepted and ignored.
+ */
+static const struct {
+	const char *api_version, *kind;
+} builtin_kinds[] = {
+	{ "v1", "Binding" },        { "v1", "ConfigMap" },      { "v1", "Endpoints" },
+	{ "v1", "Event" },          { "v1", "LimitRange" },     { "v1", "Node" },
+	{ "v1", "PersistentVolume" }, { "v1", "Pod" },          { "v1", "PodTemplate" },
+	{ "v1", "ReplicationController" }, { "v1", "ResourceQuota" }, { "v1", "Service" },
+	{ "v1", "ServiceAccount" }, { "v1", "ComponentStatus" }, { "batch/v1", "CronJob" },
+};
+
+/* Whether @api_version is a built-in group version of builtin_kinds whose kind @kind does not exist. */
+static bool builtin_unknown(const char *api_version, const char *kind)
+{
+	if (strcmp(api_version, "v1") && strcmp(api_version, "batch/v1"))
+		return false;
+	for (size_t i = 0; i < sizeof(builtin_kinds) / sizeof(builtin_kinds[0]); i++)
+		if (!strcmp(builtin_kinds[i].api_version, api_version) &&
+		    !strcmp(builtin_kinds[i].kind, kind))
+			return false;
+	return true;
+}
+
+/*
  * modelled_group() - whether an unknown @kind in @api_version is an error:
  * the groups whose controllers the simulator runs, except the kinds of their
  * pinned CRDs that no controller reads (unread_kinds).
@@ -1543,6 +1572,27 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 		return -1;
 	}
 	k = adm_find_kind(av->u.s, kd->u.s);
+	if (!k && builtin_unknown(av->u.s, kd->u.s)) {
+		struct sug sg;
+
+		/* The simulated kinds of this apiVersion: a near miss of one is a typo of it. */
+		sug_init(&sg, kd->u.s);
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strcmp(kinds[i].api_version, av->u.s))
+				sug_offer(&sg, kinds[i].kind);
+		for (size_t i = 0; i < sizeof(builtin_kinds) / sizeof(builtin_kinds[0]); i++)
+			if (!strcmp(builtin_kinds[i].api_version, av->u.s))
+				sug_offer(&sg, builtin_kinds[i].kind);
+		diag_error(d, file, kd->mark, "unknown kind \"%s\" in apiVersion \"%s\"", kd->u.s,
+			   av->u.s);
+		if (sug_best(&sg))
+			diag_note(d, file, kd->mark, "did you mean \"%s\"?", sug_best(&sg));
+		diag_note(d, file, kd->mark,
+			  "Kubernetes has no such kind: the API server refuses it (kubectl: no matches "
+			  "for kind \"%s\" in version \"%s\")",
+			  kd->u.s, av->u.s);
+		return -1;
+	}
 	if (!k && !modelled_group(av->u.s, kd->u.s)) {
 		md = val_map_get(doc, "metadata");
 		name = val_map_get(md, "name");
