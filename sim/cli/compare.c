@@ -5,6 +5,7 @@
  * is significantly worse than a --max-regression limit allows.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "sim/cli/compare.h"
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
 #include "reports/compare_json.h"
 #include "reports/compare_text.h"
 #include "reports/html_mc.h"
@@ -238,6 +240,49 @@ const struct option cmd_compare_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Which engine @s drives: "Magos" (Rollouts), "fleet" (FleetRollouts), both, or NULL (neither). */
+static const char *engine_of(const struct scenario *s)
+{
+	bool magos = false, fleet = false;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		magos = magos || !strcmp(s->objs[i]->kind, "Rollout");
+		fleet = fleet || !strcmp(s->objs[i]->kind, "FleetRollout");
+	}
+	return magos && fleet ? "Magos and fleet" : magos ? "Magos" : fleet ? "fleet" : NULL;
+}
+
+/*
+ * note_sides() - says on stderr, once, what of HEAD @head the comparison
+ * does not use: its own seed and horizon when they differ from BASE @base's
+ * (both sides run with BASE's unless --seed / --horizon choose), and that
+ * the two drive different engines, whose times compare only loosely.
+ */
+static void note_sides(const struct scenario *base, const struct scenario *head,
+		       const struct cmd_opts *o)
+{
+	const char *eb = engine_of(base), *eh = engine_of(head);
+	char hb[GT_DURATION_BUFSZ], hh[GT_DURATION_BUFSZ], what[160] = "";
+
+	if (!o->run.seed_set && head->seed != base->seed)
+		snprintf(what, sizeof(what), "seed %" PRIu64 " (BASE's: %" PRIu64 ")", head->seed,
+			 base->seed);
+	if (!o->run.horizon_set && head->horizon_ms != base->horizon_ms) {
+		gt_format_duration(head->horizon_ms, hh, sizeof(hh));
+		gt_format_duration(base->horizon_ms, hb, sizeof(hb));
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%shorizon %s (BASE's: %s)",
+			 what[0] ? " and " : "", hh, hb);
+	}
+	if (what[0])
+		fprintf(stderr, "%s compare: note: HEAD's %s not used: both sides run with BASE's, "
+				"for common random numbers (--seed and --horizon choose them)\n",
+			cmd_prog, what);
+	if (eb && eh && strcmp(eb, eh))
+		fprintf(stderr, "%s compare: note: BASE drives the %s engine and HEAD the %s engine: "
+				"their times compare different controllers\n",
+			cmd_prog, eb, eh);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -363,6 +408,8 @@ int cmd_compare(int argc, char **argv)
 			loaded++;
 			goto out_release_scenarios;
 		}
+	if (!o.quiet)
+		note_sides(&s[0], &s[1], &o);
 	/* Common random numbers: one seed and one horizon for both sides. */
 	if (!o.run.seed_set) {
 		o.run.seed_set = true;
