@@ -631,7 +631,14 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 				continue;
 			}
 			if (last) {
-				char *msg = xasprintf("%s; %s", last->msg, it->msg);
+				/* a note elsewhere ("first defined here") keeps its place in the text */
+				bool elsewhere = it->file && it->mark.line &&
+						 (!last->file || strcmp(it->file, last->file) ||
+						  it->mark.line != last->mark.line ||
+						  it->mark.col != last->mark.col);
+				char *msg = elsewhere ? xasprintf("%s; %s:%u:%u: %s", last->msg, it->file,
+								  it->mark.line, it->mark.col, it->msg)
+						      : xasprintf("%s; %s", last->msg, it->msg);
 
 				free(last->msg);
 				last->msg = msg;
