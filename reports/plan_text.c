@@ -34,7 +34,9 @@ void rep_plan_duration(int64_t ms, char *buf, size_t len)
 	} else {
 		u = (uint64_t)ms;
 	}
-	if (u < 1000)
+	if (u == 0)
+		snprintf(buf, len, "0s"); /* Go's Duration(0).String(), as the other tables print it */
+	else if (u < 1000)
 		snprintf(buf, len, "%s%" PRIu64 "ms", sign, u);
 	else if (u < 60000)
 		snprintf(buf, len, "%s%.1fs", sign, (double)(u / 100) / 10.0);

@@ -68,7 +68,7 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n);
 
 /*
- * rep_plan_duration() - @ms as a short duration for tables: "850ms", "12.3s",
+ * rep_plan_duration() - @ms as a short duration for tables: "0s", "850ms", "12.3s",
  * "30m06s", "8h", "8h02m", "76h" (no day unit, as Go durations have none:
  * whole hours past a day).  Writes at most @len bytes with the NUL;
  * 16 is always enough.  Negative values get a leading '-'.

@@ -280,7 +280,8 @@ static void summary(struct out *o, const struct rep_run *run)
 		txt_emit(o, "\n%sstopped%s   the simulation %s\n          %s\n", col(o, C_BOLD),
 			 col(o, C_OFF), head, why);
 	if (!strcmp(run->stop, "loop") || !strcmp(run->stop, "budget"))
-		txt_emit(o, "          %scut short by the %s bound (see the notice above): what\n"
+		/* (the warnings below say why, under -q too: the timeline's notice is not printed then) */
+		txt_emit(o, "          %scut short by the %s bound (see warnings below): what\n"
 			"          follows is only what happened until then%s\n",
 			 col(o, C_RED),
 			 !strcmp(run->stop, "loop") ? "zero-delay loop" : "event budget",

@@ -66,6 +66,21 @@ expect_rc "horizon 0s is a usage error" 2 "$SIM" run --horizon 0s scenarios/paym
 expect_rc "horizon in days is a usage error" 2 "$SIM" run --horizon 1d scenarios/payments-platform.yaml
 expect_rc "missing input file is invalid input" 3 "$SIM" run "$tmp/does-not-exist.yaml"
 expect_rc "run without inputs is a usage error" 2 "$SIM" run
+expect_rc "run - - is invalid input (standard input is read once)" 3 "$SIM" run - - <scenarios/three-environments.yaml
+has_line "... says '-' is given twice, and nothing else" "$tmp/err" "-: error: standard input is given twice: it can be read once (give '-' once)"
+check "... one line" test "$(wc -l <"$tmp/err")" -eq 1
+# A scenario on standard input: its includes are relative to the working
+# directory, and a failed one is the only error (not one "not found" per event).
+expect_rc "an include of a scenario on stdin that matches nothing" 3 "$SIM" run - <scenarios/payments-platform.yaml
+printf '%s\n' '-:29:7: error: spec.include[0]: pattern "payments-platform/*.yaml" matches no file' \
+	'-:29:7: note: include paths of a scenario read from standard input are relative to the working directory' \
+	'-:29:7: note: spec.events and spec.models were not checked: they name objects the include would define' >"$tmp/want"
+check "... says where includes are resolved, and no event's 'not found'" cmp -s "$tmp/want" "$tmp/err"
+case $SIM in /*) sim_abs=$SIM;; *) sim_abs=$(pwd)/$SIM;; esac
+expect_rc "... which resolves from the working directory" 0 sh -c "cd scenarios && '$sim_abs' run -q - <payments-platform.yaml"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n' >"$tmp/ns.yaml"
+expect_rc "a scenario on stdin without metadata.name" 0 "$SIM" run --json - - <"$tmp/ns.yaml"
+contains "... is named stdin" "$tmp/out" '"scenario": {"name":"stdin",'
 
 # Same scenario, same seed: byte-identical JSON.
 "$SIM" run --json "$tmp/a.json" -q scenarios/payments-platform.yaml >/dev/null 2>&1

@@ -130,8 +130,11 @@ expect_rc "merging a trials document is invalid input" 3 "$SIM" merge "$tmp/run.
 check "it names the schema" grep -q "not a magos-sim partial result" "$tmp/err"
 expect_rc "a missing slice is refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/r3.json"
 check "it names the missing trials" grep -q "trials 10..19 of 30 are missing" "$tmp/err"
-expect_rc "an overlapping slice is refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/r2.json" "$tmp/r2.json" "$tmp/r3.json"
+cp "$tmp/r2.json" "$tmp/r2-copy.json"
+expect_rc "an overlapping slice is refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/r2.json" "$tmp/r2-copy.json" "$tmp/r3.json"
 check "it names the overlap" grep -q "overlaps" "$tmp/err"
+expect_rc "a slice named twice is a usage error" 2 "$SIM" merge "$tmp/r1.json" "$tmp/r2.json" "$tmp/r2.json" "$tmp/r3.json"
+check "it says so" grep -q "is given twice" "$tmp/err"
 "$SIM" run -n 30 --shard 2/3 --seed 99 --json "$tmp/seed99.json" "$SCN" 2>/dev/null
 expect_rc "partials with other seeds are refused" 3 "$SIM" merge "$tmp/r1.json" "$tmp/seed99.json" "$tmp/r3.json"
 check "it says the seeds differ" grep -q "they have different seeds" "$tmp/err"
@@ -155,5 +158,15 @@ else ok "compare -n 1 marks nothing significant and shows no interval"; fi
 contains "compare -n 1 says why" "$tmp/one.txt" "nothing can be significant (-n 30 or more)"
 expect_rc "compare -n 1 --max-regression passes: nothing significant" 0 "$SIM" compare -n 1 \
 	--max-regression p95=1% scenarios/compare/base.yaml scenarios/compare/head.yaml
+
+# HEAD's own seed and horizon are replaced by BASE's (common random
+# numbers): said once, at run time; so is a comparison of the two engines.
+expect_rc "compare of a Magos BASE and a fleet HEAD" 0 "$SIM" compare -n 2 scenarios/three-environments.yaml scenarios/fleet-gate-halt.yaml
+has_line "... names HEAD's seed and horizon it does not use" "$tmp/err" "magos-sim compare: note: HEAD's seed 3 (BASE's: 7) and horizon 4h0m0s (BASE's: 1h0m0s) not used: both sides run with BASE's, for common random numbers (--seed and --horizon choose them)"
+has_line "... and says the engines differ" "$tmp/err" "magos-sim compare: note: BASE drives the Magos engine and HEAD the fleet engine: their times compare different controllers"
+expect_rc "compare with --seed and --horizon given" 0 "$SIM" compare -n 2 --seed 3 --horizon 1h scenarios/three-environments.yaml scenarios/fleet-gate-halt.yaml
+lacks "... overrides nothing of HEAD's without saying so" "$tmp/err" "not used"
+expect_rc "compare of a scenario with itself" 0 "$SIM" compare -n 2 scenarios/three-environments.yaml scenarios/three-environments.yaml
+check "... notes nothing" test ! -s "$tmp/err"
 
 finish

@@ -38,7 +38,7 @@ contains "MS115 fires for shop-dev" "$tmp/interval-short.lint" \
 	'MS115 warning Workspace "default/shop-dev" (step "dev" of Rollout "default/shop") stays Applied for less than its 3m0s reconcile interval'
 contains "MS115 gives the later steps' median time" "$tmp/interval-short.lint" \
 	'those take 12m20s at the median modelled durations (staging: 6m10s, prod: 6m10s)'
-contains "MS115 proposes an interval" "$tmp/interval-short.lint" "set magosproject.io/reconcile-interval on it above 12m20s (e.g. 30m)"
+contains "MS115 proposes an interval" "$tmp/interval-short.lint" "set magosproject.io/reconcile-interval on it to 30m or more (twice their time, rounded up)"
 contains "MS115 fires for shop-staging" "$tmp/interval-short.lint" 'MS115 warning Workspace "default/shop-staging"'
 lacks "MS115 not for the last step" "$tmp/interval-short.lint" 'Workspace "default/shop-prod"'
 run_of interval-short

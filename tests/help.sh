@@ -32,4 +32,9 @@ done
 expect_rc "help takes one command at most" 2 "$SIM" help run check
 # The sentence about check's exit status reads as one paragraph (no broken line).
 contains "help check: the exit status sentence is whole" "$tmp/help-check" "check holds, 1 when any fails, 3 when any input is invalid"
+# check prints each problem of an invalid input twice (the report on stdout,
+# the diagnostics on stderr): its help says so.
+expect_rc "help check" 0 "$SIM" help check
+contains "... says the report is on stdout and the diagnostics on stderr as well" "$tmp/out" "The lines are the report, on stdout; an invalid input's diagnostics"
+
 finish

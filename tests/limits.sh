@@ -167,6 +167,8 @@ case "$SIM" in
 		timeout 300 "$SIM" run -q --horizon 876000h --until horizon scenarios/fleet-rollback-derived.yaml
 	contains "... saying so" "$tmp/out" "after 1000000 events:"
 	contains "... naming the budget" "$tmp/out" "the event budget was spent"
+	contains "... pointing at the warnings, which -q prints too" "$tmp/out" "cut short by the event budget bound (see warnings below)"
+	contains "... where the budget's notice is" "$tmp/out" "event budget of 1000000 events exhausted at"
 	;;
 esac
 

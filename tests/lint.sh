@@ -153,4 +153,9 @@ fi
 n=$("$SIM" lint --list-rules --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 if [ "$(grep -c '^| MS[0-9]' docs/lint-rules.md)" = "$n" ]; then ok "the doc lists every rule ($n)"; else bad "the doc lists every rule ($n)"; fi
 
+# A note at another place than its finding keeps that place in the text.
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n' >"$tmp/dup.yaml"
+expect_rc "an object defined twice" 1 "$SIM" lint "$tmp/dup.yaml"
+has_line "... points at the first definition too" "$tmp/out" "$tmp/dup.yaml:5:1: error: Namespace \"a\" already exists: the same kind and name appear twice; $tmp/dup.yaml:1:1: first defined here [MS001]"
+
 finish

@@ -71,4 +71,25 @@ expect_msg "a prefix of another command's option is unknown" \
 expect_msg "an extension of another command's option is unknown" \
 	"magos-sim lint: unknown option '--json-x=1'" "$SIM" lint --json-x=1 x.yaml
 
+# An option that takes one value, given twice, is a usage error (the first
+# value would be silently replaced), whichever spelling each time; options
+# that add up (--limit, --max-regression, --disable) may repeat.
+SC=scenarios/three-environments.yaml
+expect_msg "run --at twice" "magos-sim run: --at given twice: it takes one value, give it once" \
+	"$SIM" run --at 30m --at 40m "$SC"
+expect_msg "run -s and --seed" "magos-sim run: --seed given twice: it takes one value, give it once" \
+	"$SIM" run -s 1 --seed=2 "$SC"
+expect_msg "run --json twice" "magos-sim run: --json given twice: it takes one value, give it once" \
+	"$SIM" run --json "$tmp/a.json" --json "$tmp/b.json" "$SC"
+expect_msg "check -n twice" "magos-sim check: --trials given twice: it takes one value, give it once" \
+	"$SIM" check -n 2 --trials 3 "$SC"
+expect_msg "compare --horizon twice" "magos-sim compare: --horizon given twice: it takes one value, give it once" \
+	"$SIM" compare --horizon 1h --horizon 2h "$SC" "$SC"
+expect_msg "merge --csv twice" "magos-sim merge: --csv given twice: it takes one value, give it once" \
+	"$SIM" merge --csv a.csv --csv b.csv x.json
+expect_msg "lint --format twice" "magos-sim lint: --format given twice: it takes one value, give it once" \
+	"$SIM" lint --format json --format text "$SC"
+expect_rc "run --limit twice adds up" 0 "$SIM" run -q --limit documents=100 --limit files=10 "$SC"
+expect_rc "lint --disable twice adds up" 0 "$SIM" lint --disable MS101 --disable MS102 "$SC"
+
 finish

@@ -41,6 +41,10 @@ check "merge --csv writes exactly the unsharded CSV" cmp -s "$tmp/v.csv" "$tmp/v
 check "... and prints the tables too" cmp -s "$tmp/v.txt" "$tmp/out"
 expect_rc "merge --json - of variant shards" 0 "$SIM" merge --json - "$tmp/v-1.json" "$tmp/v-2.json" "$tmp/v-3.json"
 check "... writes the JSON to stdout instead of the tables" cmp -s "$tmp/v.json" "$tmp/out"
+expect_rc "merge of a partial named twice is a usage error" 2 "$SIM" merge "$tmp/v-1.json" "$tmp/v-2.json" "$tmp/v-1.json"
+has_line "... says it is given twice" "$tmp/err" "magos-sim merge: '$tmp/v-1.json' is given twice: name each partial result once"
+expect_rc "merge of one partial by two names is a usage error" 2 "$SIM" merge "$tmp/v-1.json" "$tmp/../$(basename "$tmp")/v-1.json"
+check "... says they are the same file" grep -q "are the same file: name each partial result once" "$tmp/err"
 
 # --- --sweep capacity ---------------------------------------------------------
 expect_rc "unsharded sweep" 0 "$SIM" run -n 30 --sweep capacity=1,2,4 --json "$tmp/s.json" --csv "$tmp/s.csv" "$CAP"

@@ -610,4 +610,29 @@ printf 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  ownerReferences
 expect_rc "two controller references are refused" 1 "$SIM" lint "$tmp/two.yaml"
 contains "as the API server refuses them" "$tmp/out" "metadata.ownerReferences: Invalid value: only one reference can have Controller set to true"
 
+# A hand-edited FleetRollout status naming a wave the spec lacks: accepted
+# (the API server takes it) with a warning that says what the controller
+# does with it: currentWave is recomputed, a waves[] entry of no spec wave dropped.
+mkdir -p "$tmp/edited/snapshot-moodle-fleet"
+cp scenarios/snapshot-moodle-fleet.yaml "$tmp/edited/"
+awk '/currentWave: broad/ { sub(/broad/, "brod") } /^      name: broad$/ && ++n == 1 { sub(/broad/, "brod") } { print }' \
+	scenarios/snapshot-moodle-fleet/cluster.yaml >"$tmp/edited/snapshot-moodle-fleet/cluster.yaml"
+expect_rc "a status naming no wave of the spec loads" 0 "$SIM" run -q --now 2026-03-02T08:20:00Z "$tmp/edited/snapshot-moodle-fleet.yaml"
+has_line "... warns of currentWave" "$tmp/err" "$tmp/edited/snapshot-moodle-fleet/cluster.yaml:585:18: warning: FleetRollout \"moodle\": status.currentWave \"brod\" names no wave of spec.waves"
+contains "... and says the controller recomputes it" "$tmp/err" "the controller does not read status.currentWave: its first pass sets it to the first wave not yet passed"
+has_line "... warns of the waves entry" "$tmp/err" "$tmp/edited/snapshot-moodle-fleet/cluster.yaml:597:13: warning: FleetRollout \"moodle\": status.waves[1].name \"brod\" names no wave of spec.waves"
+contains "... and says it is dropped with its soakUntil" "$tmp/err" "its first pass drops this entry, and its soakUntil and health with it"
+expect_rc "the example as it is loads without a warning" 0 "$SIM" run -q --now 2026-03-02T08:20:00Z scenarios/snapshot-moodle-fleet.yaml
+lacks "... of its status" "$tmp/err" "names no wave"
+
+# --snapshot T -: the List on standard output instead of the report, the same
+# bytes as the file; it reads back through standard input.
+"$SIM" run -q --snapshot 5m "$tmp/snap5.yaml" scenarios/three-environments.yaml >/dev/null 2>&1
+expect_rc "--snapshot 5m - writes the List to stdout" 0 "$SIM" run --snapshot 5m - scenarios/three-environments.yaml
+check "... the same bytes as --snapshot 5m FILE, and no report" cmp -s "$tmp/snap5.yaml" "$tmp/out"
+cp "$tmp/out" "$tmp/snap5-stdout.yaml"
+expect_rc "... which resumes from standard input" 0 "$SIM" run -q --now 2026-03-02T09:05:00Z - <"$tmp/snap5-stdout.yaml"
+expect_rc "--snapshot 5m --json x still wants a file" 2 "$SIM" run --snapshot 5m --json x scenarios/three-environments.yaml
+contains "... and says so" "$tmp/err" "--snapshot needs a time and a file: --snapshot T FILE"
+
 finish

@@ -407,6 +407,30 @@ for args in "--html $tmp/same.out --trace $tmp/same.out" "--json $tmp/same.out -
 		ok "two outputs on one file are a usage error ($args)"
 	else bad "two outputs on one file exit $rc ($args)"; cat "$tmp/same.err"; fi
 done
+# "-" is a stream that replaces the terminal report (README): standard output
+# holds the one document and nothing after it, for one run and for trials.
+for args in "--html" "--trace" "--mermaid" "--json" "--csv" "--events" "-n 3 --html"; do
+	# shellcheck disable=SC2086
+	"$SIM" run -q $args "$tmp/dash.file" scenarios/three-environments.yaml >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	"$SIM" run $args - scenarios/three-environments.yaml >"$tmp/dash.out" 2>/dev/null
+	if cmp -s "$tmp/dash.file" "$tmp/dash.out"; then ok "run $args -: standard output holds the document alone"
+	else bad "run $args -: standard output is not the document alone"; tail -n 3 "$tmp/dash.out"; fi
+done
+"$SIM" run --html - --trace - scenarios/three-environments.yaml >"$tmp/dash.out" 2>"$tmp/dash.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/dash.out" ] && grep -q -- "--html and --trace both write to '-'" "$tmp/dash.err"; then
+	ok "two outputs on '-' are a usage error"
+else bad "two outputs on '-' exit $rc"; cat "$tmp/dash.err"; fi
+"$SIM" compare -n 2 --html - --json - scenarios/three-environments.yaml scenarios/three-environments.yaml \
+	>"$tmp/dash.out" 2>"$tmp/dash.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/dash.out" ] && grep -q -- "--json - and --html - both write to stdout" "$tmp/dash.err"; then
+	ok "compare: --json - with --html - is a usage error"
+else bad "compare: --json - with --html - exits $rc"; cat "$tmp/dash.err"; fi
+"$SIM" compare -n 2 --html - scenarios/three-environments.yaml scenarios/three-environments.yaml \
+	>"$tmp/dash.out" 2>/dev/null
+check "compare --html - ends with the page (no table after it)" test "$(tail -n 1 "$tmp/dash.out")" = "</html>"
 for opt in --html --trace --mermaid --json --csv; do
 	"$SIM" run -q "$opt" '' scenarios/three-environments.yaml >/dev/null 2>"$tmp/empty.err"
 	rc=$?

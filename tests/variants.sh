@@ -94,7 +94,7 @@ check "... that says so" grep -q "run: --sweep given twice: one parameter per ru
 
 # ---- bad input
 expect_rc "an unknown sweep parameter" 2 "$SIM" run -n 5 --sweep capasity=1,2 "$MAGOS"
-check "... lists the accepted ones" grep -q "unknown sweep parameter 'capasity'; accepted: capacity, models.podStartup" "$tmp/err"
+check "... suggests the nearest and lists the accepted ones" grep -q "unknown sweep parameter 'capasity': did you mean 'capacity'? accepted: capacity, models.podStartup" "$tmp/err"
 expect_rc "an empty range" 2 "$SIM" run -n 5 --sweep capacity=8..2/4 "$MAGOS"
 check "... is named empty" grep -q "empty range \"8..2/4\"" "$tmp/err"
 expect_rc "zero steps" 2 "$SIM" run -n 5 --sweep models.apply.duration=1m..2m/0 "$MAGOS"

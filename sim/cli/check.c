@@ -52,7 +52,9 @@ void cmd_usage_check(FILE *f)
 		"bound (zero-delay loop, event budget); the findings of rules a scenario lists\n"
 		"in spec.expect.findings pass (it shows them on purpose).  Exit 0 when every\n"
 		"check holds, 1 when any fails, 3 when any input is invalid or cannot be\n"
-		"read (diagnostics on stderr).\n"
+		"read.  The lines are the report, on stdout; an invalid input's diagnostics\n"
+		"(file:line:col with their notes, as run prints them) go to stderr as well, so\n"
+		"a log of both shows each problem twice: read stdout for the report.\n"
 		"\n"
 		"Options:\n"
 		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
@@ -548,12 +550,15 @@ int cmd_check(int argc, char **argv)
 	struct exp_scenario_report *reps;
 	uint64_t v;
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&cfg.o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:hn:j:", cmd_check_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("check", cmd_check_longopts, c, &seen)) != CLI_OK)
+			return rc;
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, EXP_MAX_TRIALS, &v) != 0) {

@@ -75,6 +75,25 @@ struct cmd_opts {
 /* cmd_opts_init() - the defaults: color auto, width 80, default limits, everything else unset. */
 void cmd_opts_init(struct cmd_opts *o);
 
+/* The single-valued options a command has seen so far (cmd_once()).  A zeroed struct is none. */
+struct cmd_seen {
+	int c[32]; /* getopt_long() codes */
+	size_t n;
+};
+
+/*
+ * cmd_once() - refuses an option that takes one value given a second time,
+ * which would silently replace the first (`run --at 30m --at 40m`).
+ * Options that add up (--limit, --max-regression, --disable) and flags may
+ * repeat.  Call it with every getopt_long() result before acting on it.
+ * @opts: the command's option table (names the option for the message).
+ * @c:    the getopt_long() result.
+ * @seen: the options seen so far, updated.
+ * Returns: CLI_OK; or CLI_USAGE after printing "magos-sim CMD: --NAME given
+ *          twice: ..." and the try line to stderr.
+ */
+int cmd_once(const char *cmd, const struct option *opts, int c, struct cmd_seen *seen);
+
 /*
  * cmd_opt_common() - interprets one shared option returned by getopt_long().
  * @c:      the getopt_long() result ('s', 'q', 'h', ':', '?' or a CMD_OPT_* code).
@@ -172,6 +191,14 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
  *          'PATH': REASON; no output file was replaced".
  */
 int cmd_outputs_done(const char *cmd, int rc);
+
+/*
+ * cmd_outputs_stdout() - whether an output of cmd_write_file() was "-": the
+ * document is then what standard output holds, so the command prints no
+ * terminal report after it (README: "-" outputs are streams that replace
+ * the report).
+ */
+bool cmd_outputs_stdout(void);
 
 /* cmd_outputs_abort() - removes every temporary not committed (main()'s safety net). */
 void cmd_outputs_abort(void);

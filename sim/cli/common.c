@@ -99,6 +99,31 @@ static const struct option *own_options(const char *cmd)
 	return NULL;
 }
 
+int cmd_once(const char *cmd, const struct option *opts, int c, struct cmd_seen *seen)
+{
+	/* Each of these adds to what the ones before it gave: given again, it is not lost. */
+	static const char *const repeatable[] = { "limit", "max-regression", "disable" };
+	const struct option *lo = opts;
+
+	while (lo->name && !(lo->val == c && lo->has_arg == required_argument))
+		lo++;
+	if (!lo->name)
+		return CLI_OK; /* a flag, or not an option of @cmd (cmd_opt_common() says so) */
+	for (size_t i = 0; i < sizeof(repeatable) / sizeof(repeatable[0]); i++)
+		if (!strcmp(lo->name, repeatable[i]))
+			return CLI_OK;
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->c[i] == c) {
+			fprintf(stderr, "%s %s: --%s given twice: it takes one value, give it once\n"
+					"try '%s %s --help'\n",
+				cmd_prog, cmd, lo->name, cmd_prog, cmd);
+			return CLI_USAGE;
+		}
+	if (seen->n < sizeof(seen->c) / sizeof(seen->c[0]))
+		seen->c[seen->n++] = c;
+	return CLI_OK;
+}
+
 int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 		   struct cmd_opts *o)
 {
@@ -321,6 +346,9 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 static struct outset outputs;
 
+/* Whether one of them is "-": standard output then holds that document, and no report. */
+static bool outputs_stdout;
+
 /* Whether @st (an existing output) is the input @in, or a file directly in it if a directory. */
 static bool is_input(const struct stat *st, const char *in)
 {
@@ -379,6 +407,8 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg)
 {
 	cmd_building("writing %s", path);
+	if (!strcmp(path, "-"))
+		outputs_stdout = true;
 	if (os_add(&outputs, path, write, arg) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
@@ -401,6 +431,11 @@ int cmd_outputs_done(const char *cmd, int rc)
 	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
 		cmd, bad, strerror(errno));
 	return CLI_IO;
+}
+
+bool cmd_outputs_stdout(void)
+{
+	return outputs_stdout;
 }
 
 void cmd_outputs_abort(void)

@@ -5,6 +5,7 @@
  * is significantly worse than a --max-regression limit allows.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "sim/cli/compare.h"
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
 #include "reports/compare_json.h"
 #include "reports/compare_text.h"
 #include "reports/html_mc.h"
@@ -156,8 +158,6 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	struct rep_cmp c;
 	struct html_arg ha;
 	int rc = CLI_OK;
-	bool json_out = o->json && !strcmp(o->json, "-"), md_out = o->markdown &&
-								  !strcmp(o->markdown, "-");
 
 	cmp_compute(p->in[0].rows, p->in[1].rows, p->n, p->horizon_ms, p->seed, 0, &r);
 	memset(&c, 0, sizeof(c));
@@ -181,7 +181,7 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	}
 	/* All the files or none, before the table (c, ha and r live until here). */
 	rc = cmd_outputs_done(o->cmd, rc);
-	if (rc == CLI_OK && !json_out && !md_out &&
+	if (rc == CLI_OK && !cmd_outputs_stdout() &&
 	    rep_cmp_text(stdout, &c, cli_color_wanted(o->color, 1)) != 0)
 		rc = CLI_IO;
 	if (rc == CLI_OK && rep_cmp_failed(&c)) {
@@ -240,6 +240,49 @@ const struct option cmd_compare_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Which engine @s drives: "Magos" (Rollouts), "fleet" (FleetRollouts), both, or NULL (neither). */
+static const char *engine_of(const struct scenario *s)
+{
+	bool magos = false, fleet = false;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		magos = magos || !strcmp(s->objs[i]->kind, "Rollout");
+		fleet = fleet || !strcmp(s->objs[i]->kind, "FleetRollout");
+	}
+	return magos && fleet ? "Magos and fleet" : magos ? "Magos" : fleet ? "fleet" : NULL;
+}
+
+/*
+ * note_sides() - says on stderr, once, what of HEAD @head the comparison
+ * does not use: its own seed and horizon when they differ from BASE @base's
+ * (both sides run with BASE's unless --seed / --horizon choose), and that
+ * the two drive different engines, whose times compare only loosely.
+ */
+static void note_sides(const struct scenario *base, const struct scenario *head,
+		       const struct cmd_opts *o)
+{
+	const char *eb = engine_of(base), *eh = engine_of(head);
+	char hb[GT_DURATION_BUFSZ], hh[GT_DURATION_BUFSZ], what[160] = "";
+
+	if (!o->run.seed_set && head->seed != base->seed)
+		snprintf(what, sizeof(what), "seed %" PRIu64 " (BASE's: %" PRIu64 ")", head->seed,
+			 base->seed);
+	if (!o->run.horizon_set && head->horizon_ms != base->horizon_ms) {
+		gt_format_duration(head->horizon_ms, hh, sizeof(hh));
+		gt_format_duration(base->horizon_ms, hb, sizeof(hb));
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%shorizon %s (BASE's: %s)",
+			 what[0] ? " and " : "", hh, hb);
+	}
+	if (what[0])
+		fprintf(stderr, "%s compare: note: HEAD's %s not used: both sides run with BASE's, "
+				"for common random numbers (--seed and --horizon choose them)\n",
+			cmd_prog, what);
+	if (eb && eh && strcmp(eb, eh))
+		fprintf(stderr, "%s compare: note: BASE drives the %s engine and HEAD the %s engine: "
+				"their times compare different controllers\n",
+			cmd_prog, eb, eh);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -255,6 +298,7 @@ int cmd_compare(int argc, char **argv)
 	uint64_t v;
 	struct prog prog;
 	struct prog_trials pt = { &prog, 0, 0 };
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c, loaded = 0;
 
 	cmd_opts_init(&o);
@@ -263,6 +307,8 @@ int cmd_compare(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_compare_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("compare", cmd_compare_longopts, c, &seen)) != CLI_OK)
+			goto out_free_limits;
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, CMP_MAX_TRIALS, &v) != 0) {
@@ -327,11 +373,23 @@ int cmd_compare(int argc, char **argv)
 			goto out_free_limits;
 		}
 	}
-	if (o.json && out.markdown && !strcmp(o.json, "-") && !strcmp(out.markdown, "-")) {
-		fprintf(stderr, "%s compare: --json - and --markdown - both write to stdout: give one a file\n",
-			cmd_prog);
-		rc = CLI_USAGE;
-		goto out_free_limits;
+	{
+		/* One document on standard output: a second would run into the first. */
+		const char *const opt[] = { "--json", "--markdown", "--html" };
+		const char *const path[] = { o.json, out.markdown, compare_html };
+		const char *taken = NULL;
+
+		for (size_t i = 0; i < 3; i++) {
+			if (!path[i] || strcmp(path[i], "-"))
+				continue;
+			if (taken) {
+				fprintf(stderr, "%s compare: %s - and %s - both write to stdout: give one a file\n",
+					cmd_prog, taken, opt[i]);
+				rc = CLI_USAGE;
+				goto out_free_limits;
+			}
+			taken = opt[i];
+		}
 	}
 	{
 		/* Before any trial: an output that cannot be written fails now, not after the work. */
@@ -350,6 +408,8 @@ int cmd_compare(int argc, char **argv)
 			loaded++;
 			goto out_release_scenarios;
 		}
+	if (!o.quiet)
+		note_sides(&s[0], &s[1], &o);
 	/* Common random numbers: one seed and one horizon for both sides. */
 	if (!o.run.seed_set) {
 		o.run.seed_set = true;

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "reports/lint_json.h"
 #include "sim/plan/expect.h"
 #include "sim/lint/lint.h"
+#include "sim/base/suggest.h"
 
 enum lint_optcode {
 	OPT_STRICT = CMD_OPT_FIRST_FREE,
@@ -50,7 +52,7 @@ void cmd_usage_lint(FILE *f)
 		"\n"
 		"Options:\n"
 		"      --strict          warnings fail too (exit 1)\n"
-		"      --disable ID[,ID] do not report these rules (repeatable)\n"
+		"      --disable ID[,ID] do not report these rules (repeatable; any case)\n"
 		"      --format FORMAT   text (default), json, or sarif (SARIF 2.1.0 for GitHub\n"
 		"                        code scanning); markdown with --list-rules\n"
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
@@ -147,10 +149,24 @@ static int parse_disable(const char *arg, bool *disabled)
 	int rc = 0;
 
 	for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
-		const struct lint_rule *rule = lint_rule(id);
+		const struct lint_rule *rule = NULL;
+		const char *near = NULL;
 
+		/*
+		 * An id in any case: ms108 is MS108.  A near miss is one typo away
+		 * (MS1088): ids differ from each other by a digit, so farther is a guess.
+		 */
+		for (size_t i = 0; i < n && !rule; i++) {
+			if (!strcasecmp(rules[i].id, id))
+				rule = &rules[i];
+			else if (!near && sug_distance(id, strlen(id), rules[i].id, strlen(rules[i].id)) == 1)
+				near = rules[i].id;
+		}
 		if (!rule) {
-			fprintf(stderr, "%s lint: unknown rule '%s' in --disable; rules:", cmd_prog, id);
+			fprintf(stderr, "%s lint: unknown rule '%s' in --disable", cmd_prog, id);
+			if (near)
+				fprintf(stderr, " (did you mean %s?)", near);
+			fprintf(stderr, "; rules:");
 			for (size_t i = 0; i < n; i++)
 				fprintf(stderr, "%s %s", i ? "," : "", rules[i].id);
 			fputc('\n', stderr);
@@ -376,6 +392,7 @@ int cmd_lint(int argc, char **argv)
 	size_t ninputs = 0;
 	struct covered cov = { NULL, 0 };
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -384,6 +401,8 @@ int cmd_lint(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", cmd_lint_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("lint", cmd_lint_longopts, c, &seen)) != CLI_OK)
+			goto out_free_disabled;
 		switch (c) {
 		case OPT_STRICT:
 			strict = true;

@@ -5,6 +5,8 @@
  * statistics are a pure function of the rows in index order).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,7 +307,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	if (rc == CLI_OK && o->json)
 		rc = cmd_write_file("merge", NULL, o->json, cmd_put_plan_json, &rp);
 	rc = cmd_outputs_done("merge", rc);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
 		if (rep_plan_text(stdout, &rp, &po) != 0)
@@ -379,7 +381,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	}
 	rc = cmd_outputs_done("merge", rc);
 	free(jrv);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
 		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, p->n, tcolor) != 0)
@@ -407,6 +409,38 @@ const struct option cmd_merge_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * given_once() - refuses a partial result named twice (the same path, the
+ * same file by device and inode, or standard input twice): its trials would
+ * count twice, which partial_merge() could only call an overlap.  Prints the
+ * error.  Returns: CLI_OK, or CLI_USAGE.
+ */
+static int given_once(char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+		bool sa = strcmp(paths[i], "-") != 0 && stat(paths[i], &a) == 0;
+
+		for (size_t j = 0; j < i; j++) {
+			bool same = !strcmp(paths[i], paths[j]) ||
+				    (sa && strcmp(paths[j], "-") != 0 && stat(paths[j], &b) == 0 &&
+				     a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+
+			if (!same)
+				continue;
+			if (!strcmp(paths[i], paths[j]))
+				fprintf(stderr, "%s merge: '%s' is given twice: name each partial result once\n",
+					cmd_prog, paths[i]);
+			else
+				fprintf(stderr, "%s merge: '%s' and '%s' are the same file: name each partial "
+						"result once\n",
+					cmd_prog, paths[j], paths[i]);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct cmd_opts o;
@@ -417,6 +451,7 @@ int cmd_merge(int argc, char **argv)
 	struct partial *parts = NULL, merged;
 	char err[512];
 	struct prog prog;
+	struct cmd_seen seen = { 0 };
 	int rc = CLI_OK, c;
 
 	cmd_opts_init(&o);
@@ -424,6 +459,8 @@ int cmd_merge(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":qh", cmd_merge_longopts, NULL)) != -1) {
+		if ((rc = cmd_once("merge", cmd_merge_longopts, c, &seen)) != CLI_OK)
+			goto out_free_limits;
 		if (c == MERGE_OPT_MAXREG) {
 			if (cmp_parse_limits(optarg, &limits, &nlimits, err, sizeof(err)) != 0) {
 				fprintf(stderr, "%s merge: --max-regression: %s\n", cmd_prog, err);
@@ -457,6 +494,8 @@ int cmd_merge(int argc, char **argv)
 		if ((rc = cmd_check_outputs("merge", outs, NULL, 3, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			goto out_free_limits;
 	}
+	if ((rc = given_once(argv + optind, (size_t)(argc - optind))) != CLI_OK)
+		goto out_free_limits;
 	nparts = (size_t)(argc - optind);
 	parts = xcalloc(nparts, sizeof(*parts));
 	budget = o.lim.v[LIM_INPUT_BYTES];

@@ -69,8 +69,9 @@ void cmd_usage_run(FILE *f)
 		"                        a kubectl snapshot, its latest timestamp)\n"
 		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
 		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
-		"                        (T: a Go duration since the start, or an RFC 3339\n"
-		"                        time); resume it with run --now TIME FILE (single run)\n"
+		"                        ('-': standard output, instead of the report; T: a\n"
+		"                        Go duration since the start, or an RFC 3339 time);\n"
+		"                        resume it with run --now TIME FILE (single run)\n"
 		"      --at T            print the objects at time T as kubectl get (the\n"
 		"                        CRDs' printer columns) and stagesetctl fleet show\n"
 		"                        them, after the report (single run); with --at or\n"
@@ -305,7 +306,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	if (rc == CLI_OK && html)
 		rc = cmd_write_file("run", NULL, html, write_html_mc, &pg);
 	rc = cmd_outputs_done("run", rc);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		struct rep_plan_text_opts po = { cli_color_wanted(o->color, 1), o->width, o->quiet };
 
 		if (rep_plan_text(stdout, &rp, &po) != 0)
@@ -508,7 +509,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	}
 	rc = cmd_outputs_done("run", rc);
 	free(ms);
-	if (rc == CLI_OK && !(o->json && !strcmp(o->json, "-")) && !(csv && !strcmp(csv, "-"))) {
+	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
 		if (nv && rep_variants_text(stdout, rv, nv + 1, rp.seed, n, tcolor) != 0)
@@ -773,12 +774,18 @@ int cmd_run(int argc, char **argv)
 	struct prog prog;
 	struct cmd_tick tick;
 	struct looks looks = { 0 };
+	struct cmd_seen seen = { 0 };
 	int rc, c;
 
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_run_longopts, NULL)) != -1) {
+		/* (a second --sweep has its own words below) */
+		if (c != RUN_OPT_SWEEP && (rc = cmd_once("run", cmd_run_longopts, c, &seen)) != CLI_OK) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
 		switch (c) {
 		case 'n':
 			if (cli_parse_count(optarg, 1, RUN_MAX_TRIALS, &v) != 0) {
@@ -832,8 +839,9 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		case RUN_OPT_SNAPSHOT:
-			/* --snapshot T FILE: the word after T is the file */
-			if (optind >= argc || !argv[optind][0] || argv[optind][0] == '-') {
+			/* --snapshot T FILE: the word after T is the file ("-" is one, an option is not) */
+			if (optind >= argc || !argv[optind][0] ||
+			    (argv[optind][0] == '-' && argv[optind][1])) {
 				fprintf(stderr, "%s run: --snapshot needs a time and a file: --snapshot T FILE\n"
 						"try '%s run --help'\n",
 					cmd_prog, cmd_prog);
@@ -1050,7 +1058,7 @@ int cmd_run(int argc, char **argv)
 		sp_release(&sp);
 	if (rc)
 		goto out_release_run;
-	if (!json_stdout && !(csv && !strcmp(csv, "-")) && !(events && !strcmp(events, "-"))) {
+	if (!cmd_outputs_stdout()) {
 		struct rep_text_opts to = { cli_color_wanted(o.color, 1), o.quiet, o.width,
 					    o.timeline };
 

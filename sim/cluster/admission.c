@@ -19,10 +19,11 @@
  * pattern, `date-time` formats, list-map keys (restart and event checks by
  * name), the conflictPolicy default and its conditions' patterns and
  * maxLength too (see the StageSet block below for its deviations).
- * For the Magos kinds and FleetRollout, regex patterns, maxLength and
- * `date-time` formats of metav1.Condition and of the status timestamps are
- * not checked (the simulator writes those statuses itself; snapshots come
- * from a real API server that already checked them).
+ * For the Magos kinds and FleetRollout, regex patterns and maxLength of
+ * metav1.Condition are not checked (the simulator writes those statuses
+ * itself; snapshots come from a real API server that already checked them);
+ * their `date-time` formats are, as are metadata's creationTimestamp and
+ * deletionTimestamp, because a hand-edited snapshot is input too.
  *
  * Deviation: FleetRollout waves[].soak is `type: string` in the CRD; it is
  * checked here as a Go duration, because the controller cannot decode
@@ -47,11 +48,13 @@ static const struct sch_field selector_fields[] = {
 };
 static const struct sch_node label_selector = { .type = SCH_OBJECT, .fields = selector_fields };
 
+/* `format: date-time` (metav1.Time): what the CRDs declare for every time they hold. */
+static const struct sch_node date_time = { .type = SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
 static const char *const cond_status_values[] = { "True", "False", "Unknown", NULL };
 static const struct sch_node cond_status = { .type = SCH_STRING, .enum_values = cond_status_values };
 static const struct sch_node non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0 };
 static const struct sch_field condition_fields[] = {
-	SCH_REQUIRED("lastTransitionTime", &sch_string),
+	SCH_REQUIRED("lastTransitionTime", &date_time),
 	SCH_REQUIRED("message", &sch_string),
 	SCH_FIELD("observedGeneration", &non_negative),
 	SCH_REQUIRED("reason", &sch_string_nonempty),
@@ -65,7 +68,13 @@ static const struct sch_node conditions_by_type = { .type = SCH_ARRAY, .items = 
 						    .list_map_key = "type" };
 
 /* metadata as kubectl sends it, or as `kubectl get -o yaml` prints it. */
-static const struct sch_node nullable_string = { .type = SCH_STRING, .nullable = true };
+/*
+ * metav1.Time decodes RFC 3339 or null (kubectl prints `creationTimestamp:
+ * null` for an object not yet created); anything else fails to decode, so
+ * the API server refuses the object.
+ */
+static const struct sch_node meta_time = { .type = SCH_STRING, .nullable = true,
+					   .format = SCH_FORMAT_DATE_TIME };
 /* metav1.OwnerReference: the four identity fields are required (apimachinery validation). */
 static const struct sch_field owner_ref_fields[] = {
 	SCH_REQUIRED("apiVersion", &sch_string_nonempty),
@@ -87,8 +96,8 @@ static const struct sch_field metadata_fields[] = {
 	SCH_FIELD("uid", &sch_string),
 	SCH_FIELD("generation", &sch_integer),
 	SCH_FIELD("resourceVersion", &sch_string),
-	SCH_FIELD("creationTimestamp", &nullable_string),
-	SCH_FIELD("deletionTimestamp", &nullable_string),
+	SCH_FIELD("creationTimestamp", &meta_time),
+	SCH_FIELD("deletionTimestamp", &meta_time),
 	SCH_FIELD("deletionGracePeriodSeconds", &sch_integer),
 	SCH_FIELD("generateName", &sch_string),
 	SCH_FIELD("selfLink", &sch_string),
@@ -131,7 +140,7 @@ static const struct sch_field project_spec_fields[] = {
 static const struct sch_node project_spec = { .type = SCH_OBJECT, .fields = project_spec_fields };
 static const struct sch_field project_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
 	SCH_FIELD("phase", &phase),
 	SCH_FIELD("reason", &sch_string),
@@ -167,7 +176,7 @@ static const struct sch_node rollout_spec = { .type = SCH_OBJECT, .fields = roll
 static const struct sch_field rollout_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentStep", &sch_integer),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
 	SCH_FIELD("phase", &phase),
 	SCH_FIELD("reason", &sch_string),
@@ -238,9 +247,9 @@ static const struct sch_field ws_status_fields[] = {
 	SCH_FIELD("conditions", &conditions_by_type),
 	SCH_FIELD("currentRunID", &sch_string),
 	SCH_FIELD("currentRunTrigger", &sch_string),
-	SCH_FIELD("lastReconcileTime", &sch_string),
+	SCH_FIELD("lastReconcileTime", &date_time),
 	SCH_FIELD("message", &sch_string),
-	SCH_FIELD("nextReconcileTime", &sch_string),
+	SCH_FIELD("nextReconcileTime", &date_time),
 	SCH_FIELD("observedReconcileInterval", &sch_string),
 	SCH_FIELD("observedRevision", &sch_string),
 	SCH_FIELD("phase", &phase),
@@ -339,7 +348,7 @@ static const struct sch_field wave_status_fields[] = {
 	SCH_REQUIRED("name", &sch_string),
 	SCH_FIELD("ready", &sch_integer),
 	SCH_FIELD("settled", &sch_boolean),
-	SCH_FIELD("soakUntil", &sch_string),
+	SCH_FIELD("soakUntil", &date_time),
 	SCH_FIELD("total", &sch_integer),
 	SCH_END,
 };
@@ -381,7 +390,6 @@ static bool condition_type_pattern(const char *s);
 static const struct sch_node int32_node = { .type = SCH_INTEGER, .format = SCH_FORMAT_INT32 };
 static const struct sch_node int32_non_negative = { .type = SCH_INTEGER, .has_minimum = true, .minimum = 0,
 						    .format = SCH_FORMAT_INT32 };
-static const struct sch_node date_time = { .type = SCH_STRING, .format = SCH_FORMAT_DATE_TIME };
 static const char *const hold_rollback_values[] = { "Hold", "Rollback", NULL };
 static const struct sch_node hold_rollback = { .type = SCH_STRING, .enum_values = hold_rollback_values };
 
@@ -1475,6 +1483,35 @@ static const struct {
 };
 
 /*
+ * The kinds of the built-in groups the simulator reads objects of (v1,
+ * batch/v1) that a user can create, as Kubernetes serves them: a kind
+ * of neither list nor kinds[] in these apiVersions does not exist, so the
+ * API server refuses it (kubectl: no matches for kind "Namspace" in version
+ * "v1"); the ones listed are accepted and ignored.
+ */
+static const struct {
+	const char *api_version, *kind;
+} builtin_kinds[] = {
+	{ "v1", "Binding" },        { "v1", "ConfigMap" },      { "v1", "Endpoints" },
+	{ "v1", "Event" },          { "v1", "LimitRange" },     { "v1", "Node" },
+	{ "v1", "PersistentVolume" }, { "v1", "Pod" },          { "v1", "PodTemplate" },
+	{ "v1", "ReplicationController" }, { "v1", "ResourceQuota" }, { "v1", "Service" },
+	{ "v1", "ServiceAccount" }, { "v1", "ComponentStatus" }, { "batch/v1", "CronJob" },
+};
+
+/* Whether @api_version is a built-in group version of builtin_kinds whose kind @kind does not exist. */
+static bool builtin_unknown(const char *api_version, const char *kind)
+{
+	if (strcmp(api_version, "v1") && strcmp(api_version, "batch/v1"))
+		return false;
+	for (size_t i = 0; i < sizeof(builtin_kinds) / sizeof(builtin_kinds[0]); i++)
+		if (!strcmp(builtin_kinds[i].api_version, api_version) &&
+		    !strcmp(builtin_kinds[i].kind, kind))
+			return false;
+	return true;
+}
+
+/*
  * modelled_group() - whether an unknown @kind in @api_version is an error:
  * the groups whose controllers the simulator runs, except the kinds of their
  * pinned CRDs that no controller reads (unread_kinds).
@@ -1535,6 +1572,27 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 		return -1;
 	}
 	k = adm_find_kind(av->u.s, kd->u.s);
+	if (!k && builtin_unknown(av->u.s, kd->u.s)) {
+		struct sug sg;
+
+		/* The simulated kinds of this apiVersion: a near miss of one is a typo of it. */
+		sug_init(&sg, kd->u.s);
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strcmp(kinds[i].api_version, av->u.s))
+				sug_offer(&sg, kinds[i].kind);
+		for (size_t i = 0; i < sizeof(builtin_kinds) / sizeof(builtin_kinds[0]); i++)
+			if (!strcmp(builtin_kinds[i].api_version, av->u.s))
+				sug_offer(&sg, builtin_kinds[i].kind);
+		diag_error(d, file, kd->mark, "unknown kind \"%s\" in apiVersion \"%s\"", kd->u.s,
+			   av->u.s);
+		if (sug_best(&sg))
+			diag_note(d, file, kd->mark, "did you mean \"%s\"?", sug_best(&sg));
+		diag_note(d, file, kd->mark,
+			  "Kubernetes has no such kind: the API server refuses it (kubectl: no matches "
+			  "for kind \"%s\" in version \"%s\")",
+			  kd->u.s, av->u.s);
+		return -1;
+	}
 	if (!k && !modelled_group(av->u.s, kd->u.s)) {
 		md = val_map_get(doc, "metadata");
 		name = val_map_get(md, "name");

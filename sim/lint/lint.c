@@ -109,8 +109,9 @@ static const struct lint_rule rules[] = {
 	  "steps take at the median modelled Job durations: its scheduled reconcile resets it while "
 	  "they run, re-opening its step, so the Rollout cannot complete in one pass and completes "
 	  "only when a reset happens to leave the later steps Applied, much later or never",
-	  "set magosproject.io/reconcile-interval on the Workspace above the time the later steps "
-	  "take (e.g. 30m), or model shorter Jobs if those are what you run" },
+	  "set magosproject.io/reconcile-interval on the Workspace well above the time the later "
+	  "steps take (the finding says how long they take and suggests a value), or model "
+	  "shorter Jobs if those are what you run" },
 	{ "MS116", "revision-seen-late-first", LINT_WARNING,
 	  "a scenario's commit lands on a ref that Workspaces of two steps track, and the later "
 	  "step's Workspace polls for commits at least as often as the earlier one's: each "
@@ -723,7 +724,14 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 				continue;
 			}
 			if (last) {
-				char *msg = xasprintf("%s; %s", last->msg, it->msg);
+				/* a note elsewhere ("first defined here") keeps its place in the text */
+				bool elsewhere = it->file && it->mark.line &&
+						 (!last->file || strcmp(it->file, last->file) ||
+						  it->mark.line != last->mark.line ||
+						  it->mark.col != last->mark.col);
+				char *msg = elsewhere ? xasprintf("%s; %s:%u:%u: %s", last->msg, it->file,
+								  it->mark.line, it->mark.col, it->msg)
+						      : xasprintf("%s; %s", last->msg, it->msg);
 
 				free(last->msg);
 				last->msg = msg;

@@ -1182,12 +1182,14 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 			 "Workspace \"%s/%s\" (step \"%s\" of Rollout \"%s/%s\") stays Applied for less "
 			 "than its %s reconcile interval: the scheduled reconcile then resets it to "
 			 "Pending, which re-opens step \"%s\" and revokes the later steps; those take "
-			 "%s at the median modelled durations (%s), so the Rollout cannot complete in "
+			 "%s at the median modelled durations%s%s%s, so the Rollout cannot complete in "
 			 "one pass: it goes back to step \"%s\" at every reset and completes only when "
 			 "a reset happens to leave the later steps Applied, much later or never; set %s "
-			 "on it above %s (e.g. %s)",
-			 ws[k]->ns, ws[k]->name, step_name, ro->ns, ro->name, ivt, step_name, aft, parts,
-			 step_name, MW_ANN_RECONCILE_INTERVAL, aft, hint);
+			 "on it to %s or more (twice their time, rounded up)",
+			 ws[k]->ns, ws[k]->name, step_name, ro->ns, ro->name, ivt, step_name, aft,
+			 /* one later step: its time is the total, said once */
+			 lv + 2 < nlevels ? " (" : "", lv + 2 < nlevels ? parts : "",
+			 lv + 2 < nlevels ? ")" : "", step_name, MW_ANN_RECONCILE_INTERVAL, hint);
 		free(parts);
 	}
 	free(level_name);

@@ -1,11 +1,13 @@
 #include "sim/load/manifest.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/xalloc.h"
 #include "sim/cluster/admission.h"
+#include "sim/load/scenario.h"
 
 void man_set_init(struct man_set *s)
 {
@@ -162,6 +164,15 @@ static int admit_one(const char *file, const struct val *doc, struct man_set *s,
 	return add_obj(s, o, d);
 }
 
+/* Whether @it is magos-sim's own Scenario (by kind, or by its API group), not an object. */
+static bool is_scenario_item(const struct val *it)
+{
+	const char *av = val_str(val_map_get(it, "apiVersion"), "");
+
+	return strcmp(val_str(val_map_get(it, "kind"), ""), SCN_KIND) == 0 ||
+	       strncmp(av, "magos-sim/", strlen("magos-sim/")) == 0;
+}
+
 int man_load_doc(const char *file, const struct val *doc, struct man_set *s, struct diag *d)
 {
 	const char *f = intern_file(s, file);
@@ -202,6 +213,15 @@ int man_load_doc(const char *file, const struct val *doc, struct man_set *s, str
 
 		if (it->type == VAL_MAP && strcmp(val_str(val_map_get(it, "kind"), ""), "List") == 0) {
 			diag_error(d, f, it->mark, "List: items[%zu]: a List cannot contain a List", i);
+			rc = -1;
+			continue;
+		}
+		if (it->type == VAL_MAP && is_scenario_item(it)) {
+			/* The loader looks for it among the documents: as an item it would be dropped. */
+			diag_error(d, f, it->mark,
+				   "List: items[%zu]: a %s must be a top-level document of its own (after "
+				   "a `---` line), not an item of a List",
+				   i, SCN_KIND);
 			rc = -1;
 			continue;
 		}

@@ -24,6 +24,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -569,6 +570,58 @@ static void latest_time(const struct val *obj, int64_t *max, bool *found)
 	status_times(val_map_get(obj, "status"), max, found);
 }
 
+/* Whether a wave of FleetRollout @spec is named @name. */
+static bool spec_has_wave(const struct val *spec, const char *name)
+{
+	const struct val *waves = val_map_get(spec, "waves");
+
+	for (size_t i = 0; waves && waves->type == VAL_LIST && i < waves->u.list.n; i++)
+		if (!strcmp(val_str(val_map_get(waves->u.list.items[i], "name"), ""), name))
+			return true;
+	return false;
+}
+
+/*
+ * warn_fleet_status() - a FleetRollout's status (a snapshot's, perhaps
+ * edited by hand) naming a wave its spec does not have.  Upstream's
+ * Reconcile (fleetrollout_controller.go) never reads status.currentWave: it
+ * recomputes it on every pass as the first wave not yet passed, from the
+ * members' state and each wave's previous status entry, looked up by name
+ * (`prior[ws.Name]`); an entry of no spec wave is dropped by the first pass
+ * that rewrites status.waves.  Both are accepted, as the API server accepts
+ * them, with a warning that says so.
+ */
+static void warn_fleet_status(const struct obj *o, struct diag *d)
+{
+	const struct val *cw, *waves;
+
+	if (strcmp(o->kind, "FleetRollout") || !o->status)
+		return;
+	cw = val_map_get(o->status, "currentWave");
+	if (cw && cw->type == VAL_STRING && cw->u.s[0] && !spec_has_wave(o->spec, cw->u.s)) {
+		diag_warning(d, o->src.file, cw->mark,
+			     "FleetRollout \"%s\": status.currentWave \"%s\" names no wave of spec.waves",
+			     o->name, cw->u.s);
+		diag_note(d, o->src.file, cw->mark,
+			  "the controller does not read status.currentWave: its first pass sets it to "
+			  "the first wave not yet passed, from the members' state and the waves' status");
+	}
+	waves = val_map_get(o->status, "waves");
+	for (size_t i = 0; waves && waves->type == VAL_LIST && i < waves->u.list.n; i++) {
+		const struct val *name = val_map_get(waves->u.list.items[i], "name");
+
+		if (!name || name->type != VAL_STRING || spec_has_wave(o->spec, name->u.s))
+			continue;
+		diag_warning(d, o->src.file, name->mark,
+			     "FleetRollout \"%s\": status.waves[%zu].name \"%s\" names no wave of "
+			     "spec.waves",
+			     o->name, i, name->u.s);
+		diag_note(d, o->src.file, name->mark,
+			  "the controller reads a wave's previous status by its name: its first pass "
+			  "drops this entry, and its soakUntil and health with it");
+	}
+}
+
 /* ---------------------------------------------------------------- scn_load */
 
 static int load(const char *const *paths, size_t npaths, const struct limits *lim,
@@ -641,18 +694,29 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		out->objs[i]->src.file = f ? borrow_file(out, f) : NULL;
 	}
 	man_set_release(&set);
+	for (size_t i = 0; i < out->nobjs; i++)
+		warn_fleet_status(out->objs[i], d);
 
 	if (!out->name)
-		out->name = base_name(npaths ? paths[0] : "scenario");
+		/* (standard input has no name of its own: "stdin", not "-") */
+		out->name = base_name(!npaths ? "scenario" : strcmp(paths[0], "-") ? paths[0] : "stdin");
 
 	/* Pass 3: events and what the models name. */
-	if (L.scn) {
-		scnp_build_events(&L);
-		scnp_check_models(&L);
-		scnp_sw_note_sources(&L);
+	if (L.include_failed) {
+		/* they name objects the include would have defined: every one would be "not found" */
+		if (L.scn && (val_path(L.scn, "spec.events") || val_path(L.scn, "spec.models")))
+			diag_note(d, L.include_file, L.include_mark,
+				  "spec.events and spec.models were not checked: they name objects "
+				  "the include would define");
+	} else {
+		if (L.scn) {
+			scnp_build_events(&L);
+			scnp_check_models(&L);
+			scnp_sw_note_sources(&L);
+		}
+		scnp_check_gates(&L);
 	}
 	scnp_sw_refuse_unsimulated(&L);
-	scnp_check_gates(&L);
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);

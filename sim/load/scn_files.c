@@ -91,7 +91,15 @@ static void load_file(struct loader *L, const char *path)
 
 	if (L->yb.exhausted || L->files_over)
 		return; /* a bound was reached and reported: read nothing more */
-	if (strcmp(path, "-") != 0 && stat(path, &sb) == 0) {
+	if (strcmp(path, "-") == 0) {
+		for (size_t i = 0; i < s->nfiles; i++)
+			if (strcmp(s->files[i], "-") == 0) {
+				/* a file given twice is read once; standard input cannot be read twice */
+				diag_error(L->d, path, (struct val_mark){ 0, 0 },
+					   "standard input is given twice: it can be read once (give '-' once)");
+				return;
+			}
+	} else if (stat(path, &sb) == 0) {
 		id = (struct file_id){ sb.st_dev, sb.st_ino, true };
 		for (size_t i = 0; i < s->nfiles; i++) {
 			if (L->ids[i].known && L->ids[i].dev == id.dev && L->ids[i].ino == id.ino)
@@ -295,6 +303,24 @@ static int glob_counted(struct loader *L, const char *pattern, glob_t *g, bool *
 	return rc;
 }
 
+/* Where include paths of the Scenario in @scn_file are resolved, said for a note. */
+static const char *include_base(const char *scn_file)
+{
+	return strcmp(scn_file, "-") ? "include paths are relative to the scenario file's directory"
+				     : "include paths of a scenario read from standard input are "
+				       "relative to the working directory";
+}
+
+/* include_failed() - records the first spec.include item that read nothing (struct loader). */
+static void include_failed(struct loader *L, const char *scn_file, struct val_mark m)
+{
+	if (L->include_failed)
+		return;
+	L->include_failed = true;
+	L->include_file = scn_file;
+	L->include_mark = m;
+}
+
 /* load_includes() - the files named by spec.include of the Scenario in @scn_file. */
 static void load_includes(struct loader *L, const char *scn_file)
 {
@@ -316,13 +342,13 @@ static void load_includes(struct loader *L, const char *scn_file)
 			struct stat sb;
 
 			if (stat(full, &sb) != 0) {
+				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: cannot read \"%s\": %s", i, full,
 					   strerror(errno));
-				diag_note(L->d, scn_file, item->mark,
-					  "include paths are relative to the scenario file's "
-					  "directory");
+				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file));
 			} else if (S_ISDIR(sb.st_mode)) {
+				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: \"%s\" is a directory", i, full);
 				diag_note(L->d, scn_file, item->mark,
@@ -330,6 +356,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 					  pat);
 			} else if (!S_ISREG(sb.st_mode)) {
 				/* A device never ends, a FIFO blocks: only files are read. */
+				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: \"%s\" is not a regular file (%s)", i,
 					   full, S_ISFIFO(sb.st_mode) ? "a FIFO"
@@ -344,14 +371,18 @@ static void load_includes(struct loader *L, const char *scn_file)
 			int rc = glob_counted(L, full, &g, &over);
 
 			if (over) {
+				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: pattern \"%s\" examines more than %llu "
 					   "directory entries (with the patterns before it) %s",
 					   i, full, (unsigned long long)L->lim->v[LIM_INCLUDE_SCAN],
 					   lim_hint(LIM_INCLUDE_SCAN));
 				diag_note(L->d, scn_file, item->mark,
-					  "a relative pattern is resolved under the scenario file's "
-					  "directory; an absolute one walks the directories it names");
+					  "a relative pattern is resolved under %s; an absolute one walks "
+					  "the directories it names",
+					  strcmp(scn_file, "-") ? "the scenario file's directory"
+								: "the working directory (the scenario is "
+								  "standard input)");
 				free(full);
 				continue;
 			}
@@ -368,12 +399,11 @@ static void load_includes(struct loader *L, const char *scn_file)
 				load_sorted(L, v, nfiles);
 			}
 			if (nfiles == 0) {
+				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: pattern \"%s\" matches no file", i,
 					   full);
-				diag_note(L->d, scn_file, item->mark,
-					  "include paths are relative to the scenario file's "
-					  "directory");
+				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file));
 			}
 		}
 		free(full);

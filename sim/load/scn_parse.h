@@ -103,6 +103,14 @@ struct loader {
 	struct yl_budget yb;       /* bytes, documents and alias nodes of every file read */
 	uint64_t include_scanned;  /* directory entries the include patterns examined */
 	bool files_over;           /* the files limit was reported: read no more */
+	/*
+	 * A spec.include item read nothing (reported at @include_mark of
+	 * @include_file): the events, models and gates, which name the objects
+	 * it would have defined, are not checked (each would say "not found").
+	 */
+	bool include_failed;
+	const char *include_file;
+	struct val_mark include_mark;
 	uint64_t series_samples;   /* computed samples of the spec.metrics series read */
 	/* The note on running a folder of scenarios one at a time was given. */
 	bool said_one_scenario_each;

@@ -13,6 +13,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/readfile.h"
+#include "sim/load/jsonstrict.h"
 #include "sim/base/strindex.h"
 
 /*
@@ -994,6 +995,14 @@ int yl_load_string(const char *name, const char *text, size_t len, struct yl_str
 	return yl_load_string_in(name, text, len, &bg, out, d);
 }
 
+/* Whether @path names a JSON file (*.json): kubectl decodes it as JSON, not YAML. */
+static bool is_json_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
 int yl_load_file_in(const char *path, struct yl_budget *bg, struct yl_stream *out,
 		    struct diag *d)
 {
@@ -1018,6 +1027,17 @@ int yl_load_file_in(const char *path, struct yl_budget *bg, struct yl_stream *ou
 	default:
 		diag_error(d, path, no_mark, "cannot read: %s", strerror(errno ? errno : EIO));
 		return -1;
+	}
+	if (is_json_name(path)) {
+		struct val_mark at;
+		char msg[256];
+
+		if (js_strict_check(buf, len, &at, msg, sizeof(msg)) != 0) {
+			diag_error(d, path, at, "%s; a .json input must be strict JSON, as kubectl "
+				   "reads it (or rename it .yaml)", msg);
+			free(buf);
+			return -1;
+		}
 	}
 	free(out->file);
 	rc = yl_load_string_in(path, buf, len, bg, out, d);

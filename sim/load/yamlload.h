@@ -117,7 +117,10 @@ int yl_load_file(const char *path, struct yl_stream *out, struct diag *d);
  *          (no line), a file that is not a regular one as `PATH: error:
  *          cannot read: not a regular file (a FIFO)`, an exhausted budget as
  *          `PATH: error: the inputs hold more than N bytes in all (limit
- *          input-bytes; ...)`; input problems as described above.
+ *          input-bytes; ...)`; input problems as described above.  A
+ *          file named *.json must be strict JSON (sim/load/jsonstrict.h):
+ *          `PATH:LINE:COL: error: WHAT; a .json input must be strict JSON,
+ *          ...` at the first byte that is not, and no document is read.
  */
 int yl_load_file_in(const char *path, struct yl_budget *b, struct yl_stream *out,
 		    struct diag *d);

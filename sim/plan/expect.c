@@ -15,12 +15,34 @@
 #include "engine/xalloc.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/base/gotime.h"
+#include "sim/base/suggest.h"
 
 static const char metric_names[] =
 	"trials, findings, completes, timeToComplete, haltProbability, completionProbability, "
 	"blastRadius, haltsBefore, detectionLatency, exposure, peakJobs, assert, error";
 
 static const char stat_names[] = "p50, p90, p95, p99, mean, max, min";
+
+/*
+ * nearest_metric() - the name of metric_names nearest @k (suggest.h), copied
+ * into @buf of @len bytes, or NULL when none is close.
+ */
+static const char *nearest_metric(const char *k, char *buf, size_t len)
+{
+	char words[sizeof(metric_names)], *save = NULL;
+	const char *best;
+	struct sug sg;
+
+	memcpy(words, metric_names, sizeof(metric_names));
+	sug_init(&sg, k);
+	for (char *w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+		sug_offer(&sg, w);
+	best = sug_best(&sg);
+	if (!best)
+		return NULL;
+	snprintf(buf, len, "%s", best);
+	return buf;
+}
 
 const char *exp_metric_names(void)
 {
@@ -576,6 +598,7 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 	struct pctx c = { .s = s, .e = out, .d = d, .file = s->expect_file };
 	const struct val *m = s->expect;
 	const struct val_kv *objkv[2] = { NULL, NULL };
+	char near_buf[64];
 
 	exp_set_init(out);
 	out->file = s->expect_file;
@@ -644,7 +667,11 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 		} else if (!strcmp(k, "error")) {
 			objkv[1] = kv;
 		} else {
+			const char *near = nearest_metric(k, near_buf, sizeof(near_buf));
+
 			perr(&c, kv->key_mark, "spec.expect: unknown metric \"%s\"", k);
+			if (near)
+				diag_note(d, c.file, kv->key_mark, "did you mean \"%s\"?", near);
 			diag_note(d, c.file, kv->key_mark, "accepted metrics: %s", metric_names);
 		}
 	}

@@ -15,6 +15,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/suggest.h"
 
 /*
  * One sweepable parameter: the key of spec.models it sets (a dotted path)
@@ -264,6 +265,22 @@ void sweep_release(struct sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
+/* The "unknown sweep parameter" error of @name, with the nearest parameter when one is close. */
+static void unknown_param(const char *name, char *err, size_t len)
+{
+	struct sug sg;
+
+	sug_init(&sg, name);
+	for (size_t i = 0; i < NPARAMS; i++)
+		sug_offer(&sg, params[i].name);
+	if (sug_best(&sg))
+		set_err(err, len, "unknown sweep parameter '%s': did you mean '%s'? accepted: %s", name,
+			sug_best(&sg), sweep_param_names());
+	else
+		set_err(err, len, "unknown sweep parameter '%s'; accepted: %s", name,
+			sweep_param_names());
+}
+
 /* Parameter @name with @values text into @out; 0 or -1 with @err. */
 static int parse_named(const char *name, const char *values, struct sweep *out, char *err,
 		       size_t len)
@@ -272,8 +289,7 @@ static int parse_named(const char *name, const char *values, struct sweep *out, 
 
 	memset(out, 0, sizeof(*out));
 	if (!p) {
-		set_err(err, len, "unknown sweep parameter '%s'; accepted: %s", name,
-			sweep_param_names());
+		unknown_param(name, err, len);
 		return -1;
 	}
 	out->param = xstrdup(p->name);
@@ -428,8 +444,7 @@ int sweep_variant(const struct scenario *base, const struct sweep *sw, size_t i,
 
 	memset(out, 0, sizeof(*out));
 	if (!p) {
-		set_err(err, len, "unknown sweep parameter '%s'; accepted: %s", sw->param,
-			sweep_param_names());
+		unknown_param(sw->param, err, len);
 		return -1;
 	}
 	if (p->lognormal) {

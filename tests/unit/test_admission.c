@@ -235,8 +235,8 @@ static void test_list_map_keys(void)
 				  "status:\n"
 				  "  waves: [{name: canary}, {name: canary}]\n"
 				  "  conditions:\n"
-				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: t}\n"
-				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: t}\n";
+				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: \"2026-01-01T00:00:00Z\"}\n"
+				  "  - {type: Ready, status: \"True\", reason: R, message: m, lastTransitionTime: \"2026-01-01T00:00:00Z\"}\n";
 	struct val *st;
 	char *m;
 
