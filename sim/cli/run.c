@@ -606,16 +606,21 @@ struct look {
 
 struct looks {
 	const struct scenario *s;
+	const struct run_result *r; /* the run looked at (its StageSet world) */
 	struct look snap, at;
 	const char *snap_file;
 	struct look *probe_of[2]; /* the probe index's look */
 	int64_t probe_ms[2];
 };
 
-static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anchor)
+static void take_look(struct look *l, bool snapshot, struct des *w, const struct scenario *s,
+		      const struct run_result *r)
 {
+	int64_t anchor = s->start_unix_ms;
+	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
+
 	if (snapshot)
-		l->list = kg_snapshot(w, anchor);
+		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, ss);
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
@@ -628,7 +633,7 @@ static void look_probe(void *ctx, size_t i, struct des *w)
 	struct look *l = ls->probe_of[i];
 
 	if (!l->taken)
-		take_look(l, l == &ls->snap, w, ls->s->start_unix_ms);
+		take_look(l, l == &ls->snap, w, ls->s, ls->r);
 }
 
 /*
@@ -698,7 +703,7 @@ static void finish_look(struct look *l, bool snapshot, const char *opt, struct r
 		cmd_prog, end, des_stop_name(r->stop), opt, t,
 		snapshot ? "the snapshot is" : "showing", end,
 		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
-	take_look(l, snapshot, r->world, s->start_unix_ms);
+	take_look(l, snapshot, r->world, s, r);
 }
 
 static int write_snapshot(FILE *f, const void *arg)
@@ -993,6 +998,7 @@ int cmd_run(int argc, char **argv)
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
 		looks.s = rs;
+		looks.r = &r;
 		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon)) != 0 ||
 		    (rc = check_look_horizon(&looks.at, "--at", r_horizon)) != 0)
 			goto out_release_scenario;

@@ -85,6 +85,7 @@ void scn_release(struct scenario *s)
 		free(s->queue[i].name);
 	}
 	free(s->queue);
+	scnp_source_seeds_release(s);
 	val_free(s->expect);
 	val_free(s->variants);
 	val_free(s->sweep);
@@ -288,6 +289,7 @@ void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clo
 			s->objs[i]->creation_ms += s->start_unix_ms - start_unix_ms;
 	s->start_unix_ms = start_unix_ms;
 	s->clock = clock;
+	scn_resume_clock(s);
 }
 
 const char *scn_clock_said(const struct scenario *s)
@@ -433,6 +435,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		if (out->objs[i]->src.creation_given)
 			out->objs[i]->creation_ms -= out->start_unix_ms;
 	take_queues(out, d);
+	scnp_take_run_marks(out, d);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;
@@ -470,6 +473,9 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	}
 	scnp_sw_refuse_unsimulated(&L);
 	scnp_check_gates(&L);
+	/* a snapshot of the simulator: the Scenario's times on its run's clock */
+	if (!static_only)
+		scn_resume_clock(out);
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);

@@ -469,4 +469,19 @@ void scnp_generate_validate(struct loader *L, struct val *gen, struct sch_ctx *c
  */
 void scnp_generate_objects(struct loader *L, struct man_set *set);
 
+/*
+ * scnp_take_run_marks() - reads and takes off what a snapshot of the
+ * simulator says of its run (scn_resume.c): SCN_ORIGIN_ANNOTATION into
+ * s->has_origin / origin_unix_ms, every input object carrying
+ * SCN_SOURCE_ANNOTATION out of s->objs into s->source_seeds, and
+ * SCN_DRAWS_ANNOTATION into s->requeue_draws, SCN_INVENTORY_ANNOTATION
+ * into s->shards.  A malformed
+ * value, origins that disagree, or the source annotation on an object that
+ * is no source with an artifact are errors at the object in @d.
+ */
+void scnp_take_run_marks(struct scenario *s, struct diag *d);
+
+/* scnp_source_seeds_release() - frees s->source_seeds, requeue_draws and shards; none are left. */
+void scnp_source_seeds_release(struct scenario *s);
+
 #endif

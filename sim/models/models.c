@@ -1028,7 +1028,7 @@ static void event_warning(struct mdl *m, const struct scn_mevent *e, const char 
 {
 	char at[GT_DURATION_BUFSZ];
 
-	gt_format_duration(e->at_ms, at, sizeof(at));
+	gt_format_duration(e->at_ms + m->s->resumed_ms, at, sizeof(at));
 	notice(m, TL_WARNING, e->target.kind, e->target.ns, e->target.name,
 	       "%s:%u:%u: scenario event %zu (%s) at %s did not apply: %s", e->file ? e->file : "?",
 	       e->mark.line, e->mark.col, e->index + 1, scn_mevent_type_name(e->type), at, why);
@@ -1085,9 +1085,11 @@ static void fire_mevent(struct des *w, void *ctx, void *arg)
 
 void mdl_schedule_events(struct mdl *m)
 {
+	/* a resumed run's past is in the snapshot (a commit stays in its remote's history) */
 	for (size_t i = 0; i < m->s->nmevents; i++)
-		des_at(m->w, m->s->mevents[i].at_ms, DES_PRIO_SCRIPT, fire_mevent, m,
-		       (void *)(uintptr_t)i);
+		if (!m->s->mevents[i].done)
+			des_at(m->w, m->s->mevents[i].at_ms, DES_PRIO_SCRIPT, fire_mevent, m,
+			       (void *)(uintptr_t)i);
 }
 
 /* ---------------------------------------------------------------- lifecycle and stats */
