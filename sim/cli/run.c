@@ -716,7 +716,8 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
 	gt_format_duration(ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
-			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",
+			    "Resume it: magos-sim run --now %s [scenario.yaml] THIS-FILE\n"
+			    "(the run's Scenario document, its times on this run's clock)",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
