@@ -114,6 +114,40 @@ lacks "the reconcileRequest at 45s, before the resumed start, is not fired" "$tm
 contains "the label at 1m15s fires 25s on" "$tmp/out" "labels: +example.com/wave=2"
 expect_rc "a snapshot's origin that is no time is an error" 3 sh -c 'sed "0,/clock.magos-sim.io\/origin: .*/s//clock.magos-sim.io\/origin: soon/" "$1" >"$2" && "$3" run -q "$2"' _ "$tmp/ev30.yaml" "$tmp/bad-origin.yaml" "$SIM"
 contains "it names the annotation" "$tmp/err" "annotation clock.magos-sim.io/origin='soon' is not an RFC 3339 time"
+# A failNext that fired before T and had not met its Job yet rides along.
+cat >"$tmp/co-armed.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: checkout-armed}
+spec:
+  events:
+    - at: 30s
+      failNext: {namespace: shop, name: checkout-staging, job: plan}
+    - at: 35s
+      succeedNext: {namespace: shop, name: checkout-dev, job: plan}
+YAML
+"$SIM" run -q --snapshot 40s "$tmp/armed40.yaml" "$tmp/co-armed.yaml" "$tmp/co" >/dev/null 2>&1
+contains "the snapshot at 40s carries the failNext armed for staging's next plan" "$tmp/armed40.yaml" "model.magos-sim.io/armed-events: \"1\""
+contains "and the succeedNext for dev, whose plan is over" "$tmp/armed40.yaml" "model.magos-sim.io/armed-events: \"2\""
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [json.loads(l) for l in p.stdout.splitlines()] if p.returncode == 0 else [('failed', p.stderr[:300])]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+whole = events([tmp + '/co-armed.yaml', tmp + '/co'])
+rest = events(['--now', '2026-01-01T00:00:40Z', tmp + '/co-armed.yaml', tmp + '/armed40.yaml'])
+want = [key(e) for e in whole if e['elapsed_ms'] > 40000]
+got = [key(e) if isinstance(e, dict) else e for e in rest if not isinstance(e, dict) or e['elapsed_ms'] > 0]
+check("resumed at 40s, staging's plan fails as in the whole run", want == got and any(k[6] == 'PlanFailed' for k in want),
+      next(((a, b) for a, b in zip(want, got) if a != b), (len(want), len(got))))
+PY
+expect_rc "an armed event the Scenario given does not have is an error" 3 "$SIM" run -q --now 2026-01-01T00:00:40Z "$tmp/armed40.yaml"
+contains "it says to resume with the run's Scenario document" "$tmp/err" "annotation model.magos-sim.io/armed-events names spec.events[0], which is no failNext, succeedNext or violate event of this Workspace in the Scenario document given"
 sed 's/^  namespace: shop$/  namespace: shop\n  annotations: {draws.magos-sim.io\/stageset-requeue: "0", model.magos-sim.io\/inventory: "app=", model.magos-sim.io\/source-version: "1.0.0"}/' \
 	scenarios/checkout/project.yaml >"$tmp/bad-marks.yaml"
 expect_rc "the other run annotations, malformed or on the wrong kind, are errors" 3 "$SIM" run -q "$tmp/bad-marks.yaml"

@@ -620,7 +620,7 @@ static void take_look(struct look *l, bool snapshot, struct des *w, const struct
 	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
 
 	if (snapshot)
-		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, ss);
+		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, r ? r->models : NULL, ss);
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;

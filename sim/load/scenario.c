@@ -471,6 +471,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		scnp_check_models(&L);
 		scnp_sw_note_sources(&L);
 	}
+	scnp_resolve_armed(out, d);
 	scnp_sw_refuse_unsimulated(&L);
 	scnp_check_gates(&L);
 	/* a snapshot of the simulator: the Scenario's times on its run's clock */

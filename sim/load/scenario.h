@@ -466,6 +466,25 @@ enum scn_clock {
  * an inventory the cluster has.
  */
 #define SCN_INVENTORY_ANNOTATION "model.magos-sim.io/inventory"
+/*
+ * SCN_ARMED_ANNOTATION, on a Workspace: the model events that had fired
+ * and not yet met their Job at the snapshot (a failNext or succeedNext
+ * waiting for the Workspace's next plan or apply, a violate for its next
+ * checked plan), as their 1-based positions in spec.events joined by ","
+ * in the order they fired.  The resumed run (with the same Scenario
+ * document) holds them armed from its start (scenario.armed).
+ */
+#define SCN_ARMED_ANNOTATION "model.magos-sim.io/armed-events"
+
+/* One event of SCN_ARMED_ANNOTATION. */
+struct scn_armed {
+	char *ns, *name;       /* the Workspace that carried it (owned) */
+	size_t pos;            /* its 1-based position in spec.events */
+	size_t mevent;         /* index into scenario.mevents: a failNext, succeedNext or violate of
+				* that Workspace (checked when the events are built) */
+	const char *file;      /* borrowed from scenario.files */
+	struct val_mark mark;  /* the Workspace's */
+};
 
 /* One StageInventory shard of SCN_INVENTORY_ANNOTATION. */
 struct scn_inventory_shard {
@@ -592,6 +611,9 @@ struct scenario {
 	/* StageInventory shards per StageSet (SCN_INVENTORY_ANNOTATION), in input order. */
 	struct scn_inventory_shard *shards;
 	size_t nshards;
+	/* Model events armed at the snapshot (SCN_ARMED_ANNOTATION), in the order they fired. */
+	struct scn_armed *armed;
+	size_t narmed;
 	/* Work queues a snapshot restores: entries by controller, then order. */
 	bool queue_restored[SCN_NQUEUE_CONTROLLERS];
 	struct scn_queue_entry *queue;

@@ -108,6 +108,64 @@ out_drop_added:
 	return false;
 }
 
+/*
+ * take_armed() - the positions "<pos>[,<pos>...]" of Workspace @o into
+ * s->armed, resolved to events by scnp_resolve_armed().  Returns false,
+ * adding none, when @v is not that list.
+ */
+static bool take_armed(struct scenario *s, const struct obj *o, const char *v)
+{
+	size_t n0 = s->narmed;
+
+	while (*v) {
+		char *end;
+		unsigned long long pos;
+
+		if (!(*v >= '1' && *v <= '9'))
+			goto out_drop_added;
+		errno = 0;
+		pos = strtoull(v, &end, 10);
+		if (errno || (*end && *end != ',') || (*end && !end[1]))
+			goto out_drop_added;
+		s->armed = xreallocarray(s->armed, s->narmed + 1, sizeof(*s->armed));
+		s->armed[s->narmed++] = (struct scn_armed){ xstrdup(o->ns), xstrdup(o->name), (size_t)pos,
+							    SIZE_MAX, o->src.file, o->src.mark };
+		v = *end ? end + 1 : end;
+	}
+	return s->narmed > n0;
+
+out_drop_added:
+	while (s->narmed > n0) {
+		s->narmed--;
+		free(s->armed[s->narmed].ns);
+		free(s->armed[s->narmed].name);
+	}
+	return false;
+}
+
+void scnp_resolve_armed(struct scenario *s, struct diag *d)
+{
+	for (size_t i = 0; i < s->narmed; i++) {
+		struct scn_armed *a = &s->armed[i];
+		size_t k = s->nmevents;
+
+		for (size_t j = 0; j < s->nmevents; j++)
+			if (s->mevents[j].index + 1 == a->pos)
+				k = j;
+		if (k == s->nmevents ||
+		    !(s->mevents[k].type == SCN_MEV_FAIL_NEXT || s->mevents[k].type == SCN_MEV_SUCCEED_NEXT ||
+		      s->mevents[k].type == SCN_MEV_VIOLATE) ||
+		    strcmp(s->mevents[k].target.ns, a->ns) != 0 || strcmp(s->mevents[k].target.name, a->name) != 0)
+			diag_error(d, a->file, a->mark,
+				   "Workspace \"%s/%s\": annotation %s names spec.events[%zu], which is no "
+				   "failNext, succeedNext or violate event of this Workspace in the Scenario "
+				   "document given: resume a snapshot with the Scenario document of its run",
+				   a->ns, a->name, SCN_ARMED_ANNOTATION, a->pos - 1);
+		else
+			a->mevent = k;
+	}
+}
+
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
@@ -173,6 +231,17 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 					   SCN_INVENTORY_ANNOTATION, v);
 			obj_strmap_del(&o->annotations, SCN_INVENTORY_ANNOTATION);
 		}
+		if ((v = obj_strmap_get(&o->annotations, SCN_ARMED_ANNOTATION))) {
+			if (strcmp(o->kind, "Workspace") != 0 || !take_armed(s, o, v))
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a list of armed model "
+					   "events: expected the positions in spec.events (1, 2, ...) of "
+					   "failNext, succeedNext or violate events naming this Workspace, "
+					   "joined by ','",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_ARMED_ANNOTATION, v);
+			obj_strmap_del(&o->annotations, SCN_ARMED_ANNOTATION);
+		}
 		if (version && i < s->nobjs - s->ngenerated) {
 			/* the world's, not the store's: it leaves the inputs */
 			if (take_source(s, o, version, d)) {
@@ -218,6 +287,13 @@ void scnp_source_seeds_release(struct scenario *s)
 	free(s->shards);
 	s->shards = NULL;
 	s->nshards = 0;
+	for (size_t i = 0; i < s->narmed; i++) {
+		free(s->armed[i].ns);
+		free(s->armed[i].name);
+	}
+	free(s->armed);
+	s->armed = NULL;
+	s->narmed = 0;
 }
 
 /* ---------------------------------------------------------------- moving times */

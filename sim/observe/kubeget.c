@@ -10,6 +10,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
+#include "sim/models/models.h"
 #include "sim/models/stageset_world_sources.h"
 #include "sim/wire/stageset_rc.h"
 #include "sim/world/controllers.h"
@@ -285,13 +286,24 @@ static void annotate_item(struct val *items, size_t pos, const char *key, const 
 }
 
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct ssrc *ss)
+			const struct mdl *models, const struct ssrc *ss)
 {
 	struct val *l = kg_list(des_api(w), anchor_unix_ms), *items;
 	char origin[GT_RFC3339_BUFSZ];
 
 	annotate_queues(l, w, anchor_unix_ms, des_now(w));
 	items = val_map_get(l, "items");
+	for (size_t i = 0; models && i < items->u.list.n; i++) {
+		const struct val *it = items->u.list.items[i];
+		char *armed;
+
+		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Workspace") != 0 ||
+		    !(armed = mdl_armed_text(models, val_str(val_path(it, "metadata.namespace"), ""),
+					     val_str(val_path(it, "metadata.name"), ""))))
+			continue;
+		annotate_item(items, i, SCN_ARMED_ANNOTATION, armed);
+		free(armed);
+	}
 	if (ss) {
 		const struct obj **objs;
 		const char **versions;

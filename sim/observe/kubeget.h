@@ -70,7 +70,9 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * kg_snapshot() - kg_list() of @w's store at des_now(@w), with the work-queue
  * annotations above on every object of a controller's For() kind (a
  * controller without a For() kind, or an entry whose object is gone, is
- * left out); with StageSets (@ss, their controller), on each StageSet the
+ * left out); on each Workspace the model events armed for it
+ * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL);
+ * with StageSets (@ss, their controller), on each StageSet the
  * jittered requeues drawn for it (SCN_DRAWS_ANNOTATION, when any), then
  * the sources its world models that a publish moved off their initial
  * revision (sws_source_snapshot()), as kubectl would show them, each with
@@ -82,9 +84,10 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * @ss: NULL without StageSets.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
+struct mdl;
 struct ssrc;
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct ssrc *ss);
+			const struct mdl *models, const struct ssrc *ss);
 
 /*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the
