@@ -114,6 +114,107 @@ yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
 PY
 expect_rc "a Scenario that generates the StageSets the snapshot holds is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/gen-scn.yaml" "$tmp/gen.yaml"
 contains "the note says to leave spec.generate out to continue from a snapshot" "$tmp/err" "leave spec.generate out of the Scenario document"
+# --- a Scenario's events on the original clock: those before T are in the
+# snapshot and not replayed, those after it happen when they would have ---
+cat >"$tmp/co-events.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: checkout-events}
+spec:
+  events:
+    - at: 10s
+      annotate: {kind: Workspace, namespace: shop, name: checkout-dev, set: {example.com/seen: "10s"}}
+    - at: 45s
+      reconcileRequest: {namespace: shop, name: checkout-dev}
+    - at: 1m15s
+      label: {kind: Workspace, namespace: shop, name: checkout-staging, set: {example.com/wave: "2"}}
+    - at: 1m40s
+      reconcileRequest: {namespace: shop, name: checkout-staging}
+    - at: 3m
+      annotate: {kind: Workspace, namespace: shop, name: checkout-prod-eu, set: {example.com/seen: "3m"}}
+YAML
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL run", args, p.stderr[:400]); sys.exit(0)
+    return [json.loads(l) for l in p.stdout.splitlines()]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'],
+            e['reason'], e['message'], detail)
+src = [tmp + '/co-events.yaml', tmp + '/co']
+whole = events(src)
+end = max(e['elapsed_ms'] for e in whole)
+differ, origins = [], set()
+for t in range(0, end + 1, 2500):
+    p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, tmp + '/s.yaml'] + src,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        differ.append((t, 'snapshot failed: ' + p.stderr[:200])); continue
+    text = open(tmp + '/s.yaml').read()
+    origins |= {i['metadata']['annotations'].get('clock.magos-sim.io/origin') for i in yaml.safe_load(text)['items']}
+    # resumed with the Scenario as it was: its times are on the snapshot's run's clock
+    rest = events(['--now', text.split('run --now ')[1].split()[0], tmp + '/co-events.yaml', tmp + '/s.yaml'])
+    want = [key(e) for e in whole if e['elapsed_ms'] > t]
+    got = [key(e) for e in rest if e['elapsed_ms'] > 0]
+    if want != got:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+check("every object of the snapshots names the run's start", origins == {'2026-01-01T00:00:00Z'}, origins)
+check("resumed from each of %d snapshots (every 2.5s, the events' own instants among them), the events after T fire at their times and those before do not fire again" % (end // 2500 + 1),
+      not differ, differ[:2])
+PY
+# A snapshot resumed later than it was taken: the events in between count as past.
+"$SIM" run -q --snapshot 30s "$tmp/ev30.yaml" "$tmp/co-events.yaml" "$tmp/co" >/dev/null 2>&1
+expect_rc "resumed 20s after its time, the run starts" 0 "$SIM" run --width 200 --timeline all --now 2026-01-01T00:00:50Z "$tmp/co-events.yaml" "$tmp/ev30.yaml"
+lacks "the reconcileRequest at 45s, before the resumed start, is not fired" "$tmp/out" "reconcile-request=2026-01-01T00:00:45Z"
+contains "the label at 1m15s fires 25s on" "$tmp/out" "labels: +example.com/wave=2"
+expect_rc "a snapshot's origin that is no time is an error" 3 sh -c 'sed "0,/clock.magos-sim.io\/origin: .*/s//clock.magos-sim.io\/origin: soon/" "$1" >"$2" && "$3" run -q "$2"' _ "$tmp/ev30.yaml" "$tmp/bad-origin.yaml" "$SIM"
+contains "it names the annotation" "$tmp/err" "annotation clock.magos-sim.io/origin='soon' is not an RFC 3339 time"
+# A failNext that fired before T and had not met its Job yet rides along.
+cat >"$tmp/co-armed.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: checkout-armed}
+spec:
+  events:
+    - at: 30s
+      failNext: {namespace: shop, name: checkout-staging, job: plan}
+    - at: 35s
+      succeedNext: {namespace: shop, name: checkout-dev, job: plan}
+YAML
+"$SIM" run -q --snapshot 40s "$tmp/armed40.yaml" "$tmp/co-armed.yaml" "$tmp/co" >/dev/null 2>&1
+contains "the snapshot at 40s carries the failNext armed for staging's next plan" "$tmp/armed40.yaml" "model.magos-sim.io/armed-events: \"1\""
+contains "and the succeedNext for dev, whose plan is over" "$tmp/armed40.yaml" "model.magos-sim.io/armed-events: \"2\""
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [json.loads(l) for l in p.stdout.splitlines()] if p.returncode == 0 else [('failed', p.stderr[:300])]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+whole = events([tmp + '/co-armed.yaml', tmp + '/co'])
+rest = events(['--now', '2026-01-01T00:00:40Z', tmp + '/co-armed.yaml', tmp + '/armed40.yaml'])
+want = [key(e) for e in whole if e['elapsed_ms'] > 40000]
+got = [key(e) if isinstance(e, dict) else e for e in rest if not isinstance(e, dict) or e['elapsed_ms'] > 0]
+check("resumed at 40s, staging's plan fails as in the whole run", want == got and any(k[6] == 'PlanFailed' for k in want),
+      next(((a, b) for a, b in zip(want, got) if a != b), (len(want), len(got))))
+PY
+expect_rc "an armed event the Scenario given does not have is an error" 3 "$SIM" run -q --now 2026-01-01T00:00:40Z "$tmp/armed40.yaml"
+contains "it says to resume with the run's Scenario document" "$tmp/err" "annotation model.magos-sim.io/armed-events names spec.events[0], which is no failNext, succeedNext or violate event of this Workspace in the Scenario document given"
+sed 's/^  namespace: shop$/  namespace: shop\n  annotations: {draws.magos-sim.io\/stageset-requeue: "0", model.magos-sim.io\/inventory: "app=", model.magos-sim.io\/source-version: "1.0.0"}/' \
+	scenarios/checkout/project.yaml >"$tmp/bad-marks.yaml"
+expect_rc "the other run annotations, malformed or on the wrong kind, are errors" 3 "$SIM" run -q "$tmp/bad-marks.yaml"
+contains "a requeue count on a Project" "$tmp/err" "annotation draws.magos-sim.io/stageset-requeue='0' is not a count of the StageSet controller's jittered requeues"
+contains "an inventory that is no list of shards" "$tmp/err" "annotation model.magos-sim.io/inventory='app=' is not a StageSet's list of StageInventory shards"
+contains "a modelled source that is no source" "$tmp/err" "annotation model.magos-sim.io/source-version names a modelled source: it belongs on a GitRepository"
 
 # --- the snapshot as kubectl prints it: owners, times, no re-plan of history ---
 expect_rc "--snapshot 30s writes the List" 0 "$SIM" run -q --snapshot 30s "$tmp/at30.yaml" "$tmp/co"
@@ -259,8 +360,9 @@ from facts import check
 sim, tmp = sys.argv[1], sys.argv[2]
 d = yaml.safe_load(open(tmp + '/a-snap.yaml'))
 for it in d['items']:
-    # edited and applied by hand: what the first run's controllers had queued is gone
-    for k in [k for k in it['metadata'].get('annotations', {}) if k.startswith('queue.magos-sim.io/')]:
+    # edited and applied by hand: what the first run's controllers had queued
+    # is gone, and the run from it is a new one (its own clock)
+    for k in [k for k in it['metadata'].get('annotations', {}) if '.magos-sim.io/' in k]:
         del it['metadata']['annotations'][k]
     if it['kind'] == 'StageSet':
         it['spec']['version']['value'] = '4.6.0'
@@ -297,16 +399,21 @@ whole = events(src)
 end = max(e['elapsed_ms'] for e in whole)
 check("the whole run halts on the gate and completes", any(e['kind'] == 'FleetRollout' and e['phase'] == 'Halted' for e in whole)
       and any(e['kind'] == 'FleetRollout' and e['phase'] == 'Completed' for e in whole))
-# The series counts from the Scenario's start: resumed at t, it starts t later
-# (t a whole number of its 10s samples); promtool's "a x125" is 126 samples.
+# A plain export does not say when the run it came from started: its
+# Scenario's series counts from the resumed start, so it is written from
+# there (t a whole number of its 10s samples; promtool's "a x125" is 126
+# samples).  A snapshot of the simulator says it (clock.magos-sim.io/origin)
+# and is resumed with the Scenario as it was.
 samples = ['0.002'] * 126 + ['0.03'] * 24 + ['0.002'] * 1806
 models = open(tmp + '/models.yaml').read()
+origins = set()
 def strip_queues(path, out):
     # a plain kubectl export of the same objects: no simulator annotations
     d = yaml.safe_load(open(path))
     for it in d['items']:
         ann = it['metadata'].get('annotations', {})
-        for k in [k for k in ann if k.startswith('queue.magos-sim.io/')]:
+        origins.add(ann.get('clock.magos-sim.io/origin'))
+        for k in [k for k in ann if '.magos-sim.io/' in k]:
             del ann[k]
         if 'annotations' in it['metadata'] and not ann:
             del it['metadata']['annotations']
@@ -324,8 +431,9 @@ for t in range(0, end + 1, 20000):
     now = (start + datetime.timedelta(milliseconds=t)).strftime('%Y-%m-%dT%H:%M:%S.%fZ')
     want = [(e['elapsed_ms'], key(e)[1:]) for e in whole if e['elapsed_ms'] > t]
     # The snapshot carries the work queues (the FleetRollout's next 30s
-    # requeue, the StageSets' entries): the rest is the whole run's, exactly.
-    rest = events(['--now', now, tmp + '/m.yaml', tmp + '/s.yaml'])
+    # requeue, the StageSets' entries) and the run's start, which the series
+    # counts from: the rest is the whole run's, exactly.
+    rest = events(['--now', now, tmp + '/models.yaml', tmp + '/s.yaml'])
     got = [(t + e['elapsed_ms'], key(e)[1:]) for e in rest if e['elapsed_ms'] > 0 or e['change'] != 'created']
     if want != got:
         first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
@@ -340,6 +448,7 @@ for t in range(0, end + 1, 20000):
     if not same:
         first = next((i for i, (a, b) in enumerate(zip(want, got)) if a[1] != b[1] or abs(a[0] - b[0]) >= 30000), min(len(want), len(got)))
         loose.append((t, want[first:first + 1], got[first:first + 1]))
+check("every object of every snapshot says when the run started", origins == {'2026-03-02T08:05:00Z'}, origins)
 check("every snapshot says when the FleetRollout's next pass is due",
       all(m and (m.startswith('at=2026-03-02T08:') and ' priority=' in m and ' order=' in m) for m in marked), marked[:3])
 check("a fleet resumed from each of %d snapshots (every 20s of %dms, passes in flight among them) continues exactly as the whole run" % (end // 20000 + 1, end),
@@ -409,20 +518,10 @@ def stored_source(name, edit=None):
     yaml.safe_dump_all(docs, open(path, 'w'))
     return path
 def resumed_scenario(path, t):
-    # the Scenario document alone, its times counted from t
+    # the Scenario document alone, as it was: the snapshot says when its run
+    # started, and its times (events, action failure windows, series) are
+    # read on that clock
     scn = [d for d in yaml.safe_load_all(open(path)) if d and d['kind'] == 'Scenario'][0]
-    sp = scn['spec']
-    sp.pop('start', None)
-    sp['events'] = [dict(e, at='%dms' % (dur(e['at']) - t)) for e in sp.get('events', []) if dur(e['at']) > t]
-    for a in sp.get('models', {}).get('stagesets', {}).get('actions', []):
-        for w in a.get('failure', {}).get('during', []):
-            w['from'], w['until'] = '%dms' % max(0, dur(w['from']) - t), '%dms' % max(1, dur(w['until']) - t)
-    for m in sp.get('metrics', []):
-        iv, vals = dur(m['interval']), []
-        for tok in m['values'].split():
-            v, _, n = tok.partition('x')
-            vals += [v] * (int(n) + 1 if n else 1)
-        m['values'] = ' '.join(vals[t // iv:])
     out = tmp + '/resumed.yaml'
     yaml.safe_dump(scn, open(out, 'w'))
     return out
@@ -501,6 +600,86 @@ check("two migrations: the snapshot in the back-off after the second's failures 
 started = [k[6] for t, k in got if k[3] == 'event' and k[5] == 'MigrationStarted']
 check("resumed from it, the retries keep their back-off and only the second migration runs again, as in the whole run",
       want == got and started and all('drop-legacy-index' in m for m in started), first_diff(want, got))
+PY
+
+# --- the StageSet world resumed: modelled sources a publish moved, faults,
+# jittered requeues, inventories, the series and the horizon on the original
+# clock ---
+# The examples as they are (their sources modelled, their publishes, regress
+# events and series), snapshot across the run and at instants inside a pass
+# and next to a publish, each resumed with its Scenario document alone.
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [json.loads(l) for l in p.stdout.splitlines()] if p.returncode == 0 else [('failed', p.stderr[:300])]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+def scenario_doc(name):
+    scn = [d for d in yaml.safe_load_all(open('scenarios/%s.yaml' % name)) if d and d['kind'] == 'Scenario'][0]
+    for k in ('expect', 'generate'):   # the StageSets spec.generate made are in the snapshot
+        scn['spec'].pop(k, None)
+    out = '%s/%s-scenario.yaml' % (tmp, name)
+    yaml.safe_dump(scn, open(out, 'w'))
+    return out
+snaps = {}
+def resumes(name, times):
+    path, doc = 'scenarios/%s.yaml' % name, scenario_doc(name)
+    whole = events([path])
+    differ = []
+    for t in times:
+        snap = '%s/%s-%d.yaml' % (tmp, name, t)
+        p = subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, snap, path], capture_output=True, text=True)
+        if p.returncode != 0:
+            differ.append((t, p.stderr[:300])); continue
+        snaps[(name, t)] = yaml.safe_load(open(snap))['items']
+        now = open(snap).read().split('run --now ')[1].split()[0]
+        want = [(e['elapsed_ms'], key(e)) for e in whole if e['elapsed_ms'] > t]
+        got = [(t + e['elapsed_ms'], key(e)) if isinstance(e, dict) else e for e in events(['--now', now, doc, snap])
+               if not isinstance(e, dict) or e['elapsed_ms'] > 0 or e['change'] != 'created']
+        if want != got:
+            i = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+            differ.append((t, want[i:i + 1], got[i:i + 1]))
+    return differ
+def spread(end, n, extra=()):
+    return sorted(set([end * k // n for k in range(n + 1)] + list(extra)))
+def modelled(items):
+    return {(i['kind'], i['metadata']['name']): (i['metadata']['annotations']['model.magos-sim.io/source-version'], i['status']['artifact']['revision'])
+            for i in items if 'model.magos-sim.io/source-version' in i['metadata'].get('annotations', {})}
+
+# two publishes (30m, 2h) to modelled GitRepositories; a pass in flight
+# applying 2.2.0 at 2h0m48.8s, one applying prod at 12m
+d = resumes('stageset-promotion-gate', spread(8528000, 12, (1799999, 1800000, 1801000, 7200000, 7248800, 720000)))
+check("promotion gate: resumed across the run, next to each publish and inside passes, it continues exactly as the whole run", not d, d[:2])
+before, after = modelled(snaps[('stageset-promotion-gate', 1799999)]), modelled(snaps[('stageset-promotion-gate', 1800000)])
+check("before the 30m publish the snapshot carries no modelled source (they are at their initial revision)", before == {}, before)
+check("from it on, both GitRepositories as kubectl shows them, carrying 2.1.0",
+      sorted(after) == [('GitRepository', 'shop'), ('GitRepository', 'shop-canary')] and {v for v, r in after.values()} == {'2.1.0'}, after)
+check("after the 2h publish they carry 2.2.0 at a new revision",
+      {v for v, r in modelled(snaps[('stageset-promotion-gate', 7248800)]).values()} == {'2.2.0'}
+      and not set(r for v, r in after.values()) & set(r for v, r in modelled(snaps[('stageset-promotion-gate', 7248800)]).values()))
+d = resumes('stageset-update-window', spread(14461000, 8, (5400000, 5401000)))
+check("update window: resumed across the run and at the publish, it continues exactly as the whole run", not d, d[:2])
+d = resumes('stageset-migration-hold', spread(3662000, 8, (1800000, 3600000, 3601000)))
+check("migration hold: resumed across the run, at the publish and the approval, it continues exactly as the whole run", not d, d[:2])
+# a fleet: a publish at 10m, the gate's series read at its original offsets,
+# the StageSets' jittered 10m requeues drawn on
+d = resumes('fleet-gate-halt', spread(3844000, 16))
+check("fleet gate halt: resumed across the run, the gate reads the series where the whole run did and the requeues keep their jitter", not d, d[:2])
+draws = [i['metadata']['annotations'].get('draws.magos-sim.io/stageset-requeue') for i in snaps[('fleet-gate-halt', 3844000)] if i['kind'] == 'StageSet']
+check("each StageSet says how many jittered requeues were drawn for it", draws and all(x and x.isdigit() for x in draws), draws)
+# a regress from 25m to 40m spanning T; a failed stage whose status shows no inventory
+d = resumes('fleet-member-regression', spread(5697380, 16, (1500000, 2278950)))
+check("member regression: resumed inside the regress window and after it, it continues exactly as the whole run", not d, d[:2])
+inv = [i['metadata']['annotations'].get('model.magos-sim.io/inventory') for i in snaps[('fleet-member-regression', 2278950)]
+       if i['kind'] == 'StageSet' and i['metadata']['namespace'] == 'tenant-00']
+check("the failed member's StageInventory shard rides along (its status shows no entriesCount)", inv == ['app=1'], inv)
+# a run that never completes: it ends at the Scenario's horizon, not 2h after the resumed start
+d = resumes('fleet-rollback-derived', spread(6967824, 8))
+check("rollback oscillation: resumed, it ends at the original horizon (2h) as the whole run", not d, d[:2])
 PY
 
 # --- run --at T: the objects as kubectl and stagesetctl show them ---

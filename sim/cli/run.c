@@ -607,16 +607,21 @@ struct look {
 
 struct looks {
 	const struct scenario *s;
+	const struct run_result *r; /* the run looked at (its StageSet world) */
 	struct look snap, at;
 	const char *snap_file;
 	struct look *probe_of[2]; /* the probe index's look */
 	int64_t probe_ms[2];
 };
 
-static void take_look(struct look *l, bool snapshot, struct des *w, int64_t anchor)
+static void take_look(struct look *l, bool snapshot, struct des *w, const struct scenario *s,
+		      const struct run_result *r)
 {
+	int64_t anchor = s->start_unix_ms;
+	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
+
 	if (snapshot)
-		l->list = kg_snapshot(w, anchor);
+		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, r ? r->models : NULL, ss);
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
@@ -629,7 +634,7 @@ static void look_probe(void *ctx, size_t i, struct des *w)
 	struct look *l = ls->probe_of[i];
 
 	if (!l->taken)
-		take_look(l, l == &ls->snap, w, ls->s->start_unix_ms);
+		take_look(l, l == &ls->snap, w, ls->s, ls->r);
 }
 
 /*
@@ -699,7 +704,7 @@ static void finish_look(struct look *l, bool snapshot, const char *opt, struct r
 		cmd_prog, end, des_stop_name(r->stop), opt, t,
 		snapshot ? "the snapshot is" : "showing", end,
 		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
-	take_look(l, snapshot, r->world, s->start_unix_ms);
+	take_look(l, snapshot, r->world, s, r);
 }
 
 static int write_snapshot(FILE *f, const void *arg)
@@ -712,7 +717,8 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
 	gt_format_duration(ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
-			    "Resume it: magos-sim run --now %s [models.yaml] THIS-FILE",
+			    "Resume it: magos-sim run --now %s [scenario.yaml] THIS-FILE\n"
+			    "(the run's Scenario document, its times on this run's clock)",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
@@ -1001,6 +1007,7 @@ int cmd_run(int argc, char **argv)
 		ro.tick = cmd_run_tick;
 		ro.tick_ctx = &tick;
 		looks.s = rs;
+		looks.r = &r;
 		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon)) != 0 ||
 		    (rc = check_look_horizon(&looks.at, "--at", r_horizon)) != 0)
 			goto out_release_scenario;

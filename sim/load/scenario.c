@@ -98,6 +98,7 @@ void scn_release(struct scenario *s)
 		free(e->polls);
 	}
 	free(s->refwatcher);
+	scnp_source_seeds_release(s);
 	val_free(s->expect);
 	val_free(s->variants);
 	val_free(s->sweep);
@@ -471,6 +472,7 @@ void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clo
 			s->objs[i]->creation_ms += s->start_unix_ms - start_unix_ms;
 	s->start_unix_ms = start_unix_ms;
 	s->clock = clock;
+	scn_resume_clock(s);
 }
 
 const char *scn_clock_said(const struct scenario *s)
@@ -669,6 +671,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 			out->objs[i]->creation_ms -= out->start_unix_ms;
 	take_queues(out, d);
 	take_state(out, d);
+	scnp_take_run_marks(out, d);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;
@@ -716,7 +719,11 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		}
 		scnp_check_gates(&L);
 	}
+	scnp_resolve_armed(out, d);
 	scnp_sw_refuse_unsimulated(&L);
+	/* a snapshot of the simulator: the Scenario's times on its run's clock */
+	if (!static_only)
+		scn_resume_clock(out);
 
 	for (size_t i = 0; i < L.nstreams; i++)
 		yl_stream_release(&L.streams[i]);

@@ -141,7 +141,7 @@ struct scn_target {
 };
 
 /*
- * One scripted event.  Invariants: 0 <= at_ms; the fields used by each type
+ * One scripted event.  Invariants: 0 <= at_ms unless done; the fields used by each type
  * are listed below, the others are NULL / empty.
  */
 struct scn_event {
@@ -163,10 +163,11 @@ struct scn_event {
 	struct val *merge;
 	const char *file;           /* borrowed from scenario.files */
 	struct val_mark mark;       /* where the event's `at` sits */
+	bool done;                  /* before a resumed run's start: not fired (scn_resume_clock()) */
 };
 
 /*
- * One model event.  Invariants: 0 <= at_ms; @target names a Workspace for
+ * One model event.  Invariants: 0 <= at_ms unless done; @target names a Workspace for
  * every type but COMMIT (kind "Workspace", api_version NULL).
  */
 struct scn_mevent {
@@ -183,6 +184,8 @@ struct scn_mevent {
 	char *sha;                /* COMMIT: 40 lower-case hex digits, or NULL: derived (owned) */
 	const char *file;         /* borrowed from scenario.files */
 	struct val_mark mark;     /* where the event's action key sits */
+	bool done;                /* before a resumed run's start: not fired; a COMMIT stays
+				   * in its remote's history (scn_resume_clock()) */
 };
 
 /*
@@ -253,6 +256,12 @@ struct scn_series {
 	int64_t interval_ms;    /* sample spacing, ms; sample i sits at i * interval_ms */
 	char *values;           /* the expanding notation as written (owned) */
 	struct ps_series series;/* ps_parse() of values (owned) */
+	/*
+	 * A resumed run's scenario.resumed_ms: sample i sits at simulated time
+	 * i * interval_ms - offset_ms, where it sat on the original run's clock
+	 * (the readers add it to the time they read at).  0 otherwise.
+	 */
+	int64_t offset_ms;
 	const char *file;       /* borrowed from scenario.files */
 	struct val_mark mark;   /* where the entry's `query` sits */
 };
@@ -337,7 +346,7 @@ enum scn_fevent_type {
 };
 
 /*
- * One fleet event.  Invariants: 0 <= at_ms; PUBLISH: version set, selector
+ * One fleet event.  Invariants: 0 <= at_ms unless done; PUBLISH: version set, selector
  * set; REGRESS: for_ms >= 1 and either a name (target.name non-NULL) or a
  * selector (by_selector).
  */
@@ -362,6 +371,13 @@ struct scn_fevent {
 	enum scn_sw_effect effect;      /* REGRESS: what the fault does to the workload's objects */
 	const char *file;               /* borrowed from scenario.files */
 	struct val_mark mark;           /* where the event's action key sits */
+	/*
+	 * Before a resumed run's start (scn_resume_clock()): a PUBLISH reaches
+	 * no StageSet (what it offered is in the snapshot: spec.version, the
+	 * modelled sources of SCN_SOURCE_ANNOTATION); a REGRESS still holds its
+	 * window on the StageSets the snapshot holds, and is not told again.
+	 */
+	bool done;
 };
 
 /*
@@ -413,6 +429,82 @@ enum scn_clock {
 	SCN_CLOCK_START,    /* spec.start */
 	SCN_CLOCK_SNAPSHOT, /* the latest timestamp in the manifests */
 	SCN_CLOCK_NOW,      /* --now */
+};
+
+/*
+ * What a snapshot of the simulator says of the run it was taken from
+ * (written by run --snapshot, sim/observe/kubeget.h; the loader reads and
+ * takes them off):
+ *
+ *   SCN_ORIGIN_ANNOTATION, on every object: the wall-clock time (RFC 3339)
+ *   of that run's simulated 0, the clock every time of its Scenario
+ *   document counts on.  All the objects that carry it must agree.
+ *
+ *   SCN_SOURCE_ANNOTATION, on a GitRepository, OCIRepository, Bucket or
+ *   ExternalArtifact: the object is a source the StageSet world modelled
+ *   (sim/models/stageset_world.h), as sws_source_get() showed it at the
+ *   snapshot after a publish reached it, and the value is the version its
+ *   revision carries.  It is not stored: the resumed run's world models the
+ *   source from that revision on (scenario.source_seeds).
+ */
+#define SCN_ORIGIN_ANNOTATION "clock.magos-sim.io/origin"
+#define SCN_SOURCE_ANNOTATION "model.magos-sim.io/source-version"
+/*
+ * SCN_DRAWS_ANNOTATION, on a StageSet: how many jittered requeues
+ * (upstream's JitteredRequeueInterval) the StageSet controller had drawn for
+ * it, a decimal count >= 1 (absent: none).  Each draw has its own random
+ * stream "stageset/<ns>/<name>/requeue#<k>" (sim/wire/stageset_rc.h), so
+ * the resumed run's next one is k + 1, as in the uninterrupted run.
+ */
+#define SCN_DRAWS_ANNOTATION "draws.magos-sim.io/stageset-requeue"
+/*
+ * SCN_INVENTORY_ANNOTATION, on a StageSet: the StageInventory shards the
+ * StageSet controller had written, "<stage>=<entries>" for each, joined by
+ * ",".  A snapshot holds no StageInventory (a kind accepted and ignored);
+ * without this annotation a shard is taken from status.stages[].entriesCount,
+ * which a stage that failed does not show, so its next pass would rebuild
+ * an inventory the cluster has.
+ */
+#define SCN_INVENTORY_ANNOTATION "model.magos-sim.io/inventory"
+/*
+ * SCN_ARMED_ANNOTATION, on a Workspace: the model events that had fired
+ * and not yet met their Job at the snapshot (a failNext or succeedNext
+ * waiting for the Workspace's next plan or apply, a violate for its next
+ * checked plan), as their 1-based positions in spec.events joined by ","
+ * in the order they fired.  The resumed run (with the same Scenario
+ * document) holds them armed from its start (scenario.armed).
+ */
+#define SCN_ARMED_ANNOTATION "model.magos-sim.io/armed-events"
+
+/* One event of SCN_ARMED_ANNOTATION. */
+struct scn_armed {
+	char *ns, *name;       /* the Workspace that carried it (owned) */
+	size_t pos;            /* its 1-based position in spec.events */
+	size_t mevent;         /* index into scenario.mevents: a failNext, succeedNext or violate of
+				* that Workspace (checked when the events are built) */
+	const char *file;      /* borrowed from scenario.files */
+	struct val_mark mark;  /* the Workspace's */
+};
+
+/* One StageInventory shard of SCN_INVENTORY_ANNOTATION. */
+struct scn_inventory_shard {
+	char *ns, *name, *stage; /* the StageSet and the stage (owned) */
+	int64_t entries;         /* >= 1 */
+};
+
+/* A StageSet's count of SCN_DRAWS_ANNOTATION. */
+struct scn_draw_count {
+	char *ns, *name; /* owned */
+	uint32_t n;
+};
+
+/* A modelled source a snapshot carries (SCN_SOURCE_ANNOTATION). */
+struct scn_source_seed {
+	char *kind, *ns, *name;  /* owned */
+	char *revision;          /* status.artifact.revision (owned) */
+	char *digest, *path, *url; /* status.artifact's, NULL when absent (owned) */
+	char *version;           /* the annotation's value (owned) */
+	int64_t since_unix_ms;   /* status.artifact.lastUpdateTime, wall-clock ms */
 };
 
 struct scenario;
@@ -491,6 +583,32 @@ struct scn_queue_entry {
  */
 void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock);
 
+/*
+ * scn_resume_clock() - puts the times of @s's Scenario document on the
+ * clock of the run a snapshot of the simulator came from.  With an origin
+ * (has_origin) at or before start_unix_ms the run is resumed: resumed_ms =
+ * start_unix_ms - origin_unix_ms, and every time the Scenario document
+ * gives as ms since the start (events, the windows and times of
+ * spec.models, the series' sample positions) is moved to the same
+ * original-clock instant on this run's clock (minus resumed_ms); an event at
+ * or before this run's 0 is done (its effects are in the snapshot), the
+ * others fire when they would have in the uninterrupted run.  The horizon
+ * (spec.horizon) ends where it ended: horizon_ms is what is left of it, at
+ * least 1 ms.  Without an origin, or one after start_unix_ms, nothing is
+ * moved (resumed false).  scn_load() calls it once the clock is known and
+ * scn_set_clock() after moving the clock; it moves by the difference to
+ * what it applied before, so calling it again is harmless.  Cannot fail.
+ */
+void scn_resume_clock(struct scenario *s);
+
+/*
+ * scn_models_shift() - moves every time of @m (git remotes' unreachable
+ * windows, the StageSet world's windows and times) by @delta_ms; a window
+ * open at either end stays open there.  For spec.models read again (a
+ * variant's) in a resumed run: scn_models_shift(m, -s->resumed_ms).
+ */
+void scn_models_shift(struct scn_models *m, int64_t delta_ms);
+
 struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */
 	bool has_scenario_doc;       /* a Scenario document was read */
@@ -505,6 +623,29 @@ struct scenario {
 	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
 	struct obj **objs;           /* owned array of owned objects */
 	size_t nobjs;
+	/*
+	 * The run a snapshot of the simulator came from (SCN_ORIGIN_ANNOTATION):
+	 * has_origin, its simulated 0; resumed when this run continues it
+	 * (scn_resume_clock()), resumed_ms the original-clock ms of this run's 0
+	 * (0 when not resumed).
+	 */
+	bool has_origin;
+	int64_t origin_unix_ms;
+	bool resumed;
+	int64_t resumed_ms;
+	int64_t horizon_cut_ms;      /* what scn_resume_clock() took off horizon_ms */
+	/* Modelled sources the snapshot carries (SCN_SOURCE_ANNOTATION), in input order. */
+	struct scn_source_seed *source_seeds;
+	size_t nsource_seeds;
+	/* Jittered requeues drawn per StageSet (SCN_DRAWS_ANNOTATION), in input order. */
+	struct scn_draw_count *requeue_draws;
+	size_t nrequeue_draws;
+	/* StageInventory shards per StageSet (SCN_INVENTORY_ANNOTATION), in input order. */
+	struct scn_inventory_shard *shards;
+	size_t nshards;
+	/* Model events armed at the snapshot (SCN_ARMED_ANNOTATION), in the order they fired. */
+	struct scn_armed *armed;
+	size_t narmed;
 	/* Work queues a snapshot restores: entries by controller, then order. */
 	bool queue_restored[SCN_NQUEUE_CONTROLLERS];
 	struct scn_queue_entry *queue;

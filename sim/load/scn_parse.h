@@ -477,4 +477,27 @@ void scnp_generate_validate(struct loader *L, struct val *gen, struct sch_ctx *c
  */
 void scnp_generate_objects(struct loader *L, struct man_set *set);
 
+/*
+ * scnp_take_run_marks() - reads and takes off what a snapshot of the
+ * simulator says of its run (scn_resume.c): SCN_ORIGIN_ANNOTATION into
+ * s->has_origin / origin_unix_ms, every input object carrying
+ * SCN_SOURCE_ANNOTATION out of s->objs into s->source_seeds, and
+ * SCN_DRAWS_ANNOTATION into s->requeue_draws, SCN_INVENTORY_ANNOTATION
+ * into s->shards, SCN_ARMED_ANNOTATION into s->armed (positions only).  A malformed
+ * value, origins that disagree, or the source annotation on an object that
+ * is no source with an artifact are errors at the object in @d.
+ */
+void scnp_take_run_marks(struct scenario *s, struct diag *d);
+
+/*
+ * scnp_resolve_armed() - each of s->armed (the positions a snapshot's
+ * Workspaces carry in SCN_ARMED_ANNOTATION) resolved to its model event;
+ * a position that is no failNext, succeedNext or violate of that Workspace
+ * is an error at the Workspace in @d.  Call after the events are built.
+ */
+void scnp_resolve_armed(struct scenario *s, struct diag *d);
+
+/* scnp_source_seeds_release() - frees s->source_seeds, requeue_draws, shards and armed; none are left. */
+void scnp_source_seeds_release(struct scenario *s);
+
 #endif

@@ -133,6 +133,9 @@ struct ws_state {
 	uint32_t succeed_next[SCN_JOB_NTYPES];
 	struct pending_violation *viol;
 	size_t nviol;
+	/* the failNext and succeedNext events behind the counts, in the order they fired */
+	size_t *armed;
+	size_t narmed;
 };
 
 /* One commit: from at_ms on, the ref points at sha. */
@@ -207,6 +210,39 @@ static struct ws_state *ws_get(struct mdl *m, const char *ns, const char *name, 
 	if (idx)
 		*idx = i;
 	return &m->wss[i];
+}
+
+/* Takes off @ws's first armed event of @type for Jobs of type @t (one of the counts was used). */
+static void disarm(const struct mdl *m, struct ws_state *ws, enum scn_mevent_type type, enum scn_job_type t)
+{
+	for (size_t i = 0; i < ws->narmed; i++) {
+		const struct scn_mevent *e = &m->s->mevents[ws->armed[i]];
+
+		if (e->type == type && e->job == t) {
+			memmove(&ws->armed[i], &ws->armed[i + 1], (ws->narmed - i - 1) * sizeof(*ws->armed));
+			ws->narmed--;
+			return;
+		}
+	}
+}
+
+/* Arms model event @i (a failNext, succeedNext or violate) on its Workspace. */
+static void arm(struct mdl *m, size_t i)
+{
+	const struct scn_mevent *e = &m->s->mevents[i];
+	struct ws_state *ws = ws_get(m, e->target.ns, e->target.name, NULL);
+
+	if (e->type == SCN_MEV_VIOLATE) {
+		ws->viol = xreallocarray(ws->viol, ws->nviol + 1, sizeof(*ws->viol));
+		ws->viol[ws->nviol++] = (struct pending_violation){ xstrdup(e->policy), i };
+		return;
+	}
+	if (e->type == SCN_MEV_FAIL_NEXT)
+		ws->fail_next[e->job]++;
+	else
+		ws->succeed_next[e->job]++;
+	ws->armed = xreallocarray(ws->armed, ws->narmed + 1, sizeof(*ws->armed));
+	ws->armed[ws->narmed++] = i;
 }
 
 static void notice(struct mdl *m, enum tl_severity sev, const char *kind, const char *ns,
@@ -590,9 +626,11 @@ static void on_end(struct des *w, void *ctx, void *arg)
 	j->ev_end = 0;
 	if (ws && ws->fail_next[t]) {
 		ws->fail_next[t]--;
+		disarm(m, ws, SCN_MEV_FAIL_NEXT, t);
 		fail = true;
 	} else if (ws && ws->succeed_next[t]) {
 		ws->succeed_next[t]--;
+		disarm(m, ws, SCN_MEV_SUCCEED_NEXT, t);
 		succeed = true;
 		fail = false;
 	} else {
@@ -982,6 +1020,23 @@ static void build_remotes(struct mdl *m)
 		qsort(m->refs, m->nrefs, sizeof(*m->refs), cmp_ref);
 }
 
+char *mdl_armed_text(const struct mdl *m, const char *ns, const char *name)
+{
+	char *k = key2(ns, name), *text = NULL;
+	size_t i = sidx_get(&m->ws_index, k);
+	const struct ws_state *ws = i == SIZE_MAX ? NULL : &m->wss[i];
+
+	free(k);
+	for (size_t a = 0; ws && a < ws->narmed + ws->nviol; a++) {
+		size_t ev = a < ws->narmed ? ws->armed[a] : ws->viol[a - ws->narmed].mevent;
+		char *next = xasprintf("%s%s%zu", text ? text : "", text ? "," : "", m->s->mevents[ev].index + 1);
+
+		free(text);
+		text = next;
+	}
+	return text;
+}
+
 int mdl_git_resolve(const struct mdl *m, const char *repo_url, const char *ref, int64_t now_ms,
 		    char *sha_out)
 {
@@ -1028,7 +1083,7 @@ static void event_warning(struct mdl *m, const struct scn_mevent *e, const char 
 {
 	char at[GT_DURATION_BUFSZ];
 
-	gt_format_duration(e->at_ms, at, sizeof(at));
+	gt_format_duration(e->at_ms + m->s->resumed_ms, at, sizeof(at));
 	notice(m, TL_WARNING, e->target.kind, e->target.ns, e->target.name,
 	       "%s:%u:%u: scenario event %zu (%s) at %s did not apply: %s", e->file ? e->file : "?",
 	       e->mark.line, e->mark.col, e->index + 1, scn_mevent_type_name(e->type), at, why);
@@ -1040,7 +1095,6 @@ static void fire_mevent(struct des *w, void *ctx, void *arg)
 	size_t i = (size_t)(uintptr_t)arg;
 	const struct scn_mevent *e = &m->s->mevents[i];
 	char cause[64], value[GT_RFC3339_BUFSZ + 8], sha[41];
-	struct ws_state *ws;
 	int rc = 0;
 
 	snprintf(cause, sizeof(cause), "scenario event %zu (%s)", e->index + 1,
@@ -1055,16 +1109,8 @@ static void fire_mevent(struct des *w, void *ctx, void *arg)
 		return;
 	case SCN_MEV_FAIL_NEXT:
 	case SCN_MEV_SUCCEED_NEXT:
-		ws = ws_get(m, e->target.ns, e->target.name, NULL);
-		if (e->type == SCN_MEV_FAIL_NEXT)
-			ws->fail_next[e->job]++;
-		else
-			ws->succeed_next[e->job]++;
-		return;
 	case SCN_MEV_VIOLATE:
-		ws = ws_get(m, e->target.ns, e->target.name, NULL);
-		ws->viol = xreallocarray(ws->viol, ws->nviol + 1, sizeof(*ws->viol));
-		ws->viol[ws->nviol++] = (struct pending_violation){ xstrdup(e->policy), i };
+		arm(m, i);
 		return;
 	case SCN_MEV_RECONCILE_REQUEST:
 		if (e->value)
@@ -1085,9 +1131,11 @@ static void fire_mevent(struct des *w, void *ctx, void *arg)
 
 void mdl_schedule_events(struct mdl *m)
 {
+	/* a resumed run's past is in the snapshot (a commit stays in its remote's history) */
 	for (size_t i = 0; i < m->s->nmevents; i++)
-		des_at(m->w, m->s->mevents[i].at_ms, DES_PRIO_SCRIPT, fire_mevent, m,
-		       (void *)(uintptr_t)i);
+		if (!m->s->mevents[i].done)
+			des_at(m->w, m->s->mevents[i].at_ms, DES_PRIO_SCRIPT, fire_mevent, m,
+			       (void *)(uintptr_t)i);
 }
 
 /* ---------------------------------------------------------------- lifecycle and stats */
@@ -1106,6 +1154,10 @@ struct mdl *mdl_new(const struct scenario *s, struct des *w, uint64_t trial)
 	m->capseries = 1;
 	m->series[m->nseries++] = (struct mdl_cap_point){ 0, 0, 0 };
 	build_remotes(m);
+	/* a resumed run's: what had fired before the snapshot and not met its Job */
+	for (size_t i = 0; i < s->narmed; i++)
+		if (s->armed[i].mevent < s->nmevents)
+			arm(m, s->armed[i].mevent);
 	api_watch(m->api, "Job", watch_job, m);
 	api_watch(m->api, "Workspace", watch_workspace, m);
 	return m;
@@ -1130,6 +1182,7 @@ void mdl_free(struct mdl *m)
 		for (size_t k = 0; k < m->wss[i].nviol; k++)
 			free(m->wss[i].viol[k].policy);
 		free(m->wss[i].viol);
+		free(m->wss[i].armed);
 	}
 	free(m->wss);
 	sidx_release(&m->ws_index);

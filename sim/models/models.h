@@ -205,6 +205,16 @@ int mdl_git_resolve(const struct mdl *m, const char *repo_url, const char *ref, 
 		    char *sha_out);
 
 /*
+ * mdl_armed_text() - the model events that fired for Workspace @ns/@name
+ * and have not met their Job yet (its failNext and succeedNext events, then
+ * its violate events, each in the order they fired), as their 1-based
+ * positions in spec.events joined by ",": what a snapshot carries
+ * (SCN_ARMED_ANNOTATION).
+ * Returns: a new string (caller frees), or NULL when none is armed.
+ */
+char *mdl_armed_text(const struct mdl *m, const char *ns, const char *name);
+
+/*
  * mdl_jobs() - every Job the runner has seen, in the order seen.
  * @out: receives a borrowed array, valid until the next event of the world
  *       or mdl_free().

@@ -101,6 +101,13 @@ struct sw_setup {
 	uint64_t seed;                       /* scenario seed */
 	uint64_t trial;                      /* Monte Carlo trial index */
 	int64_t start_unix_ms;               /* wall time of simulated 0 (object timestamps) */
+	/*
+	 * A resumed run's modelled sources as its snapshot showed them
+	 * (scenario.source_seeds): such a source starts at that revision
+	 * instead of its initial one, and publishes move it on from there.
+	 */
+	const struct scn_source_seed *seeds;
+	size_t nseeds;
 };
 
 /* A StageSet as a pass read it; every pointer borrowed for the call. */

@@ -70,7 +70,7 @@ int swg_metric_prometheus(const struct scn_series *series, size_t n, const char 
 	for (size_t i = 0; i < n; i++) {
 		if (!serves(&series[i], query, at))
 			continue;
-		if (ps_sample(&series[i].series, series[i].interval_ms, t_ms, &x) == 1) {
+		if (ps_sample(&series[i].series, series[i].interval_ms, t_ms + series[i].offset_ms, &x) == 1) {
 			if (samples++ == 0)
 				v = x;
 		}
@@ -115,7 +115,8 @@ int swg_metric_webhook(const struct scn_series *series, size_t n, const char *ur
 		}
 	for (size_t i = 0; i < n; i++)
 		if (serves_hook(&series[i], url, json_path) &&
-		    ps_sample(&series[i].series, series[i].interval_ms, t_ms, &x) == 1 && values++ == 0)
+		    ps_sample(&series[i].series, series[i].interval_ms, t_ms + series[i].offset_ms, &x) == 1 &&
+		    values++ == 0)
 			v = x;
 	if (values == 0) {
 		char field[128];

@@ -88,6 +88,12 @@ struct swr_source {
 	struct swr_reach *reach;     /* sorted by (eff_ms, ev) */
 	size_t nreach;
 	char initial_revision[SWR_REV_LEN];
+	/*
+	 * A resumed run's (sw_setup.seeds): the revision the snapshot showed,
+	 * which stands for the initial one (initial_revision, its version,
+	 * artifact and time); NULL otherwise.
+	 */
+	const struct scn_source_seed *seed;
 	struct swr_handed *objs;
 	size_t nobjs;
 	uint32_t fetches;        /* fetch#n */

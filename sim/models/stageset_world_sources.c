@@ -148,6 +148,8 @@ static const char *initial_version(const struct sw_world *w, const struct swr_so
 {
 	const struct scn_sw_source *e = source_cfg(w, src, SF_INITIAL);
 
+	if (src->seed)
+		return src->seed->version;
 	return e ? e->initial_version : SCN_SW_DEFAULT_INITIAL_VERSION;
 }
 
@@ -204,7 +206,14 @@ static struct swr_source *source_get(struct sw_world *w, const char *kind, const
 	if (index)
 		*index = w->nsrc;
 	w->nsrc++;
-	revision_text(w, src, SWR_NONE, src->initial_revision);
+	for (size_t i = 0; i < w->s.nseeds && !src->seed; i++)
+		if (strcmp(w->s.seeds[i].kind, kind) == 0 && strcmp(w->s.seeds[i].ns, ns) == 0 &&
+		    strcmp(w->s.seeds[i].name, name) == 0)
+			src->seed = &w->s.seeds[i];
+	if (src->seed)
+		snprintf(src->initial_revision, sizeof(src->initial_revision), "%s", src->seed->revision);
+	else
+		revision_text(w, src, SWR_NONE, src->initial_revision);
 	return src;
 }
 
@@ -338,7 +347,8 @@ static bool reaches(const struct sw_world *w, size_t ev, const struct swr_member
 	int64_t at = e->at_ms > mb->first_ms ? e->at_ms : mb->first_ms;
 	const struct swr_snap *s = swr_snap_at(mb, at);
 
-	if (e->type != SCN_FEV_PUBLISH || !lbl_matches(&e->selector, &s->labels))
+	/* a resumed run's past publish: what it offered is in the snapshot */
+	if (e->type != SCN_FEV_PUBLISH || e->done || !lbl_matches(&e->selector, &s->labels))
 		return false;
 	if (e->has_ns_selector && !lbl_matches(&e->ns_selector, &s->ns_labels))
 		return false;
@@ -453,7 +463,8 @@ static size_t revision_at(const struct sw_world *w, struct swr_source *src, int6
 	for (i = src->nreach; i > 0 && src->reach[i - 1].eff_ms > t_ms; i--)
 		;
 	if (i == 0) {
-		*since_ms = 0;
+		/* a resumed run's seeded source: since the snapshot's artifact time */
+		*since_ms = src->seed ? src->seed->since_unix_ms - w->s.start_unix_ms : 0;
 		return SWR_NONE;
 	}
 	*since_ms = src->reach[i - 1].eff_ms;
@@ -581,6 +592,15 @@ static const struct obj *source_object(const struct sw_world *w, struct swr_sour
 		put_str(art, "digest", digest);
 	}
 	put_str(art, "lastUpdateTime", when);
+	if (ev == SWR_NONE && src->seed) {
+		/* the artifact the snapshot showed */
+		if (src->seed->digest)
+			put_str(art, "digest", src->seed->digest);
+		if (src->seed->path)
+			put_str(art, "path", src->seed->path);
+		if (src->seed->url)
+			put_str(art, "url", src->seed->url);
+	}
 	if (strcmp(src->kind, "OCIRepository") == 0) {
 		struct val *meta = val_new_map();
 
@@ -677,6 +697,26 @@ size_t sws_source_list(struct sw_world *w, const char *ns, int64_t t_ms,
 					       !source_in(w, src, SF_NOT_READY, t_ms));
 	}
 	*out = w->listed;
+	return n;
+}
+
+size_t sws_source_snapshot(struct sw_world *w, int64_t t_ms, const struct obj ***objs,
+			   const char ***versions)
+{
+	size_t n = 0;
+
+	*objs = xcalloc(w->nsrc ? w->nsrc : 1, sizeof(**objs));
+	*versions = xcalloc(w->nsrc ? w->nsrc : 1, sizeof(**versions));
+	for (size_t i = 0; i < w->nsrc; i++) {
+		struct swr_source *src = w->src[i];
+		int64_t since;
+		size_t ev = revision_at(w, src, t_ms, &since);
+
+		if (ev == SWR_NONE && !src->seed)
+			continue; /* at its initial revision: a resumed run starts it there too */
+		(*objs)[n] = source_object(w, src, ev, since, true);
+		(*versions)[n++] = ev == SWR_NONE ? initial_version(w, src) : w->s.fevents[ev].version;
+	}
 	return n;
 }
 

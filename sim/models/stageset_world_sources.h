@@ -96,6 +96,21 @@ int64_t sws_source_next_event(struct sw_world *w, const char *kind, const char *
 			     int64_t t_ms);
 
 /*
+ * sws_source_snapshot() - what a snapshot at @t_ms carries of the modelled
+ * sources (SCN_SOURCE_ANNOTATION, scenario.h): those a publish moved off
+ * their initial revision by @t_ms, or that a resumed run started from a
+ * snapshot's, in the order the world met them; each as sws_source_get()
+ * shows it at @t_ms when Ready (its windows are the Scenario's, which the
+ * resumed run has too), with the version its revision carries.
+ * @objs, @versions: receive new arrays of the count returned (the caller
+ *          frees the arrays; objects and strings are borrowed from the
+ *          world or the scenario, valid until sw_free()).
+ * Returns: the count.  Cannot fail.
+ */
+size_t sws_source_snapshot(struct sw_world *w, int64_t t_ms, const struct obj ***objs,
+			   const char ***versions);
+
+/*
  * sws_revision_version() - the version the revision @revision of the source
  * behind @ra carries: the published version for a revision this model made,
  * else the source's initialVersion.  Borrowed (world or scenario).

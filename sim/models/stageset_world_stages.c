@@ -51,12 +51,14 @@ static bool scripted_window(const struct sw_world *w, size_t ev, const struct sw
 		    strcmp(swr_nz(e->target.ns), mb->ns) != 0)
 			return false;
 	} else {
-		if (e->at_ms < mb->first_ms || (e->target.ns && strcmp(e->target.ns, mb->ns) != 0) ||
+		/* a resumed run's past regress holds on the StageSets the snapshot holds */
+		if ((e->at_ms < mb->first_ms && !(e->done && mb->first_ms <= 0)) || (e->target.ns && strcmp(e->target.ns, mb->ns) != 0) ||
 		    !lbl_matches(&e->selector, &swr_snap_at(mb, e->at_ms)->labels))
 			return false;
 	}
 	*start = e->at_ms;
-	*end = e->for_ms > SW_NEVER - e->at_ms ? SW_NEVER : e->at_ms + e->for_ms;
+	/* a resumed run's past regress starts before 0, where SW_NEVER - at would overflow */
+	*end = e->at_ms > 0 && e->for_ms > SW_NEVER - e->at_ms ? SW_NEVER : e->at_ms + e->for_ms;
 	return true;
 }
 
@@ -158,9 +160,17 @@ static bool rev_p(const struct sw_world *w, const struct swr_member *mb, const c
 	return swr_draw_p(w, p, id.parts, n);
 }
 
+/* When a stage a snapshot's status shows rolled out became ready (swst_seed_stage()). */
+#define SEEDED_SINCE (INT64_MIN / 4)
+
+/*
+ * @a + @b, SW_NEVER when either is or the sum would pass it.  @a may be
+ * before 0 (a pass a resumed run makes again as of its start before the
+ * run's 0), where SW_NEVER - @a would overflow: b >= 0 fits there.
+ */
 static int64_t add_ms(int64_t a, int64_t b)
 {
-	return a == SW_NEVER || b == SW_NEVER || b > SW_NEVER - a ? SW_NEVER : a + b;
+	return a == SW_NEVER || b == SW_NEVER || (a > 0 && b > SW_NEVER - a) ? SW_NEVER : a + b;
 }
 
 static bool version_may_regress(const struct scn_sw_regression *r, const char *version)
@@ -300,7 +310,11 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 	ms->try_rev = xstrdup(revision);
 	/* the revision applied once before the run: the next one is rev#2 */
 	ms->k = ms->j = ms->try_j = 1;
-	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms;
+	/*
+	 * ready since before anything the run looks at: a pass in flight at
+	 * the snapshot is made again as of its start, before the run's 0
+	 */
+	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms < SEEDED_SINCE ? t_ms : SEEDED_SINCE;
 	ms->failed_ms = ms->exprs_failed_ms = SW_NEVER;
 	ms->drawn = SWR_NONE;
 }

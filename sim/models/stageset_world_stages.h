@@ -48,7 +48,9 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
  * swst_seed_stage() - what a snapshot's StageSet @m says of its stage
  * @stage (a name): it runs @revision (status.stages[].appliedRevision),
  * carrying @version (may be NULL), rolled out, Current and past its ready
- * checks since @t_ms (its first sighting), without a fault: the workload
+ * checks since before anything the run looks at (@t_ms, its first sighting,
+ * or earlier: a pass in flight at the snapshot is made again as of its
+ * start, before the run's 0), without a fault: the workload
  * the cluster runs, which the run starts from.  A later apply of the same
  * revision changes nothing (no rollout, no drift), one of another revision
  * rolls out as rev#2.  Only for a stage the run has not applied yet;

@@ -10,6 +10,9 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
+#include "sim/models/models.h"
+#include "sim/models/stageset_world_sources.h"
+#include "sim/wire/stageset_rc.h"
 #include "sim/world/controllers.h"
 
 /* ---------------------------------------------------------------- objects */
@@ -286,11 +289,76 @@ static void annotate_queues(struct val *list, struct des *w, int64_t anchor_unix
 	free(extra);
 }
 
-struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms)
+/* Sets annotation @key to @value on List item @pos of @items, its keys sorted again. */
+static void annotate_item(struct val *items, size_t pos, const char *key, const char *value)
 {
-	struct val *l = kg_list(des_api(w), anchor_unix_ms);
+	struct val *it = items->u.list.items[pos], *md = val_map_get(it, "metadata");
+	struct val *ann = val_map_get(md, "annotations");
+
+	if (!ann)
+		ann = val_map_set(md, "annotations", val_new_map());
+	val_map_set(ann, key, val_new_string(value));
+	items->u.list.items[pos] = sorted(it);
+	val_free(it);
+}
+
+struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
+			const struct mdl *models, const struct ssrc *ss)
+{
+	struct val *l = kg_list(des_api(w), anchor_unix_ms), *items;
+	char origin[GT_RFC3339_BUFSZ];
 
 	annotate_queues(l, w, anchor_unix_ms, des_now(w));
+	items = val_map_get(l, "items");
+	for (size_t i = 0; models && i < items->u.list.n; i++) {
+		const struct val *it = items->u.list.items[i];
+		char *armed;
+
+		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Workspace") != 0 ||
+		    !(armed = mdl_armed_text(models, val_str(val_path(it, "metadata.namespace"), ""),
+					     val_str(val_path(it, "metadata.name"), ""))))
+			continue;
+		annotate_item(items, i, SCN_ARMED_ANNOTATION, armed);
+		free(armed);
+	}
+	if (ss) {
+		const struct obj **objs;
+		const char **versions;
+		size_t n = sws_source_snapshot(ssrc_world(ss), des_now(w), &objs, &versions);
+		size_t nstored = items->u.list.n;
+
+		for (size_t i = 0; i < nstored; i++) {
+			const struct val *it = items->u.list.items[i];
+			const char *ns = val_str(val_path(it, "metadata.namespace"), "");
+			const char *name = val_str(val_path(it, "metadata.name"), "");
+			uint32_t k;
+			char num[16], *inv;
+
+			if (strcmp(val_str(val_map_get(it, "kind"), ""), "StageSet") != 0)
+				continue;
+			if ((k = ssrc_requeue_draws(ss, ns, name))) {
+				snprintf(num, sizeof(num), "%" PRIu32, k);
+				annotate_item(items, i, SCN_DRAWS_ANNOTATION, num);
+			}
+			/* (the item is replaced: ns and name are read again) */
+			it = items->u.list.items[i];
+			ns = val_str(val_path(it, "metadata.namespace"), "");
+			name = val_str(val_path(it, "metadata.name"), "");
+			if ((inv = ssrc_inventory_text(ss, ns, name))) {
+				annotate_item(items, i, SCN_INVENTORY_ANNOTATION, inv);
+				free(inv);
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
+			val_list_push(items, kg_object(objs[i], anchor_unix_ms));
+			annotate_item(items, items->u.list.n - 1, SCN_SOURCE_ANNOTATION, versions[i]);
+		}
+		free(objs);
+		free(versions);
+	}
+	gt_format_rfc3339_nano(origin_unix_ms, origin, sizeof(origin));
+	for (size_t i = 0; i < items->u.list.n; i++)
+		annotate_item(items, i, SCN_ORIGIN_ANNOTATION, origin);
 	return l;
 }
 

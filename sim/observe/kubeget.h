@@ -74,10 +74,24 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * kg_snapshot() - kg_list() of @w's store at des_now(@w), with the work-queue
  * and state annotations above on every object of a controller's For() kind (a
  * controller without a For() kind, or an entry whose object is gone, is
- * left out).
+ * left out); on each Workspace the model events armed for it
+ * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL);
+ * with StageSets (@ss, their controller), on each StageSet the
+ * jittered requeues drawn for it (SCN_DRAWS_ANNOTATION, when any), then
+ * the sources its world models that a publish moved off their initial
+ * revision (sws_source_snapshot()), as kubectl would show them, each with
+ * SCN_SOURCE_ANNOTATION; and on every
+ * item SCN_ORIGIN_ANNOTATION, @origin_unix_ms: the wall-clock time of the
+ * simulated 0 the Scenario's times count from (a resumed run's is the
+ * original run's), which the resumed run puts its Scenario back on
+ * (scn_resume_clock()).
+ * @ss: NULL without StageSets.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
-struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms);
+struct mdl;
+struct ssrc;
+struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
+			const struct mdl *models, const struct ssrc *ss);
 
 /*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the

@@ -196,6 +196,8 @@ static int merged_models(const struct scenario *base, const struct var_def *v, s
 
 	merge_marked(&merged, v->models);
 	rc = scn_models_parse(merged, v->file, path, m, d);
+	/* a resumed run's: on its clock, as the base's are (scn_resume_clock()) */
+	scn_models_shift(m, -base->resumed_ms);
 	free(path);
 	val_free(merged);
 	return rc;

@@ -27,13 +27,14 @@ struct ev_ctx {
 	size_t index; /* into s->events */
 };
 
-static void event_failed(struct des *w, const struct scn_event *ev, size_t index, const char *why)
+/* @resumed_ms: scenario.resumed_ms (the event's `at` is said on the Scenario's own clock). */
+static void event_failed(struct des *w, const struct scn_event *ev, int64_t resumed_ms, const char *why)
 {
 	char at[32];
 	char *text;
 	struct tl_objref ref = { ev->target.kind, ev->target.ns, ev->target.name, 0 };
 
-	gt_format_duration(ev->at_ms, at, sizeof(at));
+	gt_format_duration(ev->at_ms + resumed_ms, at, sizeof(at));
 	text = xasprintf("%s:%u:%u: scenario event %zu (%s) at %s did not apply: %s",
 			 ev->file ? ev->file : "?", ev->mark.line, ev->mark.col, ev->index + 1,
 			 scn_event_type_name(ev->type), at, why);
@@ -288,7 +289,7 @@ static void fire_event(struct des *w, void *ctx, void *arg)
 	des_set_cause(w, cause);
 	rc = apply_event(des_api(w), ev, &why);
 	if (rc != 0)
-		event_failed(w, ev, index, why ? why : api_strerror(rc));
+		event_failed(w, ev, c->s->resumed_ms, why ? why : api_strerror(rc));
 	free(why);
 }
 
@@ -1085,7 +1086,8 @@ static void completed_gate_hazards(struct run_result *r, const struct scenario *
 					double v;
 					bool ok;
 
-					if (frc_metric_from_series(&se->series, se->interval_ms, t, &v, NULL, 0) ||
+					if (frc_metric_from_series(&se->series, se->interval_ms, t + se->offset_ms, &v,
+								   NULL, 0) ||
 					    thr_satisfied(min, max, v, &ok, NULL, 0) != THR_OK)
 						continue;
 					if (!ok && out_from < 0) {
@@ -1291,8 +1293,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ctx = xcalloc(1, sizeof(*ctx));
 	ctx->s = s;
 	for (size_t i = 0; i < s->nevents; i++)
-		des_at(r->world, s->events[i].at_ms, DES_PRIO_SCRIPT, fire_event, ctx,
-		       (void *)(uintptr_t)i);
+		if (!s->events[i].done) /* a resumed run's past: in the snapshot */
+			des_at(r->world, s->events[i].at_ms, DES_PRIO_SCRIPT, fire_event, ctx,
+			       (void *)(uintptr_t)i);
 	/* After the object events: an apply fires before a model event of its instant. */
 	mdl_schedule_events(r->models);
 	/* Just before after_last_event (INT32_MAX): everything else of the instant has run. */

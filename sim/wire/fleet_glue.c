@@ -61,12 +61,14 @@ static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial)
 	ws.seed = des_params(w)->seed;
 	ws.trial = trial;
 	ws.start_unix_ms = s->start_unix_ms;
+	ws.seeds = s->source_seeds;
+	ws.nseeds = s->nsource_seeds;
 	g->world = sw_new(&ws);
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *ev = &s->events[i];
 
-		if (ev->type != SCN_EV_DELETE || strcmp(ev->target.kind, "StageSet") != 0)
+		if (ev->type != SCN_EV_DELETE || ev->done || strcmp(ev->target.kind, "StageSet") != 0)
 			continue;
 		owned[nd] = xasprintf("%s/%s", ev->target.ns, ev->target.name);
 		keys[nd] = owned[nd];
@@ -84,6 +86,10 @@ static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial)
 	p.ndeletions = nd;
 	p.fevents = s->fevents;
 	p.nfevents = s->nfevents;
+	p.requeue_draws = s->requeue_draws;
+	p.nrequeue_draws = s->nrequeue_draws;
+	p.shards = s->shards;
+	p.nshards = s->nshards;
 	g->ssrc = ssrc_register(w, &p);
 	for (size_t i = 0; i < nd; i++)
 		free(owned[i]);

@@ -19,6 +19,7 @@
 #include "sim/wire/stageset_rc.h"
 #include <math.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,8 @@ static void tell_faults(struct ssrc *r, struct ssrr_member *m)
 		int64_t at = f[i].start_ms > des_now(r->w) ? f[i].start_ms : des_now(r->w);
 		char *text;
 
+		if (f[i].scripted && f[i].start_ms < 0)
+			continue; /* a resumed run's past regress: told in the run it came from */
 		if (f[i].end_ms == SW_NEVER)
 			snprintf(dur, sizeof(dur), "for good");
 		else
@@ -616,6 +619,8 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 	r->api = des_api(w);
 	r->world = p->world;
 	r->start_unix_ms = p->start_unix_ms;
+	r->shards = p->shards;
+	r->nshards = p->nshards;
 	r->latency_ms = des_params(w)->api_latency_ms;
 	r->reconcile_ms = des_params(w)->reconcile_ms;
 	r->seed = p->seed;
@@ -678,8 +683,12 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 		}
 		free(keys);
 	}
+	/* a resumed run's StageSets draw their next jittered requeue where they left off */
+	for (size_t i = 0; i < p->nrequeue_draws; i++)
+		ssrr_member_get(r, p->requeue_draws[i].ns, p->requeue_draws[i].name)->requeues =
+			p->requeue_draws[i].n;
 	for (size_t i = 0; i < p->nfevents; i++)
-		if (p->fevents[i].type == SCN_FEV_PUBLISH)
+		if (p->fevents[i].type == SCN_FEV_PUBLISH && !p->fevents[i].done)
 			des_at(w, p->fevents[i].at_ms, DES_PRIO_SCRIPT, ssrw_on_publish, r, (void *)(uintptr_t)i);
 	return r;
 }
@@ -765,6 +774,28 @@ void ssrc_free(struct ssrc *r)
 struct ctl *ssrc_ctl(const struct ssrc *r)
 {
 	return r->ctl;
+}
+
+uint32_t ssrc_requeue_draws(const struct ssrc *r, const char *ns, const char *name)
+{
+	const struct ssrr_member *m = ssrr_member_find(r, ns, name);
+
+	return m ? m->requeues : 0;
+}
+
+char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name)
+{
+	const struct ssrr_member *m = ssrr_member_find(r, ns, name);
+	char *text = NULL;
+
+	for (size_t i = 0; m && i < m->ninv; i++) {
+		char *next = xasprintf("%s%s%s=%" PRId64, text ? text : "", text ? "," : "", m->inv[i].stage,
+				       m->inv[i].entries);
+
+		free(text);
+		text = next;
+	}
+	return text;
 }
 
 struct sw_world *ssrc_world(const struct ssrc *r)

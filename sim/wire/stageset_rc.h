@@ -105,6 +105,20 @@ struct ssrc_params {
 	 */
 	const struct scn_fevent *fevents;
 	size_t nfevents;
+	/*
+	 * A resumed run's: the jittered requeues each StageSet had drawn
+	 * (scenario.requeue_draws); its next draw is requeue#(n + 1).  Borrowed
+	 * for the call to ssrc_register().
+	 */
+	const struct scn_draw_count *requeue_draws;
+	size_t nrequeue_draws;
+	/*
+	 * A resumed run's: the StageInventory shards the controller had written
+	 * (scenario.shards), which a StageSet seen at the start has in place
+	 * before those its status shows.  Borrowed, must outlive the controller.
+	 */
+	const struct scn_inventory_shard *shards;
+	size_t nshards;
 };
 
 struct ssrc;
@@ -128,6 +142,21 @@ struct ctl *ssrc_ctl(const struct ssrc *r);
 
 /* ssrc_world() - the world given at registration (borrowed). */
 struct sw_world *ssrc_world(const struct ssrc *r);
+
+/*
+ * ssrc_requeue_draws() - how many jittered requeues the controller has drawn
+ * for StageSet @ns/@name (its stream's count, requeue#1 ... #n): what a
+ * snapshot carries (SCN_DRAWS_ANNOTATION).  0 for one never requeued so.
+ */
+uint32_t ssrc_requeue_draws(const struct ssrc *r, const char *ns, const char *name);
+
+/*
+ * ssrc_inventory_text() - the StageInventory shards the controller has
+ * written for StageSet @ns/@name, "<stage>=<entries>" joined by ",", in the
+ * order it wrote them: what a snapshot carries (SCN_INVENTORY_ANNOTATION).
+ * Returns: a new string (caller frees), or NULL when it has none.
+ */
+char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name);
 
 /*
  * ssrc_reuse_passes - whether a pass whose outcome is bound to be that of

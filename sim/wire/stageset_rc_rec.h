@@ -162,6 +162,8 @@ struct ssrc {
 	struct ctl *ctl;
 	struct sw_world *world;
 	int64_t start_unix_ms;
+	const struct scn_inventory_shard *shards; /* a resumed run's (ssrc_params), borrowed */
+	size_t nshards;
 	int64_t latency_ms;
 	int64_t reconcile_ms;  /* the controller's fixed duration of a pass (des_params) */
 	uint64_t seed, trial;

@@ -54,20 +54,43 @@ void ssrw_fill_sw_member(const struct ssrc *r, const struct ssrr_member *m, cons
  * written before the run): each stage of status.stages with an
  * appliedRevision runs that revision in the world, ready, as the cluster
  * had it (swst_seed_stage()); its version is the stage's ledgerVersion,
- * else status.version; and its inventory shard is there.
+ * else status.version; and its inventory shard is there.  The shards a
+ * snapshot of the simulator carries (ssrc_params.shards) come first: they
+ * are what the controller wrote, which a failed stage's status leaves out.
  */
+static void add_shard(struct ssrr_member *m, const char *name, int64_t entries)
+{
+	struct ssrr_inv *rec;
+	int pos = -1;
+
+	for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
+		if (strcmp(m->spec.stages[k].name, name) == 0)
+			pos = (int)k;
+	if (entries <= 0 || pos < 0 || ssre_inv_find(m, name))
+		return;
+	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
+	rec = &m->inv[m->ninv++];
+	rec->stage = xstrdup(name);
+	rec->id = ssrr_entry_id(m, name);
+	rec->entries = entries;
+	rec->position = pos;
+}
+
 static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_member *sm,
 			const struct obj *o, int64_t t_ms)
 {
 	const struct val *stages = val_map_get(o->status, "stages");
 	const char *version = val_str(val_map_get(o->status, "version"), NULL);
 
+	for (size_t i = 0; i < r->nshards; i++)
+		if (strcmp(r->shards[i].ns, m->ns) == 0 && strcmp(r->shards[i].name, m->name) == 0)
+			add_shard(m, r->shards[i].stage, r->shards[i].entries);
+
 	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
 		const struct val *st = stages->u.list.items[i];
 		const char *lv = val_str(val_map_get(st, "ledgerVersion"), NULL);
 		const char *name = val_str(val_map_get(st, "name"), "");
 		int64_t entries = val_int(val_map_get(st, "entriesCount"), 0);
-		int pos = -1;
 
 		swst_seed_stage(r->world, sm, name, val_str(val_map_get(st, "appliedRevision"), NULL),
 				lv && lv[0] ? lv : version, t_ms);
@@ -76,19 +99,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		 * (accepted and ignored), status.stages[].entriesCount says the
 		 * shard is there and how many entries it records.
 		 */
-		for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
-			if (strcmp(m->spec.stages[k].name, name) == 0)
-				pos = (int)k;
-		if (entries > 0 && pos >= 0 && !ssre_inv_find(m, name)) {
-			struct ssrr_inv *rec;
-
-			m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
-			rec = &m->inv[m->ninv++];
-			rec->stage = xstrdup(name);
-			rec->id = ssrr_entry_id(m, name);
-			rec->entries = entries;
-			rec->position = pos;
-		}
+		add_shard(m, name, entries);
 	}
 }
 

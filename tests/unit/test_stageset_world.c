@@ -46,7 +46,7 @@ static void begin(void)
 
 static struct sw_world *world(void)
 {
-	struct sw_setup s = { &cfg, evs, nevs, sers, nsers, seed, 0, T0 };
+	struct sw_setup s = { &cfg, evs, nevs, sers, nsers, seed, 0, T0, NULL, 0 };
 
 	sw_free(W);
 	W = sw_new(&s);
@@ -1653,7 +1653,7 @@ static void test_world_from_scenario(void)
 	free(diags);
 	setup = (struct sw_setup){ &s.models.world, s.fevents, s.nfevents, s.series, s.nseries,
 		 s.seed, 0,
-				   s.start_unix_ms };
+				   s.start_unix_ms, NULL, 0 };
 	w = sw_new(&setup);
 	ss_init(&m, "t1", "shop", NULL,
 		"{stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]}");

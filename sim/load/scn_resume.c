@@ -1,0 +1,400 @@
+/*
+ * A run resumed from a snapshot of the simulator: the annotations that say
+ * which run it came from (SCN_ORIGIN_ANNOTATION) and which sources its
+ * StageSet world modelled (SCN_SOURCE_ANNOTATION), and the Scenario's times
+ * put back on that run's clock (scn_resume_clock()).  See scenario.h.
+ */
+#include "sim/load/scenario.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/load/scn_parse.h"
+
+/* ---------------------------------------------------------------- annotations */
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static bool modelled_kind(const char *kind)
+{
+	return strcmp(kind, "GitRepository") == 0 || strcmp(kind, "OCIRepository") == 0 ||
+	       strcmp(kind, "Bucket") == 0 || strcmp(kind, "ExternalArtifact") == 0;
+}
+
+/*
+ * take_source() - @o, which carries SCN_SOURCE_ANNOTATION @version, as a
+ * seed of the StageSet world.  Returns false (an error in @d) when @o is
+ * not a source with a status.artifact.revision and lastUpdateTime.
+ */
+static bool take_source(struct scenario *s, const struct obj *o, const char *version, struct diag *d)
+{
+	const char *rev = val_str(val_path(o->status, "artifact.revision"), NULL);
+	const char *since = val_str(val_path(o->status, "artifact.lastUpdateTime"), NULL);
+	int64_t since_ms = 0;
+	struct scn_source_seed *e;
+
+	if (!modelled_kind(o->kind) || !rev || !rev[0] || !since ||
+	    gt_parse_rfc3339(since, &since_ms, NULL, 0) != 0 || !version[0]) {
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s names a modelled source: it belongs on a "
+			   "GitRepository, OCIRepository, Bucket or ExternalArtifact with "
+			   "status.artifact.revision and lastUpdateTime, its value the version the "
+			   "revision carries",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_SOURCE_ANNOTATION);
+		return false;
+	}
+	s->source_seeds = xreallocarray(s->source_seeds, s->nsource_seeds + 1, sizeof(*s->source_seeds));
+	e = &s->source_seeds[s->nsource_seeds++];
+	e->kind = xstrdup(o->kind);
+	e->ns = xstrdup(o->ns);
+	e->name = xstrdup(o->name);
+	e->revision = xstrdup(rev);
+	e->digest = xstrdup_or_null(val_str(val_path(o->status, "artifact.digest"), NULL));
+	e->path = xstrdup_or_null(val_str(val_path(o->status, "artifact.path"), NULL));
+	e->url = xstrdup_or_null(val_str(val_path(o->status, "artifact.url"), NULL));
+	e->version = xstrdup(version);
+	e->since_unix_ms = since_ms;
+	return true;
+}
+
+/*
+ * take_shards() - the shards "<stage>=<entries>[,...]" of StageSet @o into
+ * s->shards.  Returns false, adding none, when @v is not that list.
+ */
+static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
+{
+	size_t n0 = s->nshards;
+
+	while (*v) {
+		const char *eq = strchr(v, '='), *comma;
+		char *end;
+		long long entries;
+		struct scn_inventory_shard *e;
+
+		if (!eq || eq == v || !(eq[1] >= '1' && eq[1] <= '9'))
+			goto out_drop_added;
+		errno = 0;
+		entries = strtoll(eq + 1, &end, 10);
+		comma = end;
+		if (errno || (*comma && *comma != ','))
+			goto out_drop_added;
+		s->shards = xreallocarray(s->shards, s->nshards + 1, sizeof(*s->shards));
+		e = &s->shards[s->nshards++];
+		e->ns = xstrdup(o->ns);
+		e->name = xstrdup(o->name);
+		e->stage = xstrndup(v, (size_t)(eq - v));
+		e->entries = entries;
+		v = *comma ? comma + 1 : comma;
+		if (*comma && !*v)
+			goto out_drop_added; /* a trailing comma */
+	}
+	return s->nshards > n0;
+
+out_drop_added:
+	while (s->nshards > n0) {
+		struct scn_inventory_shard *e = &s->shards[--s->nshards];
+
+		free(e->ns);
+		free(e->name);
+		free(e->stage);
+	}
+	return false;
+}
+
+/*
+ * take_armed() - the positions "<pos>[,<pos>...]" of Workspace @o into
+ * s->armed, resolved to events by scnp_resolve_armed().  Returns false,
+ * adding none, when @v is not that list.
+ */
+static bool take_armed(struct scenario *s, const struct obj *o, const char *v)
+{
+	size_t n0 = s->narmed;
+
+	while (*v) {
+		char *end;
+		unsigned long long pos;
+
+		if (!(*v >= '1' && *v <= '9'))
+			goto out_drop_added;
+		errno = 0;
+		pos = strtoull(v, &end, 10);
+		if (errno || (*end && *end != ',') || (*end && !end[1]))
+			goto out_drop_added;
+		s->armed = xreallocarray(s->armed, s->narmed + 1, sizeof(*s->armed));
+		s->armed[s->narmed++] = (struct scn_armed){ xstrdup(o->ns), xstrdup(o->name), (size_t)pos,
+							    SIZE_MAX, o->src.file, o->src.mark };
+		v = *end ? end + 1 : end;
+	}
+	return s->narmed > n0;
+
+out_drop_added:
+	while (s->narmed > n0) {
+		s->narmed--;
+		free(s->armed[s->narmed].ns);
+		free(s->armed[s->narmed].name);
+	}
+	return false;
+}
+
+void scnp_resolve_armed(struct scenario *s, struct diag *d)
+{
+	for (size_t i = 0; i < s->narmed; i++) {
+		struct scn_armed *a = &s->armed[i];
+		size_t k = s->nmevents;
+
+		for (size_t j = 0; j < s->nmevents; j++)
+			if (s->mevents[j].index + 1 == a->pos)
+				k = j;
+		if (k == s->nmevents ||
+		    !(s->mevents[k].type == SCN_MEV_FAIL_NEXT || s->mevents[k].type == SCN_MEV_SUCCEED_NEXT ||
+		      s->mevents[k].type == SCN_MEV_VIOLATE) ||
+		    strcmp(s->mevents[k].target.ns, a->ns) != 0 || strcmp(s->mevents[k].target.name, a->name) != 0)
+			diag_error(d, a->file, a->mark,
+				   "Workspace \"%s/%s\": annotation %s names spec.events[%zu], which is no "
+				   "failNext, succeedNext or violate event of this Workspace in the Scenario "
+				   "document given: resume a snapshot with the Scenario document of its run",
+				   a->ns, a->name, SCN_ARMED_ANNOTATION, a->pos - 1);
+		else
+			a->mevent = k;
+	}
+}
+
+void scnp_take_run_marks(struct scenario *s, struct diag *d)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		struct obj *o = s->objs[i];
+		const char *origin = obj_strmap_get(&o->annotations, SCN_ORIGIN_ANNOTATION);
+		const char *version = obj_strmap_get(&o->annotations, SCN_SOURCE_ANNOTATION);
+		const char *v;
+		int64_t ms;
+
+		if (origin) {
+			if (gt_parse_rfc3339(origin, &ms, NULL, 0) != 0)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_ORIGIN_ANNOTATION, origin);
+			else if (s->has_origin && ms != s->origin_unix_ms)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' names another run than the "
+					   "objects before it: a snapshot comes from one run",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_ORIGIN_ANNOTATION, origin);
+			else {
+				s->has_origin = true;
+				s->origin_unix_ms = ms;
+			}
+			obj_strmap_del(&o->annotations, SCN_ORIGIN_ANNOTATION);
+		}
+		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
+			char *end;
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(v, &end, 10);
+			if (strcmp(o->kind, "StageSet") != 0 || !(*v >= '1' && *v <= '9') || *end ||
+			    errno || n > UINT32_MAX)
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a count of the "
+					   "StageSet controller's jittered requeues: a StageSet's, a whole "
+					   "number from 1 to %" PRIu32,
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_DRAWS_ANNOTATION, v, UINT32_MAX);
+			else {
+				struct scn_draw_count *c;
+
+				s->requeue_draws = xreallocarray(s->requeue_draws, s->nrequeue_draws + 1,
+								 sizeof(*s->requeue_draws));
+				c = &s->requeue_draws[s->nrequeue_draws++];
+				c->ns = xstrdup(o->ns);
+				c->name = xstrdup(o->name);
+				c->n = (uint32_t)n;
+			}
+			obj_strmap_del(&o->annotations, SCN_DRAWS_ANNOTATION);
+		}
+		if ((v = obj_strmap_get(&o->annotations, SCN_INVENTORY_ANNOTATION))) {
+			if (strcmp(o->kind, "StageSet") != 0 || !take_shards(s, o, v))
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a StageSet's list of "
+					   "StageInventory shards: expected '<stage>=<entries>[,...]', "
+					   "entries a whole number from 1",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_INVENTORY_ANNOTATION, v);
+			obj_strmap_del(&o->annotations, SCN_INVENTORY_ANNOTATION);
+		}
+		if ((v = obj_strmap_get(&o->annotations, SCN_ARMED_ANNOTATION))) {
+			if (strcmp(o->kind, "Workspace") != 0 || !take_armed(s, o, v))
+				diag_error(d, o->src.file, o->src.mark,
+					   "%s \"%s%s%s\": annotation %s='%s' is not a list of armed model "
+					   "events: expected the positions in spec.events (1, 2, ...) of "
+					   "failNext, succeedNext or violate events naming this Workspace, "
+					   "joined by ','",
+					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					   SCN_ARMED_ANNOTATION, v);
+			obj_strmap_del(&o->annotations, SCN_ARMED_ANNOTATION);
+		}
+		if (version && i < s->nobjs - s->ngenerated) {
+			/* the world's, not the store's: it leaves the inputs */
+			if (take_source(s, o, version, d)) {
+				obj_free(o);
+				continue;
+			}
+			obj_strmap_del(&o->annotations, SCN_SOURCE_ANNOTATION);
+		}
+		s->objs[kept++] = o;
+	}
+	s->nobjs = kept;
+}
+
+void scnp_source_seeds_release(struct scenario *s)
+{
+	for (size_t i = 0; i < s->nsource_seeds; i++) {
+		struct scn_source_seed *e = &s->source_seeds[i];
+
+		free(e->kind);
+		free(e->ns);
+		free(e->name);
+		free(e->revision);
+		free(e->digest);
+		free(e->path);
+		free(e->url);
+		free(e->version);
+	}
+	free(s->source_seeds);
+	s->source_seeds = NULL;
+	s->nsource_seeds = 0;
+	for (size_t i = 0; i < s->nrequeue_draws; i++) {
+		free(s->requeue_draws[i].ns);
+		free(s->requeue_draws[i].name);
+	}
+	free(s->requeue_draws);
+	s->requeue_draws = NULL;
+	s->nrequeue_draws = 0;
+	for (size_t i = 0; i < s->nshards; i++) {
+		free(s->shards[i].ns);
+		free(s->shards[i].name);
+		free(s->shards[i].stage);
+	}
+	free(s->shards);
+	s->shards = NULL;
+	s->nshards = 0;
+	for (size_t i = 0; i < s->narmed; i++) {
+		free(s->armed[i].ns);
+		free(s->armed[i].name);
+	}
+	free(s->armed);
+	s->armed = NULL;
+	s->narmed = 0;
+}
+
+/* ---------------------------------------------------------------- moving times */
+
+/* @t moved by @delta; INT64_MAX (never, open-ended) and INT64_MIN stay where they are. */
+static int64_t moved(int64_t t, int64_t delta)
+{
+	if (t == INT64_MAX || t == INT64_MIN)
+		return t;
+	return t + delta;
+}
+
+static void shift_windows(struct scn_sw_windows *w, int64_t delta)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		w->items[i].from_ms = moved(w->items[i].from_ms, delta);
+		w->items[i].until_ms = moved(w->items[i].until_ms, delta);
+	}
+}
+
+static void shift_behaviour(struct scn_sw_behaviour *b, int64_t delta)
+{
+	shift_windows(&b->apply.failure.during, delta);
+	for (size_t i = 0; i < b->nactions; i++)
+		shift_windows(&b->actions[i].failure.during, delta);
+}
+
+void scn_models_shift(struct scn_models *m, int64_t delta)
+{
+	struct scn_sw_config *c = &m->world;
+
+	if (delta == 0)
+		return;
+	for (size_t i = 0; i < m->nrepos; i++)
+		for (size_t k = 0; k < m->repos[i].nunreachable; k++) {
+			struct scn_git_window *g = &m->repos[i].unreachable[k];
+
+			g->from_ms = moved(g->from_ms, delta);
+			g->until_ms = moved(g->until_ms, delta);
+		}
+	shift_behaviour(&c->top, delta);
+	for (size_t i = 0; i < c->nrules; i++)
+		shift_behaviour(&c->rules[i].b, delta);
+	for (size_t i = 0; i < c->nanchors; i++) {
+		c->anchors[i].gone_ms = moved(c->anchors[i].gone_ms, delta);
+		c->anchors[i].recreated_ms = moved(c->anchors[i].recreated_ms, delta);
+		shift_windows(&c->anchors[i].unreadable, delta);
+	}
+	for (size_t i = 0; i < c->nsources; i++) {
+		struct scn_sw_source *e = &c->sources[i];
+
+		shift_windows(&e->missing, delta);
+		shift_windows(&e->not_ready, delta);
+		shift_windows(&e->forbidden, delta);
+		shift_windows(&e->fetch_errors, delta);
+		shift_windows(&e->version_missing, delta);
+		shift_windows(&e->version_empty, delta);
+	}
+	for (size_t i = 0; i < c->npods; i++) {
+		for (size_t k = 0; k < c->pods[i].nrestarts; k++)
+			c->pods[i].restarts[k].at_ms = moved(c->pods[i].restarts[k].at_ms, delta);
+		for (size_t k = 0; k < c->pods[i].nwarnings; k++) {
+			c->pods[i].warnings[k].at_ms = moved(c->pods[i].warnings[k].at_ms, delta);
+			c->pods[i].warnings[k].until_ms = moved(c->pods[i].warnings[k].until_ms, delta);
+		}
+	}
+	for (size_t i = 0; i < c->nlist_errors; i++) {
+		c->list_errors[i].window.from_ms = moved(c->list_errors[i].window.from_ms, delta);
+		c->list_errors[i].window.until_ms = moved(c->list_errors[i].window.until_ms, delta);
+	}
+}
+
+void scn_resume_clock(struct scenario *s)
+{
+	bool resumed = s->has_origin && s->origin_unix_ms <= s->start_unix_ms;
+	int64_t want = resumed ? s->start_unix_ms - s->origin_unix_ms : 0;
+	int64_t delta = s->resumed_ms - want;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		s->events[i].at_ms += delta;
+		s->events[i].done = resumed && s->events[i].at_ms <= 0;
+	}
+	for (size_t i = 0; i < s->nmevents; i++) {
+		s->mevents[i].at_ms += delta;
+		s->mevents[i].done = resumed && s->mevents[i].at_ms <= 0;
+	}
+	for (size_t i = 0; i < s->nfevents; i++) {
+		s->fevents[i].at_ms += delta;
+		s->fevents[i].done = resumed && s->fevents[i].at_ms <= 0;
+	}
+	for (size_t i = 0; i < s->nseries; i++) {
+		s->series[i].offset_ms = want;
+		shift_windows(&s->series[i].unavailable, delta);
+	}
+	scn_models_shift(&s->models, delta);
+	{
+		int64_t h = s->horizon_ms + s->horizon_cut_ms; /* as the Scenario gave it */
+
+		s->horizon_ms = h - want >= 1 ? h - want : 1;
+		s->horizon_cut_ms = h - s->horizon_ms;
+	}
+	s->resumed = resumed;
+	s->resumed_ms = want;
+}
