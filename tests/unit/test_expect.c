@@ -211,26 +211,27 @@ static void test_parse_errors(void)
 	CU_ASSERT_EQUAL(rc, -1);
 	CU_ASSERT_EQUAL(d.nerrors, 8);
 	ASSERT_DIAG(&d, 0, "s.yaml:8:5: error: spec.expect: unknown metric \"timeToCompleat\"");
-	ASSERT_DIAG(&d, 1,
+	ASSERT_DIAG(&d, 1, "s.yaml:8:5: note: did you mean \"timeToComplete\"?");
+	ASSERT_DIAG(&d, 2,
 		    "s.yaml:8:5: note: accepted metrics: trials, findings, completes, timeToComplete, "
 		    "haltProbability, completionProbability, blastRadius, haltsBefore, "
 		    "detectionLatency, exposure, peakJobs, assert, error");
-	ASSERT_DIAG(&d, 2,
+	ASSERT_DIAG(&d, 3,
 		    "s.yaml:9:28: error: spec.expect.haltProbability.max: Invalid value: 1.5: a "
 		    "probability is between 0 and 1 (or 0% and 100%)");
-	ASSERT_DIAG(&d, 3,
+	ASSERT_DIAG(&d, 4,
 		    "s.yaml:10:30: error: spec.expect.blastRadius.p95.max: Invalid value: \"120%\": "
 		    "a share is between 0% and 100%");
-	ASSERT_DIAG(&d, 4,
+	ASSERT_DIAG(&d, 5,
 		    "s.yaml:11:21: error: spec.expect.peakJobs.max: Invalid value: -1: a limit "
 		    "cannot be negative");
-	ASSERT_DIAG(&d, 5,
+	ASSERT_DIAG(&d, 6,
 		    "s.yaml:12:35: error: spec.expect.detectionLatency.p95.max: Invalid value: "
 		    "\"15mm\": time: unknown unit \"mm\" in duration \"15mm\"");
-	ASSERT_DIAG(&d, 6, "s.yaml:13:25: error: spec.expect.haltsBefore.step: no step of a Rollout named \"prd\"");
-	ASSERT_DIAG(&d, 7, "s.yaml:13:25: note: known steps: dev, prod");
-	ASSERT_DIAG(&d, 8, "s.yaml:14:22: error: unknown field \"spec.expect.timeToComplete.p96\"");
-	ASSERT_DIAG(&d, 10,
+	ASSERT_DIAG(&d, 7, "s.yaml:13:25: error: spec.expect.haltsBefore.step: no step of a Rollout named \"prd\"");
+	ASSERT_DIAG(&d, 8, "s.yaml:13:25: note: known steps: dev, prod");
+	ASSERT_DIAG(&d, 9, "s.yaml:14:22: error: unknown field \"spec.expect.timeToComplete.p96\"");
+	ASSERT_DIAG(&d, 11,
 		    "s.yaml:15:13: error: spec.expect.trials: Invalid value: 0: expected a whole "
 		    "number from 1 to 100000");
 	CU_ASSERT_EQUAL(e.n, 0);

@@ -492,8 +492,10 @@ static void test_sweep_parse(void)
 	expect_sweep_error("capacity=1..x/3", "sweep 'capacity': range \"1..x/3\": FROM and TO "
 					      "must each be a whole number of at least 1");
 	CU_ASSERT_EQUAL(sweep_parse("models.aply.median=1m", &sw, buf, sizeof(buf)), -1);
-	CU_ASSERT(strncmp(buf, "unknown sweep parameter 'models.aply.median'; accepted: capacity, ",
-			  strlen("unknown sweep parameter 'models.aply.median'; accepted: capacity, "))
+	CU_ASSERT(strncmp(buf, "unknown sweep parameter 'models.aply.median': did you mean "
+			       "'models.apply.median'? accepted: capacity, ",
+			  strlen("unknown sweep parameter 'models.aply.median': did you mean "
+				 "'models.apply.median'? accepted: capacity, "))
 		  == 0);
 }
 
