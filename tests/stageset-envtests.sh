@@ -346,6 +346,18 @@ if d:
     check("T-117: the 2m revision is applied at once, and no pass reports drift",
           w == [1005, 2 * M + S] and events(d, "drift", "DriftCorrected") == [], (w, events(d, "drift")))
 
+d = load(sys.argv[1], "t116-drift-corrected")
+if d:
+    ev = events(d, "drift", "DriftCorrected")
+    check("T-116: one Warning DriftCorrected, at the first pass after the 2m30s edit, naming the object",
+          [(p, m) for _, p, _, m in ev] == [("Warning", 'stage "stage-a" corrected out-of-band drift on '
+                                             '1 object(s): Deployment/drift-stage-a')] and
+          2 * M + 30 * S < ev[0][0] <= 3 * M + 10 * S, ev)
+    check("T-116: the unedited StageSet reports no drift", events(d, "quiet", "DriftCorrected") == [],
+          events(d, "quiet"))
+    check("T-116: an edit of a KeepExisting workload is never put back nor reported",
+          events(d, "kept", "DriftCorrected") == [], events(d, "kept"))
+
 d = load(sys.argv[1], "t122-wakes-on-deletion")
 if d:
     e = [(x["t_ms"], x["change"], x["generation"], x["cause"]) for x in d["timeline"]

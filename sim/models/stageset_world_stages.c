@@ -39,23 +39,24 @@ static enum scn_sw_effect scripted_effect(const struct scn_fevent *e)
 	return e->effect;
 }
 
+/* Whether the regress or drift event @e reaches @mb: by name, or by selector over its labels then. */
+static bool event_reaches(const struct scn_fevent *e, const struct swr_member *mb)
+{
+	if (!e->by_selector)
+		return e->target.name && strcmp(e->target.name, mb->name) == 0 &&
+		       strcmp(swr_nz(e->target.ns), mb->ns) == 0;
+	return e->at_ms >= mb->first_ms && (!e->target.ns || strcmp(e->target.ns, mb->ns) == 0) &&
+	       lbl_matches(&e->selector, &swr_snap_at(mb, e->at_ms)->labels);
+}
+
 /* The window of regress event @ev on @mb, if it reaches it. */
 static bool scripted_window(const struct sw_world *w, size_t ev, const struct swr_member *mb,
 			    int64_t *start, int64_t *end)
 {
 	const struct scn_fevent *e = &w->s.fevents[ev];
 
-	if (e->type != SCN_FEV_REGRESS)
+	if (e->type != SCN_FEV_REGRESS || !event_reaches(e, mb))
 		return false;
-	if (!e->by_selector) {
-		if (!e->target.name || strcmp(e->target.name, mb->name) != 0 ||
-		    strcmp(swr_nz(e->target.ns), mb->ns) != 0)
-			return false;
-	} else {
-		if (e->at_ms < mb->first_ms || (e->target.ns && strcmp(e->target.ns, mb->ns) != 0) ||
-		    !lbl_matches(&e->selector, &swr_snap_at(mb, e->at_ms)->labels))
-			return false;
-	}
 	*start = e->at_ms;
 	*end = e->for_ms > SW_NEVER - e->at_ms ? SW_NEVER : e->at_ms + e->for_ms;
 	return true;
@@ -109,6 +110,23 @@ static int64_t fault_change(const struct sw_world *w, const struct swr_member *m
 			consider(&best, mb->drawn[i].end_ms, t_ms);
 		}
 	return best;
+}
+
+/*
+ * Whether a drift event edited the workload of @ms in (@after_ms, @upto_ms]:
+ * an out-of-band change the next apply of the same revision undoes.
+ */
+static bool drifted(const struct sw_world *w, const struct swr_member *mb, const struct swr_mstage *ms,
+		    int64_t after_ms, int64_t upto_ms)
+{
+	for (size_t i = 0; i < w->s.nfevents; i++) {
+		const struct scn_fevent *e = &w->s.fevents[i];
+
+		if (e->type == SCN_FEV_DRIFT && e->at_ms > after_ms && e->at_ms <= upto_ms &&
+		    (!e->stage || strcmp(e->stage, ms->name) == 0) && event_reaches(e, mb))
+			return true;
+	}
+	return false;
 }
 
 /* ---------------------------------------------------------------- stages: apply */
@@ -283,7 +301,7 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 	ms->try_rev = xstrdup(revision);
 	/* the revision applied once before the run: the next one is rev#2 */
 	ms->k = ms->j = ms->try_j = 1;
-	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms;
+	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = ms->written_ms = t_ms;
 	ms->failed_ms = ms->exprs_failed_ms = SW_NEVER;
 	ms->drawn = SWR_NONE;
 }
@@ -293,6 +311,7 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 /* What conflict handling made of one apply. */
 struct conflict_result {
 	bool keep_workload;      /* the workload exists and is KeepExisting: a new revision leaves it be */
+	bool workload_kept;      /* the workload exists and is KeepExisting (any revision): ssa skips it */
 	size_t nrecreated;
 	char recreated[512];     /* "Kind/name, ..." of the objects deleted and created again */
 };
@@ -370,7 +389,8 @@ static bool apply_conflicts(struct sw_world *w, const struct sw_member *m, const
 		failed = true;
 		goto out_free;
 	}
-	cr->keep_workload = existed && !same && act[0] == SCF_KEEP_EXISTING;
+	cr->workload_kept = existed && act[0] == SCF_KEEP_EXISTING;
+	cr->keep_workload = cr->workload_kept && !same;
 	/* objects created, or at the revision they carry: nothing immutable changes */
 	for (size_t o = 0; existed && !same && o < n; o++) {
 		const struct scn_sw_conflict *k = entry_of[o] == SIZE_MAX ? NULL : &ap->conflicts[entry_of[o]];
@@ -491,8 +511,17 @@ void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stag
 		return;
 	if (same) {
 		ms->j = ms->try_j;
+		/* ssa puts back what was edited out of band, unless it skips the existing workload */
+		if (!cr.workload_kept && drifted(w, mb, ms, ms->written_ms, t_ms)) {
+			out->nchanged = 1;
+			snprintf(out->changed_names, sizeof(out->changed_names), SWR_WORKLOAD_KIND "/%s-%s",
+				 mb->name, sname);
+		}
+		if (!cr.workload_kept)
+			ms->written_ms = t_ms;
 		return;
 	}
+	ms->written_ms = t_ms;
 	if (cr.keep_workload)
 		keep_workload(ms, rev, applied_version(w, m, ra));
 	else
@@ -524,6 +553,9 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 	f = e.apply_failure;
 	if (f && f->probability > 0 && (f->during.n == 0 || scn_sw_in_windows(&f->during, t_ms)))
 		return false;
+	/* an out-of-band edit since the last apply: this one corrects it (DriftCorrected) */
+	if (drifted(w, mb, ms, ms->written_ms, t_ms))
+		return false;
 	/* conflict handling may refuse every apply (a rule recreating a PVC): not judged here */
 	if (e.apply_conflicts && m->spec && stage < m->spec->nstages &&
 	    scf_stage_has_handling(&m->spec->stages[stage]))
@@ -542,6 +574,7 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 	if (commit) {
 		ms->try_j++;
 		ms->j = ms->try_j;
+		ms->written_ms = t_ms;
 	}
 	*duration_ms = d;
 	return true;
