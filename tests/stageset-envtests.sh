@@ -10,12 +10,11 @@
 # and what spec.expect cannot say is absent from a snapshot.
 #
 # Not reproducible end to end, one line each (the controller's part of
-# T-44..T-48 and T-114..T-116 is a test in tests/unit/test_stageset_controller.c;
-# T-105 is the world's alone):
+# T-44..T-48 and T-114, T-115 is a test in tests/unit/test_stageset_controller.c;
+# T-104, T-105 are the world's alone):
 #   T-44..T-48 (side effects)  what patch/delete/apply/wait actions do to other objects is not modelled
-#   T-105  the rollback store and a producer's GC: a restore's outcome is stagesets.restore
-#   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore
-#   T-116  drift needs an out-of-band edit of a rendered object, which lives in the world: no scenario event edits it
+#   T-104, T-105  the rollback store is an external store the simulated controller is not given, and producers GC nothing: a restore's outcome is stagesets.restore
+#   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore, and no render drops an object
 . "$(dirname "$0")/lib.sh"
 require_sim
 require_python "to read the JSON timelines"
@@ -345,6 +344,18 @@ if d:
     w = [t for t, _, _ in writes(d, "drift")]
     check("T-117: the 2m revision is applied at once, and no pass reports drift",
           w == [1005, 2 * M + S] and events(d, "drift", "DriftCorrected") == [], (w, events(d, "drift")))
+
+d = load(sys.argv[1], "t116-drift-corrected")
+if d:
+    ev = events(d, "drift", "DriftCorrected")
+    check("T-116: one Warning DriftCorrected, at the first pass after the 2m30s edit, naming the object",
+          [(p, m) for _, p, _, m in ev] == [("Warning", 'stage "stage-a" corrected out-of-band drift on '
+                                             '1 object(s): Deployment/drift-stage-a')] and
+          2 * M + 30 * S < ev[0][0] <= 3 * M + 10 * S, ev)
+    check("T-116: the unedited StageSet reports no drift", events(d, "quiet", "DriftCorrected") == [],
+          events(d, "quiet"))
+    check("T-116: an edit of a KeepExisting workload is never put back nor reported",
+          events(d, "kept", "DriftCorrected") == [], events(d, "kept"))
 
 d = load(sys.argv[1], "t122-wakes-on-deletion")
 if d:

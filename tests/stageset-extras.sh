@@ -9,7 +9,9 @@
 #   - a publish of the version an inline-version StageSet already has wakes
 #     it at once through the source watch (the source's new revision);
 #   - a FleetRollout snapshot whose wave had passed reports the soak it passed
-#     on (soak_until_ms), not -1 or null.
+#     on (soak_until_ms), not -1 or null;
+#   - spec.models.stagesets.apply.conflicts key by key (during, message,
+#     forceAnnotation, a rule's list).
 . "$(dirname "$0")/lib.sh"
 require_sim
 require_python "to read the JSON reports"
@@ -24,7 +26,7 @@ done
 # The text table says when the snapshot's passed wave soaked until, before the start.
 has_line "fleet-snapshot-passed-wave: the text shows the soak end before the start" \
 	"$tmp/fleet-snapshot-passed-wave.out" '  canary                   0s           0s       -10m0s           0s  no gate'
-for f in stageset-multi-series stageset-publish-later stageset-publish-same-inline; do
+for f in stageset-multi-series stageset-publish-later stageset-publish-same-inline stageset-conflict-keys; do
 	"$SIM" check --no-color "$S/$f.yaml" >"$tmp/$f.check" 2>&1
 	rc=$?
 	expect_status "$f: its expectations hold" 0 $rc

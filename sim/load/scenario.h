@@ -343,12 +343,13 @@ struct scn_stageset_model {
 enum scn_fevent_type {
 	SCN_FEV_PUBLISH, /* the members' source offers a new version from then on */
 	SCN_FEV_REGRESS, /* members go not-Ready for a while */
+	SCN_FEV_DRIFT,   /* an out-of-band edit of the members' rendered workload */
 };
 
 /*
  * One fleet event.  Invariants: 0 <= at_ms unless done; PUBLISH: version set, selector
  * set; REGRESS: for_ms >= 1 and either a name (target.name non-NULL) or a
- * selector (by_selector).
+ * selector (by_selector); DRIFT: a name or a selector, as REGRESS.
  */
 struct scn_fevent {
 	enum scn_fevent_type type;
@@ -362,11 +363,13 @@ struct scn_fevent {
 	char *ns_selector_text;         /* owned or NULL */
 	char *version;                  /* PUBLISH: as written (`1.10` stays "1.10"), owned */
 	/*
-	 * REGRESS: by name, target is the StageSet (kind "StageSet", ns default
-	 * "default", name); by selector, target.name is NULL and target.ns is
-	 * the namespace given or NULL for every namespace.  Unused for PUBLISH.
+	 * REGRESS, DRIFT: by name, target is the StageSet (kind "StageSet", ns
+	 * default "default", name); by selector, target.name is NULL and
+	 * target.ns is the namespace given or NULL for every namespace.  Unused
+	 * for PUBLISH.
 	 */
 	struct scn_target target;
+	char *stage;                    /* DRIFT: the stage whose workload is edited (owned); NULL: every stage */
 	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
 	enum scn_sw_effect effect;      /* REGRESS: what the fault does to the workload's objects */
 	const char *file;               /* borrowed from scenario.files */

@@ -86,6 +86,7 @@ static const struct sch_field event_fields[] = {
 	{ .name = "approve", .schema = &scnp_approve_node },
 	{ .name = "publish", .schema = &scnp_publish_node },
 	{ .name = "regress", .schema = &scnp_regress_node },
+	{ .name = "drift", .schema = &scnp_drift_node },
 	{ .name = NULL },
 };
 static const struct sch_node event_node = { .type = SCH_OBJECT, .fields = event_fields,
@@ -130,7 +131,7 @@ static void check_event(struct sch_ctx *c, const struct val *v, const char *path
 		sch_report(c, v->mark, path, "no action");
 		sch_note(c, v->mark,
 			 "accepted actions: apply, delete, annotate, label, patch, status, commit, "
-			 "failNext, succeedNext, violate, reconcileRequest, approve, publish, regress");
+			 "failNext, succeedNext, violate, reconcileRequest, approve, publish, regress, drift");
 	}
 }
 

@@ -1,9 +1,10 @@
 /*
  * Fleet events of spec.events: publish (the members' source offers a new
- * version from then on) and regress (members go not-Ready for a while).
- * Their schema, their records (scenario.fevents) and the checks of what
- * they name: the StageSet of a regress by name, the StageSets a selector
- * matches, the published version.
+ * version from then on), regress (members go not-Ready for a while) and
+ * drift (an out-of-band edit of the members' rendered workload).  Their
+ * schema, their records (scenario.fevents) and the checks of what they
+ * name: the StageSet of a regress or drift by name, the StageSets a
+ * selector matches, the published version.
  */
 #include "sim/load/scn_parse.h"
 
@@ -15,10 +16,11 @@
 
 /* ---------------------------------------------------------------- schema */
 
-const char *const scnp_faction_names[] = { "publish", "regress", NULL };
+const char *const scnp_faction_names[] = { "publish", "regress", "drift", NULL };
 
 static void check_publish_version(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_regress(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_drift(struct sch_ctx *c, const struct val *v, const char *path);
 
 /* A published version: a string; a YAML number is refused (it is no semantic version). */
 static const struct sch_node publish_version_node = { .type = SCH_ANY,
@@ -45,6 +47,16 @@ static const struct sch_field regress_fields[] = {
 };
 const struct sch_node scnp_regress_node = { .type = SCH_OBJECT, .fields = regress_fields,
 					    .check = check_regress };
+static const struct sch_field drift_fields[] = {
+	{ .name = "kind", .schema = &ss_kind_node },
+	{ .name = "namespace", .schema = &sch_string_nonempty },
+	{ .name = "name", .schema = &sch_string_nonempty },
+	{ .name = "selector", .schema = &scnp_selector_node },
+	{ .name = "stage", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+const struct sch_node scnp_drift_node = { .type = SCH_OBJECT, .fields = drift_fields,
+					  .check = check_drift };
 
 /* ---------------------------------------------------------------- checks */
 
@@ -70,7 +82,8 @@ static void check_publish_version(struct sch_ctx *c, const struct val *v, const 
 	scnp_check_version_text(c, v, path);
 }
 
-static void check_regress(struct sch_ctx *c, const struct val *v, const char *path)
+/* A regress or drift names its StageSets by name or by selector, one of the two; @example for the note. */
+static void name_or_selector(struct sch_ctx *c, const struct val *v, const char *path, const char *example)
 {
 	const struct val_kv *name = val_map_get_kv(v, "name");
 	const struct val_kv *sel = val_map_get_kv(v, "selector");
@@ -80,10 +93,22 @@ static void check_regress(struct sch_ctx *c, const struct val *v, const char *pa
 			   "Invalid value: \"object\": give 'name' or 'selector', not both");
 	} else if (!name && !sel) {
 		sch_report(c, v->mark, path, "Required value: give 'name' or 'selector'");
-		sch_note(c, v->mark,
+		sch_note(c, v->mark, "%s", example);
+	}
+}
+
+static void check_regress(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	name_or_selector(c, v, path,
 			 "e.g. regress: {namespace: tenant-a, name: moodle, for: 30m} or "
 			 "regress: {selector: {matchLabels: {ring: \"0\"}}, for: 30m}");
-	}
+}
+
+static void check_drift(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	name_or_selector(c, v, path,
+			 "e.g. drift: {namespace: tenant-a, name: moodle} or "
+			 "drift: {selector: {matchLabels: {ring: \"0\"}}, stage: app}");
 }
 
 /* ---------------------------------------------------------------- building */
@@ -112,10 +137,16 @@ void scnp_build_fevent(struct loader *L, const struct event_head *h)
 		const char *ns = val_str(val_map_get(act->v, "namespace"), NULL);
 		const char *name = val_str(val_map_get(act->v, "name"), NULL);
 
-		e->for_ms = scnp_duration_ms(val_map_get(act->v, "for"));
-		e->effect = strcmp(val_str(val_map_get(act->v, "effect"), "Failed"), "NotReady") == 0
-				    ? SCN_SW_EFFECT_NOT_READY
-				    : SCN_SW_EFFECT_FAILED;
+		if (e->type == SCN_FEV_REGRESS) {
+			e->for_ms = scnp_duration_ms(val_map_get(act->v, "for"));
+			e->effect = strcmp(val_str(val_map_get(act->v, "effect"), "Failed"), "NotReady") == 0
+					    ? SCN_SW_EFFECT_NOT_READY
+					    : SCN_SW_EFFECT_FAILED;
+		} else {
+			const char *stage = val_str(val_map_get(act->v, "stage"), NULL);
+
+			e->stage = stage ? xstrdup(stage) : NULL;
+		}
 		e->target.kind = xstrdup("StageSet");
 		if (name) {
 			e->target.ns = xstrdup(ns ? ns : "default");
@@ -252,6 +283,7 @@ void scnp_fevent_release(struct scn_fevent *e)
 	free(e->selector_text);
 	free(e->ns_selector_text);
 	free(e->version);
+	free(e->stage);
 	scnp_target_release(&e->target);
 }
 

@@ -414,9 +414,10 @@ void scnp_mevent_release(struct scn_mevent *e);
 /* Action keys of a fleet event, in enum scn_fevent_type order, NULL-terminated. */
 extern const char *const scnp_faction_names[];
 
-/* The schemas of the fleet actions (values of spec.events[i].publish, .regress). */
+/* The schemas of the fleet actions (values of spec.events[i].publish, .regress, .drift). */
 extern const struct sch_node scnp_publish_node;
 extern const struct sch_node scnp_regress_node;
+extern const struct sch_node scnp_drift_node;
 
 /*
  * scnp_build_fevent() - the fleet event @h (a fleet action), appended to

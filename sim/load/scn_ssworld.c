@@ -82,6 +82,17 @@ void scn_sw_behaviour_release(struct scn_sw_behaviour *b)
 		return;
 	dist_release(&b->apply.duration);
 	failure_release(&b->apply.failure);
+	for (size_t i = 0; i < b->apply.nconflicts; i++) {
+		struct scn_sw_conflict *k = &b->apply.conflicts[i];
+
+		free(k->api_version);
+		free(k->kind);
+		free(k->name);
+		free(k->ns);
+		scn_sw_windows_release(&k->during);
+		free(k->message);
+	}
+	free(b->apply.conflicts);
 	readiness_release(&b->readiness);
 	readiness_release(&b->exprs);
 	dist_release(&b->regression.after);
@@ -210,6 +221,7 @@ static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *
 static void check_anchor(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_op_class(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_restore(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_conflicts(struct sch_ctx *c, const struct val *v, const char *path);
 
 /* {from, until}: a window of simulated time; without `until` it never ends. */
 static const struct sch_field window_fields[] = {
@@ -242,9 +254,25 @@ static const struct sch_field apply_failure_fields[] = {
 static const struct sch_node apply_failure_node = { .type = SCH_OBJECT,
 						    .fields = apply_failure_fields,
 						    .check = check_op_class };
+/* An object with immutable fields a stage renders; every key optional. */
+static const struct sch_field conflict_fields[] = {
+	{ .name = "apiVersion", .schema = &sch_string_nonempty },
+	{ .name = "kind", .schema = &sch_string_nonempty },
+	{ .name = "name", .schema = &sch_string_nonempty },
+	{ .name = "namespace", .schema = &sch_string_nonempty },
+	{ .name = "probability", .schema = &scnp_probability_node },
+	{ .name = "during", .schema = &scnp_sw_windows_node },
+	{ .name = "forceAnnotation", .schema = &sch_boolean },
+	{ .name = "message", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+static const struct sch_node conflict_node = { .type = SCH_OBJECT, .fields = conflict_fields };
+static const struct sch_node conflicts_node = { .type = SCH_ARRAY, .items = &conflict_node,
+						.check = check_conflicts };
 static const struct sch_field apply_fields[] = {
 	{ .name = "duration", .schema = &scnp_dist_node },
 	{ .name = "failure", .schema = &apply_failure_node },
+	{ .name = "conflicts", .schema = &conflicts_node },
 	{ .name = NULL },
 };
 const struct sch_node scnp_sw_apply_node = { .type = SCH_OBJECT, .fields = apply_fields };
@@ -440,6 +468,41 @@ static void check_restore(struct sch_ctx *c, const struct val *v, const char *pa
 			   "Invalid value: \"object\": message words an outcome: give the outcome too");
 }
 
+/* The object an entry names, its defaults filled in as the world fills them. */
+static void conflict_identity(const struct val *x, const char **av, const char **kind, const char **name,
+			      const char **ns)
+{
+	*kind = val_str(val_map_get(x, "kind"), "Deployment");
+	*av = val_str(val_map_get(x, "apiVersion"), strcmp(*kind, "Deployment") == 0 ? "apps/v1" : "v1");
+	*name = val_str(val_map_get(x, "name"), "");
+	*ns = val_str(val_map_get(x, "namespace"), "");
+}
+
+/*
+ * A stage renders each object once: two entries naming the same object
+ * (apiVersion, kind, name, namespace, defaults filled in) would make one
+ * object two.  O(n²) over a list a person writes for one stage.
+ */
+static void check_conflicts(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	for (size_t i = 1; i < v->u.list.n; i++) {
+		const char *a[4], *b[4];
+
+		conflict_identity(v->u.list.items[i], &a[0], &a[1], &a[2], &a[3]);
+		for (size_t j = 0; j < i; j++) {
+			conflict_identity(v->u.list.items[j], &b[0], &b[1], &b[2], &b[3]);
+			if (strcmp(a[0], b[0]) == 0 && strcmp(a[1], b[1]) == 0 && strcmp(a[2], b[2]) == 0 &&
+			    strcmp(a[3], b[3]) == 0) {
+				sch_report(c, v->u.list.items[i]->mark, path,
+					   "Duplicate value: \"object\": [%zu] names the same object as [%zu] "
+					   "(a stage renders each object once)",
+					   i, j);
+				return;
+			}
+		}
+	}
+}
+
 /* A terminal fetch error is one of the fetch, as upstream's failStage reads it. */
 static void check_op_class(struct sch_ctx *c, const struct val *v, const char *path)
 {
@@ -585,6 +648,29 @@ static void read_failure(const struct val *v, struct scn_sw_failure *f, bool *ha
 	f->message = opt_str(v, "message");
 }
 
+/* A validated conflicts list @l (NULL: none) into @a. */
+static void read_conflicts(const struct val *l, struct scn_sw_apply *a)
+{
+	if (!l)
+		return;
+	a->has_conflicts = true;
+	a->conflicts = xcalloc(l->u.list.n ? l->u.list.n : 1, sizeof(*a->conflicts));
+	for (size_t i = 0; i < l->u.list.n; i++) {
+		const struct val *x = l->u.list.items[i];
+		struct scn_sw_conflict *k = &a->conflicts[a->nconflicts++];
+
+		k->api_version = opt_str(x, "apiVersion");
+		k->kind = opt_str(x, "kind");
+		k->name = opt_str(x, "name");
+		k->ns = opt_str(x, "namespace");
+		k->probability = 1;
+		read_prob(x, "probability", &k->probability, NULL);
+		read_windows(val_map_get(x, "during"), &k->during, NULL);
+		k->force_annotation = val_bool(val_map_get(x, "forceAnnotation"), false);
+		k->message = opt_str(x, "message");
+	}
+}
+
 static void read_readiness(const struct val *v, struct scn_sw_readiness *r)
 {
 	scnp_read_dist(v, "delay", &r->delay, &r->has_delay);
@@ -631,6 +717,7 @@ static void read_behaviour(const struct val *v, struct scn_sw_behaviour *b)
 
 	scnp_read_dist(ap, "duration", &b->apply.duration, &b->apply.has_duration);
 	read_failure(val_map_get(ap, "failure"), &b->apply.failure, &b->apply.has_failure, true);
+	read_conflicts(val_map_get(ap, "conflicts"), &b->apply);
 	scnp_read_dist(ad, "duration", &b->readiness.delay, &b->readiness.has_delay);
 	read_prob(ad, "failureProbability", &b->readiness.failed_probability,
 		  &b->readiness.has_failed);
@@ -945,64 +1032,16 @@ void scnp_sw_note_sources(struct loader *L)
 }
 
 /*
- * refuse_conflict_handling() - a stage's force: true, or a conflictPolicy
- * that says anything but the default (Fail, no rules), refused at its
- * file:line:col: upstream's conflict handling (apply/conflict.go) acts only
- * when a server-side apply hits an immutable field, and the world renders
- * one Deployment per stage whose applies never do, so the setting would be
- * accepted and never act.
- */
-static void refuse_conflict_handling(struct loader *L, const struct obj *o)
-{
-	const struct val *stages = val_map_get(o->spec, "stages");
-
-	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
-		const struct val *st = stages->u.list.items[i];
-		const struct val *force = val_map_get(st, "force");
-		const struct val *cp = val_map_get(st, "conflictPolicy");
-		const struct val *def = val_map_get(cp, "default");
-		const struct val *rules = val_map_get(cp, "rules");
-		const struct val *at = NULL;
-		const char *what = NULL;
-
-		if (force && force->type == VAL_BOOL && force->u.b) {
-			at = force;
-			what = "force";
-		} else if (rules && rules->type == VAL_LIST && rules->u.list.n > 0) {
-			at = rules;
-			what = "conflictPolicy.rules";
-		} else if (def && def->type == VAL_STRING && strcmp(def->u.s, "Fail") != 0) {
-			at = def;
-			what = "conflictPolicy.default";
-		}
-		if (!at)
-			continue;
-		diag_error(L->d, o->src.file, at->mark,
-			   "StageSet %s/%s: spec.stages[%zu].%s: Forbidden: immutable-field conflicts are not "
-			   "simulated (every apply of the stage's rendered Deployment succeeds or fails as "
-			   "spec.models.stagesets.apply says), so conflict handling would never act",
-			   o->ns, o->name, i, what);
-		diag_note(L->d, o->src.file, at->mark,
-			  "remove it (the default, Fail, is what the run does), or give the failure an apply "
-			  "conflict causes as spec.models.stagesets.apply.failure");
-	}
-}
-
-/*
  * What a StageSet may ask that the simulated world cannot answer, refused at
  * its file:line:col: spec.kubeConfig.configMapRef (fluxcd/pkg/auth mints a
  * cloud provider's token for a remote cluster; nothing here stands for the
- * cloud's IAM), and conflict handling no simulated apply can trigger
- * (refuse_conflict_handling()).
+ * cloud's IAM).
  */
 static void refuse_unsimulated(struct loader *L, const struct obj *o)
 {
 	const struct val *cm = val_path(o->spec, "kubeConfig.configMapRef");
 
-	if (!o->src.file)
-		return;
-	refuse_conflict_handling(L, o);
-	if (!cm)
+	if (!o->src.file || !cm)
 		return;
 	diag_error(L->d, o->src.file, cm->mark,
 		   "StageSet %s/%s: spec.kubeConfig.configMapRef: Forbidden: cloud-provider authentication "
@@ -1046,6 +1085,7 @@ static void take(const struct scn_sw_behaviour *b, struct scn_sw_resolved *e)
 	} while (0)
 	TAKE(apply_duration, b->apply.has_duration, &b->apply.duration);
 	TAKE(apply_failure, b->apply.has_failure, &b->apply.failure);
+	TAKE(apply_conflicts, b->apply.has_conflicts, &b->apply);
 	TAKE(ready_delay, b->readiness.has_delay, &b->readiness);
 	TAKE(ready_failed, b->readiness.has_failed, &b->readiness);
 	TAKE(ready_never, b->readiness.has_never, &b->readiness);

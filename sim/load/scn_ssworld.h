@@ -87,12 +87,35 @@ struct scn_sw_failure {
 	char *message;               /* NULL: the default text of the call */
 };
 
+/*
+ * An object a stage renders besides its workload Deployment (or the workload
+ * itself), and when a new revision of the stage changes one of its immutable
+ * fields: an apply of such a revision over the object the stage applied
+ * before meets an immutable-field conflict, which the controller's conflict
+ * handling (engine/stageset_conflict.h) resolves.  A revision changes it when
+ * its first apply lies in @during (or @during is empty) and a draw per
+ * revision is below @probability.
+ */
+struct scn_sw_conflict {
+	char *api_version;           /* NULL: "apps/v1" for a Deployment, else "v1" */
+	char *kind;                  /* NULL: Deployment */
+	char *name;                  /* NULL: the workload's, "<stageset>-<stage>" */
+	char *ns;                    /* NULL: the StageSet's namespace */
+	double probability;          /* ratio 0..1 per revision; default 1 */
+	struct scn_sw_windows during;/* empty: at any time */
+	bool force_annotation;       /* the manifest carries a non-empty stages.metio.wtf/force */
+	char *message;               /* NULL: the server-side apply's dry-run text */
+};
+
 /* A stage's apply (fetch → decrypt → postBuild → build → image gate → conflicts → apply → record). */
 struct scn_sw_apply {
 	bool has_duration;
 	struct dist duration;        /* ms per apply */
 	bool has_failure;
 	struct scn_sw_failure failure;
+	bool has_conflicts;
+	struct scn_sw_conflict *conflicts; /* the objects with immutable fields, in file order */
+	size_t nconflicts;
 };
 
 /*
@@ -161,9 +184,10 @@ struct scn_sw_restore {
 /*
  * What the top level or a rule says.  In a rule a field may be unset (has_*
  * false): the next matching rule, then the top level decides.  At the top
- * level every has_* is true (defaults filled in); has_actions there means an
- * `actions` list was given (the default action is SCN_SW_DEFAULT_ACTION_MS,
- * success).
+ * level every has_* is true (defaults filled in) but has_conflicts (none
+ * given: the stage renders its workload alone) and has_actions, which there
+ * means an `actions` list was given (the default action is
+ * SCN_SW_DEFAULT_ACTION_MS, success).
  */
 struct scn_sw_behaviour {
 	struct scn_sw_apply apply;
@@ -299,6 +323,7 @@ void scn_sw_windows_release(struct scn_sw_windows *w);
 struct scn_sw_resolved {
 	const struct dist *apply_duration;          /* ms per apply */
 	const struct scn_sw_failure *apply_failure; /* NULL: applies do not fail */
+	const struct scn_sw_apply *apply_conflicts; /* NULL: the stage renders its workload alone */
 	const struct scn_sw_readiness *ready_delay, *ready_failed, *ready_never;
 	const struct scn_sw_readiness *exprs_delay, *exprs_failed, *exprs_never;
 	const struct scn_sw_regression *reg_p, *reg_after, *reg_duration, *reg_effect;

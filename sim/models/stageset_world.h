@@ -44,7 +44,9 @@
  * Stages.  swst_apply_stage() stands for fetch → decrypt → postBuild →
  * build → image gate → conflict policy → apply → record inventory: a drawn
  * duration and failure.  Each stage renders one workload object,
- * Deployment "<stageset>-<stage>" in the StageSet's namespace.  The first
+ * Deployment "<stageset>-<stage>" in the StageSet's namespace, and the
+ * objects with immutable fields apply.conflicts names, whose conflicts the
+ * controller's conflict handling resolves.  The first
  * apply of a revision (a revision other than the one the stage last
  * applied) starts a rollout: its objects become kstatus-Current after a
  * drawn delay, or Failed after that delay (probability), or never
@@ -68,6 +70,8 @@
  *       regression-after, regression-duration
  *   "stageset/<ns>/<name>/<stage>/rev#<k>/apply#<j>/<what>"  j = 1, 2, ...
  *       the applies of that revision; what = duration, failure
+ *   "stageset/<ns>/<name>/<stage>/rev#<k>/conflict#<i>"  i = 1, 2, ... the
+ *       apply.conflicts entry: whether revision k changes its immutable field
  *   "stageset/<ns>/<name>/<stage>/<phase>/<action>#<n>/<what>"  n = 1, 2,
  *       ... that action's attempts; stage "-" for onRollback actions
  *   "stageset/<ns>/<name>/<stage>/restore#<n>/duration"

@@ -39,6 +39,8 @@ struct swr_mstage {
 	uint32_t j;              /* applies of the current revision */
 	char *try_rev;           /* the revision the last apply tried (written or not) */
 	uint32_t try_j;          /* applies of try_rev so far (j of apply#j) */
+	int64_t try_first_ms;    /* the first apply of try_rev (when a conflict's `during` is judged) */
+	int64_t written_ms;      /* the last apply that wrote the workload (drift events after it count) */
 	int64_t applied_ms;      /* the rollout's start */
 	int64_t ready_ms;        /* objects Current from then on; SW_NEVER: never */
 	int64_t failed_ms;       /* objects Failed from then on; SW_NEVER: never */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/gofmt.h"
+#include "engine/stageset_conflict.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
@@ -38,24 +39,26 @@ static enum scn_sw_effect scripted_effect(const struct scn_fevent *e)
 	return e->effect;
 }
 
+/* Whether the regress or drift event @e reaches @mb: by name, or by selector over its labels then. */
+static bool event_reaches(const struct scn_fevent *e, const struct swr_member *mb)
+{
+	if (!e->by_selector)
+		return e->target.name && strcmp(e->target.name, mb->name) == 0 &&
+		       strcmp(swr_nz(e->target.ns), mb->ns) == 0;
+	/* a resumed run's past event holds on the StageSets the snapshot holds */
+	return (e->at_ms >= mb->first_ms || (e->done && mb->first_ms <= 0)) &&
+	       (!e->target.ns || strcmp(e->target.ns, mb->ns) == 0) &&
+	       lbl_matches(&e->selector, &swr_snap_at(mb, e->at_ms)->labels);
+}
+
 /* The window of regress event @ev on @mb, if it reaches it. */
 static bool scripted_window(const struct sw_world *w, size_t ev, const struct swr_member *mb,
 			    int64_t *start, int64_t *end)
 {
 	const struct scn_fevent *e = &w->s.fevents[ev];
 
-	if (e->type != SCN_FEV_REGRESS)
+	if (e->type != SCN_FEV_REGRESS || !event_reaches(e, mb))
 		return false;
-	if (!e->by_selector) {
-		if (!e->target.name || strcmp(e->target.name, mb->name) != 0 ||
-		    strcmp(swr_nz(e->target.ns), mb->ns) != 0)
-			return false;
-	} else {
-		/* a resumed run's past regress holds on the StageSets the snapshot holds */
-		if ((e->at_ms < mb->first_ms && !(e->done && mb->first_ms <= 0)) || (e->target.ns && strcmp(e->target.ns, mb->ns) != 0) ||
-		    !lbl_matches(&e->selector, &swr_snap_at(mb, e->at_ms)->labels))
-			return false;
-	}
 	*start = e->at_ms;
 	/* a resumed run's past regress starts before 0, where SW_NEVER - at would overflow */
 	*end = e->at_ms > 0 && e->for_ms > SW_NEVER - e->at_ms ? SW_NEVER : e->at_ms + e->for_ms;
@@ -110,6 +113,23 @@ static int64_t fault_change(const struct sw_world *w, const struct swr_member *m
 			consider(&best, mb->drawn[i].end_ms, t_ms);
 		}
 	return best;
+}
+
+/*
+ * Whether a drift event edited the workload of @ms in (@after_ms, @upto_ms]:
+ * an out-of-band change the next apply of the same revision undoes.
+ */
+static bool drifted(const struct sw_world *w, const struct swr_member *mb, const struct swr_mstage *ms,
+		    int64_t after_ms, int64_t upto_ms)
+{
+	for (size_t i = 0; i < w->s.nfevents; i++) {
+		const struct scn_fevent *e = &w->s.fevents[i];
+
+		if (e->type == SCN_FEV_DRIFT && e->at_ms > after_ms && e->at_ms <= upto_ms &&
+		    (!e->stage || strcmp(e->stage, ms->name) == 0) && event_reaches(e, mb))
+			return true;
+	}
+	return false;
 }
 
 /* ---------------------------------------------------------------- stages: apply */
@@ -314,9 +334,158 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 	 * ready since before anything the run looks at: a pass in flight at
 	 * the snapshot is made again as of its start, before the run's 0
 	 */
-	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = t_ms < SEEDED_SINCE ? t_ms : SEEDED_SINCE;
+	ms->applied_ms = ms->ready_ms = ms->exprs_ready_ms = ms->written_ms =
+		t_ms < SEEDED_SINCE ? t_ms : SEEDED_SINCE;
 	ms->failed_ms = ms->exprs_failed_ms = SW_NEVER;
 	ms->drawn = SWR_NONE;
+}
+
+/* ---------------------------------------------------------------- stages: conflicts */
+
+/* What conflict handling made of one apply. */
+struct conflict_result {
+	bool keep_workload;      /* the workload exists and is KeepExisting: a new revision leaves it be */
+	bool workload_kept;      /* the workload exists and is KeepExisting (any revision): ssa skips it */
+	size_t nrecreated;
+	char recreated[512];     /* "Kind/name, ..." of the objects deleted and created again */
+};
+
+/* The object entry @k (NULL: the workload) of stage @sname of @mb names, defaults filled in. */
+static void conflict_object(const struct swr_member *mb, const char *sname, const struct scn_sw_conflict *k,
+			    char *wname, size_t wlen, struct scf_object *o)
+{
+	snprintf(wname, wlen, "%s-%s", mb->name, sname);
+	o->kind = k && k->kind ? k->kind : SWR_WORKLOAD_KIND;
+	o->api_version = k && k->api_version ? k->api_version
+					     : strcmp(o->kind, SWR_WORKLOAD_KIND) == 0 ? "apps/v1" : "v1";
+	o->name = k && k->name ? k->name : wname;
+	o->ns = k && k->ns ? k->ns : mb->ns;
+	o->force_annotation = k && k->force_annotation;
+}
+
+static bool same_object(const struct scf_object *a, const struct scf_object *b)
+{
+	return strcmp(a->api_version, b->api_version) == 0 && strcmp(a->kind, b->kind) == 0 &&
+	       strcmp(a->name, b->name) == 0 && strcmp(a->ns, b->ns) == 0;
+}
+
+/*
+ * Conflict handling and the server-side apply of stage @stage's objects
+ * (ResolveConflictHandling, then ssa's force and if-not-present selectors):
+ * the objects are the workload and each `apply.conflicts` entry's (an entry
+ * that names the workload is the workload).  A refusal fails the apply at
+ * op "conflict policy".  A new revision over objects the stage applied
+ * before meets an immutable-field conflict on each entry drawn for it
+ * ("rev#<k>/conflict#<i>", its first apply in `during`): a Fail object fails
+ * the apply at op "apply" (the first in render order; the object keeps its
+ * old value), a Recreate object is deleted and created anew, a KeepExisting
+ * object is skipped (conflict or not, once it exists; the workload then
+ * keeps running what it ran).  Returns true when the apply failed (@out
+ * says how), else fills @cr; sets out->nobjects either way.
+ */
+static bool apply_conflicts(struct sw_world *w, const struct sw_member *m, const struct swr_member *mb,
+			    const struct swr_mstage *ms, size_t stage, const struct scn_sw_resolved *e, bool same,
+			    struct ssc_apply_outcome *out, struct conflict_result *cr)
+{
+	const struct sst_stage *st = m->spec && stage < m->spec->nstages ? &m->spec->stages[stage] : NULL;
+	const struct scn_sw_apply *ap = e->apply_conflicts;
+	size_t nk = ap ? ap->nconflicts : 0, n = 1;
+	struct scf_object *objs;
+	size_t *entry_of; /* object → its entry, SIZE_MAX: none */
+	enum scf_action *act;
+	char wname[2][320];
+	bool existed = ms->revision != NULL, failed = false;
+
+	if (!st || (!ap && !scf_stage_has_handling(st)))
+		return false; /* every object Fail and the workload alone: nothing to decide or meet */
+	objs = xcalloc(1 + nk, sizeof(*objs));
+	entry_of = xcalloc(1 + nk, sizeof(*entry_of));
+	act = xcalloc(1 + nk, sizeof(*act));
+	conflict_object(mb, ms->name, NULL, wname[0], sizeof(wname[0]), &objs[0]);
+	entry_of[0] = SIZE_MAX;
+	for (size_t i = 0; i < nk; i++) {
+		struct scf_object o;
+		size_t at = n;
+
+		conflict_object(mb, ms->name, &ap->conflicts[i], wname[1], sizeof(wname[1]), &o);
+		if (same_object(&o, &objs[0])) {
+			at = 0;
+			objs[0].force_annotation = o.force_annotation;
+		} else {
+			objs[n++] = o;
+		}
+		entry_of[at] = i;
+	}
+	out->nobjects = n;
+	if (scf_resolve_conflict_handling(objs, n, st, act, out->err.msg, sizeof(out->err.msg)) != 0) {
+		out->failed_op = scn_sw_op_text(SCN_SW_OP_CONFLICT_POLICY);
+		out->err.code = SSC_ERR;
+		failed = true;
+		goto out_free;
+	}
+	cr->workload_kept = existed && act[0] == SCF_KEEP_EXISTING;
+	cr->keep_workload = cr->workload_kept && !same;
+	/* objects created, or at the revision they carry: nothing immutable changes */
+	for (size_t o = 0; existed && !same && o < n; o++) {
+		const struct scn_sw_conflict *k = entry_of[o] == SIZE_MAX ? NULL : &ap->conflicts[entry_of[o]];
+		struct rev_id id;
+		char ix[12];
+		size_t np;
+
+		if (!k || act[o] == SCF_KEEP_EXISTING || k->probability <= 0 ||
+		    (k->during.n && !scn_sw_in_windows(&k->during, ms->try_first_ms)))
+			continue;
+		np = rev_parts(&id, mb, ms->name, ms->k + 1, "conflict#");
+		id.parts[np++] = swr_u32_text((uint32_t)entry_of[o] + 1, ix);
+		if (!swr_draw_p(w, k->probability, id.parts, np))
+			continue;
+		if (act[o] == SCF_RECREATE) {
+			int len = (int)strlen(cr->recreated);
+
+			snprintf(cr->recreated + len, sizeof(cr->recreated) - (size_t)len, "%s%s/%s",
+				 cr->nrecreated ? ", " : "", objs[o].kind, objs[o].name);
+			cr->nrecreated++;
+			continue;
+		}
+		out->failed_op = scn_sw_op_text(SCN_SW_OP_APPLY);
+		out->err.code = SSC_ERR;
+		if (k->message)
+			snprintf(out->err.msg, sizeof(out->err.msg), "%s", k->message);
+		else
+			snprintf(out->err.msg, sizeof(out->err.msg),
+				 "%s/%s/%s dry-run failed (Invalid): %s \"%s\" is invalid: Forbidden: field is "
+				 "immutable",
+				 objs[o].kind, objs[o].ns, objs[o].name, objs[o].kind, objs[o].name);
+		failed = true;
+		break;
+	}
+out_free:
+	free(act);
+	free(entry_of);
+	free(objs);
+	return failed;
+}
+
+/* A new revision @rev the workload does not take (KeepExisting): applied, nothing rolls out. */
+static void keep_workload(struct swr_mstage *ms, const char *rev, const char *version)
+{
+	ms->k++;
+	free(ms->revision);
+	free(ms->version);
+	ms->revision = xstrdup(rev);
+	ms->version = version ? xstrdup(version) : NULL;
+}
+
+/* Adds the recreated objects of @cr to @out's changed set. */
+static void changed_recreated(struct ssc_apply_outcome *out, const struct conflict_result *cr)
+{
+	int len = (int)strlen(out->changed_names);
+
+	if (!cr->nrecreated)
+		return;
+	snprintf(out->changed_names + len, sizeof(out->changed_names) - (size_t)len, "%s%s",
+		 out->nchanged ? ", " : "", cr->recreated);
+	out->nchanged += cr->nrecreated;
 }
 
 void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
@@ -331,16 +500,19 @@ void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stag
 	bool same = ms->revision && strcmp(ms->revision, rev) == 0;
 	bool written = true;
 	struct scn_sw_resolved e;
+	struct conflict_result cr;
 	struct rev_id id;
 	char j[12];
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
+	memset(&cr, 0, sizeof(cr));
 	resolve(w, m->labels, sname, &e);
 	if (!ms->try_rev || strcmp(ms->try_rev, rev) != 0) {
 		free(ms->try_rev);
 		ms->try_rev = xstrdup(rev);
 		ms->try_j = 0;
+		ms->try_first_ms = t_ms;
 	}
 	ms->try_j++;
 	n = rev_parts(&id, mb, sname, same ? ms->k : ms->k + 1, "apply#");
@@ -359,17 +531,37 @@ void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stag
 		set_failure(&out->err, f->cls, f->message, out->failed_op);
 		written = f->op == SCN_SW_OP_RECORD_INVENTORY;
 	}
+	/* conflict handling and the apply come before a drawn apply or record failure */
+	if ((!out->failed_op || f->op > SCN_SW_OP_CONFLICT_POLICY) &&
+	    apply_conflicts(w, m, mb, ms, stage, &e, same, out, &cr)) {
+		written = false;
+	}
 	if (!written)
 		return;
 	if (same) {
 		ms->j = ms->try_j;
+		/* ssa puts back what was edited out of band, unless it skips the existing workload */
+		if (!cr.workload_kept && drifted(w, mb, ms, ms->written_ms, t_ms)) {
+			out->nchanged = 1;
+			snprintf(out->changed_names, sizeof(out->changed_names), SWR_WORKLOAD_KIND "/%s-%s",
+				 mb->name, sname);
+		}
+		if (!cr.workload_kept)
+			ms->written_ms = t_ms;
 		return;
 	}
-	start_rollout(w, mb, ms, &e, rev, applied_version(w, m, ra), t_ms + out->duration_ms);
+	ms->written_ms = t_ms;
+	if (cr.keep_workload)
+		keep_workload(ms, rev, applied_version(w, m, ra));
+	else
+		start_rollout(w, mb, ms, &e, rev, applied_version(w, m, ra), t_ms + out->duration_ms);
 	ms->j = ms->try_j;
-	out->nchanged = 1;
-	snprintf(out->changed_names, sizeof(out->changed_names), SWR_WORKLOAD_KIND "/%s-%s", mb->name,
-		 sname);
+	if (!cr.keep_workload) {
+		out->nchanged = 1;
+		snprintf(out->changed_names, sizeof(out->changed_names), SWR_WORKLOAD_KIND "/%s-%s", mb->name,
+			 sname);
+	}
+	changed_recreated(out, &cr);
 }
 
 bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t stage, int64_t t_ms, bool commit,
@@ -390,6 +582,13 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 	f = e.apply_failure;
 	if (f && f->probability > 0 && (f->during.n == 0 || scn_sw_in_windows(&f->during, t_ms)))
 		return false;
+	/* an out-of-band edit since the last apply: this one corrects it (DriftCorrected) */
+	if (drifted(w, mb, ms, ms->written_ms, t_ms))
+		return false;
+	/* conflict handling may refuse every apply (a rule recreating a PVC): not judged here */
+	if (e.apply_conflicts && m->spec && stage < m->spec->nstages &&
+	    scf_stage_has_handling(&m->spec->stages[stage]))
+		return false;
 	{
 		gsl_rng g;
 		struct rng r = { 0, 1 };
@@ -404,6 +603,7 @@ bool swst_stage_steady(struct sw_world *w, const struct sw_member *m, size_t sta
 	if (commit) {
 		ms->try_j++;
 		ms->j = ms->try_j;
+		ms->written_ms = t_ms;
 	}
 	*duration_ms = d;
 	return true;

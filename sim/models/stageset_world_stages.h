@@ -25,7 +25,17 @@
  * (every op but "record inventory"), a revision other than the one the
  * stage last applied starts a rollout at @t_ms + duration: nchanged 1 and
  * the object in changed_names; the same revision changes nothing.
- * nobjects is 1.  substitution_digest is left empty (the wire's).
+ * nobjects is 1, plus the objects of apply.conflicts other than the
+ * workload.  Conflict handling (engine/stageset_conflict.h, from the
+ * stage's force and conflictPolicy) runs after a drawn failure of an
+ * earlier op and before one of apply or record inventory: its refusal
+ * fails op "conflict policy"; a new revision over objects applied before
+ * meets the immutable-field conflicts drawn for it ("rev#<k>/conflict#<i>",
+ * the revision's first apply in `during`), and a Fail object fails op
+ * "apply" (nothing written), a Recreate one is created anew (in
+ * changed_names), a KeepExisting one is skipped; a KeepExisting workload
+ * keeps running what it ran (the revision counts as applied, no rollout).
+ * substitution_digest is left empty (the wire's).
  */
 void swst_apply_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
 		    const struct ssc_resolved *ra, int64_t t_ms, struct ssc_apply_outcome *out);
