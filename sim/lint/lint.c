@@ -10,6 +10,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/lint/lint_fleet_quirks.h"
+#include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
@@ -138,6 +139,25 @@ static const struct lint_rule rules[] = {
 	  "waiting in Planned for approval is replaced instead of applied (spec §7 #25)",
 	  "approve the waiting plan with magosproject.io/approved: \"true\" (an approve event) "
 	  "instead of changing autoApply" },
+	/* MS120, MS121: policy validation against the field docs (sim/lint/lint_magos_policy.c). */
+	{ "MS120", "policy-selector-empty", LINT_WARNING,
+	  "the validation.policySelector that applies to a Workspace (its own, or its Project's "
+	  "that it falls back to) is the empty selector {}: the field's doc says {} matches every "
+	  "ValidatingPolicy, but the Workspace controller turns it into an empty selector string, "
+	  "which means no validation, so the Workspace's plans are checked against no policy and "
+	  "never end ValidationFailed (spec §7 #21)",
+	  "select the policies by a label they carry (e.g. matchExpressions: [{key: "
+	  "policy.example.com/category, operator: Exists}]), or remove the selector if no "
+	  "validation is meant" },
+	{ "MS121", "validation-empty-inherits", LINT_WARNING,
+	  "a Workspace sets spec.validation without a policySelector (validation: {}), which the "
+	  "field's doc says overrides its Project's default, while the Project has a "
+	  "policySelector: the Workspace controller falls back to the Project's selector whenever "
+	  "the Workspace's own is nil, so the Workspace's plans are checked against the Project's "
+	  "policies (spec §7 #21)",
+	  "give the Workspace its own policySelector; to check it against no policy, one that no "
+	  "ValidatingPolicy matches (e.g. matchLabels: {policy.example.com/none: \"true\"}); or "
+	  "remove validation: {} if the Project's policies are meant" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -719,6 +739,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
+	lint_magos_policy(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
 	lint_ss_failure(r, s);

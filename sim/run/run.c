@@ -16,6 +16,7 @@
 #include "sim/lint/lint.h"
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
+#include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
@@ -1263,6 +1264,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	obs_finish(r->obs, r->world);
 	end_of_run_hazards(r->world, r->obs);
 	mq_end_of_run(r->world, s);
+	mpol_end_of_run(r->world);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
