@@ -14,6 +14,7 @@
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
+#include "sim/lint/lint_ss_sources.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -468,6 +469,16 @@ static const struct lint_rule rules[] = {
 	  "not halt, so the manual approval is overwritten (spec §6 #14)",
 	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
 	  "selector before approving it by hand" },
+	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
+	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
+	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
+	  "failureLimit 0 on a StageSet with rollbackOnFailure: one evaluation its metric source "
+	  "cannot answer counts as a failure, so a source outage at a pass that gates a new "
+	  "revision rolls the stage back to its last-good revision however healthy the new one is, "
+	  "and that revision stays aborted (the later stages never get it) until another one comes "
+	  "(StageSet spec §3.2 S-13, S-14, S-1, §5 Q-16)",
+	  "set promotion.analysis.failureLimit above 0 (e.g. 2: an outage shorter than two analysis "
+	  "intervals is then tolerated), or onSourceError: Allow if an unanswered evaluation may pass" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -744,6 +755,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_fleet_quirks(r, s);
 	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
+	lint_ss_sources(r, s);
 	drop_told_twice(r);
 }
 

@@ -21,6 +21,7 @@
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_pace.h"
+#include "sim/run/ss_hazards_sources.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1272,6 +1273,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
 	ss_hazards_pace(r, s);
+	ss_hazards_sources(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;
