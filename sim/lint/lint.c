@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_fleet_adoption.h"
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
@@ -479,6 +480,16 @@ static const struct lint_rule rules[] = {
 	  "(StageSet spec §3.2 S-13, S-14, S-1, §5 Q-16)",
 	  "set promotion.analysis.failureLimit above 0 (e.g. 2: an outage shorter than two analysis "
 	  "intervals is then tolerated), or onSourceError: Allow if an unanswered evaluation may pass" },
+	/* MS271: sim/lint/lint_fleet_adoption.c. */
+	{ "MS271", "derived-fleet-budget-hold", LINT_WARNING,
+	  "a FleetRollout without targetVersion (derived) selects a StageSet whose error budget "
+	  "reads exhausted within the horizon: a budget hold keeps a deployed StageSet Ready True "
+	  "with no pendingVersion, and a derived fleet counts a member without a pendingVersion as "
+	  "adopted, so the member's wave can settle and the fleet complete while it still runs its "
+	  "old version (fleetrollout-controller.md §6 #12; StageSet spec §5 Q-10)",
+	  "pin the fleet's targetVersion (a member then counts adopted only at that version), or "
+	  "let the member's budget recover (or stamp stages.metio.wtf/budget-override) before its "
+	  "wave opens" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -753,6 +764,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_magos_policy(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
+	lint_fleet_adoption(r, s);
 	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
 	lint_ss_sources(r, s);

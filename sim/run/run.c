@@ -14,6 +14,7 @@
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
+#include "sim/run/fleet_adoption.h"
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
 #include "sim/run/magos_policy.h"
@@ -1270,6 +1271,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
 	fq_end_of_run(r);
+	fleet_adoption_end_of_run(r);
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
 	ss_hazards_pace(r, s);
