@@ -19,6 +19,7 @@
 #include "sim/run/fleet_quirks.h"
 #include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
+#include "sim/run/magos_revisions.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_pace.h"
@@ -1267,6 +1268,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	end_of_run_hazards(r->world, r->obs);
 	mq_end_of_run(r->world, s);
 	mpol_end_of_run(r->world);
+	mrev_end_of_run(r->world, s);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
