@@ -14,6 +14,7 @@
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_failure.h"
+#include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_sources.h"
 
@@ -490,6 +491,17 @@ static const struct lint_rule rules[] = {
 	  "pin the fleet's targetVersion (a member then counts adopted only at that version), or "
 	  "let the member's budget recover (or stamp stages.metio.wtf/budget-override) before its "
 	  "wave opens" },
+	/* MS272: sim/lint/lint_ss_deps.c. */
+	{ "MS272", "dependency-rollout-flips-dependent", LINT_WARNING,
+	  "a StageSet dependsOn one that a scenario publish reaches alone: the controller checks "
+	  "dependencies on every pass, and a StageSet is not ready while it rolls a version out "
+	  "(for the whole of a soak, or while it waits for an approval), so the deployed dependent "
+	  "turns Ready False DependencyNotReady and skips its own drift correction until the "
+	  "dependency is Ready again, which a FleetRollout reads as a regression (StageSet spec §5 "
+	  "Q-24)",
+	  "expect DependencyNotReady on the dependent while its dependency rolls out (do not alert "
+	  "on it alone), publish to both together, or drop dependsOn if it only guards the first "
+	  "deployment" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -768,6 +780,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
 	lint_ss_sources(r, s);
+	lint_ss_deps(r, s);
 	drop_told_twice(r);
 }
 
