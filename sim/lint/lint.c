@@ -17,6 +17,7 @@
 #include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_sources.h"
+#include "sim/lint/lint_ss_tokens.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -502,6 +503,16 @@ static const struct lint_rule rules[] = {
 	  "expect DependencyNotReady on the dependent while its dependency rolls out (do not alert "
 	  "on it alone), publish to both together, or drop dependsOn if it only guards the first "
 	  "deployment" },
+	/* MS273: sim/lint/lint_ss_tokens.c. */
+	{ "MS273", "token-not-watched", LINT_WARNING,
+	  "a scenario's annotate or patch event stamps stages.metio.wtf/update-now, budget-override "
+	  "or reset-scope on a StageSet and changes nothing the StageSet watch passes (no "
+	  "reconcile.fluxcd.io/requestedAt, no spec change): the controller drops annotation "
+	  "changes other than its own request keys, so the StageSet reads the token only at its "
+	  "next pass of another cause, which after a hold may be the very window or budget "
+	  "recovery the token was meant to skip (StageSet spec §2.1 W1, §5 Q-25)",
+	  "stamp the token with stagesetctl, which also sets reconcile.fluxcd.io/requestedAt, or set "
+	  "requestedAt to a new value in the same edit" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -781,6 +792,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_holds(r, s);
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
+	lint_ss_tokens(r, s);
 	drop_told_twice(r);
 }
 

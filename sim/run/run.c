@@ -25,6 +25,7 @@
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_pace.h"
 #include "sim/run/ss_hazards_sources.h"
+#include "sim/run/ss_hazards_tokens.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1280,6 +1281,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_pace(r, s);
 	ss_hazards_sources(r, s);
 	ss_hazards_deps(r);
+	ss_hazards_tokens(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;
