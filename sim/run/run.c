@@ -17,6 +17,7 @@
 #include "sim/run/fleet_adoption.h"
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
+#include "sim/run/fleet_view_ready.h"
 #include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
 #include "sim/run/magos_revisions.h"
@@ -1276,6 +1277,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	fleet_hazards(r, s);
 	fq_end_of_run(r);
 	fleet_adoption_end_of_run(r);
+	fleet_view_ready_end_of_run(r);
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
 	ss_hazards_pace(r, s);
