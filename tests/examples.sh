@@ -79,7 +79,7 @@ def steps(d, rollout):
 
 
 for name in ("three-environments", "multi-region-prod", "parallel-cohorts", "staging-failure-halts",
-             "policy-violation", "commit-mid-rollout", "default-parallel"):
+             "policy-violation", "default-parallel"):
     rep = load(tmp, name)
     if rep:
         warn = [x for x in rep["notices"] if x["severity"] != "info"]
@@ -263,6 +263,13 @@ if d:
     plans = [e for e in d["timeline"] if e["kind"] == "Job" and e["change"] == "created"
              and e["name"].startswith("shop-staging-plan-")]
     check(n + ": staging's only plan Job was created before the commit", [e["t_ms"] for e in plans] == [344196], plans)
+    warn = [x["text"] for x in d["notices"] if x["severity"] != "info"]
+    check(n + ": the one warning is staging's absorbed revision (spec §7 #17)",
+          len(warn) == 1 and warn[0].startswith(
+              "Workspace default/shop-staging: revision %s, committed at 8m0s after its plan Job had "
+              "checked out the branch, was seen by the RefWatcher at 8m50.303s while it was Planning, "
+              "and the apply that ended that run at 16m59.038s recorded it as "
+              "status.observedRevision" % (sha or "")[:12]), warn)
 
 # 7. default-parallel --------------------------------------------------------
 n = "default-parallel"

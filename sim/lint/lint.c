@@ -9,10 +9,15 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/lint/lint_fleet_adoption.h"
 #include "sim/lint/lint_fleet_quirks.h"
+#include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_failure.h"
+#include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_holds.h"
+#include "sim/lint/lint_ss_sources.h"
+#include "sim/lint/lint_ss_tokens.h"
 
 /*
  * Every rule, in id order (a unit test checks the order and that ids are
@@ -140,6 +145,25 @@ static const struct lint_rule rules[] = {
 	  "waiting in Planned for approval is replaced instead of applied (spec §7 #25)",
 	  "approve the waiting plan with magosproject.io/approved: \"true\" (an approve event) "
 	  "instead of changing autoApply" },
+	/* MS120, MS121: policy validation against the field docs (sim/lint/lint_magos_policy.c). */
+	{ "MS120", "policy-selector-empty", LINT_WARNING,
+	  "the validation.policySelector that applies to a Workspace (its own, or its Project's "
+	  "that it falls back to) is the empty selector {}: the field's doc says {} matches every "
+	  "ValidatingPolicy, but the Workspace controller turns it into an empty selector string, "
+	  "which means no validation, so the Workspace's plans are checked against no policy and "
+	  "never end ValidationFailed (spec §7 #21)",
+	  "select the policies by a label they carry (e.g. matchExpressions: [{key: "
+	  "policy.example.com/category, operator: Exists}]), or remove the selector if no "
+	  "validation is meant" },
+	{ "MS121", "validation-empty-inherits", LINT_WARNING,
+	  "a Workspace sets spec.validation without a policySelector (validation: {}), which the "
+	  "field's doc says overrides its Project's default, while the Project has a "
+	  "policySelector: the Workspace controller falls back to the Project's selector whenever "
+	  "the Workspace's own is nil, so the Workspace's plans are checked against the Project's "
+	  "policies (spec §7 #21)",
+	  "give the Workspace its own policySelector; to check it against no policy, one that no "
+	  "ValidatingPolicy matches (e.g. matchLabels: {policy.example.com/none: \"true\"}); or "
+	  "remove validation: {} if the Project's policies are meant" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -450,6 +474,47 @@ static const struct lint_rule rules[] = {
 	  "not halt, so the manual approval is overwritten (spec §6 #14)",
 	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
 	  "selector before approving it by hand" },
+	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
+	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
+	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
+	  "failureLimit 0 on a StageSet with rollbackOnFailure: one evaluation its metric source "
+	  "cannot answer counts as a failure, so a source outage at a pass that gates a new "
+	  "revision rolls the stage back to its last-good revision however healthy the new one is, "
+	  "and that revision stays aborted (the later stages never get it) until another one comes "
+	  "(StageSet spec §3.2 S-13, S-14, S-1, §5 Q-16)",
+	  "set promotion.analysis.failureLimit above 0 (e.g. 2: an outage shorter than two analysis "
+	  "intervals is then tolerated), or onSourceError: Allow if an unanswered evaluation may pass" },
+	/* MS271: sim/lint/lint_fleet_adoption.c. */
+	{ "MS271", "derived-fleet-budget-hold", LINT_WARNING,
+	  "a FleetRollout without targetVersion (derived) selects a StageSet whose error budget "
+	  "reads exhausted within the horizon: a budget hold keeps a deployed StageSet Ready True "
+	  "with no pendingVersion, and a derived fleet counts a member without a pendingVersion as "
+	  "adopted, so the member's wave can settle and the fleet complete while it still runs its "
+	  "old version (fleetrollout-controller.md §6 #12; StageSet spec §5 Q-10)",
+	  "pin the fleet's targetVersion (a member then counts adopted only at that version), or "
+	  "let the member's budget recover (or stamp stages.metio.wtf/budget-override) before its "
+	  "wave opens" },
+	/* MS272: sim/lint/lint_ss_deps.c. */
+	{ "MS272", "dependency-rollout-flips-dependent", LINT_WARNING,
+	  "a StageSet dependsOn one that a scenario publish reaches alone: the controller checks "
+	  "dependencies on every pass, and a StageSet is not ready while it rolls a version out "
+	  "(for the whole of a soak, or while it waits for an approval), so the deployed dependent "
+	  "turns Ready False DependencyNotReady and skips its own drift correction until the "
+	  "dependency is Ready again, which a FleetRollout reads as a regression (StageSet spec §5 "
+	  "Q-24)",
+	  "expect DependencyNotReady on the dependent while its dependency rolls out (do not alert "
+	  "on it alone), publish to both together, or drop dependsOn if it only guards the first "
+	  "deployment" },
+	/* MS273: sim/lint/lint_ss_tokens.c. */
+	{ "MS273", "token-not-watched", LINT_WARNING,
+	  "a scenario's annotate or patch event stamps stages.metio.wtf/update-now, budget-override "
+	  "or reset-scope on a StageSet and changes nothing the StageSet watch passes (no "
+	  "reconcile.fluxcd.io/requestedAt, no spec change): the controller drops annotation "
+	  "changes other than its own request keys, so the StageSet reads the token only at its "
+	  "next pass of another cause, which after a hold may be the very window or budget "
+	  "recovery the token was meant to skip (StageSet spec §2.1 W1, §5 Q-25)",
+	  "stamp the token with stagesetctl, which also sets reconcile.fluxcd.io/requestedAt, or set "
+	  "requestedAt to a new value in the same edit" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -820,10 +885,15 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
+	lint_magos_policy(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
+	lint_fleet_adoption(r, s);
 	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
+	lint_ss_sources(r, s);
+	lint_ss_deps(r, s);
+	lint_ss_tokens(r, s);
 	drop_told_twice(r);
 }
 

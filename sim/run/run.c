@@ -14,12 +14,19 @@
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
+#include "sim/run/fleet_adoption.h"
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
+#include "sim/run/fleet_view_ready.h"
+#include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
+#include "sim/run/magos_revisions.h"
+#include "sim/run/ss_hazards_deps.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_pace.h"
+#include "sim/run/ss_hazards_sources.h"
+#include "sim/run/ss_hazards_tokens.h"
 
 /* What a scheduled scripted event needs when it fires. */
 struct ev_ctx {
@@ -1324,13 +1331,20 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	obs_finish(r->obs, r->world);
 	end_of_run_hazards(r->world, r->obs);
 	mq_end_of_run(r->world, s);
+	mpol_end_of_run(r->world);
+	mrev_end_of_run(r->world, s);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
 	fq_end_of_run(r);
+	fleet_adoption_end_of_run(r);
+	fleet_view_ready_end_of_run(r);
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
 	ss_hazards_pace(r, s);
+	ss_hazards_sources(r, s);
+	ss_hazards_deps(r);
+	ss_hazards_tokens(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

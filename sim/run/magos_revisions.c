@@ -1,0 +1,224 @@
+/*
+ * Revisions a Workspace recorded as applied without planning them
+ * (magos_revisions.h).
+ */
+#include "sim/run/magos_revisions.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/magos_workspace.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
+
+/* One Workspace as the timeline went; strings borrow the timeline's. */
+struct wsr {
+	const char *ns, *name;
+	int64_t container_ms;  /* its last plan Job's container start, -1 before one */
+	char sha[64];          /* the detected-revision value, "" when none */
+	int64_t seen_ms;
+	const char *seen_phase;
+	int64_t run_container_ms; /* container start of the run it was seen in */
+	/* the first absorbed revision */
+	bool absorbed;
+	char absorbed_sha[64];
+	int64_t absorbed_seen_ms, absorbed_container_ms, applied_ms, commit_ms;
+	const char *absorbed_phase;
+	int64_t next_plan_ms;  /* a plan container start after @applied_ms, -1: none */
+};
+
+struct revs {
+	struct strindex idx;
+	struct wsr *v;
+	size_t n, cap;
+};
+
+static struct wsr *ws_at(struct revs *q, const char *ns, const char *name)
+{
+	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name);
+	size_t pos;
+
+	if (!si_get(&q->idx, k, &pos)) {
+		if (q->n == q->cap) {
+			q->cap = q->cap ? 2 * q->cap : 16;
+			q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
+		}
+		pos = q->n++;
+		memset(&q->v[pos], 0, sizeof(q->v[pos]));
+		q->v[pos].ns = ns;
+		q->v[pos].name = name;
+		q->v[pos].container_ms = -1;
+		q->v[pos].next_plan_ms = -1;
+		si_put(&q->idx, k, pos);
+	}
+	kb_drop(k, buf);
+	return &q->v[pos];
+}
+
+/* The Workspace of a plan Job "<workspace>-plan-<8 hex>" into @out; false for any other name. */
+static bool plan_job_workspace(const char *job, char *out, size_t len)
+{
+	size_t n = strlen(job), cut;
+
+	if (n < 15 || memcmp(job + n - 14, "-plan-", 6) != 0)
+		return false;
+	for (size_t i = n - 8; i < n; i++)
+		if (!((job[i] >= '0' && job[i] <= '9') || (job[i] >= 'a' && job[i] <= 'f')))
+			return false;
+	cut = n - 14;
+	if (cut >= len)
+		return false;
+	memcpy(out, job, cut);
+	out[cut] = '\0';
+	return true;
+}
+
+/*
+ * The new value of annotation detected-revision in an update's @detail
+ * ("annotations: +K=V", "K=OLD→NEW") into @out; false when the update does
+ * not set it.
+ */
+static bool detected_set(const char *detail, char *out, size_t len)
+{
+	const char *key = MW_ANN_DETECTED_REVISION "=";
+	const char *p = detail ? strstr(detail, key) : NULL, *end, *arrow;
+
+	if (!p || (p != detail && p[-1] != '+' && p[-1] != ' '))
+		return false;
+	p += strlen(key);
+	end = strstr(p, ", ");
+	if (!end)
+		end = p + strlen(p);
+	arrow = strstr(p, "\xe2\x86\x92");
+	if (arrow && arrow < end)
+		p = arrow + 3;
+	snprintf(out, len, "%.*s", (int)(end - p), p);
+	return true;
+}
+
+static bool detected_removed(const char *detail)
+{
+	return detail && strstr(detail, "-" MW_ANN_DETECTED_REVISION) != NULL;
+}
+
+static void workspace_update(struct wsr *w, const struct tl_entry *e)
+{
+	char sha[64];
+
+	if (detected_set(e->detail, sha, sizeof(sha))) {
+		snprintf(w->sha, sizeof(w->sha), "%s", sha);
+		w->seen_ms = e->t_ms;
+		w->seen_phase = e->phase;
+		w->run_container_ms = w->container_ms;
+		return;
+	}
+	if (!detected_removed(e->detail))
+		return;
+	/* Step 8 removes it after recording Applied; a run that saw it mid-way absorbed it */
+	if (!w->absorbed && w->sha[0] && e->phase && !strcmp(e->phase, "Applied") && w->seen_phase &&
+	    (!strcmp(w->seen_phase, "Planning") || !strcmp(w->seen_phase, "Applying")) &&
+	    w->run_container_ms >= 0) {
+		w->absorbed = true;
+		snprintf(w->absorbed_sha, sizeof(w->absorbed_sha), "%s", w->sha);
+		w->absorbed_seen_ms = w->seen_ms;
+		w->absorbed_phase = w->seen_phase;
+		w->absorbed_container_ms = w->run_container_ms;
+		w->applied_ms = e->t_ms;
+	}
+	w->sha[0] = '\0';
+}
+
+/* When the commit @w saw landed, per the scenario's commit events on @repo; -1 when none matches. */
+static int64_t commit_time(const struct scenario *s, const struct wsr *w, const char *repo, const char *ref)
+{
+	int64_t at = -1;
+
+	for (size_t i = 0; i < s->nmevents; i++) {
+		const struct scn_mevent *m = &s->mevents[i];
+
+		if (m->type != SCN_MEV_COMMIT || !m->repo_url || strcmp(m->repo_url, repo) != 0 ||
+		    (m->ref && ref && strcmp(m->ref, ref) != 0))
+			continue;
+		if (m->sha && !strcmp(m->sha, w->absorbed_sha))
+			return m->at_ms;
+		if (!m->sha && m->at_ms <= w->absorbed_seen_ms && m->at_ms > at)
+			at = m->at_ms;
+	}
+	return at;
+}
+
+static void tell(struct des *w, const struct wsr *r)
+{
+	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ], t4[GT_DURATION_BUFSZ];
+	struct tl_objref ref = { "Workspace", r->ns, r->name, 0 };
+	char *next = r->next_plan_ms >= 0
+			     ? xasprintf("its next plan started at %s",
+					 (gt_format_duration(r->next_plan_ms, t4, sizeof(t4)), t4))
+			     : xstrdup("no plan started again to the end of the run");
+	char *text;
+
+	gt_format_duration(r->commit_ms, t1, sizeof(t1));
+	gt_format_duration(r->absorbed_seen_ms, t2, sizeof(t2));
+	gt_format_duration(r->applied_ms, t3, sizeof(t3));
+	text = xasprintf("Workspace %s/%s: revision %.12s, committed at %s after its plan Job had "
+			 "checked out the branch, was seen by the RefWatcher at %s while it was %s, and "
+			 "the apply that ended that run at %s recorded it as status.observedRevision and "
+			 "removed the detected-revision annotation: the commit counts as applied although "
+			 "no plan of it ran (the Jobs get the branch, not the SHA), and %s; ask for a run "
+			 "(magosproject.io/reconcile-request) after such a run ends",
+			 r->ns, r->name, r->absorbed_sha, t1, t2, r->absorbed_phase, t3, next);
+	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	free(text);
+	free(next);
+}
+
+void mrev_end_of_run(struct des *w, const struct scenario *s)
+{
+	const struct tl *tl = des_timeline(w);
+	struct revs q;
+
+	memset(&q, 0, sizeof(q));
+	for (size_t i = 0, n = s->nmevents ? tl_count(tl) : 0; i < n; i++) {
+		struct tl_entry e;
+		char wname[256];
+
+		tl_get(tl, i, &e);
+		if (!strcmp(e.kind, "Workspace") && e.change == TL_UPDATED) {
+			workspace_update(ws_at(&q, e.ns, e.name), &e);
+		} else if (!strcmp(e.kind, "Job") && e.change == TL_STATUS && e.detail &&
+			   strstr(e.detail, "startTime") && plan_job_workspace(e.name, wname, sizeof(wname))) {
+			struct wsr *r;
+			char buf[256], *k = kb_join2(buf, sizeof(buf), e.ns, wname);
+			size_t pos;
+			bool known = si_get(&q.idx, k, &pos);
+
+			kb_drop(k, buf);
+			if (!known)
+				continue; /* a Workspace with no annotation update yet: nothing to relate */
+			r = &q.v[pos];
+			r->container_ms = e.t_ms + s->models.pod_startup_ms;
+			if (r->absorbed && r->next_plan_ms < 0 && e.t_ms >= r->applied_ms)
+				r->next_plan_ms = r->container_ms;
+		}
+	}
+	for (size_t i = 0; i < q.n; i++) {
+		struct wsr *r = &q.v[i];
+		const struct obj *o;
+
+		if (!r->absorbed || !(o = api_get(des_api(w), "Workspace", r->ns, r->name)))
+			continue;
+		r->commit_ms = commit_time(s, r, val_str(val_path(o->spec, "source.repoURL"), ""),
+					   val_str(val_path(o->spec, "source.targetRevision"), NULL));
+		if (r->commit_ms > r->absorbed_container_ms)
+			tell(w, r);
+	}
+	free(q.v);
+	si_release(&q.idx);
+}
