@@ -2,11 +2,61 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/xalloc.h"
+
+/*
+ * Map keys are reference-counted texts: a copy of a map shares its keys
+ * instead of duplicating them, so val_copy() and val_free() of a tree cost
+ * no allocation and no free per key (a status write copies and frees whole
+ * trees).  The text follows its
+ * count in one block; struct val_kv.key points at the text, so readers see a
+ * plain string.  Counts change atomically: trial workers copy the keys of
+ * the scenario they share.
+ */
+struct key {
+	uint32_t refs;
+	char s[];
+};
+
+static struct key *key_of(const char *k)
+{
+	return (struct key *)(void *)(k - offsetof(struct key, s));
+}
+
+/* A new key holding a copy of @s (NUL-terminated), one reference. */
+static char *key_new(const char *s)
+{
+	size_t n = strlen(s);
+	struct key *k;
+
+	if (n > SIZE_MAX - sizeof(*k) - 1)
+		abort(); /* no such string fits in memory */
+	k = xmalloc(sizeof(*k) + n + 1);
+	k->refs = 1;
+	memcpy(k->s, s, n + 1);
+	return k->s;
+}
+
+/* One more reference to key @k (a map's key).  Returns @k. */
+static char *key_share(char *k)
+{
+	__atomic_add_fetch(&key_of(k)->refs, 1, __ATOMIC_RELAXED);
+	return k;
+}
+
+/* Drops a reference to key @k; the last frees it. */
+static void key_release(char *k)
+{
+	struct key *h = key_of(k);
+
+	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(h);
+}
 
 static struct val *new_node(enum val_type t)
 {
@@ -96,7 +146,7 @@ void val_free(struct val *v)
 		break; /* the text is part of the node's block */
 	case VAL_MAP:
 		for (size_t i = 0; i < v->u.map.n; i++) {
-			free(v->u.map.items[i].key);
+			key_release(v->u.map.items[i].key);
 			val_free(v->u.map.items[i].v);
 		}
 		free(v->u.map.items);
@@ -140,7 +190,7 @@ struct val *val_copy(const struct val *v)
 		c->u.map.n = c->u.map.cap = v->u.map.n;
 		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
 		for (size_t i = 0; i < v->u.map.n; i++) {
-			c->u.map.items[i].key = xstrdup(v->u.map.items[i].key);
+			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
 			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
 			c->u.map.items[i].v = val_copy(v->u.map.items[i].v);
 		}
@@ -229,18 +279,37 @@ struct val *val_map_set(struct val *m, const char *key, struct val *v)
 	return val_map_append(m, key, v);
 }
 
-struct val *val_map_append(struct val *m, const char *key, struct val *v)
+/* A new last entry of map @m (asserted), key and value unset: the array grows by doubling. */
+static struct val_kv *append_slot(struct val *m)
 {
-	struct val_kv *kv;
-
-	assert(m && m->type == VAL_MAP && v);
+	assert(m && m->type == VAL_MAP);
 	if (m->u.map.n == m->u.map.cap) {
 		m->u.map.cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
 		m->u.map.items = xreallocarray(m->u.map.items, m->u.map.cap, sizeof(struct val_kv));
 	}
-	kv = &m->u.map.items[m->u.map.n++];
-	kv->key = xstrdup(key);
+	return &m->u.map.items[m->u.map.n++];
+}
+
+struct val *val_map_append(struct val *m, const char *key, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(v);
+	kv = append_slot(m);
+	kv->key = key_new(key);
 	kv->key_mark = (struct val_mark){ 0, 0 };
+	kv->v = v;
+	return v;
+}
+
+struct val *val_map_append_kv(struct val *m, const struct val_kv *from, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(from && v);
+	kv = append_slot(m);
+	kv->key = key_share(from->key);
+	kv->key_mark = from->key_mark;
 	kv->v = v;
 	return v;
 }
@@ -253,7 +322,7 @@ bool val_map_del(struct val *m, const char *key)
 	if (!kv)
 		return false;
 	i = (size_t)(kv - m->u.map.items);
-	free(kv->key);
+	key_release(kv->key);
 	val_free(kv->v);
 	memmove(&m->u.map.items[i], &m->u.map.items[i + 1],
 		(m->u.map.n - i - 1) * sizeof(struct val_kv));
