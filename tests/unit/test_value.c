@@ -87,6 +87,39 @@ static void test_copies_share_keys(void)
 	val_free(m);
 }
 
+/*
+ * Strings on both sides of the length a node's slot holds (engine/value.c
+ * keeps short texts in the node's slot, longer ones in a block of their
+ * own): made, copied, freed out of order and made again, each keeps its text.
+ */
+static void test_strings_of_every_length(void)
+{
+	enum { N = 48 };
+	struct val *v[N], *c[N];
+	char text[N + 1];
+
+	for (int round = 0; round < 3; round++) {
+		for (int n = 0; n < N; n++) {
+			memset(text, 'a' + (n + round) % 26, (size_t)n);
+			text[n] = '\0';
+			v[n] = val_new_string(text);
+			c[n] = val_copy(v[n]);
+		}
+		for (int n = 0; n < N; n += 2)
+			val_free(v[n]);
+		for (int n = 0; n < N; n++) {
+			CU_ASSERT_EQUAL(strlen(c[n]->u.s), (size_t)n);
+			CU_ASSERT(n == 0 || c[n]->u.s[n - 1] == 'a' + (n + round) % 26);
+			if (n % 2)
+				CU_ASSERT_TRUE(val_equal(v[n], c[n]));
+		}
+		for (int n = 1; n < N; n += 2)
+			val_free(v[n]);
+		for (int n = N - 1; n >= 0; n--)
+			val_free(c[n]);
+	}
+}
+
 static void test_merge_patch(void)
 {
 	struct val *t = sample();
@@ -205,6 +238,7 @@ void register_tests(void)
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
 		{ "copies share their keys", test_copies_share_keys },
+		{ "strings of every length around a node's slot", test_strings_of_every_length },
 		{ "RFC 7386 merge patch", test_merge_patch },
 		{ "sorted label maps and finalizers", test_strmap_sorted },
 		{ "Ready condition lookup", test_ready_condition },
