@@ -2,16 +2,151 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/xalloc.h"
 
+/*
+ * Map keys are reference-counted texts: a copy of a map shares its keys
+ * instead of duplicating them, so val_copy() and val_free() of a tree cost
+ * no allocation and no free per key (a status write copies and frees whole
+ * trees).  The text follows its
+ * count in one block; struct val_kv.key points at the text, so readers see a
+ * plain string.  Counts change atomically: trial workers copy the keys of
+ * the scenario they share.
+ */
+struct key {
+	uint32_t refs;
+	char s[];
+};
+
+static struct key *key_of(const char *k)
+{
+	return (struct key *)(void *)(k - offsetof(struct key, s));
+}
+
+/* A new key holding a copy of @s (NUL-terminated), one reference. */
+static char *key_new(const char *s)
+{
+	size_t n = strlen(s);
+	struct key *k;
+
+	if (n > SIZE_MAX - sizeof(*k) - 1)
+		abort(); /* no such string fits in memory */
+	k = xmalloc(sizeof(*k) + n + 1);
+	k->refs = 1;
+	memcpy(k->s, s, n + 1);
+	return k->s;
+}
+
+/* One more reference to key @k (a map's key).  Returns @k. */
+static char *key_share(char *k)
+{
+	__atomic_add_fetch(&key_of(k)->refs, 1, __ATOMIC_RELAXED);
+	return k;
+}
+
+/* Drops a reference to key @k; the last frees it. */
+static void key_release(char *k)
+{
+	struct key *h = key_of(k);
+
+	if (__atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(h);
+}
+
+/*
+ * Nodes come from per-thread free lists of 64-byte slots: every node but a
+ * string longer than SLOT_TEXT bytes (which has its own block).  A tree's
+ * nodes are made and freed by the hundred thousand per trial, and malloc()
+ * and free() of them were a fifth of a fleet trial's instructions.  Slots
+ * are carved from blocks that are never returned (the peak stays
+ * allocated); each block is linked on a global list, so none is lost when
+ * its thread ends.  A node freed by another thread joins that thread's
+ * list.  Under AddressSanitizer every node is malloc()ed and free()d, so a
+ * use after free is still caught.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define VAL_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VAL_POOL 0
+#endif
+#endif
+#ifndef VAL_POOL
+#define VAL_POOL 1
+#endif
+
+enum {
+	SLOT_SIZE = 64,
+	SLOT_TEXT = SLOT_SIZE - (int)sizeof(struct val) - 1, /* longest text a slot holds */
+	BLOCK_SLOTS = 256,
+};
+
+struct slot {
+	union {
+		struct slot *next; /* while free */
+		struct val node;
+		unsigned char bytes[SLOT_SIZE];
+	} u;
+};
+
+static_assert(sizeof(struct slot) == SLOT_SIZE, "a node and its short text fill one slot");
+
+static _Thread_local struct slot *free_slots;
+static struct slot *blocks; /* slot 0 of each block links the blocks (atomic push only) */
+
+/* Fills this thread's free list with a new block's slots. */
+static void refill(void)
+{
+	struct slot *b = xmalloc(BLOCK_SLOTS * sizeof(*b));
+
+	b[0].u.next = __atomic_load_n(&blocks, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&blocks, &b[0].u.next, b, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+	for (size_t i = BLOCK_SLOTS - 1; i >= 1; i--) {
+		b[i].u.next = free_slots;
+		free_slots = &b[i];
+	}
+}
+
+/* An uninitialised slot for a node (and a text of up to SLOT_TEXT bytes). */
+static struct val *slot_get(void)
+{
+	struct slot *s;
+
+	if (!VAL_POOL)
+		return xmalloc(SLOT_SIZE);
+	if (!free_slots)
+		refill();
+	s = free_slots;
+	free_slots = s->u.next;
+	return &s->u.node;
+}
+
+/* Frees node @v, whose text (a string's) is in its block. */
+static void node_release(struct val *v)
+{
+	struct slot *s = (struct slot *)(void *)v;
+
+	/* a string's text decides where it lives: a slot when it fits one */
+	if (!VAL_POOL || (v->type == VAL_STRING && strnlen(v->u.s, SLOT_TEXT + 1) > SLOT_TEXT)) {
+		free(v);
+		return;
+	}
+	s->u.next = free_slots;
+	free_slots = s;
+}
+
 static struct val *new_node(enum val_type t)
 {
-	struct val *v = xcalloc(1, sizeof(*v));
+	struct val *v = slot_get();
 
+	memset(v, 0, sizeof(*v));
 	v->type = t;
 	return v;
 }
@@ -63,7 +198,7 @@ static struct val *new_string_node(const char *s, size_t n)
 
 	if (n > SIZE_MAX - sizeof(*v) - 1)
 		abort(); /* no such string fits in memory */
-	v = xmalloc(sizeof(*v) + n + 1);
+	v = n <= SLOT_TEXT ? slot_get() : xmalloc(sizeof(*v) + n + 1);
 	memset(v, 0, sizeof(*v));
 	v->type = VAL_STRING;
 	v->u.s = (char *)(v + 1);
@@ -96,7 +231,7 @@ void val_free(struct val *v)
 		break; /* the text is part of the node's block */
 	case VAL_MAP:
 		for (size_t i = 0; i < v->u.map.n; i++) {
-			free(v->u.map.items[i].key);
+			key_release(v->u.map.items[i].key);
 			val_free(v->u.map.items[i].v);
 		}
 		free(v->u.map.items);
@@ -110,7 +245,7 @@ void val_free(struct val *v)
 		break;
 	}
 	free(v->raw);
-	free(v);
+	node_release(v);
 }
 
 struct val *val_copy(const struct val *v)
@@ -140,7 +275,7 @@ struct val *val_copy(const struct val *v)
 		c->u.map.n = c->u.map.cap = v->u.map.n;
 		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
 		for (size_t i = 0; i < v->u.map.n; i++) {
-			c->u.map.items[i].key = xstrdup(v->u.map.items[i].key);
+			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
 			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
 			c->u.map.items[i].v = val_copy(v->u.map.items[i].v);
 		}
@@ -201,9 +336,16 @@ struct val_kv *val_map_get_kv(const struct val *m, const char *key)
 {
 	if (!m || m->type != VAL_MAP)
 		return NULL;
-	for (size_t i = 0; i < m->u.map.n; i++)
-		if (strcmp(m->u.map.items[i].key, key) == 0)
+	/*
+	 * Most keys differ from @key in their first byte: test it before calling
+	 * strcmp() (half the cost of a look-up was the calls for those).
+	 */
+	for (size_t i = 0; i < m->u.map.n; i++) {
+		const char *k = m->u.map.items[i].key;
+
+		if (k[0] == key[0] && strcmp(k, key) == 0)
 			return &m->u.map.items[i];
+	}
 	return NULL;
 }
 
@@ -229,18 +371,37 @@ struct val *val_map_set(struct val *m, const char *key, struct val *v)
 	return val_map_append(m, key, v);
 }
 
-struct val *val_map_append(struct val *m, const char *key, struct val *v)
+/* A new last entry of map @m (asserted), key and value unset: the array grows by doubling. */
+static struct val_kv *append_slot(struct val *m)
 {
-	struct val_kv *kv;
-
-	assert(m && m->type == VAL_MAP && v);
+	assert(m && m->type == VAL_MAP);
 	if (m->u.map.n == m->u.map.cap) {
 		m->u.map.cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
 		m->u.map.items = xreallocarray(m->u.map.items, m->u.map.cap, sizeof(struct val_kv));
 	}
-	kv = &m->u.map.items[m->u.map.n++];
-	kv->key = xstrdup(key);
+	return &m->u.map.items[m->u.map.n++];
+}
+
+struct val *val_map_append(struct val *m, const char *key, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(v);
+	kv = append_slot(m);
+	kv->key = key_new(key);
 	kv->key_mark = (struct val_mark){ 0, 0 };
+	kv->v = v;
+	return v;
+}
+
+struct val *val_map_append_kv(struct val *m, const struct val_kv *from, struct val *v)
+{
+	struct val_kv *kv;
+
+	assert(from && v);
+	kv = append_slot(m);
+	kv->key = key_share(from->key);
+	kv->key_mark = from->key_mark;
 	kv->v = v;
 	return v;
 }
@@ -253,7 +414,7 @@ bool val_map_del(struct val *m, const char *key)
 	if (!kv)
 		return false;
 	i = (size_t)(kv - m->u.map.items);
-	free(kv->key);
+	key_release(kv->key);
 	val_free(kv->v);
 	memmove(&m->u.map.items[i], &m->u.map.items[i + 1],
 		(m->u.map.n - i - 1) * sizeof(struct val_kv));

@@ -9,6 +9,9 @@
  *  - a map keeps its keys in insertion order (output is deterministic) and never
  *    holds the same key twice (val_map_set replaces);
  *  - strings are NUL-terminated and owned by their node; they may not contain NUL;
+ *  - a map's keys are set only through this API (val_map_set(), val_map_append(),
+ *    val_map_append_kv()): copies of a map share its keys' texts, which are
+ *    never assigned, written or freed outside engine/value.c;
  *  - every node is owned by exactly one parent (or by the caller, for a root);
  *  - `mark` is where the node came from in its input file (1-based line and
  *    column; 0/0 for values built by code) and never takes part in equality.
@@ -40,7 +43,7 @@ struct val_mark {
 struct val;
 
 struct val_kv {
-	char *key;
+	char *key; /* shared with the map's copies (see above): read it, never assign or free it */
 	struct val_mark key_mark;
 	struct val *v;
 };
@@ -116,6 +119,15 @@ struct val *val_map_set(struct val *m, const char *key, struct val *v);
  * Cost: O(1) amortised, where val_map_set() is O(keys).
  */
 struct val *val_map_append(struct val *m, const char *key, struct val *v);
+
+/*
+ * val_map_append_kv() - appends to map @m (asserted) an entry with the key
+ * and key mark of @from, an entry of another map (borrowed), and value @v
+ * (stolen), without looking for the key: the caller knows it is not there.
+ * The key's text is shared with @from's map, not copied.  Returns @v
+ * (borrowed).  Cost: O(1) amortised, no allocation but the array's growth.
+ */
+struct val *val_map_append_kv(struct val *m, const struct val_kv *from, struct val *v);
 
 /* val_map_del() - removes @key from map @m; returns true when it was there. */
 bool val_map_del(struct val *m, const char *key);

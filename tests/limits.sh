@@ -105,8 +105,10 @@ case "$SIM" in
 	(cd "$tmp" && ulimit -c unlimited 2>/dev/null; ulimit -v 150000 && exec "$OLDPWD/$SIM" run -q big.yaml) \
 		>"$tmp/out" 2>"$tmp/err"
 	expect_status "out of memory exits 5" 5 $?
+	# Which request meets the limit first depends on the heap's layout: the
+	# simulator's own name their size, libyaml's cannot (sim/load/yamlload.c).
 	check "... with one line naming what was being built" grep -Eqx \
-		'magos-sim: out of memory while loading big.yaml \(a request for [0-9]+ bytes failed\)' "$tmp/err"
+		'magos-sim: out of memory while loading big.yaml( \(a request for [0-9]+ bytes failed\))?' "$tmp/err"
 	check "... that is the only line" test "$(wc -l <"$tmp/err")" -eq 1
 	check "... and no core dump" test -z "$(find "$tmp" -maxdepth 1 -name 'core*')"
 	;;

@@ -32,7 +32,7 @@ static size_t first_key(const struct val *m, const char *key, size_t below)
 struct val *merged_copy(const struct val *old, const struct val *patch)
 {
 	struct val *m;
-	size_t n = 0;
+	size_t cap;
 
 	if (!patch || patch->type != VAL_MAP)
 		return patch ? val_copy(patch) : val_new_null();
@@ -44,8 +44,9 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 	m = val_new_map();
 	if (!old || old->type != VAL_MAP)
 		old = NULL;
-	m->u.map.cap = (old ? old->u.map.n : 0) + patch->u.map.n;
-	m->u.map.items = xcalloc(m->u.map.cap ? m->u.map.cap : 1, sizeof(struct val_kv));
+	cap = (old ? old->u.map.n : 0) + patch->u.map.n;
+	m->u.map.cap = cap;
+	m->u.map.items = xcalloc(cap ? cap : 1, sizeof(struct val_kv));
 	if (old) {
 		m->mark = old->mark;
 		m->raw = old->raw ? xstrdup(old->raw) : NULL;
@@ -61,10 +62,7 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 		if (pv && pv->type == VAL_NULL)
 			continue;
 		v = pv ? merged_copy(okv->v, pv) : val_copy(okv->v);
-		m->u.map.items[n].key = xstrdup(okv->key);
-		m->u.map.items[n].key_mark = okv->key_mark;
-		m->u.map.items[n].v = v;
-		n++;
+		val_map_append_kv(m, okv, v); /* within cap: no growth */
 	}
 	/* Then the patch's new keys in its order (val_map_set() appends them). */
 	for (size_t i = 0; i < patch->u.map.n; i++) {
@@ -72,15 +70,15 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 
 		if (pkv->v->type == VAL_NULL || (old && val_map_get(old, pkv->key)))
 			continue;
-		m->u.map.items[n].key = xstrdup(pkv->key);
-		m->u.map.items[n].key_mark = (struct val_mark){ 0, 0 };
-		m->u.map.items[n].v = merged_copy(NULL, pkv->v);
-		n++;
+		val_map_append_kv(m, pkv, merged_copy(NULL, pkv->v));
+		m->u.map.items[m->u.map.n - 1].key_mark = (struct val_mark){ 0, 0 };
 	}
 	/* Sized as val_copy() sizes a map: this tree is kept as the stored status. */
-	m->u.map.n = m->u.map.cap = n;
-	if (n < (old ? old->u.map.n : 0) + patch->u.map.n)
-		m->u.map.items = xreallocarray(m->u.map.items, n ? n : 1, sizeof(struct val_kv));
+	if (m->u.map.n < cap) {
+		m->u.map.cap = m->u.map.n;
+		m->u.map.items = xreallocarray(m->u.map.items, m->u.map.n ? m->u.map.n : 1,
+					       sizeof(struct val_kv));
+	}
 	return m;
 }
 

@@ -256,6 +256,48 @@ out_free_obj:
 	return err;
 }
 
+int api_update_spec(struct api *a, const char *kind, const char *ns, const char *name,
+		    struct val *spec)
+{
+	struct kindtab *k = find_kind(a, kind);
+	struct entry *e = entry_find(k, ns ? ns : "", name);
+	const struct obj *c;
+	struct api_snap *s;
+	struct sbuf b = { .n = 0 };
+	char gen[48];
+	int err = 0;
+
+	if (!e) {
+		err = API_ENOTFOUND;
+		goto out_free_spec;
+	}
+	c = e->cur->o;
+	if (!map_or_null(spec)) {
+		err = API_EINVALID;
+		goto out_free_spec;
+	}
+	if (val_equal(spec, c->spec))
+		goto out_free_spec; /* no-op */
+	err = refuse_duplicate_keys(a, c->kind, c->ns, c->name, "spec", spec);
+	if (err)
+		goto out_free_spec;
+	/* as api_update(): metadata, status and rest unchanged, so the detail is the spec alone */
+	s = snap_shallow(e->cur);
+	shval_release(s->spec);
+	s->spec = shval_new(spec);
+	s->o->spec = spec;
+	s->o->generation++;
+	s->o->resource_version = ++a->rv;
+	snprintf(gen, sizeof(gen), "spec (generation %lld)", (long long)s->o->generation);
+	sb_put(&b, gen);
+	commit_meta(a, k, e, s, b.s);
+	return 0;
+
+out_free_spec:
+	val_free(spec);
+	return err;
+}
+
 /* Stores @status (stolen; NULL allowed) as @e's new status unless equal to the current one. */
 static void write_status(struct api *a, struct kindtab *k, struct entry *e, struct val *status)
 {

@@ -221,6 +221,20 @@ struct api_snap *api_get_snap_ref(const struct api *a, const char *kind, const c
 int api_update(struct api *a, struct obj *o);
 
 /*
+ * api_update_spec() - replace the spec of (@kind, @ns, @name) and nothing
+ * else: what api_update() does with a copy of the stored object whose spec
+ * is @spec and whose resourceVersion is 0 (unconditional), without copying
+ * the metadata, status and other fields (the new version shares them).
+ * Generation is bumped when the spec changed; an equal spec is a no-op.
+ * @ns:   "" or NULL when cluster-scoped.
+ * @spec: stolen (freed in every case); a map or NULL.
+ * Returns: 0 (also for a no-op); API_ENOTFOUND; API_EINVALID when @spec is
+ *          not a map or NULL, or repeats a list-map key (as api_update()).
+ */
+int api_update_spec(struct api *a, const char *kind, const char *ns, const char *name,
+		    struct val *spec);
+
+/*
  * api_update_status() - replace the status subresource, like PUT on /status.
  * @o:  stolen (freed in every case); only @o->status and
  *      @o->resource_version (0 = unconditional) are looked at.

@@ -143,13 +143,14 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 	struct fo *o = ctx;
 	int64_t t = des_now(o->w) - o->latency_ms;
 	const struct obj *cur = new ? new : old;
-	char *key = xasprintf("%s/%s", cur->ns, cur->name);
+	char buf[256];
+	char *key = kb_join2(buf, sizeof(buf), cur->ns, cur->name);
 	struct member *m = member_get(o, key);
 	const struct val *rc;
 	const char *v, *status, *reason;
 	bool refusal;
 
-	free(key);
+	kb_drop(key, buf);
 	if (type == API_DELETED) {
 		set_version(m, t, NULL);
 		set_ready(m, t, RD_UNKNOWN, false);

@@ -567,15 +567,13 @@ static struct val *status_val(const struct val *old, const struct fr_status *s)
 		 * anyway: a null holds their place in the key order.
 		 */
 		st->mark = old->mark;
-		st->u.map.n = st->u.map.cap = old->u.map.n;
+		st->u.map.cap = old->u.map.n;
 		st->u.map.items = xcalloc(old->u.map.n ? old->u.map.n : 1, sizeof(struct val_kv));
 		for (size_t i = 0; i < old->u.map.n; i++) {
 			const struct val_kv *kv = &old->u.map.items[i];
 
-			st->u.map.items[i].key = xstrdup(kv->key);
-			st->u.map.items[i].key_mark = kv->key_mark;
-			st->u.map.items[i].v = strcmp(kv->key, "waves") == 0 ? val_new_null()
-									  : val_copy(kv->v);
+			val_map_append_kv(st, kv, strcmp(kv->key, "waves") == 0 ? val_new_null()
+										: val_copy(kv->v));
 		}
 	}
 

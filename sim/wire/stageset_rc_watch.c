@@ -153,24 +153,21 @@ static bool inline_version(const struct ssrr_member *m)
 static void deliver_version(struct ssrc *r, struct ssrr_member *m, const struct obj *o, int64_t t_ms)
 {
 	const char *offered;
-	struct obj *u;
-	struct val *ver;
+	const struct val *ver = val_map_get(o->spec, "version");
+	struct val *spec;
 
 	if (!inline_version(m))
 		return;
 	offered = sws_offered_version(r->world, m->ns, m->name, t_ms);
 	if (!offered || strcmp(offered, m->spec.version.value) == 0)
 		return;
-	u = obj_copy(o);
-	u->resource_version = 0;
-	ver = val_map_get(u->spec, "version");
-	if (!ver || ver->type != VAL_MAP) {
-		obj_free(u);
+	if (!ver || ver->type != VAL_MAP)
 		return;
-	}
-	val_map_set(ver, "value", val_new_string(offered));
+	/* only the spec changes: the store's new version shares the rest */
+	spec = val_copy(o->spec);
+	val_map_set(val_map_get(spec, "version"), "value", val_new_string(offered));
 	des_set_cause(r->w, "source");
-	api_update(r->api, u);
+	api_update_spec(r->api, SSRR_KIND_SS, o->ns, o->name, spec);
 }
 
 void ssrw_on_publish(struct des *w, void *ctx, void *arg)

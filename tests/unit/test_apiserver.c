@@ -815,6 +815,76 @@ static void test_patch_status_is_merge_patch(void)
 	api_free(a);
 }
 
+/*
+ * api_update_spec() gives what api_update() of a copy with the spec replaced
+ * gives: the same versions, status and metadata kept, the same watch events
+ * and timeline entries; an equal spec is a no-op.
+ */
+static void test_update_spec_as_update(void)
+{
+	struct tl *tl = tl_new();
+	struct api *a = api_new(tl);
+	struct seen s = { 0 };
+	const char *names[] = { "a", "b" };
+	const struct obj *ca, *cb;
+	struct obj *o;
+	struct val *spec;
+	struct tl_entry ea, eb;
+
+	api_watch(a, "Workspace", record_event, &s);
+	for (size_t i = 0; i < 2; i++) {
+		o = fx_ws_ref("default", names[i], "p");
+		o->status = status_phase("Planning");
+		obj_strmap_set(&o->labels, "env", "dev");
+		obj_strmap_set(&o->annotations, "k", "v");
+		CU_ASSERT_EQUAL_FATAL(api_create(a, o), 0);
+	}
+	s.n = 0;
+	o = copy_of(a, "default", "a");
+	o->resource_version = 0;
+	val_map_set(o->spec, "autoApply", val_new_bool(true));
+	CU_ASSERT_EQUAL(api_update(a, o), 0);
+	spec = val_copy(api_get(a, "Workspace", "default", "b")->spec);
+	val_map_set(spec, "autoApply", val_new_bool(true));
+	CU_ASSERT_EQUAL(api_update_spec(a, "Workspace", "default", "b", spec), 0);
+
+	ca = api_get(a, "Workspace", "default", "a");
+	cb = api_get(a, "Workspace", "default", "b");
+	CU_ASSERT_EQUAL(cb->generation, ca->generation);
+	CU_ASSERT_EQUAL(cb->generation, 2);
+	CU_ASSERT_EQUAL(cb->resource_version, ca->resource_version + 1);
+	CU_ASSERT_TRUE(val_equal(cb->spec, ca->spec));
+	CU_ASSERT_TRUE(val_equal(cb->status, ca->status));
+	CU_ASSERT_TRUE(obj_strmap_equal(&cb->labels, &ca->labels));
+	CU_ASSERT_TRUE(obj_strmap_equal(&cb->annotations, &ca->annotations));
+	CU_ASSERT_EQUAL(cb->creation_ms, ca->creation_ms);
+	CU_ASSERT_EQUAL(cb->deletion_ms, -1);
+	CU_ASSERT_EQUAL(s.n, 2);
+	CU_ASSERT_EQUAL(s.type[1], API_MODIFIED);
+	CU_ASSERT_EQUAL(s.old_rv[1], 2);
+	CU_ASSERT_EQUAL(s.new_rv[1], cb->resource_version);
+	CU_ASSERT_EQUAL(tl_count(tl), 4);
+	tl_get(tl, 2, &ea);
+	tl_get(tl, 3, &eb);
+	CU_ASSERT_EQUAL(eb.change, ea.change);
+	CU_ASSERT_STRING_EQUAL(eb.detail, ea.detail);
+	CU_ASSERT_STRING_EQUAL(eb.detail, "spec (generation 2)");
+	CU_ASSERT_EQUAL(eb.generation, 2);
+
+	/* the same spec again: no event, no new version */
+	CU_ASSERT_EQUAL(api_update_spec(a, "Workspace", "default", "b", val_copy(cb->spec)), 0);
+	CU_ASSERT_EQUAL(s.n, 2);
+	CU_ASSERT_EQUAL(api_get(a, "Workspace", "default", "b")->resource_version, 4);
+	/* refused: no such object, a spec that is not a map */
+	CU_ASSERT_EQUAL(api_update_spec(a, "Workspace", "default", "none", val_new_map()),
+			API_ENOTFOUND);
+	CU_ASSERT_EQUAL(api_update_spec(a, "Workspace", "default", "b", val_new_list()),
+			API_EINVALID);
+	CU_ASSERT_EQUAL(api_get(a, "Workspace", "default", "b")->resource_version, 4);
+	api_free(a);
+	tl_free(tl);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -831,6 +901,8 @@ static CU_TestInfo tests[] = {
 	{ "api_create_shared shares the trees, copies the metadata", test_create_shared },
 	{ "api_patch_status stores what val_merge_patch gives, key order included",
 	  test_patch_status_is_merge_patch },
+	{ "api_update_spec gives what api_update of a copy with that spec gives",
+	  test_update_spec_as_update },
 	CU_TEST_INFO_NULL,
 };
 

@@ -55,6 +55,71 @@ static void test_copy_and_path(void)
 	val_free(c);
 }
 
+/*
+ * A copy shares its keys' texts and outlives the original; keys set through
+ * val_map_append_kv() come from another map with their marks; deleting and
+ * replacing keys in one copy leaves the other as it was.
+ */
+static void test_copies_share_keys(void)
+{
+	struct val *a = sample();
+	struct val *c = val_copy(a);
+	struct val *m = val_new_map();
+	const struct val *spec;
+
+	CU_ASSERT_PTR_EQUAL(c->u.map.items[0].key, a->u.map.items[0].key);
+	a->u.map.items[0].key_mark = (struct val_mark){ 2, 5 };
+	val_map_append_kv(m, &a->u.map.items[0], val_new_int(7));
+	CU_ASSERT_STRING_EQUAL(m->u.map.items[0].key, "spec");
+	CU_ASSERT_EQUAL(m->u.map.items[0].key_mark.line, 2);
+	CU_ASSERT_EQUAL(m->u.map.items[0].key_mark.col, 5);
+	CU_ASSERT_TRUE(val_map_del(val_path(a, "spec"), "replicas"));
+	val_map_set(val_path(a, "spec"), "autoApply", val_new_bool(false));
+	val_free(a);
+	spec = val_map_get(c, "spec");
+	CU_ASSERT_EQUAL(spec->u.map.n, 3);
+	CU_ASSERT_STRING_EQUAL(spec->u.map.items[2].key, "replicas");
+	CU_ASSERT_EQUAL(val_int(val_map_get(spec, "replicas"), -1), 3);
+	CU_ASSERT_TRUE(val_bool(val_map_get(spec, "autoApply"), false));
+	CU_ASSERT_EQUAL(val_int(val_map_get(m, "spec"), -1), 7);
+	val_free(c);
+	CU_ASSERT_STRING_EQUAL(m->u.map.items[0].key, "spec");
+	val_free(m);
+}
+
+/*
+ * Strings on both sides of the length a node's slot holds (engine/value.c
+ * keeps short texts in the node's slot, longer ones in a block of their
+ * own): made, copied, freed out of order and made again, each keeps its text.
+ */
+static void test_strings_of_every_length(void)
+{
+	enum { N = 48 };
+	struct val *v[N], *c[N];
+	char text[N + 1];
+
+	for (int round = 0; round < 3; round++) {
+		for (int n = 0; n < N; n++) {
+			memset(text, 'a' + (n + round) % 26, (size_t)n);
+			text[n] = '\0';
+			v[n] = val_new_string(text);
+			c[n] = val_copy(v[n]);
+		}
+		for (int n = 0; n < N; n += 2)
+			val_free(v[n]);
+		for (int n = 0; n < N; n++) {
+			CU_ASSERT_EQUAL(strlen(c[n]->u.s), (size_t)n);
+			CU_ASSERT(n == 0 || c[n]->u.s[n - 1] == 'a' + (n + round) % 26);
+			if (n % 2)
+				CU_ASSERT_TRUE(val_equal(v[n], c[n]));
+		}
+		for (int n = 1; n < N; n += 2)
+			val_free(v[n]);
+		for (int n = N - 1; n >= 0; n--)
+			val_free(c[n]);
+	}
+}
+
 static void test_merge_patch(void)
 {
 	struct val *t = sample();
@@ -172,6 +237,8 @@ void register_tests(void)
 	static CU_TestInfo tests[] = {
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
+		{ "copies share their keys", test_copies_share_keys },
+		{ "strings of every length around a node's slot", test_strings_of_every_length },
 		{ "RFC 7386 merge patch", test_merge_patch },
 		{ "sorted label maps and finalizers", test_strmap_sorted },
 		{ "Ready condition lookup", test_ready_condition },
