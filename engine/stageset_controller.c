@@ -708,8 +708,7 @@ static void emit_ready_event(struct pass *p, const struct sst_condition *prev, c
 /* patchStatus: what the pass writes is the status as of its last patch. */
 static void patch_status(struct pass *p)
 {
-	sst_status_release(&p->out->status);
-	sst_status_copy(&p->out->status, &p->st);
+	sst_status_assign(&p->out->status, &p->st);
 	p->patched = true;
 }
 
@@ -2682,8 +2681,18 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 
 	memset(out, 0, sizeof(*out));
 	out->stage = SIZE_MAX;
-	sst_status_init(&out->status);
+	if (in->keep) {
+		/* the keep's status lends its allocations; it holds a status again with ssc_result_keep() */
+		out->status = in->keep->result;
+		memset(&in->keep->result, 0, sizeof(in->keep->result));
+	} else {
+		sst_status_init(&out->status);
+	}
 	if (!in->ss) { /* not found */
+		if (in->keep) {
+			sst_status_release(&out->status);
+			sst_status_init(&out->status);
+		}
 		out->exit = SSC_EXIT_NOT_FOUND;
 		return;
 	}
@@ -2697,7 +2706,13 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	p.out = out;
 	p.clk.now_ms = in->now_ms;
 	p.clk.start_ms = in->now_ms;
-	sst_status_copy(&p.st, in->prior);
+	if (in->keep) {
+		p.st = in->keep->work;
+		memset(&in->keep->work, 0, sizeof(in->keep->work));
+		sst_status_assign(&p.st, in->prior);
+	} else {
+		sst_status_copy(&p.st, in->prior);
+	}
 	loop_init(&L, nstages);
 
 	reconcile(&p, &L, &r);
@@ -2710,12 +2725,10 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	strv_free(p.runtimes, p.nruntimes);
 
 	out->elapsed_ms = p.clk.now_ms - p.clk.start_ms;
-	if (p.patched) {
+	if (p.patched)
 		out->write_status = !sst_status_equal(&out->status, in->prior);
-	} else {
-		sst_status_release(&out->status);
-		sst_status_copy(&out->status, in->prior);
-	}
+	else
+		sst_status_assign(&out->status, in->prior);
 	if (r.err != LE_NONE) {
 		out->requeue = SSC_REQUEUE_ERROR;
 		out->requeue_after_ms = 0;
@@ -2728,7 +2741,33 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		out->requeue = SSC_REQUEUE_NONE;
 	}
-	sst_status_release(&p.st);
+	if (in->keep)
+		in->keep->work = p.st;
+	else
+		sst_status_release(&p.st);
+}
+
+void ssc_keep_init(struct ssc_keep *k)
+{
+	memset(k, 0, sizeof(*k));
+}
+
+void ssc_keep_release(struct ssc_keep *k)
+{
+	if (!k)
+		return;
+	sst_status_release(&k->work);
+	sst_status_release(&k->result);
+}
+
+void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k)
+{
+	if (!r)
+		return;
+	sst_status_release(&k->result);
+	k->result = r->status;
+	memset(&r->status, 0, sizeof(r->status));
+	ssc_result_release(r);
 }
 
 void ssc_result_release(struct ssc_result *r)

@@ -391,11 +391,13 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 			/*
 			 * The stored status is the one the pass computed: it is the
 			 * parse the next pass needs, so keep it instead of parsing it
-			 * back (and hold the current version, not an older one).
+			 * back (and hold the current version, not an older one).  The
+			 * parse it replaces goes back to the keep with the result.
 			 */
-			sst_status_release(&m->prior);
+			struct sst_status old = m->prior;
+
 			m->prior = pe->res.status;
-			sst_status_init(&pe->res.status);
+			pe->res.status = old;
 			api_snap_retain(now);
 			api_snap_release(m->st_snap);
 			m->st_snap = now;
@@ -495,7 +497,7 @@ static void pass_drop(void *ctx, void *pass)
 	if (!pe)
 		return;
 	if (!pe->memo)
-		ssc_result_release(&pe->res);
+		ssc_result_keep(&pe->res, &pe->keep);
 	api_snap_release(pe->read);
 	pe->read = NULL;
 }
@@ -589,6 +591,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	in.ss = o;
 	in.spec = &m->spec;
 	in.prior = &m->prior;
+	in.keep = &pe->keep;
 	in.now_ms = r->start_unix_ms + now_ms;
 	in.anchor_ms = r->start_unix_ms;
 	in.opt = &r->opt;
@@ -718,6 +721,8 @@ static void member_free(struct ssrr_member *m)
 	free(m->ids);
 	free(m->memo_src);
 	free(m->src_ref);
+	if (m->pe)
+		ssc_keep_release(&m->pe->keep);
 	free(m->pe);
 	free(m);
 }

@@ -148,6 +148,7 @@ struct ssrr_pass {
 	struct ssrr_member *m;
 	int64_t start_ms;      /* simulated ms */
 	struct ssc_result res;
+	struct ssc_keep keep;  /* the statuses the passes of this member reuse (ssc_input.keep) */
 	bool memo;             /* the result is the last pass's (memo_reuse()), not a new ssc_reconcile() */
 	struct api_snap *read; /* the object version the pass read (retained) */
 	const char *prior_version; /* status.version as read (borrowed from the member's parse; valid
