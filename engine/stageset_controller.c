@@ -1471,15 +1471,18 @@ static void ready_entry(struct sst_stage_status *e, const char *name, const char
 			const char *handled_promotion, const struct sst_budget_freeze *bf,
 			const struct act_ledger *led)
 {
-	stage_status_zero(e);
-	set_str(&e->name, name);
-	set_str(&e->phase, "Ready");
-	set_str(&e->applied_revision, revision);
+	/* stage_status_zero() and then the fields, each string made once */
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(name ? name : "");
+	e->phase = xstrdup("Ready");
+	e->applied_revision = xstrdup(revision ? revision : "");
 	e->entries_count = entries;
-	set_str(&e->last_handled_reconcile_at, handled_reconcile);
+	e->message = xstrdup("");
+	e->last_handled_reconcile_at = xstrdup(handled_reconcile ? handled_reconcile : "");
 	e->promotion_state = ps ? sst_promotion_state_dup(ps) : NULL;
-	set_str(&e->last_handled_promotion, handled_promotion);
+	e->last_handled_promotion = xstrdup(handled_promotion ? handled_promotion : "");
 	e->budget_freeze = bf ? sst_budget_freeze_dup(bf) : NULL;
+	/* act_ledger_stamp() sets the ledger fields (it frees what they hold: nothing yet) */
 	act_ledger_stamp(led, e);
 }
 

@@ -1747,24 +1747,29 @@ void sst_status_parse(const struct val *status, struct sst_status *out)
 
 /* ---- status render (encoding/json) ---------------------------------------- */
 
+/*
+ * The renderings below build each map afresh, every key once and in
+ * declaration order: fields are appended without looking for the key
+ * (val_map_append()), which val_map_set() would not find anyway.
+ */
 static void put_str(struct val *m, const char *key, const char *s, bool omitempty)
 {
 	if (omitempty && (!s || !*s))
 		return;
-	val_map_set(m, key, val_new_string(s ? s : ""));
+	val_map_append(m, key, val_new_string(s ? s : ""));
 }
 
 static void put_int(struct val *m, const char *key, int64_t v, bool omitempty)
 {
 	if (omitempty && v == 0)
 		return;
-	val_map_set(m, key, val_new_int(v));
+	val_map_append(m, key, val_new_int(v));
 }
 
 static void put_bool(struct val *m, const char *key, bool b)
 {
 	if (b)
-		val_map_set(m, key, val_new_bool(true));
+		val_map_append(m, key, val_new_bool(true));
 }
 
 /* A *metav1.Time with omitempty (nil omitted). */
@@ -1773,7 +1778,7 @@ static void put_time_ptr(struct val *m, const char *key, int64_t ms)
 	char buf[32];
 	if (ms == SST_NO_TIME)
 		return;
-	val_map_set(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
+	val_map_append(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
 }
 
 /* A plain metav1.Time: the zero time marshals as null. */
@@ -1781,9 +1786,9 @@ static void put_time(struct val *m, const char *key, int64_t ms)
 {
 	char buf[32];
 	if (ms == SST_NO_TIME)
-		val_map_set(m, key, val_new_null());
+		val_map_append(m, key, val_new_null());
 	else
-		val_map_set(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
+		val_map_append(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
 }
 
 static void put_strmap(struct val *m, const char *key, const struct sst_strmap *sm)
@@ -1792,8 +1797,8 @@ static void put_strmap(struct val *m, const char *key, const struct sst_strmap *
 		return;
 	struct val *o = val_new_map();
 	for (size_t i = 0; i < sm->n; i++)
-		val_map_set(o, sm->keys[i], val_new_string(sm->values[i]));
-	val_map_set(m, key, o);
+		val_map_append(o, sm->keys[i], val_new_string(sm->values[i]));
+	val_map_append(m, key, o);
 }
 
 static void put_string_list(struct val *m, const char *key, const struct sst_string_list *l)
@@ -1803,7 +1808,7 @@ static void put_string_list(struct val *m, const char *key, const struct sst_str
 	struct val *o = val_new_list();
 	for (size_t i = 0; i < l->n; i++)
 		val_list_push(o, val_new_string(l->items[i]));
-	val_map_set(m, key, o);
+	val_map_append(m, key, o);
 }
 
 struct val *sst_condition_to_val(const struct sst_condition *c)
@@ -1846,7 +1851,7 @@ static struct val *promotion_to_val(const struct sst_promotion_state *p)
 			put_int(b, "restarts", p->restart_baseline[i].restarts, true);
 			val_list_push(l, b);
 		}
-		val_map_set(o, "restartBaseline", l);
+		val_map_append(o, "restartBaseline", l);
 	}
 	put_str(o, "eventCheck", p->event_check, true);
 	put_int(o, "observedEvents", p->observed_events, true);
@@ -1866,9 +1871,9 @@ static struct val *promotion_to_val(const struct sst_promotion_state *p)
 				put_str(c, "error", a->checks[i].error, true);
 				val_list_push(l, c);
 			}
-			val_map_set(ao, "checks", l);
+			val_map_append(ao, "checks", l);
 		}
-		val_map_set(o, "lastAnalysis", ao);
+		val_map_append(o, "lastAnalysis", ao);
 	}
 	return o;
 }
@@ -1888,10 +1893,10 @@ static struct val *stage_to_val(const struct sst_stage_status *s)
 	put_str(o, "ledgerVersion", s->ledger_version, true);
 	put_str(o, "lastHandledReconcileAt", s->last_handled_reconcile_at, true);
 	if (s->promotion_state)
-		val_map_set(o, "promotionState", promotion_to_val(s->promotion_state));
+		val_map_append(o, "promotionState", promotion_to_val(s->promotion_state));
 	put_str(o, "lastHandledPromotion", s->last_handled_promotion, true);
 	if (s->budget_freeze)
-		val_map_set(o, "budgetFreeze", budget_to_val(s->budget_freeze));
+		val_map_append(o, "budgetFreeze", budget_to_val(s->budget_freeze));
 	return o;
 }
 
@@ -1976,11 +1981,11 @@ static struct val *pending_update_to_val(const struct sst_status *s)
 	return pu;
 }
 
-/* val_map_set(@m, @key, @v) unless @v is NULL (an absent field). */
+/* val_map_append(@m, @key, @v) unless @v is NULL (an absent field). */
 static void put_val(struct val *m, const char *key, struct val *v)
 {
 	if (v)
-		val_map_set(m, key, v);
+		val_map_append(m, key, v);
 }
 
 struct val *sst_status_to_val(const struct sst_status *s)
@@ -2004,7 +2009,7 @@ struct val *sst_status_to_val(const struct sst_status *s)
 	put_str(o, "lastHandledUpdateOverride", s->last_handled_update_override, true);
 	put_str(o, "lastHandledResetScope", s->last_handled_reset_scope, true);
 	if (s->budget_freeze)
-		val_map_set(o, "budgetFreeze", budget_to_val(s->budget_freeze));
+		val_map_append(o, "budgetFreeze", budget_to_val(s->budget_freeze));
 	put_str(o, "lastHandledBudgetOverride", s->last_handled_budget_override, true);
 	return o;
 }
