@@ -59,23 +59,38 @@ static void notice(struct ssrc *r, enum tl_severity sev, const struct ssrr_membe
  * A Kubernetes Event of the pass on the timeline, about the StageSet (or
  * its StageLedger), as `kubectl get events` lists it: type, reason, note.
  */
-static void record_event(struct ssrc *r, const struct ssrr_member *m, const struct ssc_event *e)
+static void record_event(struct ssrc *r, struct ssrr_member *m, const struct ssc_event *e)
 {
 	struct tl *tl = des_timeline(r->w);
-	char buf[SSRR_KEY_STACK + 64];
 	struct tl_rec rec;
+	bool first = m->ev_tl != tl;
 
-	snprintf(buf, sizeof(buf), "reconcile " SSRC_CONTROLLER " %s", m->key);
+	/*
+	 * The member's own strings are interned at its first event and kept
+	 * (the same string always has the same id); the first event interns in
+	 * the order every event did, so the table is the same.
+	 */
 	memset(&rec, 0, sizeof(rec));
 	rec.t_ms = des_now(r->w);
 	rec.kind = tl_intern(tl, e->on_ledger ? SSRR_KIND_LEDGER : SSRR_KIND_SS);
-	rec.ns = tl_intern(tl, m->ns);
-	rec.name = tl_intern(tl, m->name);
+	if (first) {
+		m->ev_tl = tl;
+		m->ev_ns = tl_intern(tl, m->ns);
+		m->ev_name = tl_intern(tl, m->name);
+	}
+	rec.ns = m->ev_ns;
+	rec.name = m->ev_name;
 	rec.change = TL_EVENT;
 	rec.phase = tl_intern(tl, e->warning ? "Warning" : "Normal");
 	rec.reason = tl_intern(tl, e->reason);
 	rec.message = tl_intern(tl, e->note);
-	rec.cause = tl_intern(tl, buf);
+	if (first) {
+		char buf[SSRR_KEY_STACK + 64];
+
+		snprintf(buf, sizeof(buf), "reconcile " SSRC_CONTROLLER " %s", m->key);
+		m->ev_cause = tl_intern(tl, buf);
+	}
+	rec.cause = m->ev_cause;
 	tl_append_rec(tl, &rec);
 }
 
