@@ -1184,7 +1184,6 @@ struct loop {
 	/* priorStages: copies of the status entries, force/reset edits applied. */
 	struct sst_stage_status *prior;
 	size_t nprior;
-	struct sst_stage_status empty; /* the zero StageStatus an absent name reads */
 	char *force_stage, *force_token;
 	struct act_stage_ledger *lifetime;
 	bool *needs_reconstruct;
@@ -1204,11 +1203,22 @@ struct loop {
 	bool budget_override;
 };
 
+/*
+ * The zero StageStatus an absent name reads (stage_status_zero()'s content),
+ * shared and only ever read: its strings are the one empty text.
+ */
+static char empty_text[1];
+static const struct sst_stage_status empty_stage_status = {
+	.name = empty_text, .phase = empty_text, .applied_revision = empty_text, .message = empty_text,
+	.ledger_revision = empty_text, .ledger_version = empty_text, .last_handled_reconcile_at = empty_text,
+	.last_handled_promotion = empty_text,
+};
+
 static const struct sst_stage_status *prior_of(const struct loop *L, const char *name)
 {
 	const struct sst_stage_status *e = index_lookup(L->prior, L->nprior, name);
 
-	return e ? e : &L->empty;
+	return e ? e : &empty_stage_status;
 }
 
 static bool prior_has(const struct loop *L, const char *name)
@@ -2261,7 +2271,6 @@ static void loop_init(struct loop *L, size_t nstages)
 	L->needs_reconstruct = xcalloc(nstages + 1, sizeof(*L->needs_reconstruct));
 	L->desired = xcalloc(nstages + 1, sizeof(*L->desired));
 	L->stage_budget_freeze = xcalloc(nstages + 1, sizeof(*L->stage_budget_freeze));
-	stage_status_zero(&L->empty);
 	L->force_stage = xstrdup("");
 	L->force_token = xstrdup("");
 }
@@ -2273,7 +2282,6 @@ static void loop_release(struct loop *L, size_t nstages)
 	if (L->have_plan)
 		mig_plan_release(&L->plan);
 	stage_list_free(L->prior, L->nprior);
-	sst_stage_status_release(&L->empty);
 	free(L->force_stage);
 	free(L->force_token);
 	act_stage_ledger_free(L->lifetime);
