@@ -329,7 +329,7 @@ void ssc_emit_ready_event(struct ssc_events *ev, int64_t at_ms, const struct sst
 {
 	if (prev && streq(prev->status, status) && streq(prev->reason, reason))
 		return;
-	ssc_events_add(ev, at_ms, !streq(status, "True"), reason, "%s", message);
+	ssc_events_take(ev, at_ms, !streq(status, "True"), reason, xstrdup(message ? message : ""));
 }
 
 /* ---- intervals ---------------------------------------------------------- */
@@ -650,8 +650,7 @@ static void event(struct pass *p, bool warning, const char *reason, const char *
 	va_start(ap, fmt);
 	vsnprintf(note, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	ssc_events_add(&p->out->events, p->clk.now_ms, warning, reason, "%s", note);
-	free(note);
+	ssc_events_take(&p->out->events, p->clk.now_ms, warning, reason, note);
 }
 
 static void quirk(struct pass *p, int number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
