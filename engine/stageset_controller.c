@@ -329,7 +329,7 @@ void ssc_emit_ready_event(struct ssc_events *ev, int64_t at_ms, const struct sst
 {
 	if (prev && streq(prev->status, status) && streq(prev->reason, reason))
 		return;
-	ssc_events_add(ev, at_ms, !streq(status, "True"), reason, "%s", message);
+	ssc_events_take(ev, at_ms, !streq(status, "True"), reason, xstrdup(message ? message : ""));
 }
 
 /* ---- intervals ---------------------------------------------------------- */
@@ -650,8 +650,7 @@ static void event(struct pass *p, bool warning, const char *reason, const char *
 	va_start(ap, fmt);
 	vsnprintf(note, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	ssc_events_add(&p->out->events, p->clk.now_ms, warning, reason, "%s", note);
-	free(note);
+	ssc_events_take(&p->out->events, p->clk.now_ms, warning, reason, note);
 }
 
 static void quirk(struct pass *p, int number, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -708,8 +707,7 @@ static void emit_ready_event(struct pass *p, const struct sst_condition *prev, c
 /* patchStatus: what the pass writes is the status as of its last patch. */
 static void patch_status(struct pass *p)
 {
-	sst_status_release(&p->out->status);
-	sst_status_copy(&p->out->status, &p->st);
+	sst_status_assign(&p->out->status, &p->st);
 	p->patched = true;
 }
 
@@ -1185,7 +1183,6 @@ struct loop {
 	/* priorStages: copies of the status entries, force/reset edits applied. */
 	struct sst_stage_status *prior;
 	size_t nprior;
-	struct sst_stage_status empty; /* the zero StageStatus an absent name reads */
 	char *force_stage, *force_token;
 	struct act_stage_ledger *lifetime;
 	bool *needs_reconstruct;
@@ -1205,11 +1202,22 @@ struct loop {
 	bool budget_override;
 };
 
+/*
+ * The zero StageStatus an absent name reads (stage_status_zero()'s content),
+ * shared and only ever read: its strings are the one empty text.
+ */
+static char empty_text[1];
+static const struct sst_stage_status empty_stage_status = {
+	.name = empty_text, .phase = empty_text, .applied_revision = empty_text, .message = empty_text,
+	.ledger_revision = empty_text, .ledger_version = empty_text, .last_handled_reconcile_at = empty_text,
+	.last_handled_promotion = empty_text,
+};
+
 static const struct sst_stage_status *prior_of(const struct loop *L, const char *name)
 {
 	const struct sst_stage_status *e = index_lookup(L->prior, L->nprior, name);
 
-	return e ? e : &L->empty;
+	return e ? e : &empty_stage_status;
 }
 
 static bool prior_has(const struct loop *L, const char *name)
@@ -1472,15 +1480,18 @@ static void ready_entry(struct sst_stage_status *e, const char *name, const char
 			const char *handled_promotion, const struct sst_budget_freeze *bf,
 			const struct act_ledger *led)
 {
-	stage_status_zero(e);
-	set_str(&e->name, name);
-	set_str(&e->phase, "Ready");
-	set_str(&e->applied_revision, revision);
+	/* stage_status_zero() and then the fields, each string made once */
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(name ? name : "");
+	e->phase = xstrdup("Ready");
+	e->applied_revision = xstrdup(revision ? revision : "");
 	e->entries_count = entries;
-	set_str(&e->last_handled_reconcile_at, handled_reconcile);
+	e->message = xstrdup("");
+	e->last_handled_reconcile_at = xstrdup(handled_reconcile ? handled_reconcile : "");
 	e->promotion_state = ps ? sst_promotion_state_dup(ps) : NULL;
-	set_str(&e->last_handled_promotion, handled_promotion);
+	e->last_handled_promotion = xstrdup(handled_promotion ? handled_promotion : "");
 	e->budget_freeze = bf ? sst_budget_freeze_dup(bf) : NULL;
+	/* act_ledger_stamp() sets the ledger fields (it frees what they hold: nothing yet) */
 	act_ledger_stamp(led, e);
 }
 
@@ -2259,7 +2270,6 @@ static void loop_init(struct loop *L, size_t nstages)
 	L->needs_reconstruct = xcalloc(nstages + 1, sizeof(*L->needs_reconstruct));
 	L->desired = xcalloc(nstages + 1, sizeof(*L->desired));
 	L->stage_budget_freeze = xcalloc(nstages + 1, sizeof(*L->stage_budget_freeze));
-	stage_status_zero(&L->empty);
 	L->force_stage = xstrdup("");
 	L->force_token = xstrdup("");
 }
@@ -2271,7 +2281,6 @@ static void loop_release(struct loop *L, size_t nstages)
 	if (L->have_plan)
 		mig_plan_release(&L->plan);
 	stage_list_free(L->prior, L->nprior);
-	sst_stage_status_release(&L->empty);
 	free(L->force_stage);
 	free(L->force_token);
 	act_stage_ledger_free(L->lifetime);
@@ -2682,8 +2691,18 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 
 	memset(out, 0, sizeof(*out));
 	out->stage = SIZE_MAX;
-	sst_status_init(&out->status);
+	if (in->keep) {
+		/* the keep's status lends its allocations; it holds a status again with ssc_result_keep() */
+		out->status = in->keep->result;
+		memset(&in->keep->result, 0, sizeof(in->keep->result));
+	} else {
+		sst_status_init(&out->status);
+	}
 	if (!in->ss) { /* not found */
+		if (in->keep) {
+			sst_status_release(&out->status);
+			sst_status_init(&out->status);
+		}
 		out->exit = SSC_EXIT_NOT_FOUND;
 		return;
 	}
@@ -2697,7 +2716,13 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	p.out = out;
 	p.clk.now_ms = in->now_ms;
 	p.clk.start_ms = in->now_ms;
-	sst_status_copy(&p.st, in->prior);
+	if (in->keep) {
+		p.st = in->keep->work;
+		memset(&in->keep->work, 0, sizeof(in->keep->work));
+		sst_status_assign(&p.st, in->prior);
+	} else {
+		sst_status_copy(&p.st, in->prior);
+	}
 	loop_init(&L, nstages);
 
 	reconcile(&p, &L, &r);
@@ -2710,12 +2735,10 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	strv_free(p.runtimes, p.nruntimes);
 
 	out->elapsed_ms = p.clk.now_ms - p.clk.start_ms;
-	if (p.patched) {
+	if (p.patched)
 		out->write_status = !sst_status_equal(&out->status, in->prior);
-	} else {
-		sst_status_release(&out->status);
-		sst_status_copy(&out->status, in->prior);
-	}
+	else
+		sst_status_assign(&out->status, in->prior);
 	if (r.err != LE_NONE) {
 		out->requeue = SSC_REQUEUE_ERROR;
 		out->requeue_after_ms = 0;
@@ -2728,7 +2751,33 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		out->requeue = SSC_REQUEUE_NONE;
 	}
-	sst_status_release(&p.st);
+	if (in->keep)
+		in->keep->work = p.st;
+	else
+		sst_status_release(&p.st);
+}
+
+void ssc_keep_init(struct ssc_keep *k)
+{
+	memset(k, 0, sizeof(*k));
+}
+
+void ssc_keep_release(struct ssc_keep *k)
+{
+	if (!k)
+		return;
+	sst_status_release(&k->work);
+	sst_status_release(&k->result);
+}
+
+void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k)
+{
+	if (!r)
+		return;
+	sst_status_release(&k->result);
+	k->result = r->status;
+	memset(&r->status, 0, sizeof(r->status));
+	ssc_result_release(r);
 }
 
 void ssc_result_release(struct ssc_result *r)

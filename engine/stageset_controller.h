@@ -156,10 +156,31 @@ struct ssc_cluster {
 	int (*delete_shards)(void *ctx, const char *stage, int64_t at_ms, struct ssc_err *err);
 };
 
+/*
+ * What a caller keeps between the passes of one StageSet so that a pass works
+ * on allocations of the pass before instead of copying the prior status in
+ * and the result's status out afresh (sst_status_assign()): the pass's
+ * working status, and the status it lends to its result.  What they hold
+ * between passes is no input: every pass starts from ssc_input.prior.
+ * Zero it (or ssc_keep_init()) before the first pass, give it back after each
+ * with ssc_result_keep(), and free it with ssc_keep_release().
+ */
+struct ssc_keep {
+	struct sst_status work;   /* the pass's status as it mutates it (struct pass st) */
+	struct sst_status result; /* lent to ssc_result.status for the span of a result */
+};
+
+/* ssc_keep_init() - an empty keep (nothing to reuse yet). */
+void ssc_keep_init(struct ssc_keep *k);
+
+/* ssc_keep_release() - frees what @k holds; it is then empty.  Accepts NULL. */
+void ssc_keep_release(struct ssc_keep *k);
+
 struct ssc_input {
 	const struct obj *ss;           /* the StageSet as the pass read it (cache) */
 	const struct sst_spec *spec;    /* its parsed spec (sst_spec_parse of ss->spec) */
 	const struct sst_status *prior; /* its parsed status (sst_status_parse of ss->status) */
+	struct ssc_keep *keep;          /* optional (NULL: fresh copies): the caller's keep for this StageSet */
 	int64_t now_ms;                 /* Unix ms at the pass start */
 	int64_t anchor_ms;              /* Unix ms of simulated time 0: ss->deletion_ms + anchor_ms is the deletionTimestamp */
 	const struct ssc_options *opt;
@@ -226,7 +247,10 @@ struct ssc_result {
 /*
  * ssc_reconcile() - one StageSetReconciler.Reconcile pass.
  * @in:  the inputs (borrowed; @in->ss must have @in->spec and @in->prior from it).
- * @out: filled (previous content ignored); release with ssc_result_release().
+ * @out: filled (previous content ignored); release with ssc_result_release(),
+ *       or with ssc_result_keep() when @in->keep was given.  With a keep,
+ *       out->status is the keep's (moved in; the caller may swap it for
+ *       another status before giving the result back).
  * Errors: cannot fail (a failure is an outcome in @out); aborts on OOM.
  * Source: metio/stageset-controller@f2c7604 internal/controller/stageset_controller.go
  *         Reconcile, failResolution, setReady, readyConditionSnapshot,
@@ -245,6 +269,13 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out);
 
 /* ssc_result_release() - frees what @r owns and zeroes it.  Accepts NULL. */
 void ssc_result_release(struct ssc_result *r);
+
+/*
+ * ssc_result_keep() - ssc_result_release() of a result of a pass given @k,
+ * but r->status (whatever status it then holds) goes back to @k for the next
+ * pass to reuse instead of being freed.  @r is zeroed.
+ */
+void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k);
 
 /*
  * ssc_watch_update() - stageSetWatchPredicate's Update: whether a change of a

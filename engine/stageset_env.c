@@ -36,6 +36,23 @@ void ssc_events_add(struct ssc_events *ev, int64_t at_ms, bool warning, const ch
 	ev->n++;
 }
 
+void ssc_events_take(struct ssc_events *ev, int64_t at_ms, bool warning, const char *reason, char *note)
+{
+	struct ssc_event *e;
+
+	if (ev->n == ev->cap) {
+		ev->cap = ev->cap ? ev->cap * 2 : 8;
+		ev->items = xreallocarray(ev->items, ev->cap, sizeof(*ev->items));
+	}
+	e = &ev->items[ev->n];
+	memset(e, 0, sizeof(*e));
+	e->at_ms = at_ms;
+	e->warning = warning;
+	e->reason = xstrdup(reason);
+	e->note = note ? note : xstrdup("");
+	ev->n++;
+}
+
 void ssc_events_release(struct ssc_events *ev)
 {
 	if (!ev)

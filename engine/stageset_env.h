@@ -222,6 +222,14 @@ struct ssc_events {
 void ssc_events_add(struct ssc_events *ev, int64_t at_ms, bool warning, const char *reason,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/*
+ * ssc_events_take() - appends an event at @at_ms whose note is @note, which
+ * it takes (a caller that has formatted the note itself: no second format).
+ * @note: heap string, owned by the events afterwards; NULL is taken as "".
+ * Cannot fail (aborts on OOM).
+ */
+void ssc_events_take(struct ssc_events *ev, int64_t at_ms, bool warning, const char *reason, char *note);
+
 /* ssc_events_release() - frees the events; @ev is empty again.  Accepts NULL. */
 void ssc_events_release(struct ssc_events *ev);
 

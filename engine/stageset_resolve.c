@@ -36,13 +36,32 @@ static bool permanent(const struct ssc_err *e)
 	return e->code == SSC_ERR_FORBIDDEN || e->code == SSC_ERR_NO_MATCH;
 }
 
+/*
+ * Appends @n bytes of @s to @buf (@len bytes, *@at used) as snprintf would,
+ * truncating and keeping the terminator; a pass resolves every stage, so no
+ * printf here.
+ */
+static void put_text(char *buf, size_t len, size_t *at, const char *s, size_t n)
+{
+	if (*at + 1 >= len)
+		return;
+	if (n > len - 1 - *at)
+		n = len - 1 - *at;
+	memcpy(buf + *at, s, n);
+	*at += n;
+	buf[*at] = '\0';
+}
+
 const char *res_group_of(const char *api_version, char *buf, size_t len)
 {
 	const char *slash = strchr(api_version ? api_version : "", '/');
-	if (!slash)
-		snprintf(buf, len, "%s", "");
-	else
-		snprintf(buf, len, "%.*s", (int)(slash - api_version), api_version);
+	size_t at = 0;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (slash)
+		put_text(buf, len, &at, api_version, (size_t)(slash - api_version));
 	return buf;
 }
 
@@ -248,7 +267,16 @@ int res_resolve(const struct ssc_env *env, const struct sst_source_ref *ref, con
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
-	snprintf(out->key, sizeof(out->key), "%s/%s", ea->ns, ea->name);
+	{
+		size_t at = 0;
+
+		out->key[0] = '\0';
+		const char *ens = ea->ns ? ea->ns : "", *ename = ea->name ? ea->name : "";
+
+		put_text(out->key, sizeof(out->key), &at, ens, strlen(ens));
+		put_text(out->key, sizeof(out->key), &at, "/", 1);
+		put_text(out->key, sizeof(out->key), &at, ename, strlen(ename));
+	}
 	out->verified = verified_state(ea);
 	out->pinned = pinned_state(ea);
 	out->source = ea;

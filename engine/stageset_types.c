@@ -1269,6 +1269,262 @@ void sst_status_copy(struct sst_status *d, const struct sst_status *s)
 	d->last_handled_budget_override = dup_or_empty(s->last_handled_budget_override);
 }
 
+/* ---- status: assign (a copy that reuses the target's allocations) -------- */
+
+/*
+ * *@d becomes a copy of @s (NULL read as "", as dup_or_empty()): kept when it
+ * already holds that text, overwritten in place when its buffer is long
+ * enough, reallocated otherwise.  *@d may be NULL (nothing to reuse).
+ */
+static void assign_str(char **d, const char *s)
+{
+	size_t ns, nd;
+
+	if (!s)
+		s = "";
+	if (*d) {
+		if (strcmp(*d, s) == 0)
+			return;
+		ns = strlen(s);
+		nd = strlen(*d);
+		if (nd >= ns) {
+			memcpy(*d, s, ns + 1);
+			return;
+		}
+		free(*d);
+	}
+	*d = xstrdup(s);
+}
+
+/*
+ * Resizes the array *@items of @size-byte elements from *@n to @want
+ * elements: the elements past @want are first released by @release, new
+ * ones are zeroed (all their strings NULL, which the assigns below fill).
+ */
+static void *assign_resize(void *items, size_t *n, size_t want, size_t size, void (*release)(void *))
+{
+	char *a = items;
+
+	if (*n == want)
+		return items;
+	for (size_t i = want; i < *n; i++)
+		release(a + i * size);
+	if (want == 0) {
+		free(a);
+		*n = 0;
+		return NULL;
+	}
+	a = xreallocarray(a, want, size);
+	if (want > *n)
+		memset(a + *n * size, 0, (want - *n) * size);
+	*n = want;
+	return a;
+}
+
+static void strmap_assign(struct sst_strmap *d, const struct sst_strmap *s)
+{
+	if (d->n != s->n) {
+		for (size_t i = s->n; i < d->n; i++) {
+			free(d->keys[i]);
+			free(d->values[i]);
+		}
+		if (s->n == 0) {
+			free(d->keys);
+			free(d->values);
+			d->keys = d->values = NULL;
+		} else {
+			d->keys = xreallocarray(d->keys, s->n, sizeof(*d->keys));
+			d->values = xreallocarray(d->values, s->n, sizeof(*d->values));
+			for (size_t i = d->n; i < s->n; i++)
+				d->keys[i] = d->values[i] = NULL;
+		}
+		d->n = s->n;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		assign_str(&d->keys[i], s->keys[i]);
+		assign_str(&d->values[i], s->values[i]);
+	}
+}
+
+static void str_release_v(void *p)
+{
+	free(*(char **)p);
+}
+
+static void string_list_assign(struct sst_string_list *d, const struct sst_string_list *s)
+{
+	d->items = assign_resize(d->items, &d->n, s->n, sizeof(*d->items), str_release_v);
+	for (size_t i = 0; i < s->n; i++)
+		assign_str(&d->items[i], s->items[i]);
+}
+
+static void condition_release_v(void *p)
+{
+	sst_condition_release(p);
+}
+
+static void condition_assign(struct sst_condition *d, const struct sst_condition *s)
+{
+	assign_str(&d->type, s->type);
+	assign_str(&d->status, s->status);
+	assign_str(&d->reason, s->reason);
+	assign_str(&d->message, s->message);
+	d->observed_generation = s->observed_generation;
+	d->last_transition_ms = s->last_transition_ms;
+}
+
+static void budget_freeze_assign(struct sst_budget_freeze **d, const struct sst_budget_freeze *s)
+{
+	if (!s) {
+		sst_budget_freeze_free(*d);
+		*d = NULL;
+		return;
+	}
+	if (!*d)
+		*d = xcalloc(1, sizeof(**d));
+	assign_str(&(*d)->remaining, s->remaining);
+	assign_str(&(*d)->freeze_threshold, s->freeze_threshold);
+	assign_str(&(*d)->resume_threshold, s->resume_threshold);
+	(*d)->since_ms = s->since_ms;
+	(*d)->dry_run = s->dry_run;
+}
+
+static void restart_baseline_release_v(void *p)
+{
+	free(((struct sst_restart_baseline *)p)->name);
+}
+
+static void promotion_state_assign(struct sst_promotion_state **dp, const struct sst_promotion_state *s)
+{
+	struct sst_promotion_state *d;
+
+	if (!s) {
+		sst_promotion_state_free(*dp);
+		*dp = NULL;
+		return;
+	}
+	if (!*dp)
+		*dp = xcalloc(1, sizeof(**dp));
+	d = *dp;
+	assign_str(&d->phase, s->phase);
+	d->since_ms = s->since_ms;
+	d->soak_until_ms = s->soak_until_ms;
+	d->analysis_failures = s->analysis_failures;
+	assign_str(&d->restart_check, s->restart_check);
+	d->observed_restarts = s->observed_restarts;
+	d->restart_baseline = assign_resize(d->restart_baseline, &d->nrestart_baseline, s->nrestart_baseline,
+					    sizeof(*d->restart_baseline), restart_baseline_release_v);
+	for (size_t i = 0; i < s->nrestart_baseline; i++) {
+		assign_str(&d->restart_baseline[i].name, s->restart_baseline[i].name);
+		d->restart_baseline[i].restarts = s->restart_baseline[i].restarts;
+	}
+	assign_str(&d->event_check, s->event_check);
+	d->observed_events = s->observed_events;
+	assign_str(&d->aborted_revision, s->aborted_revision);
+	/* an analysis result is rare and small: copied afresh */
+	analysis_free(d->last_analysis);
+	d->last_analysis = analysis_dup(s->last_analysis);
+}
+
+static void stage_status_release_v(void *p)
+{
+	sst_stage_status_release(p);
+}
+
+static void stage_status_assign(struct sst_stage_status *d, const struct sst_stage_status *s)
+{
+	assign_str(&d->name, s->name);
+	assign_str(&d->phase, s->phase);
+	assign_str(&d->applied_revision, s->applied_revision);
+	d->entries_count = s->entries_count;
+	d->shards = s->shards;
+	assign_str(&d->message, s->message);
+	string_list_assign(&d->executed_actions, &s->executed_actions);
+	assign_str(&d->ledger_revision, s->ledger_revision);
+	string_list_assign(&d->executed_version_actions, &s->executed_version_actions);
+	assign_str(&d->ledger_version, s->ledger_version);
+	assign_str(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
+	promotion_state_assign(&d->promotion_state, s->promotion_state);
+	assign_str(&d->last_handled_promotion, s->last_handled_promotion);
+	budget_freeze_assign(&d->budget_freeze, s->budget_freeze);
+}
+
+static void pending_migration_release_v(void *p)
+{
+	pending_migration_release(p);
+}
+
+static void artifact_ref_release_v(void *p)
+{
+	artifact_ref_release(p);
+}
+
+void sst_status_assign(struct sst_status *d, const struct sst_status *s)
+{
+	if (d == s)
+		return;
+	assign_str(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
+	d->conditions = assign_resize(d->conditions, &d->nconditions, s->nconditions, sizeof(*d->conditions),
+				      condition_release_v);
+	for (size_t i = 0; i < s->nconditions; i++)
+		condition_assign(&d->conditions[i], &s->conditions[i]);
+	d->observed_generation = s->observed_generation;
+	strmap_assign(&d->last_attempted_revisions, &s->last_attempted_revisions);
+	strmap_assign(&d->last_applied_revisions, &s->last_applied_revisions);
+	d->stages = assign_resize(d->stages, &d->nstages, s->nstages, sizeof(*d->stages), stage_status_release_v);
+	for (size_t i = 0; i < s->nstages; i++)
+		stage_status_assign(&d->stages[i], &s->stages[i]);
+	assign_str(&d->version, s->version);
+	assign_str(&d->pending_version, s->pending_version);
+	d->pending_migrations = assign_resize(d->pending_migrations, &d->npending_migrations,
+					      s->npending_migrations, sizeof(*d->pending_migrations),
+					      pending_migration_release_v);
+	for (size_t i = 0; i < s->npending_migrations; i++) {
+		const struct sst_pending_migration *m = &s->pending_migrations[i];
+		struct sst_pending_migration *n = &d->pending_migrations[i];
+
+		assign_str(&n->name, m->name);
+		assign_str(&n->to, m->to);
+		assign_str(&n->from, m->from);
+		assign_str(&n->stage, m->stage);
+		string_list_assign(&n->actions, &m->actions);
+		assign_str(&n->digest, m->digest);
+	}
+	string_list_assign(&d->executed_migrations, &s->executed_migrations);
+	string_list_assign(&d->executed_migration_actions, &s->executed_migration_actions);
+	d->migration_failure_count = s->migration_failure_count;
+	d->action_failure_count = s->action_failure_count;
+	d->last_applied_snapshot = assign_resize(d->last_applied_snapshot, &d->nlast_applied_snapshot,
+						 s->nlast_applied_snapshot, sizeof(*d->last_applied_snapshot),
+						 artifact_ref_release_v);
+	for (size_t i = 0; i < s->nlast_applied_snapshot; i++) {
+		const struct sst_artifact_ref *r = &s->last_applied_snapshot[i];
+		struct sst_artifact_ref *n = &d->last_applied_snapshot[i];
+
+		assign_str(&n->stage, r->stage);
+		assign_str(&n->url, r->url);
+		assign_str(&n->digest, r->digest);
+		assign_str(&n->revision, r->revision);
+		assign_str(&n->substitution_digest, r->substitution_digest);
+	}
+	if (!s->pending_update) {
+		if (d->pending_update) {
+			sst_strmap_release(&d->pending_update->revisions);
+			free(d->pending_update);
+			d->pending_update = NULL;
+		}
+	} else {
+		if (!d->pending_update)
+			d->pending_update = xcalloc(1, sizeof(*d->pending_update));
+		strmap_assign(&d->pending_update->revisions, &s->pending_update->revisions);
+		d->pending_update->next_window_opens_ms = s->pending_update->next_window_opens_ms;
+	}
+	assign_str(&d->last_handled_update_override, s->last_handled_update_override);
+	assign_str(&d->last_handled_reset_scope, s->last_handled_reset_scope);
+	budget_freeze_assign(&d->budget_freeze, s->budget_freeze);
+	assign_str(&d->last_handled_budget_override, s->last_handled_budget_override);
+}
+
 /* ---- status parse --------------------------------------------------------- */
 
 static char *rd_str(const struct val *m, const char *key)
@@ -1491,24 +1747,29 @@ void sst_status_parse(const struct val *status, struct sst_status *out)
 
 /* ---- status render (encoding/json) ---------------------------------------- */
 
+/*
+ * The renderings below build each map afresh, every key once and in
+ * declaration order: fields are appended without looking for the key
+ * (val_map_append()), which val_map_set() would not find anyway.
+ */
 static void put_str(struct val *m, const char *key, const char *s, bool omitempty)
 {
 	if (omitempty && (!s || !*s))
 		return;
-	val_map_set(m, key, val_new_string(s ? s : ""));
+	val_map_append(m, key, val_new_string(s ? s : ""));
 }
 
 static void put_int(struct val *m, const char *key, int64_t v, bool omitempty)
 {
 	if (omitempty && v == 0)
 		return;
-	val_map_set(m, key, val_new_int(v));
+	val_map_append(m, key, val_new_int(v));
 }
 
 static void put_bool(struct val *m, const char *key, bool b)
 {
 	if (b)
-		val_map_set(m, key, val_new_bool(true));
+		val_map_append(m, key, val_new_bool(true));
 }
 
 /* A *metav1.Time with omitempty (nil omitted). */
@@ -1517,7 +1778,7 @@ static void put_time_ptr(struct val *m, const char *key, int64_t ms)
 	char buf[32];
 	if (ms == SST_NO_TIME)
 		return;
-	val_map_set(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
+	val_map_append(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
 }
 
 /* A plain metav1.Time: the zero time marshals as null. */
@@ -1525,9 +1786,9 @@ static void put_time(struct val *m, const char *key, int64_t ms)
 {
 	char buf[32];
 	if (ms == SST_NO_TIME)
-		val_map_set(m, key, val_new_null());
+		val_map_append(m, key, val_new_null());
 	else
-		val_map_set(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
+		val_map_append(m, key, val_new_string(sst_format_time(ms, buf, sizeof(buf))));
 }
 
 static void put_strmap(struct val *m, const char *key, const struct sst_strmap *sm)
@@ -1536,8 +1797,8 @@ static void put_strmap(struct val *m, const char *key, const struct sst_strmap *
 		return;
 	struct val *o = val_new_map();
 	for (size_t i = 0; i < sm->n; i++)
-		val_map_set(o, sm->keys[i], val_new_string(sm->values[i]));
-	val_map_set(m, key, o);
+		val_map_append(o, sm->keys[i], val_new_string(sm->values[i]));
+	val_map_append(m, key, o);
 }
 
 static void put_string_list(struct val *m, const char *key, const struct sst_string_list *l)
@@ -1547,7 +1808,7 @@ static void put_string_list(struct val *m, const char *key, const struct sst_str
 	struct val *o = val_new_list();
 	for (size_t i = 0; i < l->n; i++)
 		val_list_push(o, val_new_string(l->items[i]));
-	val_map_set(m, key, o);
+	val_map_append(m, key, o);
 }
 
 struct val *sst_condition_to_val(const struct sst_condition *c)
@@ -1590,7 +1851,7 @@ static struct val *promotion_to_val(const struct sst_promotion_state *p)
 			put_int(b, "restarts", p->restart_baseline[i].restarts, true);
 			val_list_push(l, b);
 		}
-		val_map_set(o, "restartBaseline", l);
+		val_map_append(o, "restartBaseline", l);
 	}
 	put_str(o, "eventCheck", p->event_check, true);
 	put_int(o, "observedEvents", p->observed_events, true);
@@ -1610,9 +1871,9 @@ static struct val *promotion_to_val(const struct sst_promotion_state *p)
 				put_str(c, "error", a->checks[i].error, true);
 				val_list_push(l, c);
 			}
-			val_map_set(ao, "checks", l);
+			val_map_append(ao, "checks", l);
 		}
-		val_map_set(o, "lastAnalysis", ao);
+		val_map_append(o, "lastAnalysis", ao);
 	}
 	return o;
 }
@@ -1632,10 +1893,10 @@ static struct val *stage_to_val(const struct sst_stage_status *s)
 	put_str(o, "ledgerVersion", s->ledger_version, true);
 	put_str(o, "lastHandledReconcileAt", s->last_handled_reconcile_at, true);
 	if (s->promotion_state)
-		val_map_set(o, "promotionState", promotion_to_val(s->promotion_state));
+		val_map_append(o, "promotionState", promotion_to_val(s->promotion_state));
 	put_str(o, "lastHandledPromotion", s->last_handled_promotion, true);
 	if (s->budget_freeze)
-		val_map_set(o, "budgetFreeze", budget_to_val(s->budget_freeze));
+		val_map_append(o, "budgetFreeze", budget_to_val(s->budget_freeze));
 	return o;
 }
 
@@ -1720,11 +1981,11 @@ static struct val *pending_update_to_val(const struct sst_status *s)
 	return pu;
 }
 
-/* val_map_set(@m, @key, @v) unless @v is NULL (an absent field). */
+/* val_map_append(@m, @key, @v) unless @v is NULL (an absent field). */
 static void put_val(struct val *m, const char *key, struct val *v)
 {
 	if (v)
-		val_map_set(m, key, v);
+		val_map_append(m, key, v);
 }
 
 struct val *sst_status_to_val(const struct sst_status *s)
@@ -1748,7 +2009,7 @@ struct val *sst_status_to_val(const struct sst_status *s)
 	put_str(o, "lastHandledUpdateOverride", s->last_handled_update_override, true);
 	put_str(o, "lastHandledResetScope", s->last_handled_reset_scope, true);
 	if (s->budget_freeze)
-		val_map_set(o, "budgetFreeze", budget_to_val(s->budget_freeze));
+		val_map_append(o, "budgetFreeze", budget_to_val(s->budget_freeze));
 	put_str(o, "lastHandledBudgetOverride", s->last_handled_budget_override, true);
 	return o;
 }

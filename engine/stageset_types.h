@@ -357,6 +357,19 @@ struct val *sst_status_patch(const struct sst_status *a, const struct sst_status
 /* sst_status_copy() - deep copy of @src into @dst (filled). */
 void sst_status_copy(struct sst_status *dst, const struct sst_status *src);
 
+/*
+ * sst_status_assign() - makes @dst a deep copy of @src (the same content
+ * sst_status_copy() gives), reusing what @dst already holds: a string equal
+ * to the source's is kept, a longer one is overwritten in place, arrays keep
+ * their storage when the counts match.  So a status assigned the same or a
+ * slightly changed status allocates nothing or little.
+ * @dst: a status (sst_status_init(), a parse, a copy) or a zeroed struct;
+ *       owned by the caller, released with sst_status_release().
+ * @src: borrowed; @dst == @src is a no-op.
+ * Errors: cannot fail (aborts on OOM).
+ */
+void sst_status_assign(struct sst_status *dst, const struct sst_status *src);
+
 /* sst_status_release() - frees what @s owns; @s is then empty.  Accepts NULL. */
 void sst_status_release(struct sst_status *s);
 

@@ -60,23 +60,38 @@ static void notice(struct ssrc *r, enum tl_severity sev, const struct ssrr_membe
  * A Kubernetes Event of the pass on the timeline, about the StageSet (or
  * its StageLedger), as `kubectl get events` lists it: type, reason, note.
  */
-static void record_event(struct ssrc *r, const struct ssrr_member *m, const struct ssc_event *e)
+static void record_event(struct ssrc *r, struct ssrr_member *m, const struct ssc_event *e)
 {
 	struct tl *tl = des_timeline(r->w);
-	char buf[SSRR_KEY_STACK + 64];
 	struct tl_rec rec;
+	bool first = m->ev_tl != tl;
 
-	snprintf(buf, sizeof(buf), "reconcile " SSRC_CONTROLLER " %s", m->key);
+	/*
+	 * The member's own strings are interned at its first event and kept
+	 * (the same string always has the same id); the first event interns in
+	 * the order every event did, so the table is the same.
+	 */
 	memset(&rec, 0, sizeof(rec));
 	rec.t_ms = des_now(r->w);
 	rec.kind = tl_intern(tl, e->on_ledger ? SSRR_KIND_LEDGER : SSRR_KIND_SS);
-	rec.ns = tl_intern(tl, m->ns);
-	rec.name = tl_intern(tl, m->name);
+	if (first) {
+		m->ev_tl = tl;
+		m->ev_ns = tl_intern(tl, m->ns);
+		m->ev_name = tl_intern(tl, m->name);
+	}
+	rec.ns = m->ev_ns;
+	rec.name = m->ev_name;
 	rec.change = TL_EVENT;
 	rec.phase = tl_intern(tl, e->warning ? "Warning" : "Normal");
 	rec.reason = tl_intern(tl, e->reason);
 	rec.message = tl_intern(tl, e->note);
-	rec.cause = tl_intern(tl, buf);
+	if (first) {
+		char buf[SSRR_KEY_STACK + 64];
+
+		snprintf(buf, sizeof(buf), "reconcile " SSRC_CONTROLLER " %s", m->key);
+		m->ev_cause = tl_intern(tl, buf);
+	}
+	rec.cause = m->ev_cause;
 	tl_append_rec(tl, &rec);
 }
 
@@ -394,11 +409,13 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 			/*
 			 * The stored status is the one the pass computed: it is the
 			 * parse the next pass needs, so keep it instead of parsing it
-			 * back (and hold the current version, not an older one).
+			 * back (and hold the current version, not an older one).  The
+			 * parse it replaces goes back to the keep with the result.
 			 */
-			sst_status_release(&m->prior);
+			struct sst_status old = m->prior;
+
 			m->prior = pe->res.status;
-			sst_status_init(&pe->res.status);
+			pe->res.status = old;
 			api_snap_retain(now);
 			api_snap_release(m->st_snap);
 			m->st_snap = now;
@@ -498,7 +515,7 @@ static void pass_drop(void *ctx, void *pass)
 	if (!pe)
 		return;
 	if (!pe->memo)
-		ssc_result_release(&pe->res);
+		ssc_result_keep(&pe->res, &pe->keep);
 	api_snap_release(pe->read);
 	pe->read = NULL;
 }
@@ -592,6 +609,7 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	in.ss = o;
 	in.spec = &m->spec;
 	in.prior = &m->prior;
+	in.keep = &pe->keep;
 	in.now_ms = r->start_unix_ms + now_ms;
 	in.anchor_ms = r->start_unix_ms;
 	in.opt = &r->opt;
@@ -727,6 +745,8 @@ static void member_free(struct ssrr_member *m)
 	free(m->ids);
 	free(m->memo_src);
 	free(m->src_ref);
+	if (m->pe)
+		ssc_keep_release(&m->pe->keep);
 	free(m->pe);
 	free(m);
 }

@@ -23,6 +23,7 @@
 
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
 #include "sim/load/tzif.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -122,6 +123,9 @@ struct ssrr_member {
 	struct api_ref *src_ref; /* per stage: where the store keeps its source (api_get_ref() memo) */
 	int64_t memo_until;    /* the first change of a modelled source after memo_t, as of memo_epoch */
 	uint64_t memo_epoch;
+	/* its strings in the timeline's table, interned at its first event (record_event()) */
+	struct tl *ev_tl;      /* the timeline they are of; NULL before the first event */
+	tl_str ev_ns, ev_name, ev_cause;
 	/* the pass in flight (one at a time per key), kept for the next */
 	struct ssrr_pass *pe;
 };
@@ -148,6 +152,7 @@ struct ssrr_pass {
 	struct ssrr_member *m;
 	int64_t start_ms;      /* simulated ms */
 	struct ssc_result res;
+	struct ssc_keep keep;  /* the statuses the passes of this member reuse (ssc_input.keep) */
 	bool memo;             /* the result is the last pass's (memo_reuse()), not a new ssc_reconcile() */
 	struct api_snap *read; /* the object version the pass read (retained) */
 	const char *prior_version; /* status.version as read (borrowed from the member's parse; valid

@@ -331,6 +331,10 @@ static void test_is_direct_source_kind_and_is_producer_ref(void)
 	char g[64];
 	CU_ASSERT_STRING_EQUAL(res_group_of("apps/v1", g, sizeof(g)), "apps");
 	CU_ASSERT_STRING_EQUAL(res_group_of("v1", g, sizeof(g)), "");
+	/* truncated to the buffer as snprintf truncates */
+	CU_ASSERT_STRING_EQUAL(res_group_of("abcdef/v1", g, 4), "abc");
+	CU_ASSERT_STRING_EQUAL(res_group_of("abc/v1", g, 4), "abc");
+	CU_ASSERT_STRING_EQUAL(res_group_of("abc/v1", g, 1), "");
 }
 
 static void test_api_errors(void)

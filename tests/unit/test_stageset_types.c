@@ -398,6 +398,71 @@ static bool equal_agrees(const struct sst_status *a, const struct sst_status *b)
  * to every field of a full status (some that render alike, some that do
  * not), it says what comparing the two rendered JSON trees says.
  */
+/*
+ * Change @k of a copy @c of the full status (see its callers); false when
+ * there is no change @k.
+ */
+static bool vary_status(struct sst_status *c0, int k)
+{
+	struct sst_status c = *c0;
+	struct sst_stage_status *st = &c.stages[0];
+	struct sst_promotion_state *ps = st->promotion_state;
+	bool done = false;
+
+	switch (k) {
+	case 0: c.conditions[0].last_transition_ms += 999 - c.conditions[0].last_transition_ms % 1000; break;
+	case 1: c.conditions[0].last_transition_ms += 1000; break;
+	case 2: c.conditions[0].last_transition_ms = SST_NO_TIME; break;
+	case 3: free(c.conditions[0].message); c.conditions[0].message = xstrdup("x"); break;
+	case 4: c.conditions[0].observed_generation++; break;
+	case 5: c.observed_generation = 0; break;
+	case 6: sst_strmap_set(&c.last_applied_revisions, "zz", "r"); break;
+	case 7: free(c.version); c.version = xstrdup(""); break;
+	case 8: free(c.pending_version); c.pending_version = xstrdup("9.9.9"); break;
+	case 9: sst_string_list_push(&c.executed_migrations, "m"); break;
+	case 10: c.migration_failure_count = 3; break;
+	case 11: free(st->applied_revision); st->applied_revision = xstrdup("other"); break;
+	case 12: st->entries_count = 0; break;
+	case 13: sst_promotion_state_free(st->promotion_state); st->promotion_state = NULL; break;
+	case 14: ps->soak_until_ms += 1; break;
+	case 15: ps->soak_until_ms += 1000; break;
+	case 16: ps->analysis_failures = 0; break;
+	case 17: free(ps->aborted_revision); ps->aborted_revision = xstrdup("r0"); break;
+	case 18: sst_budget_freeze_free(c.budget_freeze); c.budget_freeze = NULL; break;
+	case 19: free(c.budget_freeze->remaining); c.budget_freeze->remaining = xstrdup(""); break;
+	case 20: free(c.last_handled_budget_override); c.last_handled_budget_override = xstrdup(""); break;
+	case 21: free(c.last_handled_reconcile_at); c.last_handled_reconcile_at = xstrdup("t2"); break;
+	case 22:
+		if (c.nlast_applied_snapshot) {
+			free(c.last_applied_snapshot[0].digest);
+			c.last_applied_snapshot[0].digest = xstrdup("sha256:0");
+		}
+		break;
+	case 23:
+		if (c.pending_update)
+			c.pending_update->next_window_opens_ms = SST_NO_TIME;
+		break;
+	case 24:
+		if (c.npending_migrations)
+			sst_string_list_push(&c.pending_migrations[0].actions, "a2");
+		break;
+	case 25: sst_string_list_push(&st->executed_actions, "x"); break;
+	case 26: free(st->message); st->message = xstrdup(""); break;
+	case 27: sst_strmap_release(&c.last_attempted_revisions); break;
+	case 28:
+		if (c.pending_update)
+			sst_strmap_set(&c.pending_update->revisions, "new", "r9");
+		break;
+	case 29: c.budget_freeze->dry_run = !c.budget_freeze->dry_run; break;
+	case 30: sst_status_release(&c); sst_status_init(&c); break;
+	case 31: sst_strmap_set(&c.last_applied_revisions, c.last_applied_revisions.keys[0], "r-new"); break;
+	case 32: sst_strmap_set(&c.last_attempted_revisions, "aa", "r"); break;
+	default: done = true; break;
+	}
+	*c0 = c;
+	return !done;
+}
+
 static void test_status_equal_matches_json(void)
 {
 	struct val *in = yaml(full_status_json);
@@ -406,63 +471,10 @@ static void test_status_equal_matches_json(void)
 
 	sst_status_parse(in, &s);
 	for (int k = 0;; k++) {
-		struct sst_stage_status *st;
-		struct sst_promotion_state *ps;
-		bool done = false;
+		bool done;
 
 		sst_status_copy(&c, &s);
-		st = &c.stages[0];
-		ps = st->promotion_state;
-		switch (k) {
-		case 0: c.conditions[0].last_transition_ms += 999 - c.conditions[0].last_transition_ms % 1000; break;
-		case 1: c.conditions[0].last_transition_ms += 1000; break;
-		case 2: c.conditions[0].last_transition_ms = SST_NO_TIME; break;
-		case 3: free(c.conditions[0].message); c.conditions[0].message = xstrdup("x"); break;
-		case 4: c.conditions[0].observed_generation++; break;
-		case 5: c.observed_generation = 0; break;
-		case 6: sst_strmap_set(&c.last_applied_revisions, "zz", "r"); break;
-		case 7: free(c.version); c.version = xstrdup(""); break;
-		case 8: free(c.pending_version); c.pending_version = xstrdup("9.9.9"); break;
-		case 9: sst_string_list_push(&c.executed_migrations, "m"); break;
-		case 10: c.migration_failure_count = 3; break;
-		case 11: free(st->applied_revision); st->applied_revision = xstrdup("other"); break;
-		case 12: st->entries_count = 0; break;
-		case 13: sst_promotion_state_free(st->promotion_state); st->promotion_state = NULL; break;
-		case 14: ps->soak_until_ms += 1; break;
-		case 15: ps->soak_until_ms += 1000; break;
-		case 16: ps->analysis_failures = 0; break;
-		case 17: free(ps->aborted_revision); ps->aborted_revision = xstrdup("r0"); break;
-		case 18: sst_budget_freeze_free(c.budget_freeze); c.budget_freeze = NULL; break;
-		case 19: free(c.budget_freeze->remaining); c.budget_freeze->remaining = xstrdup(""); break;
-		case 20: free(c.last_handled_budget_override); c.last_handled_budget_override = xstrdup(""); break;
-		case 21: free(c.last_handled_reconcile_at); c.last_handled_reconcile_at = xstrdup("t2"); break;
-		case 22:
-			if (c.nlast_applied_snapshot) {
-				free(c.last_applied_snapshot[0].digest);
-				c.last_applied_snapshot[0].digest = xstrdup("sha256:0");
-			}
-			break;
-		case 23:
-			if (c.pending_update)
-				c.pending_update->next_window_opens_ms = SST_NO_TIME;
-			break;
-		case 24:
-			if (c.npending_migrations)
-				sst_string_list_push(&c.pending_migrations[0].actions, "a2");
-			break;
-		case 25: sst_string_list_push(&st->executed_actions, "x"); break;
-		case 26: free(st->message); st->message = xstrdup(""); break;
-		case 27: sst_strmap_release(&c.last_attempted_revisions); break;
-		case 28:
-			if (c.pending_update)
-				sst_strmap_set(&c.pending_update->revisions, "new", "r9");
-			break;
-		case 29: c.budget_freeze->dry_run = !c.budget_freeze->dry_run; break;
-		case 30: sst_status_release(&c); sst_status_init(&c); break;
-		case 31: sst_strmap_set(&c.last_applied_revisions, c.last_applied_revisions.keys[0], "r-new"); break;
-		case 32: sst_strmap_set(&c.last_attempted_revisions, "aa", "r"); break;
-		default: done = true; break;
-		}
+		done = !vary_status(&c, k);
 		if (done) {
 			sst_status_release(&c);
 			break;
@@ -477,6 +489,101 @@ static void test_status_equal_matches_json(void)
 	sst_status_init(&c);
 	CU_ASSERT(equal_agrees(&c, &s));
 	sst_status_release(&c);
+	sst_status_release(&s);
+	val_free(in);
+}
+
+/* The times sst_status_equal() compares by whole seconds, compared exactly. */
+static bool same_times(const struct sst_status *a, const struct sst_status *b)
+{
+	if (a->nconditions != b->nconditions || a->nstages != b->nstages)
+		return false;
+	for (size_t i = 0; i < a->nconditions; i++)
+		if (a->conditions[i].last_transition_ms != b->conditions[i].last_transition_ms)
+			return false;
+	for (size_t i = 0; i < a->nstages; i++) {
+		const struct sst_promotion_state *pa = a->stages[i].promotion_state;
+		const struct sst_promotion_state *pb = b->stages[i].promotion_state;
+
+		if (!pa != !pb)
+			return false;
+		if (pa && (pa->since_ms != pb->since_ms || pa->soak_until_ms != pb->soak_until_ms))
+			return false;
+	}
+	return true;
+}
+
+/* Whether @d is what sst_status_copy() of @s gives: the same rendering, equal, the same times. */
+static bool same_as_copy(const struct sst_status *d, const struct sst_status *s)
+{
+	struct sst_status c;
+	struct val *vd = sst_status_to_val(d), *vc;
+	char *jd = xstrdup(json_of(vd)); /* json_of() answers in one static buffer */
+	bool ok;
+
+	sst_status_copy(&c, s);
+	vc = sst_status_to_val(&c);
+	ok = strcmp(jd, json_of(vc)) == 0 && sst_status_equal(d, &c) && same_times(d, &c);
+	free(jd);
+	val_free(vc);
+	val_free(vd);
+	sst_status_release(&c);
+	return ok;
+}
+
+/*
+ * sst_status_assign() gives what a copy gives, whatever the target held
+ * before (nothing, an empty status, the full status, any one change of it,
+ * the status it is assigned itself), and leaves the source alone.
+ */
+static void test_status_assign_is_a_copy(void)
+{
+	struct val *in = yaml(full_status_json);
+	struct sst_status s, d, v[40];
+	int nv = 0, bad = 0;
+
+	sst_status_parse(in, &s);
+	for (int k = 0; nv < 40; k++) {
+		sst_status_copy(&v[nv], &s);
+		if (!vary_status(&v[nv], k)) {
+			sst_status_release(&v[nv]);
+			break;
+		}
+		nv++;
+	}
+	CU_ASSERT(nv > 20);
+	for (int from = -2; from <= nv; from++) {
+		for (int to = -1; to <= nv; to++) {
+			const struct sst_status *src = to < 0 ? &s : to == nv ? &v[30] : &v[to];
+
+			if (from == -2)
+				memset(&d, 0, sizeof(d));
+			else if (from == -1)
+				sst_status_init(&d);
+			else
+				sst_status_copy(&d, from == nv ? &s : &v[from]);
+			sst_status_assign(&d, src);
+			if (!same_as_copy(&d, src))
+				bad++;
+			/* twice: the second finds every field in place */
+			sst_status_assign(&d, src);
+			if (!same_as_copy(&d, src))
+				bad++;
+			sst_status_assign(&d, &d);
+			if (!same_as_copy(&d, src))
+				bad++;
+			sst_status_release(&d);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	{
+		struct val *out = sst_status_to_val(&s);
+
+		CU_ASSERT_STRING_EQUAL(json_of(out), full_status_json);
+		val_free(out);
+	}
+	for (int i = 0; i < nv; i++)
+		sst_status_release(&v[i]);
 	sst_status_release(&s);
 	val_free(in);
 }
@@ -652,6 +759,8 @@ void register_tests(void)
 		{ "StageSetSpec: a zero plain interval is absent", test_spec_plain_interval_zero_is_absent },
 		{ "StageSetStatus: every field round-trips in declaration order", test_status_every_field_round_trip },
 		{ "StageSetStatus: omitempty", test_status_omitempty },
+		{ "StageSetStatus: an assign reusing the target gives what a copy gives",
+		  test_status_assign_is_a_copy },
 		{ "StageSetStatus: equality and merge patch without rendering say what the JSON says",
 		  test_status_equal_matches_json },
 		{ "StageSetStatus: map keys sorted", test_status_map_keys_sorted },
