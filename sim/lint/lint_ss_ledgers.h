@@ -1,0 +1,45 @@
+#ifndef MAGOS_SIM_LINT_SS_LEDGERS_H
+#define MAGOS_SIM_LINT_SS_LEDGERS_H
+
+/*
+ * The StageSet ledger rules of lint (MS252..MS254, of the range
+ * MS252..MS269 kept for them): what a failure does to the per-stage
+ * bookkeeping the controller keeps in status.stages (the handled promote
+ * token, the action ledgers), with the StageSet world of the scenario
+ * (spec.models.stagesets, resolved per StageSet and stage as the run
+ * resolves it, scn_sw_resolve()).  Each rule is a consequence of a quirk of
+ * ../shared/specs/stageset-controller.md §5 that the rule's row in
+ * sim/lint/lint.c names:
+ *
+ *  - MS252 (Q-12): a promote token stamped for a gated stage that the world
+ *    can fail afterwards, with a later revision to come: the failed entry
+ *    drops lastHandledPromotion while the annotation stays, so the retry
+ *    takes the handled token as fresh and promotes the later revision past
+ *    the gate with no operator;
+ *  - MS253 (Q-13): a Secret that a StageSet's spec.kubeConfig or
+ *    spec.decryption reads is deleted by a scenario event while the first
+ *    stage has completed actions or a soak: the failure before the stage
+ *    loop writes that stage with empty ledgers, so its actions run again
+ *    and its soak restarts once the Secret is back;
+ *  - MS254 (Q-15): a stage with onFailure actions that the world can fail
+ *    more than once on one revision (a retried failure): onFailure's
+ *    completions go into the revision's ledger, so only the first failure
+ *    of each revision runs them.
+ *
+ * What is linted: every StageSet of the inputs and of `apply` events, and
+ * the scenario's annotate, delete and publish events that reach them.
+ */
+
+#include "sim/lint/lint.h"
+#include "sim/load/scenario.h"
+
+/*
+ * lint_ss_ledgers() - appends the findings of MS252..MS254 over the
+ * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
+ * (a StageSet whose spec does not parse is skipped: MS001 tells it).
+ * Cannot fail (aborts on OOM).
+ * Cost: O(StageSets × (stages × world rules + events)).
+ */
+void lint_ss_ledgers(struct lint_report *r, const struct scenario *s);
+
+#endif
