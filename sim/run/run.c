@@ -19,6 +19,7 @@
 #include "sim/run/magos_quirks.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
+#include "sim/run/ss_hazards_ledgers.h"
 #include "sim/run/ss_hazards_pace.h"
 
 /* What a scheduled scripted event needs when it fires. */
@@ -1269,6 +1270,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	fq_end_of_run(r);
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
+	ss_hazards_ledgers(r, s);
 	ss_hazards_pace(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
