@@ -17,6 +17,10 @@
 #          10m33s and no other status write until the success at
 #          49m41.715s, the onFailure action page in 1.1.0's ledger at 35m;
 #          with a smoke that does not fail, nothing is told.
+#   MS255  suspended by a patch at 1h, edited at 1h10m, resumed at 2h:
+#          status.observedGeneration stays 1 beside generation 3 (the
+#          snapshot at 1h30m) until 2h0m1s; an edit alone is observed at
+#          once (1h10m1s).
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -162,5 +166,43 @@ d = json.load(open(sys.argv[1]))
 st = member_ready(d, "web", "web")
 check("on-failure, healthy: both versions succeed", [r for t, r in st] == ["Succeeded", "Succeeded"], st)
 check("on-failure, healthy: the run tells nothing", notice(d, "onFailure") is None)
+EOF2
+
+# ---- MS255: a suspended StageSet keeps an old observedGeneration ----------------
+lint_of ledgers-suspend-generation
+contains "suspend: MS255" "$tmp/ledgers-suspend-generation.lint" \
+	'MS255 info the patch event at 1h0m0s suspends StageSet shop/shop (spec.suspend true): the Suspended pass writes the Ready condition (with the current generation on the condition) but leaves status.observedGeneration at the generation the controller last reconciled, while the suspend, a spec edit, raised metadata.generation'
+run_of ledgers-suspend-generation
+"$SIM" run -q --snapshot 1h30m "$tmp/suspended.yaml" "$H/ledgers-suspend-generation.yaml" >/dev/null 2>&1 ||
+	bad "suspend: the snapshot at 1h30m is written"
+pyfacts "$tmp/ledgers-suspend-generation.json" "$tmp/suspended.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+check("suspend: Suspended at 1h and 1h10m (generations 2, 3), none writing observedGeneration",
+      st[1:3] == [(3600000, "Suspended", 2, False), (4200000, "Suspended", 3, False)], st)
+check("suspend: the pass after the resume writes it at 2h0m1s", st[3] == (7201000, "Succeeded", 4, True), st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+check("suspend: at 1h30m generation 3, status.observedGeneration 1, the condition's 3",
+      re.search(r"\n    generation: 3\n", snap) and re.search(r"\n    observedGeneration: 1\n", snap)
+      and re.search(r"\n      observedGeneration: 3\n      reason: Suspended\n", snap), snap)
+n = notice(d, "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3")
+check("suspend: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of ledgers-edit-generation
+lacks "edit alone: no MS255" "$tmp/ledgers-edit-generation.lint" 'MS255'
+run_of ledgers-edit-generation
+pyfacts "$tmp/ledgers-edit-generation.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+check("edit alone: observed at once", st == [(61005, 1, True), (4201000, 2, True)], st)
+check("edit alone: the run tells nothing", notice(d, "Suspended") is None)
 EOF2
 finish

@@ -476,6 +476,15 @@ static const struct lint_rule rules[] = {
 	  "again run none (StageSet spec §3.10.3, §5 Q-15)",
 	  "alert on the StageSet's Ready condition (StageFailed) rather than through onFailure, or "
 	  "expect one onFailure run per revision, not per failure" },
+	{ "MS255", "suspend-stale-generation", LINT_INFO,
+	  "a StageSet is suspended (spec.suspend true in its manifest or by a patch event): the "
+	  "Suspended pass writes the Ready condition alone, so status.observedGeneration stays at the "
+	  "generation last reconciled while the suspend, a spec edit, raised metadata.generation; "
+	  "readers that trust a status only while the two are equal (kstatus, a Flux Kustomization's "
+	  "health check, kubectl wait on observedGeneration) see it in progress, not suspended, until "
+	  "it is resumed (StageSet spec R-4, §5 Q-23)",
+	  "judge a suspended StageSet by its Ready condition (reason Suspended, whose own "
+	  "observedGeneration is current); leave it out of health checks while it is suspended" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

@@ -455,6 +455,44 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 	sst_spec_release(&sp);
 }
 
+/* ---------------------------------------------------------------- MS255 */
+
+#define SUSPEND_READERS                                                                              \
+	"readers that trust a status only while status.observedGeneration equals metadata.generation "   \
+	"(kstatus, a Flux Kustomization's health check, kubectl wait on observedGeneration) see it in "  \
+	"progress, not suspended, for as long as it stays suspended"
+
+/*
+ * MS255 (StageSet spec R-4, §5 Q-23): a StageSet suspended by its manifest
+ * or by a patch event.  The early exit of R-4 writes the Ready condition
+ * alone, so status.observedGeneration stays behind the generation.
+ */
+static void rule_suspend_generation(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct val *sus = ss->spec && ss->spec->type == VAL_MAP ? val_map_get(ss->spec, "suspend") : NULL;
+
+	if (val_bool(sus, false))
+		lint_add(r, "MS255", ss->src.file, sus->mark.line ? sus->mark : ss->src.mark,
+			 "StageSet %s/%s is suspended from the start (spec.suspend true): its Suspended passes "
+			 "write the Ready condition alone, never status.observedGeneration, which does not "
+			 "reach metadata.generation until it is resumed: " SUSPEND_READERS,
+			 ss->ns, ss->name);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *spec = e->type == SCN_EV_PATCH && e->merge ? val_map_get(e->merge, "spec") : NULL;
+		char at[GT_DURATION_BUFSZ];
+
+		if (!spec || spec->type != VAL_MAP || !targets(e, ss) || !val_bool(val_map_get(spec, "suspend"), false))
+			continue;
+		lint_add(r, "MS255", e->file, e->mark,
+			 "the patch event at %s suspends StageSet %s/%s (spec.suspend true): the Suspended pass "
+			 "writes the Ready condition (with the current generation on the condition) but leaves "
+			 "status.observedGeneration at the generation the controller last reconciled, while the "
+			 "suspend, a spec edit, raised metadata.generation: " SUSPEND_READERS,
+			 dur(e->at_ms, at), ss->ns, ss->name);
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
@@ -468,6 +506,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		rule_promote_replay(r, s, ss[i]);
 		rule_preloop_wipe(r, s, ss[i]);
 		rule_on_failure_once(r, s, ss[i]);
+		rule_suspend_generation(r, s, ss[i]);
 	}
 	free(ss);
 }

@@ -2,10 +2,11 @@
 #define MAGOS_SIM_LINT_SS_LEDGERS_H
 
 /*
- * The StageSet ledger rules of lint (MS252..MS254, of the range
- * MS252..MS269 kept for them): what a failure does to the per-stage
- * bookkeeping the controller keeps in status.stages (the handled promote
- * token, the action ledgers), with the StageSet world of the scenario
+ * The StageSet ledger rules of lint (MS252..MS255, of the range
+ * MS252..MS269 kept for them): what a failure or an early exit does to the
+ * bookkeeping the controller keeps in status (the handled promote token
+ * and the action ledgers of status.stages, status.observedGeneration),
+ * with the StageSet world of the scenario
  * (spec.models.stagesets, resolved per StageSet and stage as the run
  * resolves it, scn_sw_resolve()).  Each rule is a consequence of a quirk of
  * ../shared/specs/stageset-controller.md §5 that the rule's row in
@@ -24,17 +25,22 @@
  *  - MS254 (Q-15): a stage with onFailure actions that the world can fail
  *    more than once on one revision (a retried failure): onFailure's
  *    completions go into the revision's ledger, so only the first failure
- *    of each revision runs them.
+ *    of each revision runs them;
+ *  - MS255 (Q-23): a StageSet suspended by its manifest or a patch event:
+ *    the Suspended exit writes the Ready condition alone, so
+ *    status.observedGeneration stays behind the generation the suspend
+ *    raised, and readers that compare the two see it in progress.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
- * the scenario's annotate, delete and publish events that reach them.
+ * the scenario's annotate, delete, patch and publish events that reach
+ * them.
  */
 
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_ledgers() - appends the findings of MS252..MS254 over the
+ * lint_ss_ledgers() - appends the findings of MS252..MS255 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

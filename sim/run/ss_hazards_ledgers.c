@@ -49,6 +49,12 @@ struct lg_rec {
 	/* */
 	struct lg_fail *fails;
 	size_t nfails;
+	/* */
+	int64_t og;              /* status.observedGeneration as the status writes left it */
+	int64_t sus_from_ms;     /* the first Suspended status behind the generation, -1 none */
+	int64_t sus_until_ms;    /* the first other status after it, -1: suspended to the end */
+	int64_t sus_og, sus_gen; /* observedGeneration then, and the highest generation while so */
+	bool sus_open;
 };
 
 /* Go duration of @ms as it is (times of the run), into @buf (GT_DURATION_BUFSZ). */
@@ -159,6 +165,24 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 			g->handled_ms = g->tok_fail_ms = -1;
 		}
 		return;
+	}
+	if (e->detail && strstr(e->detail, "observedGeneration"))
+		g->og = e->generation;
+	if (e->reason && strcmp(e->reason, SSC_REASON_SUSPENDED) == 0) {
+		if (g->sus_open || (g->sus_from_ms < 0 && e->generation > g->og)) {
+			if (!g->sus_open) {
+				g->sus_from_ms = e->t_ms;
+				g->sus_og = g->og;
+				g->sus_open = true;
+			}
+			if (e->generation > g->sus_gen)
+				g->sus_gen = e->generation;
+		}
+		return;
+	}
+	if (g->sus_open) {
+		g->sus_until_ms = e->t_ms;
+		g->sus_open = false;
 	}
 	if (e->reason && strcmp(e->reason, SSC_REASON_READY) == 0) {
 		if (g->tok && g->handled_ms < 0) {
@@ -400,6 +424,31 @@ static void on_failure_once(struct run_result *r, const struct sw_world *w, cons
 	}
 }
 
+/* ---------------------------------------------------------------- */
+
+static void suspend_generation(struct run_result *r, const struct obj *ss, const struct lg_rec *g)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], *until;
+
+	if (g->sus_from_ms < 0)
+		return;
+	until = g->sus_until_ms >= 0 ? xasprintf("until %s", at(g->sus_until_ms, b)) : xstrdup("to the end of the run");
+	{
+		struct tl_objref ref = { "StageSet", ss->ns, ss->name, 0 };
+		char *text = xasprintf(
+			"StageSet %s/%s was Suspended from %s %s with status.observedGeneration %lld while its "
+			"generation was up to %lld (the Ready condition's own observedGeneration was current): "
+			"readers that compare status.observedGeneration with the generation (kstatus, a Flux "
+			"Kustomization's health check) took it for in progress, not suspended; judge a "
+			"suspended StageSet by its Ready condition",
+			ss->ns, ss->name, at(g->sus_from_ms, a), until, (long long)g->sus_og, (long long)g->sus_gen);
+
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO, text, &ref, 1);
+		free(text);
+	}
+	free(until);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static void rec_release(struct lg_rec *g)
@@ -431,6 +480,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		si_put(&idx, key, i);
 		kb_drop(key, buf);
 		recs[i].handled_ms = recs[i].tok_fail_ms = recs[i].preloop_ms = -1;
+		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -439,11 +489,14 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		char buf[256], *key;
 		size_t k;
 
-		if (!v)
+		if (!o || !o->kind || strcmp(o->kind, "StageSet") != 0)
 			continue;
 		key = kb_join2(buf, sizeof(buf), o->ns, o->name);
-		if (si_get(&idx, key, &k))
-			set_str(&recs[k].tok, v); /* the inputs' token, from the start */
+		if (si_get(&idx, key, &k)) {
+			if (v)
+				set_str(&recs[k].tok, v); /* the inputs' token, from the start */
+			recs[k].og = val_int(o->status ? val_map_get(o->status, "observedGeneration") : NULL, 0);
+		}
 		kb_drop(key, buf);
 	}
 	scan(r, &idx, recs, ms);
@@ -452,6 +505,8 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		struct sst_spec sp;
 		char err[256];
 
+		if (ss && recs[i].sus_from_ms >= 0)
+			suspend_generation(r, ss, &recs[i]);
 		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */

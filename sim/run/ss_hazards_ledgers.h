@@ -24,7 +24,12 @@
  *    MS254): a StageSet whose passes failed two or more times in a row on
  *    one version (the adapter's adoption attempts), the last StageFailed
  *    status naming a stage with onFailure actions, which ran fewer times
- *    than the failures (the world's count of their attempts) (warning).
+ *    than the failures (the world's count of their attempts) (warning);
+ *  - a Suspended StageSet behind its generation (R-4, §5 Q-23, lint's
+ *    MS255): Suspended status writes of a generation above the
+ *    observedGeneration the last status write holding it left, told with
+ *    the time suspended (to the next other status write), that
+ *    observedGeneration and the highest generation meanwhile (info).
  *
  * Figures come from the timeline (status writes and annotation changes),
  * the store at the end of the run, the StageSet controller adapter's

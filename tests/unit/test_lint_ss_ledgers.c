@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS254): for each rule a manifest that triggers it, with the exact
+ * MS252..MS255): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -179,18 +179,48 @@ static void test_on_failure_once(void)
 	expect("MS254", HEAD OUTAGE STAGESET("", "", ""), ""); /* no onFailure */
 }
 
+static void test_suspend_generation(void)
+{
+	expect("MS255",
+	       HEAD "  events:\n"
+		    "    - {at: 1h, patch: {kind: StageSet, namespace: shop, name: shop, merge: {spec: {suspend: true}}}}\n"
+		    STAGESET("", "", ""),
+	       "6:12: MS255 info: the patch event at 1h0m0s suspends StageSet shop/shop (spec.suspend true): the "
+	       "Suspended pass writes the Ready condition (with the current generation on the condition) but "
+	       "leaves status.observedGeneration at the generation the controller last reconciled, while the "
+	       "suspend, a spec edit, raised metadata.generation: readers that trust a status only while "
+	       "status.observedGeneration equals metadata.generation (kstatus, a Flux Kustomization's health "
+	       "check, kubectl wait on observedGeneration) see it in progress, not suspended, for as long as it "
+	       "stays suspended");
+	expect("MS255", HEAD STAGESET("", "  suspend: true\n", ""),
+	       "10:12: MS255 info: StageSet shop/shop is suspended from the start (spec.suspend true): its "
+	       "Suspended passes write the Ready condition alone, never status.observedGeneration, which does "
+	       "not reach metadata.generation until it is resumed: readers that trust a status only while "
+	       "status.observedGeneration equals metadata.generation (kstatus, a Flux Kustomization's health "
+	       "check, kubectl wait on observedGeneration) see it in progress, not suspended, for as long as it "
+	       "stays suspended");
+	/* near misses */
+	expect("MS255", HEAD STAGESET("", "  suspend: false\n", ""), "");
+	expect("MS255",
+	       HEAD "  events:\n"
+		    "    - {at: 1h, patch: {kind: StageSet, namespace: shop, name: shop, merge: {spec: {suspend: false}}}}\n"
+		    "    - {at: 1h, patch: {kind: StageSet, namespace: shop, name: other, merge: {spec: {suspend: true}}}}\n"
+		    STAGESET("", "", ""),
+	       ""); /* a resume, and another StageSet's suspend */
+}
+
 static void test_rows(void)
 {
-	static const char *const ids[] = { "MS252", "MS253", "MS254" };
+	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
-					     "on-failure-once-per-revision" };
-	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15" };
+					     "on-failure-once-per-revision", "suspend-stale-generation" };
+	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23" };
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-		CU_ASSERT_EQUAL(r->sev, LINT_WARNING);
+		CU_ASSERT_EQUAL(r->sev, i == 3 ? LINT_INFO : LINT_WARNING);
 		CU_ASSERT_STRING_EQUAL(r->name, names[i]);
 		CU_ASSERT_PTR_NOT_NULL(strstr(r->summary, cites[i]));
 		CU_ASSERT(r->fix && r->fix[0]);
@@ -201,7 +231,8 @@ static CU_TestInfo tests[] = {
 	{ "MS252 a handled promote token replays after a failure", test_promote_replay },
 	{ "MS253 a deleted Secret wipes the first stage's ledgers", test_preloop_wipe },
 	{ "MS254 onFailure runs once per revision", test_on_failure_once },
-	{ "the MS252..MS254 rows", test_rows },
+	{ "MS255 a suspended StageSet keeps an old observedGeneration", test_suspend_generation },
+	{ "the MS252..MS255 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 
