@@ -21,6 +21,10 @@
 #          status.observedGeneration stays 1 beside generation 3 (the
 #          snapshot at 1h30m) until 2h0m1s; an edit alone is observed at
 #          once (1h10m1s).
+#   MS256  BackOff events from 40m on, listed until 1h40m: 2.1.0 (1h) is
+#          PromotionBlocked at its first evaluation (1h1m1s) and promoted
+#          at 1h42m6s; the same events raised by 2.1.0's own pods block it
+#          just the same, and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -204,5 +208,37 @@ st = [(e["t_ms"], e["generation"], "observedGeneration" in (e["detail"] or "")) 
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("edit alone: observed at once", st == [(61005, 1, True), (4201000, 2, True)], st)
 check("edit alone: the run tells nothing", notice(d, "Suspended") is None)
+EOF2
+
+# ---- MS256: the event gate has no baseline ---------------------------------------
+lint_of ledgers-event-baseline
+contains "event baseline: MS256" "$tmp/ledgers-event-baseline.lint" \
+	'MS256 warning StageSet shop/shop: the event check "backoff" of stage "canary" counts the Warning events its pods carry, with no baseline, and when a later revision arrives (2.1.0, published at 1h0m0s) the pods model holds 4 of them (from 40m0s on), over its maxEvents 0'
+run_of ledgers-event-baseline
+pyfacts "$tmp/ledgers-event-baseline.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("event baseline: 2.0.0, then 2.1.0 blocked at 1h1m1s by 4 events, promoted at 1h42m6s",
+      [x[:2] for x in st] == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")]
+      and 'event check "backoff" observed 4 warning event(s) over its limit' in st[1][2], st)
+n = notice(d, 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
+check("event baseline: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("event baseline: with the promotion after they expired",
+      n is not None and "it was promoted at 1h42m6s, once they had expired" in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-event-own
+lacks "event, own pods: no MS256" "$tmp/ledgers-event-own.lint" 'MS256'
+run_of ledgers-event-own
+pyfacts "$tmp/ledgers-event-own.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("event, own pods: the gate blocks 2.1.0 at 1h1m1s all the same",
+      st == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")], st)
+check("event, own pods: the run tells no missing baseline", notice(d, "keeps no baseline") is None)
 EOF2
 finish

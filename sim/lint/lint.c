@@ -485,6 +485,14 @@ static const struct lint_rule rules[] = {
 	  "it is resumed (StageSet spec R-4, §5 Q-23)",
 	  "judge a suspended StageSet by its Ready condition (reason Suspended, whose own "
 	  "observedGeneration is current); leave it out of health checks while it is suspended" },
+	{ "MS256", "event-gate-no-baseline", LINT_WARNING,
+	  "a stage's promotion event gate counts Warning events of its pods with no baseline, and "
+	  "when a new revision arrives (a publish, a spec edit) the scenario's pods model holds more "
+	  "of the check's reasons than its maxEvents, from before that revision: its first "
+	  "evaluation counts them against the new revision and, unless the check's onFailure is "
+	  "Rollback, holds it PromotionBlocked until they expire (StageSet spec §5 Q-17)",
+	  "select only the new revision's pods (a label that changes with each revision) or set "
+	  "maxEvents above the events the running pods keep" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

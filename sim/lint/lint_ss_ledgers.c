@@ -406,15 +406,15 @@ release_spec:
 
 /* ---------------------------------------------------------------- MS254 */
 
-/* Where stage @name's actions.onFailure of @ss sits (else the StageSet). */
-static struct val_mark on_failure_mark(const struct obj *ss, const char *name)
+/* Where key @key of map @group of stage @name of @ss sits (else the StageSet). */
+static struct val_mark stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
 {
 	const struct val *stages = val_map_get(ss->spec, "stages");
 
 	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
 		const struct val *st = stages->u.list.items[i];
-		const struct val *acts = st && st->type == VAL_MAP ? val_map_get(st, "actions") : NULL;
-		const struct val_kv *kv = acts && acts->type == VAL_MAP ? val_map_get_kv(acts, "onFailure") : NULL;
+		const struct val *g = st && st->type == VAL_MAP ? val_map_get(st, group) : NULL;
+		const struct val_kv *kv = g && g->type == VAL_MAP ? val_map_get_kv(g, key) : NULL;
 
 		if (strcmp(val_str(val_map_get(st, "name"), ""), name) == 0 && kv && kv->key_mark.line)
 			return kv->key_mark;
@@ -443,7 +443,7 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 		why = retried_failure(s, ss, st, created_ms(s, ss));
 		if (!why)
 			continue;
-		lint_add(r, "MS254", ss->src.file, on_failure_mark(ss, st->name),
+		lint_add(r, "MS254", ss->src.file, stage_key_mark(ss, st->name, "actions", "onFailure"),
 			 "StageSet %s/%s: stage \"%s\" has onFailure action%s \"%s\"%s and %s: onFailure's "
 			 "completions are recorded in the revision's ledger, so they run at the first failure of "
 			 "each revision only; the retries that fail the same revision again (error back-off, "
@@ -493,6 +493,94 @@ static void rule_suspend_generation(struct lint_report *r, const struct scenario
 	}
 }
 
+/* ---------------------------------------------------------------- MS256 */
+
+/*
+ * The Warning events of the pods model that event check @c of a StageSet in
+ * namespace @ns counts at @t_ms, as the world counts them (swg_warning_events):
+ * their total, and in @first the earliest start among them.
+ */
+static int64_t events_at(const struct scenario *s, const char *ns, const struct sst_event_check *c, int64_t t_ms,
+			 int64_t *first)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	int64_t total = 0;
+
+	*first = INT64_MAX;
+	for (size_t i = 0; i < w->npods; i++) {
+		const struct scn_sw_pods *p = &w->pods[i];
+
+		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&c->selector, &p->labels))
+			continue;
+		for (size_t k = 0; k < p->nwarnings; k++) {
+			const struct scn_sw_warning *e = &p->warnings[k];
+			bool listed = false;
+
+			for (size_t r = 0; r < c->nreasons && !listed; r++)
+				listed = strcmp(c->reasons[r], e->reason) == 0;
+			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
+				continue;
+			total += e->count > 1 ? e->count : 1;
+			if (e->at_ms < *first)
+				*first = e->at_ms;
+		}
+	}
+	return total;
+}
+
+/*
+ * MS256 (StageSet spec §3.7, §5 Q-17): the event gate keeps no baseline, so
+ * Warning events that its pods carry when a new revision arrives, from
+ * before it, count against that revision at its first evaluation.  Told for
+ * the first later revision (a publish or a spec edit) at whose arrival the
+ * pods model holds more such events than an event check's maxEvents, when
+ * the check holds on failure (onFailure Rollback reverts instead).
+ */
+static void rule_event_baseline(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	struct sst_spec sp;
+	char err[256], next[160];
+	int64_t t = 0;
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || s->models.world.npods == 0 ||
+	    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	while ((t = next_revision(s, ss, t, next, sizeof(next))) >= 0) {
+		bool told = false;
+
+		for (size_t k = 0; k < sp.nstages && !told; k++) {
+			const struct sst_stage *st = &sp.stages[k];
+
+			for (size_t i = 0; st->has_promotion && st->promotion.has_event_gate &&
+					   i < st->promotion.event_gate.nchecks && !told;
+			     i++) {
+				const struct sst_event_check *c = &st->promotion.event_gate.checks[i];
+				int64_t first, n = events_at(s, ss->ns, c, t, &first);
+				char from[GT_DURATION_BUFSZ];
+
+				const char *of = c->on_failure && *c->on_failure ? c->on_failure
+										: st->promotion.event_gate.on_failure;
+
+				if (n <= c->max_events || first >= t || (of && strcmp(of, "Rollback") == 0))
+					continue; /* a Rollback verdict reverts instead of holding (MS240 tells when it cannot) */
+				lint_add(r, "MS256", ss->src.file,
+					 stage_key_mark(ss, st->name, "promotion", "eventGate"),
+					 "StageSet %s/%s: the event check \"%s\" of stage \"%s\" counts the Warning "
+					 "events its pods carry, with no baseline, and when a later revision arrives "
+					 "(%s) the pods model holds %lld of them (from %s on), over its maxEvents %d: "
+					 "they predate that revision, yet its first evaluation counts them and holds it "
+					 "PromotionBlocked until they expire",
+					 ss->ns, ss->name, c->name ? c->name : "", st->name, next, (long long)n,
+					 dur(first, from), (int)c->max_events);
+				told = true;
+			}
+		}
+		if (told)
+			break; /* one finding per StageSet: the first revision it strikes */
+	}
+	sst_spec_release(&sp);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
@@ -507,6 +595,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		rule_preloop_wipe(r, s, ss[i]);
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);
+		rule_event_baseline(r, s, ss[i]);
 	}
 	free(ss);
 }

@@ -2,11 +2,12 @@
 #define MAGOS_SIM_LINT_SS_LEDGERS_H
 
 /*
- * The StageSet ledger rules of lint (MS252..MS255, of the range
+ * The StageSet ledger rules of lint (MS252..MS256, of the range
  * MS252..MS269 kept for them): what a failure or an early exit does to the
  * bookkeeping the controller keeps in status (the handled promote token
- * and the action ledgers of status.stages, status.observedGeneration),
- * with the StageSet world of the scenario
+ * and the action ledgers of status.stages, status.observedGeneration), and
+ * what a promotion gate takes for its baseline, with the StageSet world of
+ * the scenario
  * (spec.models.stagesets, resolved per StageSet and stage as the run
  * resolves it, scn_sw_resolve()).  Each rule is a consequence of a quirk of
  * ../shared/specs/stageset-controller.md §5 that the rule's row in
@@ -29,7 +30,10 @@
  *  - MS255 (Q-23): a StageSet suspended by its manifest or a patch event:
  *    the Suspended exit writes the Ready condition alone, so
  *    status.observedGeneration stays behind the generation the suspend
- *    raised, and readers that compare the two see it in progress.
+ *    raised, and readers that compare the two see it in progress;
+ *  - MS256 (Q-17): an event gate check whose Warning events the pods model
+ *    holds, from before, when a later revision arrives: the gate keeps no
+ *    baseline, so the new revision is held PromotionBlocked at once.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, delete, patch and publish events that reach
@@ -40,7 +44,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_ledgers() - appends the findings of MS252..MS255 over the
+ * lint_ss_ledgers() - appends the findings of MS252..MS256 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/labels.h"
 #include "engine/stageset_controller.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
@@ -19,6 +20,7 @@
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/load/scn_ssworld.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_glue.h"
 #include "sim/wire/stageset_rc.h"
@@ -55,6 +57,10 @@ struct lg_rec {
 	int64_t sus_until_ms;    /* the first other status after it, -1: suspended to the end */
 	int64_t sus_og, sus_gen; /* observedGeneration then, and the highest generation while so */
 	bool sus_open;
+	/* Q-17 */
+	int64_t ev_ms;           /* the first PromotionBlocked by an event check on a new revision, -1 none */
+	char *ev_stage, *ev_check; /* its stage and check (owned) */
+	int64_t ev_ok_ms;        /* the first Ready True after it, -1 none */
 };
 
 /* Go duration of @ms as it is (times of the run), into @buf (GT_DURATION_BUFSZ). */
@@ -183,6 +189,23 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 	if (g->sus_open) {
 		g->sus_until_ms = e->t_ms;
 		g->sus_open = false;
+	}
+	if (g->ev_ms >= 0 && g->ev_ok_ms < 0 && e->reason && strcmp(e->reason, SSC_REASON_READY) == 0)
+		g->ev_ok_ms = e->t_ms;
+	if (g->ev_ms < 0 && e->reason && strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) == 0 && e->detail &&
+	    strstr(e->detail, "lastAttemptedRevisions") && e->message && strstr(e->message, "\" event check \"")) {
+		const char *c = strstr(e->message, "\" event check \"") + 15;
+		const char *end = strchr(c, '"');
+
+		char *stage = stage_of(e->message);
+
+		if (stage && end) {
+			g->ev_ms = e->t_ms;
+			g->ev_stage = stage;
+			g->ev_check = xstrndup(c, (size_t)(end - c));
+		} else {
+			free(stage);
+		}
 	}
 	if (e->reason && strcmp(e->reason, SSC_REASON_READY) == 0) {
 		if (g->tok && g->handled_ms < 0) {
@@ -449,6 +472,82 @@ static void suspend_generation(struct run_result *r, const struct obj *ss, const
 	free(until);
 }
 
+/* ---------------------------------------------------------------- Q-17 */
+
+/*
+ * The Warning events of the pods model that event check @c of a StageSet in
+ * namespace @ns counts at @t_ms (as swg_warning_events() counts them): the
+ * total, and in @first the earliest start among them.
+ */
+static int64_t events_at(const struct scenario *s, const char *ns, const struct sst_event_check *c, int64_t t_ms,
+			 int64_t *first)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	int64_t total = 0;
+
+	*first = INT64_MAX;
+	for (size_t i = 0; i < w->npods; i++) {
+		const struct scn_sw_pods *p = &w->pods[i];
+
+		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&c->selector, &p->labels))
+			continue;
+		for (size_t k = 0; k < p->nwarnings; k++) {
+			const struct scn_sw_warning *e = &p->warnings[k];
+			bool listed = false;
+
+			for (size_t r = 0; r < c->nreasons && !listed; r++)
+				listed = strcmp(c->reasons[r], e->reason) == 0;
+			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
+				continue;
+			total += e->count > 1 ? e->count : 1;
+			if (e->at_ms < *first)
+				*first = e->at_ms;
+		}
+	}
+	return total;
+}
+
+static void event_baseline(struct run_result *r, const struct scenario *s, const struct obj *ss,
+			   const struct sst_spec *sp, const struct ssrc_member_stat *m, const struct lg_rec *g)
+{
+	const struct ssrc_attempt *a = NULL;
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], *after;
+
+	if (g->ev_ms < 0)
+		return;
+	for (size_t i = 0; i < m->nattempts; i++)
+		if (m->attempts[i].start_ms <= g->ev_ms && (m->attempts[i].end_ms < 0 || m->attempts[i].end_ms >= g->ev_ms))
+			a = &m->attempts[i];
+	for (size_t k = 0; a && k < sp->nstages; k++) {
+		const struct sst_stage *st = &sp->stages[k];
+
+		if (strcmp(st->name, g->ev_stage) != 0 || !st->has_promotion || !st->promotion.has_event_gate)
+			continue;
+		for (size_t i = 0; i < st->promotion.event_gate.nchecks; i++) {
+			const struct sst_event_check *c = &st->promotion.event_gate.checks[i];
+			int64_t first, n;
+
+			if (strcmp(c->name ? c->name : "", g->ev_check) != 0)
+				continue;
+			n = events_at(s, ss->ns, c, g->ev_ms, &first);
+			if (n <= c->max_events || first >= a->start_ms)
+				return; /* events of the new revision's own: what the gate is for */
+			after = g->ev_ok_ms >= 0 ? xasprintf("it was promoted at %s, once they had expired", at(g->ev_ok_ms, t2))
+						 : xstrdup("it was still blocked at the end of the run");
+			notice(r, ss,
+			       xasprintf("StageSet %s/%s: the event check \"%s\" of stage \"%s\" blocked %s at %s, in "
+					 "the first pass of that revision, on %lld Warning events of its pods that the "
+					 "pods model raised from %s on, before the revision's pass started (%s): the "
+					 "event gate keeps no baseline; %s; select only the new revision's pods or "
+					 "raise maxEvents above what the running pods keep",
+					 ss->ns, ss->name, g->ev_check, st->name, a->version, at(g->ev_ms, t0),
+					 (long long)n, at(first, t1), at(a->start_ms, t2), after));
+			free(after);
+			return;
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static void rec_release(struct lg_rec *g)
@@ -458,6 +557,8 @@ static void rec_release(struct lg_rec *g)
 	free(g->preloop_msg);
 	free(g->soak_before);
 	free(g->soak_after);
+	free(g->ev_stage);
+	free(g->ev_check);
 	for (size_t i = 0; i < g->nfails; i++)
 		free(g->fails[i].stage);
 	free(g->fails);
@@ -481,6 +582,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		kb_drop(key, buf);
 		recs[i].handled_ms = recs[i].tok_fail_ms = recs[i].preloop_ms = -1;
 		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
+		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -507,7 +609,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 
 		if (ss && recs[i].sus_from_ms >= 0)
 			suspend_generation(r, ss, &recs[i]);
-		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0) {
+		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */
 		}
@@ -515,6 +617,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 			promote_replayed(r, ss, &sp, &recs[i]);
 			preloop_wipe(r, ssrc_world(rc), ss, &sp, &recs[i]);
 			on_failure_once(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
+			event_baseline(r, s, ss, &sp, &ms[i], &recs[i]);
 			sst_spec_release(&sp);
 		}
 		rec_release(&recs[i]);

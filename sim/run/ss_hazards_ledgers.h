@@ -29,12 +29,18 @@
  *    MS255): Suspended status writes of a generation above the
  *    observedGeneration the last status write holding it left, told with
  *    the time suspended (to the next other status write), that
- *    observedGeneration and the highest generation meanwhile (info).
+ *    observedGeneration and the highest generation meanwhile (info);
+ *  - an event gate without a baseline (§5 Q-17, lint's MS256): the first
+ *    PromotionBlocked status of a new revision (one that wrote
+ *    lastAttemptedRevisions) by an event check, whose Warning events in the
+ *    pods model (spec.models.stagesets.pods) began before the adoption
+ *    attempt started; told with the check, the count, when they began and
+ *    when the stage was promoted after all (warning).
  *
  * Figures come from the timeline (status writes and annotation changes),
  * the store at the end of the run, the StageSet controller adapter's
- * adoption attempts (sim/wire/stageset_rc.h) and the StageSet world's
- * action counts (sim/models/stageset_world_stages.h).
+ * adoption attempts (sim/wire/stageset_rc.h), the StageSet world's action
+ * counts (sim/models/stageset_world_stages.h) and its pods model.
  */
 
 #include "sim/load/scenario.h"

@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS255): for each rule a manifest that triggers it, with the exact
+ * MS252..MS256): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -209,14 +209,45 @@ static void test_suspend_generation(void)
 	       ""); /* a resume, and another StageSet's suspend */
 }
 
+#define PODS(at)                                                                                   \
+	"  models:\n"                                                                               \
+	"    stagesets:\n"                                                                          \
+	"      pods: [{labels: {app: shop}, warnings: [{at: " at ", until: 2h, reason: BackOff, count: 2}]}]\n"
+#define EVENT_GATE(extra)                                                                          \
+	"      promotion: {eventGate: {checks: [{name: backoff, selector: {matchLabels: {app: shop}}, " \
+	"reasons: [BackOff], maxEvents: 1" extra "}]}}\n"
+
+static void test_event_baseline(void)
+{
+	expect("MS256", HEAD PODS("40m") "  events:\n" PUBLISH_AT_1H STAGESET("", "", EVENT_GATE("")),
+	       "18:19: MS256 warning: StageSet shop/shop: the event check \"backoff\" of stage \"staging\" counts "
+	       "the Warning events its pods carry, with no baseline, and when a later revision arrives (2.1.0, "
+	       "published at 1h0m0s) the pods model holds 2 of them (from 40m0s on), over its maxEvents 1: they "
+	       "predate that revision, yet its first evaluation counts them and holds it PromotionBlocked until "
+	       "they expire");
+	/* near misses */
+	expect("MS256", HEAD PODS("1h1m") "  events:\n" PUBLISH_AT_1H STAGESET("", "", EVENT_GATE("")),
+	       ""); /* raised after the revision arrived: the gate's purpose */
+	expect("MS256", HEAD PODS("40m") STAGESET("", "", EVENT_GATE("")), ""); /* no later revision */
+	expect("MS256", HEAD PODS("40m") "  events:\n" PUBLISH_AT_1H STAGESET("", "", EVENT_GATE(", onFailure: Rollback")),
+	       ""); /* a Rollback verdict reverts instead of holding */
+	expect("MS256",
+	       HEAD PODS("40m") "  events:\n" PUBLISH_AT_1H STAGESET(
+		       "", "",
+		       "      promotion: {eventGate: {checks: [{name: backoff, selector: {matchLabels: {app: shop}}, "
+		       "reasons: [OOMKilling], maxEvents: 0}]}}\n"),
+	       ""); /* another reason */
+}
+
 static void test_rows(void)
 {
-	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255" };
+	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
-					     "on-failure-once-per-revision", "suspend-stale-generation" };
-	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23" };
+					     "on-failure-once-per-revision", "suspend-stale-generation",
+					     "event-gate-no-baseline" };
+	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17" };
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -232,7 +263,8 @@ static CU_TestInfo tests[] = {
 	{ "MS253 a deleted Secret wipes the first stage's ledgers", test_preloop_wipe },
 	{ "MS254 onFailure runs once per revision", test_on_failure_once },
 	{ "MS255 a suspended StageSet keeps an old observedGeneration", test_suspend_generation },
-	{ "the MS252..MS255 rows", test_rows },
+	{ "MS256 an event gate counts Warning events from before the revision", test_event_baseline },
+	{ "the MS252..MS256 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 
