@@ -90,7 +90,7 @@ static char *stage_of(const char *msg)
 	return e ? xstrndup(b, (size_t)(e - b)) : NULL;
 }
 
-/* The promote token of a stage: whether @tok is "@stage@…". */
+/* Whether promote annotation value @tok addresses stage @stage ("STAGE@TOKEN"). */
 static bool token_for(const char *tok, const char *stage)
 {
 	size_t n = strlen(stage);
