@@ -13,9 +13,10 @@
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
-#include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_deps.h"
+#include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
+#include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_sources.h"
 #include "sim/lint/lint_ss_tokens.h"
 
@@ -459,7 +460,7 @@ static const struct lint_rule rules[] = {
 	  "keep the source in the StageSet's namespace, or shorten spec.interval and "
 	  "spec.retryInterval" },
 	/* END MS2xx */
-	/* MS250..MS259: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
+	/* MS250, MS251: the FleetRollout surprises of sim/lint/lint_fleet_quirks.c. */
 	{ "MS250", "target-version-spelling", LINT_ERROR,
 	  "a pinned targetVersion is the same semantic version as one the scenario offers the "
 	  "members (a StageSet's spec.version.value, a publish, a source's initialVersion) spelled "
@@ -474,6 +475,50 @@ static const struct lint_rule rules[] = {
 	  "not halt, so the manual approval is overwritten (spec §6 #14)",
 	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
 	  "selector before approving it by hand" },
+	/* MS252..MS269: StageSet ledgers (sim/lint/lint_ss_ledgers.c). */
+	{ "MS252", "promote-token-replays", LINT_WARNING,
+	  "a stages.metio.wtf/promote token is stamped for a stage with a promotion gate, a later "
+	  "revision follows, and the StageSet world can fail that stage then (a plain apply failure, "
+	  "objects that become Failed, a pre or post action that fails): a failed stage's status "
+	  "entry is written without lastHandledPromotion while the annotation stays, so the pass "
+	  "after the failure takes the handled token as fresh and promotes the later revision past "
+	  "the gate (manual promotion, soak, analysis, restart and event gates) with no operator "
+	  "(StageSet spec §3.13, §5 Q-12)",
+	  "remove the annotation once the promotion took (kubectl annotate stageset NAME "
+	  "stages.metio.wtf/promote-), so no handled token is left to replay" },
+	{ "MS253", "preloop-failure-wipes-ledgers", LINT_WARNING,
+	  "a scenario event deletes the Secret a StageSet reads before its stages "
+	  "(spec.kubeConfig.secretRef, spec.decryption.secretRef) while its first stage has "
+	  "completed Revision-scoped pre or post actions or a soak: a pass while the Secret is gone "
+	  "fails before the stage loop and writes the first stage with empty ledgers and no applied "
+	  "revision, so once the Secret is back those actions run again and its soak starts over "
+	  "(StageSet spec R-12, R-15, §5 Q-13)",
+	  "rotate the Secret in place (update its data) instead of deleting and re-creating it; make "
+	  "the first stage's actions idempotent" },
+	{ "MS254", "on-failure-once-per-revision", LINT_WARNING,
+	  "a stage has onFailure actions and the StageSet world can fail it with a failure the "
+	  "controller retries: onFailure's completions go into the revision's ledger, so they run at "
+	  "the first failure of each revision only, and the retries that fail the same revision "
+	  "again run none (StageSet spec §3.10.3, §5 Q-15)",
+	  "alert on the StageSet's Ready condition (StageFailed) rather than through onFailure, or "
+	  "expect one onFailure run per revision, not per failure" },
+	{ "MS255", "suspend-stale-generation", LINT_INFO,
+	  "a StageSet is suspended (spec.suspend true in its manifest or by a patch event): the "
+	  "Suspended pass writes the Ready condition alone, so status.observedGeneration stays at the "
+	  "generation last reconciled while the suspend, a spec edit, raised metadata.generation; "
+	  "readers that trust a status only while the two are equal (kstatus, a Flux Kustomization's "
+	  "health check, kubectl wait on observedGeneration) see it in progress, not suspended, until "
+	  "it is resumed (StageSet spec R-4, §5 Q-23)",
+	  "judge a suspended StageSet by its Ready condition (reason Suspended, whose own "
+	  "observedGeneration is current); leave it out of health checks while it is suspended" },
+	{ "MS256", "event-gate-no-baseline", LINT_WARNING,
+	  "a stage's promotion event gate counts Warning events of its pods with no baseline, and "
+	  "when a new revision arrives (a publish, a spec edit) the scenario's pods model holds more "
+	  "of the check's reasons than its maxEvents, from before that revision: its first "
+	  "evaluation counts them against the new revision and, unless the check's onFailure is "
+	  "Rollback, holds it PromotionBlocked until they expire (StageSet spec §5 Q-17)",
+	  "select only the new revision's pods (a label that changes with each revision) or set "
+	  "maxEvents above the events the running pods keep" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
@@ -891,6 +936,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_fleet_adoption(r, s);
 	lint_ss_failure(r, s);
 	lint_ss_holds(r, s);
+	lint_ss_ledgers(r, s);
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
 	lint_ss_tokens(r, s);

@@ -928,6 +928,23 @@ size_t swst_member_faults(struct sw_world *w, const char *ns, const char *name,
 	return n;
 }
 
+uint32_t swst_action_attempts(const struct sw_world *w, const char *ns, const char *name, const char *stage,
+			      const char *phase, const char *action)
+{
+	const struct swr_member *mb = swr_member_find(w, ns, name);
+	char buf[SWR_ID_STACK];
+	char *k;
+	size_t pos;
+	bool found;
+
+	if (!mb)
+		return 0;
+	k = kb_join3(buf, sizeof(buf), stage, phase, action);
+	found = si_get(&mb->acts, k, &pos);
+	kb_drop(k, buf);
+	return found ? mb->actn[pos] : 0;
+}
+
 int64_t swst_stage_ready_at(const struct sw_world *w, const char *ns, const char *name,
 			  const char *stage)
 {

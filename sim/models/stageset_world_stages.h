@@ -129,6 +129,15 @@ size_t swst_member_faults(struct sw_world *w, const char *ns, const char *name,
 			const struct sw_fault **out);
 
 /*
+ * swst_action_attempts() - how many attempts of action @action of stage
+ * @stage ("-" for onRollback) in @phase ("pre", "post", "onFailure",
+ * "onRollback", "migration") StageSet @ns/@name has run so far, each retry
+ * counted; 0 for an action or a StageSet never run.
+ */
+uint32_t swst_action_attempts(const struct sw_world *w, const char *ns, const char *name, const char *stage,
+			      const char *phase, const char *action);
+
+/*
  * swst_stage_ready_at() - when stage @stage of @ns/@name becomes (or became)
  * Current after its last applied revision: ms, SW_NEVER for never/Failed,
  * -1 when never applied.

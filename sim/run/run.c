@@ -24,6 +24,7 @@
 #include "sim/run/ss_hazards_deps.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
+#include "sim/run/ss_hazards_ledgers.h"
 #include "sim/run/ss_hazards_pace.h"
 #include "sim/run/ss_hazards_sources.h"
 #include "sim/run/ss_hazards_tokens.h"
@@ -1341,6 +1342,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	fleet_view_ready_end_of_run(r);
 	ss_hazards_failure(r, s);
 	ss_hazards_holds(r, s);
+	ss_hazards_ledgers(r, s);
 	ss_hazards_pace(r, s);
 	ss_hazards_sources(r, s);
 	ss_hazards_deps(r);

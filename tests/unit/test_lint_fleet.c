@@ -696,8 +696,9 @@ static void test_scale(void)
 /* The MS2xx rows of lint_fleet.c and the StageSet topics: in id order,
  * MS201..MS231 without gaps (later StageSet topics take ranges of their own,
  * so gaps may follow), each with a name, a summary and a fix citing the spec
- * (the FleetRollout's, or the StageSet controller's).  MS250 and up are
- * lint_fleet_quirks.c's (test_lint_fleet_quirks). */
+ * (the FleetRollout's, or the StageSet controller's).  MS250 and MS251 are
+ * lint_fleet_quirks.c's (test_lint_fleet_quirks), MS252 and up
+ * lint_ss_ledgers.c's (test_lint_ss_ledgers). */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;

@@ -145,7 +145,11 @@ static void test_manual_approval(void)
 		    "");
 }
 
-/* The rows MS250 and up: in id order from MS250, each with a name, a summary citing the spec and a fix. */
+/*
+ * The rows MS250 and MS251 (MS252 and up are the StageSet ledger rules,
+ * test_lint_ss_ledgers): in id order from MS250, each with a name, a
+ * summary citing the spec and a fix.
+ */
 static void test_rule_rows(void)
 {
 	size_t n, k = 0;
@@ -154,7 +158,7 @@ static void test_rule_rows(void)
 	for (size_t i = 0; i < n; i++) {
 		char want[8];
 
-		if (strcmp(rules[i].id, "MS250") < 0 || strcmp(rules[i].id, "MS260") >= 0)
+		if (strcmp(rules[i].id, "MS250") < 0 || strcmp(rules[i].id, "MS252") >= 0)
 			continue;
 		snprintf(want, sizeof(want), "MS%03zu", 250 + k++);
 		CU_ASSERT_STRING_EQUAL(rules[i].id, want);

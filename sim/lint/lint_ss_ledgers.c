@@ -1,0 +1,601 @@
+/*
+ * The StageSet ledger rules of lint (MS252..MS254); see lint_ss_ledgers.h.
+ *
+ * A stage's modelled behaviour is the one the run gives it:
+ * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
+ * the first matching `actions` entry of the first rule that has one, else of
+ * the top level, as the world finds it).
+ */
+#include "sim/lint/lint_ss_ledgers.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/stageset_env.h"
+#include "engine/stageset_types.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/load/scn_ssworld.h"
+
+/* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
+static const char *dur(int64_t ms, char *buf)
+{
+	gt_format_duration(ms, buf, GT_DURATION_BUFSZ);
+	return buf;
+}
+
+static bool is_stageset(const struct obj *o)
+{
+	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
+}
+
+/* The StageSets of the inputs and of `apply` events, in that order (borrowed, new array). */
+static const struct obj **stagesets(const struct scenario *s, size_t *n)
+{
+	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
+
+	*n = 0;
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]))
+			out[(*n)++] = s->objs[i];
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
+			out[(*n)++] = s->events[i].obj;
+	return out;
+}
+
+/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
+static int64_t created_ms(const struct scenario *s, const struct obj *ss)
+{
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
+			return s->events[i].at_ms;
+	return 0;
+}
+
+/* The first StageSet @ns/@name of the inputs, else of the apply events (borrowed), or NULL. */
+static const struct obj *stageset_named(const struct scenario *s, const char *ns, const char *name)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+			return s->objs[i];
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj) &&
+		    !strcmp(s->events[i].obj->ns, ns) && !strcmp(s->events[i].obj->name, name))
+			return s->events[i].obj;
+	return NULL;
+}
+
+/* Whether a scripted event targets StageSet @ss. */
+static bool targets(const struct scn_event *e, const struct obj *ss)
+{
+	return e->target.kind && !strcmp(e->target.kind, "StageSet") && e->target.ns && !strcmp(e->target.ns, ss->ns) &&
+	       e->target.name && !strcmp(e->target.name, ss->name);
+}
+
+/*
+ * The first change of what StageSet @ss is offered after @t_ms, as words
+ * ("2.1.0 published at 1h0m0s") into @buf, with its time; -1 when none: a
+ * publish whose selector matches its labels (a namespaceSelector is taken as
+ * matching: lint reads no Namespace labels here), or a spec patch or
+ * re-apply of it.
+ */
+static int64_t next_revision(const struct scenario *s, const struct obj *ss, int64_t t_ms, char *buf, size_t len)
+{
+	int64_t when = -1;
+	char at[GT_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+
+		if (p->type != SCN_FEV_PUBLISH || p->at_ms <= t_ms || (when >= 0 && p->at_ms >= when) ||
+		    !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		when = p->at_ms;
+		snprintf(buf, len, "%s, published at %s", p->version ? p->version : "a version", dur(when, at));
+	}
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		bool edits = (e->type == SCN_EV_PATCH && e->merge && val_map_get(e->merge, "spec")) ||
+			     (e->type == SCN_EV_APPLY && e->obj != ss && e->obj && !strcmp(e->obj->ns, ss->ns) &&
+			      !strcmp(e->obj->name, ss->name) && is_stageset(e->obj));
+
+		if (!edits || e->at_ms <= t_ms || (when >= 0 && e->at_ms >= when) ||
+		    (e->type == SCN_EV_PATCH && !targets(e, ss)))
+			continue;
+		when = e->at_ms;
+		snprintf(buf, len, "the spec edit at %s", dur(when, at));
+	}
+	return when;
+}
+
+/* " from 10m0s until 20m0s" (each window of @w, joined by " and"), "" for none, into @buf. */
+static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->n && used < len; i++) {
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+		if (w->items[i].until_ms == INT64_MAX)
+			used += (size_t)snprintf(buf + used, len - used, "%s from %s", i ? " and" : "",
+						 dur(w->items[i].from_ms, a));
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s from %s until %s", i ? " and" : "",
+						 dur(w->items[i].from_ms, a), dur(w->items[i].until_ms, b));
+	}
+}
+
+/* Whether failure @f may strike at or after @t_ms (no windows: at any time). */
+static bool fails_after(const struct scn_sw_failure *f, int64_t t_ms)
+{
+	if (!f || f->probability <= 0)
+		return false;
+	if (f->during.n == 0)
+		return true;
+	for (size_t i = 0; i < f->during.n; i++)
+		if (f->during.items[i].until_ms > t_ms)
+			return true;
+	return false;
+}
+
+/* The first entry of @b's actions that matches action @name of @stage in @phase, or NULL. */
+static const struct scn_sw_action *find_action(const struct scn_sw_behaviour *b, const char *name,
+					       const char *stage, const char *phase)
+{
+	for (size_t i = 0; b->has_actions && i < b->nactions; i++) {
+		const struct scn_sw_action *a = &b->actions[i];
+
+		if ((!a->name || strcmp(a->name, name) == 0) && (!a->phase || strcmp(a->phase, phase) == 0) &&
+		    (!a->stage || strcmp(a->stage, stage) == 0))
+			return a;
+	}
+	return NULL;
+}
+
+/* What the world makes of action @name of stage @stage of @ss in @phase, NULL: the defaults. */
+static const struct scn_sw_action *world_action(const struct scenario *s, const struct obj *ss, const char *name,
+						const char *stage, const char *phase)
+{
+	const struct scn_sw_config *c = &s->models.world;
+
+	for (size_t i = 0; i < c->nrules; i++)
+		if (scn_sw_rule_matches(&c->rules[i], &ss->labels, stage)) {
+			const struct scn_sw_action *a = find_action(&c->rules[i].b, name, stage, phase);
+
+			if (a)
+				return a;
+		}
+	return find_action(&c->top, name, stage, phase);
+}
+
+/*
+ * How stage @st of @ss can fail at or after @t_ms with a failure the
+ * controller retries (error back-off), in words as a new string, or NULL:
+ * a plain apply failure, objects that become Failed, a pre or post action
+ * that fails.  Terminal failures are MS227's.
+ */
+static char *retried_failure(const struct scenario *s, const struct obj *ss, const struct sst_stage *st,
+			     int64_t t_ms)
+{
+	struct scn_sw_resolved e;
+	char p[32], when[160];
+
+	scn_sw_resolve(&s->models.world, &ss->labels, st->name, &e);
+	if (e.apply_failure && e.apply_failure->cls == SSC_ERR && e.apply_failure->op != SCN_SW_OP_IMAGE_VERIFICATION &&
+	    fails_after(e.apply_failure, t_ms)) {
+		snprintf(p, sizeof(p), "%g", e.apply_failure->probability);
+		windows_text(&e.apply_failure->during, when, sizeof(when));
+		return xasprintf("its apply can fail at \"%s\" (apply.failure, probability %s per apply%s)",
+				 scn_sw_op_text(e.apply_failure->op), p, when);
+	}
+	if (e.ready_failed->failed_probability > 0) {
+		snprintf(p, sizeof(p), "%g", e.ready_failed->failed_probability);
+		return xasprintf("its objects can become Failed after an apply (readiness.failedProbability %s)", p);
+	}
+	for (int ph = 0; ph < 2 && st->has_actions; ph++) {
+		const struct sst_actions *list = ph ? &st->post : &st->pre;
+
+		for (size_t i = 0; i < list->n; i++) {
+			const struct scn_sw_action *a =
+				world_action(s, ss, list->items[i].name, st->name, ph ? "post" : "pre");
+
+			if (!a || !a->has_failure || a->failure.cls != SSC_ERR || !fails_after(&a->failure, t_ms))
+				continue;
+			snprintf(p, sizeof(p), "%g", a->failure.probability);
+			windows_text(&a->failure.during, when, sizeof(when));
+			return xasprintf("its %s action \"%s\" can fail (probability %s per attempt%s)",
+					 ph ? "post" : "pre", list->items[i].name, p, when);
+		}
+	}
+	return NULL;
+}
+
+/* The promotion gates of @st in words ("soak 1h0m0s, manual promotion"), into @buf; false for none. */
+static bool gates_of(const struct sst_stage *st, char *buf, size_t len)
+{
+	const struct sst_promotion *p = &st->promotion;
+	char d[GT_DURATION_BUFSZ];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!st->has_promotion)
+		return false;
+#define ADD(...) used += (size_t)snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__)
+	if (p->soak.set && p->soak.ms > 0)
+		ADD("soak %s", dur(p->soak.ms, d));
+	if (p->require_manual)
+		ADD("%smanual promotion", used ? ", " : "");
+	if (p->has_analysis)
+		ADD("%sanalysis", used ? ", " : "");
+	if (p->has_restart_gate)
+		ADD("%srestart gate", used ? ", " : "");
+	if (p->has_event_gate)
+		ADD("%sevent gate", used ? ", " : "");
+#undef ADD
+	return used > 0;
+}
+
+static const struct sst_stage *stage_named(const struct sst_spec *sp, const char *name, size_t len)
+{
+	for (size_t i = 0; i < sp->nstages; i++)
+		if (strlen(sp->stages[i].name) == len && strncmp(sp->stages[i].name, name, len) == 0)
+			return &sp->stages[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- MS252 */
+
+/*
+ * One promote token: stamped on @ss at @t_ms (@file/@mark where), @value
+ * "stage@token".  Told when the stage has a promotion gate, a later
+ * revision comes after the token, and the world can fail the stage then.
+ */
+static void promote_token(struct lint_report *r, const struct scenario *s, const struct obj *ss, const char *value,
+			  int64_t t_ms, const char *how, const char *file, struct val_mark mark)
+{
+	const char *at = strchr(value, '@');
+	const struct sst_stage *st;
+	struct sst_spec sp;
+	char err[256], gates[160], next[160], when[GT_DURATION_BUFSZ];
+	char *why;
+	int64_t next_ms;
+
+	if (!at || at == value || !at[1] || !ss->spec || ss->spec->type != VAL_MAP ||
+	    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return; /* not a request (parsePromote ignores it), or a spec MS001 refuses */
+	st = stage_named(&sp, value, (size_t)(at - value));
+	next_ms = next_revision(s, ss, t_ms, next, sizeof(next));
+	if (!st || !gates_of(st, gates, sizeof(gates)) || next_ms < 0)
+		goto release_spec;
+	why = retried_failure(s, ss, st, next_ms);
+	if (!why)
+		goto release_spec;
+	lint_add(r, "MS252", file, mark,
+		 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" holds "
+		 "each revision at its promotion gate (%s), and %s: a failed stage's status entry is written "
+		 "without lastHandledPromotion while the annotation stays, so when that stage fails on a later "
+		 "revision (%s) the pass after the failure takes this handled token as fresh and promotes that "
+		 "revision past the gate with no operator",
+		 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
+	free(why);
+release_spec:
+	sst_spec_release(&sp);
+}
+
+static void rule_promote_replay(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const char *v = obj_strmap_get(&ss->annotations, SSC_ANN_PROMOTE);
+
+	if (v)
+		promote_token(r, s, ss, v, created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const char *tok = e->type == SCN_EV_ANNOTATE ? obj_strmap_get(&e->set, SSC_ANN_PROMOTE) : NULL;
+
+		if (tok && targets(e, ss))
+			promote_token(r, s, ss, tok, e->at_ms, "the annotate event", e->file, e->mark);
+	}
+}
+
+/* ---------------------------------------------------------------- MS253 */
+
+/*
+ * What stage 0 of @sp keeps in its ledgers that a wipe undoes, in words
+ * into @buf; false for nothing.  Its Revision-scoped actions run again;
+ * Version-scoped ones are baselined again on a first adoption (recorded,
+ * not run), and Lifetime ones keep a ledger of their own, so neither is
+ * claimed.
+ */
+static bool stage0_keeps(const struct sst_spec *sp, char *buf, size_t len)
+{
+	const struct sst_stage *st = sp->nstages ? &sp->stages[0] : NULL;
+	char d[GT_DURATION_BUFSZ];
+	size_t used = 0, nact = 0;
+	const char *first = NULL;
+
+	buf[0] = '\0';
+	if (!st)
+		return false;
+	for (int ph = 0; ph < 2 && st->has_actions; ph++) {
+		const struct sst_actions *list = ph ? &st->post : &st->pre;
+
+		for (size_t i = 0; i < list->n; i++)
+			if (sst_action_scope(&list->items[i]) == SST_SCOPE_REVISION && nact++ == 0)
+				first = list->items[i].name;
+	}
+	if (nact == 1)
+		used += (size_t)snprintf(buf, len, "its completed Revision-scoped action \"%s\" runs again", first);
+	else if (nact > 1)
+		used += (size_t)snprintf(buf, len, "its %zu completed Revision-scoped actions (\"%s\" and more) run "
+					 "again", nact, first);
+	if (st->has_promotion && st->promotion.soak.set && st->promotion.soak.ms > 0)
+		snprintf(buf + used, used < len ? len - used : 0, "%sits %s soak starts over", used ? " and " : "",
+			 dur(st->promotion.soak.ms, d));
+	return buf[0] != '\0';
+}
+
+/* The Secret @ss reads before its stage loop, and which field names it; NULL: none. */
+static const char *preloop_secret(const struct obj *ss, const char **field)
+{
+	const char *kc = val_str(val_path(ss->spec, "kubeConfig.secretRef.name"), "");
+	const char *dc = val_str(val_path(ss->spec, "decryption.secretRef.name"), "");
+
+	if (*kc) {
+		*field = "spec.kubeConfig.secretRef";
+		return kc;
+	}
+	if (*dc) {
+		*field = "spec.decryption.secretRef";
+		return dc;
+	}
+	return NULL;
+}
+
+/*
+ * MS253 (StageSet spec R-12, R-15, §5 Q-13): a delete event of the Secret
+ * a StageSet connects or decrypts with.  Every pass until the Secret is
+ * back fails before the stage loop, and that failure writes the first
+ * stage's entry with empty ledgers: once the Secret is back, the stage's
+ * completed Revision-scoped actions run again and its soak starts over.
+ */
+static void rule_preloop_wipe(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const char *field = NULL, *secret = preloop_secret(ss, &field);
+	struct sst_spec sp;
+	char err[256], keeps[256], at[GT_DURATION_BUFSZ], back[96] = "";
+
+	if (!secret || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	if (!stage0_keeps(&sp, keeps, sizeof(keeps)))
+		goto release_spec;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+
+		if (e->type != SCN_EV_DELETE || !e->target.kind || strcmp(e->target.kind, "Secret") ||
+		    strcmp(e->target.ns ? e->target.ns : "", ss->ns) || strcmp(e->target.name, secret) ||
+		    e->at_ms < created_ms(s, ss))
+			continue;
+		back[0] = '\0';
+		for (size_t k = 0; k < s->nevents; k++) {
+			const struct scn_event *a = &s->events[k];
+			char t[GT_DURATION_BUFSZ];
+
+			if (a->type == SCN_EV_APPLY && a->obj && !strcmp(a->obj->kind, "Secret") &&
+			    !strcmp(a->obj->ns, ss->ns) && !strcmp(a->obj->name, secret) && a->at_ms >= e->at_ms) {
+				snprintf(back, sizeof(back), " (the apply at %s brings it back)", dur(a->at_ms, t));
+				break;
+			}
+		}
+		lint_add(r, "MS253", e->file, e->mark,
+			 "the delete event at %s removes Secret %s/%s, which StageSet %s/%s reads before its "
+			 "stages (%s): a pass while it is gone fails before the stage loop, and that failure "
+			 "writes the first stage \"%s\" with empty ledgers and no applied revision, so once the "
+			 "Secret is back%s %s",
+			 dur(e->at_ms, at), ss->ns, secret, ss->ns, ss->name, field, sp.stages[0].name, back, keeps);
+		break; /* one finding per StageSet */
+	}
+release_spec:
+	sst_spec_release(&sp);
+}
+
+/* ---------------------------------------------------------------- MS254 */
+
+/* Where key @key of map @group of stage @name of @ss sits (else the StageSet). */
+static struct val_mark stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
+{
+	const struct val *stages = val_map_get(ss->spec, "stages");
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const struct val *g = st && st->type == VAL_MAP ? val_map_get(st, group) : NULL;
+		const struct val_kv *kv = g && g->type == VAL_MAP ? val_map_get_kv(g, key) : NULL;
+
+		if (strcmp(val_str(val_map_get(st, "name"), ""), name) == 0 && kv && kv->key_mark.line)
+			return kv->key_mark;
+	}
+	return ss->src.mark;
+}
+
+/*
+ * MS254 (StageSet spec §3.10.3, §5 Q-15): onFailure's completions are
+ * recorded in the revision's ledger, so a stage that fails again on the
+ * same revision (each retry of a retried failure) does not run them again.
+ */
+static void rule_on_failure_once(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	struct sst_spec sp;
+	char err[256];
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t k = 0; k < sp.nstages; k++) {
+		const struct sst_stage *st = &sp.stages[k];
+		char *why;
+
+		if (!st->has_actions || st->on_failure.n == 0)
+			continue;
+		why = retried_failure(s, ss, st, created_ms(s, ss));
+		if (!why)
+			continue;
+		lint_add(r, "MS254", ss->src.file, stage_key_mark(ss, st->name, "actions", "onFailure"),
+			 "StageSet %s/%s: stage \"%s\" has onFailure action%s \"%s\"%s and %s: onFailure's "
+			 "completions are recorded in the revision's ledger, so they run at the first failure of "
+			 "each revision only; the retries that fail the same revision again (error back-off, "
+			 "5ms doubling up to 16m40s) run no onFailure",
+			 ss->ns, ss->name, st->name, st->on_failure.n == 1 ? "" : "s", st->on_failure.items[0].name,
+			 st->on_failure.n > 1 ? " and more" : "", why);
+		free(why);
+	}
+	sst_spec_release(&sp);
+}
+
+/* ---------------------------------------------------------------- MS255 */
+
+#define SUSPEND_READERS                                                                              \
+	"readers that trust a status only while status.observedGeneration equals metadata.generation "   \
+	"(kstatus, a Flux Kustomization's health check, kubectl wait on observedGeneration) see it in "  \
+	"progress, not suspended, for as long as it stays suspended"
+
+/*
+ * MS255 (StageSet spec R-4, §5 Q-23): a StageSet suspended by its manifest
+ * or by a patch event.  The early exit of R-4 writes the Ready condition
+ * alone, so status.observedGeneration stays behind the generation.
+ */
+static void rule_suspend_generation(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct val *sus = ss->spec && ss->spec->type == VAL_MAP ? val_map_get(ss->spec, "suspend") : NULL;
+
+	if (val_bool(sus, false))
+		lint_add(r, "MS255", ss->src.file, sus->mark.line ? sus->mark : ss->src.mark,
+			 "StageSet %s/%s is suspended from the start (spec.suspend true): its Suspended passes "
+			 "write the Ready condition alone, never status.observedGeneration, which does not "
+			 "reach metadata.generation until it is resumed: " SUSPEND_READERS,
+			 ss->ns, ss->name);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *spec = e->type == SCN_EV_PATCH && e->merge ? val_map_get(e->merge, "spec") : NULL;
+		char at[GT_DURATION_BUFSZ];
+
+		if (!spec || spec->type != VAL_MAP || !targets(e, ss) || !val_bool(val_map_get(spec, "suspend"), false))
+			continue;
+		lint_add(r, "MS255", e->file, e->mark,
+			 "the patch event at %s suspends StageSet %s/%s (spec.suspend true): the Suspended pass "
+			 "writes the Ready condition (with the current generation on the condition) but leaves "
+			 "status.observedGeneration at the generation the controller last reconciled, while the "
+			 "suspend, a spec edit, raised metadata.generation: " SUSPEND_READERS,
+			 dur(e->at_ms, at), ss->ns, ss->name);
+	}
+}
+
+/* ---------------------------------------------------------------- MS256 */
+
+/*
+ * The Warning events of the pods model that event check @c of a StageSet in
+ * namespace @ns counts at @t_ms, as the world counts them (swg_warning_events):
+ * their total, and in @first the earliest start among them.
+ */
+static int64_t events_at(const struct scenario *s, const char *ns, const struct sst_event_check *c, int64_t t_ms,
+			 int64_t *first)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	int64_t total = 0;
+
+	*first = INT64_MAX;
+	for (size_t i = 0; i < w->npods; i++) {
+		const struct scn_sw_pods *p = &w->pods[i];
+
+		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&c->selector, &p->labels))
+			continue;
+		for (size_t k = 0; k < p->nwarnings; k++) {
+			const struct scn_sw_warning *e = &p->warnings[k];
+			bool listed = false;
+
+			for (size_t r = 0; r < c->nreasons && !listed; r++)
+				listed = strcmp(c->reasons[r], e->reason) == 0;
+			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
+				continue;
+			total += e->count > 1 ? e->count : 1;
+			if (e->at_ms < *first)
+				*first = e->at_ms;
+		}
+	}
+	return total;
+}
+
+/*
+ * MS256 (StageSet spec §3.7, §5 Q-17): the event gate keeps no baseline, so
+ * Warning events that its pods carry when a new revision arrives, from
+ * before it, count against that revision at its first evaluation.  Told for
+ * the first later revision (a publish or a spec edit) at whose arrival the
+ * pods model holds more such events than an event check's maxEvents, when
+ * the check holds on failure (onFailure Rollback reverts instead).
+ */
+static void rule_event_baseline(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	struct sst_spec sp;
+	char err[256], next[160];
+	int64_t t = 0;
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || s->models.world.npods == 0 ||
+	    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	while ((t = next_revision(s, ss, t, next, sizeof(next))) >= 0) {
+		bool told = false;
+
+		for (size_t k = 0; k < sp.nstages && !told; k++) {
+			const struct sst_stage *st = &sp.stages[k];
+
+			for (size_t i = 0; st->has_promotion && st->promotion.has_event_gate &&
+					   i < st->promotion.event_gate.nchecks && !told;
+			     i++) {
+				const struct sst_event_check *c = &st->promotion.event_gate.checks[i];
+				int64_t first, n = events_at(s, ss->ns, c, t, &first);
+				char from[GT_DURATION_BUFSZ];
+
+				const char *of = c->on_failure && *c->on_failure ? c->on_failure
+										: st->promotion.event_gate.on_failure;
+
+				if (n <= c->max_events || first >= t || (of && strcmp(of, "Rollback") == 0))
+					continue; /* a Rollback verdict reverts instead of holding (MS240 tells when it cannot) */
+				lint_add(r, "MS256", ss->src.file,
+					 stage_key_mark(ss, st->name, "promotion", "eventGate"),
+					 "StageSet %s/%s: the event check \"%s\" of stage \"%s\" counts the Warning "
+					 "events its pods carry, with no baseline, and when a later revision arrives "
+					 "(%s) the pods model holds %lld of them (from %s on), over its maxEvents %d: "
+					 "they predate that revision, yet its first evaluation counts them and holds it "
+					 "PromotionBlocked until they expire",
+					 ss->ns, ss->name, c->name ? c->name : "", st->name, next, (long long)n,
+					 dur(first, from), (int)c->max_events);
+				told = true;
+			}
+		}
+		if (told)
+			break; /* one finding per StageSet: the first revision it strikes */
+	}
+	sst_spec_release(&sp);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
+{
+	size_t n;
+	const struct obj **ss = stagesets(s, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
+			continue; /* a re-apply of a StageSet linted already */
+		rule_promote_replay(r, s, ss[i]);
+		rule_preloop_wipe(r, s, ss[i]);
+		rule_on_failure_once(r, s, ss[i]);
+		rule_suspend_generation(r, s, ss[i]);
+		rule_event_baseline(r, s, ss[i]);
+	}
+	free(ss);
+}

@@ -1,0 +1,55 @@
+#ifndef MAGOS_SIM_LINT_SS_LEDGERS_H
+#define MAGOS_SIM_LINT_SS_LEDGERS_H
+
+/*
+ * The StageSet ledger rules of lint (MS252..MS256, of the range
+ * MS252..MS269 kept for them): what a failure or an early exit does to the
+ * bookkeeping the controller keeps in status (the handled promote token
+ * and the action ledgers of status.stages, status.observedGeneration), and
+ * what a promotion gate takes for its baseline, with the StageSet world of
+ * the scenario
+ * (spec.models.stagesets, resolved per StageSet and stage as the run
+ * resolves it, scn_sw_resolve()).  Each rule is a consequence of a quirk of
+ * ../shared/specs/stageset-controller.md §5 that the rule's row in
+ * sim/lint/lint.c names:
+ *
+ *  - MS252 (Q-12): a promote token stamped for a gated stage that the world
+ *    can fail afterwards, with a later revision to come: the failed entry
+ *    drops lastHandledPromotion while the annotation stays, so the retry
+ *    takes the handled token as fresh and promotes the later revision past
+ *    the gate with no operator;
+ *  - MS253 (Q-13): a Secret that a StageSet's spec.kubeConfig or
+ *    spec.decryption reads is deleted by a scenario event while the first
+ *    stage has completed actions or a soak: the failure before the stage
+ *    loop writes that stage with empty ledgers, so its actions run again
+ *    and its soak restarts once the Secret is back;
+ *  - MS254 (Q-15): a stage with onFailure actions that the world can fail
+ *    more than once on one revision (a retried failure): onFailure's
+ *    completions go into the revision's ledger, so only the first failure
+ *    of each revision runs them;
+ *  - MS255 (Q-23): a StageSet suspended by its manifest or a patch event:
+ *    the Suspended exit writes the Ready condition alone, so
+ *    status.observedGeneration stays behind the generation the suspend
+ *    raised, and readers that compare the two see it in progress;
+ *  - MS256 (Q-17): an event gate check whose Warning events the pods model
+ *    holds, from before, when a later revision arrives: the gate keeps no
+ *    baseline, so the new revision is held PromotionBlocked at once.
+ *
+ * What is linted: every StageSet of the inputs and of `apply` events, and
+ * the scenario's annotate, delete, patch and publish events that reach
+ * them.
+ */
+
+#include "sim/lint/lint.h"
+#include "sim/load/scenario.h"
+
+/*
+ * lint_ss_ledgers() - appends the findings of MS252..MS256 over the
+ * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
+ * (a StageSet whose spec does not parse is skipped: MS001 tells it).
+ * Cannot fail (aborts on OOM).
+ * Cost: O(StageSets × (stages × world rules + events)).
+ */
+void lint_ss_ledgers(struct lint_report *r, const struct scenario *s);
+
+#endif

@@ -1,0 +1,244 @@
+#!/bin/sh
+# The StageSet ledger hazards told twice, by `lint` before a run and by
+# `run` at its end, and each claim checked against the run of the same
+# input: a fixture where it fires and the timeline (and a snapshot of the
+# cluster) shows what the message says, and one where it must not fire
+# (tests/hazards/ledgers-*.yaml, each saying what it shows).
+#   MS252  a promote token handled at 11m2s, then staging fails on 2.1.0
+#          (1h0m1s): the retry promotes 2.1.0 to prod at 1h7m45.675s with no
+#          annotation change since 10m; without the failure prod keeps
+#          2.0.0, held AwaitingPromotion.
+#   MS253  the kubeconfig Secret deleted at 30m and re-created at 35m: the
+#          pass at the soak's end fails before the stage loop, and stage
+#          "db" soaks again from the start (closing 09:06:31 instead of
+#          08:31:02); rotated in place, nothing is told and "app" follows at
+#          32m4.005s.
+#   MS254  a post action failing from 10m until 40m: StageFailed from
+#          10m33s and no other status write until the success at
+#          49m41.715s, the onFailure action page in 1.1.0's ledger at 35m;
+#          with a smoke that does not fail, nothing is told.
+#   MS255  suspended by a patch at 1h, edited at 1h10m, resumed at 2h:
+#          status.observedGeneration stays 1 beside generation 3 (the
+#          snapshot at 1h30m) until 2h0m1s; an edit alone is observed at
+#          once (1h10m1s).
+#   MS256  BackOff events from 40m on, listed until 1h40m: 2.1.0 (1h) is
+#          PromotionBlocked at its first evaluation (1h1m1s) and promoted
+#          at 1h42m6s; the same events raised by 2.1.0's own pods block it
+#          just the same, and nothing is told.
+. "$(dirname "$0")/lib.sh"
+require_python
+. "$(dirname "$0")/lib/hazards.sh"
+HAZARD_RUN_ARGS="--until horizon"
+
+# ---- MS252: a handled promote token replays after a failure -------------------
+lint_of ledgers-promote-replay
+contains "promote replay: MS252" "$tmp/ledgers-promote-replay.lint" \
+	'MS252 warning the annotate event at 10m0s stamps stages.metio.wtf/promote "staging@release-200" on StageSet shop/shop, whose stage "staging" holds each revision at its promotion gate (manual promotion), and its apply can fail at "apply" (apply.failure, probability 1 per apply from 1h0m0s until 1h5m0s)'
+contains "promote replay: MS252 names the later revision" "$tmp/ledgers-promote-replay.lint" \
+	'when that stage fails on a later revision (2.1.0, published at 1h0m0s) the pass after the failure takes this handled token as fresh and promotes that revision past the gate with no operator'
+run_of ledgers-promote-replay
+"$SIM" run -q --snapshot 3h "$tmp/replay.yaml" "$H/ledgers-promote-replay.yaml" >/dev/null 2>&1 ||
+	bad "promote replay: the snapshot at 3h is written"
+pyfacts "$tmp/ledgers-promote-replay.json" "$tmp/replay.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
+      and e["change"] == "status"]
+tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
+       and "stages.metio.wtf/promote" in (e["detail"] or "")]
+check("promote replay: the token is stamped once, at 10m", tok == [600000], tok)
+check("promote replay: staging waits for it first", st[0][:2] == (61005, "AwaitingPromotion"), st[:1])
+check("promote replay: handled by the Succeeded at 11m2s", st[1][:2] == (662000, "Succeeded"), st[1:2])
+check("promote replay: staging fails on 2.1.0 at 1h0m1s", (3601000, "StageFailed") in [x[:2] for x in st], st)
+later = [x for x in st if x[0] > 3601000]
+check("promote replay: the next status is a Succeeded that applied a new revision at 1h7m45.675s",
+      later and later[0][:2] == (4065675, "Succeeded") and "lastAppliedRevisions" in later[0][2], later)
+check("promote replay: no AwaitingPromotion after the failure",
+      not [x for x in later if x[1] == "AwaitingPromotion"], later)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+revs = re.findall(r"appliedRevision: (\S+)", snap)
+check("promote replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
+check("promote replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
+n = notice(d, 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" failed at 1h0m1s')
+check("promote replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("promote replay: with the pass that replayed it",
+      n is not None and "the pass at 1h7m45.675s took the token as fresh and passed the stage's gate (manual promotion) with no operator" in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-promote-no-failure
+lacks "promote, no failure: no MS252" "$tmp/ledgers-promote-no-failure.lint" 'MS252'
+run_of ledgers-promote-no-failure
+"$SIM" run -q --snapshot 3h "$tmp/nofail.yaml" "$H/ledgers-promote-no-failure.yaml" >/dev/null 2>&1 ||
+	bad "promote, no failure: the snapshot at 3h is written"
+pyfacts "$tmp/ledgers-promote-no-failure.json" "$tmp/nofail.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("promote, no failure: 2.1.0 waits for a promotion from 1h1m1s to the end",
+      st[-1] == (3661000, "AwaitingPromotion"), st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+revs = re.findall(r"appliedRevision: (\S+)", snap)
+check("promote, no failure: at 3h prod keeps the old revision (%s)" % revs, len(revs) == 2 and revs[0] != revs[1])
+check("promote, no failure: the run tells no replay", notice(d, "promote token") is None)
+EOF2
+
+# ---- MS253: a failure before the stage loop wipes the first stage's ledgers -----
+lint_of ledgers-preloop-wipe
+contains "preloop wipe: MS253" "$tmp/ledgers-preloop-wipe.lint" \
+	'MS253 warning the delete event at 30m0s removes Secret shop/prod-kubeconfig, which StageSet shop/shop reads before its stages (spec.kubeConfig.secretRef): a pass while it is gone fails before the stage loop, and that failure writes the first stage "db" with empty ledgers and no applied revision, so once the Secret is back (the apply at 35m0s brings it back) its completed Revision-scoped action "seed-data" runs again and its 30m0s soak starts over'
+run_of ledgers-preloop-wipe
+"$SIM" run -q --snapshot 1h "$tmp/wipe.yaml" "$H/ledgers-preloop-wipe.yaml" >/dev/null 2>&1 ||
+	bad "preloop wipe: the snapshot at 1h is written"
+pyfacts "$tmp/ledgers-preloop-wipe.json" "$tmp/wipe.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
+      and e["change"] == "status"]
+fail = [x for x in st if x[1] == "StageFailed"]
+check("preloop wipe: one failure, before the stages, at 31m2.005s",
+      len(fail) == 1 and fail[0][0] == 1862005 and 'stage "db" connect to target cluster: kubeConfig secret' in fail[0][2], fail)
+soaks = [re.search(r"soak window closes at (\S+)", m).group(1) for t, r, m in st if r == "Soaking"]
+check("preloop wipe: db soaked until 08:31:02, then again until 09:06:31",
+      soaks == ["2026-03-02T08:31:02Z", "2026-03-02T09:06:31Z"], soaks)
+check("preloop wipe: app follows at 1h7m33.68s", st[-1][:2] == (4053680, "Succeeded"), st[-1:])
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+check("preloop wipe: at 1h db's soak runs since the re-apply (08:36:31)",
+      'since: "2026-03-02T08:36:31Z"' in snap, snap)
+n = notice(d, "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
+check("preloop wipe: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("preloop wipe: with the soak's two closings",
+      n is not None and "its soak started over (closing at 2026-03-02T09:06:31Z instead of 2026-03-02T08:31:02Z)" in n["text"], n and n["text"])
+check("preloop wipe: and the action run twice",
+      n is not None and 'its action "seed-data" had run 2 times in all' in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-preloop-in-place
+lacks "preloop, in place: no MS253" "$tmp/ledgers-preloop-in-place.lint" 'MS253'
+run_of ledgers-preloop-in-place
+pyfacts "$tmp/ledgers-preloop-in-place.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("preloop, in place: no failure, app follows at 32m4.005s",
+      st == [(62005, "Soaking"), (1924005, "Succeeded")], st)
+check("preloop, in place: the run tells no wipe", notice(d, "failed before its stages") is None)
+EOF2
+
+# ---- MS254: onFailure runs once per revision -----------------------------------
+lint_of ledgers-on-failure-once
+contains "on-failure once: MS254" "$tmp/ledgers-on-failure-once.lint" \
+	'MS254 warning StageSet web/web: stage "app" has onFailure action "page" and its post action "smoke" can fail (probability 1 per attempt from 10m0s until 40m0s): onFailure'"'"'s completions are recorded in the revision'"'"'s ledger, so they run at the first failure of each revision only'
+run_of ledgers-on-failure-once
+"$SIM" run -q --snapshot 35m "$tmp/once.yaml" "$H/ledgers-on-failure-once.yaml" >/dev/null 2>&1 ||
+	bad "on-failure once: the snapshot at 35m is written"
+pyfacts "$tmp/ledgers-on-failure-once.json" "$tmp/once.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "web", "web")
+check("on-failure once: 1.0.0, then StageFailed from 10m33s, then the success at 49m41.715s",
+      st == [(32005, "Succeeded"), (633000, "StageFailed"), (2981715, "Succeeded")], st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+check("on-failure once: at 35m page is in 1.1.0's ledger of the failed stage",
+      re.search(r"executedActions:\n\s+- page\n\s+ledgerRevision: \S+\n\s+ledgerVersion: 1\.1\.0\n", snap) is not None
+      and "phase: Failed" in snap, snap)
+n = notice(d, "passes in a row failed on version 1.1.0 (from 10m0s until ")
+check("on-failure once: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+m = n and re.search(r"(\d+) passes in a row .* until (\S+); stage \"app\" failed\), and its onFailure action \"page\" ran 1 time in the whole run", n["text"])
+def ms(go):
+    h, mi, se = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s)?", go).groups()
+    return round(((int(h or 0) * 60 + int(mi or 0)) * 60 + float(se or 0)) * 1000)
+check("on-failure once: many failed passes, the last before the success, and one page",
+      m is not None and int(m.group(1)) >= 2 and 633000 <= ms(m.group(2)) < 2981715, n and n["text"])
+EOF2
+
+lint_of ledgers-on-failure-healthy
+lacks "on-failure, healthy: no MS254" "$tmp/ledgers-on-failure-healthy.lint" 'MS254'
+run_of ledgers-on-failure-healthy
+pyfacts "$tmp/ledgers-on-failure-healthy.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "web", "web")
+check("on-failure, healthy: both versions succeed", [r for t, r in st] == ["Succeeded", "Succeeded"], st)
+check("on-failure, healthy: the run tells nothing", notice(d, "onFailure") is None)
+EOF2
+
+# ---- MS255: a suspended StageSet keeps an old observedGeneration ----------------
+lint_of ledgers-suspend-generation
+contains "suspend: MS255" "$tmp/ledgers-suspend-generation.lint" \
+	'MS255 info the patch event at 1h0m0s suspends StageSet shop/shop (spec.suspend true): the Suspended pass writes the Ready condition (with the current generation on the condition) but leaves status.observedGeneration at the generation the controller last reconciled, while the suspend, a spec edit, raised metadata.generation'
+run_of ledgers-suspend-generation
+"$SIM" run -q --snapshot 1h30m "$tmp/suspended.yaml" "$H/ledgers-suspend-generation.yaml" >/dev/null 2>&1 ||
+	bad "suspend: the snapshot at 1h30m is written"
+pyfacts "$tmp/ledgers-suspend-generation.json" "$tmp/suspended.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+check("suspend: Suspended at 1h and 1h10m (generations 2, 3), none writing observedGeneration",
+      st[1:3] == [(3600000, "Suspended", 2, False), (4200000, "Suspended", 3, False)], st)
+check("suspend: the pass after the resume writes it at 2h0m1s", st[3] == (7201000, "Succeeded", 4, True), st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+check("suspend: at 1h30m generation 3, status.observedGeneration 1, the condition's 3",
+      re.search(r"\n    generation: 3\n", snap) and re.search(r"\n    observedGeneration: 1\n", snap)
+      and re.search(r"\n      observedGeneration: 3\n      reason: Suspended\n", snap), snap)
+n = notice(d, "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3")
+check("suspend: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of ledgers-edit-generation
+lacks "edit alone: no MS255" "$tmp/ledgers-edit-generation.lint" 'MS255'
+run_of ledgers-edit-generation
+pyfacts "$tmp/ledgers-edit-generation.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+check("edit alone: observed at once", st == [(61005, 1, True), (4201000, 2, True)], st)
+check("edit alone: the run tells nothing", notice(d, "Suspended") is None)
+EOF2
+
+# ---- MS256: the event gate has no baseline ---------------------------------------
+lint_of ledgers-event-baseline
+contains "event baseline: MS256" "$tmp/ledgers-event-baseline.lint" \
+	'MS256 warning StageSet shop/shop: the event check "backoff" of stage "canary" counts the Warning events its pods carry, with no baseline, and when a later revision arrives (2.1.0, published at 1h0m0s) the pods model holds 4 of them (from 40m0s on), over its maxEvents 0'
+run_of ledgers-event-baseline
+pyfacts "$tmp/ledgers-event-baseline.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("event baseline: 2.0.0, then 2.1.0 blocked at 1h1m1s by 4 events, promoted at 1h42m6s",
+      [x[:2] for x in st] == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")]
+      and 'event check "backoff" observed 4 warning event(s) over its limit' in st[1][2], st)
+n = notice(d, 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
+check("event baseline: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("event baseline: with the promotion after they expired",
+      n is not None and "it was promoted at 1h42m6s, once they had expired" in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-event-own
+lacks "event, own pods: no MS256" "$tmp/ledgers-event-own.lint" 'MS256'
+run_of ledgers-event-own
+pyfacts "$tmp/ledgers-event-own.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("event, own pods: the gate blocks 2.1.0 at 1h1m1s all the same",
+      st == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")], st)
+check("event, own pods: the run tells no missing baseline", notice(d, "keeps no baseline") is None)
+EOF2
+finish
