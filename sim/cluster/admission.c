@@ -1053,10 +1053,22 @@ static const struct sch_node free_form = { .type = SCH_OBJECT, .fields = free_fo
  * sim/models/models.h), so that a snapshot of a finished plan resumes with
  * what the Workspace controller reads from it.
  */
+/*
+ * Its times are metav1.Time: the API server refuses what does not decode,
+ * and a running Job's startTime is where a resumed run takes its elapsed
+ * time from, so a hand-edited one must not pass as "not started yet".
+ */
+static const struct sch_field job_status_fields[] = {
+	SCH_FIELD("completionTime", &date_time),
+	SCH_FIELD("startTime", &date_time),
+	SCH_END,
+};
+static const struct sch_node job_status = { .type = SCH_OBJECT, .fields = job_status_fields,
+					    .preserve_unknown = true };
 static const struct sch_field job_fields[] = {
 	ROOT_COMMON,
 	SCH_FIELD("spec", &sch_any_object),
-	SCH_FIELD("status", &sch_any_object),
+	SCH_FIELD("status", &job_status),
 	SCH_FIELD("podLog", &sch_any_object),
 	SCH_END,
 };
