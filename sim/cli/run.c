@@ -638,28 +638,45 @@ static void look_probe(void *ctx, size_t i, struct des *w)
 }
 
 /*
- * resolve_look() - T of @l in simulated ms: a Go duration since the start,
- * or an RFC 3339 time on the scenario's clock.  Prints the error.
+ * resolve_look() - T of @l in simulated ms: a Go duration since the start of
+ * the Scenario's clock (a resumed run's: the original run's start, so T is
+ * the same instant as in the uninterrupted run; scenario.resumed_ms), or an
+ * RFC 3339 time.  A T before this run's start is refused: the world then is
+ * not in what the run starts from.  Prints the error.
  * Returns: 0, or CLI_USAGE.
  */
 static int resolve_look(struct look *l, const char *opt, const struct scenario *s)
 {
-	int64_t unix_ms;
-	char err[128] = "";
+	int64_t unix_ms, ms;
+	char err[128] = "", start[GT_RFC3339_BUFSZ], since[GT_DURATION_BUFSZ];
 
 	if (!l->arg)
 		return 0;
-	if (gt_parse_duration(l->arg, &l->at_ms, err, sizeof(err)) == 0 && l->at_ms >= 0)
-		return 0;
+	gt_format_rfc3339(s->start_unix_ms, start, sizeof(start));
+	gt_format_duration(s->resumed_ms, since, sizeof(since));
+	if (gt_parse_duration(l->arg, &ms, err, sizeof(err)) == 0 && ms >= 0) {
+		l->at_ms = ms - s->resumed_ms;
+		if (l->at_ms >= 0)
+			return 0;
+		fprintf(stderr,
+			"%s run: %s %s is before the snapshot this run resumes from (taken at %s of "
+			"the original run, %s): a duration counts from the original run's start; "
+			"give %s or later\n",
+			cmd_prog, opt, l->arg, since, start, since);
+		return CLI_USAGE;
+	}
 	if (gt_parse_rfc3339(l->arg, &unix_ms, NULL, 0) == 0) {
-		char start[GT_RFC3339_BUFSZ];
-
 		l->at_ms = unix_ms - s->start_unix_ms;
 		if (l->at_ms >= 0)
 			return 0;
-		gt_format_rfc3339(s->start_unix_ms, start, sizeof(start));
-		fprintf(stderr, "%s run: %s %s is before the run's clock starts (%s)\n", cmd_prog,
-			opt, l->arg, start);
+		if (s->resumed)
+			fprintf(stderr,
+				"%s run: %s %s is before the snapshot this run resumes from (%s, "
+				"%s of the original run)\n",
+				cmd_prog, opt, l->arg, start, since);
+		else
+			fprintf(stderr, "%s run: %s %s is before the run's clock starts (%s)\n",
+				cmd_prog, opt, l->arg, start);
 		return CLI_USAGE;
 	}
 	fprintf(stderr,
@@ -670,22 +687,26 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 }
 
 /*
- * check_look_horizon() - T of @l within @horizon_ms: simulated time ends at
- * the horizon, so there is no world after it.  Prints the error.
- * Returns: 0, or CLI_USAGE.
+ * check_look_horizon() - T of @l within @horizon_ms (ms on this run's
+ * clock): simulated time ends at the horizon, so there is no world after it.
+ * A resumed run (@s->resumed_ms) says the horizon on the original run's
+ * clock, where T is, and --horizon as it counts, from this run's start.
+ * Prints the error.  Returns: 0, or CLI_USAGE.
  */
-static int check_look_horizon(const struct look *l, const char *opt, int64_t horizon_ms)
+static int check_look_horizon(const struct look *l, const char *opt, int64_t horizon_ms,
+			      const struct scenario *s)
 {
 	char t[GT_DURATION_BUFSZ], h[GT_DURATION_BUFSZ];
 
 	if (!l->arg || l->at_ms <= horizon_ms)
 		return 0;
 	gt_format_duration(l->at_ms, t, sizeof(t));
-	gt_format_duration(horizon_ms, h, sizeof(h));
+	gt_format_duration(horizon_ms + s->resumed_ms, h, sizeof(h));
 	fprintf(stderr,
 		"%s run: %s %s is after the run's horizon (%s), where simulated time ends:\n"
-		"give --horizon %s or more, or an earlier %s\ntry '%s run --help'\n",
-		cmd_prog, opt, l->arg, h, t, opt, cmd_prog);
+		"give --horizon %s or more%s, or an earlier %s\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, h, t,
+		s->resumed ? " (it counts from this run's start, the snapshot)" : "", opt, cmd_prog);
 	return CLI_USAGE;
 }
 
@@ -697,8 +718,9 @@ static void finish_look(struct look *l, bool snapshot, const char *opt, struct r
 
 	if (!l->arg || l->taken)
 		return;
-	gt_format_duration(l->at_ms, t, sizeof(t));
-	gt_format_duration(r->end_ms, end, sizeof(end));
+	/* on the Scenario's clock (a resumed run's: the original run's), as T was given */
+	gt_format_duration(l->at_ms + s->resumed_ms, t, sizeof(t));
+	gt_format_duration(r->end_ms + s->resumed_ms, end, sizeof(end));
 	fprintf(stderr,
 		"%s run: note: the run stopped at %s (%s), before %s %s: %s the state at %s%s\n",
 		cmd_prog, end, des_stop_name(r->stop), opt, t,
@@ -715,7 +737,7 @@ static int write_snapshot(FILE *f, const void *arg)
 
 	/* to the millisecond: a resumed run's clock starts at the snapshot's instant */
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
-	gt_format_duration(ls->snap.taken_ms, t, sizeof(t));
+	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
 			    "Resume it: magos-sim run --now %s [scenario.yaml] THIS-FILE\n"
 			    "(the run's Scenario document, its times on this run's clock)",
@@ -1008,8 +1030,8 @@ int cmd_run(int argc, char **argv)
 		ro.tick_ctx = &tick;
 		looks.s = rs;
 		looks.r = &r;
-		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon)) != 0 ||
-		    (rc = check_look_horizon(&looks.at, "--at", r_horizon)) != 0)
+		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon, rs)) != 0 ||
+		    (rc = check_look_horizon(&looks.at, "--at", r_horizon, rs)) != 0)
 			goto out_release_scenario;
 		if (looks.snap.arg) {
 			looks.probe_of[ro.nprobes] = &looks.snap;
@@ -1081,7 +1103,8 @@ int cmd_run(int argc, char **argv)
 	if (rc == CLI_OK && looks.at.tables) {
 		char t[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ];
 
-		gt_format_duration(looks.at.taken_ms, t, sizeof(t));
+		/* on the Scenario's clock (a resumed run's: the original run's), as --at was given */
+		gt_format_duration(rs->resumed_ms + looks.at.taken_ms, t, sizeof(t));
 		gt_format_rfc3339(rs->start_unix_ms + looks.at.taken_ms, when, sizeof(when));
 		if (printf("\nAt %s (%s):\n\n%s", t, when, looks.at.tables) < 0 || fflush(stdout))
 			rc = CLI_IO;

@@ -602,6 +602,7 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 
 	exp_set_init(out);
 	out->file = s->expect_file;
+	out->resumed_ms = s->resumed_ms;
 	if (!m)
 		return 0;
 	if (m->type != VAL_MAP) {
@@ -900,10 +901,15 @@ void exp_probes_init(struct exp_probes *p, const struct exp_set *e)
 	for (size_t i = 0; i < e->n; i++) {
 		const struct exp_item *it = &e->items[i];
 
-		if ((it->kind == EXP_ASSERT || it->kind == EXP_ERROR) && it->has_at) {
-			p->times[p->n] = it->at_ms;
-			p->item[p->n++] = i;
+		if ((it->kind != EXP_ASSERT && it->kind != EXP_ERROR) || !it->has_at)
+			continue;
+		/* the original run's instant, on this run's clock; the snapshot is this run's 0 */
+		if (it->at_ms < e->resumed_ms) {
+			p->checks[i].before_start = true;
+			continue;
 		}
+		p->times[p->n] = it->at_ms - e->resumed_ms;
+		p->item[p->n++] = i;
 	}
 }
 
@@ -923,11 +929,12 @@ void exp_probes_finish(struct exp_probes *p, struct des *world, int64_t end_ms,
 	for (size_t i = 0; i < p->e->n; i++) {
 		const struct exp_item *it = &p->e->items[i];
 
-		if ((it->kind != EXP_ASSERT && it->kind != EXP_ERROR) || p->checks[i].done)
+		if ((it->kind != EXP_ASSERT && it->kind != EXP_ERROR) || p->checks[i].done ||
+		    p->checks[i].before_start)
 			continue;
 		if (!world)
 			continue;
-		if (it->has_at && it->at_ms > end_ms && stop != DES_QUIESCENT) {
+		if (it->has_at && it->at_ms - p->e->resumed_ms > end_ms && stop != DES_QUIESCENT) {
 			p->checks[i].unreached = true;
 			p->checks[i].end_ms = end_ms;
 			p->checks[i].stop = stop;
@@ -1381,20 +1388,39 @@ static const char *stop_text(enum des_stop stop)
 	return "?";
 }
 
+/*
+ * @resumed_ms: exp_set.resumed_ms; the message gives times on the Scenario's
+ * clock (the original run's), where the expectation's `at` is.
+ */
 static void eval_object(struct exp_scenario_report *r, const struct exp_item *it,
-			const char *file, const struct exp_probes *p, size_t idx)
+			const char *file, const struct exp_probes *p, size_t idx, int64_t resumed_ms)
 {
 	const struct exp_objcheck *oc = p ? &p->checks[idx] : NULL;
 	char *ot = object_text(it->object), *msg, mv[96], when[GT_DURATION_BUFSZ + 16];
 	const char *lim = it->kind == EXP_ASSERT ? "an object matches" : "no object matches";
 
+	if (oc && oc->before_start) {
+		char at[GT_DURATION_BUFSZ], start[GT_DURATION_BUFSZ];
+
+		gt_format_duration(it->at_ms, at, sizeof(at));
+		gt_format_duration(resumed_ms, start, sizeof(start));
+		msg = xasprintf("%s: not evaluated: the expectation's time %s is before the snapshot "
+				"this run resumes from (taken at %s of the original run): the state "
+				"then is not in the snapshot; check it on the original run, or give an "
+				"`at` of %s or later",
+				ot, at, start, start);
+		exp_report_add(r, it->name, EXP_FAILED, "not evaluated", lim, msg, file, it->mark);
+		free(msg);
+		free(ot);
+		return;
+	}
 	if (oc && oc->unreached) {
 		char end[GT_DURATION_BUFSZ], at[GT_DURATION_BUFSZ], hz[GT_DURATION_BUFSZ];
 
-		gt_format_duration(oc->end_ms, end, sizeof(end));
+		gt_format_duration(oc->end_ms + resumed_ms, end, sizeof(end));
 		gt_format_duration(it->at_ms, at, sizeof(at));
-		gt_format_duration(r->fig.horizon_ms, hz, sizeof(hz));
-		if (it->at_ms > r->fig.horizon_ms)
+		gt_format_duration(r->fig.horizon_ms + resumed_ms, hz, sizeof(hz));
+		if (it->at_ms > r->fig.horizon_ms + resumed_ms)
 			msg = xasprintf("%s: not evaluated: the run ended at %s (%s), before the "
 					"expectation's time %s, which is after the horizon %s: give "
 					"an `at` within it, or a later spec.horizon",
@@ -1418,7 +1444,7 @@ static void eval_object(struct exp_scenario_report *r, const struct exp_item *it
 		free(ot);
 		return;
 	}
-	gt_format_duration(oc->at_ms, when, sizeof(when));
+	gt_format_duration(oc->at_ms + resumed_ms, when, sizeof(when));
 	if (oc->at_end)
 		strcat(when, " (end of run)");
 	snprintf(mv, sizeof(mv), "%zu of %zu matched at %s", oc->nmatched, oc->nkind, when);
@@ -1487,7 +1513,7 @@ void exp_evaluate(const struct exp_set *e, const struct plan_stats *st,
 			break;
 		case EXP_ASSERT:
 		case EXP_ERROR:
-			eval_object(out, it, file, p, i);
+			eval_object(out, it, file, p, i, e->resumed_ms);
 			break;
 		default:
 			eval_dist(out, it, file, st);

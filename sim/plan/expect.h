@@ -68,7 +68,7 @@ struct exp_item {
 	char *phase;          /* EXP_HALTS_BEFORE: the step or wave name (owned) */
 	bool wave;            /* EXP_HALTS_BEFORE: @phase is a wave, else a step */
 	bool has_at;          /* EXP_ASSERT/EXP_ERROR: false = at the end of the run */
-	int64_t at_ms;        /* ms since scenario start */
+	int64_t at_ms;        /* ms since the start of the Scenario's clock (a resumed run's: the original run's, exp_set.resumed_ms) */
 	struct val *object;   /* EXP_ASSERT/EXP_ERROR: the partial manifest (owned) */
 	struct val_mark mark; /* where the expectation's key sits */
 };
@@ -83,6 +83,12 @@ struct exp_finding {
 struct exp_set {
 	const char *file;        /* borrowed from the scenario's files */
 	uint32_t trials;         /* expect.trials, default 1 */
+	/*
+	 * scenario.resumed_ms when parsed: the original-clock ms of the run's 0.
+	 * Items' at_ms are on the original clock (as the Scenario's events are);
+	 * the probes and messages move them (0 when the run is not resumed).
+	 */
+	int64_t resumed_ms;
 	struct exp_finding *findings; /* owned: expect.findings, rules expected to fire */
 	size_t nfindings;
 	struct exp_item *items;  /* owned, in file order of their marks */
@@ -151,9 +157,10 @@ bool exp_object_matches(const struct val *partial, const struct obj *o);
 struct exp_objcheck {
 	bool done;        /* evaluated */
 	bool pass;
-	int64_t at_ms;    /* when it was evaluated, ms */
+	int64_t at_ms;    /* when it was evaluated, ms on the run's clock */
 	bool at_end;      /* evaluated on the final state (no `at`, or nothing was left to happen by then) */
 	bool unreached;   /* not evaluated: the run ended (end_ms, why: stop) before its `at` */
+	bool before_start; /* not evaluated: its `at` is before a resumed run's start (the snapshot) */
 	int64_t end_ms;   /* with unreached: when the run ended, ms */
 	enum des_stop stop; /* with unreached: why it ended then */
 	size_t nmatched;  /* objects matching the partial manifest */
@@ -179,7 +186,11 @@ struct exp_probes {
  * (DES_QUIESCENT: the cluster was the same at `at`).  One whose `at` the run
  * never reached otherwise (the change completed and the run ended there, the
  * horizon, a bound) is marked unreached: a state from before its time is not
- * the state at its time, and exp_evaluate() fails it saying so.
+ * the state at its time, and exp_evaluate() fails it saying so.  On a
+ * resumed run (exp_set.resumed_ms) an `at` is the original run's instant:
+ * the probe runs at at_ms - resumed_ms; one before the resumed start
+ * (the snapshot) cannot be evaluated from the snapshot and is marked
+ * before_start, which exp_evaluate() fails saying so.
  * exp_probes_release() frees what @p owns; accepts NULL.
  */
 void exp_probes_init(struct exp_probes *p, const struct exp_set *e);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# A run resumed from a snapshot of the simulator reads spec.expect and
+# `run --at T` / `--snapshot T` durations on the original run's clock: an
+# expectation's `at` and a duration T are the same instant as in the
+# uninterrupted run; one before the snapshot is refused or fails saying so.
+# Run from the repository root; MAGOS_SIM names the binary (make check sets it).
+. "$(dirname "$0")/lib.sh"
+require_sim
+
+mkdir "$tmp/co"
+cp scenarios/checkout/*.yaml "$tmp/co/"
+cat >"$tmp/scn.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: checkout-resume}
+spec:
+  events:
+    - at: 1m15s
+      label: {kind: Workspace, namespace: shop, name: checkout-staging, set: {example.com/wave: "2"}}
+  expect:
+    assert:
+      - at: 20s
+        object: {kind: Workspace, metadata: {namespace: shop, name: checkout-staging}}
+      - at: 1m
+        object: {kind: Workspace, metadata: {namespace: shop, name: checkout-staging, labels: {example.com/wave: "2"}}}
+      - at: 1m15s
+        object: {kind: Workspace, metadata: {namespace: shop, name: checkout-staging, labels: {example.com/wave: "2"}}}
+      - at: 2m
+        object: {kind: Workspace, metadata: {namespace: shop, name: checkout-prod-eu, labels: {example.com/wave: "2"}}}
+    error:
+      - at: 1m10s
+        object: {kind: Workspace, metadata: {namespace: shop, name: checkout-staging, labels: {example.com/wave: "2"}}}
+YAML
+cp "$tmp/scn.yaml" "$tmp/co/"
+
+# --- spec.expect at several resumed starts: the verdicts of the whole run ---
+pyfacts "$SIM" "$tmp" <<'PY'
+import os, re, shutil, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def verdicts(d):
+    p = subprocess.run([sim, 'check', '--color', 'never', d], capture_output=True, text=True)
+    out = {}
+    for l in p.stdout.splitlines():
+        m = re.match(r'(PASS|FAIL) +\S+: (\w+\[\d\]): (.*)', l)
+        if m:
+            out[m.group(2)] = (m.group(1), m.group(3))
+    return out
+whole = verdicts(tmp + '/co')
+check("the whole run evaluates each expectation at its time",
+      whole.get('assert[1]', ('',))[0] == 'FAIL' and whole.get('assert[2]', ('',))[0] == 'PASS'
+      and whole.get('error[0]', ('',))[0] == 'PASS' and len(whole) == 5, whole)
+ats = {'assert[0]': 20000, 'assert[1]': 60000, 'error[0]': 70000, 'assert[2]': 75000, 'assert[3]': 120000}
+bad = []
+for t in (0, 15000, 20000, 45000, 70000, 75000, 100000):
+    d = '%s/r%d' % (tmp, t)
+    os.mkdir(d)
+    subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, d + '/snap.yaml', tmp + '/co'],
+                   capture_output=True, check=True)
+    now = open(d + '/snap.yaml').read().split('run --now ')[1].split()[0]
+    text = open(tmp + '/scn.yaml').read().replace('spec:\n', 'spec:\n  start: "%s"\n' % now, 1)
+    open(d + '/scn.yaml', 'w').write(text)
+    got = verdicts(d)
+    for name, at in ats.items():
+        if at >= t:
+            if got.get(name) != whole.get(name):
+                bad.append((t, name, whole.get(name), got.get(name)))
+        elif not (got.get(name, ('',))[0] == 'FAIL' and 'is before the snapshot this run resumes from' in got[name][1]):
+            bad.append((t, name, 'before the snapshot', got.get(name)))
+check("resumed at 7 instants, every expectation at or after the snapshot has the whole run's verdict and message, every one before it fails as before the snapshot",
+      not bad, bad[:3])
+PY
+"$SIM" check --color never "$tmp/r45000" >"$tmp/out" 2>&1
+contains "an expectation before the snapshot names its time and the snapshot's" "$tmp/out" "assert[0]: Workspace \"shop/checkout-staging\": not evaluated: the expectation's time 20s is before the snapshot this run resumes from (taken at 45s of the original run)"
+
+# --- run --at / --snapshot T: a duration is the original run's instant ---
+"$SIM" run -q --snapshot 45s "$tmp/s45.yaml" "$tmp/co" >/dev/null
+now=2026-01-01T00:00:45Z
+for T in 45s 1m 1m20s 2m; do
+	"$SIM" run -q --color never --at "$T" "$tmp/co" >"$tmp/whole-at.txt" 2>&1
+	"$SIM" run -q --color never --now $now --at "$T" "$tmp/scn.yaml" "$tmp/s45.yaml" >"$tmp/res-at.txt" 2>&1
+	sed -n '/^At /,$p' "$tmp/whole-at.txt" >"$tmp/a"
+	sed -n '/^At /,$p' "$tmp/res-at.txt" >"$tmp/b"
+	check "--at $T resumed at 45s shows the world the whole run shows at $T" sh -c 'test -s "$1" && cmp -s "$1" "$2"' _ "$tmp/a" "$tmp/b"
+done
+contains "it says the instant on the original run's clock" "$tmp/b" "At 2m0s (2026-01-01T00:02:00Z)"
+"$SIM" run -q --snapshot 1m20s "$tmp/w80.yaml" "$tmp/co" >/dev/null
+"$SIM" run -q --now $now --snapshot 1m20s "$tmp/r80.yaml" "$tmp/scn.yaml" "$tmp/s45.yaml" >/dev/null
+check "--snapshot 1m20s resumed at 45s is taken at the whole run's 1m20s" sh -c 'grep -q "run --now 2026-01-01T00:01:20Z" "$1" && grep -q "run --now 2026-01-01T00:01:20Z" "$2"' _ "$tmp/w80.yaml" "$tmp/r80.yaml"
+expect_rc "a duration before the resumed start is refused" 2 "$SIM" run -q --now $now --at 30s "$tmp/scn.yaml" "$tmp/s45.yaml"
+contains "it says the snapshot's time and the clock durations count on" "$tmp/err" "--at 30s is before the snapshot this run resumes from (taken at 45s of the original run, 2026-01-01T00:00:45Z): a duration counts from the original run's start; give 45s or later"
+expect_rc "an RFC 3339 time before the resumed start is refused" 2 "$SIM" run -q --now $now --snapshot 2026-01-01T00:00:40Z "$tmp/x.yaml" "$tmp/scn.yaml" "$tmp/s45.yaml"
+contains "it says the snapshot's time" "$tmp/err" "--snapshot 2026-01-01T00:00:40Z is before the snapshot this run resumes from (2026-01-01T00:00:45Z, 45s of the original run)"
+finish
