@@ -85,7 +85,13 @@ say(len(rules) >= 30 and all(r["help"]["text"] and r["helpUri"].startswith("http
     r["helpUri"].endswith("/lint-rules.md") for r in rules),
     "SARIF: every rule has help text and the docs link (%d rules)" % len(rules))
 level = {"error": "error", "warning": "warning", "info": "note"}
-want = [(f["rule"], level[f["severity"]], f["file"], f["line"], f["column"], f["message"]) for f in lint["findings"]]
+# a finding with a fix of its own (not its rule's, which is the rule's help)
+# carries it in the message, as the text output does
+helps = {r["id"]: r["help"]["text"] for r in rules}
+def said(f):
+    own = f.get("fix") and f["fix"] != helps.get(f["rule"])
+    return "%s (%s)" % (f["message"], f["fix"]) if own else f["message"]
+want = [(f["rule"], level[f["severity"]], f["file"], f["line"], f["column"], said(f)) for f in lint["findings"]]
 got = []
 for r in run["results"]:
     loc = r["locations"][0]["physicalLocation"] if r["locations"] else None
