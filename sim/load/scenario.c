@@ -696,6 +696,9 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		/* The set names only files read here, so the lookup always succeeds. */
 		out->objs[i]->src.file = f ? borrow_file(out, f) : NULL;
 	}
+	/* the armed events' places were taken from the objects before: the set's names too */
+	for (size_t i = 0; i < out->narmed; i++)
+		out->armed[i].file = out->armed[i].file ? borrow_file(out, out->armed[i].file) : NULL;
 	man_set_release(&set);
 	for (size_t i = 0; i < out->nobjs; i++)
 		warn_fleet_status(out->objs[i], d);
