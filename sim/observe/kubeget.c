@@ -40,7 +40,9 @@ static struct val *sorted(const struct val *v)
 	{
 		struct val_kv *kv = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(*kv));
 
-		memcpy(kv, v->u.map.items, v->u.map.n * sizeof(*kv));
+		/* an empty map may have no items array: memcpy() wants one */
+		if (v->u.map.n)
+			memcpy(kv, v->u.map.items, v->u.map.n * sizeof(*kv));
 		qsort(kv, v->u.map.n, sizeof(*kv), cmp_kv);
 		c = val_new_map();
 		for (size_t i = 0; i < v->u.map.n; i++)
