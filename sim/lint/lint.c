@@ -804,7 +804,9 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		const char *id;
 
 		if (unknown && (!it || it->sev != DIAG_NOTE)) {
-			set_unknown_field_fix(last, near, accepted);
+			/* (a note of its own in between, the ignored documents', ends the finding) */
+			if (last)
+				set_unknown_field_fix(last, near, accepted);
 			free(near);
 			free(accepted);
 			near = accepted = NULL;
