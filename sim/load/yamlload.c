@@ -610,7 +610,11 @@ static void attach(struct builder *b, struct val *v, size_t height, bool merge_k
 		} else {
 			f->key = xstrdup(v->u.s);
 		}
-		if (anchored)
+		/*
+		 * A collection refused as a key may hold anchored nodes of its
+		 * own, which later aliases of this document still copy.
+		 */
+		if (anchored || v->type == VAL_MAP || v->type == VAL_LIST)
 			keep_node(b, v);
 		else
 			val_free(v);
