@@ -519,6 +519,16 @@ static const struct lint_rule rules[] = {
 	  "Rollback, holds it PromotionBlocked until they expire (StageSet spec §5 Q-17)",
 	  "select only the new revision's pods (a label that changes with each revision) or set "
 	  "maxEvents above the events the running pods keep" },
+	{ "MS257", "promote-token-replays-after-progress-hold", LINT_WARNING,
+	  "a stages.metio.wtf/promote token is stamped for a stage with a promotion gate, a later "
+	  "revision follows, and the StageSet world's readiness delay can outlast that stage's verify "
+	  "timeout (onTimeout not Rollback): the progress hold writes the stage's status entry "
+	  "without lastHandledPromotion while the annotation stays, so the retry that finds the "
+	  "later revision ready takes the handled token as fresh and promotes it past the gate "
+	  "(manual promotion, soak, analysis, restart and event gates) with no operator (StageSet "
+	  "spec §3.13, §5 Q-12)",
+	  "remove the annotation once the promotion took (kubectl annotate stageset NAME "
+	  "stages.metio.wtf/promote-), and give the stage a verify timeout its objects meet" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "

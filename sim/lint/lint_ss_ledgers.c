@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS254); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS257); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -8,6 +8,7 @@
  */
 #include "sim/lint/lint_ss_ledgers.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/stageset_controller.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
@@ -216,6 +218,37 @@ static char *retried_failure(const struct scenario *s, const struct obj *ss, con
 	return NULL;
 }
 
+/*
+ * How the verify of stage @st of @ss can hold StageProgressing and then
+ * pass, in words as a new string, or NULL: the StageSet world's readiness
+ * delay can outlast the stage's verify timeout (its 99th percentile is
+ * above it) while the objects do become ready (readiness.neverProbability
+ * below 1), and the stage's onTimeout is not Rollback (a Rollback onTimeout
+ * fails the stage instead, MS252's case).
+ */
+static char *progress_hold(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp,
+			   const struct sst_stage *st)
+{
+	struct scn_sw_resolved e;
+	int64_t t = ssc_stage_timeout(sp, st), late;
+	double q;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+	if (strcmp(ssc_stage_on_timeout(sp, st), "Rollback") == 0)
+		return NULL;
+	scn_sw_resolve(&s->models.world, &ss->labels, st->name, &e);
+	if (!e.ready_delay->has_delay || e.ready_never->never_probability >= 1)
+		return NULL;
+	q = dist_quantile(&e.ready_delay->delay, 0.99);
+	if (!isfinite(q) || q <= (double)t)
+		return NULL;
+	late = (int64_t)llround(q);
+	return xasprintf("its objects can take %s to become ready (readiness.delay, 99th percentile), longer than "
+			 "its %s verify timeout, whose end holds the stage StageProgressing until a retry finds it "
+			 "ready",
+			 dur(late, a), dur(t, b));
+}
+
 /* The promotion gates of @st in words ("soak 1h0m0s, manual promotion"), into @buf; false for none. */
 static bool gates_of(const struct sst_stage *st, char *buf, size_t len)
 {
@@ -274,15 +307,24 @@ static void promote_token(struct lint_report *r, const struct scenario *s, const
 	if (!st || !gates_of(st, gates, sizeof(gates)) || next_ms < 0)
 		goto release_spec;
 	why = retried_failure(s, ss, st, next_ms);
-	if (!why)
-		goto release_spec;
-	lint_add(r, "MS252", file, mark,
-		 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" holds "
-		 "each revision at its promotion gate (%s), and %s: a failed stage's status entry is written "
-		 "without lastHandledPromotion while the annotation stays, so when that stage fails on a later "
-		 "revision (%s) the pass after the failure takes this handled token as fresh and promotes that "
-		 "revision past the gate with no operator",
-		 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
+	if (why)
+		lint_add(r, "MS252", file, mark,
+			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
+			 "holds each revision at its promotion gate (%s), and %s: a failed stage's status entry is "
+			 "written without lastHandledPromotion while the annotation stays, so when that stage fails "
+			 "on a later revision (%s) the pass after the failure takes this handled token as fresh and "
+			 "promotes that revision past the gate with no operator",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
+	free(why);
+	why = progress_hold(s, ss, &sp, st);
+	if (why)
+		lint_add(r, "MS257", file, mark,
+			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
+			 "holds each revision at its promotion gate (%s), and %s: the progress hold writes the "
+			 "stage's status entry without lastHandledPromotion while the annotation stays, so when a "
+			 "later revision (%s) outlasts the timeout there the retry that finds it ready takes this "
+			 "handled token as fresh and promotes that revision past the gate with no operator",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
 	free(why);
 release_spec:
 	sst_spec_release(&sp);

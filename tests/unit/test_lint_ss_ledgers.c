@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS256): for each rule a manifest that triggers it, with the exact
+ * MS252..MS257): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -107,6 +107,47 @@ static void test_promote_replay(void)
 	       HEAD "  models: {stagesets: {apply: {failure: {class: forbidden}}}}\n"
 		    "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL),
 	       ""); /* a terminal failure is MS227's */
+}
+
+#define SLOW "  models: {stagesets: {readiness: {delay: 1m}}}\n"
+#define MANUAL_30S "      timeout: 30s\n" MANUAL
+
+static void test_promote_progress(void)
+{
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL_30S),
+	       "7:11: MS257 warning: the annotate event at 10m0s stamps stages.metio.wtf/promote "
+	       "\"staging@t1\" on StageSet shop/shop, whose stage \"staging\" holds each revision at its "
+	       "promotion gate (manual promotion), and its objects can take 1m0s to become ready "
+	       "(readiness.delay, 99th percentile), longer than its 30s verify timeout, whose end holds the "
+	       "stage StageProgressing until a retry finds it ready: the progress hold writes the stage's "
+	       "status entry without lastHandledPromotion while the annotation stays, so when a later "
+	       "revision (2.1.0, published at 1h0m0s) outlasts the timeout there the retry that finds it "
+	       "ready takes this handled token as fresh and promotes that revision past the gate with no "
+	       "operator");
+	expect("MS257",
+	       HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		    STAGESET("", "  timeout: 45s\n", "      promotion: {soak: 1h}\n"),
+	       "7:11: MS257 warning: the annotate event at 10m0s stamps stages.metio.wtf/promote "
+	       "\"staging@t1\" on StageSet shop/shop, whose stage \"staging\" holds each revision at its "
+	       "promotion gate (soak 1h0m0s), and its objects can take 1m0s to become ready "
+	       "(readiness.delay, 99th percentile), longer than its 45s verify timeout, whose end holds the "
+	       "stage StageProgressing until a retry finds it ready: the progress hold writes the stage's "
+	       "status entry without lastHandledPromotion while the annotation stays, so when a later "
+	       "revision (2.1.0, published at 1h0m0s) outlasts the timeout there the retry that finds it "
+	       "ready takes this handled token as fresh and promotes that revision past the gate with no "
+	       "operator"); /* the StageSet's timeout */
+	/* near misses */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		   STAGESET("", "", "      timeout: 2m\n" MANUAL), ""); /* the pods meet the timeout */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		   STAGESET("", "", "      onTimeout: Rollback\n" MANUAL_30S), ""); /* a failure: MS252's */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M STAGESET("", "", MANUAL_30S), ""); /* no later revision */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", "      timeout: 30s\n"),
+	       ""); /* no gate */
+	expect("MS257",
+	       HEAD "  models: {stagesets: {readiness: {delay: 1m, neverProbability: 1}}}\n"
+		    "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL_30S),
+	       ""); /* never ready: no retry passes the gate */
 }
 
 #define SECRET_EVENTS                                                                              \
@@ -241,13 +282,13 @@ static void test_event_baseline(void)
 
 static void test_rows(void)
 {
-	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256" };
+	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256", "MS257" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
 					     "on-failure-once-per-revision", "suspend-stale-generation",
-					     "event-gate-no-baseline" };
-	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17" };
+					     "event-gate-no-baseline", "promote-token-replays-after-progress-hold" };
+	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17", "§5 Q-12" };
 
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -264,7 +305,8 @@ static CU_TestInfo tests[] = {
 	{ "MS254 onFailure runs once per revision", test_on_failure_once },
 	{ "MS255 a suspended StageSet keeps an old observedGeneration", test_suspend_generation },
 	{ "MS256 an event gate counts Warning events from before the revision", test_event_baseline },
-	{ "the MS252..MS256 rows", test_rows },
+	{ "MS257 a handled promote token replays after a progress hold", test_promote_progress },
+	{ "the MS252..MS257 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 

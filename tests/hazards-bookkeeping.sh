@@ -1,0 +1,70 @@
+#!/bin/sh
+# StageSet bookkeeping that a hold or an early stop leaves stale, told by
+# `lint` before a run and by `run` at its end, each claim checked against
+# the run of the same input (tests/hazards/bookkeeping-*.yaml, each saying
+# what it shows).
+#   MS257  a promote token handled at 11m2s, then staging's verify of 2.1.0
+#          runs out its 30s timeout (StageProgressing at 1h0m31s): the retry
+#          promotes 2.1.0 to prod at 1h2m33s with no annotation change since
+#          10m; with a 2m timeout the pods meet, 2.1.0 waits at staging,
+#          AwaitingPromotion.
+. "$(dirname "$0")/lib.sh"
+require_python "to read the run reports"
+. "$(dirname "$0")/lib/hazards.sh"
+HAZARD_RUN_ARGS="--until horizon"
+
+# ---- MS257: a handled promote token replays after a progress hold ------------
+lint_of bookkeeping-promote-progress
+contains "progress replay: MS257 at the annotate event" "$tmp/bookkeeping-promote-progress.lintjson" '"line": 22'
+contains "progress replay: MS257 says why" "$tmp/bookkeeping-promote-progress.lint" \
+	'MS257 warning the annotate event at 10m0s stamps stages.metio.wtf/promote "staging@release-200" on StageSet shop/shop, whose stage "staging" holds each revision at its promotion gate (manual promotion), and its objects can take 1m0s to become ready (readiness.delay, 99th percentile), longer than its 30s verify timeout'
+contains "progress replay: MS257 names the later revision" "$tmp/bookkeeping-promote-progress.lint" \
+	'so when a later revision (2.1.0, published at 1h0m0s) outlasts the timeout there the retry that finds it ready takes this handled token as fresh and promotes that revision past the gate with no operator'
+if grep -q '^MS252 ' "$tmp/bookkeeping-promote-progress.lint"; then
+	bad "progress replay: no MS252 (nothing fails)"; show "$tmp/bookkeeping-promote-progress.lint"
+else ok "progress replay: no MS252 (nothing fails)"; fi
+run_of bookkeeping-promote-progress
+"$SIM" run -q --snapshot 3h "$tmp/progress.yaml" "$H/bookkeeping-promote-progress.yaml" >/dev/null 2>&1 ||
+	bad "progress replay: the snapshot at 3h is written"
+pyfacts "$tmp/bookkeeping-promote-progress.json" "$tmp/progress.yaml" <<'PY'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
+       and "stages.metio.wtf/promote" in (e["detail"] or "")]
+check("progress replay: the token is stamped once, at 10m", tok == [600000], tok)
+check("progress replay: handled by the Succeeded at 11m2s", (662000, "Succeeded") in [x[:2] for x in st], st)
+hold = [x for x in st if x[0] > 662000 and x[1] == "StageProgressing"]
+check("progress replay: staging holds StageProgressing on 2.1.0 at 1h0m31s",
+      hold[:1] and hold[0][0] == 3631000 and hold[0][3].startswith('stage "staging" is applied and still becoming ready'), hold)
+later = [x for x in st if x[0] > 3631000]
+check("progress replay: the next status is a Succeeded that applied a new revision at 1h2m33s",
+      later and later[0][:2] == (3753000, "Succeeded") and "lastAppliedRevisions" in later[0][2], later)
+check("progress replay: no AwaitingPromotion after the hold", not [x for x in later if x[1] == "AwaitingPromotion"], later)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+revs = re.findall(r"appliedRevision: (\S+)", snap)
+check("progress replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
+check("progress replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
+n = notice(d, 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" held StageProgressing at 1h0m31s (its verify timeout ran out)')
+check("progress replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("progress replay: with the pass that replayed it",
+      n is not None and "so the pass at 1h2m33s took the token as fresh and passed the stage's gate (manual promotion) with no operator" in n["text"], n and n["text"])
+PY
+
+lint_of bookkeeping-promote-in-time
+if [ ! -s "$tmp/bookkeeping-promote-in-time.lint" ]; then ok "timeout met: lint finds nothing"; else
+	bad "timeout met: lint finds nothing"; show "$tmp/bookkeeping-promote-in-time.lint"; fi
+run_of bookkeeping-promote-in-time
+pyfacts "$tmp/bookkeeping-promote-in-time.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("timeout met: no progress hold", not [x for x in st if x[1] == "StageProgressing"], st)
+check("timeout met: 2.1.0 waits at staging from 1h1m1s to the end", st[-1] == (3661000, "AwaitingPromotion"), st)
+check("timeout met: nothing told", not [n for n in d["notices"] if "promote token" in n["text"]], d["notices"])
+PY
+finish
