@@ -8,6 +8,11 @@
 #          promotes 2.1.0 to prod at 1h2m33s with no annotation change since
 #          10m; with a 2m timeout the pods meet, 2.1.0 waits at staging,
 #          AwaitingPromotion.
+#   MS274  split-orders (to 2.0.0, from <1.5.0, no down actions) skipped by
+#          the upgrade 1.5.0 → 2.0.0 at 10m: the downgrade to 1.5.0 at 1h is
+#          refused DowngradeRequiresMigration all the same and shop stays on
+#          2.0.0; from 1.0.0 the upgrade runs it (MigrationCompleted at
+#          11m3s), the refusal is sound, and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python "to read the run reports"
 . "$(dirname "$0")/lib/hazards.sh"
@@ -66,5 +71,55 @@ st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet"
 check("timeout met: no progress hold", not [x for x in st if x[1] == "StageProgressing"], st)
 check("timeout met: 2.1.0 waits at staging from 1h1m1s to the end", st[-1] == (3661000, "AwaitingPromotion"), st)
 check("timeout met: nothing told", not [n for n in d["notices"] if "promote token" in n["text"]], d["notices"])
+PY
+
+# ---- MS274: a downgrade refused for a migration skipped on the way up --------
+lint_of bookkeeping-downgrade-skipped
+contains "skipped boundary: MS274 at the downgrade's publish" "$tmp/bookkeeping-downgrade-skipped.lintjson" '"line": 25'
+contains "skipped boundary: MS274 says why" "$tmp/bookkeeping-downgrade-skipped.lint" \
+	'MS274 warning the publish at 1h0m0s asks StageSet shop/shop for 1.5.0, a downgrade from 2.0.0 that crosses migration "split-orders" (to 2.0.0), which declares no down actions; the upgrade 1.5.0 → 2.0.0 at 10m0s skipped it (from "<1.5.0" does not match 1.5.0), so it never ran'
+contains "skipped boundary: MS274 says what follows" "$tmp/bookkeeping-downgrade-skipped.lint" \
+	'the downgrade is refused DowngradeRequiresMigration and shop/shop stays on 2.0.0'
+run_of bookkeeping-downgrade-skipped
+"$SIM" run -q --snapshot 2h "$tmp/downgrade.yaml" "$H/bookkeeping-downgrade-skipped.yaml" >/dev/null 2>&1 ||
+	bad "skipped boundary: the snapshot at 2h is written"
+pyfacts "$tmp/bookkeeping-downgrade-skipped.json" "$tmp/downgrade.yaml" <<'PY'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
+mig = [e["reason"] for e in ss if e["change"] == "event" and e["reason"] in ("MigrationStarted", "MigrationCompleted")]
+check("skipped boundary: split-orders never starts", mig == [], mig)
+st = [(e["t_ms"], e["reason"], e["message"]) for e in ss if e["change"] == "status"]
+check("skipped boundary: 2.0.0 deployed at 11m1s", (661000, "Succeeded") in [x[:2] for x in st], st)
+refused = [x for x in st if x[1] == "DowngradeRequiresMigration"]
+check("skipped boundary: the downgrade is refused at 1h0m0s for split-orders",
+      refused[:1] and refused[0][0] == 3600000 and
+      refused[0][2].startswith('downgrade 2.0.0 → 1.5.0 crosses migration "split-orders" (to 2.0.0)'), refused)
+check("skipped boundary: nothing else after the refusal", st[-1][1] == "DowngradeRequiresMigration", st[-1:])
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+check("skipped boundary: at 2h status.version is 2.0.0", re.search(r"\n    version: 2\.0\.0\n", snap) is not None)
+n = notice(d, 'StageSet shop/shop: the downgrade 2.0.0 → 1.5.0 was refused DowngradeRequiresMigration at 1h0m0s for migration "split-orders" (to 2.0.0), which never ran here')
+check("skipped boundary: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("skipped boundary: with the version kept",
+      n is not None and "status.version was 2.0.0 at the end" in n["text"], n and n["text"])
+PY
+
+lint_of bookkeeping-downgrade-ran
+if [ ! -s "$tmp/bookkeeping-downgrade-ran.lint" ]; then ok "boundary crossed: lint finds nothing"; else
+	bad "boundary crossed: lint finds nothing"; show "$tmp/bookkeeping-downgrade-ran.lint"; fi
+run_of bookkeeping-downgrade-ran
+pyfacts "$tmp/bookkeeping-downgrade-ran.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
+done = [e["t_ms"] for e in ss if e["change"] == "event" and e["reason"] == "MigrationCompleted"]
+check("boundary crossed: split-orders ran at 11m3s", done == [663000], done)
+check("boundary crossed: the downgrade is refused all the same",
+      [e["t_ms"] for e in ss if e["change"] == "status" and e["reason"] == "DowngradeRequiresMigration"] == [3600000])
+check("boundary crossed: nothing told", not [n for n in d["notices"] if "DowngradeRequiresMigration" in n["text"]],
+      d["notices"])
 PY
 finish

@@ -14,6 +14,7 @@
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_deps.h"
+#include "sim/lint/lint_ss_downgrade.h"
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_ledgers.h"
@@ -570,6 +571,16 @@ static const struct lint_rule rules[] = {
 	  "recovery the token was meant to skip (StageSet spec §2.1 W1, §5 Q-25)",
 	  "stamp the token with stagesetctl, which also sets reconcile.fluxcd.io/requestedAt, or set "
 	  "requestedAt to a new value in the same edit" },
+	/* MS274: sim/lint/lint_ss_downgrade.c. */
+	{ "MS274", "downgrade-blocked-by-skipped-migration", LINT_WARNING,
+	  "a StageSet's migration has a from constraint and no down actions, an upgrade of the "
+	  "scenario crosses its to from a version that from does not match (so it never runs), and "
+	  "a later downgrade crosses that to again: the controller picks a downgrade's migrations by "
+	  "their to alone, not by what ran on the way up, so the downgrade is refused "
+	  "DowngradeRequiresMigration for a migration that never ran, and the StageSet stays on the "
+	  "newer version (fleetrollout-controller.md §6 #17; StageSet spec §3.1 P-9)",
+	  "declare down actions on the migration (ones harmless where it never ran), or downgrade "
+	  "only to a version at or above its to" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -951,6 +962,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_ledgers(r, s);
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
+	lint_ss_downgrade(r, s);
 	lint_ss_tokens(r, s);
 	drop_told_twice(r);
 }

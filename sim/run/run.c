@@ -22,6 +22,7 @@
 #include "sim/run/magos_quirks.h"
 #include "sim/run/magos_revisions.h"
 #include "sim/run/ss_hazards_deps.h"
+#include "sim/run/ss_hazards_downgrade.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_ledgers.h"
@@ -1346,6 +1347,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_pace(r, s);
 	ss_hazards_sources(r, s);
 	ss_hazards_deps(r);
+	ss_hazards_downgrade(r, s);
 	ss_hazards_tokens(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
