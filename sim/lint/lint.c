@@ -13,6 +13,7 @@
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
+#include "sim/lint/lint_magos_resume.h"
 #include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_downgrade.h"
 #include "sim/lint/lint_ss_failure.h"
@@ -166,6 +167,17 @@ static const struct lint_rule rules[] = {
 	  "give the Workspace its own policySelector; to check it against no policy, one that no "
 	  "ValidatingPolicy matches (e.g. matchLabels: {policy.example.com/none: \"true\"}); or "
 	  "remove validation: {} if the Project's policies are meant" },
+	/* MS122: sim/lint/lint_magos_resume.c. */
+	{ "MS122", "refwatcher-seeded-from-branch", LINT_WARNING,
+	  "a Workspace comes with a status.observedRevision that is not a commit SHA (the branch "
+	  "name, which every run but a revision run records) and without the RefWatcher's memory "
+	  "(a plain kubectl snapshot, not one the simulator wrote): the RefWatcher seeds the SHA it "
+	  "last saw from observedRevision, as a restarted RefWatcher does, so its first poll reads "
+	  "the branch's head as a new revision and the Workspace resets NewRevisionDetected for a "
+	  "new run (plan, and apply) with no new commit (spec §7 #18)",
+	  "resume from a snapshot the simulator wrote (run --snapshot), which carries the "
+	  "RefWatcher's memory; or expect one more plan and apply of each such Workspace at its "
+	  "first poll, as a RefWatcher restart or leader change causes on the cluster" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -954,6 +966,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
 	lint_magos_policy(r, s);
+	lint_magos_resume(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
 	lint_fleet_adoption(r, s);

@@ -20,6 +20,7 @@
 #include "sim/run/fleet_view_ready.h"
 #include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
+#include "sim/run/magos_resume.h"
 #include "sim/run/magos_revisions.h"
 #include "sim/run/ss_hazards_deps.h"
 #include "sim/run/ss_hazards_downgrade.h"
@@ -1335,6 +1336,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	mq_end_of_run(r->world, s);
 	mpol_end_of_run(r->world);
 	mrev_end_of_run(r->world, s);
+	mres_end_of_run(r->world, s);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
