@@ -13,6 +13,11 @@
 #          refused DowngradeRequiresMigration all the same and shop stays on
 #          2.0.0; from 1.0.0 the upgrade runs it (MigrationCompleted at
 #          11m3s), the refusal is sound, and nothing is told.
+#   MS258  canary's pods restart 5 times at 20m (12 by 40m) while 2.0.0 is
+#          promoted: the passes at 22m0.925s and 42m7.088s rewrite the
+#          restart baseline, nothing blocks, and 2.1.0 is promoted at
+#          1h2m2s; restarts from 1h0m30s, while canary gates 2.1.0, hold it
+#          PromotionBlocked, and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python "to read the run reports"
 . "$(dirname "$0")/lib/hazards.sh"
@@ -121,5 +126,41 @@ check("boundary crossed: the downgrade is refused all the same",
       [e["t_ms"] for e in ss if e["change"] == "status" and e["reason"] == "DowngradeRequiresMigration"] == [3600000])
 check("boundary crossed: nothing told", not [n for n in d["notices"] if "DowngradeRequiresMigration" in n["text"]],
       d["notices"])
+PY
+# ---- MS258: restarts while a stage is promoted are forgiven -----------------
+lint_of bookkeeping-restarts-promoted
+contains "forgiven restarts: MS258 at restartGate" "$tmp/bookkeeping-restarts-promoted.lintjson" '"line": 40'
+contains "forgiven restarts: MS258 says why" "$tmp/bookkeeping-restarts-promoted.lint" \
+	'MS258 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 20m0s, when the stage has held its revision (new at 0s) past its 10m0s interval: the restart gate refreshes its baseline at every pass of a promoted stage, so the pass after 20m0s takes these restarts in, nothing blocks or tells them, and Ready stays True'
+run_of bookkeeping-restarts-promoted
+pyfacts "$tmp/bookkeeping-restarts-promoted.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("forgiven restarts: every status write is Succeeded", {x[1] for x in st} == {"Succeeded"}, st)
+refresh = [x[0] for x in st if x[2] == "status: stages"]
+check("forgiven restarts: the passes after 20m and 40m rewrite the baseline alone (22m0.925s, 42m7.088s)",
+      refresh == [1320925, 2527088], st)
+check("forgiven restarts: 2.1.0 is promoted at 1h2m2s, the crash loop forgotten",
+      (3722000, "Succeeded") in [x[:2] for x in st] and "lastAppliedRevisions" in [x for x in st if x[0] == 3722000][0][2], st)
+n = notice(d, 'StageSet shop/shop: the pods of restart check "crashloop" (stage "canary", maxRestarts 0) restarted 5 times at 20m0s while the stage was promoted (Ready True since 2m2.005s)')
+check("forgiven restarts: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("forgiven restarts: with the pass that took them in and the later rise",
+      n is not None and "the pass at 22m0.925s took them into the gate's baseline and nothing blocked them (nor the 1 later rise)" in n["text"], n and n["text"])
+PY
+
+lint_of bookkeeping-restarts-gating
+if [ ! -s "$tmp/bookkeeping-restarts-gating.lint" ]; then ok "restarts while gating: lint finds nothing"; else
+	bad "restarts while gating: lint finds nothing"; show "$tmp/bookkeeping-restarts-gating.lint"; fi
+run_of bookkeeping-restarts-gating
+pyfacts "$tmp/bookkeeping-restarts-gating.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("restarts while gating: 2.1.0 is held PromotionBlocked at 1h1m1s by the restart check",
+      st[-1][:2] == (3661000, "PromotionBlocked") and 'restart check "crashloop" observed 5 pod restart(s)' in st[-1][2], st)
+check("restarts while gating: nothing told", not [n for n in d["notices"] if "restart check" in n["text"]], d["notices"])
 PY
 finish

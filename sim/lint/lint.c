@@ -542,6 +542,16 @@ static const struct lint_rule rules[] = {
 	  "spec §3.13, §5 Q-12)",
 	  "remove the annotation once the promotion took (kubectl annotate stageset NAME "
 	  "stages.metio.wtf/promote-), and give the stage a verify timeout its objects meet" },
+	{ "MS258", "restart-gate-forgives-promoted", LINT_WARNING,
+	  "a stage's promotion restart check selects pods that the scenario's pods model restarts "
+	  "more than its maxRestarts at a time when the stage has held its revision for its soak and "
+	  "one interval (promoted): the restart gate refreshes its baseline at every pass of a "
+	  "promoted stage, so the next pass takes those restarts in and nothing blocks or tells "
+	  "them, the StageSet staying Ready True; the gate judges restarts only between a new "
+	  "revision's arrival and its promotion (StageSet spec §3.7.3, §5 Q-17)",
+	  "watch the restarts of promoted workloads with a monitor of their own (e.g. an alert on "
+	  "kube_pod_container_status_restarts_total); do not count on the restart gate past a "
+	  "promotion" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
