@@ -18,6 +18,10 @@
 #          restart baseline, nothing blocks, and 2.1.0 is promoted at
 #          1h2m2s; restarts from 1h0m30s, while canary gates 2.1.0, hold it
 #          PromotionBlocked, and nothing is told.
+#   MS259  reset-scope "rerun-1" stamped at 35m while the workload fails
+#          (30m to 50m): the StageFailed pass at 35m1s records it, prod's
+#          Version-scoped smoke never runs; stamped at 55m, once Ready, it
+#          is recorded by a Succeeded pass and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python "to read the run reports"
 . "$(dirname "$0")/lib/hazards.sh"
@@ -127,6 +131,7 @@ check("boundary crossed: the downgrade is refused all the same",
 check("boundary crossed: nothing told", not [n for n in d["notices"] if "DowngradeRequiresMigration" in n["text"]],
       d["notices"])
 PY
+
 # ---- MS258: restarts while a stage is promoted are forgiven -----------------
 lint_of bookkeeping-restarts-promoted
 contains "forgiven restarts: MS258 at restartGate" "$tmp/bookkeeping-restarts-promoted.lintjson" '"line": 40'
@@ -162,5 +167,43 @@ st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["
 check("restarts while gating: 2.1.0 is held PromotionBlocked at 1h1m1s by the restart check",
       st[-1][:2] == (3661000, "PromotionBlocked") and 'restart check "crashloop" observed 5 pod restart(s)' in st[-1][2], st)
 check("restarts while gating: nothing told", not [n for n in d["notices"] if "restart check" in n["text"]], d["notices"])
+PY
+
+# ---- MS259: a reset-scope token burned by a pass that stopped early ----------
+lint_of bookkeeping-reset-scope-held
+contains "burned reset: MS259 at the stamp" "$tmp/bookkeeping-reset-scope-held.lintjson" '"line": 23'
+contains "burned reset: MS259 says why" "$tmp/bookkeeping-reset-scope-held.lint" \
+	'MS259 warning scenario event 2 at 35m0s stamps stages.metio.wtf/reset-scope "rerun-1" on StageSet shop/shop while the regress event at 30m0s fails its workload for 20m0s, so the pass that reads the token stops at its first stage "staging"'
+contains "burned reset: MS259 names the actions" "$tmp/bookkeeping-reset-scope-held.lint" \
+	'so their Version-scoped actions (prod: "smoke") do not run again'
+run_of bookkeeping-reset-scope-held
+pyfacts "$tmp/bookkeeping-reset-scope-held.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+rec = [x for x in st if "lastHandledResetScope" in x[2]]
+check("burned reset: the token is recorded once, at 35m1s, by a StageFailed pass at staging",
+      len(rec) == 1 and rec[0][:2] == (2101000, "StageFailed") and rec[0][3].startswith('stage "staging"'), rec)
+check("burned reset: shop is Ready again at 51m27.04s", (3087040, "Succeeded") in [x[:2] for x in st], st)
+n = notice(d, 'StageSet shop/shop: the reset-scope token "rerun-1" was recorded as handled at 35m1s by a pass that stopped at stage "staging" (StageFailed)')
+check("burned reset: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("burned reset: smoke never ran",
+      n is not None and 'prod\'s Version-scoped post action "smoke" ran 0 times in the whole run' in n["text"], n and n["text"])
+PY
+
+lint_of bookkeeping-reset-scope-ready
+if [ ! -s "$tmp/bookkeeping-reset-scope-ready.lint" ]; then ok "reset when Ready: lint finds nothing"; else
+	bad "reset when Ready: lint finds nothing"; show "$tmp/bookkeeping-reset-scope-ready.lint"; fi
+run_of bookkeeping-reset-scope-ready
+pyfacts "$tmp/bookkeeping-reset-scope-ready.json" <<'PY'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+rec = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
+       and "lastHandledResetScope" in (e["detail"] or "")]
+check("reset when Ready: the token is recorded by a Succeeded pass at 55m3s", rec == [(3303000, "Succeeded")], rec)
+check("reset when Ready: nothing told", not [n for n in d["notices"] if "reset-scope" in n["text"]], d["notices"])
 PY
 finish

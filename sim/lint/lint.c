@@ -19,6 +19,7 @@
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_ledgers.h"
+#include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
 #include "sim/lint/lint_ss_tokens.h"
 
@@ -552,6 +553,16 @@ static const struct lint_rule rules[] = {
 	  "watch the restarts of promoted workloads with a monitor of their own (e.g. an alert on "
 	  "kube_pod_container_status_restarts_total); do not count on the restart gate past a "
 	  "promotion" },
+	/* MS259: sim/lint/lint_ss_reset.c. */
+	{ "MS259", "reset-scope-burned-early", LINT_WARNING,
+	  "a scenario event stamps stages.metio.wtf/reset-scope on a StageSet while the StageSet "
+	  "world fails its first stage (a regress event's fault window, an apply failure certain "
+	  "then), and a later stage has Version-scoped actions: the pass that reads the token records "
+	  "it as handled but stops at the failing stage, and the status it writes keeps the later "
+	  "stages' version ledgers, so their Version-scoped actions never run again for it (StageSet "
+	  "spec R-16, §5 Q-11)",
+	  "stamp reset-scope once the StageSet is Ready again, or stamp a new token value after a "
+	  "failed pass read the first one" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
@@ -986,6 +997,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
 	lint_ss_downgrade(r, s);
+	lint_ss_reset(r, s);
 	lint_ss_tokens(r, s);
 	drop_told_twice(r);
 }

@@ -28,6 +28,7 @@
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_ledgers.h"
 #include "sim/run/ss_hazards_pace.h"
+#include "sim/run/ss_hazards_reset.h"
 #include "sim/run/ss_hazards_restarts.h"
 #include "sim/run/ss_hazards_sources.h"
 #include "sim/run/ss_hazards_tokens.h"
@@ -1352,6 +1353,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_deps(r);
 	ss_hazards_downgrade(r, s);
 	ss_hazards_restarts(r, s);
+	ss_hazards_reset(r, s);
 	ss_hazards_tokens(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
