@@ -13,10 +13,13 @@
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
 #include "sim/lint/lint_magos_quirks.h"
+#include "sim/lint/lint_magos_resume.h"
 #include "sim/lint/lint_ss_deps.h"
+#include "sim/lint/lint_ss_downgrade.h"
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_ledgers.h"
+#include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
 #include "sim/lint/lint_ss_tokens.h"
 
@@ -165,6 +168,17 @@ static const struct lint_rule rules[] = {
 	  "give the Workspace its own policySelector; to check it against no policy, one that no "
 	  "ValidatingPolicy matches (e.g. matchLabels: {policy.example.com/none: \"true\"}); or "
 	  "remove validation: {} if the Project's policies are meant" },
+	/* MS122: sim/lint/lint_magos_resume.c. */
+	{ "MS122", "refwatcher-seeded-from-branch", LINT_WARNING,
+	  "a Workspace comes with a status.observedRevision that is not a commit SHA (the branch "
+	  "name, which every run but a revision run records) and without the RefWatcher's memory "
+	  "(a plain kubectl snapshot, not one the simulator wrote): the RefWatcher seeds the SHA it "
+	  "last saw from observedRevision, as a restarted RefWatcher does, so its first poll reads "
+	  "the branch's head as a new revision and the Workspace resets NewRevisionDetected for a "
+	  "new run (plan, and apply) with no new commit (spec §7 #18)",
+	  "resume from a snapshot the simulator wrote (run --snapshot), which carries the "
+	  "RefWatcher's memory; or expect one more plan and apply of each such Workspace at its "
+	  "first poll, as a RefWatcher restart or leader change causes on the cluster" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -519,6 +533,36 @@ static const struct lint_rule rules[] = {
 	  "Rollback, holds it PromotionBlocked until they expire (StageSet spec §5 Q-17)",
 	  "select only the new revision's pods (a label that changes with each revision) or set "
 	  "maxEvents above the events the running pods keep" },
+	{ "MS257", "promote-token-replays-after-progress-hold", LINT_WARNING,
+	  "a stages.metio.wtf/promote token is stamped for a stage with a promotion gate, a later "
+	  "revision follows, and the StageSet world's readiness delay can outlast that stage's verify "
+	  "timeout (onTimeout not Rollback): the progress hold writes the stage's status entry "
+	  "without lastHandledPromotion while the annotation stays, so the retry that finds the "
+	  "later revision ready takes the handled token as fresh and promotes it past the gate "
+	  "(manual promotion, soak, analysis, restart and event gates) with no operator (StageSet "
+	  "spec §3.13, §5 Q-12)",
+	  "remove the annotation once the promotion took (kubectl annotate stageset NAME "
+	  "stages.metio.wtf/promote-), and give the stage a verify timeout its objects meet" },
+	{ "MS258", "restart-gate-forgives-promoted", LINT_WARNING,
+	  "a stage's promotion restart check selects pods that the scenario's pods model restarts "
+	  "more than its maxRestarts at a time when the stage has held its revision for its soak and "
+	  "one interval (promoted): the restart gate refreshes its baseline at every pass of a "
+	  "promoted stage, so the next pass takes those restarts in and nothing blocks or tells "
+	  "them, the StageSet staying Ready True; the gate judges restarts only between a new "
+	  "revision's arrival and its promotion (StageSet spec §3.7.3, §5 Q-17)",
+	  "watch the restarts of promoted workloads with a monitor of their own (e.g. an alert on "
+	  "kube_pod_container_status_restarts_total); do not count on the restart gate past a "
+	  "promotion" },
+	/* MS259: sim/lint/lint_ss_reset.c. */
+	{ "MS259", "reset-scope-burned-early", LINT_WARNING,
+	  "a scenario event stamps stages.metio.wtf/reset-scope on a StageSet while the StageSet "
+	  "world fails its first stage (a regress event's fault window, an apply failure certain "
+	  "then), and a later stage has Version-scoped actions: the pass that reads the token records "
+	  "it as handled but stops at the failing stage, and the status it writes keeps the later "
+	  "stages' version ledgers, so their Version-scoped actions never run again for it (StageSet "
+	  "spec R-16, §5 Q-11)",
+	  "stamp reset-scope once the StageSet is Ready again, or stamp a new token value after a "
+	  "failed pass read the first one" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
@@ -560,6 +604,16 @@ static const struct lint_rule rules[] = {
 	  "recovery the token was meant to skip (StageSet spec §2.1 W1, §5 Q-25)",
 	  "stamp the token with stagesetctl, which also sets reconcile.fluxcd.io/requestedAt, or set "
 	  "requestedAt to a new value in the same edit" },
+	/* MS274: sim/lint/lint_ss_downgrade.c. */
+	{ "MS274", "downgrade-blocked-by-skipped-migration", LINT_WARNING,
+	  "a StageSet's migration has a from constraint and no down actions, an upgrade of the "
+	  "scenario crosses its to from a version that from does not match (so it never runs), and "
+	  "a later downgrade crosses that to again: the controller picks a downgrade's migrations by "
+	  "their to alone, not by what ran on the way up, so the downgrade is refused "
+	  "DowngradeRequiresMigration for a migration that never ran, and the StageSet stays on the "
+	  "newer version (fleetrollout-controller.md §6 #17; StageSet spec §3.1 P-9)",
+	  "declare down actions on the migration (ones harmless where it never ran), or downgrade "
+	  "only to a version at or above its to" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -933,6 +987,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
 	lint_magos_policy(r, s);
+	lint_magos_resume(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
 	lint_fleet_adoption(r, s);
@@ -941,6 +996,8 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_ledgers(r, s);
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
+	lint_ss_downgrade(r, s);
+	lint_ss_reset(r, s);
 	lint_ss_tokens(r, s);
 	drop_told_twice(r);
 }

@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS254); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS258); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -8,6 +8,7 @@
  */
 #include "sim/lint/lint_ss_ledgers.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/stageset_controller.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
@@ -216,6 +218,37 @@ static char *retried_failure(const struct scenario *s, const struct obj *ss, con
 	return NULL;
 }
 
+/*
+ * How the verify of stage @st of @ss can hold StageProgressing and then
+ * pass, in words as a new string, or NULL: the StageSet world's readiness
+ * delay can outlast the stage's verify timeout (its 99th percentile is
+ * above it) while the objects do become ready (readiness.neverProbability
+ * below 1), and the stage's onTimeout is not Rollback (a Rollback onTimeout
+ * fails the stage instead, MS252's case).
+ */
+static char *progress_hold(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp,
+			   const struct sst_stage *st)
+{
+	struct scn_sw_resolved e;
+	int64_t t = ssc_stage_timeout(sp, st), late;
+	double q;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+	if (strcmp(ssc_stage_on_timeout(sp, st), "Rollback") == 0)
+		return NULL;
+	scn_sw_resolve(&s->models.world, &ss->labels, st->name, &e);
+	if (!e.ready_delay->has_delay || e.ready_never->never_probability >= 1)
+		return NULL;
+	q = dist_quantile(&e.ready_delay->delay, 0.99);
+	if (!isfinite(q) || q <= (double)t)
+		return NULL;
+	late = (int64_t)llround(q);
+	return xasprintf("its objects can take %s to become ready (readiness.delay, 99th percentile), longer than "
+			 "its %s verify timeout, whose end holds the stage StageProgressing until a retry finds it "
+			 "ready",
+			 dur(late, a), dur(t, b));
+}
+
 /* The promotion gates of @st in words ("soak 1h0m0s, manual promotion"), into @buf; false for none. */
 static bool gates_of(const struct sst_stage *st, char *buf, size_t len)
 {
@@ -274,15 +307,24 @@ static void promote_token(struct lint_report *r, const struct scenario *s, const
 	if (!st || !gates_of(st, gates, sizeof(gates)) || next_ms < 0)
 		goto release_spec;
 	why = retried_failure(s, ss, st, next_ms);
-	if (!why)
-		goto release_spec;
-	lint_add(r, "MS252", file, mark,
-		 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" holds "
-		 "each revision at its promotion gate (%s), and %s: a failed stage's status entry is written "
-		 "without lastHandledPromotion while the annotation stays, so when that stage fails on a later "
-		 "revision (%s) the pass after the failure takes this handled token as fresh and promotes that "
-		 "revision past the gate with no operator",
-		 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
+	if (why)
+		lint_add(r, "MS252", file, mark,
+			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
+			 "holds each revision at its promotion gate (%s), and %s: a failed stage's status entry is "
+			 "written without lastHandledPromotion while the annotation stays, so when that stage fails "
+			 "on a later revision (%s) the pass after the failure takes this handled token as fresh and "
+			 "promotes that revision past the gate with no operator",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
+	free(why);
+	why = progress_hold(s, ss, &sp, st);
+	if (why)
+		lint_add(r, "MS257", file, mark,
+			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
+			 "holds each revision at its promotion gate (%s), and %s: the progress hold writes the "
+			 "stage's status entry without lastHandledPromotion while the annotation stays, so when a "
+			 "later revision (%s) outlasts the timeout there the retry that finds it ready takes this "
+			 "handled token as fresh and promotes that revision past the gate with no operator",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, gates, why, next);
 	free(why);
 release_spec:
 	sst_spec_release(&sp);
@@ -583,6 +625,81 @@ static void rule_event_baseline(struct lint_report *r, const struct scenario *s,
 
 /* ---------------------------------------------------------------- entry */
 
+/* ---------------------------------------------------------------- MS258 */
+
+/* The last change of what @ss is offered at or before @t_ms (as next_revision() finds them), else its creation. */
+static int64_t last_revision(const struct scenario *s, const struct obj *ss, int64_t t_ms)
+{
+	int64_t when = created_ms(s, ss), next;
+	char buf[160];
+
+	while ((next = next_revision(s, ss, when, buf, sizeof(buf))) >= 0 && next <= t_ms)
+		when = next;
+	return when;
+}
+
+/*
+ * MS258 (StageSet spec §3.7.3, §5 Q-17): the restart gate refreshes its
+ * baseline (promotionState.restartBaseline) at every pass of a stage
+ * promoted at its revision, so restarts that happen while it stays
+ * promoted are taken in at the next pass and never block.  Told for a
+ * restart check (of a stage without a manual gate, which would keep it
+ * unpromoted) whose pods the pods model restarts more than its maxRestarts
+ * at a time T when the stage has had its revision for its soak and one
+ * interval (promoted, a pass gone by), with no new revision for an
+ * interval after T (a pass takes them in first).  One finding per check.
+ */
+static void rule_restarts_promoted(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	struct sst_spec sp;
+	char err[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160];
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t k = 0; k < sp.nstages; k++) {
+		const struct sst_stage *st = &sp.stages[k];
+		const struct sst_promotion *pr = &st->promotion;
+		int64_t interval = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS;
+		int64_t soak = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0;
+
+		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
+			continue;
+		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
+			const struct sst_restart_check *chk = &pr->restart_gate.checks[i];
+			bool told = false;
+
+			for (size_t g = 0; g < w->npods && !told; g++) {
+				const struct scn_sw_pods *p = &w->pods[g];
+				int32_t before = 0;
+
+				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&chk->selector, &p->labels))
+					continue;
+				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
+					int64_t t = p->restarts[j].at_ms, t0 = last_revision(s, ss, t);
+					int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf));
+					int32_t rise = p->restarts[j].total - before;
+
+					if (rise <= chk->max_restarts || t < t0 + soak + interval || (t1 >= 0 && t1 < t + interval))
+						continue;
+					told = true;
+					lint_add(r, "MS258", ss->src.file, stage_key_mark(ss, st->name, "promotion", "restartGate"),
+						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
+						 "selects pods the pods model restarts %d times at %s, when the stage has held its "
+						 "revision (new at %s) past its %s%s interval: the restart gate refreshes its "
+						 "baseline at every pass of a promoted stage, so the pass after %s takes these "
+						 "restarts in, nothing blocks or tells them, and Ready stays True; the gate judges "
+						 "restarts only between a new revision's arrival and its promotion",
+						 ss->ns, ss->name, chk->name ? chk->name : "", st->name, (int)chk->max_restarts,
+						 (int)rise, dur(t, a), dur(t0, b), soak ? "soak and one " : "", dur(interval, c),
+						 a);
+				}
+			}
+		}
+	}
+	sst_spec_release(&sp);
+}
+
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
@@ -596,6 +713,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);
 		rule_event_baseline(r, s, ss[i]);
+		rule_restarts_promoted(r, s, ss[i]);
 	}
 	free(ss);
 }

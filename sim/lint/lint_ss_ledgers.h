@@ -2,7 +2,7 @@
 #define MAGOS_SIM_LINT_SS_LEDGERS_H
 
 /*
- * The StageSet ledger rules of lint (MS252..MS256, of the range
+ * The StageSet ledger rules of lint (MS252..MS258, of the range
  * MS252..MS269 kept for them): what a failure or an early exit does to the
  * bookkeeping the controller keeps in status (the handled promote token
  * and the action ledgers of status.stages, status.observedGeneration), and
@@ -33,7 +33,17 @@
  *    raised, and readers that compare the two see it in progress;
  *  - MS256 (Q-17): an event gate check whose Warning events the pods model
  *    holds, from before, when a later revision arrives: the gate keeps no
- *    baseline, so the new revision is held PromotionBlocked at once.
+ *    baseline, so the new revision is held PromotionBlocked at once;
+ *  - MS257 (Q-12): MS252's token where the stage's verify can hold
+ *    StageProgressing instead of failing (the world's readiness delay can
+ *    outlast the verify timeout, onTimeout not Rollback): the progress hold
+ *    drops lastHandledPromotion just as a failure does, so the retry that
+ *    finds the later revision ready promotes it with no operator;
+ *  - MS258 (Q-17): a restart check whose pods the pods model restarts over
+ *    its maxRestarts while the stage is promoted (its revision held for its
+ *    soak and an interval, no new one for an interval after): the gate
+ *    refreshes its baseline at every pass of a promoted stage, so those
+ *    restarts are taken in and never block.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, delete, patch and publish events that reach
@@ -44,7 +54,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_ledgers() - appends the findings of MS252..MS256 over the
+ * lint_ss_ledgers() - appends the findings of MS252..MS258 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

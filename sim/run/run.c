@@ -20,12 +20,16 @@
 #include "sim/run/fleet_view_ready.h"
 #include "sim/run/magos_policy.h"
 #include "sim/run/magos_quirks.h"
+#include "sim/run/magos_resume.h"
 #include "sim/run/magos_revisions.h"
 #include "sim/run/ss_hazards_deps.h"
+#include "sim/run/ss_hazards_downgrade.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
 #include "sim/run/ss_hazards_ledgers.h"
 #include "sim/run/ss_hazards_pace.h"
+#include "sim/run/ss_hazards_reset.h"
+#include "sim/run/ss_hazards_restarts.h"
 #include "sim/run/ss_hazards_sources.h"
 #include "sim/run/ss_hazards_tokens.h"
 
@@ -1334,6 +1338,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	mq_end_of_run(r->world, s);
 	mpol_end_of_run(r->world);
 	mrev_end_of_run(r->world, s);
+	mres_end_of_run(r->world, s);
 	completed_gate_hazards(r, s);
 	fo_finish_run(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), r->end_ms);
 	fleet_hazards(r, s);
@@ -1346,6 +1351,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_pace(r, s);
 	ss_hazards_sources(r, s);
 	ss_hazards_deps(r);
+	ss_hazards_downgrade(r, s);
+	ss_hazards_restarts(r, s);
+	ss_hazards_reset(r, s);
 	ss_hazards_tokens(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);

@@ -39,10 +39,12 @@ struct lg_rec {
 	char *tok;               /* the promote annotation now, NULL none (owned) */
 	int64_t tok_ms;          /* when it took that value (0: the inputs) */
 	int64_t handled_ms;      /* the first Ready True status after tok_ms, -1 none */
-	int64_t tok_fail_ms;     /* a StageFailed of the token's stage after handled_ms, -1 none */
+	int64_t tok_fail_ms;     /* a StageFailed or StageProgressing of its stage after handled_ms, -1 none */
+	bool tok_progress;       /* that status was a progress hold (StageProgressing) */
 	size_t replays;          /* Ready True statuses with a new revision after such a failure */
 	char *replay_tok;        /* the first replay: its token (owned), handling, failure and time */
 	int64_t replay_handled_ms, replay_fail_ms, replay_ms;
+	bool replay_progress;    /* the first replay followed a progress hold, not a failure */
 	/* */
 	int64_t preloop_ms;      /* the first failure before the stage loop, -1 none */
 	char *preloop_msg;       /* its Ready message without the stage and the runbook (owned) */
@@ -216,14 +218,17 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 				g->replay_handled_ms = g->handled_ms;
 				g->replay_fail_ms = g->tok_fail_ms;
 				g->replay_ms = e->t_ms;
+				g->replay_progress = g->tok_progress;
 			}
 			g->tok_fail_ms = -1;
 		}
 	} else if (e->reason && strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0) {
 		char *stage = stage_of(e->message);
 
-		if (stage && g->handled_ms >= 0 && g->tok_fail_ms < 0 && token_for(g->tok, stage))
+		if (stage && g->handled_ms >= 0 && g->tok_fail_ms < 0 && token_for(g->tok, stage)) {
 			g->tok_fail_ms = e->t_ms;
+			g->tok_progress = false;
+		}
 		if (stage) {
 			g->fails = xreallocarray(g->fails, g->nfails + 1, sizeof(*g->fails));
 			g->fails[g->nfails++] = (struct lg_fail){ e->t_ms, stage };
@@ -236,6 +241,15 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 			free(g->preloop_msg);
 			g->preloop_msg = xstrndup(b, end ? (size_t)(end - b) : strlen(b));
 		}
+	} else if (e->reason && strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0) {
+		/* The progress hold replaces the stage's entry without lastHandledPromotion too. */
+		char *stage = stage_of(e->message);
+
+		if (stage && g->handled_ms >= 0 && g->tok_fail_ms < 0 && token_for(g->tok, stage)) {
+			g->tok_fail_ms = e->t_ms;
+			g->tok_progress = true;
+		}
+		free(stage);
 	} else if (e->reason && strcmp(e->reason, SSC_REASON_SOAKING) == 0) {
 		char *when = soak_close(e->message, stage0);
 
@@ -325,7 +339,18 @@ static void promote_replayed(struct run_result *r, const struct obj *ss, const s
 	if (!g->replays || !tok || !strchr(tok, '@'))
 		return;
 	stage = xstrndup(tok, (size_t)(strchr(tok, '@') - tok));
-	if (gates_of(sp, stage, gates, sizeof(gates)))
+	if (gates_of(sp, stage, gates, sizeof(gates)) && g->replay_progress)
+		notice(r, ss,
+		       xasprintf("StageSet %s/%s: the promote token \"%s\", handled at %s, promoted a later revision "
+				 "again after stage \"%s\" held StageProgressing at %s (its verify timeout ran out): the "
+				 "progress hold's entry dropped lastHandledPromotion, so the pass at %s took the token as "
+				 "fresh and passed the stage's gate (%s) with no operator%s; remove "
+				 "stages.metio.wtf/promote once a promotion took, and give the stage a verify timeout its "
+				 "objects meet",
+				 ss->ns, ss->name, tok, at(g->replay_handled_ms, a), stage, at(g->replay_fail_ms, b),
+				 at(g->replay_ms, c), gates,
+				 g->replays > 1 ? " (and again after later failures or holds)" : ""));
+	else if (gates_of(sp, stage, gates, sizeof(gates)))
 		notice(r, ss,
 		       xasprintf("StageSet %s/%s: the promote token \"%s\", handled at %s, promoted a later revision "
 				 "again after stage \"%s\" failed at %s: the failed entry dropped lastHandledPromotion, so "

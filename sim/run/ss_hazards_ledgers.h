@@ -7,12 +7,13 @@
  * says of the manifests (sim/lint/lint_ss_ledgers.h) as it happened:
  *
  *  - a promote token replayed (StageSet spec §3.13, §5 Q-12, lint's
- *    MS252): a stages.metio.wtf/promote token for a stage with a promotion
- *    gate, handled by a Ready True status after it was stamped; then a
- *    StageFailed status naming that stage; then a Ready True status that
- *    applied a new revision (lastAppliedRevisions changed), with the
- *    annotation unchanged since the handling: only the handled token can
- *    have passed the gate (warning);
+ *    MS252, MS257): a stages.metio.wtf/promote token for a stage with a
+ *    manual promotion gate, handled by a Ready True status after it was
+ *    stamped; then a StageFailed status naming that stage, or a
+ *    StageProgressing one (the progress hold drops the token alike); then
+ *    a Ready True status that applied a new revision (lastAppliedRevisions
+ *    changed), with the annotation unchanged since the handling: only the
+ *    handled token can have passed the gate (warning);
  *  - a failure before the stage loop (R-12, R-15, §5 Q-13, lint's MS253):
  *    a StageFailed status of a connect or decryption failure, which wrote
  *    the first stage with empty ledgers; told with what the wipe cost that

@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS256): for each rule a manifest that triggers it, with the exact
+ * MS252..MS258): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -107,6 +107,47 @@ static void test_promote_replay(void)
 	       HEAD "  models: {stagesets: {apply: {failure: {class: forbidden}}}}\n"
 		    "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL),
 	       ""); /* a terminal failure is MS227's */
+}
+
+#define SLOW "  models: {stagesets: {readiness: {delay: 1m}}}\n"
+#define MANUAL_30S "      timeout: 30s\n" MANUAL
+
+static void test_promote_progress(void)
+{
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL_30S),
+	       "7:11: MS257 warning: the annotate event at 10m0s stamps stages.metio.wtf/promote "
+	       "\"staging@t1\" on StageSet shop/shop, whose stage \"staging\" holds each revision at its "
+	       "promotion gate (manual promotion), and its objects can take 1m0s to become ready "
+	       "(readiness.delay, 99th percentile), longer than its 30s verify timeout, whose end holds the "
+	       "stage StageProgressing until a retry finds it ready: the progress hold writes the stage's "
+	       "status entry without lastHandledPromotion while the annotation stays, so when a later "
+	       "revision (2.1.0, published at 1h0m0s) outlasts the timeout there the retry that finds it "
+	       "ready takes this handled token as fresh and promotes that revision past the gate with no "
+	       "operator");
+	expect("MS257",
+	       HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		    STAGESET("", "  timeout: 45s\n", "      promotion: {soak: 1h}\n"),
+	       "7:11: MS257 warning: the annotate event at 10m0s stamps stages.metio.wtf/promote "
+	       "\"staging@t1\" on StageSet shop/shop, whose stage \"staging\" holds each revision at its "
+	       "promotion gate (soak 1h0m0s), and its objects can take 1m0s to become ready "
+	       "(readiness.delay, 99th percentile), longer than its 45s verify timeout, whose end holds the "
+	       "stage StageProgressing until a retry finds it ready: the progress hold writes the stage's "
+	       "status entry without lastHandledPromotion while the annotation stays, so when a later "
+	       "revision (2.1.0, published at 1h0m0s) outlasts the timeout there the retry that finds it "
+	       "ready takes this handled token as fresh and promotes that revision past the gate with no "
+	       "operator"); /* the StageSet's timeout */
+	/* near misses */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		   STAGESET("", "", "      timeout: 2m\n" MANUAL), ""); /* the pods meet the timeout */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H
+		   STAGESET("", "", "      onTimeout: Rollback\n" MANUAL_30S), ""); /* a failure: MS252's */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M STAGESET("", "", MANUAL_30S), ""); /* no later revision */
+	expect("MS257", HEAD SLOW "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", "      timeout: 30s\n"),
+	       ""); /* no gate */
+	expect("MS257",
+	       HEAD "  models: {stagesets: {readiness: {delay: 1m, neverProbability: 1}}}\n"
+		    "  events:\n" PROMOTE_AT_10M PUBLISH_AT_1H STAGESET("", "", MANUAL_30S),
+	       ""); /* never ready: no retry passes the gate */
 }
 
 #define SECRET_EVENTS                                                                              \
@@ -239,15 +280,55 @@ static void test_event_baseline(void)
 	       ""); /* another reason */
 }
 
+#define RESTART_GATE                                                                               \
+	"      promotion:\n"                                                                        \
+	"        restartGate:\n"                                                                    \
+	"          checks: [{name: crash, selector: {matchLabels: {app: shop}}, maxRestarts: 2}]\n"
+#define RESTART_PODS(restarts) "  models: {stagesets: {pods: [{labels: {app: shop}, restarts: [" restarts "]}]}}\n"
+
+static void test_restarts_promoted(void)
+{
+	expect("MS258", HEAD RESTART_PODS("{at: 30m, total: 3}") STAGESET("", "", RESTART_GATE),
+	       "15:9: MS258 warning: StageSet shop/shop: the restart check \"crash\" of stage \"staging\" "
+	       "(maxRestarts 2) selects pods the pods model restarts 3 times at 30m0s, when the stage has held "
+	       "its revision (new at 0s) past its 10m0s interval: the restart gate refreshes its baseline at "
+	       "every pass of a promoted stage, so the pass after 30m0s takes these restarts in, nothing "
+	       "blocks or tells them, and Ready stays True; the gate judges restarts only between a new "
+	       "revision's arrival and its promotion");
+	expect("MS258",
+	       HEAD RESTART_PODS("{at: 5m, total: 1}, {at: 2h, total: 9}") "  events:\n" PUBLISH_AT_1H
+		       STAGESET("", "  interval: 5m\n", RESTART_GATE "        soak: 30m\n"),
+	       "18:9: MS258 warning: StageSet shop/shop: the restart check \"crash\" of stage \"staging\" "
+	       "(maxRestarts 2) selects pods the pods model restarts 8 times at 2h0m0s, when the stage has held "
+	       "its revision (new at 1h0m0s) past its soak and one 5m0s interval: the restart gate refreshes "
+	       "its baseline at every pass of a promoted stage, so the pass after 2h0m0s takes these restarts "
+	       "in, nothing blocks or tells them, and Ready stays True; the gate judges restarts only between "
+	       "a new revision's arrival and its promotion"); /* the first rise is within the limit */
+	/* near misses */
+	expect("MS258", HEAD RESTART_PODS("{at: 30m, total: 2}") STAGESET("", "", RESTART_GATE), ""); /* within maxRestarts */
+	/* before a pass went by */
+	expect("MS258", HEAD RESTART_PODS("{at: 5m, total: 3}") STAGESET("", "", RESTART_GATE), "");
+	expect("MS258", HEAD RESTART_PODS("{at: 55m, total: 3}") "  events:\n" PUBLISH_AT_1H STAGESET("", "", RESTART_GATE),
+	       ""); /* the new revision comes first: they count against it */
+	expect("MS258",
+	       HEAD RESTART_PODS("{at: 30m, total: 3}")
+		       STAGESET("", "", RESTART_GATE "        requireManualPromotion: true\n"),
+	       ""); /* a manual gate: promoted only by a token */
+	expect("MS258", HEAD "  models: {stagesets: {pods: [{labels: {app: other}, restarts: [{at: 30m, total: 3}]}]}}\n"
+		   STAGESET("", "", RESTART_GATE), ""); /* pods the check does not select */
+}
+
 static void test_rows(void)
 {
-	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256" };
+	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256", "MS257", "MS258" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
 					     "on-failure-once-per-revision", "suspend-stale-generation",
-					     "event-gate-no-baseline" };
-	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17" };
+					     "event-gate-no-baseline", "promote-token-replays-after-progress-hold",
+					     "restart-gate-forgives-promoted" };
+	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23",
+					     "§5 Q-17", "§5 Q-12", "§5 Q-17" };
 
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -264,7 +345,9 @@ static CU_TestInfo tests[] = {
 	{ "MS254 onFailure runs once per revision", test_on_failure_once },
 	{ "MS255 a suspended StageSet keeps an old observedGeneration", test_suspend_generation },
 	{ "MS256 an event gate counts Warning events from before the revision", test_event_baseline },
-	{ "the MS252..MS256 rows", test_rows },
+	{ "MS257 a handled promote token replays after a progress hold", test_promote_progress },
+	{ "MS258 restarts while promoted are forgiven", test_restarts_promoted },
+	{ "the MS252..MS258 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 
