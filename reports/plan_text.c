@@ -310,35 +310,57 @@ static void phases_section(struct out *o, const struct plan_stats *st)
 		     st->phases[best].name, st->phases[best].ncritical, st->ntrials);
 }
 
-/* "2026-11-30 14:31 UTC": @ms after the clock's start, to the minute (floor). */
-static void wall(const struct rep_plan *p, double ms, char *buf, size_t len)
+/*
+ * The wall-clock lines give minutes while the completed trials end 10
+ * minutes apart or more; closer together, minutes would show the whole
+ * range as one or two minutes and hide where in them it falls, so they give
+ * seconds.
+ */
+#define WALL_MINUTES_SPREAD_MS (10 * 60 * 1000)
+
+enum wall_round { WALL_FLOOR, WALL_CEIL };
+
+/*
+ * "2026-11-30 14:31 UTC" (@unit_ms 60000) or "2026-11-30 14:31:07 UTC"
+ * (1000): @ms after the clock's start, rounded to @unit_ms by @how (a lower
+ * bound down, an upper bound up, so that the range holds every value in it).
+ */
+static void wall(const struct rep_plan *p, double ms, int64_t unit_ms, enum wall_round how,
+		 char *buf, size_t len)
 {
 	char t[GT_RFC3339_BUFSZ];
+	int64_t at = p->start_unix_ms + (int64_t)floor(ms);
+	int64_t down = at - (at % unit_ms + unit_ms) % unit_ms;
 
-	gt_format_rfc3339(p->start_unix_ms + (int64_t)ms, t, sizeof(t));
-	snprintf(buf, len, "%.10s %.5s UTC", t, t + 11);
+	if (how == WALL_CEIL && (down < at || ms > floor(ms)))
+		down += unit_ms;
+	gt_format_rfc3339(down, t, sizeof(t));
+	snprintf(buf, len, "%.10s %.*s UTC", t, unit_ms >= 60000 ? 5 : 8, t + 11);
 }
 
 /*
  * A snapshot's remaining time as the wall-clock times it ends at: the
- * fastest and slowest completed trial and the percentiles, "> horizon"
- * where a percentile falls among censored trials.
+ * fastest completed trial rounded down and the slowest rounded up, and the
+ * percentiles as the minute (second) they fall in, "> horizon" where a
+ * percentile falls among censored trials.
  */
 static void wall_clock_lines(struct out *o, const struct rep_plan *p)
 {
 	const struct plan_dist *d = &p->st->ttc;
 	char lo[40], hi[40], pc[PLAN_NPCT][40];
 	static const char *const names[PLAN_NPCT] = { "p50", "p90", "p95", "p99" };
+	int64_t unit;
 
 	if (d->n <= d->ncensored)
 		return;
-	wall(p, d->min, lo, sizeof(lo));
-	wall(p, d->max, hi, sizeof(hi));
+	unit = d->max - d->min >= WALL_MINUTES_SPREAD_MS ? 60000 : 1000;
+	wall(p, d->min, unit, WALL_FLOOR, lo, sizeof(lo));
+	wall(p, d->max, unit, WALL_CEIL, hi, sizeof(hi));
 	for (int i = 0; i < PLAN_NPCT; i++) {
 		if (d->p_censored[i])
 			snprintf(pc[i], sizeof(pc[i]), "> horizon");
 		else
-			wall(p, d->p[i], pc[i], sizeof(pc[i]));
+			wall(p, d->p[i], unit, WALL_FLOOR, pc[i], sizeof(pc[i]));
 	}
 	line(o, "  done between %s and %s", lo, hi);
 	line(o, "  %s %s, %s %s", names[PLAN_P50], pc[PLAN_P50], names[PLAN_P90], pc[PLAN_P90]);

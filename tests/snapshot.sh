@@ -291,7 +291,7 @@ PY
 has_line "the steps view shows the apply Job the snapshot caught running from its startTime, 1m30s before" "$tmp/shop.txt" \
 	"      shop-network-staging         apply -1m30s→2m54.535s  Applied"
 expect_rc "the example's trials run" 0 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
-has_line "its remaining time as wall-clock times" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:27 UTC"
+has_line "its remaining time as wall-clock times, the slowest trial (14:27:05) rounded up" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
 has_line "and percentiles" "$tmp/out" "  p50 2026-11-30 14:12 UTC, p90 2026-11-30 14:17 UTC"
 expect_rc "the example at 5m" 0 "$SIM" run -q --at 5m --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
 has_line "ages count from the snapshot's creationTimestamps" "$tmp/out" "shop        shop-network-dev       Applied    shop-network   9f4c2a71d3e8b05c6a2f1e7d4b3c9a8e5f6d2b10   12m"
