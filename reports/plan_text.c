@@ -367,6 +367,25 @@ static void wall_clock_lines(struct out *o, const struct rep_plan *p)
 	line(o, "  %s %s, %s %s", names[PLAN_P95], pc[PLAN_P95], names[PLAN_P99], pc[PLAN_P99]);
 }
 
+/*
+ * The trials that completed with no time to complete, as the single run says
+ * it ("completed already"): they count as completed and are left out of the
+ * time-to-complete statistics, not counted as 0 s.
+ */
+static void no_time_lines(struct out *o, const struct plan_stats *st)
+{
+	if (st->nalready)
+		line(o, "%-10s %zu of %zu trial%s: every Rollout/FleetRollout was complete when the",
+		     "already", st->nalready, st->ntrials, st->ntrials == 1 ? "" : "s");
+	if (st->nalready)
+		line(o, "%-10s run started (a snapshot of a finished rollout); no time to complete", "");
+	if (st->nnothing)
+		line(o, "%-10s %zu of %zu trial%s: Rollouts without steps (Ready/NoSteps, a no-op",
+		     "nothing", st->nnothing, st->ntrials, st->ntrials == 1 ? "" : "s");
+	if (st->nnothing)
+		line(o, "%-10s upstream) and the rest already complete; no time to complete", "");
+}
+
 int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_opts *opts)
 {
 	struct out o = { f, opts && opts->color, 0 };
@@ -394,10 +413,21 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		     PLAN_SKETCH_REL_ERR * 100);
 		line(&o, "%-10s the exact budget of %zu (docs/limits.md)", "", st->exact_values);
 	}
+	no_time_lines(&o, st);
 	blank(&o);
-	dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
-	if (p->clock_said)
-		wall_clock_lines(&o, p);
+	if (st->ttc.n == 0 && st->nalready + st->nnothing == st->ntrials && st->ntrials) {
+		line(&o, "%sTime to complete%s: none, every trial %s", o.color ? C_BOLD : "",
+		     o.color ? C_RESET : "",
+		     st->nnothing ? "completed with nothing to complete or was complete at the start"
+				  : "was complete when it started");
+	} else {
+		dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
+		if (st->nalready + st->nnothing)
+			line(&o, "  (%zu trial%s with no time to complete left out)",
+			     st->nalready + st->nnothing, st->nalready + st->nnothing == 1 ? "" : "s");
+		if (p->clock_said)
+			wall_clock_lines(&o, p);
+	}
 	if (opts && opts->quiet)
 		goto out_check;
 	halts_section(&o, st);
