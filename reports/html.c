@@ -903,7 +903,7 @@ static void summary(struct ctx *c)
 			svg_escape(c->f, ro[i].ns);
 			fputc('/', c->f);
 			svg_escape(c->f, ro[i].name);
-			if (ro[i].halted_before_start) {
+			if (ro[i].halted_before_start && !ro[i].blast_carried) {
 				/* who had begun applying by then is history the store does not keep */
 				fprintf(c->f, ": not known of %zu Workspaces</summary>\n<p>The Rollout "
 					"was halted when loaded: the halt predates the run.</p>\n",

@@ -185,7 +185,7 @@ static void blast_lines(struct out *o, const struct obs *obs)
 			list = xrealloc(list, len + add + 1);
 			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
 		}
-		if (r->halted_before_start)
+		if (r->halted_before_start && !r->blast_carried)
 			/* who had begun applying by then is history the store does not keep */
 			txt_emit(o, "%sblast%s     not known of %zu Workspace%s: the halt predates the run\n",
 				 col(o, C_BOLD), col(o, C_OFF), r->blast_total,

@@ -1,5 +1,8 @@
 #!/bin/sh
-# What a run resumed from a snapshot of the simulator reports: under -n, the
+# What a run resumed from a snapshot of the simulator reports: the notices
+# of the uninterrupted run (who granted a Workspace, a revision absorbed
+# mid-run, resets from Applying, the blast radius of a halt), from the
+# history the snapshot carries (state.magos-sim.io/observer); under -n, the
 # remaining time as wall-clock bounds that hold every trial's end; a
 # snapshot already complete said to be so and left out of the time to
 # complete (text, JSON, HTML, sharded and merged).
@@ -11,6 +14,86 @@ jq_true() {
 		ok "$1"
 	else bad "$1"; fi
 }
+
+# --- the notices of a resumed run are the uninterrupted run's ---
+# Constant Job durations, so that the resumed run continues exactly; the
+# times in a resumed run's notices count from its start (the snapshot), so
+# each "at DURATION" is compared on the original clock.  The example
+# commit-mid-rollout with constant durations: staging absorbs the commit of
+# 8m (spec §7 #17).
+sed -e 's/duration: {lognormal: {median: 1m, p95: 3m}}/duration: 4m/' \
+	-e 's/duration: {uniform: {min: 2m, max: 4m}}/duration: 3m/' \
+	-e 's/{duration: {lognormal: {median: 3m, p95: 6m}}}/{duration: 3m}/' \
+	-e 's/{duration: {gamma: {mean: 10m, sd: 3m}}}/{duration: 10m}/' \
+	scenarios/commit-mid-rollout.yaml >"$tmp/commit-constant.yaml"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, os, re, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+AT = re.compile(r'\bat (-?(?:\d+h)?(?:\d+m(?!s))?(?:\d+(?:\.\d+)?(?:ms|s))?)(?=[\s,;:).]|$)')
+def ms(d):
+    t = sum(float(v) * {'h': 3600000, 'm': 60000, 's': 1000, 'ms': 1}[u]
+            for v, u in re.findall(r'(\d+(?:\.\d+)?)(h|ms|m|s)', d))
+    return -round(t) if d.startswith('-') else round(t)
+def on_original_clock(text, shift):
+    return AT.sub(lambda m: 'at <%d ms>' % (ms(m.group(1)) + shift) if re.search(r'\d', m.group(1)) else m.group(0), text)
+def warnings(args):
+    p = subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--json', tmp + '/n.json'] + args,
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        return ['run failed: ' + p.stderr[:300]]
+    return [n['text'] for n in json.load(open(tmp + '/n.json'))['notices'] if n['severity'] != 'info']
+def scenario_only(src, dst):
+    docs = [d for d in yaml.safe_load_all(open(src)) if d and d.get('kind') == 'Scenario']
+    yaml.safe_dump_all(docs, open(dst, 'w'))
+def resumed(src, t, strip=False):
+    subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--snapshot', '%dms' % t, tmp + '/s.yaml', src],
+                   capture_output=True, check=True)
+    text = open(tmp + '/s.yaml').read()
+    if strip:
+        text = ''.join(l for l in text.splitlines(True) if 'state.magos-sim.io/observer' not in l)
+        open(tmp + '/s.yaml', 'w').write(text)
+    now = text.split('run --now ')[1].split()[0]
+    scenario_only(src, tmp + '/scn.yaml')
+    return [on_original_clock(x, t) for x in warnings(['--now', now, tmp + '/scn.yaml', tmp + '/s.yaml'])]
+cases = [
+    ('tests/hazards/handoff-unselected.yaml', 'selected by no step', (1000, 30000, 120000, 600000)),
+    ('tests/hazards/handoff-later-step.yaml', 'started planning at', (1000, 120000, 400000, 700000, 1200000, 2100000)),
+    ('tests/hazards/revision-absorbed.yaml', 'recorded it as status.observedRevision', (1000, 120000, 300000, 700000)),
+    (tmp + '/commit-constant.yaml', 'recorded it as status.observedRevision', (60000, 300000, 490000, 500000, 1500000)),
+]
+for src, notice, ts in cases:
+    name = os.path.basename(src)
+    whole = [on_original_clock(x, 0) for x in warnings([src])]
+    check("%s: the whole run tells it (%s)" % (name, notice), any(notice in x for x in whole), whole)
+    differ = [(t, got) for t in ts for got in [resumed(src, t)] if got != whole]
+    check("%s: resumed at %s ms, every warning is the whole run's, at the same instants" % (name, ', '.join(map(str, ts))),
+          not differ, differ[:1] + [whole])
+# without the observer's state the resumed run cannot tell the history
+plain = resumed('tests/hazards/handoff-unselected.yaml', 120000, strip=True)
+check("a plain export of handoff-unselected at 2m knows no grant before it",
+      any('never granted: ws-prod' in x for x in plain), plain)
+plain = resumed('tests/hazards/revision-absorbed.yaml', 700000, strip=True)
+check("a plain export of revision-absorbed at 11m40s knows no revision absorbed before it",
+      not any('recorded it as status.observedRevision' in x for x in plain), plain)
+PY
+# the state as a snapshot writes it, and refused when it is not
+"$SIM" run -q --until horizon --snapshot 2m "$tmp/hu.yaml" tests/hazards/handoff-unselected.yaml >/dev/null
+contains "a Workspace's state says when it was granted, planned and applied" "$tmp/hu.yaml" \
+	"state.magos-sim.io/observer: granted=2026-01-01T00:00:00Z planning=2026-01-01T00:00:00Z applying="
+contains "a Rollout's says when it was created and when its steps opened and completed" "$tmp/hu.yaml" \
+	"state.magos-sim.io/observer: created=2026-01-01T00:00:01Z completed="
+sed 's|state.magos-sim.io/observer: granted=|state.magos-sim.io/observer: bogus=1 granted=|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "an unknown key in the observer's state is refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error names the object, the key and where to read" "$tmp/err" \
+	"annotation state.magos-sim.io/observer is not the observer's state: 'bogus' is no key of a Workspace's (scenarios/README.md, \`status\` snapshots)"
+sed 's|state.magos-sim.io/observer: granted=2026-01-01T00:00:00Z|state.magos-sim.io/observer: granted=yesterday|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "a time that is none is refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error names the key" "$tmp/err" "not the observer's state: a bad value of 'granted'"
+sed 's|steps=\([^ ]*\)|steps=\1,-/-|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "steps that are not the Rollout's are refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error counts both" "$tmp/err" "'steps' gives 2 steps, spec.strategy.steps has 1"
+check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: error: Rollout \"default/shop\"" "$tmp/err"
 
 # checkout with Jobs of a narrow spread: resumed at 1m, the trials end
 # within one minute of each other, a few seconds apart.
