@@ -920,6 +920,14 @@ static void summary(struct ctx *c)
 		const struct fo_fleet *fl = fo_fleets(run->fleets, &n);
 
 		for (size_t i = 0; i < n; i++) {
+			if (fl[i].halted_before_start) {
+				/* who had taken the bad version by then is history the store does not keep */
+				fputs("<details class=\"blast\"><summary>Blast radius of FleetRollout ", c->f);
+				svg_escape(c->f, fl[i].name);
+				fputs(": not known</summary>\n<p>The FleetRollout was Halted when loaded: "
+				      "the halt predates the run.</p>\n</details>\n", c->f);
+				continue;
+			}
 			if (!fl[i].has_blast)
 				continue;
 			fputs("<details class=\"blast\"><summary>Blast radius of FleetRollout ", c->f);

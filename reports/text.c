@@ -75,6 +75,17 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			continue;
 		waves = xstrdup("");
 		gt_format_duration(f->halt_ms, at, sizeof(at));
+		if (f->halted_before_start) {
+			/* who had taken the bad version by then is history the store does not keep */
+			text = xasprintf("not known: FleetRollout %s was loaded Halted, the halt "
+					 "predates the run", f->name);
+			labelled(o, "blast", text);
+			free(text);
+			labelled(o, "detection", "not known: the halt predates the run");
+			labelled(o, "exposure", "not known: the halt predates the run");
+			free(waves);
+			continue;
+		}
 		if (!f->has_blast) {
 			text = xasprintf("none: FleetRollout %s halted at %s while rolling out no "
 					 "single version, so no member adopted a bad version",

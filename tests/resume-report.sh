@@ -95,6 +95,37 @@ expect_rc "steps that are not the Rollout's are refused" 3 "$SIM" run -q --now 2
 contains "the error counts both" "$tmp/err" "'steps' gives 2 steps, spec.strategy.steps has 1"
 check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: error: Rollout \"default/shop\"" "$tmp/err"
 
+# --- a FleetRollout loaded Halted: its first halt predates the run ---
+# fleet-gate-halt halts at 21m1s; resumed at 30m the FleetRollout is still
+# Halted, and the run's first halting pass (at 1s) continues that halt: its
+# blast radius is not known, as the summary's halt is before the start, not
+# that of a later pass.
+"$SIM" run -q --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run -q --snapshot 30m "$tmp/fg30.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+pyfacts scenarios/fleet-gate-halt.yaml "$tmp/fg-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+"$SIM" run -q --now 2026-03-02T08:30:00Z --json "$tmp/fg.json" --html "$tmp/fg.html" "$tmp/fg-scn.yaml" "$tmp/fg30.yaml" >"$tmp/fg.txt" 2>&1
+contains "resumed Halted, the fleet's halt is before the start" "$tmp/fg.txt" "halted    yes, before the start: FleetRollout moodle (Halted)"
+contains "its blast radius is not known, not that of the run's first halting pass" "$tmp/fg.txt" \
+	"blast     not known: FleetRollout moodle was loaded Halted, the halt predates"
+contains "HTML says so" "$tmp/fg.html" "The FleetRollout was Halted when loaded: the halt predates the run."
+pyfacts "$tmp/fg-whole.json" "$tmp/fg.json" <<'PY'
+import json, sys
+from facts import check
+whole = json.load(open(sys.argv[1]))['summary']
+res = json.load(open(sys.argv[2]))['summary']
+check("the whole run halts at 21m1s, before the snapshot, with a blast radius",
+      whole['halt']['t_ms'] == 1261000 and whole['fleets'][0]['blast_radius']['count'] == 1, whole['halt'])
+check("JSON: resumed, the halt is before_start and the fleet's blast radius null",
+      res['halt']['before_start'] is True and res['fleets'][0]['blast_radius'] is None
+      and res['fleets'][0]['detection_latency_ms'] is None, (res['halt'], res['fleets'][0]['blast_radius']))
+PY
+
 # checkout with Jobs of a narrow spread: resumed at 1m, the trials end
 # within one minute of each other, a few seconds apart.
 mkdir "$tmp/co"
