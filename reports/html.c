@@ -903,7 +903,7 @@ static void summary(struct ctx *c)
 			svg_escape(c->f, ro[i].ns);
 			fputc('/', c->f);
 			svg_escape(c->f, ro[i].name);
-			if (ro[i].halted_before_start) {
+			if (ro[i].halted_before_start && !ro[i].blast_carried) {
 				/* who had begun applying by then is history the store does not keep */
 				fprintf(c->f, ": not known of %zu Workspaces</summary>\n<p>The Rollout "
 					"was halted when loaded: the halt predates the run.</p>\n",
@@ -920,6 +920,14 @@ static void summary(struct ctx *c)
 		const struct fo_fleet *fl = fo_fleets(run->fleets, &n);
 
 		for (size_t i = 0; i < n; i++) {
+			if (fl[i].halted_before_start) {
+				/* who had taken the bad version by then is history the store does not keep */
+				fputs("<details class=\"blast\"><summary>Blast radius of FleetRollout ", c->f);
+				svg_escape(c->f, fl[i].name);
+				fputs(": not known</summary>\n<p>The FleetRollout was Halted when loaded: "
+				      "the halt predates the run.</p>\n</details>\n", c->f);
+				continue;
+			}
 			if (!fl[i].has_blast)
 				continue;
 			fputs("<details class=\"blast\"><summary>Blast radius of FleetRollout ", c->f);

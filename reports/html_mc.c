@@ -117,6 +117,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The trials that have a time to complete or are censored: all but those
+ * that completed with no time (already complete at the start, or nothing to
+ * complete), which the chart leaves out as the statistics do.
+ */
+static size_t timed_trials(const struct rep_mc_set *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		k += !(s->rows[i].completed && s->rows[i].ttc_ms < 0);
+	return k;
+}
+
 /* The completed trials' times to complete, ascending (new array, *n of them). */
 static double *ttc_values(const struct rep_mc_set *s, size_t *n)
 {
@@ -243,9 +257,9 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 {
 	FILE *f = p->f;
 	double *v[REP_MC_MAX_CURVES];
-	size_t nv[REP_MC_MAX_CURVES];
+	size_t nv[REP_MC_MAX_CURVES], tn[REP_MC_MAX_CURVES];
 	double xmin = 0, xmax = 0, vmin = INFINITY, xs[600], ys[600];
-	bool anycens = false, anydone = false;
+	bool anycens = false, anydone = false, anytimed = false;
 	struct svg_frame fr;
 	struct svg_scale sx, sy;
 	char a[SVG_NUM_BUFSZ], b[SVG_NUM_BUFSZ], tip[512], cls[48];
@@ -255,11 +269,13 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 		n = REP_MC_MAX_CURVES;
 	for (size_t i = 0; i < n; i++) {
 		v[i] = ttc_values(sets[i], &nv[i]);
+		tn[i] = timed_trials(sets[i]);
+		anytimed |= tn[i] > 0;
 		if (nv[i] && v[i][nv[i] - 1] > xmax)
 			xmax = v[i][nv[i] - 1];
 		if (nv[i] && v[i][0] < vmin)
 			vmin = v[i][0];
-		if (nv[i] < sets[i]->n)
+		if (nv[i] < tn[i])
 			anycens = true;
 		if (nv[i])
 			anydone = true;
@@ -310,21 +326,24 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_mc_set *s = sets[i];
-		size_t k = svg_step_cdf(v[i], nv[i], s->n, &sx, &sy, 2, xs, ys, 600);
-		size_t cens = s->n - nv[i];
+		size_t k, cens = tn[i] - nv[i];
 
-		snprintf(tip, sizeof(tip), "%s: %zu trials, %zu completed, %zu censored; p50 %s",
-			 s->name ? s->name : "", s->n, nv[i], cens,
-			 nv[i] * 2 > s->n ? dur((int64_t)llround(rep_mc_quantile(v[i], nv[i], 0.5)), b)
-					  : "> horizon");
+		if (!tn[i])
+			continue; /* every trial complete with no time: no curve */
+		k = svg_step_cdf(v[i], nv[i], tn[i], &sx, &sy, 2, xs, ys, 600);
+		snprintf(tip, sizeof(tip), "%s: %zu trials, %zu completed, %zu censored%s; p50 %s",
+			 s->name ? s->name : "", tn[i], nv[i], cens,
+			 tn[i] < s->n ? " (those with no time to complete left out)" : "",
+			 nv[i] * 2 > tn[i] ? dur((int64_t)llround(rep_mc_quantile(v[i], nv[i], 0.5)), b)
+					   : "> horizon");
 		fputs("<g class=\"cdf\"><title>", f);
 		svg_escape(f, tip);
 		fputs("</title>\n", f);
 		snprintf(cls, sizeof(cls), "cdf-line s%zu", i);
 		svg_polyline(f, xs, ys, k, cls);
-		if (cens && s->n) {
+		if (cens) {
 			/* The censored trials complete (if ever) past the horizon: the jump to 1 is drawn there. */
-			double y0 = svg_map(&sy, (double)nv[i] / (double)s->n);
+			double y0 = svg_map(&sy, (double)nv[i] / (double)tn[i]);
 			double xz = fr.x1 + 18 + 10.0 * (double)i;
 			double px[4] = { fr.x1, xz, xz, W - RIGHT };
 			double py[4] = { y0, y0, fr.y0, fr.y0 };
@@ -333,20 +352,23 @@ static void cdf_chart(struct page *p, const struct rep_mc_set *const *sets, size
 			svg_polyline(f, px, py, 4, cls);
 			snprintf(cls, sizeof(cls), "cens-dot s%zu", i);
 			snprintf(tip, sizeof(tip), "%s: %zu of %zu trials (%s) not completed by %s",
-				 s->name ? s->name : "", cens, s->n,
-				 pctx((double)cens / (double)s->n, a), dur(p->horizon_ms, b));
+				 s->name ? s->name : "", cens, tn[i],
+				 pctx((double)cens / (double)tn[i], a), dur(p->horizon_ms, b));
 			svg_circle(f, xz, y0, 3.5, cls, tip);
 			if (n == 1) {
 				/* Says what the jump is: the share still running at the horizon. */
 				snprintf(tip, sizeof(tip), "%s censored",
-					 pctx((double)cens / (double)s->n, a));
+					 pctx((double)cens / (double)tn[i], a));
 				svg_text(f, xz + 6, y0 + (y0 - fr.y0 < 30 ? 14 : -6), "start", "lbl",
 					 tip, 0);
 			}
 		}
 		fputs("</g>\n", f);
 	}
-	if (!anydone)
+	if (!anytimed)
+		svg_text(f, (fr.x0 + fr.x1) / 2, (fr.y0 + fr.y1) / 2, "middle", "lbl",
+			 "no time to complete: every trial was complete when it started", 0);
+	else if (!anydone)
 		svg_text(f, (fr.x0 + fr.x1) / 2, (fr.y0 + fr.y1) / 2, "middle", "lbl",
 			 "no trial completed by the horizon", 0);
 	line_legend(f, fr.y1 + 50, sets, n);
@@ -458,11 +480,24 @@ static void stats_section(struct page *p, const struct plan_stats *st)
 		fprintf(f, "<p class=\"note\">%zu trials stopped by the loop or event budget bound "
 			   "(counted as not completed; the terminal report names them).</p>\n",
 			st->nbound);
+	if (st->nalready)
+		fprintf(f, "<p class=\"note\">%zu of %zu trials already complete: every "
+			   "Rollout/FleetRollout was complete when the run started (a snapshot of a "
+			   "finished rollout); counted as completed, with no time to complete, and "
+			   "left out of the time to complete and the step and wave durations.</p>\n",
+			st->nalready, st->ntrials);
+	if (st->nnothing)
+		fprintf(f, "<p class=\"note\">%zu of %zu trials with nothing to complete (Rollouts "
+			   "without steps, Ready/NoSteps): counted as completed, with no time to "
+			   "complete, and left out of the time to complete.</p>\n",
+			st->nnothing, st->ntrials);
 	fputs("<div class=\"wide\" tabindex=\"0\"><table class=\"stats\"><thead><tr><th>quantity</th><th>trials</th><th>censored</th>"
 	      "<th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>mean</th><th>mean 95 % CI</th>"
 	      "<th>min</th><th>max</th></tr></thead><tbody>\n",
 	      f);
-	dist_row(p, "time to complete", NULL, &st->ttc, K_MS);
+	dist_row(p, "time to complete",
+		 st->nalready + st->nnothing ? "trials with no time to complete left out" : NULL,
+		 &st->ttc, K_MS);
 	dist_row(p, "blast radius", "targets; 0 without a halt", &st->blast_count, K_COUNT);
 	dist_row(p, "blast radius", "share of the scope", &st->blast_share, K_SHARE);
 	dist_row(p, "detection latency", "halting trials with a fault onset", &st->detection, K_MS);

@@ -195,9 +195,10 @@ static json_t *rollouts_array(const struct obs *obs)
 			json_object_set_new(h, "reason", str_or_null(r->halt_reason));
 			json_object_set_new(h, "message", str_or_null(r->halt_message));
 			json_object_set_new(o, "halt", h);
-			/* who had begun applying before the run is not known */
+			/* who had begun applying before the run is not known, unless carried */
 			json_object_set_new(o, "blast_radius",
-					    r->halted_before_start ? json_null() : blast_obj(r));
+					    r->halted_before_start && !r->blast_carried ? json_null()
+											: blast_obj(r));
 		} else {
 			json_object_set_new(o, "halt", json_null());
 			json_object_set_new(o, "blast_radius", json_null());
@@ -498,7 +499,8 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_object_set_new(o, "halt", json_null());
 	}
 	json_object_set_new(o, "blast_radius",
-			    hr && !hr->halted_before_start ? blast_obj(hr) : json_null());
+			    hr && (!hr->halted_before_start || hr->blast_carried) ? blast_obj(hr)
+										       : json_null());
 	json_object_set_new(o, "drivers", json_integer(s->drivers));
 	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));
 	json_object_set_new(o, "rollouts", rollouts_array(obs));

@@ -117,7 +117,7 @@ static json_t *u64(uint64_t v)
 
 static json_t *row_obj(const struct trial_row *r)
 {
-	json_t *ph = json_array(), *no = json_array();
+	json_t *ph = json_array(), *no = json_array(), *row;
 
 	for (size_t i = 0; i < r->nnotices; i++)
 		json_array_append_new(no, json_pack("{s:s,s:o}", "severity",
@@ -131,7 +131,7 @@ static json_t *row_obj(const struct trial_row *r)
 						    "opened_ms", (json_int_t)p->opened_ms, "done_ms",
 						    (json_int_t)p->done_ms));
 	}
-	return json_pack("{s:I,s:o,s:s,s:I,s:o,s:b,s:I,s:b,s:I,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,"
+	row = json_pack("{s:I,s:o,s:s,s:I,s:o,s:b,s:I,s:b,s:I,s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:I,"
 			 "s:I,s:o,s:o,s:o}",
 			 "index", (json_int_t)r->index, "seed", u64(r->seed), "stop",
 			 des_stop_name(r->stop), "end_ms", (json_int_t)r->end_ms, "events",
@@ -144,6 +144,12 @@ static json_t *row_obj(const struct trial_row *r)
 			 "peak_adopting", (json_int_t)r->peak_adopting, "job_wait_ms",
 			 (json_int_t)r->job_wait_ms, "phases", ph, "bound_note",
 			 str_or_null(r->bound_note), "notices", no);
+	/* only when true: a partial of trials that each have a time reads as before */
+	if (r->already_complete)
+		json_object_set_new(row, "already_complete", json_true());
+	if (r->nothing_to_complete)
+		json_object_set_new(row, "nothing_to_complete", json_true());
+	return row;
 }
 
 /* Writes @j (stolen) compactly, then @after; -1 on failure. */
@@ -376,7 +382,19 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 	r->events = get_u64(c, o, "events");
 	r->completed = get_bool(c, o, "completed");
 	r->ttc_ms = get_int(c, o, "ttc_ms", -1, hz);
-	if (!c->failed && r->completed != (r->ttc_ms >= 0))
+	/* absent from the partials written before a trial could complete with no time */
+	r->already_complete = json_object_get(o, "already_complete") &&
+			      get_bool(c, o, "already_complete");
+	r->nothing_to_complete = json_object_get(o, "nothing_to_complete") &&
+				 get_bool(c, o, "nothing_to_complete");
+	if (!c->failed && (r->already_complete || r->nothing_to_complete) &&
+	    (!r->completed || r->ttc_ms >= 0 || (r->already_complete && r->nothing_to_complete)))
+		fail(c, "row %" PRIu32 ": '%s' is true but 'completed' is %s and 'ttc_ms' %" PRId64
+		     " (a trial with no time completed, with ttc_ms -1, for one reason)",
+		     r->index, r->already_complete ? "already_complete" : "nothing_to_complete",
+		     r->completed ? "true" : "false", r->ttc_ms);
+	else if (!c->failed && !r->already_complete && !r->nothing_to_complete &&
+		 r->completed != (r->ttc_ms >= 0))
 		fail(c, "row %" PRIu32 ": 'completed' is %s but 'ttc_ms' is %" PRId64, r->index,
 		     r->completed ? "true" : "false", r->ttc_ms);
 	r->halted = get_bool(c, o, "halted");

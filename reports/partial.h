@@ -20,7 +20,9 @@
  *               "head" for compare): {role, name, files, digest, rows},
  *               digest being partial_digest() of the files read, rows the
  *               trial rows with every field of struct trial_row (absent
- *               times as -1) in index order
+ *               times as -1; already_complete and nothing_to_complete
+ *               only when true, and read as false when absent) in index
+ *               order
  *
  * A run of a scenario's variants or a sweep (spec.variants, spec.sweep,
  * --sweep) or of one variant (--variant) writes schema

@@ -90,6 +90,8 @@ static json_t *row_obj(const struct trial_row *r)
 	json_object_set_new(o, "events", u64(r->events));
 	json_object_set_new(o, "completed", json_boolean(r->completed));
 	json_object_set_new(o, "ttc_ms", ms_or_null(r->ttc_ms, r->ttc_ms >= 0));
+	json_object_set_new(o, "already_complete", json_boolean(r->already_complete));
+	json_object_set_new(o, "nothing_to_complete", json_boolean(r->nothing_to_complete));
 	json_object_set_new(o, "halted", json_boolean(r->halted));
 	json_object_set_new(o, "halt_ms", ms_or_null(r->halt_ms, r->halt_ms >= 0));
 	json_object_set_new(o, "halt_where", str_or_null(r->halt_where));
@@ -169,6 +171,8 @@ static json_t *stats_obj(const struct plan_stats *st)
 				    json_pack("{s:o,s:I}", "relative_error", real(PLAN_SKETCH_REL_ERR),
 					      "exact_values", (json_int_t)st->exact_values));
 	json_object_set_new(o, "ttc", dist_obj(&st->ttc, true));
+	json_object_set_new(o, "already_complete", json_integer((json_int_t)st->nalready));
+	json_object_set_new(o, "nothing_to_complete", json_integer((json_int_t)st->nnothing));
 	json_object_set_new(o, "blast_count", dist_obj(&st->blast_count, false));
 	json_object_set_new(o, "blast_share", dist_obj(&st->blast_share, false));
 	json_object_set_new(o, "detection", dist_obj(&st->detection, true));

@@ -310,39 +310,80 @@ static void phases_section(struct out *o, const struct plan_stats *st)
 		     st->phases[best].name, st->phases[best].ncritical, st->ntrials);
 }
 
-/* "2026-11-30 14:31 UTC": @ms after the clock's start, to the minute (floor). */
-static void wall(const struct rep_plan *p, double ms, char *buf, size_t len)
+/*
+ * The wall-clock lines give minutes while the completed trials end 10
+ * minutes apart or more; closer together, minutes would show the whole
+ * range as one or two minutes and hide where in them it falls, so they give
+ * seconds.
+ */
+#define WALL_MINUTES_SPREAD_MS (10 * 60 * 1000)
+
+enum wall_round { WALL_FLOOR, WALL_CEIL };
+
+/*
+ * "2026-11-30 14:31 UTC" (@unit_ms 60000) or "2026-11-30 14:31:07 UTC"
+ * (1000): @ms after the clock's start, rounded to @unit_ms by @how (a lower
+ * bound down, an upper bound up, so that the range holds every value in it).
+ */
+static void wall(const struct rep_plan *p, double ms, int64_t unit_ms, enum wall_round how,
+		 char *buf, size_t len)
 {
 	char t[GT_RFC3339_BUFSZ];
+	int64_t at = p->start_unix_ms + (int64_t)floor(ms);
+	int64_t down = at - (at % unit_ms + unit_ms) % unit_ms;
 
-	gt_format_rfc3339(p->start_unix_ms + (int64_t)ms, t, sizeof(t));
-	snprintf(buf, len, "%.10s %.5s UTC", t, t + 11);
+	if (how == WALL_CEIL && (down < at || ms > floor(ms)))
+		down += unit_ms;
+	gt_format_rfc3339(down, t, sizeof(t));
+	snprintf(buf, len, "%.10s %.*s UTC", t, unit_ms >= 60000 ? 5 : 8, t + 11);
 }
 
 /*
  * A snapshot's remaining time as the wall-clock times it ends at: the
- * fastest and slowest completed trial and the percentiles, "> horizon"
- * where a percentile falls among censored trials.
+ * fastest completed trial rounded down and the slowest rounded up, and the
+ * percentiles as the minute (second) they fall in, "> horizon" where a
+ * percentile falls among censored trials.
  */
 static void wall_clock_lines(struct out *o, const struct rep_plan *p)
 {
 	const struct plan_dist *d = &p->st->ttc;
 	char lo[40], hi[40], pc[PLAN_NPCT][40];
 	static const char *const names[PLAN_NPCT] = { "p50", "p90", "p95", "p99" };
+	int64_t unit;
 
 	if (d->n <= d->ncensored)
 		return;
-	wall(p, d->min, lo, sizeof(lo));
-	wall(p, d->max, hi, sizeof(hi));
+	unit = d->max - d->min >= WALL_MINUTES_SPREAD_MS ? 60000 : 1000;
+	wall(p, d->min, unit, WALL_FLOOR, lo, sizeof(lo));
+	wall(p, d->max, unit, WALL_CEIL, hi, sizeof(hi));
 	for (int i = 0; i < PLAN_NPCT; i++) {
 		if (d->p_censored[i])
 			snprintf(pc[i], sizeof(pc[i]), "> horizon");
 		else
-			wall(p, d->p[i], pc[i], sizeof(pc[i]));
+			wall(p, d->p[i], unit, WALL_FLOOR, pc[i], sizeof(pc[i]));
 	}
 	line(o, "  done between %s and %s", lo, hi);
 	line(o, "  %s %s, %s %s", names[PLAN_P50], pc[PLAN_P50], names[PLAN_P90], pc[PLAN_P90]);
 	line(o, "  %s %s, %s %s", names[PLAN_P95], pc[PLAN_P95], names[PLAN_P99], pc[PLAN_P99]);
+}
+
+/*
+ * The trials that completed with no time to complete, as the single run says
+ * it ("completed already"): they count as completed and are left out of the
+ * time-to-complete statistics, not counted as 0 s.
+ */
+static void no_time_lines(struct out *o, const struct plan_stats *st)
+{
+	if (st->nalready)
+		line(o, "%-10s %zu of %zu trial%s: every Rollout/FleetRollout was complete when the",
+		     "already", st->nalready, st->ntrials, st->ntrials == 1 ? "" : "s");
+	if (st->nalready)
+		line(o, "%-10s run started (a snapshot of a finished rollout); no time to complete", "");
+	if (st->nnothing)
+		line(o, "%-10s %zu of %zu trial%s: Rollouts without steps (Ready/NoSteps, a no-op",
+		     "nothing", st->nnothing, st->ntrials, st->ntrials == 1 ? "" : "s");
+	if (st->nnothing)
+		line(o, "%-10s upstream) and the rest already complete; no time to complete", "");
 }
 
 int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_opts *opts)
@@ -372,10 +413,21 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		     PLAN_SKETCH_REL_ERR * 100);
 		line(&o, "%-10s the exact budget of %zu (docs/limits.md)", "", st->exact_values);
 	}
+	no_time_lines(&o, st);
 	blank(&o);
-	dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
-	if (p->clock_said)
-		wall_clock_lines(&o, p);
+	if (st->ttc.n == 0 && st->nalready + st->nnothing == st->ntrials && st->ntrials) {
+		line(&o, "%sTime to complete%s: none, every trial %s", o.color ? C_BOLD : "",
+		     o.color ? C_RESET : "",
+		     st->nnothing ? "completed with nothing to complete or was complete at the start"
+				  : "was complete when it started");
+	} else {
+		dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
+		if (st->nalready + st->nnothing)
+			line(&o, "  (%zu trial%s with no time to complete left out)",
+			     st->nalready + st->nnothing, st->nalready + st->nnothing == 1 ? "" : "s");
+		if (p->clock_said)
+			wall_clock_lines(&o, p);
+	}
 	if (opts && opts->quiet)
 		goto out_check;
 	halts_section(&o, st);

@@ -75,6 +75,17 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			continue;
 		waves = xstrdup("");
 		gt_format_duration(f->halt_ms, at, sizeof(at));
+		if (f->halted_before_start) {
+			/* who had taken the bad version by then is history the store does not keep */
+			text = xasprintf("not known: FleetRollout %s was loaded Halted, the halt "
+					 "predates the run", f->name);
+			labelled(o, "blast", text);
+			free(text);
+			labelled(o, "detection", "not known: the halt predates the run");
+			labelled(o, "exposure", "not known: the halt predates the run");
+			free(waves);
+			continue;
+		}
 		if (!f->has_blast) {
 			text = xasprintf("none: FleetRollout %s halted at %s while rolling out no "
 					 "single version, so no member adopted a bad version",
@@ -185,7 +196,7 @@ static void blast_lines(struct out *o, const struct obs *obs)
 			list = xrealloc(list, len + add + 1);
 			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
 		}
-		if (r->halted_before_start)
+		if (r->halted_before_start && !r->blast_carried)
 			/* who had begun applying by then is history the store does not keep */
 			txt_emit(o, "%sblast%s     not known of %zu Workspace%s: the halt predates the run\n",
 				 col(o, C_BOLD), col(o, C_OFF), r->blast_total,

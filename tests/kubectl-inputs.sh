@@ -157,7 +157,7 @@ lacks "it is not reported as completed in 0s" "$tmp/out" "time to complete 0s"
 jq_true "the JSON says already complete, with no time" "$tmp/done.json" \
 	'd["summary"]["already_complete"] is True and d["summary"]["time_to_complete_ms"] is None and d["summary"]["completed"] is True'
 expect_rc "trials of it run" 0 "$SIM" run -n 3 "$tmp/done.yaml"
-contains "no trial counts in the time-to-complete statistics" "$tmp/out" "Time to complete (0 trials)"
+contains "no trial counts in the time-to-complete statistics, and -n says why" "$tmp/out" "Time to complete: none, every trial was complete when it started"
 # The same rollout from the start does take time.
 expect_rc "the rollout from the start runs" 0 "$SIM" run --json "$tmp/fresh.json" scenarios/fleet-standing-policy.yaml
 jq_true "from the start it takes time" "$tmp/fresh.json" \

@@ -80,21 +80,37 @@ expect_rc "state of another controller is refused" 3 "$SIM" run -q --now 2026-01
 contains "the error says which annotation a snapshot writes" "$tmp/err" "only 'state.magos-sim.io/refwatcher', on Workspaces"
 
 # --- a snapshot of a halted Rollout: the halt predates the resumed run ---
+# The snapshot carries the blast radius the run that halted measured
+# (state.magos-sim.io/observer); a plain kubectl export does not, and its
+# blast radius is not known.
 "$SIM" run -q --snapshot 20m "$tmp/halted.yaml" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
+grep -v 'state.magos-sim.io/observer' "$tmp/halted.yaml" >"$tmp/halted-plain.yaml"
 "$SIM" run -q --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >"$tmp/halted.txt"
 contains "resumed halted, the halt is before the start" "$tmp/halted.txt" "halted    yes, before the start: Rollout default/shop (StepFailed)"
-contains "and its blast radius is not known, of the Project's 3 Workspaces (not 0 of 0)" "$tmp/halted.txt" "blast     not known of 3 Workspaces: the halt predates the run"
-"$SIM" run -q --json "$tmp/halted.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null
+contains "its blast radius is the one the halting run measured (2 of 3)" "$tmp/halted.txt" "blast     2 of 3 Workspaces had begun applying by the halt"
+"$SIM" run -q --now 2026-01-01T00:20:00Z "$tmp/halted-plain.yaml" >"$tmp/halted-plain.txt"
+contains "from a plain export its blast radius is not known, of the Project's 3 Workspaces (not 0 of 0)" "$tmp/halted-plain.txt" "blast     not known of 3 Workspaces: the halt predates the run"
+"$SIM" run -q --json "$tmp/halted.json" --now 2026-01-01T00:20:00Z "$tmp/halted-plain.yaml" >/dev/null
 pyfacts "$tmp/halted.json" <<'PY'
 import json, sys
 from facts import check
 j = json.load(open(sys.argv[1]))
 s = j['summary']
-check("JSON: the summary's halt is before_start at t_ms 0", s['halt']['before_start'] is True and s['halt']['t_ms'] == 0, s['halt'])
-check("JSON: its blast radius is null (not known)", s['blast_radius'] is None, s['blast_radius'])
+check("JSON of a plain export: the summary's halt is before_start at t_ms 0", s['halt']['before_start'] is True and s['halt']['t_ms'] == 0, s['halt'])
+check("JSON of a plain export: its blast radius is null (not known)", s['blast_radius'] is None, s['blast_radius'])
 ro = [r for r in s['rollouts'] if r['name'] == 'shop'][0]
-check("JSON: the Rollout's halt is before_start, in step staging, blast radius null",
+check("JSON of a plain export: the Rollout's halt is before_start, in step staging, blast radius null",
       ro['halt']['before_start'] is True and ro['halt']['step'] == 'staging' and ro['blast_radius'] is None, ro)
+PY
+"$SIM" run -q --json "$tmp/halted-kept.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null
+pyfacts "$tmp/halted-kept.json" <<'PY'
+import json, sys
+from facts import check
+s = json.load(open(sys.argv[1]))['summary']
+ro = [r for r in s['rollouts'] if r['name'] == 'shop'][0]
+check("JSON of the simulator's snapshot: before_start, with the carried blast radius",
+      s['halt']['before_start'] is True and s['blast_radius'] == {'count': 2, 'total': 3, 'names': ['shop-dev', 'shop-staging']}
+      and ro['blast_radius'] == s['blast_radius'], (s['halt'], s['blast_radius']))
 PY
 "$SIM" run -q --json "$tmp/whole.json" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
 pyfacts "$tmp/whole.json" <<'PY'
@@ -291,7 +307,7 @@ PY
 has_line "the steps view shows the apply Job the snapshot caught running from its startTime, 1m30s before" "$tmp/shop.txt" \
 	"      shop-network-staging         apply -1m30s→2m54.535s  Applied"
 expect_rc "the example's trials run" 0 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
-has_line "its remaining time as wall-clock times" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:27 UTC"
+has_line "its remaining time as wall-clock times, the slowest trial (14:27:05) rounded up" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
 has_line "and percentiles" "$tmp/out" "  p50 2026-11-30 14:12 UTC, p90 2026-11-30 14:17 UTC"
 expect_rc "the example at 5m" 0 "$SIM" run -q --at 5m --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
 has_line "ages count from the snapshot's creationTimestamps" "$tmp/out" "shop        shop-network-dev       Applied    shop-network   9f4c2a71d3e8b05c6a2f1e7d4b3c9a8e5f6d2b10   12m"

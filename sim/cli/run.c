@@ -620,9 +620,11 @@ static void take_look(struct look *l, bool snapshot, struct des *w, const struct
 	int64_t anchor = s->start_unix_ms;
 	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
 
-	if (snapshot)
+	if (snapshot) {
 		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, r ? r->models : NULL, ss);
-	else
+		if (r && r->obs)
+			run_snapshot_state(l->list, r, w, s);
+	} else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
 	l->taken_ms = des_now(w);

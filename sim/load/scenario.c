@@ -34,6 +34,8 @@
 #include "sim/base/gotime.h"
 #include "sim/load/scn_parse.h"
 
+static void observer_state_release(struct scn_observer_state *e);
+
 /* ---------------------------------------------------------------- lifecycle */
 
 void scn_init(struct scenario *s)
@@ -98,6 +100,9 @@ void scn_release(struct scenario *s)
 		free(e->polls);
 	}
 	free(s->refwatcher);
+	for (size_t i = 0; i < s->nobserver; i++)
+		observer_state_release(&s->observer[i]);
+	free(s->observer);
 	scnp_source_seeds_release(s);
 	val_free(s->expect);
 	val_free(s->variants);
@@ -416,10 +421,196 @@ static void refwatcher_entry_release(struct scn_refwatcher_entry *e)
 	free(e->polls);
 }
 
+/* ---------------------------------------------------------------- the observer */
+
+enum ost_type { OST_TIME, OST_INT, OST_TEXT, OST_STEPS, OST_NAMES };
+
+struct ost_key {
+	const char *kind, *key;
+	enum ost_type type;
+};
+
+/* The keys of SCN_OBSERVER_STATE by kind, and what their values are. */
+static const struct ost_key ost_keys[] = {
+	{ "Workspace", "granted", OST_TIME },	      { "Workspace", "planning", OST_TIME },
+	{ "Workspace", "applying", OST_TIME },	      { "Workspace", "applied", OST_TIME },
+	{ "Workspace", "failed", OST_TIME },	      { "Workspace", "planContainer", OST_TIME },
+	{ "Workspace", "revision", OST_TEXT },	      { "Workspace", "revisionSeen", OST_TIME },
+	{ "Workspace", "revisionPhase", OST_TEXT },   { "Workspace", "revisionContainer", OST_TIME },
+	{ "Workspace", "absorbed", OST_TEXT },	      { "Workspace", "absorbedSeen", OST_TIME },
+	{ "Workspace", "absorbedPhase", OST_TEXT },   { "Workspace", "absorbedContainer", OST_TIME },
+	{ "Workspace", "absorbedApplied", OST_TIME }, { "Workspace", "absorbedNextPlan", OST_TIME },
+	{ "Workspace", "lastPlanning", OST_TIME },    { "Workspace", "resets", OST_INT },
+	{ "Workspace", "resetFirst", OST_TIME },      { "Workspace", "resetReason", OST_TEXT },
+	{ "Workspace", "resetRunMs", OST_INT },
+	{ "Rollout", "created", OST_TIME },	      { "Rollout", "completed", OST_TIME },
+	{ "Rollout", "steps", OST_STEPS },	      { "Rollout", "blast", OST_NAMES },
+	{ "Rollout", "blastTotal", OST_INT },
+};
+
+#define NOST_KEYS (sizeof(ost_keys) / sizeof(ost_keys[0]))
+
+static bool ost_has(const struct scn_observer_state *e, const char *key)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->keys[i], key))
+			return true;
+	return false;
+}
+
+static bool time_of(const char *v)
+{
+	int64_t ms;
+
+	return *v && gt_parse_rfc3339(v, &ms, NULL, 0) == 0;
+}
+
+/* "OPENED/COMPLETED[,...]", each TIME or "-"; "" (no steps) too. */
+static bool steps_of(const char *v)
+{
+	while (*v) {
+		const char *comma = strchr(v, ','), *end = comma ? comma : v + strlen(v);
+
+		for (int half = 0; half < 2; half++) {
+			const char *slash = half ? end : memchr(v, '/', (size_t)(end - v));
+			char *t;
+			bool ok;
+
+			if (!slash)
+				return false;
+			t = xstrndup(v, (size_t)(slash - v));
+			ok = strcmp(t, "-") == 0 || time_of(t);
+			free(t);
+			if (!ok)
+				return false;
+			v = slash + (half ? 0 : 1);
+		}
+		v = comma ? comma + 1 : end;
+		if (comma && !*v)
+			return false; /* a trailing comma */
+	}
+	return true;
+}
+
+static bool value_ok(enum ost_type type, const char *v)
+{
+	long long n;
+
+	switch (type) {
+	case OST_TIME:
+		return time_of(v);
+	case OST_INT:
+		return int_of(v, -1, INT32_MAX, &n);
+	case OST_STEPS:
+		return steps_of(v);
+	case OST_NAMES:
+		return !*v || (v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,"));
+	case OST_TEXT:
+		return true;
+	}
+	return false;
+}
+
+/* Whether a Rollout's carried steps are as many as its spec.strategy.steps (@why when not). */
+static bool steps_match(const struct obj *o, const struct scn_observer_state *e, char *why, size_t len)
+{
+	const struct val *steps = val_path(o->spec, "strategy.steps");
+	size_t want = steps && steps->type == VAL_LIST ? steps->u.list.n : 0, got = 0;
+
+	for (size_t i = 0; i < e->n; i++) {
+		if (strcmp(e->keys[i], "steps") != 0)
+			continue;
+		got = e->values[i][0] ? 1 : 0;
+		for (const char *p = e->values[i]; *p; p++)
+			got += *p == ',';
+		if (got != want) {
+			snprintf(why, len, "'steps' gives %zu step%s, spec.strategy.steps has %zu", got,
+				 got == 1 ? "" : "s", want);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void observer_state_release(struct scn_observer_state *e)
+{
+	free(e->kind);
+	free(e->ns);
+	free(e->name);
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->keys[i]);
+		free(e->values[i]);
+	}
+	free(e->keys);
+	free(e->values);
+}
+
+/*
+ * parse_observer_state() - SCN_OBSERVER_STATE @v of a @kind into @e (keys and
+ * decoded values).  Returns NULL, or what is wrong (static text or @why).
+ */
+static const char *parse_observer_state(const char *kind, const char *v, struct scn_observer_state *e,
+					char *why, size_t len)
+{
+	while (*v) {
+		const char *sp = strchr(v, ' '), *eq;
+		size_t n = sp ? (size_t)(sp - v) : strlen(v), k;
+		char *key, *val;
+
+		eq = memchr(v, '=', n);
+		if (!eq)
+			return "a pair without '='";
+		key = xstrndup(v, (size_t)(eq - v));
+		val = decoded(eq + 1, n - (size_t)(eq - v) - 1);
+		for (k = 0; k < NOST_KEYS; k++)
+			if (!strcmp(ost_keys[k].kind, kind) && !strcmp(ost_keys[k].key, key))
+				break;
+		if (k == NOST_KEYS)
+			snprintf(why, len, "'%s' is no key of a %s's", key, kind);
+		else if (ost_has(e, key))
+			snprintf(why, len, "a second '%s'", key);
+		else if (!val || !value_ok(ost_keys[k].type, val))
+			snprintf(why, len, "a bad value of '%s'", key);
+		else
+			why[0] = '\0';
+		if (why[0]) {
+			free(key);
+			free(val);
+			return why;
+		}
+		e->keys = xreallocarray(e->keys, e->n + 1, sizeof(*e->keys));
+		e->values = xreallocarray(e->values, e->n + 1, sizeof(*e->values));
+		e->keys[e->n] = key;
+		e->values[e->n++] = val;
+		v += n + (sp ? 1 : 0);
+		if (sp && !*v)
+			return "a trailing space";
+	}
+	return NULL;
+}
+
+const char *scn_observer_get(const struct scenario *s, const char *kind, const char *ns,
+			     const char *name, const char *key)
+{
+	for (size_t i = 0; i < s->nobserver; i++) {
+		const struct scn_observer_state *e = &s->observer[i];
+
+		if (strcmp(e->kind, kind) != 0 || strcmp(e->ns, ns) != 0 || strcmp(e->name, name) != 0)
+			continue;
+		for (size_t k = 0; k < e->n; k++)
+			if (!strcmp(e->keys[k], key))
+				return e->values[k];
+		return NULL;
+	}
+	return NULL;
+}
+
 /*
  * take_state() - reads and takes off every object's annotations
  * SCN_STATE_PREFIX<controller> (sim/observe/kubeget.h): the RefWatcher's
- * registry entry of a Workspace into @out->refwatcher.  Another controller,
+ * registry entry of a Workspace into @out->refwatcher, and the run's
+ * observer's history of a Workspace or Rollout (SCN_OBSERVER_STATE) into
+ * @out->observer.  Another controller,
  * another kind or a value that does not parse is an error at the object.
  */
 static void take_state(struct scenario *out, struct diag *d)
@@ -438,12 +629,36 @@ static void take_state(struct scenario *out, struct diag *d)
 				k++;
 				continue;
 			}
-			if (strcmp(key + plen, "refwatcher") != 0 || strcmp(o->kind, "Workspace") != 0)
+			if (strcmp(key + plen, SCN_OBSERVER_STATE) == 0 &&
+			    (strcmp(o->kind, "Workspace") == 0 || strcmp(o->kind, "Rollout") == 0)) {
+				struct scn_observer_state st = { 0 };
+				char why[160];
+				const char *bad = parse_observer_state(o->kind, v, &st, why, sizeof(why));
+
+				if (!bad && !steps_match(o, &st, why, sizeof(why)))
+					bad = why;
+
+				if (bad) {
+					diag_error(d, o->src.file, o->src.mark,
+						   "%s \"%s%s%s\": annotation %s is not the observer's "
+						   "state: %s (scenarios/README.md, `status` snapshots)",
+						   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, bad);
+					observer_state_release(&st);
+				} else {
+					st.kind = xstrdup(o->kind);
+					st.ns = xstrdup(o->ns);
+					st.name = xstrdup(o->name);
+					out->observer = xreallocarray(out->observer, out->nobserver + 1,
+								      sizeof(*out->observer));
+					out->observer[out->nobserver++] = st;
+				}
+			} else if (strcmp(key + plen, "refwatcher") != 0 || strcmp(o->kind, "Workspace") != 0)
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation '%s' is not one a snapshot of the "
-					   "simulator writes: only '%srefwatcher', on Workspaces",
+					   "simulator writes: only '%srefwatcher', on Workspaces, and "
+					   "'%s%s', on Workspaces and Rollouts",
 					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key,
-					   SCN_STATE_PREFIX);
+					   SCN_STATE_PREFIX, SCN_STATE_PREFIX, SCN_OBSERVER_STATE);
 			else if (!parse_refwatcher_state(v, &e)) {
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation %s='%s' is not a RefWatcher entry: "

@@ -534,7 +534,8 @@ const char *scn_clock_said(const struct scenario *s);
  * What a snapshot of the simulator says of a controller's memory besides its
  * queue (sim/observe/kubeget.h): annotation SCN_STATE_PREFIX<controller>.
  * Only the RefWatcher keeps any, on Workspaces (SCN_REFWATCHER_STATE_FORMAT
- * below); the loader takes it off into scenario.refwatcher.
+ * below); the loader takes it off into scenario.refwatcher.  Besides, the
+ * run's observer: SCN_OBSERVER_STATE, into scenario.observer.
  */
 #define SCN_STATE_PREFIX "state.magos-sim.io/"
 
@@ -561,6 +562,46 @@ struct scn_refwatcher_entry {
 	} *polls;
 	size_t npolls;
 };
+
+/*
+ * SCN_OBSERVER_STATE - the annotation SCN_STATE_PREFIX "observer" a snapshot
+ * of the simulator gives each Workspace and Rollout the run's observer
+ * (sim/observe/observe.h, sim/run/magos_revisions.h) knows history of: what
+ * happened before the snapshot that the objects no longer show (who granted
+ * a Workspace and when, when each step opened, the halt and its blast
+ * radius, a revision seen mid-run), so that a resumed run tells the notices
+ * the uninterrupted run tells.  Space-separated KEY=VALUE pairs, each key at
+ * most once, every one optional; values percent-encoded as
+ * SCN_REFWATCHER_STATE_FORMAT's; TIME is RFC 3339 (wall clock, ms).
+ * Workspace keys (sim/observe/observe.h struct obs_workspace, the first
+ * instant of each; sim/run/magos_revisions.c for the revision keys):
+ *   granted planning applying applied failed planContainer revisionSeen
+ *   revisionContainer absorbedSeen absorbedContainer absorbedApplied
+ *   absorbedNextPlan (TIME), revision revisionPhase absorbed absorbedPhase
+ *   (text); and sim/run/magos_quirks.c's: lastPlanning resetFirst (TIME),
+ *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known).
+ * Rollout keys (struct obs_rollout): created completed (TIME), steps (per
+ * step in spec order, "OPENED/COMPLETED" with TIME or "-", comma-separated),
+ * blast (the Workspaces that had begun applying by its halt, comma-separated)
+ * and blastTotal (INT >= 0, the Project's Workspaces then), when it was
+ * halted.
+ */
+#define SCN_OBSERVER_STATE "observer"
+
+/* One object's SCN_OBSERVER_STATE, validated, its values decoded (strings owned). */
+struct scn_observer_state {
+	char *kind, *ns, *name;
+	char **keys, **values;
+	size_t n;
+};
+
+/*
+ * scn_observer_get() - the decoded value of @key in the observer state of
+ * @kind @ns/@name in @s, or NULL when @s has none for it or it lacks @key.
+ * Borrowed.  O(objects with state + keys).
+ */
+const char *scn_observer_get(const struct scenario *s, const char *kind, const char *ns,
+			     const char *name, const char *key);
 
 /* scn_queue_controller() - the name of controller index @i (< SCN_NQUEUE_CONTROLLERS), else NULL; static. */
 const char *scn_queue_controller(size_t i);
@@ -656,6 +697,9 @@ struct scenario {
 	/* The RefWatcher's registry a snapshot restores (SCN_STATE_PREFIX), in load order. */
 	struct scn_refwatcher_entry *refwatcher;
 	size_t nrefwatcher;
+	/* The observer's history a snapshot carries (SCN_OBSERVER_STATE), in load order. */
+	struct scn_observer_state *observer;
+	size_t nobserver;
 	struct scn_event *events;    /* owned array: the events that write objects */
 	size_t nevents;
 	struct scn_mevent *mevents;  /* owned array: the model events, in file order */

@@ -273,6 +273,8 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 	(void)fleet_get(o, cur->name, &fi);
 	if (type == API_DELETED)
 		return;
+	if (type == API_ADDED && des_initial_list(o->w) && is(phase, "Halted"))
+		o->f[fi].halted_before_start = true;
 	{
 		const struct val *rc = obj_ready_condition(cur);
 
@@ -847,7 +849,7 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 		x->reason = xstrdup("Halted");
 		x->message = xstrdup(h->message);
 		x->version = dup_or_null(h->version);
-		if (f->nhalts == 1)
+		if (f->nhalts == 1 && !f->halted_before_start)
 			first_halt_figures(o, f, h, in);
 	}
 	for (size_t i = 0; i < in->nstamps; i++) {

@@ -180,7 +180,15 @@ struct fo_fleet {
 	size_t nhalts;
 	struct fo_stamp *stamps;
 	size_t nstamps;
-	/* The first halt's figures; has_blast false when no halt or no bad version. */
+	/*
+	 * Loaded in phase Halted (a snapshot of a halted fleet): its first halt
+	 * predates the run, as sim/observe/outcome.h reports it, and who had
+	 * taken the bad version by then is history the store does not keep, so
+	 * the figures below are not given (has_blast false) rather than those
+	 * of a later halting pass of the run.
+	 */
+	bool halted_before_start;
+	/* The first halt's figures; has_blast false when no halt, no bad version, or halted_before_start. */
 	bool has_blast;
 	char *bad_version;
 	int64_t halt_ms;

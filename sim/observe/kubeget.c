@@ -304,6 +304,11 @@ static void annotate_item(struct val *items, size_t pos, const char *key, const 
 	val_free(it);
 }
 
+void kg_annotate(struct val *list, size_t pos, const char *key, const char *value)
+{
+	annotate_item(val_map_get(list, "items"), pos, key, value);
+}
+
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
 			const struct mdl *models, const struct ssrc *ss)
 {

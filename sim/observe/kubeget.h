@@ -94,6 +94,13 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 			const struct mdl *models, const struct ssrc *ss);
 
 /*
+ * kg_annotate() - sets annotation @key to @value on item @pos of List @list
+ * (kg_snapshot()'s), replacing the item by a copy with its keys sorted
+ * again, as kubectl prints them (a pointer to the old item is stale).
+ */
+void kg_annotate(struct val *list, size_t pos, const char *key, const char *value);
+
+/*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the
  * simulated controllers that have objects (Projects, Rollouts, Workspaces,
  * Jobs, PersistentVolumeClaims, StageSets, FleetRollouts), each after a

@@ -11,6 +11,7 @@
 #include "sim/world/des.h"
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
+#include "sim/load/scenario.h"
 
 #define GRANT_KEY "magosproject.io/execution-allowed"
 
@@ -118,6 +119,8 @@ static struct obs_workspace *ws_get(struct obs *o, const char *ns, const char *n
 	w->ns = xstrdup(ns);
 	w->name = xstrdup(name);
 	w->granted_ms = w->planning_ms = w->applying_ms = w->applied_ms = w->failed_ms = -1;
+	w->past_granted_ms = w->past_planning_ms = w->past_applying_ms = w->past_applied_ms =
+		w->past_failed_ms = OBS_NEVER;
 	si_put(&o->ws_idx, key, o->nws++);
 	free(key);
 	return w;
@@ -310,9 +313,12 @@ static void sync_steps(struct obs_rollout *r, const struct obj *ro)
 	for (size_t i = 0; i < n; i++) {
 		ns[i].name = xstrdup(val_str(val_map_get(steps->u.list.items[i], "name"), ""));
 		ns[i].opened_ms = ns[i].completed_ms = -1;
+		ns[i].past_opened_ms = ns[i].past_completed_ms = OBS_NEVER;
 		if (i < r->nsteps && is(r->steps[i].name, ns[i].name)) {
 			ns[i].opened_ms = r->steps[i].opened_ms;
 			ns[i].completed_ms = r->steps[i].completed_ms;
+			ns[i].past_opened_ms = r->steps[i].past_opened_ms;
+			ns[i].past_completed_ms = r->steps[i].past_completed_ms;
 		}
 	}
 	steps_release(r);
@@ -339,6 +345,7 @@ static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *nam
 	r->ns = xstrdup(ns);
 	r->name = xstrdup(name);
 	r->completed_ms = r->halt_ms = -1;
+	r->created_ms = r->past_completed_ms = OBS_NEVER;
 	r->halt_step = -1;
 	si_put(&o->ro_idx, key, o->nro++);
 	free(key);
@@ -425,6 +432,8 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 		r->exists = true;
 		o->ro_live++;
 	}
+	if (r->created_ms == OBS_NEVER)
+		r->created_ms = t;
 	{
 		bool done = rollout_done(cur), idle = rollout_idle(cur);
 
@@ -464,7 +473,90 @@ static void on_rollout(void *ctx, enum api_event_type type, const struct obj *ol
 	check_complete(o);
 }
 
-void obs_loaded(struct obs *o)
+int64_t obs_first(int64_t past_ms, int64_t run_ms)
+{
+	if (past_ms != OBS_NEVER)
+		return past_ms;
+	return run_ms >= 0 ? run_ms : OBS_NEVER;
+}
+
+/* A carried TIME (validated by the loader) as ms of this run, or OBS_NEVER when absent. */
+static int64_t past_of(const struct obs *o, const char *v)
+{
+	int64_t unix_ms;
+
+	if (!v || !strcmp(v, "-") || gt_parse_rfc3339(v, &unix_ms, NULL, 0) != 0)
+		return OBS_NEVER;
+	return unix_ms - o->anchor_unix_ms;
+}
+
+/* The history a snapshot carries of Workspace @e. */
+static void seed_workspace(struct obs *o, const struct scn_observer_state *e, const struct scenario *s)
+{
+	struct obs_workspace *w = ws_get(o, e->ns, e->name);
+
+#define PAST(key) past_of(o, scn_observer_get(s, "Workspace", e->ns, e->name, key))
+	w->past_granted_ms = PAST("granted");
+	w->past_planning_ms = PAST("planning");
+	w->past_applying_ms = PAST("applying");
+	w->past_applied_ms = PAST("applied");
+	w->past_failed_ms = PAST("failed");
+#undef PAST
+}
+
+/* The history a snapshot carries of Rollout @e: creation, completion, steps, blast radius. */
+static void seed_rollout(struct obs *o, const struct scn_observer_state *e, const struct scenario *s)
+{
+	const struct obj *ro = api_get(des_api(o->w), "Rollout", e->ns, e->name);
+	struct obs_rollout *r;
+	const char *v;
+
+	if (!ro)
+		return;
+	r = ro_get(o, e->ns, e->name);
+	set_str(&r->project, str_at(ro->spec, "projectRef"));
+	sync_steps(r, ro);
+	if ((v = scn_observer_get(s, "Rollout", e->ns, e->name, "created")) != NULL)
+		r->created_ms = past_of(o, v);
+	r->past_completed_ms = past_of(o, scn_observer_get(s, "Rollout", e->ns, e->name, "completed"));
+	/* "OPENED/COMPLETED" per step in spec order (the loader matched their count) */
+	v = scn_observer_get(s, "Rollout", e->ns, e->name, "steps");
+	for (size_t i = 0; v && *v && i < r->nsteps; i++) {
+		const char *slash = strchr(v, '/'), *comma = strchr(v, ',');
+		char *a = xstrndup(v, (size_t)(slash - v));
+		char *b = comma ? xstrndup(slash + 1, (size_t)(comma - slash - 1)) : xstrdup(slash + 1);
+
+		r->steps[i].past_opened_ms = past_of(o, a);
+		r->steps[i].past_completed_ms = past_of(o, b);
+		free(a);
+		free(b);
+		v = comma ? comma + 1 : "";
+	}
+	/* a halted Rollout's blast radius, as the run that halted it measured it */
+	v = scn_observer_get(s, "Rollout", e->ns, e->name, "blast");
+	if (v && r->halted_before_start) {
+		const char *total = scn_observer_get(s, "Rollout", e->ns, e->name, "blastTotal");
+
+		for (size_t k = 0; k < r->nblast; k++)
+			free(r->blast[k]);
+		free(r->blast);
+		r->blast = NULL;
+		r->nblast = 0;
+		while (*v) {
+			const char *comma = strchr(v, ',');
+			size_t len = comma ? (size_t)(comma - v) : strlen(v);
+
+			r->blast = xreallocarray(r->blast, r->nblast + 1, sizeof(char *));
+			r->blast[r->nblast++] = xstrndup(v, len);
+			v += len + (comma ? 1 : 0);
+		}
+		if (total)
+			r->blast_total = (size_t)strtoull(total, NULL, 10);
+		r->blast_carried = true;
+	}
+}
+
+void obs_loaded(struct obs *o, const struct scenario *s)
 {
 	struct api *api = des_api(o->w);
 	struct api_list l, ws;
@@ -501,6 +593,12 @@ void obs_loaded(struct obs *o)
 	}
 	api_list_release(&ws);
 	api_list_release(&l);
+	for (size_t i = 0; s && i < s->nobserver; i++) {
+		if (!strcmp(s->observer[i].kind, "Workspace"))
+			seed_workspace(o, &s->observer[i], s);
+		else if (!strcmp(s->observer[i].kind, "Rollout"))
+			seed_rollout(o, &s->observer[i], s);
+	}
 }
 
 /*
@@ -735,6 +833,108 @@ const struct obs_workspace *obs_workspace(const struct obs *o, const char *ns, c
 
 	free(key);
 	return found ? &o->ws[pos] : NULL;
+}
+
+/* Appends " KEY=TIME" to @b when @ms (of this run) is a time. */
+static void put_time(char **b, const struct obs *o, const char *key, int64_t ms)
+{
+	char t[GT_RFC3339_BUFSZ], *next;
+
+	if (ms == OBS_NEVER)
+		return;
+	gt_format_rfc3339_nano(o->anchor_unix_ms + ms, t, sizeof(t));
+	next = xasprintf("%s%s%s=%s", *b, **b ? " " : "", key, t);
+	free(*b);
+	*b = next;
+}
+
+/* Appends " KEY=VALUE" to @b, @v percent-encoded as SCN_OBSERVER_STATE's values. */
+static void put_text(char **b, const char *key, const char *v)
+{
+	size_t n = strlen(v), k = 0;
+	char *enc = xmalloc(3 * n + 1), *next;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+
+		if (c <= ' ' || c == '%' || c >= 0x7f)
+			k += (size_t)sprintf(enc + k, "%%%02X", c);
+		else
+			enc[k++] = (char)c;
+	}
+	enc[k] = '\0';
+	next = xasprintf("%s%s%s=%s", *b, **b ? " " : "", key, enc);
+	free(enc);
+	free(*b);
+	*b = next;
+}
+
+static char *done_or_null(char *b)
+{
+	if (*b)
+		return b;
+	free(b);
+	return NULL;
+}
+
+char *obs_state(const struct obs *o, const char *kind, const char *ns, const char *name)
+{
+	char *key = key_of(ns, name), *b = xstrdup("");
+	size_t pos;
+
+	if (is(kind, "Workspace") && si_get(&o->ws_idx, key, &pos)) {
+		const struct obs_workspace *w = &o->ws[pos];
+
+		put_time(&b, o, "granted", obs_first(w->past_granted_ms, w->granted_ms));
+		put_time(&b, o, "planning", obs_first(w->past_planning_ms, w->planning_ms));
+		put_time(&b, o, "applying", obs_first(w->past_applying_ms, w->applying_ms));
+		put_time(&b, o, "applied", obs_first(w->past_applied_ms, w->applied_ms));
+		put_time(&b, o, "failed", obs_first(w->past_failed_ms, w->failed_ms));
+	} else if (is(kind, "Rollout") && si_get(&o->ro_idx, key, &pos)) {
+		const struct obs_rollout *r = &o->ro[pos];
+
+		put_time(&b, o, "created", r->created_ms);
+		put_time(&b, o, "completed", obs_first(r->past_completed_ms, r->completed_ms));
+		if (r->nsteps) {
+			char *steps = xstrdup(""), *next;
+
+			for (size_t i = 0; i < r->nsteps; i++) {
+				char t[2][GT_RFC3339_BUFSZ];
+				int64_t at[2] = { obs_first(r->steps[i].past_opened_ms, r->steps[i].opened_ms),
+						  obs_first(r->steps[i].past_completed_ms,
+							    r->steps[i].completed_ms) };
+
+				for (int k = 0; k < 2; k++) {
+					if (at[k] == OBS_NEVER)
+						snprintf(t[k], sizeof(t[k]), "-");
+					else
+						gt_format_rfc3339_nano(o->anchor_unix_ms + at[k], t[k],
+								       sizeof(t[k]));
+				}
+				next = xasprintf("%s%s%s/%s", steps, i ? "," : "", t[0], t[1]);
+				free(steps);
+				steps = next;
+			}
+			put_text(&b, "steps", steps);
+			free(steps);
+		}
+		/* the blast radius of a halt measured by a run (this one or the one it resumed) */
+		if (r->halted && (!r->halted_before_start || r->blast_carried)) {
+			char *names = xstrdup(""), *next, total[32];
+
+			for (size_t i = 0; i < r->nblast; i++) {
+				next = xasprintf("%s%s%s", names, i ? "," : "", r->blast[i]);
+				free(names);
+				names = next;
+			}
+			put_text(&b, "blast", names);
+			snprintf(total, sizeof(total), "%zu", r->blast_total);
+			put_text(&b, "blastTotal", total);
+			free(names);
+		}
+	}
+	free(key);
+	return done_or_null(b);
 }
 
 void obs_free(struct obs *o)

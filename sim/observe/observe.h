@@ -34,10 +34,19 @@
 
 struct des;
 
+/*
+ * OBS_NEVER - a first instant that did not happen.  The *_ms fields of this
+ * run use -1 for it (their times are >= 0); the past_* ones, which are before
+ * the run's start (a snapshot's history, <= 0), use OBS_NEVER.
+ */
+#define OBS_NEVER INT64_MIN
+
 struct obs_step {
 	char *name;
 	int64_t opened_ms;    /* -1 never opened */
 	int64_t completed_ms; /* -1 never completed */
+	/* before the run (a snapshot's state, SCN_OBSERVER_STATE): ms <= 0, or OBS_NEVER */
+	int64_t past_opened_ms, past_completed_ms;
 	char **members;       /* Workspace names, sorted */
 	size_t nmembers;
 };
@@ -56,6 +65,13 @@ struct obs_workspace {
 	 * before it), where planning_ms (applying_ms) is 0; 0 otherwise.
 	 */
 	int64_t plan_started_ms, apply_started_ms;
+	/*
+	 * A resumed run's Workspace: the same first instants before the run's
+	 * start, carried by the snapshot (SCN_OBSERVER_STATE), ms <= 0, or
+	 * OBS_NEVER; the fields above count what this run saw, as the reports
+	 * read them.  obs_first() gives the earliest of the two.
+	 */
+	int64_t past_granted_ms, past_planning_ms, past_applying_ms, past_applied_ms, past_failed_ms;
 	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
@@ -87,7 +103,25 @@ struct obs_rollout {
 	 * Workspaces at the start).
 	 */
 	bool halted_before_start;
+	/*
+	 * halted_before_start, with the blast radius of that halt as the
+	 * snapshot carried it (SCN_OBSERVER_STATE: blast, blastTotal): the
+	 * run that halted knew it, so blast and blast_total hold it.
+	 */
+	bool blast_carried;
+	/* When it was created: its first delivery in this run (0 when loaded), or
+	 * a snapshot's state (<= 0); OBS_NEVER before it exists. */
+	int64_t created_ms;
+	/* first Applied/RolloutCompleted before the run (a snapshot's state), or OBS_NEVER */
+	int64_t past_completed_ms;
 };
+
+/*
+ * obs_first() - the earliest of a first instant before the run (@past_ms,
+ * OBS_NEVER when none) and the same in the run (@run_ms, -1 when none):
+ * ms, < 0 before the start, or OBS_NEVER.
+ */
+int64_t obs_first(int64_t past_ms, int64_t run_ms);
 
 struct obs;
 
@@ -104,9 +138,13 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * obs_loaded() - call once the loaded objects are in @o's world, before the
  * run: a Rollout already Failed then (a snapshot of a halted rollout) is
  * marked halted before the start (obs_rollout.halted_before_start) instead
- * of halting at 0 with the blast radius of a world half delivered.
+ * of halting at 0 with the blast radius of a world half delivered; and what
+ * a snapshot of the simulator carries of the history before it
+ * (@s->observer, SCN_OBSERVER_STATE; @s borrowed) becomes the past_* times,
+ * the creation times and the carried blast radius.
  */
-void obs_loaded(struct obs *o);
+struct scenario;
+void obs_loaded(struct obs *o, const struct scenario *s);
 
 /*
  * obs_on_complete() - call @fn(@ctx) at every change after which the run
@@ -130,6 +168,18 @@ bool obs_is_complete(const struct obs *o);
  * they have no steps), each counted complete by obs_on_complete()'s rule.
  */
 size_t obs_idle_rollouts(const struct obs *o);
+
+/*
+ * obs_state() - what a snapshot of the world now carries of @kind
+ * ("Workspace" or "Rollout") @ns/@name for the observer of a resumed run
+ * (SCN_OBSERVER_STATE's Workspace and Rollout keys, sim/load/scenario.h):
+ * the first instants seen so far, this run's and those it was seeded with,
+ * as wall-clock times; a Rollout's creation, completion, steps and the
+ * blast radius of its halt when known.  Call during the run (before
+ * obs_finish()).  Returns new "KEY=VALUE ..." text (caller frees), or NULL
+ * when there is nothing to carry.
+ */
+char *obs_state(const struct obs *o, const char *kind, const char *ns, const char *name);
 
 /* obs_free() - frees the observer and its results.  Accepts NULL. */
 void obs_free(struct obs *o);

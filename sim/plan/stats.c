@@ -341,7 +341,7 @@ struct plan_acc {
 	size_t budget;      /* values kept exactly, at most */
 	size_t held;        /* values kept so far (exact) */
 	bool sketched;
-	size_t n, ncomplete, nhalted, nbound;
+	size_t n, ncomplete, nhalted, nbound, nalready, nnothing;
 	struct stream q[Q_N];
 	struct plan_halt_count *halts;
 	size_t nhalts, cap_halts;
@@ -539,6 +539,8 @@ void plan_acc_add(struct plan_acc *a, const struct trial_row *r)
 	a->n++;
 	a->ncomplete += r->completed;
 	a->nhalted += r->halted;
+	a->nalready += r->already_complete;
+	a->nnothing += r->nothing_to_complete;
 	if (r->stop == DES_LOOP || r->stop == DES_BUDGET) {
 		if (a->nbound_kept < PLAN_BOUND_KEPT)
 			a->bound[a->nbound_kept++] = (struct plan_bound_trial){
@@ -564,6 +566,9 @@ void plan_acc_add(struct plan_acc *a, const struct trial_row *r)
 		count_halt(a, r);
 	count_notices(a, r);
 
+	/* its steps and waves were done before the run: no durations of this run */
+	if (r->already_complete)
+		return;
 	if (r->nphases > a->cap_slot) {
 		a->cap_slot = r->nphases;
 		a->slot = xreallocarray(a->slot, a->cap_slot, sizeof(*a->slot));
@@ -605,6 +610,8 @@ void plan_acc_finish(struct plan_acc *a, struct plan_stats *out)
 	prop_of(a->ncomplete, a->n, &out->complete);
 	prop_of(a->nhalted, a->n, &out->halt);
 	out->nbound = a->nbound;
+	out->nalready = a->nalready;
+	out->nnothing = a->nnothing;
 	stream_dist(&a->q[Q_TTC], a->sketched, hz, &out->ttc);
 	stream_dist(&a->q[Q_BLAST_COUNT], a->sketched, 0, &out->blast_count);
 	stream_dist(&a->q[Q_EXPOSURE], a->sketched, 0, &out->exposure);

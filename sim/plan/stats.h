@@ -101,7 +101,11 @@ struct plan_halt_count {
 	size_t n;     /* trials */
 };
 
-/* One step/wave across trials. */
+/*
+ * One step/wave across trials; a trial already complete when it started
+ * (trial_row.already_complete) adds none: its steps and waves were done
+ * before its run.
+ */
 struct plan_phase_stats {
 	char *driver;              /* owned */
 	char *name;                /* owned */
@@ -119,7 +123,10 @@ struct plan_stats {
 	/* Wilson score 95 % intervals, clamped to 0..1. */
 	struct plan_prop complete;       /* completion probability */
 	struct plan_prop halt;           /* halt probability */
-	struct plan_dist ttc;            /* time to complete, ms (censored counted) */
+	struct plan_dist ttc;            /* time to complete, ms (censored counted; the trials
+					  * below have none and are left out) */
+	size_t nalready;                 /* trials complete when the run started (no time) */
+	size_t nnothing;                 /* trials with nothing to complete (idle Rollouts; no time) */
 	/*
 	 * Harm and detection.  Blast radius and exposure are measured at the
 	 * first halt; a trial without a halt counts 0 in them (nothing was

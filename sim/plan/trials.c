@@ -231,6 +231,8 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 	row->events = r->world ? des_events(r->world) : 0;
 	row->completed = sm->completed;
 	row->ttc_ms = sm->completed ? sm->time_to_complete_ms : -1;
+	row->already_complete = sm->completed && sm->already_complete;
+	row->nothing_to_complete = sm->completed && sm->nothing_to_complete;
 	row->halted = sm->halted;
 	row->halt_ms = sm->halted ? sm->halt_ms : -1;
 	row->detection_ms = -1;

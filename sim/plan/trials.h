@@ -42,7 +42,14 @@ struct trial_row {
 	int64_t end_ms;          /* ms the run ended */
 	uint64_t events;         /* events run */
 	bool completed;
-	int64_t ttc_ms;          /* time to complete, ms; -1 when censored */
+	int64_t ttc_ms;          /* time to complete, ms; -1 when censored, or when completed
+				  * with no time (the two flags below) */
+	/* completed with no time: every driver was complete when the run started (a
+	 * snapshot of a finished rollout; oc_summary.already_complete) */
+	bool already_complete;
+	/* completed with no time: every driver idle (no steps) or already complete, at
+	 * least one idle (oc_summary.nothing_to_complete) */
+	bool nothing_to_complete;
 	bool halted;
 	int64_t halt_ms;         /* first halt, ms; -1 when none */
 	char *halt_where;        /* owned: the step/wave that halted ("wave canary"), NULL when none */

@@ -37,7 +37,8 @@ struct wsq {
 	size_t nreset;
 	int64_t reset_ms;
 	const char *reset_reason;
-	int64_t run_ms;      /* when its last run started Planning, -1 before one */
+	int64_t run_ms;      /* when its last run started Planning (< 0: before the run's
+			      * start, a snapshot's state), NONE before one */
 	int64_t reset_run_ms; /* how long the first such run had gone, from its plan */
 	/* §7 #24: Job creations refused for a negative deadline */
 	size_t nrefused;
@@ -74,6 +75,9 @@ struct wsq {
 	const char *vf_cause;
 };
 
+/* A time that did not happen (a snapshot's history is < 0). */
+#define NONE INT64_MIN
+
 /* A Rollout the run deleted (strings borrow the timeline's). */
 struct gone {
 	const char *ns, *name;
@@ -106,7 +110,7 @@ static size_t ws_at(struct quirks *q, const char *ns, const char *name)
 		q->ws[pos].ns = ns;
 		q->ws[pos].name = name;
 		q->ws[pos].spec_ms = -1;
-		q->ws[pos].run_ms = -1;
+		q->ws[pos].run_ms = NONE;
 		q->ws[pos].revoked_ms = -1;
 		q->ws[pos].approved_ms = -1;
 		q->ws[pos].request_ms = -1;
@@ -330,6 +334,11 @@ static void workspace_entry(struct quirks *q, const struct tl_entry *e)
 		}
 		return;
 	}
+	/* a Workspace loaded in a phase (a snapshot's) is in it from its creation */
+	if (e->change == TL_CREATED && e->phase && !w->phase) {
+		w->phase = e->phase;
+		return;
+	}
 	if (e->change != TL_STATUS || !e->phase)
 		return;
 	if (w->phase && strcmp(w->phase, "Applying") == 0 && strcmp(e->phase, "Pending") == 0 &&
@@ -338,7 +347,7 @@ static void workspace_entry(struct quirks *q, const struct tl_entry *e)
 		if (w->nreset++ == 0) {
 			w->reset_ms = e->t_ms;
 			w->reset_reason = e->reason;
-			w->reset_run_ms = w->run_ms >= 0 ? e->t_ms - w->run_ms : -1;
+			w->reset_run_ms = w->run_ms != NONE ? e->t_ms - w->run_ms : -1;
 		}
 	}
 	if (strcmp(e->phase, "Planning") == 0 && !(w->phase && strcmp(w->phase, "Planning") == 0)) {
@@ -614,33 +623,92 @@ static void tell_grant_loop(struct des *w, const struct wsq *ws)
 		       ws->ns, ws->name, ws->nvf_grants, at(ws->vf_first_ms, t1), ws->vf_max_instant));
 }
 
-void mq_end_of_run(struct des *w, const struct scenario *s)
+/* A carried TIME (validated by the loader) as ms of the run, NONE when absent. */
+static int64_t past_of(const struct scenario *s, const char *v)
+{
+	int64_t unix_ms;
+
+	if (!v || gt_parse_rfc3339(v, &unix_ms, NULL, 0) != 0)
+		return NONE;
+	return unix_ms - s->start_unix_ms;
+}
+
+/*
+ * What a snapshot carried (SCN_OBSERVER_STATE) of the resets from Applying
+ * (§7 #13) before it, and when the last run started planning, into @q.
+ */
+static void quirks_seed(struct quirks *q, const struct scenario *s)
+{
+	for (size_t i = 0; i < s->nobserver; i++) {
+		const struct scn_observer_state *e = &s->observer[i];
+		const char *v;
+		struct wsq *w;
+		size_t pos;
+
+		if (strcmp(e->kind, "Workspace") != 0)
+			continue;
+#define GET(key) scn_observer_get(s, "Workspace", e->ns, e->name, key)
+		if (!GET("resets") && !GET("lastPlanning"))
+			continue;
+		pos = ws_at(q, e->ns, e->name); /* may move q->ws */
+		w = &q->ws[pos];
+		w->run_ms = past_of(s, GET("lastPlanning"));
+		if ((v = GET("resets")) != NULL && GET("resetFirst") && GET("resetReason")) {
+			w->nreset = (size_t)strtoull(v, NULL, 10);
+			w->reset_ms = past_of(s, GET("resetFirst"));
+			w->reset_reason = GET("resetReason");
+			w->reset_run_ms = GET("resetRunMs") ? strtoll(GET("resetRunMs"), NULL, 10) : -1;
+		}
+#undef GET
+	}
+}
+
+/* The timeline of @w after what @q was seeded with. */
+static void quirks_pass(struct quirks *q, struct des *w)
 {
 	const struct tl *tl = des_timeline(w);
-	struct quirks q;
 
-	memset(&q, 0, sizeof(q));
-	q.s = s;
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
 
 		tl_get(tl, i, &e);
 		if (strcmp(e.kind, "Workspace") == 0)
-			workspace_entry(&q, &e);
+			workspace_entry(q, &e);
 		else if (strcmp(e.kind, "Job") == 0 && e.change == TL_CREATED)
-			job_created(&q, &e);
+			job_created(q, &e);
 		else if (strcmp(e.kind, "Job") == 0 && e.change == TL_STATUS && job_outcome(e.detail))
-			job_ended(&q, &e, false);
+			job_ended(q, &e, false);
 		else if (strcmp(e.kind, "Job") == 0 && e.change == TL_DELETED)
-			job_ended(&q, &e, true);
+			job_ended(q, &e, true);
 		else if (strcmp(e.kind, "Rollout") == 0 && e.change == TL_DELETED) {
-			if (q.ngone == q.capgone) {
-				q.capgone = q.capgone ? 2 * q.capgone : 4;
-				q.gone = xreallocarray(q.gone, q.capgone, sizeof(*q.gone));
+			if (q->ngone == q->capgone) {
+				q->capgone = q->capgone ? 2 * q->capgone : 4;
+				q->gone = xreallocarray(q->gone, q->capgone, sizeof(*q->gone));
 			}
-			q.gone[q.ngone++] = (struct gone){ e.ns, e.name, e.t_ms };
+			q->gone[q->ngone++] = (struct gone){ e.ns, e.name, e.t_ms };
 		}
 	}
+}
+
+static void quirks_release(struct quirks *q)
+{
+	free(q->gone);
+	for (size_t k = 0; k < q->nws; k++)
+		free(q->ws[k].running);
+	free(q->ws);
+	free(q->jobs);
+	si_release(&q->wsidx);
+	si_release(&q->jobidx);
+}
+
+void mq_end_of_run(struct des *w, const struct scenario *s)
+{
+	struct quirks q;
+
+	memset(&q, 0, sizeof(q));
+	q.s = s;
+	quirks_seed(&q, s);
+	quirks_pass(&q, w);
 	for (size_t k = 0; k < q.nws; k++) {
 		const struct wsq *ws = &q.ws[k];
 
@@ -661,11 +729,54 @@ void mq_end_of_run(struct des *w, const struct scenario *s)
 		if (q.ngone)
 			tell_stuck(w, &q, ws);
 	}
-	free(q.gone);
-	for (size_t k = 0; k < q.nws; k++)
-		free(q.ws[k].running);
-	free(q.ws);
-	free(q.jobs);
-	si_release(&q.wsidx);
-	si_release(&q.jobidx);
+	quirks_release(&q);
+}
+
+struct mq_snap {
+	struct quirks q;
+};
+
+struct mq_snap *mq_snap_new(struct des *w, const struct scenario *s)
+{
+	struct mq_snap *m = xcalloc(1, sizeof(*m));
+
+	m->q.s = s;
+	quirks_seed(&m->q, s);
+	quirks_pass(&m->q, w);
+	return m;
+}
+
+void mq_snap_free(struct mq_snap *m)
+{
+	if (!m)
+		return;
+	quirks_release(&m->q);
+	free(m);
+}
+
+char *mq_snap_state(const struct mq_snap *m, const char *ns, const char *name)
+{
+	const struct scenario *s = m->q.s;
+	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name), *b = NULL;
+	size_t pos;
+
+	if (si_get(&m->q.wsidx, k, &pos)) {
+		const struct wsq *w = &m->q.ws[pos];
+		char t[2][GT_RFC3339_BUFSZ];
+
+		if (w->run_ms != NONE)
+			gt_format_rfc3339_nano(s->start_unix_ms + w->run_ms, t[0], sizeof(t[0]));
+		if (w->nreset)
+			gt_format_rfc3339_nano(s->start_unix_ms + w->reset_ms, t[1], sizeof(t[1]));
+		/* the reasons are the Workspace controller's words, without spaces */
+		if (w->nreset)
+			b = xasprintf("%s%s%sresets=%zu resetFirst=%s resetReason=%s resetRunMs=%lld",
+				      w->run_ms != NONE ? "lastPlanning=" : "",
+				      w->run_ms != NONE ? t[0] : "", w->run_ms != NONE ? " " : "",
+				      w->nreset, t[1], w->reset_reason, (long long)w->reset_run_ms);
+		else if (w->run_ms != NONE)
+			b = xasprintf("lastPlanning=%s", t[0]);
+	}
+	kb_drop(k, buf);
+	return b;
 }

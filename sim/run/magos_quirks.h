@@ -45,4 +45,26 @@
  */
 void mq_end_of_run(struct des *w, const struct scenario *s);
 
+/*
+ * mq_snap_new() - what a snapshot of @w at des_now(@w) carries for
+ * mq_end_of_run() of the run resumed from it, read once from the timeline
+ * (and what @w's run was seeded with); @s borrowed for as long as the result
+ * lives.  Free with mq_snap_free().  Cost: O(timeline entries).
+ */
+struct mq_snap;
+struct mq_snap *mq_snap_new(struct des *w, const struct scenario *s);
+
+/*
+ * mq_snap_state() - of Workspace @ns/@name (SCN_OBSERVER_STATE's
+ * lastPlanning and reset* keys, sim/load/scenario.h): when its last run
+ * started planning, and its resets to Pending straight from Applying so far
+ * (how many, the first's time and reason, how long that run had gone from
+ * its plan, -1 when not known).  Returns new "KEY=VALUE ..." text (caller
+ * frees), or NULL when there is nothing.
+ */
+char *mq_snap_state(const struct mq_snap *m, const char *ns, const char *name);
+
+/* mq_snap_free() - frees @m.  Accepts NULL. */
+void mq_snap_free(struct mq_snap *m);
+
 #endif

@@ -36,4 +36,26 @@
  */
 void mrev_end_of_run(struct des *w, const struct scenario *s);
 
+/*
+ * mrev_snap_new() - what a snapshot of @w at des_now(@w) carries for
+ * mrev_end_of_run() of the run resumed from it, read once from the timeline
+ * (and what @w's run was seeded with); @s borrowed for as long as the
+ * result lives.  Free with mrev_snap_free().  Cost: O(timeline entries).
+ */
+struct mrev_snap;
+struct mrev_snap *mrev_snap_new(struct des *w, const struct scenario *s);
+
+/*
+ * mrev_snap_state() - of Workspace @ns/@name (SCN_OBSERVER_STATE's
+ * planContainer, revision* and absorbed* keys, sim/load/scenario.h): its
+ * last plan Job's container start, the revision the RefWatcher annotated
+ * and when, in what phase and run, and a revision it absorbed already, as
+ * wall-clock times (the scenario's start_unix_ms is the run's 0).  Returns
+ * new "KEY=VALUE ..." text (caller frees), or NULL when there is nothing.
+ */
+char *mrev_snap_state(const struct mrev_snap *m, const char *ns, const char *name);
+
+/* mrev_snap_free() - frees @m.  Accepts NULL. */
+void mrev_snap_free(struct mrev_snap *m);
+
 #endif

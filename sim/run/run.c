@@ -14,6 +14,7 @@
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 #include "sim/lint/lint.h"
+#include "sim/observe/kubeget.h"
 #include "sim/run/fleet_adoption.h"
 #include "sim/run/fleet_hazards.h"
 #include "sim/run/fleet_quirks.h"
@@ -339,18 +340,20 @@ static char *names_of(const struct obj *const *items, const bool *pick, size_t n
 	return out;
 }
 
-/* When Rollout @ns/@name was created in the run (its first `created` entry), or -1. */
-static int64_t created_ms(const struct tl *tl, const char *kind, const char *ns, const char *name)
+/*
+ * When Rollout @ns/@name was created: in the run, or before it as a
+ * snapshot's state says (ms < 0); OBS_NEVER when not known.
+ */
+static int64_t created_ms(const struct obs *obs, const char *ns, const char *name)
 {
-	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
-		struct tl_entry e;
+	const struct obs_rollout *ros;
+	size_t n;
 
-		tl_get(tl, i, &e);
-		if (e.change == TL_CREATED && strcmp(e.kind, kind) == 0 && strcmp(e.ns, ns) == 0 &&
-		    strcmp(e.name, name) == 0)
-			return e.t_ms;
-	}
-	return -1;
+	ros = obs_rollouts(obs, &n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ros[i].ns, ns) == 0 && strcmp(ros[i].name, name) == 0)
+			return ros[i].created_ms;
+	return OBS_NEVER;
 }
 
 /* "at 1m40s" of @ms.  Into @buf. */
@@ -380,7 +383,7 @@ static void no_steps_hazard(struct des *w, const struct obs *obs, const struct o
 
 		if (strcmp(pr, project) != 0)
 			continue;
-		if (ow && ow->granted_ms >= 0)
+		if (ow && obs_first(ow->past_granted_ms, ow->granted_ms) != OBS_NEVER)
 			ran[k] = true;
 		else
 			never[k] = true;
@@ -414,41 +417,45 @@ static void unselected_hazard(struct des *w, const struct obs *obs, const struct
 			      const char *project, const struct api_list *ws, const bool *pick)
 {
 	bool *never = xcalloc(ws->n ? ws->n : 1, sizeof(*never));
-	int64_t ro_ms = created_ms(des_timeline(w), "Rollout", r->ns, r->name);
+	int64_t ro_ms = created_ms(obs, r->ns, r->name);
 	size_t count;
 	char *names, *text;
 	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ];
 
 	for (size_t k = 0; k < ws->n; k++) {
 		const struct obs_workspace *ow;
+		int64_t granted, applied;
 
 		if (!pick[k])
 			continue;
 		ow = obs_workspace(obs, ws->items[k]->ns, ws->items[k]->name);
-		if (!ow || ow->granted_ms < 0) {
+		/* before the run too: a snapshot's state carries the grants it saw */
+		granted = ow ? obs_first(ow->past_granted_ms, ow->granted_ms) : OBS_NEVER;
+		applied = ow ? obs_first(ow->past_applied_ms, ow->applied_ms) : OBS_NEVER;
+		if (granted == OBS_NEVER) {
 			never[k] = true;
 			continue;
 		}
-		if (ro_ms >= 0 && ow->granted_ms < ro_ms)
+		if (ro_ms != OBS_NEVER && granted < ro_ms)
 			text = xasprintf("Workspace %s/%s of project %s is selected by no step of Rollout "
 					 "%s/%s, but it was granted execution at %s, before the Rollout "
 					 "existed (at %s); grants given before the hand-off survive it and "
 					 "the Rollout never revokes a Workspace no step selects, so it ran "
 					 "outside the Rollout's order%s",
 					 ws->items[k]->ns, ws->items[k]->name, project, r->ns, r->name,
-					 at_text(ow->granted_ms, t1, sizeof(t1)),
+					 at_text(granted, t1, sizeof(t1)),
 					 at_text(ro_ms, t2, sizeof(t2)),
-					 ow->applied_ms >= 0 ? " (Applied at " : "");
+					 applied != OBS_NEVER ? " (Applied at " : "");
 		else
 			text = xasprintf("Workspace %s/%s of project %s is selected by no step of Rollout "
 					 "%s/%s, but something other than the Rollout granted it "
 					 "execution at %s, and the Rollout never revokes a Workspace no "
 					 "step selects, so it ran outside the Rollout's order%s",
 					 ws->items[k]->ns, ws->items[k]->name, project, r->ns, r->name,
-					 at_text(ow->granted_ms, t1, sizeof(t1)),
-					 ow->applied_ms >= 0 ? " (Applied at " : "");
-		if (ow->applied_ms >= 0) {
-			char *full = xasprintf("%s%s)", text, at_text(ow->applied_ms, t2, sizeof(t2)));
+					 at_text(granted, t1, sizeof(t1)),
+					 applied != OBS_NEVER ? " (Applied at " : "");
+		if (applied != OBS_NEVER) {
+			char *full = xasprintf("%s%s)", text, at_text(applied, t2, sizeof(t2)));
 
 			free(text);
 			text = full;
@@ -578,7 +585,7 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 	ros = obs_rollouts(obs, &nro);
 	for (size_t i = 0; i < nro; i++) {
 		const struct obs_rollout *r = &ros[i];
-		int64_t ro_ms = created_ms(des_timeline(w), "Rollout", r->ns, r->name);
+		int64_t ro_ms = created_ms(obs, r->ns, r->name);
 		struct strindex first = { 0 };
 
 		first_steps(r, &first);
@@ -592,20 +599,25 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 				char *opened, *how, *text;
 				struct tl_objref ref = { "Workspace", r->ns, st->members[m], 0 };
 
+				/* before the run too: a snapshot's state carries what it saw */
+				int64_t planning = ow ? obs_first(ow->past_planning_ms, ow->planning_ms)
+						      : OBS_NEVER;
+				int64_t granted = ow ? obs_first(ow->past_granted_ms, ow->granted_ms)
+						     : OBS_NEVER;
+				int64_t open = obs_first(st->past_opened_ms, st->opened_ms);
+
 				/* a member of an earlier step opens with that step */
 				earlier = step_of(&first, st->members[m]) < j;
-				if (earlier || !ow || ow->planning_ms < 0 ||
-				    (st->opened_ms >= 0 && ow->planning_ms >= st->opened_ms))
+				if (earlier || planning == OBS_NEVER || (open != OBS_NEVER && planning >= open))
 					continue;
-				opened = st->opened_ms >= 0
-						 ? xasprintf("opened at %s",
-							     at_text(st->opened_ms, t2, sizeof(t2)))
+				opened = open != OBS_NEVER
+						 ? xasprintf("opened at %s", at_text(open, t2, sizeof(t2)))
 						 : xstrdup("never opened");
-				if (ow->granted_ms >= 0 && ro_ms >= 0 && ow->granted_ms < ro_ms)
+				if (granted != OBS_NEVER && ro_ms != OBS_NEVER && granted < ro_ms)
 					how = xasprintf("it was granted execution at %s, before the "
 							"Rollout existed (at %s), and grants given before "
 							"the hand-off survive it",
-							at_text(ow->granted_ms, t1, sizeof(t1)),
+							at_text(granted, t1, sizeof(t1)),
 							at_text(ro_ms, t3, sizeof(t3)));
 				else
 					how = xstrdup("something other than the Rollout granted it "
@@ -613,7 +625,7 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 				text = xasprintf("Workspace %s/%s of step %s of Rollout %s/%s started "
 						 "planning at %s, but its step %s: %s",
 						 r->ns, st->members[m], st->name, r->ns, r->name,
-						 at_text(ow->planning_ms, t1, sizeof(t1)), opened, how);
+						 at_text(planning, t1, sizeof(t1)), opened, how);
 				tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
 				free(text);
 				free(how);
@@ -651,7 +663,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		bool *was_reset;
 		struct strindex first = { 0 }, which = { 0 };
 
-		if (r->completed_ms >= 0 || r->nsteps < 2) {
+		if (obs_first(r->past_completed_ms, r->completed_ms) != OBS_NEVER || r->nsteps < 2) {
 			free(per);
 			continue;
 		}
@@ -1260,7 +1272,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 			abort();
 	}
 	des_set_cause(r->world, NULL);
-	obs_loaded(r->obs);
+	obs_loaded(r->obs, s);
 	/*
 	 * Armed once the whole world is loaded: completion is judged on all of
 	 * it, and only once every scripted event had its turn.
@@ -1358,6 +1370,43 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;
+}
+
+void run_snapshot_state(struct val *list, const struct run_result *r, struct des *w,
+			const struct scenario *s)
+{
+	struct val *items = val_map_get(list, "items");
+	struct mrev_snap *m = mrev_snap_new(w, s);
+	struct mq_snap *mq = mq_snap_new(w, s);
+
+	for (size_t i = 0; items && i < items->u.list.n; i++) {
+		const struct val *it = items->u.list.items[i];
+		const char *kind = val_str(val_map_get(it, "kind"), "");
+		const char *ns = val_str(val_path(it, "metadata.namespace"), "");
+		const char *name = val_str(val_path(it, "metadata.name"), "");
+		char *seen, *revs = NULL, *quirks = NULL, *text;
+
+		if (strcmp(kind, "Workspace") != 0 && strcmp(kind, "Rollout") != 0)
+			continue;
+		seen = obs_state(r->obs, kind, ns, name);
+		if (!strcmp(kind, "Workspace")) {
+			revs = mrev_snap_state(m, ns, name);
+			quirks = mq_snap_state(mq, ns, name);
+		}
+		if (seen || revs || quirks) {
+			text = xasprintf("%s%s%s%s%s", seen ? seen : "", seen && revs ? " " : "",
+					 revs ? revs : "", (seen || revs) && quirks ? " " : "",
+					 quirks ? quirks : "");
+			/* replaces the item: @it is stale after this */
+			kg_annotate(list, i, SCN_STATE_PREFIX SCN_OBSERVER_STATE, text);
+			free(text);
+		}
+		free(seen);
+		free(revs);
+		free(quirks);
+	}
+	mrev_snap_free(m);
+	mq_snap_free(mq);
 }
 
 void run_result_release(struct run_result *r)

@@ -87,6 +87,20 @@ struct run_result {
  */
 int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_result *r);
 
+/*
+ * run_snapshot_state() - adds to @list, a snapshot of @w now (kg_snapshot()),
+ * what the run's observer knows of the history before now that the objects
+ * do not show, in annotation SCN_STATE_PREFIX SCN_OBSERVER_STATE on each
+ * Workspace and Rollout it knows something of (sim/load/scenario.h): the
+ * observer's first instants (obs_state()) and the revisions told at the end
+ * of a run (mrev_snap_state()), so that the run resumed from @list tells
+ * the notices this run would.  @r: the run in progress (its observer);
+ * @s: its scenario.  Call from a probe, during the run.  Cannot fail.
+ */
+struct val;
+void run_snapshot_state(struct val *list, const struct run_result *r, struct des *w,
+			const struct scenario *s);
+
 /* run_result_release() - frees the world and the observer.  Accepts a zeroed @r. */
 void run_result_release(struct run_result *r);
 

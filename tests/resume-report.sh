@@ -1,0 +1,233 @@
+#!/bin/sh
+# What a run resumed from a snapshot of the simulator reports: the notices
+# of the uninterrupted run (who granted a Workspace, a revision absorbed
+# mid-run, resets from Applying, the blast radius of a halt), from the
+# history the snapshot carries (state.magos-sim.io/observer); under -n, the
+# remaining time as wall-clock bounds that hold every trial's end; a
+# snapshot already complete said to be so and left out of the time to
+# complete (text, JSON, HTML, sharded and merged).
+# Run from the repository root; MAGOS_SIM names the binary (make check sets it).
+. "$(dirname "$0")/lib.sh"
+require_sim
+jq_true() {
+	if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$2" "$3"; then
+		ok "$1"
+	else bad "$1"; fi
+}
+
+# --- the notices of a resumed run are the uninterrupted run's ---
+# Constant Job durations, so that the resumed run continues exactly; the
+# times in a resumed run's notices count from its start (the snapshot), so
+# each "at DURATION" is compared on the original clock.  The example
+# commit-mid-rollout with constant durations: staging absorbs the commit of
+# 8m (spec §7 #17).
+sed -e 's/duration: {lognormal: {median: 1m, p95: 3m}}/duration: 4m/' \
+	-e 's/duration: {uniform: {min: 2m, max: 4m}}/duration: 3m/' \
+	-e 's/{duration: {lognormal: {median: 3m, p95: 6m}}}/{duration: 3m}/' \
+	-e 's/{duration: {gamma: {mean: 10m, sd: 3m}}}/{duration: 10m}/' \
+	scenarios/commit-mid-rollout.yaml >"$tmp/commit-constant.yaml"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, os, re, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+AT = re.compile(r'\bat (-?(?:\d+h)?(?:\d+m(?!s))?(?:\d+(?:\.\d+)?(?:ms|s))?)(?=[\s,;:).]|$)')
+def ms(d):
+    t = sum(float(v) * {'h': 3600000, 'm': 60000, 's': 1000, 'ms': 1}[u]
+            for v, u in re.findall(r'(\d+(?:\.\d+)?)(h|ms|m|s)', d))
+    return -round(t) if d.startswith('-') else round(t)
+def on_original_clock(text, shift):
+    return AT.sub(lambda m: 'at <%d ms>' % (ms(m.group(1)) + shift) if re.search(r'\d', m.group(1)) else m.group(0), text)
+def warnings(args):
+    p = subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--json', tmp + '/n.json'] + args,
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        return ['run failed: ' + p.stderr[:300]]
+    return [n['text'] for n in json.load(open(tmp + '/n.json'))['notices'] if n['severity'] != 'info']
+def scenario_only(src, dst):
+    docs = [d for d in yaml.safe_load_all(open(src)) if d and d.get('kind') == 'Scenario']
+    yaml.safe_dump_all(docs, open(dst, 'w'))
+def resumed(src, t, strip=False):
+    subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--snapshot', '%dms' % t, tmp + '/s.yaml', src],
+                   capture_output=True, check=True)
+    text = open(tmp + '/s.yaml').read()
+    if strip:
+        text = ''.join(l for l in text.splitlines(True) if 'state.magos-sim.io/observer' not in l)
+        open(tmp + '/s.yaml', 'w').write(text)
+    now = text.split('run --now ')[1].split()[0]
+    scenario_only(src, tmp + '/scn.yaml')
+    return [on_original_clock(x, t) for x in warnings(['--now', now, tmp + '/scn.yaml', tmp + '/s.yaml'])]
+cases = [
+    ('tests/hazards/handoff-unselected.yaml', 'selected by no step', (1000, 30000, 120000, 600000)),
+    ('tests/hazards/handoff-later-step.yaml', 'started planning at', (1000, 120000, 400000, 700000, 1200000, 2100000)),
+    ('tests/hazards/revision-absorbed.yaml', 'recorded it as status.observedRevision', (1000, 120000, 300000, 700000)),
+    (tmp + '/commit-constant.yaml', 'recorded it as status.observedRevision', (60000, 300000, 490000, 500000, 1500000)),
+]
+for src, notice, ts in cases:
+    name = os.path.basename(src)
+    whole = [on_original_clock(x, 0) for x in warnings([src])]
+    check("%s: the whole run tells it (%s)" % (name, notice), any(notice in x for x in whole), whole)
+    differ = [(t, got) for t in ts for got in [resumed(src, t)] if got != whole]
+    check("%s: resumed at %s ms, every warning is the whole run's, at the same instants" % (name, ', '.join(map(str, ts))),
+          not differ, differ[:1] + [whole])
+# without the observer's state the resumed run cannot tell the history
+plain = resumed('tests/hazards/handoff-unselected.yaml', 120000, strip=True)
+check("a plain export of handoff-unselected at 2m knows no grant before it",
+      any('never granted: ws-prod' in x for x in plain), plain)
+plain = resumed('tests/hazards/revision-absorbed.yaml', 700000, strip=True)
+check("a plain export of revision-absorbed at 11m40s knows no revision absorbed before it",
+      not any('recorded it as status.observedRevision' in x for x in plain), plain)
+PY
+# the state as a snapshot writes it, and refused when it is not
+"$SIM" run -q --until horizon --snapshot 2m "$tmp/hu.yaml" tests/hazards/handoff-unselected.yaml >/dev/null
+contains "a Workspace's state says when it was granted, planned and applied" "$tmp/hu.yaml" \
+	"state.magos-sim.io/observer: granted=2026-01-01T00:00:00Z planning=2026-01-01T00:00:00Z applying="
+contains "a Rollout's says when it was created and when its steps opened and completed" "$tmp/hu.yaml" \
+	"state.magos-sim.io/observer: created=2026-01-01T00:00:01Z completed="
+sed 's|state.magos-sim.io/observer: granted=|state.magos-sim.io/observer: bogus=1 granted=|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "an unknown key in the observer's state is refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error names the object, the key and where to read" "$tmp/err" \
+	"annotation state.magos-sim.io/observer is not the observer's state: 'bogus' is no key of a Workspace's (scenarios/README.md, \`status\` snapshots)"
+sed 's|state.magos-sim.io/observer: granted=2026-01-01T00:00:00Z|state.magos-sim.io/observer: granted=yesterday|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "a time that is none is refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error names the key" "$tmp/err" "not the observer's state: a bad value of 'granted'"
+sed 's|steps=\([^ ]*\)|steps=\1,-/-|' "$tmp/hu.yaml" >"$tmp/bad.yaml"
+expect_rc "steps that are not the Rollout's are refused" 3 "$SIM" run -q --now 2026-01-01T00:02:00Z "$tmp/bad.yaml"
+contains "the error counts both" "$tmp/err" "'steps' gives 2 steps, spec.strategy.steps has 1"
+check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: error: Rollout \"default/shop\"" "$tmp/err"
+
+# --- a FleetRollout loaded Halted: its first halt predates the run ---
+# fleet-gate-halt halts at 21m1s; resumed at 30m the FleetRollout is still
+# Halted, and the run's first halting pass (at 1s) continues that halt: its
+# blast radius is not known, as the summary's halt is before the start, not
+# that of a later pass.
+"$SIM" run -q --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run -q --snapshot 30m "$tmp/fg30.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+pyfacts scenarios/fleet-gate-halt.yaml "$tmp/fg-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+"$SIM" run -q --now 2026-03-02T08:30:00Z --json "$tmp/fg.json" --html "$tmp/fg.html" "$tmp/fg-scn.yaml" "$tmp/fg30.yaml" >"$tmp/fg.txt" 2>&1
+contains "resumed Halted, the fleet's halt is before the start" "$tmp/fg.txt" "halted    yes, before the start: FleetRollout moodle (Halted)"
+contains "its blast radius is not known, not that of the run's first halting pass" "$tmp/fg.txt" \
+	"blast     not known: FleetRollout moodle was loaded Halted, the halt predates"
+contains "HTML says so" "$tmp/fg.html" "The FleetRollout was Halted when loaded: the halt predates the run."
+pyfacts "$tmp/fg-whole.json" "$tmp/fg.json" <<'PY'
+import json, sys
+from facts import check
+whole = json.load(open(sys.argv[1]))['summary']
+res = json.load(open(sys.argv[2]))['summary']
+check("the whole run halts at 21m1s, before the snapshot, with a blast radius",
+      whole['halt']['t_ms'] == 1261000 and whole['fleets'][0]['blast_radius']['count'] == 1, whole['halt'])
+check("JSON: resumed, the halt is before_start and the fleet's blast radius null",
+      res['halt']['before_start'] is True and res['fleets'][0]['blast_radius'] is None
+      and res['fleets'][0]['detection_latency_ms'] is None, (res['halt'], res['fleets'][0]['blast_radius']))
+PY
+
+# checkout with Jobs of a narrow spread: resumed at 1m, the trials end
+# within one minute of each other, a few seconds apart.
+mkdir "$tmp/co"
+cp scenarios/checkout/*.yaml "$tmp/co/"
+cat >"$tmp/spread.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: checkout-spread}
+spec:
+  models:
+    jobs:
+      plan: {duration: {uniform: {min: 10s, max: 12s}}}
+      apply: {duration: {uniform: {min: 20s, max: 23s}}}
+YAML
+cp "$tmp/spread.yaml" "$tmp/co/"
+"$SIM" run -q --snapshot 1m "$tmp/s60.yaml" "$tmp/co" >/dev/null
+
+# --- -n: "done between" holds the fastest and the slowest trial ---
+"$SIM" run -n 40 --now 2026-01-01T00:01:00Z "$tmp/spread.yaml" "$tmp/s60.yaml" >"$tmp/n40.txt" 2>&1
+"$SIM" run -n 40 --now 2026-01-01T00:01:00Z --json "$tmp/n40.json" "$tmp/spread.yaml" "$tmp/s60.yaml" >/dev/null 2>&1
+pyfacts "$tmp/n40.txt" "$tmp/n40.json" <<'PY'
+import datetime, json, re, sys
+from facts import check
+text = open(sys.argv[1]).read()
+ends = sorted(t['ttc_ms'] for t in json.load(open(sys.argv[2]))['trials'] if t['completed'])
+start = datetime.datetime(2026, 1, 1, 0, 1, tzinfo=datetime.timezone.utc)
+def at(ms):
+    return start + datetime.timedelta(milliseconds=ms)
+def parse(s):
+    return datetime.datetime.strptime(s, '%Y-%m-%d %H:%M:%S').replace(tzinfo=datetime.timezone.utc)
+check("the trials end within one minute of each other, not on whole seconds",
+      ends and ends[-1] - ends[0] < 60000 and ends[-1] % 1000 != 0, ends[:1] + ends[-1:])
+m = re.search(r'^  done between (\S+ \S+) UTC and (\S+ \S+) UTC$', text, re.M)
+check("a spread under 10 minutes gives the bounds in seconds", m is not None, text[:800])
+if m:
+    lo, hi = parse(m.group(1)), parse(m.group(2))
+    check("the lower bound is the fastest trial's end rounded down",
+          lo <= at(ends[0]) and at(ends[0]) - lo < datetime.timedelta(seconds=1), (m.group(1), at(ends[0])))
+    check("the upper bound is the slowest trial's end rounded up, not below it",
+          hi >= at(ends[-1]) and hi - at(ends[-1]) < datetime.timedelta(seconds=1), (m.group(2), at(ends[-1])))
+    pcs = re.findall(r'p(?:50|90|95|99) (\S+ \S+) UTC', text)
+    check("the four percentiles are in seconds, inside the bounds",
+          len(pcs) == 4 and all(lo <= parse(p) <= hi for p in pcs), pcs)
+PY
+# the snapshot example, 200 trials over 20 minutes: whole minutes, the last
+# trial's end (14:27:05) rounded up
+"$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml >"$tmp/shop.txt" 2>&1
+has_line "a spread of 10 minutes or more gives minutes, the upper bound rounded up" "$tmp/shop.txt" \
+	"  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
+
+# --- -n on a snapshot already complete: said so, no time to complete ---
+"$SIM" run -q --snapshot 31m "$tmp/te31.yaml" scenarios/three-environments.yaml >/dev/null
+pyfacts scenarios/three-environments.yaml "$tmp/te-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+te() { "$SIM" run --now 2026-03-02T09:31:00Z "$@" "$tmp/te-scn.yaml" "$tmp/te31.yaml"; }
+te -q >"$tmp/te1.txt" 2>&1
+contains "the single run says it is complete already" "$tmp/te1.txt" "completed already: every Rollout/FleetRollout was complete when"
+te -n 8 --json "$tmp/te8.json" --html "$tmp/te8.html" >"$tmp/te8.txt" 2>&1
+has_line "-n says how many trials were complete at the start" "$tmp/te8.txt" \
+	"already    8 of 8 trials: every Rollout/FleetRollout was complete when the"
+has_line "... and that there is no time to complete, instead of an empty table" "$tmp/te8.txt" \
+	"Time to complete: none, every trial was complete when it started"
+lacks "no wall-clock range of a time there is not" "$tmp/te8.txt" "done between"
+lacks "no step durations of 0s: the steps were done before the run" "$tmp/te8.txt" "Steps and waves"
+pyfacts "$tmp/te8.json" docs/schemas/trials-v1.schema.json <<'PY'
+import json, sys
+from facts import check
+d = json.load(open(sys.argv[1]))
+st, rows = d['statistics'], d['trials']
+check("JSON: the statistics count 8 already complete, none in the time to complete",
+      st['already_complete'] == 8 and st['nothing_to_complete'] == 0 and st['ttc']['n'] == 0
+      and st['complete']['k'] == 8, (st['already_complete'], st['ttc']))
+check("JSON: each trial completed, already_complete, with no ttc_ms",
+      all(r['completed'] and r['already_complete'] and not r['nothing_to_complete']
+          and r['ttc_ms'] is None for r in rows), rows[0])
+check("JSON: no step durations", st['phases'] == [], st['phases'])
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+if jsonschema:
+    errs = list(jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).iter_errors(d))
+    check("JSON: valid against docs/schemas/trials-v1.schema.json", not errs, [e.message for e in errs[:2]])
+PY
+contains "HTML: the statistics say the trials were already complete" "$tmp/te8.html" \
+	"8 of 8 trials already complete: every Rollout/FleetRollout was complete when the run started"
+contains "HTML: the chart draws no curve of a time there is not, and says why" "$tmp/te8.html" \
+	"no time to complete: every trial was complete when it started"
+lacks "HTML: not drawn as trials censored at the horizon" "$tmp/te8.html" 'class="cens-dot'
+
+# sharded and merged: a partial carries the flag, and the merge counts them
+te -q -n 8 --shard 1/2 --json "$tmp/p1.json" >/dev/null 2>&1
+te -q -n 8 --shard 2/2 --json "$tmp/p2.json" >/dev/null 2>&1
+expect_rc "the shards of an already complete snapshot merge" 0 "$SIM" merge --json "$tmp/m.json" "$tmp/p1.json" "$tmp/p2.json"
+has_line "the merged report says so as the unsharded one does" "$tmp/out" \
+	"already    8 of 8 trials: every Rollout/FleetRollout was complete when the"
+jq_true "the merged JSON counts them as the unsharded one does" "$tmp/m.json" \
+	'd["statistics"]["already_complete"] == 8 and d["statistics"]["ttc"]["n"] == 0'
+sed 's/"already_complete":true/"already_complete":true,"nothing_to_complete":true/' "$tmp/p1.json" >"$tmp/p1-bad.json"
+expect_rc "a partial row with two reasons for no time is refused" 3 "$SIM" merge "$tmp/p1-bad.json" "$tmp/p2.json"
+contains "the error names the row and the fields" "$tmp/err" "row 0: 'already_complete' is true but 'completed' is true and 'ttc_ms' -1"
+finish
