@@ -18,6 +18,7 @@
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_sources.h"
+#include "sim/lint/lint_ss_stale.h"
 #include "sim/lint/lint_ss_tokens.h"
 
 /*
@@ -519,6 +520,24 @@ static const struct lint_rule rules[] = {
 	  "Rollback, holds it PromotionBlocked until they expire (StageSet spec §5 Q-17)",
 	  "select only the new revision's pods (a label that changes with each revision) or set "
 	  "maxEvents above the events the running pods keep" },
+	/* MS262..MS269: StageSet status left stale (sim/lint/lint_ss_stale.c). */
+	{ "MS262", "last-stage-soak-stale-version", LINT_INFO,
+	  "the last stage of a StageSet has a promotion soak: no stage comes after it, but "
+	  "status.version and status.lastAppliedRevisions are written only by the success that "
+	  "follows the soak, so for the whole soak after a version is applied and verified on every "
+	  "stage they still name the version before it, while pendingVersion is already empty and "
+	  "Ready is False (Soaking) (StageSet spec R-21, §5 Q-21)",
+	  "judge progress by the Ready condition and status.stages (appliedRevision), not by "
+	  "status.version; if the soak only delays the bookkeeping, drop it from the last stage (a "
+	  "FleetRollout wave's soak waits after adoption instead)" },
+	{ "MS263", "stale-rollback-snapshot", LINT_WARNING,
+	  "a scenario event switches spec.rollbackOnFailure off on a StageSet that had it, while one "
+	  "of its stages is rolled back by a failed promotion gate (onFailure Rollback) and a later "
+	  "version reaches it: status.lastAppliedSnapshot is not cleared and no success refreshes it "
+	  "any more, yet gate reverts still read it, so a revert goes back to the revision of the last "
+	  "success before the switch, past every version adopted since (StageSet spec S-14, §5 Q-27)",
+	  "keep rollbackOnFailure on while a gate has onFailure: Rollback, or set those gates' "
+	  "onFailure to Hold in the same edit that switches it off" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
@@ -942,6 +961,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_sources(r, s);
 	lint_ss_deps(r, s);
 	lint_ss_tokens(r, s);
+	lint_ss_stale(r, s);
 	drop_told_twice(r);
 }
 

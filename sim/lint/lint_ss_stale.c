@@ -1,0 +1,248 @@
+/*
+ * The StageSet stale-status rules of lint (MS262, MS263); see
+ * lint_ss_stale.h.
+ */
+#include "sim/lint/lint_ss_stale.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/labels.h"
+#include "engine/stageset_types.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+
+/* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
+static const char *dur(int64_t ms, char *buf)
+{
+	gt_format_duration(ms, buf, GT_DURATION_BUFSZ);
+	return buf;
+}
+
+static bool is_stageset(const struct obj *o)
+{
+	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
+}
+
+/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
+static int64_t created_ms(const struct scenario *s, const struct obj *ss)
+{
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
+			return s->events[i].at_ms;
+	return 0;
+}
+
+/* Whether @o (an input or an applied object) is the first StageSet of its name in @s. */
+static bool first_of_name(const struct scenario *s, const struct obj *o)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, o->ns) && !strcmp(s->objs[i]->name, o->name))
+			return s->objs[i] == o;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct obj *a = s->events[i].type == SCN_EV_APPLY ? s->events[i].obj : NULL;
+
+		if (is_stageset(a) && !strcmp(a->ns, o->ns) && !strcmp(a->name, o->name))
+			return a == o;
+	}
+	return false;
+}
+
+/* Whether a scripted event targets StageSet @ss. */
+static bool targets(const struct scn_event *e, const struct obj *ss)
+{
+	return e->target.kind && !strcmp(e->target.kind, "StageSet") && e->target.ns && !strcmp(e->target.ns, ss->ns) &&
+	       e->target.name && !strcmp(e->target.name, ss->name);
+}
+
+/* Where key @key of map @group of stage @name of @ss sits (else the StageSet). */
+static struct val_mark stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
+{
+	const struct val *stages = val_map_get(ss->spec, "stages");
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const struct val *st = stages->u.list.items[i];
+		const struct val *g = st && st->type == VAL_MAP ? val_map_get(st, group) : NULL;
+		const struct val_kv *kv = g && g->type == VAL_MAP ? val_map_get_kv(g, key) : NULL;
+
+		if (strcmp(val_str(val_map_get(st, "name"), ""), name) == 0 && kv && kv->key_mark.line)
+			return kv->key_mark;
+	}
+	return ss->src.mark;
+}
+
+/* ---------------------------------------------------------------- MS262 */
+
+/*
+ * MS262 (StageSet spec R-21, §5 Q-21): a soak on the last stage holds the
+ * success tail, the one writer of status.version and lastAppliedRevisions,
+ * while every stage already runs the new revision.
+ */
+static void rule_last_stage_soak(struct lint_report *r, const struct obj *ss, const struct sst_spec *sp)
+{
+	const struct sst_stage *last = sp->nstages ? &sp->stages[sp->nstages - 1] : NULL;
+	char d[GT_DURATION_BUFSZ];
+
+	if (!last || !last->has_promotion || !last->promotion.soak.set || last->promotion.soak.ms <= 0)
+		return;
+	dur(last->promotion.soak.ms, d);
+	lint_add(r, "MS262", ss->src.file, stage_key_mark(ss, last->name, "promotion", "soak"),
+		 "StageSet %s/%s: its last stage \"%s\" soaks %s before promotion, though no stage comes after "
+		 "it: status.version and status.lastAppliedRevisions are written only by the success that "
+		 "follows the soak, so for %s after each version has been applied and verified on every stage "
+		 "they still name the version before it (status.pendingVersion is already empty and Ready is "
+		 "False, Soaking), and whatever reads status.version takes the StageSet for the old version",
+		 ss->ns, ss->name, last->name, d, d);
+}
+
+/* ---------------------------------------------------------------- MS263 */
+
+/*
+ * The first promotion gate of @st that reverts on failure, in words
+ * ("promotion analysis", "restart check \"crashes\""), into @buf; false for
+ * none.  A check's own onFailure comes before its gate's.
+ */
+static bool rollback_gate(const struct sst_stage *st, char *buf, size_t len)
+{
+	const struct sst_promotion *p = &st->promotion;
+
+	if (!st->has_promotion)
+		return false;
+	if (p->has_analysis && p->analysis.on_failure && strcmp(p->analysis.on_failure, "Rollback") == 0) {
+		snprintf(buf, len, "a failed promotion analysis");
+		return true;
+	}
+	for (size_t i = 0; p->has_restart_gate && i < p->restart_gate.nchecks; i++) {
+		const struct sst_restart_check *c = &p->restart_gate.checks[i];
+		const char *of = c->on_failure && *c->on_failure ? c->on_failure : p->restart_gate.on_failure;
+
+		if (of && strcmp(of, "Rollback") == 0) {
+			snprintf(buf, len, "a failed restart check \"%s\"", c->name ? c->name : "");
+			return true;
+		}
+	}
+	for (size_t i = 0; p->has_event_gate && i < p->event_gate.nchecks; i++) {
+		const struct sst_event_check *c = &p->event_gate.checks[i];
+		const char *of = c->on_failure && *c->on_failure ? c->on_failure : p->event_gate.on_failure;
+
+		if (of && strcmp(of, "Rollback") == 0) {
+			snprintf(buf, len, "a failed event check \"%s\"", c->name ? c->name : "");
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The first version that reaches @ss after @t_ms, in words ("2.1.0,
+ * published at 30m0s") into @buf; false for none: a publish whose selector
+ * matches its labels, or a patch of its spec.version.
+ */
+static bool later_version(const struct scenario *s, const struct obj *ss, int64_t t_ms, char *buf, size_t len)
+{
+	int64_t when = -1;
+	char at[GT_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+
+		if (p->type != SCN_FEV_PUBLISH || p->at_ms <= t_ms || (when >= 0 && p->at_ms >= when) ||
+		    !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		when = p->at_ms;
+		snprintf(buf, len, "%s, published at %s", p->version ? p->version : "a version", dur(when, at));
+	}
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *v = e->type == SCN_EV_PATCH && e->merge ? val_path(e->merge, "spec.version") : NULL;
+
+		if (!v || !targets(e, ss) || e->at_ms <= t_ms || (when >= 0 && e->at_ms >= when))
+			continue;
+		when = e->at_ms;
+		snprintf(buf, len, "the spec.version patch at %s", dur(when, at));
+	}
+	return when >= 0;
+}
+
+/*
+ * Whether event @e turns spec.rollbackOnFailure of StageSet @ss off: a patch
+ * of it to false or null, or a re-apply of @ss without it true.
+ */
+static bool switches_off(const struct scn_event *e, const struct obj *ss)
+{
+	if (e->type == SCN_EV_PATCH && e->merge && targets(e, ss)) {
+		const struct val *spec = val_map_get(e->merge, "spec");
+		const struct val_kv *kv = spec && spec->type == VAL_MAP ? val_map_get_kv(spec, "rollbackOnFailure") : NULL;
+
+		return kv && !val_bool(kv->v, false);
+	}
+	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
+	    !strcmp(e->obj->name, ss->name))
+		return !val_bool(e->obj->spec ? val_map_get(e->obj->spec, "rollbackOnFailure") : NULL, false);
+	return false;
+}
+
+/*
+ * MS263 (StageSet spec R-21, S-14, §5 Q-27): rollbackOnFailure switched
+ * off leaves status.lastAppliedSnapshot as it was; gate reverts still read
+ * it, and no later success refreshes it.
+ */
+static void rule_stale_snapshot(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				const struct sst_spec *sp)
+{
+	int64_t born = created_ms(s, ss);
+
+	if (!sp->rollback_on_failure)
+		return;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		char gate[160], next[160], at[GT_DURATION_BUFSZ];
+		const struct sst_stage *st = NULL;
+
+		if (e->at_ms < born || !switches_off(e, ss))
+			continue;
+		for (size_t k = 0; k < sp->nstages && !st; k++)
+			if (rollback_gate(&sp->stages[k], gate, sizeof(gate)))
+				st = &sp->stages[k];
+		if (st && later_version(s, ss, e->at_ms, next, sizeof(next)))
+			lint_add(r, "MS263", e->file, e->mark,
+				 "the %s event at %s switches rollbackOnFailure off on StageSet %s/%s, whose stage "
+				 "\"%s\" is rolled back on %s (onFailure Rollback): status.lastAppliedSnapshot is not "
+				 "cleared, and from then on no success refreshes it, yet gate reverts still read it, "
+				 "so once a later version has been adopted (the first: %s) a failed gate rolls \"%s\" "
+				 "back past it, to the revision the last success before %s recorded",
+				 e->type == SCN_EV_PATCH ? "patch" : "apply", dur(e->at_ms, at), ss->ns, ss->name,
+				 st->name, gate, next, st->name, at);
+		return; /* the first switch-off only: the snapshot is frozen from there */
+	}
+}
+
+/* ---------------------------------------------------------------- entry */
+
+void lint_ss_stale(struct lint_report *r, const struct scenario *s)
+{
+	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]))
+			v[n++] = s->objs[i];
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
+			v[n++] = s->events[i].obj;
+	for (size_t i = 0; i < n; i++) {
+		struct sst_spec sp;
+		char err[256];
+
+		if (!first_of_name(s, v[i]) || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
+		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
+			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
+		rule_last_stage_soak(r, v[i], &sp);
+		rule_stale_snapshot(r, s, v[i], &sp);
+		sst_spec_release(&sp);
+	}
+	free(v);
+}

@@ -1,0 +1,42 @@
+#ifndef MAGOS_SIM_LINT_SS_STALE_H
+#define MAGOS_SIM_LINT_SS_STALE_H
+
+/*
+ * The StageSet stale-status rules of lint (MS262, MS263, of the range
+ * MS262..MS269 kept for them): fields of a StageSet's status that the
+ * controller leaves behind what the cluster runs, read from the manifests
+ * and the scenario's events.  Each rule is a consequence of a quirk of
+ * ../shared/specs/stageset-controller.md §5 that the rule's row in
+ * sim/lint/lint.c names:
+ *
+ *  - MS262 (Q-21): the last stage of a StageSet has a promotion soak: no
+ *    stage comes after it, yet the success tail (R-21), which alone writes
+ *    status.version and status.lastAppliedRevisions, runs only once the
+ *    soak has ended, so for the whole soak those fields name the version
+ *    before the one every stage already runs, while pendingVersion is
+ *    already empty (info);
+ *  - MS263 (Q-27): a scenario event switches spec.rollbackOnFailure off on
+ *    a StageSet that had it, while a stage's promotion gate reverts on
+ *    failure (onFailure Rollback) and a later version reaches it: the
+ *    success tail then no longer refreshes status.lastAppliedSnapshot, but
+ *    nothing clears it and gate reverts (S-14) still read it, so a revert
+ *    goes back to the revision of the last success before the switch,
+ *    past every version adopted since (warning).
+ *
+ * What is linted: every StageSet of the inputs and of `apply` events, and
+ * the scenario's patch, apply and publish events that reach them.
+ */
+
+#include "sim/lint/lint.h"
+#include "sim/load/scenario.h"
+
+/*
+ * lint_ss_stale() - appends the findings of MS262 and MS263 over the
+ * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
+ * (a StageSet whose spec does not parse is skipped: MS001 tells it).
+ * Cannot fail (aborts on OOM).
+ * Cost: O(StageSets × (stages + events)).
+ */
+void lint_ss_stale(struct lint_report *r, const struct scenario *s);
+
+#endif

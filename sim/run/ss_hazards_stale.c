@@ -1,0 +1,276 @@
+/*
+ * The StageSet status fields a run left stale, read from its timeline, the
+ * store and the adapter's attempts at the end (ss_hazards_stale.h).
+ */
+#include "sim/run/ss_hazards_stale.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/stageset_controller.h"
+#include "engine/stageset_types.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
+#include "sim/cluster/apiserver.h"
+#include "sim/wire/fleet_glue.h"
+#include "sim/wire/stageset_rc.h"
+
+/* The part of a gate revert's Warning event after the stage and its cause. */
+#define REVERTED " failed; rolled back to revision "
+
+/* A soak of the last stage: from its first Soaking status to the success that ended it (-1: none). */
+struct st_soak {
+	int64_t from_ms, until_ms;
+};
+
+/* What the timeline says of one StageSet. */
+struct st_rec {
+	const char *last;      /* its last stage at the end of the run (borrowed from the store), NULL none */
+	/* Q-21 */
+	int64_t soak_from_ms;  /* the open soak of the last stage, -1 none */
+	struct st_soak *soaks;
+	size_t nsoaks;
+	/* Q-27 */
+	int64_t snap_ms;       /* the last success that wrote lastAppliedSnapshot, -1 none */
+	int64_t *stale;        /* the successes after it that changed lastAppliedRevisions without it */
+	size_t nstale;
+	bool told_revert;
+};
+
+/* Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
+static const char *at(int64_t ms, char *buf)
+{
+	gt_format_duration(ms, buf, GT_DURATION_BUFSZ);
+	return buf;
+}
+
+/* Whether status write detail @detail ("status: conditions, version") names field @f. */
+static bool has_field(const char *detail, const char *f)
+{
+	size_t n = strlen(f);
+	const char *p = detail && strncmp(detail, "status: ", 8) == 0 ? detail + 8 : NULL;
+
+	while (p && *p) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, f, n) == 0)
+			return true;
+		p += k;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return false;
+}
+
+/* Whether Ready message @msg names stage @stage first ("stage \"prod\" ..."). */
+static bool names_stage(const char *msg, const char *stage)
+{
+	size_t n = strlen(stage);
+
+	return msg && strncmp(msg, "stage \"", 7) == 0 && strncmp(msg + 7, stage, n) == 0 && msg[7 + n] == '"';
+}
+
+/* The last stage's name of StageSet @ns/@name at the end of the run (borrowed), NULL none. */
+static const char *last_stage(const struct run_result *r, const char *ns, const char *name)
+{
+	const struct obj *ss = api_get(des_api(r->world), "StageSet", ns, name);
+	const struct val *st = ss && ss->spec ? val_map_get(ss->spec, "stages") : NULL;
+
+	if (!st || st->type != VAL_LIST || st->u.list.n == 0)
+		return NULL;
+	return val_str(val_map_get(st->u.list.items[st->u.list.n - 1], "name"), NULL);
+}
+
+/* The successful attempt of @m that ended at @t_ms (its Succeeded status), or NULL. */
+static const struct ssrc_attempt *succeeded_at(const struct ssrc_member_stat *m, int64_t t_ms)
+{
+	for (size_t i = 0; i < m->nattempts; i++)
+		if (m->attempts[i].outcome == SSRC_SUCCEEDED && m->attempts[i].end_ms == t_ms)
+			return &m->attempts[i];
+	return NULL;
+}
+
+/* The attempt of @m in flight at @t_ms, or NULL. */
+static const struct ssrc_attempt *attempt_at(const struct ssrc_member_stat *m, int64_t t_ms)
+{
+	const struct ssrc_attempt *a = NULL;
+
+	for (size_t i = 0; i < m->nattempts; i++)
+		if (m->attempts[i].start_ms <= t_ms && (m->attempts[i].end_ms < 0 || m->attempts[i].end_ms >= t_ms))
+			a = &m->attempts[i];
+	return a;
+}
+
+/* ---------------------------------------------------------------- Q-21 */
+
+static void last_stage_soak(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
+	const struct ssrc_attempt *a = NULL;
+	const struct st_soak *k = NULL;
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], *was, *until, *more, *text;
+
+	for (size_t i = 0; i < g->nsoaks; i++) {
+		const struct ssrc_attempt *x = attempt_at(m, g->soaks[i].from_ms);
+
+		if (!x || !strcmp(x->version, x->from))
+			continue;
+		if (!a || (!*a->from && *x->from)) {
+			a = x;
+			k = &g->soaks[i];
+		}
+		if (*a->from)
+			break; /* the first soak from an earlier version */
+	}
+	if (!a || !ss)
+		return;
+	was = *a->from ? xasprintf("status.version still said %s and lastAppliedRevisions named %s's revisions",
+				   a->from, a->from)
+		       : xstrdup("status.version and lastAppliedRevisions stayed empty (a first adoption)");
+	until = k->until_ms >= 0 ? xasprintf("until the success at %s ended it (%s)", at(k->until_ms, t1),
+					     at(k->until_ms - k->from_ms, d))
+				 : xasprintf("to the end of the run (%s)", at(r->end_ms - k->from_ms, d));
+	more = g->nsoaks > 1 ? xasprintf(" (%zu soaks of the last stage in the run)", g->nsoaks) : xstrdup("");
+	text = xasprintf("StageSet %s/%s: %s was applied and verified on every stage by %s, when its last stage "
+			 "\"%s\" began to soak; %s, %s, with pendingVersion empty and Ready False (Soaking)%s: only "
+			 "the success after the last stage's soak writes them; judge progress by the Ready condition "
+			 "and status.stages, or drop the soak from the last stage",
+			 m->ns, m->name, a->version, at(k->from_ms, t0), g->last, was, until, more);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO, text, &ref, 1);
+	free(text);
+	free(more);
+	free(until);
+	free(was);
+}
+
+/* ---------------------------------------------------------------- Q-27 */
+
+/* The versions of the successes @g->stale, in words ("2.1.0 at 32m2s and 2.2.0 at 1h2m"), a new string. */
+static char *stale_successes(const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	char *out = xstrdup(""), t[GT_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < g->nstale; i++) {
+		const struct ssrc_attempt *a = succeeded_at(m, g->stale[i]);
+		char *next = xasprintf("%s%s%s at %s", out, i == 0 ? "" : i + 1 == g->nstale ? " and " : ", ",
+				       a ? a->version : "a rollout", at(g->stale[i], t));
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static void stale_revert(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
+			 const struct tl_entry *e)
+{
+	const char *rev = strstr(e->message, REVERTED), *q = strchr(e->message + 7, '"');
+	const struct ssrc_attempt *snap;
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], *stage, *since, *text;
+
+	if (g->told_revert || g->nstale == 0 || !rev || !q)
+		return;
+	g->told_revert = true; /* the first revert: the later ones read the same snapshot */
+	stage = xstrndup(e->message + 7, (size_t)(q - e->message - 7));
+	snap = succeeded_at(m, g->snap_ms);
+	since = stale_successes(m, g);
+	text = xasprintf("StageSet %s/%s: stage \"%s\" was rolled back at %s to revision %s, which "
+			 "status.lastAppliedSnapshot has held since the success of %s at %s: the later successes "
+			 "(%s), with rollbackOnFailure off, did not refresh the snapshot, and nothing cleared it, "
+			 "so the revert went back past them; keep rollbackOnFailure on while a gate has onFailure: "
+			 "Rollback, or set the gate's onFailure to Hold when switching it off",
+			 m->ns, m->name, stage, at(e->t_ms, t0), rev + strlen(REVERTED),
+			 snap ? snap->version : "a rollout", at(g->snap_ms, t1), since);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(since);
+	free(stage);
+}
+
+/* ---------------------------------------------------------------- scan */
+
+static void follow(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
+		   const struct tl_entry *e)
+{
+	if (e->change == TL_EVENT) {
+		if (e->reason && !strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) && e->message &&
+		    !strncmp(e->message, "stage \"", 7))
+			stale_revert(r, m, g, e);
+		return;
+	}
+	if (e->reason && !strcmp(e->reason, SSC_REASON_SOAKING) && g->last && names_stage(e->message, g->last)) {
+		if (g->soak_from_ms < 0)
+			g->soak_from_ms = e->t_ms;
+		return;
+	}
+	if (e->reason && !strcmp(e->reason, SSC_REASON_READY) && has_field(e->detail, "lastAppliedRevisions")) {
+		if (g->soak_from_ms >= 0 && has_field(e->detail, "version")) {
+			g->soaks = xreallocarray(g->soaks, g->nsoaks + 1, sizeof(*g->soaks));
+			g->soaks[g->nsoaks++] = (struct st_soak){ g->soak_from_ms, e->t_ms };
+		}
+		if (has_field(e->detail, "lastAppliedSnapshot")) {
+			g->snap_ms = e->t_ms;
+			g->nstale = 0;
+		} else if (g->snap_ms >= 0) {
+			g->stale = xreallocarray(g->stale, g->nstale + 1, sizeof(*g->stale));
+			g->stale[g->nstale++] = e->t_ms;
+		}
+	}
+	g->soak_from_ms = -1; /* any other status ends the last stage's soak */
+}
+
+void ss_hazards_stale(struct run_result *r)
+{
+	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
+	const struct ssrc_member_stat *ms;
+	size_t n = rc ? ssrc_members(rc, &ms) : 0;
+	const struct tl *tl = des_timeline(r->world);
+	struct strindex idx = { 0 };
+	struct st_rec *recs;
+
+	if (n == 0)
+		return;
+	recs = xcalloc(n, sizeof(*recs));
+	for (size_t i = 0; i < n; i++) {
+		char buf[256], *key = kb_join2(buf, sizeof(buf), ms[i].ns, ms[i].name);
+
+		si_put(&idx, key, i);
+		kb_drop(key, buf);
+		recs[i].last = last_stage(r, ms[i].ns, ms[i].name);
+		recs[i].soak_from_ms = recs[i].snap_ms = -1;
+	}
+	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
+		struct tl_entry e;
+		char buf[256], *key;
+		size_t k;
+		bool found;
+
+		tl_get(tl, i, &e);
+		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_EVENT))
+			continue;
+		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
+		found = si_get(&idx, key, &k);
+		kb_drop(key, buf);
+		if (found)
+			follow(r, &ms[k], &recs[k], &e);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].soak_from_ms >= 0) {
+			recs[i].soaks = xreallocarray(recs[i].soaks, recs[i].nsoaks + 1, sizeof(*recs[i].soaks));
+			recs[i].soaks[recs[i].nsoaks++] = (struct st_soak){ recs[i].soak_from_ms, -1 };
+		}
+		if (recs[i].nsoaks)
+			last_stage_soak(r, &ms[i], &recs[i]);
+		free(recs[i].soaks);
+		free(recs[i].stale);
+	}
+	free(recs);
+	si_release(&idx);
+}

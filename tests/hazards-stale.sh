@@ -1,0 +1,114 @@
+#!/bin/sh
+# The StageSet status fields left stale, told twice, by `lint` before a run
+# and by `run` at its end, and each claim checked against the run of the
+# same input: a fixture where it fires and the timeline (and a snapshot of
+# the cluster) shows what the message says, and one where it must not fire
+# (tests/hazards/stale-*.yaml, each saying what it shows).
+#   MS262  a 2h soak on prod, the last stage: 2.1.0 (2h30m) is applied on
+#          both stages by 2h32m2s, yet the snapshot at 3h holds
+#          status.version 2.0.0 and 2.0.0's lastAppliedRevisions, no
+#          pendingVersion, until the success at 4h32m4s; the soak polled
+#          hourly ends on time.  The soak on canary, the first stage, is
+#          not told: prod then still runs 2.0.0.
+#   MS263  rollbackOnFailure switched off at 20m: 2.1.0 succeeds at 32m2s
+#          without refreshing status.lastAppliedSnapshot, and 2.2.0's failed
+#          analysis reverts canary at 1h1m2s to 2.0.0's revision; kept on,
+#          the revert goes to 2.1.0's revision and nothing is told.
+. "$(dirname "$0")/lib.sh"
+require_python
+. "$(dirname "$0")/lib/hazards.sh"
+HAZARD_RUN_ARGS="--until horizon"
+
+# ---- MS262: the last stage's soak holds status.version ------------------------
+lint_of stale-last-soak
+contains "last soak: MS262" "$tmp/stale-last-soak.lint" \
+	'MS262 info StageSet shop/shop: its last stage "prod" soaks 2h0m0s before promotion, though no stage comes after it: status.version and status.lastAppliedRevisions are written only by the success that follows the soak, so for 2h0m0s after each version has been applied and verified on every stage they still name the version before it (status.pendingVersion is already empty and Ready is False, Soaking)'
+run_of stale-last-soak
+"$SIM" run -q --snapshot 3h "$tmp/soak3h.yaml" "$H/stale-last-soak.yaml" >/dev/null 2>&1 ||
+	bad "last soak: the snapshot at 3h is written"
+pyfacts "$tmp/stale-last-soak.json" "$tmp/soak3h.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
+      if e["kind"] == "StageSet" and e["change"] == "status"]
+check("last soak: 2.0.0's soak, its success, 2.1.0's soak, its success",
+      [x[:2] for x in st] == [(122005, "Soaking"), (7324005, "Succeeded"), (9122000, "Soaking"), (16324000, "Succeeded")], st)
+check("last soak: the soak at 2h32m2s is prod's and closes at 12:32:02",
+      st[2][3].startswith('stage "prod" is soaking before promotion; soak window closes at 2026-03-02T12:32:02Z'), st[2:3])
+check("last soak: the Soaking status writes neither version nor lastAppliedRevisions",
+      "version" not in st[2][2].replace("status: ", "").split(", ") and "lastAppliedRevisions" not in st[2][2], st[2][2])
+check("last soak: the success at 4h32m4s writes both, on time (under a pass after 2h0m0s; hourly polls)",
+      "lastAppliedRevisions" in st[3][2] and st[3][2].endswith(", version") and 0 <= st[3][0] - 16322000 < 5000, st[3])
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+status = snap[snap.index("\n  status:"):]
+applied = re.findall(r"appliedRevision: (\S+)", status)
+last = re.findall(r"\n      shop/(shop(?:-canary)?): (\S+)", status[status.index("lastAppliedRevisions"):])
+check("last soak: at 3h status.version is 2.0.0", re.search(r"\n    version: 2\.0\.0\n", status) is not None)
+check("last soak: at 3h no pendingVersion", "pendingVersion: 2" not in status)
+check("last soak: at 3h both stages run revisions that lastAppliedRevisions does not name (%s, %s)" % (applied, last),
+      len(applied) == 2 and last and not set(applied) & {r for _, r in last[:2]})
+n = notice(d, 'StageSet shop/shop: 2.1.0 was applied and verified on every stage by 2h32m2s, when its last stage "prod" began to soak; status.version still said 2.0.0')
+check("last soak: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+check("last soak: until the success that ended it",
+      n is not None and "until the success at 4h32m4s ended it (2h0m2s), with pendingVersion empty" in n["text"], n and n["text"])
+EOF2
+
+lint_of stale-first-soak
+lacks "first soak: no MS262" "$tmp/stale-first-soak.lint" 'MS262'
+run_of stale-first-soak
+pyfacts "$tmp/stale-first-soak.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("first soak: canary soaks 2.1.0 from 2h31m1s, adopted at 4h32m3s",
+      [x[:2] for x in st][2:] == [(9061000, "Soaking"), (16323000, "Succeeded")] and st[2][2].startswith('stage "canary"'), st)
+check("first soak: the run tells no stale version", notice(d, "began to soak") is None)
+EOF2
+
+# ---- MS263: a snapshot kept after rollbackOnFailure is switched off -----------
+lint_of stale-snapshot
+contains "stale snapshot: MS263" "$tmp/stale-snapshot.lint" \
+	'MS263 warning the patch event at 20m0s switches rollbackOnFailure off on StageSet shop/shop, whose stage "canary" is rolled back on a failed promotion analysis (onFailure Rollback): status.lastAppliedSnapshot is not cleared, and from then on no success refreshes it, yet gate reverts still read it, so once a later version has been adopted (the first: 2.1.0, published at 30m0s) a failed gate rolls "canary" back past it, to the revision the last success before 20m0s recorded'
+run_of stale-snapshot
+run_of stale-snapshot-kept
+"$SIM" run -q --snapshot 50m "$tmp/stale50.yaml" "$H/stale-snapshot.yaml" >/dev/null 2>&1 ||
+	bad "stale snapshot: the snapshot at 50m is written"
+pyfacts "$tmp/stale-snapshot.json" "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+k = json.load(open(sys.argv[2]))
+def succ(x):
+    return [(e["t_ms"], e["detail"]) for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
+            and e["reason"] == "Succeeded" and "lastAppliedRevisions" in (e["detail"] or "")]
+def reverts(x):
+    return [(e["t_ms"], e["message"].rsplit(" ", 1)[1]) for e in x["timeline"] if e["change"] == "event"
+            and "rolled back to revision" in (e["message"] or "")]
+s = succ(d)
+check("stale snapshot: 2.0.0 at 2m2.005s writes the snapshot, 2.1.0 at 32m2s does not",
+      [t for t, _ in s] == [122005, 1922000] and "lastAppliedSnapshot" in s[0][1] and "lastAppliedSnapshot" not in s[1][1], s)
+snap = open(sys.argv[3]).read()
+status = snap[snap.index("kind: StageSet"):]
+status = status[status.index("\n  status:"):]
+canary = re.search(r"- appliedRevision: (\S+)", status).group(1)
+stored = re.search(r"lastAppliedSnapshot:\n(?:.*\n)*?\s+revision: (\S+)", status)
+r = reverts(d)
+check("stale snapshot: at 50m canary runs 2.1.0's %s, the snapshot holds %s" % (canary, stored and stored.group(1)),
+      stored is not None and stored.group(1) != canary)
+check("stale snapshot: 2.2.0's analysis reverts canary at 1h1m2s to the snapshot's revision, not 2.1.0's",
+      len(r) == 1 and r[0][0] == 3662000 and stored is not None and r[0][1] == stored.group(1) and r[0][1] != canary, r)
+kr = reverts(k)
+check("snapshot kept: the same revert goes to 2.1.0's revision",
+      len(kr) == 1 and kr[0][1] == canary and [t for t, _ in succ(k)] == [122005, 1922000], kr)
+n = notice(d, 'StageSet shop/shop: stage "canary" was rolled back at 1h1m2s to revision %s, which status.lastAppliedSnapshot has held since the success of 2.0.0 at 2m2.005s' % (r[0][1] if r else "?"))
+check("stale snapshot: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("stale snapshot: naming the success it went back past",
+      n is not None and "the later successes (2.1.0 at 32m2s), with rollbackOnFailure off, did not refresh the snapshot" in n["text"], n and n["text"])
+check("snapshot kept: the run tells nothing", not [x for x in k["notices"] if "lastAppliedSnapshot" in x["text"]], k["notices"])
+EOF2
+lint_of stale-snapshot-kept
+lacks "snapshot kept: no MS263" "$tmp/stale-snapshot-kept.lint" 'MS263'
+finish

@@ -1,0 +1,105 @@
+/*
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262, MS263):
+ * the exact findings (line:col, id, severity, message) for a last stage's
+ * soak and for rollbackOnFailure switched off under a Rollback gate, and
+ * the near misses where they must stay quiet.
+ *
+ * Each input is written into a fresh temporary directory as m.yaml and
+ * loaded with scn_load(), so marks are those of the text below: line 1 is
+ * its first line.  Only lint_ss_stale() runs.
+ */
+#include <stdlib.h>
+
+#include "sim/lint/lint.h"
+#include "sim/lint/lint_ss_stale.h"
+#include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
+
+static void expect_lint(const char *yaml, const char *want)
+{
+	char *got = fx_lint_yaml("test_lint_ss_stale", yaml, lint_ss_stale);
+
+	fx_same_text(got, want);
+	free(got);
+}
+
+/* The Scenario document with event lines EVENTS (lines 1-6, then the events). */
+#define SCENARIO(events)                                                               \
+	"apiVersion: magos-sim/v1alpha1\n"                                             \
+	"kind: Scenario\n"                                                             \
+	"metadata: {name: q}\n"                                                        \
+	"spec:\n"                                                                      \
+	"  horizon: 3h\n"                                                              \
+	"  events:\n" events
+
+/* StageSet shop/shop labelled app=shop with SPEC lines, then STAGES lines. */
+#define SS(spec, stages)                                                               \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata: {name: shop, namespace: shop, labels: {app: shop}}\n"               \
+	"spec:\n" spec                                                                 \
+	"  stages:\n" stages
+
+#define PUBLISH_1H "    - {at: 1h, publish: {selector: {matchLabels: {app: shop}}, version: \"2.1.0\"}}\n"
+#define OFF_20M                                                                        \
+	"    - {at: 20m, patch: {kind: StageSet, namespace: shop, name: shop, merge: "    \
+	"{spec: {rollbackOnFailure: false}}}}\n"
+#define CANARY_ROLLBACK                                                                \
+	"    - name: canary\n"                                                         \
+	"      sourceRef: {kind: GitRepository, name: shop}\n"                         \
+	"      promotion:\n"                                                           \
+	"        restartGate:\n"                                                       \
+	"          onFailure: Rollback\n"                                              \
+	"          checks: [{name: crashes, selector: {matchLabels: {app: shop}}, maxRestarts: 1}]\n"
+
+static void test_last_stage_soak(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS("  version: {value: \"2.0.0\"}\n",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"
+			       "    - name: prod\n"
+			       "      sourceRef: {kind: GitRepository, name: shop}\n"
+			       "      promotion: {soak: 45m}\n"),
+		    "18:19: MS262 info: StageSet shop/shop: its last stage \"prod\" soaks 45m0s before "
+		    "promotion, though no stage comes after it: status.version and status.lastAppliedRevisions "
+		    "are written only by the success that follows the soak, so for 45m0s after each version has "
+		    "been applied and verified on every stage they still name the version before it "
+		    "(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "
+		    "status.version takes the StageSet for the old version");
+	/* a soak on an earlier stage; a zero soak on the last */
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS("",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n"
+			       "    - {name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 0s}}\n"),
+		    "");
+}
+
+static void test_stale_snapshot(void)
+{
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H) SS("  rollbackOnFailure: true\n", CANARY_ROLLBACK),
+		    "7:12: MS263 warning: the patch event at 20m0s switches rollbackOnFailure off on StageSet "
+		    "shop/shop, whose stage \"canary\" is rolled back on a failed restart check \"crashes\" "
+		    "(onFailure Rollback): status.lastAppliedSnapshot is not cleared, and from then on no "
+		    "success refreshes it, yet gate reverts still read it, so once a later version has been "
+		    "adopted (the first: 2.1.0, published at 1h0m0s) a failed gate rolls \"canary\" back past "
+		    "it, to the revision the last success before 20m0s recorded");
+	/* never on; no Rollback gate; no later version */
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H) SS("", CANARY_ROLLBACK), "");
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H)
+			    SS("  rollbackOnFailure: true\n",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(OFF_20M) SS("  rollbackOnFailure: true\n", CANARY_ROLLBACK), "");
+}
+
+static CU_TestInfo tests[] = {
+	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
+	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
+	CU_TEST_INFO_NULL,
+};
+
+void register_tests(void)
+{
+	CU_ADD_SUITE("lint_ss_stale", tests);
+}
