@@ -46,6 +46,7 @@ struct ssrr_inv {
 	int position;
 	int64_t entries;
 	char *id;              /* its one entry ID (the world renders one object per stage) */
+	bool orphaned;         /* its stage has left the spec (recorded in the member's orph) */
 };
 
 struct ssrr_member {
@@ -75,6 +76,9 @@ struct ssrr_member {
 	/* inventory shards, by stage name */
 	struct ssrr_inv *inv;
 	size_t ninv;
+	/* the shards of stages that left the spec, as ssrc_member_stat tells them */
+	struct ssrc_orphan *orph;
+	size_t norph;
 	/* passes, requeues, attempts */
 	uint32_t passes;
 	int64_t last_pass_ms;  /* when the last pass started (meaningful when passes > 0) */
