@@ -14,6 +14,11 @@
 #          without refreshing status.lastAppliedSnapshot, and 2.2.0's failed
 #          analysis reverts canary at 1h1m2s to 2.0.0's revision; kept on,
 #          the revert goes to 2.1.0's revision and nothing is told.
+#   MS264  stage "legacy" dropped at 2h10m while prod soaks 2.1.0 (published
+#          at 2h): the snapshot at 2h30m lists legacy's StageInventory
+#          beside a status.stages without it, and only the success at
+#          3h3m5s prunes it; dropped at 1h30m, while steady, it is pruned by
+#          that pass (the snapshot at 1h40m) and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -111,4 +116,51 @@ check("snapshot kept: the run tells nothing", not [x for x in k["notices"] if "l
 EOF2
 lint_of stale-snapshot-kept
 lacks "snapshot kept: no MS263" "$tmp/stale-snapshot-kept.lint" 'MS263'
+
+# ---- MS264: a removed stage's objects kept until a full success -----------------
+lint_of stale-removed-stage
+contains "removed stage: MS264" "$tmp/stale-removed-stage.lint" \
+	'MS264 warning the patch event at 2h10m0s removes stage "legacy" from StageSet shop/shop while 2.1.0 (published at 2h0m0s) cannot yet have passed the promotion soaks of the stages it keeps (prod 1h0m0s: not before 3h0m0s): the controller deletes a removed stage'"'"'s objects only at a full success'
+run_of stale-removed-stage
+for at in 2h30m 3h30m; do
+	"$SIM" run -q --snapshot $at "$tmp/removed$at.yaml" "$H/stale-removed-stage.yaml" >/dev/null 2>&1 ||
+		bad "removed stage: the snapshot at $at is written"
+done
+pyfacts "$tmp/stale-removed-stage.json" "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("removed stage: the pass at 2h10m2s holds at prod's soak, the success comes at 3h3m5s",
+      (7802000, "Soaking") in [x[:2] for x in st] and [x for x in st if x[0] > 7802000][0][:2] == (10985000, "Succeeded"), st)
+def inv(path):
+    m = re.search(r"model\.magos-sim\.io/inventory: (\S+)", open(path).read())
+    return m and m.group(1)
+def stages(path):
+    text = open(path).read()
+    text = text[text.index("kind: StageSet"):]
+    return re.findall(r"\n      name: (\S+)\n      phase:", text[text.index("\n  status:"):])
+check("removed stage: at 2h30m legacy's StageInventory is kept (%s)" % inv(sys.argv[2]), inv(sys.argv[2]) == "canary=1,legacy=1,prod=1")
+check("removed stage: at 2h30m status.stages no longer lists legacy (%s)" % stages(sys.argv[2]),
+      stages(sys.argv[2]) and "legacy" not in stages(sys.argv[2]))
+check("removed stage: at 3h30m it is pruned (%s)" % inv(sys.argv[3]), inv(sys.argv[3]) == "canary=1,prod=1")
+n = notice(d, 'StageSet shop/shop: stage "legacy" left the spec (the pass ending at 2h10m2s ran without it and status.stages dropped it), but its StageInventory, and the objects it lists, were kept until the full success at 3h3m5s (53m3s later), while the passes held at Soaking')
+check("removed stage: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of stale-removed-steady
+lacks "removed while steady: no MS264" "$tmp/stale-removed-steady.lint" 'MS264'
+run_of stale-removed-steady
+"$SIM" run -q --snapshot 1h40m "$tmp/steady.yaml" "$H/stale-removed-steady.yaml" >/dev/null 2>&1 ||
+	bad "removed while steady: the snapshot at 1h40m is written"
+pyfacts "$tmp/stale-removed-steady.json" "$tmp/steady.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("removed while steady: the pass at 1h30m2s succeeds", (5402000, "Succeeded") in st, st)
+m = re.search(r"model\.magos-sim\.io/inventory: (\S+)", open(sys.argv[2]).read())
+check("removed while steady: at 1h40m legacy is pruned", m is not None and m.group(1) == "canary=1,prod=1", m and m.group(1))
+check("removed while steady: the run tells nothing", notice(d, "left the spec") is None)
+EOF2
 finish

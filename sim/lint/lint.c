@@ -538,6 +538,14 @@ static const struct lint_rule rules[] = {
 	  "success before the switch, past every version adopted since (StageSet spec S-14, §5 Q-27)",
 	  "keep rollbackOnFailure on while a gate has onFailure: Rollback, or set those gates' "
 	  "onFailure to Hold in the same edit that switches it off" },
+	{ "MS264", "removed-stage-kept", LINT_WARNING,
+	  "a scenario event drops a stage from a StageSet's stages while a published version cannot "
+	  "yet have passed the promotion soaks of the stages kept: the controller deletes a removed "
+	  "stage's objects (its StageInventory) only in the prune of a full success, so they stay in "
+	  "the cluster for as long as a promotion gate holds the rollout under way, while "
+	  "status.stages drops the stage at once (StageSet spec R-20, §5 Q-28)",
+	  "remove a stage while the StageSet is steady (Ready True, no rollout under way), or expect "
+	  "its objects to live until the rollout completes" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "

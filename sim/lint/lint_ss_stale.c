@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262, MS263); see
+ * The StageSet stale-status rules of lint (MS262..MS264); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -220,6 +220,99 @@ static void rule_stale_snapshot(struct lint_report *r, const struct scenario *s,
 	}
 }
 
+/* ---------------------------------------------------------------- MS264 */
+
+/* Whether the stages list @stages has a stage named @name. */
+static bool lists_stage(const struct val *stages, const char *name)
+{
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++)
+		if (!strcmp(val_str(val_map_get(stages->u.list.items[i], "name"), ""), name))
+			return true;
+	return false;
+}
+
+/*
+ * The promotion soaks of the stages of @sp that @after keeps, in words
+ * ("prod 1h0m0s") into @buf, and their sum in ms (0: none).  No rollout
+ * of a new revision passes them sooner than that sum after it starts.
+ */
+static int64_t kept_soaks(const struct sst_spec *sp, const struct val *after, char *buf, size_t len)
+{
+	char d[GT_DURATION_BUFSZ];
+	size_t used = 0;
+	int64_t sum = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_stage *st = &sp->stages[k];
+
+		if (!lists_stage(after, st->name) || !st->has_promotion || !st->promotion.soak.set ||
+		    st->promotion.soak.ms <= 0)
+			continue;
+		sum += st->promotion.soak.ms;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
+					 st->name, dur(st->promotion.soak.ms, d));
+	}
+	return sum;
+}
+
+/*
+ * MS264 (StageSet spec R-20, §5 Q-28): a stage removed while a new revision
+ * is held at the promotion soaks of the stages kept.  The prune that
+ * deletes a removed stage's objects runs only at a full success, so they
+ * stay until that rollout completes.  Told for a patch or re-apply of the
+ * stages list that drops a stage of the manifest, when a publish reaching
+ * the StageSet came at most the kept stages' soaks (summed) before it.
+ */
+static void rule_removed_stage(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+			       const struct sst_spec *sp)
+{
+	int64_t born = created_ms(s, ss);
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *after = NULL;
+		const char *gone = NULL;
+		char soaks[256], what[160], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+		int64_t hold, pub = -1;
+
+		if (e->at_ms < born)
+			continue;
+		if (e->type == SCN_EV_PATCH && e->merge && targets(e, ss))
+			after = val_path(e->merge, "spec.stages");
+		else if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) &&
+			 !strcmp(e->obj->ns, ss->ns) && !strcmp(e->obj->name, ss->name))
+			after = e->obj->spec ? val_map_get(e->obj->spec, "stages") : NULL;
+		if (!after || after->type != VAL_LIST)
+			continue;
+		for (size_t k = 0; k < sp->nstages && !gone; k++)
+			if (!lists_stage(after, sp->stages[k].name))
+				gone = sp->stages[k].name;
+		hold = gone ? kept_soaks(sp, after, soaks, sizeof(soaks)) : 0;
+		if (!hold)
+			continue;
+		for (size_t k = 0; k < s->nfevents; k++) {
+			const struct scn_fevent *p = &s->fevents[k];
+
+			if (p->type == SCN_FEV_PUBLISH && p->at_ms <= e->at_ms && p->at_ms + hold > e->at_ms &&
+			    p->at_ms >= born && p->at_ms > pub && lbl_matches(&p->selector, &ss->labels)) {
+				pub = p->at_ms;
+				snprintf(what, sizeof(what), "%s (published at %s)", p->version ? p->version : "a version",
+					 dur(p->at_ms, a));
+			}
+		}
+		if (pub < 0)
+			continue;
+		lint_add(r, "MS264", e->file, e->mark,
+			 "the %s event at %s removes stage \"%s\" from StageSet %s/%s while %s cannot yet have "
+			 "passed the promotion soaks of the stages it keeps (%s: not before %s): the controller "
+			 "deletes a removed stage's objects only at a full success, so \"%s\"'s objects stay in "
+			 "the cluster until that rollout completes, though status.stages drops \"%s\" at once",
+			 e->type == SCN_EV_PATCH ? "patch" : "apply", dur(e->at_ms, b), gone, ss->ns, ss->name, what,
+			 soaks, dur(pub + hold, c), gone, gone);
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
@@ -242,6 +335,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
 		rule_last_stage_soak(r, v[i], &sp);
 		rule_stale_snapshot(r, s, v[i], &sp);
+		rule_removed_stage(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	free(v);

@@ -2,7 +2,7 @@
 #define MAGOS_SIM_LINT_SS_STALE_H
 
 /*
- * The StageSet stale-status rules of lint (MS262, MS263, of the range
+ * The StageSet stale-status rules of lint (MS262..MS264, of the range
  * MS262..MS269 kept for them): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
@@ -21,7 +21,14 @@
  *    success tail then no longer refreshes status.lastAppliedSnapshot, but
  *    nothing clears it and gate reverts (S-14) still read it, so a revert
  *    goes back to the revision of the last success before the switch,
- *    past every version adopted since (warning).
+ *    past every version adopted since (warning);
+ *  - MS264 (Q-28): a scenario event drops a stage from a StageSet's stages
+ *    while a published version cannot yet have passed the promotion soaks
+ *    of the stages kept (their sum after the publish): the prune (R-20),
+ *    which alone deletes the removed stage's objects, runs only at a full
+ *    success, so they stay until that rollout completes (warning).  Manual
+ *    promotion and the other gates are left out: how long they hold is the
+ *    run's to tell.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's patch, apply and publish events that reach them.
@@ -31,7 +38,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262 and MS263 over the
+ * lint_ss_stale() - appends the findings of MS262..MS264 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

@@ -194,6 +194,68 @@ static void stale_revert(struct run_result *r, const struct ssrc_member_stat *m,
 	free(stage);
 }
 
+/* ---------------------------------------------------------------- */
+
+/*
+ * The Ready reasons of StageSet @m's status writes from @from_ms until
+ * @until_ms (-1: the end), distinct, in words ("Soaking, AwaitingPromotion"),
+ * a new string.
+ */
+static char *reasons_between(const struct tl *tl, const struct ssrc_member_stat *m, int64_t from_ms,
+			     int64_t until_ms)
+{
+	char *out = xstrdup("");
+
+	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
+		struct tl_entry e;
+		char *next;
+
+		tl_get(tl, i, &e);
+		if (e.t_ms < from_ms || (until_ms >= 0 && e.t_ms >= until_ms) || e.change != TL_STATUS || !e.reason ||
+		    strcmp(e.kind, "StageSet") || strcmp(e.ns, m->ns) || strcmp(e.name, m->name))
+			continue;
+		{
+			size_t k = strlen(e.reason);
+			const char *p = strstr(out, e.reason);
+
+			if (p && (p == out || p[-1] == ' ') && (p[k] == '\0' || p[k] == ','))
+				continue; /* told already */
+		}
+		next = xasprintf("%s%s%s", out, *out ? ", " : "", e.reason);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static void removed_stages(struct run_result *r, const struct ssrc_member_stat *m)
+{
+	const struct tl *tl = des_timeline(r->world);
+
+	for (size_t i = 0; i < m->norphans; i++) {
+		const struct ssrc_orphan *o = &m->orphans[i];
+		struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+		char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], *held, *until, *text;
+
+		if (o->pruned_ms == o->removed_ms)
+			continue; /* pruned by the pass that found it gone: nothing kept */
+		held = reasons_between(tl, m, o->removed_ms, o->pruned_ms);
+		until = o->pruned_ms >= 0 ? xasprintf("until the full success at %s (%s later)", at(o->pruned_ms, t1),
+						      at(o->pruned_ms - o->removed_ms, d))
+					  : xasprintf("to the end of the run (%s)", at(r->end_ms - o->removed_ms, d));
+		text = xasprintf("StageSet %s/%s: stage \"%s\" left the spec (the pass ending at %s ran without it "
+				 "and status.stages dropped it), but its StageInventory, and the objects it lists, "
+				 "were kept %s, while the passes held%s%s: the controller prunes only at a full success; "
+				 "remove a stage while the StageSet is steady, or expect its objects to live until the "
+				 "rollout under way completes",
+				 m->ns, m->name, o->stage, at(o->removed_ms, t0), until, *held ? " at " : "", held);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+		free(until);
+		free(held);
+	}
+}
+
 /* ---------------------------------------------------------------- scan */
 
 static void follow(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
@@ -268,6 +330,8 @@ void ss_hazards_stale(struct run_result *r)
 		}
 		if (recs[i].nsoaks)
 			last_stage_soak(r, &ms[i], &recs[i]);
+		if (ms[i].norphans)
+			removed_stages(r, &ms[i]);
 		free(recs[i].soaks);
 		free(recs[i].stale);
 	}

@@ -20,11 +20,16 @@
  *    R" after one or more Succeeded statuses that changed
  *    lastAppliedRevisions without writing lastAppliedSnapshot (so with
  *    rollbackOnFailure off) since the last one that wrote it; told with the
- *    versions of those successes, from the adapter's attempts (warning).
+ *    versions of those successes, from the adapter's attempts (warning);
+ *  - a removed stage's objects kept (R-20, §5 Q-28, lint's MS264): the
+ *    StageInventory shard of a stage that left the spec, which the
+ *    adapter reports kept past the pass that first ran without the stage
+ *    (ssrc_member_stat.orphans); told with how long, until which success,
+ *    and the Ready reasons of the holding passes between (warning).
  *
  * Figures come from the timeline (status writes, their changed fields,
  * Events), the store at the end of the run and the StageSet controller
- * adapter's adoption attempts (sim/wire/stageset_rc.h).
+ * adapter's adoption attempts and inventory (sim/wire/stageset_rc.h).
  */
 
 #include "sim/load/scenario.h"

@@ -1,8 +1,9 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262, MS263):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS264):
  * the exact findings (line:col, id, severity, message) for a last stage's
- * soak and for rollbackOnFailure switched off under a Rollback gate, and
- * the near misses where they must stay quiet.
+ * soak, for rollbackOnFailure switched off under a Rollback gate and for a
+ * stage removed during a held rollout, and the near misses where they must
+ * stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
  * loaded with scn_load(), so marks are those of the text below: line 1 is
@@ -93,9 +94,42 @@ static void test_stale_snapshot(void)
 	expect_lint(SCENARIO(OFF_20M) SS("  rollbackOnFailure: true\n", CANARY_ROLLBACK), "");
 }
 
+#define THREE_STAGES                                                                   \
+	"    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"           \
+	"    - {name: legacy, sourceRef: {kind: GitRepository, name: shop}}\n"           \
+	"    - {name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n"
+#define DROP_LEGACY(at)                                                                \
+	"    - {at: " at ", patch: {kind: StageSet, namespace: shop, name: shop, merge: {spec: {stages: [" \
+	"{name: canary, sourceRef: {kind: GitRepository, name: shop}}, "                \
+	"{name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}]}}}}\n"
+
+/* MS262 of THREE_STAGES's prod (line 17 below the two events). */
+#define PROD_SOAK_1H                                                                   \
+	"17:78: MS262 info: StageSet shop/shop: its last stage \"prod\" soaks 1h0m0s before "     \
+	"promotion, though no stage comes after it: status.version and status.lastAppliedRevisions " \
+	"are written only by the success that follows the soak, so for 1h0m0s after each version has " \
+	"been applied and verified on every stage they still name the version before it "           \
+	"(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "   \
+	"status.version takes the StageSet for the old version"
+
+static void test_removed_stage(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("1h20m")) SS("", THREE_STAGES),
+		    "8:12: MS264 warning: the patch event at 1h20m0s removes stage \"legacy\" from StageSet "
+		    "shop/shop while 2.1.0 (published at 1h0m0s) cannot yet have passed the promotion soaks of "
+		    "the stages it keeps (prod 1h0m0s: not before 2h0m0s): the controller deletes a removed "
+		    "stage's objects only at a full success, so \"legacy\"'s objects stay in the cluster until "
+		    "that rollout completes, though status.stages drops \"legacy\" at once\n"
+		    PROD_SOAK_1H);
+	/* the soak over by the removal; the removal before the publish: prod's soak alone is told */
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("2h")) SS("", THREE_STAGES), PROD_SOAK_1H);
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("50m")) SS("", THREE_STAGES), PROD_SOAK_1H);
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
+	{ "MS264 a stage removed while a publish is held at the soaks kept", test_removed_stage },
 	CU_TEST_INFO_NULL,
 };
 
