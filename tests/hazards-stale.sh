@@ -19,6 +19,11 @@
 #          beside a status.stages without it, and only the success at
 #          3h3m5s prunes it; dropped at 1h30m, while steady, it is pruned by
 #          that pass (the snapshot at 1h40m) and nothing is told.
+#   MS265  approvalMode Always: 2.1.0 approved at 1h35m soaks on canary
+#          from 1h36m1s; approving 2.2.0 at 2h holds 2.1.0 AwaitingApproval
+#          at once, canary on 2.1.0 and prod on 2.0.0 (the snapshot at 3h),
+#          until 2.2.0 comes at 4h; approved at 2h50m, after 2.1.0's
+#          success at 2h37m3s, nothing is held and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -162,5 +167,47 @@ check("removed while steady: the pass at 1h30m2s succeeds", (5402000, "Succeeded
 m = re.search(r"model\.magos-sim\.io/inventory: (\S+)", open(sys.argv[2]).read())
 check("removed while steady: at 1h40m legacy is pruned", m is not None and m.group(1) == "canary=1,prod=1", m and m.group(1))
 check("removed while steady: the run tells nothing", notice(d, "left the spec") is None)
+EOF2
+
+# ---- MS265: an approval changed mid-rollout holds it again ------------------------
+lint_of stale-approval-rehold
+contains "re-hold: MS265" "$tmp/stale-approval-rehold.lint" \
+	'MS265 warning the annotate event at 2h0m0s sets stages.metio.wtf/approved-version to "2.2.0" on StageSet shop/shop (approvalMode Always) while 2.1.0, approved at 1h35m0s and published at 1h30m0s, cannot yet have passed its promotion soaks (canary 1h0m0s: not before 2h35m0s): the approval gate runs on every pass, before the stages, so the next pass holds 2.1.0 AwaitingApproval half-applied'
+run_of stale-approval-rehold
+"$SIM" run -q --snapshot 3h "$tmp/rehold.yaml" "$H/stale-approval-rehold.yaml" >/dev/null 2>&1 ||
+	bad "re-hold: the snapshot at 3h is written"
+pyfacts "$tmp/stale-approval-rehold.json" "$tmp/rehold.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("re-hold: 2.1.0 soaks on canary from 1h36m1s, is held AwaitingApproval at 2h0m0s, and 2.2.0 soaks from 4h1m1s",
+      [x[:2] for x in st][3:] == [(5761000, "Soaking"), (7200000, "AwaitingApproval"), (14461000, "Soaking")]
+      and st[4][2].startswith("version transition to 2.1.0 is awaiting approval"), st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+status = snap[snap.index("\n  status:"):]
+applied = re.findall(r"appliedRevision: (\S+)", status)
+check("re-hold: at 3h pendingVersion 2.1.0 and status.version 2.0.0",
+      "pendingVersion: 2.1.0" in status and re.search(r"\n    version: 2\.0\.0\n", status) is not None)
+last = dict(re.findall(r"\n      shop/(shop(?:-canary)?): (\S+)", status[status.index("lastAppliedRevisions:"):])[:2])
+check("re-hold: at 3h canary runs a revision past 2.0.0's, prod still 2.0.0's (%s, %s)" % (applied, last),
+      len(applied) == 2 and applied[0] != last.get("shop-canary") and applied[1] == last.get("shop"))
+n = notice(d, "StageSet shop/shop: the transition to 2.1.0 had passed the approval gate and reached its stages (Soaking at 1h36m1s) when the pass at 2h0m0s held it AwaitingApproval again, after stages.metio.wtf/approved-version changed at 2h0m0s (2.1.0\u21922.2.0)")
+check("re-hold: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("re-hold: until 2.2.0's pass", n is not None and "the later ones on the old version, until 4h1m1s" in n["text"], n and n["text"])
+EOF2
+
+lint_of stale-approval-after
+lacks "approved after: no MS265" "$tmp/stale-approval-after.lint" 'MS265'
+run_of stale-approval-after
+pyfacts "$tmp/stale-approval-after.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("approved after: 2.1.0 adopted at 2h37m3s, no hold after it", (9423000, "Succeeded") in st
+      and not [x for x in st if x[0] > 5400000 and x[1] == "AwaitingApproval"], st)
+check("approved after: the run tells nothing", notice(d, "held it AwaitingApproval again") is None)
 EOF2
 finish

@@ -546,6 +546,15 @@ static const struct lint_rule rules[] = {
 	  "status.stages drops the stage at once (StageSet spec R-20, §5 Q-28)",
 	  "remove a stage while the StageSet is steady (Ready True, no rollout under way), or expect "
 	  "its objects to live until the rollout completes" },
+	{ "MS265", "approval-changed-mid-rollout", LINT_WARNING,
+	  "a scenario event changes stages.metio.wtf/approved-version on a StageSet with approvalMode "
+	  "Always while the transition the previous value approved cannot yet have passed the "
+	  "promotion soaks of its stages: the approval gate runs on every pass, before the stages, so "
+	  "the next pass holds that transition AwaitingApproval half-applied (the stages it reached on "
+	  "the new version, the later ones on the old) until it is approved again or another version "
+	  "comes (StageSet spec R-14, §5 Q-22)",
+	  "approve the next version only once the rollout under way has completed (Ready True, "
+	  "status.version at the approved one)" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "

@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS264); see
+ * The StageSet stale-status rules of lint (MS262..MS265); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -313,6 +313,96 @@ static void rule_removed_stage(struct lint_report *r, const struct scenario *s, 
 	}
 }
 
+/* ---------------------------------------------------------------- MS265 */
+
+/* The approval annotation (StageSet spec R-14). */
+#define APPROVED_VERSION "stages.metio.wtf/approved-version"
+
+/* The approved-version event @e sets on @ss, NULL: none (borrowed). */
+static const char *approval_of(const struct scn_event *e, const struct obj *ss)
+{
+	if (!targets(e, ss))
+		return NULL;
+	if (e->type == SCN_EV_ANNOTATE)
+		return obj_strmap_get(&e->set, APPROVED_VERSION);
+	if (e->type == SCN_EV_PATCH && e->merge)
+		return val_str(val_map_get(val_path(e->merge, "metadata.annotations"), APPROVED_VERSION), NULL);
+	return NULL;
+}
+
+/* The promotion soaks of every stage of @sp, in words into @buf, and their sum in ms. */
+static int64_t all_soaks(const struct sst_spec *sp, char *buf, size_t len)
+{
+	char d[GT_DURATION_BUFSZ];
+	size_t used = 0;
+	int64_t sum = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_stage *st = &sp->stages[k];
+
+		if (!st->has_promotion || !st->promotion.soak.set || st->promotion.soak.ms <= 0)
+			continue;
+		sum += st->promotion.soak.ms;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
+					 st->name, dur(st->promotion.soak.ms, d));
+	}
+	return sum;
+}
+
+/*
+ * MS265 (StageSet spec R-14, §5 Q-22): under approvalMode Always the
+ * approval gate runs on every pass, before the stages, so changing
+ * approved-version while an approved transition is still under way (it
+ * cannot have passed the soaks of its stages yet) holds it again,
+ * half-applied.  The transition is the one a publish of the version the
+ * annotation then approved started: at the later of the publish and the
+ * approval.
+ */
+static void rule_approval_rehold(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				 const struct sst_spec *sp)
+{
+	char soaks[256];
+	int64_t hold;
+	const char *approved = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
+	int64_t approved_ms = created_ms(s, ss);
+
+	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
+	    !(hold = all_soaks(sp, soaks, sizeof(soaks))))
+		return;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const char *now = approval_of(e, ss);
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
+		int64_t start = -1, pub = -1;
+
+		if (!now)
+			continue;
+		for (size_t k = 0; approved && k < s->nfevents; k++) {
+			const struct scn_fevent *p = &s->fevents[k];
+
+			if (p->type == SCN_FEV_PUBLISH && p->version && !strcmp(p->version, approved) &&
+			    p->at_ms <= e->at_ms && lbl_matches(&p->selector, &ss->labels) && p->at_ms > pub)
+				pub = p->at_ms;
+		}
+		if (pub >= 0)
+			start = pub > approved_ms ? pub : approved_ms;
+		if (start >= 0 && strcmp(now, approved) != 0 && e->at_ms < start + hold)
+			lint_add(r, "MS265", e->file, e->mark,
+				 "the %s event at %s sets %s to \"%s\" on StageSet %s/%s (approvalMode Always) while "
+				 "%s, approved at %s and published at %s, cannot yet have passed its promotion soaks "
+				 "(%s: not before %s): the approval gate runs on every pass, before the stages, so the "
+				 "next pass holds %s AwaitingApproval half-applied, the stages it reached running it "
+				 "and the later ones the old version, until \"%s\" is approved again or another "
+				 "version comes",
+				 e->type == SCN_EV_PATCH ? "patch" : "annotate", dur(e->at_ms, a), APPROVED_VERSION, now,
+				 ss->ns, ss->name, approved, dur(approved_ms, b), dur(pub, c), soaks,
+				 dur(start + hold, d), approved, approved);
+		approved = now;
+		approved_ms = e->at_ms;
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
@@ -336,6 +426,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_last_stage_soak(r, v[i], &sp);
 		rule_stale_snapshot(r, s, v[i], &sp);
 		rule_removed_stage(r, s, v[i], &sp);
+		rule_approval_rehold(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	free(v);

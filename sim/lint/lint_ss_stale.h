@@ -2,7 +2,7 @@
 #define MAGOS_SIM_LINT_SS_STALE_H
 
 /*
- * The StageSet stale-status rules of lint (MS262..MS264, of the range
+ * The StageSet stale-status rules of lint (MS262..MS265, of the range
  * MS262..MS269 kept for them): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
@@ -28,17 +28,23 @@
  *    which alone deletes the removed stage's objects, runs only at a full
  *    success, so they stay until that rollout completes (warning).  Manual
  *    promotion and the other gates are left out: how long they hold is the
- *    run's to tell.
+ *    run's to tell;
+ *  - MS265 (Q-22): under approvalMode Always a scenario event changes
+ *    stages.metio.wtf/approved-version while the transition the previous
+ *    value approved (started by a publish of that version, or by the
+ *    approval if later) cannot yet have passed the soaks of its stages:
+ *    the approval gate runs on every pass, so the transition is held again
+ *    half-applied, while status says it awaits approval (warning).
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
- * the scenario's patch, apply and publish events that reach them.
+ * the scenario's annotate, patch, apply and publish events that reach them.
  */
 
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262..MS264 over the
+ * lint_ss_stale() - appends the findings of MS262..MS265 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

@@ -40,6 +40,13 @@ struct st_rec {
 	int64_t *stale;        /* the successes after it that changed lastAppliedRevisions without it */
 	size_t nstale;
 	bool told_revert;
+	/* Q-22 */
+	int64_t prog_ms;       /* the first status since the last adoption that wrote stages, -1 none */
+	const char *prog_reason; /* its reason (borrowed from the timeline) */
+	int64_t appr_ms;       /* the last change of the approval annotation, -1 none */
+	char *appr_detail;     /* its change, "2.1.0→2.2.0" (owned) */
+	int64_t rehold_ms, rehold_prog_ms, rehold_appr_ms, rehold_until_ms; /* the first re-hold, -1 none */
+	char *rehold_version, *rehold_prog_reason, *rehold_appr; /* (owned) */
 };
 
 /* Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -256,11 +263,91 @@ static void removed_stages(struct run_result *r, const struct ssrc_member_stat *
 	}
 }
 
+/* ---------------------------------------------------------------- Q-22 */
+
+#define AWAITING "version transition to "
+#define APPROVED_KEY "stages.metio.wtf/approved-version="
+
+/* Follows status write @e of an approval hold or of stage progress, and approval changes, into @g. */
+static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, const struct tl_entry *e)
+{
+	if (e->change == TL_UPDATED) {
+		const char *p = e->detail ? strstr(e->detail, APPROVED_KEY) : NULL;
+
+		if (p) {
+			p += strlen(APPROVED_KEY);
+			g->appr_ms = e->t_ms;
+			free(g->appr_detail);
+			g->appr_detail = xstrndup(p, strcspn(p, ","));
+		}
+		return;
+	}
+	if (g->rehold_ms >= 0 && g->rehold_until_ms < 0 && e->reason &&
+	    strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) != 0)
+		g->rehold_until_ms = e->t_ms;
+	if (!e->reason)
+		return;
+	if (!strcmp(e->reason, SSC_REASON_READY)) {
+		if (has_field(e->detail, "version"))
+			g->prog_ms = -1; /* adopted: the next transition starts afresh */
+		return;
+	}
+	if (strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) != 0) {
+		if (g->prog_ms < 0 && has_field(e->detail, "stages")) {
+			g->prog_ms = e->t_ms;
+			g->prog_reason = e->reason;
+		}
+		return;
+	}
+	if (g->rehold_ms < 0 && g->prog_ms >= 0 && e->message && !strncmp(e->message, AWAITING, strlen(AWAITING))) {
+		const char *v = e->message + strlen(AWAITING);
+		size_t n = strcspn(v, " ");
+		const struct ssrc_attempt *a = attempt_at(m, g->prog_ms);
+
+		if (!a || strlen(a->version) != n || strncmp(a->version, v, n) != 0)
+			return; /* a hold of another version than the one under way: the gate's ordinary work */
+		g->rehold_ms = e->t_ms;
+		g->rehold_prog_ms = g->prog_ms;
+		g->rehold_version = xstrndup(v, n);
+		g->rehold_prog_reason = xstrdup(g->prog_reason);
+		g->rehold_appr_ms = g->appr_ms;
+		g->rehold_appr = g->appr_detail ? xstrdup(g->appr_detail) : NULL;
+	}
+}
+
+static void approval_rehold(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+	char *after, *until, *text;
+
+	if (g->rehold_ms < 0)
+		return;
+	after = g->rehold_appr ? xasprintf(", after stages.metio.wtf/approved-version changed at %s (%s)",
+					   at(g->rehold_appr_ms, t2), g->rehold_appr)
+			       : xstrdup("");
+	until = g->rehold_until_ms >= 0 ? xasprintf("until %s", at(g->rehold_until_ms, t3))
+					: xstrdup("to the end of the run");
+	text = xasprintf("StageSet %s/%s: the transition to %s had passed the approval gate and reached its stages "
+			 "(%s at %s) when the pass at %s held it AwaitingApproval again%s: the gate runs on every "
+			 "pass, so %s stayed half-applied, the stages it reached on it and the later ones on the old "
+			 "version, %s; approve the next version only once the rollout under way has completed",
+			 m->ns, m->name, g->rehold_version, g->rehold_prog_reason, at(g->rehold_prog_ms, t0),
+			 at(g->rehold_ms, t1), after, g->rehold_version, until);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(until);
+	free(after);
+}
+
 /* ---------------------------------------------------------------- scan */
 
 static void follow(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
 		   const struct tl_entry *e)
 {
+	follow_approval(m, g, e);
+	if (e->change == TL_UPDATED)
+		return;
 	if (e->change == TL_EVENT) {
 		if (e->reason && !strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) && e->message &&
 		    !strncmp(e->message, "stage \"", 7))
@@ -307,6 +394,7 @@ void ss_hazards_stale(struct run_result *r)
 		kb_drop(key, buf);
 		recs[i].last = last_stage(r, ms[i].ns, ms[i].name);
 		recs[i].soak_from_ms = recs[i].snap_ms = -1;
+		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
 	}
 	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
 		struct tl_entry e;
@@ -315,7 +403,8 @@ void ss_hazards_stale(struct run_result *r)
 		bool found;
 
 		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_EVENT))
+		if (!e.kind || strcmp(e.kind, "StageSet") != 0 ||
+		    (e.change != TL_STATUS && e.change != TL_EVENT && e.change != TL_UPDATED))
 			continue;
 		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
 		found = si_get(&idx, key, &k);
@@ -332,6 +421,11 @@ void ss_hazards_stale(struct run_result *r)
 			last_stage_soak(r, &ms[i], &recs[i]);
 		if (ms[i].norphans)
 			removed_stages(r, &ms[i]);
+		approval_rehold(r, &ms[i], &recs[i]);
+		free(recs[i].appr_detail);
+		free(recs[i].rehold_version);
+		free(recs[i].rehold_prog_reason);
+		free(recs[i].rehold_appr);
 		free(recs[i].soaks);
 		free(recs[i].stale);
 	}

@@ -25,10 +25,16 @@
  *    StageInventory shard of a stage that left the spec, which the
  *    adapter reports kept past the pass that first ran without the stage
  *    (ssrc_member_stat.orphans); told with how long, until which success,
- *    and the Ready reasons of the holding passes between (warning).
+ *    and the Ready reasons of the holding passes between (warning);
+ *  - an approved transition held again (R-14, §5 Q-22, lint's MS265): an
+ *    AwaitingApproval status for the version of the adoption attempt that
+ *    had already written status.stages since the last adoption (a stage
+ *    reached); told with that first stage status, the last change of
+ *    stages.metio.wtf/approved-version before it, and until the next
+ *    status of another reason (warning).
  *
  * Figures come from the timeline (status writes, their changed fields,
- * Events), the store at the end of the run and the StageSet controller
+ * Events, annotation changes), the store at the end of the run and the StageSet controller
  * adapter's adoption attempts and inventory (sim/wire/stageset_rc.h).
  */
 

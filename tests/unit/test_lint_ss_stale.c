@@ -1,9 +1,9 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS264):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS265):
  * the exact findings (line:col, id, severity, message) for a last stage's
- * soak, for rollbackOnFailure switched off under a Rollback gate and for a
- * stage removed during a held rollout, and the near misses where they must
- * stay quiet.
+ * soak, for rollbackOnFailure switched off under a Rollback gate, for a
+ * stage removed during a held rollout and for an approval changed during
+ * the approved one, and the near misses where they must stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
  * loaded with scn_load(), so marks are those of the text below: line 1 is
@@ -126,10 +126,37 @@ static void test_removed_stage(void)
 	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("50m")) SS("", THREE_STAGES), PROD_SOAK_1H);
 }
 
+#define APPROVE(at, v)                                                                 \
+	"    - {at: " at ", annotate: {kind: StageSet, namespace: shop, name: shop, set: "   \
+	"{stages.metio.wtf/approved-version: \"" v "\"}}}\n"
+#define ALWAYS "  version: {value: \"2.0.0\", approvalMode: Always}\n"
+#define CANARY_SOAK                                                                    \
+	"    - {name: canary, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n" \
+	"    - {name: prod, sourceRef: {kind: GitRepository, name: shop}}\n"
+
+static void test_approval_rehold(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("1h40m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "9:12: MS265 warning: the annotate event at 1h40m0s sets stages.metio.wtf/approved-version to "
+		    "\"2.2.0\" on StageSet shop/shop (approvalMode Always) while 2.1.0, approved at 1h10m0s and "
+		    "published at 1h0m0s, cannot yet have passed its promotion soaks (canary 1h0m0s: not before "
+		    "2h10m0s): the approval gate runs on every pass, before the stages, so the next pass holds "
+		    "2.1.0 AwaitingApproval half-applied, the stages it reached running it and the later ones "
+		    "the old version, until \"2.1.0\" is approved again or another version comes");
+	/* approved once the soaks are over; the same value again; never approved the published one */
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("2h20m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("1h40m", "2.1.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.0.1") APPROVE("1h40m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
 	{ "MS264 a stage removed while a publish is held at the soaks kept", test_removed_stage },
+	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	CU_TEST_INFO_NULL,
 };
 
