@@ -540,6 +540,15 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 			break;
 		case SSC_REQUEUE_ERROR:
 			res->err = -1;
+			if (!pe->res.write_status &&
+			    (pe->res.exit == SSC_EXIT_PLAN || pe->res.exit == SSC_EXIT_LEDGER_ERROR)) {
+				/* a transient error that writes nothing (StageSet spec §5 Q-23) */
+				if (m->silent_errors++ == 0) {
+					m->silent_first_ms = pe->start_ms;
+					snprintf(m->silent_error, sizeof(m->silent_error), "%s", pe->res.error);
+				}
+				m->silent_last_ms = pe->start_ms;
+			}
 			break;
 		}
 	}
@@ -914,6 +923,10 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 			.approval_last_ms = m->approval_passes ? m->approval_last_ms : -1,
 			.orphans = m->orph,
 			.norphans = m->norph,
+			.silent_errors = m->silent_errors,
+			.silent_first_ms = m->silent_errors ? m->silent_first_ms : -1,
+			.silent_last_ms = m->silent_errors ? m->silent_last_ms : -1,
+			.silent_error = m->silent_error,
 		};
 	}
 	*out = rw->stats;
