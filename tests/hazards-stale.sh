@@ -24,6 +24,11 @@
 #          at once, canary on 2.1.0 and prod on 2.0.0 (the snapshot at 3h),
 #          until 2.2.0 comes at 4h; approved at 2h50m, after 2.1.0's
 #          success at 2h37m3s, nothing is held and nothing is told.
+#   MS266  the version artifact's source unfetchable from 1h until 1h40m,
+#          2.1.0 published at 1h10m: 20 passes fail at the plan and no
+#          status is written from 1m1.105s (2.0.0's success) until
+#          1h55m16.76s; with an inline version the plan fetches nothing and
+#          2.1.0 is adopted at 1h11m1s, and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -209,5 +214,36 @@ st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet"
 check("approved after: 2.1.0 adopted at 2h37m3s, no hold after it", (9423000, "Succeeded") in st
       and not [x for x in st if x[0] > 5400000 and x[1] == "AwaitingApproval"], st)
 check("approved after: the run tells nothing", notice(d, "held it AwaitingApproval again") is None)
+EOF2
+
+# ---- MS266: a transient plan error writes nothing ----------------------------------
+lint_of stale-plan-error
+contains "plan error: MS266" "$tmp/stale-plan-error.lint" \
+	'MS266 warning StageSet shop/shop reads its version from stage "app"'"'"'s artifact (GitRepository shop/shop), which the sources model cannot fetch from 1h0m0s until 1h40m0s: every pass then fails at the version plan with a transient error, which writes nothing'
+run_of stale-plan-error
+pyfacts "$tmp/stale-plan-error.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("plan error: 2.0.0 at 1m1.105s, then no status write until 2.1.0's at 1h55m16.76s, past the outage",
+      [x[:2] for x in st] == [(61105, "Succeeded"), (6916760, "Succeeded")] and "version" in st[1][2], st)
+n = notice(d, 'StageSet shop/shop: 20 passes from 1h1m12.331s to 1h37m35.56s failed at the version plan or the ledger with a transient error (fetch version artifact for stage "app": failed to fetch artifact ')
+check("plan error: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("plan error: with what the status kept saying",
+      n is not None and 'its status said Succeeded "Applied and verified 1 stage(s)" (written at 1m1.105s)' in n["text"]
+      and "the next status write came at 1h55m16.76s" in n["text"], n and n["text"])
+EOF2
+
+lint_of stale-plan-inline
+lacks "inline version: no MS266" "$tmp/stale-plan-inline.lint" 'MS266'
+run_of stale-plan-inline
+pyfacts "$tmp/stale-plan-inline.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("inline version: 2.1.0 adopted at 1h11m1s, in the outage", st == [(61005, "Succeeded"), (4261000, "Succeeded")], st)
+check("inline version: the run tells nothing", notice(d, "wrote nothing") is None)
 EOF2
 finish

@@ -555,6 +555,15 @@ static const struct lint_rule rules[] = {
 	  "comes (StageSet spec R-14, §5 Q-22)",
 	  "approve the next version only once the rollout under way has completed (Ready True, "
 	  "status.version at the approved one)" },
+	{ "MS266", "plan-error-writes-nothing", LINT_WARNING,
+	  "a StageSet reads its version from an artifact (fromArtifact, fromObject) or its migration "
+	  "ladder from migrationsSourceRef, and the scenario's sources model cannot fetch that source "
+	  "for a while: every pass then fails at the version plan with a transient error, which "
+	  "writes nothing, so the StageSet's status (Ready, observedGeneration, pendingVersion) goes on "
+	  "saying what the last pass before said while the controller retries in error back-off "
+	  "(StageSet spec R-13, §5 Q-23)",
+	  "watch the source's Ready condition and the controller's reconcile errors during such "
+	  "outages, not the StageSet's status" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "

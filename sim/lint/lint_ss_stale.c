@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS265); see
+ * The StageSet stale-status rules of lint (MS262..MS266); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -14,6 +14,7 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/load/scn_ssworld.h"
 
 /* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
 static const char *dur(int64_t ms, char *buf)
@@ -403,6 +404,99 @@ static void rule_approval_rehold(struct lint_report *r, const struct scenario *s
 	}
 }
 
+/* ---------------------------------------------------------------- MS266 */
+
+/* " from 1h0m0s until 1h40m0s" (each window of @w, joined by " and"), into @buf. */
+static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->n && used < len; i++) {
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+		if (w->items[i].until_ms == INT64_MAX)
+			used += (size_t)snprintf(buf + used, len - used, "%s from %s on", i ? " and" : "",
+						 dur(w->items[i].from_ms, a));
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s from %s until %s", i ? " and" : "",
+						 dur(w->items[i].from_ms, a), dur(w->items[i].until_ms, b));
+	}
+}
+
+/*
+ * The fetch-error windows the sources model gives the source @ref of a
+ * StageSet in namespace @ns names (the first entry that matches and sets
+ * them), NULL: none, or a source the inputs hold (read as it is).
+ */
+static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct sst_source_ref *ref,
+						 const char *ns)
+{
+	const char *kind = ref->kind && *ref->kind ? ref->kind : "ExternalArtifact";
+	const char *rns = ref->ns && *ref->ns ? ref->ns : ns;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (s->objs[i]->kind && !strcmp(s->objs[i]->kind, kind) && !strcmp(s->objs[i]->ns, rns) &&
+		    !strcmp(s->objs[i]->name, ref->name))
+			return NULL;
+	for (size_t i = 0; i < s->models.world.nsources; i++) {
+		const struct scn_sw_source *e = &s->models.world.sources[i];
+
+		if ((e->kind && strcmp(e->kind, kind)) || (e->ns && strcmp(e->ns, rns)) ||
+		    (e->name && strcmp(e->name, ref->name)))
+			continue;
+		if (e->has_fetch_errors)
+			return e->fetch_errors.n ? &e->fetch_errors : NULL;
+	}
+	return NULL;
+}
+
+/* The stage of @sp named @name, or NULL. */
+static const struct sst_stage *stage_of(const struct sst_spec *sp, const char *name)
+{
+	for (size_t i = 0; name && i < sp->nstages; i++)
+		if (!strcmp(sp->stages[i].name, name))
+			return &sp->stages[i];
+	return NULL;
+}
+
+/*
+ * MS266 (StageSet spec R-13, §5 Q-23): the version plan fetches the
+ * version artifact (fromArtifact, fromObject) and the migrations ladder
+ * (migrationsSourceRef); a fetch error there is transient and the pass
+ * writes nothing, so status goes on saying what the last pass before said.
+ */
+static void rule_silent_plan_error(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				   const struct sst_spec *sp)
+{
+	const struct sst_stage *st = NULL;
+	const struct sst_source_ref *ref = NULL;
+	const struct scn_sw_windows *w;
+	char what[256], when[256];
+
+	if (sp->has_version && sp->version.has_from_artifact && (st = stage_of(sp, sp->version.fa_stage))) {
+		ref = &st->source_ref;
+		snprintf(what, sizeof(what), "reads its version from stage \"%s\"'s artifact", st->name);
+	} else if (sp->has_version && sp->version.has_from_object && (st = stage_of(sp, sp->version.fo_stage))) {
+		ref = &st->source_ref;
+		snprintf(what, sizeof(what), "reads its version through stage \"%s\"'s source", st->name);
+	}
+	if (!ref || !(w = fetch_errors(s, ref, ss->ns))) {
+		if (!sp->has_migrations_source || !(w = fetch_errors(s, &sp->migrations_source_ref, ss->ns)))
+			return;
+		ref = &sp->migrations_source_ref;
+		snprintf(what, sizeof(what), "reads its migration ladder from spec.migrationsSourceRef");
+	}
+	windows_text(w, when, sizeof(when));
+	lint_add(r, "MS266", ss->src.file, ss->src.mark,
+		 "StageSet %s/%s %s (%s %s/%s), which the sources model cannot fetch%s: every pass then fails "
+		 "at the version plan with a transient error, which writes nothing, so its status (Ready, its "
+		 "message, observedGeneration, pendingVersion) goes on saying what the last pass before said "
+		 "while the controller retries in error back-off (5ms doubling up to 16m40s)",
+		 ss->ns, ss->name, what, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+		 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, when);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
@@ -427,6 +521,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_stale_snapshot(r, s, v[i], &sp);
 		rule_removed_stage(r, s, v[i], &sp);
 		rule_approval_rehold(r, s, v[i], &sp);
+		rule_silent_plan_error(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	free(v);

@@ -2,7 +2,7 @@
 #define MAGOS_SIM_LINT_SS_STALE_H
 
 /*
- * The StageSet stale-status rules of lint (MS262..MS265, of the range
+ * The StageSet stale-status rules of lint (MS262..MS266, of the range
  * MS262..MS269 kept for them): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
@@ -34,17 +34,24 @@
  *    value approved (started by a publish of that version, or by the
  *    approval if later) cannot yet have passed the soaks of its stages:
  *    the approval gate runs on every pass, so the transition is held again
- *    half-applied, while status says it awaits approval (warning).
+ *    half-applied, while status says it awaits approval (warning);
+ *  - MS266 (Q-23): the source a StageSet's version plan fetches (the
+ *    fromArtifact or fromObject stage's, else migrationsSourceRef) has
+ *    fetch-error windows in spec.models.sources: every pass in them fails
+ *    at the plan with a transient error, which writes nothing, so status
+ *    says what the last pass before said (warning).  Told once per
+ *    StageSet, at its manifest.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
- * the scenario's annotate, patch, apply and publish events that reach them.
+ * the scenario's annotate, patch, apply and publish events that reach them,
+ * and the sources model (spec.models.sources).
  */
 
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262..MS265 over the
+ * lint_ss_stale() - appends the findings of MS262..MS266 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

@@ -47,6 +47,10 @@ struct st_rec {
 	char *appr_detail;     /* its change, "2.1.0→2.2.0" (owned) */
 	int64_t rehold_ms, rehold_prog_ms, rehold_appr_ms, rehold_until_ms; /* the first re-hold, -1 none */
 	char *rehold_version, *rehold_prog_reason, *rehold_appr; /* (owned) */
+	/* */
+	int64_t said_ms;       /* the last status write before the first silent error pass, -1 none */
+	const char *said_reason, *said_msg; /* its Ready reason and message (borrowed from the timeline) */
+	int64_t next_ms;       /* the first status write after the last silent error pass, -1 none */
 };
 
 /* Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -340,12 +344,60 @@ static void approval_rehold(struct run_result *r, const struct ssrc_member_stat 
 	free(after);
 }
 
+/* ---------------------------------------------------------------- */
+
+/* Follows status write @e of @m around its silent error passes into @g. */
+static void follow_silent(const struct ssrc_member_stat *m, struct st_rec *g, const struct tl_entry *e)
+{
+	if (!m->silent_errors || e->change != TL_STATUS)
+		return;
+	if (e->t_ms <= m->silent_first_ms) {
+		g->said_ms = e->t_ms;
+		g->said_reason = e->reason;
+		g->said_msg = e->message;
+	} else if (e->t_ms > m->silent_last_ms && g->next_ms < 0) {
+		g->next_ms = e->t_ms;
+	}
+}
+
+static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+	char *said, *next, *text, *msg;
+	size_t n;
+
+	if (!m->silent_errors)
+		return;
+	msg = g->said_msg ? xstrdup(g->said_msg) : NULL;
+	if (msg && (n = strcspn(msg, "(")) > 0 && msg[n] == '(' && n > 1 && msg[n - 1] == ' ')
+		msg[n - 1] = '\0'; /* without the runbook link */
+	said = g->said_ms >= 0 ? xasprintf("its status said %s \"%s\" (written at %s)", g->said_reason ? g->said_reason : "",
+					   msg ? msg : "", at(g->said_ms, t2))
+			       : xstrdup("it had no status");
+	next = g->next_ms >= 0 ? xasprintf("the next status write came at %s", at(g->next_ms, t3))
+			       : xstrdup("no status write came after them to the end of the run");
+	text = xasprintf("StageSet %s/%s: %u pass%s from %s to %s failed at the version plan or the ledger with a "
+			 "transient error (%s) and wrote nothing: all that time %s, with observedGeneration and "
+			 "pendingVersion as they were, while the controller retried in back-off; %s; watch the "
+			 "source's Ready condition and the controller's reconcile errors during such outages, not the "
+			 "StageSet's status",
+			 m->ns, m->name, m->silent_errors, m->silent_errors == 1 ? "" : "es", at(m->silent_first_ms, t0),
+			 at(m->silent_last_ms, t1), m->silent_error, said, next);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(next);
+	free(said);
+	free(msg);
+}
+
 /* ---------------------------------------------------------------- scan */
 
 static void follow(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
 		   const struct tl_entry *e)
 {
 	follow_approval(m, g, e);
+	follow_silent(m, g, e);
 	if (e->change == TL_UPDATED)
 		return;
 	if (e->change == TL_EVENT) {
@@ -395,6 +447,7 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].last = last_stage(r, ms[i].ns, ms[i].name);
 		recs[i].soak_from_ms = recs[i].snap_ms = -1;
 		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
+		recs[i].said_ms = recs[i].next_ms = -1;
 	}
 	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
 		struct tl_entry e;
@@ -422,6 +475,7 @@ void ss_hazards_stale(struct run_result *r)
 		if (ms[i].norphans)
 			removed_stages(r, &ms[i]);
 		approval_rehold(r, &ms[i], &recs[i]);
+		silent_errors(r, &ms[i], &recs[i]);
 		free(recs[i].appr_detail);
 		free(recs[i].rehold_version);
 		free(recs[i].rehold_prog_reason);

@@ -31,7 +31,13 @@
  *    had already written status.stages since the last adoption (a stage
  *    reached); told with that first stage status, the last change of
  *    stages.metio.wtf/approved-version before it, and until the next
- *    status of another reason (warning).
+ *    status of another reason (warning);
+ *  - passes that wrote nothing (R-13, R-17, §5 Q-23, lint's MS266): the
+ *    adapter's count of passes that failed at the version plan or the
+ *    Lifetime ledger with a transient error and wrote no status
+ *    (ssrc_member_stat.silent_errors); told with their span, the first
+ *    error, the last status written before them (what readers saw) and the
+ *    first after (warning).
  *
  * Figures come from the timeline (status writes, their changed fields,
  * Events, annotation changes), the store at the end of the run and the StageSet controller

@@ -1,9 +1,10 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS265):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS266):
  * the exact findings (line:col, id, severity, message) for a last stage's
  * soak, for rollbackOnFailure switched off under a Rollback gate, for a
- * stage removed during a held rollout and for an approval changed during
- * the approved one, and the near misses where they must stay quiet.
+ * stage removed during a held rollout, for an approval changed during the
+ * approved one and for a version plan whose source cannot be fetched, and
+ * the near misses where they must stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
  * loaded with scn_load(), so marks are those of the text below: line 1 is
@@ -152,11 +153,46 @@ static void test_approval_rehold(void)
 		    "");
 }
 
+/* The Scenario document with the sources model SOURCES (lines 1-7). */
+#define SOURCES(sources)                                                               \
+	"apiVersion: magos-sim/v1alpha1\n"                                             \
+	"kind: Scenario\n"                                                             \
+	"metadata: {name: q}\n"                                                        \
+	"spec:\n"                                                                      \
+	"  horizon: 3h\n"                                                              \
+	"  models:\n"                                                                  \
+	"    sources: [" sources "]\n"
+#define APP_STAGE "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"
+
+static void test_silent_plan_error(void)
+{
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h, until: 1h40m}, {from: 2h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE),
+		    "9:1: MS266 warning: StageSet shop/shop reads its version from stage \"app\"'s artifact "
+		    "(GitRepository shop/shop), which the sources model cannot fetch from 1h0m0s until 1h40m0s "
+		    "and from 2h0m0s on: every pass then fails at the version plan with a transient error, which "
+		    "writes nothing, so its status (Ready, its message, observedGeneration, pendingVersion) goes "
+		    "on saying what the last pass before said while the controller retries in error back-off "
+		    "(5ms doubling up to 16m40s)");
+	/* an inline version; another source's outage; a source the inputs hold */
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h}]}") SS("  version: {value: \"1.0.0\"}\n", APP_STAGE),
+		    "");
+	expect_lint(SOURCES("{name: other, fetchErrors: [{from: 1h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE),
+		    "");
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE)
+			    "---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\n"
+			    "metadata: {name: shop, namespace: shop}\nspec: {url: https://example.com/shop, interval: 1m}\n",
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
 	{ "MS264 a stage removed while a publish is held at the soaks kept", test_removed_stage },
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
+	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	CU_TEST_INFO_NULL,
 };
 
