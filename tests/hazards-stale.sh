@@ -29,6 +29,11 @@
 #          status is written from 1m1.105s (2.0.0's success) until
 #          1h55m16.76s; with an inline version the plan fetches nothing and
 #          2.1.0 is adopted at 1h11m1s, and nothing is told.
+#   MS267  2.1.0 (1h) held, replaced by 2.2.0 (1h20m), then 2.1.0 approved at
+#          1h30m: 2.2.0 stays held to the end; approving 2.2.0 instead
+#          adopts it at 1h31m1s and nothing is told.  A stamp that lands
+#          inside a pass (no rule): AwaitingApproval written at 1h0m30s for
+#          the 2.1.0 approved at 1h0m10s, adopted at 1h2m1s.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -246,4 +251,38 @@ st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet"
 check("inline version: 2.1.0 adopted at 1h11m1s, in the outage", st == [(61005, "Succeeded"), (4261000, "Succeeded")], st)
 check("inline version: the run tells nothing", notice(d, "wrote nothing") is None)
 EOF2
+
+# ---- MS267 and the approval races ------------------------------------------------
+lint_of stale-approval-replaced
+contains "replaced: MS267" "$tmp/stale-approval-replaced.lint" \
+	'MS267 warning the annotate event at 1h30m0s approves 2.1.0 on StageSet shop/shop (approvalMode Always), published at 1h0m0s, but 2.2.0, published at 1h20m0s, replaced it before the approval'
+run_of stale-approval-replaced
+run_of stale-approval-current
+run_of stale-approval-race
+pyfacts "$tmp/stale-approval-replaced.json" "$tmp/stale-approval-current.json" "$tmp/stale-approval-race.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d, c, r = (json.load(open(x)) for x in sys.argv[1:4])
+def st(x):
+    return [(e["t_ms"], e["reason"], (e["message"] or "")[:45]) for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+s = st(d)
+check("replaced: held for 2.1.0 at 1h, for 2.2.0 at 1h20m, nothing after the approval",
+      [x[:2] for x in s] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "AwaitingApproval")]
+      and s[2][2].startswith("version transition to 2.2.0 is awaiting"), s)
+n = notice(d, "StageSet shop/shop: stages.metio.wtf/approved-version was set to 2.1.0 at 1h30m0s, a version it had held for approval before, while it held 2.2.0 (since 1h20m0s")
+check("replaced: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("current: 2.2.0 adopted at 1h31m1s", [x[:2] for x in st(c)][-1] == (5461000, "Succeeded"), st(c))
+check("current: the run tells nothing", notice(c, "approved-version was set") is None)
+s = st(r)
+upd = [e["t_ms"] for e in r["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
+       and "approved-version=2.1.0" in (e["detail"] or "")]
+check("race: approved at 1h0m10s, held at 1h0m30s, adopted at 1h2m1s",
+      upd == [3610000] and [x[:2] for x in s][1:] == [(3630000, "AwaitingApproval"), (3721000, "Succeeded")], (upd, s))
+n = notice(r, "StageSet shop/shop: the pass ending at 1h0m30s wrote AwaitingApproval for 2.1.0 although stages.metio.wtf/approved-version had been set to 2.1.0 at 1h0m10s")
+check("race: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in r["notices"]])
+EOF2
+lint_of stale-approval-current
+lacks "current: no MS267" "$tmp/stale-approval-current.lint" 'MS267'
+lint_of stale-approval-race
+lacks "race: no MS267" "$tmp/stale-approval-race.lint" 'MS267'
 finish

@@ -564,6 +564,14 @@ static const struct lint_rule rules[] = {
 	  "(StageSet spec R-13, §5 Q-23)",
 	  "watch the source's Ready condition and the controller's reconcile errors during such "
 	  "outages, not the StageSet's status" },
+	{ "MS267", "approval-of-replaced-version", LINT_WARNING,
+	  "a scenario event sets stages.metio.wtf/approved-version, on a StageSet with approvalMode "
+	  "Always, to a version that a later publish replaced before the approval: the approval gate "
+	  "compares the annotation with the version the source offers now, exactly, so the approval "
+	  "approves nothing pending and the newer version stays held AwaitingApproval (StageSet spec "
+	  "R-14, §5 Q-32)",
+	  "approve the version the StageSet's status.pendingVersion names when the approval is given "
+	  "(a FleetRollout pinning targetVersion stamps its target instead)" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "

@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS266); see
+ * The StageSet stale-status rules of lint (MS262..MS267); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -497,6 +497,49 @@ static void rule_silent_plan_error(struct lint_report *r, const struct scenario 
 		 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, when);
 }
 
+/* ---------------------------------------------------------------- MS267 */
+
+/*
+ * MS267 (StageSet spec R-14, §5 Q-32): an approval names one version
+ * exactly; one stamped for a version that a later publish has replaced by
+ * then approves nothing pending, and the newer version stays held.
+ */
+static void rule_stale_approval(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				const struct sst_spec *sp)
+{
+	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0)
+		return;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const char *v = approval_of(e, ss);
+		const struct scn_fevent *last = NULL, *mine = NULL;
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+
+		if (!v)
+			continue;
+		for (size_t k = 0; k < s->nfevents; k++) {
+			const struct scn_fevent *p = &s->fevents[k];
+
+			if (p->type != SCN_FEV_PUBLISH || !p->version || p->at_ms > e->at_ms ||
+			    !lbl_matches(&p->selector, &ss->labels))
+				continue;
+			if (!last || p->at_ms >= last->at_ms)
+				last = p;
+			if (!strcmp(p->version, v))
+				mine = p;
+		}
+		if (!mine || !last || last == mine || !strcmp(last->version, v) || last->at_ms <= mine->at_ms)
+			continue;
+		lint_add(r, "MS267", e->file, e->mark,
+			 "the %s event at %s approves %s on StageSet %s/%s (approvalMode Always), published at %s, "
+			 "but %s, published at %s, replaced it before the approval: the approval gate compares "
+			 "stages.metio.wtf/approved-version with the version the source offers now, exactly, so "
+			 "this approval approves nothing pending and %s stays held AwaitingApproval",
+			 e->type == SCN_EV_PATCH ? "patch" : "annotate", dur(e->at_ms, a), v, ss->ns, ss->name,
+			 dur(mine->at_ms, b), last->version, dur(last->at_ms, c), last->version);
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
@@ -522,6 +565,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_removed_stage(r, s, v[i], &sp);
 		rule_approval_rehold(r, s, v[i], &sp);
 		rule_silent_plan_error(r, s, v[i], &sp);
+		rule_stale_approval(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	free(v);

@@ -2,7 +2,7 @@
 #define MAGOS_SIM_LINT_SS_STALE_H
 
 /*
- * The StageSet stale-status rules of lint (MS262..MS266, of the range
+ * The StageSet stale-status rules of lint (MS262..MS267, of the range
  * MS262..MS269 kept for them): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
@@ -40,7 +40,10 @@
  *    fetch-error windows in spec.models.sources: every pass in them fails
  *    at the plan with a transient error, which writes nothing, so status
  *    says what the last pass before said (warning).  Told once per
- *    StageSet, at its manifest.
+ *    StageSet, at its manifest;
+ *  - MS267 (Q-32): under approvalMode Always a scenario event approves a
+ *    version that a later publish replaced before the approval: the gate
+ *    compares exactly, so the newer version stays held (warning).
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, patch, apply and publish events that reach them,
@@ -51,7 +54,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262..MS266 over the
+ * lint_ss_stale() - appends the findings of MS262..MS267 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

@@ -47,6 +47,20 @@ struct st_rec {
 	char *appr_detail;     /* its change, "2.1.0→2.2.0" (owned) */
 	int64_t rehold_ms, rehold_prog_ms, rehold_appr_ms, rehold_until_ms; /* the first re-hold, -1 none */
 	char *rehold_version, *rehold_prog_reason, *rehold_appr; /* (owned) */
+	/* */
+	char *appr_value;      /* the approval annotation's value after its last change (owned), NULL none */
+	char *held_version;    /* the version of the last AwaitingApproval status (owned), NULL none */
+	int64_t held_ms;       /* and its time */
+	char *was_held;        /* the version held before held_version (owned), NULL none */
+	bool holding;          /* the last status write was AwaitingApproval */
+	bool written_since;    /* a status write came after the last approval change */
+	int64_t race_ms, race_appr_ms; /* the first AwaitingApproval of an approved version, -1 none */
+	char *race_version;    /* (owned) */
+	int64_t race_next_ms;  /* the first status of another reason after it, -1 none */
+	size_t nraces;
+	int64_t stale_ms, stale_appr_ms, stale_held_ms; /* the first approval overtaken by a newer version, -1 none */
+	char *stale_approved, *stale_now; /* (owned) */
+	bool stale_before;     /* the newer version was held before the approval came */
 	/* */
 	int64_t said_ms;       /* the last status write before the first silent error pass, -1 none */
 	const char *said_reason, *said_msg; /* its Ready reason and message (borrowed from the timeline) */
@@ -279,10 +293,19 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 		const char *p = e->detail ? strstr(e->detail, APPROVED_KEY) : NULL;
 
 		if (p) {
+			const char *arrow;
+
 			p += strlen(APPROVED_KEY);
 			g->appr_ms = e->t_ms;
 			free(g->appr_detail);
 			g->appr_detail = xstrndup(p, strcspn(p, ","));
+			arrow = strstr(g->appr_detail, "\xe2\x86\x92");
+			free(g->appr_value);
+			g->appr_value = xstrdup(arrow ? arrow + 3 : g->appr_detail);
+		} else if (e->detail && strstr(e->detail, "-stages.metio.wtf/approved-version")) {
+			g->appr_ms = e->t_ms;
+			free(g->appr_value);
+			g->appr_value = NULL;
 		}
 		return;
 	}
@@ -310,6 +333,8 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 
 		if (!a || strlen(a->version) != n || strncmp(a->version, v, n) != 0)
 			return; /* a hold of another version than the one under way: the gate's ordinary work */
+		if (g->appr_ms <= g->prog_ms)
+			return; /* no approval changed since the stages were reached: a hold of its own cause */
 		g->rehold_ms = e->t_ms;
 		g->rehold_prog_ms = g->prog_ms;
 		g->rehold_version = xstrndup(v, n);
@@ -342,6 +367,123 @@ static void approval_rehold(struct run_result *r, const struct ssrc_member_stat 
 	free(text);
 	free(until);
 	free(after);
+}
+
+/* ---------------------------------------------------------------- */
+
+/* Follows status write @e of @g's StageSet against the approvals stamped on it. */
+static void follow_race(struct st_rec *g, const struct tl_entry *e)
+{
+	const char *v;
+	size_t n;
+	char *ver;
+
+	if (e->change == TL_UPDATED) {
+		if (g->appr_ms == e->t_ms)
+			g->written_since = false;
+		/* an approval of the version held before, stamped while a newer one is held */
+		if (g->stale_ms < 0 && g->holding && g->appr_ms == e->t_ms && g->appr_value && g->was_held &&
+		    !strcmp(g->appr_value, g->was_held) && strcmp(g->appr_value, g->held_version)) {
+			g->stale_ms = e->t_ms;
+			g->stale_appr_ms = e->t_ms;
+			g->stale_held_ms = g->held_ms;
+			g->stale_approved = xstrdup(g->was_held);
+			g->stale_now = xstrdup(g->held_version);
+			g->stale_before = true;
+		}
+		return;
+	}
+	g->holding = e->reason && !strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL);
+	if (g->race_ms >= 0 && g->race_next_ms < 0 && !g->holding)
+		g->race_next_ms = e->t_ms;
+	if (g->written_since || g->appr_ms < 0) {
+		/* only the first status after an approval can show a pass that raced it */
+		if (g->holding && e->message && !strncmp(e->message, AWAITING, strlen(AWAITING))) {
+			v = e->message + strlen(AWAITING);
+			ver = xstrndup(v, strcspn(v, " "));
+			if (g->held_version && strcmp(g->held_version, ver)) {
+				free(g->was_held);
+				g->was_held = g->held_version;
+			} else {
+				free(g->held_version);
+			}
+			g->held_version = ver;
+			g->held_ms = e->t_ms;
+		}
+		return;
+	}
+	g->written_since = true;
+	if (!e->reason || strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) || !e->message ||
+	    strncmp(e->message, AWAITING, strlen(AWAITING)))
+		return;
+	v = e->message + strlen(AWAITING);
+	n = strcspn(v, " ");
+	ver = xstrndup(v, n);
+	if (g->appr_value && !strcmp(g->appr_value, ver) && g->appr_ms < e->t_ms) {
+		/* the pass read the StageSet before the approval of the very version it held */
+		if (g->nraces++ == 0) {
+			g->race_ms = e->t_ms;
+			g->race_appr_ms = g->appr_ms;
+			g->race_version = xstrdup(ver);
+		}
+	} else if (g->stale_ms < 0 && g->held_version && g->appr_value && strcmp(g->held_version, ver) &&
+		   !strcmp(g->appr_value, g->held_version) && g->appr_ms > g->held_ms) {
+		/* approved what was held, but the source had moved on to a newer version */
+		g->stale_ms = e->t_ms;
+		g->stale_appr_ms = g->appr_ms;
+		g->stale_held_ms = g->held_ms;
+		g->stale_approved = xstrdup(g->held_version);
+		g->stale_now = xstrdup(ver);
+	}
+	if (g->held_version && strcmp(g->held_version, ver)) {
+		free(g->was_held);
+		g->was_held = g->held_version;
+	} else {
+		free(g->held_version);
+	}
+	g->held_version = ver;
+	g->held_ms = e->t_ms;
+}
+
+static void approval_races(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], *text, *next, *more;
+
+	if (g->race_ms >= 0) {
+		next = g->race_next_ms >= 0 ? xasprintf("the next pass went on: its status came at %s", at(g->race_next_ms, t2))
+					    : xstrdup("no other status came to the end of the run");
+		more = g->nraces > 1 ? xasprintf(" (%zu such holds in the run)", g->nraces) : xstrdup("");
+		text = xasprintf("StageSet %s/%s: the pass ending at %s wrote AwaitingApproval for %s although "
+				 "stages.metio.wtf/approved-version had been set to %s at %s: that pass had read the "
+				 "StageSet before the approval, which only the next pass saw (%s)%s; a FleetRollout or "
+				 "a person looking in between sees an approved member held",
+				 m->ns, m->name, at(g->race_ms, t0), g->race_version, g->race_version,
+				 at(g->race_appr_ms, t1), next, more);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO, text, &ref, 1);
+		free(text);
+		free(more);
+		free(next);
+	}
+	if (g->stale_ms >= 0 && g->stale_before) {
+		text = xasprintf("StageSet %s/%s: stages.metio.wtf/approved-version was set to %s at %s, a version it "
+				 "had held for approval before, while it held %s (since %s): an approval names one "
+				 "version exactly, so this one approves nothing pending, and the pass it wakes finds %s "
+				 "still unapproved; approve the version pendingVersion names when the approval lands",
+				 m->ns, m->name, g->stale_approved, at(g->stale_appr_ms, t1), g->stale_now,
+				 at(g->stale_held_ms, t0), g->stale_now);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+	} else if (g->stale_ms >= 0) {
+		text = xasprintf("StageSet %s/%s: %s, held for approval at %s, was approved at %s, but by the next "
+				 "pass its source offered %s, which it held AwaitingApproval at %s: an approval names one "
+				 "version exactly, so a source that moves between the hold and the approval makes it "
+				 "stale; approve the version pendingVersion names when the approval lands",
+				 m->ns, m->name, g->stale_approved, at(g->stale_held_ms, t0), at(g->stale_appr_ms, t1),
+				 g->stale_now, at(g->stale_ms, t2));
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -398,6 +540,8 @@ static void follow(struct run_result *r, const struct ssrc_member_stat *m, struc
 {
 	follow_approval(m, g, e);
 	follow_silent(m, g, e);
+	if (e->change == TL_STATUS || e->change == TL_UPDATED)
+		follow_race(g, e);
 	if (e->change == TL_UPDATED)
 		return;
 	if (e->change == TL_EVENT) {
@@ -448,6 +592,7 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].soak_from_ms = recs[i].snap_ms = -1;
 		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
 		recs[i].said_ms = recs[i].next_ms = -1;
+		recs[i].race_ms = recs[i].race_next_ms = recs[i].stale_ms = -1;
 	}
 	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
 		struct tl_entry e;
@@ -476,6 +621,13 @@ void ss_hazards_stale(struct run_result *r)
 			removed_stages(r, &ms[i]);
 		approval_rehold(r, &ms[i], &recs[i]);
 		silent_errors(r, &ms[i], &recs[i]);
+		approval_races(r, &ms[i], &recs[i]);
+		free(recs[i].appr_value);
+		free(recs[i].held_version);
+		free(recs[i].was_held);
+		free(recs[i].race_version);
+		free(recs[i].stale_approved);
+		free(recs[i].stale_now);
 		free(recs[i].appr_detail);
 		free(recs[i].rehold_version);
 		free(recs[i].rehold_prog_reason);

@@ -37,7 +37,13 @@
  *    Lifetime ledger with a transient error and wrote no status
  *    (ssrc_member_stat.silent_errors); told with their span, the first
  *    error, the last status written before them (what readers saw) and the
- *    first after (warning).
+ *    first after (warning);
+ *  - approvals and passes racing (R-14, §5 Q-32; the stale approval is
+ *    lint's MS267): an AwaitingApproval status for the version the
+ *    approval annotation already named when it was written (the pass had
+ *    read the StageSet before the stamp; info), and an approval of a
+ *    version held before while a newer one is held, or followed by a hold
+ *    of a newer one (warning).
  *
  * Figures come from the timeline (status writes, their changed fields,
  * Events, annotation changes), the store at the end of the run and the StageSet controller

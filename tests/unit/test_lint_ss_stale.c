@@ -1,10 +1,11 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS266):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267):
  * the exact findings (line:col, id, severity, message) for a last stage's
  * soak, for rollbackOnFailure switched off under a Rollback gate, for a
  * stage removed during a held rollout, for an approval changed during the
- * approved one and for a version plan whose source cannot be fetched, and
- * the near misses where they must stay quiet.
+ * approved one, for a version plan whose source cannot be fetched and for
+ * an approval of a replaced version, and the near misses where they must
+ * stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
  * loaded with scn_load(), so marks are those of the text below: line 1 is
@@ -187,12 +188,37 @@ static void test_silent_plan_error(void)
 		    "");
 }
 
+#define PUBLISH_1H20M "    - {at: 1h20m, publish: {selector: {matchLabels: {app: shop}}, version: \"2.2.0\"}}\n"
+
+static void test_stale_approval(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.1.0"))
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "9:12: MS267 warning: the annotate event at 1h30m0s approves 2.1.0 on StageSet shop/shop "
+		    "(approvalMode Always), published at 1h0m0s, but 2.2.0, published at 1h20m0s, replaced it "
+		    "before the approval: the approval gate compares stages.metio.wtf/approved-version with the "
+		    "version the source offers now, exactly, so this approval approves nothing pending and 2.2.0 "
+		    "stays held AwaitingApproval");
+	/* the version held; approved before the newer one; approvalMode OnMigrations */
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.2.0"))
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") PUBLISH_1H20M)
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.1.0"))
+			    SS("  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n",
+			       "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
 	{ "MS264 a stage removed while a publish is held at the soaks kept", test_removed_stage },
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
+	{ "MS267 an approval of a version replaced before it", test_stale_approval },
 	CU_TEST_INFO_NULL,
 };
 
