@@ -35,8 +35,9 @@ check("db alone: the run says app was flipped by db's rollout, for how long",
 PY
 
 lint_of deps-together
-if [ ! -s "$tmp/deps-together.lint" ]; then ok "both: lint finds nothing"; else
-	bad "both: lint finds nothing"; show "$tmp/deps-together.lint"; fi
+# (MS262, an info, tells db's soak on its last stage: true here, and no dependency's)
+if ! grep -v '^MS262 info ' "$tmp/deps-together.lint" | grep -q .; then ok "both: lint finds nothing but MS262"; else
+	bad "both: lint finds nothing but MS262"; show "$tmp/deps-together.lint"; fi
 HAZARD_RUN_ARGS="--until horizon" run_of deps-together
 pyfacts "$tmp/deps-together.json" <<'PY'
 import json, sys

@@ -21,6 +21,7 @@
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
+#include "sim/lint/lint_ss_stale.h"
 #include "sim/lint/lint_ss_tokens.h"
 
 /*
@@ -489,7 +490,7 @@ static const struct lint_rule rules[] = {
 	  "not halt, so the manual approval is overwritten (spec §6 #14)",
 	  "change the FleetRollout's targetVersion instead, or take the StageSet out of its "
 	  "selector before approving it by hand" },
-	/* MS252..MS269: StageSet ledgers (sim/lint/lint_ss_ledgers.c). */
+	/* MS252..MS258: StageSet ledgers (sim/lint/lint_ss_ledgers.c). */
 	{ "MS252", "promote-token-replays", LINT_WARNING,
 	  "a stages.metio.wtf/promote token is stamped for a stage with a promotion gate, a later "
 	  "revision follows, and the StageSet world can fail that stage then (a plain apply failure, "
@@ -563,6 +564,58 @@ static const struct lint_rule rules[] = {
 	  "spec R-16, §5 Q-11)",
 	  "stamp reset-scope once the StageSet is Ready again, or stamp a new token value after a "
 	  "failed pass read the first one" },
+	/* MS262..MS269: StageSet status left stale (sim/lint/lint_ss_stale.c). */
+	{ "MS262", "last-stage-soak-stale-version", LINT_INFO,
+	  "the last stage of a StageSet has a promotion soak: no stage comes after it, but "
+	  "status.version and status.lastAppliedRevisions are written only by the success that "
+	  "follows the soak, so for the whole soak after a version is applied and verified on every "
+	  "stage they still name the version before it, while pendingVersion is already empty and "
+	  "Ready is False (Soaking) (StageSet spec R-21, §5 Q-21)",
+	  "judge progress by the Ready condition and status.stages (appliedRevision), not by "
+	  "status.version; if the soak only delays the bookkeeping, drop it from the last stage (a "
+	  "FleetRollout wave's soak waits after adoption instead)" },
+	{ "MS263", "stale-rollback-snapshot", LINT_WARNING,
+	  "a scenario event switches spec.rollbackOnFailure off on a StageSet that had it, while one "
+	  "of its stages is rolled back by a failed promotion gate (onFailure Rollback) and a later "
+	  "version reaches it: status.lastAppliedSnapshot is not cleared and no success refreshes it "
+	  "any more, yet gate reverts still read it, so a revert goes back to the revision of the last "
+	  "success before the switch, past every version adopted since (StageSet spec S-14, §5 Q-27)",
+	  "keep rollbackOnFailure on while a gate has onFailure: Rollback, or set those gates' "
+	  "onFailure to Hold in the same edit that switches it off" },
+	{ "MS264", "removed-stage-kept", LINT_WARNING,
+	  "a scenario event drops a stage from a StageSet's stages while a published version cannot "
+	  "yet have passed the promotion soaks of the stages kept: the controller deletes a removed "
+	  "stage's objects (its StageInventory) only in the prune of a full success, so they stay in "
+	  "the cluster for as long as a promotion gate holds the rollout under way, while "
+	  "status.stages drops the stage at once (StageSet spec R-20, §5 Q-28)",
+	  "remove a stage while the StageSet is steady (Ready True, no rollout under way), or expect "
+	  "its objects to live until the rollout completes" },
+	{ "MS265", "approval-changed-mid-rollout", LINT_WARNING,
+	  "a scenario event changes stages.metio.wtf/approved-version on a StageSet with approvalMode "
+	  "Always while the transition the previous value approved cannot yet have passed the "
+	  "promotion soaks of its stages: the approval gate runs on every pass, before the stages, so "
+	  "the next pass holds that transition AwaitingApproval half-applied (the stages it reached on "
+	  "the new version, the later ones on the old) until it is approved again or another version "
+	  "comes (StageSet spec R-14, §5 Q-22)",
+	  "approve the next version only once the rollout under way has completed (Ready True, "
+	  "status.version at the approved one)" },
+	{ "MS266", "plan-error-writes-nothing", LINT_WARNING,
+	  "a StageSet reads its version from an artifact (fromArtifact, fromObject) or its migration "
+	  "ladder from migrationsSourceRef, and the scenario's sources model cannot fetch that source "
+	  "for a while: every pass then fails at the version plan with a transient error, which "
+	  "writes nothing, so the StageSet's status (Ready, observedGeneration, pendingVersion) goes on "
+	  "saying what the last pass before said while the controller retries in error back-off "
+	  "(StageSet spec R-13, §5 Q-23)",
+	  "watch the source's Ready condition and the controller's reconcile errors during such "
+	  "outages, not the StageSet's status" },
+	{ "MS267", "approval-of-replaced-version", LINT_WARNING,
+	  "a scenario event sets stages.metio.wtf/approved-version, on a StageSet with approvalMode "
+	  "Always, to a version that a later publish replaced before the approval: the approval gate "
+	  "compares the annotation with the version the source offers now, exactly, so the approval "
+	  "approves nothing pending and the newer version stays held AwaitingApproval (StageSet spec "
+	  "R-14, §5 Q-32)",
+	  "approve the version the StageSet's status.pendingVersion names when the approval is given "
+	  "(a FleetRollout pinning targetVersion stamps its target instead)" },
 	/* MS270..: StageSet and FleetRollout surprises of sim/lint/lint_ss_sources.c (MS270). */
 	{ "MS270", "analysis-source-error-reverts", LINT_WARNING,
 	  "a stage's promotion analysis has onFailure Rollback, onSourceError Hold (the default) and "
@@ -999,6 +1052,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_downgrade(r, s);
 	lint_ss_reset(r, s);
 	lint_ss_tokens(r, s);
+	lint_ss_stale(r, s);
 	drop_told_twice(r);
 }
 

@@ -32,6 +32,7 @@
 #include "sim/run/ss_hazards_reset.h"
 #include "sim/run/ss_hazards_restarts.h"
 #include "sim/run/ss_hazards_sources.h"
+#include "sim/run/ss_hazards_stale.h"
 #include "sim/run/ss_hazards_tokens.h"
 
 /* What a scheduled scripted event needs when it fires. */
@@ -1367,6 +1368,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_restarts(r, s);
 	ss_hazards_reset(r, s);
 	ss_hazards_tokens(r, s);
+	ss_hazards_stale(r);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	gate_halt_value(r);
 	return 0;

@@ -105,8 +105,45 @@ static void on_shard_event(struct des *w, void *ctx, void *arg)
 	ctl_add(r->ctl, m->ns, m->name, 0, 0);
 }
 
-/* The shards this pass wrote or deleted; returns whether any changed. */
-static bool write_shards(struct ssrr_member *m, const struct ssrr_pass *pe)
+/*
+ * Records the shards of @m whose stage is no longer in its spec as of the
+ * pass that ended at @now_ms (and forgets those whose stage is back: kept,
+ * not pruned), or the deletion of shard @deleted (NULL: none) at @now_ms.
+ */
+static void track_orphans(struct ssrr_member *m, const char *deleted, int64_t now_ms)
+{
+	if (deleted) {
+		for (size_t k = 0; k < m->norph; k++)
+			if (m->orph[k].pruned_ms < 0 && strcmp(m->orph[k].stage, deleted) == 0)
+				m->orph[k].pruned_ms = now_ms;
+		return;
+	}
+	for (size_t i = 0; m->spec_ok && i < m->ninv; i++) {
+		bool in_spec = false;
+
+		for (size_t k = 0; k < m->spec.nstages && !in_spec; k++)
+			in_spec = strcmp(m->spec.stages[k].name, m->inv[i].stage) == 0;
+		if (in_spec && m->inv[i].orphaned) {
+			/* its stage is back in the spec: the shard was kept, not pruned */
+			m->inv[i].orphaned = false;
+			for (size_t k = 0; k < m->norph; k++)
+				if (m->orph[k].pruned_ms < 0 && strcmp(m->orph[k].stage, m->inv[i].stage) == 0) {
+					free((char *)m->orph[k].stage);
+					memmove(&m->orph[k], &m->orph[k + 1], (m->norph - k - 1) * sizeof(*m->orph));
+					m->norph--;
+					break;
+				}
+		}
+		if (in_spec || m->inv[i].orphaned)
+			continue;
+		m->inv[i].orphaned = true;
+		m->orph = xreallocarray(m->orph, m->norph + 1, sizeof(*m->orph));
+		m->orph[m->norph++] = (struct ssrc_orphan){ xstrdup(m->inv[i].stage), now_ms, -1 };
+	}
+}
+
+/* The shards this pass (ended at @now_ms) wrote or deleted; returns whether any changed. */
+static bool write_shards(struct ssrr_member *m, const struct ssrr_pass *pe, int64_t now_ms)
 {
 	bool changed = false;
 
@@ -126,6 +163,7 @@ static bool write_shards(struct ssrr_member *m, const struct ssrr_pass *pe)
 			rec->stage = xstrdup(stage);
 			rec->id = ssrr_entry_id(m, stage);
 			rec->entries = 1;
+			rec->orphaned = false;
 		}
 		rec->position = pos;
 		changed = true;
@@ -133,12 +171,14 @@ static bool write_shards(struct ssrr_member *m, const struct ssrr_pass *pe)
 	for (size_t i = 0; i < pe->res.ninventory_deleted; i++)
 		for (size_t k = 0; k < m->ninv; k++)
 			if (strcmp(m->inv[k].stage, pe->res.inventory_deleted[i]) == 0) {
+				track_orphans(m, m->inv[k].stage, now_ms);
 				free(m->inv[k].stage);
 				free(m->inv[k].id);
 				m->inv[k] = m->inv[--m->ninv];
 				changed = true;
 				break;
 			}
+	track_orphans(m, NULL, now_ms);
 	return changed;
 }
 
@@ -425,7 +465,7 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	}
 	if (pe->res.ledger)
 		write_ledger(r, m, pe->res.ledger);
-	shards_changed = write_shards(m, pe);
+	shards_changed = write_shards(m, pe, now_ms);
 	if (shards_changed)
 		des_at(w, now_ms + r->latency_ms, DES_PRIO_DELIVERY, on_shard_event, r, m);
 	for (size_t i = 0; i < pe->res.events.n; i++)
@@ -500,6 +540,15 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 			break;
 		case SSC_REQUEUE_ERROR:
 			res->err = -1;
+			if (!pe->res.write_status &&
+			    (pe->res.exit == SSC_EXIT_PLAN || pe->res.exit == SSC_EXIT_LEDGER_ERROR)) {
+				/* a transient error that writes nothing (StageSet spec §5 Q-23) */
+				if (m->silent_errors++ == 0) {
+					m->silent_first_ms = pe->start_ms;
+					snprintf(m->silent_error, sizeof(m->silent_error), "%s", pe->res.error);
+				}
+				m->silent_last_ms = pe->start_ms;
+			}
 			break;
 		}
 	}
@@ -735,6 +784,9 @@ static void member_free(struct ssrr_member *m)
 		free(m->inv[i].id);
 	}
 	free(m->inv);
+	for (size_t i = 0; i < m->norph; i++)
+		free((char *)m->orph[i].stage);
+	free(m->orph);
 	for (size_t i = 0; i < m->natt; i++) {
 		free((char *)m->att[i].version);
 		free((char *)m->att[i].from);
@@ -869,6 +921,12 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 			.approval_busy_ms = m->approval_busy_ms,
 			.approval_first_ms = m->approval_passes ? m->approval_first_ms : -1,
 			.approval_last_ms = m->approval_passes ? m->approval_last_ms : -1,
+			.orphans = m->orph,
+			.norphans = m->norph,
+			.silent_errors = m->silent_errors,
+			.silent_first_ms = m->silent_errors ? m->silent_first_ms : -1,
+			.silent_last_ms = m->silent_errors ? m->silent_last_ms : -1,
+			.silent_error = m->silent_error,
 		};
 	}
 	*out = rw->stats;

@@ -204,6 +204,17 @@ struct ssrc_attempt {
 	enum ssrc_outcome outcome;
 };
 
+/*
+ * The inventory shard of a stage that left a StageSet's spec: its objects
+ * stay in the cluster until a pass prunes them, which only a full success
+ * does (R-20).
+ */
+struct ssrc_orphan {
+	const char *stage;   /* owned by the adapter */
+	int64_t removed_ms;  /* the end of the first pass that ran without the stage, ms since scenario start */
+	int64_t pruned_ms;   /* the end of the pass that deleted the shard, -1 while it is kept */
+};
+
 /* What the adapter recorded about one StageSet. */
 struct ssrc_member_stat {
 	const char *ns, *name;                /* owned by the adapter */
@@ -233,6 +244,21 @@ struct ssrc_member_stat {
 	 */
 	uint32_t approval_passes;
 	int64_t approval_busy_ms, approval_first_ms, approval_last_ms;
+	/*
+	 * The inventory shards of stages that left the spec (StageSet spec R-20,
+	 * §5 Q-28), in the order their stages left: meaningful when norphans > 0.
+	 */
+	const struct ssrc_orphan *orphans;
+	size_t norphans;
+	/*
+	 * Passes that failed at the version plan (R-13) or the Lifetime ledger
+	 * (R-17) with a transient error, which writes nothing (§5 Q-23): their
+	 * count, the start of the first and the last (ms, -1 none) and the
+	 * first one's error (owned by the adapter).
+	 */
+	uint32_t silent_errors;
+	int64_t silent_first_ms, silent_last_ms;
+	const char *silent_error;
 };
 
 /*

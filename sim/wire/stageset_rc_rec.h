@@ -46,6 +46,7 @@ struct ssrr_inv {
 	int position;
 	int64_t entries;
 	char *id;              /* its one entry ID (the world renders one object per stage) */
+	bool orphaned;         /* its stage has left the spec (recorded in the member's orph) */
 };
 
 struct ssrr_member {
@@ -75,6 +76,13 @@ struct ssrr_member {
 	/* inventory shards, by stage name */
 	struct ssrr_inv *inv;
 	size_t ninv;
+	/* the shards of stages that left the spec, as ssrc_member_stat tells them */
+	struct ssrc_orphan *orph;
+	size_t norph;
+	/* passes that ended in a plan or ledger error writing nothing: count, first and last start, first error */
+	uint32_t silent_errors;
+	int64_t silent_first_ms, silent_last_ms;
+	char silent_error[512];  /* the size of ssc_result.error */
 	/* passes, requeues, attempts */
 	uint32_t passes;
 	int64_t last_pass_ms;  /* when the last pass started (meaningful when passes > 0) */

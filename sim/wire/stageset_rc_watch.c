@@ -74,6 +74,7 @@ static void add_shard(struct ssrr_member *m, const char *name, int64_t entries)
 	rec->id = ssrr_entry_id(m, name);
 	rec->entries = entries;
 	rec->position = pos;
+	rec->orphaned = false;
 }
 
 static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_member *sm,

@@ -1,0 +1,64 @@
+#ifndef MAGOS_SIM_SS_HAZARDS_STALE_H
+#define MAGOS_SIM_SS_HAZARDS_STALE_H
+
+/*
+ * The StageSet status fields a run saw left behind what the cluster ran,
+ * told at its end as timeline notices with the run's numbers and what to
+ * change, each one what lint says of the manifests
+ * (sim/lint/lint_ss_stale.h) as it happened:
+ *
+ *  - a soak of the last stage (StageSet spec R-21, §5 Q-21, lint's MS262):
+ *    Soaking statuses naming the StageSet's last stage (its spec at the end
+ *    of the run) during an adoption attempt of the adapter, from the first
+ *    of them to the Succeeded status that wrote status.version (or the end
+ *    of the run); told with the version every stage then ran, the one
+ *    status.version still named (the attempt's starting version) and how
+ *    long, preferring an attempt from an earlier version over a first
+ *    adoption (info);
+ *  - a gate revert to a stale snapshot (S-14, §5 Q-27, lint's MS263): a
+ *    Warning PromotionBlocked "stage X ... failed; rolled back to revision
+ *    R" after one or more Succeeded statuses that changed
+ *    lastAppliedRevisions without writing lastAppliedSnapshot (so with
+ *    rollbackOnFailure off) since the last one that wrote it; told with the
+ *    versions of those successes, from the adapter's attempts (warning);
+ *  - a removed stage's objects kept (R-20, §5 Q-28, lint's MS264): the
+ *    StageInventory shard of a stage that left the spec, which the
+ *    adapter reports kept past the pass that first ran without the stage
+ *    (ssrc_member_stat.orphans); told with how long, until which success,
+ *    and the Ready reasons of the holding passes between (warning);
+ *  - an approved transition held again (R-14, §5 Q-22, lint's MS265): an
+ *    AwaitingApproval status for the version of the adoption attempt that
+ *    had already written status.stages since the last adoption (a stage
+ *    reached); told with that first stage status, the last change of
+ *    stages.metio.wtf/approved-version before it, and until the next
+ *    status of another reason (warning);
+ *  - passes that wrote nothing (R-13, R-17, §5 Q-23, lint's MS266): the
+ *    adapter's count of passes that failed at the version plan or the
+ *    Lifetime ledger with a transient error and wrote no status
+ *    (ssrc_member_stat.silent_errors); told with their span, the first
+ *    error, the last status written before them (what readers saw) and the
+ *    first after (warning);
+ *  - approvals and passes racing (R-14, §5 Q-32; the stale approval is
+ *    lint's MS267): an AwaitingApproval status for the version the
+ *    approval annotation already named when it was written (the pass had
+ *    read the StageSet before the stamp; info), and an approval of a
+ *    version held before while a newer one is held, or followed by a hold
+ *    of a newer one (warning).
+ *
+ * Figures come from the timeline (status writes, their changed fields,
+ * Events, annotation changes), the store at the end of the run and the StageSet controller
+ * adapter's adoption attempts and inventory (sim/wire/stageset_rc.h).
+ */
+
+#include "sim/load/scenario.h"
+#include "sim/run/run.h"
+
+/*
+ * ss_hazards_stale() - adds the notices above to @r's timeline, dated at
+ * the end of the run.  Call after the run ended (r->end_ms set).  Cannot
+ * fail (aborts on OOM).
+ * Cost: O(timeline entries + StageSets × attempts).
+ */
+void ss_hazards_stale(struct run_result *r);
+
+#endif

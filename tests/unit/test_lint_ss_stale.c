@@ -1,0 +1,228 @@
+/*
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267):
+ * the exact findings (line:col, id, severity, message) for a last stage's
+ * soak, for rollbackOnFailure switched off under a Rollback gate, for a
+ * stage removed during a held rollout, for an approval changed during the
+ * approved one, for a version plan whose source cannot be fetched and for
+ * an approval of a replaced version, and the near misses where they must
+ * stay quiet.
+ *
+ * Each input is written into a fresh temporary directory as m.yaml and
+ * loaded with scn_load(), so marks are those of the text below: line 1 is
+ * its first line.  Only lint_ss_stale() runs.
+ */
+#include <stdlib.h>
+
+#include "sim/lint/lint.h"
+#include "sim/lint/lint_ss_stale.h"
+#include "tests/unit/cu_main.h"
+#include "tests/unit/fixtures.h"
+
+static void expect_lint(const char *yaml, const char *want)
+{
+	char *got = fx_lint_yaml("test_lint_ss_stale", yaml, lint_ss_stale);
+
+	fx_same_text(got, want);
+	free(got);
+}
+
+/* The Scenario document with event lines EVENTS (lines 1-6, then the events). */
+#define SCENARIO(events)                                                               \
+	"apiVersion: magos-sim/v1alpha1\n"                                             \
+	"kind: Scenario\n"                                                             \
+	"metadata: {name: q}\n"                                                        \
+	"spec:\n"                                                                      \
+	"  horizon: 3h\n"                                                              \
+	"  events:\n" events
+
+/* StageSet shop/shop labelled app=shop with SPEC lines, then STAGES lines. */
+#define SS(spec, stages)                                                               \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata: {name: shop, namespace: shop, labels: {app: shop}}\n"               \
+	"spec:\n" spec                                                                 \
+	"  stages:\n" stages
+
+#define PUBLISH_1H "    - {at: 1h, publish: {selector: {matchLabels: {app: shop}}, version: \"2.1.0\"}}\n"
+#define OFF_20M                                                                        \
+	"    - {at: 20m, patch: {kind: StageSet, namespace: shop, name: shop, merge: "    \
+	"{spec: {rollbackOnFailure: false}}}}\n"
+#define CANARY_ROLLBACK                                                                \
+	"    - name: canary\n"                                                         \
+	"      sourceRef: {kind: GitRepository, name: shop}\n"                         \
+	"      promotion:\n"                                                           \
+	"        restartGate:\n"                                                       \
+	"          onFailure: Rollback\n"                                              \
+	"          checks: [{name: crashes, selector: {matchLabels: {app: shop}}, maxRestarts: 1}]\n"
+
+static void test_last_stage_soak(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS("  version: {value: \"2.0.0\"}\n",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"
+			       "    - name: prod\n"
+			       "      sourceRef: {kind: GitRepository, name: shop}\n"
+			       "      promotion: {soak: 45m}\n"),
+		    "18:19: MS262 info: StageSet shop/shop: its last stage \"prod\" soaks 45m0s before "
+		    "promotion, though no stage comes after it: status.version and status.lastAppliedRevisions "
+		    "are written only by the success that follows the soak, so for 45m0s after each version has "
+		    "been applied and verified on every stage they still name the version before it "
+		    "(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "
+		    "status.version takes the StageSet for the old version");
+	/* a soak on an earlier stage; a zero soak on the last */
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS("",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n"
+			       "    - {name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 0s}}\n"),
+		    "");
+}
+
+static void test_stale_snapshot(void)
+{
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H) SS("  rollbackOnFailure: true\n", CANARY_ROLLBACK),
+		    "7:12: MS263 warning: the patch event at 20m0s switches rollbackOnFailure off on StageSet "
+		    "shop/shop, whose stage \"canary\" is rolled back on a failed restart check \"crashes\" "
+		    "(onFailure Rollback): status.lastAppliedSnapshot is not cleared, and from then on no "
+		    "success refreshes it, yet gate reverts still read it, so once a later version has been "
+		    "adopted (the first: 2.1.0, published at 1h0m0s) a failed gate rolls \"canary\" back past "
+		    "it, to the revision the last success before 20m0s recorded");
+	/* never on; no Rollback gate; no later version */
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H) SS("", CANARY_ROLLBACK), "");
+	expect_lint(SCENARIO(OFF_20M PUBLISH_1H)
+			    SS("  rollbackOnFailure: true\n",
+			       "    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(OFF_20M) SS("  rollbackOnFailure: true\n", CANARY_ROLLBACK), "");
+}
+
+#define THREE_STAGES                                                                   \
+	"    - {name: canary, sourceRef: {kind: GitRepository, name: shop}}\n"           \
+	"    - {name: legacy, sourceRef: {kind: GitRepository, name: shop}}\n"           \
+	"    - {name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n"
+#define DROP_LEGACY(at)                                                                \
+	"    - {at: " at ", patch: {kind: StageSet, namespace: shop, name: shop, merge: {spec: {stages: [" \
+	"{name: canary, sourceRef: {kind: GitRepository, name: shop}}, "                \
+	"{name: prod, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}]}}}}\n"
+
+/* MS262 of THREE_STAGES's prod (line 17 below the two events). */
+#define PROD_SOAK_1H                                                                   \
+	"17:78: MS262 info: StageSet shop/shop: its last stage \"prod\" soaks 1h0m0s before "     \
+	"promotion, though no stage comes after it: status.version and status.lastAppliedRevisions " \
+	"are written only by the success that follows the soak, so for 1h0m0s after each version has " \
+	"been applied and verified on every stage they still name the version before it "           \
+	"(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "   \
+	"status.version takes the StageSet for the old version"
+
+static void test_removed_stage(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("1h20m")) SS("", THREE_STAGES),
+		    "8:12: MS264 warning: the patch event at 1h20m0s removes stage \"legacy\" from StageSet "
+		    "shop/shop while 2.1.0 (published at 1h0m0s) cannot yet have passed the promotion soaks of "
+		    "the stages it keeps (prod 1h0m0s: not before 2h0m0s): the controller deletes a removed "
+		    "stage's objects only at a full success, so \"legacy\"'s objects stay in the cluster until "
+		    "that rollout completes, though status.stages drops \"legacy\" at once\n"
+		    PROD_SOAK_1H);
+	/* the soak over by the removal; the removal before the publish: prod's soak alone is told */
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("2h")) SS("", THREE_STAGES), PROD_SOAK_1H);
+	expect_lint(SCENARIO(PUBLISH_1H DROP_LEGACY("50m")) SS("", THREE_STAGES), PROD_SOAK_1H);
+}
+
+#define APPROVE(at, v)                                                                 \
+	"    - {at: " at ", annotate: {kind: StageSet, namespace: shop, name: shop, set: "   \
+	"{stages.metio.wtf/approved-version: \"" v "\"}}}\n"
+#define ALWAYS "  version: {value: \"2.0.0\", approvalMode: Always}\n"
+#define CANARY_SOAK                                                                    \
+	"    - {name: canary, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 1h}}\n" \
+	"    - {name: prod, sourceRef: {kind: GitRepository, name: shop}}\n"
+
+static void test_approval_rehold(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("1h40m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "9:12: MS265 warning: the annotate event at 1h40m0s sets stages.metio.wtf/approved-version to "
+		    "\"2.2.0\" on StageSet shop/shop (approvalMode Always) while 2.1.0, approved at 1h10m0s and "
+		    "published at 1h0m0s, cannot yet have passed its promotion soaks (canary 1h0m0s: not before "
+		    "2h10m0s): the approval gate runs on every pass, before the stages, so the next pass holds "
+		    "2.1.0 AwaitingApproval half-applied, the stages it reached running it and the later ones "
+		    "the old version, until \"2.1.0\" is approved again or another version comes");
+	/* approved once the soaks are over; the same value again; never approved the published one */
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("2h20m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") APPROVE("1h40m", "2.1.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.0.1") APPROVE("1h40m", "2.2.0")) SS(ALWAYS, CANARY_SOAK),
+		    "");
+}
+
+/* The Scenario document with the sources model SOURCES (lines 1-7). */
+#define SOURCES(sources)                                                               \
+	"apiVersion: magos-sim/v1alpha1\n"                                             \
+	"kind: Scenario\n"                                                             \
+	"metadata: {name: q}\n"                                                        \
+	"spec:\n"                                                                      \
+	"  horizon: 3h\n"                                                              \
+	"  models:\n"                                                                  \
+	"    sources: [" sources "]\n"
+#define APP_STAGE "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"
+
+static void test_silent_plan_error(void)
+{
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h, until: 1h40m}, {from: 2h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE),
+		    "9:1: MS266 warning: StageSet shop/shop reads its version from stage \"app\"'s artifact "
+		    "(GitRepository shop/shop), which the sources model cannot fetch from 1h0m0s until 1h40m0s "
+		    "and from 2h0m0s on: every pass then fails at the version plan with a transient error, which "
+		    "writes nothing, so its status (Ready, its message, observedGeneration, pendingVersion) goes "
+		    "on saying what the last pass before said while the controller retries in error back-off "
+		    "(5ms doubling up to 16m40s)");
+	/* an inline version; another source's outage; a source the inputs hold */
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h}]}") SS("  version: {value: \"1.0.0\"}\n", APP_STAGE),
+		    "");
+	expect_lint(SOURCES("{name: other, fetchErrors: [{from: 1h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE),
+		    "");
+	expect_lint(SOURCES("{name: shop, fetchErrors: [{from: 1h}]}")
+			    SS("  version: {fromArtifact: {stage: app, path: VERSION}}\n", APP_STAGE)
+			    "---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\n"
+			    "metadata: {name: shop, namespace: shop}\nspec: {url: https://example.com/shop, interval: 1m}\n",
+		    "");
+}
+
+#define PUBLISH_1H20M "    - {at: 1h20m, publish: {selector: {matchLabels: {app: shop}}, version: \"2.2.0\"}}\n"
+
+static void test_stale_approval(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.1.0"))
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "9:12: MS267 warning: the annotate event at 1h30m0s approves 2.1.0 on StageSet shop/shop "
+		    "(approvalMode Always), published at 1h0m0s, but 2.2.0, published at 1h20m0s, replaced it "
+		    "before the approval: the approval gate compares stages.metio.wtf/approved-version with the "
+		    "version the source offers now, exactly, so this approval approves nothing pending and 2.2.0 "
+		    "stays held AwaitingApproval");
+	/* the version held; approved before the newer one; approvalMode OnMigrations */
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.2.0"))
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H APPROVE("1h10m", "2.1.0") PUBLISH_1H20M)
+			    SS(ALWAYS, "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H PUBLISH_1H20M APPROVE("1h30m", "2.1.0"))
+			    SS("  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n",
+			       "    - {name: app, sourceRef: {kind: GitRepository, name: shop}}\n"),
+		    "");
+}
+
+static CU_TestInfo tests[] = {
+	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
+	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
+	{ "MS264 a stage removed while a publish is held at the soaks kept", test_removed_stage },
+	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
+	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
+	{ "MS267 an approval of a version replaced before it", test_stale_approval },
+	CU_TEST_INFO_NULL,
+};
+
+void register_tests(void)
+{
+	CU_ADD_SUITE("lint_ss_stale", tests);
+}
