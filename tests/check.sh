@@ -8,7 +8,8 @@
 #     whose line numbers point at the expectation (or lint finding) they name,
 #     and a Markdown summary with the table and key figures;
 #   - every tests/check-badinput/NN-name.yaml exits 3 with exactly
-#     NN-name.err on stderr and "INVALID <file>" first on stdout;
+#     NN-name.err on stderr and "INVALID <file>" first on stdout, and
+#     `run` (and `compare`) refuse it too with the same stderr, writing nothing;
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
 #   - -n overrides expect.trials; -j does not change the output;
 #   - a directory of plain manifests is one input, as `run DIR` loads it (a
@@ -138,7 +139,24 @@ assert all(e.find("error").get("type") == "invalid" for e in errs)
 names = [c.get("classname") + "\0" + c.get("name") for c in cases]
 assert len(set(names)) == len(names), names
 EOF2
+	# `run` refuses what `check` refuses in spec.expect, with the same lines.
+	rm -f "$tmp/bad.json"
+	"$SIM" run --no-color --json "$tmp/bad.json" "$input" >"$tmp/r.out" 2>"$tmp/r.err" </dev/null
+	expect_status "run $input" 3 $?
+	if cmp -s "$tmp/r.err" "$want"; then ok; else
+		bad "run $input: stderr differs from $want"
+		diff "$want" "$tmp/r.err" | head -n 10
+	fi
+	if [ -s "$tmp/r.out" ] || [ -e "$tmp/bad.json" ]; then bad "run $input: wrote output"; else ok; fi
 done
+# compare loads its scenarios as run does.
+"$SIM" compare --no-color -n 2 tests/check-badinput/01-unknown-metric.yaml \
+	tests/check-badinput/01-unknown-metric.yaml >"$tmp/r.out" 2>"$tmp/r.err" </dev/null
+expect_status "compare with an unknown metric" 3 $?
+if cmp -s "$tmp/r.err" tests/check-badinput/01-unknown-metric.err; then ok; else
+	bad "compare with an unknown metric: stderr"
+	diff tests/check-badinput/01-unknown-metric.err "$tmp/r.err" | head -n 10
+fi
 
 # An invalid input shows its findings and its expectations, not just INVALID.
 cat >"$tmp/inv.yaml" <<'EOF2'
