@@ -11,6 +11,8 @@
 #     NN-name.err on stderr and "INVALID <file>" first on stdout, and
 #     `run` (and `compare`) refuse it too with the same stderr, writing nothing;
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
+#   - --junit - and --summary - make stdout that document alone (the lines go
+#     to stderr); two writers of stdout are a usage error;
 #   - -n overrides expect.trials; -j does not change the output;
 #   - a directory of plain manifests is one input, as `run DIR` loads it (a
 #     Rollout in one file, its Workspaces in another); one of several
@@ -110,6 +112,37 @@ contains "summary counts" "$tmp/f.md" "6 checks in 1 input: **2 failed**, 2 warn
 contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (5 trials) |"
 contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 5 | 5 |"
 if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi
+
+# A document on stdout ('-') is stdout's only content; the lines go to stderr.
+"$SIM" check --no-color --junit - "$ffile" >"$tmp/fj.out" 2>"$tmp/fj.err"
+expect_status "ci-failing with --junit - fails" 1 $?
+if cmp -s "$tmp/fj.out" "$tmp/f.xml"; then ok; else
+	bad "--junit -: stdout is not the JUnit document"; diff "$tmp/f.xml" "$tmp/fj.out" | head -n 10
+fi
+"$SIM" check --no-color "$ffile" >"$tmp/fl.out" 2>/dev/null
+if cmp -s "$tmp/fj.err" "$tmp/fl.out"; then ok; else
+	bad "--junit -: stderr is not the check lines"; diff "$tmp/fl.out" "$tmp/fj.err" | head -n 10
+fi
+if command -v xmllint >/dev/null 2>&1; then
+	if "$SIM" check --junit - "$ffile" 2>/dev/null | xmllint --noout -; then ok; else
+		bad "check --junit - | xmllint: not well-formed XML"
+	fi
+else
+	echo "skip check --junit - | xmllint (no xmllint)"
+fi
+"$SIM" check --no-color --summary - "$ffile" >"$tmp/fs.out" 2>"$tmp/fs.err"
+expect_status "ci-failing with --summary - fails" 1 $?
+if cmp -s "$tmp/fs.out" "$tmp/f.md"; then ok; else
+	bad "--summary -: stdout is not the summary"; diff "$tmp/f.md" "$tmp/fs.out" | head -n 10
+fi
+if cmp -s "$tmp/fs.err" "$tmp/fl.out"; then ok; else bad "--summary -: stderr is not the check lines"; fi
+for both in "--junit - --summary -" "--junit - --github" "--github --summary -"; do
+	# shellcheck disable=SC2086
+	"$SIM" check $both "$ffile" >"$tmp/b2.out" 2>"$tmp/b2.err"
+	expect_status "check $both" 2 $?
+	contains "check $both names the clash" "$tmp/b2.err" "both write to stdout"
+	if [ -s "$tmp/b2.out" ]; then bad "check $both wrote to stdout"; else ok; fi
+done
 
 # ---------------------------------------------------------------- bad input
 
