@@ -8,7 +8,8 @@
 #     whose line numbers point at the expectation (or lint finding) they name,
 #     and a Markdown summary with the table and key figures;
 #   - every tests/check-badinput/NN-name.yaml exits 3 with exactly
-#     NN-name.err on stderr and "INVALID <file>" first on stdout, and
+#     NN-name.err on stderr and "INVALID <file>" first on stdout (all of
+#     stdout is NN-name.out where there is one), and
 #     `run` (and `compare`) refuse it too with the same stderr, writing nothing;
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
 #   - --junit - and --summary - make stdout that document alone (the lines go
@@ -157,6 +158,14 @@ for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
 		diff "$want" "$tmp/b.err" | head -n 10
 	fi
 	if [ "$(head -n 1 "$tmp/b.out")" = "INVALID $input" ]; then ok; else bad "$input: stdout"; cat "$tmp/b.out"; fi
+	# NN-name.out, where there is one, is the whole of stdout (the findings' fixes).
+	if [ -f "${input%.yaml}.out" ]; then
+		[ -n "${UPDATE:-}" ] && cp "$tmp/b.out" "${input%.yaml}.out"
+		if cmp -s "$tmp/b.out" "${input%.yaml}.out"; then ok; else
+			bad "$input: stdout differs from ${input%.yaml}.out"
+			diff "${input%.yaml}.out" "$tmp/b.out" | head -n 10
+		fi
+	fi
 	# Invalid input still gives a JUnit file that lists the problems, as <error>s.
 	python3 - "$tmp/bad.xml" <<'EOF2' && ok || bad "$input: JUnit"
 import sys, xml.etree.ElementTree as E
