@@ -350,7 +350,8 @@ static const struct lint_rule rules[] = {
 	  "keep onRollback free of effects that assume a revision change (paging, reverting data), "
 	  "or drop rollbackOnFailure where steady-state faults are expected" },
 	{ "MS231", "failed-stage-claims-revision", LINT_WARNING,
-	  "the StageSet world can make a stage's apply fail and be retried: the failed stage's "
+	  "the StageSet world can make a stage's apply fail and be retried (a drawn failure, or an "
+	  "immutable-field conflict its conflict handling leaves at Fail): the failed stage's "
 	  "status records the new revision as applied although nothing was, so the retry's real "
 	  "apply is reported as a DriftCorrected Warning and the stage's own errorBudget is not "
 	  "consulted for that revision (StageSet spec §3.13, §5 Q-14)",
