@@ -103,6 +103,12 @@ static const struct dur_case dur_cases[] = {
 	{ "", -1, 0, NULL },
 	{ "1d", -1, 0, NULL },
 	{ "s", -1, 0, NULL },
+	/* Go's integer arithmetic: a float64 sum made this 1000 */
+	{ "1.001s", 0, 1001, "1.001s" },
+	{ "1.s", 0, 1000, "1s" },
+	/* past int64 nanoseconds */
+	{ "9223372036854775808ns", -1, 0, NULL },
+	{ "2562048h", -1, 0, NULL },
 };
 
 static void test_durations(void)
