@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/gofmt.h"
+#include "engine/goduration.h"
 #include "engine/labels.h"
 #include "engine/sha256.h"
 #include "engine/xalloc.h"
@@ -225,120 +226,21 @@ static char *trim_space(const char *s)
 /* ---- Go value formats ------------------------------------------------------------ */
 
 /*
- * time.ParseDuration of @s into *ns.  Returns NULL, or a new error text
- * (`time: invalid duration "<s>"`, `time: missing unit in duration "<s>"`,
- * `time: unknown unit "<u>" in duration "<s>"`).
+ * time.ParseDuration of @s into *ns (engine/goduration).  Returns NULL, or a
+ * new error text, Go's (`time: invalid duration "<s>"`, `time: missing unit
+ * in duration "<s>"`, `time: unknown unit "<u>" in duration "<s>"`).
  */
 static char *parse_go_duration(const char *s, int64_t *ns)
 {
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "\xce\xbcs", 1000 },
-		{ "ms", 1000000 }, { "s", 1000000000 }, { "m", 60000000000ULL }, { "h", 3600000000000ULL },
-	};
-	const uint64_t lim = (uint64_t)1 << 63;
-	const char *p = s;
-	uint64_t d = 0;
-	bool neg = false;
-	struct sbuf b = { 0 };
+	/* two quotes of at most @s, each byte at most 4 ("\xNN"), and the words */
+	size_t len = 8 * strlen(s) + 64;
+	char *err = xmalloc(len);
 
-	if (*p == '-' || *p == '+') {
-		neg = *p == '-';
-		p++;
-	}
-	if (strcmp(p, "0") == 0) {
-		*ns = 0;
+	if (godur_parse(s, ns, err, len) == 0) {
+		free(err);
 		return NULL;
 	}
-	if (!*p)
-		goto out_invalid;
-	while (*p) {
-		uint64_t v = 0, f = 0;
-		double scale = 1;
-		bool pre = false, post = false;
-
-		if (!(*p == '.' || (*p >= '0' && *p <= '9')))
-			goto out_invalid;
-		/* leadingInt */
-		for (; *p >= '0' && *p <= '9'; p++) {
-			pre = true;
-			if (v > lim / 10)
-				goto out_invalid;
-			v = v * 10 + (uint64_t)(*p - '0');
-			if (v > lim)
-				goto out_invalid;
-		}
-		/* leadingFraction */
-		if (*p == '.') {
-			bool overflow = false;
-			for (p++; *p >= '0' && *p <= '9'; p++) {
-				post = true;
-				if (overflow)
-					continue;
-				if (f > (lim - 1) / 10) {
-					overflow = true;
-					continue;
-				}
-				uint64_t y = f * 10 + (uint64_t)(*p - '0');
-				if (y > lim) {
-					overflow = true;
-					continue;
-				}
-				f = y;
-				scale *= 10;
-			}
-		}
-		if (!pre && !post)
-			goto out_invalid;
-		const char *u = p;
-		while (*p && *p != '.' && !(*p >= '0' && *p <= '9'))
-			p++;
-		if (p == u) {
-			sb_add(&b, "time: missing unit in duration ");
-			sb_add_free(&b, gofmt_time_quote(s));
-			return sb_take(&b);
-		}
-		uint64_t unit = 0;
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strlen(units[i].name) == (size_t)(p - u) && memcmp(units[i].name, u, (size_t)(p - u)) == 0)
-				unit = units[i].ns;
-		if (!unit) {
-			char *name = xstrndup(u, (size_t)(p - u));
-			sb_add(&b, "time: unknown unit ");
-			sb_add_free(&b, gofmt_time_quote(name));
-			sb_add(&b, " in duration ");
-			sb_add_free(&b, gofmt_time_quote(s));
-			free(name);
-			return sb_take(&b);
-		}
-		if (v > lim / unit)
-			goto out_invalid;
-		v *= unit;
-		if (f > 0) {
-			v += (uint64_t)((double)f * ((double)unit / scale));
-			if (v > lim)
-				goto out_invalid;
-		}
-		d += v;
-		if (d > lim)
-			goto out_invalid;
-	}
-	if (neg) {
-		*ns = d == lim ? INT64_MIN : -(int64_t)d;
-		return NULL;
-	}
-	if (d > lim - 1)
-		goto out_invalid;
-	*ns = (int64_t)d;
-	return NULL;
-out_invalid:
-	free(b.s);
-	memset(&b, 0, sizeof(b));
-	sb_add(&b, "time: invalid duration ");
-	sb_add_free(&b, gofmt_time_quote(s));
-	return sb_take(&b);
+	return err;
 }
 
 /* ---- the Migration types (api/v1, fluxcd meta, metav1) ---------------------------- */
