@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/goduration.h"
+#include "engine/objects.h"
 #include "engine/xalloc.h"
 
 /* ---- Go text forms -------------------------------------------------------- */
@@ -832,23 +833,10 @@ static void set_str(char **dst, const char *s)
 	*dst = dup_or_empty(s);
 }
 
+/* Index of @key in @m, or of the slot it would be inserted at (with *found false). */
 static size_t strmap_find(const struct sst_strmap *m, const char *key, bool *found)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(m->keys[mid], key);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return obj_key_search(m->keys, m->n, sizeof(*m->keys), 0, key, found);
 }
 
 const char *sst_strmap_get(const struct sst_strmap *m, const char *key)
