@@ -23,14 +23,15 @@ void obj_strmap_release(struct obj_strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Index of @key, or of the slot it would be inserted at (with *found false). */
-static size_t strmap_find(const struct obj_strmap *m, const char *key, bool *found)
+size_t obj_key_search(const void *base, size_t n, size_t size, size_t key_off, const char *key,
+		      bool *found)
 {
-	size_t lo = 0, hi = m->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(m->items[mid].key, key);
+		const char *k = *(const char *const *)((const char *)base + mid * size + key_off);
+		int c = strcmp(k, key);
 
 		if (c == 0) {
 			*found = true;
@@ -43,6 +44,13 @@ static size_t strmap_find(const struct obj_strmap *m, const char *key, bool *fou
 	}
 	*found = false;
 	return lo;
+}
+
+/* Index of @key in @m, or of the slot it would be inserted at (with *found false). */
+static size_t strmap_find(const struct obj_strmap *m, const char *key, bool *found)
+{
+	return obj_key_search(m->items, m->n, sizeof(*m->items), offsetof(struct obj_strmap_item, key),
+			      key, found);
 }
 
 const char *obj_strmap_get(const struct obj_strmap *m, const char *key)

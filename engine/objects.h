@@ -72,6 +72,18 @@ struct obj {
 /* obj_strmap_init() - empty map.  obj_strmap_release() frees entries, not the struct; accepts NULL. */
 void obj_strmap_init(struct obj_strmap *m);
 void obj_strmap_release(struct obj_strmap *m);
+/*
+ * obj_key_search() - binary search of @key among @n records sorted by a
+ * string key (strcmp order): record i starts at @base + i * @size and its
+ * key is the `char *` at offset @key_off in it (an obj_strmap's items, or
+ * a plain array of keys with @size sizeof(char *) and @key_off 0).
+ * @found: set to whether @key is there.
+ * Returns: its index, or the index it would be inserted at.  Cannot fail.
+ * Cost: O(log n).
+ */
+size_t obj_key_search(const void *base, size_t n, size_t size, size_t key_off, const char *key,
+		      bool *found);
+
 /* obj_strmap_get() - borrowed value of @key, or NULL when absent. Cost: O(log n). */
 const char *obj_strmap_get(const struct obj_strmap *m, const char *key);
 /*

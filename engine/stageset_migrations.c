@@ -16,8 +16,10 @@
 #include <string.h>
 
 #include "engine/gofmt.h"
+#include "engine/goduration.h"
 #include "engine/labels.h"
 #include "engine/sha256.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
 /* ---- small helpers -------------------------------------------------------------- */
@@ -30,48 +32,6 @@ static bool empty(const char *s)
 static const char *nz(const char *s)
 {
 	return s ? s : "";
-}
-
-/* A growing string. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_addn(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	sb_addn(b, s, strlen(s));
-}
-
-static void sb_addc(struct sbuf *b, char c)
-{
-	sb_addn(b, &c, 1);
-}
-
-/* sb_add_free() - appends @s (owned) to @b and frees it. */
-static void sb_add_free(struct sbuf *b, char *s)
-{
-	sb_add(b, s);
-	free(s);
-}
-
-/* The string built so far (new; the buffer is then empty). */
-static char *sb_take(struct sbuf *b)
-{
-	char *s = b->s ? b->s : xstrdup("");
-	memset(b, 0, sizeof(*b));
-	return s;
 }
 
 /*
@@ -225,120 +185,21 @@ static char *trim_space(const char *s)
 /* ---- Go value formats ------------------------------------------------------------ */
 
 /*
- * time.ParseDuration of @s into *ns.  Returns NULL, or a new error text
- * (`time: invalid duration "<s>"`, `time: missing unit in duration "<s>"`,
- * `time: unknown unit "<u>" in duration "<s>"`).
+ * time.ParseDuration of @s into *ns (engine/goduration).  Returns NULL, or a
+ * new error text, Go's (`time: invalid duration "<s>"`, `time: missing unit
+ * in duration "<s>"`, `time: unknown unit "<u>" in duration "<s>"`).
  */
 static char *parse_go_duration(const char *s, int64_t *ns)
 {
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "\xce\xbcs", 1000 },
-		{ "ms", 1000000 }, { "s", 1000000000 }, { "m", 60000000000ULL }, { "h", 3600000000000ULL },
-	};
-	const uint64_t lim = (uint64_t)1 << 63;
-	const char *p = s;
-	uint64_t d = 0;
-	bool neg = false;
-	struct sbuf b = { 0 };
+	/* two quotes of at most @s, each byte at most 4 ("\xNN"), and the words */
+	size_t len = 8 * strlen(s) + 64;
+	char *err = xmalloc(len);
 
-	if (*p == '-' || *p == '+') {
-		neg = *p == '-';
-		p++;
-	}
-	if (strcmp(p, "0") == 0) {
-		*ns = 0;
+	if (godur_parse(s, ns, err, len) == 0) {
+		free(err);
 		return NULL;
 	}
-	if (!*p)
-		goto out_invalid;
-	while (*p) {
-		uint64_t v = 0, f = 0;
-		double scale = 1;
-		bool pre = false, post = false;
-
-		if (!(*p == '.' || (*p >= '0' && *p <= '9')))
-			goto out_invalid;
-		/* leadingInt */
-		for (; *p >= '0' && *p <= '9'; p++) {
-			pre = true;
-			if (v > lim / 10)
-				goto out_invalid;
-			v = v * 10 + (uint64_t)(*p - '0');
-			if (v > lim)
-				goto out_invalid;
-		}
-		/* leadingFraction */
-		if (*p == '.') {
-			bool overflow = false;
-			for (p++; *p >= '0' && *p <= '9'; p++) {
-				post = true;
-				if (overflow)
-					continue;
-				if (f > (lim - 1) / 10) {
-					overflow = true;
-					continue;
-				}
-				uint64_t y = f * 10 + (uint64_t)(*p - '0');
-				if (y > lim) {
-					overflow = true;
-					continue;
-				}
-				f = y;
-				scale *= 10;
-			}
-		}
-		if (!pre && !post)
-			goto out_invalid;
-		const char *u = p;
-		while (*p && *p != '.' && !(*p >= '0' && *p <= '9'))
-			p++;
-		if (p == u) {
-			sb_add(&b, "time: missing unit in duration ");
-			sb_add_free(&b, gofmt_time_quote(s));
-			return sb_take(&b);
-		}
-		uint64_t unit = 0;
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strlen(units[i].name) == (size_t)(p - u) && memcmp(units[i].name, u, (size_t)(p - u)) == 0)
-				unit = units[i].ns;
-		if (!unit) {
-			char *name = xstrndup(u, (size_t)(p - u));
-			sb_add(&b, "time: unknown unit ");
-			sb_add_free(&b, gofmt_time_quote(name));
-			sb_add(&b, " in duration ");
-			sb_add_free(&b, gofmt_time_quote(s));
-			free(name);
-			return sb_take(&b);
-		}
-		if (v > lim / unit)
-			goto out_invalid;
-		v *= unit;
-		if (f > 0) {
-			v += (uint64_t)((double)f * ((double)unit / scale));
-			if (v > lim)
-				goto out_invalid;
-		}
-		d += v;
-		if (d > lim)
-			goto out_invalid;
-	}
-	if (neg) {
-		*ns = d == lim ? INT64_MIN : -(int64_t)d;
-		return NULL;
-	}
-	if (d > lim - 1)
-		goto out_invalid;
-	*ns = (int64_t)d;
-	return NULL;
-out_invalid:
-	free(b.s);
-	memset(&b, 0, sizeof(b));
-	sb_add(&b, "time: invalid duration ");
-	sb_add_free(&b, gofmt_time_quote(s));
-	return sb_take(&b);
+	return err;
 }
 
 /* ---- the Migration types (api/v1, fluxcd meta, metav1) ---------------------------- */
@@ -561,21 +422,21 @@ static int cmp_kv_key(const void *a, const void *b)
 	return strcmp((*(const struct val_kv *const *)a)->key, (*(const struct val_kv *const *)b)->key);
 }
 
-static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
+static void marshal(struct strbuf *b, const struct val *v, const struct tdesc *t)
 {
 	char tmp[32];
 	int64_t i;
 
 	switch (t->kind) {
 	case TK_STRING:
-		sb_add_free(b, gofmt_json_string(v && v->type == VAL_STRING ? v->u.s : ""));
+		strbuf_add_free(b, gofmt_json_string(v && v->type == VAL_STRING ? v->u.s : ""));
 		return;
 	case TK_INT32:
 		snprintf(tmp, sizeof(tmp), "%lld", val_as_int(v, &i) ? (long long)(int32_t)i : 0LL);
-		sb_add(b, tmp);
+		strbuf_add(b, tmp);
 		return;
 	case TK_BOOL:
-		sb_add(b, v && v->type == VAL_BOOL && v->u.b ? "true" : "false");
+		strbuf_add(b, v && v->type == VAL_BOOL && v->u.b ? "true" : "false");
 		return;
 	case TK_DURATION: {
 		int64_t ns = 0;
@@ -584,16 +445,16 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 			if (err) {
 				/* not a duration: the controller could not have read the object; keep the text */
 				free(err);
-				sb_add_free(b, gofmt_json_string(v->u.s));
+				strbuf_add_free(b, gofmt_json_string(v->u.s));
 				return;
 			}
 		}
-		sb_add_free(b, gofmt_json_string(gofmt_duration(ns, tmp)));
+		strbuf_add_free(b, gofmt_json_string(gofmt_duration(ns, tmp)));
 		return;
 	}
 	case TK_STRUCT: {
 		bool first = true;
-		sb_addc(b, '{');
+		strbuf_addc(b, '{');
 		for (size_t k = 0; k < t->nfields; k++) {
 			const struct fdesc *f = &t->fields[k];
 			const struct val *fv = v && v->type == VAL_MAP ? val_map_get(v, f->name) : NULL;
@@ -604,31 +465,31 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 			if (f->omitempty && !f->ptr && is_empty_value(fv, f->type))
 				continue;
 			if (!first)
-				sb_addc(b, ',');
+				strbuf_addc(b, ',');
 			first = false;
-			sb_add_free(b, gofmt_json_string(f->name));
-			sb_addc(b, ':');
+			strbuf_add_free(b, gofmt_json_string(f->name));
+			strbuf_addc(b, ':');
 			marshal(b, fv, f->type);
 		}
-		sb_addc(b, '}');
+		strbuf_addc(b, '}');
 		return;
 	}
 	case TK_LIST:
 		if (!v || v->type != VAL_LIST) {
-			sb_add(b, "null");
+			strbuf_add(b, "null");
 			return;
 		}
-		sb_addc(b, '[');
+		strbuf_addc(b, '[');
 		for (size_t k = 0; k < v->u.list.n; k++) {
 			if (k)
-				sb_addc(b, ',');
+				strbuf_addc(b, ',');
 			marshal(b, v->u.list.items[k], t->elem);
 		}
-		sb_addc(b, ']');
+		strbuf_addc(b, ']');
 		return;
 	case TK_STRMAP: {
 		if (!v || v->type != VAL_MAP) {
-			sb_add(b, "null");
+			strbuf_add(b, "null");
 			return;
 		}
 		/* map keys in byte order */
@@ -637,15 +498,15 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 		for (size_t k = 0; k < n; k++)
 			kv[k] = &v->u.map.items[k];
 		qsort(kv, n, sizeof(*kv), cmp_kv_key);
-		sb_addc(b, '{');
+		strbuf_addc(b, '{');
 		for (size_t k = 0; k < n; k++) {
 			if (k)
-				sb_addc(b, ',');
-			sb_add_free(b, gofmt_json_string(kv[k]->key));
-			sb_addc(b, ':');
+				strbuf_addc(b, ',');
+			strbuf_add_free(b, gofmt_json_string(kv[k]->key));
+			strbuf_addc(b, ':');
 			marshal(b, kv[k]->v, t->elem);
 		}
-		sb_addc(b, '}');
+		strbuf_addc(b, '}');
 		free(kv);
 		return;
 	}
@@ -654,10 +515,10 @@ static void marshal(struct sbuf *b, const struct val *v, const struct tdesc *t)
 
 char *mig_migration_json(const struct sst_migration *m)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
 	marshal(&b, m->raw, &T_MIGRATION);
-	return sb_take(&b);
+	return strbuf_take(&b);
 }
 
 const char *mig_migration_digest(const struct sst_migration *m, char out[13])
@@ -728,23 +589,23 @@ static const char *json_kind(const struct val *v)
 /* UnmarshalTypeError.Error() with the decoder's error context. */
 static char *type_error(const struct dec *d, const char *value, const char *go_type)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 
 	if (!d->cur_struct && d->depth == 0)
 		return xasprintf("json: cannot unmarshal %s into Go value of type %s", value, go_type);
-	sb_add(&b, "json: cannot unmarshal ");
-	sb_add(&b, value);
-	sb_add(&b, " into Go struct field ");
-	sb_add(&b, nz(d->cur_struct));
-	sb_addc(&b, '.');
+	strbuf_add(&b, "json: cannot unmarshal ");
+	strbuf_add(&b, value);
+	strbuf_add(&b, " into Go struct field ");
+	strbuf_add(&b, nz(d->cur_struct));
+	strbuf_addc(&b, '.');
 	for (size_t i = 0; i < d->depth; i++) {
 		if (i)
-			sb_addc(&b, '.');
-		sb_add(&b, d->stack[i]);
+			strbuf_addc(&b, '.');
+		strbuf_add(&b, d->stack[i]);
 	}
-	sb_add(&b, " of type ");
-	sb_add(&b, go_type);
-	return sb_take(&b);
+	strbuf_add(&b, " of type ");
+	strbuf_add(&b, go_type);
+	return strbuf_take(&b);
 }
 
 /* strconv.ParseInt(s, 10, 64) restricted to what fits an int32. */

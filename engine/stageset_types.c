@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/goduration.h"
+#include "engine/objects.h"
 #include "engine/xalloc.h"
 
 /* ---- Go text forms -------------------------------------------------------- */
@@ -132,68 +134,18 @@ static int parse_time(const char *s, int64_t *out)
 	return 0;
 }
 
-/* time.ParseDuration, to ms (truncated toward zero); -1 on bad text. */
+/*
+ * time.ParseDuration (engine/goduration), to ms truncated toward zero; -1 on
+ * bad text.  (A copy of its own here summed the components in float64 and
+ * lost a millisecond on texts such as "1.001s".)
+ */
 static int parse_duration(const char *s, int64_t *out)
 {
-	const char *p = s;
-	bool neg = false;
-	double total_ns = 0;
-	if (*p == '-' || *p == '+')
-		neg = *p++ == '-';
-	if (strcmp(p, "0") == 0) {
-		*out = 0;
-		return 0;
-	}
-	if (!*p)
+	int64_t ns;
+
+	if (godur_parse(s, &ns, NULL, 0) != 0)
 		return -1;
-	while (*p) {
-		double v = 0, frac = 0, scale = 1;
-		bool any = false;
-		while (*p >= '0' && *p <= '9') {
-			v = v * 10 + (*p++ - '0');
-			any = true;
-		}
-		if (*p == '.') {
-			p++;
-			while (*p >= '0' && *p <= '9') {
-				scale /= 10;
-				frac += (*p++ - '0') * scale;
-				any = true;
-			}
-		}
-		if (!any)
-			return -1;
-		double unit;
-		if (strncmp(p, "ns", 2) == 0) {
-			unit = 1;
-			p += 2;
-		} else if (strncmp(p, "us", 2) == 0) {
-			unit = 1e3;
-			p += 2;
-		} else if (strncmp(p, "\xc2\xb5s", 3) == 0 || strncmp(p, "\xce\xbcs", 3) == 0) {
-			unit = 1e3;
-			p += 3;
-		} else if (strncmp(p, "ms", 2) == 0) {
-			unit = 1e6;
-			p += 2;
-		} else if (*p == 's') {
-			unit = 1e9;
-			p++;
-		} else if (*p == 'm') {
-			unit = 60e9;
-			p++;
-		} else if (*p == 'h') {
-			unit = 3600e9;
-			p++;
-		} else {
-			return -1;
-		}
-		total_ns += (v + frac) * unit;
-	}
-	if (total_ns > 9.3e18)
-		return -1;
-	int64_t ms = (int64_t)(total_ns / 1e6);
-	*out = neg ? -ms : ms;
+	*out = ns / 1000000;
 	return 0;
 }
 
@@ -881,23 +833,10 @@ static void set_str(char **dst, const char *s)
 	*dst = dup_or_empty(s);
 }
 
+/* Index of @key in @m, or of the slot it would be inserted at (with *found false). */
 static size_t strmap_find(const struct sst_strmap *m, const char *key, bool *found)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(m->keys[mid], key);
-		if (c == 0) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = false;
-	return lo;
+	return obj_key_search(m->keys, m->n, sizeof(*m->keys), 0, key, found);
 }
 
 const char *sst_strmap_get(const struct sst_strmap *m, const char *key)

@@ -8,8 +8,12 @@
 #     whose line numbers point at the expectation (or lint finding) they name,
 #     and a Markdown summary with the table and key figures;
 #   - every tests/check-badinput/NN-name.yaml exits 3 with exactly
-#     NN-name.err on stderr and "INVALID <file>" first on stdout;
+#     NN-name.err on stderr and "INVALID <file>" first on stdout (all of
+#     stdout is NN-name.out where there is one), and
+#     `run` (and `compare`) refuse it too with the same stderr, writing nothing;
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
+#   - --junit - and --summary - make stdout that document alone (the lines go
+#     to stderr); two writers of stdout are a usage error;
 #   - -n overrides expect.trials; -j does not change the output;
 #   - a directory of plain manifests is one input, as `run DIR` loads it (a
 #     Rollout in one file, its Workspaces in another); one of several
@@ -110,6 +114,37 @@ contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` |
 contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 5 | 5 |"
 if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi
 
+# A document on stdout ('-') is stdout's only content; the lines go to stderr.
+"$SIM" check --no-color --junit - "$ffile" >"$tmp/fj.out" 2>"$tmp/fj.err"
+expect_status "ci-failing with --junit - fails" 1 $?
+if cmp -s "$tmp/fj.out" "$tmp/f.xml"; then ok; else
+	bad "--junit -: stdout is not the JUnit document"; diff "$tmp/f.xml" "$tmp/fj.out" | head -n 10
+fi
+"$SIM" check --no-color "$ffile" >"$tmp/fl.out" 2>/dev/null
+if cmp -s "$tmp/fj.err" "$tmp/fl.out"; then ok; else
+	bad "--junit -: stderr is not the check lines"; diff "$tmp/fl.out" "$tmp/fj.err" | head -n 10
+fi
+if command -v xmllint >/dev/null 2>&1; then
+	if "$SIM" check --junit - "$ffile" 2>/dev/null | xmllint --noout -; then ok; else
+		bad "check --junit - | xmllint: not well-formed XML"
+	fi
+else
+	echo "skip check --junit - | xmllint (no xmllint)"
+fi
+"$SIM" check --no-color --summary - "$ffile" >"$tmp/fs.out" 2>"$tmp/fs.err"
+expect_status "ci-failing with --summary - fails" 1 $?
+if cmp -s "$tmp/fs.out" "$tmp/f.md"; then ok; else
+	bad "--summary -: stdout is not the summary"; diff "$tmp/f.md" "$tmp/fs.out" | head -n 10
+fi
+if cmp -s "$tmp/fs.err" "$tmp/fl.out"; then ok; else bad "--summary -: stderr is not the check lines"; fi
+for both in "--junit - --summary -" "--junit - --github" "--github --summary -"; do
+	# shellcheck disable=SC2086
+	"$SIM" check $both "$ffile" >"$tmp/b2.out" 2>"$tmp/b2.err"
+	expect_status "check $both" 2 $?
+	contains "check $both names the clash" "$tmp/b2.err" "both write to stdout"
+	if [ -s "$tmp/b2.out" ]; then bad "check $both wrote to stdout"; else ok; fi
+done
+
 # ---------------------------------------------------------------- bad input
 
 for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
@@ -123,6 +158,14 @@ for input in tests/check-badinput/[0-9][0-9]-*.yaml; do
 		diff "$want" "$tmp/b.err" | head -n 10
 	fi
 	if [ "$(head -n 1 "$tmp/b.out")" = "INVALID $input" ]; then ok; else bad "$input: stdout"; cat "$tmp/b.out"; fi
+	# NN-name.out, where there is one, is the whole of stdout (the findings' fixes).
+	if [ -f "${input%.yaml}.out" ]; then
+		[ -n "${UPDATE:-}" ] && cp "$tmp/b.out" "${input%.yaml}.out"
+		if cmp -s "$tmp/b.out" "${input%.yaml}.out"; then ok; else
+			bad "$input: stdout differs from ${input%.yaml}.out"
+			diff "${input%.yaml}.out" "$tmp/b.out" | head -n 10
+		fi
+	fi
 	# Invalid input still gives a JUnit file that lists the problems, as <error>s.
 	python3 - "$tmp/bad.xml" <<'EOF2' && ok || bad "$input: JUnit"
 import sys, xml.etree.ElementTree as E
@@ -138,7 +181,24 @@ assert all(e.find("error").get("type") == "invalid" for e in errs)
 names = [c.get("classname") + "\0" + c.get("name") for c in cases]
 assert len(set(names)) == len(names), names
 EOF2
+	# `run` refuses what `check` refuses in spec.expect, with the same lines.
+	rm -f "$tmp/bad.json"
+	"$SIM" run --no-color --json "$tmp/bad.json" "$input" >"$tmp/r.out" 2>"$tmp/r.err" </dev/null
+	expect_status "run $input" 3 $?
+	if cmp -s "$tmp/r.err" "$want"; then ok; else
+		bad "run $input: stderr differs from $want"
+		diff "$want" "$tmp/r.err" | head -n 10
+	fi
+	if [ -s "$tmp/r.out" ] || [ -e "$tmp/bad.json" ]; then bad "run $input: wrote output"; else ok; fi
 done
+# compare loads its scenarios as run does.
+"$SIM" compare --no-color -n 2 tests/check-badinput/01-unknown-metric.yaml \
+	tests/check-badinput/01-unknown-metric.yaml >"$tmp/r.out" 2>"$tmp/r.err" </dev/null
+expect_status "compare with an unknown metric" 3 $?
+if cmp -s "$tmp/r.err" tests/check-badinput/01-unknown-metric.err; then ok; else
+	bad "compare with an unknown metric: stderr"
+	diff tests/check-badinput/01-unknown-metric.err "$tmp/r.err" | head -n 10
+fi
 
 # An invalid input shows its findings and its expectations, not just INVALID.
 cat >"$tmp/inv.yaml" <<'EOF2'

@@ -25,7 +25,9 @@
 #          rollbackOnFailure the StageSet is StageFailed until the fault ends.
 #   MS231  a retried apply failure: the retry's apply is a DriftCorrected
 #          Warning; in the rollback loop every re-apply is one; an RBAC
-#          denial (not retried) or no failure: none.
+#          denial (not retried) or no failure: none.  An immutable-field
+#          conflict left at Fail: the apply under the Recreate policy set
+#          later is one; recreated from the start (or never changed): none.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -310,6 +312,37 @@ for f in sys.argv[1:]:
     drift = [e for e in d["timeline"] if e["change"] == "event" and e["reason"] == "DriftCorrected"]
     check("%s: no DriftCorrected and no notice of one" % name,
           not drift and notice(d, "DriftCorrected") is None)
+EOF2
+
+# An apply.conflicts entry whose conflict handling is Fail is such a failure too.
+lint_of failure-conflict
+contains "conflict: MS231" "$tmp/failure-conflict.lint" \
+	'MS231 warning StageSet default/web: a new revision of stage "app" can change an immutable field of ConfigMap default/web-config (probability 1 per revision, spec.models.stagesets.apply.conflicts) and its conflict handling is Fail'
+contains "conflict: MS231 says what then happens" "$tmp/failure-conflict.lint" \
+	'the apply that goes through once the conflict is resolved (conflictPolicy Recreate, or force) is then reported as a DriftCorrected Warning (no drift happened)'
+run_of failure-conflict
+pyfacts "$tmp/failure-conflict.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+ev = lambda reason: [e["t_ms"] for e in d["timeline"] if e["change"] == "event" and e["reason"] == reason]
+check("conflict: the new revision fails at 5m1s and is not applied until the policy changes (%s)" % ev("StageFailed"),
+      ev("StageFailed") == [301000])
+check("conflict: the apply under Recreate is a DriftCorrected at 22m1s (%s)" % ev("DriftCorrected"),
+      ev("DriftCorrected") == [1321000])
+n = notice(d, "DriftCorrected Warning came from the first apply after a failed attempt")
+check("conflict: the run tells it", n is not None and "(the first at 22m1s, after the StageFailed at 5m1s)" in n["text"],
+      n and n["text"])
+EOF2
+lint_of failure-conflict-recreate
+lacks "conflict recreated, or never changed: no MS231" "$tmp/failure-conflict-recreate.lint" "MS231"
+run_of failure-conflict-recreate
+pyfacts "$tmp/failure-conflict-recreate.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+bad = [e for e in d["timeline"] if e["change"] == "event" and e["reason"] in ("StageFailed", "DriftCorrected")]
+check("conflict recreated: no StageFailed, no DriftCorrected (%s)" % bad, not bad and notice(d, "DriftCorrected") is None)
 EOF2
 
 finish

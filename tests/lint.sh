@@ -58,7 +58,14 @@ contains "sarif: the result message holds its fix" "$tmp/out" \
 expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
 expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
 expect_rc "empty documents and unknown kinds are fine" 0 "$SIM" lint $L/odd.yaml
-has_line "odd: nothing to say" "$tmp/out" "0 objects in 1 file checked, no problems found"
+has_line "odd: nothing to say" "$tmp/out" "0 of 2 objects in 1 file checked (2 ignored, of kinds not simulated), no problems found"
+# The summary counts the objects refused and ignored, not only those admitted.
+expect_rc "refused manifests" 3 "$SIM" lint $L/refused.yaml
+has_line "refused: summary says what became of each object" "$tmp/out" \
+	"5 errors, 0 warnings, 0 infos in 1 file (7 objects: 1 admitted, 5 refused, 1 ignored, of kinds not simulated)"
+expect_rc "refused manifests, their findings disabled" 3 "$SIM" lint --disable MS001,MS002 $L/refused.yaml
+has_line "refused, disabled: still counted" "$tmp/out" \
+	"1 of 7 objects in 1 file checked (5 refused, 1 ignored, of kinds not simulated), no problems found"
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split

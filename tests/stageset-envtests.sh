@@ -356,6 +356,13 @@ if d:
           events(d, "quiet"))
     check("T-116: an edit of a KeepExisting workload is never put back nor reported",
           events(d, "kept", "DriftCorrected") == [], events(d, "kept"))
+    dn = [(n["t_ms"], n["severity"], [(o["kind"], o["namespace"], o["name"]) for o in n["objects"]], n["text"])
+          for n in d["notices"] if n["text"].startswith("drift: ")]
+    check("T-116: each drift event is a notice at 2m30s naming the StageSets it edits",
+          [(t, sev, objs) for t, sev, objs, _ in dn] ==
+          [(150000, "info", [("StageSet", "envtest", "drift")]), (150000, "info", [("StageSet", "envtest", "kept")])] and
+          dn[0][3].startswith("drift: the workload of every stage is edited out of band (scenario event 1 (drift))") and
+          dn[1][3].startswith('drift: the workload of stage "stage-a" is edited out of band (scenario event 2 (drift))'), dn)
 
 d = load(sys.argv[1], "t122-wakes-on-deletion")
 if d:
@@ -377,4 +384,13 @@ if d:
           and 5 * M < w[-1][0] < 6 * M + 10 * S, w)
     check("T-85: no RolledBack event", events(d, "denied", "RolledBack") == [])
 PY
+
+# The drift events are on the terminal timeline and in the HTML page as the other scripted events are.
+"$SIM" run --no-color --width 200 --html "$tmp/t116.html" "$D/t116-drift-corrected.yaml" >"$tmp/t116.out" 2>&1
+check "t116 runs with --html" [ $? -eq 0 ]
+grep -A1 '^ *2m30s  !! info' "$tmp/t116.out" >"$tmp/t116.drift"
+contains "T-116: the drift is on the timeline at 2m30s" "$tmp/t116.drift" \
+	'drift: the workload of every stage is edited out of band (scenario event 1 (drift))'
+contains "T-116: the HTML page lists it" "$tmp/t116.html" \
+	'drift: the workload of stage &quot;stage-a&quot; is edited out of band (scenario event 2 (drift))'
 finish

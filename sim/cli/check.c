@@ -54,7 +54,9 @@ void cmd_usage_check(FILE *f)
 		"check holds, 1 when any fails, 3 when any input is invalid or cannot be\n"
 		"read.  The lines are the report, on stdout; an invalid input's diagnostics\n"
 		"(file:line:col with their notes, as run prints them) go to stderr as well, so\n"
-		"a log of both shows each problem twice: read stdout for the report.\n"
+		"a log of both shows each problem twice: read stdout for the report.  When\n"
+		"--junit or --summary is '-', stdout holds that document alone and the lines\n"
+		"go to stderr.\n"
 		"\n"
 		"Options:\n"
 		"  -n, --trials N        trials per scenario (1..%d) instead of expect.trials\n"
@@ -62,8 +64,10 @@ void cmd_usage_check(FILE *f)
 		"  -s, --seed N          seed for every scenario (overrides spec.seed)\n"
 		"      --until WHEN      complete (default) or horizon, as for run\n"
 		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
+		"                        ('-': stdout)\n"
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
-		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB)\n"
+		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB;\n"
+		"                        '-': stdout)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
 		CMD_HELP_LIMIT
@@ -472,7 +476,8 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 
 /* ---------------------------------------------------------------- output */
 
-static void print_lines(const struct exp_scenario_report *r, bool color)
+/* print_lines() - the check lines of @r to @out (stdout, or stderr when a document goes to stdout). */
+static void print_lines(FILE *out, const struct exp_scenario_report *r, bool color)
 {
 	static const char *const word[] = { "PASS", "FAIL", "WARN", "INFO", "SKIP" };
 	static const char *const col[] = { "\033[32m", "\033[31m", "\033[33m", "\033[36m",
@@ -480,24 +485,26 @@ static void print_lines(const struct exp_scenario_report *r, bool color)
 
 	/* An invalid input is named first; its findings follow as for a valid one. */
 	if (r->invalid)
-		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", r->input);
+		fprintf(out, "%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "",
+			r->input);
 	if (!r->n && !r->invalid) {
 		char ttc[GT_DURATION_BUFSZ] = "";
 
 		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
 			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
-		printf("%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
-		       color ? col[0] : "", color ? "\033[0m" : "", r->input,
-		       r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "", ttc);
+		fprintf(out, "%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
+			color ? col[0] : "", color ? "\033[0m" : "", r->input,
+			r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "",
+			ttc);
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct exp_result *x = &r->items[i];
 
-		printf("%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
-		       color ? "\033[0m" : "", x->file ? x->file : r->input);
+		fprintf(out, "%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
+			color ? "\033[0m" : "", x->file ? x->file : r->input);
 		if (x->mark.line)
-			printf(":%u:%u", x->mark.line, x->mark.col);
-		printf(": %s: %s\n", x->id, x->message);
+			fprintf(out, ":%u:%u", x->mark.line, x->mark.col);
+		fprintf(out, ": %s: %s\n", x->id, x->message);
 	}
 }
 
@@ -545,6 +552,7 @@ int cmd_check(int argc, char **argv)
 	struct check_cfg cfg = { 0 };
 	const char *junit = NULL, *summary = NULL;
 	bool github = false, color;
+	FILE *lines;
 	struct check_input *inputs = NULL;
 	size_t ninputs = 0, ndone = 0, failed = 0, invalid = 0, checks = 0, skipped = 0;
 	struct exp_scenario_report *reps;
@@ -601,6 +609,22 @@ int cmd_check(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	{
+		/* stdout holds one document or the lines, never a mix. */
+		bool junit_out = junit && !strcmp(junit, "-");
+		bool summary_out = summary && !strcmp(summary, "-");
+
+		if ((junit_out && summary_out) || ((junit_out || summary_out) && github)) {
+			fprintf(stderr, "%s check: %s both write to stdout: give %s a file\n"
+					"try '%s check --help'\n",
+				cmd_prog,
+				github ? (junit_out ? "--junit - and --github" : "--summary - and --github")
+				       : "--junit - and --summary -",
+				github ? "the report" : "one", cmd_prog);
+			return CLI_USAGE;
+		}
+		lines = junit_out || summary_out ? stderr : stdout;
+	}
+	{
 		/* Before any trial: a report that cannot be written fails now, not after the work. */
 		const char *const outs[] = { junit, summary };
 		const char *const whats[] = { "JUnit report", "summary" };
@@ -610,7 +634,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
-	color = cli_color_wanted(cfg.o.color, 1);
+	color = cli_color_wanted(cfg.o.color, lines == stderr ? 2 : 1);
 	cfg.color_err = cli_color_wanted(cfg.o.color, 2);
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &cfg.o.lim, &inputs, &ninputs);
@@ -626,7 +650,7 @@ int cmd_check(int argc, char **argv)
 			rc = CLI_INTERNAL;
 			break;
 		}
-		print_lines(&reps[i], color);
+		print_lines(lines, &reps[i], color);
 		failed += reps[i].nfailed;
 		invalid += reps[i].invalid;
 		/* Each PASS/FAIL/WARN/INFO/SKIP line is a check, "no findings and no expectations" too. */
@@ -641,14 +665,14 @@ int cmd_check(int argc, char **argv)
 	 * "3 checks in 2 scenarios (1 invalid, not run): 3 failed": an invalid
 	 * input is a scenario whose checks are its findings only, not a check.
 	 */
-	printf("%zu check%s in %zu scenario%s", checks, checks == 1 ? "" : "s", ndone,
-	       ndone == 1 ? "" : "s");
+	fprintf(lines, "%zu check%s in %zu scenario%s", checks, checks == 1 ? "" : "s", ndone,
+		ndone == 1 ? "" : "s");
 	if (invalid)
-		printf(" (%zu invalid, not run)", invalid);
-	printf(": %zu failed", failed);
+		fprintf(lines, " (%zu invalid, not run)", invalid);
+	fprintf(lines, ": %zu failed", failed);
 	if (skipped)
-		printf(", %zu not run", skipped);
-	putchar('\n');
+		fprintf(lines, ", %zu not run", skipped);
+	fputc('\n', lines);
 	{
 		/* Both files or neither, whatever the checks gave. */
 		struct reports_arg ra = { reps, ndone };

@@ -114,8 +114,12 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
  * bounds @lim (also the number of errors printed) and prints the
  * diagnostics (warnings of a good load too) to stderr, coloured when
  * @color.  @s is initialised whatever happens; release it with scn_release().
+ * A scenario that loads is also checked for what `check` refuses in its
+ * spec.expect (exp_parse(): an unknown metric, a step no Rollout has, a bad
+ * limit), with the same diagnostics, printed before the loader's warnings
+ * as `check` prints them; the expectations are not evaluated.
  * @p: the progress line (bytes parsed of each file), or NULL.
- * Returns: 0, or CLI_INVALID when an error was found.
+ * Returns: 0, or CLI_INVALID when an error was found (in spec.expect too).
  */
 int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
 	     bool color, struct prog *p);

@@ -19,6 +19,7 @@
 #include "sim/cli/outfile.h"
 #include "reports/plan_json.h"
 #include "sim/load/yamlload.h"
+#include "sim/plan/expect.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -292,6 +293,24 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 	if (scn_load_lim((const char *const *)paths, n, lim, s, &d) != 0 || diag_has_errors(&d))
 		rc = CLI_INVALID;
 	cmd_loading(NULL, NULL);
+	if (!rc) {
+		struct diag ed;
+		struct exp_set e;
+
+		/*
+		 * spec.expect is not evaluated here, but a scenario `check` refuses
+		 * for it is refused here too, with the same diagnostics printed first
+		 * as `check` prints them: a typo in an expectation must not pass a
+		 * run unnoticed and fail only in CI.
+		 */
+		diag_init(&ed);
+		if (exp_parse(s, &e, &ed) != 0)
+			rc = CLI_INVALID;
+		if (ed.n)
+			diag_print(&ed, stderr, color);
+		exp_set_release(&e);
+		diag_release(&ed);
+	}
 	if (d.n)
 		diag_print(&d, stderr, color);
 	diag_release(&d);

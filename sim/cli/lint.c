@@ -264,14 +264,22 @@ static bool is_covered(const struct covered *c, const char *file)
 	return false;
 }
 
+/* What the inputs held, for the summary line. */
+struct counts {
+	size_t files;   /* files read */
+	size_t objs;    /* objects admitted (spec.generate's too): the ones linted */
+	size_t refused; /* manifests the API server would refuse (MS001/MS002 say why) */
+	size_t ignored; /* well-formed objects of kinds no simulated controller reads */
+};
+
 /*
  * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
  * findings are kept only when the inputs hold a Scenario document, and the
- * files it read go to @cov; returns whether they were kept.  Counts go to
- * @files and @objs.
+ * files it read go to @cov; returns whether they were kept.  Counts are
+ * added to @cnt.
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
-		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov,
+		      struct lint_report *r, struct counts *cnt, struct covered *cov,
 		      struct prog *p, const char *label)
 {
 	struct scenario s;
@@ -298,8 +306,10 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, const st
 			lint_from_diag(r, &vd);
 			diag_release(&vd);
 		}
-		*files += s.nfiles;
-		*objs += s.nobjs;
+		cnt->files += s.nfiles;
+		cnt->objs += s.nobjs;
+		cnt->refused += s.nrefused;
+		cnt->ignored += s.nignored;
 		for (size_t i = 0; only_scenario && i < s.nfiles; i++)
 			cover(cov, s.files[i]);
 	}
@@ -345,8 +355,11 @@ static const char *sev_color(enum lint_sev s)
 	return "";
 }
 
-static void print_text(FILE *f, const struct lint_report *r, bool color, size_t files, size_t objs)
+static void print_text(FILE *f, const struct lint_report *r, bool color, const struct counts *n)
 {
+	size_t files = n->files, objs = n->objs, all = objs + n->refused + n->ignored;
+	char rest[96] = "";
+
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lint_finding *x = &r->items[i];
 
@@ -360,14 +373,34 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, size_t 
 			lint_sev_name(x->sev), color ? "\033[0m" : "", x->msg, x->rule->id);
 		fprintf(f, "  fix: %s\n", lint_finding_fix(x));
 	}
-	if (r->n == 0)
+	/*
+	 * Only the admitted objects are linted; the refused ones (their MS001 or
+	 * MS002 says why) and those of kinds no simulated controller reads are
+	 * counted apart, "6 objects: 1 admitted, 5 refused", so that a file of
+	 * refused manifests does not look like a file of one object.
+	 */
+	if (n->refused && n->ignored)
+		snprintf(rest, sizeof(rest), "%zu refused, %zu ignored, of kinds not simulated",
+			 n->refused, n->ignored);
+	else if (n->refused)
+		snprintf(rest, sizeof(rest), "%zu refused", n->refused);
+	else if (n->ignored)
+		snprintf(rest, sizeof(rest), "%zu ignored, of kinds not simulated", n->ignored);
+	if (r->n == 0 && !rest[0])
 		fprintf(f, "%zu object%s in %zu file%s checked, no problems found\n", objs,
 			objs == 1 ? "" : "s", files, files == 1 ? "" : "s");
-	else
-		fprintf(f, "%zu error%s, %zu warning%s, %zu info%s in %zu file%s (%zu object%s)\n",
+	else if (r->n == 0)
+		fprintf(f, "%zu of %zu object%s in %zu file%s checked (%s), no problems found\n",
+			objs, all, all == 1 ? "" : "s", files, files == 1 ? "" : "s", rest);
+	else {
+		fprintf(f, "%zu error%s, %zu warning%s, %zu info%s in %zu file%s (%zu object%s",
 			r->nerrors, r->nerrors == 1 ? "" : "s", r->nwarnings,
 			r->nwarnings == 1 ? "" : "s", r->ninfos, r->ninfos == 1 ? "" : "s", files,
-			files == 1 ? "" : "s", objs, objs == 1 ? "" : "s");
+			files == 1 ? "" : "s", all, all == 1 ? "" : "s");
+		if (rest[0])
+			fprintf(f, ": %zu admitted, %s", objs, rest);
+		fputs(")\n", f);
+	}
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -385,7 +418,8 @@ int cmd_lint(int argc, char **argv)
 {
 	struct cmd_opts o;
 	struct lint_report r;
-	size_t nrules, files = 0, objs = 0, nplain = 0;
+	size_t nrules, nplain = 0;
+	struct counts cnt = { 0 };
 	bool strict = false, list = false, unreadable = false, *disabled;
 	enum fmt fmt = FMT_TEXT;
 	char **plain, **inputs = NULL;
@@ -476,7 +510,7 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &cnt, &cov, &prog, label))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -489,7 +523,7 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov, &prog,
+		lint_load(plain, nplain, false, &o.lim, &r, &cnt, &cov, &prog,
 			  "the plain manifests");
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
@@ -504,11 +538,11 @@ int cmd_lint(int argc, char **argv)
 	lint_report_sort(&r);
 
 	if (fmt == FMT_JSON)
-		wrc = lint_json_write(stdout, &r, files, objs);
+		wrc = lint_json_write(stdout, &r, cnt.files, cnt.objs);
 	else if (fmt == FMT_SARIF)
 		wrc = lint_sarif_write(stdout, &r);
 	else {
-		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), files, objs);
+		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), &cnt);
 		wrc = ferror(stdout) ? -1 : 0;
 	}
 	if (wrc != 0 || fflush(stdout) != 0) {

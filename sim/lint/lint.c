@@ -365,7 +365,8 @@ static const struct lint_rule rules[] = {
 	  "keep onRollback free of effects that assume a revision change (paging, reverting data), "
 	  "or drop rollbackOnFailure where steady-state faults are expected" },
 	{ "MS231", "failed-stage-claims-revision", LINT_WARNING,
-	  "the StageSet world can make a stage's apply fail and be retried: the failed stage's "
+	  "the StageSet world can make a stage's apply fail and be retried (a drawn failure, or an "
+	  "immutable-field conflict its conflict handling leaves at Fail): the failed stage's "
 	  "status records the new revision as applied although nothing was, so the retry's real "
 	  "apply is reported as a DriftCorrected Warning and the stage's own errorBudget is not "
 	  "consulted for that revision (StageSet spec §3.13, §5 Q-14)",
@@ -888,6 +889,25 @@ static void set_unknown_field_fix(struct lint_finding *f, const char *near, cons
 	free(level);
 }
 
+/*
+ * True when @msg is the loader's error about a scripted event: its path
+ * starts at spec.events ("spec.events[2].delete.name: Required value",
+ * "spec.events: ..."); an unknown field's message names it in quotes and
+ * gets the unknown-field fix instead.  MS002's fix speaks of paths and
+ * documents, which is no help with an event.
+ */
+static bool is_event_message(const char *msg)
+{
+	return strncmp(msg, "spec.events", 11) == 0 && (msg[11] == '[' || msg[11] == ':');
+}
+
+/* What to do about an event's error (MS002 otherwise advises on paths and YAML). */
+static const char event_fix[] =
+	"correct the event the message names: each entry of spec.events has an `at` (0, or a "
+	"duration of at least 1ms since the start) and exactly one action with that action's "
+	"fields, naming an object the inputs or an earlier apply define (scenarios/README.md, "
+	"Events)";
+
 /* The quoted name of a "did you mean "x"?" note, or NULL; owned by the caller. */
 static char *did_you_mean(const char *note)
 {
@@ -962,6 +982,8 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
+		if (!strcmp(id, "MS002") && is_event_message(it->msg))
+			last->fix = xstrdup(event_fix);
 		unknown = it->sev == DIAG_ERROR && strstr(it->msg, "unknown field \"") != NULL;
 	}
 	{

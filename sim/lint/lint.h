@@ -98,6 +98,8 @@ const char *lint_sev_name(enum lint_sev s);
  * appended to its message after "; ", except those of an unknown field
  * ("did you mean", "accepted fields"): they become the finding's own fix,
  * naming the nearest accepted field and every one accepted at that level.
+ * An error about a scripted event (its path starts at spec.events) gets a
+ * fix of its own about events, not MS002's advice on paths and YAML.
  */
 void lint_from_diag(struct lint_report *r, const struct diag *d);
 

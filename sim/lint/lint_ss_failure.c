@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stageset_conflict.h"
 #include "engine/stageset_controller.h"
 #include "engine/labels.h"
 #include "engine/stageset_env.h"
@@ -525,29 +526,99 @@ static void rule_steady_rollback(struct lint_report *r, const struct scenario *s
 /* ---------------------------------------------------------------- MS231 */
 
 /*
+ * The object apply.conflicts entry @k (NULL: the workload) of a stage of
+ * StageSet @ss stands for, as the StageSet world renders it
+ * (sim/models/stageset_world_stages.c): defaults Deployment @wname (the
+ * workload's name, "<stageset>-<stage>"; apps/v1, else v1) in the
+ * StageSet's namespace.  @o borrows from @k, @ss and @wname.
+ */
+static void conflict_object(const struct obj *ss, const char *wname, const struct scn_sw_conflict *k,
+			    struct scf_object *o)
+{
+	o->kind = k && k->kind ? k->kind : "Deployment";
+	o->api_version = k && k->api_version ? k->api_version
+					     : strcmp(o->kind, "Deployment") == 0 ? "apps/v1" : "v1";
+	o->name = k && k->name ? k->name : wname;
+	o->ns = k && k->ns ? k->ns : ss->ns;
+	o->force_annotation = k && k->force_annotation;
+}
+
+/*
+ * The first apply.conflicts entry of @ap that stage @k of @sp fails on: one a
+ * new revision can change (probability > 0) whose object the stage's
+ * conflict handling (force, conflictPolicy, the force annotation) leaves at
+ * Fail, so the apply fails at op "apply" with error back-off.  NULL when
+ * none does, or when conflict handling refuses every apply (op "conflict
+ * policy": no apply ever goes through).  @o receives the object.
+ */
+static const struct scn_sw_conflict *failing_conflict(const struct obj *ss, const struct sst_spec *sp,
+						       size_t k, const struct scn_sw_apply *ap,
+						       struct scf_object *o, char *wname, size_t wlen)
+{
+	size_t n = 1 + ap->nconflicts;
+	struct scf_object *objs = xcalloc(n, sizeof(*objs));
+	enum scf_action *act = xcalloc(n, sizeof(*act));
+	const struct scn_sw_conflict *found = NULL;
+	char err[512];
+
+	/*
+	 * The workload, then each entry's object: an entry that names the
+	 * workload is decided as the world decides the workload (its force
+	 * annotation, the rule that matches it), a second time changing nothing.
+	 */
+	snprintf(wname, wlen, "%s-%s", ss->name, sp->stages[k].name);
+	conflict_object(ss, wname, NULL, &objs[0]);
+	for (size_t i = 0; i < ap->nconflicts; i++)
+		conflict_object(ss, wname, &ap->conflicts[i], &objs[1 + i]);
+	if (scf_resolve_conflict_handling(objs, n, &sp->stages[k], act, err, sizeof(err)) == 0) {
+		for (size_t i = 0; i < ap->nconflicts && !found; i++) {
+			if (ap->conflicts[i].probability <= 0 || act[1 + i] != SCF_FAIL)
+				continue;
+			found = &ap->conflicts[i];
+			*o = objs[1 + i];
+		}
+	}
+	free(act);
+	free(objs);
+	return found;
+}
+
+/*
  * MS231 (StageSet spec §3.11, §3.13, §5 Q-14): a failed stage's status
  * entry records the new revision as applied even when nothing was, so the
  * retry's real apply is reported as a DriftCorrected Warning and the
  * stage's own errorBudget gate (entry of a new revision) is skipped.  Told
  * for a stage whose modelled apply can fail and be retried (a plain
- * failure).
+ * failure), or whose new revision can change an apply.conflicts object its
+ * conflict handling leaves at Fail (every retry fails the same way until
+ * the policy or the force changes, and the apply that then goes through is
+ * the DriftCorrected one).
  */
 static void rule_failed_claims(struct lint_report *r, const struct scenario *s, const struct obj *ss)
 {
 	const struct val *stages = stages_of(ss);
 	bool rollback = val_bool(ss->spec ? val_map_get(ss->spec, "rollbackOnFailure") : NULL, false);
+	struct sst_spec sp;
+	char perr[256];
+	/* the stages as the controller reads them, for conflict handling (a spec it refuses: none) */
+	bool parsed = ss->spec && ss->spec->type == VAL_MAP &&
+		      sst_spec_parse(ss->spec, &sp, perr, sizeof(perr)) == 0;
 
 	for (size_t k = 0; stages && k < stages->u.list.n; k++) {
 		const struct val *st = stages->u.list.items[k];
 		const char *name = str_of(st, "name");
 		const struct val *eb = st && st->type == VAL_MAP ? val_map_get(st, "errorBudget") : NULL;
 		const struct scn_sw_failure *f;
+		const struct scn_sw_conflict *cf = NULL;
 		struct scn_sw_resolved e;
-		char *cause;
+		struct scf_object co;
+		char *cause, wname[320];
 
 		if (!name)
 			continue;
 		scn_sw_resolve(&s->models.world, &ss->labels, name, &e);
+		if (parsed && e.apply_conflicts && k < sp.nstages && !strcmp(sp.stages[k].name, name))
+			cf = failing_conflict(ss, &sp, k, e.apply_conflicts, &co, wname, sizeof(wname));
 		f = e.apply_failure;
 		if (f && f->probability > 0 && f->cls == SSC_ERR && f->op != SCN_SW_OP_IMAGE_VERIFICATION) {
 			char p[32];
@@ -557,6 +628,18 @@ static void rule_failed_claims(struct lint_report *r, const struct scenario *s, 
 					  "and the failed stage's status records the new revision as applied although "
 					  "nothing was: the retry's real apply",
 					  name, scn_sw_op_text(f->op), p);
+		} else if (cf) {
+			char p[32];
+
+			snprintf(p, sizeof(p), "%g", cf->probability);
+			cause = xasprintf("a new revision of stage \"%s\" can change an immutable field of %s "
+					  "%s/%s (probability %s per revision, spec.models.stagesets.apply."
+					  "conflicts) and its conflict handling is Fail, so the apply fails and "
+					  "every retry of that revision meets the conflict again; the failed "
+					  "stage's status records the new revision as applied although nothing "
+					  "was: the apply that goes through once the conflict is resolved "
+					  "(conflictPolicy Recreate, or force)",
+					  name, co.kind, co.ns, co.name, p);
 		} else if (rollback && e.restore_outcome->outcome == SCN_SW_RESTORED &&
 			   (e.ready_failed->failed_probability > 0 ||
 			    (has_exprs(st) && e.exprs_failed->failed_probability > 0) ||
@@ -580,6 +663,8 @@ static void rule_failed_claims(struct lint_report *r, const struct scenario *s, 
 						    : "");
 		free(cause);
 	}
+	if (parsed)
+		sst_spec_release(&sp);
 }
 
 /* ---------------------------------------------------------------- entry */

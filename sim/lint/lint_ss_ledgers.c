@@ -538,39 +538,6 @@ static void rule_suspend_generation(struct lint_report *r, const struct scenario
 /* ---------------------------------------------------------------- MS256 */
 
 /*
- * The Warning events of the pods model that event check @c of a StageSet in
- * namespace @ns counts at @t_ms, as the world counts them (swg_warning_events):
- * their total, and in @first the earliest start among them.
- */
-static int64_t events_at(const struct scenario *s, const char *ns, const struct sst_event_check *c, int64_t t_ms,
-			 int64_t *first)
-{
-	const struct scn_sw_config *w = &s->models.world;
-	int64_t total = 0;
-
-	*first = INT64_MAX;
-	for (size_t i = 0; i < w->npods; i++) {
-		const struct scn_sw_pods *p = &w->pods[i];
-
-		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&c->selector, &p->labels))
-			continue;
-		for (size_t k = 0; k < p->nwarnings; k++) {
-			const struct scn_sw_warning *e = &p->warnings[k];
-			bool listed = false;
-
-			for (size_t r = 0; r < c->nreasons && !listed; r++)
-				listed = strcmp(c->reasons[r], e->reason) == 0;
-			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
-				continue;
-			total += e->count > 1 ? e->count : 1;
-			if (e->at_ms < *first)
-				*first = e->at_ms;
-		}
-	}
-	return total;
-}
-
-/*
  * MS256 (StageSet spec §3.7, §5 Q-17): the event gate keeps no baseline, so
  * Warning events that its pods carry when a new revision arrives, from
  * before it, count against that revision at its first evaluation.  Told for
@@ -597,7 +564,8 @@ static void rule_event_baseline(struct lint_report *r, const struct scenario *s,
 					   i < st->promotion.event_gate.nchecks && !told;
 			     i++) {
 				const struct sst_event_check *c = &st->promotion.event_gate.checks[i];
-				int64_t first, n = events_at(s, ss->ns, c, t, &first);
+				int64_t first, n = scn_sw_warning_events_at(&s->models.world, ss->ns, c, t,
+									    &first);
 				char from[GT_DURATION_BUFSZ];
 
 				const char *of = c->on_failure && *c->on_failure ? c->on_failure

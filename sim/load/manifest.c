@@ -148,6 +148,7 @@ static int admit_one(const char *file, const struct val *doc, struct man_set *s,
 	if (rc < 0) {
 		struct man_rejected r;
 
+		s->nrefused++;
 		if (adm_identity(doc, &r.kind, &r.ns, &r.name)) {
 			s->rejected = xreallocarray(s->rejected, s->nrejected + 1,
 						    sizeof(*s->rejected));
@@ -161,7 +162,11 @@ static int admit_one(const char *file, const struct val *doc, struct man_set *s,
 								  doc->mark };
 		return 0;
 	}
-	return add_obj(s, o, d);
+	if (add_obj(s, o, d) < 0) {
+		s->nrefused++;
+		return -1;
+	}
+	return 0;
 }
 
 /* Whether @it is magos-sim's own Scenario (by kind, or by its API group), not an object. */
@@ -188,6 +193,7 @@ int man_load_doc(const char *file, const struct val *doc, struct man_set *s, str
 
 		diag_error(d, f, av ? av->mark : doc->mark,
 			   "kind List needs apiVersion \"v1\", not \"%s\"", val_str(av, ""));
+		s->nrefused++;
 		return -1;
 	}
 	for (size_t i = 0; i < doc->u.map.n; i++) {
@@ -206,6 +212,7 @@ int man_load_doc(const char *file, const struct val *doc, struct man_set *s, str
 			   items ? "List: items: Invalid value: \"%s\": items in body must be of type array" :
 				   "List: items: Required value%s",
 			   items ? val_type_name(items->type) : "");
+		s->nrefused++;
 		return -1;
 	}
 	for (size_t i = 0; i < items->u.list.n; i++) {
@@ -213,6 +220,7 @@ int man_load_doc(const char *file, const struct val *doc, struct man_set *s, str
 
 		if (it->type == VAL_MAP && strcmp(val_str(val_map_get(it, "kind"), ""), "List") == 0) {
 			diag_error(d, f, it->mark, "List: items[%zu]: a List cannot contain a List", i);
+			s->nrefused++;
 			rc = -1;
 			continue;
 		}
@@ -222,6 +230,7 @@ int man_load_doc(const char *file, const struct val *doc, struct man_set *s, str
 				   "List: items[%zu]: a %s must be a top-level document of its own (after "
 				   "a `---` line), not an item of a List",
 				   i, SCN_KIND);
+			s->nrefused++;
 			rc = -1;
 			continue;
 		}

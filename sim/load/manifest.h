@@ -48,6 +48,9 @@ struct man_set {
 	struct man_rejected *rejected; /* owned, nrejected of them: documents adm_admit()
 					* refused (duplicates not included) */
 	size_t nrejected;
+	size_t nrefused; /* manifests refused: each object (a List's items each, a
+			  * whole List refused as one) adm_admit() or the duplicate
+			  * check turned away */
 	/* private: */
 	char **files;      /* owned file names the objects' src.file point at */
 	size_t nfiles;

@@ -887,6 +887,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	take_queues(out, d);
 	take_state(out, d);
 	scnp_take_run_marks(out, d);
+	out->nrefused = set.nrefused;
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

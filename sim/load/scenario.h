@@ -714,6 +714,7 @@ struct scenario {
 	char **ignored;              /* owned: documents accepted but not simulated, as
 				      * `Kind "ns/name" (apiVersion)`, in input order */
 	size_t nignored;
+	size_t nrefused;             /* manifests refused at load (man_set.nrefused) */
 	char **files;                /* every file read, as displayed in diagnostics; owned */
 	size_t nfiles;
 	/*

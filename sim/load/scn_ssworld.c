@@ -1128,6 +1128,33 @@ const struct scn_sw_action *scn_sw_find_action(const struct scn_sw_behaviour *b,
 	return NULL;
 }
 
+int64_t scn_sw_warning_events_at(const struct scn_sw_config *c, const char *ns,
+				 const struct sst_event_check *ec, int64_t t_ms, int64_t *first)
+{
+	int64_t total = 0;
+
+	*first = INT64_MAX;
+	for (size_t i = 0; i < c->npods; i++) {
+		const struct scn_sw_pods *p = &c->pods[i];
+
+		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&ec->selector, &p->labels))
+			continue;
+		for (size_t k = 0; k < p->nwarnings; k++) {
+			const struct scn_sw_warning *e = &p->warnings[k];
+			bool listed = false;
+
+			for (size_t r = 0; r < ec->nreasons && !listed; r++)
+				listed = strcmp(ec->reasons[r], e->reason) == 0;
+			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
+				continue;
+			total += e->count > 1 ? e->count : 1;
+			if (e->at_ms < *first)
+				*first = e->at_ms;
+		}
+	}
+	return total;
+}
+
 bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
 {
 	if (!version || !r->reg_versions->has_versions)

@@ -365,6 +365,22 @@ bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version);
 const struct scn_sw_action *scn_sw_find_action(const struct scn_sw_behaviour *b, const char *name,
 					       const char *stage, const char *phase);
 
+/*
+ * scn_sw_warning_events_at() - the Warning events of @c's pods model that
+ * event check @ec of a StageSet in namespace @ns counts at @t_ms, as the
+ * world counts them (swg_warning_events(), without its list failures): the
+ * pods entries of that namespace (or of every one) whose labels its
+ * selector matches, their warnings of a listed reason that hold at @t_ms,
+ * each counted `count` times (at least once).
+ * @first: receives the earliest start among the warnings counted, INT64_MAX
+ *         when none is.
+ * Returns: the total.  Cannot fail.  Lint and the run's notices read the
+ *          same count.
+ * Cost: O(pods entries × warnings × reasons).
+ */
+int64_t scn_sw_warning_events_at(const struct scn_sw_config *c, const char *ns,
+				 const struct sst_event_check *ec, int64_t t_ms, int64_t *first);
+
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);
 

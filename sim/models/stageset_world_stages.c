@@ -903,6 +903,14 @@ static int fault_cmp(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
+bool swst_drift_reaches(const struct sw_world *w, const struct scn_fevent *e, const char *ns,
+			const char *name)
+{
+	const struct swr_member *mb = swr_member_find(w, ns, name);
+
+	return mb && e->type == SCN_FEV_DRIFT && event_reaches(e, mb);
+}
+
 size_t swst_member_faults(struct sw_world *w, const char *ns, const char *name,
 			const struct sw_fault **out)
 {

@@ -129,6 +129,16 @@ size_t swst_member_faults(struct sw_world *w, const char *ns, const char *name,
 			const struct sw_fault **out);
 
 /*
+ * swst_drift_reaches() - whether drift event @e (one of the scenario's fleet
+ * events, SCN_FEV_DRIFT) edits a workload of StageSet @ns/@name: by name, or
+ * by selector over its labels at the event's time as the world has seen
+ * them; the same test the apply's drift check makes.
+ * Returns: false for a StageSet never seen or an event that is not a drift.
+ */
+bool swst_drift_reaches(const struct sw_world *w, const struct scn_fevent *e, const char *ns,
+			const char *name);
+
+/*
  * swst_action_attempts() - how many attempts of action @action of stage
  * @stage ("-" for onRollback) in @phase ("pre", "post", "onFailure",
  * "onRollback", "migration") StageSet @ns/@name has run so far, each retry

@@ -499,39 +499,6 @@ static void suspend_generation(struct run_result *r, const struct obj *ss, const
 
 /* ---------------------------------------------------------------- */
 
-/*
- * The Warning events of the pods model that event check @c of a StageSet in
- * namespace @ns counts at @t_ms (as swg_warning_events() counts them): the
- * total, and in @first the earliest start among them.
- */
-static int64_t events_at(const struct scenario *s, const char *ns, const struct sst_event_check *c, int64_t t_ms,
-			 int64_t *first)
-{
-	const struct scn_sw_config *w = &s->models.world;
-	int64_t total = 0;
-
-	*first = INT64_MAX;
-	for (size_t i = 0; i < w->npods; i++) {
-		const struct scn_sw_pods *p = &w->pods[i];
-
-		if ((p->ns && strcmp(p->ns, ns) != 0) || !lbl_matches(&c->selector, &p->labels))
-			continue;
-		for (size_t k = 0; k < p->nwarnings; k++) {
-			const struct scn_sw_warning *e = &p->warnings[k];
-			bool listed = false;
-
-			for (size_t r = 0; r < c->nreasons && !listed; r++)
-				listed = strcmp(c->reasons[r], e->reason) == 0;
-			if (!listed || t_ms < e->at_ms || t_ms >= e->until_ms)
-				continue;
-			total += e->count > 1 ? e->count : 1;
-			if (e->at_ms < *first)
-				*first = e->at_ms;
-		}
-	}
-	return total;
-}
-
 static void event_baseline(struct run_result *r, const struct scenario *s, const struct obj *ss,
 			   const struct sst_spec *sp, const struct ssrc_member_stat *m, const struct lg_rec *g)
 {
@@ -554,7 +521,7 @@ static void event_baseline(struct run_result *r, const struct scenario *s, const
 
 			if (strcmp(c->name ? c->name : "", g->ev_check) != 0)
 				continue;
-			n = events_at(s, ss->ns, c, g->ev_ms, &first);
+			n = scn_sw_warning_events_at(&s->models.world, ss->ns, c, g->ev_ms, &first);
 			if (n <= c->max_events || first >= a->start_ms)
 				return; /* events of the new revision's own: what the gate is for */
 			after = g->ev_ok_ms >= 0 ? xasprintf("it was promoted at %s, once they had expired", at(g->ev_ok_ms, t2))

@@ -263,6 +263,51 @@ static void tell_faults(struct ssrc *r, struct ssrr_member *m)
 	m->faults_told = n;
 }
 
+/*
+ * A drift event @arg (the scenario's, borrowed) at its time: an info notice
+ * naming the StageSets whose workload it edits, so the edit is on the
+ * timeline where it happens and not only through the DriftCorrected that
+ * may follow; one that reaches none says so.
+ */
+static void on_drift(struct des *w, void *ctx, void *arg)
+{
+	struct ssrc *r = ctx;
+	const struct scn_fevent *e = arg;
+	size_t n = api_list(r->api, SSRR_KIND_SS, NULL, NULL, NULL, &r->scratch), nref = 0;
+	struct tl_objref *refs = xcalloc(n ? n : 1, sizeof(*refs));
+	char what[160];
+	char *text;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct obj *o = r->scratch.items[i];
+
+		if (swst_drift_reaches(r->world, e, o->ns, o->name))
+			refs[nref++] = (struct tl_objref){ SSRR_KIND_SS, o->ns, o->name, 0 };
+	}
+	if (e->stage)
+		snprintf(what, sizeof(what), "the workload of stage \"%s\"", e->stage);
+	else
+		snprintf(what, sizeof(what), "the workload of every stage");
+	if (nref)
+		text = xasprintf("drift: %s is edited out of band (scenario event %zu (drift)); the next apply "
+				 "of the same revision puts it back and reports DriftCorrected, unless the "
+				 "stage keeps the existing object (KeepExisting)",
+				 what, e->index + 1);
+	else if (e->by_selector)
+		text = xasprintf("drift: scenario event %zu (drift) edits nothing: no StageSet%s%s matches "
+				 "selector \"%s\" now",
+				 e->index + 1, e->target.ns ? " of namespace " : "",
+				 e->target.ns ? e->target.ns : "", e->selector_text ? e->selector_text : "");
+	else
+		text = xasprintf("drift: scenario event %zu (drift) edits nothing: StageSet %s/%s does not "
+				 "exist now",
+				 e->index + 1, e->target.ns ? e->target.ns : "default",
+				 e->target.name ? e->target.name : "");
+	tl_notice_add(des_timeline(w), des_now(w), TL_INFO, text, refs, nref);
+	free(text);
+	free(refs);
+}
+
 static void pass_drop(void *ctx, void *pass);
 
 /* The store's resourceVersion of stage @i's source, 0 when the store does not hold it (modelled). */
@@ -757,6 +802,10 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 	for (size_t i = 0; i < p->nfevents; i++)
 		if (p->fevents[i].type == SCN_FEV_PUBLISH && !p->fevents[i].done)
 			des_at(w, p->fevents[i].at_ms, DES_PRIO_SCRIPT, ssrw_on_publish, r, (void *)(uintptr_t)i);
+		else if (p->fevents[i].type == SCN_FEV_DRIFT && !p->fevents[i].done)
+			/* (a resumed run's past drift was told in the run it came from) */
+			des_at(w, p->fevents[i].at_ms, DES_PRIO_SCRIPT, on_drift, r,
+			       (void *)&p->fevents[i]);
 	return r;
 }
 

@@ -13,6 +13,7 @@
 #include "engine/gofmt.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 #include "sim/base/diag.h"
 #include "sim/load/yamlload.h"
@@ -32,45 +33,70 @@ static struct val *yaml(const char *text)
 	return v;
 }
 
-/* Compact JSON of @v in the tree's key order (what json.Marshal would print). */
-static void js(const struct val *v, char *buf, size_t len, size_t *n)
+/* Compact JSON of @v in the tree's key order (what json.Marshal would print), appended to @b. */
+static void js(const struct val *v, struct strbuf *b)
 {
-#define PUT(...) (*n += (size_t)snprintf(buf + *n, *n < len ? len - *n : 0, __VA_ARGS__))
+	char num[32];
+
 	switch (v->type) {
-	case VAL_NULL: PUT("null"); break;
-	case VAL_BOOL: PUT("%s", v->u.b ? "true" : "false"); break;
-	case VAL_INT: PUT("%lld", (long long)v->u.i); break;
-	case VAL_FLOAT: PUT("%g", v->u.f); break;
-	case VAL_STRING: PUT("\"%s\"", v->u.s); break;
+	case VAL_NULL: strbuf_add(b, "null"); break;
+	case VAL_BOOL: strbuf_add(b, v->u.b ? "true" : "false"); break;
+	case VAL_INT:
+		snprintf(num, sizeof(num), "%lld", (long long)v->u.i);
+		strbuf_add(b, num);
+		break;
+	case VAL_FLOAT:
+		snprintf(num, sizeof(num), "%g", v->u.f);
+		strbuf_add(b, num);
+		break;
+	case VAL_STRING:
+		strbuf_addc(b, '"');
+		strbuf_add(b, v->u.s);
+		strbuf_addc(b, '"');
+		break;
 	case VAL_MAP:
-		PUT("{");
+		strbuf_addc(b, '{');
 		for (size_t i = 0; i < v->u.map.n; i++) {
-			PUT("%s\"%s\":", i ? "," : "", v->u.map.items[i].key);
-			js(v->u.map.items[i].v, buf, len, n);
+			if (i)
+				strbuf_addc(b, ',');
+			strbuf_addc(b, '"');
+			strbuf_add(b, v->u.map.items[i].key);
+			strbuf_add(b, "\":");
+			js(v->u.map.items[i].v, b);
 		}
-		PUT("}");
+		strbuf_addc(b, '}');
 		break;
 	case VAL_LIST:
-		PUT("[");
+		strbuf_addc(b, '[');
 		for (size_t i = 0; i < v->u.list.n; i++) {
 			if (i)
-				PUT(",");
-			js(v->u.list.items[i], buf, len, n);
+				strbuf_addc(b, ',');
+			js(v->u.list.items[i], b);
 		}
-		PUT("]");
+		strbuf_addc(b, ']');
 		break;
 	}
-#undef PUT
 }
 
+/*
+ * json_of() - the compact JSON of @v as a new string (the caller frees it):
+ * each call its own, so that two results can be compared, and never cut.
+ */
 static char *json_of(const struct val *v)
 {
-	static char buf[8192];
-	size_t n = 0;
-	buf[0] = '\0';
-	js(v, buf, sizeof(buf), &n);
-	return buf;
+	struct strbuf b = { 0 };
+
+	js(v, &b);
+	return strbuf_take(&b);
 }
+
+/* Asserts that @v renders as the JSON @want (at the line of the call). */
+#define CHECK_JSON(v, want)                                  \
+	do {                                                 \
+		char *json_ = json_of(v);                    \
+		CU_ASSERT_STRING_EQUAL(json_, want);         \
+		free(json_);                                 \
+	} while (0)
 
 /* ---- Go text forms ---- */
 
@@ -103,6 +129,12 @@ static const struct dur_case dur_cases[] = {
 	{ "", -1, 0, NULL },
 	{ "1d", -1, 0, NULL },
 	{ "s", -1, 0, NULL },
+	/* Go's integer arithmetic: a float64 sum made this 1000 */
+	{ "1.001s", 0, 1001, "1.001s" },
+	{ "1.s", 0, 1000, "1s" },
+	/* past int64 nanoseconds */
+	{ "9223372036854775808ns", -1, 0, NULL },
+	{ "2562048h", -1, 0, NULL },
 };
 
 static void test_durations(void)
@@ -518,12 +550,14 @@ static bool same_as_copy(const struct sst_status *d, const struct sst_status *s)
 {
 	struct sst_status c;
 	struct val *vd = sst_status_to_val(d), *vc;
-	char *jd = xstrdup(json_of(vd)); /* json_of() answers in one static buffer */
+	char *jd = json_of(vd), *jc;
 	bool ok;
 
 	sst_status_copy(&c, s);
 	vc = sst_status_to_val(&c);
-	ok = strcmp(jd, json_of(vc)) == 0 && sst_status_equal(d, &c) && same_times(d, &c);
+	jc = json_of(vc);
+	ok = strcmp(jd, jc) == 0 && sst_status_equal(d, &c) && same_times(d, &c);
+	free(jc);
 	free(jd);
 	val_free(vc);
 	val_free(vd);
@@ -579,7 +613,7 @@ static void test_status_assign_is_a_copy(void)
 	{
 		struct val *out = sst_status_to_val(&s);
 
-		CU_ASSERT_STRING_EQUAL(json_of(out), full_status_json);
+		CHECK_JSON(out, full_status_json);
 		val_free(out);
 	}
 	for (int i = 0; i < nv; i++)
@@ -602,13 +636,13 @@ static void test_status_every_field_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(sst_ready_condition(&s)->reason, "Succeeded");
 
 	struct val *out = sst_status_to_val(&s);
-	CU_ASSERT_STRING_EQUAL(json_of(out), full_status_json);
+	CHECK_JSON(out, full_status_json);
 	val_free(out);
 
 	sst_status_copy(&c, &s);
 	CU_ASSERT(sst_status_equal(&c, &s));
 	out = sst_status_to_val(&c);
-	CU_ASSERT_STRING_EQUAL(json_of(out), full_status_json);
+	CHECK_JSON(out, full_status_json);
 	val_free(out);
 	/* A copy is deep: changing it leaves the original alone. */
 	c.stages[0].promotion_state->analysis_failures = 9;
@@ -623,7 +657,7 @@ static void test_status_omitempty(void)
 	struct sst_status s;
 	sst_status_init(&s);
 	struct val *out = sst_status_to_val(&s);
-	CU_ASSERT_STRING_EQUAL(json_of(out), "{}");
+	CHECK_JSON(out, "{}");
 	val_free(out);
 
 	/* Required fields stay even when empty; a non-nil empty pointer is {}. */
@@ -651,10 +685,10 @@ static void test_status_omitempty(void)
 	s.conditions[0].message = xstrdup("");
 	s.conditions[0].last_transition_ms = SST_NO_TIME;
 	out = sst_status_to_val(&s);
-	CU_ASSERT_STRING_EQUAL(json_of(out),
-			       "{\"conditions\":[{\"type\":\"Ready\",\"status\":\"Unknown\","
-			       "\"lastTransitionTime\":null,\"reason\":\"\",\"message\":\"\"}],"
-			       "\"stages\":[{\"name\":\"\",\"budgetFreeze\":{}}]}");
+	CHECK_JSON(out,
+		   "{\"conditions\":[{\"type\":\"Ready\",\"status\":\"Unknown\","
+		   "\"lastTransitionTime\":null,\"reason\":\"\",\"message\":\"\"}],"
+		   "\"stages\":[{\"name\":\"\",\"budgetFreeze\":{}}]}");
 	val_free(out);
 	sst_status_release(&s);
 }
@@ -669,8 +703,8 @@ static void test_status_map_keys_sorted(void)
 	sst_strmap_set(&s.last_applied_revisions, "ns/alpha", "1b");
 	CU_ASSERT_EQUAL(s.last_applied_revisions.n, 3);
 	struct val *out = sst_status_to_val(&s);
-	CU_ASSERT_STRING_EQUAL(json_of(out),
-			       "{\"lastAppliedRevisions\":{\"ns/Mid\":\"2\",\"ns/alpha\":\"1b\",\"ns/zeta\":\"3\"}}");
+	CHECK_JSON(out,
+		   "{\"lastAppliedRevisions\":{\"ns/Mid\":\"2\",\"ns/alpha\":\"1b\",\"ns/zeta\":\"3\"}}");
 	val_free(out);
 	CU_ASSERT_PTR_NULL(sst_strmap_get(&s.last_applied_revisions, "ns/beta"));
 
@@ -679,7 +713,7 @@ static void test_status_map_keys_sorted(void)
 	struct sst_status p;
 	sst_status_parse(in, &p);
 	out = sst_status_to_val(&p);
-	CU_ASSERT_STRING_EQUAL(json_of(out), "{\"lastAttemptedRevisions\":{\"a\":\"1\",\"b\":\"2\"}}");
+	CHECK_JSON(out, "{\"lastAttemptedRevisions\":{\"a\":\"1\",\"b\":\"2\"}}");
 	val_free(out);
 	sst_status_release(&p);
 	val_free(in);
@@ -693,8 +727,8 @@ static void test_status_times_whole_seconds(void)
 	sst_status_parse(in, &s);
 	CU_ASSERT_EQUAL(s.stages[0].promotion_state->since_ms, 1784462400750LL);
 	struct val *out = sst_status_to_val(&s);
-	CU_ASSERT_STRING_EQUAL(json_of(out),
-			       "{\"stages\":[{\"name\":\"a\",\"promotionState\":{\"since\":\"2026-07-19T12:00:00Z\"}}]}");
+	CHECK_JSON(out,
+		   "{\"stages\":[{\"name\":\"a\",\"promotionState\":{\"since\":\"2026-07-19T12:00:00Z\"}}]}");
 	/* Equality is on the JSON: 750 ms apart is the same stored status. */
 	sst_status_parse(out, &t);
 	CU_ASSERT(sst_status_equal(&s, &t));
