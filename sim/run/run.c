@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/magos_workspace.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
@@ -644,7 +645,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		struct tl_objref ref = { "Rollout", r->ns, r->name, 0 };
 		const char **name, **phase;
 		size_t *step, *count;
-		bool *was_reset;
+		bool *was_reset, *rerun;
 		struct strindex first = { 0 }, which = { 0 };
 
 		if (r->completed_ms >= 0 || r->nsteps < 2) {
@@ -659,6 +660,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		step = xcalloc(nmem + 1, sizeof(*step));
 		count = xcalloc(nmem + 1, sizeof(*count));
 		was_reset = xcalloc(nmem + 1, sizeof(*was_reset));
+		rerun = xcalloc(nmem + 1, sizeof(*rerun));
 		nmem = 0;
 		for (size_t j = 0; j < r->nsteps; j++)
 			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
@@ -681,13 +683,21 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 			phase[k] = en.phase;
 			reset = en.phase && strcmp(en.phase, "Pending") == 0 && en.reason &&
 				strcmp(en.reason, "ScheduledReconcile") == 0;
+			if (en.phase && strcmp(en.phase, "Applied") == 0)
+				rerun[k] = false;
 			if (!reset || was_reset[k]) {
 				was_reset[k] = reset;
 				continue;
 			}
 			was_reset[k] = true;
+			rerun[k] = true;
+			/*
+			 * A later Workspace that is itself re-running after a reset of
+			 * its own is not the Rollout's progress: both were reset on
+			 * their grids, and what holds the Rollout is elsewhere.
+			 */
 			for (size_t l = 0; l < nmem && !running_later; l++)
-				running_later = step[l] > step[k] && phase[l] &&
+				running_later = step[l] > step[k] && phase[l] && !rerun[l] &&
 						(strcmp(phase[l], "Planning") == 0 ||
 						 strcmp(phase[l], "Applying") == 0);
 			if (running_later)
@@ -723,6 +733,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		}
 		si_release(&which);
 		si_release(&first);
+		free(rerun);
 		free(was_reset);
 		free(count);
 		free(step);
@@ -730,6 +741,81 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		free(name);
 		free(per);
 	}
+}
+
+/* Whether Job @job's status has the condition Failed=True (batchv1.JobFailed). */
+static bool job_has_failed_condition(const struct obj *job)
+{
+	const struct val *conds = val_map_get(job->status, "conditions");
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++) {
+		const struct val *c = conds->u.list.items[i];
+
+		if (!strcmp(val_str(val_map_get(c, "type"), ""), "Failed") &&
+		    !strcmp(val_str(val_map_get(c, "status"), ""), "True"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A Workspace that ended Failed on a Job whose status counts a failed pod
+ * but has no Failed=True condition: the Workspace controller retries a
+ * failed plan (RetryPlan) or apply (RetryApply) on its reconcile grid only
+ * when the Job has that condition (workspace_controller.go
+ * reconcileWorkspace), so the Workspace stays Failed and its step with it.
+ * A Job the cluster fails always has it; a scripted status that sets only
+ * `failed` does not.  Told once per Workspace, naming the Job.
+ */
+static void failed_job_hazards(struct des *w)
+{
+	struct api *api = des_api(w);
+	struct api_list ws;
+
+	api_list_init(&ws);
+	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
+	for (size_t k = 0; k < ws.n; k++) {
+		const struct obj *o = ws.items[k];
+		const char *phase = val_str(val_map_get(o->status, "phase"), "");
+		const char *reason = NULL;
+		const struct obj *job = NULL;
+		char hash[9];
+		char *plan, *apply, *text;
+		const struct obj *P, *A;
+
+		if (strcmp(phase, "Failed") != 0)
+			continue;
+		mw_get_spec_hash(o->spec, hash);
+		plan = mw_job_name(o->name, "plan", hash);
+		apply = mw_job_name(o->name, "apply", hash);
+		P = api_get(api, "Job", o->ns, plan);
+		A = api_get(api, "Job", o->ns, apply);
+		if (A && !val_map_get(A->status, "completionTime") &&
+		    val_int(val_map_get(A->status, "failed"), 0) > 0 && !job_has_failed_condition(A)) {
+			job = A;
+			reason = "RetryApply";
+		} else if (!A && P && val_int(val_map_get(P->status, "failed"), 0) > 0 &&
+			   !job_has_failed_condition(P)) {
+			job = P;
+			reason = "RetryPlan";
+		}
+		if (job) {
+			text = xasprintf("Workspace %s/%s ended Failed and was never retried: its Job "
+					 "%s has status.failed %lld but no Failed=True condition, and "
+					 "the Workspace controller retries a failed Job (%s, on the "
+					 "reconcile grid) only when the Job has that condition; a Job "
+					 "the cluster fails has it (reason BackoffLimitExceeded): give "
+					 "a scripted Job status `conditions: [{type: Failed, status: "
+					 "\"True\"}]` as well",
+					 o->ns, o->name, job->name,
+					 (long long)val_int(val_map_get(job->status, "failed"), 0), reason);
+			hazard(w, o, text);
+			free(text);
+		}
+		free(apply);
+		free(plan);
+	}
+	api_list_release(&ws);
 }
 
 #define NEW_REVISION_PREFIX "RefWatcher detected new revision "
@@ -907,7 +993,8 @@ static void revision_order_hazards(struct des *w, const struct obs *obs, const s
  * What the run ended on that a reader would otherwise not see: a Rollout
  * without steps, Workspaces no step selects or nothing grants, a plan waiting
  * for an approval nobody gives, Workspaces that started before their step,
- * scheduled resets that kept a Rollout from completing.  Spec §7 #2, #3, #9,
+ * a failed Job the controller never retries, scheduled resets that kept a
+ * Rollout from completing.  Spec §7 #2, #3, #9,
  * #15; the engines behave as upstream, these only say so.  Call after
  * obs_finish() (the steps' members are known then).
  */
@@ -939,6 +1026,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 		free(pick);
 	}
 	early_start_hazards(w, obs);
+	failed_job_hazards(w);
 	interval_reset_hazards(w, obs);
 	ws_history_build(des_timeline(w), &h);
 	revision_order_hazards(w, obs, &h);
