@@ -306,7 +306,7 @@ static void hazard(struct des *w, const struct obj *about, const char *text)
 {
 	struct tl_objref ref = { about->kind, about->ns, about->name, 0 };
 
-	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 }
 
 /* Up to five names of @l's items that @keep selects, "a, b, … (N)". New string. */
@@ -611,7 +611,7 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 						 "planning at %s, but its step %s: %s",
 						 r->ns, st->members[m], st->name, r->ns, r->name,
 						 at_text(ow->planning_ms, t1, sizeof(t1)), opened, how);
-				tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+				tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 				free(text);
 				free(how);
 				free(opened);
@@ -728,7 +728,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 					       r->ns, r->name, total, total == 1 ? "" : "s", per,
 					       shown > 5 ? ", …" : "");
 
-			tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+			tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 			free(text);
 		}
 		si_release(&which);
@@ -970,7 +970,7 @@ static void revision_order_hazards(struct des *w, const struct obs *obs, const s
 							at_text(en.t_ms, t1, sizeof(t1)), late, late_step,
 							at_text(late_ms, t2, sizeof(t2)));
 
-						tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text,
+						tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text,
 							      &ref, 1);
 						free(text);
 						told = sha;
@@ -987,6 +987,75 @@ static void revision_order_hazards(struct des *w, const struct obs *obs, const s
 		free(step_at);
 		si_release(&first);
 	}
+}
+
+#define APPROVED_GIVEN "+magosproject.io/approved=true"
+
+/*
+ * What a Workspace that ended Planned, with autoApply false and no approval
+ * on it, waits for, read from its whole history (@h): the plan it ended on
+ * (the last entry into Planned), and whether an approval was given and used
+ * before that plan (an Applying after it), so that a Workspace approved,
+ * applied and then planned again (a scheduled reconcile, a new revision) is
+ * not said never to have been approved.  New string.
+ */
+static char *planned_waiting_text(const struct tl *tl, const struct ws_history *h,
+				  const struct obj *o)
+{
+	size_t n;
+	const size_t *at = ws_history_of(h, o->ns, o->name, &n);
+	int64_t planned_ms = -1, given_ms = -1, applied_ms = -1, rerun_ms = -1;
+	int64_t last_given_ms = -1, last_used_ms = -1, reset_ms = -1;
+	const char *rerun_reason = NULL, *prev = NULL, *reset_reason = NULL;
+	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+	char t4[GT_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < n; i++) {
+		struct tl_entry en;
+
+		tl_get(tl, at[i], &en);
+		if (en.detail && strstr(en.detail, APPROVED_GIVEN))
+			given_ms = en.t_ms;
+		if (en.phase && !strcmp(en.phase, "Applying") && given_ms >= 0 &&
+		    (!prev || strcmp(prev, "Applying") != 0)) {
+			last_given_ms = given_ms;
+			last_used_ms = en.t_ms;
+			given_ms = -1;
+		}
+		if (en.phase && !strcmp(en.phase, "Pending") && (!prev || strcmp(prev, "Pending")) &&
+		    en.reason) {
+			rerun_ms = en.t_ms;
+			rerun_reason = en.reason;
+		}
+		if (en.phase && !strcmp(en.phase, "Planned") && (!prev || strcmp(prev, "Planned"))) {
+			planned_ms = en.t_ms;
+			applied_ms = last_used_ms;
+			reset_ms = rerun_ms > last_used_ms ? rerun_ms : -1;
+			reset_reason = reset_ms >= 0 ? rerun_reason : NULL;
+		}
+		if (en.phase)
+			prev = en.phase;
+	}
+	if (applied_ms < 0 || planned_ms <= applied_ms)
+		return xasprintf("Workspace %s/%s ended Planned: autoApply is false and it waits for "
+				 "magosproject.io/approved: \"true\", which nobody gave",
+				 o->ns, o->name);
+	if (!reset_reason)
+		return xasprintf("Workspace %s/%s ended Planned: autoApply is false; the approval "
+				 "given at %s was used (its apply started at %s), and the plan it "
+				 "ended on (Planned at %s) waits for a new "
+				 "magosproject.io/approved: \"true\", which nobody gave (an "
+				 "approval is consumed by the apply it starts)",
+				 o->ns, o->name, at_text(last_given_ms, t1, sizeof(t1)),
+				 at_text(applied_ms, t2, sizeof(t2)), at_text(planned_ms, t4, sizeof(t4)));
+	return xasprintf("Workspace %s/%s ended Planned: autoApply is false; the approval given "
+			 "at %s was used (its apply started at %s), then the Workspace was reset "
+			 "at %s (%s) and planned again, and that plan (Planned at %s) waits for a "
+			 "new magosproject.io/approved: \"true\", which nobody gave (an approval "
+			 "is consumed by the apply it starts)",
+			 o->ns, o->name, at_text(last_given_ms, t1, sizeof(t1)),
+			 at_text(applied_ms, t2, sizeof(t2)), at_text(reset_ms, t3, sizeof(t3)),
+			 reset_reason, at_text(planned_ms, t4, sizeof(t4)));
 }
 
 /*
@@ -1030,7 +1099,6 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 	interval_reset_hazards(w, obs);
 	ws_history_build(des_timeline(w), &h);
 	revision_order_hazards(w, obs, &h);
-	ws_history_release(&h);
 	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
 	for (size_t k = 0; k < ws.n; k++) {
 		const struct obj *o = ws.items[k];
@@ -1041,9 +1109,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 
 		if (!strcmp(phase, "Planned") && !val_bool(val_map_get(o->spec, "autoApply"), true) &&
 		    !(approved && !strcmp(approved, "true")))
-			text = xasprintf("Workspace %s/%s ended Planned: autoApply is false and it waits "
-					 "for magosproject.io/approved: \"true\", which nobody gave",
-					 o->ns, o->name);
+			text = planned_waiting_text(des_timeline(w), &h, o);
 		else if (!api_get(api, "Project", o->ns, project) &&
 			 !api_get(api, "Rollout", o->ns, project))
 			text = xasprintf("Workspace %s/%s names project %s, which has neither a Project "
@@ -1054,6 +1120,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 			free(text);
 		}
 	}
+	ws_history_release(&h);
 	api_list_release(&ws);
 	api_list_release(&ro);
 }
@@ -1408,6 +1475,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	}
 	r->stop = des_run(r->world, r->horizon_ms, &lim);
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
+	/* The notices about the run as a whole are told at its end, after the timeline. */
+	des_set_end(r->world, r->end_ms);
 	if (r->stop == DES_STOPPED)
 		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO,
 			      o && o->run_to_set && r->end_ms == o->run_to_ms ?
