@@ -42,6 +42,14 @@ static const struct lint_rule rules[] = {
 	{ "MS003", "load-warning", LINT_WARNING,
 	  "the loader accepted the input but found something suspicious",
 	  "read the warning and correct the manifest or the scenario" },
+	{ "MS004", "gate-series-missing", LINT_ERROR,
+	  "a FleetRollout gate's Prometheus query has no synthetic series in the Scenario's "
+	  "spec.metrics: `run` and `check` cannot evaluate the gate and refuse the input (`lint` "
+	  "alone does not ask for series: only a run reads them; the API server accepts the "
+	  "manifest)",
+	  "add an entry with the gate's exact query (and address, when the gate names one) to "
+	  "spec.metrics of a Scenario document that includes the manifests (scenarios/README.md, "
+	  "*Gate series*)" },
 
 	/* ---- MS1xx: Magos Rollout, Project and Workspace ------------------------- */
 	{ "MS101", "step-matches-nothing", LINT_ERROR,
@@ -792,6 +800,9 @@ static char *did_you_mean(const char *note)
 	return xasprintf("%.*s", (int)(end - p), p);
 }
 
+/* The words of the loader's error for a gate without a series (sim/load/scn_metrics.c). */
+#define GATE_SERIES_MISSING ": no series in spec.metrics for the gate query "
+
 void lint_from_diag(struct lint_report *r, const struct diag *d)
 {
 	struct lint_finding *last = NULL;
@@ -852,6 +863,8 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		}
 		if (it->sev == DIAG_WARNING)
 			id = "MS003";
+		else if (strstr(it->msg, GATE_SERIES_MISSING))
+			id = "MS004"; /* a run's requirement (sim/load/scn_metrics.c), not admission's */
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
