@@ -1440,6 +1440,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 
 	/* The models first: the Job runner and the git remotes the controllers use. */
 	r->models = mdl_new(s, r->world, 0);
+	/* Dependents whose owners are in none of the inputs are gone before anything lists them. */
+	mdl_collect_orphans(r->models);
 	/* The controllers start with the objects in place, as informers start with a list. */
 	r->mrc = mrc_register(r->world, &(struct mrc_params){ .start_unix_ms = s->start_unix_ms });
 	r->mwc = mwc_register(r->world, &(struct mwc_params){
