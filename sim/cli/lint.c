@@ -264,6 +264,30 @@ static bool is_covered(const struct covered *c, const char *file)
 	return false;
 }
 
+/* The loader's notes of the documents it accepted and ignored, printed as run prints them. */
+struct ignored_notes {
+	char **lines; /* owned: "file:line:col: note: ..." */
+	size_t n;
+};
+
+/* Keeps the notes of @d that say which documents were accepted and ignored. */
+static void keep_ignored_notes(struct ignored_notes *in, const struct diag *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+
+		if (it->sev != DIAG_NOTE || !strstr(it->msg, " accepted and ignored: "))
+			continue;
+		in->lines = xreallocarray(in->lines, in->n + 1, sizeof(*in->lines));
+		if (it->mark.line)
+			in->lines[in->n++] = xasprintf("%s:%u:%u: note: %s", it->file ? it->file : "",
+						      it->mark.line, it->mark.col, it->msg);
+		else
+			in->lines[in->n++] = xasprintf("%s: note: %s", it->file ? it->file : cmd_prog,
+						      it->msg);
+	}
+}
+
 /*
  * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
  * findings are kept only when the inputs hold a Scenario document, and the
@@ -272,7 +296,7 @@ static bool is_covered(const struct covered *c, const char *file)
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
 		      struct lint_report *r, size_t *files, size_t *objs, struct covered *cov,
-		      struct prog *p, const char *label)
+		      struct prog *p, const char *label, struct ignored_notes *ignored)
 {
 	struct scenario s;
 	struct diag d;
@@ -287,6 +311,7 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, const st
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
+		keep_ignored_notes(ignored, &d);
 		/* A partial load still holds every object admitted: lint what is there. */
 		lint_scenario(r, &s);
 		if (s.has_scenario_doc) {
@@ -345,7 +370,8 @@ static const char *sev_color(enum lint_sev s)
 	return "";
 }
 
-static void print_text(FILE *f, const struct lint_report *r, bool color, size_t files, size_t objs)
+static void print_text(FILE *f, const struct lint_report *r, bool color, size_t files, size_t objs,
+		       const struct ignored_notes *ignored)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lint_finding *x = &r->items[i];
@@ -360,6 +386,9 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, size_t 
 			lint_sev_name(x->sev), color ? "\033[0m" : "", x->msg, x->rule->id);
 		fprintf(f, "  fix: %s\n", lint_finding_fix(x));
 	}
+	/* What the loader accepted and ignored, as run says it: not a finding, a fact. */
+	for (size_t i = 0; i < ignored->n; i++)
+		fprintf(f, "%s\n", ignored->lines[i]);
 	if (r->n == 0)
 		fprintf(f, "%zu object%s in %zu file%s checked, no problems found\n", objs,
 			objs == 1 ? "" : "s", files, files == 1 ? "" : "s");
@@ -393,6 +422,7 @@ int cmd_lint(int argc, char **argv)
 	struct covered cov = { NULL, 0 };
 	struct prog prog;
 	struct cmd_seen seen = { 0 };
+	struct ignored_notes ignored = { NULL, 0 };
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -476,7 +506,8 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &files, &objs, &cov, &prog, label,
+			       &ignored))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -490,7 +521,7 @@ int cmd_lint(int argc, char **argv)
 	}
 	if (nplain)
 		lint_load(plain, nplain, false, &o.lim, &r, &files, &objs, &cov, &prog,
-			  "the plain manifests");
+			  "the plain manifests", &ignored);
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
 		free(inputs[i]);
@@ -508,7 +539,8 @@ int cmd_lint(int argc, char **argv)
 	else if (fmt == FMT_SARIF)
 		wrc = lint_sarif_write(stdout, &r);
 	else {
-		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), files, objs);
+		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), files, objs,
+			   &ignored);
 		wrc = ferror(stdout) ? -1 : 0;
 	}
 	if (wrc != 0 || fflush(stdout) != 0) {
@@ -519,6 +551,9 @@ int cmd_lint(int argc, char **argv)
 	else if (r.nerrors || (strict && r.nwarnings))
 		rc = CLI_FAILED;
 	lint_report_release(&r);
+	for (size_t i = 0; i < ignored.n; i++)
+		free(ignored.lines[i]);
+	free(ignored.lines);
 out_free_disabled:
 	free(disabled);
 	return rc;
