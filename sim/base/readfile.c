@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,15 +66,15 @@ static int read_all(int fd, uint64_t max, char **buf, size_t *len)
  * Standard input as this process read it: a stream ends once read, and a
  * command may load an input twice (lint loads each input alone to find a
  * Scenario, then the plain manifests together), so the first read keeps the
- * bytes and every later read of standard input gets them again.
+ * bytes and every later read of standard input gets them again.  Inputs are
+ * read by the loader only, before any thread of the trials starts: no lock.
  */
 static struct {
-	pthread_mutex_t lock;
 	bool read;   /* the bytes below are standard input's, to its end */
 	bool toobig; /* it held more than the bound of the first read: nothing kept */
 	char *bytes; /* owned; NULL when it was empty */
 	size_t len;
-} kept_stdin = { PTHREAD_MUTEX_INITIALIZER, false, false, NULL, 0 };
+} kept_stdin = { false, false, NULL, 0 };
 
 /* Whether @st, a file opened by name, is this process's standard input (/dev/stdin on a pipe). */
 static bool is_own_stdin(const struct stat *st)
@@ -93,26 +92,20 @@ static int read_stdin(uint64_t max, char **buf, size_t *len)
 {
 	int rc = RF_OK;
 
-	pthread_mutex_lock(&kept_stdin.lock);
 	if (!kept_stdin.read) {
 		rc = read_all(STDIN_FILENO, max, &kept_stdin.bytes, &kept_stdin.len);
 		if (rc == RF_ERRNO)
-			goto out_unlock; /* nothing was kept: a later read tries again */
+			return rc; /* nothing was kept: a later read tries again */
 		kept_stdin.read = true;
 		kept_stdin.toobig = rc == RF_TOOBIG;
 	}
-	if (kept_stdin.toobig || (uint64_t)kept_stdin.len > max) {
-		rc = RF_TOOBIG;
-		goto out_unlock;
-	}
+	if (kept_stdin.toobig || (uint64_t)kept_stdin.len > max)
+		return RF_TOOBIG;
 	*buf = xmalloc(kept_stdin.len);
 	if (kept_stdin.len)
 		memcpy(*buf, kept_stdin.bytes, kept_stdin.len);
 	*len = kept_stdin.len;
-	rc = RF_OK;
-out_unlock:
-	pthread_mutex_unlock(&kept_stdin.lock);
-	return rc;
+	return RF_OK;
 }
 
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind)

@@ -31,7 +31,7 @@ enum {
  *        device", ... (static); may be NULL.
  * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.  Standard
  * input past the @max of its first read is RF_TOOBIG on every read.
- * Thread-safe.
+ * Not thread-safe for standard input (the loader reads inputs on one thread).
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
 
