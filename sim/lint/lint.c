@@ -12,6 +12,7 @@
 #include "sim/lint/lint_fleet_adoption.h"
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
+#include "sim/lint/lint_magos_jobs.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_failure.h"
@@ -173,6 +174,12 @@ static const struct lint_rule rules[] = {
 	  "give the Workspace its own policySelector; to check it against no policy, one that no "
 	  "ValidatingPolicy matches (e.g. matchLabels: {policy.example.com/none: \"true\"}); or "
 	  "remove validation: {} if the Project's policies are meant" },
+	{ "MS126", "job-event-names-no-job", LINT_WARNING,
+	  "a scripted event (status, patch, annotate, label, delete) names a Job that no input, "
+	  "earlier apply event or Workspace creates: the Workspace controller names its Jobs "
+	  "<workspace>-plan-<spec hash> and <workspace>-apply-<spec hash>, so the event does not "
+	  "apply at run time (NotFound)",
+	  "correct the Job's name: the finding names the nearest one that will exist" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -945,6 +952,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
+	lint_magos_jobs(r, s);
 	lint_magos_policy(r, s);
 	lint_fleet(r, s);
 	lint_fleet_quirks(r, s);
