@@ -408,7 +408,7 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 		txt_timeline(&o, run, opts->timeline);
 	if (!opts->quiet) {
 		txt_steps_view(&o, run->obs);
-		txt_waves_view(&o, run->fleets);
+		txt_waves_view(&o, run->fleets, run->start_unix_ms);
 		txt_fleet_views(&o, run->obs, run->fleets, opts->timeline == REP_TL_ALL);
 	}
 	summary(&o, run);

@@ -24,20 +24,29 @@ static void time_cell(struct out *o, int64_t ms, size_t cols)
 
 /*
  * The wave's soak end: "—" without a soak; a snapshot's wave may have soaked
- * until before the run started, shown as the negative offset it is ("-10m0s").
+ * until before the run started: "before start" (soak_before_line() gives
+ * when).
  */
 static void soak_cell(struct out *o, const struct fo_wave *w)
 {
-	char b[GT_DURATION_BUFSZ];
-	size_t n;
-
 	if (!w->soaks || w->soak_until_ms >= 0) {
 		time_cell(o, w->soaks ? w->soak_until_ms : -1, 12);
 		return;
 	}
-	gt_format_duration(w->soak_until_ms, b, sizeof(b));
-	n = strlen(b);
-	txt_emit(o, " %*s%s", (int)(n < 12 ? 12 - n : 0), "", b);
+	txt_emit(o, " %12s", "before start");
+}
+
+/* Under a wave whose soak ended before the run started: when, in UTC and before the start. */
+static void soak_before_line(struct out *o, const struct fo_wave *w, int64_t start_unix_ms)
+{
+	char at[GT_RFC3339_BUFSZ], ago[GT_DURATION_BUFSZ];
+
+	if (!w->soaks || w->soak_until_ms >= 0)
+		return;
+	gt_format_rfc3339(start_unix_ms + w->soak_until_ms, at, sizeof(at));
+	gt_format_duration(-w->soak_until_ms, ago, sizeof(ago));
+	txt_emit(o, "      %sits soak ended at %s, %s before the run's start%s\n", col(o, C_DIM), at,
+		 ago, col(o, C_OFF));
 }
 
 static void value_text(const struct frc_gate_rec *g, char *buf, size_t len)
@@ -284,7 +293,7 @@ static void adoption_table(struct out *o, const struct fo_fleet *f)
 	}
 }
 
-void txt_waves_view(struct out *o, const struct fo *fo)
+void txt_waves_view(struct out *o, const struct fo *fo, int64_t start_unix_ms)
 {
 	size_t n = 0;
 	const struct fo_fleet *fl = fo_fleets(fo, &n);
@@ -315,6 +324,7 @@ void txt_waves_view(struct out *o, const struct fo *fo)
 				txt_emit(o, "  %zu/%zu/%zu\n", w->passing, w->failing, w->unknown);
 			else
 				txt_emit(o, "  no gate\n");
+			soak_before_line(o, w, start_unix_ms);
 			if (w->soaks > 1) {
 				char a[GT_DURATION_BUFSZ];
 

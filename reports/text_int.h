@@ -121,9 +121,10 @@ void txt_steps_view(struct out *o, const struct obs *obs);
 /*
  * txt_waves_view() - per FleetRollout of @fo: its waves (opened, settled,
  * soak end, passed, gate verdicts), the adoption of each target, halts and
- * rollbacks.
+ * rollbacks.  @start_unix_ms: the wall-clock time of simulated 0 (Unix ms),
+ * for a soak that ended before the run started (a snapshot's), said in UTC.
  */
-void txt_waves_view(struct out *o, const struct fo *fo);
+void txt_waves_view(struct out *o, const struct fo *fo, int64_t start_unix_ms);
 
 /*
  * txt_fleet_views() - what `stagesetctl fleet` would print for each

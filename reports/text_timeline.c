@@ -687,7 +687,8 @@ static struct rep *entry_runs(const struct tl *tl, size_t n, const bool *pick)
 }
 
 /*
- * "… repeated ×N every D until T" under the entry or notice it repeats; an
+ * "… repeated ×N every D until T" under the entry or notice it repeats ("…
+ * twice at T", "… N times at T" when every repeat is at its instant); an
  * entry's names its object ("… tenant-01/moodle status repeated ×47 …")
  * so it cannot be read as covering the entries above it, unless that would
  * pass 80 columns.
@@ -700,7 +701,11 @@ static void repeat_line(struct out *o, const struct rep *r, const struct tl_entr
 	if (!r || r->count < 2)
 		return;
 	gt_format_duration(r->last_ms, last, sizeof(last));
-	if (r->every_ms > 0) {
+	if (r->every_ms == -1) {
+		/* Every repeat at the entry's own instant: no "until", which would read as a span. */
+		tail = r->count == 2 ? xasprintf("twice at %s", last)
+				     : xasprintf("%zu times at %s", r->count, last);
+	} else if (r->every_ms > 0) {
 		gt_format_duration(r->every_ms, every, sizeof(every));
 		tail = xasprintf("repeated ×%zu every %s until %s", r->count - 1, every, last);
 	} else {

@@ -66,7 +66,7 @@ if [ "$n" -ge 20 ]; then ok; else bad "scenarios/ci/: only $n PASS lines"; fi
 if grep -q '^FAIL' "$tmp/ok.out"; then bad "scenarios/ci/ has FAIL lines"; else ok; fi
 junit_check "scenarios/ci/ JUnit" "$tmp/ok.xml" "$n" 0
 contains "ci summary headline" "$tmp/ok.md" "## magos-sim check ✅"
-contains "ci summary figures" "$tmp/ok.md" "| fleet-gate-holds-broad | 10 | 10 |"
+contains "ci summary figures" "$tmp/ok.md" "| fleet-gate-holds-broad | 20 | 20 |"
 
 # ---------------------------------------------------------------- the failing example
 
@@ -85,14 +85,14 @@ fi
 expect_status "ci-failing with --github fails" 1 $?
 junit_check "ci-failing JUnit" "$tmp/f.xml" 6 2
 contains "JUnit failure holds value and limit" "$tmp/f.xml" \
-	'message="blast radius (every trial) 3 exceeds the limit 2 (5 trials) (measured 3, limit &lt;= 2)"'
+	'message="blast radius (every trial) 3 exceeds the limit 2 (20 trials) (measured 3, limit &lt;= 2)"'
 contains "JUnit classname is the file" "$tmp/f.xml" "classname=\"$ffile\" name=\"blastRadius $ffile:32:19\""
 
 # Each annotation's line must hold what it names.
 grep '^::' "$tmp/g.out" >"$tmp/ann"
 if [ "$(wc -l <"$tmp/ann")" -eq 4 ]; then ok; else bad "want 4 annotations"; cat "$tmp/ann"; fi
 contains "error annotation" "$tmp/ann" \
-	"::error file=$ffile,line=32,col=19,title=blastRadius::blast radius (every trial) 3 exceeds the limit 2 (5 trials)"
+	"::error file=$ffile,line=32,col=19,title=blastRadius::blast radius (every trial) 3 exceeds the limit 2 (20 trials)"
 while IFS= read -r a; do
 	line=$(echo "$a" | sed -n 's/.*,line=\([0-9]*\),.*/\1/p')
 	title=$(echo "$a" | sed -n 's/.*,title=\([^:]*\)::.*/\1/p')
@@ -110,8 +110,8 @@ while IFS= read -r a; do
 done <"$tmp/ann"
 contains "summary headline" "$tmp/f.md" "## magos-sim check ❌"
 contains "summary counts" "$tmp/f.md" "6 checks in 1 input: **2 failed**, 2 warnings."
-contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (5 trials) |"
-contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 5 | 5 |"
+contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (20 trials) |"
+contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 20 | 20 |"
 if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi
 
 # A document on stdout ('-') is stdout's only content; the lines go to stderr.
@@ -328,7 +328,7 @@ contains "after completion: not evaluated, when and why" "$tmp/late.out" \
 	"FAIL  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 2h0m0s: give an earlier \`at\`, leave \`at\` out for the final state, or run \`check --until horizon\`"
 contains "after the horizon: not evaluated" "$tmp/late.out" \
 	"FAIL  $tmp/late.yaml:32:9: assert[1]: Rollout \"shop\": not evaluated: the run ended at 15m54.427s (the change completed, and \`check\` ends a run there), before the expectation's time 7h0m0s, which is after the horizon 6h0m0s: give an \`at\` within it, or a later spec.horizon"
-contains "the others still hold" "$tmp/late.out" "12 checks in 1 scenario: 2 failed"
+contains "the others still hold (two warnings: percentiles over 1 trial)" "$tmp/late.out" "14 checks in 1 scenario: 2 failed"
 "$SIM" check --no-color --until horizon "$tmp/late.yaml" >"$tmp/late-h.out" 2>&1
 contains "--until horizon reaches 2h" "$tmp/late-h.out" \
 	"PASS  $tmp/late.yaml:30:9: assert[0]: Rollout \"shop\" matches at 2h0m0s"

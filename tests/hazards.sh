@@ -13,7 +13,9 @@
 #          before its step opens.
 #   MS115  a reconcile interval shorter than the later steps take at the
 #          modelled medians: the Rollout does not complete; with the interval
-#          the rule proposes it does.
+#          the rule proposes it does.  A Rollout held by a failed Job the
+#          controller never retries (no Failed=True condition) is told so, not
+#          blamed on resets of earlier steps that re-run meanwhile.
 #   MS116  a later step's Workspace that polls as often as an earlier one's sees
 #          a commit first and plans it before them; swapped, it does not.
 #   After Completed: a gate metric spike the fleet never queried is told.
@@ -79,6 +81,37 @@ EOF
 "$SIM" run -q --json "$tmp/noauto.json" tests/scenarios/auto-apply-false.yaml >/dev/null 2>&1
 contains "waiting for approval: the run says so" "$tmp/noauto.json" "ended Planned: autoApply is false"
 lacks "waiting for approval: no blame on the scheduled resets" "$tmp/noauto.json" "did not complete: the scheduled reconcile"
+
+# A plan Job scripted as failed without the Failed=True condition is never
+# retried (upstream retries only on that condition): the run names the Job
+# and the condition, and does not blame the scheduled resets of earlier steps
+# that re-run meanwhile (staging's own resets, not the Rollout's progress).
+run_of failed-no-condition
+pyfacts "$tmp/failed-no-condition.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("failed-no-condition: the Rollout does not complete", not completed(d, "shop"))
+check("failed-no-condition: shop-prod is never retried",
+      not any(e["kind"] == "Workspace" and e["name"] == "shop-prod" and e["reason"] == "RetryPlan" for e in d["timeline"]))
+n = notice(d, "ended Failed and was never retried")
+check("failed-no-condition: the run names the Job and the condition upstream needs",
+      n is not None and "its Job shop-prod-plan-2bf06f4b has status.failed 1 but no Failed=True condition" in n["text"]
+      and "(RetryPlan, on the reconcile grid) only when the Job has that condition" in n["text"])
+c = resets_while_later_runs(d, [["shop-dev"], ["shop-staging"], ["shop-prod"]])
+check("failed-no-condition: no reset came while a later step made progress", sum(c.values()) == 0)
+check("failed-no-condition: earlier steps were reset meanwhile", len(resets_of(d, "shop-dev")) > 0)
+check("failed-no-condition: no blame on the scheduled resets", notice(d, "did not complete: the scheduled reconcile") is None)
+EOF
+run_of failed-condition
+pyfacts "$tmp/failed-condition.json" <<'EOF'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+check("failed-condition: the plan is retried and the Rollout completes", completed(d, "shop")
+      and any(e["kind"] == "Workspace" and e["name"] == "shop-prod" and e["reason"] == "RetryPlan" for e in d["timeline"]))
+check("failed-condition: no notice of a Job never retried", notice(d, "never retried") is None)
+EOF
 
 # ---- MS105 and MS114: Workspaces no step selects ------------------------------
 lint_of unselected

@@ -114,7 +114,7 @@ contains "what-if-canary-soak: the base's 30m canary soak does not" "$tmp/out" \
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint
 expect_rc "unknown rule in --disable is a usage error" 2 "$SIM" lint --disable MS101,MS999 $L/clean.yaml
-if grep -q "unknown rule 'MS999' in --disable; rules: MS001, MS002, MS003, MS101" "$tmp/err"; then
+if grep -q "unknown rule 'MS999' in --disable; rules: MS001, MS002, MS003, MS004, MS101" "$tmp/err"; then
 	ok "the usage error lists the rule ids"; else bad "the usage error lists the rule ids"; fi
 expect_rc "unknown --format is a usage error" 2 "$SIM" lint --format xml $L/clean.yaml
 expect_rc "markdown is for --list-rules only" 2 "$SIM" lint --format markdown $L/clean.yaml

@@ -23,9 +23,13 @@ for f in stageset-multi-series stageset-publish-later stageset-publish-same-inli
 	check "$f runs" [ $? -eq 0 ]
 	lacks "$f: no warning" "$tmp/$f.err" "warning"
 done
-# The text table says when the snapshot's passed wave soaked until, before the start.
+# The text table says the snapshot's passed wave soaked until before the
+# start, and under the wave when, in UTC (not a negative offset).
 has_line "fleet-snapshot-passed-wave: the text shows the soak end before the start" \
-	"$tmp/fleet-snapshot-passed-wave.out" '  canary                   0s           0s       -10m0s           0s  no gate'
+	"$tmp/fleet-snapshot-passed-wave.out" '  canary                   0s           0s before start           0s  no gate'
+has_line "... and when it ended, in UTC" \
+	"$tmp/fleet-snapshot-passed-wave.out" "      its soak ended at 2026-03-02T07:50:00Z, 10m0s before the run's start"
+lacks "... no negative offset" "$tmp/fleet-snapshot-passed-wave.out" "-10m0s"
 for f in stageset-multi-series stageset-publish-later stageset-publish-same-inline stageset-conflict-keys; do
 	"$SIM" check --no-color "$S/$f.yaml" >"$tmp/$f.check" 2>&1
 	rc=$?

@@ -62,20 +62,73 @@ static int read_all(int fd, uint64_t max, char **buf, size_t *len)
 	return RF_OK;
 }
 
+/*
+ * Standard input as this process read it: a stream ends once read, and a
+ * command may load an input twice (lint loads each input alone to find a
+ * Scenario, then the plain manifests together), so the first read keeps the
+ * bytes and every later read of standard input gets them again.  Inputs are
+ * read by the loader only, before any thread of the trials starts: no lock.
+ */
+static struct {
+	bool read;   /* the bytes below are standard input's, to its end */
+	bool toobig; /* it held more than the bound of the first read: nothing kept */
+	char *bytes; /* owned; NULL when it was empty */
+	size_t len;
+} kept_stdin = { false, false, NULL, 0 };
+
+/* Whether @st, a file opened by name, is this process's standard input (/dev/stdin on a pipe). */
+static bool is_own_stdin(const struct stat *st)
+{
+	struct stat in;
+
+	return fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+}
+
+/*
+ * rf_read() of standard input: read once to its end (at most the first
+ * caller's @max bytes: /dev/zero never ends), then served from kept_stdin.
+ */
+static int read_stdin(uint64_t max, char **buf, size_t *len)
+{
+	int rc = RF_OK;
+
+	if (!kept_stdin.read) {
+		rc = read_all(STDIN_FILENO, max, &kept_stdin.bytes, &kept_stdin.len);
+		if (rc == RF_ERRNO)
+			return rc; /* nothing was kept: a later read tries again */
+		kept_stdin.read = true;
+		kept_stdin.toobig = rc == RF_TOOBIG;
+	}
+	if (kept_stdin.toobig || (uint64_t)kept_stdin.len > max)
+		return RF_TOOBIG;
+	*buf = xmalloc(kept_stdin.len);
+	if (kept_stdin.len)
+		memcpy(*buf, kept_stdin.bytes, kept_stdin.len);
+	*len = kept_stdin.len;
+	return RF_OK;
+}
+
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	struct stat st;
 	int fd, rc, e;
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (is_stdin)
+		return read_stdin(max, buf, len);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return RF_ERRNO;
 	if (fstat(fd, &st) != 0) {
 		rc = RF_ERRNO;
 		goto out_close;
 	}
-	if (!is_stdin && !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode) && is_own_stdin(&st)) {
+		/* /dev/stdin (or /proc/self/fd/0) on a pipe: the standard input, read once. */
+		close(fd);
+		return read_stdin(max, buf, len);
+	}
+	if (!S_ISREG(st.st_mode)) {
 		if (kind)
 			*kind = file_kind(st.st_mode);
 		rc = RF_NOTREG;
@@ -85,7 +138,7 @@ int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char 
 		rc = RF_TOOBIG;
 		goto out_close;
 	}
-	if (!is_stdin) {
+	{
 		int fl = fcntl(fd, F_GETFL);
 
 		if (fl >= 0)
@@ -95,8 +148,7 @@ int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char 
 
 out_close:
 	e = errno;
-	if (!is_stdin)
-		close(fd);
+	close(fd);
 	errno = e;
 	return rc;
 }

@@ -6,7 +6,10 @@
  * device never ends, a FIFO may block forever: both are refused before the
  * first read, the file being opened with O_NONBLOCK so that even the open
  * cannot block), and never more than a bound.  "-" reads standard input,
- * the one stream an input may be.
+ * the one stream an input may be; so does a path that opens it (/dev/stdin
+ * on a pipe).  Standard input is read once: the process keeps its bytes,
+ * and a later read of it (a command that loads its inputs twice) gets the
+ * same bytes again.
  */
 
 #include <stddef.h>
@@ -26,7 +29,9 @@ enum {
  *        frees) on RF_OK; untouched otherwise.
  * @kind: on RF_NOTREG receives "a FIFO", "a directory", "a character
  *        device", ... (static); may be NULL.
- * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.
+ * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.  Standard
+ * input past the @max of its first read is RF_TOOBIG on every read.
+ * Not thread-safe for standard input (the loader reads inputs on one thread).
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
 

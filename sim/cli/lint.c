@@ -272,6 +272,30 @@ struct counts {
 	size_t ignored; /* well-formed objects of kinds no simulated controller reads */
 };
 
+/* The loader's notes of the documents it accepted and ignored, printed as run prints them. */
+struct ignored_notes {
+	char **lines; /* owned: "file:line:col: note: ..." */
+	size_t n;
+};
+
+/* Keeps the notes of @d that say which documents were accepted and ignored. */
+static void keep_ignored_notes(struct ignored_notes *in, const struct diag *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diag_item *it = &d->items[i];
+
+		if (it->sev != DIAG_NOTE || !strstr(it->msg, " accepted and ignored: "))
+			continue;
+		in->lines = xreallocarray(in->lines, in->n + 1, sizeof(*in->lines));
+		if (it->mark.line)
+			in->lines[in->n++] = xasprintf("%s:%u:%u: note: %s", it->file ? it->file : "",
+						      it->mark.line, it->mark.col, it->msg);
+		else
+			in->lines[in->n++] = xasprintf("%s: note: %s", it->file ? it->file : cmd_prog,
+						      it->msg);
+	}
+}
+
 /*
  * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
  * findings are kept only when the inputs hold a Scenario document, and the
@@ -280,7 +304,7 @@ struct counts {
  */
 static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
 		      struct lint_report *r, struct counts *cnt, struct covered *cov,
-		      struct prog *p, const char *label)
+		      struct prog *p, const char *label, struct ignored_notes *ignored)
 {
 	struct scenario s;
 	struct diag d;
@@ -295,6 +319,7 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, const st
 	keep = !only_scenario || s.has_scenario_doc;
 	if (keep) {
 		lint_from_diag(r, &d);
+		keep_ignored_notes(ignored, &d);
 		/* A partial load still holds every object admitted: lint what is there. */
 		lint_scenario(r, &s);
 		if (s.has_scenario_doc) {
@@ -355,7 +380,8 @@ static const char *sev_color(enum lint_sev s)
 	return "";
 }
 
-static void print_text(FILE *f, const struct lint_report *r, bool color, const struct counts *n)
+static void print_text(FILE *f, const struct lint_report *r, bool color, const struct counts *n,
+		       const struct ignored_notes *ignored)
 {
 	size_t files = n->files, objs = n->objs, all = objs + n->refused + n->ignored;
 	char rest[96] = "";
@@ -386,6 +412,9 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, const s
 		snprintf(rest, sizeof(rest), "%zu refused", n->refused);
 	else if (n->ignored)
 		snprintf(rest, sizeof(rest), "%zu ignored, of kinds not simulated", n->ignored);
+	/* What the loader accepted and ignored, as run says it: not a finding, a fact. */
+	for (size_t i = 0; i < ignored->n; i++)
+		fprintf(f, "%s\n", ignored->lines[i]);
 	if (r->n == 0 && !rest[0])
 		fprintf(f, "%zu object%s in %zu file%s checked, no problems found\n", objs,
 			objs == 1 ? "" : "s", files, files == 1 ? "" : "s");
@@ -427,6 +456,7 @@ int cmd_lint(int argc, char **argv)
 	struct covered cov = { NULL, 0 };
 	struct prog prog;
 	struct cmd_seen seen = { 0 };
+	struct ignored_notes ignored = { NULL, 0 };
 	int rc = CLI_OK, c, wrc;
 
 	lint_rules(&nrules);
@@ -510,7 +540,8 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &cnt, &cov, &prog, label))
+		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &cnt, &cov, &prog, label,
+			       &ignored))
 			plain[nplain++] = inputs[i];
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
@@ -524,7 +555,7 @@ int cmd_lint(int argc, char **argv)
 	}
 	if (nplain)
 		lint_load(plain, nplain, false, &o.lim, &r, &cnt, &cov, &prog,
-			  "the plain manifests");
+			  "the plain manifests", &ignored);
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)
 		free(inputs[i]);
@@ -542,7 +573,7 @@ int cmd_lint(int argc, char **argv)
 	else if (fmt == FMT_SARIF)
 		wrc = lint_sarif_write(stdout, &r);
 	else {
-		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), &cnt);
+		print_text(stdout, &r, cli_color_wanted(o.color, STDOUT_FILENO), &cnt, &ignored);
 		wrc = ferror(stdout) ? -1 : 0;
 	}
 	if (wrc != 0 || fflush(stdout) != 0) {
@@ -553,6 +584,9 @@ int cmd_lint(int argc, char **argv)
 	else if (r.nerrors || (strict && r.nwarnings))
 		rc = CLI_FAILED;
 	lint_report_release(&r);
+	for (size_t i = 0; i < ignored.n; i++)
+		free(ignored.lines[i]);
+	free(ignored.lines);
 out_free_disabled:
 	free(disabled);
 	return rc;

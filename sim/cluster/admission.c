@@ -1494,6 +1494,21 @@ static const struct {
 	{ "stages.metio.wtf/v1", "StageInventory" },
 };
 
+/* unread_kinds as "Kind (apiVersion), ...".  New string. */
+static char *unread_kinds_text(void)
+{
+	char *out = xstrdup("");
+
+	for (size_t i = 0; i < sizeof(unread_kinds) / sizeof(unread_kinds[0]); i++) {
+		char *next = xasprintf("%s%s%s (%s)", out, i ? ", " : "", unread_kinds[i].kind,
+				       unread_kinds[i].api_version);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 /*
  * The kinds of the built-in groups the simulator reads objects of (v1,
  * batch/v1) that a user can create, as Kubernetes serves them: a kind
@@ -1630,6 +1645,12 @@ int adm_admit(const char *file, const struct val *doc, struct obj **out, struct 
 		if (sug_best(&sg))
 			diag_note(d, file, kd->mark, "did you mean \"%s\"?", sug_best(&sg));
 		diag_note(d, file, kd->mark, "supported kinds: %s", list);
+		free(list);
+		list = unread_kinds_text();
+		diag_note(d, file, kd->mark,
+			  "accepted and ignored (their CRDs define them; no simulated controller "
+			  "reads them): %s",
+			  list);
 		diag_note(d, file, kd->mark,
 			  "objects of the API groups magos-sim does not simulate are accepted and "
 			  "ignored; in %s an unknown kind is taken for a typo",

@@ -12,6 +12,7 @@
 #include "sim/lint/lint_fleet_adoption.h"
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
+#include "sim/lint/lint_magos_jobs.h"
 #include "sim/lint/lint_magos_quirks.h"
 #include "sim/lint/lint_magos_resume.h"
 #include "sim/lint/lint_ss_deps.h"
@@ -46,6 +47,14 @@ static const struct lint_rule rules[] = {
 	{ "MS003", "load-warning", LINT_WARNING,
 	  "the loader accepted the input but found something suspicious",
 	  "read the warning and correct the manifest or the scenario" },
+	{ "MS004", "gate-series-missing", LINT_ERROR,
+	  "a FleetRollout gate's Prometheus query has no synthetic series in the Scenario's "
+	  "spec.metrics: `run` and `check` cannot evaluate the gate and refuse the input (`lint` "
+	  "alone does not ask for series: only a run reads them; the API server accepts the "
+	  "manifest)",
+	  "add an entry with the gate's exact query (and address, when the gate names one) to "
+	  "spec.metrics of a Scenario document that includes the manifests (scenarios/README.md, "
+	  "*Gate series*)" },
 
 	/* ---- MS1xx: Magos Rollout, Project and Workspace ------------------------- */
 	{ "MS101", "step-matches-nothing", LINT_ERROR,
@@ -180,6 +189,12 @@ static const struct lint_rule rules[] = {
 	  "resume from a snapshot the simulator wrote (run --snapshot), which carries the "
 	  "RefWatcher's memory; or expect one more plan and apply of each such Workspace at its "
 	  "first poll, as a RefWatcher restart or leader change causes on the cluster" },
+	{ "MS126", "job-event-names-no-job", LINT_WARNING,
+	  "a scripted event (status, patch, annotate, label, delete) names a Job that no input, "
+	  "earlier apply event or Workspace creates: the Workspace controller names its Jobs "
+	  "<workspace>-plan-<spec hash> and <workspace>-apply-<spec hash>, so the event does not "
+	  "apply at run time (NotFound)",
+	  "correct the Job's name: the finding names the nearest one that will exist" },
 
 	/* ---- MS2xx: FleetRollout and StageSet members ---------------------------- */
 	/* BEGIN MS2xx: rows owned by the FleetRollout rules (sim/lint/lint_fleet.c), in id order. */
@@ -919,6 +934,9 @@ static char *did_you_mean(const char *note)
 	return xasprintf("%.*s", (int)(end - p), p);
 }
 
+/* The words of the loader's error for a gate without a series (sim/load/scn_metrics.c). */
+#define GATE_SERIES_MISSING ": no series in spec.metrics for the gate query "
+
 void lint_from_diag(struct lint_report *r, const struct diag *d)
 {
 	struct lint_finding *last = NULL;
@@ -979,6 +997,8 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		}
 		if (it->sev == DIAG_WARNING)
 			id = "MS003";
+		else if (strstr(it->msg, GATE_SERIES_MISSING))
+			id = "MS004"; /* a run's requirement (sim/load/scn_metrics.c), not admission's */
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
@@ -1061,6 +1081,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 {
 	lint_magos(r, s);
 	lint_magos_quirks(r, s);
+	lint_magos_jobs(r, s);
 	lint_magos_policy(r, s);
 	lint_magos_resume(r, s);
 	lint_fleet(r, s);

@@ -21,6 +21,7 @@
 #include "engine/xalloc.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/base/gotime.h"
+#include "sim/base/strindex.h"
 #include "sim/core/rng.h"
 
 #define CAUSE_RUNNER "job-runner"
@@ -885,6 +886,72 @@ static void collect(struct mdl *m, const char *kind, const char *ns, const char 
 		free(names[i]);
 	}
 	free(names);
+}
+
+/* A loaded object none of whose owners (by uid) is among the loaded objects. */
+static bool all_owners_gone(const struct obj *o, const struct strindex *uids)
+{
+	const struct val *l = o->owner_refs;
+	size_t any = 0, pos;
+
+	for (size_t i = 0; l && l->type == VAL_LIST && i < l->u.list.n; i++) {
+		const char *uid = val_str(val_map_get(l->u.list.items[i], "uid"), "");
+
+		if (!uid[0])
+			return false; /* a reference without a uid names nothing we can look for */
+		if (si_get(uids, uid, &pos))
+			return false;
+		any++;
+	}
+	return any > 0;
+}
+
+void mdl_collect_orphans(struct mdl *m)
+{
+	const struct scenario *s = m->s;
+	struct strindex uids = { 0 };
+	struct tl_objref *refs = NULL;
+	char *text = xstrdup(""), *next;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (s->objs[i]->uid && s->objs[i]->uid[0])
+			si_put(&uids, s->objs[i]->uid, i);
+	des_set_cause(m->w, CAUSE_GC);
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+		const struct val *ref;
+
+		if (!o->owner_refs || !all_owners_gone(o, &uids))
+			continue;
+		ref = o->owner_refs->u.list.items[0];
+		if (n < 5) {
+			next = xasprintf("%s%s%s %s%s%s (owner %s %s, uid %s)", text, n ? ", " : "",
+					 o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
+					 val_str(val_map_get(ref, "kind"), "?"),
+					 val_str(val_map_get(ref, "name"), "?"),
+					 val_str(val_map_get(ref, "uid"), ""));
+			free(text);
+			text = next;
+		}
+		refs = xreallocarray(refs, n + 1, sizeof(*refs));
+		refs[n++] = (struct tl_objref){ o->kind, o->ns, o->name, 0 };
+		/* (the names are the scenario's: they outlive the deletion) */
+		api_delete(m->api, o->kind, o->ns, o->name);
+	}
+	des_set_cause(m->w, NULL);
+	if (n) {
+		next = xasprintf("the garbage collector deletes %zu loaded object%s whose owners are "
+				 "in none of the inputs (no object has the uid of any of its "
+				 "ownerReferences), with background propagation, as a cluster's "
+				 "does: %s%s",
+				 n, n == 1 ? "" : "s", text, n > 5 ? ", …" : "");
+		tl_notice_add(des_timeline(m->w), des_now(m->w), TL_INFO, next, refs, n);
+		free(next);
+	}
+	free(text);
+	free(refs);
+	si_release(&uids);
 }
 
 static void watch_workspace(void *ctx, enum api_event_type type, const struct obj *old,

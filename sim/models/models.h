@@ -161,6 +161,19 @@ struct mdl;
 struct mdl *mdl_new(const struct scenario *s, struct des *w, uint64_t trial);
 
 /*
+ * mdl_collect_orphans() - the garbage collector on the loaded objects: each
+ * object of the scenario with ownerReferences none of whose uids is the uid
+ * of a loaded object is deleted (cause "garbage-collector"), as the
+ * cluster's garbage collector deletes a dependent whose owners are all gone
+ * (background propagation).  A reference without a uid keeps its object.
+ * One info notice names them (the first five), dated des_now().  Call once,
+ * after the objects are loaded into @m's world and before the controllers
+ * start, so that they never list what the collector removed.
+ * Errors: cannot fail (aborts on OOM).
+ */
+void mdl_collect_orphans(struct mdl *m);
+
+/*
  * mdl_free() - frees @m.  Accepts NULL.  Pending model events must not run
  * afterwards: free the model after the world's last des_run().
  */

@@ -1195,6 +1195,41 @@ static void compare(struct exp_scenario_report *r, const struct exp_item *it, co
 	free(limit);
 }
 
+/*
+ * The trials a percentile needs to say anything beyond the single largest
+ * or smallest value: a pQ has 1 in 1/(1-Q) trials above it, so fewer trials
+ * than that read it as the largest of them (p50: 2, p90: 10, p95: 20, p99: 100).
+ */
+static size_t trials_needed(enum exp_stat stat)
+{
+	static const size_t need[] = { [EXP_P50] = 2, [EXP_P90] = 10, [EXP_P95] = 20,
+				       [EXP_P99] = 100 };
+
+	return need[stat];
+}
+
+/*
+ * A warning beside a percentile limit checked on fewer trials than the
+ * percentile needs (trials_needed()): its result is the largest value of a
+ * few trials (of one trial, that trial's value), not the percentile.
+ */
+static void few_trials_warning(struct exp_scenario_report *r, const struct exp_item *it,
+			       const char *file, const char *what, size_t ntrials)
+{
+	size_t need = trials_needed(it->stat);
+	char *msg;
+
+	if (ntrials >= need)
+		return;
+	msg = xasprintf("%s over %zu trial%s is %s, not a %s: a %s needs at least %zu trials to "
+			"mean anything; set spec.expect.trials or give check -n %zu or more",
+			what, ntrials, ntrials == 1 ? "" : "s",
+			ntrials == 1 ? "that trial's value" : "near the largest of them",
+			stat_text(it->stat), stat_text(it->stat), need, need);
+	exp_report_add(r, it->name, EXP_WARNED, NULL, NULL, msg, file, it->mark);
+	free(msg);
+}
+
 static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, const char *file,
 		      const struct plan_stats *st)
 {
@@ -1266,9 +1301,14 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, 
 		}
 		break;
 	}
-	if (st->ntrials > 1)
+	if (it->stat >= EXP_P50 && it->stat <= EXP_P99)
+		snprintf(extra, sizeof(extra), " (%s over %zu trial%s)", stat_text(it->stat),
+			 st->ntrials, st->ntrials == 1 ? "" : "s");
+	else if (st->ntrials > 1)
 		snprintf(extra, sizeof(extra), " (%zu trials)", st->ntrials);
 	compare(r, it, file, what, v, cens, st->horizon_ms, extra);
+	if (it->stat >= EXP_P50 && it->stat <= EXP_P99)
+		few_trials_warning(r, it, file, what, st->ntrials);
 }
 
 static void eval_prop(struct exp_scenario_report *r, const struct exp_item *it, const char *file,

@@ -141,7 +141,7 @@ static void tell(struct des *w, const struct polws *p, char *text)
 {
 	struct tl_objref ref = { "Workspace", p->ns, p->name, 0 };
 
-	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 	free(text);
 }
 

@@ -25,7 +25,7 @@
 
 /*
  * mpol_end_of_run() - adds the notices above to @w's timeline, dated
- * des_now(@w).  Reads @w's store and timeline.  Cannot fail (aborts on
+ * des_end(@w), the run's end.  Reads @w's store and timeline.  Cannot fail (aborts on
  * OOM).  Cost: O(Workspaces + timeline entries) expected.
  */
 void mpol_end_of_run(struct des *w);

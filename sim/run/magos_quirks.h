@@ -37,7 +37,7 @@
 
 /*
  * mq_end_of_run() - adds the notices above to @w's timeline, dated
- * des_now(@w).  Reads the timeline and the store of @w, and the events of
+ * des_end(@w), the run's end.  Reads the timeline and the store of @w, and the events of
  * @s (borrowed; the scenario run) that a timeline entry names as its cause.
  * Cannot fail (aborts on OOM).  Cost: O(timeline entries) expected, plus
  * the namespace's Rollouts for each Workspace a Rollout deletion may have

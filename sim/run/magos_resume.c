@@ -108,7 +108,7 @@ void mres_end_of_run(struct des *w, const struct scenario *s)
 				 "took the head %s, which no commit of the run moved, for a new revision%s; resume "
 				 "from a snapshot the simulator wrote (run --snapshot) to keep the RefWatcher's memory",
 				 ws->ns, ws->name, observed, a, g.sha, then);
-		tl_notice_add(tl, des_now(w), TL_WARNING, text, &ref, 1);
+		tl_notice_add(tl, des_end(w), TL_WARNING, text, &ref, 1);
 		free(text);
 		free(then);
 		free(g.sha);

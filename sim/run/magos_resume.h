@@ -25,7 +25,7 @@
 
 /*
  * mres_end_of_run() - adds the notices above to @w's timeline, dated
- * des_now(@w).  @s: the scenario run (borrowed).  Cannot fail (aborts on
+ * des_end(@w), the run's end.  @s: the scenario run (borrowed).  Cannot fail (aborts on
  * OOM).
  */
 void mres_end_of_run(struct des *w, const struct scenario *s);

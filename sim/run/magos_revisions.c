@@ -183,7 +183,7 @@ static void tell(struct des *w, const struct wsr *r)
 			 "no plan of it ran (the Jobs get the branch, not the SHA), and %s; ask for a run "
 			 "(magosproject.io/reconcile-request) after such a run ends",
 			 r->ns, r->name, r->absorbed_sha, t1, t2, r->absorbed_phase, t3, next);
-	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 	free(text);
 	free(next);
 }

@@ -30,7 +30,7 @@
 
 /*
  * mrev_end_of_run() - adds the notices above to @w's timeline, dated
- * des_now(@w).  Reads @w's store and timeline and the commit events of @s
+ * des_end(@w), the run's end.  Reads @w's store and timeline and the commit events of @s
  * (borrowed; the scenario run).  Cannot fail (aborts on OOM).  Cost:
  * O(timeline entries + absorbed revisions × commit events) expected.
  */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/magos_workspace.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
@@ -311,7 +312,7 @@ static void hazard(struct des *w, const struct obj *about, const char *text)
 {
 	struct tl_objref ref = { about->kind, about->ns, about->name, 0 };
 
-	tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+	tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 }
 
 /* Up to five names of @l's items that @keep selects, "a, b, … (N)". New string. */
@@ -627,7 +628,7 @@ static void early_start_hazards(struct des *w, const struct obs *obs)
 						 "planning at %s, but its step %s: %s",
 						 r->ns, st->members[m], st->name, r->ns, r->name,
 						 at_text(planning, t1, sizeof(t1)), opened, how);
-				tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+				tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 				free(text);
 				free(how);
 				free(opened);
@@ -661,7 +662,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		struct tl_objref ref = { "Rollout", r->ns, r->name, 0 };
 		const char **name, **phase;
 		size_t *step, *count;
-		bool *was_reset;
+		bool *was_reset, *rerun;
 		struct strindex first = { 0 }, which = { 0 };
 
 		if (obs_first(r->past_completed_ms, r->completed_ms) != OBS_NEVER || r->nsteps < 2) {
@@ -676,6 +677,7 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		step = xcalloc(nmem + 1, sizeof(*step));
 		count = xcalloc(nmem + 1, sizeof(*count));
 		was_reset = xcalloc(nmem + 1, sizeof(*was_reset));
+		rerun = xcalloc(nmem + 1, sizeof(*rerun));
 		nmem = 0;
 		for (size_t j = 0; j < r->nsteps; j++)
 			for (size_t m = 0; m < r->steps[j].nmembers; m++) {
@@ -698,13 +700,21 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 			phase[k] = en.phase;
 			reset = en.phase && strcmp(en.phase, "Pending") == 0 && en.reason &&
 				strcmp(en.reason, "ScheduledReconcile") == 0;
+			if (en.phase && strcmp(en.phase, "Applied") == 0)
+				rerun[k] = false;
 			if (!reset || was_reset[k]) {
 				was_reset[k] = reset;
 				continue;
 			}
 			was_reset[k] = true;
+			rerun[k] = true;
+			/*
+			 * A later Workspace that is itself re-running after a reset of
+			 * its own is not the Rollout's progress: both were reset on
+			 * their grids, and what holds the Rollout is elsewhere.
+			 */
 			for (size_t l = 0; l < nmem && !running_later; l++)
-				running_later = step[l] > step[k] && phase[l] &&
+				running_later = step[l] > step[k] && phase[l] && !rerun[l] &&
 						(strcmp(phase[l], "Planning") == 0 ||
 						 strcmp(phase[l], "Applying") == 0);
 			if (running_later)
@@ -735,11 +745,12 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 					       r->ns, r->name, total, total == 1 ? "" : "s", per,
 					       shown > 5 ? ", …" : "");
 
-			tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+			tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text, &ref, 1);
 			free(text);
 		}
 		si_release(&which);
 		si_release(&first);
+		free(rerun);
 		free(was_reset);
 		free(count);
 		free(step);
@@ -747,6 +758,81 @@ static void interval_reset_hazards(struct des *w, const struct obs *obs)
 		free(name);
 		free(per);
 	}
+}
+
+/* Whether Job @job's status has the condition Failed=True (batchv1.JobFailed). */
+static bool job_has_failed_condition(const struct obj *job)
+{
+	const struct val *conds = val_map_get(job->status, "conditions");
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++) {
+		const struct val *c = conds->u.list.items[i];
+
+		if (!strcmp(val_str(val_map_get(c, "type"), ""), "Failed") &&
+		    !strcmp(val_str(val_map_get(c, "status"), ""), "True"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A Workspace that ended Failed on a Job whose status counts a failed pod
+ * but has no Failed=True condition: the Workspace controller retries a
+ * failed plan (RetryPlan) or apply (RetryApply) on its reconcile grid only
+ * when the Job has that condition (workspace_controller.go
+ * reconcileWorkspace), so the Workspace stays Failed and its step with it.
+ * A Job the cluster fails always has it; a scripted status that sets only
+ * `failed` does not.  Told once per Workspace, naming the Job.
+ */
+static void failed_job_hazards(struct des *w)
+{
+	struct api *api = des_api(w);
+	struct api_list ws;
+
+	api_list_init(&ws);
+	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
+	for (size_t k = 0; k < ws.n; k++) {
+		const struct obj *o = ws.items[k];
+		const char *phase = val_str(val_map_get(o->status, "phase"), "");
+		const char *reason = NULL;
+		const struct obj *job = NULL;
+		char hash[9];
+		char *plan, *apply, *text;
+		const struct obj *P, *A;
+
+		if (strcmp(phase, "Failed") != 0)
+			continue;
+		mw_get_spec_hash(o->spec, hash);
+		plan = mw_job_name(o->name, "plan", hash);
+		apply = mw_job_name(o->name, "apply", hash);
+		P = api_get(api, "Job", o->ns, plan);
+		A = api_get(api, "Job", o->ns, apply);
+		if (A && !val_map_get(A->status, "completionTime") &&
+		    val_int(val_map_get(A->status, "failed"), 0) > 0 && !job_has_failed_condition(A)) {
+			job = A;
+			reason = "RetryApply";
+		} else if (!A && P && val_int(val_map_get(P->status, "failed"), 0) > 0 &&
+			   !job_has_failed_condition(P)) {
+			job = P;
+			reason = "RetryPlan";
+		}
+		if (job) {
+			text = xasprintf("Workspace %s/%s ended Failed and was never retried: its Job "
+					 "%s has status.failed %lld but no Failed=True condition, and "
+					 "the Workspace controller retries a failed Job (%s, on the "
+					 "reconcile grid) only when the Job has that condition; a Job "
+					 "the cluster fails has it (reason BackoffLimitExceeded): give "
+					 "a scripted Job status `conditions: [{type: Failed, status: "
+					 "\"True\"}]` as well",
+					 o->ns, o->name, job->name,
+					 (long long)val_int(val_map_get(job->status, "failed"), 0), reason);
+			hazard(w, o, text);
+			free(text);
+		}
+		free(apply);
+		free(plan);
+	}
+	api_list_release(&ws);
 }
 
 #define NEW_REVISION_PREFIX "RefWatcher detected new revision "
@@ -901,7 +987,7 @@ static void revision_order_hazards(struct des *w, const struct obs *obs, const s
 							at_text(en.t_ms, t1, sizeof(t1)), late, late_step,
 							at_text(late_ms, t2, sizeof(t2)));
 
-						tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text,
+						tl_notice_add(des_timeline(w), des_end(w), TL_WARNING, text,
 							      &ref, 1);
 						free(text);
 						told = sha;
@@ -920,11 +1006,81 @@ static void revision_order_hazards(struct des *w, const struct obs *obs, const s
 	}
 }
 
+#define APPROVED_GIVEN "+magosproject.io/approved=true"
+
+/*
+ * What a Workspace that ended Planned, with autoApply false and no approval
+ * on it, waits for, read from its whole history (@h): the plan it ended on
+ * (the last entry into Planned), and whether an approval was given and used
+ * before that plan (an Applying after it), so that a Workspace approved,
+ * applied and then planned again (a scheduled reconcile, a new revision) is
+ * not said never to have been approved.  New string.
+ */
+static char *planned_waiting_text(const struct tl *tl, const struct ws_history *h,
+				  const struct obj *o)
+{
+	size_t n;
+	const size_t *at = ws_history_of(h, o->ns, o->name, &n);
+	int64_t planned_ms = -1, given_ms = -1, applied_ms = -1, rerun_ms = -1;
+	int64_t last_given_ms = -1, last_used_ms = -1, reset_ms = -1;
+	const char *rerun_reason = NULL, *prev = NULL, *reset_reason = NULL;
+	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+	char t4[GT_DURATION_BUFSZ];
+
+	for (size_t i = 0; i < n; i++) {
+		struct tl_entry en;
+
+		tl_get(tl, at[i], &en);
+		if (en.detail && strstr(en.detail, APPROVED_GIVEN))
+			given_ms = en.t_ms;
+		if (en.phase && !strcmp(en.phase, "Applying") && given_ms >= 0 &&
+		    (!prev || strcmp(prev, "Applying") != 0)) {
+			last_given_ms = given_ms;
+			last_used_ms = en.t_ms;
+			given_ms = -1;
+		}
+		if (en.phase && !strcmp(en.phase, "Pending") && (!prev || strcmp(prev, "Pending")) &&
+		    en.reason) {
+			rerun_ms = en.t_ms;
+			rerun_reason = en.reason;
+		}
+		if (en.phase && !strcmp(en.phase, "Planned") && (!prev || strcmp(prev, "Planned"))) {
+			planned_ms = en.t_ms;
+			applied_ms = last_used_ms;
+			reset_ms = rerun_ms > last_used_ms ? rerun_ms : -1;
+			reset_reason = reset_ms >= 0 ? rerun_reason : NULL;
+		}
+		if (en.phase)
+			prev = en.phase;
+	}
+	if (applied_ms < 0 || planned_ms <= applied_ms)
+		return xasprintf("Workspace %s/%s ended Planned: autoApply is false and it waits for "
+				 "magosproject.io/approved: \"true\", which nobody gave",
+				 o->ns, o->name);
+	if (!reset_reason)
+		return xasprintf("Workspace %s/%s ended Planned: autoApply is false; the approval "
+				 "given at %s was used (its apply started at %s), and the plan it "
+				 "ended on (Planned at %s) waits for a new "
+				 "magosproject.io/approved: \"true\", which nobody gave (an "
+				 "approval is consumed by the apply it starts)",
+				 o->ns, o->name, at_text(last_given_ms, t1, sizeof(t1)),
+				 at_text(applied_ms, t2, sizeof(t2)), at_text(planned_ms, t4, sizeof(t4)));
+	return xasprintf("Workspace %s/%s ended Planned: autoApply is false; the approval given "
+			 "at %s was used (its apply started at %s), then the Workspace was reset "
+			 "at %s (%s) and planned again, and that plan (Planned at %s) waits for a "
+			 "new magosproject.io/approved: \"true\", which nobody gave (an approval "
+			 "is consumed by the apply it starts)",
+			 o->ns, o->name, at_text(last_given_ms, t1, sizeof(t1)),
+			 at_text(applied_ms, t2, sizeof(t2)), at_text(reset_ms, t3, sizeof(t3)),
+			 reset_reason, at_text(planned_ms, t4, sizeof(t4)));
+}
+
 /*
  * What the run ended on that a reader would otherwise not see: a Rollout
  * without steps, Workspaces no step selects or nothing grants, a plan waiting
  * for an approval nobody gives, Workspaces that started before their step,
- * scheduled resets that kept a Rollout from completing.  Spec §7 #2, #3, #9,
+ * a failed Job the controller never retries, scheduled resets that kept a
+ * Rollout from completing.  Spec §7 #2, #3, #9,
  * #15; the engines behave as upstream, these only say so.  Call after
  * obs_finish() (the steps' members are known then).
  */
@@ -956,10 +1112,10 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 		free(pick);
 	}
 	early_start_hazards(w, obs);
+	failed_job_hazards(w);
 	interval_reset_hazards(w, obs);
 	ws_history_build(des_timeline(w), &h);
 	revision_order_hazards(w, obs, &h);
-	ws_history_release(&h);
 	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
 	for (size_t k = 0; k < ws.n; k++) {
 		const struct obj *o = ws.items[k];
@@ -970,9 +1126,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 
 		if (!strcmp(phase, "Planned") && !val_bool(val_map_get(o->spec, "autoApply"), true) &&
 		    !(approved && !strcmp(approved, "true")))
-			text = xasprintf("Workspace %s/%s ended Planned: autoApply is false and it waits "
-					 "for magosproject.io/approved: \"true\", which nobody gave",
-					 o->ns, o->name);
+			text = planned_waiting_text(des_timeline(w), &h, o);
 		else if (!api_get(api, "Project", o->ns, project) &&
 			 !api_get(api, "Rollout", o->ns, project))
 			text = xasprintf("Workspace %s/%s names project %s, which has neither a Project "
@@ -983,6 +1137,7 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 			free(text);
 		}
 	}
+	ws_history_release(&h);
 	api_list_release(&ws);
 	api_list_release(&ro);
 }
@@ -1302,6 +1457,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 
 	/* The models first: the Job runner and the git remotes the controllers use. */
 	r->models = mdl_new(s, r->world, 0);
+	/* Dependents whose owners are in none of the inputs are gone before anything lists them. */
+	mdl_collect_orphans(r->models);
 	/* The controllers start with the objects in place, as informers start with a list. */
 	r->mrc = mrc_register(r->world, &(struct mrc_params){ .start_unix_ms = s->start_unix_ms });
 	r->mwc = mwc_register(r->world, &(struct mwc_params){
@@ -1337,6 +1494,8 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	}
 	r->stop = des_run(r->world, r->horizon_ms, &lim);
 	r->end_ms = r->stop == DES_HORIZON ? r->horizon_ms : des_now(r->world);
+	/* The notices about the run as a whole are told at its end, after the timeline. */
+	des_set_end(r->world, r->end_ms);
 	if (r->stop == DES_STOPPED)
 		tl_notice_add(des_timeline(r->world), r->end_ms, TL_INFO,
 			      o && o->run_to_set && r->end_ms == o->run_to_ms ?

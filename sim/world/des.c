@@ -64,6 +64,7 @@ struct des {
 	bool stop_requested; /* des_request_stop(): end des_run() after the running event */
 	bool started;        /* des_run() was called: ADDED events are no longer initial-list ones */
 	bool initial;        /* an initial-list ADDED is being dispatched */
+	int64_t end_ms;      /* des_set_end(): when the run ended; -1 until then */
 };
 
 struct des_params des_params_default(void)
@@ -125,6 +126,7 @@ struct des *des_new(const struct des_params *p)
 	struct des *w = xcalloc(1, sizeof(*w));
 
 	w->p = p ? *p : des_params_default();
+	w->end_ms = -1;
 	assert(w->p.api_latency_ms >= 0 && w->p.reconcile_ms >= 0);
 	evq_init(&w->q);
 	w->tl = tl_new();
@@ -178,6 +180,16 @@ const struct des_params *des_params(const struct des *w)
 int64_t des_now(const struct des *w)
 {
 	return evq_now(&w->q);
+}
+
+void des_set_end(struct des *w, int64_t end_ms)
+{
+	w->end_ms = end_ms > evq_now(&w->q) ? end_ms : evq_now(&w->q);
+}
+
+int64_t des_end(const struct des *w)
+{
+	return w->end_ms >= 0 ? w->end_ms : evq_now(&w->q);
 }
 
 uint64_t des_events(const struct des *w)

@@ -108,6 +108,20 @@ const struct des_params *des_params(const struct des *w);
 /* des_now() - the simulated clock, ms: time of the running (or last run) event. */
 int64_t des_now(const struct des *w);
 
+/*
+ * des_set_end() - records that the run ended at @end_ms (simulated ms): the
+ * horizon when it stopped there, which is later than the last event run.
+ * An @end_ms before des_now() records des_now().  The clock does not move.
+ */
+void des_set_end(struct des *w, int64_t end_ms);
+
+/*
+ * des_end() - when the run ended (des_set_end()), or des_now() before that
+ * is known: the time of the notices about the run as a whole, told after
+ * its last event.
+ */
+int64_t des_end(const struct des *w);
+
 /* des_events() - events run so far, all des_run() calls together. */
 uint64_t des_events(const struct des *w);
 

@@ -72,20 +72,26 @@ def notice(d, text):
 def resets_while_later_runs(d, steps):
     """Per Workspace, how often it entered Pending/ScheduledReconcile while a
     Workspace of a later step (STEPS: the member lists in step order) was
-    Planning or Applying."""
+    Planning or Applying on its way forward: not while re-running after a
+    scheduled reset of its own (from that reset until it is Applied again),
+    which is not the Rollout's progress."""
     step = {}
     for j, members in enumerate(steps):
         for m in members:
             step.setdefault(m, j)
-    phase, was, count = {}, {}, {m: 0 for m in step}
+    phase, was, rerun, count = {}, {}, {}, {m: 0 for m in step}
     for e in d["timeline"]:
         if e["kind"] != "Workspace" or e["name"] not in step:
             continue
         ws = e["name"]
         phase[ws] = e["phase"]
+        if e["phase"] == "Applied":
+            rerun[ws] = False
         now = e["phase"] == "Pending" and e["reason"] == "ScheduledReconcile"
         if now and not was.get(ws):
-            if any(step[o] > step[ws] and phase.get(o) in ("Planning", "Applying") for o in step):
+            rerun[ws] = True
+            if any(step[o] > step[ws] and not rerun.get(o) and
+                   phase.get(o) in ("Planning", "Applying") for o in step):
                 count[ws] += 1
         was[ws] = now
     return count

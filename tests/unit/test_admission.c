@@ -272,11 +272,14 @@ static void test_unknown_kind(void)
 {
 	/* In the groups the simulator models an unknown kind or version is a typo: an error. */
 	CU_ASSERT_EQUAL(admit("apiVersion: stages.metio.wtf/v1\nkind: Foo\nmetadata: {name: a}\n"), -1);
-	CU_ASSERT_EQUAL(dg.n, 3);
+	CU_ASSERT_EQUAL(dg.n, 4);
 	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Foo\" in apiVersion \"stages.metio.wtf/v1\"");
 	CU_ASSERT_STRING_EQUAL(item(1),
 			       "m.yaml:2:7: note: supported kinds: Project (magosproject.io/v1alpha1), Rollout (magosproject.io/v1alpha1), Workspace (magosproject.io/v1alpha1), FleetRollout (stages.metio.wtf/v1), StageSet (stages.metio.wtf/v1), Namespace (v1), Secret (v1), ValidatingPolicy (policies.kyverno.io/v1), StageLedger (stages.metio.wtf/v1), GitRepository (source.toolkit.fluxcd.io/v1), OCIRepository (source.toolkit.fluxcd.io/v1), Bucket (source.toolkit.fluxcd.io/v1), ExternalArtifact (source.toolkit.fluxcd.io/v1), Job (batch/v1), PersistentVolumeClaim (v1)");
+	/* The kinds accepted and ignored are listed too: a StageInventory of another version is told where it is. */
 	CU_ASSERT_STRING_EQUAL(item(2),
+			       "m.yaml:2:7: note: accepted and ignored (their CRDs define them; no simulated controller reads them): VariableSet (magosproject.io/v1alpha1), ImageVerificationPolicy (stages.metio.wtf/v1), StageInventory (stages.metio.wtf/v1)");
+	CU_ASSERT_STRING_EQUAL(item(3),
 			       "m.yaml:2:7: note: objects of the API groups magos-sim does not simulate are accepted and ignored; in stages.metio.wtf an unknown kind is taken for a typo");
 	CU_ASSERT_EQUAL(admit("apiVersion: magosproject.io/v1\nkind: Workspace\nmetadata: {name: a}\n"), -1);
 	CU_ASSERT_STRING_EQUAL(item(0), "m.yaml:2:7: error: unknown kind \"Workspace\" in apiVersion \"magosproject.io/v1\"");

@@ -342,30 +342,69 @@ static void test_eval_ttc_and_probs(void)
 
 	exp_report_init(&r, "ci.yaml");
 	exp_evaluate(&e, &st, NULL, 0, NULL, &r);
-	CU_ASSERT_EQUAL_FATAL(r.n, 6);
+	CU_ASSERT_EQUAL_FATAL(r.n, 7);
 	CU_ASSERT_EQUAL(r.nfailed, 4);
 	CU_ASSERT_EQUAL(r.items[0].outcome, EXP_FAILED);
 	CU_ASSERT_STRING_EQUAL(r.items[0].message,
-			       "p95 time to complete 7h12m0s exceeds the limit 6h0m0s (40 trials)");
+			       "p95 time to complete 7h12m0s exceeds the limit 6h0m0s (p95 over 40 trials)");
 	CU_ASSERT_STRING_EQUAL(r.items[0].measured, "7h12m0s");
 	CU_ASSERT_STRING_EQUAL(r.items[0].limit, "<= 6h0m0s");
 	CU_ASSERT_STRING_EQUAL(r.items[0].file, "ci.yaml");
 	CU_ASSERT_EQUAL(r.items[0].mark.line, 12);
 	CU_ASSERT_EQUAL(r.items[1].outcome, EXP_PASSED);
 	CU_ASSERT_STRING_EQUAL(r.items[1].message,
-			       "p50 time to complete 1h0m0s is within the limit <= 6h0m0s (40 trials)");
+			       "p50 time to complete 1h0m0s is within the limit <= 6h0m0s (p50 over 40 trials)");
 	/* A censored percentile is beyond the horizon: it fails any max. */
 	CU_ASSERT_EQUAL(r.items[2].outcome, EXP_FAILED);
 	CU_ASSERT_STRING_EQUAL(r.items[2].measured, "> 24h0m0s (horizon)");
-	CU_ASSERT_EQUAL(r.items[3].outcome, EXP_FAILED);
+	/* 40 trials are enough for a p95, not for a p99: a warning beside it. */
+	CU_ASSERT_EQUAL(r.items[3].outcome, EXP_WARNED);
+	CU_ASSERT_STRING_EQUAL(r.items[3].id, "timeToComplete.p99");
 	CU_ASSERT_STRING_EQUAL(r.items[3].message,
+			       "p99 time to complete over 40 trials is near the largest of them, not a p99: "
+			       "a p99 needs at least 100 trials to mean anything; set spec.expect.trials "
+			       "or give check -n 100 or more");
+	CU_ASSERT_EQUAL(r.items[4].outcome, EXP_FAILED);
+	CU_ASSERT_STRING_EQUAL(r.items[4].message,
 			       "halt probability 7.5% exceeds the limit 5% (3 of 40 trials)");
-	CU_ASSERT_EQUAL(r.items[4].outcome, EXP_PASSED);
-	CU_ASSERT_EQUAL(r.items[5].outcome, EXP_FAILED);
-	CU_ASSERT_STRING_EQUAL(r.items[5].message,
+	CU_ASSERT_EQUAL(r.items[5].outcome, EXP_PASSED);
+	CU_ASSERT_EQUAL(r.items[6].outcome, EXP_FAILED);
+	CU_ASSERT_STRING_EQUAL(r.items[6].message,
 			       "expected every trial to complete, but 1 of 40 did not (by the horizon)");
 	CU_ASSERT(r.fig.have);
 	CU_ASSERT_EQUAL(r.fig.halted, 3);
+	exp_report_release(&r);
+}
+
+/* A percentile over one trial says so, and a warning says it needs more. */
+static void test_eval_percentile_one_trial(void)
+{
+	struct plan_stats st;
+	struct exp_item items[1];
+	struct exp_set e = { .file = "ci.yaml", .trials = 1, .items = items, .n = 1 };
+	struct exp_scenario_report r;
+
+	stats_init(&st, 1);
+	st.ttc.n = 1;
+	for (int k = 0; k < 4; k++)
+		st.ttc.p[k] = 505889.0; /* 8m25.889s */
+	st.ttc.min = st.ttc.max = st.ttc.mean = 505889.0;
+	st.complete.k = st.complete.n = 1;
+	items[0] = item(EXP_TTC, "timeToComplete.p95", EXP_P95, EXP_U_MS, false, 0, true, 1800000.0);
+
+	exp_report_init(&r, "ci.yaml");
+	exp_evaluate(&e, &st, NULL, 0, NULL, &r);
+	CU_ASSERT_EQUAL_FATAL(r.n, 2);
+	CU_ASSERT_EQUAL(r.nfailed, 0);
+	CU_ASSERT_EQUAL(r.items[0].outcome, EXP_PASSED);
+	CU_ASSERT_STRING_EQUAL(r.items[0].message,
+			       "p95 time to complete 8m25.889s is within the limit <= 30m0s (p95 over 1 trial)");
+	CU_ASSERT_EQUAL(r.items[1].outcome, EXP_WARNED);
+	CU_ASSERT_STRING_EQUAL(r.items[1].message,
+			       "p95 time to complete over 1 trial is that trial's value, not a p95: a p95 "
+			       "needs at least 20 trials to mean anything; set spec.expect.trials or give "
+			       "check -n 20 or more");
+	CU_ASSERT_EQUAL(r.items[1].mark.line, 12);
 	exp_report_release(&r);
 }
 
@@ -585,6 +624,7 @@ static CU_TestInfo tests[] = {
 	{ "exposure needs a FleetRollout", test_parse_exposure_magos },
 	{ "evaluate time to complete and probabilities", test_eval_ttc_and_probs },
 	{ "evaluate blast radius, bounds and missing values", test_eval_blast_and_bounds },
+	{ "a percentile over one trial says so, and warns", test_eval_percentile_one_trial },
 	{ "evaluate haltsBefore over trial rows", test_eval_halts_before },
 	{ "subset match", test_subset },
 	{ "object match", test_object_matches },

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Standard input as an input of every command: "-" and /dev/stdin, from a
+# redirected file and from a pipe, plain manifests and a scenario.  lint
+# loads each input alone (to find a Scenario) and then the plain manifests
+# together: standard input is read once and its bytes serve both loads.
+# Run from the repository root; MAGOS_SIM names the binary (make check sets it).
+. "$(dirname "$0")/lib.sh"
+require_sim
+
+# The plain manifests of scenarios/checkout/ as one stream, as kubectl prints them.
+for f in scenarios/checkout/*.yaml; do
+	echo '---'
+	cat "$f"
+done >"$tmp/plain.yaml"
+"$SIM" lint scenarios/checkout/ >"$tmp/want-plain" 2>&1
+contains "the plain manifests lint clean as files" "$tmp/want-plain" "6 objects in 3 files checked, no problems found"
+
+for how in "-" /dev/stdin; do
+	expect_rc "lint $how from a pipe, plain manifests" 0 sh -c "cat '$tmp/plain.yaml' | '$SIM' lint $how"
+	has_line "... checks every object" "$tmp/out" "6 objects in 1 file checked, no problems found"
+	expect_rc "lint $how redirected, plain manifests" 0 sh -c "'$SIM' lint $how <'$tmp/plain.yaml'"
+	has_line "... checks every object" "$tmp/out" "6 objects in 1 file checked, no problems found"
+	expect_rc "lint $how from a pipe, a scenario" 0 sh -c "cat scenarios/three-environments.yaml | '$SIM' lint $how"
+	has_line "... checks the scenario" "$tmp/out" "5 objects in 1 file checked, no problems found"
+	expect_rc "run $how from a pipe, plain manifests" 0 sh -c "cat '$tmp/plain.yaml' | '$SIM' run -q --json - $how"
+	contains "... runs them" "$tmp/out" '"objects":6'
+done
+
+# A pipe with a plain stream and a file beside it: the two are one cluster.
+expect_rc "lint - with a file beside it, from a pipe" 0 \
+	sh -c "cat scenarios/checkout/project.yaml | '$SIM' lint - scenarios/checkout/rollout.yaml scenarios/checkout/workspaces.yaml"
+has_line "... sees the Project on stdin with the Rollout in the files" "$tmp/out" "6 objects in 3 files checked, no problems found"
+
+# An error on standard input is reported where it is, once.
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a, labels: {canary: on}}\n' >"$tmp/bad.yaml"
+expect_rc "lint - from a pipe reports a refusal" 1 sh -c "cat '$tmp/bad.yaml' | '$SIM' lint -"
+contains "... at its line and column" "$tmp/out" "-:3:"
+lacks "... and not that the input was empty" "$tmp/out" "no documents"
+
+finish
