@@ -174,6 +174,43 @@ case "$SIM" in
 	;;
 esac
 
+# ---- events: one run, and all the trials of a command (counts, never a clock)
+sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 5000, eventsPerInstant: 4000}/' "$SCN" >"$tmp/budget5000.yaml"
+grep -q "eventBudget: 5000" "$tmp/budget5000.yaml" || bad "the scenario with a budget was not made"
+expect_rc "run-events: a scenario asking more events than the limit is invalid (exit 3)" 3 \
+	"$SIM" run --limit run-events=1000 "$tmp/budget5000.yaml"
+contains "... at the key, naming both the key and the limit" "$tmp/err" \
+	"budget5000.yaml:27:25: error: spec.limits.eventBudget: Invalid value: 5000: more than the 1000 events one run may take (limit run-events; raise it with --limit run-events=N)"
+contains "... eventsPerInstant as well" "$tmp/err" \
+	"budget5000.yaml:27:49: error: spec.limits.eventsPerInstant: Invalid value: 4000: more than the 1000 events one run may take (limit run-events;"
+expect_rc "check: the same scenario is invalid there too" 3 "$SIM" check -n 1 --limit run-events=1000 "$tmp/budget5000.yaml"
+expect_rc "run-events: raised to what the scenario asks, it runs" 0 \
+	"$SIM" run -q --limit run-events=5000 "$tmp/budget5000.yaml"
+expect_rc "run-events: the budget by the objects is capped by the limit" 0 \
+	"$SIM" run --limit run-events=50 "$SCN"
+contains "... and the run stops there" "$tmp/out" "after 50 events: the event budget was spent"
+contains "... saying the limit set it" "$tmp/out" "limit run-events caps it"
+expect_rc "total-events: run -n stops at the trial that passes it (exit 3)" 3 \
+	"$SIM" run -q -n 20 -j 1 --limit total-events=1000 "$SCN"
+contains "... naming the trial, the limit, -n and how to raise it" "$tmp/err" \
+	"magos-sim run: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1191 (-n 20; each run may take 1000000 events: the budget by the objects) (limit total-events; raise it with --limit total-events=N)"
+check "... and prints no statistics" test ! -s "$tmp/out"
+cp "$tmp/err" "$tmp/total-j1.err"
+expect_rc "total-events: the same trial at -j 3" 3 "$SIM" run -q -n 20 -j 3 --limit total-events=1000 "$SCN"
+check "... the same bytes" cmp -s "$tmp/total-j1.err" "$tmp/err"
+expect_rc "total-events: raised, the same trials run" 0 "$SIM" run -q -n 20 --limit total-events=7000 "$SCN"
+sed 's/^  seed: 7$/  seed: 7\n  expect: {trials: 50}/' "$SCN" >"$tmp/trials50.yaml"
+expect_rc "total-events: check stops at the trial that passes it (exit 3)" 3 \
+	"$SIM" check -j 2 --limit total-events=1000 "$tmp/trials50.yaml"
+contains "... naming spec.expect.trials" "$tmp/err" \
+	"magos-sim check: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1191 (spec.expect.trials: 50;"
+check "... and reports no checks" test ! -s "$tmp/out"
+expect_rc "total-events: trial 0 of check counts too" 3 "$SIM" check --limit total-events=100 "$tmp/trials50.yaml"
+contains "... and can pass it alone" "$tmp/err" "error: trial 0 takes the events of the trials past 100: the trials up to it ran 332"
+expect_rc "total-events: compare -n stops there too" 3 \
+	"$SIM" compare -n 20 --limit total-events=1000 "$SCN" "$SCN"
+contains "... saying so" "$tmp/err" "magos-sim compare: error: trial 3 takes the events of the trials past 1000"
+
 # A sweep has at most 10 000 values, as a range or as a list.
 vals=$(awk 'BEGIN { for (i = 1; i <= 10001; i++) printf "%s%d", (i > 1 ? "," : ""), i }')
 expect_rc "a sweep list of 10 001 values: refused" 2 "$SIM" run -q --sweep "capacity=$vals" scenarios/parallel-cohorts.yaml

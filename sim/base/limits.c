@@ -7,7 +7,10 @@
  * The defaults keep a hostile or mistaken input within seconds and well
  * under 2 GiB (the loader holds about 16 bytes of tree per byte of YAML),
  * and stay above what the examples and benchmarks need; docs/limits.md
- * explains each.
+ * explains each.  The event bounds are counts, never a clock, so a command
+ * stops at the same trial with the same output at every -j: a million
+ * events take 1 to 4 s of CPU, so one run stops within about a minute and
+ * all the trials of one command within a few minutes.
  */
 static const struct lim_def defs[LIM_COUNT] = {
 	[LIM_INPUT_BYTES] = { "input-bytes", UINT64_C(64) << 20, 1, UINT64_C(1) << 40, "bytes",
@@ -29,6 +32,10 @@ static const struct lim_def defs[LIM_COUNT] = {
 			 "errors and warnings printed (the others are counted)" },
 	[LIM_EXACT_VALUES] = { "exact-values", UINT64_C(16) << 20, 0, UINT64_C(1) << 40, "values",
 			       "values of the trials kept for exact percentiles (then a sketch)" },
+	[LIM_RUN_EVENTS] = { "run-events", 10000000, 1, UINT64_C(1) << 40, "events",
+			     "events one run (one trial) may take, whatever the scenario asks" },
+	[LIM_TOTAL_EVENTS] = { "total-events", 100000000, 1, UINT64_C(1) << 50, "events",
+			       "events all the trials of one command take together" },
 };
 
 static const char *const hints[LIM_COUNT] = {
@@ -41,6 +48,8 @@ static const char *const hints[LIM_COUNT] = {
 	[LIM_GENERATED] = "(limit generated-objects; raise it with --limit generated-objects=N)",
 	[LIM_ERRORS] = "(limit errors; raise it with --limit errors=N)",
 	[LIM_EXACT_VALUES] = "(limit exact-values; raise it with --limit exact-values=N)",
+	[LIM_RUN_EVENTS] = "(limit run-events; raise it with --limit run-events=N)",
+	[LIM_TOTAL_EVENTS] = "(limit total-events; raise it with --limit total-events=N)",
 };
 
 const struct lim_def *lim_defs(void)

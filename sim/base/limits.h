@@ -26,6 +26,8 @@ enum lim_id {
 	LIM_GENERATED,      /* objects spec.generate makes, all entries (Namespaces included) */
 	LIM_ERRORS,         /* errors and warnings printed; the rest are counted */
 	LIM_EXACT_VALUES,   /* trial values kept for exact statistics (sim/plan/stats.h) */
+	LIM_RUN_EVENTS,     /* events one run (one trial) may take, whatever the scenario asks */
+	LIM_TOTAL_EVENTS,   /* events all the trials of one command take together */
 	LIM_COUNT
 };
 

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -317,8 +318,10 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	run_result_release(&rr);
 	if (n > 1) {
 		struct trials_opts to = { 0 };
+		struct trials_over over = { 0, 0 };
 		struct trial_row *more = NULL;
 		struct prog_trials pt = { cfg->prog, 1, n };
+		uint64_t max_events = cfg->o.lim.v[LIM_TOTAL_EVENTS];
 
 		to.first = 1;
 		to.n = n - 1;
@@ -328,14 +331,32 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 		to.progress_ctx = &pt;
 		snprintf(label, sizeof(label), "%s: trials", cfg->where);
 		prog_start(cfg->prog, label);
-		rc = trials_run(s, &to, &more);
+		/* Trial 0 ran above: what it took counts too. */
+		to.max_events = rows[0].events < max_events ? max_events - rows[0].events : 1;
+		to.over = &over;
+		if (rows[0].events > max_events) {
+			over = (struct trials_over){ 0, rows[0].events };
+			rc = 1;
+		} else {
+			rc = trials_run(s, &to, &more);
+			over.events += rows[0].events;
+		}
 		prog_clear(cfg->prog);
 		if (rc != 0) {
-			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
+			if (rc == 1) {
+				char key[64];
+
+				snprintf(key, sizeof(key), "%s %" PRIu32,
+					 cfg->trials_set ? "-n" : "spec.expect.trials:", n);
+				cmd_over_total_events("check", s, &over, max_events, key);
+			} else {
+				fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog,
+					strerror(errno));
+			}
 			trial_row_release(&rows[0]);
 			free(rows);
 			exp_probes_release(&p);
-			return -1;
+			return rc == 1 ? -2 : -1;
 		}
 		memcpy(rows + 1, more, (size_t)(n - 1) * sizeof(*rows));
 		free(more);
@@ -390,7 +411,10 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 	d->n = k;
 }
 
-/* check_one() - everything about input @in into @r.  Returns 0, or -1 on an internal failure. */
+/*
+ * check_one() - everything about input @in into @r.  Returns 0, -1 on an
+ * internal failure, or -2 when its trials passed `--limit total-events`.
+ */
 static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		     struct exp_scenario_report *r)
 {
@@ -461,8 +485,8 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	}
 	if (r->invalid)
 		exp_report_add_skipped(r, &e, "the input is invalid");
-	else if (run_expectations(&s, &e, cfg, r) != 0)
-		rc = -1;
+	else
+		rc = run_expectations(&s, &e, cfg, r);
 	exp_set_release(&e);
 	lint_report_release(&lr);
 	scn_release(&s);
@@ -620,9 +644,17 @@ int cmd_check(int argc, char **argv)
 	cfg.prog = &prog;
 	rc = CLI_OK;
 	for (size_t i = 0; i < ninputs; i++) {
+		int one;
+
 		ndone = i + 1;
 		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, ninputs);
-		if (check_one(&inputs[i], &cfg, &reps[i]) != 0) {
+		one = check_one(&inputs[i], &cfg, &reps[i]);
+		if (one == -2) {
+			/* Past --limit total-events: the command stops, reporting nothing. */
+			rc = CLI_INVALID;
+			goto release_reports;
+		}
+		if (one != 0) {
 			rc = CLI_INTERNAL;
 			break;
 		}
@@ -662,6 +694,7 @@ int cmd_check(int argc, char **argv)
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}
+release_reports:
 	for (size_t i = 0; i < ndone; i++)
 		exp_report_release(&reps[i]);
 	free(reps);

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -467,4 +468,19 @@ int cmd_put_sweep_csv(FILE *f, const void *arg)
 	const struct cmd_whatif_out *w = arg;
 
 	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
+}
+
+void cmd_over_total_events(const char *cmd, const struct scenario *s, const struct trials_over *ov,
+			   uint64_t max, const char *trials_key)
+{
+	const char *budget = scn_event_budget_capped(s) ? "limit run-events" :
+			     s->event_budget ? "spec.limits.eventBudget" :
+					       "the budget by the objects";
+
+	fprintf(stderr,
+		"%s %s: error: trial %" PRIu32 " takes the events of the trials past %" PRIu64
+		": the trials up to it ran %" PRIu64 " (%s; each run may take %" PRIu64
+		" events: %s) %s\n",
+		cmd_prog, cmd, ov->index, max, ov->events, trials_key, scn_event_budget(s), budget,
+		lim_hint(LIM_TOTAL_EVENTS));
 }
