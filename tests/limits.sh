@@ -35,6 +35,41 @@ EOF
 expect_rc "an include naming a FIFO is refused at once" 3 $T "$SIM" run "$tmp/inc-fifo.yaml"
 contains "... at the include" "$tmp/err" 'inc-fifo.yaml:5:13: error: spec.include[0]: "'
 contains "... saying what it is" "$tmp/err" 'fifo.yaml" is not a regular file (a FIFO)'
+# Files of the kernel's pseudo filesystems say "regular" in st_mode, but may
+# block forever (/proc/kmsg: never used here, reading it takes the kernel's
+# log away) or never end: refused, whatever the path to them.
+if [ -r /proc/self/status ]; then
+	ln -s /proc/self/status "$tmp/procfs.yaml"
+	expect_rc "a procfs file (through a symlink) as input is refused at once (exit 3)" 3 $T "$SIM" run "$tmp/procfs.yaml"
+	contains "... saying what it is" "$tmp/err" \
+		"procfs.yaml: error: cannot read: not a regular file (a file of procfs, a kernel pseudo filesystem)"
+	expect_rc "... named directly, as well" 3 $T "$SIM" lint /proc/self/status
+	contains "... by lint too" "$tmp/out" "/proc/self/status: error: cannot read: not a regular file (a file of procfs,"
+	mkdir "$tmp/procdir"
+	ln -s /proc/self/status "$tmp/procdir/a.yaml"
+	expect_rc "a procfs file as a directory's file is refused" 3 $T "$SIM" run "$tmp/procdir"
+	contains "... naming the file" "$tmp/err" "procdir/a.yaml: error: cannot read: not a regular file (a file of procfs,"
+	cat >"$tmp/inc-proc.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: inc-proc}
+spec:
+  include: [procdir/*.yaml]
+EOF
+	sed 's|procdir/\*.yaml|procfs.yaml|' "$tmp/inc-proc.yaml" >"$tmp/inc-proc2.yaml"
+	expect_rc "a procfs file as a pattern's include is refused" 3 $T "$SIM" run "$tmp/inc-proc.yaml"
+	contains "... naming it" "$tmp/err" "procdir/a.yaml: error: cannot read: not a regular file (a file of procfs,"
+	expect_rc "a procfs file as an include's path is refused" 3 $T "$SIM" run "$tmp/inc-proc2.yaml"
+	contains "... naming it" "$tmp/err" "procfs.yaml: error: cannot read: not a regular file (a file of procfs,"
+	expect_rc "a procfs file as a merge partial is refused" 3 $T "$SIM" merge "$tmp/procfs.yaml"
+	contains "... saying so" "$tmp/err" "merge: '$tmp/procfs.yaml': cannot read: not a regular file (a file of procfs, a kernel pseudo filesystem)"
+else
+	ok "no /proc/self/status here: the pseudo filesystems are not tested"
+fi
+if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+	expect_rc "a sysfs file as input is refused" 3 $T "$SIM" run /sys/kernel/mm/transparent_hugepage/enabled
+	contains "... saying so" "$tmp/err" "error: cannot read: not a regular file (a file of sysfs, a kernel pseudo filesystem)"
+fi
 expect_rc "standard input is read when named -" 0 $T sh -c "'$SIM' run -q - <'$SCN'"
 contains "... and runs the scenario" "$tmp/out" "completed yes"
 

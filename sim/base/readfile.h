@@ -5,8 +5,11 @@
  * Reading an input file whole, safely: only a regular file is read (a
  * device never ends, a FIFO may block forever: both are refused before the
  * first read, the file being opened with O_NONBLOCK so that even the open
- * cannot block), and never more than a bound.  "-" reads standard input,
- * the one stream an input may be.
+ * cannot block), and never more than a bound.  A file of a kernel pseudo
+ * filesystem (procfs, sysfs, debugfs, tracefs, cgroup, ...: statfs(2)
+ * f_type, on Linux) is no regular file either, whatever st_mode says: it
+ * may block (/proc/kmsg) or never end.  "-" reads standard input, the one
+ * stream an input may be.
  */
 
 #include <stddef.h>
@@ -25,7 +28,8 @@ enum {
  * @buf:  receives a new buffer of *@len bytes (not NUL-terminated; caller
  *        frees) on RF_OK; untouched otherwise.
  * @kind: on RF_NOTREG receives "a FIFO", "a directory", "a character
- *        device", ... (static); may be NULL.
+ *        device", "a file of procfs, a kernel pseudo filesystem", ...
+ *        (static); may be NULL.
  * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
