@@ -92,6 +92,24 @@ contains "... at the first document beyond it" "$tmp/err" \
 	"docs.yaml:41:1: error: the inputs hold more than 10 YAML documents in all (limit documents;"
 expect_rc "documents: raised, the same input runs" 0 "$SIM" run -q --limit documents=20 "$tmp/docs.yaml"
 
+# yaml-nodes: every node of every input, two files counted together
+# (15 nodes in cm1.yaml, 19 in cm2.yaml); `[1,1,...]` is a node per two bytes
+mkdir "$tmp/nodes"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {a: "1", b: "2"}\n' >"$tmp/nodes/cm1.yaml"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm2}\ndata: [1,1,1,1,1,1,1,1]\n' >"$tmp/nodes/cm2.yaml"
+expect_rc "yaml-nodes: the nodes of all the inputs within the limit load" 0 "$SIM" lint --limit yaml-nodes=34 "$tmp/nodes"
+expect_rc "yaml-nodes: one node more than the limit is an error (exit 3)" 3 "$SIM" run --limit yaml-nodes=33 "$tmp/nodes"
+contains "... at the node beyond it, in the second file" "$tmp/err" \
+	"nodes/cm2.yaml:4:22: error: the inputs hold more than 33 YAML nodes in all (limit yaml-nodes; raise it with --limit yaml-nodes=N)"
+cat >"$tmp/nodes-alias.yaml" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm3}
+data: {a: &x [1, 2, 3, 4], b: *x}
+EOF
+expect_rc "yaml-nodes: alias copies count too (18 nodes, then 5 by the alias)" 3 "$SIM" run --limit yaml-nodes=20 "$tmp/nodes-alias.yaml"
+contains "... at the alias" "$tmp/err" "nodes-alias.yaml:4:31: error: the inputs hold more than 20 YAML nodes in all"
+
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
 for d in a a/b c; do
