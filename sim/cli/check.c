@@ -14,6 +14,7 @@
 
 #include "sim/cli/cmd.h"
 #include "engine/xalloc.h"
+#include "sim/base/quote.h"
 #include "sim/plan/expect.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/trials.h"
@@ -503,26 +504,34 @@ static void print_lines(const struct exp_scenario_report *r, bool color)
 					   "\033[2m" };
 
 	/* An invalid input is named first; its findings follow as for a valid one. */
+	/* Names and messages may hold input text: quoted, never raw control characters. */
+	char *input = qt_text(r->input);
+
 	if (r->invalid)
-		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", r->input);
+		printf("%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "", input);
 	if (!r->n && !r->invalid) {
 		char ttc[GT_DURATION_BUFSZ] = "";
 
 		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
 			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
 		printf("%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
-		       color ? col[0] : "", color ? "\033[0m" : "", r->input,
+		       color ? col[0] : "", color ? "\033[0m" : "", input,
 		       r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "", ttc);
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct exp_result *x = &r->items[i];
+		char *file = qt_text(x->file), *id = qt_text(x->id), *msg = qt_text(x->message);
 
 		printf("%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
-		       color ? "\033[0m" : "", x->file ? x->file : r->input);
+		       color ? "\033[0m" : "", file ? file : input);
 		if (x->mark.line)
 			printf(":%u:%u", x->mark.line, x->mark.col);
-		printf(": %s: %s\n", x->id, x->message);
+		printf(": %s: %s\n", id, msg);
+		free(file);
+		free(id);
+		free(msg);
 	}
+	free(input);
 }
 
 /* The reports of every checked scenario, for the writers of cmd_write_file(). */
