@@ -74,6 +74,22 @@ static const char *pseudo_kind(int fd)
 	return NULL;
 }
 
+const char *rf_pseudo_fs(const char *path)
+{
+#ifdef __linux__
+	struct statfs sf;
+
+	if (statfs(path, &sf) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((unsigned long)(unsigned int)sf.f_type == pseudo_fs[i].type)
+			return pseudo_fs[i].kind;
+#else
+	(void)path;
+#endif
+	return NULL;
+}
+
 /* Reads @fd to its end, at most @max bytes.  Returns RF_OK, RF_ERRNO or RF_TOOBIG. */
 static int read_all(int fd, uint64_t max, char **buf, size_t *len)
 {

@@ -34,4 +34,11 @@ enum {
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
 
+/*
+ * rf_pseudo_fs() - the kernel pseudo filesystem @path is on ("a file of
+ * procfs, a kernel pseudo filesystem"; static), or NULL when it is on none,
+ * or cannot be asked (statfs(2) failed; not Linux).
+ */
+const char *rf_pseudo_fs(const char *path);
+
 #endif

@@ -393,7 +393,13 @@ int cmd_check_outputs(const char *cmd, const char *const *paths, const char *con
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *w = what ? what[i] : NULL;
+		const char *why = paths[i] ? of_refused(paths[i]) : NULL;
 
+		if (why) {
+			fprintf(stderr, "%s %s: cannot write %s%s'%s': it is %s, not a place for "
+				"an output\n", cmd_prog, cmd, w ? w : "", w ? " " : "", paths[i], why);
+			return CLI_IO;
+		}
 		if (!paths[i] || of_check(paths[i]) == 0)
 			continue;
 		/* The words cmd_write_file() would print for the same failure. */
@@ -430,7 +436,8 @@ int cmd_outputs_done(const char *cmd, int rc)
 	if (os_commit(&outputs, bad, sizeof(bad)) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
-		cmd, bad, strerror(errno));
+		cmd, bad,
+		errno == ENXIO ? "a FIFO that no process has open for reading" : strerror(errno));
 	return CLI_IO;
 }
 

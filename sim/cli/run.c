@@ -12,6 +12,7 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/gotime.h"
 #include "engine/xalloc.h"
+#include "sim/cli/outfile.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
 #include "sim/load/yamlload.h"
@@ -594,7 +595,8 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 			return -1;
 		}
 		for (size_t j = 0; j < i; j++)
-			if (path[j] && !strcmp(bare_path(path[i]), bare_path(path[j]))) {
+			if (path[j] && (!strcmp(bare_path(path[i]), bare_path(path[j])) ||
+					of_same_file(path[i], path[j]))) {
 				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
 						"try '%s run --help'\n",
 					cmd_prog, opt[j], opt[i], path[i], cmd_prog);
