@@ -17,6 +17,7 @@
 #include "engine/xalloc.h"
 #include "reports/tool.h"
 #include "sim/base/limits.h"
+#include "sim/base/quote.h"
 #include "sim/base/readfile.h"
 
 #define SCHEMA "magos-sim/partial/v1"
@@ -348,6 +349,87 @@ static char *get_str(struct rd *c, json_t *o, const char *key, bool nullable)
 }
 
 /*
+ * A string of row @index's @what @i (field @key): not empty, at most @max
+ * bytes, and no control character (a run writes none; the text reaches the
+ * terminal).
+ */
+static void check_text(struct rd *c, uint32_t index, const char *what, size_t i, const char *key,
+		       const char *s, size_t max)
+{
+	size_t len;
+
+	if (!s || c->failed)
+		return;
+	len = strlen(s);
+	if (!len)
+		fail(c, "row %" PRIu32 ": %s %zu: field '%s' is empty", index, what, i, key);
+	else if (len > max)
+		fail(c, "row %" PRIu32 ": %s %zu: field '%s' is %zu bytes long, more than %zu", index,
+		     what, i, key, len, max);
+	else if (qt_needed(s))
+		fail(c, "row %" PRIu32 ": %s %zu: field '%s' holds a control character or invalid "
+		     "UTF-8", index, what, i, key);
+}
+
+/*
+ * Phase @i of row @r as a run writes it: a driver "Rollout NS/NAME" or
+ * "FleetRollout NS/NAME" with its "step ..." or "wave ...", opened before
+ * it is done, and neither after the trial's end.
+ */
+static void check_phase(struct rd *c, const struct trial_row *r, size_t i)
+{
+	const struct trial_phase *ph = &r->phases[i];
+	bool fleet;
+
+	check_text(c, r->index, "phase", i, "driver", ph->driver, PARTIAL_MAX_NAME);
+	check_text(c, r->index, "phase", i, "name", ph->name, PARTIAL_MAX_NAME);
+	if (c->failed)
+		return;
+	fleet = !strncmp(ph->driver, "FleetRollout ", 13);
+	if (!fleet && strncmp(ph->driver, "Rollout ", 8) != 0)
+		fail(c, "row %" PRIu32 ": phase %zu: field 'driver' is neither \"Rollout NS/NAME\" nor "
+		     "\"FleetRollout NS/NAME\"", r->index, i);
+	else if (strncmp(ph->name, fleet ? "wave " : "step ", 5) != 0)
+		fail(c, "row %" PRIu32 ": phase %zu: field 'name' of a %s is not \"%s...\"", r->index,
+		     i, fleet ? "FleetRollout" : "Rollout", fleet ? "wave " : "step ");
+	else if (ph->opened_ms > r->end_ms || ph->done_ms > r->end_ms)
+		fail(c, "row %" PRIu32 ": phase %zu: field '%s' is %" PRId64 ", after the trial's end "
+		     "(end_ms %" PRId64 ")", r->index, i,
+		     ph->opened_ms > r->end_ms ? "opened_ms" : "done_ms",
+		     ph->opened_ms > r->end_ms ? ph->opened_ms : ph->done_ms, r->end_ms);
+	else if (ph->done_ms >= 0 && (ph->opened_ms < 0 || ph->done_ms < ph->opened_ms))
+		fail(c, "row %" PRIu32 ": phase %zu: field 'done_ms' is %" PRId64 ", before it opened "
+		     "(opened_ms %" PRId64 ")", r->index, i, ph->done_ms, ph->opened_ms);
+}
+
+/*
+ * Every trial of one scenario lists the same steps and waves, in the same
+ * order (struct trial_row): a row whose phases differ from the first row's
+ * was not written by a run of that scenario.
+ */
+static void check_same_phases(struct rd *c, const struct trial_row *first,
+			      const struct trial_row *r)
+{
+	if (c->failed || r == first)
+		return;
+	if (r->nphases != first->nphases) {
+		fail(c, "row %" PRIu32 ": field 'phases' lists %zu steps and waves, row %" PRIu32
+		     "'s %zu: the trials of one scenario list the same", r->index, r->nphases,
+		     first->index, first->nphases);
+		return;
+	}
+	for (size_t i = 0; i < r->nphases; i++)
+		if (strcmp(r->phases[i].driver, first->phases[i].driver) ||
+		    strcmp(r->phases[i].name, first->phases[i].name)) {
+			fail(c, "row %" PRIu32 ": phase %zu is %s %s, row %" PRIu32 "'s %s %s: the "
+			     "trials of one scenario list the same", r->index, i,
+			     r->phases[i].driver, r->phases[i].name, first->index,
+			     first->phases[i].driver, first->phases[i].name);
+			return;
+		}
+}
+
+/*
  * One row of a partial whose base seed and horizon are those of @p.  Every
  * time is -1 (none) where a row may lack it, else 0..horizon: a run never
  * goes past its horizon, and nothing it measures does either.
@@ -418,26 +500,33 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 	ph = field(c, o, "phases");
 	if (ph && !json_is_array(ph))
 		fail(c, "field 'phases' is not an array");
-	if (ph && json_is_array(ph) && json_array_size(ph)) {
+	if (ph && json_is_array(ph) && json_array_size(ph) > PARTIAL_MAX_PHASES)
+		fail(c, "row %" PRIu32 ": field 'phases' holds %zu phases, more than the %u steps and "
+		     "waves a row may list", r->index, json_array_size(ph), PARTIAL_MAX_PHASES);
+	if (ph && json_is_array(ph) && json_array_size(ph) && !c->failed) {
 		r->nphases = json_array_size(ph);
 		r->phases = xcalloc(r->nphases, sizeof(*r->phases));
-		for (size_t i = 0; i < r->nphases; i++) {
+		for (size_t i = 0; i < r->nphases && !c->failed; i++) {
 			json_t *q = json_array_get(ph, i);
 
 			if (!json_is_object(q)) {
-				fail(c, "a phase is not an object");
+				fail(c, "row %" PRIu32 ": phase %zu is not an object", r->index, i);
 				continue;
 			}
-			r->phases[i].driver = get_str(c, q, "driver", true);
-			r->phases[i].name = get_str(c, q, "name", true);
+			r->phases[i].driver = get_str(c, q, "driver", false);
+			r->phases[i].name = get_str(c, q, "name", false);
 			r->phases[i].opened_ms = get_int(c, q, "opened_ms", -1, hz);
 			r->phases[i].done_ms = get_int(c, q, "done_ms", -1, hz);
+			check_phase(c, r, i);
 		}
 	}
 	/* Optional: partials written before notices were counted have none. */
 	ph = json_object_get(o, "notices");
 	if (ph && !json_is_array(ph))
 		fail(c, "field 'notices' is not an array");
+	if (ph && json_is_array(ph) && json_array_size(ph) > PARTIAL_MAX_NOTICES && !c->failed)
+		fail(c, "row %" PRIu32 ": field 'notices' holds %zu notices, more than the %u kinds a "
+		     "row may list", r->index, json_array_size(ph), PARTIAL_MAX_NOTICES);
 	if (ph && json_is_array(ph) && json_array_size(ph) && !c->failed) {
 		r->notices = xcalloc(json_array_size(ph), sizeof(*r->notices));
 		for (size_t i = 0; i < json_array_size(ph) && !c->failed; i++) {
@@ -451,6 +540,7 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 			sev = get_str(c, q, "severity", false);
 			r->notices[i].text = get_str(c, q, "text", false);
 			r->nnotices = i + 1;
+			check_text(c, r->index, "notice", i, "text", r->notices[i].text, PARTIAL_MAX_TEXT);
 			if (sev && strcmp(sev, "info") == 0)
 				r->notices[i].severity = TL_INFO;
 			else if (sev && strcmp(sev, "warning") == 0)
@@ -478,6 +568,7 @@ static void read_rows(struct rd *c, json_t *rows, struct partial *p, struct tria
 	r = *out = xcalloc(p->n ? p->n : 1, sizeof(*r));
 	for (uint32_t i = 0; i < p->n && !c->failed; i++) {
 		read_row(c, json_array_get(rows, i), p, &r[i]);
+		check_same_phases(c, &r[0], &r[i]);
 		if (!c->failed && r[i].index != p->first + i)
 			fail(c, "row %" PRIu32 " has index %" PRIu32 ", expected %" PRIu32, i,
 			     r[i].index, p->first + i);

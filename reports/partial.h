@@ -60,6 +60,16 @@
 /* The most trials (run -n, compare -n) and shards (--shard K/N) a partial can describe. */
 #define PARTIAL_MAX_TRIALS 10000000u
 #define PARTIAL_MAX_SHARDS 100000u
+/*
+ * What one row may hold: the steps and waves of a scenario's drivers (each
+ * row lists all of them, the same in every row), the kinds of notice its run
+ * ended with, and the bytes of one name or notice.  Far above any real run;
+ * a forged row beyond them is refused rather than carried into the tables.
+ */
+#define PARTIAL_MAX_PHASES 10000u
+#define PARTIAL_MAX_NOTICES 4096u
+#define PARTIAL_MAX_NAME 1024u
+#define PARTIAL_MAX_TEXT 16384u
 
 /* The rows of one scenario in a partial. */
 struct partial_input {

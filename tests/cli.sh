@@ -236,6 +236,21 @@ reader=$!
 "$SIM" run -q --json "$tmp/fifo" scenarios/payments-platform.yaml >/dev/null 2>&1
 wait "$reader"
 if [ -p "$tmp/fifo" ] && cmp -s "$tmp/fifo.out" "$tmp/a.json"; then ok "--json FIFO: the reader gets the document"; else bad "--json FIFO: the reader gets the document"; fi
+mkfifo "$tmp/fifo-unread"
+expect_rc "--json FIFO no process reads: fails at once (exit 4), never waits" 4 \
+	timeout 60 "$SIM" run -q --json "$tmp/fifo-unread" scenarios/three-environments.yaml
+contains "... saying why" "$tmp/err" "cannot write '$tmp/fifo-unread': a FIFO that no process has open for reading; no output file was replaced"
+expect_rc "--snapshot T FIFO no process reads: the same" 4 \
+	timeout 60 "$SIM" run -q --snapshot 1m "$tmp/fifo-unread" scenarios/three-environments.yaml
+if [ -r /proc/version ]; then
+	expect_rc "--json /proc/version: refused before the run (exit 4)" 4 "$SIM" run -q --json /proc/version scenarios/three-environments.yaml
+	contains "... saying what is true" "$tmp/err" "cannot write '/proc/version': it is a file of procfs, a kernel pseudo filesystem, not a place for an output"
+fi
+: >"$tmp/same-target.out"
+ln -s "$tmp/same-target.out" "$tmp/same-link.out"
+expect_rc "two outputs to one file through a symlink: a usage error" 2 \
+	"$SIM" run -q --csv "$tmp/same-target.out" --trace "$tmp/same-link.out" scenarios/three-environments.yaml
+contains "... naming both" "$tmp/err" "run: --csv and --trace both write to '$tmp/same-link.out'"
 ln -s "$tmp/target.json" "$tmp/link.json"
 "$SIM" run -q --json "$tmp/link.json" scenarios/payments-platform.yaml >/dev/null 2>&1
 if [ -L "$tmp/link.json" ] && cmp -s "$tmp/target.json" "$tmp/a.json"; then ok "--json through a symlink writes its target"; else bad "--json through a symlink writes its target"; fi

@@ -35,6 +35,41 @@ EOF
 expect_rc "an include naming a FIFO is refused at once" 3 $T "$SIM" run "$tmp/inc-fifo.yaml"
 contains "... at the include" "$tmp/err" 'inc-fifo.yaml:5:13: error: spec.include[0]: "'
 contains "... saying what it is" "$tmp/err" 'fifo.yaml" is not a regular file (a FIFO)'
+# Files of the kernel's pseudo filesystems say "regular" in st_mode, but may
+# block forever (/proc/kmsg: never used here, reading it takes the kernel's
+# log away) or never end: refused, whatever the path to them.
+if [ -r /proc/self/status ]; then
+	ln -s /proc/self/status "$tmp/procfs.yaml"
+	expect_rc "a procfs file (through a symlink) as input is refused at once (exit 3)" 3 $T "$SIM" run "$tmp/procfs.yaml"
+	contains "... saying what it is" "$tmp/err" \
+		"procfs.yaml: error: cannot read: not a regular file (a file of procfs, a kernel pseudo filesystem)"
+	expect_rc "... named directly, as well" 3 $T "$SIM" lint /proc/self/status
+	contains "... by lint too" "$tmp/out" "/proc/self/status: error: cannot read: not a regular file (a file of procfs,"
+	mkdir "$tmp/procdir"
+	ln -s /proc/self/status "$tmp/procdir/a.yaml"
+	expect_rc "a procfs file as a directory's file is refused" 3 $T "$SIM" run "$tmp/procdir"
+	contains "... naming the file" "$tmp/err" "procdir/a.yaml: error: cannot read: not a regular file (a file of procfs,"
+	cat >"$tmp/inc-proc.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: inc-proc}
+spec:
+  include: [procdir/*.yaml]
+EOF
+	sed 's|procdir/\*.yaml|procfs.yaml|' "$tmp/inc-proc.yaml" >"$tmp/inc-proc2.yaml"
+	expect_rc "a procfs file as a pattern's include is refused" 3 $T "$SIM" run "$tmp/inc-proc.yaml"
+	contains "... naming it" "$tmp/err" "procdir/a.yaml: error: cannot read: not a regular file (a file of procfs,"
+	expect_rc "a procfs file as an include's path is refused" 3 $T "$SIM" run "$tmp/inc-proc2.yaml"
+	contains "... naming it" "$tmp/err" "procfs.yaml: error: cannot read: not a regular file (a file of procfs,"
+	expect_rc "a procfs file as a merge partial is refused" 3 $T "$SIM" merge "$tmp/procfs.yaml"
+	contains "... saying so" "$tmp/err" "merge: '$tmp/procfs.yaml': cannot read: not a regular file (a file of procfs, a kernel pseudo filesystem)"
+else
+	ok "no /proc/self/status here: the pseudo filesystems are not tested"
+fi
+if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+	expect_rc "a sysfs file as input is refused" 3 $T "$SIM" run /sys/kernel/mm/transparent_hugepage/enabled
+	contains "... saying so" "$tmp/err" "error: cannot read: not a regular file (a file of sysfs, a kernel pseudo filesystem)"
+fi
 expect_rc "standard input is read when named -" 0 $T sh -c "'$SIM' run -q - <'$SCN'"
 contains "... and runs the scenario" "$tmp/out" "completed yes"
 
@@ -56,6 +91,24 @@ expect_rc "documents: over the limit is an error" 3 "$SIM" run --limit documents
 contains "... at the first document beyond it" "$tmp/err" \
 	"docs.yaml:41:1: error: the inputs hold more than 10 YAML documents in all (limit documents;"
 expect_rc "documents: raised, the same input runs" 0 "$SIM" run -q --limit documents=20 "$tmp/docs.yaml"
+
+# yaml-nodes: every node of every input, two files counted together
+# (15 nodes in cm1.yaml, 19 in cm2.yaml); `[1,1,...]` is a node per two bytes
+mkdir "$tmp/nodes"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {a: "1", b: "2"}\n' >"$tmp/nodes/cm1.yaml"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm2}\ndata: [1,1,1,1,1,1,1,1]\n' >"$tmp/nodes/cm2.yaml"
+expect_rc "yaml-nodes: the nodes of all the inputs within the limit load" 0 "$SIM" lint --limit yaml-nodes=34 "$tmp/nodes"
+expect_rc "yaml-nodes: one node more than the limit is an error (exit 3)" 3 "$SIM" run --limit yaml-nodes=33 "$tmp/nodes"
+contains "... at the node beyond it, in the second file" "$tmp/err" \
+	"nodes/cm2.yaml:4:22: error: the inputs hold more than 33 YAML nodes in all (limit yaml-nodes; raise it with --limit yaml-nodes=N)"
+cat >"$tmp/nodes-alias.yaml" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm3}
+data: {a: &x [1, 2, 3, 4], b: *x}
+EOF
+expect_rc "yaml-nodes: alias copies count too (18 nodes, then 5 by the alias)" 3 "$SIM" run --limit yaml-nodes=20 "$tmp/nodes-alias.yaml"
+contains "... at the alias" "$tmp/err" "nodes-alias.yaml:4:31: error: the inputs hold more than 20 YAML nodes in all"
 
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
@@ -173,6 +226,43 @@ case "$SIM" in
 	contains "... where the budget's notice is" "$tmp/out" "event budget of 1000000 events exhausted at"
 	;;
 esac
+
+# ---- events: one run, and all the trials of a command (counts, never a clock)
+sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 5000, eventsPerInstant: 4000}/' "$SCN" >"$tmp/budget5000.yaml"
+grep -q "eventBudget: 5000" "$tmp/budget5000.yaml" || bad "the scenario with a budget was not made"
+expect_rc "run-events: a scenario asking more events than the limit is invalid (exit 3)" 3 \
+	"$SIM" run --limit run-events=1000 "$tmp/budget5000.yaml"
+contains "... at the key, naming both the key and the limit" "$tmp/err" \
+	"budget5000.yaml:27:25: error: spec.limits.eventBudget: Invalid value: 5000: more than the 1000 events one run may take (limit run-events; raise it with --limit run-events=N)"
+contains "... eventsPerInstant as well" "$tmp/err" \
+	"budget5000.yaml:27:49: error: spec.limits.eventsPerInstant: Invalid value: 4000: more than the 1000 events one run may take (limit run-events;"
+expect_rc "check: the same scenario is invalid there too" 3 "$SIM" check -n 1 --limit run-events=1000 "$tmp/budget5000.yaml"
+expect_rc "run-events: raised to what the scenario asks, it runs" 0 \
+	"$SIM" run -q --limit run-events=5000 "$tmp/budget5000.yaml"
+expect_rc "run-events: the budget by the objects is capped by the limit" 0 \
+	"$SIM" run --limit run-events=50 "$SCN"
+contains "... and the run stops there" "$tmp/out" "after 50 events: the event budget was spent"
+contains "... saying the limit set it" "$tmp/out" "limit run-events caps it"
+expect_rc "total-events: run -n stops at the trial that passes it (exit 3)" 3 \
+	"$SIM" run -q -n 20 -j 1 --limit total-events=1000 "$SCN"
+contains "... naming the trial, the limit, -n and how to raise it" "$tmp/err" \
+	"magos-sim run: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1191 (-n 20; each run may take 1000000 events: the budget by the objects) (limit total-events; raise it with --limit total-events=N)"
+check "... and prints no statistics" test ! -s "$tmp/out"
+cp "$tmp/err" "$tmp/total-j1.err"
+expect_rc "total-events: the same trial at -j 3" 3 "$SIM" run -q -n 20 -j 3 --limit total-events=1000 "$SCN"
+check "... the same bytes" cmp -s "$tmp/total-j1.err" "$tmp/err"
+expect_rc "total-events: raised, the same trials run" 0 "$SIM" run -q -n 20 --limit total-events=7000 "$SCN"
+sed 's/^  seed: 7$/  seed: 7\n  expect: {trials: 50}/' "$SCN" >"$tmp/trials50.yaml"
+expect_rc "total-events: check stops at the trial that passes it (exit 3)" 3 \
+	"$SIM" check -j 2 --limit total-events=1000 "$tmp/trials50.yaml"
+contains "... naming spec.expect.trials" "$tmp/err" \
+	"magos-sim check: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1191 (spec.expect.trials: 50;"
+check "... and reports no checks" test ! -s "$tmp/out"
+expect_rc "total-events: trial 0 of check counts too" 3 "$SIM" check --limit total-events=100 "$tmp/trials50.yaml"
+contains "... and can pass it alone" "$tmp/err" "error: trial 0 takes the events of the trials past 100: the trials up to it ran 332"
+expect_rc "total-events: compare -n stops there too" 3 \
+	"$SIM" compare -n 20 --limit total-events=1000 "$SCN" "$SCN"
+contains "... saying so" "$tmp/err" "magos-sim compare: error: trial 3 takes the events of the trials past 1000"
 
 # A sweep has at most 10 000 values, as a range or as a list.
 vals=$(awk 'BEGIN { for (i = 1; i <= 10001; i++) printf "%s%d", (i > 1 ? "," : ""), i }')

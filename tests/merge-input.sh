@@ -38,6 +38,32 @@ refused slice-not-shard "d['first'] = 1; d['n'] = 3" "slice 1+3 is not shard 1/1
 refused total-huge "d['total'] = 2**40" "field 'total' is 1099511627776, out of its range 1..10000000"
 refused no-files "d['inputs'][0]['files'] = []" "field 'files' is empty"
 refused empty-name "d['inputs'][0]['name'] = ''" "field 'name' is empty"
+# The steps and waves of a row: counts, names, times and lengths as a run
+# writes them, the same in every row; the error names the file, the row
+# (its trial index as written) and the field.
+refused phases-many "row['phases'] = row['phases'] * 4000" \
+	"'$tmp/phases-many.json': row 0: field 'phases' holds 12000 phases, more than the 10000 steps and waves a row may list"
+refused phase-extra-driver "row['phases'].append({'driver': 'Rollout default/evil', 'name': 'step x', 'opened_ms': 0, 'done_ms': 5})" \
+	"row 1: field 'phases' lists 3 steps and waves, row 0's 4: the trials of one scenario list the same"
+refused phase-renamed "d['inputs'][0]['rows'][2]['phases'][1]['name'] = 'step <script>alert(1)</script>'" \
+	"row 2: phase 1 is Rollout default/shop step <script>alert(1)</script>, row 0's Rollout default/shop step staging: the trials of one scenario list the same"
+refused phase-not-a-step "row['phases'][0]['name'] = 'dev'" \
+	"row 0: phase 0: field 'name' of a Rollout is not \"step ...\""
+refused phase-no-driver "row['phases'][0]['driver'] = 'Job default/x'" \
+	"row 0: phase 0: field 'driver' is neither \"Rollout NS/NAME\" nor \"FleetRollout NS/NAME\""
+refused phase-after-end "row['phases'][0]['done_ms'] = row['end_ms'] + 1" \
+	"row 0: phase 0: field 'done_ms' is"
+contains "... naming the trial's end" "$tmp/err" ", after the trial's end (end_ms"
+refused phase-done-before-open "row['phases'][1]['done_ms'] = row['phases'][1]['opened_ms'] - 1" \
+	"row 0: phase 1: field 'done_ms' is"
+refused phase-name-huge "row['phases'][0]['name'] = 'step ' + 'x' * 2000" \
+	"row 0: phase 0: field 'name' is 2005 bytes long, more than 1024"
+refused phase-name-control "row['phases'][0]['name'] = 'step a\\n::error::x'" \
+	"row 0: phase 0: field 'name' holds a control character or invalid UTF-8"
+refused notices-many "row['notices'] = [{'severity': 'info', 'text': 'n%d' % i} for i in range(5000)]" \
+	"row 0: field 'notices' holds 5000 notices, more than the 4096 kinds a row may list"
+refused notice-huge "row['notices'] = [{'severity': 'info', 'text': 'x' * 20000}]" \
+	"row 0: notice 0: field 'text' is 20000 bytes long, more than 16384"
 refused bad-digest "d['inputs'][0]['digest'] = 'zzzzzzzzzzzzzzzz'" "field 'digest' is not 16 hex digits"
 refused wrong-role "d['inputs'][0]['role'] = 'base'" "input role 'base' is not what a run partial has there"
 refused wrong-seed "row['seed'] = '1'" "row 0: seed 1 is not trial 0's of base seed"

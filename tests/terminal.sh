@@ -36,4 +36,21 @@ if [ -n "$total" ] && [ "$lines" -eq "$total" ]; then ok "check: $total checks, 
 contains "compare -n 1: one trial" "$tmp/c1.txt" "1 trial each on common random numbers"
 "$SIM" check --no-color scenarios/ci/magos-staged.yaml >"$tmp/one.txt" 2>&1
 contains "check of one scenario: singular" "$tmp/one.txt" "in 1 scenario:"
+# Input text never reaches the terminal or a CI log with its control
+# characters: a raw newline would start a line GitHub Actions reads as a
+# workflow command, an escape sequence would drive the terminal.  Every
+# person-facing line escapes them as Go's %q does (the exact stderr of run:
+# tests/badinput/16-control-chars-in-keys.err).
+CC=tests/badinput/16-control-chars-in-keys.yaml
+"$SIM" check --no-color "$CC" >"$tmp/cc.out" 2>"$tmp/cc.err"
+contains "check: the FAIL line on stdout escapes a newline and a CR" "$tmp/cc.out" \
+	'FAIL  tests/badinput/16-control-chars-in-keys.yaml:7:3: MS002: unknown field "spec.bogus\n::stop-commands::tok\r\n::set-env name=X::1"'
+contains "... and ESC, BEL, C1 and DEL" "$tmp/cc.out" 'unknown field "spec.bogus\x1b[2J\x1b]0;owned\a\u0085\x7f"'
+contains "check: stderr's diagnostics too" "$tmp/cc.err" 'error: unknown field "spec.bogus\n::stop-commands::tok\r\n::set-env name=X::1"'
+"$SIM" lint --no-color "$CC" >"$tmp/cl.out" 2>"$tmp/cl.err"
+contains "lint: its findings too" "$tmp/cl.out" 'unknown field "spec.bogus\x1b[2J\x1b]0;owned\a\u0085\x7f" [MS002]'
+cat "$tmp/cc.out" "$tmp/cc.err" "$tmp/cl.out" "$tmp/cl.err" >"$tmp/cc.all"
+check "no line starts with a workflow command" sh -c "! grep -q '^::' '$tmp/cc.all'"
+check "no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cc.all'"
+
 finish

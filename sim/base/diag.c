@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/quote.h"
 #include "sim/base/limits.h"
 
 void diag_init(struct diag *d)
@@ -156,10 +157,16 @@ static char *format_item(const struct diag_item *it, bool color)
 		snprintf(where, sizeof(where), "%u:%u:", it->mark.line, it->mark.col);
 	else if (it->mark.line)
 		snprintf(where, sizeof(where), "%u:", it->mark.line);
-	if (it->file)
-		return xasprintf("%s:%s %s%s:%s %s", it->file, where, on, sev_word(it->sev), off,
-				 it->msg);
-	return xasprintf("magos-sim: %s%s:%s %s", on, sev_word(it->sev), off, it->msg);
+	/* The name and the message may hold input text: never raw control characters. */
+	char *file = qt_text(it->file), *msg = qt_text(it->msg), *line;
+
+	if (file)
+		line = xasprintf("%s:%s %s%s:%s %s", file, where, on, sev_word(it->sev), off, msg);
+	else
+		line = xasprintf("magos-sim: %s%s:%s %s", on, sev_word(it->sev), off, msg);
+	free(file);
+	free(msg);
+	return line;
 }
 
 char *diag_format_item(const struct diag *d, size_t i)

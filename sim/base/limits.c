@@ -5,9 +5,12 @@
 
 /*
  * The defaults keep a hostile or mistaken input within seconds and well
- * under 2 GiB (the loader holds about 16 bytes of tree per byte of YAML),
- * and stay above what the examples and benchmarks need; docs/limits.md
- * explains each.
+ * under 1 GiB (the loader holds about 90 bytes a YAML node, and a node
+ * may be two bytes of input: `[1,1,...]`; yaml-nodes bounds that), and stay above what the examples and benchmarks need; docs/limits.md
+ * explains each.  The event bounds are counts, never a clock, so a command
+ * stops at the same trial with the same output at every -j: a million
+ * events take 1 to 4 s of CPU, so one run stops within about a minute and
+ * all the trials of one command within a few minutes.
  */
 static const struct lim_def defs[LIM_COUNT] = {
 	[LIM_INPUT_BYTES] = { "input-bytes", UINT64_C(64) << 20, 1, UINT64_C(1) << 40, "bytes",
@@ -20,6 +23,8 @@ static const struct lim_def defs[LIM_COUNT] = {
 			    "YAML documents in all inputs of one load" },
 	[LIM_ALIAS_NODES] = { "alias-nodes", 1000000, 0, UINT64_C(1) << 40, "nodes",
 			      "nodes that YAML aliases and merge keys create, in all documents" },
+	[LIM_YAML_NODES] = { "yaml-nodes", 5000000, 1, UINT64_C(1) << 40, "nodes",
+			     "YAML nodes (scalars, mappings, sequences) of all inputs, alias copies included" },
 	[LIM_SERIES_SAMPLES] = { "series-samples", UINT64_C(1) << 22, 0, UINT64_C(1) << 32,
 				 "samples",
 				 "computed samples (a+bxN) of all spec.metrics series together" },
@@ -29,6 +34,10 @@ static const struct lim_def defs[LIM_COUNT] = {
 			 "errors and warnings printed (the others are counted)" },
 	[LIM_EXACT_VALUES] = { "exact-values", UINT64_C(16) << 20, 0, UINT64_C(1) << 40, "values",
 			       "values of the trials kept for exact percentiles (then a sketch)" },
+	[LIM_RUN_EVENTS] = { "run-events", 10000000, 1, UINT64_C(1) << 40, "events",
+			     "events one run (one trial) may take, whatever the scenario asks" },
+	[LIM_TOTAL_EVENTS] = { "total-events", 100000000, 1, UINT64_C(1) << 50, "events",
+			       "events all the trials of one command take together" },
 };
 
 static const char *const hints[LIM_COUNT] = {
@@ -37,10 +46,13 @@ static const char *const hints[LIM_COUNT] = {
 	[LIM_INCLUDE_SCAN] = "(limit include-scan; raise it with --limit include-scan=N)",
 	[LIM_DOCUMENTS] = "(limit documents; raise it with --limit documents=N)",
 	[LIM_ALIAS_NODES] = "(limit alias-nodes; raise it with --limit alias-nodes=N)",
+	[LIM_YAML_NODES] = "(limit yaml-nodes; raise it with --limit yaml-nodes=N)",
 	[LIM_SERIES_SAMPLES] = "(limit series-samples; raise it with --limit series-samples=N)",
 	[LIM_GENERATED] = "(limit generated-objects; raise it with --limit generated-objects=N)",
 	[LIM_ERRORS] = "(limit errors; raise it with --limit errors=N)",
 	[LIM_EXACT_VALUES] = "(limit exact-values; raise it with --limit exact-values=N)",
+	[LIM_RUN_EVENTS] = "(limit run-events; raise it with --limit run-events=N)",
+	[LIM_TOTAL_EVENTS] = "(limit total-events; raise it with --limit total-events=N)",
 };
 
 const struct lim_def *lim_defs(void)

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 #include "engine/xalloc.h"
 
@@ -24,6 +27,67 @@ static const char *file_kind(mode_t mode)
 	if (S_ISSOCK(mode))
 		return "a socket";
 	return "not a file";
+}
+
+/*
+ * The kernel's pseudo filesystems (statfs(2) f_type, as <linux/magic.h>
+ * numbers them: kernel ABI).  Their files say "regular" in st_mode with a
+ * size of 0 or 4096 whatever they hold, and reading one may block forever
+ * (/proc/kmsg), never end, or act on the kernel: none is an input.
+ */
+#ifdef __linux__
+static const struct {
+	unsigned long type;
+	const char *kind;
+} pseudo_fs[] = {
+	{ 0x9fa0, "a file of procfs, a kernel pseudo filesystem" },
+	{ 0x62656572, "a file of sysfs, a kernel pseudo filesystem" },
+	{ 0x64626720, "a file of debugfs, a kernel pseudo filesystem" },
+	{ 0x74726163, "a file of tracefs, a kernel pseudo filesystem" },
+	{ 0x27e0eb, "a file of cgroupfs, a kernel pseudo filesystem" },
+	{ 0x63677270, "a file of cgroup2fs, a kernel pseudo filesystem" },
+	{ 0x73636673, "a file of securityfs, a kernel pseudo filesystem" },
+	{ 0xf97cff8c, "a file of selinuxfs, a kernel pseudo filesystem" },
+	{ 0x6165676c, "a file of pstore, a kernel pseudo filesystem" },
+	{ 0xde5e81e4, "a file of efivarfs, a kernel pseudo filesystem" },
+	{ 0xcafe4a11, "a file of bpffs, a kernel pseudo filesystem" },
+	{ 0x42494e4d, "a file of binfmt_misc, a kernel pseudo filesystem" },
+	{ 0x62656570, "a file of configfs, a kernel pseudo filesystem" },
+	{ 0x65735543, "a file of fusectl, a kernel pseudo filesystem" },
+};
+#endif
+
+/* What pseudo filesystem @fd is on ("a file of procfs, ..."), or NULL for none (or unknown). */
+static const char *pseudo_kind(int fd)
+{
+#ifdef __linux__
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((unsigned long)(unsigned int)sf.f_type == pseudo_fs[i].type)
+			return pseudo_fs[i].kind;
+#else
+	(void)fd;
+#endif
+	return NULL;
+}
+
+const char *rf_pseudo_fs(const char *path)
+{
+#ifdef __linux__
+	struct statfs sf;
+
+	if (statfs(path, &sf) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((unsigned long)(unsigned int)sf.f_type == pseudo_fs[i].type)
+			return pseudo_fs[i].kind;
+#else
+	(void)path;
+#endif
+	return NULL;
 }
 
 /* Reads @fd to its end, at most @max bytes.  Returns RF_OK, RF_ERRNO or RF_TOOBIG. */
@@ -111,6 +175,7 @@ static int read_stdin(uint64_t max, char **buf, size_t *len)
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
+	const char *fs_kind = NULL, **kind_of_fs = &fs_kind;
 	struct stat st;
 	int fd, rc, e;
 
@@ -131,6 +196,12 @@ int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char 
 	if (!S_ISREG(st.st_mode)) {
 		if (kind)
 			*kind = file_kind(st.st_mode);
+		rc = RF_NOTREG;
+		goto out_close;
+	}
+	if (!is_stdin && (*kind_of_fs = pseudo_kind(fd)) != NULL) {
+		if (kind)
+			*kind = *kind_of_fs;
 		rc = RF_NOTREG;
 		goto out_close;
 	}

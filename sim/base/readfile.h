@@ -5,11 +5,14 @@
  * Reading an input file whole, safely: only a regular file is read (a
  * device never ends, a FIFO may block forever: both are refused before the
  * first read, the file being opened with O_NONBLOCK so that even the open
- * cannot block), and never more than a bound.  "-" reads standard input,
- * the one stream an input may be; so does a path that opens it (/dev/stdin
- * on a pipe).  Standard input is read once: the process keeps its bytes,
- * and a later read of it (a command that loads its inputs twice) gets the
- * same bytes again.
+ * cannot block), and never more than a bound.  A file of a kernel pseudo
+ * filesystem (procfs, sysfs, debugfs, tracefs, cgroup, ...: statfs(2)
+ * f_type, on Linux) is no regular file either, whatever st_mode says: it
+ * may block (/proc/kmsg) or never end.  "-" reads standard input, the one
+ * stream an input may be; so does a path that opens it (/dev/stdin on a
+ * pipe).  Standard input is read once: the process keeps its bytes, and a
+ * later read of it (a command that loads its inputs twice) gets the same
+ * bytes again.
  */
 
 #include <stddef.h>
@@ -28,11 +31,19 @@ enum {
  * @buf:  receives a new buffer of *@len bytes (not NUL-terminated; caller
  *        frees) on RF_OK; untouched otherwise.
  * @kind: on RF_NOTREG receives "a FIFO", "a directory", "a character
- *        device", ... (static); may be NULL.
+ *        device", "a file of procfs, a kernel pseudo filesystem", ...
+ *        (static); may be NULL.
  * Returns: RF_OK, RF_ERRNO (errno set), RF_NOTREG or RF_TOOBIG.  Standard
  * input past the @max of its first read is RF_TOOBIG on every read.
  * Not thread-safe for standard input (the loader reads inputs on one thread).
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
+
+/*
+ * rf_pseudo_fs() - the kernel pseudo filesystem @path is on ("a file of
+ * procfs, a kernel pseudo filesystem"; static), or NULL when it is on none,
+ * or cannot be asked (statfs(2) failed; not Linux).
+ */
+const char *rf_pseudo_fs(const char *path);
 
 #endif

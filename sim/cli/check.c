@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 
 #include "sim/cli/cmd.h"
 #include "engine/xalloc.h"
+#include "sim/base/quote.h"
 #include "sim/plan/expect.h"
 #include "sim/plan/stats.h"
 #include "sim/plan/trials.h"
@@ -321,8 +323,10 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 	run_result_release(&rr);
 	if (n > 1) {
 		struct trials_opts to = { 0 };
+		struct trials_over over = { 0, 0 };
 		struct trial_row *more = NULL;
 		struct prog_trials pt = { cfg->prog, 1, n };
+		uint64_t max_events = cfg->o.lim.v[LIM_TOTAL_EVENTS];
 
 		to.first = 1;
 		to.n = n - 1;
@@ -332,14 +336,32 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 		to.progress_ctx = &pt;
 		snprintf(label, sizeof(label), "%s: trials", cfg->where);
 		prog_start(cfg->prog, label);
-		rc = trials_run(s, &to, &more);
+		/* Trial 0 ran above: what it took counts too. */
+		to.max_events = rows[0].events < max_events ? max_events - rows[0].events : 1;
+		to.over = &over;
+		if (rows[0].events > max_events) {
+			over = (struct trials_over){ 0, rows[0].events };
+			rc = 1;
+		} else {
+			rc = trials_run(s, &to, &more);
+			over.events += rows[0].events;
+		}
 		prog_clear(cfg->prog);
 		if (rc != 0) {
-			fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog, strerror(errno));
+			if (rc == 1) {
+				char key[64];
+
+				snprintf(key, sizeof(key), "%s %" PRIu32,
+					 cfg->trials_set ? "-n" : "spec.expect.trials:", n);
+				cmd_over_total_events("check", s, &over, max_events, key);
+			} else {
+				fprintf(stderr, "%s check: cannot start threads: %s\n", cmd_prog,
+					strerror(errno));
+			}
 			trial_row_release(&rows[0]);
 			free(rows);
 			exp_probes_release(&p);
-			return -1;
+			return rc == 1 ? -2 : -1;
 		}
 		memcpy(rows + 1, more, (size_t)(n - 1) * sizeof(*rows));
 		free(more);
@@ -394,7 +416,10 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 	d->n = k;
 }
 
-/* check_one() - everything about input @in into @r.  Returns 0, or -1 on an internal failure. */
+/*
+ * check_one() - everything about input @in into @r.  Returns 0, -1 on an
+ * internal failure, or -2 when its trials passed `--limit total-events`.
+ */
 static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		     struct exp_scenario_report *r)
 {
@@ -465,8 +490,8 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	}
 	if (r->invalid)
 		exp_report_add_skipped(r, &e, "the input is invalid");
-	else if (run_expectations(&s, &e, cfg, r) != 0)
-		rc = -1;
+	else
+		rc = run_expectations(&s, &e, cfg, r);
 	exp_set_release(&e);
 	lint_report_release(&lr);
 	scn_release(&s);
@@ -484,28 +509,36 @@ static void print_lines(FILE *out, const struct exp_scenario_report *r, bool col
 					   "\033[2m" };
 
 	/* An invalid input is named first; its findings follow as for a valid one. */
+	/* Names and messages may hold input text: quoted, never raw control characters. */
+	char *input = qt_text(r->input);
+
 	if (r->invalid)
 		fprintf(out, "%sINVALID%s %s\n", color ? "\033[31m" : "", color ? "\033[0m" : "",
-			r->input);
+			input);
 	if (!r->n && !r->invalid) {
 		char ttc[GT_DURATION_BUFSZ] = "";
 
 		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
 			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
 		fprintf(out, "%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
-			color ? col[0] : "", color ? "\033[0m" : "", r->input,
+			color ? col[0] : "", color ? "\033[0m" : "", input,
 			r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "",
 			ttc);
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct exp_result *x = &r->items[i];
+		char *file = qt_text(x->file), *id = qt_text(x->id), *msg = qt_text(x->message);
 
 		fprintf(out, "%s%s%s  %s", color ? col[x->outcome] : "", word[x->outcome],
-			color ? "\033[0m" : "", x->file ? x->file : r->input);
+			color ? "\033[0m" : "", file ? file : input);
 		if (x->mark.line)
 			fprintf(out, ":%u:%u", x->mark.line, x->mark.col);
-		fprintf(out, ": %s: %s\n", x->id, x->message);
+		fprintf(out, ": %s: %s\n", id, msg);
+		free(file);
+		free(id);
+		free(msg);
 	}
+	free(input);
 }
 
 /* The reports of every checked scenario, for the writers of cmd_write_file(). */
@@ -644,9 +677,17 @@ int cmd_check(int argc, char **argv)
 	cfg.prog = &prog;
 	rc = CLI_OK;
 	for (size_t i = 0; i < ninputs; i++) {
+		int one;
+
 		ndone = i + 1;
 		snprintf(cfg.where, sizeof(cfg.where), "scenario %zu/%zu", i + 1, ninputs);
-		if (check_one(&inputs[i], &cfg, &reps[i]) != 0) {
+		one = check_one(&inputs[i], &cfg, &reps[i]);
+		if (one == -2) {
+			/* Past --limit total-events: the command stops, reporting nothing. */
+			rc = CLI_INVALID;
+			goto release_reports;
+		}
+		if (one != 0) {
 			rc = CLI_INTERNAL;
 			break;
 		}
@@ -686,6 +727,7 @@ int cmd_check(int argc, char **argv)
 		if (w && rc != CLI_INTERNAL)
 			rc = w;
 	}
+release_reports:
 	for (size_t i = 0; i < ndone; i++)
 		exp_report_release(&reps[i]);
 	free(reps);

@@ -23,6 +23,7 @@
 #include "sim/cli/progress.h"
 #include "sim/run/run.h"
 #include "sim/load/scenario.h"
+#include "sim/plan/trials.h"
 
 /* "magos-sim": the name used in messages. */
 extern const char *const cmd_prog;
@@ -249,6 +250,15 @@ int cmd_put_whatif_json(FILE *f, const void *arg);
 int cmd_put_sweep_csv(FILE *f, const void *arg);
 
 /* The commands: argv[0] is the command name.  Return an exit code (enum cli_exit). */
+/*
+ * cmd_over_total_events() - says on stderr (one line) that the trials of
+ * @cmd stopped at `--limit total-events` (@max events): which trial passed
+ * it (@ov), and what asked for that many: @trials_key ("-n 1000000",
+ * "spec.expect.trials: 100000") and the per-run budget of @s.
+ */
+void cmd_over_total_events(const char *cmd, const struct scenario *s, const struct trials_over *ov,
+			   uint64_t max, const char *trials_key);
+
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_lint(int argc, char **argv);

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -411,7 +412,13 @@ int cmd_check_outputs(const char *cmd, const char *const *paths, const char *con
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *w = what ? what[i] : NULL;
+		const char *why = paths[i] ? of_refused(paths[i]) : NULL;
 
+		if (why) {
+			fprintf(stderr, "%s %s: cannot write %s%s'%s': it is %s, not a place for "
+				"an output\n", cmd_prog, cmd, w ? w : "", w ? " " : "", paths[i], why);
+			return CLI_IO;
+		}
 		if (!paths[i] || of_check(paths[i]) == 0)
 			continue;
 		/* The words cmd_write_file() would print for the same failure. */
@@ -448,7 +455,8 @@ int cmd_outputs_done(const char *cmd, int rc)
 	if (os_commit(&outputs, bad, sizeof(bad)) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write '%s': %s; no output file was replaced\n", cmd_prog,
-		cmd, bad, strerror(errno));
+		cmd, bad,
+		errno == ENXIO ? "a FIFO that no process has open for reading" : strerror(errno));
 	return CLI_IO;
 }
 
@@ -486,4 +494,19 @@ int cmd_put_sweep_csv(FILE *f, const void *arg)
 	const struct cmd_whatif_out *w = arg;
 
 	return rep_sweep_csv(f, w->param, w->v + w->nv, w->ns);
+}
+
+void cmd_over_total_events(const char *cmd, const struct scenario *s, const struct trials_over *ov,
+			   uint64_t max, const char *trials_key)
+{
+	const char *budget = scn_event_budget_capped(s) ? "limit run-events" :
+			     s->event_budget ? "spec.limits.eventBudget" :
+					       "the budget by the objects";
+
+	fprintf(stderr,
+		"%s %s: error: trial %" PRIu32 " takes the events of the trials past %" PRIu64
+		": the trials up to it ran %" PRIu64 " (%s; each run may take %" PRIu64
+		" events: %s) %s\n",
+		cmd_prog, cmd, ov->index, max, ov->events, trials_key, scn_event_budget(s), budget,
+		lim_hint(LIM_TOTAL_EVENTS));
 }

@@ -199,6 +199,8 @@ static int run_side(const struct scenario *s, const struct cmd_opts *o, uint32_t
 		    uint32_t count, unsigned jobs, struct partial_input *in, struct prog_trials *pt)
 {
 	struct trials_opts to = { 0 };
+	struct trials_over over;
+	int rc;
 
 	if (count == 0) {
 		in->rows = NULL;
@@ -210,7 +212,18 @@ static int run_side(const struct scenario *s, const struct cmd_opts *o, uint32_t
 	to.run = o->run;
 	to.progress = prog_trials_cb;
 	to.progress_ctx = pt;
-	if (trials_run(s, &to, &in->rows) != 0) {
+	to.max_events = o->lim.v[LIM_TOTAL_EVENTS];
+	to.over = &over;
+	rc = trials_run(s, &to, &in->rows);
+	if (rc == 1) {
+		char key[48];
+
+		prog_clear(pt->p);
+		snprintf(key, sizeof(key), "-n %" PRIu32, count);
+		cmd_over_total_events("compare", s, &over, to.max_events, key);
+		return CLI_INVALID;
+	}
+	if (rc != 0) {
 		prog_clear(pt->p);
 		fprintf(stderr, "%s compare: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;

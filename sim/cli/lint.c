@@ -13,6 +13,7 @@
 
 #include "sim/cli/cmd.h"
 #include "engine/xalloc.h"
+#include "sim/base/quote.h"
 #include "reports/lint_json.h"
 #include "sim/plan/expect.h"
 #include "sim/lint/lint.h"
@@ -388,16 +389,22 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, const s
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lint_finding *x = &r->items[i];
+		/* Names, messages and fixes may hold input text: never raw control characters. */
+		char *file = qt_text(x->file), *msg = qt_text(x->msg);
+		char *fix = qt_text(lint_finding_fix(x));
 
-		fputs(x->file ? x->file : cmd_prog, f);
+		fputs(file ? file : cmd_prog, f);
 		if (x->mark.line) {
 			fprintf(f, ":%u", (unsigned)x->mark.line);
 			if (x->mark.col)
 				fprintf(f, ":%u", (unsigned)x->mark.col);
 		}
 		fprintf(f, ": %s%s%s: %s [%s]\n", color ? sev_color(x->sev) : "",
-			lint_sev_name(x->sev), color ? "\033[0m" : "", x->msg, x->rule->id);
-		fprintf(f, "  fix: %s\n", lint_finding_fix(x));
+			lint_sev_name(x->sev), color ? "\033[0m" : "", msg, x->rule->id);
+		fprintf(f, "  fix: %s\n", fix);
+		free(file);
+		free(msg);
+		free(fix);
 	}
 	/*
 	 * Only the admitted objects are linted; the refused ones (their MS001 or

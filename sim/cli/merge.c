@@ -94,6 +94,7 @@ static int shard_rows(const struct scenario *s, const struct cmd_opts *o, unsign
 		      const struct partial *p, struct trial_row **rows)
 {
 	struct trials_opts to = { 0 };
+	struct trials_over over;
 	struct prog prog;
 	struct prog_trials pt = { &prog, 0, p->n };
 	int rc;
@@ -108,8 +109,17 @@ static int shard_rows(const struct scenario *s, const struct cmd_opts *o, unsign
 	to.progress_ctx = &pt;
 	prog_init(&prog, o->quiet);
 	prog_start(&prog, "trials of this shard");
+	to.max_events = o->lim.v[LIM_TOTAL_EVENTS];
+	to.over = &over;
 	rc = trials_run(s, &to, rows);
 	prog_clear(&prog);
+	if (rc == 1) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "--shard: %" PRIu32 " trials", p->n);
+		cmd_over_total_events("run", s, &over, to.max_events, key);
+		return CLI_INVALID;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
 		return CLI_INTERNAL;

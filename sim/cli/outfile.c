@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/readfile.h"
 #include "sim/cli/interrupt.h"
 
 /* ---- what a signal removes ---------------------------------------------------- */
@@ -151,6 +152,32 @@ int of_check(const char *path)
 	return rc;
 }
 
+const char *of_refused(const char *path)
+{
+	const char *kind;
+	char *dir;
+	const char *slash;
+
+	if (!strcmp(path, "-"))
+		return NULL;
+	if ((kind = rf_pseudo_fs(path)) != NULL)
+		return kind;
+	slash = strrchr(path, '/');
+	dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
+				 : xstrndup(path, (size_t)(slash - path));
+	kind = rf_pseudo_fs(dir);
+	free(dir);
+	return kind;
+}
+
+int of_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, "-") && strcmp(b, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static void push(struct outset *s, const struct of_entry *e)
 {
 	s->e = xreallocarray(s->e, s->n + 1, sizeof(*s->e));
@@ -234,11 +261,26 @@ void os_abort(struct outset *s)
 /* Writes stream @e in place.  Returns 0, or -1 with errno. */
 static int write_stream(const struct of_entry *e)
 {
-	FILE *f = strcmp(e->path, "-") == 0 ? stdout : fopen(e->path, "w");
+	FILE *f = stdout;
 	int err = 0;
 
-	if (!f)
-		return -1;
+	if (strcmp(e->path, "-") != 0) {
+		/*
+		 * O_NONBLOCK: a FIFO no process reads fails at once (ENXIO) instead
+		 * of waiting for a reader forever; the writes then block as usual.
+		 */
+		int fd = open(e->path, O_WRONLY | O_TRUNC | O_NONBLOCK | O_CLOEXEC), fl;
+
+		if (fd < 0)
+			return -1;
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "w"))) {
+			err = errno;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+	}
 	errno = 0;
 	if (e->write(f, e->arg) != 0 || fflush(f) != 0 || ferror(f))
 		err = errno ? errno : EIO;

@@ -52,6 +52,20 @@ struct outset {
 int of_check(const char *path);
 
 /*
+ * of_refused() - why @path is no output whatever the permissions, or NULL:
+ * a file (or, for a new file, a directory) of a kernel pseudo filesystem
+ * ("a file of procfs, a kernel pseudo filesystem": /proc/version is not a
+ * place for a report, and its directory takes no temporary file).  Static.
+ */
+const char *of_refused(const char *path);
+
+/*
+ * of_same_file() - whether @a and @b are one existing file (the same
+ * st_dev and st_ino, whatever symlinks or names lead there).
+ */
+int of_same_file(const char *a, const char *b);
+
+/*
  * os_add() - adds @path to @s.  A file: @write(f, @arg) writes it to a new
  * temporary file now (flushed, synced and closed; the temporary is removed
  * again at once when anything fails).  A stream: @write and @arg are kept

@@ -12,6 +12,7 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/gotime.h"
 #include "engine/xalloc.h"
+#include "sim/cli/outfile.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
 #include "sim/load/yamlload.h"
@@ -225,7 +226,9 @@ static int stream_trials(const struct scenario *s, const struct cmd_opts *o, uin
 			 struct trial_row **keep)
 {
 	struct trials_opts to = { 0 };
+	struct trials_over over;
 	struct trial_sink k;
+	int rc;
 
 	to.first = 0;
 	to.n = n;
@@ -236,12 +239,25 @@ static int stream_trials(const struct scenario *s, const struct cmd_opts *o, uin
 	k.acc = plan_acc_new(o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms,
 			     (size_t)o->lim.v[LIM_EXACT_VALUES]);
 	k.rows = keep ? xcalloc(n ? n : 1, sizeof(*k.rows)) : NULL;
-	if (trials_each(s, &to, take_row, &k) != 0) {
+	to.max_events = o->lim.v[LIM_TOTAL_EVENTS];
+	to.over = &over;
+	rc = trials_each(s, &to, take_row, &k);
+	if (rc != 0) {
 		prog_clear(pt->p);
-		fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog, strerror(errno));
+		if (rc == 1) {
+			char key[48];
+
+			snprintf(key, sizeof(key), "-n %" PRIu32, n);
+			cmd_over_total_events("run", s, &over, to.max_events, key);
+		} else {
+			fprintf(stderr, "%s run: cannot start threads: %s\n", cmd_prog,
+				strerror(errno));
+		}
 		plan_acc_free(k.acc);
+		for (uint32_t i = 0; k.rows && i < n; i++)
+			trial_row_release(&k.rows[i]);
 		free(k.rows);
-		return CLI_INTERNAL;
+		return rc == 1 ? CLI_INVALID : CLI_INTERNAL;
 	}
 	plan_acc_finish(k.acc, st);
 	plan_acc_free(k.acc);
@@ -579,7 +595,8 @@ static int check_outputs(const char *json, const char *csv, const char *html, co
 			return -1;
 		}
 		for (size_t j = 0; j < i; j++)
-			if (path[j] && !strcmp(bare_path(path[i]), bare_path(path[j]))) {
+			if (path[j] && (!strcmp(bare_path(path[i]), bare_path(path[j])) ||
+					of_same_file(path[i], path[j]))) {
 				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
 						"try '%s run --help'\n",
 					cmd_prog, opt[j], opt[i], path[i], cmd_prog);

@@ -51,13 +51,26 @@ void scn_init(struct scenario *s)
 	scnp_models_init(&s->models);
 }
 
-uint64_t scn_event_budget(const struct scenario *s)
+/* The budget the scenario asks for, before the command line's limit. */
+static uint64_t asked_budget(const struct scenario *s)
 {
 	uint64_t b = SCN_EVENTS_PER_OBJECT * (uint64_t)s->nobjs;
 
 	if (s->event_budget)
 		return s->event_budget;
 	return b > SCN_MIN_EVENT_BUDGET ? b : SCN_MIN_EVENT_BUDGET;
+}
+
+bool scn_event_budget_capped(const struct scenario *s)
+{
+	return s->run_events_limit && asked_budget(s) > s->run_events_limit;
+}
+
+uint64_t scn_event_budget(const struct scenario *s)
+{
+	uint64_t b = asked_budget(s);
+
+	return s->run_events_limit && b > s->run_events_limit ? s->run_events_limit : b;
 }
 
 void scn_release(struct scenario *s)
@@ -856,6 +869,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	L.lim = lim;
 	yl_budget_init(&L.yb, lim);
 	scn_init(out);
+	out->run_events_limit = lim->v[LIM_RUN_EVENTS];
 	for (size_t i = 0; i < npaths; i++)
 		scnp_load_input(&L, paths[i]);
 	if (npaths == 0)

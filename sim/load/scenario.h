@@ -665,6 +665,8 @@ struct scenario {
 	int64_t reconcile_ms;        /* spec.api.reconcileDuration, >= 0 */
 	uint64_t event_budget;       /* spec.limits.eventBudget, > 0; 0: by the objects (above) */
 	uint64_t events_per_instant; /* spec.limits.eventsPerInstant; 0 = runtime default */
+	uint64_t run_events_limit;   /* `--limit run-events` of the load, which caps the budget
+				      * (an eventBudget above it is a load error); 0: none */
 	struct obj **objs;           /* owned array of owned objects */
 	size_t nobjs;
 	/*
@@ -795,9 +797,18 @@ void scn_models_release(struct scn_models *m);
 /*
  * scn_event_budget() - the events one run of @s may take: its
  * spec.limits.eventBudget, or without one max(SCN_MIN_EVENT_BUDGET,
- * SCN_EVENTS_PER_OBJECT × the objects of @s).  Never 0.
+ * SCN_EVENTS_PER_OBJECT × the objects of @s); either at most
+ * @s->run_events_limit when that is set (scn_event_budget_capped() says
+ * whether it cut the budget).  Never 0.
  */
 uint64_t scn_event_budget(const struct scenario *s);
+
+/*
+ * scn_event_budget_capped() - true when `--limit run-events`
+ * (@s->run_events_limit), not the scenario, sets scn_event_budget(@s): the
+ * budget by the objects is larger than the limit.
+ */
+bool scn_event_budget_capped(const struct scenario *s);
 
 /* scn_release() - frees everything @s owns (not @s); accepts NULL. */
 void scn_release(struct scenario *s);

@@ -8,6 +8,8 @@
 #include "sim/load/scn_parse.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +208,32 @@ static void read_params(struct scenario *s, const struct val *root)
 }
 
 /*
+ * spec.limits asks for a budget; `--limit run-events` is what the command
+ * line allows one run.  Asking for more is an error naming both, so that a
+ * scenario cannot make a run (or each of a command's trials) go on without
+ * end; the budget by the objects is capped instead (scn_event_budget()).
+ */
+static void check_event_limits(struct loader *L, struct val *spec, const char *file)
+{
+	static const char *const keys[] = { "eventBudget", "eventsPerInstant" };
+	uint64_t max = L->lim->v[LIM_RUN_EVENTS];
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		char path[40];
+		const struct val *v;
+
+		snprintf(path, sizeof(path), "limits.%s", keys[k]);
+		v = val_path(spec, path);
+		if (!v || v->type != VAL_INT || v->u.i <= 0 || (uint64_t)v->u.i <= max)
+			continue;
+		diag_error(L->d, file, v->mark,
+			   "spec.limits.%s: Invalid value: %" PRId64 ": more than the %llu events "
+			   "one run may take %s",
+			   keys[k], v->u.i, (unsigned long long)max, lim_hint(LIM_RUN_EVENTS));
+	}
+}
+
+/*
  * The keys of later format versions are reported and removed first, so that
  * they are not also reported as unknown; then the document is validated down
  * to its sections, and each section by its own file.
@@ -244,6 +272,8 @@ void scnp_process_scenario(struct loader *L, struct val *root, const char *file)
 	 */
 	spec = val_map_get(root, "spec");
 	read_params(L->s, root);
+	if (spec && spec->type == VAL_MAP)
+		check_event_limits(L, spec, file);
 	if (spec && spec->type == VAL_MAP && val_map_get(spec, "expect")) {
 		L->s->expect = val_copy(val_map_get(spec, "expect"));
 		L->s->expect_file = file;

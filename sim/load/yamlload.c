@@ -26,6 +26,10 @@
  *    created by alias expansion and merges in every document loaded with the
  *    budget and never exceeds budget->max_alias_nodes (a copy that would
  *    push it past is refused before it is made);
+ *  - budget->nodes counts every node of every document loaded with the
+ *    budget, alias copies included, and never exceeds budget->max_nodes:
+ *    input bytes alone do not bound the tree (`[1,1,1,...]` is a node
+ *    every two bytes, about 90 bytes of memory each);
  *  - `anchor_index` maps each anchor name to its entry of `anchors`;
  *  - no node sits deeper than YL_MAX_DEPTH collections, alias copies
  *    included (an alias is refused when its anchor's height would exceed it);
@@ -483,6 +487,25 @@ static bool charge(struct builder *b, size_t n, struct val_mark m, const char *w
 	return true;
 }
 
+/*
+ * Charges @n nodes to the stream's node budget; false when that would pass
+ * it: reported at @m, the document dropped and nothing more read.
+ */
+static bool count_nodes_in(struct builder *b, uint64_t n, struct val_mark m)
+{
+	struct yl_budget *bg = b->budget;
+
+	if (n <= bg->max_nodes - bg->nodes) {
+		bg->nodes += n;
+		return true;
+	}
+	err(b, m, "the inputs hold more than %llu YAML nodes in all %s",
+	    (unsigned long long)bg->max_nodes, lim_hint(LIM_YAML_NODES));
+	bg->exhausted = true;
+	b->bad = true;
+	return false;
+}
+
 /* Collects the mappings a `<<` value names; steals @v. */
 static void add_merge(struct builder *b, struct frame *f, struct val *v)
 {
@@ -752,7 +775,7 @@ static void on_alias(struct builder *b, const yaml_event_t *ev)
 		return;
 	}
 	snprintf(what, sizeof(what), "alias \"%.60s\"", name);
-	if (!charge(b, a->size, m, what)) {
+	if (!charge(b, a->size, m, what) || !count_nodes_in(b, a->size, m)) {
 		attach(b, NULL, 0, false, false);
 		return;
 	}
@@ -867,6 +890,7 @@ void yl_budget_init(struct yl_budget *b, const struct limits *lim)
 	b->max_bytes = lim->v[LIM_INPUT_BYTES];
 	b->max_documents = lim->v[LIM_DOCUMENTS];
 	b->max_alias_nodes = lim->v[LIM_ALIAS_NODES];
+	b->max_nodes = lim->v[LIM_YAML_NODES];
 }
 
 static const struct val_mark no_mark = { 0, 0 };
@@ -941,16 +965,21 @@ int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_
 			doc_end(&b);
 			break;
 		case YAML_SCALAR_EVENT:
-			on_scalar(&b, &ev);
+			if (count_nodes_in(&b, 1, mk(ev.start_mark)))
+				on_scalar(&b, &ev);
 			break;
 		case YAML_ALIAS_EVENT:
 			on_alias(&b, &ev);
 			break;
 		case YAML_SEQUENCE_START_EVENT:
+			if (!count_nodes_in(&b, 1, mk(ev.start_mark)))
+				break;
 			open_collection(&b, false, ev.data.sequence_start.anchor,
 					ev.data.sequence_start.tag, ev.start_mark);
 			break;
 		case YAML_MAPPING_START_EVENT:
+			if (!count_nodes_in(&b, 1, mk(ev.start_mark)))
+				break;
 			open_collection(&b, true, ev.data.mapping_start.anchor,
 					ev.data.mapping_start.tag, ev.start_mark);
 			break;

@@ -75,9 +75,9 @@
  * yl_load_*_in() call of one load.  Fill it with yl_budget_init().
  */
 struct yl_budget {
-	uint64_t max_bytes, max_documents, max_alias_nodes; /* the limits */
-	uint64_t bytes, documents, alias_nodes;             /* used so far */
-	bool exhausted; /* bytes or documents ran out (reported): read nothing more */
+	uint64_t max_bytes, max_documents, max_alias_nodes, max_nodes; /* the limits */
+	uint64_t bytes, documents, alias_nodes, nodes;                 /* used so far */
+	bool exhausted; /* bytes, documents or nodes ran out (reported): read nothing more */
 };
 
 /* yl_budget_init() - a fresh budget with the bounds of @lim (NULL: the defaults). */

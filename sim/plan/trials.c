@@ -435,7 +435,25 @@ struct pool {
 	pthread_cond_t cond;    /* broadcast on each finished row and each row taken */
 	uint32_t next;          /* next trial (0..n) to claim */
 	uint32_t taken;         /* rows handed to the caller */
+	bool halt;              /* the events passed opts.max_events: claim no more */
 };
+
+/*
+ * Adds @row's events to @total; true when that passes @o->max_events, with
+ * @o->over filled in.  Called in index order only, so the answer does not
+ * depend on which thread finished first.
+ */
+static bool over_budget(const struct trials_opts *o, const struct trial_row *row, uint64_t *total)
+{
+	*total = row->events > UINT64_MAX - *total ? UINT64_MAX : *total + row->events;
+	if (!o->max_events || *total <= o->max_events)
+		return false;
+	if (o->over) {
+		o->over->index = row->index;
+		o->over->events = *total;
+	}
+	return true;
+}
 
 static void run_one(const struct pool *p, uint32_t i, struct trial_row *row)
 {
@@ -464,9 +482,9 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		while (p->next < p->o->n && p->next - p->taken >= p->window)
+		while (!p->halt && p->next < p->o->n && p->next - p->taken >= p->window)
 			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->next >= p->o->n)
+		if (p->halt || p->next >= p->o->n)
 			break;
 		i = p->next++;
 		pthread_mutex_unlock(&p->lock);
@@ -486,6 +504,7 @@ int trials_each(const struct scenario *s, const struct trials_opts *o,
 	struct pool p;
 	pthread_t *tid;
 	unsigned jobs = o->jobs ? o->jobs : 1, started = 0;
+	uint64_t total = 0;
 	int err = 0;
 
 	if (jobs > o->n)
@@ -502,6 +521,10 @@ int trials_each(const struct scenario *s, const struct trials_opts *o,
 			struct trial_row row;
 
 			run_one(&p, i, &row);
+			if (over_budget(o, &row, &total)) {
+				trial_row_release(&row);
+				return 1;
+			}
 			take(ctx, &row);
 			if (o->progress)
 				o->progress(o->progress_ctx, i + 1, o->n);
@@ -533,6 +556,14 @@ int trials_each(const struct scenario *s, const struct trials_opts *o,
 		row = p.ring[at];
 		p.ready[at] = false;
 		p.taken++;
+		if (over_budget(o, &row, &total)) {
+			/* No more claims; the trials under way finish and are freed below. */
+			p.halt = true;
+			pthread_cond_broadcast(&p.cond);
+			pthread_mutex_unlock(&p.lock);
+			trial_row_release(&row);
+			break;
+		}
 		pthread_cond_broadcast(&p.cond);
 		pthread_mutex_unlock(&p.lock);
 		take(ctx, &row);
@@ -540,9 +571,14 @@ int trials_each(const struct scenario *s, const struct trials_opts *o,
 			o->progress(o->progress_ctx, p.taken, o->n);
 		pthread_mutex_lock(&p.lock);
 	}
-	pthread_mutex_unlock(&p.lock);
+	if (!p.halt)
+		pthread_mutex_unlock(&p.lock);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	/* After a halt: the rows finished past the one that passed the bound. */
+	for (uint32_t k = 0; k < p.window; k++)
+		if (p.ready[k])
+			trial_row_release(&p.ring[k]);
 	err = 0;
 
 out_free_pool:
@@ -555,7 +591,7 @@ out_free_pool:
 		errno = err;
 		return -1;
 	}
-	return 0;
+	return p.halt ? 1 : 0;
 }
 
 /* trials_run()'s taker: the row moved into the array at its place. */
@@ -575,10 +611,15 @@ int trials_run(const struct scenario *s, const struct trials_opts *o, struct tri
 {
 	struct into_array t = { xcalloc(o->n ? o->n : 1, sizeof(*t.rows)), o->first };
 
+	int rc;
+
 	*rows = NULL;
-	if (trials_each(s, o, take_into_array, &t) != 0) {
+	rc = trials_each(s, o, take_into_array, &t);
+	if (rc != 0) {
+		for (uint32_t i = 0; i < o->n; i++)
+			trial_row_release(&t.rows[i]);
 		free(t.rows);
-		return -1;
+		return rc;
 	}
 	*rows = t.rows;
 	return 0;

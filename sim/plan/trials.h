@@ -117,6 +117,18 @@ struct trials_opts {
 	 * of completion; NULL for none.  @done counts finished trials. */
 	void (*progress)(void *ctx, uint32_t done, uint32_t n);
 	void *progress_ctx;
+	/* Events all the trials may run together (`--limit total-events`); 0: no
+	 * bound.  Counted in index order, so the trial that passes it is the same
+	 * at every -j; that trial and the later ones are not handed over. */
+	uint64_t max_events;
+	/* Filled in when the trials stopped at max_events (return 1); may be NULL. */
+	struct trials_over *over;
+};
+
+/* Where the trials stopped at trials_opts.max_events. */
+struct trials_over {
+	uint32_t index;  /* the trial that took the count past the bound (with opts.first) */
+	uint64_t events; /* the events of the trials up to and with it */
 };
 
 /*
@@ -124,9 +136,10 @@ struct trials_opts {
  * @s:     loaded scenario, borrowed and only read (shared by the threads).
  * @rows:  receives a new array of @o->n rows in index order; free each with
  *         trial_row_release() and the array with free().
- * Returns: 0, or -1 when no thread could be started (errno set; nothing
- *          is returned then; when some but not all started, those finish
- *          every trial).
+ * Returns: 0, 1 when the trials stopped at @o->max_events (@o->over
+ *          filled in; nothing is returned then either), or -1 when no thread
+ *          could be started (errno set; nothing is returned then; when some
+ *          but not all started, those finish every trial).
  * Cost:    each trial builds its own world from @s and frees it once its
  *          row is taken; memory is O(J worlds + n rows).
  */
@@ -139,7 +152,10 @@ int trials_run(const struct scenario *s, const struct trials_opts *o, struct tri
  * @take:  receives @row to keep (then release with trial_row_release()) or
  *         release; called n times; @ctx is passed through.  @o->progress is
  *         called after each @take with the rows taken so far.
- * Returns: 0, or -1 when no thread could be started (errno set; @take was
+ * Returns: 0; 1 when the events of the trials, in index order, passed
+ *          @o->max_events (@o->over filled in; @take had the rows before the
+ *          one that passed it, the later trials were not run or their rows
+ *          freed); or -1 when no thread could be started (errno set; @take was
  *          not called then).
  * Cost:    memory is O(J worlds + 16 J rows): a thread starts a trial only
  *          while fewer than 16 J rows wait for @take, so the rows never

@@ -1487,6 +1487,9 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 		       (void *)(uintptr_t)i);
 
 	lim.max_events = scn_event_budget(s);
+	if (scn_event_budget_capped(s))
+		lim.budget_from = "the objects ask for more, limit run-events caps it; raise it with "
+				  "--limit run-events=N";
 	lim.max_events_per_ms = s->events_per_instant;
 	if (o) {
 		lim.tick = o->tick;

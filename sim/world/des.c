@@ -435,8 +435,9 @@ enum des_stop des_run(struct des *w, int64_t horizon_ms, const struct des_limits
 			gt_format_duration(now, at, sizeof(at));
 			snprintf(what, sizeof(what),
 				 "event budget of %" PRIu64 " event%s exhausted at %s; run stopped "
-				 "(spec.limits.eventBudget sets it)",
-				 max_events, max_events == 1 ? "" : "s", at);
+				 "(%s)",
+				 max_events, max_events == 1 ? "" : "s", at,
+				 lim->budget_from ? lim->budget_from : "spec.limits.eventBudget sets it");
 			bound_notice(w, TL_WARNING, what);
 			return DES_BUDGET;
 		}

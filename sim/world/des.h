@@ -58,6 +58,9 @@ struct des_params {
 /* Run bounds; 0 in a field picks its default. */
 struct des_limits {
 	uint64_t max_events;        /* events per des_run() call; 0: unlimited */
+	const char *budget_from;    /* what sets max_events, for the message when it is spent:
+				     * "limit run-events; raise it with --limit run-events=N";
+				     * NULL: "spec.limits.eventBudget sets it" */
 	uint64_t max_events_per_ms; /* events at one simulated ms; 0: max(100000, 50 × stored objects) */
 	/*
 	 * tick(tick_ctx, now, events): called every DES_TICK_EVENTS events of
