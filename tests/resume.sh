@@ -91,4 +91,37 @@ expect_rc "a duration before the resumed start is refused" 2 "$SIM" run -q --now
 contains "it says the snapshot's time and the clock durations count on" "$tmp/err" "--at 30s is before the snapshot this run resumes from (taken at 45s of the original run, 2026-01-01T00:00:45Z): a duration counts from the original run's start; give 45s or later"
 expect_rc "an RFC 3339 time before the resumed start is refused" 2 "$SIM" run -q --now $now --snapshot 2026-01-01T00:00:40Z "$tmp/x.yaml" "$tmp/scn.yaml" "$tmp/s45.yaml"
 contains "it says the snapshot's time" "$tmp/err" "--snapshot 2026-01-01T00:00:40Z is before the snapshot this run resumes from (2026-01-01T00:00:45Z, 45s of the original run)"
+# --- a snapshot starts where it was taken (clock.magos-sim.io/taken) ---
+# Its Scenario's spec.start names the original run's start: without --now
+# the run neither starts there nor replays the Scenario on the later state.
+sed 's/^spec:$/spec:\n  start: "2026-01-01T00:00:00Z"/' "$tmp/scn.yaml" >"$tmp/co/scn.yaml"
+"$SIM" run -q --snapshot 45s "$tmp/t45.yaml" "$tmp/co" >/dev/null
+check "the snapshot says when it was taken, to the millisecond" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45Z"' "$tmp/t45.yaml"
+"$SIM" run -q --snapshot 45250ms "$tmp/t45250.yaml" "$tmp/co" >/dev/null
+check "... a fraction of a second too" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45.25Z"' "$tmp/t45250.yaml"
+expect_rc "resumed with the Scenario whose spec.start is the origin, no --now" 0 "$SIM" run --width 200 "$tmp/co/scn.yaml" "$tmp/t45.yaml"
+if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-01-01T00:00:45Z (the time the snapshot was taken)'; then ok "the clock starts when the snapshot was taken"; else bad "the clock starts when the snapshot was taken"; show "$tmp/out" 1; fi
+pyfacts "$SIM" "$tmp" <<'PY2'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [(e['elapsed_ms'], (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['reason'], e['cause']))
+            for e in map(json.loads, p.stdout.splitlines())], p.stderr
+whole, _ = events([tmp + '/co'])
+for snap, t in (('t45', 45000), ('t45250', 45250)):
+    rest, err = events([tmp + '/co/scn.yaml', tmp + '/%s.yaml' % snap])
+    want = [e for ms, e in whole if ms > t]
+    got = [e for ms, e in rest if ms > 0]
+    check("resumed at %dms without --now, the rest is the whole run's (the 1m15s label once, at 1m15s)" % t,
+          want == got and [e[0] for ms, e in rest if e[6] == 'scenario event 1 (label)'] == ['2026-01-01T00:01:15Z'] and not err,
+          (want[:2], got[:2], err[:300]))
+PY2
+expect_rc "--now before the times the snapshot holds runs" 0 "$SIM" run -q --now 2026-01-01T00:00:10Z "$tmp/co/scn.yaml" "$tmp/t45.yaml"
+contains "with a warning naming the object and the time" "$tmp/err" "t45.yaml:119:24: warning: Workspace \"shop/checkout-dev\": status.lastReconcileTime 2026-01-01T00:00:20Z is later than the clock's start 2026-01-01T00:00:10Z (--now): the run starts before the state it loads; start at or after 2026-01-01T00:00:20Z"
+check "one line" test "$(grep -c 'is later than the clock' "$tmp/err")" -eq 1
+expect_rc "a spec.start before it, with a kubectl snapshot of the same objects" 0 sh -c 'grep -v "magos-sim.io/" "$1" >"$2" && "$3" run -q "$4" "$2"' _ "$tmp/t45.yaml" "$tmp/plain45.yaml" "$SIM" "$tmp/co/scn.yaml"
+contains "warns as well, naming spec.start" "$tmp/err" "is later than the clock's start 2026-01-01T00:00:00Z (spec.start)"
+rm "$tmp/co/scn.yaml"
 finish

@@ -121,6 +121,12 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 	     bool color, struct prog *p);
 
 /*
+ * cmd_clock_warnings() - once @s's clock is final (after --now): the
+ * warning of scn_warn_later_times() on stderr, coloured when @color.
+ */
+void cmd_clock_warnings(const struct scenario *s, bool color);
+
+/*
  * cmd_building() - names what the main thread builds from now on, for the
  * out-of-memory message (engine/xalloc.h's xalloc_what()): printf-style,
  * kept in a static buffer.  Main thread only.

@@ -65,13 +65,14 @@ void cmd_usage_run(FILE *f)
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
 		"                        (overrides spec.horizon)\n"
 		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
-		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
-		"                        a kubectl snapshot, its latest timestamp)\n"
+		"                        (2026-11-30T14:00:00Z; overrides spec.start, when a\n"
+		"                        --snapshot FILE was taken and, for a kubectl\n"
+		"                        snapshot, its latest timestamp)\n"
 		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
 		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
 		"                        ('-': standard output, instead of the report; T: a\n"
 		"                        Go duration since the start, or an RFC 3339 time);\n"
-		"                        resume it with run --now TIME FILE (single run)\n"
+		"                        a run of FILE starts at T (single run)\n"
 		"      --at T            print the objects at time T as kubectl get (the\n"
 		"                        CRDs' printer columns) and stagesetctl fleet show\n"
 		"                        them, after the report (single run); with --at or\n"
@@ -739,8 +740,9 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
 	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
-			    "Resume it: magos-sim run --now %s [scenario.yaml] THIS-FILE\n"
-			    "(the run's Scenario document, its times on this run's clock)",
+			    "Resume it: magos-sim run [scenario.yaml] THIS-FILE (the run's Scenario\n"
+			    "document, its times on the original run's clock); it starts where it\n"
+			    "was taken, as with run --now %s",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
@@ -977,6 +979,7 @@ int cmd_run(int argc, char **argv)
 		goto out_release_scenario;
 	if (now_set)
 		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
+	cmd_clock_warnings(&s, cli_color_wanted(o.color, 2));
 	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
 	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
 		goto out_release_scenario;

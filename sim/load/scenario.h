@@ -418,7 +418,10 @@ struct scn_models {
  */
 /*
  * Where the wall-clock time of simulated time 0 comes from, in order of
- * precedence: `--now` (set by the command), spec.start, the latest time the
+ * precedence: `--now` (set by the command), the time a snapshot of the
+ * simulator was taken (SCN_TAKEN_ANNOTATION: its run's Scenario document,
+ * spec.start included, names the original run's clock, not this one's),
+ * spec.start, the latest time the
  * cluster wrote into the manifests (a `kubectl get -o yaml` snapshot:
  * metadata.creationTimestamp, deletionTimestamp and managedFields[].time,
  * and every RFC 3339 string under status, such as lastTransitionTime or a
@@ -432,6 +435,7 @@ enum scn_clock {
 	SCN_CLOCK_START,    /* spec.start */
 	SCN_CLOCK_SNAPSHOT, /* the latest timestamp in the manifests */
 	SCN_CLOCK_NOW,      /* --now */
+	SCN_CLOCK_TAKEN,    /* when a snapshot of the simulator was taken (SCN_TAKEN_ANNOTATION) */
 };
 
 /*
@@ -443,6 +447,11 @@ enum scn_clock {
  *   of that run's simulated 0, the clock every time of its Scenario
  *   document counts on.  All the objects that carry it must agree.
  *
+ *   SCN_TAKEN_ANNOTATION, on every object: the wall-clock time (RFC 3339,
+ *   to the millisecond) at which the snapshot was taken, where a run of it
+ *   starts unless `--now` says otherwise.  All the objects that carry it
+ *   must agree.
+ *
  *   SCN_SOURCE_ANNOTATION, on a GitRepository, OCIRepository, Bucket or
  *   ExternalArtifact: the object is a source the StageSet world modelled
  *   (sim/models/stageset_world.h), as sws_source_get() showed it at the
@@ -451,6 +460,7 @@ enum scn_clock {
  *   source from that revision on (scenario.source_seeds).
  */
 #define SCN_ORIGIN_ANNOTATION "clock.magos-sim.io/origin"
+#define SCN_TAKEN_ANNOTATION "clock.magos-sim.io/taken"
 #define SCN_SOURCE_ANNOTATION "model.magos-sim.io/source-version"
 /*
  * SCN_DRAWS_ANNOTATION, on a StageSet: how many jittered requeues
@@ -517,6 +527,16 @@ struct scenario;
  * is spec.start or the default (the scenario says it).  Borrowed, static.
  */
 const char *scn_clock_said(const struct scenario *s);
+
+/*
+ * scn_warn_later_times() - a warning in @d, at the field, when the inputs
+ * carry a time later than @s's clock start (scenario.latest_*): the run
+ * would start before the state it loads (a Job started in its future, a
+ * condition that has not happened yet), as when `--now` or spec.start is
+ * earlier than the snapshot.  One line, naming the latest such time; none
+ * when every time is at or before the start.  Call once the clock is final.
+ */
+void scn_warn_later_times(const struct scenario *s, struct diag *d);
 
 /*
  * What a snapshot of the simulator says of the controllers' work queues:
@@ -637,6 +657,21 @@ struct scenario {
 	bool resumed;
 	int64_t resumed_ms;
 	int64_t horizon_cut_ms;      /* what scn_resume_clock() took off horizon_ms */
+	/* When that snapshot was taken (SCN_TAKEN_ANNOTATION), Unix ms. */
+	bool has_taken;
+	int64_t taken_unix_ms;
+	/*
+	 * The latest time the cluster wrote into the inputs (as the clock
+	 * reads a kubectl snapshot, above): Unix ms, and where it is: the
+	 * object and field ("Job \"shop/plan-1\" status.startTime", owned),
+	 * its file (borrowed from files) and position.  For
+	 * scn_warn_later_times().
+	 */
+	bool has_latest;
+	int64_t latest_unix_ms;
+	char *latest_what;
+	const char *latest_file;
+	struct val_mark latest_mark;
 	/* Modelled sources the snapshot carries (SCN_SOURCE_ANNOTATION), in input order. */
 	struct scn_source_seed *source_seeds;
 	size_t nsource_seeds;

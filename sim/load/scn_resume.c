@@ -166,6 +166,33 @@ void scnp_resolve_armed(struct scenario *s, struct diag *d)
 	}
 }
 
+/*
+ * take_clock_mark() - time annotation @key = @value of @o into *@has /
+ * *@ms (Unix ms), which every object carrying it must agree on; takes it
+ * off @o.  A value that is no RFC 3339 time, or another than the objects'
+ * before, is an error at @o in @d.
+ */
+static void take_clock_mark(struct obj *o, const char *key, const char *value, bool *has,
+			    int64_t *ms, struct diag *d)
+{
+	int64_t t;
+
+	if (gt_parse_rfc3339(value, &t, NULL, 0) != 0)
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
+	else if (*has && t != *ms)
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s='%s' names another run than the "
+			   "objects before it: a snapshot comes from one run",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
+	else {
+		*has = true;
+		*ms = t;
+	}
+	obj_strmap_del(&o->annotations, key);
+}
+
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
@@ -175,26 +202,12 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 		const char *origin = obj_strmap_get(&o->annotations, SCN_ORIGIN_ANNOTATION);
 		const char *version = obj_strmap_get(&o->annotations, SCN_SOURCE_ANNOTATION);
 		const char *v;
-		int64_t ms;
 
-		if (origin) {
-			if (gt_parse_rfc3339(origin, &ms, NULL, 0) != 0)
-				diag_error(d, o->src.file, o->src.mark,
-					   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
-					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
-					   SCN_ORIGIN_ANNOTATION, origin);
-			else if (s->has_origin && ms != s->origin_unix_ms)
-				diag_error(d, o->src.file, o->src.mark,
-					   "%s \"%s%s%s\": annotation %s='%s' names another run than the "
-					   "objects before it: a snapshot comes from one run",
-					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
-					   SCN_ORIGIN_ANNOTATION, origin);
-			else {
-				s->has_origin = true;
-				s->origin_unix_ms = ms;
-			}
-			obj_strmap_del(&o->annotations, SCN_ORIGIN_ANNOTATION);
-		}
+		if (origin)
+			take_clock_mark(o, SCN_ORIGIN_ANNOTATION, origin, &s->has_origin,
+					&s->origin_unix_ms, d);
+		if ((v = obj_strmap_get(&o->annotations, SCN_TAKEN_ANNOTATION)))
+			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &s->has_taken, &s->taken_unix_ms, d);
 		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
 			char *end;
 			unsigned long long n;

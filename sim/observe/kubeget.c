@@ -308,7 +308,7 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 			const struct mdl *models, const struct ssrc *ss)
 {
 	struct val *l = kg_list(des_api(w), anchor_unix_ms), *items;
-	char origin[GT_RFC3339_BUFSZ];
+	char origin[GT_RFC3339_BUFSZ], taken[GT_RFC3339_BUFSZ];
 
 	annotate_queues(l, w, anchor_unix_ms, des_now(w));
 	items = val_map_get(l, "items");
@@ -359,8 +359,12 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 		free(versions);
 	}
 	gt_format_rfc3339_nano(origin_unix_ms, origin, sizeof(origin));
-	for (size_t i = 0; i < items->u.list.n; i++)
+	/* to the millisecond: a run of the snapshot starts at this instant */
+	gt_format_rfc3339_nano(anchor_unix_ms + des_now(w), taken, sizeof(taken));
+	for (size_t i = 0; i < items->u.list.n; i++) {
 		annotate_item(items, i, SCN_ORIGIN_ANNOTATION, origin);
+		annotate_item(items, i, SCN_TAKEN_ANNOTATION, taken);
+	}
 	return l;
 }
 

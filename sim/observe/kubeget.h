@@ -84,7 +84,8 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * item SCN_ORIGIN_ANNOTATION, @origin_unix_ms: the wall-clock time of the
  * simulated 0 the Scenario's times count from (a resumed run's is the
  * original run's), which the resumed run puts its Scenario back on
- * (scn_resume_clock()).
+ * (scn_resume_clock()), and SCN_TAKEN_ANNOTATION, @anchor_unix_ms +
+ * des_now(@w): when the snapshot was taken, where a run of it starts.
  * @ss: NULL without StageSets.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
