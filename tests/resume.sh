@@ -124,4 +124,14 @@ check "one line" test "$(grep -c 'is later than the clock' "$tmp/err")" -eq 1
 expect_rc "a spec.start before it, with a kubectl snapshot of the same objects" 0 sh -c 'grep -v "magos-sim.io/" "$1" >"$2" && "$3" run -q "$4" "$2"' _ "$tmp/t45.yaml" "$tmp/plain45.yaml" "$SIM" "$tmp/co/scn.yaml"
 contains "warns as well, naming spec.start" "$tmp/err" "is later than the clock's start 2026-01-01T00:00:00Z (spec.start)"
 rm "$tmp/co/scn.yaml"
+# --- a snapshot taken at the original run's horizon has no time left ---
+mkdir "$tmp/short"
+cp scenarios/checkout/*.yaml "$tmp/short/"
+printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: short}\nspec:\n  horizon: 2m\n' >"$tmp/short/scn.yaml"
+"$SIM" run -q --snapshot 2m "$tmp/at2m.yaml" "$tmp/short" >/dev/null
+expect_rc "resuming at the horizon is refused, not a 1 ms run" 2 "$SIM" run -q "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on from the snapshot (--horizon 2m0s: as long again)"
+expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+expect_rc "with --horizon it runs on" 0 "$SIM" run -q --horizon 2m "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+contains "to the change's completion" "$tmp/out" "completed yes"
 finish

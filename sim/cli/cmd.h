@@ -127,6 +127,16 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 void cmd_clock_warnings(const struct scenario *s, bool color);
 
 /*
+ * cmd_resume_horizon() - a run resumed from a snapshot of the simulator
+ * (@s->resumed) that was taken at or after the end of the original run's
+ * horizon has no simulated time left: refused, unless --horizon (@o) gives
+ * it some.  @cmd names the command in the message.
+ * Returns: CLI_OK; or CLI_USAGE after printing what the horizon was, when
+ *          the snapshot was taken and how to run on, to stderr.
+ */
+int cmd_resume_horizon(const char *cmd, const struct cmd_opts *o, const struct scenario *s);
+
+/*
  * cmd_building() - names what the main thread builds from now on, for the
  * out-of-memory message (engine/xalloc.h's xalloc_what()): printf-style,
  * kept in a static buffer.  Main thread only.

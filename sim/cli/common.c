@@ -276,6 +276,26 @@ void cmd_clock_warnings(const struct scenario *s, bool color)
 	diag_release(&d);
 }
 
+int cmd_resume_horizon(const char *cmd, const struct cmd_opts *o, const struct scenario *s)
+{
+	/* spec.horizon as the Scenario gave it, on the original run's clock */
+	int64_t h = s->horizon_ms + s->horizon_cut_ms;
+	char taken[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ], hz[GT_DURATION_BUFSZ];
+
+	if (!s->resumed || o->run.horizon_set || h > s->resumed_ms)
+		return CLI_OK;
+	gt_format_duration(s->resumed_ms, taken, sizeof(taken));
+	gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
+	gt_format_duration(h, hz, sizeof(hz));
+	fprintf(stderr,
+		"%s %s: the snapshot was taken at %s of the original run (%s), at or after its "
+		"horizon (%s), where simulated time ended: nothing is left to simulate; give "
+		"--horizon to run on from the snapshot (--horizon %s: as long again)\n"
+		"try '%s %s --help'\n",
+		cmd_prog, cmd, taken, when, hz, hz, cmd_prog, cmd);
+	return CLI_USAGE;
+}
+
 void cmd_building(const char *fmt, ...)
 {
 	va_list ap;

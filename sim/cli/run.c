@@ -980,6 +980,8 @@ int cmd_run(int argc, char **argv)
 	if (now_set)
 		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
 	cmd_clock_warnings(&s, cli_color_wanted(o.color, 2));
+	if ((rc = cmd_resume_horizon("run", &o, &s)) != CLI_OK)
+		goto out_release_scenario;
 	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
 	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
 		goto out_release_scenario;
