@@ -119,7 +119,7 @@ for snap, t in (('t45', 45000), ('t45250', 45250)):
           (want[:2], got[:2], err[:300]))
 PY2
 expect_rc "--now before the times the snapshot holds runs" 0 "$SIM" run -q --now 2026-01-01T00:00:10Z "$tmp/co/scn.yaml" "$tmp/t45.yaml"
-contains "with a warning naming the object and the time" "$tmp/err" "t45.yaml:119:24: warning: Workspace \"shop/checkout-dev\": status.lastReconcileTime 2026-01-01T00:00:20Z is later than the clock's start 2026-01-01T00:00:10Z (--now): the run starts before the state it loads; start at or after 2026-01-01T00:00:20Z"
+contains "with a warning naming the object and the time" "$tmp/err" "t45.yaml:$(grep -n 'lastReconcileTime: "2026-01-01T00:00:20Z"' "$tmp/t45.yaml" | cut -d: -f1):24: warning: Workspace \"shop/checkout-dev\": status.lastReconcileTime 2026-01-01T00:00:20Z is later than the clock's start 2026-01-01T00:00:10Z (--now): the run starts before the state it loads; start at or after 2026-01-01T00:00:20Z"
 check "one line" test "$(grep -c 'is later than the clock' "$tmp/err")" -eq 1
 expect_rc "a spec.start before it, with a kubectl snapshot of the same objects" 0 sh -c 'grep -v "magos-sim.io/" "$1" >"$2" && "$3" run -q "$4" "$2"' _ "$tmp/t45.yaml" "$tmp/plain45.yaml" "$SIM" "$tmp/co/scn.yaml"
 contains "warns as well, naming spec.start" "$tmp/err" "is later than the clock's start 2026-01-01T00:00:00Z (spec.start)"
@@ -134,4 +134,18 @@ contains "it says the horizon, when the snapshot was taken and how to run on" "$
 expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
 expect_rc "with --horizon it runs on" 0 "$SIM" run -q --horizon 2m "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
 contains "to the change's completion" "$tmp/out" "completed yes"
+# --- a snapshot names the Scenario and seed of its run ---
+sed 's/name: checkout-resume/name: other/' "$tmp/scn.yaml" >"$tmp/other.yaml"
+check "the snapshot names its run's Scenario and seed" sh -c 'grep -q "run.magos-sim.io/scenario: checkout-resume" "$1" && grep -q "run.magos-sim.io/seed: \"1\"" "$1"' _ "$tmp/t45.yaml"
+expect_rc "resumed with its own Scenario" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/t45.yaml"
+lacks "... there is nothing to warn about" "$tmp/err" "warning"
+expect_rc "resumed with another Scenario, it runs" 0 "$SIM" run -q "$tmp/other.yaml" "$tmp/t45.yaml"
+contains "with a warning that says which and that it may be meant" "$tmp/err" "t45.yaml:7:3: warning: the snapshot comes from a run with Scenario \"checkout-resume\" (seed 1); this run has Scenario \"other\": what happens after the snapshot follows this run's events and models, not the original run's (a warning only: resuming with other models or draws on purpose is fine)"
+expect_rc "resumed with another seed" 0 "$SIM" run -q --seed 7 "$tmp/scn.yaml" "$tmp/t45.yaml"
+contains "says the seeds" "$tmp/err" "this run has seed 7: what happens after the snapshot follows this run's draws"
+expect_rc "resumed without its Scenario document" 0 "$SIM" run -q "$tmp/t45.yaml"
+contains "says it has none" "$tmp/err" "this run has no Scenario document: what happens"
+"$SIM" run -q --snapshot 45s "$tmp/plain-run45.yaml" scenarios/checkout >/dev/null
+expect_rc "a run without a Scenario document resumed with one" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/plain-run45.yaml"
+contains "says the run had none" "$tmp/err" "the snapshot comes from a run with no Scenario document (seed 1); this run has Scenario \"checkout-resume\""
 finish

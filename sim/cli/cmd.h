@@ -122,9 +122,10 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 
 /*
  * cmd_clock_warnings() - once @s's clock is final (after --now): the
- * warning of scn_warn_later_times() on stderr, coloured when @color.
+ * warnings of scn_warn_later_times() and scn_warn_other_run() (@seed: the
+ * run's effective seed) on stderr, coloured when @color.
  */
-void cmd_clock_warnings(const struct scenario *s, bool color);
+void cmd_clock_warnings(const struct scenario *s, uint64_t seed, bool color);
 
 /*
  * cmd_resume_horizon() - a run resumed from a snapshot of the simulator

@@ -265,12 +265,13 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
 /* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
 static char what_buf[512];
 
-void cmd_clock_warnings(const struct scenario *s, bool color)
+void cmd_clock_warnings(const struct scenario *s, uint64_t seed, bool color)
 {
 	struct diag d;
 
 	diag_init(&d);
 	scn_warn_later_times(s, &d);
+	scn_warn_other_run(s, seed, &d);
 	if (d.n)
 		diag_print(&d, stderr, color);
 	diag_release(&d);

@@ -611,18 +611,20 @@ struct looks {
 	const struct run_result *r; /* the run looked at (its StageSet world) */
 	struct look snap, at;
 	const char *snap_file;
+	uint64_t seed;              /* the run's */
 	struct look *probe_of[2]; /* the probe index's look */
 	int64_t probe_ms[2];
 };
 
 static void take_look(struct look *l, bool snapshot, struct des *w, const struct scenario *s,
-		      const struct run_result *r)
+		      const struct run_result *r, uint64_t seed)
 {
 	int64_t anchor = s->start_unix_ms;
 	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
 
 	if (snapshot)
-		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, r ? r->models : NULL, ss);
+		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms,
+				      s->has_scenario_doc ? s->name : NULL, seed, r ? r->models : NULL, ss);
 	else
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
 	l->taken = true;
@@ -635,7 +637,7 @@ static void look_probe(void *ctx, size_t i, struct des *w)
 	struct look *l = ls->probe_of[i];
 
 	if (!l->taken)
-		take_look(l, l == &ls->snap, w, ls->s, ls->r);
+		take_look(l, l == &ls->snap, w, ls->s, ls->r, ls->seed);
 }
 
 /*
@@ -713,7 +715,7 @@ static int check_look_horizon(const struct look *l, const char *opt, int64_t hor
 
 /* After the run: a look the run stopped before (budget, loop) is taken at its end, and said so. */
 static void finish_look(struct look *l, bool snapshot, const char *opt, struct run_result *r,
-			const struct scenario *s)
+			const struct scenario *s, uint64_t seed)
 {
 	char t[GT_DURATION_BUFSZ], end[GT_DURATION_BUFSZ];
 
@@ -727,7 +729,7 @@ static void finish_look(struct look *l, bool snapshot, const char *opt, struct r
 		cmd_prog, end, des_stop_name(r->stop), opt, t,
 		snapshot ? "the snapshot is" : "showing", end,
 		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
-	take_look(l, snapshot, r->world, s, r);
+	take_look(l, snapshot, r->world, s, r, seed);
 }
 
 static int write_snapshot(FILE *f, const void *arg)
@@ -979,7 +981,7 @@ int cmd_run(int argc, char **argv)
 		goto out_release_scenario;
 	if (now_set)
 		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
-	cmd_clock_warnings(&s, cli_color_wanted(o.color, 2));
+	cmd_clock_warnings(&s, o.run.seed_set ? o.run.seed : s.seed, cli_color_wanted(o.color, 2));
 	if ((rc = cmd_resume_horizon("run", &o, &s)) != CLI_OK)
 		goto out_release_scenario;
 	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
@@ -1035,6 +1037,7 @@ int cmd_run(int argc, char **argv)
 		ro.tick_ctx = &tick;
 		looks.s = rs;
 		looks.r = &r;
+		looks.seed = o.run.seed_set ? o.run.seed : rs->seed;
 		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon, rs)) != 0 ||
 		    (rc = check_look_horizon(&looks.at, "--at", r_horizon, rs)) != 0)
 			goto out_release_scenario;
@@ -1062,8 +1065,8 @@ int cmd_run(int argc, char **argv)
 		prog_clear(&prog);
 	}
 	cmd_fill_rep(&rep, rs, &r);
-	finish_look(&looks.snap, true, "--snapshot", &r, rs);
-	finish_look(&looks.at, false, "--at", &r, rs);
+	finish_look(&looks.snap, true, "--snapshot", &r, rs, looks.seed);
+	finish_look(&looks.at, false, "--at", &r, rs, looks.seed);
 
 	if (looks.snap_file)
 		rc = cmd_write_file("run", "snapshot", looks.snap_file, write_snapshot, &looks);

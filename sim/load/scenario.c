@@ -64,6 +64,7 @@ void scn_release(struct scenario *s)
 		return;
 	free(s->name);
 	free(s->latest_what);
+	free(s->run_scenario);
 	for (size_t i = 0; i < s->nobjs; i++)
 		obj_free(s->objs[i]);
 	free(s->objs);
@@ -792,6 +793,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	/* the armed events' places were taken from the objects before: the set's names too */
 	for (size_t i = 0; i < out->narmed; i++)
 		out->armed[i].file = out->armed[i].file ? borrow_file(out, out->armed[i].file) : NULL;
+	out->run_file = out->run_file ? borrow_file(out, out->run_file) : NULL;
 	man_set_release(&set);
 	for (size_t i = 0; i < out->nobjs; i++)
 		warn_fleet_status(out->objs[i], d);

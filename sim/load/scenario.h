@@ -461,6 +461,14 @@ enum scn_clock {
  */
 #define SCN_ORIGIN_ANNOTATION "clock.magos-sim.io/origin"
 #define SCN_TAKEN_ANNOTATION "clock.magos-sim.io/taken"
+/*
+ * SCN_SCENARIO_ANNOTATION, on every object when that run had a Scenario
+ * document: its metadata.name; SCN_SEED_ANNOTATION, on every object: the
+ * run's seed (decimal).  A run resumed with another Scenario or seed is
+ * warned about (scn_warn_other_run()); all the objects must agree.
+ */
+#define SCN_SCENARIO_ANNOTATION "run.magos-sim.io/scenario"
+#define SCN_SEED_ANNOTATION "run.magos-sim.io/seed"
 #define SCN_SOURCE_ANNOTATION "model.magos-sim.io/source-version"
 /*
  * SCN_DRAWS_ANNOTATION, on a StageSet: how many jittered requeues
@@ -537,6 +545,17 @@ const char *scn_clock_said(const struct scenario *s);
  * when every time is at or before the start.  Call once the clock is final.
  */
 void scn_warn_later_times(const struct scenario *s, struct diag *d);
+
+/*
+ * scn_warn_other_run() - a warning in @d, at the first object of the
+ * snapshot that names its run, when @s resumes a snapshot of the simulator
+ * with another Scenario document than that run's (another name, none where
+ * it had one, or one where it had none) or another seed than that run's
+ * (@seed: this run's effective seed).  A warning, not an error: resuming
+ * with other models is a question one may ask on purpose.  Nothing for a
+ * snapshot that does not name its run.
+ */
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d);
 
 /*
  * What a snapshot of the simulator says of the controllers' work queues:
@@ -660,6 +679,16 @@ struct scenario {
 	/* When that snapshot was taken (SCN_TAKEN_ANNOTATION), Unix ms. */
 	bool has_taken;
 	int64_t taken_unix_ms;
+	/*
+	 * The Scenario and seed of that run (SCN_SCENARIO_ANNOTATION, owned,
+	 * NULL when absent; SCN_SEED_ANNOTATION), and the first object that
+	 * said them (its file borrowed from files).
+	 */
+	char *run_scenario;
+	bool has_run_seed;
+	uint64_t run_seed;
+	const char *run_file;
+	struct val_mark run_mark;
 	/*
 	 * The latest time the cluster wrote into the inputs (as the clock
 	 * reads a kubectl snapshot, above): Unix ms, and where it is: the

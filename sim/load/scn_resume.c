@@ -193,6 +193,94 @@ static void take_clock_mark(struct obj *o, const char *key, const char *value, b
 	obj_strmap_del(&o->annotations, key);
 }
 
+/* Refuses annotation @key='@value' of @o: it names another run than the objects before it. */
+static void other_run(const struct obj *o, const char *key, const char *value, struct diag *d)
+{
+	diag_error(d, o->src.file, o->src.mark,
+		   "%s \"%s%s%s\": annotation %s='%s' names another run than the objects before "
+		   "it: a snapshot comes from one run",
+		   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
+}
+
+/*
+ * take_run_names() - SCN_SCENARIO_ANNOTATION and SCN_SEED_ANNOTATION of @o
+ * into s->run_scenario / run_seed (the first object saying either is
+ * s->run_file / run_mark), taken off @o.  A malformed seed, or a value
+ * other than the objects' before, is an error at @o.
+ */
+static void take_run_names(struct scenario *s, struct obj *o, struct diag *d)
+{
+	const char *name = obj_strmap_get(&o->annotations, SCN_SCENARIO_ANNOTATION);
+	const char *seed = obj_strmap_get(&o->annotations, SCN_SEED_ANNOTATION);
+
+	if (!name && !seed)
+		return;
+	if (!s->run_file && !s->run_scenario && !s->has_run_seed) {
+		s->run_file = o->src.file;
+		s->run_mark = o->src.mark;
+	}
+	if (name) {
+		if (s->run_scenario && strcmp(s->run_scenario, name) != 0)
+			other_run(o, SCN_SCENARIO_ANNOTATION, name, d);
+		else if (!s->run_scenario)
+			s->run_scenario = xstrdup(name);
+		obj_strmap_del(&o->annotations, SCN_SCENARIO_ANNOTATION);
+	}
+	if (seed) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(seed, &end, 10);
+		if (!(*seed >= '0' && *seed <= '9') || *end || errno)
+			diag_error(d, o->src.file, o->src.mark,
+				   "%s \"%s%s%s\": annotation %s='%s' is not a seed: a whole number "
+				   "from 0 to 18446744073709551615",
+				   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_SEED_ANNOTATION, seed);
+		else if (s->has_run_seed && n != s->run_seed)
+			other_run(o, SCN_SEED_ANNOTATION, seed, d);
+		else {
+			s->has_run_seed = true;
+			s->run_seed = (uint64_t)n;
+		}
+		obj_strmap_del(&o->annotations, SCN_SEED_ANNOTATION);
+	}
+}
+
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d)
+{
+	char was[320] = "", now[320] = "";
+	bool other_scenario;
+
+	if (!s->run_scenario && !s->has_run_seed)
+		return;
+	/* a run without a Scenario document names none (and writes only its seed) */
+	other_scenario = s->run_scenario ? !s->has_scenario_doc || strcmp(s->run_scenario, s->name) != 0
+					 : s->has_scenario_doc;
+	if (!other_scenario && (!s->has_run_seed || s->run_seed == seed))
+		return;
+	if (s->run_scenario)
+		snprintf(was, sizeof(was), "Scenario \"%s\"", s->run_scenario);
+	else
+		snprintf(was, sizeof(was), "no Scenario document");
+	if (s->has_run_seed)
+		snprintf(was + strlen(was), sizeof(was) - strlen(was), " (seed %" PRIu64 ")", s->run_seed);
+	if (other_scenario && s->has_scenario_doc)
+		snprintf(now, sizeof(now), "Scenario \"%s\"", s->name);
+	else if (other_scenario)
+		snprintf(now, sizeof(now), "no Scenario document");
+	if (s->has_run_seed && s->run_seed != seed)
+		snprintf(now + strlen(now), sizeof(now) - strlen(now), "%sseed %" PRIu64,
+			 now[0] ? ", " : "", seed);
+	diag_warning(d, s->run_file, s->run_mark,
+		     "the snapshot comes from a run with %s; this run has %s: what happens after "
+		     "the snapshot follows this run's %s, not the original run's (a warning only: "
+		     "resuming with other models or draws on purpose is fine)",
+		     was, now,
+		     other_scenario && s->has_run_seed && s->run_seed != seed ? "events, models and draws"
+		     : other_scenario ? "events and models" : "draws");
+}
+
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
@@ -208,6 +296,7 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 					&s->origin_unix_ms, d);
 		if ((v = obj_strmap_get(&o->annotations, SCN_TAKEN_ANNOTATION)))
 			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &s->has_taken, &s->taken_unix_ms, d);
+		take_run_names(s, o, d);
 		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
 			char *end;
 			unsigned long long n;

@@ -305,10 +305,11 @@ static void annotate_item(struct val *items, size_t pos, const char *key, const 
 }
 
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct mdl *models, const struct ssrc *ss)
+			const char *scenario, uint64_t seed, const struct mdl *models,
+			const struct ssrc *ss)
 {
 	struct val *l = kg_list(des_api(w), anchor_unix_ms), *items;
-	char origin[GT_RFC3339_BUFSZ], taken[GT_RFC3339_BUFSZ];
+	char origin[GT_RFC3339_BUFSZ], taken[GT_RFC3339_BUFSZ], seedtext[24];
 
 	annotate_queues(l, w, anchor_unix_ms, des_now(w));
 	items = val_map_get(l, "items");
@@ -361,9 +362,13 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 	gt_format_rfc3339_nano(origin_unix_ms, origin, sizeof(origin));
 	/* to the millisecond: a run of the snapshot starts at this instant */
 	gt_format_rfc3339_nano(anchor_unix_ms + des_now(w), taken, sizeof(taken));
+	snprintf(seedtext, sizeof(seedtext), "%" PRIu64, seed);
 	for (size_t i = 0; i < items->u.list.n; i++) {
 		annotate_item(items, i, SCN_ORIGIN_ANNOTATION, origin);
 		annotate_item(items, i, SCN_TAKEN_ANNOTATION, taken);
+		annotate_item(items, i, SCN_SEED_ANNOTATION, seedtext);
+		if (scenario)
+			annotate_item(items, i, SCN_SCENARIO_ANNOTATION, scenario);
 	}
 	return l;
 }

@@ -85,14 +85,18 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * simulated 0 the Scenario's times count from (a resumed run's is the
  * original run's), which the resumed run puts its Scenario back on
  * (scn_resume_clock()), and SCN_TAKEN_ANNOTATION, @anchor_unix_ms +
- * des_now(@w): when the snapshot was taken, where a run of it starts.
+ * des_now(@w): when the snapshot was taken, where a run of it starts;
+ * SCN_SEED_ANNOTATION, @seed, and SCN_SCENARIO_ANNOTATION, @scenario (the
+ * run's Scenario document's name; NULL: it had none, and the annotation is
+ * left out), the run a resumed run is compared with (scn_warn_other_run()).
  * @ss: NULL without StageSets.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
 struct mdl;
 struct ssrc;
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct mdl *models, const struct ssrc *ss);
+			const char *scenario, uint64_t seed, const struct mdl *models,
+			const struct ssrc *ss);
 
 /*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the
