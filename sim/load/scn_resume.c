@@ -167,13 +167,80 @@ void scnp_resolve_armed(struct scenario *s, struct diag *d)
 }
 
 /*
- * take_clock_mark() - time annotation @key = @value of @o into *@has /
- * *@ms (Unix ms), which every object carrying it must agree on; takes it
- * off @o.  A value that is no RFC 3339 time, or another than the objects'
- * before, is an error at @o in @d.
+ * The value most objects of a snapshot give an annotation that all must
+ * agree on (ties: the first read), so a hand-edited object is the one
+ * blamed, not the others.  Values are equal as times for the clock marks.
  */
-static void take_clock_mark(struct obj *o, const char *key, const char *value, bool *has,
-			    int64_t *ms, struct diag *d)
+struct agreed {
+	const char *value; /* borrowed from an object's annotations; NULL: none carries it */
+	size_t votes, carriers;
+};
+
+static bool same_value(const char *a, const char *b, bool as_time)
+{
+	int64_t x, y;
+
+	if (as_time && gt_parse_rfc3339(a, &x, NULL, 0) == 0 && gt_parse_rfc3339(b, &y, NULL, 0) == 0)
+		return x == y;
+	return strcmp(a, b) == 0;
+}
+
+/* agreed_value() - what the objects of @s carrying annotation @key mostly say. */
+static struct agreed agreed_value(const struct scenario *s, const char *key, bool as_time)
+{
+	struct agreed best = { NULL, 0, 0 };
+	const char **seen = NULL;
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const char *v = obj_strmap_get(&s->objs[i]->annotations, key);
+		size_t votes = 0;
+		bool counted = false;
+
+		if (!v)
+			continue;
+		best.carriers++;
+		for (size_t k = 0; k < nseen && !counted; k++)
+			counted = same_value(seen[k], v, as_time);
+		if (counted)
+			continue;
+		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
+		seen[nseen++] = v;
+		for (size_t j = i; j < s->nobjs; j++) {
+			const char *w = obj_strmap_get(&s->objs[j]->annotations, key);
+
+			votes += w && same_value(v, w, as_time);
+		}
+		if (votes > best.votes) {
+			best.value = v;
+			best.votes = votes;
+		}
+	}
+	free(seen);
+	return best;
+}
+
+/*
+ * Refuses annotation @key='@value' of @o: it names another run than @a, what
+ * most of the snapshot's objects say.
+ */
+static void other_run(const struct obj *o, const char *key, const char *value,
+		      const struct agreed *a, struct diag *d)
+{
+	diag_error(d, o->src.file, o->src.mark,
+		   "%s \"%s%s%s\": annotation %s='%s' names another run than %zu of the %zu "
+		   "objects that carry it, which say '%s': a snapshot comes from one run",
+		   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value, a->votes, a->carriers,
+		   a->value);
+}
+
+/*
+ * take_clock_mark() - time annotation @key = @value of @o into *@has /
+ * *@ms (Unix ms), taken off @o.  A value that is no RFC 3339 time, or
+ * another than @a (what most objects say), is an error at @o in @d.
+ */
+static void take_clock_mark(struct obj *o, const char *key, const char *value,
+			    const struct agreed *a, bool *has, int64_t *ms, struct diag *d)
 {
 	int64_t t;
 
@@ -181,11 +248,8 @@ static void take_clock_mark(struct obj *o, const char *key, const char *value, b
 		diag_error(d, o->src.file, o->src.mark,
 			   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
 			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
-	else if (*has && t != *ms)
-		diag_error(d, o->src.file, o->src.mark,
-			   "%s \"%s%s%s\": annotation %s='%s' names another run than the "
-			   "objects before it: a snapshot comes from one run",
-			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
+	else if (!same_value(value, a->value, true))
+		other_run(o, key, value, a, d);
 	else {
 		*has = true;
 		*ms = t;
@@ -193,22 +257,14 @@ static void take_clock_mark(struct obj *o, const char *key, const char *value, b
 	obj_strmap_del(&o->annotations, key);
 }
 
-/* Refuses annotation @key='@value' of @o: it names another run than the objects before it. */
-static void other_run(const struct obj *o, const char *key, const char *value, struct diag *d)
-{
-	diag_error(d, o->src.file, o->src.mark,
-		   "%s \"%s%s%s\": annotation %s='%s' names another run than the objects before "
-		   "it: a snapshot comes from one run",
-		   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
-}
-
 /*
  * take_run_names() - SCN_SCENARIO_ANNOTATION and SCN_SEED_ANNOTATION of @o
  * into s->run_scenario / run_seed (the first object saying either is
  * s->run_file / run_mark), taken off @o.  A malformed seed, or a value
- * other than the objects' before, is an error at @o.
+ * other than what most objects say (@name_a, @seed_a), is an error at @o.
  */
-static void take_run_names(struct scenario *s, struct obj *o, struct diag *d)
+static void take_run_names(struct scenario *s, struct obj *o, const struct agreed *name_a,
+			   const struct agreed *seed_a, struct diag *d)
 {
 	const char *name = obj_strmap_get(&o->annotations, SCN_SCENARIO_ANNOTATION);
 	const char *seed = obj_strmap_get(&o->annotations, SCN_SEED_ANNOTATION);
@@ -220,8 +276,8 @@ static void take_run_names(struct scenario *s, struct obj *o, struct diag *d)
 		s->run_mark = o->src.mark;
 	}
 	if (name) {
-		if (s->run_scenario && strcmp(s->run_scenario, name) != 0)
-			other_run(o, SCN_SCENARIO_ANNOTATION, name, d);
+		if (strcmp(name_a->value, name) != 0)
+			other_run(o, SCN_SCENARIO_ANNOTATION, name, name_a, d);
 		else if (!s->run_scenario)
 			s->run_scenario = xstrdup(name);
 		obj_strmap_del(&o->annotations, SCN_SCENARIO_ANNOTATION);
@@ -237,8 +293,8 @@ static void take_run_names(struct scenario *s, struct obj *o, struct diag *d)
 				   "%s \"%s%s%s\": annotation %s='%s' is not a seed: a whole number "
 				   "from 0 to 18446744073709551615",
 				   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_SEED_ANNOTATION, seed);
-		else if (s->has_run_seed && n != s->run_seed)
-			other_run(o, SCN_SEED_ANNOTATION, seed, d);
+		else if (strcmp(seed_a->value, seed) != 0)
+			other_run(o, SCN_SEED_ANNOTATION, seed, seed_a, d);
 		else {
 			s->has_run_seed = true;
 			s->run_seed = (uint64_t)n;
@@ -284,6 +340,20 @@ void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d)
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
+	struct agreed origin_a = agreed_value(s, SCN_ORIGIN_ANNOTATION, true);
+	struct agreed taken_a = agreed_value(s, SCN_TAKEN_ANNOTATION, true);
+	struct agreed name_a = agreed_value(s, SCN_SCENARIO_ANNOTATION, false);
+	struct agreed seed_a = agreed_value(s, SCN_SEED_ANNOTATION, false);
+	/* the agreed values are the objects' own strings: copies, as those go */
+	char *agreed_text[4] = { xstrdup(origin_a.value ? origin_a.value : ""),
+				 xstrdup(taken_a.value ? taken_a.value : ""),
+				 xstrdup(name_a.value ? name_a.value : ""),
+				 xstrdup(seed_a.value ? seed_a.value : "") };
+
+	origin_a.value = agreed_text[0];
+	taken_a.value = agreed_text[1];
+	name_a.value = agreed_text[2];
+	seed_a.value = agreed_text[3];
 
 	for (size_t i = 0; i < s->nobjs; i++) {
 		struct obj *o = s->objs[i];
@@ -292,11 +362,12 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 		const char *v;
 
 		if (origin)
-			take_clock_mark(o, SCN_ORIGIN_ANNOTATION, origin, &s->has_origin,
+			take_clock_mark(o, SCN_ORIGIN_ANNOTATION, origin, &origin_a, &s->has_origin,
 					&s->origin_unix_ms, d);
 		if ((v = obj_strmap_get(&o->annotations, SCN_TAKEN_ANNOTATION)))
-			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &s->has_taken, &s->taken_unix_ms, d);
-		take_run_names(s, o, d);
+			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &taken_a, &s->has_taken,
+					&s->taken_unix_ms, d);
+		take_run_names(s, o, &name_a, &seed_a, d);
 		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
 			char *end;
 			unsigned long long n;
@@ -355,6 +426,8 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 		s->objs[kept++] = o;
 	}
 	s->nobjs = kept;
+	for (size_t i = 0; i < 4; i++)
+		free(agreed_text[i]);
 }
 
 void scnp_source_seeds_release(struct scenario *s)
