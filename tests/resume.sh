@@ -130,9 +130,9 @@ cp scenarios/checkout/*.yaml "$tmp/short/"
 printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: short}\nspec:\n  horizon: 2m\n' >"$tmp/short/scn.yaml"
 "$SIM" run -q --snapshot 2m "$tmp/at2m.yaml" "$tmp/short" >/dev/null
 expect_rc "resuming at the horizon is refused, not a 1 ms run" 2 "$SIM" run -q "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
-contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on from the snapshot (--horizon 2m0s: as long again)"
+contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on, counted from the original run's start (--horizon 4m0s: as long again)"
 expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
-expect_rc "with --horizon it runs on" 0 "$SIM" run -q --horizon 2m "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+expect_rc "with --horizon it runs on" 0 "$SIM" run -q --horizon 4m "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
 contains "to the change's completion" "$tmp/out" "completed yes"
 # --- a snapshot names the Scenario and seed of its run ---
 sed 's/name: checkout-resume/name: other/' "$tmp/scn.yaml" >"$tmp/other.yaml"
@@ -148,4 +148,31 @@ contains "says it has none" "$tmp/err" "this run has no Scenario document: what 
 "$SIM" run -q --snapshot 45s "$tmp/plain-run45.yaml" scenarios/checkout >/dev/null
 expect_rc "a run without a Scenario document resumed with one" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/plain-run45.yaml"
 contains "says the run had none" "$tmp/err" "the snapshot comes from a run with no Scenario document (seed 1); this run has Scenario \"checkout-resume\""
+# --- --horizon counts on the original run's clock, as spec.horizon does ---
+# Resumed at 1m, spec.horizon 2m and --horizon 2m end the run at the same
+# instant as the uninterrupted run's: 2026-01-01T00:02:00Z.
+"$SIM" run -q --snapshot 1m "$tmp/at1m.yaml" "$tmp/short" >/dev/null
+pyfacts "$SIM" "$tmp" <<'PY2'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def ends(args):
+    p = subprocess.run([sim, 'run', '--until', 'horizon', '--events', '-'] + args, capture_output=True, text=True)
+    ev = [json.loads(l) for l in p.stdout.splitlines()]
+    return [(e['time'], e['kind'], e['name'], e['change'], e['reason']) for e in ev if e['time'] > '2026-01-01T00:01:00Z'], p.stderr
+whole, _ = ends([tmp + '/short'])
+whole3, _ = ends(['--horizon', '3m', tmp + '/short'])
+spec, e1 = ends([tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+opt, e2 = ends(['--horizon', '2m', tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+opt3, e3 = ends(['--horizon', '3m', tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+check("resumed at 1m, spec.horizon 2m and --horizon 2m give the whole run's rest to 2m, nothing after",
+      whole and spec == whole and opt == whole and max(e[0] for e in opt) <= '2026-01-01T00:02:00Z', (len(whole), len(spec), len(opt), e1[:200], e2[:200]))
+check("--horizon 3m resumed at 1m is the whole run's --horizon 3m",
+      opt3 == whole3 and len(whole3) > len(whole), (len(whole3), len(opt3), e3[:200]))
+PY2
+expect_rc "a --horizon at or before the snapshot is refused" 2 "$SIM" run -q --horizon 1m "$tmp/short/scn.yaml" "$tmp/at1m.yaml"
+contains "saying it counts from the original run's start" "$tmp/err" "magos-sim run: --horizon 1m0s ends at or before the snapshot this run resumes from (taken at 1m0s of the original run, 2026-01-01T00:01:00Z): --horizon counts from the original run's start; give more than 1m0s"
+expect_rc "--at after a resumed --horizon is refused" 2 "$SIM" run -q --horizon 90s --at 2m "$tmp/short/scn.yaml" "$tmp/at1m.yaml"
+contains "both on the original run's clock" "$tmp/err" "--at 2m is after the run's horizon (1m30s), where simulated time ends:"
+contains "... and the --horizon it needs" "$tmp/err" "give --horizon 2m0s or more, or an earlier --at"
 finish

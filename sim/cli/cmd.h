@@ -128,14 +128,19 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 void cmd_clock_warnings(const struct scenario *s, uint64_t seed, bool color);
 
 /*
- * cmd_resume_horizon() - a run resumed from a snapshot of the simulator
- * (@s->resumed) that was taken at or after the end of the original run's
- * horizon has no simulated time left: refused, unless --horizon (@o) gives
- * it some.  @cmd names the command in the message.
+ * cmd_resume_horizon() - --horizon (@o) on the Scenario's clock, as
+ * spec.horizon: for a run resumed from a snapshot of the simulator
+ * (@s->resumed) it counts from the original run's start, so it ends the
+ * run where it would have ended the uninterrupted one.  Sets @s's horizon
+ * (scn_set_horizon()) and o->run.horizon_ms to what is left of it, this
+ * run's own length.  A resumed run whose horizon (--horizon, else
+ * spec.horizon) ends at or before the snapshot has no simulated time left
+ * and is refused.  Call once the clock is final (after --now).  @cmd names
+ * the command in the message.
  * Returns: CLI_OK; or CLI_USAGE after printing what the horizon was, when
  *          the snapshot was taken and how to run on, to stderr.
  */
-int cmd_resume_horizon(const char *cmd, const struct cmd_opts *o, const struct scenario *s);
+int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s);
 
 /*
  * cmd_building() - names what the main thread builds from now on, for the

@@ -277,24 +277,39 @@ void cmd_clock_warnings(const struct scenario *s, uint64_t seed, bool color)
 	diag_release(&d);
 }
 
-int cmd_resume_horizon(const char *cmd, const struct cmd_opts *o, const struct scenario *s)
+int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
 {
-	/* spec.horizon as the Scenario gave it, on the original run's clock */
-	int64_t h = s->horizon_ms + s->horizon_cut_ms;
-	char taken[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ], hz[GT_DURATION_BUFSZ];
+	/* the horizon on the Scenario's clock (a resumed run's: the original run's) */
+	int64_t h = o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms + s->horizon_cut_ms;
+	char taken[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ], hz[GT_DURATION_BUFSZ],
+		more[GT_DURATION_BUFSZ];
 
-	if (!s->resumed || o->run.horizon_set || h > s->resumed_ms)
-		return CLI_OK;
-	gt_format_duration(s->resumed_ms, taken, sizeof(taken));
-	gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
-	gt_format_duration(h, hz, sizeof(hz));
-	fprintf(stderr,
-		"%s %s: the snapshot was taken at %s of the original run (%s), at or after its "
-		"horizon (%s), where simulated time ended: nothing is left to simulate; give "
-		"--horizon to run on from the snapshot (--horizon %s: as long again)\n"
-		"try '%s %s --help'\n",
-		cmd_prog, cmd, taken, when, hz, hz, cmd_prog, cmd);
-	return CLI_USAGE;
+	if (s->resumed && h <= s->resumed_ms) {
+		gt_format_duration(s->resumed_ms, taken, sizeof(taken));
+		gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
+		gt_format_duration(h, hz, sizeof(hz));
+		gt_format_duration(s->resumed_ms + h, more, sizeof(more));
+		if (o->run.horizon_set)
+			fprintf(stderr,
+				"%s %s: --horizon %s ends at or before the snapshot this run resumes "
+				"from (taken at %s of the original run, %s): --horizon counts from "
+				"the original run's start; give more than %s\ntry '%s %s --help'\n",
+				cmd_prog, cmd, hz, taken, when, taken, cmd_prog, cmd);
+		else
+			fprintf(stderr,
+				"%s %s: the snapshot was taken at %s of the original run (%s), at or "
+				"after its horizon (%s), where simulated time ended: nothing is left "
+				"to simulate; give --horizon to run on, counted from the original "
+				"run's start (--horizon %s: as long again)\ntry '%s %s --help'\n",
+				cmd_prog, cmd, taken, when, hz, more, cmd_prog, cmd);
+		return CLI_USAGE;
+	}
+	if (o->run.horizon_set) {
+		/* the run's own length from here on, as every run_opts reader takes it */
+		scn_set_horizon(s, o->run.horizon_ms);
+		o->run.horizon_ms = s->horizon_ms;
+	}
+	return CLI_OK;
 }
 
 void cmd_building(const char *fmt, ...)

@@ -63,7 +63,9 @@ void cmd_usage_run(FILE *f)
 		"  -s, --seed N          seed of the run (overrides spec.seed),\n"
 		"                        0..18446744073709551615\n"
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
-		"                        (overrides spec.horizon)\n"
+		"                        on the Scenario's clock (overrides spec.horizon; a\n"
+		"                        run resumed from a --snapshot counts it, as\n"
+		"                        spec.horizon, from the original run's start)\n"
 		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
 		"                        (2026-11-30T14:00:00Z; overrides spec.start, when a\n"
 		"                        --snapshot FILE was taken and, for a kubectl\n"
@@ -71,13 +73,15 @@ void cmd_usage_run(FILE *f)
 		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
 		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
 		"                        ('-': standard output, instead of the report; T: a\n"
-		"                        Go duration since the start, or an RFC 3339 time);\n"
-		"                        a run of FILE starts at T (single run)\n"
-		"      --at T            print the objects at time T as kubectl get (the\n"
-		"                        CRDs' printer columns) and stagesetctl fleet show\n"
-		"                        them, after the report (single run); with --at or\n"
-		"                        --snapshot the run goes on to T at least (past the\n"
-		"                        change's completion), T within the horizon\n"
+		"                        Go duration on the Scenario's clock, as --horizon,\n"
+		"                        or an RFC 3339 time); a run of FILE starts at T\n"
+		"                        (single run)\n"
+		"      --at T            print the objects at time T (as for --snapshot) as\n"
+		"                        kubectl get (the CRDs' printer columns) and\n"
+		"                        stagesetctl fleet show them, after the report\n"
+		"                        (single run); with --at or --snapshot the run goes\n"
+		"                        on to T at least (past the change's completion), T\n"
+		"                        within the horizon\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -683,8 +687,9 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 		return CLI_USAGE;
 	}
 	fprintf(stderr,
-		"%s run: invalid %s '%s': expected a Go duration since the start (90s, 1h30m) "
-		"or an RFC 3339 time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
+		"%s run: invalid %s '%s': expected a Go duration on the Scenario's clock (90s, "
+		"1h30m; a resumed run's counts from the original run's start) or an RFC 3339 "
+		"time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
 		cmd_prog, opt, l->arg, cmd_prog);
 	return CLI_USAGE;
 }
@@ -692,8 +697,8 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 /*
  * check_look_horizon() - T of @l within @horizon_ms (ms on this run's
  * clock): simulated time ends at the horizon, so there is no world after it.
- * A resumed run (@s->resumed_ms) says the horizon on the original run's
- * clock, where T is, and --horizon as it counts, from this run's start.
+ * A resumed run (@s->resumed_ms) says the horizon and T on the original
+ * run's clock, where --horizon counts.
  * Prints the error.  Returns: 0, or CLI_USAGE.
  */
 static int check_look_horizon(const struct look *l, const char *opt, int64_t horizon_ms,
@@ -703,13 +708,13 @@ static int check_look_horizon(const struct look *l, const char *opt, int64_t hor
 
 	if (!l->arg || l->at_ms <= horizon_ms)
 		return 0;
-	gt_format_duration(l->at_ms, t, sizeof(t));
+	/* both on the Scenario's clock, as --horizon counts */
+	gt_format_duration(l->at_ms + s->resumed_ms, t, sizeof(t));
 	gt_format_duration(horizon_ms + s->resumed_ms, h, sizeof(h));
 	fprintf(stderr,
 		"%s run: %s %s is after the run's horizon (%s), where simulated time ends:\n"
-		"give --horizon %s or more%s, or an earlier %s\ntry '%s run --help'\n",
-		cmd_prog, opt, l->arg, h, t,
-		s->resumed ? " (it counts from this run's start, the snapshot)" : "", opt, cmd_prog);
+		"give --horizon %s or more, or an earlier %s\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, h, t, opt, cmd_prog);
 	return CLI_USAGE;
 }
 

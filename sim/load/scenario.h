@@ -644,6 +644,14 @@ void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clo
 void scn_resume_clock(struct scenario *s);
 
 /*
+ * scn_set_horizon() - the horizon of @s set to @horizon_ms (> 0) on the
+ * Scenario's clock, as spec.horizon gives it (`--horizon`): a resumed run
+ * ends at that instant of the original run's clock, horizon_ms is what is
+ * left of it (at least 1 ms, as scn_resume_clock() says).  Cannot fail.
+ */
+void scn_set_horizon(struct scenario *s, int64_t horizon_ms);
+
+/*
  * scn_models_shift() - moves every time of @m (git remotes' unreachable
  * windows, the StageSet world's windows and times) by @delta_ms; a window
  * open at either end stays open there.  For spec.models read again (a

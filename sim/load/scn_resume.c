@@ -541,6 +541,14 @@ void scn_models_shift(struct scn_models *m, int64_t delta)
 	}
 }
 
+void scn_set_horizon(struct scenario *s, int64_t horizon_ms)
+{
+	/* as the Scenario would have given it: scn_resume_clock() takes the part before this run off */
+	s->horizon_ms = horizon_ms;
+	s->horizon_cut_ms = 0;
+	scn_resume_clock(s);
+}
+
 void scn_resume_clock(struct scenario *s)
 {
 	bool resumed = s->has_origin && s->origin_unix_ms <= s->start_unix_ms;
