@@ -175,4 +175,19 @@ contains "saying it counts from the original run's start" "$tmp/err" "magos-sim 
 expect_rc "--at after a resumed --horizon is refused" 2 "$SIM" run -q --horizon 90s --at 2m "$tmp/short/scn.yaml" "$tmp/at1m.yaml"
 contains "both on the original run's clock" "$tmp/err" "--at 2m is after the run's horizon (1m30s), where simulated time ends:"
 contains "... and the --horizon it needs" "$tmp/err" "give --horizon 2m0s or more, or an earlier --at"
+# --- check has run's clock options: a snapshot's remaining time in CI ---
+expect_rc "check --now runs a kubectl snapshot from that time" 0 "$SIM" check --color never --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+contains "its time to complete is what is left from then" "$tmp/out" "p95 time to complete 15m0.987s"
+expect_rc "... as run --now counts it" 0 "$SIM" run -q --json - --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+check "run --now gives the same time to complete" grep -q '"time_to_complete_ms": *900987' "$tmp/out"
+expect_rc "check --now before the snapshot's times" 0 "$SIM" check --color never --now 2026-11-30T13:00:00Z scenarios/snapshot-shop-network.yaml
+contains "warns as run does" "$tmp/err" "warning: Workspace \"shop/shop-network-staging\": metadata.managedFields[2].time 2026-11-30T14:00:37Z is later than the clock's start 2026-11-30T13:00:00Z (--now)"
+expect_rc "a bad check --now is a usage error" 2 "$SIM" check --now soon scenarios/snapshot-shop-network.yaml
+contains "it says so as run does" "$tmp/err" "magos-sim check: invalid --now 'soon'"
+mkdir "$tmp/short-check"
+cp "$tmp/short/scn.yaml" "$tmp/at2m.yaml" "$tmp/short-check/"
+expect_rc "check refuses a snapshot taken at its horizon" 3 "$SIM" check --color never "$tmp/short-check"
+contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
+contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
+expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
 finish

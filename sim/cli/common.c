@@ -185,6 +185,13 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	case CMD_OPT_JSON:
 		o->json = optarg;
 		return -1;
+	case CMD_OPT_NOW:
+		if (gt_parse_rfc3339(optarg, &o->now_ms, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: invalid --now '%s': %s\n", cmd_prog, cmd, optarg, err);
+			return CLI_USAGE;
+		}
+		o->now_set = true;
+		return -1;
 	case CMD_OPT_LIMIT:
 		if (lim_set(&o->lim, optarg, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s %s: %s\n", cmd_prog, cmd, err);
@@ -265,18 +272,6 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
 /* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
 static char what_buf[512];
 
-void cmd_clock_warnings(const struct scenario *s, uint64_t seed, bool color)
-{
-	struct diag d;
-
-	diag_init(&d);
-	scn_warn_later_times(s, &d);
-	scn_warn_other_run(s, seed, &d);
-	if (d.n)
-		diag_print(&d, stderr, color);
-	diag_release(&d);
-}
-
 int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
 {
 	/* the horizon on the Scenario's clock (a resumed run's: the original run's) */
@@ -310,6 +305,15 @@ int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
 		o->run.horizon_ms = s->horizon_ms;
 	}
 	return CLI_OK;
+}
+
+int cmd_clock(const char *cmd, struct cmd_opts *o, struct scenario *s, struct diag *d)
+{
+	if (o->now_set)
+		scn_set_clock(s, o->now_ms, SCN_CLOCK_NOW);
+	scn_warn_later_times(s, d);
+	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, d);
+	return cmd_resume_horizon(cmd, o, s);
 }
 
 void cmd_building(const char *fmt, ...)

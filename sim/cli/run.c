@@ -43,7 +43,6 @@ enum run_optcode {
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
-	RUN_OPT_NOW,
 	RUN_OPT_SNAPSHOT,
 	RUN_OPT_AT,
 };
@@ -776,7 +775,7 @@ const struct option cmd_run_longopts[] = {
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
-	{ "now", required_argument, NULL, RUN_OPT_NOW },
+	CMD_LONGOPT_NOW,
 	{ "snapshot", required_argument, NULL, RUN_OPT_SNAPSHOT },
 	{ "at", required_argument, NULL, RUN_OPT_AT },
 	{ NULL, 0, NULL, 0 },
@@ -796,8 +795,6 @@ int cmd_run(int argc, char **argv)
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
-	int64_t now_ms = 0; /* --now, Unix ms */
-	bool now_set = false;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
 	struct sweep cli_sweep = { 0 };
@@ -864,17 +861,6 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_EVENTS:
 			events = optarg;
 			continue;
-		case RUN_OPT_NOW: {
-			char err[128] = "";
-
-			if (gt_parse_rfc3339(optarg, &now_ms, err, sizeof(err)) != 0) {
-				fprintf(stderr, "%s run: invalid --now '%s': %s\n", cmd_prog, optarg,
-					err);
-				return CLI_USAGE;
-			}
-			now_set = true;
-			continue;
-		}
 		case RUN_OPT_SNAPSHOT:
 			/* --snapshot T FILE: the word after T is the file ("-" is one, an option is not) */
 			if (optind >= argc || !argv[optind][0] ||
@@ -984,11 +970,17 @@ int cmd_run(int argc, char **argv)
 		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
-	if (now_set)
-		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
-	cmd_clock_warnings(&s, o.run.seed_set ? o.run.seed : s.seed, cli_color_wanted(o.color, 2));
-	if ((rc = cmd_resume_horizon("run", &o, &s)) != CLI_OK)
-		goto out_release_scenario;
+	{
+		struct diag d;
+
+		diag_init(&d);
+		rc = cmd_clock("run", &o, &s, &d);
+		if (d.n)
+			diag_print(&d, stderr, cli_color_wanted(o.color, 2));
+		diag_release(&d);
+		if (rc)
+			goto out_release_scenario;
+	}
 	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
 	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
 		goto out_release_scenario;
