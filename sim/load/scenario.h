@@ -467,6 +467,16 @@ enum scn_clock {
  * run's seed (decimal).  A run resumed with another Scenario or seed is
  * warned about (scn_warn_other_run()); all the objects must agree.
  */
+/*
+ * SCN_JOB_START_ANNOTATION, on a Job the Job runner runs (waiting for a
+ * slot, starting or running): its status.startTime to the millisecond
+ * (RFC 3339).  status.startTime is a metav1.Time, whole seconds, as
+ * upstream writes it; the runner counts the Job's run from the untruncated
+ * instant, so a resumed Job takes its elapsed time from this one (its
+ * activeDeadlineSeconds still from status.startTime, as the Job controller
+ * counts it).  Its whole seconds must be status.startTime.
+ */
+#define SCN_JOB_START_ANNOTATION "clock.magos-sim.io/start-time"
 #define SCN_SCENARIO_ANNOTATION "run.magos-sim.io/scenario"
 #define SCN_SEED_ANNOTATION "run.magos-sim.io/seed"
 #define SCN_SOURCE_ANNOTATION "model.magos-sim.io/source-version"
@@ -511,6 +521,12 @@ struct scn_armed {
 struct scn_inventory_shard {
 	char *ns, *name, *stage; /* the StageSet and the stage (owned) */
 	int64_t entries;         /* >= 1 */
+};
+
+/* A Job's SCN_JOB_START_ANNOTATION. */
+struct scn_job_start {
+	char *ns, *name;      /* owned */
+	int64_t start_unix_ms; /* status.startTime to the millisecond */
 };
 
 /* A StageSet's count of SCN_DRAWS_ANNOTATION. */
@@ -652,6 +668,13 @@ void scn_resume_clock(struct scenario *s);
 void scn_set_horizon(struct scenario *s, int64_t horizon_ms);
 
 /*
+ * scn_job_start() - the untruncated status.startTime a snapshot gave Job
+ * @ns/@name (SCN_JOB_START_ANNOTATION) into *@unix_ms.
+ * Returns: true when it gave one.
+ */
+bool scn_job_start(const struct scenario *s, const char *ns, const char *name, int64_t *unix_ms);
+
+/*
  * scn_models_shift() - moves every time of @m (git remotes' unreachable
  * windows, the StageSet world's windows and times) by @delta_ms; a window
  * open at either end stays open there.  For spec.models read again (a
@@ -712,6 +735,9 @@ struct scenario {
 	/* Modelled sources the snapshot carries (SCN_SOURCE_ANNOTATION), in input order. */
 	struct scn_source_seed *source_seeds;
 	size_t nsource_seeds;
+	/* Jobs' untruncated start times (SCN_JOB_START_ANNOTATION), in input order. */
+	struct scn_job_start *job_starts;
+	size_t njob_starts;
 	/* Jittered requeues drawn per StageSet (SCN_DRAWS_ANNOTATION), in input order. */
 	struct scn_draw_count *requeue_draws;
 	size_t nrequeue_draws;

@@ -485,7 +485,8 @@ void scnp_generate_objects(struct loader *L, struct man_set *set);
  * taken_unix_ms, every input object carrying
  * SCN_SOURCE_ANNOTATION out of s->objs into s->source_seeds, and
  * SCN_DRAWS_ANNOTATION into s->requeue_draws, SCN_INVENTORY_ANNOTATION
- * into s->shards, SCN_ARMED_ANNOTATION into s->armed (positions only).  A malformed
+ * into s->shards, SCN_ARMED_ANNOTATION into s->armed (positions only),
+ * SCN_JOB_START_ANNOTATION into s->job_starts.  A malformed
  * value, origins (or taken times) that disagree, or the source annotation on an object that
  * is no source with an artifact are errors at the object in @d.
  */

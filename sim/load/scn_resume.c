@@ -337,6 +337,43 @@ void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d)
 		     : other_scenario ? "events and models" : "draws");
 }
 
+/*
+ * take_job_start() - SCN_JOB_START_ANNOTATION @v of @o into s->job_starts.
+ * It belongs on a Job whose status.startTime is the same instant in whole
+ * seconds; anything else is an error at @o in @d.
+ */
+static void take_job_start(struct scenario *s, const struct obj *o, const char *v, struct diag *d)
+{
+	const char *st = strcmp(o->kind, "Job") == 0 ? val_str(val_map_get(o->status, "startTime"), NULL) : NULL;
+	int64_t ms, stored;
+	struct scn_job_start *e;
+
+	if (!st || gt_parse_rfc3339(st, &stored, NULL, 0) != 0 || gt_parse_rfc3339(v, &ms, NULL, 0) != 0 ||
+	    ms - stored < 0 || ms - stored >= 1000) {
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s='%s' is not the Job's status.startTime to "
+			   "the millisecond: it belongs on a Job with a status.startTime, an RFC 3339 "
+			   "time whose whole seconds are that startTime",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_JOB_START_ANNOTATION, v);
+		return;
+	}
+	s->job_starts = xreallocarray(s->job_starts, s->njob_starts + 1, sizeof(*s->job_starts));
+	e = &s->job_starts[s->njob_starts++];
+	e->ns = xstrdup(o->ns);
+	e->name = xstrdup(o->name);
+	e->start_unix_ms = ms;
+}
+
+bool scn_job_start(const struct scenario *s, const char *ns, const char *name, int64_t *unix_ms)
+{
+	for (size_t i = 0; i < s->njob_starts; i++)
+		if (strcmp(s->job_starts[i].ns, ns) == 0 && strcmp(s->job_starts[i].name, name) == 0) {
+			*unix_ms = s->job_starts[i].start_unix_ms;
+			return true;
+		}
+	return false;
+}
+
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
@@ -368,6 +405,10 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &taken_a, &s->has_taken,
 					&s->taken_unix_ms, d);
 		take_run_names(s, o, &name_a, &seed_a, d);
+		if ((v = obj_strmap_get(&o->annotations, SCN_JOB_START_ANNOTATION))) {
+			take_job_start(s, o, v, d);
+			obj_strmap_del(&o->annotations, SCN_JOB_START_ANNOTATION);
+		}
 		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
 			char *end;
 			unsigned long long n;
@@ -447,6 +488,13 @@ void scnp_source_seeds_release(struct scenario *s)
 	free(s->source_seeds);
 	s->source_seeds = NULL;
 	s->nsource_seeds = 0;
+	for (size_t i = 0; i < s->njob_starts; i++) {
+		free(s->job_starts[i].ns);
+		free(s->job_starts[i].name);
+	}
+	free(s->job_starts);
+	s->job_starts = NULL;
+	s->njob_starts = 0;
 	for (size_t i = 0; i < s->nrequeue_draws; i++) {
 		free(s->requeue_draws[i].ns);
 		free(s->requeue_draws[i].name);

@@ -315,8 +315,17 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 	items = val_map_get(l, "items");
 	for (size_t i = 0; models && i < items->u.list.n; i++) {
 		const struct val *it = items->u.list.items[i];
-		char *armed;
+		char *armed, when[GT_RFC3339_BUFSZ];
+		int64_t ms;
 
+		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Job") == 0 &&
+		    mdl_job_start_time(models, val_str(val_path(it, "metadata.namespace"), ""),
+				       val_str(val_path(it, "metadata.name"), ""), &ms)) {
+			/* status.startTime holds whole seconds: the run counts from this instant */
+			gt_format_rfc3339_nano(anchor_unix_ms + ms, when, sizeof(when));
+			annotate_item(items, i, SCN_JOB_START_ANNOTATION, when);
+			continue;
+		}
 		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Workspace") != 0 ||
 		    !(armed = mdl_armed_text(models, val_str(val_path(it, "metadata.namespace"), ""),
 					     val_str(val_path(it, "metadata.name"), ""))))

@@ -75,7 +75,9 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * and state annotations above on every object of a controller's For() kind (a
  * controller without a For() kind, or an entry whose object is gone, is
  * left out); on each Workspace the model events armed for it
- * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL);
+ * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL)
+ * and on each Job the runner runs its status.startTime to the millisecond
+ * (SCN_JOB_START_ANNOTATION, mdl_job_start_time());
  * with StageSets (@ss, their controller), on each StageSet the
  * jittered requeues drawn for it (SCN_DRAWS_ANNOTATION, when any), then
  * the sources its world models that a publish moved off their initial
