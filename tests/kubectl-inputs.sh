@@ -108,8 +108,10 @@ lacks "spec.start is not overridden by the snapshot" "$tmp/out" "clock starts"
 # --now overrides both, and says so.
 expect_rc "--now runs" 0 "$SIM" run --now 2026-11-30T15:00:00+01:00 --json "$tmp/now.json" "$tmp/start.yaml" "$tmp/snap.yaml"
 jq_true "--now sets the clock (in UTC)" "$tmp/now.json" 'd["scenario"]["start"] == "2026-11-30T14:00:00Z"'
-"$SIM" run --now 2026-11-30T15:00:00+01:00 "$tmp/snap.yaml" >"$tmp/out" 2>&1
+"$SIM" run --now 2026-11-30T15:00:00+01:00 "$tmp/snap.yaml" >"$tmp/out" 2>"$tmp/err"
 if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:00:00Z (--now)'; then ok "the first line names --now"; else bad "the first line names --now"; show "$tmp/out" 1; fi
+# (--now is before the times the snapshot holds: a warning names the latest)
+contains "a --now before the snapshot's times is warned about" "$tmp/err" "warning: Namespace \"shop\": metadata.managedFields[0].time 2026-11-30T14:02:07Z is later than the clock's start 2026-11-30T14:00:00Z (--now)"
 # With trials, the remaining time also as UTC wall-clock times.
 "$SIM" run -n 20 --now 2026-11-30T14:00:00Z scenarios/commit-mid-rollout.yaml >"$tmp/out" 2>&1
 if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:00:00Z (--now)$'; then ok "trials name the clock under the first line"; else bad "trials name the clock under the first line"; show "$tmp/out" 3; fi

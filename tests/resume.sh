@@ -91,4 +91,103 @@ expect_rc "a duration before the resumed start is refused" 2 "$SIM" run -q --now
 contains "it says the snapshot's time and the clock durations count on" "$tmp/err" "--at 30s is before the snapshot this run resumes from (taken at 45s of the original run, 2026-01-01T00:00:45Z): a duration counts from the original run's start; give 45s or later"
 expect_rc "an RFC 3339 time before the resumed start is refused" 2 "$SIM" run -q --now $now --snapshot 2026-01-01T00:00:40Z "$tmp/x.yaml" "$tmp/scn.yaml" "$tmp/s45.yaml"
 contains "it says the snapshot's time" "$tmp/err" "--snapshot 2026-01-01T00:00:40Z is before the snapshot this run resumes from (2026-01-01T00:00:45Z, 45s of the original run)"
+# --- a snapshot starts where it was taken (clock.magos-sim.io/taken) ---
+# Its Scenario's spec.start names the original run's start: without --now
+# the run neither starts there nor replays the Scenario on the later state.
+sed 's/^spec:$/spec:\n  start: "2026-01-01T00:00:00Z"/' "$tmp/scn.yaml" >"$tmp/co/scn.yaml"
+"$SIM" run -q --snapshot 45s "$tmp/t45.yaml" "$tmp/co" >/dev/null
+check "the snapshot says when it was taken, to the millisecond" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45Z"' "$tmp/t45.yaml"
+"$SIM" run -q --snapshot 45250ms "$tmp/t45250.yaml" "$tmp/co" >/dev/null
+check "... a fraction of a second too" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45.25Z"' "$tmp/t45250.yaml"
+expect_rc "resumed with the Scenario whose spec.start is the origin, no --now" 0 "$SIM" run --width 200 "$tmp/co/scn.yaml" "$tmp/t45.yaml"
+if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-01-01T00:00:45Z (the time the snapshot was taken)'; then ok "the clock starts when the snapshot was taken"; else bad "the clock starts when the snapshot was taken"; show "$tmp/out" 1; fi
+pyfacts "$SIM" "$tmp" <<'PY2'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    return [(e['elapsed_ms'], (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['reason'], e['cause']))
+            for e in map(json.loads, p.stdout.splitlines())], p.stderr
+whole, _ = events([tmp + '/co'])
+for snap, t in (('t45', 45000), ('t45250', 45250)):
+    rest, err = events([tmp + '/co/scn.yaml', tmp + '/%s.yaml' % snap])
+    want = [e for ms, e in whole if ms > t]
+    got = [e for ms, e in rest if ms > 0]
+    check("resumed at %dms without --now, the rest is the whole run's (the 1m15s label once, at 1m15s)" % t,
+          want == got and [e[0] for ms, e in rest if e[6] == 'scenario event 1 (label)'] == ['2026-01-01T00:01:15Z'] and not err,
+          (want[:2], got[:2], err[:300]))
+PY2
+expect_rc "--now before the times the snapshot holds runs" 0 "$SIM" run -q --now 2026-01-01T00:00:10Z "$tmp/co/scn.yaml" "$tmp/t45.yaml"
+contains "with a warning naming the object and the time" "$tmp/err" "t45.yaml:$(grep -n 'lastReconcileTime: "2026-01-01T00:00:20Z"' "$tmp/t45.yaml" | cut -d: -f1):24: warning: Workspace \"shop/checkout-dev\": status.lastReconcileTime 2026-01-01T00:00:20Z is later than the clock's start 2026-01-01T00:00:10Z (--now): the run starts before the state it loads; start at or after 2026-01-01T00:00:20Z"
+check "one line" test "$(grep -c 'is later than the clock' "$tmp/err")" -eq 1
+expect_rc "a spec.start before it, with a kubectl snapshot of the same objects" 0 sh -c 'grep -v "magos-sim.io/" "$1" >"$2" && "$3" run -q "$4" "$2"' _ "$tmp/t45.yaml" "$tmp/plain45.yaml" "$SIM" "$tmp/co/scn.yaml"
+contains "warns as well, naming spec.start" "$tmp/err" "is later than the clock's start 2026-01-01T00:00:00Z (spec.start)"
+rm "$tmp/co/scn.yaml"
+# --- a snapshot taken at the original run's horizon has no time left ---
+mkdir "$tmp/short"
+cp scenarios/checkout/*.yaml "$tmp/short/"
+printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: short}\nspec:\n  horizon: 2m\n' >"$tmp/short/scn.yaml"
+"$SIM" run -q --snapshot 2m "$tmp/at2m.yaml" "$tmp/short" >/dev/null
+expect_rc "resuming at the horizon is refused, not a 1 ms run" 2 "$SIM" run -q "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on, counted from the original run's start (--horizon 4m0s: as long again)"
+expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+expect_rc "with --horizon it runs on" 0 "$SIM" run -q --horizon 4m "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+contains "to the change's completion" "$tmp/out" "completed yes"
+# --- a snapshot names the Scenario and seed of its run ---
+sed 's/name: checkout-resume/name: other/' "$tmp/scn.yaml" >"$tmp/other.yaml"
+check "the snapshot names its run's Scenario and seed" sh -c 'grep -q "run.magos-sim.io/scenario: checkout-resume" "$1" && grep -q "run.magos-sim.io/seed: \"1\"" "$1"' _ "$tmp/t45.yaml"
+expect_rc "resumed with its own Scenario" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/t45.yaml"
+lacks "... there is nothing to warn about" "$tmp/err" "warning"
+expect_rc "resumed with another Scenario, it runs" 0 "$SIM" run -q "$tmp/other.yaml" "$tmp/t45.yaml"
+contains "with a warning that says which and that it may be meant" "$tmp/err" "t45.yaml:7:3: warning: the snapshot comes from a run with Scenario \"checkout-resume\" (seed 1); this run has Scenario \"other\": what happens after the snapshot follows this run's events and models, not the original run's (a warning only: resuming with other models or draws on purpose is fine)"
+expect_rc "resumed with another seed" 0 "$SIM" run -q --seed 7 "$tmp/scn.yaml" "$tmp/t45.yaml"
+contains "says the seeds" "$tmp/err" "this run has seed 7: what happens after the snapshot follows this run's draws"
+expect_rc "resumed without its Scenario document" 0 "$SIM" run -q "$tmp/t45.yaml"
+contains "says it has none" "$tmp/err" "this run has no Scenario document: what happens"
+"$SIM" run -q --snapshot 45s "$tmp/plain-run45.yaml" scenarios/checkout >/dev/null
+expect_rc "a run without a Scenario document resumed with one" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/plain-run45.yaml"
+contains "says the run had none" "$tmp/err" "the snapshot comes from a run with no Scenario document (seed 1); this run has Scenario \"checkout-resume\""
+# --- --horizon counts on the original run's clock, as spec.horizon does ---
+# Resumed at 1m, spec.horizon 2m and --horizon 2m end the run at the same
+# instant as the uninterrupted run's: 2026-01-01T00:02:00Z.
+"$SIM" run -q --snapshot 1m "$tmp/at1m.yaml" "$tmp/short" >/dev/null
+pyfacts "$SIM" "$tmp" <<'PY2'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def ends(args):
+    p = subprocess.run([sim, 'run', '--until', 'horizon', '--events', '-'] + args, capture_output=True, text=True)
+    ev = [json.loads(l) for l in p.stdout.splitlines()]
+    return [(e['time'], e['kind'], e['name'], e['change'], e['reason']) for e in ev if e['time'] > '2026-01-01T00:01:00Z'], p.stderr
+whole, _ = ends([tmp + '/short'])
+whole3, _ = ends(['--horizon', '3m', tmp + '/short'])
+spec, e1 = ends([tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+opt, e2 = ends(['--horizon', '2m', tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+opt3, e3 = ends(['--horizon', '3m', tmp + '/short/scn.yaml', tmp + '/at1m.yaml'])
+check("resumed at 1m, spec.horizon 2m and --horizon 2m give the whole run's rest to 2m, nothing after",
+      whole and spec == whole and opt == whole and max(e[0] for e in opt) <= '2026-01-01T00:02:00Z', (len(whole), len(spec), len(opt), e1[:200], e2[:200]))
+check("--horizon 3m resumed at 1m is the whole run's --horizon 3m",
+      opt3 == whole3 and len(whole3) > len(whole), (len(whole3), len(opt3), e3[:200]))
+PY2
+expect_rc "a --horizon at or before the snapshot is refused" 2 "$SIM" run -q --horizon 1m "$tmp/short/scn.yaml" "$tmp/at1m.yaml"
+contains "saying it counts from the original run's start" "$tmp/err" "magos-sim run: --horizon 1m0s ends at or before the snapshot this run resumes from (taken at 1m0s of the original run, 2026-01-01T00:01:00Z): --horizon counts from the original run's start; give more than 1m0s"
+expect_rc "--at after a resumed --horizon is refused" 2 "$SIM" run -q --horizon 90s --at 2m "$tmp/short/scn.yaml" "$tmp/at1m.yaml"
+contains "both on the original run's clock" "$tmp/err" "--at 2m is after the run's horizon (1m30s), where simulated time ends:"
+contains "... and the --horizon it needs" "$tmp/err" "give --horizon 2m0s or more, or an earlier --at"
+# --- check has run's clock options: a snapshot's remaining time in CI ---
+expect_rc "check --now runs a kubectl snapshot from that time" 0 "$SIM" check --color never --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+contains "its time to complete is what is left from then" "$tmp/out" "p95 time to complete 15m0.987s"
+expect_rc "... as run --now counts it" 0 "$SIM" run -q --json - --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+check "run --now gives the same time to complete" grep -q '"time_to_complete_ms": *900987' "$tmp/out"
+expect_rc "check --now before the snapshot's times" 0 "$SIM" check --color never --now 2026-11-30T13:00:00Z scenarios/snapshot-shop-network.yaml
+contains "warns as run does" "$tmp/err" "warning: Workspace \"shop/shop-network-staging\": metadata.managedFields[2].time 2026-11-30T14:00:37Z is later than the clock's start 2026-11-30T13:00:00Z (--now)"
+expect_rc "a bad check --now is a usage error" 2 "$SIM" check --now soon scenarios/snapshot-shop-network.yaml
+contains "it says so as run does" "$tmp/err" "magos-sim check: invalid --now 'soon'"
+mkdir "$tmp/short-check"
+cp "$tmp/short/scn.yaml" "$tmp/at2m.yaml" "$tmp/short-check/"
+expect_rc "check refuses a snapshot taken at its horizon" 3 "$SIM" check --color never "$tmp/short-check"
+contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
+contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
+expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
 finish

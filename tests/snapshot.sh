@@ -278,7 +278,9 @@ check("the running apply Job resumes at its elapsed time and ends 20s on", len(d
 PY
 
 # A Job far past what its model allows ends at once (no mass beyond the time spent).
-sed -e 's/startTime: "2026-01-01T00:00:20Z"/startTime: "2025-12-31T23:00:20Z"/' "$tmp/at30.yaml" >"$tmp/overdue.yaml"
+# (Edited by hand: its start to the millisecond goes with the startTime.)
+sed -e 's/startTime: "2026-01-01T00:00:20Z"/startTime: "2025-12-31T23:00:20Z"/' \
+    -e 's/start-time: "2026-01-01T00:00:20Z"/start-time: "2025-12-31T23:00:20Z"/' "$tmp/at30.yaml" >"$tmp/overdue.yaml"
 "$SIM" run --now 2026-01-01T00:00:30Z --events "$tmp/overdue.jsonl" "$tmp/overdue.yaml" >/dev/null 2>&1
 pyfacts "$tmp/overdue.jsonl" <<'PY'
 import json, sys
@@ -287,6 +289,58 @@ ev = [json.loads(l) for l in open(sys.argv[1])]
 done = [e for e in ev if e['kind'] == 'Job' and e['name'].startswith('checkout-dev-apply') and 'succeeded' in (e['detail'] or '')]
 check("a Job running longer than its constant model ends at once", len(done) == 1 and done[0]['elapsed_ms'] == 0, [(e['elapsed_ms'], e['detail']) for e in done])
 PY
+
+# A Job's status.startTime holds whole seconds (metav1.Time), as upstream
+# writes it; the snapshot carries its start to the millisecond
+# (clock.magos-sim.io/start-time), so a Job started at 8.75s resumes its
+# run from 8.75s, not 8s: with durations that are no whole seconds,
+# resuming at every 0.7s gives the whole run's remaining timeline.
+mkdir "$tmp/frac"
+cp "$tmp/co"/*.yaml "$tmp/frac/"
+cat >"$tmp/frac/scn.yaml" <<'YAML'
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: fractional-jobs}
+spec:
+  models:
+    jobs:
+      podStartup: 1.45s
+      plan: {duration: 7.3s}
+      apply: {duration: 11.65s}
+YAML
+"$SIM" run -q --snapshot 13s "$tmp/frac13.yaml" "$tmp/frac" >/dev/null
+check "a running Job's startTime stays whole seconds, its start to the millisecond beside it" sh -c 'grep -q "startTime: \"2026-01-01T00:00:08Z\"" "$1" && grep -q "clock.magos-sim.io/start-time: \"2026-01-01T00:00:08.75Z\"" "$1"' _ "$tmp/frac13.yaml"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+def events(args):
+    p = subprocess.run([sim, 'run', '--events', '-'] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    return [json.loads(l) for l in p.stdout.splitlines()]
+def key(e):
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['time'], e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], detail)
+whole = events([tmp + '/frac'])
+end = max(e['elapsed_ms'] for e in whole)
+differ = []
+for t in range(0, end + 1, 700):
+    s = '%s/frac-s.yaml' % tmp
+    subprocess.run([sim, 'run', '-q', '--snapshot', '%dms' % t, s, tmp + '/frac'], capture_output=True)
+    rest = events([tmp + '/frac/scn.yaml', s])
+    if rest is None:
+        differ.append((t, 'resume failed')); continue
+    want = [key(e) for e in whole if e['elapsed_ms'] > t]
+    got = [key(e) for e in rest if e['elapsed_ms'] > 0]
+    if want != got:
+        first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        differ.append((t, want[first:first + 1], got[first:first + 1]))
+check("Jobs of 7.3s and 11.65s resumed from each of %d snapshots (every 0.7s of %dms) end when they end in the whole run" % (end // 700 + 1, end),
+      not differ and end > 60000, differ[:2])
+PY
+expect_rc "a start to the millisecond that is not the startTime's second is an error" 3 sh -c 'sed "s/start-time: \"2026-01-01T00:00:08.75Z\"/start-time: \"2026-01-01T00:00:09.75Z\"/" "$1" >"$2" && "$3" run -q "$4" "$2"' _ "$tmp/frac13.yaml" "$tmp/frac-bad.yaml" "$SIM" "$tmp/frac/scn.yaml"
+contains "it names the Job and the annotation" "$tmp/err" "annotation clock.magos-sim.io/start-time='2026-01-01T00:00:09.75Z' is not the Job's status.startTime to the millisecond: it belongs on a Job with a status.startTime, an RFC 3339 time whose whole seconds are that startTime"
 
 # --- the worked example: a live cluster's List, continued ---
 expect_rc "the Magos snapshot example runs" 0 "$SIM" run --now 2026-11-30T14:02:07Z --json "$tmp/shop.json" scenarios/snapshot-shop-network.yaml

@@ -65,6 +65,11 @@ void cmd_usage_check(FILE *f)
 		"  -j, --jobs J          threads for the trials (1..%d, default: online CPUs)\n"
 		"  -s, --seed N          seed for every scenario (overrides spec.seed)\n"
 		"      --until WHEN      complete (default) or horizon, as for run\n"
+		"      --now TIME        wall-clock time of simulated time 0, RFC 3339, for\n"
+		"                        every scenario, as for run (a snapshot's: where its\n"
+		"                        run starts)\n"
+		"      --horizon DUR     end of simulated time for every scenario, as for\n"
+		"                        run (a resumed run's: on the original run's clock)\n"
 		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
 		"                        ('-': stdout)\n"
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
@@ -291,22 +296,24 @@ static void add_diag_results(struct exp_scenario_report *r, const struct diag *d
 
 /*
  * run_expectations() - trial 0 with the probes of @e, then trials 1..n-1 on
- * the thread pool, statistics, evaluation into @r.  Returns 0, or -1 when the
- * threads could not start (reported).
+ * the thread pool (with @run, the options of this scenario), statistics,
+ * evaluation into @r.  Returns 0, -1 when the threads could not start
+ * (reported), or -2 when the trials would pass --limit total-events (reported).
  */
 static int run_expectations(const struct scenario *s, const struct exp_set *e,
-			    const struct check_cfg *cfg, struct exp_scenario_report *r)
+			    const struct check_cfg *cfg, const struct run_opts *run,
+			    struct exp_scenario_report *r)
 {
 	uint32_t n = cfg->trials_set ? cfg->trials : e->trials;
 	struct trial_row *rows = xcalloc(n, sizeof(*rows));
-	struct run_opts ro = cfg->o.run;
+	struct run_opts ro = *run;
 	struct run_result rr = { 0 };
 	struct exp_probes p;
 	struct plan_stats st;
 	int64_t horizon;
 	int rc;
 
-	struct cmd_tick tick = { cfg->prog, cfg->o.run.horizon_set ? cfg->o.run.horizon_ms : s->horizon_ms };
+	struct cmd_tick tick = { cfg->prog, run->horizon_set ? run->horizon_ms : s->horizon_ms };
 	char label[96];
 
 	exp_probes_init(&p, e);
@@ -331,7 +338,7 @@ static int run_expectations(const struct scenario *s, const struct exp_set *e,
 		to.first = 1;
 		to.n = n - 1;
 		to.jobs = cfg->jobs;
-		to.run = cfg->o.run;
+		to.run = *run;
 		to.progress = prog_trials_cb;
 		to.progress_ctx = &pt;
 		snprintf(label, sizeof(label), "%s: trials", cfg->where);
@@ -427,6 +434,8 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	struct diag d;
 	struct lint_report lr;
 	struct exp_set e;
+	/* this scenario's: cmd_clock() sets the horizon it has left */
+	struct cmd_opts o = cfg->o;
 	int rc = 0;
 
 	exp_report_init(r, in->name);
@@ -447,8 +456,11 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	cmd_loading(NULL, NULL);
 	if (s.name)
 		r->name = xstrdup(s.name);
-	r->start_unix_ms = s.start_unix_ms;
 	lint_from_diag(&lr, &d);
+	/* the clock before the expectations are read: a resumed run's `at` is on the original clock */
+	if (!r->invalid && cmd_clock("check", &o, &s, &d) != CLI_OK)
+		r->invalid = true;
+	r->start_unix_ms = s.start_unix_ms;
 	lint_scenario(&lr, &s);
 	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
 	if (!r->invalid) {
@@ -491,7 +503,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	if (r->invalid)
 		exp_report_add_skipped(r, &e, "the input is invalid");
 	else
-		rc = run_expectations(&s, &e, cfg, r);
+		rc = run_expectations(&s, &e, cfg, &o.run, r);
 	exp_set_release(&e);
 	lint_report_release(&lr);
 	scn_release(&s);
@@ -576,7 +588,8 @@ const struct option cmd_check_longopts[] = {
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "github", no_argument, NULL, OPT_GITHUB },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
-	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_NOW, CMD_LONGOPT_HORIZON,
+	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
 	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 

@@ -41,6 +41,7 @@ enum cmd_optcode {
 	CMD_OPT_UNTIL,
 	CMD_OPT_TIMELINE,
 	CMD_OPT_LIMIT,
+	CMD_OPT_NOW,
 	CMD_OPT_FIRST_FREE = 512, /* commands number their own long options from here */
 };
 
@@ -56,6 +57,7 @@ enum cmd_optcode {
 #define CMD_LONGOPT_NO_COLOR { "no-color", no_argument, NULL, CMD_OPT_NO_COLOR }
 #define CMD_LONGOPT_HELP     { "help", no_argument, NULL, 'h' }
 #define CMD_LONGOPT_LIMIT    { "limit", required_argument, NULL, CMD_OPT_LIMIT }
+#define CMD_LONGOPT_NOW      { "now", required_argument, NULL, CMD_OPT_NOW }
 
 /* The help line of --limit, the same in every command. */
 #define CMD_HELP_LIMIT \
@@ -71,6 +73,8 @@ struct cmd_opts {
 	unsigned width;     /* columns, 60..1000, default 80 */
 	enum rep_timeline timeline;
 	struct limits lim;  /* --limit NAME=N, else the defaults (sim/base/limits.h) */
+	bool now_set;       /* --now: the wall-clock time of simulated time 0 */
+	int64_t now_ms;     /* Unix ms */
 };
 
 /* cmd_opts_init() - the defaults: color auto, width 80, default limits, everything else unset. */
@@ -124,6 +128,32 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
  */
 int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
 	     bool color, struct prog *p);
+
+/*
+ * cmd_resume_horizon() - --horizon (@o) on the Scenario's clock, as
+ * spec.horizon: for a run resumed from a snapshot of the simulator
+ * (@s->resumed) it counts from the original run's start, so it ends the
+ * run where it would have ended the uninterrupted one.  Sets @s's horizon
+ * (scn_set_horizon()) and o->run.horizon_ms to what is left of it, this
+ * run's own length.  A resumed run whose horizon (--horizon, else
+ * spec.horizon) ends at or before the snapshot has no simulated time left
+ * and is refused.  Call once the clock is final (after --now).  @cmd names
+ * the command in the message.
+ * Returns: CLI_OK; or CLI_USAGE after printing what the horizon was, when
+ *          the snapshot was taken and how to run on, to stderr.
+ */
+int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s);
+
+/*
+ * cmd_clock() - the clock options of @o on scenario @s, once loaded: --now
+ * (scn_set_clock()), then --horizon and a resumed run's horizon
+ * (cmd_resume_horizon()); the warnings about the clock
+ * (scn_warn_later_times(), scn_warn_other_run() with the run's seed) into
+ * @d.  @o->run.horizon_ms becomes @s's own length: give each scenario its
+ * own copy of the options.
+ * Returns: CLI_OK, or CLI_USAGE after printing why to stderr.
+ */
+int cmd_clock(const char *cmd, struct cmd_opts *o, struct scenario *s, struct diag *d);
 
 /*
  * cmd_building() - names what the main thread builds from now on, for the

@@ -187,6 +187,13 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
 	case CMD_OPT_JSON:
 		o->json = optarg;
 		return -1;
+	case CMD_OPT_NOW:
+		if (gt_parse_rfc3339(optarg, &o->now_ms, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: invalid --now '%s': %s\n", cmd_prog, cmd, optarg, err);
+			return CLI_USAGE;
+		}
+		o->now_set = true;
+		return -1;
 	case CMD_OPT_LIMIT:
 		if (lim_set(&o->lim, optarg, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s %s: %s\n", cmd_prog, cmd, err);
@@ -266,6 +273,50 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
 
 /* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
 static char what_buf[512];
+
+int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
+{
+	/* the horizon on the Scenario's clock (a resumed run's: the original run's) */
+	int64_t h = o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms + s->horizon_cut_ms;
+	char taken[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ], hz[GT_DURATION_BUFSZ],
+		more[GT_DURATION_BUFSZ];
+
+	if (s->resumed && h <= s->resumed_ms) {
+		gt_format_duration(s->resumed_ms, taken, sizeof(taken));
+		gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
+		gt_format_duration(h, hz, sizeof(hz));
+		gt_format_duration(s->resumed_ms + h, more, sizeof(more));
+		if (o->run.horizon_set)
+			fprintf(stderr,
+				"%s %s: --horizon %s ends at or before the snapshot this run resumes "
+				"from (taken at %s of the original run, %s): --horizon counts from "
+				"the original run's start; give more than %s\ntry '%s %s --help'\n",
+				cmd_prog, cmd, hz, taken, when, taken, cmd_prog, cmd);
+		else
+			fprintf(stderr,
+				"%s %s: the snapshot was taken at %s of the original run (%s), at or "
+				"after its horizon (%s), where simulated time ended: nothing is left "
+				"to simulate; give --horizon to run on, counted from the original "
+				"run's start (--horizon %s: as long again)\ntry '%s %s --help'\n",
+				cmd_prog, cmd, taken, when, hz, more, cmd_prog, cmd);
+		return CLI_USAGE;
+	}
+	if (o->run.horizon_set) {
+		/* the run's own length from here on, as every run_opts reader takes it */
+		scn_set_horizon(s, o->run.horizon_ms);
+		o->run.horizon_ms = s->horizon_ms;
+	}
+	return CLI_OK;
+}
+
+int cmd_clock(const char *cmd, struct cmd_opts *o, struct scenario *s, struct diag *d)
+{
+	if (o->now_set)
+		scn_set_clock(s, o->now_ms, SCN_CLOCK_NOW);
+	scn_warn_later_times(s, d);
+	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, d);
+	return cmd_resume_horizon(cmd, o, s);
+}
 
 void cmd_building(const char *fmt, ...)
 {

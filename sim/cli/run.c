@@ -44,7 +44,6 @@ enum run_optcode {
 	RUN_OPT_SHARD,
 	RUN_OPT_HTML,
 	RUN_OPT_EVENTS,
-	RUN_OPT_NOW,
 	RUN_OPT_SNAPSHOT,
 	RUN_OPT_AT,
 };
@@ -64,20 +63,25 @@ void cmd_usage_run(FILE *f)
 		"  -s, --seed N          seed of the run (overrides spec.seed),\n"
 		"                        0..18446744073709551615\n"
 		"      --horizon DUR     end of simulated time, a Go duration of at least 1ms\n"
-		"                        (overrides spec.horizon)\n"
+		"                        on the Scenario's clock (overrides spec.horizon; a\n"
+		"                        run resumed from a --snapshot counts it, as\n"
+		"                        spec.horizon, from the original run's start)\n"
 		"      --now TIME        wall-clock time of simulated time 0, RFC 3339\n"
-		"                        (2026-11-30T14:00:00Z; overrides spec.start and, for\n"
-		"                        a kubectl snapshot, its latest timestamp)\n"
+		"                        (2026-11-30T14:00:00Z; overrides spec.start, when a\n"
+		"                        --snapshot FILE was taken and, for a kubectl\n"
+		"                        snapshot, its latest timestamp)\n"
 		"      --snapshot T FILE write the simulated cluster at time T as the v1 List\n"
 		"                        `kubectl get -A -o yaml` prints to FILE, atomically\n"
 		"                        ('-': standard output, instead of the report; T: a\n"
-		"                        Go duration since the start, or an RFC 3339 time);\n"
-		"                        resume it with run --now TIME FILE (single run)\n"
-		"      --at T            print the objects at time T as kubectl get (the\n"
-		"                        CRDs' printer columns) and stagesetctl fleet show\n"
-		"                        them, after the report (single run); with --at or\n"
-		"                        --snapshot the run goes on to T at least (past the\n"
-		"                        change's completion), T within the horizon\n"
+		"                        Go duration on the Scenario's clock, as --horizon,\n"
+		"                        or an RFC 3339 time); a run of FILE starts at T\n"
+		"                        (single run)\n"
+		"      --at T            print the objects at time T (as for --snapshot) as\n"
+		"                        kubectl get (the CRDs' printer columns) and\n"
+		"                        stagesetctl fleet show them, after the report\n"
+		"                        (single run); with --at or --snapshot the run goes\n"
+		"                        on to T at least (past the change's completion), T\n"
+		"                        within the horizon\n"
 		"      --until WHEN      complete (default): end the run when the change\n"
 		"                        completes; horizon: run on to the horizon\n"
 		"  -n, --trials N        Monte Carlo: run N trials (1..10000000, default 1);\n"
@@ -627,18 +631,20 @@ struct looks {
 	const struct run_result *r; /* the run looked at (its StageSet world) */
 	struct look snap, at;
 	const char *snap_file;
+	uint64_t seed;              /* the run's */
 	struct look *probe_of[2]; /* the probe index's look */
 	int64_t probe_ms[2];
 };
 
 static void take_look(struct look *l, bool snapshot, struct des *w, const struct scenario *s,
-		      const struct run_result *r)
+		      const struct run_result *r, uint64_t seed)
 {
 	int64_t anchor = s->start_unix_ms;
 	const struct ssrc *ss = r ? fleet_glue_ssrc(r->fleet) : NULL;
 
 	if (snapshot) {
-		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms, r ? r->models : NULL, ss);
+		l->list = kg_snapshot(w, anchor, anchor - s->resumed_ms,
+				      s->has_scenario_doc ? s->name : NULL, seed, r ? r->models : NULL, ss);
 		if (r && r->obs)
 			run_snapshot_state(l->list, r, w, s);
 	} else
@@ -653,7 +659,7 @@ static void look_probe(void *ctx, size_t i, struct des *w)
 	struct look *l = ls->probe_of[i];
 
 	if (!l->taken)
-		take_look(l, l == &ls->snap, w, ls->s, ls->r);
+		take_look(l, l == &ls->snap, w, ls->s, ls->r, ls->seed);
 }
 
 /*
@@ -699,8 +705,9 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 		return CLI_USAGE;
 	}
 	fprintf(stderr,
-		"%s run: invalid %s '%s': expected a Go duration since the start (90s, 1h30m) "
-		"or an RFC 3339 time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
+		"%s run: invalid %s '%s': expected a Go duration on the Scenario's clock (90s, "
+		"1h30m; a resumed run's counts from the original run's start) or an RFC 3339 "
+		"time (2026-11-30T14:00:00Z)\ntry '%s run --help'\n",
 		cmd_prog, opt, l->arg, cmd_prog);
 	return CLI_USAGE;
 }
@@ -708,8 +715,8 @@ static int resolve_look(struct look *l, const char *opt, const struct scenario *
 /*
  * check_look_horizon() - T of @l within @horizon_ms (ms on this run's
  * clock): simulated time ends at the horizon, so there is no world after it.
- * A resumed run (@s->resumed_ms) says the horizon on the original run's
- * clock, where T is, and --horizon as it counts, from this run's start.
+ * A resumed run (@s->resumed_ms) says the horizon and T on the original
+ * run's clock, where --horizon counts.
  * Prints the error.  Returns: 0, or CLI_USAGE.
  */
 static int check_look_horizon(const struct look *l, const char *opt, int64_t horizon_ms,
@@ -719,19 +726,19 @@ static int check_look_horizon(const struct look *l, const char *opt, int64_t hor
 
 	if (!l->arg || l->at_ms <= horizon_ms)
 		return 0;
-	gt_format_duration(l->at_ms, t, sizeof(t));
+	/* both on the Scenario's clock, as --horizon counts */
+	gt_format_duration(l->at_ms + s->resumed_ms, t, sizeof(t));
 	gt_format_duration(horizon_ms + s->resumed_ms, h, sizeof(h));
 	fprintf(stderr,
 		"%s run: %s %s is after the run's horizon (%s), where simulated time ends:\n"
-		"give --horizon %s or more%s, or an earlier %s\ntry '%s run --help'\n",
-		cmd_prog, opt, l->arg, h, t,
-		s->resumed ? " (it counts from this run's start, the snapshot)" : "", opt, cmd_prog);
+		"give --horizon %s or more, or an earlier %s\ntry '%s run --help'\n",
+		cmd_prog, opt, l->arg, h, t, opt, cmd_prog);
 	return CLI_USAGE;
 }
 
 /* After the run: a look the run stopped before (budget, loop) is taken at its end, and said so. */
 static void finish_look(struct look *l, bool snapshot, const char *opt, struct run_result *r,
-			const struct scenario *s)
+			const struct scenario *s, uint64_t seed)
 {
 	char t[GT_DURATION_BUFSZ], end[GT_DURATION_BUFSZ];
 
@@ -745,7 +752,7 @@ static void finish_look(struct look *l, bool snapshot, const char *opt, struct r
 		cmd_prog, end, des_stop_name(r->stop), opt, t,
 		snapshot ? "the snapshot is" : "showing", end,
 		r->stop == DES_STOPPED ? " (--until horizon runs on)" : "");
-	take_look(l, snapshot, r->world, s, r);
+	take_look(l, snapshot, r->world, s, r, seed);
 }
 
 static int write_snapshot(FILE *f, const void *arg)
@@ -758,8 +765,9 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
 	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
-			    "Resume it: magos-sim run --now %s [scenario.yaml] THIS-FILE\n"
-			    "(the run's Scenario document, its times on this run's clock)",
+			    "Resume it: magos-sim run [scenario.yaml] THIS-FILE (the run's Scenario\n"
+			    "document, its times on the original run's clock); it starts where it\n"
+			    "was taken, as with run --now %s",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
@@ -786,7 +794,7 @@ const struct option cmd_run_longopts[] = {
 	{ "shard", required_argument, NULL, RUN_OPT_SHARD },
 	{ "html", required_argument, NULL, RUN_OPT_HTML },
 	{ "events", required_argument, NULL, RUN_OPT_EVENTS },
-	{ "now", required_argument, NULL, RUN_OPT_NOW },
+	CMD_LONGOPT_NOW,
 	{ "snapshot", required_argument, NULL, RUN_OPT_SNAPSHOT },
 	{ "at", required_argument, NULL, RUN_OPT_AT },
 	{ NULL, 0, NULL, 0 },
@@ -806,8 +814,6 @@ int cmd_run(int argc, char **argv)
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
-	int64_t now_ms = 0; /* --now, Unix ms */
-	bool now_set = false;
 	uint32_t shard_k = 0, shard_n = 0;
 	char shard_err[256];
 	struct sweep cli_sweep = { 0 };
@@ -874,17 +880,6 @@ int cmd_run(int argc, char **argv)
 		case RUN_OPT_EVENTS:
 			events = optarg;
 			continue;
-		case RUN_OPT_NOW: {
-			char err[128] = "";
-
-			if (gt_parse_rfc3339(optarg, &now_ms, err, sizeof(err)) != 0) {
-				fprintf(stderr, "%s run: invalid --now '%s': %s\n", cmd_prog, optarg,
-					err);
-				return CLI_USAGE;
-			}
-			now_set = true;
-			continue;
-		}
 		case RUN_OPT_SNAPSHOT:
 			/* --snapshot T FILE: the word after T is the file ("-" is one, an option is not) */
 			if (optind >= argc || !argv[optind][0] ||
@@ -994,8 +989,17 @@ int cmd_run(int argc, char **argv)
 		      cli_color_wanted(o.color, 2), &prog);
 	if (rc)
 		goto out_release_scenario;
-	if (now_set)
-		scn_set_clock(&s, now_ms, SCN_CLOCK_NOW);
+	{
+		struct diag d;
+
+		diag_init(&d);
+		rc = cmd_clock("run", &o, &s, &d);
+		if (d.n)
+			diag_print(&d, stderr, cli_color_wanted(o.color, 2));
+		diag_release(&d);
+		if (rc)
+			goto out_release_scenario;
+	}
 	if ((rc = resolve_look(&looks.snap, "--snapshot", &s)) != 0 ||
 	    (rc = resolve_look(&looks.at, "--at", &s)) != 0)
 		goto out_release_scenario;
@@ -1049,6 +1053,7 @@ int cmd_run(int argc, char **argv)
 		ro.tick_ctx = &tick;
 		looks.s = rs;
 		looks.r = &r;
+		looks.seed = o.run.seed_set ? o.run.seed : rs->seed;
 		if ((rc = check_look_horizon(&looks.snap, "--snapshot", r_horizon, rs)) != 0 ||
 		    (rc = check_look_horizon(&looks.at, "--at", r_horizon, rs)) != 0)
 			goto out_release_scenario;
@@ -1076,8 +1081,8 @@ int cmd_run(int argc, char **argv)
 		prog_clear(&prog);
 	}
 	cmd_fill_rep(&rep, rs, &r);
-	finish_look(&looks.snap, true, "--snapshot", &r, rs);
-	finish_look(&looks.at, false, "--at", &r, rs);
+	finish_look(&looks.snap, true, "--snapshot", &r, rs, looks.seed);
+	finish_look(&looks.at, false, "--at", &r, rs, looks.seed);
 
 	if (looks.snap_file)
 		rc = cmd_write_file("run", "snapshot", looks.snap_file, write_snapshot, &looks);

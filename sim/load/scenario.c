@@ -78,6 +78,8 @@ void scn_release(struct scenario *s)
 	if (!s)
 		return;
 	free(s->name);
+	free(s->latest_what);
+	free(s->run_scenario);
 	for (size_t i = 0; i < s->nobjs; i++)
 		obj_free(s->objs[i]);
 	free(s->objs);
@@ -693,13 +695,19 @@ static void take_state(struct scenario *out, struct diag *d)
 
 /* ---------------------------------------------------------------- the clock */
 
-void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock)
+/* move_start() - simulated 0 of @s to @start_unix_ms; the snapshot's creation times stay where they are. */
+static void move_start(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
 		if (s->objs[i]->src.creation_given)
 			s->objs[i]->creation_ms += s->start_unix_ms - start_unix_ms;
 	s->start_unix_ms = start_unix_ms;
 	s->clock = clock;
+}
+
+void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clock)
+{
+	move_start(s, start_unix_ms, clock);
 	scn_resume_clock(s);
 }
 
@@ -710,6 +718,8 @@ const char *scn_clock_said(const struct scenario *s)
 		return "the latest timestamp in the inputs";
 	case SCN_CLOCK_NOW:
 		return "--now";
+	case SCN_CLOCK_TAKEN:
+		return "the time the snapshot was taken";
 	case SCN_CLOCK_DEFAULT:
 	case SCN_CLOCK_START:
 		break;
@@ -717,16 +727,33 @@ const char *scn_clock_said(const struct scenario *s)
 	return NULL;
 }
 
-/* raise() - *@max to the time of string @v when it is an RFC 3339 time and later. */
-static void raise_time(const struct val *v, int64_t *max, bool *found)
+/*
+ * The latest time found so far in the inputs (latest_time()), and where:
+ * the object (@obj, a manifest or a List item), the path of the field in
+ * @path (written as the walk goes down), its value @v.
+ */
+struct latest {
+	bool found;
+	int64_t ms;
+	const struct val *obj, *v;
+	char where[160];
+	const struct val *cur_obj;
+	char path[160];
+};
+
+/* raise_time() - @l to the time of string @v (at @l->path) when it is an RFC 3339 time and later. */
+static void raise_time(const struct val *v, struct latest *l)
 {
 	int64_t ms;
 
 	if (v && v->type == VAL_STRING && strlen(v->u.s) >= 20 && v->u.s[4] == '-' &&
 	    v->u.s[10] == 'T' && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 &&
-	    (!*found || ms > *max)) {
-		*max = ms;
-		*found = true;
+	    (!l->found || ms > l->ms)) {
+		l->ms = ms;
+		l->found = true;
+		l->obj = l->cur_obj;
+		l->v = v;
+		snprintf(l->where, sizeof(l->where), "%s", l->path);
 	}
 }
 
@@ -744,32 +771,40 @@ static bool scheduled(const char *key)
 
 /*
  * status_times() - raise_time() over every string of @v, at any depth (the
- * loader bounds it), except under the keys of times to come.
+ * loader bounds it), except under the keys of times to come; @l->path is
+ * the path of @v and is the same again on return.
  */
-static void status_times(const struct val *v, int64_t *max, bool *found)
+static void status_times(const struct val *v, struct latest *l)
 {
+	size_t len = strlen(l->path);
+
 	if (!v)
 		return;
 	switch (v->type) {
 	case VAL_STRING:
-		raise_time(v, max, found);
+		raise_time(v, l);
 		break;
 	case VAL_MAP:
 		for (size_t i = 0; i < v->u.map.n; i++)
-			if (!scheduled(v->u.map.items[i].key))
-				status_times(v->u.map.items[i].v, max, found);
+			if (!scheduled(v->u.map.items[i].key)) {
+				snprintf(l->path + len, sizeof(l->path) - len, ".%s", v->u.map.items[i].key);
+				status_times(v->u.map.items[i].v, l);
+			}
 		break;
 	case VAL_LIST:
-		for (size_t i = 0; i < v->u.list.n; i++)
-			status_times(v->u.list.items[i], max, found);
+		for (size_t i = 0; i < v->u.list.n; i++) {
+			snprintf(l->path + len, sizeof(l->path) - len, "[%zu]", i);
+			status_times(v->u.list.items[i], l);
+		}
 		break;
 	default:
 		break;
 	}
+	l->path[len] = '\0';
 }
 
 /*
- * latest_time() - raises *@max to the latest time the API server or a
+ * latest_time() - raises @l to the latest time the API server or a
  * controller wrote into object @obj, or into each item of a `kind: List`:
  * metadata.creationTimestamp, metadata.deletionTimestamp,
  * metadata.managedFields[].time, and every RFC 3339 string under status
@@ -777,9 +812,8 @@ static void status_times(const struct val *v, int64_t *max, bool *found)
  * but the times to come there (scheduled()).  Times in spec (a schedule, a
  * window someone wrote) and in annotations are what users wrote, not when
  * the snapshot was taken, and are not read.
- * *@found is set when one was seen.
  */
-static void latest_time(const struct val *obj, int64_t *max, bool *found)
+static void latest_time(const struct val *obj, struct latest *l)
 {
 	const struct val *md = val_map_get(obj, "metadata");
 	const struct val *mf = val_map_get(md, "managedFields");
@@ -790,14 +824,52 @@ static void latest_time(const struct val *obj, int64_t *max, bool *found)
 		const struct val *items = val_map_get(obj, "items");
 
 		for (size_t i = 0; items && items->type == VAL_LIST && i < items->u.list.n; i++)
-			latest_time(items->u.list.items[i], max, found);
+			latest_time(items->u.list.items[i], l);
 		return;
 	}
-	raise_time(val_map_get(md, "creationTimestamp"), max, found);
-	raise_time(val_map_get(md, "deletionTimestamp"), max, found);
-	for (size_t i = 0; mf && mf->type == VAL_LIST && i < mf->u.list.n; i++)
-		raise_time(val_map_get(mf->u.list.items[i], "time"), max, found);
-	status_times(val_map_get(obj, "status"), max, found);
+	l->cur_obj = obj;
+	snprintf(l->path, sizeof(l->path), "metadata.creationTimestamp");
+	raise_time(val_map_get(md, "creationTimestamp"), l);
+	snprintf(l->path, sizeof(l->path), "metadata.deletionTimestamp");
+	raise_time(val_map_get(md, "deletionTimestamp"), l);
+	for (size_t i = 0; mf && mf->type == VAL_LIST && i < mf->u.list.n; i++) {
+		snprintf(l->path, sizeof(l->path), "metadata.managedFields[%zu].time", i);
+		raise_time(val_map_get(mf->u.list.items[i], "time"), l);
+	}
+	snprintf(l->path, sizeof(l->path), "status");
+	status_times(val_map_get(obj, "status"), l);
+}
+
+/* Where the clock of @s starts, for a message: "--now", "spec.start", ... */
+static const char *clock_whence(const struct scenario *s)
+{
+	switch (s->clock) {
+	case SCN_CLOCK_NOW:
+		return "--now";
+	case SCN_CLOCK_START:
+		return "spec.start";
+	case SCN_CLOCK_SNAPSHOT:
+		return "the latest timestamp in the inputs";
+	case SCN_CLOCK_TAKEN:
+		return "when the snapshot was taken";
+	case SCN_CLOCK_DEFAULT:
+		break;
+	}
+	return "the default start";
+}
+
+void scn_warn_later_times(const struct scenario *s, struct diag *d)
+{
+	char when[GT_RFC3339_BUFSZ], start[GT_RFC3339_BUFSZ];
+
+	if (!s->has_latest || s->latest_unix_ms <= s->start_unix_ms)
+		return;
+	gt_format_rfc3339_nano(s->latest_unix_ms, when, sizeof(when));
+	gt_format_rfc3339_nano(s->start_unix_ms, start, sizeof(start));
+	diag_warning(d, s->latest_file, s->latest_mark,
+		     "%s %s is later than the clock's start %s (%s): the run starts before the "
+		     "state it loads; start at or after %s",
+		     s->latest_what, when, start, clock_whence(s), when);
 }
 
 /* Whether a wave of FleetRollout @spec is named @name. */
@@ -879,16 +951,32 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	man_set_init(&set);
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
-	if (out->clock != SCN_CLOCK_START) {
+	{
 		/* A snapshot's times are read against the snapshot's own time. */
-		int64_t latest = 0;
-		bool found = false;
+		struct latest lt = { 0 };
 
-		for (size_t i = 0; i < L.ndocs; i++)
-			latest_time(L.docs[i].root, &latest, &found);
-		if (found) {
-			out->start_unix_ms = latest;
-			out->clock = SCN_CLOCK_SNAPSHOT;
+		for (size_t i = 0; i < L.ndocs; i++) {
+			const struct val *was = lt.v;
+
+			latest_time(L.docs[i].root, &lt);
+			if (lt.v != was)
+				out->latest_file = L.docs[i].file;
+		}
+		if (lt.found) {
+			const struct val *md = val_map_get(lt.obj, "metadata");
+			const char *ns = val_str(val_map_get(md, "namespace"), "");
+
+			out->has_latest = true;
+			out->latest_unix_ms = lt.ms;
+			out->latest_mark = lt.v->mark;
+			out->latest_what = xasprintf("%s \"%s%s%s\": %s",
+						     val_str(val_map_get(lt.obj, "kind"), "object"), ns,
+						     ns[0] ? "/" : "", val_str(val_map_get(md, "name"), ""),
+						     lt.where);
+			if (out->clock != SCN_CLOCK_START) {
+				out->start_unix_ms = lt.ms;
+				out->clock = SCN_CLOCK_SNAPSHOT;
+			}
 		}
 	}
 	if (L.scn)
@@ -902,6 +990,12 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	take_state(out, d);
 	scnp_take_run_marks(out, d);
 	out->nrefused = set.nrefused;
+	/*
+	 * A snapshot of the simulator starts where it was taken: the Scenario
+	 * document resumed with it (its spec.start too) is the original run's.
+	 */
+	if (out->has_taken)
+		move_start(out, out->taken_unix_ms, SCN_CLOCK_TAKEN);
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;
@@ -929,6 +1023,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	/* the armed events' places were taken from the objects before: the set's names too */
 	for (size_t i = 0; i < out->narmed; i++)
 		out->armed[i].file = out->armed[i].file ? borrow_file(out, out->armed[i].file) : NULL;
+	out->run_file = out->run_file ? borrow_file(out, out->run_file) : NULL;
 	man_set_release(&set);
 	for (size_t i = 0; i < out->nobjs; i++)
 		warn_fleet_status(out->objs[i], d);

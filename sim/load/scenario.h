@@ -418,7 +418,10 @@ struct scn_models {
  */
 /*
  * Where the wall-clock time of simulated time 0 comes from, in order of
- * precedence: `--now` (set by the command), spec.start, the latest time the
+ * precedence: `--now` (set by the command), the time a snapshot of the
+ * simulator was taken (SCN_TAKEN_ANNOTATION: its run's Scenario document,
+ * spec.start included, names the original run's clock, not this one's),
+ * spec.start, the latest time the
  * cluster wrote into the manifests (a `kubectl get -o yaml` snapshot:
  * metadata.creationTimestamp, deletionTimestamp and managedFields[].time,
  * and every RFC 3339 string under status, such as lastTransitionTime or a
@@ -432,6 +435,7 @@ enum scn_clock {
 	SCN_CLOCK_START,    /* spec.start */
 	SCN_CLOCK_SNAPSHOT, /* the latest timestamp in the manifests */
 	SCN_CLOCK_NOW,      /* --now */
+	SCN_CLOCK_TAKEN,    /* when a snapshot of the simulator was taken (SCN_TAKEN_ANNOTATION) */
 };
 
 /*
@@ -443,6 +447,11 @@ enum scn_clock {
  *   of that run's simulated 0, the clock every time of its Scenario
  *   document counts on.  All the objects that carry it must agree.
  *
+ *   SCN_TAKEN_ANNOTATION, on every object: the wall-clock time (RFC 3339,
+ *   to the millisecond) at which the snapshot was taken, where a run of it
+ *   starts unless `--now` says otherwise.  All the objects that carry it
+ *   must agree.
+ *
  *   SCN_SOURCE_ANNOTATION, on a GitRepository, OCIRepository, Bucket or
  *   ExternalArtifact: the object is a source the StageSet world modelled
  *   (sim/models/stageset_world.h), as sws_source_get() showed it at the
@@ -451,6 +460,25 @@ enum scn_clock {
  *   source from that revision on (scenario.source_seeds).
  */
 #define SCN_ORIGIN_ANNOTATION "clock.magos-sim.io/origin"
+#define SCN_TAKEN_ANNOTATION "clock.magos-sim.io/taken"
+/*
+ * SCN_SCENARIO_ANNOTATION, on every object when that run had a Scenario
+ * document: its metadata.name; SCN_SEED_ANNOTATION, on every object: the
+ * run's seed (decimal).  A run resumed with another Scenario or seed is
+ * warned about (scn_warn_other_run()); all the objects must agree.
+ */
+/*
+ * SCN_JOB_START_ANNOTATION, on a Job the Job runner runs (waiting for a
+ * slot, starting or running): its status.startTime to the millisecond
+ * (RFC 3339).  status.startTime is a metav1.Time, whole seconds, as
+ * upstream writes it; the runner counts the Job's run from the untruncated
+ * instant, so a resumed Job takes its elapsed time from this one (its
+ * activeDeadlineSeconds still from status.startTime, as the Job controller
+ * counts it).  Its whole seconds must be status.startTime.
+ */
+#define SCN_JOB_START_ANNOTATION "clock.magos-sim.io/start-time"
+#define SCN_SCENARIO_ANNOTATION "run.magos-sim.io/scenario"
+#define SCN_SEED_ANNOTATION "run.magos-sim.io/seed"
 #define SCN_SOURCE_ANNOTATION "model.magos-sim.io/source-version"
 /*
  * SCN_DRAWS_ANNOTATION, on a StageSet: how many jittered requeues
@@ -495,6 +523,12 @@ struct scn_inventory_shard {
 	int64_t entries;         /* >= 1 */
 };
 
+/* A Job's SCN_JOB_START_ANNOTATION. */
+struct scn_job_start {
+	char *ns, *name;      /* owned */
+	int64_t start_unix_ms; /* status.startTime to the millisecond */
+};
+
 /* A StageSet's count of SCN_DRAWS_ANNOTATION. */
 struct scn_draw_count {
 	char *ns, *name; /* owned */
@@ -517,6 +551,27 @@ struct scenario;
  * is spec.start or the default (the scenario says it).  Borrowed, static.
  */
 const char *scn_clock_said(const struct scenario *s);
+
+/*
+ * scn_warn_later_times() - a warning in @d, at the field, when the inputs
+ * carry a time later than @s's clock start (scenario.latest_*): the run
+ * would start before the state it loads (a Job started in its future, a
+ * condition that has not happened yet), as when `--now` or spec.start is
+ * earlier than the snapshot.  One line, naming the latest such time; none
+ * when every time is at or before the start.  Call once the clock is final.
+ */
+void scn_warn_later_times(const struct scenario *s, struct diag *d);
+
+/*
+ * scn_warn_other_run() - a warning in @d, at the first object of the
+ * snapshot that names its run, when @s resumes a snapshot of the simulator
+ * with another Scenario document than that run's (another name, none where
+ * it had one, or one where it had none) or another seed than that run's
+ * (@seed: this run's effective seed).  A warning, not an error: resuming
+ * with other models is a question one may ask on purpose.  Nothing for a
+ * snapshot that does not name its run.
+ */
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d);
 
 /*
  * What a snapshot of the simulator says of the controllers' work queues:
@@ -646,6 +701,21 @@ void scn_set_clock(struct scenario *s, int64_t start_unix_ms, enum scn_clock clo
 void scn_resume_clock(struct scenario *s);
 
 /*
+ * scn_set_horizon() - the horizon of @s set to @horizon_ms (> 0) on the
+ * Scenario's clock, as spec.horizon gives it (`--horizon`): a resumed run
+ * ends at that instant of the original run's clock, horizon_ms is what is
+ * left of it (at least 1 ms, as scn_resume_clock() says).  Cannot fail.
+ */
+void scn_set_horizon(struct scenario *s, int64_t horizon_ms);
+
+/*
+ * scn_job_start() - the untruncated status.startTime a snapshot gave Job
+ * @ns/@name (SCN_JOB_START_ANNOTATION) into *@unix_ms.
+ * Returns: true when it gave one.
+ */
+bool scn_job_start(const struct scenario *s, const char *ns, const char *name, int64_t *unix_ms);
+
+/*
  * scn_models_shift() - moves every time of @m (git remotes' unreachable
  * windows, the StageSet world's windows and times) by @delta_ms; a window
  * open at either end stays open there.  For spec.models read again (a
@@ -680,9 +750,37 @@ struct scenario {
 	bool resumed;
 	int64_t resumed_ms;
 	int64_t horizon_cut_ms;      /* what scn_resume_clock() took off horizon_ms */
+	/* When that snapshot was taken (SCN_TAKEN_ANNOTATION), Unix ms. */
+	bool has_taken;
+	int64_t taken_unix_ms;
+	/*
+	 * The Scenario and seed of that run (SCN_SCENARIO_ANNOTATION, owned,
+	 * NULL when absent; SCN_SEED_ANNOTATION), and the first object that
+	 * said them (its file borrowed from files).
+	 */
+	char *run_scenario;
+	bool has_run_seed;
+	uint64_t run_seed;
+	const char *run_file;
+	struct val_mark run_mark;
+	/*
+	 * The latest time the cluster wrote into the inputs (as the clock
+	 * reads a kubectl snapshot, above): Unix ms, and where it is: the
+	 * object and field ("Job \"shop/plan-1\" status.startTime", owned),
+	 * its file (borrowed from files) and position.  For
+	 * scn_warn_later_times().
+	 */
+	bool has_latest;
+	int64_t latest_unix_ms;
+	char *latest_what;
+	const char *latest_file;
+	struct val_mark latest_mark;
 	/* Modelled sources the snapshot carries (SCN_SOURCE_ANNOTATION), in input order. */
 	struct scn_source_seed *source_seeds;
 	size_t nsource_seeds;
+	/* Jobs' untruncated start times (SCN_JOB_START_ANNOTATION), in input order. */
+	struct scn_job_start *job_starts;
+	size_t njob_starts;
 	/* Jittered requeues drawn per StageSet (SCN_DRAWS_ANNOTATION), in input order. */
 	struct scn_draw_count *requeue_draws;
 	size_t nrequeue_draws;

@@ -481,11 +481,13 @@ void scnp_generate_objects(struct loader *L, struct man_set *set);
 /*
  * scnp_take_run_marks() - reads and takes off what a snapshot of the
  * simulator says of its run (scn_resume.c): SCN_ORIGIN_ANNOTATION into
- * s->has_origin / origin_unix_ms, every input object carrying
+ * s->has_origin / origin_unix_ms, SCN_TAKEN_ANNOTATION into s->has_taken /
+ * taken_unix_ms, every input object carrying
  * SCN_SOURCE_ANNOTATION out of s->objs into s->source_seeds, and
  * SCN_DRAWS_ANNOTATION into s->requeue_draws, SCN_INVENTORY_ANNOTATION
- * into s->shards, SCN_ARMED_ANNOTATION into s->armed (positions only).  A malformed
- * value, origins that disagree, or the source annotation on an object that
+ * into s->shards, SCN_ARMED_ANNOTATION into s->armed (positions only),
+ * SCN_JOB_START_ANNOTATION into s->job_starts.  A malformed
+ * value, origins (or taken times) that disagree, or the source annotation on an object that
  * is no source with an artifact are errors at the object in @d.
  */
 void scnp_take_run_marks(struct scenario *s, struct diag *d);

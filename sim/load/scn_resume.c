@@ -166,34 +166,248 @@ void scnp_resolve_armed(struct scenario *s, struct diag *d)
 	}
 }
 
+/*
+ * The value most objects of a snapshot give an annotation that all must
+ * agree on (ties: the first read), so a hand-edited object is the one
+ * blamed, not the others.  Values are equal as times for the clock marks.
+ */
+struct agreed {
+	const char *value; /* borrowed from an object's annotations; NULL: none carries it */
+	size_t votes, carriers;
+};
+
+static bool same_value(const char *a, const char *b, bool as_time)
+{
+	int64_t x, y;
+
+	if (as_time && gt_parse_rfc3339(a, &x, NULL, 0) == 0 && gt_parse_rfc3339(b, &y, NULL, 0) == 0)
+		return x == y;
+	return strcmp(a, b) == 0;
+}
+
+/* agreed_value() - what the objects of @s carrying annotation @key mostly say. */
+static struct agreed agreed_value(const struct scenario *s, const char *key, bool as_time)
+{
+	struct agreed best = { NULL, 0, 0 };
+	const char **seen = NULL;
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const char *v = obj_strmap_get(&s->objs[i]->annotations, key);
+		size_t votes = 0;
+		bool counted = false;
+
+		if (!v)
+			continue;
+		best.carriers++;
+		for (size_t k = 0; k < nseen && !counted; k++)
+			counted = same_value(seen[k], v, as_time);
+		if (counted)
+			continue;
+		seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
+		seen[nseen++] = v;
+		for (size_t j = i; j < s->nobjs; j++) {
+			const char *w = obj_strmap_get(&s->objs[j]->annotations, key);
+
+			votes += w && same_value(v, w, as_time);
+		}
+		if (votes > best.votes) {
+			best.value = v;
+			best.votes = votes;
+		}
+	}
+	free(seen);
+	return best;
+}
+
+/*
+ * Refuses annotation @key='@value' of @o: it names another run than @a, what
+ * most of the snapshot's objects say.
+ */
+static void other_run(const struct obj *o, const char *key, const char *value,
+		      const struct agreed *a, struct diag *d)
+{
+	diag_error(d, o->src.file, o->src.mark,
+		   "%s \"%s%s%s\": annotation %s='%s' names another run than %zu of the %zu "
+		   "objects that carry it, which say '%s': a snapshot comes from one run",
+		   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value, a->votes, a->carriers,
+		   a->value);
+}
+
+/*
+ * take_clock_mark() - time annotation @key = @value of @o into *@has /
+ * *@ms (Unix ms), taken off @o.  A value that is no RFC 3339 time, or
+ * another than @a (what most objects say), is an error at @o in @d.
+ */
+static void take_clock_mark(struct obj *o, const char *key, const char *value,
+			    const struct agreed *a, bool *has, int64_t *ms, struct diag *d)
+{
+	int64_t t;
+
+	if (gt_parse_rfc3339(value, &t, NULL, 0) != 0)
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key, value);
+	else if (!same_value(value, a->value, true))
+		other_run(o, key, value, a, d);
+	else {
+		*has = true;
+		*ms = t;
+	}
+	obj_strmap_del(&o->annotations, key);
+}
+
+/*
+ * take_run_names() - SCN_SCENARIO_ANNOTATION and SCN_SEED_ANNOTATION of @o
+ * into s->run_scenario / run_seed (the first object saying either is
+ * s->run_file / run_mark), taken off @o.  A malformed seed, or a value
+ * other than what most objects say (@name_a, @seed_a), is an error at @o.
+ */
+static void take_run_names(struct scenario *s, struct obj *o, const struct agreed *name_a,
+			   const struct agreed *seed_a, struct diag *d)
+{
+	const char *name = obj_strmap_get(&o->annotations, SCN_SCENARIO_ANNOTATION);
+	const char *seed = obj_strmap_get(&o->annotations, SCN_SEED_ANNOTATION);
+
+	if (!name && !seed)
+		return;
+	if (!s->run_file && !s->run_scenario && !s->has_run_seed) {
+		s->run_file = o->src.file;
+		s->run_mark = o->src.mark;
+	}
+	if (name) {
+		if (strcmp(name_a->value, name) != 0)
+			other_run(o, SCN_SCENARIO_ANNOTATION, name, name_a, d);
+		else if (!s->run_scenario)
+			s->run_scenario = xstrdup(name);
+		obj_strmap_del(&o->annotations, SCN_SCENARIO_ANNOTATION);
+	}
+	if (seed) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(seed, &end, 10);
+		if (!(*seed >= '0' && *seed <= '9') || *end || errno)
+			diag_error(d, o->src.file, o->src.mark,
+				   "%s \"%s%s%s\": annotation %s='%s' is not a seed: a whole number "
+				   "from 0 to 18446744073709551615",
+				   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_SEED_ANNOTATION, seed);
+		else if (strcmp(seed_a->value, seed) != 0)
+			other_run(o, SCN_SEED_ANNOTATION, seed, seed_a, d);
+		else {
+			s->has_run_seed = true;
+			s->run_seed = (uint64_t)n;
+		}
+		obj_strmap_del(&o->annotations, SCN_SEED_ANNOTATION);
+	}
+}
+
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d)
+{
+	char was[320] = "", now[320] = "";
+	bool other_scenario;
+
+	if (!s->run_scenario && !s->has_run_seed)
+		return;
+	/* a run without a Scenario document names none (and writes only its seed) */
+	other_scenario = s->run_scenario ? !s->has_scenario_doc || strcmp(s->run_scenario, s->name) != 0
+					 : s->has_scenario_doc;
+	if (!other_scenario && (!s->has_run_seed || s->run_seed == seed))
+		return;
+	if (s->run_scenario)
+		snprintf(was, sizeof(was), "Scenario \"%s\"", s->run_scenario);
+	else
+		snprintf(was, sizeof(was), "no Scenario document");
+	if (s->has_run_seed)
+		snprintf(was + strlen(was), sizeof(was) - strlen(was), " (seed %" PRIu64 ")", s->run_seed);
+	if (other_scenario && s->has_scenario_doc)
+		snprintf(now, sizeof(now), "Scenario \"%s\"", s->name);
+	else if (other_scenario)
+		snprintf(now, sizeof(now), "no Scenario document");
+	if (s->has_run_seed && s->run_seed != seed)
+		snprintf(now + strlen(now), sizeof(now) - strlen(now), "%sseed %" PRIu64,
+			 now[0] ? ", " : "", seed);
+	diag_warning(d, s->run_file, s->run_mark,
+		     "the snapshot comes from a run with %s; this run has %s: what happens after "
+		     "the snapshot follows this run's %s, not the original run's (a warning only: "
+		     "resuming with other models or draws on purpose is fine)",
+		     was, now,
+		     other_scenario && s->has_run_seed && s->run_seed != seed ? "events, models and draws"
+		     : other_scenario ? "events and models" : "draws");
+}
+
+/*
+ * take_job_start() - SCN_JOB_START_ANNOTATION @v of @o into s->job_starts.
+ * It belongs on a Job whose status.startTime is the same instant in whole
+ * seconds; anything else is an error at @o in @d.
+ */
+static void take_job_start(struct scenario *s, const struct obj *o, const char *v, struct diag *d)
+{
+	const char *st = strcmp(o->kind, "Job") == 0 ? val_str(val_map_get(o->status, "startTime"), NULL) : NULL;
+	int64_t ms, stored;
+	struct scn_job_start *e;
+
+	if (!st || gt_parse_rfc3339(st, &stored, NULL, 0) != 0 || gt_parse_rfc3339(v, &ms, NULL, 0) != 0 ||
+	    ms - stored < 0 || ms - stored >= 1000) {
+		diag_error(d, o->src.file, o->src.mark,
+			   "%s \"%s%s%s\": annotation %s='%s' is not the Job's status.startTime to "
+			   "the millisecond: it belongs on a Job with a status.startTime, an RFC 3339 "
+			   "time whose whole seconds are that startTime",
+			   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, SCN_JOB_START_ANNOTATION, v);
+		return;
+	}
+	s->job_starts = xreallocarray(s->job_starts, s->njob_starts + 1, sizeof(*s->job_starts));
+	e = &s->job_starts[s->njob_starts++];
+	e->ns = xstrdup(o->ns);
+	e->name = xstrdup(o->name);
+	e->start_unix_ms = ms;
+}
+
+bool scn_job_start(const struct scenario *s, const char *ns, const char *name, int64_t *unix_ms)
+{
+	for (size_t i = 0; i < s->njob_starts; i++)
+		if (strcmp(s->job_starts[i].ns, ns) == 0 && strcmp(s->job_starts[i].name, name) == 0) {
+			*unix_ms = s->job_starts[i].start_unix_ms;
+			return true;
+		}
+	return false;
+}
+
 void scnp_take_run_marks(struct scenario *s, struct diag *d)
 {
 	size_t kept = 0;
+	struct agreed origin_a = agreed_value(s, SCN_ORIGIN_ANNOTATION, true);
+	struct agreed taken_a = agreed_value(s, SCN_TAKEN_ANNOTATION, true);
+	struct agreed name_a = agreed_value(s, SCN_SCENARIO_ANNOTATION, false);
+	struct agreed seed_a = agreed_value(s, SCN_SEED_ANNOTATION, false);
+	/* the agreed values are the objects' own strings: copies, as those go */
+	char *agreed_text[4] = { xstrdup(origin_a.value ? origin_a.value : ""),
+				 xstrdup(taken_a.value ? taken_a.value : ""),
+				 xstrdup(name_a.value ? name_a.value : ""),
+				 xstrdup(seed_a.value ? seed_a.value : "") };
+
+	origin_a.value = agreed_text[0];
+	taken_a.value = agreed_text[1];
+	name_a.value = agreed_text[2];
+	seed_a.value = agreed_text[3];
 
 	for (size_t i = 0; i < s->nobjs; i++) {
 		struct obj *o = s->objs[i];
 		const char *origin = obj_strmap_get(&o->annotations, SCN_ORIGIN_ANNOTATION);
 		const char *version = obj_strmap_get(&o->annotations, SCN_SOURCE_ANNOTATION);
 		const char *v;
-		int64_t ms;
 
-		if (origin) {
-			if (gt_parse_rfc3339(origin, &ms, NULL, 0) != 0)
-				diag_error(d, o->src.file, o->src.mark,
-					   "%s \"%s%s%s\": annotation %s='%s' is not an RFC 3339 time",
-					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
-					   SCN_ORIGIN_ANNOTATION, origin);
-			else if (s->has_origin && ms != s->origin_unix_ms)
-				diag_error(d, o->src.file, o->src.mark,
-					   "%s \"%s%s%s\": annotation %s='%s' names another run than the "
-					   "objects before it: a snapshot comes from one run",
-					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
-					   SCN_ORIGIN_ANNOTATION, origin);
-			else {
-				s->has_origin = true;
-				s->origin_unix_ms = ms;
-			}
-			obj_strmap_del(&o->annotations, SCN_ORIGIN_ANNOTATION);
+		if (origin)
+			take_clock_mark(o, SCN_ORIGIN_ANNOTATION, origin, &origin_a, &s->has_origin,
+					&s->origin_unix_ms, d);
+		if ((v = obj_strmap_get(&o->annotations, SCN_TAKEN_ANNOTATION)))
+			take_clock_mark(o, SCN_TAKEN_ANNOTATION, v, &taken_a, &s->has_taken,
+					&s->taken_unix_ms, d);
+		take_run_names(s, o, &name_a, &seed_a, d);
+		if ((v = obj_strmap_get(&o->annotations, SCN_JOB_START_ANNOTATION))) {
+			take_job_start(s, o, v, d);
+			obj_strmap_del(&o->annotations, SCN_JOB_START_ANNOTATION);
 		}
 		if ((v = obj_strmap_get(&o->annotations, SCN_DRAWS_ANNOTATION))) {
 			char *end;
@@ -253,6 +467,8 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 		s->objs[kept++] = o;
 	}
 	s->nobjs = kept;
+	for (size_t i = 0; i < 4; i++)
+		free(agreed_text[i]);
 }
 
 void scnp_source_seeds_release(struct scenario *s)
@@ -272,6 +488,13 @@ void scnp_source_seeds_release(struct scenario *s)
 	free(s->source_seeds);
 	s->source_seeds = NULL;
 	s->nsource_seeds = 0;
+	for (size_t i = 0; i < s->njob_starts; i++) {
+		free(s->job_starts[i].ns);
+		free(s->job_starts[i].name);
+	}
+	free(s->job_starts);
+	s->job_starts = NULL;
+	s->njob_starts = 0;
 	for (size_t i = 0; i < s->nrequeue_draws; i++) {
 		free(s->requeue_draws[i].ns);
 		free(s->requeue_draws[i].name);
@@ -364,6 +587,14 @@ void scn_models_shift(struct scn_models *m, int64_t delta)
 		c->list_errors[i].window.from_ms = moved(c->list_errors[i].window.from_ms, delta);
 		c->list_errors[i].window.until_ms = moved(c->list_errors[i].window.until_ms, delta);
 	}
+}
+
+void scn_set_horizon(struct scenario *s, int64_t horizon_ms)
+{
+	/* as the Scenario would have given it: scn_resume_clock() takes the part before this run off */
+	s->horizon_ms = horizon_ms;
+	s->horizon_cut_ms = 0;
+	scn_resume_clock(s);
 }
 
 void scn_resume_clock(struct scenario *s)

@@ -118,6 +118,8 @@ struct job {
 	uint32_t seq;               /* n of the stream ids */
 	bool fail_draw;             /* the failure draw said "fail" */
 	evq_handle ev_start, ev_end, ev_deadline; /* 0 when none pending */
+	/* the instant status.startTime stands for, untruncated (sim ms); -1: none */
+	int64_t start_time_ms;
 };
 
 /* A scripted violation waiting for the Workspace's next checked plan. */
@@ -658,38 +660,45 @@ static bool finished(const struct obj *o)
 /*
  * resumed_start() - whether @o is a Job a snapshot caught running: not
  * finished, with status.startTime at or before now; its start in simulated
- * ms into @ms.  A startTime that does not parse is a Job the Job controller
- * has not synced yet (it starts afresh).
+ * ms into @ms, to the millisecond when the snapshot says it
+ * (SCN_JOB_START_ANNOTATION, scn_job_start()), and status.startTime as
+ * stored (whole seconds) into @stored_ms.  A startTime that does not parse
+ * is a Job the Job controller has not synced yet (it starts afresh).
  */
-static bool resumed_start(const struct mdl *m, const struct obj *o, int64_t *ms)
+static bool resumed_start(const struct mdl *m, const struct obj *o, int64_t *ms, int64_t *stored_ms)
 {
 	const char *st = val_str(val_map_get(o->status, "startTime"), NULL);
-	int64_t unix_ms;
+	int64_t unix_ms, exact;
 
 	if (!st || gt_parse_rfc3339(st, &unix_ms, NULL, 0) != 0)
 		return false;
-	if (unix_ms - m->s->start_unix_ms > des_now(m->w))
+	if (!scn_job_start(m->s, o->ns, o->name, &exact))
+		exact = unix_ms;
+	if (exact - m->s->start_unix_ms > des_now(m->w))
 		return false;
-	*ms = unix_ms - m->s->start_unix_ms;
+	*ms = exact - m->s->start_unix_ms;
+	*stored_ms = unix_ms - m->s->start_unix_ms;
 	return true;
 }
 
 /*
- * resume() - job @ji of a snapshot, running since @start_ms (its startTime):
- * it holds a runner slot from then on (the snapshot does not say whether
- * its pod waited for one, so it is taken as running, over the capacity if
- * need be), its container started pod startup later, and it ends after the
- * duration drawn already (conditioned on the time spent running).  The
- * deadline counts from startTime.  No status write: the Job's status is
- * the snapshot's.
+ * resume() - job @ji of a snapshot, running since @start_ms (its startTime,
+ * to the millisecond when known): it holds a runner slot from then on (the
+ * snapshot does not say whether its pod waited for one, so it is taken as
+ * running, over the capacity if need be), its container started pod
+ * startup later, and it ends after the duration drawn already (conditioned
+ * on the time spent running).  The deadline counts from @stored_ms,
+ * status.startTime in whole seconds, as the Job controller counts it.  No
+ * status write: the Job's status is the snapshot's.
  */
-static void resume(struct mdl *m, size_t ji, int64_t start_ms, int64_t deadline_s)
+static void resume(struct mdl *m, size_t ji, int64_t start_ms, int64_t stored_ms, int64_t deadline_s)
 {
 	struct job *j = &m->jobs[ji];
 	int64_t now = des_now(m->w), run_at = start_ms + m->cfg->pod_startup_ms;
 
 	m->running++;
 	j->st.slot_ms = start_ms;
+	j->start_time_ms = start_ms;
 	if (run_at > now) {
 		j->st.state = MDL_JOB_STARTING;
 		j->ev_start = des_at(m->w, run_at, DES_PRIO_SCRIPT, on_start, m, (void *)(uintptr_t)ji);
@@ -700,7 +709,7 @@ static void resume(struct mdl *m, size_t ji, int64_t start_ms, int64_t deadline_
 				   DES_PRIO_SCRIPT, on_end, m, (void *)(uintptr_t)ji);
 	}
 	if (deadline_s >= 0) {
-		j->st.deadline_ms = start_ms + deadline_s * 1000;
+		j->st.deadline_ms = stored_ms + deadline_s * 1000;
 		if (j->st.deadline_ms < now)
 			j->st.deadline_ms = now;
 		j->ev_deadline = des_at(m->w, j->st.deadline_ms, DES_PRIO_SCRIPT, on_deadline, m,
@@ -730,7 +739,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 				     ? dl->u.i
 				     : -1;
 	struct val *p;
-	int64_t started_ms = 0;
+	int64_t started_ms = 0, stored_ms = 0;
 	bool started;
 
 	if (m->njobs == m->capjobs) {
@@ -750,6 +759,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	j->st.type = job_type_of(o);
 	j->st.seen_ms = now;
 	j->st.slot_ms = j->st.start_ms = j->st.end_ms = j->st.deadline_ms = -1;
+	j->start_time_ms = -1;
 	sidx_put(&m->job_index, k, ji);
 	free(k);
 	if (finished(o) || o->deletion_ms >= 0) {
@@ -765,7 +775,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	scn_job_model_for(m->cfg, j->st.type, wso ? &wso->labels : &nolabels, &dur, &pfail);
 	stream(m, j, "duration", &r);
 	rng_gsl_wrap(&g, &r);
-	started = resumed_start(m, o, &started_ms);
+	started = resumed_start(m, o, &started_ms, &stored_ms);
 	if (started && started_ms + m->cfg->pod_startup_ms < now) {
 		/* the container has run for (now - its start): the rest of a run that long */
 		double d = dist_sample_beyond(dur, &g, (double)(now - started_ms - m->cfg->pod_startup_ms));
@@ -785,9 +795,10 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	j->fail_draw = rng_uniform01(&r) < pfail;
 
 	if (started) {
-		resume(m, ji, started_ms, deadline_s);
+		resume(m, ji, started_ms, stored_ms, deadline_s);
 		return;
 	}
+	j->start_time_ms = now;
 	/* startTime as stored (whole seconds); the deadline counts from it */
 	wall(m, now, t, sizeof(t));
 	p = val_new_map();
@@ -1085,6 +1096,18 @@ static void build_remotes(struct mdl *m)
 	}
 	if (m->nrefs)
 		qsort(m->refs, m->nrefs, sizeof(*m->refs), cmp_ref);
+}
+
+bool mdl_job_start_time(const struct mdl *m, const char *ns, const char *name, int64_t *ms)
+{
+	char *k = key2(ns, name);
+	size_t i = sidx_get(&m->job_index, k);
+
+	free(k);
+	if (i == SIZE_MAX || !live(&m->jobs[i]) || m->jobs[i].start_time_ms < 0)
+		return false;
+	*ms = m->jobs[i].start_time_ms;
+	return true;
 }
 
 char *mdl_armed_text(const struct mdl *m, const char *ns, const char *name)

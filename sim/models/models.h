@@ -43,6 +43,8 @@
  * already finished (status succeeded/failed > 0, e.g. from a snapshot) is
  * left alone.  A Job found running (a snapshot's, with status.startTime at
  * or before now) resumes where it is: it holds a slot since its startTime
+ * (to the millisecond when the snapshot says it, SCN_JOB_START_ANNOTATION:
+ * status.startTime holds whole seconds, as upstream writes it)
  * (over the capacity if need be: the snapshot does not say whether its pod
  * waited), its container started `podStartup` after startTime, and its
  * duration is drawn from the model conditioned on the time its container
@@ -226,6 +228,16 @@ int mdl_git_resolve(const struct mdl *m, const char *repo_url, const char *ref, 
  * Returns: a new string (caller frees), or NULL when none is armed.
  */
 char *mdl_armed_text(const struct mdl *m, const char *ns, const char *name);
+
+/*
+ * mdl_job_start_time() - for Job @ns/@name that the runner runs (waiting,
+ * starting or running): the instant its status.startTime stands for, to the
+ * millisecond (status.startTime holds whole seconds), in simulated ms into
+ * *@ms: what a snapshot carries (SCN_JOB_START_ANNOTATION).
+ * Returns: true; false for a Job the runner does not run (finished, never
+ * seen, deleted).
+ */
+bool mdl_job_start_time(const struct mdl *m, const char *ns, const char *name, int64_t *ms);
 
 /*
  * mdl_jobs() - every Job the runner has seen, in the order seen.

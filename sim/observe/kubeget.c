@@ -310,17 +310,27 @@ void kg_annotate(struct val *list, size_t pos, const char *key, const char *valu
 }
 
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct mdl *models, const struct ssrc *ss)
+			const char *scenario, uint64_t seed, const struct mdl *models,
+			const struct ssrc *ss)
 {
 	struct val *l = kg_list(des_api(w), anchor_unix_ms), *items;
-	char origin[GT_RFC3339_BUFSZ];
+	char origin[GT_RFC3339_BUFSZ], taken[GT_RFC3339_BUFSZ], seedtext[24];
 
 	annotate_queues(l, w, anchor_unix_ms, des_now(w));
 	items = val_map_get(l, "items");
 	for (size_t i = 0; models && i < items->u.list.n; i++) {
 		const struct val *it = items->u.list.items[i];
-		char *armed;
+		char *armed, when[GT_RFC3339_BUFSZ];
+		int64_t ms;
 
+		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Job") == 0 &&
+		    mdl_job_start_time(models, val_str(val_path(it, "metadata.namespace"), ""),
+				       val_str(val_path(it, "metadata.name"), ""), &ms)) {
+			/* status.startTime holds whole seconds: the run counts from this instant */
+			gt_format_rfc3339_nano(anchor_unix_ms + ms, when, sizeof(when));
+			annotate_item(items, i, SCN_JOB_START_ANNOTATION, when);
+			continue;
+		}
 		if (strcmp(val_str(val_map_get(it, "kind"), ""), "Workspace") != 0 ||
 		    !(armed = mdl_armed_text(models, val_str(val_path(it, "metadata.namespace"), ""),
 					     val_str(val_path(it, "metadata.name"), ""))))
@@ -364,8 +374,16 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 		free(versions);
 	}
 	gt_format_rfc3339_nano(origin_unix_ms, origin, sizeof(origin));
-	for (size_t i = 0; i < items->u.list.n; i++)
+	/* to the millisecond: a run of the snapshot starts at this instant */
+	gt_format_rfc3339_nano(anchor_unix_ms + des_now(w), taken, sizeof(taken));
+	snprintf(seedtext, sizeof(seedtext), "%" PRIu64, seed);
+	for (size_t i = 0; i < items->u.list.n; i++) {
 		annotate_item(items, i, SCN_ORIGIN_ANNOTATION, origin);
+		annotate_item(items, i, SCN_TAKEN_ANNOTATION, taken);
+		annotate_item(items, i, SCN_SEED_ANNOTATION, seedtext);
+		if (scenario)
+			annotate_item(items, i, SCN_SCENARIO_ANNOTATION, scenario);
+	}
 	return l;
 }
 

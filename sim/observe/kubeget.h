@@ -75,7 +75,9 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * and state annotations above on every object of a controller's For() kind (a
  * controller without a For() kind, or an entry whose object is gone, is
  * left out); on each Workspace the model events armed for it
- * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL);
+ * (SCN_ARMED_ANNOTATION, when any; @models, the Job runner's, may be NULL)
+ * and on each Job the runner runs its status.startTime to the millisecond
+ * (SCN_JOB_START_ANNOTATION, mdl_job_start_time());
  * with StageSets (@ss, their controller), on each StageSet the
  * jittered requeues drawn for it (SCN_DRAWS_ANNOTATION, when any), then
  * the sources its world models that a publish moved off their initial
@@ -84,14 +86,19 @@ struct val *kg_list(struct api *api, int64_t anchor_unix_ms);
  * item SCN_ORIGIN_ANNOTATION, @origin_unix_ms: the wall-clock time of the
  * simulated 0 the Scenario's times count from (a resumed run's is the
  * original run's), which the resumed run puts its Scenario back on
- * (scn_resume_clock()).
+ * (scn_resume_clock()), and SCN_TAKEN_ANNOTATION, @anchor_unix_ms +
+ * des_now(@w): when the snapshot was taken, where a run of it starts;
+ * SCN_SEED_ANNOTATION, @seed, and SCN_SCENARIO_ANNOTATION, @scenario (the
+ * run's Scenario document's name; NULL: it had none, and the annotation is
+ * left out), the run a resumed run is compared with (scn_warn_other_run()).
  * @ss: NULL without StageSets.
  * Returns: a new map; caller frees with val_free().  Cannot fail.
  */
 struct mdl;
 struct ssrc;
 struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_unix_ms,
-			const struct mdl *models, const struct ssrc *ss);
+			const char *scenario, uint64_t seed, const struct mdl *models,
+			const struct ssrc *ss);
 
 /*
  * kg_annotate() - sets annotation @key to @value on item @pos of List @list
