@@ -264,6 +264,22 @@ PY
 has_line "a spread of 10 minutes or more gives minutes, the upper bound rounded up" "$tmp/shop.txt" \
 	"  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
 
+# --- -n: the wall-clock lines whenever the start is an instant the user gave ---
+# spec.start written is as real a start as --now or a snapshot's latest
+# timestamp; only the default start (no time in the inputs) has none.
+"$SIM" run -n 20 scenarios/three-environments.yaml >"$tmp/start.txt" 2>&1
+has_line "spec.start written (09:00): the time to complete as UTC bounds" "$tmp/start.txt" \
+	"  done between 2026-03-02 09:18 UTC and 2026-03-02 09:31 UTC"
+contains "... and the percentiles as UTC times" "$tmp/start.txt" "  p50 2026-03-02 09:22 UTC, p90 2026-03-02 09:26 UTC"
+lacks "spec.start is the scenario's own clock: no 'clock starts' line" "$tmp/start.txt" "clock starts"
+"$SIM" run -n 20 --now 2026-03-02T10:00:00Z scenarios/three-environments.yaml >"$tmp/now.txt" 2>&1
+has_line "--now moves the bounds with it" "$tmp/now.txt" \
+	"  done between 2026-03-02 10:18 UTC and 2026-03-02 10:31 UTC"
+"$SIM" run -n 20 tests/hazards/handoff-unselected.yaml >"$tmp/default.txt" 2>&1
+contains "the default start gives the time to complete" "$tmp/default.txt" "Time to complete (20 trials)"
+lacks "... but no wall-clock time of a start nobody gave" "$tmp/default.txt" "done between"
+lacks "... nor percentiles in UTC" "$tmp/default.txt" " UTC"
+
 # --- -n on a snapshot already complete: said so, no time to complete ---
 "$SIM" run -q --snapshot 31m "$tmp/te31.yaml" scenarios/three-environments.yaml >/dev/null
 pyfacts scenarios/three-environments.yaml "$tmp/te-scn.yaml" <<'PY'
