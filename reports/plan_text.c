@@ -425,7 +425,7 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		if (st->nalready + st->nnothing)
 			line(&o, "  (%zu trial%s with no time to complete left out)",
 			     st->nalready + st->nnothing, st->nalready + st->nnothing == 1 ? "" : "s");
-		if (p->clock_said)
+		if (p->start_given)
 			wall_clock_lines(&o, p);
 	}
 	if (opts && opts->quiet)

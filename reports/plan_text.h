@@ -28,9 +28,14 @@ struct rep_plan {
 				       * will do for rep_plan_text(), which reads @st alone */
 	size_t n;
 	const struct plan_stats *st; /* the statistics of the rows */
-	/* Whence the clock when not spec.start (scn_clock_said()), else NULL: then the
-	 * time to complete is also given as UTC wall-clock times from start_unix_ms. */
+	/* Whence the clock when not spec.start (scn_clock_said()), else NULL: said
+	 * under the first line. */
 	const char *clock_said;
+	/* start_unix_ms is an instant the user gave (spec.start written, --now, or a
+	 * snapshot's latest timestamp: scenario.clock not SCN_CLOCK_DEFAULT), not the
+	 * default start: then the time to complete is also given as UTC wall-clock
+	 * times from it. */
+	bool start_given;
 	int64_t start_unix_ms;     /* wall-clock time of simulated time 0, Unix ms */
 };
 

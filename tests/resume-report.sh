@@ -101,7 +101,9 @@ check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: erro
 # blast radius is not known, as the summary's halt is before the start, not
 # that of a later pass.
 "$SIM" run -q --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >/dev/null
-"$SIM" run -q --snapshot 30m "$tmp/fg30.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run -q --snapshot 30m "$tmp/fg30-sim.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+# a plain export: without the observer's state the run that halted is not known
+grep -v 'state.magos-sim.io/observer' "$tmp/fg30-sim.yaml" >"$tmp/fg30.yaml"
 pyfacts scenarios/fleet-gate-halt.yaml "$tmp/fg-scn.yaml" <<'PY'
 import sys, yaml
 docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
@@ -125,6 +127,92 @@ check("JSON: resumed, the halt is before_start and the fleet's blast radius null
       res['halt']['before_start'] is True and res['fleets'][0]['blast_radius'] is None
       and res['fleets'][0]['detection_latency_ms'] is None, (res['halt'], res['fleets'][0]['blast_radius']))
 PY
+
+# --- the fleet's history: halts, their blast radius, the waves' first settles ---
+# A snapshot of the simulator carries them (state.magos-sim.io/observer on
+# the FleetRollout): resumed, the summary's halt is the whole run's, before
+# the start, with the blast radius the halting run measured, and every
+# warning from the snapshot on is the whole run's (those of halting passes
+# before it are the past's).  fleet-member-regression's soak restart
+# is told with the wave's first settle at 11m1s, not at the snapshot.
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, re, subprocess, sys, yaml
+from facts import check
+sim, tmp = sys.argv[1], sys.argv[2]
+AT = re.compile(r'\bat (-?(?:\d+h)?(?:\d+m(?!s))?(?:\d+(?:\.\d+)?(?:ms|s))?)(?=[\s,;:).]|$)')
+def ms(d):
+    t = sum(float(v) * {'h': 3600000, 'm': 60000, 's': 1000, 'ms': 1}[u]
+            for v, u in re.findall(r'(\d+(?:\.\d+)?)(h|ms|m|s)', d))
+    return -round(t) if d.startswith('-') else round(t)
+def shifted(text, shift):
+    return AT.sub(lambda m: 'at <%d ms>' % (ms(m.group(1)) + shift) if re.search(r'\d', m.group(1)) else m.group(0), text)
+def run(args):
+    p = subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--json', tmp + '/f.json'] + args,
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        return None, [(0, 'run failed: ' + p.stderr[:300])]
+    d = json.load(open(tmp + '/f.json'))
+    return d['summary'], [(n['t_ms'], n['text']) for n in d['notices'] if n['severity'] != 'info']
+def scenario_only(src, dst):
+    docs = [d for d in yaml.safe_load_all(open(src)) if d and d.get('kind') == 'Scenario']
+    for d in docs:
+        d['spec'].pop('generate', None)
+    yaml.safe_dump_all(docs, open(dst, 'w'))
+def halt(summary, shift):
+    h = summary['halt']
+    return h and (h['t_ms'] + shift, h['name'], h['reason'], h['message'])
+def blast(summary):
+    b = summary['fleets'][0]['blast_radius']
+    return b and (b['count'], b['total'], b['members'], b['by_wave'])
+for src, ts, notice in [('scenarios/fleet-gate-halt.yaml', (600000, 1800000, 2400000, 3000000), None),
+                        ('scenarios/fleet-member-regression.yaml', (300000, 1200000, 2400000, 3600000),
+                         'the wave first settled at <661000 ms>')]:
+    name = src.split('/')[-1]
+    wsum, whole = run([src])
+    whole = [(t, shifted(x, 0)) for t, x in whole]
+    if notice:
+        check("%s: the whole run tells it (%s)" % (name, notice), any(notice in x for _, x in whole), whole)
+    differ, halts, blasts = [], [], []
+    for t in ts:
+        subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--snapshot', '%dms' % t, tmp + '/fs.yaml', src],
+                       capture_output=True, check=True)
+        now = open(tmp + '/fs.yaml').read().split('run --now ')[1].split()[0]
+        scenario_only(src, tmp + '/fscn.yaml')
+        rsum, got = run(['--now', now, tmp + '/fscn.yaml', tmp + '/fs.yaml'])
+        got = [shifted(x, t) for _, x in got]
+        want = [x for tt, x in whole if tt >= t]
+        if got != want:
+            differ.append((t, [x for x in got if x not in want][:1], [x for x in want if x not in got][:1]))
+        if halt(rsum, t) != halt(wsum, 0):
+            halts.append((t, rsum['halt']))
+        if wsum['halt'] and wsum['halt']['t_ms'] < t and blast(rsum) != blast(wsum):
+            blasts.append((t, blast(rsum)))
+    check("%s: resumed at %s ms, every warning from the snapshot on is the whole run's" % (name, ', '.join(map(str, ts))),
+          not differ, differ[:1])
+    check("%s: resumed, the summary's halt is the whole run's, on the original clock" % name,
+          not halts, halts[:1] + [wsum['halt']])
+    check("%s: resumed after the halt, its blast radius is the one the halting run measured" % name,
+          not blasts, blasts[:1] + [blast(wsum)])
+PY
+"$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >"$tmp/fgs.txt" 2>&1
+contains "resumed from the simulator's snapshot, the text says the fleet halted before the start" "$tmp/fgs.txt" \
+	"halted    yes, before the start: FleetRollout moodle (Halted)"
+lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast     not known"
+contains "the FleetRollout's state carries the waves, the halts and the blast radius" "$tmp/fg30-sim.yaml" \
+	"state.magos-sim.io/observer: waves=canary/2026-03-02T08:00:00Z/2026-03-02T08:11:01Z/2026-03-02T08:11:01Z/1/-,"
+contains "... a halt's message escaped within its field" "$tmp/fg30-sim.yaml" \
+	'halts=2026-03-02T08:21:01Z/2026-03-02T08:29:31Z/19/gate/canary/4.6.0/wave%2520"canary"%2520failed'
+sed 's|/19/gate/canary/|/19/gates/canary/|' "$tmp/fg30-sim.yaml" >"$tmp/bad.yaml"
+expect_rc "a halt of a kind that is none is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/bad.yaml"
+contains "the error names the FleetRollout and the key" "$tmp/err" \
+	"FleetRollout \"moodle\": annotation state.magos-sim.io/observer is not the observer's state: a bad value of 'halts'"
+check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: error: FleetRollout \"moodle\"" "$tmp/err"
+sed 's|,broad/-/-/-/0/-,|,broad/-/-/-/0,|' "$tmp/fg30-sim.yaml" >"$tmp/bad.yaml"
+expect_rc "a wave with a field missing is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/bad.yaml"
+contains "the error names the key" "$tmp/err" "a bad value of 'waves'"
+sed 's|blastTotal=12|blastTotal=twelve|' "$tmp/fg30-sim.yaml" >"$tmp/bad.yaml"
+expect_rc "a count that is none is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/bad.yaml"
+contains "the error names it" "$tmp/err" "a bad value of 'blastTotal'"
 
 # checkout with Jobs of a narrow spread: resumed at 1m, the trials end
 # within one minute of each other, a few seconds apart.
@@ -175,6 +263,22 @@ PY
 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml >"$tmp/shop.txt" 2>&1
 has_line "a spread of 10 minutes or more gives minutes, the upper bound rounded up" "$tmp/shop.txt" \
 	"  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
+
+# --- -n: the wall-clock lines whenever the start is an instant the user gave ---
+# spec.start written is as real a start as --now or a snapshot's latest
+# timestamp; only the default start (no time in the inputs) has none.
+"$SIM" run -n 20 scenarios/three-environments.yaml >"$tmp/start.txt" 2>&1
+has_line "spec.start written (09:00): the time to complete as UTC bounds" "$tmp/start.txt" \
+	"  done between 2026-03-02 09:18 UTC and 2026-03-02 09:31 UTC"
+contains "... and the percentiles as UTC times" "$tmp/start.txt" "  p50 2026-03-02 09:22 UTC, p90 2026-03-02 09:26 UTC"
+lacks "spec.start is the scenario's own clock: no 'clock starts' line" "$tmp/start.txt" "clock starts"
+"$SIM" run -n 20 --now 2026-03-02T10:00:00Z scenarios/three-environments.yaml >"$tmp/now.txt" 2>&1
+has_line "--now moves the bounds with it" "$tmp/now.txt" \
+	"  done between 2026-03-02 10:18 UTC and 2026-03-02 10:31 UTC"
+"$SIM" run -n 20 tests/hazards/handoff-unselected.yaml >"$tmp/default.txt" 2>&1
+contains "the default start gives the time to complete" "$tmp/default.txt" "Time to complete (20 trials)"
+lacks "... but no wall-clock time of a start nobody gave" "$tmp/default.txt" "done between"
+lacks "... nor percentiles in UTC" "$tmp/default.txt" " UTC"
 
 # --- -n on a snapshot already complete: said so, no time to complete ---
 "$SIM" run -q --snapshot 31m "$tmp/te31.yaml" scenarios/three-environments.yaml >/dev/null

@@ -310,6 +310,8 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
 	rp.horizon_ms = st.horizon_ms;
 	rp.clock_said = scn_clock_said(s);
+	/* spec.start written is as real an instant as --now or a snapshot's */
+	rp.start_given = s->clock != SCN_CLOCK_DEFAULT;
 	rp.start_unix_ms = s->start_unix_ms;
 	rp.first = 0;
 	rp.rows = rows;

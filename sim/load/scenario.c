@@ -438,29 +438,51 @@ static void refwatcher_entry_release(struct scn_refwatcher_entry *e)
 
 /* ---------------------------------------------------------------- the observer */
 
-enum ost_type { OST_TIME, OST_INT, OST_TEXT, OST_STEPS, OST_NAMES };
+enum ost_type { OST_TIME, OST_INT, OST_TEXT, OST_STEPS, OST_NAMES, OST_FIELDS };
 
 struct ost_key {
 	const char *kind, *key;
 	enum ost_type type;
+	/*
+	 * OST_FIELDS: a comma list of entries "F/F/...", one field per letter,
+	 * each %XX-escaped: s text, v text or "-", t TIME, T TIME or "-",
+	 * I integer >= 0, k "gate" or "regression", b "yes" or "no".
+	 */
+	const char *fields;
 };
 
 /* The keys of SCN_OBSERVER_STATE by kind, and what their values are. */
 static const struct ost_key ost_keys[] = {
-	{ "Workspace", "granted", OST_TIME },	      { "Workspace", "planning", OST_TIME },
-	{ "Workspace", "applying", OST_TIME },	      { "Workspace", "applied", OST_TIME },
-	{ "Workspace", "failed", OST_TIME },	      { "Workspace", "planContainer", OST_TIME },
-	{ "Workspace", "revision", OST_TEXT },	      { "Workspace", "revisionSeen", OST_TIME },
-	{ "Workspace", "revisionPhase", OST_TEXT },   { "Workspace", "revisionContainer", OST_TIME },
-	{ "Workspace", "absorbed", OST_TEXT },	      { "Workspace", "absorbedSeen", OST_TIME },
-	{ "Workspace", "absorbedPhase", OST_TEXT },   { "Workspace", "absorbedContainer", OST_TIME },
-	{ "Workspace", "absorbedApplied", OST_TIME }, { "Workspace", "absorbedNextPlan", OST_TIME },
-	{ "Workspace", "lastPlanning", OST_TIME },    { "Workspace", "resets", OST_INT },
-	{ "Workspace", "resetFirst", OST_TIME },      { "Workspace", "resetReason", OST_TEXT },
-	{ "Workspace", "resetRunMs", OST_INT },
-	{ "Rollout", "created", OST_TIME },	      { "Rollout", "completed", OST_TIME },
-	{ "Rollout", "steps", OST_STEPS },	      { "Rollout", "blast", OST_NAMES },
-	{ "Rollout", "blastTotal", OST_INT },
+	{ "Workspace", "granted", OST_TIME, NULL },	      { "Workspace", "planning", OST_TIME, NULL },
+	{ "Workspace", "applying", OST_TIME, NULL },	      { "Workspace", "applied", OST_TIME, NULL },
+	{ "Workspace", "failed", OST_TIME, NULL },	      { "Workspace", "planContainer", OST_TIME, NULL },
+	{ "Workspace", "revision", OST_TEXT, NULL },	      { "Workspace", "revisionSeen", OST_TIME, NULL },
+	{ "Workspace", "revisionPhase", OST_TEXT, NULL },   { "Workspace", "revisionContainer", OST_TIME, NULL },
+	{ "Workspace", "absorbed", OST_TEXT, NULL },	      { "Workspace", "absorbedSeen", OST_TIME, NULL },
+	{ "Workspace", "absorbedPhase", OST_TEXT, NULL },   { "Workspace", "absorbedContainer", OST_TIME, NULL },
+	{ "Workspace", "absorbedApplied", OST_TIME, NULL }, { "Workspace", "absorbedNextPlan", OST_TIME, NULL },
+	{ "Workspace", "lastPlanning", OST_TIME, NULL },    { "Workspace", "resets", OST_INT, NULL },
+	{ "Workspace", "resetFirst", OST_TIME, NULL },      { "Workspace", "resetReason", OST_TEXT, NULL },
+	{ "Workspace", "resetRunMs", OST_INT, NULL },
+	{ "Rollout", "created", OST_TIME, NULL },	      { "Rollout", "completed", OST_TIME, NULL },
+	{ "Rollout", "steps", OST_STEPS, NULL },	      { "Rollout", "blast", OST_NAMES, NULL },
+	{ "Rollout", "blastTotal", OST_INT, NULL },
+	/* sim/observe/fleetobs.c fo_state() */
+	{ "FleetRollout", "completed", OST_TIME, NULL },
+	{ "FleetRollout", "waves", OST_FIELDS, "sTTTIT" },
+	{ "FleetRollout", "halts", OST_FIELDS, "ttIkssv" },
+	{ "FleetRollout", "badVersion", OST_TEXT, NULL },
+	{ "FleetRollout", "blast", OST_NAMES, NULL },
+	{ "FleetRollout", "blastTotal", OST_FIELDS, "I" },
+	{ "FleetRollout", "blastWaves", OST_FIELDS, "sII" },
+	{ "FleetRollout", "onset", OST_TIME, NULL },
+	{ "FleetRollout", "onsetMember", OST_TEXT, NULL },
+	{ "FleetRollout", "onsetWindow", OST_FIELDS, "b" },
+	{ "FleetRollout", "noticed", OST_TIME, NULL },
+	{ "FleetRollout", "exposure", OST_FIELDS, "I" },
+	{ "FleetRollout", "afterHalt", OST_FIELDS, "I" },
+	{ "FleetRollout", "remediated", OST_FIELDS, "I" },
+	{ "FleetRollout", "onBad", OST_NAMES, NULL },
 };
 
 #define NOST_KEYS (sizeof(ost_keys) / sizeof(ost_keys[0]))
@@ -507,11 +529,74 @@ static bool steps_of(const char *v)
 	return true;
 }
 
-static bool value_ok(enum ost_type type, const char *v)
+/* One %XX-escaped field of @len chars is of kind @f (struct ost_key.fields). */
+static bool field_ok(char f, const char *v, size_t len)
+{
+	char *x = decoded(v, len);
+	bool ok = x != NULL;
+
+	if (ok) {
+		switch (f) {
+		case 's':
+			ok = *x != '\0';
+			break;
+		case 'v':
+			ok = *x != '\0';
+			break;
+		case 't':
+			ok = time_of(x);
+			break;
+		case 'T':
+			ok = !strcmp(x, "-") || time_of(x);
+			break;
+		case 'I':
+			ok = *x && strspn(x, "0123456789") == strlen(x) && strlen(x) <= 18;
+			break;
+		case 'k':
+			ok = !strcmp(x, "gate") || !strcmp(x, "regression");
+			break;
+		case 'b':
+			ok = !strcmp(x, "yes") || !strcmp(x, "no");
+			break;
+		default:
+			ok = false;
+		}
+	}
+	free(x);
+	return ok;
+}
+
+/* A comma list of entries of the fields @fields ("sTT..."), none empty. */
+static bool fields_of(const char *fields, const char *v)
+{
+	if (!*v)
+		return false;
+	while (*v) {
+		const char *comma = strchr(v, ','), *end = comma ? comma : v + strlen(v);
+		size_t nf = strlen(fields);
+
+		for (size_t i = 0; i < nf; i++) {
+			const char *slash = memchr(v, '/', (size_t)(end - v));
+			const char *stop = i + 1 < nf ? slash : end;
+
+			if (!stop || (i + 1 == nf && slash) || !field_ok(fields[i], v, (size_t)(stop - v)))
+				return false;
+			v = stop + (i + 1 < nf ? 1 : 0);
+		}
+		v = comma ? comma + 1 : end;
+		if (comma && !*v)
+			return false; /* a trailing comma */
+	}
+	return true;
+}
+
+static bool value_ok(const struct ost_key *k, const char *v)
 {
 	long long n;
 
-	switch (type) {
+	switch (k->type) {
+	case OST_FIELDS:
+		return fields_of(k->fields, v);
 	case OST_TIME:
 		return time_of(v);
 	case OST_INT:
@@ -584,7 +669,7 @@ static const char *parse_observer_state(const char *kind, const char *v, struct 
 			snprintf(why, len, "'%s' is no key of a %s's", key, kind);
 		else if (ost_has(e, key))
 			snprintf(why, len, "a second '%s'", key);
-		else if (!val || !value_ok(ost_keys[k].type, val))
+		else if (!val || !value_ok(&ost_keys[k], val))
 			snprintf(why, len, "a bad value of '%s'", key);
 		else
 			why[0] = '\0';
@@ -645,7 +730,8 @@ static void take_state(struct scenario *out, struct diag *d)
 				continue;
 			}
 			if (strcmp(key + plen, SCN_OBSERVER_STATE) == 0 &&
-			    (strcmp(o->kind, "Workspace") == 0 || strcmp(o->kind, "Rollout") == 0)) {
+			    (strcmp(o->kind, "Workspace") == 0 || strcmp(o->kind, "Rollout") == 0 ||
+			     strcmp(o->kind, "FleetRollout") == 0)) {
 				struct scn_observer_state st = { 0 };
 				char why[160];
 				const char *bad = parse_observer_state(o->kind, v, &st, why, sizeof(why));
@@ -671,7 +757,7 @@ static void take_state(struct scenario *out, struct diag *d)
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation '%s' is not one a snapshot of the "
 					   "simulator writes: only '%srefwatcher', on Workspaces, and "
-					   "'%s%s', on Workspaces and Rollouts",
+					   "'%s%s', on Workspaces, Rollouts and FleetRollouts",
 					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name, key,
 					   SCN_STATE_PREFIX, SCN_STATE_PREFIX, SCN_OBSERVER_STATE);
 			else if (!parse_refwatcher_state(v, &e)) {

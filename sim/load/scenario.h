@@ -639,7 +639,12 @@ struct scn_refwatcher_entry {
  * step in spec order, "OPENED/COMPLETED" with TIME or "-", comma-separated),
  * blast (the Workspaces that had begun applying by its halt, comma-separated)
  * and blastTotal (INT >= 0, the Project's Workspaces then), when it was
- * halted.
+ * halted.  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
+ * observer's): completed (TIME), waves, halts, blastWaves (comma lists of
+ * "/"-separated fields, each field percent-escaped again), badVersion,
+ * onsetMember (text), blast, onBad (names), onset, noticed (TIME),
+ * blastTotal, exposure, afterHalt, remediated, onsetWindow; the forms are
+ * in scenarios/README.md.
  */
 #define SCN_OBSERVER_STATE "observer"
 

@@ -13,6 +13,7 @@
 #include "sim/world/des.h"
 #include "sim/base/strindex.h"
 #include "sim/base/gotime.h"
+#include "sim/load/scenario.h"
 #include "sim/models/stageset_world.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/stageset_rc.h"
@@ -53,6 +54,7 @@ struct seen {
 	int64_t soak; /* soakUntil, INT64_MIN none */
 	bool settled;
 	bool until_set; /* fo_wave.soak_until_ms holds a written soakUntil */
+	bool carried;   /* the snapshot's soaks count the loaded soakUntil already */
 };
 
 struct fo {
@@ -205,6 +207,7 @@ static struct fo_fleet *fleet_get(struct fo *o, const char *name, size_t *idx)
 	f->name = xstrdup(name);
 	f->completed_ms = f->halt_ms = f->onset_ms = f->detection_latency_ms = f->noticed_ms = -1;
 	f->exposure_member_ms = f->exposure_after_halt_member_ms = -1;
+	f->past_completed_ms = FO_NEVER;
 	o->last_soak[o->nf] = NULL;
 	si_put(&o->f_idx, name, o->nf);
 	*idx = o->nf++;
@@ -221,11 +224,12 @@ static size_t wave_get(struct fo *o, size_t fi, const char *name)
 			return i;
 	f->waves = xreallocarray(f->waves, f->nwaves + 1, sizeof(*f->waves));
 	o->last_soak[fi] = xreallocarray(o->last_soak[fi], f->nwaves + 1, sizeof(struct seen));
-	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false, false };
+	o->last_soak[fi][f->nwaves] = (struct seen){ INT64_MIN, false, false, false };
 	w = &f->waves[f->nwaves];
 	memset(w, 0, sizeof(*w));
 	w->name = xstrdup(name);
 	w->opened_ms = w->settled_ms = w->last_settled_ms = w->soak_until_ms = w->passed_ms = -1;
+	w->past_opened_ms = w->past_settled_ms = w->past_last_settled_ms = w->past_passed_ms = FO_NEVER;
 	return f->nwaves++;
 }
 
@@ -290,6 +294,13 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 		int64_t u;
 
 		idx[i] = k;
+		/*
+		 * Loaded settled, a resumed run's wave is in the stretch the snapshot
+		 * carried the start of (or had passed before it): no new stretch.
+		 */
+		if (des_initial_list(o->w) && settled &&
+		    (w->past_last_settled_ms != FO_NEVER || w->past_passed_ms != FO_NEVER))
+			o->last_soak[fi][k].settled = true;
 		if (w->settled_ms < 0 && settled)
 			w->settled_ms = t;
 		if (settled && !o->last_soak[fi][k].settled && w->passed_ms < 0)
@@ -297,6 +308,9 @@ static void on_fleet(void *ctx, enum api_event_type type, const struct obj *old,
 		o->last_soak[fi][k].settled = settled;
 		if (until && gt_parse_rfc3339(until, &u, NULL, 0) == 0) {
 			u -= o->start_unix_ms;
+			/* the loaded soakUntil is the last the snapshot's count holds */
+			if (des_initial_list(o->w) && o->last_soak[fi][k].carried)
+				o->last_soak[fi][k].soak = u;
 			if (u != o->last_soak[fi][k].soak) {
 				o->last_soak[fi][k].soak = u;
 				w->soaks++;
@@ -815,6 +829,41 @@ bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *
 	return true;
 }
 
+/*
+ * Whether the run's halt episode @h continues the last halt @f was seeded
+ * with: the FleetRollout was loaded Halted, and its first halting pass of
+ * the run halts the same wave with the same message.
+ */
+static bool continues_past(const struct fo_fleet *f, const struct frc_halt_rec *h, size_t nrun)
+{
+	const struct fo_halt *p;
+
+	if (!f->npast_halts || !f->halted_before_start || nrun)
+		return false;
+	p = &f->past_halts[f->npast_halts - 1];
+	return is(p->wave, h->wave_name) && is(p->message, h->message) && p->gate == h->gate;
+}
+
+/*
+ * A carried first halt's exposure after it: the blast members still on the
+ * bad version at the snapshot (o->on_bad) that left it in this run are
+ * remediated then, the others unremediated.
+ */
+static void carried_remediation(struct fo *o, struct fo_fleet *f)
+{
+	for (size_t i = 0; i < f->non_bad; i++) {
+		const struct member *m = member_find(o, f->on_bad[i]);
+		int64_t left = m ? left_after(m, f->bad_version, f->halt_ms) : -1;
+
+		if (left >= 0) {
+			f->exposure_after_halt_member_ms += left - f->halt_ms;
+			f->remediated++;
+		} else {
+			f->unremediated++;
+		}
+	}
+}
+
 void fo_finish(struct fo *o, const struct fo_inputs *in)
 {
 	size_t fi;
@@ -839,6 +888,13 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 		struct fo_fleet *f = fleet_get(o, h->fleet, &fi);
 		struct fo_halt *x;
 
+		if (continues_past(f, h, f->nhalts)) {
+			struct fo_halt *p = &f->past_halts[f->npast_halts - 1];
+
+			p->last_ms = h->last_ms;
+			p->passes += h->passes;
+			continue;
+		}
 		f->halts = xreallocarray(f->halts, f->nhalts + 1, sizeof(*f->halts));
 		x = &f->halts[f->nhalts++];
 		x->t_ms = h->t_ms;
@@ -849,7 +905,7 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 		x->reason = xstrdup("Halted");
 		x->message = xstrdup(h->message);
 		x->version = dup_or_null(h->version);
-		if (f->nhalts == 1 && !f->halted_before_start)
+		if (f->nhalts == 1 && !f->halted_before_start && !f->npast_halts)
 			first_halt_figures(o, f, h, in);
 	}
 	for (size_t i = 0; i < in->nstamps; i++) {
@@ -878,6 +934,9 @@ void fo_finish(struct fo *o, const struct fo_inputs *in)
 				break;
 			}
 	}
+	for (size_t i = 0; i < o->nf; i++)
+		if (o->f[i].blast_carried)
+			carried_remediation(o, &o->f[i]);
 	/* Name order; the per-fleet soak scratch is not needed past here. */
 	for (size_t i = 0; i < o->nf; i++) {
 		free(o->last_soak[i]);
@@ -912,19 +971,19 @@ static const char *version_at_ms(const struct member *m, int64_t t)
 	return v;
 }
 
-void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int64_t end_ms)
+/*
+ * The fault windows of @c's StageSet world so far, into *@wins (*@nw); returns
+ * the member keys they borrow, one per ssrc_members() (free each and it).
+ */
+static char **fault_windows(const struct fo *o, const struct ssrc *c, struct fo_window **wins,
+			    size_t *nw)
 {
-	struct fo_inputs in = { 0 };
 	const struct ssrc_member_stat *ms = NULL;
-	size_t nms = c ? ssrc_members(c, &ms) : 0, nw = 0, capw = 0;
-	struct fo_window *wins = NULL;
-	char **keys;
+	size_t nms = c ? ssrc_members(c, &ms) : 0, capw = 0;
+	char **keys = xcalloc(nms ? nms : 1, sizeof(*keys));
 
-	in.gates = frc_gate_log(f, &in.ngates);
-	in.halts = frc_halt_log(f, &in.nhalts);
-	in.stamps = frc_stamp_log(f, &in.nstamps);
-	in.end_ms = end_ms;
-	keys = xcalloc(nms ? nms : 1, sizeof(*keys));
+	*wins = NULL;
+	*nw = 0;
 	for (size_t i = 0; i < nms; i++) {
 		const struct sw_fault *fl;
 		size_t nf = swst_member_faults(ssrc_world(c), ms[i].ns, ms[i].name, &fl);
@@ -933,16 +992,32 @@ void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int6
 		keys[i] = kb_join2(NULL, 0, ms[i].ns, ms[i].name);
 		m = member_find(o, keys[i]);
 		for (size_t k = 0; k < nf; k++) {
-			if (nw == capw) {
+			if (*nw == capw) {
 				capw = capw ? 2 * capw : 16;
-				wins = xreallocarray(wins, capw, sizeof(*wins));
+				*wins = xreallocarray(*wins, capw, sizeof(**wins));
 			}
 			/* a drawn fault knows the version its stage ran; a scripted one hits what runs */
-			wins[nw++] = (struct fo_window){ keys[i], fl[k].start_ms,
-							 fl[k].version ? fl[k].version
-								       : version_at_ms(m, fl[k].start_ms) };
+			(*wins)[(*nw)++] = (struct fo_window){ keys[i], fl[k].start_ms,
+							       fl[k].version ? fl[k].version
+									     : version_at_ms(m, fl[k].start_ms) };
 		}
 	}
+	return keys;
+}
+
+void fo_finish_run(struct fo *o, const struct frc *f, const struct ssrc *c, int64_t end_ms)
+{
+	struct fo_inputs in = { 0 };
+	const struct ssrc_member_stat *ms = NULL;
+	size_t nms = c ? ssrc_members(c, &ms) : 0, nw = 0;
+	struct fo_window *wins = NULL;
+	char **keys;
+
+	in.gates = frc_gate_log(f, &in.ngates);
+	in.halts = frc_halt_log(f, &in.nhalts);
+	in.stamps = frc_stamp_log(f, &in.nstamps);
+	in.end_ms = end_ms;
+	keys = fault_windows(o, c, &wins, &nw);
 	in.windows = wins;
 	in.nwindows = nw;
 	fo_finish(o, &in);
@@ -1011,6 +1086,484 @@ const struct fo_fleet *fo_fleets(const struct fo *o, size_t *n)
 	return o ? o->f : NULL;
 }
 
+/* ---- a snapshot's history (SCN_OBSERVER_STATE) ---------------------------- */
+
+int64_t fo_first(int64_t past_ms, int64_t run_ms)
+{
+	if (past_ms != FO_NEVER)
+		return past_ms;
+	return run_ms >= 0 ? run_ms : FO_NEVER;
+}
+
+int64_t fo_last_settled(const struct fo_wave *w)
+{
+	/* a stretch of the run is later than any before it */
+	return w->last_settled_ms >= 0 ? w->last_settled_ms : w->past_last_settled_ms;
+}
+
+/* Appends @v to @b, escaping what would end a field ("%XX"): blanks, '%', ',', '/', '='. */
+static void field(char **b, const char *v)
+{
+	size_t n = strlen(*b), k = n;
+
+	*b = xrealloc(*b, n + 3 * strlen(v) + 1);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p <= ' ' || *p == '%' || *p == ',' || *p == '/' || *p == '=' || *p >= 0x7f)
+			k += (size_t)sprintf(*b + k, "%%%02X", *p);
+		else
+			(*b)[k++] = (char)*p;
+	}
+	(*b)[k] = '\0';
+}
+
+/* Appends @ms (of this run) as a field: its wall-clock time, or "-" when FO_NEVER. */
+static void field_time(char **b, const struct fo *o, int64_t ms)
+{
+	char t[GT_RFC3339_BUFSZ];
+
+	if (ms == FO_NEVER)
+		snprintf(t, sizeof(t), "-");
+	else
+		gt_format_rfc3339_nano(o->start_unix_ms + ms, t, sizeof(t));
+	field(b, t);
+}
+
+static void field_int(char **b, int64_t v)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%lld", (long long)v);
+	field(b, t);
+}
+
+static void append(char **b, const char *s)
+{
+	size_t n = strlen(*b);
+
+	*b = xrealloc(*b, n + strlen(s) + 1);
+	strcpy(*b + n, s);
+}
+
+/* Appends " KEY=VALUE" to @out, @v percent-encoded as SCN_OBSERVER_STATE's values. */
+static void put(char **out, const char *key, const char *v)
+{
+	if (**out)
+		append(out, " ");
+	append(out, key);
+	append(out, "=");
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		char c[4];
+
+		if (*p <= ' ' || *p == '%' || *p >= 0x7f)
+			snprintf(c, sizeof(c), "%%%02X", *p);
+		else
+			snprintf(c, sizeof(c), "%c", *p);
+		append(out, c);
+	}
+}
+
+static void put_time(char **out, const struct fo *o, const char *key, int64_t ms)
+{
+	char *b = xstrdup("");
+
+	if (ms != FO_NEVER) {
+		field_time(&b, o, ms);
+		put(out, key, b);
+	}
+	free(b);
+}
+
+static void put_int(char **out, const char *key, int64_t v)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), "%lld", (long long)v);
+	put(out, key, t);
+}
+
+/* One halt as "T/LAST/PASSES/KIND/WAVE/VERSION/MESSAGE" after @b's ',' when not first. */
+static void halt_entry(char **b, const struct fo *o, int64_t t, int64_t last, int64_t passes, bool gate,
+		       const char *wave, const char *version, const char *message)
+{
+	if (**b)
+		append(b, ",");
+	field_time(b, o, t);
+	append(b, "/");
+	field_time(b, o, last);
+	append(b, "/");
+	field_int(b, passes);
+	append(b, gate ? "/gate/" : "/regression/");
+	field(b, wave);
+	append(b, "/");
+	field(b, version ? version : "-");
+	append(b, "/");
+	field(b, message);
+}
+
+/* The first halt's figures of @fl (carried or measured into a scratch fleet) as keys. */
+static void put_blast(char **out, const struct fo *o, const struct fo_fleet *fl)
+{
+	char *b = xstrdup(""), *onbad = xstrdup("");
+	int64_t after = fl->exposure_after_halt_member_ms;
+	size_t remediated = fl->remediated;
+
+	put(out, "badVersion", fl->bad_version);
+	for (size_t i = 0; i < fl->blast_count; i++) {
+		if (i)
+			append(&b, ",");
+		append(&b, fl->blast_members[i]);
+	}
+	put(out, "blast", b);
+	put_int(out, "blastTotal", (int64_t)fl->blast_total);
+	b[0] = '\0';
+	for (size_t i = 0; i < fl->nblast_waves; i++) {
+		if (i)
+			append(&b, ",");
+		field(&b, fl->blast_waves[i].name);
+		append(&b, "/");
+		field_int(&b, (int64_t)fl->blast_waves[i].count);
+		append(&b, "/");
+		field_int(&b, (int64_t)fl->blast_waves[i].total);
+	}
+	if (*b)
+		put(out, "blastWaves", b);
+	if (fl->onset_member) {
+		put_time(out, o, "onset", fl->onset_ms);
+		put(out, "onsetMember", fl->onset_member);
+		put(out, "onsetWindow", fl->onset_window ? "yes" : "no");
+	}
+	if (fl->blast_carried ? fl->noticed_ms != -1 : fl->noticed_ms >= 0)
+		put_time(out, o, "noticed", fl->noticed_ms);
+	put_int(out, "exposure", fl->exposure_member_ms);
+	/*
+	 * Those on the bad version at the halt and still on it now are followed
+	 * on by the resumed run; those that left did so by now.
+	 */
+	for (size_t i = 0; i < fl->blast_count; i++) {
+		const struct member *m = member_find(o, fl->blast_members[i]);
+		bool carried_on = false;
+		int64_t left;
+
+		for (size_t k = 0; fl->blast_carried && k < fl->non_bad; k++)
+			carried_on |= is(fl->on_bad[k], fl->blast_members[i]);
+		if (fl->blast_carried ? !carried_on : !m || !is(version_at(m, fl->halt_ms), fl->bad_version))
+			continue;
+		left = m ? left_after(m, fl->bad_version, fl->halt_ms) : -1;
+		if (left >= 0 && !fl->blast_carried)
+			continue; /* counted by first_halt_figures() */
+		if (left >= 0) {
+			after += left - fl->halt_ms;
+			remediated++;
+			continue;
+		}
+		if (*onbad)
+			append(&onbad, ",");
+		append(&onbad, fl->blast_members[i]);
+	}
+	put_int(out, "afterHalt", after);
+	put_int(out, "remediated", (int64_t)remediated);
+	if (*onbad)
+		put(out, "onBad", onbad);
+	free(onbad);
+	free(b);
+}
+
+static void scratch_release(struct fo_fleet *t)
+{
+	free(t->bad_version);
+	for (size_t k = 0; k < t->blast_count; k++)
+		free(t->blast_members[k]);
+	free(t->blast_members);
+	for (size_t k = 0; k < t->nblast_waves; k++)
+		free(t->blast_waves[k].name);
+	free(t->blast_waves);
+	free(t->onset_member);
+}
+
+char *fo_state(const struct fo *o, const struct frc *f, const struct ssrc *c, const char *name)
+{
+	const struct frc_halt_rec *h = NULL;
+	size_t pos, nh = 0, nrun = 0;
+	const struct fo_fleet *fl;
+	const struct frc_halt_rec *first = NULL;
+	char *out, *b;
+
+	if (!o || !si_get(&o->f_idx, name, &pos))
+		return NULL;
+	fl = &o->f[pos];
+	out = xstrdup("");
+	put_time(&out, o, "completed", fo_first(fl->past_completed_ms, fl->completed_ms));
+	b = xstrdup("");
+	for (size_t i = 0; i < fl->nwaves; i++) {
+		const struct fo_wave *w = &fl->waves[i];
+
+		if (i)
+			append(&b, ",");
+		field(&b, w->name);
+		append(&b, "/");
+		field_time(&b, o, fo_first(w->past_opened_ms, w->opened_ms));
+		append(&b, "/");
+		field_time(&b, o, fo_first(w->past_settled_ms, w->settled_ms));
+		append(&b, "/");
+		field_time(&b, o, fo_last_settled(w));
+		append(&b, "/");
+		field_int(&b, (int64_t)w->soaks);
+		append(&b, "/");
+		field_time(&b, o, fo_first(w->past_passed_ms, w->passed_ms));
+	}
+	if (*b)
+		put(&out, "waves", b);
+	/* the halts so far: those carried, then this run's, a continued one once */
+	b[0] = '\0';
+	if (f)
+		h = frc_halt_log(f, &nh);
+	for (size_t i = 0; i < fl->npast_halts; i++) {
+		const struct fo_halt *p = &fl->past_halts[i];
+		int64_t last = p->last_ms;
+		uint32_t passes = p->passes;
+
+		for (size_t k = 0; i + 1 == fl->npast_halts && k < nh; k++) {
+			if (!is(h[k].fleet, name))
+				continue;
+			if (continues_past(fl, &h[k], 0)) {
+				last = h[k].last_ms;
+				passes += h[k].passes;
+			}
+			break;
+		}
+		halt_entry(&b, o, p->t_ms, last, passes, p->gate, p->wave, p->version, p->message);
+	}
+	for (size_t k = 0; k < nh; k++) {
+		if (!is(h[k].fleet, name) || continues_past(fl, &h[k], nrun))
+			continue;
+		if (!nrun++)
+			first = &h[k];
+		halt_entry(&b, o, h[k].t_ms, h[k].last_ms, h[k].passes, h[k].gate, h[k].wave_name,
+			   h[k].version, h[k].message);
+	}
+	if (*b)
+		put(&out, "halts", b);
+	free(b);
+	if (fl->blast_carried) {
+		put_blast(&out, o, fl);
+	} else if (first && !fl->npast_halts && !fl->halted_before_start) {
+		struct fo_fleet t = { 0 };
+		struct fo_inputs in = { 0 };
+		struct fo_window *wins;
+		size_t nw, nms = 0;
+		char **keys = fault_windows(o, c, &wins, &nw);
+		const struct ssrc_member_stat *ms;
+
+		if (c)
+			nms = ssrc_members(c, &ms);
+		t.name = fl->name;
+		t.halt_ms = t.onset_ms = t.detection_latency_ms = t.noticed_ms = -1;
+		in.stamps = f ? frc_stamp_log(f, &in.nstamps) : NULL;
+		in.windows = wins;
+		in.nwindows = nw;
+		/* first_halt_figures() only reads the observer */
+		first_halt_figures((struct fo *)o, &t, first, &in);
+		if (t.has_blast)
+			put_blast(&out, o, &t);
+		scratch_release(&t);
+		for (size_t i = 0; i < nms; i++)
+			free(keys[i]);
+		free(keys);
+		free(wins);
+	}
+	if (!*out) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* Field @i of entry @e ("A/B/..."), %XX-decoded; new, "" when there is none. */
+static char *field_at(const char *e, size_t len, size_t i)
+{
+	const char *end = e + len, *p = e;
+	char *out, *q;
+
+	for (; i && p < end; p++)
+		if (*p == '/')
+			i--;
+	out = q = xmalloc(len + 1);
+	for (; p < end && *p != '/'; p++) {
+		unsigned x;
+
+		if (*p == '%' && end - p >= 3 && sscanf(p + 1, "%2x", &x) == 1) {
+			*q++ = (char)x;
+			p += 2;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+/* A carried TIME (or "-") as ms of this run, FO_NEVER when none. */
+static int64_t past_time(const struct fo *o, const char *v)
+{
+	int64_t unix_ms;
+
+	if (!v || !*v || !strcmp(v, "-") || gt_parse_rfc3339(v, &unix_ms, NULL, 0) != 0)
+		return FO_NEVER;
+	return unix_ms - o->start_unix_ms;
+}
+
+/* Calls @fn on each entry of comma list @v (the loader checked its shape). */
+static void each_entry(const char *v, void (*fn)(void *ctx, const char *e, size_t len), void *ctx)
+{
+	while (v && *v) {
+		const char *comma = strchr(v, ',');
+		size_t len = comma ? (size_t)(comma - v) : strlen(v);
+
+		fn(ctx, v, len);
+		v += len + (comma ? 1 : 0);
+	}
+}
+
+struct seed_ctx {
+	struct fo *o;
+	size_t fi;
+};
+
+static void seed_wave(void *ctx, const char *e, size_t len)
+{
+	struct seed_ctx *c = ctx;
+	char *f[6];
+	struct fo_wave *w;
+	size_t k;
+
+	for (size_t i = 0; i < 6; i++)
+		f[i] = field_at(e, len, i);
+	k = wave_get(c->o, c->fi, f[0]);
+	w = &c->o->f[c->fi].waves[k];
+	w->past_opened_ms = past_time(c->o, f[1]);
+	w->past_settled_ms = past_time(c->o, f[2]);
+	w->past_last_settled_ms = past_time(c->o, f[3]);
+	w->soaks = (unsigned)strtoul(f[4], NULL, 10);
+	w->past_passed_ms = past_time(c->o, f[5]);
+	c->o->last_soak[c->fi][k].carried = w->soaks > 0;
+	for (size_t i = 0; i < 6; i++)
+		free(f[i]);
+}
+
+static void seed_halt(void *ctx, const char *e, size_t len)
+{
+	struct seed_ctx *c = ctx;
+	struct fo_fleet *fl = &c->o->f[c->fi];
+	struct fo_halt *x;
+	char *f[7];
+
+	for (size_t i = 0; i < 7; i++)
+		f[i] = field_at(e, len, i);
+	fl->past_halts = xreallocarray(fl->past_halts, fl->npast_halts + 1, sizeof(*fl->past_halts));
+	x = &fl->past_halts[fl->npast_halts++];
+	x->t_ms = past_time(c->o, f[0]);
+	x->last_ms = past_time(c->o, f[1]);
+	x->passes = (uint32_t)strtoul(f[2], NULL, 10);
+	x->gate = is(f[3], "gate");
+	x->wave = f[4];
+	x->reason = xstrdup("Halted");
+	x->version = is(f[5], "-") ? NULL : f[5];
+	x->message = f[6];
+	if (!x->version)
+		free(f[5]);
+	free(f[0]);
+	free(f[1]);
+	free(f[2]);
+	free(f[3]);
+}
+
+static void seed_blast_wave(void *ctx, const char *e, size_t len)
+{
+	struct seed_ctx *c = ctx;
+	struct fo_fleet *fl = &c->o->f[c->fi];
+	struct fo_blast_wave *bw;
+	char *f[3];
+
+	for (size_t i = 0; i < 3; i++)
+		f[i] = field_at(e, len, i);
+	fl->blast_waves = xreallocarray(fl->blast_waves, fl->nblast_waves + 1, sizeof(*fl->blast_waves));
+	bw = &fl->blast_waves[fl->nblast_waves++];
+	bw->name = f[0];
+	bw->count = (size_t)strtoull(f[1], NULL, 10);
+	bw->total = (size_t)strtoull(f[2], NULL, 10);
+	free(f[1]);
+	free(f[2]);
+}
+
+/* "a,b,c" into a new array of new strings. */
+static char **names_of(const char *v, size_t *n)
+{
+	char **out = NULL;
+
+	*n = 0;
+	while (v && *v) {
+		const char *comma = strchr(v, ',');
+		size_t len = comma ? (size_t)(comma - v) : strlen(v);
+
+		out = xreallocarray(out, *n + 1, sizeof(*out));
+		out[(*n)++] = xstrndup(v, len);
+		v += len + (comma ? 1 : 0);
+	}
+	return out;
+}
+
+/* The carried figures of the first halt, when it was before the start. */
+static void seed_blast(struct fo *o, struct fo_fleet *fl, const struct scenario *s)
+{
+#define GET(key) scn_observer_get(s, "FleetRollout", "", fl->name, key)
+	const char *v = GET("badVersion"), *x;
+	struct seed_ctx c;
+
+	if (!v || !fl->npast_halts)
+		return;
+	c.o = o;
+	(void)fleet_get(o, fl->name, &c.fi);
+	fl->has_blast = fl->blast_carried = true;
+	fl->bad_version = xstrdup(v);
+	fl->halt_ms = fl->past_halts[0].t_ms;
+	fl->blast_members = names_of(GET("blast"), &fl->blast_count);
+	fl->blast_total = (size_t)strtoull(GET("blastTotal") ? GET("blastTotal") : "0", NULL, 10);
+	each_entry(GET("blastWaves"), seed_blast_wave, &c);
+	if ((x = GET("onsetMember")) != NULL) {
+		fl->onset_member = xstrdup(x);
+		fl->onset_ms = past_time(o, GET("onset"));
+		fl->onset_window = is(GET("onsetWindow"), "yes");
+		fl->detection_latency_ms = fl->halt_ms - fl->onset_ms;
+	}
+	if ((x = GET("noticed")) != NULL)
+		fl->noticed_ms = past_time(o, x);
+	fl->exposure_member_ms = strtoll(GET("exposure") ? GET("exposure") : "0", NULL, 10);
+	fl->exposure_after_halt_member_ms = strtoll(GET("afterHalt") ? GET("afterHalt") : "0", NULL, 10);
+	fl->remediated = (size_t)strtoull(GET("remediated") ? GET("remediated") : "0", NULL, 10);
+	fl->on_bad = names_of(GET("onBad"), &fl->non_bad);
+#undef GET
+}
+
+void fo_seed(struct fo *o, const struct scenario *s)
+{
+	for (size_t i = 0; o && s && i < s->nobserver; i++) {
+		const struct scn_observer_state *e = &s->observer[i];
+		struct seed_ctx c = { o, 0 };
+		struct fo_fleet *fl;
+		const char *v;
+
+		if (strcmp(e->kind, "FleetRollout") != 0)
+			continue;
+		fl = fleet_get(o, e->name, &c.fi);
+		fl->past_completed_ms = past_time(o, scn_observer_get(s, e->kind, e->ns, e->name, "completed"));
+		each_entry(scn_observer_get(s, e->kind, e->ns, e->name, "waves"), seed_wave, &c);
+		each_entry(scn_observer_get(s, e->kind, e->ns, e->name, "halts"), seed_halt, &c);
+		fl = &o->f[c.fi];
+		if ((v = scn_observer_get(s, e->kind, e->ns, e->name, "halts")) != NULL)
+			seed_blast(o, fl, s);
+	}
+}
+
 void fo_free(struct fo *o)
 {
 	if (!o)
@@ -1058,6 +1611,16 @@ void fo_free(struct fo *o)
 			free(f->halts[k].version);
 		}
 		free(f->halts);
+		for (size_t k = 0; k < f->npast_halts; k++) {
+			free(f->past_halts[k].wave);
+			free(f->past_halts[k].reason);
+			free(f->past_halts[k].message);
+			free(f->past_halts[k].version);
+		}
+		free(f->past_halts);
+		for (size_t k = 0; k < f->non_bad; k++)
+			free(f->on_bad[k]);
+		free(f->on_bad);
 		for (size_t k = 0; k < f->nstamps; k++) {
 			free(f->stamps[k].wave);
 			free(f->stamps[k].member);

@@ -139,6 +139,13 @@ struct fo_wave {
 	int64_t soak_until_ms; /* -1 never; may be before 0 only with a scripted status */
 	unsigned soaks;        /* distinct soakUntil values written */
 	int64_t passed_ms;     /* -1 never */
+	/*
+	 * A resumed run's wave: the same instants before the run's start, as
+	 * the snapshot carried them (SCN_OBSERVER_STATE), ms <= 0, or FO_NEVER;
+	 * the fields above count what this run saw (fo_first() joins them).
+	 * soaks already counts the carried soaks.
+	 */
+	int64_t past_opened_ms, past_settled_ms, past_last_settled_ms, past_passed_ms;
 	size_t passing, failing, unknown; /* gate verdicts, counts */
 	struct frc_gate_rec *gates; /* copies; strings borrowed from the inputs */
 	size_t ngates;
@@ -178,6 +185,16 @@ struct fo_fleet {
 	size_t nwaves;
 	struct fo_halt *halts; /* in time order */
 	size_t nhalts;
+	/*
+	 * The halts before the run's start that a snapshot carried (t_ms and
+	 * last_ms < 0), in time order; a halting pass of the run that continues
+	 * the last of them (the same wave and message, the FleetRollout loaded
+	 * Halted) adds its passes to it instead of starting a halt in halts.
+	 */
+	struct fo_halt *past_halts;
+	size_t npast_halts;
+	/* first phase Completed before the run (a snapshot's state), FO_NEVER none */
+	int64_t past_completed_ms;
 	struct fo_stamp *stamps;
 	size_t nstamps;
 	/*
@@ -188,7 +205,17 @@ struct fo_fleet {
 	 * of a later halting pass of the run.
 	 */
 	bool halted_before_start;
-	/* The first halt's figures; has_blast false when no halt, no bad version, or halted_before_start. */
+	/*
+	 * The first halt was before the start and the snapshot carried its
+	 * figures (those below, halt_ms < 0): the run that halted measured
+	 * them.  Members still on the bad version at the snapshot are followed
+	 * on in this run for the exposure after the halt.
+	 */
+	bool blast_carried;
+	char **on_bad;         /* blast_carried: the blast members on the bad version at the snapshot */
+	size_t non_bad;
+	/* The first halt's figures; has_blast false when no halt, no bad version, or halted_before_start
+	 * without blast_carried. */
 	bool has_blast;
 	char *bad_version;
 	int64_t halt_ms;
@@ -228,6 +255,48 @@ struct fo_inputs {
 };
 
 struct fo;
+struct frc;
+struct scenario;
+
+/*
+ * FO_NEVER - an instant before the run that did not happen (the past_*
+ * fields; those of the run use -1, their times being >= 0).
+ */
+#define FO_NEVER INT64_MIN
+
+/*
+ * fo_first() - the earliest of an instant before the run (@past_ms, FO_NEVER
+ * when none) and the same in the run (@run_ms, -1 when none): ms, < 0 before
+ * the start, or FO_NEVER.
+ */
+int64_t fo_first(int64_t past_ms, int64_t run_ms);
+
+/*
+ * fo_last_settled() - the start of the settled stretch wave @w passed on
+ * (fo_wave.last_settled_ms), before the run too: ms, or FO_NEVER.
+ */
+int64_t fo_last_settled(const struct fo_wave *w);
+
+/*
+ * fo_seed() - what a snapshot of the simulator carries of each FleetRollout's
+ * history before it (@s->observer, SCN_OBSERVER_STATE's FleetRollout keys;
+ * @s borrowed, values validated by the loader): the waves' first instants,
+ * the halts and the first halt's figures, the completion.  Call after
+ * loading the objects and before the run (the first deliveries read it).
+ */
+void fo_seed(struct fo *o, const struct scenario *s);
+
+/*
+ * fo_state() - what a snapshot taken now carries of FleetRollout @name for
+ * the observer of a resumed run (SCN_OBSERVER_STATE's FleetRollout keys,
+ * sim/load/scenario.h): the waves' first instants and soaks, the halts of
+ * @f's pass log so far (and those this run was seeded with), the figures of
+ * the first halt as fo_finish() would give them now (@c's fault windows;
+ * @f, @c may be NULL), the completion.  Call during the run, before
+ * fo_finish().  Returns new "KEY=VALUE ..." text (caller frees), or NULL
+ * when there is nothing to carry.
+ */
+char *fo_state(const struct fo *o, const struct frc *f, const struct ssrc *c, const char *name);
 
 /*
  * fo_new() - starts observing @w (installs FleetRollout and StageSet watches;

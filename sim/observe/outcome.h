@@ -49,7 +49,9 @@ struct oc_summary {
 	int64_t time_to_complete_ms; /* ms, or -1 when not completed */
 	bool halted;
 	int64_t halt_ms;             /* ms of the first halt, -1 when none */
-	bool halt_before_start;      /* the first halt's driver was loaded halted (halt_ms 0) */
+	/* the first halt's driver was loaded halted (halt_ms 0), or a snapshot carried a
+	 * FleetRollout's halt before the start (halt_ms < 0, sim/run/run.c) */
+	bool halt_before_start;
 	/* The first halt's object and Ready reason/message; borrowed from the timeline, NULL when none. */
 	const char *halt_kind, *halt_ns, *halt_name, *halt_reason, *halt_message;
 	/*

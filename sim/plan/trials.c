@@ -271,10 +271,11 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 			push_phase(row, &cap, xstrdup(driver), xasprintf("wave %s", fl[i].waves[k].name),
 				   fl[i].waves[k].opened_ms, fl[i].waves[k].passed_ms);
 		free(driver);
-		if (!halt_found && sm->halted && fl[i].nhalts && sm->halt_kind &&
+		if (!halt_found && sm->halted && (fl[i].nhalts || fl[i].npast_halts) && sm->halt_kind &&
 		    !strcmp(sm->halt_kind, "FleetRollout") && sm->halt_name &&
 		    !strcmp(sm->halt_name, fl[i].name)) {
-			const struct fo_halt *h = &fl[i].halts[0];
+			/* a halt before the start a snapshot carried is the first */
+			const struct fo_halt *h = fl[i].npast_halts ? &fl[i].past_halts[0] : &fl[i].halts[0];
 
 			halt_found = true;
 			row->halt_where = xasprintf("wave %s", h->wave ? h->wave : "?");

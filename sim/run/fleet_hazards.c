@@ -241,15 +241,19 @@ static void soak_restarts(struct run_result *r, const struct fo_fleet *fl, const
 {
 	size_t n = 0, len = 0;
 	char times[256], end[96], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
-	int64_t first_settled = wv->settled_ms;
+	/* before the run too: a snapshot carries the first settle and the halts before it */
+	int64_t first_settled = fo_first(wv->past_settled_ms, wv->settled_ms);
+	int64_t passed = fo_first(wv->past_passed_ms, wv->passed_ms);
+	int64_t completed = fo_first(fl->past_completed_ms, fl->completed_ms);
 
 	times[0] = '\0';
-	for (size_t i = 0; i < fl->nhalts; i++) {
-		const struct fo_halt *h = &fl->halts[i];
+	for (size_t i = 0; i < fl->npast_halts + fl->nhalts; i++) {
+		const struct fo_halt *h = i < fl->npast_halts ? &fl->past_halts[i]
+							      : &fl->halts[i - fl->npast_halts];
 
-		if (h->gate || strcmp(h->wave, wv->name) != 0 || wv->settled_ms < 0 ||
-		    h->t_ms < wv->settled_ms || (wv->passed_ms >= 0 && h->t_ms >= wv->passed_ms) ||
-		    (fl->completed_ms >= 0 && h->t_ms >= fl->completed_ms))
+		if (h->gate || strcmp(h->wave, wv->name) != 0 || first_settled == FO_NEVER ||
+		    h->t_ms < first_settled || (passed != FO_NEVER && h->t_ms >= passed) ||
+		    (completed != FO_NEVER && h->t_ms >= completed))
 			continue; /* not during the wave's soak */
 		if (n < 4 && len < sizeof(times) - GT_DURATION_BUFSZ - 3)
 			len += (size_t)snprintf(times + len, sizeof(times) - len, "%s%s",
@@ -260,8 +264,8 @@ static void soak_restarts(struct run_result *r, const struct fo_fleet *fl, const
 	}
 	if (!n || soak_ms <= 0 || wv->soaks < 2)
 		return;
-	if (wv->passed_ms >= 0)
-		snprintf(end, sizeof(end), "passed at %s", at(wv->passed_ms, c));
+	if (passed != FO_NEVER)
+		snprintf(end, sizeof(end), "passed at %s", at(passed, c));
 	else
 		snprintf(end, sizeof(end), "its soak had not ended by the end of the run");
 	notice(r, TL_WARNING, fl->name,

@@ -1147,6 +1147,35 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
  * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
  * max "0.01"), so the summary shows it in full beside the message.
  */
+/*
+ * The first halt of the whole run may be a FleetRollout's before the start
+ * that a snapshot carried (fo_fleet.past_halts): it is the summary's halt,
+ * before the start at its time (< 0), unless the summary already has one
+ * loaded that way of another object, whose time is not known.
+ */
+static void carried_fleet_halt(struct run_result *r)
+{
+	const struct fo_fleet *fl = NULL, *all;
+	size_t n;
+
+	all = fo_fleets(r->fobs, &n);
+	for (size_t i = 0; i < n; i++)
+		if (all[i].npast_halts && (!fl || all[i].past_halts[0].t_ms < fl->past_halts[0].t_ms))
+			fl = &all[i];
+	if (!fl || (r->summary.halted && r->summary.halt_before_start && r->summary.halt_name &&
+		    (strcmp(r->summary.halt_kind, "FleetRollout") != 0 ||
+		     strcmp(r->summary.halt_name, fl->name) != 0)))
+		return;
+	r->summary.halted = true;
+	r->summary.halt_before_start = true;
+	r->summary.halt_ms = fl->past_halts[0].t_ms;
+	r->summary.halt_kind = "FleetRollout";
+	r->summary.halt_ns = "";
+	r->summary.halt_name = fl->name;
+	r->summary.halt_reason = fl->past_halts[0].reason;
+	r->summary.halt_message = fl->past_halts[0].message;
+}
+
 static void gate_halt_value(struct run_result *r)
 {
 	const struct frc *f = fleet_glue_frc(r->fleet);
@@ -1429,6 +1458,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	}
 	des_set_cause(r->world, NULL);
 	obs_loaded(r->obs, s);
+	fo_seed(r->fobs, s);
 	/*
 	 * Armed once the whole world is loaded: completion is judged on all of
 	 * it, and only once every scripted event had its turn.
@@ -1532,6 +1562,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_tokens(r, s);
 	ss_hazards_stale(r);
 	oc_summarize(des_timeline(r->world), &r->summary);
+	carried_fleet_halt(r);
 	gate_halt_value(r);
 	return 0;
 }
@@ -1550,6 +1581,13 @@ void run_snapshot_state(struct val *list, const struct run_result *r, struct des
 		const char *name = val_str(val_path(it, "metadata.name"), "");
 		char *seen, *revs = NULL, *quirks = NULL, *text;
 
+		if (!strcmp(kind, "FleetRollout")) {
+			seen = fo_state(r->fobs, fleet_glue_frc(r->fleet), fleet_glue_ssrc(r->fleet), name);
+			if (seen)
+				kg_annotate(list, i, SCN_STATE_PREFIX SCN_OBSERVER_STATE, seen);
+			free(seen);
+			continue;
+		}
 		if (strcmp(kind, "Workspace") != 0 && strcmp(kind, "Rollout") != 0)
 			continue;
 		seen = obs_state(r->obs, kind, ns, name);
