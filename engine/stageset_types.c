@@ -217,15 +217,56 @@ static void pathf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A child path "parent.key" or "parent[i]". */
+/*
+ * Appends @s to the path being built in @buf (@len bytes) at *@at, cut
+ * where snprintf() would cut it: at most @len - 1 bytes, always terminated.
+ */
+static void path_add(char *buf, size_t len, size_t *at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*at + 1 >= len)
+		return;
+	if (n > len - 1 - *at)
+		n = len - 1 - *at;
+	memcpy(buf + *at, s, n);
+	*at += n;
+	buf[*at] = '\0';
+}
+
+/*
+ * A child path "parent.key" or "parent[i]", as pathf("%s.%s") and
+ * pathf("%s[%zu]") would write it: every field of every parse builds one, so
+ * they are joined without vsnprintf().
+ */
 static void sub(char *buf, size_t len, const char *parent, const char *key)
 {
-	pathf(buf, len, "%s.%s", parent, key);
+	size_t at = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	path_add(buf, len, &at, parent);
+	path_add(buf, len, &at, ".");
+	path_add(buf, len, &at, key);
 }
 
 static void idx(char *buf, size_t len, const char *parent, size_t i)
 {
-	pathf(buf, len, "%s[%zu]", parent, i);
+	char num[24], *d = num + sizeof(num);
+	size_t at = 0;
+
+	*--d = '\0';
+	*--d = ']';
+	do
+		*--d = (char)('0' + i % 10);
+	while ((i /= 10) != 0);
+	*--d = '[';
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	path_add(buf, len, &at, parent);
+	path_add(buf, len, &at, d);
 }
 
 static const struct val *get_typed(struct parser *p, const struct val *m, const char *key,
@@ -500,10 +541,10 @@ static void parse_promotion(struct parser *p, const struct val *m, const char *p
 			idx(e, sizeof(e), lf, i);
 			c[i].name = req_str(p, cm, "name", e);
 			char sf[600];
-			pathf(sf, sizeof(sf), "%s.source", e);
+			sub(sf, sizeof(sf), e, "source");
 			parse_metric_source(p, map_field(p, cm, "source", e), sf, &c[i].source);
 			const struct val *th = map_field(p, cm, "threshold", e);
-			pathf(sf, sizeof(sf), "%s.threshold", e);
+			sub(sf, sizeof(sf), e, "threshold");
 			c[i].threshold.min = str_field(p, th, "min", sf, NULL);
 			c[i].threshold.max = str_field(p, th, "max", sf, NULL);
 		}
@@ -523,7 +564,7 @@ static void parse_promotion(struct parser *p, const struct val *m, const char *p
 		sub(f, sizeof(f), path, "fastTrack");
 		pr->has_fast_track = true;
 		char sf[600];
-		pathf(sf, sizeof(sf), "%s.source", f);
+		sub(sf, sizeof(sf), f, "source");
 		parse_metric_source(p, map_field(p, ft, "source", f), sf, &pr->fast_track.source);
 		pr->fast_track.max = req_str(p, ft, "max", f);
 		pr->fast_track.after = dur_field(p, ft, "after", f);

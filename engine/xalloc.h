@@ -61,6 +61,8 @@ char *xstrndup(const char *s, size_t n);
 /*
  * xasprintf() - printf into a new string.
  * Returns: a new NUL-terminated string; caller frees.  Aborts on OOM.
+ * Cost: a format whose conversions are all "%s" (and "%%") is joined
+ * directly, O(output length); any other goes through vsnprintf().
  */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -6,12 +6,27 @@
 
 #include "engine/xalloc.h"
 
+/*
+ * The key's hash, eight bytes at a time (the keys are "ns/name" texts of
+ * twenty to forty bytes, which FNV-1a took a multiply a byte for), mixed at
+ * the end so that the low bits the table uses depend on every byte.
+ */
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
+	size_t n = strlen(s);
+	uint64_t h = 1469598103934665603ULL ^ n, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ULL;
+	h ^= h >> 32;
 	return h;
 }
 
@@ -22,27 +37,35 @@ static void grow(struct strindex *x)
 	x->cap = old.cap ? old.cap * 2 : 64;
 	x->keys = xcalloc(x->cap, sizeof(char *));
 	x->pos = xcalloc(x->cap, sizeof(size_t));
-	x->n = 0;
+	x->hash = xcalloc(x->cap, sizeof(uint64_t));
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.keys[i]) {
-			si_put(x, old.keys[i], old.pos[i]);
-			free(old.keys[i]);
+			size_t j = (size_t)old.hash[i] & (x->cap - 1);
+
+			while (x->keys[j])
+				j = (j + 1) & (x->cap - 1);
+			x->keys[j] = old.keys[i]; /* the key moves, uncopied */
+			x->pos[j] = old.pos[i];
+			x->hash[j] = old.hash[i];
 		}
 	free(old.keys);
 	free(old.pos);
+	free(old.hash);
 }
 
 void si_put(struct strindex *x, const char *key, size_t pos)
 {
+	uint64_t h = hash_str(key);
 	size_t i;
 
 	if ((x->n + 1) * 2 > x->cap)
 		grow(x);
-	i = (size_t)hash_str(key) & (x->cap - 1);
-	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
+	i = (size_t)h & (x->cap - 1);
+	while (x->keys[i] && (x->hash[i] != h || strcmp(x->keys[i], key) != 0))
 		i = (i + 1) & (x->cap - 1);
 	if (!x->keys[i]) {
 		x->keys[i] = xstrdup(key);
+		x->hash[i] = h;
 		x->n++;
 	}
 	x->pos[i] = pos;
@@ -50,13 +73,15 @@ void si_put(struct strindex *x, const char *key, size_t pos)
 
 bool si_get(const struct strindex *x, const char *key, size_t *pos)
 {
+	uint64_t h;
 	size_t i;
 
 	if (!x->cap)
 		return false;
-	i = (size_t)hash_str(key) & (x->cap - 1);
+	h = hash_str(key);
+	i = (size_t)h & (x->cap - 1);
 	while (x->keys[i]) {
-		if (strcmp(x->keys[i], key) == 0) {
+		if (x->hash[i] == h && strcmp(x->keys[i], key) == 0) {
 			*pos = x->pos[i];
 			return true;
 		}
@@ -73,5 +98,6 @@ void si_release(struct strindex *x)
 		free(x->keys[i]);
 	free(x->keys);
 	free(x->pos);
+	free(x->hash);
 	memset(x, 0, sizeof(*x));
 }

@@ -2,18 +2,22 @@
 #define MAGOS_SIM_STRINDEX_H
 
 /*
- * A string → position index (open addressing, FNV-1a, linear probing), for
- * observers that keep records in an array and find them by "ns/name".
- * Invariants: keys are owned copies, unique; the table is at most half full.
+ * A string → position index (open addressing, linear probing, each key's
+ * 64-bit hash kept beside it), for observers that keep records in an array
+ * and find them by "ns/name".
+ * Invariants: keys are owned copies, unique; the table is at most half full;
+ * hash[i] is the hash of keys[i].
  * A zeroed struct is an empty index.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strindex {
 	char **keys;
 	size_t *pos;
+	uint64_t *hash;
 	size_t cap, n;
 };
 

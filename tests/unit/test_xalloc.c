@@ -4,7 +4,9 @@
  */
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/xalloc.h"
 #include "tests/unit/cu_main.h"
@@ -42,6 +44,35 @@ static void test_asprintf_strndup(void)
 	free(t);
 }
 
+/* A format of "%s" alone is joined without vsnprintf(); the text must be what snprintf() gives. */
+static void check_concat(const char *got, const char *want)
+{
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free((void *)got);
+}
+
+static void test_asprintf_concat(void)
+{
+	char big[600], want[1300];
+	const char *volatile none = NULL; /* unknown to the compiler's format checks */
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	check_concat(xasprintf("%s/%s", "ns", "name"), "ns/name");
+	check_concat(xasprintf("plain"), "plain");
+	check_concat(xasprintf("%s", ""), "");
+	check_concat(xasprintf("100%% of %s%%", "it"), "100% of it%");
+	check_concat(xasprintf("a %s b", none), "a (null) b");
+	snprintf(want, sizeof(want), "[%s|%s]", big, big);
+	check_concat(xasprintf("[%s|%s]", big, big), want);
+	/* Any other conversion, flag or width goes to vsnprintf(). */
+	check_concat(xasprintf("%s=%d", "n", 42), "n=42");
+	check_concat(xasprintf("%-4s|%.2s", "ab", "xyz"), "ab  |xy");
+	check_concat(xasprintf("%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6", "7",
+			       "8", "9", "a", "b", "c", "d", "e", "f", "g", "h"),
+		     "123456789abcdefgh");
+}
+
 static jmp_buf oom_jump;
 static size_t oom_n;
 static const char *oom_what;
@@ -77,6 +108,7 @@ static void test_oom_hook(void)
 static CU_TestInfo xalloc_tests[] = {
 	{ "strjoin: Go's strings.Join", test_strjoin },
 	{ "asprintf, strndup, strdup(NULL)", test_asprintf_strndup },
+	{ "asprintf of %s alone: the text snprintf() gives", test_asprintf_concat },
 	{ "out of memory: the hook gets the size and what was built", test_oom_hook },
 	CU_TEST_INFO_NULL,
 };
