@@ -30,8 +30,12 @@ size_t obj_key_search(const void *base, size_t n, size_t size, size_t key_off, c
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const char *k = *(const char *const *)((const char *)base + mid * size + key_off);
-		int c = strcmp(k, key);
+		const char *k;
+		int c;
+
+		/* The key is a char * at key_off of an element of any alignment. */
+		memcpy(&k, (const char *)base + mid * size + key_off, sizeof(k));
+		c = strcmp(k, key);
 
 		if (c == 0) {
 			*found = true;

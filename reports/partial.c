@@ -200,6 +200,10 @@ int partial_write(FILE *f, const struct partial *p)
 		    p->horizon_ms, p->until_horizon ? "horizon" : "complete", p->total, p->shard_k,
 		    p->shard_n, p->first, p->n) < 0)
 		goto out_write_error;
+	/* Only a given start is written, so that the UTC lines of merge are those of run. */
+	if (p->start_given &&
+	    fprintf(f, "  \"start_unix_ms\": %" PRId64 ",\n", p->start_unix_ms) < 0)
+		goto out_write_error;
 	if (v2 && (fputs("  \"variant\": ", f) < 0 ||
 		   put(f, str_or_null(p->variant), ",\n  \"sweep\": ") < 0 ||
 		   put(f, str_or_null(p->sweep_param), ",\n") < 0))
@@ -699,6 +703,12 @@ int partial_read(const char *path, uint64_t *budget, struct partial *out, char *
 		fail(&c, "field 'until' is neither \"complete\" nor \"horizon\"");
 	out->until_horizon = until && !strcmp(until, "horizon");
 	free(until);
+	/* RFC 3339's years 0001..9999, as the loader reads spec.start and --now. */
+	if (json_object_get(root, "start_unix_ms")) {
+		out->start_given = true;
+		out->start_unix_ms = get_int(&c, root, "start_unix_ms", -62135596800000LL,
+					     253402300799999LL);
+	}
 	out->total = (uint32_t)get_int(&c, root, "total", 1, PARTIAL_MAX_TRIALS);
 	v = field(&c, root, "shard");
 	if (v && (!json_is_array(v) || json_array_size(v) != 2 ||
@@ -905,6 +915,9 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 			what = "have different horizons";
 		else if (p[i].until_horizon != p[0].until_horizon)
 			what = "end their runs differently (--until)";
+		else if (p[i].start_given != p[0].start_given ||
+			 p[i].start_unix_ms != p[0].start_unix_ms)
+			what = "start their clocks at different instants (spec.start, --now)";
 		else if (p[i].total != p[0].total)
 			what = "split different trial counts (-n)";
 		if (what) {
@@ -943,6 +956,8 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 	out->seed = p[0].seed;
 	out->horizon_ms = p[0].horizon_ms;
 	out->until_horizon = p[0].until_horizon;
+	out->start_given = p[0].start_given;
+	out->start_unix_ms = p[0].start_unix_ms;
 	out->total = out->n = p[0].total;
 	out->nin = p[0].nin;
 	for (size_t k = 0; k < out->nin; k++) {

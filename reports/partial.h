@@ -100,6 +100,9 @@ struct partial {
 	uint32_t first, n;       /* the slice */
 	struct partial_input in[2];
 	size_t nin;              /* 1 (run) or 2 (compare) */
+	bool start_given;        /* the start is an instant the user gave (spec.start written,
+				  * --now, a snapshot): rep_plan.start_given */
+	int64_t start_unix_ms;   /* wall-clock time of simulated time 0, Unix ms, when start_given */
 	char *variant;           /* owned: the --variant NAME of in[0], or NULL */
 	char *sweep_param;       /* owned: the swept parameter, or NULL */
 	bool has_sets;           /* a run of variants and/or a sweep: "sets" is written */

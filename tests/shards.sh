@@ -111,4 +111,13 @@ expect_rc "merge --csv of compare partials is a usage error" 2 sh -c \
 expect_rc "run --shard with --csv is a usage error" 2 "$SIM" run -n 30 --shard 1/3 --csv "$tmp/x.csv" --json "$tmp/x.json" "$VAR"
 check "... pointing at merge" grep -q -- "--csv: give --csv to merge" "$tmp/err"
 
+# A given start rides in the partials (the UTC lines of merge are run's); shards
+# of other starts do not belong together.
+SCN3=scenarios/three-environments.yaml
+expect_rc "a shard with --now" 0 "$SIM" run -n 6 --shard 1/2 --now 2026-05-01T10:00:00Z --json "$tmp/n-1.json" "$SCN3"
+check "... writes its start" grep -q '"start_unix_ms": 1777629600000,' "$tmp/n-1.json"
+expect_rc "the other shard at another --now" 0 "$SIM" run -n 6 --shard 2/2 --now 2026-05-01T11:00:00Z --json "$tmp/n-2.json" "$SCN3"
+expect_rc "shards of two starts are refused" 3 "$SIM" merge "$tmp/n-1.json" "$tmp/n-2.json"
+check "... saying the starts differ" grep -q "start their clocks at different instants" "$tmp/err"
+
 finish

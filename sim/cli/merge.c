@@ -81,6 +81,9 @@ static int shard_init(const struct scenario *s, const struct cmd_opts *o, uint32
 	p->seed = o->run.seed_set ? o->run.seed : s->seed;
 	p->horizon_ms = o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms;
 	p->until_horizon = o->run.until_horizon;
+	/* As run_report() of sim/cli/run.c gives it: merge prints the same UTC lines. */
+	p->start_given = s->clock != SCN_CLOCK_DEFAULT;
+	p->start_unix_ms = s->start_unix_ms;
 	p->total = ntrials;
 	p->shard_k = k;
 	p->shard_n = n;
@@ -307,6 +310,8 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	rp.nfiles = in->nfiles;
 	rp.seed = p->seed;
 	rp.horizon_ms = st.horizon_ms;
+	rp.start_given = p->start_given;
+	rp.start_unix_ms = p->start_unix_ms;
 	rp.first = 0;
 	rp.rows = in->rows;
 	rp.n = p->n;
