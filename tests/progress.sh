@@ -88,6 +88,9 @@ env = dict(os.environ, TERM="xterm", MAGOS_PROGRESS_AFTER="0")
 env.pop("CI", None)
 pid, fd = pty.fork()
 if pid == 0:
+    # A user's shell gives the command SIGINT's default action; a test run in
+    # the background of a script inherits it ignored, which the command keeps.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.execve(argv[0], argv, env)
 out, sent, deadline = b"", False, time.time() + 60
 while True:
