@@ -449,7 +449,7 @@ release_spec:
 /* ---------------------------------------------------------------- MS254 */
 
 /* Where key @key of map @group of stage @name of @ss sits (else the StageSet). */
-static struct val_mark stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
+struct val_mark lint_ss_stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
 {
 	const struct val *stages = val_map_get(ss->spec, "stages");
 
@@ -485,7 +485,7 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 		why = retried_failure(s, ss, st, created_ms(s, ss));
 		if (!why)
 			continue;
-		lint_add(r, "MS254", ss->src.file, stage_key_mark(ss, st->name, "actions", "onFailure"),
+		lint_add(r, "MS254", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "actions", "onFailure"),
 			 "StageSet %s/%s: stage \"%s\" has onFailure action%s \"%s\"%s and %s: onFailure's "
 			 "completions are recorded in the revision's ledger, so they run at the first failure of "
 			 "each revision only; the retries that fail the same revision again (error back-off, "
@@ -574,7 +574,7 @@ static void rule_event_baseline(struct lint_report *r, const struct scenario *s,
 				if (n <= c->max_events || first >= t || (of && strcmp(of, "Rollback") == 0))
 					continue; /* a Rollback verdict reverts instead of holding (MS240 tells when it cannot) */
 				lint_add(r, "MS256", ss->src.file,
-					 stage_key_mark(ss, st->name, "promotion", "eventGate"),
+					 lint_ss_stage_key_mark(ss, st->name, "promotion", "eventGate"),
 					 "StageSet %s/%s: the event check \"%s\" of stage \"%s\" counts the Warning "
 					 "events its pods carry, with no baseline, and when a later revision arrives "
 					 "(%s) the pods model holds %lld of them (from %s on), over its maxEvents %d: "
@@ -651,7 +651,7 @@ static void rule_restarts_promoted(struct lint_report *r, const struct scenario 
 					if (rise <= chk->max_restarts || t < t0 + soak + interval || (t1 >= 0 && t1 < t + interval))
 						continue;
 					told = true;
-					lint_add(r, "MS258", ss->src.file, stage_key_mark(ss, st->name, "promotion", "restartGate"),
+					lint_add(r, "MS258", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "promotion", "restartGate"),
 						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
 						 "selects pods the pods model restarts %d times at %s, when the stage has held its "
 						 "revision (new at %s) past its %s%s interval: the restart gate refreshes its "

@@ -62,4 +62,12 @@
  */
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s);
 
+/*
+ * lint_ss_stage_key_mark() - where key @key of group @group (e.g. "promotion",
+ * "soak") of the stage named @name of StageSet @ss is written, for a
+ * finding to point at; @ss's own mark when the stage or key is absent or
+ * has no position.  @ss and the strings are borrowed.  Cannot fail.
+ */
+struct val_mark lint_ss_stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key);
+
 #endif

@@ -14,6 +14,7 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/scn_ssworld.h"
 
 /* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -59,22 +60,6 @@ static bool targets(const struct scn_event *e, const struct obj *ss)
 	       e->target.name && !strcmp(e->target.name, ss->name);
 }
 
-/* Where key @key of map @group of stage @name of @ss sits (else the StageSet). */
-static struct val_mark stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key)
-{
-	const struct val *stages = val_map_get(ss->spec, "stages");
-
-	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
-		const struct val *st = stages->u.list.items[i];
-		const struct val *g = st && st->type == VAL_MAP ? val_map_get(st, group) : NULL;
-		const struct val_kv *kv = g && g->type == VAL_MAP ? val_map_get_kv(g, key) : NULL;
-
-		if (strcmp(val_str(val_map_get(st, "name"), ""), name) == 0 && kv && kv->key_mark.line)
-			return kv->key_mark;
-	}
-	return ss->src.mark;
-}
-
 /* ---------------------------------------------------------------- MS262 */
 
 /*
@@ -90,7 +75,7 @@ static void rule_last_stage_soak(struct lint_report *r, const struct obj *ss, co
 	if (!last || !last->has_promotion || !last->promotion.soak.set || last->promotion.soak.ms <= 0)
 		return;
 	dur(last->promotion.soak.ms, d);
-	lint_add(r, "MS262", ss->src.file, stage_key_mark(ss, last->name, "promotion", "soak"),
+	lint_add(r, "MS262", ss->src.file, lint_ss_stage_key_mark(ss, last->name, "promotion", "soak"),
 		 "StageSet %s/%s: its last stage \"%s\" soaks %s before promotion, though no stage comes after "
 		 "it: status.version and status.lastAppliedRevisions are written only by the success that "
 		 "follows the soak, so for %s after each version has been applied and verified on every stage "
