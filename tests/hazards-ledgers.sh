@@ -8,6 +8,11 @@
 #          (1h0m1s): the retry promotes 2.1.0 to prod at 1h7m45.675s with no
 #          annotation change since 10m; without the failure prod keeps
 #          2.0.0, held AwaitingPromotion.
+#   MS275  a reconcile-stage token handled at 10m3s (the snapshot at 30m
+#          shows it on db's entry), then db's apply fails from 1h (1h0m9.177s):
+#          the snapshot at 1h3m shows the Failed entry without it while the
+#          annotation stays, and seed-data runs on every retry (18 runs);
+#          with the annotation removed at 20m, nothing is told.
 #   MS253  the kubeconfig Secret deleted at 30m and re-created at 35m: the
 #          pass at the soak's end fails before the stage loop, and stage
 #          "db" soaks again from the start (closing 09:06:31 instead of
@@ -84,6 +89,47 @@ snap = snap[snap.index("kind: StageSet"):]
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote, no failure: at 3h prod keeps the old revision (%s)" % revs, len(revs) == 2 and revs[0] != revs[1])
 check("promote, no failure: the run tells no replay", notice(d, "promote token") is None)
+EOF2
+
+# ---- MS275: a handled reconcile-stage token replays after a failure -----------
+lint_of ledgers-reconcile-stage-replay
+contains "reconcile-stage replay: MS275" "$tmp/ledgers-reconcile-stage-replay.lint" \
+	'MS275 warning the annotate event at 10m0s stamps stages.metio.wtf/reconcile-stage "db@rerun-1" on StageSet shop/shop, whose stage "db" has Revision-scoped actions ("seed-data"), and its apply can fail at "apply" (apply.failure, probability 1 per apply from 1h0m0s until 1h5m0s): a failed (or StageProgressing) stage'"'"'s status entry is written without lastHandledReconcileAt while the annotation stays'
+run_of ledgers-reconcile-stage-replay
+"$SIM" run -q --snapshot 30m "$tmp/rs30.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
+	bad "reconcile-stage replay: the snapshot at 30m is written"
+"$SIM" run -q --snapshot 1h3m "$tmp/rs63.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
+	bad "reconcile-stage replay: the snapshot at 1h3m is written"
+pyfacts "$tmp/ledgers-reconcile-stage-replay.json" "$tmp/rs30.yaml" "$tmp/rs63.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("reconcile-stage replay: db fails at 1h0m9.177s and passes again at 1h6m9.852s",
+      [x for x in st if x[0] >= 3600000] == [(3609177, "StageFailed"), (3969852, "Succeeded")], st)
+s30, s63 = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+check("reconcile-stage replay: at 30m db's entry records the token as handled",
+      "lastHandledReconcileAt: rerun-1" in s30)
+check("reconcile-stage replay: at 1h3m the annotation stays and db's Failed entry has no handled token",
+      "stages.metio.wtf/reconcile-stage: db@rerun-1" in s63 and "phase: Failed" in s63
+      and "lastHandledReconcileAt" not in s63)
+n = notice(d, 'StageSet shop/shop: the reconcile-stage token "db@rerun-1", handled at 10m3s, was taken as fresh again after stage "db" failed at 1h0m9.177s')
+check("reconcile-stage replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("reconcile-stage replay: with the runs of seed-data",
+      n is not None and 'its Revision-scoped action "seed-data" ran 18 times in all, where the 1 version tried and the 1 token handled account for 2' in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-reconcile-stage-removed
+lacks "reconcile-stage removed: no MS275" "$tmp/ledgers-reconcile-stage-removed.lint" 'MS275'
+run_of ledgers-reconcile-stage-removed
+pyfacts "$tmp/ledgers-reconcile-stage-removed.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("reconcile-stage removed: db fails during the outage all the same",
+      [x[1] for x in st if x[0] >= 3600000] == ["StageFailed", "Succeeded"], st)
+check("reconcile-stage removed: the run tells no replay", notice(d, "reconcile-stage token") is None)
 EOF2
 
 # ---- MS253: a failure before the stage loop wipes the first stage's ledgers -----

@@ -683,6 +683,18 @@ static const struct lint_rule rules[] = {
 	  "newer version (fleetrollout-controller.md §6 #17; StageSet spec §3.1 P-9)",
 	  "declare down actions on the migration (ones harmless where it never ran), or downgrade "
 	  "only to a version at or above its to" },
+	/* MS275: sim/lint/lint_ss_ledgers.c. */
+	{ "MS275", "reconcile-stage-token-replays", LINT_WARNING,
+	  "a stages.metio.wtf/reconcile-stage token is stamped for a stage with Revision-scoped pre "
+	  "or post actions, and the StageSet world can fail that stage afterwards (a plain apply "
+	  "failure, objects that become Failed, a pre or post action that fails) or hold it "
+	  "StageProgressing: a failed or held stage's status entry is written without "
+	  "lastHandledReconcileAt while the annotation stays, so every pass after it takes the "
+	  "handled token as fresh, treats the stage's revision ledger as empty and runs its "
+	  "completed actions again, for the same revision (StageSet spec R-16, §3.13, §5 Q-12)",
+	  "remove the annotation once the stage was reconciled (kubectl annotate stageset NAME "
+	  "stages.metio.wtf/reconcile-stage-), so no handled token is left to replay; make the "
+	  "stage's actions idempotent" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

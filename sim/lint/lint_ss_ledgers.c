@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS258); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS258, MS275); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -133,15 +133,15 @@ static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
 	}
 }
 
-/* Whether failure @f may strike at or after @t_ms (no windows: at any time). */
-static bool fails_after(const struct scn_sw_failure *f, int64_t t_ms)
+/* Whether failure @f may strike at or after @t_ms and before @until_ms (no windows: at any time). */
+static bool fails_between(const struct scn_sw_failure *f, int64_t t_ms, int64_t until_ms)
 {
 	if (!f || f->probability <= 0)
 		return false;
 	if (f->during.n == 0)
 		return true;
 	for (size_t i = 0; i < f->during.n; i++)
-		if (f->during.items[i].until_ms > t_ms)
+		if (f->during.items[i].until_ms > t_ms && f->during.items[i].from_ms < until_ms)
 			return true;
 	return false;
 }
@@ -177,20 +177,20 @@ static const struct scn_sw_action *world_action(const struct scenario *s, const 
 }
 
 /*
- * How stage @st of @ss can fail at or after @t_ms with a failure the
- * controller retries (error back-off), in words as a new string, or NULL:
- * a plain apply failure, objects that become Failed, a pre or post action
- * that fails.  Terminal failures are MS227's.
+ * How stage @st of @ss can fail at or after @t_ms, and before @until_ms,
+ * with a failure the controller retries (error back-off), in words as a
+ * new string, or NULL: a plain apply failure, objects that become Failed, a
+ * pre or post action that fails.  Terminal failures are MS227's.
  */
 static char *retried_failure(const struct scenario *s, const struct obj *ss, const struct sst_stage *st,
-			     int64_t t_ms)
+			     int64_t t_ms, int64_t until_ms)
 {
 	struct scn_sw_resolved e;
 	char p[32], when[160];
 
 	scn_sw_resolve(&s->models.world, &ss->labels, st->name, &e);
 	if (e.apply_failure && e.apply_failure->cls == SSC_ERR && e.apply_failure->op != SCN_SW_OP_IMAGE_VERIFICATION &&
-	    fails_after(e.apply_failure, t_ms)) {
+	    fails_between(e.apply_failure, t_ms, until_ms)) {
 		snprintf(p, sizeof(p), "%g", e.apply_failure->probability);
 		windows_text(&e.apply_failure->during, when, sizeof(when));
 		return xasprintf("its apply can fail at \"%s\" (apply.failure, probability %s per apply%s)",
@@ -207,7 +207,7 @@ static char *retried_failure(const struct scenario *s, const struct obj *ss, con
 			const struct scn_sw_action *a =
 				world_action(s, ss, list->items[i].name, st->name, ph ? "post" : "pre");
 
-			if (!a || !a->has_failure || a->failure.cls != SSC_ERR || !fails_after(&a->failure, t_ms))
+			if (!a || !a->has_failure || a->failure.cls != SSC_ERR || !fails_between(&a->failure, t_ms, until_ms))
 				continue;
 			snprintf(p, sizeof(p), "%g", a->failure.probability);
 			windows_text(&a->failure.during, when, sizeof(when));
@@ -306,7 +306,7 @@ static void promote_token(struct lint_report *r, const struct scenario *s, const
 	next_ms = next_revision(s, ss, t_ms, next, sizeof(next));
 	if (!st || !gates_of(st, gates, sizeof(gates)) || next_ms < 0)
 		goto release_spec;
-	why = retried_failure(s, ss, st, next_ms);
+	why = retried_failure(s, ss, st, next_ms, INT64_MAX);
 	if (why)
 		lint_add(r, "MS252", file, mark,
 			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
@@ -342,6 +342,112 @@ static void rule_promote_replay(struct lint_report *r, const struct scenario *s,
 
 		if (tok && targets(e, ss))
 			promote_token(r, s, ss, tok, e->at_ms, "the annotate event", e->file, e->mark);
+	}
+}
+
+/* ---------------------------------------------------------------- MS275 */
+
+/*
+ * The Revision-scoped pre and post actions of @st in words ("\"seed\"",
+ * "\"seed\" and 2 more") into @buf; false for none.  Those are what the
+ * revision ledger, which a reconcile-stage token empties, keeps.
+ */
+static bool revision_actions(const struct sst_stage *st, char *buf, size_t len)
+{
+	const char *first = NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int ph = 0; ph < 2 && st->has_actions; ph++) {
+		const struct sst_actions *list = ph ? &st->post : &st->pre;
+
+		for (size_t i = 0; i < list->n; i++)
+			if (sst_action_scope(&list->items[i]) == SST_SCOPE_REVISION && n++ == 0)
+				first = list->items[i].name;
+	}
+	if (n == 1)
+		snprintf(buf, len, "\"%s\"", first);
+	else if (n > 1)
+		snprintf(buf, len, "\"%s\" and %zu more", first, n - 1);
+	return n > 0;
+}
+
+/*
+ * When annotation @key, as @ss has it from @t_ms, is next set or removed by
+ * an annotate event: ms, INT64_MAX when never.
+ */
+static int64_t token_end(const struct scenario *s, const struct obj *ss, const char *key, int64_t t_ms)
+{
+	int64_t end = INT64_MAX;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		bool touches = false;
+
+		if (e->type != SCN_EV_ANNOTATE || e->at_ms <= t_ms || e->at_ms >= end || !targets(e, ss))
+			continue;
+		touches = obj_strmap_get(&e->set, key) != NULL;
+		for (size_t k = 0; !touches && k < e->nremove; k++)
+			touches = strcmp(e->remove[k], key) == 0;
+		if (touches)
+			end = e->at_ms;
+	}
+	return end;
+}
+
+/*
+ * MS275 (StageSet spec R-16, §3.13, §5 Q-12): one reconcile-stage token,
+ * stamped on @ss at @t_ms (@file/@mark where), @value "stage@token".  Told
+ * when the stage has Revision-scoped actions and the world can fail the
+ * stage, or hold it StageProgressing, at or after the token: the failed or
+ * held entry is written without lastHandledReconcileAt, so every pass after
+ * it takes the handled token as fresh and runs those actions again.
+ */
+static void reconcile_stage_token(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				  const char *value, int64_t t_ms, const char *how, const char *file,
+				  struct val_mark mark)
+{
+	const char *at = strchr(value, '@');
+	const struct sst_stage *st;
+	struct sst_spec sp;
+	char err[256], acts[192], when[GT_DURATION_BUFSZ];
+	char *why;
+
+	if (!at || at == value || !at[1] || !ss->spec || ss->spec->type != VAL_MAP ||
+	    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return; /* not a request (parseReconcileStage ignores it), or a spec MS001 refuses */
+	st = stage_named(&sp, value, (size_t)(at - value));
+	if (!st || !revision_actions(st, acts, sizeof(acts)))
+		goto release_spec;
+	why = retried_failure(s, ss, st, t_ms, token_end(s, ss, SSC_ANN_RECONCILE_STAGE, t_ms));
+	if (!why)
+		why = progress_hold(s, ss, &sp, st);
+	if (why)
+		lint_add(r, "MS275", file, mark,
+			 "%s at %s stamps stages.metio.wtf/reconcile-stage \"%s\" on StageSet %s/%s, whose stage "
+			 "\"%s\" has Revision-scoped actions (%s), and %s: a failed (or StageProgressing) stage's "
+			 "status entry is written without lastHandledReconcileAt while the annotation stays, so "
+			 "every pass after such a failure takes this handled token as fresh again, treats the "
+			 "stage's revision ledger as empty and runs those actions again for the revision they "
+			 "completed for",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, acts, why);
+	free(why);
+release_spec:
+	sst_spec_release(&sp);
+}
+
+static void rule_reconcile_stage_replay(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const char *v = obj_strmap_get(&ss->annotations, SSC_ANN_RECONCILE_STAGE);
+
+	if (v)
+		reconcile_stage_token(r, s, ss, v, created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const char *tok = e->type == SCN_EV_ANNOTATE ? obj_strmap_get(&e->set, SSC_ANN_RECONCILE_STAGE) : NULL;
+
+		if (tok && targets(e, ss))
+			reconcile_stage_token(r, s, ss, tok, e->at_ms, "the annotate event", e->file, e->mark);
 	}
 }
 
@@ -482,7 +588,7 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 
 		if (!st->has_actions || st->on_failure.n == 0)
 			continue;
-		why = retried_failure(s, ss, st, created_ms(s, ss));
+		why = retried_failure(s, ss, st, created_ms(s, ss), INT64_MAX);
 		if (!why)
 			continue;
 		lint_add(r, "MS254", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "actions", "onFailure"),
@@ -677,6 +783,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
 			continue; /* a re-apply of a StageSet linted already */
 		rule_promote_replay(r, s, ss[i]);
+		rule_reconcile_stage_replay(r, s, ss[i]);
 		rule_preloop_wipe(r, s, ss[i]);
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);

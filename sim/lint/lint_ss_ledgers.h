@@ -3,7 +3,7 @@
 
 /*
  * The StageSet ledger rules of lint (MS252..MS258, of the range
- * MS252..MS269 kept for them): what a failure or an early exit does to the
+ * MS252..MS269 kept for them, and MS275 of the later ones): what a failure or an early exit does to the
  * bookkeeping the controller keeps in status (the handled promote token
  * and the action ledgers of status.stages, status.observedGeneration), and
  * what a promotion gate takes for its baseline, with the StageSet world of
@@ -44,6 +44,12 @@
  *    soak and an interval, no new one for an interval after): the gate
  *    refreshes its baseline at every pass of a promoted stage, so those
  *    restarts are taken in and never block.
+ *  - MS275 (Q-12, R-16): a reconcile-stage token for a stage with
+ *    Revision-scoped actions that the world can fail (or hold
+ *    StageProgressing) afterwards: the failed entry drops
+ *    lastHandledReconcileAt while the annotation stays, so every pass after
+ *    the failure takes the handled token as fresh, empties the stage's
+ *    revision ledger and runs its completed actions again.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, delete, patch and publish events that reach
@@ -54,7 +60,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_ledgers() - appends the findings of MS252..MS258 over the
+ * lint_ss_ledgers() - appends the findings of MS252..MS258 and MS275 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

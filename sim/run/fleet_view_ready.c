@@ -71,29 +71,6 @@ static const char *first_wave(const struct val *waves, const struct obj_strmap *
 	return NULL;
 }
 
-/*
- * Whether the status-entry @detail ("status: a, -b, c") names field @f; *@removed says whether
- * as removed ("-f").
- */
-static bool names_field(const char *detail, const char *f, bool *removed)
-{
-	const char *p = detail && !strncmp(detail, "status: ", 8) ? detail + 8 : NULL;
-	size_t n = strlen(f);
-
-	while (p && *p) {
-		const char *end = strstr(p, ", ");
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		bool minus = *p == '-';
-
-		if (len - minus == n && !strncmp(p + minus, f, n)) {
-			*removed = minus;
-			return true;
-		}
-		p = end ? end + 2 : NULL;
-	}
-	return false;
-}
-
 /* Whether the view prints @m "✓ … Ready" while the controller counts it not ready. */
 static bool shown_ready(const struct vfleet *f, const struct vmember *m)
 {
@@ -145,9 +122,9 @@ static void member_status(struct vfleet *f, const struct tl_entry *e, const stru
 		m->ready = e->reason && !strcmp(e->reason, "Succeeded");
 		m->reason = e->reason;
 		m->message = e->message;
-		if (names_field(e->detail, "pendingUpdate", &removed))
+		if (tl_status_names(e->detail, "pendingUpdate", &removed))
 			m->pending_update = !removed;
-		if (names_field(e->detail, "pendingVersion", &removed))
+		if (tl_status_names(e->detail, "pendingVersion", &removed))
 			m->pending_version = !removed;
 		if (f->target) {
 			const char *v = fo_member_version_at(fobs, m->key, e->t_ms);

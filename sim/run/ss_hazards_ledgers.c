@@ -20,6 +20,7 @@
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
 #include "sim/load/scn_ssworld.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_glue.h"
@@ -45,6 +46,14 @@ struct lg_rec {
 	char *replay_tok;        /* the first replay: its token (owned), handling, failure and time */
 	int64_t replay_handled_ms, replay_fail_ms, replay_ms;
 	bool replay_progress;    /* the first replay followed a progress hold, not a failure */
+	/* Q-12, R-16: the reconcile-stage token */
+	char *rs_tok;            /* the reconcile-stage annotation now, NULL none (owned) */
+	int64_t rs_handled_ms;   /* the first status recording it after it took that value, -1 none */
+	size_t rs_handled;       /* token values handled in the run */
+	int64_t rs_fail_ms;      /* the first StageFailed or StageProgressing of its stage after the handling, -1 none */
+	bool rs_progress;        /* that status was a progress hold */
+	char *rs_fail_tok;       /* the token then (owned) */
+	int64_t rs_fail_handled_ms; /* and when it had been handled */
 	/* Q-13 */
 	int64_t preloop_ms;      /* the first failure before the stage loop, -1 none */
 	char *preloop_msg;       /* its Ready message without the stage and the runbook (owned) */
@@ -101,12 +110,12 @@ static bool token_for(const char *tok, const char *stage)
 }
 
 /*
- * The promote annotation's value after the change @detail describes (a
- * new string, NULL when removed); @changed false when it does not touch it.
+ * Annotation @key's value after the change @detail describes (a new
+ * string, NULL when removed); @changed false when it does not touch it.
  */
-static char *promote_after(const char *detail, bool *changed)
+static char *annotation_after(const char *detail, const char *key, bool *changed)
 {
-	const char *key = SSC_ANN_PROMOTE, *p, *v, *end, *arrow;
+	const char *p, *v, *end, *arrow;
 	size_t klen = strlen(key);
 
 	*changed = false;
@@ -158,13 +167,47 @@ static bool preloop_failure(const char *msg)
 		     strncmp(q, "\" configure decryption: ", 24) == 0);
 }
 
+/*
+ * Follows one status write of a StageSet into @g's reconcile-stage fields:
+ * the token is handled by the first status after it that writes
+ * status.stages other than a failure or a progress hold (a success, a
+ * promotion hold, a gate interrupt record it on the stage's Ready entry,
+ * R-16), and dropped again by a StageFailed or StageProgressing status
+ * naming its stage (§3.13).
+ */
+static void follow_reconcile_stage(struct lg_rec *g, const struct tl_entry *e)
+{
+	bool failed = e->reason && (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+				    strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0);
+	bool removed;
+	char *stage;
+
+	if (!g->rs_tok)
+		return;
+	if (g->rs_handled_ms < 0 && !failed && e->reason && tl_status_names(e->detail, "stages", &removed) && !removed) {
+		g->rs_handled_ms = e->t_ms;
+		g->rs_handled++;
+		return;
+	}
+	if (g->rs_handled_ms < 0 || g->rs_fail_ms >= 0 || !failed)
+		return;
+	stage = stage_of(e->message);
+	if (stage && token_for(g->rs_tok, stage)) {
+		g->rs_fail_ms = e->t_ms;
+		g->rs_progress = strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0;
+		set_str(&g->rs_fail_tok, g->rs_tok);
+		g->rs_fail_handled_ms = g->rs_handled_ms;
+	}
+	free(stage);
+}
+
 /* Follows one status write or metadata update of a StageSet into @g (@stage0: its first stage's name, or NULL). */
 static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0)
 {
 	bool changed;
 
 	if (e->change == TL_UPDATED) {
-		char *v = promote_after(e->detail, &changed);
+		char *v = annotation_after(e->detail, SSC_ANN_PROMOTE, &changed);
 
 		if (changed) {
 			free(g->tok);
@@ -172,8 +215,15 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 			g->tok_ms = e->t_ms;
 			g->handled_ms = g->tok_fail_ms = -1;
 		}
+		v = annotation_after(e->detail, SSC_ANN_RECONCILE_STAGE, &changed);
+		if (changed) {
+			free(g->rs_tok);
+			g->rs_tok = v;
+			g->rs_handled_ms = -1;
+		}
 		return;
 	}
+	follow_reconcile_stage(g, e);
 	if (e->detail && strstr(e->detail, "observedGeneration"))
 		g->og = e->generation;
 	if (e->reason && strcmp(e->reason, SSC_REASON_SUSPENDED) == 0) {
@@ -414,6 +464,64 @@ static void preloop_wipe(struct run_result *r, const struct sw_world *w, const s
 	free(soak);
 }
 
+/* ---------------------------------------------------------------- Q-12, R-16 */
+
+/* The distinct versions of @m's adoption attempts. */
+static size_t versions_tried(const struct ssrc_member_stat *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nattempts; i++) {
+		size_t k = 0;
+
+		while (k < i && strcmp(m->attempts[k].version, m->attempts[i].version) != 0)
+			k++;
+		n += k == i;
+	}
+	return n;
+}
+
+/*
+ * A handled reconcile-stage token whose stage then failed (or held
+ * StageProgressing): every pass after it took the token as fresh and ran
+ * the stage's Revision-scoped actions again.  Told when the most-run of
+ * them ran more often than the versions tried and the token values handled
+ * account for (one run each).
+ */
+static void reconcile_stage_replayed(struct run_result *r, const struct sw_world *w, const struct obj *ss,
+				     const struct sst_spec *sp, const struct ssrc_member_stat *m,
+				     const struct lg_rec *g)
+{
+	const char *tok = g->rs_fail_tok, *sep = tok ? strchr(tok, '@') : NULL, *most_name;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+	size_t expected = versions_tried(m) + g->rs_handled;
+	uint32_t most;
+
+	if (g->rs_fail_ms < 0 || !sep)
+		return;
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_stage *st = &sp->stages[k];
+
+		if (strlen(st->name) != (size_t)(sep - tok) || strncmp(st->name, tok, (size_t)(sep - tok)) != 0)
+			continue;
+		action_runs(w, ss, st, &most, &most_name);
+		if (most <= expected)
+			return;
+		notice(r, ss,
+		       xasprintf("StageSet %s/%s: the reconcile-stage token \"%s\", handled at %s, was taken as "
+				 "fresh again after stage \"%s\" %s at %s: that entry dropped "
+				 "lastHandledReconcileAt, so the passes after it treated the stage's revision ledger "
+				 "as empty, and its Revision-scoped action \"%s\" ran %u times in all, where the "
+				 "%zu version%s tried and the %zu token%s handled account for %zu; remove "
+				 "stages.metio.wtf/reconcile-stage once the stage was reconciled",
+				 ss->ns, ss->name, tok, at(g->rs_fail_handled_ms, a), st->name,
+				 g->rs_progress ? "held StageProgressing" : "failed", at(g->rs_fail_ms, b), most_name,
+				 most, versions_tried(m), versions_tried(m) == 1 ? "" : "s", g->rs_handled,
+				 g->rs_handled == 1 ? "" : "s", expected));
+		return;
+	}
+}
+
 /* ---------------------------------------------------------------- Q-15 */
 
 /* The longest run of consecutive failed attempts towards one version in @m: its first index and length. */
@@ -546,6 +654,8 @@ static void rec_release(struct lg_rec *g)
 {
 	free(g->tok);
 	free(g->replay_tok);
+	free(g->rs_tok);
+	free(g->rs_fail_tok);
 	free(g->preloop_msg);
 	free(g->soak_before);
 	free(g->soak_after);
@@ -575,6 +685,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		recs[i].handled_ms = recs[i].tok_fail_ms = recs[i].preloop_ms = -1;
 		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
 		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
+		recs[i].rs_handled_ms = recs[i].rs_fail_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -589,6 +700,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		if (si_get(&idx, key, &k)) {
 			if (v)
 				set_str(&recs[k].tok, v); /* the inputs' token, from the start */
+			set_str(&recs[k].rs_tok, obj_strmap_get(&o->annotations, SSC_ANN_RECONCILE_STAGE));
 			recs[k].og = val_int(o->status ? val_map_get(o->status, "observedGeneration") : NULL, 0);
 		}
 		kb_drop(key, buf);
@@ -601,7 +713,8 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 
 		if (ss && recs[i].sus_from_ms >= 0)
 			suspend_generation(r, ss, &recs[i]);
-		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0) {
+		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0 &&
+		    recs[i].rs_fail_ms < 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */
 		}
@@ -609,6 +722,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 			promote_replayed(r, ss, &sp, &recs[i]);
 			preloop_wipe(r, ssrc_world(rc), ss, &sp, &recs[i]);
 			on_failure_once(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
+			reconcile_stage_replayed(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
 			event_baseline(r, s, ss, &sp, &ms[i], &recs[i]);
 			sst_spec_release(&sp);
 		}
