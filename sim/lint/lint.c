@@ -695,6 +695,18 @@ static const struct lint_rule rules[] = {
 	  "remove the annotation once the stage was reconciled (kubectl annotate stageset NAME "
 	  "stages.metio.wtf/reconcile-stage-), so no handled token is left to replay; make the "
 	  "stage's actions idempotent" },
+	/* MS276: sim/lint/lint_ss_holds.c. */
+	{ "MS276", "pending-version-stale", LINT_WARNING,
+	  "a publish reaches a StageSet with approvalMode Always while its update windows or error "
+	  "budget defer new revisions, and the version published before it is held for approval "
+	  "then: windows and budgets are checked before the plan and the approval gate, so the "
+	  "deferred passes leave status.pendingVersion naming the earlier version while the source "
+	  "offers the later one, and stagesetctl, a FleetRollout without targetVersion (which "
+	  "approves whatever pendingVersion names) and anyone approving by it approve a version no "
+	  "longer offered (StageSet spec R-9, R-11, R-14, §5 Q-9; fleetrollout-controller.md §3.5)",
+	  "while a window or budget holds, approve the version the source offers now, not the one "
+	  "status.pendingVersion names (a FleetRollout: pin targetVersion to it); or publish the next "
+	  "version only once the held one was approved or the hold is over" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
