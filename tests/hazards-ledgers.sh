@@ -13,6 +13,10 @@
 #          the snapshot at 1h3m shows the Failed entry without it while the
 #          annotation stays, and seed-data runs on every retry (18 runs);
 #          with the annotation removed at 20m, nothing is told.
+#   MS277  canary soaks 3h from 3h11m1s (closing 14:11:01Z); the regress at
+#          4h5m fails it at the hourly poll (4h11m2s), and the pass that finds
+#          it healthy again (4h33m10.715s) soaks anew, closing 15:33:10Z; the
+#          fault between two polls: nothing is told.
 #   MS253  the kubeconfig Secret deleted at 30m and re-created at 35m: the
 #          pass at the soak's end fails before the stage loop, and stage
 #          "db" soaks again from the start (closing 09:06:31 instead of
@@ -130,6 +134,45 @@ st = member_ready(d, "shop", "shop")
 check("reconcile-stage removed: db fails during the outage all the same",
       [x[1] for x in st if x[0] >= 3600000] == ["StageFailed", "Succeeded"], st)
 check("reconcile-stage removed: the run tells no replay", notice(d, "reconcile-stage token") is None)
+EOF2
+
+# ---- MS277: a failure during a soak starts it over ------------------------------
+lint_of ledgers-soak-restart
+contains "soak restart: MS277" "$tmp/ledgers-soak-restart.lint" \
+	'MS277 warning the publish of 2.1.0 at 3h10m0s starts a 3h0m0s soak at stage "canary" of StageSet shop/shop, whose hold requeues it at most an hour apart, and at the pass of 4h10m0s the regress event at 4h5m0s fails its workload for 20m0s'
+contains "soak restart: MS277 names the deadline it loses" "$tmp/ledgers-soak-restart.lint" \
+	'its soak starts over from that pass instead of ending at 6h10m0s'
+run_of ledgers-soak-restart
+pyfacts "$tmp/ledgers-soak-restart.json" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
+      and e["change"] == "status" and e["t_ms"] > 11000000]
+soaks = [(t, re.search(r"soak window closes at (\S+)", m).group(1)) for t, r, m in st if r == "Soaking"]
+check("soak restart: 2.1.0 soaks towards 14:11:01Z from 3h11m1s, then anew towards 15:33:10Z from 4h33m10.715s",
+      soaks == [(11461000, "2026-03-02T14:11:01Z"), (16390715, "2026-03-02T15:33:10Z")], soaks)
+check("soak restart: canary fails between the two, at 4h11m2s",
+      [(t, r) for t, r, m in st if 11461000 < t < 16390715] == [(15062000, "StageFailed")], st)
+check("soak restart: prod gets 2.1.0 only at 7h34m12.715s",
+      [(t, r) for t, r, m in st if r == "Succeeded"] == [(27252715, "Succeeded")], st)
+n = notice(d, 'StageSet shop/shop: stage "canary" was soaking towards 2026-03-02T14:11:01Z when it failed at 4h11m2s')
+check("soak restart: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("soak restart: with the new closing and the time lost",
+      n is not None and "the pass at 4h33m10.715s that found it healthy again started the soak over, closing at 2026-03-02T15:33:10Z, 1h22m9s later" in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-soak-unseen
+lacks "soak unseen: no MS277" "$tmp/ledgers-soak-unseen.lint" 'MS277'
+run_of ledgers-soak-unseen
+pyfacts "$tmp/ledgers-soak-unseen.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("soak unseen: no failure, prod gets 2.1.0 at the soak's first deadline (6h12m3s)",
+      [x for x in st if x[0] > 11461000] == [(22323000, "Succeeded")], st)
+check("soak unseen: the run tells no restarted soak", notice(d, "started the soak over") is None)
 EOF2
 
 # ---- MS253: a failure before the stage loop wipes the first stage's ledgers -----

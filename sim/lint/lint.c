@@ -707,6 +707,17 @@ static const struct lint_rule rules[] = {
 	  "while a window or budget holds, approve the version the source offers now, not the one "
 	  "status.pendingVersion names (a FleetRollout: pin targetVersion to it); or publish the next "
 	  "version only once the held one was approved or the hold is over" },
+	/* MS277: sim/lint/lint_ss_ledgers.c. */
+	{ "MS277", "soak-restarts-after-failure", LINT_WARNING,
+	  "a publish starts a promotion soak at a StageSet's first gated stage, and the StageSet world "
+	  "fails that stage for certain (a regress event, an apply failure of probability 1) at a pass "
+	  "during the soak (the hold requeues at most an hour apart): a failed stage's status entry is "
+	  "written without promotionState, so once a pass finds the stage healthy again its soak "
+	  "starts over from that pass, and the revision waits the whole soak again instead of the "
+	  "rest of it (StageSet spec §3.7.1 G-8, §3.13, §5 Q-12)",
+	  "expect the whole soak again after a failure during it (a soak measures healthy time since "
+	  "the last failure, not since the revision came); shorten the soak by the wait you accept, "
+	  "or keep faults of the stage's workload out of its soaks" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

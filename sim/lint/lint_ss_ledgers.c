@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS258, MS275); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS258, MS275, MS277); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -19,8 +19,10 @@
 #include "engine/stageset_controller.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
+#include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/lint/lint_ss_reset.h"
 #include "sim/load/scn_ssworld.h"
 
 /* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -451,6 +453,61 @@ static void rule_reconcile_stage_replay(struct lint_report *r, const struct scen
 	}
 }
 
+/* ---------------------------------------------------------------- MS277 */
+
+/*
+ * MS277 (StageSet spec G-8, §3.13, §5 Q-12): the first stage of @ss with a
+ * promotion gate, when it soaks: each publish that reaches @ss after its
+ * creation starts a soak there, whose hold requeues the StageSet at the
+ * soak's end or at most an hour later (requeueForWindow); a pass at one of
+ * those polls that the world fails for certain (lint_ss_failing_at()) writes
+ * the stage's entry without promotionState, so the soak starts over once a
+ * pass finds the stage healthy again.  The soak's start is taken at the
+ * publish (the first pass applies within moments).  Passes of other causes
+ * are not counted.
+ */
+static void rule_soak_restarts(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct sst_stage *st = NULL;
+	struct sst_spec sp;
+	char err[256], why[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+	char d[GT_DURATION_BUFSZ];
+	int64_t created = created_ms(s, ss);
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t i = 0; i < sp.nstages && !st; i++)
+		if (sp.stages[i].has_promotion)
+			st = &sp.stages[i];
+	if (!st || !st->promotion.soak.set || st->promotion.soak.ms <= 0)
+		goto release_spec;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+		int64_t until = p->at_ms + st->promotion.soak.ms, poll = p->at_ms;
+
+		if (p->type != SCN_FEV_PUBLISH || p->at_ms <= created || !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		for (;;) {
+			poll += win_requeue_for_window(until, poll, 0);
+			if (poll >= until || poll >= s->horizon_ms)
+				break;
+			if (!lint_ss_failing_at(s, ss, st->name, poll, why, sizeof(why)))
+				continue;
+			lint_add(r, "MS277", p->file, p->mark,
+				 "the publish of %s at %s starts a %s soak at stage \"%s\" of StageSet %s/%s, whose "
+				 "hold requeues it at most an hour apart, and at the pass of %s %s: the stage fails "
+				 "there, and a failed stage's status entry is written without promotionState, so once "
+				 "a pass finds it healthy again its soak starts over from that pass instead of ending "
+				 "at %s",
+				 p->version ? p->version : "a version", dur(p->at_ms, a), dur(st->promotion.soak.ms, b),
+				 st->name, ss->ns, ss->name, dur(poll, c), why, dur(until, d));
+			goto release_spec; /* one finding per StageSet */
+		}
+	}
+release_spec:
+	sst_spec_release(&sp);
+}
+
 /* ---------------------------------------------------------------- MS253 */
 
 /*
@@ -784,6 +841,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 			continue; /* a re-apply of a StageSet linted already */
 		rule_promote_replay(r, s, ss[i]);
 		rule_reconcile_stage_replay(r, s, ss[i]);
+		rule_soak_restarts(r, s, ss[i]);
 		rule_preloop_wipe(r, s, ss[i]);
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);

@@ -54,6 +54,16 @@ struct lg_rec {
 	bool rs_progress;        /* that status was a progress hold */
 	char *rs_fail_tok;       /* the token then (owned) */
 	int64_t rs_fail_handled_ms; /* and when it had been handled */
+	/* Q-12, G-8: a soak started over after a failure */
+	char *sk_stage, *sk_close;  /* the last Soaking status's stage and soak closing (owned), NULL none */
+	int64_t sk_fail_ms;         /* a StageFailed or StageProgressing of that stage before its soak closed, -1 none */
+	char *sk_fail_msg;          /* its Ready message (owned) */
+	bool sk_new_rev;            /* a status since the failure attempted another revision */
+	bool sk_fail_progress;      /* the failure was a progress hold (StageProgressing) */
+	bool sk_told_progress;      /* likewise of the first restart */
+	int64_t sk_told_fail_ms;    /* the first restart: the failure, -1 none */
+	int64_t sk_told_ms;         /* and the Soaking status that started the soak over */
+	char *sk_told_stage, *sk_told_before, *sk_told_after, *sk_told_msg; /* owned */
 	/* */
 	int64_t preloop_ms;      /* the first failure before the stage loop, -1 none */
 	char *preloop_msg;       /* its Ready message without the stage and the runbook (owned) */
@@ -201,8 +211,68 @@ static void follow_reconcile_stage(struct lg_rec *g, const struct tl_entry *e)
 	free(stage);
 }
 
+/* Unix ms of RFC 3339 @t, or INT64_MIN when it does not parse. */
+static int64_t unix_of(const char *t)
+{
+	int64_t ms;
+
+	return t && gt_parse_rfc3339(t, &ms, NULL, 0) == 0 ? ms : INT64_MIN;
+}
+
+/*
+ * Follows one status write of a StageSet into @g's soak fields: a
+ * StageFailed or StageProgressing status naming the stage of the last
+ * Soaking status, before that soak closed (@start_unix_ms: the scenario's
+ * start), then a Soaking status of the same stage closing later, with no
+ * other revision attempted between: the failed entry dropped promotionState
+ * and the soak started over (G-8, §3.13).
+ */
+static void follow_soak(struct lg_rec *g, const struct tl_entry *e, int64_t start_unix_ms)
+{
+	bool removed;
+	char *stage = stage_of(e->message);
+
+	if (g->sk_fail_ms >= 0 && tl_status_names(e->detail, "lastAttemptedRevisions", &removed))
+		g->sk_new_rev = true;
+	if (e->reason && strcmp(e->reason, SSC_REASON_SOAKING) == 0 && stage) {
+		char *when = soak_close(e->message, stage);
+
+		if (when && g->sk_fail_ms >= 0 && g->sk_told_fail_ms < 0 && !g->sk_new_rev && g->sk_stage &&
+		    strcmp(g->sk_stage, stage) == 0 && unix_of(when) > unix_of(g->sk_close)) {
+			g->sk_told_fail_ms = g->sk_fail_ms;
+			g->sk_told_ms = e->t_ms;
+			set_str(&g->sk_told_stage, stage);
+			set_str(&g->sk_told_before, g->sk_close);
+			set_str(&g->sk_told_after, when);
+			set_str(&g->sk_told_msg, g->sk_fail_msg);
+			g->sk_told_progress = g->sk_fail_progress;
+		}
+		if (when) {
+			set_str(&g->sk_stage, stage);
+			set_str(&g->sk_close, when);
+		}
+		g->sk_fail_ms = -1;
+		free(when);
+	} else if (e->reason && (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+				 strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0)) {
+		if (g->sk_fail_ms < 0 && stage && g->sk_stage && strcmp(stage, g->sk_stage) == 0 &&
+		    e->t_ms + start_unix_ms < unix_of(g->sk_close)) {
+			g->sk_fail_ms = e->t_ms;
+			g->sk_new_rev = false;
+			g->sk_fail_progress = strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0;
+			set_str(&g->sk_fail_msg, e->message);
+		}
+	} else if (e->reason) {
+		/* another exit (a success, another hold): the soak is over or no longer the one followed */
+		g->sk_fail_ms = -1;
+		set_str(&g->sk_stage, NULL);
+		set_str(&g->sk_close, NULL);
+	}
+	free(stage);
+}
+
 /* Follows one status write or metadata update of a StageSet into @g (@stage0: its first stage's name, or NULL). */
-static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0)
+static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0, int64_t start_unix_ms)
 {
 	bool changed;
 
@@ -224,6 +294,7 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 		return;
 	}
 	follow_reconcile_stage(g, e);
+	follow_soak(g, e, start_unix_ms);
 	if (e->detail && strstr(e->detail, "observedGeneration"))
 		g->og = e->generation;
 	if (e->reason && strcmp(e->reason, SSC_REASON_SUSPENDED) == 0) {
@@ -323,7 +394,7 @@ static const char *first_stage(const struct run_result *r, const char *ns, const
 }
 
 static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec *recs,
-		 const struct ssrc_member_stat *ms)
+		 const struct ssrc_member_stat *ms, int64_t start_unix_ms)
 {
 	const struct tl *tl = des_timeline(r->world);
 	size_t n = tl_count(tl);
@@ -341,7 +412,7 @@ static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec
 		found = si_get(idx, key, &k);
 		kb_drop(key, buf);
 		if (found)
-			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name));
+			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
 	}
 }
 
@@ -522,6 +593,29 @@ static void reconcile_stage_replayed(struct run_result *r, const struct sw_world
 	}
 }
 
+/* ---------------------------------------------------------------- Q-12, G-8 */
+
+/* A soak that started over after a failure of its stage during it. */
+static void soak_restarted(struct run_result *r, const struct obj *ss, const struct lg_rec *g)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+	const char *msg = g->sk_told_msg ? g->sk_told_msg : "";
+	size_t cut = strstr(msg, " (runbook: ") ? (size_t)(strstr(msg, " (runbook: ") - msg) : strlen(msg);
+
+	if (g->sk_told_fail_ms < 0)
+		return;
+	notice(r, ss,
+	       xasprintf("StageSet %s/%s: stage \"%s\" was soaking towards %s when it %s at %s ('%.*s'); that "
+			 "status entry dropped its promotionState, so the pass at %s that found it healthy again "
+			 "started the soak over, closing at %s, %s later: the revision waited its whole soak "
+			 "again; expect a failure during a soak to restart it, or shorten the soak by the wait "
+			 "you accept",
+			 ss->ns, ss->name, g->sk_told_stage, g->sk_told_before,
+			 g->sk_told_progress ? "held StageProgressing" : "failed", at(g->sk_told_fail_ms, a),
+			 (int)cut, msg, at(g->sk_told_ms, b), g->sk_told_after,
+			 at(unix_of(g->sk_told_after) - unix_of(g->sk_told_before), c)));
+}
+
 /* ---------------------------------------------------------------- */
 
 /* The longest run of consecutive failed attempts towards one version in @m: its first index and length. */
@@ -656,6 +750,13 @@ static void rec_release(struct lg_rec *g)
 	free(g->replay_tok);
 	free(g->rs_tok);
 	free(g->rs_fail_tok);
+	free(g->sk_stage);
+	free(g->sk_close);
+	free(g->sk_fail_msg);
+	free(g->sk_told_stage);
+	free(g->sk_told_before);
+	free(g->sk_told_after);
+	free(g->sk_told_msg);
 	free(g->preloop_msg);
 	free(g->soak_before);
 	free(g->soak_after);
@@ -686,6 +787,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
 		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
 		recs[i].rs_handled_ms = recs[i].rs_fail_ms = -1;
+		recs[i].sk_fail_ms = recs[i].sk_told_fail_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -705,7 +807,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		}
 		kb_drop(key, buf);
 	}
-	scan(r, &idx, recs, ms);
+	scan(r, &idx, recs, ms, s->start_unix_ms);
 	for (size_t i = 0; i < n; i++) {
 		const struct obj *ss = api_get(des_api(r->world), "StageSet", ms[i].ns, ms[i].name);
 		struct sst_spec sp;
@@ -714,7 +816,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		if (ss && recs[i].sus_from_ms >= 0)
 			suspend_generation(r, ss, &recs[i]);
 		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0 &&
-		    recs[i].rs_fail_ms < 0) {
+		    recs[i].rs_fail_ms < 0 && recs[i].sk_told_fail_ms < 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */
 		}
@@ -723,6 +825,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 			preloop_wipe(r, ssrc_world(rc), ss, &sp, &recs[i]);
 			on_failure_once(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
 			reconcile_stage_replayed(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
+			soak_restarted(r, ss, &recs[i]);
 			event_baseline(r, s, ss, &sp, &ms[i], &recs[i]);
 			sst_spec_release(&sp);
 		}

@@ -22,6 +22,12 @@
  *    told when the stage's most-run Revision-scoped action ran more often
  *    than the versions tried and the token values handled account for
  *    (one run each; the world's count of its attempts) (warning);
+ *  - a soak started over (G-8, §3.13, §5 Q-12, lint's MS277): a Soaking
+ *    status of a stage, then a StageFailed or StageProgressing status
+ *    naming it before that soak closed, then a Soaking status of it closing
+ *    later, with no other revision attempted between
+ *    (lastAttemptedRevisions unchanged): the failed entry dropped
+ *    promotionState, so the soak began again (warning);
  *  - a failure before the stage loop (R-12, R-15, §5 Q-13, lint's MS253):
  *    a StageFailed status of a connect or decryption failure, which wrote
  *    the first stage with empty ledgers; told with what the wipe cost that
