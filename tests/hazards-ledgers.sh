@@ -17,6 +17,10 @@
 #          4h5m fails it at the hourly poll (4h11m2s), and the pass that finds
 #          it healthy again (4h33m10.715s) soaks anew, closing 15:33:10Z; the
 #          fault between two polls: nothing is told.
+#   MS278  canary's restart check blocks 2.1.0 at 1h1m1s (5 restarts); the
+#          regress at 1h20m fails canary (1h21m3s), and 2.1.0 reaches prod at
+#          1h33m16.355s (the snapshot at 1h45m shows both stages on it);
+#          without the fault it stays blocked and nothing is told.
 #   MS253  the kubeconfig Secret deleted at 30m and re-created at 35m: the
 #          pass at the soak's end fails before the stage loop, and stage
 #          "db" soaks again from the start (closing 09:06:31 instead of
@@ -173,6 +177,41 @@ st = member_ready(d, "shop", "shop")
 check("soak unseen: no failure, prod gets 2.1.0 at the soak's first deadline (6h12m3s)",
       [x for x in st if x[0] > 11461000] == [(22323000, "Succeeded")], st)
 check("soak unseen: the run tells no restarted soak", notice(d, "started the soak over") is None)
+EOF2
+
+# ---- MS278: a failure forgives a restart block ------------------------------------
+lint_of ledgers-restart-forgiven
+contains "restart forgiven: MS278" "$tmp/ledgers-restart-forgiven.lint" \
+	'MS278 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 1h0m30s, while the stage gates the revision new at 1h0m0s, which it holds PromotionBlocked; at 1h20m0s the regress event at 1h20m0s fails its workload for 10m0s'
+run_of ledgers-restart-forgiven
+"$SIM" run -q --snapshot 1h45m "$tmp/forgiven.yaml" "$H/ledgers-restart-forgiven.yaml" >/dev/null 2>&1 ||
+	bad "restart forgiven: the snapshot at 1h45m is written"
+pyfacts "$tmp/ledgers-restart-forgiven.json" "$tmp/forgiven.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("restart forgiven: blocked at 1h1m1s, failed at 1h21m3s, applied through at 1h33m16.355s",
+      [x for x in st if x[0] > 3600000] == [(3661000, "PromotionBlocked"), (4863000, "StageFailed"), (5596355, "Succeeded")], st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+revs = re.findall(r"appliedRevision: (\S+)", snap)
+check("restart forgiven: at 1h45m prod runs canary's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
+check("restart forgiven: at 1h45m status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
+n = notice(d, 'StageSet shop/shop: the restart check "crashloop" of stage "canary" blocked its revision at 1h1m1s (5 pod restart(s) over its limit), the stage failed at 1h21m3s, and the pass at 1h33m16.355s applied the revision through every stage')
+check("restart forgiven: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of ledgers-restart-held
+lacks "restart held: no MS278" "$tmp/ledgers-restart-held.lint" 'MS278'
+run_of ledgers-restart-held
+pyfacts "$tmp/ledgers-restart-held.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("restart held: 2.1.0 stays blocked from 1h1m1s to the end", st[-1] == (3661000, "PromotionBlocked"), st)
+check("restart held: the run tells no forgiven block", notice(d, "let the blocked revision through") is None)
 EOF2
 
 # ---- MS253: a failure before the stage loop wipes the first stage's ledgers -----

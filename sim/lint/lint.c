@@ -718,6 +718,19 @@ static const struct lint_rule rules[] = {
 	  "expect the whole soak again after a failure during it (a soak measures healthy time since "
 	  "the last failure, not since the revision came); shorten the soak by the wait you accept, "
 	  "or keep faults of the stage's workload out of its soaks" },
+	/* MS278: sim/lint/lint_ss_ledgers.c. */
+	{ "MS278", "restart-gate-forgiven-after-failure", LINT_WARNING,
+	  "a stage's promotion restart check selects pods that the scenario's pods model restarts "
+	  "more than its maxRestarts while the stage gates a new revision (holding it "
+	  "PromotionBlocked), and the StageSet world then fails the stage for certain (a regress "
+	  "event, an apply failure of probability 1): a failed stage's status entry is written "
+	  "without promotionState, whose restartBaseline the check counts from, so the pass that finds "
+	  "the stage healthy again takes the restarts so far as its baseline and promotes the "
+	  "revision the check had blocked (StageSet spec §3.7.3, §3.13, §5 Q-12)",
+	  "do not count on the restart gate to keep a blocked revision out once the stage has failed "
+	  "in between: roll the revision back (a new one, or rollback-to) when the gate blocks it, or "
+	  "set the check's onFailure to Rollback (with spec.rollbackOnFailure) so the block reverts "
+	  "the stage at once" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS258, MS275, MS277); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS258, MS275, MS277, MS278); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -831,6 +831,105 @@ static void rule_restarts_promoted(struct lint_report *r, const struct scenario 
 	sst_spec_release(&sp);
 }
 
+/* ---------------------------------------------------------------- MS278 */
+
+/*
+ * The first instant after @after_ms and before @before_ms (-1: no bound)
+ * at which the world fails stage @stage of @ss for certain
+ * (lint_ss_failing_at(): a regress event's start, an apply failure
+ * window's start), with why into @why; -1 when none.
+ */
+static int64_t fails_later(const struct scenario *s, const struct obj *ss, const char *stage, int64_t after_ms,
+			   int64_t before_ms, char *why, size_t len)
+{
+	int64_t best = -1;
+	struct scn_sw_resolved e;
+	char buf[256];
+
+	for (size_t i = 0; i < s->nfevents; i++) {
+		int64_t t = s->fevents[i].at_ms;
+
+		if (s->fevents[i].type != SCN_FEV_REGRESS || t <= after_ms || (before_ms >= 0 && t >= before_ms) ||
+		    (best >= 0 && t >= best) || !lint_ss_failing_at(s, ss, stage, t, buf, sizeof(buf)))
+			continue;
+		best = t;
+		snprintf(why, len, "%s", buf);
+	}
+	scn_sw_resolve(&s->models.world, &ss->labels, stage, &e);
+	for (size_t i = 0; e.apply_failure && i < e.apply_failure->during.n; i++) {
+		int64_t t = e.apply_failure->during.items[i].from_ms;
+
+		if (t <= after_ms || (before_ms >= 0 && t >= before_ms) || (best >= 0 && t >= best) ||
+		    !lint_ss_failing_at(s, ss, stage, t, buf, sizeof(buf)))
+			continue;
+		best = t;
+		snprintf(why, len, "%s", buf);
+	}
+	return best;
+}
+
+/*
+ * MS278 (StageSet spec §3.7.3, §3.13, §5 Q-12): a restart check counts a
+ * stage's pod restarts from promotionState.restartBaseline, which a failed
+ * (or StageProgressing) entry drops; the next pass then takes the count so
+ * far as its baseline.  Told for a restart check (of a stage without a
+ * manual gate) whose pods the pods model restarts more than its maxRestarts
+ * while the stage gates a new revision (within its soak and one interval of
+ * the revision, as MS258 reckons promotion), blocking it, when the world
+ * then fails the stage for certain before the next revision: the block is
+ * forgiven and the revision promoted.  One finding per check.
+ */
+static void rule_restarts_forgiven(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	struct sst_spec sp;
+	char err[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160], why[256];
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t k = 0; k < sp.nstages; k++) {
+		const struct sst_stage *st = &sp.stages[k];
+		const struct sst_promotion *pr = &st->promotion;
+		int64_t interval = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS;
+		int64_t soak = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0;
+
+		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
+			continue;
+		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
+			const struct sst_restart_check *chk = &pr->restart_gate.checks[i];
+			bool told = false;
+
+			for (size_t g = 0; g < w->npods && !told; g++) {
+				const struct scn_sw_pods *p = &w->pods[g];
+				int32_t before = 0;
+
+				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&chk->selector, &p->labels))
+					continue;
+				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
+					int64_t t = p->restarts[j].at_ms, t0 = last_revision(s, ss, t);
+					int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf)), f;
+					int32_t rise = p->restarts[j].total - before;
+
+					if (rise <= chk->max_restarts || t0 <= created_ms(s, ss) || t >= t0 + soak + interval ||
+					    (f = fails_later(s, ss, st->name, t, t1, why, sizeof(why))) < 0)
+						continue;
+					told = true;
+					lint_add(r, "MS278", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "promotion", "restartGate"),
+						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
+						 "selects pods the pods model restarts %d times at %s, while the stage gates the "
+						 "revision new at %s, which it holds PromotionBlocked; at %s %s: a failed stage's "
+						 "status entry is written without promotionState, whose restartBaseline the check "
+						 "counts from, so the pass that finds the stage healthy again takes those restarts "
+						 "as its baseline, the check passes and the revision goes on past the gate",
+						 ss->ns, ss->name, chk->name ? chk->name : "", st->name, (int)chk->max_restarts,
+						 (int)rise, dur(t, a), dur(t0, b), dur(f, c), why);
+				}
+			}
+		}
+	}
+	sst_spec_release(&sp);
+}
+
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
@@ -847,6 +946,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		rule_suspend_generation(r, s, ss[i]);
 		rule_event_baseline(r, s, ss[i]);
 		rule_restarts_promoted(r, s, ss[i]);
+		rule_restarts_forgiven(r, s, ss[i]);
 	}
 	free(ss);
 }

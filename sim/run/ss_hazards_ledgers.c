@@ -64,6 +64,13 @@ struct lg_rec {
 	int64_t sk_told_fail_ms;    /* the first restart: the failure, -1 none */
 	int64_t sk_told_ms;         /* and the Soaking status that started the soak over */
 	char *sk_told_stage, *sk_told_before, *sk_told_after, *sk_told_msg; /* owned */
+	/* Q-12, §3.7.3: a restart block forgiven after a failure */
+	char *rb_stage, *rb_check;  /* the last restart block's stage and check (owned), NULL none */
+	char *rb_count;             /* the restarts it observed, as the message says them (owned) */
+	int64_t rb_ms, rb_fail_ms;  /* when it blocked; a failure of that stage after it, -1 none */
+	int64_t rb_told_ms;         /* the first Succeeded that promoted it after such a failure, -1 none */
+	int64_t rb_told_block_ms, rb_told_fail_ms;
+	char *rb_told_stage, *rb_told_check, *rb_told_count; /* owned */
 	/* Q-13 */
 	int64_t preloop_ms;      /* the first failure before the stage loop, -1 none */
 	char *preloop_msg;       /* its Ready message without the stage and the runbook (owned) */
@@ -272,6 +279,64 @@ static void follow_soak(struct lg_rec *g, const struct tl_entry *e, int64_t star
 }
 
 /* Follows one status write or metadata update of a StageSet into @g (@stage0: its first stage's name, or NULL). */
+#define RESTART_CHECK "\" restart check \""
+
+/*
+ * Follows one status write of a StageSet into @g's restart-block fields: a
+ * PromotionBlocked status of a restart check, then a StageFailed or
+ * StageProgressing status naming its stage, then a Succeeded status that
+ * applied the revision (lastAppliedRevisions written) with no other
+ * revision attempted since the block: the failed entry dropped
+ * promotionState and its restartBaseline, and the block was forgiven.
+ */
+static void follow_restart_block(struct lg_rec *g, const struct tl_entry *e)
+{
+	bool removed;
+	const char *c;
+	char *stage;
+
+	if (!e->reason)
+		return;
+	if (g->rb_stage && strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) != 0 &&
+	    tl_status_names(e->detail, "lastAttemptedRevisions", &removed)) {
+		set_str(&g->rb_stage, NULL); /* another revision: another gate */
+		g->rb_fail_ms = -1;
+	}
+	stage = stage_of(e->message);
+	if (strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) == 0 && stage &&
+	    (c = strstr(e->message, RESTART_CHECK)) != NULL) {
+		const char *name = c + strlen(RESTART_CHECK), *end = strchr(name, '"');
+		const char *n = end && !strncmp(end, "\" observed ", 11) ? end + 11 : NULL;
+
+		if (end && n && (!g->rb_stage || g->rb_fail_ms >= 0 || strcmp(g->rb_stage, stage) != 0)) {
+			set_str(&g->rb_stage, stage);
+			free(g->rb_check);
+			g->rb_check = xstrndup(name, (size_t)(end - name));
+			free(g->rb_count);
+			g->rb_count = xstrndup(n, strcspn(n, " "));
+			g->rb_ms = e->t_ms;
+			g->rb_fail_ms = -1;
+		}
+	} else if (g->rb_stage && g->rb_fail_ms < 0 && stage && strcmp(stage, g->rb_stage) == 0 &&
+		   (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+		    strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0)) {
+		g->rb_fail_ms = e->t_ms;
+	} else if (g->rb_stage && g->rb_fail_ms >= 0 && strcmp(e->reason, SSC_REASON_READY) == 0 &&
+		   tl_status_names(e->detail, "lastAppliedRevisions", &removed)) {
+		if (g->rb_told_ms < 0) {
+			g->rb_told_ms = e->t_ms;
+			g->rb_told_block_ms = g->rb_ms;
+			g->rb_told_fail_ms = g->rb_fail_ms;
+			set_str(&g->rb_told_stage, g->rb_stage);
+			set_str(&g->rb_told_check, g->rb_check);
+			set_str(&g->rb_told_count, g->rb_count);
+		}
+		set_str(&g->rb_stage, NULL);
+		g->rb_fail_ms = -1;
+	}
+	free(stage);
+}
+
 static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0, int64_t start_unix_ms)
 {
 	bool changed;
@@ -295,6 +360,7 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 	}
 	follow_reconcile_stage(g, e);
 	follow_soak(g, e, start_unix_ms);
+	follow_restart_block(g, e);
 	if (e->detail && strstr(e->detail, "observedGeneration"))
 		g->og = e->generation;
 	if (e->reason && strcmp(e->reason, SSC_REASON_SUSPENDED) == 0) {
@@ -616,6 +682,25 @@ static void soak_restarted(struct run_result *r, const struct obj *ss, const str
 			 at(unix_of(g->sk_told_after) - unix_of(g->sk_told_before), c)));
 }
 
+/* ---------------------------------------------------------------- Q-12, §3.7.3 */
+
+/* A restart check's block forgiven by a failure of its stage. */
+static void restarts_forgiven(struct run_result *r, const struct obj *ss, const struct lg_rec *g)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+
+	if (g->rb_told_ms < 0)
+		return;
+	notice(r, ss,
+	       xasprintf("StageSet %s/%s: the restart check \"%s\" of stage \"%s\" blocked its revision at %s "
+			 "(%s pod restart(s) over its limit), the stage failed at %s, and the pass at %s applied "
+			 "the revision through every stage: the failed entry dropped promotionState and its "
+			 "restartBaseline, so the check took the restarts so far as its baseline and let the "
+			 "blocked revision through; roll a blocked revision back rather than wait for the gate",
+			 ss->ns, ss->name, g->rb_told_check, g->rb_told_stage, at(g->rb_told_block_ms, a),
+			 g->rb_told_count, at(g->rb_told_fail_ms, b), at(g->rb_told_ms, c)));
+}
+
 /* ---------------------------------------------------------------- Q-15 */
 
 /* The longest run of consecutive failed attempts towards one version in @m: its first index and length. */
@@ -757,6 +842,12 @@ static void rec_release(struct lg_rec *g)
 	free(g->sk_told_before);
 	free(g->sk_told_after);
 	free(g->sk_told_msg);
+	free(g->rb_stage);
+	free(g->rb_check);
+	free(g->rb_count);
+	free(g->rb_told_stage);
+	free(g->rb_told_check);
+	free(g->rb_told_count);
 	free(g->preloop_msg);
 	free(g->soak_before);
 	free(g->soak_after);
@@ -788,6 +879,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
 		recs[i].rs_handled_ms = recs[i].rs_fail_ms = -1;
 		recs[i].sk_fail_ms = recs[i].sk_told_fail_ms = -1;
+		recs[i].rb_fail_ms = recs[i].rb_told_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -816,7 +908,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		if (ss && recs[i].sus_from_ms >= 0)
 			suspend_generation(r, ss, &recs[i]);
 		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0 &&
-		    recs[i].rs_fail_ms < 0 && recs[i].sk_told_fail_ms < 0) {
+		    recs[i].rs_fail_ms < 0 && recs[i].sk_told_fail_ms < 0 && recs[i].rb_told_ms < 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */
 		}
@@ -826,6 +918,7 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 			on_failure_once(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
 			reconcile_stage_replayed(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
 			soak_restarted(r, ss, &recs[i]);
+			restarts_forgiven(r, ss, &recs[i]);
 			event_baseline(r, s, ss, &sp, &ms[i], &recs[i]);
 			sst_spec_release(&sp);
 		}

@@ -28,6 +28,12 @@
  *    later, with no other revision attempted between
  *    (lastAttemptedRevisions unchanged): the failed entry dropped
  *    promotionState, so the soak began again (warning);
+ *  - a restart block forgiven (§3.7.3, §3.13, §5 Q-12, lint's MS278): a
+ *    PromotionBlocked status of a restart check, then a StageFailed or
+ *    StageProgressing status naming its stage, then a Ready True status
+ *    that applied the revision (lastAppliedRevisions written), with no
+ *    other revision attempted since the block: the failed entry dropped
+ *    the check's restartBaseline, so it let the revision through (warning);
  *  - a failure before the stage loop (R-12, R-15, §5 Q-13, lint's MS253):
  *    a StageFailed status of a connect or decryption failure, which wrote
  *    the first stage with empty ledgers; told with what the wipe cost that

@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS258, MS275, MS277): for each rule a manifest that triggers it, with the exact
+ * MS252..MS258, MS275, MS277, MS278): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -401,19 +401,55 @@ static void test_soak_restarts(void)
 	       ""); /* no publish: the first soak is not followed */
 }
 
+#define CRASHLOOP                                                                                  \
+	"      promotion:\n"                                                                       \
+	"        restartGate: {checks: [{name: crashloop, selector: {matchLabels: {app: shop}}, "    \
+	"maxRestarts: 0}]}\n"
+#define PODS_5_AT(at) "  models: {stagesets: {pods: [{labels: {app: shop}, restarts: [{at: " at ", total: 5}]}]}}\n"
+
+static void test_restarts_forgiven(void)
+{
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h20m, regress: {namespace: shop, name: shop, for: 10m}}\n" STAGESET("", "", CRASHLOOP),
+	       "18:9: MS278 warning: StageSet shop/shop: the restart check \"crashloop\" of stage \"staging\" "
+	       "(maxRestarts 0) selects pods the pods model restarts 5 times at 1h0m30s, while the stage gates "
+	       "the revision new at 1h0m0s, which it holds PromotionBlocked; at 1h20m0s the regress event at "
+	       "1h20m0s fails its workload for 10m0s: a failed stage's status entry is written without "
+	       "promotionState, whose restartBaseline the check counts from, so the pass that finds the stage "
+	       "healthy again takes those restarts as its baseline, the check passes and the revision goes on "
+	       "past the gate");
+	/* near misses */
+	expect("MS278", HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H STAGESET("", "", CRASHLOOP),
+	       ""); /* nothing fails the stage: the block holds */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 50m, regress: {namespace: shop, name: shop, for: 5m}}\n" STAGESET("", "", CRASHLOOP),
+	       ""); /* the fault comes before the block */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h30m") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h40m, regress: {namespace: shop, name: shop, for: 10m}}\n" STAGESET("", "", CRASHLOOP),
+	       ""); /* restarts after promotion: MS258's case */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h20m, regress: {namespace: shop, name: shop, for: 10m}}\n"
+		    STAGESET("", "", CRASHLOOP "        requireManualPromotion: true\n"),
+	       ""); /* a manual gate holds it all the same */
+}
+
 static void test_rows(void)
 {
 	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256",
-					   "MS257", "MS258", "MS275", "MS277" };
+					   "MS257", "MS258", "MS275", "MS277", "MS278" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
 					     "on-failure-once-per-revision", "suspend-stale-generation",
 					     "event-gate-no-baseline", "promote-token-replays-after-progress-hold",
 					     "restart-gate-forgives-promoted", "reconcile-stage-token-replays",
-					     "soak-restarts-after-failure" };
+					     "soak-restarts-after-failure", "restart-gate-forgiven-after-failure" };
 	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17",
-					     "§5 Q-12", "§5 Q-17", "§5 Q-12", "§5 Q-12" };
+					     "§5 Q-12", "§5 Q-17", "§5 Q-12", "§5 Q-12", "§5 Q-12" };
 
-	for (size_t i = 0; i < 9; i++) {
+	for (size_t i = 0; i < 10; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -434,7 +470,8 @@ static CU_TestInfo tests[] = {
 	{ "MS258 restarts while promoted are forgiven", test_restarts_promoted },
 	{ "MS275 a handled reconcile-stage token replays after a failure", test_reconcile_stage_replay },
 	{ "MS277 a failure during a soak starts it over", test_soak_restarts },
-	{ "the MS252..MS258, MS275 and MS277 rows", test_rows },
+	{ "MS278 a failure forgives a restart block", test_restarts_forgiven },
+	{ "the MS252..MS258, MS275, MS277 and MS278 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 
