@@ -1061,6 +1061,23 @@ bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms)
 	return false;
 }
 
+const char *fo_member_version_at(const struct fo *o, const char *key, int64_t t_ms)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+	size_t lo = 0, hi = m ? m->nv : 0;
+
+	/* The first version change after @t_ms (the changes are in time order); the one before it holds. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].t_ms <= t_ms)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? m->v[lo - 1].version : NULL;
+}
+
 const struct fo_attempt *fo_member_attempts(const struct fo *o, const char *key, size_t *n)
 {
 	size_t pos;

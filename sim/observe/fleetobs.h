@@ -349,6 +349,16 @@ bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *
 bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms);
 
 /*
+ * fo_member_version_at() - the status.version StageSet @key ("ns/name")
+ * showed after its last status write at or before @t_ms (ms, as the status
+ * was written).
+ * Returns: borrowed (valid until fo_free()); NULL when it showed none then,
+ * or the observer never saw it (or @o is NULL).
+ * Cost: O(log version changes of the member).
+ */
+const char *fo_member_version_at(const struct fo *o, const char *key, int64_t t_ms);
+
+/*
  * One adoption attempt of a StageSet as the member side ran it: from the
  * pass that started it to the write of its outcome (or its end when
  * superseded or abandoned; -1: still running when the run ended).  The
