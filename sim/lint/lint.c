@@ -683,6 +683,26 @@ static const struct lint_rule rules[] = {
 	  "newer version (fleetrollout-controller.md §6 #17; StageSet spec §3.1 P-9)",
 	  "declare down actions on the migration (ones harmless where it never ran), or downgrade "
 	  "only to a version at or above its to" },
+	/* MS280, MS281: StageSet status and approvals (sim/lint/lint_ss_stale.c). */
+	{ "MS280", "pending-version-after-early-exit", LINT_WARNING,
+	  "a version held AwaitingApproval (approvalMode Always) wrote status.pendingVersion, and "
+	  "before its approval or the next publish the scenario's sources model makes a stage's "
+	  "source not Ready, absent or Forbidden: those passes stop at source resolution, before the "
+	  "approval gate, the one writer of pendingVersion, so it goes on naming the held version, "
+	  "approved or not, beside Ready False SourceNotReady (ArtifactNotFound, RBACDenied); a "
+	  "dependency not ready or an unreachable target cluster leaves it the same way, and a "
+	  "transient StageLedger error (API errors are not simulated) writes no status at all "
+	  "(StageSet spec R-8, R-14, §5 Q-23)",
+	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
+	  "its Ready reason while its source is down" },
+	{ "MS281", "approval-reused", LINT_WARNING,
+	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
+	  "manifest for a version other than its spec.version.value: its first adoption is never "
+	  "held, and the controller never clears the annotation, so when that version is published "
+	  "later the old approval lets the transition through with nobody approving it (StageSet "
+	  "spec R-14, §5 Q-22)",
+	  "keep stages.metio.wtf/approved-version out of the manifest, and remove it once the version "
+	  "it approves is adopted (kubectl annotate stageset NAME stages.metio.wtf/approved-version-)" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS267); see
+ * The StageSet stale-status rules of lint (MS262..MS267, MS280, MS281); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -14,6 +14,7 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/lint/lint_marks.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -409,13 +410,18 @@ static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
 	}
 }
 
+/* The windows of a sources model entry (spec.models.sources) a rule reads. */
+enum src_field { SRC_FETCH_ERRORS, SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
+
 /*
- * The fetch-error windows the sources model gives the source @ref of a
+ * The windows of @field the sources model gives the source @ref of a
  * StageSet in namespace @ns names (the first entry that matches and sets
- * them), NULL: none, or a source the inputs hold (read as it is).
+ * them, as the world resolves it), NULL: none, or a source the inputs hold
+ * (read as it is).  @entry (may be NULL) receives that entry (borrowed).
  */
-static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct sst_source_ref *ref,
-						 const char *ns)
+static const struct scn_sw_windows *source_windows(const struct scenario *s, const struct sst_source_ref *ref,
+						   const char *ns, enum src_field field,
+						   const struct scn_sw_source **entry)
 {
 	const char *kind = ref->kind && *ref->kind ? ref->kind : "ExternalArtifact";
 	const char *rns = ref->ns && *ref->ns ? ref->ns : ns;
@@ -426,14 +432,32 @@ static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const
 			return NULL;
 	for (size_t i = 0; i < s->models.world.nsources; i++) {
 		const struct scn_sw_source *e = &s->models.world.sources[i];
+		const struct scn_sw_windows *w = field == SRC_FETCH_ERRORS ? &e->fetch_errors
+					       : field == SRC_NOT_READY  ? &e->not_ready
+					       : field == SRC_MISSING    ? &e->missing
+									 : &e->forbidden;
+		bool has = field == SRC_FETCH_ERRORS ? e->has_fetch_errors
+			 : field == SRC_NOT_READY    ? e->has_not_ready
+			 : field == SRC_MISSING      ? e->has_missing
+						     : e->has_forbidden;
 
 		if ((e->kind && strcmp(e->kind, kind)) || (e->ns && strcmp(e->ns, rns)) ||
 		    (e->name && strcmp(e->name, ref->name)))
 			continue;
-		if (e->has_fetch_errors)
-			return e->fetch_errors.n ? &e->fetch_errors : NULL;
+		if (has) {
+			if (entry)
+				*entry = e;
+			return w->n ? w : NULL;
+		}
 	}
 	return NULL;
+}
+
+/* The fetch-error windows of the source @ref (source_windows()). */
+static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct sst_source_ref *ref,
+						 const char *ns)
+{
+	return source_windows(s, ref, ns, SRC_FETCH_ERRORS, NULL);
 }
 
 /* The stage of @sp named @name, or NULL. */
@@ -525,11 +549,187 @@ static void rule_stale_approval(struct lint_report *r, const struct scenario *s,
 	}
 }
 
+/* ---------------------------------------------------------------- MS280 */
+
+/* What a pass meets when a stage's source is in a window of @f: its Ready reason, and the state in words. */
+static const char *exit_reason(enum src_field f, const char **state)
+{
+	switch (f) {
+	case SRC_NOT_READY:
+		*state = "not Ready";
+		return "SourceNotReady";
+	case SRC_MISSING:
+		*state = "absent";
+		return "ArtifactNotFound";
+	case SRC_FORBIDDEN:
+		*state = "unreadable (Forbidden)";
+		return "RBACDenied";
+	default:
+		*state = "unfetchable";
+		return NULL;
+	}
+}
+
+/*
+ * The value of the approval annotation on @ss at @t_ms: its manifest's,
+ * changed by the annotate and patch events up to @t_ms (borrowed; NULL:
+ * none).  @set_ms (may be NULL) receives when that value was set: the
+ * StageSet's creation for its manifest's.
+ */
+static const char *approval_at(const struct scenario *s, const struct obj *ss, int64_t t_ms, int64_t *set_ms)
+{
+	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
+	int64_t when = created_ms(s, ss);
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const char *now = s->events[i].at_ms <= t_ms ? approval_of(&s->events[i], ss) : NULL;
+
+		if (now) {
+			v = now;
+			when = s->events[i].at_ms;
+		}
+	}
+	if (set_ms)
+		*set_ms = when;
+	return v;
+}
+
+/*
+ * MS280 (StageSet spec R-8, R-14, §5 Q-23): status.pendingVersion is
+ * written by the approval gate alone, so a pass that stops before it (at
+ * source resolution here; the dependency check and the target connection
+ * do the same) leaves it naming the version the last hold wrote, whatever
+ * has happened to it since.  Told for a held publish (approvalMode Always,
+ * the annotation then names another version) followed, before its approval
+ * and before the next publish, by a window in which the sources model makes
+ * a stage's source not Ready, absent or Forbidden.
+ */
+static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				    const struct sst_spec *sp)
+{
+	static const enum src_field fields[] = { SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
+	int64_t born = created_ms(s, ss);
+
+	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0)
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+		const char *appr;
+		int64_t end = INT64_MAX, ok = INT64_MAX;
+		bool told = false;
+
+		if (p->type != SCN_FEV_PUBLISH || !p->version || p->at_ms < born ||
+		    !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		appr = approval_at(s, ss, p->at_ms, NULL);
+		if (appr && !strcmp(appr, p->version))
+			continue; /* approved before it came: not held */
+		for (size_t k = 0; k < s->nfevents; k++)
+			if (s->fevents[k].type == SCN_FEV_PUBLISH && s->fevents[k].at_ms > p->at_ms &&
+			    s->fevents[k].at_ms < end && lbl_matches(&s->fevents[k].selector, &ss->labels))
+				end = s->fevents[k].at_ms;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const char *v = approval_of(&s->events[k], ss);
+
+			if (v && !strcmp(v, p->version) && s->events[k].at_ms > p->at_ms && s->events[k].at_ms < ok)
+				ok = s->events[k].at_ms;
+		}
+		for (size_t k = 0; k < sp->nstages && !told; k++) {
+			for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]) && !told; f++) {
+				const struct scn_sw_source *src = NULL;
+				const struct scn_sw_windows *w =
+					source_windows(s, &sp->stages[k].source_ref, ss->ns, fields[f], &src);
+				const struct sst_source_ref *ref = &sp->stages[k].source_ref;
+				const char *state, *reason = exit_reason(fields[f], &state);
+
+				for (size_t j = 0; w && j < w->n && !told; j++) {
+					const struct scn_sw_window *x = &w->items[j];
+					char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ],
+						d[GT_DURATION_BUFSZ], until[96], approved[160];
+
+					if (x->from_ms <= p->at_ms || x->from_ms >= end || x->from_ms >= ok)
+						continue;
+					if (x->until_ms == INT64_MAX)
+						snprintf(until, sizeof(until), " from %s on", dur(x->from_ms, b));
+					else
+						snprintf(until, sizeof(until), " from %s until %s", dur(x->from_ms, b),
+							 dur(x->until_ms, c));
+					if (ok != INT64_MAX && ok < x->until_ms)
+						snprintf(approved, sizeof(approved),
+							 ", also once the approval at %s has come,", dur(ok, d));
+					else
+						approved[0] = '\0';
+					lint_add(r, "MS280", src->file, src->mark,
+						 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s "
+						 "(approvalMode Always), which writes status.pendingVersion %s; then "
+						 "the sources model makes stage \"%s\"'s %s %s/%s %s%s: those passes "
+						 "stop at source resolution (%s), before the approval gate, the one "
+						 "writer of pendingVersion, so status.pendingVersion goes on naming "
+						 "%s beside Ready False %s%s until a pass gets through again; a "
+						 "dependency not ready or a target cluster that cannot be reached "
+						 "leaves it the same way, and a transient error reading the "
+						 "StageLedger (API errors are not simulated) writes no status at all",
+						 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version,
+						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, until, reason,
+						 p->version, reason, approved);
+					told = true;
+				}
+			}
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- MS281 */
+
+/*
+ * MS281 (StageSet spec R-14, §5 Q-22): the approval annotation is never
+ * cleared, and a first adoption is never held.  A StageSet whose manifest
+ * carries approved-version V, but whose inline spec.version.value is
+ * another version W, baselines at W; when V is published later, the
+ * annotation from before approves the transition W → V with nobody
+ * approving it.  Told at the first publish of V that no approval event
+ * precedes.  A version read from an artifact is left out: which version
+ * the first pass baselines at is the run's to tell.
+ */
+static void rule_approval_reused(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				 const struct sst_spec *sp, struct lint_reread *rr)
+{
+	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
+	const char *w = sp->has_version ? sp->version.value : "";
+	int64_t born = created_ms(s, ss), first = INT64_MAX;
+	char a[GT_DURATION_BUFSZ];
+
+	if (!v || !*v || !sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
+	    sp->version.has_from_artifact || sp->version.has_from_object || !*w || !strcmp(v, w))
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+
+		if (p->type == SCN_FEV_PUBLISH && p->version && !strcmp(p->version, v) && p->at_ms >= born &&
+		    p->at_ms < first && lbl_matches(&p->selector, &ss->labels))
+			first = p->at_ms;
+	}
+	if (first == INT64_MAX)
+		return;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].at_ms >= born && s->events[i].at_ms <= first && approval_of(&s->events[i], ss))
+			return; /* approved again by an event: a decision of its own */
+	lint_add(r, "MS281", ss->src.file, lint_annotation_mark(rr, ss, APPROVED_VERSION),
+		 "StageSet %s/%s (approvalMode Always) comes with %s \"%s\" in its manifest, an approval from "
+		 "before, while its spec.version.value is %s: its first pass adopts %s without asking (a first "
+		 "adoption is never held), and the controller never clears the annotation, so when %s is "
+		 "published at %s the old approval lets the transition %s to %s through with nobody "
+		 "approving it",
+		 ss->ns, ss->name, APPROVED_VERSION, v, w, w, v, dur(first, a), w, v);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
 	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
+	struct lint_reread rr = { NULL, 0 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->nobjs; i++)
@@ -551,7 +751,10 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_approval_rehold(r, s, v[i], &sp);
 		rule_silent_plan_error(r, s, v[i], &sp);
 		rule_stale_approval(r, s, v[i], &sp);
+		rule_pending_after_exit(r, s, v[i], &sp);
+		rule_approval_reused(r, s, v[i], &sp, &rr);
 		sst_spec_release(&sp);
 	}
+	lint_reread_release(&rr);
 	free(v);
 }
