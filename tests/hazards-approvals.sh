@@ -1,0 +1,93 @@
+#!/bin/sh
+# The approval bookkeeping of a StageSet that surprises, told twice, by
+# `lint` before a run and by `run` at its end, and each claim checked against
+# the run of the same input: a fixture where it fires and the timeline (and
+# a snapshot of the cluster) shows what the message says, and one where it
+# must not fire (tests/hazards/approvals-*.yaml, each saying what it shows).
+#   MS280  2.1.0 (1h) held for approval; the source is not Ready from 1h20m
+#          until 2h and 2.1.0 is approved at 1h30m: the snapshot at 1h45m
+#          holds Ready SourceNotReady beside pendingVersion 2.1.0 and the
+#          approval, until 2.1.0 is adopted at 2h1m1s.  Approved at 1h10m,
+#          before the outage, 2.1.0 is adopted at 1h11m1s and nothing is told.
+#   MS281  the manifest approves 2.1.0, spec.version.value is 2.0.0: 2.0.0 is
+#          adopted on the first pass unheld and 2.1.0 (1h) at 1h1m1s with no
+#          AwaitingApproval and no approval event.  A manifest approving
+#          2.0.0, the version it starts at, holds 2.1.0 to the end, and
+#          nothing is told.
+. "$(dirname "$0")/lib.sh"
+require_python
+. "$(dirname "$0")/lib/hazards.sh"
+HAZARD_RUN_ARGS="--until horizon"
+
+# ---- MS280: pendingVersion left by passes that stop before the approval gate ----
+lint_of approvals-pending-exit
+contains "pending exit: MS280" "$tmp/approvals-pending-exit.lint" \
+	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the sources model makes stage "app"'"'"'s GitRepository shop/shop not Ready from 1h20m0s until 2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
+run_of approvals-pending-exit
+"$SIM" run -q --snapshot 1h45m "$tmp/pend145.yaml" "$H/approvals-pending-exit.yaml" >/dev/null 2>&1 ||
+	bad "pending exit: the snapshot at 1h45m is written"
+pyfacts "$tmp/approvals-pending-exit.json" "$tmp/pend145.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("pending exit: held at 1h, SourceNotReady at 1h20m without touching pendingVersion, adopted at 2h1m1s clearing it",
+      [x[:2] for x in st] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "SourceNotReady"), (7261000, "Succeeded")]
+      and "pendingVersion" in st[1][2] and "pendingVersion" not in st[2][2] and "-pendingVersion" in st[3][2], st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+status = snap[snap.index("\n  status:"):]
+check("pending exit: at 1h45m pendingVersion is 2.1.0", re.search(r"\n    pendingVersion: 2\.1\.0\n", status) is not None, status)
+check("pending exit: at 1h45m Ready says SourceNotReady", "reason: SourceNotReady" in status, status)
+check("pending exit: at 1h45m 2.1.0 is approved", re.search(r"stages\.metio\.wtf/approved-version: \"?2\.1\.0", snap) is not None)
+n = notice(d, "StageSet shop/shop: status.pendingVersion still named 2.1.0, held for approval at 1h0m0s, when the pass ending at 1h20m0s wrote Ready SourceNotReady")
+check("pending exit: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("pending exit: until the success, after the approval",
+      n is not None and "until the status written at 2h1m1s, also after 2.1.0 was approved at 1h30m0s" in n["text"], n and n["text"])
+EOF2
+
+lint_of approvals-pending-approved
+lacks "pending approved: no MS280" "$tmp/approvals-pending-approved.lint" 'MS280'
+run_of approvals-pending-approved
+pyfacts "$tmp/approvals-pending-approved.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("pending approved: 2.1.0 adopted at 1h11m1s, clearing pendingVersion, before the outage's SourceNotReady",
+      [x[:2] for x in st][1:4] == [(3600000, "AwaitingApproval"), (4261000, "Succeeded"), (4800000, "SourceNotReady")]
+      and "-pendingVersion" in st[2][2], st)
+check("pending approved: the run tells nothing", notice(d, "status.pendingVersion still named") is None)
+EOF2
+
+# ---- MS281: an approval from before reused ----------------------------------------
+lint_of approvals-reused
+contains "reused: MS281" "$tmp/approvals-reused.lint" \
+	'MS281 warning StageSet shop/shop (approvalMode Always) comes with stages.metio.wtf/approved-version "2.1.0" in its manifest, an approval from before, while its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first adoption is never held), and the controller never clears the annotation, so when 2.1.0 is published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody approving it'
+run_of approvals-reused
+pyfacts "$tmp/approvals-reused.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("reused: 2.0.0 baselined at 1m1.005s, 2.1.0 adopted at 1h1m1s, never held",
+      [x[:2] for x in st] == [(61005, "Succeeded"), (3661000, "Succeeded")] and st[1][2].endswith(", version"), st)
+check("reused: no approval event in the run",
+      not [e for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated" and "approved-version" in (e["detail"] or "")])
+check("reused: 2.0.0 was baselined", [e for e in d["timeline"] if e["change"] == "event" and (e["message"] or "").startswith("baselined at 2.0.0")] != [])
+n = notice(d, 'StageSet shop/shop: the transition from 2.0.0 to 2.1.0 that began at 1h0m0s passed the approval gate on stages.metio.wtf/approved-version "2.1.0", set at 0s (its manifest\'s), before the StageSet adopted 2.0.0 at 1m1.005s (a first adoption, never held)')
+check("reused: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of approvals-reused-current
+lacks "reused current: no MS281" "$tmp/approvals-reused-current.lint" 'MS281'
+run_of approvals-reused-current
+pyfacts "$tmp/approvals-reused-current.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("reused current: 2.1.0 held from 1h to the end", st == [(61005, "Succeeded"), (3600000, "AwaitingApproval")], st)
+check("reused current: the run tells nothing", notice(d, "passed the approval gate on") is None)
+EOF2
+finish
