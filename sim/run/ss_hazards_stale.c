@@ -639,7 +639,7 @@ static void pending_after_exit(struct run_result *r, const struct ssrc_member_st
 /*
  * The value of the approval annotation of @m's StageSet when the attempt
  * starting at @t_ms read it (borrowed; NULL none), and when it was set
- * into @set_ms: the StageSet's creation for the value it was created with.
+ * into @set_ms: -1 for the value it was created with (its manifest's).
  * @end: the StageSet at the end of the run (NULL: deleted).
  */
 static const char *approval_when(const struct tl *tl, const struct ssrc_member_stat *m, const struct st_rec *g,
@@ -649,7 +649,7 @@ static const char *approval_when(const struct tl *tl, const struct ssrc_member_s
 					: end ? obj_strmap_get(&end->annotations, "stages.metio.wtf/approved-version")
 					      : NULL;
 
-	*set_ms = g->born_ms;
+	*set_ms = -1;
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
 		const char *p;
@@ -694,6 +694,8 @@ static void approval_reused(struct run_result *r, const struct ssrc_member_stat 
 		return;
 	for (size_t i = 0; i < m->nattempts; i++) {
 		const struct ssrc_attempt *a = &m->attempts[i], *before = NULL;
+		bool adopted = false; /* the approved version was adopted once already, before @before */
+		bool manifest;        /* the approval is the one the StageSet was created with */
 		char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], *how, *text;
 		const char *v;
 		int64_t set_ms;
@@ -703,12 +705,20 @@ static void approval_reused(struct run_result *r, const struct ssrc_member_stat 
 		v = approval_when(tl, m, g, ss, a->start_ms, &set_ms);
 		if (!v || !is_version(v, a->version))
 			continue;
+		manifest = set_ms < 0;
+		if (manifest)
+			set_ms = g->born_ms;
 		for (size_t k = 0; k < i; k++)
 			if (m->attempts[k].outcome == SSRC_SUCCEEDED && m->attempts[k].end_ms >= set_ms &&
 			    strcmp(m->attempts[k].version, a->version) != 0)
 				before = &m->attempts[k];
 		if (!before)
 			continue; /* the approval was given for this transition */
+		for (size_t k = 0; k < i && !adopted; k++)
+			adopted = m->attempts[k].outcome == SSRC_SUCCEEDED && m->attempts[k].end_ms >= set_ms &&
+				  m->attempts[k].end_ms < before->end_ms && !strcmp(m->attempts[k].version, a->version);
+		if (!adopted && !manifest)
+			continue; /* stamped ahead of this transition (a FleetRollout's target), not reused */
 		how = before->baseline ? xstrdup(" (a first adoption, never held)")
 				       : xasprintf(" (the transition from %s)", *before->from ? before->from : "none");
 		text = xasprintf("StageSet %s/%s: the transition from %s to %s that began at %s passed the approval gate "
@@ -717,7 +727,7 @@ static void approval_reused(struct run_result *r, const struct ssrc_member_stat 
 				 "and nobody approved this transition; remove the annotation once the version it "
 				 "approves is adopted, and keep it out of the manifest",
 				 m->ns, m->name, a->from, a->version, at(a->start_ms, t0), a->version, at(set_ms, t1),
-				 set_ms == g->born_ms && !g->appr_changed ? " (its manifest's)" : "", before->version,
+				 manifest ? " (its manifest's)" : "", before->version,
 				 at(before->end_ms, t2), how);
 		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
 		free(text);
