@@ -1,10 +1,12 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267,
+ * MS280, MS281):
  * the exact findings (line:col, id, severity, message) for a last stage's
  * soak, for rollbackOnFailure switched off under a Rollback gate, for a
  * stage removed during a held rollout, for an approval changed during the
  * approved one, for a version plan whose source cannot be fetched and for
- * an approval of a replaced version, and the near misses where they must
+ * an approval of a replaced version, for a pendingVersion a source outage
+ * leaves behind, for an approval in a manifest reused, and the near misses where they must
  * stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
@@ -212,6 +214,79 @@ static void test_stale_approval(void)
 		    "");
 }
 
+/* The Scenario document with the sources model SOURCES and event lines EVENTS (lines 1-8, then the events). */
+#define SOURCES_EVENTS(sources, events)                                                \
+	SOURCES(sources) "  events:\n" events
+#define NOT_READY "{name: shop, notReady: [{from: 1h20m, until: 2h}]}"
+
+static void test_pending_after_exit(void)
+{
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h30m", "2.1.0")) SS(ALWAYS, APP_STAGE),
+		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
+		    "sources model makes stage \"app\"'s GitRepository shop/shop not Ready from 1h20m0s until "
+		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
+		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
+		    "Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets "
+		    "through again; a dependency not ready or a target cluster that cannot be reached leaves it "
+		    "the same way, and a transient error reading the StageLedger (API errors are not simulated) "
+		    "writes no status at all");
+	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
+		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
+		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
+		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
+		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
+		    "Ready False RBACDenied until a pass gets through again; a dependency not ready or a target "
+		    "cluster that cannot be reached leaves it the same way, and a transient error reading the "
+		    "StageLedger (API errors are not simulated) writes no status at all");
+	/* approved before the outage; the outage before the publish; approved ahead; not Always */
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h10m", "2.1.0")) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SOURCES_EVENTS("{name: shop, notReady: [{from: 50m, until: 2h}]}", PUBLISH_1H)
+			    SS(ALWAYS, APP_STAGE),
+		    "");
+	expect_lint(SOURCES_EVENTS(NOT_READY, APPROVE("30m", "2.1.0") PUBLISH_1H) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H)
+			    SS("  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n", APP_STAGE),
+		    "");
+}
+
+/* StageSet shop/shop as SS, with approved-version V in its manifest's annotations. */
+#define SS_APPROVED(v, spec, stages)                                                   \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata:\n"                                                                  \
+	"  name: shop\n"                                                               \
+	"  namespace: shop\n"                                                          \
+	"  labels: {app: shop}\n"                                                      \
+	"  annotations: {stages.metio.wtf/approved-version: \"" v "\"}\n"              \
+	"spec:\n" spec                                                                 \
+	"  stages:\n" stages
+
+static void test_approval_reused(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.1.0", ALWAYS, APP_STAGE),
+		    "15:52: MS281 warning: StageSet shop/shop (approvalMode Always) comes with "
+		    "stages.metio.wtf/approved-version \"2.1.0\" in its manifest, an approval from before, while "
+		    "its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first "
+		    "adoption is never held), and the controller never clears the annotation, so when 2.1.0 is "
+		    "published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody "
+		    "approving it");
+	/* the version it starts at; approved again by an event; never published; a version from an
+	 * artifact; not Always */
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.0.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(APPROVE("30m", "2.1.0") PUBLISH_1H) SS_APPROVED("2.1.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.2.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS_APPROVED("2.1.0", "  version: {fromArtifact: {stage: app, path: VERSION}, approvalMode: Always}\n",
+					APP_STAGE),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS_APPROVED("2.1.0", "  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n", APP_STAGE),
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
@@ -219,6 +294,8 @@ static CU_TestInfo tests[] = {
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	{ "MS267 an approval of a version replaced before it", test_stale_approval },
+	{ "MS280 a held version's pendingVersion through a source outage", test_pending_after_exit },
+	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
 	CU_TEST_INFO_NULL,
 };
 
