@@ -9,6 +9,9 @@
 #          holds Ready SourceNotReady beside pendingVersion 2.1.0 and the
 #          approval, until 2.1.0 is adopted at 2h1m1s.  Approved at 1h10m,
 #          before the outage, 2.1.0 is adopted at 1h11m1s and nothing is told.
+#          The same through the kubeconfig Secret, deleted at 1h20m and
+#          applied again at 2h: StageFailed from 1h20m, with pendingVersion
+#          2.1.0, also when every pass is run.
 #   MS281  the manifest approves 2.1.0, spec.version.value is 2.0.0: 2.0.0 is
 #          adopted on the first pass unheld and 2.1.0 (1h) at 1h1m1s with no
 #          AwaitingApproval and no approval event.  A manifest approving
@@ -44,6 +47,37 @@ n = notice(d, "StageSet shop/shop: status.pendingVersion still named 2.1.0, held
 check("pending exit: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
 check("pending exit: until the success, after the approval",
       n is not None and "until the status written at 2h1m1s, also after 2.1.0 was approved at 1h30m0s" in n["text"], n and n["text"])
+EOF2
+
+lint_of approvals-pending-kubeconfig
+contains "pending kubeconfig: MS280" "$tmp/approvals-pending-kubeconfig.lint" \
+	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete event at 1h20m0s removes Secret shop/prod-kubeconfig, which spec.kubeConfig.secretRef names, until the apply at 2h0m0s: those passes fail to connect to the target cluster (StageFailed), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False StageFailed, also once the approval at 1h30m0s has come, until a pass gets through again'
+run_of approvals-pending-kubeconfig
+MAGOS_SIM_RUN_EVERY_PASS=1 "$SIM" run -q $HAZARD_RUN_ARGS --json "$tmp/kc-every.json" "$H/approvals-pending-kubeconfig.yaml" >/dev/null 2>&1 ||
+	bad "pending kubeconfig: runs with every pass"
+"$SIM" run -q --snapshot 1h45m "$tmp/kc145.yaml" "$H/approvals-pending-kubeconfig.yaml" >/dev/null 2>&1 ||
+	bad "pending kubeconfig: the snapshot at 1h45m is written"
+pyfacts "$tmp/approvals-pending-kubeconfig.json" "$tmp/kc-every.json" "$tmp/kc145.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+every = json.load(open(sys.argv[2]))
+def st(x):
+    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+s = st(d)
+check("pending kubeconfig: held at 1h, StageFailed at 1h20m without touching pendingVersion, adopted after 2h clearing it",
+      [x[:2] for x in s][:3] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "StageFailed")]
+      and "pendingVersion" not in s[2][2] and s[3][1] == "Succeeded" and s[3][0] > 7200000 and "-pendingVersion" in s[3][2], s)
+check("pending kubeconfig: the same timeline with every pass run (a held pass reads the Secret)",
+      d["timeline"] == every["timeline"], (s, st(every)))
+snap = open(sys.argv[3]).read()
+snap = snap[snap.index("kind: StageSet"):]
+status = snap[snap.index("\n  status:"):]
+check("pending kubeconfig: at 1h45m pendingVersion 2.1.0 beside StageFailed",
+      re.search(r"\n    pendingVersion: 2\.1\.0\n", status) is not None and "reason: StageFailed" in status, status)
+n = notice(d, "StageSet shop/shop: status.pendingVersion still named 2.1.0, held for approval at 1h0m0s, when the pass ending at 1h20m0s wrote Ready StageFailed")
+check("pending kubeconfig: the run tells it, with the approval",
+      n is not None and "also after 2.1.0 was approved at 1h30m0s" in n["text"], [x["text"] for x in d["notices"]])
 EOF2
 
 lint_of approvals-pending-approved

@@ -594,29 +594,136 @@ static const char *approval_at(const struct scenario *s, const struct obj *ss, i
 	return v;
 }
 
+/* What leaves a held version's pendingVersion standing, for MS280's message. */
+struct early_exit {
+	const char *file;
+	struct val_mark mark;
+	char what[320];     /* "the sources model makes ... not Ready from 1h20m0s until 2h0m0s" */
+	const char *where;  /* "source resolution" */
+	const char *reason; /* the Ready reason those passes write */
+	int64_t from_ms, until_ms; /* INT64_MAX: to the end */
+};
+
 /*
- * MS280 (StageSet spec R-8, R-14, §5 Q-23): status.pendingVersion is
+ * The first window from @after_ms (exclusive) to @before_ms (exclusive) in
+ * which the sources model makes one of @sp's stage sources not Ready,
+ * absent or Forbidden, into @x; false for none.
+ */
+static bool source_exit(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp, int64_t after_ms,
+			int64_t before_ms, struct early_exit *x)
+{
+	static const enum src_field fields[] = { SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
+
+	x->from_ms = INT64_MAX;
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_source_ref *ref = &sp->stages[k].source_ref;
+
+		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			const struct scn_sw_source *src = NULL;
+			const struct scn_sw_windows *w = source_windows(s, ref, ss->ns, fields[f], &src);
+			const char *state, *reason = exit_reason(fields[f], &state);
+
+			for (size_t j = 0; w && j < w->n; j++) {
+				const struct scn_sw_window *win = &w->items[j];
+				char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+				if (win->from_ms <= after_ms || win->from_ms >= before_ms || win->from_ms >= x->from_ms)
+					continue;
+				x->file = src->file;
+				x->mark = src->mark;
+				x->where = "stop at source resolution";
+				x->reason = reason;
+				x->from_ms = win->from_ms;
+				x->until_ms = win->until_ms;
+				if (win->until_ms == INT64_MAX)
+					snprintf(x->what, sizeof(x->what), "the sources model makes stage \"%s\"'s %s %s/%s %s from %s on",
+						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, dur(win->from_ms, a));
+				else
+					snprintf(x->what, sizeof(x->what),
+						 "the sources model makes stage \"%s\"'s %s %s/%s %s from %s until %s",
+						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, dur(win->from_ms, a),
+						 dur(win->until_ms, b));
+			}
+		}
+	}
+	return x->from_ms != INT64_MAX;
+}
+
+/*
+ * The first delete event from @after_ms (exclusive) to @before_ms
+ * (exclusive) of the Secret @ss's spec.kubeConfig.secretRef names, into @x;
+ * false for none.  (The decryption Secret is read after the approval gate,
+ * R-15, so its absence leaves no held version behind.)
+ */
+static bool kubeconfig_exit(const struct scenario *s, const struct obj *ss, int64_t after_ms, int64_t before_ms,
+			    struct early_exit *x)
+{
+	const char *secret = val_str(val_path(ss->spec, "kubeConfig.secretRef.name"), "");
+
+	for (size_t i = 0; *secret && i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+		if (e->type != SCN_EV_DELETE || !e->target.kind || strcmp(e->target.kind, "Secret") ||
+		    strcmp(e->target.ns ? e->target.ns : "", ss->ns) || !e->target.name ||
+		    strcmp(e->target.name, secret) || e->at_ms <= after_ms || e->at_ms >= before_ms)
+			continue;
+		x->file = e->file;
+		x->mark = e->mark;
+		x->where = "fail to connect to the target cluster";
+		x->reason = "StageFailed";
+		x->from_ms = e->at_ms;
+		x->until_ms = INT64_MAX;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const struct scn_event *ap = &s->events[k];
+
+			if (ap->type == SCN_EV_APPLY && ap->obj && !strcmp(ap->obj->kind, "Secret") &&
+			    !strcmp(ap->obj->ns, ss->ns) && !strcmp(ap->obj->name, secret) && ap->at_ms >= e->at_ms) {
+				x->until_ms = ap->at_ms;
+				break;
+			}
+		}
+		if (x->until_ms == INT64_MAX)
+			snprintf(x->what, sizeof(x->what),
+				 "the delete event at %s removes Secret %s/%s, which spec.kubeConfig.secretRef names, for "
+				 "the rest of the run", dur(e->at_ms, a), ss->ns, secret);
+		else
+			snprintf(x->what, sizeof(x->what),
+				 "the delete event at %s removes Secret %s/%s, which spec.kubeConfig.secretRef names, "
+				 "until the apply at %s", dur(e->at_ms, a), ss->ns, secret, dur(x->until_ms, b));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * MS280 (StageSet spec R-8, R-12, R-14, §5 Q-23): status.pendingVersion is
  * written by the approval gate alone, so a pass that stops before it (at
- * source resolution here; the dependency check and the target connection
- * do the same) leaves it naming the version the last hold wrote, whatever
- * has happened to it since.  Told for a held publish (approvalMode Always,
- * the annotation then names another version) followed, before its approval
- * and before the next publish, by a window in which the sources model makes
- * a stage's source not Ready, absent or Forbidden.
+ * source resolution, or at the connection to the target cluster; the
+ * dependency check does the same, told by the run) leaves it naming the
+ * version the last hold wrote, whatever has happened to it since.  Told
+ * for a held publish (approvalMode Always, the annotation then names
+ * another version) followed, before its approval and before the next
+ * publish, by a window in which the sources model makes a stage's source
+ * not Ready, absent or Forbidden, or by the deletion of the kubeConfig
+ * Secret: the earlier of the two.
  */
 static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct obj *ss,
 				    const struct sst_spec *sp)
 {
-	static const enum src_field fields[] = { SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
 	int64_t born = created_ms(s, ss);
 
 	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0)
 		return;
 	for (size_t i = 0; i < s->nfevents; i++) {
 		const struct scn_fevent *p = &s->fevents[i];
+		struct early_exit x, y;
 		const char *appr;
 		int64_t end = INT64_MAX, ok = INT64_MAX;
-		bool told = false;
+		char a[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], approved[96];
+		bool have;
 
 		if (p->type != SCN_FEV_PUBLISH || !p->version || p->at_ms < born ||
 		    !lbl_matches(&p->selector, &ss->labels))
@@ -634,49 +741,26 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			if (v && !strcmp(v, p->version) && s->events[k].at_ms > p->at_ms && s->events[k].at_ms < ok)
 				ok = s->events[k].at_ms;
 		}
-		for (size_t k = 0; k < sp->nstages && !told; k++) {
-			for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]) && !told; f++) {
-				const struct scn_sw_source *src = NULL;
-				const struct scn_sw_windows *w =
-					source_windows(s, &sp->stages[k].source_ref, ss->ns, fields[f], &src);
-				const struct sst_source_ref *ref = &sp->stages[k].source_ref;
-				const char *state, *reason = exit_reason(fields[f], &state);
-
-				for (size_t j = 0; w && j < w->n && !told; j++) {
-					const struct scn_sw_window *x = &w->items[j];
-					char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ],
-						d[GT_DURATION_BUFSZ], until[96], approved[160];
-
-					if (x->from_ms <= p->at_ms || x->from_ms >= end || x->from_ms >= ok)
-						continue;
-					if (x->until_ms == INT64_MAX)
-						snprintf(until, sizeof(until), " from %s on", dur(x->from_ms, b));
-					else
-						snprintf(until, sizeof(until), " from %s until %s", dur(x->from_ms, b),
-							 dur(x->until_ms, c));
-					if (ok != INT64_MAX && ok < x->until_ms)
-						snprintf(approved, sizeof(approved),
-							 ", also once the approval at %s has come,", dur(ok, d));
-					else
-						approved[0] = '\0';
-					lint_add(r, "MS280", src->file, src->mark,
-						 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s "
-						 "(approvalMode Always), which writes status.pendingVersion %s; then "
-						 "the sources model makes stage \"%s\"'s %s %s/%s %s%s: those passes "
-						 "stop at source resolution (%s), before the approval gate, the one "
-						 "writer of pendingVersion, so status.pendingVersion goes on naming "
-						 "%s beside Ready False %s%s until a pass gets through again; a "
-						 "dependency not ready or a target cluster that cannot be reached "
-						 "leaves it the same way, and a transient error reading the "
-						 "StageLedger (API errors are not simulated) writes no status at all",
-						 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version,
-						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
-						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, until, reason,
-						 p->version, reason, approved);
-					told = true;
-				}
-			}
+		have = source_exit(s, ss, sp, p->at_ms, end < ok ? end : ok, &x);
+		if (kubeconfig_exit(s, ss, p->at_ms, end < ok ? end : ok, &y) && (!have || y.from_ms < x.from_ms)) {
+			x = y;
+			have = true;
 		}
+		if (!have)
+			continue;
+		if (ok != INT64_MAX && ok < x.until_ms)
+			snprintf(approved, sizeof(approved), ", also once the approval at %s has come,", dur(ok, d));
+		else
+			approved[0] = '\0';
+		lint_add(r, "MS280", x.file, x.mark,
+			 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s (approvalMode Always), which "
+			 "writes status.pendingVersion %s; then %s: those passes %s (%s), before the approval gate, "
+			 "the one writer of pendingVersion, so status.pendingVersion goes on naming %s beside Ready "
+			 "False %s%s until a pass gets through again; a dependency not ready leaves it the same way, "
+			 "and a transient error reading the StageLedger (API errors are not simulated) writes no "
+			 "status at all",
+			 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version, x.what, x.where, x.reason,
+			 p->version, x.reason, approved);
 	}
 }
 

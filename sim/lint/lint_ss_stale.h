@@ -47,9 +47,11 @@
  *  - MS280 (Q-23): under approvalMode Always a publish is held for
  *    approval (status.pendingVersion names it), and before its approval or
  *    the next publish the sources model makes a stage's source not Ready,
- *    absent or Forbidden: those passes stop at source resolution, before
+ *    absent or Forbidden, or an event deletes the kubeConfig Secret: those
+ *    passes stop at source resolution or at the target connection, before
  *    the approval gate that alone writes pendingVersion, so it goes on
- *    naming the held version, approved or not (warning);
+ *    naming the held version, approved or not (warning).  A dependency
+ *    that is not ready does the same; the run tells it;
  *  - MS281 (Q-22): under approvalMode Always the manifest carries
  *    approved-version V while its inline spec.version.value is another
  *    version: the first adoption is never held, and the annotation is never
@@ -58,7 +60,8 @@
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, patch, apply and publish events that reach them,
- * and the sources model (spec.models.sources).
+ * and the sources model (spec.models.sources); for MS280 also the delete
+ * events of Secrets.
  */
 
 #include "sim/lint/lint.h"

@@ -596,6 +596,8 @@ static void follow_pending(struct st_rec *g, const struct tl_entry *e)
 		g->exit_hold_ms = g->pend_ms;
 		g->exit_reason = e->reason;
 		g->exit_version = xstrdup(g->pend);
+		if (g->appr_ms > g->pend_ms && g->appr_value && !strcmp(g->appr_value, g->pend))
+			g->exit_appr_ms = g->appr_ms; /* approved between the hold and this pass */
 	}
 	if (g->exit_until_ms < 0 && !strcmp(g->pend, g->exit_version))
 		g->nexits++;

@@ -219,6 +219,9 @@ static void test_stale_approval(void)
 	SOURCES(sources) "  events:\n" events
 #define NOT_READY "{name: shop, notReady: [{from: 1h20m, until: 2h}]}"
 
+#define KUBECONFIG "  kubeConfig: {secretRef: {name: kc}}\n"
+#define DELETE_KC(at) "    - {at: " at ", delete: {kind: Secret, namespace: shop, name: kc}}\n"
+
 static void test_pending_after_exit(void)
 {
 	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h30m", "2.1.0")) SS(ALWAYS, APP_STAGE),
@@ -228,18 +231,31 @@ static void test_pending_after_exit(void)
 		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
 		    "Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets "
-		    "through again; a dependency not ready or a target cluster that cannot be reached leaves it "
-		    "the same way, and a transient error reading the StageLedger (API errors are not simulated) "
-		    "writes no status at all");
+		    "through again; a dependency not ready leaves it the same way, and a transient error reading "
+		    "the StageLedger (API errors are not simulated) writes no status at all");
 	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
 		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
 		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
 		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
-		    "Ready False RBACDenied until a pass gets through again; a dependency not ready or a target "
-		    "cluster that cannot be reached leaves it the same way, and a transient error reading the "
-		    "StageLedger (API errors are not simulated) writes no status at all");
+		    "Ready False RBACDenied until a pass gets through again; a dependency not ready leaves it the "
+		    "same way, and a transient error reading the StageLedger (API errors are not simulated) writes "
+		    "no status at all");
+	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m")) SS(ALWAYS KUBECONFIG, APP_STAGE),
+		    "8:12: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete "
+		    "event at 1h20m0s removes Secret shop/kc, which spec.kubeConfig.secretRef names, for the "
+		    "rest of the run: those passes fail to connect to the target cluster (StageFailed), before "
+		    "the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on "
+		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; a dependency "
+		    "not ready leaves it the same way, and a transient error reading the StageLedger (API errors "
+		    "are not simulated) writes no status at all");
+	/* the Secret deleted before the publish; the decryption Secret, read after the gate */
+	expect_lint(SCENARIO(DELETE_KC("50m") PUBLISH_1H) SS(ALWAYS KUBECONFIG, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m"))
+			    SS(ALWAYS "  decryption: {provider: sops, secretRef: {name: kc}}\n", APP_STAGE),
+		    "");
 	/* approved before the outage; the outage before the publish; approved ahead; not Always */
 	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h10m", "2.1.0")) SS(ALWAYS, APP_STAGE), "");
 	expect_lint(SOURCES_EVENTS("{name: shop, notReady: [{from: 50m, until: 2h}]}", PUBLISH_1H)
@@ -294,7 +310,8 @@ static CU_TestInfo tests[] = {
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	{ "MS267 an approval of a version replaced before it", test_stale_approval },
-	{ "MS280 a held version's pendingVersion through a source outage", test_pending_after_exit },
+	{ "MS280 a held version's pendingVersion through a source outage or a deleted kubeconfig",
+	  test_pending_after_exit },
 	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
 	CU_TEST_INFO_NULL,
 };
