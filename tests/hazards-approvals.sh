@@ -11,7 +11,10 @@
 #          before the outage, 2.1.0 is adopted at 1h11m1s and nothing is told.
 #          The same through the kubeconfig Secret, deleted at 1h20m and
 #          applied again at 2h: StageFailed from 1h20m, with pendingVersion
-#          2.1.0, also when every pass is run.
+#          2.1.0, also when every pass is run.  And through the dependency
+#          check: 3.1.0 published to the dependency db alone at 1h20m, which
+#          soaks it 30m: app DependencyNotReady with pendingVersion 2.1.0 from
+#          1h20m until 1h52m3s.
 #   MS281  the manifest approves 2.1.0, spec.version.value is 2.0.0: 2.0.0 is
 #          adopted on the first pass unheld and 2.1.0 (1h) at 1h1m1s with no
 #          AwaitingApproval and no approval event.  A manifest approving
@@ -78,6 +81,34 @@ check("pending kubeconfig: at 1h45m pendingVersion 2.1.0 beside StageFailed",
 n = notice(d, "StageSet shop/shop: status.pendingVersion still named 2.1.0, held for approval at 1h0m0s, when the pass ending at 1h20m0s wrote Ready StageFailed")
 check("pending kubeconfig: the run tells it, with the approval",
       n is not None and "also after 2.1.0 was approved at 1h30m0s" in n["text"], [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of approvals-pending-dependency
+contains "pending dependency: MS280" "$tmp/approvals-pending-dependency.lint" \
+	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/app (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop at the dependency check (DependencyNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False DependencyNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
+run_of approvals-pending-dependency
+"$SIM" run -q --snapshot 1h45m "$tmp/dep145.yaml" "$H/approvals-pending-dependency.yaml" >/dev/null 2>&1 ||
+	bad "pending dependency: the snapshot at 1h45m is written"
+pyfacts "$tmp/approvals-pending-dependency.json" "$tmp/dep145.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+s = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"]
+     if e["kind"] == "StageSet" and e["name"] == "app" and e["change"] == "status"]
+check("pending dependency: app held at 1h, DependencyNotReady at 1h20m without touching pendingVersion, 2.1.0 adopted at 1h52m3s",
+      [x[:2] for x in s][-3:] == [(3600000, "AwaitingApproval"), (4800000, "DependencyNotReady"), (6723000, "Succeeded")]
+      and "pendingVersion" not in s[-2][2] and "-pendingVersion" in s[-1][2], s)
+db = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "db" and e["change"] == "status"]
+check("pending dependency: db soaks 3.1.0 from 1h21m1s to 1h51m2s", db[-2:] == [(4861000, "Soaking"), (6662000, "Succeeded")], db)
+snap = open(sys.argv[2]).read()
+app = snap[snap.index("name: app\n"):]
+status = app[app.index("\n  status:"):]
+check("pending dependency: at 1h45m app's pendingVersion is 2.1.0 beside DependencyNotReady",
+      re.search(r"\n    pendingVersion: 2\.1\.0\n", status) is not None and "reason: DependencyNotReady" in status, status[:600])
+n = notice(d, "StageSet shop/app: status.pendingVersion still named 2.1.0, held for approval at 1h0m0s, when the pass ending at 1h20m0s wrote Ready DependencyNotReady")
+check("pending dependency: the run tells it, with the approval",
+      n is not None and "until the status written at 1h52m3s, also after 2.1.0 was approved at 1h30m0s" in n["text"],
+      [x["text"] for x in d["notices"]])
 EOF2
 
 lint_of approvals-pending-approved

@@ -687,14 +687,15 @@ static const struct lint_rule rules[] = {
 	{ "MS280", "pending-version-after-early-exit", LINT_WARNING,
 	  "a version held AwaitingApproval (approvalMode Always) wrote status.pendingVersion, and "
 	  "before its approval or the next publish the scenario's sources model makes a stage's "
-	  "source not Ready, absent or Forbidden, or an event deletes the kubeConfig Secret: those "
-	  "passes stop at source resolution or at the target connection, before the approval gate, "
+	  "source not Ready, absent or Forbidden, an event deletes the kubeConfig Secret, or a publish "
+	  "to a dependency alone holds it not ready (a soak, an approval): those passes stop at the "
+	  "dependency check, source resolution or the target connection, before the approval gate, "
 	  "the one writer of pendingVersion, so it goes on naming the held version, approved or not, "
-	  "beside Ready False SourceNotReady (ArtifactNotFound, RBACDenied, StageFailed); a "
-	  "dependency not ready leaves it the same way, and a transient StageLedger error (API "
-	  "errors are not simulated) writes no status at all (StageSet spec R-8, R-12, R-14, §5 Q-23)",
+	  "beside Ready False DependencyNotReady (SourceNotReady, ArtifactNotFound, RBACDenied, "
+	  "StageFailed); a transient StageLedger error (API errors are not simulated) writes no "
+	  "status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
 	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
-	  "its Ready reason while its source or target is down" },
+	  "its Ready reason while a dependency, its source or its target is down" },
 	{ "MS281", "approval-reused", LINT_WARNING,
 	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
 	  "manifest for a version other than its spec.version.value: its first adoption is never "

@@ -15,6 +15,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint_marks.h"
+#include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -598,7 +599,7 @@ static const char *approval_at(const struct scenario *s, const struct obj *ss, i
 struct early_exit {
 	const char *file;
 	struct val_mark mark;
-	char what[320];     /* "the sources model makes ... not Ready from 1h20m0s until 2h0m0s" */
+	char what[512];     /* "the sources model makes ... not Ready from 1h20m0s until 2h0m0s" */
 	const char *where;  /* "source resolution" */
 	const char *reason; /* the Ready reason those passes write */
 	int64_t from_ms, until_ms; /* INT64_MAX: to the end */
@@ -698,6 +699,96 @@ static bool kubeconfig_exit(const struct scenario *s, const struct obj *ss, int6
 	return false;
 }
 
+/* The StageSet @ns/@name among the inputs, or NULL. */
+static const struct obj *input_stageset(const struct scenario *s, const char *ns, const char *name)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+			return s->objs[i];
+	return NULL;
+}
+
+/*
+ * How long StageSet @dep is surely not ready after publish @q reaches it,
+ * into @until_ms, and why in words into @why; false when nothing holds it
+ * for long (its apply and readiness are the run's to tell): under
+ * approvalMode Always a version not approved when it comes waits for its
+ * approval event (or for ever), else the promotion soaks of its stages
+ * follow the publish.
+ */
+static bool dep_not_ready(const struct scenario *s, const struct obj *dep, const struct scn_fevent *q,
+			  int64_t *until_ms, char *why, size_t len)
+{
+	struct sst_spec dp;
+	char err[256], soaks[256], d[GT_DURATION_BUFSZ];
+	const char *appr;
+	int64_t sum;
+	bool slow = false;
+
+	if (!dep->spec || dep->spec->type != VAL_MAP || sst_spec_parse(dep->spec, &dp, err, sizeof(err)) != 0)
+		return false;
+	appr = approval_at(s, dep, q->at_ms, NULL);
+	if (dp.has_version && !strcmp(dp.version.approval_mode, "Always") && (!appr || strcmp(appr, q->version))) {
+		*until_ms = INT64_MAX;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const char *v = approval_of(&s->events[k], dep);
+
+			if (v && !strcmp(v, q->version) && s->events[k].at_ms > q->at_ms && s->events[k].at_ms < *until_ms)
+				*until_ms = s->events[k].at_ms;
+		}
+		if (*until_ms == INT64_MAX)
+			snprintf(why, len, "waiting for an approval of it (approvalMode Always) that no event gives");
+		else
+			snprintf(why, len, "waiting for its approval (approvalMode Always) until %s", dur(*until_ms, d));
+		slow = true;
+	} else if ((sum = all_soaks(&dp, soaks, sizeof(soaks))) > 0) {
+		*until_ms = q->at_ms + sum;
+		snprintf(why, len, "soaking it for at least %s (%s)", dur(sum, d), soaks);
+		slow = true;
+	}
+	sst_spec_release(&dp);
+	return slow;
+}
+
+/*
+ * The first publish from @after_ms (exclusive) to @before_ms (exclusive)
+ * that reaches a StageSet @ss dependsOn and not @ss, and holds that
+ * dependency not ready for long (dep_not_ready()), into @x; false for none.
+ */
+static bool dependency_exit(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp,
+			    int64_t after_ms, int64_t before_ms, struct early_exit *x)
+{
+	const struct val *deps = val_map_get(ss->spec, "dependsOn");
+
+	x->from_ms = INT64_MAX;
+	for (size_t i = 0; i < sp->ndepends_on; i++) {
+		const struct sst_dependency *dd = &sp->depends_on[i];
+		const struct obj *dep = input_stageset(s, *dd->ns ? dd->ns : ss->ns, dd->name);
+		const struct val *entry = deps && deps->type == VAL_LIST && i < deps->u.list.n ? deps->u.list.items[i] : NULL;
+
+		for (size_t k = 0; dep && dep != ss && k < s->nfevents; k++) {
+			const struct scn_fevent *q = &s->fevents[k];
+			char why[320], a[GT_DURATION_BUFSZ];
+			int64_t until;
+
+			if (q->type != SCN_FEV_PUBLISH || !q->version || q->at_ms <= after_ms || q->at_ms >= before_ms ||
+			    q->at_ms >= x->from_ms || !lint_ss_publish_reaches(s, q, dep) ||
+			    lint_ss_publish_reaches(s, q, ss) || !dep_not_ready(s, dep, q, &until, why, sizeof(why)))
+				continue;
+			x->file = ss->src.file;
+			x->mark = entry && entry->mark.line ? entry->mark : ss->src.mark;
+			x->where = "stop at the dependency check";
+			x->reason = "DependencyNotReady";
+			x->from_ms = q->at_ms;
+			x->until_ms = until;
+			snprintf(x->what, sizeof(x->what), "scenario event %zu at %s publishes %s to its dependency %s/%s "
+				 "alone, which is not ready while it rolls that version out, %s",
+				 q->index + 1, dur(q->at_ms, a), q->version, dep->ns, dep->name, why);
+		}
+	}
+	return x->from_ms != INT64_MAX;
+}
+
 /*
  * MS280 (StageSet spec R-8, R-12, R-14, §5 Q-23): status.pendingVersion is
  * written by the approval gate alone, so a pass that stops before it (at
@@ -746,6 +837,10 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			x = y;
 			have = true;
 		}
+		if (dependency_exit(s, ss, sp, p->at_ms, end < ok ? end : ok, &y) && (!have || y.from_ms < x.from_ms)) {
+			x = y;
+			have = true;
+		}
 		if (!have)
 			continue;
 		if (ok != INT64_MAX && ok < x.until_ms)
@@ -756,9 +851,8 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s (approvalMode Always), which "
 			 "writes status.pendingVersion %s; then %s: those passes %s (%s), before the approval gate, "
 			 "the one writer of pendingVersion, so status.pendingVersion goes on naming %s beside Ready "
-			 "False %s%s until a pass gets through again; a dependency not ready leaves it the same way, "
-			 "and a transient error reading the StageLedger (API errors are not simulated) writes no "
-			 "status at all",
+			 "False %s%s until a pass gets through again; a transient error reading the StageLedger (API "
+			 "errors are not simulated) writes no status at all",
 			 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version, x.what, x.where, x.reason,
 			 p->version, x.reason, approved);
 	}

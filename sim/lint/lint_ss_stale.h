@@ -47,11 +47,12 @@
  *  - MS280 (Q-23): under approvalMode Always a publish is held for
  *    approval (status.pendingVersion names it), and before its approval or
  *    the next publish the sources model makes a stage's source not Ready,
- *    absent or Forbidden, or an event deletes the kubeConfig Secret: those
- *    passes stop at source resolution or at the target connection, before
+ *    absent or Forbidden, an event deletes the kubeConfig Secret, or a
+ *    publish to a dependency alone holds that one not ready for long (its
+ *    soaks, or an approval under Always): those passes stop at the
+ *    dependency check, source resolution or the target connection, before
  *    the approval gate that alone writes pendingVersion, so it goes on
- *    naming the held version, approved or not (warning).  A dependency
- *    that is not ready does the same; the run tells it;
+ *    naming the held version, approved or not (warning);
  *  - MS281 (Q-22): under approvalMode Always the manifest carries
  *    approved-version V while its inline spec.version.value is another
  *    version: the first adoption is never held, and the annotation is never

@@ -219,6 +219,22 @@ static void test_stale_approval(void)
 	SOURCES(sources) "  events:\n" events
 #define NOT_READY "{name: shop, notReady: [{from: 1h20m, until: 2h}]}"
 
+/* StageSet shop/db labelled app=db, with SPEC lines and a stage "schema" soaking 30m (after SS). */
+#define DB(spec)                                                                       \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata: {name: db, namespace: shop, labels: {app: db}}\n"                   \
+	"spec:\n" spec                                                                 \
+	"  stages:\n"                                                                  \
+	"    - {name: schema, sourceRef: {kind: GitRepository, name: db}, promotion: {soak: 30m}}\n"
+#define DB_SOAK                                                                        \
+	"25:78: MS262 info: StageSet shop/db: its last stage \"schema\" soaks 30m0s before "     \
+	"promotion, though no stage comes after it: status.version and status.lastAppliedRevisions " \
+	"are written only by the success that follows the soak, so for 30m0s after each version has " \
+	"been applied and verified on every stage they still name the version before it "           \
+	"(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "   \
+	"status.version takes the StageSet for the old version"
 #define KUBECONFIG "  kubeConfig: {secretRef: {name: kc}}\n"
 #define DELETE_KC(at) "    - {at: " at ", delete: {kind: Secret, namespace: shop, name: kc}}\n"
 
@@ -231,26 +247,45 @@ static void test_pending_after_exit(void)
 		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
 		    "Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets "
-		    "through again; a dependency not ready leaves it the same way, and a transient error reading "
-		    "the StageLedger (API errors are not simulated) writes no status at all");
+		    "through again; a transient error reading the StageLedger (API errors are not simulated) "
+		    "writes no status at all");
 	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
 		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
 		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
 		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
-		    "Ready False RBACDenied until a pass gets through again; a dependency not ready leaves it the "
-		    "same way, and a transient error reading the StageLedger (API errors are not simulated) writes "
-		    "no status at all");
+		    "Ready False RBACDenied until a pass gets through again; a transient error reading the "
+		    "StageLedger (API errors are not simulated) writes no status at all");
 	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m")) SS(ALWAYS KUBECONFIG, APP_STAGE),
 		    "8:12: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete "
 		    "event at 1h20m0s removes Secret shop/kc, which spec.kubeConfig.secretRef names, for the "
 		    "rest of the run: those passes fail to connect to the target cluster (StageFailed), before "
 		    "the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on "
-		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; a dependency "
-		    "not ready leaves it the same way, and a transient error reading the StageLedger (API errors "
-		    "are not simulated) writes no status at all");
+		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; a transient "
+		    "error reading the StageLedger (API errors are not simulated) writes no status at all");
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
+		    "15:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario "
+		    "event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while "
+		    "it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop "
+		    "at the dependency check (DependencyNotReady), before the approval gate, the one writer of "
+		    "pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False "
+		    "DependencyNotReady until a pass gets through again; a transient error reading the "
+		    "StageLedger (API errors are not simulated) writes no status at all\n"
+		    DB_SOAK);
+	/* a publish that reaches both; a dependency with nothing that holds it long */
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
+		    DB_SOAK);
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE)
+			    "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+			    "metadata: {name: db, namespace: shop, labels: {app: db}}\n"
+			    "spec:\n  stages: [{name: schema, sourceRef: {kind: GitRepository, name: db}}]\n",
+		    "");
 	/* the Secret deleted before the publish; the decryption Secret, read after the gate */
 	expect_lint(SCENARIO(DELETE_KC("50m") PUBLISH_1H) SS(ALWAYS KUBECONFIG, APP_STAGE), "");
 	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m"))
@@ -310,7 +345,7 @@ static CU_TestInfo tests[] = {
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	{ "MS267 an approval of a version replaced before it", test_stale_approval },
-	{ "MS280 a held version's pendingVersion through a source outage or a deleted kubeconfig",
+	{ "MS280 a held version's pendingVersion through a source outage, a deleted kubeconfig, a dependency",
 	  test_pending_after_exit },
 	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
 	CU_TEST_INFO_NULL,
