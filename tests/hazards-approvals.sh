@@ -19,7 +19,10 @@
 #          adopted on the first pass unheld and 2.1.0 (1h) at 1h1m1s with no
 #          AwaitingApproval and no approval event.  A manifest approving
 #          2.0.0, the version it starts at, holds 2.1.0 to the end, and
-#          nothing is told.
+#          nothing is told.  A version that comes back: 2.1.0 approved and
+#          adopted, approvalMode Never from 1h for 2.0.1, Always again from
+#          1h30m: 2.1.0 published again at 2h is adopted at 2h1m1s on the old
+#          approval; with the approval removed at 40m it is held.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -143,6 +146,32 @@ check("reused: 2.0.0 was baselined", [e for e in d["timeline"] if e["change"] ==
 n = notice(d, 'StageSet shop/shop: the transition from 2.0.0 to 2.1.0 that began at 1h0m0s passed the approval gate on stages.metio.wtf/approved-version "2.1.0", set at 0s (its manifest\'s), before the StageSet adopted 2.0.0 at 1m1.005s (a first adoption, never held)')
 check("reused: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
 EOF2
+
+lint_of approvals-reused-back
+contains "reused back: MS281" "$tmp/approvals-reused-back.lint" \
+	'MS281 warning the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version still says "2.1.0" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and adopted without an approval, and the controller never clears the annotation, so the old approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it'
+run_of approvals-reused-back
+run_of approvals-reused-cleared
+pyfacts "$tmp/approvals-reused-back.json" "$tmp/approvals-reused-cleared.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))
+def st(x):
+    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+s = st(d)
+check("reused back: 2.1.0 held at 30m, adopted at 36m1s; 2.0.1 at 1h11m1s unheld; 2.1.0 again at 2h1m1s unheld",
+      [x[:2] for x in s if x[1] != "Succeeded" or "version" in x[2].replace("status: ", "").split(", ")] ==
+      [(61005, "Succeeded"), (1800000, "AwaitingApproval"), (2161000, "Succeeded"), (4261000, "Succeeded"), (7261000, "Succeeded")], s)
+check("reused back: one approval event in the run, at 35m",
+      [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated" and "approved-version" in (e["detail"] or "")] == [2100000])
+n = notice(d, 'StageSet shop/shop: the transition from 2.0.1 to 2.1.0 that began at 2h0m0s passed the approval gate on stages.metio.wtf/approved-version "2.1.0", set at 35m0s, before the StageSet adopted 2.0.1 at 1h11m1s')
+check("reused back: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] for x in st(c)][-1] == (7200000, "AwaitingApproval"), st(c))
+check("reused cleared: the run tells nothing", notice(c, "passed the approval gate on") is None)
+EOF2
+lint_of approvals-reused-cleared
+lacks "reused cleared: no MS281" "$tmp/approvals-reused-cleared.lint" 'MS281'
 
 lint_of approvals-reused-current
 lacks "reused current: no MS281" "$tmp/approvals-reused-current.lint" 'MS281'

@@ -698,10 +698,11 @@ static const struct lint_rule rules[] = {
 	  "its Ready reason while a dependency, its source or its target is down" },
 	{ "MS281", "approval-reused", LINT_WARNING,
 	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
-	  "manifest for a version other than its spec.version.value: its first adoption is never "
-	  "held, and the controller never clears the annotation, so when that version is published "
-	  "later the old approval lets the transition through with nobody approving it (StageSet "
-	  "spec R-14, §5 Q-22)",
+	  "manifest for a version other than its spec.version.value (its first adoption is never "
+	  "held), or a version approved and adopted comes back after another one was adopted while "
+	  "approvalMode was switched off: the controller never clears the annotation, so when that "
+	  "version is published the old approval lets the transition through with nobody approving "
+	  "it (StageSet spec R-14, §5 Q-22)",
 	  "keep stages.metio.wtf/approved-version out of the manifest, and remove it once the version "
 	  "it approves is adopted (kubectl annotate stageset NAME stages.metio.wtf/approved-version-)" },
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/stageset.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
@@ -571,10 +572,29 @@ static const char *exit_reason(enum src_field f, const char **state)
 	}
 }
 
+/* Whether event @e removes the approval annotation from @ss (annotate remove, a patch to null). */
+static bool removes_approval(const struct scn_event *e, const struct obj *ss)
+{
+	const struct val *ann;
+	const struct val_kv *kv;
+
+	if (!targets(e, ss))
+		return false;
+	if (e->type == SCN_EV_ANNOTATE) {
+		for (size_t i = 0; i < e->nremove; i++)
+			if (!strcmp(e->remove[i], APPROVED_VERSION))
+				return true;
+		return false;
+	}
+	ann = e->type == SCN_EV_PATCH && e->merge ? val_path(e->merge, "metadata.annotations") : NULL;
+	kv = ann && ann->type == VAL_MAP ? val_map_get_kv(ann, APPROVED_VERSION) : NULL;
+	return kv && kv->v && kv->v->type == VAL_NULL;
+}
+
 /*
  * The value of the approval annotation on @ss at @t_ms: its manifest's,
- * changed by the annotate and patch events up to @t_ms (borrowed; NULL:
- * none).  @set_ms (may be NULL) receives when that value was set: the
+ * changed (set or removed) by the annotate and patch events up to @t_ms
+ * (borrowed; NULL: none).  @set_ms (may be NULL) receives when that value was set: the
  * StageSet's creation for its manifest's.
  */
 static const char *approval_at(const struct scenario *s, const struct obj *ss, int64_t t_ms, int64_t *set_ms)
@@ -585,7 +605,7 @@ static const char *approval_at(const struct scenario *s, const struct obj *ss, i
 	for (size_t i = 0; i < s->nevents; i++) {
 		const char *now = s->events[i].at_ms <= t_ms ? approval_of(&s->events[i], ss) : NULL;
 
-		if (now) {
+		if (now || (s->events[i].at_ms <= t_ms && removes_approval(&s->events[i], ss))) {
 			v = now;
 			when = s->events[i].at_ms;
 		}
@@ -720,7 +740,7 @@ static bool dep_not_ready(const struct scenario *s, const struct obj *dep, const
 			  int64_t *until_ms, char *why, size_t len)
 {
 	struct sst_spec dp;
-	char err[256], soaks[256], d[GT_DURATION_BUFSZ];
+	char err[256], soaks[200], d[GT_DURATION_BUFSZ];
 	const char *appr;
 	int64_t sum;
 	bool slow = false;
@@ -891,8 +911,9 @@ static void rule_approval_reused(struct lint_report *r, const struct scenario *s
 	if (first == INT64_MAX)
 		return;
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].at_ms >= born && s->events[i].at_ms <= first && approval_of(&s->events[i], ss))
-			return; /* approved again by an event: a decision of its own */
+		if (s->events[i].at_ms >= born && s->events[i].at_ms <= first &&
+		    (approval_of(&s->events[i], ss) || removes_approval(&s->events[i], ss)))
+			return; /* approved again, or the approval removed, by an event: a decision of its own */
 	lint_add(r, "MS281", ss->src.file, lint_annotation_mark(rr, ss, APPROVED_VERSION),
 		 "StageSet %s/%s (approvalMode Always) comes with %s \"%s\" in its manifest, an approval from "
 		 "before, while its spec.version.value is %s: its first pass adopts %s without asking (a first "
@@ -900,6 +921,108 @@ static void rule_approval_reused(struct lint_report *r, const struct scenario *s
 		 "published at %s the old approval lets the transition %s to %s through with nobody "
 		 "approving it",
 		 ss->ns, ss->name, APPROVED_VERSION, v, w, w, v, dur(first, a), w, v);
+}
+
+/*
+ * The approvalMode of @ss (spec @sp) at @t_ms: its manifest's, changed by
+ * the patch events of spec.version.approvalMode up to @t_ms (borrowed; ""
+ * for none).  @set_ms (may be NULL) receives when: -1 for the manifest's.
+ */
+static const char *mode_at(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp, int64_t t_ms,
+			   int64_t *set_ms)
+{
+	const char *m = sp->has_version ? sp->version.approval_mode : "";
+	int64_t when = -1;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *ver = e->type == SCN_EV_PATCH && e->merge && e->at_ms <= t_ms && targets(e, ss)
+						? val_path(e->merge, "spec.version")
+						: NULL;
+		const struct val_kv *kv = ver && ver->type == VAL_MAP ? val_map_get_kv(ver, "approvalMode") : NULL;
+
+		if (kv) {
+			m = val_str(kv->v, "");
+			when = e->at_ms;
+		}
+	}
+	if (set_ms)
+		*set_ms = when;
+	return m;
+}
+
+/* Whether a move from version @from to @to is refused as a downgrade (allowDowngrade off, or not semver). */
+static bool refused_downgrade(const struct sst_spec *sp, const char *from, const char *to)
+{
+	struct ss_semver a, b;
+
+	if (ss_semver_parse(from, &a, NULL, 0) != SS_OK || ss_semver_parse(to, &b, NULL, 0) != SS_OK)
+		return true;
+	return ss_semver_compare(&b, &a) < 0 && !sp->version.allow_downgrade;
+}
+
+/*
+ * MS281 (StageSet spec R-14, §5 Q-22), a version that comes back: under
+ * approvalMode Always the annotation approves V and V is adopted; then
+ * approvalMode is switched off and a publish of W is adopted without an
+ * approval; approvalMode is switched back to Always, and when V is
+ * published again the annotation, never cleared, still approves it.
+ * Told at that publish, once per StageSet.
+ */
+static void rule_approval_comes_back(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				     const struct sst_spec *sp)
+{
+	int64_t born = created_ms(s, ss);
+
+	if (!sp->has_version || sp->version.has_from_artifact || sp->version.has_from_object)
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *pv = &s->fevents[i];
+		int64_t t_a, t_on;
+		const char *v = pv->version, *appr;
+
+		if (pv->type != SCN_FEV_PUBLISH || !v || pv->at_ms < born || !lbl_matches(&pv->selector, &ss->labels) ||
+		    strcmp(mode_at(s, ss, sp, pv->at_ms, &t_on), "Always") != 0)
+			continue;
+		appr = approval_at(s, ss, pv->at_ms, &t_a);
+		if (!appr || strcmp(appr, v) != 0)
+			continue;
+		for (size_t k = 0; k < s->nfevents; k++) {
+			const struct scn_fevent *pw = &s->fevents[k], *p1 = NULL;
+			int64_t t_off;
+			const char *mw;
+			char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ],
+				e[GT_DURATION_BUFSZ], f[GT_DURATION_BUFSZ];
+
+			if (pw->type != SCN_FEV_PUBLISH || !pw->version || !strcmp(pw->version, v) || pw->at_ms <= t_a ||
+			    pw->at_ms >= pv->at_ms || !lbl_matches(&pw->selector, &ss->labels) ||
+			    !strcmp(mw = mode_at(s, ss, sp, pw->at_ms, &t_off), "Always") || t_on <= pw->at_ms ||
+			    refused_downgrade(sp, v, pw->version) || refused_downgrade(sp, pw->version, v))
+				continue;
+			/* V adopted with the approval before W came: published and approved, under Always */
+			for (size_t j = 0; j < s->nfevents && !p1; j++) {
+				const struct scn_fevent *q = &s->fevents[j];
+				int64_t adopted = q->at_ms > t_a ? q->at_ms : t_a;
+
+				if (q->type == SCN_FEV_PUBLISH && q->version && !strcmp(q->version, v) && q->at_ms >= born &&
+				    adopted < pw->at_ms && adopted < t_off && lbl_matches(&q->selector, &ss->labels) &&
+				    !strcmp(mode_at(s, ss, sp, adopted, NULL), "Always"))
+					p1 = q;
+			}
+			if (!p1)
+				continue;
+			lint_add(r, "MS281", pv->file, pv->mark,
+				 "the publish at %s offers %s again to StageSet %s/%s, whose approvalMode is Always again "
+				 "(the patch at %s), while stages.metio.wtf/approved-version still says \"%s\" from %s: "
+				 "%s, adopted with that approval (published at %s), gave way to %s, published at %s "
+				 "while approvalMode was %s (the patch at %s) and adopted without an approval, and the "
+				 "controller never clears the annotation, so the old approval lets the transition %s "
+				 "to %s through with nobody approving it",
+				 dur(pv->at_ms, a), v, ss->ns, ss->name, dur(t_on, b), v, dur(t_a, c), v, dur(p1->at_ms, d),
+				 pw->version, dur(pw->at_ms, e), *mw ? mw : "unset (Never)", dur(t_off, f), pw->version, v);
+			return;
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -931,6 +1054,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_stale_approval(r, s, v[i], &sp);
 		rule_pending_after_exit(r, s, v[i], &sp);
 		rule_approval_reused(r, s, v[i], &sp, &rr);
+		rule_approval_comes_back(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	lint_reread_release(&rr);

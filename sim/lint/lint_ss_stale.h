@@ -57,7 +57,10 @@
  *    approved-version V while its inline spec.version.value is another
  *    version: the first adoption is never held, and the annotation is never
  *    cleared, so a later publish of V passes the gate with nobody approving
- *    it (warning).  A version read from an artifact is left to the run.
+ *    it; or V, approved and adopted, gives way to a version adopted while
+ *    approvalMode was patched off, and is published again once it is
+ *    Always again (warning).  A version read from an artifact is left to
+ *    the run.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, patch, apply and publish events that reach them,

@@ -324,10 +324,12 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 			g->appr_value = xstrdup(arrow ? arrow + 3 : g->appr_detail);
 		} else if (e->detail && (p = strstr(e->detail, "-stages.metio.wtf/approved-version"))) {
 			if (!g->appr_changed) {
-				const char *v = strchr(p, '=');
+				/* "-key=old" when the timeline gives the value removed; else it is not known */
+				size_t n = strcspn(p, ",");
+				const char *v = memchr(p, '=', n);
 
 				g->appr_changed = true;
-				g->appr_first = v ? xstrndup(v + 1, strcspn(v + 1, ",")) : NULL;
+				g->appr_first = v ? xstrndup(v + 1, n - (size_t)(v + 1 - p)) : NULL;
 			}
 			g->appr_ms = e->t_ms;
 			free(g->appr_value);

@@ -338,6 +338,37 @@ static void test_approval_reused(void)
 		    "");
 }
 
+#define PUB(at, v) "    - {at: " at ", publish: {selector: {matchLabels: {app: shop}}, version: \"" v "\"}}\n"
+#define MODE(at, m)                                                                    \
+	"    - {at: " at ", patch: {kind: StageSet, namespace: shop, name: shop, merge: "  \
+	"{spec: {version: {approvalMode: " m "}}}}}\n"
+#define BACK_EVENTS(extra)                                                             \
+	PUB("30m", "2.1.0") APPROVE("35m", "2.1.0") extra MODE("1h", "Never") PUB("1h10m", "2.0.1") \
+	MODE("1h30m", "Always") PUB("2h", "2.1.0")
+#define ALWAYS_DOWN "  version: {value: \"2.0.0\", approvalMode: Always, allowDowngrade: true}\n"
+
+static void test_approval_comes_back(void)
+{
+	expect_lint(SCENARIO(BACK_EVENTS("")) SS(ALWAYS_DOWN, APP_STAGE),
+		    "12:16: MS281 warning: the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose "
+		    "approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version "
+		    "still says \"2.1.0\" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave "
+		    "way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and "
+		    "adopted without an approval, and the controller never clears the annotation, so the old "
+		    "approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it");
+	/* the approval removed once adopted; a downgrade refused (no allowDowngrade); approvalMode left
+	 * off */
+	expect_lint(SCENARIO(BACK_EVENTS("    - {at: 40m, annotate: {kind: StageSet, namespace: shop, name: shop, "
+					 "remove: [stages.metio.wtf/approved-version]}}\n"))
+			    SS(ALWAYS_DOWN, APP_STAGE),
+		    "");
+	expect_lint(SCENARIO(BACK_EVENTS("")) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUB("30m", "2.1.0") APPROVE("35m", "2.1.0") MODE("1h", "Never") PUB("1h10m", "2.0.1")
+				     PUB("2h", "2.1.0"))
+			    SS(ALWAYS_DOWN, APP_STAGE),
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
@@ -348,6 +379,7 @@ static CU_TestInfo tests[] = {
 	{ "MS280 a held version's pendingVersion through a source outage, a deleted kubeconfig, a dependency",
 	  test_pending_after_exit },
 	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
+	{ "MS281 an approved version that comes back after approvalMode was off", test_approval_comes_back },
 	CU_TEST_INFO_NULL,
 };
 
