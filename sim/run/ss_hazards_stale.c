@@ -28,6 +28,12 @@ struct st_soak {
 	int64_t from_ms, until_ms;
 };
 
+/* A change of the approval annotation: its value from @t_ms on (owned; NULL: removed). */
+struct st_appr {
+	int64_t t_ms;
+	char *value;
+};
+
 /* What the timeline says of one StageSet. */
 struct st_rec {
 	const char *last;      /* its last stage at the end of the run (borrowed from the store), NULL none */
@@ -78,6 +84,8 @@ struct st_rec {
 	int64_t born_ms;       /* the StageSet's creation */
 	bool appr_changed;     /* the approval annotation changed in the run */
 	char *appr_first;      /* its value before the first change (owned), NULL none */
+	struct st_appr *apprs; /* its changes, in timeline order */
+	size_t napprs;
 };
 
 /* Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -322,6 +330,8 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 			arrow = strstr(g->appr_detail, "\xe2\x86\x92");
 			free(g->appr_value);
 			g->appr_value = xstrdup(arrow ? arrow + 3 : g->appr_detail);
+			g->apprs = xreallocarray(g->apprs, g->napprs + 1, sizeof(*g->apprs));
+			g->apprs[g->napprs++] = (struct st_appr){ e->t_ms, xstrdup(g->appr_value) };
 		} else if (e->detail && (p = strstr(e->detail, "-stages.metio.wtf/approved-version"))) {
 			if (!g->appr_changed) {
 				/* "-key=old" when the timeline gives the value removed; else it is not known */
@@ -334,6 +344,8 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 			g->appr_ms = e->t_ms;
 			free(g->appr_value);
 			g->appr_value = NULL;
+			g->apprs = xreallocarray(g->apprs, g->napprs + 1, sizeof(*g->apprs));
+			g->apprs[g->napprs++] = (struct st_appr){ e->t_ms, NULL };
 		}
 		return;
 	}
@@ -567,7 +579,9 @@ static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m
  * Follows status write @e of @g's StageSet against status.pendingVersion:
  * an AwaitingApproval hold writes it, a pass through the approval gate
  * clears it (its write then names the field), and any other write leaves it
- * as it was: the pass stopped before the gate.
+ * as it was: the pass stopped before the gate.  The holds of an update
+ * window or an error budget (R-9, R-11; Q-9, Q-10) are left out: they are
+ * told of their own.
  */
 static void follow_pending(struct st_rec *g, const struct tl_entry *e)
 {
@@ -591,8 +605,9 @@ static void follow_pending(struct st_rec *g, const struct tl_entry *e)
 		g->pend = NULL;
 		return;
 	}
-	if (!g->pend)
-		return;
+	if (!g->pend || !strcmp(e->reason, SSC_REASON_READY) || !strcmp(e->reason, SSC_REASON_UPDATE_DEFERRED) ||
+	    !strcmp(e->reason, SSC_REASON_BUDGET_EXHAUSTED) || !strcmp(e->reason, SSC_REASON_BUDGET_SOURCE_UNAVAILABLE))
+		return; /* none held; or an update window's or a budget's hold, Q-9's and Q-10's */
 	if (g->exit_ms < 0) {
 		g->exit_ms = e->t_ms;
 		g->exit_hold_ms = g->pend_ms;
@@ -641,55 +656,27 @@ static void pending_after_exit(struct run_result *r, const struct ssrc_member_st
 /* ---------------------------------------------------------------- Q-22 reuse */
 
 /*
- * The value of the approval annotation of @m's StageSet when the attempt
+ * The value of the approval annotation of @g's StageSet when the attempt
  * starting at @t_ms read it (borrowed; NULL none), and when it was set
  * into @set_ms: -1 for the value it was created with (its manifest's).
  * @end: the StageSet at the end of the run (NULL: deleted).
  */
-static const char *approval_when(const struct tl *tl, const struct ssrc_member_stat *m, const struct st_rec *g,
-				 const struct obj *end, int64_t t_ms, int64_t *set_ms)
+static const char *approval_when(const struct st_rec *g, const struct obj *end, int64_t t_ms, int64_t *set_ms)
 {
 	const char *v = g->appr_changed ? g->appr_first
 					: end ? obj_strmap_get(&end->annotations, "stages.metio.wtf/approved-version")
 					      : NULL;
 
 	*set_ms = -1;
-	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
-		struct tl_entry e;
-		const char *p;
-
-		tl_get(tl, i, &e);
-		if (e.t_ms >= t_ms)
-			break;
-		if (e.change != TL_UPDATED || !e.kind || strcmp(e.kind, "StageSet") || !e.ns || strcmp(e.ns, m->ns) ||
-		    !e.name || strcmp(e.name, m->name) || !e.detail)
-			continue;
-		if ((p = strstr(e.detail, "-stages.metio.wtf/approved-version"))) {
-			v = NULL;
-			*set_ms = e.t_ms;
-		} else if ((p = strstr(e.detail, APPROVED_KEY))) {
-			const char *arrow = strstr(p, "\xe2\x86\x92");
-			size_t n2 = strcspn(p + strlen(APPROVED_KEY), ",");
-
-			p += strlen(APPROVED_KEY);
-			v = arrow && arrow < p + n2 ? arrow + 3 : p;
-			*set_ms = e.t_ms;
-		}
+	for (size_t i = 0; i < g->napprs && g->apprs[i].t_ms < t_ms; i++) {
+		v = g->apprs[i].value;
+		*set_ms = g->apprs[i].t_ms;
 	}
 	return v;
 }
 
-/* Whether the approval value @v (text up to ',' or the end) is @version. */
-static bool is_version(const char *v, const char *version)
-{
-	size_t n = strcspn(v, ",");
-
-	return strlen(version) == n && !strncmp(v, version, n);
-}
-
 static void approval_reused(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
 {
-	const struct tl *tl = des_timeline(r->world);
 	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
 	const struct val *mode = ss && ss->spec ? val_path(ss->spec, "version.approvalMode") : NULL;
 	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
@@ -706,8 +693,8 @@ static void approval_reused(struct run_result *r, const struct ssrc_member_stat 
 
 		if (a->baseline || !*a->from || !strcmp(a->from, a->version))
 			continue;
-		v = approval_when(tl, m, g, ss, a->start_ms, &set_ms);
-		if (!v || !is_version(v, a->version))
+		v = approval_when(g, ss, a->start_ms, &set_ms);
+		if (!v || strcmp(v, a->version) != 0)
 			continue;
 		manifest = set_ms < 0;
 		if (manifest)
@@ -840,6 +827,9 @@ void ss_hazards_stale(struct run_result *r)
 		free(recs[i].pend);
 		free(recs[i].exit_version);
 		free(recs[i].appr_first);
+		for (size_t k = 0; k < recs[i].napprs; k++)
+			free(recs[i].apprs[k].value);
+		free(recs[i].apprs);
 		free(recs[i].appr_value);
 		free(recs[i].held_version);
 		free(recs[i].was_held);
