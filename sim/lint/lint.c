@@ -731,6 +731,28 @@ static const struct lint_rule rules[] = {
 	  "in between: roll the revision back (a new one, or rollback-to) when the gate blocks it, or "
 	  "set the check's onFailure to Rollback (with spec.rollbackOnFailure) so the block reverts "
 	  "the stage at once" },
+	/* MS280, MS281: StageSet status and approvals (sim/lint/lint_ss_stale.c). */
+	{ "MS280", "pending-version-after-early-exit", LINT_WARNING,
+	  "a version held AwaitingApproval (approvalMode Always) wrote status.pendingVersion, and "
+	  "before its approval or the next publish the scenario's sources model makes a stage's "
+	  "source not Ready, absent or Forbidden, an event deletes the kubeConfig Secret, or a publish "
+	  "to a dependency alone holds it not ready (a soak, an approval): those passes stop at the "
+	  "dependency check, source resolution or the target connection, before the approval gate, "
+	  "the one writer of pendingVersion, so it goes on naming the held version, approved or not, "
+	  "beside Ready False DependencyNotReady (SourceNotReady, ArtifactNotFound, RBACDenied, "
+	  "StageFailed); a transient StageLedger error (API errors are not simulated) writes no "
+	  "status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
+	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
+	  "its Ready reason while a dependency, its source or its target is down" },
+	{ "MS281", "approval-reused", LINT_WARNING,
+	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
+	  "manifest for a version other than its spec.version.value (its first adoption is never "
+	  "held), or a version approved and adopted comes back after another one was adopted while "
+	  "approvalMode was switched off: the controller never clears the annotation, so when that "
+	  "version is published the old approval lets the transition through with nobody approving "
+	  "it (StageSet spec R-14, §5 Q-22)",
+	  "keep stages.metio.wtf/approved-version out of the manifest, and remove it once the version "
+	  "it approves is adopted (kubectl annotate stageset NAME stages.metio.wtf/approved-version-)" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
