@@ -314,7 +314,7 @@ int cmd_clock(const char *cmd, struct cmd_opts *o, struct scenario *s, struct di
 	if (o->now_set)
 		scn_set_clock(s, o->now_ms, SCN_CLOCK_NOW);
 	scn_warn_later_times(s, d);
-	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, d);
+	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, o->run.seed_set, d);
 	return cmd_resume_horizon(cmd, o, s);
 }
 
