@@ -489,8 +489,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_object_set_new(h, "name", str_or_null(s->halt_name));
 		json_object_set_new(h, "reason", str_or_null(s->halt_reason));
 		json_object_set_new(h, "message", str_or_null(s->halt_message));
-		json_object_set_new(h, "gate_value",
-				    s->has_halt_value ? json_real(s->halt_value) : json_null());
+		json_object_set_new(h, "gate_value", real_or_null(s->halt_value, s->has_halt_value));
 		json_object_set_new(h, "step", hr && hr->halt_step >= 0
 						       ? str_or_null(hr->steps[hr->halt_step].name)
 						       : json_null());

@@ -71,11 +71,11 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
 		char *text, *waves;
 
-		if (!f->nhalts)
+		if (!f->nhalts && !f->blast_carried)
 			continue;
 		waves = xstrdup("");
 		gt_format_duration(f->halt_ms, at, sizeof(at));
-		if (f->halted_before_start) {
+		if (f->halted_before_start && !f->blast_carried) {
 			/* who had taken the bad version by then is history the store does not keep */
 			text = xasprintf("not known: FleetRollout %s was loaded Halted, the halt "
 					 "predates the run", f->name);
@@ -363,7 +363,15 @@ static void summary(struct out *o, const struct rep_run *run)
 			txt_wrapped(o, msg, 10, "");
 			free(msg);
 		}
-		if (s->has_halt_value) {
+		if (s->has_halt_value && s->halt_value_rounded) {
+			char v[40], *line;
+
+			full_g(s->halt_value, v, sizeof(v));
+			line = xasprintf("the gate read %s, as the halt message gives it (4 significant "
+					 "digits: the reading itself was before the snapshot)", v);
+			txt_wrapped(o, line, 10, "");
+			free(line);
+		} else if (s->has_halt_value) {
 			char v[40], *line;
 
 			full_g(s->halt_value, v, sizeof(v));

@@ -100,7 +100,7 @@ check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: erro
 # Halted, and the run's first halting pass (at 1s) continues that halt: its
 # blast radius is not known, as the summary's halt is before the start, not
 # that of a later pass.
-"$SIM" run -q --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run --color never --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >"$tmp/fg-whole.txt" 2>/dev/null
 "$SIM" run -q --snapshot 30m "$tmp/fg30-sim.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
 # a plain export: without the observer's state the run that halted is not known
 grep -v 'state.magos-sim.io/observer' "$tmp/fg30-sim.yaml" >"$tmp/fg30.yaml"
@@ -198,6 +198,25 @@ PY
 contains "resumed from the simulator's snapshot, the text says the fleet halted before the start" "$tmp/fgs.txt" \
 	"halted    yes, before the start: FleetRollout moodle (Halted)"
 lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast     not known"
+contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
+	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
+contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt"
+# The gate's value of a halt before the snapshot: the reading is the past
+# run's, the halt message carries it to 4 significant digits (Go's %.4g).
+contains "the whole run gives the gate's value as read" "$tmp/fg-whole.txt" "the gate read 0.052347, threshold max \"0.01\""
+for f in fgs fg; do
+	contains "$f: resumed, the text gives the value the halt message carries" "$tmp/$f.txt" \
+		"the gate read 0.05235, as the halt message gives it (4 significant"
+done
+"$SIM" run -q --now 2026-03-02T08:30:00Z --json "$tmp/fgs.json" "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
+pyfacts "$tmp/fg-whole.json" "$tmp/fgs.json" "$tmp/fg.json" <<'PY'
+import json, sys
+from facts import check
+whole, res, plain = (json.load(open(f))['summary']['halt'] for f in sys.argv[1:4])
+check("JSON: the whole run's gate_value is the reading in full", whole['gate_value'] == 0.052347, whole['gate_value'])
+check("JSON: resumed (simulator's and plain snapshot), gate_value is the message's 0.05235",
+      res['gate_value'] == 0.05235 and plain['gate_value'] == 0.05235, (res['gate_value'], plain['gate_value']))
+PY
 contains "the FleetRollout's state carries the waves, the halts and the blast radius" "$tmp/fg30-sim.yaml" \
 	"state.magos-sim.io/observer: waves=canary/2026-03-02T08:00:00Z/2026-03-02T08:11:01Z/2026-03-02T08:11:01Z/1/-,"
 contains "... a halt's message escaped within its field" "$tmp/fg30-sim.yaml" \
