@@ -439,7 +439,7 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 	json_object_set_new(o, "fault_onset_ms", ms_or_null(f->onset_ms));
 	json_object_set_new(o, "fault_onset_member", str_or_null(f->onset_member));
 	json_object_set_new(o, "fault_onset_kind",
-			    f->onset_ms >= 0 ? json_string(f->onset_window ? "regression-window"
+			    f->onset_member ? json_string(f->onset_window ? "regression-window"
 									 : "not-ready")
 					     : json_null());
 	json_object_set_new(o, "detection_latency_ms", ms_or_null(f->detection_latency_ms));

@@ -121,7 +121,14 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "blast", text);
 		free(text);
 		free(waves);
-		if (f->detection_latency_ms >= 0) {
+		if (f->onset_undated) {
+			char on[GT_DURATION_BUFSZ];
+
+			gt_format_duration(f->onset_ms, on, sizeof(on));
+			text = xasprintf("not known: the fault began before the snapshot (a fault "
+					 "window of %s, open since %s; the version it ran then is not in "
+					 "the snapshot)", f->onset_member, on);
+		} else if (f->detection_latency_ms >= 0) {
 			char on[GT_DURATION_BUFSZ];
 
 			gt_format_duration(f->detection_latency_ms, lat, sizeof(lat));
@@ -137,7 +144,9 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 				text = xasprintf("%s, from the fault onset at %s (%s %s) to the halt", lat,
 						 on, f->onset_member,
 						 f->onset_window ? "began a fault window"
-								 : "went not-Ready");
+						 : f->onset_ms < 0 ? "went not-Ready, before the snapshot, as its "
+								     "Ready condition's lastTransitionTime says"
+								   : "went not-Ready");
 			}
 		} else {
 			text = xasprintf("none: no regression onset in this run (no member on %s "
@@ -146,7 +155,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		}
 		labelled(o, "detection", text);
 		free(text);
-		if (f->exposure_member_ms > 0) {
+		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
 			char *after;
 
 			if (f->remediated && f->unremediated)
@@ -162,10 +171,16 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 						  f->unremediated, f->unremediated == 1 ? "" : "s");
 			else
 				after = xstrdup("none (no member was on it at the halt)");
+			char *loaded = f->exposure_loaded
+					       ? xasprintf(", at least: %zu ran it when loaded, counted "
+							   "from the start", f->exposure_loaded)
+					       : xstrdup("");
+
 			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
-					 "member from its adoption to %s); after the halt: %s",
+					 "member from its adoption to %s%s); after the halt: %s",
 					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
-					 after);
+					 loaded, after);
+			free(loaded);
 			free(after);
 		} else {
 			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",

@@ -353,4 +353,59 @@ jq_true "the merged JSON counts them as the unsharded one does" "$tmp/m.json" \
 sed 's/"already_complete":true/"already_complete":true,"nothing_to_complete":true/' "$tmp/p1.json" >"$tmp/p1-bad.json"
 expect_rc "a partial row with two reasons for no time is refused" 3 "$SIM" merge "$tmp/p1-bad.json" "$tmp/p2.json"
 contains "the error names the row and the fields" "$tmp/err" "row 0: 'already_complete' is true but 'completed' is true and 'ttc_ms' -1"
+# --- a halt after the snapshot whose fault began before it ---
+# fleet-member-regression: tenant-00's workload regresses at 25m, its
+# StageSet shows it and the fleet halts at 30m41.843s.  Resumed at 28m, the
+# regression window is open since before the start, when what the member
+# ran is not in the snapshot: no latency is claimed (not 0s from the
+# not-Ready at 2m41.843s).  A member loaded not Ready is dated by its Ready
+# condition's lastTransitionTime.
+"$SIM" run -q --snapshot 28m "$tmp/fm28.yaml" scenarios/fleet-member-regression.yaml >/dev/null
+pyfacts scenarios/fleet-member-regression.yaml "$tmp" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+yaml.safe_dump_all(docs, open(sys.argv[2] + '/fm-scn.yaml', 'w'))
+for d in docs:
+    d['spec']['events'] = [e for e in d['spec']['events'] if 'regress' not in e]
+yaml.safe_dump_all(docs, open(sys.argv[2] + '/fm-noreg.yaml', 'w'))
+t = open(sys.argv[2] + '/fm28.yaml').read()
+ready = '''    - lastTransitionTime: "2026-03-02T08:01:01Z"
+      message: Applied and verified 1 stage(s)
+      observedGeneration: 2
+      reason: Succeeded
+      status: "True"'''
+failed = '''    - lastTransitionTime: "2026-03-02T08:27:00Z"
+      message: 'stage app: workload not healthy'
+      observedGeneration: 2
+      reason: VerificationFailed
+      status: "False"'''
+assert t.count(ready) == 1
+open(sys.argv[2] + '/fm28-nr.yaml', 'w').write(t.replace(ready, failed))
+PY
+"$SIM" run --color never --json "$tmp/fm-whole.json" scenarios/fleet-member-regression.yaml >"$tmp/fm-whole.txt" 2>&1
+contains "the whole run counts detection from the regression at 25m" "$tmp/fm-whole.txt" "detection 5m41.843s, from the fault onset at 25m0s"
+"$SIM" run --color never --json "$tmp/fmr.json" --snapshot 40m "$tmp/fm40.yaml" "$tmp/fm-scn.yaml" "$tmp/fm28.yaml" >"$tmp/fmr.txt" 2>&1
+contains "resumed at 28m, the halt at 2m41.843s of the run has a fault from before the snapshot" "$tmp/fmr.txt" \
+	"detection not known: the fault began before the snapshot (a fault window of"
+lacks "... and claims no latency from the run's start" "$tmp/fmr.txt" "detection 0s"
+contains "its exposure says it counts from the start for a member loaded on the bad version" "$tmp/fmr.txt" "at least: 1 ran it when loaded, counted"
+contains "a later snapshot carries the onset as undated" "$tmp/fm40.yaml" "onsetUndated=yes"
+"$SIM" run --color never --json "$tmp/fm40.json" "$tmp/fm-scn.yaml" "$tmp/fm40.yaml" >"$tmp/fm40.txt" 2>&1
+contains "... and its resumed run still claims no latency" "$tmp/fm40.txt" "detection not known: the fault began before the snapshot"
+"$SIM" run --color never --json "$tmp/fmnr.json" "$tmp/fm-noreg.yaml" "$tmp/fm28-nr.yaml" >"$tmp/fmnr.txt" 2>&1
+contains "a member loaded not Ready since 27m: detection from then" "$tmp/fmnr.txt" "detection 1m1s, from the fault onset at -1m0s (tenant-00/moodle went not-Ready,"
+pyfacts "$tmp/fm-whole.json" "$tmp/fmr.json" "$tmp/fm40.json" "$tmp/fmnr.json" <<'PY'
+import json, sys
+from facts import check
+w, r, r40, nr = (json.load(open(f))['summary']['fleets'][0] for f in sys.argv[1:5])
+check("JSON: the whole run's detection latency is 5m41.843s from a regression window",
+      (w['detection_latency_ms'], w['fault_onset_kind']) == (341843, 'regression-window'), w['detection_latency_ms'])
+check("JSON: resumed at 28m (and again at 40m), no detection latency; the onset member and kind are given",
+      all((x['detection_latency_ms'], x['fault_onset_member'], x['fault_onset_kind']) == (None, 'tenant-00/moodle', 'regression-window') for x in (r, r40)),
+      [(x['detection_latency_ms'], x['fault_onset_member'], x['fault_onset_kind']) for x in (r, r40)])
+check("JSON: loaded not Ready since 27m, detection latency 61s",
+      (nr['detection_latency_ms'], nr['fault_onset_kind']) == (61000, 'not-ready'), (nr['detection_latency_ms'], nr['fault_onset_kind']))
+PY
 finish
