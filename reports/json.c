@@ -244,6 +244,7 @@ static json_t *capacity_block(const struct rep_capacity *c)
 	json_object_set_new(o, "jobs", json_integer((json_int_t)c->jobs));
 	json_object_set_new(o, "max_wait_ms", json_integer(c->max_wait_ms));
 	json_object_set_new(o, "total_wait_ms", json_integer(c->total_wait_ms));
+	json_object_set_new(o, "resumed_jobs", json_integer((json_int_t)c->resumed));
 	return o;
 }
 

@@ -342,13 +342,13 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->drivers)
 		txt_emit(o, "%sdrivers%s   %u of %u Rollout/FleetRollout reached completion\n",
 			 col(o, C_BOLD), col(o, C_OFF), s->drivers_completed, s->drivers);
-	if (run->capacity.jobs) {
+	if (run->capacity.jobs || run->capacity.resumed) {
 		const struct rep_capacity *c = &run->capacity;
 		char mx[GT_DURATION_BUFSZ], mean[GT_DURATION_BUFSZ];
 		char slots[32];
 
 		gt_format_duration(c->max_wait_ms, mx, sizeof(mx));
-		gt_format_duration(c->total_wait_ms / (int64_t)c->jobs, mean, sizeof(mean));
+		gt_format_duration(c->jobs ? c->total_wait_ms / (int64_t)c->jobs : 0, mean, sizeof(mean));
 		if (c->capacity)
 			snprintf(slots, sizeof(slots), "of %u runner%s", c->capacity,
 				 c->capacity == 1 ? "" : "s");
@@ -358,6 +358,18 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_OFF), c->jobs, c->peak, slots);
 		if (c->max_wait_ms > 0)
 			txt_emit(o, "          waited for a runner: mean %s, max %s\n", mean, mx);
+		if (c->resumed) {
+			char *line = xasprintf(
+				"and %zu Job%s running when loaded, each taken to hold a runner from its "
+				"status.startTime (a snapshot does not say whether its pod waited for "
+				"one)%s; not counted above",
+				c->resumed, c->resumed == 1 ? "" : "s",
+				c->capacity && c->peak > c->capacity ? ", so more Jobs than runners ran at once"
+								     : "");
+
+			labelled(o, "", line);
+			free(line);
+		}
 	}
 	warnings_lines(o, run->tl);
 	if (s->halted) {

@@ -408,4 +408,32 @@ check("JSON: resumed at 28m (and again at 40m), no detection latency; the onset 
 check("JSON: loaded not Ready since 27m, detection latency 61s",
       (nr['detection_latency_ms'], nr['fault_onset_kind']) == (61000, 'not-ready'), (nr['detection_latency_ms'], nr['fault_onset_kind']))
 PY
+# --- Jobs running when loaded, under a runner capacity ---
+# parallel-cohorts: capacity 3, four plan Jobs at 0s, so one waits.  At 30s
+# all four have a status.startTime (the runner writes it when it sees a
+# Job, before its slot), and the snapshot does not say which one waits:
+# each is taken to hold a runner, and the report says so.
+"$SIM" run -q --snapshot 30s "$tmp/pc30.yaml" scenarios/parallel-cohorts.yaml >/dev/null
+check "at 30s four Jobs are running or waiting, each with a startTime" test "$(grep -c 'clock.magos-sim.io/start-time' "$tmp/pc30.yaml")" -eq 4
+pyfacts scenarios/parallel-cohorts.yaml "$tmp/pc-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+    d['spec'].pop('include', None)
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+"$SIM" run --color never --json "$tmp/pc.json" "$tmp/pc-scn.yaml" "$tmp/pc30.yaml" >"$tmp/pc.txt" 2>&1
+contains "the report says the Jobs running when loaded hold a runner from startTime" "$tmp/pc.txt" \
+	"and 4 Jobs running when loaded, each taken to hold a runner from its"
+contains "... that the snapshot does not say which waited" "$tmp/pc.txt" "status.startTime (a snapshot does not say whether its pod waited for"
+contains "... and that more Jobs than runners ran at once" "$tmp/pc.txt" "one), so more Jobs than runners ran at once; not counted above"
+contains "the count beside it has the 4 over the 3 runners" "$tmp/pc.txt" "jobs      20, at most 4 at once (of 3 runners)"
+pyfacts "$tmp/pc.json" <<'PY'
+import json, sys
+from facts import check
+c = json.load(open(sys.argv[1]))['summary']['capacity']
+check("JSON: capacity counts the 4 resumed Jobs apart from the 20 the run started",
+      (c['resumed_jobs'], c['jobs'], c['peak_running'], c['runners']) == (4, 20, 4, 3), c)
+PY
 finish

@@ -399,7 +399,8 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 		for (size_t i = 0; i < n; i++) {
 			int64_t wait;
 
-			if (js[i].slot_ms < 0 || js[i].seen_ms < 0)
+			rep->capacity.resumed += js[i].resumed;
+			if (js[i].resumed || js[i].slot_ms < 0 || js[i].seen_ms < 0)
 				continue;
 			wait = js[i].slot_ms - js[i].seen_ms;
 			rep->capacity.jobs++;
