@@ -156,7 +156,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "detection", text);
 		free(text);
 		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
-			char *after;
+			char *after, *loaded;
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -171,11 +171,11 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 						  f->unremediated, f->unremediated == 1 ? "" : "s");
 			else
 				after = xstrdup("none (no member was on it at the halt)");
-			char *loaded = f->exposure_loaded
-					       ? xasprintf(", at least: %zu ran it when loaded, counted "
-							   "from the start", f->exposure_loaded)
-					       : xstrdup("");
-
+			/* members on it when loaded: their time before the start is not in the inputs */
+			loaded = f->exposure_loaded ? xasprintf(", at least: %zu ran it when loaded, "
+								"counted from the start",
+								f->exposure_loaded)
+						    : xstrdup("");
 			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
 					 "member from its adoption to %s%s); after the halt: %s",
 					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,

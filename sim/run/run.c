@@ -1143,11 +1143,6 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 }
 
 /*
- * The value a FleetRollout's gate read when it halted the run first: the
- * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
- * max "0.01"), so the summary shows it in full beside the message.
- */
-/*
  * message_gate_value() - the metric a gate halt's Ready message carries:
  * upstream writes "wave %q failed its health gate: metric %.4g is outside
  * the threshold" (engine/fleet_rollout.c), so the value rounded to 4
@@ -1199,6 +1194,13 @@ static void carried_fleet_halt(struct run_result *r)
 	r->summary.halt_message = fl->past_halts[0].message;
 }
 
+/*
+ * The value a FleetRollout's gate read when it halted the run first: the
+ * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
+ * max "0.01"), so the summary shows it in full beside the message.  A halt
+ * before the start has its reading in the pass log of the run that halted:
+ * the summary gives the message's value then (halt_value_rounded).
+ */
 static void gate_halt_value(struct run_result *r)
 {
 	const struct frc *f = fleet_glue_frc(r->fleet);
