@@ -12,6 +12,7 @@
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 
@@ -39,8 +40,7 @@ struct member {
 struct fleet {
 	const struct obj *fr;
 	const struct val *waves;
-	struct member *m;
-	size_t n;
+	struct keytab m;      /* its members (struct member), by "ns/name" */
 };
 
 static bool stages_object(const struct obj *o, void *ctx)
@@ -90,7 +90,7 @@ static void fleet_members(struct api *a, struct fleet *f, const struct api_list 
 	struct lbl_selector sel;
 
 	f->waves = val_map_get(f->fr->spec, "waves");
-	f->m = xcalloc(sss->n + 1, sizeof(*f->m));
+	kt_init(&f->m, sizeof(struct member));
 	if (lbl_selector_from_val(val_map_get(f->fr->spec, "selector"), &sel, NULL, 0) != LBL_OK)
 		return;
 	(void)a;
@@ -100,30 +100,31 @@ static void fleet_members(struct api *a, struct fleet *f, const struct api_list 
 
 		if (!lbl_matches(&sel, &ss->labels) || (w = wave_index(f->waves, &ss->labels)) == SIZE_MAX)
 			continue;
-		f->m[f->n++] = (struct member){ ss->ns, ss->name, w, false, -1, NULL, -1, NULL, -1, -1, -1, NULL };
+		*(struct member *)kt_item(&f->m, kt_at(&f->m, ss->ns, ss->name, NULL)) =
+			(struct member){ ss->ns, ss->name, w, false, -1, NULL, -1, NULL, -1, -1, -1, NULL };
 	}
 	lbl_selector_release(&sel);
 }
 
 static void stageset_status(struct fleet *f, const struct tl_entry *e)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct member *m = &f->m[i];
-		bool held;
+	struct member *m;
+	size_t pos;
+	bool held;
 
-		if (strcmp(m->ns, e->ns) || strcmp(m->name, e->name))
-			continue;
-		held = e->reason && !strcmp(e->reason, "Succeeded") && e->message && strstr(e->message, BUDGET_HELD);
-		if (held && !m->held) {
-			m->held_ms = e->t_ms;
-			m->held_msg = e->message;
-		}
-		m->held = held;
-		if (m->told_ms >= 0 && m->verified_ms < 0 && e->message && !strncmp(e->message, VERIFIED, strlen(VERIFIED)))
-			m->verified_ms = e->t_ms;
-		if (m->told_ms >= 0 && m->pending_ms < 0 && e->reason && !strcmp(e->reason, "AwaitingApproval"))
-			m->pending_ms = e->t_ms;
+	if (!kt_find(&f->m, e->ns, e->name, &pos))
+		return;
+	m = kt_item(&f->m, pos);
+	held = e->reason && !strcmp(e->reason, "Succeeded") && e->message && strstr(e->message, BUDGET_HELD);
+	if (held && !m->held) {
+		m->held_ms = e->t_ms;
+		m->held_msg = e->message;
 	}
+	m->held = held;
+	if (m->told_ms >= 0 && m->verified_ms < 0 && e->message && !strncmp(e->message, VERIFIED, strlen(VERIFIED)))
+		m->verified_ms = e->t_ms;
+	if (m->told_ms >= 0 && m->pending_ms < 0 && e->reason && !strcmp(e->reason, "AwaitingApproval"))
+		m->pending_ms = e->t_ms;
 }
 
 static void fleet_status(struct fleet *f, const struct tl_entry *e)
@@ -132,15 +133,18 @@ static void fleet_status(struct fleet *f, const struct tl_entry *e)
 
 	/* a member counted adopted that holds for approval later is "no longer adopted": a regression */
 	if (e->phase && !strcmp(e->phase, "Halted"))
-		for (size_t i = 0; i < f->n; i++)
-			if (f->m[i].pending_ms == e->t_ms && f->m[i].halt_ms < 0) {
-				f->m[i].halt_ms = e->t_ms;
-				f->m[i].halt_msg = e->message ? e->message : "";
+		for (size_t i = 0; i < f->m.n; i++) {
+			struct member *m = kt_item(&f->m, i);
+
+			if (m->pending_ms == e->t_ms && m->halt_ms < 0) {
+				m->halt_ms = e->t_ms;
+				m->halt_msg = e->message ? e->message : "";
 			}
+		}
 	if (passed == SIZE_MAX && !(e->phase && !strcmp(e->phase, "Completed")))
 		return;
-	for (size_t i = 0; i < f->n; i++) {
-		struct member *m = &f->m[i];
+	for (size_t i = 0; i < f->m.n; i++) {
+		struct member *m = kt_item(&f->m, i);
 
 		if (m->held && m->told_ms < 0 && m->wave < passed) {
 			m->told_ms = e->t_ms;
@@ -214,10 +218,13 @@ void fleet_adoption_end_of_run(struct run_result *r)
 		}
 	}
 	for (size_t k = 0; k < nf; k++) {
-		for (size_t i = 0; i < f[k].n; i++)
-			if (f[k].m[i].told_ms >= 0)
-				tell(r, &f[k], &f[k].m[i]);
-		free(f[k].m);
+		for (size_t i = 0; i < f[k].m.n; i++) {
+			const struct member *m = kt_item(&f[k].m, i);
+
+			if (m->told_ms >= 0)
+				tell(r, &f[k], m);
+		}
+		kt_release(&f[k].m);
 	}
 	free(f);
 	api_list_release(&sss);

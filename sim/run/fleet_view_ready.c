@@ -12,6 +12,7 @@
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 
@@ -30,8 +31,7 @@ struct vmember {
 struct vfleet {
 	const struct obj *fr;
 	bool in_progress;
-	struct vmember *m;
-	size_t n;
+	struct keytab m;      /* its members (struct vmember), by "ns/name" */
 };
 
 static bool stages_object(const struct obj *o, void *ctx)
@@ -87,8 +87,8 @@ static bool mismatch(const struct vfleet *f, const struct vmember *m)
 
 static void settle(struct vfleet *f, int64_t t_ms)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct vmember *m = &f->m[i];
+	for (size_t i = 0; i < f->m.n; i++) {
+		struct vmember *m = kt_item(&f->m, i);
 		bool now = mismatch(f, m);
 
 		if (now && !m->in_stretch && m->from_ms < 0) {
@@ -104,19 +104,19 @@ static void settle(struct vfleet *f, int64_t t_ms)
 
 static void member_status(struct vfleet *f, const struct tl_entry *e)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct vmember *m = &f->m[i];
-		bool removed;
+	struct vmember *m;
+	size_t pos;
+	bool removed;
 
-		if (strcmp(m->ns, e->ns) || strcmp(m->name, e->name))
-			continue;
-		m->ready = e->reason && !strcmp(e->reason, "Succeeded");
-		m->message = e->message;
-		if (names_field(e->detail, "pendingUpdate", &removed))
-			m->pending_update = !removed;
-		if (names_field(e->detail, "pendingVersion", &removed))
-			m->pending_version = !removed;
-	}
+	if (!kt_find(&f->m, e->ns, e->name, &pos))
+		return;
+	m = kt_item(&f->m, pos);
+	m->ready = e->reason && !strcmp(e->reason, "Succeeded");
+	m->message = e->message;
+	if (names_field(e->detail, "pendingUpdate", &removed))
+		m->pending_update = !removed;
+	if (names_field(e->detail, "pendingVersion", &removed))
+		m->pending_version = !removed;
 }
 
 static void tell(struct run_result *r, const struct vfleet *f, const struct vmember *m)
@@ -162,15 +162,15 @@ void fleet_view_ready_end_of_run(struct run_result *r)
 		    lbl_selector_from_val(val_map_get(fr->spec, "selector"), &sel, NULL, 0) != LBL_OK)
 			continue;
 		f[nf].fr = fr;
-		f[nf].m = xcalloc(sss.n + 1, sizeof(*f[nf].m));
+		kt_init(&f[nf].m, sizeof(struct vmember));
 		for (size_t k = 0; k < sss.n; k++) {
 			const struct obj *ss = sss.items[k];
 			const char *w;
 
 			if (!lbl_matches(&sel, &ss->labels) || !(w = first_wave(val_map_get(fr->spec, "waves"), &ss->labels)))
 				continue;
-			f[nf].m[f[nf].n++] = (struct vmember){ .ns = ss->ns, .name = ss->name, .wave = w,
-							      .from_ms = -1, .to_ms = -1 };
+			*(struct vmember *)kt_item(&f[nf].m, kt_at(&f[nf].m, ss->ns, ss->name, NULL)) =
+				(struct vmember){ .ns = ss->ns, .name = ss->name, .wave = w, .from_ms = -1, .to_ms = -1 };
 		}
 		lbl_selector_release(&sel);
 		nf++;
@@ -192,10 +192,13 @@ void fleet_view_ready_end_of_run(struct run_result *r)
 		}
 	}
 	for (size_t k = 0; k < nf; k++) {
-		for (size_t i = 0; i < f[k].n; i++)
-			if (f[k].m[i].from_ms >= 0)
-				tell(r, &f[k], &f[k].m[i]);
-		free(f[k].m);
+		for (size_t i = 0; i < f[k].m.n; i++) {
+			const struct vmember *m = kt_item(&f[k].m, i);
+
+			if (m->from_ms >= 0)
+				tell(r, &f[k], m);
+		}
+		kt_release(&f[k].m);
 	}
 	free(f);
 	api_list_release(&sss);
