@@ -52,5 +52,14 @@ contains "lint: its findings too" "$tmp/cl.out" 'unknown field "spec.bogus\x1b[2
 cat "$tmp/cc.out" "$tmp/cc.err" "$tmp/cl.out" "$tmp/cl.err" >"$tmp/cc.all"
 check "no line starts with a workflow command" sh -c "! grep -q '^::' '$tmp/cc.all'"
 check "no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cc.all'"
+# --github: GitHub's own escapes for CR and LF (%0D, %0A: the annotation
+# stays one workflow command), Go's %q for every other control character.
+"$SIM" check --no-color --github "$CC" >"$tmp/cg.out" 2>/dev/null
+contains "check --github: a newline and a CR are %0A and %0D within the annotation" "$tmp/cg.out" \
+	'title=MS002::unknown field "spec.bogus%0A::stop-commands::tok%0D%0A::set-env name=X::1"'
+contains "check --github: ESC, BEL, C1 and DEL are escaped in the annotation" "$tmp/cg.out" \
+	'title=MS002::unknown field "spec.bogus\x1b[2J\x1b]0;owned\a\u0085\x7f"'
+check "check --github: no line starts with a command of the input's" sh -c "! grep -q '^::stop-commands\|^::set-env' '$tmp/cg.out'"
+check "check --github: no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cg.out'"
 
 finish

@@ -225,6 +225,13 @@ static void test_gha(void)
 	e = gha_escape_data("a%b:c,d\r\ne");
 	CU_ASSERT_STRING_EQUAL(e, "a%25b:c,d%0D%0Ae");
 	free(e);
+	/* no other control character reaches the log raw: ESC, BEL, DEL, C1, invalid UTF-8 */
+	e = gha_escape_data("k\x1b[2J\a\x7f\xc2\x85\xff\t→\n::stop-commands::t");
+	CU_ASSERT_STRING_EQUAL(e, "k\\x1b[2J\\a\\x7f\\u0085\\xff\\t→%0A::stop-commands::t");
+	free(e);
+	e = gha_escape_prop("f\x1b]0;x\a.yaml");
+	CU_ASSERT_STRING_EQUAL(e, "f\\x1b]0;x\\a.yaml");
+	free(e);
 	sample(r);
 	out = capture(gha_write, r, 2);
 	CU_ASSERT_STRING_EQUAL(
