@@ -35,13 +35,14 @@ size_t kt_at(struct keytab *t, const char *ns, const char *name, bool *added)
 	return pos;
 }
 
-bool kt_find(const struct keytab *t, const char *ns, const char *name, size_t *pos)
+void *kt_get(const struct keytab *t, const char *ns, const char *name)
 {
 	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name);
-	bool hit = si_get(&t->idx, k, pos);
+	size_t pos;
+	bool hit = si_get(&t->idx, k, &pos);
 
 	kb_drop(k, buf);
-	return hit;
+	return hit ? kt_item(t, pos) : NULL;
 }
 
 void *kt_item(const struct keytab *t, size_t pos)

@@ -39,8 +39,11 @@ void kt_init(struct keytab *t, size_t size);
  */
 size_t kt_at(struct keytab *t, const char *ns, const char *name, bool *added);
 
-/* kt_find() - true and *@pos when @ns/@name has a record; false otherwise. */
-bool kt_find(const struct keytab *t, const char *ns, const char *name, size_t *pos);
+/*
+ * kt_get() - the record of @ns/@name, NULL when it has none: borrowed, valid
+ * until the next kt_at() that adds one.  Cost: O(1) expected.
+ */
+void *kt_get(const struct keytab *t, const char *ns, const char *name);
 
 /*
  * kt_item() - the record at position @pos (< t->n, asserted): borrowed,

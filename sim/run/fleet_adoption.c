@@ -108,13 +108,11 @@ static void fleet_members(struct api *a, struct fleet *f, const struct api_list 
 
 static void stageset_status(struct fleet *f, const struct tl_entry *e)
 {
-	struct member *m;
-	size_t pos;
+	struct member *m = kt_get(&f->m, e->ns, e->name);
 	bool held;
 
-	if (!kt_find(&f->m, e->ns, e->name, &pos))
+	if (!m)
 		return;
-	m = kt_item(&f->m, pos);
 	held = e->reason && !strcmp(e->reason, "Succeeded") && e->message && strstr(e->message, BUDGET_HELD);
 	if (held && !m->held) {
 		m->held_ms = e->t_ms;

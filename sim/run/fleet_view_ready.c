@@ -104,13 +104,11 @@ static void settle(struct vfleet *f, int64_t t_ms)
 
 static void member_status(struct vfleet *f, const struct tl_entry *e)
 {
-	struct vmember *m;
-	size_t pos;
+	struct vmember *m = kt_get(&f->m, e->ns, e->name);
 	bool removed;
 
-	if (!kt_find(&f->m, e->ns, e->name, &pos))
+	if (!m)
 		return;
-	m = kt_item(&f->m, pos);
 	m->ready = e->reason && !strcmp(e->reason, "Succeeded");
 	m->message = e->message;
 	if (names_field(e->detail, "pendingUpdate", &removed))

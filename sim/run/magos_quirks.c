@@ -165,13 +165,8 @@ static void job_created(struct quirks *q, const struct tl_entry *e)
 	si_put(&q->jobidx, k, ji);
 	kb_drop(k, buf);
 	/* the Workspace's strings must outlive @wname: take them from a Workspace entry */
-	{
-		size_t pos;
-
-		if (!kt_find(&q->ws, e->ns, wname, &pos))
-			return; /* a Job before its Workspace: not one the controller made */
-		w = kt_item(&q->ws, pos);
-	}
+	if (!(w = kt_get(&q->ws, e->ns, wname)))
+		return; /* a Job before its Workspace: not one the controller made */
 	for (size_t i = 0; i < w->nrunning; i++) {
 		const struct jobq *old = &q->jobs[w->running[i]];
 
@@ -197,7 +192,7 @@ static void job_created(struct quirks *q, const struct tl_entry *e)
 static void job_ended(struct quirks *q, const struct tl_entry *e, bool deleted)
 {
 	char wname[256], buf[256], *k;
-	size_t ji, pos;
+	size_t ji;
 	struct wsq *w;
 
 	k = kb_join2(buf, sizeof(buf), e->ns, e->name);
@@ -212,8 +207,7 @@ static void job_ended(struct quirks *q, const struct tl_entry *e, bool deleted)
 	q->jobs[ji].deleted = deleted;
 	if (!job_workspace(e->name, wname, sizeof(wname)))
 		return;
-	if (kt_find(&q->ws, e->ns, wname, &pos)) {
-		w = kt_item(&q->ws, pos);
+	if ((w = kt_get(&q->ws, e->ns, wname)) != NULL) {
 		for (size_t i = 0; i < w->nrunning; i++)
 			if (w->running[i] == ji) {
 				w->running[i] = w->running[--w->nrunning];
@@ -746,11 +740,10 @@ void mq_snap_free(struct mq_snap *m)
 char *mq_snap_state(const struct mq_snap *m, const char *ns, const char *name)
 {
 	const struct scenario *s = m->q.s;
+	const struct wsq *w = kt_get(&m->q.ws, ns, name);
 	char *b = NULL;
-	size_t pos;
 
-	if (kt_find(&m->q.ws, ns, name, &pos)) {
-		const struct wsq *w = kt_item(&m->q.ws, pos);
+	if (w) {
 		char t[2][GT_RFC3339_BUFSZ];
 
 		if (w->run_ms != NONE)

@@ -254,15 +254,11 @@ static void revs_pass(struct revs *q, struct des *w, const struct scenario *s, b
 			workspace_update(ws_at(q, e.ns, e.name), &e);
 		} else if (!strcmp(e.kind, "Job") && e.change == TL_STATUS && e.detail &&
 			   strstr(e.detail, "startTime") && plan_job_workspace(e.name, wname, sizeof(wname))) {
-			struct wsr *r;
-			size_t pos;
-			bool known = kt_find(&q->t, e.ns, wname, &pos);
+			struct wsr *r = kt_get(&q->t, e.ns, wname);
 
-			if (!known && !all)
+			if (!r && !all)
 				continue; /* a Workspace with no annotation update yet: nothing to relate */
-			if (known) {
-				r = kt_item(&q->t, pos);
-			} else {
+			if (!r) {
 				char *own = xstrdup(wname);
 
 				r = ws_at(q, e.ns, own);
@@ -351,11 +347,10 @@ void mrev_snap_free(struct mrev_snap *m)
 char *mrev_snap_state(const struct mrev_snap *m, const char *ns, const char *name)
 {
 	const struct scenario *s = m->s;
+	const struct wsr *r = kt_get(&m->q.t, ns, name);
 	char *b = NULL;
-	size_t pos;
 
-	if (kt_find(&m->q.t, ns, name, &pos)) {
-		const struct wsr *r = kt_item(&m->q.t, pos);
+	if (r) {
 
 		b = xstrdup("");
 		put(&b, "planContainer", NULL, r->container_ms, s);
