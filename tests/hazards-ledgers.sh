@@ -61,8 +61,7 @@ snap = snap[snap.index("kind: StageSet"):]
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
 check("promote replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
-n = notice(d, 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" failed at 1h0m1s')
-check("promote replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "promote replay", 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" failed at 1h0m1s')
 check("promote replay: with the pass that replayed it",
       n is not None and "the pass at 1h7m45.675s took the token as fresh and passed the stage's gate (manual promotion) with no operator" in n["text"], n and n["text"])
 EOF2
@@ -110,8 +109,7 @@ snap = open(sys.argv[2]).read()
 snap = snap[snap.index("kind: StageSet"):]
 check("preloop wipe: at 1h db's soak runs since the re-apply (08:36:31)",
       'since: "2026-03-02T08:36:31Z"' in snap, snap)
-n = notice(d, "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
-check("preloop wipe: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "preloop wipe", "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
 check("preloop wipe: with the soak's two closings",
       n is not None and "its soak started over (closing at 2026-03-02T09:06:31Z instead of 2026-03-02T08:31:02Z)" in n["text"], n and n["text"])
 check("preloop wipe: and the action run twice",
@@ -150,8 +148,7 @@ snap = snap[snap.index("kind: StageSet"):]
 check("on-failure once: at 35m page is in 1.1.0's ledger of the failed stage",
       re.search(r"executedActions:\n\s+- page\n\s+ledgerRevision: \S+\n\s+ledgerVersion: 1\.1\.0\n", snap) is not None
       and "phase: Failed" in snap, snap)
-n = notice(d, "passes in a row failed on version 1.1.0 (from 10m0s until ")
-check("on-failure once: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "on-failure once", "passes in a row failed on version 1.1.0 (from 10m0s until ")
 m = n and re.search(r"(\d+) passes in a row .* until (\S+); stage \"app\" failed\), and its onFailure action \"page\" ran 1 time in the whole run", n["text"])
 def ms(go):
     h, mi, se = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s)?", go).groups()
@@ -193,8 +190,7 @@ snap = snap[snap.index("kind: StageSet"):]
 check("suspend: at 1h30m generation 3, status.observedGeneration 1, the condition's 3",
       re.search(r"\n    generation: 3\n", snap) and re.search(r"\n    observedGeneration: 1\n", snap)
       and re.search(r"\n      observedGeneration: 3\n      reason: Suspended\n", snap), snap)
-n = notice(d, "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3")
-check("suspend: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+n = told(d, "suspend", "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3", "info")
 EOF2
 
 lint_of ledgers-edit-generation
@@ -223,8 +219,7 @@ st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"]
 check("event baseline: 2.0.0, then 2.1.0 blocked at 1h1m1s by 4 events, promoted at 1h42m6s",
       [x[:2] for x in st] == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")]
       and 'event check "backoff" observed 4 warning event(s) over its limit' in st[1][2], st)
-n = notice(d, 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
-check("event baseline: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "event baseline", 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
 check("event baseline: with the promotion after they expired",
       n is not None and "it was promoted at 1h42m6s, once they had expired" in n["text"], n and n["text"])
 EOF2

@@ -4,6 +4,10 @@
 #
 #   lint_of FIXTURE  findings as "RULE SEVERITY MESSAGE" lines in
 #                    $tmp/FIXTURE.lint (the JSON in $tmp/FIXTURE.lintjson)
+#   lint_clean FIXTURE [WHAT]
+#                    lint_of FIXTURE, then one check "WHAT: lint finds
+#                    nothing" (WHAT defaults to FIXTURE), showing the
+#                    findings when there are some
 #   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
 #                    (e.g. "--until horizon") go before the file
 H=tests/hazards
@@ -13,6 +17,14 @@ lint_of() {
 	python3 -c 'import json,sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
+}
+
+lint_clean() {
+	lint_of "$1"
+	if [ ! -s "$tmp/$1.lint" ]; then ok "${2:-$1}: lint finds nothing"; else
+		bad "${2:-$1}: lint finds nothing"
+		show "$tmp/$1.lint"
+	fi
 }
 
 run_of() {
