@@ -40,10 +40,7 @@ else ok "progress replay: no MS252 (nothing fails)"; fi
 run_of bookkeeping-promote-progress
 "$SIM" run -q --snapshot 3h "$tmp/progress.yaml" "$H/bookkeeping-promote-progress.yaml" >/dev/null 2>&1 ||
 	bad "progress replay: the snapshot at 3h is written"
-pyfacts "$tmp/bookkeeping-promote-progress.json" "$tmp/progress.yaml" <<'PY'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-promote-progress "$tmp/progress.yaml" <<'PY'
 st = stageset_statuses(d)
 tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
        and "stages.metio.wtf/promote" in (e["detail"] or "")]
@@ -68,10 +65,7 @@ PY
 
 lint_clean bookkeeping-promote-in-time "timeout met"
 run_of bookkeeping-promote-in-time
-pyfacts "$tmp/bookkeeping-promote-in-time.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-promote-in-time <<'PY'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("timeout met: no progress hold", not [x for x in st if x[1] == "StageProgressing"], st)
 check("timeout met: 2.1.0 waits at staging from 1h1m1s to the end", st[-1] == (3661000, "AwaitingPromotion"), st)
@@ -88,10 +82,7 @@ contains "skipped boundary: MS274 says what follows" "$tmp/bookkeeping-downgrade
 run_of bookkeeping-downgrade-skipped
 "$SIM" run -q --snapshot 2h "$tmp/downgrade.yaml" "$H/bookkeeping-downgrade-skipped.yaml" >/dev/null 2>&1 ||
 	bad "skipped boundary: the snapshot at 2h is written"
-pyfacts "$tmp/bookkeeping-downgrade-skipped.json" "$tmp/downgrade.yaml" <<'PY'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-downgrade-skipped "$tmp/downgrade.yaml" <<'PY'
 ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
 mig = [e["reason"] for e in ss if e["change"] == "event" and e["reason"] in ("MigrationStarted", "MigrationCompleted")]
 check("skipped boundary: split-orders never starts", mig == [], mig)
@@ -112,10 +103,7 @@ PY
 
 lint_clean bookkeeping-downgrade-ran "boundary crossed"
 run_of bookkeeping-downgrade-ran
-pyfacts "$tmp/bookkeeping-downgrade-ran.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-downgrade-ran <<'PY'
 ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
 done = [e["t_ms"] for e in ss if e["change"] == "event" and e["reason"] == "MigrationCompleted"]
 check("boundary crossed: split-orders ran at 11m3s", done == [663000], done)
@@ -131,10 +119,7 @@ contains "forgiven restarts: MS258 at restartGate" "$tmp/bookkeeping-restarts-pr
 contains "forgiven restarts: MS258 says why" "$tmp/bookkeeping-restarts-promoted.lint" \
 	'MS258 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 20m0s, when the stage has held its revision (new at 0s) past its 10m0s interval: the restart gate refreshes its baseline at every pass of a promoted stage, so the pass after 20m0s takes these restarts in, nothing blocks or tells them, and Ready stays True'
 run_of bookkeeping-restarts-promoted
-pyfacts "$tmp/bookkeeping-restarts-promoted.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-restarts-promoted <<'PY'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("forgiven restarts: every status write is Succeeded", {x[1] for x in st} == {"Succeeded"}, st)
 refresh = [x[0] for x in st if x[2] == "status: stages"]
@@ -149,10 +134,7 @@ PY
 
 lint_clean bookkeeping-restarts-gating "restarts while gating"
 run_of bookkeeping-restarts-gating
-pyfacts "$tmp/bookkeeping-restarts-gating.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-restarts-gating <<'PY'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("restarts while gating: 2.1.0 is held PromotionBlocked at 1h1m1s by the restart check",
       st[-1][:2] == (3661000, "PromotionBlocked") and 'restart check "crashloop" observed 5 pod restart(s)' in st[-1][2], st)
@@ -167,10 +149,7 @@ contains "burned reset: MS259 says why" "$tmp/bookkeeping-reset-scope-held.lint"
 contains "burned reset: MS259 names the actions" "$tmp/bookkeeping-reset-scope-held.lint" \
 	'so their Version-scoped actions (prod: "smoke") do not run again'
 run_of bookkeeping-reset-scope-held
-pyfacts "$tmp/bookkeeping-reset-scope-held.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-reset-scope-held <<'PY'
 st = stageset_statuses(d)
 rec = [x for x in st if "lastHandledResetScope" in x[2]]
 check("burned reset: the token is recorded once, at 35m1s, by a StageFailed pass at staging",
@@ -183,10 +162,7 @@ PY
 
 lint_clean bookkeeping-reset-scope-ready "reset when Ready"
 run_of bookkeeping-reset-scope-ready
-pyfacts "$tmp/bookkeeping-reset-scope-ready.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-reset-scope-ready <<'PY'
 rec = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
        and "lastHandledResetScope" in (e["detail"] or "")]
 check("reset when Ready: the token is recorded by a Succeeded pass at 55m3s", rec == [(3303000, "Succeeded")], rec)

@@ -39,10 +39,7 @@ contains "promote replay: MS252 names the later revision" "$tmp/ledgers-promote-
 run_of ledgers-promote-replay
 "$SIM" run -q --snapshot 3h "$tmp/replay.yaml" "$H/ledgers-promote-replay.yaml" >/dev/null 2>&1 ||
 	bad "promote replay: the snapshot at 3h is written"
-pyfacts "$tmp/ledgers-promote-replay.json" "$tmp/replay.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-promote-replay "$tmp/replay.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
@@ -71,10 +68,7 @@ lacks "promote, no failure: no MS252" "$tmp/ledgers-promote-no-failure.lint" 'MS
 run_of ledgers-promote-no-failure
 "$SIM" run -q --snapshot 3h "$tmp/nofail.yaml" "$H/ledgers-promote-no-failure.yaml" >/dev/null 2>&1 ||
 	bad "promote, no failure: the snapshot at 3h is written"
-pyfacts "$tmp/ledgers-promote-no-failure.json" "$tmp/nofail.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-promote-no-failure "$tmp/nofail.yaml" <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("promote, no failure: 2.1.0 waits for a promotion from 1h1m1s to the end",
       st[-1] == (3661000, "AwaitingPromotion"), st)
@@ -92,10 +86,7 @@ contains "preloop wipe: MS253" "$tmp/ledgers-preloop-wipe.lint" \
 run_of ledgers-preloop-wipe
 "$SIM" run -q --snapshot 1h "$tmp/wipe.yaml" "$H/ledgers-preloop-wipe.yaml" >/dev/null 2>&1 ||
 	bad "preloop wipe: the snapshot at 1h is written"
-pyfacts "$tmp/ledgers-preloop-wipe.json" "$tmp/wipe.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-preloop-wipe "$tmp/wipe.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 fail = [x for x in st if x[1] == "StageFailed"]
@@ -119,10 +110,7 @@ EOF2
 lint_of ledgers-preloop-in-place
 lacks "preloop, in place: no MS253" "$tmp/ledgers-preloop-in-place.lint" 'MS253'
 run_of ledgers-preloop-in-place
-pyfacts "$tmp/ledgers-preloop-in-place.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-preloop-in-place <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("preloop, in place: no failure, app follows at 32m4.005s",
       st == [(62005, "Soaking"), (1924005, "Succeeded")], st)
@@ -136,10 +124,7 @@ contains "on-failure once: MS254" "$tmp/ledgers-on-failure-once.lint" \
 run_of ledgers-on-failure-once
 "$SIM" run -q --snapshot 35m "$tmp/once.yaml" "$H/ledgers-on-failure-once.yaml" >/dev/null 2>&1 ||
 	bad "on-failure once: the snapshot at 35m is written"
-pyfacts "$tmp/ledgers-on-failure-once.json" "$tmp/once.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-on-failure-once "$tmp/once.yaml" <<'EOF2'
 st = member_ready(d, "web", "web")
 check("on-failure once: 1.0.0, then StageFailed from 10m33s, then the success at 49m41.715s",
       st == [(32005, "Succeeded"), (633000, "StageFailed"), (2981715, "Succeeded")], st)
@@ -160,10 +145,7 @@ EOF2
 lint_of ledgers-on-failure-healthy
 lacks "on-failure, healthy: no MS254" "$tmp/ledgers-on-failure-healthy.lint" 'MS254'
 run_of ledgers-on-failure-healthy
-pyfacts "$tmp/ledgers-on-failure-healthy.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-on-failure-healthy <<'EOF2'
 st = member_ready(d, "web", "web")
 check("on-failure, healthy: both versions succeed", [r for t, r in st] == ["Succeeded", "Succeeded"], st)
 check("on-failure, healthy: the run tells nothing", notice(d, "onFailure") is None)
@@ -176,10 +158,7 @@ contains "suspend: MS255" "$tmp/ledgers-suspend-generation.lint" \
 run_of ledgers-suspend-generation
 "$SIM" run -q --snapshot 1h30m "$tmp/suspended.yaml" "$H/ledgers-suspend-generation.yaml" >/dev/null 2>&1 ||
 	bad "suspend: the snapshot at 1h30m is written"
-pyfacts "$tmp/ledgers-suspend-generation.json" "$tmp/suspended.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-suspend-generation "$tmp/suspended.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("suspend: Suspended at 1h and 1h10m (generations 2, 3), none writing observedGeneration",
@@ -196,10 +175,7 @@ EOF2
 lint_of ledgers-edit-generation
 lacks "edit alone: no MS255" "$tmp/ledgers-edit-generation.lint" 'MS255'
 run_of ledgers-edit-generation
-pyfacts "$tmp/ledgers-edit-generation.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-edit-generation <<'EOF2'
 st = [(e["t_ms"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("edit alone: observed at once", st == [(61005, 1, True), (4201000, 2, True)], st)
@@ -211,10 +187,7 @@ lint_of ledgers-event-baseline
 contains "event baseline: MS256" "$tmp/ledgers-event-baseline.lint" \
 	'MS256 warning StageSet shop/shop: the event check "backoff" of stage "canary" counts the Warning events its pods carry, with no baseline, and when a later revision arrives (2.1.0, published at 1h0m0s) the pods model holds 4 of them (from 40m0s on), over its maxEvents 0'
 run_of ledgers-event-baseline
-pyfacts "$tmp/ledgers-event-baseline.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-event-baseline <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("event baseline: 2.0.0, then 2.1.0 blocked at 1h1m1s by 4 events, promoted at 1h42m6s",
       [x[:2] for x in st] == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")]
@@ -227,10 +200,7 @@ EOF2
 lint_of ledgers-event-own
 lacks "event, own pods: no MS256" "$tmp/ledgers-event-own.lint" 'MS256'
 run_of ledgers-event-own
-pyfacts "$tmp/ledgers-event-own.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-event-own <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("event, own pods: the gate blocks 2.1.0 at 1h1m1s all the same",
       st == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")], st)

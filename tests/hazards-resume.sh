@@ -21,10 +21,7 @@ contains "plain snapshot: MS122 says why" "$tmp/resume-kubectl.lint" \
 contains "plain snapshot: MS122 says what follows" "$tmp/resume-kubectl.lint" \
 	'so its first poll (within its git-poll-interval 1m) reads the head of "main" as a new revision and the Workspace resets NewRevisionDetected for a new run with no new commit'
 run_of resume-kubectl
-pyfacts "$tmp/resume-kubectl.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of resume-kubectl <<'PY'
 ws = [e for e in d["timeline"] if e["kind"] == "Workspace" and e["name"] == "shop-dev"]
 det = [(e["t_ms"], e["cause"], e["detail"]) for e in ws if e["change"] == "updated"
        and "+magosproject.io/detected-revision=" in (e["detail"] or "")]
@@ -44,10 +41,7 @@ PY
 
 lint_clean resume-simulator "simulator snapshot"
 run_of resume-simulator
-pyfacts "$tmp/resume-simulator.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of resume-simulator <<'PY'
 ws = [e for e in d["timeline"] if e["kind"] == "Workspace" and e["name"] == "shop-dev"]
 check("simulator snapshot: no detected-revision, no status write after the load",
       [e["change"] for e in ws] == ["created"], [(e["time"], e["change"], e["detail"]) for e in ws])

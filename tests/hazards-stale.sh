@@ -46,10 +46,7 @@ contains "last soak: MS262" "$tmp/stale-last-soak.lint" \
 run_of stale-last-soak
 "$SIM" run -q --snapshot 3h "$tmp/soak3h.yaml" "$H/stale-last-soak.yaml" >/dev/null 2>&1 ||
 	bad "last soak: the snapshot at 3h is written"
-pyfacts "$tmp/stale-last-soak.json" "$tmp/soak3h.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-last-soak "$tmp/soak3h.yaml" <<'EOF2'
 st = stageset_statuses(d)
 check("last soak: 2.0.0's soak, its success, 2.1.0's soak, its success",
       [x[:2] for x in st] == [(122005, "Soaking"), (7324005, "Succeeded"), (9122000, "Soaking"), (16324000, "Succeeded")], st)
@@ -76,10 +73,7 @@ EOF2
 lint_of stale-first-soak
 lacks "first soak: no MS262" "$tmp/stale-first-soak.lint" 'MS262'
 run_of stale-first-soak
-pyfacts "$tmp/stale-first-soak.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-first-soak <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("first soak: canary soaks 2.1.0 from 2h31m1s, adopted at 4h32m3s",
       [x[:2] for x in st][2:] == [(9061000, "Soaking"), (16323000, "Succeeded")] and st[2][2].startswith('stage "canary"'), st)
@@ -94,10 +88,7 @@ run_of stale-snapshot
 run_of stale-snapshot-kept
 "$SIM" run -q --snapshot 50m "$tmp/stale50.yaml" "$H/stale-snapshot.yaml" >/dev/null 2>&1 ||
 	bad "stale snapshot: the snapshot at 50m is written"
-pyfacts "$tmp/stale-snapshot.json" "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-snapshot "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
 k = json.load(open(sys.argv[2]))
 def succ(x):
     return [(e["t_ms"], e["detail"]) for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
@@ -138,10 +129,7 @@ for at in 2h30m 3h30m; do
 	"$SIM" run -q --snapshot $at "$tmp/removed$at.yaml" "$H/stale-removed-stage.yaml" >/dev/null 2>&1 ||
 		bad "removed stage: the snapshot at $at is written"
 done
-pyfacts "$tmp/stale-removed-stage.json" "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-removed-stage "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("removed stage: the pass at 2h10m2s holds at prod's soak, the success comes at 3h3m5s",
       (7802000, "Soaking") in [x[:2] for x in st] and [x for x in st if x[0] > 7802000][0][:2] == (10985000, "Succeeded"), st)
@@ -164,10 +152,7 @@ lacks "removed while steady: no MS264" "$tmp/stale-removed-steady.lint" 'MS264'
 run_of stale-removed-steady
 "$SIM" run -q --snapshot 1h40m "$tmp/steady.yaml" "$H/stale-removed-steady.yaml" >/dev/null 2>&1 ||
 	bad "removed while steady: the snapshot at 1h40m is written"
-pyfacts "$tmp/stale-removed-steady.json" "$tmp/steady.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-removed-steady "$tmp/steady.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("removed while steady: the pass at 1h30m2s succeeds", (5402000, "Succeeded") in st, st)
 m = re.search(r"model\.magos-sim\.io/inventory: (\S+)", open(sys.argv[2]).read())
@@ -182,10 +167,7 @@ contains "re-hold: MS265" "$tmp/stale-approval-rehold.lint" \
 run_of stale-approval-rehold
 "$SIM" run -q --snapshot 3h "$tmp/rehold.yaml" "$H/stale-approval-rehold.yaml" >/dev/null 2>&1 ||
 	bad "re-hold: the snapshot at 3h is written"
-pyfacts "$tmp/stale-approval-rehold.json" "$tmp/rehold.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-approval-rehold "$tmp/rehold.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("re-hold: 2.1.0 soaks on canary from 1h36m1s, is held AwaitingApproval at 2h0m0s, and 2.2.0 soaks from 4h1m1s",
       [x[:2] for x in st][3:] == [(5761000, "Soaking"), (7200000, "AwaitingApproval"), (14461000, "Soaking")]
@@ -206,10 +188,7 @@ EOF2
 lint_of stale-approval-after
 lacks "approved after: no MS265" "$tmp/stale-approval-after.lint" 'MS265'
 run_of stale-approval-after
-pyfacts "$tmp/stale-approval-after.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-approval-after <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("approved after: 2.1.0 adopted at 2h37m3s, no hold after it", (9423000, "Succeeded") in st
       and not [x for x in st if x[0] > 5400000 and x[1] == "AwaitingApproval"], st)
@@ -221,10 +200,7 @@ lint_of stale-plan-error
 contains "plan error: MS266" "$tmp/stale-plan-error.lint" \
 	'MS266 warning StageSet shop/shop reads its version from stage "app"'"'"'s artifact (GitRepository shop/shop), which the sources model cannot fetch from 1h0m0s until 1h40m0s: every pass then fails at the version plan with a transient error, which writes nothing'
 run_of stale-plan-error
-pyfacts "$tmp/stale-plan-error.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-plan-error <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("plan error: 2.0.0 at 1m1.105s, then no status write until 2.1.0's at 1h55m16.76s, past the outage",
       [x[:2] for x in st] == [(61105, "Succeeded"), (6916760, "Succeeded")] and "version" in st[1][2], st)
@@ -237,10 +213,7 @@ EOF2
 lint_of stale-plan-inline
 lacks "inline version: no MS266" "$tmp/stale-plan-inline.lint" 'MS266'
 run_of stale-plan-inline
-pyfacts "$tmp/stale-plan-inline.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-plan-inline <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("inline version: 2.1.0 adopted at 1h11m1s, in the outage", st == [(61005, "Succeeded"), (4261000, "Succeeded")], st)
 check("inline version: the run tells nothing", notice(d, "wrote nothing") is None)

@@ -10,6 +10,11 @@
 #                    findings when there are some
 #   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
 #                    (e.g. "--until horizon") go before the file
+#   facts_of FIXTURE [ARG...]
+#                    pyfacts (tests/lib.sh) on the python checks on stdin,
+#                    after a prelude that imports json, re, sys and
+#                    hazards_facts (*) and loads $tmp/FIXTURE.json (run_of)
+#                    as d; ARG... are sys.argv[2:]
 H=tests/hazards
 
 lint_of() {
@@ -31,4 +36,14 @@ run_of() {
 	# shellcheck disable=SC2086 # HAZARD_RUN_ARGS is a list of options
 	"$SIM" run -q ${HAZARD_RUN_ARGS:-} --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
 		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
+
+facts_of() {
+	lib_fx=$1
+	shift
+	{
+		printf 'import json, re, sys\nfrom hazards_facts import *\nd = json.load(open(sys.argv[1]))\n'
+		cat
+	} >"$tmp/facts_of.py"
+	pyfacts "$tmp/$lib_fx.json" "$@" <"$tmp/facts_of.py"
 }
