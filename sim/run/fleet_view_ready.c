@@ -9,14 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
-
-#define STAGES_GROUP "stages.metio.wtf/"
+#include "sim/run/fleet_derived.h"
 
 /* One member; strings borrow the store's and the timeline's. */
 struct vmember {
@@ -33,28 +31,6 @@ struct vfleet {
 	bool in_progress;
 	struct keytab m;      /* its members (struct vmember), by "ns/name" */
 };
-
-static bool stages_object(const struct obj *o, void *ctx)
-{
-	(void)ctx;
-	return strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
-}
-
-static const char *first_wave(const struct val *waves, const struct obj_strmap *labels)
-{
-	for (size_t i = 0; waves && waves->type == VAL_LIST && i < waves->u.list.n; i++) {
-		struct lbl_selector sel;
-		bool hit;
-
-		if (lbl_selector_from_val(val_map_get(waves->u.list.items[i], "selector"), &sel, NULL, 0) != LBL_OK)
-			continue;
-		hit = lbl_matches(&sel, labels);
-		lbl_selector_release(&sel);
-		if (hit)
-			return val_str(val_map_get(waves->u.list.items[i], "name"), "");
-	}
-	return NULL;
-}
 
 /*
  * Whether the status-entry @detail ("status: a, -b, c") names field @f; *@removed says whether
@@ -117,6 +93,13 @@ static void member_status(struct vfleet *f, const struct tl_entry *e)
 		m->pending_version = !removed;
 }
 
+static void member_init(void *rec, const struct obj *ss, size_t wave, const char *wave_name)
+{
+	(void)wave;
+	*(struct vmember *)rec =
+		(struct vmember){ .ns = ss->ns, .name = ss->name, .wave = wave_name, .from_ms = -1, .to_ms = -1 };
+}
+
 static void tell(struct run_result *r, const struct vfleet *f, const struct vmember *m)
 {
 	char t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], len[GT_DURATION_BUFSZ];
@@ -140,37 +123,21 @@ static void tell(struct run_result *r, const struct vfleet *f, const struct vmem
 
 void fleet_view_ready_end_of_run(struct run_result *r)
 {
-	struct api *a = des_api(r->world);
 	const struct tl *tl = des_timeline(r->world);
-	struct api_list frs, sss;
+	struct fd_list l;
 	struct vfleet *f;
 	size_t nf = 0;
 
-	api_list_init(&frs);
-	api_list_init(&sss);
-	api_list(a, "FleetRollout", NULL, stages_object, NULL, &frs);
-	if (frs.n)
-		api_list(a, "StageSet", NULL, stages_object, NULL, &sss);
-	f = xcalloc(frs.n + 1, sizeof(*f));
-	for (size_t i = 0; i < frs.n; i++) {
-		const struct obj *fr = frs.items[i];
-		struct lbl_selector sel;
+	fd_list_init(&l, des_api(r->world));
+	f = xcalloc(l.frs.n + 1, sizeof(*f));
+	for (size_t i = 0; i < l.frs.n; i++) {
+		const struct obj *fr = l.frs.items[i];
 
-		if (*val_str(val_map_get(fr->spec, "targetVersion"), "") || val_map_get(fr->spec, "namespaceSelector") ||
-		    lbl_selector_from_val(val_map_get(fr->spec, "selector"), &sel, NULL, 0) != LBL_OK)
+		if (!fd_followed(fr))
 			continue;
 		f[nf].fr = fr;
 		kt_init(&f[nf].m, sizeof(struct vmember));
-		for (size_t k = 0; k < sss.n; k++) {
-			const struct obj *ss = sss.items[k];
-			const char *w;
-
-			if (!lbl_matches(&sel, &ss->labels) || !(w = first_wave(val_map_get(fr->spec, "waves"), &ss->labels)))
-				continue;
-			*(struct vmember *)kt_item(&f[nf].m, kt_at(&f[nf].m, ss->ns, ss->name, NULL)) =
-				(struct vmember){ .ns = ss->ns, .name = ss->name, .wave = w, .from_ms = -1, .to_ms = -1 };
-		}
-		lbl_selector_release(&sel);
+		fd_members(fr, &l.sss, &f[nf].m, member_init);
 		nf++;
 	}
 	for (size_t i = 0, n = nf ? tl_count(tl) : 0; i < n; i++) {
@@ -199,6 +166,5 @@ void fleet_view_ready_end_of_run(struct run_result *r)
 		kt_release(&f[k].m);
 	}
 	free(f);
-	api_list_release(&sss);
-	api_list_release(&frs);
+	fd_list_release(&l);
 }
