@@ -240,7 +240,12 @@ bool meta_finalizers_equal(const struct obj *x, const struct obj *y);
 
 #define DETAIL_MAX 240
 
-/* A bounded text buffer: appends past DETAIL_MAX are cut and marked "...".  Zero-initialise it. */
+/*
+ * A bounded text buffer: appends past DETAIL_MAX are cut and marked "...".
+ * Zero-initialise it.  Not engine/strbuf.h's growable string: a write's
+ * detail is built on every store write, and this one lives on the stack,
+ * never allocates and stops at the bound the timeline keeps.
+ */
 struct sbuf {
 	char s[DETAIL_MAX + 4];
 	size_t n;
