@@ -44,9 +44,9 @@ void *xmalloc(size_t n)
 /*
  * Up to this many bytes, malloc() and memset(): glibc's calloc() never takes
  * a block from the thread's cache of freed ones (malloc() does, for blocks
- * up to 1 032 bytes), so a small calloc() cost three times a malloc() and
- * its memset().  Larger blocks keep calloc(), which knows when fresh pages
- * are zero already.
+ * up to 1 032 bytes), so every small calloc() went through the allocator's
+ * slow path.  Larger blocks keep calloc(), which knows when fresh pages are
+ * zero already.
  */
 enum { XCALLOC_SMALL = 1024 };
 
