@@ -14,6 +14,8 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "sim/models/stageset_world_stages.h"
@@ -32,22 +34,45 @@ static char *stage_of(const char *msg)
 	return e ? xstrndup(b, (size_t)(e - b)) : NULL;
 }
 
-/* The first status write of @ss that recorded the token with a reason other than Succeeded, into @e; false none. */
-static bool burned(const struct tl *tl, const struct obj *ss, struct tl_entry *out)
+/*
+ * Each StageSet's first status write that recorded lastHandledResetScope,
+ * "ns/name" -> its timeline position, in @first: one scan of the timeline
+ * for all StageSets (a scan per StageSet made the notice quadratic).
+ */
+static void first_token_writes(const struct tl *tl, struct strindex *first)
 {
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
+		char buf[256], *k;
+		size_t pos;
 
 		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || strcmp(e.ns ? e.ns : "", ss->ns) ||
-		    strcmp(e.name, ss->name) != 0 || !e.detail || !strstr(e.detail, "lastHandledResetScope"))
+		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || !e.detail ||
+		    !strstr(e.detail, "lastHandledResetScope"))
 			continue;
-		if (!e.reason || strcmp(e.reason, SSC_REASON_READY) == 0)
-			return false; /* the first pass that read a token went through every stage */
-		*out = e;
-		return true;
+		k = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name);
+		if (!si_get(first, k, &pos))
+			si_put(first, k, i);
+		kb_drop(k, buf);
 	}
-	return false;
+}
+
+/* The first status write of @ss that recorded the token with a reason other than Succeeded, into @e; false none. */
+static bool burned(const struct tl *tl, const struct strindex *first, const struct obj *ss, struct tl_entry *out)
+{
+	char buf[256], *k = kb_join2(buf, sizeof(buf), ss->ns, ss->name);
+	struct tl_entry e;
+	size_t pos;
+	bool found = si_get(first, k, &pos);
+
+	kb_drop(k, buf);
+	if (!found)
+		return false;
+	tl_get(tl, pos, &e);
+	if (!e.reason || strcmp(e.reason, SSC_REASON_READY) == 0)
+		return false; /* the first pass that read a token went through every stage */
+	*out = e;
+	return true;
 }
 
 /* Appends ", prod's Version-scoped action \"smoke\" ran N times" for each such action after stage @after. */
@@ -89,8 +114,12 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 {
 	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct tl *tl = des_timeline(r->world);
+	struct strindex first = { 0 };
 
-	for (size_t i = 0; rc && i < s->nobjs; i++) {
+	if (!rc)
+		return;
+	first_token_writes(tl, &first);
+	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *in = s->objs[i], *ss;
 		struct tl_entry e;
 		struct sst_spec sp;
@@ -98,7 +127,7 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		struct tl_objref ref;
 
 		if (strcmp(in->kind, "StageSet") != 0 || !(ss = api_get(des_api(r->world), "StageSet", in->ns, in->name)) ||
-		    !burned(tl, ss, &e) || !(stage = stage_of(e.message)))
+		    !burned(tl, &first, ss, &e) || !(stage = stage_of(e.message)))
 			continue;
 		if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0) {
 			free(stage);
@@ -121,4 +150,5 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		sst_spec_release(&sp);
 		free(stage);
 	}
+	si_release(&first);
 }
