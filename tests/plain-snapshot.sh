@@ -5,7 +5,8 @@
 # (the Jobs' creation, the Ready condition's lastTransitionTime, the
 # Rollout's currentStep), each such time marked '*', never taken for one of
 # the run; a halt in the run counts in its blast radius the Workspaces that
-# had applied before the snapshot.
+# had applied before the snapshot.  And `run --at` shows the claims the
+# Workspace controller creates, Bound from their creation.
 # Run from the repository root; MAGOS_SIM names the binary (make check sets it).
 . "$(dirname "$0")/lib.sh"
 require_sim
@@ -88,4 +89,28 @@ has_line "the example: staging opened when dev completed, before the snapshot" "
 has_line "the example: staging's apply began before the snapshot and ended in the run" "$tmp/shop.txt" \
 	"        │ plan -2m40s*, apply -1m30s*→2m54.535s"
 
+# --- the claims: a PVC table under --at, each claim Bound ---
+expect_rc "the example at 5m" 0 "$SIM" run -q --at 5m --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
+has_line "--at prints kubectl's table of the claims" "$tmp/out" '$ kubectl get pvc -A'
+has_line "... with kubectl's columns" "$tmp/out" \
+	"NAMESPACE   NAME                        STATUS    VOLUME    CAPACITY   ACCESS MODES   STORAGECLASS   AGE"
+has_line "a claim the Workspace controller created in the run is Bound" "$tmp/out" \
+	"shop        shop-network-prod-eu-data   Bound                          RWO                           2m6s"
+has_line "a snapshot's claim written without status is Bound too" "$tmp/out" \
+	"shop        shop-network-dev-data       Bound                          RWO                           12m"
+"$SIM" run -q --json "$tmp/three.json" --snapshot 2m "$tmp/three-snap.yaml" scenarios/three-environments.yaml >/dev/null
+pyfacts "$tmp/three.json" "$tmp/three-snap.yaml" <<'PY'
+import json, sys, yaml
+from facts import check
+d = json.load(open(sys.argv[1]))
+pvc = [e for e in d['timeline'] if e['kind'] == 'PersistentVolumeClaim']
+created = {e['name']: e['t_ms'] for e in pvc if e['change'] == 'created'}
+bound = {e['name']: (e['t_ms'], e['cause']) for e in pvc if e['change'] == 'status' and e['phase'] == 'Bound'}
+check("every claim created is Bound at its creation, by the world's model (job-runner)",
+      created and all(bound.get(n) == (t, 'job-runner') for n, t in created.items()), (created, bound))
+items = [o for o in yaml.safe_load(open(sys.argv[2]))['items'] if o['kind'] == 'PersistentVolumeClaim']
+check("a snapshot writes each claim with status.phase Bound, its access modes and capacity",
+      items and all(o['status'] == {'phase': 'Bound', 'accessModes': ['ReadWriteOnce'], 'capacity': {'storage': '1Gi'}}
+                    for o in items), [o.get('status') for o in items])
+PY
 finish
