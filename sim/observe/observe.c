@@ -627,10 +627,14 @@ static int64_t earliest(const int64_t *t, size_t n)
  */
 static void derive_workspace(struct obs *o, const struct obj *ws)
 {
-	struct obs_workspace *w = ws_get(o, ws->ns, ws->name);
 	const char *phase = str_at(ws->status, "phase");
-	const struct obj *apply = job_of(o, ws, "apply");
+	const struct obj *apply;
+	struct obs_workspace *w;
 
+	if (!phase)
+		return; /* no controller wrote its status: it has no history */
+	w = ws_get(o, ws->ns, ws->name);
+	apply = job_of(o, ws, "apply");
 	w->past_planning_ms = job_created(o, job_of(o, ws, "plan"));
 	w->past_applying_ms = job_created(o, apply);
 	if (is(phase, "Applied")) {
@@ -666,14 +670,17 @@ static bool same_members(const bool *sel, size_t nws, size_t a, size_t b)
  */
 static void derive_rollout(struct obs *o, const struct obj *ro, const struct api_list *wl)
 {
-	struct obs_rollout *r = ro_get(o, ro->ns, ro->name);
 	const char *phase = str_at(ro->status, "phase"), *reason = str_at(ro->status, "reason");
 	const struct val *steps;
 	int64_t cur = val_int(val_map_get(ro->status, "currentStep"), -1);
 	int64_t prev_done;
 	size_t done = 0, open = 0, nws = wl->n;
+	struct obs_rollout *r;
 	bool *sel;
 
+	if (!phase && !(ro->src.creation_given && ro->creation_ms < 0))
+		return; /* new: no history */
+	r = ro_get(o, ro->ns, ro->name);
 	set_str(&r->project, str_at(ro->spec, "projectRef"));
 	sync_steps(r, ro);
 	if (ro->src.creation_given)
