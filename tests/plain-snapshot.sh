@@ -110,7 +110,7 @@ check("every claim created is Bound at its creation, by the world's model (job-r
       created and all(bound.get(n) == (t, 'job-runner') for n, t in created.items()), (created, bound))
 items = [o for o in yaml.safe_load(open(sys.argv[2]))['items'] if o['kind'] == 'PersistentVolumeClaim']
 check("a snapshot writes each claim with status.phase Bound, its access modes and capacity",
-      items and all(o['status'] == {'phase': 'Bound', 'accessModes': ['ReadWriteOnce'], 'capacity': {'storage': '1Gi'}}
+      items and all(o.get('status') == {'phase': 'Bound', 'accessModes': ['ReadWriteOnce'], 'capacity': {'storage': '1Gi'}}
                     for o in items), [o.get('status') for o in items])
 PY
 finish
