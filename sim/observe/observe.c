@@ -624,6 +624,8 @@ static int64_t earliest(const int64_t *t, size_t n)
  * reached by ApplySucceeded only, spec §4.9), Failed since it turned False.
  * An Applied Workspace, or one whose apply failed, whose apply Job is not
  * in the snapshot had begun applying at a time not told (applied_before).
+ * observedGeneration tells nothing here: the Workspace controller never
+ * sets it (spec §1.1), on the status or on the condition.
  */
 static void derive_workspace(struct obs *o, const struct obj *ws)
 {
