@@ -98,6 +98,7 @@ void scn_release(struct scenario *s)
 	scnp_free_strv(s->fleet.allowed_action_hosts, s->fleet.nallowed_action_hosts);
 	scn_models_release(&s->models);
 	scnp_free_strv(s->ignored, s->nignored);
+	man_rejected_release(s->refused_ws, s->nrefused_ws);
 	scnp_free_strv(s->files, s->nfiles);
 	for (size_t i = 0; i < s->nqueue; i++) {
 		free(s->queue[i].ns);
@@ -1083,6 +1084,21 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	 */
 	if (out->has_taken)
 		move_start(out, out->taken_unix_ms, SCN_CLOCK_TAKEN);
+	for (size_t i = 0; i < set.nrejected; i++) {
+		const struct man_rejected *r = &set.rejected[i];
+		struct man_rejected *c;
+
+		if (strcmp(r->kind, "Workspace") != 0)
+			continue;
+		out->refused_ws = xreallocarray(out->refused_ws, out->nrefused_ws + 1, sizeof(*c));
+		c = &out->refused_ws[out->nrefused_ws++];
+		c->kind = xstrdup(r->kind);
+		c->ns = xstrdup(r->ns);
+		c->name = xstrdup(r->name);
+		obj_strmap_copy(&c->labels, &r->labels);
+		c->labels_known = r->labels_known;
+		c->project = r->project ? xstrdup(r->project) : NULL;
+	}
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;
