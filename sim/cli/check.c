@@ -656,16 +656,18 @@ int cmd_check(int argc, char **argv)
 	}
 	{
 		/* stdout holds one document or the lines, never a mix. */
+		static const char *const opts[] = { "--junit", "--summary" };
+		const char *const outs[] = { junit, summary };
 		bool junit_out = junit && !strcmp(junit, "-");
 		bool summary_out = summary && !strcmp(summary, "-");
 
-		if ((junit_out && summary_out) || ((junit_out || summary_out) && github)) {
-			fprintf(stderr, "%s check: %s both write to stdout: give %s a file\n"
+		if ((rc = cmd_distinct_outputs("check", opts, outs, 2)) != CLI_OK)
+			return rc;
+		if ((junit_out || summary_out) && github) {
+			fprintf(stderr, "%s check: %s both write to stdout: give the report a file\n"
 					"try '%s check --help'\n",
-				cmd_prog,
-				github ? (junit_out ? "--junit - and --github" : "--summary - and --github")
-				       : "--junit - and --summary -",
-				github ? "the report" : "one", cmd_prog);
+				cmd_prog, junit_out ? "--junit - and --github" : "--summary - and --github",
+				cmd_prog);
 			return CLI_USAGE;
 		}
 		lines = junit_out || summary_out ? stderr : stdout;

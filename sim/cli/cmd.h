@@ -191,6 +191,21 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 
 /*
+ * cmd_distinct_outputs() - the usage checks of a command's output files,
+ * made before anything else of them: none of the @n @paths (NULL entries
+ * skipped) may be empty, no two may be standard output ("-"), and no two
+ * may name one file, by name ("./r.json" and "r.json") or by device and
+ * inode (a symlink and its target, a hard link): one output would silently
+ * replace the other.  @opts names each path's option ("--json").
+ * Returns: CLI_OK; or CLI_USAGE after printing "magos-sim CMD: --A and --B
+ *          both write to 'PATH': give each its own file" (or "--A - and
+ *          --B - both write to stdout: give one a file", or "--A needs a
+ *          file name, not an empty one") and the try line to stderr.
+ */
+int cmd_distinct_outputs(const char *cmd, const char *const *opts, const char *const *paths,
+			 size_t n);
+
+/*
  * cmd_check_outputs() - of_check() of each of the @n @paths (NULL entries
  * skipped); @what names each for the message (NULL: none), as for
  * cmd_write_file().  An output that is one of the @ninputs @inputs (the

@@ -441,6 +441,47 @@ static bool is_input(const struct stat *st, const char *in)
 	return same;
 }
 
+/* @path without leading "./" (so "./x" and "x" compare equal). */
+static const char *bare_path(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+int cmd_distinct_outputs(const char *cmd, const char *const *opts, const char *const *paths,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!paths[i])
+			continue;
+		if (!*paths[i]) {
+			fprintf(stderr, "%s %s: %s needs a file name, not an empty one\n"
+					"try '%s %s --help'\n",
+				cmd_prog, cmd, opts[i], cmd_prog, cmd);
+			return CLI_USAGE;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!paths[j])
+				continue;
+			if (!strcmp(paths[i], "-") && !strcmp(paths[j], "-")) {
+				fprintf(stderr, "%s %s: %s - and %s - both write to stdout: give one a "
+						"file\ntry '%s %s --help'\n",
+					cmd_prog, cmd, opts[j], opts[i], cmd_prog, cmd);
+				return CLI_USAGE;
+			}
+			if (!strcmp(bare_path(paths[i]), bare_path(paths[j])) ||
+			    of_same_file(paths[i], paths[j])) {
+				fprintf(stderr, "%s %s: %s and %s both write to '%s': give each its "
+						"own file\ntry '%s %s --help'\n",
+					cmd_prog, cmd, opts[j], opts[i], paths[i], cmd_prog, cmd);
+				return CLI_USAGE;
+			}
+		}
+	}
+	return CLI_OK;
+}
+
 int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
 		      size_t n, char *const *inputs, size_t ninputs)
 {

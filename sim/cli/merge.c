@@ -503,9 +503,12 @@ int cmd_merge(int argc, char **argv)
 		goto out_free_limits;
 	}
 	{
-		/* Before reading anything: an output that cannot be written fails now. */
+		/* Before reading anything: one output per file, and each writable. */
+		static const char *const opts[] = { "--json", "--csv", "--markdown" };
 		const char *const outs[] = { o.json, csv, markdown };
 
+		if ((rc = cmd_distinct_outputs("merge", opts, outs, 3)) != CLI_OK)
+			goto out_free_limits;
 		if ((rc = cmd_check_outputs("merge", outs, NULL, 3, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			goto out_free_limits;
 	}
@@ -531,12 +534,6 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "%s merge: %s\n", cmd_prog, err);
 		rc = CLI_INVALID;
 		goto out_release_parts;
-	}
-	if (csv && o.json && !strcmp(csv, "-") && !strcmp(o.json, "-")) {
-		fprintf(stderr, "%s merge: --json - and --csv - both write to stdout: give one a file\n",
-			cmd_prog);
-		rc = CLI_USAGE;
-		goto out_release_merged;
 	}
 	if (!strcmp(merged.command, "run")) {
 		if (nlimits || markdown) {

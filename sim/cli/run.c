@@ -12,7 +12,6 @@
 #include "sim/cli/cmd.h"
 #include "sim/base/gotime.h"
 #include "engine/xalloc.h"
-#include "sim/cli/outfile.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
 #include "sim/load/yamlload.h"
@@ -570,48 +569,6 @@ out_release:
 	return rc;
 }
 
-/* @path without leading "./" (so "./x" and "x" compare equal). */
-static const char *bare_path(const char *path)
-{
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	return path;
-}
-
-/*
- * Usage checks of the output files: none may be empty, and no two may name
- * the same file (one would overwrite the other).  Prints the error.
- * Returns: 0 when fine, -1 otherwise.
- */
-static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid, const char *events, const char *snapshot)
-{
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events",
-				    "--snapshot" };
-	const char *const path[] = { json, csv, html, trace, mermaid, events, snapshot };
-	size_t n = sizeof(path) / sizeof(path[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (!path[i])
-			continue;
-		if (!*path[i]) {
-			fprintf(stderr, "%s run: %s needs a file name, not an empty one\n"
-					"try '%s run --help'\n",
-				cmd_prog, opt[i], cmd_prog);
-			return -1;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (path[j] && (!strcmp(bare_path(path[i]), bare_path(path[j])) ||
-					of_same_file(path[i], path[j]))) {
-				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
-						"try '%s run --help'\n",
-					cmd_prog, opt[j], opt[i], path[i], cmd_prog);
-				return -1;
-			}
-	}
-	return 0;
-}
-
 /*
  * --snapshot T FILE and --at T: what the world looks like at T, taken by a
  * probe of the run (after everything else due at T).  The run goes on to T
@@ -812,7 +769,6 @@ int cmd_run(int argc, char **argv)
 	struct cmd_csv_rows ca = { &row, 1 };
 	struct sp_set sp;                     /* --trace and --mermaid */
 	struct picture_arg pa = { &rep, &sp };
-	bool json_stdout;
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
@@ -934,17 +890,15 @@ int cmd_run(int argc, char **argv)
 		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
-	json_stdout = o.json && strcmp(o.json, "-") == 0;
-	if (json_stdout && csv && !strcmp(csv, "-")) {
-		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
-				"try '%s run --help'\n",
-			cmd_prog, cmd_prog);
-		return CLI_USAGE;
-	}
-	if (check_outputs(o.json, csv, html, trace, mermaid, events, looks.snap_file) != 0) {
-		sweep_release(&cli_sweep);
-		return CLI_USAGE;
+	{
+		static const char *const opts[] = { "--json", "--csv", "--html", "--trace",
+						    "--mermaid", "--events", "--snapshot" };
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events, looks.snap_file };
+
+		if ((rc = cmd_distinct_outputs("run", opts, outs, 7)) != CLI_OK) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
 	}
 	if ((looks.snap.arg || looks.at.arg) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);
