@@ -190,4 +190,14 @@ expect_rc "check refuses a snapshot taken at its horizon" 3 "$SIM" check --color
 contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
 contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
+
+# --- `--snapshot T` without its FILE: the scenario was taken as the FILE ---
+cp scenarios/three-environments.yaml "$tmp/three.yaml"
+expect_rc "run --snapshot 10m SCENARIO (FILE left out) is a usage error" 2 "$SIM" run --snapshot 10m "$tmp/three.yaml"
+has_line "... saying the scenario was taken as the FILE, and how to give both" "$tmp/err" \
+	"magos-sim run: --snapshot takes T FILE: '$tmp/three.yaml' was taken as the FILE to write and no scenario is left; give both: --snapshot 10m SNAPSHOT.yaml $tmp/three.yaml"
+check "... and the scenario is left as it was" cmp -s scenarios/three-environments.yaml "$tmp/three.yaml"
+expect_rc "run --snapshot 10m NEW-FILE (no scenario at all) is a usage error" 2 "$SIM" run --snapshot 10m "$tmp/new.yaml"
+has_line "... naming the FILE it took" "$tmp/err" \
+	"magos-sim run: no scenario given (--snapshot takes T FILE: '$tmp/new.yaml' is the FILE to write)"
 finish

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -881,6 +882,27 @@ int cmd_run(int argc, char **argv)
 			sweep_release(&cli_sweep);
 			return rc;
 		}
+	}
+	if (optind >= argc && looks.snap_file) {
+		/*
+		 * `--snapshot 10m scenario.yaml`: the word after T is FILE, so the
+		 * scenario meant was taken for the file to write (and would have
+		 * been replaced by the snapshot).
+		 */
+		struct stat st;
+
+		if (strcmp(looks.snap_file, "-") && stat(looks.snap_file, &st) == 0)
+			fprintf(stderr, "%s run: --snapshot takes T FILE: '%s' was taken as the FILE "
+					"to write and no scenario is left; give both: --snapshot %s "
+					"SNAPSHOT.yaml %s\n",
+				cmd_prog, looks.snap_file, looks.snap.arg, looks.snap_file);
+		else
+			fprintf(stderr, "%s run: no scenario given (--snapshot takes T FILE: '%s' "
+					"is the FILE to write)\n",
+				cmd_prog, looks.snap_file);
+		fprintf(stderr, "try '%s run --help'\n", cmd_prog);
+		sweep_release(&cli_sweep);
+		return CLI_USAGE;
 	}
 	if (optind >= argc || (variant && cli_sweep.n)) {
 		fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog,
