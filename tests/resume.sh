@@ -191,6 +191,25 @@ contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
 contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
 
+# --- a snapshot resumed with the scenario file that also holds its manifests:
+# each object is there twice; one note says what to give instead ---
+"$SIM" run -q --snapshot 10m "$tmp/three-snap.yaml" scenarios/three-environments.yaml >/dev/null
+expect_rc "snapshot + the scenario file with its manifests: refused" 3 "$SIM" run "$tmp/three-snap.yaml" scenarios/three-environments.yaml
+check "... each object twice" test "$(grep -c 'already exists: the same kind, namespace and name appear twice' "$tmp/err")" -eq 5
+check "... and one note, at the Scenario document, saying to give it alone" test "$(grep -c 'give it with a file that holds the Scenario document alone' "$tmp/err")" -eq 1
+contains "... naming the file" "$tmp/err" "scenarios/three-environments.yaml:21:1: note: the other inputs hold these objects with a status"
+pyfacts scenarios/three-environments.yaml "$tmp/three-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+expect_rc "... which resumes with the Scenario document alone" 0 "$SIM" run -q "$tmp/three-snap.yaml" "$tmp/three-scn.yaml"
+mkdir "$tmp/co-again"
+cp scenarios/checkout/*.yaml "$tmp/co-again/"
+"$SIM" run -q --snapshot 30s "$tmp/co-snap.yaml" "$tmp/co-again" >/dev/null
+expect_rc "snapshot + the plain manifests it was taken of: refused" 3 "$SIM" run "$tmp/co-snap.yaml" "$tmp/co-again"
+check "... with one note saying to leave the manifests out" test "$(grep -c 'give it without the manifests it was taken of' "$tmp/err")" -eq 1
+
 # --- `--snapshot T` without its FILE: the scenario was taken as the FILE ---
 cp scenarios/three-environments.yaml "$tmp/three.yaml"
 expect_rc "run --snapshot 10m SCENARIO (FILE left out) is a usage error" 2 "$SIM" run --snapshot 10m "$tmp/three.yaml"
