@@ -279,6 +279,7 @@ struct cmd_whatif_out {
 	const struct rep_variant *v; /* nv variants, then ns sweep values */
 	size_t nv, ns;
 	const char *param;           /* the swept parameter, NULL without a sweep */
+	const struct trial_row *const *vrows; /* each variant's rp->n rows, for the CSV; or NULL */
 };
 
 /*
@@ -287,6 +288,13 @@ struct cmd_whatif_out {
  * the nv + ns variants and sweep values.
  */
 int cmd_put_whatif_json(FILE *f, const void *arg);
+
+/*
+ * cmd_put_variants_csv() - one CSV row per trial of the base and of each of
+ * the nv variants, with a last column naming the set (rep_variants_csv())
+ * of @arg, a struct cmd_whatif_out whose vrows are set.
+ */
+int cmd_put_variants_csv(FILE *f, const void *arg);
 
 /*
  * cmd_put_sweep_csv() - one CSV row per sweep value (rep_sweep_csv()) of

@@ -581,6 +581,20 @@ int cmd_put_whatif_json(FILE *f, const void *arg)
 	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
 }
 
+int cmd_put_variants_csv(FILE *f, const void *arg)
+{
+	const struct cmd_whatif_out *w = arg;
+	struct rep_csv_set *sets = xcalloc(w->nv + 1, sizeof(*sets));
+	int rc;
+
+	sets[0] = (struct rep_csv_set){ "base", w->rp->rows, w->rp->n };
+	for (size_t i = 0; i < w->nv; i++)
+		sets[1 + i] = (struct rep_csv_set){ w->v[i].name, w->vrows[i], w->rp->n };
+	rc = rep_variants_csv(f, sets, w->nv + 1);
+	free(sets);
+	return rc;
+}
+
 int cmd_put_sweep_csv(FILE *f, const void *arg)
 {
 	const struct cmd_whatif_out *w = arg;

@@ -89,8 +89,10 @@ void cmd_usage_run(FILE *f)
 		"                        it and i; with N > 1 the output is statistics tables\n"
 		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
 		"                        CPUs); the results do not depend on J\n"
-		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
-		"                        (with a sweep: one row per value)\n"
+		"      --csv FILE        write one CSV row per trial to FILE, atomically (with\n"
+		"                        variants: the base's trials and each variant's, named\n"
+		"                        in a last column, variant; with a sweep: one row per\n"
+		"                        value)\n"
 		"      --trace FILE      write the run as a Chrome trace (opens in Perfetto and\n"
 		"                        chrome://tracing) to FILE, atomically (single run)\n"
 		"      --mermaid FILE    write a Mermaid gantt block of the steps/waves (and the\n"
@@ -480,7 +482,9 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		struct var_scenario t;
 
 		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
-		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL, &pt);
+		/* (the CSV lists the variants' trials; with a sweep it is the sweep's table) */
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i],
+				   html || (csv && !ns && i < nv) ? &vrows[i] : NULL, &pt);
 		var_scenario_release(&t);
 		if (rc)
 			goto out_release_stats;
@@ -501,10 +505,13 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.rows = rows;
 	rp.n = n;
 	rp.st = &base_st;
-	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
+	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL,
+				     (const struct trial_row *const *)vrows };
 	ca = (struct cmd_csv_rows){ rows, n };
 	if (csv && ns)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_sweep_csv, &w);
+	else if (csv && nv)
+		rc = cmd_write_file("run", NULL, csv, cmd_put_variants_csv, &w);
 	else if (csv)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	if (rc == CLI_OK && o->json) {
@@ -516,7 +523,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		memcpy(jrv, rv, (nv + ns + 1) * sizeof(*jrv));
 		for (size_t i = 0; i < ns; i++)
 			jrv[1 + nv + i].name = defs[i].name;
-		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, sw ? sw->param : NULL };
+		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, sw ? sw->param : NULL, NULL };
 		rc = cmd_write_file("run", NULL, o->json, cmd_put_whatif_json, &jw);
 	}
 	if (rc == CLI_OK && html) {
