@@ -344,7 +344,8 @@ contains "it names the Job and the annotation" "$tmp/err" "annotation clock.mago
 
 # --- the worked example: a live cluster's List, continued ---
 expect_rc "the Magos snapshot example runs" 0 "$SIM" run --now 2026-11-30T14:02:07Z --json "$tmp/shop.json" scenarios/snapshot-shop-network.yaml
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (--now)'; then ok "the example's clock is --now"; else bad "the example's clock is --now"; show "$tmp/out" 1; fi
+if sed -n 1,3p "$tmp/out" | grep -qx 'clock starts 2026-11-30T14:02:07Z (--now)'; then ok "the example's clock is --now, under the header"; else bad "the example's clock is --now, under the header"; show "$tmp/out" 3; fi
+check "... which fits 80 columns" fits "$tmp/out" 80
 pyfacts "$tmp/shop.json" <<'PY'
 import json, sys
 from facts import check, status_changes

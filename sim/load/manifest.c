@@ -130,6 +130,12 @@ static int add_obj(struct man_set *s, struct obj *o, struct diag *d)
 				   "%s \"%s\" already exists: the same kind and name appear twice",
 				   o->kind, o->name);
 		diag_note(d, first->src.file, first->src.mark, "first defined here");
+		if (!s->snapdup_file && !first->status != !o->status) {
+			const struct obj *plain = first->status ? o : first;
+
+			s->snapdup_file = plain->src.file;
+			s->snapdup_mark = plain->src.mark;
+		}
 		obj_free(o);
 		return -1;
 	}

@@ -61,6 +61,14 @@ struct man_set {
 	size_t nrefused; /* manifests refused: each object (a List's items each, a
 			  * whole List refused as one) adm_admit() or the duplicate
 			  * check turned away */
+	/*
+	 * The first duplicate whose two objects differ in carrying a status: a
+	 * snapshot given with the manifests it was taken of.  The file and
+	 * place of the one without a status (the file borrowed from the set's
+	 * names); NULL when there was none.
+	 */
+	const char *snapdup_file;
+	struct val_mark snapdup_mark;
 	/* private: */
 	char **files;      /* owned file names the objects' src.file point at */
 	size_t nfiles;

@@ -1039,6 +1039,24 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	man_set_init(&set);
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
+	/*
+	 * A snapshot given with the manifests it was taken of: each object is
+	 * there twice.  Say once what to give instead (scenarios/README.md: the
+	 * Scenario document, without what the snapshot already holds).
+	 */
+	if (set.snapdup_file && L.scn && !strcmp(set.snapdup_file, out->scenario_file))
+		diag_note(d, out->scenario_file, L.scn_mark,
+			  "the other inputs hold these objects with a status, as a snapshot "
+			  "(run --snapshot, kubectl get -o yaml) does, and this file holds "
+			  "them besides its Scenario document: to continue from a snapshot, "
+			  "give it with a file that holds the Scenario document alone (a copy "
+			  "of that document on its own)");
+	else if (set.snapdup_file)
+		diag_note(d, set.snapdup_file, set.snapdup_mark,
+			  "the other inputs hold these objects with a status, as a snapshot "
+			  "(run --snapshot, kubectl get -o yaml) does: to continue from a "
+			  "snapshot, give it without the manifests it was taken of (with the "
+			  "Scenario document alone)");
 	{
 		/* A snapshot's times are read against the snapshot's own time. */
 		struct latest lt = { 0 };
