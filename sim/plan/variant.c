@@ -338,7 +338,8 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 					v->invalid = true;
 		}
 		models = val_map_get(item, "models");
-		if ((!patches || !patches->u.list.n) && !models)
+		/* (moot for a variant that is refused anyway) */
+		if ((!patches || !patches->u.list.n) && !models && !v->invalid)
 			diag_warning(d, file, item->mark,
 				     "%s: variant '%s' has neither patches nor models: it runs "
 				     "the base unchanged",
