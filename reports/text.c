@@ -162,10 +162,20 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 						  f->unremediated, f->unremediated == 1 ? "" : "s");
 			else
 				after = xstrdup("none (no member was on it at the halt)");
-			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
-					 "member from its adoption to %s); after the halt: %s",
-					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
-					 after);
+			if (f->exposure_cut)
+				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
+						 "member from its adoption to %s, cut at the run's start "
+						 "for the %zu on it then: the inputs do not carry when "
+						 "%s it); after the halt: %s",
+						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
+						 at, f->exposure_cut,
+						 f->exposure_cut == 1 ? "it adopted" : "they adopted",
+						 after);
+			else
+				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
+						 "member from its adoption to %s); after the halt: %s",
+						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
+						 at, after);
 			free(after);
 		} else {
 			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",

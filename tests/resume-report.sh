@@ -128,6 +128,27 @@ check("JSON: resumed, the halt is before_start and the fleet's blast radius null
       and res['fleets'][0]['detection_latency_ms'] is None, (res['halt'], res['fleets'][0]['blast_radius']))
 PY
 
+# --- a halt after the snapshot: the exposure of a member already on the bad version ---
+# Resumed at 20m, the canary member took 4.6.0 at 11m1s, before the
+# snapshot, which does not carry that time: its exposure counts from the
+# start, and the summary says the figure is cut there rather than giving
+# it as the whole exposure (the uninterrupted run's is 600000).
+"$SIM" run -q --snapshot 20m "$tmp/fg20.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run --no-color --json "$tmp/fg20.json" "$tmp/fg20.yaml" "$tmp/fg-scn.yaml" >"$tmp/fg20.txt" 2>&1
+contains "resumed before the halt: the exposure says it is cut at the start" "$tmp/fg20.txt" \
+	"cut at the run's start for the 1 on it then: the"
+pyfacts "$tmp/fg-whole.json" "$tmp/fg20.json" <<'PY'
+import json, sys
+from facts import check
+whole = json.load(open(sys.argv[1]))['summary']['fleets'][0]
+res = json.load(open(sys.argv[2]))['summary']['fleets'][0]
+check("the whole run's exposure is whole", whole['exposure_member_ms'] == 600000
+      and whole['exposure_cut_members'] == 0, whole)
+check("JSON: resumed, the member on the bad version at the start is counted as cut",
+      res['exposure_cut_members'] == 1 and res['exposure_member_ms'] < whole['exposure_member_ms'],
+      (res['exposure_member_ms'], res['exposure_cut_members']))
+PY
+
 # --- the fleet's history: halts, their blast radius, the waves' first settles ---
 # A snapshot of the simulator carries them (state.magos-sim.io/observer on
 # the FleetRollout): resumed, the summary's halt is the whole run's, before

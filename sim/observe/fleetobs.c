@@ -500,6 +500,7 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 			continue;
 		f->blast_members[f->blast_count++] = xstrdup(all[i]);
 		f->exposure_member_ms += time_on(m, v, 0, h->t_ms);
+		f->exposure_cut += m->nv && m->v[0].t_ms <= 0 && is(m->v[0].version, v);
 		if (is(version_at(m, h->t_ms), v)) {
 			int64_t left = left_after(m, v, h->t_ms);
 

@@ -230,6 +230,12 @@ struct fo_fleet {
 	int64_t noticed_ms;    /* the onset member's first not-Ready status from the onset to the
 				* halt (the controller noticing the fault), -1 none */
 	int64_t exposure_member_ms;   /* before the halt, member-ms; -1 without a bad version */
+	/*
+	 * Blast members already on the bad version when the run started (a
+	 * snapshot resumed, a status loaded): their exposure counts from the
+	 * start, the inputs not carrying when they adopted it.
+	 */
+	size_t exposure_cut;
 	int64_t exposure_after_halt_member_ms; /* halt to remediation, member-ms; -1 as above */
 	size_t remediated, unremediated; /* blast members on it at the halt that left it / never did */
 };
