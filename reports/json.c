@@ -448,6 +448,8 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 	json_object_set_new(o, "exposure_member_ms", ms_or_null(f->exposure_member_ms));
 	json_object_set_new(o, "exposure_after_halt_member_ms",
 			    ms_or_null(f->exposure_after_halt_member_ms));
+	json_object_set_new(o, "exposure_cut_members",
+			    f->has_blast ? json_integer((json_int_t)f->exposure_loaded) : json_null());
 	json_object_set_new(o, "remediated", f->has_blast ? json_integer((json_int_t)f->remediated)
 							  : json_null());
 	json_object_set_new(o, "unremediated",

@@ -156,7 +156,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "detection", text);
 		free(text);
 		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
-			char *after, *loaded;
+			char *after;
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -172,15 +172,20 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			else
 				after = xstrdup("none (no member was on it at the halt)");
 			/* members on it when loaded: their time before the start is not in the inputs */
-			loaded = f->exposure_loaded ? xasprintf(", at least: %zu ran it when loaded, "
-								"counted from the start",
-								f->exposure_loaded)
-						    : xstrdup("");
-			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
-					 "member from its adoption to %s%s); after the halt: %s",
-					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
-					 loaded, after);
-			free(loaded);
+			if (f->exposure_loaded)
+				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
+						 "member from its adoption to %s, cut at the run's start "
+						 "for the %zu on it then: the inputs do not carry when "
+						 "%s it); after the halt: %s",
+						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
+						 at, f->exposure_loaded,
+						 f->exposure_loaded == 1 ? "it adopted" : "they adopted",
+						 after);
+			else
+				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
+						 "member from its adoption to %s); after the halt: %s",
+						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
+						 at, after);
 			free(after);
 		} else {
 			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",

@@ -251,6 +251,29 @@ contains "variant: MS201" "$tmp/v.out" "FAIL  $V:22:15: MS201: variant \"gated\"
 if grep -q "metrics\[0\]" "$tmp/v.out" "$tmp/v.err"; then bad "variant: series read by the variant reported unread"; else ok; fi
 contains "variant: unread series stays" "$tmp/v.out" "WARN  $V:14:14: MS003: spec.metrics[1]: no FleetRollout gate reads this series"
 
+# Every independent error in one pass, each told once and naming its variant once:
+# spec.expect's are reported whatever the variants' errors.
+V=tests/badinput/99-variants-every-error.yaml
+"$SIM" check --no-color "$V" >"$tmp/v.out" 2>"$tmp/v.err"
+expect_status "invalid variants make the input invalid" 3 $?
+n=$(grep -c "^FAIL  $V:1[1-5]:[0-9]*: expect: .*spec\.expect\." "$tmp/v.out")
+if [ "$n" = 6 ]; then ok "variants' errors: spec.expect's reported too"; else bad "variants' errors: spec.expect's reported too ($n of 6 lines)"; fi
+contains "variants' errors: the unknown percentile" "$tmp/v.out" "FAIL  $V:13:22: expect: unknown field \"spec.expect.timeToComplete.p97\""
+contains "variants' errors: the bad key" "$tmp/v.out" "FAIL  $V:18:7: MS002: unknown field \"spec.variants[0].modelz\""
+contains "variants' errors: the taken name" "$tmp/v.out" "FAIL  $V:19:13: MS002: spec.variants[1].name: Duplicate value: \"v1\""
+contains "variants' errors: a taken name's target still checked" "$tmp/v.out" "FAIL  $V:21:19: MS002: spec.variants[1].patches[0].target: variant 'v1': no Workspace \"default/shop-qa\" in the inputs"
+contains "variants' errors: a refused patch" "$tmp/v.out" "FAIL  $V:25:19: MS002: spec.variants[2].patches[0]: variant 'v3': the patched Workspace \"default/shop-prod\" is invalid"
+n=$(grep -c "no Workspace \"default/shop-qa\"" "$tmp/v.out")
+if [ "$n" = 1 ]; then ok "variants' errors: each once"; else bad "variants' errors: each once ($n lines)"; fi
+lacks "variants' errors: the variant named once" "$tmp/v.out" "variant \"v"
+V=tests/badinput/99-variant-bad-duration.yaml
+"$SIM" check --no-color "$V" >"$tmp/v.out" 2>"$tmp/v.err"
+expect_status "a variant's bad duration makes the input invalid" 3 $?
+n=$(grep -c "podStartup" "$tmp/v.out")
+if [ "$n" = 1 ]; then ok "a variant's bad duration: one line"; else bad "a variant's bad duration: one line ($n)"; fi
+n=$(grep -c "error: .*podStartup" "$tmp/v.err")
+if [ "$n" = 1 ]; then ok "a variant's bad duration: told once on stderr"; else bad "a variant's bad duration: told once on stderr ($n)"; fi
+
 # --github: file= relative to $GITHUB_WORKSPACE, or to the current directory.
 abs=$(pwd)/$ffile
 "$SIM" check --no-color --github "$abs" 2>/dev/null | grep '^::' >"$tmp/ga1"

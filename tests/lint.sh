@@ -116,6 +116,40 @@ lacks "what-if-canary-soak: a 15m canary soak ends before the 20m30s falter" "$t
 contains "what-if-canary-soak: the base's 30m canary soak does not" "$tmp/out" \
 	'warning: FleetRollout shop wave "canary" soaks 30m0s, and 2 of its 2 members may regress sooner once ready'
 
+# A variant's error is told once, naming the variant once (not again as the variant's finding).
+VB=tests/badinput/99-variant-bad-duration.yaml
+expect_rc "a variant's bad duration is exit 3" 3 "$SIM" lint $VB
+n=$(grep -c "podStartup" "$tmp/out")
+if [ "$n" = 1 ]; then ok "a variant's bad duration: one finding"; else bad "a variant's bad duration: one finding ($n)"; fi
+VB=tests/badinput/99-variants-every-error.yaml
+expect_rc "variants' errors are exit 3" 3 "$SIM" lint $VB
+n=$(grep -c "no Workspace \"default/shop-qa\"" "$tmp/out")
+if [ "$n" = 1 ]; then ok "variants' errors: a missing target once"; else bad "variants' errors: a missing target once ($n)"; fi
+lacks "variants' errors: the variant named once" "$tmp/out" "variant \"v"
+has_line "variants' errors: a refused patch, named once" "$tmp/out" \
+	"$VB:25:19: error: spec.variants[2].patches[0]: variant 'v3': the patched Workspace \"default/shop-prod\" is invalid: Workspace \"default/shop-prod\": spec.projectRef.name: Required value [MS002]"
+has_line "variants' errors: 4 errors" "$tmp/out" "4 errors, 0 warnings, 0 infos in 1 file (4 objects)"
+
+# MS002's fix fits the kind of error: a path, YAML syntax, a Scenario field.
+printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n  horizon: -5m\n  models:\n    jobs:\n      plan: {duration: {lognormal: {median: 1m, p95: 30s}}}\n      apply: {duration: {normal: {mean: 1m}}}\n' >"$tmp/fields.yaml"
+expect_rc "bad Scenario fields are exit 3" 3 "$SIM" lint "$tmp/fields.yaml"
+lacks "Scenario fields: no advice on paths and YAML" "$tmp/out" "names a readable file or directory"
+if [ "$(grep -c '^  fix: write a value of the kind the message accepts; scenarios/README.md, The Scenario document' "$tmp/out")" = 1 ] &&
+	[ "$(grep -c '^  fix: write a value of the kind the message accepts; scenarios/README.md, Models' "$tmp/out")" = 1 ] &&
+	[ "$(grep -c '^  fix: add the field the message names' "$tmp/out")" = 1 ]; then
+	ok "Scenario fields: a fix for a bad value, a model's bad value, a missing field"
+else bad "Scenario fields: a fix for a bad value, a model's bad value, a missing field"; sed 's/^/     /' "$tmp/out"; fi
+expect_rc "a taken variant name" 3 "$SIM" lint $VB
+has_line "a taken name: its fix" "$tmp/out" \
+	"  fix: give the entry a name no other entry of the list has; the message names the one that has it"
+expect_rc "YAML syntax" 3 "$SIM" lint $L/broken.yaml
+has_line "YAML syntax: its fix" "$tmp/out" \
+	"  fix: correct the YAML at the place named: an unclosed bracket or quote, a missing ':', a tab, an indentation out of line"
+mkdir "$tmp/empty"
+expect_rc "an empty directory" 3 "$SIM" lint "$tmp/empty"
+has_line "an empty directory: its fix" "$tmp/out" \
+	"  fix: check that the path exists and names a readable file, or a directory holding *.yaml, *.yml or *.json files"
+
 # ---- usage --------------------------------------------------------------------
 expect_rc "no file is a usage error" 2 "$SIM" lint
 expect_rc "unknown rule in --disable is a usage error" 2 "$SIM" lint --disable MS101,MS999 $L/clean.yaml

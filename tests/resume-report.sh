@@ -111,6 +111,27 @@ check("JSON: resumed, the halt is before_start and the fleet's blast radius null
       and res['fleets'][0]['detection_latency_ms'] is None, (res['halt'], res['fleets'][0]['blast_radius']))
 PY
 
+# --- a halt after the snapshot: the exposure of a member already on the bad version ---
+# Resumed at 20m, the canary member took 4.6.0 at 11m1s, before the
+# snapshot, which does not carry that time: its exposure counts from the
+# start, and the summary says the figure is cut there rather than giving
+# it as the whole exposure (the uninterrupted run's is 600000).
+"$SIM" run -q --snapshot 20m "$tmp/fg20.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run --no-color --json "$tmp/fg20.json" "$tmp/fg20.yaml" "$tmp/fg-scn.yaml" >"$tmp/fg20.txt" 2>&1
+contains "resumed before the halt: the exposure says it is cut at the start" "$tmp/fg20.txt" \
+	"cut at the run's start for the 1 on it then: the"
+pyfacts "$tmp/fg-whole.json" "$tmp/fg20.json" <<'PY'
+import json, sys
+from facts import check
+whole = json.load(open(sys.argv[1]))['summary']['fleets'][0]
+res = json.load(open(sys.argv[2]))['summary']['fleets'][0]
+check("the whole run's exposure is whole", whole['exposure_member_ms'] == 600000
+      and whole['exposure_cut_members'] == 0, whole)
+check("JSON: resumed, the member on the bad version at the start is counted as cut",
+      res['exposure_cut_members'] == 1 and res['exposure_member_ms'] < whole['exposure_member_ms'],
+      (res['exposure_member_ms'], res['exposure_cut_members']))
+PY
+
 # --- the fleet's history: halts, their blast radius, the waves' first settles ---
 # A snapshot of the simulator carries them (state.magos-sim.io/observer on
 # the FleetRollout): resumed, the summary's halt is the whole run's, before
@@ -358,7 +379,7 @@ contains "the whole run counts detection from the regression at 25m" "$tmp/fm-wh
 contains "resumed at 28m, the halt at 2m41.843s of the run has a fault from before the snapshot" "$tmp/fmr.txt" \
 	"detection not known: the fault began before the snapshot (a fault window of"
 lacks "... and claims no latency from the run's start" "$tmp/fmr.txt" "detection 0s"
-contains "its exposure says it counts from the start for a member loaded on the bad version" "$tmp/fmr.txt" "at least: 1 ran it when loaded, counted"
+contains "its exposure says it counts from the start for a member loaded on the bad version" "$tmp/fmr.txt" "cut at the run's start for the 1 on it"
 contains "a later snapshot carries the onset as undated" "$tmp/fm40.yaml" "onsetUndated=yes"
 "$SIM" run --color never --json "$tmp/fm40.json" "$tmp/fm-scn.yaml" "$tmp/fm40.yaml" >"$tmp/fm40.txt" 2>&1
 contains "... and its resumed run still claims no latency" "$tmp/fm40.txt" "detection not known: the fault began before the snapshot"

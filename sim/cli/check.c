@@ -435,6 +435,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	struct diag d;
 	struct lint_report lr;
 	struct exp_set e;
+	bool loaded;
 	/* this scenario's: cmd_clock() sets the horizon it has left */
 	struct cmd_opts o = cfg->o;
 	int rc = 0;
@@ -463,6 +464,8 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		r->invalid = true;
 	r->start_unix_ms = s.start_unix_ms;
 	lint_scenario(&lr, &s);
+	/* the manifests and spec loaded: spec.expect is checked whatever the variants' errors */
+	loaded = !r->invalid;
 	/* Variants are linted; their expectations are not evaluated (docs/ci.md). */
 	if (!r->invalid) {
 		struct diag vd;
@@ -481,7 +484,6 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	lint_report_sort(&lr);
 	{
 		struct diag ed;
-		bool loaded = !r->invalid;
 
 		/*
 		 * Parsed even when the manifests did not load, only to list the

@@ -122,9 +122,12 @@ int cmd_opt_common(int c, const char *cmd, void (*usage)(FILE *), char **argv,
  * A scenario that loads is also checked for what `check` refuses in its
  * spec.expect (exp_parse(): an unknown metric, a step no Rollout has, a bad
  * limit), with the same diagnostics, printed before the loader's warnings
- * as `check` prints them; the expectations are not evaluated.
+ * as `check` prints them; the expectations are not evaluated.  Its
+ * variants are checked too (var_check(): every one parses and applies),
+ * their errors printed after the loader's, whatever spec.expect's.
  * @p: the progress line (bytes parsed of each file), or NULL.
- * Returns: 0, or CLI_INVALID when an error was found (in spec.expect too).
+ * Returns: 0, or CLI_INVALID when an error was found (in spec.expect or
+ *          spec.variants too).
  */
 int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
 	     bool color, struct prog *p);

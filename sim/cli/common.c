@@ -21,6 +21,7 @@
 #include "reports/plan_json.h"
 #include "sim/load/yamlload.h"
 #include "sim/plan/expect.h"
+#include "sim/plan/variant.h"
 
 const char *const cmd_prog = "magos-sim";
 
@@ -331,7 +332,7 @@ void cmd_building(const char *fmt, ...)
 int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scenario *s,
 	     bool color, struct prog *p)
 {
-	struct diag d;
+	struct diag d, vd;
 	int rc = 0;
 
 	if (n > 1)
@@ -339,7 +340,9 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 	else
 		cmd_building("loading %s", n ? paths[0] : "the inputs");
 	diag_init(&d);
+	diag_init(&vd);
 	diag_set_max(&d, (size_t)lim->v[LIM_ERRORS]);
+	diag_set_max(&vd, (size_t)lim->v[LIM_ERRORS]);
 	scn_init(s);
 	cmd_loading(p, "loading");
 	if (scn_load_lim((const char *const *)paths, n, lim, s, &d) != 0 || diag_has_errors(&d))
@@ -362,9 +365,19 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 			diag_print(&ed, stderr, color);
 		exp_set_release(&e);
 		diag_release(&ed);
+		/*
+		 * Nor do invalid variants pass a run of the base: `run -n`, `lint`
+		 * and `check` refuse them.  Their warnings are left to the commands
+		 * that run them (printed once, there).
+		 */
+		if (var_check(s, &vd) != 0)
+			rc = CLI_INVALID;
 	}
 	if (d.n)
 		diag_print(&d, stderr, color);
+	if (diag_has_errors(&vd))
+		diag_print(&vd, stderr, color);
+	diag_release(&vd);
 	diag_release(&d);
 	return rc;
 }

@@ -993,6 +993,56 @@ static const char event_fix[] =
 	"fields, naming an object the inputs or an earlier apply define (scenarios/README.md, "
 	"Events)";
 
+/* Whether @msg is libyaml's (or the reader's) word on text that is not YAML. */
+static bool is_syntax_message(const char *msg)
+{
+	static const char *const starts[] = {
+		"did not find expected", "could not find expected", "found ",
+		"mapping keys are not allowed", "mapping values are not allowed",
+		"block sequence entries are not allowed", "invalid UTF-8 byte", "syntax error",
+	};
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (!strncmp(msg, starts[i], strlen(starts[i])))
+			return true;
+	return strstr(msg, " at byte offset ") != NULL;
+}
+
+/*
+ * MS002's fix for @msg by the kind of error it is, or NULL for the rule's
+ * own (a document that is no object).  The rule's fix speaks of paths,
+ * YAML and apiVersion/kind, which fits none of a path, a syntax error or a
+ * Scenario field alone.
+ */
+static const char *input_fix(const char *msg)
+{
+	if (is_event_message(msg))
+		return event_fix;
+	if (!strncmp(msg, "cannot read", 11) || strstr(msg, ": cannot read ") ||
+	    !strncmp(msg, "no input files", 14) || strstr(msg, "files in this directory"))
+		return "check that the path exists and names a readable file, or a directory "
+		       "holding *.yaml, *.yml or *.json files";
+	if (is_syntax_message(msg))
+		return "correct the YAML at the place named: an unclosed bracket or quote, a "
+		       "missing ':', a tab, an indentation out of line";
+	if (strncmp(msg, "spec.", 5) != 0)
+		return NULL;
+	if (strstr(msg, ": Duplicate value: "))
+		return "give the entry a name no other entry of the list has; the message names "
+		       "the one that has it";
+	if (!strncmp(msg, "spec.variants", 13) && strstr(msg, ": variant '"))
+		return "correct the variant's patch as the message says; scenarios/README.md, "
+		       "Variants and sweeps, tells what a patch may change";
+	if (strstr(msg, ": Required value"))
+		return "add the field the message names; scenarios/README.md shows every field "
+		       "of the Scenario document with an example";
+	if (!strncmp(msg, "spec.models", 11))
+		return "write a value of the kind the message accepts; scenarios/README.md, "
+		       "Models, gives each distribution and its parameters";
+	return "write a value of the kind the message accepts; scenarios/README.md, The "
+	       "Scenario document, gives the type and bounds of each key";
+}
+
 /* The quoted name of a "did you mean "x"?" note, or NULL; owned by the caller. */
 static char *did_you_mean(const char *note)
 {
@@ -1072,8 +1122,8 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
-		if (!strcmp(id, "MS002") && is_event_message(it->msg))
-			last->fix = xstrdup(event_fix);
+		if (!strcmp(id, "MS002") && input_fix(it->msg))
+			last->fix = xstrdup(input_fix(it->msg));
 		unknown = it->sev == DIAG_ERROR && strstr(it->msg, "unknown field \"") != NULL;
 	}
 	{

@@ -1572,19 +1572,20 @@ int exp_lint_variants(struct lint_report *r, const struct scenario *s, struct di
 	for (size_t i = 0; i < vs.n; i++) {
 		struct var_scenario v = { 0 };
 		struct lint_report vr;
-		struct diag vd;
 
-		lint_report_init(&vr);
-		diag_init(&vd);
-		/* A patch the API server would refuse is the variant's finding (MS001), not the input's. */
-		if (var_apply(s, &vs.v[i], &v, &vd) == 0) {
-			lint_scenario(&vr, &v.s);
-			lint_drop_read_series(r, &v.s);
+		/* (var_parse() told its errors; applying it would tell them again) */
+		if (vs.v[i].invalid)
+			continue;
+		/* An error of applying names the variant already: @d's, not a prefixed finding. */
+		if (var_apply(s, &vs.v[i], &v, d) != 0) {
+			rc = -1;
+			continue;
 		}
-		lint_from_diag(&vr, &vd);
+		lint_report_init(&vr);
+		lint_scenario(&vr, &v.s);
+		lint_drop_read_series(r, &v.s);
 		lint_merge_variant(r, &vr, vs.v[i].name);
 		var_scenario_release(&v);
-		diag_release(&vd);
 		lint_report_release(&vr);
 	}
 	var_set_release(&vs);

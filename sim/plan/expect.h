@@ -114,14 +114,15 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d);
 /*
  * exp_lint_variants() - lints every variant of @s (spec.variants, each
  * applied with var_apply()) and appends to @r what is the variant's own:
- * lint_merge_variant() (messages start `variant "NAME": `; a patch that
- * makes a manifest invalid is an MS001 finding of the variant); drops the
+ * lint_merge_variant() (messages start `variant "NAME": `); drops the
  * "no FleetRollout gate reads this series" warnings of @r for series a
  * variant's gate reads (lint_drop_read_series()).  Expectations are not
  * touched: `check` evaluates them on the base.
- * @d: the errors of spec.variants itself (var_parse()), which make the input
- *     invalid.
- * Returns: 0, or -1 when spec.variants has errors (the good variants are linted).
+ * @d: the errors of spec.variants itself (var_parse()) and of applying a
+ *     variant (a patch that makes a manifest invalid), which make the input
+ *     invalid; each once, naming its variant once.  A variant with errors is
+ *     not linted.
+ * Returns: 0, or -1 when a variant has errors (the good ones are linted).
  */
 int exp_lint_variants(struct lint_report *r, const struct scenario *s, struct diag *d);
 

@@ -286,42 +286,47 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 	for (size_t i = 0; i < work->u.list.n; i++) {
 		struct val *item = work->u.list.items[i];
 		struct sch_ctx c = { .d = d, .file = file, .root = item };
-		char *where = xasprintf("spec.variants[%zu]", i);
+		const struct val *nm = val_map_get(item, "name");
 		const struct val *patches, *models;
 		const struct var_def *dup;
-		struct var_def *v;
+		struct var_def *v = &out->v[out->n];
+		bool shaped;
 
-		if (sch_validate(&variant_node, item, where, &c) != 0 || c.nerrors) {
-			free(where);
+		v->where = xasprintf("spec.variants[%zu]", i);
+		v->file = file;
+		v->mark = item->mark;
+		shaped = sch_validate(&variant_node, item, v->where, &c) == 0 && !c.nerrors;
+		v->invalid = !shaped;
+		/* A name the schema let through or not, it is the variant's for the checks below. */
+		if (nm && nm->type == VAL_STRING && nm->u.s[0])
+			v->name = xstrdup(nm->u.s);
+		if (!v->name) {
+			/* (its error is the schema's) */
+			var_def_release(v);
 			rc = -1;
 			continue;
 		}
-		v = &out->v[out->n];
-		v->where = where;
-		v->file = file;
-		v->mark = item->mark;
-		v->name = xstrdup(val_str(val_map_get(item, "name"), ""));
-		if (val_map_get(item, "description"))
+		if (shaped && val_map_get(item, "description"))
 			v->description = xstrdup(val_str(val_map_get(item, "description"), ""));
 		if (!strcmp(v->name, "base")) {
 			/* The table's first row is the base: a variant named so would
 			 * print a second "base" row nobody could tell apart. */
-			diag_error(d, file, val_map_get(item, "name")->mark,
+			diag_error(d, file, nm->mark,
 				   "%s.name: Invalid value: \"base\": the name of the unchanged "
 				   "scenario's row; give the variant another name",
-				   where);
-			var_def_release(v);
-			rc = -1;
-			continue;
+				   v->where);
+			v->invalid = true;
 		}
 		dup = var_find(&(struct var_set){ out->v, out->n }, v->name);
 		if (dup) {
-			const struct val *nm = val_map_get(item, "name");
-
-			diag_error(d, file, nm->mark, "%s.name: Duplicate value: \"%s\"", where, v->name);
+			diag_error(d, file, nm->mark, "%s.name: Duplicate value: \"%s\"", v->where, v->name);
 			diag_note(d, file, dup->mark, "%s has that name already", dup->where);
-			var_def_release(v);
+			v->invalid = true;
+		}
+		if (!shaped) {
+			/* Patches and models of a wrong shape are not read: their errors are the schema's. */
 			rc = -1;
+			out->n++;
 			continue;
 		}
 		patches = val_map_get(item, "patches");
@@ -330,26 +335,47 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 			for (size_t k = 0; k < patches->u.list.n; k++)
 				if (read_patch(base, v, k, patches->u.list.items[k],
 					       &v->patches[v->npatches++], d) != 0)
-					rc = -1;
+					v->invalid = true;
 		}
 		models = val_map_get(item, "models");
-		if ((!patches || !patches->u.list.n) && !models)
+		/* (moot for a variant that is refused anyway) */
+		if ((!patches || !patches->u.list.n) && !models && !v->invalid)
 			diag_warning(d, file, item->mark,
 				     "%s: variant '%s' has neither patches nor models: it runs "
 				     "the base unchanged",
-				     where, v->name);
+				     v->where, v->name);
 		if (models) {
 			struct scn_models m;
 
 			v->models = val_copy(models);
 			/* Read once now, so a bad key is reported before anything runs. */
 			if (merged_models(base, v, &m, d) != 0)
-				rc = -1;
+				v->invalid = true;
 			scn_models_release(&m);
 		}
+		if (v->invalid)
+			rc = -1;
 		out->n++;
 	}
 	val_free(work);
+	return rc;
+}
+
+int var_check(const struct scenario *base, struct diag *d)
+{
+	struct var_set vs;
+	int rc = var_parse(base, &vs, d);
+
+	for (size_t i = 0; i < vs.n; i++) {
+		struct var_scenario t;
+
+		if (vs.v[i].invalid)
+			continue;
+		if (var_apply(base, &vs.v[i], &t, d) != 0)
+			rc = -1;
+		var_scenario_release(&t);
+	}
+	var_set_release(&vs);
 	return rc;
 }
 

@@ -47,6 +47,7 @@ struct var_def {
 	char *where;              /* owned: "spec.variants[2]" (diagnostic paths start here) */
 	const char *file;         /* borrowed: the file it was read from (may be NULL) */
 	struct val_mark mark;     /* where the variant's entry sits */
+	bool invalid;             /* var_parse() reported its errors: never applied */
 };
 
 /* The variants of one scenario, in file order. */
@@ -61,7 +62,13 @@ struct var_set {
  * @out: filled (empty when the scenario has no variants); release with
  *       var_set_release() whatever the return value.
  * @d:   every problem, as "FILE:LINE:COL: error: spec.variants[i]...: ..."
- *       with notes (accepted keys, the known objects of the kind).
+ *       with notes (accepted keys, the known objects of the kind).  The
+ *       errors of one variant hide none of another's, and a variant with a
+ *       bad key or a taken name still has its patch targets and models
+ *       checked: one pass reports every independent error.
+ * A variant with errors stays in @out marked `invalid` when it has a name
+ * (so that a later variant of that name is a duplicate); callers apply
+ * only the others.
  * Returns: 0, or -1 when an error was found.
  */
 int var_parse(const struct scenario *base, struct var_set *out, struct diag *d);
@@ -101,6 +108,16 @@ struct var_scenario {
  */
 int var_apply(const struct scenario *base, const struct var_def *v, struct var_scenario *out,
 	      struct diag *d);
+
+/*
+ * var_check() - whether every variant of @base would run: var_parse(), then
+ * var_apply() of each variant it accepted, as `run -n` does before its
+ * first trial.  For the commands that do not run the variants (a single
+ * run, compare) but must refuse a scenario whose variants are invalid.
+ * @d: the errors and warnings of both, each once.
+ * Returns: 0, or -1 when an error was found.
+ */
+int var_check(const struct scenario *base, struct diag *d);
 
 /* var_scenario_release() - frees what @vs owns (never the base's); accepts NULL. */
 void var_scenario_release(struct var_scenario *vs);

@@ -164,6 +164,8 @@ static void test_blast_onset_exposure(void)
 	CU_ASSERT_EQUAL(f->exposure_after_halt_member_ms, 2 * MIN);
 	CU_ASSERT_EQUAL(f->remediated, 1);
 	CU_ASSERT_EQUAL(f->unremediated, 1);
+	/* every member adopted in the run: none counted from the start only */
+	CU_ASSERT_EQUAL(f->exposure_loaded, 0);
 	CU_ASSERT_EQUAL(f->onset_ms, 14 * MIN);
 	CU_ASSERT_STRING_EQUAL(f->onset_member, "t/b");
 	CU_ASSERT_FALSE(f->onset_window);

@@ -340,6 +340,19 @@ static void test_parse_errors(void)
 			   "    - name: x\n",
 			   "s.yaml:17:13: error: spec.variants[1].name: Duplicate value: \"x\"\n"
 			   "s.yaml:15:7: note: spec.variants[0] has that name already");
+	/* A taken name hides nothing: the variant's targets are still checked. */
+	expect_parse_error("  variants:\n"
+			   "    - name: x\n"
+			   "      models: {jobs: {capacity: 2}}\n"
+			   "    - name: x\n"
+			   "      patches:\n"
+			   "        - target: {kind: Rollout, name: nope}\n"
+			   "          merge: {}\n",
+			   "s.yaml:17:13: error: spec.variants[1].name: Duplicate value: \"x\"\n"
+			   "s.yaml:15:7: note: spec.variants[0] has that name already\n"
+			   "s.yaml:19:19: error: spec.variants[1].patches[0].target: variant 'x': no "
+			   "Rollout \"default/nope\" in the inputs\n"
+			   "s.yaml:19:19: note: Rollout objects in the inputs: \"default/stores\"");
 	/* "base" is the unchanged scenario's row of the table. */
 	expect_parse_error("  variants:\n"
 			   "    - name: base\n"
