@@ -148,6 +148,41 @@ contains "... which says how many more" "$tmp/err" "magos-sim: note: and 258 mor
 expect_rc "lint: the findings past the limit are counted" 3 "$SIM" lint --limit errors=2 tests/badinput/86-errors-capped.yaml
 contains "... in one finding" "$tmp/out" "and 258 more errors not shown"
 
+# ---- a large spec.generate: time linear in the members
+# The lint rules and the run's hazard checks find a member's dependencies,
+# first manifest and token writes through indexes, not by a scan of every
+# other member or of the whole timeline for each one: 40 000 members lint in
+# about 4 s and 20 000 run in about 5 s in the debug build, where a pass a
+# member took minutes.
+gen_fleet() { # N FILE: a Scenario generating N StageSets
+	cat >"$2" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: gen-$1}
+spec:
+  seed: 1
+  horizon: 1h
+  generate:
+    - count: $1
+      namespace: "tenant-{i}"
+      name: moodle
+      labels: {app: moodle}
+      labelMix:
+        - {labels: {ring: "0"}, weight: 1}
+        - {labels: {ring: "1"}, weight: 3}
+      template:
+        version: {value: "4.5.0", approvalMode: Always}
+        stages:
+          - name: app
+            sourceRef: {kind: GitRepository, name: moodle}
+EOF
+}
+gen_fleet 40000 "$tmp/gen40k.yaml"
+gen_fleet 20000 "$tmp/gen20k.yaml"
+expect_rc "lint of a 40 000-member spec.generate ends within 40 s" 0 timeout 40 "$SIM" lint "$tmp/gen40k.yaml"
+contains "... having linted them all" "$tmp/out" "80000 objects in 1 file checked"
+expect_rc "run of a 20 000-member spec.generate ends within 40 s" 0 timeout 40 "$SIM" run -q "$tmp/gen20k.yaml"
+
 # ---- out of memory: one line, exit 5, no core dump
 # (ASan reserves terabytes of address space: ulimit -v cannot apply there.)
 case "$SIM" in

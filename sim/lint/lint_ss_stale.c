@@ -14,6 +14,8 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -36,21 +38,6 @@ static int64_t created_ms(const struct scenario *s, const struct obj *ss)
 		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
 			return s->events[i].at_ms;
 	return 0;
-}
-
-/* Whether @o (an input or an applied object) is the first StageSet of its name in @s. */
-static bool first_of_name(const struct scenario *s, const struct obj *o)
-{
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, o->ns) && !strcmp(s->objs[i]->name, o->name))
-			return s->objs[i] == o;
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct obj *a = s->events[i].type == SCN_EV_APPLY ? s->events[i].obj : NULL;
-
-		if (is_stageset(a) && !strcmp(a->ns, o->ns) && !strcmp(a->name, o->name))
-			return a == o;
-	}
-	return false;
 }
 
 /* Whether a scripted event targets StageSet @ss. */
@@ -412,18 +399,21 @@ static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
 /*
  * The fetch-error windows the sources model gives the source @ref of a
  * StageSet in namespace @ns names (the first entry that matches and sets
- * them), NULL: none, or a source the inputs hold (read as it is).
+ * them), NULL: none, or a source the inputs hold (read as it is; @held
+ * indexes the inputs' objects by "kind/ns/name").
  */
-static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct sst_source_ref *ref,
-						 const char *ns)
+static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct strindex *held,
+						 const struct sst_source_ref *ref, const char *ns)
 {
 	const char *kind = ref->kind && *ref->kind ? ref->kind : "ExternalArtifact";
 	const char *rns = ref->ns && *ref->ns ? ref->ns : ns;
+	char buf[256], *key = kb_join3(buf, sizeof(buf), kind, rns, ref->name);
+	size_t at;
+	bool in_inputs = si_get(held, key, &at);
 
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (s->objs[i]->kind && !strcmp(s->objs[i]->kind, kind) && !strcmp(s->objs[i]->ns, rns) &&
-		    !strcmp(s->objs[i]->name, ref->name))
-			return NULL;
+	kb_drop(key, buf);
+	if (in_inputs)
+		return NULL;
 	for (size_t i = 0; i < s->models.world.nsources; i++) {
 		const struct scn_sw_source *e = &s->models.world.sources[i];
 
@@ -451,8 +441,8 @@ static const struct sst_stage *stage_of(const struct sst_spec *sp, const char *n
  * (migrationsSourceRef); a fetch error there is transient and the pass
  * writes nothing, so status goes on saying what the last pass before said.
  */
-static void rule_silent_plan_error(struct lint_report *r, const struct scenario *s, const struct obj *ss,
-				   const struct sst_spec *sp)
+static void rule_silent_plan_error(struct lint_report *r, const struct scenario *s, const struct strindex *held,
+				   const struct obj *ss, const struct sst_spec *sp)
 {
 	const struct sst_stage *st = NULL;
 	const struct sst_source_ref *ref = NULL;
@@ -466,8 +456,8 @@ static void rule_silent_plan_error(struct lint_report *r, const struct scenario 
 		ref = &st->source_ref;
 		snprintf(what, sizeof(what), "reads its version through stage \"%s\"'s source", st->name);
 	}
-	if (!ref || !(w = fetch_errors(s, ref, ss->ns))) {
-		if (!sp->has_migrations_source || !(w = fetch_errors(s, &sp->migrations_source_ref, ss->ns)))
+	if (!ref || !(w = fetch_errors(s, held, ref, ss->ns))) {
+		if (!sp->has_migrations_source || !(w = fetch_errors(s, held, &sp->migrations_source_ref, ss->ns)))
 			return;
 		ref = &sp->migrations_source_ref;
 		snprintf(what, sizeof(what), "reads its migration ladder from spec.migrationsSourceRef");
@@ -530,28 +520,54 @@ static void rule_stale_approval(struct lint_report *r, const struct scenario *s,
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
 	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
-	size_t n = 0;
+	struct strindex held = { 0 }, first = { 0 };
+	size_t n = 0, at;
 
-	for (size_t i = 0; i < s->nobjs; i++)
+	/*
+	 * Two indexes, so that each StageSet's look-ups cost O(1) and a large
+	 * fleet lints in time linear in its members: the inputs' objects by
+	 * kind, namespace and name (a source they hold), and each StageSet
+	 * name's first manifest (inputs before applied ones, as v lists them).
+	 */
+	for (size_t i = 0; i < s->nobjs; i++) {
+		char buf[256], *key = kb_join3(buf, sizeof(buf), s->objs[i]->kind ? s->objs[i]->kind : "",
+					       s->objs[i]->ns, s->objs[i]->name);
+
+		if (!si_get(&held, key, &at))
+			si_put(&held, key, i);
+		kb_drop(key, buf);
 		if (is_stageset(s->objs[i]))
 			v[n++] = s->objs[i];
+	}
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
 			v[n++] = s->events[i].obj;
 	for (size_t i = 0; i < n; i++) {
+		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
+
+		if (!si_get(&first, key, &at))
+			si_put(&first, key, i);
+		kb_drop(key, buf);
+	}
+	for (size_t i = 0; i < n; i++) {
 		struct sst_spec sp;
 		char err[256];
+		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
+		bool is_first = si_get(&first, key, &at) && at == i;
 
-		if (!first_of_name(s, v[i]) || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
+		kb_drop(key, buf);
+		if (!is_first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
 		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
 			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
 		rule_last_stage_soak(r, v[i], &sp);
 		rule_stale_snapshot(r, s, v[i], &sp);
 		rule_removed_stage(r, s, v[i], &sp);
 		rule_approval_rehold(r, s, v[i], &sp);
-		rule_silent_plan_error(r, s, v[i], &sp);
+		rule_silent_plan_error(r, s, &held, v[i], &sp);
 		rule_stale_approval(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
+	si_release(&held);
+	si_release(&first);
 	free(v);
 }

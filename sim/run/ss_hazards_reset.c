@@ -14,6 +14,8 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "sim/models/stageset_world_stages.h"
@@ -32,22 +34,46 @@ static char *stage_of(const char *msg)
 	return e ? xstrndup(b, (size_t)(e - b)) : NULL;
 }
 
-/* The first status write of @ss that recorded the token with a reason other than Succeeded, into @e; false none. */
-static bool burned(const struct tl *tl, const struct obj *ss, struct tl_entry *out)
+/*
+ * token_writes() - the first status write of each StageSet that recorded
+ * the token: @ix maps "ns/name" to its entry's index in @tl.  One pass over
+ * the timeline for all the StageSets, so a fleet of n members costs O(n +
+ * entries), not a pass a member.
+ */
+static void token_writes(const struct tl *tl, struct strindex *ix)
 {
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
+		char buf[256], *key;
+		size_t at;
 
 		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || strcmp(e.ns ? e.ns : "", ss->ns) ||
-		    strcmp(e.name, ss->name) != 0 || !e.detail || !strstr(e.detail, "lastHandledResetScope"))
+		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || !e.name || !e.detail ||
+		    !strstr(e.detail, "lastHandledResetScope"))
 			continue;
-		if (!e.reason || strcmp(e.reason, SSC_REASON_READY) == 0)
-			return false; /* the first pass that read a token went through every stage */
-		*out = e;
-		return true;
+		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name);
+		if (!si_get(ix, key, &at))
+			si_put(ix, key, i);
+		kb_drop(key, buf);
 	}
-	return false;
+}
+
+/*
+ * The first status write of @ss that recorded the token (@ix: token_writes()),
+ * into @out, when its reason is other than Succeeded; false otherwise.
+ */
+static bool burned(const struct tl *tl, const struct strindex *ix, const struct obj *ss, struct tl_entry *out)
+{
+	char buf[256], *key = kb_join2(buf, sizeof(buf), ss->ns, ss->name);
+	size_t at;
+	bool found = si_get(ix, key, &at);
+
+	kb_drop(key, buf);
+	if (!found)
+		return false;
+	tl_get(tl, at, out);
+	/* the first pass that read a token went through every stage when Ready */
+	return out->reason && strcmp(out->reason, SSC_REASON_READY) != 0;
 }
 
 /* Appends ", prod's Version-scoped action \"smoke\" ran N times" for each such action after stage @after. */
@@ -89,7 +115,10 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 {
 	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct tl *tl = des_timeline(r->world);
+	struct strindex writes = { 0 };
 
+	if (rc)
+		token_writes(tl, &writes);
 	for (size_t i = 0; rc && i < s->nobjs; i++) {
 		const struct obj *in = s->objs[i], *ss;
 		struct tl_entry e;
@@ -98,7 +127,7 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		struct tl_objref ref;
 
 		if (strcmp(in->kind, "StageSet") != 0 || !(ss = api_get(des_api(r->world), "StageSet", in->ns, in->name)) ||
-		    !burned(tl, ss, &e) || !(stage = stage_of(e.message)))
+		    !burned(tl, &writes, ss, &e) || !(stage = stage_of(e.message)))
 			continue;
 		if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0) {
 			free(stage);
@@ -121,4 +150,5 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		sst_spec_release(&sp);
 		free(stage);
 	}
+	si_release(&writes);
 }
