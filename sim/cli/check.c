@@ -73,8 +73,9 @@ void cmd_usage_check(FILE *f)
 		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
 		"                        ('-': stdout)\n"
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
-		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB;\n"
-		"                        '-': stdout)\n"
+		"      --summary FILE    Markdown summary appended to FILE (made when not\n"
+		"                        there), as each step adds to \"$GITHUB_STEP_SUMMARY\"\n"
+		"                        (< 1 MiB; '-': stdout)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
 		CMD_HELP_LIMIT
@@ -735,7 +736,7 @@ int cmd_check(int argc, char **argv)
 		if (junit)
 			w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
 		if (w == CLI_OK && summary)
-			w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+			w = cmd_append_file("check", "summary", summary, put_summary, &ra);
 		w = cmd_outputs_done("check", w);
 		if (w && rc != CLI_INTERNAL)
 			rc = w;

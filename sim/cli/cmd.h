@@ -219,9 +219,20 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg);
 
 /*
- * cmd_outputs_done() - with @rc CLI_OK, writes the streams and renames every
- * temporary of cmd_write_file() over its file, all or none; otherwise
- * removes the temporaries.
+ * cmd_append_file() - as cmd_write_file(), but @path is appended to (made
+ * when it does not exist) by cmd_outputs_done(), not replaced: for
+ * $GITHUB_STEP_SUMMARY, which every step of a job adds to.  Nothing is
+ * written before then; the append is taken back if the rest fails.
+ * Returns: CLI_OK, or CLI_IO after printing
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ */
+int cmd_append_file(const char *cmd, const char *what, const char *path,
+		    int (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * cmd_outputs_done() - with @rc CLI_OK, writes the streams and the appends
+ * and renames every temporary of cmd_write_file() over its file, all or
+ * none; otherwise removes the temporaries.
  * Returns: @rc, or CLI_IO after printing "magos-sim CMD: cannot write
  *          'PATH': REASON; no output file was replaced".
  */

@@ -494,6 +494,19 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 	return CLI_IO;
 }
 
+int cmd_append_file(const char *cmd, const char *what, const char *path,
+		    int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	if (!strcmp(path, "-"))
+		outputs_stdout = true;
+	if (os_add_append(&outputs, path, write, arg) == 0)
+		return CLI_OK;
+	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
+		what ? " " : "", path, strerror(errno));
+	os_abort(&outputs);
+	return CLI_IO;
+}
+
 int cmd_outputs_done(const char *cmd, int rc)
 {
 	char bad[4096];
