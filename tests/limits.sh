@@ -146,7 +146,13 @@ expect_rc "errors: a lowered limit prints fewer" 3 "$SIM" run --limit errors=2 t
 check "... two lines and the count" test "$(wc -l <"$tmp/err")" -eq 3
 contains "... which says how many more" "$tmp/err" "magos-sim: note: and 258 more errors not shown (limit errors; raise it with --limit errors=N)"
 expect_rc "lint: the findings past the limit are counted" 3 "$SIM" lint --limit errors=2 tests/badinput/86-errors-capped.yaml
-contains "... in one finding" "$tmp/out" "and 258 more errors not shown"
+contains "... said once" "$tmp/out" "magos-sim: note: and 258 more errors not shown (limit errors; raise it with --limit errors=N)"
+lacks "... not as a finding of its own" "$tmp/out" "not shown (limit errors; raise it with --limit errors=N) [MS002]"
+check "... after the findings it did not keep" sh -c "tail -n 2 '$tmp/out' | head -n 1 | grep -q '^magos-sim: note: and 258 more errors not shown'"
+contains "... and the total counts every error, kept or not" "$tmp/out" "260 errors, 0 warnings, 0 infos in 1 file (130 objects: 0 admitted, 130 refused)"
+expect_rc "lint --format json: the summary counts them too" 3 "$SIM" lint --limit errors=2 --format json tests/badinput/86-errors-capped.yaml
+contains "... errors, not_shown" "$tmp/out" '"errors": 260'
+contains "... how many are not among the findings" "$tmp/out" '"not_shown": {'
 
 # ---- a large spec.generate: time linear in the members
 # The lint rules and the run's hazard checks find a member's dependencies,

@@ -1006,14 +1006,24 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 			last->fix = xstrdup(event_fix);
 		unknown = it->sev == DIAG_ERROR && strstr(it->msg, "unknown field \"") != NULL;
 	}
-	{
-		/* Past the errors limit the loader only counted: say how many, once. */
-		char *more = diag_hidden_text(d);
+	/* Past the errors limit the loader only counted: the totals hold them, no finding does. */
+	r->nhidden_errors += d->nhidden_errors;
+	r->nhidden_warnings += d->nhidden_warnings;
+	r->nerrors += d->nhidden_errors;
+	r->nwarnings += d->nhidden_warnings;
+}
 
-		if (more)
-			push(r, lint_rule(d->nhidden_errors ? "MS002" : "MS003"), NULL,
-			     (struct val_mark){ 0, 0 }, more);
-	}
+char *lint_hidden_text(const struct lint_report *r)
+{
+	struct diag d;
+	char *text;
+
+	diag_init(&d);
+	d.nhidden_errors = r->nhidden_errors;
+	d.nhidden_warnings = r->nhidden_warnings;
+	text = diag_hidden_text(&d);
+	diag_release(&d);
+	return text;
 }
 
 /* Orders findings by (file, line, column), for the search in drop_told_twice(). */
@@ -1138,6 +1148,10 @@ void lint_merge_variant(struct lint_report *r, const struct lint_report *v, cons
 			r->ninfos += f->sev == LINT_INFO;
 		}
 	}
+	r->nhidden_errors += v->nhidden_errors;
+	r->nhidden_warnings += v->nhidden_warnings;
+	r->nerrors += v->nhidden_errors;
+	r->nwarnings += v->nhidden_warnings;
 }
 
 /* The series the prometheus gates of FleetRollout @o read in @s: flags in @read (per s->series). */
