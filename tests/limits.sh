@@ -154,6 +154,20 @@ expect_rc "lint --format json: the summary counts them too" 3 "$SIM" lint --limi
 contains "... errors, not_shown" "$tmp/out" '"errors": 260'
 contains "... how many are not among the findings" "$tmp/out" '"not_shown": {'
 
+# A bound that stops the reading is printed past the errors limit too: it
+# says why the rest was not read.  120 files of two errors each, then the
+# file over the files bound; 150 such documents, then the one over the
+# documents bound.
+mkdir "$tmp/dups" "$tmp/more"
+for i in $(seq 101 220); do printf 'a: 1\na: 2\n' >"$tmp/dups/f$i.yaml"; done
+for i in 1 2 3; do printf 'a: 1\n' >"$tmp/more/g$i.yaml"; done
+expect_rc "files: the bound is told past the errors limit" 3 "$SIM" run --limit files=122 "$tmp/dups" "$tmp/more"
+contains "... the file over it" "$tmp/err" "more/g3.yaml: error: the inputs name more than 122 files (limit files; raise it with --limit files=N)"
+check "... before the count of those not shown" sh -c "tail -n 1 '$tmp/err' | grep -q '^magos-sim: note: and 24 more errors not shown'"
+awk 'BEGIN { for (i = 0; i < 150; i++) printf "%sa: 1\na: 2\n", i ? "---\n" : "" }' >"$tmp/dupdocs.yaml"
+expect_rc "documents: the bound is told past the errors limit" 3 "$SIM" lint --limit documents=140 "$tmp/dupdocs.yaml"
+contains "... the document over it" "$tmp/out" "dupdocs.yaml:420:1: error: the inputs hold more than 140 YAML documents in all"
+
 # ---- a large spec.generate: time linear in the members
 # The lint rules and the run's hazard checks find a member's dependencies,
 # first manifest and token writes through indexes, not by a scan of every

@@ -107,7 +107,7 @@ static void load_file(struct loader *L, const char *path)
 		}
 	}
 	if (s->nfiles >= L->lim->v[LIM_FILES]) {
-		diag_error(L->d, path, (struct val_mark){ 0, 0 },
+		diag_fatal(L->d, path, (struct val_mark){ 0, 0 },
 			   "the inputs name more than %llu files %s",
 			   (unsigned long long)L->lim->v[LIM_FILES], lim_hint(LIM_FILES));
 		L->files_over = true;
@@ -372,7 +372,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 
 			if (over) {
 				include_failed(L, scn_file, item->mark);
-				diag_error(L->d, scn_file, item->mark,
+				diag_fatal(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: pattern \"%s\" examines more than %llu "
 					   "directory entries (with the patterns before it) %s",
 					   i, full, (unsigned long long)L->lim->v[LIM_INCLUDE_SCAN],

@@ -114,6 +114,21 @@ static void err(struct builder *b, struct val_mark m, const char *fmt, ...)
 	b->any_error = true;
 }
 
+/* err() of a bound exceeded, which stops the reading: printed past the errors limit too. */
+static void err_fatal(struct builder *b, struct val_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_fatal(struct builder *b, struct val_mark m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vfatal(b->d, b->file, m, fmt, ap);
+	va_end(ap);
+	b->bad = true;
+	b->any_error = true;
+}
+
 static void keep_node(struct builder *b, struct val *v)
 {
 	if (b->nkeep == b->keep_cap) {
@@ -474,7 +489,7 @@ static bool charge(struct builder *b, size_t n, struct val_mark m, const char *w
 
 	if (b->exploded || n > bg->max_alias_nodes - bg->alias_nodes) {
 		if (!b->exploded)
-			err(b, m,
+			err_fatal(b, m,
 			    "aliases and merge keys would create more than %llu nodes in all the "
 			    "inputs (%s); refusing to expand them %s",
 			    (unsigned long long)bg->max_alias_nodes, what,
@@ -499,7 +514,7 @@ static bool count_nodes_in(struct builder *b, uint64_t n, struct val_mark m)
 		bg->nodes += n;
 		return true;
 	}
-	err(b, m, "the inputs hold more than %llu YAML nodes in all %s",
+	err_fatal(b, m, "the inputs hold more than %llu YAML nodes in all %s",
 	    (unsigned long long)bg->max_nodes, lim_hint(LIM_YAML_NODES));
 	bg->exhausted = true;
 	b->bad = true;
@@ -898,7 +913,7 @@ static const struct val_mark no_mark = { 0, 0 };
 /* Reports that the stream holds more than the byte budget allows, and stops it. */
 static void over_bytes(struct yl_budget *bg, const char *name, struct diag *d)
 {
-	diag_error(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
+	diag_fatal(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
 		   (unsigned long long)bg->max_bytes, lim_hint(LIM_INPUT_BYTES));
 	bg->exhausted = true;
 }
@@ -955,7 +970,7 @@ int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_
 		case YAML_DOCUMENT_START_EVENT:
 			b.doc_mark = mk(ev.start_mark);
 			if (bg->documents == bg->max_documents) {
-				err(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
+				err_fatal(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
 				    (unsigned long long)bg->max_documents, lim_hint(LIM_DOCUMENTS));
 				bg->exhausted = true;
 			}
