@@ -109,6 +109,17 @@ data: {a: &x [1, 2, 3, 4], b: *x}
 EOF
 expect_rc "yaml-nodes: alias copies count too (18 nodes, then 5 by the alias)" 3 "$SIM" run --limit yaml-nodes=20 "$tmp/nodes-alias.yaml"
 contains "... at the alias" "$tmp/err" "nodes-alias.yaml:4:31: error: the inputs hold more than 20 YAML nodes in all"
+cat >"$tmp/nodes-merge.yaml" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm4}
+data:
+  base: &b {a: "1", b: "2", c: "3"}
+  copy: {<<: *b}
+EOF
+expect_rc "yaml-nodes: merge-key copies count too (29 nodes, then 3 by the merge)" 0 "$SIM" lint --limit yaml-nodes=32 "$tmp/nodes-merge.yaml"
+expect_rc "... one node fewer is an error" 3 "$SIM" run --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
+contains "... at the last key the merge copies" "$tmp/err" "nodes-merge.yaml:5:29: error: the inputs hold more than 31 YAML nodes in all"
 
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"

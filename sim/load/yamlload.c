@@ -27,7 +27,7 @@
  *    budget and never exceeds budget->max_alias_nodes (a copy that would
  *    push it past is refused before it is made);
  *  - budget->nodes counts every node of every document loaded with the
- *    budget, alias copies included, and never exceeds budget->max_nodes:
+ *    budget, alias and merge-key copies included, and never exceeds budget->max_nodes:
  *    input bytes alone do not bound the tree (`[1,1,1,...]` is a node
  *    every two bytes, about 90 bytes of memory each);
  *  - `anchor_index` maps each anchor name to its entry of `anchors`;
@@ -573,10 +573,14 @@ static void merge_one(struct builder *b, struct frame *f, const struct val *src)
 {
 	for (size_t i = 0; i < src->u.map.n; i++) {
 		const struct val_kv *kv = &src->u.map.items[i];
+		size_t n;
 
 		if (frame_key(f, kv->key))
 			continue;
-		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
+		/* A copy holds nodes as an alias's does: both budgets count them. */
+		n = count_nodes(kv->v);
+		if (!charge(b, n, kv->key_mark, "merge key \"<<\"") ||
+		    !count_nodes_in(b, n, kv->key_mark))
 			return;
 		frame_add(f, kv->key, val_copy(kv->v), kv->key_mark);
 	}
