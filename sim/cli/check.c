@@ -271,6 +271,7 @@ struct check_cfg {
 	bool color_err;
 	struct prog *prog;  /* the progress line */
 	char where[64];     /* "scenario 3/17", the progress line's prefix */
+	const char *outs[2]; /* --junit and --summary (NULL: none), never an input */
 };
 
 /* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
@@ -426,7 +427,8 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 
 /*
  * check_one() - everything about input @in into @r.  Returns 0, -1 on an
- * internal failure, or -2 when its trials passed `--limit total-events`.
+ * internal failure, -2 when its trials passed `--limit total-events`, or -3
+ * when an output is a file its load read (said on stderr).
  */
 static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		     struct exp_scenario_report *r)
@@ -455,6 +457,12 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	    diag_has_errors(&d))
 		r->invalid = true;
 	cmd_loading(NULL, NULL);
+	/* A file this scenario includes is no place for a report: stop before any is written. */
+	if (cmd_outputs_not_read("check", cfg->outs, (const char *const[]){ "JUnit report", "summary" },
+				 2, &s) != CLI_OK) {
+		rc = -3;
+		goto out_release_scenario;
+	}
 	if (s.name)
 		r->name = xstrdup(s.name);
 	lint_from_diag(&lr, &d);
@@ -505,6 +513,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		exp_report_add_skipped(r, &e, "the input is invalid");
 	else
 		rc = run_expectations(&s, &e, cfg, &o.run, r);
+out_release_scenario:
 	exp_set_release(&e);
 	lint_report_release(&lr);
 	scn_release(&s);
@@ -679,6 +688,8 @@ int cmd_check(int argc, char **argv)
 		if ((rc = cmd_check_outputs("check", outs, whats, 2, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			return rc;
 	}
+	cfg.outs[0] = junit;
+	cfg.outs[1] = summary;
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
 	color = cli_color_wanted(cfg.o.color, lines == stderr ? 2 : 1);
@@ -699,6 +710,11 @@ int cmd_check(int argc, char **argv)
 		if (one == -2) {
 			/* Past --limit total-events: the command stops, reporting nothing. */
 			rc = CLI_INVALID;
+			goto release_reports;
+		}
+		if (one == -3) {
+			/* An output is an included file: nothing is written. */
+			rc = CLI_USAGE;
 			goto release_reports;
 		}
 		if (one != 0) {

@@ -197,13 +197,27 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  * command's file arguments), or a file directly inside one of them that is a
  * directory, is refused first: the same file by device and inode, so
  * `run --json x.yaml x.yaml` or `check --junit` naming one of the globbed scenarios cannot replace an
- * input with a report.  Files a Scenario includes are not checked.
+ * input with a report.  The files a Scenario includes are known only after
+ * its load: cmd_outputs_not_read() checks them.
  * Returns: CLI_OK; CLI_USAGE after printing "magos-sim CMD: [WHAT ]'PATH'
  * is also an input: ..."; or CLI_IO after printing "magos-sim CMD: cannot
  * write [WHAT ]'PATH': REASON".
  */
 int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
 		      size_t n, char *const *inputs, size_t ninputs);
+
+/*
+ * cmd_outputs_not_read() - the check of cmd_check_outputs() against every
+ * file the load of @s read (s->files: the scenario file, the files of its
+ * spec.include, a directory's files), known only after the load and before
+ * anything is written: an output that is one of them (by device and inode)
+ * would replace an input with a report.  @paths, @what, @n as for
+ * cmd_check_outputs().
+ * Returns: CLI_OK, or CLI_USAGE after printing "magos-sim CMD: [WHAT ]'PATH'
+ *          is also an input (FILE, read by the load): ...".
+ */
+int cmd_outputs_not_read(const char *cmd, const char *const *paths, const char *const *what,
+			 size_t n, const struct scenario *s);
 
 /*
  * cmd_write_file() - writes @write(f, @arg)'s output to a temporary beside

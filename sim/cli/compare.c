@@ -421,6 +421,14 @@ int cmd_compare(int argc, char **argv)
 			loaded++;
 			goto out_release_scenarios;
 		}
+	{
+		/* The files spec.include read are known now: none of them is an output either. */
+		const char *const outs[] = { o.json, out.markdown, compare_html };
+
+		for (int i = 0; i < loaded; i++)
+			if ((rc = cmd_outputs_not_read("compare", outs, NULL, 3, &s[i])) != CLI_OK)
+				goto out_release_scenarios;
+	}
 	if (!o.quiet)
 		note_sides(&s[0], &s[1], &o);
 	/* Common random numbers: one seed and one horizon for both sides. */
