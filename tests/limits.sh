@@ -120,6 +120,18 @@ EOF
 expect_rc "yaml-nodes: merge-key copies count too (29 nodes, then 3 by the merge)" 0 "$SIM" lint --limit yaml-nodes=32 "$tmp/nodes-merge.yaml"
 expect_rc "... one node fewer is an error" 3 "$SIM" run --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
 contains "... at the last key the merge copies" "$tmp/err" "nodes-merge.yaml:5:29: error: the inputs hold more than 31 YAML nodes in all"
+# lint's fix of an input past a bound names the bound, its value and how to raise it
+expect_rc "lint: an input past yaml-nodes" 3 "$SIM" lint --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
+contains "... its fix names the bound, the value and how to raise it" "$tmp/out" \
+	"fix: the input passes the yaml-nodes limit of 31 nodes (docs/limits.md): the loader holds every node in memory; give fewer or smaller inputs; when it is meant to be this large, raise the limit with --limit yaml-nodes=N (N above 31)"
+expect_rc "lint: an alias bomb" 3 "$SIM" lint tests/badinput/24-alias-bomb.yaml
+contains "... its fix says what multiplies" "$tmp/out" \
+	"fix: the input passes the alias-nodes limit of 1000000 nodes (docs/limits.md): each alias and merge key (<<) copies the nodes of its anchor"
+contains "... and how to raise the limit" "$tmp/out" "raise the limit with --limit alias-nodes=N (N above 1000000)"
+awk 'BEGIN { printf "a: "; for (i = 0; i < 600; i++) printf "["; for (i = 0; i < 600; i++) printf "]"; print "" }' >"$tmp/deep.yaml"
+expect_rc "lint: nesting past the fixed depth" 3 "$SIM" lint "$tmp/deep.yaml"
+contains "... its fix says the bound is fixed" "$tmp/out" \
+	"fix: YAML nested deeper than 512 collections is refused whatever the options (a fixed bound, docs/limits.md"
 
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
