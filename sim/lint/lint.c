@@ -1036,6 +1036,9 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 				last = NULL;
 				continue;
 			}
+			/* A YAML 1.1 scalar where a string is required: quoting it is the fix. */
+			if (last && !last->fix && !strncmp(it->msg, "YAML reads ", 11))
+				last->fix = xstrdup(it->msg);
 			if (last) {
 				/* a note elsewhere ("first defined here") keeps its place in the text */
 				bool elsewhere = it->file && it->mark.line &&
