@@ -161,6 +161,16 @@ EOF
 expect_rc "a relative include is resolved under the scenario's directory" 0 \
 	"$SIM" run -q --json "$tmp/rel.json" "$tmp/tree/rel.yaml"
 check "... from any working directory" sh -c "cd / && '$PWD/$SIM' run -q '$tmp/tree/rel.yaml' >/dev/null"
+cat >"$tmp/tree/abs.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: abs}
+spec:
+  include: [$tmp/tree/a/none.yaml]
+EOF
+expect_rc "an absolute include that does not exist" 3 "$SIM" run -q "$tmp/tree/abs.yaml"
+contains "... says it is used as written, not under the scenario's directory" "$tmp/err" \
+	"note: an absolute include path is used as written, not under the scenario file's directory: check that it exists on this machine, or write it relative to the scenario file"
 
 # ---- diagnostics
 expect_rc "errors: a raised limit prints more errors" 3 "$SIM" run --limit errors=300 tests/badinput/86-errors-capped.yaml
