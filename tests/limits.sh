@@ -133,6 +133,17 @@ expect_rc "lint: nesting past the fixed depth" 3 "$SIM" lint "$tmp/deep.yaml"
 contains "... its fix says the bound is fixed" "$tmp/out" \
 	"fix: YAML nested deeper than 512 collections is refused whatever the options (a fixed bound, docs/limits.md"
 
+# series-samples: a+bxN is a, then N computed samples; the computed ones count
+series_scn() { # VALUES FILE
+	printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: ser}\nspec:\n  horizon: 1h\n  metrics:\n    - query: q\n      interval: 1s\n      values: "%s"\n' "$1" >"$2"
+}
+series_scn "1+1x4194304" "$tmp/ser-fits.yaml"
+series_scn "1+1x4194305" "$tmp/ser-over.yaml"
+expect_rc "series-samples: 1+1x4194304 computes 4194304 samples, the limit" 0 "$SIM" run -q "$tmp/ser-fits.yaml"
+expect_rc "series-samples: 1+1x4194305, one more, is an error" 3 "$SIM" run -q "$tmp/ser-over.yaml"
+contains "... naming the bound" "$tmp/err" 'ser-over.yaml:9:20: error: spec.metrics[0].values: Invalid value: "1+1x4194305": the series of spec.metrics need more than 4194304 computed samples together (4194304 were left for this one) (limit series-samples; raise it with --limit series-samples=N)'
+contains "... and saying what counts" "$tmp/err" "note: a+bxN is N+1 samples, a and then N computed ones (a+b ... a+N*b, until they stop changing): each computed one counts, so a lone a+bx4194304 is the most that fits"
+
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
 for d in a a/b c; do
