@@ -37,6 +37,9 @@ void diag_release(struct diag *d)
 
 /* add() - diag_vadd(), or with @always an error kept past the bound (diag_vfatal()). */
 static void add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+		bool always, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+
+static void add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
 		bool always, const char *fmt, va_list ap)
 {
 	struct diag_item *it;
