@@ -244,6 +244,7 @@ static json_t *capacity_block(const struct rep_capacity *c)
 	json_object_set_new(o, "jobs", json_integer((json_int_t)c->jobs));
 	json_object_set_new(o, "max_wait_ms", json_integer(c->max_wait_ms));
 	json_object_set_new(o, "total_wait_ms", json_integer(c->total_wait_ms));
+	json_object_set_new(o, "resumed_jobs", json_integer((json_int_t)c->resumed));
 	return o;
 }
 
@@ -439,7 +440,7 @@ static json_t *fleet_obj(const struct fo_fleet *f)
 	json_object_set_new(o, "fault_onset_ms", ms_or_null(f->onset_ms));
 	json_object_set_new(o, "fault_onset_member", str_or_null(f->onset_member));
 	json_object_set_new(o, "fault_onset_kind",
-			    f->onset_ms >= 0 ? json_string(f->onset_window ? "regression-window"
+			    f->onset_member ? json_string(f->onset_window ? "regression-window"
 									 : "not-ready")
 					     : json_null());
 	json_object_set_new(o, "detection_latency_ms", ms_or_null(f->detection_latency_ms));
@@ -489,8 +490,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_object_set_new(h, "name", str_or_null(s->halt_name));
 		json_object_set_new(h, "reason", str_or_null(s->halt_reason));
 		json_object_set_new(h, "message", str_or_null(s->halt_message));
-		json_object_set_new(h, "gate_value",
-				    s->has_halt_value ? json_real(s->halt_value) : json_null());
+		json_object_set_new(h, "gate_value", real_or_null(s->halt_value, s->has_halt_value));
 		json_object_set_new(h, "step", hr && hr->halt_step >= 0
 						       ? str_or_null(hr->steps[hr->halt_step].name)
 						       : json_null());

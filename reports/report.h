@@ -27,6 +27,11 @@ struct rep_capacity {
 	size_t jobs;          /* Jobs that got a slot */
 	int64_t max_wait_ms;  /* longest wait for a slot */
 	int64_t total_wait_ms;/* sum of the waits, for the mean */
+	/*
+	 * Jobs a snapshot caught running (mdl_job_stat.resumed): not in the
+	 * figures above, since when their slot came is not in the snapshot.
+	 */
+	size_t resumed;
 };
 
 /* What a report says about the run besides the timeline. */

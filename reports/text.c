@@ -71,11 +71,11 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
 		char *text, *waves;
 
-		if (!f->nhalts)
+		if (!f->nhalts && !f->blast_carried)
 			continue;
 		waves = xstrdup("");
 		gt_format_duration(f->halt_ms, at, sizeof(at));
-		if (f->halted_before_start) {
+		if (f->halted_before_start && !f->blast_carried) {
 			/* who had taken the bad version by then is history the store does not keep */
 			text = xasprintf("not known: FleetRollout %s was loaded Halted, the halt "
 					 "predates the run", f->name);
@@ -121,7 +121,14 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "blast", text);
 		free(text);
 		free(waves);
-		if (f->detection_latency_ms >= 0) {
+		if (f->onset_undated) {
+			char on[GT_DURATION_BUFSZ];
+
+			gt_format_duration(f->onset_ms, on, sizeof(on));
+			text = xasprintf("not known: the fault began before the snapshot (a fault "
+					 "window of %s, open since %s; the version it ran then is not in "
+					 "the snapshot)", f->onset_member, on);
+		} else if (f->detection_latency_ms >= 0) {
 			char on[GT_DURATION_BUFSZ];
 
 			gt_format_duration(f->detection_latency_ms, lat, sizeof(lat));
@@ -137,7 +144,9 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 				text = xasprintf("%s, from the fault onset at %s (%s %s) to the halt", lat,
 						 on, f->onset_member,
 						 f->onset_window ? "began a fault window"
-								 : "went not-Ready");
+						 : f->onset_ms < 0 ? "went not-Ready, before the snapshot, as its "
+								     "Ready condition's lastTransitionTime says"
+								   : "went not-Ready");
 			}
 		} else {
 			text = xasprintf("none: no regression onset in this run (no member on %s "
@@ -146,8 +155,8 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		}
 		labelled(o, "detection", text);
 		free(text);
-		if (f->exposure_member_ms > 0) {
-			char *after;
+		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
+			char *after, *loaded;
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -162,10 +171,16 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 						  f->unremediated, f->unremediated == 1 ? "" : "s");
 			else
 				after = xstrdup("none (no member was on it at the halt)");
+			/* members on it when loaded: their time before the start is not in the inputs */
+			loaded = f->exposure_loaded ? xasprintf(", at least: %zu ran it when loaded, "
+								"counted from the start",
+								f->exposure_loaded)
+						    : xstrdup("");
 			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
-					 "member from its adoption to %s); after the halt: %s",
+					 "member from its adoption to %s%s); after the halt: %s",
 					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
-					 after);
+					 loaded, after);
+			free(loaded);
 			free(after);
 		} else {
 			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",
@@ -327,13 +342,13 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->drivers)
 		txt_emit(o, "%sdrivers%s   %u of %u Rollout/FleetRollout reached completion\n",
 			 col(o, C_BOLD), col(o, C_OFF), s->drivers_completed, s->drivers);
-	if (run->capacity.jobs) {
+	if (run->capacity.jobs || run->capacity.resumed) {
 		const struct rep_capacity *c = &run->capacity;
 		char mx[GT_DURATION_BUFSZ], mean[GT_DURATION_BUFSZ];
 		char slots[32];
 
 		gt_format_duration(c->max_wait_ms, mx, sizeof(mx));
-		gt_format_duration(c->total_wait_ms / (int64_t)c->jobs, mean, sizeof(mean));
+		gt_format_duration(c->jobs ? c->total_wait_ms / (int64_t)c->jobs : 0, mean, sizeof(mean));
 		if (c->capacity)
 			snprintf(slots, sizeof(slots), "of %u runner%s", c->capacity,
 				 c->capacity == 1 ? "" : "s");
@@ -343,6 +358,18 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_OFF), c->jobs, c->peak, slots);
 		if (c->max_wait_ms > 0)
 			txt_emit(o, "          waited for a runner: mean %s, max %s\n", mean, mx);
+		if (c->resumed) {
+			char *line = xasprintf(
+				"and %zu Job%s running when loaded, each taken to hold a runner from its "
+				"status.startTime (a snapshot does not say whether its pod waited for "
+				"one)%s; not counted above",
+				c->resumed, c->resumed == 1 ? "" : "s",
+				c->capacity && c->peak > c->capacity ? ", so more Jobs than runners ran at once"
+								     : "");
+
+			labelled(o, "", line);
+			free(line);
+		}
 	}
 	warnings_lines(o, run->tl);
 	if (s->halted) {
@@ -363,7 +390,15 @@ static void summary(struct out *o, const struct rep_run *run)
 			txt_wrapped(o, msg, 10, "");
 			free(msg);
 		}
-		if (s->has_halt_value) {
+		if (s->has_halt_value && s->halt_value_rounded) {
+			char v[40], *line;
+
+			full_g(s->halt_value, v, sizeof(v));
+			line = xasprintf("the gate read %s, as the halt message gives it (4 significant "
+					 "digits: the reading itself was before the snapshot)", v);
+			txt_wrapped(o, line, 10, "");
+			free(line);
+		} else if (s->has_halt_value) {
 			char v[40], *line;
 
 			full_g(s->halt_value, v, sizeof(v));

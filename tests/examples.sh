@@ -16,6 +16,17 @@ done
 
 expect_rc "check scenarios/*.yaml exits 0" 0 "$SIM" check scenarios/*.yaml
 
+# The README says each example states what its comment promises in
+# spec.expect, so that check verifies it: an example check finds nothing to
+# verify in would pass whatever it showed.
+for f in scenarios/*.yaml; do
+	if "$SIM" check "$f" 2>&1 | grep -q "no expectations"; then
+		bad "$f states no spec.expect for check to verify"
+	else
+		ok "$f states its expectations in spec.expect"
+	fi
+done
+
 pyfacts "$tmp" <<'PY'
 import sys
 

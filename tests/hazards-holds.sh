@@ -32,6 +32,10 @@
 #   MS241  a restart gate's pod list forbidden for 30 minutes on a promoted,
 #          steady StageSet: Ready False RBACDenied meanwhile; the list failing
 #          in another namespace: nothing.
+#   MS276  1.1.0 held for approval, then 1.2.0 published inside a Deny
+#          window: Ready True 'Deployed; …' from 40m while pendingVersion
+#          stays 1.1.0 (the snapshot at 50m) until 1.2.0 is held at 1h30m;
+#          without the window 1.2.0 is held at 40m and nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -385,6 +389,46 @@ d = json.load(open(sys.argv[1]))
 st = member_ready(d, "shop", "shop")
 check("gate read elsewhere: never RBACDenied", all(r != "RBACDenied" for _, r in st), st)
 check("gate read elsewhere: no notice", notice(d, "was Ready False RBACDenied") is None)
+EOF2
+
+# ---- MS276: a deferral leaves a stale pendingVersion -----------------------------
+lint_of holds-pending-stale
+contains "pending stale: MS276" "$tmp/holds-pending-stale.lint" \
+	'MS276 warning the publish of 1.2.0 at 40m0s reaches StageSet shop/shop (approvalMode Always) while its update windows hold new revisions (Deny "30 12 * * *" for 1h0m0s in UTC) until 1h30m0s, and 1.1.0, published at 20m0s, is held for approval then'
+HAZARD_RUN_ARGS="--until horizon" run_of holds-pending-stale
+"$SIM" run -q --snapshot 50m "$tmp/pending50.yaml" "$H/holds-pending-stale.yaml" >/dev/null 2>&1 ||
+	bad "pending stale: the snapshot at 50m is written"
+pyfacts "$tmp/holds-pending-stale.json" "$tmp/pending50.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
+      and e["change"] == "status"]
+check("pending stale: 1.1.0 held for approval at 20m",
+      [(t, r) for t, r, m in st if t == 1200000] == [(1200000, "AwaitingApproval")] and "1.1.0" in st[1][2], st)
+check("pending stale: Ready True 'Deployed; delivery held by update window' at 40m",
+      [(t, r) for t, r, m in st if t == 2400000] == [(2400000, "Succeeded")]
+      and [m for t, r, m in st if t == 2400000][0].startswith("Deployed; delivery held by update window"), st)
+check("pending stale: 1.2.0 held for approval only at 1h30m",
+      [(t, r) for t, r, m in st if r == "AwaitingApproval" and "1.2.0" in m][:1] == [(5400000, "AwaitingApproval")], st)
+snap = open(sys.argv[2]).read()
+ss = snap[snap.index("kind: StageSet"):]
+check("pending stale: at 50m status.pendingVersion is 1.1.0", re.search(r"\n    pendingVersion: 1\.1\.0\n", ss) is not None)
+check("pending stale: at 50m the source offers 1.2.0", "model.magos-sim.io/source-version: 1.2.0" in snap)
+n = notice(d, "StageSet shop/shop: status.pendingVersion named 1.1.0, held for approval since 20m0s, from 40m0s until 1h30m0s (50m0s) while its source offered 1.2.0")
+check("pending stale: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of holds-pending-fresh
+lacks "pending fresh: no MS276" "$tmp/holds-pending-fresh.lint" 'MS276'
+HAZARD_RUN_ARGS="--until horizon" run_of holds-pending-fresh
+pyfacts "$tmp/holds-pending-fresh.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("pending fresh: 1.2.0 held for approval at 40m", (2400000, "AwaitingApproval") in st, st)
+check("pending fresh: the run tells no stale pendingVersion", notice(d, "status.pendingVersion named") is None)
 EOF2
 
 finish

@@ -8,6 +8,19 @@
 #          (1h0m1s): the retry promotes 2.1.0 to prod at 1h7m45.675s with no
 #          annotation change since 10m; without the failure prod keeps
 #          2.0.0, held AwaitingPromotion.
+#   MS275  a reconcile-stage token handled at 10m3s (the snapshot at 30m
+#          shows it on db's entry), then db's apply fails from 1h (1h0m9.177s):
+#          the snapshot at 1h3m shows the Failed entry without it while the
+#          annotation stays, and seed-data runs on every retry (18 runs);
+#          with the annotation removed at 20m, nothing is told.
+#   MS277  canary soaks 3h from 3h11m1s (closing 14:11:01Z); the regress at
+#          4h5m fails it at the hourly poll (4h11m2s), and the pass that finds
+#          it healthy again (4h33m10.715s) soaks anew, closing 15:33:10Z; the
+#          fault between two polls: nothing is told.
+#   MS278  canary's restart check blocks 2.1.0 at 1h1m1s (5 restarts); the
+#          regress at 1h20m fails canary (1h21m3s), and 2.1.0 reaches prod at
+#          1h33m16.355s (the snapshot at 1h45m shows both stages on it);
+#          without the fault it stays blocked and nothing is told.
 #   MS253  the kubeconfig Secret deleted at 30m and re-created at 35m: the
 #          pass at the soak's end fails before the stage loop, and stage
 #          "db" soaks again from the start (closing 09:06:31 instead of
@@ -84,6 +97,121 @@ snap = snap[snap.index("kind: StageSet"):]
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote, no failure: at 3h prod keeps the old revision (%s)" % revs, len(revs) == 2 and revs[0] != revs[1])
 check("promote, no failure: the run tells no replay", notice(d, "promote token") is None)
+EOF2
+
+# ---- MS275: a handled reconcile-stage token replays after a failure -----------
+lint_of ledgers-reconcile-stage-replay
+contains "reconcile-stage replay: MS275" "$tmp/ledgers-reconcile-stage-replay.lint" \
+	'MS275 warning the annotate event at 10m0s stamps stages.metio.wtf/reconcile-stage "db@rerun-1" on StageSet shop/shop, whose stage "db" has Revision-scoped actions ("seed-data"), and its apply can fail at "apply" (apply.failure, probability 1 per apply from 1h0m0s until 1h5m0s): a failed (or StageProgressing) stage'"'"'s status entry is written without lastHandledReconcileAt while the annotation stays'
+run_of ledgers-reconcile-stage-replay
+"$SIM" run -q --snapshot 30m "$tmp/rs30.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
+	bad "reconcile-stage replay: the snapshot at 30m is written"
+"$SIM" run -q --snapshot 1h3m "$tmp/rs63.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
+	bad "reconcile-stage replay: the snapshot at 1h3m is written"
+pyfacts "$tmp/ledgers-reconcile-stage-replay.json" "$tmp/rs30.yaml" "$tmp/rs63.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("reconcile-stage replay: db fails at 1h0m9.177s and passes again at 1h6m9.852s",
+      [x for x in st if x[0] >= 3600000] == [(3609177, "StageFailed"), (3969852, "Succeeded")], st)
+s30, s63 = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+check("reconcile-stage replay: at 30m db's entry records the token as handled",
+      "lastHandledReconcileAt: rerun-1" in s30)
+check("reconcile-stage replay: at 1h3m the annotation stays and db's Failed entry has no handled token",
+      "stages.metio.wtf/reconcile-stage: db@rerun-1" in s63 and "phase: Failed" in s63
+      and "lastHandledReconcileAt" not in s63)
+n = notice(d, 'StageSet shop/shop: the reconcile-stage token "db@rerun-1", handled at 10m3s, was taken as fresh again after stage "db" failed at 1h0m9.177s')
+check("reconcile-stage replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("reconcile-stage replay: with the runs of seed-data",
+      n is not None and 'its Revision-scoped action "seed-data" ran 18 times in all, where the 1 version tried and the 1 token handled account for 2' in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-reconcile-stage-removed
+lacks "reconcile-stage removed: no MS275" "$tmp/ledgers-reconcile-stage-removed.lint" 'MS275'
+run_of ledgers-reconcile-stage-removed
+pyfacts "$tmp/ledgers-reconcile-stage-removed.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("reconcile-stage removed: db fails during the outage all the same",
+      [x[1] for x in st if x[0] >= 3600000] == ["StageFailed", "Succeeded"], st)
+check("reconcile-stage removed: the run tells no replay", notice(d, "reconcile-stage token") is None)
+EOF2
+
+# ---- MS277: a failure during a soak starts it over ------------------------------
+lint_of ledgers-soak-restart
+contains "soak restart: MS277" "$tmp/ledgers-soak-restart.lint" \
+	'MS277 warning the publish of 2.1.0 at 3h10m0s starts a 3h0m0s soak at stage "canary" of StageSet shop/shop, whose hold requeues it at most an hour apart, and at the pass of 4h10m0s the regress event at 4h5m0s fails its workload for 20m0s'
+contains "soak restart: MS277 names the deadline it loses" "$tmp/ledgers-soak-restart.lint" \
+	'its soak starts over from that pass instead of ending at 6h10m0s'
+run_of ledgers-soak-restart
+pyfacts "$tmp/ledgers-soak-restart.json" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
+      and e["change"] == "status" and e["t_ms"] > 11000000]
+soaks = [(t, re.search(r"soak window closes at (\S+)", m).group(1)) for t, r, m in st if r == "Soaking"]
+check("soak restart: 2.1.0 soaks towards 14:11:01Z from 3h11m1s, then anew towards 15:33:10Z from 4h33m10.715s",
+      soaks == [(11461000, "2026-03-02T14:11:01Z"), (16390715, "2026-03-02T15:33:10Z")], soaks)
+check("soak restart: canary fails between the two, at 4h11m2s",
+      [(t, r) for t, r, m in st if 11461000 < t < 16390715] == [(15062000, "StageFailed")], st)
+check("soak restart: prod gets 2.1.0 only at 7h34m12.715s",
+      [(t, r) for t, r, m in st if r == "Succeeded"] == [(27252715, "Succeeded")], st)
+n = notice(d, 'StageSet shop/shop: stage "canary" was soaking towards 2026-03-02T14:11:01Z when it failed at 4h11m2s')
+check("soak restart: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+check("soak restart: with the new closing and the time lost",
+      n is not None and "the pass at 4h33m10.715s that found it healthy again started the soak over, closing at 2026-03-02T15:33:10Z, 1h22m9s later" in n["text"], n and n["text"])
+EOF2
+
+lint_of ledgers-soak-unseen
+lacks "soak unseen: no MS277" "$tmp/ledgers-soak-unseen.lint" 'MS277'
+run_of ledgers-soak-unseen
+pyfacts "$tmp/ledgers-soak-unseen.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("soak unseen: no failure, prod gets 2.1.0 at the soak's first deadline (6h12m3s)",
+      [x for x in st if x[0] > 11461000] == [(22323000, "Succeeded")], st)
+check("soak unseen: the run tells no restarted soak", notice(d, "started the soak over") is None)
+EOF2
+
+# ---- MS278: a failure forgives a restart block ------------------------------------
+lint_of ledgers-restart-forgiven
+contains "restart forgiven: MS278" "$tmp/ledgers-restart-forgiven.lint" \
+	'MS278 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 1h0m30s, while the stage gates the revision new at 1h0m0s, which it holds PromotionBlocked; at 1h20m0s the regress event at 1h20m0s fails its workload for 10m0s'
+run_of ledgers-restart-forgiven
+"$SIM" run -q --snapshot 1h45m "$tmp/forgiven.yaml" "$H/ledgers-restart-forgiven.yaml" >/dev/null 2>&1 ||
+	bad "restart forgiven: the snapshot at 1h45m is written"
+pyfacts "$tmp/ledgers-restart-forgiven.json" "$tmp/forgiven.yaml" <<'EOF2'
+import json, re, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("restart forgiven: blocked at 1h1m1s, failed at 1h21m3s, applied through at 1h33m16.355s",
+      [x for x in st if x[0] > 3600000] == [(3661000, "PromotionBlocked"), (4863000, "StageFailed"), (5596355, "Succeeded")], st)
+snap = open(sys.argv[2]).read()
+snap = snap[snap.index("kind: StageSet"):]
+revs = re.findall(r"appliedRevision: (\S+)", snap)
+check("restart forgiven: at 1h45m prod runs canary's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
+check("restart forgiven: at 1h45m status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
+n = notice(d, 'StageSet shop/shop: the restart check "crashloop" of stage "canary" blocked its revision at 1h1m1s (5 pod restart(s) over its limit), the stage failed at 1h21m3s, and the pass at 1h33m16.355s applied the revision through every stage')
+check("restart forgiven: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+EOF2
+
+lint_of ledgers-restart-held
+lacks "restart held: no MS278" "$tmp/ledgers-restart-held.lint" 'MS278'
+run_of ledgers-restart-held
+pyfacts "$tmp/ledgers-restart-held.json" <<'EOF2'
+import json, sys
+from hazards_facts import *
+d = json.load(open(sys.argv[1]))
+st = member_ready(d, "shop", "shop")
+check("restart held: 2.1.0 stays blocked from 1h1m1s to the end", st[-1] == (3661000, "PromotionBlocked"), st)
+check("restart held: the run tells no forgiven block", notice(d, "let the blocked revision through") is None)
 EOF2
 
 # ---- MS253: a failure before the stage loop wipes the first stage's ledgers -----

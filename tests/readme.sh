@@ -48,6 +48,27 @@ if [ -s "$tmp/session.md" ] && awk -v out="$tmp/session.out" '
 else
 	bad "the README's session is what magos-sim run scenarios/checkout/ prints"
 fi
+# The event-stream example is the first line fleet-gate-halt's run writes
+# for its halt: each "key":value pair the README shows in full (the ones
+# not elided with ...) is in that line.
+"$SIM" run -q --events - scenarios/fleet-gate-halt.yaml 2>/dev/null |
+	grep '"reason":"Halted"' | head -1 >"$tmp/halt.jsonl"
+awk '/^\{"schema":"magos-sim\/event\/v1"/ { p = 1 } p { print } p && /"tool":/ { exit }' README.md >"$tmp/event.md"
+if [ -s "$tmp/halt.jsonl" ] && grep -q '"schema":"magos-sim/event/v1"' "$tmp/event.md" && python3 - "$tmp/event.md" "$tmp/halt.jsonl" <<'PY'
+import re, sys
+shown = open(sys.argv[1]).read()
+line = open(sys.argv[2]).read()
+pairs = re.findall(r'"[a-z_]+":(?:"(?:[^"\\]|\\.)*"|-?[0-9]+)(?=[,}\s])', shown)
+missing = [p for p in pairs if "..." not in p and p not in line]
+for p in missing:
+    print("     not in the run's event line: " + p)
+sys.exit(1 if missing or len(pairs) < 8 else 0)
+PY
+then
+	ok "the README's event-stream example is what fleet-gate-halt's halt writes"
+else
+	bad "the README's event-stream example is what fleet-gate-halt's halt writes"
+fi
 if head -6 README.md | grep -q '^scripts/install-deps.sh && make demo' &&
 	head -6 README.md | grep -q '^make check'; then
 	ok "README starts with the set-up and test commands"

@@ -100,7 +100,7 @@ check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: erro
 # Halted, and the run's first halting pass (at 1s) continues that halt: its
 # blast radius is not known, as the summary's halt is before the start, not
 # that of a later pass.
-"$SIM" run -q --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >/dev/null
+"$SIM" run --color never --json "$tmp/fg-whole.json" scenarios/fleet-gate-halt.yaml >"$tmp/fg-whole.txt" 2>/dev/null
 "$SIM" run -q --snapshot 30m "$tmp/fg30-sim.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
 # a plain export: without the observer's state the run that halted is not known
 grep -v 'state.magos-sim.io/observer' "$tmp/fg30-sim.yaml" >"$tmp/fg30.yaml"
@@ -198,6 +198,25 @@ PY
 contains "resumed from the simulator's snapshot, the text says the fleet halted before the start" "$tmp/fgs.txt" \
 	"halted    yes, before the start: FleetRollout moodle (Halted)"
 lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast     not known"
+contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
+	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
+contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt"
+# The gate's value of a halt before the snapshot: the reading is the past
+# run's, the halt message carries it to 4 significant digits (Go's %.4g).
+contains "the whole run gives the gate's value as read" "$tmp/fg-whole.txt" "the gate read 0.052347, threshold max \"0.01\""
+for f in fgs fg; do
+	contains "$f: resumed, the text gives the value the halt message carries" "$tmp/$f.txt" \
+		"the gate read 0.05235, as the halt message gives it (4 significant"
+done
+"$SIM" run -q --now 2026-03-02T08:30:00Z --json "$tmp/fgs.json" "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
+pyfacts "$tmp/fg-whole.json" "$tmp/fgs.json" "$tmp/fg.json" <<'PY'
+import json, sys
+from facts import check
+whole, res, plain = (json.load(open(f))['summary']['halt'] for f in sys.argv[1:4])
+check("JSON: the whole run's gate_value is the reading in full", whole['gate_value'] == 0.052347, whole['gate_value'])
+check("JSON: resumed (simulator's and plain snapshot), gate_value is the message's 0.05235",
+      res['gate_value'] == 0.05235 and plain['gate_value'] == 0.05235, (res['gate_value'], plain['gate_value']))
+PY
 contains "the FleetRollout's state carries the waves, the halts and the blast radius" "$tmp/fg30-sim.yaml" \
 	"state.magos-sim.io/observer: waves=canary/2026-03-02T08:00:00Z/2026-03-02T08:11:01Z/2026-03-02T08:11:01Z/1/-,"
 contains "... a halt's message escaped within its field" "$tmp/fg30-sim.yaml" \
@@ -334,4 +353,87 @@ jq_true "the merged JSON counts them as the unsharded one does" "$tmp/m.json" \
 sed 's/"already_complete":true/"already_complete":true,"nothing_to_complete":true/' "$tmp/p1.json" >"$tmp/p1-bad.json"
 expect_rc "a partial row with two reasons for no time is refused" 3 "$SIM" merge "$tmp/p1-bad.json" "$tmp/p2.json"
 contains "the error names the row and the fields" "$tmp/err" "row 0: 'already_complete' is true but 'completed' is true and 'ttc_ms' -1"
+# --- a halt after the snapshot whose fault began before it ---
+# fleet-member-regression: tenant-00's workload regresses at 25m, its
+# StageSet shows it and the fleet halts at 30m41.843s.  Resumed at 28m, the
+# regression window is open since before the start, when what the member
+# ran is not in the snapshot: no latency is claimed (not 0s from the
+# not-Ready at 2m41.843s).  A member loaded not Ready is dated by its Ready
+# condition's lastTransitionTime.
+"$SIM" run -q --snapshot 28m "$tmp/fm28.yaml" scenarios/fleet-member-regression.yaml >/dev/null
+pyfacts scenarios/fleet-member-regression.yaml "$tmp" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+yaml.safe_dump_all(docs, open(sys.argv[2] + '/fm-scn.yaml', 'w'))
+for d in docs:
+    d['spec']['events'] = [e for e in d['spec']['events'] if 'regress' not in e]
+yaml.safe_dump_all(docs, open(sys.argv[2] + '/fm-noreg.yaml', 'w'))
+t = open(sys.argv[2] + '/fm28.yaml').read()
+ready = '''    - lastTransitionTime: "2026-03-02T08:01:01Z"
+      message: Applied and verified 1 stage(s)
+      observedGeneration: 2
+      reason: Succeeded
+      status: "True"'''
+failed = '''    - lastTransitionTime: "2026-03-02T08:27:00Z"
+      message: 'stage app: workload not healthy'
+      observedGeneration: 2
+      reason: VerificationFailed
+      status: "False"'''
+assert t.count(ready) == 1
+open(sys.argv[2] + '/fm28-nr.yaml', 'w').write(t.replace(ready, failed))
+PY
+"$SIM" run --color never --json "$tmp/fm-whole.json" scenarios/fleet-member-regression.yaml >"$tmp/fm-whole.txt" 2>&1
+contains "the whole run counts detection from the regression at 25m" "$tmp/fm-whole.txt" "detection 5m41.843s, from the fault onset at 25m0s"
+"$SIM" run --color never --json "$tmp/fmr.json" --snapshot 40m "$tmp/fm40.yaml" "$tmp/fm-scn.yaml" "$tmp/fm28.yaml" >"$tmp/fmr.txt" 2>&1
+contains "resumed at 28m, the halt at 2m41.843s of the run has a fault from before the snapshot" "$tmp/fmr.txt" \
+	"detection not known: the fault began before the snapshot (a fault window of"
+lacks "... and claims no latency from the run's start" "$tmp/fmr.txt" "detection 0s"
+contains "its exposure says it counts from the start for a member loaded on the bad version" "$tmp/fmr.txt" "at least: 1 ran it when loaded, counted"
+contains "a later snapshot carries the onset as undated" "$tmp/fm40.yaml" "onsetUndated=yes"
+"$SIM" run --color never --json "$tmp/fm40.json" "$tmp/fm-scn.yaml" "$tmp/fm40.yaml" >"$tmp/fm40.txt" 2>&1
+contains "... and its resumed run still claims no latency" "$tmp/fm40.txt" "detection not known: the fault began before the snapshot"
+"$SIM" run --color never --json "$tmp/fmnr.json" "$tmp/fm-noreg.yaml" "$tmp/fm28-nr.yaml" >"$tmp/fmnr.txt" 2>&1
+contains "a member loaded not Ready since 27m: detection from then" "$tmp/fmnr.txt" "detection 1m1s, from the fault onset at -1m0s (tenant-00/moodle went not-Ready,"
+pyfacts "$tmp/fm-whole.json" "$tmp/fmr.json" "$tmp/fm40.json" "$tmp/fmnr.json" <<'PY'
+import json, sys
+from facts import check
+w, r, r40, nr = (json.load(open(f))['summary']['fleets'][0] for f in sys.argv[1:5])
+check("JSON: the whole run's detection latency is 5m41.843s from a regression window",
+      (w['detection_latency_ms'], w['fault_onset_kind']) == (341843, 'regression-window'), w['detection_latency_ms'])
+check("JSON: resumed at 28m (and again at 40m), no detection latency; the onset member and kind are given",
+      all((x['detection_latency_ms'], x['fault_onset_member'], x['fault_onset_kind']) == (None, 'tenant-00/moodle', 'regression-window') for x in (r, r40)),
+      [(x['detection_latency_ms'], x['fault_onset_member'], x['fault_onset_kind']) for x in (r, r40)])
+check("JSON: loaded not Ready since 27m, detection latency 61s",
+      (nr['detection_latency_ms'], nr['fault_onset_kind']) == (61000, 'not-ready'), (nr['detection_latency_ms'], nr['fault_onset_kind']))
+PY
+# --- Jobs running when loaded, under a runner capacity ---
+# parallel-cohorts: capacity 3, four plan Jobs at 0s, so one waits.  At 30s
+# all four have a status.startTime (the runner writes it when it sees a
+# Job, before its slot), and the snapshot does not say which one waits:
+# each is taken to hold a runner, and the report says so.
+"$SIM" run -q --snapshot 30s "$tmp/pc30.yaml" scenarios/parallel-cohorts.yaml >/dev/null
+check "at 30s four Jobs are running or waiting, each with a startTime" test "$(grep -c 'clock.magos-sim.io/start-time' "$tmp/pc30.yaml")" -eq 4
+pyfacts scenarios/parallel-cohorts.yaml "$tmp/pc-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+for d in docs:
+    d['spec'].pop('generate', None)
+    d['spec'].pop('include', None)
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+"$SIM" run --color never --json "$tmp/pc.json" "$tmp/pc-scn.yaml" "$tmp/pc30.yaml" >"$tmp/pc.txt" 2>&1
+contains "the report says the Jobs running when loaded hold a runner from startTime" "$tmp/pc.txt" \
+	"and 4 Jobs running when loaded, each taken to hold a runner from its"
+contains "... that the snapshot does not say which waited" "$tmp/pc.txt" "status.startTime (a snapshot does not say whether its pod waited for"
+contains "... and that more Jobs than runners ran at once" "$tmp/pc.txt" "one), so more Jobs than runners ran at once; not counted above"
+contains "the count beside it has the 4 over the 3 runners" "$tmp/pc.txt" "jobs      20, at most 4 at once (of 3 runners)"
+pyfacts "$tmp/pc.json" <<'PY'
+import json, sys
+from facts import check
+c = json.load(open(sys.argv[1]))['summary']['capacity']
+check("JSON: capacity counts the 4 resumed Jobs apart from the 20 the run started",
+      (c['resumed_jobs'], c['jobs'], c['peak_running'], c['runners']) == (4, 20, 4, 3), c)
+PY
 finish

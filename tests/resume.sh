@@ -148,6 +148,29 @@ contains "says it has none" "$tmp/err" "this run has no Scenario document: what 
 "$SIM" run -q --snapshot 45s "$tmp/plain-run45.yaml" scenarios/checkout >/dev/null
 expect_rc "a run without a Scenario document resumed with one" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/plain-run45.yaml"
 contains "says the run had none" "$tmp/err" "the snapshot comes from a run with no Scenario document (seed 1); this run has Scenario \"checkout-resume\""
+# --- without the Scenario document, the seed is the one the snapshot names ---
+mkdir "$tmp/co7"
+cp scenarios/checkout/*.yaml "$tmp/co7/"
+printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: co7}\nspec:\n  seed: 7\n' >"$tmp/co7/scn.yaml"
+"$SIM" run -q --snapshot 45s "$tmp/s7.yaml" "$tmp/co7" >/dev/null
+expect_rc "resumed without its Scenario document" 0 "$SIM" run --timeline all --json "$tmp/s7.json" "$tmp/s7.yaml"
+cp "$tmp/out" "$tmp/s7.txt"
+check "the run has the seed the snapshot names" grep -q '"seed":7,' "$tmp/s7.json"
+lacks "... so the warning names no other seed" "$tmp/err" "seed 1"
+contains "... only the missing Scenario document" "$tmp/err" "the snapshot comes from a run with Scenario \"co7\" (seed 7); this run has no Scenario document: what happens after the snapshot follows this run's events and models"
+"$SIM" run -q -n 3 --csv "$tmp/s7.csv" "$tmp/s7.yaml" 2>/dev/null
+"$SIM" run -q -n 3 --csv "$tmp/s7-seed7.csv" --seed 7 "$tmp/s7.yaml" 2>/dev/null
+check "... its trials have the seeds of --seed 7" sh -c 'cut -d, -f1-2 "$1" | grep -q "^0,7$" && cmp -s "$1" "$2"' _ "$tmp/s7.csv" "$tmp/s7-seed7.csv"
+expect_rc "--seed overrides it" 0 "$SIM" run -q --seed 2 --json "$tmp/s7-2.json" "$tmp/s7.yaml"
+check "... the run has seed 2" grep -q '"seed":2,' "$tmp/s7-2.json"
+contains "... and the warning says both" "$tmp/err" "this run has no Scenario document, seed 2: what happens after the snapshot follows this run's events, models and draws"
+grep -v 'run.magos-sim.io/seed' "$tmp/s7.yaml" >"$tmp/s7-noseed.yaml"
+expect_rc "a snapshot that names no seed, without Scenario document or --seed" 0 "$SIM" run -q "$tmp/s7-noseed.yaml"
+contains "warns that nothing says the seed" "$tmp/err" "s7-noseed.yaml:7:3: warning: the snapshot does not say the seed of its run (no run.magos-sim.io/seed annotation) and neither a Scenario document nor --seed gives one: this run uses seed 1, which need not be the original run's"
+expect_rc "... with --seed" 0 "$SIM" run -q --seed 7 "$tmp/s7-noseed.yaml"
+lacks "... does not" "$tmp/err" "does not say the seed"
+expect_rc "compare of the snapshot without Scenario document" 0 "$SIM" compare -q -n 2 --json "$tmp/c7.json" "$tmp/s7.yaml" "$tmp/s7.yaml"
+check "... runs with the seed it names" grep -q '"seed": 7,' "$tmp/c7.json"
 # --- --horizon counts on the original run's clock, as spec.horizon does ---
 # Resumed at 1m, spec.horizon 2m and --horizon 2m end the run at the same
 # instant as the uninterrupted run's: 2026-01-01T00:02:00Z.
@@ -190,4 +213,30 @@ expect_rc "check refuses a snapshot taken at its horizon" 3 "$SIM" check --color
 contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
 contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
+# --- compare has run's clock options: both sides from the same instant ---
+expect_rc "run -n --now of a kubectl snapshot" 0 "$SIM" run -q -n 8 --json "$tmp/rn.json" --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+expect_rc "compare --now of it against itself" 0 "$SIM" compare -q -n 8 --json "$tmp/cn.json" --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml scenarios/snapshot-shop-network.yaml
+expect_rc "compare of it without --now" 0 "$SIM" compare -q -n 8 --json "$tmp/c0.json" scenarios/snapshot-shop-network.yaml scenarios/snapshot-shop-network.yaml
+pyfacts "$tmp/rn.json" "$tmp/cn.json" "$tmp/c0.json" <<'PY'
+import json, sys
+from facts import check
+run, cmp, cmp0 = (json.load(open(f)) for f in sys.argv[1:4])
+want = {k: run['statistics']['ttc'][k] for k in ('p50', 'p90', 'mean')}
+got = {m['key']: (m['base'], m['head']) for m in cmp['metrics'] if m['key'] in want}
+got0 = {m['key']: m['base'] for m in cmp0['metrics'] if m['key'] in want}
+check("compare --now counts the times to complete from --now, as run -n --now does",
+      all(got[k] == (v, v) for k, v in want.items()) and got0 != {k: v[0] for k, v in got.items()}, (want, got, got0))
+PY
+expect_rc "a bad compare --now is a usage error" 2 "$SIM" compare -q -n 2 --now soon scenarios/snapshot-shop-network.yaml scenarios/snapshot-shop-network.yaml
+contains "it says so as run does" "$tmp/err" "magos-sim compare: invalid --now 'soon'"
+expect_rc "compare --now before the snapshot's times" 0 "$SIM" compare -q -n 2 --now 2026-11-30T13:00:00Z scenarios/snapshot-shop-network.yaml scenarios/snapshot-shop-network.yaml
+contains "warns as run does" "$tmp/err" "metadata.managedFields[2].time 2026-11-30T14:00:37Z is later than the clock's start 2026-11-30T13:00:00Z (--now)"
+expect_rc "compare of a snapshot taken at its horizon is refused" 2 "$SIM" compare -q -n 2 "$tmp/short-check" "$tmp/short-check"
+contains "with the message run gives" "$tmp/err" "magos-sim compare: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
+mkdir "$tmp/short-1m"
+cp "$tmp/short/scn.yaml" "$tmp/at1m.yaml" "$tmp/short-1m/"
+expect_rc "compare --horizon at the snapshot is refused: it counts from the original run's start" 2 "$SIM" compare -q -n 2 --horizon 1m "$tmp/short-1m" "$tmp/short-1m"
+contains "... as run says" "$tmp/err" "magos-sim compare: --horizon 1m0s ends at or before the snapshot this run resumes from (taken at 1m0s of the original run, 2026-01-01T00:01:00Z)"
+expect_rc "compare --horizon 3m of a snapshot taken at 1m" 0 "$SIM" compare -q -n 4 --until horizon --json "$tmp/c3m.json" --horizon 3m "$tmp/short-1m" "$tmp/short-1m"
+check "... runs the 2m left of it, as run --horizon 3m does" grep -q '"horizon_ms": 120000,' "$tmp/c3m.json"
 finish

@@ -33,6 +33,24 @@ for f in scenarios/*.yaml tests/html/*.yaml; do
 done
 validate "run JSON of every example and HTML test input" run-v1.schema.json "$tmp"/run-*.json
 
+# Runs resumed from snapshots of halted drivers: their halt is before the
+# start (t_ms and the blast radius's halt_ms negative), as the schema allows.
+"$SIM" run -q --snapshot 22m "$tmp/fleet-halted.yaml" scenarios/fleet-gate-halt.yaml >/dev/null 2>&1
+"$SIM" run -q --snapshot 25m "$tmp/magos-halted.yaml" scenarios/staging-failure-halts.yaml >/dev/null 2>&1
+# The fleet's gate reads the Scenario's series: resume with its Scenario
+# document, without the generate list the snapshot already holds.
+awk '/^---$/ { if (p) exit; next } /^apiVersion: magos-sim\// { p = 1 }
+	p && /^  generate:/ { g = 1; next } g && /^  [a-z]/ { g = 0 } p && !g' \
+	scenarios/fleet-gate-halt.yaml >"$tmp/fleet-scenario.yaml"
+"$SIM" run -q --json "$tmp/resumed-fleet.json" "$tmp/fleet-halted.yaml" "$tmp/fleet-scenario.yaml" >/dev/null 2>&1
+"$SIM" run -q --json "$tmp/resumed-magos.json" "$tmp/magos-halted.yaml" >/dev/null 2>&1
+check "the resumed fleet run carries its halt at its time before the start" \
+	grep -q '"t_ms": *-' "$tmp/resumed-fleet.json"
+check "the resumed Magos run carries its halt as before the start" \
+	grep -q '"before_start": *true' "$tmp/resumed-magos.json"
+validate "run JSON of runs resumed from halted snapshots" run-v1.schema.json \
+	"$tmp/resumed-fleet.json" "$tmp/resumed-magos.json"
+
 "$SIM" run -q -n 6 --json "$tmp/tr-plain.json" scenarios/fleet-gate-halt.yaml >/dev/null &&
 	"$SIM" run -q -n 6 --limit exact-values=10 --json "$tmp/tr-sketched.json" \
 		scenarios/fleet-gate-halt.yaml >/dev/null &&

@@ -119,5 +119,18 @@ check "... writes its start" grep -q '"start_unix_ms": 1777629600000,' "$tmp/n-1
 expect_rc "the other shard at another --now" 0 "$SIM" run -n 6 --shard 2/2 --now 2026-05-01T11:00:00Z --json "$tmp/n-2.json" "$SCN3"
 expect_rc "shards of two starts are refused" 3 "$SIM" merge "$tmp/n-1.json" "$tmp/n-2.json"
 check "... saying the starts differ" grep -q "start their clocks at different instants" "$tmp/err"
+# compare takes --now as run does: its shards carry it and merge into the unsharded table.
+SNAP=scenarios/snapshot-shop-network.yaml
+expect_rc "unsharded compare --now" 0 "$SIM" compare -q -n 6 --now 2026-11-30T14:20:00Z --json "$tmp/cn.json" "$SNAP" "$SNAP"
+cp "$tmp/out" "$tmp/cn.txt"
+expect_rc "a compare shard with --now" 0 "$SIM" compare -q -n 6 --shard 1/2 --now 2026-11-30T14:20:00Z --json "$tmp/cn-1.json" "$SNAP" "$SNAP"
+check "... writes its start" grep -q '"start_unix_ms": 1796048400000,' "$tmp/cn-1.json"
+expect_rc "the other compare shard" 0 "$SIM" compare -q -n 6 --shard 2/2 --now 2026-11-30T14:20:00Z --json "$tmp/cn-2.json" "$SNAP" "$SNAP"
+expect_rc "merge of the compare shards with --now" 0 "$SIM" merge --json "$tmp/cnm.json" "$tmp/cn-2.json" "$tmp/cn-1.json"
+check "... prints exactly the unsharded compare table" cmp -s "$tmp/cn.txt" "$tmp/out"
+check "... and writes exactly its JSON" cmp -s "$tmp/cn.json" "$tmp/cnm.json"
+expect_rc "a compare shard at another --now" 0 "$SIM" compare -q -n 6 --shard 2/2 --now 2026-11-30T14:30:00Z --json "$tmp/cn-3.json" "$SNAP" "$SNAP"
+expect_rc "compare shards of two starts are refused" 3 "$SIM" merge "$tmp/cn-1.json" "$tmp/cn-3.json"
+check "... saying the starts differ" grep -q "start their clocks at different instants" "$tmp/err"
 
 finish

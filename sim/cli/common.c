@@ -314,7 +314,7 @@ int cmd_clock(const char *cmd, struct cmd_opts *o, struct scenario *s, struct di
 	if (o->now_set)
 		scn_set_clock(s, o->now_ms, SCN_CLOCK_NOW);
 	scn_warn_later_times(s, d);
-	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, d);
+	scn_warn_other_run(s, o->run.seed_set ? o->run.seed : s->seed, o->run.seed_set, d);
 	return cmd_resume_horizon(cmd, o, s);
 }
 
@@ -399,7 +399,8 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 		for (size_t i = 0; i < n; i++) {
 			int64_t wait;
 
-			if (js[i].slot_ms < 0 || js[i].seen_ms < 0)
+			rep->capacity.resumed += js[i].resumed;
+			if (js[i].resumed || js[i].slot_ms < 0 || js[i].seen_ms < 0)
 				continue;
 			wait = js[i].slot_ms - js[i].seen_ms;
 			rep->capacity.jobs++;

@@ -13,6 +13,7 @@
 
 #include "sim/cli/compare.h"
 #include "engine/xalloc.h"
+#include "sim/base/diag.h"
 #include "sim/base/gotime.h"
 #include "reports/compare_json.h"
 #include "reports/compare_text.h"
@@ -39,7 +40,8 @@ void cmd_usage_compare(FILE *f)
 		"request) on common random numbers (trial i of both has the same seed), and\n"
 		"prints per metric base, head, delta (absolute and %%) and whether the\n"
 		"difference is significant.  Both run with the base's seed and horizon unless\n"
-		"--seed / --horizon give them.\n"
+		"--seed / --horizon give them (a base resumed from a snapshot of the\n"
+		"simulator without a Scenario document: the seed the snapshot names).\n"
 		"\n"
 		"Methods (two-sided, 5 %% level; trials paired by index):\n"
 		"  time-to-complete p50, p90, p95, p99\n"
@@ -59,7 +61,12 @@ void cmd_usage_compare(FILE *f)
 		"  -j, --jobs J          threads (1..256, default: the online CPUs); the results\n"
 		"                        do not depend on J\n"
 		"  -s, --seed N          base seed of both (default: the base's spec.seed)\n"
-		"      --horizon DUR     horizon of both (default: the base's spec.horizon)\n"
+		"      --horizon DUR     horizon of both (default: the base's spec.horizon), on\n"
+		"                        the Scenario's clock as for run: a side resumed from\n"
+		"                        a snapshot counts it from the original run's start\n"
+		"      --now TIME        wall-clock time of simulated time 0 of both, RFC 3339,\n"
+		"                        as for run (overrides spec.start and when a snapshot\n"
+		"                        was taken)\n"
 		"      --until WHEN      complete (default) or horizon, as for run\n"
 		"      --max-regression METRIC=LIMIT[,...]\n"
 		"                        exit 1 when the head is worse than LIMIT allows and the\n"
@@ -244,6 +251,7 @@ static unsigned online_cpus(void)
 const struct option cmd_compare_longopts[] = {
 	CMD_LONGOPT_SEED, CMD_LONGOPT_HORIZON, CMD_LONGOPT_UNTIL, CMD_LONGOPT_JSON,
 	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR, CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT,
+	CMD_LONGOPT_NOW,
 	{ "trials", required_argument, NULL, 'n' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "max-regression", required_argument, NULL, COMPARE_OPT_MAXREG },
@@ -267,9 +275,10 @@ static const char *engine_of(const struct scenario *s)
 
 /*
  * note_sides() - says on stderr, once, what of HEAD @head the comparison
- * does not use: its own seed and horizon when they differ from BASE @base's
- * (both sides run with BASE's unless --seed / --horizon choose), and that
- * the two drive different engines, whose times compare only loosely.
+ * does not use: its own seed and horizon (what is left of it, once the
+ * clock options apply) when they differ from BASE @base's (both sides run
+ * with BASE's unless --seed / --horizon choose), and that the two drive
+ * different engines, whose times compare only loosely.
  */
 static void note_sides(const struct scenario *base, const struct scenario *head,
 		       const struct cmd_opts *o)
@@ -280,7 +289,7 @@ static void note_sides(const struct scenario *base, const struct scenario *head,
 	if (!o->run.seed_set && head->seed != base->seed)
 		snprintf(what, sizeof(what), "seed %" PRIu64 " (BASE's: %" PRIu64 ")", head->seed,
 			 base->seed);
-	if (!o->run.horizon_set && head->horizon_ms != base->horizon_ms) {
+	if (head->horizon_ms != base->horizon_ms) {
 		gt_format_duration(head->horizon_ms, hh, sizeof(hh));
 		gt_format_duration(base->horizon_ms, hb, sizeof(hb));
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%shorizon %s (BASE's: %s)",
@@ -294,6 +303,35 @@ static void note_sides(const struct scenario *base, const struct scenario *head,
 		fprintf(stderr, "%s compare: note: BASE drives the %s engine and HEAD the %s engine: "
 				"their times compare different controllers\n",
 			cmd_prog, eb, eh);
+}
+
+/*
+ * clock_sides() - the clock options of @o on both sides @s, as run applies
+ * them (cmd_clock(): --now, --horizon on the Scenario's clock, a resumed
+ * side's horizon, the warnings), each on its own copy of the options; the
+ * head is warned about with the seed it runs with, the base's.  Afterwards
+ * each side's horizon_ms is what is left of its horizon.
+ * Returns: CLI_OK, or CLI_USAGE after printing why.
+ */
+static int clock_sides(struct scenario *s, const struct cmd_opts *o)
+{
+	int rc = CLI_OK;
+
+	for (int i = 0; i < 2 && rc == CLI_OK; i++) {
+		struct cmd_opts side = *o;
+		struct diag d;
+
+		if (i && !side.run.seed_set) {
+			side.run.seed_set = true;
+			side.run.seed = s[0].seed;
+		}
+		diag_init(&d);
+		rc = cmd_clock("compare", &side, &s[i], &d);
+		if (d.n)
+			diag_print(&d, stderr, cli_color_wanted(o->color, 2));
+		diag_release(&d);
+	}
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -429,20 +467,23 @@ int cmd_compare(int argc, char **argv)
 			if ((rc = cmd_outputs_not_read("compare", outs, NULL, 3, &s[i])) != CLI_OK)
 				goto out_release_scenarios;
 	}
+	if ((rc = clock_sides(s, &o)) != CLI_OK)
+		goto out_release_scenarios;
 	if (!o.quiet)
 		note_sides(&s[0], &s[1], &o);
-	/* Common random numbers: one seed and one horizon for both sides. */
+	/* Common random numbers: one seed and one horizon (the base's length) for both sides. */
 	if (!o.run.seed_set) {
 		o.run.seed_set = true;
 		o.run.seed = s[0].seed;
 	}
-	if (!o.run.horizon_set) {
-		o.run.horizon_set = true;
-		o.run.horizon_ms = s[0].horizon_ms;
-	}
+	o.run.horizon_set = true;
+	o.run.horizon_ms = s[0].horizon_ms;
 	p.command = xstrdup("compare");
 	p.seed = o.run.seed;
 	p.horizon_ms = o.run.horizon_ms;
+	/* as run's shards: merge refuses shards whose clocks start apart */
+	p.start_given = s[0].clock != SCN_CLOCK_DEFAULT;
+	p.start_unix_ms = s[0].start_unix_ms;
 	p.until_horizon = o.run.until_horizon;
 	p.total = ntrials;
 	p.shard_k = sk;

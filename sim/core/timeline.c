@@ -279,6 +279,25 @@ void tl_notice_get(const struct tl *tl, size_t i, struct tl_notice *out)
 	out->nrelated = n->nrelated;
 }
 
+bool tl_status_names(const char *detail, const char *field, bool *removed)
+{
+	const char *p = detail && !strncmp(detail, "status: ", 8) ? detail + 8 : NULL;
+	size_t n = strlen(field);
+
+	while (p && *p) {
+		const char *end = strstr(p, ", ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool minus = *p == '-';
+
+		if (len - minus == n && !strncmp(p + minus, field, n)) {
+			*removed = minus;
+			return true;
+		}
+		p = end ? end + 2 : NULL;
+	}
+	return false;
+}
+
 const char *tl_change_name(enum tl_change c)
 {
 	switch (c) {

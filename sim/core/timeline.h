@@ -18,6 +18,7 @@
  *    and causes are stored once.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -136,6 +137,14 @@ size_t tl_notice_count(const struct tl *tl);
 
 /* tl_notice_get() - fills @out with notice @i (< tl_notice_count(), asserted); all borrowed. */
 void tl_notice_get(const struct tl *tl, size_t i, struct tl_notice *out);
+
+/*
+ * tl_status_names() - whether the detail of a status write (@detail,
+ * "status: conditions, -pendingUpdate, version"; NULL or another detail:
+ * no) names top-level status field @field.  *@removed receives whether it
+ * names it as removed ("-field"); untouched when it does not name it.
+ */
+bool tl_status_names(const char *detail, const char *field, bool *removed);
 
 /* tl_change_name() - "created", "updated", "status", "deleting", "deleted" or "event". */
 const char *tl_change_name(enum tl_change c);

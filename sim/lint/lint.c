@@ -685,6 +685,76 @@ static const struct lint_rule rules[] = {
 	  "newer version (fleetrollout-controller.md §6 #17; StageSet spec §3.1 P-9)",
 	  "declare down actions on the migration (ones harmless where it never ran), or downgrade "
 	  "only to a version at or above its to" },
+	/* MS275: sim/lint/lint_ss_ledgers.c. */
+	{ "MS275", "reconcile-stage-token-replays", LINT_WARNING,
+	  "a stages.metio.wtf/reconcile-stage token is stamped for a stage with Revision-scoped pre "
+	  "or post actions, and the StageSet world can fail that stage afterwards (a plain apply "
+	  "failure, objects that become Failed, a pre or post action that fails) or hold it "
+	  "StageProgressing: a failed or held stage's status entry is written without "
+	  "lastHandledReconcileAt while the annotation stays, so every pass after it takes the "
+	  "handled token as fresh, treats the stage's revision ledger as empty and runs its "
+	  "completed actions again, for the same revision (StageSet spec R-16, §3.13, §5 Q-12)",
+	  "remove the annotation once the stage was reconciled (kubectl annotate stageset NAME "
+	  "stages.metio.wtf/reconcile-stage-), so no handled token is left to replay; make the "
+	  "stage's actions idempotent" },
+	/* MS276: sim/lint/lint_ss_holds.c. */
+	{ "MS276", "pending-version-stale", LINT_WARNING,
+	  "a publish reaches a StageSet with approvalMode Always while its update windows or error "
+	  "budget defer new revisions, and the version published before it is held for approval "
+	  "then: windows and budgets are checked before the plan and the approval gate, so the "
+	  "deferred passes leave status.pendingVersion naming the earlier version while the source "
+	  "offers the later one, and stagesetctl, a FleetRollout without targetVersion (which "
+	  "approves whatever pendingVersion names) and anyone approving by it approve a version no "
+	  "longer offered (StageSet spec R-9, R-11, R-14, §5 Q-9; fleetrollout-controller.md §3.5)",
+	  "while a window or budget holds, approve the version the source offers now, not the one "
+	  "status.pendingVersion names (a FleetRollout: pin targetVersion to it); or publish the next "
+	  "version only once the held one was approved or the hold is over" },
+	/* MS277: sim/lint/lint_ss_ledgers.c. */
+	{ "MS277", "soak-restarts-after-failure", LINT_WARNING,
+	  "a publish starts a promotion soak at a StageSet's first gated stage, and the StageSet world "
+	  "fails that stage for certain (a regress event, an apply failure of probability 1) at a pass "
+	  "during the soak (the hold requeues at most an hour apart): a failed stage's status entry is "
+	  "written without promotionState, so once a pass finds the stage healthy again its soak "
+	  "starts over from that pass, and the revision waits the whole soak again instead of the "
+	  "rest of it (StageSet spec §3.7.1 G-8, §3.13, §5 Q-12)",
+	  "expect the whole soak again after a failure during it (a soak measures healthy time since "
+	  "the last failure, not since the revision came); shorten the soak by the wait you accept, "
+	  "or keep faults of the stage's workload out of its soaks" },
+	/* MS278: sim/lint/lint_ss_ledgers.c. */
+	{ "MS278", "restart-gate-forgiven-after-failure", LINT_WARNING,
+	  "a stage's promotion restart check selects pods that the scenario's pods model restarts "
+	  "more than its maxRestarts while the stage gates a new revision (holding it "
+	  "PromotionBlocked), and the StageSet world then fails the stage for certain (a regress "
+	  "event, an apply failure of probability 1): a failed stage's status entry is written "
+	  "without promotionState, whose restartBaseline the check counts from, so the pass that finds "
+	  "the stage healthy again takes the restarts so far as its baseline and promotes the "
+	  "revision the check had blocked (StageSet spec §3.7.3, §3.13, §5 Q-12)",
+	  "do not count on the restart gate to keep a blocked revision out once the stage has failed "
+	  "in between: roll the revision back (a new one, or rollback-to) when the gate blocks it, or "
+	  "set the check's onFailure to Rollback (with spec.rollbackOnFailure) so the block reverts "
+	  "the stage at once" },
+	/* MS280, MS281: StageSet status and approvals (sim/lint/lint_ss_stale.c). */
+	{ "MS280", "pending-version-after-early-exit", LINT_WARNING,
+	  "a version held AwaitingApproval (approvalMode Always) wrote status.pendingVersion, and "
+	  "before its approval or the next publish the scenario's sources model makes a stage's "
+	  "source not Ready, absent or Forbidden, an event deletes the kubeConfig Secret, or a publish "
+	  "to a dependency alone holds it not ready (a soak, an approval): those passes stop at the "
+	  "dependency check, source resolution or the target connection, before the approval gate, "
+	  "the one writer of pendingVersion, so it goes on naming the held version, approved or not, "
+	  "beside Ready False DependencyNotReady (SourceNotReady, ArtifactNotFound, RBACDenied, "
+	  "StageFailed); a transient StageLedger error (API errors are not simulated) writes no "
+	  "status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
+	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
+	  "its Ready reason while a dependency, its source or its target is down" },
+	{ "MS281", "approval-reused", LINT_WARNING,
+	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
+	  "manifest for a version other than its spec.version.value (its first adoption is never "
+	  "held), or a version approved and adopted comes back after another one was adopted while "
+	  "approvalMode was switched off: the controller never clears the annotation, so when that "
+	  "version is published the old approval lets the transition through with nobody approving "
+	  "it (StageSet spec R-14, §5 Q-22)",
+	  "keep stages.metio.wtf/approved-version out of the manifest, and remove it once the version "
+	  "it approves is adopted (kubectl annotate stageset NAME stages.metio.wtf/approved-version-)" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

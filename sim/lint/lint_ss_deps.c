@@ -34,8 +34,7 @@ static const struct obj_strmap *ns_labels(const struct scenario *s, const char *
 	return NULL;
 }
 
-/* Whether publish @p reaches StageSet @ss (its selector, and its namespaceSelector when given). */
-static bool reaches(const struct scenario *s, const struct scn_fevent *p, const struct obj *ss)
+bool lint_ss_publish_reaches(const struct scenario *s, const struct scn_fevent *p, const struct obj *ss)
 {
 	const struct obj_strmap *nl;
 
@@ -80,8 +79,8 @@ static void check_dependent(struct lint_report *r, const struct scenario *s, con
 		if (!dep || dep == ss)
 			continue;
 		for (size_t k = 0; k < s->nfevents && !p; k++)
-			if (s->fevents[k].at_ms < s->horizon_ms && reaches(s, &s->fevents[k], dep) &&
-			    !reaches(s, &s->fevents[k], ss))
+			if (s->fevents[k].at_ms < s->horizon_ms && lint_ss_publish_reaches(s, &s->fevents[k], dep) &&
+			    !lint_ss_publish_reaches(s, &s->fevents[k], ss))
 				p = &s->fevents[k];
 		if (!p)
 			continue;

@@ -24,4 +24,12 @@
  */
 void lint_ss_deps(struct lint_report *r, const struct scenario *s);
 
+/*
+ * lint_ss_publish_reaches() - whether scenario event @p is a publish that
+ * reaches StageSet @ss: its selector matches @ss's labels and, when it has
+ * a namespaceSelector, the labels of @ss's Namespace among @s's inputs
+ * (none there: it does not reach).  All borrowed.  Cannot fail.
+ */
+bool lint_ss_publish_reaches(const struct scenario *s, const struct scn_fevent *p, const struct obj *ss);
+
 #endif

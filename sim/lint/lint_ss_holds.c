@@ -1,5 +1,5 @@
 /*
- * The StageSet hold rules of lint (MS234..MS241), sim/lint/lint_ss_holds.h.
+ * The StageSet hold rules of lint (MS234..MS241, MS276), sim/lint/lint_ss_holds.h.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's events that reach them.  A StageSet's windows are those of
@@ -859,19 +859,23 @@ static void rule_soak_edit(struct lint_report *r, const struct scenario *s)
 
 /* -------------------------------------------------------------- MS239 */
 
-/* The value annotation @key of StageSet @ss has just before event @before (inputs, then annotate events), NULL when none. */
-static const char *annotation_before(const struct scenario *s, const struct obj *ss, const struct scn_event *before,
-				     const char *key)
+/*
+ * The value annotation @key of StageSet @ss has after the inputs and the
+ * annotate events firing before (@at_ms, @index) (time, then file order),
+ * NULL when none.
+ */
+static const char *annotation_upto(const struct scenario *s, const struct obj *ss, int64_t at_ms, size_t index,
+				   const char *key)
 {
 	const char *v = obj_strmap_get(&ss->annotations, key);
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
 
-		if (e == before || e->type != SCN_EV_ANNOTATE || strcmp(e->target.kind, "StageSet") ||
+		if (e->type != SCN_EV_ANNOTATE || strcmp(e->target.kind, "StageSet") ||
 		    strcmp(e->target.ns, ss->ns) || strcmp(e->target.name, ss->name))
 			continue;
-		if (e->at_ms > before->at_ms || (e->at_ms == before->at_ms && e->index > before->index))
+		if (e->at_ms > at_ms || (e->at_ms == at_ms && e->index >= index))
 			continue;
 		if (obj_strmap_get(&e->set, key))
 			v = obj_strmap_get(&e->set, key);
@@ -880,6 +884,13 @@ static const char *annotation_before(const struct scenario *s, const struct obj 
 				v = NULL;
 	}
 	return v;
+}
+
+/* The value annotation @key of StageSet @ss has just before event @before (inputs, then annotate events), NULL when none. */
+static const char *annotation_before(const struct scenario *s, const struct obj *ss, const struct scn_event *before,
+				     const char *key)
+{
+	return annotation_upto(s, ss, before->at_ms, before->index, key);
 }
 
 /* The version offered to @ss at @t_ms: the latest publish reaching it by then, else spec.version.value ("" none). */
@@ -954,6 +965,112 @@ static void rule_token_burned(struct lint_report *r, const struct scenario *s, s
 			 "meets the %s again",
 			 at, key, token, ss->ns, ss->name, why, later, un ? "windows" : "budget");
 	}
+}
+
+/* -------------------------------------------------------------- MS276 */
+
+/* When StageSet @ss comes into being: 0 for an input, else its first apply event's time. */
+static int64_t created_at(const struct scenario *s, const struct obj *ss)
+{
+	bool applied = false;
+
+	/*
+	 * Not a scan of the inputs' objects for @ss (a pass over all of them for
+	 * each StageSet, O(n²) in a large fleet): what an apply event holds is
+	 * no input object, so @ss is one exactly when no apply holds it.
+	 */
+	for (size_t i = 0; i < s->nevents && !applied; i++)
+		applied = s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss;
+	if (!applied)
+		return 0;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj) &&
+		    !strcmp(s->events[i].obj->ns, ss->ns) && !strcmp(s->events[i].obj->name, ss->name))
+			return s->events[i].at_ms;
+	return 0;
+}
+
+/*
+ * Whether @ss's update windows or error budget defer a new revision at
+ * @t_ms; @why receives which, in words.
+ */
+static bool defers_at(const struct scenario *s, const struct obj *ss, struct tzif_cache *tz, int64_t t_ms,
+		      char *why, size_t len)
+{
+	struct lsh_windows w;
+	struct lsh_budget b;
+
+	if (lsh_windows_at(ss->spec, tz, s->start_unix_ms + t_ms, &w) && !w.allowed) {
+		if (w.next_ms != INT64_MIN) {
+			char open[GT_DURATION_BUFSZ];
+
+			gt_format_duration(w.next_ms - s->start_unix_ms, open, sizeof(open));
+			snprintf(why, len, "its update windows hold new revisions (%s) until %s", w.what, open);
+		} else {
+			snprintf(why, len, "its update windows hold new revisions (%s) for good", w.what);
+		}
+		return true;
+	}
+	if (lsh_budget_at(ss->spec, s, t_ms, &b) && b.frozen) {
+		snprintf(why, len, "its error budget is exhausted (remaining %g < freezeThreshold %s)", b.remaining,
+			 b.freeze_text);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * MS276: windows and budgets are checked before the plan and the approval
+ * gate (R-9, R-11, R-14; §5 Q-9), so a pass they defer leaves
+ * status.pendingVersion as the last pass through the gate wrote it.  Told
+ * for a publish that reaches a StageSet with approvalMode Always while
+ * they defer, when the version published before it (after the StageSet's
+ * first adoption, offered while they let it through, not approved by then)
+ * was held for approval: pendingVersion keeps naming that one.
+ */
+static void rule_pending_stale(struct lint_report *r, const struct scenario *s, struct tzif_cache *tz)
+{
+	const struct obj **ss;
+	struct strindex ix = { 0 };
+	size_t n = stagesets_of(s, &ss, &ix);
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t created = created_at(s, ss[i]);
+
+		if (strcmp(val_str(val_path(ss[i]->spec, "version.approvalMode"), ""), "Always") != 0)
+			continue;
+		for (size_t p = 0; p < s->nfevents; p++) {
+			const struct scn_fevent *pub = &s->fevents[p];
+			const char *held, *approved;
+			char why[400], scratch[8], t1s[GT_DURATION_BUFSZ], t2s[GT_DURATION_BUFSZ];
+			int64_t t1;
+
+			if (pub->at_ms <= created || !reaches(s, pub, ss[i]) ||
+			    !defers_at(s, ss[i], tz, pub->at_ms, why, sizeof(why)))
+				continue;
+			t1 = latest_publish(s, ss[i], pub->at_ms - 1);
+			held = offered_version(s, ss[i], pub->at_ms - 1);
+			if (t1 <= created || !*held || !strcmp(held, pub->version ? pub->version : "") ||
+			    defers_at(s, ss[i], tz, t1, scratch, sizeof(scratch)))
+				continue; /* nothing held for approval then, or deferred itself */
+			approved = annotation_upto(s, ss[i], pub->at_ms, 0, APPROVED_VERSION);
+			if (approved && !strcmp(approved, held))
+				continue; /* approved: it went ahead and cleared pendingVersion */
+			gt_format_duration(t1, t1s, sizeof(t1s));
+			gt_format_duration(pub->at_ms, t2s, sizeof(t2s));
+			lint_add(r, "MS276", pub->file, pub->mark,
+				 "the publish of %s at %s reaches StageSet %s/%s (approvalMode Always) while %s, and "
+				 "%s, published at %s, is held for approval then: windows and budgets are checked "
+				 "before the approval gate, so the passes they defer leave status.pendingVersion at "
+				 "%s while the source offers %s; stagesetctl and a FleetRollout without "
+				 "targetVersion (which stamps approved-version from pendingVersion) take %s for the "
+				 "version waiting, and an approval of it approves a version no longer offered",
+				 pub->version ? pub->version : "a version", t2s, ss[i]->ns, ss[i]->name, why, held, t1s,
+				 held, pub->version ? pub->version : "the new one", held);
+		}
+	}
+	si_release(&ix);
+	free(ss);
 }
 
 /* -------------------------------------------------------------- MS240 */
@@ -1075,6 +1192,7 @@ void lint_ss_holds(struct lint_report *r, const struct scenario *s)
 	rule_budget_invisible(r, s);
 	rule_soak_edit(r, s);
 	rule_token_burned(r, s, &tz);
+	rule_pending_stale(r, s, &tz);
 	for (size_t i = 0; i < s->nobjs; i++)
 		if (is_stageset(s->objs[i])) {
 			rule_window_never_opens(r, s->objs[i], s->start_unix_ms, s->start_unix_ms + s->horizon_ms, &tz);

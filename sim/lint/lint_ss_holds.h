@@ -2,8 +2,8 @@
 #define MAGOS_SIM_LINT_SS_HOLDS_H
 
 /*
- * The StageSet hold rules of lint (MS234..MS241): what a StageSet's update
- * windows (and error budget) hold back and what they let through, judged
+ * The StageSet hold rules of lint (MS234..MS241, MS276): what a
+ * StageSet's update windows (and error budget) hold back and what they let through, judged
  * with the port's own window code (engine/stageset_windows.h
  * win_decision(), time zones from the system's tz database through
  * sim/load/tzif.h) at the scenario's wall-clock times:
@@ -34,6 +34,11 @@
  *  - MS241: a restart or event gate whose pod/event list the StageSet
  *    world fails within the horizon: the gate reads on every pass, also of
  *    a promoted stage (§5 Q-16).
+ *  - MS276: a publish reaches a StageSet with approvalMode Always while
+ *    its windows or budget defer new revisions and the version published
+ *    before it is held for approval: the deferral comes before the approval
+ *    gate, so status.pendingVersion keeps naming the earlier version
+ *    (§5 Q-9).
  *
  * The run tells the same as it happens (sim/run/ss_hazards_holds.h), with
  * lsh_windows_at() below.
@@ -111,8 +116,8 @@ struct lsh_soak_edit {
 size_t lsh_soak_edits(const struct scenario *s, struct lsh_soak_edit **out);
 
 /*
- * lint_ss_holds() - adds the findings MS234..MS241 for the StageSets of @s
- * (its inputs and its apply events) to @r.  @s borrowed.
+ * lint_ss_holds() - adds the findings MS234..MS241 and MS276 for the
+ * StageSets of @s (its inputs and its apply events) to @r.  @s borrowed.
  * Cost: O(events × publishes + StageSets) window decisions.
  */
 void lint_ss_holds(struct lint_report *r, const struct scenario *s);

@@ -1,5 +1,5 @@
 /*
- * The StageSet ledger rules of lint (MS252..MS258); see lint_ss_ledgers.h.
+ * The StageSet ledger rules of lint (MS252..MS258, MS275, MS277, MS278); see lint_ss_ledgers.h.
  *
  * A stage's modelled behaviour is the one the run gives it:
  * scn_sw_resolve() over the StageSet's labels and the stage's name (actions:
@@ -19,8 +19,10 @@
 #include "engine/stageset_controller.h"
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
+#include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/lint/lint_ss_reset.h"
 #include "sim/load/scn_ssworld.h"
 
 /* A Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -133,15 +135,15 @@ static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
 	}
 }
 
-/* Whether failure @f may strike at or after @t_ms (no windows: at any time). */
-static bool fails_after(const struct scn_sw_failure *f, int64_t t_ms)
+/* Whether failure @f may strike at or after @t_ms and before @until_ms (no windows: at any time). */
+static bool fails_between(const struct scn_sw_failure *f, int64_t t_ms, int64_t until_ms)
 {
 	if (!f || f->probability <= 0)
 		return false;
 	if (f->during.n == 0)
 		return true;
 	for (size_t i = 0; i < f->during.n; i++)
-		if (f->during.items[i].until_ms > t_ms)
+		if (f->during.items[i].until_ms > t_ms && f->during.items[i].from_ms < until_ms)
 			return true;
 	return false;
 }
@@ -177,20 +179,20 @@ static const struct scn_sw_action *world_action(const struct scenario *s, const 
 }
 
 /*
- * How stage @st of @ss can fail at or after @t_ms with a failure the
- * controller retries (error back-off), in words as a new string, or NULL:
- * a plain apply failure, objects that become Failed, a pre or post action
- * that fails.  Terminal failures are MS227's.
+ * How stage @st of @ss can fail at or after @t_ms, and before @until_ms,
+ * with a failure the controller retries (error back-off), in words as a
+ * new string, or NULL: a plain apply failure, objects that become Failed, a
+ * pre or post action that fails.  Terminal failures are MS227's.
  */
 static char *retried_failure(const struct scenario *s, const struct obj *ss, const struct sst_stage *st,
-			     int64_t t_ms)
+			     int64_t t_ms, int64_t until_ms)
 {
 	struct scn_sw_resolved e;
 	char p[32], when[160];
 
 	scn_sw_resolve(&s->models.world, &ss->labels, st->name, &e);
 	if (e.apply_failure && e.apply_failure->cls == SSC_ERR && e.apply_failure->op != SCN_SW_OP_IMAGE_VERIFICATION &&
-	    fails_after(e.apply_failure, t_ms)) {
+	    fails_between(e.apply_failure, t_ms, until_ms)) {
 		snprintf(p, sizeof(p), "%g", e.apply_failure->probability);
 		windows_text(&e.apply_failure->during, when, sizeof(when));
 		return xasprintf("its apply can fail at \"%s\" (apply.failure, probability %s per apply%s)",
@@ -207,7 +209,7 @@ static char *retried_failure(const struct scenario *s, const struct obj *ss, con
 			const struct scn_sw_action *a =
 				world_action(s, ss, list->items[i].name, st->name, ph ? "post" : "pre");
 
-			if (!a || !a->has_failure || a->failure.cls != SSC_ERR || !fails_after(&a->failure, t_ms))
+			if (!a || !a->has_failure || a->failure.cls != SSC_ERR || !fails_between(&a->failure, t_ms, until_ms))
 				continue;
 			snprintf(p, sizeof(p), "%g", a->failure.probability);
 			windows_text(&a->failure.during, when, sizeof(when));
@@ -306,7 +308,7 @@ static void promote_token(struct lint_report *r, const struct scenario *s, const
 	next_ms = next_revision(s, ss, t_ms, next, sizeof(next));
 	if (!st || !gates_of(st, gates, sizeof(gates)) || next_ms < 0)
 		goto release_spec;
-	why = retried_failure(s, ss, st, next_ms);
+	why = retried_failure(s, ss, st, next_ms, INT64_MAX);
 	if (why)
 		lint_add(r, "MS252", file, mark,
 			 "%s at %s stamps stages.metio.wtf/promote \"%s\" on StageSet %s/%s, whose stage \"%s\" "
@@ -343,6 +345,167 @@ static void rule_promote_replay(struct lint_report *r, const struct scenario *s,
 		if (tok && targets(e, ss))
 			promote_token(r, s, ss, tok, e->at_ms, "the annotate event", e->file, e->mark);
 	}
+}
+
+/* ---------------------------------------------------------------- MS275 */
+
+/*
+ * The Revision-scoped pre and post actions of @st in words ("\"seed\"",
+ * "\"seed\" and 2 more") into @buf; false for none.  Those are what the
+ * revision ledger, which a reconcile-stage token empties, keeps.
+ */
+static bool revision_actions(const struct sst_stage *st, char *buf, size_t len)
+{
+	const char *first = NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int ph = 0; ph < 2 && st->has_actions; ph++) {
+		const struct sst_actions *list = ph ? &st->post : &st->pre;
+
+		for (size_t i = 0; i < list->n; i++)
+			if (sst_action_scope(&list->items[i]) == SST_SCOPE_REVISION && n++ == 0)
+				first = list->items[i].name;
+	}
+	if (n == 1)
+		snprintf(buf, len, "\"%s\"", first);
+	else if (n > 1)
+		snprintf(buf, len, "\"%s\" and %zu more", first, n - 1);
+	return n > 0;
+}
+
+/*
+ * When annotation @key, as @ss has it from @t_ms, is next set or removed by
+ * an annotate event: ms, INT64_MAX when never.
+ */
+static int64_t token_end(const struct scenario *s, const struct obj *ss, const char *key, int64_t t_ms)
+{
+	int64_t end = INT64_MAX;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		bool touches = false;
+
+		if (e->type != SCN_EV_ANNOTATE || e->at_ms <= t_ms || e->at_ms >= end || !targets(e, ss))
+			continue;
+		touches = obj_strmap_get(&e->set, key) != NULL;
+		for (size_t k = 0; !touches && k < e->nremove; k++)
+			touches = strcmp(e->remove[k], key) == 0;
+		if (touches)
+			end = e->at_ms;
+	}
+	return end;
+}
+
+/*
+ * MS275 (StageSet spec R-16, §3.13, §5 Q-12): one reconcile-stage token,
+ * stamped on @ss at @t_ms (@file/@mark where), @value "stage@token".  Told
+ * when the stage has Revision-scoped actions and the world can fail the
+ * stage, or hold it StageProgressing, at or after the token: the failed or
+ * held entry is written without lastHandledReconcileAt, so every pass after
+ * it takes the handled token as fresh and runs those actions again.
+ */
+static void reconcile_stage_token(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				  const char *value, int64_t t_ms, const char *how, const char *file,
+				  struct val_mark mark)
+{
+	const char *at = strchr(value, '@');
+	const struct sst_stage *st;
+	struct sst_spec sp;
+	char err[256], acts[192], when[GT_DURATION_BUFSZ];
+	char *why;
+
+	if (!at || at == value || !at[1] || !ss->spec || ss->spec->type != VAL_MAP ||
+	    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return; /* not a request (parseReconcileStage ignores it), or a spec MS001 refuses */
+	st = stage_named(&sp, value, (size_t)(at - value));
+	if (!st || !revision_actions(st, acts, sizeof(acts)))
+		goto release_spec;
+	why = retried_failure(s, ss, st, t_ms, token_end(s, ss, SSC_ANN_RECONCILE_STAGE, t_ms));
+	if (!why)
+		why = progress_hold(s, ss, &sp, st);
+	if (why)
+		lint_add(r, "MS275", file, mark,
+			 "%s at %s stamps stages.metio.wtf/reconcile-stage \"%s\" on StageSet %s/%s, whose stage "
+			 "\"%s\" has Revision-scoped actions (%s), and %s: a failed (or StageProgressing) stage's "
+			 "status entry is written without lastHandledReconcileAt while the annotation stays, so "
+			 "every pass after such a failure takes this handled token as fresh again, treats the "
+			 "stage's revision ledger as empty and runs those actions again for the revision they "
+			 "completed for",
+			 how, dur(t_ms, when), value, ss->ns, ss->name, st->name, acts, why);
+	free(why);
+release_spec:
+	sst_spec_release(&sp);
+}
+
+static void rule_reconcile_stage_replay(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const char *v = obj_strmap_get(&ss->annotations, SSC_ANN_RECONCILE_STAGE);
+
+	if (v)
+		reconcile_stage_token(r, s, ss, v, created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const char *tok = e->type == SCN_EV_ANNOTATE ? obj_strmap_get(&e->set, SSC_ANN_RECONCILE_STAGE) : NULL;
+
+		if (tok && targets(e, ss))
+			reconcile_stage_token(r, s, ss, tok, e->at_ms, "the annotate event", e->file, e->mark);
+	}
+}
+
+/* ---------------------------------------------------------------- MS277 */
+
+/*
+ * MS277 (StageSet spec G-8, §3.13, §5 Q-12): the first stage of @ss with a
+ * promotion gate, when it soaks: each publish that reaches @ss after its
+ * creation starts a soak there, whose hold requeues the StageSet at the
+ * soak's end or at most an hour later (requeueForWindow); a pass at one of
+ * those polls that the world fails for certain (lint_ss_failing_at()) writes
+ * the stage's entry without promotionState, so the soak starts over once a
+ * pass finds the stage healthy again.  The soak's start is taken at the
+ * publish (the first pass applies within moments).  Passes of other causes
+ * are not counted.
+ */
+static void rule_soak_restarts(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct sst_stage *st = NULL;
+	struct sst_spec sp;
+	char err[256], why[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+	char d[GT_DURATION_BUFSZ];
+	int64_t created = created_ms(s, ss);
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t i = 0; i < sp.nstages && !st; i++)
+		if (sp.stages[i].has_promotion)
+			st = &sp.stages[i];
+	if (!st || !st->promotion.soak.set || st->promotion.soak.ms <= 0)
+		goto release_spec;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+		int64_t until = p->at_ms + st->promotion.soak.ms, poll = p->at_ms;
+
+		if (p->type != SCN_FEV_PUBLISH || p->at_ms <= created || !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		for (;;) {
+			poll += win_requeue_for_window(until, poll, 0);
+			if (poll >= until || poll >= s->horizon_ms)
+				break;
+			if (!lint_ss_failing_at(s, ss, st->name, poll, why, sizeof(why)))
+				continue;
+			lint_add(r, "MS277", p->file, p->mark,
+				 "the publish of %s at %s starts a %s soak at stage \"%s\" of StageSet %s/%s, whose "
+				 "hold requeues it at most an hour apart, and at the pass of %s %s: the stage fails "
+				 "there, and a failed stage's status entry is written without promotionState, so once "
+				 "a pass finds it healthy again its soak starts over from that pass instead of ending "
+				 "at %s",
+				 p->version ? p->version : "a version", dur(p->at_ms, a), dur(st->promotion.soak.ms, b),
+				 st->name, ss->ns, ss->name, dur(poll, c), why, dur(until, d));
+			goto release_spec; /* one finding per StageSet */
+		}
+	}
+release_spec:
+	sst_spec_release(&sp);
 }
 
 /* ---------------------------------------------------------------- MS253 */
@@ -482,7 +645,7 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 
 		if (!st->has_actions || st->on_failure.n == 0)
 			continue;
-		why = retried_failure(s, ss, st, created_ms(s, ss));
+		why = retried_failure(s, ss, st, created_ms(s, ss), INT64_MAX);
 		if (!why)
 			continue;
 		lint_add(r, "MS254", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "actions", "onFailure"),
@@ -668,6 +831,105 @@ static void rule_restarts_promoted(struct lint_report *r, const struct scenario 
 	sst_spec_release(&sp);
 }
 
+/* ---------------------------------------------------------------- MS278 */
+
+/*
+ * The first instant after @after_ms and before @before_ms (-1: no bound)
+ * at which the world fails stage @stage of @ss for certain
+ * (lint_ss_failing_at(): a regress event's start, an apply failure
+ * window's start), with why into @why; -1 when none.
+ */
+static int64_t fails_later(const struct scenario *s, const struct obj *ss, const char *stage, int64_t after_ms,
+			   int64_t before_ms, char *why, size_t len)
+{
+	int64_t best = -1;
+	struct scn_sw_resolved e;
+	char buf[256];
+
+	for (size_t i = 0; i < s->nfevents; i++) {
+		int64_t t = s->fevents[i].at_ms;
+
+		if (s->fevents[i].type != SCN_FEV_REGRESS || t <= after_ms || (before_ms >= 0 && t >= before_ms) ||
+		    (best >= 0 && t >= best) || !lint_ss_failing_at(s, ss, stage, t, buf, sizeof(buf)))
+			continue;
+		best = t;
+		snprintf(why, len, "%s", buf);
+	}
+	scn_sw_resolve(&s->models.world, &ss->labels, stage, &e);
+	for (size_t i = 0; e.apply_failure && i < e.apply_failure->during.n; i++) {
+		int64_t t = e.apply_failure->during.items[i].from_ms;
+
+		if (t <= after_ms || (before_ms >= 0 && t >= before_ms) || (best >= 0 && t >= best) ||
+		    !lint_ss_failing_at(s, ss, stage, t, buf, sizeof(buf)))
+			continue;
+		best = t;
+		snprintf(why, len, "%s", buf);
+	}
+	return best;
+}
+
+/*
+ * MS278 (StageSet spec §3.7.3, §3.13, §5 Q-12): a restart check counts a
+ * stage's pod restarts from promotionState.restartBaseline, which a failed
+ * (or StageProgressing) entry drops; the next pass then takes the count so
+ * far as its baseline.  Told for a restart check (of a stage without a
+ * manual gate) whose pods the pods model restarts more than its maxRestarts
+ * while the stage gates a new revision (within its soak and one interval of
+ * the revision, as MS258 reckons promotion), blocking it, when the world
+ * then fails the stage for certain before the next revision: the block is
+ * forgiven and the revision promoted.  One finding per check.
+ */
+static void rule_restarts_forgiven(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	struct sst_spec sp;
+	char err[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160], why[256];
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t k = 0; k < sp.nstages; k++) {
+		const struct sst_stage *st = &sp.stages[k];
+		const struct sst_promotion *pr = &st->promotion;
+		int64_t interval = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS;
+		int64_t soak = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0;
+
+		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
+			continue;
+		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
+			const struct sst_restart_check *chk = &pr->restart_gate.checks[i];
+			bool told = false;
+
+			for (size_t g = 0; g < w->npods && !told; g++) {
+				const struct scn_sw_pods *p = &w->pods[g];
+				int32_t before = 0;
+
+				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&chk->selector, &p->labels))
+					continue;
+				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
+					int64_t t = p->restarts[j].at_ms, t0 = last_revision(s, ss, t);
+					int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf)), f;
+					int32_t rise = p->restarts[j].total - before;
+
+					if (rise <= chk->max_restarts || t0 <= created_ms(s, ss) || t >= t0 + soak + interval ||
+					    (f = fails_later(s, ss, st->name, t, t1, why, sizeof(why))) < 0)
+						continue;
+					told = true;
+					lint_add(r, "MS278", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "promotion", "restartGate"),
+						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
+						 "selects pods the pods model restarts %d times at %s, while the stage gates the "
+						 "revision new at %s, which it holds PromotionBlocked; at %s %s: a failed stage's "
+						 "status entry is written without promotionState, whose restartBaseline the check "
+						 "counts from, so the pass that finds the stage healthy again takes those restarts "
+						 "as its baseline, the check passes and the revision goes on past the gate",
+						 ss->ns, ss->name, chk->name ? chk->name : "", st->name, (int)chk->max_restarts,
+						 (int)rise, dur(t, a), dur(t0, b), dur(f, c), why);
+				}
+			}
+		}
+	}
+	sst_spec_release(&sp);
+}
+
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
@@ -677,11 +939,14 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
 			continue; /* a re-apply of a StageSet linted already */
 		rule_promote_replay(r, s, ss[i]);
+		rule_reconcile_stage_replay(r, s, ss[i]);
+		rule_soak_restarts(r, s, ss[i]);
 		rule_preloop_wipe(r, s, ss[i]);
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);
 		rule_event_baseline(r, s, ss[i]);
 		rule_restarts_promoted(r, s, ss[i]);
+		rule_restarts_forgiven(r, s, ss[i]);
 	}
 	free(ss);
 }

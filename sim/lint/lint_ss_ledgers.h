@@ -3,7 +3,7 @@
 
 /*
  * The StageSet ledger rules of lint (MS252..MS258, of the range
- * MS252..MS269 kept for them): what a failure or an early exit does to the
+ * MS252..MS269 kept for them, and MS275, MS277, MS278 of the later ones): what a failure or an early exit does to the
  * bookkeeping the controller keeps in status (the handled promote token
  * and the action ledgers of status.stages, status.observedGeneration), and
  * what a promotion gate takes for its baseline, with the StageSet world of
@@ -44,6 +44,21 @@
  *    soak and an interval, no new one for an interval after): the gate
  *    refreshes its baseline at every pass of a promoted stage, so those
  *    restarts are taken in and never block.
+ *  - MS275 (Q-12, R-16): a reconcile-stage token for a stage with
+ *    Revision-scoped actions that the world can fail (or hold
+ *    StageProgressing) afterwards: the failed entry drops
+ *    lastHandledReconcileAt while the annotation stays, so every pass after
+ *    the failure takes the handled token as fresh, empties the stage's
+ *    revision ledger and runs its completed actions again.
+ *  - MS277 (Q-12, G-8): a publish starts a soak at the first gated stage
+ *    and the world fails that stage for certain at one of the soak's hourly
+ *    polls: the failed entry drops promotionState, so the soak starts over
+ *    once the stage is healthy again.
+ *  - MS278 (Q-12, §3.7.3): a restart check that the pods model breaches
+ *    while the stage gates a new revision, blocking it, and a certain
+ *    failure of the stage afterwards: the failed entry drops
+ *    promotionState and its restartBaseline, so the next healthy pass
+ *    baselines the restarts and promotes the blocked revision.
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, delete, patch and publish events that reach
@@ -54,8 +69,8 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_ledgers() - appends the findings of MS252..MS258 over the
- * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
+ * lint_ss_ledgers() - appends the findings of MS252..MS258, MS275, MS277
+ * and MS278 over the StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).
  * Cost: O(StageSets × (stages × world rules + events)).

@@ -38,13 +38,9 @@ static const struct obj *stageset(const struct scenario *s, const char *ns, cons
 	return NULL;
 }
 
-/*
- * Why the world fails the first stage @stage of @ss at @t_ms, in words into
- * @buf; false when it need not: a regress event whose fault window covers
- * @t_ms, or an apply failure of probability 1 whose window does.
- */
-static bool failing_at(const struct scenario *s, const struct obj *ss, const char *stage, int64_t t_ms, char *buf,
-		       size_t len)
+/* Why the world fails @stage of @ss at @t_ms for certain (lint_ss_reset.h). */
+bool lint_ss_failing_at(const struct scenario *s, const struct obj *ss, const char *stage, int64_t t_ms, char *buf,
+			size_t len)
 {
 	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
 	struct scn_sw_resolved e;
@@ -112,7 +108,7 @@ void lint_ss_reset(struct lint_report *r, const struct scenario *s)
 		    sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
 			continue;
 		if (sp.nstages > 1 && later_version_actions(&sp, acts, sizeof(acts)) &&
-		    failing_at(s, ss, sp.stages[0].name, ev->at_ms, why, sizeof(why))) {
+		    lint_ss_failing_at(s, ss, sp.stages[0].name, ev->at_ms, why, sizeof(why))) {
 			gt_format_duration(ev->at_ms, at, sizeof(at));
 			lint_add(r, "MS259", ev->file, ev->mark,
 				 "scenario event %zu at %s stamps stages.metio.wtf/reset-scope \"%s\" on StageSet %s/%s "

@@ -17,8 +17,24 @@
  * The run tells the same when it happens (sim/run/ss_hazards_reset.h).
  */
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
+
+/*
+ * lint_ss_failing_at() - why the StageSet world fails stage @stage of
+ * StageSet @ss at scenario time @t_ms (ms) for certain, in words into @buf
+ * (@len bytes): a regress event whose fault window covers @t_ms (it fails
+ * the workload of every stage), or an apply failure of probability 1 whose
+ * `during` window does.  Returns false, @buf untouched, when it need not
+ * fail then.  Everything borrowed.  Cannot fail.
+ * Cost: O(scenario fault events + world rules).
+ */
+bool lint_ss_failing_at(const struct scenario *s, const struct obj *ss, const char *stage, int64_t t_ms, char *buf,
+			size_t len);
 
 /*
  * lint_ss_reset() - appends to @r the findings of MS259 over the events of

@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS267); see
+ * The StageSet stale-status rules of lint (MS262..MS267, MS280, MS281); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -11,11 +11,14 @@
 #include <string.h>
 
 #include "engine/labels.h"
+#include "engine/stageset.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
+#include "sim/lint/lint_marks.h"
+#include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -396,14 +399,20 @@ static void windows_text(const struct scn_sw_windows *w, char *buf, size_t len)
 	}
 }
 
+/* The windows of a sources model entry (spec.models.sources) a rule reads. */
+enum src_field { SRC_FETCH_ERRORS, SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
+
 /*
- * The fetch-error windows the sources model gives the source @ref of a
+ * The windows of @field the sources model gives the source @ref of a
  * StageSet in namespace @ns names (the first entry that matches and sets
- * them), NULL: none, or a source the inputs hold (read as it is; @held
- * indexes the inputs' objects by "kind/ns/name").
+ * them, as the world resolves it), NULL: none, or a source the inputs hold
+ * (read as it is; @held indexes the inputs' objects by "kind/ns/name", so a
+ * look-up costs O(1) whatever the fleet).  @entry (may be NULL) receives
+ * that entry (borrowed).
  */
-static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct strindex *held,
-						 const struct sst_source_ref *ref, const char *ns)
+static const struct scn_sw_windows *source_windows(const struct scenario *s, const struct strindex *held,
+						   const struct sst_source_ref *ref, const char *ns,
+						   enum src_field field, const struct scn_sw_source **entry)
 {
 	const char *kind = ref->kind && *ref->kind ? ref->kind : "ExternalArtifact";
 	const char *rns = ref->ns && *ref->ns ? ref->ns : ns;
@@ -416,14 +425,32 @@ static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const
 		return NULL;
 	for (size_t i = 0; i < s->models.world.nsources; i++) {
 		const struct scn_sw_source *e = &s->models.world.sources[i];
+		const struct scn_sw_windows *w = field == SRC_FETCH_ERRORS ? &e->fetch_errors
+					       : field == SRC_NOT_READY  ? &e->not_ready
+					       : field == SRC_MISSING    ? &e->missing
+									 : &e->forbidden;
+		bool has = field == SRC_FETCH_ERRORS ? e->has_fetch_errors
+			 : field == SRC_NOT_READY    ? e->has_not_ready
+			 : field == SRC_MISSING      ? e->has_missing
+						     : e->has_forbidden;
 
 		if ((e->kind && strcmp(e->kind, kind)) || (e->ns && strcmp(e->ns, rns)) ||
 		    (e->name && strcmp(e->name, ref->name)))
 			continue;
-		if (e->has_fetch_errors)
-			return e->fetch_errors.n ? &e->fetch_errors : NULL;
+		if (has) {
+			if (entry)
+				*entry = e;
+			return w->n ? w : NULL;
+		}
 	}
 	return NULL;
+}
+
+/* The fetch-error windows of the source @ref (source_windows()). */
+static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct strindex *held,
+						 const struct sst_source_ref *ref, const char *ns)
+{
+	return source_windows(s, held, ref, ns, SRC_FETCH_ERRORS, NULL);
 }
 
 /* The stage of @sp named @name, or NULL. */
@@ -515,12 +542,487 @@ static void rule_stale_approval(struct lint_report *r, const struct scenario *s,
 	}
 }
 
+/* ---------------------------------------------------------------- MS280 */
+
+/* What a pass meets when a stage's source is in a window of @f: its Ready reason, and the state in words. */
+static const char *exit_reason(enum src_field f, const char **state)
+{
+	switch (f) {
+	case SRC_NOT_READY:
+		*state = "not Ready";
+		return "SourceNotReady";
+	case SRC_MISSING:
+		*state = "absent";
+		return "ArtifactNotFound";
+	case SRC_FORBIDDEN:
+		*state = "unreadable (Forbidden)";
+		return "RBACDenied";
+	default:
+		*state = "unfetchable";
+		return NULL;
+	}
+}
+
+/* Whether event @e removes the approval annotation from @ss (annotate remove, a patch to null). */
+static bool removes_approval(const struct scn_event *e, const struct obj *ss)
+{
+	const struct val *ann;
+	const struct val_kv *kv;
+
+	if (!targets(e, ss))
+		return false;
+	if (e->type == SCN_EV_ANNOTATE) {
+		for (size_t i = 0; i < e->nremove; i++)
+			if (!strcmp(e->remove[i], APPROVED_VERSION))
+				return true;
+		return false;
+	}
+	ann = e->type == SCN_EV_PATCH && e->merge ? val_path(e->merge, "metadata.annotations") : NULL;
+	kv = ann && ann->type == VAL_MAP ? val_map_get_kv(ann, APPROVED_VERSION) : NULL;
+	return kv && kv->v && kv->v->type == VAL_NULL;
+}
+
+/*
+ * The value of the approval annotation on @ss at @t_ms: its manifest's,
+ * changed (set or removed) by the annotate and patch events up to @t_ms
+ * (borrowed; NULL: none).  @set_ms (may be NULL) receives when that value was set: the
+ * StageSet's creation for its manifest's.
+ */
+static const char *approval_at(const struct scenario *s, const struct obj *ss, int64_t t_ms, int64_t *set_ms)
+{
+	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
+	int64_t when = created_ms(s, ss);
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const char *now = s->events[i].at_ms <= t_ms ? approval_of(&s->events[i], ss) : NULL;
+
+		if (now || (s->events[i].at_ms <= t_ms && removes_approval(&s->events[i], ss))) {
+			v = now;
+			when = s->events[i].at_ms;
+		}
+	}
+	if (set_ms)
+		*set_ms = when;
+	return v;
+}
+
+/* What leaves a held version's pendingVersion standing, for MS280's message. */
+struct early_exit {
+	const char *file;
+	struct val_mark mark;
+	char what[512];     /* "the sources model makes ... not Ready from 1h20m0s until 2h0m0s" */
+	const char *where;  /* "source resolution" */
+	const char *reason; /* the Ready reason those passes write */
+	int64_t from_ms, until_ms; /* INT64_MAX: to the end */
+};
+
+/*
+ * The first window from @after_ms (exclusive) to @before_ms (exclusive) in
+ * which the sources model makes one of @sp's stage sources not Ready,
+ * absent or Forbidden, into @x; false for none.
+ */
+static bool source_exit(const struct scenario *s, const struct strindex *held, const struct obj *ss,
+			const struct sst_spec *sp, int64_t after_ms, int64_t before_ms, struct early_exit *x)
+{
+	static const enum src_field fields[] = { SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
+
+	x->from_ms = INT64_MAX;
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_source_ref *ref = &sp->stages[k].source_ref;
+
+		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			const struct scn_sw_source *src = NULL;
+			const struct scn_sw_windows *w = source_windows(s, held, ref, ss->ns, fields[f], &src);
+			const char *state, *reason = exit_reason(fields[f], &state);
+
+			for (size_t j = 0; w && j < w->n; j++) {
+				const struct scn_sw_window *win = &w->items[j];
+				char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+				if (win->from_ms <= after_ms || win->from_ms >= before_ms || win->from_ms >= x->from_ms)
+					continue;
+				x->file = src->file;
+				x->mark = src->mark;
+				x->where = "stop at source resolution";
+				x->reason = reason;
+				x->from_ms = win->from_ms;
+				x->until_ms = win->until_ms;
+				if (win->until_ms == INT64_MAX)
+					snprintf(x->what, sizeof(x->what), "the sources model makes stage \"%s\"'s %s %s/%s %s from %s on",
+						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, dur(win->from_ms, a));
+				else
+					snprintf(x->what, sizeof(x->what),
+						 "the sources model makes stage \"%s\"'s %s %s/%s %s from %s until %s",
+						 sp->stages[k].name, ref->kind && *ref->kind ? ref->kind : "ExternalArtifact",
+						 ref->ns && *ref->ns ? ref->ns : ss->ns, ref->name, state, dur(win->from_ms, a),
+						 dur(win->until_ms, b));
+			}
+		}
+	}
+	return x->from_ms != INT64_MAX;
+}
+
+/*
+ * The first delete event from @after_ms (exclusive) to @before_ms
+ * (exclusive) of the Secret @ss's spec.kubeConfig.secretRef names, into @x;
+ * false for none.  (The decryption Secret is read after the approval gate,
+ * R-15, so its absence leaves no held version behind.)
+ */
+static bool kubeconfig_exit(const struct scenario *s, const struct obj *ss, int64_t after_ms, int64_t before_ms,
+			    struct early_exit *x)
+{
+	const char *secret = val_str(val_path(ss->spec, "kubeConfig.secretRef.name"), "");
+
+	for (size_t i = 0; *secret && i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+
+		if (e->type != SCN_EV_DELETE || !e->target.kind || strcmp(e->target.kind, "Secret") ||
+		    strcmp(e->target.ns ? e->target.ns : "", ss->ns) || !e->target.name ||
+		    strcmp(e->target.name, secret) || e->at_ms <= after_ms || e->at_ms >= before_ms)
+			continue;
+		x->file = e->file;
+		x->mark = e->mark;
+		x->where = "fail to connect to the target cluster";
+		x->reason = "StageFailed";
+		x->from_ms = e->at_ms;
+		x->until_ms = INT64_MAX;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const struct scn_event *ap = &s->events[k];
+
+			if (ap->type == SCN_EV_APPLY && ap->obj && !strcmp(ap->obj->kind, "Secret") &&
+			    !strcmp(ap->obj->ns, ss->ns) && !strcmp(ap->obj->name, secret) && ap->at_ms >= e->at_ms) {
+				x->until_ms = ap->at_ms;
+				break;
+			}
+		}
+		if (x->until_ms == INT64_MAX)
+			snprintf(x->what, sizeof(x->what),
+				 "the delete event at %s removes Secret %s/%s, which spec.kubeConfig.secretRef names, for "
+				 "the rest of the run", dur(e->at_ms, a), ss->ns, secret);
+		else
+			snprintf(x->what, sizeof(x->what),
+				 "the delete event at %s removes Secret %s/%s, which spec.kubeConfig.secretRef names, "
+				 "until the apply at %s", dur(e->at_ms, a), ss->ns, secret, dur(x->until_ms, b));
+		return true;
+	}
+	return false;
+}
+
+/* The StageSet @ns/@name among the inputs, or NULL. */
+static const struct obj *input_stageset(const struct scenario *s, const char *ns, const char *name)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+			return s->objs[i];
+	return NULL;
+}
+
+/*
+ * How long StageSet @dep is surely not ready after publish @q reaches it,
+ * into @until_ms, and why in words into @why; false when nothing holds it
+ * for long (its apply and readiness are the run's to tell): under
+ * approvalMode Always a version not approved when it comes waits for its
+ * approval event (or for ever), else the promotion soaks of its stages
+ * follow the publish.
+ */
+static bool dep_not_ready(const struct scenario *s, const struct obj *dep, const struct scn_fevent *q,
+			  int64_t *until_ms, char *why, size_t len)
+{
+	struct sst_spec dp;
+	char err[256], soaks[200], d[GT_DURATION_BUFSZ];
+	const char *appr;
+	int64_t sum;
+	bool slow = false;
+
+	if (!dep->spec || dep->spec->type != VAL_MAP || sst_spec_parse(dep->spec, &dp, err, sizeof(err)) != 0)
+		return false;
+	appr = approval_at(s, dep, q->at_ms, NULL);
+	if (dp.has_version && !strcmp(dp.version.approval_mode, "Always") && (!appr || strcmp(appr, q->version))) {
+		*until_ms = INT64_MAX;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const char *v = approval_of(&s->events[k], dep);
+
+			if (v && !strcmp(v, q->version) && s->events[k].at_ms > q->at_ms && s->events[k].at_ms < *until_ms)
+				*until_ms = s->events[k].at_ms;
+		}
+		if (*until_ms == INT64_MAX)
+			snprintf(why, len, "waiting for an approval of it (approvalMode Always) that no event gives");
+		else
+			snprintf(why, len, "waiting for its approval (approvalMode Always) until %s", dur(*until_ms, d));
+		slow = true;
+	} else if ((sum = all_soaks(&dp, soaks, sizeof(soaks))) > 0) {
+		*until_ms = q->at_ms + sum;
+		snprintf(why, len, "soaking it for at least %s (%s)", dur(sum, d), soaks);
+		slow = true;
+	}
+	sst_spec_release(&dp);
+	return slow;
+}
+
+/*
+ * The first publish from @after_ms (exclusive) to @before_ms (exclusive)
+ * that reaches a StageSet @ss dependsOn and not @ss, and holds that
+ * dependency not ready for long (dep_not_ready()), into @x; false for none.
+ */
+static bool dependency_exit(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp,
+			    int64_t after_ms, int64_t before_ms, struct early_exit *x)
+{
+	const struct val *deps = val_map_get(ss->spec, "dependsOn");
+
+	x->from_ms = INT64_MAX;
+	for (size_t i = 0; i < sp->ndepends_on; i++) {
+		const struct sst_dependency *dd = &sp->depends_on[i];
+		const struct obj *dep = input_stageset(s, *dd->ns ? dd->ns : ss->ns, dd->name);
+		const struct val *entry = deps && deps->type == VAL_LIST && i < deps->u.list.n ? deps->u.list.items[i] : NULL;
+
+		for (size_t k = 0; dep && dep != ss && k < s->nfevents; k++) {
+			const struct scn_fevent *q = &s->fevents[k];
+			char why[320], a[GT_DURATION_BUFSZ];
+			int64_t until;
+
+			if (q->type != SCN_FEV_PUBLISH || !q->version || q->at_ms <= after_ms || q->at_ms >= before_ms ||
+			    q->at_ms >= x->from_ms || !lint_ss_publish_reaches(s, q, dep) ||
+			    lint_ss_publish_reaches(s, q, ss) || !dep_not_ready(s, dep, q, &until, why, sizeof(why)))
+				continue;
+			x->file = ss->src.file;
+			x->mark = entry && entry->mark.line ? entry->mark : ss->src.mark;
+			x->where = "stop at the dependency check";
+			x->reason = "DependencyNotReady";
+			x->from_ms = q->at_ms;
+			x->until_ms = until;
+			snprintf(x->what, sizeof(x->what), "scenario event %zu at %s publishes %s to its dependency %s/%s "
+				 "alone, which is not ready while it rolls that version out, %s",
+				 q->index + 1, dur(q->at_ms, a), q->version, dep->ns, dep->name, why);
+		}
+	}
+	return x->from_ms != INT64_MAX;
+}
+
+/*
+ * MS280 (StageSet spec R-8, R-12, R-14, §5 Q-23): status.pendingVersion is
+ * written by the approval gate alone, so a pass that stops before it (at
+ * source resolution, or at the connection to the target cluster; the
+ * dependency check does the same, told by the run) leaves it naming the
+ * version the last hold wrote, whatever has happened to it since.  Told
+ * for a held publish (approvalMode Always, the annotation then names
+ * another version) followed, before its approval and before the next
+ * publish, by a window in which the sources model makes a stage's source
+ * not Ready, absent or Forbidden, or by the deletion of the kubeConfig
+ * Secret: the earlier of the two.
+ */
+static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct strindex *held,
+				    const struct obj *ss, const struct sst_spec *sp)
+{
+	int64_t born = created_ms(s, ss);
+
+	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0)
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+		struct early_exit x, y;
+		const char *appr;
+		int64_t end = INT64_MAX, ok = INT64_MAX;
+		char a[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], approved[96];
+		bool have;
+
+		if (p->type != SCN_FEV_PUBLISH || !p->version || p->at_ms < born ||
+		    !lbl_matches(&p->selector, &ss->labels))
+			continue;
+		appr = approval_at(s, ss, p->at_ms, NULL);
+		if (appr && !strcmp(appr, p->version))
+			continue; /* approved before it came: not held */
+		for (size_t k = 0; k < s->nfevents; k++)
+			if (s->fevents[k].type == SCN_FEV_PUBLISH && s->fevents[k].at_ms > p->at_ms &&
+			    s->fevents[k].at_ms < end && lbl_matches(&s->fevents[k].selector, &ss->labels))
+				end = s->fevents[k].at_ms;
+		for (size_t k = 0; k < s->nevents; k++) {
+			const char *v = approval_of(&s->events[k], ss);
+
+			if (v && !strcmp(v, p->version) && s->events[k].at_ms > p->at_ms && s->events[k].at_ms < ok)
+				ok = s->events[k].at_ms;
+		}
+		have = source_exit(s, held, ss, sp, p->at_ms, end < ok ? end : ok, &x);
+		if (kubeconfig_exit(s, ss, p->at_ms, end < ok ? end : ok, &y) && (!have || y.from_ms < x.from_ms)) {
+			x = y;
+			have = true;
+		}
+		if (dependency_exit(s, ss, sp, p->at_ms, end < ok ? end : ok, &y) && (!have || y.from_ms < x.from_ms)) {
+			x = y;
+			have = true;
+		}
+		if (!have)
+			continue;
+		if (ok != INT64_MAX && ok < x.until_ms)
+			snprintf(approved, sizeof(approved), ", also once the approval at %s has come,", dur(ok, d));
+		else
+			approved[0] = '\0';
+		lint_add(r, "MS280", x.file, x.mark,
+			 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s (approvalMode Always), which "
+			 "writes status.pendingVersion %s; then %s: those passes %s (%s), before the approval gate, "
+			 "the one writer of pendingVersion, so status.pendingVersion goes on naming %s beside Ready "
+			 "False %s%s until a pass gets through again; a transient error reading the StageLedger (API "
+			 "errors are not simulated) writes no status at all",
+			 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version, x.what, x.where, x.reason,
+			 p->version, x.reason, approved);
+	}
+}
+
+/* ---------------------------------------------------------------- MS281 */
+
+/*
+ * MS281 (StageSet spec R-14, §5 Q-22): the approval annotation is never
+ * cleared, and a first adoption is never held.  A StageSet whose manifest
+ * carries approved-version V, but whose inline spec.version.value is
+ * another version W, baselines at W; when V is published later, the
+ * annotation from before approves the transition W → V with nobody
+ * approving it.  Told at the first publish of V that no approval event
+ * precedes.  A version read from an artifact is left out: which version
+ * the first pass baselines at is the run's to tell.
+ */
+static void rule_approval_reused(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				 const struct sst_spec *sp, struct lint_reread *rr)
+{
+	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
+	const char *w = sp->has_version ? sp->version.value : "";
+	int64_t born = created_ms(s, ss), first = INT64_MAX;
+	char a[GT_DURATION_BUFSZ];
+
+	if (!v || !*v || !sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
+	    sp->version.has_from_artifact || sp->version.has_from_object || !*w || !strcmp(v, w))
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+
+		if (p->type == SCN_FEV_PUBLISH && p->version && !strcmp(p->version, v) && p->at_ms >= born &&
+		    p->at_ms < first && lbl_matches(&p->selector, &ss->labels))
+			first = p->at_ms;
+	}
+	if (first == INT64_MAX)
+		return;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].at_ms >= born && s->events[i].at_ms <= first &&
+		    (approval_of(&s->events[i], ss) || removes_approval(&s->events[i], ss)))
+			return; /* approved again, or the approval removed, by an event: a decision of its own */
+	lint_add(r, "MS281", ss->src.file, lint_annotation_mark(rr, ss, APPROVED_VERSION),
+		 "StageSet %s/%s (approvalMode Always) comes with %s \"%s\" in its manifest, an approval from "
+		 "before, while its spec.version.value is %s: its first pass adopts %s without asking (a first "
+		 "adoption is never held), and the controller never clears the annotation, so when %s is "
+		 "published at %s the old approval lets the transition %s to %s through with nobody "
+		 "approving it",
+		 ss->ns, ss->name, APPROVED_VERSION, v, w, w, v, dur(first, a), w, v);
+}
+
+/*
+ * The approvalMode of @ss (spec @sp) at @t_ms: its manifest's, changed by
+ * the patch events of spec.version.approvalMode up to @t_ms (borrowed; ""
+ * for none).  @set_ms (may be NULL) receives when: -1 for the manifest's.
+ */
+static const char *mode_at(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp, int64_t t_ms,
+			   int64_t *set_ms)
+{
+	const char *m = sp->has_version ? sp->version.approval_mode : "";
+	int64_t when = -1;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct scn_event *e = &s->events[i];
+		const struct val *ver = e->type == SCN_EV_PATCH && e->merge && e->at_ms <= t_ms && targets(e, ss)
+						? val_path(e->merge, "spec.version")
+						: NULL;
+		const struct val_kv *kv = ver && ver->type == VAL_MAP ? val_map_get_kv(ver, "approvalMode") : NULL;
+
+		if (kv) {
+			m = val_str(kv->v, "");
+			when = e->at_ms;
+		}
+	}
+	if (set_ms)
+		*set_ms = when;
+	return m;
+}
+
+/* Whether a move from version @from to @to is refused as a downgrade (allowDowngrade off, or not semver). */
+static bool refused_downgrade(const struct sst_spec *sp, const char *from, const char *to)
+{
+	struct ss_semver a, b;
+
+	if (ss_semver_parse(from, &a, NULL, 0) != SS_OK || ss_semver_parse(to, &b, NULL, 0) != SS_OK)
+		return true;
+	return ss_semver_compare(&b, &a) < 0 && !sp->version.allow_downgrade;
+}
+
+/*
+ * MS281 (StageSet spec R-14, §5 Q-22), a version that comes back: under
+ * approvalMode Always the annotation approves V and V is adopted; then
+ * approvalMode is switched off and a publish of W is adopted without an
+ * approval; approvalMode is switched back to Always, and when V is
+ * published again the annotation, never cleared, still approves it.
+ * Told at that publish, once per StageSet.
+ */
+static void rule_approval_comes_back(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				     const struct sst_spec *sp)
+{
+	int64_t born = created_ms(s, ss);
+
+	if (!sp->has_version || sp->version.has_from_artifact || sp->version.has_from_object)
+		return;
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *pv = &s->fevents[i];
+		int64_t t_a, t_on;
+		const char *v = pv->version, *appr;
+
+		if (pv->type != SCN_FEV_PUBLISH || !v || pv->at_ms < born || !lbl_matches(&pv->selector, &ss->labels) ||
+		    strcmp(mode_at(s, ss, sp, pv->at_ms, &t_on), "Always") != 0)
+			continue;
+		appr = approval_at(s, ss, pv->at_ms, &t_a);
+		if (!appr || strcmp(appr, v) != 0)
+			continue;
+		for (size_t k = 0; k < s->nfevents; k++) {
+			const struct scn_fevent *pw = &s->fevents[k], *p1 = NULL;
+			int64_t t_off;
+			const char *mw;
+			char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ],
+				e[GT_DURATION_BUFSZ], f[GT_DURATION_BUFSZ];
+
+			if (pw->type != SCN_FEV_PUBLISH || !pw->version || !strcmp(pw->version, v) || pw->at_ms <= t_a ||
+			    pw->at_ms >= pv->at_ms || !lbl_matches(&pw->selector, &ss->labels) ||
+			    !strcmp(mw = mode_at(s, ss, sp, pw->at_ms, &t_off), "Always") || t_on <= pw->at_ms ||
+			    refused_downgrade(sp, v, pw->version) || refused_downgrade(sp, pw->version, v))
+				continue;
+			/* V adopted with the approval before W came: published and approved, under Always */
+			for (size_t j = 0; j < s->nfevents && !p1; j++) {
+				const struct scn_fevent *q = &s->fevents[j];
+				int64_t adopted = q->at_ms > t_a ? q->at_ms : t_a;
+
+				if (q->type == SCN_FEV_PUBLISH && q->version && !strcmp(q->version, v) && q->at_ms >= born &&
+				    adopted < pw->at_ms && adopted < t_off && lbl_matches(&q->selector, &ss->labels) &&
+				    !strcmp(mode_at(s, ss, sp, adopted, NULL), "Always"))
+					p1 = q;
+			}
+			if (!p1)
+				continue;
+			lint_add(r, "MS281", pv->file, pv->mark,
+				 "the publish at %s offers %s again to StageSet %s/%s, whose approvalMode is Always again "
+				 "(the patch at %s), while stages.metio.wtf/approved-version still says \"%s\" from %s: "
+				 "%s, adopted with that approval (published at %s), gave way to %s, published at %s "
+				 "while approvalMode was %s (the patch at %s) and adopted without an approval, and the "
+				 "controller never clears the annotation, so the old approval lets the transition %s "
+				 "to %s through with nobody approving it",
+				 dur(pv->at_ms, a), v, ss->ns, ss->name, dur(t_on, b), v, dur(t_a, c), v, dur(p1->at_ms, d),
+				 pw->version, dur(pw->at_ms, e), *mw ? mw : "unset (Never)", dur(t_off, f), pw->version, v);
+			return;
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- entry */
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
 	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
 	struct strindex held = { 0 }, first = { 0 };
+	struct lint_reread rr = { NULL, 0 };
 	size_t n = 0, at;
 
 	/*
@@ -565,9 +1067,13 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_approval_rehold(r, s, v[i], &sp);
 		rule_silent_plan_error(r, s, &held, v[i], &sp);
 		rule_stale_approval(r, s, v[i], &sp);
+		rule_pending_after_exit(r, s, &held, v[i], &sp);
+		rule_approval_reused(r, s, v[i], &sp, &rr);
+		rule_approval_comes_back(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
 	si_release(&held);
 	si_release(&first);
+	lint_reread_release(&rr);
 	free(v);
 }

@@ -479,6 +479,7 @@ static const struct ost_key ost_keys[] = {
 	{ "FleetRollout", "onset", OST_TIME, NULL },
 	{ "FleetRollout", "onsetMember", OST_TEXT, NULL },
 	{ "FleetRollout", "onsetWindow", OST_FIELDS, "b" },
+	{ "FleetRollout", "onsetUndated", OST_FIELDS, "b" },
 	{ "FleetRollout", "noticed", OST_TIME, NULL },
 	{ "FleetRollout", "exposure", OST_FIELDS, "I" },
 	{ "FleetRollout", "afterHalt", OST_FIELDS, "I" },

@@ -567,11 +567,14 @@ void scn_warn_later_times(const struct scenario *s, struct diag *d);
  * snapshot that names its run, when @s resumes a snapshot of the simulator
  * with another Scenario document than that run's (another name, none where
  * it had one, or one where it had none) or another seed than that run's
- * (@seed: this run's effective seed).  A warning, not an error: resuming
- * with other models is a question one may ask on purpose.  Nothing for a
- * snapshot that does not name its run.
+ * (@seed: this run's effective seed; @seed_given: --seed gave it).  A
+ * warning, not an error: resuming with other models is a question one may
+ * ask on purpose.  A snapshot of the simulator that does not say its seed,
+ * loaded without a Scenario document and without --seed, is warned about
+ * instead: the seed is the default, nothing says it is the original run's.
+ * Nothing for a snapshot that does not name its run otherwise.
  */
-void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d);
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, bool seed_given, struct diag *d);
 
 /*
  * What a snapshot of the simulator says of the controllers' work queues:
@@ -761,7 +764,8 @@ struct scenario {
 	/*
 	 * The Scenario and seed of that run (SCN_SCENARIO_ANNOTATION, owned,
 	 * NULL when absent; SCN_SEED_ANNOTATION), and the first object that
-	 * said them (its file borrowed from files).
+	 * said them or an origin (its file borrowed from files).  Without a
+	 * Scenario document, seed is run_seed when the snapshot names one.
 	 */
 	char *run_scenario;
 	bool has_run_seed;

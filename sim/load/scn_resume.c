@@ -303,11 +303,18 @@ static void take_run_names(struct scenario *s, struct obj *o, const struct agree
 	}
 }
 
-void scn_warn_other_run(const struct scenario *s, uint64_t seed, struct diag *d)
+void scn_warn_other_run(const struct scenario *s, uint64_t seed, bool seed_given, struct diag *d)
 {
 	char was[320] = "", now[320] = "";
 	bool other_scenario;
 
+	if (s->has_origin && !s->has_run_seed && !s->has_scenario_doc && !seed_given) {
+		diag_warning(d, s->run_file, s->run_mark,
+			     "the snapshot does not say the seed of its run (no %s annotation) and "
+			     "neither a Scenario document nor --seed gives one: this run uses seed %" PRIu64
+			     ", which need not be the original run's",
+			     SCN_SEED_ANNOTATION, seed);
+	}
 	if (!s->run_scenario && !s->has_run_seed)
 		return;
 	/* a run without a Scenario document names none (and writes only its seed) */
@@ -398,6 +405,11 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 		const char *version = obj_strmap_get(&o->annotations, SCN_SOURCE_ANNOTATION);
 		const char *v;
 
+		if (origin && !s->run_file) {
+			/* where a snapshot of the simulator says its run, also one that names no seed */
+			s->run_file = o->src.file;
+			s->run_mark = o->src.mark;
+		}
 		if (origin)
 			take_clock_mark(o, SCN_ORIGIN_ANNOTATION, origin, &origin_a, &s->has_origin,
 					&s->origin_unix_ms, d);
@@ -469,6 +481,9 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 	s->nobjs = kept;
 	for (size_t i = 0; i < 4; i++)
 		free(agreed_text[i]);
+	/* without a Scenario document to say it, the seed is the run's the snapshot names */
+	if (!s->has_scenario_doc && s->has_run_seed)
+		s->seed = s->run_seed;
 }
 
 void scnp_source_seeds_release(struct scenario *s)

@@ -697,6 +697,7 @@ static void resume(struct mdl *m, size_t ji, int64_t start_ms, int64_t stored_ms
 	int64_t now = des_now(m->w), run_at = start_ms + m->cfg->pod_startup_ms;
 
 	m->running++;
+	j->st.resumed = true;
 	j->st.slot_ms = start_ms;
 	j->start_time_ms = start_ms;
 	if (run_at > now) {

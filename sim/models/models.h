@@ -133,6 +133,13 @@ struct mdl_job_stat {
 	int64_t duration_ms;     /* sampled run time, container start to end */
 	int64_t deadline_ms;     /* when activeDeadlineSeconds runs out */
 	size_t nviolations;      /* policy violations reported */
+	/*
+	 * A Job a snapshot caught running (status.startTime at or before the
+	 * start, not finished): taken to hold its slot from startTime (slot_ms
+	 * <= 0), as the snapshot does not say whether its pod waited for one,
+	 * over the capacity if need be; seen_ms is the run's start.
+	 */
+	bool resumed;
 };
 
 /* One step of the capacity series: from t_ms on, this many Jobs hold a slot / wait. */

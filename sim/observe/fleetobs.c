@@ -48,6 +48,12 @@ struct member {
 	size_t nref;
 	bool refusing;       /* the last status was a refusal */
 	char *ready_reason;  /* the last Ready condition's reason, NULL none */
+	/*
+	 * Loaded not Ready (a snapshot's status): since when its Ready
+	 * condition says (lastTransitionTime), ms < 0 before the run's start;
+	 * FO_NEVER when it was not, or the condition does not say.
+	 */
+	int64_t not_ready_since_ms;
 };
 
 struct seen {
@@ -105,6 +111,7 @@ static struct member *member_get(struct fo *o, const char *key)
 	m = &o->m[o->nm];
 	memset(m, 0, sizeof(*m));
 	m->key = xstrdup(key);
+	m->not_ready_since_ms = FO_NEVER;
 	si_put(&o->m_idx, key, o->nm++);
 	return m;
 }
@@ -170,6 +177,14 @@ static void on_stageset(void *ctx, enum api_event_type type, const struct obj *o
 		m->ready_reason = xstrdup(reason);
 	}
 	refusal = is(reason, "DowngradeNotAllowed") || is(reason, "DowngradeRequiresMigration");
+	if (!m->nr && !is(status, "True")) {
+		/* the first status seen: a snapshot's may say the member went not Ready before the run */
+		int64_t since;
+
+		if (gt_parse_rfc3339(val_str(val_map_get(rc, "lastTransitionTime"), ""), &since, NULL, 0) == 0 &&
+		    since < o->start_unix_ms)
+			m->not_ready_since_ms = since - o->start_unix_ms;
+	}
 	if (is(status, "True"))
 		set_ready(m, t, RD_READY, false);
 	else
@@ -438,9 +453,9 @@ static int64_t first_stamp(const struct fo_inputs *in, const char *fleet, const 
  * The onset candidate (@t, @member, @window) if it comes first: earlier time,
  * then a regression window before a not-Ready status, then member name.
  */
-static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool window)
+static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool window, bool undated)
 {
-	if (f->onset_ms >= 0 &&
+	if (f->onset_member &&
 	    (f->onset_ms < t ||
 	     (f->onset_ms == t && (f->onset_window > window ||
 				   (f->onset_window == window && strcmp(f->onset_member, member) <= 0)))))
@@ -449,6 +464,7 @@ static void take_onset(struct fo_fleet *f, int64_t t, const char *member, bool w
 	free(f->onset_member);
 	f->onset_member = xstrdup(member);
 	f->onset_window = window;
+	f->onset_undated = undated;
 }
 
 /* The first halt's blast radius, onset, detection latency and exposure. */
@@ -500,6 +516,8 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 			continue;
 		f->blast_members[f->blast_count++] = xstrdup(all[i]);
 		f->exposure_member_ms += time_on(m, v, 0, h->t_ms);
+		/* on it when loaded: its time on it before the start is not in the inputs */
+		f->exposure_loaded += m->nv && m->v[0].t_ms <= 0 && is(m->v[0].version, v);
 		if (is(version_at(m, h->t_ms), v)) {
 			int64_t left = left_after(m, v, h->t_ms);
 
@@ -515,21 +533,39 @@ static void first_halt_figures(struct fo *o, struct fo_fleet *f, const struct fr
 		for (size_t k = 0; k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
 			if (m->r[k].rd == RD_NOT_READY && !m->r[k].refusal && m->r[k].t_ms < stamp &&
 			    is(version_at(m, m->r[k].t_ms), v)) {
-				take_onset(f, m->r[k].t_ms, all[i], false);
+				/* loaded not Ready: since when the snapshot's condition says */
+				take_onset(f, k == 0 && m->not_ready_since_ms != FO_NEVER ? m->not_ready_since_ms
+											   : m->r[k].t_ms,
+					   all[i], false, false);
 				break;
 			}
 	}
 	for (size_t i = 0; i < in->nwindows; i++) {
 		const struct fo_window *wn = &in->windows[i];
+		const char *wv = wn->version;
+		bool undated = false;
 
-		if (wn->start_ms <= h->t_ms && is(wn->version, v) &&
+		if (!wv && wn->start_ms < 0) {
+			/*
+			 * A window open before the run (a snapshot's): what the member
+			 * ran when it opened is not in the snapshot.  On the bad version
+			 * at the start, the fault began before the snapshot, at no
+			 * instant this run can date.
+			 */
+			const struct member *m = member_find(o, wn->member);
+
+			wv = m ? version_at(m, 0) : NULL;
+			undated = true;
+		}
+		if (wn->start_ms <= h->t_ms && is(wv, v) &&
 		    bsearch(&wn->member, all, nall, sizeof(char *), cmp_str))
-			take_onset(f, wn->start_ms, wn->member, true);
+			take_onset(f, wn->start_ms, wn->member, true, undated);
 	}
-	if (f->onset_ms >= 0) {
+	if (f->onset_member) {
 		const struct member *m = member_find(o, f->onset_member);
 
-		f->detection_latency_ms = h->t_ms - f->onset_ms;
+		/* an onset before the snapshot that it cannot date claims no latency */
+		f->detection_latency_ms = f->onset_undated ? -1 : h->t_ms - f->onset_ms;
 		/* the member's status showing the fault: its first not-Ready from the onset on */
 		for (size_t k = 0; m && k < m->nr && m->r[k].t_ms <= h->t_ms; k++)
 			if (m->r[k].t_ms >= f->onset_ms && m->r[k].rd == RD_NOT_READY && !m->r[k].refusal) {
@@ -1061,6 +1097,23 @@ bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms)
 	return false;
 }
 
+const char *fo_member_version_at(const struct fo *o, const char *key, int64_t t_ms)
+{
+	const struct member *m = o ? member_find(o, key) : NULL;
+	size_t lo = 0, hi = m ? m->nv : 0;
+
+	/* The first version change after @t_ms (the changes are in time order); the one before it holds. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].t_ms <= t_ms)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? m->v[lo - 1].version : NULL;
+}
+
 const struct fo_attempt *fo_member_attempts(const struct fo *o, const char *key, size_t *n)
 {
 	size_t pos;
@@ -1231,6 +1284,8 @@ static void put_blast(char **out, const struct fo *o, const struct fo_fleet *fl)
 		put_time(out, o, "onset", fl->onset_ms);
 		put(out, "onsetMember", fl->onset_member);
 		put(out, "onsetWindow", fl->onset_window ? "yes" : "no");
+		if (fl->onset_undated)
+			put(out, "onsetUndated", "yes");
 	}
 	if (fl->blast_carried ? fl->noticed_ms != -1 : fl->noticed_ms >= 0)
 		put_time(out, o, "noticed", fl->noticed_ms);
@@ -1533,7 +1588,8 @@ static void seed_blast(struct fo *o, struct fo_fleet *fl, const struct scenario 
 		fl->onset_member = xstrdup(x);
 		fl->onset_ms = past_time(o, GET("onset"));
 		fl->onset_window = is(GET("onsetWindow"), "yes");
-		fl->detection_latency_ms = fl->halt_ms - fl->onset_ms;
+		fl->onset_undated = is(GET("onsetUndated"), "yes");
+		fl->detection_latency_ms = fl->onset_undated ? -1 : fl->halt_ms - fl->onset_ms;
 	}
 	if ((x = GET("noticed")) != NULL)
 		fl->noticed_ms = past_time(o, x);

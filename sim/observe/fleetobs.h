@@ -62,7 +62,11 @@
  *    and before the first rollback-to stamp on it (what a member shows
  *    because the halt stamped it is the halt's effect, not its cause); at
  *    equal times a regression window comes before a not-Ready status, then
- *    members in name order.  DETECTION LATENCY = halt − onset, null without
+ *    members in name order.  A resumed run's member loaded not Ready went so
+ *    at its Ready condition's lastTransitionTime (an onset before the start);
+ *    a window open before the start on a member loaded on the bad version
+ *    is an onset the snapshot does not date (onset_undated, no latency).
+ *    DETECTION LATENCY = halt − onset, null without
  *    an onset (the halt did not follow a fault seen on the bad version);
  *    the onset member NOTICED the fault at its first not-Ready status from
  *    the onset up to the halt (its controller's next verify), null when it
@@ -226,10 +230,25 @@ struct fo_fleet {
 	int64_t onset_ms;      /* -1 none */
 	char *onset_member;    /* NULL none */
 	bool onset_window;     /* the onset is a regression window (else a not-Ready status) */
+	/*
+	 * A resumed run's onset before its start: a not-Ready status the
+	 * snapshot loaded is dated by its Ready condition's lastTransitionTime
+	 * (onset_ms < 0); a regression window open before the start on a member
+	 * loaded on the bad version is not (onset_undated: what the member ran
+	 * when it opened is not in the snapshot; onset_ms is the window's start,
+	 * detection_latency_ms -1).
+	 */
+	bool onset_undated;
 	int64_t detection_latency_ms; /* -1 none */
 	int64_t noticed_ms;    /* the onset member's first not-Ready status from the onset to the
 				* halt (the controller noticing the fault), -1 none */
 	int64_t exposure_member_ms;   /* before the halt, member-ms; -1 without a bad version */
+	/*
+	 * Blast members on the bad version when loaded (a snapshot's status):
+	 * their exposure counts from the start, a lower bound, since how long
+	 * they ran it before is not in the inputs.  0 for a carried halt.
+	 */
+	size_t exposure_loaded;
 	int64_t exposure_after_halt_member_ms; /* halt to remediation, member-ms; -1 as above */
 	size_t remediated, unremediated; /* blast members on it at the halt that left it / never did */
 };
@@ -347,6 +366,16 @@ bool fo_member_wave(const struct fo *o, const char *key, size_t *fleet, size_t *
  * Cost: O(log changes of the member).
  */
 bool fo_member_recovered_at(const struct fo *o, const char *key, int64_t t_ms);
+
+/*
+ * fo_member_version_at() - the status.version StageSet @key ("ns/name")
+ * showed after its last status write at or before @t_ms (ms, as the status
+ * was written).
+ * Returns: borrowed (valid until fo_free()); NULL when it showed none then,
+ * or the observer never saw it (or @o is NULL).
+ * Cost: O(log version changes of the member).
+ */
+const char *fo_member_version_at(const struct fo *o, const char *key, int64_t t_ms);
 
 /*
  * One adoption attempt of a StageSet as the member side ran it: from the

@@ -63,6 +63,12 @@ struct oc_summary {
 	 */
 	bool has_halt_value;
 	double halt_value;
+	/*
+	 * halt_value is what the halt's message says, rounded to 4 significant
+	 * digits, with no threshold: a halt before the start that a snapshot
+	 * carried, whose reading is in the pass log of the run that halted.
+	 */
+	bool halt_value_rounded;
 	const char *halt_min, *halt_max;
 	unsigned drivers;            /* Rollouts and FleetRollouts seen */
 	unsigned drivers_completed;  /* of which reached their completed state */

@@ -309,7 +309,7 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 
 		row->peak_jobs = mdl_capacity_peak(r->models);
 		for (size_t i = 0; i < n; i++)
-			if (js[i].slot_ms >= 0 && js[i].seen_ms >= 0)
+			if (!js[i].resumed && js[i].slot_ms >= 0 && js[i].seen_ms >= 0)
 				row->job_wait_ms += js[i].slot_ms - js[i].seen_ms;
 	}
 	row->peak_adopting = peak_adopting(fleet_glue_ssrc(r->fleet), r->end_ms);

@@ -1143,10 +1143,28 @@ static void end_of_run_hazards(struct des *w, const struct obs *obs)
 }
 
 /*
- * The value a FleetRollout's gate read when it halted the run first: the
- * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
- * max "0.01"), so the summary shows it in full beside the message.
+ * message_gate_value() - the metric a gate halt's Ready message carries:
+ * upstream writes "wave %q failed its health gate: metric %.4g is outside
+ * the threshold" (engine/fleet_rollout.c), so the value rounded to 4
+ * significant digits, as Go's %g prints it (1.235e+06, +Inf, NaN).
+ * Returns: true and *@v, or false when @msg is not of that form.
  */
+static bool message_gate_value(const char *msg, double *v)
+{
+	static const char pre[] = " failed its health gate: metric ",
+			  post[] = " is outside the threshold";
+	const char *p = msg ? strstr(msg, pre) : NULL;
+	char *end;
+
+	if (!p)
+		return false;
+	p += sizeof(pre) - 1;
+	if (*p == ' ' || *p == '\0')
+		return false; /* strtod would skip the space */
+	*v = strtod(p, &end);
+	return end != p && strcmp(end, post) == 0;
+}
+
 /*
  * The first halt of the whole run may be a FleetRollout's before the start
  * that a snapshot carried (fo_fleet.past_halts): it is the summary's halt,
@@ -1176,6 +1194,13 @@ static void carried_fleet_halt(struct run_result *r)
 	r->summary.halt_message = fl->past_halts[0].message;
 }
 
+/*
+ * The value a FleetRollout's gate read when it halted the run first: the
+ * Halted message prints it with %.4g (0.0100001 → "0.01", which looks inside
+ * max "0.01"), so the summary shows it in full beside the message.  A halt
+ * before the start has its reading in the pass log of the run that halted:
+ * the summary gives the message's value then (halt_value_rounded).
+ */
 static void gate_halt_value(struct run_result *r)
 {
 	const struct frc *f = fleet_glue_frc(r->fleet);
@@ -1183,8 +1208,16 @@ static void gate_halt_value(struct run_result *r)
 	const struct frc_gate_rec *g;
 	size_t nh, ng;
 
-	if (!f || !r->summary.halted || !r->summary.halt_kind ||
+	if (!r->summary.halted || !r->summary.halt_kind ||
 	    strcmp(r->summary.halt_kind, "FleetRollout") != 0)
+		return;
+	if (r->summary.halt_before_start) {
+		/* the reading is in the pass log of the run that halted: the message has it rounded */
+		if (message_gate_value(r->summary.halt_message, &r->summary.halt_value))
+			r->summary.has_halt_value = r->summary.halt_value_rounded = true;
+		return;
+	}
+	if (!f)
 		return;
 	h = frc_halt_log(f, &nh);
 	g = frc_gate_log(f, &ng);

@@ -9,7 +9,9 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "engine/labels.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/wire/fleet_glue.h"
 #include "sim/wire/stageset_rc.h"
@@ -263,6 +265,102 @@ static void half_rolled(struct run_result *r, const struct ssrc_member_stat *m, 
 	}
 	free(seen);
 	free(idx);
+}
+
+/* ---- a stale pendingVersion ---- */
+
+#define AWAITING_LEAD "version transition to "
+
+/* The version an AwaitingApproval message names ("version transition to X is awaiting approval…"), new, or NULL. */
+static char *awaited_version(const struct tl_entry *e)
+{
+	const char *p = e->reason && !strcmp(e->reason, "AwaitingApproval") && e->message &&
+				!strncmp(e->message, AWAITING_LEAD, strlen(AWAITING_LEAD))
+			? e->message + strlen(AWAITING_LEAD)
+			: NULL;
+
+	return p ? xstrndup(p, strcspn(p, " ")) : NULL;
+}
+
+/* The version the scenario's publishes offer StageSet @ss at @t_ms (the latest reaching it by then), NULL none. */
+static const char *offered_at(struct run_result *r, const struct scenario *s, const struct obj *ss, int64_t t_ms)
+{
+	const struct obj *ns = api_get(des_api(r->world), "Namespace", "", ss->ns);
+	const char *v = NULL;
+
+	for (size_t i = 0; i < s->nfevents; i++) {
+		const struct scn_fevent *p = &s->fevents[i];
+
+		if (p->type == SCN_FEV_PUBLISH && p->at_ms <= t_ms && lbl_matches(&p->selector, &ss->labels) &&
+		    (!p->has_ns_selector || (ns && lbl_matches(&p->ns_selector, &ns->labels))))
+			v = p->version;
+	}
+	return v;
+}
+
+/*
+ * Q-9: a window or budget deferral (Ready True "Deployed; …") of StageSet
+ * @m while status.pendingVersion named a version the publishes no longer
+ * offered: told with the first such stretch, up to the next status that
+ * wrote pendingVersion.
+ */
+static void pending_stale(struct run_result *r, const struct scenario *s, const struct ssrc_member_stat *m)
+{
+	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
+	const struct tl *tl = des_timeline(r->world);
+	char *pv = NULL, *stale = NULL, *held_msg = NULL;
+	const char *offered = NULL, *defer_msg = NULL;
+	int64_t pv_ms = -1, held_ms = -1, from_ms = -1, to_ms = -1;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
+
+	if (!ss || !s->nfevents)
+		return;
+	for (size_t i = 0, n = tl_count(tl); i < n && to_ms < 0; i++) {
+		struct tl_entry e;
+		char *v;
+		bool removed = false, named;
+
+		tl_get(tl, i, &e);
+		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet") || strcmp(e.ns, m->ns) || strcmp(e.name, m->name))
+			continue;
+		named = tl_status_names(e.detail, "pendingVersion", &removed);
+		v = awaited_version(&e);
+		if (from_ms >= 0 && (named || v)) {
+			to_ms = e.t_ms; /* the next write of pendingVersion ends it */
+		} else if (v && (!pv || strcmp(pv, v))) {
+			free(pv);
+			pv = v;
+			v = NULL;
+			pv_ms = e.t_ms;
+		} else if (named && removed) {
+			free(pv);
+			pv = NULL;
+		} else if (pv && from_ms < 0 && e.reason && !strcmp(e.reason, "Succeeded") && e.message &&
+			   !strncmp(e.message, "Deployed; ", 10) && (offered = offered_at(r, s, ss, e.t_ms)) &&
+			   strcmp(offered, pv)) {
+			from_ms = e.t_ms;
+			stale = xstrdup(pv);
+			held_ms = pv_ms;
+			defer_msg = e.message;
+		}
+		free(v);
+	}
+	if (from_ms >= 0) {
+		held_msg = to_ms >= 0 ? xasprintf("until %s (%s)", at(to_ms, c), at(to_ms - from_ms, d))
+				      : xasprintf("to the end of the run (%s)", at(r->end_ms - from_ms, d));
+		notice(r, ss,
+		       xasprintf("StageSet %s/%s: status.pendingVersion named %s, held for approval since %s, from %s %s "
+				 "while its source offered %s: those passes were deferred before the approval gate "
+				 "(Ready True '%s'), and only the approval gate writes pendingVersion, so stagesetctl "
+				 "and a FleetRollout without targetVersion (which approves what pendingVersion names) "
+				 "took %s for the version waiting; approve the version the source offers, not "
+				 "status.pendingVersion, while a window or budget holds",
+				 m->ns, m->name, stale, at(held_ms, a), at(from_ms, b), held_msg, offered, defer_msg,
+				 stale));
+	}
+	free(held_msg);
+	free(stale);
+	free(pv);
 }
 
 /* A stretch of time a StageSet showed Ready True "Deployed; …" for its error budget. */
@@ -765,6 +863,7 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 			continue;
 		passed_freeze(r, s, ss, &m[i], &tz);
 		never_opens(r, s, ss, &tz);
+		pending_stale(r, s, &m[i]);
 	}
 	half_rolled(r, m, n);
 	budget_invisible(r, m, n);

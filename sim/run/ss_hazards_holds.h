@@ -21,6 +21,11 @@
  *    "Deployed; …" (a window or budget deferral) written right after a
  *    promotion hold (Soaking, AwaitingPromotion, PromotionBlocked) of a
  *    stage that has later stages: those kept the old revision (warning);
+ *  - a stale pendingVersion (§5 Q-9; MS276): Ready True "Deployed; …" (a
+ *    window or budget deferral) while status.pendingVersion named the
+ *    version of the last AwaitingApproval status and the scenario's
+ *    publishes offered another by then; told with the first such stretch,
+ *    to the next status that wrote pendingVersion (warning);
  *  - a budget hold invisible to dependents (§5 Q-10; MS237): a StageSet's
  *    adoption attempt that started while a StageSet it dependsOn showed
  *    Ready True "Deployed; …error budget exhausted…" (warning);

@@ -20,6 +20,7 @@
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/core/timeline.h"
 #include "sim/load/scn_ssworld.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_glue.h"
@@ -45,6 +46,31 @@ struct lg_rec {
 	char *replay_tok;        /* the first replay: its token (owned), handling, failure and time */
 	int64_t replay_handled_ms, replay_fail_ms, replay_ms;
 	bool replay_progress;    /* the first replay followed a progress hold, not a failure */
+	/* Q-12, R-16: the reconcile-stage token */
+	char *rs_tok;            /* the reconcile-stage annotation now, NULL none (owned) */
+	int64_t rs_handled_ms;   /* the first status recording it after it took that value, -1 none */
+	size_t rs_handled;       /* token values handled in the run */
+	int64_t rs_fail_ms;      /* the first StageFailed or StageProgressing of its stage after the handling, -1 none */
+	bool rs_progress;        /* that status was a progress hold */
+	char *rs_fail_tok;       /* the token then (owned) */
+	int64_t rs_fail_handled_ms; /* and when it had been handled */
+	/* Q-12, G-8: a soak started over after a failure */
+	char *sk_stage, *sk_close;  /* the last Soaking status's stage and soak closing (owned), NULL none */
+	int64_t sk_fail_ms;         /* a StageFailed or StageProgressing of that stage before its soak closed, -1 none */
+	char *sk_fail_msg;          /* its Ready message (owned) */
+	bool sk_new_rev;            /* a status since the failure attempted another revision */
+	bool sk_fail_progress;      /* the failure was a progress hold (StageProgressing) */
+	bool sk_told_progress;      /* likewise of the first restart */
+	int64_t sk_told_fail_ms;    /* the first restart: the failure, -1 none */
+	int64_t sk_told_ms;         /* and the Soaking status that started the soak over */
+	char *sk_told_stage, *sk_told_before, *sk_told_after, *sk_told_msg; /* owned */
+	/* Q-12, §3.7.3: a restart block forgiven after a failure */
+	char *rb_stage, *rb_check;  /* the last restart block's stage and check (owned), NULL none */
+	char *rb_count;             /* the restarts it observed, as the message says them (owned) */
+	int64_t rb_ms, rb_fail_ms;  /* when it blocked; a failure of that stage after it, -1 none */
+	int64_t rb_told_ms;         /* the first Succeeded that promoted it after such a failure, -1 none */
+	int64_t rb_told_block_ms, rb_told_fail_ms;
+	char *rb_told_stage, *rb_told_check, *rb_told_count; /* owned */
 	/* Q-13 */
 	int64_t preloop_ms;      /* the first failure before the stage loop, -1 none */
 	char *preloop_msg;       /* its Ready message without the stage and the runbook (owned) */
@@ -101,12 +127,12 @@ static bool token_for(const char *tok, const char *stage)
 }
 
 /*
- * The promote annotation's value after the change @detail describes (a
- * new string, NULL when removed); @changed false when it does not touch it.
+ * Annotation @key's value after the change @detail describes (a new
+ * string, NULL when removed); @changed false when it does not touch it.
  */
-static char *promote_after(const char *detail, bool *changed)
+static char *annotation_after(const char *detail, const char *key, bool *changed)
 {
-	const char *key = SSC_ANN_PROMOTE, *p, *v, *end, *arrow;
+	const char *p, *v, *end, *arrow;
 	size_t klen = strlen(key);
 
 	*changed = false;
@@ -158,13 +184,165 @@ static bool preloop_failure(const char *msg)
 		     strncmp(q, "\" configure decryption: ", 24) == 0);
 }
 
+/*
+ * Follows one status write of a StageSet into @g's reconcile-stage fields:
+ * the token is handled by the first status after it that writes
+ * status.stages other than a failure or a progress hold (a success, a
+ * promotion hold, a gate interrupt record it on the stage's Ready entry,
+ * R-16), and dropped again by a StageFailed or StageProgressing status
+ * naming its stage (§3.13).
+ */
+static void follow_reconcile_stage(struct lg_rec *g, const struct tl_entry *e)
+{
+	bool failed = e->reason && (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+				    strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0);
+	bool removed;
+	char *stage;
+
+	if (!g->rs_tok)
+		return;
+	if (g->rs_handled_ms < 0 && !failed && e->reason && tl_status_names(e->detail, "stages", &removed) && !removed) {
+		g->rs_handled_ms = e->t_ms;
+		g->rs_handled++;
+		return;
+	}
+	if (g->rs_handled_ms < 0 || g->rs_fail_ms >= 0 || !failed)
+		return;
+	stage = stage_of(e->message);
+	if (stage && token_for(g->rs_tok, stage)) {
+		g->rs_fail_ms = e->t_ms;
+		g->rs_progress = strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0;
+		set_str(&g->rs_fail_tok, g->rs_tok);
+		g->rs_fail_handled_ms = g->rs_handled_ms;
+	}
+	free(stage);
+}
+
+/* Unix ms of RFC 3339 @t, or INT64_MIN when it does not parse. */
+static int64_t unix_of(const char *t)
+{
+	int64_t ms;
+
+	return t && gt_parse_rfc3339(t, &ms, NULL, 0) == 0 ? ms : INT64_MIN;
+}
+
+/*
+ * Follows one status write of a StageSet into @g's soak fields: a
+ * StageFailed or StageProgressing status naming the stage of the last
+ * Soaking status, before that soak closed (@start_unix_ms: the scenario's
+ * start), then a Soaking status of the same stage closing later, with no
+ * other revision attempted between: the failed entry dropped promotionState
+ * and the soak started over (G-8, §3.13).
+ */
+static void follow_soak(struct lg_rec *g, const struct tl_entry *e, int64_t start_unix_ms)
+{
+	bool removed;
+	char *stage = stage_of(e->message);
+
+	if (g->sk_fail_ms >= 0 && tl_status_names(e->detail, "lastAttemptedRevisions", &removed))
+		g->sk_new_rev = true;
+	if (e->reason && strcmp(e->reason, SSC_REASON_SOAKING) == 0 && stage) {
+		char *when = soak_close(e->message, stage);
+
+		if (when && g->sk_fail_ms >= 0 && g->sk_told_fail_ms < 0 && !g->sk_new_rev && g->sk_stage &&
+		    strcmp(g->sk_stage, stage) == 0 && unix_of(when) > unix_of(g->sk_close)) {
+			g->sk_told_fail_ms = g->sk_fail_ms;
+			g->sk_told_ms = e->t_ms;
+			set_str(&g->sk_told_stage, stage);
+			set_str(&g->sk_told_before, g->sk_close);
+			set_str(&g->sk_told_after, when);
+			set_str(&g->sk_told_msg, g->sk_fail_msg);
+			g->sk_told_progress = g->sk_fail_progress;
+		}
+		if (when) {
+			set_str(&g->sk_stage, stage);
+			set_str(&g->sk_close, when);
+		}
+		g->sk_fail_ms = -1;
+		free(when);
+	} else if (e->reason && (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+				 strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0)) {
+		if (g->sk_fail_ms < 0 && stage && g->sk_stage && strcmp(stage, g->sk_stage) == 0 &&
+		    e->t_ms + start_unix_ms < unix_of(g->sk_close)) {
+			g->sk_fail_ms = e->t_ms;
+			g->sk_new_rev = false;
+			g->sk_fail_progress = strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0;
+			set_str(&g->sk_fail_msg, e->message);
+		}
+	} else if (e->reason) {
+		/* another exit (a success, another hold): the soak is over or no longer the one followed */
+		g->sk_fail_ms = -1;
+		set_str(&g->sk_stage, NULL);
+		set_str(&g->sk_close, NULL);
+	}
+	free(stage);
+}
+
 /* Follows one status write or metadata update of a StageSet into @g (@stage0: its first stage's name, or NULL). */
-static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0)
+#define RESTART_CHECK "\" restart check \""
+
+/*
+ * Follows one status write of a StageSet into @g's restart-block fields: a
+ * PromotionBlocked status of a restart check, then a StageFailed or
+ * StageProgressing status naming its stage, then a Succeeded status that
+ * applied the revision (lastAppliedRevisions written) with no other
+ * revision attempted since the block: the failed entry dropped
+ * promotionState and its restartBaseline, and the block was forgiven.
+ */
+static void follow_restart_block(struct lg_rec *g, const struct tl_entry *e)
+{
+	bool removed;
+	const char *c;
+	char *stage;
+
+	if (!e->reason)
+		return;
+	if (g->rb_stage && strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) != 0 &&
+	    tl_status_names(e->detail, "lastAttemptedRevisions", &removed)) {
+		set_str(&g->rb_stage, NULL); /* another revision: another gate */
+		g->rb_fail_ms = -1;
+	}
+	stage = stage_of(e->message);
+	if (strcmp(e->reason, SSC_REASON_PROMOTION_BLOCKED) == 0 && stage &&
+	    (c = strstr(e->message, RESTART_CHECK)) != NULL) {
+		const char *name = c + strlen(RESTART_CHECK), *end = strchr(name, '"');
+		const char *n = end && !strncmp(end, "\" observed ", 11) ? end + 11 : NULL;
+
+		if (end && n && (!g->rb_stage || g->rb_fail_ms >= 0 || strcmp(g->rb_stage, stage) != 0)) {
+			set_str(&g->rb_stage, stage);
+			free(g->rb_check);
+			g->rb_check = xstrndup(name, (size_t)(end - name));
+			free(g->rb_count);
+			g->rb_count = xstrndup(n, strcspn(n, " "));
+			g->rb_ms = e->t_ms;
+			g->rb_fail_ms = -1;
+		}
+	} else if (g->rb_stage && g->rb_fail_ms < 0 && stage && strcmp(stage, g->rb_stage) == 0 &&
+		   (strcmp(e->reason, SSC_REASON_STAGE_FAILED) == 0 ||
+		    strcmp(e->reason, SSC_REASON_STAGE_PROGRESSING) == 0)) {
+		g->rb_fail_ms = e->t_ms;
+	} else if (g->rb_stage && g->rb_fail_ms >= 0 && strcmp(e->reason, SSC_REASON_READY) == 0 &&
+		   tl_status_names(e->detail, "lastAppliedRevisions", &removed)) {
+		if (g->rb_told_ms < 0) {
+			g->rb_told_ms = e->t_ms;
+			g->rb_told_block_ms = g->rb_ms;
+			g->rb_told_fail_ms = g->rb_fail_ms;
+			set_str(&g->rb_told_stage, g->rb_stage);
+			set_str(&g->rb_told_check, g->rb_check);
+			set_str(&g->rb_told_count, g->rb_count);
+		}
+		set_str(&g->rb_stage, NULL);
+		g->rb_fail_ms = -1;
+	}
+	free(stage);
+}
+
+static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage0, int64_t start_unix_ms)
 {
 	bool changed;
 
 	if (e->change == TL_UPDATED) {
-		char *v = promote_after(e->detail, &changed);
+		char *v = annotation_after(e->detail, SSC_ANN_PROMOTE, &changed);
 
 		if (changed) {
 			free(g->tok);
@@ -172,8 +350,17 @@ static void follow(struct lg_rec *g, const struct tl_entry *e, const char *stage
 			g->tok_ms = e->t_ms;
 			g->handled_ms = g->tok_fail_ms = -1;
 		}
+		v = annotation_after(e->detail, SSC_ANN_RECONCILE_STAGE, &changed);
+		if (changed) {
+			free(g->rs_tok);
+			g->rs_tok = v;
+			g->rs_handled_ms = -1;
+		}
 		return;
 	}
+	follow_reconcile_stage(g, e);
+	follow_soak(g, e, start_unix_ms);
+	follow_restart_block(g, e);
 	if (e->detail && strstr(e->detail, "observedGeneration"))
 		g->og = e->generation;
 	if (e->reason && strcmp(e->reason, SSC_REASON_SUSPENDED) == 0) {
@@ -273,7 +460,7 @@ static const char *first_stage(const struct run_result *r, const char *ns, const
 }
 
 static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec *recs,
-		 const struct ssrc_member_stat *ms)
+		 const struct ssrc_member_stat *ms, int64_t start_unix_ms)
 {
 	const struct tl *tl = des_timeline(r->world);
 	size_t n = tl_count(tl);
@@ -291,7 +478,7 @@ static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec
 		found = si_get(idx, key, &k);
 		kb_drop(key, buf);
 		if (found)
-			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name));
+			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
 	}
 }
 
@@ -412,6 +599,106 @@ static void preloop_wipe(struct run_result *r, const struct sw_world *w, const s
 	free(why);
 	free(acts);
 	free(soak);
+}
+
+/* ---------------------------------------------------------------- Q-12, R-16 */
+
+/* The distinct versions of @m's adoption attempts. */
+static size_t versions_tried(const struct ssrc_member_stat *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nattempts; i++) {
+		size_t k = 0;
+
+		while (k < i && strcmp(m->attempts[k].version, m->attempts[i].version) != 0)
+			k++;
+		n += k == i;
+	}
+	return n;
+}
+
+/*
+ * A handled reconcile-stage token whose stage then failed (or held
+ * StageProgressing): every pass after it took the token as fresh and ran
+ * the stage's Revision-scoped actions again.  Told when the most-run of
+ * them ran more often than the versions tried and the token values handled
+ * account for (one run each).
+ */
+static void reconcile_stage_replayed(struct run_result *r, const struct sw_world *w, const struct obj *ss,
+				     const struct sst_spec *sp, const struct ssrc_member_stat *m,
+				     const struct lg_rec *g)
+{
+	const char *tok = g->rs_fail_tok, *sep = tok ? strchr(tok, '@') : NULL, *most_name;
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+	size_t expected = versions_tried(m) + g->rs_handled;
+	uint32_t most;
+
+	if (g->rs_fail_ms < 0 || !sep)
+		return;
+	for (size_t k = 0; k < sp->nstages; k++) {
+		const struct sst_stage *st = &sp->stages[k];
+
+		if (strlen(st->name) != (size_t)(sep - tok) || strncmp(st->name, tok, (size_t)(sep - tok)) != 0)
+			continue;
+		action_runs(w, ss, st, &most, &most_name);
+		if (most <= expected)
+			return;
+		notice(r, ss,
+		       xasprintf("StageSet %s/%s: the reconcile-stage token \"%s\", handled at %s, was taken as "
+				 "fresh again after stage \"%s\" %s at %s: that entry dropped "
+				 "lastHandledReconcileAt, so the passes after it treated the stage's revision ledger "
+				 "as empty, and its Revision-scoped action \"%s\" ran %u times in all, where the "
+				 "%zu version%s tried and the %zu token%s handled account for %zu; remove "
+				 "stages.metio.wtf/reconcile-stage once the stage was reconciled",
+				 ss->ns, ss->name, tok, at(g->rs_fail_handled_ms, a), st->name,
+				 g->rs_progress ? "held StageProgressing" : "failed", at(g->rs_fail_ms, b), most_name,
+				 most, versions_tried(m), versions_tried(m) == 1 ? "" : "s", g->rs_handled,
+				 g->rs_handled == 1 ? "" : "s", expected));
+		return;
+	}
+}
+
+/* ---------------------------------------------------------------- Q-12, G-8 */
+
+/* A soak that started over after a failure of its stage during it. */
+static void soak_restarted(struct run_result *r, const struct obj *ss, const struct lg_rec *g)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+	const char *msg = g->sk_told_msg ? g->sk_told_msg : "";
+	size_t cut = strstr(msg, " (runbook: ") ? (size_t)(strstr(msg, " (runbook: ") - msg) : strlen(msg);
+
+	if (g->sk_told_fail_ms < 0)
+		return;
+	notice(r, ss,
+	       xasprintf("StageSet %s/%s: stage \"%s\" was soaking towards %s when it %s at %s ('%.*s'); that "
+			 "status entry dropped its promotionState, so the pass at %s that found it healthy again "
+			 "started the soak over, closing at %s, %s later: the revision waited its whole soak "
+			 "again; expect a failure during a soak to restart it, or shorten the soak by the wait "
+			 "you accept",
+			 ss->ns, ss->name, g->sk_told_stage, g->sk_told_before,
+			 g->sk_told_progress ? "held StageProgressing" : "failed", at(g->sk_told_fail_ms, a),
+			 (int)cut, msg, at(g->sk_told_ms, b), g->sk_told_after,
+			 at(unix_of(g->sk_told_after) - unix_of(g->sk_told_before), c)));
+}
+
+/* ---------------------------------------------------------------- Q-12, §3.7.3 */
+
+/* A restart check's block forgiven by a failure of its stage. */
+static void restarts_forgiven(struct run_result *r, const struct obj *ss, const struct lg_rec *g)
+{
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
+
+	if (g->rb_told_ms < 0)
+		return;
+	notice(r, ss,
+	       xasprintf("StageSet %s/%s: the restart check \"%s\" of stage \"%s\" blocked its revision at %s "
+			 "(%s pod restart(s) over its limit), the stage failed at %s, and the pass at %s applied "
+			 "the revision through every stage: the failed entry dropped promotionState and its "
+			 "restartBaseline, so the check took the restarts so far as its baseline and let the "
+			 "blocked revision through; roll a blocked revision back rather than wait for the gate",
+			 ss->ns, ss->name, g->rb_told_check, g->rb_told_stage, at(g->rb_told_block_ms, a),
+			 g->rb_told_count, at(g->rb_told_fail_ms, b), at(g->rb_told_ms, c)));
 }
 
 /* ---------------------------------------------------------------- Q-15 */
@@ -546,6 +833,21 @@ static void rec_release(struct lg_rec *g)
 {
 	free(g->tok);
 	free(g->replay_tok);
+	free(g->rs_tok);
+	free(g->rs_fail_tok);
+	free(g->sk_stage);
+	free(g->sk_close);
+	free(g->sk_fail_msg);
+	free(g->sk_told_stage);
+	free(g->sk_told_before);
+	free(g->sk_told_after);
+	free(g->sk_told_msg);
+	free(g->rb_stage);
+	free(g->rb_check);
+	free(g->rb_count);
+	free(g->rb_told_stage);
+	free(g->rb_told_check);
+	free(g->rb_told_count);
 	free(g->preloop_msg);
 	free(g->soak_before);
 	free(g->soak_after);
@@ -575,6 +877,9 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		recs[i].handled_ms = recs[i].tok_fail_ms = recs[i].preloop_ms = -1;
 		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
 		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
+		recs[i].rs_handled_ms = recs[i].rs_fail_ms = -1;
+		recs[i].sk_fail_ms = recs[i].sk_told_fail_ms = -1;
+		recs[i].rb_fail_ms = recs[i].rb_told_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
@@ -589,11 +894,12 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		if (si_get(&idx, key, &k)) {
 			if (v)
 				set_str(&recs[k].tok, v); /* the inputs' token, from the start */
+			set_str(&recs[k].rs_tok, obj_strmap_get(&o->annotations, SSC_ANN_RECONCILE_STAGE));
 			recs[k].og = val_int(o->status ? val_map_get(o->status, "observedGeneration") : NULL, 0);
 		}
 		kb_drop(key, buf);
 	}
-	scan(r, &idx, recs, ms);
+	scan(r, &idx, recs, ms, s->start_unix_ms);
 	for (size_t i = 0; i < n; i++) {
 		const struct obj *ss = api_get(des_api(r->world), "StageSet", ms[i].ns, ms[i].name);
 		struct sst_spec sp;
@@ -601,7 +907,8 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 
 		if (ss && recs[i].sus_from_ms >= 0)
 			suspend_generation(r, ss, &recs[i]);
-		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0) {
+		if (!recs[i].replays && recs[i].preloop_ms < 0 && recs[i].nfails == 0 && recs[i].ev_ms < 0 &&
+		    recs[i].rs_fail_ms < 0 && recs[i].sk_told_fail_ms < 0 && recs[i].rb_told_ms < 0) {
 			rec_release(&recs[i]);
 			continue; /* nothing to tell: no spec to read (most StageSets of a large fleet) */
 		}
@@ -609,6 +916,9 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 			promote_replayed(r, ss, &sp, &recs[i]);
 			preloop_wipe(r, ssrc_world(rc), ss, &sp, &recs[i]);
 			on_failure_once(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
+			reconcile_stage_replayed(r, ssrc_world(rc), ss, &sp, &ms[i], &recs[i]);
+			soak_restarted(r, ss, &recs[i]);
+			restarts_forgiven(r, ss, &recs[i]);
 			event_baseline(r, s, ss, &sp, &ms[i], &recs[i]);
 			sst_spec_release(&sp);
 		}

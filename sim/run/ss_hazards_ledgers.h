@@ -14,6 +14,26 @@
  *    a Ready True status that applied a new revision (lastAppliedRevisions
  *    changed), with the annotation unchanged since the handling: only the
  *    handled token can have passed the gate (warning);
+ *  - a reconcile-stage token replayed (R-16, §3.13, §5 Q-12, lint's
+ *    MS275): a stages.metio.wtf/reconcile-stage token recorded by a status
+ *    write of status.stages after it was stamped (not a failure's), then a
+ *    StageFailed or StageProgressing status naming its stage, with the
+ *    annotation unchanged: the passes after it took the token as fresh;
+ *    told when the stage's most-run Revision-scoped action ran more often
+ *    than the versions tried and the token values handled account for
+ *    (one run each; the world's count of its attempts) (warning);
+ *  - a soak started over (G-8, §3.13, §5 Q-12, lint's MS277): a Soaking
+ *    status of a stage, then a StageFailed or StageProgressing status
+ *    naming it before that soak closed, then a Soaking status of it closing
+ *    later, with no other revision attempted between
+ *    (lastAttemptedRevisions unchanged): the failed entry dropped
+ *    promotionState, so the soak began again (warning);
+ *  - a restart block forgiven (§3.7.3, §3.13, §5 Q-12, lint's MS278): a
+ *    PromotionBlocked status of a restart check, then a StageFailed or
+ *    StageProgressing status naming its stage, then a Ready True status
+ *    that applied the revision (lastAppliedRevisions written), with no
+ *    other revision attempted since the block: the failed entry dropped
+ *    the check's restartBaseline, so it let the revision through (warning);
  *  - a failure before the stage loop (R-12, R-15, §5 Q-13, lint's MS253):
  *    a StageFailed status of a connect or decryption failure, which wrote
  *    the first stage with empty ledgers; told with what the wipe cost that

@@ -28,6 +28,12 @@ struct st_soak {
 	int64_t from_ms, until_ms;
 };
 
+/* A change of the approval annotation: its value from @t_ms on (owned; NULL: removed). */
+struct st_appr {
+	int64_t t_ms;
+	char *value;
+};
+
 /* What the timeline says of one StageSet. */
 struct st_rec {
 	const char *last;      /* its last stage at the end of the run (borrowed from the store), NULL none */
@@ -65,6 +71,21 @@ struct st_rec {
 	int64_t said_ms;       /* the last status write before the first silent error pass, -1 none */
 	const char *said_reason, *said_msg; /* its Ready reason and message (borrowed from the timeline) */
 	int64_t next_ms;       /* the first status write after the last silent error pass, -1 none */
+	/* Q-23, pendingVersion */
+	char *pend;            /* the version status.pendingVersion names (owned), NULL none */
+	int64_t pend_ms;       /* the hold that wrote it */
+	int64_t exit_ms;       /* the first status written past it without clearing it, -1 none */
+	int64_t exit_hold_ms, exit_until_ms; /* its hold, and the write that cleared it (-1: none) */
+	const char *exit_reason; /* its Ready reason (borrowed from the timeline) */
+	char *exit_version;    /* (owned) */
+	int64_t exit_appr_ms;  /* an approval of exit_version during the episode, -1 none */
+	uint32_t nexits;       /* status writes of the episode */
+	/* Q-22, reuse */
+	int64_t born_ms;       /* the StageSet's creation */
+	bool appr_changed;     /* the approval annotation changed in the run */
+	char *appr_first;      /* its value before the first change (owned), NULL none */
+	struct st_appr *apprs; /* its changes, in timeline order */
+	size_t napprs;
 };
 
 /* Go duration of @ms, into @buf (GT_DURATION_BUFSZ). */
@@ -296,16 +317,35 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 			const char *arrow;
 
 			p += strlen(APPROVED_KEY);
+			if (!g->appr_changed) {
+				const char *to = strstr(p, "\xe2\x86\x92");
+				size_t n = strcspn(p, ",");
+
+				g->appr_changed = true;
+				g->appr_first = to && (size_t)(to - p) < n ? xstrndup(p, (size_t)(to - p)) : NULL;
+			}
 			g->appr_ms = e->t_ms;
 			free(g->appr_detail);
 			g->appr_detail = xstrndup(p, strcspn(p, ","));
 			arrow = strstr(g->appr_detail, "\xe2\x86\x92");
 			free(g->appr_value);
 			g->appr_value = xstrdup(arrow ? arrow + 3 : g->appr_detail);
-		} else if (e->detail && strstr(e->detail, "-stages.metio.wtf/approved-version")) {
+			g->apprs = xreallocarray(g->apprs, g->napprs + 1, sizeof(*g->apprs));
+			g->apprs[g->napprs++] = (struct st_appr){ e->t_ms, xstrdup(g->appr_value) };
+		} else if (e->detail && (p = strstr(e->detail, "-stages.metio.wtf/approved-version"))) {
+			if (!g->appr_changed) {
+				/* "-key=old" when the timeline gives the value removed; else it is not known */
+				size_t n = strcspn(p, ",");
+				const char *v = memchr(p, '=', n);
+
+				g->appr_changed = true;
+				g->appr_first = v ? xstrndup(v + 1, n - (size_t)(v + 1 - p)) : NULL;
+			}
 			g->appr_ms = e->t_ms;
 			free(g->appr_value);
 			g->appr_value = NULL;
+			g->apprs = xreallocarray(g->apprs, g->napprs + 1, sizeof(*g->apprs));
+			g->apprs[g->napprs++] = (struct st_appr){ e->t_ms, NULL };
 		}
 		return;
 	}
@@ -533,12 +573,168 @@ static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m
 	free(msg);
 }
 
+/* ---------------------------------------------------------------- Q-23 pendingVersion */
+
+/*
+ * Follows status write @e of @g's StageSet against status.pendingVersion:
+ * an AwaitingApproval hold writes it, a pass through the approval gate
+ * clears it (its write then names the field), and any other write leaves it
+ * as it was: the pass stopped before the gate.  The holds of an update
+ * window or an error budget (R-9, R-11; Q-9, Q-10) are left out: they are
+ * told of their own.
+ */
+static void follow_pending(struct st_rec *g, const struct tl_entry *e)
+{
+	if (e->change != TL_STATUS || !e->reason)
+		return;
+	if (!strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) && e->message &&
+	    !strncmp(e->message, AWAITING, strlen(AWAITING))) {
+		const char *v = e->message + strlen(AWAITING);
+
+		if (g->exit_ms >= 0 && g->exit_until_ms < 0)
+			g->exit_until_ms = e->t_ms;
+		free(g->pend);
+		g->pend = xstrndup(v, strcspn(v, " "));
+		g->pend_ms = e->t_ms;
+		return;
+	}
+	if (has_field(e->detail, "pendingVersion") || has_field(e->detail, "-pendingVersion")) {
+		if (g->exit_ms >= 0 && g->exit_until_ms < 0)
+			g->exit_until_ms = e->t_ms;
+		free(g->pend);
+		g->pend = NULL;
+		return;
+	}
+	if (!g->pend || !strcmp(e->reason, SSC_REASON_READY) || !strcmp(e->reason, SSC_REASON_UPDATE_DEFERRED) ||
+	    !strcmp(e->reason, SSC_REASON_BUDGET_EXHAUSTED) || !strcmp(e->reason, SSC_REASON_BUDGET_SOURCE_UNAVAILABLE))
+		return; /* none held; or an update window's or a budget's hold, Q-9's and Q-10's */
+	if (g->exit_ms < 0) {
+		g->exit_ms = e->t_ms;
+		g->exit_hold_ms = g->pend_ms;
+		g->exit_reason = e->reason;
+		g->exit_version = xstrdup(g->pend);
+		if (g->appr_ms > g->pend_ms && g->appr_value && !strcmp(g->appr_value, g->pend))
+			g->exit_appr_ms = g->appr_ms; /* approved between the hold and this pass */
+	}
+	if (g->exit_until_ms < 0 && !strcmp(g->pend, g->exit_version))
+		g->nexits++;
+}
+
+/* Follows a change of the approval annotation into the open pendingVersion episode of @g. */
+static void follow_pending_approval(struct st_rec *g, const struct tl_entry *e)
+{
+	if (e->change == TL_UPDATED && g->appr_ms == e->t_ms && g->exit_ms >= 0 && g->exit_until_ms < 0 &&
+	    g->exit_appr_ms < 0 && g->appr_value && !strcmp(g->appr_value, g->exit_version))
+		g->exit_appr_ms = e->t_ms;
+}
+
+static void pending_after_exit(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
+	char *until, *appr, *text;
+
+	if (g->exit_ms < 0)
+		return;
+	until = g->exit_until_ms >= 0 ? xasprintf("until the status written at %s", at(g->exit_until_ms, t2))
+				      : xstrdup("to the end of the run");
+	appr = g->exit_appr_ms >= 0 ? xasprintf(", also after %s was approved at %s", g->exit_version,
+						at(g->exit_appr_ms, t3))
+				    : xstrdup("");
+	text = xasprintf("StageSet %s/%s: status.pendingVersion still named %s, held for approval at %s, when the "
+			 "pass ending at %s wrote Ready %s, and it went on naming it (%u status write%s) %s%s: only "
+			 "the approval gate writes pendingVersion, and those passes stopped before it; read "
+			 "pendingVersion only while Ready says AwaitingApproval",
+			 m->ns, m->name, g->exit_version, at(g->exit_hold_ms, t0), at(g->exit_ms, t1), g->exit_reason,
+			 g->nexits, g->nexits == 1 ? "" : "s", until, appr);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(appr);
+	free(until);
+}
+
+/* ---------------------------------------------------------------- Q-22 reuse */
+
+/*
+ * The value of the approval annotation of @g's StageSet when the attempt
+ * starting at @t_ms read it (borrowed; NULL none), and when it was set
+ * into @set_ms: -1 for the value it was created with (its manifest's).
+ * @end: the StageSet at the end of the run (NULL: deleted).
+ */
+static const char *approval_when(const struct st_rec *g, const struct obj *end, int64_t t_ms, int64_t *set_ms)
+{
+	const char *v = g->appr_changed ? g->appr_first
+					: end ? obj_strmap_get(&end->annotations, "stages.metio.wtf/approved-version")
+					      : NULL;
+
+	*set_ms = -1;
+	for (size_t i = 0; i < g->napprs && g->apprs[i].t_ms < t_ms; i++) {
+		v = g->apprs[i].value;
+		*set_ms = g->apprs[i].t_ms;
+	}
+	return v;
+}
+
+static void approval_reused(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
+	const struct val *mode = ss && ss->spec ? val_path(ss->spec, "version.approvalMode") : NULL;
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+
+	if (strcmp(val_str(mode, ""), "Always") != 0)
+		return;
+	for (size_t i = 0; i < m->nattempts; i++) {
+		const struct ssrc_attempt *a = &m->attempts[i], *before = NULL;
+		bool adopted = false; /* the approved version was adopted once already, before @before */
+		bool manifest;        /* the approval is the one the StageSet was created with */
+		char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], *how, *text;
+		const char *v;
+		int64_t set_ms;
+
+		if (a->baseline || !*a->from || !strcmp(a->from, a->version))
+			continue;
+		v = approval_when(g, ss, a->start_ms, &set_ms);
+		if (!v || strcmp(v, a->version) != 0)
+			continue;
+		manifest = set_ms < 0;
+		if (manifest)
+			set_ms = g->born_ms;
+		for (size_t k = 0; k < i; k++)
+			if (m->attempts[k].outcome == SSRC_SUCCEEDED && m->attempts[k].end_ms >= set_ms &&
+			    strcmp(m->attempts[k].version, a->version) != 0)
+				before = &m->attempts[k];
+		if (!before)
+			continue; /* the approval was given for this transition */
+		for (size_t k = 0; k < i && !adopted; k++)
+			adopted = m->attempts[k].outcome == SSRC_SUCCEEDED && m->attempts[k].end_ms >= set_ms &&
+				  m->attempts[k].end_ms < before->end_ms && !strcmp(m->attempts[k].version, a->version);
+		if (!adopted && !manifest)
+			continue; /* stamped ahead of this transition (a FleetRollout's target), not reused */
+		how = before->baseline ? xstrdup(" (a first adoption, never held)")
+				       : xasprintf(" (the transition from %s)", *before->from ? before->from : "none");
+		text = xasprintf("StageSet %s/%s: the transition from %s to %s that began at %s passed the approval gate "
+				 "on stages.metio.wtf/approved-version \"%s\", set at %s%s, before the StageSet adopted "
+				 "%s at %s%s: the controller never clears the annotation, so that approval was reused "
+				 "and nobody approved this transition; remove the annotation once the version it "
+				 "approves is adopted, and keep it out of the manifest",
+				 m->ns, m->name, a->from, a->version, at(a->start_ms, t0), a->version, at(set_ms, t1),
+				 manifest ? " (its manifest's)" : "", before->version,
+				 at(before->end_ms, t2), how);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+		free(how);
+		return; /* the first reuse tells it */
+	}
+}
+
 /* ---------------------------------------------------------------- scan */
 
 static void follow(struct run_result *r, const struct ssrc_member_stat *m, struct st_rec *g,
 		   const struct tl_entry *e)
 {
 	follow_approval(m, g, e);
+	follow_pending(g, e);
+	follow_pending_approval(g, e);
 	follow_silent(m, g, e);
 	if (e->change == TL_STATUS || e->change == TL_UPDATED)
 		follow_race(g, e);
@@ -593,6 +789,7 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
 		recs[i].said_ms = recs[i].next_ms = -1;
 		recs[i].race_ms = recs[i].race_next_ms = recs[i].stale_ms = -1;
+		recs[i].exit_ms = recs[i].exit_until_ms = recs[i].exit_appr_ms = -1;
 	}
 	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
 		struct tl_entry e;
@@ -602,12 +799,15 @@ void ss_hazards_stale(struct run_result *r)
 
 		tl_get(tl, i, &e);
 		if (!e.kind || strcmp(e.kind, "StageSet") != 0 ||
-		    (e.change != TL_STATUS && e.change != TL_EVENT && e.change != TL_UPDATED))
+		    (e.change != TL_STATUS && e.change != TL_EVENT && e.change != TL_UPDATED &&
+		     e.change != TL_CREATED))
 			continue;
 		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
 		found = si_get(&idx, key, &k);
 		kb_drop(key, buf);
-		if (found)
+		if (found && e.change == TL_CREATED)
+			recs[k].born_ms = e.t_ms;
+		else if (found)
 			follow(r, &ms[k], &recs[k], &e);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -622,6 +822,14 @@ void ss_hazards_stale(struct run_result *r)
 		approval_rehold(r, &ms[i], &recs[i]);
 		silent_errors(r, &ms[i], &recs[i]);
 		approval_races(r, &ms[i], &recs[i]);
+		pending_after_exit(r, &ms[i], &recs[i]);
+		approval_reused(r, &ms[i], &recs[i]);
+		free(recs[i].pend);
+		free(recs[i].exit_version);
+		free(recs[i].appr_first);
+		for (size_t k = 0; k < recs[i].napprs; k++)
+			free(recs[i].apprs[k].value);
+		free(recs[i].apprs);
 		free(recs[i].appr_value);
 		free(recs[i].held_version);
 		free(recs[i].was_held);

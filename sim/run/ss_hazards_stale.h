@@ -43,7 +43,24 @@
  *    approval annotation already named when it was written (the pass had
  *    read the StageSet before the stamp; info), and an approval of a
  *    version held before while a newer one is held, or followed by a hold
- *    of a newer one (warning).
+ *    of a newer one (warning);
+ *  - a pendingVersion left behind (R-7, R-8, R-12, R-14, §5 Q-23, lint's
+ *    MS280): a status write after an AwaitingApproval hold that neither
+ *    holds again nor touches status.pendingVersion (the pass stopped
+ *    before the approval gate: DependencyNotReady, SourceNotReady,
+ *    StageFailed at the target connection, ...); told with the hold, the
+ *    first such write, how many, until which write cleared it, and an
+ *    approval of the held version in between.  The holds of an update
+ *    window or an error budget are Q-9's and Q-10's (warning);
+ *  - an approval reused (R-14, §5 Q-22, lint's MS281): an adoption attempt
+ *    under approvalMode Always (the StageSet's at the end of the run) from
+ *    a deployed version to the one stages.metio.wtf/approved-version named
+ *    when it started, while an adoption of another version ended after
+ *    that value was set, and the value either came with the manifest or
+ *    its version had been adopted once already before that other one (a
+ *    FleetRollout's stamp of its target ahead of a first adoption is the
+ *    fleet approving); told with the transition, the approval and the
+ *    adoption in between (warning).
  *
  * Figures come from the timeline (status writes, their changed fields,
  * Events, annotation changes), the store at the end of the run and the StageSet controller

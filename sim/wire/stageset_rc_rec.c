@@ -199,8 +199,14 @@ static void spec_derived(struct ssrr_member *m)
 	m->src_ref = xcalloc(m->nids ? m->nids : 1, sizeof(*m->src_ref));
 	for (size_t i = 0; i < m->nids; i++)
 		m->ids[i] = ssrr_entry_id(m, m->spec.stages[i].name);
+	/*
+	 * A held pass is bound to repeat only on what the StageSet and its stage
+	 * sources say: dependencies, windows, budgets, a sourced ladder or
+	 * version and the kubeconfig Secret (read at R-12, before the approval
+	 * gate; its deletion does not touch the StageSet) are read elsewhere.
+	 */
 	m->memo_spec = m->spec.ndepends_on == 0 && m->spec.nwindows == 0 && !m->spec.has_error_budget &&
-		       !m->spec.has_migrations_source &&
+		       !m->spec.has_migrations_source && !m->spec.kube_config &&
 		       (!m->spec.has_version || (!m->spec.version.has_from_artifact &&
 						  !m->spec.version.has_from_object));
 	for (size_t i = 0; m->memo_spec && i < m->spec.nstages; i++) {

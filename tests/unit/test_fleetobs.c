@@ -174,9 +174,9 @@ static void test_blast_onset_exposure(void)
 }
 
 /*
- * Recoveries and Ready reasons: b went Ready at 18m after StageFailed (a
- * recovery); c's Ready at 17m followed a hold, a's at 1m nothing; c ends on
- * its refusal.
+ * Recoveries, Ready reasons and versions: b went Ready at 18m after
+ * StageFailed (a recovery); c's Ready at 17m followed a hold, a's at 1m
+ * nothing; c ends on its refusal; b's status.version at each instant.
  */
 static void test_member_recovery_and_reason(void)
 {
@@ -194,6 +194,14 @@ static void test_member_recovery_and_reason(void)
 	CU_ASSERT_STRING_EQUAL(fo_member_ready_reason(o, "t/b"), "Succeeded");
 	CU_ASSERT_PTR_NULL(fo_member_ready_reason(o, "x/z"));
 	CU_ASSERT_PTR_NULL(fo_member_ready_reason(NULL, "t/b"));
+	/* status.version over time: b took 1.0.0 at 13m and went down to 0.9.0 at 18m */
+	CU_ASSERT_PTR_NULL(fo_member_version_at(o, "t/b", 13 * MIN - 1));
+	CU_ASSERT_STRING_EQUAL(fo_member_version_at(o, "t/b", 13 * MIN), "1.0.0");
+	CU_ASSERT_STRING_EQUAL(fo_member_version_at(o, "t/b", 18 * MIN - 1), "1.0.0");
+	CU_ASSERT_STRING_EQUAL(fo_member_version_at(o, "t/b", 18 * MIN), "0.9.0");
+	CU_ASSERT_STRING_EQUAL(fo_member_version_at(o, "t/b", 30 * MIN), "0.9.0");
+	CU_ASSERT_PTR_NULL(fo_member_version_at(o, "x/z", 18 * MIN));
+	CU_ASSERT_PTR_NULL(fo_member_version_at(NULL, "t/b", 18 * MIN));
 	fo_free(o);
 	des_free(w);
 	scn_release(&s);

@@ -1,6 +1,6 @@
 /*
  * The StageSet ledger rules of lint (sim/lint/lint_ss_ledgers.c,
- * MS252..MS258): for each rule a manifest that triggers it, with the exact
+ * MS252..MS258, MS275, MS277, MS278): for each rule a manifest that triggers it, with the exact
  * finding (line:col, id, severity, message), and the near misses that must
  * not.  Only lint_ss_ledgers() runs (fx_lint_yaml); each test keeps the
  * findings of its own rule.
@@ -318,17 +318,138 @@ static void test_restarts_promoted(void)
 		   STAGESET("", "", RESTART_GATE), ""); /* pods the check does not select */
 }
 
+#define RECONCILE_AT_10M                                                                           \
+	"    - at: 10m\n"                                                                          \
+	"      annotate: {kind: StageSet, namespace: shop, name: shop, set: "                      \
+	"{stages.metio.wtf/reconcile-stage: \"staging@r1\"}}\n"
+#define RECONCILE_TAIL                                                                             \
+	": a failed (or StageProgressing) stage's status entry is written without "                \
+	"lastHandledReconcileAt while the annotation stays, so every pass after such a failure "    \
+	"takes this handled token as fresh again, treats the stage's revision ledger as empty and " \
+	"runs those actions again for the revision they completed for"
+
+static void test_reconcile_stage_replay(void)
+{
+	expect("MS275", HEAD OUTAGE "  events:\n" RECONCILE_AT_10M STAGESET("", "", SEED),
+	       "7:11: MS275 warning: the annotate event at 10m0s stamps stages.metio.wtf/reconcile-stage "
+	       "\"staging@r1\" on StageSet shop/shop, whose stage \"staging\" has Revision-scoped actions "
+	       "(\"seed\"), and its apply can fail at \"apply\" (apply.failure, probability 1 per apply "
+	       "from 1h0m0s until 1h5m0s)" RECONCILE_TAIL);
+	expect("MS275", HEAD SLOW STAGESET(", annotations: {stages.metio.wtf/reconcile-stage: \"staging@r0\"}", "",
+					   "      timeout: 30s\n" SEED),
+	       "7:1: MS275 warning: the manifest at 0s stamps stages.metio.wtf/reconcile-stage \"staging@r0\" "
+	       "on StageSet shop/shop, whose stage \"staging\" has Revision-scoped actions (\"seed\"), and "
+	       "its objects can take 1m0s to become ready (readiness.delay, 99th percentile), longer than "
+	       "its 30s verify timeout, whose end holds the stage StageProgressing until a retry finds it "
+	       "ready" RECONCILE_TAIL);
+	/* near misses */
+	expect("MS275", HEAD "  events:\n" RECONCILE_AT_10M STAGESET("", "", SEED), ""); /* nothing fails it */
+	expect("MS275", HEAD OUTAGE "  events:\n" RECONCILE_AT_10M STAGESET("", "", ""), ""); /* no actions */
+	expect("MS275",
+	       HEAD OUTAGE "  events:\n" RECONCILE_AT_10M STAGESET("", "",
+							      "      actions: {pre: [{name: seed, scope: Version, "
+							      "http: {url: \"http://seed.shop.svc/\"}}]}\n"),
+	       ""); /* a Version-scoped action: the token empties the revision ledger only */
+	expect("MS275",
+	       HEAD OUTAGE "  events:\n" RECONCILE_AT_10M
+		    "    - at: 20m\n"
+		    "      annotate: {kind: StageSet, namespace: shop, name: shop, remove: "
+		    "[stages.metio.wtf/reconcile-stage]}\n" STAGESET("", "", SEED),
+	       ""); /* removed before the failures can come */
+	expect("MS275",
+	       HEAD "  models: {stagesets: {apply: {failure: {during: [{from: 0s, until: 5m}]}}}}\n"
+		    "  events:\n" RECONCILE_AT_10M STAGESET("", "", SEED),
+	       ""); /* the failures end before the token */
+	expect("MS275",
+	       HEAD OUTAGE "  events:\n"
+		    "    - at: 10m\n"
+		    "      annotate: {kind: StageSet, namespace: shop, name: shop, set: "
+		    "{stages.metio.wtf/reconcile-stage: \"other@r1\"}}\n" STAGESET("", "", SEED),
+	       ""); /* an unknown stage: ignored by the controller */
+}
+
+#define SOAK_3H "      promotion: {soak: 3h}\n"
+#define PUBLISH_AT_3H10M "    - {at: 3h10m, publish: {selector: {matchLabels: {app: shop}}, version: \"2.1.0\"}}\n"
+
+static void test_soak_restarts(void)
+{
+	expect("MS277",
+	       HEAD "  horizon: 8h\n  events:\n" PUBLISH_AT_3H10M
+		    "    - {at: 4h5m, regress: {namespace: shop, name: shop, for: 20m}}\n" STAGESET("", "", SOAK_3H),
+	       "7:19: MS277 warning: the publish of 2.1.0 at 3h10m0s starts a 3h0m0s soak at stage \"staging\" "
+	       "of StageSet shop/shop, whose hold requeues it at most an hour apart, and at the pass of "
+	       "4h10m0s the regress event at 4h5m0s fails its workload for 20m0s: the stage fails there, and "
+	       "a failed stage's status entry is written without promotionState, so once a pass finds it "
+	       "healthy again its soak starts over from that pass instead of ending at 6h10m0s");
+	/* near misses */
+	expect("MS277",
+	       HEAD "  horizon: 8h\n  events:\n" PUBLISH_AT_3H10M
+		    "    - {at: 3h40m, regress: {namespace: shop, name: shop, for: 20m}}\n" STAGESET("", "", SOAK_3H),
+	       ""); /* between two polls: no pass sees it */
+	expect("MS277",
+	       HEAD "  horizon: 8h\n  events:\n" PUBLISH_AT_3H10M
+		    "    - {at: 4h5m, regress: {namespace: shop, name: shop, for: 20m}}\n"
+		    STAGESET("", "", "      promotion: {soak: 50m}\n"),
+	       ""); /* a soak of an hour or less has no poll before its end */
+	expect("MS277",
+	       HEAD "  horizon: 8h\n  events:\n" PUBLISH_AT_3H10M
+		    "    - {at: 4h5m, regress: {namespace: other, name: shop, for: 20m}}\n" STAGESET("", "", SOAK_3H),
+	       ""); /* another StageSet's fault */
+	expect("MS277",
+	       HEAD "  horizon: 8h\n  events:\n"
+		    "    - {at: 4h5m, regress: {namespace: shop, name: shop, for: 20m}}\n" STAGESET("", "", SOAK_3H),
+	       ""); /* no publish: the first soak is not followed */
+}
+
+#define CRASHLOOP                                                                                  \
+	"      promotion:\n"                                                                       \
+	"        restartGate: {checks: [{name: crashloop, selector: {matchLabels: {app: shop}}, "    \
+	"maxRestarts: 0}]}\n"
+#define PODS_5_AT(at) "  models: {stagesets: {pods: [{labels: {app: shop}, restarts: [{at: " at ", total: 5}]}]}}\n"
+
+static void test_restarts_forgiven(void)
+{
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h20m, regress: {namespace: shop, name: shop, for: 10m}}\n" STAGESET("", "", CRASHLOOP),
+	       "18:9: MS278 warning: StageSet shop/shop: the restart check \"crashloop\" of stage \"staging\" "
+	       "(maxRestarts 0) selects pods the pods model restarts 5 times at 1h0m30s, while the stage gates "
+	       "the revision new at 1h0m0s, which it holds PromotionBlocked; at 1h20m0s the regress event at "
+	       "1h20m0s fails its workload for 10m0s: a failed stage's status entry is written without "
+	       "promotionState, whose restartBaseline the check counts from, so the pass that finds the stage "
+	       "healthy again takes those restarts as its baseline, the check passes and the revision goes on "
+	       "past the gate");
+	/* near misses */
+	expect("MS278", HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H STAGESET("", "", CRASHLOOP),
+	       ""); /* nothing fails the stage: the block holds */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 50m, regress: {namespace: shop, name: shop, for: 5m}}\n" STAGESET("", "", CRASHLOOP),
+	       ""); /* the fault comes before the block */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h30m") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h40m, regress: {namespace: shop, name: shop, for: 10m}}\n" STAGESET("", "", CRASHLOOP),
+	       ""); /* restarts after promotion: MS258's case */
+	expect("MS278",
+	       HEAD PODS_5_AT("1h0m30s") "  events:\n" PUBLISH_AT_1H
+		    "    - {at: 1h20m, regress: {namespace: shop, name: shop, for: 10m}}\n"
+		    STAGESET("", "", CRASHLOOP "        requireManualPromotion: true\n"),
+	       ""); /* a manual gate holds it all the same */
+}
+
 static void test_rows(void)
 {
-	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256", "MS257", "MS258" };
+	static const char *const ids[] = { "MS252", "MS253", "MS254", "MS255", "MS256",
+					   "MS257", "MS258", "MS275", "MS277", "MS278" };
 	static const char *const names[] = { "promote-token-replays", "preloop-failure-wipes-ledgers",
 					     "on-failure-once-per-revision", "suspend-stale-generation",
 					     "event-gate-no-baseline", "promote-token-replays-after-progress-hold",
-					     "restart-gate-forgives-promoted" };
-	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23",
-					     "§5 Q-17", "§5 Q-12", "§5 Q-17" };
+					     "restart-gate-forgives-promoted", "reconcile-stage-token-replays",
+					     "soak-restarts-after-failure", "restart-gate-forgiven-after-failure" };
+	static const char *const cites[] = { "§5 Q-12", "§5 Q-13", "§5 Q-15", "§5 Q-23", "§5 Q-17",
+					     "§5 Q-12", "§5 Q-17", "§5 Q-12", "§5 Q-12", "§5 Q-12" };
 
-	for (size_t i = 0; i < 7; i++) {
+	for (size_t i = 0; i < 10; i++) {
 		const struct lint_rule *r = lint_rule(ids[i]);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -347,7 +468,10 @@ static CU_TestInfo tests[] = {
 	{ "MS256 an event gate counts Warning events from before the revision", test_event_baseline },
 	{ "MS257 a handled promote token replays after a progress hold", test_promote_progress },
 	{ "MS258 restarts while promoted are forgiven", test_restarts_promoted },
-	{ "the MS252..MS258 rows", test_rows },
+	{ "MS275 a handled reconcile-stage token replays after a failure", test_reconcile_stage_replay },
+	{ "MS277 a failure during a soak starts it over", test_soak_restarts },
+	{ "MS278 a failure forgives a restart block", test_restarts_forgiven },
+	{ "the MS252..MS258, MS275, MS277 and MS278 rows", test_rows },
 	CU_TEST_INFO_NULL,
 };
 

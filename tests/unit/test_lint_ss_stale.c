@@ -1,10 +1,12 @@
 /*
- * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267):
+ * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267,
+ * MS280, MS281):
  * the exact findings (line:col, id, severity, message) for a last stage's
  * soak, for rollbackOnFailure switched off under a Rollback gate, for a
  * stage removed during a held rollout, for an approval changed during the
  * approved one, for a version plan whose source cannot be fetched and for
- * an approval of a replaced version, and the near misses where they must
+ * an approval of a replaced version, for a pendingVersion a source outage
+ * leaves behind, for an approval in a manifest reused, and the near misses where they must
  * stay quiet.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
@@ -212,6 +214,161 @@ static void test_stale_approval(void)
 		    "");
 }
 
+/* The Scenario document with the sources model SOURCES and event lines EVENTS (lines 1-8, then the events). */
+#define SOURCES_EVENTS(sources, events)                                                \
+	SOURCES(sources) "  events:\n" events
+#define NOT_READY "{name: shop, notReady: [{from: 1h20m, until: 2h}]}"
+
+/* StageSet shop/db labelled app=db, with SPEC lines and a stage "schema" soaking 30m (after SS). */
+#define DB(spec)                                                                       \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata: {name: db, namespace: shop, labels: {app: db}}\n"                   \
+	"spec:\n" spec                                                                 \
+	"  stages:\n"                                                                  \
+	"    - {name: schema, sourceRef: {kind: GitRepository, name: db}, promotion: {soak: 30m}}\n"
+#define DB_SOAK                                                                        \
+	"25:78: MS262 info: StageSet shop/db: its last stage \"schema\" soaks 30m0s before "     \
+	"promotion, though no stage comes after it: status.version and status.lastAppliedRevisions " \
+	"are written only by the success that follows the soak, so for 30m0s after each version has " \
+	"been applied and verified on every stage they still name the version before it "           \
+	"(status.pendingVersion is already empty and Ready is False, Soaking), and whatever reads "   \
+	"status.version takes the StageSet for the old version"
+#define KUBECONFIG "  kubeConfig: {secretRef: {name: kc}}\n"
+#define DELETE_KC(at) "    - {at: " at ", delete: {kind: Secret, namespace: shop, name: kc}}\n"
+
+static void test_pending_after_exit(void)
+{
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h30m", "2.1.0")) SS(ALWAYS, APP_STAGE),
+		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
+		    "sources model makes stage \"app\"'s GitRepository shop/shop not Ready from 1h20m0s until "
+		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
+		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
+		    "Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets "
+		    "through again; a transient error reading the StageLedger (API errors are not simulated) "
+		    "writes no status at all");
+	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
+		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
+		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
+		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
+		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
+		    "Ready False RBACDenied until a pass gets through again; a transient error reading the "
+		    "StageLedger (API errors are not simulated) writes no status at all");
+	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m")) SS(ALWAYS KUBECONFIG, APP_STAGE),
+		    "8:12: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete "
+		    "event at 1h20m0s removes Secret shop/kc, which spec.kubeConfig.secretRef names, for the "
+		    "rest of the run: those passes fail to connect to the target cluster (StageFailed), before "
+		    "the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on "
+		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; a transient "
+		    "error reading the StageLedger (API errors are not simulated) writes no status at all");
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
+		    "15:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario "
+		    "event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while "
+		    "it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop "
+		    "at the dependency check (DependencyNotReady), before the approval gate, the one writer of "
+		    "pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False "
+		    "DependencyNotReady until a pass gets through again; a transient error reading the "
+		    "StageLedger (API errors are not simulated) writes no status at all\n"
+		    DB_SOAK);
+	/* a publish that reaches both; a dependency with nothing that holds it long */
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
+		    DB_SOAK);
+	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
+			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE)
+			    "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+			    "metadata: {name: db, namespace: shop, labels: {app: db}}\n"
+			    "spec:\n  stages: [{name: schema, sourceRef: {kind: GitRepository, name: db}}]\n",
+		    "");
+	/* the Secret deleted before the publish; the decryption Secret, read after the gate */
+	expect_lint(SCENARIO(DELETE_KC("50m") PUBLISH_1H) SS(ALWAYS KUBECONFIG, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m"))
+			    SS(ALWAYS "  decryption: {provider: sops, secretRef: {name: kc}}\n", APP_STAGE),
+		    "");
+	/* approved before the outage; the outage before the publish; approved ahead; not Always */
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h10m", "2.1.0")) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SOURCES_EVENTS("{name: shop, notReady: [{from: 50m, until: 2h}]}", PUBLISH_1H)
+			    SS(ALWAYS, APP_STAGE),
+		    "");
+	expect_lint(SOURCES_EVENTS(NOT_READY, APPROVE("30m", "2.1.0") PUBLISH_1H) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H)
+			    SS("  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n", APP_STAGE),
+		    "");
+}
+
+/* StageSet shop/shop as SS, with approved-version V in its manifest's annotations. */
+#define SS_APPROVED(v, spec, stages)                                                   \
+	"---\n"                                                                        \
+	"apiVersion: stages.metio.wtf/v1\n"                                            \
+	"kind: StageSet\n"                                                             \
+	"metadata:\n"                                                                  \
+	"  name: shop\n"                                                               \
+	"  namespace: shop\n"                                                          \
+	"  labels: {app: shop}\n"                                                      \
+	"  annotations: {stages.metio.wtf/approved-version: \"" v "\"}\n"              \
+	"spec:\n" spec                                                                 \
+	"  stages:\n" stages
+
+static void test_approval_reused(void)
+{
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.1.0", ALWAYS, APP_STAGE),
+		    "15:52: MS281 warning: StageSet shop/shop (approvalMode Always) comes with "
+		    "stages.metio.wtf/approved-version \"2.1.0\" in its manifest, an approval from before, while "
+		    "its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first "
+		    "adoption is never held), and the controller never clears the annotation, so when 2.1.0 is "
+		    "published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody "
+		    "approving it");
+	/* the version it starts at; approved again by an event; never published; a version from an
+	 * artifact; not Always */
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.0.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(APPROVE("30m", "2.1.0") PUBLISH_1H) SS_APPROVED("2.1.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.2.0", ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS_APPROVED("2.1.0", "  version: {fromArtifact: {stage: app, path: VERSION}, approvalMode: Always}\n",
+					APP_STAGE),
+		    "");
+	expect_lint(SCENARIO(PUBLISH_1H)
+			    SS_APPROVED("2.1.0", "  version: {value: \"2.0.0\", approvalMode: OnMigrations}\n", APP_STAGE),
+		    "");
+}
+
+#define PUB(at, v) "    - {at: " at ", publish: {selector: {matchLabels: {app: shop}}, version: \"" v "\"}}\n"
+#define MODE(at, m)                                                                    \
+	"    - {at: " at ", patch: {kind: StageSet, namespace: shop, name: shop, merge: "  \
+	"{spec: {version: {approvalMode: " m "}}}}}\n"
+#define BACK_EVENTS(extra)                                                             \
+	PUB("30m", "2.1.0") APPROVE("35m", "2.1.0") extra MODE("1h", "Never") PUB("1h10m", "2.0.1") \
+	MODE("1h30m", "Always") PUB("2h", "2.1.0")
+#define ALWAYS_DOWN "  version: {value: \"2.0.0\", approvalMode: Always, allowDowngrade: true}\n"
+
+static void test_approval_comes_back(void)
+{
+	expect_lint(SCENARIO(BACK_EVENTS("")) SS(ALWAYS_DOWN, APP_STAGE),
+		    "12:16: MS281 warning: the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose "
+		    "approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version "
+		    "still says \"2.1.0\" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave "
+		    "way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and "
+		    "adopted without an approval, and the controller never clears the annotation, so the old "
+		    "approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it");
+	/* the approval removed once adopted; a downgrade refused (no allowDowngrade); approvalMode left
+	 * off */
+	expect_lint(SCENARIO(BACK_EVENTS("    - {at: 40m, annotate: {kind: StageSet, namespace: shop, name: shop, "
+					 "remove: [stages.metio.wtf/approved-version]}}\n"))
+			    SS(ALWAYS_DOWN, APP_STAGE),
+		    "");
+	expect_lint(SCENARIO(BACK_EVENTS("")) SS(ALWAYS, APP_STAGE), "");
+	expect_lint(SCENARIO(PUB("30m", "2.1.0") APPROVE("35m", "2.1.0") MODE("1h", "Never") PUB("1h10m", "2.0.1")
+				     PUB("2h", "2.1.0"))
+			    SS(ALWAYS_DOWN, APP_STAGE),
+		    "");
+}
+
 static CU_TestInfo tests[] = {
 	{ "MS262 a soak on the last stage, not on an earlier one", test_last_stage_soak },
 	{ "MS263 rollbackOnFailure off under a Rollback gate, with a later version", test_stale_snapshot },
@@ -219,6 +376,10 @@ static CU_TestInfo tests[] = {
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	{ "MS267 an approval of a version replaced before it", test_stale_approval },
+	{ "MS280 a held version's pendingVersion through a source outage, a deleted kubeconfig, a dependency",
+	  test_pending_after_exit },
+	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
+	{ "MS281 an approved version that comes back after approvalMode was off", test_approval_comes_back },
 	CU_TEST_INFO_NULL,
 };
 

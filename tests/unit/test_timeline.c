@@ -1,4 +1,5 @@
 /* Unit tests for sim/core/timeline: interning, entries, notices. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,11 +123,29 @@ static void test_generation_saturates(void)
 	tl_free(tl);
 }
 
+/* tl_status_names(): the fields of a status write's detail, set or removed, and no other detail. */
+static void test_status_names(void)
+{
+	bool removed = true;
+
+	CU_ASSERT_TRUE(tl_status_names("status: conditions, pendingUpdate, version", "pendingUpdate", &removed));
+	CU_ASSERT_FALSE(removed);
+	CU_ASSERT_TRUE(tl_status_names("status: conditions, -pendingVersion", "pendingVersion", &removed));
+	CU_ASSERT_TRUE(removed);
+	CU_ASSERT_TRUE(tl_status_names("status: version", "version", &removed));
+	CU_ASSERT_FALSE(removed);
+	CU_ASSERT_FALSE(tl_status_names("status: conditions, pendingVersion", "pending", &removed));
+	CU_ASSERT_FALSE(tl_status_names("status: lastAppliedRevisions", "lastApplied", &removed));
+	CU_ASSERT_FALSE(tl_status_names("spec (generation 2)", "spec", &removed));
+	CU_ASSERT_FALSE(tl_status_names(NULL, "version", &removed));
+}
+
 static CU_TestInfo tests[] = {
 	{ "intern gives one id and a stable pointer", test_intern_same_id_stable_pointer },
 	{ "append and get round-trip", test_append_get_roundtrip },
 	{ "notices with related objects", test_notices },
 	{ "generation saturates at 2^32-1", test_generation_saturates },
+	{ "status write details name their fields", test_status_names },
 	CU_TEST_INFO_NULL,
 };
 
