@@ -28,18 +28,24 @@ static struct key *key_of(const char *k)
 	return (struct key *)(void *)(k - offsetof(struct key, s));
 }
 
-/* A new key holding a copy of @s (NUL-terminated), one reference. */
-static char *key_new(const char *s)
+/* A new key holding a copy of the @n bytes at @s (no NUL among them), one reference. */
+static char *key_newn(const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	struct key *k;
 
 	if (n > SIZE_MAX - sizeof(*k) - 1)
 		abort(); /* no such string fits in memory */
 	k = xmalloc(sizeof(*k) + n + 1);
 	k->refs = 1;
-	memcpy(k->s, s, n + 1);
+	memcpy(k->s, s, n);
+	k->s[n] = '\0';
 	return k->s;
+}
+
+/* A new key holding a copy of @s (NUL-terminated), one reference. */
+static char *key_new(const char *s)
+{
+	return key_newn(s, strlen(s));
 }
 
 /* One more reference to key @k (a map's key).  Returns @k. */
@@ -244,7 +250,8 @@ void val_free(struct val *v)
 	default:
 		break;
 	}
-	free(v->raw);
+	if (v->raw)
+		key_release(v->raw);
 	node_release(v);
 }
 
@@ -256,7 +263,7 @@ struct val *val_copy(const struct val *v)
 		return NULL;
 	c = v->type == VAL_STRING ? new_string_node(v->u.s, strlen(v->u.s)) : new_node(v->type);
 	c->mark = v->mark;
-	c->raw = xstrdup(v->raw);
+	c->raw = v->raw ? key_share(v->raw) : NULL; /* shared as the keys are */
 	switch (v->type) {
 	case VAL_NULL:
 		break;
@@ -288,6 +295,24 @@ struct val *val_copy(const struct val *v)
 		break;
 	}
 	return c;
+}
+
+void val_set_raw(struct val *v, const char *text, size_t n)
+{
+	char *old = v->raw;
+
+	v->raw = key_newn(text, strnlen(text, n)); /* as strndup() */
+	if (old)
+		key_release(old);
+}
+
+void val_share_raw(struct val *dst, const struct val *src)
+{
+	char *old = dst->raw;
+
+	dst->raw = src->raw ? key_share(src->raw) : NULL;
+	if (old)
+		key_release(old);
 }
 
 bool val_equal(const struct val *a, const struct val *b)

@@ -12,6 +12,8 @@
  *  - a map's keys are set only through this API (val_map_set(), val_map_append(),
  *    val_map_append_kv()): copies of a map share its keys' texts, which are
  *    never assigned, written or freed outside engine/value.c;
+ *  - likewise a node's `raw` text is set only through val_set_raw() and
+ *    val_share_raw(), and copies of the node share it;
  *  - every node is owned by exactly one parent (or by the caller, for a root);
  *  - `mark` is where the node came from in its input file (1-based line and
  *    column; 0/0 for values built by code) and never takes part in equality.
@@ -51,7 +53,7 @@ struct val_kv {
 struct val {
 	enum val_type type;
 	struct val_mark mark;
-	char *raw; /* source text of a scalar read from a file; NULL otherwise */
+	char *raw; /* source text of a scalar read from a file, NULL otherwise; shared with copies: read it, never assign or free it */
 	union {
 		bool b;
 		int64_t i;
@@ -84,8 +86,25 @@ struct val *val_new_list(void);
 /* val_free() - frees @v and everything below it.  Accepts NULL. */
 void val_free(struct val *v);
 
-/* val_copy() - deep copy of @v (marks and raw text included).  Returns new; NULL gives NULL. */
+/*
+ * val_copy() - deep copy of @v (marks and raw text included; map keys and
+ * raw texts are shared with @v, not copied).  Returns new; NULL gives NULL.
+ */
 struct val *val_copy(const struct val *v);
+
+/*
+ * val_set_raw() - sets @v's source text (`raw`) to a copy of @text, at
+ * most @n bytes and up to its first NUL (as strndup()), releasing the one
+ * it had.  The loader's way of keeping what the user wrote.  Cannot fail
+ * (aborts on OOM).
+ */
+void val_set_raw(struct val *v, const char *text, size_t n);
+
+/*
+ * val_share_raw() - sets @dst's source text to @src's (shared, not
+ * copied; NULL when @src has none), releasing the one @dst had.
+ */
+void val_share_raw(struct val *dst, const struct val *src);
 
 /*
  * val_equal() - structural equality as JSON sees it: same type and value, maps

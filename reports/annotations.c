@@ -6,13 +6,19 @@
 #include <unistd.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/quote.h"
 
-/* Escapes %, CR, LF and, for properties, ':' and ','. */
-static char *escape(const char *s, bool prop)
+/*
+ * Escapes the other control characters as qt_text() does (an ESC must not
+ * reach the log, where it would drive the terminal of whoever reads it),
+ * then %, CR, LF and, for properties, ':' and ','.
+ */
+static char *escape(const char *text, bool prop)
 {
-	char *out = xmalloc(strlen(s) * 3 + 1), *p = out;
+	char *quoted = qt_text_keep(text, "\r\n");
+	char *out = xmalloc(strlen(quoted) * 3 + 1), *p = out;
 
-	for (; *s; s++) {
+	for (const char *s = quoted; *s; s++) {
 		const char *rep = NULL;
 
 		switch (*s) {
@@ -31,6 +37,7 @@ static char *escape(const char *s, bool prop)
 		}
 	}
 	*p = '\0';
+	free(quoted);
 	return out;
 }
 

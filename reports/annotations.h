@@ -9,7 +9,9 @@
  * per failed check (::warning for a warning finding, ::notice for an info
  * finding; passed checks print nothing), so the pull request shows each at
  * its line.  Escaping is GitHub's: in the message %, CR and LF become %25,
- * %0D, %0A; in property values also : and , become %3A and %2C.
+ * %0D, %0A; in property values also : and , become %3A and %2C.  Every
+ * other control character (ESC, BEL, DEL, C1) and invalid UTF-8 is first
+ * written as qt_text() writes it ("\x1b"), so none reaches the log raw.
  *
  * GitHub places an annotation only by a path relative to the repository
  * checkout, so file= is relative to $GITHUB_WORKSPACE when it is set, else
@@ -47,10 +49,13 @@ char *gha_relative_path(const char *path, const char *base, const char *cwd);
  */
 int gha_write(FILE *f, const struct exp_scenario_report *r, size_t n);
 
-/* gha_escape_data() - @s escaped for the message part.  Returns new. */
+/*
+ * gha_escape_data() - @s (NUL-terminated) escaped for the message part, as
+ * above.  Returns new (free()); cannot fail (aborts on OOM).
+ */
 char *gha_escape_data(const char *s);
 
-/* gha_escape_prop() - @s escaped for a property value.  Returns new. */
+/* gha_escape_prop() - @s escaped for a property value, as above.  Returns new. */
 char *gha_escape_prop(const char *s);
 
 #endif

@@ -525,20 +525,27 @@ static int csv_uint(FILE *f, uint64_t v)
 	return csv_field(f, buf, false);
 }
 
-int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n)
+/*
+ * The rows of rep_plan_csv() and rep_variants_csv(): the header, then @n
+ * rows; with @set (not NULL) one more column, "variant", holding @set on
+ * every row (and the header only when @header).
+ */
+static int plan_csv_rows(FILE *f, const struct trial_row *rows, size_t n, const char *set,
+			 bool header)
 {
-	static const char *const header[] = {
+	static const char *const names[] = {
 		"index", "seed", "stop", "end_ms", "events", "completed", "ttc_ms", "halted",
 		"halt_ms", "halt_where", "halt_reason", "blast_count", "blast_total",
 		"detection_ms", "exposure_ms", "peak_jobs", "peak_adopting", "job_wait_ms",
 		"bound_note",
 	};
-	size_t nh = sizeof(header) / sizeof(header[0]);
+	size_t nh = sizeof(names) / sizeof(names[0]);
 	int rc = 0;
 
-	errno = 0;
-	for (size_t i = 0; i < nh; i++)
-		rc |= csv_field(f, header[i], i + 1 == nh);
+	for (size_t i = 0; header && i < nh; i++)
+		rc |= csv_field(f, names[i], !set && i + 1 == nh);
+	if (header && set)
+		rc |= csv_field(f, "variant", true);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct trial_row *r = &rows[i];
 
@@ -562,8 +569,30 @@ int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n)
 		rc |= csv_uint(f, r->peak_jobs);
 		rc |= csv_uint(f, r->peak_adopting);
 		rc |= csv_int(f, r->job_wait_ms, true);
-		rc |= csv_field(f, r->bound_note, true);
+		rc |= csv_field(f, r->bound_note, !set);
+		if (set)
+			rc |= csv_field(f, set, true);
 	}
+	return rc;
+}
+
+int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n)
+{
+	errno = 0;
+	if (plan_csv_rows(f, rows, n, NULL, true) || ferror(f)) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int rep_variants_csv(FILE *f, const struct rep_csv_set *sets, size_t n)
+{
+	int rc = 0;
+
+	errno = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = plan_csv_rows(f, sets[i].rows, sets[i].n, sets[i].name, i == 0);
 	if (rc || ferror(f)) {
 		errno = errno ? errno : EIO;
 		return -1;

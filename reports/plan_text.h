@@ -72,6 +72,23 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
  */
 int rep_plan_csv(FILE *f, const struct trial_row *rows, size_t n);
 
+/* One set of trials for rep_variants_csv(): its name and @n rows (all borrowed). */
+struct rep_csv_set {
+	const char *name; /* "base", or the variant's name */
+	const struct trial_row *rows;
+	size_t n;
+};
+
+/*
+ * rep_variants_csv() - the trials of the base and of every variant as one
+ * CSV: the columns of rep_plan_csv(), then "variant", the name of the set
+ * a row belongs to; the rows of @sets[0] (the base) in index order, then
+ * those of each of the other @n - 1 sets in order.  A row's index and seed
+ * are its trial's, the same in every set (common random numbers).
+ * Returns: 0, or -1 when a write failed (errno set).
+ */
+int rep_variants_csv(FILE *f, const struct rep_csv_set *sets, size_t n);
+
 /*
  * rep_plan_duration() - @ms as a short duration for tables: "0s", "850ms", "12.3s",
  * "30m06s", "8h", "8h02m", "76h" (no day unit, as Go durations have none:

@@ -419,25 +419,65 @@ static void summary(struct out *o, const struct rep_run *run)
 	}
 }
 
+/*
+ * clauses() - writes the @n @parts as one line joined by spaces, broken
+ * before a part that would pass the width (the next line indented two
+ * columns); a part wider than a line has one of its own.  @bold: the
+ * first part is bold (the scenario's name).
+ */
+static void clauses(struct out *o, char *const *parts, size_t n, bool bold)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t w = txt_u8_width(parts[i], strlen(parts[i]));
+
+		if (i && at + 1 + w > o->width) {
+			txt_emit(o, "\n  ");
+			at = 2;
+		} else if (i) {
+			txt_emit(o, " ");
+			at++;
+		}
+		txt_emit(o, "%s%s%s", bold && !i ? col(o, C_BOLD) : "", parts[i],
+			 bold && !i ? col(o, C_OFF) : "");
+		at += w;
+	}
+	txt_emit(o, "\n");
+}
+
 int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opts)
 {
 	struct out o = { f, opts->color, false, opts->width >= 60 ? opts->width : 80, 0, 0 };
 	char hz[GT_DURATION_BUFSZ];
 	char *name = txt_clean(run->name, false);
+	char *head[5];
 
+	/* "NAME: seed 3, horizon 2h0m0s, 13 objects, 0 scripted events", broken after a comma */
 	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
-	txt_emit(&o, "%s%s%s: seed %llu, horizon %s, %zu object%s, %zu scripted event%s",
-		 col(&o, C_BOLD), name, col(&o, C_OFF), (unsigned long long)run->seed, hz,
-		 run->nobjects, run->nobjects == 1 ? "" : "s", run->nevents,
-		 run->nevents == 1 ? "" : "s");
+	head[0] = xasprintf("%s:", name);
+	head[1] = xasprintf("seed %llu,", (unsigned long long)run->seed);
+	head[2] = xasprintf("horizon %s,", hz);
+	head[3] = xasprintf("%zu object%s,", run->nobjects, run->nobjects == 1 ? "" : "s");
+	head[4] = xasprintf("%zu scripted event%s", run->nevents, run->nevents == 1 ? "" : "s");
+	clauses(&o, head, 5, true);
+	for (size_t i = 0; i < 5; i++)
+		free(head[i]);
 	if (run->clock_said) {
 		char at[GT_RFC3339_BUFSZ];
 
-		/* A snapshot: every time in it is read against this instant. */
+		/*
+		 * A snapshot: every time in it is read against this instant.  A
+		 * line of its own, as under the trials' first line: with it the
+		 * first line would pass 80 columns.
+		 */
 		gt_format_rfc3339(run->start_unix_ms, at, sizeof(at));
-		txt_emit(&o, "; clock starts %s (%s)", at, run->clock_said);
+		head[0] = xasprintf("clock starts %s", at);
+		head[1] = xasprintf("(%s)", run->clock_said);
+		clauses(&o, head, 2, false);
+		free(head[0]);
+		free(head[1]);
 	}
-	txt_emit(&o, "\n");
 	free(name);
 	if (!opts->quiet && opts->timeline != REP_TL_NONE)
 		txt_timeline(&o, run, opts->timeline);

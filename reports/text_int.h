@@ -84,9 +84,10 @@ void txt_wrapped(struct out *o, const char *text, size_t indent, const char *ton
 
 /*
  * txt_clean() - a copy of @s safe to print on a terminal: control
- * characters (C0 and DEL, which could move the cursor, recolour or clear the
- * screen) are written as \xHH; newlines are kept when @keep_nl
- * (txt_wrapped() breaks lines there).
+ * characters (C0, DEL and C1, which could move the cursor, recolour or
+ * clear the screen) and invalid UTF-8 are escaped as qt_text() escapes
+ * them (sim/base/quote.h: "\x1b", "\t", "\u009b"); newlines are kept when
+ * @keep_nl (txt_wrapped() breaks lines there).
  * Returns: new (free()), NULL for NULL.  Cannot fail (aborts on OOM).
  */
 char *txt_clean(const char *s, bool keep_nl);

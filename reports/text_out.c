@@ -10,6 +10,7 @@
 #include "engine/xalloc.h"
 #include "reports/text_int.h"
 #include "sim/base/gotime.h"
+#include "sim/base/quote.h"
 
 void txt_emit(struct out *o, const char *fmt, ...)
 {
@@ -129,19 +130,7 @@ void txt_wrapped(struct out *o, const char *text, size_t indent, const char *ton
 
 char *txt_clean(const char *s, bool keep_nl)
 {
-	char *d, *q;
-
-	if (!s)
-		return NULL;
-	d = q = xmalloc(strlen(s) * 4 + 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p < 0x20 && !(keep_nl && *p == '\n')) || *p == 0x7f)
-			q += sprintf(q, "\\x%02x", *p);
-		else
-			*q++ = (char)*p;
-	}
-	*q = '\0';
-	return d;
+	return qt_text_keep(s, keep_nl ? "\n" : "");
 }
 
 const char *txt_phase_tone(const char *phase, const char *reason)

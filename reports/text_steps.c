@@ -10,32 +10,64 @@
 #include "reports/text_int.h"
 #include "sim/base/gotime.h"
 
-/* One Workspace under its step: when it planned, applied, failed. */
-static void member_line(struct out *o, const struct obs_workspace *w)
+/*
+ * The first instant of something, before the run (@past_ms, a snapshot's
+ * history: OBS_NEVER when none) or in it (@run_ms, -1 when never), into
+ * @buf: the duration, marked "*" when it is before the snapshot (then *@mark
+ * is set), "—" when it did not happen.
+ */
+static void at_cell(int64_t past_ms, int64_t run_ms, char *buf, size_t len, bool *mark)
 {
-	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], line[256];
+	int64_t at = obs_first(past_ms, run_ms);
+
+	if (at == OBS_NEVER) {
+		snprintf(buf, len, "—");
+		return;
+	}
+	gt_format_duration(at, buf, len);
+	if (past_ms != OBS_NEVER) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "*");
+		*mark = true;
+	}
+}
+
+/*
+ * One Workspace under its step: when it planned, applied, failed; each the
+ * first, before the snapshot ("*") or in this run.
+ */
+static void member_line(struct out *o, const struct obs_workspace *w, bool *mark)
+{
+	char a[GT_DURATION_BUFSZ + 2], b[GT_DURATION_BUFSZ + 2], line[256];
 	char *name = txt_clean(w->name, false);
 	size_t len = 0, nw = txt_u8_width(name, strlen(name));
 	const char *phase = w->last_phase ? w->last_phase : "";
+	int64_t applying = obs_first(w->past_applying_ms, w->applying_ms);
+	int64_t applied = obs_first(w->past_applied_ms, w->applied_ms);
 
 	line[0] = '\0';
-	/* A Job a snapshot caught running began before the run: the offset it began at ("-1m10s"). */
-	if (w->planning_ms >= 0) {
-		txt_dur_or_dash(w->planning_ms, a, sizeof(a));
-		if (w->planning_ms == 0 && w->plan_started_ms < 0)
-			gt_format_duration(w->plan_started_ms, a, sizeof(a));
+	if (obs_first(w->past_planning_ms, w->planning_ms) != OBS_NEVER) {
+		at_cell(w->past_planning_ms, w->planning_ms, a, sizeof(a), mark);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "plan %s", a);
 	}
-	if (w->applying_ms >= 0 && len < sizeof(line)) {
-		txt_dur_or_dash(w->applying_ms, a, sizeof(a));
-		if (w->applying_ms == 0 && w->apply_started_ms < 0)
-			gt_format_duration(w->apply_started_ms, a, sizeof(a));
-		txt_dur_or_dash(w->applied_ms, b, sizeof(b));
+	if (applying != OBS_NEVER && len < sizeof(line)) {
+		at_cell(w->past_applying_ms, w->applying_ms, a, sizeof(a), mark);
+		at_cell(w->past_applied_ms, w->applied_ms, b, sizeof(b), mark);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%sapply %s→%s",
 					len ? ", " : "", a, b);
+	} else if ((applied != OBS_NEVER || w->applied_before) && len < sizeof(line)) {
+		/* a plain snapshot without the apply Job: when it began is not told */
+		if (applied != OBS_NEVER)
+			at_cell(w->past_applied_ms, w->applied_ms, a, sizeof(a), mark);
+		else
+			snprintf(a, sizeof(a), "before*");
+		*mark = true;
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s %s", len ? ", " : "",
+					applied != OBS_NEVER ? "applied" : "apply", a);
 	}
-	if (w->failed_ms >= 0 && len < sizeof(line)) {
-		txt_dur_or_dash(w->failed_ms, a, sizeof(a));
+	if (obs_first(w->past_failed_ms, w->failed_ms) != OBS_NEVER && len < sizeof(line)) {
+		at_cell(w->past_failed_ms, w->failed_ms, a, sizeof(a), mark);
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%sfailed %s",
 					len ? ", " : "", a);
 	}
@@ -82,6 +114,7 @@ void txt_steps_view(struct out *o, const struct obs *obs)
 	for (size_t i = 0; i < n; i++) {
 		const struct obs_rollout *r = &ro[i];
 		char *rn = txt_clean(r->name, false), *rns = txt_clean(r->ns, false);
+		bool mark = false;
 
 		txt_emit(o, "\n%sRollout %s/%s%s, %zu step%s\n", col(o, C_BOLD), rns, rn,
 			 col(o, C_OFF), r->nsteps, r->nsteps == 1 ? "" : "s");
@@ -92,11 +125,11 @@ void txt_steps_view(struct out *o, const struct obs *obs)
 				 "OPENED", "COMPLETED", col(o, C_OFF));
 		for (size_t k = 0; k < r->nsteps; k++) {
 			const struct obs_step *st = &r->steps[k];
-			char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ];
+			char a[GT_DURATION_BUFSZ + 2], b[GT_DURATION_BUFSZ + 2];
 			char *sn = txt_clean(st->name, false);
 
-			txt_dur_or_dash(st->opened_ms, a, sizeof(a));
-			txt_dur_or_dash(st->completed_ms, b, sizeof(b));
+			at_cell(st->past_opened_ms, st->opened_ms, a, sizeof(a), &mark);
+			at_cell(st->past_completed_ms, st->completed_ms, b, sizeof(b), &mark);
 			txt_emit(o, "  ");
 			txt_cell(o, sn, 20);
 			txt_emit(o, " %*s%s %*s%s  %zu%s\n", (int)(12 - txt_u8_width(a, strlen(a))),
@@ -107,8 +140,13 @@ void txt_steps_view(struct out *o, const struct obs *obs)
 				const struct obs_workspace *w = obs_workspace(obs, r->ns, st->members[m]);
 
 				if (w)
-					member_line(o, w);
+					member_line(o, w, &mark);
 			}
 		}
+		/* a time of the snapshot's history is never taken for one of this run */
+		if (mark)
+			txt_wrapped(o, "* before the snapshot (the run starts at 0s): as the "
+				       "snapshot carries it or its objects tell it",
+				    2, C_DIM);
 	}
 }

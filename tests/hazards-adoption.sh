@@ -43,9 +43,7 @@ check("derived: the run says the fleet counted the budget-held member adopted",
           and "the fleet took it for a regression and halted" in x for x in t), t)
 PY
 
-lint_of fleet-budget-pinned
-if [ ! -s "$tmp/fleet-budget-pinned.lint" ]; then ok "pinned: lint finds nothing"; else
-	bad "pinned: lint finds nothing"; show "$tmp/fleet-budget-pinned.lint"; fi
+lint_clean fleet-budget-pinned "pinned"
 run_of fleet-budget-pinned
 pyfacts "$tmp/fleet-budget-pinned.json" <<'PY'
 import json, sys

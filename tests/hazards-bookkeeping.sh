@@ -40,12 +40,8 @@ else ok "progress replay: no MS252 (nothing fails)"; fi
 run_of bookkeeping-promote-progress
 "$SIM" run -q --snapshot 3h "$tmp/progress.yaml" "$H/bookkeeping-promote-progress.yaml" >/dev/null 2>&1 ||
 	bad "progress replay: the snapshot at 3h is written"
-pyfacts "$tmp/bookkeeping-promote-progress.json" "$tmp/progress.yaml" <<'PY'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
-st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
-      if e["kind"] == "StageSet" and e["change"] == "status"]
+facts_of bookkeeping-promote-progress "$tmp/progress.yaml" <<'PY'
+st = stageset_statuses(d)
 tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
        and "stages.metio.wtf/promote" in (e["detail"] or "")]
 check("progress replay: the token is stamped once, at 10m", tok == [600000], tok)
@@ -62,20 +58,14 @@ snap = snap[snap.index("kind: StageSet"):]
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("progress replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
 check("progress replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
-n = notice(d, 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" held StageProgressing at 1h0m31s (its verify timeout ran out)')
-check("progress replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "progress replay", 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" held StageProgressing at 1h0m31s (its verify timeout ran out)')
 check("progress replay: with the pass that replayed it",
       n is not None and "so the pass at 1h2m33s took the token as fresh and passed the stage's gate (manual promotion) with no operator" in n["text"], n and n["text"])
 PY
 
-lint_of bookkeeping-promote-in-time
-if [ ! -s "$tmp/bookkeeping-promote-in-time.lint" ]; then ok "timeout met: lint finds nothing"; else
-	bad "timeout met: lint finds nothing"; show "$tmp/bookkeeping-promote-in-time.lint"; fi
+lint_clean bookkeeping-promote-in-time "timeout met"
 run_of bookkeeping-promote-in-time
-pyfacts "$tmp/bookkeeping-promote-in-time.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-promote-in-time <<'PY'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("timeout met: no progress hold", not [x for x in st if x[1] == "StageProgressing"], st)
 check("timeout met: 2.1.0 waits at staging from 1h1m1s to the end", st[-1] == (3661000, "AwaitingPromotion"), st)
@@ -92,10 +82,7 @@ contains "skipped boundary: MS274 says what follows" "$tmp/bookkeeping-downgrade
 run_of bookkeeping-downgrade-skipped
 "$SIM" run -q --snapshot 2h "$tmp/downgrade.yaml" "$H/bookkeeping-downgrade-skipped.yaml" >/dev/null 2>&1 ||
 	bad "skipped boundary: the snapshot at 2h is written"
-pyfacts "$tmp/bookkeeping-downgrade-skipped.json" "$tmp/downgrade.yaml" <<'PY'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-downgrade-skipped "$tmp/downgrade.yaml" <<'PY'
 ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
 mig = [e["reason"] for e in ss if e["change"] == "event" and e["reason"] in ("MigrationStarted", "MigrationCompleted")]
 check("skipped boundary: split-orders never starts", mig == [], mig)
@@ -109,20 +96,14 @@ check("skipped boundary: nothing else after the refusal", st[-1][1] == "Downgrad
 snap = open(sys.argv[2]).read()
 snap = snap[snap.index("kind: StageSet"):]
 check("skipped boundary: at 2h status.version is 2.0.0", re.search(r"\n    version: 2\.0\.0\n", snap) is not None)
-n = notice(d, 'StageSet shop/shop: the downgrade 2.0.0 → 1.5.0 was refused DowngradeRequiresMigration at 1h0m0s for migration "split-orders" (to 2.0.0), which never ran here')
-check("skipped boundary: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "skipped boundary", 'StageSet shop/shop: the downgrade 2.0.0 → 1.5.0 was refused DowngradeRequiresMigration at 1h0m0s for migration "split-orders" (to 2.0.0), which never ran here')
 check("skipped boundary: with the version kept",
       n is not None and "status.version was 2.0.0 at the end" in n["text"], n and n["text"])
 PY
 
-lint_of bookkeeping-downgrade-ran
-if [ ! -s "$tmp/bookkeeping-downgrade-ran.lint" ]; then ok "boundary crossed: lint finds nothing"; else
-	bad "boundary crossed: lint finds nothing"; show "$tmp/bookkeeping-downgrade-ran.lint"; fi
+lint_clean bookkeeping-downgrade-ran "boundary crossed"
 run_of bookkeeping-downgrade-ran
-pyfacts "$tmp/bookkeeping-downgrade-ran.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-downgrade-ran <<'PY'
 ss = [e for e in d["timeline"] if e["kind"] == "StageSet"]
 done = [e["t_ms"] for e in ss if e["change"] == "event" and e["reason"] == "MigrationCompleted"]
 check("boundary crossed: split-orders ran at 11m3s", done == [663000], done)
@@ -138,10 +119,7 @@ contains "forgiven restarts: MS258 at restartGate" "$tmp/bookkeeping-restarts-pr
 contains "forgiven restarts: MS258 says why" "$tmp/bookkeeping-restarts-promoted.lint" \
 	'MS258 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 20m0s, when the stage has held its revision (new at 0s) past its 10m0s interval: the restart gate refreshes its baseline at every pass of a promoted stage, so the pass after 20m0s takes these restarts in, nothing blocks or tells them, and Ready stays True'
 run_of bookkeeping-restarts-promoted
-pyfacts "$tmp/bookkeeping-restarts-promoted.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-restarts-promoted <<'PY'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("forgiven restarts: every status write is Succeeded", {x[1] for x in st} == {"Succeeded"}, st)
 refresh = [x[0] for x in st if x[2] == "status: stages"]
@@ -149,20 +127,14 @@ check("forgiven restarts: the passes after 20m and 40m rewrite the baseline alon
       refresh == [1320925, 2527088], st)
 check("forgiven restarts: 2.1.0 is promoted at 1h2m2s, the crash loop forgotten",
       (3722000, "Succeeded") in [x[:2] for x in st] and "lastAppliedRevisions" in [x for x in st if x[0] == 3722000][0][2], st)
-n = notice(d, 'StageSet shop/shop: the pods of restart check "crashloop" (stage "canary", maxRestarts 0) restarted 5 times at 20m0s while the stage was promoted (Ready True since 2m2.005s)')
-check("forgiven restarts: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "forgiven restarts", 'StageSet shop/shop: the pods of restart check "crashloop" (stage "canary", maxRestarts 0) restarted 5 times at 20m0s while the stage was promoted (Ready True since 2m2.005s)')
 check("forgiven restarts: with the pass that took them in and the later rise",
       n is not None and "the pass at 22m0.925s took them into the gate's baseline and nothing blocked them (nor the 1 later rise)" in n["text"], n and n["text"])
 PY
 
-lint_of bookkeeping-restarts-gating
-if [ ! -s "$tmp/bookkeeping-restarts-gating.lint" ]; then ok "restarts while gating: lint finds nothing"; else
-	bad "restarts while gating: lint finds nothing"; show "$tmp/bookkeeping-restarts-gating.lint"; fi
+lint_clean bookkeeping-restarts-gating "restarts while gating"
 run_of bookkeeping-restarts-gating
-pyfacts "$tmp/bookkeeping-restarts-gating.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-restarts-gating <<'PY'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("restarts while gating: 2.1.0 is held PromotionBlocked at 1h1m1s by the restart check",
       st[-1][:2] == (3661000, "PromotionBlocked") and 'restart check "crashloop" observed 5 pod restart(s)' in st[-1][2], st)
@@ -177,30 +149,20 @@ contains "burned reset: MS259 says why" "$tmp/bookkeeping-reset-scope-held.lint"
 contains "burned reset: MS259 names the actions" "$tmp/bookkeeping-reset-scope-held.lint" \
 	'so their Version-scoped actions (prod: "smoke") do not run again'
 run_of bookkeeping-reset-scope-held
-pyfacts "$tmp/bookkeeping-reset-scope-held.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
-st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
-      if e["kind"] == "StageSet" and e["change"] == "status"]
+facts_of bookkeeping-reset-scope-held <<'PY'
+st = stageset_statuses(d)
 rec = [x for x in st if "lastHandledResetScope" in x[2]]
 check("burned reset: the token is recorded once, at 35m1s, by a StageFailed pass at staging",
       len(rec) == 1 and rec[0][:2] == (2101000, "StageFailed") and rec[0][3].startswith('stage "staging"'), rec)
 check("burned reset: shop is Ready again at 51m27.04s", (3087040, "Succeeded") in [x[:2] for x in st], st)
-n = notice(d, 'StageSet shop/shop: the reset-scope token "rerun-1" was recorded as handled at 35m1s by a pass that stopped at stage "staging" (StageFailed)')
-check("burned reset: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "burned reset", 'StageSet shop/shop: the reset-scope token "rerun-1" was recorded as handled at 35m1s by a pass that stopped at stage "staging" (StageFailed)')
 check("burned reset: smoke never ran",
       n is not None and 'prod\'s Version-scoped post action "smoke" ran 0 times in the whole run' in n["text"], n and n["text"])
 PY
 
-lint_of bookkeeping-reset-scope-ready
-if [ ! -s "$tmp/bookkeeping-reset-scope-ready.lint" ]; then ok "reset when Ready: lint finds nothing"; else
-	bad "reset when Ready: lint finds nothing"; show "$tmp/bookkeeping-reset-scope-ready.lint"; fi
+lint_clean bookkeeping-reset-scope-ready "reset when Ready"
 run_of bookkeeping-reset-scope-ready
-pyfacts "$tmp/bookkeeping-reset-scope-ready.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of bookkeeping-reset-scope-ready <<'PY'
 rec = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
        and "lastHandledResetScope" in (e["detail"] or "")]
 check("reset when Ready: the token is recorded by a Succeeded pass at 55m3s", rec == [(3303000, "Succeeded")], rec)

@@ -40,10 +40,7 @@ contains "rollback loop: MS226" "$tmp/failure-rollback-loop.lint" \
 contains "rollback loop: MS226 names onRollback" "$tmp/failure-rollback-loop.lint" \
 	'its onRollback (1 action) runs on every cycle once a revision has succeeded'
 run_of failure-rollback-loop
-pyfacts "$tmp/failure-rollback-loop.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-rollback-loop <<'EOF2'
 ev = lambda reason: [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "web"
                      and e["change"] == "event" and e["reason"] == reason]
 rb, hook = ev("RolledBack"), ev("OnRollbackAction")
@@ -72,10 +69,7 @@ lint_of failure-rollback-fixed
 contains "rollback fixed: MS226 for 1.1.0 all the same" "$tmp/failure-rollback-fixed.lint" \
 	'MS226 warning StageSet default/web sets rollbackOnFailure'
 run_of failure-rollback-fixed
-pyfacts "$tmp/failure-rollback-fixed.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-rollback-fixed <<'EOF2'
 rb = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "event"
       and e["reason"] == "RolledBack"]
 st = member_ready(d, "default", "web")
@@ -88,10 +82,7 @@ EOF2
 lint_of failure-no-rollback
 lacks "no rollbackOnFailure: no MS226" "$tmp/failure-no-rollback.lint" "MS226"
 run_of failure-no-rollback
-pyfacts "$tmp/failure-no-rollback.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-no-rollback <<'EOF2'
 st = member_ready(d, "default", "web")
 check("no rollbackOnFailure: 1.1.0 fails (StageFailed at 11m1s)", (661000, "StageFailed") in st, st)
 check("no rollbackOnFailure: nothing rolled back",
@@ -105,10 +96,7 @@ contains "terminal: MS227" "$tmp/failure-terminal.lint" \
 	'MS227 warning StageSet default/web: an apply of stage "app" can be denied (apply.failure.class forbidden), with probability 1 per apply from 0s until 5m0s: the controller writes Ready False RBACDenied and does not requeue this failure'
 lacks "terminal: not for api" "$tmp/failure-terminal.lint" "default/api"
 run_of failure-terminal
-pyfacts "$tmp/failure-terminal.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-terminal <<'EOF2'
 web, api = member_ready(d, "default", "web"), member_ready(d, "default", "api")
 check("terminal: web RBACDenied at 1.005s and nothing after (%s)" % web, web == [(1005, "RBACDenied")])
 check("terminal: api succeeds, and the run goes on to the horizon",
@@ -125,10 +113,7 @@ EOF2
 lint_of failure-retried
 lacks "retried: no MS227" "$tmp/failure-retried.lint" "MS227"
 run_of failure-retried
-pyfacts "$tmp/failure-retried.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-retried <<'EOF2'
 st = member_ready(d, "default", "web")
 check("retried: StageFailed at 1.005s, then the retry succeeds at 7m43.675s (%s)" % st,
       st[0] == (1005, "StageFailed") and (463675, "Succeeded") in st)
@@ -140,10 +125,7 @@ contains "restore terminal: MS227" "$tmp/failure-restore-terminal.lint" \
 	'MS227 warning StageSet default/web sets rollbackOnFailure, its stage "app" can fail and the modelled restore of its last-applied revision ends PreviousRevisionUnavailable'
 lacks "restore terminal: no MS226 (the first rollback ends the cycle)" "$tmp/failure-restore-terminal.lint" "MS226"
 run_of failure-restore-terminal
-pyfacts "$tmp/failure-restore-terminal.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-restore-terminal <<'EOF2'
 st = member_ready(d, "default", "web")
 check("restore terminal: PreviousRevisionUnavailable at 11m2s, the last status (%s)" % st[-1:],
       st[-1] == (662000, "PreviousRevisionUnavailable"))
@@ -163,10 +145,7 @@ contains "verify 2T: MS228" "$tmp/failure-verify-2t.lint" \
 contains "verify 2T: MS228 with the medians" "$tmp/failure-verify-2t.lint" \
 	'its objects are Current 4m0s after the apply and its expressions hold 3m0s later, so a verify succeeds after 7m0s, past its 5m0s timeout'
 run_of failure-verify-2t
-pyfacts "$tmp/failure-verify-2t.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-verify-2t <<'EOF2'
 st = member_ready(d, "default", "web")
 check("verify 2T: Succeeded at 7m1.005s, 7m after the apply ended (%s)" % st, st == [(421005, "Succeeded")])
 n = notice(d, "verify outlasted the stage's timeout")
@@ -179,10 +158,7 @@ EOF2
 lint_of failure-verify-within
 lacks "verify within: no MS228" "$tmp/failure-verify-within.lint" "MS228"
 run_of failure-verify-within
-pyfacts "$tmp/failure-verify-within.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-verify-within <<'EOF2'
 st = member_ready(d, "default", "web")
 check("verify within: Succeeded at 4m31.005s (%s)" % st, st == [(271005, "Succeeded")])
 check("verify within: no notice", notice(d, "outlasted") is None)
@@ -193,10 +169,7 @@ lint_of failure-dirty
 contains "dirty: MS229" "$tmp/failure-dirty.lint" \
 	'MS229 warning StageSet shop/shop: action "drop-legacy-table" of migration "drop-legacy" can fail (probability 1 per attempt): five failed passes in a row, 5, 10, 20 and 40ms of back-off apart, reach MigrationDirty (at its 2s median attempt, about 10.075s after the first when every attempt fails)'
 run_of failure-dirty
-pyfacts "$tmp/failure-dirty.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-dirty <<'EOF2'
 st = member_ready(d, "shop", "shop")
 started = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "event"
            and e["reason"] == "MigrationStarted"]
@@ -216,10 +189,7 @@ EOF2
 lint_of failure-migration-ok
 lacks "migration ok: no MS229" "$tmp/failure-migration-ok.lint" "MS229"
 run_of failure-migration-ok
-pyfacts "$tmp/failure-migration-ok.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-migration-ok <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("migration ok: migrated and Succeeded at 11m3s and 41m1s (%s)" % st,
       (663000, "Succeeded") in st and (2461000, "Succeeded") in st)
@@ -232,10 +202,7 @@ contains "steady rollback: MS230" "$tmp/failure-steady-rollback.lint" \
 	'MS230 warning StageSet default/web sets rollbackOnFailure and the regress event at 25m0s makes its workload Failed for 20m0s: every pass re-verifies every stage, so the next steady pass fails the run, and the controller rolls back to the snapshot of the same revision and runs its onRollback (1 action) each time'
 lacks "steady rollback: no MS226 (no revision fails on every try)" "$tmp/failure-steady-rollback.lint" "MS226"
 run_of failure-steady-rollback
-pyfacts "$tmp/failure-steady-rollback.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-steady-rollback <<'EOF2'
 ss = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "web"]
 st = member_ready(d, "default", "web")
 rb = [e["t_ms"] for e in ss if e["change"] == "event" and e["reason"] == "RolledBack"]
@@ -259,10 +226,7 @@ EOF2
 lint_of failure-steady-fault
 lacks "steady fault: no MS230" "$tmp/failure-steady-fault.lint" "MS230"
 run_of failure-steady-fault
-pyfacts "$tmp/failure-steady-fault.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-steady-fault <<'EOF2'
 st = member_ready(d, "default", "web")
 check("steady fault: StageFailed at 30m33.837s until 52m42.552s (%s)" % st,
       st == [(61005, "Succeeded"), (1833837, "StageFailed"), (3162552, "Succeeded")])
@@ -275,10 +239,7 @@ EOF2
 lint_of failure-retried
 contains "retried: MS231" "$tmp/failure-retried.lint" \
 	'MS231 warning StageSet default/web: an apply of stage "app" can fail at "apply" (probability 1 per apply), and the failed stage'"'"'s status records the new revision as applied although nothing was: the retry'"'"'s real apply is then reported as a DriftCorrected Warning (no drift happened)'
-pyfacts "$tmp/failure-retried.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-retried <<'EOF2'
 drift = [e["t_ms"] for e in d["timeline"] if e["change"] == "event" and e["reason"] == "DriftCorrected"]
 check("retried: the one DriftCorrected is the retry's success at 7m43.675s (%s)" % drift, drift == [463675])
 n = notice(d, "DriftCorrected Warning came from the first apply after a failed attempt")
@@ -289,10 +250,7 @@ check("retried: the run tells it",
 EOF2
 contains "rollback loop: MS231 too" "$tmp/failure-rollback-loop.lint" \
 	'MS231 warning StageSet default/web: stage "app" can fail and rollbackOnFailure restores the previous revision'
-pyfacts "$tmp/failure-rollback-loop.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-rollback-loop <<'EOF2'
 drift = [e["t_ms"] for e in d["timeline"] if e["change"] == "event" and e["reason"] == "DriftCorrected"]
 n = notice(d, "DriftCorrected Warnings came from the first apply after a failed attempt")
 check("rollback loop: %d DriftCorrected, the notice's count and first" % len(drift),
@@ -321,10 +279,7 @@ contains "conflict: MS231" "$tmp/failure-conflict.lint" \
 contains "conflict: MS231 says what then happens" "$tmp/failure-conflict.lint" \
 	'the apply that goes through once the conflict is resolved (conflictPolicy Recreate, or force) is then reported as a DriftCorrected Warning (no drift happened)'
 run_of failure-conflict
-pyfacts "$tmp/failure-conflict.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-conflict <<'EOF2'
 ev = lambda reason: [e["t_ms"] for e in d["timeline"] if e["change"] == "event" and e["reason"] == reason]
 check("conflict: the new revision fails at 5m1s and is not applied until the policy changes (%s)" % ev("StageFailed"),
       ev("StageFailed") == [301000])
@@ -337,10 +292,7 @@ EOF2
 lint_of failure-conflict-recreate
 lacks "conflict recreated, or never changed: no MS231" "$tmp/failure-conflict-recreate.lint" "MS231"
 run_of failure-conflict-recreate
-pyfacts "$tmp/failure-conflict-recreate.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failure-conflict-recreate <<'EOF2'
 bad = [e for e in d["timeline"] if e["change"] == "event" and e["reason"] in ("StageFailed", "DriftCorrected")]
 check("conflict recreated: no StageFailed, no DriftCorrected (%s)" % bad, not bad and notice(d, "DriftCorrected") is None)
 EOF2

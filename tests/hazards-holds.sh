@@ -47,10 +47,7 @@ contains "edit in window: MS234" "$tmp/holds-edit-window.lint" \
 contains "edit in window: MS234 names the migration" "$tmp/holds-edit-window.lint" \
 	'the migration(s) to 2.1.0 (drop-legacy) included'
 run_of holds-edit-window
-pyfacts "$tmp/holds-edit-window.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-edit-window <<'EOF2'
 mig = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "shop"
        and e["reason"] == "MigrationCompleted" and e["message"] == 'migration "drop-legacy" (to 2.1.0) completed']
 check("edit in window: drop-legacy completes at 1h30m2s, inside the window (ends at 4h)", mig == [5402000], mig)
@@ -64,10 +61,7 @@ EOF2
 lint_of holds-edit-open
 lacks "edit after window: no MS234" "$tmp/holds-edit-open.lint" "MS234"
 run_of holds-edit-open
-pyfacts "$tmp/holds-edit-open.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-edit-open <<'EOF2'
 mig = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["reason"] == "MigrationCompleted"]
 check("edit after window: drop-legacy completes at 4h30m2s", mig == [16202000], mig)
 check("edit after window: no notice", notice(d, "held new revisions") is None)
@@ -76,10 +70,7 @@ EOF2
 lint_of holds-edit-published
 lacks "edit beside a held publish: no MS234" "$tmp/holds-edit-published.lint" "MS234"
 run_of holds-edit-published
-pyfacts "$tmp/holds-edit-published.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-edit-published <<'EOF2'
 mig = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["reason"] == "MigrationCompleted"]
 check("edit beside a held publish: nothing moves before the window ends (drop-legacy at 4h1m2s)",
       mig == [14462000], mig)
@@ -93,10 +84,7 @@ lint_of holds-edit-budget
 contains "edit in budget freeze: MS234" "$tmp/holds-edit-budget.lint" \
 	'MS234 warning the patch event at 1h30m0s (2026-01-01T01:30:00Z) sets spec.version.value to 2.1.0 on StageSet shop/shop while its error budget is exhausted (remaining 0.02 < freezeThreshold 0.05 then), and the budget gates only a new artifact revision of its sources: the controller applies this change at once, the migration(s) to 2.1.0 (add-index) included'
 run_of holds-edit-budget
-pyfacts "$tmp/holds-edit-budget.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-edit-budget <<'EOF2'
 mig = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["reason"] == "MigrationCompleted"
        and e["message"] == 'migration "add-index" (to 2.1.0) completed']
 check("edit in budget freeze: add-index completes at 1h30m2s, budget exhausted until 3h1m", mig == [5402000], mig)
@@ -107,10 +95,7 @@ EOF2
 lint_of holds-edit-budget-published
 lacks "edit beside a budget-held publish: no MS234" "$tmp/holds-edit-budget-published.lint" "MS234"
 run_of holds-edit-budget-published
-pyfacts "$tmp/holds-edit-budget-published.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-edit-budget-published <<'EOF2'
 mig = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["reason"] == "MigrationCompleted"]
 check("edit beside a budget-held publish: add-index waits for the budget (3h6m2s)", mig == [11162000], mig)
 held = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
@@ -126,10 +111,7 @@ contains "window never: MS235 for the past Allow" "$tmp/holds-window-never.lint"
 contains "window never: MS235 for the Allow on 30 February" "$tmp/holds-window-never.lint" \
 	'MS235 warning StageSet shop/cart: its update windows (Allow "0 0 30 2 *" for 1h0m0s in UTC) allow no update'
 run_of holds-window-never
-pyfacts "$tmp/holds-window-never.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-window-never <<'EOF2'
 for name in ("shop", "cart"):
     st = member_ready(d, "shop", name)
     check("window never: %s is only ever UpdateDeferred (%s)" % (name, st),
@@ -147,10 +129,7 @@ EOF2
 lint_of holds-window-later
 lacks "window daily: no MS235" "$tmp/holds-window-later.lint" "MS235"
 run_of holds-window-later
-pyfacts "$tmp/holds-window-later.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-window-later <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("window daily: deployed once the window opens at 1h", (3661000, "Succeeded") in st, st)
 check("window daily: no notice", notice(d, "never allow an update again") is None)
@@ -163,10 +142,7 @@ contains "mid-rollout: MS236" "$tmp/holds-mid-rollout.lint" \
 run_of holds-mid-rollout
 "$SIM" run -q --snapshot 3h40m "$tmp/mid.yaml" "$H/holds-mid-rollout.yaml" >/dev/null 2>&1 ||
 	bad "mid-rollout: the snapshot at 3h40m is written"
-pyfacts "$tmp/holds-mid-rollout.json" "$tmp/mid.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-mid-rollout "$tmp/mid.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 check("mid-rollout: canary soaks from 2h31m1s", any(t == 9061000 and r == "Soaking" for t, r, _ in st), st)
@@ -185,10 +161,7 @@ check("mid-rollout: the run tells it", n is not None and n["severity"] == "warni
 EOF2
 
 run_of holds-mid-rollout-early
-pyfacts "$tmp/holds-mid-rollout-early.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-mid-rollout-early <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("mid-rollout early: 2.1.0 everywhere at 2h12m3s, before the window", (7923000, "Succeeded") in st, st)
 check("mid-rollout early: no half-rolled notice", notice(d, "stood half done") is None)
@@ -197,10 +170,7 @@ EOF2
 lint_of holds-last-stage-gate
 lacks "last-stage gate: no MS236" "$tmp/holds-last-stage-gate.lint" "MS236"
 run_of holds-last-stage-gate
-pyfacts "$tmp/holds-last-stage-gate.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-last-stage-gate <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 check("last-stage gate: deferred during prod's soak too",
@@ -213,10 +183,7 @@ lint_of holds-budget-dependent
 contains "budget dependent: MS237" "$tmp/holds-budget-dependent.lint" \
 	'MS237 warning StageSet shop/db: its error budget reads exhausted at 1h1m0s (remaining 0.02 < freezeThreshold 0.05), and a budget hold keeps a deployed StageSet Ready True with no pendingUpdate: shop/app, which dependsOn it, proceeds against its old revision'
 run_of holds-budget-dependent
-pyfacts "$tmp/holds-budget-dependent.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-budget-dependent <<'EOF2'
 db, app = member_ready(d, "shop", "db"), member_ready(d, "shop", "app")
 check("budget dependent: db held from 1h30m0s, moves at 3h6m1s", (5400000, "Succeeded") in db and (11161000, "Succeeded") in db, db)
 held = [e["message"] for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "db" and e["change"] == "status" and e["t_ms"] == 5400000]
@@ -230,10 +197,7 @@ EOF2
 lint_of holds-budget-healthy
 lacks "budget healthy: no MS237" "$tmp/holds-budget-healthy.lint" "MS237"
 run_of holds-budget-healthy
-pyfacts "$tmp/holds-budget-healthy.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-budget-healthy <<'EOF2'
 db, app = member_ready(d, "shop", "db"), member_ready(d, "shop", "app")
 check("budget healthy: db first (1h31m1s), app after it (1h32m2s)", (5461000, "Succeeded") in db and (5522000, "Succeeded") in app, (db, app))
 check("budget healthy: no notice", notice(d, "was held by its error budget") is None)
@@ -242,10 +206,7 @@ EOF2
 lint_of holds-window-dependent
 lacks "window dependent: no MS237" "$tmp/holds-window-dependent.lint" "MS237"
 run_of holds-window-dependent
-pyfacts "$tmp/holds-window-dependent.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-window-dependent <<'EOF2'
 app = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["name"] == "app" and e["change"] == "status"]
 check("window dependent: app waits for the window's hold",
       any(t == 9000000 and r == "DependencyNotReady" and m.startswith("dependency shop/db has a new revision held by an update window") for t, r, m in app), app)
@@ -258,10 +219,7 @@ lint_of holds-soak-edit
 contains "soak edit: MS238" "$tmp/holds-soak-edit.lint" \
 	'MS238 warning the patch event at 1h45m0s changes the soak of stage "canary" of StageSet shop/shop from 1h0m0s to 10m0s while, at the median modelled durations, that stage soaks the revision of the publish of 2.1.0 at 1h30m0s (from about 1h31m1s): a running soak keeps the deadline it first got, so it ends at about 2h31m1s, not at once'
 run_of holds-soak-edit
-pyfacts "$tmp/holds-soak-edit.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-soak-edit <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 soaks = [(t, m) for t, r, m in st if r == "Soaking" and t >= 5400000]
@@ -279,10 +237,7 @@ EOF2
 lint_of holds-soak-edit-later
 lacks "soak edit later: no MS238" "$tmp/holds-soak-edit-later.lint" "MS238"
 run_of holds-soak-edit-later
-pyfacts "$tmp/holds-soak-edit-later.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-soak-edit-later <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("soak edit later: 2.1.0 done at 2h32m3s, before the edit", (9123000, "Succeeded") in st, st)
 check("soak edit later: no notice", notice(d, "kept its deadline") is None)
@@ -293,10 +248,7 @@ lint_of holds-token-burned
 contains "token burned: MS239" "$tmp/holds-token-burned.lint" \
 	'MS239 warning the annotate event at 1h40m0s stamps stages.metio.wtf/update-now "hotfix-1" on StageSet shop/shop, where its update windows hold new revisions (Deny "0 16 * * 5" for 3h0m0s in Europe/Berlin), but the approval gate (approvalMode Always; 2.1.0 is not approved then: stages.metio.wtf/approved-version is absent) holds the pass that sees it'
 run_of holds-token-burned
-pyfacts "$tmp/holds-token-burned.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-token-burned <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 check("token burned: the token's pass stops at the approval gate (1h40m0s)",
@@ -313,10 +265,7 @@ EOF2
 lint_of holds-token-approved-first
 lacks "token after approval: no MS239" "$tmp/holds-token-approved-first.lint" "MS239"
 run_of holds-token-approved-first
-pyfacts "$tmp/holds-token-approved-first.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-token-approved-first <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("token after approval: 2.1.0 delivered at 1h41m1s, inside the window", (6061000, "Succeeded") in st, st)
 check("token after approval: no notice", notice(d, "was spent by the pass") is None)
@@ -327,10 +276,7 @@ lint_of holds-revert-impossible
 contains "revert impossible: MS240" "$tmp/holds-revert-impossible.lint" \
 	'MS240 warning StageSet shop/shop: stage "canary"'"'"'s promotion analysis has onFailure Rollback, but the StageSet does not set rollbackOnFailure'
 run_of holds-revert-impossible
-pyfacts "$tmp/holds-revert-impossible.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-revert-impossible <<'EOF2'
 ev = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "event"
       and e["reason"] == "PromotionBlocked" and "could not be reverted" in (e["message"] or "")]
 check("revert impossible: a Warning every pass from 31m1s (%d)" % len(ev), len(ev) > 10 and ev[0] == 1861000, ev[:3])
@@ -346,10 +292,7 @@ EOF2
 lint_of holds-revert-snapshot
 lacks "revert with a snapshot: no MS240" "$tmp/holds-revert-snapshot.lint" "MS240"
 run_of holds-revert-snapshot
-pyfacts "$tmp/holds-revert-snapshot.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-revert-snapshot <<'EOF2'
 back = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "event"
         and (e["message"] or "").startswith('stage "canary" promotion analysis failed; rolled back to revision')]
 check("revert with a snapshot: canary reverted at 31m2s", back == [1862000], back)
@@ -361,10 +304,7 @@ lint_of holds-gate-read-denied
 contains "gate read denied: MS241" "$tmp/holds-gate-read-denied.lint" \
 	'MS241 warning StageSet shop/shop: stage "canary"'"'"'s restart gate lists pods on every pass, also once the stage is promoted, and the StageSet world fails that list in namespace shop from 1h0m0s to 1h30m0s (forbidden)'
 run_of holds-gate-read-denied
-pyfacts "$tmp/holds-gate-read-denied.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-gate-read-denied <<'EOF2'
 st = member_ready(d, "shop", "shop")
 denied = [t for t, r in st if r == "RBACDenied"]
 check("gate read denied: Succeeded at 2m2.005s, then RBACDenied inside 1h-1h30m",
@@ -382,10 +322,7 @@ EOF2
 lint_of holds-gate-read-elsewhere
 lacks "gate read elsewhere: no MS241" "$tmp/holds-gate-read-elsewhere.lint" "MS241"
 run_of holds-gate-read-elsewhere
-pyfacts "$tmp/holds-gate-read-elsewhere.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of holds-gate-read-elsewhere <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("gate read elsewhere: never RBACDenied", all(r != "RBACDenied" for _, r in st), st)
 check("gate read elsewhere: no notice", notice(d, "was Ready False RBACDenied") is None)

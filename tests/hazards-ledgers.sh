@@ -52,10 +52,7 @@ contains "promote replay: MS252 names the later revision" "$tmp/ledgers-promote-
 run_of ledgers-promote-replay
 "$SIM" run -q --snapshot 3h "$tmp/replay.yaml" "$H/ledgers-promote-replay.yaml" >/dev/null 2>&1 ||
 	bad "promote replay: the snapshot at 3h is written"
-pyfacts "$tmp/ledgers-promote-replay.json" "$tmp/replay.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-promote-replay "$tmp/replay.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 tok = [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated"
@@ -74,8 +71,7 @@ snap = snap[snap.index("kind: StageSet"):]
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
 check("promote replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
-n = notice(d, 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" failed at 1h0m1s')
-check("promote replay: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "promote replay", 'StageSet shop/shop: the promote token "staging@release-200", handled at 11m2s, promoted a later revision again after stage "staging" failed at 1h0m1s')
 check("promote replay: with the pass that replayed it",
       n is not None and "the pass at 1h7m45.675s took the token as fresh and passed the stage's gate (manual promotion) with no operator" in n["text"], n and n["text"])
 EOF2
@@ -85,10 +81,7 @@ lacks "promote, no failure: no MS252" "$tmp/ledgers-promote-no-failure.lint" 'MS
 run_of ledgers-promote-no-failure
 "$SIM" run -q --snapshot 3h "$tmp/nofail.yaml" "$H/ledgers-promote-no-failure.yaml" >/dev/null 2>&1 ||
 	bad "promote, no failure: the snapshot at 3h is written"
-pyfacts "$tmp/ledgers-promote-no-failure.json" "$tmp/nofail.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-promote-no-failure "$tmp/nofail.yaml" <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("promote, no failure: 2.1.0 waits for a promotion from 1h1m1s to the end",
       st[-1] == (3661000, "AwaitingPromotion"), st)
@@ -221,10 +214,7 @@ contains "preloop wipe: MS253" "$tmp/ledgers-preloop-wipe.lint" \
 run_of ledgers-preloop-wipe
 "$SIM" run -q --snapshot 1h "$tmp/wipe.yaml" "$H/ledgers-preloop-wipe.yaml" >/dev/null 2>&1 ||
 	bad "preloop wipe: the snapshot at 1h is written"
-pyfacts "$tmp/ledgers-preloop-wipe.json" "$tmp/wipe.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-preloop-wipe "$tmp/wipe.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
 fail = [x for x in st if x[1] == "StageFailed"]
@@ -238,8 +228,7 @@ snap = open(sys.argv[2]).read()
 snap = snap[snap.index("kind: StageSet"):]
 check("preloop wipe: at 1h db's soak runs since the re-apply (08:36:31)",
       'since: "2026-03-02T08:36:31Z"' in snap, snap)
-n = notice(d, "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
-check("preloop wipe: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "preloop wipe", "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
 check("preloop wipe: with the soak's two closings",
       n is not None and "its soak started over (closing at 2026-03-02T09:06:31Z instead of 2026-03-02T08:31:02Z)" in n["text"], n and n["text"])
 check("preloop wipe: and the action run twice",
@@ -249,10 +238,7 @@ EOF2
 lint_of ledgers-preloop-in-place
 lacks "preloop, in place: no MS253" "$tmp/ledgers-preloop-in-place.lint" 'MS253'
 run_of ledgers-preloop-in-place
-pyfacts "$tmp/ledgers-preloop-in-place.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-preloop-in-place <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("preloop, in place: no failure, app follows at 32m4.005s",
       st == [(62005, "Soaking"), (1924005, "Succeeded")], st)
@@ -266,10 +252,7 @@ contains "on-failure once: MS254" "$tmp/ledgers-on-failure-once.lint" \
 run_of ledgers-on-failure-once
 "$SIM" run -q --snapshot 35m "$tmp/once.yaml" "$H/ledgers-on-failure-once.yaml" >/dev/null 2>&1 ||
 	bad "on-failure once: the snapshot at 35m is written"
-pyfacts "$tmp/ledgers-on-failure-once.json" "$tmp/once.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-on-failure-once "$tmp/once.yaml" <<'EOF2'
 st = member_ready(d, "web", "web")
 check("on-failure once: 1.0.0, then StageFailed from 10m33s, then the success at 49m41.715s",
       st == [(32005, "Succeeded"), (633000, "StageFailed"), (2981715, "Succeeded")], st)
@@ -278,8 +261,7 @@ snap = snap[snap.index("kind: StageSet"):]
 check("on-failure once: at 35m page is in 1.1.0's ledger of the failed stage",
       re.search(r"executedActions:\n\s+- page\n\s+ledgerRevision: \S+\n\s+ledgerVersion: 1\.1\.0\n", snap) is not None
       and "phase: Failed" in snap, snap)
-n = notice(d, "passes in a row failed on version 1.1.0 (from 10m0s until ")
-check("on-failure once: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "on-failure once", "passes in a row failed on version 1.1.0 (from 10m0s until ")
 m = n and re.search(r"(\d+) passes in a row .* until (\S+); stage \"app\" failed\), and its onFailure action \"page\" ran 1 time in the whole run", n["text"])
 def ms(go):
     h, mi, se = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s)?", go).groups()
@@ -291,10 +273,7 @@ EOF2
 lint_of ledgers-on-failure-healthy
 lacks "on-failure, healthy: no MS254" "$tmp/ledgers-on-failure-healthy.lint" 'MS254'
 run_of ledgers-on-failure-healthy
-pyfacts "$tmp/ledgers-on-failure-healthy.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-on-failure-healthy <<'EOF2'
 st = member_ready(d, "web", "web")
 check("on-failure, healthy: both versions succeed", [r for t, r in st] == ["Succeeded", "Succeeded"], st)
 check("on-failure, healthy: the run tells nothing", notice(d, "onFailure") is None)
@@ -307,10 +286,7 @@ contains "suspend: MS255" "$tmp/ledgers-suspend-generation.lint" \
 run_of ledgers-suspend-generation
 "$SIM" run -q --snapshot 1h30m "$tmp/suspended.yaml" "$H/ledgers-suspend-generation.yaml" >/dev/null 2>&1 ||
 	bad "suspend: the snapshot at 1h30m is written"
-pyfacts "$tmp/ledgers-suspend-generation.json" "$tmp/suspended.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-suspend-generation "$tmp/suspended.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("suspend: Suspended at 1h and 1h10m (generations 2, 3), none writing observedGeneration",
@@ -321,17 +297,13 @@ snap = snap[snap.index("kind: StageSet"):]
 check("suspend: at 1h30m generation 3, status.observedGeneration 1, the condition's 3",
       re.search(r"\n    generation: 3\n", snap) and re.search(r"\n    observedGeneration: 1\n", snap)
       and re.search(r"\n      observedGeneration: 3\n      reason: Suspended\n", snap), snap)
-n = notice(d, "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3")
-check("suspend: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+n = told(d, "suspend", "StageSet shop/shop was Suspended from 1h0m0s until 2h0m1s with status.observedGeneration 1 while its generation was up to 3", "info")
 EOF2
 
 lint_of ledgers-edit-generation
 lacks "edit alone: no MS255" "$tmp/ledgers-edit-generation.lint" 'MS255'
 run_of ledgers-edit-generation
-pyfacts "$tmp/ledgers-edit-generation.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-edit-generation <<'EOF2'
 st = [(e["t_ms"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("edit alone: observed at once", st == [(61005, 1, True), (4201000, 2, True)], st)
@@ -343,16 +315,12 @@ lint_of ledgers-event-baseline
 contains "event baseline: MS256" "$tmp/ledgers-event-baseline.lint" \
 	'MS256 warning StageSet shop/shop: the event check "backoff" of stage "canary" counts the Warning events its pods carry, with no baseline, and when a later revision arrives (2.1.0, published at 1h0m0s) the pods model holds 4 of them (from 40m0s on), over its maxEvents 0'
 run_of ledgers-event-baseline
-pyfacts "$tmp/ledgers-event-baseline.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-event-baseline <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("event baseline: 2.0.0, then 2.1.0 blocked at 1h1m1s by 4 events, promoted at 1h42m6s",
       [x[:2] for x in st] == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")]
       and 'event check "backoff" observed 4 warning event(s) over its limit' in st[1][2], st)
-n = notice(d, 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
-check("event baseline: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "event baseline", 'StageSet shop/shop: the event check "backoff" of stage "canary" blocked 2.1.0 at 1h1m1s, in the first pass of that revision, on 4 Warning events of its pods that the pods model raised from 40m0s on, before the revision\'s pass started (1h0m0s)')
 check("event baseline: with the promotion after they expired",
       n is not None and "it was promoted at 1h42m6s, once they had expired" in n["text"], n and n["text"])
 EOF2
@@ -360,10 +328,7 @@ EOF2
 lint_of ledgers-event-own
 lacks "event, own pods: no MS256" "$tmp/ledgers-event-own.lint" 'MS256'
 run_of ledgers-event-own
-pyfacts "$tmp/ledgers-event-own.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-event-own <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("event, own pods: the gate blocks 2.1.0 at 1h1m1s all the same",
       st == [(122005, "Succeeded"), (3661000, "PromotionBlocked"), (6126000, "Succeeded")], st)

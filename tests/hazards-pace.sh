@@ -31,10 +31,7 @@ contains "baseline: ... and what to change" "$tmp/pace-baseline.lint" \
 contains "baseline: MS242 points at the publish event" "$tmp/pb.txt" \
 	"$H/pace-baseline.yaml:33:7: warning: FleetRollout shop: the publish of 1.1.0"
 run_of pace-baseline
-pyfacts "$tmp/pace-baseline.json" <<'EOF'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-baseline <<'EOF'
 def fmt_ms(ms):
     """A time of the run as Go prints a duration of an hour or more."""
     sec = ("%d.%03d" % (ms % 60000 // 1000, ms % 1000)).rstrip("0").rstrip(".")
@@ -63,10 +60,7 @@ EOF
 lint_of pace-baseline-late
 lacks "baseline late: no MS242" "$tmp/pace-baseline-late.lint" "MS242"
 run_of pace-baseline-late
-pyfacts "$tmp/pace-baseline-late.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-baseline-late <<'EOF'
 base = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["reason"] == "MigrationsBaselined"]
 check("baseline late: every member baselined at 1.0.0 (%d)" % len(base),
       len(base) == 201 and all(e["message"].startswith("baselined at 1.0.0 ") for e in base))
@@ -80,10 +74,7 @@ contains "polls: MS243 is a warning with the scenario's numbers" "$tmp/pace-poll
 contains "polls: ... and what to change" "$tmp/pace-polls.lint" \
 	'hold fewer members at once (publish to a wave'"'"'s members when it opens, or split the fleet) or shorten the pass'
 run_of pace-polls
-pyfacts "$tmp/pace-polls.json" <<'EOF'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-polls <<'EOF'
 def ms(t):
     """A Go duration of the notice (h, m, s with a fraction) in ms."""
     m = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s)?", t)
@@ -116,10 +107,7 @@ EOF
 lint_of pace-polls-light
 lacks "polls light: no MS243" "$tmp/pace-polls-light.lint" "MS243"
 run_of pace-polls-light
-pyfacts "$tmp/pace-polls-light.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-polls-light <<'EOF'
 opened = wave_opened(d, "shop", "broad")
 held = {e["namespace"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
         and e["reason"] == "AwaitingApproval" and 1800000 <= e["t_ms"] < (opened or 0)}
@@ -132,10 +120,7 @@ lint_of pace-dependency
 contains "dependency: MS244 is info with the scenario's numbers" "$tmp/pace-dependency.lint" \
 	'MS244 info StageSet web/shop depends on data/db in another namespace: the controller wakes a StageSet'"'"'s dependents only in its own namespace, so shop sees db become ready only at its next pass (its own retry after a DependencyNotReady pass, up to 10m0s ±5% later: the controller'"'"'s default interval, which retryInterval follows when unset; or an event of its own), and stays DependencyNotReady until then; keep the two in one namespace, or set a shorter spec.retryInterval on shop (e.g. 30s)'
 run_of pace-dependency
-pyfacts "$tmp/pace-dependency.json" <<'EOF'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-dependency <<'EOF'
 db = member_ready(d, "data", "db")
 shop = member_ready(d, "web", "shop")
 ready = next((t for t, r in db if r == "Succeeded"), None)
@@ -159,10 +144,7 @@ EOF
 lint_of pace-dependency-same
 lacks "dependency same namespace: no MS244" "$tmp/pace-dependency-same.lint" "MS244"
 run_of pace-dependency-same
-pyfacts "$tmp/pace-dependency-same.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-dependency-same <<'EOF'
 ready = next((t for t, r in member_ready(d, "data", "db") if r == "Succeeded"), None)
 on = next((t for t, r in member_ready(d, "data", "shop") if r != "DependencyNotReady"), None)
 check("dependency same namespace: shop moved on one pass after db (%s, %s)" % (ready, on),
@@ -175,10 +157,7 @@ lint_of pace-source
 contains "source: MS245 is info with the scenario's numbers" "$tmp/pace-source.lint" \
 	'MS245 info StageSet web/shop stage "app" reads GitRepository infra/shop in another namespace: a source wakes only the StageSets of its own namespace, so shop sees a new revision of it, or the source ready again, only at its next pass: up to 10m0s ±5% later when steady (the controller'"'"'s default interval), the same (retryInterval follows it) after a SourceNotReady hold'
 run_of pace-source
-pyfacts "$tmp/pace-source.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-source <<'EOF'
 shop = member_ready(d, "web", "shop")
 held = next((t for t, r in shop if r == "SourceNotReady"), None)
 on = next((t for t, r in shop if r != "SourceNotReady"), None)
@@ -199,10 +178,7 @@ EOF
 lint_of pace-source-same
 lacks "source same namespace: no MS245" "$tmp/pace-source-same.lint" "MS245"
 run_of pace-source-same
-pyfacts "$tmp/pace-source-same.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of pace-source-same <<'EOF'
 on = next((t for t, r in member_ready(d, "infra", "shop") if r != "SourceNotReady"), None)
 check("source same namespace: shop moved on one pass after 5m (%s)" % on,
       on is not None and 300000 <= on <= 312000)

@@ -33,11 +33,6 @@
 . "$(dirname "$0")/lib.sh"
 require_python "to read the run reports"
 . "$(dirname "$0")/lib/hazards.sh"
-# clean FIXTURE: lint finds nothing
-clean() {
-	if [ ! -s "$tmp/$1.lint" ]; then ok "$1: lint finds nothing"; else
-		bad "$1: lint finds nothing"; show "$tmp/$1.lint"; fi
-}
 
 # ---- MS117: an empty detected-revision (§7 #20) ------------------------------
 lint_of quirks-empty-revision
@@ -63,8 +58,7 @@ check("empty revision: the Rollout does not complete", not completed(d, "shop"))
 check("empty revision: the run says the key is present but empty",
       any("detected-revision is present but empty" in t for t in notices_about(d, "shop-dev")))
 EOF
-lint_of quirks-revision-set
-clean quirks-revision-set
+lint_clean quirks-revision-set
 run_of quirks-revision-set
 pyfacts "$tmp/quirks-revision-set.json" <<'EOF'
 import json, sys
@@ -114,8 +108,7 @@ check("timeout 0: shop-prod ends ApplyFailed",
       [e["reason"] for e in statuses(d, "shop-prod")][-1:] == ["ApplyFailed"])
 check("timeout 0: never Applied", not any(e["phase"] == "Applied" for e in statuses(d, "shop-prod")))
 EOF
-lint_of quirks-timeout-positive
-clean quirks-timeout-positive
+lint_clean quirks-timeout-positive
 run_of quirks-timeout-positive
 pyfacts "$tmp/quirks-timeout-positive.json" <<'EOF'
 import json, sys
@@ -298,8 +291,7 @@ check("autoApply flip: two plan Jobs (the waiting plan is not applied)", len(pla
 t = [x for x in notices_about(d, "shop-dev") if "changed spec.autoApply" in x]
 check("autoApply flip: the run says so", len(t) == 1 and "at 5m0s while it waited in Planned, and it planned again at 5m0s" in t[0])
 EOF
-lint_of quirks-approve
-clean quirks-approve
+lint_clean quirks-approve
 run_of quirks-approve
 pyfacts "$tmp/quirks-approve.json" <<'EOF'
 import json, sys

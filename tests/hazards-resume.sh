@@ -21,10 +21,7 @@ contains "plain snapshot: MS122 says why" "$tmp/resume-kubectl.lint" \
 contains "plain snapshot: MS122 says what follows" "$tmp/resume-kubectl.lint" \
 	'so its first poll (within its git-poll-interval 1m) reads the head of "main" as a new revision and the Workspace resets NewRevisionDetected for a new run with no new commit'
 run_of resume-kubectl
-pyfacts "$tmp/resume-kubectl.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of resume-kubectl <<'PY'
 ws = [e for e in d["timeline"] if e["kind"] == "Workspace" and e["name"] == "shop-dev"]
 det = [(e["t_ms"], e["cause"], e["detail"]) for e in ws if e["change"] == "updated"
        and "+magosproject.io/detected-revision=" in (e["detail"] or "")]
@@ -36,21 +33,15 @@ runs = [(e["t_ms"], e["phase"]) for e in ws if e["change"] == "status" and e["ph
         and e["reason"] in ("PlanJobCreated", "ApplyJobCreated", "ApplySucceeded")]
 check("plain snapshot: it plans, applies and is Applied again at 1m45.535s",
       runs == [(55535, "Planning"), (75535, "Applying"), (105535, "Applied")], runs)
-n = notice(d, 'Workspace default/shop-dev: the RefWatcher, with no memory of it in the inputs, seeded the SHA it last saw from status.observedRevision "main" (a branch name), so its first poll at 55.535s took the head ')
-check("plain snapshot: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "plain snapshot", 'Workspace default/shop-dev: the RefWatcher, with no memory of it in the inputs, seeded the SHA it last saw from status.observedRevision "main" (a branch name), so its first poll at 55.535s took the head ')
 check("plain snapshot: with the SHA the poll read and the run it caused",
       n is not None and det and det[0][2].split("=", 1)[1] in n["text"] and
       "it reset NewRevisionDetected at 55.535s and ran again, Applied at 1m45.535s" in n["text"], n and n["text"])
 PY
 
-lint_of resume-simulator
-if [ ! -s "$tmp/resume-simulator.lint" ]; then ok "simulator snapshot: lint finds nothing"; else
-	bad "simulator snapshot: lint finds nothing"; show "$tmp/resume-simulator.lint"; fi
+lint_clean resume-simulator "simulator snapshot"
 run_of resume-simulator
-pyfacts "$tmp/resume-simulator.json" <<'PY'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of resume-simulator <<'PY'
 ws = [e for e in d["timeline"] if e["kind"] == "Workspace" and e["name"] == "shop-dev"]
 check("simulator snapshot: no detected-revision, no status write after the load",
       [e["change"] for e in ws] == ["created"], [(e["time"], e["change"], e["detail"]) for e in ws])

@@ -41,9 +41,7 @@ check("outage: the run says the revert came from the unread check, at its time",
           and "verified no rollout after it to the end of the run" in x for x in t), t)
 PY
 
-lint_of sources-analysis-tolerant
-if [ ! -s "$tmp/sources-analysis-tolerant.lint" ]; then ok "failureLimit 2: lint finds nothing"; else
-	bad "failureLimit 2: lint finds nothing"; show "$tmp/sources-analysis-tolerant.lint"; fi
+lint_clean sources-analysis-tolerant "failureLimit 2"
 run_of sources-analysis-tolerant
 pyfacts "$tmp/sources-analysis-tolerant.json" <<'PY'
 import json, sys

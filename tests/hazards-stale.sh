@@ -46,12 +46,8 @@ contains "last soak: MS262" "$tmp/stale-last-soak.lint" \
 run_of stale-last-soak
 "$SIM" run -q --snapshot 3h "$tmp/soak3h.yaml" "$H/stale-last-soak.yaml" >/dev/null 2>&1 ||
 	bad "last soak: the snapshot at 3h is written"
-pyfacts "$tmp/stale-last-soak.json" "$tmp/soak3h.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
-st = [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
-      if e["kind"] == "StageSet" and e["change"] == "status"]
+facts_of stale-last-soak "$tmp/soak3h.yaml" <<'EOF2'
+st = stageset_statuses(d)
 check("last soak: 2.0.0's soak, its success, 2.1.0's soak, its success",
       [x[:2] for x in st] == [(122005, "Soaking"), (7324005, "Succeeded"), (9122000, "Soaking"), (16324000, "Succeeded")], st)
 check("last soak: the soak at 2h32m2s is prod's and closes at 12:32:02",
@@ -69,8 +65,7 @@ check("last soak: at 3h status.version is 2.0.0", re.search(r"\n    version: 2\.
 check("last soak: at 3h no pendingVersion", "pendingVersion: 2" not in status)
 check("last soak: at 3h both stages run revisions that lastAppliedRevisions does not name (%s, %s)" % (applied, last),
       len(applied) == 2 and last and not set(applied) & {r for _, r in last[:2]})
-n = notice(d, 'StageSet shop/shop: 2.1.0 was applied and verified on every stage by 2h32m2s, when its last stage "prod" began to soak; status.version still said 2.0.0')
-check("last soak: the run tells it", n is not None and n["severity"] == "info", [x["text"] for x in d["notices"]])
+n = told(d, "last soak", 'StageSet shop/shop: 2.1.0 was applied and verified on every stage by 2h32m2s, when its last stage "prod" began to soak; status.version still said 2.0.0', "info")
 check("last soak: until the success that ended it",
       n is not None and "until the success at 4h32m4s ended it (2h0m2s), with pendingVersion empty" in n["text"], n and n["text"])
 EOF2
@@ -78,10 +73,7 @@ EOF2
 lint_of stale-first-soak
 lacks "first soak: no MS262" "$tmp/stale-first-soak.lint" 'MS262'
 run_of stale-first-soak
-pyfacts "$tmp/stale-first-soak.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-first-soak <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("first soak: canary soaks 2.1.0 from 2h31m1s, adopted at 4h32m3s",
       [x[:2] for x in st][2:] == [(9061000, "Soaking"), (16323000, "Succeeded")] and st[2][2].startswith('stage "canary"'), st)
@@ -96,10 +88,7 @@ run_of stale-snapshot
 run_of stale-snapshot-kept
 "$SIM" run -q --snapshot 50m "$tmp/stale50.yaml" "$H/stale-snapshot.yaml" >/dev/null 2>&1 ||
 	bad "stale snapshot: the snapshot at 50m is written"
-pyfacts "$tmp/stale-snapshot.json" "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-snapshot "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
 k = json.load(open(sys.argv[2]))
 def succ(x):
     return [(e["t_ms"], e["detail"]) for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"
@@ -123,8 +112,7 @@ check("stale snapshot: 2.2.0's analysis reverts canary at 1h1m2s to the snapshot
 kr = reverts(k)
 check("snapshot kept: the same revert goes to 2.1.0's revision",
       len(kr) == 1 and kr[0][1] == canary and [t for t, _ in succ(k)] == [122005, 1922000], kr)
-n = notice(d, 'StageSet shop/shop: stage "canary" was rolled back at 1h1m2s to revision %s, which status.lastAppliedSnapshot has held since the success of 2.0.0 at 2m2.005s' % (r[0][1] if r else "?"))
-check("stale snapshot: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "stale snapshot", 'StageSet shop/shop: stage "canary" was rolled back at 1h1m2s to revision %s, which status.lastAppliedSnapshot has held since the success of 2.0.0 at 2m2.005s' % (r[0][1] if r else "?"))
 check("stale snapshot: naming the success it went back past",
       n is not None and "the later successes (2.1.0 at 32m2s), with rollbackOnFailure off, did not refresh the snapshot" in n["text"], n and n["text"])
 check("snapshot kept: the run tells nothing", not [x for x in k["notices"] if "lastAppliedSnapshot" in x["text"]], k["notices"])
@@ -141,10 +129,7 @@ for at in 2h30m 3h30m; do
 	"$SIM" run -q --snapshot $at "$tmp/removed$at.yaml" "$H/stale-removed-stage.yaml" >/dev/null 2>&1 ||
 		bad "removed stage: the snapshot at $at is written"
 done
-pyfacts "$tmp/stale-removed-stage.json" "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-removed-stage "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("removed stage: the pass at 2h10m2s holds at prod's soak, the success comes at 3h3m5s",
       (7802000, "Soaking") in [x[:2] for x in st] and [x for x in st if x[0] > 7802000][0][:2] == (10985000, "Succeeded"), st)
@@ -159,8 +144,7 @@ check("removed stage: at 2h30m legacy's StageInventory is kept (%s)" % inv(sys.a
 check("removed stage: at 2h30m status.stages no longer lists legacy (%s)" % stages(sys.argv[2]),
       stages(sys.argv[2]) and "legacy" not in stages(sys.argv[2]))
 check("removed stage: at 3h30m it is pruned (%s)" % inv(sys.argv[3]), inv(sys.argv[3]) == "canary=1,prod=1")
-n = notice(d, 'StageSet shop/shop: stage "legacy" left the spec (the pass ending at 2h10m2s ran without it and status.stages dropped it), but its StageInventory, and the objects it lists, were kept until the full success at 3h3m5s (53m3s later), while the passes held at Soaking')
-check("removed stage: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "removed stage", 'StageSet shop/shop: stage "legacy" left the spec (the pass ending at 2h10m2s ran without it and status.stages dropped it), but its StageInventory, and the objects it lists, were kept until the full success at 3h3m5s (53m3s later), while the passes held at Soaking')
 EOF2
 
 lint_of stale-removed-steady
@@ -168,10 +152,7 @@ lacks "removed while steady: no MS264" "$tmp/stale-removed-steady.lint" 'MS264'
 run_of stale-removed-steady
 "$SIM" run -q --snapshot 1h40m "$tmp/steady.yaml" "$H/stale-removed-steady.yaml" >/dev/null 2>&1 ||
 	bad "removed while steady: the snapshot at 1h40m is written"
-pyfacts "$tmp/stale-removed-steady.json" "$tmp/steady.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-removed-steady "$tmp/steady.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("removed while steady: the pass at 1h30m2s succeeds", (5402000, "Succeeded") in st, st)
 m = re.search(r"model\.magos-sim\.io/inventory: (\S+)", open(sys.argv[2]).read())
@@ -186,10 +167,7 @@ contains "re-hold: MS265" "$tmp/stale-approval-rehold.lint" \
 run_of stale-approval-rehold
 "$SIM" run -q --snapshot 3h "$tmp/rehold.yaml" "$H/stale-approval-rehold.yaml" >/dev/null 2>&1 ||
 	bad "re-hold: the snapshot at 3h is written"
-pyfacts "$tmp/stale-approval-rehold.json" "$tmp/rehold.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-approval-rehold "$tmp/rehold.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("re-hold: 2.1.0 soaks on canary from 1h36m1s, is held AwaitingApproval at 2h0m0s, and 2.2.0 soaks from 4h1m1s",
       [x[:2] for x in st][3:] == [(5761000, "Soaking"), (7200000, "AwaitingApproval"), (14461000, "Soaking")]
@@ -203,18 +181,14 @@ check("re-hold: at 3h pendingVersion 2.1.0 and status.version 2.0.0",
 last = dict(re.findall(r"\n      shop/(shop(?:-canary)?): (\S+)", status[status.index("lastAppliedRevisions:"):])[:2])
 check("re-hold: at 3h canary runs a revision past 2.0.0's, prod still 2.0.0's (%s, %s)" % (applied, last),
       len(applied) == 2 and applied[0] != last.get("shop-canary") and applied[1] == last.get("shop"))
-n = notice(d, "StageSet shop/shop: the transition to 2.1.0 had passed the approval gate and reached its stages (Soaking at 1h36m1s) when the pass at 2h0m0s held it AwaitingApproval again, after stages.metio.wtf/approved-version changed at 2h0m0s (2.1.0\u21922.2.0)")
-check("re-hold: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "re-hold", "StageSet shop/shop: the transition to 2.1.0 had passed the approval gate and reached its stages (Soaking at 1h36m1s) when the pass at 2h0m0s held it AwaitingApproval again, after stages.metio.wtf/approved-version changed at 2h0m0s (2.1.0\u21922.2.0)")
 check("re-hold: until 2.2.0's pass", n is not None and "the later ones on the old version, until 4h1m1s" in n["text"], n and n["text"])
 EOF2
 
 lint_of stale-approval-after
 lacks "approved after: no MS265" "$tmp/stale-approval-after.lint" 'MS265'
 run_of stale-approval-after
-pyfacts "$tmp/stale-approval-after.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-approval-after <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("approved after: 2.1.0 adopted at 2h37m3s, no hold after it", (9423000, "Succeeded") in st
       and not [x for x in st if x[0] > 5400000 and x[1] == "AwaitingApproval"], st)
@@ -226,15 +200,11 @@ lint_of stale-plan-error
 contains "plan error: MS266" "$tmp/stale-plan-error.lint" \
 	'MS266 warning StageSet shop/shop reads its version from stage "app"'"'"'s artifact (GitRepository shop/shop), which the sources model cannot fetch from 1h0m0s until 1h40m0s: every pass then fails at the version plan with a transient error, which writes nothing'
 run_of stale-plan-error
-pyfacts "$tmp/stale-plan-error.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-plan-error <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("plan error: 2.0.0 at 1m1.105s, then no status write until 2.1.0's at 1h55m16.76s, past the outage",
       [x[:2] for x in st] == [(61105, "Succeeded"), (6916760, "Succeeded")] and "version" in st[1][2], st)
-n = notice(d, 'StageSet shop/shop: 20 passes from 1h1m12.331s to 1h37m35.56s failed at the version plan or the ledger with a transient error (fetch version artifact for stage "app": failed to fetch artifact ')
-check("plan error: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "plan error", 'StageSet shop/shop: 20 passes from 1h1m12.331s to 1h37m35.56s failed at the version plan or the ledger with a transient error (fetch version artifact for stage "app": failed to fetch artifact ')
 check("plan error: with what the status kept saying",
       n is not None and 'its status said Succeeded "Applied and verified 1 stage(s)" (written at 1m1.105s)' in n["text"]
       and "the next status write came at 1h55m16.76s" in n["text"], n and n["text"])
@@ -243,10 +213,7 @@ EOF2
 lint_of stale-plan-inline
 lacks "inline version: no MS266" "$tmp/stale-plan-inline.lint" 'MS266'
 run_of stale-plan-inline
-pyfacts "$tmp/stale-plan-inline.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of stale-plan-inline <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("inline version: 2.1.0 adopted at 1h11m1s, in the outage", st == [(61005, "Succeeded"), (4261000, "Succeeded")], st)
 check("inline version: the run tells nothing", notice(d, "wrote nothing") is None)
@@ -269,8 +236,7 @@ s = st(d)
 check("replaced: held for 2.1.0 at 1h, for 2.2.0 at 1h20m, nothing after the approval",
       [x[:2] for x in s] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "AwaitingApproval")]
       and s[2][2].startswith("version transition to 2.2.0 is awaiting"), s)
-n = notice(d, "StageSet shop/shop: stages.metio.wtf/approved-version was set to 2.1.0 at 1h30m0s, a version it had held for approval before, while it held 2.2.0 (since 1h20m0s")
-check("replaced: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+n = told(d, "replaced", "StageSet shop/shop: stages.metio.wtf/approved-version was set to 2.1.0 at 1h30m0s, a version it had held for approval before, while it held 2.2.0 (since 1h20m0s")
 check("current: 2.2.0 adopted at 1h31m1s", [x[:2] for x in st(c)][-1] == (5461000, "Succeeded"), st(c))
 check("current: the run tells nothing", notice(c, "approved-version was set") is None)
 s = st(r)

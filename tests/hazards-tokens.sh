@@ -33,9 +33,7 @@ check("hand stamp: the run says when the token was read",
           for x in t), t)
 PY
 
-lint_of tokens-requested
-if [ ! -s "$tmp/tokens-requested.lint" ]; then ok "with requestedAt: lint finds nothing"; else
-	bad "with requestedAt: lint finds nothing"; show "$tmp/tokens-requested.lint"; fi
+lint_clean tokens-requested "with requestedAt"
 run_of tokens-requested
 pyfacts "$tmp/tokens-requested.json" <<'PY'
 import json, sys

@@ -41,9 +41,7 @@ check("empty selector: the scripted violation was dropped",
       any("did not check ValidatingPolicy" in n["text"] for n in d["notices"]))
 PY
 
-lint_of policy-labelled
-if [ ! -s "$tmp/policy-labelled.lint" ]; then ok "labelled selector: lint finds nothing"; else
-	bad "labelled selector: lint finds nothing"; show "$tmp/policy-labelled.lint"; fi
+lint_clean policy-labelled "labelled selector"
 run_of policy-labelled
 pyfacts "$tmp/policy-labelled.json" <<'PY'
 import json, sys
@@ -74,9 +72,7 @@ check("validation {}: the run says its plans were checked against the Project's 
           '"policy.example.com/category=tagging"), the first at 1m5s' in x for x in t), t)
 PY
 
-lint_of policy-own-selector
-if [ ! -s "$tmp/policy-own-selector.lint" ]; then ok "own selector: lint finds nothing"; else
-	bad "own selector: lint finds nothing"; show "$tmp/policy-own-selector.lint"; fi
+lint_clean policy-own-selector "own selector"
 run_of policy-own-selector
 pyfacts "$tmp/policy-own-selector.json" <<'PY'
 import json, sys

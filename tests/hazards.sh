@@ -44,10 +44,7 @@ contains "MS115 proposes an interval" "$tmp/interval-short.lint" "set magosproje
 contains "MS115 fires for shop-staging" "$tmp/interval-short.lint" 'MS115 warning Workspace "default/shop-staging"'
 lacks "MS115 not for the last step" "$tmp/interval-short.lint" 'Workspace "default/shop-prod"'
 run_of interval-short
-pyfacts "$tmp/interval-short.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of interval-short <<'EOF'
 check("interval-short: the Rollout does not complete in 3h", not completed(d, "shop"))
 opened = step_opened(d, "shop", "staging")
 resets = [e for e in resets_of(d, "shop-dev") if e["t_ms"] >= opened]
@@ -68,10 +65,7 @@ lint_of interval-long
 if [ ! -s "$tmp/interval-long.lint" ]; then ok "interval-long: the proposed intervals lint clean"; else
 	bad "interval-long: the proposed intervals lint clean"; show "$tmp/interval-long.lint"; fi
 run_of interval-long
-pyfacts "$tmp/interval-long.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of interval-long <<'EOF'
 check("interval-long: the Rollout completes", completed(d, "shop"))
 check("interval-long: no notice of scheduled resets", notice(d, "did not complete") is None)
 EOF
@@ -87,10 +81,7 @@ lacks "waiting for approval: no blame on the scheduled resets" "$tmp/noauto.json
 # and the condition, and does not blame the scheduled resets of earlier steps
 # that re-run meanwhile (staging's own resets, not the Rollout's progress).
 run_of failed-no-condition
-pyfacts "$tmp/failed-no-condition.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failed-no-condition <<'EOF'
 check("failed-no-condition: the Rollout does not complete", not completed(d, "shop"))
 check("failed-no-condition: shop-prod is never retried",
       not any(e["kind"] == "Workspace" and e["name"] == "shop-prod" and e["reason"] == "RetryPlan" for e in d["timeline"]))
@@ -104,10 +95,7 @@ check("failed-no-condition: earlier steps were reset meanwhile", len(resets_of(d
 check("failed-no-condition: no blame on the scheduled resets", notice(d, "did not complete: the scheduled reconcile") is None)
 EOF
 run_of failed-condition
-pyfacts "$tmp/failed-condition.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of failed-condition <<'EOF'
 check("failed-condition: the plan is retried and the Rollout completes", completed(d, "shop")
       and any(e["kind"] == "Workspace" and e["name"] == "shop-prod" and e["reason"] == "RetryPlan" for e in d["timeline"]))
 check("failed-condition: no notice of a Job never retried", notice(d, "never retried") is None)
@@ -119,10 +107,7 @@ contains "unselected: MS105" "$tmp/unselected.lint" \
 	'MS105 warning Workspace "default/ws-prod" of project "shop" is selected by no step of Rollout "default/shop": nothing ever grants it execution'
 lacks "unselected: no MS114" "$tmp/unselected.lint" "MS114"
 run_of unselected
-pyfacts "$tmp/unselected.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of unselected <<'EOF'
 check("unselected: ws-prod is never granted", grant_times(d, "ws-prod") == [])
 check("unselected: ws-prod never plans", phases(d, "ws-prod") <= {None, "Pending"})
 check("unselected: the run says never granted", notice(d, "and never granted: ws-prod") is not None)
@@ -133,10 +118,7 @@ contains "handoff: MS114 for the Workspace no step selects" "$tmp/handoff-unsele
 	'MS114 warning Workspace "default/ws-prod" is granted execution by Project "shop" (DefaultParallel) at 0s, before Rollout "default/shop" exists (at 1s), and grants given before the hand-off survive it: no step selects it, so the Rollout never revokes that grant: it plans and applies outside the Rollout'"'"'s order'
 lacks "handoff: MS105 does not say never granted" "$tmp/handoff-unselected.lint" "MS105"
 run_of handoff-unselected
-pyfacts "$tmp/handoff-unselected.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of handoff-unselected <<'EOF'
 g = grant_times(d, "ws-prod")
 check("handoff: the Project grants ws-prod at 0s", g[:1] == [(0, "reconcile project-controller default/shop")])
 check("handoff: the Rollout is created at 1s", created(d, "Rollout", "shop") == 1000)
@@ -152,10 +134,7 @@ lint_of handoff-later-step
 contains "later step: MS114 says it starts before its step" "$tmp/handoff-later-step.lint" \
 	'it starts planning before its step "prod" opens'
 run_of handoff-later-step
-pyfacts "$tmp/handoff-later-step.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of handoff-later-step <<'EOF'
 plan = first_phase(d, "ws-prod", "Planning")
 opened = step_opened(d, "shop", "prod")
 check("later step: ws-prod plans (%s ms) before step prod opens (%s ms)" % (plan, opened),
@@ -171,10 +150,7 @@ contains "empty steps: MS102 is a warning naming the Workspaces" "$tmp/empty-ste
 expect_rc "empty steps: lint passes (a warning)" 0 "$SIM" lint "$H/empty-steps.yaml"
 expect_rc "empty steps: check passes" 0 "$SIM" check "$H/empty-steps.yaml"
 run_of empty-steps
-pyfacts "$tmp/empty-steps.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of empty-steps <<'EOF'
 check("empty steps: no Workspace ever plans",
       first_phase(d, "ws-dev", "Planning") is None and first_phase(d, "ws-prod", "Planning") is None)
 check("empty steps: the run names them", notice(d, "never ran: ws-dev, ws-prod") is not None)
@@ -190,20 +166,14 @@ lint_of empty-steps-no-project
 lacks "no Project: no MS102" "$tmp/empty-steps-no-project.lint" "MS102"
 contains "no Project: MS106 tells it" "$tmp/empty-steps-no-project.lint" "MS106"
 run_of empty-steps-no-project
-pyfacts "$tmp/empty-steps-no-project.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of empty-steps-no-project <<'EOF'
 check("no Project: the run does not claim a Project defers", notice(d, "defers to it") is None)
 EOF
 
 lint_of empty-steps-granted
 lacks "granted before: no MS102" "$tmp/empty-steps-granted.lint" "MS102"
 run_of empty-steps-granted
-pyfacts "$tmp/empty-steps-granted.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of empty-steps-granted <<'EOF'
 check("granted before: both Workspaces apply",
       "Applied" in phases(d, "ws-dev") and "Applied" in phases(d, "ws-prod"))
 check("granted before: no notice of Workspaces that never ran", notice(d, "never ran") is None)
@@ -224,10 +194,7 @@ contains "no Workspaces: ... and why" "$tmp/esnw.out" "Ready/NoSteps, a no-op up
 lacks "no Workspaces: not censored" "$tmp/esnw.out" "censored"
 "$SIM" run --no-color "$H/interval-short.yaml" >"$tmp/is.out" 2>&1
 contains "a Rollout with steps that did not complete is censored" "$tmp/is.out" "completed no, censored: time to complete >"
-pyfacts "$tmp/empty-steps-no-workspaces.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of empty-steps-no-workspaces <<'EOF'
 check("no Workspaces: no warning notice", not [n for n in d["notices"] if n["severity"] != "info"])
 s = d["summary"]
 check("no Workspaces: the JSON says completed, nothing to complete, not censored",
@@ -248,18 +215,12 @@ run_of gate-rounding
 "$SIM" run --no-color "$H/gate-rounding.yaml" >"$tmp/gate.out" 2>&1
 contains "gate: the upstream message rounds" "$tmp/gate.out" "failed its health gate: metric 0.01 is outside the"
 contains "gate: the value in full beside it" "$tmp/gate.out" 'the gate read 0.0100001, threshold max "0.01" (the message rounds it'
-pyfacts "$tmp/gate-rounding.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of gate-rounding <<'EOF'
 h = d["summary"]["halt"]
 check("gate: JSON holds the value as read", h["gate_value"] == 0.0100001, h["gate_value"])
 check("gate: JSON keeps the upstream message", h["message"].endswith("metric 0.01 is outside the threshold"))
 EOF
-pyfacts "$tmp/interval-short.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of interval-short <<'EOF'
 check("a Magos run has no gate value", d["summary"]["halt"] is None or d["summary"]["halt"]["gate_value"] is None)
 EOF
 
@@ -268,10 +229,7 @@ lint_of commit-order
 contains "commit order: MS116 for shop-prod" "$tmp/commit-order.lint" \
 	'MS116 warning Workspace "default/shop-prod" (step "prod" of Rollout "default/shop") polls for commits every 10s, as often as or more often than "shop-dev" of the earlier step "dev" (every 10m0s)'
 "$SIM" run -q --until horizon --json "$tmp/commit-order.json" "$H/commit-order.yaml" >/dev/null 2>&1
-pyfacts "$tmp/commit-order.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of commit-order <<'EOF'
 sha = revision_seen(d, "shop-prod")
 pp = planning_after(d, "shop-prod", sha)
 dd = revision_seen_ms(d, "shop-dev", sha)
@@ -284,10 +242,7 @@ lint_of commit-order-safe
 if [ ! -s "$tmp/commit-order-safe.lint" ]; then ok "commit order swapped: no MS116"; else
 	bad "commit order swapped: no MS116"; show "$tmp/commit-order-safe.lint"; fi
 "$SIM" run -q --until horizon --json "$tmp/commit-order-safe.json" "$H/commit-order-safe.yaml" >/dev/null 2>&1
-pyfacts "$tmp/commit-order-safe.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of commit-order-safe <<'EOF'
 sha = revision_seen(d, "shop-dev")
 pp = planning_after(d, "shop-prod", sha)
 dd = revision_seen_ms(d, "shop-dev", sha)
@@ -298,10 +253,7 @@ EOF
 
 # ---- a spike after Completed ---------------------------------------------------
 "$SIM" run -q --until horizon --json "$tmp/gac.json" "$H/gate-after-completed.yaml" >/dev/null 2>&1
-pyfacts "$tmp/gac.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of gac <<'EOF'
 done = [e["t_ms"] for e in d["timeline"] if e["kind"] == "FleetRollout" and e["phase"] == "Completed"]
 # 44m4s: the StageSet controller's passes (1s reconcile each) follow the adoption.
 check("after Completed: the fleet completes at 44m4s", done[:1] == [2644000], done[:1])
@@ -317,10 +269,7 @@ lacks "a spike the gate saw (fleet-gate-halt) is not told as unseen" "$tmp/gh.js
 lint_of granted-in-manifest
 lacks "grant in the manifest, Rollout from the start: no MS114" "$tmp/granted-in-manifest.lint" "MS114"
 run_of granted-in-manifest
-pyfacts "$tmp/granted-in-manifest.json" <<'EOF'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of granted-in-manifest <<'EOF'
 check("grant in the manifest: ws-prod plans only once step prod opens",
       first_phase(d, "ws-prod", "Planning") >= step_opened(d, "shop", "prod"))
 check("grant in the manifest: no early-start notice", notice(d, "started planning at") is None)
@@ -334,10 +283,7 @@ contains "workers: MS222's numbers" "$tmp/fleet-workers.lint" \
 	'(3m1s a member on average at the median modelled durations): the wave cannot settle in less than 2h30m50s (200 × 3m1s / 4)'
 contains "workers: MS222 says what fits" "$tmp/fleet-workers.lint" 'a wave of at most 39 members settles within 30m0s'
 run_of fleet-workers
-pyfacts "$tmp/fleet-workers.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-workers <<'EOF2'
 w = fleet_wave(d, "shop", "broad")
 took = w["settled_ms"] - w["opened_ms"]
 check("workers: broad settles no sooner than lint's 2h30m50s (%d ms)" % took, took >= 9050000)
@@ -354,10 +300,7 @@ EOF2
 lint_of fleet-workers-small
 lacks "small waves: no MS222" "$tmp/fleet-workers-small.lint" "MS222"
 run_of fleet-workers-small
-pyfacts "$tmp/fleet-workers-small.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-workers-small <<'EOF2'
 w = fleet_wave(d, "shop", "broad")
 check("small waves: broad settles within 15m", w["settled_ms"] - w["opened_ms"] < 900000)
 check("small waves: no worker notice", notice(d, "StageSets at once") is None)
@@ -369,10 +312,7 @@ contains "unsettled: MS223" "$tmp/fleet-unsettled.lint" \
 	'MS223 warning FleetRollout shop: 2 members in 1 wave (the first: wave "canary") may fail to become ready on a new version (e.g. tenant-00/shop: 0.5 per rollout, from the modelled readiness), 0.75 that one of them does'
 contains "unsettled: MS223 says no rollback" "$tmp/fleet-unsettled.lint" 'so it neither halts nor stamps rollback-to (onRegression Rollback)'
 run_of fleet-unsettled
-pyfacts "$tmp/fleet-unsettled.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-unsettled <<'EOF2'
 w = fleet_wave(d, "shop", "canary")
 st = fleet_status(d, "shop")
 check("unsettled: canary opens at 25m", wave_opened(d, "shop", "canary") == 1500000)
@@ -390,10 +330,7 @@ EOF2
 lint_of fleet-unsettled-safe
 lacks "no failures: no MS223" "$tmp/fleet-unsettled-safe.lint" "MS223"
 run_of fleet-unsettled-safe
-pyfacts "$tmp/fleet-unsettled-safe.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-unsettled-safe <<'EOF2'
 check("no failures: the fleet completes", d["summary"]["fleets"][0]["completed_ms"] is not None)
 check("no failures: no unsettled notice", notice(d, "was open and not settled") is None)
 EOF2
@@ -403,10 +340,7 @@ lint_of fleet-flap
 contains "flap: MS224" "$tmp/fleet-flap.lint" \
 	'MS224 warning FleetRollout shop wave "canary" soaks 30m0s, and 1 of its 1 members may regress sooner once ready (e.g. tenant-00/shop: 1 per version, 5m0s after it is ready, for 5m0s, at the medians)'
 run_of fleet-flap
-pyfacts "$tmp/fleet-flap.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-flap <<'EOF2'
 f = d["summary"]["fleets"][0]
 w = fleet_wave(d, "shop", "canary")
 during = [h for h in f["halts"] if h["wave"] == "canary" and h["kind"] == "regression"
@@ -425,10 +359,7 @@ EOF2
 lint_of fleet-flap-late
 lacks "late flap: no MS224" "$tmp/fleet-flap-late.lint" "MS224"
 "$SIM" run -q --until horizon --json "$tmp/fleet-flap-late.json" "$H/fleet-flap-late.yaml" >/dev/null 2>&1
-pyfacts "$tmp/fleet-flap-late.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of fleet-flap-late <<'EOF2'
 f = d["summary"]["fleets"][0]
 w = fleet_wave(d, "shop", "canary")
 check("late flap: canary passes on its first soak", w["passed_ms"] - w["settled_ms"] == 1800000)
@@ -442,10 +373,7 @@ lint_of retry-zero
 contains "retry 0s: MS225" "$tmp/retry-zero.lint" \
 	'MS225 warning StageSet default/shop sets retryInterval 0s, which turns the timed retry off'
 "$SIM" run -q --until horizon --json "$tmp/retry-zero.json" "$H/retry-zero.yaml" >/dev/null 2>&1
-pyfacts "$tmp/retry-zero.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of retry-zero <<'EOF2'
 st = member_ready(d, "default", "shop")
 check("retry 0s: StageProgressing at 5m1.005s, the last status (%s)" % st[-1:],
       st and st[-1] == (301005, "StageProgressing"))
@@ -457,10 +385,7 @@ EOF2
 lint_of retry-default
 lacks "retry default: no MS225" "$tmp/retry-default.lint" "MS225"
 "$SIM" run -q --until horizon --json "$tmp/retry-default.json" "$H/retry-default.yaml" >/dev/null 2>&1
-pyfacts "$tmp/retry-default.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of retry-default <<'EOF2'
 st = member_ready(d, "default", "shop")
 check("retry default: the retry succeeds at 20m3.005s", (1203005, "Succeeded") in st, st)
 check("retry default: no retry notice", notice(d, "turns the timed retry") is None)
@@ -469,10 +394,7 @@ EOF2
 # ---- run -n: which notices fired in how many trials ------------------------------
 "$SIM" run -q -n 20 --json "$tmp/mc.json" "$H/fleet-unsettled.yaml" >/dev/null 2>&1
 "$SIM" run -n 20 --no-color "$H/fleet-unsettled.yaml" >"$tmp/mc.out" 2>&1
-pyfacts "$tmp/mc.json" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of mc <<'EOF2'
 key = lambda t: re.sub(r"[0-9]+", "#", t)
 rows, st = d["trials"], d["statistics"]["notices"]
 count = {}

@@ -68,7 +68,8 @@ expect_rc "StageLedger, StageInventory, ImageVerificationPolicy are known" 0 "$S
 contains "the others are accepted and ignored" "$tmp/err" "2 objects of kinds the simulated controllers do not read are accepted and ignored: StageInventory \"shop/web\" (stages.metio.wtf/v1), ImageVerificationPolicy \"signed\" (stages.metio.wtf/v1)"
 contains "the StageLedger is kept" "$tmp/out" "StageLedger shop/web     created"
 
-# A snapshot: the clock starts at its latest timestamp, said on the first line.
+# A snapshot: the clock starts at its latest timestamp, said on a line of
+# its own under the first, so that both fit 80 columns.
 cat >"$tmp/snap.yaml" <<'YAML'
 apiVersion: v1
 kind: List
@@ -88,15 +89,23 @@ items:
   metadata: {name: older, creationTimestamp: "2026-11-29T08:00:00Z"}
 YAML
 expect_rc "a snapshot runs" 0 "$SIM" run "$tmp/snap.yaml"
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)'; then
-	ok "the first line says the clock starts at the snapshot's latest time"
+if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)$'; then
+	ok "the line under the first says the clock starts at the snapshot's latest time"
 else
-	bad "the first line says the clock starts at the snapshot's latest time"; show "$tmp/out" 2
+	bad "the line under the first says the clock starts at the snapshot's latest time"; show "$tmp/out" 2
 fi
+check "... and every line fits 80 columns" fits "$tmp/out" 80
+# A header longer than 80 columns breaks after a comma, and keeps every fact.
+expect_rc "the fleet snapshot example runs" 0 "$SIM" run scenarios/snapshot-moodle-fleet.yaml
+check "... its report fits 80 columns" fits "$tmp/out" 80
+check "... the header broken after a comma, the rest indented" test "$(sed -n 1,3p "$tmp/out")" = \
+"moodle-fleet-from-snapshot: seed 3, horizon 2h0m0s, 13 objects,
+  0 scripted events
+clock starts 2026-03-02T08:15:02Z (the latest timestamp in the inputs)"
 "$SIM" run --json "$tmp/snap.json" "$tmp/snap.yaml" >/dev/null 2>&1
 jq_true "the JSON report starts at the snapshot's time" "$tmp/snap.json" \
 	'd["scenario"]["start"] == "2026-11-30T14:02:07Z"'
-# spec.start wins over the snapshot's times, and is not repeated on the first line.
+# spec.start wins over the snapshot's times, and gets no clock line.
 cat >"$tmp/start.yaml" <<'YAML'
 apiVersion: magos-sim/v1alpha1
 kind: Scenario
@@ -109,7 +118,7 @@ lacks "spec.start is not overridden by the snapshot" "$tmp/out" "clock starts"
 expect_rc "--now runs" 0 "$SIM" run --now 2026-11-30T15:00:00+01:00 --json "$tmp/now.json" "$tmp/start.yaml" "$tmp/snap.yaml"
 jq_true "--now sets the clock (in UTC)" "$tmp/now.json" 'd["scenario"]["start"] == "2026-11-30T14:00:00Z"'
 "$SIM" run --now 2026-11-30T15:00:00+01:00 "$tmp/snap.yaml" >"$tmp/out" 2>"$tmp/err"
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:00:00Z (--now)'; then ok "the first line names --now"; else bad "the first line names --now"; show "$tmp/out" 1; fi
+if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:00:00Z (--now)$'; then ok "the clock line names --now"; else bad "the clock line names --now"; show "$tmp/out" 2; fi
 # (--now is before the times the snapshot holds: a warning names the latest)
 contains "a --now before the snapshot's times is warned about" "$tmp/err" "warning: Namespace \"shop\": metadata.managedFields[0].time 2026-11-30T14:02:07Z is later than the clock's start 2026-11-30T14:00:00Z (--now)"
 # With trials, the remaining time also as UTC wall-clock times.
@@ -144,7 +153,7 @@ items:
   spec: {notBefore: "2026-12-01T14:02:07Z"}
 YAML
 "$SIM" run "$tmp/spec-time.yaml" >"$tmp/out" 2>&1
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)'; then
+if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)$'; then
 	ok "times in spec and annotations do not set the clock, status times do"
 else
 	bad "times in spec and annotations do not set the clock, status times do"; show "$tmp/out" 2

@@ -56,7 +56,12 @@
 #   pyfacts ARGS...             runs the python program on stdin as
 #                               `python3 - ARGS`, tests/lib on its PYTHONPATH
 #                               (tests/lib/facts.py: load, check,
-#                               status_changes); prints its output and counts
+#                               status_changes; tests/lib/resume_facts.py:
+#                               a resumed run against the whole run, its
+#                               times on the original clock;
+#                               tests/lib/hazards_facts.py and
+#                               quirks_facts.py for the hazard scripts);
+#                               prints its output and counts
 #                               each "ok   " and "FAIL" line of it as a check;
 #                               an exit status other than 0 fails "the python
 #                               checks ran to the end".  Without python3 it

@@ -345,7 +345,7 @@ contains "... saying the limit set it" "$tmp/out" "limit run-events caps it"
 expect_rc "total-events: run -n stops at the trial that passes it (exit 3)" 3 \
 	"$SIM" run -q -n 20 -j 1 --limit total-events=1000 "$SCN"
 contains "... naming the trial, the limit, -n and how to raise it" "$tmp/err" \
-	"magos-sim run: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1191 (-n 20; each run may take 1000000 events: the budget by the objects) (limit total-events; raise it with --limit total-events=N)"
+	"magos-sim run: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1203 (-n 20; each run may take 1000000 events: the budget by the objects) (limit total-events; raise it with --limit total-events=N)"
 check "... and prints no statistics" test ! -s "$tmp/out"
 cp "$tmp/err" "$tmp/total-j1.err"
 expect_rc "total-events: the same trial at -j 3" 3 "$SIM" run -q -n 20 -j 3 --limit total-events=1000 "$SCN"
@@ -355,10 +355,10 @@ sed 's/^  expect:$/  expect:\n    trials: 50/' "$SCN" >"$tmp/trials50.yaml"
 expect_rc "total-events: check stops at the trial that passes it (exit 3)" 3 \
 	"$SIM" check -j 2 --limit total-events=1000 "$tmp/trials50.yaml"
 contains "... naming spec.expect.trials" "$tmp/err" \
-	"magos-sim check: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1194 (spec.expect.trials: 50;"
+	"magos-sim check: error: trial 3 takes the events of the trials past 1000: the trials up to it ran 1206 (spec.expect.trials: 50;"
 check "... and reports no checks" test ! -s "$tmp/out"
 expect_rc "total-events: trial 0 of check counts too" 3 "$SIM" check --limit total-events=100 "$tmp/trials50.yaml"
-contains "... and can pass it alone" "$tmp/err" "error: trial 0 takes the events of the trials past 100: the trials up to it ran 335"
+contains "... and can pass it alone" "$tmp/err" "error: trial 0 takes the events of the trials past 100: the trials up to it ran 338"
 expect_rc "total-events: compare -n stops there too" 3 \
 	"$SIM" compare -n 20 --limit total-events=1000 "$SCN" "$SCN"
 contains "... saying so" "$tmp/err" "magos-sim compare: error: trial 3 takes the events of the trials past 1000"

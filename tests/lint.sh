@@ -66,6 +66,11 @@ has_line "refused: summary says what became of each object" "$tmp/out" \
 expect_rc "refused manifests, their findings disabled" 3 "$SIM" lint --disable MS001,MS002 $L/refused.yaml
 has_line "refused, disabled: still counted" "$tmp/out" \
 	"1 of 7 objects in 1 file checked (5 refused, 1 ignored, of kinds not simulated), no problems found"
+# A refused Workspace: the step that would select it is not also MS101 (a cascade).
+expect_rc "a refused Workspace fails with 1" 1 "$SIM" lint $L/refused-workspace.yaml
+contains "its refusal is MS001" "$tmp/out" "Workspace \"default/shop-prod\": unknown field \"spec.bogus\" [MS001]"
+lacks "the step that would select it is no MS101" "$tmp/out" "steps[1] \"prod\""
+contains "a step that would select nothing anyway still is" "$tmp/out" "steps[2] \"qa\": selector env=qa matches no Workspace"
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split

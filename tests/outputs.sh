@@ -35,6 +35,46 @@ check "... at once" test $(($(secs) - t0)) -le 5
 expect_rc "merge --csv into a missing directory: exit 4" 4 "$SIM" merge --csv "$tmp/nodir/m.csv" "$tmp/p.json"
 contains "... naming the path" "$tmp/err" "magos-sim merge: cannot write '$tmp/nodir/m.csv'"
 
+# ---- two outputs of one command on one file: refused before any work, as run
+# refuses them (one implementation), nothing written; "./x" and "x" are one
+# file, and so are a symlink and its target
+mkdir "$tmp/same"
+: >"$tmp/same/target.out"
+ln -s target.out "$tmp/same/link.out"
+sim_abs=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM")
+t0=$(secs)
+expect_rc "check --junit F --summary F: a usage error" 2 \
+	"$SIM" check -n 2000 --junit "$tmp/same/j.xml" --summary "$tmp/same/j.xml" scenarios/ci/
+check "... at once, before the trials" test $(($(secs) - t0)) -le 5
+has_line "... naming both options and the file" "$tmp/err" \
+	"magos-sim check: --junit and --summary both write to '$tmp/same/j.xml': give each its own file"
+check "... writing nothing" test ! -e "$tmp/same/j.xml"
+expect_rc "check --junit ./F --summary F: the same file" 2 \
+	sh -c 'cd "$1" && "$2" check --junit ./j.xml --summary j.xml "$3/scenarios/ci/"' _ "$tmp/same" "$sim_abs" "$PWD"
+contains "... named as given" "$tmp/err" "--junit and --summary both write to 'j.xml'"
+expect_rc "check --junit TARGET --summary LINK-TO-TARGET: the same file" 2 \
+	"$SIM" check --junit "$tmp/same/target.out" --summary "$tmp/same/link.out" scenarios/ci/
+contains "... said so" "$tmp/err" "--junit and --summary both write to '$tmp/same/link.out'"
+expect_rc "compare --json F --markdown F: a usage error" 2 \
+	"$SIM" compare --json "$tmp/same/c.json" --markdown "$tmp/same/c.json" scenarios/compare/base.yaml scenarios/compare/head.yaml
+has_line "... naming both options and the file" "$tmp/err" \
+	"magos-sim compare: --json and --markdown both write to '$tmp/same/c.json': give each its own file"
+check "... writing nothing" test ! -e "$tmp/same/c.json"
+expect_rc "compare --html LINK --json TARGET: the same file" 2 \
+	"$SIM" compare --html "$tmp/same/link.out" --json "$tmp/same/target.out" scenarios/compare/base.yaml scenarios/compare/head.yaml
+contains "... said so" "$tmp/err" "--json and --html both write to '$tmp/same/link.out'"
+expect_rc "merge --json F --csv ./F: a usage error" 2 \
+	sh -c 'cd "$1" && "$2" merge --json m.out --csv ./m.out "$3"' _ "$tmp/same" "$sim_abs" "$tmp/p.json"
+has_line "... naming both options and the file" "$tmp/err" \
+	"magos-sim merge: --json and --csv both write to './m.out': give each its own file"
+expect_rc "run --json F --html ./F: the same words" 2 \
+	sh -c 'cd "$1" && "$2" run --json r.json --html ./r.json "$3/scenarios/three-environments.yaml"' _ "$tmp/same" "$sim_abs" "$PWD"
+has_line "... as before" "$tmp/err" "magos-sim run: --json and --html both write to './r.json': give each its own file"
+check "... no output of any of them was written" test "$(ls "$tmp/same")" = "$(printf 'link.out\ntarget.out')"
+expect_rc "compare --json '' : an empty name is a usage error" 2 \
+	"$SIM" compare --json '' scenarios/compare/base.yaml scenarios/compare/head.yaml
+contains "... saying so" "$tmp/err" "magos-sim compare: --json needs a file name, not an empty one"
+
 # ---- all or nothing
 mkdir "$tmp/files"
 for f in r.csv r.trace r.mmd r.json; do echo old >"$tmp/files/$f"; done

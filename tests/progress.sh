@@ -61,6 +61,12 @@ contains "compare: counted over both" "$tmp/cmp.tty" "/600 trials"
 on_tty chk "$SIM check -n 300 -j 2 scenarios/ci/magos-staged.yaml"
 contains "check: the scenario and its trials" "$tmp/chk.tty" "scenario 1/1: trials ["
 lacks "check: stdout has no progress" "$tmp/chk.out" "ETA"
+on_tty chkq "$SIM check -q -n 300 -j 2 scenarios/ci/magos-staged.yaml"
+lacks "check -q: no progress" "$tmp/chkq.tty" "trials ["
+check "check -q: the same report" cmp -s "$tmp/chk.out" "$tmp/chkq.out"
+on_tty chkquiet "$SIM check --quiet -n 300 -j 2 scenarios/ci/magos-staged.yaml"
+lacks "check --quiet: no progress" "$tmp/chkquiet.tty" "trials ["
+check "check --quiet: the same report" cmp -s "$tmp/chk.out" "$tmp/chkquiet.out"
 
 "$SIM" run -n 40 --shard 1/2 --json "$tmp/p1.json" scenarios/checkout/ 2>/dev/null
 "$SIM" run -n 40 --shard 2/2 --json "$tmp/p2.json" scenarios/checkout/ 2>/dev/null
@@ -75,6 +81,12 @@ awk 'BEGIN { for (i = 0; i < 20000; i++)
 on_tty lint "$SIM lint $tmp/big.yaml"
 contains "lint: a big file's bytes as it loads" "$tmp/lint.tty" "file 1/1 ["
 contains "lint: in MB" "$tmp/lint.tty" " MB/s  ETA "
+on_tty lintq "$SIM lint -q $tmp/big.yaml"
+lacks "lint -q: no progress" "$tmp/lintq.tty" "file 1/1 ["
+check "lint -q: the same findings" cmp -s "$tmp/lint.out" "$tmp/lintq.out"
+on_tty lintquiet "$SIM lint --quiet $tmp/big.yaml"
+lacks "lint --quiet: no progress" "$tmp/lintquiet.tty" "file 1/1 ["
+check "lint --quiet: the same findings" cmp -s "$tmp/lint.out" "$tmp/lintquiet.out"
 
 # Ctrl-C during the trials: the signal erases the progress line before the
 # process dies of it, so the shell's prompt starts on a clean line.  The

@@ -27,33 +27,18 @@ sed -e 's/duration: {lognormal: {median: 1m, p95: 3m}}/duration: 4m/' \
 	-e 's/{duration: {gamma: {mean: 10m, sd: 3m}}}/{duration: 10m}/' \
 	scenarios/commit-mid-rollout.yaml >"$tmp/commit-constant.yaml"
 pyfacts "$SIM" "$tmp" <<'PY'
-import json, os, re, subprocess, sys, yaml
+import os, sys
 from facts import check
+from resume_facts import on_original_clock, run_json, scenario_only, snapshot
 sim, tmp = sys.argv[1], sys.argv[2]
-AT = re.compile(r'\bat (-?(?:\d+h)?(?:\d+m(?!s))?(?:\d+(?:\.\d+)?(?:ms|s))?)(?=[\s,;:).]|$)')
-def ms(d):
-    t = sum(float(v) * {'h': 3600000, 'm': 60000, 's': 1000, 'ms': 1}[u]
-            for v, u in re.findall(r'(\d+(?:\.\d+)?)(h|ms|m|s)', d))
-    return -round(t) if d.startswith('-') else round(t)
-def on_original_clock(text, shift):
-    return AT.sub(lambda m: 'at <%d ms>' % (ms(m.group(1)) + shift) if re.search(r'\d', m.group(1)) else m.group(0), text)
 def warnings(args):
-    p = subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--json', tmp + '/n.json'] + args,
-                       capture_output=True, text=True)
-    if p.returncode not in (0, 1):
-        return ['run failed: ' + p.stderr[:300]]
-    return [n['text'] for n in json.load(open(tmp + '/n.json'))['notices'] if n['severity'] != 'info']
-def scenario_only(src, dst):
-    docs = [d for d in yaml.safe_load_all(open(src)) if d and d.get('kind') == 'Scenario']
-    yaml.safe_dump_all(docs, open(dst, 'w'))
+    d, err = run_json(sim, tmp + '/n.json', args)
+    return [err] if err else [n['text'] for n in d['notices'] if n['severity'] != 'info']
 def resumed(src, t, strip=False):
-    subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--snapshot', '%dms' % t, tmp + '/s.yaml', src],
-                   capture_output=True, check=True)
-    text = open(tmp + '/s.yaml').read()
+    text, now = snapshot(sim, src, t, tmp + '/s.yaml')
     if strip:
         text = ''.join(l for l in text.splitlines(True) if 'state.magos-sim.io/observer' not in l)
         open(tmp + '/s.yaml', 'w').write(text)
-    now = text.split('run --now ')[1].split()[0]
     scenario_only(src, tmp + '/scn.yaml')
     return [on_original_clock(x, t) for x in warnings(['--now', now, tmp + '/scn.yaml', tmp + '/s.yaml'])]
 cases = [
@@ -105,11 +90,9 @@ check "the error is at the object's place" grep -q "bad.yaml:[0-9]*:[0-9]*: erro
 # a plain export: without the observer's state the run that halted is not known
 grep -v 'state.magos-sim.io/observer' "$tmp/fg30-sim.yaml" >"$tmp/fg30.yaml"
 pyfacts scenarios/fleet-gate-halt.yaml "$tmp/fg-scn.yaml" <<'PY'
-import sys, yaml
-docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
-for d in docs:
-    d['spec'].pop('generate', None)
-yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+import sys
+from resume_facts import scenario_only
+scenario_only(sys.argv[1], sys.argv[2], drop_generate=True)
 PY
 "$SIM" run -q --now 2026-03-02T08:30:00Z --json "$tmp/fg.json" --html "$tmp/fg.html" "$tmp/fg-scn.yaml" "$tmp/fg30.yaml" >"$tmp/fg.txt" 2>&1
 contains "resumed Halted, the fleet's halt is before the start" "$tmp/fg.txt" "halted    yes, before the start: FleetRollout moodle (Halted)"
@@ -136,28 +119,15 @@ PY
 # before it are the past's).  fleet-member-regression's soak restart
 # is told with the wave's first settle at 11m1s, not at the snapshot.
 pyfacts "$SIM" "$tmp" <<'PY'
-import json, re, subprocess, sys, yaml
+import sys
 from facts import check
+from resume_facts import on_original_clock as shifted, run_json, scenario_only, snapshot
 sim, tmp = sys.argv[1], sys.argv[2]
-AT = re.compile(r'\bat (-?(?:\d+h)?(?:\d+m(?!s))?(?:\d+(?:\.\d+)?(?:ms|s))?)(?=[\s,;:).]|$)')
-def ms(d):
-    t = sum(float(v) * {'h': 3600000, 'm': 60000, 's': 1000, 'ms': 1}[u]
-            for v, u in re.findall(r'(\d+(?:\.\d+)?)(h|ms|m|s)', d))
-    return -round(t) if d.startswith('-') else round(t)
-def shifted(text, shift):
-    return AT.sub(lambda m: 'at <%d ms>' % (ms(m.group(1)) + shift) if re.search(r'\d', m.group(1)) else m.group(0), text)
 def run(args):
-    p = subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--json', tmp + '/f.json'] + args,
-                       capture_output=True, text=True)
-    if p.returncode not in (0, 1):
-        return None, [(0, 'run failed: ' + p.stderr[:300])]
-    d = json.load(open(tmp + '/f.json'))
+    d, err = run_json(sim, tmp + '/f.json', args)
+    if err:
+        return None, [(0, err)]
     return d['summary'], [(n['t_ms'], n['text']) for n in d['notices'] if n['severity'] != 'info']
-def scenario_only(src, dst):
-    docs = [d for d in yaml.safe_load_all(open(src)) if d and d.get('kind') == 'Scenario']
-    for d in docs:
-        d['spec'].pop('generate', None)
-    yaml.safe_dump_all(docs, open(dst, 'w'))
 def halt(summary, shift):
     h = summary['halt']
     return h and (h['t_ms'] + shift, h['name'], h['reason'], h['message'])
@@ -174,10 +144,8 @@ for src, ts, notice in [('scenarios/fleet-gate-halt.yaml', (600000, 1800000, 240
         check("%s: the whole run tells it (%s)" % (name, notice), any(notice in x for _, x in whole), whole)
     differ, halts, blasts = [], [], []
     for t in ts:
-        subprocess.run([sim, 'run', '-q', '--until', 'horizon', '--snapshot', '%dms' % t, tmp + '/fs.yaml', src],
-                       capture_output=True, check=True)
-        now = open(tmp + '/fs.yaml').read().split('run --now ')[1].split()[0]
-        scenario_only(src, tmp + '/fscn.yaml')
+        _, now = snapshot(sim, src, t, tmp + '/fs.yaml')
+        scenario_only(src, tmp + '/fscn.yaml', drop_generate=True)
         rsum, got = run(['--now', now, tmp + '/fscn.yaml', tmp + '/fs.yaml'])
         got = [shifted(x, t) for _, x in got]
         want = [x for tt, x in whole if tt >= t]

@@ -100,7 +100,37 @@ check "the snapshot says when it was taken, to the millisecond" grep -q 'clock.m
 "$SIM" run -q --snapshot 45250ms "$tmp/t45250.yaml" "$tmp/co" >/dev/null
 check "... a fraction of a second too" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45.25Z"' "$tmp/t45250.yaml"
 expect_rc "resumed with the Scenario whose spec.start is the origin, no --now" 0 "$SIM" run --width 200 "$tmp/co/scn.yaml" "$tmp/t45.yaml"
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-01-01T00:00:45Z (the time the snapshot was taken)'; then ok "the clock starts when the snapshot was taken"; else bad "the clock starts when the snapshot was taken"; show "$tmp/out" 1; fi
+if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-01-01T00:00:45Z (the time the snapshot was taken)$'; then ok "the clock starts when the snapshot was taken"; else bad "the clock starts when the snapshot was taken"; show "$tmp/out" 2; fi
+
+# --- a snapshot resumed with the scenario file that also holds its manifests:
+# each object is there twice; one note says what to give instead ---
+"$SIM" run -q --snapshot 10m "$tmp/three-snap.yaml" scenarios/three-environments.yaml >/dev/null
+expect_rc "snapshot + the scenario file with its manifests: refused" 3 "$SIM" run "$tmp/three-snap.yaml" scenarios/three-environments.yaml
+check "... each object twice" test "$(grep -c 'already exists: the same kind, namespace and name appear twice' "$tmp/err")" -eq 5
+check "... and one note, at the Scenario document, saying to give it alone" test "$(grep -c 'give it with a file that holds the Scenario document alone' "$tmp/err")" -eq 1
+check "... at the Scenario document of the file" grep -Eq '^scenarios/three-environments.yaml:[0-9]+:1: note: the other inputs hold these objects with a status' "$tmp/err"
+pyfacts scenarios/three-environments.yaml "$tmp/three-scn.yaml" <<'PY'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d.get('kind') == 'Scenario']
+yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
+PY
+expect_rc "... which resumes with the Scenario document alone" 0 "$SIM" run -q "$tmp/three-snap.yaml" "$tmp/three-scn.yaml"
+mkdir "$tmp/co-again"
+cp scenarios/checkout/*.yaml "$tmp/co-again/"
+"$SIM" run -q --snapshot 30s "$tmp/co-snap.yaml" "$tmp/co-again" >/dev/null
+expect_rc "snapshot + the plain manifests it was taken of: refused" 3 "$SIM" run "$tmp/co-snap.yaml" "$tmp/co-again"
+check "... with one note saying to leave the manifests out" test "$(grep -c 'give it without the manifests it was taken of' "$tmp/err")" -eq 1
+
+# --- `--snapshot T` without its FILE: the scenario was taken as the FILE ---
+cp scenarios/three-environments.yaml "$tmp/three.yaml"
+expect_rc "run --snapshot 10m SCENARIO (FILE left out) is a usage error" 2 "$SIM" run --snapshot 10m "$tmp/three.yaml"
+has_line "... saying the scenario was taken as the FILE, and how to give both" "$tmp/err" \
+	"magos-sim run: --snapshot takes T FILE: '$tmp/three.yaml' was taken as the FILE to write and no scenario is left; give both: --snapshot 10m SNAPSHOT.yaml $tmp/three.yaml"
+check "... and the scenario is left as it was" cmp -s scenarios/three-environments.yaml "$tmp/three.yaml"
+expect_rc "run --snapshot 10m NEW-FILE (no scenario at all) is a usage error" 2 "$SIM" run --snapshot 10m "$tmp/new.yaml"
+has_line "... naming the FILE it took" "$tmp/err" \
+	"magos-sim run: no scenario given (--snapshot takes T FILE: '$tmp/new.yaml' is the FILE to write)"
+
 pyfacts "$SIM" "$tmp" <<'PY2'
 import json, subprocess, sys
 from facts import check

@@ -344,7 +344,8 @@ contains "it names the Job and the annotation" "$tmp/err" "annotation clock.mago
 
 # --- the worked example: a live cluster's List, continued ---
 expect_rc "the Magos snapshot example runs" 0 "$SIM" run --now 2026-11-30T14:02:07Z --json "$tmp/shop.json" scenarios/snapshot-shop-network.yaml
-if head -n 1 "$tmp/out" | grep -q 'clock starts 2026-11-30T14:02:07Z (--now)'; then ok "the example's clock is --now"; else bad "the example's clock is --now"; show "$tmp/out" 1; fi
+if sed -n 1,3p "$tmp/out" | grep -qx 'clock starts 2026-11-30T14:02:07Z (--now)'; then ok "the example's clock is --now, under the header"; else bad "the example's clock is --now, under the header"; show "$tmp/out" 3; fi
+check "... which fits 80 columns" fits "$tmp/out" 80
 pyfacts "$tmp/shop.json" <<'PY'
 import json, sys
 from facts import check, status_changes
@@ -358,8 +359,8 @@ check("the Rollout completes at 15m5.812s", status_changes(d, 'Rollout', 'shop-n
 check("time to complete counted from the snapshot", d['summary']['time_to_complete_ms'] == 905812 and d['summary']['already_complete'] is False)
 PY
 "$SIM" run --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml >"$tmp/shop.txt" 2>&1
-has_line "the steps view shows the apply Job the snapshot caught running from its startTime, 1m30s before" "$tmp/shop.txt" \
-	"      shop-network-staging         apply -1m30s→2m54.535s  Applied"
+has_line "the steps view shows the apply Job the snapshot caught running from its creation, 1m30s before, marked so" "$tmp/shop.txt" \
+	"        │ plan -2m40s*, apply -1m30s*→2m54.535s"
 expect_rc "the example's trials run" 0 "$SIM" run -n 200 --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
 has_line "its remaining time as wall-clock times, the slowest trial (14:27:05) rounded up" "$tmp/out" "  done between 2026-11-30 14:06 UTC and 2026-11-30 14:28 UTC"
 has_line "and percentiles" "$tmp/out" "  p50 2026-11-30 14:12 UTC, p90 2026-11-30 14:17 UTC"

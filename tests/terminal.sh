@@ -52,5 +52,24 @@ contains "lint: its findings too" "$tmp/cl.out" 'unknown field "spec.bogus\x1b[2
 cat "$tmp/cc.out" "$tmp/cc.err" "$tmp/cl.out" "$tmp/cl.err" >"$tmp/cc.all"
 check "no line starts with a workflow command" sh -c "! grep -q '^::' '$tmp/cc.all'"
 check "no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cc.all'"
+# --github: GitHub's own escapes for CR and LF (%0D, %0A: the annotation
+# stays one workflow command), Go's %q for every other control character.
+"$SIM" check --no-color --github "$CC" >"$tmp/cg.out" 2>/dev/null
+contains "check --github: a newline and a CR are %0A and %0D within the annotation" "$tmp/cg.out" \
+	'title=MS002::unknown field "spec.bogus%0A::stop-commands::tok%0D%0A::set-env name=X::1"'
+contains "check --github: ESC, BEL, C1 and DEL are escaped in the annotation" "$tmp/cg.out" \
+	'title=MS002::unknown field "spec.bogus\x1b[2J\x1b]0;owned\a\u0085\x7f"'
+check "check --github: no line starts with a command of the input's" sh -c "! grep -q '^::stop-commands\|^::set-env' '$tmp/cg.out'"
+check "check --github: no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cg.out'"
+# The terminal report of run writes what it quotes of the input alike: an
+# annotation's value holding C1's CSI (U+009B), an ESC and a tab.
+sed 's|example.org/last-release: "4.7.0"|example.org/last-release: "4.7.0\\u009b2J\\x1b[31m\\ttab"|' \
+	scenarios/fleet-standing-policy.yaml >"$tmp/c1.yaml"
+"$SIM" run --no-color "$tmp/c1.yaml" >"$tmp/c1.out" 2>&1
+contains "run: the timeline escapes C1, ESC and a tab in an annotation's value" "$tmp/c1.out" \
+	'+example.org/last-release=4.7.0\u009b2J\x1b[31m\ttab'
+if LC_ALL=C grep -q -e "$(printf '\033')" -e "$(printf '\302\233')" "$tmp/c1.out"; then
+	bad "run: no ESC or C1 is printed"
+else ok "run: no ESC or C1 is printed"; fi
 
 finish

@@ -419,7 +419,7 @@ for args in "--html" "--trace" "--mermaid" "--json" "--csv" "--events" "-n 3 --h
 done
 "$SIM" run --html - --trace - scenarios/three-environments.yaml >"$tmp/dash.out" 2>"$tmp/dash.err"
 rc=$?
-if [ "$rc" -eq 2 ] && [ ! -s "$tmp/dash.out" ] && grep -q -- "--html and --trace both write to '-'" "$tmp/dash.err"; then
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/dash.out" ] && grep -q -- "--html - and --trace - both write to stdout" "$tmp/dash.err"; then
 	ok "two outputs on '-' are a usage error"
 else bad "two outputs on '-' exit $rc"; cat "$tmp/dash.err"; fi
 "$SIM" compare -n 2 --html - --json - scenarios/three-environments.yaml scenarios/three-environments.yaml \

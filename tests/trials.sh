@@ -85,9 +85,9 @@ check "without hot keys the warning names the bound" grep -q "event budget of 2 
 check "the tables count them" grep -q "^bounded    3 trials stopped" "$tmp/out"
 check "the tables list them" grep -q "^  trial 2 (seed [0-9]*): event budget" "$tmp/out"
 check "the JSON counts them" grep -q '"nbound":3' "$tmp/b.json"
-sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 150}/' "$SCN" >"$tmp/b150.yaml"
-expect_rc "a budget hit mid-rollout" 0 "$SIM" run -n 1 --csv "$tmp/b150.csv" "$tmp/b150.yaml"
-check "its row names the hot objects" grep -q "hot objects: Workspace default/shop-staging x1" "$tmp/b150.csv"
+sed 's/^  seed: 7$/  seed: 7\n  limits: {eventBudget: 152}/' "$SCN" >"$tmp/b152.yaml"
+expect_rc "a budget hit mid-rollout" 0 "$SIM" run -n 1 --csv "$tmp/b152.csv" "$tmp/b152.yaml"
+check "its row names the hot objects" grep -q "hot objects: Workspace default/shop-staging x1" "$tmp/b152.csv"
 
 # harm measured at a halt: the CSV and the JSON agree (empty / null without a halt)
 FLEET=scenarios/what-if-canary-soak.yaml

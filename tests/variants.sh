@@ -31,9 +31,25 @@ check "every variant has a delta line" test "$(grep -c '^  vs base' "$tmp/out")"
 expect_rc "the example's base, one trial" 0 "$SIM" run "$EX"
 check "... members hold 1.4.0 until the publish: broad and rest await approval at 20m" \
 	sh -c "grep -q '20m0s  wave broad  *members  4 AwaitingApproval' '$tmp/out' && grep -q '20m0s  wave rest  *members  10 AwaitingApproval' '$tmp/out'"
-expect_rc "the example's base trials as CSV" 0 "$SIM" run -n 200 --csv "$tmp/base.csv" "$EX"
-check "... no trial halts on wave rest (nothing adopts before its wave opens)" \
-	sh -c "! cut -d, -f10 '$tmp/base.csv' | grep -q 'wave rest'"
+expect_rc "the example's trials as CSV" 0 "$SIM" run -n 200 --csv "$tmp/base.csv" "$EX"
+check "... no trial of the base halts on wave rest (nothing adopts before its wave opens)" \
+	sh -c "! grep ',base.\$' '$tmp/base.csv' | cut -d, -f10 | grep -q 'wave rest'"
+check "... the base's 200 rows, then each variant's, named in the last column" \
+	test "$(tr -d '\r' <"$tmp/base.csv" | awk -F, 'NR > 1 { print $NF }' | uniq -c | awk '{ $1 = $1; print }' | tr '\n' '|')" = \
+	"200 base|200 soak 15m instead of 30m|200 add a pilot wave|200 failure rate 5%|"
+check "... the header names the column" sh -c "head -n 1 '$tmp/base.csv' | tr -d '\r' | grep -q ',job_wait_ms,bound_note,variant\$'"
+pyfacts "$tmp/base.csv" <<'PY'
+import csv, sys
+from facts import check
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+base = [r for r in rows if r["variant"] == "base"]
+for name in ("soak 15m instead of 30m", "add a pilot wave", "failure rate 5%"):
+    v = [r for r in rows if r["variant"] == name]
+    check("CSV: variant %r has each trial's index and seed, as the base (common random numbers)" % name,
+          [(r["index"], r["seed"]) for r in v] == [(r["index"], r["seed"]) for r in base], len(v))
+PY
+expect_rc "a scenario without variants" 0 "$SIM" run -n 5 --csv "$tmp/plain.csv" scenarios/three-environments.yaml
+check "... keeps its columns: no variant column" sh -c "head -n 1 '$tmp/plain.csv' | tr -d '\r' | grep -q ',job_wait_ms,bound_note\$'"
 
 expect_rc "the JSON of the variants" 0 "$SIM" run -n 20 --json "$tmp/v.json" "$EX"
 check "the JSON names the variants in order" python3 -c '

@@ -77,6 +77,11 @@ int qt_needed(const char *s)
 
 char *qt_text(const char *s)
 {
+	return qt_text_keep(s, "");
+}
+
+char *qt_text_keep(const char *s, const char *keep)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	char *out, *q;
 
@@ -94,7 +99,7 @@ char *qt_text(const char *s)
 			p++;
 			continue;
 		}
-		if (!is_control(c)) {
+		if (!is_control(c) || (c < 0x80 && strchr(keep, (int)c))) {
 			memcpy(q, p, n);
 			q += n;
 		} else if ((name = c0_name(c)) != NULL) {

@@ -27,6 +27,18 @@
 char *qt_text(const char *s);
 
 /*
+ * qt_text_keep() - @s as qt_text() writes it, except that the control
+ * characters listed in @keep pass through as they are: for a format that
+ * has its own rule for them (a terminal report that breaks lines at "\n",
+ * a GitHub workflow command that writes "\r" and "\n" as %0D and %0A).
+ * @s:    NUL-terminated; NULL gives NULL.
+ * @keep: NUL-terminated ASCII control characters ("" for none).
+ * Returns: a new string (free()); never fails (out of memory ends the
+ * program, engine/xalloc.h).
+ */
+char *qt_text_keep(const char *s, const char *keep);
+
+/*
  * qt_needed() - whether qt_text() would change @s (NULL: false), so a
  * caller may print @s as it is otherwise.
  */

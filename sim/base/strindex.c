@@ -6,16 +6,13 @@
 
 #include "engine/xalloc.h"
 
-/*
- * The key's hash, eight bytes at a time (the keys are "ns/name" texts of
- * twenty to forty bytes, which FNV-1a took a multiply a byte for), mixed at
- * the end so that the low bits the table uses depend on every byte.
- */
-static uint64_t hash_str(const char *s)
+uint64_t si_hash(const char *s, size_t *len)
 {
 	size_t n = strlen(s);
 	uint64_t h = 1469598103934665603ULL ^ n, w;
 
+	if (len)
+		*len = n;
 	for (; n >= 8; n -= 8, s += 8) {
 		memcpy(&w, s, 8);
 		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
@@ -55,7 +52,7 @@ static void grow(struct strindex *x)
 
 void si_put(struct strindex *x, const char *key, size_t pos)
 {
-	uint64_t h = hash_str(key);
+	uint64_t h = si_hash(key, NULL);
 	size_t i;
 
 	if ((x->n + 1) * 2 > x->cap)
@@ -78,7 +75,7 @@ bool si_get(const struct strindex *x, const char *key, size_t *pos)
 
 	if (!x->cap)
 		return false;
-	h = hash_str(key);
+	h = si_hash(key, NULL);
 	i = (size_t)h & (x->cap - 1);
 	while (x->keys[i]) {
 		if (x->hash[i] == h && strcmp(x->keys[i], key) == 0) {

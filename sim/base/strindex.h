@@ -21,6 +21,15 @@ struct strindex {
 	size_t cap, n;
 };
 
+/*
+ * si_hash() - a 64-bit hash of the NUL-terminated @s, eight bytes at a time
+ * (FNV-1a took a multiply a byte), mixed at the end so that the low bits a
+ * power-of-two table uses depend on every byte.  *@len (when @len is not
+ * NULL) receives strlen(@s).  A pure function of the bytes: the same on
+ * every run and machine of the same byte order.  Cannot fail.
+ */
+uint64_t si_hash(const char *s, size_t *len);
+
 /* si_put() - maps @key (copied) to @pos, replacing an earlier mapping.  Cannot fail (aborts on OOM). */
 void si_put(struct strindex *x, const char *key, size_t pos);
 

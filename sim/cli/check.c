@@ -76,6 +76,7 @@ void cmd_usage_check(FILE *f)
 		"      --summary FILE    Markdown summary appended to FILE (made when not\n"
 		"                        there), as each step adds to \"$GITHUB_STEP_SUMMARY\"\n"
 		"                        (< 1 MiB; '-': stdout)\n"
+		"  -q, --quiet           no progress line on stderr (the report is the same)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
 		CMD_HELP_LIMIT
@@ -599,7 +600,7 @@ const struct option cmd_check_longopts[] = {
 	{ "github", no_argument, NULL, OPT_GITHUB },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	CMD_LONGOPT_SEED, CMD_LONGOPT_UNTIL, CMD_LONGOPT_NOW, CMD_LONGOPT_HORIZON,
-	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
 	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
@@ -620,7 +621,7 @@ int cmd_check(int argc, char **argv)
 	cmd_opts_init(&cfg.o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:hn:j:", cmd_check_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:qhn:j:", cmd_check_longopts, NULL)) != -1) {
 		if ((rc = cmd_once("check", cmd_check_longopts, c, &seen)) != CLI_OK)
 			return rc;
 		switch (c) {
@@ -666,16 +667,18 @@ int cmd_check(int argc, char **argv)
 	}
 	{
 		/* stdout holds one document or the lines, never a mix. */
+		static const char *const opts[] = { "--junit", "--summary" };
+		const char *const outs[] = { junit, summary };
 		bool junit_out = junit && !strcmp(junit, "-");
 		bool summary_out = summary && !strcmp(summary, "-");
 
-		if ((junit_out && summary_out) || ((junit_out || summary_out) && github)) {
-			fprintf(stderr, "%s check: %s both write to stdout: give %s a file\n"
+		if ((rc = cmd_distinct_outputs("check", opts, outs, 2)) != CLI_OK)
+			return rc;
+		if ((junit_out || summary_out) && github) {
+			fprintf(stderr, "%s check: %s both write to stdout: give the report a file\n"
 					"try '%s check --help'\n",
-				cmd_prog,
-				github ? (junit_out ? "--junit - and --github" : "--summary - and --github")
-				       : "--junit - and --summary -",
-				github ? "the report" : "one", cmd_prog);
+				cmd_prog, junit_out ? "--junit - and --github" : "--summary - and --github",
+				cmd_prog);
 			return CLI_USAGE;
 		}
 		lines = junit_out || summary_out ? stderr : stdout;
@@ -698,7 +701,7 @@ int cmd_check(int argc, char **argv)
 		expand(argv[i], &cfg.o.lim, &inputs, &ninputs);
 	reps = xcalloc(ninputs, sizeof(*reps));
 	/* (--github writes to stdout too: the line goes to stderr, apart) */
-	prog_init(&prog, false);
+	prog_init(&prog, cfg.o.quiet);
 	cfg.prog = &prog;
 	rc = CLI_OK;
 	for (size_t i = 0; i < ninputs; i++) {

@@ -191,6 +191,21 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
  */
 
 /*
+ * cmd_distinct_outputs() - the usage checks of a command's output files,
+ * made before anything else of them: none of the @n @paths (NULL entries
+ * skipped) may be empty, no two may be standard output ("-"), and no two
+ * may name one file, by name ("./r.json" and "r.json") or by device and
+ * inode (a symlink and its target, a hard link): one output would silently
+ * replace the other.  @opts names each path's option ("--json").
+ * Returns: CLI_OK; or CLI_USAGE after printing "magos-sim CMD: --A and --B
+ *          both write to 'PATH': give each its own file" (or "--A - and
+ *          --B - both write to stdout: give one a file", or "--A needs a
+ *          file name, not an empty one") and the try line to stderr.
+ */
+int cmd_distinct_outputs(const char *cmd, const char *const *opts, const char *const *paths,
+			 size_t n);
+
+/*
  * cmd_check_outputs() - of_check() of each of the @n @paths (NULL entries
  * skipped); @what names each for the message (NULL: none), as for
  * cmd_write_file().  An output that is one of the @ninputs @inputs (the
@@ -289,6 +304,7 @@ struct cmd_whatif_out {
 	const struct rep_variant *v; /* nv variants, then ns sweep values */
 	size_t nv, ns;
 	const char *param;           /* the swept parameter, NULL without a sweep */
+	const struct trial_row *const *vrows; /* each variant's rp->n rows, for the CSV; or NULL */
 };
 
 /*
@@ -297,6 +313,13 @@ struct cmd_whatif_out {
  * the nv + ns variants and sweep values.
  */
 int cmd_put_whatif_json(FILE *f, const void *arg);
+
+/*
+ * cmd_put_variants_csv() - one CSV row per trial of the base and of each of
+ * the nv variants, with a last column naming the set (rep_variants_csv())
+ * of @arg, a struct cmd_whatif_out whose vrows are set.
+ */
+int cmd_put_variants_csv(FILE *f, const void *arg);
 
 /*
  * cmd_put_sweep_csv() - one CSV row per sweep value (rep_sweep_csv()) of

@@ -442,6 +442,47 @@ static bool is_input(const struct stat *st, const char *in)
 	return same;
 }
 
+/* @path without leading "./" (so "./x" and "x" compare equal). */
+static const char *bare_path(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+int cmd_distinct_outputs(const char *cmd, const char *const *opts, const char *const *paths,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!paths[i])
+			continue;
+		if (!*paths[i]) {
+			fprintf(stderr, "%s %s: %s needs a file name, not an empty one\n"
+					"try '%s %s --help'\n",
+				cmd_prog, cmd, opts[i], cmd_prog, cmd);
+			return CLI_USAGE;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!paths[j])
+				continue;
+			if (!strcmp(paths[i], "-") && !strcmp(paths[j], "-")) {
+				fprintf(stderr, "%s %s: %s - and %s - both write to stdout: give one a "
+						"file\ntry '%s %s --help'\n",
+					cmd_prog, cmd, opts[j], opts[i], cmd_prog, cmd);
+				return CLI_USAGE;
+			}
+			if (!strcmp(bare_path(paths[i]), bare_path(paths[j])) ||
+			    of_same_file(paths[i], paths[j])) {
+				fprintf(stderr, "%s %s: %s and %s both write to '%s': give each its "
+						"own file\ntry '%s %s --help'\n",
+					cmd_prog, cmd, opts[j], opts[i], paths[i], cmd_prog, cmd);
+				return CLI_USAGE;
+			}
+		}
+	}
+	return CLI_OK;
+}
+
 int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
 		      size_t n, char *const *inputs, size_t ninputs)
 {
@@ -577,6 +618,20 @@ int cmd_put_whatif_json(FILE *f, const void *arg)
 	const struct cmd_whatif_out *w = arg;
 
 	return rep_plan_json_variants(f, w->rp, w->v, w->nv + w->ns);
+}
+
+int cmd_put_variants_csv(FILE *f, const void *arg)
+{
+	const struct cmd_whatif_out *w = arg;
+	struct rep_csv_set *sets = xcalloc(w->nv + 1, sizeof(*sets));
+	int rc;
+
+	sets[0] = (struct rep_csv_set){ "base", w->rp->rows, w->rp->n };
+	for (size_t i = 0; i < w->nv; i++)
+		sets[1 + i] = (struct rep_csv_set){ w->v[i].name, w->vrows[i], w->rp->n };
+	rc = rep_variants_csv(f, sets, w->nv + 1);
+	free(sets);
+	return rc;
 }
 
 int cmd_put_sweep_csv(FILE *f, const void *arg)

@@ -425,27 +425,15 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	{
-		/* One document on standard output: a second would run into the first. */
-		const char *const opt[] = { "--json", "--markdown", "--html" };
-		const char *const path[] = { o.json, out.markdown, compare_html };
-		const char *taken = NULL;
-
-		for (size_t i = 0; i < 3; i++) {
-			if (!path[i] || strcmp(path[i], "-"))
-				continue;
-			if (taken) {
-				fprintf(stderr, "%s compare: %s - and %s - both write to stdout: give one a file\n",
-					cmd_prog, taken, opt[i]);
-				rc = CLI_USAGE;
-				goto out_free_limits;
-			}
-			taken = opt[i];
-		}
-	}
-	{
-		/* Before any trial: an output that cannot be written fails now, not after the work. */
+		/*
+		 * Before any trial: one document on standard output (a second would
+		 * run into the first), one output per file, and each writable.
+		 */
+		static const char *const opts[] = { "--json", "--markdown", "--html" };
 		const char *const outs[] = { o.json, out.markdown, compare_html };
 
+		if ((rc = cmd_distinct_outputs("compare", opts, outs, 3)) != CLI_OK)
+			goto out_free_limits;
 		if ((rc = cmd_check_outputs("compare", outs, NULL, 3, argv + optind,
 					     optind < argc ? (size_t)(argc - optind) : 0)) != CLI_OK)
 			goto out_free_limits;

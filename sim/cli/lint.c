@@ -57,6 +57,7 @@ void cmd_usage_lint(FILE *f)
 		"      --format FORMAT   text (default), json, or sarif (SARIF 2.1.0 for GitHub\n"
 		"                        code scanning); markdown with --list-rules\n"
 		"      --list-rules      print every rule: id, name, severity, trigger, fix\n"
+		"  -q, --quiet           no progress line on stderr (the findings are the same)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
 		CMD_HELP_LIMIT
@@ -458,7 +459,7 @@ const struct option cmd_lint_longopts[] = {
 	{ "disable", required_argument, NULL, OPT_DISABLE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-rules", no_argument, NULL, OPT_LIST_RULES },
-	CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
+	CMD_LONGOPT_QUIET, CMD_LONGOPT_COLOR, CMD_LONGOPT_NO_COLOR,
 	CMD_LONGOPT_HELP, CMD_LONGOPT_LIMIT, { NULL, 0, NULL, 0 },
 };
 
@@ -483,7 +484,7 @@ int cmd_lint(int argc, char **argv)
 	cmd_opts_init(&o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", cmd_lint_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", cmd_lint_longopts, NULL)) != -1) {
 		if ((rc = cmd_once("lint", cmd_lint_longopts, c, &seen)) != CLI_OK)
 			goto out_free_disabled;
 		switch (c) {
@@ -554,7 +555,7 @@ int cmd_lint(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		expand(argv[i], &inputs, &ninputs);
 	plain = xcalloc(ninputs, sizeof(*plain));
-	prog_init(&prog, false);
+	prog_init(&prog, o.quiet);
 	for (size_t i = 0; i < ninputs; i++) {
 		char label[96];
 

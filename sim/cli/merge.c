@@ -49,7 +49,8 @@ void cmd_usage_merge(FILE *f)
 		"                        (magos-sim/trials/v1 or magos-sim/compare/v1); '-'\n"
 		"                        writes to stdout instead of the tables\n"
 		"      --csv FILE        for run partials: the CSV the unsharded run writes\n"
-		"                        (a row per trial; with a sweep, a row per value)\n"
+		"                        (a row per trial, the variants' too; with a sweep, a\n"
+		"                        row per value)\n"
 		"      --max-regression METRIC=LIMIT[,...]\n"
 		"                        for compare partials: as for compare (exit 1)\n"
 		"      --markdown FILE   for compare partials: the Markdown table\n"
@@ -344,6 +345,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	size_t nv = 0, ns, nsets = p->nsets;
 	struct plan_stats base_st, *st = xcalloc(nsets ? nsets : 1, sizeof(*st));
 	struct rep_variant *rv = xcalloc(nsets + 1, sizeof(*rv)), *jrv = NULL;
+	const struct trial_row **vrows; /* the variants' rows, for the CSV */
 	struct cmd_whatif_out w, jw;
 	struct cmd_csv_rows cr;
 	struct rep_plan rp;
@@ -377,10 +379,15 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	rp.rows = in->rows;
 	rp.n = p->n;
 	rp.st = &base_st;
-	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param };
+	vrows = xcalloc(nv ? nv : 1, sizeof(*vrows));
+	for (size_t i = 0; i < nv; i++)
+		vrows[i] = p->sets[i].rows;
+	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, p->sweep_param, vrows };
 	cr = (struct cmd_csv_rows){ in->rows, p->n };
 	if (csv && ns)
 		rc = cmd_write_file("merge", NULL, csv, cmd_put_sweep_csv, &w);
+	else if (csv && nv)
+		rc = cmd_write_file("merge", NULL, csv, cmd_put_variants_csv, &w);
 	else if (csv)
 		rc = cmd_write_file("merge", NULL, csv, cmd_put_rows_csv, &cr);
 	if (rc == CLI_OK && o->json) {
@@ -392,11 +399,12 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 		memcpy(jrv, rv, (nsets + 1) * sizeof(*jrv));
 		for (size_t i = nv; i < nsets; i++)
 			jrv[1 + i].name = p->sets[i].name;
-		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, p->sweep_param };
+		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, p->sweep_param, NULL };
 		rc = cmd_write_file("merge", NULL, o->json, cmd_put_whatif_json, &jw);
 	}
 	rc = cmd_outputs_done("merge", rc);
 	free(jrv);
+	free(vrows);
 	if (rc == CLI_OK && !cmd_outputs_stdout()) {
 		bool tcolor = cli_color_wanted(o->color, 1);
 
@@ -504,9 +512,12 @@ int cmd_merge(int argc, char **argv)
 		goto out_free_limits;
 	}
 	{
-		/* Before reading anything: an output that cannot be written fails now. */
+		/* Before reading anything: one output per file, and each writable. */
+		static const char *const opts[] = { "--json", "--csv", "--markdown" };
 		const char *const outs[] = { o.json, csv, markdown };
 
+		if ((rc = cmd_distinct_outputs("merge", opts, outs, 3)) != CLI_OK)
+			goto out_free_limits;
 		if ((rc = cmd_check_outputs("merge", outs, NULL, 3, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			goto out_free_limits;
 	}
@@ -532,12 +543,6 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "%s merge: %s\n", cmd_prog, err);
 		rc = CLI_INVALID;
 		goto out_release_parts;
-	}
-	if (csv && o.json && !strcmp(csv, "-") && !strcmp(o.json, "-")) {
-		fprintf(stderr, "%s merge: --json - and --csv - both write to stdout: give one a file\n",
-			cmd_prog);
-		rc = CLI_USAGE;
-		goto out_release_merged;
 	}
 	if (!strcmp(merged.command, "run")) {
 		if (nlimits || markdown) {

@@ -6,13 +6,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sim/cli/cmd.h"
 #include "sim/base/gotime.h"
 #include "engine/xalloc.h"
-#include "sim/cli/outfile.h"
 #include "sim/cli/compare.h"
 #include "sim/cli/merge.h"
 #include "sim/load/yamlload.h"
@@ -89,8 +89,10 @@ void cmd_usage_run(FILE *f)
 		"                        it and i; with N > 1 the output is statistics tables\n"
 		"  -j, --jobs J          threads for the trials (1..256, default: the online\n"
 		"                        CPUs); the results do not depend on J\n"
-		"      --csv FILE        write one CSV row per trial to FILE, atomically\n"
-		"                        (with a sweep: one row per value)\n"
+		"      --csv FILE        write one CSV row per trial to FILE, atomically (with\n"
+		"                        variants: the base's trials and each variant's, named\n"
+		"                        in a last column, variant; with a sweep: one row per\n"
+		"                        value)\n"
 		"      --trace FILE      write the run as a Chrome trace (opens in Perfetto and\n"
 		"                        chrome://tracing) to FILE, atomically (single run)\n"
 		"      --mermaid FILE    write a Mermaid gantt block of the steps/waves (and the\n"
@@ -480,7 +482,9 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		struct var_scenario t;
 
 		var_apply(s, i < nv ? &vs.v[i] : &defs[i - nv], &t, &d);
-		rc = whatif_trials(&t.s, o, n, jobs, &st[i], html ? &vrows[i] : NULL, &pt);
+		/* (the CSV lists the variants' trials; with a sweep it is the sweep's table) */
+		rc = whatif_trials(&t.s, o, n, jobs, &st[i],
+				   html || (csv && !ns && i < nv) ? &vrows[i] : NULL, &pt);
 		var_scenario_release(&t);
 		if (rc)
 			goto out_release_stats;
@@ -501,10 +505,13 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.rows = rows;
 	rp.n = n;
 	rp.st = &base_st;
-	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL };
+	w = (struct cmd_whatif_out){ &rp, rv + 1, nv, ns, sw ? sw->param : NULL,
+				     (const struct trial_row *const *)vrows };
 	ca = (struct cmd_csv_rows){ rows, n };
 	if (csv && ns)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_sweep_csv, &w);
+	else if (csv && nv)
+		rc = cmd_write_file("run", NULL, csv, cmd_put_variants_csv, &w);
 	else if (csv)
 		rc = cmd_write_file("run", NULL, csv, cmd_put_rows_csv, &ca);
 	if (rc == CLI_OK && o->json) {
@@ -516,7 +523,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 		memcpy(jrv, rv, (nv + ns + 1) * sizeof(*jrv));
 		for (size_t i = 0; i < ns; i++)
 			jrv[1 + nv + i].name = defs[i].name;
-		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, sw ? sw->param : NULL };
+		jw = (struct cmd_whatif_out){ &rp, jrv + 1, nv, ns, sw ? sw->param : NULL, NULL };
 		rc = cmd_write_file("run", NULL, o->json, cmd_put_whatif_json, &jw);
 	}
 	if (rc == CLI_OK && html) {
@@ -568,48 +575,6 @@ out_release:
 	sweep_release(&ssw);
 	diag_release(&d);
 	return rc;
-}
-
-/* @path without leading "./" (so "./x" and "x" compare equal). */
-static const char *bare_path(const char *path)
-{
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	return path;
-}
-
-/*
- * Usage checks of the output files: none may be empty, and no two may name
- * the same file (one would overwrite the other).  Prints the error.
- * Returns: 0 when fine, -1 otherwise.
- */
-static int check_outputs(const char *json, const char *csv, const char *html, const char *trace,
-			 const char *mermaid, const char *events, const char *snapshot)
-{
-	const char *const opt[] = { "--json", "--csv", "--html", "--trace", "--mermaid", "--events",
-				    "--snapshot" };
-	const char *const path[] = { json, csv, html, trace, mermaid, events, snapshot };
-	size_t n = sizeof(path) / sizeof(path[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (!path[i])
-			continue;
-		if (!*path[i]) {
-			fprintf(stderr, "%s run: %s needs a file name, not an empty one\n"
-					"try '%s run --help'\n",
-				cmd_prog, opt[i], cmd_prog);
-			return -1;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (path[j] && (!strcmp(bare_path(path[i]), bare_path(path[j])) ||
-					of_same_file(path[i], path[j]))) {
-				fprintf(stderr, "%s run: %s and %s both write to '%s': give each its own file\n"
-						"try '%s run --help'\n",
-					cmd_prog, opt[j], opt[i], path[i], cmd_prog);
-				return -1;
-			}
-	}
-	return 0;
 }
 
 /*
@@ -812,7 +777,6 @@ int cmd_run(int argc, char **argv)
 	struct cmd_csv_rows ca = { &row, 1 };
 	struct sp_set sp;                     /* --trace and --mermaid */
 	struct picture_arg pa = { &rep, &sp };
-	bool json_stdout;
 	const char *csv = NULL;
 	const char *html = NULL;
 	const char *variant = NULL;
@@ -926,6 +890,27 @@ int cmd_run(int argc, char **argv)
 			return rc;
 		}
 	}
+	if (optind >= argc && looks.snap_file) {
+		/*
+		 * `--snapshot 10m scenario.yaml`: the word after T is FILE, so the
+		 * scenario meant was taken for the file to write (and would have
+		 * been replaced by the snapshot).
+		 */
+		struct stat st;
+
+		if (strcmp(looks.snap_file, "-") && stat(looks.snap_file, &st) == 0)
+			fprintf(stderr, "%s run: --snapshot takes T FILE: '%s' was taken as the FILE "
+					"to write and no scenario is left; give both: --snapshot %s "
+					"SNAPSHOT.yaml %s\n",
+				cmd_prog, looks.snap_file, looks.snap.arg, looks.snap_file);
+		else
+			fprintf(stderr, "%s run: no scenario given (--snapshot takes T FILE: '%s' "
+					"is the FILE to write)\n",
+				cmd_prog, looks.snap_file);
+		fprintf(stderr, "try '%s run --help'\n", cmd_prog);
+		sweep_release(&cli_sweep);
+		return CLI_USAGE;
+	}
 	if (optind >= argc || (variant && cli_sweep.n)) {
 		fprintf(stderr, "%s run: %s\ntry '%s run --help'\n", cmd_prog,
 			variant && cli_sweep.n ? "--variant and --sweep cannot be combined"
@@ -934,17 +919,15 @@ int cmd_run(int argc, char **argv)
 		sweep_release(&cli_sweep);
 		return CLI_USAGE;
 	}
-	json_stdout = o.json && strcmp(o.json, "-") == 0;
-	if (json_stdout && csv && !strcmp(csv, "-")) {
-		sweep_release(&cli_sweep);
-		fprintf(stderr, "%s run: --json - and --csv - both write to stdout: give one a file\n"
-				"try '%s run --help'\n",
-			cmd_prog, cmd_prog);
-		return CLI_USAGE;
-	}
-	if (check_outputs(o.json, csv, html, trace, mermaid, events, looks.snap_file) != 0) {
-		sweep_release(&cli_sweep);
-		return CLI_USAGE;
+	{
+		static const char *const opts[] = { "--json", "--csv", "--html", "--trace",
+						    "--mermaid", "--events", "--snapshot" };
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events, looks.snap_file };
+
+		if ((rc = cmd_distinct_outputs("run", opts, outs, 7)) != CLI_OK) {
+			sweep_release(&cli_sweep);
+			return rc;
+		}
 	}
 	if ((looks.snap.arg || looks.at.arg) && (ntrials > 1 || shard_n || cli_sweep.n)) {
 		sweep_release(&cli_sweep);

@@ -120,12 +120,15 @@ struct api {
 /*
  * find_kind() - the table of @kind, or NULL when no object of @kind was ever
  * stored or watched.  Inline: every read and write starts here.
- * Cost: O(kinds), a strcmp each.
+ * Cost: O(kinds); a strcmp only for a kind of the same first letter (most
+ * kinds differ there, and the call cost more than the comparison).
  */
 static inline struct kindtab *find_kind(const struct api *a, const char *kind)
 {
 	for (size_t i = 0; i < a->nkinds; i++) {
-		if (strcmp(a->kinds[i]->kind, kind) == 0)
+		const char *k = a->kinds[i]->kind;
+
+		if (k[0] == kind[0] && strcmp(k, kind) == 0)
 			return a->kinds[i];
 	}
 	return NULL;
@@ -240,7 +243,12 @@ bool meta_finalizers_equal(const struct obj *x, const struct obj *y);
 
 #define DETAIL_MAX 240
 
-/* A bounded text buffer: appends past DETAIL_MAX are cut and marked "...".  Zero-initialise it. */
+/*
+ * A bounded text buffer: appends past DETAIL_MAX are cut and marked "...".
+ * Zero-initialise it.  Not engine/strbuf.h's growable string: a write's
+ * detail is built on every store write, and this one lives on the stack,
+ * never allocates and stops at the bound the timeline keeps.
+ */
 struct sbuf {
 	char s[DETAIL_MAX + 4];
 	size_t n;

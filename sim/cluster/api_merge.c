@@ -49,7 +49,7 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 	m->u.map.items = xcalloc(cap ? cap : 1, sizeof(struct val_kv));
 	if (old) {
 		m->mark = old->mark;
-		m->raw = old->raw ? xstrdup(old->raw) : NULL;
+		val_share_raw(m, old);
 	}
 	/* The old keys in order: kept, merged with the patch's value, or deleted by its null. */
 	for (size_t i = 0; old && i < old->u.map.n; i++) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/strindex.h"
 
 /*
  * Strings live in arena chunks that are never reallocated, so a pointer to an
@@ -53,20 +54,6 @@ struct tl {
 	struct notice_rec *notices;
 	size_t nnotices, capnotices;
 };
-
-/* FNV-1a, 32 bit: short keys, good enough spread with linear probing. */
-static uint32_t hash_str(const char *s, size_t *len)
-{
-	uint32_t h = 2166136261u;
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		h ^= *p++;
-		h *= 16777619u;
-	}
-	*len = (size_t)(p - (const unsigned char *)s);
-	return h;
-}
 
 static const char *arena_copy(struct tl *tl, const char *s, size_t len)
 {
@@ -147,7 +134,7 @@ tl_str tl_intern(struct tl *tl, const char *s)
 
 	if (!s)
 		return 0;
-	h = hash_str(s, &len);
+	h = (uint32_t)si_hash(s, &len); /* the mixed low bits pick the slot */
 	for (j = h & (tl->nslots - 1); tl->slots[j].id; j = (j + 1) & (tl->nslots - 1)) {
 		if (tl->slots[j].hash == h && strcmp(tl->strs[tl->slots[j].id], s) == 0)
 			return tl->slots[j].id;

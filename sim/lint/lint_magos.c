@@ -1197,6 +1197,25 @@ static void interval_too_short(struct lint_report *r, const struct view *s, cons
 	free(level_ms);
 }
 
+/*
+ * Whether a Workspace manifest of namespace @ns refused at load claims to be
+ * of @project and to carry labels @sel matches (or its project or labels
+ * cannot be read): a step that would select it matches nothing only because
+ * the refusal, which MS001 already reports, left it out.
+ */
+static bool refused_would_match(const struct scenario *sc, const char *ns, const char *project,
+				const struct lbl_selector *sel)
+{
+	for (size_t i = 0; sc && i < sc->nrefused_ws; i++) {
+		const struct man_rejected *w = &sc->refused_ws[i];
+
+		if (strcmp(w->ns, ns) == 0 && (!w->project || strcmp(w->project, project) == 0) &&
+		    (!w->labels_known || lbl_matches(sel, &w->labels)))
+			return true;
+	}
+	return false;
+}
+
 static void lint_rollout(struct lint_report *r, const struct view *s, const struct obj *ro,
 			 struct lint_reread *rr)
 {
@@ -1270,7 +1289,7 @@ static void lint_rollout(struct lint_report *r, const struct view *s, const stru
 				 names, project);
 			free(names);
 		}
-		if (!p->nmembers)
+		if (!p->nmembers && !refused_would_match(s->s, ro->ns, project, &sel))
 			lint_add(r, "MS101", ro->src.file, p->mark,
 				 "Rollout \"%s/%s\": steps[%zu] \"%s\": selector %s matches no Workspace of "
 				 "project \"%s\" in namespace %s: the controller halts the whole Rollout "

@@ -50,6 +50,21 @@ static bool targets(const struct scn_event *e, const struct obj *ss)
 	       e->target.name && !strcmp(e->target.name, ss->name);
 }
 
+/* The manifest event @e re-applies StageSet @ss with (borrowed), NULL: none. */
+static const struct obj *reapplied(const struct scn_event *e, const struct obj *ss)
+{
+	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
+	    !strcmp(e->obj->name, ss->name))
+		return e->obj;
+	return NULL;
+}
+
+/* The promotion soak of @st in ms, 0: none. */
+static int64_t soak_of(const struct sst_stage *st)
+{
+	return st->has_promotion && st->promotion.soak.set && st->promotion.soak.ms > 0 ? st->promotion.soak.ms : 0;
+}
+
 /* ---------------------------------------------------------------- MS262 */
 
 /*
@@ -62,9 +77,9 @@ static void rule_last_stage_soak(struct lint_report *r, const struct obj *ss, co
 	const struct sst_stage *last = sp->nstages ? &sp->stages[sp->nstages - 1] : NULL;
 	char d[GT_DURATION_BUFSZ];
 
-	if (!last || !last->has_promotion || !last->promotion.soak.set || last->promotion.soak.ms <= 0)
+	if (!last || !soak_of(last))
 		return;
-	dur(last->promotion.soak.ms, d);
+	dur(soak_of(last), d);
 	lint_add(r, "MS262", ss->src.file, lint_ss_stage_key_mark(ss, last->name, "promotion", "soak"),
 		 "StageSet %s/%s: its last stage \"%s\" soaks %s before promotion, though no stage comes after "
 		 "it: status.version and status.lastAppliedRevisions are written only by the success that "
@@ -149,15 +164,16 @@ static bool later_version(const struct scenario *s, const struct obj *ss, int64_
  */
 static bool switches_off(const struct scn_event *e, const struct obj *ss)
 {
+	const struct obj *re;
+
 	if (e->type == SCN_EV_PATCH && e->merge && targets(e, ss)) {
 		const struct val *spec = val_map_get(e->merge, "spec");
 		const struct val_kv *kv = spec && spec->type == VAL_MAP ? val_map_get_kv(spec, "rollbackOnFailure") : NULL;
 
 		return kv && !val_bool(kv->v, false);
 	}
-	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
-	    !strcmp(e->obj->name, ss->name))
-		return !val_bool(e->obj->spec ? val_map_get(e->obj->spec, "rollbackOnFailure") : NULL, false);
+	if ((re = reapplied(e, ss)) != NULL)
+		return !val_bool(re->spec ? val_map_get(re->spec, "rollbackOnFailure") : NULL, false);
 	return false;
 }
 
@@ -208,11 +224,12 @@ static bool lists_stage(const struct val *stages, const char *name)
 }
 
 /*
- * The promotion soaks of the stages of @sp that @after keeps, in words
- * ("prod 1h0m0s") into @buf, and their sum in ms (0: none).  No rollout
- * of a new revision passes them sooner than that sum after it starts.
+ * The promotion soaks of the stages of @sp that @kept lists (NULL: of
+ * every stage), in words ("prod 1h0m0s") into @buf, and their sum in ms
+ * (0: none).  No rollout of a new revision passes them sooner than that
+ * sum after it starts.
  */
-static int64_t kept_soaks(const struct sst_spec *sp, const struct val *after, char *buf, size_t len)
+static int64_t soaks_of(const struct sst_spec *sp, const struct val *kept, char *buf, size_t len)
 {
 	char d[GT_DURATION_BUFSZ];
 	size_t used = 0;
@@ -221,13 +238,13 @@ static int64_t kept_soaks(const struct sst_spec *sp, const struct val *after, ch
 	buf[0] = '\0';
 	for (size_t k = 0; k < sp->nstages; k++) {
 		const struct sst_stage *st = &sp->stages[k];
+		int64_t ms = soak_of(st);
 
-		if (!lists_stage(after, st->name) || !st->has_promotion || !st->promotion.soak.set ||
-		    st->promotion.soak.ms <= 0)
+		if (!ms || (kept && !lists_stage(kept, st->name)))
 			continue;
-		sum += st->promotion.soak.ms;
+		sum += ms;
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
-					 st->name, dur(st->promotion.soak.ms, d));
+					 st->name, dur(ms, d));
 	}
 	return sum;
 }
@@ -248,6 +265,7 @@ static void rule_removed_stage(struct lint_report *r, const struct scenario *s, 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
 		const struct val *after = NULL;
+		const struct obj *re;
 		const char *gone = NULL;
 		char soaks[256], what[160], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
 		int64_t hold, pub = -1;
@@ -256,15 +274,14 @@ static void rule_removed_stage(struct lint_report *r, const struct scenario *s, 
 			continue;
 		if (e->type == SCN_EV_PATCH && e->merge && targets(e, ss))
 			after = val_path(e->merge, "spec.stages");
-		else if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) &&
-			 !strcmp(e->obj->ns, ss->ns) && !strcmp(e->obj->name, ss->name))
-			after = e->obj->spec ? val_map_get(e->obj->spec, "stages") : NULL;
+		else if ((re = reapplied(e, ss)) != NULL)
+			after = re->spec ? val_map_get(re->spec, "stages") : NULL;
 		if (!after || after->type != VAL_LIST)
 			continue;
 		for (size_t k = 0; k < sp->nstages && !gone; k++)
 			if (!lists_stage(after, sp->stages[k].name))
 				gone = sp->stages[k].name;
-		hold = gone ? kept_soaks(sp, after, soaks, sizeof(soaks)) : 0;
+		hold = gone ? soaks_of(sp, after, soaks, sizeof(soaks)) : 0;
 		if (!hold)
 			continue;
 		for (size_t k = 0; k < s->nfevents; k++) {
@@ -306,26 +323,6 @@ static const char *approval_of(const struct scn_event *e, const struct obj *ss)
 	return NULL;
 }
 
-/* The promotion soaks of every stage of @sp, in words into @buf, and their sum in ms. */
-static int64_t all_soaks(const struct sst_spec *sp, char *buf, size_t len)
-{
-	char d[GT_DURATION_BUFSZ];
-	size_t used = 0;
-	int64_t sum = 0;
-
-	buf[0] = '\0';
-	for (size_t k = 0; k < sp->nstages; k++) {
-		const struct sst_stage *st = &sp->stages[k];
-
-		if (!st->has_promotion || !st->promotion.soak.set || st->promotion.soak.ms <= 0)
-			continue;
-		sum += st->promotion.soak.ms;
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
-					 st->name, dur(st->promotion.soak.ms, d));
-	}
-	return sum;
-}
-
 /*
  * MS265 (StageSet spec R-14, §5 Q-22): under approvalMode Always the
  * approval gate runs on every pass, before the stages, so changing
@@ -344,7 +341,7 @@ static void rule_approval_rehold(struct lint_report *r, const struct scenario *s
 	int64_t approved_ms = created_ms(s, ss);
 
 	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
-	    !(hold = all_soaks(sp, soaks, sizeof(soaks))))
+	    !(hold = soaks_of(sp, NULL, soaks, sizeof(soaks))))
 		return;
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
@@ -752,7 +749,7 @@ static bool dep_not_ready(const struct scenario *s, const struct obj *dep, const
 		else
 			snprintf(why, len, "waiting for its approval (approvalMode Always) until %s", dur(*until_ms, d));
 		slow = true;
-	} else if ((sum = all_soaks(&dp, soaks, sizeof(soaks))) > 0) {
+	} else if ((sum = soaks_of(&dp, NULL, soaks, sizeof(soaks))) > 0) {
 		*until_ms = q->at_ms + sum;
 		snprintf(why, len, "soaking it for at least %s (%s)", dur(sum, d), soaks);
 		slow = true;

@@ -38,6 +38,8 @@ void man_rejected_release(struct man_rejected *r, size_t n)
 		free(r[i].kind);
 		free(r[i].ns);
 		free(r[i].name);
+		obj_strmap_release(&r[i].labels);
+		free(r[i].project);
 	}
 	free(r);
 }
@@ -128,6 +130,12 @@ static int add_obj(struct man_set *s, struct obj *o, struct diag *d)
 				   "%s \"%s\" already exists: the same kind and name appear twice",
 				   o->kind, o->name);
 		diag_note(d, first->src.file, first->src.mark, "first defined here");
+		if (!s->snapdup_file && !first->status != !o->status) {
+			const struct obj *plain = first->status ? o : first;
+
+			s->snapdup_file = plain->src.file;
+			s->snapdup_mark = plain->src.mark;
+		}
 		obj_free(o);
 		return -1;
 	}
@@ -140,16 +148,39 @@ static int add_obj(struct man_set *s, struct obj *o, struct diag *d)
 	return 0;
 }
 
+/* What a refused document claims a selector would match it by: its labels and project. */
+static void claimed_selection(const struct val *doc, struct man_rejected *r)
+{
+	const struct val *labels = val_path(doc, "metadata.labels");
+	const struct val *project = val_path(doc, "spec.projectRef.name");
+
+	obj_strmap_init(&r->labels);
+	r->labels_known = !labels || labels->type == VAL_NULL || labels->type == VAL_MAP;
+	for (size_t i = 0; r->labels_known && labels && labels->type == VAL_MAP && i < labels->u.map.n; i++) {
+		const struct val *v = labels->u.map.items[i].v;
+
+		if (v->type != VAL_STRING) {
+			r->labels_known = false;
+			obj_strmap_release(&r->labels);
+			obj_strmap_init(&r->labels);
+		} else {
+			obj_strmap_set(&r->labels, labels->u.map.items[i].key, v->u.s);
+		}
+	}
+	r->project = project && project->type == VAL_STRING ? xstrdup(project->u.s) : NULL;
+}
+
 static int admit_one(const char *file, const struct val *doc, struct man_set *s, struct diag *d)
 {
 	struct obj *o;
 	int rc = adm_admit(file, doc, &o, d);
 
 	if (rc < 0) {
-		struct man_rejected r;
+		struct man_rejected r = { 0 };
 
 		s->nrefused++;
 		if (adm_identity(doc, &r.kind, &r.ns, &r.name)) {
+			claimed_selection(doc, &r);
 			s->rejected = xreallocarray(s->rejected, s->nrejected + 1,
 						    sizeof(*s->rejected));
 			s->rejected[s->nrejected++] = r;

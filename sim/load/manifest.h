@@ -34,10 +34,20 @@ struct man_ignored {
 /*
  * The identity a rejected document claimed (adm_identity()), so that what
  * refers to it later is not reported again as "not found": the document's
- * own errors already say why it is missing.
+ * own errors already say why it is missing.  A Workspace's claimed labels
+ * and project come with it, so that a Rollout step that would select it is
+ * not reported as matching nothing either (lint MS101).
  */
 struct man_rejected {
 	char *kind, *ns, *name; /* owned; ns "" for cluster-scoped kinds */
+	/*
+	 * metadata.labels as written, when it is a map of strings
+	 * (labels_known); otherwise labels is empty and labels_known false:
+	 * what the document would select by is not known.
+	 */
+	struct obj_strmap labels;
+	bool labels_known;
+	char *project; /* owned: spec.projectRef.name when a string, else NULL */
 };
 
 struct man_set {
@@ -51,6 +61,14 @@ struct man_set {
 	size_t nrefused; /* manifests refused: each object (a List's items each, a
 			  * whole List refused as one) adm_admit() or the duplicate
 			  * check turned away */
+	/*
+	 * The first duplicate whose two objects differ in carrying a status: a
+	 * snapshot given with the manifests it was taken of.  The file and
+	 * place of the one without a status (the file borrowed from the set's
+	 * names); NULL when there was none.
+	 */
+	const char *snapdup_file;
+	struct val_mark snapdup_mark;
 	/* private: */
 	char **files;      /* owned file names the objects' src.file point at */
 	size_t nfiles;

@@ -99,6 +99,7 @@ void scn_release(struct scenario *s)
 	scnp_free_strv(s->fleet.allowed_action_hosts, s->fleet.nallowed_action_hosts);
 	scn_models_release(&s->models);
 	scnp_free_strv(s->ignored, s->nignored);
+	man_rejected_release(s->refused_ws, s->nrefused_ws);
 	scnp_free_strv(s->files, s->nfiles);
 	for (size_t i = 0; i < s->nqueue; i++) {
 		free(s->queue[i].ns);
@@ -1039,6 +1040,24 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	man_set_init(&set);
 	for (size_t i = 0; i < L.ndocs; i++)
 		man_load_doc(L.docs[i].file, L.docs[i].root, &set, d);
+	/*
+	 * A snapshot given with the manifests it was taken of: each object is
+	 * there twice.  Say once what to give instead (scenarios/README.md: the
+	 * Scenario document, without what the snapshot already holds).
+	 */
+	if (set.snapdup_file && L.scn && !strcmp(set.snapdup_file, out->scenario_file))
+		diag_note(d, out->scenario_file, L.scn_mark,
+			  "the other inputs hold these objects with a status, as a snapshot "
+			  "(run --snapshot, kubectl get -o yaml) does, and this file holds "
+			  "them besides its Scenario document: to continue from a snapshot, "
+			  "give it with a file that holds the Scenario document alone (a copy "
+			  "of that document on its own)");
+	else if (set.snapdup_file)
+		diag_note(d, set.snapdup_file, set.snapdup_mark,
+			  "the other inputs hold these objects with a status, as a snapshot "
+			  "(run --snapshot, kubectl get -o yaml) does: to continue from a "
+			  "snapshot, give it without the manifests it was taken of (with the "
+			  "Scenario document alone)");
 	{
 		/* A snapshot's times are read against the snapshot's own time. */
 		struct latest lt = { 0 };
@@ -1084,6 +1103,21 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	 */
 	if (out->has_taken)
 		move_start(out, out->taken_unix_ms, SCN_CLOCK_TAKEN);
+	for (size_t i = 0; i < set.nrejected; i++) {
+		const struct man_rejected *r = &set.rejected[i];
+		struct man_rejected *c;
+
+		if (strcmp(r->kind, "Workspace") != 0)
+			continue;
+		out->refused_ws = xreallocarray(out->refused_ws, out->nrefused_ws + 1, sizeof(*c));
+		c = &out->refused_ws[out->nrefused_ws++];
+		c->kind = xstrdup(r->kind);
+		c->ns = xstrdup(r->ns);
+		c->name = xstrdup(r->name);
+		obj_strmap_copy(&c->labels, &r->labels);
+		c->labels_known = r->labels_known;
+		c->project = r->project ? xstrdup(r->project) : NULL;
+	}
 	L.rejected = set.rejected;
 	L.nrejected = set.nrejected;
 	set.rejected = NULL;

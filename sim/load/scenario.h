@@ -70,6 +70,7 @@
 #include "engine/objects.h"
 #include "engine/value.h"
 #include "sim/base/diag.h"
+#include "sim/load/manifest.h"
 #include "sim/base/limits.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
@@ -824,6 +825,13 @@ struct scenario {
 				      * `Kind "ns/name" (apiVersion)`, in input order */
 	size_t nignored;
 	size_t nrefused;             /* manifests refused at load (man_set.nrefused) */
+	/*
+	 * The Workspace manifests refused at load, as they claimed to be (their
+	 * identity, labels and project; owned): a rule about what would select
+	 * them stays silent, as their own errors say why they are missing.
+	 */
+	struct man_rejected *refused_ws;
+	size_t nrefused_ws;
 	char **files;                /* every file read, as displayed in diagnostics; owned */
 	size_t nfiles;
 	/*

@@ -353,9 +353,10 @@ void scnp_build_events(struct loader *L)
 				continue;
 			}
 			if (rc != 0) {
-				struct man_rejected r;
+				struct man_rejected r = { 0 };
 
 				/* Reported; the event is dropped, and so are "not found"s about it. */
+				obj_strmap_init(&r.labels);
 				if (adm_identity(act->v, &r.kind, &r.ns, &r.name)) {
 					L->rejected = xreallocarray(L->rejected, L->nrejected + 1,
 								    sizeof(*L->rejected));

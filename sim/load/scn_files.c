@@ -174,12 +174,17 @@ static void load_sorted(struct loader *L, char **v, size_t n)
 	scnp_free_strv(v, n);
 }
 
-/* load_dir() - reads the *.yaml / *.yml / *.json regular files of @dir, sorted by name. */
+/*
+ * load_dir() - reads the *.yaml / *.yml / *.json regular files of @dir,
+ * sorted by name.  A directory without any is an error; when it holds
+ * subdirectories, a note names the first by name (the walk is not
+ * recursive: a user who nested the files should hear why they were not read).
+ */
 static void load_dir(struct loader *L, const char *dir)
 {
 	DIR *dp = opendir(dir);
 	struct dirent *de;
-	char **names = NULL;
+	char **names = NULL, *subdir = NULL; /* subdir: the first by name, owned */
 	size_t n = 0;
 
 	if (!dp) {
@@ -189,23 +194,41 @@ static void load_dir(struct loader *L, const char *dir)
 	while ((de = readdir(dp)) != NULL) {
 		struct stat sb;
 		char *p;
+		bool manifest = scn_is_manifest_name(de->d_name);
 
-		if (!scn_is_manifest_name(de->d_name))
+		/* (a subdirectory only matters while no file is found: the note is for none) */
+		if (!manifest && (n || de->d_name[0] == '.' ||
+				  (subdir && strcmp(de->d_name, subdir) >= 0)))
 			continue;
 		p = join_path(dir, de->d_name);
-		if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-			free(p);
+		if (manifest && stat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			names = xreallocarray(names, n + 1, sizeof(*names));
+			names[n++] = p;
 			continue;
 		}
-		names = xreallocarray(names, n + 1, sizeof(*names));
-		names[n++] = p;
+		if (!manifest && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			free(subdir);
+			subdir = xstrdup(de->d_name);
+		}
+		free(p);
 	}
 	closedir(dp);
 	if (n == 0) {
 		diag_error(L->d, dir, (struct val_mark){ 0, 0 },
 			   "no *.yaml, *.yml or *.json files in this directory");
+		if (subdir) {
+			char *p = join_path(dir, subdir);
+
+			diag_note(L->d, dir, (struct val_mark){ 0, 0 },
+				  "subdirectories are not read (the walk is not recursive): '%s' "
+				  "is one; name it, or its files, as an input",
+				  p);
+			free(p);
+		}
+		free(subdir);
 		return;
 	}
+	free(subdir);
 	load_sorted(L, names, n);
 }
 

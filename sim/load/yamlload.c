@@ -438,7 +438,7 @@ static struct val *scalar_node(struct builder *b, const yaml_event_t *ev)
 	if (!v)
 		return NULL;
 	v->mark = m;
-	v->raw = xstrndup(text, len);
+	val_set_raw(v, text, len);
 	return v;
 }
 

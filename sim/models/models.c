@@ -867,6 +867,41 @@ static void watch_job(void *ctx, enum api_event_type type, const struct obj *old
 		job_finished_elsewhere(m, new);
 }
 
+/* ---------------------------------------------------------------- volume binding */
+
+/*
+ * watch_pvc() - a claim seen without status.phase (the one the Workspace
+ * controller creates, or a snapshot's written without its status) is
+ * bound at once: status {phase: Bound, accessModes, capacity: {storage}}
+ * from its spec, as the PersistentVolume controller writes it for a
+ * dynamically provisioned volume.  A model choice (models.h): upstream's
+ * ensurePVC reads nothing of the claim but its existence.
+ */
+static void watch_pvc(void *ctx, enum api_event_type type, const struct obj *old,
+		      const struct obj *new)
+{
+	struct mdl *m = ctx;
+	const struct val *modes, *storage;
+	struct val *p, *cap;
+
+	(void)old;
+	if (type != API_ADDED || new->deletion_ms >= 0 || val_map_get(new->status, "phase"))
+		return;
+	modes = val_map_get(new->spec, "accessModes");
+	storage = val_path(new->spec, "resources.requests.storage");
+	p = val_new_map();
+	val_map_set(p, "phase", val_new_string("Bound"));
+	if (modes)
+		val_map_set(p, "accessModes", val_copy(modes));
+	if (storage) {
+		cap = val_map_set(p, "capacity", val_new_map());
+		val_map_set(cap, "storage", val_copy(storage));
+	}
+	des_set_cause(m->w, CAUSE_RUNNER);
+	api_patch_status(m->api, "PersistentVolumeClaim", new->ns, new->name, p);
+	val_free(p);
+}
+
 /* ---------------------------------------------------------------- garbage collection */
 
 /* A dependent of the deleted owner whose uid is @ctx. */
@@ -1251,6 +1286,7 @@ struct mdl *mdl_new(const struct scenario *s, struct des *w, uint64_t trial)
 			arm(m, s->armed[i].mevent);
 	api_watch(m->api, "Job", watch_job, m);
 	api_watch(m->api, "Workspace", watch_workspace, m);
+	api_watch(m->api, "PersistentVolumeClaim", watch_pvc, m);
 	return m;
 }
 

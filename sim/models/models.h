@@ -52,6 +52,15 @@
  * ends the Job at once); the deadline counts from startTime; its status is
  * left as the snapshot has it until it ends.
  *
+ * Volumes: a PersistentVolumeClaim seen without status.phase (the
+ * Workspace controller's `<ws>-data`, or a snapshot's written without its
+ * status) is bound at once, status {phase: Bound, accessModes, capacity:
+ * {storage}} from its spec (cause job-runner).  A model choice: upstream's
+ * ensurePVC reads nothing of the claim but that it exists, and the Jobs'
+ * pods are not scheduled here, so a storage class that binds on first
+ * consumer, or one that never binds, changes nothing the controllers do.
+ * No PersistentVolume is simulated (spec.volumeName stays unset).
+ *
  * Plan outcome, in this order: a scripted failNext (consumed) fails it; else
  * a scripted succeedNext (consumed) makes Terraform succeed; else it fails
  * with the failure probability.  A successful Terraform plan whose Job has a

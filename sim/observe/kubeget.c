@@ -595,6 +595,45 @@ static void job_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
 	c[2] = xstrdup(kg_human_duration(end - start, d, sizeof(d)));
 }
 
+/*
+ * pkg/printers/internalversion printPersistentVolumeClaim: STATUS (the
+ * phase; Terminating while deleted), VOLUME (spec.volumeName), CAPACITY
+ * (status.capacity.storage, only once a volume is named), ACCESS MODES
+ * (status.accessModes as GetAccessModesAsString abbreviates them, in its
+ * order), STORAGECLASS (spec.storageClassName).
+ */
+static const char *const pvc_h[] = { "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES",
+				     "STORAGECLASS", NULL };
+static void pvc_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
+{
+	static const char *const modes[][2] = { { "ReadWriteOnce", "RWO" },
+						{ "ReadOnlyMany", "ROX" },
+						{ "ReadWriteMany", "RWX" },
+						{ "ReadWriteOncePod", "RWOP" } };
+	const struct val *have = val_map_get(o->status, "accessModes");
+	const char *volume = val_str(val_map_get(o->spec, "volumeName"), "");
+	char *list = xstrdup(""), *next;
+
+	(void)now;
+	(void)anchor;
+	c[0] = o->deletion_ms >= 0 ? xstrdup("Terminating") : cell_of(val_map_get(o->status, "phase"));
+	c[1] = xstrdup(volume);
+	c[2] = volume[0] ? cell_of(val_path(o->status, "capacity.storage")) : xstrdup("");
+	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
+		bool in = false;
+
+		for (size_t i = 0; have && have->type == VAL_LIST && i < have->u.list.n && !in; i++)
+			in = !strcmp(val_str(have->u.list.items[i], ""), modes[k][0]);
+		if (!in)
+			continue;
+		next = xasprintf("%s%s%s", list, list[0] ? "," : "", modes[k][1]);
+		free(list);
+		list = next;
+	}
+	c[3] = list;
+	c[4] = cell_of(val_map_get(o->spec, "storageClassName"));
+}
+
 static const char *const stageset_h[] = { "READY", "STATUS", NULL };
 static void stageset_fill(const struct obj *o, int64_t now, int64_t anchor, char **c)
 {
@@ -621,6 +660,7 @@ static const struct kind_cols cols[] = {
 	{ "Rollout", "rollouts.magosproject.io", rollout_h, rollout_fill },
 	{ "Workspace", "workspaces.magosproject.io", workspace_h, workspace_fill },
 	{ "Job", "jobs", job_h, job_fill },
+	{ "PersistentVolumeClaim", "pvc", pvc_h, pvc_fill },
 	{ "StageSet", "stagesets.stages.metio.wtf", stageset_h, stageset_fill },
 	{ "FleetRollout", "fleetrollouts.stages.metio.wtf", fleet_h, fleet_fill },
 };

@@ -115,8 +115,10 @@ void kg_annotate(struct val *list, size_t pos, const char *key, const char *valu
  * each FleetRollout.  The columns are the CRDs' additionalPrinterColumns
  * (magosproject/magos@1afc8e6, metio/stageset-controller@f2c7604) and the
  * built-in ones of Jobs (NAME STATUS COMPLETIONS DURATION AGE) and PVCs
- * (NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS AGE; the simulated
- * claims are never bound, so STATUS is Pending).  Ages and durations as
+ * (NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS AGE; the world
+ * binds a claim as it is created, sim/models/models.h, so STATUS is Bound,
+ * while VOLUME and CAPACITY, which kubectl prints once spec.volumeName
+ * names a volume, stay empty: no PersistentVolume is simulated).  Ages and durations as
  * kubectl's duration.HumanDuration prints them, measured at @now_ms; a
  * column whose value is absent is empty, as kubectl prints a CRD column the
  * JSONPath finds nothing for; cells aligned by tabwriter's rules as kubectl

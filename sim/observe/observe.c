@@ -153,36 +153,77 @@ static void record_violations(struct obs_workspace *w, const struct val *list)
 }
 
 /*
- * job_started() - when the @type Job ("plan" or "apply") of Workspace
- * @ns/@name that the store holds running began: its status.startTime, ms
- * relative to the run's start; 0 when there is none (or it has no time).
+ * job_of() - the @type Job ("plan" or "apply") of Workspace @ws the store
+ * holds now, the latest created of them (a Job of an older spec goes at
+ * Step 2), or NULL; borrowed until the next write to the store.  Found by
+ * its name "<workspace>-<type>-<hash>" and its labels, not by the hash of
+ * the spec, which a cluster's controller computed.
  */
-static int64_t job_started(struct obs *o, const char *ns, const char *name, const char *type)
+static const struct obj *job_of(struct obs *o, const struct obj *ws, const char *type)
 {
 	struct api_list jl;
-	int64_t at = 0;
-	/* the controller names them "<workspace>-<type>-<hash>" */
-	char *prefix = xasprintf("%s-%s-", name, type);
+	const struct obj *best = NULL;
+	char *prefix = xasprintf("%s-%s-", ws->name, type);
 
 	api_list_init(&jl);
-	api_list_prefix(des_api(o->w), "Job", ns, prefix, NULL, NULL, &jl);
+	api_list_prefix(des_api(o->w), "Job", ws->ns, prefix, NULL, NULL, &jl);
 	free(prefix);
 	for (size_t i = 0; i < jl.n; i++) {
 		const struct obj *j = jl.items[i];
-		int64_t unix_ms;
 
-		if (!is(obj_strmap_get(&j->labels, "magosproject.io/workspace"), name) ||
-		    !is(obj_strmap_get(&j->labels, "magosproject.io/job-type"), type) ||
-		    val_int(val_map_get(j->status, "succeeded"), 0) > 0 ||
-		    val_int(val_map_get(j->status, "failed"), 0) > 0 ||
-		    gt_parse_rfc3339(str_at(j->status, "startTime") ? str_at(j->status, "startTime") : "",
-				     &unix_ms, NULL, 0) != 0 ||
-		    unix_ms - o->anchor_unix_ms >= at)
+		if (!is(obj_strmap_get(&j->labels, "magosproject.io/workspace"), ws->name) ||
+		    !is(obj_strmap_get(&j->labels, "magosproject.io/job-type"), type))
 			continue;
-		at = unix_ms - o->anchor_unix_ms;
+		if (!best || j->creation_ms > best->creation_ms)
+			best = j;
 	}
 	api_list_release(&jl);
-	return at;
+	return best;
+}
+
+/* A time the objects wrote (RFC 3339), as ms of this run (at most 0), or OBS_NEVER. */
+static int64_t written_at(const struct obs *o, const char *v)
+{
+	int64_t unix_ms;
+
+	if (!v || gt_parse_rfc3339(v, &unix_ms, NULL, 0) != 0)
+		return OBS_NEVER;
+	unix_ms -= o->anchor_unix_ms;
+	return unix_ms < 0 ? unix_ms : 0;
+}
+
+/*
+ * When Job @j was created (the controller creates it as the Workspace enters
+ * Planning or Applying): its creationTimestamp, else its status.startTime;
+ * ms of this run, at most 0, or OBS_NEVER.
+ */
+static int64_t job_created(const struct obs *o, const struct obj *j)
+{
+	if (!j)
+		return OBS_NEVER;
+	if (j->src.creation_given)
+		return j->creation_ms < 0 ? j->creation_ms : 0;
+	return written_at(o, str_at(j->status, "startTime"));
+}
+
+/*
+ * Since when @obj's Ready condition has had status @status (its
+ * lastTransitionTime: meta.SetStatusCondition moves it only when the status
+ * changes), ms of this run, at most 0; OBS_NEVER when it has not.
+ */
+static int64_t ready_since(const struct obs *o, const struct obj *obj, const char *status)
+{
+	const struct val *conds = val_map_get(obj->status, "conditions");
+
+	for (size_t i = 0; conds && conds->type == VAL_LIST && i < conds->u.list.n; i++) {
+		const struct val *c = conds->u.list.items[i];
+
+		if (is(val_str(val_map_get(c, "type"), NULL), "Ready"))
+			return is(val_str(val_map_get(c, "status"), NULL), status)
+				       ? written_at(o, val_str(val_map_get(c, "lastTransitionTime"), NULL))
+				       : OBS_NEVER;
+	}
+	return OBS_NEVER;
 }
 
 /*
@@ -256,11 +297,6 @@ static void on_workspace(void *ctx, enum api_event_type type, const struct obj *
 	set_str(&w->project, str_at(cur->spec, "projectRef.name"));
 	if (w->granted_ms < 0 && is(obj_strmap_get(&cur->annotations, GRANT_KEY), "true"))
 		w->granted_ms = t;
-	/* A snapshot's Workspace loaded mid-run: when its running Job really began. */
-	if (type == API_ADDED && des_initial_list(o->w) && is(phase, "Planning"))
-		w->plan_started_ms = job_started(o, cur->ns, cur->name, "plan");
-	if (type == API_ADDED && des_initial_list(o->w) && is(phase, "Applying"))
-		w->apply_started_ms = job_started(o, cur->ns, cur->name, "apply");
 	if (phase && !is(phase, was)) {
 		if (is(phase, "Planning")) {
 			w->runs++;
@@ -366,7 +402,9 @@ static void take_blast(struct obs *o, struct obs_rollout *r)
 		if (!w->exists || strcmp(w->ns, r->ns) != 0 || !is(w->project, r->project))
 			continue;
 		r->blast_total++;
-		if (w->applying_ms >= 0) {
+		/* before the run too: what a snapshot carries or its objects tell */
+		if (w->applying_ms >= 0 || w->past_applying_ms != OBS_NEVER ||
+		    w->past_applied_ms != OBS_NEVER || w->applied_before) {
 			r->blast = xreallocarray(r->blast, r->nblast + 1, sizeof(char *));
 			r->blast[r->nblast++] = xstrdup(w->name);
 		}
@@ -556,10 +594,164 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 	}
 }
 
+/* Whether the snapshot carries the observer's state of @kind @obj (indexed by obs_loaded()). */
+static bool carried_for(const struct strindex *carried, const char *kind, const struct obj *obj)
+{
+	char *key = xasprintf("%s/%s/%s", kind, obj->ns, obj->name);
+	size_t pos;
+	bool found = si_get(carried, key, &pos);
+
+	free(key);
+	return found;
+}
+
+/* The earliest of @n times (OBS_NEVER: none), or OBS_NEVER. */
+static int64_t earliest(const int64_t *t, size_t n)
+{
+	int64_t best = OBS_NEVER;
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i] != OBS_NEVER && (best == OBS_NEVER || t[i] < best))
+			best = t[i];
+	return best;
+}
+
+/*
+ * What a plain snapshot (no SCN_OBSERVER_STATE) tells of Workspace @ws
+ * before the run: the Workspace entered Planning (Applying) when the
+ * controller created the plan (apply) Job of its run that the snapshot
+ * holds; it is Applied since its Ready condition turned True (Applied is
+ * reached by ApplySucceeded only, spec §4.9), Failed since it turned False.
+ * An Applied Workspace, or one whose apply failed, whose apply Job is not
+ * in the snapshot had begun applying at a time not told (applied_before).
+ * observedGeneration tells nothing here: the Workspace controller never
+ * sets it (spec §1.1), on the status or on the condition.
+ */
+static void derive_workspace(struct obs *o, const struct obj *ws)
+{
+	const char *phase = str_at(ws->status, "phase");
+	const struct obj *apply;
+	struct obs_workspace *w;
+
+	if (!phase)
+		return; /* no controller wrote its status: it has no history */
+	w = ws_get(o, ws->ns, ws->name);
+	apply = job_of(o, ws, "apply");
+	w->past_planning_ms = job_created(o, job_of(o, ws, "plan"));
+	w->past_applying_ms = job_created(o, apply);
+	if (is(phase, "Applied")) {
+		w->past_applied_ms = ready_since(o, ws, "True");
+		if (w->past_applied_ms == OBS_NEVER && apply)
+			w->past_applied_ms = written_at(o, str_at(apply->status, "completionTime"));
+	} else if (is(phase, "Failed") || is(phase, "ValidationFailed")) {
+		w->past_failed_ms = ready_since(o, ws, "False");
+	}
+	w->applied_before = w->past_applying_ms == OBS_NEVER &&
+			    (is(phase, "Applied") || is(str_at(ws->status, "reason"), "ApplyFailed"));
+}
+
+/* Whether steps @a and @b select the same Workspaces (@sel: a flag per Workspace and step). */
+static bool same_members(const bool *sel, size_t nws, size_t a, size_t b)
+{
+	for (size_t k = 0; k < nws; k++)
+		if (sel[a * nws + k] != sel[b * nws + k])
+			return false;
+	return true;
+}
+
+/*
+ * What a plain snapshot tells of Rollout @ro before the run (its Workspaces
+ * derived first; @wl: the Workspaces of its namespace): created at its
+ * creationTimestamp; the levels before status.currentStep completed (all of
+ * them when Applied/RolloutCompleted), and the level at it opened
+ * (LevelProgressing or StepFailed).  A level (steps selecting the same
+ * Workspaces, R-2.4) completed when the last of its members became Applied,
+ * and opened when the level before it completed, or at the first thing one
+ * of its members did if that was earlier (the first level: at the Rollout's
+ * creation).  A time the objects do not tell stays OBS_NEVER.
+ */
+static void derive_rollout(struct obs *o, const struct obj *ro, const struct api_list *wl)
+{
+	const char *phase = str_at(ro->status, "phase"), *reason = str_at(ro->status, "reason");
+	const struct val *steps;
+	int64_t cur = val_int(val_map_get(ro->status, "currentStep"), -1);
+	int64_t prev_done;
+	size_t done = 0, open = 0, nws = wl->n;
+	struct obs_rollout *r;
+	bool *sel;
+
+	if (!phase && !(ro->src.creation_given && ro->creation_ms < 0))
+		return; /* new: no history */
+	r = ro_get(o, ro->ns, ro->name);
+	set_str(&r->project, str_at(ro->spec, "projectRef"));
+	sync_steps(r, ro);
+	if (ro->src.creation_given)
+		r->created_ms = ro->creation_ms < 0 ? ro->creation_ms : 0;
+	if (is(phase, "Applied") && is(reason, "RolloutCompleted")) {
+		done = open = r->nsteps;
+		r->past_completed_ms = ready_since(o, ro, "True");
+	} else if (((is(phase, "Reconciling") && is(reason, "LevelProgressing")) ||
+		    (is(phase, "Failed") && is(reason, "StepFailed"))) &&
+		   cur >= 0 && (size_t)cur < r->nsteps) {
+		done = (size_t)cur;
+		open = done + 1;
+	}
+	if (!open)
+		return;
+	steps = val_path(ro->spec, "strategy.steps");
+	sel = xcalloc(r->nsteps * (nws ? nws : 1), sizeof(*sel));
+	for (size_t i = 0; i < r->nsteps; i++) {
+		struct lbl_selector ls;
+		char err[LBL_ERRLEN];
+
+		if (lbl_selector_from_val(val_map_get(steps->u.list.items[i], "selector"), &ls, err,
+					  sizeof(err)) != LBL_OK)
+			continue;
+		for (size_t k = 0; k < nws; k++)
+			sel[i * nws + k] = is(str_at(wl->items[k]->spec, "projectRef.name"), r->project) &&
+					   lbl_matches(&ls, &wl->items[k]->labels);
+		lbl_selector_release(&ls);
+	}
+	prev_done = r->created_ms;
+	for (size_t a = 0, b; a < open; a = b) {
+		int64_t first = OBS_NEVER, last = OBS_NEVER, opened;
+		bool all_applied = true;
+
+		/* the level: the steps from @a on that select what step @a selects */
+		for (b = a + 1; b < r->nsteps && same_members(sel, nws, a, b); b++)
+			;
+		for (size_t k = 0; k < nws; k++) {
+			const struct obs_workspace *w;
+			int64_t t[5];
+
+			if (!sel[a * nws + k])
+				continue;
+			w = ws_get(o, wl->items[k]->ns, wl->items[k]->name);
+			t[0] = w->past_granted_ms, t[1] = w->past_planning_ms, t[2] = w->past_applying_ms;
+			t[3] = w->past_applied_ms, t[4] = w->past_failed_ms;
+			t[0] = earliest(t, 5);
+			first = earliest((int64_t[]){ first, t[0] }, 2);
+			if (w->past_applied_ms == OBS_NEVER)
+				all_applied = false;
+			else if (last == OBS_NEVER || w->past_applied_ms > last)
+				last = w->past_applied_ms;
+		}
+		opened = earliest((int64_t[]){ prev_done, first }, 2);
+		prev_done = b <= done && all_applied ? last : OBS_NEVER;
+		for (size_t i = a; i < b; i++) {
+			r->steps[i].past_opened_ms = opened;
+			if (i < done)
+				r->steps[i].past_completed_ms = prev_done;
+		}
+	}
+	free(sel);
+}
+
 void obs_loaded(struct obs *o, const struct scenario *s)
 {
 	struct api *api = des_api(o->w);
 	struct api_list l, ws;
+	struct strindex carried = { 0 };
 
 	api_list_init(&l);
 	api_list_init(&ws);
@@ -591,14 +783,32 @@ void obs_loaded(struct obs *o, const struct scenario *s)
 		for (size_t k = 0; k < ws.n; k++)
 			r->blast_total += is(str_at(ws.items[k]->spec, "projectRef.name"), r->project);
 	}
-	api_list_release(&ws);
-	api_list_release(&l);
 	for (size_t i = 0; s && i < s->nobserver; i++) {
+		char *key = xasprintf("%s/%s/%s", s->observer[i].kind, s->observer[i].ns,
+				      s->observer[i].name);
+
+		si_put(&carried, key, i);
+		free(key);
 		if (!strcmp(s->observer[i].kind, "Workspace"))
 			seed_workspace(o, &s->observer[i], s);
 		else if (!strcmp(s->observer[i].kind, "Rollout"))
 			seed_rollout(o, &s->observer[i], s);
 	}
+	/* what a plain snapshot's objects tell of the time before the run */
+	api_list(api, "Workspace", NULL, NULL, NULL, &ws);
+	for (size_t i = 0; i < ws.n; i++)
+		if (!carried_for(&carried, "Workspace", ws.items[i]))
+			derive_workspace(o, ws.items[i]);
+	api_list(api, "Rollout", NULL, NULL, NULL, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		if (carried_for(&carried, "Rollout", l.items[i]))
+			continue;
+		api_list(api, "Workspace", l.items[i]->ns, NULL, NULL, &ws);
+		derive_rollout(o, l.items[i], &ws);
+	}
+	api_list_release(&ws);
+	api_list_release(&l);
+	si_release(&carried);
 }
 
 /*

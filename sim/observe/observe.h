@@ -22,7 +22,8 @@
  *    then;
  *  - the blast radius of a halt is the Workspaces of the Project that had
  *    begun applying (entered `Applying`) by the time of the halt, out of the
- *    Project's Workspaces then.
+ *    Project's Workspaces then; in a resumed run, those that had before its
+ *    start count too (a snapshot's past_* times, or applied_before).
  *
  * Times are simulated ms of the change (watch delivery time less the API
  * latency, which is constant).  No I/O.
@@ -60,18 +61,22 @@ struct obs_workspace {
 	int64_t applied_ms;       /* first entry into Applied after applying, -1 none */
 	int64_t failed_ms;        /* first entry into Failed or ValidationFailed, -1 none */
 	/*
-	 * A snapshot's Workspace loaded Planning (Applying): the status.startTime
-	 * of its running plan (apply) Job, ms relative to the run's start (< 0:
-	 * before it), where planning_ms (applying_ms) is 0; 0 otherwise.
-	 */
-	int64_t plan_started_ms, apply_started_ms;
-	/*
 	 * A resumed run's Workspace: the same first instants before the run's
-	 * start, carried by the snapshot (SCN_OBSERVER_STATE), ms <= 0, or
-	 * OBS_NEVER; the fields above count what this run saw, as the reports
-	 * read them.  obs_first() gives the earliest of the two.
+	 * start, ms <= 0, or OBS_NEVER; the fields above count what this run
+	 * saw.  obs_first() gives the earliest of the two.  From a snapshot the
+	 * simulator wrote, as it carries them (SCN_OBSERVER_STATE); from a
+	 * plain one, as its objects tell them (obs_loaded()): the creation of
+	 * the plan and apply Jobs it holds, the Ready condition's
+	 * lastTransitionTime of an Applied or Failed Workspace (the latest
+	 * such instant, the only one a cluster keeps).
 	 */
 	int64_t past_granted_ms, past_planning_ms, past_applying_ms, past_applied_ms, past_failed_ms;
+	/*
+	 * Loaded Applied, or Failed in its apply (ApplyFailed), from a plain
+	 * snapshot without its apply Job: it had begun applying before the run,
+	 * at a time the objects do not tell.
+	 */
+	bool applied_before;
 	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
@@ -140,8 +145,15 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * marked halted before the start (obs_rollout.halted_before_start) instead
  * of halting at 0 with the blast radius of a world half delivered; and what
  * a snapshot of the simulator carries of the history before it
- * (@s->observer, SCN_OBSERVER_STATE; @s borrowed) becomes the past_* times,
- * the creation times and the carried blast radius.
+ * (@s->observer, SCN_OBSERVER_STATE; @s borrowed, may be NULL) becomes the
+ * past_* times, the creation times and the carried blast radius.  A
+ * Workspace or Rollout without that state (a plain `kubectl get -o yaml`)
+ * gets the past_* times its objects tell: a Workspace's as struct
+ * obs_workspace says; a Rollout's creation from its creationTimestamp, and
+ * its steps' as derive_rollout() in observe.c reads them from status.currentStep
+ * and its Workspaces' times (a level completed when its last member became
+ * Applied, opened when the level before completed or a member began, if
+ * earlier).
  */
 struct scenario;
 void obs_loaded(struct obs *o, const struct scenario *s);

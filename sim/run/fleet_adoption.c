@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
+#include "sim/run/fleet_derived.h"
 
-#define STAGES_GROUP "stages.metio.wtf/"
 /* What a budget hold writes into a deployed StageSet's Ready message (StageSet spec R-10). */
 #define BUDGET_HELD "error budget exhausted"
 /* A verified rollout's Ready message. */
@@ -39,32 +39,8 @@ struct member {
 struct fleet {
 	const struct obj *fr;
 	const struct val *waves;
-	struct member *m;
-	size_t n;
+	struct keytab m;      /* its members (struct member), by "ns/name" */
 };
-
-static bool stages_object(const struct obj *o, void *ctx)
-{
-	(void)ctx;
-	return strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
-}
-
-/* Index of the first wave of @waves whose selector matches @labels, or SIZE_MAX. */
-static size_t wave_index(const struct val *waves, const struct obj_strmap *labels)
-{
-	for (size_t i = 0; waves && waves->type == VAL_LIST && i < waves->u.list.n; i++) {
-		struct lbl_selector sel;
-		bool hit;
-
-		if (lbl_selector_from_val(val_map_get(waves->u.list.items[i], "selector"), &sel, NULL, 0) != LBL_OK)
-			continue;
-		hit = lbl_matches(&sel, labels);
-		lbl_selector_release(&sel);
-		if (hit)
-			return i;
-	}
-	return SIZE_MAX;
-}
 
 /* Index of the wave named in "... wave \"W\" open" of @msg, or SIZE_MAX. */
 static size_t open_wave(const struct val *waves, const char *msg)
@@ -85,45 +61,29 @@ static size_t open_wave(const struct val *waves, const char *msg)
 	return SIZE_MAX;
 }
 
-static void fleet_members(struct api *a, struct fleet *f, const struct api_list *sss)
+static void member_init(void *rec, const struct obj *ss, size_t wave, const char *wave_name)
 {
-	struct lbl_selector sel;
-
-	f->waves = val_map_get(f->fr->spec, "waves");
-	f->m = xcalloc(sss->n + 1, sizeof(*f->m));
-	if (lbl_selector_from_val(val_map_get(f->fr->spec, "selector"), &sel, NULL, 0) != LBL_OK)
-		return;
-	(void)a;
-	for (size_t i = 0; i < sss->n; i++) {
-		const struct obj *ss = sss->items[i];
-		size_t w;
-
-		if (!lbl_matches(&sel, &ss->labels) || (w = wave_index(f->waves, &ss->labels)) == SIZE_MAX)
-			continue;
-		f->m[f->n++] = (struct member){ ss->ns, ss->name, w, false, -1, NULL, -1, NULL, -1, -1, -1, NULL };
-	}
-	lbl_selector_release(&sel);
+	(void)wave_name;
+	*(struct member *)rec = (struct member){ ss->ns, ss->name, wave, false, -1, NULL, -1, NULL, -1, -1, -1, NULL };
 }
 
 static void stageset_status(struct fleet *f, const struct tl_entry *e)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct member *m = &f->m[i];
-		bool held;
+	struct member *m = kt_get(&f->m, e->ns, e->name);
+	bool held;
 
-		if (strcmp(m->ns, e->ns) || strcmp(m->name, e->name))
-			continue;
-		held = e->reason && !strcmp(e->reason, "Succeeded") && e->message && strstr(e->message, BUDGET_HELD);
-		if (held && !m->held) {
-			m->held_ms = e->t_ms;
-			m->held_msg = e->message;
-		}
-		m->held = held;
-		if (m->told_ms >= 0 && m->verified_ms < 0 && e->message && !strncmp(e->message, VERIFIED, strlen(VERIFIED)))
-			m->verified_ms = e->t_ms;
-		if (m->told_ms >= 0 && m->pending_ms < 0 && e->reason && !strcmp(e->reason, "AwaitingApproval"))
-			m->pending_ms = e->t_ms;
+	if (!m)
+		return;
+	held = e->reason && !strcmp(e->reason, "Succeeded") && e->message && strstr(e->message, BUDGET_HELD);
+	if (held && !m->held) {
+		m->held_ms = e->t_ms;
+		m->held_msg = e->message;
 	}
+	m->held = held;
+	if (m->told_ms >= 0 && m->verified_ms < 0 && e->message && !strncmp(e->message, VERIFIED, strlen(VERIFIED)))
+		m->verified_ms = e->t_ms;
+	if (m->told_ms >= 0 && m->pending_ms < 0 && e->reason && !strcmp(e->reason, "AwaitingApproval"))
+		m->pending_ms = e->t_ms;
 }
 
 static void fleet_status(struct fleet *f, const struct tl_entry *e)
@@ -132,15 +92,18 @@ static void fleet_status(struct fleet *f, const struct tl_entry *e)
 
 	/* a member counted adopted that holds for approval later is "no longer adopted": a regression */
 	if (e->phase && !strcmp(e->phase, "Halted"))
-		for (size_t i = 0; i < f->n; i++)
-			if (f->m[i].pending_ms == e->t_ms && f->m[i].halt_ms < 0) {
-				f->m[i].halt_ms = e->t_ms;
-				f->m[i].halt_msg = e->message ? e->message : "";
+		for (size_t i = 0; i < f->m.n; i++) {
+			struct member *m = kt_item(&f->m, i);
+
+			if (m->pending_ms == e->t_ms && m->halt_ms < 0) {
+				m->halt_ms = e->t_ms;
+				m->halt_msg = e->message ? e->message : "";
 			}
+		}
 	if (passed == SIZE_MAX && !(e->phase && !strcmp(e->phase, "Completed")))
 		return;
-	for (size_t i = 0; i < f->n; i++) {
-		struct member *m = &f->m[i];
+	for (size_t i = 0; i < f->m.n; i++) {
+		struct member *m = kt_item(&f->m, i);
 
 		if (m->held && m->told_ms < 0 && m->wave < passed) {
 			m->told_ms = e->t_ms;
@@ -179,25 +142,22 @@ static void tell(struct run_result *r, const struct fleet *f, const struct membe
 
 void fleet_adoption_end_of_run(struct run_result *r)
 {
-	struct api *a = des_api(r->world);
 	const struct tl *tl = des_timeline(r->world);
-	struct api_list frs, sss;
+	struct fd_list l;
 	struct fleet *f;
 	size_t nf = 0;
 
-	api_list_init(&frs);
-	api_list_init(&sss);
-	api_list(a, "FleetRollout", NULL, stages_object, NULL, &frs);
-	f = xcalloc(frs.n + 1, sizeof(*f));
-	if (frs.n)
-		api_list(a, "StageSet", NULL, stages_object, NULL, &sss);
-	for (size_t i = 0; i < frs.n; i++) {
-		const struct obj *fr = frs.items[i];
+	fd_list_init(&l, des_api(r->world));
+	f = xcalloc(l.frs.n + 1, sizeof(*f));
+	for (size_t i = 0; i < l.frs.n; i++) {
+		const struct obj *fr = l.frs.items[i];
 
-		if (*val_str(val_map_get(fr->spec, "targetVersion"), "") || val_map_get(fr->spec, "namespaceSelector"))
+		if (!fd_followed(fr))
 			continue;
 		f[nf].fr = fr;
-		fleet_members(a, &f[nf], &sss);
+		f[nf].waves = val_map_get(fr->spec, "waves");
+		kt_init(&f[nf].m, sizeof(struct member));
+		fd_members(fr, &l.sss, &f[nf].m, member_init);
 		nf++;
 	}
 	for (size_t i = 0, n = nf ? tl_count(tl) : 0; i < n; i++) {
@@ -214,12 +174,14 @@ void fleet_adoption_end_of_run(struct run_result *r)
 		}
 	}
 	for (size_t k = 0; k < nf; k++) {
-		for (size_t i = 0; i < f[k].n; i++)
-			if (f[k].m[i].told_ms >= 0)
-				tell(r, &f[k], &f[k].m[i]);
-		free(f[k].m);
+		for (size_t i = 0; i < f[k].m.n; i++) {
+			const struct member *m = kt_item(&f[k].m, i);
+
+			if (m->told_ms >= 0)
+				tell(r, &f[k], m);
+		}
+		kt_release(&f[k].m);
 	}
 	free(f);
-	api_list_release(&sss);
-	api_list_release(&frs);
+	fd_list_release(&l);
 }

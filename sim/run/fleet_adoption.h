@@ -25,7 +25,8 @@
 /*
  * fleet_adoption_end_of_run() - adds the notices above to @r's timeline,
  * dated at the end of the run.  Call after the run ended.  Cannot fail
- * (aborts on OOM).  Cost: O(timeline entries × derived fleets' members).
+ * (aborts on OOM).  Cost: O(timeline entries × derived fleets), plus a
+ * fleet's members at each of its own status entries.
  */
 void fleet_adoption_end_of_run(struct run_result *r);
 

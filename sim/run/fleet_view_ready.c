@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "sim/observe/fleetobs.h"
-
-#define STAGES_GROUP "stages.metio.wtf/"
+#include "sim/run/fleet_derived.h"
 
 /* A stretch of a member's status the view misreads: the first one, -1 / -1 none (to: -1 while it lasts). */
 struct vstretch {
@@ -45,31 +44,8 @@ struct vfleet {
 	const struct obj *fr;
 	const char *target;     /* spec.targetVersion, NULL when derived */
 	bool in_progress;
-	struct vmember *m;
-	size_t n;
+	struct keytab m;      /* its members (struct vmember), by "ns/name" */
 };
-
-static bool stages_object(const struct obj *o, void *ctx)
-{
-	(void)ctx;
-	return strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
-}
-
-static const char *first_wave(const struct val *waves, const struct obj_strmap *labels)
-{
-	for (size_t i = 0; waves && waves->type == VAL_LIST && i < waves->u.list.n; i++) {
-		struct lbl_selector sel;
-		bool hit;
-
-		if (lbl_selector_from_val(val_map_get(waves->u.list.items[i], "selector"), &sel, NULL, 0) != LBL_OK)
-			continue;
-		hit = lbl_matches(&sel, labels);
-		lbl_selector_release(&sel);
-		if (hit)
-			return val_str(val_map_get(waves->u.list.items[i], "name"), "");
-	}
-	return NULL;
-}
 
 /* Whether the view prints @m "✓ … Ready" while the controller counts it not ready. */
 static bool shown_ready(const struct vfleet *f, const struct vmember *m)
@@ -102,8 +78,8 @@ static bool track(struct vstretch *s, bool now, const struct vmember *m, int64_t
 
 static void settle(struct vfleet *f, int64_t t_ms)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct vmember *m = &f->m[i];
+	for (size_t i = 0; i < f->m.n; i++) {
+		struct vmember *m = kt_item(&f->m, i);
 
 		track(&m->shown_ready, shown_ready(f, m), m, t_ms);
 		if (track(&m->regressed, regressed_never_ready(f, m), m, t_ms))
@@ -113,36 +89,34 @@ static void settle(struct vfleet *f, int64_t t_ms)
 
 static void member_status(struct vfleet *f, const struct tl_entry *e, const struct fo *fobs)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		struct vmember *m = &f->m[i];
-		bool removed, adopted;
+	struct vmember *m = kt_get(&f->m, e->ns, e->name);
+	bool removed, adopted;
 
-		if (strcmp(m->ns, e->ns) || strcmp(m->name, e->name))
-			continue;
-		m->ready = e->reason && !strcmp(e->reason, "Succeeded");
-		m->reason = e->reason;
-		m->message = e->message;
-		if (tl_status_names(e->detail, "pendingUpdate", &removed))
-			m->pending_update = !removed;
-		if (tl_status_names(e->detail, "pendingVersion", &removed))
-			m->pending_version = !removed;
-		if (f->target) {
-			const char *v = fo_member_version_at(fobs, m->key, e->t_ms);
+	if (!m)
+		return;
+	m->ready = e->reason && !strcmp(e->reason, "Succeeded");
+	m->reason = e->reason;
+	m->message = e->message;
+	if (tl_status_names(e->detail, "pendingUpdate", &removed))
+		m->pending_update = !removed;
+	if (tl_status_names(e->detail, "pendingVersion", &removed))
+		m->pending_version = !removed;
+	if (f->target) {
+		const char *v = fo_member_version_at(fobs, m->key, e->t_ms);
 
-			adopted = v && !strcmp(v, f->target);
-		} else {
-			adopted = !m->pending_version;
-		}
-		if (adopted && !m->adopted) {
-			m->adoption_seen = m->seen;
-			m->adopted_ms = e->t_ms;
-			m->ready_since = false;
-		}
-		m->adopted = adopted;
-		m->seen = true;
-		if (adopted && m->ready)
-			m->ready_since = true;
+		adopted = v && !strcmp(v, f->target);
+	} else {
+		adopted = !m->pending_version;
 	}
+	if (adopted && !m->adopted) {
+		m->adoption_seen = m->seen;
+		m->adopted_ms = e->t_ms;
+		m->ready_since = false;
+	}
+	m->adopted = adopted;
+	m->seen = true;
+	if (adopted && m->ready)
+		m->ready_since = true;
 }
 
 /* "from 25m0s to 2h15m0s (1h50m0s)" of @s, the end of the run when it lasted; a new string. */
@@ -198,42 +172,34 @@ static void tell(struct run_result *r, const struct vfleet *f, const struct vmem
 	}
 }
 
+static void member_init(void *rec, const struct obj *ss, size_t wave, const char *wave_name)
+{
+	(void)wave;
+	*(struct vmember *)rec = (struct vmember){
+		.ns = ss->ns, .name = ss->name, .wave = wave_name, .key = xasprintf("%s/%s", ss->ns, ss->name),
+		.shown_ready = { -1, -1, NULL, NULL, false }, .regressed = { -1, -1, NULL, NULL, false } };
+}
+
 void fleet_view_ready_end_of_run(struct run_result *r)
 {
-	struct api *a = des_api(r->world);
 	const struct tl *tl = des_timeline(r->world);
-	struct api_list frs, sss;
+	struct fd_list l;
 	struct vfleet *f;
 	size_t nf = 0;
 
-	api_list_init(&frs);
-	api_list_init(&sss);
-	api_list(a, "FleetRollout", NULL, stages_object, NULL, &frs);
-	if (frs.n)
-		api_list(a, "StageSet", NULL, stages_object, NULL, &sss);
-	f = xcalloc(frs.n + 1, sizeof(*f));
-	for (size_t i = 0; i < frs.n; i++) {
-		const struct obj *fr = frs.items[i];
-		struct lbl_selector sel;
-
+	fd_list_init(&l, des_api(r->world));
+	f = xcalloc(l.frs.n + 1, sizeof(*f));
+	for (size_t i = 0; i < l.frs.n; i++) {
+		const struct obj *fr = l.frs.items[i];
 		const char *target = val_str(val_map_get(fr->spec, "targetVersion"), "");
 
-		if (val_map_get(fr->spec, "namespaceSelector") || lbl_selector_from_val(val_map_get(fr->spec, "selector"), &sel, NULL, 0) != LBL_OK)
+		/* pinned fleets too (the view misreads them as well); not those over namespaces */
+		if (val_map_get(fr->spec, "namespaceSelector"))
 			continue;
 		f[nf].fr = fr;
 		f[nf].target = *target ? target : NULL;
-		f[nf].m = xcalloc(sss.n + 1, sizeof(*f[nf].m));
-		for (size_t k = 0; k < sss.n; k++) {
-			const struct obj *ss = sss.items[k];
-			const char *w;
-
-			if (!lbl_matches(&sel, &ss->labels) || !(w = first_wave(val_map_get(fr->spec, "waves"), &ss->labels)))
-				continue;
-			f[nf].m[f[nf].n++] = (struct vmember){
-				.ns = ss->ns, .name = ss->name, .wave = w, .key = xasprintf("%s/%s", ss->ns, ss->name),
-				.shown_ready = { -1, -1, NULL, NULL, false }, .regressed = { -1, -1, NULL, NULL, false } };
-		}
-		lbl_selector_release(&sel);
+		kt_init(&f[nf].m, sizeof(struct vmember));
+		fd_members(fr, &l.sss, &f[nf].m, member_init);
 		nf++;
 	}
 	for (size_t i = 0, n = nf ? tl_count(tl) : 0; i < n; i++) {
@@ -253,13 +219,14 @@ void fleet_view_ready_end_of_run(struct run_result *r)
 		}
 	}
 	for (size_t k = 0; k < nf; k++) {
-		for (size_t i = 0; i < f[k].n; i++) {
-			tell(r, &f[k], &f[k].m[i]);
-			free(f[k].m[i].key);
+		for (size_t i = 0; i < f[k].m.n; i++) {
+			struct vmember *m = kt_item(&f[k].m, i);
+
+			tell(r, &f[k], m);
+			free(m->key);
 		}
-		free(f[k].m);
+		kt_release(&f[k].m);
 	}
 	free(f);
-	api_list_release(&sss);
-	api_list_release(&frs);
+	fd_list_release(&l);
 }

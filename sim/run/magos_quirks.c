@@ -14,6 +14,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
+#include "sim/base/keytab.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
@@ -88,36 +89,28 @@ struct quirks {
 	const struct scenario *s;
 	struct gone *gone; /* owned: Rollouts deleted, in time order */
 	size_t ngone, capgone;
-	struct strindex wsidx, jobidx; /* "ns/name" → index */
-	struct wsq *ws;
-	size_t nws, capws;
+	struct keytab ws;        /* of struct wsq, by "ns/name" */
+	struct strindex jobidx; /* "ns/name" → index in @jobs */
 	struct jobq *jobs;
 	size_t njobs, capjobs;
 };
 
 static size_t ws_at(struct quirks *q, const char *ns, const char *name)
 {
-	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name);
-	size_t pos;
+	bool added;
+	size_t pos = kt_at(&q->ws, ns, name, &added);
+	struct wsq *w = kt_item(&q->ws, pos);
 
-	if (!si_get(&q->wsidx, k, &pos)) {
-		if (q->nws == q->capws) {
-			q->capws = q->capws ? 2 * q->capws : 16;
-			q->ws = xreallocarray(q->ws, q->capws, sizeof(*q->ws));
-		}
-		pos = q->nws++;
-		memset(&q->ws[pos], 0, sizeof(q->ws[pos]));
-		q->ws[pos].ns = ns;
-		q->ws[pos].name = name;
-		q->ws[pos].spec_ms = -1;
-		q->ws[pos].run_ms = NONE;
-		q->ws[pos].revoked_ms = -1;
-		q->ws[pos].approved_ms = -1;
-		q->ws[pos].request_ms = -1;
-		q->ws[pos].vf_instant_ms = -1;
-		si_put(&q->wsidx, k, pos);
+	if (added) {
+		w->ns = ns;
+		w->name = name;
+		w->spec_ms = -1;
+		w->run_ms = NONE;
+		w->revoked_ms = -1;
+		w->approved_ms = -1;
+		w->request_ms = -1;
+		w->vf_instant_ms = -1;
 	}
-	kb_drop(k, buf);
 	return pos;
 }
 
@@ -172,16 +165,8 @@ static void job_created(struct quirks *q, const struct tl_entry *e)
 	si_put(&q->jobidx, k, ji);
 	kb_drop(k, buf);
 	/* the Workspace's strings must outlive @wname: take them from a Workspace entry */
-	{
-		char wbuf[256], *wk = kb_join2(wbuf, sizeof(wbuf), e->ns, wname);
-		size_t pos;
-		bool known = si_get(&q->wsidx, wk, &pos);
-
-		kb_drop(wk, wbuf);
-		if (!known)
-			return; /* a Job before its Workspace: not one the controller made */
-		w = &q->ws[pos];
-	}
+	if (!(w = kt_get(&q->ws, e->ns, wname)))
+		return; /* a Job before its Workspace: not one the controller made */
 	for (size_t i = 0; i < w->nrunning; i++) {
 		const struct jobq *old = &q->jobs[w->running[i]];
 
@@ -207,7 +192,7 @@ static void job_created(struct quirks *q, const struct tl_entry *e)
 static void job_ended(struct quirks *q, const struct tl_entry *e, bool deleted)
 {
 	char wname[256], buf[256], *k;
-	size_t ji, pos;
+	size_t ji;
 	struct wsq *w;
 
 	k = kb_join2(buf, sizeof(buf), e->ns, e->name);
@@ -222,16 +207,13 @@ static void job_ended(struct quirks *q, const struct tl_entry *e, bool deleted)
 	q->jobs[ji].deleted = deleted;
 	if (!job_workspace(e->name, wname, sizeof(wname)))
 		return;
-	k = kb_join2(buf, sizeof(buf), e->ns, wname);
-	if (si_get(&q->wsidx, k, &pos)) {
-		w = &q->ws[pos];
+	if ((w = kt_get(&q->ws, e->ns, wname)) != NULL) {
 		for (size_t i = 0; i < w->nrunning; i++)
 			if (w->running[i] == ji) {
 				w->running[i] = w->running[--w->nrunning];
 				break;
 			}
 	}
-	kb_drop(k, buf);
 }
 
 /* Whether a Job status entry's change list says it finished (succeeded or failed). */
@@ -272,7 +254,7 @@ static void workspace_entry(struct quirks *q, const struct tl_entry *e)
 {
 	/* ws_at() may move q->ws: index it only after the call */
 	size_t at = ws_at(q, e->ns, e->name);
-	struct wsq *w = &q->ws[at];
+	struct wsq *w = kt_item(&q->ws, at);
 
 	if (e->change == TL_UPDATED && e->detail &&
 	    strncmp(e->detail, "spec (generation", 16) == 0) {
@@ -651,7 +633,7 @@ static void quirks_seed(struct quirks *q, const struct scenario *s)
 		if (!GET("resets") && !GET("lastPlanning"))
 			continue;
 		pos = ws_at(q, e->ns, e->name); /* may move q->ws */
-		w = &q->ws[pos];
+		w = kt_item(&q->ws, pos);
 		w->run_ms = past_of(s, GET("lastPlanning"));
 		if ((v = GET("resets")) != NULL && GET("resetFirst") && GET("resetReason")) {
 			w->nreset = (size_t)strtoull(v, NULL, 10);
@@ -693,11 +675,10 @@ static void quirks_pass(struct quirks *q, struct des *w)
 static void quirks_release(struct quirks *q)
 {
 	free(q->gone);
-	for (size_t k = 0; k < q->nws; k++)
-		free(q->ws[k].running);
-	free(q->ws);
+	for (size_t k = 0; k < q->ws.n; k++)
+		free(((struct wsq *)kt_item(&q->ws, k))->running);
+	kt_release(&q->ws);
 	free(q->jobs);
-	si_release(&q->wsidx);
 	si_release(&q->jobidx);
 }
 
@@ -706,11 +687,12 @@ void mq_end_of_run(struct des *w, const struct scenario *s)
 	struct quirks q;
 
 	memset(&q, 0, sizeof(q));
+	kt_init(&q.ws, sizeof(struct wsq));
 	q.s = s;
 	quirks_seed(&q, s);
 	quirks_pass(&q, w);
-	for (size_t k = 0; k < q.nws; k++) {
-		const struct wsq *ws = &q.ws[k];
+	for (size_t k = 0; k < q.ws.n; k++) {
+		const struct wsq *ws = kt_item(&q.ws, k);
 
 		if (ws->nrefused)
 			tell_refused(w, ws);
@@ -740,6 +722,7 @@ struct mq_snap *mq_snap_new(struct des *w, const struct scenario *s)
 {
 	struct mq_snap *m = xcalloc(1, sizeof(*m));
 
+	kt_init(&m->q.ws, sizeof(struct wsq));
 	m->q.s = s;
 	quirks_seed(&m->q, s);
 	quirks_pass(&m->q, w);
@@ -757,11 +740,10 @@ void mq_snap_free(struct mq_snap *m)
 char *mq_snap_state(const struct mq_snap *m, const char *ns, const char *name)
 {
 	const struct scenario *s = m->q.s;
-	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name), *b = NULL;
-	size_t pos;
+	const struct wsq *w = kt_get(&m->q.ws, ns, name);
+	char *b = NULL;
 
-	if (si_get(&m->q.wsidx, k, &pos)) {
-		const struct wsq *w = &m->q.ws[pos];
+	if (w) {
 		char t[2][GT_RFC3339_BUFSZ];
 
 		if (w->run_ms != NONE)
@@ -777,6 +759,5 @@ char *mq_snap_state(const struct mq_snap *m, const char *ns, const char *name)
 		else if (w->run_ms != NONE)
 			b = xasprintf("lastPlanning=%s", t[0]);
 	}
-	kb_drop(k, buf);
 	return b;
 }

@@ -13,8 +13,7 @@
 #include "engine/magos_workspace.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keybuf.h"
-#include "sim/base/strindex.h"
+#include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 
@@ -42,33 +41,30 @@ struct wsr {
 	char *own;             /* @name when it is this record's copy (of a Job's name), else NULL */
 };
 
+/* The Workspaces followed, in the order first met; initialise with revs_init(). */
 struct revs {
-	struct strindex idx;
-	struct wsr *v;
-	size_t n, cap;
+	struct keytab t; /* of struct wsr */
 };
 
+static void revs_init(struct revs *q)
+{
+	kt_init(&q->t, sizeof(struct wsr));
+}
+
+/* The record of Workspace @ns/@name, a new one when it had none (may move the others). */
 static struct wsr *ws_at(struct revs *q, const char *ns, const char *name)
 {
-	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name);
-	size_t pos;
+	bool added;
+	struct wsr *r = kt_item(&q->t, kt_at(&q->t, ns, name, &added));
 
-	if (!si_get(&q->idx, k, &pos)) {
-		if (q->n == q->cap) {
-			q->cap = q->cap ? 2 * q->cap : 16;
-			q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
-		}
-		pos = q->n++;
-		memset(&q->v[pos], 0, sizeof(q->v[pos]));
-		q->v[pos].ns = ns;
-		q->v[pos].name = name;
-		q->v[pos].container_ms = NONE;
-		q->v[pos].run_container_ms = NONE;
-		q->v[pos].next_plan_ms = NONE;
-		si_put(&q->idx, k, pos);
+	if (added) {
+		r->ns = ns;
+		r->name = name;
+		r->container_ms = NONE;
+		r->run_container_ms = NONE;
+		r->next_plan_ms = NONE;
 	}
-	kb_drop(k, buf);
-	return &q->v[pos];
+	return r;
 }
 
 /* The Workspace of a plan Job "<workspace>-plan-<8 hex>" into @out; false for any other name. */
@@ -190,10 +186,9 @@ static void tell(struct des *w, const struct wsr *r)
 
 static void revs_release(struct revs *q)
 {
-	for (size_t i = 0; i < q->n; i++)
-		free(q->v[i].own);
-	free(q->v);
-	si_release(&q->idx);
+	for (size_t i = 0; i < q->t.n; i++)
+		free(((struct wsr *)kt_item(&q->t, i))->own);
+	kt_release(&q->t);
 }
 
 /* A carried TIME (validated by the loader) as ms of this run, NONE when absent. */
@@ -259,17 +254,11 @@ static void revs_pass(struct revs *q, struct des *w, const struct scenario *s, b
 			workspace_update(ws_at(q, e.ns, e.name), &e);
 		} else if (!strcmp(e.kind, "Job") && e.change == TL_STATUS && e.detail &&
 			   strstr(e.detail, "startTime") && plan_job_workspace(e.name, wname, sizeof(wname))) {
-			struct wsr *r;
-			char buf[256], *k = kb_join2(buf, sizeof(buf), e.ns, wname);
-			size_t pos;
-			bool known = si_get(&q->idx, k, &pos);
+			struct wsr *r = kt_get(&q->t, e.ns, wname);
 
-			kb_drop(k, buf);
-			if (!known && !all)
+			if (!r && !all)
 				continue; /* a Workspace with no annotation update yet: nothing to relate */
-			if (known) {
-				r = &q->v[pos];
-			} else {
+			if (!r) {
 				char *own = xstrdup(wname);
 
 				r = ws_at(q, e.ns, own);
@@ -286,12 +275,12 @@ void mrev_end_of_run(struct des *w, const struct scenario *s)
 {
 	struct revs q;
 
-	memset(&q, 0, sizeof(q));
+	revs_init(&q);
 	revs_seed(&q, s);
 	if (s->nmevents)
 		revs_pass(&q, w, s, false);
-	for (size_t i = 0; i < q.n; i++) {
-		struct wsr *r = &q.v[i];
+	for (size_t i = 0; i < q.t.n; i++) {
+		struct wsr *r = kt_item(&q.t, i);
 		const struct obj *o;
 
 		if (!r->absorbed || !(o = api_get(des_api(w), "Workspace", r->ns, r->name)))
@@ -340,6 +329,7 @@ struct mrev_snap *mrev_snap_new(struct des *w, const struct scenario *s)
 	struct mrev_snap *m = xcalloc(1, sizeof(*m));
 
 	m->s = s;
+	revs_init(&m->q);
 	revs_seed(&m->q, s);
 	if (s->nmevents)
 		revs_pass(&m->q, w, s, true);
@@ -357,11 +347,10 @@ void mrev_snap_free(struct mrev_snap *m)
 char *mrev_snap_state(const struct mrev_snap *m, const char *ns, const char *name)
 {
 	const struct scenario *s = m->s;
-	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name), *b = NULL;
-	size_t pos;
+	const struct wsr *r = kt_get(&m->q.t, ns, name);
+	char *b = NULL;
 
-	if (si_get(&m->q.idx, k, &pos)) {
-		const struct wsr *r = &m->q.v[pos];
+	if (r) {
 
 		b = xstrdup("");
 		put(&b, "planContainer", NULL, r->container_ms, s);
@@ -386,6 +375,5 @@ char *mrev_snap_state(const struct mrev_snap *m, const char *ns, const char *nam
 			b = NULL;
 		}
 	}
-	kb_drop(k, buf);
 	return b;
 }

@@ -13,7 +13,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
-#include "sim/base/strindex.h"
+#include "sim/base/keytab.h"
 #include "sim/core/timeline.h"
 
 #define NOT_READY_PREFIX "dependency "
@@ -32,31 +32,18 @@ struct dependent {
 	bool open;            /* a stretch is under way */
 };
 
-struct deps {
-	struct strindex idx;
-	struct dependent *v;
-	size_t n, cap;
-};
-
-static struct dependent *at_key(struct deps *q, const char *ns, const char *name)
+/* The record of StageSet @ns/@name in @q (of struct dependent), a new one when it had none. */
+static struct dependent *at_key(struct keytab *q, const char *ns, const char *name)
 {
-	char buf[256], *k = kb_join2(buf, sizeof(buf), ns, name);
-	size_t pos;
+	bool added;
+	struct dependent *d = kt_item(q, kt_at(q, ns, name, &added));
 
-	if (!si_get(&q->idx, k, &pos)) {
-		if (q->n == q->cap) {
-			q->cap = q->cap ? 2 * q->cap : 16;
-			q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
-		}
-		pos = q->n++;
-		memset(&q->v[pos], 0, sizeof(q->v[pos]));
-		q->v[pos].ns = ns;
-		q->v[pos].name = name;
-		q->v[pos].spec_ms = -1;
-		si_put(&q->idx, k, pos);
+	if (added) {
+		d->ns = ns;
+		d->name = name;
+		d->spec_ms = -1;
 	}
-	kb_drop(k, buf);
-	return &q->v[pos];
+	return d;
 }
 
 /* The "ns/name" of "dependency ns/name is not ready..." into @out; false for another message. */
@@ -164,9 +151,8 @@ static void tell(struct run_result *r, const struct dependent *d)
 void ss_hazards_deps(struct run_result *r)
 {
 	const struct tl *tl = des_timeline(r->world);
-	struct deps q;
+	struct keytab q = KEYTAB_INIT(struct dependent);
 
-	memset(&q, 0, sizeof(q));
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
 
@@ -178,9 +164,11 @@ void ss_hazards_deps(struct run_result *r)
 		else if (e.change == TL_STATUS)
 			status_entry(at_key(&q, e.ns, e.name), &e);
 	}
-	for (size_t i = 0; i < q.n; i++)
-		if (q.v[i].nflips)
-			tell(r, &q.v[i]);
-	free(q.v);
-	si_release(&q.idx);
+	for (size_t i = 0; i < q.n; i++) {
+		const struct dependent *d = kt_item(&q, i);
+
+		if (d->nflips)
+			tell(r, d);
+	}
+	kt_release(&q);
 }

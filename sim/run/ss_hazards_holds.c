@@ -9,6 +9,7 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keytab.h"
 #include "engine/labels.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
@@ -298,14 +299,48 @@ static const char *offered_at(struct run_result *r, const struct scenario *s, co
 	return v;
 }
 
+/* The timeline positions of one StageSet's status writes, in order. */
+struct ss_writes {
+	size_t *pos;
+	size_t n, cap;
+};
+
+/* Each StageSet's status writes, by "ns/name": one walk of the timeline for every member. */
+static void index_status_writes(const struct tl *tl, struct keytab *t)
+{
+	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
+		struct tl_entry e;
+		struct ss_writes *w;
+
+		tl_get(tl, i, &e);
+		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
+			continue;
+		w = kt_item(t, kt_at(t, e.ns, e.name, NULL));
+		if (w->n == w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 8;
+			w->pos = xreallocarray(w->pos, w->cap, sizeof(*w->pos));
+		}
+		w->pos[w->n++] = i;
+	}
+}
+
+static void release_status_writes(struct keytab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(((struct ss_writes *)kt_item(t, i))->pos);
+	kt_release(t);
+}
+
 /*
  * Q-9: a window or budget deferral (Ready True "Deployed; …") of StageSet
  * @m while status.pendingVersion named a version the publishes no longer
  * offered: told with the first such stretch, up to the next status that
  * wrote pendingVersion.
  */
-static void pending_stale(struct run_result *r, const struct scenario *s, const struct ssrc_member_stat *m)
+static void pending_stale(struct run_result *r, const struct scenario *s, const struct ssrc_member_stat *m,
+			  const struct keytab *writes)
 {
+	const struct ss_writes *w = kt_get(writes, m->ns, m->name);
 	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
 	const struct tl *tl = des_timeline(r->world);
 	char *pv = NULL, *stale = NULL, *held_msg = NULL;
@@ -313,16 +348,14 @@ static void pending_stale(struct run_result *r, const struct scenario *s, const 
 	int64_t pv_ms = -1, held_ms = -1, from_ms = -1, to_ms = -1;
 	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
 
-	if (!ss || !s->nfevents)
+	if (!ss || !s->nfevents || !w)
 		return;
-	for (size_t i = 0, n = tl_count(tl); i < n && to_ms < 0; i++) {
+	for (size_t i = 0; i < w->n && to_ms < 0; i++) {
 		struct tl_entry e;
 		char *v;
 		bool removed = false, named;
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet") || strcmp(e.ns, m->ns) || strcmp(e.name, m->name))
-			continue;
+		tl_get(tl, w->pos[i], &e);
 		named = tl_status_names(e.detail, "pendingVersion", &removed);
 		v = awaited_version(&e);
 		if (from_ms >= 0 && (named || v)) {
@@ -853,17 +886,20 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	const struct ssrc_member_stat *m = NULL;
 	size_t n = c ? ssrc_members(c, &m) : 0;
 	struct tzif_cache tz;
+	struct keytab writes = KEYTAB_INIT(struct ss_writes);
 
 	if (!n)
 		return;
 	tzif_cache_init(&tz, NULL);
+	if (s->nfevents)
+		index_status_writes(des_timeline(r->world), &writes);
 	for (size_t i = 0; i < n; i++) {
 		const struct obj *ss = api_get(des_api(r->world), "StageSet", m[i].ns, m[i].name);
 		if (!ss)
 			continue;
 		passed_freeze(r, s, ss, &m[i], &tz);
 		never_opens(r, s, ss, &tz);
-		pending_stale(r, s, &m[i]);
+		pending_stale(r, s, &m[i], &writes);
 	}
 	half_rolled(r, m, n);
 	budget_invisible(r, m, n);
@@ -871,5 +907,6 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	tokens_burned(r, s, m, n);
 	reverts_impossible(r, m, n);
 	gate_reads_denied(r, m, n);
+	release_status_writes(&writes);
 	tzif_cache_release(&tz);
 }

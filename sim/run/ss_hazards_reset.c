@@ -35,45 +35,44 @@ static char *stage_of(const char *msg)
 }
 
 /*
- * token_writes() - the first status write of each StageSet that recorded
- * the token: @ix maps "ns/name" to its entry's index in @tl.  One pass over
- * the timeline for all the StageSets, so a fleet of n members costs O(n +
- * entries), not a pass a member.
+ * Each StageSet's first status write that recorded lastHandledResetScope,
+ * "ns/name" -> its timeline position, in @first: one scan of the timeline
+ * for all StageSets (a scan per StageSet made the notice quadratic).
  */
-static void token_writes(const struct tl *tl, struct strindex *ix)
+static void first_token_writes(const struct tl *tl, struct strindex *first)
 {
 	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
 		struct tl_entry e;
-		char buf[256], *key;
-		size_t at;
+		char buf[256], *k;
+		size_t pos;
 
 		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || !e.name || !e.detail ||
+		if (e.change != TL_STATUS || !e.kind || strcmp(e.kind, "StageSet") != 0 || !e.detail ||
 		    !strstr(e.detail, "lastHandledResetScope"))
 			continue;
-		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name);
-		if (!si_get(ix, key, &at))
-			si_put(ix, key, i);
-		kb_drop(key, buf);
+		k = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name);
+		if (!si_get(first, k, &pos))
+			si_put(first, k, i);
+		kb_drop(k, buf);
 	}
 }
 
-/*
- * The first status write of @ss that recorded the token (@ix: token_writes()),
- * into @out, when its reason is other than Succeeded; false otherwise.
- */
-static bool burned(const struct tl *tl, const struct strindex *ix, const struct obj *ss, struct tl_entry *out)
+/* The first status write of @ss that recorded the token with a reason other than Succeeded, into @e; false none. */
+static bool burned(const struct tl *tl, const struct strindex *first, const struct obj *ss, struct tl_entry *out)
 {
-	char buf[256], *key = kb_join2(buf, sizeof(buf), ss->ns, ss->name);
-	size_t at;
-	bool found = si_get(ix, key, &at);
+	char buf[256], *k = kb_join2(buf, sizeof(buf), ss->ns, ss->name);
+	struct tl_entry e;
+	size_t pos;
+	bool found = si_get(first, k, &pos);
 
-	kb_drop(key, buf);
+	kb_drop(k, buf);
 	if (!found)
 		return false;
-	tl_get(tl, at, out);
-	/* the first pass that read a token went through every stage when Ready */
-	return out->reason && strcmp(out->reason, SSC_REASON_READY) != 0;
+	tl_get(tl, pos, &e);
+	if (!e.reason || strcmp(e.reason, SSC_REASON_READY) == 0)
+		return false; /* the first pass that read a token went through every stage */
+	*out = e;
+	return true;
 }
 
 /* Appends ", prod's Version-scoped action \"smoke\" ran N times" for each such action after stage @after. */
@@ -115,11 +114,12 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 {
 	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct tl *tl = des_timeline(r->world);
-	struct strindex writes = { 0 };
+	struct strindex first = { 0 };
 
-	if (rc)
-		token_writes(tl, &writes);
-	for (size_t i = 0; rc && i < s->nobjs; i++) {
+	if (!rc)
+		return;
+	first_token_writes(tl, &first);
+	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *in = s->objs[i], *ss;
 		struct tl_entry e;
 		struct sst_spec sp;
@@ -127,7 +127,7 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		struct tl_objref ref;
 
 		if (strcmp(in->kind, "StageSet") != 0 || !(ss = api_get(des_api(r->world), "StageSet", in->ns, in->name)) ||
-		    !burned(tl, &writes, ss, &e) || !(stage = stage_of(e.message)))
+		    !burned(tl, &first, ss, &e) || !(stage = stage_of(e.message)))
 			continue;
 		if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0) {
 			free(stage);
@@ -150,5 +150,5 @@ void ss_hazards_reset(struct run_result *r, const struct scenario *s)
 		sst_spec_release(&sp);
 		free(stage);
 	}
-	si_release(&writes);
+	si_release(&first);
 }

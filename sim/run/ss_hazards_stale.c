@@ -307,9 +307,38 @@ static void removed_stages(struct run_result *r, const struct ssrc_member_stat *
 #define AWAITING "version transition to "
 #define APPROVED_KEY "stages.metio.wtf/approved-version="
 
+/*
+ * The version an AwaitingApproval message @msg holds ("version transition
+ * to 2.1.0 ..."), its length in *@n; NULL when @msg is none.
+ */
+static const char *awaited(const char *msg, size_t *n)
+{
+	if (!msg || strncmp(msg, AWAITING, strlen(AWAITING)) != 0)
+		return NULL;
+	msg += strlen(AWAITING);
+	*n = strcspn(msg, " ");
+	return msg;
+}
+
+/* Records that @g's StageSet held @ver (steals it) at @t_ms, the version held before kept in was_held. */
+static void held(struct st_rec *g, char *ver, int64_t t_ms)
+{
+	if (g->held_version && strcmp(g->held_version, ver)) {
+		free(g->was_held);
+		g->was_held = g->held_version;
+	} else {
+		free(g->held_version);
+	}
+	g->held_version = ver;
+	g->held_ms = t_ms;
+}
+
 /* Follows status write @e of an approval hold or of stage progress, and approval changes, into @g. */
 static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, const struct tl_entry *e)
 {
+	const char *v;
+	size_t n;
+
 	if (e->change == TL_UPDATED) {
 		const char *p = e->detail ? strstr(e->detail, APPROVED_KEY) : NULL;
 
@@ -319,10 +348,10 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 			p += strlen(APPROVED_KEY);
 			if (!g->appr_changed) {
 				const char *to = strstr(p, "\xe2\x86\x92");
-				size_t n = strcspn(p, ",");
+				size_t len = strcspn(p, ",");
 
 				g->appr_changed = true;
-				g->appr_first = to && (size_t)(to - p) < n ? xstrndup(p, (size_t)(to - p)) : NULL;
+				g->appr_first = to && (size_t)(to - p) < len ? xstrndup(p, (size_t)(to - p)) : NULL;
 			}
 			g->appr_ms = e->t_ms;
 			free(g->appr_detail);
@@ -335,11 +364,11 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 		} else if (e->detail && (p = strstr(e->detail, "-stages.metio.wtf/approved-version"))) {
 			if (!g->appr_changed) {
 				/* "-key=old" when the timeline gives the value removed; else it is not known */
-				size_t n = strcspn(p, ",");
-				const char *v = memchr(p, '=', n);
+				size_t len = strcspn(p, ",");
+				const char *eq = memchr(p, '=', len);
 
 				g->appr_changed = true;
-				g->appr_first = v ? xstrndup(v + 1, n - (size_t)(v + 1 - p)) : NULL;
+				g->appr_first = eq ? xstrndup(eq + 1, len - (size_t)(eq + 1 - p)) : NULL;
 			}
 			g->appr_ms = e->t_ms;
 			free(g->appr_value);
@@ -366,9 +395,7 @@ static void follow_approval(const struct ssrc_member_stat *m, struct st_rec *g, 
 		}
 		return;
 	}
-	if (g->rehold_ms < 0 && g->prog_ms >= 0 && e->message && !strncmp(e->message, AWAITING, strlen(AWAITING))) {
-		const char *v = e->message + strlen(AWAITING);
-		size_t n = strcspn(v, " ");
+	if (g->rehold_ms < 0 && g->prog_ms >= 0 && (v = awaited(e->message, &n)) != NULL) {
 		const struct ssrc_attempt *a = attempt_at(m, g->prog_ms);
 
 		if (!a || strlen(a->version) != n || strncmp(a->version, v, n) != 0)
@@ -411,6 +438,16 @@ static void approval_rehold(struct run_result *r, const struct ssrc_member_stat 
 
 /* ---------------------------------------------------------------- Q-32 */
 
+/* Records the first stale approval of @g: @approved (copied) stamped at @appr_ms, while @now (copied) was held. */
+static void stale(struct st_rec *g, int64_t t_ms, int64_t appr_ms, const char *approved, const char *now)
+{
+	g->stale_ms = t_ms;
+	g->stale_appr_ms = appr_ms;
+	g->stale_held_ms = g->held_ms;
+	g->stale_approved = xstrdup(approved);
+	g->stale_now = xstrdup(now);
+}
+
 /* Follows status write @e of @g's StageSet against the approvals stamped on it. */
 static void follow_race(struct st_rec *g, const struct tl_entry *e)
 {
@@ -424,11 +461,7 @@ static void follow_race(struct st_rec *g, const struct tl_entry *e)
 		/* an approval of the version held before, stamped while a newer one is held */
 		if (g->stale_ms < 0 && g->holding && g->appr_ms == e->t_ms && g->appr_value && g->was_held &&
 		    !strcmp(g->appr_value, g->was_held) && strcmp(g->appr_value, g->held_version)) {
-			g->stale_ms = e->t_ms;
-			g->stale_appr_ms = e->t_ms;
-			g->stale_held_ms = g->held_ms;
-			g->stale_approved = xstrdup(g->was_held);
-			g->stale_now = xstrdup(g->held_version);
+			stale(g, e->t_ms, e->t_ms, g->was_held, g->held_version);
 			g->stale_before = true;
 		}
 		return;
@@ -438,26 +471,13 @@ static void follow_race(struct st_rec *g, const struct tl_entry *e)
 		g->race_next_ms = e->t_ms;
 	if (g->written_since || g->appr_ms < 0) {
 		/* only the first status after an approval can show a pass that raced it */
-		if (g->holding && e->message && !strncmp(e->message, AWAITING, strlen(AWAITING))) {
-			v = e->message + strlen(AWAITING);
-			ver = xstrndup(v, strcspn(v, " "));
-			if (g->held_version && strcmp(g->held_version, ver)) {
-				free(g->was_held);
-				g->was_held = g->held_version;
-			} else {
-				free(g->held_version);
-			}
-			g->held_version = ver;
-			g->held_ms = e->t_ms;
-		}
+		if (g->holding && (v = awaited(e->message, &n)) != NULL)
+			held(g, xstrndup(v, n), e->t_ms);
 		return;
 	}
 	g->written_since = true;
-	if (!e->reason || strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) || !e->message ||
-	    strncmp(e->message, AWAITING, strlen(AWAITING)))
+	if (!e->reason || strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) || !(v = awaited(e->message, &n)))
 		return;
-	v = e->message + strlen(AWAITING);
-	n = strcspn(v, " ");
 	ver = xstrndup(v, n);
 	if (g->appr_value && !strcmp(g->appr_value, ver) && g->appr_ms < e->t_ms) {
 		/* the pass read the StageSet before the approval of the very version it held */
@@ -469,20 +489,9 @@ static void follow_race(struct st_rec *g, const struct tl_entry *e)
 	} else if (g->stale_ms < 0 && g->held_version && g->appr_value && strcmp(g->held_version, ver) &&
 		   !strcmp(g->appr_value, g->held_version) && g->appr_ms > g->held_ms) {
 		/* approved what was held, but the source had moved on to a newer version */
-		g->stale_ms = e->t_ms;
-		g->stale_appr_ms = g->appr_ms;
-		g->stale_held_ms = g->held_ms;
-		g->stale_approved = xstrdup(g->held_version);
-		g->stale_now = xstrdup(ver);
+		stale(g, e->t_ms, g->appr_ms, g->held_version, ver);
 	}
-	if (g->held_version && strcmp(g->held_version, ver)) {
-		free(g->was_held);
-		g->was_held = g->held_version;
-	} else {
-		free(g->held_version);
-	}
-	g->held_version = ver;
-	g->held_ms = e->t_ms;
+	held(g, ver, e->t_ms);
 }
 
 static void approval_races(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)

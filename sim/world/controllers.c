@@ -49,11 +49,13 @@ struct item {
 	int resume_pass_priority, resume_priority;
 };
 
-/* An indexed binary heap of items (item.hpos is the index); `less` is a strict total order. */
+/*
+ * An indexed binary heap of items (item.hpos is the index), ordered by
+ * item_less(), a strict total order (counters are unique per controller).
+ */
 struct heap {
 	struct item **a;
 	size_t n, cap;
-	bool (*less)(const struct item *x, const struct item *y);
 };
 
 /* One of MaxConcurrentReconciles workers. */
@@ -160,20 +162,39 @@ static struct item *get_item(struct ctl *c, const char *ns, const char *name)
 
 /* ---- heaps ---- */
 
-static void heap_place(struct heap *h, size_t i, struct item *it)
+/* lessReady: higher priority first, then the smaller counter */
+static inline bool less_ready(const struct item *x, const struct item *y)
+{
+	if (x->priority != y->priority)
+		return x->priority > y->priority;
+	return x->counter < y->counter;
+}
+
+/*
+ * lessWaiting: the earlier ready time first, then as lessReady.  Both heaps
+ * use it: every entry of the ready heap has ready_at == READY (see struct
+ * item), where it orders as lessReady.
+ */
+static inline bool item_less(const struct item *x, const struct item *y)
+{
+	if (x->ready_at != y->ready_at)
+		return x->ready_at < y->ready_at;
+	return less_ready(x, y);
+}
+
+static inline void heap_place(struct heap *h, size_t i, struct item *it)
 {
 	h->a[i] = it;
 	it->hpos = i;
 }
 
-static void sift_up(struct heap *h, size_t i)
+/* Moves @it up from the hole at @i to where it belongs. */
+static void sift_up_from(struct heap *h, size_t i, struct item *it)
 {
-	struct item *it = h->a[i];
-
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!h->less(it, h->a[p]))
+		if (!item_less(it, h->a[p]))
 			break;
 		heap_place(h, i, h->a[p]);
 		i = p;
@@ -190,14 +211,23 @@ static void sift_down(struct heap *h, size_t i)
 
 		if (l >= h->n)
 			break;
-		if (l + 1 < h->n && h->less(h->a[l + 1], h->a[l]))
+		if (l + 1 < h->n && item_less(h->a[l + 1], h->a[l]))
 			m = l + 1;
-		if (!h->less(h->a[m], it))
+		if (!item_less(h->a[m], it))
 			break;
 		heap_place(h, i, h->a[m]);
 		i = m;
 	}
 	heap_place(h, i, it);
+}
+
+/* Restores the heap after the key of the entry at @i changed either way. */
+static void heap_fix(struct heap *h, size_t i)
+{
+	struct item *it = h->a[i];
+
+	sift_up_from(h, i, it);
+	sift_down(h, it->hpos);
 }
 
 static void heap_push(struct heap *h, struct item *it)
@@ -207,10 +237,14 @@ static void heap_push(struct heap *h, struct item *it)
 		h->cap = h->cap ? h->cap * 2 : 16;
 		h->a = xreallocarray(h->a, h->cap, sizeof(*h->a));
 	}
-	heap_place(h, h->n++, it);
-	sift_up(h, h->n - 1);
+	sift_up_from(h, h->n++, it);
 }
 
+/*
+ * Removes @it.  The top (every get() and due timer) goes bottom-up: the
+ * hole sinks to a leaf along the smaller children, one comparison a level,
+ * and the last entry rises from there, which seldom climbs far.
+ */
 static void heap_remove(struct heap *h, struct item *it)
 {
 	size_t i = it->hpos;
@@ -221,25 +255,22 @@ static void heap_remove(struct heap *h, struct item *it)
 	last = h->a[--h->n];
 	if (i == h->n)
 		return;
+	if (i == 0) {
+		for (;;) {
+			size_t l = 2 * i + 1, m = l;
+
+			if (l >= h->n)
+				break;
+			if (l + 1 < h->n && item_less(h->a[l + 1], h->a[l]))
+				m = l + 1;
+			heap_place(h, i, h->a[m]);
+			i = m;
+		}
+		sift_up_from(h, i, last);
+		return;
+	}
 	heap_place(h, i, last);
-	sift_up(h, i);
-	sift_down(h, last->hpos);
-}
-
-/* lessReady: higher priority first, then the smaller counter */
-static bool less_ready(const struct item *x, const struct item *y)
-{
-	if (x->priority != y->priority)
-		return x->priority > y->priority;
-	return x->counter < y->counter;
-}
-
-/* lessWaiting: the earlier ready time first, then as lessReady */
-static bool less_waiting(const struct item *x, const struct item *y)
-{
-	if (x->ready_at != y->ready_at)
-		return x->ready_at < y->ready_at;
-	return less_ready(x, y);
+	heap_fix(h, i);
 }
 
 /* ---- the workers ---- */
@@ -378,13 +409,13 @@ static void add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_limi
 	/* a waiting entry: the earliest ready time wins */
 	if (ready_at != READY && it->ready_at < ready_at)
 		ready_at = it->ready_at;
-	heap_remove(&c->waiting, it);
 	if (priority > it->priority) {
 		it->priority = priority;
 		it->counter = c->counter++;
 	}
 	if (ready_at == READY) {
 		/* an immediate add ends the delay; the entry keeps its counter */
+		heap_remove(&c->waiting, it);
 		if (it->timer) {
 			des_cancel(c->w, it->timer);
 			it->timer = 0;
@@ -392,8 +423,9 @@ static void add(struct ctl *c, struct item *it, int64_t after_ms, bool rate_limi
 		make_ready(c, it);
 		return;
 	}
+	/* the same or an earlier time, the same or a higher priority: it moves up in place */
 	it->ready_at = ready_at;
-	heap_push(&c->waiting, it);
+	heap_fix(&c->waiting, it->hpos);
 	arm_timer(c, it);
 }
 
@@ -576,8 +608,6 @@ struct ctl *ctl_new(struct des *w, const char *name, ctl_reconcile_fn fn, void *
 	c->duration_ms = des_params(w)->reconcile_ms;
 	c->nbuckets = 64;
 	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
-	c->ready.less = less_ready;
-	c->waiting.less = less_waiting;
 	c->nworkers = 1;
 	c->workers = xcalloc(1, sizeof(*c->workers));
 	des_add_controller(w, c);

@@ -4,8 +4,17 @@
 #
 #   lint_of FIXTURE  findings as "RULE SEVERITY MESSAGE" lines in
 #                    $tmp/FIXTURE.lint (the JSON in $tmp/FIXTURE.lintjson)
+#   lint_clean FIXTURE [WHAT]
+#                    lint_of FIXTURE, then one check "WHAT: lint finds
+#                    nothing" (WHAT defaults to FIXTURE), showing the
+#                    findings when there are some
 #   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
 #                    (e.g. "--until horizon") go before the file
+#   facts_of FIXTURE [ARG...]
+#                    pyfacts (tests/lib.sh) on the python checks on stdin,
+#                    after a prelude that imports json, re, sys and
+#                    hazards_facts (*) and loads $tmp/FIXTURE.json (run_of)
+#                    as d; ARG... are sys.argv[2:]
 H=tests/hazards
 
 lint_of() {
@@ -15,8 +24,26 @@ for f in json.load(open(sys.argv[1]))["findings"]:
     print(f["rule"], f["severity"], f["message"])' "$tmp/$1.lintjson" >"$tmp/$1.lint"
 }
 
+lint_clean() {
+	lint_of "$1"
+	if [ ! -s "$tmp/$1.lint" ]; then ok "${2:-$1}: lint finds nothing"; else
+		bad "${2:-$1}: lint finds nothing"
+		show "$tmp/$1.lint"
+	fi
+}
+
 run_of() {
 	# shellcheck disable=SC2086 # HAZARD_RUN_ARGS is a list of options
 	"$SIM" run -q ${HAZARD_RUN_ARGS:-} --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
 		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
+
+facts_of() {
+	lib_fx=$1
+	shift
+	{
+		printf 'import json, re, sys\nfrom hazards_facts import *\nd = json.load(open(sys.argv[1]))\n'
+		cat
+	} >"$tmp/facts_of.py"
+	pyfacts "$tmp/$lib_fx.json" "$@" <"$tmp/facts_of.py"
 }

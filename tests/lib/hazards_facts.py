@@ -154,6 +154,22 @@ def fleet_wave(d, fleet, wave):
     return None
 
 
+def told(d, what, text, severity="warning"):
+    """The first notice whose text contains TEXT (notice()), or None, after
+    one check "WHAT: the run tells it": there is one and it is a SEVERITY."""
+    n = notice(d, text)
+    check("%s: the run tells it" % what, n is not None and n["severity"] == severity,
+          [x["text"] for x in d["notices"]])
+    return n
+
+
+def stageset_statuses(d):
+    """(t_ms, reason, detail, message) of each status write of a StageSet,
+    detail and message "" for none."""
+    return [(e["t_ms"], e["reason"], e["detail"] or "", e["message"] or "") for e in d["timeline"]
+            if e["kind"] == "StageSet" and e["change"] == "status"]
+
+
 def member_ready(d, ns, name):
     """(t_ms, reason) of each status write of StageSet NS/NAME."""
     return [(e["t_ms"], e["reason"]) for e in d["timeline"]

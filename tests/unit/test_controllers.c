@@ -445,6 +445,51 @@ static void test_pq_expired_delay_draws_a_counter(void)
 	des_free(w);
 }
 
+/*
+ * Many waiting entries, a third of them moved earlier while deep in the
+ * heap: they are served in (ready time, counter) order whatever the heap's
+ * shape (an entry moved in place keeps its counter, as upstream's does).
+ */
+static void test_pq_many_waiting_moved_earlier(void)
+{
+	enum { N = 120 };
+	struct des *w = des_new(NULL);
+	struct rec r = { 0 };
+	struct ctl *c = ctl_new(w, "fleetrollout-controller", reconcile_rec, &r);
+	int64_t delay[N];
+	int order[N];
+	char name[16];
+
+	for (int i = 0; i < N; i++) {
+		delay[i] = 1000 + (int64_t)((i * 37) % 50) * 100; /* ties: 50 distinct times */
+		snprintf(name, sizeof(name), "k%d", i);
+		ctl_enqueue_after(c, "", name, delay[i]);
+	}
+	for (int i = 0; i < N; i += 3) {
+		delay[i] = delay[i] > 2000 ? delay[i] - 1500 : delay[i];
+		snprintf(name, sizeof(name), "k%d", i);
+		ctl_enqueue_after(c, "", name, delay[i]);
+	}
+	for (int i = 0; i < N; i++)
+		order[i] = i;
+	/* insertion sort by (delay, index): the index is the counter order */
+	for (int i = 1; i < N; i++)
+		for (int j = i; j > 0 && delay[order[j]] < delay[order[j - 1]]; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	CU_ASSERT_EQUAL(des_run(w, 100000, NULL), DES_QUIESCENT);
+	CU_ASSERT_EQUAL_FATAL(r.n, N);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "/k%d", order[i]);
+		CU_ASSERT_STRING_EQUAL(r.key[i], name);
+		CU_ASSERT_EQUAL(r.t[i], delay[order[i]]);
+	}
+	des_free(w);
+}
+
 static void create_a(struct des *w, void *ctx, void *arg)
 {
 	(void)ctx;
@@ -910,6 +955,7 @@ static CU_TestInfo tests[] = {
 	{ "priority queue: highest priority wins", test_pq_highest_priority_wins },
 	{ "priority queue: by priority, then FIFO by counter", test_pq_fifo_by_counter },
 	{ "priority queue: an expired delay draws a new counter", test_pq_expired_delay_draws_a_counter },
+	{ "priority queue: many waiting entries moved earlier", test_pq_many_waiting_moved_earlier },
 	{ "priority queue: a requeue keeps the dequeued priority", test_pq_priority_kept_through_requeues },
 	{ "priority queue: an event raises a low key for good", test_pq_event_raises_for_good },
 	{ "priority queue: initial list and resyncs at -100", test_pq_initial_list },

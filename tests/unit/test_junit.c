@@ -219,12 +219,23 @@ static void test_gha(void)
 	struct exp_scenario_report r[2];
 	char *out, *e;
 
-	e = gha_escape_prop("a%b:c,d\r\ne");
-	CU_ASSERT_STRING_EQUAL(e, "a%25b%3Ac%2Cd%0D%0Ae");
-	free(e);
-	e = gha_escape_data("a%b:c,d\r\ne");
-	CU_ASSERT_STRING_EQUAL(e, "a%25b:c,d%0D%0Ae");
-	free(e);
+	static const struct {
+		char *(*escape)(const char *);
+		const char *in, *want;
+	} cases[] = {
+		{ gha_escape_prop, "a%b:c,d\r\ne", "a%25b%3Ac%2Cd%0D%0Ae" },
+		{ gha_escape_data, "a%b:c,d\r\ne", "a%25b:c,d%0D%0Ae" },
+		/* no other control character reaches the log raw: ESC, BEL, DEL, C1, invalid UTF-8 */
+		{ gha_escape_data, "k\x1b[2J\a\x7f\xc2\x85\xff\t→\n::stop-commands::t",
+		  "k\\x1b[2J\\a\\x7f\\u0085\\xff\\t→%0A::stop-commands::t" },
+		{ gha_escape_prop, "f\x1b]0;x\a.yaml", "f\\x1b]0;x\\a.yaml" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e = cases[i].escape(cases[i].in);
+		CU_ASSERT_STRING_EQUAL(e, cases[i].want);
+		free(e);
+	}
 	sample(r);
 	out = capture(gha_write, r, 2);
 	CU_ASSERT_STRING_EQUAL(

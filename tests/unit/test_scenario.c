@@ -164,6 +164,14 @@ static void test_directory_input(void)
 	fx_put("empty/notes.txt", "x\n");
 	expect_diags("empty", "empty: error: no *.yaml, *.yml or *.json files in this directory");
 	expect_diags("missing.yaml", "missing.yaml: error: cannot read: No such file or directory");
+	/* Only subdirectories: the note names the first by name (never a hidden one). */
+	fx_put("nest/notes.txt", "x\n");
+	fx_put("nest/b/x.yaml", NS("a"));
+	fx_put("nest/a/y.yaml", NS("b"));
+	fx_put("nest/.git/z.yaml", NS("c"));
+	expect_diags("nest", "nest: error: no *.yaml, *.yml or *.json files in this directory\n"
+			     "nest: note: subdirectories are not read (the walk is not recursive): "
+			     "'nest/a' is one; name it, or its files, as an input");
 	fx_tmp_leave();
 }
 

@@ -435,6 +435,36 @@ static void test_csv_quoting(void)
 	free(buf);
 }
 
+static void test_variants_csv(void)
+{
+	struct trial_row r[2];
+	struct rep_csv_set sets[2];
+	struct fx_cap c;
+	FILE *f = fx_cap_open(&c);
+	char *buf;
+
+	memset(r, 0, sizeof(r));
+	r[0].seed = 7;
+	r[1].index = 1;
+	r[1].seed = 8;
+	for (int i = 0; i < 2; i++)
+		r[i].ttc_ms = r[i].halt_ms = r[i].detection_ms = -1;
+	sets[0] = (struct rep_csv_set){ "base", r, 2 };
+	sets[1] = (struct rep_csv_set){ "soak, 15m", r, 2 };
+	CU_ASSERT_EQUAL(rep_variants_csv(f, sets, 2), 0);
+	buf = fx_cap_text(&c);
+	/* one header with the column at the end; every row names its set (quoted when needed) */
+	CU_ASSERT_STRING_EQUAL(buf,
+		"index,seed,stop,end_ms,events,completed,ttc_ms,halted,halt_ms,halt_where,"
+		"halt_reason,blast_count,blast_total,detection_ms,exposure_ms,peak_jobs,"
+		"peak_adopting,job_wait_ms,bound_note,variant\r\n"
+		"0,7,quiescent,0,0,0,,0,,,,,0,,,0,0,0,,base\r\n"
+		"1,8,quiescent,0,0,0,,0,,,,,0,,,0,0,0,,base\r\n"
+		"0,7,quiescent,0,0,0,,0,,,,,0,,,0,0,0,,\"soak, 15m\"\r\n"
+		"1,8,quiescent,0,0,0,,0,,,,,0,,,0,0,0,,\"soak, 15m\"\r\n");
+	free(buf);
+}
+
 static CU_TestInfo trials_tests[] = {
 	{ "trial 0 has the base seed", test_seed_zero_is_base },
 	{ "seeds of nearby indices and bases differ", test_seeds_differ },
@@ -448,6 +478,7 @@ static CU_TestInfo trials_tests[] = {
 	{ "trials stopped by the event budget are counted and named", test_bound_is_reported },
 	{ "short durations for tables", test_duration_format },
 	{ "CSV quoting (RFC 4180)", test_csv_quoting },
+	{ "CSV of the base and its variants: a last column names the set", test_variants_csv },
 	CU_TEST_INFO_NULL,
 };
 

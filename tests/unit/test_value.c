@@ -88,6 +88,41 @@ static void test_copies_share_keys(void)
 }
 
 /*
+ * A scalar's source text: val_set_raw() copies at most n bytes (as
+ * strndup()), copies share it (one text, not one per copy), it outlives the
+ * node it was set on while a copy holds it, and setting or sharing another
+ * releases the one a node had.
+ */
+static void test_copies_share_raw(void)
+{
+	struct val *a = val_new_float(1.1), *c, *d, *m = val_new_map(), *mc, *n;
+
+	val_set_raw(a, "1.10 and more", 4);
+	CU_ASSERT_STRING_EQUAL(a->raw, "1.10");
+	c = val_copy(a);
+	d = val_copy(c);
+	CU_ASSERT_PTR_EQUAL(c->raw, a->raw);
+	CU_ASSERT_PTR_EQUAL(d->raw, a->raw);
+	val_free(a);
+	CU_ASSERT_STRING_EQUAL(c->raw, "1.10");
+	val_set_raw(c, "01.1", 8);
+	CU_ASSERT_STRING_EQUAL(c->raw, "01.1");
+	CU_ASSERT_STRING_EQUAL(d->raw, "1.10");
+	val_share_raw(d, c);
+	CU_ASSERT_PTR_EQUAL(d->raw, c->raw);
+	val_map_set(m, "v", c);
+	mc = val_copy(m);
+	val_free(m);
+	CU_ASSERT_STRING_EQUAL(val_map_get(mc, "v")->raw, "01.1");
+	n = val_new_null();
+	val_share_raw(d, n); /* n has none: d has none either */
+	CU_ASSERT_PTR_NULL(d->raw);
+	val_free(n);
+	val_free(mc);
+	val_free(d);
+}
+
+/*
  * Strings on both sides of the length a node's slot holds (engine/value.c
  * keeps short texts in the node's slot, longer ones in a block of their
  * own): made, copied, freed out of order and made again, each keeps its text.
@@ -238,6 +273,7 @@ void register_tests(void)
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
 		{ "copies share their keys", test_copies_share_keys },
+		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },
 		{ "RFC 7386 merge patch", test_merge_patch },
 		{ "sorted label maps and finalizers", test_strmap_sorted },

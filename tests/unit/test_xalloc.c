@@ -105,11 +105,37 @@ static void test_oom_hook(void)
 	CU_ASSERT_STRING_EQUAL(xalloc_what(NULL), "building a huge array");
 }
 
+/*
+ * xcalloc() zeroes what it returns, small blocks (malloc() and memset(),
+ * often a block just freed with other bytes in it) and large ones
+ * (calloc()) alike.
+ */
+static void test_calloc_zeroes(void)
+{
+	static const size_t sizes[] = { 1, 8, 24, 100, 512, 1024, 1025, 5000 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (int round = 0; round < 3; round++) {
+			unsigned char *dirty = xmalloc(sizes[i]), *z;
+			size_t nonzero = 0;
+
+			memset(dirty, 0xa5, sizes[i]);
+			free(dirty);
+			z = round == 2 && sizes[i] % 4 == 0 ? xcalloc(sizes[i] / 4, 4) : xcalloc(1, sizes[i]);
+			for (size_t j = 0; j < sizes[i]; j++)
+				nonzero += z[j] != 0;
+			CU_ASSERT_EQUAL(nonzero, 0);
+			free(z);
+		}
+	}
+}
+
 static CU_TestInfo xalloc_tests[] = {
 	{ "strjoin: Go's strings.Join", test_strjoin },
 	{ "asprintf, strndup, strdup(NULL)", test_asprintf_strndup },
 	{ "asprintf of %s alone: the text snprintf() gives", test_asprintf_concat },
 	{ "out of memory: the hook gets the size and what was built", test_oom_hook },
+	{ "calloc: small and large blocks come zeroed", test_calloc_zeroes },
 	CU_TEST_INFO_NULL,
 };
 
