@@ -53,6 +53,10 @@ int lint_json_write(FILE *f, const struct lint_report *r, size_t nfiles, size_t 
 	json_object_set_new(sum, "infos", json_integer((json_int_t)r->ninfos));
 	json_object_set_new(sum, "files", json_integer((json_int_t)nfiles));
 	json_object_set_new(sum, "objects", json_integer((json_int_t)nobjs));
+	if (r->nhidden_errors || r->nhidden_warnings)
+		json_object_set_new(sum, "not_shown",
+				    json_pack("{s:I,s:I}", "errors", (json_int_t)r->nhidden_errors,
+					      "warnings", (json_int_t)r->nhidden_warnings));
 	json_object_set_new(doc, "schema", json_string("magos-sim/lint/v1"));
 	json_object_set_new(doc, "tool", json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()));
 	json_object_set_new(doc, "findings", items);
@@ -184,6 +188,17 @@ int lint_sarif_write(FILE *f, const struct lint_report *r)
 	json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
 	json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
 	json_object_set_new(run, "results", results);
+	{
+		/* Findings past the errors limit are no results: the invocation says how many. */
+		char *more = lint_hidden_text(r);
+
+		if (more)
+			json_object_set_new(run, "invocations",
+					    json_pack("[{s:b,s:[{s:s,s:{s:s}}]}]", "executionSuccessful", 1,
+						      "toolExecutionNotifications", "level", "note",
+						      "message", "text", more));
+		free(more);
+	}
 	json_object_set_new(doc, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
 	json_object_set_new(doc, "version", json_string("2.1.0"));
 	json_object_set_new(doc, "runs", json_pack("[o]", run));

@@ -665,8 +665,10 @@ int partial_read(const char *path, uint64_t *budget, struct partial *out, char *
 		snprintf(err, errlen, "'%s': cannot read: not a regular file (%s)", path, kind);
 		return -1;
 	case RF_TOOBIG:
-		snprintf(err, errlen, "'%s': the partial results hold more than %" PRIu64 " bytes in "
-			 "all %s", path, *budget, lim_hint(LIM_INPUT_BYTES));
+		/* @budget is what the files before left: the limit itself is the caller's */
+		snprintf(err, errlen, "'%s': the partial results hold more bytes in all than the "
+			 "limit allows (%" PRIu64 " were left for this file) %s", path, *budget,
+			 lim_hint(LIM_INPUT_BYTES));
 		return -1;
 	default:
 		snprintf(err, errlen, "'%s': cannot read: %s", path, strerror(errno ? errno : EIO));

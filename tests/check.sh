@@ -11,6 +11,7 @@
 #     NN-name.err on stderr and "INVALID <file>" first on stdout (all of
 #     stdout is NN-name.out where there is one), and
 #     `run` (and `compare`) refuse it too with the same stderr, writing nothing;
+#   - --summary FILE appends to FILE (what earlier steps wrote stays);
 #   - usage and I/O errors: exit 2 and 4, no partial output file;
 #   - --junit - and --summary - make stdout that document alone (the lines go
 #     to stderr); two writers of stdout are a usage error;
@@ -113,6 +114,17 @@ contains "summary counts" "$tmp/f.md" "6 checks in 1 input: **2 failed**, 2 warn
 contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (20 trials) |"
 contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 20 | 20 |"
 if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi
+# --summary appends, as every step of a job adds to $GITHUB_STEP_SUMMARY:
+# what an earlier step wrote stays, and a second check adds its own.
+printf '## an earlier step\n\n' >"$tmp/steps.md"
+"$SIM" check --no-color --summary "$tmp/steps.md" "$ffile" >/dev/null 2>&1
+expect_status "summary appended to an existing file" 1 $?
+"$SIM" check --no-color --summary "$tmp/steps.md" "$ffile" >/dev/null 2>&1
+{ printf '## an earlier step\n\n'; cat "$tmp/f.md" "$tmp/f.md"; } >"$tmp/steps.want"
+if cmp -s "$tmp/steps.md" "$tmp/steps.want"; then ok; else
+	bad "--summary FILE: not the earlier text followed by each check's summary"
+	diff "$tmp/steps.want" "$tmp/steps.md" | head -n 10
+fi
 
 # A document on stdout ('-') is stdout's only content; the lines go to stderr.
 "$SIM" check --no-color --junit - "$ffile" >"$tmp/fj.out" 2>"$tmp/fj.err"

@@ -41,6 +41,18 @@ contains "... that says the output is an input" "$tmp/err" "is also an input"
 expect_rc "--json naming a file of an input folder is a usage error" 2 "$SIM" run -q --json "$tmp/inout/project.yaml" "$tmp/inout"
 expect_rc "check --junit naming an input is a usage error" 2 "$SIM" check --junit "$tmp/inout/project.yaml" "$tmp/inout"
 if cmp -s "$tmp/inout/project.yaml" "$tmp/inout.keep"; then ok "... and the input is intact"; else bad "... and the input is intact"; fi
+# The files a Scenario includes are inputs too, known after the load: refused
+# before anything is written (run, check and compare).
+mkdir -p "$tmp/incl/m"
+printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: incl}\nspec:\n  include: [m/ns.yaml]\n' >"$tmp/incl/s.yaml"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n' >"$tmp/incl/m/ns.yaml"
+cp "$tmp/incl/m/ns.yaml" "$tmp/incl.keep"
+expect_rc "--json naming an included file is a usage error" 2 "$SIM" run -q --json "$tmp/incl/m/ns.yaml" "$tmp/incl/s.yaml"
+contains "... that names the file the load read" "$tmp/err" "magos-sim run: '$tmp/incl/m/ns.yaml' is also an input ($tmp/incl/m/ns.yaml, read by the load)"
+expect_rc "check --summary naming an included file is a usage error" 2 "$SIM" check --summary "$tmp/incl/m/ns.yaml" "$tmp/incl/s.yaml"
+contains "... naming the output" "$tmp/err" "magos-sim check: summary '$tmp/incl/m/ns.yaml' is also an input"
+expect_rc "compare --json naming an included file is a usage error" 2 "$SIM" compare --json "$tmp/incl/m/ns.yaml" "$tmp/incl/s.yaml" "$tmp/incl/s.yaml"
+if cmp -s "$tmp/incl/m/ns.yaml" "$tmp/incl.keep"; then ok "... and the included file is intact"; else bad "... and the included file is intact"; fi
 expect_rc "no command is a usage error" 2 "$SIM"
 expect_rc "unknown command is a usage error" 2 "$SIM" frobnicate
 # "did you mean": the closest command or option, and nothing when none is close.

@@ -109,6 +109,40 @@ data: {a: &x [1, 2, 3, 4], b: *x}
 EOF
 expect_rc "yaml-nodes: alias copies count too (18 nodes, then 5 by the alias)" 3 "$SIM" run --limit yaml-nodes=20 "$tmp/nodes-alias.yaml"
 contains "... at the alias" "$tmp/err" "nodes-alias.yaml:4:31: error: the inputs hold more than 20 YAML nodes in all"
+cat >"$tmp/nodes-merge.yaml" <<'EOF'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm4}
+data:
+  base: &b {a: "1", b: "2", c: "3"}
+  copy: {<<: *b}
+EOF
+expect_rc "yaml-nodes: merge-key copies count too (29 nodes, then 3 by the merge)" 0 "$SIM" lint --limit yaml-nodes=32 "$tmp/nodes-merge.yaml"
+expect_rc "... one node fewer is an error" 3 "$SIM" run --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
+contains "... at the last key the merge copies" "$tmp/err" "nodes-merge.yaml:5:29: error: the inputs hold more than 31 YAML nodes in all"
+# lint's fix of an input past a bound names the bound, its value and how to raise it
+expect_rc "lint: an input past yaml-nodes" 3 "$SIM" lint --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
+contains "... its fix names the bound, the value and how to raise it" "$tmp/out" \
+	"fix: the input passes the yaml-nodes limit of 31 nodes (docs/limits.md): the loader holds every node in memory; give fewer or smaller inputs; when it is meant to be this large, raise the limit with --limit yaml-nodes=N (N above 31)"
+expect_rc "lint: an alias bomb" 3 "$SIM" lint tests/badinput/24-alias-bomb.yaml
+contains "... its fix says what multiplies" "$tmp/out" \
+	"fix: the input passes the alias-nodes limit of 1000000 nodes (docs/limits.md): each alias and merge key (<<) copies the nodes of its anchor"
+contains "... and how to raise the limit" "$tmp/out" "raise the limit with --limit alias-nodes=N (N above 1000000)"
+awk 'BEGIN { printf "a: "; for (i = 0; i < 600; i++) printf "["; for (i = 0; i < 600; i++) printf "]"; print "" }' >"$tmp/deep.yaml"
+expect_rc "lint: nesting past the fixed depth" 3 "$SIM" lint "$tmp/deep.yaml"
+contains "... its fix says the bound is fixed" "$tmp/out" \
+	"fix: YAML nested deeper than 512 collections is refused whatever the options (a fixed bound, docs/limits.md"
+
+# series-samples: a+bxN is a, then N computed samples; the computed ones count
+series_scn() { # VALUES FILE
+	printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: ser}\nspec:\n  horizon: 1h\n  metrics:\n    - query: q\n      interval: 1s\n      values: "%s"\n' "$1" >"$2"
+}
+series_scn "1+1x4194304" "$tmp/ser-fits.yaml"
+series_scn "1+1x4194305" "$tmp/ser-over.yaml"
+expect_rc "series-samples: 1+1x4194304 computes 4194304 samples, the limit" 0 "$SIM" run -q "$tmp/ser-fits.yaml"
+expect_rc "series-samples: 1+1x4194305, one more, is an error" 3 "$SIM" run -q "$tmp/ser-over.yaml"
+contains "... naming the bound" "$tmp/err" 'ser-over.yaml:9:20: error: spec.metrics[0].values: Invalid value: "1+1x4194305": the series of spec.metrics need more than 4194304 computed samples together (4194304 were left for this one) (limit series-samples; raise it with --limit series-samples=N)'
+contains "... and saying what counts" "$tmp/err" "note: a+bxN is N+1 samples, a and then N computed ones (a+b ... a+N*b, until they stop changing): each computed one counts, so a lone a+bx4194304 is the most that fits"
 
 # ---- include patterns are walked within a bound
 mkdir -p "$tmp/tree/a/b" "$tmp/tree/c"
@@ -138,6 +172,16 @@ EOF
 expect_rc "a relative include is resolved under the scenario's directory" 0 \
 	"$SIM" run -q --json "$tmp/rel.json" "$tmp/tree/rel.yaml"
 check "... from any working directory" sh -c "cd / && '$PWD/$SIM' run -q '$tmp/tree/rel.yaml' >/dev/null"
+cat >"$tmp/tree/abs.yaml" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: abs}
+spec:
+  include: [$tmp/tree/a/none.yaml]
+EOF
+expect_rc "an absolute include that does not exist" 3 "$SIM" run -q "$tmp/tree/abs.yaml"
+contains "... says it is used as written, not under the scenario's directory" "$tmp/err" \
+	"note: an absolute include path is used as written, not under the scenario file's directory: check that it exists on this machine, or write it relative to the scenario file"
 
 # ---- diagnostics
 expect_rc "errors: a raised limit prints more errors" 3 "$SIM" run --limit errors=300 tests/badinput/86-errors-capped.yaml
@@ -146,7 +190,62 @@ expect_rc "errors: a lowered limit prints fewer" 3 "$SIM" run --limit errors=2 t
 check "... two lines and the count" test "$(wc -l <"$tmp/err")" -eq 3
 contains "... which says how many more" "$tmp/err" "magos-sim: note: and 258 more errors not shown (limit errors; raise it with --limit errors=N)"
 expect_rc "lint: the findings past the limit are counted" 3 "$SIM" lint --limit errors=2 tests/badinput/86-errors-capped.yaml
-contains "... in one finding" "$tmp/out" "and 258 more errors not shown"
+contains "... said once" "$tmp/out" "magos-sim: note: and 258 more errors not shown (limit errors; raise it with --limit errors=N)"
+lacks "... not as a finding of its own" "$tmp/out" "not shown (limit errors; raise it with --limit errors=N) [MS002]"
+check "... after the findings it did not keep" sh -c "tail -n 2 '$tmp/out' | head -n 1 | grep -q '^magos-sim: note: and 258 more errors not shown'"
+contains "... and the total counts every error, kept or not" "$tmp/out" "260 errors, 0 warnings, 0 infos in 1 file (130 objects: 0 admitted, 130 refused)"
+expect_rc "lint --format json: the summary counts them too" 3 "$SIM" lint --limit errors=2 --format json tests/badinput/86-errors-capped.yaml
+contains "... errors, not_shown" "$tmp/out" '"errors": 260'
+contains "... how many are not among the findings" "$tmp/out" '"not_shown": {'
+
+# A bound that stops the reading is printed past the errors limit too: it
+# says why the rest was not read.  120 files of two errors each, then the
+# file over the files bound; 150 such documents, then the one over the
+# documents bound.
+mkdir "$tmp/dups" "$tmp/more"
+for i in $(seq 101 220); do printf 'a: 1\na: 2\n' >"$tmp/dups/f$i.yaml"; done
+for i in 1 2 3; do printf 'a: 1\n' >"$tmp/more/g$i.yaml"; done
+expect_rc "files: the bound is told past the errors limit" 3 "$SIM" run --limit files=122 "$tmp/dups" "$tmp/more"
+contains "... the file over it" "$tmp/err" "more/g3.yaml: error: the inputs name more than 122 files (limit files; raise it with --limit files=N)"
+check "... before the count of those not shown" sh -c "tail -n 1 '$tmp/err' | grep -q '^magos-sim: note: and 24 more errors not shown'"
+awk 'BEGIN { for (i = 0; i < 150; i++) printf "%sa: 1\na: 2\n", i ? "---\n" : "" }' >"$tmp/dupdocs.yaml"
+expect_rc "documents: the bound is told past the errors limit" 3 "$SIM" lint --limit documents=140 "$tmp/dupdocs.yaml"
+contains "... the document over it" "$tmp/out" "dupdocs.yaml:420:1: error: the inputs hold more than 140 YAML documents in all"
+
+# ---- a large spec.generate: linted and run whole
+# The lint rules and the run's hazard checks find a member's dependencies,
+# first manifest and token writes through indexes, not by a scan of every
+# other member or of the whole timeline for each one (the figures, and the
+# command that measures them, are in BENCHMARKS.md: speed is measured there,
+# not timed here, on a shared machine).
+gen_fleet() { # N FILE: a Scenario generating N StageSets
+	cat >"$2" <<EOF
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: gen-$1}
+spec:
+  seed: 1
+  horizon: 1h
+  generate:
+    - count: $1
+      namespace: "tenant-{i}"
+      name: moodle
+      labels: {app: moodle}
+      labelMix:
+        - {labels: {ring: "0"}, weight: 1}
+        - {labels: {ring: "1"}, weight: 3}
+      template:
+        version: {value: "4.5.0", approvalMode: Always}
+        stages:
+          - name: app
+            sourceRef: {kind: GitRepository, name: moodle}
+EOF
+}
+gen_fleet 40000 "$tmp/gen40k.yaml"
+gen_fleet 20000 "$tmp/gen20k.yaml"
+expect_rc "lint of a 40 000-member spec.generate" 0 "$SIM" lint "$tmp/gen40k.yaml"
+contains "... having linted them all" "$tmp/out" "80000 objects in 1 file checked"
+expect_rc "run of a 20 000-member spec.generate" 0 "$SIM" run -q "$tmp/gen20k.yaml"
 
 # ---- out of memory: one line, exit 5, no core dump
 # (ASan reserves terabytes of address space: ulimit -v cannot apply there.)

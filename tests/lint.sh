@@ -203,5 +203,10 @@ if [ "$(grep -c '^| MS[0-9]' docs/lint-rules.md)" = "$n" ]; then ok "the doc lis
 printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n' >"$tmp/dup.yaml"
 expect_rc "an object defined twice" 1 "$SIM" lint "$tmp/dup.yaml"
 has_line "... points at the first definition too" "$tmp/out" "$tmp/dup.yaml:5:1: error: Namespace \"a\" already exists: the same kind and name appear twice; $tmp/dup.yaml:1:1: first defined here [MS001]"
+# A YAML 1.1 scalar where a string is required: the fix is to quote it.
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: yes}\n---\napiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: n}\n' >"$tmp/y11.yaml"
+expect_rc "names YAML reads as booleans" 3 "$SIM" lint "$tmp/y11.yaml"
+has_line "... an object's: the fix says to quote it" "$tmp/out" '  fix: YAML reads yes as a boolean: quote it ("yes") if a string is meant; the cluster rejects the unquoted form too'
+has_line "... the Scenario's too" "$tmp/out" '  fix: YAML reads n as a boolean: quote it ("n") if a string is meant; the cluster rejects the unquoted form too'
 
 finish

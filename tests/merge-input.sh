@@ -83,5 +83,12 @@ contains "... saying what it is" "$tmp/err" "not a regular file (a character dev
 expect_rc "the partials' bytes are bounded (--limit input-bytes)" 3 \
 	"$SIM" merge --limit input-bytes=1000 "$tmp/p.json"
 contains "... naming the limit" "$tmp/err" "input-bytes"
+# The bound is on all the partials together: the second file gets what the first left.
+"$SIM" run -q -n 4 --shard 1/2 --json "$tmp/s1.json" scenarios/three-environments.yaml >/dev/null 2>&1
+"$SIM" run -q -n 4 --shard 2/2 --json "$tmp/s2.json" scenarios/three-environments.yaml >/dev/null 2>&1
+expect_rc "two partials past input-bytes together" 3 \
+	"$SIM" merge --limit input-bytes=$(($(wc -c <"$tmp/s1.json") + 100)) "$tmp/s1.json" "$tmp/s2.json"
+contains "... the second told what the first left it" "$tmp/err" \
+	"s2.json': the partial results hold more bytes in all than the limit allows (100 were left for this file) (limit input-bytes; raise it with --limit input-bytes=N)"
 
 finish

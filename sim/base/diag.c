@@ -35,8 +35,12 @@ void diag_release(struct diag *d)
 	d->max_shown = max;
 }
 
-void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
-	       const char *fmt, va_list ap)
+/* add() - diag_vadd(), or with @always an error kept past the bound (diag_vfatal()). */
+static void add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+		bool always, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+
+static void add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+		bool always, const char *fmt, va_list ap)
 {
 	struct diag_item *it;
 	va_list ap2;
@@ -50,7 +54,7 @@ void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_m
 		/* A zeroed struct (not through diag_init()) has the default bound. */
 		size_t max = d->max_shown ? d->max_shown : (size_t)lim_default(LIM_ERRORS);
 
-		d->hiding = d->nshown >= max;
+		d->hiding = !always && d->nshown >= max;
 		if (d->hiding) {
 			if (sev == DIAG_ERROR)
 				d->nhidden_errors++;
@@ -77,6 +81,27 @@ void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_m
 		len = 0;
 	it->msg = xmalloc((size_t)len + 1);
 	vsnprintf(it->msg, (size_t)len + 1, fmt, ap);
+}
+
+void diag_vadd(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,
+	       const char *fmt, va_list ap)
+{
+	add(d, sev, file, mark, false, fmt, ap);
+}
+
+void diag_vfatal(struct diag *d, const char *file, struct val_mark mark, const char *fmt,
+		 va_list ap)
+{
+	add(d, DIAG_ERROR, file, mark, true, fmt, ap);
+}
+
+void diag_fatal(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(d, DIAG_ERROR, file, mark, true, fmt, ap);
+	va_end(ap);
 }
 
 void diag_add(struct diag *d, enum diag_sev sev, const char *file, struct val_mark mark,

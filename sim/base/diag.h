@@ -31,9 +31,9 @@ struct diag_item {
 
 /*
  * At most `max_shown` errors and warnings are kept (the first ones, with
- * their notes); later ones are only counted in nhidden_errors and
- * nhidden_warnings, so that a million bad documents cost a counter, not a
- * million lines.  nerrors and nwarnings count them all.
+ * their notes), and every diag_fatal() one; later ones are only counted in
+ * nhidden_errors and nhidden_warnings, so that a million bad documents cost
+ * a counter, not a million lines.  nerrors and nwarnings count them all.
  */
 struct diag {
 	struct diag_item *items;
@@ -77,6 +77,18 @@ void diag_warning(struct diag *d, const char *file, struct val_mark mark, const 
 	__attribute__((format(printf, 4, 5)));
 void diag_note(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * diag_fatal() / diag_vfatal() - diag_error() of an error that stops
+ * the reading (a bound of sim/base/limits.h exceeded: no more files,
+ * documents or nodes are read): kept and printed even past the errors
+ * limit, since it says why the rest of the input was not read.  The notes
+ * added after it are kept with it.  Cannot fail (aborts on OOM).
+ */
+void diag_fatal(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_vfatal(struct diag *d, const char *file, struct val_mark mark, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* diag_has_errors() - true when at least one error was added. */
 bool diag_has_errors(const struct diag *d);

@@ -24,7 +24,7 @@ static const struct lim_def defs[LIM_COUNT] = {
 	[LIM_ALIAS_NODES] = { "alias-nodes", 1000000, 0, UINT64_C(1) << 40, "nodes",
 			      "nodes that YAML aliases and merge keys create, in all documents" },
 	[LIM_YAML_NODES] = { "yaml-nodes", 5000000, 1, UINT64_C(1) << 40, "nodes",
-			     "YAML nodes (scalars, mappings, sequences) of all inputs, alias copies included" },
+			     "YAML nodes (scalars, mappings, sequences) of all inputs, alias and merge-key copies included" },
 	[LIM_SERIES_SAMPLES] = { "series-samples", UINT64_C(1) << 22, 0, UINT64_C(1) << 32,
 				 "samples",
 				 "computed samples (a+bxN) of all spec.metrics series together" },

@@ -22,7 +22,7 @@ enum lim_id {
 	LIM_INCLUDE_SCAN,   /* directory entries the spec.include patterns of one load examine */
 	LIM_DOCUMENTS,      /* YAML documents in all inputs of one load */
 	LIM_ALIAS_NODES,    /* nodes created by YAML aliases and merge keys, all documents */
-	LIM_YAML_NODES,     /* YAML nodes of all inputs of one load, alias copies included */
+	LIM_YAML_NODES,     /* YAML nodes of all inputs of one load, alias and merge-key copies included */
 	LIM_SERIES_SAMPLES, /* computed (a+bxN) samples of all spec.metrics series */
 	LIM_GENERATED,      /* objects spec.generate makes, all entries (Namespaces included) */
 	LIM_ERRORS,         /* errors and warnings printed; the rest are counted */

@@ -73,8 +73,9 @@ void cmd_usage_check(FILE *f)
 		"      --junit FILE      JUnit XML: one testcase per finding and expectation\n"
 		"                        ('-': stdout)\n"
 		"      --github          GitHub Actions annotations (::error file=...) on stdout\n"
-		"      --summary FILE    Markdown summary, e.g. \"$GITHUB_STEP_SUMMARY\" (< 1 MiB;\n"
-		"                        '-': stdout)\n"
+		"      --summary FILE    Markdown summary appended to FILE (made when not\n"
+		"                        there), as each step adds to \"$GITHUB_STEP_SUMMARY\"\n"
+		"                        (< 1 MiB; '-': stdout)\n"
 		"  -q, --quiet           no progress line on stderr (the report is the same)\n"
 		"      --color WHEN      auto (default: only on a terminal), always or never\n"
 		"      --no-color        same as --color never\n"
@@ -271,6 +272,7 @@ struct check_cfg {
 	bool color_err;
 	struct prog *prog;  /* the progress line */
 	char where[64];     /* "scenario 3/17", the progress line's prefix */
+	const char *outs[2]; /* --junit and --summary (NULL: none), never an input */
 };
 
 /* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
@@ -426,7 +428,8 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 
 /*
  * check_one() - everything about input @in into @r.  Returns 0, -1 on an
- * internal failure, or -2 when its trials passed `--limit total-events`.
+ * internal failure, -2 when its trials passed `--limit total-events`, or -3
+ * when an output is a file its load read (said on stderr).
  */
 static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		     struct exp_scenario_report *r)
@@ -456,6 +459,12 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 	    diag_has_errors(&d))
 		r->invalid = true;
 	cmd_loading(NULL, NULL);
+	/* A file this scenario includes is no place for a report: stop before any is written. */
+	if (cmd_outputs_not_read("check", cfg->outs, (const char *const[]){ "JUnit report", "summary" },
+				 2, &s) != CLI_OK) {
+		rc = -3;
+		goto out_release_scenario;
+	}
 	if (s.name)
 		r->name = xstrdup(s.name);
 	lint_from_diag(&lr, &d);
@@ -507,6 +516,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		exp_report_add_skipped(r, &e, "the input is invalid");
 	else
 		rc = run_expectations(&s, &e, cfg, &o.run, r);
+out_release_scenario:
 	exp_set_release(&e);
 	lint_report_release(&lr);
 	scn_release(&s);
@@ -683,6 +693,8 @@ int cmd_check(int argc, char **argv)
 		if ((rc = cmd_check_outputs("check", outs, whats, 2, argv + optind, (size_t)(argc - optind))) != CLI_OK)
 			return rc;
 	}
+	cfg.outs[0] = junit;
+	cfg.outs[1] = summary;
 	if (!cfg.jobs)
 		cfg.jobs = default_jobs();
 	color = cli_color_wanted(cfg.o.color, lines == stderr ? 2 : 1);
@@ -703,6 +715,11 @@ int cmd_check(int argc, char **argv)
 		if (one == -2) {
 			/* Past --limit total-events: the command stops, reporting nothing. */
 			rc = CLI_INVALID;
+			goto release_reports;
+		}
+		if (one == -3) {
+			/* An output is an included file: nothing is written. */
+			rc = CLI_USAGE;
 			goto release_reports;
 		}
 		if (one != 0) {
@@ -740,7 +757,7 @@ int cmd_check(int argc, char **argv)
 		if (junit)
 			w = cmd_write_file("check", "JUnit report", junit, put_junit, &ra);
 		if (w == CLI_OK && summary)
-			w = cmd_write_file("check", "summary", summary, put_summary, &ra);
+			w = cmd_append_file("check", "summary", summary, put_summary, &ra);
 		w = cmd_outputs_done("check", w);
 		if (w && rc != CLI_INTERNAL)
 			rc = w;

@@ -215,13 +215,27 @@ int cmd_distinct_outputs(const char *cmd, const char *const *opts, const char *c
  * command's file arguments), or a file directly inside one of them that is a
  * directory, is refused first: the same file by device and inode, so
  * `run --json x.yaml x.yaml` or `check --junit` naming one of the globbed scenarios cannot replace an
- * input with a report.  Files a Scenario includes are not checked.
+ * input with a report.  The files a Scenario includes are known only after
+ * its load: cmd_outputs_not_read() checks them.
  * Returns: CLI_OK; CLI_USAGE after printing "magos-sim CMD: [WHAT ]'PATH'
  * is also an input: ..."; or CLI_IO after printing "magos-sim CMD: cannot
  * write [WHAT ]'PATH': REASON".
  */
 int cmd_check_outputs(const char *cmd, const char *const *paths, const char *const *what,
 		      size_t n, char *const *inputs, size_t ninputs);
+
+/*
+ * cmd_outputs_not_read() - the check of cmd_check_outputs() against every
+ * file the load of @s read (s->files: the scenario file, the files of its
+ * spec.include, a directory's files), known only after the load and before
+ * anything is written: an output that is one of them (by device and inode)
+ * would replace an input with a report.  @paths, @what, @n as for
+ * cmd_check_outputs().
+ * Returns: CLI_OK, or CLI_USAGE after printing "magos-sim CMD: [WHAT ]'PATH'
+ *          is also an input (FILE, read by the load): ...".
+ */
+int cmd_outputs_not_read(const char *cmd, const char *const *paths, const char *const *what,
+			 size_t n, const struct scenario *s);
 
 /*
  * cmd_write_file() - writes @write(f, @arg)'s output to a temporary beside
@@ -237,9 +251,20 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg);
 
 /*
- * cmd_outputs_done() - with @rc CLI_OK, writes the streams and renames every
- * temporary of cmd_write_file() over its file, all or none; otherwise
- * removes the temporaries.
+ * cmd_append_file() - as cmd_write_file(), but @path is appended to (made
+ * when it does not exist) by cmd_outputs_done(), not replaced: for
+ * $GITHUB_STEP_SUMMARY, which every step of a job adds to.  Nothing is
+ * written before then; the append is taken back if the rest fails.
+ * Returns: CLI_OK, or CLI_IO after printing
+ *          "magos-sim CMD: cannot write [WHAT ]'PATH': REASON" to stderr.
+ */
+int cmd_append_file(const char *cmd, const char *what, const char *path,
+		    int (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * cmd_outputs_done() - with @rc CLI_OK, writes the streams and the appends
+ * and renames every temporary of cmd_write_file() over its file, all or
+ * none; otherwise removes the temporaries.
  * Returns: @rc, or CLI_IO after printing "magos-sim CMD: cannot write
  *          'PATH': REASON; no output file was replaced".
  */

@@ -535,6 +535,31 @@ int cmd_check_outputs(const char *cmd, const char *const *paths, const char *con
 	return CLI_OK;
 }
 
+int cmd_outputs_not_read(const char *cmd, const char *const *paths, const char *const *what,
+			 size_t n, const struct scenario *s)
+{
+	for (size_t j = 0; j < s->nfiles; j++) {
+		struct stat in;
+
+		if (!strcmp(s->files[j], "-") || stat(s->files[j], &in) != 0)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const char *w = what ? what[i] : NULL;
+			struct stat st;
+
+			if (!paths[i] || !strcmp(paths[i], "-") || stat(paths[i], &st) != 0 ||
+			    !S_ISREG(st.st_mode) || st.st_dev != in.st_dev || st.st_ino != in.st_ino)
+				continue;
+			fprintf(stderr,
+				"%s %s: %s%s'%s' is also an input (%s, read by the load): writing it "
+				"would replace what was read; give the output another name\n",
+				cmd_prog, cmd, w ? w : "", w ? " " : "", paths[i], s->files[j]);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
+
 int cmd_write_file(const char *cmd, const char *what, const char *path,
 		   int (*write)(FILE *f, const void *arg), const void *arg)
 {
@@ -542,6 +567,19 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 	if (!strcmp(path, "-"))
 		outputs_stdout = true;
 	if (os_add(&outputs, path, write, arg) == 0)
+		return CLI_OK;
+	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
+		what ? " " : "", path, strerror(errno));
+	os_abort(&outputs);
+	return CLI_IO;
+}
+
+int cmd_append_file(const char *cmd, const char *what, const char *path,
+		    int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	if (!strcmp(path, "-"))
+		outputs_stdout = true;
+	if (os_add_append(&outputs, path, write, arg) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
 		what ? " " : "", path, strerror(errno));

@@ -447,6 +447,14 @@ int cmd_compare(int argc, char **argv)
 			loaded++;
 			goto out_release_scenarios;
 		}
+	{
+		/* The files spec.include read are known now: none of them is an output either. */
+		const char *const outs[] = { o.json, out.markdown, compare_html };
+
+		for (int i = 0; i < loaded; i++)
+			if ((rc = cmd_outputs_not_read("compare", outs, NULL, 3, &s[i])) != CLI_OK)
+				goto out_release_scenarios;
+	}
 	if ((rc = clock_sides(s, &o)) != CLI_OK)
 		goto out_release_scenarios;
 	if (!o.quiet)

@@ -365,6 +365,9 @@ static void drop_disabled(struct lint_report *r, const bool *disabled)
 		r->items[k++] = *x;
 	}
 	r->n = k;
+	/* Not kept, so of no known rule: counted whatever is disabled (nothing was checked there). */
+	r->nerrors += r->nhidden_errors;
+	r->nwarnings += r->nhidden_warnings;
 }
 
 /* ---- text output ------------------------------------------------------------- */
@@ -407,6 +410,15 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, const s
 		free(msg);
 		free(fix);
 	}
+	{
+		/* After every finding, and not one itself: how many the errors limit kept back. */
+		char *more = lint_hidden_text(r);
+
+		if (more)
+			fprintf(f, "%s: %snote%s: %s\n", cmd_prog, color ? "\033[1;36m" : "",
+				color ? "\033[0m" : "", more);
+		free(more);
+	}
 	/*
 	 * Only the admitted objects are linted; the refused ones (their MS001 or
 	 * MS002 says why) and those of kinds no simulated controller reads are
@@ -423,10 +435,10 @@ static void print_text(FILE *f, const struct lint_report *r, bool color, const s
 	/* What the loader accepted and ignored, as run says it: not a finding, a fact. */
 	for (size_t i = 0; i < ignored->n; i++)
 		fprintf(f, "%s\n", ignored->lines[i]);
-	if (r->n == 0 && !rest[0])
+	if (r->n == 0 && !r->nerrors && !r->nwarnings && !rest[0])
 		fprintf(f, "%zu object%s in %zu file%s checked, no problems found\n", objs,
 			objs == 1 ? "" : "s", files, files == 1 ? "" : "s");
-	else if (r->n == 0)
+	else if (r->n == 0 && !r->nerrors && !r->nwarnings)
 		fprintf(f, "%zu of %zu object%s in %zu file%s checked (%s), no problems found\n",
 			objs, all, all == 1 ? "" : "s", files, files == 1 ? "" : "s", rest);
 	else {
@@ -569,7 +581,11 @@ int cmd_lint(int argc, char **argv)
 		free(inputs[i]);
 	free(inputs);
 	free(cov.keys);
-	/* Unreadable input is exit 3 even when MS002 is disabled: nothing was checked there. */
+	/*
+	 * Unreadable input is exit 3 even when MS002 is disabled: nothing was
+	 * checked there; so is an error past the errors limit (of no known rule).
+	 */
+	unreadable = r.nhidden_errors > 0;
 	for (size_t i = 0; i < r.n; i++)
 		if (!strcmp(r.items[i].rule->id, "MS002"))
 			unreadable = true;

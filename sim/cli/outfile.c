@@ -239,6 +239,21 @@ out_error:
 	return -1;
 }
 
+int os_add_append(struct outset *s, const char *path, int (*write)(FILE *f, const void *arg),
+		   const void *arg)
+{
+	struct of_entry e = { 0 };
+
+	e.path = resolve(path, &e.stream);
+	if (!e.path)
+		return -1;
+	e.append = !e.stream;
+	e.write = write;
+	e.arg = arg;
+	push(s, &e);
+	return 0;
+}
+
 /* ---- committing ------------------------------------------------------------------ */
 
 static void release(struct outset *s)
@@ -291,6 +306,57 @@ static int write_stream(const struct of_entry *e)
 }
 
 /*
+ * Appends the output of @e to its file (created 0666 less the umask when
+ * it is not there), flushed and synced; undo_appends() takes it back.
+ * Returns 0, or -1 with errno.
+ */
+static int write_append(struct of_entry *e)
+{
+	struct stat st;
+	int fd, err = 0;
+	FILE *f;
+
+	e->created = stat(e->path, &st) != 0;
+	fd = open(e->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		err = errno ? errno : EINVAL;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	e->old_size = (long long)st.st_size;
+	e->appended = true;
+	if (!(f = fdopen(fd, "a"))) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	errno = 0;
+	if (e->write(f, e->arg) != 0 || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/* Cuts every file of @s that os_commit() appended to back to its old size (removes one it created). */
+static void undo_appends(struct outset *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct of_entry *e = &s->e[i];
+
+		if (!e->appended)
+			continue;
+		if (e->created ? unlink(e->path) == 0 : truncate(e->path, (off_t)e->old_size) == 0)
+			e->appended = false;
+	}
+}
+
+/*
  * A second name for the destination of @e while it is being replaced, so a
  * later failure can put it back.  No backup when there is nothing to keep,
  * or when the file system has no hard links (then that file cannot be put
@@ -322,7 +388,8 @@ int os_commit(struct outset *s, char *bad, size_t badlen)
 	int err = 0;
 
 	for (i = 0; i < s->n; i++)
-		if (s->e[i].stream && write_stream(&s->e[i]) != 0) {
+		if ((s->e[i].stream && write_stream(&s->e[i]) != 0) ||
+		    (s->e[i].append && write_append(&s->e[i]) != 0)) {
 			err = errno;
 			goto out_failed;
 		}
@@ -335,7 +402,7 @@ int os_commit(struct outset *s, char *bad, size_t badlen)
 	for (i = 0; i < s->n; i++) {
 		struct of_entry *e = &s->e[i];
 
-		if (e->stream)
+		if (e->stream || e->append)
 			continue;
 		make_backup(e);
 		if (rename(e->tmp, e->path) != 0) {
@@ -353,7 +420,7 @@ int os_commit(struct outset *s, char *bad, size_t badlen)
 		for (size_t k = 0; k < done; k++) {
 			struct of_entry *e = &s->e[k];
 
-			if (e->stream)
+			if (e->stream || e->append)
 				continue;
 			if (e->backup && rename(e->backup, e->path) == 0) {
 				reg_del(e->backup);
@@ -363,6 +430,7 @@ int os_commit(struct outset *s, char *bad, size_t badlen)
 				unlink(e->path);
 			}
 		}
+		undo_appends(s);
 	}
 	release(s);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -373,6 +441,7 @@ int os_commit(struct outset *s, char *bad, size_t badlen)
 
 out_failed:
 	snprintf(bad, badlen, "%s", s->e[i].path);
+	undo_appends(s);
 	release(s);
 	errno = err;
 	return -1;

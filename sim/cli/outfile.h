@@ -32,7 +32,10 @@ struct of_entry {
 	int (*write)(FILE *f, const void *arg);
 	const void *arg;
 	bool stream;
-	bool created; /* the rename made a destination that did not exist */
+	bool created; /* the rename (or the append) made a destination that did not exist */
+	bool append;  /* a regular file added to in place at os_commit() (os_add_append()) */
+	bool appended; /* os_commit() wrote to it: old_size is what to cut it back to */
+	long long old_size; /* bytes the file held before (0: it did not exist) */
 };
 
 /* A set of outputs committed together.  A zeroed struct is an empty set. */
@@ -77,13 +80,28 @@ int os_add(struct outset *s, const char *path, int (*write)(FILE *f, const void 
 	   const void *arg);
 
 /*
- * os_commit() - writes the streams (in order), then renames every
+ * os_add_append() - adds @path to @s as a file that os_commit() appends
+ * @write(f, @arg)'s output to, in place (created when it does not exist),
+ * as GitHub's $GITHUB_STEP_SUMMARY is appended to by every step of a job:
+ * replacing it would drop what the steps before wrote.  @arg must stay
+ * valid until os_commit().  A stream ("-", a device, a FIFO) is written as
+ * os_add() writes one.  The set stays all or nothing: an appended file is
+ * cut back to its old size when its write, or anything of the set after
+ * it, fails.
+ * Returns: 0, or -1 with errno set (a directory: EISDIR).
+ */
+int os_add_append(struct outset *s, const char *path, int (*write)(FILE *f, const void *arg),
+		  const void *arg);
+
+/*
+ * os_commit() - writes the streams and the appended files (in order), then renames every
  * temporary over its destination (in order), with SIGINT, SIGTERM and
  * SIGHUP held back meanwhile so that a signal cannot land between two
  * renames.
  * @bad, @badlen: on failure receives the destination that failed.
  * Returns: 0, or -1 with errno set; then no destination file is replaced
- *          (the streams written before the failure stay written).  Either
+ *          and every appended file is cut back to its old size (the
+ *          streams written before the failure stay written).  Either
  *          way @s is released and empty.
  */
 int os_commit(struct outset *s, char *bad, size_t badlen);

@@ -975,6 +975,13 @@ int cmd_run(int argc, char **argv)
 	if (rc)
 		goto out_release_scenario;
 	{
+		/* The files spec.include read are known now: none of them is an output either. */
+		const char *const outs[] = { o.json, csv, html, trace, mermaid, events, looks.snap_file };
+
+		if ((rc = cmd_outputs_not_read("run", outs, NULL, 7, &s)) != CLI_OK)
+			goto out_release_scenario;
+	}
+	{
 		struct diag d;
 
 		diag_init(&d);

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/limits.h"
+#include "sim/load/yamlload.h"
 #include "sim/lint/lint_fleet_adoption.h"
 #include "sim/lint/lint_fleet_quirks.h"
 #include "sim/lint/lint_magos_policy.h"
@@ -1043,6 +1045,60 @@ static const char *input_fix(const char *msg)
 	       "Scenario document, gives the type and bounds of each key";
 }
 
+/* What each bound of the loader counts, for the fix of an input past it (MS002). */
+static const struct {
+	enum lim_id id;
+	const char *why;
+} bound_why[] = {
+	{ LIM_ALIAS_NODES, "each alias and merge key (<<) copies the nodes of its anchor, so anchors "
+			   "that name anchors multiply (an alias bomb); expand fewer aliases" },
+	{ LIM_YAML_NODES, "the loader holds every node in memory; give fewer or smaller inputs" },
+	{ LIM_INPUT_BYTES, "give fewer or smaller inputs" },
+	{ LIM_FILES, "give fewer files, or narrower directories and include patterns" },
+	{ LIM_DOCUMENTS, "give fewer documents" },
+	{ LIM_INCLUDE_SCAN, "narrow the pattern so it walks fewer directories" },
+	{ LIM_SERIES_SAMPLES, "shorten the series (fewer a+bxN steps)" },
+	{ LIM_GENERATED, "lower spec.generate's counts" },
+	{ LIM_RUN_EVENTS, "lower spec.limits" },
+};
+
+/*
+ * The fix of an MS002 @msg about a bound of the loader: which bound, the
+ * value in force (the message's "more than N" or "at most N") and how to
+ * raise it; or of
+ * the fixed nesting bound.  NULL when @msg is about neither.  Owned by the caller.
+ */
+static char *bound_fix(const char *msg)
+{
+	const struct lim_def *defs = lim_defs();
+	const char *more = strstr(msg, "more than ");
+	const char *most = strstr(msg, "at most ");
+	const char *num = more ? more + 10 : most ? most + 8 : "";
+	unsigned long long value;
+
+	if (!strncmp(num, "the ", 4))
+		num += 4; /* "more than the 10000000 events one run may take" */
+	value = strtoull(num, NULL, 10);
+
+	if (strstr(msg, "nesting deeper than "))
+		return xasprintf("YAML nested deeper than %d collections is refused whatever the "
+				 "options (a fixed bound, docs/limits.md: no manifest nests so deep): "
+				 "flatten the document, or find what generated it", YL_MAX_DEPTH);
+	for (size_t i = 0; i < sizeof(bound_why) / sizeof(bound_why[0]); i++) {
+		const struct lim_def *l = &defs[bound_why[i].id];
+		char tag[64];
+
+		snprintf(tag, sizeof(tag), "(limit %s;", l->name);
+		if (!strstr(msg, tag))
+			continue;
+		return xasprintf("the input passes the %s limit of %llu %s (docs/limits.md): %s; "
+				 "when it is meant to be this large, raise the limit with --limit "
+				 "%s=N (N above %llu)", l->name, value, l->unit, bound_why[i].why,
+				 l->name, value);
+	}
+	return NULL;
+}
+
 /* The quoted name of a "did you mean "x"?" note, or NULL; owned by the caller. */
 static char *did_you_mean(const char *note)
 {
@@ -1100,6 +1156,9 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 				last = NULL;
 				continue;
 			}
+			/* A YAML 1.1 scalar where a string is required: quoting it is the fix. */
+			if (last && !last->fix && !strncmp(it->msg, "YAML reads ", 11))
+				last->fix = xstrdup(it->msg);
 			if (last) {
 				/* a note elsewhere ("first defined here") keeps its place in the text */
 				bool elsewhere = it->file && it->mark.line &&
@@ -1122,18 +1181,32 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 		else
 			id = is_admission_message(it->msg) ? "MS001" : "MS002";
 		last = push(r, lint_rule(id), it->file, it->mark, xstrdup(it->msg));
-		if (!strcmp(id, "MS002") && input_fix(it->msg))
-			last->fix = xstrdup(input_fix(it->msg));
+		if (!strcmp(id, "MS002")) {
+			/* a bound's fix names the bound; else the fix that fits the kind of error */
+			last->fix = bound_fix(it->msg);
+			if (!last->fix && input_fix(it->msg))
+				last->fix = xstrdup(input_fix(it->msg));
+		}
 		unknown = it->sev == DIAG_ERROR && strstr(it->msg, "unknown field \"") != NULL;
 	}
-	{
-		/* Past the errors limit the loader only counted: say how many, once. */
-		char *more = diag_hidden_text(d);
+	/* Past the errors limit the loader only counted: the totals hold them, no finding does. */
+	r->nhidden_errors += d->nhidden_errors;
+	r->nhidden_warnings += d->nhidden_warnings;
+	r->nerrors += d->nhidden_errors;
+	r->nwarnings += d->nhidden_warnings;
+}
 
-		if (more)
-			push(r, lint_rule(d->nhidden_errors ? "MS002" : "MS003"), NULL,
-			     (struct val_mark){ 0, 0 }, more);
-	}
+char *lint_hidden_text(const struct lint_report *r)
+{
+	struct diag d;
+	char *text;
+
+	diag_init(&d);
+	d.nhidden_errors = r->nhidden_errors;
+	d.nhidden_warnings = r->nhidden_warnings;
+	text = diag_hidden_text(&d);
+	diag_release(&d);
+	return text;
 }
 
 /* Orders findings by (file, line, column), for the search in drop_told_twice(). */
@@ -1258,6 +1331,10 @@ void lint_merge_variant(struct lint_report *r, const struct lint_report *v, cons
 			r->ninfos += f->sev == LINT_INFO;
 		}
 	}
+	r->nhidden_errors += v->nhidden_errors;
+	r->nhidden_warnings += v->nhidden_warnings;
+	r->nerrors += v->nhidden_errors;
+	r->nwarnings += v->nhidden_warnings;
 }
 
 /* The series the prometheus gates of FleetRollout @o read in @s: flags in @read (per s->series). */

@@ -50,7 +50,13 @@ struct lint_finding {
 struct lint_report {
 	struct lint_finding *items; /* owned array */
 	size_t n, cap;
-	size_t nerrors, nwarnings, ninfos;
+	size_t nerrors, nwarnings, ninfos; /* every one, those not kept included */
+	/*
+	 * Errors and warnings the loader counted past the errors limit
+	 * (sim/base/diag.h) without keeping them: counted in nerrors and
+	 * nwarnings, never findings of their own (lint_hidden_text() says so).
+	 */
+	size_t nhidden_errors, nhidden_warnings;
 };
 
 /* lint_report_init() - empty report.  lint_report_release() frees it; accepts NULL. */
@@ -99,9 +105,18 @@ const char *lint_sev_name(enum lint_sev s);
  * ("did you mean", "accepted fields"): they become the finding's own fix,
  * naming the nearest accepted field and every one accepted at that level.
  * An error about a scripted event (its path starts at spec.events) gets a
- * fix of its own about events, not MS002's advice on paths and YAML.
+ * fix of its own about events, not MS002's advice on paths and YAML.  The
+ * errors and warnings @d only counted (past the errors limit) are added to
+ * r->nhidden_errors and r->nhidden_warnings, and to the totals.
  */
 void lint_from_diag(struct lint_report *r, const struct diag *d);
+
+/*
+ * lint_hidden_text() - "and N more errors (and M more warnings) not shown
+ * (limit errors; ...)" for the findings @r counted without keeping them,
+ * or NULL when it kept them all.  Returns a new string.
+ */
+char *lint_hidden_text(const struct lint_report *r);
 
 /*
  * lint_scenario() - runs every rule over the objects of @s (borrowed) and
@@ -140,7 +155,9 @@ bool lint_unselected_workspaces(const struct val *steps, const char *project,
  * variant of the scenario @r was made from) that @r's own findings do not
  * hold (same rule, severity, file, place and message), each message
  * prefixed with `variant "NAME": `, so that a variant's own problems are
- * told once and the base's are not told again.  @v borrowed; strings copied.
+ * told once and the base's are not told again; @v's counts of findings not
+ * kept (nhidden_errors, nhidden_warnings) are added to @r's.  @v borrowed;
+ * strings copied.
  */
 void lint_merge_variant(struct lint_report *r, const struct lint_report *v, const char *name);
 

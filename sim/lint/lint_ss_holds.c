@@ -29,8 +29,11 @@
 #include "engine/stageset_env.h"
 #include "engine/stageset_types.h"
 #include "engine/stageset_windows.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
 #include "sim/load/dist.h"
 #include "sim/load/promseries.h"
 #include "sim/load/scn_ssworld.h"
@@ -576,43 +579,88 @@ static void rule_gate_before_plan(struct lint_report *r, const struct obj *ss, s
 
 /* -------------------------------------------------------------- MS237 */
 
-/* The StageSets of the inputs and apply events, each identity once (the latest apply wins). */
-static size_t stagesets_of(const struct scenario *s, const struct obj ***out)
+/* The StageSets of the inputs and apply events, each identity once (the latest apply wins); @ix receives their positions by "ns/name". */
+static size_t stagesets_of(const struct scenario *s, const struct obj ***out, struct strindex *ix)
 {
 	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]))
-			v[n++] = s->objs[i];
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct obj *o = s->events[i].type == SCN_EV_APPLY ? s->events[i].obj : NULL;
+	for (size_t i = 0; i < s->nobjs + s->nevents; i++) {
+		const struct obj *o = i < s->nobjs ? s->objs[i]
+				      : s->events[i - s->nobjs].type == SCN_EV_APPLY ? s->events[i - s->nobjs].obj
+										      : NULL;
+		char buf[256], *key;
 		size_t k;
 
 		if (!is_stageset(o))
 			continue;
-		for (k = 0; k < n && (strcmp(v[k]->ns, o->ns) || strcmp(v[k]->name, o->name)); k++)
-			;
-		v[k] = o;
-		n += k == n;
+		key = kb_join2(buf, sizeof(buf), o->ns, o->name);
+		if (si_get(ix, key, &k)) {
+			v[k] = o; /* a later apply of the same StageSet */
+		} else {
+			si_put(ix, key, n);
+			v[n++] = o;
+		}
+		kb_drop(key, buf);
 	}
 	*out = v;
 	return n;
 }
 
-/* Whether StageSet @a's spec.dependsOn names @b (namespace defaulting to @a's). */
-static bool depends_on(const struct obj *a, const struct obj *b)
+/* One dependsOn edge: StageSet v[dep]'s spec.dependsOn names v[on]. */
+struct dep_edge {
+	size_t on, dep;
+};
+
+static int edge_cmp(const void *pa, const void *pb)
 {
-	const struct val *d = a->spec ? val_map_get(a->spec, "dependsOn") : NULL;
+	const struct dep_edge *a = pa, *b = pb;
 
-	for (size_t i = 0; d && d->type == VAL_LIST && i < d->u.list.n; i++) {
-		const struct val *it = d->u.list.items[i];
-		const char *ns = val_str(val_map_get(it, "namespace"), "");
+	if (a->on != b->on)
+		return a->on < b->on ? -1 : 1;
+	return a->dep < b->dep ? -1 : a->dep > b->dep;
+}
 
-		if (!strcmp(val_str(val_map_get(it, "name"), ""), b->name) && !strcmp(*ns ? ns : a->ns, b->ns))
-			return true;
+/*
+ * dep_edges() - every edge of the dependsOn lists of the @n StageSets @v
+ * (@ix: their positions by "ns/name"; an entry's namespace defaults to the
+ * dependent's), other than a StageSet naming itself, each once, sorted by
+ * the StageSet depended on, then the dependent.  Found through @ix, so a
+ * fleet of n members costs O(n log n), not a comparison of every pair.
+ * Returns the count; *@out receives the new array.
+ */
+static size_t dep_edges(const struct obj **v, size_t n, const struct strindex *ix, struct dep_edge **out)
+{
+	struct dep_edge *e = NULL;
+	size_t ne = 0, cap = 0, w = 0;
+
+	for (size_t a = 0; a < n; a++) {
+		const struct val *d = v[a]->spec ? val_map_get(v[a]->spec, "dependsOn") : NULL;
+
+		for (size_t i = 0; d && d->type == VAL_LIST && i < d->u.list.n; i++) {
+			const struct val *it = d->u.list.items[i];
+			const char *ns = val_str(val_map_get(it, "namespace"), "");
+			char buf[256], *key = kb_join2(buf, sizeof(buf), *ns ? ns : v[a]->ns,
+						       val_str(val_map_get(it, "name"), ""));
+			size_t b;
+
+			if (si_get(ix, key, &b) && b != a) {
+				if (ne == cap) {
+					cap = cap ? 2 * cap : 16;
+					e = xreallocarray(e, cap, sizeof(*e));
+				}
+				e[ne++] = (struct dep_edge){ .on = b, .dep = a };
+			}
+			kb_drop(key, buf);
+		}
 	}
-	return false;
+	if (ne)
+		qsort(e, ne, sizeof(*e), edge_cmp);
+	for (size_t i = 0; i < ne; i++)
+		if (!w || e[i].on != e[w - 1].on || e[i].dep != e[w - 1].dep)
+			e[w++] = e[i];
+	*out = e;
+	return w;
 }
 
 /*
@@ -624,23 +672,28 @@ static bool depends_on(const struct obj *a, const struct obj *b)
 static void rule_budget_invisible(struct lint_report *r, const struct scenario *s)
 {
 	const struct obj **v;
-	size_t n = stagesets_of(s, &v);
+	struct strindex ix = { 0 };
+	size_t n = stagesets_of(s, &v, &ix);
+	struct dep_edge *edges;
+	size_t nedges = dep_edges(v, n, &ix, &edges), e = 0;
 
 	for (size_t b = 0; b < n; b++) {
 		struct lsh_budget bu;
 		struct sst_spec sp;
 		char err[256];
 		int64_t step = SAMPLE_MS, t, first = -1;
-		char *deps = xstrdup(""), *more, at[GT_DURATION_BUFSZ];
+		char at[GT_DURATION_BUFSZ];
+		struct strbuf deps = { 0 };
 		size_t ndeps = 0;
 
-		for (size_t a = 0; a < n; a++)
-			if (a != b && depends_on(v[a], v[b])) {
-				more = xasprintf("%s%s%s/%s", deps, ndeps ? ", " : "", v[a]->ns, v[a]->name);
-				free(deps);
-				deps = more;
-				ndeps++;
-			}
+		/* The dependents of v[b], in the order of v: the edges sorted by on, then dep. */
+		for (; e < nedges && edges[e].on == b; e++, ndeps++) {
+			if (ndeps)
+				strbuf_add(&deps, ", ");
+			strbuf_add(&deps, v[edges[e].dep]->ns);
+			strbuf_addc(&deps, '/');
+			strbuf_add(&deps, v[edges[e].dep]->name);
+		}
 		if (ndeps && s->horizon_ms / step > MAX_SAMPLES)
 			step = s->horizon_ms / MAX_SAMPLES + 1;
 		if (ndeps && v[b]->spec && v[b]->spec->type == VAL_MAP &&
@@ -657,10 +710,12 @@ static void rule_budget_invisible(struct lint_report *r, const struct scenario *
 				 "freezeThreshold %s), and a budget hold keeps a deployed StageSet Ready True with no "
 				 "pendingUpdate: %s, which dependsOn it, proceed%s against its old revision while the "
 				 "budget holds its new one",
-				 v[b]->ns, v[b]->name, at, bu.remaining, bu.freeze_text, deps, ndeps == 1 ? "s" : "");
+				 v[b]->ns, v[b]->name, at, bu.remaining, bu.freeze_text, deps.s, ndeps == 1 ? "s" : "");
 		}
-		free(deps);
+		strbuf_release(&deps);
 	}
+	free(edges);
+	si_release(&ix);
 	free(v);
 }
 
@@ -917,9 +972,17 @@ static void rule_token_burned(struct lint_report *r, const struct scenario *s, s
 /* When StageSet @ss comes into being: 0 for an input, else its first apply event's time. */
 static int64_t created_at(const struct scenario *s, const struct obj *ss)
 {
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (s->objs[i] == ss)
-			return 0;
+	bool applied = false;
+
+	/*
+	 * Not a scan of the inputs' objects for @ss (a pass over all of them for
+	 * each StageSet, O(n²) in a large fleet): what an apply event holds is
+	 * no input object, so @ss is one exactly when no apply holds it.
+	 */
+	for (size_t i = 0; i < s->nevents && !applied; i++)
+		applied = s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss;
+	if (!applied)
+		return 0;
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj) &&
 		    !strcmp(s->events[i].obj->ns, ss->ns) && !strcmp(s->events[i].obj->name, ss->name))
@@ -968,7 +1031,8 @@ static bool defers_at(const struct scenario *s, const struct obj *ss, struct tzi
 static void rule_pending_stale(struct lint_report *r, const struct scenario *s, struct tzif_cache *tz)
 {
 	const struct obj **ss;
-	size_t n = stagesets_of(s, &ss);
+	struct strindex ix = { 0 };
+	size_t n = stagesets_of(s, &ss, &ix);
 
 	for (size_t i = 0; i < n; i++) {
 		int64_t created = created_at(s, ss[i]);
@@ -1005,6 +1069,7 @@ static void rule_pending_stale(struct lint_report *r, const struct scenario *s, 
 				 held, pub->version ? pub->version : "the new one", held);
 		}
 	}
+	si_release(&ix);
 	free(ss);
 }
 

@@ -15,6 +15,8 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
+#include "sim/base/strindex.h"
 #include "sim/lint/lint_marks.h"
 #include "sim/lint/lint_ss_deps.h"
 #include "sim/lint/lint_ss_ledgers.h"
@@ -39,21 +41,6 @@ static int64_t created_ms(const struct scenario *s, const struct obj *ss)
 		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
 			return s->events[i].at_ms;
 	return 0;
-}
-
-/* Whether @o (an input or an applied object) is the first StageSet of its name in @s. */
-static bool first_of_name(const struct scenario *s, const struct obj *o)
-{
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, o->ns) && !strcmp(s->objs[i]->name, o->name))
-			return s->objs[i] == o;
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct obj *a = s->events[i].type == SCN_EV_APPLY ? s->events[i].obj : NULL;
-
-		if (is_stageset(a) && !strcmp(a->ns, o->ns) && !strcmp(a->name, o->name))
-			return a == o;
-	}
-	return false;
 }
 
 /* Whether a scripted event targets StageSet @ss. */
@@ -416,19 +403,23 @@ enum src_field { SRC_FETCH_ERRORS, SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
  * The windows of @field the sources model gives the source @ref of a
  * StageSet in namespace @ns names (the first entry that matches and sets
  * them, as the world resolves it), NULL: none, or a source the inputs hold
- * (read as it is).  @entry (may be NULL) receives that entry (borrowed).
+ * (read as it is; @held indexes the inputs' objects by "kind/ns/name", so a
+ * look-up costs O(1) whatever the fleet).  @entry (may be NULL) receives
+ * that entry (borrowed).
  */
-static const struct scn_sw_windows *source_windows(const struct scenario *s, const struct sst_source_ref *ref,
-						   const char *ns, enum src_field field,
-						   const struct scn_sw_source **entry)
+static const struct scn_sw_windows *source_windows(const struct scenario *s, const struct strindex *held,
+						   const struct sst_source_ref *ref, const char *ns,
+						   enum src_field field, const struct scn_sw_source **entry)
 {
 	const char *kind = ref->kind && *ref->kind ? ref->kind : "ExternalArtifact";
 	const char *rns = ref->ns && *ref->ns ? ref->ns : ns;
+	char buf[256], *key = kb_join3(buf, sizeof(buf), kind, rns, ref->name);
+	size_t at;
+	bool in_inputs = si_get(held, key, &at);
 
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (s->objs[i]->kind && !strcmp(s->objs[i]->kind, kind) && !strcmp(s->objs[i]->ns, rns) &&
-		    !strcmp(s->objs[i]->name, ref->name))
-			return NULL;
+	kb_drop(key, buf);
+	if (in_inputs)
+		return NULL;
 	for (size_t i = 0; i < s->models.world.nsources; i++) {
 		const struct scn_sw_source *e = &s->models.world.sources[i];
 		const struct scn_sw_windows *w = field == SRC_FETCH_ERRORS ? &e->fetch_errors
@@ -453,10 +444,10 @@ static const struct scn_sw_windows *source_windows(const struct scenario *s, con
 }
 
 /* The fetch-error windows of the source @ref (source_windows()). */
-static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct sst_source_ref *ref,
-						 const char *ns)
+static const struct scn_sw_windows *fetch_errors(const struct scenario *s, const struct strindex *held,
+						 const struct sst_source_ref *ref, const char *ns)
 {
-	return source_windows(s, ref, ns, SRC_FETCH_ERRORS, NULL);
+	return source_windows(s, held, ref, ns, SRC_FETCH_ERRORS, NULL);
 }
 
 /* The stage of @sp named @name, or NULL. */
@@ -474,8 +465,8 @@ static const struct sst_stage *stage_of(const struct sst_spec *sp, const char *n
  * (migrationsSourceRef); a fetch error there is transient and the pass
  * writes nothing, so status goes on saying what the last pass before said.
  */
-static void rule_silent_plan_error(struct lint_report *r, const struct scenario *s, const struct obj *ss,
-				   const struct sst_spec *sp)
+static void rule_silent_plan_error(struct lint_report *r, const struct scenario *s, const struct strindex *held,
+				   const struct obj *ss, const struct sst_spec *sp)
 {
 	const struct sst_stage *st = NULL;
 	const struct sst_source_ref *ref = NULL;
@@ -489,8 +480,8 @@ static void rule_silent_plan_error(struct lint_report *r, const struct scenario 
 		ref = &st->source_ref;
 		snprintf(what, sizeof(what), "reads its version through stage \"%s\"'s source", st->name);
 	}
-	if (!ref || !(w = fetch_errors(s, ref, ss->ns))) {
-		if (!sp->has_migrations_source || !(w = fetch_errors(s, &sp->migrations_source_ref, ss->ns)))
+	if (!ref || !(w = fetch_errors(s, held, ref, ss->ns))) {
+		if (!sp->has_migrations_source || !(w = fetch_errors(s, held, &sp->migrations_source_ref, ss->ns)))
 			return;
 		ref = &sp->migrations_source_ref;
 		snprintf(what, sizeof(what), "reads its migration ladder from spec.migrationsSourceRef");
@@ -627,8 +618,8 @@ struct early_exit {
  * which the sources model makes one of @sp's stage sources not Ready,
  * absent or Forbidden, into @x; false for none.
  */
-static bool source_exit(const struct scenario *s, const struct obj *ss, const struct sst_spec *sp, int64_t after_ms,
-			int64_t before_ms, struct early_exit *x)
+static bool source_exit(const struct scenario *s, const struct strindex *held, const struct obj *ss,
+			const struct sst_spec *sp, int64_t after_ms, int64_t before_ms, struct early_exit *x)
 {
 	static const enum src_field fields[] = { SRC_NOT_READY, SRC_MISSING, SRC_FORBIDDEN };
 
@@ -638,7 +629,7 @@ static bool source_exit(const struct scenario *s, const struct obj *ss, const st
 
 		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
 			const struct scn_sw_source *src = NULL;
-			const struct scn_sw_windows *w = source_windows(s, ref, ss->ns, fields[f], &src);
+			const struct scn_sw_windows *w = source_windows(s, held, ref, ss->ns, fields[f], &src);
 			const char *state, *reason = exit_reason(fields[f], &state);
 
 			for (size_t j = 0; w && j < w->n; j++) {
@@ -818,8 +809,8 @@ static bool dependency_exit(const struct scenario *s, const struct obj *ss, cons
  * not Ready, absent or Forbidden, or by the deletion of the kubeConfig
  * Secret: the earlier of the two.
  */
-static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct obj *ss,
-				    const struct sst_spec *sp)
+static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct strindex *held,
+				    const struct obj *ss, const struct sst_spec *sp)
 {
 	int64_t born = created_ms(s, ss);
 
@@ -849,7 +840,7 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			if (v && !strcmp(v, p->version) && s->events[k].at_ms > p->at_ms && s->events[k].at_ms < ok)
 				ok = s->events[k].at_ms;
 		}
-		have = source_exit(s, ss, sp, p->at_ms, end < ok ? end : ok, &x);
+		have = source_exit(s, held, ss, sp, p->at_ms, end < ok ? end : ok, &x);
 		if (kubeconfig_exit(s, ss, p->at_ms, end < ok ? end : ok, &y) && (!have || y.from_ms < x.from_ms)) {
 			x = y;
 			have = true;
@@ -1027,33 +1018,59 @@ static void rule_approval_comes_back(struct lint_report *r, const struct scenari
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
 	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
+	struct strindex held = { 0 }, first = { 0 };
 	struct lint_reread rr = { NULL, 0 };
-	size_t n = 0;
+	size_t n = 0, at;
 
-	for (size_t i = 0; i < s->nobjs; i++)
+	/*
+	 * Two indexes, so that each StageSet's look-ups cost O(1) and a large
+	 * fleet lints in time linear in its members: the inputs' objects by
+	 * kind, namespace and name (a source they hold), and each StageSet
+	 * name's first manifest (inputs before applied ones, as v lists them).
+	 */
+	for (size_t i = 0; i < s->nobjs; i++) {
+		char buf[256], *key = kb_join3(buf, sizeof(buf), s->objs[i]->kind ? s->objs[i]->kind : "",
+					       s->objs[i]->ns, s->objs[i]->name);
+
+		if (!si_get(&held, key, &at))
+			si_put(&held, key, i);
+		kb_drop(key, buf);
 		if (is_stageset(s->objs[i]))
 			v[n++] = s->objs[i];
+	}
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
 			v[n++] = s->events[i].obj;
 	for (size_t i = 0; i < n; i++) {
+		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
+
+		if (!si_get(&first, key, &at))
+			si_put(&first, key, i);
+		kb_drop(key, buf);
+	}
+	for (size_t i = 0; i < n; i++) {
 		struct sst_spec sp;
 		char err[256];
+		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
+		bool is_first = si_get(&first, key, &at) && at == i;
 
-		if (!first_of_name(s, v[i]) || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
+		kb_drop(key, buf);
+		if (!is_first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
 		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
 			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
 		rule_last_stage_soak(r, v[i], &sp);
 		rule_stale_snapshot(r, s, v[i], &sp);
 		rule_removed_stage(r, s, v[i], &sp);
 		rule_approval_rehold(r, s, v[i], &sp);
-		rule_silent_plan_error(r, s, v[i], &sp);
+		rule_silent_plan_error(r, s, &held, v[i], &sp);
 		rule_stale_approval(r, s, v[i], &sp);
-		rule_pending_after_exit(r, s, v[i], &sp);
+		rule_pending_after_exit(r, s, &held, v[i], &sp);
 		rule_approval_reused(r, s, v[i], &sp, &rr);
 		rule_approval_comes_back(r, s, v[i], &sp);
 		sst_spec_release(&sp);
 	}
+	si_release(&held);
+	si_release(&first);
 	lint_reread_release(&rr);
 	free(v);
 }

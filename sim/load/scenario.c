@@ -32,6 +32,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/cluster/admission.h"
 #include "sim/load/scn_parse.h"
 
 static void observer_state_release(struct scn_observer_state *e);
@@ -1122,17 +1123,24 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 	set.rejected = NULL;
 	set.nrejected = 0;
 	if (set.nignored) {
-		char *list;
+		char *list, *kinds;
 
 		out->ignored = xcalloc(set.nignored, sizeof(*out->ignored));
 		for (size_t i = 0; i < set.nignored; i++)
 			out->ignored[out->nignored++] = xstrdup(set.ignored[i].text);
 		list = xstrjoin((const char *const *)out->ignored, out->nignored, ", ");
+		/*
+		 * Nothing else to simulate, and no error that says why: say which
+		 * kinds would be, in the same note (lint keeps it).
+		 */
+		kinds = out->nobjs || set.nrefused || diag_has_errors(d) ? NULL : adm_supported_kinds();
 		diag_note(d, set.ignored[0].file, set.ignored[0].mark,
 			  "%zu object%s of kinds the simulated controllers do not read %s accepted "
-			  "and ignored: %s",
+			  "and ignored: %s%s%s",
 			  set.nignored, set.nignored == 1 ? "" : "s", set.nignored == 1 ? "is" : "are",
-			  list);
+			  list, kinds ? "; so the inputs hold no object to simulate: the kinds read are " : "",
+			  kinds ? kinds : "");
+		free(kinds);
 		free(list);
 	}
 	for (size_t i = 0; i < out->nobjs; i++) {

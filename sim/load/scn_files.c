@@ -107,7 +107,7 @@ static void load_file(struct loader *L, const char *path)
 		}
 	}
 	if (s->nfiles >= L->lim->v[LIM_FILES]) {
-		diag_error(L->d, path, (struct val_mark){ 0, 0 },
+		diag_fatal(L->d, path, (struct val_mark){ 0, 0 },
 			   "the inputs name more than %llu files %s",
 			   (unsigned long long)L->lim->v[LIM_FILES], lim_hint(LIM_FILES));
 		L->files_over = true;
@@ -326,9 +326,13 @@ static int glob_counted(struct loader *L, const char *pattern, glob_t *g, bool *
 	return rc;
 }
 
-/* Where include paths of the Scenario in @scn_file are resolved, said for a note. */
-static const char *include_base(const char *scn_file)
+/* Where the include path @pat of the Scenario in @scn_file was looked for, said for a note. */
+static const char *include_base(const char *scn_file, const char *pat)
 {
+	if (pat[0] == '/')
+		return "an absolute include path is used as written, not under the scenario file's "
+		       "directory: check that it exists on this machine, or write it relative to "
+		       "the scenario file";
 	return strcmp(scn_file, "-") ? "include paths are relative to the scenario file's directory"
 				     : "include paths of a scenario read from standard input are "
 				       "relative to the working directory";
@@ -369,7 +373,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: cannot read \"%s\": %s", i, full,
 					   strerror(errno));
-				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file));
+				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file, pat));
 			} else if (S_ISDIR(sb.st_mode)) {
 				include_failed(L, scn_file, item->mark);
 				diag_error(L->d, scn_file, item->mark,
@@ -395,7 +399,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 
 			if (over) {
 				include_failed(L, scn_file, item->mark);
-				diag_error(L->d, scn_file, item->mark,
+				diag_fatal(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: pattern \"%s\" examines more than %llu "
 					   "directory entries (with the patterns before it) %s",
 					   i, full, (unsigned long long)L->lim->v[LIM_INCLUDE_SCAN],
@@ -426,7 +430,7 @@ static void load_includes(struct loader *L, const char *scn_file)
 				diag_error(L->d, scn_file, item->mark,
 					   "spec.include[%zu]: pattern \"%s\" matches no file", i,
 					   full);
-				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file));
+				diag_note(L->d, scn_file, item->mark, "%s", include_base(scn_file, pat));
 			}
 		}
 		free(full);

@@ -312,7 +312,7 @@ void scnp_generate_validate(struct loader *L, struct val *gen, struct sch_ctx *c
 		if (!L->gen_ok[k])
 			continue;
 		if ((uint64_t)count->u.i > max - total) {
-			diag_error(L->d, c->file, count->mark,
+			diag_fatal(L->d, c->file, count->mark,
 				   "spec.generate[%zu].count: Invalid value: %" PRId64 ": the entries "
 				   "would make more than %llu objects together %s",
 				   k, count->u.i, (unsigned long long)max, lim_hint(LIM_GENERATED));
@@ -361,7 +361,7 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 
 			if (set->n - before >= L->lim->v[LIM_GENERATED]) {
 				/* The StageSets fit (checked before); their Namespaces did not. */
-				diag_error(L->d, file, g->mark,
+				diag_fatal(L->d, file, g->mark,
 					   "spec.generate[%zu]: the entries make more than %llu objects "
 					   "together, Namespaces included %s",
 					   k, (unsigned long long)L->lim->v[LIM_GENERATED],

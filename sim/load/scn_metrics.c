@@ -170,14 +170,19 @@ static void check_series_values(struct sch_ctx *c, const struct val *v, const ch
 		struct val_mark m = values_mark(c->file, v, t, &e);
 
 		q = sch_quote(v);
-		if (L && strstr(e.msg, "computed samples"))
+		if (L && strstr(e.msg, "computed samples")) {
 			sch_report(c, m, path,
 				   "Invalid value: %s: the series of spec.metrics need more than %llu "
 				   "computed samples together (%llu were left for this one) %s",
 				   q, (unsigned long long)L->lim->v[LIM_SERIES_SAMPLES],
 				   (unsigned long long)left, lim_hint(LIM_SERIES_SAMPLES));
-		else
+			sch_note(c, m, "a+bxN is N+1 samples, a and then N computed ones "
+				       "(a+b ... a+N*b, until they stop changing): each computed one "
+				       "counts, so a lone a+bx%llu is the most that fits",
+				 (unsigned long long)L->lim->v[LIM_SERIES_SAMPLES]);
+		} else {
 			sch_report(c, m, path, "Invalid value: %s: %s", q, e.msg);
+		}
 		if (e.offset < strlen(t) && looks_like_duration(t + e.offset))
 			sch_note(c, m, "series values are numbers; promtool reads no durations "
 				       "there (the sample spacing is 'interval')");

@@ -27,7 +27,7 @@
  *    budget and never exceeds budget->max_alias_nodes (a copy that would
  *    push it past is refused before it is made);
  *  - budget->nodes counts every node of every document loaded with the
- *    budget, alias copies included, and never exceeds budget->max_nodes:
+ *    budget, alias and merge-key copies included, and never exceeds budget->max_nodes:
  *    input bytes alone do not bound the tree (`[1,1,1,...]` is a node
  *    every two bytes, about 90 bytes of memory each);
  *  - `anchor_index` maps each anchor name to its entry of `anchors`;
@@ -109,6 +109,21 @@ static void err(struct builder *b, struct val_mark m, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	diag_vadd(b->d, DIAG_ERROR, b->file, m, fmt, ap);
+	va_end(ap);
+	b->bad = true;
+	b->any_error = true;
+}
+
+/* err() of a bound exceeded, which stops the reading: printed past the errors limit too. */
+static void err_fatal(struct builder *b, struct val_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_fatal(struct builder *b, struct val_mark m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vfatal(b->d, b->file, m, fmt, ap);
 	va_end(ap);
 	b->bad = true;
 	b->any_error = true;
@@ -474,7 +489,7 @@ static bool charge(struct builder *b, size_t n, struct val_mark m, const char *w
 
 	if (b->exploded || n > bg->max_alias_nodes - bg->alias_nodes) {
 		if (!b->exploded)
-			err(b, m,
+			err_fatal(b, m,
 			    "aliases and merge keys would create more than %llu nodes in all the "
 			    "inputs (%s); refusing to expand them %s",
 			    (unsigned long long)bg->max_alias_nodes, what,
@@ -499,7 +514,7 @@ static bool count_nodes_in(struct builder *b, uint64_t n, struct val_mark m)
 		bg->nodes += n;
 		return true;
 	}
-	err(b, m, "the inputs hold more than %llu YAML nodes in all %s",
+	err_fatal(b, m, "the inputs hold more than %llu YAML nodes in all %s",
 	    (unsigned long long)bg->max_nodes, lim_hint(LIM_YAML_NODES));
 	bg->exhausted = true;
 	b->bad = true;
@@ -558,10 +573,14 @@ static void merge_one(struct builder *b, struct frame *f, const struct val *src)
 {
 	for (size_t i = 0; i < src->u.map.n; i++) {
 		const struct val_kv *kv = &src->u.map.items[i];
+		size_t n;
 
 		if (frame_key(f, kv->key))
 			continue;
-		if (!charge(b, count_nodes(kv->v), kv->key_mark, "merge key \"<<\""))
+		/* A copy holds nodes as an alias's does: both budgets count them. */
+		n = count_nodes(kv->v);
+		if (!charge(b, n, kv->key_mark, "merge key \"<<\"") ||
+		    !count_nodes_in(b, n, kv->key_mark))
 			return;
 		frame_add(f, kv->key, val_copy(kv->v), kv->key_mark);
 	}
@@ -898,7 +917,7 @@ static const struct val_mark no_mark = { 0, 0 };
 /* Reports that the stream holds more than the byte budget allows, and stops it. */
 static void over_bytes(struct yl_budget *bg, const char *name, struct diag *d)
 {
-	diag_error(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
+	diag_fatal(d, name, no_mark, "the inputs hold more than %llu bytes in all %s",
 		   (unsigned long long)bg->max_bytes, lim_hint(LIM_INPUT_BYTES));
 	bg->exhausted = true;
 }
@@ -955,7 +974,7 @@ int yl_load_string_in(const char *name, const char *text, size_t len, struct yl_
 		case YAML_DOCUMENT_START_EVENT:
 			b.doc_mark = mk(ev.start_mark);
 			if (bg->documents == bg->max_documents) {
-				err(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
+				err_fatal(&b, b.doc_mark, "the inputs hold more than %llu YAML documents in all %s",
 				    (unsigned long long)bg->max_documents, lim_hint(LIM_DOCUMENTS));
 				bg->exhausted = true;
 			}

@@ -1074,6 +1074,20 @@ void exp_report_add_lint(struct exp_scenario_report *r, const struct lint_report
 			exp_report_mark_input_error(r, x);
 		free(msg);
 	}
+	{
+		/* What the errors limit kept back: said once, after the findings, as the loader's last note. */
+		char *more = lint_hidden_text(l);
+
+		if (more) {
+			struct exp_result *x = exp_report_add(r, l->nhidden_errors ? "MS002" : "MS003",
+							      l->nhidden_errors ? EXP_FAILED : EXP_WARNED,
+							      NULL, NULL, more, NULL, (struct val_mark){ 0, 0 });
+
+			if (r->invalid && l->nhidden_errors)
+				exp_report_mark_input_error(r, x);
+		}
+		free(more);
+	}
 	for (size_t k = 0; e && k < e->nfindings; k++) {
 		char *msg;
 

@@ -1,7 +1,8 @@
 /*
  * sim/cli/outfile: output files all or nothing.  A failed write removes the
  * temporaries and replaces nothing; a failed rename puts back what the
- * renames before it replaced; a stream is written in place; a signal
+ * renames before it replaced; a stream is written in place, and so is an
+ * append (cut back when the set fails); a signal
  * removes the temporaries; of_check() refuses what cannot be written.
  */
 #include <dirent.h>
@@ -150,6 +151,34 @@ static void test_failed_rename_puts_back(void)
 	CU_ASSERT_EQUAL(leftovers(), 0);
 }
 
+static void test_append(void)
+{
+	struct outset s = { 0 };
+	char bad[256];
+
+	/* Appended in place at the commit: what the file held stays; a new one is made. */
+	put(at(0, "summary.md"), "earlier\n");
+	CU_ASSERT_EQUAL(os_add_append(&s, at(0, "summary.md"), put_text, "mine\n"), 0);
+	CU_ASSERT_EQUAL(os_add_append(&s, at(1, "fresh.md"), put_text, "first\n"), 0);
+	CU_ASSERT_STRING_EQUAL(get(at(0, "summary.md")), "earlier\n");
+	CU_ASSERT_EQUAL(access(at(1, "fresh.md"), F_OK), -1);
+	CU_ASSERT_EQUAL(os_commit(&s, bad, sizeof(bad)), 0);
+	CU_ASSERT_STRING_EQUAL(get(at(0, "summary.md")), "earlier\nmine\n");
+	CU_ASSERT_STRING_EQUAL(get(at(1, "fresh.md")), "first\n");
+	CU_ASSERT_EQUAL(leftovers(), 0);
+
+	/* A failed write cuts the file back, and takes back the appends before it. */
+	CU_ASSERT_EQUAL(os_add_append(&s, at(0, "summary.md"), put_text, "again\n"), 0);
+	CU_ASSERT_EQUAL(os_add_append(&s, at(1, "fresh.md"), put_fail, NULL), 0);
+	CU_ASSERT_EQUAL(os_add_append(&s, at(2, "made.md"), put_text, "x"), 0);
+	CU_ASSERT_EQUAL(os_commit(&s, bad, sizeof(bad)), -1);
+	CU_ASSERT_EQUAL(errno, ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(bad, "fresh.md"));
+	CU_ASSERT_STRING_EQUAL(get(at(0, "summary.md")), "earlier\nmine\n");
+	CU_ASSERT_STRING_EQUAL(get(at(1, "fresh.md")), "first\n");
+	CU_ASSERT_EQUAL(access(at(2, "made.md"), F_OK), -1);
+}
+
 static void test_streams_and_checks(void)
 {
 	struct outset s = { 0 };
@@ -210,6 +239,7 @@ static CU_TestInfo outfile_tests[] = {
 	{ "commit: every file replaced, no temporary left", test_commit_replaces_all },
 	{ "a failed write: nothing replaced, no temporary left", test_failed_write_replaces_nothing },
 	{ "a failed rename: the earlier renames are undone", test_failed_rename_puts_back },
+	{ "appends: in place at the commit, taken back on a failure", test_append },
 	{ "streams are written in place; of_check", test_streams_and_checks },
 	{ "SIGTERM removes the temporaries", test_signal_removes_temporaries },
 	CU_TEST_INFO_NULL,
