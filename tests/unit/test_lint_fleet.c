@@ -609,7 +609,7 @@ static void test_examples(void)
 		    "rolls back to 4.5.0 on a regression, but StageSet strict/moodle does not set "
 		    "spec.version.allowDowngrade; it refuses the rollback-to (DowngradeNotAllowed) "
 		    "and the fleet does not notice\n"
-		    "scenarios/fleet-rollback-pinned.yaml:115:17: MS208 warning: FleetRollout "
+		    "scenarios/fleet-rollback-pinned.yaml:138:17: MS208 warning: FleetRollout "
 		    "moodle: onRegression Rollback with targetVersion 4.6.0: the rollback to 4.5.0 "
 		    "is a version transition that members under approvalMode Always hold for "
 		    "approval, and this fleet only ever approves 4.6.0, so rolled-back members stay "
