@@ -169,6 +169,10 @@ lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast   
 contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
 	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
 contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt"
+for k in 1 2; do
+	"$SIM" run -q -n 2 --shard "$k/2" --json "$tmp/fgs$k.json" --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
+done
+expect_rc "the shards of run -n from it merge (a trial's halt before its start counts at 0)" 0 "$SIM" merge "$tmp/fgs1.json" "$tmp/fgs2.json"
 # The gate's value of a halt before the snapshot: the reading is the past
 # run's, the halt message carries it to 4 significant digits (Go's %.4g).
 contains "the whole run gives the gate's value as read" "$tmp/fg-whole.txt" "the gate read 0.052347, threshold max \"0.01\""
