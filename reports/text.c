@@ -211,8 +211,8 @@ static void blast_lines(struct out *o, const struct obs *obs)
 			list = xrealloc(list, len + add + 1);
 			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
 		}
-		if (r->halted_before_start && !r->blast_carried)
-			/* who had begun applying by then is history the store does not keep */
+		if (r->halted_before_start && !r->blast_known)
+			/* who had begun applying by then: neither carried nor told by the objects */
 			txt_emit(o, "%sblast%s     not known of %zu Workspace%s: the halt predates the run\n",
 				 col(o, C_BOLD), col(o, C_OFF), r->blast_total,
 				 r->blast_total == 1 ? "" : "s");
@@ -375,13 +375,17 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->halted) {
 		char at[GT_DURATION_BUFSZ];
 
+		/* a halt before the start, on either engine: how long before where the snapshot dates it */
 		if (s->halt_before_start)
-			snprintf(at, sizeof(at), "before the start");
+			gt_format_duration(-s->halt_ms, at, sizeof(at));
 		else
 			gt_format_duration(s->halt_ms, at, sizeof(at));
-		txt_emit(o, "%shalted%s    %syes%s, %s%s: %s %s%s%s (%s)\n", col(o, C_BOLD),
+		txt_emit(o, "%shalted%s    %syes%s, %s%s%s: %s %s%s%s (%s)\n", col(o, C_BOLD),
 			 col(o, C_OFF), col(o, C_RED), col(o, C_OFF),
-			 s->halt_before_start ? "" : "at ", at, s->halt_kind, s->halt_ns,
+			 s->halt_before_start ? "" : "at ",
+			 s->halt_before_start && s->halt_ms == 0 ? "" : at,
+			 s->halt_before_start ? s->halt_ms < 0 ? " before the start" : "before the start" : "",
+			 s->halt_kind, s->halt_ns,
 			 s->halt_ns && s->halt_ns[0] ? "/" : "", s->halt_name,
 			 s->halt_reason ? s->halt_reason : "");
 		if (s->halt_message) {

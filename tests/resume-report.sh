@@ -163,8 +163,8 @@ for src, ts, notice in [('scenarios/fleet-gate-halt.yaml', (600000, 1800000, 240
           not blasts, blasts[:1] + [blast(wsum)])
 PY
 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >"$tmp/fgs.txt" 2>&1
-contains "resumed from the simulator's snapshot, the text says the fleet halted before the start" "$tmp/fgs.txt" \
-	"halted    yes, before the start: FleetRollout moodle (Halted)"
+contains "resumed from the simulator's snapshot, the text says the fleet halted before the start, and when" "$tmp/fgs.txt" \
+	"halted    yes, 8m59s before the start: FleetRollout moodle (Halted)"
 lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast     not known"
 contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
 	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"

@@ -381,7 +381,7 @@ static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *nam
 	r->ns = xstrdup(ns);
 	r->name = xstrdup(name);
 	r->completed_ms = r->halt_ms = -1;
-	r->created_ms = r->past_completed_ms = OBS_NEVER;
+	r->created_ms = r->past_completed_ms = r->past_halt_ms = OBS_NEVER;
 	r->halt_step = -1;
 	si_put(&o->ro_idx, key, o->nro++);
 	free(key);
@@ -518,6 +518,11 @@ int64_t obs_first(int64_t past_ms, int64_t run_ms)
 	return run_ms >= 0 ? run_ms : OBS_NEVER;
 }
 
+int64_t obs_halt_at(const struct obs_rollout *r)
+{
+	return r->halted_before_start && r->past_halt_ms != OBS_NEVER ? r->past_halt_ms : r->halt_ms;
+}
+
 /* A carried TIME (validated by the loader) as ms of this run, or OBS_NEVER when absent. */
 static int64_t past_of(const struct obs *o, const char *v)
 {
@@ -557,6 +562,10 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 	if ((v = scn_observer_get(s, "Rollout", e->ns, e->name, "created")) != NULL)
 		r->created_ms = past_of(o, v);
 	r->past_completed_ms = past_of(o, scn_observer_get(s, "Rollout", e->ns, e->name, "completed"));
+	/* the halt of a Rollout loaded halted, as the run that halted it timed it */
+	v = scn_observer_get(s, "Rollout", e->ns, e->name, "halted");
+	if (v && r->halted_before_start)
+		r->past_halt_ms = past_of(o, v);
 	/* "OPENED/COMPLETED" per step in spec order (the loader matched their count) */
 	v = scn_observer_get(s, "Rollout", e->ns, e->name, "steps");
 	for (size_t i = 0; v && *v && i < r->nsteps; i++) {
@@ -590,7 +599,7 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 		}
 		if (total)
 			r->blast_total = (size_t)strtoull(total, NULL, 10);
-		r->blast_carried = true;
+		r->blast_known = true;
 	}
 }
 
@@ -768,6 +777,8 @@ void obs_loaded(struct obs *o, const struct scenario *s)
 		sync_steps(r, ro);
 		r->halted = r->halted_before_start = true;
 		r->halt_ms = 0;
+		/* Ready is False in phase Failed only: it turned False at the halt */
+		r->past_halt_ms = ready_since(o, ro, "False");
 		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;
 		free(r->halt_reason);
 		free(r->halt_message);
@@ -1129,7 +1140,9 @@ char *obs_state(const struct obs *o, const char *kind, const char *ns, const cha
 			free(steps);
 		}
 		/* the blast radius of a halt measured by a run (this one or the one it resumed) */
-		if (r->halted && (!r->halted_before_start || r->blast_carried)) {
+		if (r->halted && (!r->halted_before_start || r->past_halt_ms != OBS_NEVER))
+			put_time(&b, o, "halted", obs_halt_at(r));
+		if (r->halted && (!r->halted_before_start || r->blast_known)) {
 			char *names = xstrdup(""), *next, total[32];
 
 			for (size_t i = 0; i < r->nblast; i++) {
