@@ -756,6 +756,79 @@ static void derive_rollout(struct obs *o, const struct obj *ro, const struct api
 	free(sel);
 }
 
+/*
+ * Whether Workspace @ws (derived first) had begun applying by @halt (ms,
+ * <= 0): 1 yes, 0 no, -1 when its objects do not tell.  It began when its
+ * apply Job was created; without that Job, before it became Applied or its
+ * apply failed (applied_before).  No apply Job, not Applied, not applying
+ * and status.observedRevision empty (Step 8 writes it on every successful
+ * apply): it had not begun by the snapshot.  A Job created after the halt
+ * tells of this run of it only: an earlier apply is not told.
+ */
+static int began_applying_by(struct obs *o, const struct obj *ws, int64_t halt)
+{
+	const struct obs_workspace *w;
+	const char *phase = str_at(ws->status, "phase");
+	const char *seen = str_at(ws->status, "observedRevision");
+
+	if (!phase)
+		return 0; /* no controller wrote its status: it never ran */
+	w = ws_get(o, ws->ns, ws->name);
+	if (w->past_applying_ms != OBS_NEVER)
+		return w->past_applying_ms <= halt ? 1 : -1;
+	if (w->applied_before) {
+		int64_t end = is(phase, "Applied") ? w->past_applied_ms : w->past_failed_ms;
+
+		return end != OBS_NEVER && end <= halt ? 1 : -1;
+	}
+	return is(phase, "Applying") || (seen && *seen) ? -1 : 0;
+}
+
+/*
+ * The blast radius of Rollout @ro loaded Failed from a plain snapshot (@wl:
+ * the Workspaces of its namespace, derived first), where its Workspaces'
+ * times decide it against the dated halt: blast_known, else left not known.
+ */
+static void derive_blast(struct obs *o, const struct obj *ro, const struct api_list *wl)
+{
+	struct obs_rollout *r;
+	size_t pos, nblast = 0;
+	char **blast;
+	char *key;
+
+	key = key_of(ro->ns, ro->name);
+	if (!si_get(&o->ro_idx, key, &pos)) {
+		free(key);
+		return;
+	}
+	free(key);
+	r = &o->ro[pos];
+	if (!r->halted_before_start || r->blast_known || r->past_halt_ms == OBS_NEVER)
+		return;
+	blast = xcalloc(wl->n ? wl->n : 1, sizeof(*blast));
+	for (size_t k = 0; k < wl->n; k++) {
+		int began;
+
+		if (!is(str_at(wl->items[k]->spec, "projectRef.name"), r->project))
+			continue;
+		began = began_applying_by(o, wl->items[k], r->past_halt_ms);
+		if (began < 0)
+			goto out_free_blast;
+		if (began)
+			blast[nblast++] = xstrdup(wl->items[k]->name);
+	}
+	if (nblast)
+		qsort(blast, nblast, sizeof(char *), cmp_str);
+	r->blast = blast;
+	r->nblast = nblast;
+	r->blast_known = true;
+	return;
+out_free_blast:
+	for (size_t k = 0; k < nblast; k++)
+		free(blast[k]);
+	free(blast);
+}
+
 void obs_loaded(struct obs *o, const struct scenario *s)
 {
 	struct api *api = des_api(o->w);
@@ -816,6 +889,7 @@ void obs_loaded(struct obs *o, const struct scenario *s)
 			continue;
 		api_list(api, "Workspace", l.items[i]->ns, NULL, NULL, &ws);
 		derive_rollout(o, l.items[i], &ws);
+		derive_blast(o, l.items[i], &ws);
 	}
 	api_list_release(&ws);
 	api_list_release(&l);

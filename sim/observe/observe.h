@@ -121,7 +121,8 @@ struct obs_rollout {
 	/*
 	 * halted_before_start, with the blast radius of that halt known, in
 	 * blast and blast_total: as the snapshot carried it (SCN_OBSERVER_STATE:
-	 * blast, blastTotal; the run that halted measured it).
+	 * blast, blastTotal; the run that halted measured it), or, from a plain
+	 * snapshot, as its objects decide it (obs_loaded()).
 	 */
 	bool blast_known;
 	/* When it was created: its first delivery in this run (0 when loaded), or
@@ -171,7 +172,14 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * its steps' as derive_rollout() in observe.c reads them from status.currentStep
  * and its Workspaces' times (a level completed when its last member became
  * Applied, opened when the level before completed or a member began, if
- * earlier).
+ * earlier).  A Rollout loaded Failed without that state gets the blast
+ * radius those times decide: with its halt dated, each Workspace of its
+ * Project began applying before the halt (its apply Job created by then, or
+ * without that Job Applied, or its apply failed, by then), or had not begun
+ * by the snapshot (no apply Job, not Applying, never Applied:
+ * status.observedRevision empty, as Step 8 writes it on each success); one
+ * that began at a time not told, or after the halt (an earlier apply is not
+ * told), leaves it not known (blast_known false).
  */
 struct scenario;
 void obs_loaded(struct obs *o, const struct scenario *s);
