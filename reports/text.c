@@ -156,7 +156,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "detection", text);
 		free(text);
 		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
-			char *after, *loaded;
+			char *after, *loaded, ago[GT_DURATION_BUFSZ];
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -176,10 +176,14 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 								"counted from the start",
 								f->exposure_loaded)
 						    : xstrdup("");
+			/* a halt before the start: a while before the snapshot, not a time to print as one */
+			if (f->halt_ms < 0)
+				gt_format_duration(-f->halt_ms, ago, sizeof(ago));
 			text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
-					 "member from its adoption to %s%s); after the halt: %s",
-					 (double)f->exposure_member_ms / 60000.0, f->bad_version, at,
-					 loaded, after);
+					 "member from its adoption to %s%s%s%s); after the halt: %s",
+					 (double)f->exposure_member_ms / 60000.0, f->bad_version,
+					 f->halt_ms < 0 ? "the halt, " : "", f->halt_ms < 0 ? ago : at,
+					 f->halt_ms < 0 ? " before the snapshot" : "", loaded, after);
 			free(loaded);
 			free(after);
 		} else {

@@ -169,6 +169,10 @@ lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast   
 contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
 	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
 contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt"
+"$SIM" run -q --width 200 --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >"$tmp/fgs-wide.txt" 2>&1
+contains "... counted to the halt, said as a while before the snapshot" "$tmp/fgs-wide.txt" \
+	"(each blast member from its adoption to the halt, 8m59s before the snapshot); after the halt:"
+lacks "... not as a negative time" "$tmp/fgs-wide.txt" "adoption to -8m59s"
 for k in 1 2; do
 	"$SIM" run -q -n 2 --shard "$k/2" --json "$tmp/fgs$k.json" --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
 done
