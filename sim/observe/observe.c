@@ -1213,7 +1213,10 @@ char *obs_state(const struct obs *o, const char *kind, const char *ns, const cha
 			put_text(&b, "steps", steps);
 			free(steps);
 		}
-		/* the blast radius of a halt measured by a run (this one or the one it resumed) */
+		/*
+		 * the halt's time and blast radius where known: measured by a run
+		 * (this one or the one it resumed), or told by a plain snapshot
+		 */
 		if (r->halted && (!r->halted_before_start || r->past_halt_ms != OBS_NEVER))
 			put_time(&b, o, "halted", obs_halt_at(r));
 		if (r->halted && (!r->halted_before_start || r->blast_known)) {
