@@ -903,8 +903,8 @@ static void summary(struct ctx *c)
 			svg_escape(c->f, ro[i].ns);
 			fputc('/', c->f);
 			svg_escape(c->f, ro[i].name);
-			if (ro[i].halted_before_start && !ro[i].blast_carried) {
-				/* who had begun applying by then is history the store does not keep */
+			if (ro[i].halted_before_start && !ro[i].blast_known) {
+				/* who had begun applying by then: neither carried nor told by the objects */
 				fprintf(c->f, ": not known of %zu Workspaces</summary>\n<p>The Rollout "
 					"was halted when loaded: the halt predates the run.</p>\n",
 					ro[i].blast_total);

@@ -187,7 +187,8 @@ static json_t *rollouts_array(const struct obs *obs)
 		if (r->halted) {
 			json_t *h = json_object();
 
-			json_object_set_new(h, "t_ms", json_integer(r->halt_ms));
+			/* a halt before the start at its time where the snapshot says it */
+			json_object_set_new(h, "t_ms", json_integer(obs_halt_at(r)));
 			json_object_set_new(h, "before_start", json_boolean(r->halted_before_start));
 			json_object_set_new(h, "step", r->halt_step >= 0
 							       ? str_or_null(r->steps[r->halt_step].name)
@@ -197,7 +198,7 @@ static json_t *rollouts_array(const struct obs *obs)
 			json_object_set_new(o, "halt", h);
 			/* who had begun applying before the run is not known, unless carried */
 			json_object_set_new(o, "blast_radius",
-					    r->halted_before_start && !r->blast_carried ? json_null()
+					    r->halted_before_start && !r->blast_known ? json_null()
 											: blast_obj(r));
 		} else {
 			json_object_set_new(o, "halt", json_null());
@@ -255,7 +256,7 @@ static const struct obs_rollout *first_halt(const struct obs *obs)
 	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL, *best = NULL;
 
 	for (size_t i = 0; i < n; i++)
-		if (ro[i].halted && (!best || ro[i].halt_ms < best->halt_ms))
+		if (ro[i].halted && (!best || obs_halt_at(&ro[i]) < obs_halt_at(best)))
 			best = &ro[i];
 	return best;
 }
@@ -501,7 +502,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 		json_object_set_new(o, "halt", json_null());
 	}
 	json_object_set_new(o, "blast_radius",
-			    hr && (!hr->halted_before_start || hr->blast_carried) ? blast_obj(hr)
+			    hr && (!hr->halted_before_start || hr->blast_known) ? blast_obj(hr)
 										       : json_null());
 	json_object_set_new(o, "drivers", json_integer(s->drivers));
 	json_object_set_new(o, "drivers_completed", json_integer(s->drivers_completed));

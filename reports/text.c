@@ -156,7 +156,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "detection", text);
 		free(text);
 		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
-			char *after;
+			char *after, *to, ago[GT_DURATION_BUFSZ];
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -172,20 +172,28 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			else
 				after = xstrdup("none (no member was on it at the halt)");
 			/* members on it when loaded: their time before the start is not in the inputs */
+			/* a halt before the start: a while before the snapshot, not a time to print as one */
+			if (f->halt_ms < 0) {
+				gt_format_duration(-f->halt_ms, ago, sizeof(ago));
+				to = xasprintf("the halt, %s before the snapshot", ago);
+			} else {
+				to = xstrdup(at);
+			}
 			if (f->exposure_loaded)
 				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
 						 "member from its adoption to %s, cut at the run's start "
 						 "for the %zu on it then: the inputs do not carry when "
 						 "%s it); after the halt: %s",
 						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
-						 at, f->exposure_loaded,
+						 to, f->exposure_loaded,
 						 f->exposure_loaded == 1 ? "it adopted" : "they adopted",
 						 after);
 			else
 				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
 						 "member from its adoption to %s); after the halt: %s",
 						 (double)f->exposure_member_ms / 60000.0, f->bad_version,
-						 at, after);
+						 to, after);
+			free(to);
 			free(after);
 		} else {
 			text = xasprintf("0 member-minutes: no member had adopted %s by the halt",
@@ -216,8 +224,8 @@ static void blast_lines(struct out *o, const struct obs *obs)
 			list = xrealloc(list, len + add + 1);
 			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "", r->blast[k]);
 		}
-		if (r->halted_before_start && !r->blast_carried)
-			/* who had begun applying by then is history the store does not keep */
+		if (r->halted_before_start && !r->blast_known)
+			/* who had begun applying by then: neither carried nor told by the objects */
 			txt_emit(o, "%sblast%s     not known of %zu Workspace%s: the halt predates the run\n",
 				 col(o, C_BOLD), col(o, C_OFF), r->blast_total,
 				 r->blast_total == 1 ? "" : "s");
@@ -380,13 +388,17 @@ static void summary(struct out *o, const struct rep_run *run)
 	if (s->halted) {
 		char at[GT_DURATION_BUFSZ];
 
+		/* a halt before the start, on either engine: how long before where the snapshot dates it */
 		if (s->halt_before_start)
-			snprintf(at, sizeof(at), "before the start");
+			gt_format_duration(-s->halt_ms, at, sizeof(at));
 		else
 			gt_format_duration(s->halt_ms, at, sizeof(at));
-		txt_emit(o, "%shalted%s    %syes%s, %s%s: %s %s%s%s (%s)\n", col(o, C_BOLD),
+		txt_emit(o, "%shalted%s    %syes%s, %s%s%s: %s %s%s%s (%s)\n", col(o, C_BOLD),
 			 col(o, C_OFF), col(o, C_RED), col(o, C_OFF),
-			 s->halt_before_start ? "" : "at ", at, s->halt_kind, s->halt_ns,
+			 s->halt_before_start ? "" : "at ",
+			 s->halt_before_start && s->halt_ms == 0 ? "" : at,
+			 s->halt_before_start ? s->halt_ms < 0 ? " before the start" : "before the start" : "",
+			 s->halt_kind, s->halt_ns,
 			 s->halt_ns && s->halt_ns[0] ? "/" : "", s->halt_name,
 			 s->halt_reason ? s->halt_reason : "");
 		if (s->halt_message) {

@@ -184,12 +184,20 @@ for src, ts, notice in [('scenarios/fleet-gate-halt.yaml', (600000, 1800000, 240
           not blasts, blasts[:1] + [blast(wsum)])
 PY
 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >"$tmp/fgs.txt" 2>&1
-contains "resumed from the simulator's snapshot, the text says the fleet halted before the start" "$tmp/fgs.txt" \
-	"halted    yes, before the start: FleetRollout moodle (Halted)"
+contains "resumed from the simulator's snapshot, the text says the fleet halted before the start, and when" "$tmp/fgs.txt" \
+	"halted    yes, 8m59s before the start: FleetRollout moodle (Halted)"
 lacks "... and gives the blast radius, not 'not known'" "$tmp/fgs.txt" "blast     not known"
 contains "... the one the halting run measured, at the halt's time on this run's clock" "$tmp/fgs.txt" \
 	"blast     1 of 12 members (8.3%) of FleetRollout moodle had adopted 4.6.0 by the"
 contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes on 4.6.0 before the halt"
+"$SIM" run -q --width 200 --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >"$tmp/fgs-wide.txt" 2>&1
+contains "... counted to the halt, said as a while before the snapshot" "$tmp/fgs-wide.txt" \
+	"(each blast member from its adoption to the halt, 8m59s before the snapshot); after the halt:"
+lacks "... not as a negative time" "$tmp/fgs-wide.txt" "adoption to -8m59s"
+for k in 1 2; do
+	"$SIM" run -q -n 2 --shard "$k/2" --json "$tmp/fgs$k.json" --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
+done
+expect_rc "the shards of run -n from it merge (a trial's halt before its start counts at 0)" 0 "$SIM" merge "$tmp/fgs1.json" "$tmp/fgs2.json"
 # The gate's value of a halt before the snapshot: the reading is the past
 # run's, the halt message carries it to 4 significant digits (Go's %.4g).
 contains "the whole run gives the gate's value as read" "$tmp/fg-whole.txt" "the gate read 0.052347, threshold max \"0.01\""

@@ -48,6 +48,7 @@ check "the resumed fleet run carries its halt at its time before the start" \
 	grep -q '"t_ms": *-' "$tmp/resumed-fleet.json"
 check "the resumed Magos run carries its halt as before the start" \
 	grep -q '"before_start": *true' "$tmp/resumed-magos.json"
+check "... at its time, as the fleet's" grep -q '"t_ms": *-' "$tmp/resumed-magos.json"
 validate "run JSON of runs resumed from halted snapshots" run-v1.schema.json \
 	"$tmp/resumed-fleet.json" "$tmp/resumed-magos.json"
 

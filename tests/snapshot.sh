@@ -80,45 +80,114 @@ expect_rc "state of another controller is refused" 3 "$SIM" run -q --now 2026-01
 contains "the error says which annotation a snapshot writes" "$tmp/err" "only 'state.magos-sim.io/refwatcher', on Workspaces"
 
 # --- a snapshot of a halted Rollout: the halt predates the resumed run ---
-# The snapshot carries the blast radius the run that halted measured
-# (state.magos-sim.io/observer); a plain kubectl export does not, and its
-# blast radius is not known.
+# The whole run halts at 12m50.15s.  The snapshot at 20m carries when, and
+# the blast radius the run that halted measured (state.magos-sim.io/observer):
+# the resumed run's halt is 7m9.85s before its start, as a FleetRollout's
+# carried halt is told.  A plain kubectl export says when in the Rollout's
+# Ready condition (lastTransitionTime, whole seconds), and who had begun
+# applying by then in the Workspaces' Jobs and Ready conditions; where they
+# do not say, the time and the blast radius are not known.
 "$SIM" run -q --snapshot 20m "$tmp/halted.yaml" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
 grep -v 'state.magos-sim.io/observer' "$tmp/halted.yaml" >"$tmp/halted-plain.yaml"
+contains "the snapshot carries the Rollout's halt to the millisecond" "$tmp/halted.yaml" " halted=2026-01-01T00:12:50.15Z blast=shop-dev,shop-staging blastTotal=3"
 "$SIM" run -q --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >"$tmp/halted.txt"
-contains "resumed halted, the halt is before the start" "$tmp/halted.txt" "halted    yes, before the start: Rollout default/shop (StepFailed)"
+contains "resumed halted, the halt is before the start, at its time" "$tmp/halted.txt" "halted    yes, 7m9.85s before the start: Rollout default/shop (StepFailed)"
 contains "its blast radius is the one the halting run measured (2 of 3)" "$tmp/halted.txt" "blast     2 of 3 Workspaces had begun applying by the halt"
 "$SIM" run -q --now 2026-01-01T00:20:00Z "$tmp/halted-plain.yaml" >"$tmp/halted-plain.txt"
-contains "from a plain export its blast radius is not known, of the Project's 3 Workspaces (not 0 of 0)" "$tmp/halted-plain.txt" "blast     not known of 3 Workspaces: the halt predates the run"
+contains "from a plain export, the halt's time is the Ready condition's (whole seconds)" "$tmp/halted-plain.txt" "halted    yes, 7m10s before the start: Rollout default/shop (StepFailed)"
+contains "from a plain export, the Jobs and Ready conditions give the blast radius (2 of 3)" "$tmp/halted-plain.txt" "blast     2 of 3 Workspaces had begun applying by the halt"
+contains "... dev and staging, not prod, which never applied" "$tmp/halted-plain.txt" "default/shop halted in step staging: shop-dev, shop-staging"
 "$SIM" run -q --json "$tmp/halted.json" --now 2026-01-01T00:20:00Z "$tmp/halted-plain.yaml" >/dev/null
-pyfacts "$tmp/halted.json" <<'PY'
-import json, sys
-from facts import check
-j = json.load(open(sys.argv[1]))
-s = j['summary']
-check("JSON of a plain export: the summary's halt is before_start at t_ms 0", s['halt']['before_start'] is True and s['halt']['t_ms'] == 0, s['halt'])
-check("JSON of a plain export: its blast radius is null (not known)", s['blast_radius'] is None, s['blast_radius'])
-ro = [r for r in s['rollouts'] if r['name'] == 'shop'][0]
-check("JSON of a plain export: the Rollout's halt is before_start, in step staging, blast radius null",
-      ro['halt']['before_start'] is True and ro['halt']['step'] == 'staging' and ro['blast_radius'] is None, ro)
-PY
 "$SIM" run -q --json "$tmp/halted-kept.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null
-pyfacts "$tmp/halted-kept.json" <<'PY'
-import json, sys
-from facts import check
-s = json.load(open(sys.argv[1]))['summary']
-ro = [r for r in s['rollouts'] if r['name'] == 'shop'][0]
-check("JSON of the simulator's snapshot: before_start, with the carried blast radius",
-      s['halt']['before_start'] is True and s['blast_radius'] == {'count': 2, 'total': 3, 'names': ['shop-dev', 'shop-staging']}
-      and ro['blast_radius'] == s['blast_radius'], (s['halt'], s['blast_radius']))
-PY
 "$SIM" run -q --json "$tmp/whole.json" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
-pyfacts "$tmp/whole.json" <<'PY'
+pyfacts "$tmp/halted.json" "$tmp/halted-kept.json" "$tmp/whole.json" <<'PY'
 import json, sys
 from facts import check
-s = json.load(open(sys.argv[1]))['summary']
-check("a halt inside the run is not before_start and keeps its blast radius (2 of 3)",
-      s['halt']['before_start'] is False and s['blast_radius']['count'] == 2 and s['blast_radius']['total'] == 3, s)
+plain, kept, whole = (json.load(open(f))['summary'] for f in sys.argv[1:4])
+want = {'count': 2, 'total': 3, 'names': ['shop-dev', 'shop-staging']}
+check("a halt inside the run is not before_start and has its blast radius (2 of 3), at 12m50.15s",
+      whole['halt']['before_start'] is False and whole['halt']['t_ms'] == 770150 and whole['blast_radius'] == want, whole['halt'])
+ro = [r for r in kept['rollouts'] if r['name'] == 'shop'][0]
+check("JSON of the simulator's snapshot: before_start, at the whole run's halt on this run's clock (-429850)",
+      kept['halt']['before_start'] is True and kept['halt']['t_ms'] == whole['halt']['t_ms'] - 1200000
+      and ro['halt']['t_ms'] == kept['halt']['t_ms'], (kept['halt'], ro['halt']))
+check("JSON of the simulator's snapshot: with the carried blast radius",
+      kept['blast_radius'] == want and ro['blast_radius'] == want, kept['blast_radius'])
+ro = [r for r in plain['rollouts'] if r['name'] == 'shop'][0]
+check("JSON of a plain export: before_start, at the Ready condition's 00:12:50Z (-430000), in step staging",
+      plain['halt']['before_start'] is True and plain['halt']['t_ms'] == -430000 and ro['halt']['t_ms'] == -430000
+      and ro['halt']['step'] == 'staging', (plain['halt'], ro['halt']))
+check("JSON of a plain export: the blast radius its objects decide", plain['blast_radius'] == want and ro['blast_radius'] == want,
+      plain['blast_radius'])
+PY
+# Variants of the plain export: what it does not say stays not known (a
+# condition without its lastTransitionTime is refused: the CRD requires it).
+pyfacts "$tmp/halted-plain.yaml" "$tmp" <<'PY'
+import sys, yaml
+src, tmp = sys.argv[1], sys.argv[2]
+def variant(name, edit):
+    d = yaml.safe_load(open(src))
+    for it in d['items']:
+        edit(it)
+    yaml.safe_dump(d, open(tmp + '/' + name + '.yaml', 'w'))
+def no_halt_time(it):
+    if it['kind'] == 'Rollout':
+        del it['status']['conditions']
+def late_apply(it):
+    # staging's apply Job created after the halt: an earlier apply is not told
+    if it['kind'] == 'Job' and it['metadata']['name'].startswith('shop-staging-apply-'):
+        it['metadata']['creationTimestamp'] = '2026-01-01T00:15:00Z'
+def applied_once(it):
+    # prod has applied at some time (observedRevision), with no Job to tell when
+    if it['kind'] == 'Workspace' and it['metadata']['name'] == 'shop-prod':
+        it['status']['observedRevision'] = 'main'
+def undated_apply(it):
+    # dev Applied with neither its apply Job nor its Ready condition's time
+    if it['kind'] == 'Job' and it['metadata']['name'].startswith('shop-dev-apply-'):
+        it['metadata']['name'] = 'unrelated-job'
+        it['metadata']['labels'] = {}
+    if it['kind'] == 'Workspace' and it['metadata']['name'] == 'shop-dev':
+        del it['status']['conditions']
+def dev_applied_before(it):
+    # dev Applied without its apply Job: it began before its Ready condition's time
+    if it['kind'] == 'Job' and it['metadata']['name'].startswith('shop-dev-apply-'):
+        it['metadata']['name'] = 'unrelated-job'
+        it['metadata']['labels'] = {}
+for name, edit in [('no-halt-time', no_halt_time), ('late-apply', late_apply), ('applied-once', applied_once),
+                   ('undated-apply', undated_apply), ('dev-applied-before', dev_applied_before)]:
+    variant(name, edit)
+PY
+for v in no-halt-time late-apply applied-once undated-apply dev-applied-before; do
+	expect_rc "$v: the variant runs" 0 "$SIM" run -q --now 2026-01-01T00:20:00Z --json "$tmp/$v.json" "$tmp/$v.yaml"
+	mv "$tmp/out" "$tmp/$v.txt"
+done
+contains "without the Ready condition's time, the halt is before the start at no time said" "$tmp/no-halt-time.txt" "halted    yes, before the start: Rollout default/shop (StepFailed)"
+for v in no-halt-time late-apply applied-once undated-apply; do
+	contains "$v: the blast radius is not known, of the Project's 3 Workspaces" "$tmp/$v.txt" "blast     not known of 3 Workspaces: the halt predates the run"
+done
+contains "dev Applied before the halt without its apply Job still counts" "$tmp/dev-applied-before.txt" "blast     2 of 3 Workspaces had begun applying by the halt"
+pyfacts "$tmp/no-halt-time.json" "$tmp/late-apply.json" <<'PY'
+import json, sys
+from facts import check
+undated, late = (json.load(open(f))['summary'] for f in sys.argv[1:3])
+check("JSON without the Ready condition's time: before_start at t_ms 0, blast radius null",
+      undated['halt']['before_start'] is True and undated['halt']['t_ms'] == 0 and undated['blast_radius'] is None
+      and undated['rollouts'][0]['blast_radius'] is None, (undated['halt'], undated['blast_radius']))
+check("JSON with a Workspace the times do not decide: dated, blast radius null",
+      late['halt']['t_ms'] == -430000 and late['blast_radius'] is None, (late['halt'], late['blast_radius']))
+PY
+# run -n from it: a trial's halt counts from the trial's start (0, trials/v1),
+# so its shards merge (a dated halt's negative time would be refused)
+for k in 1 2; do
+	"$SIM" run -q -n 4 --shard "$k/2" --json "$tmp/hs$k.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null 2>&1
+done
+expect_rc "the shards of run -n from a halted Rollout's snapshot merge" 0 "$SIM" merge "$tmp/hs1.json" "$tmp/hs2.json"
+"$SIM" run -q -n 2 --json "$tmp/hs.json" --now 2026-01-01T00:20:00Z "$tmp/halted.yaml" >/dev/null 2>&1
+pyfacts "$tmp/hs.json" <<'PY'
+import json, sys
+from facts import check
+rows = json.load(open(sys.argv[1]))['trials']
+check("a trial of it halted at its start (halt_ms 0)", rows and all(r['halted'] and r['halt_ms'] == 0 for r in rows), rows[:1])
 PY
 
 # --- resuming a fleet the Scenario generated: generate clashes with the snapshot ---

@@ -468,7 +468,7 @@ static const struct ost_key ost_keys[] = {
 	{ "Workspace", "resetRunMs", OST_INT, NULL },
 	{ "Rollout", "created", OST_TIME, NULL },	      { "Rollout", "completed", OST_TIME, NULL },
 	{ "Rollout", "steps", OST_STEPS, NULL },	      { "Rollout", "blast", OST_NAMES, NULL },
-	{ "Rollout", "blastTotal", OST_INT, NULL },
+	{ "Rollout", "blastTotal", OST_INT, NULL },	      { "Rollout", "halted", OST_TIME, NULL },
 	/* sim/observe/fleetobs.c fo_state() */
 	{ "FleetRollout", "completed", OST_TIME, NULL },
 	{ "FleetRollout", "waves", OST_FIELDS, "sTTTIT" },

@@ -641,9 +641,9 @@ struct scn_refwatcher_entry {
  *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known).
  * Rollout keys (struct obs_rollout): created completed (TIME), steps (per
  * step in spec order, "OPENED/COMPLETED" with TIME or "-", comma-separated),
- * blast (the Workspaces that had begun applying by its halt, comma-separated)
- * and blastTotal (INT >= 0, the Project's Workspaces then), when it was
- * halted.  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
+ * and, when it was halted, halted (TIME, its first halt, when known), blast
+ * (the Workspaces that had begun applying by its halt, comma-separated) and
+ * blastTotal (INT >= 0, the Project's Workspaces then).  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
  * observer's): completed (TIME), waves, halts, blastWaves (comma lists of
  * "/"-separated fields, each field percent-escaped again), badVersion,
  * onsetMember (text), blast, onBad (names), onset, noticed (TIME),

@@ -381,7 +381,7 @@ static struct obs_rollout *ro_get(struct obs *o, const char *ns, const char *nam
 	r->ns = xstrdup(ns);
 	r->name = xstrdup(name);
 	r->completed_ms = r->halt_ms = -1;
-	r->created_ms = r->past_completed_ms = OBS_NEVER;
+	r->created_ms = r->past_completed_ms = r->past_halt_ms = OBS_NEVER;
 	r->halt_step = -1;
 	si_put(&o->ro_idx, key, o->nro++);
 	free(key);
@@ -518,6 +518,11 @@ int64_t obs_first(int64_t past_ms, int64_t run_ms)
 	return run_ms >= 0 ? run_ms : OBS_NEVER;
 }
 
+int64_t obs_halt_at(const struct obs_rollout *r)
+{
+	return r->halted_before_start && r->past_halt_ms != OBS_NEVER ? r->past_halt_ms : r->halt_ms;
+}
+
 /* A carried TIME (validated by the loader) as ms of this run, or OBS_NEVER when absent. */
 static int64_t past_of(const struct obs *o, const char *v)
 {
@@ -557,6 +562,10 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 	if ((v = scn_observer_get(s, "Rollout", e->ns, e->name, "created")) != NULL)
 		r->created_ms = past_of(o, v);
 	r->past_completed_ms = past_of(o, scn_observer_get(s, "Rollout", e->ns, e->name, "completed"));
+	/* the halt of a Rollout loaded halted, as the run that halted it timed it */
+	v = scn_observer_get(s, "Rollout", e->ns, e->name, "halted");
+	if (v && r->halted_before_start)
+		r->past_halt_ms = past_of(o, v);
 	/* "OPENED/COMPLETED" per step in spec order (the loader matched their count) */
 	v = scn_observer_get(s, "Rollout", e->ns, e->name, "steps");
 	for (size_t i = 0; v && *v && i < r->nsteps; i++) {
@@ -590,7 +599,7 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 		}
 		if (total)
 			r->blast_total = (size_t)strtoull(total, NULL, 10);
-		r->blast_carried = true;
+		r->blast_known = true;
 	}
 }
 
@@ -747,6 +756,79 @@ static void derive_rollout(struct obs *o, const struct obj *ro, const struct api
 	free(sel);
 }
 
+/*
+ * Whether Workspace @ws (derived first) had begun applying by @halt (ms,
+ * <= 0): 1 yes, 0 no, -1 when its objects do not tell.  It began when its
+ * apply Job was created; without that Job, before it became Applied or its
+ * apply failed (applied_before).  No apply Job, not Applied, not applying
+ * and status.observedRevision empty (Step 8 writes it on every successful
+ * apply): it had not begun by the snapshot.  A Job created after the halt
+ * tells of this run of it only: an earlier apply is not told.
+ */
+static int began_applying_by(struct obs *o, const struct obj *ws, int64_t halt)
+{
+	const struct obs_workspace *w;
+	const char *phase = str_at(ws->status, "phase");
+	const char *seen = str_at(ws->status, "observedRevision");
+
+	if (!phase)
+		return 0; /* no controller wrote its status: it never ran */
+	w = ws_get(o, ws->ns, ws->name);
+	if (w->past_applying_ms != OBS_NEVER)
+		return w->past_applying_ms <= halt ? 1 : -1;
+	if (w->applied_before) {
+		int64_t end = is(phase, "Applied") ? w->past_applied_ms : w->past_failed_ms;
+
+		return end != OBS_NEVER && end <= halt ? 1 : -1;
+	}
+	return is(phase, "Applying") || (seen && *seen) ? -1 : 0;
+}
+
+/*
+ * The blast radius of Rollout @ro loaded Failed from a plain snapshot (@wl:
+ * the Workspaces of its namespace, derived first), where its Workspaces'
+ * times decide it against the dated halt: blast_known, else left not known.
+ */
+static void derive_blast(struct obs *o, const struct obj *ro, const struct api_list *wl)
+{
+	struct obs_rollout *r;
+	size_t pos, nblast = 0;
+	char **blast;
+	char *key;
+
+	key = key_of(ro->ns, ro->name);
+	if (!si_get(&o->ro_idx, key, &pos)) {
+		free(key);
+		return;
+	}
+	free(key);
+	r = &o->ro[pos];
+	if (!r->halted_before_start || r->blast_known || r->past_halt_ms == OBS_NEVER)
+		return;
+	blast = xcalloc(wl->n ? wl->n : 1, sizeof(*blast));
+	for (size_t k = 0; k < wl->n; k++) {
+		int began;
+
+		if (!is(str_at(wl->items[k]->spec, "projectRef.name"), r->project))
+			continue;
+		began = began_applying_by(o, wl->items[k], r->past_halt_ms);
+		if (began < 0)
+			goto out_free_blast;
+		if (began)
+			blast[nblast++] = xstrdup(wl->items[k]->name);
+	}
+	if (nblast)
+		qsort(blast, nblast, sizeof(char *), cmp_str);
+	r->blast = blast;
+	r->nblast = nblast;
+	r->blast_known = true;
+	return;
+out_free_blast:
+	for (size_t k = 0; k < nblast; k++)
+		free(blast[k]);
+	free(blast);
+}
+
 void obs_loaded(struct obs *o, const struct scenario *s)
 {
 	struct api *api = des_api(o->w);
@@ -768,6 +850,8 @@ void obs_loaded(struct obs *o, const struct scenario *s)
 		sync_steps(r, ro);
 		r->halted = r->halted_before_start = true;
 		r->halt_ms = 0;
+		/* Ready is False in phase Failed only: it turned False at the halt */
+		r->past_halt_ms = ready_since(o, ro, "False");
 		r->halt_step = step >= 0 && (size_t)step < r->nsteps ? (int)step : -1;
 		free(r->halt_reason);
 		free(r->halt_message);
@@ -805,6 +889,7 @@ void obs_loaded(struct obs *o, const struct scenario *s)
 			continue;
 		api_list(api, "Workspace", l.items[i]->ns, NULL, NULL, &ws);
 		derive_rollout(o, l.items[i], &ws);
+		derive_blast(o, l.items[i], &ws);
 	}
 	api_list_release(&ws);
 	api_list_release(&l);
@@ -1128,8 +1213,13 @@ char *obs_state(const struct obs *o, const char *kind, const char *ns, const cha
 			put_text(&b, "steps", steps);
 			free(steps);
 		}
-		/* the blast radius of a halt measured by a run (this one or the one it resumed) */
-		if (r->halted && (!r->halted_before_start || r->blast_carried)) {
+		/*
+		 * the halt's time and blast radius where known: measured by a run
+		 * (this one or the one it resumed), or told by a plain snapshot
+		 */
+		if (r->halted && (!r->halted_before_start || r->past_halt_ms != OBS_NEVER))
+			put_time(&b, o, "halted", obs_halt_at(r));
+		if (r->halted && (!r->halted_before_start || r->blast_known)) {
 			char *names = xstrdup(""), *next, total[32];
 
 			for (size_t i = 0; i < r->nblast; i++) {

@@ -103,17 +103,28 @@ struct obs_rollout {
 	bool idle_now;        /* Ready/NoSteps while it has no steps */
 	/*
 	 * Failed when loaded (obs_loaded()): the halt predates the run, so
-	 * halt_ms is 0, halt_step and the reason come from its status, and
-	 * the blast radius is not known (nblast 0; blast_total the Project's
-	 * Workspaces at the start).
+	 * halt_ms is 0 (the run's own clock starts after it), halt_step and
+	 * the reason come from its status, past_halt_ms says when it was if
+	 * the snapshot does, and the blast radius is not known unless
+	 * blast_known (nblast 0; blast_total the Project's Workspaces at the
+	 * start).
 	 */
 	bool halted_before_start;
 	/*
-	 * halted_before_start, with the blast radius of that halt as the
-	 * snapshot carried it (SCN_OBSERVER_STATE: blast, blastTotal): the
-	 * run that halted knew it, so blast and blast_total hold it.
+	 * halted_before_start: when that halt was, ms <= 0, as the snapshot
+	 * says it (SCN_OBSERVER_STATE's halted, to the ms; else the Ready
+	 * condition's lastTransitionTime: Ready is False only in phase Failed,
+	 * so it turned False when the Rollout halted); OBS_NEVER when it does
+	 * not say.  obs_halt_at() gives the halt's time either way.
 	 */
-	bool blast_carried;
+	int64_t past_halt_ms;
+	/*
+	 * halted_before_start, with the blast radius of that halt known, in
+	 * blast and blast_total: as the snapshot carried it (SCN_OBSERVER_STATE:
+	 * blast, blastTotal; the run that halted measured it), or, from a plain
+	 * snapshot, as its objects decide it (obs_loaded()).
+	 */
+	bool blast_known;
 	/* When it was created: its first delivery in this run (0 when loaded), or
 	 * a snapshot's state (<= 0); OBS_NEVER before it exists. */
 	int64_t created_ms;
@@ -127,6 +138,13 @@ struct obs_rollout {
  * ms, < 0 before the start, or OBS_NEVER.
  */
 int64_t obs_first(int64_t past_ms, int64_t run_ms);
+
+/*
+ * obs_halt_at() - when halted Rollout @r halted: its past_halt_ms when it
+ * was loaded halted and the snapshot dates that halt (ms <= 0), else
+ * halt_ms (ms of this run; 0 for a halt before the start not dated).
+ */
+int64_t obs_halt_at(const struct obs_rollout *r);
 
 struct obs;
 
@@ -143,7 +161,8 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * obs_loaded() - call once the loaded objects are in @o's world, before the
  * run: a Rollout already Failed then (a snapshot of a halted rollout) is
  * marked halted before the start (obs_rollout.halted_before_start) instead
- * of halting at 0 with the blast radius of a world half delivered; and what
+ * of halting at 0 with the blast radius of a world half delivered, dated
+ * (past_halt_ms) where the snapshot says when; and what
  * a snapshot of the simulator carries of the history before it
  * (@s->observer, SCN_OBSERVER_STATE; @s borrowed, may be NULL) becomes the
  * past_* times, the creation times and the carried blast radius.  A
@@ -153,7 +172,14 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * its steps' as derive_rollout() in observe.c reads them from status.currentStep
  * and its Workspaces' times (a level completed when its last member became
  * Applied, opened when the level before completed or a member began, if
- * earlier).
+ * earlier).  A Rollout loaded Failed without that state gets the blast
+ * radius those times decide: with its halt dated, each Workspace of its
+ * Project began applying before the halt (its apply Job created by then, or
+ * without that Job Applied, or its apply failed, by then), or had not begun
+ * by the snapshot (no apply Job, not Applying, never Applied:
+ * status.observedRevision empty, as Step 8 writes it on each success); one
+ * that began at a time not told, or after the halt (an earlier apply is not
+ * told), leaves it not known (blast_known false).
  */
 struct scenario;
 void obs_loaded(struct obs *o, const struct scenario *s);

@@ -33,7 +33,8 @@
  *    `ReconcileError` (an invalid selector): in each it grants nothing more —
  *    or a FleetRollout entered phase `Halted`; the first such entry is the
  *    halt reported; one loaded in that phase (a snapshot of a halted
- *    rollout) halted before the start (halt_before_start, halt_ms 0).
+ *    rollout) halted before the start (halt_before_start, halt_ms 0: the
+ *    run dates it where the snapshot says when, sim/run/run.c).
  *
  * No I/O; works for any timeline, with or without engine controllers.
  */
@@ -49,8 +50,8 @@ struct oc_summary {
 	int64_t time_to_complete_ms; /* ms, or -1 when not completed */
 	bool halted;
 	int64_t halt_ms;             /* ms of the first halt, -1 when none */
-	/* the first halt's driver was loaded halted (halt_ms 0), or a snapshot carried a
-	 * FleetRollout's halt before the start (halt_ms < 0, sim/run/run.c) */
+	/* the first halt's driver was loaded halted (halt_ms 0), or the snapshot dates a
+	 * halt before the start, a FleetRollout's or a Rollout's (halt_ms <= 0, sim/run/run.c) */
 	bool halt_before_start;
 	/* The first halt's object and Ready reason/message; borrowed from the timeline, NULL when none. */
 	const char *halt_kind, *halt_ns, *halt_name, *halt_reason, *halt_message;

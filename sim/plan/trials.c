@@ -234,7 +234,12 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 	row->already_complete = sm->completed && sm->already_complete;
 	row->nothing_to_complete = sm->completed && sm->nothing_to_complete;
 	row->halted = sm->halted;
-	row->halt_ms = sm->halted ? sm->halt_ms : -1;
+	/*
+	 * A trial's halt counts from its start (trials/v1: halt_ms >= 0): one
+	 * before the start that the snapshot dates (summary halt_ms < 0) is
+	 * there when the trial starts, at 0, on either engine.
+	 */
+	row->halt_ms = !sm->halted ? -1 : sm->halt_ms < 0 ? 0 : sm->halt_ms;
 	row->detection_ms = -1;
 	if (sm->halted && sm->halt_reason)
 		row->halt_reason = xstrdup(sm->halt_reason);

@@ -1166,32 +1166,65 @@ static bool message_gate_value(const char *msg, double *v)
 }
 
 /*
- * The first halt of the whole run may be a FleetRollout's before the start
- * that a snapshot carried (fo_fleet.past_halts): it is the summary's halt,
- * before the start at its time (< 0), unless the summary already has one
- * loaded that way of another object, whose time is not known.
+ * The first halt of the whole run may be one before the start that the
+ * snapshot dates: a FleetRollout's it carried (fo_fleet.past_halts), or a
+ * Rollout's loaded Failed (obs_rollout.past_halt_ms: carried, or its Ready
+ * condition's lastTransitionTime).  The summary gives the earliest of them,
+ * before the start at its time (<= 0), told the same for both engines,
+ * unless it already has a halt loaded that way whose time the snapshot does
+ * not say: that one cannot be ordered against them, and stays.
  */
-static void carried_fleet_halt(struct run_result *r)
+static void carried_halt(struct run_result *r)
 {
 	const struct fo_fleet *fl = NULL, *all;
-	size_t n;
+	const struct obs_rollout *ro = NULL, *rall;
+	struct oc_summary *s = &r->summary;
+	size_t n, nr = 0;
 
 	all = fo_fleets(r->fobs, &n);
 	for (size_t i = 0; i < n; i++)
 		if (all[i].npast_halts && (!fl || all[i].past_halts[0].t_ms < fl->past_halts[0].t_ms))
 			fl = &all[i];
-	if (!fl || (r->summary.halted && r->summary.halt_before_start && r->summary.halt_name &&
-		    (strcmp(r->summary.halt_kind, "FleetRollout") != 0 ||
-		     strcmp(r->summary.halt_name, fl->name) != 0)))
+	rall = r->obs ? obs_rollouts(r->obs, &nr) : NULL;
+	for (size_t i = 0; i < nr; i++)
+		if (rall[i].halted_before_start && rall[i].past_halt_ms != OBS_NEVER &&
+		    (!ro || rall[i].past_halt_ms < ro->past_halt_ms))
+			ro = &rall[i];
+	if (s->halted && s->halt_before_start && s->halt_name && s->halt_kind) {
+		bool dated = false;
+
+		if (!strcmp(s->halt_kind, "FleetRollout"))
+			for (size_t i = 0; i < n && !dated; i++)
+				dated = all[i].npast_halts && !strcmp(all[i].name, s->halt_name);
+		else
+			for (size_t i = 0; i < nr && !dated; i++)
+				dated = rall[i].halted_before_start && rall[i].past_halt_ms != OBS_NEVER &&
+					s->halt_ns && !strcmp(rall[i].ns, s->halt_ns) &&
+					!strcmp(rall[i].name, s->halt_name);
+		if (!dated)
+			return;
+	}
+	if (ro && (!fl || ro->past_halt_ms <= fl->past_halts[0].t_ms)) {
+		s->halted = true;
+		s->halt_before_start = true;
+		s->halt_ms = ro->past_halt_ms;
+		s->halt_kind = "Rollout";
+		s->halt_ns = ro->ns;
+		s->halt_name = ro->name;
+		s->halt_reason = ro->halt_reason;
+		s->halt_message = ro->halt_message;
 		return;
-	r->summary.halted = true;
-	r->summary.halt_before_start = true;
-	r->summary.halt_ms = fl->past_halts[0].t_ms;
-	r->summary.halt_kind = "FleetRollout";
-	r->summary.halt_ns = "";
-	r->summary.halt_name = fl->name;
-	r->summary.halt_reason = fl->past_halts[0].reason;
-	r->summary.halt_message = fl->past_halts[0].message;
+	}
+	if (!fl)
+		return;
+	s->halted = true;
+	s->halt_before_start = true;
+	s->halt_ms = fl->past_halts[0].t_ms;
+	s->halt_kind = "FleetRollout";
+	s->halt_ns = "";
+	s->halt_name = fl->name;
+	s->halt_reason = fl->past_halts[0].reason;
+	s->halt_message = fl->past_halts[0].message;
 }
 
 /*
@@ -1595,7 +1628,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_tokens(r, s);
 	ss_hazards_stale(r);
 	oc_summarize(des_timeline(r->world), &r->summary);
-	carried_fleet_halt(r);
+	carried_halt(r);
 	gate_halt_value(r);
 	return 0;
 }
