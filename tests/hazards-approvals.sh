@@ -4,7 +4,7 @@
 # the run of the same input: a fixture where it fires and the timeline (and
 # a snapshot of the cluster) shows what the message says, and one where it
 # must not fire (tests/hazards/approvals-*.yaml, each saying what it shows).
-#   MS280  2.1.0 (1h) held for approval; the source is not Ready from 1h20m
+#   MS279  2.1.0 (1h) held for approval; the source is not Ready from 1h20m
 #          until 2h and 2.1.0 is approved at 1h30m: the snapshot at 1h45m
 #          holds Ready SourceNotReady beside pendingVersion 2.1.0 and the
 #          approval, until 2.1.0 is adopted at 2h1m1s.  Approved at 1h10m,
@@ -15,7 +15,7 @@
 #          check: 3.1.0 published to the dependency db alone at 1h20m, which
 #          soaks it 30m: app DependencyNotReady with pendingVersion 2.1.0 from
 #          1h20m until 1h52m3s.
-#   MS281  the manifest approves 2.1.0, spec.version.value is 2.0.0: 2.0.0 is
+#   MS280  the manifest approves 2.1.0, spec.version.value is 2.0.0: 2.0.0 is
 #          adopted on the first pass unheld and 2.1.0 (1h) at 1h1m1s with no
 #          AwaitingApproval and no approval event.  A manifest approving
 #          2.0.0, the version it starts at, holds 2.1.0 to the end, and
@@ -28,10 +28,10 @@ require_python
 . "$(dirname "$0")/lib/hazards.sh"
 HAZARD_RUN_ARGS="--until horizon"
 
-# ---- MS280: pendingVersion left by passes that stop before the approval gate ----
+# ---- MS279: pendingVersion left by passes that stop before the approval gate ----
 lint_of approvals-pending-exit
-contains "pending exit: MS280" "$tmp/approvals-pending-exit.lint" \
-	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the sources model makes stage "app"'"'"'s GitRepository shop/shop not Ready from 1h20m0s until 2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
+contains "pending exit: MS279" "$tmp/approvals-pending-exit.lint" \
+	'MS279 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the sources model makes stage "app"'"'"'s GitRepository shop/shop not Ready from 1h20m0s until 2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
 run_of approvals-pending-exit
 "$SIM" run -q --snapshot 1h45m "$tmp/pend145.yaml" "$H/approvals-pending-exit.yaml" >/dev/null 2>&1 ||
 	bad "pending exit: the snapshot at 1h45m is written"
@@ -56,8 +56,8 @@ check("pending exit: until the success, after the approval",
 EOF2
 
 lint_of approvals-pending-kubeconfig
-contains "pending kubeconfig: MS280" "$tmp/approvals-pending-kubeconfig.lint" \
-	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete event at 1h20m0s removes Secret shop/prod-kubeconfig, which spec.kubeConfig.secretRef names, until the apply at 2h0m0s: those passes fail to connect to the target cluster (StageFailed), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False StageFailed, also once the approval at 1h30m0s has come, until a pass gets through again'
+contains "pending kubeconfig: MS279" "$tmp/approvals-pending-kubeconfig.lint" \
+	'MS279 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete event at 1h20m0s removes Secret shop/prod-kubeconfig, which spec.kubeConfig.secretRef names, until the apply at 2h0m0s: those passes fail to connect to the target cluster (StageFailed), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False StageFailed, also once the approval at 1h30m0s has come, until a pass gets through again'
 run_of approvals-pending-kubeconfig
 MAGOS_SIM_RUN_EVERY_PASS=1 "$SIM" run -q $HAZARD_RUN_ARGS --json "$tmp/kc-every.json" "$H/approvals-pending-kubeconfig.yaml" >/dev/null 2>&1 ||
 	bad "pending kubeconfig: runs with every pass"
@@ -87,8 +87,8 @@ check("pending kubeconfig: the run tells it, with the approval",
 EOF2
 
 lint_of approvals-pending-dependency
-contains "pending dependency: MS280" "$tmp/approvals-pending-dependency.lint" \
-	'MS280 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/app (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop at the dependency check (DependencyNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False DependencyNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
+contains "pending dependency: MS279" "$tmp/approvals-pending-dependency.lint" \
+	'MS279 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/app (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop at the dependency check (DependencyNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False DependencyNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
 run_of approvals-pending-dependency
 "$SIM" run -q --snapshot 1h45m "$tmp/dep145.yaml" "$H/approvals-pending-dependency.yaml" >/dev/null 2>&1 ||
 	bad "pending dependency: the snapshot at 1h45m is written"
@@ -115,7 +115,7 @@ check("pending dependency: the run tells it, with the approval",
 EOF2
 
 lint_of approvals-pending-approved
-lacks "pending approved: no MS280" "$tmp/approvals-pending-approved.lint" 'MS280'
+lacks "pending approved: no MS279" "$tmp/approvals-pending-approved.lint" 'MS279'
 run_of approvals-pending-approved
 pyfacts "$tmp/approvals-pending-approved.json" <<'EOF2'
 import json, sys
@@ -128,10 +128,10 @@ check("pending approved: 2.1.0 adopted at 1h11m1s, clearing pendingVersion, befo
 check("pending approved: the run tells nothing", notice(d, "status.pendingVersion still named") is None)
 EOF2
 
-# ---- MS281: an approval from before reused ----------------------------------------
+# ---- MS280: an approval from before reused ----------------------------------------
 lint_of approvals-reused
-contains "reused: MS281" "$tmp/approvals-reused.lint" \
-	'MS281 warning StageSet shop/shop (approvalMode Always) comes with stages.metio.wtf/approved-version "2.1.0" in its manifest, an approval from before, while its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first adoption is never held), and the controller never clears the annotation, so when 2.1.0 is published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody approving it'
+contains "reused: MS280" "$tmp/approvals-reused.lint" \
+	'MS280 warning StageSet shop/shop (approvalMode Always) comes with stages.metio.wtf/approved-version "2.1.0" in its manifest, an approval from before, while its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first adoption is never held), and the controller never clears the annotation, so when 2.1.0 is published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody approving it'
 run_of approvals-reused
 pyfacts "$tmp/approvals-reused.json" <<'EOF2'
 import json, sys
@@ -148,8 +148,8 @@ check("reused: the run tells it", n is not None and n["severity"] == "warning", 
 EOF2
 
 lint_of approvals-reused-back
-contains "reused back: MS281" "$tmp/approvals-reused-back.lint" \
-	'MS281 warning the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version still says "2.1.0" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and adopted without an approval, and the controller never clears the annotation, so the old approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it'
+contains "reused back: MS280" "$tmp/approvals-reused-back.lint" \
+	'MS280 warning the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version still says "2.1.0" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and adopted without an approval, and the controller never clears the annotation, so the old approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it'
 run_of approvals-reused-back
 run_of approvals-reused-cleared
 pyfacts "$tmp/approvals-reused-back.json" "$tmp/approvals-reused-cleared.json" <<'EOF2'
@@ -171,10 +171,10 @@ check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] f
 check("reused cleared: the run tells nothing", notice(c, "passed the approval gate on") is None)
 EOF2
 lint_of approvals-reused-cleared
-lacks "reused cleared: no MS281" "$tmp/approvals-reused-cleared.lint" 'MS281'
+lacks "reused cleared: no MS280" "$tmp/approvals-reused-cleared.lint" 'MS280'
 
 lint_of approvals-reused-current
-lacks "reused current: no MS281" "$tmp/approvals-reused-current.lint" 'MS281'
+lacks "reused current: no MS280" "$tmp/approvals-reused-current.lint" 'MS280'
 run_of approvals-reused-current
 pyfacts "$tmp/approvals-reused-current.json" <<'EOF2'
 import json, sys

@@ -733,8 +733,8 @@ static const struct lint_rule rules[] = {
 	  "in between: roll the revision back (a new one, or rollback-to) when the gate blocks it, or "
 	  "set the check's onFailure to Rollback (with spec.rollbackOnFailure) so the block reverts "
 	  "the stage at once" },
-	/* MS280, MS281: StageSet status and approvals (sim/lint/lint_ss_stale.c). */
-	{ "MS280", "pending-version-after-early-exit", LINT_WARNING,
+	/* MS279, MS280: StageSet status and approvals (sim/lint/lint_ss_stale.c). */
+	{ "MS279", "pending-version-after-early-exit", LINT_WARNING,
 	  "a version held AwaitingApproval (approvalMode Always) wrote status.pendingVersion, and "
 	  "before its approval or the next publish the scenario's sources model makes a stage's "
 	  "source not Ready, absent or Forbidden, an event deletes the kubeConfig Secret, or a publish "
@@ -746,7 +746,7 @@ static const struct lint_rule rules[] = {
 	  "status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
 	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
 	  "its Ready reason while a dependency, its source or its target is down" },
-	{ "MS281", "approval-reused", LINT_WARNING,
+	{ "MS280", "approval-reused", LINT_WARNING,
 	  "a StageSet with approvalMode Always carries stages.metio.wtf/approved-version in its "
 	  "manifest for a version other than its spec.version.value (its first adoption is never "
 	  "held), or a version approved and adopted comes back after another one was adopted while "

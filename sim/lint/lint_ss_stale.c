@@ -1,5 +1,5 @@
 /*
- * The StageSet stale-status rules of lint (MS262..MS267, MS280, MS281); see
+ * The StageSet stale-status rules of lint (MS262..MS267, MS279, MS280); see
  * lint_ss_stale.h.
  */
 #include "sim/lint/lint_ss_stale.h"
@@ -539,7 +539,7 @@ static void rule_stale_approval(struct lint_report *r, const struct scenario *s,
 	}
 }
 
-/* ---------------------------------------------------------------- MS280 */
+/* ---------------------------------------------------------------- MS279 */
 
 /* What a pass meets when a stage's source is in a window of @f: its Ready reason, and the state in words. */
 static const char *exit_reason(enum src_field f, const char **state)
@@ -603,7 +603,7 @@ static const char *approval_at(const struct scenario *s, const struct obj *ss, i
 	return v;
 }
 
-/* What leaves a held version's pendingVersion standing, for MS280's message. */
+/* What leaves a held version's pendingVersion standing, for MS279's message. */
 struct early_exit {
 	const char *file;
 	struct val_mark mark;
@@ -798,7 +798,7 @@ static bool dependency_exit(const struct scenario *s, const struct obj *ss, cons
 }
 
 /*
- * MS280 (StageSet spec R-8, R-12, R-14, §5 Q-23): status.pendingVersion is
+ * MS279 (StageSet spec R-8, R-12, R-14, §5 Q-23): status.pendingVersion is
  * written by the approval gate alone, so a pass that stops before it (at
  * source resolution, or at the connection to the target cluster; the
  * dependency check does the same, told by the run) leaves it naming the
@@ -855,7 +855,7 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			snprintf(approved, sizeof(approved), ", also once the approval at %s has come,", dur(ok, d));
 		else
 			approved[0] = '\0';
-		lint_add(r, "MS280", x.file, x.mark,
+		lint_add(r, "MS279", x.file, x.mark,
 			 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s (approvalMode Always), which "
 			 "writes status.pendingVersion %s; then %s: those passes %s (%s), before the approval gate, "
 			 "the one writer of pendingVersion, so status.pendingVersion goes on naming %s beside Ready "
@@ -866,10 +866,10 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 	}
 }
 
-/* ---------------------------------------------------------------- MS281 */
+/* ---------------------------------------------------------------- MS280 */
 
 /*
- * MS281 (StageSet spec R-14, §5 Q-22): the approval annotation is never
+ * MS280 (StageSet spec R-14, §5 Q-22): the approval annotation is never
  * cleared, and a first adoption is never held.  A StageSet whose manifest
  * carries approved-version V, but whose inline spec.version.value is
  * another version W, baselines at W; when V is published later, the
@@ -902,7 +902,7 @@ static void rule_approval_reused(struct lint_report *r, const struct scenario *s
 		if (s->events[i].at_ms >= born && s->events[i].at_ms <= first &&
 		    (approval_of(&s->events[i], ss) || removes_approval(&s->events[i], ss)))
 			return; /* approved again, or the approval removed, by an event: a decision of its own */
-	lint_add(r, "MS281", ss->src.file, lint_annotation_mark(rr, ss, APPROVED_VERSION),
+	lint_add(r, "MS280", ss->src.file, lint_annotation_mark(rr, ss, APPROVED_VERSION),
 		 "StageSet %s/%s (approvalMode Always) comes with %s \"%s\" in its manifest, an approval from "
 		 "before, while its spec.version.value is %s: its first pass adopts %s without asking (a first "
 		 "adoption is never held), and the controller never clears the annotation, so when %s is "
@@ -950,7 +950,7 @@ static bool refused_downgrade(const struct sst_spec *sp, const char *from, const
 }
 
 /*
- * MS281 (StageSet spec R-14, §5 Q-22), a version that comes back: under
+ * MS280 (StageSet spec R-14, §5 Q-22), a version that comes back: under
  * approvalMode Always the annotation approves V and V is adopted; then
  * approvalMode is switched off and a publish of W is adopted without an
  * approval; approvalMode is switched back to Always, and when V is
@@ -999,7 +999,7 @@ static void rule_approval_comes_back(struct lint_report *r, const struct scenari
 			}
 			if (!p1)
 				continue;
-			lint_add(r, "MS281", pv->file, pv->mark,
+			lint_add(r, "MS280", pv->file, pv->mark,
 				 "the publish at %s offers %s again to StageSet %s/%s, whose approvalMode is Always again "
 				 "(the patch at %s), while stages.metio.wtf/approved-version still says \"%s\" from %s: "
 				 "%s, adopted with that approval (published at %s), gave way to %s, published at %s "

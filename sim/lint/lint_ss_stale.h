@@ -3,7 +3,7 @@
 
 /*
  * The StageSet stale-status rules of lint (MS262..MS267, of the range
- * MS262..MS269 kept for them, and MS280, MS281): fields of a StageSet's status that the
+ * MS262..MS269 kept for them, and MS279, MS280): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
  * ../shared/specs/stageset-controller.md §5 that the rule's row in
@@ -44,7 +44,7 @@
  *  - MS267 (Q-32): under approvalMode Always a scenario event approves a
  *    version that a later publish replaced before the approval: the gate
  *    compares exactly, so the newer version stays held (warning).
- *  - MS280 (Q-23): under approvalMode Always a publish is held for
+ *  - MS279 (Q-23): under approvalMode Always a publish is held for
  *    approval (status.pendingVersion names it), and before its approval or
  *    the next publish the sources model makes a stage's source not Ready,
  *    absent or Forbidden, an event deletes the kubeConfig Secret, or a
@@ -53,7 +53,7 @@
  *    dependency check, source resolution or the target connection, before
  *    the approval gate that alone writes pendingVersion, so it goes on
  *    naming the held version, approved or not (warning);
- *  - MS281 (Q-22): under approvalMode Always the manifest carries
+ *  - MS280 (Q-22): under approvalMode Always the manifest carries
  *    approved-version V while its inline spec.version.value is another
  *    version: the first adoption is never held, and the annotation is never
  *    cleared, so a later publish of V passes the gate with nobody approving
@@ -64,7 +64,7 @@
  *
  * What is linted: every StageSet of the inputs and of `apply` events, and
  * the scenario's annotate, patch, apply and publish events that reach them,
- * and the sources model (spec.models.sources); for MS280 also the delete
+ * and the sources model (spec.models.sources); for MS279 also the delete
  * events of Secrets.
  */
 
@@ -72,7 +72,7 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262..MS267, MS280 and MS281 over the
+ * lint_ss_stale() - appends the findings of MS262..MS267, MS279 and MS280 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).

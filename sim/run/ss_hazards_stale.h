@@ -45,14 +45,14 @@
  *    version held before while a newer one is held, or followed by a hold
  *    of a newer one (warning);
  *  - a pendingVersion left behind (R-7, R-8, R-12, R-14, §5 Q-23, lint's
- *    MS280): a status write after an AwaitingApproval hold that neither
+ *    MS279): a status write after an AwaitingApproval hold that neither
  *    holds again nor touches status.pendingVersion (the pass stopped
  *    before the approval gate: DependencyNotReady, SourceNotReady,
  *    StageFailed at the target connection, ...); told with the hold, the
  *    first such write, how many, until which write cleared it, and an
  *    approval of the held version in between.  The holds of an update
  *    window or an error budget are Q-9's and Q-10's (warning);
- *  - an approval reused (R-14, §5 Q-22, lint's MS281): an adoption attempt
+ *  - an approval reused (R-14, §5 Q-22, lint's MS280): an adoption attempt
  *    under approvalMode Always (the StageSet's at the end of the run) from
  *    a deployed version to the one stages.metio.wtf/approved-version named
  *    when it started, while an adoption of another version ended after

@@ -1,6 +1,6 @@
 /*
  * The stale-status lint rules (sim/lint/lint_ss_stale.c, MS262..MS267,
- * MS280, MS281):
+ * MS279, MS280):
  * the exact findings (line:col, id, severity, message) for a last stage's
  * soak, for rollbackOnFailure switched off under a Rollback gate, for a
  * stage removed during a held rollout, for an approval changed during the
@@ -241,7 +241,7 @@ static void test_stale_approval(void)
 static void test_pending_after_exit(void)
 {
 	expect_lint(SOURCES_EVENTS(NOT_READY, PUBLISH_1H APPROVE("1h30m", "2.1.0")) SS(ALWAYS, APP_STAGE),
-		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "7:15: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
 		    "sources model makes stage \"app\"'s GitRepository shop/shop not Ready from 1h20m0s until "
 		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
@@ -250,7 +250,7 @@ static void test_pending_after_exit(void)
 		    "through again; a transient error reading the StageLedger (API errors are not simulated) "
 		    "writes no status at all");
 	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
-		    "7:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "7:15: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
 		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
 		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
@@ -258,7 +258,7 @@ static void test_pending_after_exit(void)
 		    "Ready False RBACDenied until a pass gets through again; a transient error reading the "
 		    "StageLedger (API errors are not simulated) writes no status at all");
 	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m")) SS(ALWAYS KUBECONFIG, APP_STAGE),
-		    "8:12: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "8:12: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete "
 		    "event at 1h20m0s removes Secret shop/kc, which spec.kubeConfig.secretRef names, for the "
 		    "rest of the run: those passes fail to connect to the target cluster (StageFailed), before "
@@ -267,7 +267,7 @@ static void test_pending_after_exit(void)
 		    "error reading the StageLedger (API errors are not simulated) writes no status at all");
 	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
 			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
-		    "15:15: MS280 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
+		    "15:15: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario "
 		    "event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while "
 		    "it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop "
@@ -318,7 +318,7 @@ static void test_pending_after_exit(void)
 static void test_approval_reused(void)
 {
 	expect_lint(SCENARIO(PUBLISH_1H) SS_APPROVED("2.1.0", ALWAYS, APP_STAGE),
-		    "15:52: MS281 warning: StageSet shop/shop (approvalMode Always) comes with "
+		    "15:52: MS280 warning: StageSet shop/shop (approvalMode Always) comes with "
 		    "stages.metio.wtf/approved-version \"2.1.0\" in its manifest, an approval from before, while "
 		    "its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first "
 		    "adoption is never held), and the controller never clears the annotation, so when 2.1.0 is "
@@ -350,7 +350,7 @@ static void test_approval_reused(void)
 static void test_approval_comes_back(void)
 {
 	expect_lint(SCENARIO(BACK_EVENTS("")) SS(ALWAYS_DOWN, APP_STAGE),
-		    "12:16: MS281 warning: the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose "
+		    "12:16: MS280 warning: the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose "
 		    "approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version "
 		    "still says \"2.1.0\" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave "
 		    "way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and "
@@ -376,10 +376,10 @@ static CU_TestInfo tests[] = {
 	{ "MS265 approved-version changed while the approved transition soaks", test_approval_rehold },
 	{ "MS266 the version plan's source unfetchable for a while", test_silent_plan_error },
 	{ "MS267 an approval of a version replaced before it", test_stale_approval },
-	{ "MS280 a held version's pendingVersion through a source outage, a deleted kubeconfig, a dependency",
+	{ "MS279 a held version's pendingVersion through a source outage, a deleted kubeconfig, a dependency",
 	  test_pending_after_exit },
-	{ "MS281 an approval in the manifest reused by a later publish", test_approval_reused },
-	{ "MS281 an approved version that comes back after approvalMode was off", test_approval_comes_back },
+	{ "MS280 an approval in the manifest reused by a later publish", test_approval_reused },
+	{ "MS280 an approved version that comes back after approvalMode was off", test_approval_comes_back },
 	CU_TEST_INFO_NULL,
 };
 
