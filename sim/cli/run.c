@@ -733,8 +733,8 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
 			    "Resume it: magos-sim run [scenario.yaml] THIS-FILE (the run's Scenario\n"
-			    "document, its times on the original run's clock); it starts where it\n"
-			    "was taken, as with run --now %s",
+			    "document alone, this file holding its objects; its times on the original\n"
+			    "run's clock); it starts where it was taken, as with run --now %s",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
