@@ -229,7 +229,7 @@ expect_rc "--at after a resumed --horizon is refused" 2 "$SIM" run -q --horizon 
 contains "both on the original run's clock" "$tmp/err" "--at 2m is after the run's horizon (1m30s), where simulated time ends:"
 contains "... and the --horizon it needs" "$tmp/err" "give --horizon 2m0s or more, or an earlier --at"
 # --- check has run's clock options: a snapshot's remaining time in CI ---
-expect_rc "check --now runs a kubectl snapshot from that time" 0 "$SIM" check --color never --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
+expect_rc "check --now runs a kubectl snapshot from that time" 0 "$SIM" check -n 1 --color never --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
 contains "its time to complete is what is left from then" "$tmp/out" "p95 time to complete 15m0.987s"
 expect_rc "... as run --now counts it" 0 "$SIM" run -q --json - --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
 check "run --now gives the same time to complete" grep -q '"time_to_complete_ms": *900987' "$tmp/out"
