@@ -87,17 +87,10 @@ static size_t list_len(const struct val *v)
 static void scan_rollbacks(struct run_result *r, const struct strindex *idx, struct rb_rec *recs)
 {
 	const struct tl *tl = des_timeline(r->world);
-	size_t n = tl_count(tl);
+	struct tl_entry e;
+	size_t k;
 
-	for (size_t i = 0; i < n; i++) {
-		struct tl_entry e;
-		size_t k;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_EVENT))
-			continue;
-		if (!ssm_find(idx, e.ns, e.name, &k))
-			continue;
+	for (size_t i = 0; ssm_next(tl, &i, SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_EVENT), idx, &e, &k);) {
 		if (e.change == TL_STATUS) {
 			if (recs[k].snap_ms < 0 && e.detail && strstr(e.detail, "lastAppliedSnapshot"))
 				recs[k].snap_ms = e.t_ms;

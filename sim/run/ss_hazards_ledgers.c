@@ -463,18 +463,11 @@ static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec
 		 const struct ssrc_member_stat *ms, int64_t start_unix_ms)
 {
 	const struct tl *tl = des_timeline(r->world);
-	size_t n = tl_count(tl);
+	struct tl_entry e;
+	size_t k;
 
-	for (size_t i = 0; i < n; i++) {
-		struct tl_entry e;
-		size_t k;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_UPDATED))
-			continue;
-		if (ssm_find(idx, e.ns, e.name, &k))
-			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
-	}
+	for (size_t i = 0; ssm_next(tl, &i, SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_UPDATED), idx, &e, &k);)
+		follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
 }
 
 /* ---------------------------------------------------------------- */

@@ -781,7 +781,11 @@ void ss_hazards_stale(struct run_result *r)
 	struct strindex idx = { 0 };
 	size_t n = ssm_index(r, &ms, &idx);
 	const struct tl *tl = des_timeline(r->world);
+	const unsigned changes = SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_EVENT) | SSM_CHANGE(TL_UPDATED) |
+				 SSM_CHANGE(TL_CREATED);
+	struct tl_entry e;
 	struct st_rec *recs;
+	size_t pos;
 
 	if (n == 0)
 		return;
@@ -794,21 +798,11 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].race_ms = recs[i].race_next_ms = recs[i].stale_ms = -1;
 		recs[i].exit_ms = recs[i].exit_until_ms = recs[i].exit_appr_ms = -1;
 	}
-	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
-		struct tl_entry e;
-		size_t k;
-		bool found;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 ||
-		    (e.change != TL_STATUS && e.change != TL_EVENT && e.change != TL_UPDATED &&
-		     e.change != TL_CREATED))
-			continue;
-		found = ssm_find(&idx, e.ns, e.name, &k);
-		if (found && e.change == TL_CREATED)
-			recs[k].born_ms = e.t_ms;
-		else if (found)
-			follow(r, &ms[k], &recs[k], &e);
+	for (size_t i = 0; ssm_next(tl, &i, changes, &idx, &e, &pos);) {
+		if (e.change == TL_CREATED)
+			recs[pos].born_ms = e.t_ms;
+		else
+			follow(r, &ms[pos], &recs[pos], &e);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (recs[i].soak_from_ms >= 0) {

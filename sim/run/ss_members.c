@@ -1,6 +1,8 @@
 /* The StageSet controller's members found by name (ss_members.h). */
 #include "sim/run/ss_members.h"
 
+#include <string.h>
+
 #include "sim/base/keybuf.h"
 #include "sim/wire/fleet_glue.h"
 
@@ -25,4 +27,16 @@ bool ssm_find(const struct strindex *idx, const char *ns, const char *name, size
 
 	kb_drop(key, buf);
 	return found;
+}
+
+bool ssm_next(const struct tl *tl, size_t *i, unsigned changes, const struct strindex *idx,
+	      struct tl_entry *e, size_t *k)
+{
+	for (size_t n = tl_count(tl); *i < n;) {
+		tl_get(tl, (*i)++, e);
+		if (e->kind && strcmp(e->kind, "StageSet") == 0 && (changes & SSM_CHANGE(e->change)) &&
+		    ssm_find(idx, e->ns, e->name, k))
+			return true;
+	}
+	return false;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "sim/base/strindex.h"
+#include "sim/core/timeline.h"
 #include "sim/run/run.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -35,5 +36,20 @@ size_t ssm_index(const struct run_result *r, const struct ssrc_member_stat **ms,
  *          over 255 bytes.
  */
 bool ssm_find(const struct strindex *idx, const char *ns, const char *name, size_t *k);
+
+/* A set of timeline changes for ssm_next(): SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_EVENT). */
+#define SSM_CHANGE(c) (1u << (c))
+
+/*
+ * ssm_next() - the next entry of @tl, from position *@i on, about a member:
+ * kind "StageSet", a name ssm_find() finds in @idx, a change in @changes.
+ * @i: the position to look from; set past the entry returned.
+ * @e: receives the entry (strings borrowed from @tl).
+ * @k: receives the member's position.
+ * Returns: true, or false when no entry from *@i on qualifies.
+ * Errors:  cannot fail.  Cost: O(1) expected per entry passed over.
+ */
+bool ssm_next(const struct tl *tl, size_t *i, unsigned changes, const struct strindex *idx,
+	      struct tl_entry *e, size_t *k);
 
 #endif
