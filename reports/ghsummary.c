@@ -9,6 +9,7 @@
 #include "engine/xalloc.h"
 #include "reports/tool.h"
 #include "sim/base/gotime.h"
+#include "sim/base/quote.h"
 
 /* Room kept for the truncation note, bytes. */
 #define NOTE_ROOM 256
@@ -20,10 +21,21 @@ static bool after_www(const char *start, const char *s)
 	       (s[-3] | 0x20) == 'w';
 }
 
-char *ghs_cell(const char *s)
+/*
+ * The input text @s with its control characters escaped as qt_text() writes
+ * them (an ESC must not reach whoever reads the summary, raw or rendered),
+ * except CR and LF: the callers write those as spaces, Markdown's rule for a
+ * line break within a table row.  Returns new.
+ */
+static char *quoted(const char *s)
 {
-	const char *start = s;
-	char *out = xmalloc(strlen(s) * 2 + 1), *p = out;
+	return qt_text_keep(s, "\r\n");
+}
+
+char *ghs_cell(const char *text)
+{
+	char *q = quoted(text), *out = xmalloc(strlen(q) * 2 + 1), *p = out;
+	const char *start = q, *s = q;
 
 	for (; *s; s++) {
 		if (*s == '\n' || *s == '\r') {
@@ -36,13 +48,15 @@ char *ghs_cell(const char *s)
 		*p++ = *s;
 	}
 	*p = '\0';
+	free(q);
 	return out;
 }
 
-char *ghs_code(const char *s)
+char *ghs_code(const char *text)
 {
+	char *q = quoted(text), *out, *p;
+	const char *s = q;
 	size_t run = 0, longest = 0, n = strlen(s), fence;
-	char *out, *p;
 	bool pad;
 
 	for (const char *c = s; *c; c++) {
@@ -68,6 +82,7 @@ char *ghs_code(const char *s)
 	memset(p, '`', fence);
 	p += fence;
 	*p = '\0';
+	free(q);
 	return out;
 }
 

@@ -33,7 +33,10 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
  * backslash-escaped (\ ` * _ [ ] < > ! ~ | & $, so no emphasis, link, HTML,
  * strikethrough, entity or math appears), the ':' of "://", the '.' after
  * "www" and every '@' too (so GFM's autolinks do not turn a URL or an
- * address into a link), and line breaks become spaces.  Returns new.
+ * address into a link), line breaks become spaces and every other control
+ * character is escaped as qt_text() (sim/base/quote.h) writes it, its
+ * backslash escaped in turn, so that "\x1b" shows where the input held an
+ * ESC.  Returns new.
  */
 char *ghs_cell(const char *s);
 
@@ -41,7 +44,8 @@ char *ghs_cell(const char *s);
  * ghs_code() - @s as a GFM code span, also inside a table cell: fenced by
  * one more backtick than the longest run of backticks in @s, padded with a
  * space where @s starts or ends with a backtick, '|' escaped (GFM splits
- * cells before it reads code spans), line breaks as spaces.  Returns new.
+ * cells before it reads code spans), line breaks as spaces, every other
+ * control character as qt_text() writes it.  Returns new.
  */
 char *ghs_code(const char *s);
 

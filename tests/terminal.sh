@@ -61,6 +61,17 @@ contains "check --github: ESC, BEL, C1 and DEL are escaped in the annotation" "$
 	'title=MS002::unknown field "spec.bogus\x1b[2J\x1b]0;owned\a\u0085\x7f"'
 check "check --github: no line starts with a command of the input's" sh -c "! grep -q '^::stop-commands\|^::set-env' '$tmp/cg.out'"
 check "check --github: no ESC, CR, BEL or DEL is printed" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\r\\a\\177]')\" '$tmp/cg.out'"
+# --summary: Markdown's own rule for line breaks (a space: a table row is
+# one line), Go's %q for every other control character, its backslashes
+# escaped so that GFM renders them as written.
+"$SIM" check --no-color --summary "$tmp/cs.md" "$CC" >/dev/null 2>&1
+contains "check --summary: a newline and a CR are spaces within the row" "$tmp/cs.md" \
+	'unknown field "spec.bogus ::stop-commands::tok  ::set-env name=X::1"'
+contains "check --summary: ESC, BEL, C1 and DEL are escaped in the row" "$tmp/cs.md" \
+	'unknown field "spec.bogus\\x1b\[2J\\x1b\]0;owned\\a\\u0085\\x7f"'
+if LC_ALL=C grep -q -e "$(printf '[\033\r\a\177]')" -e "$(printf '\302\205')" "$tmp/cs.md"; then
+	bad "check --summary: no ESC, CR, BEL, C1 or DEL is written"
+else ok "check --summary: no ESC, CR, BEL, C1 or DEL is written"; fi
 # The terminal report of run writes what it quotes of the input alike: an
 # annotation's value holding C1's CSI (U+009B), an ESC and a tab.
 sed 's|example.org/last-release: "4.7.0"|example.org/last-release: "4.7.0\\u009b2J\\x1b[31m\\ttab"|' \

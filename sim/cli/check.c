@@ -4,7 +4,6 @@
  * annotations and a Markdown summary on request, and map it all to an exit
  * code.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "sim/base/diag.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint.h"
+#include "sim/load/dirlist.h"
 
 #define CHECK_MAX_JOBS 256
 
@@ -132,46 +132,6 @@ static void release_input(struct check_input *in)
 	free(in->name);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * dir_files() - the *.yaml / *.yml / *.json regular files of directory @dir
- * sorted by name, as the loader reads a directory (@n of them; NULL and 0
- * when it is no directory or holds none).
- */
-static char **dir_files(const char *dir, size_t *n)
-{
-	size_t len = strlen(dir);
-	char **files = NULL;
-	struct dirent *de;
-	struct stat st;
-	DIR *dp;
-
-	*n = 0;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !(dp = opendir(dir)))
-		return NULL;
-	while ((de = readdir(dp)) != NULL) {
-		char *p;
-
-		if (!scn_is_manifest_name(de->d_name))
-			continue;
-		p = xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", de->d_name);
-		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(p);
-			continue;
-		}
-		files = xreallocarray(files, *n + 1, sizeof(*files));
-		files[(*n)++] = p;
-	}
-	closedir(dp);
-	if (*n)
-		qsort(files, *n, sizeof(*files), cmp_str);
-	return files;
-}
-
 /* The file @path names, by device and inode (false when it cannot be read). */
 static bool file_key(const char *path, dev_t *dev, ino_t *ino)
 {
@@ -197,7 +157,7 @@ static bool file_key(const char *path, dev_t *dev, ino_t *ino)
 static void expand(const char *arg, const struct limits *lim, struct check_input **in, size_t *n)
 {
 	size_t nfiles, nscn = 0, nplain = 0, nread = 0;
-	char **files = dir_files(arg, &nfiles), **plain;
+	char **files = dl_paths(arg, &nfiles), **plain;
 	bool *is_scn;
 	struct read_key {
 		dev_t dev;

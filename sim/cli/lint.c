@@ -4,7 +4,6 @@
  * findings, runs every rule, drops the disabled ones, prints, and maps the
  * result to an exit code.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +16,7 @@
 #include "reports/lint_json.h"
 #include "sim/plan/expect.h"
 #include "sim/lint/lint.h"
+#include "sim/load/dirlist.h"
 #include "sim/base/suggest.h"
 
 enum lint_optcode {
@@ -188,49 +188,27 @@ static int parse_disable(const char *arg, bool *disabled)
 
 /* ---- loading ----------------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
- * Appends the inputs of argument @arg to @out: a directory gives its *.yaml,
- * *.yml and *.json regular files sorted by name (as the loader reads a directory),
- * so that each scenario in it is linted on its own; anything else, and a
- * directory without such files, is itself (the loader reports it).
+ * Appends the inputs of argument @arg to @out: a directory gives its input
+ * files (sim/load/dirlist.h: *.yaml, *.yml and *.json regular files sorted
+ * by name, as the loader reads a directory), so that each scenario in it is
+ * linted on its own; anything else, and a directory without such files, is
+ * itself (the loader reports it).
  */
 static void expand(const char *arg, char ***out, size_t *n)
 {
-	struct stat st;
-	struct dirent *de;
-	DIR *dir;
-	size_t first = *n, len = strlen(arg);
+	size_t nfiles;
+	char **files = dl_paths(arg, &nfiles);
 
-	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || !(dir = opendir(arg))) {
+	if (!nfiles) {
 		*out = xreallocarray(*out, *n + 1, sizeof(**out));
 		(*out)[(*n)++] = xstrdup(arg);
 		return;
 	}
-	while ((de = readdir(dir)) != NULL) {
-		char *p;
-
-		if (!scn_is_manifest_name(de->d_name))
-			continue;
-		p = xasprintf("%s%s%s", arg, len && arg[len - 1] == '/' ? "" : "/", de->d_name);
-		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(p);
-			continue;
-		}
-		*out = xreallocarray(*out, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = p;
-	}
-	closedir(dir);
-	if (*n == first) {
-		*out = xreallocarray(*out, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = xstrdup(arg);
-		return;
-	}
-	qsort(*out + first, *n - first, sizeof(**out), cmp_str);
+	*out = xreallocarray(*out, *n + nfiles, sizeof(**out));
+	memcpy(*out + *n, files, nfiles * sizeof(*files));
+	*n += nfiles;
+	free(files);
 }
 
 /* The files a scenario read (itself and its includes), by device and inode. */

@@ -1764,3 +1764,11 @@ bool adm_identity(const struct val *doc, char **kind, char **ns, char **name)
 		*ns = xstrdup(space[0] ? space : "default");
 	return true;
 }
+
+bool adm_in_group(const struct obj *o, const char *group, const char *kind)
+{
+	size_t n = strlen(group);
+
+	return o && (!kind || strcmp(o->kind, kind) == 0) && strncmp(o->api_version, group, n) == 0 &&
+	       o->api_version[n] == '/';
+}

@@ -69,6 +69,18 @@
 #include "sim/base/diag.h"
 #include "sim/cluster/schema.h"
 
+/* The API group of the stageset-controller's kinds (FleetRollout, StageSet, StageLedger). */
+#define ADM_GROUP_STAGES "stages.metio.wtf"
+
+/*
+ * adm_in_group() - whether object @o is of API group @group: its apiVersion
+ * is "<@group>/<any version>" and, unless @kind is NULL, its kind is @kind.
+ * A NULL @o is in no group.  For the observers and lint rules that follow
+ * one project's kinds (an object of the same kind in another group is
+ * someone else's).  Errors: cannot fail.
+ */
+bool adm_in_group(const struct obj *o, const char *group, const char *kind);
+
 /* adm_admit() result for an accepted document that makes no object (see "Ignored objects"). */
 #define ADM_IGNORED 1
 

@@ -12,17 +12,11 @@
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/cluster/admission.h"
 #include "sim/lint/lint_ss_holds.h"
 
-#define STAGES_GROUP "stages.metio.wtf/"
 #define READ_EVERY_MS 60000 /* one budget reading a minute */
 #define MAX_READINGS 20000
-
-static bool is_stages(const struct obj *o, const char *kind)
-{
-	return o && strcmp(o->kind, kind) == 0 &&
-	       strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
-}
 
 /* The first reading of @ss's error budget within the horizon that is exhausted, -1: none. */
 static int64_t first_frozen(const struct scenario *s, const struct obj *ss, struct lsh_budget *bu)
@@ -74,7 +68,8 @@ static void check_fleet(struct lint_report *r, const struct scenario *s, const s
 		char at[GT_DURATION_BUFSZ];
 		int64_t t;
 
-		if (!is_stages(ss, "StageSet") || !lbl_matches(&sel, &ss->labels) || !(wave = wave_of(fr, ss)))
+		if (!adm_in_group(ss, ADM_GROUP_STAGES, "StageSet") || !lbl_matches(&sel, &ss->labels) ||
+		    !(wave = wave_of(fr, ss)))
 			continue;
 		if ((t = first_frozen(s, ss, &bu)) < 0)
 			continue;
@@ -94,9 +89,10 @@ static void check_fleet(struct lint_report *r, const struct scenario *s, const s
 void lint_fleet_adoption(struct lint_report *r, const struct scenario *s)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stages(s->objs[i], "FleetRollout"))
+		if (adm_in_group(s->objs[i], ADM_GROUP_STAGES, "FleetRollout"))
 			check_fleet(r, s, s->objs[i]);
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stages(s->events[i].obj, "FleetRollout"))
+		if (s->events[i].type == SCN_EV_APPLY &&
+		    adm_in_group(s->events[i].obj, ADM_GROUP_STAGES, "FleetRollout"))
 			check_fleet(r, s, s->events[i].obj);
 }

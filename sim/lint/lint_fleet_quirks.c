@@ -14,14 +14,8 @@
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
+#include "sim/cluster/admission.h"
 
-#define STAGES_GROUP "stages.metio.wtf/"
-
-static bool is_stages(const struct obj *o, const char *kind)
-{
-	return o && strcmp(o->kind, kind) == 0 &&
-	       strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
-}
 
 /* One version the scenario offers the members, and where it comes from. */
 struct offer {
@@ -55,7 +49,7 @@ static void offer_stageset(struct offers *o, const struct obj *ss)
 {
 	const struct val *v = val_path(ss->spec, "version.value");
 
-	if (is_stages(ss, "StageSet") && v && v->type == VAL_STRING)
+	if (adm_in_group(ss, ADM_GROUP_STAGES, "StageSet") && v && v->type == VAL_STRING)
 		offer_add(o, v->u.s,
 			  xasprintf("StageSet \"%s/%s\" spec.version.value", ss->ns, ss->name));
 }
@@ -143,7 +137,7 @@ static void stagesets_add(struct stagesets *x, const struct obj *o)
 	char buf[256], *k;
 	size_t pos;
 
-	if (!is_stages(o, "StageSet"))
+	if (!adm_in_group(o, ADM_GROUP_STAGES, "StageSet"))
 		return;
 	k = kb_join2(buf, sizeof(buf), o->ns, o->name);
 	if (si_get(&x->idx, k, &pos)) {
@@ -232,11 +226,11 @@ static void manual_approvals(struct lint_report *r, const struct scenario *s)
 			size_t nfr = 0;
 
 			for (size_t k = 0; k < s->nobjs; k++)
-				if (is_stages(s->objs[k], "FleetRollout"))
+				if (adm_in_group(s->objs[k], ADM_GROUP_STAGES, "FleetRollout"))
 					frs[nfr++] = s->objs[k];
 			for (size_t k = 0; k < s->nevents; k++)
 				if (s->events[k].type == SCN_EV_APPLY &&
-				    is_stages(s->events[k].obj, "FleetRollout"))
+				    adm_in_group(s->events[k].obj, ADM_GROUP_STAGES, "FleetRollout"))
 					frs[nfr++] = s->events[k].obj;
 			p = xcalloc(nfr + 1, sizeof(*p));
 			for (size_t k = 0; k < nfr; k++) {
@@ -286,10 +280,11 @@ void lint_fleet_quirks(struct lint_report *r, const struct scenario *s)
 
 	offers_init(&o, s);
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stages(s->objs[i], "FleetRollout"))
+		if (adm_in_group(s->objs[i], ADM_GROUP_STAGES, "FleetRollout"))
 			spelling(r, &o, s->objs[i]);
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stages(s->events[i].obj, "FleetRollout"))
+		if (s->events[i].type == SCN_EV_APPLY &&
+		    adm_in_group(s->events[i].obj, ADM_GROUP_STAGES, "FleetRollout"))
 			spelling(r, &o, s->events[i].obj);
 	offers_release(&o);
 	manual_approvals(r, s);

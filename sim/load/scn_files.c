@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "engine/xalloc.h"
+#include "sim/load/dirlist.h"
 
 static char *join_path(const char *dir, const char *name)
 {
@@ -175,49 +176,27 @@ static void load_sorted(struct loader *L, char **v, size_t n)
 }
 
 /*
- * load_dir() - reads the *.yaml / *.yml / *.json regular files of @dir,
- * sorted by name.  A directory without any is an error; when it holds
+ * load_dir() - reads the input files of @dir (sim/load/dirlist.h), sorted
+ * by name.  A directory without any is an error; when it holds
  * subdirectories, a note names the first by name (the walk is not
  * recursive: a user who nested the files should hear why they were not read).
  */
 static void load_dir(struct loader *L, const char *dir)
 {
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-	char **names = NULL, *subdir = NULL; /* subdir: the first by name, owned */
-	size_t n = 0;
+	struct dl_list l;
+	char **paths;
+	int rc = dl_list(dir, &l);
 
-	if (!dp) {
-		diag_error(L->d, dir, (struct val_mark){ 0, 0 }, "cannot read: %s", strerror(errno));
+	if (rc != 0) {
+		diag_error(L->d, dir, (struct val_mark){ 0, 0 }, "cannot read: %s", strerror(-rc));
+		dl_release(&l);
 		return;
 	}
-	while ((de = readdir(dp)) != NULL) {
-		struct stat sb;
-		char *p;
-		bool manifest = scn_is_manifest_name(de->d_name);
-
-		/* (a subdirectory only matters while no file is found: the note is for none) */
-		if (!manifest && (n || de->d_name[0] == '.' ||
-				  (subdir && strcmp(de->d_name, subdir) >= 0)))
-			continue;
-		p = join_path(dir, de->d_name);
-		if (manifest && stat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
-			names = xreallocarray(names, n + 1, sizeof(*names));
-			names[n++] = p;
-			continue;
-		}
-		if (!manifest && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			free(subdir);
-			subdir = xstrdup(de->d_name);
-		}
-		free(p);
-	}
-	closedir(dp);
-	if (n == 0) {
+	if (l.n == 0) {
 		diag_error(L->d, dir, (struct val_mark){ 0, 0 },
 			   "no *.yaml, *.yml or *.json files in this directory");
-		if (subdir) {
-			char *p = join_path(dir, subdir);
+		if (l.subdir) {
+			char *p = join_path(dir, l.subdir);
 
 			diag_note(L->d, dir, (struct val_mark){ 0, 0 },
 				  "subdirectories are not read (the walk is not recursive): '%s' "
@@ -225,11 +204,14 @@ static void load_dir(struct loader *L, const char *dir)
 				  p);
 			free(p);
 		}
-		free(subdir);
+		dl_release(&l);
 		return;
 	}
-	free(subdir);
-	load_sorted(L, names, n);
+	paths = xcalloc(l.n, sizeof(*paths));
+	for (size_t i = 0; i < l.n; i++)
+		paths[i] = join_path(dir, l.names[i]);
+	load_sorted(L, paths, l.n);
+	dl_release(&l);
 }
 
 void scnp_load_input(struct loader *L, const char *path)

@@ -29,84 +29,12 @@
 
 /* ---------------------------------------------------------------- string index */
 
-/* Open addressing, string key → size_t; no removal (values are overwritten). */
-struct sidx {
-	char **keys;
-	size_t *vals;
-	size_t n, cap; /* cap is 0 or a power of two */
-};
-
-static uint64_t fnv1a(const char *s, uint64_t h)
+/* The position @x maps @key to, or SIZE_MAX (positions are array indices, never SIZE_MAX). */
+static size_t index_get(const struct strindex *x, const char *key)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
+	size_t pos;
 
-#define FNV_BASIS 0xcbf29ce484222325ull
-
-static size_t sidx_slot(const struct sidx *x, const char *key)
-{
-	size_t i = (size_t)fnv1a(key, FNV_BASIS) & (x->cap - 1);
-
-	while (x->keys[i] && strcmp(x->keys[i], key) != 0)
-		i = (i + 1) & (x->cap - 1);
-	return i;
-}
-
-static void sidx_grow(struct sidx *x)
-{
-	struct sidx old = *x;
-
-	x->cap = old.cap ? old.cap * 2 : 64;
-	x->keys = xcalloc(x->cap, sizeof(*x->keys));
-	x->vals = xcalloc(x->cap, sizeof(*x->vals));
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.keys[i]) {
-			size_t j = sidx_slot(x, old.keys[i]);
-
-			x->keys[j] = old.keys[i];
-			x->vals[j] = old.vals[i];
-		}
-	}
-	free(old.keys);
-	free(old.vals);
-}
-
-/* sidx_get() - the value of @key, or SIZE_MAX. */
-static size_t sidx_get(const struct sidx *x, const char *key)
-{
-	size_t i;
-
-	if (!x->cap)
-		return SIZE_MAX;
-	i = sidx_slot(x, key);
-	return x->keys[i] ? x->vals[i] : SIZE_MAX;
-}
-
-static void sidx_put(struct sidx *x, const char *key, size_t val)
-{
-	size_t i;
-
-	if ((x->n + 1) * 2 > x->cap)
-		sidx_grow(x);
-	i = sidx_slot(x, key);
-	if (!x->keys[i]) {
-		x->keys[i] = xstrdup(key);
-		x->n++;
-	}
-	x->vals[i] = val;
-}
-
-static void sidx_release(struct sidx *x)
-{
-	for (size_t i = 0; i < x->cap; i++)
-		free(x->keys[i]);
-	free(x->keys);
-	free(x->vals);
-	memset(x, 0, sizeof(*x));
+	return si_get(x, key, &pos) ? pos : SIZE_MAX;
 }
 
 /* ---------------------------------------------------------------- state */
@@ -167,11 +95,11 @@ struct mdl {
 	struct job *jobs;
 	size_t njobs, capjobs;
 	struct mdl_job_stat *stats; /* rebuilt by mdl_jobs() */
-	struct sidx job_index;      /* "ns/name" → latest record */
+	struct strindex job_index;      /* "ns/name" → latest record */
 
 	struct ws_state *wss;
 	size_t nwss;
-	struct sidx ws_index; /* "ns/name" → wss index */
+	struct strindex ws_index; /* "ns/name" → wss index */
 
 	size_t *queue; /* FIFO of job indices (some stale) */
 	size_t qhead, qlen, qcap;
@@ -198,7 +126,7 @@ static void wall(const struct mdl *m, int64_t t_ms, char *buf, size_t len)
 static struct ws_state *ws_get(struct mdl *m, const char *ns, const char *name, size_t *idx)
 {
 	char *k = key2(ns, name);
-	size_t i = sidx_get(&m->ws_index, k);
+	size_t i = index_get(&m->ws_index, k);
 
 	if (i == SIZE_MAX) {
 		i = m->nwss;
@@ -207,7 +135,7 @@ static struct ws_state *ws_get(struct mdl *m, const char *ns, const char *name, 
 		m->wss[i].ns = xstrdup(ns);
 		m->wss[i].name = xstrdup(name);
 		m->nwss++;
-		sidx_put(&m->ws_index, k, i);
+		si_put(&m->ws_index, k, i);
 	}
 	free(k);
 	if (idx)
@@ -761,7 +689,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 	j->st.seen_ms = now;
 	j->st.slot_ms = j->st.start_ms = j->st.end_ms = j->st.deadline_ms = -1;
 	j->start_time_ms = -1;
-	sidx_put(&m->job_index, k, ji);
+	si_put(&m->job_index, k, ji);
 	free(k);
 	if (finished(o) || o->deletion_ms >= 0) {
 		j->st.state = MDL_JOB_FOREIGN;
@@ -822,7 +750,7 @@ static void job_seen(struct mdl *m, const struct obj *o)
 static void job_deleted(struct mdl *m, const struct obj *o)
 {
 	char *k = key2(o->ns, o->name);
-	size_t ji = sidx_get(&m->job_index, k);
+	size_t ji = index_get(&m->job_index, k);
 
 	free(k);
 	if (ji == SIZE_MAX)
@@ -840,7 +768,7 @@ static void job_deleted(struct mdl *m, const struct obj *o)
 static void job_finished_elsewhere(struct mdl *m, const struct obj *o)
 {
 	char *k = key2(o->ns, o->name);
-	size_t ji = sidx_get(&m->job_index, k);
+	size_t ji = index_get(&m->job_index, k);
 	struct job *j;
 
 	free(k);
@@ -1015,6 +943,17 @@ static void watch_workspace(void *ctx, enum api_event_type type, const struct ob
 
 /* ---------------------------------------------------------------- git remotes */
 
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull
+
 /* The low @digits hex digits of @v, lower case, most significant first ("%0*llx" without printf). */
 static void put_hex(char *out, uint64_t v, int digits)
 {
@@ -1137,7 +1076,7 @@ static void build_remotes(struct mdl *m)
 bool mdl_job_start_time(const struct mdl *m, const char *ns, const char *name, int64_t *ms)
 {
 	char *k = key2(ns, name);
-	size_t i = sidx_get(&m->job_index, k);
+	size_t i = index_get(&m->job_index, k);
 
 	free(k);
 	if (i == SIZE_MAX || !live(&m->jobs[i]) || m->jobs[i].start_time_ms < 0)
@@ -1149,7 +1088,7 @@ bool mdl_job_start_time(const struct mdl *m, const char *ns, const char *name, i
 char *mdl_armed_text(const struct mdl *m, const char *ns, const char *name)
 {
 	char *k = key2(ns, name), *text = NULL;
-	size_t i = sidx_get(&m->ws_index, k);
+	size_t i = index_get(&m->ws_index, k);
 	const struct ws_state *ws = i == SIZE_MAX ? NULL : &m->wss[i];
 
 	free(k);
@@ -1302,7 +1241,7 @@ void mdl_free(struct mdl *m)
 	}
 	free(m->jobs);
 	free(m->stats);
-	sidx_release(&m->job_index);
+	si_release(&m->job_index);
 	for (size_t i = 0; i < m->nwss; i++) {
 		free(m->wss[i].ns);
 		free(m->wss[i].name);
@@ -1312,7 +1251,7 @@ void mdl_free(struct mdl *m)
 		free(m->wss[i].armed);
 	}
 	free(m->wss);
-	sidx_release(&m->ws_index);
+	si_release(&m->ws_index);
 	free(m->queue);
 	free(m->series);
 	for (size_t i = 0; i < m->nrefs; i++) {

@@ -5,13 +5,12 @@
 #include <string.h>
 
 #include "engine/labels.h"
-
-#define STAGES_GROUP "stages.metio.wtf/"
+#include "sim/cluster/admission.h"
 
 static bool stages_object(const struct obj *o, void *ctx)
 {
 	(void)ctx;
-	return strncmp(o->api_version, STAGES_GROUP, strlen(STAGES_GROUP)) == 0;
+	return adm_in_group(o, ADM_GROUP_STAGES, NULL);
 }
 
 void fd_list_init(struct fd_list *l, struct api *a)

@@ -17,6 +17,7 @@
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
+#include "sim/run/magos_jobname.h"
 
 #define MAGOS_GROUP "magosproject.io/"
 
@@ -92,27 +93,6 @@ static bool classify(struct api *a, const struct obj *ws, struct polws *out)
 	return false;
 }
 
-/*
- * The Workspace name of a plan Job "<workspace>-plan-<8 hex>"
- * (mw_job_name()) into @out (@len bytes); false for any other name.
- */
-static bool plan_job_workspace(const char *job, char *out, size_t len)
-{
-	size_t n = strlen(job), cut;
-
-	if (n < 15 || memcmp(job + n - 14, "-plan-", 6) != 0)
-		return false;
-	for (size_t i = n - 8; i < n; i++)
-		if (!((job[i] >= '0' && job[i] <= '9') || (job[i] >= 'a' && job[i] <= 'f')))
-			return false;
-	cut = n - 14;
-	if (cut >= len)
-		return false;
-	memcpy(out, job, cut);
-	out[cut] = '\0';
-	return true;
-}
-
 static void job_entry(struct polws *v, size_t n, const struct strindex *idx, const struct tl_entry *e)
 {
 	char wname[256], buf[256], *k;
@@ -120,7 +100,7 @@ static void job_entry(struct polws *v, size_t n, const struct strindex *idx, con
 	bool found;
 	struct polws *p;
 
-	if (!e->detail || !plan_job_workspace(e->name, wname, sizeof(wname)))
+	if (!e->detail || !mjn_workspace(e->name, "plan", wname, sizeof(wname)))
 		return;
 	k = kb_join2(buf, sizeof(buf), e->ns, wname);
 	found = si_get(idx, k, &pos);

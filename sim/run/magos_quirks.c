@@ -18,6 +18,7 @@
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
+#include "sim/run/magos_jobname.h"
 
 /* What the Job API says of a negative deadline (sim/wire/magos_wc.c, as Kubernetes words it). */
 #define DEADLINE_REFUSED "spec.activeDeadlineSeconds: Invalid value"
@@ -114,34 +115,7 @@ static size_t ws_at(struct quirks *q, const char *ns, const char *name)
 	return pos;
 }
 
-/*
- * The Workspace name of a Job the Workspace controller names
- * "<workspace>-plan-<8 hex>" or "<workspace>-apply-<8 hex>" (mw_job_name()),
- * into @out (@len bytes); false for any other name.
- */
-static bool job_workspace(const char *job, char *out, size_t len)
-{
-	size_t n = strlen(job), cut;
-
-	if (n < 15 || job[n - 9] != '-')
-		return false;
-	for (size_t i = n - 8; i < n; i++)
-		if (!((job[i] >= '0' && job[i] <= '9') || (job[i] >= 'a' && job[i] <= 'f')))
-			return false;
-	if (n >= 15 && memcmp(job + n - 15, "-apply", 6) == 0)
-		cut = n - 15;
-	else if (memcmp(job + n - 14, "-plan", 5) == 0)
-		cut = n - 14;
-	else
-		return false;
-	if (cut == 0 || cut >= len)
-		return false;
-	memcpy(out, job, cut);
-	out[cut] = '\0';
-	return true;
-}
-
-/* The spec hash of a Job name job_workspace() accepts: its last 8 characters. */
+/* The spec hash of a Job name mjn_workspace() accepts: its last 8 characters. */
 static const char *job_hash(const char *job)
 {
 	return job + strlen(job) - 8;
@@ -153,7 +127,7 @@ static void job_created(struct quirks *q, const struct tl_entry *e)
 	struct wsq *w;
 	size_t ji;
 
-	if (!job_workspace(e->name, wname, sizeof(wname)))
+	if (!mjn_workspace(e->name, NULL, wname, sizeof(wname)))
 		return;
 	if (q->njobs == q->capjobs) {
 		q->capjobs = q->capjobs ? 2 * q->capjobs : 16;
@@ -205,7 +179,7 @@ static void job_ended(struct quirks *q, const struct tl_entry *e, bool deleted)
 		return;
 	q->jobs[ji].ended_ms = e->t_ms;
 	q->jobs[ji].deleted = deleted;
-	if (!job_workspace(e->name, wname, sizeof(wname)))
+	if (!mjn_workspace(e->name, NULL, wname, sizeof(wname)))
 		return;
 	if ((w = kt_get(&q->ws, e->ns, wname)) != NULL) {
 		for (size_t i = 0; i < w->nrunning; i++)
@@ -509,7 +483,7 @@ static void tell_stuck(struct des *w, const struct quirks *q, const struct wsq *
 		for (size_t i = 0; i < jobs.n && !failed; i++) {
 			char wname[256];
 
-			failed = job_workspace(jobs.items[i]->name, wname, sizeof(wname)) &&
+			failed = mjn_workspace(jobs.items[i]->name, NULL, wname, sizeof(wname)) &&
 				 strcmp(wname, ws->name) == 0 &&
 				 val_int(val_map_get(jobs.items[i]->status, "failed"), 0) > 0;
 		}

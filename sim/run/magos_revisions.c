@@ -16,6 +16,7 @@
 #include "sim/base/keytab.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
+#include "sim/run/magos_jobname.h"
 
 /* A time that did not happen (times may be before the run's start: < 0). */
 #define NONE INT64_MIN
@@ -65,24 +66,6 @@ static struct wsr *ws_at(struct revs *q, const char *ns, const char *name)
 		r->next_plan_ms = NONE;
 	}
 	return r;
-}
-
-/* The Workspace of a plan Job "<workspace>-plan-<8 hex>" into @out; false for any other name. */
-static bool plan_job_workspace(const char *job, char *out, size_t len)
-{
-	size_t n = strlen(job), cut;
-
-	if (n < 15 || memcmp(job + n - 14, "-plan-", 6) != 0)
-		return false;
-	for (size_t i = n - 8; i < n; i++)
-		if (!((job[i] >= '0' && job[i] <= '9') || (job[i] >= 'a' && job[i] <= 'f')))
-			return false;
-	cut = n - 14;
-	if (cut >= len)
-		return false;
-	memcpy(out, job, cut);
-	out[cut] = '\0';
-	return true;
 }
 
 /*
@@ -253,7 +236,7 @@ static void revs_pass(struct revs *q, struct des *w, const struct scenario *s, b
 		if (!strcmp(e.kind, "Workspace") && e.change == TL_UPDATED) {
 			workspace_update(ws_at(q, e.ns, e.name), &e);
 		} else if (!strcmp(e.kind, "Job") && e.change == TL_STATUS && e.detail &&
-			   strstr(e.detail, "startTime") && plan_job_workspace(e.name, wname, sizeof(wname))) {
+			   strstr(e.detail, "startTime") && mjn_workspace(e.name, "plan", wname, sizeof(wname))) {
 			struct wsr *r = kt_get(&q->t, e.ns, wname);
 
 			if (!r && !all)

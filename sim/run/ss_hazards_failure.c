@@ -9,11 +9,10 @@
 #include "engine/objects.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/load/scn_ssworld.h"
-#include "sim/wire/fleet_glue.h"
+#include "sim/run/ss_members.h"
 #include "sim/wire/stageset_rc.h"
 
 /*
@@ -88,22 +87,10 @@ static size_t list_len(const struct val *v)
 static void scan_rollbacks(struct run_result *r, const struct strindex *idx, struct rb_rec *recs)
 {
 	const struct tl *tl = des_timeline(r->world);
-	size_t n = tl_count(tl);
+	struct tl_entry e;
+	size_t k;
 
-	for (size_t i = 0; i < n; i++) {
-		struct tl_entry e;
-		char buf[256], *key;
-		size_t k;
-		bool found;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_EVENT))
-			continue;
-		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
-		found = si_get(idx, key, &k);
-		kb_drop(key, buf);
-		if (!found)
-			continue;
+	for (size_t i = 0; ssm_next(tl, &i, SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_EVENT), idx, &e, &k);) {
 		if (e.change == TL_STATUS) {
 			if (recs[k].snap_ms < 0 && e.detail && strstr(e.detail, "lastAppliedSnapshot"))
 				recs[k].snap_ms = e.t_ms;
@@ -379,36 +366,28 @@ static void long_verify(struct run_result *r, const struct obj *ss, const struct
 
 void ss_hazards_failure(struct run_result *r, const struct scenario *s)
 {
-	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct ssrc_member_stat *ms;
-	size_t n = ssrc_members(rc, &ms);
 	struct strindex idx = { 0 };
+	size_t n = ssm_index(r, &ms, &idx);
 	struct rb_rec *recs;
 
 	if (n == 0)
 		return;
 	recs = xcalloc(n, sizeof(*recs));
 	for (size_t i = 0; i < n; i++) {
-		char buf[256], *key = kb_join2(buf, sizeof(buf), ms[i].ns, ms[i].name);
-
-		si_put(&idx, key, i);
-		kb_drop(key, buf);
 		recs[i].snap_ms = -1;
 		recs[i].mig_fail_ms = recs[i].dirty_ms = -1;
 		recs[i].fail_ms = recs[i].ok_ms = -1;
 	}
 	for (size_t i = 0; i < s->nobjs; i++) {
 		const struct obj *o = s->objs[i];
-		char buf[256], *key;
 		size_t k;
 
 		if (!o || !o->kind || strcmp(o->kind, "StageSet") != 0 || !o->status ||
 		    !list_len(val_map_get(o->status, "lastAppliedSnapshot")))
 			continue;
-		key = kb_join2(buf, sizeof(buf), o->ns, o->name);
-		if (si_get(&idx, key, &k))
+		if (ssm_find(&idx, o->ns, o->name, &k))
 			recs[k].snap_ms = INT64_MIN; /* the loaded status holds one */
-		kb_drop(key, buf);
 	}
 	scan_rollbacks(r, &idx, recs);
 	for (size_t i = 0; i < n; i++) {

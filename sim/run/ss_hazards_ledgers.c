@@ -17,12 +17,12 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "sim/load/scn_ssworld.h"
 #include "sim/models/stageset_world_stages.h"
+#include "sim/run/ss_members.h"
 #include "sim/wire/fleet_glue.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -463,23 +463,11 @@ static void scan(struct run_result *r, const struct strindex *idx, struct lg_rec
 		 const struct ssrc_member_stat *ms, int64_t start_unix_ms)
 {
 	const struct tl *tl = des_timeline(r->world);
-	size_t n = tl_count(tl);
+	struct tl_entry e;
+	size_t k;
 
-	for (size_t i = 0; i < n; i++) {
-		struct tl_entry e;
-		char buf[256], *key;
-		size_t k;
-		bool found;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 || (e.change != TL_STATUS && e.change != TL_UPDATED))
-			continue;
-		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
-		found = si_get(idx, key, &k);
-		kb_drop(key, buf);
-		if (found)
-			follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
-	}
+	for (size_t i = 0; ssm_next(tl, &i, SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_UPDATED), idx, &e, &k);)
+		follow(&recs[k], &e, first_stage(r, ms[k].ns, ms[k].name), start_unix_ms);
 }
 
 /* ---------------------------------------------------------------- */
@@ -862,18 +850,14 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 {
 	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct ssrc_member_stat *ms;
-	size_t n = rc ? ssrc_members(rc, &ms) : 0;
 	struct strindex idx = { 0 };
+	size_t n = ssm_index(r, &ms, &idx);
 	struct lg_rec *recs;
 
 	if (n == 0)
 		return;
 	recs = xcalloc(n, sizeof(*recs));
 	for (size_t i = 0; i < n; i++) {
-		char buf[256], *key = kb_join2(buf, sizeof(buf), ms[i].ns, ms[i].name);
-
-		si_put(&idx, key, i);
-		kb_drop(key, buf);
 		recs[i].handled_ms = recs[i].tok_fail_ms = recs[i].preloop_ms = -1;
 		recs[i].sus_from_ms = recs[i].sus_until_ms = -1;
 		recs[i].ev_ms = recs[i].ev_ok_ms = -1;
@@ -885,19 +869,16 @@ void ss_hazards_ledgers(struct run_result *r, const struct scenario *s)
 		const struct obj *o = s->objs[i];
 		const char *v = o && o->kind && !strcmp(o->kind, "StageSet") ? obj_strmap_get(&o->annotations, SSC_ANN_PROMOTE)
 									      : NULL;
-		char buf[256], *key;
 		size_t k;
 
 		if (!o || !o->kind || strcmp(o->kind, "StageSet") != 0)
 			continue;
-		key = kb_join2(buf, sizeof(buf), o->ns, o->name);
-		if (si_get(&idx, key, &k)) {
+		if (ssm_find(&idx, o->ns, o->name, &k)) {
 			if (v)
 				set_str(&recs[k].tok, v); /* the inputs' token, from the start */
 			set_str(&recs[k].rs_tok, obj_strmap_get(&o->annotations, SSC_ANN_RECONCILE_STAGE));
 			recs[k].og = val_int(o->status ? val_map_get(o->status, "observedGeneration") : NULL, 0);
 		}
-		kb_drop(key, buf);
 	}
 	scan(r, &idx, recs, ms, s->start_unix_ms);
 	for (size_t i = 0; i < n; i++) {

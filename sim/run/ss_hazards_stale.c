@@ -14,10 +14,9 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
-#include "sim/wire/fleet_glue.h"
+#include "sim/run/ss_members.h"
 #include "sim/wire/stageset_rc.h"
 
 /* The part of a gate revert's Warning event after the stage and its cause. */
@@ -778,21 +777,20 @@ static void follow(struct run_result *r, const struct ssrc_member_stat *m, struc
 
 void ss_hazards_stale(struct run_result *r)
 {
-	const struct ssrc *rc = fleet_glue_ssrc(r->fleet);
 	const struct ssrc_member_stat *ms;
-	size_t n = rc ? ssrc_members(rc, &ms) : 0;
-	const struct tl *tl = des_timeline(r->world);
 	struct strindex idx = { 0 };
+	size_t n = ssm_index(r, &ms, &idx);
+	const struct tl *tl = des_timeline(r->world);
+	const unsigned changes = SSM_CHANGE(TL_STATUS) | SSM_CHANGE(TL_EVENT) | SSM_CHANGE(TL_UPDATED) |
+				 SSM_CHANGE(TL_CREATED);
+	struct tl_entry e;
 	struct st_rec *recs;
+	size_t pos;
 
 	if (n == 0)
 		return;
 	recs = xcalloc(n, sizeof(*recs));
 	for (size_t i = 0; i < n; i++) {
-		char buf[256], *key = kb_join2(buf, sizeof(buf), ms[i].ns, ms[i].name);
-
-		si_put(&idx, key, i);
-		kb_drop(key, buf);
 		recs[i].last = last_stage(r, ms[i].ns, ms[i].name);
 		recs[i].soak_from_ms = recs[i].snap_ms = -1;
 		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
@@ -800,24 +798,11 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].race_ms = recs[i].race_next_ms = recs[i].stale_ms = -1;
 		recs[i].exit_ms = recs[i].exit_until_ms = recs[i].exit_appr_ms = -1;
 	}
-	for (size_t i = 0, nt = tl_count(tl); i < nt; i++) {
-		struct tl_entry e;
-		char buf[256], *key;
-		size_t k;
-		bool found;
-
-		tl_get(tl, i, &e);
-		if (!e.kind || strcmp(e.kind, "StageSet") != 0 ||
-		    (e.change != TL_STATUS && e.change != TL_EVENT && e.change != TL_UPDATED &&
-		     e.change != TL_CREATED))
-			continue;
-		key = kb_join2(buf, sizeof(buf), e.ns ? e.ns : "", e.name ? e.name : "");
-		found = si_get(&idx, key, &k);
-		kb_drop(key, buf);
-		if (found && e.change == TL_CREATED)
-			recs[k].born_ms = e.t_ms;
-		else if (found)
-			follow(r, &ms[k], &recs[k], &e);
+	for (size_t i = 0; ssm_next(tl, &i, changes, &idx, &e, &pos);) {
+		if (e.change == TL_CREATED)
+			recs[pos].born_ms = e.t_ms;
+		else
+			follow(r, &ms[pos], &recs[pos], &e);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (recs[i].soak_from_ms >= 0) {

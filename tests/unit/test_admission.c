@@ -449,6 +449,27 @@ static void test_metadata_checks(void)
 	CU_ASSERT_EQUAL(set.n, 0);
 }
 
+static void test_in_group(void)
+{
+	struct obj *ss = obj_new("stages.metio.wtf/v1", "StageSet", "default", "a");
+	struct obj *v2 = obj_new("stages.metio.wtf/v2", "FleetRollout", "", "f");
+	struct obj *longer = obj_new("stages.metio.wtfx/v1", "StageSet", "default", "b");
+	struct obj *bare = obj_new("stages.metio.wtf", "StageSet", "default", "c");
+
+	CU_ASSERT(adm_in_group(ss, ADM_GROUP_STAGES, "StageSet"));
+	CU_ASSERT(adm_in_group(ss, ADM_GROUP_STAGES, NULL));
+	CU_ASSERT(!adm_in_group(ss, ADM_GROUP_STAGES, "FleetRollout"));
+	CU_ASSERT(adm_in_group(v2, ADM_GROUP_STAGES, "FleetRollout")); /* any version */
+	CU_ASSERT(!adm_in_group(longer, ADM_GROUP_STAGES, NULL));      /* another group */
+	CU_ASSERT(!adm_in_group(bare, ADM_GROUP_STAGES, NULL));        /* no version */
+	CU_ASSERT(!adm_in_group(ss, "magosproject.io", NULL));
+	CU_ASSERT(!adm_in_group(NULL, ADM_GROUP_STAGES, NULL));
+	obj_free(ss);
+	obj_free(v2);
+	obj_free(longer);
+	obj_free(bare);
+}
+
 static void test_name_syntax(void)
 {
 	CU_ASSERT_TRUE(adm_is_dns1123_subdomain("a.b-c.d"));
@@ -712,6 +733,7 @@ static CU_TestInfo tests[] = {
 	{ "StageSet: status fields typed, patterns and formats", test_stageset_status_types },
 	{ "duplicate objects", test_duplicates },
 	{ "metadata checks", test_metadata_checks },
+	{ "an object's API group", test_in_group },
 	{ "name syntax helpers", test_name_syntax },
 	{ "man_take and cleanup", test_take_and_cleanup },
 	CU_TEST_INFO_NULL,

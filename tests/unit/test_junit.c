@@ -366,6 +366,17 @@ static void test_markdown_escapes(void)
 	free(c3);
 }
 
+static void test_markdown_controls(void)
+{
+	char *t = ghs_cell("a\x1b[2J\tb\r\nc\xc2\x85\x7f");
+	char *c = ghs_code("k\x1b]0;x\a|\n");
+
+	CU_ASSERT_STRING_EQUAL(t, "a\\\\x1b\\[2J\\\\tb  c\\\\u0085\\\\x7f");
+	CU_ASSERT_STRING_EQUAL(c, "`k\\x1b]0;x\\a\\| `");
+	free(t);
+	free(c);
+}
+
 static void test_summary_truncated(void)
 {
 	struct exp_scenario_report r;
@@ -395,6 +406,7 @@ static CU_TestInfo tests[] = {
 	{ "markdown summary", test_summary },
 	{ "markdown summary truncated at the limit", test_summary_truncated },
 	{ "markdown escapes: text and code spans read as written", test_markdown_escapes },
+	{ "markdown escapes: control characters as Go's %q, line breaks as spaces", test_markdown_controls },
 	CU_TEST_INFO_NULL,
 };
 
