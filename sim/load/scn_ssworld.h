@@ -226,6 +226,16 @@ struct scn_sw_anchor {
 };
 
 /*
+ * A new revision of a modelled source at a time of its own (sources[].updates[]):
+ * from @at_ms on the artifact holds these files instead of the ones before.
+ */
+struct scn_sw_source_update {
+	int64_t at_ms;                /* >= 1 ms, later than the update before */
+	char **paths, **texts;        /* files of the artifact, sorted by path */
+	size_t nfiles;
+};
+
+/*
  * One entry of spec.models.sources: the modelled sources it matches (kind,
  * namespace and name; NULL matches any).  Fields may be unset: the first
  * entry that matches and sets a field decides, else the default.
@@ -247,6 +257,9 @@ struct scn_sw_source {
 	bool has_files;
 	char **paths, **texts;        /* files of the artifact, sorted by path */
 	size_t nfiles;
+	bool has_updates;
+	struct scn_sw_source_update *updates; /* sorted by at_ms, strictly increasing */
+	size_t nupdates;
 	const char *file;             /* borrowed */
 	struct val_mark mark;
 };
