@@ -16,6 +16,7 @@
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/core/rng.h"
+#include "sim/load/ladder_files.h"
 
 #include "sim/models/stageset_world_rec.h"
 
@@ -922,21 +923,6 @@ int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const c
 	return 0;
 }
 
-/* Whether @file lies under @dir ("" and "." hold everything). */
-static bool under(const char *file, const char *dir)
-{
-	size_t l;
-
-	while (dir[0] == '.' && dir[1] == '/')
-		dir += 2;
-	if (!dir[0] || strcmp(dir, ".") == 0)
-		return true;
-	l = strlen(dir);
-	while (l > 0 && dir[l - 1] == '/')
-		l--;
-	return strncmp(file, dir, l) == 0 && (file[l] == '\0' || file[l] == '/');
-}
-
 size_t sws_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
 		       int64_t t_ms,
 		       char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err)
@@ -950,7 +936,7 @@ size_t sws_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const
 	if (!fetch(w, src, ra, t_ms, duration_ms, err))
 		return 0;
 	for (size_t i = 0; i < files.n; i++) {
-		if (!under(files.paths[i], path))
+		if (!lf_under(files.paths[i], path))
 			continue;
 		*paths = xreallocarray(*paths, n + 1, sizeof(**paths));
 		*contents = xreallocarray(*contents, n + 1, sizeof(**contents));
