@@ -401,6 +401,21 @@ static int reach_cmp(const void *a, const void *b)
 }
 
 /*
+ * The update whose files @src's initial revision holds: a resumed run's
+ * last update at or before its start (the snapshot's revision came with or
+ * after it), NULL: the entry's `files`.
+ */
+static const struct scn_sw_source_update *files_before(const struct sw_world *w, const struct swr_source *src)
+{
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+	const struct scn_sw_source_update *files = NULL;
+
+	for (size_t u = 0; upd && u < upd->nupdates && upd->updates[u].at_ms <= 0; u++)
+		files = &upd->updates[u];
+	return files;
+}
+
+/*
  * Sorts @src's revisions and gives each the version it carries (an update
  * keeps the one of the revision before it), the files it holds (those of
  * the last update at or before it) and its revision text.
@@ -409,7 +424,7 @@ static void reach_finish(const struct sw_world *w, struct swr_source *src)
 {
 	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
 	const char *version = initial_version(w, src);
-	const struct scn_sw_source_update *files = NULL;
+	const struct scn_sw_source_update *files = files_before(w, src);
 
 	if (src->nreach > 1)
 		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
@@ -455,6 +470,9 @@ static void reach_update(const struct sw_world *w, struct swr_source *src)
 	if (upd) {
 		src->reach = xreallocarray(src->reach, src->nreach + upd->nupdates, sizeof(*src->reach));
 		for (size_t u = 0; u < upd->nupdates; u++) {
+			/* a resumed run's past update: what it gave is in the snapshot */
+			if (upd->updates[u].at_ms <= 0)
+				continue;
 			src->reach[src->nreach].eff_ms = upd->updates[u].at_ms;
 			src->reach[src->nreach].ev = w->s.nfevents + u;
 			src->nreach++;
@@ -879,17 +897,21 @@ struct files {
 static struct files files_of(struct sw_world *w, struct swr_source *src, const char *revision)
 {
 	const struct scn_sw_source *e = source_cfg(w, src, SF_FILES);
+	const struct scn_sw_source_update *u = files_before(w, src);
 	struct files f = { NULL, NULL, 0 };
+	size_t i;
 
 	reach_update(w, src);
-	for (size_t i = 0; revision && i < src->nreach; i++)
-		if (strcmp(src->reach[i].revision, revision) == 0 && src->reach[i].files) {
-			f.paths = src->reach[i].files->paths;
-			f.texts = src->reach[i].files->texts;
-			f.n = src->reach[i].files->nfiles;
-			return f;
+	for (i = 0; revision && i < src->nreach; i++)
+		if (strcmp(src->reach[i].revision, revision) == 0) {
+			u = src->reach[i].files;
+			break;
 		}
-	if (e) {
+	if (u) {
+		f.paths = u->paths;
+		f.texts = u->texts;
+		f.n = u->nfiles;
+	} else if (e) {
 		f.paths = e->paths;
 		f.texts = e->texts;
 		f.n = e->nfiles;

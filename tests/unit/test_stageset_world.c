@@ -629,6 +629,35 @@ static void test_source_updates(void)
 	end();
 }
 
+/*
+ * A resumed run's update at or before its start (times shifted to it) is
+ * no revision of its own: the initial (snapshot's) revision holds its files.
+ */
+static void test_source_update_before_resume(void)
+{
+	struct scn_sw_source *e;
+	struct ssc_resolved r0;
+	char *text;
+
+	begin();
+	e = source_entry("GitRepository", "t1", "src");
+	e->has_files = true;
+	one_file(&e->paths, &e->texts, &e->nfiles, "ladder.yaml", "- {name: a, to: 1.1.0}");
+	e->has_updates = true;
+	e->nupdates = 1;
+	e->updates = xcalloc(1, sizeof(*e->updates));
+	e->updates[0].at_ms = -HOUR;
+	one_file(&e->updates[0].paths, &e->updates[0].texts, &e->updates[0].nfiles, "ladder.yaml",
+		 "- {name: b, to: 1.1.0}");
+	world();
+	r0 = resolved("GitRepository", "t1", "src", 0);
+	text = ladder_text(&r0, 0);
+	CU_ASSERT_STRING_EQUAL(text, "- {name: b, to: 1.1.0}");
+	free(text);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", -2 * HOUR), SW_NEVER);
+	end();
+}
+
 static void test_object_version(void)
 {
 	struct scn_sw_source *e;
@@ -1776,6 +1805,7 @@ void register_tests(void)
 		  test_producer_resolves_through_ea },
 		{ "artifact files: ladder files, version file windows, fetch errors", test_files_and_version_windows },
 		{ "source updates: own revisions with their files, versions kept", test_source_updates },
+		{ "source updates: one before a resumed start is the snapshot's", test_source_update_before_resume },
 		{ "fromObject: label, fieldPath and fetch errors in upstream's words", test_object_version },
 		{ "apply: a new revision starts a rollout, the same one does not", test_apply_new_and_same_revision },
 		{ "seed: a snapshot's stage runs its applied revision, ready", test_seed_stage },
