@@ -1214,3 +1214,44 @@ bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
 			return true;
 	return false;
 }
+
+/* ---------------------------------------------------------------- source files */
+
+static bool source_matches(const struct scn_sw_source *e, const char *kind, const char *ns, const char *name)
+{
+	return (!e->kind || strcmp(e->kind, kind) == 0) && (!e->ns || strcmp(e->ns, ns) == 0) &&
+	       (!e->name || strcmp(e->name, name) == 0);
+}
+
+const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name)
+{
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_updates && source_matches(&c->sources[i], kind, ns, name))
+			return &c->sources[i];
+	return NULL;
+}
+
+void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
+			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
+			    size_t *n)
+{
+	const struct scn_sw_source *u = scn_sw_source_updates(c, kind, ns, name);
+
+	*paths = *texts = NULL;
+	*n = 0;
+	for (size_t k = u ? u->nupdates : 0; k > 0; k--)
+		if (u->updates[k - 1].at_ms <= t_ms) {
+			*paths = u->updates[k - 1].paths;
+			*texts = u->updates[k - 1].texts;
+			*n = u->updates[k - 1].nfiles;
+			return;
+		}
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_files && source_matches(&c->sources[i], kind, ns, name)) {
+			*paths = c->sources[i].paths;
+			*texts = c->sources[i].texts;
+			*n = c->sources[i].nfiles;
+			return;
+		}
+}
