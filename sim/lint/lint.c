@@ -21,6 +21,7 @@
 #include "sim/lint/lint_ss_downgrade.h"
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
+#include "sim/lint/lint_ss_lag.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
@@ -755,6 +756,19 @@ static const struct lint_rule rules[] = {
 	  "it (StageSet spec R-14, §5 Q-22)",
 	  "keep stages.metio.wtf/approved-version out of the manifest, and remove it once the version "
 	  "it approves is adopted (kubectl annotate stageset NAME stages.metio.wtf/approved-version-)" },
+	/* MS281: a sourced ladder that lags its version (sim/lint/lint_ss_lag.c). */
+	{ "MS281", "migration-after-its-version", LINT_WARNING,
+	  "a StageSet reads its migration ladder from spec.migrationsSourceRef, and the scenario's "
+	  "sources model gives that source, in an update of its own (spec.models.sources[].updates), "
+	  "a migration that an upgrade published to the StageSet earlier crosses: a pass that plans "
+	  "the upgrade before the update reads the ladder without it and adopts the version, and as "
+	  "the controller runs only migrations whose to lies above status.version, no later pass runs "
+	  "it; the migrations source is not watched either, so the update alone wakes no StageSet "
+	  "(StageSet spec §5 Q-25, §2.1 W5)",
+	  "deliver a migration to the migrations source before the version it belongs to (or in the "
+	  "same revision, when the ladder lives in a stage source); for a major upgrade, "
+	  "spec.version.requireMigrationCoverage holds it until a migration covers the boundary; a "
+	  "migration that came late has to be run by hand" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -1289,6 +1303,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_reset(r, s);
 	lint_ss_tokens(r, s);
 	lint_ss_stale(r, s);
+	lint_ss_lag(r, s);
 	drop_told_twice(r);
 }
 

@@ -589,6 +589,8 @@ void scn_models_shift(struct scn_models *m, int64_t delta)
 		shift_windows(&e->fetch_errors, delta);
 		shift_windows(&e->version_missing, delta);
 		shift_windows(&e->version_empty, delta);
+		for (size_t k = 0; k < e->nupdates; k++)
+			e->updates[k].at_ms = moved(e->updates[k].at_ms, delta);
 	}
 	for (size_t i = 0; i < c->npods; i++) {
 		for (size_t k = 0; k < c->pods[i].nrestarts; k++)

@@ -154,6 +154,16 @@ static void anchor_release(struct scn_sw_anchor *a)
 	scn_sw_windows_release(&a->unreadable);
 }
 
+static void files_release(char **paths, char **texts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(paths[i]);
+		free(texts[i]);
+	}
+	free(paths);
+	free(texts);
+}
+
 static void source_release(struct scn_sw_source *s)
 {
 	free(s->kind);
@@ -167,12 +177,10 @@ static void source_release(struct scn_sw_source *s)
 	scn_sw_windows_release(&s->fetch_errors);
 	scn_sw_windows_release(&s->version_missing);
 	scn_sw_windows_release(&s->version_empty);
-	for (size_t i = 0; i < s->nfiles; i++) {
-		free(s->paths[i]);
-		free(s->texts[i]);
-	}
-	free(s->paths);
-	free(s->texts);
+	files_release(s->paths, s->texts, s->nfiles);
+	for (size_t i = 0; i < s->nupdates; i++)
+		files_release(s->updates[i].paths, s->updates[i].texts, s->updates[i].nfiles);
+	free(s->updates);
 }
 
 static void pods_release(struct scn_sw_pods *p)
@@ -218,6 +226,7 @@ void scn_sw_config_release(struct scn_sw_config *c)
 
 static void check_windows_item(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_updates(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_anchor(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_op_class(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_restore(struct sch_ctx *c, const struct val *v, const char *path);
@@ -385,6 +394,15 @@ static const struct sch_node list_error_node = { .type = SCH_OBJECT, .fields = l
 						 .check = check_windows_item };
 const struct sch_node scnp_sw_list_errors_node = { .type = SCH_ARRAY, .items = &list_error_node };
 
+static const struct sch_field update_fields[] = {
+	{ .name = "at", .schema = &scnp_positive_duration_node, .required = true },
+	{ .name = "files", .schema = &sch_string_map, .required = true },
+	{ .name = NULL },
+};
+static const struct sch_node update_item_node = { .type = SCH_OBJECT, .fields = update_fields };
+static const struct sch_node updates_node = { .type = SCH_ARRAY, .items = &update_item_node,
+					      .check = check_updates };
+
 static const char *const source_kinds[] = { "ExternalArtifact", "GitRepository", "OCIRepository",
 					    "Bucket", NULL };
 static const struct sch_node source_kind_node = { .type = SCH_STRING, .enum_values = source_kinds };
@@ -403,6 +421,7 @@ static const struct sch_field source_fields[] = {
 	{ .name = "versionMissing", .schema = &scnp_sw_windows_node },
 	{ .name = "versionEmpty", .schema = &scnp_sw_windows_node },
 	{ .name = "files", .schema = &sch_string_map },
+	{ .name = "updates", .schema = &updates_node },
 	{ .name = NULL },
 };
 static const struct sch_node source_node = { .type = SCH_OBJECT, .fields = source_fields };
@@ -439,6 +458,20 @@ static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *
 			sch_report(c, r->u.list.items[i]->mark, path,
 				   "Invalid value: \"object\": restarts[%zu].at must be later than "
 				   "restarts[%zu].at",
+				   i, i - 1);
+			break;
+		}
+}
+
+/* A source's updates come one after another: each `at` later than the one before. */
+static void check_updates(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	for (size_t i = 1; i < v->u.list.n; i++)
+		if (scnp_duration_ms(val_map_get(v->u.list.items[i], "at")) <=
+		    scnp_duration_ms(val_map_get(v->u.list.items[i - 1], "at"))) {
+			sch_report(c, val_map_get(v->u.list.items[i], "at")->mark, path,
+				   "Invalid value: \"object\": updates[%zu].at must be later than "
+				   "updates[%zu].at (a source's revisions follow one another)",
 				   i, i - 1);
 			break;
 		}
@@ -837,6 +870,25 @@ static int path_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The map of path → text @files into *@paths and *@texts (owned, sorted by path), *@n entries. */
+static void read_files(const struct val *files, char ***paths, char ***texts, size_t *n)
+{
+	char **pairs = xcalloc(files->u.map.n ? files->u.map.n : 1, sizeof(char *));
+
+	*n = files->u.map.n;
+	*paths = xcalloc(*n ? *n : 1, sizeof(char *));
+	*texts = xcalloc(*n ? *n : 1, sizeof(char *));
+	/* sorted by path: sort the keys, then look each text up */
+	for (size_t k = 0; k < *n; k++)
+		pairs[k] = files->u.map.items[k].key;
+	qsort(pairs, *n, sizeof(char *), path_cmp);
+	for (size_t k = 0; k < *n; k++) {
+		(*paths)[k] = xstrdup(pairs[k]);
+		(*texts)[k] = xstrdup(val_str(val_map_get(files, pairs[k]), ""));
+	}
+	free(pairs);
+}
+
 static void read_sources(const struct val *l, struct scn_sw_config *c, const char *file)
 {
 	if (!l || l->u.list.n == 0)
@@ -845,6 +897,7 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 	for (size_t i = 0; i < l->u.list.n; i++) {
 		const struct val *x = l->u.list.items[i];
 		const struct val *files = val_map_get(x, "files");
+		const struct val *updates = val_map_get(x, "updates");
 		const struct val *iv = val_map_get(x, "initialVersion");
 		struct scn_sw_source *s = &c->sources[c->nsources++];
 
@@ -863,22 +916,19 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 		read_windows(val_map_get(x, "versionEmpty"), &s->version_empty,
 			     &s->has_version_empty);
 		if (files) {
-			char **pairs = xcalloc(files->u.map.n ? 2 * files->u.map.n : 1,
-					       sizeof(char *));
-
 			s->has_files = true;
-			s->nfiles = files->u.map.n;
-			s->paths = xcalloc(s->nfiles ? s->nfiles : 1, sizeof(char *));
-			s->texts = xcalloc(s->nfiles ? s->nfiles : 1, sizeof(char *));
-			/* sorted by path: sort (path, index) pairs through a key array */
-			for (size_t k = 0; k < s->nfiles; k++)
-				pairs[k] = files->u.map.items[k].key;
-			qsort(pairs, s->nfiles, sizeof(char *), path_cmp);
-			for (size_t k = 0; k < s->nfiles; k++) {
-				s->paths[k] = xstrdup(pairs[k]);
-				s->texts[k] = xstrdup(val_str(val_map_get(files, pairs[k]), ""));
+			read_files(files, &s->paths, &s->texts, &s->nfiles);
+		}
+		if (updates && updates->u.list.n) {
+			s->has_updates = true;
+			s->updates = xcalloc(updates->u.list.n, sizeof(*s->updates));
+			for (size_t k = 0; k < updates->u.list.n; k++) {
+				const struct val *y = updates->u.list.items[k];
+				struct scn_sw_source_update *u = &s->updates[s->nupdates++];
+
+				u->at_ms = scnp_duration_ms(val_map_get(y, "at"));
+				read_files(val_map_get(y, "files"), &u->paths, &u->texts, &u->nfiles);
 			}
-			free(pairs);
 		}
 		s->file = file;
 		s->mark = x->mark;
@@ -1163,4 +1213,45 @@ bool scn_sw_regresses(const struct scn_sw_resolved *r, const char *version)
 		if (strcmp(r->reg_versions->versions[i], version) == 0)
 			return true;
 	return false;
+}
+
+/* ---------------------------------------------------------------- source files */
+
+static bool source_matches(const struct scn_sw_source *e, const char *kind, const char *ns, const char *name)
+{
+	return (!e->kind || strcmp(e->kind, kind) == 0) && (!e->ns || strcmp(e->ns, ns) == 0) &&
+	       (!e->name || strcmp(e->name, name) == 0);
+}
+
+const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name)
+{
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_updates && source_matches(&c->sources[i], kind, ns, name))
+			return &c->sources[i];
+	return NULL;
+}
+
+void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
+			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
+			    size_t *n)
+{
+	const struct scn_sw_source *u = scn_sw_source_updates(c, kind, ns, name);
+
+	*paths = *texts = NULL;
+	*n = 0;
+	for (size_t k = u ? u->nupdates : 0; k > 0; k--)
+		if (u->updates[k - 1].at_ms <= t_ms) {
+			*paths = u->updates[k - 1].paths;
+			*texts = u->updates[k - 1].texts;
+			*n = u->updates[k - 1].nfiles;
+			return;
+		}
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_files && source_matches(&c->sources[i], kind, ns, name)) {
+			*paths = c->sources[i].paths;
+			*texts = c->sources[i].texts;
+			*n = c->sources[i].nfiles;
+			return;
+		}
 }

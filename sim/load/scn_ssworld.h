@@ -226,6 +226,16 @@ struct scn_sw_anchor {
 };
 
 /*
+ * A new revision of a modelled source at a time of its own (sources[].updates[]):
+ * from @at_ms on the artifact holds these files instead of the ones before.
+ */
+struct scn_sw_source_update {
+	int64_t at_ms;                /* >= 1 ms, later than the update before */
+	char **paths, **texts;        /* files of the artifact, sorted by path */
+	size_t nfiles;
+};
+
+/*
  * One entry of spec.models.sources: the modelled sources it matches (kind,
  * namespace and name; NULL matches any).  Fields may be unset: the first
  * entry that matches and sets a field decides, else the default.
@@ -247,6 +257,9 @@ struct scn_sw_source {
 	bool has_files;
 	char **paths, **texts;        /* files of the artifact, sorted by path */
 	size_t nfiles;
+	bool has_updates;
+	struct scn_sw_source_update *updates; /* sorted by at_ms, strictly increasing */
+	size_t nupdates;
 	const char *file;             /* borrowed */
 	struct val_mark mark;
 };
@@ -380,6 +393,28 @@ const struct scn_sw_action *scn_sw_find_action(const struct scn_sw_behaviour *b,
  */
 int64_t scn_sw_warning_events_at(const struct scn_sw_config *c, const char *ns,
 				 const struct sst_event_check *ec, int64_t t_ms, int64_t *first);
+
+/*
+ * scn_sw_source_updates() - the spec.models.sources entry whose `updates`
+ * the modelled source @kind @ns/@name gets: the first that matches it and
+ * sets them, as the world model resolves it (borrowed), NULL: none.
+ * Cost: O(entries).
+ */
+const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name);
+
+/*
+ * scn_sw_source_files_at() - the files the modelled source @kind @ns/@name
+ * holds from @t_ms on, when nothing else changes: those of its last update
+ * at or before @t_ms (scn_sw_source_updates()), else the `files` of the
+ * first entry that matches and sets them.
+ * @paths, @texts, @n: receive the files, sorted by path (borrowed from @c);
+ *          *@n 0 when none.
+ * Cost: O(entries + updates).
+ */
+void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
+			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
+			    size_t *n);
 
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);

@@ -28,7 +28,9 @@
  * whose spec.sourceRef points back at it.  The wire reads a source from the
  * store first; one the store does not hold is modelled here
  * (sws_source_get(), sws_source_list()): Ready, with an artifact whose
- * revision changes at each publish that reaches a StageSet referencing it.
+ * revision changes at each publish that reaches a StageSet referencing it,
+ * and at each of the source's own updates (spec.models.sources[].updates:
+ * new files from then on, the version of the revision before).
  *
  * Publish.  A `publish` event (scenario.fevents) reaches a StageSet when its
  * selectors match the StageSet's labels (and its Namespace's) as they were

@@ -67,10 +67,15 @@ struct swr_member {
 	size_t nactn;
 };
 
-/* A publish that reaches a source, from eff_ms on. */
+/*
+ * A revision of a source from eff_ms on: a publish that reaches it, or one
+ * of its own updates (spec.models.sources[].updates).
+ */
 struct swr_reach {
 	int64_t eff_ms;
-	size_t ev;               /* index into fevents */
+	size_t ev;               /* < nfevents: the publish; else update ev - nfevents */
+	const char *version;     /* the version it carries (borrowed): an update keeps the one before */
+	const struct scn_sw_source_update *files; /* the update whose files it holds, NULL: files */
 	char revision[SWR_REV_LEN];
 };
 
@@ -87,7 +92,7 @@ struct swr_source {
 	size_t *refs;            /* StageSets referencing it (indices), unique */
 	size_t nrefs;
 	bool reach_ok;           /* reach is up to date */
-	struct swr_reach *reach;     /* sorted by (eff_ms, ev) */
+	struct swr_reach *reach;     /* sorted by (eff_ms, ev): publishes before an update of the same ms */
 	size_t nreach;
 	char initial_revision[SWR_REV_LEN];
 	/*

@@ -16,6 +16,7 @@
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/core/rng.h"
+#include "sim/load/ladder_files.h"
 
 #include "sim/models/stageset_world_rec.h"
 
@@ -71,7 +72,7 @@ static const char *resource_of(const char *kind)
 /* The fields of a spec.models.sources entry, for first-match lookups. */
 enum sfield {
 	SF_INITIAL, SF_FETCH, SF_MISSING, SF_NOT_READY, SF_FORBIDDEN, SF_FETCH_ERRORS,
-	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES,
+	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES, SF_UPDATES,
 };
 
 static bool source_cfg_matches(const struct scn_sw_source *e, const struct swr_source *src)
@@ -101,6 +102,8 @@ static bool sets(const struct scn_sw_source *e, enum sfield f)
 		return e->has_version_empty;
 	case SF_FILES:
 		return e->has_files;
+	case SF_UPDATES:
+		return e->has_updates;
 	}
 	return false;
 }
@@ -161,15 +164,17 @@ static const struct dist *fetch_duration(const struct sw_world *w, const struct 
 	return e ? &e->fetch_duration : &dflt;
 }
 
-/* The revision text of @src at publish @ev (SWR_NONE: the initial one) into @out (SWR_REV_LEN bytes). */
-static void revision_text(const struct sw_world *w, const struct swr_source *src, size_t ev, char *out)
+/*
+ * The revision text of @src at revision @ev (SWR_NONE: the initial one; a
+ * publish, or an update past the publishes) carrying @v into @out
+ * (SWR_REV_LEN bytes).
+ */
+static void revision_text(const struct swr_source *src, size_t ev, const char *v, char *out)
 {
 	char k[SWR_ID_STACK], hex[65];
 	char *key = kb_join3(k, sizeof(k), src->kind, src->ns, src->name);
 
 	if (strcmp(src->kind, "OCIRepository") == 0) {
-		const char *v = ev == SWR_NONE ? initial_version(w, src) : w->s.fevents[ev].version;
-
 		swr_hexgen(key, "revision", ev == SWR_NONE ? 0 : ev + 1, 64, hex);
 		snprintf(out, SWR_REV_LEN, "%.24s@sha256:%s", v, hex);
 	} else if (strcmp(src->kind, "Bucket") == 0) {
@@ -213,7 +218,7 @@ static struct swr_source *source_get(struct sw_world *w, const char *kind, const
 	if (src->seed)
 		snprintf(src->initial_revision, sizeof(src->initial_revision), "%s", src->seed->revision);
 	else
-		revision_text(w, src, SWR_NONE, src->initial_revision);
+		revision_text(src, SWR_NONE, initial_version(w, src), src->initial_revision);
 	return src;
 }
 
@@ -395,9 +400,55 @@ static int reach_cmp(const void *a, const void *b)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
-/* The publishes that reach @src: per event the earliest reach over its StageSets. */
+/*
+ * The update whose files @src's initial revision holds: a resumed run's
+ * last update at or before its start (the snapshot's revision came with or
+ * after it), NULL: the entry's `files`.
+ */
+static const struct scn_sw_source_update *files_before(const struct sw_world *w, const struct swr_source *src)
+{
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+	const struct scn_sw_source_update *files = NULL;
+
+	for (size_t u = 0; upd && u < upd->nupdates && upd->updates[u].at_ms <= 0; u++)
+		files = &upd->updates[u];
+	return files;
+}
+
+/*
+ * Sorts @src's revisions and gives each the version it carries (an update
+ * keeps the one of the revision before it), the files it holds (those of
+ * the last update at or before it) and its revision text.
+ */
+static void reach_finish(const struct sw_world *w, struct swr_source *src)
+{
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+	const char *version = initial_version(w, src);
+	const struct scn_sw_source_update *files = files_before(w, src);
+
+	if (src->nreach > 1)
+		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
+	for (size_t i = 0; i < src->nreach; i++) {
+		struct swr_reach *r = &src->reach[i];
+
+		if (r->ev < w->s.nfevents)
+			version = w->s.fevents[r->ev].version;
+		else
+			files = &upd->updates[r->ev - w->s.nfevents];
+		r->version = version;
+		r->files = files;
+		revision_text(src, r->ev, version, r->revision);
+	}
+}
+
+/*
+ * The revisions of @src: per publish the earliest reach over its StageSets,
+ * and the source's own updates.
+ */
 static void reach_update(const struct sw_world *w, struct swr_source *src)
 {
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+
 	if (src->reach_ok)
 		return;
 	src->nreach = 0;
@@ -414,11 +465,20 @@ static void reach_update(const struct sw_world *w, struct swr_source *src)
 		src->reach = xreallocarray(src->reach, src->nreach + 1, sizeof(*src->reach));
 		src->reach[src->nreach].eff_ms = best;
 		src->reach[src->nreach].ev = ev;
-		revision_text(w, src, ev, src->reach[src->nreach].revision);
 		src->nreach++;
 	}
-	if (src->nreach > 1)
-		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
+	if (upd) {
+		src->reach = xreallocarray(src->reach, src->nreach + upd->nupdates, sizeof(*src->reach));
+		for (size_t u = 0; u < upd->nupdates; u++) {
+			/* a resumed run's past update: what it gave is in the snapshot */
+			if (upd->updates[u].at_ms <= 0)
+				continue;
+			src->reach[src->nreach].eff_ms = upd->updates[u].at_ms;
+			src->reach[src->nreach].ev = w->s.nfevents + u;
+			src->nreach++;
+		}
+	}
+	reach_finish(w, src);
 	src->reach_ok = true;
 }
 
@@ -445,12 +505,11 @@ static void reach_merge(const struct sw_world *w, struct swr_source *src, const 
 		src->reach = xreallocarray(src->reach, src->nreach + 1, sizeof(*src->reach));
 		src->reach[src->nreach].eff_ms = at;
 		src->reach[src->nreach].ev = ev;
-		revision_text(w, src, ev, src->reach[src->nreach].revision);
 		src->nreach++;
 		changed = true;
 	}
 	if (changed)
-		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
+		reach_finish(w, src);
 }
 
 /* The publish behind @src's revision at @t_ms (SWR_NONE: the initial revision), and since when. */
@@ -469,6 +528,15 @@ static size_t revision_at(const struct sw_world *w, struct swr_source *src, int6
 	}
 	*since_ms = src->reach[i - 1].eff_ms;
 	return src->reach[i - 1].ev;
+}
+
+/* The version @src's revision @ev (SWR_NONE: the initial one) carries. */
+static const char *version_of(const struct sw_world *w, const struct swr_source *src, size_t ev)
+{
+	for (size_t i = 0; ev != SWR_NONE && i < src->nreach; i++)
+		if (src->reach[i].ev == ev)
+			return src->reach[i].version;
+	return initial_version(w, src);
 }
 
 static const char *revision_of(const struct swr_source *src, size_t ev)
@@ -519,7 +587,7 @@ static const struct obj *source_object(const struct sw_world *w, struct swr_sour
 {
 	char uid[40], hex[65], when[40], url[512], key[SWR_ID_STACK];
 	const char *rev = revision_of(src, ev);
-	const char *version = ev == SWR_NONE ? initial_version(w, src) : w->s.fevents[ev].version;
+	const char *version = version_of(w, src, ev);
 	struct obj *o;
 	struct val *spec, *st, *art, *conds;
 	char *k;
@@ -715,7 +783,7 @@ size_t sws_source_snapshot(struct sw_world *w, int64_t t_ms, const struct obj **
 		if (ev == SWR_NONE && !src->seed)
 			continue; /* at its initial revision: a resumed run starts it there too */
 		(*objs)[n] = source_object(w, src, ev, since, true);
-		(*versions)[n++] = ev == SWR_NONE ? initial_version(w, src) : w->s.fevents[ev].version;
+		(*versions)[n++] = version_of(w, src, ev);
 	}
 	return n;
 }
@@ -791,7 +859,7 @@ static const char *carried(struct sw_world *w, struct swr_source *src, const cha
 	reach_update(w, src);
 	for (size_t i = 0; revision && i < src->nreach; i++)
 		if (strcmp(src->reach[i].revision, revision) == 0)
-			return w->s.fevents[src->reach[i].ev].version;
+			return src->reach[i].version;
 	return initial_version(w, src);
 }
 
@@ -819,23 +887,50 @@ static bool fetch(struct sw_world *w, struct swr_source *src, const struct ssc_r
 	return false;
 }
 
-static const struct scn_sw_source *files_of(const struct sw_world *w, const struct swr_source *src)
+/* Files of an artifact (borrowed from the scenario), sorted by path. */
+struct files {
+	char *const *paths, *const *texts;
+	size_t n;
+};
+
+/* The files of @src's artifact at @revision (NULL: the initial one). */
+static struct files files_of(struct sw_world *w, struct swr_source *src, const char *revision)
 {
-	return source_cfg(w, src, SF_FILES);
+	const struct scn_sw_source *e = source_cfg(w, src, SF_FILES);
+	const struct scn_sw_source_update *u = files_before(w, src);
+	struct files f = { NULL, NULL, 0 };
+	size_t i;
+
+	reach_update(w, src);
+	for (i = 0; revision && i < src->nreach; i++)
+		if (strcmp(src->reach[i].revision, revision) == 0) {
+			u = src->reach[i].files;
+			break;
+		}
+	if (u) {
+		f.paths = u->paths;
+		f.texts = u->texts;
+		f.n = u->nfiles;
+	} else if (e) {
+		f.paths = e->paths;
+		f.texts = e->texts;
+		f.n = e->nfiles;
+	}
+	return f;
 }
 
 int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
 		     int64_t t_ms, char **content, int64_t *duration_ms, struct ssc_err *err)
 {
 	struct swr_source *src = source_of(w, ra);
-	const struct scn_sw_source *files = files_of(w, src);
+	struct files files = files_of(w, src, ra->revision);
 
 	*content = NULL;
 	if (!fetch(w, src, ra, t_ms, duration_ms, err))
 		return -1;
-	for (size_t i = 0; files && i < files->nfiles; i++)
-		if (strcmp(files->paths[i], path) == 0) {
-			*content = xstrdup(files->texts[i]);
+	for (size_t i = 0; i < files.n; i++)
+		if (strcmp(files.paths[i], path) == 0) {
+			*content = xstrdup(files.texts[i]);
 			return 0;
 		}
 	if (source_in(w, src, SF_VERSION_MISSING, t_ms)) {
@@ -850,40 +945,25 @@ int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const c
 	return 0;
 }
 
-/* Whether @file lies under @dir ("" and "." hold everything). */
-static bool under(const char *file, const char *dir)
-{
-	size_t l;
-
-	while (dir[0] == '.' && dir[1] == '/')
-		dir += 2;
-	if (!dir[0] || strcmp(dir, ".") == 0)
-		return true;
-	l = strlen(dir);
-	while (l > 0 && dir[l - 1] == '/')
-		l--;
-	return strncmp(file, dir, l) == 0 && (file[l] == '\0' || file[l] == '/');
-}
-
 size_t sws_ladder_files(struct sw_world *w, const struct ssc_resolved *ra, const char *path,
 		       int64_t t_ms,
 		       char ***paths, char ***contents, int64_t *duration_ms, struct ssc_err *err)
 {
 	struct swr_source *src = source_of(w, ra);
-	const struct scn_sw_source *files = files_of(w, src);
+	struct files files = files_of(w, src, ra->revision);
 	size_t n = 0;
 
 	*paths = NULL;
 	*contents = NULL;
 	if (!fetch(w, src, ra, t_ms, duration_ms, err))
 		return 0;
-	for (size_t i = 0; files && i < files->nfiles; i++) {
-		if (!under(files->paths[i], path))
+	for (size_t i = 0; i < files.n; i++) {
+		if (!lf_under(files.paths[i], path))
 			continue;
 		*paths = xreallocarray(*paths, n + 1, sizeof(**paths));
 		*contents = xreallocarray(*contents, n + 1, sizeof(**contents));
-		(*paths)[n] = xstrdup(files->paths[i]);
-		(*contents)[n] = xstrdup(files->texts[i]);
+		(*paths)[n] = xstrdup(files.paths[i]);
+		(*contents)[n] = xstrdup(files.texts[i]);
 		n++;
 	}
 	return n;

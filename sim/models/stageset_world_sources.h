@@ -112,14 +112,16 @@ size_t sws_source_snapshot(struct sw_world *w, int64_t t_ms, const struct obj **
 
 /*
  * sws_revision_version() - the version the revision @revision of the source
- * behind @ra carries: the published version for a revision this model made,
- * else the source's initialVersion.  Borrowed (world or scenario).
+ * behind @ra carries: the published version for a revision this model made
+ * (an update's: that of the revision before it), else the source's
+ * initialVersion.  Borrowed (world or scenario).
  */
 const char *sws_revision_version(struct sw_world *w, const struct ssc_resolved *ra);
 
 /*
  * sws_artifact_file() - env artifact_file: file @path of @ra's artifact.
- * A file of the source's `files` is returned as written; any other path is
+ * A file of the source's `files` (those of the last update at or before
+ * @ra's revision, if any) is returned as written; any other path is
  * the version file: the carried version and a newline, "" in a
  * `versionEmpty` window, NOT_FOUND in a `versionMissing` window.
  * Returns: 0 with *@content new (caller frees), or -1 with @err (SSC_ERR in
@@ -131,7 +133,8 @@ int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const c
 /*
  * sws_ladder_files() - env ladder_files: the files of @ra's artifact under
  * @path ("" or "." all; else the path itself and what lies below it),
- * sorted by path, from the source's `files`.
+ * sorted by path, from the source's `files` (those of the last update at
+ * or before @ra's revision, if any).
  * Returns: the count with *@paths, *@contents new arrays of new strings
  *          (caller frees each and the arrays), or 0 with @err (SSC_ERR in a
  *          `fetchErrors` window).

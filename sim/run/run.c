@@ -28,6 +28,7 @@
 #include "sim/run/ss_hazards_downgrade.h"
 #include "sim/run/ss_hazards_failure.h"
 #include "sim/run/ss_hazards_holds.h"
+#include "sim/run/ss_hazards_lag.h"
 #include "sim/run/ss_hazards_ledgers.h"
 #include "sim/run/ss_hazards_pace.h"
 #include "sim/run/ss_hazards_reset.h"
@@ -1627,6 +1628,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 	ss_hazards_reset(r, s);
 	ss_hazards_tokens(r, s);
 	ss_hazards_stale(r);
+	ss_hazards_lag(r, s);
 	oc_summarize(des_timeline(r->world), &r->summary);
 	carried_halt(r);
 	gate_halt_value(r);

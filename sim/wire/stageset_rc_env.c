@@ -15,14 +15,13 @@
 #include "engine/stageset_types.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
-#include "sim/base/diag.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/rng.h"
 #include "sim/core/timeline.h"
+#include "sim/load/ladder_files.h"
 #include "sim/load/tzif.h"
-#include "sim/load/yamlload.h"
 #include "sim/models/stageset_world_gates.h"
 #include "sim/models/stageset_world_sources.h"
 #include "sim/models/stageset_world_stages.h"
@@ -439,37 +438,12 @@ static int env_anchor_uid(void *ctx, const char *api_version, const char *kind, 
 	return swg_anchor_uid(pe->r->world, api_version, kind, ns, name, ssrr_sim_ms(pe->r, at_ms), uid, uidlen, err);
 }
 
-/*
- * A file of a sourced migration ladder as sigs.k8s.io/yaml's first step
- * reads it.  The project's YAML loader stands in for go-yaml v2: plain
- * scalars resolve with the core schema and a syntax error keeps libyaml's
- * problem text (go-yaml v2 is a port of libyaml and words it the same),
- * prefixed as go-yaml prefixes it.
- */
+/* A file of a sourced migration ladder, as the controller reads it (sim/load/ladder_files.h). */
 static int env_parse_ladder_file(void *ctx, const char *path, const char *text, struct val **out, char *err,
 				 size_t errlen)
 {
-	struct yl_stream s;
-	struct diag d;
-	int rc;
-
 	(void)ctx;
-	*out = NULL;
-	diag_init(&d);
-	rc = yl_load_string(path, text, strlen(text), &s, &d);
-	if (rc != 0 || diag_has_errors(&d)) {
-		const char *msg = d.n ? d.items[0].msg : "invalid document";
-
-		snprintf(err, errlen, "yaml: line %u: %s", d.n ? d.items[0].mark.line : 0u, msg);
-		yl_stream_release(&s);
-		diag_release(&d);
-		return -1;
-	}
-	if (s.n > 0)
-		*out = val_copy(s.docs[0].root);
-	yl_stream_release(&s);
-	diag_release(&d);
-	return 0;
+	return lf_parse_file(path, text, out, err, errlen);
 }
 
 /* ---------------------------------------------------------------- the cluster (inventory, prune) */

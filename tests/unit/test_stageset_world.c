@@ -549,6 +549,115 @@ static void test_files_and_version_windows(void)
 	end();
 }
 
+/* One file @path holding @text, as the loader leaves it (owned arrays). */
+static void one_file(char ***paths, char ***texts, size_t *n, const char *path, const char *text)
+{
+	*n = 1;
+	*paths = xcalloc(1, sizeof(char *));
+	*texts = xcalloc(1, sizeof(char *));
+	(*paths)[0] = xstrdup(path);
+	(*texts)[0] = xstrdup(text);
+}
+
+/* The ladder files of @ra under "", joined; owned. */
+static char *ladder_text(const struct ssc_resolved *ra, int64_t t)
+{
+	char **paths, **texts, *all = xstrdup("");
+	int64_t dur;
+	struct ssc_err err;
+	size_t n = sws_ladder_files(W, ra, "", t, &paths, &texts, &dur, &err);
+
+	for (size_t i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s", all, texts[i]);
+
+		free(all);
+		all = next;
+		free(paths[i]);
+		free(texts[i]);
+	}
+	free(paths);
+	free(texts);
+	return all;
+}
+
+/*
+ * An update gives the source a revision of its own at its time, with its
+ * files and the version of the revision before; a revision read later
+ * still holds the files it had.
+ */
+static void test_source_updates(void)
+{
+	struct scn_sw_source *e;
+	struct ss s;
+	struct ssc_resolved r0, r1, r2;
+	char *text;
+
+	begin();
+	publish(HOUR, "{matchLabels: {app: shop}}", NULL, "1.1.0");
+	e = source_entry("GitRepository", "t1", "src");
+	e->has_files = true;
+	one_file(&e->paths, &e->texts, &e->nfiles, "ladder.yaml", "- {name: a, to: 1.1.0}");
+	e->has_updates = true;
+	e->nupdates = 1;
+	e->updates = xcalloc(1, sizeof(*e->updates));
+	e->updates[0].at_ms = 2 * HOUR;
+	one_file(&e->updates[0].paths, &e->updates[0].texts, &e->updates[0].nfiles, "ladder.yaml",
+		 "- {name: b, to: 1.1.0}");
+	world();
+	ss_init(&s, "t1", "shop", "{app: shop}", ONE_STAGE);
+	sws_member_seen(W, &s.m, 0);
+	r0 = resolved("GitRepository", "t1", "src", 0);
+	r1 = resolved("GitRepository", "t1", "src", HOUR);
+	r2 = resolved("GitRepository", "t1", "src", 2 * HOUR);
+	CU_ASSERT_STRING_NOT_EQUAL(r1.revision, r0.revision);
+	CU_ASSERT_STRING_NOT_EQUAL(r2.revision, r1.revision);
+	CU_ASSERT_STRING_NOT_EQUAL(r2.digest, r1.digest);
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r1), "1.1.0");
+	CU_ASSERT_STRING_EQUAL(sws_revision_version(W, &r2), "1.1.0");
+	text = ladder_text(&r1, 3 * HOUR);
+	CU_ASSERT_STRING_EQUAL(text, "- {name: a, to: 1.1.0}");
+	free(text);
+	text = ladder_text(&r2, 2 * HOUR);
+	CU_ASSERT_STRING_EQUAL(text, "- {name: b, to: 1.1.0}");
+	free(text);
+	/* the update is a change of the source object: a watch of it delivers it */
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", HOUR), 2 * HOUR);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", 2 * HOUR), SW_NEVER);
+	/* another source is not touched by the entry */
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "other", HOUR), SW_NEVER);
+	ss_release(&s);
+	end();
+}
+
+/*
+ * A resumed run's update at or before its start (times shifted to it) is
+ * no revision of its own: the initial (snapshot's) revision holds its files.
+ */
+static void test_source_update_before_resume(void)
+{
+	struct scn_sw_source *e;
+	struct ssc_resolved r0;
+	char *text;
+
+	begin();
+	e = source_entry("GitRepository", "t1", "src");
+	e->has_files = true;
+	one_file(&e->paths, &e->texts, &e->nfiles, "ladder.yaml", "- {name: a, to: 1.1.0}");
+	e->has_updates = true;
+	e->nupdates = 1;
+	e->updates = xcalloc(1, sizeof(*e->updates));
+	e->updates[0].at_ms = -HOUR;
+	one_file(&e->updates[0].paths, &e->updates[0].texts, &e->updates[0].nfiles, "ladder.yaml",
+		 "- {name: b, to: 1.1.0}");
+	world();
+	r0 = resolved("GitRepository", "t1", "src", 0);
+	text = ladder_text(&r0, 0);
+	CU_ASSERT_STRING_EQUAL(text, "- {name: b, to: 1.1.0}");
+	free(text);
+	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", -2 * HOUR), SW_NEVER);
+	end();
+}
+
 static void test_object_version(void)
 {
 	struct scn_sw_source *e;
@@ -1695,6 +1804,8 @@ void register_tests(void)
 		{ "sources: a producer resolves through its modelled ExternalArtifact",
 		  test_producer_resolves_through_ea },
 		{ "artifact files: ladder files, version file windows, fetch errors", test_files_and_version_windows },
+		{ "source updates: own revisions with their files, versions kept", test_source_updates },
+		{ "source updates: one before a resumed start is the snapshot's", test_source_update_before_resume },
 		{ "fromObject: label, fieldPath and fetch errors in upstream's words", test_object_version },
 		{ "apply: a new revision starts a rollout, the same one does not", test_apply_new_and_same_revision },
 		{ "seed: a snapshot's stage runs its applied revision, ready", test_seed_stage },
