@@ -179,6 +179,61 @@ static int cmp_member(const void *pa, const void *pb)
 	return c ? c : strcmp(a->name, b->name);
 }
 
+/*
+ * The members' StageSet status writes in timeline order, each with its
+ * member's place in the (ns, name) order: the notices below that follow
+ * every member's statuses read this list instead of each walking the whole
+ * timeline and looking the member up again.
+ */
+struct member_writes {
+	const struct ssrc_member_stat **idx; /* the members, sorted by cmp_member() */
+	size_t n;                            /* members */
+	size_t *pos;                         /* timeline positions of the writes */
+	size_t *who;                         /* each write's member, an index into idx */
+	size_t count;                        /* writes */
+};
+
+/* Fills @w from one walk of @tl for the @n members @m (borrowed; release_member_writes() frees). */
+static void index_member_writes(const struct tl *tl, const struct ssrc_member_stat *m, size_t n,
+				struct member_writes *w)
+{
+	size_t cap = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->idx = xcalloc(n, sizeof(*w->idx));
+	w->n = n;
+	for (size_t i = 0; i < n; i++)
+		w->idx[i] = &m[i];
+	qsort(w->idx, n, sizeof(*w->idx), cmp_member);
+	for (size_t i = 0, count = tl_count(tl); i < count; i++) {
+		struct tl_entry e;
+		struct ssrc_member_stat key, *kp = &key;
+		const struct ssrc_member_stat **hit;
+
+		tl_get(tl, i, &e);
+		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
+			continue;
+		key.ns = e.ns;
+		key.name = e.name;
+		if (!(hit = bsearch(&kp, w->idx, n, sizeof(*w->idx), cmp_member)))
+			continue;
+		if (w->count == cap) {
+			cap = cap ? 2 * cap : 64;
+			w->pos = xreallocarray(w->pos, cap, sizeof(*w->pos));
+			w->who = xreallocarray(w->who, cap, sizeof(*w->who));
+		}
+		w->pos[w->count] = i;
+		w->who[w->count++] = (size_t)(hit - w->idx);
+	}
+}
+
+static void release_member_writes(struct member_writes *w)
+{
+	free(w->who);
+	free(w->pos);
+	free(w->idx);
+}
+
 /* What one StageSet's statuses showed last, while the timeline is walked. */
 struct seen {
 	const char *reason, *message; /* the last status's Ready reason and message (borrowed from the timeline) */
@@ -191,31 +246,17 @@ struct seen {
  * StageSet) written right after a promotion hold of a stage: the stages up
  * to the held one ran the new revision, the later ones the old.
  */
-static void half_rolled(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void half_rolled(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
-	struct seen *seen = xcalloc(n, sizeof(*seen));
-	size_t count = tl_count(tl);
+	struct seen *seen = xcalloc(w->n, sizeof(*seen));
 
-	for (size_t i = 0; i < n; i++)
-		idx[i] = &m[i];
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		struct seen *sn;
+		const struct ssrc_member_stat *const *hit = &w->idx[w->who[i]];
+		struct seen *sn = &seen[w->who[i]];
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member);
-		if (!hit)
-			continue;
-		sn = &seen[hit - idx];
+		tl_get(tl, w->pos[i], &e);
 		if (e.reason && !strcmp(e.reason, "Succeeded") && e.message && !strncmp(e.message, "Deployed; ", 10)) {
 			if (!sn->told && promotion_hold(sn->reason)) {
 				const struct ssrc_member_stat *mm = *hit;
@@ -265,7 +306,6 @@ static void half_rolled(struct run_result *r, const struct ssrc_member_stat *m, 
 		sn->told = false;
 	}
 	free(seen);
-	free(idx);
 }
 
 /* ---- Q-9: a stale pendingVersion ---- */
@@ -431,32 +471,20 @@ static const char *version_at(const struct ssrc_member_stat *m, int64_t t_ms)
  * was held by its error budget (Ready True "Deployed; …error budget
  * exhausted…", no pendingUpdate).
  */
-static void budget_invisible(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void budget_invisible(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
+	const struct ssrc_member_stat *const *idx = w->idx;
+	size_t n = w->n;
 	struct stretches *st = xcalloc(n, sizeof(*st));
-	size_t count = tl_count(tl);
 	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
-		idx[i] = &m[i];
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		struct stretches *x;
+		struct stretches *x = &st[w->who[i]];
 		bool open;
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		if (!(hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member)))
-			continue;
-		x = &st[hit - idx];
+		tl_get(tl, w->pos[i], &e);
 		open = x->n && x->v[x->n - 1].to_ms == INT64_MAX;
 		if (budget_hold(&e) && !open) {
 			if (x->n == x->cap) {
@@ -524,7 +552,6 @@ static void budget_invisible(struct run_result *r, const struct ssrc_member_stat
 	for (size_t i = 0; i < n; i++)
 		free(st[i].v);
 	free(st);
-	free(idx);
 }
 
 /*
@@ -826,35 +853,23 @@ static void tell_denied(struct run_result *r, const struct ssrc_member_stat *mm,
  * promotion gate could not list pods or events (H-6), though nothing rolled
  * out: from that status to the next one that is not RBACDenied.
  */
-static void gate_reads_denied(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void gate_reads_denied(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
+	const struct ssrc_member_stat *const *idx = w->idx;
+	size_t n = w->n;
 	struct seen *seen = xcalloc(n, sizeof(*seen));
 	int64_t *since = xcalloc(n, sizeof(*since));
 	const char **msg = xcalloc(n, sizeof(*msg));
-	size_t count = tl_count(tl);
 
-	for (size_t i = 0; i < n; i++) {
-		idx[i] = &m[i];
+	for (size_t i = 0; i < n; i++)
 		since[i] = -1;
-	}
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		size_t k;
+		size_t k = w->who[i];
 		bool denied;
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		if (!(hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member)))
-			continue;
-		k = (size_t)(hit - idx);
+		tl_get(tl, w->pos[i], &e);
 		denied = e.reason && !strcmp(e.reason, "RBACDenied") && e.message &&
 			 !strncmp(e.message, "RBAC denied reading ", 20) && strstr(e.message, " gate");
 		if (denied && since[k] < 0 && seen[k].reason && !strcmp(seen[k].reason, "Succeeded") &&
@@ -877,7 +892,6 @@ static void gate_reads_denied(struct run_result *r, const struct ssrc_member_sta
 	free(msg);
 	free(since);
 	free(seen);
-	free(idx);
 }
 
 void ss_hazards_holds(struct run_result *r, const struct scenario *s)
@@ -887,6 +901,7 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	size_t n = c ? ssrc_members(c, &m) : 0;
 	struct tzif_cache tz;
 	struct keytab writes = KEYTAB_INIT(struct ss_writes);
+	struct member_writes mw;
 
 	if (!n)
 		return;
@@ -901,12 +916,14 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 		never_opens(r, s, ss, &tz);
 		pending_stale(r, s, &m[i], &writes);
 	}
-	half_rolled(r, m, n);
-	budget_invisible(r, m, n);
+	index_member_writes(des_timeline(r->world), m, n, &mw);
+	half_rolled(r, &mw);
+	budget_invisible(r, &mw);
 	soak_edits(r, s);
 	tokens_burned(r, s, m, n);
 	reverts_impossible(r, m, n);
-	gate_reads_denied(r, m, n);
+	gate_reads_denied(r, &mw);
+	release_member_writes(&mw);
 	release_status_writes(&writes);
 	tzif_cache_release(&tz);
 }
