@@ -9,7 +9,6 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keytab.h"
 #include "engine/labels.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
@@ -181,9 +180,10 @@ static int cmp_member(const void *pa, const void *pb)
 
 /*
  * The members' StageSet status writes in timeline order, each with its
- * member's place in the (ns, name) order: the notices below that follow
- * every member's statuses read this list instead of each walking the whole
- * timeline and looking the member up again.
+ * member's place in the (ns, name) order, and the same positions grouped
+ * by member: the notices below that follow every member's statuses read
+ * these instead of each walking the whole timeline and looking the member
+ * up again.
  */
 struct member_writes {
 	const struct ssrc_member_stat **idx; /* the members, sorted by cmp_member() */
@@ -191,13 +191,16 @@ struct member_writes {
 	size_t *pos;                         /* timeline positions of the writes */
 	size_t *who;                         /* each write's member, an index into idx */
 	size_t count;                        /* writes */
+	size_t *by_member;                   /* the positions again, member by member (in idx order) */
+	size_t *first;                       /* member k's are by_member[first[k] .. first[k + 1]) */
+	size_t *place;                       /* member m[i]'s index into idx */
 };
 
 /* Fills @w from one walk of @tl for the @n members @m (borrowed; release_member_writes() frees). */
 static void index_member_writes(const struct tl *tl, const struct ssrc_member_stat *m, size_t n,
 				struct member_writes *w)
 {
-	size_t cap = 0;
+	size_t cap = 0, *fill;
 
 	memset(w, 0, sizeof(*w));
 	w->idx = xcalloc(n, sizeof(*w->idx));
@@ -225,10 +228,26 @@ static void index_member_writes(const struct tl *tl, const struct ssrc_member_st
 		w->pos[w->count] = i;
 		w->who[w->count++] = (size_t)(hit - w->idx);
 	}
+	w->first = xcalloc(n + 1, sizeof(*w->first));
+	w->by_member = xcalloc(w->count ? w->count : 1, sizeof(*w->by_member));
+	w->place = xcalloc(n ? n : 1, sizeof(*w->place));
+	for (size_t i = 0; i < n; i++)
+		w->place[w->idx[i] - m] = i;
+	for (size_t i = 0; i < w->count; i++)
+		w->first[w->who[i] + 1]++;
+	for (size_t k = 0; k < n; k++)
+		w->first[k + 1] += w->first[k];
+	fill = xcalloc(n ? n : 1, sizeof(*fill));
+	for (size_t i = 0; i < w->count; i++)
+		w->by_member[w->first[w->who[i]] + fill[w->who[i]]++] = w->pos[i];
+	free(fill);
 }
 
 static void release_member_writes(struct member_writes *w)
 {
+	free(w->place);
+	free(w->first);
+	free(w->by_member);
 	free(w->who);
 	free(w->pos);
 	free(w->idx);
@@ -339,38 +358,6 @@ static const char *offered_at(struct run_result *r, const struct scenario *s, co
 	return v;
 }
 
-/* The timeline positions of one StageSet's status writes, in order. */
-struct ss_writes {
-	size_t *pos;
-	size_t n, cap;
-};
-
-/* Each StageSet's status writes, by "ns/name": one walk of the timeline for every member. */
-static void index_status_writes(const struct tl *tl, struct keytab *t)
-{
-	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
-		struct tl_entry e;
-		struct ss_writes *w;
-
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		w = kt_item(t, kt_at(t, e.ns, e.name, NULL));
-		if (w->n == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 8;
-			w->pos = xreallocarray(w->pos, w->cap, sizeof(*w->pos));
-		}
-		w->pos[w->n++] = i;
-	}
-}
-
-static void release_status_writes(struct keytab *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(((struct ss_writes *)kt_item(t, i))->pos);
-	kt_release(t);
-}
-
 /*
  * Q-9: a window or budget deferral (Ready True "Deployed; …") of StageSet
  * @m while status.pendingVersion named a version the publishes no longer
@@ -378,9 +365,10 @@ static void release_status_writes(struct keytab *t)
  * wrote pendingVersion.
  */
 static void pending_stale(struct run_result *r, const struct scenario *s, const struct ssrc_member_stat *m,
-			  const struct keytab *writes)
+			  const struct member_writes *mw, size_t k)
 {
-	const struct ss_writes *w = kt_get(writes, m->ns, m->name);
+	const size_t *pos = &mw->by_member[mw->first[k]];
+	size_t npos = mw->first[k + 1] - mw->first[k];
 	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
 	const struct tl *tl = des_timeline(r->world);
 	char *pv = NULL, *stale = NULL, *held_msg = NULL;
@@ -388,14 +376,14 @@ static void pending_stale(struct run_result *r, const struct scenario *s, const 
 	int64_t pv_ms = -1, held_ms = -1, from_ms = -1, to_ms = -1;
 	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
 
-	if (!ss || !s->nfevents || !w)
+	if (!ss || !s->nfevents || !npos)
 		return;
-	for (size_t i = 0; i < w->n && to_ms < 0; i++) {
+	for (size_t i = 0; i < npos && to_ms < 0; i++) {
 		struct tl_entry e;
 		char *v;
 		bool removed = false, named;
 
-		tl_get(tl, w->pos[i], &e);
+		tl_get(tl, pos[i], &e);
 		named = tl_status_names(e.detail, "pendingVersion", &removed);
 		v = awaited_version(&e);
 		if (from_ms >= 0 && (named || v)) {
@@ -900,23 +888,20 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	const struct ssrc_member_stat *m = NULL;
 	size_t n = c ? ssrc_members(c, &m) : 0;
 	struct tzif_cache tz;
-	struct keytab writes = KEYTAB_INIT(struct ss_writes);
 	struct member_writes mw;
 
 	if (!n)
 		return;
 	tzif_cache_init(&tz, NULL);
-	if (s->nfevents)
-		index_status_writes(des_timeline(r->world), &writes);
+	index_member_writes(des_timeline(r->world), m, n, &mw);
 	for (size_t i = 0; i < n; i++) {
 		const struct obj *ss = api_get(des_api(r->world), "StageSet", m[i].ns, m[i].name);
 		if (!ss)
 			continue;
 		passed_freeze(r, s, ss, &m[i], &tz);
 		never_opens(r, s, ss, &tz);
-		pending_stale(r, s, &m[i], &writes);
+		pending_stale(r, s, &m[i], &mw, mw.place[i]);
 	}
-	index_member_writes(des_timeline(r->world), m, n, &mw);
 	half_rolled(r, &mw);
 	budget_invisible(r, &mw);
 	soak_edits(r, s);
@@ -924,6 +909,5 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	reverts_impossible(r, m, n);
 	gate_reads_denied(r, &mw);
 	release_member_writes(&mw);
-	release_status_writes(&writes);
 	tzif_cache_release(&tz);
 }
