@@ -98,20 +98,15 @@ static const char *at(int64_t ms, char *buf)
 /* Whether status write detail @detail ("status: conditions, version") names field @f. */
 static bool has_field(const char *detail, const char *f)
 {
+	size_t n = strlen(f);
 	const char *p = detail && strncmp(detail, "status: ", 8) == 0 ? detail + 8 : NULL;
 
-	/* One pass over the list, each name compared as it is read (13 000 calls in a 1 000-member fleet). */
 	while (p && *p) {
-		const char *q = f;
+		size_t k = strcspn(p, ",");
 
-		while (*p && *p != ',' && *p == *q) {
-			p++;
-			q++;
-		}
-		if (!*q && (!*p || *p == ','))
+		if (k == n && strncmp(p, f, n) == 0)
 			return true;
-		while (*p && *p != ',')
-			p++;
+		p += k;
 		while (*p == ',' || *p == ' ')
 			p++;
 	}
