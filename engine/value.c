@@ -431,19 +431,30 @@ struct val *val_map_append_kv(struct val *m, const struct val_kv *from, struct v
 	return v;
 }
 
-bool val_map_del(struct val *m, const char *key)
+struct val *val_map_take(struct val *m, const char *key)
 {
 	struct val_kv *kv = val_map_get_kv(m, key);
+	struct val *v;
 	size_t i;
 
 	if (!kv)
-		return false;
+		return NULL;
 	i = (size_t)(kv - m->u.map.items);
+	v = kv->v;
 	key_release(kv->key);
-	val_free(kv->v);
 	memmove(&m->u.map.items[i], &m->u.map.items[i + 1],
 		(m->u.map.n - i - 1) * sizeof(struct val_kv));
 	m->u.map.n--;
+	return v;
+}
+
+bool val_map_del(struct val *m, const char *key)
+{
+	struct val *v = val_map_take(m, key);
+
+	if (!v)
+		return false;
+	val_free(v);
 	return true;
 }
 

@@ -151,6 +151,14 @@ struct val *val_map_append_kv(struct val *m, const struct val_kv *from, struct v
 /* val_map_del() - removes @key from map @m; returns true when it was there. */
 bool val_map_del(struct val *m, const char *key);
 
+/*
+ * val_map_take() - removes @key from map @m, as val_map_del() does, but hands
+ * its value to the caller instead of freeing it.
+ * Returns: the value (the caller's now), NULL when @m is not a map or has no
+ * @key.  Cost: O(entries of @m).
+ */
+struct val *val_map_take(struct val *m, const char *key);
+
 /* val_list_push() - appends @v (stolen) to list @l (asserted).  Returns @v (borrowed). */
 struct val *val_list_push(struct val *l, struct val *v);
 

@@ -5,15 +5,20 @@
 #include "sim/base/keybuf.h"
 #include "engine/xalloc.h"
 
-char *kb_join2(char *buf, size_t len, const char *a, const char *b)
+char *kb_join_sep(char *buf, size_t len, const char *a, char sep, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	char *k = la + lb + 2 <= len ? buf : xmalloc(la + lb + 2);
 
 	memcpy(k, a, la);
-	k[la] = '/';
+	k[la] = sep;
 	memcpy(k + la + 1, b, lb + 1);
 	return k;
+}
+
+char *kb_join2(char *buf, size_t len, const char *a, const char *b)
+{
+	return kb_join_sep(buf, len, a, '/', b);
 }
 
 char *kb_join3(char *buf, size_t len, const char *a, const char *b, const char *c)

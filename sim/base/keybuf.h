@@ -17,6 +17,9 @@
  */
 char *kb_join2(char *buf, size_t len, const char *a, const char *b);
 
+/* kb_join_sep() - "@a@sep@b" (one separator byte @sep), as kb_join2(). */
+char *kb_join_sep(char *buf, size_t len, const char *a, char sep, const char *b);
+
 /* kb_join3() - "@a/@b/@c", as kb_join2(). */
 char *kb_join3(char *buf, size_t len, const char *a, const char *b, const char *c);
 

@@ -108,6 +108,19 @@ void diff_meta(struct sbuf *b, const struct obj *x, const struct obj *y)
 	diff_finalizers(b, x, y);
 }
 
+/*
+ * The value of @key in map @m (of @n entries), looking at slot @i first: an
+ * object's next version keeps its fields in the same order (a merge patch
+ * appends new ones), and its keys share their texts with the version before,
+ * so the same slot usually holds the same pointer.
+ */
+static const struct val *same_slot_get(const struct val *m, size_t n, size_t i, const char *key)
+{
+	if (i < n && (m->u.map.items[i].key == key || strcmp(m->u.map.items[i].key, key) == 0))
+		return m->u.map.items[i].v;
+	return val_map_get(m, key);
+}
+
 void diff_map_keys(struct sbuf *b, const char *section, const struct val *x,
 		   const struct val *y)
 {
@@ -117,7 +130,7 @@ void diff_map_keys(struct sbuf *b, const char *section, const struct val *x,
 
 	for (size_t i = 0; i < ny; i++) {
 		const struct val_kv *kv = &y->u.map.items[i];
-		const struct val *old = val_map_get(x, kv->key);
+		const struct val *old = same_slot_get(x, nx, i, kv->key);
 
 		if (old && val_equal(old, kv->v))
 			continue;
@@ -131,7 +144,7 @@ void diff_map_keys(struct sbuf *b, const char *section, const struct val *x,
 		}
 	}
 	for (size_t i = 0; i < nx; i++) {
-		if (!val_map_get(y, x->u.map.items[i].key)) {
+		if (!same_slot_get(y, ny, i, x->u.map.items[i].key)) {
 			sb_item(b, section, &opened);
 			sb_put(b, "-");
 			sb_put(b, x->u.map.items[i].key);

@@ -8,6 +8,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/keybuf.h"
 #include "sim/base/suggest.h"
 
 const struct sch_node sch_any = { .type = SCH_ANY };
@@ -236,6 +237,24 @@ static char *child_path(const char *path, const char *name)
 	if (!path || !*path)
 		return xstrdup(name);
 	return xstrjoin((const char *const[]){ path, name }, 2, ".");
+}
+
+/*
+ * child_path() into @buf (@len bytes) when it fits, else into a new string:
+ * release it with kb_drop(result, buf).  validate() builds one per field of
+ * every admitted object, and most are only passed down, never reported.
+ */
+static char *child_path_in(char *buf, size_t len, const char *path, const char *name)
+{
+	size_t n;
+	char *k;
+
+	if (path && *path)
+		return kb_join_sep(buf, len, path, '.', name);
+	n = strlen(name) + 1;
+	k = n <= len ? buf : xmalloc(n);
+	memcpy(k, name, n);
+	return k;
 }
 
 static char *index_path(const char *path, size_t i)
@@ -697,7 +716,7 @@ static void validate_object(const struct sch_node *s, struct val *v, const char 
 	for (size_t i = 0; i < v->u.map.n; i++) {
 		struct val_kv *kv = &v->u.map.items[i];
 		const struct sch_field *f = find_field(s, kv->key);
-		char *cp = child_path(path, kv->key);
+		char buf[128], *cp = child_path_in(buf, sizeof(buf), path, kv->key);
 
 		if (f) {
 			validate(f->schema, kv->v, cp, c);
@@ -714,7 +733,7 @@ static void validate_object(const struct sch_node *s, struct val *v, const char 
 			sch_note(c, kv->key_mark, "accepted fields: %s", acc);
 			free(acc);
 		}
-		free(cp);
+		kb_drop(cp, buf);
 	}
 	/* (4) required fields. */
 	if (s->fields) {
@@ -1092,9 +1111,11 @@ static void validate(const struct sch_node *s, struct val *v, const char *path, 
 				continue;
 			}
 			if (s->items) {
-				cp = child_path(path, kv->key);
+				char buf[128];
+
+				cp = child_path_in(buf, sizeof(buf), path, kv->key);
 				validate(s->items, kv->v, cp, c);
-				free(cp);
+				kb_drop(cp, buf);
 			}
 			i++;
 		}

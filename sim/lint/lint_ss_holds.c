@@ -92,6 +92,18 @@ static void describe(const struct sst_spec *sp, char *buf, size_t len)
 		memcpy(buf + len - 4, "...", 4); /* cut: say so */
 }
 
+/*
+ * Whether spec map @spec has field @key set (present and not null), as
+ * sst_spec_parse() reads its optional fields: without it the parsed spec has
+ * no windows (nwindows 0) or no budget (has_error_budget false).
+ */
+static bool declared(const struct val *spec, const char *key)
+{
+	const struct val *v = val_map_get(spec, key);
+
+	return v && v->type != VAL_NULL;
+}
+
 bool lsh_windows_at(const struct val *spec, struct tzif_cache *tz, int64_t unix_ms, struct lsh_windows *out)
 {
 	struct sst_spec sp;
@@ -100,7 +112,9 @@ bool lsh_windows_at(const struct val *spec, struct tzif_cache *tz, int64_t unix_
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	if (!spec || spec->type != VAL_MAP || sst_spec_parse(spec, &sp, err, sizeof(err)) != 0)
+	if (!spec || spec->type != VAL_MAP || !declared(spec, "updateWindows"))
+		return false; /* no windows whether or not the rest parses: the parse is not needed */
+	if (sst_spec_parse(spec, &sp, err, sizeof(err)) != 0)
 		return false;
 	if (sp.nwindows == 0)
 		goto out_release_spec;
@@ -178,7 +192,9 @@ bool lsh_budget_at(const struct val *spec, const struct scenario *s, int64_t t_m
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
-	if (!spec || spec->type != VAL_MAP || sst_spec_parse(spec, &sp, err, sizeof(err)) != 0)
+	if (!spec || spec->type != VAL_MAP || !declared(spec, "errorBudget"))
+		return false; /* no budget whether or not the rest parses: the parse is not needed */
+	if (sst_spec_parse(spec, &sp, err, sizeof(err)) != 0)
 		return false;
 	ok = budget_read(&sp, s, t_ms, out);
 	sst_spec_release(&sp);

@@ -70,8 +70,9 @@ struct lsh_windows {
  *          or a window the controller would refuse (InvalidSpec: admission
  *          and MS001 say so).
  * Errors:  cannot fail otherwise (aborts on OOM).
- * Cost:    one win_decision() (a recurring window walks at most
- *          WIN_MAX_COVERING_STARTS starts).
+ * Cost:    one look-up when @spec sets no updateWindows; else one
+ *          sst_spec_parse() and one win_decision() (a recurring window walks
+ *          at most WIN_MAX_COVERING_STARTS starts).
  */
 bool lsh_windows_at(const struct val *spec, struct tzif_cache *tz, int64_t unix_ms, struct lsh_windows *out);
 
@@ -94,7 +95,8 @@ struct lsh_budget {
  *          (a dry run never holds), an unparsable freezeThreshold, or no
  *          single value (the controller's onSourceError decides then, and
  *          nothing is claimed).
- * Errors:  cannot fail.  Cost: O(spec.metrics entries).
+ * Errors:  cannot fail.  Cost: one look-up when @spec sets no errorBudget;
+ *          else one sst_spec_parse() and O(spec.metrics entries).
  */
 bool lsh_budget_at(const struct val *spec, const struct scenario *s, int64_t t_ms, struct lsh_budget *out);
 

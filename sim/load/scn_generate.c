@@ -250,13 +250,35 @@ static struct val *object_doc(const char *api_version, const char *kind, struct 
 	return doc;
 }
 
-/* admit_doc() - man_load_doc() of the generated tree @doc (freed here) into @set. */
-static int admit_doc(struct loader *L, struct man_set *set, struct val *doc)
+/*
+ * admit_doc() - man_load_doc() of the generated tree @doc (freed here) into
+ * @set.  @lent: true when @doc's "spec" is the scenario's template itself
+ * (lend_spec()), taken back out of @doc before it is freed.
+ */
+static int admit_doc(struct loader *L, struct man_set *set, struct val *doc, bool lent)
 {
 	int rc = man_load_doc(L->s->scenario_file, doc, set, L->d);
 
+	if (lent)
+		(void)val_map_take(doc, "spec"); /* the scenario's: not freed with the document */
 	val_free(doc);
 	return rc;
+}
+
+/*
+ * lend_spec() - sets @doc's "spec" (key mark @mark) to the template @tmpl
+ * itself when it can be lent, else to a copy; returns whether it was lent.
+ * Admission neither changes nor keeps the document it is given (it
+ * validates a copy of its own), so each generated StageSet needs no copy of
+ * the template before that one.  A template without a source position is
+ * copied: set_marked() would write the position into it.
+ */
+static bool lend_spec(struct val *doc, const struct val *tmpl, struct val_mark mark)
+{
+	bool lend = tmpl->mark.line != 0;
+
+	set_marked(doc, "spec", lend ? (struct val *)tmpl : val_copy(tmpl), mark);
+	return lend;
 }
 
 /*
@@ -355,6 +377,7 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 			char *ns = scn_expand_pattern(nsv->u.s, idx, NULL, 0);
 			char *name = scn_expand_pattern(namev->u.s, idx, NULL, 0);
 			struct val *doc, *meta, *lab;
+			bool lent;
 			int rc = 0;
 			/* held by the other inputs already: a snapshot of a run that generated it? */
 			const struct obj *held = man_find(set, "StageSet", ns, name);
@@ -378,7 +401,7 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 					lab = set_marked(meta, "labels", val_new_map(), nslabels->mark);
 					add_labels(lab, nslabels, idx);
 				}
-				rc = admit_doc(L, set, doc);
+				rc = admit_doc(L, set, doc, false);
 			}
 			if (rc == 0) {
 				doc = object_doc("stages.metio.wtf/v1", "StageSet", g->mark, name,
@@ -399,9 +422,8 @@ void scnp_generate_objects(struct loader *L, struct man_set *set)
 				}
 				if (mix)
 					left--;
-				set_marked(doc, "spec", val_copy(tmpl),
-					   val_map_get_kv(g, "template")->key_mark);
-				rc = admit_doc(L, set, doc);
+				lent = lend_spec(doc, tmpl, val_map_get_kv(g, "template")->key_mark);
+				rc = admit_doc(L, set, doc, lent);
 			}
 			free(ns);
 			free(name);

@@ -9,7 +9,6 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-#include "sim/base/keytab.h"
 #include "engine/labels.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
@@ -179,6 +178,81 @@ static int cmp_member(const void *pa, const void *pb)
 	return c ? c : strcmp(a->name, b->name);
 }
 
+/*
+ * The members' StageSet status writes in timeline order, each with its
+ * member's place in the (ns, name) order, and the same positions grouped
+ * by member: the notices below that follow every member's statuses read
+ * these instead of each walking the whole timeline and looking the member
+ * up again.
+ */
+struct member_writes {
+	const struct ssrc_member_stat **idx; /* the members, sorted by cmp_member() */
+	size_t n;                            /* members */
+	size_t *pos;                         /* timeline positions of the writes */
+	size_t *who;                         /* each write's member, an index into idx */
+	size_t count;                        /* writes */
+	size_t *by_member;                   /* the positions again, member by member (in idx order) */
+	size_t *first;                       /* member k's are by_member[first[k] .. first[k + 1]) */
+	size_t *place;                       /* member m[i]'s index into idx */
+};
+
+/* Fills @w from one walk of @tl for the @n members @m (borrowed; release_member_writes() frees). */
+static void index_member_writes(const struct tl *tl, const struct ssrc_member_stat *m, size_t n,
+				struct member_writes *w)
+{
+	size_t cap = 0, *fill;
+
+	memset(w, 0, sizeof(*w));
+	w->idx = xcalloc(n, sizeof(*w->idx));
+	w->n = n;
+	for (size_t i = 0; i < n; i++)
+		w->idx[i] = &m[i];
+	qsort(w->idx, n, sizeof(*w->idx), cmp_member);
+	for (size_t i = 0, count = tl_count(tl); i < count; i++) {
+		struct tl_entry e;
+		struct ssrc_member_stat key, *kp = &key;
+		const struct ssrc_member_stat **hit;
+
+		tl_get(tl, i, &e);
+		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
+			continue;
+		key.ns = e.ns;
+		key.name = e.name;
+		if (!(hit = bsearch(&kp, w->idx, n, sizeof(*w->idx), cmp_member)))
+			continue;
+		if (w->count == cap) {
+			cap = cap ? 2 * cap : 64;
+			w->pos = xreallocarray(w->pos, cap, sizeof(*w->pos));
+			w->who = xreallocarray(w->who, cap, sizeof(*w->who));
+		}
+		w->pos[w->count] = i;
+		w->who[w->count++] = (size_t)(hit - w->idx);
+	}
+	w->first = xcalloc(n + 1, sizeof(*w->first));
+	w->by_member = xcalloc(w->count ? w->count : 1, sizeof(*w->by_member));
+	w->place = xcalloc(n ? n : 1, sizeof(*w->place));
+	for (size_t i = 0; i < n; i++)
+		w->place[w->idx[i] - m] = i;
+	for (size_t i = 0; i < w->count; i++)
+		w->first[w->who[i] + 1]++;
+	for (size_t k = 0; k < n; k++)
+		w->first[k + 1] += w->first[k];
+	fill = xcalloc(n ? n : 1, sizeof(*fill));
+	for (size_t i = 0; i < w->count; i++)
+		w->by_member[w->first[w->who[i]] + fill[w->who[i]]++] = w->pos[i];
+	free(fill);
+}
+
+static void release_member_writes(struct member_writes *w)
+{
+	free(w->place);
+	free(w->first);
+	free(w->by_member);
+	free(w->who);
+	free(w->pos);
+	free(w->idx);
+}
+
 /* What one StageSet's statuses showed last, while the timeline is walked. */
 struct seen {
 	const char *reason, *message; /* the last status's Ready reason and message (borrowed from the timeline) */
@@ -191,31 +265,17 @@ struct seen {
  * StageSet) written right after a promotion hold of a stage: the stages up
  * to the held one ran the new revision, the later ones the old.
  */
-static void half_rolled(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void half_rolled(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
-	struct seen *seen = xcalloc(n, sizeof(*seen));
-	size_t count = tl_count(tl);
+	struct seen *seen = xcalloc(w->n, sizeof(*seen));
 
-	for (size_t i = 0; i < n; i++)
-		idx[i] = &m[i];
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		struct seen *sn;
+		const struct ssrc_member_stat *const *hit = &w->idx[w->who[i]];
+		struct seen *sn = &seen[w->who[i]];
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member);
-		if (!hit)
-			continue;
-		sn = &seen[hit - idx];
+		tl_get(tl, w->pos[i], &e);
 		if (e.reason && !strcmp(e.reason, "Succeeded") && e.message && !strncmp(e.message, "Deployed; ", 10)) {
 			if (!sn->told && promotion_hold(sn->reason)) {
 				const struct ssrc_member_stat *mm = *hit;
@@ -265,7 +325,6 @@ static void half_rolled(struct run_result *r, const struct ssrc_member_stat *m, 
 		sn->told = false;
 	}
 	free(seen);
-	free(idx);
 }
 
 /* ---- Q-9: a stale pendingVersion ---- */
@@ -299,38 +358,6 @@ static const char *offered_at(struct run_result *r, const struct scenario *s, co
 	return v;
 }
 
-/* The timeline positions of one StageSet's status writes, in order. */
-struct ss_writes {
-	size_t *pos;
-	size_t n, cap;
-};
-
-/* Each StageSet's status writes, by "ns/name": one walk of the timeline for every member. */
-static void index_status_writes(const struct tl *tl, struct keytab *t)
-{
-	for (size_t i = 0, n = tl_count(tl); i < n; i++) {
-		struct tl_entry e;
-		struct ss_writes *w;
-
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		w = kt_item(t, kt_at(t, e.ns, e.name, NULL));
-		if (w->n == w->cap) {
-			w->cap = w->cap ? 2 * w->cap : 8;
-			w->pos = xreallocarray(w->pos, w->cap, sizeof(*w->pos));
-		}
-		w->pos[w->n++] = i;
-	}
-}
-
-static void release_status_writes(struct keytab *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(((struct ss_writes *)kt_item(t, i))->pos);
-	kt_release(t);
-}
-
 /*
  * Q-9: a window or budget deferral (Ready True "Deployed; …") of StageSet
  * @m while status.pendingVersion named a version the publishes no longer
@@ -338,9 +365,10 @@ static void release_status_writes(struct keytab *t)
  * wrote pendingVersion.
  */
 static void pending_stale(struct run_result *r, const struct scenario *s, const struct ssrc_member_stat *m,
-			  const struct keytab *writes)
+			  const struct member_writes *mw, size_t k)
 {
-	const struct ss_writes *w = kt_get(writes, m->ns, m->name);
+	const size_t *pos = &mw->by_member[mw->first[k]];
+	size_t npos = mw->first[k + 1] - mw->first[k];
 	const struct obj *ss = api_get(des_api(r->world), "StageSet", m->ns, m->name);
 	const struct tl *tl = des_timeline(r->world);
 	char *pv = NULL, *stale = NULL, *held_msg = NULL;
@@ -348,14 +376,14 @@ static void pending_stale(struct run_result *r, const struct scenario *s, const 
 	int64_t pv_ms = -1, held_ms = -1, from_ms = -1, to_ms = -1;
 	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ];
 
-	if (!ss || !s->nfevents || !w)
+	if (!ss || !s->nfevents || !npos)
 		return;
-	for (size_t i = 0; i < w->n && to_ms < 0; i++) {
+	for (size_t i = 0; i < npos && to_ms < 0; i++) {
 		struct tl_entry e;
 		char *v;
 		bool removed = false, named;
 
-		tl_get(tl, w->pos[i], &e);
+		tl_get(tl, pos[i], &e);
 		named = tl_status_names(e.detail, "pendingVersion", &removed);
 		v = awaited_version(&e);
 		if (from_ms >= 0 && (named || v)) {
@@ -431,32 +459,20 @@ static const char *version_at(const struct ssrc_member_stat *m, int64_t t_ms)
  * was held by its error budget (Ready True "Deployed; …error budget
  * exhausted…", no pendingUpdate).
  */
-static void budget_invisible(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void budget_invisible(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
+	const struct ssrc_member_stat *const *idx = w->idx;
+	size_t n = w->n;
 	struct stretches *st = xcalloc(n, sizeof(*st));
-	size_t count = tl_count(tl);
 	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
-		idx[i] = &m[i];
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		struct stretches *x;
+		struct stretches *x = &st[w->who[i]];
 		bool open;
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		if (!(hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member)))
-			continue;
-		x = &st[hit - idx];
+		tl_get(tl, w->pos[i], &e);
 		open = x->n && x->v[x->n - 1].to_ms == INT64_MAX;
 		if (budget_hold(&e) && !open) {
 			if (x->n == x->cap) {
@@ -524,7 +540,6 @@ static void budget_invisible(struct run_result *r, const struct ssrc_member_stat
 	for (size_t i = 0; i < n; i++)
 		free(st[i].v);
 	free(st);
-	free(idx);
 }
 
 /*
@@ -826,35 +841,23 @@ static void tell_denied(struct run_result *r, const struct ssrc_member_stat *mm,
  * promotion gate could not list pods or events (H-6), though nothing rolled
  * out: from that status to the next one that is not RBACDenied.
  */
-static void gate_reads_denied(struct run_result *r, const struct ssrc_member_stat *m, size_t n)
+static void gate_reads_denied(struct run_result *r, const struct member_writes *w)
 {
 	const struct tl *tl = des_timeline(r->world);
-	const struct ssrc_member_stat **idx = xcalloc(n, sizeof(*idx));
+	const struct ssrc_member_stat *const *idx = w->idx;
+	size_t n = w->n;
 	struct seen *seen = xcalloc(n, sizeof(*seen));
 	int64_t *since = xcalloc(n, sizeof(*since));
 	const char **msg = xcalloc(n, sizeof(*msg));
-	size_t count = tl_count(tl);
 
-	for (size_t i = 0; i < n; i++) {
-		idx[i] = &m[i];
+	for (size_t i = 0; i < n; i++)
 		since[i] = -1;
-	}
-	qsort(idx, n, sizeof(*idx), cmp_member);
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < w->count; i++) {
 		struct tl_entry e;
-		struct ssrc_member_stat key, *kp = &key;
-		const struct ssrc_member_stat **hit;
-		size_t k;
+		size_t k = w->who[i];
 		bool denied;
 
-		tl_get(tl, i, &e);
-		if (e.change != TL_STATUS || strcmp(e.kind, "StageSet"))
-			continue;
-		key.ns = e.ns;
-		key.name = e.name;
-		if (!(hit = bsearch(&kp, idx, n, sizeof(*idx), cmp_member)))
-			continue;
-		k = (size_t)(hit - idx);
+		tl_get(tl, w->pos[i], &e);
 		denied = e.reason && !strcmp(e.reason, "RBACDenied") && e.message &&
 			 !strncmp(e.message, "RBAC denied reading ", 20) && strstr(e.message, " gate");
 		if (denied && since[k] < 0 && seen[k].reason && !strcmp(seen[k].reason, "Succeeded") &&
@@ -877,7 +880,6 @@ static void gate_reads_denied(struct run_result *r, const struct ssrc_member_sta
 	free(msg);
 	free(since);
 	free(seen);
-	free(idx);
 }
 
 void ss_hazards_holds(struct run_result *r, const struct scenario *s)
@@ -886,27 +888,26 @@ void ss_hazards_holds(struct run_result *r, const struct scenario *s)
 	const struct ssrc_member_stat *m = NULL;
 	size_t n = c ? ssrc_members(c, &m) : 0;
 	struct tzif_cache tz;
-	struct keytab writes = KEYTAB_INIT(struct ss_writes);
+	struct member_writes mw;
 
 	if (!n)
 		return;
 	tzif_cache_init(&tz, NULL);
-	if (s->nfevents)
-		index_status_writes(des_timeline(r->world), &writes);
+	index_member_writes(des_timeline(r->world), m, n, &mw);
 	for (size_t i = 0; i < n; i++) {
 		const struct obj *ss = api_get(des_api(r->world), "StageSet", m[i].ns, m[i].name);
 		if (!ss)
 			continue;
 		passed_freeze(r, s, ss, &m[i], &tz);
 		never_opens(r, s, ss, &tz);
-		pending_stale(r, s, &m[i], &writes);
+		pending_stale(r, s, &m[i], &mw, mw.place[i]);
 	}
-	half_rolled(r, m, n);
-	budget_invisible(r, m, n);
+	half_rolled(r, &mw);
+	budget_invisible(r, &mw);
 	soak_edits(r, s);
 	tokens_burned(r, s, m, n);
 	reverts_impossible(r, m, n);
-	gate_reads_denied(r, m, n);
-	release_status_writes(&writes);
+	gate_reads_denied(r, &mw);
+	release_member_writes(&mw);
 	tzif_cache_release(&tz);
 }

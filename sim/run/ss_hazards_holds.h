@@ -46,8 +46,9 @@
  * timeline and the StageSet controller's adoption attempts
  * (sim/wire/stageset_rc.h ssrc_members()).
  *
- * Cost: one pass over the timeline per hazard, plus one per scenario event
- * that edits a soak or stamps a token.
+ * Cost: one pass over the timeline that indexes the members' status writes
+ * (read by the hazards that follow them), one more for the failed reverts,
+ * plus one per scenario event that edits a soak or stamps a token.
  */
 
 #include "sim/load/scenario.h"

@@ -29,6 +29,19 @@ static void test_join(void)
 	k = kb_join3(buf, sizeof(buf), "tenant", "shop", "prod");
 	CU_ASSERT_STRING_EQUAL(k, "tenant/shop/prod");
 	kb_drop(k, buf);
+	/* Any separator; "spec.stages" and its NUL fit 12 bytes exactly, "spec.stagesX" does not. */
+	{
+		char b12[12];
+
+		k = kb_join_sep(b12, sizeof(b12), "spec", '.', "stages");
+		CU_ASSERT_PTR_EQUAL(k, b12);
+		CU_ASSERT_STRING_EQUAL(k, "spec.stages");
+		kb_drop(k, b12);
+		k = kb_join_sep(b12, sizeof(b12), "spec", '.', "stagesX");
+		CU_ASSERT_PTR_NOT_EQUAL(k, b12);
+		CU_ASSERT_STRING_EQUAL(k, "spec.stagesX");
+		kb_drop(k, b12);
+	}
 }
 
 static void test_field(void)

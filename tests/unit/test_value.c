@@ -55,6 +55,29 @@ static void test_copy_and_path(void)
 	val_free(c);
 }
 
+/* val_map_take() hands the value over, keeps the other entries in order, and answers NULL when absent. */
+static void test_map_take(void)
+{
+	struct val *m = val_new_map(), *spec = val_new_map(), *got;
+
+	val_map_set(m, "apiVersion", val_new_string("v1"));
+	val_map_set(m, "spec", spec);
+	val_map_set(m, "kind", val_new_string("X"));
+	val_map_set(spec, "replicas", val_new_int(2));
+	got = val_map_take(m, "spec");
+	CU_ASSERT_PTR_EQUAL(got, spec);
+	CU_ASSERT_EQUAL(m->u.map.n, 2);
+	CU_ASSERT_STRING_EQUAL(m->u.map.items[0].key, "apiVersion");
+	CU_ASSERT_STRING_EQUAL(m->u.map.items[1].key, "kind");
+	CU_ASSERT_PTR_NULL(val_map_get(m, "spec"));
+	CU_ASSERT_PTR_NULL(val_map_take(m, "spec"));
+	CU_ASSERT_PTR_NULL(val_map_take(got, "absent"));
+	CU_ASSERT_PTR_NULL(val_map_take(val_path(m, "kind"), "x")); /* not a map */
+	val_free(m);
+	CU_ASSERT_EQUAL(val_int(val_map_get(got, "replicas"), -1), 2); /* still the caller's */
+	val_free(got);
+}
+
 /*
  * A copy shares its keys' texts and outlives the original; keys set through
  * val_map_append_kv() come from another map with their marks; deleting and
@@ -272,6 +295,7 @@ void register_tests(void)
 	static CU_TestInfo tests[] = {
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
+		{ "a map entry's value taken out", test_map_take },
 		{ "copies share their keys", test_copies_share_keys },
 		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },
