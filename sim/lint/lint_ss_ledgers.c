@@ -37,8 +37,7 @@ static bool is_stageset(const struct obj *o)
 	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
 }
 
-/* The StageSets of the inputs and of `apply` events, in that order (borrowed, new array). */
-static const struct obj **stagesets(const struct scenario *s, size_t *n)
+const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
 {
 	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
 
@@ -943,7 +942,7 @@ static bool tell_restarts_forgiven(struct lint_report *r, const struct scenario 
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
-	const struct obj **ss = stagesets(s, &n);
+	const struct obj **ss = lint_ss_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
