@@ -10,6 +10,9 @@
 #                    findings when there are some
 #   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
 #                    (e.g. "--until horizon") go before the file
+#   run_at AT FIXTURE
+#                    the run's view at AT (run --at AT) in $tmp/FIXTURE.at.out,
+#                    one check "FIXTURE runs with --at AT" when it fails
 #   facts_of FIXTURE [ARG...]
 #                    pyfacts (tests/lib.sh) on the python checks on stdin,
 #                    after a prelude that imports json, re, sys and
@@ -36,6 +39,11 @@ run_of() {
 	# shellcheck disable=SC2086 # HAZARD_RUN_ARGS is a list of options
 	"$SIM" run -q ${HAZARD_RUN_ARGS:-} --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
 		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
+
+run_at() {
+	"$SIM" run --at "$1" "$H/$2.yaml" >"$tmp/$2.at.out" 2>"$tmp/$2.at.err" ||
+		{ bad "$2 runs with --at $1"; show "$tmp/$2.at.err"; }
 }
 
 facts_of() {
