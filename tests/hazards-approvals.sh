@@ -59,14 +59,12 @@ MAGOS_SIM_RUN_EVERY_PASS=1 "$SIM" run -q $HAZARD_RUN_ARGS --json "$tmp/kc-every.
 snapshot_of approvals-pending-kubeconfig 1h45m kc145 "pending kubeconfig"
 facts_of approvals-pending-kubeconfig "$tmp/kc-every.json" "$tmp/kc145.yaml" <<'EOF2'
 every = json.load(open(sys.argv[2]))
-def st(x):
-    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
-s = st(d)
+s = stageset_statuses(d)
 check("pending kubeconfig: held at 1h, StageFailed at 1h20m without touching pendingVersion, adopted after 2h clearing it",
       [x[:2] for x in s][:3] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "StageFailed")]
       and "pendingVersion" not in s[2][2] and s[3][1] == "Succeeded" and s[3][0] > 7200000 and "-pendingVersion" in s[3][2], s)
 check("pending kubeconfig: the same timeline with every pass run (a held pass reads the Secret)",
-      d["timeline"] == every["timeline"], (s, st(every)))
+      d["timeline"] == every["timeline"], (s, stageset_statuses(every)))
 snap = stageset_snapshot(sys.argv[3])
 status = snap[snap.index("\n  status:"):]
 check("pending kubeconfig: at 1h45m pendingVersion 2.1.0 beside StageFailed",
@@ -134,9 +132,7 @@ run_of approvals-reused-back
 run_of approvals-reused-cleared
 facts_of approvals-reused-back "$tmp/approvals-reused-cleared.json" <<'EOF2'
 c = json.load(open(sys.argv[2]))
-def st(x):
-    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
-s = st(d)
+s = stageset_statuses(d)
 check("reused back: 2.1.0 held at 30m, adopted at 36m1s; 2.0.1 at 1h11m1s unheld; 2.1.0 again at 2h1m1s unheld",
       [x[:2] for x in s if x[1] != "Succeeded" or "version" in x[2].replace("status: ", "").split(", ")] ==
       [(61005, "Succeeded"), (1800000, "AwaitingApproval"), (2161000, "Succeeded"), (4261000, "Succeeded"), (7261000, "Succeeded")], s)
@@ -144,7 +140,7 @@ check("reused back: one approval event in the run, at 35m",
       [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated" and "approved-version" in (e["detail"] or "")] == [2100000])
 n = notice(d, 'StageSet shop/shop: the transition from 2.0.1 to 2.1.0 that began at 2h0m0s passed the approval gate on stages.metio.wtf/approved-version "2.1.0", set at 35m0s, before the StageSet adopted 2.0.1 at 1h11m1s')
 check("reused back: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
-check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] for x in st(c)][-1] == (7200000, "AwaitingApproval"), st(c))
+check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] for x in stageset_statuses(c)][-1] == (7200000, "AwaitingApproval"), stageset_statuses(c))
 check("reused cleared: the run tells nothing", notice(c, "passed the approval gate on") is None)
 EOF2
 lint_of approvals-reused-cleared
