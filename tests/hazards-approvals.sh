@@ -33,18 +33,13 @@ lint_of approvals-pending-exit
 contains "pending exit: MS279" "$tmp/approvals-pending-exit.lint" \
 	'MS279 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the sources model makes stage "app"'"'"'s GitRepository shop/shop not Ready from 1h20m0s until 2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
 run_of approvals-pending-exit
-"$SIM" run -q --snapshot 1h45m "$tmp/pend145.yaml" "$H/approvals-pending-exit.yaml" >/dev/null 2>&1 ||
-	bad "pending exit: the snapshot at 1h45m is written"
-pyfacts "$tmp/approvals-pending-exit.json" "$tmp/pend145.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+snapshot_of approvals-pending-exit 1h45m pend145 "pending exit"
+facts_of approvals-pending-exit "$tmp/pend145.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("pending exit: held at 1h, SourceNotReady at 1h20m without touching pendingVersion, adopted at 2h1m1s clearing it",
       [x[:2] for x in st] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "SourceNotReady"), (7261000, "Succeeded")]
       and "pendingVersion" in st[1][2] and "pendingVersion" not in st[2][2] and "-pendingVersion" in st[3][2], st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 status = snap[snap.index("\n  status:"):]
 check("pending exit: at 1h45m pendingVersion is 2.1.0", re.search(r"\n    pendingVersion: 2\.1\.0\n", status) is not None, status)
 check("pending exit: at 1h45m Ready says SourceNotReady", "reason: SourceNotReady" in status, status)
@@ -61,23 +56,16 @@ contains "pending kubeconfig: MS279" "$tmp/approvals-pending-kubeconfig.lint" \
 run_of approvals-pending-kubeconfig
 MAGOS_SIM_RUN_EVERY_PASS=1 "$SIM" run -q $HAZARD_RUN_ARGS --json "$tmp/kc-every.json" "$H/approvals-pending-kubeconfig.yaml" >/dev/null 2>&1 ||
 	bad "pending kubeconfig: runs with every pass"
-"$SIM" run -q --snapshot 1h45m "$tmp/kc145.yaml" "$H/approvals-pending-kubeconfig.yaml" >/dev/null 2>&1 ||
-	bad "pending kubeconfig: the snapshot at 1h45m is written"
-pyfacts "$tmp/approvals-pending-kubeconfig.json" "$tmp/kc-every.json" "$tmp/kc145.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+snapshot_of approvals-pending-kubeconfig 1h45m kc145 "pending kubeconfig"
+facts_of approvals-pending-kubeconfig "$tmp/kc-every.json" "$tmp/kc145.yaml" <<'EOF2'
 every = json.load(open(sys.argv[2]))
-def st(x):
-    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
-s = st(d)
+s = stageset_statuses(d)
 check("pending kubeconfig: held at 1h, StageFailed at 1h20m without touching pendingVersion, adopted after 2h clearing it",
       [x[:2] for x in s][:3] == [(61005, "Succeeded"), (3600000, "AwaitingApproval"), (4800000, "StageFailed")]
       and "pendingVersion" not in s[2][2] and s[3][1] == "Succeeded" and s[3][0] > 7200000 and "-pendingVersion" in s[3][2], s)
 check("pending kubeconfig: the same timeline with every pass run (a held pass reads the Secret)",
-      d["timeline"] == every["timeline"], (s, st(every)))
-snap = open(sys.argv[3]).read()
-snap = snap[snap.index("kind: StageSet"):]
+      d["timeline"] == every["timeline"], (s, stageset_statuses(every)))
+snap = stageset_snapshot(sys.argv[3])
 status = snap[snap.index("\n  status:"):]
 check("pending kubeconfig: at 1h45m pendingVersion 2.1.0 beside StageFailed",
       re.search(r"\n    pendingVersion: 2\.1\.0\n", status) is not None and "reason: StageFailed" in status, status)
@@ -90,12 +78,8 @@ lint_of approvals-pending-dependency
 contains "pending dependency: MS279" "$tmp/approvals-pending-dependency.lint" \
 	'MS279 warning 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet shop/app (approvalMode Always), which writes status.pendingVersion 2.1.0; then scenario event 2 at 1h20m0s publishes 3.1.0 to its dependency shop/db alone, which is not ready while it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop at the dependency check (DependencyNotReady), before the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False DependencyNotReady, also once the approval at 1h30m0s has come, until a pass gets through again'
 run_of approvals-pending-dependency
-"$SIM" run -q --snapshot 1h45m "$tmp/dep145.yaml" "$H/approvals-pending-dependency.yaml" >/dev/null 2>&1 ||
-	bad "pending dependency: the snapshot at 1h45m is written"
-pyfacts "$tmp/approvals-pending-dependency.json" "$tmp/dep145.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+snapshot_of approvals-pending-dependency 1h45m dep145 "pending dependency"
+facts_of approvals-pending-dependency "$tmp/dep145.yaml" <<'EOF2'
 s = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"]
      if e["kind"] == "StageSet" and e["name"] == "app" and e["change"] == "status"]
 check("pending dependency: app held at 1h, DependencyNotReady at 1h20m without touching pendingVersion, 2.1.0 adopted at 1h52m3s",
@@ -117,10 +101,7 @@ EOF2
 lint_of approvals-pending-approved
 lacks "pending approved: no MS279" "$tmp/approvals-pending-approved.lint" 'MS279'
 run_of approvals-pending-approved
-pyfacts "$tmp/approvals-pending-approved.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of approvals-pending-approved <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("pending approved: 2.1.0 adopted at 1h11m1s, clearing pendingVersion, before the outage's SourceNotReady",
       [x[:2] for x in st][1:4] == [(3600000, "AwaitingApproval"), (4261000, "Succeeded"), (4800000, "SourceNotReady")]
@@ -133,10 +114,7 @@ lint_of approvals-reused
 contains "reused: MS280" "$tmp/approvals-reused.lint" \
 	'MS280 warning StageSet shop/shop (approvalMode Always) comes with stages.metio.wtf/approved-version "2.1.0" in its manifest, an approval from before, while its spec.version.value is 2.0.0: its first pass adopts 2.0.0 without asking (a first adoption is never held), and the controller never clears the annotation, so when 2.1.0 is published at 1h0m0s the old approval lets the transition 2.0.0 to 2.1.0 through with nobody approving it'
 run_of approvals-reused
-pyfacts "$tmp/approvals-reused.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of approvals-reused <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("reused: 2.0.0 baselined at 1m1.005s, 2.1.0 adopted at 1h1m1s, never held",
       [x[:2] for x in st] == [(61005, "Succeeded"), (3661000, "Succeeded")] and st[1][2].endswith(", version"), st)
@@ -152,14 +130,9 @@ contains "reused back: MS280" "$tmp/approvals-reused-back.lint" \
 	'MS280 warning the publish at 2h0m0s offers 2.1.0 again to StageSet shop/shop, whose approvalMode is Always again (the patch at 1h30m0s), while stages.metio.wtf/approved-version still says "2.1.0" from 35m0s: 2.1.0, adopted with that approval (published at 30m0s), gave way to 2.0.1, published at 1h10m0s while approvalMode was Never (the patch at 1h0m0s) and adopted without an approval, and the controller never clears the annotation, so the old approval lets the transition 2.0.1 to 2.1.0 through with nobody approving it'
 run_of approvals-reused-back
 run_of approvals-reused-cleared
-pyfacts "$tmp/approvals-reused-back.json" "$tmp/approvals-reused-cleared.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of approvals-reused-back "$tmp/approvals-reused-cleared.json" <<'EOF2'
 c = json.load(open(sys.argv[2]))
-def st(x):
-    return [(e["t_ms"], e["reason"], e["detail"] or "") for e in x["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
-s = st(d)
+s = stageset_statuses(d)
 check("reused back: 2.1.0 held at 30m, adopted at 36m1s; 2.0.1 at 1h11m1s unheld; 2.1.0 again at 2h1m1s unheld",
       [x[:2] for x in s if x[1] != "Succeeded" or "version" in x[2].replace("status: ", "").split(", ")] ==
       [(61005, "Succeeded"), (1800000, "AwaitingApproval"), (2161000, "Succeeded"), (4261000, "Succeeded"), (7261000, "Succeeded")], s)
@@ -167,7 +140,7 @@ check("reused back: one approval event in the run, at 35m",
       [e["t_ms"] for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "updated" and "approved-version" in (e["detail"] or "")] == [2100000])
 n = notice(d, 'StageSet shop/shop: the transition from 2.0.1 to 2.1.0 that began at 2h0m0s passed the approval gate on stages.metio.wtf/approved-version "2.1.0", set at 35m0s, before the StageSet adopted 2.0.1 at 1h11m1s')
 check("reused back: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
-check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] for x in st(c)][-1] == (7200000, "AwaitingApproval"), st(c))
+check("reused cleared: 2.1.0 published again at 2h is held to the end", [x[:2] for x in stageset_statuses(c)][-1] == (7200000, "AwaitingApproval"), stageset_statuses(c))
 check("reused cleared: the run tells nothing", notice(c, "passed the approval gate on") is None)
 EOF2
 lint_of approvals-reused-cleared
@@ -176,10 +149,7 @@ lacks "reused cleared: no MS280" "$tmp/approvals-reused-cleared.lint" 'MS280'
 lint_of approvals-reused-current
 lacks "reused current: no MS280" "$tmp/approvals-reused-current.lint" 'MS280'
 run_of approvals-reused-current
-pyfacts "$tmp/approvals-reused-current.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of approvals-reused-current <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("reused current: 2.1.0 held from 1h to the end", st == [(61005, "Succeeded"), (3600000, "AwaitingApproval")], st)
 check("reused current: the run tells nothing", notice(d, "passed the approval gate on") is None)

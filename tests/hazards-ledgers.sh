@@ -50,8 +50,7 @@ contains "promote replay: MS252" "$tmp/ledgers-promote-replay.lint" \
 contains "promote replay: MS252 names the later revision" "$tmp/ledgers-promote-replay.lint" \
 	'when that stage fails on a later revision (2.1.0, published at 1h0m0s) the pass after the failure takes this handled token as fresh and promotes that revision past the gate with no operator'
 run_of ledgers-promote-replay
-"$SIM" run -q --snapshot 3h "$tmp/replay.yaml" "$H/ledgers-promote-replay.yaml" >/dev/null 2>&1 ||
-	bad "promote replay: the snapshot at 3h is written"
+snapshot_of ledgers-promote-replay 3h replay "promote replay"
 facts_of ledgers-promote-replay "$tmp/replay.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
@@ -66,8 +65,7 @@ check("promote replay: the next status is a Succeeded that applied a new revisio
       later and later[0][:2] == (4065675, "Succeeded") and "lastAppliedRevisions" in later[0][2], later)
 check("promote replay: no AwaitingPromotion after the failure",
       not [x for x in later if x[1] == "AwaitingPromotion"], later)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote replay: at 3h prod runs staging's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
 check("promote replay: at 3h status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
@@ -79,14 +77,12 @@ EOF2
 lint_of ledgers-promote-no-failure
 lacks "promote, no failure: no MS252" "$tmp/ledgers-promote-no-failure.lint" 'MS252'
 run_of ledgers-promote-no-failure
-"$SIM" run -q --snapshot 3h "$tmp/nofail.yaml" "$H/ledgers-promote-no-failure.yaml" >/dev/null 2>&1 ||
-	bad "promote, no failure: the snapshot at 3h is written"
+snapshot_of ledgers-promote-no-failure 3h nofail "promote, no failure"
 facts_of ledgers-promote-no-failure "$tmp/nofail.yaml" <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("promote, no failure: 2.1.0 waits for a promotion from 1h1m1s to the end",
       st[-1] == (3661000, "AwaitingPromotion"), st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("promote, no failure: at 3h prod keeps the old revision (%s)" % revs, len(revs) == 2 and revs[0] != revs[1])
 check("promote, no failure: the run tells no replay", notice(d, "promote token") is None)
@@ -97,14 +93,9 @@ lint_of ledgers-reconcile-stage-replay
 contains "reconcile-stage replay: MS275" "$tmp/ledgers-reconcile-stage-replay.lint" \
 	'MS275 warning the annotate event at 10m0s stamps stages.metio.wtf/reconcile-stage "db@rerun-1" on StageSet shop/shop, whose stage "db" has Revision-scoped actions ("seed-data"), and its apply can fail at "apply" (apply.failure, probability 1 per apply from 1h0m0s until 1h5m0s): a failed (or StageProgressing) stage'"'"'s status entry is written without lastHandledReconcileAt while the annotation stays'
 run_of ledgers-reconcile-stage-replay
-"$SIM" run -q --snapshot 30m "$tmp/rs30.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
-	bad "reconcile-stage replay: the snapshot at 30m is written"
-"$SIM" run -q --snapshot 1h3m "$tmp/rs63.yaml" "$H/ledgers-reconcile-stage-replay.yaml" >/dev/null 2>&1 ||
-	bad "reconcile-stage replay: the snapshot at 1h3m is written"
-pyfacts "$tmp/ledgers-reconcile-stage-replay.json" "$tmp/rs30.yaml" "$tmp/rs63.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+snapshot_of ledgers-reconcile-stage-replay 30m rs30 "reconcile-stage replay"
+snapshot_of ledgers-reconcile-stage-replay 1h3m rs63 "reconcile-stage replay"
+facts_of ledgers-reconcile-stage-replay "$tmp/rs30.yaml" "$tmp/rs63.yaml" <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("reconcile-stage replay: db fails at 1h0m9.177s and passes again at 1h6m9.852s",
       [x for x in st if x[0] >= 3600000] == [(3609177, "StageFailed"), (3969852, "Succeeded")], st)
@@ -123,10 +114,7 @@ EOF2
 lint_of ledgers-reconcile-stage-removed
 lacks "reconcile-stage removed: no MS275" "$tmp/ledgers-reconcile-stage-removed.lint" 'MS275'
 run_of ledgers-reconcile-stage-removed
-pyfacts "$tmp/ledgers-reconcile-stage-removed.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-reconcile-stage-removed <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("reconcile-stage removed: db fails during the outage all the same",
       [x[1] for x in st if x[0] >= 3600000] == ["StageFailed", "Succeeded"], st)
@@ -140,10 +128,7 @@ contains "soak restart: MS277" "$tmp/ledgers-soak-restart.lint" \
 contains "soak restart: MS277 names the deadline it loses" "$tmp/ledgers-soak-restart.lint" \
 	'its soak starts over from that pass instead of ending at 6h10m0s'
 run_of ledgers-soak-restart
-pyfacts "$tmp/ledgers-soak-restart.json" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-soak-restart <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status" and e["t_ms"] > 11000000]
 soaks = [(t, re.search(r"soak window closes at (\S+)", m).group(1)) for t, r, m in st if r == "Soaking"]
@@ -162,10 +147,7 @@ EOF2
 lint_of ledgers-soak-unseen
 lacks "soak unseen: no MS277" "$tmp/ledgers-soak-unseen.lint" 'MS277'
 run_of ledgers-soak-unseen
-pyfacts "$tmp/ledgers-soak-unseen.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-soak-unseen <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("soak unseen: no failure, prod gets 2.1.0 at the soak's first deadline (6h12m3s)",
       [x for x in st if x[0] > 11461000] == [(22323000, "Succeeded")], st)
@@ -177,17 +159,12 @@ lint_of ledgers-restart-forgiven
 contains "restart forgiven: MS278" "$tmp/ledgers-restart-forgiven.lint" \
 	'MS278 warning StageSet shop/shop: the restart check "crashloop" of stage "canary" (maxRestarts 0) selects pods the pods model restarts 5 times at 1h0m30s, while the stage gates the revision new at 1h0m0s, which it holds PromotionBlocked; at 1h20m0s the regress event at 1h20m0s fails its workload for 10m0s'
 run_of ledgers-restart-forgiven
-"$SIM" run -q --snapshot 1h45m "$tmp/forgiven.yaml" "$H/ledgers-restart-forgiven.yaml" >/dev/null 2>&1 ||
-	bad "restart forgiven: the snapshot at 1h45m is written"
-pyfacts "$tmp/ledgers-restart-forgiven.json" "$tmp/forgiven.yaml" <<'EOF2'
-import json, re, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+snapshot_of ledgers-restart-forgiven 1h45m forgiven "restart forgiven"
+facts_of ledgers-restart-forgiven "$tmp/forgiven.yaml" <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("restart forgiven: blocked at 1h1m1s, failed at 1h21m3s, applied through at 1h33m16.355s",
       [x for x in st if x[0] > 3600000] == [(3661000, "PromotionBlocked"), (4863000, "StageFailed"), (5596355, "Succeeded")], st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 revs = re.findall(r"appliedRevision: (\S+)", snap)
 check("restart forgiven: at 1h45m prod runs canary's revision (%s)" % revs, len(revs) == 2 and revs[0] == revs[1])
 check("restart forgiven: at 1h45m status.version is 2.1.0", re.search(r"\n    version: 2\.1\.0\n", snap) is not None)
@@ -198,10 +175,7 @@ EOF2
 lint_of ledgers-restart-held
 lacks "restart held: no MS278" "$tmp/ledgers-restart-held.lint" 'MS278'
 run_of ledgers-restart-held
-pyfacts "$tmp/ledgers-restart-held.json" <<'EOF2'
-import json, sys
-from hazards_facts import *
-d = json.load(open(sys.argv[1]))
+facts_of ledgers-restart-held <<'EOF2'
 st = member_ready(d, "shop", "shop")
 check("restart held: 2.1.0 stays blocked from 1h1m1s to the end", st[-1] == (3661000, "PromotionBlocked"), st)
 check("restart held: the run tells no forgiven block", notice(d, "let the blocked revision through") is None)
@@ -212,8 +186,7 @@ lint_of ledgers-preloop-wipe
 contains "preloop wipe: MS253" "$tmp/ledgers-preloop-wipe.lint" \
 	'MS253 warning the delete event at 30m0s removes Secret shop/prod-kubeconfig, which StageSet shop/shop reads before its stages (spec.kubeConfig.secretRef): a pass while it is gone fails before the stage loop, and that failure writes the first stage "db" with empty ledgers and no applied revision, so once the Secret is back (the apply at 35m0s brings it back) its completed Revision-scoped action "seed-data" runs again and its 30m0s soak starts over'
 run_of ledgers-preloop-wipe
-"$SIM" run -q --snapshot 1h "$tmp/wipe.yaml" "$H/ledgers-preloop-wipe.yaml" >/dev/null 2>&1 ||
-	bad "preloop wipe: the snapshot at 1h is written"
+snapshot_of ledgers-preloop-wipe 1h wipe "preloop wipe"
 facts_of ledgers-preloop-wipe "$tmp/wipe.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"]) for e in d["timeline"] if e["kind"] == "StageSet"
       and e["change"] == "status"]
@@ -224,8 +197,7 @@ soaks = [re.search(r"soak window closes at (\S+)", m).group(1) for t, r, m in st
 check("preloop wipe: db soaked until 08:31:02, then again until 09:06:31",
       soaks == ["2026-03-02T08:31:02Z", "2026-03-02T09:06:31Z"], soaks)
 check("preloop wipe: app follows at 1h7m33.68s", st[-1][:2] == (4053680, "Succeeded"), st[-1:])
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 check("preloop wipe: at 1h db's soak runs since the re-apply (08:36:31)",
       'since: "2026-03-02T08:36:31Z"' in snap, snap)
 n = told(d, "preloop wipe", "StageSet shop/shop failed before its stages at 31m2.005s (connect to target cluster: kubeConfig secret \"prod-kubeconfig\": secrets \"prod-kubeconfig\" not found), which wrote stage \"db\" with empty ledgers")
@@ -250,14 +222,12 @@ lint_of ledgers-on-failure-once
 contains "on-failure once: MS254" "$tmp/ledgers-on-failure-once.lint" \
 	'MS254 warning StageSet web/web: stage "app" has onFailure action "page" and its post action "smoke" can fail (probability 1 per attempt from 10m0s until 40m0s): onFailure'"'"'s completions are recorded in the revision'"'"'s ledger, so they run at the first failure of each revision only'
 run_of ledgers-on-failure-once
-"$SIM" run -q --snapshot 35m "$tmp/once.yaml" "$H/ledgers-on-failure-once.yaml" >/dev/null 2>&1 ||
-	bad "on-failure once: the snapshot at 35m is written"
+snapshot_of ledgers-on-failure-once 35m once "on-failure once"
 facts_of ledgers-on-failure-once "$tmp/once.yaml" <<'EOF2'
 st = member_ready(d, "web", "web")
 check("on-failure once: 1.0.0, then StageFailed from 10m33s, then the success at 49m41.715s",
       st == [(32005, "Succeeded"), (633000, "StageFailed"), (2981715, "Succeeded")], st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 check("on-failure once: at 35m page is in 1.1.0's ledger of the failed stage",
       re.search(r"executedActions:\n\s+- page\n\s+ledgerRevision: \S+\n\s+ledgerVersion: 1\.1\.0\n", snap) is not None
       and "phase: Failed" in snap, snap)
@@ -284,16 +254,14 @@ lint_of ledgers-suspend-generation
 contains "suspend: MS255" "$tmp/ledgers-suspend-generation.lint" \
 	'MS255 info the patch event at 1h0m0s suspends StageSet shop/shop (spec.suspend true): the Suspended pass writes the Ready condition (with the current generation on the condition) but leaves status.observedGeneration at the generation the controller last reconciled, while the suspend, a spec edit, raised metadata.generation'
 run_of ledgers-suspend-generation
-"$SIM" run -q --snapshot 1h30m "$tmp/suspended.yaml" "$H/ledgers-suspend-generation.yaml" >/dev/null 2>&1 ||
-	bad "suspend: the snapshot at 1h30m is written"
+snapshot_of ledgers-suspend-generation 1h30m suspended "suspend"
 facts_of ledgers-suspend-generation "$tmp/suspended.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["generation"], "observedGeneration" in (e["detail"] or "")) for e in d["timeline"]
       if e["kind"] == "StageSet" and e["change"] == "status"]
 check("suspend: Suspended at 1h and 1h10m (generations 2, 3), none writing observedGeneration",
       st[1:3] == [(3600000, "Suspended", 2, False), (4200000, "Suspended", 3, False)], st)
 check("suspend: the pass after the resume writes it at 2h0m1s", st[3] == (7201000, "Succeeded", 4, True), st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 check("suspend: at 1h30m generation 3, status.observedGeneration 1, the condition's 3",
       re.search(r"\n    generation: 3\n", snap) and re.search(r"\n    observedGeneration: 1\n", snap)
       and re.search(r"\n      observedGeneration: 3\n      reason: Suspended\n", snap), snap)

@@ -44,8 +44,7 @@ lint_of stale-last-soak
 contains "last soak: MS262" "$tmp/stale-last-soak.lint" \
 	'MS262 info StageSet shop/shop: its last stage "prod" soaks 2h0m0s before promotion, though no stage comes after it: status.version and status.lastAppliedRevisions are written only by the success that follows the soak, so for 2h0m0s after each version has been applied and verified on every stage they still name the version before it (status.pendingVersion is already empty and Ready is False, Soaking)'
 run_of stale-last-soak
-"$SIM" run -q --snapshot 3h "$tmp/soak3h.yaml" "$H/stale-last-soak.yaml" >/dev/null 2>&1 ||
-	bad "last soak: the snapshot at 3h is written"
+snapshot_of stale-last-soak 3h soak3h "last soak"
 facts_of stale-last-soak "$tmp/soak3h.yaml" <<'EOF2'
 st = stageset_statuses(d)
 check("last soak: 2.0.0's soak, its success, 2.1.0's soak, its success",
@@ -56,8 +55,7 @@ check("last soak: the Soaking status writes neither version nor lastAppliedRevis
       "version" not in st[2][2].replace("status: ", "").split(", ") and "lastAppliedRevisions" not in st[2][2], st[2][2])
 check("last soak: the success at 4h32m4s writes both, on time (under a pass after 2h0m0s; hourly polls)",
       "lastAppliedRevisions" in st[3][2] and st[3][2].endswith(", version") and 0 <= st[3][0] - 16322000 < 5000, st[3])
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 status = snap[snap.index("\n  status:"):]
 applied = re.findall(r"appliedRevision: (\S+)", status)
 last = re.findall(r"\n      shop/(shop(?:-canary)?): (\S+)", status[status.index("lastAppliedRevisions"):])
@@ -86,8 +84,7 @@ contains "stale snapshot: MS263" "$tmp/stale-snapshot.lint" \
 	'MS263 warning the patch event at 20m0s switches rollbackOnFailure off on StageSet shop/shop, whose stage "canary" is rolled back on a failed promotion analysis (onFailure Rollback): status.lastAppliedSnapshot is not cleared, and from then on no success refreshes it, yet gate reverts still read it, so once a later version has been adopted (the first: 2.1.0, published at 30m0s) a failed gate rolls "canary" back past it, to the revision the last success before 20m0s recorded'
 run_of stale-snapshot
 run_of stale-snapshot-kept
-"$SIM" run -q --snapshot 50m "$tmp/stale50.yaml" "$H/stale-snapshot.yaml" >/dev/null 2>&1 ||
-	bad "stale snapshot: the snapshot at 50m is written"
+snapshot_of stale-snapshot 50m stale50 "stale snapshot"
 facts_of stale-snapshot "$tmp/stale-snapshot-kept.json" "$tmp/stale50.yaml" <<'EOF2'
 k = json.load(open(sys.argv[2]))
 def succ(x):
@@ -126,8 +123,7 @@ contains "removed stage: MS264" "$tmp/stale-removed-stage.lint" \
 	'MS264 warning the patch event at 2h10m0s removes stage "legacy" from StageSet shop/shop while 2.1.0 (published at 2h0m0s) cannot yet have passed the promotion soaks of the stages it keeps (prod 1h0m0s: not before 3h0m0s): the controller deletes a removed stage'"'"'s objects only at a full success'
 run_of stale-removed-stage
 for at in 2h30m 3h30m; do
-	"$SIM" run -q --snapshot $at "$tmp/removed$at.yaml" "$H/stale-removed-stage.yaml" >/dev/null 2>&1 ||
-		bad "removed stage: the snapshot at $at is written"
+	snapshot_of stale-removed-stage "$at" "removed$at" "removed stage"
 done
 facts_of stale-removed-stage "$tmp/removed2h30m.yaml" "$tmp/removed3h30m.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
@@ -150,8 +146,7 @@ EOF2
 lint_of stale-removed-steady
 lacks "removed while steady: no MS264" "$tmp/stale-removed-steady.lint" 'MS264'
 run_of stale-removed-steady
-"$SIM" run -q --snapshot 1h40m "$tmp/steady.yaml" "$H/stale-removed-steady.yaml" >/dev/null 2>&1 ||
-	bad "removed while steady: the snapshot at 1h40m is written"
+snapshot_of stale-removed-steady 1h40m steady "removed while steady"
 facts_of stale-removed-steady "$tmp/steady.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("removed while steady: the pass at 1h30m2s succeeds", (5402000, "Succeeded") in st, st)
@@ -165,15 +160,13 @@ lint_of stale-approval-rehold
 contains "re-hold: MS265" "$tmp/stale-approval-rehold.lint" \
 	'MS265 warning the annotate event at 2h0m0s sets stages.metio.wtf/approved-version to "2.2.0" on StageSet shop/shop (approvalMode Always) while 2.1.0, approved at 1h35m0s and published at 1h30m0s, cannot yet have passed its promotion soaks (canary 1h0m0s: not before 2h35m0s): the approval gate runs on every pass, before the stages, so the next pass holds 2.1.0 AwaitingApproval half-applied'
 run_of stale-approval-rehold
-"$SIM" run -q --snapshot 3h "$tmp/rehold.yaml" "$H/stale-approval-rehold.yaml" >/dev/null 2>&1 ||
-	bad "re-hold: the snapshot at 3h is written"
+snapshot_of stale-approval-rehold 3h rehold "re-hold"
 facts_of stale-approval-rehold "$tmp/rehold.yaml" <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["message"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("re-hold: 2.1.0 soaks on canary from 1h36m1s, is held AwaitingApproval at 2h0m0s, and 2.2.0 soaks from 4h1m1s",
       [x[:2] for x in st][3:] == [(5761000, "Soaking"), (7200000, "AwaitingApproval"), (14461000, "Soaking")]
       and st[4][2].startswith("version transition to 2.1.0 is awaiting approval"), st)
-snap = open(sys.argv[2]).read()
-snap = snap[snap.index("kind: StageSet"):]
+snap = stageset_snapshot(sys.argv[2])
 status = snap[snap.index("\n  status:"):]
 applied = re.findall(r"appliedRevision: (\S+)", status)
 check("re-hold: at 3h pendingVersion 2.1.0 and status.version 2.0.0",

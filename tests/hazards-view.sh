@@ -17,17 +17,13 @@
 require_python "to read the run reports"
 . "$(dirname "$0")/lib/hazards.sh"
 
-"$SIM" run --at 1h "$H/fleet-view-ready.yaml" >"$tmp/view.out" 2>"$tmp/view.err" ||
-	{ bad "fleet-view-ready runs with --at 1h"; show "$tmp/view.err"; }
-contains "window: the view at 1h counts no canary member ready" "$tmp/view.out" \
+run_at 1h fleet-view-ready
+contains "window: the view at 1h counts no canary member ready" "$tmp/fleet-view-ready.at.out" \
 	'  wave canary   1/1 adopted, 0 ready'
-contains "window: the view at 1h prints tenant-a/shop Ready all the same" "$tmp/view.out" \
+contains "window: the view at 1h prints tenant-a/shop Ready all the same" "$tmp/fleet-view-ready.at.out" \
 	'    ✓ tenant-a/shop                1.0.0  Ready'
 run_of fleet-view-ready
-pyfacts "$tmp/fleet-view-ready.json" <<'PY'
-import json, sys
-from facts import check
-d = json.load(open(sys.argv[1]))
+facts_of fleet-view-ready <<'PY'
 tl = d["timeline"]
 fr = [e for e in tl if e["kind"] == "FleetRollout" and e["change"] == "status"]
 rest = [e["t_ms"] for e in fr if 'wave "rest" open' in (e["message"] or "")]
@@ -44,26 +40,19 @@ check("window: the run says the view shows it Ready while the fleet counts it no
 PY
 
 run_of fleet-view-open
-pyfacts "$tmp/fleet-view-open.json" <<'PY'
-import json, sys
-from facts import check
-d = json.load(open(sys.argv[1]))
+facts_of fleet-view-open <<'PY'
 fr = [e for e in d["timeline"] if e["kind"] == "FleetRollout" and e["change"] == "status"]
 check("no window: the fleet completes", any(e["phase"] == "Completed" for e in fr), fr)
 check("no window: nothing told of the view",
       not any("stagesetctl fleet" in n["text"] for n in d["notices"]))
 PY
-"$SIM" run --at 1h "$H/fleet-view-pinned.yaml" >"$tmp/pinned.out" 2>"$tmp/pinned.err" ||
-	{ bad "fleet-view-pinned runs with --at 1h"; show "$tmp/pinned.err"; }
-contains "pinned: the view at 1h counts no canary member ready" "$tmp/pinned.out" \
+run_at 1h fleet-view-pinned
+contains "pinned: the view at 1h counts no canary member ready" "$tmp/fleet-view-pinned.at.out" \
 	'  wave canary   1/1 at 1.0.0, 0 ready'
-contains "pinned: the view at 1h prints tenant-a/shop Ready all the same" "$tmp/pinned.out" \
+contains "pinned: the view at 1h prints tenant-a/shop Ready all the same" "$tmp/fleet-view-pinned.at.out" \
 	'    ✓ tenant-a/shop                1.0.0  Ready'
 run_of fleet-view-pinned
-pyfacts "$tmp/fleet-view-pinned.json" <<'PY'
-import json, sys
-from facts import check
-d = json.load(open(sys.argv[1]))
+facts_of fleet-view-pinned <<'PY'
 tl = d["timeline"]
 fr = [e for e in tl if e["kind"] == "FleetRollout" and e["change"] == "status"]
 check("pinned: the fleet never leaves the canary wave",
@@ -82,10 +71,7 @@ check("pinned: nothing said of a regressed member", not any("(regressed)" in x f
 PY
 
 run_of fleet-view-pinned-open
-pyfacts "$tmp/fleet-view-pinned-open.json" <<'PY'
-import json, sys
-from facts import check
-d = json.load(open(sys.argv[1]))
+facts_of fleet-view-pinned-open <<'PY'
 a = [e for e in d["timeline"] if e["kind"] == "StageSet" and e["namespace"] == "tenant-a" and e["change"] == "status"]
 check("pinned, no window: tenant-a/shop holds 1.1.0 for approval",
       [e["reason"] for e in a if e["t_ms"] == 1200000] == ["AwaitingApproval"], a)
@@ -93,15 +79,11 @@ check("pinned, no window: nothing told of the view",
       not any("stagesetctl fleet" in n["text"] for n in d["notices"]))
 PY
 
-"$SIM" run --at 1h "$H/fleet-view-regressed.yaml" >"$tmp/regressed.out" 2>"$tmp/regressed.err" ||
-	{ bad "fleet-view-regressed runs with --at 1h"; show "$tmp/regressed.err"; }
-contains "soak: the view at 1h prints tenant-a/shop regressed" "$tmp/regressed.out" \
+run_at 1h fleet-view-regressed
+contains "soak: the view at 1h prints tenant-a/shop regressed" "$tmp/fleet-view-regressed.at.out" \
 	'    ⚠ tenant-a/shop                1.0.0  not Ready (regressed)'
 run_of fleet-view-regressed
-pyfacts "$tmp/fleet-view-regressed.json" <<'PY'
-import json, sys
-from facts import check
-d = json.load(open(sys.argv[1]))
+facts_of fleet-view-regressed <<'PY'
 tl = d["timeline"]
 a = [e for e in tl if e["kind"] == "StageSet" and e["namespace"] == "tenant-a" and e["change"] == "status"]
 check("soak: tenant-a/shop holds 1.1.0 for approval at 50m, then soaks with pendingVersion cleared at 56m1s",

@@ -560,13 +560,18 @@ int cmd_outputs_not_read(const char *cmd, const char *const *paths, const char *
 	return CLI_OK;
 }
 
-int cmd_write_file(const char *cmd, const char *what, const char *path,
-		   int (*write)(FILE *f, const void *arg), const void *arg)
+/*
+ * Adds @path to the outputs with @add (os_add() or os_add_append()): CLI_OK,
+ * or on failure tells why on stderr, drops every output added so far and
+ * gives CLI_IO.  The arguments are those of cmd_write_file().
+ */
+static int add_output(int (*add)(struct outset *, const char *, int (*)(FILE *, const void *), const void *),
+		      const char *cmd, const char *what, const char *path, int (*write)(FILE *f, const void *arg),
+		      const void *arg)
 {
-	cmd_building("writing %s", path);
 	if (!strcmp(path, "-"))
 		outputs_stdout = true;
-	if (os_add(&outputs, path, write, arg) == 0)
+	if (add(&outputs, path, write, arg) == 0)
 		return CLI_OK;
 	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
 		what ? " " : "", path, strerror(errno));
@@ -574,17 +579,17 @@ int cmd_write_file(const char *cmd, const char *what, const char *path,
 	return CLI_IO;
 }
 
+int cmd_write_file(const char *cmd, const char *what, const char *path,
+		   int (*write)(FILE *f, const void *arg), const void *arg)
+{
+	cmd_building("writing %s", path);
+	return add_output(os_add, cmd, what, path, write, arg);
+}
+
 int cmd_append_file(const char *cmd, const char *what, const char *path,
 		    int (*write)(FILE *f, const void *arg), const void *arg)
 {
-	if (!strcmp(path, "-"))
-		outputs_stdout = true;
-	if (os_add_append(&outputs, path, write, arg) == 0)
-		return CLI_OK;
-	fprintf(stderr, "%s %s: cannot write %s%s'%s': %s\n", cmd_prog, cmd, what ? what : "",
-		what ? " " : "", path, strerror(errno));
-	os_abort(&outputs);
-	return CLI_IO;
+	return add_output(os_add_append, cmd, what, path, write, arg);
 }
 
 int cmd_outputs_done(const char *cmd, int rc)

@@ -13,13 +13,9 @@
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/lint/lint_ss_deps.h"
+#include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/ladder_files.h"
 #include "sim/load/scn_ssworld.h"
-
-static bool is_stageset(const struct obj *o)
-{
-	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
-}
 
 static bool direct_kind(const char *kind)
 {
@@ -187,15 +183,9 @@ static void rule_late_migration(struct lint_report *r, const struct scenario *s,
 
 void lint_ss_lag(struct lint_report *r, const struct scenario *s)
 {
-	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
-	size_t n = 0;
+	size_t n;
+	const struct obj **v = lint_ss_stagesets(s, &n);
 
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]))
-			v[n++] = s->objs[i];
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
-			v[n++] = s->events[i].obj;
 	for (size_t i = 0; i < n; i++) {
 		struct sst_spec sp;
 		char err[256];

@@ -37,8 +37,7 @@ static bool is_stageset(const struct obj *o)
 	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
 }
 
-/* The StageSets of the inputs and of `apply` events, in that order (borrowed, new array). */
-static const struct obj **stagesets(const struct scenario *s, size_t *n)
+const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
 {
 	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
 
@@ -770,6 +769,75 @@ static int64_t last_revision(const struct scenario *s, const struct obj *ss, int
 }
 
 /*
+ * One rise of the restarts a restart check of a StageSet's stage sees: the
+ * pods model's restart count for pods the check selects going up by @rise
+ * at @at_ms.  @interval_ms is the StageSet's interval (the controller's
+ * default when unset), @soak_ms the stage's soak (0 when unset).
+ */
+struct restart_rise {
+	const struct sst_stage *st;
+	const struct sst_restart_check *chk;
+	int64_t at_ms, interval_ms, soak_ms;
+	int32_t rise;
+};
+
+/*
+ * Tells of @rr for StageSet @ss into @r when the rule's conditions hold;
+ * returns whether it told (the walk then leaves the check: one finding per
+ * check).
+ */
+typedef bool (*restart_rise_fn)(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				const struct restart_rise *rr);
+
+/*
+ * Calls @tell for each rise of restarts (above the check's maxRestarts)
+ * that a restart check of a stage of @ss without a manual gate sees in the
+ * pods model of its namespace, in the order of checks, pod groups and
+ * restarts, until @tell tells once for that check.  Nothing when @ss has
+ * no spec that parses or the world models no pods.
+ */
+static void walk_restart_rises(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+			       restart_rise_fn tell)
+{
+	const struct scn_sw_config *w = &s->models.world;
+	struct sst_spec sp;
+	char err[256];
+
+	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
+		return;
+	for (size_t k = 0; k < sp.nstages; k++) {
+		const struct sst_stage *st = &sp.stages[k];
+		const struct sst_promotion *pr = &st->promotion;
+		struct restart_rise rr = {
+			.st = st,
+			.interval_ms = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS,
+			.soak_ms = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0,
+		};
+
+		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
+			continue;
+		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
+			bool told = false;
+
+			rr.chk = &pr->restart_gate.checks[i];
+			for (size_t g = 0; g < w->npods && !told; g++) {
+				const struct scn_sw_pods *p = &w->pods[g];
+				int32_t before = 0;
+
+				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&rr.chk->selector, &p->labels))
+					continue;
+				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
+					rr.at_ms = p->restarts[j].at_ms;
+					rr.rise = p->restarts[j].total - before;
+					told = rr.rise > rr.chk->max_restarts && tell(r, s, ss, &rr);
+				}
+			}
+		}
+	}
+	sst_spec_release(&sp);
+}
+
+/*
  * MS258 (StageSet spec §3.7.3, §5 Q-17): the restart gate refreshes its
  * baseline (promotionState.restartBaseline) at every pass of a stage
  * promoted at its revision, so restarts that happen while it stays
@@ -780,55 +848,25 @@ static int64_t last_revision(const struct scenario *s, const struct obj *ss, int
  * interval (promoted, a pass gone by), with no new revision for an
  * interval after T (a pass takes them in first).  One finding per check.
  */
-static void rule_restarts_promoted(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+static bool tell_restarts_promoted(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				   const struct restart_rise *rr)
 {
-	const struct scn_sw_config *w = &s->models.world;
-	struct sst_spec sp;
-	char err[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160];
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160];
+	int64_t t = rr->at_ms, t0 = last_revision(s, ss, t);
+	int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf));
 
-	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
-		return;
-	for (size_t k = 0; k < sp.nstages; k++) {
-		const struct sst_stage *st = &sp.stages[k];
-		const struct sst_promotion *pr = &st->promotion;
-		int64_t interval = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS;
-		int64_t soak = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0;
-
-		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
-			continue;
-		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
-			const struct sst_restart_check *chk = &pr->restart_gate.checks[i];
-			bool told = false;
-
-			for (size_t g = 0; g < w->npods && !told; g++) {
-				const struct scn_sw_pods *p = &w->pods[g];
-				int32_t before = 0;
-
-				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&chk->selector, &p->labels))
-					continue;
-				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
-					int64_t t = p->restarts[j].at_ms, t0 = last_revision(s, ss, t);
-					int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf));
-					int32_t rise = p->restarts[j].total - before;
-
-					if (rise <= chk->max_restarts || t < t0 + soak + interval || (t1 >= 0 && t1 < t + interval))
-						continue;
-					told = true;
-					lint_add(r, "MS258", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "promotion", "restartGate"),
-						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
-						 "selects pods the pods model restarts %d times at %s, when the stage has held its "
-						 "revision (new at %s) past its %s%s interval: the restart gate refreshes its "
-						 "baseline at every pass of a promoted stage, so the pass after %s takes these "
-						 "restarts in, nothing blocks or tells them, and Ready stays True; the gate judges "
-						 "restarts only between a new revision's arrival and its promotion",
-						 ss->ns, ss->name, chk->name ? chk->name : "", st->name, (int)chk->max_restarts,
-						 (int)rise, dur(t, a), dur(t0, b), soak ? "soak and one " : "", dur(interval, c),
-						 a);
-				}
-			}
-		}
-	}
-	sst_spec_release(&sp);
+	if (t < t0 + rr->soak_ms + rr->interval_ms || (t1 >= 0 && t1 < t + rr->interval_ms))
+		return false;
+	lint_add(r, "MS258", ss->src.file, lint_ss_stage_key_mark(ss, rr->st->name, "promotion", "restartGate"),
+		 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
+		 "selects pods the pods model restarts %d times at %s, when the stage has held its "
+		 "revision (new at %s) past its %s%s interval: the restart gate refreshes its "
+		 "baseline at every pass of a promoted stage, so the pass after %s takes these "
+		 "restarts in, nothing blocks or tells them, and Ready stays True; the gate judges "
+		 "restarts only between a new revision's arrival and its promotion",
+		 ss->ns, ss->name, rr->chk->name ? rr->chk->name : "", rr->st->name, (int)rr->chk->max_restarts,
+		 (int)rr->rise, dur(t, a), dur(t0, b), rr->soak_ms ? "soak and one " : "", dur(rr->interval_ms, c), a);
+	return true;
 }
 
 /* ---------------------------------------------------------------- MS278 */
@@ -879,61 +917,32 @@ static int64_t fails_later(const struct scenario *s, const struct obj *ss, const
  * then fails the stage for certain before the next revision: the block is
  * forgiven and the revision promoted.  One finding per check.
  */
-static void rule_restarts_forgiven(struct lint_report *r, const struct scenario *s, const struct obj *ss)
+static bool tell_restarts_forgiven(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+				   const struct restart_rise *rr)
 {
-	const struct scn_sw_config *w = &s->models.world;
-	struct sst_spec sp;
-	char err[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160], why[256];
+	char a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ], buf[160], why[256];
+	int64_t t = rr->at_ms, t0 = last_revision(s, ss, t);
+	int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf)), f;
 
-	if (!ss->spec || ss->spec->type != VAL_MAP || w->npods == 0 || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
-		return;
-	for (size_t k = 0; k < sp.nstages; k++) {
-		const struct sst_stage *st = &sp.stages[k];
-		const struct sst_promotion *pr = &st->promotion;
-		int64_t interval = sp.interval.set && sp.interval.ms > 0 ? sp.interval.ms : SSC_DEFAULT_INTERVAL_MS;
-		int64_t soak = pr->soak.set && pr->soak.ms > 0 ? pr->soak.ms : 0;
-
-		if (!st->has_promotion || !pr->has_restart_gate || pr->require_manual)
-			continue;
-		for (size_t i = 0; i < pr->restart_gate.nchecks; i++) {
-			const struct sst_restart_check *chk = &pr->restart_gate.checks[i];
-			bool told = false;
-
-			for (size_t g = 0; g < w->npods && !told; g++) {
-				const struct scn_sw_pods *p = &w->pods[g];
-				int32_t before = 0;
-
-				if ((p->ns && strcmp(p->ns, ss->ns) != 0) || !lbl_matches(&chk->selector, &p->labels))
-					continue;
-				for (size_t j = 0; j < p->nrestarts && !told; before = p->restarts[j++].total) {
-					int64_t t = p->restarts[j].at_ms, t0 = last_revision(s, ss, t);
-					int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf)), f;
-					int32_t rise = p->restarts[j].total - before;
-
-					if (rise <= chk->max_restarts || t0 <= created_ms(s, ss) || t >= t0 + soak + interval ||
-					    (f = fails_later(s, ss, st->name, t, t1, why, sizeof(why))) < 0)
-						continue;
-					told = true;
-					lint_add(r, "MS278", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "promotion", "restartGate"),
-						 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
-						 "selects pods the pods model restarts %d times at %s, while the stage gates the "
-						 "revision new at %s, which it holds PromotionBlocked; at %s %s: a failed stage's "
-						 "status entry is written without promotionState, whose restartBaseline the check "
-						 "counts from, so the pass that finds the stage healthy again takes those restarts "
-						 "as its baseline, the check passes and the revision goes on past the gate",
-						 ss->ns, ss->name, chk->name ? chk->name : "", st->name, (int)chk->max_restarts,
-						 (int)rise, dur(t, a), dur(t0, b), dur(f, c), why);
-				}
-			}
-		}
-	}
-	sst_spec_release(&sp);
+	if (t0 <= created_ms(s, ss) || t >= t0 + rr->soak_ms + rr->interval_ms ||
+	    (f = fails_later(s, ss, rr->st->name, t, t1, why, sizeof(why))) < 0)
+		return false;
+	lint_add(r, "MS278", ss->src.file, lint_ss_stage_key_mark(ss, rr->st->name, "promotion", "restartGate"),
+		 "StageSet %s/%s: the restart check \"%s\" of stage \"%s\" (maxRestarts %d) "
+		 "selects pods the pods model restarts %d times at %s, while the stage gates the "
+		 "revision new at %s, which it holds PromotionBlocked; at %s %s: a failed stage's "
+		 "status entry is written without promotionState, whose restartBaseline the check "
+		 "counts from, so the pass that finds the stage healthy again takes those restarts "
+		 "as its baseline, the check passes and the revision goes on past the gate",
+		 ss->ns, ss->name, rr->chk->name ? rr->chk->name : "", rr->st->name, (int)rr->chk->max_restarts,
+		 (int)rr->rise, dur(t, a), dur(t0, b), dur(f, c), why);
+	return true;
 }
 
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
-	const struct obj **ss = stagesets(s, &n);
+	const struct obj **ss = lint_ss_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
@@ -945,8 +954,8 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 		rule_on_failure_once(r, s, ss[i]);
 		rule_suspend_generation(r, s, ss[i]);
 		rule_event_baseline(r, s, ss[i]);
-		rule_restarts_promoted(r, s, ss[i]);
-		rule_restarts_forgiven(r, s, ss[i]);
+		walk_restart_rises(r, s, ss[i], tell_restarts_promoted);
+		walk_restart_rises(r, s, ss[i], tell_restarts_forgiven);
 	}
 	free(ss);
 }

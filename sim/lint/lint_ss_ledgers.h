@@ -85,4 +85,12 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s);
  */
 struct val_mark lint_ss_stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key);
 
+/*
+ * lint_ss_stagesets() - the StageSets of @s's inputs, then of its `apply`
+ * events, in that order, with their count into @n.  The objects are
+ * borrowed from @s; the array is new (the caller frees it, a NULL-ended
+ * array of at most inputs + events).  Cannot fail (aborts on OOM).
+ */
+const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n);
+
 #endif

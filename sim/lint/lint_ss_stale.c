@@ -1017,10 +1017,10 @@ static void rule_approval_comes_back(struct lint_report *r, const struct scenari
 
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
-	const struct obj **v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*v));
 	struct strindex held = { 0 }, first = { 0 };
 	struct lint_reread rr = { NULL, 0 };
-	size_t n = 0, at;
+	size_t n, at;
+	const struct obj **v = lint_ss_stagesets(s, &n);
 
 	/*
 	 * Two indexes, so that each StageSet's look-ups cost O(1) and a large
@@ -1035,12 +1035,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		if (!si_get(&held, key, &at))
 			si_put(&held, key, i);
 		kb_drop(key, buf);
-		if (is_stageset(s->objs[i]))
-			v[n++] = s->objs[i];
 	}
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
-			v[n++] = s->events[i].obj;
 	for (size_t i = 0; i < n; i++) {
 		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
 

@@ -202,22 +202,22 @@ static void sift_up_from(struct heap *h, size_t i, struct item *it)
 	heap_place(h, i, it);
 }
 
+/* The index of the smaller child of the entry at @i, or h->n when it has none. */
+static inline size_t smaller_child(const struct heap *h, size_t i)
+{
+	size_t l = 2 * i + 1;
+
+	if (l >= h->n)
+		return h->n;
+	return l + 1 < h->n && item_less(h->a[l + 1], h->a[l]) ? l + 1 : l;
+}
+
 static void sift_down(struct heap *h, size_t i)
 {
 	struct item *it = h->a[i];
 
-	for (;;) {
-		size_t l = 2 * i + 1, m = l;
-
-		if (l >= h->n)
-			break;
-		if (l + 1 < h->n && item_less(h->a[l + 1], h->a[l]))
-			m = l + 1;
-		if (!item_less(h->a[m], it))
-			break;
+	for (size_t m; (m = smaller_child(h, i)) < h->n && item_less(h->a[m], it); i = m)
 		heap_place(h, i, h->a[m]);
-		i = m;
-	}
 	heap_place(h, i, it);
 }
 
@@ -256,16 +256,8 @@ static void heap_remove(struct heap *h, struct item *it)
 	if (i == h->n)
 		return;
 	if (i == 0) {
-		for (;;) {
-			size_t l = 2 * i + 1, m = l;
-
-			if (l >= h->n)
-				break;
-			if (l + 1 < h->n && item_less(h->a[l + 1], h->a[l]))
-				m = l + 1;
+		for (size_t m; (m = smaller_child(h, i)) < h->n; i = m)
 			heap_place(h, i, h->a[m]);
-			i = m;
-		}
 		sift_up_from(h, i, last);
 		return;
 	}

@@ -10,6 +10,12 @@
 #                    findings when there are some
 #   run_of FIXTURE   the run's JSON in $tmp/FIXTURE.json; HAZARD_RUN_ARGS
 #                    (e.g. "--until horizon") go before the file
+#   run_at AT FIXTURE
+#                    the run's view at AT (run --at AT) in $tmp/FIXTURE.at.out,
+#                    one check "FIXTURE runs with --at AT" when it fails
+#   snapshot_of FIXTURE AT NAME WHAT
+#                    the run's snapshot at AT in $tmp/NAME.yaml, one check
+#                    "WHAT: the snapshot at AT is written" when it fails
 #   facts_of FIXTURE [ARG...]
 #                    pyfacts (tests/lib.sh) on the python checks on stdin,
 #                    after a prelude that imports json, re, sys and
@@ -36,6 +42,16 @@ run_of() {
 	# shellcheck disable=SC2086 # HAZARD_RUN_ARGS is a list of options
 	"$SIM" run -q ${HAZARD_RUN_ARGS:-} --json "$tmp/$1.json" "$H/$1.yaml" >"$tmp/$1.out" 2>"$tmp/$1.err" ||
 		{ bad "$1 runs"; show "$tmp/$1.err"; }
+}
+
+run_at() {
+	"$SIM" run --at "$1" "$H/$2.yaml" >"$tmp/$2.at.out" 2>"$tmp/$2.at.err" ||
+		{ bad "$2 runs with --at $1"; show "$tmp/$2.at.err"; }
+}
+
+snapshot_of() {
+	"$SIM" run -q --snapshot "$2" "$tmp/$3.yaml" "$H/$1.yaml" >/dev/null 2>&1 ||
+		bad "$4: the snapshot at $2 is written"
 }
 
 facts_of() {

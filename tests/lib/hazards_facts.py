@@ -181,3 +181,10 @@ def annotated(d, kind, key):
     """Timeline entries of KIND that set annotation KEY."""
     return [e for e in d["timeline"] if e["kind"] == kind and e["change"] == "updated"
             and e["detail"] and ("+" + key + "=") in e["detail"]]
+
+
+def stageset_snapshot(path):
+    """The text of the snapshot at PATH (run --snapshot) from its first
+    StageSet on."""
+    snap = open(path).read()
+    return snap[snap.index("kind: StageSet"):]
