@@ -382,7 +382,7 @@ static size_t msets_intern(struct msets *ms, const size_t *m, size_t n, size_t s
 	at = (size_t)h & (ms->tcap - 1);
 	while (ms->table[at]) {
 		e = &ms->v[ms->table[at] - 1];
-		if (e->hash == h && e->nmember == n && memcmp(e->member, m, n * sizeof(*m)) == 0)
+		if (e->hash == h && e->nmember == n && (n == 0 || memcmp(e->member, m, n * sizeof(*m)) == 0))
 			break;
 		at = (at + 1) & (ms->tcap - 1);
 	}
@@ -397,7 +397,8 @@ static size_t msets_intern(struct msets *ms, const size_t *m, size_t n, size_t s
 		e = &ms->v[id];
 		memset(e, 0, sizeof(*e));
 		e->member = xmalloc((n ? n : 1) * sizeof(*e->member));
-		memcpy(e->member, m, n * sizeof(*m));
+		if (n) /* an empty set may come as NULL, which memcpy() must not be given */
+			memcpy(e->member, m, n * sizeof(*m));
 		e->nmember = n;
 		e->hash = h;
 		ms->table[at] = id + 1;
