@@ -979,6 +979,7 @@ static void set_unknown_field_fix(struct lint_finding *f, const char *near, cons
 		free(level);
 		return;
 	}
+	free(f->fix); /* the name is the problem: whatever fix the message's words suggested yields */
 	if (near && accepted)
 		f->fix = xasprintf("rename it to \"%s\", the nearest of the fields %s accepts: %s",
 				   near, level, accepted);
@@ -1098,12 +1099,15 @@ static char *bound_fix(const char *msg)
 		return xasprintf("YAML nested deeper than %d collections is refused whatever the "
 				 "options (a fixed bound, docs/limits.md: no manifest nests so deep): "
 				 "flatten the document, or find what generated it", YL_MAX_DEPTH);
+	/* the input's own words are quoted: a bound's tag counts only after the last quote */
+	const char *tail = strrchr(msg, '"') ? strrchr(msg, '"') + 1 : msg;
+
 	for (size_t i = 0; i < sizeof(bound_why) / sizeof(bound_why[0]); i++) {
 		const struct lim_def *l = &defs[bound_why[i].id];
 		char tag[64];
 
 		snprintf(tag, sizeof(tag), "(limit %s;", l->name);
-		if (!strstr(msg, tag))
+		if (!strstr(tail, tag))
 			continue;
 		return xasprintf("the input passes the %s limit of %llu %s (docs/limits.md): %s; "
 				 "when it is meant to be this large, raise the limit with --limit "
