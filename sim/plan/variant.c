@@ -286,8 +286,7 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 	for (size_t i = 0; i < work->u.list.n; i++) {
 		struct val *item = work->u.list.items[i];
 		struct sch_ctx c = { .d = d, .file = file, .root = item };
-		const struct val *nm = val_map_get(item, "name");
-		const struct val *patches, *models;
+		const struct val *nm, *patches, *models;
 		const struct var_def *dup;
 		struct var_def *v = &out->v[out->n];
 		bool shaped;
@@ -297,6 +296,8 @@ int var_parse(const struct scenario *base, struct var_set *out, struct diag *d)
 		v->mark = item->mark;
 		shaped = sch_validate(&variant_node, item, v->where, &c) == 0 && !c.nerrors;
 		v->invalid = !shaped;
+		/* read after the schema, which drops a null key (a "name:" left empty) and frees it */
+		nm = val_map_get(item, "name");
 		/* A name the schema let through or not, it is the variant's for the checks below. */
 		if (nm && nm->type == VAL_STRING && nm->u.s[0])
 			v->name = xstrdup(nm->u.s);
