@@ -1089,6 +1089,8 @@ static char *bound_fix(const char *msg)
 	const char *more = strstr(msg, "more than ");
 	const char *most = strstr(msg, "at most ");
 	const char *num = more ? more + 10 : most ? most + 8 : "";
+	/* the input's own words are quoted: a bound's tag counts only after the last quote */
+	const char *quote = strrchr(msg, '"'), *tail = quote ? quote + 1 : msg;
 	unsigned long long value;
 
 	if (!strncmp(num, "the ", 4))
@@ -1099,9 +1101,6 @@ static char *bound_fix(const char *msg)
 		return xasprintf("YAML nested deeper than %d collections is refused whatever the "
 				 "options (a fixed bound, docs/limits.md: no manifest nests so deep): "
 				 "flatten the document, or find what generated it", YL_MAX_DEPTH);
-	/* the input's own words are quoted: a bound's tag counts only after the last quote */
-	const char *tail = strrchr(msg, '"') ? strrchr(msg, '"') + 1 : msg;
-
 	for (size_t i = 0; i < sizeof(bound_why) / sizeof(bound_why[0]); i++) {
 		const struct lim_def *l = &defs[bound_why[i].id];
 		char tag[64];
