@@ -663,6 +663,21 @@ bool lbl_selector_is_empty(const struct lbl_selector *s)
 	return !s->nothing && s->n == 0;
 }
 
+bool lbl_val_is_empty_selector(const struct val *sel)
+{
+	struct lbl_selector s;
+	char *str;
+	bool empty;
+
+	if (lbl_selector_from_val(sel, &s, NULL, 0) != LBL_OK)
+		return false;
+	str = lbl_selector_string(&s);
+	empty = !*str;
+	free(str);
+	lbl_selector_release(&s);
+	return empty;
+}
+
 /* ---- matching ---------------------------------------------------------- */
 
 static bool has_value(const struct lbl_req *r, const char *v)

@@ -143,6 +143,16 @@ void lbl_selector_copy(struct lbl_selector *dst, const struct lbl_selector *src)
  */
 bool lbl_selector_equal(const struct lbl_selector *a, const struct lbl_selector *b);
 
+/*
+ * lbl_val_is_empty_selector() - whether the metav1.LabelSelector value @sel
+ * (borrowed) converts without error (LabelSelectorAsSelector) to a selector
+ * whose String() is "": `{}`, or requirement lists that are all empty.  This
+ * is how a Magos controller turns a policySelector of `{}` into "no
+ * validation".  A selector that fails to convert is not empty (false).
+ * Errors: cannot fail.
+ */
+bool lbl_val_is_empty_selector(const struct val *sel);
+
 /* lbl_selector_is_nothing() - true for the nil selector (labels.Nothing()). */
 bool lbl_selector_is_nothing(const struct lbl_selector *s);
 

@@ -71,6 +71,8 @@
 
 /* The API group of the stageset-controller's kinds (FleetRollout, StageSet, StageLedger). */
 #define ADM_GROUP_STAGES "stages.metio.wtf"
+/* The API group of the Magos kinds (Project, Rollout, Workspace). */
+#define ADM_GROUP_MAGOS "magosproject.io"
 
 /*
  * adm_in_group() - whether object @o is of API group @group: its apiVersion

@@ -17,17 +17,17 @@
 #include "engine/magos_workspace.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/cluster/admission.h"
 #include "sim/lint/lint.h"
 #include "sim/lint/lint_marks.h"
 #include "sim/load/dist.h"
 
-#define MAGOS_GROUP "magosproject.io/"
 /* Names listed in one message before "…". */
 #define MAX_NAMES 5
 
 static bool is_magos(const struct obj *o, const char *kind)
 {
-	return strcmp(o->kind, kind) == 0 && strncmp(o->api_version, MAGOS_GROUP, 16) == 0;
+	return adm_in_group(o, ADM_GROUP_MAGOS, kind);
 }
 
 /*
@@ -165,8 +165,7 @@ static void view_init(struct view *v, const struct scenario *s)
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct obj *o = s->events[i].obj;
 
-		if (s->events[i].type == SCN_EV_APPLY && o && o->kind &&
-		    strncmp(o->api_version, MAGOS_GROUP, 16) == 0) {
+		if (s->events[i].type == SCN_EV_APPLY && o && o->kind && adm_in_group(o, ADM_GROUP_MAGOS, NULL)) {
 			applied[napplied].o = o;
 			applied[napplied].order = napplied;
 			napplied++;
@@ -183,7 +182,7 @@ static void view_init(struct view *v, const struct scenario *s)
 		for (size_t i = 0; i < s->nobjs; i++) {
 			const struct obj *o = s->objs[i];
 
-			if (strncmp(o->api_version, MAGOS_GROUP, 16) != 0)
+			if (!adm_in_group(o, ADM_GROUP_MAGOS, NULL))
 				continue;
 			if (!applied_find(sorted, napplied, o))
 				v->objs[v->n++] = o;

@@ -13,13 +13,11 @@
 #include "engine/xalloc.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
-
-#define MAGOS_GROUP "magosproject.io/"
+#include "sim/cluster/admission.h"
 
 static bool is_magos(const struct obj *o, const char *kind)
 {
-	return o && strcmp(o->kind, kind) == 0 &&
-	       strncmp(o->api_version, MAGOS_GROUP, strlen(MAGOS_GROUP)) == 0;
+	return adm_in_group(o, ADM_GROUP_MAGOS, kind);
 }
 
 static bool non_nil(const struct val *v)
@@ -79,22 +77,6 @@ static const struct obj *project_of(const struct policy_scan *p, const struct ob
 	return found ? p->projv[pos] : NULL;
 }
 
-/* Whether @sel (non-nil) parses and prints as the empty selector "" (matches everything). */
-static bool empty_selector(const struct val *sel)
-{
-	struct lbl_selector s;
-	char *str;
-	bool empty;
-
-	if (lbl_selector_from_val(sel, &s, NULL, 0) != LBL_OK)
-		return false;
-	str = lbl_selector_string(&s);
-	empty = !*str;
-	free(str);
-	lbl_selector_release(&s);
-	return empty;
-}
-
 static struct val_mark mark_of(const struct val *v, const struct obj *o)
 {
 	return v && v->mark.line ? v->mark : o->src.mark;
@@ -123,7 +105,7 @@ static void check_workspace(struct lint_report *r, const struct policy_scan *p, 
 	char *pols, *effective;
 
 	if (non_nil(valid) && non_nil(wsel)) {
-		if (!empty_selector(wsel))
+		if (!lbl_val_is_empty_selector(wsel))
 			return;
 		pols = policies_text(p);
 		lint_add(r, "MS120", ws->src.file, mark_of(wsel, ws),
@@ -138,7 +120,7 @@ static void check_workspace(struct lint_report *r, const struct policy_scan *p, 
 	}
 	if (!project || !non_nil(pvalid) || !non_nil(psel))
 		return;
-	if (empty_selector(psel)) {
+	if (lbl_val_is_empty_selector(psel)) {
 		pols = policies_text(p);
 		lint_add(r, "MS120", project->src.file, mark_of(psel, project),
 			 "Workspace \"%s/%s\" %s Project \"%s/%s\"'s validation.policySelector, which "

@@ -14,14 +14,12 @@
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
+#include "sim/cluster/admission.h"
 #include "sim/lint/lint_marks.h"
-
-#define MAGOS_GROUP "magosproject.io/"
 
 static bool is_magos(const struct obj *o, const char *kind)
 {
-	return o && strcmp(o->kind, kind) == 0 &&
-	       strncmp(o->api_version, MAGOS_GROUP, strlen(MAGOS_GROUP)) == 0;
+	return adm_in_group(o, ADM_GROUP_MAGOS, kind);
 }
 
 /*

@@ -15,11 +15,10 @@
 #include "sim/base/gotime.h"
 #include "sim/base/keybuf.h"
 #include "sim/base/strindex.h"
+#include "sim/cluster/admission.h"
 #include "sim/cluster/apiserver.h"
 #include "sim/core/timeline.h"
 #include "sim/run/magos_jobname.h"
-
-#define MAGOS_GROUP "magosproject.io/"
 
 enum pol_case {
 	POL_EMPTY_OWN,     /* the Workspace's own policySelector is {} */
@@ -42,22 +41,6 @@ static bool non_nil(const struct val *v)
 	return v && v->type != VAL_NULL;
 }
 
-/* Whether @sel parses and prints as "" (the empty selector {}). */
-static bool empty_selector(const struct val *sel)
-{
-	struct lbl_selector s;
-	char *str;
-	bool empty;
-
-	if (lbl_selector_from_val(sel, &s, NULL, 0) != LBL_OK)
-		return false;
-	str = lbl_selector_string(&s);
-	empty = !*str;
-	free(str);
-	lbl_selector_release(&s);
-	return empty;
-}
-
 /* Which case of magos_policy.h @ws is in; false for none. */
 static bool classify(struct api *a, const struct obj *ws, struct polws *out)
 {
@@ -74,11 +57,11 @@ static bool classify(struct api *a, const struct obj *ws, struct polws *out)
 	out->succeeded_ms = out->checked_ms = -1;
 	if (non_nil(valid) && non_nil(wsel)) {
 		out->what = POL_EMPTY_OWN;
-		return empty_selector(wsel);
+		return lbl_val_is_empty_selector(wsel);
 	}
 	if (!project || !non_nil(val_map_get(project->spec, "validation")) || !non_nil(psel))
 		return false;
-	if (empty_selector(psel)) {
+	if (lbl_val_is_empty_selector(psel)) {
 		out->what = POL_EMPTY_PROJECT;
 		return true;
 	}
@@ -171,7 +154,7 @@ static void tell_inherited(struct des *w, const struct polws *p)
 static bool magos_workspace(const struct obj *o, void *ctx)
 {
 	(void)ctx;
-	return strncmp(o->api_version, MAGOS_GROUP, strlen(MAGOS_GROUP)) == 0;
+	return adm_in_group(o, ADM_GROUP_MAGOS, NULL);
 }
 
 void mpol_end_of_run(struct des *w)
