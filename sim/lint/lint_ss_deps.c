@@ -12,16 +12,12 @@
 #include "engine/labels.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-
-static bool is_stageset(const struct obj *o)
-{
-	return o && strcmp(o->kind, "StageSet") == 0 && strcmp(o->api_version, "stages.metio.wtf/v1") == 0;
-}
+#include "sim/lint/lint_ss_ledgers.h"
 
 static const struct obj *stageset(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	return NULL;
 }
@@ -104,6 +100,6 @@ void lint_ss_deps(struct lint_report *r, const struct scenario *s)
 	if (!s->nfevents)
 		return;
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]))
+		if (lint_ss_is_stageset(s->objs[i]))
 			check_dependent(r, s, s->objs[i]);
 }

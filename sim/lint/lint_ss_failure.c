@@ -20,6 +20,7 @@
 #include "engine/stageset_env.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/lint/lint_ss_ledgers.h"
 #include "sim/load/dist.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -79,22 +80,6 @@ static char *windows_text(const struct scn_sw_windows *w)
 		free(out);
 		out = next;
 	}
-	return out;
-}
-
-/* The StageSets of the inputs and of `apply` events, in that order (borrowed, new array). */
-static const struct obj **stagesets(const struct scenario *s, size_t *n)
-{
-	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
-
-	*n = 0;
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (s->objs[i] && s->objs[i]->kind && strcmp(s->objs[i]->kind, "StageSet") == 0)
-			out[(*n)++] = s->objs[i];
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj && s->events[i].obj->kind &&
-		    strcmp(s->events[i].obj->kind, "StageSet") == 0)
-			out[(*n)++] = s->events[i].obj;
 	return out;
 }
 
@@ -672,7 +657,7 @@ static void rule_failed_claims(struct lint_report *r, const struct scenario *s, 
 void lint_ss_failure(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
-	const struct obj **ss = stagesets(s, &n);
+	const struct obj **ss = lint_ss_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		rule_rollback_loop(r, s, ss[i]);

@@ -106,15 +106,6 @@ static bool in_inputs(const struct scenario *s, const char *kind, const char *ns
 	return false;
 }
 
-/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
-static int64_t created_ms(const struct scenario *s, const struct obj *ss)
-{
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
-			return s->events[i].at_ms;
-	return 0;
-}
-
 /* The version the StageSet @ss runs towards just before publish @p: the last publish before it, else @value. */
 static const char *version_before(const struct scenario *s, const struct obj *ss, const struct scn_fevent *p,
 				  const char *value)
@@ -137,7 +128,7 @@ static void rule_late_migration(struct lint_report *r, const struct scenario *s,
 {
 	const char *kind, *rns, *name;
 	const struct scn_sw_source *u;
-	int64_t born = created_ms(s, ss);
+	int64_t born = lint_ss_created_ms(s, ss);
 
 	if (!sp->has_version || !sp->version.value || !*sp->version.value || sp->version.require_migration_coverage ||
 	    !lss_migrations_source(sp, ss->ns, &kind, &rns, &name) || in_inputs(s, kind, rns, name) ||

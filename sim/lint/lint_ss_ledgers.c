@@ -22,6 +22,7 @@
 #include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/cluster/admission.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/load/scn_ssworld.h"
 
@@ -32,9 +33,9 @@ static const char *dur(int64_t ms, char *buf)
 	return buf;
 }
 
-static bool is_stageset(const struct obj *o)
+bool lint_ss_is_stageset(const struct obj *o)
 {
-	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
+	return o && o->kind && o->api_version && adm_in_group(o, ADM_GROUP_STAGES, "StageSet");
 }
 
 const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
@@ -43,16 +44,15 @@ const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
 
 	*n = 0;
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]))
+		if (lint_ss_is_stageset(s->objs[i]))
 			out[(*n)++] = s->objs[i];
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
+		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj))
 			out[(*n)++] = s->events[i].obj;
 	return out;
 }
 
-/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
-static int64_t created_ms(const struct scenario *s, const struct obj *ss)
+int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss)
 {
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
@@ -64,10 +64,10 @@ static int64_t created_ms(const struct scenario *s, const struct obj *ss)
 static const struct obj *stageset_named(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj) &&
+		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj) &&
 		    !strcmp(s->events[i].obj->ns, ns) && !strcmp(s->events[i].obj->name, name))
 			return s->events[i].obj;
 	return NULL;
@@ -105,7 +105,7 @@ static int64_t next_revision(const struct scenario *s, const struct obj *ss, int
 		const struct scn_event *e = &s->events[i];
 		bool edits = (e->type == SCN_EV_PATCH && e->merge && val_map_get(e->merge, "spec")) ||
 			     (e->type == SCN_EV_APPLY && e->obj != ss && e->obj && !strcmp(e->obj->ns, ss->ns) &&
-			      !strcmp(e->obj->name, ss->name) && is_stageset(e->obj));
+			      !strcmp(e->obj->name, ss->name) && lint_ss_is_stageset(e->obj));
 
 		if (!edits || e->at_ms <= t_ms || (when >= 0 && e->at_ms >= when) ||
 		    (e->type == SCN_EV_PATCH && !targets(e, ss)))
@@ -336,7 +336,7 @@ static void rule_promote_replay(struct lint_report *r, const struct scenario *s,
 	const char *v = obj_strmap_get(&ss->annotations, SSC_ANN_PROMOTE);
 
 	if (v)
-		promote_token(r, s, ss, v, created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
+		promote_token(r, s, ss, v, lint_ss_created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
 		const char *tok = e->type == SCN_EV_ANNOTATE ? obj_strmap_get(&e->set, SSC_ANN_PROMOTE) : NULL;
@@ -442,7 +442,7 @@ static void rule_reconcile_stage_replay(struct lint_report *r, const struct scen
 	const char *v = obj_strmap_get(&ss->annotations, SSC_ANN_RECONCILE_STAGE);
 
 	if (v)
-		reconcile_stage_token(r, s, ss, v, created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
+		reconcile_stage_token(r, s, ss, v, lint_ss_created_ms(s, ss), "the manifest", ss->src.file, ss->src.mark);
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
 		const char *tok = e->type == SCN_EV_ANNOTATE ? obj_strmap_get(&e->set, SSC_ANN_RECONCILE_STAGE) : NULL;
@@ -471,7 +471,7 @@ static void rule_soak_restarts(struct lint_report *r, const struct scenario *s, 
 	struct sst_spec sp;
 	char err[256], why[256], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], c[GT_DURATION_BUFSZ];
 	char d[GT_DURATION_BUFSZ];
-	int64_t created = created_ms(s, ss);
+	int64_t created = lint_ss_created_ms(s, ss);
 
 	if (!ss->spec || ss->spec->type != VAL_MAP || sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0)
 		return;
@@ -583,7 +583,7 @@ static void rule_preloop_wipe(struct lint_report *r, const struct scenario *s, c
 
 		if (e->type != SCN_EV_DELETE || !e->target.kind || strcmp(e->target.kind, "Secret") ||
 		    strcmp(e->target.ns ? e->target.ns : "", ss->ns) || strcmp(e->target.name, secret) ||
-		    e->at_ms < created_ms(s, ss))
+		    e->at_ms < lint_ss_created_ms(s, ss))
 			continue;
 		back[0] = '\0';
 		for (size_t k = 0; k < s->nevents; k++) {
@@ -644,7 +644,7 @@ static void rule_on_failure_once(struct lint_report *r, const struct scenario *s
 
 		if (!st->has_actions || st->on_failure.n == 0)
 			continue;
-		why = retried_failure(s, ss, st, created_ms(s, ss), INT64_MAX);
+		why = retried_failure(s, ss, st, lint_ss_created_ms(s, ss), INT64_MAX);
 		if (!why)
 			continue;
 		lint_add(r, "MS254", ss->src.file, lint_ss_stage_key_mark(ss, st->name, "actions", "onFailure"),
@@ -760,7 +760,7 @@ static void rule_event_baseline(struct lint_report *r, const struct scenario *s,
 /* The last change of what @ss is offered at or before @t_ms (as next_revision() finds them), else its creation. */
 static int64_t last_revision(const struct scenario *s, const struct obj *ss, int64_t t_ms)
 {
-	int64_t when = created_ms(s, ss), next;
+	int64_t when = lint_ss_created_ms(s, ss), next;
 	char buf[160];
 
 	while ((next = next_revision(s, ss, when, buf, sizeof(buf))) >= 0 && next <= t_ms)
@@ -924,7 +924,7 @@ static bool tell_restarts_forgiven(struct lint_report *r, const struct scenario 
 	int64_t t = rr->at_ms, t0 = last_revision(s, ss, t);
 	int64_t t1 = next_revision(s, ss, t, buf, sizeof(buf)), f;
 
-	if (t0 <= created_ms(s, ss) || t >= t0 + rr->soak_ms + rr->interval_ms ||
+	if (t0 <= lint_ss_created_ms(s, ss) || t >= t0 + rr->soak_ms + rr->interval_ms ||
 	    (f = fails_later(s, ss, rr->st->name, t, t1, why, sizeof(why))) < 0)
 		return false;
 	lint_add(r, "MS278", ss->src.file, lint_ss_stage_key_mark(ss, rr->st->name, "promotion", "restartGate"),
@@ -945,7 +945,7 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 	const struct obj **ss = lint_ss_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		if (created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
+		if (lint_ss_created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])
 			continue; /* a re-apply of a StageSet linted already */
 		rule_promote_replay(r, s, ss[i]);
 		rule_reconcile_stage_replay(r, s, ss[i]);

@@ -93,4 +93,17 @@ struct val_mark lint_ss_stage_key_mark(const struct obj *ss, const char *name, c
  */
 const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n);
 
+/*
+ * lint_ss_is_stageset() - whether @o (may be NULL) is a StageSet of the
+ * stages.metio.wtf group, as admission reads one.  Cannot fail.
+ */
+bool lint_ss_is_stageset(const struct obj *o);
+
+/*
+ * lint_ss_created_ms() - when StageSet @ss (borrowed from @s) comes into
+ * being, in ms of the run: 0 for an input, else the time of the `apply`
+ * event that carries it.  Cost: O(events).  Cannot fail.
+ */
+int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss);
+
 #endif

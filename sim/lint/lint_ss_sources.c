@@ -12,11 +12,7 @@
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
-
-static bool is_stageset(const struct obj *o)
-{
-	return o && strcmp(o->kind, "StageSet") == 0 && strcmp(o->api_version, "stages.metio.wtf/v1") == 0;
-}
+#include "sim/lint/lint_ss_ledgers.h"
 
 /*
  * Whether entry @x of spec.metrics answers source @src: a Prometheus entry
@@ -101,9 +97,9 @@ static void check_stageset(struct lint_report *r, const struct scenario *s, cons
 void lint_ss_sources(struct lint_report *r, const struct scenario *s)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]))
+		if (lint_ss_is_stageset(s->objs[i]))
 			check_stageset(r, s, s->objs[i]);
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && is_stageset(s->events[i].obj))
+		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj))
 			check_stageset(r, s, s->events[i].obj);
 }

@@ -29,20 +29,6 @@ static const char *dur(int64_t ms, char *buf)
 	return buf;
 }
 
-static bool is_stageset(const struct obj *o)
-{
-	return o && o->kind && strcmp(o->kind, "StageSet") == 0;
-}
-
-/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
-static int64_t created_ms(const struct scenario *s, const struct obj *ss)
-{
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
-			return s->events[i].at_ms;
-	return 0;
-}
-
 /* Whether a scripted event targets StageSet @ss. */
 static bool targets(const struct scn_event *e, const struct obj *ss)
 {
@@ -53,7 +39,7 @@ static bool targets(const struct scn_event *e, const struct obj *ss)
 /* The manifest event @e re-applies StageSet @ss with (borrowed), NULL: none. */
 static const struct obj *reapplied(const struct scn_event *e, const struct obj *ss)
 {
-	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
+	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && lint_ss_is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
 	    !strcmp(e->obj->name, ss->name))
 		return e->obj;
 	return NULL;
@@ -185,7 +171,7 @@ static bool switches_off(const struct scn_event *e, const struct obj *ss)
 static void rule_stale_snapshot(struct lint_report *r, const struct scenario *s, const struct obj *ss,
 				const struct sst_spec *sp)
 {
-	int64_t born = created_ms(s, ss);
+	int64_t born = lint_ss_created_ms(s, ss);
 
 	if (!sp->rollback_on_failure)
 		return;
@@ -260,7 +246,7 @@ static int64_t soaks_of(const struct sst_spec *sp, const struct val *kept, char 
 static void rule_removed_stage(struct lint_report *r, const struct scenario *s, const struct obj *ss,
 			       const struct sst_spec *sp)
 {
-	int64_t born = created_ms(s, ss);
+	int64_t born = lint_ss_created_ms(s, ss);
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
@@ -338,7 +324,7 @@ static void rule_approval_rehold(struct lint_report *r, const struct scenario *s
 	char soaks[256];
 	int64_t hold;
 	const char *approved = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
-	int64_t approved_ms = created_ms(s, ss);
+	int64_t approved_ms = lint_ss_created_ms(s, ss);
 
 	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
 	    !(hold = soaks_of(sp, NULL, soaks, sizeof(soaks))))
@@ -588,7 +574,7 @@ static bool removes_approval(const struct scn_event *e, const struct obj *ss)
 static const char *approval_at(const struct scenario *s, const struct obj *ss, int64_t t_ms, int64_t *set_ms)
 {
 	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
-	int64_t when = created_ms(s, ss);
+	int64_t when = lint_ss_created_ms(s, ss);
 
 	for (size_t i = 0; i < s->nevents; i++) {
 		const char *now = s->events[i].at_ms <= t_ms ? approval_of(&s->events[i], ss) : NULL;
@@ -711,7 +697,7 @@ static bool kubeconfig_exit(const struct scenario *s, const struct obj *ss, int6
 static const struct obj *input_stageset(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	return NULL;
 }
@@ -812,7 +798,7 @@ static bool dependency_exit(const struct scenario *s, const struct obj *ss, cons
 static void rule_pending_after_exit(struct lint_report *r, const struct scenario *s, const struct strindex *held,
 				    const struct obj *ss, const struct sst_spec *sp)
 {
-	int64_t born = created_ms(s, ss);
+	int64_t born = lint_ss_created_ms(s, ss);
 
 	if (!sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0)
 		return;
@@ -883,7 +869,7 @@ static void rule_approval_reused(struct lint_report *r, const struct scenario *s
 {
 	const char *v = obj_strmap_get(&ss->annotations, APPROVED_VERSION);
 	const char *w = sp->has_version ? sp->version.value : "";
-	int64_t born = created_ms(s, ss), first = INT64_MAX;
+	int64_t born = lint_ss_created_ms(s, ss), first = INT64_MAX;
 	char a[GT_DURATION_BUFSZ];
 
 	if (!v || !*v || !sp->has_version || strcmp(sp->version.approval_mode, "Always") != 0 ||
@@ -960,7 +946,7 @@ static bool refused_downgrade(const struct sst_spec *sp, const char *from, const
 static void rule_approval_comes_back(struct lint_report *r, const struct scenario *s, const struct obj *ss,
 				     const struct sst_spec *sp)
 {
-	int64_t born = created_ms(s, ss);
+	int64_t born = lint_ss_created_ms(s, ss);
 
 	if (!sp->has_version || sp->version.has_from_artifact || sp->version.has_from_object)
 		return;
