@@ -255,7 +255,11 @@ struct sbuf {
 	bool cut;
 };
 
-/* sb_put() - appends @s to @b, cut at DETAIL_MAX; nothing once @b was cut. */
+/*
+ * sb_put() - appends @s to @b, cut at DETAIL_MAX bytes (at the start of the
+ * UTF-8 character that would cross it, so a character is never split);
+ * nothing once @b was cut.
+ */
 void sb_put(struct sbuf *b, const char *s);
 
 /*

@@ -18,6 +18,9 @@ void sb_put(struct sbuf *b, const char *s)
 		return;
 	if (b->n + len > DETAIL_MAX) {
 		len = DETAIL_MAX - b->n;
+		/* cut before a UTF-8 continuation byte, never inside a character */
+		while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+			len--;
 		b->cut = true;
 	}
 	memcpy(b->s + b->n, s, len);

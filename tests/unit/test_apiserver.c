@@ -885,6 +885,47 @@ static void test_update_spec_as_update(void)
 	tl_free(tl);
 }
 
+/*
+ * A change detail longer than its bound is cut at a character boundary: an
+ * annotation of two-byte characters that crosses the bound at every offset
+ * leaves whole characters and the "..." mark, never half a character.
+ */
+static void test_detail_cut_keeps_utf8_whole(void)
+{
+	for (size_t pad = 0; pad < 4; pad++) {
+		struct tl *tl = tl_new();
+		struct api *a = api_new(tl);
+		char value[1024];
+		size_t n = 0;
+		struct tl_entry e;
+		const unsigned char *d;
+		size_t len;
+
+		for (size_t i = 0; i < pad; i++)
+			value[n++] = 'x';
+		while (n + 2 < sizeof(value) - 1) {
+			value[n++] = (char)0xC3; /* é */
+			value[n++] = (char)0xA9;
+		}
+		value[n] = '\0';
+		api_create(a, fx_ws_ref("default", "a", "p"));
+		CU_ASSERT_EQUAL(api_set_annotation(a, "Workspace", "default", "a", "note", value), 0);
+		tl_get(tl, 1, &e);
+		d = (const unsigned char *)e.detail;
+		len = strlen(e.detail);
+		CU_ASSERT(len > 3 && strcmp(e.detail + len - 3, "...") == 0);
+		CU_ASSERT(strncmp(e.detail, "annotations: +note=", 19) == 0);
+		/* before the mark: whole two-byte characters after the padding */
+		for (size_t i = 19 + pad; i + 3 < len; i += 2) {
+			CU_ASSERT_EQUAL(d[i], 0xC3);
+			CU_ASSERT_EQUAL(d[i + 1], 0xA9);
+		}
+		CU_ASSERT_EQUAL((len - 3 - 19 - pad) % 2, 0);
+		api_free(a);
+		tl_free(tl);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "create, get, AlreadyExists, Invalid", test_create_get },
 	{ "writes that change nothing emit nothing", test_noop_writes_emit_nothing },
@@ -903,6 +944,7 @@ static CU_TestInfo tests[] = {
 	  test_patch_status_is_merge_patch },
 	{ "api_update_spec gives what api_update of a copy with that spec gives",
 	  test_update_spec_as_update },
+	{ "a change detail is cut between UTF-8 characters, not inside one", test_detail_cut_keeps_utf8_whole },
 	CU_TEST_INFO_NULL,
 };
 
