@@ -5,9 +5,10 @@
 
 /*
  * The defaults keep a hostile or mistaken input within seconds and well
- * under 1 GiB (the loader holds about 90 bytes a YAML node, and a node
- * may be two bytes of input: `[1,1,...]`; yaml-nodes bounds that), and stay above what the examples and benchmarks need; docs/limits.md
- * explains each.  The event bounds are counts, never a clock, so a command
+ * under 1 GiB (the loader holds about 100 bytes a YAML node, 874 MB for 8
+ * million in the debug build, and a node may be two bytes of input:
+ * `[1,1,...]`; yaml-nodes bounds that), and stay above what the examples
+ * and benchmarks need; docs/limits.md explains each.  The event bounds are counts, never a clock, so a command
  * stops at the same trial with the same output at every -j: a million
  * events take 1 to 4 s of CPU, so one run stops within about a minute and
  * all the trials of one command within a few minutes.
