@@ -1650,7 +1650,8 @@ static void test_keys_world_mode(void)
 			     "and down actions\n"
 			     "s.yaml:1:1: note: 2 sources the StageSets name are not in the inputs and are modelled: "
 			     "Ready, with a new revision at each publish that reaches a StageSet using them; "
-			     "spec.models.sources makes them missing, not Ready, Forbidden or unfetchable for a while");
+			     "spec.models.sources makes them missing, not Ready, Forbidden or unfetchable for a while, "
+			     "or gives them new revisions apart from any publish (updates)");
 		free(diags);
 		scn_release(&s);
 		free(text);
