@@ -94,22 +94,12 @@ static const char *at(int64_t ms, char *buf)
 	return buf;
 }
 
-/* Whether status write detail @detail ("status: conditions, version") names field @f. */
+/* Whether status write detail @detail ("status: conditions, version") sets field @f (not "-f"). */
 static bool has_field(const char *detail, const char *f)
 {
-	size_t n = strlen(f);
-	const char *p = detail && strncmp(detail, "status: ", 8) == 0 ? detail + 8 : NULL;
+	bool removed = false;
 
-	while (p && *p) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && strncmp(p, f, n) == 0)
-			return true;
-		p += k;
-		while (*p == ',' || *p == ' ')
-			p++;
-	}
-	return false;
+	return tl_status_names(detail, f, &removed) && !removed;
 }
 
 /* Whether Ready message @msg names stage @stage first ("stage \"prod\" ..."). */
@@ -593,6 +583,8 @@ static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m
  */
 static void follow_pending(struct st_rec *g, const struct tl_entry *e)
 {
+	bool removed = false;
+
 	if (e->change != TL_STATUS || !e->reason)
 		return;
 	if (!strcmp(e->reason, SSC_REASON_AWAITING_APPROVAL) && e->message &&
@@ -606,7 +598,7 @@ static void follow_pending(struct st_rec *g, const struct tl_entry *e)
 		g->pend_ms = e->t_ms;
 		return;
 	}
-	if (has_field(e->detail, "pendingVersion") || has_field(e->detail, "-pendingVersion")) {
+	if (tl_status_names(e->detail, "pendingVersion", &removed)) {
 		if (g->exit_ms >= 0 && g->exit_until_ms < 0)
 			g->exit_until_ms = e->t_ms;
 		free(g->pend);
