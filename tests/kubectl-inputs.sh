@@ -152,12 +152,15 @@ items:
   metadata: {name: web, namespace: shop, creationTimestamp: "2026-11-30T10:00:00Z"}
   spec: {notBefore: "2026-12-01T14:02:07Z"}
 YAML
-"$SIM" run "$tmp/spec-time.yaml" >"$tmp/out" 2>&1
+"$SIM" run "$tmp/spec-time.yaml" >"$tmp/out" 2>"$tmp/err"
 if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-11-30T14:02:07Z (the latest timestamp in the inputs)$'; then
 	ok "times in spec and annotations do not set the clock, status times do"
 else
 	bad "times in spec and annotations do not set the clock, status times do"; show "$tmp/out" 2
 fi
+# A Namespace and a StageLedger are read, but no controller reconciles them.
+has_line "... with a warning that there is nothing to simulate" "$tmp/err" \
+	"$tmp/spec-time.yaml:1:1: warning: nothing to simulate: the inputs hold no Rollout, Workspace or Project (magosproject.io) and no FleetRollout or StageSet (stages.metio.wtf), only 2 objects the controllers read but do not reconcile"
 
 # A snapshot of a finished rollout: already complete, no time to complete,
 # left out of the time-to-complete statistics (not counted as 0 s).

@@ -97,7 +97,10 @@ expect_rc "documents: raised, the same input runs" 0 "$SIM" run -q --limit docum
 mkdir "$tmp/nodes"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {a: "1", b: "2"}\n' >"$tmp/nodes/cm1.yaml"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm2}\ndata: [1,1,1,1,1,1,1,1]\n' >"$tmp/nodes/cm2.yaml"
-expect_rc "yaml-nodes: the nodes of all the inputs within the limit load" 0 "$SIM" lint --limit yaml-nodes=34 "$tmp/nodes"
+# (ConfigMaps alone are nothing to simulate: the one error left once they load)
+expect_rc "yaml-nodes: the nodes of all the inputs within the limit load" 3 "$SIM" lint --limit yaml-nodes=34 "$tmp/nodes"
+lacks "... no bound is passed" "$tmp/out" "YAML nodes"
+contains "... they load, and hold nothing to simulate" "$tmp/out" "error: nothing to simulate: the inputs hold no objects"
 expect_rc "yaml-nodes: one node more than the limit is an error (exit 3)" 3 "$SIM" run --limit yaml-nodes=33 "$tmp/nodes"
 contains "... at the node beyond it, in the second file" "$tmp/err" \
 	"nodes/cm2.yaml:4:22: error: the inputs hold more than 33 YAML nodes in all (limit yaml-nodes; raise it with --limit yaml-nodes=N)"
@@ -117,7 +120,9 @@ data:
   base: &b {a: "1", b: "2", c: "3"}
   copy: {<<: *b}
 EOF
-expect_rc "yaml-nodes: merge-key copies count too (29 nodes, then 3 by the merge)" 0 "$SIM" lint --limit yaml-nodes=32 "$tmp/nodes-merge.yaml"
+expect_rc "yaml-nodes: merge-key copies count too (29 nodes, then 3 by the merge)" 3 "$SIM" lint --limit yaml-nodes=32 "$tmp/nodes-merge.yaml"
+lacks "... within the bound" "$tmp/out" "YAML nodes"
+contains "... the ConfigMap loads, and is nothing to simulate" "$tmp/out" "error: nothing to simulate: the inputs hold no objects"
 expect_rc "... one node fewer is an error" 3 "$SIM" run --limit yaml-nodes=31 "$tmp/nodes-merge.yaml"
 contains "... at the last key the merge copies" "$tmp/err" "nodes-merge.yaml:5:29: error: the inputs hold more than 31 YAML nodes in all"
 # lint's fix of an input past a bound names the bound, its value and how to raise it
@@ -135,7 +140,7 @@ contains "... its fix says the bound is fixed" "$tmp/out" \
 
 # series-samples: a+bxN is a, then N computed samples; the computed ones count
 series_scn() { # VALUES FILE
-	printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: ser}\nspec:\n  horizon: 1h\n  metrics:\n    - query: q\n      interval: 1s\n      values: "%s"\n' "$1" >"$2"
+	printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: ser}\nspec:\n  horizon: 1h\n  metrics:\n    - query: q\n      interval: 1s\n      values: "%s"\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ser}\n' "$1" >"$2"
 }
 series_scn "1+1x4194304" "$tmp/ser-fits.yaml"
 series_scn "1+1x4194305" "$tmp/ser-over.yaml"

@@ -57,8 +57,8 @@ contains "sarif: the result message holds its fix" "$tmp/out" \
 	'"text": "unknown field \"spec.models.workspace\" (use one of the fields spec.models accepts: jobs, policies, git, stagesets, sources, or remove it)"'
 expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
 expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
-expect_rc "empty documents and unknown kinds are fine" 0 "$SIM" lint $L/odd.yaml
-has_line "odd: nothing to say" "$tmp/out" "0 of 2 objects in 1 file checked (2 ignored, of kinds not simulated), no problems found"
+expect_rc "empty documents and unknown kinds load, and leave nothing to simulate" 3 "$SIM" lint $L/odd.yaml
+has_line "odd: the one error is that nothing is left to simulate" "$tmp/out" "1 error, 0 warnings, 0 infos in 1 file (2 objects: 0 admitted, 2 ignored, of kinds not simulated)"
 # The summary counts the objects refused and ignored, not only those admitted.
 expect_rc "refused manifests" 3 "$SIM" lint $L/refused.yaml
 has_line "refused: summary says what became of each object" "$tmp/out" \

@@ -462,6 +462,19 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		diag_init(&ed);
 		if (exp_parse(&s, &e, &ed) != 0 && loaded)
 			r->invalid = true;
+		/* said last, and only of inputs with nothing else wrong: the other errors say more */
+		if (!r->invalid) {
+			struct diag nd;
+
+			diag_init(&nd);
+			if (scn_refuse_nothing_to_simulate(&s, &nd) != 0)
+				r->invalid = true;
+			lint_from_diag(&lr, &nd);
+			for (size_t i = 0; i < nd.n; i++)
+				diag_add(&d, nd.items[i].sev, nd.items[i].file, nd.items[i].mark, "%s",
+					 nd.items[i].msg);
+			diag_release(&nd);
+		}
 		if (loaded && ed.n)
 			diag_print(&ed, stderr, cfg->color_err);
 		if (d.n)

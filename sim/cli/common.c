@@ -373,6 +373,9 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 		if (var_check(s, &vd) != 0)
 			rc = CLI_INVALID;
 	}
+	/* said last, and only of inputs with nothing else wrong: the other errors say more */
+	if (!rc && scn_refuse_nothing_to_simulate(s, &d) != 0)
+		rc = CLI_INVALID;
 	if (d.n)
 		diag_print(&d, stderr, color);
 	if (diag_has_errors(&vd))

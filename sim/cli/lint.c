@@ -280,9 +280,12 @@ static void keep_ignored_notes(struct ignored_notes *in, const struct diag *d)
  * Loads @paths (@n of them) as one scenario.  With @only_scenario, the
  * findings are kept only when the inputs hold a Scenario document, and the
  * files it read go to @cov; returns whether they were kept.  Counts are
- * added to @cnt.
+ * added to @cnt.  A kept Scenario, and plain manifests linted @alone (no
+ * Scenario beside them), that load cleanly must hold something to
+ * simulate (scn_refuse_nothing_to_simulate()): plain files beside
+ * scenarios may hold only what those read.
  */
-static bool lint_load(char *const *paths, size_t n, bool only_scenario, const struct limits *lim,
+static bool lint_load(char *const *paths, size_t n, bool only_scenario, bool alone, const struct limits *lim,
 		      struct lint_report *r, struct counts *cnt, struct covered *cov,
 		      struct prog *p, const char *label, struct ignored_notes *ignored)
 {
@@ -297,6 +300,8 @@ static bool lint_load(char *const *paths, size_t n, bool only_scenario, const st
 	scn_load_static_lim((const char *const *)paths, n, lim, &s, &d);
 	cmd_loading(NULL, NULL);
 	keep = !only_scenario || s.has_scenario_doc;
+	if (keep && (only_scenario || alone) && !diag_has_errors(&d))
+		scn_refuse_nothing_to_simulate(&s, &d);
 	if (keep) {
 		lint_from_diag(r, &d);
 		keep_ignored_notes(ignored, &d);
@@ -445,7 +450,7 @@ int cmd_lint(int argc, char **argv)
 {
 	struct cmd_opts o;
 	struct lint_report r;
-	size_t nrules, nplain = 0;
+	size_t nrules, nplain = 0, nscenarios = 0;
 	struct counts cnt = { 0 };
 	bool strict = false, list = false, unreadable = false, *disabled;
 	enum fmt fmt = FMT_TEXT;
@@ -538,9 +543,11 @@ int cmd_lint(int argc, char **argv)
 		char label[96];
 
 		snprintf(label, sizeof(label), "file %zu/%zu", i + 1, ninputs);
-		if (!lint_load(&inputs[i], 1, true, &o.lim, &r, &cnt, &cov, &prog, label,
+		if (!lint_load(&inputs[i], 1, true, false, &o.lim, &r, &cnt, &cov, &prog, label,
 			       &ignored))
 			plain[nplain++] = inputs[i];
+		else
+			nscenarios++;
 	}
 	/* A manifest a scenario includes was linted with that scenario. */
 	{
@@ -552,7 +559,7 @@ int cmd_lint(int argc, char **argv)
 		nplain = k;
 	}
 	if (nplain)
-		lint_load(plain, nplain, false, &o.lim, &r, &cnt, &cov, &prog,
+		lint_load(plain, nplain, false, nscenarios == 0, &o.lim, &r, &cnt, &cov, &prog,
 			  "the plain manifests", &ignored);
 	free(plain);
 	for (size_t i = 0; i < ninputs; i++)

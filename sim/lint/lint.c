@@ -1042,6 +1042,10 @@ static const char *input_fix(const char *msg)
 	if (is_syntax_message(msg))
 		return "correct the YAML at the place named: an unclosed bracket or quote, a "
 		       "missing ':', a tab, an indentation out of line";
+	if (!strncmp(msg, "nothing to simulate", 19))
+		return "give the manifests of a Rollout (with its Workspaces and Project) or of a "
+		       "FleetRollout (with its StageSets), or a `kubectl get` of them that found "
+		       "resources";
 	if (strncmp(msg, "spec.", 5) != 0)
 		return NULL;
 	if (strstr(msg, ": Duplicate value: "))

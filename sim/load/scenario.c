@@ -1216,3 +1216,51 @@ int scn_load_static_lim(const char *const *paths, size_t npaths, const struct li
 {
 	return load(paths, npaths, lim, out, d, true);
 }
+
+/* Whether @o is an object a simulated controller reconciles (not one it only reads). */
+static bool reconciled(const struct obj *o)
+{
+	static const char *const magos[] = { "Project", "Rollout", "Workspace" };
+	static const char *const stages[] = { "FleetRollout", "StageSet" };
+
+	if (!o || !o->kind || !o->api_version)
+		return false;
+	for (size_t i = 0; i < sizeof(magos) / sizeof(magos[0]); i++)
+		if (adm_in_group(o, ADM_GROUP_MAGOS, magos[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+		if (adm_in_group(o, ADM_GROUP_STAGES, stages[i]))
+			return true;
+	return false;
+}
+
+int scn_refuse_nothing_to_simulate(const struct scenario *s, struct diag *d)
+{
+	const char *file = s->scenario_file ? s->scenario_file : s->nfiles ? s->files[0] : "-";
+	struct val_mark at = s->scenario_file ? s->scenario_mark : (struct val_mark){ 1, 1 };
+	size_t napply = 0;
+
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (reconciled(s->objs[i]))
+			return 0;
+	for (size_t i = 0; i < s->nevents; i++) {
+		if (s->events[i].type != SCN_EV_APPLY)
+			continue;
+		if (reconciled(s->events[i].obj))
+			return 0;
+		napply++;
+	}
+	if (!s->nobjs && !napply) {
+		diag_error(d, file, at,
+			   "nothing to simulate: the inputs hold no objects; `kubectl get` prints an "
+			   "empty List when it finds no resources: check its namespace (-n, -A) and "
+			   "context");
+		return -1;
+	}
+	diag_warning(d, file, at,
+		     "nothing to simulate: the inputs hold no Rollout, Workspace or Project "
+		     "(magosproject.io) and no FleetRollout or StageSet (stages.metio.wtf), only "
+		     "%zu object%s the controllers read but do not reconcile",
+		     s->nobjs + napply, s->nobjs + napply == 1 ? "" : "s");
+	return 0;
+}

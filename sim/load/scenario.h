@@ -736,6 +736,7 @@ struct scenario {
 	char *name;                  /* metadata.name, or the first input's base name */
 	bool has_scenario_doc;       /* a Scenario document was read */
 	const char *scenario_file;   /* borrowed from files; NULL without a Scenario document */
+	struct val_mark scenario_mark; /* where the Scenario document starts in scenario_file */
 	uint64_t seed;               /* spec.seed */
 	int64_t horizon_ms;          /* spec.horizon, > 0 */
 	int64_t start_unix_ms;       /* wall-clock time of simulated time 0 (clock says whence) */
@@ -894,6 +895,22 @@ int scn_load_lim(const char *const *paths, size_t npaths, const struct limits *l
 		 struct scenario *out, struct diag *d);
 int scn_load_static_lim(const char *const *paths, size_t npaths, const struct limits *lim,
 			struct scenario *out, struct diag *d);
+
+/*
+ * scn_refuse_nothing_to_simulate() - the commands' check that scenario @s
+ * (loaded without errors) holds something to simulate.  Inputs with no
+ * object at all (an empty List, as `kubectl get` prints when it finds no
+ * resources; a Scenario with neither objects nor `apply` events) would run
+ * a rollout that never starts, and `check` would pass on nothing: an error
+ * into @d says so.  Objects of which none is a Project, Rollout or
+ * Workspace (magosproject.io), FleetRollout or StageSet (stages.metio.wtf),
+ * among the inputs or `apply` events (only Namespaces or Secrets, say),
+ * get a warning.  Either is placed at the Scenario document, else at the
+ * first file's 1:1.  The loader itself accepts both (its callers may read
+ * models alone).
+ * Returns: 0, or -1 after adding the error.
+ */
+int scn_refuse_nothing_to_simulate(const struct scenario *s, struct diag *d);
 
 /*
  * scn_models_parse() - reads a spec.models map @v (borrowed; NULL: none)

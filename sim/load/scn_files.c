@@ -153,6 +153,7 @@ static void load_file(struct loader *L, const char *path)
 		L->scn = root;
 		L->scn_mark = st->docs[i].mark;
 		s->scenario_file = file;
+		s->scenario_mark = st->docs[i].mark;
 		s->has_scenario_doc = true;
 		holds_scenario = true;
 		scnp_process_scenario(L, root, file);
