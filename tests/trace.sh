@@ -275,6 +275,11 @@ apiVersion: magos-sim/v1alpha1
 kind: Scenario
 metadata: {name: empty}
 spec: {seed: 1, horizon: 1h}
+---
+# (a Scenario with no object at all is refused: nothing to simulate)
+apiVersion: v1
+kind: Namespace
+metadata: {name: quiet}
 EOF
 render no-targets "$tmp/empty.yaml"
 if grep -q '"targets":0' "$tmp/no-targets.trace.json" && grep -q ':r0, 2023-01-01 00:00:00.000, 2023-01-01 00:00:00.001$' "$tmp/no-targets.mermaid.md"; then
