@@ -37,4 +37,16 @@ expect_rc "lint - from a pipe reports a refusal" 1 sh -c "cat '$tmp/bad.yaml' | 
 contains "... at its line and column" "$tmp/out" "-:3:"
 lacks "... and not that the input was empty" "$tmp/out" "no documents"
 
+# A pipe the shell hands over open (bash's `<(cmd)` is /dev/fd/63): read as
+# standard input is, once; a named FIFO, which nothing may ever write, is not.
+expect_rc "run /dev/fd/3 on a pipe the shell opened" 0 \
+	sh -c "cat scenarios/three-environments.yaml | '$SIM' run -q /dev/fd/3 3<&0 0</dev/null"
+contains "... runs it" "$tmp/out" "halted    no"
+expect_rc "lint reads that pipe twice (alone, then with the plain manifests) and gets the same bytes" 0 \
+	sh -c "cat scenarios/checkout/project.yaml | '$SIM' lint /dev/fd/3 scenarios/checkout/rollout.yaml scenarios/checkout/workspaces.yaml 3<&0 0</dev/null"
+has_line "... and sees its objects with the files'" "$tmp/out" "6 objects in 3 files checked, no problems found"
+mkfifo "$tmp/fifo"
+expect_rc "a named FIFO is refused, without waiting for a writer" 3 timeout 20 "$SIM" run "$tmp/fifo"
+contains "... saying what it is" "$tmp/err" "cannot read: not a regular file (a FIFO)"
+
 finish

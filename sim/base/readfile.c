@@ -127,48 +127,92 @@ static int read_all(int fd, uint64_t max, char **buf, size_t *len)
 }
 
 /*
- * Standard input as this process read it: a stream ends once read, and a
- * command may load an input twice (lint loads each input alone to find a
- * Scenario, then the plain manifests together), so the first read keeps the
- * bytes and every later read of standard input gets them again.  Inputs are
- * read by the loader only, before any thread of the trials starts: no lock.
+ * Streams as this process read them: standard input, and a pipe this
+ * process was handed open (`<(cmd)` names one /dev/fd/63).  A stream ends
+ * once read, and a command may load an input twice (lint loads each input
+ * alone to find a Scenario, then the plain manifests together), so the
+ * first read keeps the bytes and every later read of the same stream (by
+ * device and inode) gets them again.  Inputs are read by the loader only,
+ * before any thread of the trials starts: no lock.  The table grows with
+ * the streams named on the command line, each at most once.
  */
-static struct {
-	bool read;   /* the bytes below are standard input's, to its end */
+struct kept_stream {
+	dev_t dev;
+	ino_t ino;
 	bool toobig; /* it held more than the bound of the first read: nothing kept */
 	char *bytes; /* owned; NULL when it was empty */
 	size_t len;
-} kept_stdin = { false, false, NULL, 0 };
+};
+static struct {
+	struct kept_stream *s;
+	size_t n;
+} kept;
 
-/* Whether @st, a file opened by name, is this process's standard input (/dev/stdin on a pipe). */
-static bool is_own_stdin(const struct stat *st)
+/*
+ * Whether @path names descriptor *@fd of this process (/dev/fd/N,
+ * /proc/self/fd/N, /dev/stdin) that is open on the same file as @st: a
+ * stream the process holds already (a pipe of `<(cmd)`, standard input),
+ * whose writer exists, not a named FIFO the open would wait on.
+ */
+static bool is_own_stream(const char *path, const struct stat *st, int *fd)
 {
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
 	struct stat in;
+	long n = -1;
 
-	return fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+	if (!strcmp(path, "/dev/stdin"))
+		n = STDIN_FILENO;
+	for (size_t i = 0; n < 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t k = strlen(dirs[i]);
+		char *end;
+
+		if (!strncmp(path, dirs[i], k) && path[k] >= '0' && path[k] <= '9') {
+			errno = 0;
+			n = strtol(path + k, &end, 10);
+			if (*end || errno || n > 1000000)
+				n = -1;
+		}
+	}
+	/* standard input by another name (a symlink to /proc/self/fd/0, say) */
+	if (n < 0 && fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino) {
+		*fd = STDIN_FILENO;
+		return true;
+	}
+	if (n < 0 || fstat((int)n, &in) != 0 || in.st_dev != st->st_dev || in.st_ino != st->st_ino)
+		return false;
+	*fd = (int)n;
+	return true;
 }
 
 /*
- * rf_read() of standard input: read once to its end (at most the first
- * caller's @max bytes: /dev/zero never ends), then served from kept_stdin.
+ * rf_read() of stream @fd (@st its fstat): read once to its end (at most
+ * the first caller's @max bytes: /dev/zero never ends), then served from
+ * the kept bytes.
  */
-static int read_stdin(uint64_t max, char **buf, size_t *len)
+static int read_stream(int fd, const struct stat *st, uint64_t max, char **buf, size_t *len)
 {
-	int rc = RF_OK;
+	struct kept_stream *k = NULL;
 
-	if (!kept_stdin.read) {
-		rc = read_all(STDIN_FILENO, max, &kept_stdin.bytes, &kept_stdin.len);
+	for (size_t i = 0; i < kept.n && !k; i++)
+		if (kept.s[i].dev == st->st_dev && kept.s[i].ino == st->st_ino)
+			k = &kept.s[i];
+	if (!k) {
+		struct kept_stream got = { .dev = st->st_dev, .ino = st->st_ino };
+		int rc = read_all(fd, max, &got.bytes, &got.len);
+
 		if (rc == RF_ERRNO)
 			return rc; /* nothing was kept: a later read tries again */
-		kept_stdin.read = true;
-		kept_stdin.toobig = rc == RF_TOOBIG;
+		got.toobig = rc == RF_TOOBIG;
+		kept.s = xreallocarray(kept.s, kept.n + 1, sizeof(*kept.s));
+		kept.s[kept.n] = got;
+		k = &kept.s[kept.n++];
 	}
-	if (kept_stdin.toobig || (uint64_t)kept_stdin.len > max)
+	if (k->toobig || (uint64_t)k->len > max)
 		return RF_TOOBIG;
-	*buf = xmalloc(kept_stdin.len);
-	if (kept_stdin.len)
-		memcpy(*buf, kept_stdin.bytes, kept_stdin.len);
-	*len = kept_stdin.len;
+	*buf = xmalloc(k->len);
+	if (k->len)
+		memcpy(*buf, k->bytes, k->len);
+	*len = k->len;
 	return RF_OK;
 }
 
@@ -177,10 +221,13 @@ int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char 
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *fs_kind = NULL, **kind_of_fs = &fs_kind;
 	struct stat st;
-	int fd, rc, e;
+	int fd, rc, e, own;
 
-	if (is_stdin)
-		return read_stdin(max, buf, len);
+	if (is_stdin) {
+		if (fstat(STDIN_FILENO, &st) != 0)
+			return RF_ERRNO;
+		return read_stream(STDIN_FILENO, &st, max, buf, len);
+	}
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return RF_ERRNO;
@@ -188,10 +235,10 @@ int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char 
 		rc = RF_ERRNO;
 		goto out_close;
 	}
-	if (!S_ISREG(st.st_mode) && is_own_stdin(&st)) {
-		/* /dev/stdin (or /proc/self/fd/0) on a pipe: the standard input, read once. */
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) && is_own_stream(path, &st, &own)) {
+		/* a pipe this process holds (/dev/stdin, `<(cmd)`): read once, from its own descriptor */
 		close(fd);
-		return read_stdin(max, buf, len);
+		return read_stream(own, &st, max, buf, len);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		if (kind)

@@ -8,11 +8,14 @@
  * cannot block), and never more than a bound.  A file of a kernel pseudo
  * filesystem (procfs, sysfs, debugfs, tracefs, cgroup, ...: statfs(2)
  * f_type, on Linux) is no regular file either, whatever st_mode says: it
- * may block (/proc/kmsg) or never end.  "-" reads standard input, the one
- * stream an input may be; so does a path that opens it (/dev/stdin on a
- * pipe).  Standard input is read once: the process keeps its bytes, and a
- * later read of it (a command that loads its inputs twice) gets the same
- * bytes again.
+ * may block (/proc/kmsg) or never end.  "-" reads standard input; so does
+ * a path that opens it (/dev/stdin on a pipe).  The other streams an input
+ * may be are those this process was handed open: /dev/fd/N or
+ * /proc/self/fd/N of a descriptor it holds (the shell's `<(cmd)`), whose
+ * writer exists (a named FIFO is still refused: its open would wait for
+ * one).  A stream is read once: the process keeps its bytes, and a later
+ * read of it (a command that loads its inputs twice) gets the same bytes
+ * again.
  */
 
 #include <stddef.h>
