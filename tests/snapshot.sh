@@ -199,6 +199,9 @@ yaml.safe_dump_all(docs, open(sys.argv[2], 'w'))
 PY
 expect_rc "a Scenario that generates the StageSets the snapshot holds is refused" 3 "$SIM" run -q --now 2026-03-02T08:30:00Z "$tmp/gen-scn.yaml" "$tmp/gen.yaml"
 contains "the note says to leave spec.generate out to continue from a snapshot" "$tmp/err" "leave spec.generate out of the Scenario document"
+# the snapshot's own header says so before anyone tries
+check "the snapshot's header says to resume without spec.include and spec.generate" \
+	grep -q '^# document alone, without the spec.include and spec.generate whose objects$' "$tmp/gen.yaml"
 # --- a Scenario's events on the original clock: those before T are in the
 # snapshot and not replayed, those after it happen when they would have ---
 cat >"$tmp/co-events.yaml" <<'YAML'

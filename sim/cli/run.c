@@ -54,7 +54,8 @@ void cmd_usage_run(FILE *f)
 		"usage: %s run [OPTIONS] SCENARIO|MANIFEST|DIR...\n"
 		"\n"
 		"Loads the inputs (YAML or JSON files, or directories of *.yaml, *.yml and\n"
-		"*.json), admits every manifest as the API server would, runs the\n"
+		"*.json; - is standard input, as in kubectl get -o yaml | %s run -),\n"
+		"admits every manifest as the API server would, runs the\n"
 		"simulation once and prints the timeline and the outcome.  Without a\n"
 		"Scenario document the defaults of scenarios/README.md apply (seed 1,\n"
 		"horizon 24h).\n"
@@ -147,7 +148,7 @@ void cmd_usage_run(FILE *f)
 		"      the same trials once per runner capacity, one table\n"
 		"\n"
 		"%s",
-		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog,
+		cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog, cmd_prog,
 		cmd_exit_codes_help);
 }
 
@@ -733,8 +734,9 @@ static int write_snapshot(FILE *f, const void *arg)
 	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
 			    "Resume it: magos-sim run [scenario.yaml] THIS-FILE (the run's Scenario\n"
-			    "document alone, this file holding its objects; its times on the original\n"
-			    "run's clock); it starts where it was taken, as with run --now %s",
+			    "document alone, without the spec.include and spec.generate whose objects\n"
+			    "this file holds; its times on the original run's clock); it starts where\n"
+			    "it was taken, as with run --now %s",
 			    ls->s->name, t, when, when);
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
