@@ -227,6 +227,18 @@ static void wrong_type(struct sch_ctx *c, const struct sch_node *s, const struct
 		sch_note(c, v->mark, "YAML reads %s as a %s: quote it (\"%s\") if a string is meant; the cluster rejects the unquoted form too",
 			 q, v->type == VAL_BOOL ? "boolean" : "number", q);
 	}
+	/* an integer past 64 bits reads as a float (as in Go's YAML): say why, and the range */
+	if (s->type == SCH_INTEGER && v->type == VAL_FLOAT && v->raw && v->raw[0] &&
+	    v->raw[strspn(v->raw, "+-0123456789")] == '\0') {
+		char lo[32] = "-9223372036854775808", hi[32] = "9223372036854775807";
+
+		if (s->has_minimum)
+			snprintf(lo, sizeof(lo), "%.0f", s->minimum);
+		if (s->has_maximum)
+			snprintf(hi, sizeof(hi), "%.0f", s->maximum);
+		sch_note(c, v->mark, "%s does not fit in 64 bits, so YAML reads it as a float; %s takes an "
+			 "integer from %s to %s", v->raw, shown_path(path), lo, hi);
+	}
 	free(q);
 }
 
