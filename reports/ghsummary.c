@@ -179,10 +179,10 @@ int ghs_write(FILE *f, const struct exp_scenario_report *r, size_t n, size_t lim
 		invalid += r[i].invalid;
 	}
 	bprintf(&b, "## magos-sim check %s\n\n", failed || invalid ? "❌" : "✅");
-	bprintf(&b, "%zu check%s in %zu input%s: **%zu failed**, %zu warning%s", total,
+	bprintf(&b, "%zu check%s in %zu scenario%s: **%zu failed**, %zu warning%s", total,
 		total == 1 ? "" : "s", n, n == 1 ? "" : "s", failed, warned, warned == 1 ? "" : "s");
 	if (invalid)
-		bprintf(&b, ", %zu invalid input%s", invalid, invalid == 1 ? "" : "s");
+		bprintf(&b, ", %zu invalid, not run", invalid);
 	bprintf(&b, ".\n\n");
 	figures(&b, r, n);
 	bprintf(&b, "### Checks\n\n| | check | where | result |\n|---|---|---|---|\n");

@@ -110,7 +110,7 @@ while IFS= read -r a; do
 	esac
 done <"$tmp/ann"
 contains "summary headline" "$tmp/f.md" "## magos-sim check ❌"
-contains "summary counts" "$tmp/f.md" "6 checks in 1 input: **2 failed**, 2 warnings."
+contains "summary counts, in the terminal's words" "$tmp/f.md" "6 checks in 1 scenario: **2 failed**, 2 warnings."
 contains "summary row" "$tmp/f.md" "| ❌ | \`blastRadius\` | \`$ffile:32:19\` | blast radius (every trial) 3 exceeds the limit 2 (20 trials) |"
 contains "summary figures" "$tmp/f.md" "| merged-staging-prod | 20 | 20 |"
 if [ "$(wc -c <"$tmp/f.md")" -lt 1048576 ]; then ok; else bad "summary over 1 MiB"; fi

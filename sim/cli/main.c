@@ -75,7 +75,9 @@ static void usage_version(FILE *f)
 		"usage: %s version\n"
 		"       %s --version\n"
 		"\n"
-		"Prints the version of magos-sim (\"magos-sim X.Y.Z\") and exits 0.\n"
+		"Prints the version of magos-sim and the commit it was built from\n"
+		"(\"magos-sim X.Y.Z (commit SHA)\", SHA ending -dirty for a build of\n"
+		"uncommitted changes) and exits 0.\n"
 		"\n"
 		"Example:\n"
 		"  %s version\n",
