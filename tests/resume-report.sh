@@ -194,6 +194,9 @@ contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes o
 contains "... counted to the halt, said as a while before the snapshot" "$tmp/fgs-wide.txt" \
 	"(each blast member from its adoption to the halt, 8m59s before the snapshot); after the halt:"
 lacks "... not as a negative time" "$tmp/fgs-wide.txt" "adoption to -8m59s"
+contains "the blast radius is counted to the halt, said as a while before the snapshot too" "$tmp/fgs-wide.txt" \
+	"had adopted 4.6.0 by the halt, 8m59s before the snapshot; by wave: canary 1/1"
+lacks "... not as a negative time" "$tmp/fgs-wide.txt" "by the halt at -"
 # Both engines: the FleetRollout's halt carried from before the snapshot is
 # the run's first, though a Rollout (magos-halt-before-prod's objects, its
 # staging apply failing after the snapshot) halts in the run.  The JSON
