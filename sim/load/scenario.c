@@ -819,7 +819,8 @@ const char *scn_clock_said(const struct scenario *s)
 /*
  * The latest time found so far in the inputs (latest_time()), and where:
  * the object (@obj, a manifest or a List item), the path of the field in
- * @path (written as the walk goes down), its value @v.
+ * @path (written as the walk goes down), its value @v.  With @earliest,
+ * the earliest time after @above (Unix ms) instead.
  */
 struct latest {
 	bool found;
@@ -828,16 +829,26 @@ struct latest {
 	char where[160];
 	const struct val *cur_obj;
 	char path[160];
+	bool earliest;
+	int64_t above;
 };
 
-/* raise_time() - @l to the time of string @v (at @l->path) when it is an RFC 3339 time and later. */
+/* Whether @ms goes in @l: later than its latest, or with @l->earliest after @l->above and earlier. */
+static bool takes_time(const struct latest *l, int64_t ms)
+{
+	if (l->earliest)
+		return ms > l->above && (!l->found || ms < l->ms);
+	return !l->found || ms > l->ms;
+}
+
+/* raise_time() - @l to the time of string @v (at @l->path) when it is an RFC 3339 time it takes. */
 static void raise_time(const struct val *v, struct latest *l)
 {
 	int64_t ms;
 
 	if (v && v->type == VAL_STRING && strlen(v->u.s) >= 20 && v->u.s[4] == '-' &&
 	    v->u.s[10] == 'T' && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 &&
-	    (!l->found || ms > l->ms)) {
+	    takes_time(l, ms)) {
 		l->ms = ms;
 		l->found = true;
 		l->obj = l->cur_obj;
@@ -947,6 +958,52 @@ static const char *clock_whence(const struct scenario *s)
 	return "the default start";
 }
 
+/*
+ * The note under scn_warn_later_times()'s warning for a plain export (no
+ * origin: nothing carries its history): the earliest time after the start
+ * among what the run reads of its objects' history (creationTimestamp, the
+ * times under status), from which on the objects' history is read as at
+ * the start: the observer dates what they tell at 0 at the latest
+ * (sim/observe/observe.c), the steps view shows it at 0s*.  None when only
+ * other times (managedFields) are later.  @start: the start's text.
+ */
+static void note_read_at_start(const struct scenario *s, struct diag *d, const char *start)
+{
+	struct latest e = { .earliest = true, .above = s->start_unix_ms };
+	const struct obj *at = NULL;
+	struct val_mark mark = { 0, 0 };
+	char when[GT_RFC3339_BUFSZ];
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+		const struct val *was = e.v;
+
+		if (o->src.creation_given && takes_time(&e, o->creation_ms + s->start_unix_ms)) {
+			e.found = true;
+			e.ms = o->creation_ms + s->start_unix_ms;
+			e.v = NULL;
+			snprintf(e.where, sizeof(e.where), "metadata.creationTimestamp");
+			at = o;
+			mark = o->src.mark;
+		}
+		snprintf(e.path, sizeof(e.path), "status");
+		status_times(o->status, &e);
+		if (e.v && e.v != was) {
+			at = o;
+			mark = e.v->mark;
+		}
+	}
+	if (!at)
+		return;
+	gt_format_rfc3339_nano(e.ms, when, sizeof(when));
+	diag_note(d, at->src.file, mark,
+		  "from %s on (the earliest, %s \"%s%s%s\": %s), the times the objects hold of "
+		  "their history are after the start %s and are read as at it: what they "
+		  "date is taken to have happened by 0s (the steps view shows it at 0s*), "
+		  "not when they say",
+		  when, at->kind, at->ns, at->ns[0] ? "/" : "", at->name, e.where, start);
+}
+
 void scn_warn_later_times(const struct scenario *s, struct diag *d)
 {
 	char when[GT_RFC3339_BUFSZ], start[GT_RFC3339_BUFSZ];
@@ -959,6 +1016,8 @@ void scn_warn_later_times(const struct scenario *s, struct diag *d)
 		     "%s %s is later than the clock's start %s (%s): the run starts before the "
 		     "state it loads; start at or after %s",
 		     s->latest_what, when, start, clock_whence(s), when);
+	if (!s->has_origin)
+		note_read_at_start(s, d, start);
 }
 
 /* Whether a wave of FleetRollout @spec is named @name. */

@@ -559,7 +559,11 @@ const char *scn_clock_said(const struct scenario *s);
  * would start before the state it loads (a Job started in its future, a
  * condition that has not happened yet), as when `--now` or spec.start is
  * earlier than the snapshot.  One line, naming the latest such time; none
- * when every time is at or before the start.  Call once the clock is final.
+ * when every time is at or before the start.  Without an origin (a kubectl
+ * export), a note under it at the earliest creationTimestamp or status time
+ * after the start, naming it and the start: from there on the run reads
+ * what the objects date as at its start (the steps view's 0s*).  Call once
+ * the clock is final.
  */
 void scn_warn_later_times(const struct scenario *s, struct diag *d);
 
