@@ -465,10 +465,12 @@ static const struct ost_key ost_keys[] = {
 	{ "Workspace", "absorbedApplied", OST_TIME, NULL }, { "Workspace", "absorbedNextPlan", OST_TIME, NULL },
 	{ "Workspace", "lastPlanning", OST_TIME, NULL },    { "Workspace", "resets", OST_INT, NULL },
 	{ "Workspace", "resetFirst", OST_TIME, NULL },      { "Workspace", "resetReason", OST_TEXT, NULL },
-	{ "Workspace", "resetRunMs", OST_INT, NULL },
+	{ "Workspace", "resetRunMs", OST_INT, NULL },	      { "Workspace", "runs", OST_INT, NULL },
 	{ "Rollout", "created", OST_TIME, NULL },	      { "Rollout", "completed", OST_TIME, NULL },
 	{ "Rollout", "steps", OST_STEPS, NULL },	      { "Rollout", "blast", OST_NAMES, NULL },
 	{ "Rollout", "blastTotal", OST_INT, NULL },	      { "Rollout", "halted", OST_TIME, NULL },
+	{ "Rollout", "haltStep", OST_INT, NULL },	      { "Rollout", "haltReason", OST_TEXT, NULL },
+	{ "Rollout", "haltMessage", OST_TEXT, NULL },
 	/* sim/observe/fleetobs.c fo_state() */
 	{ "FleetRollout", "completed", OST_TIME, NULL },
 	{ "FleetRollout", "waves", OST_FIELDS, "sTTTIT" },
@@ -614,13 +616,24 @@ static bool value_ok(const struct ost_key *k, const char *v)
 	return false;
 }
 
-/* Whether a Rollout's carried steps are as many as its spec.strategy.steps (@why when not). */
+/*
+ * Whether a Rollout's carried steps are as many as its spec.strategy.steps,
+ * and its haltStep one of them or -1 (@why when not).
+ */
 static bool steps_match(const struct obj *o, const struct scn_observer_state *e, char *why, size_t len)
 {
 	const struct val *steps = val_path(o->spec, "strategy.steps");
 	size_t want = steps && steps->type == VAL_LIST ? steps->u.list.n : 0, got = 0;
 
 	for (size_t i = 0; i < e->n; i++) {
+		long long at;
+
+		if (!strcmp(e->keys[i], "haltStep") && int_of(e->values[i], -1, INT32_MAX, &at) &&
+		    at >= (long long)want) {
+			snprintf(why, len, "'haltStep' is step %lld, spec.strategy.steps has %zu (-1: "
+				 "not known)", at, want);
+			return false;
+		}
 		if (strcmp(e->keys[i], "steps") != 0)
 			continue;
 		got = e->values[i][0] ? 1 : 0;

@@ -642,12 +642,15 @@ struct scn_refwatcher_entry {
  *   revisionContainer absorbedSeen absorbedContainer absorbedApplied
  *   absorbedNextPlan (TIME), revision revisionPhase absorbed absorbedPhase
  *   (text); and sim/run/magos_quirks.c's: lastPlanning resetFirst (TIME),
- *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known).
+ *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known);
+ *   runs (INT, the plans it started, one in progress included).
  * Rollout keys (struct obs_rollout): created completed (TIME), steps (per
  * step in spec order, "OPENED/COMPLETED" with TIME or "-", comma-separated),
  * and, when it was halted, halted (TIME, its first halt, when known), blast
- * (the Workspaces that had begun applying by its halt, comma-separated) and
- * blastTotal (INT >= 0, the Project's Workspaces then).  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
+ * (the Workspaces that had begun applying by its halt, comma-separated),
+ * blastTotal (INT >= 0, the Project's Workspaces then), haltStep (INT, the
+ * index of its step, -1 not known) and haltReason, haltMessage (text): a
+ * halt it recovered from is in no status.  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
  * observer's): completed (TIME), waves, halts, blastWaves (comma lists of
  * "/"-separated fields, each field percent-escaped again), badVersion,
  * onsetMember (text), blast, onBad (names), onset, noticed (TIME),
