@@ -256,6 +256,14 @@ contains "JUnit gives the same measure and words" "$tmp/fg-res.xml" \
 	"time to complete 1h4m4s exceeds the limit 1h0m0s (the whole rollout&apos;s, counted from the original run&apos;s start, 2026-03-02T08:00:00Z, as that run counts it; the snapshot was taken at 30m0s of it) (measured 1h4m4s, limit &lt;= 1h0m0s)"
 contains "the summary's key figures count the same way, and say so" "$tmp/fg-res.md" \
 	"| fleet-gate-halt | 1 | 1 | 1h4m4s / 1h4m4s (counted from the original run's start) |"
+mkdir "$tmp/fg-done"
+"$SIM" run -q --snapshot 70m "$tmp/fg-done/snap.yaml" "$tmp/fg/fg.yaml" >/dev/null
+cp "$tmp/fg-res/scn.yaml" "$tmp/fg-done/"
+expect_rc "resumed after it completed (1h4m4s), it fails too" 1 "$SIM" check --color never --summary "$tmp/fg-done.md" "$tmp/fg-done"
+has_line "... with the completion the snapshot carries, not 0s" "$tmp/out" \
+	"FAIL  $tmp/fg-done/scn.yaml:58:7: timeToComplete: time to complete 1h4m4s exceeds the limit 1h0m0s (1 trial with nothing to complete: complete before the snapshot; the whole rollout's, counted from the original run's start, 2026-03-02T08:00:00Z, as that run counts it; the snapshot was taken at 1h10m0s of it)"
+contains "... in the summary's key figures as well" "$tmp/fg-done.md" \
+	"| fleet-gate-halt | 1 | 1 | 1h4m4s / 1h4m4s (counted from the original run's start) |"
 expect_rc "a censored resumed trial is beyond the original run's horizon" 1 "$SIM" check --color never --horizon 40m "$tmp/fg-res"
 contains "... said on the original clock" "$tmp/out" "timeToComplete: time to complete > 40m0s (horizon) exceeds the limit 1h0m0s"
 expect_rc "check --now before the snapshot's times" 0 "$SIM" check --color never --now 2026-11-30T13:00:00Z scenarios/snapshot-shop-network.yaml

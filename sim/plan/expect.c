@@ -413,6 +413,30 @@ static bool driver_loaded_with_status(const struct scenario *s)
 	return false;
 }
 
+/*
+ * The latest first completion of a Rollout or FleetRollout that snapshot @s
+ * carries (SCN_OBSERVER_STATE's completed), ms since the original run's
+ * start (@s->origin_unix_ms), or -1 when it carries none.
+ */
+static int64_t done_before(const struct scenario *s)
+{
+	int64_t latest = -1;
+
+	for (size_t i = 0; i < s->nobserver; i++) {
+		const struct scn_observer_state *e = &s->observer[i];
+		const char *v;
+		int64_t unix_ms;
+
+		if (strcmp(e->kind, "Rollout") != 0 && strcmp(e->kind, "FleetRollout") != 0)
+			continue;
+		v = scn_observer_get(s, e->kind, e->ns, e->name, "completed");
+		if (v && gt_parse_rfc3339(v, &unix_ms, NULL, 0) == 0 &&
+		    unix_ms - s->origin_unix_ms > latest)
+			latest = unix_ms - s->origin_unix_ms;
+	}
+	return latest;
+}
+
 static void parse_halts_before(struct pctx *c, const struct val_kv *mkv)
 {
 	const struct val *m = mkv->v;
@@ -624,6 +648,7 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 	out->origin_unix_ms = s->origin_unix_ms;
 	out->start_unix_ms = s->start_unix_ms;
 	out->from_snapshot = !s->resumed && driver_loaded_with_status(s);
+	out->done_before_ms = s->resumed ? done_before(s) : -1;
 	if (!m)
 		return 0;
 	if (m->type != VAL_MAP) {
@@ -1316,7 +1341,17 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_set *e,
 		 */
 		snprintf(extra, sizeof(extra), " (%zu trial%s with nothing to complete)",
 			 st->complete.n, st->complete.n == 1 ? "" : "s");
-		compare(r, it, file, what, 0, false, st->horizon_ms, extra);
+		if (e->resumed && e->done_before_ms >= 0) {
+			/* complete before the snapshot: the whole rollout's time is when, as carried */
+			tail = xasprintf(" (%zu trial%s with nothing to complete: complete before the "
+					 "snapshot; %s)", st->complete.n, st->complete.n == 1 ? "" : "s",
+					 origin);
+			compare(r, it, file, what, (double)e->done_before_ms, false,
+				st->horizon_ms + shift, tail);
+			free(tail);
+		} else {
+			compare(r, it, file, what, 0, false, st->horizon_ms, extra);
+		}
 		free(origin);
 		return;
 	}
@@ -1571,7 +1606,11 @@ static void eval_object(struct exp_scenario_report *r, const struct exp_item *it
 	free(ot);
 }
 
-/* The key figures; a resumed run's times to complete are the whole rollout's, as eval_dist() reads them. */
+/*
+ * The key figures; a resumed run's times to complete are the whole
+ * rollout's, as eval_dist() reads them: with none in the run (complete when
+ * loaded), the completion the snapshot carries.
+ */
 static void fill_figures(struct exp_figures *f, const struct exp_set *e, const struct plan_stats *st)
 {
 	int64_t shift = e->resumed ? e->resumed_ms : 0;
@@ -1582,6 +1621,12 @@ static void fill_figures(struct exp_figures *f, const struct exp_set *e, const s
 	f->horizon_ms = st->horizon_ms + shift;
 	f->ttc_p50 = st->ttc.p[PLAN_P50] + (double)shift;
 	f->ttc_p95 = st->ttc.p[PLAN_P95] + (double)shift;
+	if (st->ttc.n == 0) {
+		f->ttc_p50 = st->ttc.p[PLAN_P50];
+		f->ttc_p95 = st->ttc.p[PLAN_P95];
+		if (e->resumed && e->done_before_ms >= 0)
+			f->ttc_p50 = f->ttc_p95 = (double)e->done_before_ms;
+	}
 	f->ttc_from = e->resumed ? "counted from the original run's start"
 		      : e->from_snapshot ? "counted from the snapshot" : NULL;
 	f->ttc_p50_censored = st->ttc.p_censored[PLAN_P50];

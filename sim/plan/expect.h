@@ -102,6 +102,13 @@ struct exp_set {
 	 */
 	bool resumed, from_snapshot;
 	int64_t origin_unix_ms, start_unix_ms;
+	/*
+	 * @resumed: the latest first completion of a Rollout or FleetRollout
+	 * before the snapshot, as it carries them (SCN_OBSERVER_STATE's
+	 * completed), ms on the original clock; -1 when none.  The whole
+	 * rollout's time of a run whose drivers were all complete when loaded.
+	 */
+	int64_t done_before_ms;
 	struct exp_finding *findings; /* owned: expect.findings, rules expected to fire */
 	size_t nfindings;
 	struct exp_item *items;  /* owned, in file order of their marks */
