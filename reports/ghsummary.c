@@ -159,8 +159,10 @@ static void figures(struct buf *b, const struct exp_scenario_report *r, size_t n
 			fmt_ms(0, true, f->horizon_ms, p50, sizeof(p50));
 			fmt_ms(0, true, f->horizon_ms, p95, sizeof(p95));
 		}
-		bprintf(b, "| %s | %zu | %zu | %s / %s | %.4g%% | %.6g (%.4g%%) |\n", name, f->ntrials,
-			f->completed, p50, p95, f->ntrials ? 100.0 * (double)f->halted / (double)f->ntrials : 0.0,
+		bprintf(b, "| %s | %zu | %zu | %s / %s%s%s%s | %.4g%% | %.6g (%.4g%%) |\n", name,
+			f->ntrials, f->completed, p50, p95, f->ttc_from ? " (" : "",
+			f->ttc_from ? f->ttc_from : "", f->ttc_from ? ")" : "",
+			f->ntrials ? 100.0 * (double)f->halted / (double)f->ntrials : 0.0,
 			f->blast_max, 100.0 * f->blast_share_max);
 		free(name);
 	}

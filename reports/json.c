@@ -249,16 +249,26 @@ static json_t *capacity_block(const struct rep_capacity *c)
 	return o;
 }
 
-/* The Rollout whose halt is the run's first, or NULL. */
-static const struct obs_rollout *first_halt(const struct obs *obs)
+/*
+ * The Rollout whose halt the summary gives as the run's first, or NULL when
+ * that halt is a FleetRollout's or there is none.  The summary chose it
+ * across both engines (sim/observe/outcome.c, and a halt before the start
+ * in sim/run/run.c): the step and blast radius beside it are that
+ * Rollout's, as the text's summary gives them, not those of another
+ * Rollout that halted later.
+ */
+static const struct obs_rollout *first_halt(const struct oc_summary *s, const struct obs *obs)
 {
 	size_t n = 0;
-	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL, *best = NULL;
+	const struct obs_rollout *ro = obs ? obs_rollouts(obs, &n) : NULL;
 
+	if (!s->halted || !s->halt_kind || strcmp(s->halt_kind, "Rollout") != 0 || !s->halt_ns ||
+	    !s->halt_name)
+		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (ro[i].halted && (!best || obs_halt_at(&ro[i]) < obs_halt_at(best)))
-			best = &ro[i];
-	return best;
+		if (ro[i].halted && !strcmp(ro[i].ns, s->halt_ns) && !strcmp(ro[i].name, s->halt_name))
+			return &ro[i];
+	return NULL;
 }
 
 static json_t *ms_or_null(int64_t ms)
@@ -473,7 +483,7 @@ static json_t *summary_block(const struct oc_summary *s, const struct obs *obs,
 			     const struct fo *fo, const struct rep_capacity *cap)
 {
 	json_t *o = json_object();
-	const struct obs_rollout *hr = first_halt(obs);
+	const struct obs_rollout *hr = first_halt(s, obs);
 
 	json_object_set_new(o, "completed", json_boolean(s->completed));
 	json_object_set_new(o, "censored", json_boolean(s->censored));

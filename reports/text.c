@@ -60,6 +60,20 @@ static void full_g(double v, char *buf, size_t len)
 	}
 }
 
+/*
+ * "the halt at 21m1s", or for a halt before the start a snapshot dates
+ * (@halt_ms < 0) "the halt, 8m59s before the snapshot": a while before it,
+ * not a time to print as one.  Returns new.
+ */
+static char *the_halt(int64_t halt_ms)
+{
+	char t[GT_DURATION_BUFSZ];
+
+	gt_format_duration(halt_ms < 0 ? -halt_ms : halt_ms, t, sizeof(t));
+	return halt_ms < 0 ? xasprintf("the halt, %s before the snapshot", t)
+			   : xasprintf("the halt at %s", t);
+}
+
 /* Blast radius, detection latency and exposure of each halted FleetRollout's first halt. */
 static void fleet_blast_lines(struct out *o, const struct fo *fo)
 {
@@ -69,7 +83,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 	for (size_t i = 0; i < n; i++) {
 		const struct fo_fleet *f = &fl[i];
 		char at[GT_DURATION_BUFSZ], lat[GT_DURATION_BUFSZ];
-		char *text, *waves;
+		char *text, *waves, *halt;
 
 		if (!f->nhalts && !f->blast_carried)
 			continue;
@@ -106,20 +120,22 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			free(waves);
 			waves = next;
 		}
+		halt = the_halt(f->halt_ms);
 		if (f->blast_count)
 			text = xasprintf("%zu of %zu members (%.1f%%) of FleetRollout %s had adopted "
-					 "%s by the halt at %s; by wave: %s",
+					 "%s by %s; by wave: %s",
 					 f->blast_count, f->blast_total,
 					 f->blast_total ? 100.0 * (double)f->blast_count /
 								  (double)f->blast_total
 							: 0.0,
-					 f->name, f->bad_version, at, waves);
+					 f->name, f->bad_version, halt, waves);
 		else
 			text = xasprintf("0 of %zu members: no member of FleetRollout %s had adopted "
-					 "%s by the halt at %s",
-					 f->blast_total, f->name, f->bad_version, at);
+					 "%s by %s",
+					 f->blast_total, f->name, f->bad_version, halt);
 		labelled(o, "blast", text);
 		free(text);
+		free(halt);
 		free(waves);
 		if (f->onset_undated) {
 			char on[GT_DURATION_BUFSZ];
@@ -156,7 +172,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 		labelled(o, "detection", text);
 		free(text);
 		if (f->exposure_member_ms > 0 || f->exposure_loaded) {
-			char *after, *to, ago[GT_DURATION_BUFSZ];
+			char *after, *to;
 
 			if (f->remediated && f->unremediated)
 				after = xasprintf("%.1f member-minutes until %zu left it, %zu never did",
@@ -172,13 +188,7 @@ static void fleet_blast_lines(struct out *o, const struct fo *fo)
 			else
 				after = xstrdup("none (no member was on it at the halt)");
 			/* members on it when loaded: their time before the start is not in the inputs */
-			/* a halt before the start: a while before the snapshot, not a time to print as one */
-			if (f->halt_ms < 0) {
-				gt_format_duration(-f->halt_ms, ago, sizeof(ago));
-				to = xasprintf("the halt, %s before the snapshot", ago);
-			} else {
-				to = xstrdup(at);
-			}
+			to = f->halt_ms < 0 ? the_halt(f->halt_ms) : xstrdup(at);
 			if (f->exposure_loaded)
 				text = xasprintf("%.1f member-minutes on %s before the halt (each blast "
 						 "member from its adoption to %s, cut at the run's start "

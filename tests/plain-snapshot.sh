@@ -89,6 +89,28 @@ has_line "the example: staging opened when dev completed, before the snapshot" "
 has_line "the example: staging's apply began before the snapshot and ended in the run" "$tmp/shop.txt" \
 	"        │ plan -2m40s*, apply -1m30s*→2m54.535s"
 
+# --- a start before the export's times: what they date is read as at the start ---
+# The steps view then dates it at 0s*; a note under the warning says so,
+# naming the earliest such time (the Rollout's lastReconcileTime, 13:59:27)
+# and the start.
+"$SIM" run --now 2026-11-30T13:58:00Z scenarios/snapshot-shop-network.yaml >"$tmp/early.txt" 2>"$tmp/early.err"
+has_line "a start before the export's times: dev's Ready time is read as at the start" "$tmp/early.txt" \
+	"      shop-network-dev             plan -2m53s*, apply -1m43s*→0s*  Applied"
+has_line "... and a note at the earliest such time says so, naming it and the start" "$tmp/early.err" \
+	"scenarios/snapshot-shop-network/cluster.yaml:118:24: note: from 2026-11-30T13:59:27Z on (the earliest, Rollout \"shop/shop-network\": status.lastReconcileTime), the times the objects hold of their history are after the start 2026-11-30T13:58:00Z and are read as at it: what they date is taken to have happened by 0s (the steps view shows it at 0s*), not when they say"
+check "... under the warning of the latest" sh -c 'grep -n "warning: .*is later than the clock" "$1" | grep -q "^1:"' _ "$tmp/early.err"
+mkdir "$tmp/early"
+cp -R scenarios/snapshot-shop-network "$tmp/early/"
+sed 's/^spec:$/spec:\n  start: "2026-11-30T13:59:00Z"/' scenarios/snapshot-shop-network.yaml >"$tmp/early/scn.yaml"
+"$SIM" run -q "$tmp/early/scn.yaml" >/dev/null 2>"$tmp/early-start.err"
+contains "with spec.start, the note names it and the first time after it" "$tmp/early-start.err" \
+	"note: from 2026-11-30T13:59:27Z on (the earliest, Rollout \"shop/shop-network\": status.lastReconcileTime), the times the objects hold of their history are after the start 2026-11-30T13:59:00Z"
+"$SIM" run -q --now 2026-11-30T14:00:30Z scenarios/snapshot-shop-network.yaml >/dev/null 2>"$tmp/late.err"
+contains "a start after most of them names the first one after it" "$tmp/late.err" \
+	"note: from 2026-11-30T14:00:37Z on (the earliest, Workspace \"shop/shop-network-staging\": status.lastReconcileTime), the times the objects hold of their history are after the start 2026-11-30T14:00:30Z"
+"$SIM" run -q --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml >/dev/null 2>"$tmp/at.err"
+lacks "started at the snapshot, there is no note" "$tmp/at.err" "are read as at it"
+
 # --- the claims: a PVC table under --at, each claim Bound ---
 expect_rc "the example at 5m" 0 "$SIM" run -q --at 5m --now 2026-11-30T14:02:07Z scenarios/snapshot-shop-network.yaml
 has_line "--at prints kubectl's table of the claims" "$tmp/out" '$ kubectl get pvc -A'

@@ -194,6 +194,43 @@ contains "... with its exposure" "$tmp/fgs.txt" "exposure  10.0 member-minutes o
 contains "... counted to the halt, said as a while before the snapshot" "$tmp/fgs-wide.txt" \
 	"(each blast member from its adoption to the halt, 8m59s before the snapshot); after the halt:"
 lacks "... not as a negative time" "$tmp/fgs-wide.txt" "adoption to -8m59s"
+contains "the blast radius is counted to the halt, said as a while before the snapshot too" "$tmp/fgs-wide.txt" \
+	"had adopted 4.6.0 by the halt, 8m59s before the snapshot; by wave: canary 1/1"
+lacks "... not as a negative time" "$tmp/fgs-wide.txt" "by the halt at -"
+# Both engines: the FleetRollout's halt carried from before the snapshot is
+# the run's first, though a Rollout (magos-halt-before-prod's objects, its
+# staging apply failing after the snapshot) halts in the run.  The JSON
+# summary gives the halt the text gives, with no Rollout's step or blast
+# radius beside it; the Rollout's own halt stays under summary.rollouts.
+pyfacts "$tmp" <<'PY'
+import sys, yaml
+tmp = sys.argv[1]
+docs = [d for d in yaml.safe_load_all(open('scenarios/ci/magos-halt-before-prod.yaml')) if d]
+yaml.safe_dump_all([d for d in docs if d['kind'] != 'Scenario'], open(tmp + '/magos-objs.yaml', 'w'))
+scn = yaml.safe_load(open(tmp + '/fg-scn.yaml'))
+scn['spec']['events'].append({'at': '31m', 'failNext': {'name': 'shop-staging', 'job': 'apply'}})
+scn['spec']['models']['jobs'] = [d for d in docs if d['kind'] == 'Scenario'][0]['spec']['models']['jobs']
+yaml.safe_dump(scn, open(tmp + '/mixed-scn.yaml', 'w'))
+PY
+"$SIM" run -q --width 200 --now 2026-03-02T08:30:00Z --json "$tmp/mixed.json" "$tmp/mixed-scn.yaml" "$tmp/fg30-sim.yaml" "$tmp/magos-objs.yaml" >"$tmp/mixed.txt" 2>&1
+contains "both engines: the text's first halt is the FleetRollout's, before the start" "$tmp/mixed.txt" \
+	"halted    yes, 8m59s before the start: FleetRollout moodle (Halted)"
+contains "... while the Rollout halts in the run" "$tmp/mixed.txt" "default/shop halted in step staging: shop-dev, shop-staging"
+pyfacts "$tmp/mixed.json" <<'PY'
+import json, sys
+from facts import check
+s = json.load(open(sys.argv[1]))['summary']
+h = s['halt']
+check("JSON: the summary's halt is the FleetRollout's, as the text says",
+      h and (h['kind'], h['name'], h['t_ms'], h['before_start']) == ('FleetRollout', 'moodle', -539000, True), h)
+check("JSON: with no Rollout's step or blast radius beside it",
+      h and h['step'] is None and s['blast_radius'] is None, (h and h['step'], s['blast_radius']))
+r = s['rollouts'][0]
+check("JSON: the Rollout's halt in the run is its own, with its step and blast radius",
+      r['halt'] and r['halt']['step'] == 'staging' and r['halt']['t_ms'] > 0
+      and r['blast_radius'] == {'count': 2, 'total': 3, 'names': ['shop-dev', 'shop-staging']},
+      (r['halt'], r['blast_radius']))
+PY
 for k in 1 2; do
 	"$SIM" run -q -n 2 --shard "$k/2" --json "$tmp/fgs$k.json" --now 2026-03-02T08:30:00Z "$tmp/fg-scn.yaml" "$tmp/fg30-sim.yaml" >/dev/null 2>&1
 done

@@ -231,8 +231,41 @@ contains "... and the --horizon it needs" "$tmp/err" "give --horizon 2m0s or mor
 # --- check has run's clock options: a snapshot's remaining time in CI ---
 expect_rc "check --now runs a kubectl snapshot from that time" 0 "$SIM" check -n 1 --color never --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
 contains "its time to complete is what is left from then" "$tmp/out" "p95 time to complete 15m0.987s"
+contains "... and the line says so: a kubectl export does not date the rollout's start" "$tmp/out" \
+	"(p95 over 1 trial; what is left, counted from the snapshot, 2026-11-30T14:20:00Z: its Rollouts and FleetRollouts do not record when the rollout under way began)"
 expect_rc "... as run --now counts it" 0 "$SIM" run -q --json - --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
 check "run --now gives the same time to complete" grep -q '"time_to_complete_ms": *900987' "$tmp/out"
+# --- a resumed check's timeToComplete is the whole rollout's, on the original clock ---
+# fleet-gate-halt completes at 1h4m4s; a limit of 1h written for it fails
+# resumed at 30m as in the whole run, not passed with the 34m4s left.
+mkdir "$tmp/fg" "$tmp/fg-res"
+sed 's/timeToComplete: {max: 1h4m5s}/timeToComplete: {max: 1h}/' scenarios/fleet-gate-halt.yaml >"$tmp/fg/fg.yaml"
+check "(the limit is there to change)" grep -q 'timeToComplete: {max: 1h}' "$tmp/fg/fg.yaml"
+"$SIM" run -q --snapshot 30m "$tmp/fg-res/snap.yaml" "$tmp/fg/fg.yaml" >/dev/null
+pyfacts "$tmp/fg/fg.yaml" "$tmp/fg-res/scn.yaml" <<'PY'
+import sys
+from resume_facts import scenario_only
+scenario_only(sys.argv[1], sys.argv[2], drop_generate=True)
+PY
+expect_rc "the whole run fails the limit" 1 "$SIM" check --color never "$tmp/fg/fg.yaml"
+has_line "... with its time to complete" "$tmp/out" "FAIL  $tmp/fg/fg.yaml:70:22: timeToComplete: time to complete 1h4m4s exceeds the limit 1h0m0s"
+expect_rc "resumed at 30m it fails too" 1 "$SIM" check --color never --junit "$tmp/fg-res.xml" --summary "$tmp/fg-res.md" "$tmp/fg-res"
+has_line "... with the whole run's time, saying where it counts from" "$tmp/out" \
+	"FAIL  $tmp/fg-res/scn.yaml:58:7: timeToComplete: time to complete 1h4m4s exceeds the limit 1h0m0s (the whole rollout's, counted from the original run's start, 2026-03-02T08:00:00Z, as that run counts it; the snapshot was taken at 30m0s of it)"
+contains "JUnit gives the same measure and words" "$tmp/fg-res.xml" \
+	"time to complete 1h4m4s exceeds the limit 1h0m0s (the whole rollout&apos;s, counted from the original run&apos;s start, 2026-03-02T08:00:00Z, as that run counts it; the snapshot was taken at 30m0s of it) (measured 1h4m4s, limit &lt;= 1h0m0s)"
+contains "the summary's key figures count the same way, and say so" "$tmp/fg-res.md" \
+	"| fleet-gate-halt | 1 | 1 | 1h4m4s / 1h4m4s (counted from the original run's start) |"
+mkdir "$tmp/fg-done"
+"$SIM" run -q --snapshot 70m "$tmp/fg-done/snap.yaml" "$tmp/fg/fg.yaml" >/dev/null
+cp "$tmp/fg-res/scn.yaml" "$tmp/fg-done/"
+expect_rc "resumed after it completed (1h4m4s), it fails too" 1 "$SIM" check --color never --summary "$tmp/fg-done.md" "$tmp/fg-done"
+has_line "... with the completion the snapshot carries, not 0s" "$tmp/out" \
+	"FAIL  $tmp/fg-done/scn.yaml:58:7: timeToComplete: time to complete 1h4m4s exceeds the limit 1h0m0s (1 trial with nothing to complete: complete before the snapshot; the whole rollout's, counted from the original run's start, 2026-03-02T08:00:00Z, as that run counts it; the snapshot was taken at 1h10m0s of it)"
+contains "... in the summary's key figures as well" "$tmp/fg-done.md" \
+	"| fleet-gate-halt | 1 | 1 | 1h4m4s / 1h4m4s (counted from the original run's start) |"
+expect_rc "a censored resumed trial is beyond the original run's horizon" 1 "$SIM" check --color never --horizon 40m "$tmp/fg-res"
+contains "... said on the original clock" "$tmp/out" "timeToComplete: time to complete > 40m0s (horizon) exceeds the limit 1h0m0s"
 expect_rc "check --now before the snapshot's times" 0 "$SIM" check --color never --now 2026-11-30T13:00:00Z scenarios/snapshot-shop-network.yaml
 contains "warns as run does" "$tmp/err" "warning: Workspace \"shop/shop-network-staging\": metadata.managedFields[2].time 2026-11-30T14:00:37Z is later than the clock's start 2026-11-30T13:00:00Z (--now)"
 expect_rc "a bad check --now is a usage error" 2 "$SIM" check --now soon scenarios/snapshot-shop-network.yaml

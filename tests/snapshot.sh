@@ -190,6 +190,61 @@ rows = json.load(open(sys.argv[1]))['trials']
 check("a trial of it halted at its start (halt_ms 0)", rows and all(r['halted'] and r['halt_ms'] == 0 for r in rows), rows[:1])
 PY
 
+# --- what a snapshot carries of the time before it: the runs, a halt recovered from ---
+# The whole run plans staging twice (its apply fails at 12m50.15s, the
+# retry plans at 30m) and the Rollout halts then and recovers at 34m32.516s.
+# Resumed at any instant, each Workspace's runs count those before the
+# snapshot too (a Workspace loaded Planning once), and the halt is the
+# whole run's, also once the Rollout no longer shows it: the snapshot
+# carries its step and words (haltStep, haltReason, haltMessage).
+"$SIM" run -q --snapshot 36m "$tmp/recovered.yaml" scenarios/ci/magos-halt-before-prod.yaml >/dev/null
+contains "the snapshot carries the halt of a Rollout that recovered, its step and words" "$tmp/recovered.yaml" \
+	" halted=2026-01-01T00:12:50.15Z blast=shop-dev,shop-staging blastTotal=3 haltStep=1 haltReason=StepFailed haltMessage=One%20or%20more%20workspaces%20failed%20in%20level%20[staging]"
+contains "... and each Workspace's runs" "$tmp/recovered.yaml" " failed=2026-01-01T00:12:50.15Z runs=2 "
+"$SIM" run -q --now 2026-01-01T00:36:00Z "$tmp/recovered.yaml" >"$tmp/recovered.txt"
+contains "resumed after the recovery, the halt is still the run's first, before the start" "$tmp/recovered.txt" \
+	"halted    yes, 23m9.85s before the start: Rollout default/shop (StepFailed)"
+contains "... with the blast radius the halting run measured" "$tmp/recovered.txt" "default/shop halted in step staging: shop-dev, shop-staging"
+grep -v 'state.magos-sim.io/observer' "$tmp/recovered.yaml" >"$tmp/recovered-plain.yaml"
+"$SIM" run -q --now 2026-01-01T00:36:00Z "$tmp/recovered-plain.yaml" >"$tmp/recovered-plain.txt"
+has_line "a kubectl export of it tells no halt: upstream keeps none once Ready is True again" "$tmp/recovered-plain.txt" "halted    no"
+pyfacts "$SIM" "$tmp" <<'PY'
+import json, subprocess, sys
+from facts import check
+from resume_facts import scenario_only, snapshot
+sim, tmp = sys.argv[1], sys.argv[2]
+src = 'scenarios/ci/magos-halt-before-prod.yaml'
+scenario_only(src, tmp + '/hb-scn.yaml')
+def summary(args):
+    subprocess.run([sim, 'run', '-q', '--json', tmp + '/hb.json'] + args, capture_output=True, check=True)
+    s = json.load(open(tmp + '/hb.json'))['summary']
+    steps = subprocess.run([sim, 'run', '--color', 'never', '--width', '200'] + args, capture_output=True, text=True).stdout
+    return s, steps
+whole, wtext = summary([src])
+runs = {w['name']: w['runs'] for w in whole['workspaces']}
+check("the whole run plans staging twice, dev and prod once", runs == {'shop-dev': 1, 'shop-staging': 2, 'shop-prod': 1}, runs)
+check("... and says so in the steps view", '(first of 2 runs)' in wtext, wtext[-600:])
+bad = []
+for t in (300000, 600000, 1200000, 1830000, 2160000):
+    _, now = snapshot(sim, src, t, tmp + '/hb-s.yaml')
+    s, text = summary(['--now', now, tmp + '/hb-scn.yaml', tmp + '/hb-s.yaml'])
+    got = {w['name']: w['runs'] for w in s['workspaces']}
+    h, wh = s['halt'], whole['halt']
+    if got != runs or '(first of 2 runs)' not in text:
+        bad.append((t, 'runs', got))
+    if not h or (h['t_ms'] + t, h['step'], h['reason'], h['message']) != (wh['t_ms'], wh['step'], wh['reason'], wh['message']) \
+            or (t > wh['t_ms'] and (not h['before_start'] or s['blast_radius'] != whole['blast_radius'])):
+        bad.append((t, 'halt', h, s['blast_radius']))
+check("resumed at 5m, 10m, 20m, 30m30s (staging planning again) and 36m (recovered), the runs and the halt are the whole run's",
+      not bad, bad[:2])
+PY
+sed 's|haltStep=1 |haltStep=3 |' "$tmp/recovered.yaml" >"$tmp/bad.yaml"
+expect_rc "a haltStep that is no step of the Rollout is refused" 3 "$SIM" run -q --now 2026-01-01T00:36:00Z "$tmp/bad.yaml"
+contains "the error counts the steps" "$tmp/err" "'haltStep' is step 3, spec.strategy.steps has 3 (-1: not known)"
+sed 's| runs=2 | runs=two |' "$tmp/recovered.yaml" >"$tmp/bad.yaml"
+expect_rc "runs that are no count are refused" 3 "$SIM" run -q --now 2026-01-01T00:36:00Z "$tmp/bad.yaml"
+contains "the error names the key" "$tmp/err" "a bad value of 'runs'"
+
 # --- resuming a fleet the Scenario generated: generate clashes with the snapshot ---
 "$SIM" run -q --snapshot 30m "$tmp/gen.yaml" scenarios/fleet-gate-halt.yaml >/dev/null
 pyfacts scenarios/fleet-gate-halt.yaml "$tmp/gen-scn.yaml" <<'PY'

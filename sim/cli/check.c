@@ -518,10 +518,11 @@ static void print_lines(FILE *out, const struct exp_scenario_report *r, bool col
 
 		if (r->fig.completed == r->fig.ntrials && r->fig.ntrials == 1)
 			gt_format_duration((int64_t)r->fig.ttc_p50, ttc, sizeof(ttc));
-		fprintf(out, "%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s)\n",
+		fprintf(out, "%sPASS%s  %s: no findings and no expectations (trial 0 %s%s%s%s%s)\n",
 			color ? col[0] : "", color ? "\033[0m" : "", input,
 			r->fig.completed ? "completed" : "did not complete", ttc[0] ? " in " : "",
-			ttc);
+			ttc, ttc[0] && r->fig.ttc_from ? ", " : "",
+			ttc[0] && r->fig.ttc_from ? r->fig.ttc_from : "");
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct exp_result *x = &r->items[i];

@@ -465,10 +465,12 @@ static const struct ost_key ost_keys[] = {
 	{ "Workspace", "absorbedApplied", OST_TIME, NULL }, { "Workspace", "absorbedNextPlan", OST_TIME, NULL },
 	{ "Workspace", "lastPlanning", OST_TIME, NULL },    { "Workspace", "resets", OST_INT, NULL },
 	{ "Workspace", "resetFirst", OST_TIME, NULL },      { "Workspace", "resetReason", OST_TEXT, NULL },
-	{ "Workspace", "resetRunMs", OST_INT, NULL },
+	{ "Workspace", "resetRunMs", OST_INT, NULL },	      { "Workspace", "runs", OST_INT, NULL },
 	{ "Rollout", "created", OST_TIME, NULL },	      { "Rollout", "completed", OST_TIME, NULL },
 	{ "Rollout", "steps", OST_STEPS, NULL },	      { "Rollout", "blast", OST_NAMES, NULL },
 	{ "Rollout", "blastTotal", OST_INT, NULL },	      { "Rollout", "halted", OST_TIME, NULL },
+	{ "Rollout", "haltStep", OST_INT, NULL },	      { "Rollout", "haltReason", OST_TEXT, NULL },
+	{ "Rollout", "haltMessage", OST_TEXT, NULL },
 	/* sim/observe/fleetobs.c fo_state() */
 	{ "FleetRollout", "completed", OST_TIME, NULL },
 	{ "FleetRollout", "waves", OST_FIELDS, "sTTTIT" },
@@ -614,13 +616,24 @@ static bool value_ok(const struct ost_key *k, const char *v)
 	return false;
 }
 
-/* Whether a Rollout's carried steps are as many as its spec.strategy.steps (@why when not). */
+/*
+ * Whether a Rollout's carried steps are as many as its spec.strategy.steps,
+ * and its haltStep one of them or -1 (@why when not).
+ */
 static bool steps_match(const struct obj *o, const struct scn_observer_state *e, char *why, size_t len)
 {
 	const struct val *steps = val_path(o->spec, "strategy.steps");
 	size_t want = steps && steps->type == VAL_LIST ? steps->u.list.n : 0, got = 0;
 
 	for (size_t i = 0; i < e->n; i++) {
+		long long at;
+
+		if (!strcmp(e->keys[i], "haltStep") && int_of(e->values[i], -1, INT32_MAX, &at) &&
+		    at >= (long long)want) {
+			snprintf(why, len, "'haltStep' is step %lld, spec.strategy.steps has %zu (-1: "
+				 "not known)", at, want);
+			return false;
+		}
 		if (strcmp(e->keys[i], "steps") != 0)
 			continue;
 		got = e->values[i][0] ? 1 : 0;
@@ -819,7 +832,8 @@ const char *scn_clock_said(const struct scenario *s)
 /*
  * The latest time found so far in the inputs (latest_time()), and where:
  * the object (@obj, a manifest or a List item), the path of the field in
- * @path (written as the walk goes down), its value @v.
+ * @path (written as the walk goes down), its value @v.  With @earliest,
+ * the earliest time after @above (Unix ms) instead.
  */
 struct latest {
 	bool found;
@@ -828,16 +842,26 @@ struct latest {
 	char where[160];
 	const struct val *cur_obj;
 	char path[160];
+	bool earliest;
+	int64_t above;
 };
 
-/* raise_time() - @l to the time of string @v (at @l->path) when it is an RFC 3339 time and later. */
+/* Whether @ms goes in @l: later than its latest, or with @l->earliest after @l->above and earlier. */
+static bool takes_time(const struct latest *l, int64_t ms)
+{
+	if (l->earliest)
+		return ms > l->above && (!l->found || ms < l->ms);
+	return !l->found || ms > l->ms;
+}
+
+/* raise_time() - @l to the time of string @v (at @l->path) when it is an RFC 3339 time it takes. */
 static void raise_time(const struct val *v, struct latest *l)
 {
 	int64_t ms;
 
 	if (v && v->type == VAL_STRING && strlen(v->u.s) >= 20 && v->u.s[4] == '-' &&
 	    v->u.s[10] == 'T' && gt_parse_rfc3339(v->u.s, &ms, NULL, 0) == 0 &&
-	    (!l->found || ms > l->ms)) {
+	    takes_time(l, ms)) {
 		l->ms = ms;
 		l->found = true;
 		l->obj = l->cur_obj;
@@ -947,6 +971,52 @@ static const char *clock_whence(const struct scenario *s)
 	return "the default start";
 }
 
+/*
+ * The note under scn_warn_later_times()'s warning for a plain export (no
+ * origin: nothing carries its history): the earliest time after the start
+ * among what the run reads of its objects' history (creationTimestamp, the
+ * times under status), from which on the objects' history is read as at
+ * the start: the observer dates what they tell at 0 at the latest
+ * (sim/observe/observe.c), the steps view shows it at 0s*.  None when only
+ * other times (managedFields) are later.  @start: the start's text.
+ */
+static void note_read_at_start(const struct scenario *s, struct diag *d, const char *start)
+{
+	struct latest e = { .earliest = true, .above = s->start_unix_ms };
+	const struct obj *at = NULL;
+	struct val_mark mark = { 0, 0 };
+	char when[GT_RFC3339_BUFSZ];
+
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+		const struct val *was = e.v;
+
+		if (o->src.creation_given && takes_time(&e, o->creation_ms + s->start_unix_ms)) {
+			e.found = true;
+			e.ms = o->creation_ms + s->start_unix_ms;
+			e.v = NULL;
+			snprintf(e.where, sizeof(e.where), "metadata.creationTimestamp");
+			at = o;
+			mark = o->src.mark;
+		}
+		snprintf(e.path, sizeof(e.path), "status");
+		status_times(o->status, &e);
+		if (e.v && e.v != was) {
+			at = o;
+			mark = e.v->mark;
+		}
+	}
+	if (!at)
+		return;
+	gt_format_rfc3339_nano(e.ms, when, sizeof(when));
+	diag_note(d, at->src.file, mark,
+		  "from %s on (the earliest, %s \"%s%s%s\": %s), the times the objects hold of "
+		  "their history are after the start %s and are read as at it: what they "
+		  "date is taken to have happened by 0s (the steps view shows it at 0s*), "
+		  "not when they say",
+		  when, at->kind, at->ns, at->ns[0] ? "/" : "", at->name, e.where, start);
+}
+
 void scn_warn_later_times(const struct scenario *s, struct diag *d)
 {
 	char when[GT_RFC3339_BUFSZ], start[GT_RFC3339_BUFSZ];
@@ -959,6 +1029,8 @@ void scn_warn_later_times(const struct scenario *s, struct diag *d)
 		     "%s %s is later than the clock's start %s (%s): the run starts before the "
 		     "state it loads; start at or after %s",
 		     s->latest_what, when, start, clock_whence(s), when);
+	if (!s->has_origin)
+		note_read_at_start(s, d, start);
 }
 
 /* Whether a wave of FleetRollout @spec is named @name. */

@@ -559,7 +559,11 @@ const char *scn_clock_said(const struct scenario *s);
  * would start before the state it loads (a Job started in its future, a
  * condition that has not happened yet), as when `--now` or spec.start is
  * earlier than the snapshot.  One line, naming the latest such time; none
- * when every time is at or before the start.  Call once the clock is final.
+ * when every time is at or before the start.  Without an origin (a kubectl
+ * export), a note under it at the earliest creationTimestamp or status time
+ * after the start, naming it and the start: from there on the run reads
+ * what the objects date as at its start (the steps view's 0s*).  Call once
+ * the clock is final.
  */
 void scn_warn_later_times(const struct scenario *s, struct diag *d);
 
@@ -638,12 +642,15 @@ struct scn_refwatcher_entry {
  *   revisionContainer absorbedSeen absorbedContainer absorbedApplied
  *   absorbedNextPlan (TIME), revision revisionPhase absorbed absorbedPhase
  *   (text); and sim/run/magos_quirks.c's: lastPlanning resetFirst (TIME),
- *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known).
+ *   resets (INT), resetReason (text), resetRunMs (INT, ms, -1 not known);
+ *   runs (INT, the plans it started, one in progress included).
  * Rollout keys (struct obs_rollout): created completed (TIME), steps (per
  * step in spec order, "OPENED/COMPLETED" with TIME or "-", comma-separated),
  * and, when it was halted, halted (TIME, its first halt, when known), blast
- * (the Workspaces that had begun applying by its halt, comma-separated) and
- * blastTotal (INT >= 0, the Project's Workspaces then).  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
+ * (the Workspaces that had begun applying by its halt, comma-separated),
+ * blastTotal (INT >= 0, the Project's Workspaces then), haltStep (INT, the
+ * index of its step, -1 not known) and haltReason, haltMessage (text): a
+ * halt it recovered from is in no status.  FleetRollout keys (sim/observe/fleetobs.c fo_state(), the fleet
  * observer's): completed (TIME), waves, halts, blastWaves (comma lists of
  * "/"-separated fields, each field percent-escaped again), badVersion,
  * onsetMember (text), blast, onBad (names), onset, noticed (TIME),

@@ -533,10 +533,17 @@ static int64_t past_of(const struct obs *o, const char *v)
 	return unix_ms - o->anchor_unix_ms;
 }
 
-/* The history a snapshot carries of Workspace @e. */
+/*
+ * The history a snapshot carries of Workspace @e: its first instants, and
+ * the plans it started (runs), which this run goes on counting.  One in
+ * Planning when loaded is among them: the run's first delivery of it,
+ * already Planning, counts it again (on_workspace()), so it is left out here.
+ */
 static void seed_workspace(struct obs *o, const struct scn_observer_state *e, const struct scenario *s)
 {
 	struct obs_workspace *w = ws_get(o, e->ns, e->name);
+	const struct obj *ws = api_get(des_api(o->w), "Workspace", e->ns, e->name);
+	const char *runs = scn_observer_get(s, "Workspace", e->ns, e->name, "runs");
 
 #define PAST(key) past_of(o, scn_observer_get(s, "Workspace", e->ns, e->name, key))
 	w->past_granted_ms = PAST("granted");
@@ -545,6 +552,14 @@ static void seed_workspace(struct obs *o, const struct scn_observer_state *e, co
 	w->past_applied_ms = PAST("applied");
 	w->past_failed_ms = PAST("failed");
 #undef PAST
+	if (runs) {
+		/* validated by the loader: a whole number from -1 up */
+		long n = strtol(runs, NULL, 10);
+
+		if (n > 0 && ws && is(str_at(ws->status, "phase"), "Planning"))
+			n--;
+		w->runs = n > 0 ? (unsigned)n : 0;
+	}
 }
 
 /* The history a snapshot carries of Rollout @e: creation, completion, steps, blast radius. */
@@ -562,10 +577,40 @@ static void seed_rollout(struct obs *o, const struct scn_observer_state *e, cons
 	if ((v = scn_observer_get(s, "Rollout", e->ns, e->name, "created")) != NULL)
 		r->created_ms = past_of(o, v);
 	r->past_completed_ms = past_of(o, scn_observer_get(s, "Rollout", e->ns, e->name, "completed"));
-	/* the halt of a Rollout loaded halted, as the run that halted it timed it */
+	/*
+	 * the halt of a Rollout loaded halted, as the run that halted it timed
+	 * it; and one that halted before the snapshot and no longer shows it
+	 * (it recovered: upstream keeps nothing of it, the Ready condition
+	 * turned True again), as that run recorded it
+	 */
 	v = scn_observer_get(s, "Rollout", e->ns, e->name, "halted");
-	if (v && r->halted_before_start)
+	if (v && !r->halted) {
+		r->halted = r->halted_before_start = true;
+		r->halt_ms = 0;
+		r->halt_step = -1;
+	}
+	if (v && r->halted_before_start) {
+		/* the first halt's step and words, where carried, over a later halt's status */
+		const char *step = scn_observer_get(s, "Rollout", e->ns, e->name, "haltStep");
+		const char *why = scn_observer_get(s, "Rollout", e->ns, e->name, "haltReason");
+		const char *msg = scn_observer_get(s, "Rollout", e->ns, e->name, "haltMessage");
+
 		r->past_halt_ms = past_of(o, v);
+		if (step) {
+			/* the loader checked it is a step of the Rollout or -1 */
+			long at = strtol(step, NULL, 10);
+
+			r->halt_step = at >= 0 && (size_t)at < r->nsteps ? (int)at : -1;
+		}
+		if (why) {
+			free(r->halt_reason);
+			r->halt_reason = xstrdup(why);
+		}
+		if (msg) {
+			free(r->halt_message);
+			r->halt_message = xstrdup(msg);
+		}
+	}
 	/* "OPENED/COMPLETED" per step in spec order (the loader matched their count) */
 	v = scn_observer_get(s, "Rollout", e->ns, e->name, "steps");
 	for (size_t i = 0; v && *v && i < r->nsteps; i++) {
@@ -1185,6 +1230,12 @@ char *obs_state(const struct obs *o, const char *kind, const char *ns, const cha
 		put_time(&b, o, "applying", obs_first(w->past_applying_ms, w->applying_ms));
 		put_time(&b, o, "applied", obs_first(w->past_applied_ms, w->applied_ms));
 		put_time(&b, o, "failed", obs_first(w->past_failed_ms, w->failed_ms));
+		if (w->runs) {
+			char n[16];
+
+			snprintf(n, sizeof(n), "%u", w->runs);
+			put_text(&b, "runs", n);
+		}
 	} else if (is(kind, "Rollout") && si_get(&o->ro_idx, key, &pos)) {
 		const struct obs_rollout *r = &o->ro[pos];
 
@@ -1231,6 +1282,17 @@ char *obs_state(const struct obs *o, const char *kind, const char *ns, const cha
 			snprintf(total, sizeof(total), "%zu", r->blast_total);
 			put_text(&b, "blastTotal", total);
 			free(names);
+		}
+		/* what the halt was, for a resumed run whose Rollout no longer shows it */
+		if (r->halted) {
+			char step[24];
+
+			snprintf(step, sizeof(step), "%d", r->halt_step);
+			put_text(&b, "haltStep", step);
+			if (r->halt_reason)
+				put_text(&b, "haltReason", r->halt_reason);
+			if (r->halt_message)
+				put_text(&b, "haltMessage", r->halt_message);
 		}
 	}
 	free(key);

@@ -77,7 +77,12 @@ struct obs_workspace {
 	 * at a time the objects do not tell.
 	 */
 	bool applied_before;
-	unsigned runs;            /* plans started (entries into Planning): 1 for a single run */
+	/*
+	 * plans started (entries into Planning): 1 for a single run; in a
+	 * resumed run those before the snapshot too, where it carries them
+	 * (SCN_OBSERVER_STATE's runs: upstream's status keeps no count)
+	 */
+	unsigned runs;
 	char *last_phase;         /* phase at the end, NULL none */
 	bool exists;              /* still there at the end */
 	bool busy_now;            /* granted, or Planning / Applying: a run is under way or due */
@@ -162,7 +167,9 @@ struct obs *obs_new(struct des *w, int64_t latency_ms, int64_t anchor_unix_ms);
  * run: a Rollout already Failed then (a snapshot of a halted rollout) is
  * marked halted before the start (obs_rollout.halted_before_start) instead
  * of halting at 0 with the blast radius of a world half delivered, dated
- * (past_halt_ms) where the snapshot says when; and what
+ * (past_halt_ms) where the snapshot says when, and so is one that halted
+ * and recovered before a snapshot of the simulator that carries the halt
+ * (its step, reason and message too); and what
  * a snapshot of the simulator carries of the history before it
  * (@s->observer, SCN_OBSERVER_STATE; @s borrowed, may be NULL) becomes the
  * past_* times, the creation times and the carried blast radius.  A

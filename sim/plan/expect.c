@@ -396,6 +396,47 @@ static bool has_fleet(const struct scenario *s)
 	return false;
 }
 
+/*
+ * Whether a Rollout or FleetRollout of @s was loaded with a status phase:
+ * a rollout under way (or done) when the run starts, as a kubectl export
+ * holds it.  Apply events create theirs without a status.
+ */
+static bool driver_loaded_with_status(const struct scenario *s)
+{
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const struct obj *o = s->objs[i];
+
+		if (o && (!strcmp(o->kind, "Rollout") || !strcmp(o->kind, "FleetRollout")) &&
+		    val_str(val_map_get(o->status, "phase"), NULL))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The latest first completion of a Rollout or FleetRollout that snapshot @s
+ * carries (SCN_OBSERVER_STATE's completed), ms since the original run's
+ * start (@s->origin_unix_ms), or -1 when it carries none.
+ */
+static int64_t done_before(const struct scenario *s)
+{
+	int64_t latest = -1;
+
+	for (size_t i = 0; i < s->nobserver; i++) {
+		const struct scn_observer_state *e = &s->observer[i];
+		const char *v;
+		int64_t unix_ms;
+
+		if (strcmp(e->kind, "Rollout") != 0 && strcmp(e->kind, "FleetRollout") != 0)
+			continue;
+		v = scn_observer_get(s, e->kind, e->ns, e->name, "completed");
+		if (v && gt_parse_rfc3339(v, &unix_ms, NULL, 0) == 0 &&
+		    unix_ms - s->origin_unix_ms > latest)
+			latest = unix_ms - s->origin_unix_ms;
+	}
+	return latest;
+}
+
 static void parse_halts_before(struct pctx *c, const struct val_kv *mkv)
 {
 	const struct val *m = mkv->v;
@@ -603,6 +644,11 @@ int exp_parse(const struct scenario *s, struct exp_set *out, struct diag *d)
 	exp_set_init(out);
 	out->file = s->expect_file;
 	out->resumed_ms = s->resumed_ms;
+	out->resumed = s->resumed;
+	out->origin_unix_ms = s->origin_unix_ms;
+	out->start_unix_ms = s->start_unix_ms;
+	out->from_snapshot = !s->resumed && driver_loaded_with_status(s);
+	out->done_before_ms = s->resumed ? done_before(s) : -1;
 	if (!m)
 		return 0;
 	if (m->type != VAL_MAP) {
@@ -1244,13 +1290,40 @@ static void few_trials_warning(struct exp_scenario_report *r, const struct exp_i
 	free(msg);
 }
 
-static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, const char *file,
-		      const struct plan_stats *st)
+/*
+ * Where timeToComplete counts from in a run that did not start with the
+ * rollout (exp_set.resumed, from_snapshot), as words for its result after
+ * "; ", or NULL when it counts from the scenario's start.  Returns new.
+ */
+static char *ttc_origin(const struct exp_set *e)
+{
+	char at[GT_RFC3339_BUFSZ], taken[GT_DURATION_BUFSZ];
+
+	if (e->resumed) {
+		gt_format_rfc3339(e->origin_unix_ms, at, sizeof(at));
+		gt_format_duration(e->resumed_ms, taken, sizeof(taken));
+		return xasprintf("the whole rollout's, counted from the original run's start, %s, "
+				 "as that run counts it; the snapshot was taken at %s of it",
+				 at, taken);
+	}
+	if (e->from_snapshot) {
+		gt_format_rfc3339(e->start_unix_ms, at, sizeof(at));
+		return xasprintf("what is left, counted from the snapshot, %s: its Rollouts and "
+				 "FleetRollouts do not record when the rollout under way began", at);
+	}
+	return NULL;
+}
+
+static void eval_dist(struct exp_scenario_report *r, const struct exp_set *e,
+		      const struct exp_item *it, const char *file, const struct plan_stats *st)
 {
 	const struct plan_dist *d = dist_of(it, st);
 	char what[96], extra[64] = "";
 	double v;
 	bool cens = false;
+	/* a resumed run's time to complete is the whole rollout's: on the original run's clock */
+	int64_t shift = it->kind == EXP_TTC && e->resumed ? e->resumed_ms : 0;
+	char *origin = it->kind == EXP_TTC ? ttc_origin(e) : NULL, *tail;
 
 	if (it->stat == EXP_EVERY)
 		snprintf(what, sizeof(what), "%s%s", metric_text(it->kind, it->unit),
@@ -1268,7 +1341,18 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, 
 		 */
 		snprintf(extra, sizeof(extra), " (%zu trial%s with nothing to complete)",
 			 st->complete.n, st->complete.n == 1 ? "" : "s");
-		compare(r, it, file, what, 0, false, st->horizon_ms, extra);
+		if (e->resumed && e->done_before_ms >= 0) {
+			/* complete before the snapshot: the whole rollout's time is when, as carried */
+			tail = xasprintf(" (%zu trial%s with nothing to complete: complete before the "
+					 "snapshot; %s)", st->complete.n, st->complete.n == 1 ? "" : "s",
+					 origin);
+			compare(r, it, file, what, (double)e->done_before_ms, false,
+				st->horizon_ms + shift, tail);
+			free(tail);
+		} else {
+			compare(r, it, file, what, 0, false, st->horizon_ms, extra);
+		}
+		free(origin);
 		return;
 	}
 	if (!d || d->n == 0) {
@@ -1278,6 +1362,7 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, 
 		exp_report_add(r, it->name, EXP_FAILED, "none", limit, msg, file, it->mark);
 		free(msg);
 		free(limit);
+		free(origin);
 		return;
 	}
 	switch (it->stat) {
@@ -1316,11 +1401,16 @@ static void eval_dist(struct exp_scenario_report *r, const struct exp_item *it, 
 		break;
 	}
 	if (it->stat >= EXP_P50 && it->stat <= EXP_P99)
-		snprintf(extra, sizeof(extra), " (%s over %zu trial%s)", stat_text(it->stat),
+		snprintf(extra, sizeof(extra), "%s over %zu trial%s", stat_text(it->stat),
 			 st->ntrials, st->ntrials == 1 ? "" : "s");
 	else if (st->ntrials > 1)
-		snprintf(extra, sizeof(extra), " (%zu trials)", st->ntrials);
-	compare(r, it, file, what, v, cens, st->horizon_ms, extra);
+		snprintf(extra, sizeof(extra), "%zu trials", st->ntrials);
+	tail = extra[0] || origin ? xasprintf(" (%s%s%s)", extra, extra[0] && origin ? "; " : "",
+					      origin ? origin : "")
+				  : xstrdup("");
+	compare(r, it, file, what, v + (double)shift, cens, st->horizon_ms + shift, tail);
+	free(tail);
+	free(origin);
 	if (it->stat >= EXP_P50 && it->stat <= EXP_P99)
 		few_trials_warning(r, it, file, what, st->ntrials);
 }
@@ -1516,14 +1606,29 @@ static void eval_object(struct exp_scenario_report *r, const struct exp_item *it
 	free(ot);
 }
 
-static void fill_figures(struct exp_figures *f, const struct plan_stats *st)
+/*
+ * The key figures; a resumed run's times to complete are the whole
+ * rollout's, as eval_dist() reads them: with none in the run (complete when
+ * loaded), the completion the snapshot carries.
+ */
+static void fill_figures(struct exp_figures *f, const struct exp_set *e, const struct plan_stats *st)
 {
+	int64_t shift = e->resumed ? e->resumed_ms : 0;
+
 	memset(f, 0, sizeof(*f));
 	f->have = st->ntrials > 0;
 	f->ntrials = st->ntrials;
-	f->horizon_ms = st->horizon_ms;
-	f->ttc_p50 = st->ttc.p[PLAN_P50];
-	f->ttc_p95 = st->ttc.p[PLAN_P95];
+	f->horizon_ms = st->horizon_ms + shift;
+	f->ttc_p50 = st->ttc.p[PLAN_P50] + (double)shift;
+	f->ttc_p95 = st->ttc.p[PLAN_P95] + (double)shift;
+	if (st->ttc.n == 0) {
+		f->ttc_p50 = st->ttc.p[PLAN_P50];
+		f->ttc_p95 = st->ttc.p[PLAN_P95];
+		if (e->resumed && e->done_before_ms >= 0)
+			f->ttc_p50 = f->ttc_p95 = (double)e->done_before_ms;
+	}
+	f->ttc_from = e->resumed ? "counted from the original run's start"
+		      : e->from_snapshot ? "counted from the snapshot" : NULL;
 	f->ttc_p50_censored = st->ttc.p_censored[PLAN_P50];
 	f->ttc_p95_censored = st->ttc.p_censored[PLAN_P95];
 	f->completed = st->complete.k;
@@ -1538,7 +1643,7 @@ void exp_evaluate(const struct exp_set *e, const struct plan_stats *st,
 {
 	const char *file = e->file;
 
-	fill_figures(&out->fig, st);
+	fill_figures(&out->fig, e, st);
 	if (st->nbound > 0) {
 		char mv[64], *msg;
 
@@ -1570,7 +1675,7 @@ void exp_evaluate(const struct exp_set *e, const struct plan_stats *st,
 			eval_object(out, it, file, p, i, e->resumed_ms);
 			break;
 		default:
-			eval_dist(out, it, file, st);
+			eval_dist(out, e, it, file, st);
 			break;
 		}
 	}

@@ -89,6 +89,26 @@ struct exp_set {
 	 * the probes and messages move them (0 when the run is not resumed).
 	 */
 	int64_t resumed_ms;
+	/*
+	 * Where timeToComplete counts from, which its result says.  A run
+	 * resumed from a snapshot of the simulator (@resumed): from the original
+	 * run's start (@origin_unix_ms), the start the whole rollout had, as
+	 * the uninterrupted run counts it and as `at` reads.  A run whose
+	 * Rollouts or FleetRollouts were loaded with a status (a kubectl
+	 * export, @from_snapshot): from this run's start (@start_unix_ms, the
+	 * snapshot), what is left: neither status records when the rollout in
+	 * flight began, and creationTimestamp is the object's, which outlives
+	 * its rollouts.  Otherwise from the scenario's start, said by nothing.
+	 */
+	bool resumed, from_snapshot;
+	int64_t origin_unix_ms, start_unix_ms;
+	/*
+	 * @resumed: the latest first completion of a Rollout or FleetRollout
+	 * before the snapshot, as it carries them (SCN_OBSERVER_STATE's
+	 * completed), ms on the original clock; -1 when none.  The whole
+	 * rollout's time of a run whose drivers were all complete when loaded.
+	 */
+	int64_t done_before_ms;
 	struct exp_finding *findings; /* owned: expect.findings, rules expected to fire */
 	size_t nfindings;
 	struct exp_item *items;  /* owned, in file order of their marks */
@@ -102,7 +122,8 @@ void exp_set_release(struct exp_set *e);
 /*
  * exp_parse() - parses @s->expect (NULL: an empty set) into @out, checking
  * step and wave names against the Rollouts and FleetRollouts of @s (its
- * objects and apply events).
+ * objects and apply events), and notes where @s's clock puts the start of
+ * timeToComplete (exp_set.resumed, from_snapshot).
  * @out: filled in (exp_set_init() first is not needed); release with
  *       exp_set_release() whatever the return.
  * @d:   every problem is appended as an error at its file:line:col, with a
@@ -229,6 +250,9 @@ struct exp_figures {
 	size_t ntrials;
 	int64_t horizon_ms;
 	double ttc_p50, ttc_p95; /* ms */
+	/* where they count from when not the scenario's start (exp_set.resumed, from_snapshot),
+	 * words for a figure ("counted from the snapshot"); static, NULL otherwise */
+	const char *ttc_from;
 	bool ttc_p50_censored, ttc_p95_censored;
 	size_t completed;       /* trials that completed */
 	size_t halted;          /* trials that halted */
