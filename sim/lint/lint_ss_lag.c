@@ -57,7 +57,7 @@ char *lss_late_migration(const struct scenario *s, const struct sst_spec *sp, co
 	char *msg, *found = NULL;
 
 	*to_out = NULL;
-	if (!lss_migrations_source(sp, ns, &kind, &rns, &name) || k >= u->nupdates ||
+	if (!lss_migrations_source(sp, ns, &kind, &rns, &name) || k >= u->nupdates || !u->updates[k].has_files ||
 	    ss_semver_parse(from, &cur, NULL, 0) != SS_OK || ss_semver_parse(to, &des, NULL, 0) != SS_OK)
 		return NULL;
 	if ((msg = lf_parse_ladder(u->updates[k].paths, u->updates[k].texts, u->updates[k].nfiles, dir, &later)))
