@@ -215,6 +215,20 @@ struct ssrc_orphan {
 	int64_t pruned_ms;   /* the end of the pass that deleted the shard, -1 while it is kept */
 };
 
+/*
+ * An object a stage applied and then dropped from its render, which a pass
+ * that ended short of a full success left in the cluster after it had
+ * rewritten the stage's StageInventory without it (R-20, §5 Q-28): no later
+ * prune lists it.
+ */
+struct ssrc_survivor {
+	const char *stage;   /* owned by the adapter */
+	const char *id;      /* its StageInventory entry ID ("<group>_<Kind>_<ns>_<name>"), owned */
+	int64_t dropped_ms;  /* the end of that pass, ms since scenario start */
+	const char *reason;  /* how that pass ended (ssc_exit_name(), static) */
+	int64_t deleted_ms;  /* when a later pass deleted it after all, -1 while it lives */
+};
+
 /* What the adapter recorded about one StageSet. */
 struct ssrc_member_stat {
 	const char *ns, *name;                /* owned by the adapter */
@@ -250,6 +264,9 @@ struct ssrc_member_stat {
 	 */
 	const struct ssrc_orphan *orphans;
 	size_t norphans;
+	/* Objects dropped from a kept stage's render that no shard lists any more (§5 Q-28), in the order found. */
+	const struct ssrc_survivor *survivors;
+	size_t nsurvivors;
 	/*
 	 * Passes that failed at the version plan (R-13) or the Lifetime ledger
 	 * (R-17) with a transient error, which writes nothing (§5 Q-23): their
