@@ -499,6 +499,12 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	}
 	if (pe->res.ledger)
 		write_ledger(r, m, pe->res.ledger);
+	if (m->nborn || m->ndeleted) {
+		char cause[SSRR_KEY_STACK + 64];
+
+		snprintf(cause, sizeof(cause), "reconcile " SSRC_CONTROLLER " %s", m->key);
+		ssri_tell(m, des_timeline(w), now_ms, cause);
+	}
 	shards_changed = write_shards(m, pe, now_ms);
 	if (shards_changed)
 		des_at(w, now_ms + r->latency_ms, DES_PRIO_DELIVERY, on_shard_event, r, m);

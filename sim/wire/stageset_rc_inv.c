@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/core/timeline.h"
 #include "sim/wire/stageset_rc.h"
 
 static bool has_id(char *const *ids, size_t n, const char *id)
@@ -81,6 +82,8 @@ void ssri_render(struct ssrr_member *m, const char *stage, const char *workload_
 			m->live = xreallocarray(m->live, m->nlive + 1, sizeof(*m->live));
 			m->live[m->nlive].stage = xstrdup(stage);
 			m->live[m->nlive++].id = xstrdup(id);
+			m->born = xreallocarray(m->born, m->nborn + 1, sizeof(*m->born));
+			m->born[m->nborn++] = xstrdup(id);
 		}
 	}
 }
@@ -109,7 +112,8 @@ void ssri_deleted(struct ssrr_member *m, const char *const *ids, size_t n, int64
 		if (at == SIZE_MAX)
 			continue;
 		free(m->live[at].stage);
-		free(m->live[at].id);
+		m->deleted = xreallocarray(m->deleted, m->ndeleted + 1, sizeof(*m->deleted));
+		m->deleted[m->ndeleted++] = m->live[at].id;
 		m->live[at] = m->live[--m->nlive];
 		for (size_t k = 0; k < m->nsurv; k++)
 			if (m->surv[k].deleted_ms < 0 && strcmp(m->surv[k].id, ids[i]) == 0)
@@ -236,6 +240,61 @@ bool ssri_write(struct ssrr_member *m, const char *stage, int pos, enum ssc_exit
 	return true;
 }
 
+/* The kind, namespace and name of entry ID @id ("<group>_<Kind>_<ns>_<name>") as pointers into @buf. */
+static bool split_id(const char *id, char *buf, size_t len, const char **kind, const char **ns, const char **name)
+{
+	char *k, *n, *o;
+
+	if (strlen(id) >= len)
+		return false;
+	strcpy(buf, id);
+	k = strchr(buf, '_');
+	n = k ? strchr(k + 1, '_') : NULL;
+	o = n ? strchr(n + 1, '_') : NULL;
+	if (!o)
+		return false;
+	*n = *o = '\0';
+	*kind = k + 1;
+	*ns = n + 1;
+	*name = o + 1;
+	return true;
+}
+
+static void tell(struct tl *tl, const char *id, enum tl_change change, const char *detail, int64_t now_ms,
+		 const char *cause)
+{
+	struct tl_entry e;
+	char buf[512];
+
+	memset(&e, 0, sizeof(e));
+	if (!split_id(id, buf, sizeof(buf), &e.kind, &e.ns, &e.name))
+		return;
+	e.t_ms = now_ms;
+	e.change = change;
+	e.detail = detail;
+	e.cause = cause;
+	tl_append(tl, &e);
+}
+
+void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char *cause)
+{
+	for (size_t i = 0; i < m->ndeleted; i++) {
+		tell(tl, m->deleted[i], TL_DELETED, "deleted by the prune (left every stage's render)", now_ms, cause);
+		free(m->deleted[i]);
+	}
+	for (size_t i = 0; i < m->nborn; i++) {
+		size_t at = live_find(m, m->born[i]);
+		char detail[128];
+
+		if (at != SIZE_MAX) {
+			snprintf(detail, sizeof(detail), "applied by stage %s", m->live[at].stage);
+			tell(tl, m->born[i], TL_CREATED, detail, now_ms, cause);
+		}
+		free(m->born[i]);
+	}
+	m->ndeleted = m->nborn = 0;
+}
+
 void ssri_inv_clear(struct ssrr_inv *rec)
 {
 	free(rec->stage);
@@ -262,6 +321,10 @@ void ssri_member_release(struct ssrr_member *m)
 		free((char *)m->surv[i].id);
 	}
 	free(m->surv);
+	strv_free(m->born, m->nborn);
+	strv_free(m->deleted, m->ndeleted);
+	m->born = m->deleted = NULL;
+	m->nborn = m->ndeleted = 0;
 	m->render = NULL;
 	m->live = NULL;
 	m->surv = NULL;

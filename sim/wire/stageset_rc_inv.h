@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "engine/stageset_controller.h"
+#include "sim/core/timeline.h"
 #include "sim/load/scn_ssworld.h"
 #include "sim/wire/stageset_rc_rec.h"
 
@@ -70,6 +71,14 @@ void ssri_deleted(struct ssrr_member *m, const char *const *ids, size_t n, int64
  * StageSet); false when it already said the same.
  */
 bool ssri_write(struct ssrr_member *m, const char *stage, int pos, enum ssc_exit exit, int64_t now_ms);
+
+/*
+ * ssri_tell() - puts on @tl, at @now_ms with @cause, the objects besides
+ * workloads that the pass ending now deleted ("deleted") and created
+ * ("created", with the stage), as the store's changes of those objects
+ * would show; forgets them.  Nothing when the pass touched none.
+ */
+void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char *cause);
 
 /* ssri_inv_clear() - frees what shard @rec owns. */
 void ssri_inv_clear(struct ssrr_inv *rec);

@@ -104,6 +104,9 @@ struct ssrr_member {
 	size_t nlive;
 	struct ssrc_survivor *surv;
 	size_t nsurv;
+	/* objects besides workloads the pass in flight created (their live index) or deleted (IDs), told at its end */
+	char **born, **deleted;
+	size_t nborn, ndeleted;
 	/* passes that ended in a plan or ledger error writing nothing: count, first and last start, first error */
 	uint32_t silent_errors;
 	int64_t silent_first_ms, silent_last_ms;
