@@ -22,16 +22,20 @@ static bool direct_kind(const char *kind)
 	return !strcmp(kind, "GitRepository") || !strcmp(kind, "OCIRepository") || !strcmp(kind, "Bucket");
 }
 
-bool lss_migrations_source(const struct sst_spec *sp, const char *ns, const char **kind,
-			   const char **rns, const char **name)
+void lss_source_key(const struct sst_source_ref *ref, const char *ns, const char **kind, const char **rns,
+		    const char **name)
 {
-	const struct sst_source_ref *ref = &sp->migrations_source_ref;
-
-	if (!sp->has_migrations_source)
-		return false;
 	*kind = ref->kind && *ref->kind && direct_kind(ref->kind) ? ref->kind : "ExternalArtifact";
 	*rns = ref->ns && *ref->ns ? ref->ns : ns;
 	*name = ref->name ? ref->name : "";
+}
+
+bool lss_migrations_source(const struct sst_spec *sp, const char *ns, const char **kind,
+			   const char **rns, const char **name)
+{
+	if (!sp->has_migrations_source)
+		return false;
+	lss_source_key(&sp->migrations_source_ref, ns, kind, rns, name);
 	return true;
 }
 
@@ -86,18 +90,16 @@ static bool stage_source(const struct sst_spec *sp, const char *ns, const char *
 			 const char *name)
 {
 	for (size_t i = 0; i < sp->nstages; i++) {
-		const struct sst_source_ref *ref = &sp->stages[i].source_ref;
-		const char *k = ref->kind && *ref->kind && direct_kind(ref->kind) ? ref->kind : "ExternalArtifact";
+		const char *k, *n, *x;
 
-		if (!strcmp(k, kind) && !strcmp(ref->ns && *ref->ns ? ref->ns : ns, rns) &&
-		    !strcmp(ref->name ? ref->name : "", name))
+		lss_source_key(&sp->stages[i].source_ref, ns, &k, &n, &x);
+		if (!strcmp(k, kind) && !strcmp(n, rns) && !strcmp(x, name))
 			return true;
 	}
 	return false;
 }
 
-/* Whether the inputs hold the source @kind @ns/@name (then it is read as it is, not modelled). */
-static bool in_inputs(const struct scenario *s, const char *kind, const char *ns, const char *name)
+bool lss_in_inputs(const struct scenario *s, const char *kind, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
 		if (s->objs[i]->kind && !strcmp(s->objs[i]->kind, kind) && !strcmp(s->objs[i]->ns, ns) &&
@@ -106,8 +108,7 @@ static bool in_inputs(const struct scenario *s, const char *kind, const char *ns
 	return false;
 }
 
-/* When StageSet @ss comes into being: 0 for an input, else its apply event's time. */
-static int64_t created_ms(const struct scenario *s, const struct obj *ss)
+int64_t lss_created_ms(const struct scenario *s, const struct obj *ss)
 {
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj == ss)
@@ -137,10 +138,10 @@ static void rule_late_migration(struct lint_report *r, const struct scenario *s,
 {
 	const char *kind, *rns, *name;
 	const struct scn_sw_source *u;
-	int64_t born = created_ms(s, ss);
+	int64_t born = lss_created_ms(s, ss);
 
 	if (!sp->has_version || !sp->version.value || !*sp->version.value || sp->version.require_migration_coverage ||
-	    !lss_migrations_source(sp, ss->ns, &kind, &rns, &name) || in_inputs(s, kind, rns, name) ||
+	    !lss_migrations_source(sp, ss->ns, &kind, &rns, &name) || lss_in_inputs(s, kind, rns, name) ||
 	    !(u = scn_sw_source_updates(&s->models.world, kind, rns, name)))
 		return;
 	for (size_t k = 0; k < u->nupdates; k++) {

@@ -1431,6 +1431,15 @@ const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c,
 	return NULL;
 }
 
+const struct scn_sw_objects *scn_sw_source_objects(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name)
+{
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_objects && source_matches(&c->sources[i], kind, ns, name))
+			return &c->sources[i].objects;
+	return NULL;
+}
+
 void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
 			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
 			    size_t *n)

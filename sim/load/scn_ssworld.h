@@ -432,6 +432,15 @@ const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c,
 						  const char *ns, const char *name);
 
 /*
+ * scn_sw_source_objects() - the `objects` of the first spec.models.sources
+ * entry that matches the modelled source @kind @ns/@name and sets them
+ * (what its revisions render before any update that sets objects), or
+ * NULL.  Borrowed from @c.  Cost: O(entries).
+ */
+const struct scn_sw_objects *scn_sw_source_objects(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name);
+
+/*
  * scn_sw_source_files_at() - the files the modelled source @kind @ns/@name
  * holds from @t_ms on, when nothing else changes: those of its last update
  * at or before @t_ms that sets files (scn_sw_source_updates()), else the `files` of the
