@@ -8,7 +8,7 @@
 #          1h applies the new render and holds (Soaking), the success at
 #          1h31m2s deletes nothing, and cm-b lives to the end, in no
 #          StageInventory (the snapshot at 2h counts app's 2 entries: the
-#          workload and cm-a).  With the soak on an earlier stage, the
+#          workload and cm-a; --at 2h lists cm-b under no StageInventory).  With the soak on an earlier stage, the
 #          pass at 1h holds before app is applied, and the success at
 #          1h32m3s prunes cm-b: nothing is told.
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +36,12 @@ check("dropped: the run tells it", n is not None and n["severity"] == "warning",
 check("dropped: the run says how long", n is not None and "to the end of the run (1h58m59s), and for good" in n["text"], n and n["text"])
 PY
 
+run_at 2h prune-dropped
+contains "dropped: --at 2h shows cm-b in the cluster, in no StageInventory" "$tmp/prune-dropped.at.out" \
+	'shop        configmap/cm-b   shop       app       <none>'
+contains "dropped: --at 2h shows cm-a listed by app's" "$tmp/prune-dropped.at.out" \
+	'shop        configmap/cm-a   shop       app       app'
+
 lint_of prune-dropped-steady
 lacks "earlier gate: no MS282" "$tmp/prune-dropped-steady.lint" 'MS282'
 run_of prune-dropped-steady
@@ -45,4 +51,9 @@ check("earlier gate: the success at 1h32m3s prunes cm-b",
       cms == [(1923005, "cm-a", "created"), (1923005, "cm-b", "created"), (5523000, "cm-b", "deleted")], cms)
 check("earlier gate: the run tells nothing", notice(d, "left stage") is None)
 PY
+run_at 2h prune-dropped-steady
+lacks "earlier gate: --at 2h shows no cm-b" "$tmp/prune-dropped-steady.at.out" 'configmap/cm-b'
+contains "earlier gate: --at 2h shows cm-a" "$tmp/prune-dropped-steady.at.out" \
+	'shop        configmap/cm-a   shop       app       app'
+
 finish

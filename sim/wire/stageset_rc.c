@@ -975,6 +975,17 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 	return r->nmem;
 }
 
+char ***ssrc_object_rows(const struct ssrc *r, size_t *n)
+{
+	char ***rows = NULL;
+
+	*n = 0;
+	for (size_t i = 0; r && i < r->nmem; i++)
+		if (r->mem[i]->nlive)
+			ssri_rows(r->mem[i], &rows, n);
+	return rows;
+}
+
 int ssrc_busy_peak(const struct ssrc *r)
 {
 	return r ? r->busy_peak : 0;

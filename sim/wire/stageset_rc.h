@@ -288,4 +288,17 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out);
 /* ssrc_busy_peak() - the most passes that held a worker at once. */
 int ssrc_busy_peak(const struct ssrc *r);
 
+/*
+ * ssrc_object_rows() - the objects StageSets applied besides their
+ * workloads (spec.models.sources[].objects) that are in the cluster now, as
+ * rows of SSRC_OBJECT_COLS cells: namespace, "<kind>/<name>" (kind lower
+ * case), the StageSet, the stage that applied it, and the stage whose
+ * StageInventory lists it ("<none>": none does, §5 Q-28); StageSets in the
+ * order first seen, objects in the order applied.
+ * Returns: the rows (owned by the caller, each of owned cells), *@n of
+ *          them; NULL and 0 when there are none.
+ */
+#define SSRC_OBJECT_COLS 5
+char ***ssrc_object_rows(const struct ssrc *r, size_t *n);
+
 #endif

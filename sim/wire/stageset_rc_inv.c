@@ -330,3 +330,34 @@ void ssri_member_release(struct ssrr_member *m)
 	m->surv = NULL;
 	m->nrender = m->nlive = m->nsurv = 0;
 }
+
+/* The stage whose shard of @m lists @id, or "<none>". */
+static const char *listed_by(const struct ssrr_member *m, const char *id)
+{
+	for (size_t i = 0; i < m->ninv; i++)
+		if (has_id(m->inv[i].ids, m->inv[i].nids, id))
+			return m->inv[i].stage;
+	return "<none>";
+}
+
+void ssri_rows(const struct ssrr_member *m, char ****rows, size_t *n)
+{
+	for (size_t i = 0; i < m->nlive; i++) {
+		const char *kind, *ns, *name;
+		char buf[512], **row;
+
+		if (!split_id(m->live[i].id, buf, sizeof(buf), &kind, &ns, &name))
+			continue;
+		row = xcalloc(SSRC_OBJECT_COLS, sizeof(*row));
+		row[0] = xstrdup(ns);
+		row[1] = xasprintf("%s/%s", kind, name);
+		for (char *c = row[1]; *c && *c != '/'; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c = (char)(*c - 'A' + 'a');
+		row[2] = xstrdup(m->name);
+		row[3] = xstrdup(m->live[i].stage);
+		row[4] = xstrdup(listed_by(m, m->live[i].id));
+		*rows = xreallocarray(*rows, *n + 1, sizeof(**rows));
+		(*rows)[(*n)++] = row;
+	}
+}

@@ -80,6 +80,13 @@ bool ssri_write(struct ssrr_member *m, const char *stage, int pos, enum ssc_exit
  */
 void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char *cause);
 
+/*
+ * ssri_rows() - appends to *@rows (*@n of them) a row of SSRC_OBJECT_COLS
+ * cells (sim/wire/stageset_rc.h ssrc_object_rows()) for each object of @m
+ * besides its workloads that lives in the cluster, in the order applied.
+ */
+void ssri_rows(const struct ssrr_member *m, char ****rows, size_t *n);
+
 /* ssri_inv_clear() - frees what shard @rec owns. */
 void ssri_inv_clear(struct ssrr_inv *rec);
 
