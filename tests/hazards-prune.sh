@@ -10,7 +10,8 @@
 #          StageInventory (the snapshot at 2h counts app's 2 entries: the
 #          workload and cm-a; --at 2h lists cm-b under no StageInventory).  With the soak on an earlier stage, the
 #          pass at 1h holds before app is applied, and the success at
-#          1h32m3s prunes cm-b: nothing is told.
+#          1h32m3s prunes cm-b: nothing is told.  With prune: false on
+#          app, cm-b stays as the stage's setting says: nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -56,4 +57,16 @@ lacks "earlier gate: --at 2h shows no cm-b" "$tmp/prune-dropped-steady.at.out" '
 contains "earlier gate: --at 2h shows cm-a" "$tmp/prune-dropped-steady.at.out" \
 	'shop        configmap/cm-a   shop       app       app'
 
+lint_of prune-dropped-kept
+lacks "prune false: no MS282" "$tmp/prune-dropped-kept.lint" 'MS282'
+run_of prune-dropped-kept
+facts_of prune-dropped-kept <<'PY'
+cms = [(e["t_ms"], e["name"], e["change"]) for e in d["timeline"] if e["kind"] == "ConfigMap"]
+check("prune false: cm-a and cm-b are created, and never deleted",
+      cms == [(61005, "cm-a", "created"), (61005, "cm-b", "created")], cms)
+check("prune false: the run tells nothing", notice(d, "left stage") is None)
+PY
+run_at 2h prune-dropped-kept
+contains "prune false: --at 2h shows cm-b, in no StageInventory" "$tmp/prune-dropped-kept.at.out" \
+	'shop        configmap/cm-b   shop       app       <none>'
 finish

@@ -223,7 +223,10 @@ bool ssri_write(struct ssrr_member *m, const char *stage, int pos, enum ssc_exit
 		rec = &m->inv[m->ninv++];
 		memset(rec, 0, sizeof(*rec));
 		rec->stage = xstrdup(stage);
-	} else if (exit != SSC_EXIT_SUCCEEDED && exit != SSC_EXIT_PRUNE_ERROR) {
+	} else if (exit != SSC_EXIT_SUCCEEDED && exit != SSC_EXIT_PRUNE_ERROR &&
+		   !(pos >= 0 && m->spec_ok && (size_t)pos < m->spec.nstages && m->spec.stages[pos].has_prune &&
+		     !m->spec.stages[pos].prune)) {
+		/* (a stage with prune: false orphans what it drops whatever the pass does) */
 		for (size_t i = 0; i < rec->nids; i++)
 			if (!has_id(ids, n, rec->ids[i]) && live_find(m, rec->ids[i]) != SIZE_MAX &&
 			    !claimed_elsewhere(m, stage, rec->ids[i]))

@@ -65,7 +65,8 @@ void ssri_deleted(struct ssrr_member *m, const char *const *ids, size_t n, int64
  * still-live objects of the stage whose kinds the render has
  * (ReconstructFromCluster: what a lost shard is rebuilt from).  An object
  * the shard listed, the render dropped and the pass left live (it ended
- * short of a full success, so no prune ran) becomes a survivor; a survivor
+ * short of a full success, so no prune ran) becomes a survivor, unless the
+ * stage has prune: false (it never deletes what it drops); a survivor
  * rendered again is in the shard again and no longer one.
  * Returns: whether the shard was created or changed (a write that wakes the
  * StageSet); false when it already said the same.
