@@ -12,6 +12,8 @@
 #          pass at 1h holds before app is applied, and the success at
 #          1h32m3s prunes cm-b: nothing is told.  With prune: false on
 #          app, cm-b stays as the stage's setting says: nothing is told.
+#          A failed pass that rolls app back (rollbackOnFailure) writes the
+#          restored render, cm-b included, to app's shard: nothing is told.
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -69,4 +71,16 @@ PY
 run_at 2h prune-dropped-kept
 contains "prune false: --at 2h shows cm-b, in no StageInventory" "$tmp/prune-dropped-kept.at.out" \
 	'shop        configmap/cm-b   shop       app       <none>'
+lint_of prune-dropped-rollback
+lacks "rollback: no MS282" "$tmp/prune-dropped-rollback.lint" 'MS282'
+run_of prune-dropped-rollback
+facts_of prune-dropped-rollback <<'PY'
+check("rollback: the run tells nothing", notice(d, "left stage") is None)
+check("rollback: the pass at 1h fails StageFailed",
+      any(e["kind"] == "StageSet" and e["change"] == "status" and e["reason"] == "StageFailed" and e["t_ms"] >= 3600000
+          for e in d["timeline"]))
+PY
+run_at 1h30m prune-dropped-rollback
+contains "rollback: --at 1h30m shows cm-b listed by app's StageInventory again" "$tmp/prune-dropped-rollback.at.out" \
+	'shop        configmap/cm-b   shop       app       app'
 finish

@@ -947,23 +947,36 @@ static struct files files_of(struct sw_world *w, struct swr_source *src, const c
 	return f;
 }
 
-const struct scn_sw_stage_objects *sws_stage_objects(struct sw_world *w, const struct ssc_resolved *ra,
-						 const char *stage)
+/* The objects revision @revision of @src renders for stage @stage, or NULL. */
+static const struct scn_sw_stage_objects *objects_at(struct sw_world *w, struct swr_source *src,
+						     const char *revision, const char *stage)
 {
-	struct swr_source *src;
-	const struct scn_sw_objects *o;
+	const struct scn_sw_objects *o = objects_before(w, src);
 
-	if (!w->s.cfg->any_objects)
-		return NULL;
-	src = source_of(w, ra);
-	o = objects_before(w, src);
 	reach_update(w, src);
-	for (size_t i = 0; ra->revision && i < src->nreach; i++)
-		if (strcmp(src->reach[i].revision, ra->revision) == 0) {
+	for (size_t i = 0; revision && i < src->nreach; i++)
+		if (strcmp(src->reach[i].revision, revision) == 0) {
 			o = src->reach[i].objects;
 			break;
 		}
 	return scn_sw_objects_of(o, stage);
+}
+
+const struct scn_sw_stage_objects *sws_stage_objects(struct sw_world *w, const struct ssc_resolved *ra,
+						 const char *stage)
+{
+	if (!w->s.cfg->any_objects)
+		return NULL;
+	return objects_at(w, source_of(w, ra), ra->revision, stage);
+}
+
+const struct scn_sw_stage_objects *sws_revision_objects(struct sw_world *w, const struct sw_member *m,
+						    size_t stage, const char *revision)
+{
+	if (!w->s.cfg->any_objects || !m->spec || stage >= m->spec->nstages)
+		return NULL;
+	return objects_at(w, w->src[ref_source(w, &m->spec->stages[stage].source_ref, m->ns)], revision,
+			  swr_nz(m->spec->stages[stage].name));
 }
 
 int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,

@@ -179,4 +179,13 @@ void sws_last_field(const char *path, char *out, size_t len);
 const struct scn_sw_stage_objects *sws_stage_objects(struct sw_world *w, const struct ssc_resolved *ra,
 						 const char *stage);
 
+/*
+ * sws_revision_objects() - what sws_stage_objects() gives for stage @stage
+ * (index into @m's spec) at revision @revision of the source the stage
+ * names: what a restore of that revision applies.  NULL as there, and for
+ * a stage out of range.
+ */
+const struct scn_sw_stage_objects *sws_revision_objects(struct sw_world *w, const struct sw_member *m,
+						    size_t stage, const char *revision);
+
 #endif

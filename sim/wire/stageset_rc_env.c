@@ -401,9 +401,18 @@ static int env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_
 			     struct ssc_err *err)
 {
 	struct ssre_pass *pe = ctx;
+	struct ssrr_member *m = pe->m;
+	const struct scn_sw_stage_objects *objs;
+	int rc = swst_restore_stage(pe->r->world, &pe->sm, stage, ref, ssrr_sim_ms(pe->r, at_ms), duration_ms, reason,
+				    reasonlen, msg, msglen, err);
 
-	return swst_restore_stage(pe->r->world, &pe->sm, stage, ref, ssrr_sim_ms(pe->r, at_ms), duration_ms, reason,
-				reasonlen, msg, msglen, err);
+	/* restored: the stage renders (and its shard will list) what the restored revision renders */
+	if (rc == 0 && m->spec_ok && stage < m->spec.nstages && stage < m->nids) {
+		objs = sws_revision_objects(pe->r->world, &pe->sm, stage, ref->revision);
+		if (objs || m->nrender)
+			ssri_render(m, m->spec.stages[stage].name, m->ids[stage], objs, true);
+	}
+	return rc;
 }
 
 const struct ssrr_inv *ssre_inv_find(const struct ssrr_member *m, const char *stage)
