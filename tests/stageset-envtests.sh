@@ -14,7 +14,7 @@
 # T-104, T-105 are the world's alone):
 #   T-44..T-48 (side effects)  what patch/delete/apply/wait actions do to other objects is not modelled
 #   T-104, T-105  the rollback store is an external store the simulated controller is not given, and producers GC nothing: a restore's outcome is stagesets.restore
-#   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore, and no render drops an object
+#   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore (a render can drop an object: tests/hazards-prune.sh)
 . "$(dirname "$0")/lib.sh"
 require_sim
 require_python "to read the JSON timelines"

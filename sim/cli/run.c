@@ -21,6 +21,7 @@
 #include "sim/plan/sweep.h"
 #include "sim/plan/trials.h"
 #include "sim/plan/variant.h"
+#include "sim/wire/stageset_rc.h"
 #include "reports/html.h"
 #include "reports/html_mc.h"
 #include "reports/plan_text.h"
@@ -615,8 +616,19 @@ static void take_look(struct look *l, bool snapshot, struct des *w, const struct
 				      s->has_scenario_doc ? s->name : NULL, seed, r ? r->models : NULL, ss);
 		if (r && r->obs)
 			run_snapshot_state(l->list, r, w, s);
-	} else
+	} else {
+		static const char *const objects_h[] = { "NAMESPACE", "NAME", "STAGESET", "STAGE", "STAGEINVENTORY",
+							 NULL };
+		size_t nrows;
+		char ***rows = ssrc_object_rows(ss, &nrows);
+
 		l->tables = kg_tables(des_api(w), des_now(w), anchor);
+		if (nrows)
+			l->tables = kg_append_table(l->tables,
+						    "# objects the StageSets applied besides their workloads "
+						    "(spec.models.sources[].objects), and whose StageInventory lists each",
+						    objects_h, rows, nrows);
+	}
 	l->taken = true;
 	l->taken_ms = des_now(w);
 }

@@ -22,6 +22,7 @@
 #include "sim/lint/lint_ss_failure.h"
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_lag.h"
+#include "sim/lint/lint_ss_prune.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
@@ -769,6 +770,16 @@ static const struct lint_rule rules[] = {
 	  "same revision, when the ladder lives in a stage source); for a major upgrade, "
 	  "spec.version.requireMigrationCoverage holds it until a migration covers the boundary; a "
 	  "migration that came late has to be run by hand" },
+	/* MS282: objects a render drops that no prune deletes (sim/lint/lint_ss_prune.c). */
+	{ "MS282", "dropped-object-never-pruned", LINT_WARNING,
+	  "the scenario's sources model drops an object from a stage's render "
+	  "(spec.models.sources[].updates[].objects) of a StageSet whose stage holds every new revision at "
+	  "its promotion gate (a soak or a manual promotion): the pass that applies the revision rewrites "
+	  "the stage's StageInventory without the object before the gate holds, and the prune, which runs "
+	  "only when every stage promotes, reads the StageInventory as that pass left it, so the object "
+	  "stays in the cluster for good, listed by no StageInventory (StageSet spec R-20, §5 Q-28)",
+	  "drop an object in a revision that the stage promotes in its first pass (remove the soak or "
+	  "manual gate for that change), or delete the object by hand once the revision is promoted" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -1311,6 +1322,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_tokens(r, s);
 	lint_ss_stale(r, s);
 	lint_ss_lag(r, s);
+	lint_ss_prune(r, s);
 	drop_told_twice(r);
 }
 

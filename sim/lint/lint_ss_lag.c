@@ -22,16 +22,20 @@ static bool direct_kind(const char *kind)
 	return !strcmp(kind, "GitRepository") || !strcmp(kind, "OCIRepository") || !strcmp(kind, "Bucket");
 }
 
-bool lss_migrations_source(const struct sst_spec *sp, const char *ns, const char **kind,
-			   const char **rns, const char **name)
+void lss_source_key(const struct sst_source_ref *ref, const char *ns, const char **kind, const char **rns,
+		    const char **name)
 {
-	const struct sst_source_ref *ref = &sp->migrations_source_ref;
-
-	if (!sp->has_migrations_source)
-		return false;
 	*kind = ref->kind && *ref->kind && direct_kind(ref->kind) ? ref->kind : "ExternalArtifact";
 	*rns = ref->ns && *ref->ns ? ref->ns : ns;
 	*name = ref->name ? ref->name : "";
+}
+
+bool lss_migrations_source(const struct sst_spec *sp, const char *ns, const char **kind,
+			   const char **rns, const char **name)
+{
+	if (!sp->has_migrations_source)
+		return false;
+	lss_source_key(&sp->migrations_source_ref, ns, kind, rns, name);
 	return true;
 }
 
@@ -57,7 +61,7 @@ char *lss_late_migration(const struct scenario *s, const struct sst_spec *sp, co
 	char *msg, *found = NULL;
 
 	*to_out = NULL;
-	if (!lss_migrations_source(sp, ns, &kind, &rns, &name) || k >= u->nupdates ||
+	if (!lss_migrations_source(sp, ns, &kind, &rns, &name) || k >= u->nupdates || !u->updates[k].has_files ||
 	    ss_semver_parse(from, &cur, NULL, 0) != SS_OK || ss_semver_parse(to, &des, NULL, 0) != SS_OK)
 		return NULL;
 	if ((msg = lf_parse_ladder(u->updates[k].paths, u->updates[k].texts, u->updates[k].nfiles, dir, &later)))
@@ -86,18 +90,16 @@ static bool stage_source(const struct sst_spec *sp, const char *ns, const char *
 			 const char *name)
 {
 	for (size_t i = 0; i < sp->nstages; i++) {
-		const struct sst_source_ref *ref = &sp->stages[i].source_ref;
-		const char *k = ref->kind && *ref->kind && direct_kind(ref->kind) ? ref->kind : "ExternalArtifact";
+		const char *k, *n, *x;
 
-		if (!strcmp(k, kind) && !strcmp(ref->ns && *ref->ns ? ref->ns : ns, rns) &&
-		    !strcmp(ref->name ? ref->name : "", name))
+		lss_source_key(&sp->stages[i].source_ref, ns, &k, &n, &x);
+		if (!strcmp(k, kind) && !strcmp(n, rns) && !strcmp(x, name))
 			return true;
 	}
 	return false;
 }
 
-/* Whether the inputs hold the source @kind @ns/@name (then it is read as it is, not modelled). */
-static bool in_inputs(const struct scenario *s, const char *kind, const char *ns, const char *name)
+bool lss_in_inputs(const struct scenario *s, const char *kind, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
 		if (s->objs[i]->kind && !strcmp(s->objs[i]->kind, kind) && !strcmp(s->objs[i]->ns, ns) &&
@@ -131,7 +133,7 @@ static void rule_late_migration(struct lint_report *r, const struct scenario *s,
 	int64_t born = lint_ss_created_ms(s, ss);
 
 	if (!sp->has_version || !sp->version.value || !*sp->version.value || sp->version.require_migration_coverage ||
-	    !lss_migrations_source(sp, ss->ns, &kind, &rns, &name) || in_inputs(s, kind, rns, name) ||
+	    !lss_migrations_source(sp, ss->ns, &kind, &rns, &name) || lss_in_inputs(s, kind, rns, name) ||
 	    !(u = scn_sw_source_updates(&s->models.world, kind, rns, name)))
 		return;
 	for (size_t k = 0; k < u->nupdates; k++) {

@@ -22,6 +22,21 @@
 #include "sim/load/scenario.h"
 
 /*
+ * lss_source_key() - the modelled source a source reference @ref of a
+ * StageSet in namespace @ns names, as the world model keys it: kind
+ * (ExternalArtifact for an empty kind or a producer's), namespace, name
+ * (all borrowed from @ref or @ns).  Cannot fail.
+ */
+void lss_source_key(const struct sst_source_ref *ref, const char *ns, const char **kind, const char **rns,
+		    const char **name);
+
+/*
+ * lss_in_inputs() - whether the inputs of @s hold the source @kind
+ * @ns/@name (then it is read as it is, not modelled).  Cost: O(objects).
+ */
+bool lss_in_inputs(const struct scenario *s, const char *kind, const char *ns, const char *name);
+
+/*
  * lss_migrations_source() - the modelled source @sp's migrationsSourceRef
  * names for a StageSet in namespace @ns, as the world model keys it: kind
  * (ExternalArtifact for an empty kind or a producer's), namespace, name

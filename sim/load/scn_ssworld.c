@@ -164,6 +164,24 @@ static void files_release(char **paths, char **texts, size_t n)
 	free(texts);
 }
 
+static void objects_release(struct scn_sw_objects *o)
+{
+	for (size_t i = 0; i < o->nstages; i++) {
+		struct scn_sw_stage_objects *st = &o->stages[i];
+
+		for (size_t k = 0; k < st->n; k++) {
+			free(st->kinds[k]);
+			free(st->names[k]);
+		}
+		free(st->groups);
+		free(st->kinds);
+		free(st->names);
+		free(st->stage);
+	}
+	free(o->stages);
+	memset(o, 0, sizeof(*o));
+}
+
 static void source_release(struct scn_sw_source *s)
 {
 	free(s->kind);
@@ -178,8 +196,11 @@ static void source_release(struct scn_sw_source *s)
 	scn_sw_windows_release(&s->version_missing);
 	scn_sw_windows_release(&s->version_empty);
 	files_release(s->paths, s->texts, s->nfiles);
-	for (size_t i = 0; i < s->nupdates; i++)
+	objects_release(&s->objects);
+	for (size_t i = 0; i < s->nupdates; i++) {
 		files_release(s->updates[i].paths, s->updates[i].texts, s->updates[i].nfiles);
+		objects_release(&s->updates[i].objects);
+	}
 	free(s->updates);
 }
 
@@ -227,6 +248,9 @@ void scn_sw_config_release(struct scn_sw_config *c)
 static void check_windows_item(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_updates(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_update_item(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_objects(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_stage_objects(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_anchor(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_op_class(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_restore(struct sch_ctx *c, const struct val *v, const char *path);
@@ -394,12 +418,20 @@ static const struct sch_node list_error_node = { .type = SCH_OBJECT, .fields = l
 						 .check = check_windows_item };
 const struct sch_node scnp_sw_list_errors_node = { .type = SCH_ARRAY, .items = &list_error_node };
 
+/* sources[].objects: stage name → the objects its render holds besides the workload. */
+static const struct sch_node stage_objects_node = { .type = SCH_ARRAY, .items = &sch_string_nonempty,
+						    .check = check_stage_objects };
+static const struct sch_node objects_node = { .type = SCH_MAP, .items = &stage_objects_node,
+					      .check = check_objects };
+
 static const struct sch_field update_fields[] = {
 	{ .name = "at", .schema = &scnp_positive_duration_node, .required = true },
-	{ .name = "files", .schema = &sch_string_map, .required = true },
+	{ .name = "files", .schema = &sch_string_map },
+	{ .name = "objects", .schema = &objects_node },
 	{ .name = NULL },
 };
-static const struct sch_node update_item_node = { .type = SCH_OBJECT, .fields = update_fields };
+static const struct sch_node update_item_node = { .type = SCH_OBJECT, .fields = update_fields,
+						  .check = check_update_item };
 static const struct sch_node updates_node = { .type = SCH_ARRAY, .items = &update_item_node,
 					      .check = check_updates };
 
@@ -421,6 +453,7 @@ static const struct sch_field source_fields[] = {
 	{ .name = "versionMissing", .schema = &scnp_sw_windows_node },
 	{ .name = "versionEmpty", .schema = &scnp_sw_windows_node },
 	{ .name = "files", .schema = &sch_string_map },
+	{ .name = "objects", .schema = &objects_node },
 	{ .name = "updates", .schema = &updates_node },
 	{ .name = NULL },
 };
@@ -475,6 +508,117 @@ static void check_updates(struct sch_ctx *c, const struct val *v, const char *pa
 				   i, i - 1);
 			break;
 		}
+}
+
+/* An update is a new revision: of the files, of the objects, or both. */
+static void check_update_item(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	if (!val_map_get(v, "files") && !val_map_get(v, "objects"))
+		sch_report(c, v->mark, path,
+			   "Required value: an update sets files, objects or both (what the new revision "
+			   "holds)");
+}
+
+/*
+ * The kinds an `objects` entry may name, with their API groups: what a
+ * stage's manifests commonly hold (the StageInventory entry ID is
+ * "<group>_<kind>_<namespace>_<name>").
+ */
+static const struct {
+	const char *kind, *group;
+} object_kinds[] = {
+	{ "ConfigMap", "" },
+	{ "CronJob", "batch" },
+	{ "DaemonSet", "apps" },
+	{ "Deployment", "apps" },
+	{ "HorizontalPodAutoscaler", "autoscaling" },
+	{ "Ingress", "networking.k8s.io" },
+	{ "Job", "batch" },
+	{ "NetworkPolicy", "networking.k8s.io" },
+	{ "PersistentVolumeClaim", "" },
+	{ "PodDisruptionBudget", "policy" },
+	{ "Role", "rbac.authorization.k8s.io" },
+	{ "RoleBinding", "rbac.authorization.k8s.io" },
+	{ "Secret", "" },
+	{ "Service", "" },
+	{ "ServiceAccount", "" },
+	{ "StatefulSet", "apps" },
+};
+#define NOBJECT_KINDS (sizeof(object_kinds) / sizeof(object_kinds[0]))
+#define OBJECT_KINDS_TEXT                                                                               \
+	"ConfigMap, CronJob, DaemonSet, Deployment, HorizontalPodAutoscaler, Ingress, Job, NetworkPolicy, " \
+	"PersistentVolumeClaim, PodDisruptionBudget, Role, RoleBinding, Secret, Service, ServiceAccount, "   \
+	"StatefulSet"
+
+/* The API group of @kind (its first @len bytes), or NULL when not one of object_kinds. */
+static const char *object_group(const char *kind, size_t len)
+{
+	for (size_t i = 0; i < NOBJECT_KINDS; i++)
+		if (strlen(object_kinds[i].kind) == len && strncmp(object_kinds[i].kind, kind, len) == 0)
+			return object_kinds[i].group;
+	return NULL;
+}
+
+/* Whether @s is a DNS-1123 label (a stage name's pattern). */
+static bool dns_label(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* Whether @s is a DNS-1123 subdomain (an object name). */
+static bool dns_subdomain(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 253 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')) ||
+	    !((s[n - 1] >= 'a' && s[n - 1] <= 'z') || (s[n - 1] >= '0' && s[n - 1] <= '9')))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+/* The keys of `objects` are stage names. */
+static void check_objects(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	for (size_t i = 0; i < v->u.map.n; i++)
+		if (!dns_label(v->u.map.items[i].key))
+			sch_report(c, v->u.map.items[i].key_mark, path,
+				   "Invalid value: \"%s\": a key of objects is a stage name (lower-case letters, "
+				   "digits and '-', at most 63 characters)",
+				   v->u.map.items[i].key);
+}
+
+/* Each entry "Kind/name", a known kind, no two alike. */
+static void check_stage_objects(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	for (size_t i = 0; i < v->u.list.n; i++) {
+		const struct val *x = v->u.list.items[i];
+		const char *s = val_str(x, "");
+		const char *slash = strchr(s, '/');
+
+		if (!slash || !object_group(s, (size_t)(slash - s)) || !dns_subdomain(slash + 1)) {
+			sch_report(c, x->mark, path,
+				   "Invalid value: \"%s\": an object is \"Kind/name\", the name a DNS-1123 "
+				   "subdomain and the kind one of " OBJECT_KINDS_TEXT,
+				   s);
+			continue;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(val_str(v->u.list.items[k], ""), s) == 0) {
+				sch_report(c, x->mark, path, "Duplicate value: \"%s\": objects[%zu] names it already",
+					   s, k);
+				break;
+			}
+	}
 }
 
 static void check_anchor(struct sch_ctx *c, const struct val *v, const char *path)
@@ -889,6 +1033,49 @@ static void read_files(const struct val *files, char ***paths, char ***texts, si
 	free(pairs);
 }
 
+static int stage_objects_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct scn_sw_stage_objects *)a)->stage,
+		      ((const struct scn_sw_stage_objects *)b)->stage);
+}
+
+/* The map stage → ["Kind/name", ...] @m (checked) into @o, sorted by stage. */
+static void read_objects(const struct val *m, struct scn_sw_objects *o)
+{
+	o->nstages = m->u.map.n;
+	o->stages = xcalloc(o->nstages ? o->nstages : 1, sizeof(*o->stages));
+	for (size_t i = 0; i < o->nstages; i++) {
+		struct scn_sw_stage_objects *st = &o->stages[i];
+		const struct val *l = m->u.map.items[i].v;
+
+		st->stage = xstrdup(m->u.map.items[i].key);
+		st->n = l->u.list.n;
+		st->groups = xcalloc(st->n ? st->n : 1, sizeof(*st->groups));
+		st->kinds = xcalloc(st->n ? st->n : 1, sizeof(*st->kinds));
+		st->names = xcalloc(st->n ? st->n : 1, sizeof(*st->names));
+		for (size_t k = 0; k < st->n; k++) {
+			const char *s = val_str(l->u.list.items[k], "");
+			const char *slash = strchr(s, '/');
+
+			st->kinds[k] = xstrndup(s, (size_t)(slash - s));
+			st->groups[k] = object_group(s, (size_t)(slash - s));
+			st->names[k] = xstrdup(slash + 1);
+		}
+	}
+	if (o->nstages > 1)
+		qsort(o->stages, o->nstages, sizeof(*o->stages), stage_objects_cmp);
+}
+
+const struct scn_sw_stage_objects *scn_sw_objects_of(const struct scn_sw_objects *o, const char *stage)
+{
+	struct scn_sw_stage_objects key;
+
+	if (!o || o->nstages == 0)
+		return NULL;
+	key.stage = (char *)stage;
+	return bsearch(&key, o->stages, o->nstages, sizeof(*o->stages), stage_objects_cmp);
+}
+
 static void read_sources(const struct val *l, struct scn_sw_config *c, const char *file)
 {
 	if (!l || l->u.list.n == 0)
@@ -919,6 +1106,10 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 			s->has_files = true;
 			read_files(files, &s->paths, &s->texts, &s->nfiles);
 		}
+		if (val_map_get(x, "objects")) {
+			s->has_objects = c->any_objects = true;
+			read_objects(val_map_get(x, "objects"), &s->objects);
+		}
 		if (updates && updates->u.list.n) {
 			s->has_updates = true;
 			s->updates = xcalloc(updates->u.list.n, sizeof(*s->updates));
@@ -927,7 +1118,15 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 				struct scn_sw_source_update *u = &s->updates[s->nupdates++];
 
 				u->at_ms = scnp_duration_ms(val_map_get(y, "at"));
-				read_files(val_map_get(y, "files"), &u->paths, &u->texts, &u->nfiles);
+				u->mark = y->mark;
+				if (val_map_get(y, "files")) {
+					u->has_files = true;
+					read_files(val_map_get(y, "files"), &u->paths, &u->texts, &u->nfiles);
+				}
+				if (val_map_get(y, "objects")) {
+					u->has_objects = c->any_objects = true;
+					read_objects(val_map_get(y, "objects"), &u->objects);
+				}
 			}
 		}
 		s->file = file;
@@ -1233,6 +1432,15 @@ const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c,
 	return NULL;
 }
 
+const struct scn_sw_objects *scn_sw_source_objects(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name)
+{
+	for (size_t i = 0; i < c->nsources; i++)
+		if (c->sources[i].has_objects && source_matches(&c->sources[i], kind, ns, name))
+			return &c->sources[i].objects;
+	return NULL;
+}
+
 void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
 			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
 			    size_t *n)
@@ -1242,7 +1450,7 @@ void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, con
 	*paths = *texts = NULL;
 	*n = 0;
 	for (size_t k = u ? u->nupdates : 0; k > 0; k--)
-		if (u->updates[k - 1].at_ms <= t_ms) {
+		if (u->updates[k - 1].at_ms <= t_ms && u->updates[k - 1].has_files) {
 			*paths = u->updates[k - 1].paths;
 			*texts = u->updates[k - 1].texts;
 			*n = u->updates[k - 1].nfiles;

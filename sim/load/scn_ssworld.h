@@ -226,13 +226,38 @@ struct scn_sw_anchor {
 };
 
 /*
+ * The objects a source revision renders for one stage besides its workload
+ * Deployment (sources[].objects, sources[].updates[].objects): each a
+ * Kubernetes kind and a name in the StageSet's namespace, in file order,
+ * no two alike.
+ */
+struct scn_sw_stage_objects {
+	char *stage;                  /* the stage's name (a StageSet's spec.stages[].name) */
+	const char **groups;          /* API group of each kind (static text; "" for the core group) */
+	char **kinds, **names;
+	size_t n;
+};
+
+/* The objects of one revision, per stage (sorted by stage name). */
+struct scn_sw_objects {
+	struct scn_sw_stage_objects *stages;
+	size_t nstages;
+};
+
+/*
  * A new revision of a modelled source at a time of its own (sources[].updates[]):
- * from @at_ms on the artifact holds these files instead of the ones before.
+ * from @at_ms on the artifact holds these files instead of the ones before
+ * (without `files`: the ones before), and its stages render these objects
+ * (without `objects`: the ones before).
  */
 struct scn_sw_source_update {
 	int64_t at_ms;                /* >= 1 ms, later than the update before */
+	bool has_files;
 	char **paths, **texts;        /* files of the artifact, sorted by path */
 	size_t nfiles;
+	bool has_objects;
+	struct scn_sw_objects objects;
+	struct val_mark mark;         /* the update's place in the file (lint) */
 };
 
 /*
@@ -257,6 +282,8 @@ struct scn_sw_source {
 	bool has_files;
 	char **paths, **texts;        /* files of the artifact, sorted by path */
 	size_t nfiles;
+	bool has_objects;
+	struct scn_sw_objects objects; /* what the stages render besides the workload */
 	bool has_updates;
 	struct scn_sw_source_update *updates; /* sorted by at_ms, strictly increasing */
 	size_t nupdates;
@@ -305,6 +332,7 @@ struct scn_sw_config {
 	size_t nanchors;
 	struct scn_sw_source *sources;
 	size_t nsources;
+	bool any_objects;             /* some source entry or update sets `objects` */
 	struct scn_sw_pods *pods;
 	size_t npods;
 	struct scn_sw_list_error *list_errors;
@@ -404,9 +432,18 @@ const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c,
 						  const char *ns, const char *name);
 
 /*
+ * scn_sw_source_objects() - the `objects` of the first spec.models.sources
+ * entry that matches the modelled source @kind @ns/@name and sets them
+ * (what its revisions render before any update that sets objects), or
+ * NULL.  Borrowed from @c.  Cost: O(entries).
+ */
+const struct scn_sw_objects *scn_sw_source_objects(const struct scn_sw_config *c, const char *kind,
+						  const char *ns, const char *name);
+
+/*
  * scn_sw_source_files_at() - the files the modelled source @kind @ns/@name
  * holds from @t_ms on, when nothing else changes: those of its last update
- * at or before @t_ms (scn_sw_source_updates()), else the `files` of the
+ * at or before @t_ms that sets files (scn_sw_source_updates()), else the `files` of the
  * first entry that matches and sets them.
  * @paths, @texts, @n: receive the files, sorted by path (borrowed from @c);
  *          *@n 0 when none.
@@ -415,6 +452,13 @@ const struct scn_sw_source *scn_sw_source_updates(const struct scn_sw_config *c,
 void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, const char *ns,
 			    const char *name, int64_t t_ms, char *const **paths, char *const **texts,
 			    size_t *n);
+
+/*
+ * scn_sw_objects_of() - the objects @o names for stage @stage, or NULL when
+ * it names none (the stage renders its workload alone).  Borrowed from @o.
+ * Cost: O(log stages).
+ */
+const struct scn_sw_stage_objects *scn_sw_objects_of(const struct scn_sw_objects *o, const char *stage);
 
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);

@@ -76,6 +76,7 @@ struct swr_reach {
 	size_t ev;               /* < nfevents: the publish; else update ev - nfevents */
 	const char *version;     /* the version it carries (borrowed): an update keeps the one before */
 	const struct scn_sw_source_update *files; /* the update whose files it holds, NULL: files */
+	const struct scn_sw_objects *objects; /* the objects its stages render (borrowed), NULL: none named */
 	char revision[SWR_REV_LEN];
 };
 

@@ -72,7 +72,7 @@ static const char *resource_of(const char *kind)
 /* The fields of a spec.models.sources entry, for first-match lookups. */
 enum sfield {
 	SF_INITIAL, SF_FETCH, SF_MISSING, SF_NOT_READY, SF_FORBIDDEN, SF_FETCH_ERRORS,
-	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES, SF_UPDATES,
+	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES, SF_UPDATES, SF_OBJECTS,
 };
 
 static bool source_cfg_matches(const struct scn_sw_source *e, const struct swr_source *src)
@@ -104,6 +104,8 @@ static bool sets(const struct scn_sw_source *e, enum sfield f)
 		return e->has_files;
 	case SF_UPDATES:
 		return e->has_updates;
+	case SF_OBJECTS:
+		return e->has_objects;
 	}
 	return false;
 }
@@ -402,8 +404,8 @@ static int reach_cmp(const void *a, const void *b)
 
 /*
  * The update whose files @src's initial revision holds: a resumed run's
- * last update at or before its start (the snapshot's revision came with or
- * after it), NULL: the entry's `files`.
+ * last update that sets files at or before its start (the snapshot's
+ * revision came with or after it), NULL: the entry's `files`.
  */
 static const struct scn_sw_source_update *files_before(const struct sw_world *w, const struct swr_source *src)
 {
@@ -411,8 +413,26 @@ static const struct scn_sw_source_update *files_before(const struct sw_world *w,
 	const struct scn_sw_source_update *files = NULL;
 
 	for (size_t u = 0; upd && u < upd->nupdates && upd->updates[u].at_ms <= 0; u++)
-		files = &upd->updates[u];
+		if (upd->updates[u].has_files)
+			files = &upd->updates[u];
 	return files;
+}
+
+/*
+ * The objects @src's initial revision renders: those of a resumed run's
+ * last update that sets objects at or before its start, else the entry's
+ * `objects`; NULL when none names any.
+ */
+static const struct scn_sw_objects *objects_before(const struct sw_world *w, const struct swr_source *src)
+{
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+	const struct scn_sw_source *e = source_cfg(w, src, SF_OBJECTS);
+	const struct scn_sw_objects *objects = e ? &e->objects : NULL;
+
+	for (size_t u = 0; upd && u < upd->nupdates && upd->updates[u].at_ms <= 0; u++)
+		if (upd->updates[u].has_objects)
+			objects = &upd->updates[u].objects;
+	return objects;
 }
 
 /*
@@ -425,18 +445,26 @@ static void reach_finish(const struct sw_world *w, struct swr_source *src)
 	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
 	const char *version = initial_version(w, src);
 	const struct scn_sw_source_update *files = files_before(w, src);
+	const struct scn_sw_objects *objects = w->s.cfg->any_objects ? objects_before(w, src) : NULL;
 
 	if (src->nreach > 1)
 		qsort(src->reach, src->nreach, sizeof(*src->reach), reach_cmp);
 	for (size_t i = 0; i < src->nreach; i++) {
 		struct swr_reach *r = &src->reach[i];
 
-		if (r->ev < w->s.nfevents)
+		if (r->ev < w->s.nfevents) {
 			version = w->s.fevents[r->ev].version;
-		else
-			files = &upd->updates[r->ev - w->s.nfevents];
+		} else {
+			const struct scn_sw_source_update *u = &upd->updates[r->ev - w->s.nfevents];
+
+			if (u->has_files)
+				files = u;
+			if (u->has_objects)
+				objects = &u->objects;
+		}
 		r->version = version;
 		r->files = files;
+		r->objects = objects;
 		revision_text(src, r->ev, version, r->revision);
 	}
 }
@@ -917,6 +945,38 @@ static struct files files_of(struct sw_world *w, struct swr_source *src, const c
 		f.n = e->nfiles;
 	}
 	return f;
+}
+
+/* The objects revision @revision of @src renders for stage @stage, or NULL. */
+static const struct scn_sw_stage_objects *objects_at(struct sw_world *w, struct swr_source *src,
+						     const char *revision, const char *stage)
+{
+	const struct scn_sw_objects *o = objects_before(w, src);
+
+	reach_update(w, src);
+	for (size_t i = 0; revision && i < src->nreach; i++)
+		if (strcmp(src->reach[i].revision, revision) == 0) {
+			o = src->reach[i].objects;
+			break;
+		}
+	return scn_sw_objects_of(o, stage);
+}
+
+const struct scn_sw_stage_objects *sws_stage_objects(struct sw_world *w, const struct ssc_resolved *ra,
+						 const char *stage)
+{
+	if (!w->s.cfg->any_objects)
+		return NULL;
+	return objects_at(w, source_of(w, ra), ra->revision, stage);
+}
+
+const struct scn_sw_stage_objects *sws_revision_objects(struct sw_world *w, const struct sw_member *m,
+						    size_t stage, const char *revision)
+{
+	if (!w->s.cfg->any_objects || !m->spec || stage >= m->spec->nstages)
+		return NULL;
+	return objects_at(w, w->src[ref_source(w, &m->spec->stages[stage].source_ref, m->ns)], revision,
+			  swr_nz(m->spec->stages[stage].name));
 }
 
 int sws_artifact_file(struct sw_world *w, const struct ssc_resolved *ra, const char *path,

@@ -168,4 +168,24 @@ struct swr_member *sws_member_record(struct sw_world *w, const struct sw_member 
 /* The last name of a JSONPath such as "{.metadata.labels.version}" or ".spec['v']", for k8s's "<name> is not found". */
 void sws_last_field(const char *path, char *out, size_t len);
 
+/*
+ * sws_stage_objects() - the objects the revision @ra resolved renders for
+ * stage @stage besides its workload (spec.models.sources[].objects, or the
+ * last update at or before that revision that sets them), or NULL when none
+ * is named: the stage renders its workload alone.  Borrowed from the
+ * scenario.  Cost: O(1) when no source names objects; else a look-up of
+ * the source and its revisions.
+ */
+const struct scn_sw_stage_objects *sws_stage_objects(struct sw_world *w, const struct ssc_resolved *ra,
+						 const char *stage);
+
+/*
+ * sws_revision_objects() - what sws_stage_objects() gives for stage @stage
+ * (index into @m's spec) at revision @revision of the source the stage
+ * names: what a restore of that revision applies.  NULL as there, and for
+ * a stage out of range.
+ */
+const struct scn_sw_stage_objects *sws_revision_objects(struct sw_world *w, const struct sw_member *m,
+						    size_t stage, const char *revision);
+
 #endif

@@ -674,6 +674,28 @@ static void append(char **out, size_t *len, const char *s)
 	*len += n;
 }
 
+char *kg_append_table(char *text, const char *title, const char *const *headers, char ***rows, size_t nrows)
+{
+	struct table t = { 0 };
+	size_t len = strlen(text);
+	char **h, *line;
+
+	while (headers[t.ncols])
+		t.ncols++;
+	h = xcalloc(t.ncols, sizeof(*h));
+	for (size_t c = 0; c < t.ncols; c++)
+		h[c] = xstrdup(headers[c]);
+	row_add(&t, h);
+	for (size_t r = 0; r < nrows; r++)
+		row_add(&t, rows[r]);
+	free(rows);
+	line = xasprintf("%s%s\n", len ? "\n" : "", title);
+	append(&text, &len, line);
+	free(line);
+	table_text(&t, &text, &len);
+	return text;
+}
+
 char *kg_tables(struct api *api, int64_t now_ms, int64_t anchor_unix_ms)
 {
 	char *out = xstrdup("");

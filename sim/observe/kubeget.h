@@ -108,6 +108,14 @@ struct val *kg_snapshot(struct des *w, int64_t anchor_unix_ms, int64_t origin_un
 void kg_annotate(struct val *list, size_t pos, const char *key, const char *value);
 
 /*
+ * kg_append_table() - appends to @text (owned; returned, maybe moved) the
+ * line @title and a table of the column @headers (NULL-terminated)
+ * over @nrows @rows of as many owned cells, aligned as kg_tables() aligns
+ * its tables; takes @rows and their cells.  Cannot fail.
+ */
+char *kg_append_table(char *text, const char *title, const char *const *headers, char ***rows, size_t nrows);
+
+/*
  * kg_tables() - the text of `kubectl get KIND -A` for the kinds of the
  * simulated controllers that have objects (Projects, Rollouts, Workspaces,
  * Jobs, PersistentVolumeClaims, StageSets, FleetRollouts), each after a

@@ -291,6 +291,73 @@ static void removed_stages(struct run_result *r, const struct ssrc_member_stat *
 	}
 }
 
+/*
+ * The kind, namespace and name of StageInventory entry ID @id
+ * ("<group>_<Kind>_<ns>_<name>") into @kind, @ns and @name; false when it
+ * is not one.
+ */
+static bool split_id(const char *id, char *kind, char *ns, char *name, size_t len)
+{
+	const char *k = strchr(id, '_'), *n, *o;
+
+	n = k ? strchr(k + 1, '_') : NULL;
+	o = n ? strchr(n + 1, '_') : NULL;
+	if (!o || (size_t)(n - k - 1) >= len || (size_t)(o - n - 1) >= len || strlen(o + 1) >= len)
+		return false;
+	snprintf(kind, len, "%.*s", (int)(n - k - 1), k + 1);
+	snprintf(ns, len, "%.*s", (int)(o - n - 1), n + 1);
+	snprintf(name, len, "%s", o + 1);
+	return true;
+}
+
+/* How a pass that ended with exit @reason (ssc_exit_name()) ended, in words. */
+static const char *pass_end_words(const char *reason)
+{
+	if (!strcmp(reason, "PromotionHold"))
+		return "held at a promotion gate";
+	if (!strcmp(reason, "StageProgressing"))
+		return "held while a stage was still becoming ready";
+	if (!strcmp(reason, "StageFailure"))
+		return "failed";
+	if (!strcmp(reason, "StageBudgetHold"))
+		return "held at a stage's error budget";
+	return "ended short of a full success";
+}
+
+/*
+ * Objects dropped from a kept stage's render that no StageInventory lists
+ * any more (R-20, §5 Q-28, lint's MS282): the pass that applied the render
+ * rewrote the stage's shard without them and then ended short of a full
+ * success, so no prune deleted them, and no later prune sees them.
+ */
+static void dropped_objects(struct run_result *r, const struct ssrc_member_stat *m)
+{
+	for (size_t i = 0; i < m->nsurvivors; i++) {
+		const struct ssrc_survivor *o = &m->survivors[i];
+		struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+		char t0[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], kind[128], ns[128], name[256], *until, *text;
+
+		if (!split_id(o->id, kind, ns, name, sizeof(kind)))
+			continue;
+		until = o->deleted_ms >= 0
+				? xasprintf("until a pass deleted it at %s (%s later)", at(o->deleted_ms, t0),
+					    at(o->deleted_ms - o->dropped_ms, d))
+				: xasprintf("to the end of the run (%s), and for good", at(r->end_ms - o->dropped_ms, d));
+		text = xasprintf("StageSet %s/%s: %s %s/%s left stage \"%s\"'s render, and the pass ending at %s "
+				 "applied that render, rewrote the stage's StageInventory without it and then %s "
+				 "(%s): the controller prunes only at a full success, and that prune reads the "
+				 "StageInventory as the pass left it, so %s %s/%s stays in the cluster, listed by no "
+				 "StageInventory, %s; delete it by hand, or drop an object from a stage's render only "
+				 "in a revision that passes every stage's promotion gate in its first pass (no soak, "
+				 "manual or analysis gate on that stage or a later one)",
+				 m->ns, m->name, kind, ns, name, o->stage, at(o->dropped_ms, t0), pass_end_words(o->reason),
+				 o->reason, kind, ns, name, until);
+		tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+		free(text);
+		free(until);
+	}
+}
+
 /* ---------------------------------------------------------------- */
 
 #define AWAITING "version transition to "
@@ -805,6 +872,8 @@ void ss_hazards_stale(struct run_result *r)
 			last_stage_soak(r, &ms[i], &recs[i]);
 		if (ms[i].norphans)
 			removed_stages(r, &ms[i]);
+		if (ms[i].nsurvivors)
+			dropped_objects(r, &ms[i]);
 		approval_rehold(r, &ms[i], &recs[i]);
 		silent_errors(r, &ms[i], &recs[i]);
 		approval_races(r, &ms[i], &recs[i]);

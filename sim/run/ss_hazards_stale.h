@@ -26,6 +26,12 @@
  *    adapter reports kept past the pass that first ran without the stage
  *    (ssrc_member_stat.orphans); told with how long, until which success,
  *    and the Ready reasons of the holding passes between (warning);
+ *  - objects dropped from a kept stage's render left behind (R-20, §5
+ *    Q-28, lint's MS282): the adapter's survivors
+ *    (ssrc_member_stat.survivors), each an object that the pass which
+ *    applied the render without it left in the cluster and in no
+ *    StageInventory, ending short of a full success; told with that pass's
+ *    end and how, and how long it stayed (warning);
  *  - an approved transition held again (R-14, §5 Q-22, lint's MS265): an
  *    AwaitingApproval status for the version of the adoption attempt that
  *    had already written status.stages since the last adoption (a stage

@@ -42,6 +42,7 @@
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/wire/stageset_rc_env.h"
+#include "sim/wire/stageset_rc_inv.h"
 #include "sim/wire/stageset_rc_rec.h"
 #include "sim/wire/stageset_rc_watch.h"
 
@@ -150,30 +151,18 @@ static bool write_shards(struct ssrr_member *m, const struct ssrr_pass *pe, int6
 	for (size_t i = 0; i < pe->res.ninventory_written; i++) {
 		const char *stage = pe->res.inventory_written[i];
 		int pos = -1;
-		struct ssrr_inv *rec = (struct ssrr_inv *)ssre_inv_find(m, stage);
 
 		for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
 			if (strcmp(m->spec.stages[k].name, stage) == 0)
 				pos = (int)k;
-		if (rec && rec->position == pos)
-			continue; /* CreateOrUpdate of the same shard: no write */
-		if (!rec) {
-			m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
-			rec = &m->inv[m->ninv++];
-			rec->stage = xstrdup(stage);
-			rec->id = ssrr_entry_id(m, stage);
-			rec->entries = 1;
-			rec->orphaned = false;
-		}
-		rec->position = pos;
-		changed = true;
+		if (ssri_write(m, stage, pos, pe->res.exit, now_ms))
+			changed = true;
 	}
 	for (size_t i = 0; i < pe->res.ninventory_deleted; i++)
 		for (size_t k = 0; k < m->ninv; k++)
 			if (strcmp(m->inv[k].stage, pe->res.inventory_deleted[i]) == 0) {
 				track_orphans(m, m->inv[k].stage, now_ms);
-				free(m->inv[k].stage);
-				free(m->inv[k].id);
+				ssri_inv_clear(&m->inv[k]);
 				m->inv[k] = m->inv[--m->ninv];
 				changed = true;
 				break;
@@ -510,6 +499,12 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	}
 	if (pe->res.ledger)
 		write_ledger(r, m, pe->res.ledger);
+	if (m->nborn || m->ndeleted) {
+		char cause[SSRR_KEY_STACK + 64];
+
+		snprintf(cause, sizeof(cause), "reconcile " SSRC_CONTROLLER " %s", m->key);
+		ssri_tell(m, des_timeline(w), now_ms, cause);
+	}
 	shards_changed = write_shards(m, pe, now_ms);
 	if (shards_changed)
 		des_at(w, now_ms + r->latency_ms, DES_PRIO_DELIVERY, on_shard_event, r, m);
@@ -694,8 +689,6 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 	env_ctx.m = m;
 	env_ctx.ss = o;
 	env_ctx.deletion_ms = o->deletion_ms < 0 && m->deletion_ms >= now_ms ? m->deletion_ms : -1;
-	env_ctx.rendered = m->ids;
-	env_ctx.nstages = m->nids;
 
 	ssre_bind(&env_ctx, &env, &cl);
 
@@ -828,11 +821,10 @@ static void member_free(struct ssrr_member *m)
 	ssrr_strv_clear(&m->srcs, &m->nsrcs);
 	obj_strmap_release(&m->seen_labels);
 	obj_strmap_release(&m->seen_ns_labels);
-	for (size_t i = 0; i < m->ninv; i++) {
-		free(m->inv[i].stage);
-		free(m->inv[i].id);
-	}
+	for (size_t i = 0; i < m->ninv; i++)
+		ssri_inv_clear(&m->inv[i]);
 	free(m->inv);
+	ssri_member_release(m);
 	for (size_t i = 0; i < m->norph; i++)
 		free((char *)m->orph[i].stage);
 	free(m->orph);
@@ -888,7 +880,6 @@ void ssrc_free(struct ssrc *r)
 	free(r->listed);
 	api_list_release(&r->scratch);
 	free(r->recs);
-	free(r->rec_ids);
 	free(r);
 }
 
@@ -972,6 +963,8 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 			.approval_last_ms = m->approval_passes ? m->approval_last_ms : -1,
 			.orphans = m->orph,
 			.norphans = m->norph,
+			.survivors = m->surv,
+			.nsurvivors = m->nsurv,
 			.silent_errors = m->silent_errors,
 			.silent_first_ms = m->silent_errors ? m->silent_first_ms : -1,
 			.silent_last_ms = m->silent_errors ? m->silent_last_ms : -1,
@@ -980,6 +973,17 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 	}
 	*out = rw->stats;
 	return r->nmem;
+}
+
+char ***ssrc_object_rows(const struct ssrc *r, size_t *n)
+{
+	char ***rows = NULL;
+
+	*n = 0;
+	for (size_t i = 0; r && i < r->nmem; i++)
+		if (r->mem[i]->nlive)
+			ssri_rows(r->mem[i], &rows, n);
+	return rows;
 }
 
 int ssrc_busy_peak(const struct ssrc *r)

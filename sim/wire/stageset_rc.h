@@ -215,6 +215,20 @@ struct ssrc_orphan {
 	int64_t pruned_ms;   /* the end of the pass that deleted the shard, -1 while it is kept */
 };
 
+/*
+ * An object a stage applied and then dropped from its render, which a pass
+ * that ended short of a full success left in the cluster after it had
+ * rewritten the stage's StageInventory without it (R-20, §5 Q-28): no later
+ * prune lists it.
+ */
+struct ssrc_survivor {
+	const char *stage;   /* owned by the adapter */
+	const char *id;      /* its StageInventory entry ID ("<group>_<Kind>_<ns>_<name>"), owned */
+	int64_t dropped_ms;  /* the end of that pass, ms since scenario start */
+	const char *reason;  /* how that pass ended (ssc_exit_name(), static) */
+	int64_t deleted_ms;  /* when a later pass deleted it after all, -1 while it lives */
+};
+
 /* What the adapter recorded about one StageSet. */
 struct ssrc_member_stat {
 	const char *ns, *name;                /* owned by the adapter */
@@ -250,6 +264,9 @@ struct ssrc_member_stat {
 	 */
 	const struct ssrc_orphan *orphans;
 	size_t norphans;
+	/* Objects dropped from a kept stage's render that no shard lists any more (§5 Q-28), in the order found. */
+	const struct ssrc_survivor *survivors;
+	size_t nsurvivors;
 	/*
 	 * Passes that failed at the version plan (R-13) or the Lifetime ledger
 	 * (R-17) with a transient error, which writes nothing (§5 Q-23): their
@@ -270,5 +287,18 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out);
 
 /* ssrc_busy_peak() - the most passes that held a worker at once. */
 int ssrc_busy_peak(const struct ssrc *r);
+
+/*
+ * ssrc_object_rows() - the objects StageSets applied besides their
+ * workloads (spec.models.sources[].objects) that are in the cluster now, as
+ * rows of SSRC_OBJECT_COLS cells: namespace, "<kind>/<name>" (kind lower
+ * case), the StageSet, the stage that applied it, and the stage whose
+ * StageInventory lists it ("<none>": none does, §5 Q-28); StageSets in the
+ * order first seen, objects in the order applied.
+ * Returns: the rows (owned by the caller, each of owned cells), *@n of
+ *          them; NULL and 0 when there are none.
+ */
+#define SSRC_OBJECT_COLS 5
+char ***ssrc_object_rows(const struct ssrc *r, size_t *n);
 
 #endif

@@ -26,6 +26,7 @@
 #include "sim/models/stageset_world_sources.h"
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_rc.h"
+#include "sim/wire/stageset_rc_inv.h"
 #include "sim/wire/stageset_rc_rec.h"
 #include "sim/wire/stageset_rc_watch.h"
 
@@ -250,8 +251,20 @@ static void env_apply_stage(void *ctx, size_t stage, const struct ssc_resolved *
 			    struct ssc_apply_outcome *out)
 {
 	struct ssre_pass *pe = ctx;
+	struct ssrr_member *m = pe->m;
+	const char *sname;
+	const struct scn_sw_stage_objects *objs;
 
 	swst_apply_stage(pe->r->world, &pe->sm, stage, ra, ssrr_sim_ms(pe->r, at_ms), out);
+	sname = m->spec_ok && stage < m->spec.nstages && stage < m->nids ? m->spec.stages[stage].name : NULL;
+	objs = sname ? sws_stage_objects(pe->r->world, ra, sname) : NULL;
+	if (objs || m->nrender) {
+		/* failures before the write leave the objects as they were (stagesets.apply.failure.op) */
+		ssri_render(m, sname, m->ids[stage], objs,
+			    !out->failed_op || strcmp(out->failed_op, scn_sw_op_text(SCN_SW_OP_RECORD_INVENTORY)) == 0);
+		if (objs)
+			out->nobjects += objs->n;
+	}
 	if (pe->m->spec_ok && stage < pe->m->spec.nstages)
 		substitution_digest(&pe->m->spec.stages[stage], out->substitution_digest,
 				    sizeof(out->substitution_digest));
@@ -388,9 +401,18 @@ static int env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_
 			     struct ssc_err *err)
 {
 	struct ssre_pass *pe = ctx;
+	struct ssrr_member *m = pe->m;
+	const struct scn_sw_stage_objects *objs;
+	int rc = swst_restore_stage(pe->r->world, &pe->sm, stage, ref, ssrr_sim_ms(pe->r, at_ms), duration_ms, reason,
+				    reasonlen, msg, msglen, err);
 
-	return swst_restore_stage(pe->r->world, &pe->sm, stage, ref, ssrr_sim_ms(pe->r, at_ms), duration_ms, reason,
-				reasonlen, msg, msglen, err);
+	/* restored: the stage renders (and its shard will list) what the restored revision renders */
+	if (rc == 0 && m->spec_ok && stage < m->spec.nstages && stage < m->nids) {
+		objs = sws_revision_objects(pe->r->world, &pe->sm, stage, ref->revision);
+		if (objs || m->nrender)
+			ssri_render(m, m->spec.stages[stage].name, m->ids[stage], objs, true);
+	}
+	return rc;
 }
 
 const struct ssrr_inv *ssre_inv_find(const struct ssrr_member *m, const char *stage)
@@ -553,16 +575,11 @@ static int cl_records(void *ctx, int64_t at_ms, const struct ssc_inventory_recor
 		r->caprecs = m->ninv;
 		r->recs = xreallocarray(r->recs, r->caprecs, sizeof(*r->recs));
 	}
-	if (m->ninv > r->caprec_ids) {
-		r->caprec_ids = m->ninv;
-		r->rec_ids = xreallocarray(r->rec_ids, r->caprec_ids, sizeof(*r->rec_ids));
-	}
 	for (size_t i = 0; i < m->ninv; i++) {
-		r->rec_ids[i] = m->inv[i].id;
 		r->recs[i].name = m->inv[i].stage;
 		r->recs[i].position = m->inv[i].position;
-		r->recs[i].ids = &r->rec_ids[i];
-		r->recs[i].nids = 1;
+		r->recs[i].ids = (const char *const *)m->inv[i].ids;
+		r->recs[i].nids = m->inv[i].nids;
 	}
 	*out = r->recs;
 	*n = m->ninv;
@@ -573,23 +590,24 @@ static size_t cl_rendered(void *ctx, size_t stage, const char *const **ids)
 {
 	struct ssre_pass *pe = ctx;
 
-	if (stage >= pe->nstages || !pe->rendered[stage]) {
-		*ids = NULL;
-		return 0;
-	}
-	*ids = (const char *const *)&pe->rendered[stage];
-	return 1;
+	return ssri_rendered(pe->m, stage, ids);
 }
 
+/*
+ * Applier.Delete: the objects besides the workloads are no longer live
+ * (ssri_deleted()); a workload's deletion is its stage's record in the
+ * world, which a removed stage's teardown leaves as it was (no later
+ * decision reads it).  Deletes take no time and cannot fail here.
+ */
 static int cl_delete_objects(void *ctx, const char *sa, const char *const *ids, size_t n, int64_t at_ms,
 			     int64_t *duration_ms, struct ssc_err *err)
 {
-	(void)ctx;
+	struct ssre_pass *pe = ctx;
+
 	(void)sa;
-	(void)ids;
-	(void)n;
-	(void)at_ms;
 	(void)err;
+	if (pe->m->nlive)
+		ssri_deleted(pe->m, ids, n, ssrr_sim_ms(pe->r, at_ms));
 	*duration_ms = 0;
 	return 0;
 }

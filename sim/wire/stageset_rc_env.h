@@ -23,8 +23,6 @@ struct ssre_pass {
 	const struct obj *ss;
 	struct sw_member sm;
 	int64_t deletion_ms;   /* a deletion due during the pass (sim ms), -1 none */
-	char **rendered;       /* per stage index, the entry ID apply_stage rendered (the member's) */
-	size_t nstages;
 	/* the pass's last kstatus wait: stage index (SIZE_MAX: none yet), start (sim ms), length (ms) */
 	size_t wait_stage;
 	int64_t wait_at_ms, wait_ms;

@@ -45,8 +45,26 @@ struct ssrr_inv {
 	char *stage;
 	int position;
 	int64_t entries;
-	char *id;              /* its one entry ID (the world renders one object per stage) */
+	char **ids;            /* its entry IDs (owned): the workload's first, then the objects named */
+	size_t nids;
 	bool orphaned;         /* its stage has left the spec (recorded in the member's orph) */
+};
+
+/*
+ * What the last apply of a stage rendered when its source names objects
+ * besides the workload (spec.models.sources[].objects): the entry IDs, the
+ * workload's first, no two alike.  A stage without one renders its
+ * workload alone (the member's ids).
+ */
+struct ssrr_render {
+	char *stage;
+	char **ids;
+	size_t n;
+};
+
+/* An object applied by a stage besides its workload: in the cluster until a prune or teardown deletes it. */
+struct ssrr_live {
+	char *stage, *id;
 };
 
 struct ssrr_member {
@@ -79,6 +97,16 @@ struct ssrr_member {
 	/* the shards of stages that left the spec, as ssrc_member_stat tells them */
 	struct ssrc_orphan *orph;
 	size_t norph;
+	/* the stages' renders that name objects, the objects besides workloads in the cluster, and those in no shard */
+	struct ssrr_render *render;
+	size_t nrender;
+	struct ssrr_live *live;
+	size_t nlive;
+	struct ssrc_survivor *surv;
+	size_t nsurv;
+	/* objects besides workloads the pass in flight created (their live index) or deleted (IDs), told at its end */
+	char **born, **deleted;
+	size_t nborn, ndeleted;
 	/* passes that ended in a plan or ledger error writing nothing: count, first and last start, first error */
 	uint32_t silent_errors;
 	int64_t silent_first_ms, silent_last_ms;
@@ -225,8 +253,6 @@ struct ssrc {
 	struct api_list scratch;
 	struct ssc_inventory_record *recs;
 	size_t caprecs;
-	const char **rec_ids;
-	size_t caprec_ids;
 };
 
 /* ssrr_nz() - @s, or "" for NULL. */

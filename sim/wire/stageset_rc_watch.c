@@ -71,7 +71,9 @@ static void add_shard(struct ssrr_member *m, const char *name, int64_t entries)
 	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
 	rec = &m->inv[m->ninv++];
 	rec->stage = xstrdup(name);
-	rec->id = ssrr_entry_id(m, name);
+	rec->ids = xcalloc(1, sizeof(*rec->ids));
+	rec->ids[0] = ssrr_entry_id(m, name);
+	rec->nids = 1;
 	rec->entries = entries;
 	rec->position = pos;
 	rec->orphaned = false;

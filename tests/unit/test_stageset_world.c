@@ -601,6 +601,7 @@ static void test_source_updates(void)
 	e->nupdates = 1;
 	e->updates = xcalloc(1, sizeof(*e->updates));
 	e->updates[0].at_ms = 2 * HOUR;
+	e->updates[0].has_files = true;
 	one_file(&e->updates[0].paths, &e->updates[0].texts, &e->updates[0].nfiles, "ladder.yaml",
 		 "- {name: b, to: 1.1.0}");
 	world();
@@ -647,6 +648,7 @@ static void test_source_update_before_resume(void)
 	e->nupdates = 1;
 	e->updates = xcalloc(1, sizeof(*e->updates));
 	e->updates[0].at_ms = -HOUR;
+	e->updates[0].has_files = true;
 	one_file(&e->updates[0].paths, &e->updates[0].texts, &e->updates[0].nfiles, "ladder.yaml",
 		 "- {name: b, to: 1.1.0}");
 	world();
@@ -655,6 +657,72 @@ static void test_source_update_before_resume(void)
 	CU_ASSERT_STRING_EQUAL(text, "- {name: b, to: 1.1.0}");
 	free(text);
 	CU_ASSERT_EQUAL(sws_source_next_event(W, "GitRepository", "t1", "src", -2 * HOUR), SW_NEVER);
+	end();
+}
+
+/* @o: stage @stage renders ConfigMaps @names (@n of them) besides its workload. */
+static void configmaps(struct scn_sw_objects *o, const char *stage, const char *const *names, size_t n)
+{
+	struct scn_sw_stage_objects *st;
+
+	o->stages = xcalloc(1, sizeof(*o->stages));
+	o->nstages = 1;
+	st = &o->stages[0];
+	st->stage = xstrdup(stage);
+	st->n = n;
+	st->groups = xcalloc(n, sizeof(*st->groups));
+	st->kinds = xcalloc(n, sizeof(*st->kinds));
+	st->names = xcalloc(n, sizeof(*st->names));
+	for (size_t i = 0; i < n; i++) {
+		st->groups[i] = "";
+		st->kinds[i] = xstrdup("ConfigMap");
+		st->names[i] = xstrdup(names[i]);
+	}
+}
+
+/*
+ * A revision renders the objects of the last update at or before it that
+ * sets them, else the entry's; an update of files alone keeps them; a
+ * stage the objects do not name renders its workload alone.
+ */
+static void test_source_objects(void)
+{
+	static const char *const both[] = { "cm-a", "cm-b" }, *const one[] = { "cm-a" };
+	struct scn_sw_source *e;
+	struct ssc_resolved r0, r2, r3;
+	const struct scn_sw_stage_objects *o;
+
+	begin();
+	e = source_entry("GitRepository", "t1", "src");
+	e->has_objects = true;
+	configmaps(&e->objects, "app", both, 2);
+	e->has_updates = true;
+	e->nupdates = 2;
+	e->updates = xcalloc(2, sizeof(*e->updates));
+	e->updates[0].at_ms = 2 * HOUR;
+	e->updates[0].has_objects = true;
+	configmaps(&e->updates[0].objects, "app", one, 1);
+	e->updates[1].at_ms = 3 * HOUR;
+	e->updates[1].has_files = true;
+	one_file(&e->updates[1].paths, &e->updates[1].texts, &e->updates[1].nfiles, "x.yaml", "x");
+	cfg.any_objects = true;
+	world();
+	r0 = resolved("GitRepository", "t1", "src", 0);
+	r2 = resolved("GitRepository", "t1", "src", 2 * HOUR);
+	r3 = resolved("GitRepository", "t1", "src", 3 * HOUR);
+	o = sws_stage_objects(W, &r0, "app");
+	CU_ASSERT_FATAL(o != NULL && o->n == 2);
+	CU_ASSERT_STRING_EQUAL(o->names[1], "cm-b");
+	o = sws_stage_objects(W, &r2, "app");
+	CU_ASSERT_FATAL(o != NULL && o->n == 1);
+	CU_ASSERT_STRING_EQUAL(o->names[0], "cm-a");
+	CU_ASSERT_STRING_NOT_EQUAL(r3.revision, r2.revision);
+	o = sws_stage_objects(W, &r3, "app");
+	CU_ASSERT(o != NULL && o->n == 1);
+	/* the revision read before the update still renders both */
+	o = sws_stage_objects(W, &r0, "app");
+	CU_ASSERT(o != NULL && o->n == 2);
+	CU_ASSERT_PTR_NULL(sws_stage_objects(W, &r2, "web"));
 	end();
 }
 
@@ -1806,6 +1874,7 @@ void register_tests(void)
 		  test_producer_resolves_through_ea },
 		{ "artifact files: ladder files, version file windows, fetch errors", test_files_and_version_windows },
 		{ "source updates: own revisions with their files, versions kept", test_source_updates },
+		{ "source objects: per revision and stage, kept by an update of files", test_source_objects },
 		{ "source updates: one before a resumed start is the snapshot's", test_source_update_before_resume },
 		{ "fromObject: label, fieldPath and fetch errors in upstream's words", test_object_version },
 		{ "apply: a new revision starts a rollout, the same one does not", test_apply_new_and_same_revision },

@@ -1,0 +1,115 @@
+/*
+ * Objects a render drops that no prune deletes (MS282); see lint_ss_prune.h.
+ */
+#include "sim/lint/lint_ss_prune.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/stageset.h"
+#include "engine/xalloc.h"
+#include "sim/base/gotime.h"
+#include "sim/lint/lint_ss_lag.h"
+#include "sim/lint/lint_ss_ledgers.h"
+#include "sim/load/scn_ssworld.h"
+
+/* Whether @o names @kind/@name. */
+static bool names_object(const struct scn_sw_stage_objects *o, const char *kind, const char *name)
+{
+	for (size_t i = 0; o && i < o->n; i++)
+		if (!strcmp(o->kinds[i], kind) && !strcmp(o->names[i], name))
+			return true;
+	return false;
+}
+
+/* The gate of @st that holds every new revision, in words into @buf; false: none. */
+static bool holding_gate(const struct sst_stage *st, char *buf, size_t len)
+{
+	char d[GT_DURATION_BUFSZ];
+
+	if (!st->has_promotion)
+		return false;
+	if (st->promotion.soak.set && st->promotion.soak.ms > 0) {
+		gt_format_duration(st->promotion.soak.ms, d, sizeof(d));
+		snprintf(buf, len, "a %s soak", d);
+		return true;
+	}
+	if (st->promotion.require_manual) {
+		snprintf(buf, len, "a manual promotion");
+		return true;
+	}
+	return false;
+}
+
+/* MS282 for stage @st of StageSet @ss. */
+static void rule_stage(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+		       const struct sst_stage *st, int64_t born)
+{
+	const char *kind, *rns, *name;
+	const struct scn_sw_source *u;
+	const struct scn_sw_stage_objects *before;
+	char gate[64];
+
+	if ((st->has_prune && !st->prune) || !holding_gate(st, gate, sizeof(gate)))
+		return;
+	lss_source_key(&st->source_ref, ss->ns, &kind, &rns, &name);
+	if (lss_in_inputs(s, kind, rns, name) || !(u = scn_sw_source_updates(&s->models.world, kind, rns, name)))
+		return;
+	before = scn_sw_objects_of(scn_sw_source_objects(&s->models.world, kind, rns, name), st->name);
+	for (size_t k = 0; k < u->nupdates && u->updates[k].at_ms < s->horizon_ms; k++) {
+		const struct scn_sw_source_update *up = &u->updates[k];
+		const struct scn_sw_stage_objects *after;
+		char *dropped = NULL, at[GT_DURATION_BUFSZ];
+		size_t ndropped = 0;
+
+		if (!up->has_objects)
+			continue;
+		after = scn_sw_objects_of(&up->objects, st->name);
+		for (size_t i = 0; before && up->at_ms > born && i < before->n; i++)
+			if (!names_object(after, before->kinds[i], before->names[i])) {
+				char *next = xasprintf("%s%s%s/%s", dropped ? dropped : "", dropped ? ", " : "",
+						       before->kinds[i], before->names[i]);
+
+				free(dropped);
+				dropped = next;
+				ndropped++;
+			}
+		before = after;
+		if (!ndropped)
+			continue;
+		gt_format_duration(up->at_ms, at, sizeof(at));
+		lint_add(r, "MS282", u->file, up->mark,
+			 "the sources model's update at %s drops %s from stage \"%s\"'s render (%s %s/%s) of "
+			 "StageSet %s/%s, whose promotion gate (%s) holds every new revision: the pass that "
+			 "applies it rewrites the stage's StageInventory without %s before the gate holds, and the "
+			 "prune, which runs only when every stage promotes, reads the StageInventory as that pass "
+			 "left it, so %s stay%s in namespace %s for good, listed by no StageInventory",
+			 at, dropped, st->name, kind, rns, name, ss->ns, ss->name, gate, ndropped > 1 ? "them" : "it",
+			 dropped, ndropped > 1 ? "" : "s", ss->ns);
+		free(dropped);
+	}
+}
+
+void lint_ss_prune(struct lint_report *r, const struct scenario *s)
+{
+	size_t n;
+	const struct obj **v = lint_ss_stagesets(s, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sst_spec sp;
+		char err[256];
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(v[j]->ns, v[i]->ns) || strcmp(v[j]->name, v[i]->name);
+		if (!first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
+		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
+			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
+		for (size_t k = 0; k < sp.nstages; k++)
+			rule_stage(r, s, v[i], &sp.stages[k], lint_ss_created_ms(s, v[i]));
+		sst_spec_release(&sp);
+	}
+	free(v);
+}
