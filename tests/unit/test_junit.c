@@ -332,7 +332,7 @@ static void test_summary(void)
 	CU_ASSERT_STRING_EQUAL(
 		out,
 		"## magos-sim check ❌\n\n"
-		"3 checks in 2 inputs: **1 failed**, 1 warning, 1 invalid input.\n\n"
+		"3 checks in 2 scenarios: **1 failed**, 1 warning, 1 invalid, not run.\n\n"
 		"### Key figures\n\n"
 		"| scenario | trials | completed | time to complete p50 / p95 | halt probability | blast radius (largest) |\n"
 		"|---|---:|---:|---|---:|---|\n"
