@@ -1427,6 +1427,25 @@ static void test_read_errors(void)
 	end();
 }
 
+/* A resumed run moves the ledgerErrors windows with every other time of the models */
+static void test_read_errors_resumed(void)
+{
+	struct scn_models m;
+
+	memset(&m, 0, sizeof(m));
+	m.world.nread_errors = 1;
+	m.world.read_errors = xcalloc(1, sizeof(*m.world.read_errors));
+	m.world.read_errors[0] = (struct scn_sw_read_error){ NULL, NULL, true, true, { 3 * HOUR, SW_NEVER }, NULL };
+	scn_models_shift(&m, -HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.from_ms, 2 * HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.until_ms, SW_NEVER); /* for good stays for good */
+	m.world.read_errors[0].window.until_ms = 4 * HOUR;
+	scn_models_shift(&m, -HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.from_ms, HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.until_ms, 3 * HOUR);
+	scn_sw_config_release(&m.world);
+}
+
 /* ---- the scenario keys ---------------------------------------------------------- */
 
 #define HEAD "apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata:\n  name: t\n"
@@ -1906,6 +1925,7 @@ void register_tests(void)
 		{ "pods and events: totals over time, list errors", test_pods_and_events },
 		{ "anchors: exist, gone, recreated, unreadable", test_anchors },
 		{ "ledgerErrors: the StageLedger and StageInventory reads fail", test_read_errors },
+		{ "ledgerErrors: a resumed run moves their windows", test_read_errors_resumed },
 		{ "keys: every world key read", test_keys_read },
 		{ "keys: defaults, the member-model keys mapped", test_keys_defaults_and_old_keys },
 		{ "keys: errors with their positions", test_keys_errors },
