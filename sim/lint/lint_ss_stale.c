@@ -1040,8 +1040,8 @@ static bool reconciles_in(const struct scenario *s, const struct obj *ss, int64_
 
 		if (p->type == SCN_FEV_PUBLISH && p->at_ms >= from_ms && p->at_ms < until_ms &&
 		    lbl_matches(&p->selector, &ss->labels)) {
-			snprintf(buf, len, "the publish of %s at %s wakes it", p->version ? p->version : "a new revision",
-				 dur(p->at_ms, a));
+			snprintf(buf, len, "the publish of %s at %s wakes it",
+				 p->version ? p->version : "a new revision", dur(p->at_ms, a));
 			return true;
 		}
 	}

@@ -203,10 +203,10 @@ bool swg_read_error(const struct sw_world *w, const char *ns, const char *name, 
 		return false;
 	err->code = SSC_ERR;
 	if (inventory && e->message)
-		snprintf(err->msg, sizeof(err->msg), "list StageInventory: %s", e->message);
+		snprintf(err->msg, sizeof(err->msg), SWG_INVENTORY_LIST_ERROR "%s", e->message);
 	else if (inventory)
 		snprintf(err->msg, sizeof(err->msg),
-			 "list StageInventory: the server is currently unable to handle the request (get "
+			 SWG_INVENTORY_LIST_ERROR "the server is currently unable to handle the request (get "
 			 "stageinventories.stages.metio.wtf)");
 	else if (e->message)
 		snprintf(err->msg, sizeof(err->msg), "%s", e->message);

@@ -66,6 +66,9 @@ int swg_warning_events(const struct sw_world *w, const char *ns, const struct lb
 		      const char *const *reasons, size_t nreasons, int64_t t_ms, int32_t *total,
 		      struct ssc_err *err);
 
+/* How a failed StageInventory List's error begins (recorder.StageRecords wraps the API error so). */
+#define SWG_INVENTORY_LIST_ERROR "list StageInventory: "
+
 /*
  * swg_read_error() - whether the read of StageSet @ns/@name's StageLedger
  * (@inventory false: the Get of R-17, loadLifetimeLedger) or of its

@@ -16,6 +16,7 @@
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/models/stageset_world_gates.h"
 #include "sim/run/ss_members.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -612,7 +613,7 @@ static void read_errors(struct run_result *r, const struct ssrc_member_stat *m, 
 
 	if (!m->read_errors)
 		return;
-	inventory = strncmp(m->read_error, "list StageInventory: ", 21) == 0;
+	inventory = strncmp(m->read_error, SWG_INVENTORY_LIST_ERROR, strlen(SWG_INVENTORY_LIST_ERROR)) == 0;
 	quiet_words(&g->read, &said, &next);
 	text = xasprintf("StageSet %s/%s: %u pass%s from %s to %s failed reading %s with an API error (%s) and "
 			 "wrote nothing: all that time %s, Ready, its message, observedGeneration and pendingVersion "
