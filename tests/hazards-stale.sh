@@ -197,7 +197,7 @@ facts_of stale-plan-error <<'EOF2'
 st = [(e["t_ms"], e["reason"], e["detail"] or "") for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
 check("plan error: 2.0.0 at 1m1.105s, then no status write until 2.1.0's at 1h55m16.76s, past the outage",
       [x[:2] for x in st] == [(61105, "Succeeded"), (6916760, "Succeeded")] and "version" in st[1][2], st)
-n = told(d, "plan error", 'StageSet shop/shop: 20 passes from 1h1m12.331s to 1h37m35.56s failed at the version plan or the ledger with a transient error (fetch version artifact for stage "app": failed to fetch artifact ')
+n = told(d, "plan error", 'StageSet shop/shop: 20 passes from 1h1m12.331s to 1h37m35.56s failed at the version plan with a transient error (fetch version artifact for stage "app": failed to fetch artifact ')
 check("plan error: with what the status kept saying",
       n is not None and 'its status said Succeeded "Applied and verified 1 stage(s)" (written at 1m1.105s)' in n["text"]
       and "the next status write came at 1h55m16.76s" in n["text"], n and n["text"])

@@ -744,8 +744,8 @@ static const struct lint_rule rules[] = {
 	  "dependency check, source resolution or the target connection, before the approval gate, "
 	  "the one writer of pendingVersion, so it goes on naming the held version, approved or not, "
 	  "beside Ready False DependencyNotReady (SourceNotReady, ArtifactNotFound, RBACDenied, "
-	  "StageFailed); a transient StageLedger error (API errors are not simulated) writes no "
-	  "status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
+	  "StageFailed); an API error reading the StageLedger or the StageInventory (MS283) writes "
+	  "no status at all (StageSet spec R-7, R-8, R-12, R-14, §5 Q-23)",
 	  "read status.pendingVersion only while Ready says AwaitingApproval; judge the StageSet by "
 	  "its Ready reason while a dependency, its source or its target is down" },
 	{ "MS280", "approval-reused", LINT_WARNING,
@@ -780,6 +780,18 @@ static const struct lint_rule rules[] = {
 	  "stays in the cluster for good, listed by no StageInventory (StageSet spec R-20, §5 Q-28)",
 	  "drop an object in a revision that the stage promotes in its first pass (remove the soak or "
 	  "manual gate for that change), or delete the object by hand once the revision is promoted" },
+	/* MS283: sim/lint/lint_ss_stale.c. */
+	{ "MS283", "ledger-read-error-writes-nothing", LINT_WARNING,
+	  "the scenario's StageSet world fails the reads of a StageSet's StageLedger or StageInventory "
+	  "(spec.models.stagesets.ledgerErrors) while it reconciles (its first pass, a publish that "
+	  "reaches it, or an outage longer than its steady or retry interval): every pass Gets the "
+	  "StageLedger, Lifetime actions or not, and Lists the StageInventory before the stages, and an "
+	  "API error there returns before any status write, so the StageSet's status (Ready, "
+	  "observedGeneration, pendingVersion) goes on saying what the last write before said while "
+	  "the controller retries in error back-off (StageSet spec R-17, R-18, §2.2, §5 Q-23)",
+	  "during such API outages read the controller's reconcile errors (\"Reconciler error\" in its "
+	  "log) and the API server's health, not the StageSet's status; judge the rollout by the first "
+	  "status written after the outage" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))

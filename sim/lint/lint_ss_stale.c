@@ -12,6 +12,7 @@
 
 #include "engine/labels.h"
 #include "engine/stageset.h"
+#include "engine/stageset_controller.h"
 #include "engine/stageset_types.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
@@ -845,8 +846,8 @@ static void rule_pending_after_exit(struct lint_report *r, const struct scenario
 			 "%s, published at %s, is held AwaitingApproval on StageSet %s/%s (approvalMode Always), which "
 			 "writes status.pendingVersion %s; then %s: those passes %s (%s), before the approval gate, "
 			 "the one writer of pendingVersion, so status.pendingVersion goes on naming %s beside Ready "
-			 "False %s%s until a pass gets through again; a transient error reading the StageLedger (API "
-			 "errors are not simulated) writes no status at all",
+			 "False %s%s until a pass gets through again; an API error reading the StageLedger or the "
+			 "StageInventory (ledgerErrors, MS283) writes no status at all",
 			 p->version, dur(p->at_ms, a), ss->ns, ss->name, p->version, x.what, x.where, x.reason,
 			 p->version, x.reason, approved);
 	}
@@ -1001,6 +1002,88 @@ static void rule_approval_comes_back(struct lint_report *r, const struct scenari
 
 /* ---------------------------------------------------------------- entry */
 
+/* ---------------------------------------------------------------- MS283 */
+
+/*
+ * Why StageSet @ss (created at @born_ms) reconciles in [@from_ms, @until_ms):
+ * its first pass at its creation, a publish that reaches it (its source's
+ * new revision, or its inline version edited, wakes it), or the window
+ * lasting at least @gap_ms, the longest a pass waits for the next one when
+ * steady or held (its steady or retry interval, +5% jitter).  In words into
+ * @buf; false when nothing says a pass comes then.
+ */
+static bool reconciles_in(const struct scenario *s, const struct obj *ss, int64_t born_ms, int64_t gap_ms,
+			  int64_t from_ms, int64_t until_ms, char *buf, size_t len)
+{
+	char a[GT_DURATION_BUFSZ];
+
+	if (born_ms >= from_ms && born_ms < until_ms) {
+		snprintf(buf, len, "its first pass, at its creation at %s", dur(born_ms, a));
+		return true;
+	}
+	for (size_t k = 0; k < s->nfevents; k++) {
+		const struct scn_fevent *p = &s->fevents[k];
+
+		if (p->type == SCN_FEV_PUBLISH && p->at_ms >= from_ms && p->at_ms < until_ms &&
+		    lbl_matches(&p->selector, &ss->labels)) {
+			snprintf(buf, len, "the publish of %s at %s wakes it",
+				 p->version ? p->version : "a new revision", dur(p->at_ms, a));
+			return true;
+		}
+	}
+	if (until_ms - from_ms >= gap_ms) {
+		snprintf(buf, len, "it lasts longer than the %s a pass waits at most for the next one", dur(gap_ms, a));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * MS283 (StageSet spec R-17, R-18, §2.2, §5 Q-23): every pass Gets the
+ * same-name StageLedger (Lifetime actions or not) and Lists the
+ * StageInventory shards; an API error there returns the error before any
+ * status write.  Told for each ledgerErrors entry of @ss's namespace and
+ * name whose window, within the horizon and the StageSet's life, holds a
+ * pass (reconciles_in()).
+ */
+static void rule_read_error(struct lint_report *r, const struct scenario *s, const struct obj *ss,
+			    const struct sst_spec *sp)
+{
+	const struct scn_sw_config *c = &s->models.world;
+	struct ssc_options o = ssc_options_default();
+	int64_t born = lint_ss_created_ms(s, ss), steady = ssc_steady_interval(sp, &o), retry = ssc_retry_interval(sp, &o);
+	int64_t gap = (retry > steady ? retry : steady) * 21 / 20;
+
+	for (size_t i = 0; i < c->nread_errors; i++) {
+		const struct scn_sw_read_error *e = &c->read_errors[i];
+		int64_t from = e->window.from_ms > born ? e->window.from_ms : born;
+		int64_t until = e->window.until_ms < s->horizon_ms ? e->window.until_ms : s->horizon_ms;
+		char why[160], a[GT_DURATION_BUFSZ], b[GT_DURATION_BUFSZ], span[96];
+
+		if ((e->ns && strcmp(e->ns, ss->ns)) || (e->name && strcmp(e->name, ss->name)) || from >= until ||
+		    !reconciles_in(s, ss, born, gap, from, until, why, sizeof(why)))
+			continue;
+		if (e->window.until_ms == INT64_MAX)
+			snprintf(span, sizeof(span), "from %s on", dur(e->window.from_ms, a));
+		else
+			snprintf(span, sizeof(span), "from %s until %s", dur(e->window.from_ms, a),
+				 dur(e->window.until_ms, b));
+		lint_add(r, "MS283", ss->src.file, ss->src.mark,
+			 "StageSet %s/%s: the StageSet world fails the read of its %s %s (ledgerErrors), and a pass "
+			 "comes then (%s): every pass in that span returns the API error %s, before any status "
+			 "write, so its status (Ready, its message, observedGeneration, pendingVersion) stays as the "
+			 "last write before left it while the controller retries in error back-off (5ms doubling up "
+			 "to 16m40s), until a pass after the outage gets through",
+			 ss->ns, ss->name,
+			 e->ledger && e->inventory ? "StageLedger and StageInventory"
+			 : e->ledger		   ? "StageLedger"
+						   : "StageInventory",
+			 span, why,
+			 e->ledger ? "at the StageLedger read (R-17: every pass Gets it, Lifetime actions or not)"
+				   : "at the StageInventory read (R-18: every pass Lists it)");
+	}
+}
+
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
 	struct strindex held = { 0 }, first = { 0 };
@@ -1044,6 +1127,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 		rule_removed_stage(r, s, v[i], &sp);
 		rule_approval_rehold(r, s, v[i], &sp);
 		rule_silent_plan_error(r, s, &held, v[i], &sp);
+		rule_read_error(r, s, v[i], &sp);
 		rule_stale_approval(r, s, v[i], &sp);
 		rule_pending_after_exit(r, s, &held, v[i], &sp);
 		rule_approval_reused(r, s, v[i], &sp, &rr);

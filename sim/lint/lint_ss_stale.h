@@ -3,7 +3,7 @@
 
 /*
  * The StageSet stale-status rules of lint (MS262..MS267, of the range
- * MS262..MS269 kept for them, and MS279, MS280): fields of a StageSet's status that the
+ * MS262..MS269 kept for them, and MS279, MS280, MS283): fields of a StageSet's status that the
  * controller leaves behind what the cluster runs, read from the manifests
  * and the scenario's events.  Each rule is a consequence of a quirk of
  * ../shared/specs/stageset-controller.md §5 that the rule's row in
@@ -53,6 +53,14 @@
  *    dependency check, source resolution or the target connection, before
  *    the approval gate that alone writes pendingVersion, so it goes on
  *    naming the held version, approved or not (warning);
+ *  - MS283 (Q-23): the StageSet world fails the reads of a StageSet's
+ *    StageLedger or StageInventory (spec.models.stagesets.ledgerErrors)
+ *    while a pass comes (its first, a publish that reaches it, or a window
+ *    longer than its steady or retry interval +5%): every pass Gets the
+ *    StageLedger, Lifetime actions or not (R-17), and Lists the
+ *    StageInventory (R-18), and an error there returns before any status
+ *    write, so status says what the last write before said (warning).
+ *    Scripted patches and annotations that would wake it are not read;
  *  - MS280 (Q-22): under approvalMode Always the manifest carries
  *    approved-version V while its inline spec.version.value is another
  *    version: the first adoption is never held, and the annotation is never
@@ -72,11 +80,11 @@
 #include "sim/load/scenario.h"
 
 /*
- * lint_ss_stale() - appends the findings of MS262..MS267, MS279 and MS280 over the
+ * lint_ss_stale() - appends the findings of MS262..MS267, MS279, MS280 and MS283 over the
  * StageSets of @s (borrowed) to @r.  Works on a partially loaded scenario
  * (a StageSet whose spec does not parse is skipped: MS001 tells it).
  * Cannot fail (aborts on OOM).
- * Cost: O(StageSets × (stages + events)).
+ * Cost: O(StageSets × (stages + events + ledgerErrors × publishes)).
  */
 void lint_ss_stale(struct lint_report *r, const struct scenario *s);
 

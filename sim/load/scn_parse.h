@@ -270,6 +270,7 @@ extern const struct sch_node scnp_sw_restore_node;    /* restore */
 extern const struct sch_node scnp_sw_anchors_node;    /* anchors */
 extern const struct sch_node scnp_sw_pods_node;       /* pods */
 extern const struct sch_node scnp_sw_list_errors_node;/* podListErrors */
+extern const struct sch_node scnp_sw_read_errors_node;/* ledgerErrors */
 extern const struct sch_node scnp_sw_sources_node;    /* spec.models.sources */
 
 /*

@@ -604,6 +604,10 @@ void scn_models_shift(struct scn_models *m, int64_t delta)
 		c->list_errors[i].window.from_ms = moved(c->list_errors[i].window.from_ms, delta);
 		c->list_errors[i].window.until_ms = moved(c->list_errors[i].window.until_ms, delta);
 	}
+	for (size_t i = 0; i < c->nread_errors; i++) {
+		c->read_errors[i].window.from_ms = moved(c->read_errors[i].window.from_ms, delta);
+		c->read_errors[i].window.until_ms = moved(c->read_errors[i].window.until_ms, delta);
+	}
 }
 
 void scn_set_horizon(struct scenario *s, int64_t horizon_ms)

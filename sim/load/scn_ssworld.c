@@ -240,6 +240,12 @@ void scn_sw_config_release(struct scn_sw_config *c)
 		free(c->list_errors[i].message);
 	}
 	free(c->list_errors);
+	for (size_t i = 0; i < c->nread_errors; i++) {
+		free(c->read_errors[i].ns);
+		free(c->read_errors[i].name);
+		free(c->read_errors[i].message);
+	}
+	free(c->read_errors);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -423,6 +429,20 @@ static const struct sch_node stage_objects_node = { .type = SCH_ARRAY, .items = 
 						    .check = check_stage_objects };
 static const struct sch_node objects_node = { .type = SCH_MAP, .items = &stage_objects_node,
 					      .check = check_objects };
+static const char *const read_error_objects[] = { "StageLedger", "StageInventory", "both", NULL };
+static const struct sch_node read_object_node = { .type = SCH_STRING, .enum_values = read_error_objects };
+static const struct sch_field read_error_fields[] = {
+	{ .name = "namespace", .schema = &sch_string_nonempty },
+	{ .name = "name", .schema = &sch_string_nonempty },
+	{ .name = "object", .schema = &read_object_node },
+	{ .name = "from", .schema = &scnp_ms_duration_node, .required = true },
+	{ .name = "until", .schema = &scnp_ms_duration_node },
+	{ .name = "message", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+static const struct sch_node read_error_node = { .type = SCH_OBJECT, .fields = read_error_fields,
+						 .check = check_windows_item };
+const struct sch_node scnp_sw_read_errors_node = { .type = SCH_ARRAY, .items = &read_error_node };
 
 static const struct sch_field update_fields[] = {
 	{ .name = "at", .schema = &scnp_positive_duration_node, .required = true },
@@ -1009,6 +1029,55 @@ static void read_list_errors(const struct val *l, struct scn_sw_config *c)
 	}
 }
 
+static void read_read_errors(const struct val *l, struct scn_sw_config *c)
+{
+	if (!l || l->u.list.n == 0)
+		return;
+	c->read_errors = xcalloc(l->u.list.n, sizeof(*c->read_errors));
+	for (size_t i = 0; i < l->u.list.n; i++) {
+		const struct val *x = l->u.list.items[i];
+		const struct val *until = val_map_get(x, "until");
+		const char *which = val_str(val_map_get(x, "object"), "both");
+		struct scn_sw_read_error *e = &c->read_errors[c->nread_errors++];
+
+		e->ns = opt_str(x, "namespace");
+		e->name = opt_str(x, "name");
+		e->ledger = strcmp(which, "StageInventory") != 0;
+		e->inventory = strcmp(which, "StageLedger") != 0;
+		e->window.from_ms = scnp_duration_ms(val_map_get(x, "from"));
+		e->window.until_ms = until ? scnp_duration_ms(until) : INT64_MAX;
+		e->message = opt_str(x, "message");
+	}
+}
+
+const struct scn_sw_read_error *scn_sw_read_error_at(const struct scn_sw_config *c, const char *ns,
+						     const char *name, bool inventory, int64_t t_ms)
+{
+	for (size_t i = 0; i < c->nread_errors; i++) {
+		const struct scn_sw_read_error *e = &c->read_errors[i];
+
+		if ((inventory ? e->inventory : e->ledger) && (!e->ns || strcmp(e->ns, ns) == 0) &&
+		    (!e->name || strcmp(e->name, name) == 0) && t_ms >= e->window.from_ms &&
+		    t_ms < e->window.until_ms)
+			return e;
+	}
+	return NULL;
+}
+
+int64_t scn_sw_read_errors_from(const struct scn_sw_config *c, const char *ns, const char *name, int64_t t_ms)
+{
+	int64_t first = INT64_MAX;
+
+	for (size_t i = 0; i < c->nread_errors; i++) {
+		const struct scn_sw_read_error *e = &c->read_errors[i];
+
+		if ((!e->ns || strcmp(e->ns, ns) == 0) && (!e->name || strcmp(e->name, name) == 0) &&
+		    e->window.until_ms > t_ms && e->window.from_ms < first)
+			first = e->window.from_ms;
+	}
+	return first;
+}
+
 static int path_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1144,6 +1213,7 @@ void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char 
 		read_anchors(val_map_get(ss, "anchors"), c);
 		read_pods(val_map_get(ss, "pods"), c);
 		read_list_errors(val_map_get(ss, "podListErrors"), c);
+		read_read_errors(val_map_get(ss, "ledgerErrors"), c);
 	}
 	if (rules && rules->u.list.n) {
 		c->rules = xcalloc(rules->u.list.n, sizeof(*c->rules));

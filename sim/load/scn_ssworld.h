@@ -15,7 +15,9 @@
  *   spec.models.sources     the Flux sources the StageSets' sourceRefs name
  *                           that the inputs do not hold;
  *   spec.models.pods        the pods and Warning events the restart and
- *                           event gates list, and the list errors.
+ *                           event gates list, and the list errors;
+ *   stagesets.ledgerErrors  when the reads of a StageSet's StageLedger and
+ *                           StageInventory fail.
  *
  * scenarios/README.md ("StageSet world") documents every key.  Times are ms
  * since scenario start; durations are distributions in ms (sim/load/dist.h).
@@ -323,6 +325,20 @@ struct scn_sw_list_error {
 	char *message;                /* NULL: the API server's text */
 };
 
+/*
+ * A read error of a StageSet's side objects (spec.models.stagesets.ledgerErrors[]):
+ * while @window lasts, the Get of its same-name StageLedger (R-17,
+ * loadLifetimeLedger) and/or the List of its StageInventory shards (R-18,
+ * recorder.StageRecords) fail with a transient API error.
+ */
+struct scn_sw_read_error {
+	char *ns;                     /* NULL: every namespace */
+	char *name;                   /* NULL: every StageSet of the namespace(s) */
+	bool ledger, inventory;       /* which reads fail (at least one) */
+	struct scn_sw_window window;
+	char *message;                /* NULL: the API server's text */
+};
+
 /* The StageSet world with every default filled in. */
 struct scn_sw_config {
 	struct scn_sw_behaviour top;  /* has_* all true but has_actions, regression.has_versions */
@@ -337,6 +353,8 @@ struct scn_sw_config {
 	size_t npods;
 	struct scn_sw_list_error *list_errors;
 	size_t nlist_errors;
+	struct scn_sw_read_error *read_errors; /* in file order */
+	size_t nread_errors;
 };
 
 /* scn_sw_config_init() - the defaults above, nothing else.  Cannot fail. */
@@ -459,6 +477,25 @@ void scn_sw_source_files_at(const struct scn_sw_config *c, const char *kind, con
  * Cost: O(log stages).
  */
 const struct scn_sw_stage_objects *scn_sw_objects_of(const struct scn_sw_objects *o, const char *stage);
+
+/*
+ * scn_sw_read_error_at() - the first ledgerErrors entry of @c that fails the
+ * StageLedger read (@inventory false) or the StageInventory read (@inventory
+ * true) of StageSet @ns/@name at @t_ms (ms since scenario start), or NULL.
+ * The world fails the pass's read with it, and lint and the run's notices
+ * read the same entries.  Returns a pointer borrowed from @c.
+ * Cost: O(entries).
+ */
+const struct scn_sw_read_error *scn_sw_read_error_at(const struct scn_sw_config *c, const char *ns,
+						     const char *name, bool inventory, int64_t t_ms);
+
+/*
+ * scn_sw_read_errors_from() - the earliest start of a ledgerErrors entry of
+ * @c for StageSet @ns/@name (either read) that has not ended by @t_ms (ms
+ * since scenario start), INT64_MAX when none: until then every read of that
+ * StageSet succeeds as it did at @t_ms.  Cost: O(entries).
+ */
+int64_t scn_sw_read_errors_from(const struct scn_sw_config *c, const char *ns, const char *name, int64_t t_ms);
 
 /* scn_sw_in_windows() - whether @t_ms lies in one of @w's windows.  Cost: O(n). */
 bool scn_sw_in_windows(const struct scn_sw_windows *w, int64_t t_ms);

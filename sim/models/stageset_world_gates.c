@@ -194,6 +194,36 @@ static bool list_fails(const struct sw_world *w, const char *ns, bool events, in
 	return false;
 }
 
+bool swg_read_error(const struct sw_world *w, const char *ns, const char *name, bool inventory, int64_t t_ms,
+		    struct ssc_err *err)
+{
+	const struct scn_sw_read_error *e = scn_sw_read_error_at(w->s.cfg, ns, name, inventory, t_ms);
+
+	if (!e)
+		return false;
+	err->code = SSC_ERR;
+	if (inventory && e->message)
+		snprintf(err->msg, sizeof(err->msg), SWG_INVENTORY_LIST_ERROR "%s", e->message);
+	else if (inventory)
+		snprintf(err->msg, sizeof(err->msg),
+			 SWG_INVENTORY_LIST_ERROR "the server is currently unable to handle the request (get "
+			 "stageinventories.stages.metio.wtf)");
+	else if (e->message)
+		snprintf(err->msg, sizeof(err->msg), "%s", e->message);
+	else
+		snprintf(err->msg, sizeof(err->msg),
+			 "the server is currently unable to handle the request (get stageledgers.stages.metio.wtf %s)",
+			 name);
+	return true;
+}
+
+int64_t swg_read_errors_from(const struct sw_world *w, const char *ns, const char *name, int64_t t_ms)
+{
+	int64_t from = scn_sw_read_errors_from(w->s.cfg, ns, name, t_ms);
+
+	return from < SW_NEVER ? from : SW_NEVER;
+}
+
 static bool pods_selected(const struct scn_sw_pods *p, const char *ns,
 			  const struct lbl_selector *sel)
 {

@@ -3,8 +3,8 @@
 
 /*
  * The StageSet world's gate sources (see sim/models/stageset_world.h for the
- * model as a whole): metrics (Prometheus, webhooks), pods, events and the
- * anchors' uids.
+ * model as a whole): metrics (Prometheus, webhooks), pods, events, the
+ * anchors' uids, and the read errors of the StageLedger and StageInventory.
  */
 
 #include <stdbool.h>
@@ -65,6 +65,31 @@ int swg_pod_restarts(const struct sw_world *w, const char *ns, const struct lbl_
 int swg_warning_events(const struct sw_world *w, const char *ns, const struct lbl_selector *sel,
 		      const char *const *reasons, size_t nreasons, int64_t t_ms, int32_t *total,
 		      struct ssc_err *err);
+
+/* How a failed StageInventory List's error begins (recorder.StageRecords wraps the API error so). */
+#define SWG_INVENTORY_LIST_ERROR "list StageInventory: "
+
+/*
+ * swg_read_error() - whether the read of StageSet @ns/@name's StageLedger
+ * (@inventory false: the Get of R-17, loadLifetimeLedger) or of its
+ * StageInventory shards (@inventory true: the List of R-18,
+ * recorder.StageRecords) fails at @t_ms (spec.models.stagesets.ledgerErrors,
+ * scn_sw_read_error_at()).
+ * Returns: true with @err set to a transient error (SSC_ERR) in upstream's
+ *          words ("list StageInventory: <cause>" for the inventory; the
+ *          API server's text, or the entry's message, as the cause), false
+ *          (and @err untouched) when the read succeeds.
+ */
+bool swg_read_error(const struct sw_world *w, const char *ns, const char *name, bool inventory, int64_t t_ms,
+		    struct ssc_err *err);
+
+/*
+ * swg_read_errors_from() - when the next StageLedger or StageInventory read
+ * error of StageSet @ns/@name begins, of those not ended by @t_ms
+ * (scn_sw_read_errors_from()): until then its reads succeed as at @t_ms,
+ * so a pass kept from then stands for a later one.  SW_NEVER when none.
+ */
+int64_t swg_read_errors_from(const struct sw_world *w, const char *ns, const char *name, int64_t t_ms);
 
 /*
  * swg_anchor_uid() - env anchor_uid: the uid of the witness at @t_ms

@@ -16,6 +16,7 @@
 #include "sim/base/gotime.h"
 #include "sim/base/strindex.h"
 #include "sim/cluster/apiserver.h"
+#include "sim/models/stageset_world_gates.h"
 #include "sim/run/ss_members.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -31,6 +32,13 @@ struct st_soak {
 struct st_appr {
 	int64_t t_ms;
 	char *value;
+};
+
+/* The status writes around passes that wrote nothing (Q-23): the last before them and the first after. */
+struct st_quiet {
+	int64_t said_ms;       /* the last status write before the first such pass, -1 none */
+	const char *said_reason, *said_msg; /* its Ready reason and message (borrowed from the timeline) */
+	int64_t next_ms;       /* the first status write after the last such pass, -1 none */
 };
 
 /* What the timeline says of one StageSet. */
@@ -66,10 +74,8 @@ struct st_rec {
 	int64_t stale_ms, stale_appr_ms, stale_held_ms; /* the first approval overtaken by a newer version, -1 none */
 	char *stale_approved, *stale_now; /* (owned) */
 	bool stale_before;     /* the newer version was held before the approval came */
-	/* Q-23 */
-	int64_t said_ms;       /* the last status write before the first silent error pass, -1 none */
-	const char *said_reason, *said_msg; /* its Ready reason and message (borrowed from the timeline) */
-	int64_t next_ms;       /* the first status write after the last silent error pass, -1 none */
+	/* Q-23: around the passes that failed at the version plan, and at the StageLedger or StageInventory read */
+	struct st_quiet plan, read;
 	/* Q-23, pendingVersion */
 	char *pend;            /* the version status.pendingVersion names (owned), NULL none */
 	int64_t pend_ms;       /* the hold that wrote it */
@@ -593,38 +599,50 @@ static void approval_races(struct run_result *r, const struct ssrc_member_stat *
 
 /* ---------------------------------------------------------------- Q-23 */
 
-/* Follows status write @e of @m around its silent error passes into @g. */
-static void follow_silent(const struct ssrc_member_stat *m, struct st_rec *g, const struct tl_entry *e)
+/* Follows status write @e around @n passes that wrote nothing, from @first_ms to @last_ms, into @q. */
+static void follow_quiet(uint32_t n, int64_t first_ms, int64_t last_ms, struct st_quiet *q, const struct tl_entry *e)
 {
-	if (!m->silent_errors || e->change != TL_STATUS)
+	if (!n || e->change != TL_STATUS)
 		return;
-	if (e->t_ms <= m->silent_first_ms) {
-		g->said_ms = e->t_ms;
-		g->said_reason = e->reason;
-		g->said_msg = e->message;
-	} else if (e->t_ms > m->silent_last_ms && g->next_ms < 0) {
-		g->next_ms = e->t_ms;
+	if (e->t_ms <= first_ms) {
+		q->said_ms = e->t_ms;
+		q->said_reason = e->reason;
+		q->said_msg = e->message;
+	} else if (e->t_ms > last_ms && q->next_ms < 0) {
+		q->next_ms = e->t_ms;
 	}
+}
+
+/*
+ * What the status said through passes that wrote nothing (@q), and the
+ * next write after them, in words: two new strings into *@said and *@next.
+ */
+static void quiet_words(const struct st_quiet *q, char **said, char **next)
+{
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ];
+	char *msg = q->said_msg ? xstrdup(q->said_msg) : NULL;
+	size_t n;
+
+	if (msg && (n = strcspn(msg, "(")) > 0 && msg[n] == '(' && n > 1 && msg[n - 1] == ' ')
+		msg[n - 1] = '\0'; /* without the runbook link */
+	*said = q->said_ms >= 0 ? xasprintf("its status said %s \"%s\" (written at %s)", q->said_reason ? q->said_reason : "",
+					    msg ? msg : "", at(q->said_ms, t0))
+				: xstrdup("it had no status");
+	*next = q->next_ms >= 0 ? xasprintf("the next status write came at %s", at(q->next_ms, t1))
+				: xstrdup("no status write came after them to the end of the run");
+	free(msg);
 }
 
 static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
 {
 	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
-	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], t2[GT_DURATION_BUFSZ], t3[GT_DURATION_BUFSZ];
-	char *said, *next, *text, *msg;
-	size_t n;
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ];
+	char *said, *next, *text;
 
 	if (!m->silent_errors)
 		return;
-	msg = g->said_msg ? xstrdup(g->said_msg) : NULL;
-	if (msg && (n = strcspn(msg, "(")) > 0 && msg[n] == '(' && n > 1 && msg[n - 1] == ' ')
-		msg[n - 1] = '\0'; /* without the runbook link */
-	said = g->said_ms >= 0 ? xasprintf("its status said %s \"%s\" (written at %s)", g->said_reason ? g->said_reason : "",
-					   msg ? msg : "", at(g->said_ms, t2))
-			       : xstrdup("it had no status");
-	next = g->next_ms >= 0 ? xasprintf("the next status write came at %s", at(g->next_ms, t3))
-			       : xstrdup("no status write came after them to the end of the run");
-	text = xasprintf("StageSet %s/%s: %u pass%s from %s to %s failed at the version plan or the ledger with a "
+	quiet_words(&g->plan, &said, &next);
+	text = xasprintf("StageSet %s/%s: %u pass%s from %s to %s failed at the version plan with a "
 			 "transient error (%s) and wrote nothing: all that time %s, with observedGeneration and "
 			 "pendingVersion as they were, while the controller retried in back-off; %s; watch the "
 			 "source's Ready condition and the controller's reconcile errors during such outages, not the "
@@ -635,7 +653,39 @@ static void silent_errors(struct run_result *r, const struct ssrc_member_stat *m
 	free(text);
 	free(next);
 	free(said);
-	free(msg);
+}
+
+/*
+ * The passes that failed reading the StageLedger (R-17) or the
+ * StageInventory (R-18): the error is returned before any status write, so
+ * the status stays as the last write left it (lint's MS283).  Which read
+ * failed shows in the error: the inventory's reads "list StageInventory: ...".
+ */
+static void read_errors(struct run_result *r, const struct ssrc_member_stat *m, const struct st_rec *g)
+{
+	struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
+	char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ];
+	char *said, *next, *text;
+	bool inventory;
+
+	if (!m->read_errors)
+		return;
+	inventory = strncmp(m->read_error, SWG_INVENTORY_LIST_ERROR, strlen(SWG_INVENTORY_LIST_ERROR)) == 0;
+	quiet_words(&g->read, &said, &next);
+	text = xasprintf("StageSet %s/%s: %u pass%s from %s to %s failed reading %s with an API error (%s) and "
+			 "wrote nothing: all that time %s, Ready, its message, observedGeneration and pendingVersion "
+			 "as that write left them, while the controller retried in error back-off (5ms doubling up to "
+			 "16m40s); %s; during such outages read the controller's reconcile errors (\"Reconciler "
+			 "error\" in its log) and the API server's health, not the StageSet's status",
+			 m->ns, m->name, m->read_errors, m->read_errors == 1 ? "" : "es", at(m->read_first_ms, t0),
+			 at(m->read_last_ms, t1),
+			 inventory ? "its StageInventory (the List of every pass)"
+				   : "its StageLedger (the Get of every pass, Lifetime actions or not)",
+			 m->read_error, said, next);
+	tl_notice_add(des_timeline(r->world), r->end_ms, TL_WARNING, text, &ref, 1);
+	free(text);
+	free(next);
+	free(said);
 }
 
 /* ---------------------------------------------------------------- Q-23 pendingVersion */
@@ -802,7 +852,8 @@ static void follow(struct run_result *r, const struct ssrc_member_stat *m, struc
 	follow_approval(m, g, e);
 	follow_pending(g, e);
 	follow_pending_approval(g, e);
-	follow_silent(m, g, e);
+	follow_quiet(m->silent_errors, m->silent_first_ms, m->silent_last_ms, &g->plan, e);
+	follow_quiet(m->read_errors, m->read_first_ms, m->read_last_ms, &g->read, e);
 	if (e->change == TL_STATUS || e->change == TL_UPDATED)
 		follow_race(g, e);
 	if (e->change == TL_UPDATED)
@@ -853,7 +904,7 @@ void ss_hazards_stale(struct run_result *r)
 		recs[i].last = last_stage(r, ms[i].ns, ms[i].name);
 		recs[i].soak_from_ms = recs[i].snap_ms = -1;
 		recs[i].prog_ms = recs[i].appr_ms = recs[i].rehold_ms = recs[i].rehold_until_ms = -1;
-		recs[i].said_ms = recs[i].next_ms = -1;
+		recs[i].plan.said_ms = recs[i].plan.next_ms = recs[i].read.said_ms = recs[i].read.next_ms = -1;
 		recs[i].race_ms = recs[i].race_next_ms = recs[i].stale_ms = -1;
 		recs[i].exit_ms = recs[i].exit_until_ms = recs[i].exit_appr_ms = -1;
 	}
@@ -876,6 +927,7 @@ void ss_hazards_stale(struct run_result *r)
 			dropped_objects(r, &ms[i]);
 		approval_rehold(r, &ms[i], &recs[i]);
 		silent_errors(r, &ms[i], &recs[i]);
+		read_errors(r, &ms[i], &recs[i]);
 		approval_races(r, &ms[i], &recs[i]);
 		pending_after_exit(r, &ms[i], &recs[i]);
 		approval_reused(r, &ms[i], &recs[i]);

@@ -38,12 +38,15 @@
  *    reached); told with that first stage status, the last change of
  *    stages.metio.wtf/approved-version before it, and until the next
  *    status of another reason (warning);
- *  - passes that wrote nothing (R-13, R-17, §5 Q-23, lint's MS266): the
- *    adapter's count of passes that failed at the version plan or the
- *    Lifetime ledger with a transient error and wrote no status
- *    (ssrc_member_stat.silent_errors); told with their span, the first
- *    error, the last status written before them (what readers saw) and the
- *    first after (warning);
+ *  - passes that wrote nothing (R-13, §5 Q-23, lint's MS266): the
+ *    adapter's count of passes that failed at the version plan with a
+ *    transient error and wrote no status (ssrc_member_stat.silent_errors);
+ *    told with their span, the first error, the last status written before
+ *    them (what readers saw) and the first after (warning);
+ *  - the same for the StageLedger and StageInventory reads (R-17, R-18,
+ *    §5 Q-23, lint's MS283): passes that failed reading them with an API
+ *    error (ssrc_member_stat.read_errors), told the same way, with which
+ *    read failed (warning);
  *  - approvals and passes racing (R-14, §5 Q-32; the stale approval is
  *    lint's MS267): an AwaitingApproval status for the version the
  *    approval annotation already named when it was written (the pass had

@@ -315,11 +315,12 @@ static uint64_t source_rv(const struct ssrc *r, struct ssrr_member *m, size_t i,
 /*
  * What the memo's sources were at its pass (memo_t): per stage the store's
  * version of it (or, when the store held none, the kind's shape), and the
- * first change of a modelled one after that, as the world knows it now.
+ * first change of a modelled one after that, as the world knows it now; a
+ * StageLedger or StageInventory read error to come ends the memo too.
  */
 static void memo_sources(struct ssrc *r, struct ssrr_member *m)
 {
-	m->memo_until = SW_NEVER;
+	m->memo_until = swg_read_errors_from(r->world, m->ns, m->name, m->memo_t);
 	for (size_t i = 0; i < m->spec.nstages; i++) {
 		const char *kind, *ns;
 
@@ -580,14 +581,20 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 			break;
 		case SSC_REQUEUE_ERROR:
 			res->err = -1;
-			if (!pe->res.write_status &&
-			    (pe->res.exit == SSC_EXIT_PLAN || pe->res.exit == SSC_EXIT_LEDGER_ERROR)) {
-				/* a transient error that writes nothing (StageSet spec §5 Q-23) */
+			if (!pe->res.write_status && pe->res.exit == SSC_EXIT_PLAN) {
+				/* a transient error that writes nothing (StageSet spec §5 Q-23) */
 				if (m->silent_errors++ == 0) {
 					m->silent_first_ms = pe->start_ms;
 					snprintf(m->silent_error, sizeof(m->silent_error), "%s", pe->res.error);
 				}
 				m->silent_last_ms = pe->start_ms;
+			} else if (!pe->res.write_status && pe->res.exit == SSC_EXIT_LEDGER_ERROR) {
+				/* a StageLedger or StageInventory read error, the same */
+				if (m->read_errors++ == 0) {
+					m->read_first_ms = pe->start_ms;
+					snprintf(m->read_error, sizeof(m->read_error), "%s", pe->res.error);
+				}
+				m->read_last_ms = pe->start_ms;
 			}
 			break;
 		}
@@ -969,6 +976,10 @@ size_t ssrc_members(const struct ssrc *r, const struct ssrc_member_stat **out)
 			.silent_first_ms = m->silent_errors ? m->silent_first_ms : -1,
 			.silent_last_ms = m->silent_errors ? m->silent_last_ms : -1,
 			.silent_error = m->silent_error,
+			.read_errors = m->read_errors,
+			.read_first_ms = m->read_errors ? m->read_first_ms : -1,
+			.read_last_ms = m->read_errors ? m->read_last_ms : -1,
+			.read_error = m->read_error,
 		};
 	}
 	*out = rw->stats;

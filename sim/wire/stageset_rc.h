@@ -268,14 +268,22 @@ struct ssrc_member_stat {
 	const struct ssrc_survivor *survivors;
 	size_t nsurvivors;
 	/*
-	 * Passes that failed at the version plan (R-13) or the Lifetime ledger
-	 * (R-17) with a transient error, which writes nothing (§5 Q-23): their
-	 * count, the start of the first and the last (ms, -1 none) and the
-	 * first one's error (owned by the adapter).
+	 * Passes that failed at the version plan (R-13) with a transient error,
+	 * which writes nothing (§5 Q-23): their count, the start of the first
+	 * and the last (ms, -1 none) and the first one's error (owned by the
+	 * adapter).
 	 */
 	uint32_t silent_errors;
 	int64_t silent_first_ms, silent_last_ms;
 	const char *silent_error;
+	/*
+	 * The same for the passes that failed reading the StageLedger (R-17) or
+	 * the StageInventory (R-18): an API error there returns an error
+	 * without writing status either (spec.models.stagesets.ledgerErrors).
+	 */
+	uint32_t read_errors;
+	int64_t read_first_ms, read_last_ms;
+	const char *read_error;
 };
 
 /*

@@ -432,12 +432,13 @@ static bool env_inventory_has(void *ctx, const char *stage, int64_t *entries)
 	return rec != NULL;
 }
 
+/* loadLifetimeLedger's Get: the store's StageLedger, unless the world fails the read then (ledgerErrors). */
 static const struct obj *env_ledger(void *ctx, int64_t at_ms, struct ssc_err *err)
 {
 	struct ssre_pass *pe = ctx;
 
-	(void)at_ms;
-	(void)err;
+	if (swg_read_error(pe->r->world, pe->m->ns, pe->m->name, false, ssrr_sim_ms(pe->r, at_ms), err))
+		return NULL;
 	return api_get(pe->r->api, SSRR_KIND_LEDGER, pe->m->ns, pe->m->name);
 }
 
@@ -562,6 +563,7 @@ static int cl_decryptor(void *ctx, int64_t at_ms, struct ssc_err *err)
 	return -1;
 }
 
+/* recorder.StageRecords: the member's shards, unless the world fails the List then (ledgerErrors). */
 static int cl_records(void *ctx, int64_t at_ms, const struct ssc_inventory_record **out, size_t *n,
 		      struct ssc_err *err)
 {
@@ -569,8 +571,8 @@ static int cl_records(void *ctx, int64_t at_ms, const struct ssc_inventory_recor
 	struct ssrc *r = pe->r;
 	const struct ssrr_member *m = pe->m;
 
-	(void)at_ms;
-	(void)err;
+	if (swg_read_error(r->world, m->ns, m->name, true, ssrr_sim_ms(r, at_ms), err))
+		return -1; /* recorder.StageRecords' List failed (ledgerErrors) */
 	if (m->ninv > r->caprecs) {
 		r->caprecs = m->ninv;
 		r->recs = xreallocarray(r->recs, r->caprecs, sizeof(*r->recs));

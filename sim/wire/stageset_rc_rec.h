@@ -107,10 +107,14 @@ struct ssrr_member {
 	/* objects besides workloads the pass in flight created (their live index) or deleted (IDs), told at its end */
 	char **born, **deleted;
 	size_t nborn, ndeleted;
-	/* passes that ended in a plan or ledger error writing nothing: count, first and last start, first error */
+	/* passes that ended in a plan error writing nothing: count, first and last start, first error */
 	uint32_t silent_errors;
 	int64_t silent_first_ms, silent_last_ms;
 	char silent_error[512];  /* the size of ssc_result.error */
+	/* the same for the StageLedger and StageInventory reads */
+	uint32_t read_errors;
+	int64_t read_first_ms, read_last_ms;
+	char read_error[512];
 	/* passes, requeues, attempts */
 	uint32_t passes;
 	int64_t last_pass_ms;  /* when the last pass started (meaningful when passes > 0) */

@@ -1459,6 +1459,61 @@ static void test_anchors(void)
 	end();
 }
 
+/* ledgerErrors: which reads fail, for whom, when, and in upstream's words */
+static void test_read_errors(void)
+{
+	struct ssc_err err = { SSC_OK, "" };
+
+	begin();
+	cfg.nread_errors = 2;
+	cfg.read_errors = xcalloc(2, sizeof(*cfg.read_errors));
+	cfg.read_errors[0] = (struct scn_sw_read_error){ xstrdup("t1"), xstrdup("shop"), true, false,
+							 { HOUR, 2 * HOUR }, NULL };
+	cfg.read_errors[1] = (struct scn_sw_read_error){ NULL, NULL, false, true, { 3 * HOUR, SW_NEVER },
+							 xstrdup("etcdserver: request timed out") };
+	world();
+	CU_ASSERT_FALSE(swg_read_error(W, "t1", "shop", false, HOUR - 1, &err));
+	CU_ASSERT_EQUAL(err.code, SSC_OK); /* untouched */
+	CU_ASSERT_TRUE(swg_read_error(W, "t1", "shop", false, HOUR, &err));
+	CU_ASSERT_EQUAL(err.code, SSC_ERR);
+	CU_ASSERT_STRING_EQUAL(err.msg, "the server is currently unable to handle the request (get "
+					"stageledgers.stages.metio.wtf shop)");
+	CU_ASSERT_FALSE(swg_read_error(W, "t1", "shop", false, 2 * HOUR, &err)); /* until is exclusive */
+	CU_ASSERT_FALSE(swg_read_error(W, "t1", "shop", true, HOUR, &err));     /* the ledger only */
+	CU_ASSERT_FALSE(swg_read_error(W, "t1", "cart", false, HOUR, &err));    /* another StageSet */
+	CU_ASSERT_FALSE(swg_read_error(W, "t2", "shop", false, HOUR, &err));    /* another namespace */
+	CU_ASSERT_TRUE(swg_read_error(W, "t2", "cart", true, 5 * HOUR, &err));  /* every StageSet, for good */
+	CU_ASSERT_STRING_EQUAL(err.msg, "list StageInventory: etcdserver: request timed out");
+	CU_ASSERT_FALSE(swg_read_error(W, "t2", "cart", false, 5 * HOUR, &err));
+	/* the next error to come, for a pass kept meanwhile */
+	CU_ASSERT_EQUAL(swg_read_errors_from(W, "t1", "shop", 0), HOUR);
+	CU_ASSERT_EQUAL(swg_read_errors_from(W, "t1", "shop", 2 * HOUR), 3 * HOUR);
+	CU_ASSERT_EQUAL(swg_read_errors_from(W, "t1", "cart", 0), 3 * HOUR);
+	CU_ASSERT_EQUAL(swg_read_errors_from(W, "t1", "shop", 3 * HOUR + 1), 3 * HOUR);
+	cfg.read_errors[1].window.until_ms = 4 * HOUR;
+	CU_ASSERT_EQUAL(swg_read_errors_from(W, "t1", "cart", 4 * HOUR), SW_NEVER);
+	end();
+}
+
+/* A resumed run moves the ledgerErrors windows with every other time of the models */
+static void test_read_errors_resumed(void)
+{
+	struct scn_models m;
+
+	memset(&m, 0, sizeof(m));
+	m.world.nread_errors = 1;
+	m.world.read_errors = xcalloc(1, sizeof(*m.world.read_errors));
+	m.world.read_errors[0] = (struct scn_sw_read_error){ NULL, NULL, true, true, { 3 * HOUR, SW_NEVER }, NULL };
+	scn_models_shift(&m, -HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.from_ms, 2 * HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.until_ms, SW_NEVER); /* for good stays for good */
+	m.world.read_errors[0].window.until_ms = 4 * HOUR;
+	scn_models_shift(&m, -HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.from_ms, HOUR);
+	CU_ASSERT_EQUAL(m.world.read_errors[0].window.until_ms, 3 * HOUR);
+	scn_sw_config_release(&m.world);
+}
+
 /* ---- the scenario keys ---------------------------------------------------------- */
 
 #define HEAD "apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata:\n  name: t\n"
@@ -1520,6 +1575,10 @@ static void test_keys_read(void)
 			  "      podListErrors:\n"
 			  "        - {namespace: shop, list: events, from: 4h, until: 5h, class: forbidden}\n"
 			  "        - {from: 6h}\n"
+			  "      ledgerErrors:\n"
+			  "        - {namespace: shop, name: cart, object: StageLedger, from: 1h, until: 2h}\n"
+			  "        - {object: StageInventory, from: 3h, message: etcd down}\n"
+			  "        - {namespace: shop, from: 4h, until: 5h}\n"
 			  "      rules:\n"
 			  "        - selector: {matchLabels: {ring: \"0\"}}\n"
 			  "          stage: db\n"
@@ -1579,6 +1638,19 @@ static void test_keys_read(void)
 	CU_ASSERT_EQUAL_FATAL(c->nlist_errors, 2);
 	CU_ASSERT(!c->list_errors[0].pods && c->list_errors[0].events && c->list_errors[0].cls == SSC_ERR_FORBIDDEN);
 	CU_ASSERT(c->list_errors[1].pods && c->list_errors[1].events && c->list_errors[1].cls == SSC_ERR);
+	CU_ASSERT_EQUAL_FATAL(c->nread_errors, 3);
+	CU_ASSERT(c->read_errors[0].ledger && !c->read_errors[0].inventory);
+	CU_ASSERT_STRING_EQUAL(c->read_errors[0].ns, "shop");
+	CU_ASSERT_STRING_EQUAL(c->read_errors[0].name, "cart");
+	CU_ASSERT_EQUAL(c->read_errors[0].window.from_ms, HOUR);
+	CU_ASSERT_EQUAL(c->read_errors[0].window.until_ms, 2 * HOUR);
+	CU_ASSERT(!c->read_errors[1].ledger && c->read_errors[1].inventory);
+	CU_ASSERT_PTR_NULL(c->read_errors[1].ns);
+	CU_ASSERT_PTR_NULL(c->read_errors[1].name);
+	CU_ASSERT_EQUAL(c->read_errors[1].window.until_ms, INT64_MAX);
+	CU_ASSERT_STRING_EQUAL(c->read_errors[1].message, "etcd down");
+	CU_ASSERT(c->read_errors[2].ledger && c->read_errors[2].inventory); /* both, by default */
+	CU_ASSERT_PTR_NULL(c->read_errors[2].message);
 	CU_ASSERT_EQUAL_FATAL(c->nrules, 1);
 	r = &c->rules[0];
 	CU_ASSERT_STRING_EQUAL(r->stage, "db");
@@ -1675,6 +1747,35 @@ static void test_keys_errors(void)
 		"later than from\n"
 		"s.yaml:8:18: error: spec.models.stagesets: Invalid value: \"object\": adoption.duration and "
 		"readiness.delay are one setting; give readiness.delay only");
+	fx_tmp_leave();
+}
+
+static void test_keys_read_errors(void)
+{
+	fx_tmp_enter("test_stageset_world");
+	expect_load_errors(
+		HEAD "spec:\n"
+		     "  models:\n"
+		     "    stagesets:\n"
+		     "      ledgerErrors:\n"
+		     "        - {object: Ledger, from: 1h}\n"
+		     "        - {name: shop, from: 2h, until: 1h}\n"
+		     "        - {namespace: shop, until: 1h}\n"
+		     "        - {from: 1h, class: forbidden}\n"
+		     "        - {name: \"\", from: 1h}\n"
+		     "        - {from: soon}\n",
+		"s.yaml:9:20: error: spec.models.stagesets.ledgerErrors[0].object: Unsupported value: \"Ledger\": "
+		"supported values: \"StageLedger\", \"StageInventory\", \"both\"\n"
+		"s.yaml:10:41: error: spec.models.stagesets.ledgerErrors[1]: Invalid value: \"object\": until must "
+		"be later than from\n"
+		"s.yaml:11:11: error: spec.models.stagesets.ledgerErrors[2].from: Required value\n"
+		"s.yaml:12:22: error: unknown field \"spec.models.stagesets.ledgerErrors[3].class\"\n"
+		"s.yaml:12:22: note: accepted fields: namespace, name, object, from, until, message\n"
+		"s.yaml:13:18: error: spec.models.stagesets.ledgerErrors[4].name: Invalid value: \"\": "
+		"spec.models.stagesets.ledgerErrors[4].name in body should be at least 1 chars long\n"
+		"s.yaml:14:18: error: spec.models.stagesets.ledgerErrors[5].from: Invalid value: \"soon\": time: "
+		"invalid duration \"soon\"\n"
+		"s.yaml:14:18: note: durations use Go syntax, e.g. 90s, 5m, 1h30m");
 	fx_tmp_leave();
 }
 
@@ -1893,9 +1994,12 @@ void register_tests(void)
 		{ "metrics: a StageSet metric source", test_query },
 		{ "pods and events: totals over time, list errors", test_pods_and_events },
 		{ "anchors: exist, gone, recreated, unreadable", test_anchors },
+		{ "ledgerErrors: the StageLedger and StageInventory reads fail", test_read_errors },
+		{ "ledgerErrors: a resumed run moves their windows", test_read_errors_resumed },
 		{ "keys: every world key read", test_keys_read },
 		{ "keys: defaults, the member-model keys mapped", test_keys_defaults_and_old_keys },
 		{ "keys: errors with their positions", test_keys_errors },
+		{ "keys: ledgerErrors' errors with their positions", test_keys_read_errors },
 		{ "keys: the world's mode refuses stagesets.migrations and notes the modelled sources",
 		  test_keys_world_mode },
 		{ "keys: several series, webhook entries, unavailable windows, regress effect",
