@@ -247,24 +247,24 @@ static void test_pending_after_exit(void)
 		    "2h0m0s: those passes stop at source resolution (SourceNotReady), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
 		    "Ready False SourceNotReady, also once the approval at 1h30m0s has come, until a pass gets "
-		    "through again; a transient error reading the StageLedger (API errors are not simulated) "
-		    "writes no status at all");
+		    "through again; an API error reading the StageLedger or the StageInventory "
+		    "(ledgerErrors, MS283) writes no status at all");
 	expect_lint(SOURCES_EVENTS("{name: shop, forbidden: [{from: 1h20m}]}", PUBLISH_1H) SS(ALWAYS, APP_STAGE),
 		    "7:15: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the "
 		    "sources model makes stage \"app\"'s GitRepository shop/shop unreadable (Forbidden) from "
 		    "1h20m0s on: those passes stop at source resolution (RBACDenied), before the approval gate, "
 		    "the one writer of pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside "
-		    "Ready False RBACDenied until a pass gets through again; a transient error reading the "
-		    "StageLedger (API errors are not simulated) writes no status at all");
+		    "Ready False RBACDenied until a pass gets through again; an API error reading the "
+		    "StageLedger or the StageInventory (ledgerErrors, MS283) writes no status at all");
 	expect_lint(SCENARIO(PUBLISH_1H DELETE_KC("1h20m")) SS(ALWAYS KUBECONFIG, APP_STAGE),
 		    "8:12: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
 		    "shop/shop (approvalMode Always), which writes status.pendingVersion 2.1.0; then the delete "
 		    "event at 1h20m0s removes Secret shop/kc, which spec.kubeConfig.secretRef names, for the "
 		    "rest of the run: those passes fail to connect to the target cluster (StageFailed), before "
 		    "the approval gate, the one writer of pendingVersion, so status.pendingVersion goes on "
-		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; a transient "
-		    "error reading the StageLedger (API errors are not simulated) writes no status at all");
+		    "naming 2.1.0 beside Ready False StageFailed until a pass gets through again; an API "
+		    "error reading the StageLedger or the StageInventory (ledgerErrors, MS283) writes no status at all");
 	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {matchLabels: {app: db}}, version: \"3.1.0\"}}\n")
 			    SS(ALWAYS "  dependsOn: [{name: db}]\n", APP_STAGE) DB("  version: {value: \"3.0.0\"}\n"),
 		    "15:15: MS279 warning: 2.1.0, published at 1h0m0s, is held AwaitingApproval on StageSet "
@@ -273,8 +273,8 @@ static void test_pending_after_exit(void)
 		    "it rolls that version out, soaking it for at least 30m0s (schema 30m0s): those passes stop "
 		    "at the dependency check (DependencyNotReady), before the approval gate, the one writer of "
 		    "pendingVersion, so status.pendingVersion goes on naming 2.1.0 beside Ready False "
-		    "DependencyNotReady until a pass gets through again; a transient error reading the "
-		    "StageLedger (API errors are not simulated) writes no status at all\n"
+		    "DependencyNotReady until a pass gets through again; an API error reading the "
+		    "StageLedger or the StageInventory (ledgerErrors, MS283) writes no status at all\n"
 		    DB_SOAK);
 	/* a publish that reaches both; a dependency with nothing that holds it long */
 	expect_lint(SCENARIO(PUBLISH_1H "    - {at: 1h20m, publish: {selector: {}, version: \"3.1.0\"}}\n")
