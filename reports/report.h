@@ -38,7 +38,13 @@ struct rep_capacity {
 struct rep_run {
 	const char *name;       /* scenario name */
 	uint64_t seed;
-	int64_t horizon_ms;
+	int64_t horizon_ms;     /* this run's own length */
+	/*
+	 * A run resumed from a snapshot the simulator wrote: the snapshot's time
+	 * on the original run's clock, where spec.horizon also counts from (the
+	 * header says "horizon 2h0m0s (1h0m0s left)"); 0 for any other run.
+	 */
+	int64_t resumed_ms;
 	int64_t start_unix_ms;  /* wall-clock anchor of simulated time 0 */
 	const char *clock_said; /* whence start_unix_ms when not spec.start (scn_clock_said()), or NULL */
 	const char *const *files; /* inputs read, in order */

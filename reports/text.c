@@ -481,10 +481,18 @@ int rep_text(FILE *f, const struct rep_run *run, const struct rep_text_opts *opt
 	char *head[5];
 
 	/* "NAME: seed 3, horizon 2h0m0s, 13 objects, 0 scripted events", broken after a comma */
-	gt_format_duration(run->horizon_ms, hz, sizeof(hz));
+	gt_format_duration(run->resumed_ms + run->horizon_ms, hz, sizeof(hz));
 	head[0] = xasprintf("%s:", name);
 	head[1] = xasprintf("seed %llu,", (unsigned long long)run->seed);
-	head[2] = xasprintf("horizon %s,", hz);
+	if (run->resumed_ms > 0) {
+		char left[GT_DURATION_BUFSZ];
+
+		/* the horizon as written, on the original run's clock, and what is left of it */
+		gt_format_duration(run->horizon_ms, left, sizeof(left));
+		head[2] = xasprintf("horizon %s (%s left),", hz, left);
+	} else {
+		head[2] = xasprintf("horizon %s,", hz);
+	}
 	head[3] = xasprintf("%zu object%s,", run->nobjects, run->nobjects == 1 ? "" : "s");
 	head[4] = xasprintf("%zu scripted event%s", run->nevents, run->nevents == 1 ? "" : "s");
 	clauses(&o, head, 5, true);

@@ -101,6 +101,9 @@ check "the snapshot says when it was taken, to the millisecond" grep -q 'clock.m
 check "... a fraction of a second too" grep -q 'clock.magos-sim.io/taken: "2026-01-01T00:00:45.25Z"' "$tmp/t45250.yaml"
 expect_rc "resumed with the Scenario whose spec.start is the origin, no --now" 0 "$SIM" run --width 200 "$tmp/co/scn.yaml" "$tmp/t45.yaml"
 if sed -n 2p "$tmp/out" | grep -q '^clock starts 2026-01-01T00:00:45Z (the time the snapshot was taken)$'; then ok "the clock starts when the snapshot was taken"; else bad "the clock starts when the snapshot was taken"; show "$tmp/out" 2; fi
+# the header gives the horizon as written, on the original clock, and what is left of it
+expect_rc "resumed with --horizon 2h" 0 "$SIM" run --width 200 --horizon 2h "$tmp/co/scn.yaml" "$tmp/t45.yaml"
+contains "... the header says the horizon given and what is left after the snapshot" "$tmp/out" ", horizon 2h0m0s (1h59m15s left), "
 
 # --- a snapshot resumed with the scenario file that also holds its manifests:
 # each object is there twice; one note says what to give instead ---
@@ -170,7 +173,7 @@ check "the snapshot names its run's Scenario and seed" sh -c 'grep -q "run.magos
 expect_rc "resumed with its own Scenario" 0 "$SIM" run -q "$tmp/scn.yaml" "$tmp/t45.yaml"
 lacks "... there is nothing to warn about" "$tmp/err" "warning"
 expect_rc "resumed with another Scenario, it runs" 0 "$SIM" run -q "$tmp/other.yaml" "$tmp/t45.yaml"
-contains "with a warning that says which and that it may be meant" "$tmp/err" "t45.yaml:7:3: warning: the snapshot comes from a run with Scenario \"checkout-resume\" (seed 1); this run has Scenario \"other\": what happens after the snapshot follows this run's events and models, not the original run's (a warning only: resuming with other models or draws on purpose is fine)"
+contains "with a warning that says which and that it may be meant" "$tmp/err" "t45.yaml:8:3: warning: the snapshot comes from a run with Scenario \"checkout-resume\" (seed 1); this run has Scenario \"other\": what happens after the snapshot follows this run's events and models, not the original run's (a warning only: resuming with other models or draws on purpose is fine)"
 expect_rc "resumed with another seed" 0 "$SIM" run -q --seed 7 "$tmp/scn.yaml" "$tmp/t45.yaml"
 contains "says the seeds" "$tmp/err" "this run has seed 7: what happens after the snapshot follows this run's draws"
 expect_rc "resumed without its Scenario document" 0 "$SIM" run -q "$tmp/t45.yaml"
@@ -196,7 +199,7 @@ check "... the run has seed 2" grep -q '"seed":2,' "$tmp/s7-2.json"
 contains "... and the warning says both" "$tmp/err" "this run has no Scenario document, seed 2: what happens after the snapshot follows this run's events, models and draws"
 grep -v 'run.magos-sim.io/seed' "$tmp/s7.yaml" >"$tmp/s7-noseed.yaml"
 expect_rc "a snapshot that names no seed, without Scenario document or --seed" 0 "$SIM" run -q "$tmp/s7-noseed.yaml"
-contains "warns that nothing says the seed" "$tmp/err" "s7-noseed.yaml:7:3: warning: the snapshot does not say the seed of its run (no run.magos-sim.io/seed annotation) and neither a Scenario document nor --seed gives one: this run uses seed 1, which need not be the original run's"
+contains "warns that nothing says the seed" "$tmp/err" "s7-noseed.yaml:8:3: warning: the snapshot does not say the seed of its run (no run.magos-sim.io/seed annotation) and neither a Scenario document nor --seed gives one: this run uses seed 1, which need not be the original run's"
 expect_rc "... with --seed" 0 "$SIM" run -q --seed 7 "$tmp/s7-noseed.yaml"
 lacks "... does not" "$tmp/err" "does not say the seed"
 expect_rc "compare of the snapshot without Scenario document" 0 "$SIM" compare -q -n 2 --json "$tmp/c7.json" "$tmp/s7.yaml" "$tmp/s7.yaml"

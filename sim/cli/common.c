@@ -391,6 +391,7 @@ void cmd_fill_rep(struct rep_run *rep, const struct scenario *s, const struct ru
 	rep->name = s->name;
 	rep->seed = r->seed;
 	rep->horizon_ms = r->horizon_ms;
+	rep->resumed_ms = s->resumed ? s->resumed_ms : 0;
 	rep->start_unix_ms = s->start_unix_ms;
 	rep->clock_said = scn_clock_said(s);
 	rep->files = (const char *const *)s->files;
