@@ -228,9 +228,25 @@ struct val *val_new_list(void)
 	return new_node(VAL_LIST);
 }
 
+struct val *val_share(const struct val *v)
+{
+	struct val *s = (struct val *)v; /* read-only for every owner from here on */
+
+	if (s)
+		__atomic_add_fetch(&s->shares, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
 void val_free(struct val *v)
 {
 	if (!v)
+		return;
+	/*
+	 * A shared node loses one owner; the last one frees it.  Reading no
+	 * other owner means there is none to race with: only an owner can share.
+	 */
+	if (__atomic_load_n(&v->shares, __ATOMIC_ACQUIRE) != 0 &&
+	    __atomic_fetch_sub(&v->shares, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	switch (v->type) {
 	case VAL_STRING:

@@ -79,6 +79,36 @@ static void test_map_take(void)
 }
 
 /*
+ * val_share() gives a tree another owner without copying it: the tree
+ * lives until its last owner lets go, whichever that is, and a tree that
+ * holds a shared subtree frees around it.
+ */
+static void test_share(void)
+{
+	struct val *a = sample(), *parent = val_new_map(), *b, *steps;
+
+	b = val_share(a);
+	CU_ASSERT_PTR_EQUAL(b, a);
+	CU_ASSERT_PTR_NULL(val_share(NULL));
+	val_free(a); /* the first owner lets go: the second still reads it */
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(b, "spec.steps.0.name"), ""), "dev");
+	steps = val_path(b, "spec.steps");
+	val_map_set(parent, "steps", val_share(steps));
+	val_map_set(parent, "again", val_share(steps));
+	val_free(b); /* the whole tree but the shared list */
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(parent, "steps.0.name"), ""), "dev");
+	CU_ASSERT_TRUE(val_equal(val_map_get(parent, "steps"), val_map_get(parent, "again")));
+	{
+		struct val *c = val_copy(parent); /* a copy owns its nodes alone */
+
+		val_free(parent);
+		CU_ASSERT_STRING_EQUAL(val_str(val_path(c, "again.0.name"), ""), "dev");
+		CU_ASSERT_PTR_NOT_EQUAL(val_map_get(c, "steps"), val_map_get(c, "again"));
+		val_free(c);
+	}
+}
+
+/*
  * A copy shares its keys' texts and outlives the original; keys set through
  * val_map_append_kv() come from another map with their marks; deleting and
  * replacing keys in one copy leaves the other as it was.
@@ -296,6 +326,7 @@ void register_tests(void)
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
 		{ "a map entry's value taken out", test_map_take },
+		{ "a tree shared by several owners lives until the last lets go", test_share },
 		{ "copies share their keys", test_copies_share_keys },
 		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },
