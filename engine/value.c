@@ -313,6 +313,32 @@ struct val *val_copy(const struct val *v)
 	return c;
 }
 
+struct val *val_copy_top(const struct val *v)
+{
+	struct val *c;
+
+	if (!v || (v->type != VAL_MAP && v->type != VAL_LIST))
+		return val_copy(v);
+	c = new_node(v->type);
+	c->mark = v->mark;
+	c->raw = v->raw ? key_share(v->raw) : NULL;
+	if (v->type == VAL_MAP) {
+		c->u.map.n = c->u.map.cap = v->u.map.n;
+		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
+			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
+			c->u.map.items[i].v = val_share(v->u.map.items[i].v);
+		}
+	} else {
+		c->u.list.n = c->u.list.cap = v->u.list.n;
+		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
+		for (size_t i = 0; i < v->u.list.n; i++)
+			c->u.list.items[i] = val_share(v->u.list.items[i]);
+	}
+	return c;
+}
+
 void val_set_raw(struct val *v, const char *text, size_t n)
 {
 	char *old = v->raw;

@@ -107,6 +107,17 @@ void val_free(struct val *v);
 struct val *val_share(const struct val *v);
 
 /*
+ * val_copy_top() - a copy of @v's top node alone: a map's entries (keys,
+ * key marks and order) or a list's elements are shared with @v
+ * (val_share()), not copied; mark and raw text as val_copy() gives them.
+ * What val_copy(@v) gives as long as nothing below the top is written, so
+ * the caller may add, replace or delete entries of the copy but must not
+ * write into the values it shares.  A scalar is copied as val_copy() does.
+ * Returns new; NULL gives NULL.  Cost: O(entries), no copy below the top.
+ */
+struct val *val_copy_top(const struct val *v);
+
+/*
  * val_copy() - deep copy of @v (marks and raw text included; map keys and
  * raw texts are shared with @v, not copied).  Returns new; NULL gives NULL.
  */

@@ -109,6 +109,42 @@ static void test_share(void)
 }
 
 /*
+ * val_copy_top() copies the top node alone: the copy equals a deep copy,
+ * below the top it holds the original's nodes, and an entry replaced in the
+ * copy leaves the original as it was, whichever of the two is freed first.
+ */
+static void test_copy_top(void)
+{
+	struct val *a = sample(), *c, *spec, *l;
+
+	val_path(a, "spec")->mark = (struct val_mark){ 2, 3 };
+	c = val_copy_top(a);
+	CU_ASSERT_TRUE(val_equal(c, a));
+	CU_ASSERT_PTR_NOT_EQUAL(c, a);
+	CU_ASSERT_PTR_EQUAL(val_map_get(c, "spec"), val_map_get(a, "spec"));
+	spec = val_map_set(c, "spec", val_copy_top(val_map_get(a, "spec")));
+	CU_ASSERT_EQUAL(spec->mark.line, 2);
+	CU_ASSERT_PTR_EQUAL(val_map_get(spec, "steps"), val_path(a, "spec.steps"));
+	val_map_set(spec, "replicas", val_new_int(5));
+	CU_ASSERT_EQUAL(val_int(val_path(a, "spec.replicas"), 0), 3);
+	CU_ASSERT_EQUAL(val_int(val_path(c, "spec.replicas"), 0), 5);
+	val_free(a);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(c, "spec.steps.0.name"), ""), "dev");
+	l = val_copy_top(val_path(c, "spec.steps"));
+	CU_ASSERT_EQUAL(l->u.list.n, 1);
+	CU_ASSERT_PTR_EQUAL(l->u.list.items[0], val_path(c, "spec.steps.0"));
+	val_free(c);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(l, "0.name"), ""), "dev");
+	val_free(l);
+	a = val_new_string("x");
+	c = val_copy_top(a); /* a scalar: copied */
+	CU_ASSERT_PTR_NOT_EQUAL(c, a);
+	val_free(a);
+	CU_ASSERT_STRING_EQUAL(val_str(c, ""), "x");
+	val_free(c);
+}
+
+/*
  * A copy shares its keys' texts and outlives the original; keys set through
  * val_map_append_kv() come from another map with their marks; deleting and
  * replacing keys in one copy leaves the other as it was.
@@ -327,6 +363,7 @@ void register_tests(void)
 		{ "copy and dotted paths", test_copy_and_path },
 		{ "a map entry's value taken out", test_map_take },
 		{ "a tree shared by several owners lives until the last lets go", test_share },
+		{ "a copy of the top node shares what is below it", test_copy_top },
 		{ "copies share their keys", test_copies_share_keys },
 		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },
