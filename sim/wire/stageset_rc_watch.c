@@ -135,10 +135,15 @@ void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, 
 	 * reconciles, and the work queue holds the key once.
 	 */
 	ssrw_arm_sources(r, m);
-	obj_strmap_release(&m->seen_labels);
-	obj_strmap_release(&m->seen_ns_labels);
-	obj_strmap_copy(&m->seen_labels, &o->labels);
-	obj_strmap_copy(&m->seen_ns_labels, nsl);
+	/* a spec change usually keeps the labels: copy only what differs */
+	if (!obj_strmap_equal(&m->seen_labels, &o->labels)) {
+		obj_strmap_release(&m->seen_labels);
+		obj_strmap_copy(&m->seen_labels, &o->labels);
+	}
+	if (!obj_strmap_equal(&m->seen_ns_labels, nsl)) {
+		obj_strmap_release(&m->seen_ns_labels);
+		obj_strmap_copy(&m->seen_ns_labels, nsl);
+	}
 }
 
 /* ---------------------------------------------------------------- publishes to inline versions */
