@@ -293,6 +293,33 @@ static void test_strmap_sorted(void)
 	obj_free(c);
 }
 
+/*
+ * obj_copy_sharing() copies the metadata and shares spec, status and rest:
+ * the copy's finalizers change alone, and its trees outlive the original.
+ */
+static void test_obj_copy_sharing(void)
+{
+	struct obj *o = obj_new("v1", "ConfigMap", "ns", "cm");
+	struct obj *c;
+
+	o->spec = sample();
+	o->status = val_new_map();
+	val_map_set(o->status, "phase", val_new_string("Ready"));
+	CU_ASSERT_TRUE(obj_strmap_set(&o->labels, "app", "x"));
+	c = obj_copy_sharing(o);
+	CU_ASSERT_PTR_EQUAL(c->spec, o->spec);
+	CU_ASSERT_PTR_EQUAL(c->status, o->status);
+	CU_ASSERT_PTR_NULL(c->rest);
+	CU_ASSERT_PTR_NOT_EQUAL(c->name, o->name);
+	CU_ASSERT_TRUE(obj_strmap_equal(&o->labels, &c->labels));
+	CU_ASSERT_TRUE(obj_add_finalizer(c, "magosproject.io/finalizer"));
+	CU_ASSERT_FALSE(obj_has_finalizer(o, "magosproject.io/finalizer"));
+	obj_free(o);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(c->spec, "spec.steps.0.name"), ""), "dev");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(c->status, "phase"), ""), "Ready");
+	obj_free(c);
+}
+
 static void test_ready_condition(void)
 {
 	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", "a", "s");
@@ -364,6 +391,7 @@ void register_tests(void)
 		{ "a map entry's value taken out", test_map_take },
 		{ "a tree shared by several owners lives until the last lets go", test_share },
 		{ "a copy of the top node shares what is below it", test_copy_top },
+		{ "an object copy that shares its trees", test_obj_copy_sharing },
 		{ "copies share their keys", test_copies_share_keys },
 		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },
