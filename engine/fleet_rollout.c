@@ -287,18 +287,13 @@ static void quirk(struct fr_result *r, enum fr_quirk q, long wave, const char *f
 {
 	va_list ap;
 	struct fr_quirk_note *n;
-	int len;
 
 	r->quirks = xreallocarray(r->quirks, r->nquirks + 1, sizeof(*r->quirks));
 	n = &r->quirks[r->nquirks++];
 	n->quirk = q;
 	n->wave = wave;
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	n->text = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(n->text, (size_t)len + 1, fmt, ap);
+	n->text = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 

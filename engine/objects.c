@@ -277,7 +277,8 @@ bool obj_owned_by_uid(const struct obj *o, const char *uid)
 	return false;
 }
 
-struct obj *obj_copy(const struct obj *o)
+/* obj_copy() and obj_copy_sharing(): @share gives spec, status and rest by val_share(). */
+static struct obj *copy(const struct obj *o, bool share)
 {
 	struct obj *c = xcalloc(1, sizeof(*c));
 
@@ -298,12 +299,22 @@ struct obj *obj_copy(const struct obj *o)
 	c->resource_version = o->resource_version;
 	c->creation_ms = o->creation_ms;
 	c->deletion_ms = o->deletion_ms;
-	c->spec = val_copy(o->spec);
-	c->status = val_copy(o->status);
-	c->rest = val_copy(o->rest);
+	c->spec = share ? val_share(o->spec) : val_copy(o->spec);
+	c->status = share ? val_share(o->status) : val_copy(o->status);
+	c->rest = share ? val_share(o->rest) : val_copy(o->rest);
 	c->owner_refs = val_copy(o->owner_refs);
 	c->src = o->src;
 	return c;
+}
+
+struct obj *obj_copy(const struct obj *o)
+{
+	return copy(o, false);
+}
+
+struct obj *obj_copy_sharing(const struct obj *o)
+{
+	return copy(o, true);
 }
 
 int obj_cmp_key(const struct obj *a, const struct obj *b)

@@ -143,6 +143,15 @@ void obj_free(struct obj *o);
 struct obj *obj_copy(const struct obj *o);
 
 /*
+ * obj_copy_sharing() - obj_copy() whose spec, status and rest are @o's
+ * trees, shared (val_share()) instead of copied: for a copy whose metadata
+ * alone changes, such as a finalizer update of a stored version.  Neither
+ * the caller nor what it hands the copy to may write into those trees.
+ * Returns new (obj_free() it, or hand it to the API server).
+ */
+struct obj *obj_copy_sharing(const struct obj *o);
+
+/*
  * obj_cmp_key() - orders objects by (kind, ns, name) with strcmp, the order
  * the API server lists them in.  Returns <0, 0, >0.
  */

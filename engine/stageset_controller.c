@@ -641,14 +641,9 @@ static void event(struct pass *p, bool warning, const char *reason, const char *
 {
 	va_list ap;
 	char *note;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	note = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(note, (size_t)n + 1, fmt, ap);
+	note = xvasprintf(fmt, ap);
 	va_end(ap);
 	ssc_events_take(&p->out->events, p->clk.now_ms, warning, reason, note);
 }
@@ -657,18 +652,13 @@ static void quirk(struct pass *p, int number, const char *fmt, ...) __attribute_
 static void quirk(struct pass *p, int number, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 	struct ssc_quirk_note *qn;
 
 	p->out->quirks = xreallocarray(p->out->quirks, p->out->nquirks + 1, sizeof(*p->out->quirks));
 	qn = &p->out->quirks[p->out->nquirks++];
 	qn->quirk = number;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	qn->text = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(qn->text, (size_t)n + 1, fmt, ap);
+	qn->text = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 

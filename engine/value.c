@@ -228,9 +228,25 @@ struct val *val_new_list(void)
 	return new_node(VAL_LIST);
 }
 
+struct val *val_share(const struct val *v)
+{
+	struct val *s = (struct val *)v; /* read-only for every owner from here on */
+
+	if (s)
+		__atomic_add_fetch(&s->shares, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
 void val_free(struct val *v)
 {
 	if (!v)
+		return;
+	/*
+	 * A shared node loses one owner; the last one frees it.  Reading no
+	 * other owner means there is none to race with: only an owner can share.
+	 */
+	if (__atomic_load_n(&v->shares, __ATOMIC_ACQUIRE) != 0 &&
+	    __atomic_fetch_sub(&v->shares, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
 	switch (v->type) {
 	case VAL_STRING:
@@ -293,6 +309,32 @@ struct val *val_copy(const struct val *v)
 		for (size_t i = 0; i < v->u.list.n; i++)
 			c->u.list.items[i] = val_copy(v->u.list.items[i]);
 		break;
+	}
+	return c;
+}
+
+struct val *val_copy_top(const struct val *v)
+{
+	struct val *c;
+
+	if (!v || (v->type != VAL_MAP && v->type != VAL_LIST))
+		return val_copy(v);
+	c = new_node(v->type);
+	c->mark = v->mark;
+	c->raw = v->raw ? key_share(v->raw) : NULL;
+	if (v->type == VAL_MAP) {
+		c->u.map.n = c->u.map.cap = v->u.map.n;
+		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
+			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
+			c->u.map.items[i].v = val_share(v->u.map.items[i].v);
+		}
+	} else {
+		c->u.list.n = c->u.list.cap = v->u.list.n;
+		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
+		for (size_t i = 0; i < v->u.list.n; i++)
+			c->u.list.items[i] = val_share(v->u.list.items[i]);
 	}
 	return c;
 }

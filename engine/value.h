@@ -14,7 +14,10 @@
  *    never assigned, written or freed outside engine/value.c;
  *  - likewise a node's `raw` text is set only through val_set_raw() and
  *    val_share_raw(), and copies of the node share it;
- *  - every node is owned by exactly one parent (or by the caller, for a root);
+ *  - every node is owned by one parent (or by the caller, for a root), or,
+ *    once handed out by val_share(), by several: a shared node and
+ *    everything below it are read-only for all of its owners, and each owner
+ *    lets go of it with val_free();
  *  - `mark` is where the node came from in its input file (1-based line and
  *    column; 0/0 for values built by code) and never takes part in equality.
  *
@@ -53,6 +56,7 @@ struct val_kv {
 struct val {
 	enum val_type type;
 	struct val_mark mark;
+	uint32_t shares; /* owners besides the first (val_share()); engine/value.c's alone */
 	char *raw; /* source text of a scalar read from a file, NULL otherwise; shared with copies: read it, never assign or free it */
 	union {
 		bool b;
@@ -83,8 +87,35 @@ struct val *val_new_stringn(const char *s, size_t n);
 struct val *val_new_map(void);
 struct val *val_new_list(void);
 
-/* val_free() - frees @v and everything below it.  Accepts NULL. */
+/*
+ * val_free() - lets go of @v: frees it and everything below it, or, when
+ * val_share() gave @v other owners, only drops this owner's claim on it.
+ * Accepts NULL.
+ */
 void val_free(struct val *v);
+
+/*
+ * val_share() - one more owner of @v (a tree the caller owns or borrows),
+ * without copying it: what val_copy(@v) gives, node for node, as long as
+ * nobody writes to @v or anything below it, which every owner must then
+ * respect (a version of a stored object is never written, so its subtrees
+ * can be shared with the next version).  Each owner lets go with
+ * val_free(); the last one frees the tree.  Counts change atomically, so
+ * owners may be on different threads.
+ * Returns @v (now the caller's too); NULL gives NULL.  Cost: O(1).
+ */
+struct val *val_share(const struct val *v);
+
+/*
+ * val_copy_top() - a copy of @v's top node alone: a map's entries (keys,
+ * key marks and order) or a list's elements are shared with @v
+ * (val_share()), not copied; mark and raw text as val_copy() gives them.
+ * What val_copy(@v) gives as long as nothing below the top is written, so
+ * the caller may add, replace or delete entries of the copy but must not
+ * write into the values it shares.  A scalar is copied as val_copy() does.
+ * Returns new; NULL gives NULL.  Cost: O(entries), no copy below the top.
+ */
+struct val *val_copy_top(const struct val *v);
 
 /*
  * val_copy() - deep copy of @v (marks and raw text included; map keys and

@@ -2,10 +2,12 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* Set once before any thread starts, then only read. */
 static xalloc_oom_fn oom_handler;
@@ -108,26 +110,91 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
-/* At most this many "%s" in a format that concat_only() takes (more go to vsnprintf()). */
+/* At most this many conversions in a format that concat_only() takes (more go to vsnprintf()). */
 #define CONCAT_MAX_ARGS 16
 
+/* The integer conversions concat_only() formats itself: %d, %i and %u with no flag, width or precision. */
+enum conv {
+	CONV_STR,   /* %s */
+	CONV_INT,   /* %d %i */
+	CONV_LONG,  /* %ld %li */
+	CONV_LLONG, /* %lld %lli */
+	CONV_SSIZE, /* %zd %zi */
+	CONV_UINT,  /* %u */
+	CONV_ULONG, /* %lu */
+	CONV_ULLONG, /* %llu */
+	CONV_SIZE,  /* %zu */
+};
+
 /*
- * When every conversion in @fmt is "%s" (or "%%"), the formatted text is the
- * literal text and the arguments joined, which needs no vsnprintf(): returns
- * it, a new string.  Returns NULL, reading no argument, for any other
- * conversion or more than CONCAT_MAX_ARGS arguments.  A NULL argument gives
- * "(null)", as glibc's printf does.  Most of the simulator's xasprintf()s
- * join names and messages this way, and vsnprintf() costs about a thousand
- * instructions a call.
+ * The conversion at @f (just past its '%'), or -1 for one concat_only()
+ * leaves to vsnprintf(); *@len is its length in the format.
+ */
+static int conv_at(const char *f, size_t *len)
+{
+	int lmod = 0; /* 1 l, 2 ll, 3 z */
+	size_t n = 0;
+
+	if (f[0] == 's') {
+		*len = 1;
+		return CONV_STR;
+	}
+	if (f[0] == 'l' && f[1] == 'l')
+		lmod = 2, n = 2;
+	else if (f[0] == 'l')
+		lmod = 1, n = 1;
+	else if (f[0] == 'z')
+		lmod = 3, n = 1;
+	*len = n + 1;
+	if (f[n] == 'd' || f[n] == 'i')
+		return lmod == 0 ? CONV_INT : lmod == 1 ? CONV_LONG : lmod == 2 ? CONV_LLONG : CONV_SSIZE;
+	if (f[n] == 'u')
+		return lmod == 0 ? CONV_UINT : lmod == 1 ? CONV_ULONG : lmod == 2 ? CONV_ULLONG : CONV_SIZE;
+	return -1;
+}
+
+/* @v in decimal at the end of @buf (of 24 bytes: 20 digits and a sign fit), with @neg a minus sign; returns the start. */
+static char *decimal(char *buf, unsigned long long v, bool neg)
+{
+	char *d = buf + 24;
+
+	do {
+		*--d = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--d = '-';
+	return d;
+}
+
+/* The magnitude of @v as unsigned (LLONG_MIN included), for decimal(). */
+static unsigned long long magnitude(long long v)
+{
+	return v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+}
+
+/*
+ * When every conversion in @fmt is "%s", "%%" or an integer's plain "%d",
+ * "%i" or "%u" (lengths l, ll and z; no flag, width or precision), the
+ * formatted text needs no vsnprintf(): returns it, a new string, the bytes
+ * vsnprintf() would give.  Returns NULL, reading no argument, for any other
+ * conversion or more than CONCAT_MAX_ARGS arguments.  A NULL string
+ * argument gives "(null)", as glibc's printf does.  Most of the simulator's
+ * xasprintf()s join names, messages and counts this way, and vsnprintf()
+ * costs about a thousand instructions a call.
  */
 static char *concat_only(const char *fmt, va_list ap)
 {
 	const char *arg[CONCAT_MAX_ARGS];
-	size_t alen[CONCAT_MAX_ARGS], narg = 0, len = 0;
+	char num[CONCAT_MAX_ARGS][24];
+	signed char kind[CONCAT_MAX_ARGS];
+	size_t alen[CONCAT_MAX_ARGS], narg = 0, len = 0, clen;
 	const char *f;
 	char *s, *d;
 
 	for (f = fmt; *f; f++) {
+		int k;
+
 		if (*f != '%') {
 			len++;
 			continue;
@@ -137,16 +204,57 @@ static char *concat_only(const char *fmt, va_list ap)
 			f++;
 			continue;
 		}
-		if (f[1] != 's' || narg == CONCAT_MAX_ARGS)
+		k = conv_at(f + 1, &clen);
+		if (k < 0 || narg == CONCAT_MAX_ARGS)
 			return NULL;
-		narg++;
-		f++;
+		kind[narg++] = (signed char)k;
+		f += clen;
 	}
 	for (size_t i = 0; i < narg; i++) {
-		arg[i] = va_arg(ap, const char *);
-		if (!arg[i])
-			arg[i] = "(null)";
-		alen[i] = strlen(arg[i]);
+		switch ((enum conv)kind[i]) {
+		case CONV_STR:
+			arg[i] = va_arg(ap, const char *);
+			if (!arg[i])
+				arg[i] = "(null)";
+			break;
+		case CONV_INT: {
+			int v = va_arg(ap, int);
+
+			arg[i] = decimal(num[i], magnitude(v), v < 0);
+			break;
+		}
+		case CONV_LONG: {
+			long v = va_arg(ap, long);
+
+			arg[i] = decimal(num[i], magnitude(v), v < 0);
+			break;
+		}
+		case CONV_LLONG: {
+			long long v = va_arg(ap, long long);
+
+			arg[i] = decimal(num[i], magnitude(v), v < 0);
+			break;
+		}
+		case CONV_SSIZE: {
+			ssize_t v = va_arg(ap, ssize_t);
+
+			arg[i] = decimal(num[i], magnitude(v), v < 0);
+			break;
+		}
+		case CONV_UINT:
+			arg[i] = decimal(num[i], va_arg(ap, unsigned int), false);
+			break;
+		case CONV_ULONG:
+			arg[i] = decimal(num[i], va_arg(ap, unsigned long), false);
+			break;
+		case CONV_ULLONG:
+			arg[i] = decimal(num[i], va_arg(ap, unsigned long long), false);
+			break;
+		case CONV_SIZE:
+			arg[i] = decimal(num[i], va_arg(ap, size_t), false);
+			break;
+		}
+		alen[i] = kind[i] == CONV_STR ? strlen(arg[i]) : (size_t)(num[i] + 24 - arg[i]);
 		if (alen[i] > (size_t)INT_MAX - len)
 			xalloc_fail((size_t)INT_MAX + 1); /* as vsnprintf()'s EOVERFLOW below */
 		len += alen[i];
@@ -156,9 +264,12 @@ static char *concat_only(const char *fmt, va_list ap)
 	for (f = fmt; *f; f++) {
 		if (*f != '%') {
 			*d++ = *f;
-		} else if (*++f == '%') {
+		} else if (f[1] == '%') {
 			*d++ = '%';
+			f++;
 		} else {
+			conv_at(f + 1, &clen);
+			f += clen;
 			memcpy(d, arg[narg], alen[narg]);
 			d += alen[narg++];
 		}
@@ -167,23 +278,22 @@ static char *concat_only(const char *fmt, va_list ap)
 	return s;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list aq;
 	int len;
 	char *s;
-
 	char buf[256];
 
-	va_start(ap, fmt);
-	s = concat_only(fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	s = concat_only(fmt, aq);
+	va_end(aq);
 	if (s)
 		return s;
 	/* One formatting pass when the text fits the stack buffer (most do), two otherwise. */
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	len = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
 	if (len < 0)
 		xalloc_fail((size_t)INT_MAX + 1); /* EOVERFLOW: longer than INT_MAX bytes */
 	s = xmalloc((size_t)len + 1);
@@ -191,8 +301,19 @@ char *xasprintf(const char *fmt, ...)
 		memcpy(s, buf, (size_t)len + 1);
 		return s;
 	}
+	va_copy(aq, ap);
+	vsnprintf(s, (size_t)len + 1, fmt, aq);
+	va_end(aq);
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
 	va_start(ap, fmt);
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

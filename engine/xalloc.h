@@ -1,6 +1,7 @@
 #ifndef MAGOS_ENGINE_XALLOC_H
 #define MAGOS_ENGINE_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /*
@@ -61,10 +62,18 @@ char *xstrndup(const char *s, size_t n);
 /*
  * xasprintf() - printf into a new string.
  * Returns: a new NUL-terminated string; caller frees.  Aborts on OOM.
- * Cost: a format whose conversions are all "%s" (and "%%") is joined
- * directly, O(output length); any other goes through vsnprintf().
+ * Cost: a format whose conversions are all "%s", "%%" or plain integers
+ * ("%d", "%i", "%u", with lengths l, ll or z; no flag, width or precision)
+ * is joined directly, O(output length); any other goes through vsnprintf().
  */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * xvasprintf() - xasprintf() of a va_list: only copies of @ap are read
+ * (va_copy()), so @ap is as the caller left it, and the caller va_end()s it.
+ * Returns: a new NUL-terminated string; caller frees.  Aborts on OOM.
+ */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /*
  * xstrjoin() - the @n strings of @v joined with @sep between them (Go's

@@ -294,8 +294,12 @@ void change_record(struct api *a, const struct kindtab *k, const struct entry *e
  * @patch) gives, node for node (marks, raw texts and key order included),
  * without copying the parts the patch replaces nor comparing them: a member's
  * status write replaces most of its status, and the copy, the comparisons and
- * the frees of the replaced parts were most of the write's cost.
- * Returns a new tree.  Cannot fail (aborts on OOM).
+ * the frees of the replaced parts were most of the write's cost.  The
+ * subtrees it keeps from @old, and the patch's values that are not maps,
+ * are shared with them (val_share()) rather than copied: a stored version
+ * is never written, and the patch's caller only frees it.
+ * Returns a new top-level node (the caller's; val_free() it).  Cannot fail
+ * (aborts on OOM).
  */
 struct val *merged_copy(const struct val *old, const struct val *patch);
 

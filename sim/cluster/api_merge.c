@@ -35,7 +35,7 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 	size_t cap;
 
 	if (!patch || patch->type != VAL_MAP)
-		return patch ? val_copy(patch) : val_new_null();
+		return patch ? val_share(patch) : val_new_null();
 	if (dup_keys(patch)) {
 		m = old && old->type == VAL_MAP ? val_copy(old) : NULL;
 		val_merge_patch(&m, patch);
@@ -61,7 +61,7 @@ struct val *merged_copy(const struct val *old, const struct val *patch)
 			pv = NULL; /* a repeated key: the patch went to its first entry */
 		if (pv && pv->type == VAL_NULL)
 			continue;
-		v = pv ? merged_copy(okv->v, pv) : val_copy(okv->v);
+		v = pv ? merged_copy(okv->v, pv) : val_share(okv->v);
 		val_map_append_kv(m, okv, v); /* within cap: no growth */
 	}
 	/* Then the patch's new keys in its order (val_map_set() appends them). */

@@ -60,6 +60,31 @@ static struct api_snap *snap_from_meta(const struct entry *e, struct obj *o)
 			 shval_retain(e->cur->rest));
 }
 
+/*
+ * The uid of the @n-th object created: "00000000-0000-4000-8000-" and @n in
+ * lower-case hex, at least 12 digits (what "%012llx" gives, without
+ * vsnprintf(): one object per StageSet of a fleet).  Returns a new string.
+ */
+static char *uid_text(uint64_t n)
+{
+	static const char prefix[] = "00000000-0000-4000-8000-";
+	char digits[16], *s;
+	size_t nd = 0, len = sizeof(prefix) - 1;
+
+	do {
+		digits[nd++] = "0123456789abcdef"[n & 15];
+		n >>= 4;
+	} while (n);
+	while (nd < 12)
+		digits[nd++] = '0';
+	s = xmalloc(len + nd + 1);
+	memcpy(s, prefix, len);
+	while (nd)
+		s[len++] = digits[--nd];
+	s[len] = '\0';
+	return s;
+}
+
 /* api_create(); @shared: @o's spec/status/rest are borrowed (api_create_shared()). */
 static int create(struct api *a, struct obj *o, bool shared)
 {
@@ -86,7 +111,7 @@ static int create(struct api *a, struct obj *o, bool shared)
 	++a->uids;
 	if (!o->uid || !o->uid[0]) {
 		free(o->uid);
-		o->uid = xasprintf("00000000-0000-4000-8000-%012llx", (unsigned long long)a->uids);
+		o->uid = uid_text(a->uids);
 	}
 	if (o->generation < 1)
 		o->generation = 1;

@@ -679,12 +679,16 @@ static bool report_duplicate(void *ctx, size_t i)
 	return true;
 }
 
+/*
+ * The field @name of object schema @s, or NULL.  Most of a schema's fields
+ * differ from @name in their first byte: that is tested before strcmp().
+ */
 static const struct sch_field *find_field(const struct sch_node *s, const char *name)
 {
 	if (!s->fields)
 		return NULL;
 	for (const struct sch_field *f = s->fields; f->name; f++)
-		if (strcmp(f->name, name) == 0)
+		if (f->name[0] == name[0] && strcmp(f->name, name) == 0)
 			return f;
 	return NULL;
 }
@@ -695,9 +699,9 @@ static void validate_object(const struct sch_node *s, struct val *v, const char 
 	/* (1) prune nulls of non-nullable known fields, as the API server does before defaulting. */
 	for (size_t i = 0; i < v->u.map.n;) {
 		const struct val_kv *kv = &v->u.map.items[i];
-		const struct sch_field *f = find_field(s, kv->key);
+		const struct sch_field *f = kv->v && kv->v->type == VAL_NULL ? find_field(s, kv->key) : NULL;
 
-		if (f && kv->v && kv->v->type == VAL_NULL && !f->schema->nullable) {
+		if (f && !f->schema->nullable) {
 			char *key = xstrdup(kv->key);
 
 			val_map_del(v, key);

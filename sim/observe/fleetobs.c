@@ -591,6 +591,7 @@ static void wave_members(struct fo *o)
 	bool *selected; /* per StageSet of ss: the fleet's selector and namespaceSelector match */
 	struct api_list ss, ns;
 	struct strindex ns_idx = { 0 };
+	size_t mw_cap = o->nmw; /* o->mw's room: grown by doubling, not an entry at a time */
 
 	api_list_init(&ss);
 	api_list_init(&ns);
@@ -645,7 +646,7 @@ static void wave_members(struct fo *o)
 		for (size_t k = 0; waves && waves->type == VAL_LIST && k < waves->u.list.n; k++) {
 			const struct val *wv = waves->u.list.items[k];
 			struct lbl_selector ws;
-			size_t wi;
+			size_t wi, cap;
 			struct fo_wave *w;
 
 			if (lbl_selector_from_val(val_map_get(wv, "selector"), &ws, err,
@@ -654,6 +655,7 @@ static void wave_members(struct fo *o)
 			wi = wave_get(o, fi, val_str(val_map_get(wv, "name"), ""));
 			f = &o->f[fi];
 			w = &f->waves[wi];
+			cap = w->nmembers;
 			for (size_t i = 0; i < ss.n; i++) {
 				const struct obj *m = ss.items[i];
 				char *key;
@@ -662,11 +664,16 @@ static void wave_members(struct fo *o)
 				if (!selected[i] || !lbl_matches(&ws, &m->labels))
 					continue;
 				key = kb_join2(NULL, 0, m->ns, m->name);
-				w->members = xreallocarray(w->members, w->nmembers + 1,
-							   sizeof(*w->members));
+				if (w->nmembers == cap) {
+					cap = cap ? 2 * cap : 16;
+					w->members = xreallocarray(w->members, cap, sizeof(*w->members));
+				}
 				w->members[w->nmembers++] = key;
 				if (!si_get(&o->mw_idx, key, &pos)) {
-					o->mw = xreallocarray(o->mw, o->nmw + 1, sizeof(*o->mw));
+					if (o->nmw == mw_cap) {
+						mw_cap = mw_cap ? 2 * mw_cap : 16;
+						o->mw = xreallocarray(o->mw, mw_cap, sizeof(*o->mw));
+					}
 					o->mw[o->nmw].fleet = fi;
 					o->mw[o->nmw].wave = wi;
 					o->mw[o->nmw].stamped_ms = -1;

@@ -455,7 +455,8 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	if (pe->res.add_finalizer || pe->res.remove_finalizer) {
 		cur = api_get(r->api, SSRR_KIND_SS, ns, name);
 		if (cur) {
-			struct obj *u = obj_copy(cur);
+			/* the metadata alone changes: api_update() only compares and keeps the trees */
+			struct obj *u = obj_copy_sharing(cur);
 
 			u->resource_version = 0;
 			if (pe->res.add_finalizer)

@@ -137,10 +137,15 @@ void ssrw_world_see(struct ssrc *r, struct ssrr_member *m, const struct obj *o, 
 	 * reconciles, and the work queue holds the key once.
 	 */
 	ssrw_arm_sources(r, m);
-	obj_strmap_release(&m->seen_labels);
-	obj_strmap_release(&m->seen_ns_labels);
-	obj_strmap_copy(&m->seen_labels, &o->labels);
-	obj_strmap_copy(&m->seen_ns_labels, nsl);
+	/* a spec change usually keeps the labels: copy only what differs */
+	if (!obj_strmap_equal(&m->seen_labels, &o->labels)) {
+		obj_strmap_release(&m->seen_labels);
+		obj_strmap_copy(&m->seen_labels, &o->labels);
+	}
+	if (!obj_strmap_equal(&m->seen_ns_labels, nsl)) {
+		obj_strmap_release(&m->seen_ns_labels);
+		obj_strmap_copy(&m->seen_ns_labels, nsl);
+	}
 }
 
 /* ---------------------------------------------------------------- publishes to inline versions */
@@ -157,7 +162,7 @@ static void deliver_version(struct ssrc *r, struct ssrr_member *m, const struct 
 {
 	const char *offered;
 	const struct val *ver = val_map_get(o->spec, "version");
-	struct val *spec;
+	struct val *spec, *nver;
 
 	if (!inline_version(m))
 		return;
@@ -166,9 +171,14 @@ static void deliver_version(struct ssrc *r, struct ssrr_member *m, const struct 
 		return;
 	if (!ver || ver->type != VAL_MAP)
 		return;
-	/* only the spec changes: the store's new version shares the rest */
-	spec = val_copy(o->spec);
-	val_map_set(val_map_get(spec, "version"), "value", val_new_string(offered));
+	/*
+	 * Only spec.version.value changes: the new spec shares every other part
+	 * with the stored one (which is never written), and the store's new
+	 * version shares the rest of the object.
+	 */
+	spec = val_copy_top(o->spec);
+	nver = val_map_set(spec, "version", val_copy_top(ver));
+	val_map_set(nver, "value", val_new_string(offered));
 	des_set_cause(r->w, "source");
 	api_update_spec(r->api, SSRR_KIND_SS, o->ns, o->name, spec);
 }

@@ -759,6 +759,7 @@ static void test_patch_status_is_merge_patch(void)
 	struct val *st = val_new_map(), *b, *l, *p, *pb, *pe, *want;
 	const struct obj *now;
 	const struct val *got;
+	struct api_snap *before;
 	char keys[64] = "";
 
 	/* status {a: 1, b: {x: "s", y: [1, 2], w: 5}, c: "keep", d: {q: 1}, n: 7} */
@@ -791,9 +792,16 @@ static void test_patch_status_is_merge_patch(void)
 
 	want = val_copy(api_get(a, "Workspace", "default", "a")->status);
 	val_merge_patch(&want, p);
+	before = api_snap_retain(api_get_snap(a, "Workspace", "default", "a"));
 	CU_ASSERT_EQUAL(api_patch_status(a, "Workspace", "default", "a", p), 0);
 	now = api_get(a, "Workspace", "default", "a");
 	CU_ASSERT_TRUE(same_tree(now->status, want));
+	/* what the patch leaves is shared with the version before, its scalars with the patch */
+	CU_ASSERT_PTR_EQUAL(val_path(now->status, "b.y"), val_path(api_snap_obj(before)->status, "b.y"));
+	CU_ASSERT_PTR_EQUAL(val_map_get(now->status, "n"), val_map_get(api_snap_obj(before)->status, "n"));
+	CU_ASSERT_PTR_EQUAL(val_map_get(now->status, "d"), val_map_get(p, "d"));
+	api_snap_release(before); /* the shared parts stay with the version now */
+	CU_ASSERT_EQUAL(val_int(val_map_get(now->status, "n"), 0), 7);
 	for (size_t i = 0; i < now->status->u.map.n; i++) {
 		strcat(keys, now->status->u.map.items[i].key);
 		strcat(keys, " ");

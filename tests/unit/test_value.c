@@ -79,6 +79,72 @@ static void test_map_take(void)
 }
 
 /*
+ * val_share() gives a tree another owner without copying it: the tree
+ * lives until its last owner lets go, whichever that is, and a tree that
+ * holds a shared subtree frees around it.
+ */
+static void test_share(void)
+{
+	struct val *a = sample(), *parent = val_new_map(), *b, *steps;
+
+	b = val_share(a);
+	CU_ASSERT_PTR_EQUAL(b, a);
+	CU_ASSERT_PTR_NULL(val_share(NULL));
+	val_free(a); /* the first owner lets go: the second still reads it */
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(b, "spec.steps.0.name"), ""), "dev");
+	steps = val_path(b, "spec.steps");
+	val_map_set(parent, "steps", val_share(steps));
+	val_map_set(parent, "again", val_share(steps));
+	val_free(b); /* the whole tree but the shared list */
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(parent, "steps.0.name"), ""), "dev");
+	CU_ASSERT_TRUE(val_equal(val_map_get(parent, "steps"), val_map_get(parent, "again")));
+	{
+		struct val *c = val_copy(parent); /* a copy owns its nodes alone */
+
+		val_free(parent);
+		CU_ASSERT_STRING_EQUAL(val_str(val_path(c, "again.0.name"), ""), "dev");
+		CU_ASSERT_PTR_NOT_EQUAL(val_map_get(c, "steps"), val_map_get(c, "again"));
+		val_free(c);
+	}
+}
+
+/*
+ * val_copy_top() copies the top node alone: the copy equals a deep copy,
+ * below the top it holds the original's nodes, and an entry replaced in the
+ * copy leaves the original as it was, whichever of the two is freed first.
+ */
+static void test_copy_top(void)
+{
+	struct val *a = sample(), *c, *spec, *l;
+
+	val_path(a, "spec")->mark = (struct val_mark){ 2, 3 };
+	c = val_copy_top(a);
+	CU_ASSERT_TRUE(val_equal(c, a));
+	CU_ASSERT_PTR_NOT_EQUAL(c, a);
+	CU_ASSERT_PTR_EQUAL(val_map_get(c, "spec"), val_map_get(a, "spec"));
+	spec = val_map_set(c, "spec", val_copy_top(val_map_get(a, "spec")));
+	CU_ASSERT_EQUAL(spec->mark.line, 2);
+	CU_ASSERT_PTR_EQUAL(val_map_get(spec, "steps"), val_path(a, "spec.steps"));
+	val_map_set(spec, "replicas", val_new_int(5));
+	CU_ASSERT_EQUAL(val_int(val_path(a, "spec.replicas"), 0), 3);
+	CU_ASSERT_EQUAL(val_int(val_path(c, "spec.replicas"), 0), 5);
+	val_free(a);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(c, "spec.steps.0.name"), ""), "dev");
+	l = val_copy_top(val_path(c, "spec.steps"));
+	CU_ASSERT_EQUAL(l->u.list.n, 1);
+	CU_ASSERT_PTR_EQUAL(l->u.list.items[0], val_path(c, "spec.steps.0"));
+	val_free(c);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(l, "0.name"), ""), "dev");
+	val_free(l);
+	a = val_new_string("x");
+	c = val_copy_top(a); /* a scalar: copied */
+	CU_ASSERT_PTR_NOT_EQUAL(c, a);
+	val_free(a);
+	CU_ASSERT_STRING_EQUAL(val_str(c, ""), "x");
+	val_free(c);
+}
+
+/*
  * A copy shares its keys' texts and outlives the original; keys set through
  * val_map_append_kv() come from another map with their marks; deleting and
  * replacing keys in one copy leaves the other as it was.
@@ -227,6 +293,33 @@ static void test_strmap_sorted(void)
 	obj_free(c);
 }
 
+/*
+ * obj_copy_sharing() copies the metadata and shares spec, status and rest:
+ * the copy's finalizers change alone, and its trees outlive the original.
+ */
+static void test_obj_copy_sharing(void)
+{
+	struct obj *o = obj_new("v1", "ConfigMap", "ns", "cm");
+	struct obj *c;
+
+	o->spec = sample();
+	o->status = val_new_map();
+	val_map_set(o->status, "phase", val_new_string("Ready"));
+	CU_ASSERT_TRUE(obj_strmap_set(&o->labels, "app", "x"));
+	c = obj_copy_sharing(o);
+	CU_ASSERT_PTR_EQUAL(c->spec, o->spec);
+	CU_ASSERT_PTR_EQUAL(c->status, o->status);
+	CU_ASSERT_PTR_NULL(c->rest);
+	CU_ASSERT_PTR_NOT_EQUAL(c->name, o->name);
+	CU_ASSERT_TRUE(obj_strmap_equal(&o->labels, &c->labels));
+	CU_ASSERT_TRUE(obj_add_finalizer(c, "magosproject.io/finalizer"));
+	CU_ASSERT_FALSE(obj_has_finalizer(o, "magosproject.io/finalizer"));
+	obj_free(o);
+	CU_ASSERT_STRING_EQUAL(val_str(val_path(c->spec, "spec.steps.0.name"), ""), "dev");
+	CU_ASSERT_STRING_EQUAL(val_str(val_map_get(c->status, "phase"), ""), "Ready");
+	obj_free(c);
+}
+
 static void test_ready_condition(void)
 {
 	struct obj *o = obj_new("stages.metio.wtf/v1", "StageSet", "a", "s");
@@ -296,6 +389,9 @@ void register_tests(void)
 		{ "equality ignores key order and marks", test_equal_ignores_order_and_marks },
 		{ "copy and dotted paths", test_copy_and_path },
 		{ "a map entry's value taken out", test_map_take },
+		{ "a tree shared by several owners lives until the last lets go", test_share },
+		{ "a copy of the top node shares what is below it", test_copy_top },
+		{ "an object copy that shares its trees", test_obj_copy_sharing },
 		{ "copies share their keys", test_copies_share_keys },
 		{ "copies share a scalar's source text", test_copies_share_raw },
 		{ "strings of every length around a node's slot", test_strings_of_every_length },

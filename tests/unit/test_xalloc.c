@@ -2,11 +2,14 @@
  * engine/xalloc: the string helpers, and the out-of-memory hook (provoked
  * through a size overflow: a real out-of-memory cannot be portably).
  */
+#include <limits.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "engine/xalloc.h"
 #include "tests/unit/cu_main.h"
@@ -67,10 +70,56 @@ static void test_asprintf_concat(void)
 	check_concat(xasprintf("[%s|%s]", big, big), want);
 	/* Any other conversion, flag or width goes to vsnprintf(). */
 	check_concat(xasprintf("%s=%d", "n", 42), "n=42");
+	check_concat(xasprintf("%s=%5d|%x|%hd", "n", 42, 255, (short)7), "n=   42|ff|7");
 	check_concat(xasprintf("%-4s|%.2s", "ab", "xyz"), "ab  |xy");
 	check_concat(xasprintf("%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6", "7",
 			       "8", "9", "a", "b", "c", "d", "e", "f", "g", "h"),
 		     "123456789abcdefgh");
+}
+
+/* xvasprintf() of a va_list, for the checks below. */
+static char *via_va_list(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *via_va_list(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/*
+ * Plain integer conversions are formatted without vsnprintf(): every type
+ * and every edge value gives what snprintf() gives, among strings.
+ */
+static void test_asprintf_integers(void)
+{
+	const int ints[] = { 0, 1, -1, 9, 10, -10, 42, INT_MAX, INT_MIN };
+	const long long lls[] = { 0, -1, 1000000007LL, LLONG_MAX, LLONG_MIN };
+	const unsigned long long ulls[] = { 0, 1, 10, 4294967296ULL, ULLONG_MAX };
+	char want[256];
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		snprintf(want, sizeof(want), "a%db%ic%u%%%s", ints[i], -ints[i] / 2, (unsigned)ints[i], "z");
+		check_concat(xasprintf("a%db%ic%u%%%s", ints[i], -ints[i] / 2, (unsigned)ints[i], "z"), want);
+		check_concat(via_va_list("a%db%ic%u%%%s", ints[i], -ints[i] / 2, (unsigned)ints[i], "z"), want);
+	}
+	for (size_t i = 0; i < sizeof(lls) / sizeof(lls[0]); i++) {
+		snprintf(want, sizeof(want), "%lld %lli %ld %li %zd", lls[i], lls[i], (long)lls[i], (long)lls[i],
+			 (ssize_t)lls[i]);
+		check_concat(xasprintf("%lld %lli %ld %li %zd", lls[i], lls[i], (long)lls[i], (long)lls[i],
+				       (ssize_t)lls[i]),
+			     want);
+	}
+	for (size_t i = 0; i < sizeof(ulls) / sizeof(ulls[0]); i++) {
+		snprintf(want, sizeof(want), "[%llu|%lu|%zu]", ulls[i], (unsigned long)ulls[i], (size_t)ulls[i]);
+		check_concat(xasprintf("[%llu|%lu|%zu]", ulls[i], (unsigned long)ulls[i], (size_t)ulls[i]), want);
+	}
+	check_concat(xasprintf("Applied and verified %zu stage(s)", (size_t)3), "Applied and verified 3 stage(s)");
+	check_concat(via_va_list("%s[%zu]", "spec.stages", (size_t)12), "spec.stages[12]");
+	check_concat(via_va_list("%s %.2f", "x", 1.5), "x 1.50"); /* vsnprintf() through a va_list too */
 }
 
 static jmp_buf oom_jump;
@@ -134,6 +183,7 @@ static CU_TestInfo xalloc_tests[] = {
 	{ "strjoin: Go's strings.Join", test_strjoin },
 	{ "asprintf, strndup, strdup(NULL)", test_asprintf_strndup },
 	{ "asprintf of %s alone: the text snprintf() gives", test_asprintf_concat },
+	{ "asprintf of plain integers: the text snprintf() gives", test_asprintf_integers },
 	{ "out of memory: the hook gets the size and what was built", test_oom_hook },
 	{ "calloc: small and large blocks come zeroed", test_calloc_zeroes },
 	CU_TEST_INFO_NULL,
