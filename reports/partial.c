@@ -68,29 +68,27 @@ void partial_slice(uint32_t total, uint32_t k, uint32_t n, uint32_t *first, uint
 int partial_digest(const char *const *files, size_t n, char out[PARTIAL_DIGEST_LEN])
 {
 	uint64_t h = 0xcbf29ce484222325u;
-	unsigned char buf[65536];
 
 	out[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		FILE *f = fopen(files[i], "rb");
-		uint64_t len = 0;
-		size_t got;
+		char *buf = NULL;
+		size_t got = 0;
+		uint64_t len;
 
-		if (!f)
+		/* as the loader read it: standard input and pipes give the bytes they gave then */
+		switch (rf_read(files[i], UINT64_MAX, &buf, &got, NULL)) {
+		case RF_OK:
+			break;
+		case RF_ERRNO:
 			return -1;
-		while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-			for (size_t j = 0; j < got; j++)
-				h = (h ^ buf[j]) * 0x100000001b3u;
-			len += got;
-		}
-		if (ferror(f)) {
-			int e = errno ? errno : EIO;
-
-			fclose(f);
-			errno = e;
+		default:
+			errno = EINVAL;
 			return -1;
 		}
-		fclose(f);
+		for (size_t j = 0; j < got; j++)
+			h = (h ^ (unsigned char)buf[j]) * 0x100000001b3u;
+		free(buf);
+		len = got;
 		for (int j = 0; j < 8; j++)
 			h = (h ^ ((len >> (8 * j)) & 0xff)) * 0x100000001b3u;
 	}

@@ -127,9 +127,10 @@ void partial_slice(uint32_t total, uint32_t k, uint32_t n, uint32_t *first, uint
 
 /*
  * partial_digest() - FNV-1a 64 over the contents of the @n files (each
- * preceded by its length as 8 little-endian bytes, so boundaries count;
+ * followed by its length as 8 little-endian bytes, so boundaries count;
  * names do not: shards may read the same files from other paths), as 16
- * lower-case hex digits in @out.
+ * lower-case hex digits in @out.  Files are read with rf_read(): "-" and a
+ * pipe the process holds give the bytes the loader read from them.
  * Returns: 0, or -1 with errno set when a file cannot be read (@out then "").
  */
 int partial_digest(const char *const *files, size_t n, char out[PARTIAL_DIGEST_LEN]);

@@ -45,6 +45,14 @@ contains "... runs it" "$tmp/out" "halted    no"
 expect_rc "lint reads that pipe twice (alone, then with the plain manifests) and gets the same bytes" 0 \
 	sh -c "cat scenarios/checkout/project.yaml | '$SIM' lint /dev/fd/3 scenarios/checkout/rollout.yaml scenarios/checkout/workspaces.yaml 3<&0 0</dev/null"
 has_line "... and sees its objects with the files'" "$tmp/out" "6 objects in 3 files checked, no problems found"
+# The digest of a shard's or a comparison's inputs reads them as the loader did.
+expect_rc "run --shard of standard input" 0 \
+	sh -c "cat scenarios/three-environments.yaml | '$SIM' run -q -n 4 --shard 1/2 --json '$tmp/p1.json' -"
+"$SIM" run -q -n 4 --shard 1/2 --json "$tmp/p1f.json" scenarios/three-environments.yaml >/dev/null 2>&1
+check "... whose digest is the file's" sh -c 'a=$(grep -o "\"digest\": *\"[0-9a-f]*\"" "$1"); [ -n "$a" ] && [ "$a" = "$(grep -o "\"digest\": *\"[0-9a-f]*\"" "$2")" ]' _ "$tmp/p1.json" "$tmp/p1f.json"
+expect_rc "compare with standard input as the base" 0 \
+	sh -c "cat scenarios/three-environments.yaml | '$SIM' compare -q -n 4 - scenarios/three-environments.yaml"
+lacks "... without a false word about reading the inputs again" "$tmp/err" "cannot read the inputs again"
 mkfifo "$tmp/fifo"
 expect_rc "a named FIFO is refused, without waiting for a writer" 3 timeout 20 "$SIM" run "$tmp/fifo"
 contains "... saying what it is" "$tmp/err" "cannot read: not a regular file (a FIFO)"
