@@ -85,7 +85,7 @@ check "... one line" test "$(wc -l <"$tmp/err")" -eq 1
 # directory, and a failed one is the only error (not one "not found" per event).
 expect_rc "an include of a scenario on stdin that matches nothing" 3 "$SIM" run - <scenarios/payments-platform.yaml
 printf '%s\n' '-:29:7: error: spec.include[0]: pattern "payments-platform/*.yaml" matches no file' \
-	'-:29:7: note: include paths of a scenario read from standard input are relative to the working directory' \
+	'-:29:7: note: include paths of a scenario read from a stream (standard input, a pipe) are relative to the working directory' \
 	'-:29:7: note: spec.events and spec.models were not checked: they name objects the include would define' >"$tmp/want"
 check "... says where includes are resolved, and no event's 'not found'" cmp -s "$tmp/want" "$tmp/err"
 case $SIM in /*) sim_abs=$SIM;; *) sim_abs=$(pwd)/$SIM;; esac

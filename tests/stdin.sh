@@ -53,6 +53,11 @@ check "... whose digest is the file's" sh -c 'a=$(grep -o "\"digest\": *\"[0-9a-
 expect_rc "compare with standard input as the base" 0 \
 	sh -c "cat scenarios/three-environments.yaml | '$SIM' compare -q -n 4 - scenarios/three-environments.yaml"
 lacks "... without a false word about reading the inputs again" "$tmp/err" "cannot read the inputs again"
+# A pipe's spec.include is under the working directory, as standard input's is.
+sim_abs=$(cd "$(dirname "$SIM")" && pwd)/$(basename "$SIM")
+expect_rc "a pipe holding a Scenario with spec.include, from the include's directory" 0 \
+	sh -c "cd scenarios/compare && cat base.yaml | '$sim_abs' run -q /dev/fd/3 3<&0 0</dev/null"
+contains "... reads the include" "$tmp/out" "shop-prod-apply-10m: seed 7"
 mkfifo "$tmp/fifo"
 expect_rc "a named FIFO is refused, without waiting for a writer" 3 timeout 20 "$SIM" run "$tmp/fifo"
 contains "... saying what it is" "$tmp/err" "cannot read: not a regular file (a FIFO)"

@@ -184,6 +184,21 @@ static bool is_own_stream(const char *path, const struct stat *st, int *fd)
 	return true;
 }
 
+bool rf_is_stream_name(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdin"))
+		return true;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t k = strlen(dirs[i]);
+
+		if (!strncmp(path, dirs[i], k) && path[k] && path[k + strspn(path + k, "0123456789")] == '\0')
+			return true;
+	}
+	return false;
+}
+
 /*
  * rf_read() of stream @fd (@st its fstat): read once to its end (at most
  * the first caller's @max bytes: /dev/zero never ends), then served from

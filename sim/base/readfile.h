@@ -18,6 +18,7 @@
  * again.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,15 @@ enum {
  * Not thread-safe for standard input (the loader reads inputs on one thread).
  */
 int rf_read(const char *path, uint64_t max, char **buf, size_t *len, const char **kind);
+
+/*
+ * rf_is_stream_name() - whether @path names a stream by its form: "-",
+ * /dev/stdin, /dev/fd/N or /proc/self/fd/N (bash's `<(cmd)` gives
+ * /dev/fd/63).  Such an input has no directory of its own: what it names
+ * relatively (a Scenario's spec.include) is under the working directory,
+ * and its name is no scenario name.  Cannot fail.
+ */
+bool rf_is_stream_name(const char *path);
 
 /*
  * rf_pseudo_fs() - the kernel pseudo filesystem @path is on ("a file of

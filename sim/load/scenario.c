@@ -32,6 +32,7 @@
 
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/readfile.h"
 #include "sim/cluster/admission.h"
 #include "sim/load/scn_parse.h"
 
@@ -1230,8 +1231,11 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		warn_fleet_status(out->objs[i], d);
 
 	if (!out->name)
-		/* (standard input has no name of its own: "stdin", not "-") */
-		out->name = base_name(!npaths ? "scenario" : strcmp(paths[0], "-") ? paths[0] : "stdin");
+		/* (a stream has no name of its own: "stdin", not "-"; "pipe", not "63" of /dev/fd/63) */
+		out->name = !npaths ? base_name("scenario")
+			    : !rf_is_stream_name(paths[0])                                  ? base_name(paths[0])
+			    : !strcmp(paths[0], "-") || !strcmp(paths[0], "/dev/stdin") ? base_name("stdin")
+											    : base_name("pipe");
 
 	/* Pass 3: events and what the models name. */
 	if (L.include_failed) {

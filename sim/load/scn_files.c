@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/readfile.h"
 #include "sim/load/dirlist.h"
 
 static char *join_path(const char *dir, const char *name)
@@ -316,9 +317,9 @@ static const char *include_base(const char *scn_file, const char *pat)
 		return "an absolute include path is used as written, not under the scenario file's "
 		       "directory: check that it exists on this machine, or write it relative to "
 		       "the scenario file";
-	return strcmp(scn_file, "-") ? "include paths are relative to the scenario file's directory"
-				     : "include paths of a scenario read from standard input are "
-				       "relative to the working directory";
+	return !rf_is_stream_name(scn_file) ? "include paths are relative to the scenario file's directory"
+					    : "include paths of a scenario read from a stream (standard "
+					      "input, a pipe) are relative to the working directory";
 }
 
 /* include_failed() - records the first spec.include item that read nothing (struct loader). */
@@ -339,7 +340,8 @@ static void load_includes(struct loader *L, const char *scn_file)
 
 	if (!inc || inc->type != VAL_LIST)
 		return;
-	dir = dir_of(scn_file);
+	/* a stream has no directory: the working directory stands for it */
+	dir = rf_is_stream_name(scn_file) ? xstrdup(".") : dir_of(scn_file);
 	for (size_t i = 0; i < inc->u.list.n; i++) {
 		const struct val *item = inc->u.list.items[i];
 		const char *pat = val_str(item, NULL);
@@ -390,9 +392,9 @@ static void load_includes(struct loader *L, const char *scn_file)
 				diag_note(L->d, scn_file, item->mark,
 					  "a relative pattern is resolved under %s; an absolute one walks "
 					  "the directories it names",
-					  strcmp(scn_file, "-") ? "the scenario file's directory"
-								: "the working directory (the scenario is "
-								  "standard input)");
+					  !rf_is_stream_name(scn_file) ? "the scenario file's directory"
+								       : "the working directory (the scenario is "
+									 "a stream)");
 				free(full);
 				continue;
 			}
