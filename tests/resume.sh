@@ -162,6 +162,8 @@ mkdir "$tmp/short"
 cp scenarios/checkout/*.yaml "$tmp/short/"
 printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: short}\nspec:\n  horizon: 2m\n' >"$tmp/short/scn.yaml"
 "$SIM" run -q --snapshot 2m "$tmp/at2m.yaml" "$tmp/short" >/dev/null
+check "the snapshot's header says it needs --horizon to run on" \
+	grep -q '^# later than 2m0s (the original run.s clock) to run on$' "$tmp/at2m.yaml"
 expect_rc "resuming at the horizon is refused, not a 1 ms run" 2 "$SIM" run -q "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
 contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on, counted from the original run's start (--horizon 4m0s: as long again)"
 expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
@@ -278,6 +280,7 @@ cp "$tmp/short/scn.yaml" "$tmp/at2m.yaml" "$tmp/short-check/"
 expect_rc "check refuses a snapshot taken at its horizon" 3 "$SIM" check --color never "$tmp/short-check"
 contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
 contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
+contains "... and a FAIL line saying why, not only stderr" "$tmp/out" ": horizon: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
 # --- compare has run's clock options: both sides from the same instant ---
 expect_rc "run -n --now of a kubectl snapshot" 0 "$SIM" run -q -n 8 --json "$tmp/rn.json" --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml

@@ -429,8 +429,18 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 		r->name = xstrdup(s.name);
 	lint_from_diag(&lr, &d);
 	/* the clock before the expectations are read: a resumed run's `at` is on the original clock */
-	if (!r->invalid && cmd_clock("check", &o, &s, &d) != CLI_OK)
+	if (!r->invalid && cmd_clock("check", &o, &s, &d) != CLI_OK) {
+		char *why = cmd_resume_horizon_refusal(&o, &s);
+
 		r->invalid = true;
+		/* a FAIL line says why the checks do not run, not stderr alone */
+		if (why)
+			exp_report_mark_input_error(r, exp_report_add(r, "horizon", EXP_FAILED, NULL, NULL, why,
+								      s.scenario_file ? s.scenario_file : in->name,
+								      s.scenario_file ? s.scenario_mark
+										      : (struct val_mark){ 0, 0 }));
+		free(why);
+	}
 	r->start_unix_ms = s.start_unix_ms;
 	lint_scenario(&lr, &s);
 	/* the manifests and spec loaded: spec.expect is checked whatever the variants' errors */

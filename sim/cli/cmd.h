@@ -148,6 +148,15 @@ int cmd_load(char *const *paths, size_t n, const struct limits *lim, struct scen
 int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s);
 
 /*
+ * cmd_resume_horizon_refusal() - why cmd_resume_horizon() refuses @s with
+ * the options @o (a resumed run whose horizon ends at or before the
+ * snapshot), without the command's name: a new string the caller frees;
+ * NULL when it does not refuse.  For `check`, which reports it as the
+ * scenario's failed result as well.
+ */
+char *cmd_resume_horizon_refusal(const struct cmd_opts *o, const struct scenario *s);
+
+/*
  * cmd_clock() - the clock options of @o on scenario @s, once loaded: --now
  * (scn_set_clock()), then --horizon and a resumed run's horizon
  * (cmd_resume_horizon()); the warnings about the clock

@@ -275,31 +275,38 @@ void cmd_run_tick(void *ctx, int64_t now_ms, uint64_t events)
 /* The out-of-memory label of the main thread while it loads or writes (engine/xalloc.h). */
 static char what_buf[512];
 
-int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
+char *cmd_resume_horizon_refusal(const struct cmd_opts *o, const struct scenario *s)
 {
 	/* the horizon on the Scenario's clock (a resumed run's: the original run's) */
 	int64_t h = o->run.horizon_set ? o->run.horizon_ms : s->horizon_ms + s->horizon_cut_ms;
 	char taken[GT_DURATION_BUFSZ], when[GT_RFC3339_BUFSZ], hz[GT_DURATION_BUFSZ],
 		more[GT_DURATION_BUFSZ];
 
-	if (s->resumed && h <= s->resumed_ms) {
-		gt_format_duration(s->resumed_ms, taken, sizeof(taken));
-		gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
-		gt_format_duration(h, hz, sizeof(hz));
-		gt_format_duration(s->resumed_ms + h, more, sizeof(more));
-		if (o->run.horizon_set)
-			fprintf(stderr,
-				"%s %s: --horizon %s ends at or before the snapshot this run resumes "
-				"from (taken at %s of the original run, %s): --horizon counts from "
-				"the original run's start; give more than %s\ntry '%s %s --help'\n",
-				cmd_prog, cmd, hz, taken, when, taken, cmd_prog, cmd);
-		else
-			fprintf(stderr,
-				"%s %s: the snapshot was taken at %s of the original run (%s), at or "
-				"after its horizon (%s), where simulated time ended: nothing is left "
-				"to simulate; give --horizon to run on, counted from the original "
-				"run's start (--horizon %s: as long again)\ntry '%s %s --help'\n",
-				cmd_prog, cmd, taken, when, hz, more, cmd_prog, cmd);
+	if (!s->resumed || h > s->resumed_ms)
+		return NULL;
+	gt_format_duration(s->resumed_ms, taken, sizeof(taken));
+	gt_format_rfc3339_nano(s->start_unix_ms, when, sizeof(when));
+	gt_format_duration(h, hz, sizeof(hz));
+	gt_format_duration(s->resumed_ms + h, more, sizeof(more));
+	if (o->run.horizon_set)
+		return xasprintf("--horizon %s ends at or before the snapshot this run resumes "
+				 "from (taken at %s of the original run, %s): --horizon counts from "
+				 "the original run's start; give more than %s",
+				 hz, taken, when, taken);
+	return xasprintf("the snapshot was taken at %s of the original run (%s), at or "
+			 "after its horizon (%s), where simulated time ended: nothing is left "
+			 "to simulate; give --horizon to run on, counted from the original "
+			 "run's start (--horizon %s: as long again)",
+			 taken, when, hz, more);
+}
+
+int cmd_resume_horizon(const char *cmd, struct cmd_opts *o, struct scenario *s)
+{
+	char *why = cmd_resume_horizon_refusal(o, s);
+
+	if (why) {
+		fprintf(stderr, "%s %s: %s\ntry '%s %s --help'\n", cmd_prog, cmd, why, cmd_prog, cmd);
+		free(why);
 		return CLI_USAGE;
 	}
 	if (o->run.horizon_set) {

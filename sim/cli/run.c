@@ -741,15 +741,22 @@ static int write_snapshot(FILE *f, const void *arg)
 	char when[GT_RFC3339_BUFSZ], t[GT_DURATION_BUFSZ], *text, *comment;
 	int rc;
 
+	/* at (or past) this run's horizon: a resumed run has no time left without --horizon */
+	bool at_end = ls->snap.taken_ms >= ls->s->horizon_ms;
+
 	/* to the millisecond: a resumed run's clock starts at the snapshot's instant */
 	gt_format_rfc3339_nano(ls->s->start_unix_ms + ls->snap.taken_ms, when, sizeof(when));
 	gt_format_duration(ls->s->resumed_ms + ls->snap.taken_ms, t, sizeof(t));
 	comment = xasprintf("%s at %s (%s), simulated by magos-sim.\n"
-			    "Resume it: magos-sim run [scenario.yaml] THIS-FILE (the run's Scenario\n"
+			    "Resume it: magos-sim run %s[scenario.yaml] THIS-FILE (the run's Scenario\n"
 			    "document alone, without the spec.include and spec.generate whose objects\n"
 			    "this file holds; its times on the original run's clock); it starts where\n"
-			    "it was taken, as with run --now %s",
-			    ls->s->name, t, when, when);
+			    "it was taken, as with run --now %s%s%s%s",
+			    ls->s->name, t, when, at_end ? "--horizon LATER " : "", when,
+			    at_end ? ".\nIt was taken at the horizon, where simulated time ended: "
+				     "give --horizon\nlater than " : "",
+			    at_end ? t : "",
+			    at_end ? " (the original run's clock) to run on" : "");
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
 	if (rc != 0) {
