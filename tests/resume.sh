@@ -123,6 +123,9 @@ cp scenarios/checkout/*.yaml "$tmp/co-again/"
 "$SIM" run -q --snapshot 30s "$tmp/co-snap.yaml" "$tmp/co-again" >/dev/null
 expect_rc "snapshot + the plain manifests it was taken of: refused" 3 "$SIM" run "$tmp/co-snap.yaml" "$tmp/co-again"
 check "... with one note saying to leave the manifests out" test "$(grep -c 'give it without the manifests it was taken of' "$tmp/err")" -eq 1
+"$SIM" run -q --snapshot 5m "$tmp/net5.yaml" scenarios/snapshot-shop-network.yaml >/dev/null 2>&1
+expect_rc "snapshot + its Scenario that still includes the manifests: refused" 3 "$SIM" run -q scenarios/snapshot-shop-network.yaml "$tmp/net5.yaml"
+contains "... the note names the spec.include to leave out" "$tmp/err" "with the Scenario document alone, without the spec.include that reads them (scenarios/snapshot-shop-network.yaml:"
 
 # --- `--snapshot T` without its FILE: the scenario was taken as the FILE ---
 cp scenarios/three-environments.yaml "$tmp/three.yaml"
@@ -282,6 +285,9 @@ contains "naming the input" "$tmp/out" "INVALID $tmp/short-check"
 contains "with the message run gives" "$tmp/err" "magos-sim check: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 contains "... and a FAIL line saying why, not only stderr" "$tmp/out" ": horizon: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s)"
 expect_rc "check --horizon runs it on, on the original run's clock" 0 "$SIM" check --color never --horizon 4m "$tmp/short-check"
+# check takes each Scenario file on its own: a Scenario beside a snapshot as two files is told so
+expect_rc "check SCENARIO SNAPSHOT as two files: the Scenario alone has nothing to simulate" 3 "$SIM" check --color never "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
+contains "... and the line says how to give its manifests" "$tmp/out" "nothing to simulate: the Scenario document holds no objects, includes none and applies none; give its manifests with it (run SCENARIO MANIFEST..., or a directory holding them and the Scenario: check takes each Scenario file on its own), or name them in spec.include (give the Scenario its manifests: as more inputs, in a directory with it, or in its spec.include)"
 # --- compare has run's clock options: both sides from the same instant ---
 expect_rc "run -n --now of a kubectl snapshot" 0 "$SIM" run -q -n 8 --json "$tmp/rn.json" --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml
 expect_rc "compare --now of it against itself" 0 "$SIM" compare -q -n 8 --json "$tmp/cn.json" --now 2026-11-30T14:20:00Z scenarios/snapshot-shop-network.yaml scenarios/snapshot-shop-network.yaml

@@ -1065,6 +1065,9 @@ static const char *input_fix(const char *msg)
 	if (is_syntax_message(msg))
 		return "correct the YAML at the place named: an unclosed bracket or quote, a "
 		       "missing ':', a tab, an indentation out of line";
+	if (!strncmp(msg, "nothing to simulate: the Scenario document", 42))
+		return "give the Scenario its manifests: as more inputs, in a directory with it, or "
+		       "in its spec.include";
 	if (!strncmp(msg, "nothing to simulate", 19))
 		return "give the manifests of a Rollout (with its Workspaces and Project) or of a "
 		       "FleetRollout (with its StageSets), or a `kubectl get` of them that found "

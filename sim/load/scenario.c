@@ -1125,6 +1125,14 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 			  "them besides its Scenario document: to continue from a snapshot, "
 			  "give it with a file that holds the Scenario document alone (a copy "
 			  "of that document on its own)");
+	else if (set.snapdup_file && L.scn && val_map_get_kv(val_map_get(L.scn, "spec"), "include"))
+		diag_note(d, set.snapdup_file, set.snapdup_mark,
+			  "the other inputs hold these objects with a status, as a snapshot "
+			  "(run --snapshot, kubectl get -o yaml) does: to continue from a "
+			  "snapshot, give it without the manifests it was taken of: with the "
+			  "Scenario document alone, without the spec.include that reads them "
+			  "(%s:%u)", out->scenario_file,
+			  val_map_get_kv(val_map_get(L.scn, "spec"), "include")->key_mark.line);
 	else if (set.snapdup_file)
 		diag_note(d, set.snapdup_file, set.snapdup_mark,
 			  "the other inputs hold these objects with a status, as a snapshot "
@@ -1325,6 +1333,14 @@ int scn_refuse_nothing_to_simulate(const struct scenario *s, struct diag *d)
 		if (reconciled(s->events[i].obj))
 			return 0;
 		napply++;
+	}
+	if (!s->nobjs && !napply && s->scenario_file) {
+		diag_error(d, file, at,
+			   "nothing to simulate: the Scenario document holds no objects, includes "
+			   "none and applies none; give its manifests with it (run SCENARIO "
+			   "MANIFEST..., or a directory holding them and the Scenario: check takes "
+			   "each Scenario file on its own), or name them in spec.include");
+		return -1;
 	}
 	if (!s->nobjs && !napply) {
 		diag_error(d, file, at,
