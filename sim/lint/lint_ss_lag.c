@@ -174,23 +174,21 @@ static void rule_late_migration(struct lint_report *r, const struct scenario *s,
 	}
 }
 
+struct lag_ctx {
+	struct lint_report *r;
+	const struct scenario *s;
+};
+
+static void lag_stageset(const struct obj *ss, const struct sst_spec *sp, void *arg)
+{
+	struct lag_ctx *c = arg;
+
+	rule_late_migration(c->r, c->s, ss, sp);
+}
+
 void lint_ss_lag(struct lint_report *r, const struct scenario *s)
 {
-	size_t n;
-	const struct obj **v = lint_ss_stagesets(s, &n);
+	struct lag_ctx c = { r, s };
 
-	for (size_t i = 0; i < n; i++) {
-		struct sst_spec sp;
-		char err[256];
-		bool first = true;
-
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(v[j]->ns, v[i]->ns) || strcmp(v[j]->name, v[i]->name);
-		if (!first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
-		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
-			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
-		rule_late_migration(r, s, v[i], &sp);
-		sst_spec_release(&sp);
-	}
-	free(v);
+	lint_ss_each_spec(s, lag_stageset, &c);
 }

@@ -22,6 +22,8 @@
 #include "engine/stageset_windows.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
+#include "sim/base/strindex.h"
+#include "sim/base/keybuf.h"
 #include "sim/cluster/admission.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/load/scn_ssworld.h"
@@ -50,6 +52,32 @@ const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
 		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj))
 			out[(*n)++] = s->events[i].obj;
 	return out;
+}
+
+void lint_ss_each_spec(const struct scenario *s,
+		       void (*fn)(const struct obj *ss, const struct sst_spec *sp, void *ctx), void *ctx)
+{
+	struct strindex first = { 0 };
+	size_t n, at;
+	const struct obj **v = lint_ss_stagesets(s, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
+		bool is_first = !si_get(&first, key, &at);
+		struct sst_spec sp;
+		char err[256];
+
+		if (is_first)
+			si_put(&first, key, i);
+		kb_drop(key, buf);
+		if (!is_first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
+		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
+			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
+		fn(v[i], &sp, ctx);
+		sst_spec_release(&sp);
+	}
+	si_release(&first);
+	free(v);
 }
 
 int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss)

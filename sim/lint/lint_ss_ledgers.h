@@ -65,6 +65,7 @@
  * them.
  */
 
+#include "engine/stageset_types.h"
 #include "sim/lint/lint.h"
 #include "sim/load/scenario.h"
 
@@ -105,5 +106,17 @@ bool lint_ss_is_stageset(const struct obj *o);
  * event that carries it.  Cost: O(events).  Cannot fail.
  */
 int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss);
+
+/*
+ * lint_ss_each_spec() - calls @fn for each StageSet of @s once, at its first
+ * manifest (the inputs before the `apply` events, as lint_ss_stagesets()
+ * lists them: a later apply of the same namespace/name is a re-apply, linted
+ * by its first), with its spec parsed (@sp, released after the call); a
+ * manifest whose spec does not parse (MS001 refuses it) is skipped.  @ss and
+ * @sp are borrowed for the call; @ctx is passed through.  Cost: O(n) expected
+ * over the StageSets, besides what @fn costs.
+ */
+void lint_ss_each_spec(const struct scenario *s,
+		       void (*fn)(const struct obj *ss, const struct sst_spec *sp, void *ctx), void *ctx);
 
 #endif

@@ -92,24 +92,23 @@ static void rule_stage(struct lint_report *r, const struct scenario *s, const st
 	}
 }
 
+struct prune_ctx {
+	struct lint_report *r;
+	const struct scenario *s;
+};
+
+static void prune_stageset(const struct obj *ss, const struct sst_spec *sp, void *arg)
+{
+	struct prune_ctx *c = arg;
+	int64_t born = lint_ss_created_ms(c->s, ss);
+
+	for (size_t k = 0; k < sp->nstages; k++)
+		rule_stage(c->r, c->s, ss, &sp->stages[k], born);
+}
+
 void lint_ss_prune(struct lint_report *r, const struct scenario *s)
 {
-	size_t n;
-	const struct obj **v = lint_ss_stagesets(s, &n);
+	struct prune_ctx c = { r, s };
 
-	for (size_t i = 0; i < n; i++) {
-		struct sst_spec sp;
-		char err[256];
-		bool first = true;
-
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(v[j]->ns, v[i]->ns) || strcmp(v[j]->name, v[i]->name);
-		if (!first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
-		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
-			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
-		for (size_t k = 0; k < sp.nstages; k++)
-			rule_stage(r, s, v[i], &sp.stages[k], lint_ss_created_ms(s, v[i]));
-		sst_spec_release(&sp);
-	}
-	free(v);
+	lint_ss_each_spec(s, prune_stageset, &c);
 }

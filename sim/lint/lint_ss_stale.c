@@ -1084,18 +1084,40 @@ static void rule_read_error(struct lint_report *r, const struct scenario *s, con
 	}
 }
 
+struct stale_ctx {
+	struct lint_report *r;
+	const struct scenario *s;
+	const struct strindex *held;
+	struct lint_reread *rr;
+};
+
+static void stale_stageset(const struct obj *ss, const struct sst_spec *sp, void *arg)
+{
+	struct stale_ctx *c = arg;
+
+	rule_last_stage_soak(c->r, ss, sp);
+	rule_stale_snapshot(c->r, c->s, ss, sp);
+	rule_removed_stage(c->r, c->s, ss, sp);
+	rule_approval_rehold(c->r, c->s, ss, sp);
+	rule_silent_plan_error(c->r, c->s, c->held, ss, sp);
+	rule_read_error(c->r, c->s, ss, sp);
+	rule_stale_approval(c->r, c->s, ss, sp);
+	rule_pending_after_exit(c->r, c->s, c->held, ss, sp);
+	rule_approval_reused(c->r, c->s, ss, sp, c->rr);
+	rule_approval_comes_back(c->r, c->s, ss, sp);
+}
+
 void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 {
-	struct strindex held = { 0 }, first = { 0 };
+	struct strindex held = { 0 };
 	struct lint_reread rr = { NULL, 0 };
-	size_t n, at;
-	const struct obj **v = lint_ss_stagesets(s, &n);
+	struct stale_ctx c = { r, s, &held, &rr };
+	size_t at;
 
 	/*
-	 * Two indexes, so that each StageSet's look-ups cost O(1) and a large
-	 * fleet lints in time linear in its members: the inputs' objects by
-	 * kind, namespace and name (a source they hold), and each StageSet
-	 * name's first manifest (inputs before applied ones, as v lists them).
+	 * The inputs' objects by kind, namespace and name (a source they hold),
+	 * so that each StageSet's look-ups cost O(1) and a large fleet lints in
+	 * time linear in its members.
 	 */
 	for (size_t i = 0; i < s->nobjs; i++) {
 		char buf[256], *key = kb_join3(buf, sizeof(buf), s->objs[i]->kind ? s->objs[i]->kind : "",
@@ -1105,37 +1127,7 @@ void lint_ss_stale(struct lint_report *r, const struct scenario *s)
 			si_put(&held, key, i);
 		kb_drop(key, buf);
 	}
-	for (size_t i = 0; i < n; i++) {
-		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
-
-		if (!si_get(&first, key, &at))
-			si_put(&first, key, i);
-		kb_drop(key, buf);
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct sst_spec sp;
-		char err[256];
-		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
-		bool is_first = si_get(&first, key, &at) && at == i;
-
-		kb_drop(key, buf);
-		if (!is_first || !v[i]->spec || v[i]->spec->type != VAL_MAP ||
-		    sst_spec_parse(v[i]->spec, &sp, err, sizeof(err)) != 0)
-			continue; /* a re-apply (its first manifest is linted), or a spec MS001 refuses */
-		rule_last_stage_soak(r, v[i], &sp);
-		rule_stale_snapshot(r, s, v[i], &sp);
-		rule_removed_stage(r, s, v[i], &sp);
-		rule_approval_rehold(r, s, v[i], &sp);
-		rule_silent_plan_error(r, s, &held, v[i], &sp);
-		rule_read_error(r, s, v[i], &sp);
-		rule_stale_approval(r, s, v[i], &sp);
-		rule_pending_after_exit(r, s, &held, v[i], &sp);
-		rule_approval_reused(r, s, v[i], &sp, &rr);
-		rule_approval_comes_back(r, s, v[i], &sp);
-		sst_spec_release(&sp);
-	}
+	lint_ss_each_spec(s, stale_stageset, &c);
 	si_release(&held);
-	si_release(&first);
 	lint_reread_release(&rr);
-	free(v);
 }
