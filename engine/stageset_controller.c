@@ -2026,11 +2026,21 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 	if (p->spec->rollback_on_failure) {
 		char reason[64] = "", msg[1024] = "";
 		struct ssc_err err;
+		size_t *restored = xcalloc(p->st.nlast_applied_snapshot + 1, sizeof(*restored)), nrestored = 0;
 		int rc;
 
 		memset(&err, 0, sizeof(err));
 		rc = (int)rb_attempt_rollback(p->env, &p->clk, p->spec, &p->st, reason, sizeof(reason), msg, sizeof(msg),
-					      &err);
+					      &err, restored, &nrestored);
+		/*
+		 * each stage restored, before a later one's terminal or transient
+		 * failure too, had its StageInventory rewritten to the restored
+		 * objects (rollback.go recorder.Write after each re-apply)
+		 */
+		for (size_t k = 0; k < nrestored; k++)
+			strv_push(&p->out->inventory_written, &p->out->ninventory_written,
+				  p->spec->stages[restored[k]].name);
+		free(restored);
 		if (rc == RB_TRANSIENT) {
 			memset(r, 0, sizeof(*r));
 			ret_error(r, LE_PLAIN, err.msg);

@@ -68,8 +68,9 @@ static int restore(const struct ssc_env *env, struct ssc_clock *clk, size_t pos,
 enum rb_result rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *clk,
 				   const struct sst_spec *spec, const struct sst_status *snap,
 				   char *reason, size_t reasonlen, char *msg, size_t msglen,
-				   struct ssc_err *err)
+				   struct ssc_err *err, size_t *restored, size_t *nrestored)
 {
+	*nrestored = 0;
 	reason[0] = '\0';
 	msg[0] = '\0';
 	err->code = SSC_OK;
@@ -82,6 +83,7 @@ enum rb_result rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *
 		int rc = restore(env, clk, pos, ref, reason, reasonlen, msg, msglen, err);
 		switch (rc) {
 		case 0:
+			restored[(*nrestored)++] = pos; /* recorder.Write of the restored set */
 			break;
 		case 1:
 			return RB_TERMINAL;

@@ -50,6 +50,11 @@ enum rb_result {
  * @snap:   the status whose lastAppliedSnapshot is restored (borrowed).
  * @reason, @msg: set for RB_TERMINAL (sizes @reasonlen, @msglen), "" otherwise.
  * @err:    set for RB_TRANSIENT.
+ * @restored: receives, in snapshot order, the spec index of each stage
+ *          restored, whose StageInventory upstream then rewrites to the
+ *          restored object set (recorder.Write); room for
+ *          snap->nlast_applied_snapshot entries; *@nrestored their count
+ *          (also on RB_TERMINAL and RB_TRANSIENT: the stages restored before).
  * Returns: RB_RESTORED, RB_TERMINAL (the world's reason and message; a failed
  *          re-apply worded "cannot roll back stage \"<s>\": re-applying the
  *          previous revision failed (<err>)" with PreviousRevisionUnavailable)
@@ -62,7 +67,7 @@ enum rb_result {
 enum rb_result rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *clk,
 				   const struct sst_spec *spec, const struct sst_status *snap,
 				   char *reason, size_t reasonlen, char *msg, size_t msglen,
-				   struct ssc_err *err);
+				   struct ssc_err *err, size_t *restored, size_t *nrestored);
 
 /*
  * rb_rollback_stage_to_snapshot() - rollbackStageToSnapshot's decision for

@@ -120,6 +120,7 @@ static void test_rollback_restores_in_snapshot_order(void)
 	struct sst_status st;
 	struct ssc_err err;
 	char reason[64], msg[512];
+	size_t restored[4], nrestored = 99;
 
 	load(three);
 	sst_status_init(&st);
@@ -127,13 +128,17 @@ static void test_rollback_restores_in_snapshot_order(void)
 	unload();
 	/* The spec now has c, a (b dropped): snapshot order a, b, c; b skipped; positions from the spec. */
 	load("stages: [{name: c, sourceRef: {name: s}}, {name: a, sourceRef: {name: s}}]");
-	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err, restored, &nrestored),
 			RB_RESTORED);
 	CU_ASSERT_EQUAL(w.calls, 2);
 	CU_ASSERT_STRING_EQUAL(w.stages[0], "a");
 	CU_ASSERT_EQUAL(w.pos[0], 1);
 	CU_ASSERT_STRING_EQUAL(w.stages[1], "c");
 	CU_ASSERT_EQUAL(w.pos[1], 0);
+	/* both restored stages, in snapshot order, for their inventories (recorder.Write) */
+	CU_ASSERT_EQUAL(nrestored, 2);
+	CU_ASSERT_EQUAL(restored[0], 1);
+	CU_ASSERT_EQUAL(restored[1], 0);
 	CU_ASSERT_STRING_EQUAL(reason, "");
 	CU_ASSERT_EQUAL(clk.now_ms, T0 + 2000);
 	sst_status_release(&st);
@@ -148,11 +153,13 @@ static void test_rollback_first_run_has_nothing_to_restore(void)
 	struct sst_status st;
 	struct ssc_err err;
 	char reason[64], msg[512];
+	size_t restored[4], nrestored = 99;
 	load(three);
 	sst_status_init(&st);
-	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err, restored, &nrestored),
 			RB_RESTORED);
 	CU_ASSERT_EQUAL(w.calls, 0);
+	CU_ASSERT_EQUAL(nrestored, 0);
 	sst_status_release(&st);
 	unload();
 }
@@ -163,21 +170,23 @@ static void test_rollback_terminal_and_transient(void)
 	struct sst_status st;
 	struct ssc_err err;
 	char reason[64], msg[512];
+	size_t restored[4], nrestored = 99;
 	load(three);
 	sst_status_init(&st);
 	snapshot(&st);
 
 	struct world w1 = { { 0, 1, 0, 0 }, 0, { 0 }, { 0 } };
 	struct ssc_env env = env_of(&w1);
-	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err, restored, &nrestored),
 			RB_TERMINAL);
 	CU_ASSERT_EQUAL(w1.calls, 2); /* stops at the first terminal stage */
+	CU_ASSERT_EQUAL(nrestored, 1); /* a was restored (and its inventory rewritten) before b failed */
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
 	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back: revision rev-b for stage \"b\" is no longer fetchable (404)");
 
 	struct world w2 = { { 2, 0, 0, 0 }, 0, { 0 }, { 0 } };
 	env = env_of(&w2);
-	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err, restored, &nrestored),
 			RB_TERMINAL);
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
 	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back stage \"a\": re-applying the previous revision failed (conflict on Deployment/web)");
@@ -185,7 +194,7 @@ static void test_rollback_terminal_and_transient(void)
 
 	struct world w3 = { { 0, 0, -1, 0 }, 0, { 0 }, { 0 } };
 	env = env_of(&w3);
-	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(rb_attempt_rollback(&env, &clk, &spec, &st, reason, sizeof(reason), msg, sizeof(msg), &err, restored, &nrestored),
 			RB_TRANSIENT);
 	CU_ASSERT_STRING_EQUAL(err.msg, "rollback store get stage \"c\": timeout");
 	sst_status_release(&st);
