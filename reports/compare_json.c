@@ -62,6 +62,7 @@ int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 	json_object_set_new(doc, "n", json_integer((json_int_t)r->n));
 	json_object_set_new(doc, "seed", u64(r->seed));
 	json_object_set_new(doc, "horizon_ms", json_integer((json_int_t)r->horizon_ms));
+	json_object_set_new(doc, "resumed_ms", json_integer((json_int_t)c->resumed_ms));
 	json_object_set_new(doc, "resamples", json_integer((json_int_t)r->resamples));
 	json_object_set_new(doc, "nbound", json_pack("{s:I,s:I}", "base", (json_int_t)r->nbound[0],
 						     "head", (json_int_t)r->nbound[1]));

@@ -178,10 +178,18 @@ int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool color)
 	char hz[24];
 
 	errno = 0;
-	rep_plan_duration(r->horizon_ms, hz, sizeof(hz));
+	rep_plan_duration(c->resumed_ms + r->horizon_ms, hz, sizeof(hz));
 	fprintf(f, "%sCompare: base '%s' vs head '%s'%s\n", b, c->base_name, c->head_name, off);
-	fprintf(f, "%zu trial%s each on common random numbers, seed %" PRIu64 ", horizon %s\n\n",
+	fprintf(f, "%zu trial%s each on common random numbers, seed %" PRIu64 ", horizon %s",
 		r->n, r->n == 1 ? "" : "s", r->seed, hz);
+	if (c->resumed_ms > 0) {
+		char left[24];
+
+		/* the horizon as written, on the original run's clock, and what is left of it */
+		rep_plan_duration(r->horizon_ms, left, sizeof(left));
+		fprintf(f, " (%s left;\ntimes counted from the snapshot)", left);
+	}
+	fputs("\n\n", f);
 	fprintf(f, "%s%-19s %8s %8s %9s %8s  %-3s  %s%s\n", b, "metric", "base", "head", "delta", "%",
 		"sig", "95% CI / p", off);
 	for (int k = 0; k < CMP_NMETRICS; k++) {

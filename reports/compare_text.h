@@ -22,6 +22,10 @@ struct rep_cmp {
 	const char *const *head_files;
 	size_t nhead_files;
 	const struct cmp_result *r;
+	/* the base resumed from a simulator snapshot: the original run's ms at its
+	 * 0 (scenario.resumed_ms), else 0; the horizon, the base's for both sides,
+	 * is said on that clock */
+	int64_t resumed_ms;
 	const struct cmp_limit *limits;       /* --max-regression, in the order given */
 	size_t nlimits;
 };

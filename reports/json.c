@@ -75,6 +75,9 @@ static json_t *scenario_block(const struct rep_run *run)
 	}
 	json_object_set_new(o, "horizon_ms", json_integer(run->horizon_ms));
 	json_object_set_new(o, "horizon", duration_str(run->horizon_ms));
+	/* horizon_ms and the run's times count from its 0; resumed_ms puts them on the
+	 * original run's clock (0 when not resumed) */
+	json_object_set_new(o, "resumed_ms", json_integer(run->resumed_ms));
 	gt_format_rfc3339(run->start_unix_ms, start, sizeof(start));
 	json_object_set_new(o, "start", json_string(start));
 	for (size_t i = 0; i < run->nfiles; i++)

@@ -148,6 +148,8 @@ static json_t *row_obj(const struct trial_row *r)
 		json_object_set_new(row, "already_complete", json_true());
 	if (r->nothing_to_complete)
 		json_object_set_new(row, "nothing_to_complete", json_true());
+	if (r->halt_before_start)
+		json_object_set_new(row, "halt_before_start", json_true());
 	return row;
 }
 
@@ -201,6 +203,9 @@ int partial_write(FILE *f, const struct partial *p)
 	/* Only a given start is written, so that the UTC lines of merge are those of run. */
 	if (p->start_given &&
 	    fprintf(f, "  \"start_unix_ms\": %" PRId64 ",\n", p->start_unix_ms) < 0)
+		goto out_write_error;
+	/* only for a resumed run: the partials of other runs read as before */
+	if (p->resumed_ms > 0 && fprintf(f, "  \"resumed_ms\": %" PRId64 ",\n", p->resumed_ms) < 0)
 		goto out_write_error;
 	if (v2 && (fputs("  \"variant\": ", f) < 0 ||
 		   put(f, str_or_null(p->variant), ",\n  \"sweep\": ") < 0 ||
@@ -486,6 +491,12 @@ static void read_row(struct rd *c, json_t *o, const struct partial *p, struct tr
 	if (!c->failed && r->halted != (r->halt_ms >= 0))
 		fail(c, "row %" PRIu32 ": 'halted' is %s but 'halt_ms' is %" PRId64, r->index,
 		     r->halted ? "true" : "false", r->halt_ms);
+	/* absent from the partials written before trials said a halt before the start */
+	r->halt_before_start = json_object_get(o, "halt_before_start") &&
+			       get_bool(c, o, "halt_before_start");
+	if (!c->failed && r->halt_before_start && r->halt_ms != 0)
+		fail(c, "row %" PRIu32 ": 'halt_before_start' is true but 'halt_ms' is %" PRId64
+		     " (a halt before the start counts at 0)", r->index, r->halt_ms);
 	r->halt_where = get_str(c, o, "halt_where", true);
 	r->halt_reason = get_str(c, o, "halt_reason", true);
 	r->blast_count = (size_t)get_int(c, o, "blast_count", 0, INT64_MAX);
@@ -709,6 +720,8 @@ int partial_read(const char *path, uint64_t *budget, struct partial *out, char *
 		out->start_unix_ms = get_int(&c, root, "start_unix_ms", -62135596800000LL,
 					     253402300799999LL);
 	}
+	if (json_object_get(root, "resumed_ms"))
+		out->resumed_ms = get_int(&c, root, "resumed_ms", 1, INT64_MAX);
 	out->total = (uint32_t)get_int(&c, root, "total", 1, PARTIAL_MAX_TRIALS);
 	v = field(&c, root, "shard");
 	if (v && (!json_is_array(v) || json_array_size(v) != 2 ||
@@ -918,6 +931,8 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 		else if (p[i].start_given != p[0].start_given ||
 			 p[i].start_unix_ms != p[0].start_unix_ms)
 			what = "start their clocks at different instants (spec.start, --now)";
+		else if (p[i].resumed_ms != p[0].resumed_ms)
+			what = "resume from snapshots taken at different times";
 		else if (p[i].total != p[0].total)
 			what = "split different trial counts (-n)";
 		if (what) {
@@ -958,6 +973,7 @@ int partial_merge(struct partial *p, size_t n, const char *const *paths, struct 
 	out->until_horizon = p[0].until_horizon;
 	out->start_given = p[0].start_given;
 	out->start_unix_ms = p[0].start_unix_ms;
+	out->resumed_ms = p[0].resumed_ms;
 	out->total = out->n = p[0].total;
 	out->nin = p[0].nin;
 	for (size_t k = 0; k < out->nin; k++) {

@@ -103,6 +103,8 @@ struct partial {
 	bool start_given;        /* the start is an instant the user gave (spec.start written,
 				  * --now, a snapshot): rep_plan.start_given */
 	int64_t start_unix_ms;   /* wall-clock time of simulated time 0, Unix ms, when start_given */
+	int64_t resumed_ms;      /* a run resumed from a simulator snapshot: the original run's
+				  * ms at this run's 0 (rep_plan.resumed_ms), else 0 */
 	char *variant;           /* owned: the --variant NAME of in[0], or NULL */
 	char *sweep_param;       /* owned: the swept parameter, or NULL */
 	bool has_sets;           /* a run of variants and/or a sweep: "sets" is written */

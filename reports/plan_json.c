@@ -94,6 +94,7 @@ static json_t *row_obj(const struct trial_row *r)
 	json_object_set_new(o, "nothing_to_complete", json_boolean(r->nothing_to_complete));
 	json_object_set_new(o, "halted", json_boolean(r->halted));
 	json_object_set_new(o, "halt_ms", ms_or_null(r->halt_ms, r->halt_ms >= 0));
+	json_object_set_new(o, "halt_before_start", json_boolean(r->halt_before_start));
 	json_object_set_new(o, "halt_where", str_or_null(r->halt_where));
 	json_object_set_new(o, "halt_reason", str_or_null(r->halt_reason));
 	/* Measured at a halt: null without one, as in run/v1. */
@@ -237,6 +238,9 @@ int rep_plan_json_variants(FILE *f, const struct rep_plan *p, const struct rep_v
 	json_object_set_new(sc, "files", files);
 	json_object_set_new(sc, "seed", u64(p->seed));
 	json_object_set_new(sc, "horizon_ms", json_integer((json_int_t)p->horizon_ms));
+	/* horizon_ms and the times count from this run's 0; resumed_ms puts them on
+	 * the original run's clock (0 when not resumed) */
+	json_object_set_new(sc, "resumed_ms", json_integer((json_int_t)p->resumed_ms));
 	if (fputs("{\n  \"schema\": \"magos-sim/trials/v1\",\n  \"tool\": ", f) < 0 ||
 	    put(f, json_pack("{s:s,s:s,s:s}", "name", tool_name(), "version", tool_version(), "commit", tool_commit()), ",\n  \"scenario\": ") < 0 ||
 	    put(f, sc, ",\n  \"first\": ") < 0 ||

@@ -139,14 +139,27 @@ static int hidden(const struct out *o, const struct plan_dist *d, int k)
  *   time to complete (1000 trials, 2 censored: not completed by 1h)
  *     p50 30m06s   p90 31m10s   p95 31m40s   p99 > 1h
  *     mean 30m10s (95 % CI 30m05s – 30m15s)   min 29m00s   max 31m50s
+ *
+ * @resumed_ms > 0 (a time of a run resumed from a snapshot, counted from it):
+ * the horizon is said on the original run's clock, as `check` says it, and
+ * the percentiles again from the original start.
  */
 static void dist_block(struct out *o, const char *title, const char *unit_note,
-		       const struct plan_dist *d, enum kind kind, int64_t horizon_ms)
+		       const struct plan_dist *d, enum kind kind, int64_t horizon_ms,
+		       int64_t resumed_ms)
 {
 	char p[PLAN_NPCT][48], mean[24], lo[24], hi[24], mn[24], mx[24], hz[24];
 	static const char *const names[PLAN_NPCT] = { "p50", "p90", "p95", "p99" };
 
-	if (d->ncensored) {
+	if (d->ncensored && resumed_ms > 0) {
+		char left[24];
+
+		rep_plan_duration(horizon_ms + resumed_ms, hz, sizeof(hz));
+		rep_plan_duration(horizon_ms, left, sizeof(left));
+		line(o, "%s%s%s (%zu trial%s, %zu censored:", o->color ? C_BOLD : "", title,
+		     o->color ? C_RESET : "", d->n, d->n == 1 ? "" : "s", d->ncensored);
+		line(o, "  not done by %s from the original start, %s after the snapshot)", hz, left);
+	} else if (d->ncensored) {
 		rep_plan_duration(horizon_ms, hz, sizeof(hz));
 		line(o, "%s%s%s (%zu trial%s, %zu censored: not done by %s)", o->color ? C_BOLD : "", title,
 		     o->color ? C_RESET : "", d->n,
@@ -162,6 +175,20 @@ static void dist_block(struct out *o, const char *title, const char *unit_note,
 		pct(o, d, k, kind, horizon_ms, p[k], sizeof(p[k]));
 	line(o, "  %s %-*s %s %-*s %s %-*s %s %s", names[0], 9 + hidden(o, d, 0), p[0], names[1],
 	     9 + hidden(o, d, 1), p[1], names[2], 9 + hidden(o, d, 2), p[2], names[3], p[3]);
+	if (resumed_ms > 0) {
+		char q[PLAN_NPCT][48];
+
+		for (int k = 0; k < PLAN_NPCT; k++) {
+			struct plan_dist sh = *d;
+
+			sh.p[k] += (double)resumed_ms;
+			pct(o, &sh, k, kind, horizon_ms + resumed_ms, q[k], sizeof(q[k]));
+		}
+		line(o, "  from the original start:");
+		line(o, "  %s %-*s %s %-*s %s %-*s %s %s", names[0], 9 + hidden(o, d, 0), q[0],
+		     names[1], 9 + hidden(o, d, 1), q[1], names[2], 9 + hidden(o, d, 2), q[2],
+		     names[3], q[3]);
+	}
 	if (d->n == d->ncensored)
 		return;
 	value(kind, d->mean, mean, sizeof(mean));
@@ -393,9 +420,18 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	char hz[24];
 
 	errno = 0;
-	rep_plan_duration(p->horizon_ms, hz, sizeof(hz));
-	line(&o, "%.30s: %zu trials from seed %" PRIu64 ", horizon %s", p->name ? p->name : "scenario",
-	     p->n, p->seed, hz);
+	rep_plan_duration(p->resumed_ms + p->horizon_ms, hz, sizeof(hz));
+	if (p->resumed_ms > 0) {
+		char left[24];
+
+		/* the horizon as written, on the original run's clock, and what is left of it */
+		rep_plan_duration(p->horizon_ms, left, sizeof(left));
+		line(&o, "%.30s: %zu trials from seed %" PRIu64 ", horizon %s (%s left)",
+		     p->name ? p->name : "scenario", p->n, p->seed, hz, left);
+	} else {
+		line(&o, "%.30s: %zu trials from seed %" PRIu64 ", horizon %s",
+		     p->name ? p->name : "scenario", p->n, p->seed, hz);
+	}
 	if (p->clock_said) {
 		char at[GT_RFC3339_BUFSZ];
 
@@ -405,6 +441,11 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	blank(&o);
 	prop_line(&o, "completed", &st->complete);
 	prop_line(&o, "halted", &st->halt);
+	if (st->nhalt_before)
+		line(&o, "%-10s %zu of them before the start (the snapshot was taken halted;", "",
+		     st->nhalt_before);
+	if (st->nhalt_before)
+		line(&o, "%-10s the halt counts at 0s)", "");
 	if (st->nbound)
 		line(&o, "%-10s %zu trial%s stopped by the event budget or a zero-delay loop", "bounded",
 		     st->nbound, st->nbound == 1 ? "" : "s");
@@ -421,7 +462,8 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 		     st->nnothing ? "completed with nothing to complete or was complete at the start"
 				  : "was complete when it started");
 	} else {
-		dist_block(&o, "Time to complete", NULL, &st->ttc, K_MS, st->horizon_ms);
+		dist_block(&o, p->resumed_ms > 0 ? "Time to complete after the snapshot" : "Time to complete",
+			   NULL, &st->ttc, K_MS, st->horizon_ms, p->resumed_ms);
 		if (st->nalready + st->nnothing)
 			line(&o, "  (%zu trial%s with no time to complete left out)",
 			     st->nalready + st->nnothing, st->nalready + st->nnothing == 1 ? "" : "s");
@@ -435,21 +477,21 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	if (any(&st->blast_count)) {
 		blank(&o);
 		dist_block(&o, "Blast radius, targets", "0 without a halt", &st->blast_count,
-			   K_COUNT, st->horizon_ms);
+			   K_COUNT, st->horizon_ms, 0);
 		dist_block(&o, "Blast radius, share of targets", NULL, &st->blast_share, K_SHARE,
-			   st->horizon_ms);
+			   st->horizon_ms, 0);
 	}
 	if (st->detection.n) {
 		blank(&o);
 		dist_block(&o, "Detection latency, fault onset to halt", "halted trials only",
 			   &st->detection, K_MS,
-			   st->horizon_ms);
+			   st->horizon_ms, 0);
 	}
 	if (any(&st->exposure)) {
 		blank(&o);
 		dist_block(&o, "Exposure, member-minutes on the bad version", "0 without a halt",
 			   &st->exposure,
-			   K_MEMBER_MS, st->horizon_ms);
+			   K_MEMBER_MS, st->horizon_ms, 0);
 	}
 	if (any(&st->blast_count) || st->detection.n || any(&st->exposure)) {
 		/* The definitions, where the numbers are (sim/plan/stats.h). */
@@ -462,17 +504,17 @@ int rep_plan_text(FILE *f, const struct rep_plan *p, const struct rep_plan_text_
 	if (any(&st->peak_jobs)) {
 		blank(&o);
 		dist_block(&o, "Capacity: peak Jobs running at once", NULL, &st->peak_jobs, K_COUNT,
-			   st->horizon_ms);
+			   st->horizon_ms, 0);
 	}
 	if (any(&st->job_wait)) {
 		blank(&o);
 		dist_block(&o, "Capacity: queueing for a runner, total per trial", NULL, &st->job_wait, K_MS,
-			   st->horizon_ms);
+			   st->horizon_ms, 0);
 	}
 	if (any(&st->peak_adopting)) {
 		blank(&o);
 		dist_block(&o, "Capacity: peak members adopting at once", NULL, &st->peak_adopting, K_COUNT,
-			   st->horizon_ms);
+			   st->horizon_ms, 0);
 	}
 	phases_section(&o, st);
 	bound_section(&o, p);

@@ -37,6 +37,11 @@ struct rep_plan {
 	 * times from it. */
 	bool start_given;
 	int64_t start_unix_ms;     /* wall-clock time of simulated time 0, Unix ms */
+	/* A run resumed from a simulator snapshot: the original run's ms at this
+	 * run's 0 (scenario.resumed_ms), else 0.  horizon_ms and the times count
+	 * from this run's 0; the text says the horizon and the time to complete
+	 * on the original clock too. */
+	int64_t resumed_ms;
 };
 
 /* Options of the terminal tables. */

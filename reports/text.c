@@ -346,6 +346,19 @@ static void summary(struct out *o, const struct rep_run *run)
 			 col(o, C_BOLD), col(o, C_OFF), col(o, C_GREEN), col(o, C_OFF),
 			 s->drivers_idle, s->drivers_idle == 1 ? "" : "s",
 			 s->drivers_idle == 1 ? "is" : "are");
+	} else if (s->completed && run->resumed_ms > 0) {
+		char whole[GT_DURATION_BUFSZ];
+
+		/* counted from the snapshot; `check` judges the whole rollout's, from the original start */
+		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
+		gt_format_duration(run->resumed_ms + s->time_to_complete_ms, whole, sizeof(whole));
+		txt_emit(o, "%scompleted%s %syes%s, time to complete %s after the snapshot,\n"
+			 "          %s from the original start\n", col(o, C_BOLD), col(o, C_OFF),
+			 col(o, C_GREEN), col(o, C_OFF), ttc, whole);
+		if (s->drivers_idle)
+			txt_emit(o, "          (%u Rollout%s without steps: Ready/NoSteps, a no-op, "
+				 "nothing to complete)\n",
+				 s->drivers_idle, s->drivers_idle == 1 ? "" : "s");
 	} else if (s->completed) {
 		gt_format_duration(s->time_to_complete_ms, ttc, sizeof(ttc));
 		txt_emit(o, "%scompleted%s %syes%s, time to complete %s\n", col(o, C_BOLD),
@@ -355,8 +368,18 @@ static void summary(struct out *o, const struct rep_run *run)
 				 "nothing to complete)\n",
 				 s->drivers_idle, s->drivers_idle == 1 ? "" : "s");
 	} else {
-		txt_emit(o, "%scompleted%s %sno%s, censored: time to complete > %s\n",
-			 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end);
+		if (run->resumed_ms > 0) {
+			char whole[GT_DURATION_BUFSZ];
+
+			gt_format_duration(run->resumed_ms + run->end_ms, whole, sizeof(whole));
+			txt_emit(o, "%scompleted%s %sno%s, censored: time to complete > %s after the\n"
+				 "          snapshot, > %s from the original start\n",
+				 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end,
+				 whole);
+		} else {
+			txt_emit(o, "%scompleted%s %sno%s, censored: time to complete > %s\n",
+				 col(o, C_BOLD), col(o, C_OFF), col(o, C_YELLOW), col(o, C_OFF), end);
+		}
 		if (s->drivers_idle)
 			txt_emit(o, "          (%u Rollout%s without steps: Ready/NoSteps, idle, never "
 				 "Applied)\n",

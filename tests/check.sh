@@ -370,5 +370,12 @@ contains "--until horizon reaches 2h" "$tmp/late-h.out" \
 contains "the horizon never reaches 7h" "$tmp/late-h.out" \
 	"assert[1]: Rollout \"shop\": not evaluated: the run ended at 6h0m0s (the horizon), before the expectation's time 7h0m0s"
 
+# A horizon before a timeToComplete max leaves the time unknown, not over the limit:
+# three-environments completes at 30m5.716s (limit <= 30m6s); a 15m horizon cuts it.
+"$SIM" check --no-color --horizon 15m scenarios/three-environments.yaml >"$tmp/cut.out" 2>&1
+expect_status "a time cut by the horizon fails the check" 1 $?
+contains "a censored time is not known to exceed a limit past the horizon" "$tmp/cut.out" \
+	"FAIL  scenarios/three-environments.yaml:43:22: timeToComplete: time to complete not known: not done by the horizon 15m0s, which ends before the limit <= 30m6s; give a horizon of at least 30m6s to tell"
+
 echo "check: $pass passed, $fail failed"
 finish

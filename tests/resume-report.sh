@@ -470,4 +470,50 @@ c = json.load(open(sys.argv[1]))['summary']['capacity']
 check("JSON: capacity counts the 4 resumed Jobs apart from the 20 the run started",
       (c['resumed_jobs'], c['jobs'], c['peak_running'], c['runners']) == (4, 20, 4, 3), c)
 PY
+
+# --- -n and compare of a resumed run: the horizon as written, times on both clocks ---
+# three-environments resumed at 10m of its 1h horizon (its Scenario document alone).
+mkdir -p "$tmp/res10"
+sed -n 1,61p scenarios/three-environments.yaml >"$tmp/res10/scn.yaml"
+"$SIM" run -q --snapshot 10m "$tmp/res10/snap.yaml" scenarios/three-environments.yaml >/dev/null
+"$SIM" run --no-color -n 20 --json "$tmp/res10-tr.json" "$tmp/res10/" >"$tmp/res10-tr.txt" 2>&1
+contains "-n: the horizon as written, with what is left of it" "$tmp/res10-tr.txt" \
+	"three-environments: 20 trials from seed 7, horizon 1h (50m00s left)"
+has_line "-n: the time to complete says it counts from the snapshot" "$tmp/res10-tr.txt" \
+	"Time to complete after the snapshot (20 trials)"
+has_line "-n: ... and gives the percentiles from the original start too" "$tmp/res10-tr.txt" \
+	"  from the original start:"
+has_line "... as check counts them (p50 15m01s after the snapshot)" "$tmp/res10-tr.txt" \
+	"  p50 25m01s    p90 29m44s    p95 30m10s    p99 31m21s"
+"$SIM" run --no-color -n 20 --horizon 15m "$tmp/res10/" >"$tmp/res10-cut.txt" 2>&1
+contains "-n --horizon 15m: the header on the original clock" "$tmp/res10-cut.txt" \
+	"horizon 15m00s (5m00s left)"
+has_line "-n: 'not done by' on check's clock, and after the snapshot" "$tmp/res10-cut.txt" \
+	"  not done by 15m00s from the original start, 5m00s after the snapshot)"
+has_line "-n: censored percentiles from the original start" "$tmp/res10-cut.txt" \
+	"  p50 > 15m00s  p90 > 15m00s  p95 > 15m00s  p99 > 15m00s"
+"$SIM" compare --no-color -n 20 --json "$tmp/res10-cmp.json" "$tmp/res10/" "$tmp/res10/" >"$tmp/res10-cmp.txt" 2>&1
+contains "compare: the horizon as written, with what is left of it" "$tmp/res10-cmp.txt" \
+	"20 trials each on common random numbers, seed 7, horizon 1h (50m00s left;"
+"$SIM" run --no-color --json "$tmp/res10-one.json" "$tmp/res10/" >"$tmp/res10-one.txt" 2>&1
+has_line "one run: the time to complete after the snapshot ..." "$tmp/res10-one.txt" \
+	"completed yes, time to complete 20m5.716s after the snapshot,"
+has_line "... and from the original start, as check says it" "$tmp/res10-one.txt" \
+	"          30m5.716s from the original start"
+"$SIM" run -q --no-color --horizon 20m "$tmp/res10/" >"$tmp/res10-one-cut.txt" 2>&1
+has_line "one run cut by the horizon: censored on both clocks" "$tmp/res10-one-cut.txt" \
+	"          snapshot, > 20m0s from the original start"
+pyfacts "$tmp" <<'PY'
+import json, sys
+from facts import check
+t = sys.argv[1]
+tr = json.load(open(t + '/res10-tr.json'))
+check("trials JSON: horizon_ms is what is left, resumed_ms the snapshot's time",
+      (tr['scenario']['horizon_ms'], tr['scenario']['resumed_ms']) == (3000000, 600000), tr['scenario'])
+cmp = json.load(open(t + '/res10-cmp.json'))
+check("compare JSON: the same", (cmp['horizon_ms'], cmp['resumed_ms']) == (3000000, 600000))
+one = json.load(open(t + '/res10-one.json'))
+check("run JSON: time_to_complete_ms after the snapshot, resumed_ms to add for check's",
+      (one['summary']['time_to_complete_ms'], one['scenario']['resumed_ms']) == (1205716, 600000))
+PY
 finish

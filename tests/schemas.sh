@@ -51,6 +51,16 @@ check "the resumed Magos run carries its halt as before the start" \
 check "... at its time, as the fleet's" grep -q '"t_ms": *-' "$tmp/resumed-magos.json"
 validate "run JSON of runs resumed from halted snapshots" run-v1.schema.json \
 	"$tmp/resumed-fleet.json" "$tmp/resumed-magos.json"
+# Trials and a comparison of the resumed run: resumed_ms, the halt before the start.
+"$SIM" run -q -n 3 --json "$tmp/tr-resumed.json" "$tmp/magos-halted.yaml" >/dev/null 2>&1
+"$SIM" compare -q -n 3 --json "$tmp/cmp-resumed.json" "$tmp/magos-halted.yaml" \
+	"$tmp/magos-halted.yaml" >/dev/null 2>&1
+check "resumed trials say the snapshot's time (25m)" \
+	grep -q '"resumed_ms": *1500000' "$tmp/tr-resumed.json"
+check "... and the halt before the start" grep -q '"halt_before_start": *true' "$tmp/tr-resumed.json"
+check "the resumed comparison says the snapshot's time" \
+	grep -q '"resumed_ms": *1500000' "$tmp/cmp-resumed.json"
+validate "compare JSON of a resumed run" compare-v1.schema.json "$tmp/cmp-resumed.json"
 
 "$SIM" run -q -n 6 --json "$tmp/tr-plain.json" scenarios/fleet-gate-halt.yaml >/dev/null &&
 	"$SIM" run -q -n 6 --limit exact-values=10 --json "$tmp/tr-sketched.json" \

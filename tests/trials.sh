@@ -124,4 +124,32 @@ check "... and not a range" sh -c "! grep -q 'trials 0..0' '$tmp/err'"
 expect_rc "a shard with one trial" 0 "$SIM" run -n 2 --shard 3/3 --json "$tmp/one.json" "$SCN"
 check "... names it" grep -q "run: shard 3/3: trials 1..1 of 2 written to" "$tmp/err"
 
+# --- a halt before the start of a resumed run: trials say so, as the one run does ---
+# staging-failure-halts halts at 12m50.15s; a 13m snapshot resumed with its
+# Scenario document has the halt 9.85s before its start.
+mkdir -p "$tmp/hb"
+sed -n 1,71p scenarios/staging-failure-halts.yaml >"$tmp/hb/scn.yaml"
+"$SIM" run -q --snapshot 13m "$tmp/hb/snap.yaml" scenarios/staging-failure-halts.yaml >/dev/null
+"$SIM" run -q --json "$tmp/hb-one.json" "$tmp/hb/" >/dev/null 2>&1
+expect_rc "-n of the resumed halted run" 0 "$SIM" run --no-color -n 20 --json "$tmp/hb-tr.json" "$tmp/hb/"
+contains "-n text: the halts were before the start" "$tmp/out" \
+	"           20 of them before the start (the snapshot was taken halted;"
+"$SIM" run -q -n 20 --shard 1/2 --json "$tmp/hb-p1.json" "$tmp/hb/" >/dev/null 2>&1
+"$SIM" run -q -n 20 --shard 2/2 --json "$tmp/hb-p2.json" "$tmp/hb/" >/dev/null 2>&1
+"$SIM" merge -q --no-color --json "$tmp/hb-merged.json" "$tmp/hb-p1.json" "$tmp/hb-p2.json" >"$tmp/hb-merged.txt" 2>&1
+contains "merged shards say it too" "$tmp/hb-merged.txt" "20 of them before the start"
+pyfacts "$tmp" <<'PY'
+import json, sys
+from facts import check
+t = sys.argv[1]
+one = json.load(open(t + '/hb-one.json'))['summary']['halt']
+check("the one run: a halt 9.85s before the start", (one['t_ms'], one['before_start']) == (-9850, True), one)
+for name in ('hb-tr', 'hb-merged'):
+    d = json.load(open(t + '/' + name + '.json'))
+    tr = d['trials'][0]
+    check(name + ": trial 0 halts at 0, before the start",
+          (tr['halt_ms'], tr['halt_before_start']) == (0, True), tr)
+    check(name + ": every trial says so", all(r['halt_before_start'] for r in d['trials']))
+    check(name + ": resumed_ms is the snapshot's 13m", d['scenario']['resumed_ms'] == 780000)
+PY
 finish

@@ -175,6 +175,7 @@ int cmd_compare_report(const struct partial *p, const struct cmd_cmp_out *o)
 	c.head_files = (const char *const *)p->in[1].files;
 	c.nhead_files = p->in[1].nfiles;
 	c.r = &r;
+	c.resumed_ms = p->resumed_ms;
 	c.limits = o->limits;
 	c.nlimits = o->nlimits;
 	if (o->json)
@@ -472,6 +473,7 @@ int cmd_compare(int argc, char **argv)
 	/* as run's shards: merge refuses shards whose clocks start apart */
 	p.start_given = s[0].clock != SCN_CLOCK_DEFAULT;
 	p.start_unix_ms = s[0].start_unix_ms;
+	p.resumed_ms = s[0].resumed ? s[0].resumed_ms : 0;
 	p.until_horizon = o.run.until_horizon;
 	p.total = ntrials;
 	p.shard_k = sk;

@@ -86,6 +86,7 @@ static int shard_init(const struct scenario *s, const struct cmd_opts *o, uint32
 	/* As run_report() of sim/cli/run.c gives it: merge prints the same UTC lines. */
 	p->start_given = s->clock != SCN_CLOCK_DEFAULT;
 	p->start_unix_ms = s->start_unix_ms;
+	p->resumed_ms = s->resumed ? s->resumed_ms : 0;
 	p->total = ntrials;
 	p->shard_k = k;
 	p->shard_n = n;
@@ -314,6 +315,7 @@ static int run_report(const struct partial *p, const struct cmd_opts *o, const c
 	rp.horizon_ms = st.horizon_ms;
 	rp.start_given = p->start_given;
 	rp.start_unix_ms = p->start_unix_ms;
+	rp.resumed_ms = p->resumed_ms;
 	rp.first = 0;
 	rp.rows = in->rows;
 	rp.n = p->n;
@@ -376,6 +378,7 @@ static int whatif_report(const struct partial *p, const struct cmd_opts *o, cons
 	rp.nfiles = in->nfiles;
 	rp.seed = p->seed;
 	rp.horizon_ms = base_st.horizon_ms;
+	rp.resumed_ms = p->resumed_ms;
 	rp.rows = in->rows;
 	rp.n = p->n;
 	rp.st = &base_st;

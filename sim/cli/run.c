@@ -318,6 +318,7 @@ static int run_trials(const struct scenario *s, const struct cmd_opts *o, uint32
 	/* spec.start written is as real an instant as --now or a snapshot's */
 	rp.start_given = s->clock != SCN_CLOCK_DEFAULT;
 	rp.start_unix_ms = s->start_unix_ms;
+	rp.resumed_ms = s->resumed ? s->resumed_ms : 0;
 	rp.first = 0;
 	rp.rows = rows;
 	rp.n = n;
@@ -505,6 +506,7 @@ static int run_whatif(const struct scenario *s, const struct cmd_opts *o, uint32
 	rp.nfiles = s->nfiles;
 	rp.seed = o->run.seed_set ? o->run.seed : s->seed;
 	rp.horizon_ms = base_st.horizon_ms;
+	rp.resumed_ms = s->resumed ? s->resumed_ms : 0;
 	rp.rows = rows;
 	rp.n = n;
 	rp.st = &base_st;

@@ -1236,7 +1236,24 @@ static void compare(struct exp_scenario_report *r, const struct exp_item *it, co
 	} else {
 		fmt_value(v, it->unit, mv, sizeof(mv));
 	}
-	/* A censored value exceeds the horizon: it fails any max, meets a min up to the horizon. */
+	/*
+	 * A censored value exceeds the horizon: it meets a min up to the horizon
+	 * and exceeds a max at or below it.  A max above the horizon is not known
+	 * to be exceeded, nor met: it fails as unshown, said as such.
+	 */
+	if (it->has_max && censored && (double)horizon_ms < it->max) {
+		char h[GT_DURATION_BUFSZ];
+
+		fmt_value(it->max, it->unit, lim_s, sizeof(lim_s));
+		gt_format_duration(horizon_ms, h, sizeof(h));
+		msg = xasprintf("%s not known: not done by the horizon %s, which ends before the "
+				"limit %s; give a horizon of at least %s to tell%s",
+				what, h, limit, lim_s, extra);
+		exp_report_add(r, it->name, EXP_FAILED, mv, limit, msg, file, it->mark);
+		free(msg);
+		free(limit);
+		return;
+	}
 	if (it->has_max && (censored || v > it->max)) {
 		pass = false;
 		fmt_value(it->max, it->unit, lim_s, sizeof(lim_s));

@@ -341,7 +341,7 @@ struct plan_acc {
 	size_t budget;      /* values kept exactly, at most */
 	size_t held;        /* values kept so far (exact) */
 	bool sketched;
-	size_t n, ncomplete, nhalted, nbound, nalready, nnothing;
+	size_t n, ncomplete, nhalted, nbound, nalready, nnothing, nhalt_before;
 	struct stream q[Q_N];
 	struct plan_halt_count *halts;
 	size_t nhalts, cap_halts;
@@ -539,6 +539,7 @@ void plan_acc_add(struct plan_acc *a, const struct trial_row *r)
 	a->n++;
 	a->ncomplete += r->completed;
 	a->nhalted += r->halted;
+	a->nhalt_before += r->halted && r->halt_before_start;
 	a->nalready += r->already_complete;
 	a->nnothing += r->nothing_to_complete;
 	if (r->stop == DES_LOOP || r->stop == DES_BUDGET) {
@@ -612,6 +613,7 @@ void plan_acc_finish(struct plan_acc *a, struct plan_stats *out)
 	out->nbound = a->nbound;
 	out->nalready = a->nalready;
 	out->nnothing = a->nnothing;
+	out->nhalt_before = a->nhalt_before;
 	stream_dist(&a->q[Q_TTC], a->sketched, hz, &out->ttc);
 	stream_dist(&a->q[Q_BLAST_COUNT], a->sketched, 0, &out->blast_count);
 	stream_dist(&a->q[Q_EXPOSURE], a->sketched, 0, &out->exposure);

@@ -127,6 +127,8 @@ struct plan_stats {
 					  * below have none and are left out) */
 	size_t nalready;                 /* trials complete when the run started (no time) */
 	size_t nnothing;                 /* trials with nothing to complete (idle Rollouts; no time) */
+	size_t nhalt_before;             /* halted trials whose halt is before the start of a
+					  * resumed run (trial_row.halt_before_start) */
 	/*
 	 * Harm and detection.  Blast radius and exposure are measured at the
 	 * first halt; a trial without a halt counts 0 in them (nothing was

@@ -240,6 +240,7 @@ void trial_row_from_run(const struct run_result *r, uint32_t index, struct trial
 	 * there when the trial starts, at 0, on either engine.
 	 */
 	row->halt_ms = !sm->halted ? -1 : sm->halt_ms < 0 ? 0 : sm->halt_ms;
+	row->halt_before_start = sm->halted && sm->halt_before_start;
 	row->detection_ms = -1;
 	if (sm->halted && sm->halt_reason)
 		row->halt_reason = xstrdup(sm->halt_reason);

@@ -51,7 +51,10 @@ struct trial_row {
 	 * least one idle (oc_summary.nothing_to_complete) */
 	bool nothing_to_complete;
 	bool halted;
-	int64_t halt_ms;         /* first halt, ms; -1 when none */
+	int64_t halt_ms;         /* first halt, ms; -1 when none; 0 for one before the start */
+	/* the first halt is before the start of a run resumed from a snapshot (the
+	 * snapshot dates it; oc_summary.halt_before_start): halt_ms is 0 */
+	bool halt_before_start;
 	char *halt_where;        /* owned: the step/wave that halted ("wave canary"), NULL when none */
 	char *halt_reason;       /* owned: the Ready/phase reason of the halt ("StepFailed"; for a
 				  * FleetRollout "Halted (gate)" or "Halted (regression)"), NULL when none */

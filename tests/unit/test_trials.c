@@ -67,7 +67,7 @@ static int load(const char *path, struct scenario *s)
 static char *render(const struct scenario *s, const struct trial_row *rows, size_t n)
 {
 	struct plan_stats st;
-	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, rows, n, &st, NULL, false, 0 };
+	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, rows, n, &st, NULL, false, 0, 0 };
 	struct fx_cap c;
 	FILE *f = fx_cap_open(&c);
 
@@ -138,7 +138,7 @@ static char *streamed(const struct scenario *s, uint32_t n, unsigned jobs, size_
 	struct trials_opts o = { 0 };
 	struct each_sink k = { plan_acc_new(s->horizon_ms, exact_values), 0, true };
 	struct plan_stats st;
-	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, NULL, n, &st, NULL, false, 0 };
+	struct rep_plan p = { s->name, NULL, 0, s->seed, s->horizon_ms, 0, NULL, n, &st, NULL, false, 0, 0 };
 	struct rep_plan_text_opts to = { false, 80, false };
 	struct fx_cap c;
 	FILE *f;
@@ -199,7 +199,7 @@ static void test_streamed_stats_same_at_any_jobs(void)
 	CU_ASSERT_EQUAL_FATAL(trials_run(&s, &o, &rows), 0);
 	plan_stats_compute(rows, 40, s.horizon_ms, lim_default(LIM_EXACT_VALUES), &st);
 	{
-		struct rep_plan p = { s.name, NULL, 0, s.seed, s.horizon_ms, 0, NULL, 40, &st, NULL, false, 0 };
+		struct rep_plan p = { s.name, NULL, 0, s.seed, s.horizon_ms, 0, NULL, 40, &st, NULL, false, 0, 0 };
 		struct rep_plan_text_opts to = { false, 80, false };
 		struct fx_cap cap;
 		FILE *f = fx_cap_open(&cap);
