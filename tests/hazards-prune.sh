@@ -36,7 +36,7 @@ check("dropped: at 2h app's StageInventory lists 2 entries (the workload and cm-
       "model.magos-sim.io/inventory: app=2" in open(sys.argv[2]).read())
 n = notice(d, 'StageSet shop/shop: ConfigMap shop/cm-b left stage "app"\'s render, and the pass ending at 1h1m1s applied that render, rewrote the stage\'s StageInventory without it and then held at a promotion gate (PromotionHold)')
 check("dropped: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
-check("dropped: the run says how long", n is not None and "to the end of the run (1h58m59s), and for good" in n["text"], n and n["text"])
+check("dropped: the run says how long, and when the run ended", n is not None and "listed by no StageInventory, for 1h58m59s, to the end of the run at 3h0m0s, and for good" in n["text"], n and n["text"])
 PY
 
 run_at 2h prune-dropped
