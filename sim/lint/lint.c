@@ -773,8 +773,9 @@ static const struct lint_rule rules[] = {
 	/* MS282: objects a render drops that no prune deletes (sim/lint/lint_ss_prune.c). */
 	{ "MS282", "dropped-object-never-pruned", LINT_WARNING,
 	  "the scenario's sources model drops an object from a stage's render "
-	  "(spec.models.sources[].updates[].objects) of a StageSet whose stage holds every new revision at "
-	  "its promotion gate (a soak or a manual promotion): the pass that applies the revision rewrites "
+	  "(spec.models.sources[].updates[].objects) of a StageSet whose stage, or a later stage reading the "
+	  "same source, holds every new revision at its promotion gate (a soak or a manual promotion): the "
+	  "pass that applies the revision rewrites "
 	  "the stage's StageInventory without the object before the gate holds, and the prune, which runs "
 	  "only when every stage promotes, reads the StageInventory as that pass left it, so the object "
 	  "stays in the cluster for good, listed by no StageInventory (StageSet spec R-20, §5 Q-28)",
