@@ -160,6 +160,21 @@ void scnp_check_version_text(struct sch_ctx *c, const struct val *v, const char 
 int64_t scnp_duration_ms(const struct val *v);
 
 /*
+ * scnp_check_until() - the end of a window after its start, for the check
+ * of a node with both: reports at @until's mark "Invalid value: \"object\":
+ * until (30m0s) must be later than from (1h0m0s)", the two values as the
+ * run reads them, when @until is not later than @from.  Compared in whole
+ * ms as stored, so that truncation cannot empty a window.
+ * @c: validation context; @path: the node's dotted path for the message.
+ * @from, @until: validated durations (borrowed); @from NULL reads as 0,
+ *          @until NULL (an open window) is never reported.
+ * @from_key: @from's key in the message ("from", "at").
+ * Errors: reports through @c; cannot fail.
+ */
+void scnp_check_until(struct sch_ctx *c, const struct val *from, const char *from_key, const struct val *until,
+		      const char *path);
+
+/*
  * scnp_version_text() - a version as written: the string @v, or a plain
  * number's source text.  Returns a pointer borrowed from @v, or NULL when
  * @v is NULL or of another type.

@@ -486,14 +486,9 @@ const struct sch_node scnp_sw_sources_node = { .type = SCH_ARRAY, .items = &sour
 static void check_windows_item(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	const struct val *from = val_map_get(v, "from");
-	const struct val *until = val_map_get(v, "until");
 
-	if (!from)
-		from = val_map_get(v, "at");
-	if (until && scnp_duration_ms(until) <= scnp_duration_ms(from))
-		sch_report(c, until->mark, path,
-			   "Invalid value: \"object\": until must be later than %s",
-			   val_map_get(v, "from") ? "from" : "at");
+	scnp_check_until(c, from ? from : val_map_get(v, "at"), from ? "from" : "at", val_map_get(v, "until"),
+			 path);
 }
 
 static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *path)
