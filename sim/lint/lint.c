@@ -1193,11 +1193,12 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 			}
 			/*
 			 * A note belongs to the error or warning just before it; alone it
-			 * is dropped.  The loader's summary of the documents it ignored
-			 * (sim/load/scenario.c) is a note of its own whatever precedes it: a
-			 * fact about the load, not part of any problem.
+			 * is dropped.  A note added alone (diag_note_alone(): the loader's
+			 * summary of the documents it ignored, of the sources it models) is
+			 * a fact about the load whatever precedes it, not part of any
+			 * problem, and ends the notes of the one before.
 			 */
-			if (strstr(it->msg, " accepted and ignored: ")) {
+			if (it->alone) {
 				last = NULL;
 				continue;
 			}

@@ -1337,13 +1337,13 @@ void scnp_sw_note_sources(struct loader *L)
 	si_release(&ix);
 	if (n == 0)
 		return;
-	diag_note(L->d, s->scenario_file, L->scn_mark,
-		  "%zu source%s the StageSets name %s not in the inputs and %s modelled: Ready, with a new "
-		  "revision at each publish that reaches a StageSet using %s; spec.models.sources makes "
-		  "%s missing, not Ready, Forbidden or unfetchable for a while, or gives %s new revisions "
-		  "apart from any publish (updates)",
-		  n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "is" : "are", n == 1 ? "it" : "them",
-		  n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	diag_note_alone(L->d, s->scenario_file, L->scn_mark,
+		        "%zu source%s the StageSets name %s not in the inputs and %s modelled: Ready, with a new "
+		        "revision at each publish that reaches a StageSet using %s; spec.models.sources makes "
+		        "%s missing, not Ready, Forbidden or unfetchable for a while, or gives %s new revisions "
+		        "apart from any publish (updates)",
+		        n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "is" : "are", n == 1 ? "it" : "them",
+		        n == 1 ? "it" : "them", n == 1 ? "it" : "them");
 }
 
 /*
