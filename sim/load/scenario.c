@@ -1245,6 +1245,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 			scnp_build_events(&L);
 			scnp_check_models(&L);
 			scnp_sw_note_sources(&L);
+			scnp_sw_check_names(&L);
 		}
 		scnp_check_gates(&L);
 	}

@@ -4,7 +4,7 @@
  * (apply, readiness, readyExprs, regression.effect, actions, restore,
  * anchors, pods, podListErrors, rules[].stage), spec.models.sources, the
  * mapping of the member-model keys onto them, their defaults and release,
- * and the note on the sources a run models.  The schema tables are wired
+ * the note on the sources a run models, and the source a sourceRef names.  The schema tables are wired
  * into spec.models by scn_models.c.
  */
 #include "sim/load/scn_ssworld.h"
@@ -1234,6 +1234,18 @@ static bool direct_source_kind(const char *kind)
 {
 	return strcmp(kind, "GitRepository") == 0 || strcmp(kind, "OCIRepository") == 0 ||
 	       strcmp(kind, "Bucket") == 0;
+}
+
+void scnp_sw_ref_source(const struct val *ref, const char *owner_ns, const char **kind, const char **ns,
+			const char **name)
+{
+	*kind = val_str(val_map_get(ref, "kind"), "");
+	*ns = val_str(val_map_get(ref, "namespace"), "");
+	*name = val_str(val_map_get(ref, "name"), "");
+	if (!direct_source_kind(*kind))
+		*kind = "ExternalArtifact";
+	if (!(*ns)[0])
+		*ns = owner_ns;
 }
 
 /*
