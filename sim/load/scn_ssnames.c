@@ -234,7 +234,7 @@ static void check_objects_keys(struct loader *L, const struct val *objects, cons
 		const char *near;
 		struct sug sug;
 
-		if (bsearch(&kv->key, stages, n, sizeof(*stages), text_cmp))
+		if (n && bsearch(&kv->key, stages, n, sizeof(*stages), text_cmp))
 			continue;
 		sug_init(&sug, kv->key);
 		for (size_t j = 0; j < n; j++)
