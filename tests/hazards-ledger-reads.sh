@@ -13,7 +13,8 @@
 #          has no Lifetime action and no StageLedger (every pass Gets it):
 #          19 passes fail, and a patch at 1h5m is observed only at
 #          1h38m4.04s.  The same outage for another StageSet, or one that
-#          falls between two steady passes, fails nothing and is not told.
+#          falls between two steady passes, fails nothing and is not told
+#          (an entry naming a StageSet there is not is a warning of its own).
 . "$(dirname "$0")/lib.sh"
 require_python
 . "$(dirname "$0")/lib/hazards.sh"
@@ -69,6 +70,8 @@ EOF2
 # ---- no MS283: another StageSet's outage, and one between two passes ---------------
 lint_of ledger-reads-elsewhere
 lacks "elsewhere: no MS283" "$tmp/ledger-reads-elsewhere.lint" 'MS283'
+contains "elsewhere: the entry names no StageSet, and lint says so with those there are" "$tmp/ledger-reads-elsewhere.lint" \
+	'MS003 warning spec.models.stagesets.ledgerErrors[0]: no StageSet of the inputs or of an apply event is named "cart" in namespace "shop": the entry fails no read; the StageSets are shop/shop'
 run_of ledger-reads-elsewhere
 facts_of ledger-reads-elsewhere <<'EOF2'
 st = stageset_statuses(d)

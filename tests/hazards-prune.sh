@@ -8,7 +8,12 @@
 #          1h applies the new render and holds (Soaking), the success at
 #          1h31m2s deletes nothing, and cm-b lives to the end, in no
 #          StageInventory (the snapshot at 2h counts app's 2 entries: the
-#          workload and cm-a; --at 2h lists cm-b under no StageInventory).  With the soak on an earlier stage, the
+#          workload and cm-a; --at 2h lists cm-b under no StageInventory).
+#          The same with the soak on a later stage "db" of the same source:
+#          the pass at 1h applies app, then holds at db's soak.  With the
+#          later stage on another source, its soak holds nothing (its
+#          revision is the one promoted) and the pass at 1h prunes cm-b:
+#          nothing is told.  With the soak on an earlier stage, the
 #          pass at 1h holds before app is applied, and the success at
 #          1h32m3s prunes cm-b: nothing is told.  With prune: false on
 #          app, cm-b stays as the stage's setting says: nothing is told.
@@ -36,7 +41,7 @@ check("dropped: at 2h app's StageInventory lists 2 entries (the workload and cm-
       "model.magos-sim.io/inventory: app=2" in open(sys.argv[2]).read())
 n = notice(d, 'StageSet shop/shop: ConfigMap shop/cm-b left stage "app"\'s render, and the pass ending at 1h1m1s applied that render, rewrote the stage\'s StageInventory without it and then held at a promotion gate (PromotionHold)')
 check("dropped: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
-check("dropped: the run says how long", n is not None and "to the end of the run (1h58m59s), and for good" in n["text"], n and n["text"])
+check("dropped: the run says how long, and when the run ended", n is not None and "listed by no StageInventory, for 1h58m59s, to the end of the run at 3h0m0s, and for good" in n["text"], n and n["text"])
 PY
 
 run_at 2h prune-dropped
@@ -44,6 +49,31 @@ contains "dropped: --at 2h shows cm-b in the cluster, in no StageInventory" "$tm
 	'shop        configmap/cm-b   shop       app       <none>'
 contains "dropped: --at 2h shows cm-a listed by app's" "$tmp/prune-dropped.at.out" \
 	'shop        configmap/cm-a   shop       app       app'
+
+lint_of prune-dropped-later
+contains "later gate: MS282 names the later stage's gate" "$tmp/prune-dropped-later.lint" \
+	'MS282 warning the sources model'"'"'s update at 1h0m0s drops ConfigMap/cm-b from stage "app"'"'"'s render (GitRepository shop/shop) of StageSet shop/shop, whose later stage "db", which reads the same source, holds every new revision at its promotion gate (a 30m0s soak): the pass that applies it rewrites the stage'"'"'s StageInventory without it before the gate holds'
+run_of prune-dropped-later
+facts_of prune-dropped-later <<'PY'
+cms = [(e["t_ms"], e["name"], e["change"]) for e in d["timeline"] if e["kind"] == "ConfigMap"]
+check("later gate: cm-a and cm-b are created with the first apply, and never deleted",
+      cms == [(122005, "cm-a", "created"), (122005, "cm-b", "created")], cms)
+st = [(e["t_ms"], e["reason"]) for e in d["timeline"] if e["kind"] == "StageSet" and e["change"] == "status"]
+check("later gate: the pass at 1h holds at db's soak, the success follows at 1h32m4s",
+      (3722000, "Soaking") in st and (5524000, "Succeeded") in st, st)
+n = notice(d, 'StageSet shop/shop: ConfigMap shop/cm-b left stage "app"\'s render, and the pass ending at 1h2m2s applied that render, rewrote the stage\'s StageInventory without it and then held at a promotion gate (PromotionHold)')
+check("later gate: the run tells it", n is not None and n["severity"] == "warning", [x["text"] for x in d["notices"]])
+PY
+
+lint_of prune-dropped-later-other
+lacks "later gate of another source: no MS282" "$tmp/prune-dropped-later-other.lint" 'MS282'
+run_of prune-dropped-later-other
+facts_of prune-dropped-later-other <<'PY'
+cms = [(e["t_ms"], e["name"], e["change"]) for e in d["timeline"] if e["kind"] == "ConfigMap"]
+check("later gate of another source: the pass at 1h prunes cm-b",
+      cms == [(122005, "cm-a", "created"), (122005, "cm-b", "created"), (3662000, "cm-b", "deleted")], cms)
+check("later gate of another source: the run tells nothing", notice(d, "left stage") is None)
+PY
 
 lint_of prune-dropped-steady
 lacks "earlier gate: no MS282" "$tmp/prune-dropped-steady.lint" 'MS282'

@@ -55,6 +55,21 @@ if python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; asse
 expect_rc "unknown fields as SARIF" 3 "$SIM" lint --format sarif $L/unknown-keys.yaml
 contains "sarif: the result message holds its fix" "$tmp/out" \
 	'"text": "unknown field \"spec.models.workspace\" (use one of the fields spec.models accepts: jobs, policies, git, stagesets, sources, or remove it)"'
+# A note about the load as a whole (the sources modelled) is no part of the error before it.
+expect_rc "a bad sources object is exit 3" 3 "$SIM" lint $L/sources-bad-object.yaml
+has_line "the bad sources object: the error's message alone" "$tmp/out" \
+	"$L/sources-bad-object.yaml:16:17: error: spec.models.sources[0].objects.app: Invalid value: \"Configmap/cm-a\": an object is \"Kind/name\", the name a DNS-1123 subdomain and the kind one of ConfigMap, CronJob, DaemonSet, Deployment, HorizontalPodAutoscaler, Ingress, Job, NetworkPolicy, PersistentVolumeClaim, PodDisruptionBudget, Role, RoleBinding, Secret, Service, ServiceAccount, StatefulSet [MS002]"
+expect_rc "a bad sources object as JSON" 3 "$SIM" lint --format json $L/sources-bad-object.yaml
+if python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert len(f) == 1 and f[0]["message"].endswith("ServiceAccount, StatefulSet") and "modelled" not in f[0]["message"], f' "$tmp/out"; then
+	ok "json: the bad sources object's finding holds no note about the sources modelled"; else
+	bad "json: the bad sources object's finding holds no note about the sources modelled"; show "$tmp/out"; fi
+expect_rc "a bad sources object as SARIF" 3 "$SIM" lint --format sarif $L/sources-bad-object.yaml
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; assert len(r) == 1 and "ServiceAccount, StatefulSet" in r[0]["message"]["text"] and "modelled" not in r[0]["message"]["text"], r' "$tmp/out"; then
+	ok "sarif: the bad sources object's result holds no note about the sources modelled"; else
+	bad "sarif: the bad sources object's result holds no note about the sources modelled"; show "$tmp/out"; fi
+"$SIM" run $L/sources-bad-object.yaml >"$tmp/out" 2>&1
+has_line "run tells the sources modelled on a line of its own" "$tmp/out" \
+	"$L/sources-bad-object.yaml:5:1: note: 1 source the StageSets name is not in the inputs and is modelled: Ready, with a new revision at each publish that reaches a StageSet using it; spec.models.sources makes it missing, not Ready, Forbidden or unfetchable for a while, or gives it new revisions apart from any publish (updates)"
 expect_rc "a missing file is exit 3" 3 "$SIM" lint "$tmp/nope.yaml"
 expect_rc "unreadable input wins over other errors" 3 "$SIM" lint $L/errors.yaml "$tmp/nope.yaml"
 expect_rc "empty documents and unknown kinds load, and leave nothing to simulate" 3 "$SIM" lint $L/odd.yaml

@@ -72,6 +72,7 @@ static void add(struct diag *d, enum diag_sev sev, const char *file, struct val_
 	}
 	it = &d->items[d->n++];
 	it->sev = sev;
+	it->alone = false;
 	it->file = xstrdup(file);
 	it->mark = mark;
 	va_copy(ap2, ap);
@@ -139,6 +140,22 @@ void diag_note(struct diag *d, const char *file, struct val_mark mark, const cha
 	va_start(ap, fmt);
 	diag_vadd(d, DIAG_NOTE, file, mark, fmt, ap);
 	va_end(ap);
+}
+
+void diag_note_alone(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+{
+	bool hiding = d->hiding;
+	size_t n = d->n;
+	va_list ap;
+
+	/* no error's note: kept whether the error before it was or not */
+	d->hiding = false;
+	va_start(ap, fmt);
+	diag_vadd(d, DIAG_NOTE, file, mark, fmt, ap);
+	va_end(ap);
+	d->hiding = hiding;
+	if (d->n > n)
+		d->items[d->n - 1].alone = true;
 }
 
 bool diag_has_errors(const struct diag *d)
@@ -234,7 +251,7 @@ int diag_print(const struct diag *d, FILE *f, bool color)
 			goto out_write_error;
 	}
 	if (more) {
-		struct diag_item it = { DIAG_NOTE, NULL, { 0, 0 }, more };
+		struct diag_item it = { DIAG_NOTE, NULL, { 0, 0 }, more, true };
 		char *line = format_item(&it, color);
 		int rc = fprintf(f, "%s\n", line);
 

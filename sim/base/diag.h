@@ -9,8 +9,9 @@
  *     scenario.yaml:12:7: note: accepted keys: name, selector, soak, gate
  *
  * Invariants: items keep the order they were added in; a note belongs to the
- * error or warning added just before it; lines and columns are 1-based (0 =
- * unknown, printed as just "file:" or "file:line:").
+ * error or warning added just before it, unless it was added alone
+ * (diag_note_alone(): a fact about the input as a whole); lines and columns
+ * are 1-based (0 = unknown, printed as just "file:" or "file:line:").
  */
 
 #include <stdarg.h>
@@ -27,6 +28,7 @@ struct diag_item {
 	char *file; /* owned copy; may be NULL for problems with no file */
 	struct val_mark mark;
 	char *msg; /* owned */
+	bool alone; /* a note of no error or warning (diag_note_alone()); false for the others */
 };
 
 /*
@@ -76,6 +78,17 @@ void diag_error(struct diag *d, const char *file, struct val_mark mark, const ch
 void diag_warning(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void diag_note(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * diag_note_alone() - diag_note() of a note that belongs to no error or
+ * warning (how the input was read, say): printed as the others are, kept
+ * even when the item before it was past the bound, and marked `alone`, so
+ * that what gathers an error with its notes (lint's findings, check's
+ * results) leaves it out and ends the error's notes there.
+ * Errors: cannot fail (aborts on OOM).
+ */
+void diag_note_alone(struct diag *d, const char *file, struct val_mark mark, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*

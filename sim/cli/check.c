@@ -245,7 +245,7 @@ static void add_diag_results(struct exp_scenario_report *r, const struct diag *d
 		if (it->sev != DIAG_ERROR)
 			continue;
 		msg = xstrdup(it->msg);
-		for (size_t k = i + 1; k < d->n && d->items[k].sev == DIAG_NOTE; k++) {
+		for (size_t k = i + 1; k < d->n && d->items[k].sev == DIAG_NOTE && !d->items[k].alone; k++) {
 			char *m = xasprintf("%s; %s", msg, d->items[k].msg);
 
 			free(msg);
@@ -361,7 +361,7 @@ static void drop_unread_warnings(struct diag *d, const struct lint_report *lr)
 		bool keep = true;
 
 		if (it->sev == DIAG_NOTE) {
-			keep = !dropping;
+			keep = it->alone || !dropping;
 		} else if (it->sev == DIAG_WARNING &&
 			   strstr(it->msg, "no FleetRollout gate reads this series")) {
 			keep = false;

@@ -773,8 +773,9 @@ static const struct lint_rule rules[] = {
 	/* MS282: objects a render drops that no prune deletes (sim/lint/lint_ss_prune.c). */
 	{ "MS282", "dropped-object-never-pruned", LINT_WARNING,
 	  "the scenario's sources model drops an object from a stage's render "
-	  "(spec.models.sources[].updates[].objects) of a StageSet whose stage holds every new revision at "
-	  "its promotion gate (a soak or a manual promotion): the pass that applies the revision rewrites "
+	  "(spec.models.sources[].updates[].objects) of a StageSet whose stage, or a later stage reading the "
+	  "same source, holds every new revision at its promotion gate (a soak or a manual promotion): the "
+	  "pass that applies the revision rewrites "
 	  "the stage's StageInventory without the object before the gate holds, and the prune, which runs "
 	  "only when every stage promotes, reads the StageInventory as that pass left it, so the object "
 	  "stays in the cluster for good, listed by no StageInventory (StageSet spec R-20, §5 Q-28)",
@@ -1195,11 +1196,12 @@ void lint_from_diag(struct lint_report *r, const struct diag *d)
 			}
 			/*
 			 * A note belongs to the error or warning just before it; alone it
-			 * is dropped.  The loader's summary of the documents it ignored
-			 * (sim/load/scenario.c) is a note of its own whatever precedes it: a
-			 * fact about the load, not part of any problem.
+			 * is dropped.  A note added alone (diag_note_alone(): the loader's
+			 * summary of the documents it ignored, of the sources it models) is
+			 * a fact about the load whatever precedes it, not part of any
+			 * problem, and ends the notes of the one before.
 			 */
-			if (strstr(it->msg, " accepted and ignored: ")) {
+			if (it->alone) {
 				last = NULL;
 				continue;
 			}

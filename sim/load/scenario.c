@@ -1215,12 +1215,12 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		 * kinds would be, in the same note (lint keeps it).
 		 */
 		kinds = out->nobjs || set.nrefused || diag_has_errors(d) ? NULL : adm_supported_kinds();
-		diag_note(d, set.ignored[0].file, set.ignored[0].mark,
-			  "%zu object%s of kinds the simulated controllers do not read %s accepted "
-			  "and ignored: %s%s%s",
-			  set.nignored, set.nignored == 1 ? "" : "s", set.nignored == 1 ? "is" : "are",
-			  list, kinds ? "; so the inputs hold no object to simulate: the kinds read are " : "",
-			  kinds ? kinds : "");
+		diag_note_alone(d, set.ignored[0].file, set.ignored[0].mark,
+			        "%zu object%s of kinds the simulated controllers do not read %s accepted "
+			        "and ignored: %s%s%s",
+			        set.nignored, set.nignored == 1 ? "" : "s", set.nignored == 1 ? "is" : "are",
+			        list, kinds ? "; so the inputs hold no object to simulate: the kinds read are " : "",
+			        kinds ? kinds : "");
 		free(kinds);
 		free(list);
 	}
@@ -1257,6 +1257,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 			scnp_build_events(&L);
 			scnp_check_models(&L);
 			scnp_sw_note_sources(&L);
+			scnp_sw_check_names(&L);
 		}
 		scnp_check_gates(&L);
 	}

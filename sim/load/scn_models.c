@@ -181,10 +181,7 @@ static void check_probability(struct sch_ctx *c, const struct val *v, const char
 
 static void check_window(struct sch_ctx *c, const struct val *v, const char *path)
 {
-	/* Compared as stored (whole ms), so that truncation cannot empty a window. */
-	if (scnp_duration_ms(val_map_get(v, "until")) <= scnp_duration_ms(val_map_get(v, "from")))
-		sch_report(c, val_map_get(v, "until")->mark, path,
-			   "Invalid value: \"object\": until must be later than from");
+	scnp_check_until(c, val_map_get(v, "from"), "from", val_map_get(v, "until"), path);
 }
 
 static void check_semver_text(struct sch_ctx *c, const struct val *v, const char *path)

@@ -85,6 +85,20 @@ int64_t scnp_duration_ms(const struct val *v)
 	return ms;
 }
 
+void scnp_check_until(struct sch_ctx *c, const struct val *from, const char *from_key, const struct val *until,
+		      const char *path)
+{
+	char f[GT_DURATION_BUFSZ], u[GT_DURATION_BUFSZ];
+	int64_t from_ms = scnp_duration_ms(from), until_ms = scnp_duration_ms(until);
+
+	if (!until || until_ms > from_ms)
+		return;
+	gt_format_duration(until_ms, u, sizeof(u));
+	gt_format_duration(from_ms, f, sizeof(f));
+	sch_report(c, until->mark, path, "Invalid value: \"object\": until (%s) must be later than %s (%s)", u,
+		   from_key, f);
+}
+
 /* ---------------------------------------------------------------- selectors */
 
 static void check_selector(struct sch_ctx *c, const struct val *v, const char *path)

@@ -160,6 +160,21 @@ void scnp_check_version_text(struct sch_ctx *c, const struct val *v, const char 
 int64_t scnp_duration_ms(const struct val *v);
 
 /*
+ * scnp_check_until() - the end of a window after its start, for the check
+ * of a node with both: reports at @until's mark "Invalid value: \"object\":
+ * until (30m0s) must be later than from (1h0m0s)", the two values as the
+ * run reads them, when @until is not later than @from.  Compared in whole
+ * ms as stored, so that truncation cannot empty a window.
+ * @c: validation context; @path: the node's dotted path for the message.
+ * @from, @until: validated durations (borrowed); @from NULL reads as 0,
+ *          @until NULL (an open window) is never reported.
+ * @from_key: @from's key in the message ("from", "at").
+ * Errors: reports through @c; cannot fail.
+ */
+void scnp_check_until(struct sch_ctx *c, const struct val *from, const char *from_key, const struct val *until,
+		      const char *path);
+
+/*
  * scnp_version_text() - a version as written: the string @v, or a plain
  * number's source text.  Returns a pointer borrowed from @v, or NULL when
  * @v is NULL or of another type.
@@ -301,6 +316,32 @@ void scnp_sw_read_windows(const struct val *l, struct scn_sw_windows *w);
  * documented default, and a run says nothing).  To L->d; cannot fail.
  */
 void scnp_sw_note_sources(struct loader *L);
+
+/*
+ * scnp_sw_ref_source() - the modelled source a StageSet's sourceRef @ref (a
+ * map) names, as the world keys it and spec.models.sources entries match
+ * it: *@kind GitRepository, OCIRepository or Bucket as written, else
+ * ExternalArtifact (that kind, none, or a producer's kind, whose
+ * ExternalArtifact has the producer's name); *@ns the ref's namespace, or
+ * @owner_ns (the StageSet's) when it gives none; *@name its name ("" when
+ * none).  Each borrowed from @ref or @owner_ns.  Cannot fail.
+ */
+void scnp_sw_ref_source(const struct val *ref, const char *owner_ns, const char **kind, const char **ns,
+			const char **name);
+
+/*
+ * scnp_sw_check_names() - after the events are built: a warning at its
+ * file:line:col, with a note of what there is (and the nearest), for each
+ * spec.models.stagesets.ledgerErrors entry whose namespace or name matches
+ * no StageSet of the inputs or of an apply event (it would fail no read),
+ * and each key of a spec.models.sources entry's objects (and its updates'
+ * objects) that is the name of no stage reading a source the entry matches
+ * (those objects would be rendered by no stage).  Nothing when spec.models
+ * did not read cleanly (its errors are told) or a StageSet manifest or a
+ * spec.generate item was refused (what it held is unknown).  To L->d;
+ * cannot fail.  Cost: O(entries × n log n), n the stages of the StageSets.
+ */
+void scnp_sw_check_names(struct loader *L);
 
 /*
  * scnp_sw_refuse_unsimulated() - an error at its file:line:col for each part

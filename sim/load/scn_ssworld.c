@@ -4,7 +4,7 @@
  * (apply, readiness, readyExprs, regression.effect, actions, restore,
  * anchors, pods, podListErrors, rules[].stage), spec.models.sources, the
  * mapping of the member-model keys onto them, their defaults and release,
- * and the note on the sources a run models.  The schema tables are wired
+ * the note on the sources a run models, and the source a sourceRef names.  The schema tables are wired
  * into spec.models by scn_models.c.
  */
 #include "sim/load/scn_ssworld.h"
@@ -486,14 +486,9 @@ const struct sch_node scnp_sw_sources_node = { .type = SCH_ARRAY, .items = &sour
 static void check_windows_item(struct sch_ctx *c, const struct val *v, const char *path)
 {
 	const struct val *from = val_map_get(v, "from");
-	const struct val *until = val_map_get(v, "until");
 
-	if (!from)
-		from = val_map_get(v, "at");
-	if (until && scnp_duration_ms(until) <= scnp_duration_ms(from))
-		sch_report(c, until->mark, path,
-			   "Invalid value: \"object\": until must be later than %s",
-			   val_map_get(v, "from") ? "from" : "at");
+	scnp_check_until(c, from ? from : val_map_get(v, "at"), from ? "from" : "at", val_map_get(v, "until"),
+			 path);
 }
 
 static void check_pods_item(struct sch_ctx *c, const struct val *v, const char *path)
@@ -1241,6 +1236,18 @@ static bool direct_source_kind(const char *kind)
 	       strcmp(kind, "Bucket") == 0;
 }
 
+void scnp_sw_ref_source(const struct val *ref, const char *owner_ns, const char **kind, const char **ns,
+			const char **name)
+{
+	*kind = val_str(val_map_get(ref, "kind"), "");
+	*ns = val_str(val_map_get(ref, "namespace"), "");
+	*name = val_str(val_map_get(ref, "name"), "");
+	if (!direct_source_kind(*kind))
+		*kind = "ExternalArtifact";
+	if (!(*ns)[0])
+		*ns = owner_ns;
+}
+
 /*
  * The sources the inputs hold, by "Kind/ns/name", and the producers the
  * ExternalArtifacts among them point back at, by "^Kind/ns/name": one
@@ -1342,13 +1349,13 @@ void scnp_sw_note_sources(struct loader *L)
 	si_release(&ix);
 	if (n == 0)
 		return;
-	diag_note(L->d, s->scenario_file, L->scn_mark,
-		  "%zu source%s the StageSets name %s not in the inputs and %s modelled: Ready, with a new "
-		  "revision at each publish that reaches a StageSet using %s; spec.models.sources makes "
-		  "%s missing, not Ready, Forbidden or unfetchable for a while, or gives %s new revisions "
-		  "apart from any publish (updates)",
-		  n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "is" : "are", n == 1 ? "it" : "them",
-		  n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	diag_note_alone(L->d, s->scenario_file, L->scn_mark,
+		        "%zu source%s the StageSets name %s not in the inputs and %s modelled: Ready, with a new "
+		        "revision at each publish that reaches a StageSet using %s; spec.models.sources makes "
+		        "%s missing, not Ready, Forbidden or unfetchable for a while, or gives %s new revisions "
+		        "apart from any publish (updates)",
+		        n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "is" : "are", n == 1 ? "it" : "them",
+		        n == 1 ? "it" : "them", n == 1 ? "it" : "them");
 }
 
 /*

@@ -341,14 +341,17 @@ static void dropped_objects(struct run_result *r, const struct ssrc_member_stat 
 	for (size_t i = 0; i < m->nsurvivors; i++) {
 		const struct ssrc_survivor *o = &m->survivors[i];
 		struct tl_objref ref = { "StageSet", m->ns, m->name, 0 };
-		char t0[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], kind[128], ns[128], name[256], *until, *text;
+		char t0[GT_DURATION_BUFSZ], t1[GT_DURATION_BUFSZ], d[GT_DURATION_BUFSZ], kind[128], ns[128], name[256];
+		char *until, *text;
 
 		if (!split_id(o->id, kind, ns, name, sizeof(kind)))
 			continue;
+		/* the duration is the object's time in no StageInventory, from the pass that dropped it */
 		until = o->deleted_ms >= 0
 				? xasprintf("until a pass deleted it at %s (%s later)", at(o->deleted_ms, t0),
 					    at(o->deleted_ms - o->dropped_ms, d))
-				: xasprintf("to the end of the run (%s), and for good", at(r->end_ms - o->dropped_ms, d));
+				: xasprintf("for %s, to the end of the run at %s, and for good",
+					    at(r->end_ms - o->dropped_ms, d), at(r->end_ms, t1));
 		text = xasprintf("StageSet %s/%s: %s %s/%s left stage \"%s\"'s render, and the pass ending at %s "
 				 "applied that render, rewrote the stage's StageInventory without it and then %s "
 				 "(%s): the controller prunes only at a full success, and that prune reads the "

@@ -263,13 +263,16 @@ static void test_from_diag(void)
 	diag_error(&d, "c.yaml", (struct val_mark){ 0, 0 }, "cannot read: No such file or directory");
 	diag_warning(&d, "a.yaml", (struct val_mark){ 9, 9 }, "something odd");
 	diag_note(&d, "a.yaml", (struct val_mark){ 9, 9 }, "more");
-	diag_note(&d, "a.yaml", (struct val_mark){ 1, 1 },
-		  "1 object of kinds the simulated controllers do not read is accepted and "
-		  "ignored: ConfigMap \"c\" (v1)");
+	diag_note_alone(&d, "a.yaml", (struct val_mark){ 1, 1 },
+			"1 object of kinds the simulated controllers do not read is accepted and "
+			"ignored: ConfigMap \"c\" (v1)");
 	diag_note(&d, "a.yaml", (struct val_mark){ 1, 1 }, "a note after the summary is alone");
+	/* a note added alone after an error is no part of it, wherever it points */
+	diag_error(&d, "a.yaml", (struct val_mark){ 12, 7 }, "Invalid value: \"Configmap/cm-a\"");
+	diag_note_alone(&d, "a.yaml", (struct val_mark){ 5, 1 }, "1 source the StageSets name is modelled");
 	lint_report_init(&r);
 	lint_from_diag(&r, &d);
-	CU_ASSERT_EQUAL_FATAL(r.n, 6);
+	CU_ASSERT_EQUAL_FATAL(r.n, 7);
 	CU_ASSERT_STRING_EQUAL(r.items[0].rule->id, "MS001");
 	CU_ASSERT_STRING_EQUAL(r.items[0].msg,
 			       "Workspace \"default/x\": spec.source.repoURL: Required value; first note");
@@ -283,8 +286,35 @@ static void test_from_diag(void)
 	CU_ASSERT_STRING_EQUAL(r.items[5].rule->id, "MS003");
 	CU_ASSERT_EQUAL(r.items[5].sev, LINT_WARNING);
 	CU_ASSERT_STRING_EQUAL(r.items[5].msg, "something odd; more");
-	CU_ASSERT_EQUAL(r.nerrors, 5);
+	CU_ASSERT_STRING_EQUAL(r.items[6].rule->id, "MS002");
+	CU_ASSERT_STRING_EQUAL(r.items[6].msg, "Invalid value: \"Configmap/cm-a\"");
+	CU_ASSERT_EQUAL(r.nerrors, 6);
 	CU_ASSERT_EQUAL(r.nwarnings, 1);
+	lint_report_release(&r);
+	diag_release(&d);
+}
+
+/* A note added alone is kept past the bound that hides the error before it, and joins no finding. */
+static void test_alone_note_past_bound(void)
+{
+	struct lint_report r;
+	struct diag d;
+
+	diag_init(&d);
+	diag_set_max(&d, 1);
+	diag_error(&d, "a.yaml", (struct val_mark){ 3, 1 }, "kept");
+	diag_error(&d, "a.yaml", (struct val_mark){ 4, 1 }, "hidden");
+	diag_note(&d, "a.yaml", (struct val_mark){ 4, 1 }, "hidden with it");
+	diag_note_alone(&d, "a.yaml", (struct val_mark){ 1, 1 }, "about the load");
+	CU_ASSERT_EQUAL_FATAL(d.n, 2);
+	CU_ASSERT_STRING_EQUAL(d.items[1].msg, "about the load");
+	CU_ASSERT_TRUE(d.items[1].alone);
+	CU_ASSERT_FALSE(d.items[0].alone);
+	CU_ASSERT_EQUAL(d.nhidden_errors, 1);
+	lint_report_init(&r);
+	lint_from_diag(&r, &d);
+	CU_ASSERT_EQUAL_FATAL(r.n, 1);
+	CU_ASSERT_STRING_EQUAL(r.items[0].msg, "kept");
 	lint_report_release(&r);
 	diag_release(&d);
 }
@@ -865,6 +895,7 @@ void register_tests(void)
 		{ "add, counts and sort order", test_add_and_sort },
 		{ "a variant's findings merged into the base's", test_merge_variant },
 		{ "diagnostics become MS001/MS002/MS003", test_from_diag },
+		{ "a note added alone is kept past the bound, in no finding", test_alone_note_past_bound },
 		{ "admission and YAML errors through the loader", test_from_loader },
 		{ "empty documents, unknown kinds, Lists", test_odd_streams },
 		CU_TEST_INFO_NULL,

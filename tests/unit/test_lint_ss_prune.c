@@ -2,9 +2,10 @@
  * The lint rule on objects a render drops that no prune deletes
  * (sim/lint/lint_ss_prune.c, MS282): the exact finding (line:col, id,
  * severity, message) for an update of the sources model that drops objects
- * from a stage with a soak, and from one with a manual promotion, and the
- * near misses where it must stay quiet: no gate, a gate on another stage,
- * prune: false, a source the inputs hold, an update that adds only, an
+ * from a stage with a soak, from one with a manual promotion and from one
+ * followed by a gated stage of the same source, and the near misses where
+ * it must stay quiet: no gate, a gate on an earlier stage or on a later
+ * stage of another source, prune: false, a source the inputs hold, an update that adds only, an
  * update past the horizon.
  *
  * Each input is written into a fresh temporary directory as m.yaml and
@@ -70,6 +71,16 @@ static void test_dropped_object(void)
 		    "StageInventory without it before the gate holds, and the prune, which runs only when every "
 		    "stage promotes, reads the StageInventory as that pass left it, so ConfigMap/cm-b stays in "
 		    "namespace shop for good, listed by no StageInventory");
+	/* a later stage of the same source gets the new revision in the same pass and holds it there */
+	expect_lint(SCENARIO("1h", "[ConfigMap/cm-a, Service/app]")
+			    SS(APP("") "    - {name: db, sourceRef: {kind: GitRepository, name: shop}, "
+				       "promotion: {requireManualPromotion: true}}\n"),
+		    "14:13: MS282 warning: the sources model's update at 1h0m0s drops ConfigMap/cm-b from stage "
+		    "\"app\"'s render (GitRepository shop/shop) of StageSet shop/shop, whose later stage \"db\", which "
+		    "reads the same source, holds every new revision at its promotion gate (a manual promotion): the "
+		    "pass that applies it rewrites the stage's StageInventory without it before the gate holds, and "
+		    "the prune, which runs only when every stage promotes, reads the StageInventory as that pass left "
+		    "it, so ConfigMap/cm-b stays in namespace shop for good, listed by no StageInventory");
 }
 
 static void test_quiet(void)
@@ -80,6 +91,11 @@ static void test_quiet(void)
 	expect_lint(SCENARIO("1h", "[ConfigMap/cm-a]")
 			    SS("    - {name: canary, sourceRef: {kind: GitRepository, name: shop}, promotion: {soak: 30m}}\n"
 			       APP("")),
+		    "");
+	/* a later stage of another source keeps the revision it was promoted at: its gate holds nothing */
+	expect_lint(SCENARIO("1h", "[ConfigMap/cm-a]")
+			    SS(APP("") "    - {name: db, sourceRef: {kind: GitRepository, name: db}, "
+				       "promotion: {soak: 30m}}\n"),
 		    "");
 	/* prune: false keeps what it drops anyway */
 	expect_lint(SCENARIO("1h", "[ConfigMap/cm-a]") SS(APP(", prune: false, promotion: {soak: 30m}")), "");
@@ -100,8 +116,12 @@ static void test_quiet(void)
 }
 
 static CU_TestInfo tests[] = {
-	{ "MS282 an update drops objects from a stage with a soak or a manual gate", test_dropped_object },
-	{ "MS282 quiet: no gate, an earlier stage's gate, prune false, added only, late, an input source", test_quiet },
+	{ "MS282 an update drops objects from a stage with a soak or a manual gate, or before a gated stage of "
+	  "its source",
+	  test_dropped_object },
+	{ "MS282 quiet: no gate, an earlier stage's gate, a later one's of another source, prune false, added "
+	  "only, late, an input source",
+	  test_quiet },
 	CU_TEST_INFO_NULL,
 };
 

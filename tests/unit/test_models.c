@@ -948,7 +948,7 @@ static void test_models_errors(void)
 		"s.yaml:21:29: note: a duration needs a unit: ns, us, ms, s, m or h\n"
 		"s.yaml:24:44: error: spec.models.policies[1].violationProbability: Invalid value: -1: spec.models.policies[1].violationProbability in body should be greater than or equal to 0\n"
 		"s.yaml:27:33: error: spec.models.git.repositories[0].refs.main: Invalid value: \"ABC\": must be 40 lower-case hexadecimal digits (a full commit SHA)\n"
-		"s.yaml:27:71: error: spec.models.git.repositories[0].unreachable[0]: Invalid value: \"object\": until must be later than from\n"
+		"s.yaml:27:71: error: spec.models.git.repositories[0].unreachable[0]: Invalid value: \"object\": until (1h0m0s) must be later than from (2h0m0s)\n"
 		"s.yaml:23:16: error: spec.models.policies[0].name: ValidatingPolicy \"nope\" not found\n"
 		"s.yaml:23:16: note: a policy model names a policies.kyverno.io/v1 ValidatingPolicy of the inputs\n"
 		"s.yaml:24:16: error: spec.models.policies[1].name: Duplicate value: \"nope\"\n"

@@ -511,7 +511,7 @@ static void test_loader_review_fixes(void)
 		     "s.yaml:7:18: note: simulated time counts whole milliseconds: \"500us\" would "
 		     "become 0\n"
 		     "s.yaml:12:44: error: spec.models.git.repositories[0].unreachable[0]: Invalid "
-		     "value: \"object\": until must be later than from");
+		     "value: \"object\": until (1ms) must be later than from (1ms)");
 
 	/* Go's duration limit is named; a seed above 2^64-1 gets the accepted range
 	 * (2^63, above a YAML integer, is a seed trials print: accepted). */

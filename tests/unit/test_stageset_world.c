@@ -1591,10 +1591,16 @@ static void test_keys_read(void)
 			  "        fetchDuration: 2s\n"
 			  "        notReady: [{from: 1h, until: 2h}]\n"
 			  "        versionEmpty: [{from: 3h, until: 4h}]\n"
-			  "        files: {z.yaml: \"- {name: b, to: 2.0.0}\", a.yaml: \"- {name: a, to: 1.1.0}\"}\n",
+			  "        files: {z.yaml: \"- {name: b, to: 2.0.0}\", a.yaml: \"- {name: a, to: 1.1.0}\"}\n"
+			  /* the StageSet the ledgerErrors name */
+			  "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\nmetadata: {name: cart, namespace: shop}\n"
+			  "spec:\n  stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]\n",
 		     &s, &diags),
 		0);
-	CU_ASSERT_STRING_EQUAL(diags, "");
+	fx_same_text(diags, "s.yaml:1:1: note: 1 source the StageSets name is not in the inputs and is modelled: Ready, "
+			    "with a new revision at each publish that reaches a StageSet using it; spec.models.sources "
+			    "makes it missing, not Ready, Forbidden or unfetchable for a while, or gives it new "
+			    "revisions apart from any publish (updates)");
 	free(diags);
 	c = &s.models.world;
 	CU_ASSERT_EQUAL(c->top.apply.duration.u.constant.value, 3000);
@@ -1743,8 +1749,8 @@ static void test_keys_errors(void)
 		"\"sometimes\": supported values: \"transient\", \"forbidden\"\n"
 		"s.yaml:16:22: error: spec.models.sources[0].kind: Unsupported value: \"HelmRepository\": "
 		"supported values: \"ExternalArtifact\", \"GitRepository\", \"OCIRepository\", \"Bucket\"\n"
-		"s.yaml:16:66: error: spec.models.sources[0].missing[0]: Invalid value: \"object\": until must be "
-		"later than from\n"
+		"s.yaml:16:66: error: spec.models.sources[0].missing[0]: Invalid value: \"object\": until (1h0m0s) "
+		"must be later than from (1h0m0s)\n"
 		"s.yaml:8:18: error: spec.models.stagesets: Invalid value: \"object\": adoption.duration and "
 		"readiness.delay are one setting; give readiness.delay only");
 	fx_tmp_leave();
@@ -1766,8 +1772,8 @@ static void test_keys_read_errors(void)
 		     "        - {from: soon}\n",
 		"s.yaml:9:20: error: spec.models.stagesets.ledgerErrors[0].object: Unsupported value: \"Ledger\": "
 		"supported values: \"StageLedger\", \"StageInventory\", \"both\"\n"
-		"s.yaml:10:41: error: spec.models.stagesets.ledgerErrors[1]: Invalid value: \"object\": until must "
-		"be later than from\n"
+		"s.yaml:10:41: error: spec.models.stagesets.ledgerErrors[1]: Invalid value: \"object\": until "
+		"(1h0m0s) must be later than from (2h0m0s)\n"
 		"s.yaml:11:11: error: spec.models.stagesets.ledgerErrors[2].from: Required value\n"
 		"s.yaml:12:22: error: unknown field \"spec.models.stagesets.ledgerErrors[3].class\"\n"
 		"s.yaml:12:22: note: accepted fields: namespace, name, object, from, until, message\n"
@@ -1776,6 +1782,73 @@ static void test_keys_read_errors(void)
 		"s.yaml:14:18: error: spec.models.stagesets.ledgerErrors[5].from: Invalid value: \"soon\": time: "
 		"invalid duration \"soon\"\n"
 		"s.yaml:14:18: note: durations use Go syntax, e.g. 90s, 5m, 1h30m");
+	fx_tmp_leave();
+}
+
+/* Keys naming what is not there: ledgerErrors matching no StageSet, objects of no stage (warnings, with what is) */
+static void test_keys_names(void)
+{
+	struct scenario s;
+	char *diags;
+
+	fx_tmp_enter("test_stageset_world");
+	CU_ASSERT_EQUAL(
+		load(HEAD "spec:\n"
+			  "  models:\n"
+			  "    stagesets:\n"
+			  "      ledgerErrors:\n"
+			  "        - {namespace: nope, from: 1h}\n"
+			  "        - {namespace: shop, name: nope, from: 1h}\n"
+			  "        - {name: shpo, from: 1h}\n"
+			  "        - {namespace: shop, from: 1h}\n"
+			  "        - {name: later, from: 1h}\n"
+			  "        - {from: 1h}\n"
+			  "    sources:\n"
+			  "      - kind: GitRepository\n"
+			  "        namespace: shop\n"
+			  "        name: web\n"
+			  "        objects: {app: [ConfigMap/a], nope: [ConfigMap/b]}\n"
+			  "        updates: [{at: 1h, objects: {ap: [ConfigMap/a]}}]\n"
+			  "      - {name: other, objects: {app: [ConfigMap/c]}}\n"
+			  "  events:\n"
+			  "    - at: 30m\n"
+			  "      apply:\n"
+			  "        apiVersion: stages.metio.wtf/v1\n"
+			  "        kind: StageSet\n"
+			  "        metadata: {name: later, namespace: shop}\n"
+			  "        spec: {stages: [{name: db, sourceRef: {kind: GitRepository, name: web}}]}\n"
+			  "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\nmetadata: {name: shop, namespace: shop}\n"
+			  "spec:\n  stages: [{name: app, sourceRef: {kind: GitRepository, name: web}}]\n",
+		     &s, &diags),
+		0);
+	fx_same_text(diags,
+		     "s.yaml:1:1: note: 1 source the StageSets name is not in the inputs and is modelled: Ready, with "
+		     "a new revision at each publish that reaches a StageSet using it; spec.models.sources makes it "
+		     "missing, not Ready, Forbidden or unfetchable for a while, or gives it new revisions apart from "
+		     "any publish (updates)\n"
+		     "s.yaml:9:23: warning: spec.models.stagesets.ledgerErrors[0]: no StageSet of the inputs or of an "
+		     "apply event is in namespace \"nope\": the entry fails no read\n"
+		     "s.yaml:9:23: note: the StageSets are shop/later, shop/shop\n"
+		     "s.yaml:10:35: warning: spec.models.stagesets.ledgerErrors[1]: no StageSet of the inputs or of "
+		     "an apply event is named \"nope\" in namespace \"shop\": the entry fails no read\n"
+		     "s.yaml:10:35: note: the StageSets are shop/later, shop/shop\n"
+		     "s.yaml:11:18: warning: spec.models.stagesets.ledgerErrors[2]: no StageSet of the inputs or of "
+		     "an apply event is named \"shpo\": the entry fails no read\n"
+		     "s.yaml:11:18: note: the StageSets are shop/later, shop/shop; did you mean \"shop\"?\n"
+		     "s.yaml:19:39: warning: spec.models.sources[0].objects.nope: no StageSet of the inputs or of an "
+		     "apply event has a stage \"nope\" that reads the source (GitRepository shop/web): these objects "
+		     "are rendered by no stage\n"
+		     "s.yaml:19:39: note: the stages that read it are \"app\", \"db\"\n"
+		     "s.yaml:20:38: warning: spec.models.sources[0].updates[0].objects.ap: no StageSet of the inputs "
+		     "or of an apply event has a stage \"ap\" that reads the source (GitRepository shop/web): these "
+		     "objects are rendered by no stage\n"
+		     "s.yaml:20:38: note: the stages that read it are \"app\", \"db\"; did you mean \"app\"?\n"
+		     "s.yaml:21:33: warning: spec.models.sources[1].objects.app: no StageSet of the inputs or of an "
+		     "apply event has a stage \"app\" that reads the source (name other): these objects are rendered by "
+		     "no stage\n"
+		     "s.yaml:21:33: note: no stage reads it");
+	free(diags);
+	scn_release(&s);
 	fx_tmp_leave();
 }
 
@@ -2000,6 +2073,7 @@ void register_tests(void)
 		{ "keys: defaults, the member-model keys mapped", test_keys_defaults_and_old_keys },
 		{ "keys: errors with their positions", test_keys_errors },
 		{ "keys: ledgerErrors' errors with their positions", test_keys_read_errors },
+		{ "keys: ledgerErrors and objects naming no StageSet or stage are told", test_keys_names },
 		{ "keys: the world's mode refuses stagesets.migrations and notes the modelled sources",
 		  test_keys_world_mode },
 		{ "keys: several series, webhook entries, unavailable windows, regress effect",
