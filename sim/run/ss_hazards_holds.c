@@ -408,7 +408,8 @@ static void pending_stale(struct run_result *r, const struct scenario *s, const 
 	}
 	if (from_ms >= 0) {
 		held_msg = to_ms >= 0 ? xasprintf("until %s (%s)", at(to_ms, c), at(to_ms - from_ms, d))
-				      : xasprintf("to the end of the run (%s)", at(r->end_ms - from_ms, d));
+				      : xasprintf("for %s, to the end of the run at %s", at(r->end_ms - from_ms, d),
+						  at(r->end_ms, c));
 		notice(r, ss,
 		       xasprintf("StageSet %s/%s: status.pendingVersion named %s, held for approval since %s, from %s %s "
 				 "while its source offered %s: those passes were deferred before the approval gate "

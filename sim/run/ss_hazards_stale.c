@@ -176,7 +176,8 @@ static void last_stage_soak(struct run_result *r, const struct ssrc_member_stat 
 		       : xstrdup("status.version and lastAppliedRevisions stayed empty (a first adoption)");
 	until = k->until_ms >= 0 ? xasprintf("until the success at %s ended it (%s)", at(k->until_ms, t1),
 					     at(k->until_ms - k->from_ms, d))
-				 : xasprintf("to the end of the run (%s)", at(r->end_ms - k->from_ms, d));
+				 : xasprintf("for %s, to the end of the run at %s", at(r->end_ms - k->from_ms, d),
+					     at(r->end_ms, t1));
 	more = g->nsoaks > 1 ? xasprintf(" (%zu soaks of the last stage in the run)", g->nsoaks) : xstrdup("");
 	text = xasprintf("StageSet %s/%s: %s was applied and verified on every stage by %s, when its last stage "
 			 "\"%s\" began to soak; %s, %s, with pendingVersion empty and Ready False (Soaking)%s: only "
@@ -283,7 +284,8 @@ static void removed_stages(struct run_result *r, const struct ssrc_member_stat *
 		held = reasons_between(tl, m, o->removed_ms, o->pruned_ms);
 		until = o->pruned_ms >= 0 ? xasprintf("until the full success at %s (%s later)", at(o->pruned_ms, t1),
 						      at(o->pruned_ms - o->removed_ms, d))
-					  : xasprintf("to the end of the run (%s)", at(r->end_ms - o->removed_ms, d));
+					  : xasprintf("for %s, to the end of the run at %s", at(r->end_ms - o->removed_ms, d),
+						      at(r->end_ms, t1));
 		text = xasprintf("StageSet %s/%s: stage \"%s\" left the spec (the pass ending at %s ran without it "
 				 "and status.stages dropped it), but its StageInventory, and the objects it lists, "
 				 "were kept %s, while the passes held%s%s: the controller prunes only at a full success; "
