@@ -3,11 +3,11 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 /* Set once before any thread starts, then only read. */
 static xalloc_oom_fn oom_handler;
@@ -236,7 +236,8 @@ static char *concat_only(const char *fmt, va_list ap)
 			break;
 		}
 		case CONV_SSIZE: {
-			ssize_t v = va_arg(ap, ssize_t);
+			/* %zd: the signed type of size_t's width, which ptrdiff_t is here */
+			ptrdiff_t v = va_arg(ap, ptrdiff_t);
 
 			arg[i] = decimal(num[i], magnitude(v), v < 0);
 			break;
