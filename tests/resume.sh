@@ -166,7 +166,7 @@ cp scenarios/checkout/*.yaml "$tmp/short/"
 printf 'apiVersion: magos-sim/v1alpha1\nkind: Scenario\nmetadata: {name: short}\nspec:\n  horizon: 2m\n' >"$tmp/short/scn.yaml"
 "$SIM" run -q --snapshot 2m "$tmp/at2m.yaml" "$tmp/short" >/dev/null
 check "the snapshot's header says it needs --horizon to run on" \
-	grep -q '^# later than 2m0s (the original run.s clock) to run on$' "$tmp/at2m.yaml"
+	grep -q '^# later than 2m0s on the original run.s clock to run on)$' "$tmp/at2m.yaml"
 expect_rc "resuming at the horizon is refused, not a 1 ms run" 2 "$SIM" run -q "$tmp/short/scn.yaml" "$tmp/at2m.yaml"
 contains "it says the horizon, when the snapshot was taken and how to run on" "$tmp/err" "magos-sim run: the snapshot was taken at 2m0s of the original run (2026-01-01T00:02:00Z), at or after its horizon (2m0s), where simulated time ended: nothing is left to simulate; give --horizon to run on, counted from the original run's start (--horizon 4m0s: as long again)"
 expect_rc "so is resuming after it" 2 "$SIM" run -q --now 2026-01-01T00:03:00Z "$tmp/short/scn.yaml" "$tmp/at2m.yaml"

@@ -756,10 +756,10 @@ static int write_snapshot(FILE *f, const void *arg)
 			    "this file holds; its times on the original run's clock); it starts where\n"
 			    "it was taken, as with run --now %s%s%s%s",
 			    ls->s->name, t, when, at_end ? "--horizon LATER " : "", when,
-			    at_end ? ".\nIt was taken at the horizon, where simulated time ended: "
-				     "give --horizon\nlater than " : "",
+			    at_end ? "\n(taken at the horizon, where simulated time ended: give --horizon\n"
+				     "later than " : "",
 			    at_end ? t : "",
-			    at_end ? " (the original run's clock) to run on" : "");
+			    at_end ? " on the original run's clock to run on)" : "");
 	rc = yl_emit(ls->snap.list, comment, &text);
 	free(comment);
 	if (rc != 0) {
