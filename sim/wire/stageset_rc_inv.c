@@ -298,6 +298,64 @@ void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char 
 	m->ndeleted = m->nborn = 0;
 }
 
+void ssri_restore(struct ssrr_member *m, const char *stage, char *const *ids, size_t n, bool live)
+{
+	struct ssrr_render *rd;
+
+	if (live) {
+		for (size_t i = 0; i < n; i++) {
+			if (live_find(m, ids[i]) != SIZE_MAX)
+				continue;
+			m->live = xreallocarray(m->live, m->nlive + 1, sizeof(*m->live));
+			m->live[m->nlive].stage = xstrdup(stage);
+			m->live[m->nlive++].id = xstrdup(ids[i]);
+		}
+		return;
+	}
+	if (n == 0 || render_find(m, stage))
+		return;
+	m->render = xreallocarray(m->render, m->nrender + 1, sizeof(*m->render));
+	rd = &m->render[m->nrender++];
+	rd->stage = xstrdup(stage);
+	rd->ids = xcalloc(n, sizeof(*rd->ids));
+	for (rd->n = 0; rd->n < n; rd->n++)
+		rd->ids[rd->n] = xstrdup(ids[rd->n]);
+}
+
+/* appends "<sep><prefix><stage>=<id>;<id>..." of @ids (@n) to *@text */
+static void text_item(char **text, const char *prefix, const char *stage, char *const *ids, size_t n)
+{
+	char *next = xasprintf("%s%s%s%s=", *text ? *text : "", *text ? "," : "", prefix, stage);
+
+	for (size_t i = 0; i < n; i++) {
+		char *more = xasprintf("%s%s%s", next, i ? ";" : "", ids[i]);
+
+		free(next);
+		next = more;
+	}
+	free(*text);
+	*text = next;
+}
+
+void ssri_text(const struct ssrr_member *m, char **text)
+{
+	for (size_t i = 0; i < m->nrender; i++)
+		text_item(text, "render:", m->render[i].stage, m->render[i].ids, m->render[i].n);
+	for (size_t i = 0; i < m->nlive;) {
+		size_t j = i;
+		char **ids;
+
+		while (j < m->nlive && strcmp(m->live[j].stage, m->live[i].stage) == 0)
+			j++;
+		ids = xcalloc(j - i, sizeof(*ids));
+		for (size_t k = i; k < j; k++)
+			ids[k - i] = m->live[k].id;
+		text_item(text, "live:", m->live[i].stage, ids, j - i);
+		free(ids);
+		i = j;
+	}
+}
+
 void ssri_inv_clear(struct ssrr_inv *rec)
 {
 	free(rec->stage);

@@ -88,6 +88,24 @@ void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char 
  */
 void ssri_rows(const struct ssrr_member *m, char ****rows, size_t *n);
 
+/*
+ * ssri_restore() - a resumed run's: what the uninterrupted run's @m had
+ * when the snapshot was taken (SCN_INVENTORY_ANNOTATION): stage @stage's
+ * last render @ids (@n, copied), when @live false, or objects besides
+ * workloads it applied that live in the cluster, when @live true (appended
+ * in the order given, told as created by no pass).
+ */
+void ssri_restore(struct ssrr_member *m, const char *stage, char *const *ids, size_t n, bool live);
+
+/*
+ * ssri_text() - appends to *@text (NULL or owned; replaced) the items of
+ * SCN_INVENTORY_ANNOTATION besides the shards: "render:<stage>=<ids>" for
+ * each render of @m that names objects and "live:<stage>=<ids>" for each
+ * run of its live objects applied by one stage, in order; each after ","
+ * when *@text is not empty.  Nothing for a member that named none.
+ */
+void ssri_text(const struct ssrr_member *m, char **text);
+
 /* ssri_inv_clear() - frees what shard @rec owns. */
 void ssri_inv_clear(struct ssrr_inv *rec);
 
