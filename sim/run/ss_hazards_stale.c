@@ -345,7 +345,7 @@ static void dropped_objects(struct run_result *r, const struct ssrc_member_stat 
 
 		if (!split_id(o->id, kind, ns, name, sizeof(kind)))
 			continue;
-		until = o->deleted_ms >= 0
+		until = o->deleted_ms != SSRC_STILL_LIVE
 				? xasprintf("until a pass deleted it at %s (%s later)", at(o->deleted_ms, t0),
 					    at(o->deleted_ms - o->dropped_ms, d))
 				: xasprintf("to the end of the run (%s), and for good", at(r->end_ms - o->dropped_ms, d));

@@ -924,7 +924,7 @@ char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name
 		text = next;
 	}
 	if (m)
-		ssri_text(m, &text);
+		ssri_text(m, r->start_unix_ms, &text);
 	return text;
 }
 

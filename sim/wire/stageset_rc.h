@@ -226,8 +226,12 @@ struct ssrc_survivor {
 	const char *id;      /* its StageInventory entry ID ("<group>_<Kind>_<ns>_<name>"), owned */
 	int64_t dropped_ms;  /* the end of that pass, ms since scenario start */
 	const char *reason;  /* how that pass ended (ssc_exit_name(), static) */
-	int64_t deleted_ms;  /* when a later pass deleted it after all, -1 while it lives */
+	int64_t deleted_ms;  /* when a later pass deleted it after all (negative: before a resumed
+			      * run's start), SSRC_STILL_LIVE while it lives */
 };
+
+/* ssrc_survivor.deleted_ms of one no pass deleted. */
+#define SSRC_STILL_LIVE INT64_MIN
 
 /* What the adapter recorded about one StageSet. */
 struct ssrc_member_stat {

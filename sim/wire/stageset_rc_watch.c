@@ -100,6 +100,9 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 			continue;
 		if (e->what == SCN_INV_SHARD)
 			add_shard(m, e->stage, e->entries, e->ids, e->nids);
+		else if (e->what == SCN_INV_SURVIVOR)
+			ssri_restore_survivor(m, e->stage, e->ids[0], e->dropped_unix_ms - r->start_unix_ms, e->reason,
+					      e->has_deleted ? e->deleted_unix_ms - r->start_unix_ms : SSRC_STILL_LIVE);
 		else
 			ssri_restore(m, e->stage, e->ids, e->nids, e->what == SCN_INV_LIVE);
 	}
