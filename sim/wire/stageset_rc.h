@@ -153,7 +153,10 @@ uint32_t ssrc_requeue_draws(const struct ssrc *r, const char *ns, const char *na
 /*
  * ssrc_inventory_text() - the StageInventory shards the controller has
  * written for StageSet @ns/@name, "<stage>=<entries>" joined by ",", in the
- * order it wrote them: what a snapshot carries (SCN_INVENTORY_ANNOTATION).
+ * order it wrote them, ":<id>;..." after a shard that lists more than the
+ * workload, then the renders, live objects and survivors of
+ * stageset_rc_inv.h ssri_text(): what a snapshot carries
+ * (SCN_INVENTORY_ANNOTATION).
  * Returns: a new string (caller frees), or NULL when it has none.
  */
 char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name);
