@@ -113,4 +113,62 @@ PY
 run_at 1h30m prune-dropped-rollback
 contains "rollback: --at 1h30m shows cm-b listed by app's StageInventory again" "$tmp/prune-dropped-rollback.at.out" \
 	'shop        configmap/cm-b   shop       app       app'
+# --- resumed from a snapshot, the prune and the Q-28 notice are the whole run's ---
+# The snapshot carries each shard's entry IDs, the renders naming objects,
+# the live objects besides workloads and the survivors
+# (model.magos-sim.io/inventory): resumed before the drop, at it, during the
+# hold, mid-pass and after, the rest of the timeline and the end-of-run
+# notices are the uninterrupted run's.
+pyfacts "$SIM" "$tmp" <<'PY'
+import sys
+from facts import check
+from resume_facts import on_original_clock, run_json, scenario_only, snapshot
+sim, tmp = sys.argv[1], sys.argv[2]
+def key(e):
+    # a status write lists the keys it changed in the stored map's order,
+    # which a snapshot (keys sorted, as kubectl prints them) does not keep
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+def told(d, shift):
+    return [on_original_clock(n['text'], shift) for n in d['notices'] if not n['text'].startswith('horizon ')]
+times = [1800000, 3600000, 3661000, 4000000, 5462000, 5600000, 7200000]
+for fx in ['prune-dropped', 'prune-dropped-steady', 'prune-dropped-kept']:
+    src = 'tests/hazards/%s.yaml' % fx
+    scenario_only(src, tmp + '/resume-sc.yaml')
+    whole, err = run_json(sim, tmp + '/resume-whole.json', [src])
+    differ = [err] if err else []
+    for t in times:
+        _, now = snapshot(sim, src, t, tmp + '/resume-snap.yaml')
+        rest, err = run_json(sim, tmp + '/resume-rest.json', ['--now', now, tmp + '/resume-sc.yaml', tmp + '/resume-snap.yaml'])
+        if err:
+            differ.append((t, err)); continue
+        want = [(e['t_ms'], key(e)) for e in whole['timeline'] if e['t_ms'] > t]
+        got = [(e['t_ms'] + t, key(e)) for e in rest['timeline'] if e['t_ms'] > 0]
+        if want != got:
+            first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+            differ.append((t, want[first:first + 1], got[first:first + 1]))
+        if told(whole, 0) != told(rest, t):
+            differ.append((t, told(whole, 0), told(rest, t)))
+    check("%s: resumed at 30m, 1h, 1h1m1s, 1h6m40s, 1h31m2s (a pass in flight), 1h33m20s and 2h, "
+          "the rest of the timeline and the end-of-run notices are the whole run's" % fx, not differ, differ[:2])
+PY
+
+# After the drop the shards, live objects and survivor are in the snapshot;
+# a snapshot with counts alone (as before they were carried) still loads.
+snapshot_of prune-dropped 2h resumed2h "resumed"
+scn_only=$tmp/resumed-sc.yaml
+python3 -c 'import sys; sys.path.insert(0, "tests/lib"); from resume_facts import scenario_only; scenario_only(sys.argv[1], sys.argv[2])' \
+	tests/hazards/prune-dropped.yaml "$scn_only"
+contains "the snapshot lists app's entry IDs, its render, the live ConfigMaps and the survivor" "$tmp/resumed2h.yaml" \
+	'model.magos-sim.io/inventory: app=2:apps_Deployment_shop_shop-app;_ConfigMap_shop_cm-a,render:app=apps_Deployment_shop_shop-app;_ConfigMap_shop_cm-a,live:app=_ConfigMap_shop_cm-a;_ConfigMap_shop_cm-b,survivor:app=_ConfigMap_shop_cm-b;2026-03-02T09:01:01Z;PromotionHold'
+sed 's|model.magos-sim.io/inventory: .*|model.magos-sim.io/inventory: app=2|' "$tmp/resumed2h.yaml" >"$tmp/counts.yaml"
+expect_rc "a snapshot with the counts alone still loads and runs" 0 \
+	"$SIM" run -q --until horizon --now 2026-03-02T10:00:00Z "$scn_only" "$tmp/counts.yaml"
+for bad in 'app=2:apps_Deployment_shop_shop-app' 'render:app=' 'live:app=a;;b' \
+	'survivor:app=_ConfigMap_shop_cm-b;2026-03-02T09:01:01Z;Bogus' 'survivor:app=_ConfigMap_shop_cm-b;yesterday;PromotionHold'; do
+	sed "s|model.magos-sim.io/inventory: .*|model.magos-sim.io/inventory: '$bad'|" "$tmp/resumed2h.yaml" >"$tmp/bad.yaml"
+	expect_rc "inventory '$bad' is refused" 3 "$SIM" run -q --now 2026-03-02T10:00:00Z "$scn_only" "$tmp/bad.yaml"
+	contains "inventory '$bad': the error names the StageSet's file:line:col and the accepted forms" "$tmp/err" \
+		"bad.yaml:21:3: error: StageSet \"shop/shop\": annotation model.magos-sim.io/inventory='$bad' is not a StageSet's list of StageInventory shards: expected '<stage>=<entries>[:<id>;...]', 'render:<stage>=<id>;...', 'live:<stage>=<id>;...' or 'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]'"
+done
 finish

@@ -492,7 +492,18 @@ enum scn_clock {
 /*
  * SCN_INVENTORY_ANNOTATION, on a StageSet: the StageInventory shards the
  * StageSet controller had written, "<stage>=<entries>" for each, joined by
- * ",".  A snapshot holds no StageInventory (a kind accepted and ignored);
+ * ",".  A shard that lists objects besides the workload
+ * (spec.models.sources[].objects) is "<stage>=<entries>:<id>;<id>..." with
+ * its <entries> entry IDs in order; items "render:<stage>=<id>;..." give
+ * what a stage's last apply rendered when it named objects, and
+ * "live:<stage>=<id>;..." the objects besides workloads that stage applied
+ * which live in the cluster, and
+ * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" each object a pass
+ * ending at <dropped> (RFC 3339) with <reason> (the pass's exit, as
+ * PromotionHold) left in no shard (StageSet spec §5 Q-28), <deleted> when a
+ * later pass deleted it after all, so the prune and the Q-28 notices of the
+ * resumed run are the uninterrupted run's.  A shard with its count alone
+ * lists the workload.  A snapshot holds no StageInventory (a kind accepted and ignored);
  * without this annotation a shard is taken from status.stages[].entriesCount,
  * which a stage that failed does not show, so its next pass would rebuild
  * an inventory the cluster has.
@@ -518,10 +529,27 @@ struct scn_armed {
 	struct val_mark mark;  /* the Workspace's */
 };
 
-/* One StageInventory shard of SCN_INVENTORY_ANNOTATION. */
+/* What an item of SCN_INVENTORY_ANNOTATION records. */
+enum scn_inv_item {
+	SCN_INV_SHARD,  /* "<stage>=<entries>[:<ids>]": a StageInventory shard */
+	SCN_INV_RENDER, /* "render:<stage>=<ids>": what the stage's last apply rendered */
+	SCN_INV_LIVE,   /* "live:<stage>=<ids>": objects besides workloads it applied, still in the cluster */
+	SCN_INV_SURVIVOR, /* "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]": a §5 Q-28 survivor */
+};
+
+/* One item of SCN_INVENTORY_ANNOTATION. */
 struct scn_inventory_shard {
 	char *ns, *name, *stage; /* the StageSet and the stage (owned) */
-	int64_t entries;         /* >= 1 */
+	enum scn_inv_item what;
+	int64_t entries;         /* a shard's, >= 1; for the others, nids */
+	char **ids;              /* entry IDs "<group>_<Kind>_<ns>_<name>" (owned); NULL for a
+				  * shard given by its count alone (the workload's ID is taken) */
+	size_t nids;             /* a shard's equals entries when ids is not NULL */
+	/* a survivor's (ids holds its ID alone): the end of the pass that dropped it, when a
+	 * later pass deleted it (has_deleted), ms since the epoch, and how that pass ended */
+	int64_t dropped_unix_ms, deleted_unix_ms;
+	bool has_deleted;
+	const char *reason;      /* ssc_exit_name() (static) */
 };
 
 /* A Job's SCN_JOB_START_ANNOTATION. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/stageset_controller.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/load/scn_parse.h"
@@ -64,47 +65,155 @@ static bool take_source(struct scenario *s, const struct obj *o, const char *ver
 	return true;
 }
 
+/* frees what item @e of SCN_INVENTORY_ANNOTATION owns */
+static void shard_clear(struct scn_inventory_shard *e)
+{
+	free(e->ns);
+	free(e->name);
+	free(e->stage);
+	for (size_t i = 0; i < e->nids; i++)
+		free(e->ids[i]);
+	free(e->ids);
+}
+
 /*
- * take_shards() - the shards "<stage>=<entries>[,...]" of StageSet @o into
- * s->shards.  Returns false, adding none, when @v is not that list.
+ * take_ids() - the entry IDs "<id>;<id>..." of @v up to @stop (a ',' or
+ * the end) into @e.  Returns false when one is empty or holds a character
+ * of the annotation's syntax (",;=:") or a space.
+ */
+static bool take_ids(struct scn_inventory_shard *e, const char *v, const char *stop)
+{
+	while (v < stop) {
+		size_t len = strcspn(v, ";,=: \t\n");
+		const char *next = v + len;
+
+		if (len == 0 || (next < stop && *next != ';') || (*next == ';' && next + 1 >= stop))
+			return false;
+		e->ids = xreallocarray(e->ids, e->nids + 1, sizeof(*e->ids));
+		e->ids[e->nids++] = xstrndup(v, len);
+		v = next < stop ? next + 1 : next;
+	}
+	return e->nids > 0;
+}
+
+/* the exit name @v (@n bytes) as ssc_exit_name() spells it, static; NULL for none */
+static const char *exit_name(const char *v, size_t n)
+{
+	for (int e = SSC_EXIT_NOT_FOUND; e <= SSC_EXIT_SUCCEEDED; e++) {
+		const char *name = ssc_exit_name((enum ssc_exit)e);
+
+		if (strlen(name) == n && strncmp(name, v, n) == 0)
+			return name;
+	}
+	return NULL;
+}
+
+/* the RFC 3339 time @v (@n bytes) into *@unix_ms; false when it is none */
+static bool take_time(const char *v, size_t n, int64_t *unix_ms)
+{
+	char buf[GT_RFC3339_BUFSZ];
+
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return gt_parse_rfc3339(buf, unix_ms, NULL, 0) == 0;
+}
+
+/*
+ * take_survivor() - "<id>;<dropped>;<reason>[;<deleted>]" of @v up to
+ * @stop into @e.  Returns false when it is not that.
+ */
+static bool take_survivor(struct scn_inventory_shard *e, const char *v, const char *stop)
+{
+	const char *f[4];
+	size_t len[4], n = 0;
+
+	while (n < 4) {
+		const char *semi = memchr(v, ';', (size_t)(stop - v));
+		const char *end = semi ? semi : stop;
+
+		f[n] = v;
+		len[n++] = (size_t)(end - v);
+		if (!semi)
+			break;
+		v = semi + 1;
+	}
+	if (n < 3 || f[n - 1] + len[n - 1] != stop || len[0] == 0 || strcspn(f[0], ";,=: \t\n") != len[0] ||
+	    !take_time(f[1], len[1], &e->dropped_unix_ms) || !(e->reason = exit_name(f[2], len[2])) ||
+	    (n == 4 && !take_time(f[3], len[3], &e->deleted_unix_ms)))
+		return false;
+	e->has_deleted = n == 4;
+	e->ids = xcalloc(1, sizeof(*e->ids));
+	e->ids[0] = xstrndup(f[0], len[0]);
+	e->nids = 1;
+	return true;
+}
+
+/*
+ * take_shards() - the items "<stage>=<entries>[:<ids>]",
+ * "render:<stage>=<ids>", "live:<stage>=<ids>" and
+ * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" (SCN_INVENTORY_ANNOTATION)
+ * of StageSet @o into s->shards.  Returns false, adding none, when @v is
+ * not that list.
  */
 static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
 {
 	size_t n0 = s->nshards;
 
 	while (*v) {
-		const char *eq = strchr(v, '='), *comma;
-		char *end;
-		long long entries;
+		const char *comma = strchr(v, ','), *eq, *stop;
+		enum scn_inv_item what = SCN_INV_SHARD;
 		struct scn_inventory_shard *e;
 
-		if (!eq || eq == v || !(eq[1] >= '1' && eq[1] <= '9'))
-			goto out_drop_added;
-		errno = 0;
-		entries = strtoll(eq + 1, &end, 10);
-		comma = end;
-		if (errno || (*comma && *comma != ','))
+		stop = comma ? comma : v + strlen(v);
+		if (strncmp(v, "render:", 7) == 0) {
+			what = SCN_INV_RENDER;
+			v += 7;
+		} else if (strncmp(v, "live:", 5) == 0) {
+			what = SCN_INV_LIVE;
+			v += 5;
+		} else if (strncmp(v, "survivor:", 9) == 0) {
+			what = SCN_INV_SURVIVOR;
+			v += 9;
+		}
+		eq = memchr(v, '=', (size_t)(stop - v));
+		if (!eq || eq == v || memchr(v, ':', (size_t)(eq - v)))
 			goto out_drop_added;
 		s->shards = xreallocarray(s->shards, s->nshards + 1, sizeof(*s->shards));
 		e = &s->shards[s->nshards++];
-		e->ns = xstrdup(o->ns);
-		e->name = xstrdup(o->name);
-		e->stage = xstrndup(v, (size_t)(eq - v));
-		e->entries = entries;
-		v = *comma ? comma + 1 : comma;
-		if (*comma && !*v)
+		*e = (struct scn_inventory_shard){ .ns = xstrdup(o->ns), .name = xstrdup(o->name),
+						   .stage = xstrndup(v, (size_t)(eq - v)), .what = what };
+		if (what == SCN_INV_SHARD) {
+			char *end;
+			long long entries;
+
+			if (!(eq[1] >= '1' && eq[1] <= '9'))
+				goto out_drop_added;
+			errno = 0;
+			entries = strtoll(eq + 1, &end, 10);
+			if (errno || (end != stop && *end != ':'))
+				goto out_drop_added;
+			e->entries = entries;
+			if (*end == ':' && (!take_ids(e, end + 1, stop) || (long long)e->nids != entries))
+				goto out_drop_added;
+		} else if (what == SCN_INV_SURVIVOR) {
+			if (!take_survivor(e, eq + 1, stop))
+				goto out_drop_added;
+		} else {
+			if (!take_ids(e, eq + 1, stop))
+				goto out_drop_added;
+			e->entries = (int64_t)e->nids;
+		}
+		v = comma ? comma + 1 : stop;
+		if (comma && !*v)
 			goto out_drop_added; /* a trailing comma */
 	}
 	return s->nshards > n0;
 
 out_drop_added:
-	while (s->nshards > n0) {
-		struct scn_inventory_shard *e = &s->shards[--s->nshards];
-
-		free(e->ns);
-		free(e->name);
-		free(e->stage);
-	}
+	while (s->nshards > n0)
+		shard_clear(&s->shards[--s->nshards]);
 	return false;
 }
 
@@ -451,8 +560,10 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 			if (strcmp(o->kind, "StageSet") != 0 || !take_shards(s, o, v))
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation %s='%s' is not a StageSet's list of "
-					   "StageInventory shards: expected '<stage>=<entries>[,...]', "
-					   "entries a whole number from 1",
+					   "StageInventory shards: expected '<stage>=<entries>[:<id>;...]', "
+					   "'render:<stage>=<id>;...', 'live:<stage>=<id>;...' or "
+					   "'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]' "
+					   "joined by ',', entries a whole number from 1 and as many IDs when listed",
 					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
 					   SCN_INVENTORY_ANNOTATION, v);
 			obj_strmap_del(&o->annotations, SCN_INVENTORY_ANNOTATION);
@@ -518,9 +629,7 @@ void scnp_source_seeds_release(struct scenario *s)
 	s->requeue_draws = NULL;
 	s->nrequeue_draws = 0;
 	for (size_t i = 0; i < s->nshards; i++) {
-		free(s->shards[i].ns);
-		free(s->shards[i].name);
-		free(s->shards[i].stage);
+		shard_clear(&s->shards[i]);
 	}
 	free(s->shards);
 	s->shards = NULL;

@@ -349,7 +349,7 @@ static void dropped_objects(struct run_result *r, const struct ssrc_member_stat 
 		if (!split_id(o->id, kind, ns, name, sizeof(kind)))
 			continue;
 		/* the duration is the object's time in no StageInventory, from the pass that dropped it */
-		until = o->deleted_ms >= 0
+		until = o->deleted_ms != SSRC_STILL_LIVE
 				? xasprintf("until a pass deleted it at %s (%s later)", at(o->deleted_ms, t0),
 					    at(o->deleted_ms - o->dropped_ms, d))
 				: xasprintf("for %s, to the end of the run at %s, and for good",

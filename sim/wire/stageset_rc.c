@@ -909,12 +909,22 @@ char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name
 	char *text = NULL;
 
 	for (size_t i = 0; m && i < m->ninv; i++) {
-		char *next = xasprintf("%s%s%s=%" PRId64, text ? text : "", text ? "," : "", m->inv[i].stage,
-				       m->inv[i].entries);
+		const struct ssrr_inv *rec = &m->inv[i];
+		char *next = xasprintf("%s%s%s=%" PRId64, text ? text : "", text ? "," : "", rec->stage,
+				       rec->entries);
 
+		/* the IDs when the shard lists more than the workload (a count alone says that) */
+		for (size_t k = 0; rec->nids > 1 && (int64_t)rec->nids == rec->entries && k < rec->nids; k++) {
+			char *more = xasprintf("%s%s%s", next, k ? ";" : ":", rec->ids[k]);
+
+			free(next);
+			next = more;
+		}
 		free(text);
 		text = next;
 	}
+	if (m)
+		ssri_text(m, r->start_unix_ms, &text);
 	return text;
 }
 

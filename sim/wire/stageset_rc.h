@@ -153,7 +153,10 @@ uint32_t ssrc_requeue_draws(const struct ssrc *r, const char *ns, const char *na
 /*
  * ssrc_inventory_text() - the StageInventory shards the controller has
  * written for StageSet @ns/@name, "<stage>=<entries>" joined by ",", in the
- * order it wrote them: what a snapshot carries (SCN_INVENTORY_ANNOTATION).
+ * order it wrote them, ":<id>;..." after a shard that lists more than the
+ * workload, then the renders, live objects and survivors of
+ * stageset_rc_inv.h ssri_text(): what a snapshot carries
+ * (SCN_INVENTORY_ANNOTATION).
  * Returns: a new string (caller frees), or NULL when it has none.
  */
 char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name);
@@ -226,8 +229,12 @@ struct ssrc_survivor {
 	const char *id;      /* its StageInventory entry ID ("<group>_<Kind>_<ns>_<name>"), owned */
 	int64_t dropped_ms;  /* the end of that pass, ms since scenario start */
 	const char *reason;  /* how that pass ended (ssc_exit_name(), static) */
-	int64_t deleted_ms;  /* when a later pass deleted it after all, -1 while it lives */
+	int64_t deleted_ms;  /* when a later pass deleted it after all (negative: before a resumed
+			      * run's start), SSRC_STILL_LIVE while it lives */
 };
+
+/* ssrc_survivor.deleted_ms of one no pass deleted. */
+#define SSRC_STILL_LIVE INT64_MIN
 
 /* What the adapter recorded about one StageSet. */
 struct ssrc_member_stat {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/xalloc.h"
+#include "sim/base/gotime.h"
 #include "sim/core/timeline.h"
 #include "sim/wire/stageset_rc.h"
 
@@ -116,7 +117,7 @@ void ssri_deleted(struct ssrr_member *m, const char *const *ids, size_t n, int64
 		m->deleted[m->ndeleted++] = m->live[at].id;
 		m->live[at] = m->live[--m->nlive];
 		for (size_t k = 0; k < m->nsurv; k++)
-			if (m->surv[k].deleted_ms < 0 && strcmp(m->surv[k].id, ids[i]) == 0)
+			if (m->surv[k].deleted_ms == SSRC_STILL_LIVE && strcmp(m->surv[k].id, ids[i]) == 0)
 				m->surv[k].deleted_ms = now_ms;
 	}
 }
@@ -150,18 +151,18 @@ static void survivor_add(struct ssrr_member *m, const char *stage, const char *i
 			 int64_t now_ms)
 {
 	for (size_t k = 0; k < m->nsurv; k++)
-		if (m->surv[k].deleted_ms < 0 && strcmp(m->surv[k].id, id) == 0)
+		if (m->surv[k].deleted_ms == SSRC_STILL_LIVE && strcmp(m->surv[k].id, id) == 0)
 			return;
 	m->surv = xreallocarray(m->surv, m->nsurv + 1, sizeof(*m->surv));
 	m->surv[m->nsurv++] = (struct ssrc_survivor){ xstrdup(stage), xstrdup(id), now_ms, ssc_exit_name(exit),
-						      -1 };
+						      SSRC_STILL_LIVE };
 }
 
 /* A survivor that @ids lists again is in a shard again: no longer one. */
 static void survivors_readopted(struct ssrr_member *m, char *const *ids, size_t n)
 {
 	for (size_t k = 0; k < m->nsurv;) {
-		if (m->surv[k].deleted_ms < 0 && has_id(ids, n, m->surv[k].id)) {
+		if (m->surv[k].deleted_ms == SSRC_STILL_LIVE && has_id(ids, n, m->surv[k].id)) {
 			free((char *)m->surv[k].stage);
 			free((char *)m->surv[k].id);
 			memmove(&m->surv[k], &m->surv[k + 1], (m->nsurv - k - 1) * sizeof(*m->surv));
@@ -298,6 +299,109 @@ void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char 
 	m->ndeleted = m->nborn = 0;
 }
 
+/* The stage whose shard of @m lists @id, or "<none>". */
+static const char *listed_by(const struct ssrr_member *m, const char *id)
+{
+	for (size_t i = 0; i < m->ninv; i++)
+		if (has_id(m->inv[i].ids, m->inv[i].nids, id))
+			return m->inv[i].stage;
+	return "<none>";
+}
+
+void ssri_restore(struct ssrr_member *m, const char *stage, char *const *ids, size_t n, bool live)
+{
+	struct ssrr_render *rd;
+
+	if (live) {
+		for (size_t i = 0; i < n; i++) {
+			if (live_find(m, ids[i]) != SIZE_MAX)
+				continue;
+			m->live = xreallocarray(m->live, m->nlive + 1, sizeof(*m->live));
+			m->live[m->nlive].stage = xstrdup(stage);
+			m->live[m->nlive++].id = xstrdup(ids[i]);
+		}
+		return;
+	}
+	if (n == 0 || render_find(m, stage))
+		return;
+	m->render = xreallocarray(m->render, m->nrender + 1, sizeof(*m->render));
+	rd = &m->render[m->nrender++];
+	rd->stage = xstrdup(stage);
+	rd->ids = xcalloc(n, sizeof(*rd->ids));
+	for (rd->n = 0; rd->n < n; rd->n++)
+		rd->ids[rd->n] = xstrdup(ids[rd->n]);
+}
+
+/* appends "<sep><prefix><stage>=<id>;<id>..." of @ids (@n) to *@text */
+static void text_item(char **text, const char *prefix, const char *stage, char *const *ids, size_t n)
+{
+	char *next = xasprintf("%s%s%s%s=", *text ? *text : "", *text ? "," : "", prefix, stage);
+
+	for (size_t i = 0; i < n; i++) {
+		char *more = xasprintf("%s%s%s", next, i ? ";" : "", ids[i]);
+
+		free(next);
+		next = more;
+	}
+	free(*text);
+	*text = next;
+}
+
+void ssri_restore_survivor(struct ssrr_member *m, const char *stage, const char *id, int64_t dropped_ms,
+			   const char *reason, int64_t deleted_ms)
+{
+	m->surv = xreallocarray(m->surv, m->nsurv + 1, sizeof(*m->surv));
+	m->surv[m->nsurv++] = (struct ssrc_survivor){ xstrdup(stage), xstrdup(id), dropped_ms, reason, deleted_ms };
+}
+
+void ssri_text(const struct ssrr_member *m, int64_t start_unix_ms, char **text)
+{
+	for (size_t i = 0; i < m->nrender; i++)
+		text_item(text, "render:", m->render[i].stage, m->render[i].ids, m->render[i].n);
+	/*
+	 * The live objects as a pass in flight found them: it runs again from
+	 * its start in the resumed run (the queue annotation), so what it
+	 * created is not there yet and what it deleted still is (listed by the
+	 * shard it will prune from, which it rewrites only at its end).
+	 */
+	size_t n = 0;
+	const char **stages = xcalloc(m->nlive + m->ndeleted + 1, sizeof(*stages));
+	char **ids = xcalloc(m->nlive + m->ndeleted + 1, sizeof(*ids));
+
+	for (size_t i = 0; i < m->nlive; i++)
+		if (!has_id(m->born, m->nborn, m->live[i].id)) {
+			stages[n] = m->live[i].stage;
+			ids[n++] = m->live[i].id;
+		}
+	for (size_t i = 0; i < m->ndeleted; i++)
+		if (strcmp(listed_by(m, m->deleted[i]), "<none>") != 0) {
+			stages[n] = listed_by(m, m->deleted[i]);
+			ids[n++] = m->deleted[i];
+		}
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && strcmp(stages[j], stages[i]) == 0)
+			j++;
+		text_item(text, "live:", stages[i], ids + i, j - i);
+		i = j;
+	}
+	free(stages);
+	free(ids);
+	for (size_t i = 0; i < m->nsurv; i++) {
+		const struct ssrc_survivor *o = &m->surv[i];
+		char dropped[GT_RFC3339_BUFSZ], deleted[GT_RFC3339_BUFSZ], *next;
+
+		gt_format_rfc3339_nano(start_unix_ms + o->dropped_ms, dropped, sizeof(dropped));
+		if (o->deleted_ms != SSRC_STILL_LIVE)
+			gt_format_rfc3339_nano(start_unix_ms + o->deleted_ms, deleted, sizeof(deleted));
+		next = xasprintf("%s%ssurvivor:%s=%s;%s;%s%s%s", *text ? *text : "", *text ? "," : "", o->stage, o->id,
+				 dropped, o->reason, o->deleted_ms != SSRC_STILL_LIVE ? ";" : "", o->deleted_ms != SSRC_STILL_LIVE ? deleted : "");
+		free(*text);
+		*text = next;
+	}
+}
+
 void ssri_inv_clear(struct ssrr_inv *rec)
 {
 	free(rec->stage);
@@ -332,15 +436,6 @@ void ssri_member_release(struct ssrr_member *m)
 	m->live = NULL;
 	m->surv = NULL;
 	m->nrender = m->nlive = m->nsurv = 0;
-}
-
-/* The stage whose shard of @m lists @id, or "<none>". */
-static const char *listed_by(const struct ssrr_member *m, const char *id)
-{
-	for (size_t i = 0; i < m->ninv; i++)
-		if (has_id(m->inv[i].ids, m->inv[i].nids, id))
-			return m->inv[i].stage;
-	return "<none>";
 }
 
 void ssri_rows(const struct ssrr_member *m, char ****rows, size_t *n)

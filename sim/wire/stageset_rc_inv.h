@@ -88,6 +88,37 @@ void ssri_tell(struct ssrr_member *m, struct tl *tl, int64_t now_ms, const char 
  */
 void ssri_rows(const struct ssrr_member *m, char ****rows, size_t *n);
 
+/*
+ * ssri_restore() - a resumed run's: what the uninterrupted run's @m had
+ * when the snapshot was taken (SCN_INVENTORY_ANNOTATION): stage @stage's
+ * last render @ids (@n, copied), when @live false, or objects besides
+ * workloads it applied that live in the cluster, when @live true (appended
+ * in the order given, told as created by no pass).
+ */
+void ssri_restore(struct ssrr_member *m, const char *stage, char *const *ids, size_t n, bool live);
+
+/*
+ * ssri_restore_survivor() - a resumed run's: the §5 Q-28 survivor @id of
+ * stage @stage that the uninterrupted run's @m had, dropped by a pass
+ * ending at @dropped_ms with @reason (static, ssc_exit_name()) and deleted
+ * at @deleted_ms (SSRC_STILL_LIVE: it lives), both ms since the resumed run's start
+ * (negative: before it).
+ */
+void ssri_restore_survivor(struct ssrr_member *m, const char *stage, const char *id, int64_t dropped_ms,
+			   const char *reason, int64_t deleted_ms);
+
+/*
+ * ssri_text() - appends to *@text (NULL or owned; replaced) the items of
+ * SCN_INVENTORY_ANNOTATION besides the shards: "render:<stage>=<ids>" for
+ * each render of @m that names objects, "live:<stage>=<ids>" for each run
+ * of its live objects applied by one stage, in order, and
+ * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" for each survivor,
+ * its times RFC 3339 with milliseconds, @start_unix_ms (ms since the epoch)
+ * the run's start; each after "," when *@text is not empty.  Nothing for a
+ * member that named none.
+ */
+void ssri_text(const struct ssrr_member *m, int64_t start_unix_ms, char **text);
+
 /* ssri_inv_clear() - frees what shard @rec owns. */
 void ssri_inv_clear(struct ssrr_inv *rec);
 

@@ -27,6 +27,7 @@
 #include "sim/models/stageset_world_stages.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/wire/stageset_rc_env.h"
+#include "sim/wire/stageset_rc_inv.h"
 #include "sim/wire/stageset_rc_rec.h"
 
 /* ---------------------------------------------------------------- the world's view of a member */
@@ -56,9 +57,10 @@ void ssrw_fill_sw_member(const struct ssrc *r, const struct ssrr_member *m, cons
  * had it (swst_seed_stage()); its version is the stage's ledgerVersion,
  * else status.version; and its inventory shard is there.  The shards a
  * snapshot of the simulator carries (ssrc_params.shards) come first: they
- * are what the controller wrote, which a failed stage's status leaves out.
+ * are what the controller wrote, which a failed stage's status leaves out,
+ * with the entry IDs, renders and live objects besides workloads it had.
  */
-static void add_shard(struct ssrr_member *m, const char *name, int64_t entries)
+static void add_shard(struct ssrr_member *m, const char *name, int64_t entries, char *const *ids, size_t nids)
 {
 	struct ssrr_inv *rec;
 	int pos = -1;
@@ -71,9 +73,15 @@ static void add_shard(struct ssrr_member *m, const char *name, int64_t entries)
 	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
 	rec = &m->inv[m->ninv++];
 	rec->stage = xstrdup(name);
-	rec->ids = xcalloc(1, sizeof(*rec->ids));
-	rec->ids[0] = ssrr_entry_id(m, name);
-	rec->nids = 1;
+	if (ids) { /* the IDs the snapshot lists, the workload's first */
+		rec->ids = xcalloc(nids, sizeof(*rec->ids));
+		for (rec->nids = 0; rec->nids < nids; rec->nids++)
+			rec->ids[rec->nids] = xstrdup(ids[rec->nids]);
+	} else {
+		rec->ids = xcalloc(1, sizeof(*rec->ids));
+		rec->ids[0] = ssrr_entry_id(m, name);
+		rec->nids = 1;
+	}
 	rec->entries = entries;
 	rec->position = pos;
 	rec->orphaned = false;
@@ -85,9 +93,19 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 	const struct val *stages = val_map_get(o->status, "stages");
 	const char *version = val_str(val_map_get(o->status, "version"), NULL);
 
-	for (size_t i = 0; i < r->nshards; i++)
-		if (strcmp(r->shards[i].ns, m->ns) == 0 && strcmp(r->shards[i].name, m->name) == 0)
-			add_shard(m, r->shards[i].stage, r->shards[i].entries);
+	for (size_t i = 0; i < r->nshards; i++) {
+		const struct scn_inventory_shard *e = &r->shards[i];
+
+		if (strcmp(e->ns, m->ns) != 0 || strcmp(e->name, m->name) != 0)
+			continue;
+		if (e->what == SCN_INV_SHARD)
+			add_shard(m, e->stage, e->entries, e->ids, e->nids);
+		else if (e->what == SCN_INV_SURVIVOR)
+			ssri_restore_survivor(m, e->stage, e->ids[0], e->dropped_unix_ms - r->start_unix_ms, e->reason,
+					      e->has_deleted ? e->deleted_unix_ms - r->start_unix_ms : SSRC_STILL_LIVE);
+		else
+			ssri_restore(m, e->stage, e->ids, e->nids, e->what == SCN_INV_LIVE);
+	}
 
 	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
 		const struct val *st = stages->u.list.items[i];
@@ -102,7 +120,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		 * (accepted and ignored), status.stages[].entriesCount says the
 		 * shard is there and how many entries it records.
 		 */
-		add_shard(m, name, entries);
+		add_shard(m, name, entries, NULL, 0);
 	}
 }
 
