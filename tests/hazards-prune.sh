@@ -151,6 +151,27 @@ for fx in ['prune-dropped', 'prune-dropped-steady', 'prune-dropped-kept']:
             differ.append((t, told(whole, 0), told(rest, t)))
     check("%s: resumed at 30m, 1h, 1h1m1s, 1h6m40s, 1h31m2s (a pass in flight), 1h33m20s and 2h, "
           "the rest of the timeline and the end-of-run notices are the whole run's" % fx, not differ, differ[:2])
+# A whole-run rollback restores the revision from before the drop: a resumed
+# run renders what that revision rendered then (cm-b too), not the render
+# after the drop, so it keeps cm-b as the whole run does.
+src = 'tests/hazards/prune-dropped-rollback.yaml'
+scenario_only(src, tmp + '/resume-sc.yaml')
+whole, err = run_json(sim, tmp + '/resume-whole.json', [src])
+differ = [err] if err else []
+for t in [1800000, 3600000, 3661000]:
+    _, now = snapshot(sim, src, t, tmp + '/resume-snap.yaml')
+    rest, err = run_json(sim, tmp + '/resume-rest.json', ['--now', now, tmp + '/resume-sc.yaml', tmp + '/resume-snap.yaml'])
+    if err:
+        differ.append((t, err)); continue
+    want = [(e['t_ms'], key(e)) for e in whole['timeline'] if e['t_ms'] > t]
+    got = [(e['t_ms'] + t, key(e)) for e in rest['timeline'] if e['t_ms'] > 0]
+    if want != got:
+        differ.append((t, 'timeline'))
+    q28 = [n['text'] for n in rest['notices'] if 'left stage' in n['text']]
+    if q28:
+        differ.append((t, q28[:1]))
+check("prune-dropped-rollback: resumed at 30m, 1h and 1h1m1s, the rollback renders the restored "
+      "revision's objects: the timeline is the whole run's and no object is told left behind", not differ, differ[:2])
 PY
 
 # After the drop the shards, live objects and survivor are in the snapshot;

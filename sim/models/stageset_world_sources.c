@@ -947,18 +947,62 @@ static struct files files_of(struct sw_world *w, struct swr_source *src, const c
 	return f;
 }
 
+/* Whether revision texts @a and @b name the same revision: the same digest after the last ':'. */
+static bool same_digest(const char *a, const char *b)
+{
+	const char *x = strrchr(a, ':'), *y = strrchr(b, ':');
+
+	return x && y && strcmp(x, y) == 0;
+}
+
+/*
+ * The objects a revision of @src from before a resumed run's start renders
+ * (its initial revision, or an update at or before the start), as the
+ * original run's revision texts name them; false when @revision is none of
+ * those.  A later revision is in src->reach.
+ */
+static bool objects_past(const struct sw_world *w, const struct swr_source *src, const char *revision,
+			 const struct scn_sw_objects **out)
+{
+	const struct scn_sw_source *upd = source_cfg(w, src, SF_UPDATES);
+	const struct scn_sw_source *e = source_cfg(w, src, SF_OBJECTS);
+	const struct scn_sw_objects *objects = e ? &e->objects : NULL;
+	char text[SWR_REV_LEN];
+
+	revision_text(src, SWR_NONE, "", text);
+	if (same_digest(text, revision)) {
+		*out = objects;
+		return true;
+	}
+	for (size_t u = 0; upd && u < upd->nupdates && upd->updates[u].at_ms <= 0; u++) {
+		if (upd->updates[u].has_objects)
+			objects = &upd->updates[u].objects;
+		revision_text(src, w->s.nfevents + u, "", text);
+		if (same_digest(text, revision)) {
+			*out = objects;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The objects revision @revision of @src renders for stage @stage, or NULL. */
 static const struct scn_sw_stage_objects *objects_at(struct sw_world *w, struct swr_source *src,
 						     const char *revision, const char *stage)
 {
 	const struct scn_sw_objects *o = objects_before(w, src);
+	bool found = false;
 
 	reach_update(w, src);
 	for (size_t i = 0; revision && i < src->nreach; i++)
 		if (strcmp(src->reach[i].revision, revision) == 0) {
 			o = src->reach[i].objects;
+			found = true;
 			break;
 		}
+	/* a revision a resumed run's snapshot names (a rollback restores one): what it rendered then */
+	if (!found && revision)
+		objects_past(w, src, revision, &o);
 	return scn_sw_objects_of(o, stage);
 }
 
