@@ -158,7 +158,7 @@ src = 'tests/hazards/prune-dropped-rollback.yaml'
 scenario_only(src, tmp + '/resume-sc.yaml')
 whole, err = run_json(sim, tmp + '/resume-whole.json', [src])
 differ = [err] if err else []
-for t in [1800000, 3600000, 3661000]:
+for t in [1800000, 3600000, 3661000, 4000000, 5462000, 5600000, 7000000]:
     _, now = snapshot(sim, src, t, tmp + '/resume-snap.yaml')
     rest, err = run_json(sim, tmp + '/resume-rest.json', ['--now', now, tmp + '/resume-sc.yaml', tmp + '/resume-snap.yaml'])
     if err:
@@ -170,8 +170,15 @@ for t in [1800000, 3600000, 3661000]:
     q28 = [n['text'] for n in rest['notices'] if 'left stage' in n['text']]
     if q28:
         differ.append((t, q28[:1]))
-check("prune-dropped-rollback: resumed at 30m, 1h and 1h1m1s, the rollback renders the restored "
-      "revision's objects: the timeline is the whole run's and no object is told left behind", not differ, differ[:2])
+check("prune-dropped-rollback: resumed at 30m, 1h and 1h1m1s, and at 1h6m40s, 1h31m2s, 1h33m20s and "
+      "1h56m40s in its rollback loop with a pass in flight, the rollback renders the restored revision's "
+      "objects and each stage runs the revision the rollback put back: the timeline is the whole run's "
+      "and no object is told left behind", not differ, differ[:2])
+# the stage a whole-run rollback put back runs what its status does not name (Q-27)
+_, now = snapshot(sim, src, 4000000, tmp + '/resume-snap.yaml')
+text = open(tmp + '/resume-snap.yaml').read()
+check("the snapshot in the rollback loop says what each stage runs besides its status",
+      'running:app=main@sha1:' in text and 'running:bad=main@sha1:' in text, None)
 PY
 
 # After the drop the shards, live objects and survivor are in the snapshot;
@@ -185,11 +192,11 @@ contains "the snapshot lists app's entry IDs, its render, the live ConfigMaps an
 sed 's|model.magos-sim.io/inventory: .*|model.magos-sim.io/inventory: app=2|' "$tmp/resumed2h.yaml" >"$tmp/counts.yaml"
 expect_rc "a snapshot with the counts alone still loads and runs" 0 \
 	"$SIM" run -q --until horizon --now 2026-03-02T10:00:00Z "$scn_only" "$tmp/counts.yaml"
-for bad in 'app=2:apps_Deployment_shop_shop-app' 'render:app=' 'live:app=a;;b' \
+for bad in 'app=2:apps_Deployment_shop_shop-app' 'render:app=' 'live:app=a;;b' 'running:app=' 'running:app=main@sha1:ab;1.0.0;x' \
 	'survivor:app=_ConfigMap_shop_cm-b;2026-03-02T09:01:01Z;Bogus' 'survivor:app=_ConfigMap_shop_cm-b;yesterday;PromotionHold'; do
 	sed "s|model.magos-sim.io/inventory: .*|model.magos-sim.io/inventory: '$bad'|" "$tmp/resumed2h.yaml" >"$tmp/bad.yaml"
 	expect_rc "inventory '$bad' is refused" 3 "$SIM" run -q --now 2026-03-02T10:00:00Z "$scn_only" "$tmp/bad.yaml"
 	contains "inventory '$bad': the error names the StageSet's file:line:col and the accepted forms" "$tmp/err" \
-		"bad.yaml:21:3: error: StageSet \"shop/shop\": annotation model.magos-sim.io/inventory='$bad' is not a StageSet's list of StageInventory shards: expected '<stage>=<entries>[:<id>;...]', 'render:<stage>=<id>;...', 'live:<stage>=<id>;...' or 'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]'"
+		"bad.yaml:21:3: error: StageSet \"shop/shop\": annotation model.magos-sim.io/inventory='$bad' is not a StageSet's list of StageInventory shards: expected '<stage>=<entries>[:<id>;...]', 'render:<stage>=<id>;...', 'live:<stage>=<id>;...', 'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]' or 'running:<stage>=<revision>[;<version>]'"
 done
 finish

@@ -502,7 +502,11 @@ enum scn_clock {
  * ending at <dropped> (RFC 3339) with <reason> (the pass's exit, as
  * PromotionHold) left in no shard (StageSet spec §5 Q-28), <deleted> when a
  * later pass deleted it after all, so the prune and the Q-28 notices of the
- * resumed run are the uninterrupted run's.  A shard with its count alone
+ * resumed run are the uninterrupted run's; and
+ * "running:<stage>=<revision>[;<version>]" the revision a stage runs when
+ * it is not the one status.stages[].appliedRevision names (a whole-run
+ * rollback put back the last good one, StageSet spec §5 Q-27), as a pass
+ * in flight found it, which the resumed world runs instead.  A shard with its count alone
  * lists the workload.  A snapshot holds no StageInventory (a kind accepted and ignored);
  * without this annotation a shard is taken from status.stages[].entriesCount,
  * which a stage that failed does not show, so its next pass would rebuild
@@ -535,6 +539,8 @@ enum scn_inv_item {
 	SCN_INV_RENDER, /* "render:<stage>=<ids>": what the stage's last apply rendered */
 	SCN_INV_LIVE,   /* "live:<stage>=<ids>": objects besides workloads it applied, still in the cluster */
 	SCN_INV_SURVIVOR, /* "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]": a §5 Q-28 survivor */
+	SCN_INV_RUNNING,  /* "running:<stage>=<revision>[;<version>]": ids[0] the revision the stage
+			   * runs, ids[1] its version, when not status.stages[].appliedRevision */
 };
 
 /* One item of SCN_INVENTORY_ANNOTATION. */

@@ -96,6 +96,22 @@ static bool take_ids(struct scn_inventory_shard *e, const char *v, const char *s
 	return e->nids > 0;
 }
 
+/* "<revision>[;<version>]" between @v and @stop into @e's ids (revision, then version). */
+static bool take_running(struct scn_inventory_shard *e, const char *v, const char *stop)
+{
+	const char *semi = memchr(v, ';', (size_t)(stop - v));
+	const char *end = semi ? semi : stop;
+
+	if (end == v || memchr(v, ' ', (size_t)(stop - v)) || memchr(v, '=', (size_t)(stop - v)) ||
+	    (semi && (semi + 1 >= stop || memchr(semi + 1, ';', (size_t)(stop - semi - 1)))))
+		return false;
+	e->ids = xcalloc(2, sizeof(*e->ids));
+	e->ids[e->nids++] = xstrndup(v, (size_t)(end - v));
+	if (semi)
+		e->ids[e->nids++] = xstrndup(semi + 1, (size_t)(stop - semi - 1));
+	return true;
+}
+
 /* the exit name @v (@n bytes) as ssc_exit_name() spells it, static; NULL for none */
 static const char *exit_name(const char *v, size_t n)
 {
@@ -153,7 +169,8 @@ static bool take_survivor(struct scn_inventory_shard *e, const char *v, const ch
 /*
  * take_shards() - the items "<stage>=<entries>[:<ids>]",
  * "render:<stage>=<ids>", "live:<stage>=<ids>" and
- * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" (SCN_INVENTORY_ANNOTATION)
+ * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" and
+ * "running:<stage>=<revision>[;<version>]" (SCN_INVENTORY_ANNOTATION)
  * of StageSet @o into s->shards.  Returns false, adding none, when @v is
  * not that list.
  */
@@ -176,6 +193,9 @@ static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
 		} else if (strncmp(v, "survivor:", 9) == 0) {
 			what = SCN_INV_SURVIVOR;
 			v += 9;
+		} else if (strncmp(v, "running:", 8) == 0) {
+			what = SCN_INV_RUNNING;
+			v += 8;
 		}
 		eq = memchr(v, '=', (size_t)(stop - v));
 		if (!eq || eq == v || memchr(v, ':', (size_t)(eq - v)))
@@ -199,6 +219,9 @@ static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
 				goto out_drop_added;
 		} else if (what == SCN_INV_SURVIVOR) {
 			if (!take_survivor(e, eq + 1, stop))
+				goto out_drop_added;
+		} else if (what == SCN_INV_RUNNING) {
+			if (!take_running(e, eq + 1, stop))
 				goto out_drop_added;
 		} else {
 			if (!take_ids(e, eq + 1, stop))
@@ -561,8 +584,9 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation %s='%s' is not a StageSet's list of "
 					   "StageInventory shards: expected '<stage>=<entries>[:<id>;...]', "
-					   "'render:<stage>=<id>;...', 'live:<stage>=<id>;...' or "
-					   "'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]' "
+					   "'render:<stage>=<id>;...', 'live:<stage>=<id>;...', "
+					   "'survivor:<stage>=<id>;<RFC 3339 time>;<pass exit>[;<RFC 3339 time>]' or "
+					   "'running:<stage>=<revision>[;<version>]' "
 					   "joined by ',', entries a whole number from 1 and as many IDs when listed",
 					   o->kind, o->ns, o->ns[0] ? "/" : "", o->name,
 					   SCN_INVENTORY_ANNOTATION, v);

@@ -340,6 +340,18 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 	ms->drawn = SWR_NONE;
 }
 
+bool swst_running(const struct sw_world *w, const char *ns, const char *name, const char *stage,
+		  const char **revision, const char **version)
+{
+	const struct swr_mstage *ms = swr_stage_find(swr_member_find(w, ns, name), stage);
+
+	if (!ms || !ms->revision)
+		return false;
+	*revision = ms->revision;
+	*version = ms->version;
+	return true;
+}
+
 /* ---------------------------------------------------------------- stages: conflicts */
 
 /* What conflict handling made of one apply. */

@@ -70,6 +70,17 @@ void swst_seed_stage(struct sw_world *w, const struct sw_member *m, const char *
 		     const char *revision, const char *version, int64_t t_ms);
 
 /*
+ * swst_running() - the revision stage @stage (a name) of StageSet @ns/@name
+ * runs in the world now, and the version it carries (may be NULL): what a
+ * restore put back differs from status.stages[].appliedRevision after a
+ * whole-run rollback (StageSet spec §5 Q-27).  Both borrowed from @w until
+ * its next apply or restore of that stage.  Returns false (nothing set)
+ * when the stage never ran a revision.  Cannot fail.
+ */
+bool swst_running(const struct sw_world *w, const char *ns, const char *name, const char *stage,
+		  const char **revision, const char **version);
+
+/*
  * swst_wait_stage() - env wait_stage: the kstatus wait of stage @stage's
  * objects from @t_ms, polling every SW_POLL_MS (the first at once), until
  * Current (READY), Failed (FAILED: "failed early due to stalled resources:

@@ -43,7 +43,7 @@ static bool has_stagesets(const struct scenario *s)
 	return false;
 }
 
-static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial)
+static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial, bool keep_pass_starts)
 {
 	const struct scenario *s = g->s;
 	struct sw_setup ws = { 0 };
@@ -76,6 +76,7 @@ static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial)
 	}
 	p.start_unix_ms = s->start_unix_ms;
 	p.world = g->world;
+	p.keep_pass_starts = keep_pass_starts;
 	p.allowed_action_hosts = (const char *const *)s->fleet.allowed_action_hosts;
 	p.nallowed_action_hosts = s->fleet.nallowed_action_hosts;
 	p.opt = ssc_options_default();
@@ -98,7 +99,7 @@ static void start_stagesets(struct fleet_glue *g, struct des *w, uint64_t trial)
 	free(at);
 }
 
-struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uint64_t trial)
+struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uint64_t trial, bool keep_pass_starts)
 {
 	struct fleet_glue *g = xcalloc(1, sizeof(*g));
 	struct frc_params fp = { 0 };
@@ -111,7 +112,7 @@ struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uin
 	fp.metric_ctx = g;
 	g->frc = frc_register(w, &fp);
 	if (has_stagesets(s))
-		start_stagesets(g, w, trial);
+		start_stagesets(g, w, trial, keep_pass_starts);
 	return g;
 }
 

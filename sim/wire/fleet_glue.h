@@ -23,9 +23,12 @@ struct fleet_glue;
  * objects are loaded, before des_run().  Gates and metric sources read the
  * scenario's series (sim/load/promseries) at their evaluation time; the
  * allowlist and address checks come first, so nothing is ever contacted.
+ * @keep_pass_starts: the run looks at its world mid-run (snapshots):
+ * ssrc_params.keep_pass_starts.
  * Returns new; free with fleet_glue_free() after des_free(@w).
  */
-struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uint64_t trial);
+struct fleet_glue *fleet_glue_start(struct des *w, const struct scenario *s, uint64_t trial,
+				    bool keep_pass_starts);
 
 struct frc;
 struct ssrc;

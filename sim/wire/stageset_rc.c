@@ -447,6 +447,7 @@ static void pass_end_fn(void *ctx, struct des *w, const char *ns, const char *na
 	if (!pe)
 		return;
 	m = pe->m;
+	m->in_pass = false;
 	res->pass = NULL;
 	/* what needs the status as read, before the write below replaces its parse */
 	pe->stayed = pe->res.desired && strcmp(pe->res.desired, ssrr_nz(pe->prior_version)) == 0;
@@ -634,6 +635,26 @@ static void count_approval(const struct ssrc *r, struct ssrr_member *m, const st
 	m->approval_busy_ms += r->reconcile_ms + res->elapsed_ms;
 }
 
+/* What each stage of @m runs in the world as its pass begins (ssrc_params.keep_pass_starts). */
+static void keep_pass_start(struct ssrc *r, struct ssrr_member *m)
+{
+	for (size_t k = 0; k < m->nstart; k++) {
+		free(m->start_rev[k]);
+		free(m->start_ver[k]);
+	}
+	m->nstart = m->spec.nstages;
+	m->start_rev = xreallocarray(m->start_rev, m->nstart ? m->nstart : 1, sizeof(*m->start_rev));
+	m->start_ver = xreallocarray(m->start_ver, m->nstart ? m->nstart : 1, sizeof(*m->start_ver));
+	for (size_t k = 0; k < m->nstart; k++) {
+		const char *rev, *ver;
+		bool runs = swst_running(r->world, m->ns, m->name, ssrr_nz(m->spec.stages[k].name), &rev, &ver);
+
+		m->start_rev[k] = runs ? xstrdup(rev) : NULL;
+		m->start_ver[k] = runs && ver ? xstrdup(ver) : NULL;
+	}
+	m->in_pass = true;
+}
+
 static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, const char *name, int64_t now_ms)
 {
 	struct ssrc *r = ctx;
@@ -662,6 +683,8 @@ static struct ctl_result reconcile(void *ctx, struct des *w, const char *ns, con
 		ssrr_register_member(r, m);
 	if (!m->spec_ok)
 		return res; /* the API server refuses such objects: nothing a pass could decode */
+	if (r->keep_pass_starts)
+		keep_pass_start(r, m);
 	ssrw_world_see(r, m, o, now_ms, changed);
 
 	if (!m->pe)
@@ -734,6 +757,7 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 	r->start_unix_ms = p->start_unix_ms;
 	r->shards = p->shards;
 	r->nshards = p->nshards;
+	r->keep_pass_starts = p->keep_pass_starts;
 	r->latency_ms = des_params(w)->api_latency_ms;
 	r->reconcile_ms = des_params(w)->reconcile_ms;
 	r->seed = p->seed;
@@ -836,6 +860,12 @@ static void member_free(struct ssrr_member *m)
 	for (size_t i = 0; i < m->norph; i++)
 		free((char *)m->orph[i].stage);
 	free(m->orph);
+	for (size_t k = 0; k < m->nstart; k++) {
+		free(m->start_rev[k]);
+		free(m->start_ver[k]);
+	}
+	free(m->start_rev);
+	free(m->start_ver);
 	for (size_t i = 0; i < m->natt; i++) {
 		free((char *)m->att[i].version);
 		free((char *)m->att[i].from);
@@ -903,6 +933,47 @@ uint32_t ssrc_requeue_draws(const struct ssrc *r, const char *ns, const char *na
 	return m ? m->requeues : 0;
 }
 
+/* The status.stages[] entry of @status naming @stage, or NULL. */
+static const struct val *status_stage(const struct val *status, const char *stage)
+{
+	const struct val *stages = val_map_get(status, "stages");
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++)
+		if (strcmp(val_str(val_map_get(stages->u.list.items[i], "name"), ""), stage) == 0)
+			return stages->u.list.items[i];
+	return NULL;
+}
+
+/*
+ * "running:<stage>=<revision>[;<version>]" for each stage of @m whose
+ * revision in the world differs from the one its status.stages[] entry
+ * names (a whole-run rollback's, StageSet spec §5 Q-27), as the pass in
+ * flight found it when one is: the resumed run seeds the world from it.
+ */
+static void running_text(const struct ssrc *r, const struct ssrr_member *m, char **text)
+{
+	const struct obj *cur = api_get(r->api, SSRR_KIND_SS, m->ns, m->name);
+
+	for (size_t k = 0; cur && m->spec_ok && k < m->spec.nstages; k++) {
+		const char *stage = ssrr_nz(m->spec.stages[k].name), *rev = NULL, *ver = NULL;
+		const char *applied = val_str(val_map_get(status_stage(cur->status, stage), "appliedRevision"), "");
+		char *next;
+
+		if (m->in_pass && k < m->nstart) {
+			rev = m->start_rev[k];
+			ver = m->start_ver[k];
+		} else if (!swst_running(r->world, m->ns, m->name, stage, &rev, &ver)) {
+			rev = NULL;
+		}
+		if (!rev || !applied[0] || strcmp(rev, applied) == 0)
+			continue;
+		next = xasprintf("%s%srunning:%s=%s%s%s", *text ? *text : "", *text ? "," : "", stage, rev,
+				 ver ? ";" : "", ver ? ver : "");
+		free(*text);
+		*text = next;
+	}
+}
+
 char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name)
 {
 	const struct ssrr_member *m = ssrr_member_find(r, ns, name);
@@ -925,6 +996,8 @@ char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name
 	}
 	if (m)
 		ssri_text(m, r->start_unix_ms, &text);
+	if (m)
+		running_text(r, m, &text);
 	return text;
 }
 

@@ -119,6 +119,13 @@ struct ssrc_params {
 	 */
 	const struct scn_inventory_shard *shards;
 	size_t nshards;
+	/*
+	 * true for a run that looks at its world mid-run (--at, --snapshot,
+	 * object-state expectations): each pass keeps what revision each
+	 * stage ran when it began, so that ssrc_inventory_text() can say it
+	 * for a pass in flight; false spares the copies.
+	 */
+	bool keep_pass_starts;
 };
 
 struct ssrc;

@@ -168,6 +168,15 @@ struct ssrr_member {
 	tl_str ev_ns, ev_name, ev_cause;
 	/* the pass in flight (one at a time per key), kept for the next */
 	struct ssrr_pass *pe;
+	/*
+	 * With ssrc.keep_pass_starts: per spec stage, the revision and version
+	 * (owned, NULL: none) the world ran when the last pass began, and
+	 * whether that pass is in flight: a snapshot then says what it found,
+	 * since the resumed run makes it again as of its start.
+	 */
+	char **start_rev, **start_ver;
+	size_t nstart;
+	bool in_pass;
 };
 
 /* A set of member indices under one index key. */
@@ -209,6 +218,7 @@ struct ssrc {
 	int64_t start_unix_ms;
 	const struct scn_inventory_shard *shards; /* a resumed run's (ssrc_params), borrowed */
 	size_t nshards;
+	bool keep_pass_starts;  /* ssrc_params.keep_pass_starts */
 	int64_t latency_ms;
 	int64_t reconcile_ms;  /* the controller's fixed duration of a pass (des_params) */
 	uint64_t seed, trial;

@@ -87,6 +87,20 @@ static void add_shard(struct ssrr_member *m, const char *name, int64_t entries, 
 	rec->orphaned = false;
 }
 
+/* The snapshot's "running:" item of stage @stage of @m, or NULL. */
+static const struct scn_inventory_shard *running_of(const struct ssrc *r, const struct ssrr_member *m,
+						     const char *stage)
+{
+	for (size_t i = 0; i < r->nshards; i++) {
+		const struct scn_inventory_shard *e = &r->shards[i];
+
+		if (e->what == SCN_INV_RUNNING && strcmp(e->ns, m->ns) == 0 && strcmp(e->name, m->name) == 0 &&
+		    strcmp(e->stage, stage) == 0)
+			return e;
+	}
+	return NULL;
+}
+
 static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_member *sm,
 			const struct obj *o, int64_t t_ms)
 {
@@ -103,7 +117,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		else if (e->what == SCN_INV_SURVIVOR)
 			ssri_restore_survivor(m, e->stage, e->ids[0], e->dropped_unix_ms - r->start_unix_ms, e->reason,
 					      e->has_deleted ? e->deleted_unix_ms - r->start_unix_ms : SSRC_STILL_LIVE);
-		else
+		else if (e->what != SCN_INV_RUNNING) /* read with the stages below */
 			ssri_restore(m, e->stage, e->ids, e->nids, e->what == SCN_INV_LIVE);
 	}
 
@@ -112,9 +126,17 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		const char *lv = val_str(val_map_get(st, "ledgerVersion"), NULL);
 		const char *name = val_str(val_map_get(st, "name"), "");
 		int64_t entries = val_int(val_map_get(st, "entriesCount"), 0);
+		const struct scn_inventory_shard *run = running_of(r, m, name);
 
-		swst_seed_stage(r->world, sm, name, val_str(val_map_get(st, "appliedRevision"), NULL),
-				lv && lv[0] ? lv : version, t_ms);
+		/*
+		 * The revision the stage runs: a whole-run rollback's status names
+		 * the failed revision, and the snapshot then says the one it put back
+		 */
+		if (run)
+			swst_seed_stage(r->world, sm, name, run->ids[0], run->nids > 1 ? run->ids[1] : NULL, t_ms);
+		else
+			swst_seed_stage(r->world, sm, name, val_str(val_map_get(st, "appliedRevision"), NULL),
+					lv && lv[0] ? lv : version, t_ms);
 		/*
 		 * Its StageInventory shard: the snapshot holds no StageInventory
 		 * (accepted and ignored), status.stages[].entriesCount says the
