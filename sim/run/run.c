@@ -1565,7 +1565,7 @@ int run_scenario(const struct scenario *s, const struct run_opts *o, struct run_
 						.git_resolve = mdl_git_resolve,
 					});
 	/* a probe may take a snapshot: StageSet passes keep what they began with */
-	r->fleet = fleet_glue_start(r->world, s, 0, o->nprobes > 0);
+	r->fleet = fleet_glue_start(r->world, s, 0, o && o->nprobes > 0);
 	restore_queues(r->world, s);
 	restore_refwatcher(r->mwc, s);
 
