@@ -836,7 +836,7 @@ struct scenario {
 	/* Jittered requeues drawn per StageSet (SCN_DRAWS_ANNOTATION), in input order. */
 	struct scn_draw_count *requeue_draws;
 	size_t nrequeue_draws;
-	/* StageInventory shards per StageSet (SCN_INVENTORY_ANNOTATION), in input order. */
+	/* StageInventory items per StageSet (SCN_INVENTORY_ANNOTATION), in input order, each object's together. */
 	struct scn_inventory_shard *shards;
 	size_t nshards;
 	/* Model events armed at the snapshot (SCN_ARMED_ANNOTATION), in the order they fired. */

@@ -757,6 +757,14 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 	r->start_unix_ms = p->start_unix_ms;
 	r->shards = p->shards;
 	r->nshards = p->nshards;
+	for (size_t i = 0; i < r->nshards; i++) {
+		char buf[256], *key = kb_join2(buf, sizeof(buf), r->shards[i].ns, r->shards[i].name);
+		size_t at;
+
+		if (!si_get(&r->shard_ix, key, &at))
+			si_put(&r->shard_ix, key, i);
+		kb_drop(key, buf);
+	}
 	r->keep_pass_starts = p->keep_pass_starts;
 	r->latency_ms = des_params(w)->api_latency_ms;
 	r->reconcile_ms = des_params(w)->reconcile_ms;
@@ -893,6 +901,7 @@ void ssrc_free(struct ssrc *r)
 		member_free(r->mem[i]);
 	free(r->mem);
 	si_release(&r->mem_ix);
+	si_release(&r->shard_ix);
 	free(r->stats);
 	free(r->pkeys);
 	free(r->pvals);

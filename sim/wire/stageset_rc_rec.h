@@ -218,6 +218,8 @@ struct ssrc {
 	int64_t start_unix_ms;
 	const struct scn_inventory_shard *shards; /* a resumed run's (ssrc_params), borrowed */
 	size_t nshards;
+	/* "ns/name" → the first of that StageSet's items in shards (each object's are contiguous) */
+	struct strindex shard_ix;
 	bool keep_pass_starts;  /* ssrc_params.keep_pass_starts */
 	int64_t latency_ms;
 	int64_t reconcile_ms;  /* the controller's fixed duration of a pass (des_params) */

@@ -87,17 +87,30 @@ static void add_shard(struct ssrr_member *m, const char *name, int64_t entries, 
 	rec->orphaned = false;
 }
 
-/* The snapshot's "running:" item of stage @stage of @m, or NULL. */
-static const struct scn_inventory_shard *running_of(const struct ssrc *r, const struct ssrr_member *m,
+/*
+ * The snapshot's items of StageSet @m: shards[*first .. *end) (each
+ * object's items are contiguous; none: an empty range).  O(1) expected.
+ */
+static void items_of(const struct ssrc *r, const struct ssrr_member *m, size_t *first, size_t *end)
+{
+	char buf[256], *key = kb_join2(buf, sizeof(buf), m->ns, m->name);
+
+	if (!si_get(&r->shard_ix, key, first))
+		*first = r->nshards;
+	kb_drop(key, buf);
+	for (*end = *first; *end < r->nshards && strcmp(r->shards[*end].ns, m->ns) == 0 &&
+			    strcmp(r->shards[*end].name, m->name) == 0;
+	     ++*end)
+		;
+}
+
+/* The snapshot's "running:" item of stage @stage among shards[@first .. @end), or NULL. */
+static const struct scn_inventory_shard *running_of(const struct ssrc *r, size_t first, size_t end,
 						     const char *stage)
 {
-	for (size_t i = 0; i < r->nshards; i++) {
-		const struct scn_inventory_shard *e = &r->shards[i];
-
-		if (e->what == SCN_INV_RUNNING && strcmp(e->ns, m->ns) == 0 && strcmp(e->name, m->name) == 0 &&
-		    strcmp(e->stage, stage) == 0)
-			return e;
-	}
+	for (size_t i = first; i < end; i++)
+		if (r->shards[i].what == SCN_INV_RUNNING && strcmp(r->shards[i].stage, stage) == 0)
+			return &r->shards[i];
 	return NULL;
 }
 
@@ -106,12 +119,12 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 {
 	const struct val *stages = val_map_get(o->status, "stages");
 	const char *version = val_str(val_map_get(o->status, "version"), NULL);
+	size_t first, end;
 
-	for (size_t i = 0; i < r->nshards; i++) {
+	items_of(r, m, &first, &end);
+	for (size_t i = first; i < end; i++) {
 		const struct scn_inventory_shard *e = &r->shards[i];
 
-		if (strcmp(e->ns, m->ns) != 0 || strcmp(e->name, m->name) != 0)
-			continue;
 		if (e->what == SCN_INV_SHARD)
 			add_shard(m, e->stage, e->entries, e->ids, e->nids);
 		else if (e->what == SCN_INV_SURVIVOR)
@@ -126,7 +139,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		const char *lv = val_str(val_map_get(st, "ledgerVersion"), NULL);
 		const char *name = val_str(val_map_get(st, "name"), "");
 		int64_t entries = val_int(val_map_get(st, "entriesCount"), 0);
-		const struct scn_inventory_shard *run = running_of(r, m, name);
+		const struct scn_inventory_shard *run = running_of(r, first, end, name);
 
 		/*
 		 * The revision the stage runs: a whole-run rollback's status names
