@@ -236,6 +236,13 @@ struct check_cfg {
 };
 
 /* The diagnostics of @d as results: each error (notes appended) becomes a failed check @id. */
+/* Appends @from's items to @to, in order, for stderr after @to's own. */
+static void append_diag(struct diag *to, const struct diag *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		diag_add(to, from->items[i].sev, from->items[i].file, from->items[i].mark, "%s", from->items[i].msg);
+}
+
 static void add_diag_results(struct exp_scenario_report *r, const struct diag *d, const char *id)
 {
 	for (size_t i = 0; i < d->n; i++) {
@@ -454,9 +461,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 			r->invalid = true;
 		lint_from_diag(&lr, &vd);
 		/* (after the loader's, as the loader's own come first on stderr) */
-		for (size_t i = 0; i < vd.n; i++)
-			diag_add(&d, vd.items[i].sev, vd.items[i].file, vd.items[i].mark, "%s",
-				 vd.items[i].msg);
+		append_diag(&d, &vd);
 		diag_release(&vd);
 		drop_unread_warnings(&d, &lr);
 	}
@@ -480,9 +485,7 @@ static int check_one(const struct check_input *in, const struct check_cfg *cfg,
 			if (scn_refuse_nothing_to_simulate(&s, &nd) != 0)
 				r->invalid = true;
 			lint_from_diag(&lr, &nd);
-			for (size_t i = 0; i < nd.n; i++)
-				diag_add(&d, nd.items[i].sev, nd.items[i].file, nd.items[i].mark, "%s",
-					 nd.items[i].msg);
+			append_diag(&d, &nd);
 			diag_release(&nd);
 		}
 		if (loaded && ed.n)
