@@ -271,6 +271,29 @@ void val_free(struct val *v)
 	node_release(v);
 }
 
+/*
+ * The items of map or list @v into the new node @c of its type: keys
+ * shared, each value given by @child (val_copy: a deep copy; val_share:
+ * the same read-only tree).
+ */
+static void copy_items(struct val *c, const struct val *v, struct val *(*child)(const struct val *))
+{
+	if (v->type == VAL_MAP) {
+		c->u.map.n = c->u.map.cap = v->u.map.n;
+		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
+		for (size_t i = 0; i < v->u.map.n; i++) {
+			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
+			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
+			c->u.map.items[i].v = child(v->u.map.items[i].v);
+		}
+	} else {
+		c->u.list.n = c->u.list.cap = v->u.list.n;
+		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
+		for (size_t i = 0; i < v->u.list.n; i++)
+			c->u.list.items[i] = child(v->u.list.items[i]);
+	}
+}
+
 struct val *val_copy(const struct val *v)
 {
 	struct val *c;
@@ -295,19 +318,8 @@ struct val *val_copy(const struct val *v)
 	case VAL_STRING:
 		break; /* copied with the node */
 	case VAL_MAP:
-		c->u.map.n = c->u.map.cap = v->u.map.n;
-		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
-		for (size_t i = 0; i < v->u.map.n; i++) {
-			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
-			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
-			c->u.map.items[i].v = val_copy(v->u.map.items[i].v);
-		}
-		break;
 	case VAL_LIST:
-		c->u.list.n = c->u.list.cap = v->u.list.n;
-		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
-		for (size_t i = 0; i < v->u.list.n; i++)
-			c->u.list.items[i] = val_copy(v->u.list.items[i]);
+		copy_items(c, v, val_copy);
 		break;
 	}
 	return c;
@@ -322,20 +334,7 @@ struct val *val_copy_top(const struct val *v)
 	c = new_node(v->type);
 	c->mark = v->mark;
 	c->raw = v->raw ? key_share(v->raw) : NULL;
-	if (v->type == VAL_MAP) {
-		c->u.map.n = c->u.map.cap = v->u.map.n;
-		c->u.map.items = xcalloc(v->u.map.n ? v->u.map.n : 1, sizeof(struct val_kv));
-		for (size_t i = 0; i < v->u.map.n; i++) {
-			c->u.map.items[i].key = key_share(v->u.map.items[i].key);
-			c->u.map.items[i].key_mark = v->u.map.items[i].key_mark;
-			c->u.map.items[i].v = val_share(v->u.map.items[i].v);
-		}
-	} else {
-		c->u.list.n = c->u.list.cap = v->u.list.n;
-		c->u.list.items = xcalloc(v->u.list.n ? v->u.list.n : 1, sizeof(struct val *));
-		for (size_t i = 0; i < v->u.list.n; i++)
-			c->u.list.items[i] = val_share(v->u.list.items[i]);
-	}
+	copy_items(c, v, val_share);
 	return c;
 }
 
