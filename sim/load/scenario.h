@@ -345,12 +345,15 @@ enum scn_fevent_type {
 	SCN_FEV_PUBLISH, /* the members' source offers a new version from then on */
 	SCN_FEV_REGRESS, /* members go not-Ready for a while */
 	SCN_FEV_DRIFT,   /* an out-of-band edit of the members' rendered workload */
+	SCN_FEV_INVENTORY, /* a StageSet's StageInventory shards deleted, or replaced by a backup */
 };
 
 /*
  * One fleet event.  Invariants: 0 <= at_ms unless done; PUBLISH: version set, selector
  * set; REGRESS: for_ms >= 1 and either a name (target.name non-NULL) or a
- * selector (by_selector); DRIFT: a name or a selector, as REGRESS.
+ * selector (by_selector); DRIFT: a name or a selector, as REGRESS;
+ * INVENTORY: a name, and every item of inv_restore a shard
+ * (SCN_INV_SHARD) of a stage of that StageSet as the inputs define it.
  */
 struct scn_fevent {
 	enum scn_fevent_type type;
@@ -373,6 +376,13 @@ struct scn_fevent {
 	char *stage;                    /* DRIFT: the stage whose workload is edited (owned); NULL: every stage */
 	int64_t for_ms;                 /* REGRESS: how long the members stay not-Ready, ms >= 1 */
 	enum scn_sw_effect effect;      /* REGRESS: what the fault does to the workload's objects */
+	/*
+	 * INVENTORY: the shards that replace the StageSet's (owned, in the
+	 * order given); none (ninv_restore 0) for `delete: true`, which
+	 * deletes them all.
+	 */
+	struct scn_inventory_shard *inv_restore;
+	size_t ninv_restore;
 	const char *file;               /* borrowed from scenario.files */
 	struct val_mark mark;           /* where the event's action key sits */
 	/*
@@ -1014,7 +1024,7 @@ const char *scn_canonical_ref(const char *ref, const char *head);
  */
 const char *scn_git_head(const struct scn_models *m, const char *url);
 
-/* scn_fevent_type_name() - "publish" or "regress" (the action key). */
+/* scn_fevent_type_name() - "publish", "regress", "drift" or "inventory" (the action key). */
 const char *scn_fevent_type_name(enum scn_fevent_type t);
 
 /*

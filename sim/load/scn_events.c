@@ -87,6 +87,7 @@ static const struct sch_field event_fields[] = {
 	{ .name = "publish", .schema = &scnp_publish_node },
 	{ .name = "regress", .schema = &scnp_regress_node },
 	{ .name = "drift", .schema = &scnp_drift_node },
+	{ .name = "inventory", .schema = &scnp_inventory_node },
 	{ .name = NULL },
 };
 static const struct sch_node event_node = { .type = SCH_OBJECT, .fields = event_fields,

@@ -1,10 +1,12 @@
 /*
  * Fleet events of spec.events: publish (the members' source offers a new
- * version from then on), regress (members go not-Ready for a while) and
- * drift (an out-of-band edit of the members' rendered workload).  Their
- * schema, their records (scenario.fevents) and the checks of what they
- * name: the StageSet of a regress or drift by name, the StageSets a
- * selector matches, the published version.
+ * version from then on), regress (members go not-Ready for a while),
+ * drift (an out-of-band edit of the members' rendered workload) and
+ * inventory (a StageSet's StageInventory shards deleted, or replaced by a
+ * backup).  Their schema, their records (scenario.fevents) and the checks
+ * of what they name: the StageSet of a regress, drift or inventory by name,
+ * the StageSets a selector matches, the published version, the stages a
+ * restored shard belongs to.
  */
 #include "sim/load/scn_parse.h"
 
@@ -16,11 +18,12 @@
 
 /* ---------------------------------------------------------------- schema */
 
-const char *const scnp_faction_names[] = { "publish", "regress", "drift", NULL };
+const char *const scnp_faction_names[] = { "publish", "regress", "drift", "inventory", NULL };
 
 static void check_publish_version(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_regress(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_drift(struct sch_ctx *c, const struct val *v, const char *path);
+static void check_inventory(struct sch_ctx *c, const struct val *v, const char *path);
 
 /* A published version: a string; a YAML number is refused (it is no semantic version). */
 static const struct sch_node publish_version_node = { .type = SCH_ANY,
@@ -57,6 +60,16 @@ static const struct sch_field drift_fields[] = {
 };
 const struct sch_node scnp_drift_node = { .type = SCH_OBJECT, .fields = drift_fields,
 					  .check = check_drift };
+static const struct sch_field inventory_fields[] = {
+	{ .name = "kind", .schema = &ss_kind_node },
+	{ .name = "namespace", .schema = &sch_string_nonempty },
+	{ .name = "name", .schema = &sch_string_nonempty, .required = true },
+	{ .name = "delete", .schema = &sch_boolean },
+	{ .name = "restore", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+const struct sch_node scnp_inventory_node = { .type = SCH_OBJECT, .fields = inventory_fields,
+					      .check = check_inventory };
 
 /* ---------------------------------------------------------------- checks */
 
@@ -111,6 +124,92 @@ static void check_drift(struct sch_ctx *c, const struct val *v, const char *path
 			 "drift: {selector: {matchLabels: {ring: \"0\"}}, stage: app}");
 }
 
+/*
+ * An inventory event deletes the shards (`delete: true`) or replaces them
+ * with a backup (`restore`), one of the two.  A backup is the shard list a
+ * snapshot writes (SCN_INVENTORY_ANNOTATION): only its shards are
+ * StageInventory objects; the renders, live objects, survivors and running
+ * revisions it may also carry are the simulator's bookkeeping of other
+ * objects, which no restore of StageInventories brings back.  A shard
+ * given by its count alone lists the workload, so its count is 1.
+ */
+static void check_inventory(struct sch_ctx *c, const struct val *v, const char *path)
+{
+	static const char example[] = "e.g. inventory: {namespace: tenant-a, name: moodle, delete: true} or "
+				      "inventory: {namespace: tenant-a, name: moodle, restore: "
+				      "\"app=2:apps_Deployment_tenant-a_moodle-app;_ConfigMap_tenant-a_cm-a\"}";
+	const struct val_kv *del = val_map_get_kv(v, "delete");
+	const struct val_kv *res = val_map_get_kv(v, "restore");
+	struct scn_inventory_shard *items = NULL;
+	size_t n = 0;
+
+	if (del && res) {
+		sch_report(c, res->key_mark, path,
+			   "Invalid value: \"object\": give 'delete: true' or 'restore', not both (a restore "
+			   "replaces every shard the StageSet has)");
+		return;
+	}
+	if (!del && !res) {
+		sch_report(c, v->mark, path, "Required value: give 'delete: true' or 'restore'");
+		sch_note(c, v->mark, "%s", example);
+		return;
+	}
+	if (del) {
+		if (del->v->type == VAL_BOOL && !del->v->u.b) {
+			sch_report(c, del->v->mark, path,
+				   "Invalid value: false: 'delete' deletes the shards and only 'true' is accepted; "
+				   "leave the event out to keep them");
+		}
+		return;
+	}
+	if (res->v->type != VAL_STRING)
+		return; /* the field's schema reports it */
+	if (!scnp_parse_inventory("", "", res->v->u.s, &items, &n)) {
+		sch_report(c, res->v->mark, path,
+			   "Invalid value: \"%s\": not a list of StageInventory shards "
+			   "\"<stage>=<entries>[:<id>;<id>...]\" joined by \",\"",
+			   res->v->u.s);
+		sch_note(c, res->v->mark,
+			 "entry IDs are \"<group>_<Kind>_<namespace>_<name>\" (the workload's first), the shape "
+			 "a snapshot's " SCN_INVENTORY_ANNOTATION " writes; %s",
+			 example);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct scn_inventory_shard *e = &items[i];
+		bool dup = false;
+
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = strcmp(items[k].stage, e->stage) == 0 && items[k].what == SCN_INV_SHARD;
+		if (e->what != SCN_INV_SHARD) {
+			sch_report(c, res->v->mark, path,
+				   "Invalid value: \"%s\": item %zu (stage \"%s\") is not a StageInventory "
+				   "shard: a restore brings back StageInventory objects (\"<stage>=<entries>"
+				   "[:<ids>]\"), not the renders, live objects, survivors or running revisions "
+				   "a snapshot also records",
+				   res->v->u.s, i + 1, e->stage);
+			break;
+		}
+		if (dup) {
+			sch_report(c, res->v->mark, path,
+				   "Invalid value: \"%s\": stage \"%s\" has two shards; give one per stage",
+				   res->v->u.s, e->stage);
+			break;
+		}
+		if (!e->ids && e->entries != 1) {
+			sch_report(c, res->v->mark, path,
+				   "Invalid value: \"%s\": the shard of stage \"%s\" counts %lld entries and "
+				   "lists none: list its %lld entry IDs after \":\" (a count alone is the "
+				   "workload's shard, 1 entry)",
+				   res->v->u.s, e->stage, (long long)e->entries, (long long)e->entries);
+			break;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		scnp_inventory_item_clear(&items[i]);
+	free(items);
+}
+
 /* ---------------------------------------------------------------- building */
 
 void scnp_build_fevent(struct loader *L, const struct event_head *h)
@@ -137,7 +236,14 @@ void scnp_build_fevent(struct loader *L, const struct event_head *h)
 		const char *ns = val_str(val_map_get(act->v, "namespace"), NULL);
 		const char *name = val_str(val_map_get(act->v, "name"), NULL);
 
-		if (e->type == SCN_FEV_REGRESS) {
+		if (e->type == SCN_FEV_INVENTORY) {
+			const char *restore = val_str(val_map_get(act->v, "restore"), NULL);
+
+			/* checked by check_inventory(): it parses */
+			if (restore)
+				scnp_parse_inventory(ns ? ns : "default", name, restore, &e->inv_restore,
+						     &e->ninv_restore);
+		} else if (e->type == SCN_FEV_REGRESS) {
 			e->for_ms = scnp_duration_ms(val_map_get(act->v, "for"));
 			e->effect = strcmp(val_str(val_map_get(act->v, "effect"), "Failed"), "NotReady") == 0
 					    ? SCN_SW_EFFECT_NOT_READY
@@ -220,6 +326,70 @@ static bool fevent_matches(const struct ns_index *nsx, const struct scn_fevent *
 	return true;
 }
 
+/*
+ * The last definition of StageSet @ns/@name by @at_ms: an apply event at or
+ * before then, else the inputs' object; NULL when neither holds it.
+ */
+static const struct obj *stageset_by(const struct scenario *s, const char *ns, const char *name, int64_t at_ms)
+{
+	for (size_t j = s->nevents; j-- > 0;) {
+		const struct obj *o = s->events[j].obj;
+
+		if (o && s->events[j].at_ms <= at_ms && strcmp(o->kind, "StageSet") == 0 &&
+		    strcmp(o->ns, ns) == 0 && strcmp(o->name, name) == 0)
+			return o;
+	}
+	for (size_t j = 0; j < s->nobjs; j++) {
+		const struct obj *o = s->objs[j];
+
+		if (strcmp(o->kind, "StageSet") == 0 && strcmp(o->ns, ns) == 0 && strcmp(o->name, name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * Each shard inventory event @e restores belongs to a stage of its
+ * StageSet as defined by then: the controller keeps a shard of a stage
+ * that is not in its spec only to tear that stage down, which a restore
+ * of a stage never run cannot ask for.  An error at the event otherwise,
+ * naming the stages there are.
+ */
+static void check_restored_stages(struct loader *L, const struct scn_fevent *e)
+{
+	const struct obj *ss = stageset_by(L->s, e->target.ns, e->target.name, e->at_ms);
+	const struct val *stages = ss ? val_map_get(ss->spec, "stages") : NULL;
+
+	if (!stages || stages->type != VAL_LIST)
+		return; /* the StageSet's own errors say what is wrong */
+	for (size_t i = 0; i < e->ninv_restore; i++) {
+		const char *stage = e->inv_restore[i].stage;
+		bool found = false;
+		size_t len = 0;
+		char *names;
+
+		for (size_t k = 0; k < stages->u.list.n && !found; k++)
+			found = strcmp(val_str(val_map_get(stages->u.list.items[k], "name"), ""), stage) == 0;
+		if (found)
+			continue;
+		for (size_t k = 0; k < stages->u.list.n; k++)
+			len += strlen(val_str(val_map_get(stages->u.list.items[k], "name"), "")) + 4;
+		names = xcalloc(len + 1, 1);
+		for (size_t k = 0; k < stages->u.list.n; k++) {
+			if (k)
+				strcat(names, ", ");
+			strcat(names, "\"");
+			strcat(names, val_str(val_map_get(stages->u.list.items[k], "name"), ""));
+			strcat(names, "\"");
+		}
+		diag_error(L->d, e->file, e->mark,
+			   "spec.events[%zu].inventory.restore: stage \"%s\" is not a stage of StageSet %s/%s "
+			   "(its stages: %s); a shard is restored for a stage the StageSet runs",
+			   e->index, stage, e->target.ns, e->target.name, names);
+		free(names);
+	}
+}
+
 void scnp_check_fevents(struct loader *L)
 {
 	struct scenario *s = L->s;
@@ -251,6 +421,8 @@ void scnp_check_fevents(struct loader *L)
 			    scnp_missing(L, "StageSet", e->target.ns, e->target.name, e->at_ms))
 				scnp_report_not_found(L, e->file, e->mark, e->index, action,
 						      &e->target);
+			else if (e->type == SCN_FEV_INVENTORY)
+				check_restored_stages(L, e);
 			continue;
 		}
 		for (size_t j = 0; !any && j < s->nobjs; j++)
@@ -284,6 +456,9 @@ void scnp_fevent_release(struct scn_fevent *e)
 	free(e->ns_selector_text);
 	free(e->version);
 	free(e->stage);
+	for (size_t i = 0; i < e->ninv_restore; i++)
+		scnp_inventory_item_clear(&e->inv_restore[i]);
+	free(e->inv_restore);
 	scnp_target_release(&e->target);
 }
 

@@ -456,10 +456,11 @@ void scnp_mevent_release(struct scn_mevent *e);
 /* Action keys of a fleet event, in enum scn_fevent_type order, NULL-terminated. */
 extern const char *const scnp_faction_names[];
 
-/* The schemas of the fleet actions (values of spec.events[i].publish, .regress, .drift). */
+/* The schemas of the fleet actions (values of spec.events[i].publish, .regress, .drift, .inventory). */
 extern const struct sch_node scnp_publish_node;
 extern const struct sch_node scnp_regress_node;
 extern const struct sch_node scnp_drift_node;
+extern const struct sch_node scnp_inventory_node;
 
 /*
  * scnp_build_fevent() - the fleet event @h (a fleet action), appended to
@@ -541,6 +542,23 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d);
  * is an error at the Workspace in @d.  Call after the events are built.
  */
 void scnp_resolve_armed(struct scenario *s, struct diag *d);
+
+/*
+ * scnp_parse_inventory() - the items of an SCN_INVENTORY_ANNOTATION value
+ * @v ("<stage>=<entries>[:<ids>]", "render:<stage>=<ids>",
+ * "live:<stage>=<ids>", "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]",
+ * "running:<stage>=<revision>[;<version>]", joined by ",") of StageSet
+ * @ns/@name, appended to *@items (*@n of them; grown with xreallocarray, the
+ * items and their strings owned by the caller, freed with
+ * scnp_inventory_item_clear()).  Returns false, adding none, when @v is
+ * empty or not that list.  Used for snapshots (scnp_take_run_marks()) and
+ * for the shards an `inventory` event restores (scn_fevents.c).
+ */
+bool scnp_parse_inventory(const char *ns, const char *name, const char *v, struct scn_inventory_shard **items,
+			  size_t *n);
+
+/* scnp_inventory_item_clear() - frees what item @e of scnp_parse_inventory() owns (not @e). */
+void scnp_inventory_item_clear(struct scn_inventory_shard *e);
 
 /* scnp_source_seeds_release() - frees s->source_seeds, requeue_draws, shards and armed; none are left. */
 void scnp_source_seeds_release(struct scenario *s);

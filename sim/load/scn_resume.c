@@ -65,8 +65,7 @@ static bool take_source(struct scenario *s, const struct obj *o, const char *ver
 	return true;
 }
 
-/* frees what item @e of SCN_INVENTORY_ANNOTATION owns */
-static void shard_clear(struct scn_inventory_shard *e)
+void scnp_inventory_item_clear(struct scn_inventory_shard *e)
 {
 	free(e->ns);
 	free(e->name);
@@ -166,17 +165,10 @@ static bool take_survivor(struct scn_inventory_shard *e, const char *v, const ch
 	return true;
 }
 
-/*
- * take_shards() - the items "<stage>=<entries>[:<ids>]",
- * "render:<stage>=<ids>", "live:<stage>=<ids>" and
- * "survivor:<stage>=<id>;<dropped>;<reason>[;<deleted>]" and
- * "running:<stage>=<revision>[;<version>]" (SCN_INVENTORY_ANNOTATION)
- * of StageSet @o into s->shards.  Returns false, adding none, when @v is
- * not that list.
- */
-static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
+bool scnp_parse_inventory(const char *ns, const char *name, const char *v, struct scn_inventory_shard **items,
+			  size_t *n)
 {
-	size_t n0 = s->nshards;
+	size_t n0 = *n;
 
 	while (*v) {
 		const char *comma = strchr(v, ','), *eq, *stop;
@@ -200,9 +192,9 @@ static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
 		eq = memchr(v, '=', (size_t)(stop - v));
 		if (!eq || eq == v || memchr(v, ':', (size_t)(eq - v)))
 			goto out_drop_added;
-		s->shards = xreallocarray(s->shards, s->nshards + 1, sizeof(*s->shards));
-		e = &s->shards[s->nshards++];
-		*e = (struct scn_inventory_shard){ .ns = xstrdup(o->ns), .name = xstrdup(o->name),
+		*items = xreallocarray(*items, *n + 1, sizeof(**items));
+		e = &(*items)[(*n)++];
+		*e = (struct scn_inventory_shard){ .ns = xstrdup(ns), .name = xstrdup(name),
 						   .stage = xstrndup(v, (size_t)(eq - v)), .what = what };
 		if (what == SCN_INV_SHARD) {
 			char *end;
@@ -232,11 +224,11 @@ static bool take_shards(struct scenario *s, const struct obj *o, const char *v)
 		if (comma && !*v)
 			goto out_drop_added; /* a trailing comma */
 	}
-	return s->nshards > n0;
+	return *n > n0;
 
 out_drop_added:
-	while (s->nshards > n0)
-		shard_clear(&s->shards[--s->nshards]);
+	while (*n > n0)
+		scnp_inventory_item_clear(&(*items)[--*n]);
 	return false;
 }
 
@@ -580,7 +572,7 @@ void scnp_take_run_marks(struct scenario *s, struct diag *d)
 			obj_strmap_del(&o->annotations, SCN_DRAWS_ANNOTATION);
 		}
 		if ((v = obj_strmap_get(&o->annotations, SCN_INVENTORY_ANNOTATION))) {
-			if (strcmp(o->kind, "StageSet") != 0 || !take_shards(s, o, v))
+			if (strcmp(o->kind, "StageSet") != 0 || !scnp_parse_inventory(o->ns, o->name, v, &s->shards, &s->nshards))
 				diag_error(d, o->src.file, o->src.mark,
 					   "%s \"%s%s%s\": annotation %s='%s' is not a StageSet's list of "
 					   "StageInventory shards: expected '<stage>=<entries>[:<id>;...]', "
@@ -652,9 +644,8 @@ void scnp_source_seeds_release(struct scenario *s)
 	free(s->requeue_draws);
 	s->requeue_draws = NULL;
 	s->nrequeue_draws = 0;
-	for (size_t i = 0; i < s->nshards; i++) {
-		shard_clear(&s->shards[i]);
-	}
+	for (size_t i = 0; i < s->nshards; i++)
+		scnp_inventory_item_clear(&s->shards[i]);
 	free(s->shards);
 	s->shards = NULL;
 	s->nshards = 0;

@@ -27,6 +27,7 @@
 #include "engine/labels.h"
 #include "engine/sha256.h"
 #include "engine/stageset_types.h"
+#include "engine/strbuf.h"
 #include "engine/threshold.h"
 #include "engine/xalloc.h"
 #include "sim/base/diag.h"
@@ -106,6 +107,18 @@ static void on_shard_event(struct des *w, void *ctx, void *arg)
 	ctl_add(r->ctl, m->ns, m->name, 0, 0);
 }
 
+/* Forgets the kept shard of removed stage @stage of @m: it is no longer one the controller holds. */
+static void forget_orphan(struct ssrr_member *m, const char *stage)
+{
+	for (size_t k = 0; k < m->norph; k++)
+		if (m->orph[k].pruned_ms < 0 && strcmp(m->orph[k].stage, stage) == 0) {
+			free((char *)m->orph[k].stage);
+			memmove(&m->orph[k], &m->orph[k + 1], (m->norph - k - 1) * sizeof(*m->orph));
+			m->norph--;
+			return;
+		}
+}
+
 /*
  * Records the shards of @m whose stage is no longer in its spec as of the
  * pass that ended at @now_ms (and forgets those whose stage is back: kept,
@@ -127,13 +140,7 @@ static void track_orphans(struct ssrr_member *m, const char *deleted, int64_t no
 		if (in_spec && m->inv[i].orphaned) {
 			/* its stage is back in the spec: the shard was kept, not pruned */
 			m->inv[i].orphaned = false;
-			for (size_t k = 0; k < m->norph; k++)
-				if (m->orph[k].pruned_ms < 0 && strcmp(m->orph[k].stage, m->inv[i].stage) == 0) {
-					free((char *)m->orph[k].stage);
-					memmove(&m->orph[k], &m->orph[k + 1], (m->norph - k - 1) * sizeof(*m->orph));
-					m->norph--;
-					break;
-				}
+			forget_orphan(m, m->inv[i].stage);
 		}
 		if (in_spec || m->inv[i].orphaned)
 			continue;
@@ -295,6 +302,89 @@ static void on_drift(struct des *w, void *ctx, void *arg)
 	tl_notice_add(des_timeline(w), des_now(w), TL_INFO, text, refs, nref);
 	free(text);
 	free(refs);
+}
+
+/* Appends to @b the stages of @m's shards with their entry counts: "a (3 entries), b (1 entry)". */
+static void shard_list(struct strbuf *b, const struct ssrr_member *m)
+{
+	for (size_t i = 0; i < m->ninv; i++)
+		strbuf_add_free(b, xasprintf("%s%s (%lld entr%s)", i ? ", " : "", m->inv[i].stage,
+					     (long long)m->inv[i].entries, m->inv[i].entries == 1 ? "y" : "ies"));
+}
+
+/*
+ * An inventory event @arg (the scenario's, borrowed) at its time: as
+ * `kubectl delete stageinventory -l stages.metio.wtf/stage-set=<name>` in
+ * the StageSet's namespace, every StageInventory shard of the StageSet is
+ * deleted, and for a restore the backup's shards are created in their
+ * place (upstream disaster_recovery_test.go deleteInventory,
+ * restoreInventory).  The StageSet owns its shards, so the change wakes it
+ * after the API latency (W2); its next pass reads what is there now
+ * (R-18): a stage with no shard and an applied revision is reconstructed
+ * and its prune deferred (R-20), a restored shard is pruned against at
+ * once.  A past pass's kept result no longer stands for the next one.  An
+ * info notice says what changed (or that the StageSet is gone).
+ */
+static void on_inventory(struct des *w, void *ctx, void *arg)
+{
+	struct ssrc *r = ctx;
+	const struct scn_fevent *e = arg;
+	const char *ns = e->target.ns, *name = e->target.name;
+	struct ssrr_member *m = ssrr_member_find(r, ns, name);
+	struct tl_objref ref = { SSRR_KIND_SS, ns, name, 0 };
+	struct strbuf b = { 0 };
+	size_t ndel, nadd = 0;
+	char *deleted, *text;
+
+	if (!api_get(r->api, SSRR_KIND_SS, ns, name) || !m) {
+		text = xasprintf("inventory: scenario event %zu (inventory) changes nothing: StageSet %s/%s does "
+				 "not exist now",
+				 e->index + 1, ns, name);
+		tl_notice_add(des_timeline(w), des_now(w), TL_WARNING, text, &ref, 1);
+		free(text);
+		return;
+	}
+	shard_list(&b, m);
+	deleted = strbuf_take(&b);
+	ndel = m->ninv;
+	for (size_t i = 0; i < m->ninv; i++) {
+		if (m->inv[i].orphaned)
+			forget_orphan(m, m->inv[i].stage);
+		ssri_inv_clear(&m->inv[i]);
+	}
+	m->ninv = 0;
+	for (size_t i = 0; i < e->ninv_restore; i++) {
+		const struct scn_inventory_shard *sh = &e->inv_restore[i];
+		size_t before = m->ninv;
+
+		ssri_add_shard(m, sh->stage, sh->entries, sh->ids, sh->nids);
+		nadd += m->ninv > before;
+	}
+	m->memo = SSRR_MEMO_NONE;
+	if (e->ninv_restore) {
+		strbuf_add_free(&b, xasprintf("inventory: StageInventory restored from a backup (scenario event %zu "
+					      "(inventory)): ",
+					      e->index + 1));
+		if (nadd)
+			shard_list(&b, m);
+		else
+			strbuf_add(&b, "no shard");
+		strbuf_add(&b, ", in place of ");
+		strbuf_add(&b, ndel ? deleted : "none");
+		if (nadd < e->ninv_restore)
+			strbuf_add(&b, "; a shard of a stage no longer in the spec is not restored");
+	} else {
+		strbuf_add_free(&b, xasprintf("inventory: StageInventory deleted (scenario event %zu (inventory)): %s; "
+					      "a stage with an applied revision and no shard is reconstructed from "
+					      "the live objects by the next pass, which defers its prune",
+					      e->index + 1, ndel ? deleted : "there was none"));
+	}
+	text = strbuf_take(&b);
+	tl_notice_add(des_timeline(w), des_now(w), TL_INFO, text, &ref, 1);
+	free(text);
+	free(deleted);
+	if (ndel || nadd)
+		des_at(w, des_now(w) + r->latency_ms, DES_PRIO_DELIVERY, on_shard_event, r, m);
 }
 
 static void pass_drop(void *ctx, void *pass);
@@ -838,6 +928,10 @@ struct ssrc *ssrc_register(struct des *w, const struct ssrc_params *p)
 		else if (p->fevents[i].type == SCN_FEV_DRIFT && !p->fevents[i].done)
 			/* (a resumed run's past drift was told in the run it came from) */
 			des_at(w, p->fevents[i].at_ms, DES_PRIO_SCRIPT, on_drift, r,
+			       (void *)&p->fevents[i]);
+		else if (p->fevents[i].type == SCN_FEV_INVENTORY && !p->fevents[i].done)
+			/* (a resumed run's past one is in the snapshot's shards) */
+			des_at(w, p->fevents[i].at_ms, DES_PRIO_SCRIPT, on_inventory, r,
 			       (void *)&p->fevents[i]);
 	return r;
 }

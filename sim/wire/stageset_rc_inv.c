@@ -43,6 +43,36 @@ static size_t live_find(const struct ssrr_member *m, const char *id)
 	return SIZE_MAX;
 }
 
+void ssri_add_shard(struct ssrr_member *m, const char *name, int64_t entries, char *const *ids, size_t nids)
+{
+	struct ssrr_inv *rec;
+	int pos = -1;
+
+	for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
+		if (strcmp(m->spec.stages[k].name, name) == 0)
+			pos = (int)k;
+	if (entries <= 0 || pos < 0)
+		return;
+	for (size_t i = 0; i < m->ninv; i++)
+		if (strcmp(m->inv[i].stage, name) == 0)
+			return;
+	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
+	rec = &m->inv[m->ninv++];
+	rec->stage = xstrdup(name);
+	if (ids) { /* the IDs given, the workload's first */
+		rec->ids = xcalloc(nids, sizeof(*rec->ids));
+		for (rec->nids = 0; rec->nids < nids; rec->nids++)
+			rec->ids[rec->nids] = xstrdup(ids[rec->nids]);
+	} else {
+		rec->ids = xcalloc(1, sizeof(*rec->ids));
+		rec->ids[0] = ssrr_entry_id(m, name);
+		rec->nids = 1;
+	}
+	rec->entries = entries;
+	rec->position = pos;
+	rec->orphaned = false;
+}
+
 void ssri_render(struct ssrr_member *m, const char *stage, const char *workload_id,
 		 const struct scn_sw_stage_objects *objs, bool written)
 {

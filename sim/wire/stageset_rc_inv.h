@@ -33,6 +33,18 @@
 #include "sim/wire/stageset_rc_rec.h"
 
 /*
+ * ssri_add_shard() - a StageInventory shard of stage @stage (name) of @m
+ * that the controller did not write this run: one a snapshot holds, or a
+ * backup an `inventory` event restores.  It records @entries entries, with
+ * the entry IDs @ids (@nids, copied; the workload's first), or, when @ids
+ * is NULL, the workload's ID alone.  Nothing when @entries <= 0, when the
+ * stage is not in @m's spec (a shard of a removed stage is one the
+ * controller tears down, not one it is given) or when @m already has a
+ * shard of that stage.
+ */
+void ssri_add_shard(struct ssrr_member *m, const char *stage, int64_t entries, char *const *ids, size_t nids);
+
+/*
  * ssri_render() - records what the apply of stage @stage (name) of @m
  * rendered: the workload @workload_id and @objs (NULL: the workload alone),
  * as entry IDs "<group>_<Kind>_<ns>_<name>" in @m's namespace.  When

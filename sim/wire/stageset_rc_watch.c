@@ -51,43 +51,6 @@ void ssrw_fill_sw_member(const struct ssrc *r, const struct ssrr_member *m, cons
 }
 
 /*
- * seed_stages() - a StageSet first seen with a status (a snapshot's, or one
- * written before the run): each stage of status.stages with an
- * appliedRevision runs that revision in the world, ready, as the cluster
- * had it (swst_seed_stage()); its version is the stage's ledgerVersion,
- * else status.version; and its inventory shard is there.  The shards a
- * snapshot of the simulator carries (ssrc_params.shards) come first: they
- * are what the controller wrote, which a failed stage's status leaves out,
- * with the entry IDs, renders and live objects besides workloads it had.
- */
-static void add_shard(struct ssrr_member *m, const char *name, int64_t entries, char *const *ids, size_t nids)
-{
-	struct ssrr_inv *rec;
-	int pos = -1;
-
-	for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
-		if (strcmp(m->spec.stages[k].name, name) == 0)
-			pos = (int)k;
-	if (entries <= 0 || pos < 0 || ssre_inv_find(m, name))
-		return;
-	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
-	rec = &m->inv[m->ninv++];
-	rec->stage = xstrdup(name);
-	if (ids) { /* the IDs the snapshot lists, the workload's first */
-		rec->ids = xcalloc(nids, sizeof(*rec->ids));
-		for (rec->nids = 0; rec->nids < nids; rec->nids++)
-			rec->ids[rec->nids] = xstrdup(ids[rec->nids]);
-	} else {
-		rec->ids = xcalloc(1, sizeof(*rec->ids));
-		rec->ids[0] = ssrr_entry_id(m, name);
-		rec->nids = 1;
-	}
-	rec->entries = entries;
-	rec->position = pos;
-	rec->orphaned = false;
-}
-
-/*
  * The snapshot's items of StageSet @m: shards[*first .. *end) (each
  * object's items are contiguous; none: an empty range).  O(1) expected.
  */
@@ -114,6 +77,16 @@ static const struct scn_inventory_shard *running_of(const struct ssrc *r, size_t
 	return NULL;
 }
 
+/*
+ * seed_stages() - a StageSet first seen with a status (a snapshot's, or one
+ * written before the run): each stage of status.stages with an
+ * appliedRevision runs that revision in the world, ready, as the cluster
+ * had it (swst_seed_stage()); its version is the stage's ledgerVersion,
+ * else status.version; and its inventory shard is there.  The shards a
+ * snapshot of the simulator carries (ssrc_params.shards) come first: they
+ * are what the controller wrote, which a failed stage's status leaves out,
+ * with the entry IDs, renders and live objects besides workloads it had.
+ */
 static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_member *sm,
 			const struct obj *o, int64_t t_ms)
 {
@@ -126,7 +99,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		const struct scn_inventory_shard *e = &r->shards[i];
 
 		if (e->what == SCN_INV_SHARD)
-			add_shard(m, e->stage, e->entries, e->ids, e->nids);
+			ssri_add_shard(m, e->stage, e->entries, e->ids, e->nids);
 		else if (e->what == SCN_INV_SURVIVOR)
 			ssri_restore_survivor(m, e->stage, e->ids[0], e->dropped_unix_ms - r->start_unix_ms, e->reason,
 					      e->has_deleted ? e->deleted_unix_ms - r->start_unix_ms : SSRC_STILL_LIVE);
@@ -155,7 +128,7 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		 * (accepted and ignored), status.stages[].entriesCount says the
 		 * shard is there and how many entries it records.
 		 */
-		add_shard(m, name, entries, NULL, 0);
+		ssri_add_shard(m, name, entries, NULL, 0);
 	}
 }
 
