@@ -517,7 +517,8 @@ enum scn_clock {
  * it is not the one status.stages[].appliedRevision names (a whole-run
  * rollback put back the last good one, StageSet spec §5 Q-27), as a pass
  * in flight found it, which the resumed world runs instead.  A shard with its count alone
- * lists the workload.  A snapshot holds no StageInventory (a kind accepted and ignored);
+ * lists the workload; "<stage>=0" says the stage has no shard although its
+ * status.stages[].entriesCount counts entries (an `inventory` event deleted it).  A snapshot holds no StageInventory (a kind accepted and ignored);
  * without this annotation a shard is taken from status.stages[].entriesCount,
  * which a stage that failed does not show, so its next pass would rebuild
  * an inventory the cluster has.
@@ -557,7 +558,8 @@ enum scn_inv_item {
 struct scn_inventory_shard {
 	char *ns, *name, *stage; /* the StageSet and the stage (owned) */
 	enum scn_inv_item what;
-	int64_t entries;         /* a shard's, >= 1; for the others, nids */
+	int64_t entries;         /* a shard's, >= 1, or 0 for "<stage>=0" (no shard: it was deleted
+				  * while status.stages[].entriesCount still counts it); for the others, nids */
 	char **ids;              /* entry IDs "<group>_<Kind>_<ns>_<name>" (owned); NULL for a
 				  * shard given by its count alone (the workload's ID is taken) */
 	size_t nids;             /* a shard's equals entries when ids is not NULL */

@@ -196,6 +196,13 @@ static void check_inventory(struct sch_ctx *c, const struct val *v, const char *
 				   res->v->u.s, e->stage);
 			break;
 		}
+		if (e->entries == 0) {
+			sch_report(c, res->v->mark, path,
+				   "Invalid value: \"%s\": \"%s=0\" restores no shard; leave stage \"%s\" "
+				   "out (a restore replaces every shard the StageSet has)",
+				   res->v->u.s, e->stage, e->stage);
+			break;
+		}
 		if (!e->ids && e->entries != 1) {
 			sch_report(c, res->v->mark, path,
 				   "Invalid value: \"%s\": the shard of stage \"%s\" counts %lld entries and "

@@ -200,6 +200,12 @@ bool scnp_parse_inventory(const char *ns, const char *name, const char *v, struc
 			char *end;
 			long long entries;
 
+			if (eq[1] == '0' && eq + 2 == stop) { /* "<stage>=0": the stage's shard is gone */
+				v = comma ? comma + 1 : stop;
+				if (comma && !*v)
+					goto out_drop_added;
+				continue;
+			}
 			if (!(eq[1] >= '1' && eq[1] <= '9'))
 				goto out_drop_added;
 			errno = 0;

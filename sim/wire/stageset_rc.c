@@ -1077,6 +1077,34 @@ static void running_text(const struct ssrc *r, const struct ssrr_member *m, char
 	}
 }
 
+/*
+ * "<stage>=0" for each stage of @m's status.stages that counts entries
+ * (entriesCount) and has no shard: an inventory event deleted it, and a
+ * resumed run would otherwise take the status's count for a shard
+ * (ssrw_world_see()), so that its next pass would not reconstruct.
+ */
+static void gone_text(const struct ssrc *r, const struct ssrr_member *m, char **text)
+{
+	const struct obj *cur = api_get(r->api, SSRR_KIND_SS, m->ns, m->name);
+	const struct val *stages = cur ? val_map_get(cur->status, "stages") : NULL;
+
+	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
+		const char *stage = val_str(val_map_get(stages->u.list.items[i], "name"), "");
+		bool has = false;
+		char *next;
+
+		if (!stage[0] || val_int(val_map_get(stages->u.list.items[i], "entriesCount"), 0) <= 0)
+			continue;
+		for (size_t k = 0; k < m->ninv && !has; k++)
+			has = strcmp(m->inv[k].stage, stage) == 0;
+		if (has)
+			continue;
+		next = xasprintf("%s%s%s=0", *text ? *text : "", *text ? "," : "", stage);
+		free(*text);
+		*text = next;
+	}
+}
+
 char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name)
 {
 	const struct ssrr_member *m = ssrr_member_find(r, ns, name);
@@ -1097,6 +1125,8 @@ char *ssrc_inventory_text(const struct ssrc *r, const char *ns, const char *name
 		free(text);
 		text = next;
 	}
+	if (m)
+		gone_text(r, m, &text);
 	if (m)
 		ssri_text(m, r->start_unix_ms, &text);
 	if (m)

@@ -77,6 +77,16 @@ static const struct scn_inventory_shard *running_of(const struct ssrc *r, size_t
 	return NULL;
 }
 
+/* Whether the snapshot's items shards[@first .. @end) say stage @stage has no shard ("<stage>=0"). */
+static bool shard_gone(const struct ssrc *r, size_t first, size_t end, const char *stage)
+{
+	for (size_t i = first; i < end; i++)
+		if (r->shards[i].what == SCN_INV_SHARD && r->shards[i].entries == 0 &&
+		    strcmp(r->shards[i].stage, stage) == 0)
+			return true;
+	return false;
+}
+
 /*
  * seed_stages() - a StageSet first seen with a status (a snapshot's, or one
  * written before the run): each stage of status.stages with an
@@ -126,9 +136,11 @@ static void seed_stages(struct ssrc *r, struct ssrr_member *m, const struct sw_m
 		/*
 		 * Its StageInventory shard: the snapshot holds no StageInventory
 		 * (accepted and ignored), status.stages[].entriesCount says the
-		 * shard is there and how many entries it records.
+		 * shard is there and how many entries it records, unless the
+		 * snapshot's items say it is gone ("<stage>=0").
 		 */
-		ssri_add_shard(m, name, entries, NULL, 0);
+		if (!shard_gone(r, first, end, name))
+			ssri_add_shard(m, name, entries, NULL, 0);
 	}
 }
 
