@@ -350,6 +350,8 @@ void scnp_build_events(struct loader *L)
 					  "spec.events[%zu].apply: %s is of a kind the simulated "
 					  "controllers do not read; the event is ignored",
 					  i, what);
+				if (strcmp(val_str(val_map_get(act->v, "kind"), ""), SCNP_INVENTORY_KIND) == 0)
+					diag_note(L->d, file, act->key_mark, "%s", scnp_inventory_hint);
 				free(what);
 				continue;
 			}

@@ -20,6 +20,11 @@
 
 const char *const scnp_faction_names[] = { "publish", "regress", "drift", "inventory", NULL };
 
+const char scnp_inventory_hint[] =
+	"a StageSet's StageInventory shards are deleted, or restored from a backup, with an 'inventory' "
+	"event: inventory: {namespace: NS, name: STAGESET, delete: true} or {..., restore: "
+	"\"<stage>=<entries>:<id>;...\"} (scenarios/README.md, Fleet events)";
+
 static void check_publish_version(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_regress(struct sch_ctx *c, const struct val *v, const char *path);
 static void check_drift(struct sch_ctx *c, const struct val *v, const char *path);

@@ -463,6 +463,14 @@ extern const struct sch_node scnp_drift_node;
 extern const struct sch_node scnp_inventory_node;
 
 /*
+ * A StageSet's StageInventory shards are the controller's own, not objects
+ * of the store: an apply or delete event of SCNP_INVENTORY_KIND gets
+ * scnp_inventory_hint as a note, which names the inventory event.
+ */
+#define SCNP_INVENTORY_KIND "StageInventory"
+extern const char scnp_inventory_hint[];
+
+/*
  * scnp_build_fevent() - the fleet event @h (a fleet action), appended to
  * L->s->fevents (room allocated by the caller).  Cannot fail.
  */

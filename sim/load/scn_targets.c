@@ -136,6 +136,8 @@ void scnp_report_not_found(struct loader *L, const char *file, struct val_mark m
 	diag_error(L->d, file, mark, "spec.events[%zu].%s: %s not found", index, action,
 		   ref_text(t, ref, sizeof(ref)));
 	diag_note(L->d, file, mark, "no input defines it and no 'apply' event creates it earlier");
+	if (strcmp(t->kind, SCNP_INVENTORY_KIND) == 0)
+		diag_note(L->d, file, mark, "%s", scnp_inventory_hint);
 }
 
 void scnp_read_target(const struct scenario *s, const struct val *a, struct scn_target *t)
