@@ -122,37 +122,14 @@ contains "rollback: --at 1h30m shows cm-b listed by app's StageInventory again" 
 pyfacts "$SIM" "$tmp" <<'PY'
 import sys
 from facts import check
-from resume_facts import on_original_clock, run_json, scenario_only, snapshot
+from resume_facts import resumed_differ as differ_of, snapshot
 sim, tmp = sys.argv[1], sys.argv[2]
-def key(e):
-    # a status write lists the keys it changed in the stored map's order,
-    # which a snapshot (keys sorted, as kubectl prints them) does not keep
-    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
-    return (e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
-def told(d, shift):
-    return [on_original_clock(n['text'], shift) for n in d['notices'] if not n['text'].startswith('horizon ')]
 def resumed_differ(src, times, notices):
     """Where runs of @src resumed at @times part from the whole run: the rest of
     the timeline, and the end-of-run notices when @notices (else only a
     survivor told that the whole run does not tell)."""
-    scenario_only(src, tmp + '/resume-sc.yaml')
-    whole, err = run_json(sim, tmp + '/resume-whole.json', [src])
-    differ = [err] if err else []
-    for t in times:
-        _, now = snapshot(sim, src, t, tmp + '/resume-snap.yaml')
-        rest, err = run_json(sim, tmp + '/resume-rest.json', ['--now', now, tmp + '/resume-sc.yaml', tmp + '/resume-snap.yaml'])
-        if err:
-            differ.append((t, err)); continue
-        want = [(e['t_ms'], key(e)) for e in whole['timeline'] if e['t_ms'] > t]
-        got = [(e['t_ms'] + t, key(e)) for e in rest['timeline'] if e['t_ms'] > 0]
-        if want != got:
-            first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
-            differ.append((t, want[first:first + 1], got[first:first + 1]))
-        if notices and told(whole, 0) != told(rest, t):
-            differ.append((t, told(whole, 0), told(rest, t)))
-        if not notices and any('left stage' in n['text'] for n in rest['notices']):
-            differ.append((t, 'a survivor told'))
-    return differ
+    told = lambda t, whole, rest: [(t, 'a survivor told')] if any('left stage' in n['text'] for n in rest['notices']) else []
+    return differ_of(sim, tmp, src, times, notices, extra=None if notices else told)
 times = [1800000, 3600000, 3661000, 4000000, 5462000, 5600000, 7200000]
 for fx in ['prune-dropped', 'prune-dropped-steady', 'prune-dropped-kept']:
     differ = resumed_differ('tests/hazards/%s.yaml' % fx, times, True)

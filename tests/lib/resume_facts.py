@@ -58,3 +58,45 @@ def scenario_only(src, dst, drop_generate=False):
             d['spec'].pop('generate', None)
     with open(dst, 'w') as f:
         yaml.safe_dump_all(docs, f)
+
+
+def _key(e):
+    # a status write lists the keys it changed in the stored map's order,
+    # which a snapshot (keys sorted, as kubectl prints them) does not keep
+    detail = sorted(x.split(': ')[-1] for x in (e['detail'] or '').split(', '))
+    return (e['kind'], e['namespace'], e['name'], e['change'], e['phase'], e['reason'], e['message'], detail)
+
+
+def _told(d, shift, after):
+    """d's notices but the horizon's, their times on the original clock;
+    only those after `after` ms on that clock when it is not None."""
+    return [on_original_clock(n['text'], shift) for n in d['notices']
+            if not n['text'].startswith('horizon ') and (after is None or n['t_ms'] + shift > after)]
+
+
+def resumed_differ(sim, tmp, src, times, notices=True, since=False, extra=None):
+    """Where runs of src resumed at times (ms) part from the whole run: the
+    rest of the timeline, and, when notices, the notices (those after the
+    snapshot's time alone when since: a notice told before it is not told
+    again); extra(t, whole, rest), when given, returns more differences.
+    Scratch files go to tmp; [] when every resumed run agrees."""
+    scenario_only(src, tmp + '/resume-sc.yaml')
+    whole, err = run_json(sim, tmp + '/resume-whole.json', [src])
+    differ = [err] if err else []
+    for t in times:
+        _, now = snapshot(sim, src, t, tmp + '/resume-snap.yaml')
+        rest, err = run_json(sim, tmp + '/resume-rest.json', ['--now', now, tmp + '/resume-sc.yaml', tmp + '/resume-snap.yaml'])
+        if err:
+            differ.append((t, err))
+            continue
+        want = [(e['t_ms'], _key(e)) for e in whole['timeline'] if e['t_ms'] > t]
+        got = [(e['t_ms'] + t, _key(e)) for e in rest['timeline'] if e['t_ms'] > 0]
+        if want != got:
+            first = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+            differ.append((t, want[first:first + 1], got[first:first + 1]))
+        after = t if since else None
+        if notices and _told(whole, 0, after) != _told(rest, t, after):
+            differ.append((t, _told(whole, 0, after), _told(rest, t, after)))
+        if extra:
+            differ.extend(extra(t, whole, rest))
+    return differ
