@@ -9,12 +9,16 @@
 # (an action's modelled duration makes the pass that runs it end later),
 # and what spec.expect cannot say is absent from a snapshot.
 #
+# T-114 and T-115 delete and restore a StageSet's StageInventory shards with
+# inventory events and read the shards from snapshots
+# (model.magos-sim.io/inventory), where each lists the stage's workload
+# besides the ConfigMaps upstream's render holds alone: one entry more.
+#
 # Not reproducible end to end, one line each (the controller's part of
-# T-44..T-48 and T-114, T-115 is a test in tests/unit/test_stageset_controller.c;
+# T-44..T-48 is a test in tests/unit/test_stageset_controller.c;
 # T-104, T-105 are the world's alone):
 #   T-44..T-48 (side effects)  what patch/delete/apply/wait actions do to other objects is not modelled
 #   T-104, T-105  the rollback store is an external store the simulated controller is not given, and producers GC nothing: a restore's outcome is stagesets.restore
-#   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore (a render can drop an object: tests/hazards-prune.sh)
 . "$(dirname "$0")/lib.sh"
 require_sim
 require_python "to read the JSON timelines"
@@ -56,6 +60,14 @@ done
 check "t79-gate-rollbacks snapshot" [ $? -eq 0 ]
 "$SIM" run --snapshot 6m "$tmp/t95.snap.yaml" "$D/t95-rollback.yaml" >/dev/null 2>&1
 check "t95-rollback snapshot" [ $? -eq 0 ]
+# the StageInventory shards (model.magos-sim.io/inventory): before the loss,
+# right after it, after the reconstruction and after the prune; the restores
+for at in 1m 2m 2m1.5s 5m; do
+	"$SIM" run --snapshot $at "$tmp/t114.$at.snap.yaml" "$D/t114-inventory-loss.yaml" >/dev/null 2>&1
+	check "t114-inventory-loss snapshot at $at" [ $? -eq 0 ]
+done
+"$SIM" run --snapshot 5m "$tmp/t115.snap.yaml" "$D/t115-inventory-restored.yaml" >/dev/null 2>&1
+check "t115-inventory-restored snapshot" [ $? -eq 0 ]
 
 pyfacts "$tmp" <<'PY'
 import sys
@@ -383,6 +395,88 @@ if d:
           w[-1][1] == "RBACDenied" and 'restart check "web": list pods: pods is forbidden' in w[-1][2]
           and 5 * M < w[-1][0] < 6 * M + 10 * S, w)
     check("T-85: no RolledBack event", events(d, "denied", "RolledBack") == [])
+def inventory(path, name):
+    """The items of StageSet name's model.magos-sim.io/inventory in the snapshot at path: {item: value}."""
+    import yaml
+    for o in yaml.safe_load(open(path))["items"]:
+        if o["kind"] == "StageSet" and o["metadata"]["name"] == name:
+            v = o["metadata"].get("annotations", {}).get("model.magos-sim.io/inventory", "")
+            return dict(x.rsplit("=", 1) if x.count("=") else (x, "") for x in v.split(",") if x)
+    return None
+
+def deletes(d, ns, name):
+    return [e["t_ms"] for e in d["timeline"] if e["kind"] == "ConfigMap" and e["namespace"] == ns and
+            e["name"] == name and e["change"] == "deleted"]
+
+def inventory_notices(d):
+    return [(n["t_ms"], n["severity"], [(o["namespace"], o["name"]) for o in n["objects"]], n["text"])
+            for n in d["notices"] if n["text"].startswith("inventory: ")]
+
+WL = "apps_Deployment_envtest_%s-stage-a"
+d = load(sys.argv[1], "t114-inventory-loss")
+if d:
+    snap = lambda at: inventory(sys.argv[1] + "/t114.%s.snap.yaml" % at, "selfheal")
+    both = "3:%s;_ConfigMap_envtest_cm-a;_ConfigMap_envtest_cm-b" % (WL % "selfheal")
+    check("T-114: the first run records the workload, cm-a and cm-b", snap("1m").get("stage-a") == both, snap("1m"))
+    check("T-114: the inventory event leaves no shard (the snapshot says so: stage-a=0)",
+          snap("2m").get("stage-a") == "0", snap("2m"))
+    ev = events(d, "selfheal", "InventoryReconstructed")
+    check("T-114: one Warning InventoryReconstructed, in the pass after the loss and the render's drop",
+          [(t, p, m) for t, p, _, m in ev] ==
+          [(2 * M + S, "Warning", "rebuilt StageInventory for stage(s) stage-a from live cluster objects; "
+            "prune deferred to the next reconcile")], ev)
+    check("T-114: the rebuilt inventory folds the still-live cm-b back in (upstream's 2 entries)",
+          snap("2m1.5s").get("stage-a") == both, snap("2m1.5s"))
+    cm_b = deletes(d, "envtest", "cm-b")
+    check("T-114: cm-b survives the reconstruction pass and is pruned by the next one",
+          len(cm_b) == 1 and cm_b[0] > ev[0][0] if ev else False, (cm_b, ev))
+    check("T-114: cm-a is never deleted", deletes(d, "envtest", "cm-a") == [], deletes(d, "envtest", "cm-a"))
+    check("T-114: after the prune the inventory lists the workload and cm-a (upstream's 1 entry)",
+          snap("5m").get("stage-a") == "2:%s;_ConfigMap_envtest_cm-a" % (WL % "selfheal"), snap("5m"))
+    n = inventory_notices(d)
+    check("T-114: the loss is a notice at 2m naming the StageSet and its shard",
+          [(t, sev, objs) for t, sev, objs, _ in n] == [(2 * M, "info", [("envtest", "selfheal")])] and
+          n[0][3].startswith("inventory: StageInventory deleted (scenario event 1 (inventory)): stage-a (3 entries)"), n)
+
+d = load(sys.argv[1], "t115-inventory-restored")
+if d:
+    check("T-115: no InventoryReconstructed: the restored shard is authoritative",
+          events(d, "restored", "InventoryReconstructed") + events(d, "older", "InventoryReconstructed") == [],
+          events(d, "restored") + events(d, "older"))
+    check("T-115: cm-b is pruned by the first pass after the restore",
+          deletes(d, "envtest", "cm-b") == [2 * M + S], deletes(d, "envtest", "cm-b"))
+    check("T-115: cm-a is never deleted", deletes(d, "envtest", "cm-a") == [], deletes(d, "envtest", "cm-a"))
+    inv = inventory(sys.argv[1] + "/t115.snap.yaml", "restored")
+    check("T-115: after restore and prune the inventory lists the workload and cm-a (upstream's 1 entry)",
+          inv.get("stage-a") == "2:%s;_ConfigMap_envtest_cm-a" % (WL % "restored"), inv)
+    check("T-115: a backup older than cm-b does not list it: nothing prunes it",
+          deletes(d, "envtest-b", "cm-b") == [], deletes(d, "envtest-b", "cm-b"))
+    inv = inventory(sys.argv[1] + "/t115.snap.yaml", "older")
+    check("T-115: ... it stays live, in no shard",
+          inv.get("live:stage-a") == "_ConfigMap_envtest-b_cm-a;_ConfigMap_envtest-b_cm-b" and
+          inv.get("stage-a") == "2:apps_Deployment_envtest-b_older-stage-a;_ConfigMap_envtest-b_cm-a", inv)
+    n = inventory_notices(d)
+    check("T-115: the delete and the restores are notices at 2m",
+          [(t, objs, x.split(":")[1].strip()) for t, _, objs, x in n] ==
+          [(2 * M, [("envtest", "restored")], "StageInventory deleted (scenario event 1 (inventory))"),
+           (2 * M, [("envtest", "restored")], "StageInventory restored from a backup (scenario event 2 (inventory))"),
+           (2 * M, [("envtest-b", "older")], "StageInventory restored from a backup (scenario event 3 (inventory))")] and
+          n[1][3].endswith("stage-a (3 entries), in place of none") and
+          n[2][3].endswith("stage-a (1 entry), in place of stage-a (3 entries)"), n)
+PY
+
+# Resumed from a snapshot before the loss or the restore, at it (the shard
+# gone, the status still counting it), mid-pass and after, the rest of the
+# timeline and the notices after the snapshot are the uninterrupted run's.
+pyfacts "$SIM" "$tmp" <<'PY'
+import sys
+from facts import check
+from resume_facts import resumed_differ
+sim, tmp = sys.argv[1], sys.argv[2]
+for b in ["t114-inventory-loss", "t115-inventory-restored"]:
+    differ = resumed_differ(sim, tmp, "tests/stageset-envtests/%s.yaml" % b,
+                            [60000, 120000, 120500, 121500, 300000], since=True)
+    check("%s: resumed at 1m, 2m, 2m0.5s, 2m1.5s and 5m, the rest is the whole run's" % b, not differ, differ[:2])
 PY
 
 # The drift events are on the terminal timeline and in the HTML page as the other scripted events are.
