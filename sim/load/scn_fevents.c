@@ -178,6 +178,7 @@ static void check_inventory(struct sch_ctx *c, const struct val *v, const char *
 			 "entry IDs are \"<group>_<Kind>_<namespace>_<name>\" (the workload's first), the shape "
 			 "a snapshot's " SCN_INVENTORY_ANNOTATION " writes; %s",
 			 example);
+		free(items); /* the array a failed parse may leave, empty */
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {

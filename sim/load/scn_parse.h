@@ -559,7 +559,8 @@ void scnp_resolve_armed(struct scenario *s, struct diag *d);
  * @ns/@name, appended to *@items (*@n of them; grown with xreallocarray, the
  * items and their strings owned by the caller, freed with
  * scnp_inventory_item_clear()).  Returns false, adding none, when @v is
- * empty or not that list.  Used for snapshots (scnp_take_run_marks()) and
+ * empty or not that list (*@items may then have been grown all the same:
+ * the caller frees it either way).  Used for snapshots (scnp_take_run_marks()) and
  * for the shards an `inventory` event restores (scn_fevents.c).
  */
 bool scnp_parse_inventory(const char *ns, const char *name, const char *v, struct scn_inventory_shard **items,
