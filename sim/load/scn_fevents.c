@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/stageset.h"
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 
 /* ---------------------------------------------------------------- schema */
@@ -377,29 +378,23 @@ static void check_restored_stages(struct loader *L, const struct scn_fevent *e)
 		return; /* the StageSet's own errors say what is wrong */
 	for (size_t i = 0; i < e->ninv_restore; i++) {
 		const char *stage = e->inv_restore[i].stage;
+		struct strbuf names = { 0 };
 		bool found = false;
-		size_t len = 0;
-		char *names;
+		char *text;
 
 		for (size_t k = 0; k < stages->u.list.n && !found; k++)
 			found = strcmp(val_str(val_map_get(stages->u.list.items[k], "name"), ""), stage) == 0;
 		if (found)
 			continue;
 		for (size_t k = 0; k < stages->u.list.n; k++)
-			len += strlen(val_str(val_map_get(stages->u.list.items[k], "name"), "")) + 4;
-		names = xcalloc(len + 1, 1);
-		for (size_t k = 0; k < stages->u.list.n; k++) {
-			if (k)
-				strcat(names, ", ");
-			strcat(names, "\"");
-			strcat(names, val_str(val_map_get(stages->u.list.items[k], "name"), ""));
-			strcat(names, "\"");
-		}
+			strbuf_add_free(&names, xasprintf("%s\"%s\"", k ? ", " : "",
+							  val_str(val_map_get(stages->u.list.items[k], "name"), "")));
+		text = strbuf_take(&names);
 		diag_error(L->d, e->file, e->mark,
 			   "spec.events[%zu].inventory.restore: stage \"%s\" is not a stage of StageSet %s/%s "
 			   "(its stages: %s); a shard is restored for a stage the StageSet runs",
-			   e->index, stage, e->target.ns, e->target.name, names);
-		free(names);
+			   e->index, stage, e->target.ns, e->target.name, text);
+		free(text);
 	}
 }
 

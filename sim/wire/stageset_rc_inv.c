@@ -11,6 +11,7 @@
 #include "sim/base/gotime.h"
 #include "sim/core/timeline.h"
 #include "sim/wire/stageset_rc.h"
+#include "sim/wire/stageset_rc_env.h"
 
 static bool has_id(char *const *ids, size_t n, const char *id)
 {
@@ -51,11 +52,8 @@ void ssri_add_shard(struct ssrr_member *m, const char *name, int64_t entries, ch
 	for (size_t k = 0; m->spec_ok && k < m->spec.nstages; k++)
 		if (strcmp(m->spec.stages[k].name, name) == 0)
 			pos = (int)k;
-	if (entries <= 0 || pos < 0)
+	if (entries <= 0 || pos < 0 || ssre_inv_find(m, name))
 		return;
-	for (size_t i = 0; i < m->ninv; i++)
-		if (strcmp(m->inv[i].stage, name) == 0)
-			return;
 	m->inv = xreallocarray(m->inv, m->ninv + 1, sizeof(*m->inv));
 	rec = &m->inv[m->ninv++];
 	rec->stage = xstrdup(name);
