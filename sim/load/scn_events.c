@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/strbuf.h"
 #include "engine/xalloc.h"
 #include "sim/base/gotime.h"
 #include "sim/cluster/admission.h"
@@ -129,10 +130,18 @@ static void check_event(struct sch_ctx *c, const struct val *v, const char *path
 		return;
 	}
 	if (n == 0) {
+		struct strbuf names = { 0 };
+		char *text;
+
+		/* the list is the action keys themselves, so a new action is in it */
+		for (size_t i = 0; every_action(i); i++) {
+			strbuf_add(&names, i ? ", " : "");
+			strbuf_add(&names, every_action(i));
+		}
+		text = strbuf_take(&names);
 		sch_report(c, v->mark, path, "no action");
-		sch_note(c, v->mark,
-			 "accepted actions: apply, delete, annotate, label, patch, status, commit, "
-			 "failNext, succeedNext, violate, reconcileRequest, approve, publish, regress, drift");
+		sch_note(c, v->mark, "accepted actions: %s", text);
+		free(text);
 	}
 }
 

@@ -419,7 +419,7 @@ static void test_event_errors(void)
 		"s.yaml:9:7: note: write a second event with the same 'at' instead\n"
 		"s.yaml:10:7: error: spec.events[1]: no action\n"
 		"s.yaml:10:7: note: accepted actions: apply, delete, annotate, label, patch, status, "
-		"commit, failNext, succeedNext, violate, reconcileRequest, approve, publish, regress, drift\n"
+		"commit, failNext, succeedNext, violate, reconcileRequest, approve, publish, regress, drift, inventory\n"
 		"s.yaml:11:11: error: spec.events[2].at: Invalid value: \"soon\": time: invalid "
 		"duration \"soon\"\n"
 		"s.yaml:11:11: note: durations use Go syntax, e.g. 90s, 5m, 1h30m\n"
