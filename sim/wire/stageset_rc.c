@@ -1090,14 +1090,10 @@ static void gone_text(const struct ssrc *r, const struct ssrr_member *m, char **
 
 	for (size_t i = 0; stages && stages->type == VAL_LIST && i < stages->u.list.n; i++) {
 		const char *stage = val_str(val_map_get(stages->u.list.items[i], "name"), "");
-		bool has = false;
 		char *next;
 
-		if (!stage[0] || val_int(val_map_get(stages->u.list.items[i], "entriesCount"), 0) <= 0)
-			continue;
-		for (size_t k = 0; k < m->ninv && !has; k++)
-			has = strcmp(m->inv[k].stage, stage) == 0;
-		if (has)
+		if (!stage[0] || val_int(val_map_get(stages->u.list.items[i], "entriesCount"), 0) <= 0 ||
+		    ssre_inv_find(m, stage))
 			continue;
 		next = xasprintf("%s%s%s=0", *text ? *text : "", *text ? "," : "", stage);
 		free(*text);
