@@ -1025,6 +1025,53 @@ static void test_fleet_events(void)
 	fx_tmp_leave();
 }
 
+/* inventory events: the StageSet by name, delete or a backup's shards parsed as a snapshot's. */
+static void test_inventory_events(void)
+{
+	struct scenario s;
+	char *text;
+	const char *path = "s.yaml";
+	const struct scn_fevent *e;
+
+	fx_tmp_enter("test_scenario");
+	fx_put("s.yaml", HEAD "spec:\n"
+			      "  events:\n"
+			      "    - at: 1h\n"
+			      "      inventory: {namespace: t1, name: moodle, delete: true}\n"
+			      "    - at: 2h\n"
+			      "      inventory: {namespace: t1, name: moodle, restore: "
+			      "\"app=2:apps_Deployment_t1_moodle-app;_ConfigMap_t1_cm,db=1\"}\n"
+			      "---\n" NS("t1")
+			      "---\napiVersion: stages.metio.wtf/v1\nkind: StageSet\n"
+			      "metadata: {name: moodle, namespace: t1}\n"
+			      "spec: {stages: [{name: app, sourceRef: {kind: GitRepository, name: m}},"
+			      " {name: db, sourceRef: {kind: GitRepository, name: m}}]}\n");
+	CU_ASSERT_EQUAL(fx_scn_load(&path, 1, &s, &text), 0);
+	CU_ASSERT_STRING_EQUAL(text, "");
+	CU_ASSERT_EQUAL_FATAL(s.nfevents, 2);
+	e = &s.fevents[0];
+	CU_ASSERT_EQUAL(e->type, SCN_FEV_INVENTORY);
+	CU_ASSERT_STRING_EQUAL(scn_fevent_type_name(e->type), "inventory");
+	CU_ASSERT_EQUAL(e->at_ms, 3600000);
+	CU_ASSERT_FALSE(e->by_selector);
+	CU_ASSERT_STRING_EQUAL(e->target.ns, "t1");
+	CU_ASSERT_STRING_EQUAL(e->target.name, "moodle");
+	CU_ASSERT_EQUAL(e->ninv_restore, 0);
+	e = &s.fevents[1];
+	CU_ASSERT_EQUAL_FATAL(e->ninv_restore, 2);
+	CU_ASSERT_STRING_EQUAL(e->inv_restore[0].stage, "app");
+	CU_ASSERT_EQUAL(e->inv_restore[0].what, SCN_INV_SHARD);
+	CU_ASSERT_EQUAL(e->inv_restore[0].entries, 2);
+	CU_ASSERT_EQUAL_FATAL(e->inv_restore[0].nids, 2);
+	CU_ASSERT_STRING_EQUAL(e->inv_restore[0].ids[1], "_ConfigMap_t1_cm");
+	CU_ASSERT_STRING_EQUAL(e->inv_restore[1].stage, "db");
+	CU_ASSERT_EQUAL(e->inv_restore[1].entries, 1);
+	CU_ASSERT_PTR_NULL(e->inv_restore[1].ids);
+	free(text);
+	scn_release(&s);
+	fx_tmp_leave();
+}
+
 /* Checks a reviewer found missing: numeric versions, empty series, bad bounds, cascades. */
 static void test_fleet_input_checks(void)
 {
@@ -1289,6 +1336,7 @@ static CU_TestInfo tests[] = {
 	{ "models.stagesets: defaults, rules field by field, errors", test_stageset_models },
 	{ "fleet input checks and no follow-up errors", test_fleet_input_checks },
 	{ "fleet events: publish and regress", test_fleet_events },
+	{ "fleet events: inventory delete and restore", test_inventory_events },
 	{ "generate: name patterns", test_expand_pattern },
 	{ "generate: objects, label mix, errors once", test_generate },
 	CU_TEST_INFO_NULL,
