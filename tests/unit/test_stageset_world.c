@@ -1279,31 +1279,31 @@ static void test_restores(void)
 	ra = resolved("GitRepository", "t1", "src", 0);
 	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
 	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			0);
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_RESTORE_MS);
 	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"),
 			HOUR + SCN_SW_DEFAULT_RESTORE_MS);
 	obj_strmap_set(&s.labels, "case", "gone");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
 				    "fetchable (artifact not found)");
 	obj_strmap_set(&s.labels, "case", "image");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "ImageUnverified");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back stage \"app\": its previous revision references an image that "
 				    "fails verification now (no matching signatures)");
 	obj_strmap_set(&s.labels, "case", "apply");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			2);
 	CU_ASSERT_STRING_EQUAL(err.msg, "simulated apply failure");
 	obj_strmap_set(&s.labels, "case", "store");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "rollback store: connection refused");
 	ss_release(&s);
