@@ -349,14 +349,14 @@ static const struct obj *stageset_by(const struct scenario *s, const char *ns, c
 	for (size_t j = s->nevents; j-- > 0;) {
 		const struct obj *o = s->events[j].obj;
 
-		if (o && s->events[j].at_ms <= at_ms && strcmp(o->kind, "StageSet") == 0 &&
-		    strcmp(o->ns, ns) == 0 && strcmp(o->name, name) == 0)
+		if (o && s->events[j].at_ms <= at_ms && scn_is_stageset(o) && strcmp(o->ns, ns) == 0 &&
+		    strcmp(o->name, name) == 0)
 			return o;
 	}
 	for (size_t j = 0; j < s->nobjs; j++) {
 		const struct obj *o = s->objs[j];
 
-		if (strcmp(o->kind, "StageSet") == 0 && strcmp(o->ns, ns) == 0 && strcmp(o->name, name) == 0)
+		if (scn_is_stageset(o) && strcmp(o->ns, ns) == 0 && strcmp(o->name, name) == 0)
 			return o;
 	}
 	return NULL;
