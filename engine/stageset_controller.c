@@ -120,12 +120,10 @@ static const char *ann_or_empty(const struct obj *o, const char *key)
 	return v ? v : "";
 }
 
+/* *@dst becomes a copy of @src (NULL as ""), reusing its buffer (sst_str_assign()). */
 static void set_str(char **dst, const char *src)
 {
-	char *n = xstrdup(src ? src : "");
-
-	free(*dst);
-	*dst = n;
+	sst_str_assign(dst, src);
 }
 
 static bool streq(const char *a, const char *b)

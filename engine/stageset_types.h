@@ -373,6 +373,18 @@ void sst_status_assign(struct sst_status *dst, const struct sst_status *src);
 /* sst_status_release() - frees what @s owns; @s is then empty.  Accepts NULL. */
 void sst_status_release(struct sst_status *s);
 
+/*
+ * sst_str_assign() - makes *@dst a copy of @src (NULL read as ""), reusing
+ * what *@dst holds: kept when it already holds that text, overwritten in place
+ * when its buffer is long enough, freed and duplicated otherwise.  So setting
+ * a field to the value it had between two passes allocates nothing.
+ * @dst: a string owned by the caller (freed with free()), or NULL (nothing to
+ *       reuse); pointers others borrowed from *@dst see the new text or dangle.
+ * @src: borrowed; may be *@dst itself or point into it.
+ * Errors: cannot fail (aborts on OOM).
+ */
+void sst_str_assign(char **dst, const char *src);
+
 /* Deep copies and releases of the parts (for the stage loop's bookkeeping). */
 void sst_stage_status_copy(struct sst_stage_status *dst, const struct sst_stage_status *src);
 void sst_stage_status_release(struct sst_stage_status *s);
