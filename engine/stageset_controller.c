@@ -2258,33 +2258,69 @@ static int prune(struct pass *p, struct loop *L, const struct ssc_inventory_reco
 
 /* ---- Reconcile ---------------------------------------------------------- */
 
-static void loop_init(struct loop *L, size_t nstages)
+/*
+ * Makes @sc's arrays hold @nstages + 1 entries, zeroed, with the digests of
+ * the first @nstages stages "" (strings of the pass before are reused).
+ */
+static void scratch_start(struct ssc_scratch *sc, size_t nstages)
 {
-	memset(L, 0, sizeof(*L));
-	L->resolved = xcalloc(nstages + 1, sizeof(*L->resolved));
-	L->sub_digests = xcalloc(nstages + 1, sizeof(*L->sub_digests));
+	if (!sc->resolved || nstages > sc->cap) {
+		size_t cap = nstages, owned = sc->resolved ? sc->cap : 0;
+
+		sc->resolved = xreallocarray(sc->resolved, cap + 1, sizeof(*sc->resolved));
+		sc->sub_digests = xreallocarray(sc->sub_digests, cap + 1, sizeof(*sc->sub_digests));
+		for (size_t i = owned; i <= cap; i++)
+			sc->sub_digests[i] = NULL;
+		sc->needs_reconstruct = xreallocarray(sc->needs_reconstruct, cap + 1, sizeof(*sc->needs_reconstruct));
+		sc->desired = xreallocarray(sc->desired, cap + 1, sizeof(*sc->desired));
+		sc->stage_budget_freeze =
+			xreallocarray(sc->stage_budget_freeze, cap + 1, sizeof(*sc->stage_budget_freeze));
+		sc->cap = cap;
+	}
+	memset(sc->resolved, 0, (nstages + 1) * sizeof(*sc->resolved));
 	for (size_t i = 0; i < nstages; i++)
-		L->sub_digests[i] = xstrdup("");
-	L->needs_reconstruct = xcalloc(nstages + 1, sizeof(*L->needs_reconstruct));
-	L->desired = xcalloc(nstages + 1, sizeof(*L->desired));
-	L->stage_budget_freeze = xcalloc(nstages + 1, sizeof(*L->stage_budget_freeze));
-	L->force_stage = xstrdup("");
-	L->force_token = xstrdup("");
+		sst_str_assign(&sc->sub_digests[i], "");
+	memset(sc->needs_reconstruct, 0, (nstages + 1) * sizeof(*sc->needs_reconstruct));
+	memset(sc->desired, 0, (nstages + 1) * sizeof(*sc->desired));
+	memset(sc->stage_budget_freeze, 0, (nstages + 1) * sizeof(*sc->stage_budget_freeze));
 }
 
+static void scratch_release(struct ssc_scratch *sc)
+{
+	if (sc->sub_digests)
+		for (size_t i = 0; i < sc->cap; i++)
+			free(sc->sub_digests[i]);
+	free(sc->resolved);
+	free(sc->sub_digests);
+	free(sc->needs_reconstruct);
+	free(sc->desired);
+	free(sc->stage_budget_freeze);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* The loop's state for a pass of @nstages stages, its per-stage arrays from @sc. */
+static void loop_init(struct loop *L, size_t nstages, struct ssc_scratch *sc)
+{
+	memset(L, 0, sizeof(*L));
+	scratch_start(sc, nstages);
+	L->resolved = sc->resolved;
+	L->sub_digests = sc->sub_digests;
+	L->needs_reconstruct = sc->needs_reconstruct;
+	L->desired = sc->desired;
+	L->stage_budget_freeze = sc->stage_budget_freeze;
+	/* force_stage and force_token stay NULL (read as "") until R-16 parses the annotation */
+}
+
+/* Frees what the pass's loop owns; the per-stage arrays stay with their scratch. */
 static void loop_release(struct loop *L, size_t nstages)
 {
-	free(L->resolved);
-	strv_free(L->sub_digests, nstages);
 	if (L->have_plan)
 		mig_plan_release(&L->plan);
 	stage_list_free(L->prior, L->nprior);
 	free(L->force_stage);
 	free(L->force_token);
 	act_stage_ledger_free(L->lifetime);
-	free(L->needs_reconstruct);
 	strv_free(L->reconstructed, L->nreconstructed);
-	free(L->desired);
 	sst_strmap_release(&L->applied);
 	stage_list_free(L->statuses, L->nstatuses);
 	free(L->promote_hold_stage);
@@ -2292,9 +2328,10 @@ static void loop_release(struct loop *L, size_t nstages)
 	free(L->budget_hold_msg);
 	free(L->gate_denied_msg);
 	free(L->progress_hold_msg);
-	for (size_t i = 0; i < nstages; i++)
+	for (size_t i = 0; i < nstages; i++) {
 		sst_budget_freeze_free(L->stage_budget_freeze[i]);
-	free(L->stage_budget_freeze);
+		L->stage_budget_freeze[i] = NULL;
+	}
 }
 
 /* the force-reconcile and reset-scope tokens over the priorStages index. */
@@ -2685,9 +2722,11 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	struct pass p;
 	struct loop L;
 	struct ret r;
+	struct ssc_scratch scratch; /* the per-stage arrays when no keep holds them */
 	size_t nstages = in->spec ? in->spec->nstages : 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&scratch, 0, sizeof(scratch));
 	out->stage = SIZE_MAX;
 	if (in->keep) {
 		/* the keep's status lends its allocations; it holds a status again with ssc_result_keep() */
@@ -2721,7 +2760,7 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		sst_status_copy(&p.st, in->prior);
 	}
-	loop_init(&L, nstages);
+	loop_init(&L, nstages, in->keep ? &in->keep->scratch : &scratch);
 
 	reconcile(&p, &L, &r);
 
@@ -2749,10 +2788,12 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		out->requeue = SSC_REQUEUE_NONE;
 	}
-	if (in->keep)
+	if (in->keep) {
 		in->keep->work = p.st;
-	else
+	} else {
 		sst_status_release(&p.st);
+		scratch_release(&scratch);
+	}
 }
 
 void ssc_keep_init(struct ssc_keep *k)
@@ -2766,6 +2807,7 @@ void ssc_keep_release(struct ssc_keep *k)
 		return;
 	sst_status_release(&k->work);
 	sst_status_release(&k->result);
+	scratch_release(&k->scratch);
 }
 
 void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k)

@@ -165,9 +165,27 @@ struct ssc_cluster {
  * Zero it (or ssc_keep_init()) before the first pass, give it back after each
  * with ssc_result_keep(), and free it with ssc_keep_release().
  */
+/*
+ * The per-stage arrays of one pass (resolved sources, substitution digests,
+ * which stages were recorded or need their inventory rebuilt, dryRun
+ * freezes), kept between the passes of one StageSet so that a pass does not
+ * allocate them again.  Owned by the keep; only the controller reads or
+ * writes them, and every pass starts them afresh (zeroed, digests ""), so
+ * what they hold between passes is no input.  Each array has cap + 1 entries;
+ * sub_digests[0..cap) are owned strings or NULL.
+ */
+struct ssc_scratch {
+	size_t cap;
+	struct ssc_resolved *resolved;
+	char **sub_digests;
+	bool *needs_reconstruct, *desired;
+	struct sst_budget_freeze **stage_budget_freeze; /* all NULL between passes */
+};
+
 struct ssc_keep {
 	struct sst_status work;   /* the pass's status as it mutates it (struct pass st) */
 	struct sst_status result; /* lent to ssc_result.status for the span of a result */
+	struct ssc_scratch scratch; /* the pass's per-stage arrays */
 };
 
 /* ssc_keep_init() - an empty keep (nothing to reuse yet). */
