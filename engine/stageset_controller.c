@@ -203,19 +203,43 @@ static const struct sst_condition *find_condition(const struct sst_status *st, c
 
 /* ---- conditions.go, errors.go ------------------------------------------- */
 
+/*
+ * decorateMessage of @reason and @message: the text in @buf when it fits in
+ * @len bytes, else in a new string left in *@heap (NULL otherwise; the
+ * caller frees it).  The Ready condition is set on most passes with a text
+ * it already holds, so the text is built without an allocation.
+ */
+static const char *decorate(const char *reason, const char *message, char *buf, size_t len, char **heap)
+{
+	static const char open[] = " (runbook: " SSC_RUNBOOK_BASE_URL;
+	size_t nm, nr, need;
+	char *out, *w;
+
+	*heap = NULL;
+	message = message ? message : "";
+	if (streq(reason, SSC_REASON_READY) || streq(reason, SSC_REASON_SUSPENDED))
+		return message;
+	reason = reason ? reason : "";
+	nm = strlen(message);
+	nr = strlen(reason);
+	need = nm + sizeof(open) - 1 + nr + 3; /* "/)" and the NUL */
+	out = need <= len ? buf : (*heap = xmalloc(need));
+	memcpy(out, message, nm);
+	w = out + nm;
+	memcpy(w, open, sizeof(open) - 1);
+	w += sizeof(open) - 1;
+	for (size_t i = 0; i < nr; i++) /* strings.ToLower of an ASCII reason */
+		*w++ = reason[i] >= 'A' && reason[i] <= 'Z' ? (char)(reason[i] - 'A' + 'a') : reason[i];
+	memcpy(w, "/)", 3);
+	return out;
+}
+
 char *ssc_decorate_message(const char *reason, const char *message)
 {
-	char *lower, *out;
+	char buf[256], *heap;
+	const char *text = decorate(reason, message, buf, sizeof(buf), &heap);
 
-	if (streq(reason, SSC_REASON_READY) || streq(reason, SSC_REASON_SUSPENDED))
-		return xstrdup(message);
-	lower = xstrdup(reason);
-	for (char *c = lower; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c - 'A' + 'a');
-	out = xasprintf("%s (runbook: %s%s/)", message, SSC_RUNBOOK_BASE_URL, lower);
-	free(lower);
-	return out;
+	return heap ? heap : xstrdup(text);
 }
 
 bool ssc_is_permanent_api_error(const struct ssc_err *e)
@@ -287,7 +311,8 @@ static bool condition_less(const struct sst_condition *i, const struct sst_condi
 void ssc_set_ready(struct sst_status *st, int64_t generation, int64_t now_ms, const char *status,
 		   const char *reason, const char *message)
 {
-	char *msg = ssc_decorate_message(reason, message);
+	char buf[512], *heap;
+	const char *msg = decorate(reason, message, buf, sizeof(buf), &heap);
 	struct sst_condition *c = NULL;
 
 	for (size_t i = 0; i < st->nconditions; i++)
@@ -301,14 +326,14 @@ void ssc_set_ready(struct sst_status *st, int64_t generation, int64_t now_ms, co
 			c->last_transition_ms = floor_sec(now_ms);
 		}
 		c->observed_generation = generation;
-		free(msg);
+		free(heap);
 	} else {
 		st->conditions = xreallocarray(st->conditions, st->nconditions + 1, sizeof(*st->conditions));
 		c = &st->conditions[st->nconditions++];
 		c->type = xstrdup(SSC_CONDITION_READY);
 		c->status = xstrdup(status);
 		c->reason = xstrdup(reason);
-		c->message = msg;
+		c->message = heap ? heap : xstrdup(msg);
 		c->observed_generation = generation;
 		c->last_transition_ms = floor_sec(now_ms);
 	}
@@ -2676,7 +2701,9 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	/* the success tail. */
 	{
 		struct sst_condition *prev;
-		char *msg;
+		char num[GOFMT_UINT_LEN], msg[sizeof("Applied and verified  stage(s)") + GOFMT_UINT_LEN];
+		const char *digits;
+		size_t nd;
 
 		sst_strmap_release(&p->st.last_applied_revisions);
 		p->st.last_applied_revisions = L->applied;
@@ -2702,13 +2729,17 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		if (spec->rollback_on_failure)
 			rb_snapshot_stages(spec, L->resolved, (const char *const *)L->sub_digests, &p->st);
 		p->st.action_failure_count = 0;
-		msg = xasprintf("Applied and verified %zu stage(s)", spec->nstages);
+		/* "Applied and verified %d stage(s)" without printf or a heap copy: every steady pass says it */
+		digits = gofmt_uint(spec->nstages, num);
+		nd = strlen(digits);
+		memcpy(msg, "Applied and verified ", 21);
+		memcpy(msg + 21, digits, nd);
+		memcpy(msg + 21 + nd, " stage(s)", sizeof(" stage(s)"));
 		prev = ready_snapshot(p);
 		set_ready(p, "True", SSC_REASON_READY, msg);
 		patch_status(p);
 		emit_ready_event(p, prev, "True", SSC_REASON_READY, msg);
 		snapshot_free(prev);
-		free(msg);
 		memset(r, 0, sizeof(*r));
 		ret_after(r, ssc_steady_interval(spec, p->opt));
 		r->jitter = true;

@@ -745,6 +745,41 @@ static void test_set_ready_transition_time(void)
 	sst_status_release(&st);
 }
 
+/*
+ * setReady's decorated text: built on the stack when short, on the heap when
+ * long (a message of any length); a message read from the condition itself
+ * (the Ready reason is not decorated) leaves it as it is.
+ */
+static void test_set_ready_long_and_own_message(void)
+{
+	struct sst_status st;
+	const struct sst_condition *c;
+	char *longmsg = malloc(2001), *want;
+
+	memset(longmsg, 'x', 2000);
+	longmsg[2000] = '\0';
+	want = ssc_decorate_message(SSC_REASON_STAGE_FAILED, longmsg);
+	CU_ASSERT_EQUAL(strlen(want), 2000 + strlen(" (runbook: https://stageset.projects.metio.wtf/runbooks/stagefailed/)"));
+	sst_status_init(&st);
+	ssc_set_ready(&st, 1, SSFX_T0, "False", SSC_REASON_STAGE_FAILED, longmsg); /* a new condition */
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, want);
+	ssc_set_ready(&st, 1, SSFX_T0, "True", SSC_REASON_READY, "ok");
+	ssc_set_ready(&st, 1, SSFX_T0, "False", SSC_REASON_STAGE_FAILED, longmsg); /* an existing one */
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, want);
+	ssc_set_ready(&st, 1, SSFX_T0, "True", SSC_REASON_READY, "Applied and verified 1 stage(s)");
+	c = sst_ready_condition(&st);
+	ssc_set_ready(&st, 2, SSFX_T0 + 5000, "True", SSC_REASON_READY, c->message);
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, "Applied and verified 1 stage(s)");
+	CU_ASSERT_EQUAL(c->last_transition_ms, SSFX_T0);
+	CU_ASSERT_EQUAL(c->observed_generation, 2);
+	sst_status_release(&st);
+	free(want);
+	free(longmsg);
+}
+
 /* failReason */
 static void test_fail_reason(void)
 {
@@ -3170,6 +3205,7 @@ static CU_TestInfo core_tests[] = {
 
 static CU_TestInfo helper_tests[] = {
 	{ "decorateMessage", test_decorate_message },
+	{ "setReady: a long message, and the condition's own message", test_set_ready_long_and_own_message },
 	{ "AllReasons: every constant, in order", test_all_reasons },
 	{ "isPermanentAPIError", test_is_permanent_api_error },
 	{ "rbacDenialMessage", test_rbac_denial_message },
