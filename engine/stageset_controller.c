@@ -2416,6 +2416,17 @@ static void replace_pending_migrations(struct sst_status *st, struct sst_pending
 	st->npending_migrations = n;
 }
 
+/* lastAttemptedRevisions' pairs: the artifact key and revision of resolved[i]. */
+static const char *resolved_key(const void *resolved, size_t i)
+{
+	return ((const struct ssc_resolved *)resolved)[i].key;
+}
+
+static const char *resolved_revision(const void *resolved, size_t i)
+{
+	return ((const struct ssc_resolved *)resolved)[i].revision;
+}
+
 static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 {
 	const struct sst_spec *spec = p->spec;
@@ -2514,9 +2525,8 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 			return;
 		}
 	}
-	sst_strmap_release(&p->st.last_attempted_revisions);
-	for (size_t i = 0; i < spec->nstages; i++)
-		sst_strmap_set(&p->st.last_attempted_revisions, L->resolved[i].key, L->resolved[i].revision);
+	sst_strmap_assign_pairs(&p->st.last_attempted_revisions, spec->nstages, resolved_key, resolved_revision,
+				L->resolved);
 
 	/* */
 	p->out->exit = SSC_EXIT_WINDOW;

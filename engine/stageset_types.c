@@ -868,7 +868,6 @@ static char *dup_or_empty(const char *s)
 	return xstrdup(s ? s : "");
 }
 
-
 /* Index of @key in @m, or of the slot it would be inserted at (with *found false). */
 static size_t strmap_find(const struct sst_strmap *m, const char *key, bool *found)
 {
@@ -897,6 +896,42 @@ void sst_strmap_set(struct sst_strmap *m, const char *key, const char *value)
 	m->keys[i] = xstrdup(key);
 	m->values[i] = dup_or_empty(value);
 	m->n++;
+}
+
+void sst_strmap_assign_pairs(struct sst_strmap *m, size_t n, const char *(*key)(const void *ctx, size_t i),
+			     const char *(*value)(const void *ctx, size_t i), const void *ctx)
+{
+	bool stack[64] = { false }, *hit = m->n <= 64 ? stack : xcalloc(m->n, sizeof(*hit));
+	size_t kept = 0;
+
+	/* the entries whose key is among the pairs stay (their values are set below), the rest go */
+	for (size_t i = 0; i < n; i++) {
+		bool found;
+		size_t at = strmap_find(m, key(ctx, i), &found);
+
+		if (found)
+			hit[at] = true;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		if (!hit[i]) {
+			free(m->keys[i]);
+			free(m->values[i]);
+			continue;
+		}
+		m->keys[kept] = m->keys[i];
+		m->values[kept] = m->values[i];
+		kept++;
+	}
+	if (hit != stack)
+		free(hit);
+	m->n = kept;
+	if (kept == 0) { /* as sst_strmap_release() leaves it */
+		free(m->keys);
+		free(m->values);
+		m->keys = m->values = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		sst_strmap_set(m, key(ctx, i), value(ctx, i));
 }
 
 void sst_strmap_release(struct sst_strmap *m)

@@ -398,6 +398,18 @@ const char *sst_strmap_get(const struct sst_strmap *m, const char *key);
 /* sst_strmap_set() - sets @key (copied) to @value (copied), keeping the keys sorted. */
 void sst_strmap_set(struct sst_strmap *m, const char *key, const char *value);
 void sst_strmap_release(struct sst_strmap *m);
+/*
+ * sst_strmap_assign_pairs() - makes @m the map that sst_strmap_release() and
+ * then sst_strmap_set() of each pair (@key(@ctx, i), @value(@ctx, i)),
+ * i = 0 .. @n-1 in order, would give (a later pair of an equal key wins),
+ * but keeps the keys of @m that stay and sets their values in place
+ * (sst_str_assign()): rebuilt each pass with the same keys, it allocates
+ * nothing.  @key, @value: borrowed texts, not pointing into @m (a NULL value
+ * is read as "").  Errors: cannot fail (aborts on OOM).
+ * Cost: O(@n log @m->n + @m->n) with sst_strmap_set()'s insertions.
+ */
+void sst_strmap_assign_pairs(struct sst_strmap *m, size_t n, const char *(*key)(const void *ctx, size_t i),
+			     const char *(*value)(const void *ctx, size_t i), const void *ctx);
 
 /* sst_string_list_push() - appends a copy of @s. */
 void sst_string_list_push(struct sst_string_list *l, const char *s);
