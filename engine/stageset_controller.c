@@ -1213,6 +1213,7 @@ struct loop {
 	char *progress_hold_msg;
 	struct sst_budget_freeze **stage_budget_freeze;
 	bool budget_override;
+	bool desired_to_out; /* the plan's desired version goes to the result's desired */
 };
 
 /*
@@ -2634,7 +2635,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	set_str(&p->st.pending_version, "");
 	if (L->plan.version_set) {
 		/* For observers: the version this pass goes on towards (not a decision). */
-		p->out->desired = xstrdup(L->plan.desired);
+		L->desired_to_out = true; /* the plan's text moves to p->out->desired as the pass ends */
 		p->out->baseline = L->plan.baseline;
 		p->out->downgrade = L->plan.downgrade;
 	}
@@ -2808,6 +2809,10 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	if (L.lifetime && L.lifetime->dirty) {
 		out->ledger = act_stage_ledger_to_val(L.lifetime);
 		out->ledger_create = L.lifetime->created;
+	}
+	if (L.desired_to_out) {
+		out->desired = L.plan.desired;
+		L.plan.desired = NULL;
 	}
 	loop_release(&L, nstages);
 	strv_free(p.runtimes, p.nruntimes);
