@@ -1281,7 +1281,7 @@ void sst_status_copy(struct sst_status *d, const struct sst_status *s)
 
 /* ---- status: assign (a copy that reuses the target's allocations) -------- */
 
-void sst_str_assign(char **d, const char *s)
+void sst_str_assign_differs(char **d, const char *s)
 {
 	size_t ns, nd;
 

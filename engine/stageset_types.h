@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "engine/labels.h"
 #include "engine/value.h"
@@ -377,13 +378,26 @@ void sst_status_release(struct sst_status *s);
  * sst_str_assign() - makes *@dst a copy of @src (NULL read as ""), reusing
  * what *@dst holds: kept when it already holds that text, overwritten in place
  * when its buffer is long enough, freed and duplicated otherwise.  So setting
- * a field to the value it had between two passes allocates nothing.
+ * a field to the value it had between two passes allocates nothing.  Inline:
+ * the commonest case, the same text (an empty one found without strcmp()),
+ * costs no call; the rest is sst_str_assign_differs().
  * @dst: a string owned by the caller (freed with free()), or NULL (nothing to
  *       reuse); pointers others borrowed from *@dst see the new text or dangle.
  * @src: borrowed; may be *@dst itself or point into it.
  * Errors: cannot fail (aborts on OOM).
+ * sst_str_assign_differs() is sst_str_assign() past that inline check, with
+ * the same contract (it compares again).
  */
-void sst_str_assign(char **dst, const char *src);
+void sst_str_assign_differs(char **dst, const char *src);
+
+static inline void sst_str_assign(char **dst, const char *src)
+{
+	const char *t = src ? src : "";
+
+	if (*dst && (*dst)[0] == t[0] && (t[0] == '\0' || strcmp(*dst + 1, t + 1) == 0))
+		return;
+	sst_str_assign_differs(dst, src);
+}
 
 /* Deep copies and releases of the parts (for the stage loop's bookkeeping). */
 void sst_stage_status_copy(struct sst_stage_status *dst, const struct sst_stage_status *src);
