@@ -632,6 +632,7 @@ struct pass {
 	bool patched;
 	char **runtimes; /* ServiceAccounts with a resolved stageRuntime (the runtimes map) */
 	size_t nruntimes;
+	struct sst_condition snap; /* ready_snapshot()'s copy; from and back to the keep */
 };
 
 static void ret_after(struct ret *r, int64_t after)
@@ -690,25 +691,20 @@ static void set_ready(struct pass *p, const char *status, const char *reason, co
 	ssc_set_ready(&p->st, p->ss->generation, p->clk.now_ms, status, reason, message);
 }
 
-/* readyConditionSnapshot: a copy of the Ready condition before setReady, or NULL. */
-static struct sst_condition *ready_snapshot(const struct pass *p)
+/*
+ * readyConditionSnapshot: a copy of the Ready condition before setReady, or
+ * NULL.  The copy is the pass's one snapshot (p->snap, reusing its strings):
+ * valid until the next ready_snapshot() of the pass, which no caller takes
+ * before it has emitted the event of the one before.
+ */
+static const struct sst_condition *ready_snapshot(struct pass *p)
 {
 	const struct sst_condition *c = find_condition(&p->st, SSC_CONDITION_READY);
-	struct sst_condition *s;
 
 	if (!c)
 		return NULL;
-	s = xcalloc(1, sizeof(*s));
-	sst_condition_copy(s, c);
-	return s;
-}
-
-static void snapshot_free(struct sst_condition *s)
-{
-	if (!s)
-		return;
-	sst_condition_release(s);
-	free(s);
+	sst_condition_assign(&p->snap, c);
+	return &p->snap;
 }
 
 static void emit_ready_event(struct pass *p, const struct sst_condition *prev, const char *status,
@@ -1193,9 +1189,9 @@ struct loop {
 	char **sub_digests;            /* subDigests[i]: the substitution digest of this run */
 	struct mig_plan plan;
 	bool have_plan;
-	/* priorStages: copies of the status entries, force/reset edits applied. */
+	/* priorStages: copies of the status entries, force/reset edits applied; to nprior_slots reusable. */
 	struct sst_stage_status *prior;
-	size_t nprior;
+	size_t nprior, nprior_slots;
 	char *force_stage, *force_token;
 	struct act_stage_ledger *lifetime;
 	bool *needs_reconstruct;
@@ -1203,8 +1199,9 @@ struct loop {
 	size_t nreconstructed;
 	bool *desired;                 /* desiredRecords: stage i recorded this pass */
 	struct sst_strmap applied;
-	struct sst_stage_status *statuses; /* stageStatuses */
-	size_t nstatuses;
+	struct sst_stage_status *statuses; /* stageStatuses: [0, nstatuses) this pass's, to nslots reusable */
+	size_t nstatuses, nslots;
+	struct ssc_scratch *sc;            /* the per-stage arrays and slots, given back by loop_release() */
 	char *promote_hold_stage;
 	struct sst_promotion_state *promote_hold_state;
 	const char *budget_hold_reason;
@@ -1287,7 +1284,7 @@ static void fail_stage(struct pass *p, const struct sst_stage_status *processed,
 	char *qs = q(stage), *stage_msg, *ready_msg;
 	struct sst_stage_status *all, *merged = NULL;
 	size_t nmerged = 0;
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	if (streq(reason, SSC_REASON_RBAC_DENIED)) {
 		char *d = ssc_rbac_denial_message(op, cause);
@@ -1326,7 +1323,6 @@ static void fail_stage(struct pass *p, const struct sst_stage_status *processed,
 	set_ready(p, "False", reason, ready_msg);
 	patch_status(p);
 	emit_ready_event(p, prev, "False", reason, ready_msg);
-	snapshot_free(prev);
 	memset(r, 0, sizeof(*r));
 	if (terminal) {
 		char *m = xasprintf("terminal stage failure: %s", cause->msg);
@@ -1483,29 +1479,55 @@ static int run_migration_actions(void *arg, const struct sst_actions *acts, act_
 
 /* ---- the stage loop (R-19, S-1 ... S-15) -------------------------------- */
 
-static void push_status(struct loop *L, struct sst_stage_status *s)
+/*
+ * The next stageStatuses entry: a slot of an earlier pass (its content still
+ * there, for the caller to overwrite or release) or a new zeroed one.
+ */
+static struct sst_stage_status *next_slot(struct loop *L)
 {
-	stage_list_push(&L->statuses, &L->nstatuses, s);
+	if (L->nstatuses == L->nslots) {
+		L->statuses = xreallocarray(L->statuses, L->nslots + 1, sizeof(*L->statuses));
+		memset(&L->statuses[L->nslots++], 0, sizeof(*L->statuses));
+	}
+	return &L->statuses[L->nstatuses++];
 }
 
-/* A Ready entry of this pass (recordGateInterrupted and S-15 share its shape). */
-static void ready_entry(struct sst_stage_status *e, const char *name, const char *revision, int64_t entries,
+/* Appends @s (its content stolen; @s is zeroed) to stageStatuses. */
+static void push_status(struct loop *L, struct sst_stage_status *s)
+{
+	struct sst_stage_status *e = next_slot(L);
+
+	sst_stage_status_release(e);
+	*e = *s;
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Appends a Ready entry of this pass to stageStatuses (recordGateInterrupted
+ * and S-15 share its shape): stage_status_zero() and then the fields, built
+ * in the next slot, whose strings of an earlier pass are reused
+ * (sst_str_assign()).  No argument points into the slots.
+ */
+static void ready_entry(struct loop *L, const char *name, const char *revision, int64_t entries,
 			const char *handled_reconcile, const struct sst_promotion_state *ps,
 			const char *handled_promotion, const struct sst_budget_freeze *bf,
 			const struct act_ledger *led)
 {
-	/* stage_status_zero() and then the fields, each string made once */
-	memset(e, 0, sizeof(*e));
-	e->name = xstrdup(name ? name : "");
-	e->phase = xstrdup("Ready");
-	e->applied_revision = xstrdup(revision ? revision : "");
+	struct sst_stage_status *e = next_slot(L);
+
+	sst_str_assign(&e->name, name);
+	sst_str_assign(&e->phase, "Ready");
+	sst_str_assign(&e->applied_revision, revision);
 	e->entries_count = entries;
-	e->message = xstrdup("");
-	e->last_handled_reconcile_at = xstrdup(handled_reconcile ? handled_reconcile : "");
+	e->shards = 0;
+	sst_str_assign(&e->message, "");
+	sst_str_assign(&e->last_handled_reconcile_at, handled_reconcile);
+	sst_promotion_state_free(e->promotion_state);
 	e->promotion_state = ps ? sst_promotion_state_dup(ps) : NULL;
-	e->last_handled_promotion = xstrdup(handled_promotion ? handled_promotion : "");
+	sst_str_assign(&e->last_handled_promotion, handled_promotion);
+	sst_budget_freeze_free(e->budget_freeze);
 	e->budget_freeze = bf ? sst_budget_freeze_dup(bf) : NULL;
-	/* act_ledger_stamp() sets the ledger fields (it frees what they hold: nothing yet) */
+	/* the ledger fields: executedActions, ledgerRevision, executedVersionActions, ledgerVersion */
 	act_ledger_stamp(led, e);
 }
 
@@ -1514,11 +1536,9 @@ static void record_gate_interrupted(struct loop *L, size_t i, const char *name, 
 				    int64_t entries, const struct act_ledger *led)
 {
 	const struct sst_stage_status *prior = prior_of(L, name);
-	struct sst_stage_status e;
 
-	ready_entry(&e, name, revision, entries, last_handled_for(L, name), prior->promotion_state,
+	ready_entry(L, name, revision, entries, last_handled_for(L, name), prior->promotion_state,
 		    prior->last_handled_promotion, L->stage_budget_freeze[i], led);
-	push_status(L, &e);
 }
 
 static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
@@ -1546,7 +1566,6 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		const char *sa;
 		char *applied_revision;
 		int64_t entries;
-		struct sst_stage_status entry;
 		int rb;
 
 		memset(&verdict, 0, sizeof(verdict));
@@ -1909,9 +1928,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		sst_strmap_set(&L->applied, ra->key, ra->revision);
 
 		/* S-15: the stage's entry. */
-		ready_entry(&entry, stage->name, applied_revision, entries, last_handled_for(L, stage->name),
-			    dec.state, dec.handled ? dec.handled : "", L->stage_budget_freeze[i], &led);
-		push_status(L, &entry);
+		ready_entry(L, stage->name, applied_revision, entries, last_handled_for(L, stage->name), dec.state,
+			    dec.handled ? dec.handled : "", L->stage_budget_freeze[i], &led);
 		free(applied_revision);
 		if (!dec.promoted) {
 			free(L->promote_hold_stage);
@@ -1963,14 +1981,13 @@ static void write_merged_stages(struct pass *p, struct loop *L)
 static void hold_not_ready(struct pass *p, struct loop *L, struct ret *r, const char *reason,
 			   const char *msg, enum ssc_exit exit)
 {
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	write_merged_stages(p, L);
 	observe_generation(p);
 	prev = ready_snapshot(p);
 	set_ready(p, "False", reason, msg);
 	emit_ready_event(p, prev, "False", reason, msg);
-	snapshot_free(prev);
 	patch_status(p);
 	r->err = LE_NONE;
 	p->out->exit = exit;
@@ -1978,7 +1995,7 @@ static void hold_not_ready(struct pass *p, struct loop *L, struct ret *r, const 
 
 static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 {
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	switch (r->err) {
 	case LE_NONE:
@@ -1999,7 +2016,6 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 		prev = ready_snapshot(p);
 		set_ready(p, "False", reason, msg);
 		emit_ready_event(p, prev, "False", reason, msg);
-		snapshot_free(prev);
 		free(msg);
 		patch_status(p);
 		r->err = LE_NONE;
@@ -2021,7 +2037,6 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 			set_ready(p, "False", L->budget_hold_reason, L->budget_hold_msg);
 			emit_ready_event(p, prev, "False", L->budget_hold_reason, L->budget_hold_msg);
 		}
-		snapshot_free(prev);
 		patch_status(p);
 		r->err = LE_NONE;
 		p->out->exit = SSC_EXIT_STAGE_BUDGET_HOLD;
@@ -2321,6 +2336,8 @@ static void scratch_release(struct ssc_scratch *sc)
 	free(sc->needs_reconstruct);
 	free(sc->desired);
 	free(sc->stage_budget_freeze);
+	stage_list_free(sc->statuses, sc->nslots);
+	stage_list_free(sc->prior, sc->nprior);
 	memset(sc, 0, sizeof(*sc));
 }
 
@@ -2334,6 +2351,15 @@ static void loop_init(struct loop *L, size_t nstages, struct ssc_scratch *sc)
 	L->needs_reconstruct = sc->needs_reconstruct;
 	L->desired = sc->desired;
 	L->stage_budget_freeze = sc->stage_budget_freeze;
+	L->statuses = sc->statuses;
+	L->nslots = sc->nslots;
+	sc->statuses = NULL;
+	sc->nslots = 0;
+	L->prior = sc->prior;
+	L->nprior_slots = sc->nprior;
+	sc->prior = NULL;
+	sc->nprior = 0;
+	L->sc = sc;
 	/* force_stage and force_token stay NULL (read as "") until R-16 parses the annotation */
 }
 
@@ -2342,13 +2368,15 @@ static void loop_release(struct loop *L, size_t nstages)
 {
 	if (L->have_plan)
 		mig_plan_release(&L->plan);
-	stage_list_free(L->prior, L->nprior);
+	L->sc->prior = L->prior; /* the index's entries stay for the next pass to assign over */
+	L->sc->nprior = L->nprior_slots;
 	free(L->force_stage);
 	free(L->force_token);
 	act_stage_ledger_free(L->lifetime);
 	strv_free(L->reconstructed, L->nreconstructed);
 	sst_strmap_release(&L->applied);
-	stage_list_free(L->statuses, L->nstatuses);
+	L->sc->statuses = L->statuses; /* the slots, this pass's entries among them */
+	L->sc->nslots = L->nslots;
 	free(L->promote_hold_stage);
 	sst_promotion_state_free(L->promote_hold_state);
 	free(L->budget_hold_msg);
@@ -2389,22 +2417,30 @@ static void one_shot_ledger_tokens(struct pass *p, struct loop *L)
 	}
 }
 
-/* indexStageStatuses: one copy per name, the last entry of a repeated name winning. */
+/*
+ * indexStageStatuses: one copy per name, the last entry of a repeated name
+ * winning (in the place of the first).  The copies are assigned over the
+ * index of an earlier pass (sst_stage_status_assign()), so an unchanged
+ * status is indexed without allocating.
+ */
 static void index_stage_statuses(struct loop *L, const struct sst_status *st)
 {
 	for (size_t k = 0; k < st->nstages; k++) {
-		struct sst_stage_status copy;
+		const struct sst_stage_status *e = &st->stages[k];
 		bool replaced = false;
 
-		sst_stage_status_copy(&copy, &st->stages[k]);
 		for (size_t m = 0; m < L->nprior && !replaced; m++)
-			if (streq(L->prior[m].name, copy.name)) {
-				sst_stage_status_release(&L->prior[m]);
-				L->prior[m] = copy;
+			if (streq(L->prior[m].name, e->name)) {
+				sst_stage_status_assign(&L->prior[m], e);
 				replaced = true;
 			}
-		if (!replaced)
-			stage_list_push(&L->prior, &L->nprior, &copy);
+		if (replaced)
+			continue;
+		if (L->nprior == L->nprior_slots) {
+			L->prior = xreallocarray(L->prior, L->nprior_slots + 1, sizeof(*L->prior));
+			memset(&L->prior[L->nprior_slots++], 0, sizeof(*L->prior));
+		}
+		sst_stage_status_assign(&L->prior[L->nprior++], e);
 	}
 }
 
@@ -2548,12 +2584,11 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	/* the default target runtime. */
 	rc = stage_runtime(p, spec->service_account, &err);
 	if (rc == 1) {
-		struct sst_condition *prev = ready_snapshot(p);
+		const struct sst_condition *prev = ready_snapshot(p);
 
 		set_ready(p, "False", SSC_REASON_INVALID_SPEC, err.msg);
 		observe_generation(p);
 		emit_ready_event(p, prev, "False", SSC_REASON_INVALID_SPEC, err.msg);
-		snapshot_free(prev);
 		patch_status(p);
 		ret_after(r, PERMANENT_RETRY_MS);
 		p->out->exit = SSC_EXIT_KUBECONFIG;
@@ -2612,7 +2647,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	if (spec->has_version &&
 	    mig_version_approval_needed(spec->version.approval_mode, &L->plan, p->st.version) &&
 	    !streq(ann_or_empty(p->ss, SSC_ANN_APPROVED_VERSION), L->plan.desired)) {
-		struct sst_condition *prev = ready_snapshot(p);
+		const struct sst_condition *prev = ready_snapshot(p);
 		char *detail = L->plan.npending > 0 ? xasprintf(" (%zu pending migration(s))", L->plan.npending)
 						    : xstrdup("");
 		char *qd = q(L->plan.desired);
@@ -2623,7 +2658,6 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		observe_generation(p);
 		set_str(&p->st.pending_version, L->plan.desired);
 		emit_ready_event(p, prev, "False", SSC_REASON_AWAITING_APPROVAL, msg);
-		snapshot_free(prev);
 		patch_status(p);
 		free(detail);
 		free(qd);
@@ -2711,7 +2745,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 
 	/* the success tail. */
 	{
-		struct sst_condition *prev;
+		const struct sst_condition *prev;
 		char num[GOFMT_UINT_LEN], msg[sizeof("Applied and verified  stage(s)") + GOFMT_UINT_LEN];
 		const char *digits;
 		size_t nd;
@@ -2719,10 +2753,23 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		sst_strmap_release(&p->st.last_applied_revisions);
 		p->st.last_applied_revisions = L->applied;
 		memset(&L->applied, 0, sizeof(L->applied));
-		stage_list_free(p->st.stages, p->st.nstages);
-		p->st.stages = L->statuses;
-		p->st.nstages = L->nstatuses;
-		L->statuses = NULL;
+		/* the entries become the stages; the stages they replace become the next pass's slots */
+		for (size_t k = L->nstatuses; k < L->nslots; k++)
+			sst_stage_status_release(&L->statuses[k]);
+		if (L->nstatuses == 0) {
+			stage_list_free(p->st.stages, p->st.nstages);
+			p->st.stages = NULL;
+			p->st.nstages = 0;
+			L->nslots = 0;
+		} else {
+			struct sst_stage_status *old = p->st.stages;
+			size_t nold = p->st.nstages;
+
+			p->st.stages = L->statuses;
+			p->st.nstages = L->nstatuses;
+			L->statuses = old;
+			L->nslots = nold;
+		}
 		L->nstatuses = 0;
 		observe_generation(p);
 		if (L->plan.version_set) {
@@ -2750,7 +2797,6 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		set_ready(p, "True", SSC_REASON_READY, msg);
 		patch_status(p);
 		emit_ready_event(p, prev, "True", SSC_REASON_READY, msg);
-		snapshot_free(prev);
 		memset(r, 0, sizeof(*r));
 		ret_after(r, ssc_steady_interval(spec, p->opt));
 		r->jitter = true;
@@ -2799,6 +2845,8 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 		p.st = in->keep->work;
 		memset(&in->keep->work, 0, sizeof(in->keep->work));
 		sst_status_assign(&p.st, in->prior);
+		p.snap = in->keep->ready_snapshot;
+		memset(&in->keep->ready_snapshot, 0, sizeof(in->keep->ready_snapshot));
 	} else {
 		sst_status_copy(&p.st, in->prior);
 	}
@@ -2836,8 +2884,10 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	}
 	if (in->keep) {
 		in->keep->work = p.st;
+		in->keep->ready_snapshot = p.snap;
 	} else {
 		sst_status_release(&p.st);
+		sst_condition_release(&p.snap);
 		scratch_release(&scratch);
 	}
 }
@@ -2854,6 +2904,8 @@ void ssc_keep_release(struct ssc_keep *k)
 	sst_status_release(&k->work);
 	sst_status_release(&k->result);
 	scratch_release(&k->scratch);
+	sst_condition_release(&k->ready_snapshot);
+	memset(&k->ready_snapshot, 0, sizeof(k->ready_snapshot));
 }
 
 void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k)

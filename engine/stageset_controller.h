@@ -180,12 +180,23 @@ struct ssc_scratch {
 	char **sub_digests;
 	bool *needs_reconstruct, *desired;
 	struct sst_budget_freeze **stage_budget_freeze; /* all NULL between passes */
+	/*
+	 * Stage entries of an earlier pass (nslots, each owned): a pass builds
+	 * its stageStatuses in them, reusing their strings, and on success
+	 * trades them for the status's previous stages.
+	 */
+	struct sst_stage_status *statuses;
+	size_t nslots;
+	/* The priorStages index of an earlier pass (nprior, each owned), assigned over by the next. */
+	struct sst_stage_status *prior;
+	size_t nprior;
 };
 
 struct ssc_keep {
 	struct sst_status work;   /* the pass's status as it mutates it (struct pass st) */
 	struct sst_status result; /* lent to ssc_result.status for the span of a result */
-	struct ssc_scratch scratch; /* the pass's per-stage arrays */
+	struct ssc_scratch scratch; /* the pass's per-stage arrays and stage records */
+	struct sst_condition ready_snapshot; /* the pass's readyConditionSnapshot copy (strings owned or NULL) */
 };
 
 /* ssc_keep_init() - an empty keep (nothing to reuse yet). */

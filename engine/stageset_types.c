@@ -1356,7 +1356,7 @@ static void str_release_v(void *p)
 	free(*(char **)p);
 }
 
-static void string_list_assign(struct sst_string_list *d, const struct sst_string_list *s)
+void sst_string_list_assign(struct sst_string_list *d, const struct sst_string_list *s)
 {
 	d->items = assign_resize(d->items, &d->n, s->n, sizeof(*d->items), str_release_v);
 	for (size_t i = 0; i < s->n; i++)
@@ -1368,7 +1368,7 @@ static void condition_release_v(void *p)
 	sst_condition_release(p);
 }
 
-static void condition_assign(struct sst_condition *d, const struct sst_condition *s)
+void sst_condition_assign(struct sst_condition *d, const struct sst_condition *s)
 {
 	sst_str_assign(&d->type, s->type);
 	sst_str_assign(&d->status, s->status);
@@ -1436,7 +1436,7 @@ static void stage_status_release_v(void *p)
 	sst_stage_status_release(p);
 }
 
-static void stage_status_assign(struct sst_stage_status *d, const struct sst_stage_status *s)
+void sst_stage_status_assign(struct sst_stage_status *d, const struct sst_stage_status *s)
 {
 	sst_str_assign(&d->name, s->name);
 	sst_str_assign(&d->phase, s->phase);
@@ -1444,9 +1444,9 @@ static void stage_status_assign(struct sst_stage_status *d, const struct sst_sta
 	d->entries_count = s->entries_count;
 	d->shards = s->shards;
 	sst_str_assign(&d->message, s->message);
-	string_list_assign(&d->executed_actions, &s->executed_actions);
+	sst_string_list_assign(&d->executed_actions, &s->executed_actions);
 	sst_str_assign(&d->ledger_revision, s->ledger_revision);
-	string_list_assign(&d->executed_version_actions, &s->executed_version_actions);
+	sst_string_list_assign(&d->executed_version_actions, &s->executed_version_actions);
 	sst_str_assign(&d->ledger_version, s->ledger_version);
 	sst_str_assign(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
 	promotion_state_assign(&d->promotion_state, s->promotion_state);
@@ -1472,13 +1472,13 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 	d->conditions = assign_resize(d->conditions, &d->nconditions, s->nconditions, sizeof(*d->conditions),
 				      condition_release_v);
 	for (size_t i = 0; i < s->nconditions; i++)
-		condition_assign(&d->conditions[i], &s->conditions[i]);
+		sst_condition_assign(&d->conditions[i], &s->conditions[i]);
 	d->observed_generation = s->observed_generation;
 	strmap_assign(&d->last_attempted_revisions, &s->last_attempted_revisions);
 	strmap_assign(&d->last_applied_revisions, &s->last_applied_revisions);
 	d->stages = assign_resize(d->stages, &d->nstages, s->nstages, sizeof(*d->stages), stage_status_release_v);
 	for (size_t i = 0; i < s->nstages; i++)
-		stage_status_assign(&d->stages[i], &s->stages[i]);
+		sst_stage_status_assign(&d->stages[i], &s->stages[i]);
 	sst_str_assign(&d->version, s->version);
 	sst_str_assign(&d->pending_version, s->pending_version);
 	d->pending_migrations = assign_resize(d->pending_migrations, &d->npending_migrations,
@@ -1492,11 +1492,11 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 		sst_str_assign(&n->to, m->to);
 		sst_str_assign(&n->from, m->from);
 		sst_str_assign(&n->stage, m->stage);
-		string_list_assign(&n->actions, &m->actions);
+		sst_string_list_assign(&n->actions, &m->actions);
 		sst_str_assign(&n->digest, m->digest);
 	}
-	string_list_assign(&d->executed_migrations, &s->executed_migrations);
-	string_list_assign(&d->executed_migration_actions, &s->executed_migration_actions);
+	sst_string_list_assign(&d->executed_migrations, &s->executed_migrations);
+	sst_string_list_assign(&d->executed_migration_actions, &s->executed_migration_actions);
 	d->migration_failure_count = s->migration_failure_count;
 	d->action_failure_count = s->action_failure_count;
 	d->last_applied_snapshot = assign_resize(d->last_applied_snapshot, &d->nlast_applied_snapshot,

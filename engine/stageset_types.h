@@ -402,6 +402,14 @@ static inline void sst_str_assign(char **dst, const char *src)
 /* Deep copies and releases of the parts (for the stage loop's bookkeeping). */
 void sst_stage_status_copy(struct sst_stage_status *dst, const struct sst_stage_status *src);
 void sst_stage_status_release(struct sst_stage_status *s);
+/*
+ * sst_stage_status_assign() - makes @dst a deep copy of @src as
+ * sst_stage_status_copy() would, reusing @dst's strings and lists
+ * (sst_str_assign()).  @dst: owned by the caller, zeroed or holding owned
+ * fields; released with sst_stage_status_release().  @src: borrowed, not
+ * @dst.  Errors: cannot fail (aborts on OOM).
+ */
+void sst_stage_status_assign(struct sst_stage_status *dst, const struct sst_stage_status *src);
 struct sst_promotion_state *sst_promotion_state_dup(const struct sst_promotion_state *p);
 void sst_promotion_state_free(struct sst_promotion_state *p);
 struct sst_budget_freeze *sst_budget_freeze_dup(const struct sst_budget_freeze *b);
@@ -429,6 +437,14 @@ void sst_strmap_assign_pairs(struct sst_strmap *m, size_t n, const char *(*key)(
 void sst_string_list_push(struct sst_string_list *l, const char *s);
 bool sst_string_list_has(const struct sst_string_list *l, const char *s);
 void sst_string_list_release(struct sst_string_list *l);
+/*
+ * sst_string_list_assign() - makes @dst a copy of @src (items NULL read as
+ * ""), reusing @dst's items (sst_str_assign()) and array; an empty list
+ * has items NULL.  @dst: owned by the caller, released with
+ * sst_string_list_release().  @src: borrowed.  Errors: cannot fail (aborts
+ * on OOM).
+ */
+void sst_string_list_assign(struct sst_string_list *dst, const struct sst_string_list *src);
 
 /* sst_ready_condition() - the condition of type Ready, or NULL. */
 const struct sst_condition *sst_ready_condition(const struct sst_status *s);
@@ -461,5 +477,13 @@ void sst_condition_release(struct sst_condition *c);
 
 /* sst_condition_copy() - deep copy of @src into @dst (filled). */
 void sst_condition_copy(struct sst_condition *dst, const struct sst_condition *src);
+/*
+ * sst_condition_assign() - makes @dst a deep copy of @src as
+ * sst_condition_copy() would, reusing @dst's strings (sst_str_assign()).
+ * @dst: a condition owned by the caller (its strings NULL or owned);
+ *       released with sst_condition_release().
+ * @src: borrowed.  Errors: cannot fail (aborts on OOM).
+ */
+void sst_condition_assign(struct sst_condition *dst, const struct sst_condition *src);
 
 #endif
