@@ -157,15 +157,6 @@ struct ssc_cluster {
 };
 
 /*
- * What a caller keeps between the passes of one StageSet so that a pass works
- * on allocations of the pass before instead of copying the prior status in
- * and the result's status out afresh (sst_status_assign()): the pass's
- * working status, and the status it lends to its result.  What they hold
- * between passes is no input: every pass starts from ssc_input.prior.
- * Zero it (or ssc_keep_init()) before the first pass, give it back after each
- * with ssc_result_keep(), and free it with ssc_keep_release().
- */
-/*
  * The per-stage arrays of one pass (resolved sources, substitution digests,
  * which stages were recorded or need their inventory rebuilt, dryRun
  * freezes), kept between the passes of one StageSet so that a pass does not
@@ -192,6 +183,16 @@ struct ssc_scratch {
 	size_t nprior;
 };
 
+/*
+ * What a caller keeps between the passes of one StageSet so that a pass works
+ * on allocations of the pass before instead of copying the prior status in
+ * and the result's status out afresh (sst_status_assign()): the pass's
+ * working status, the status it lends to its result, its per-stage arrays
+ * and stage records, and its Ready snapshot.  What they hold between passes
+ * is no input: every pass starts from ssc_input.prior.
+ * Zero it (or ssc_keep_init()) before the first pass, give it back after each
+ * with ssc_result_keep(), and free it with ssc_keep_release().
+ */
 struct ssc_keep {
 	struct sst_status work;   /* the pass's status as it mutates it (struct pass st) */
 	struct sst_status result; /* lent to ssc_result.status for the span of a result */
