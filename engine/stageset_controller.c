@@ -2394,18 +2394,21 @@ static void one_shot_ledger_tokens(struct pass *p, struct loop *L)
 	const struct sst_stage_status *hit;
 	const char *token;
 
-	free(L->force_stage);
-	free(L->force_token);
-	ssc_parse_reconcile_stage(p->ss, &L->force_stage, &L->force_token);
-	hit = index_lookup(L->prior, L->nprior, L->force_stage);
-	if (!*L->force_stage || !hit || streq(hit->last_handled_reconcile_at, L->force_token)) {
-		set_str(&L->force_stage, "");
-		set_str(&L->force_token, "");
-	} else {
-		struct sst_stage_status *cleared = (struct sst_stage_status *)hit;
+	/* without the annotation both tokens stay NULL, read as "" (what parsing an absent one gives) */
+	if (ann(p->ss, SSC_ANN_RECONCILE_STAGE)) {
+		free(L->force_stage);
+		free(L->force_token);
+		ssc_parse_reconcile_stage(p->ss, &L->force_stage, &L->force_token);
+		hit = index_lookup(L->prior, L->nprior, L->force_stage);
+		if (!*L->force_stage || !hit || streq(hit->last_handled_reconcile_at, L->force_token)) {
+			set_str(&L->force_stage, "");
+			set_str(&L->force_token, "");
+		} else {
+			struct sst_stage_status *cleared = (struct sst_stage_status *)hit;
 
-		sst_string_list_release(&cleared->executed_actions);
-		set_str(&cleared->ledger_revision, "");
+			sst_string_list_release(&cleared->executed_actions);
+			set_str(&cleared->ledger_revision, "");
+		}
 	}
 	token = ann_or_empty(p->ss, SSC_ANN_RESET_SCOPE);
 	if (*token && !streq(token, p->st.last_handled_reset_scope)) {
