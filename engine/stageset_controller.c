@@ -630,8 +630,10 @@ struct pass {
 	struct sst_status st; /* ss.Status as the pass mutates it */
 	struct ssc_result *out;
 	bool patched;
-	char **runtimes; /* ServiceAccounts with a resolved stageRuntime (the runtimes map) */
+	/* ServiceAccounts with a resolved stageRuntime (the runtimes map): borrowed from the spec, the array the scratch's */
+	const char **runtimes;
 	size_t nruntimes;
+	struct ssc_scratch *sc;
 	struct sst_condition snap; /* ready_snapshot()'s copy; from and back to the keep */
 };
 
@@ -743,7 +745,12 @@ static int stage_runtime(struct pass *p, const char *sa, struct ssc_err *err)
 		if (rc != 0)
 			return rc;
 	}
-	strv_push(&p->runtimes, &p->nruntimes, sa ? sa : "");
+	if (p->nruntimes == p->sc->capruntimes) {
+		p->sc->capruntimes = p->sc->capruntimes ? 2 * p->sc->capruntimes : 4;
+		p->sc->runtimes = xreallocarray(p->sc->runtimes, p->sc->capruntimes, sizeof(*p->sc->runtimes));
+		p->runtimes = p->sc->runtimes;
+	}
+	p->runtimes[p->nruntimes++] = sa ? sa : "";
 	return 0;
 }
 
@@ -1564,7 +1571,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		struct pr_decision dec;
 		const char *prior_revision = "";
 		const char *sa;
-		char *applied_revision;
+		const char *applied_revision;  /* ra->revision, or rev after a revert */
+		char rev[320];                  /* the revision a revert went back to */
 		int64_t entries;
 		int rb;
 
@@ -1873,9 +1881,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				dec.state->restart_baseline[k].restarts = b[k].restarts;
 			}
 		}
-		applied_revision = xstrdup(ra->revision);
+		applied_revision = ra->revision; /* borrowed: the resolved source outlives the pass */
 		if (dec.rollback) {
-			char *cause, rev[320] = "", why[1024] = "", *qs = q(stage->name);
+			char *cause, why[1024] = "", *qs = q(stage->name);
 			bool reverted = false;
 
 			if (dec.state && dec.state->restart_check && *dec.state->restart_check) {
@@ -1892,6 +1900,7 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				cause = xstrdup("promotion analysis");
 			}
 			memset(&err, 0, sizeof(err));
+			rev[0] = '\0';
 			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->st, stage->name, i, rev, sizeof(rev),
 							   &reverted, why, sizeof(why), &err);
 			if (rb < 0) {
@@ -1902,12 +1911,10 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				free(m);
 				free(cause);
 				free(qs);
-				free(applied_revision);
 				goto stop;
 			}
 			if (reverted) {
-				free(applied_revision);
-				applied_revision = xstrdup(rev);
+				applied_revision = rev;
 				if (dec.state)
 					set_str(&dec.state->aborted_revision, ra->revision);
 				strv_push(&p->out->inventory_written, &p->out->ninventory_written, stage->name);
@@ -1930,7 +1937,6 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		/* S-15: the stage's entry. */
 		ready_entry(L, stage->name, applied_revision, entries, last_handled_for(L, stage->name), dec.state,
 			    dec.handled ? dec.handled : "", L->stage_budget_freeze[i], &led);
-		free(applied_revision);
 		if (!dec.promoted) {
 			free(L->promote_hold_stage);
 			L->promote_hold_stage = xstrdup(stage->name);
@@ -2336,6 +2342,7 @@ static void scratch_release(struct ssc_scratch *sc)
 	free(sc->needs_reconstruct);
 	free(sc->desired);
 	free(sc->stage_budget_freeze);
+	free(sc->runtimes);
 	stage_list_free(sc->statuses, sc->nslots);
 	stage_list_free(sc->prior, sc->nprior);
 	memset(sc, 0, sizeof(*sc));
@@ -2853,7 +2860,9 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		sst_status_copy(&p.st, in->prior);
 	}
-	loop_init(&L, nstages, in->keep ? &in->keep->scratch : &scratch);
+	p.sc = in->keep ? &in->keep->scratch : &scratch;
+	p.runtimes = p.sc->runtimes;
+	loop_init(&L, nstages, p.sc);
 
 	reconcile(&p, &L, &r);
 
@@ -2866,7 +2875,6 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 		L.plan.desired = NULL;
 	}
 	loop_release(&L, nstages);
-	strv_free(p.runtimes, p.nruntimes);
 
 	out->elapsed_ms = p.clk.now_ms - p.clk.start_ms;
 	if (p.patched)

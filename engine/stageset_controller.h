@@ -181,6 +181,9 @@ struct ssc_scratch {
 	/* The priorStages index of an earlier pass (nprior, each owned), assigned over by the next. */
 	struct sst_stage_status *prior;
 	size_t nprior;
+	/* The pass's runtimes map (capruntimes entries; what they point to is borrowed for a pass only). */
+	const char **runtimes;
+	size_t capruntimes;
 };
 
 /*
