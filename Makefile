@@ -1,6 +1,7 @@
 # magos-sim — plain GNU make, no autotools.
 #
 #   make [VARIANT=debug|san|release]   build build/$(VARIANT)/magos-sim
+#        [MALLOC=mimalloc|libc]        the allocator (debug, release: mimalloc)
 #   make check                         every test (unit, end to end, bad input, layering)
 #   make conformance                   the tests against the upstream fixtures in ../shared
 #   make demo                          install what is missing, build, run the example scenario
@@ -84,13 +85,38 @@ OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fram
                -fno-sanitize-recover=all
 LDOPT_fuzz  := -fsanitize=fuzzer,address,undefined
 
+# The allocator.  mimalloc (Debian's libmimalloc, which replaces malloc()
+# and free() for the whole process, the libraries' calls included) in the
+# debug and release builds: a trial is mostly small short-lived blocks, and
+# glibc's malloc and free took a quarter of its instructions (BENCHMARKS.md,
+# "The allocator").  The san and fuzz builds keep glibc's, which the
+# sanitizers replace with their own.  MALLOC=libc builds the debug or
+# release variant with glibc's allocator.  Nothing the simulator writes
+# depends on the allocator (no output reads an address).
+MALLOC_debug   := mimalloc
+MALLOC_release := mimalloc
+MALLOC_san     := libc
+MALLOC_fuzz    := libc
+MALLOC ?= $(MALLOC_$(VARIANT))
+ifeq ($(filter $(MALLOC),mimalloc libc),)
+$(error MALLOC must be mimalloc or libc, not '$(MALLOC)')
+endif
+ifeq ($(MALLOC)$(filter $(VARIANT),san fuzz),mimalloc$(VARIANT))
+$(error MALLOC=mimalloc cannot be used with VARIANT=$(VARIANT): its sanitizers bring their own allocator)
+endif
+MALLOC_LIBS_mimalloc := -lmimalloc
+MALLOC_LIBS_libc     :=
+# libmimalloc-dev ships no pkg-config file: the linker's search decides.
+HAVE_MALLOC_mimalloc = $(filter /%,$(shell $(CC) -print-file-name=libmimalloc.so 2>/dev/null))
+HAVE_MALLOC_libc     = yes
+
 # Recursive (=) so pkg-config runs when a recipe needs it, after `deps`.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 ALL_CFLAGS  = $(STD) $(WARN) $(OPT_$(VARIANT)) -I. $(PKG_CFLAGS) -MMD -MP $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(OPT_$(VARIANT)) $(LDOPT_$(VARIANT)) $(LDFLAGS)
-LIBS        = $(PKG_LIBS) -lpthread -lm
+LIBS        = $(MALLOC_LIBS_$(MALLOC)) $(PKG_LIBS) -lpthread -lm
 
 # The commands (sim/cli/) are linked into the program only; tests use the library.
 LIB_SRC  := $(sort $(wildcard engine/*.c) \
@@ -130,7 +156,8 @@ endif
 
 # Installs the Debian packages when any library is missing; a no-op otherwise.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $(PKGS); then \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists $(PKGS) || \
+	    [ -z "$(HAVE_MALLOC_$(MALLOC))" ]; then \
 	  echo "magos-sim: libraries missing, running scripts/install-deps.sh" >&2; \
 	  scripts/install-deps.sh; \
 	fi
@@ -150,33 +177,40 @@ $(BUILD)/reports/tool.o: $(STAMP)
 $(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
 	-DMAGOS_COMMIT='"$(MAGOS_COMMIT)"' -DMAGOS_DOCS_URL='"$(MAGOS_DOCS_URL)"'
 
+# Every program is linked again when the allocator changes (the same way:
+# the stamp file is rewritten only when MALLOC differs from the last build's).
+LINK_STAMP := $(BUILD)/link.stamp
+ifneq ($(MALLOC),$(shell cat $(LINK_STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && echo '$(MALLOC)' >$(LINK_STAMP))
+endif
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(call say,AR,$@)$(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(BIN): $(CLI_OBJ) $(LIB) $(LINK_STAMP)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(LINK_STAMP),$^) $(LIBS)
 
 # Every test program links the shared main and the shared fixtures (tests/unit/fixtures.h).
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_MAIN_OBJ) $(TEST_FX_OBJ) $(LIB) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(LINK_STAMP),$^) $(LIBS)
 
 # Tests of a command-line module (not in the library) link its object too.
 $(BUILD)/tests/test_outfile: $(BUILD)/sim/cli/outfile.o $(BUILD)/sim/cli/interrupt.o
 
-$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB)
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIB) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(LINK_STAMP),$^) $(LIBS)
 
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # The same harnesses with a plain main() (tests/fuzz/replay.c): `make check` replays the seed
 # corpora with them in every variant, no clang needed.
-$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJ) $(LIB)
+$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(FUZZ_OBJ) $(LIB) $(LINK_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(LINK_STAMP),$^) $(LIBS)
 
 tests: $(TEST_BIN) $(BIN) $(REPLAY_BIN)
 benches: $(BENCH_BIN)

@@ -1749,6 +1749,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 			goto stop;
 		}
 		report_drift(p, stage, &ao, prior_revision, ra->revision);
+		if (p->env->rollback_store && p->spec->rollback_on_failure)
+			rb_store_rendered(p->env->rollback_store, &p->out->events, p->clk.now_ms, p->ss->ns,
+					  p->ss->name, stage->name, ra->digest ? ra->digest : "");
 		L->desired[i] = true;
 		if (L->needs_reconstruct[i])
 			strv_push(&L->reconstructed, &L->nreconstructed, stage->name);
@@ -1901,7 +1904,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 			}
 			memset(&err, 0, sizeof(err));
 			rev[0] = '\0';
-			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->st, stage->name, i, rev, sizeof(rev),
+			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->out->events, p->ss->ns, p->ss->name,
+							   &p->st, stage->name, i, rev, sizeof(rev),
 							   &reverted, why, sizeof(why), &err);
 			if (rb < 0) {
 				char *m = xasprintf("promotion gate unevaluable: %s", err.msg);
@@ -2075,7 +2079,8 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 		int rc;
 
 		memset(&err, 0, sizeof(err));
-		rc = (int)rb_attempt_rollback(p->env, &p->clk, p->spec, &p->st, reason, sizeof(reason), msg, sizeof(msg),
+		rc = (int)rb_attempt_rollback(p->env, &p->clk, &p->out->events, p->ss->ns, p->ss->name,
+					      p->spec, &p->st, reason, sizeof(reason), msg, sizeof(msg),
 					      &err, restored, &nrestored);
 		/*
 		 * each stage restored, before a later one's terminal or transient

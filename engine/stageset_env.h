@@ -18,6 +18,7 @@
 #include "engine/stageset_types.h"
 
 struct tz_zone; /* engine/tz.h */
+struct ssc_rollback_store; /* below */
 
 /* Constants (SC, VS, ACT). */
 #define SSC_FINALIZER "stages.metio.wtf/finalizer"
@@ -151,12 +152,15 @@ struct ssc_env {
 			      const char *const *reasons, size_t nreasons, int64_t at_ms, int32_t *total,
 			      struct ssc_err *err);
 
-	/* Re-apply stage @stage from snapshot @ref (rollbackStageObjects + verifiedRollbackObjects + apply + record):
+	/* Re-apply stage @stage from snapshot @ref (rollbackStageObjects + verifiedRollbackObjects + apply + record);
+	 * @from_store: the objects are the rollback store's copy (rollback_store->get found them and they decode),
+	 * so there is no re-fetch, decrypt, postBuild or rebuild (nothing the producer's GC can fail), only the
+	 * image gate, the apply and the record; else the previous revision is re-fetched from the producer:
 	 * 0 restored; 1 terminal with @reason ("PreviousRevisionUnavailable"/"ImageUnverified") and @msg;
 	 * 2 the re-apply itself failed, with the apply error in @err (attemptRollback words it as terminal,
 	 *   rollbackStageToSnapshot returns it as a transient error); -1 transient (err). */
-	int (*restore_stage)(void *ctx, size_t stage, const struct sst_artifact_ref *ref, int64_t at_ms,
-			     int64_t *duration_ms, char *reason, size_t reasonlen, char *msg, size_t msglen,
+	int (*restore_stage)(void *ctx, size_t stage, const struct sst_artifact_ref *ref, bool from_store,
+			     int64_t at_ms, int64_t *duration_ms, char *reason, size_t reasonlen, char *msg, size_t msglen,
 			     struct ssc_err *err);
 
 	/* Whether stage @stage has a stored StageInventory record (StageRecords), and its entries count. */
@@ -187,6 +191,39 @@ struct ssc_env {
 	 */
 	int (*parse_ladder_file)(void *ctx, const char *path, const char *text, struct val **out, char *err,
 				 size_t errlen);
+
+	/* The controller's rollback store (StageSetReconciler.RollbackStore), or NULL: none configured. */
+	const struct ssc_rollback_store *rollback_store;
+};
+
+/* What the rollback store's Get found (the controller's RollbackStore.Get, then decodeObjects). */
+enum ssc_store_get {
+	SSC_STORE_FOUND,   /* found, and the bytes decode to objects */
+	SSC_STORE_MISSING, /* found=false: a clean miss */
+	SSC_STORE_CORRUPT, /* found, but the bytes do not decode (a corrupt snapshot) */
+	SSC_STORE_ERROR,   /* Get returned an error (an outage) */
+};
+
+/*
+ * The rollback store as the controller reaches it (rollback.go RollbackStore:
+ * Put and Get of bytes under a key, rollbackstore.Key's format): the world
+ * keeps what was put and decides whether a call succeeds.  Both calls are
+ * instant on the pass clock and must not change what the pass reads later
+ * but what the store holds.
+ */
+struct ssc_rollback_store {
+	void *ctx;
+	/*
+	 * Put of the rendered objects of the stage's apply just done under @key
+	 * (the objects are the world's: what that apply rendered): 0 stored, or
+	 * -1 with @err (the backend's text).
+	 */
+	int (*put)(void *ctx, const char *key, int64_t at_ms, struct ssc_err *err);
+	/*
+	 * Get of @key: SSC_STORE_FOUND, SSC_STORE_MISSING, SSC_STORE_CORRUPT with
+	 * the decoder's text in @err->msg (class SSC_ERR), or SSC_STORE_ERROR with @err.
+	 */
+	enum ssc_store_get (*get)(void *ctx, const char *key, int64_t at_ms, struct ssc_err *err);
 };
 
 

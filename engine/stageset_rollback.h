@@ -7,10 +7,13 @@
  * analysis.go rollbackStageToSnapshot): the snapshot a successful pass
  * records (status.lastAppliedSnapshot), the whole-StageSet rollback after a
  * failed run (attemptRollback), and the single-stage revert of a promotion
- * gate with onFailure: Rollback.  The re-fetch, re-render, image gate,
- * re-apply and inventory write of one stage are the world's
- * (env->restore_stage); this module walks the snapshot, skips what the spec
- * no longer has, and words the outcome.
+ * gate with onFailure: Rollback; the optional rollback store (storeRendered
+ * after an apply, the store read first on a restore).  The re-fetch,
+ * re-render, image gate, re-apply and inventory write of one stage are the
+ * world's (env->restore_stage), the store's contents and faults too
+ * (env->rollback_store); this module walks the snapshot, skips what the spec
+ * no longer has, orders the store before the producer, and words the
+ * outcome.
  */
 
 #include <stdbool.h>
@@ -23,6 +26,35 @@
 /* Ready reasons of a terminal rollback (conditions.go). */
 #define RB_REASON_PREVIOUS_REVISION_UNAVAILABLE "PreviousRevisionUnavailable"
 #define RB_REASON_IMAGE_UNVERIFIED "ImageUnverified"
+
+/* The Warning event reason of a rollback-store put/get/decode problem (rollback.go). */
+#define RB_REASON_STORE_FAILED "RollbackStoreFailed"
+
+/*
+ * rb_key() - rollbackKey / rollbackstore.Key: "<ns>/<name>/<stage>/<digest>"
+ * with every ':' of @digest replaced by '-' (an "algo:hex" digest becomes one
+ * path segment and object name).
+ * Returns: a new string; caller frees.  Cannot fail (aborts on OOM).
+ * Source: metio/stageset-controller@f2c7604 internal/rollbackstore/key.go Key,
+ *         internal/controller/rollback.go rollbackKey.
+ */
+char *rb_key(const char *ns, const char *name, const char *stage, const char *digest);
+
+/*
+ * rb_store_rendered() - storeRendered: Put of stage @stage's rendered objects
+ * (applied from artifact @digest) under rb_key(); a
+ * failure is an event, never a stage failure (the apply succeeded, and a
+ * rollback can still re-fetch): Warning RollbackStoreFailed `storing stage
+ * "<s>" in the rollback store failed: <err>` at @at_ms on @ev.  The caller
+ * calls it only with a store configured and spec.rollbackOnFailure set.
+ * @store: the store (borrowed, not NULL).
+ * Cannot fail (aborts on OOM).
+ * Source: metio/stageset-controller@f2c7604 internal/controller/rollback.go storeRendered.
+ * Deviations: encodeObjects cannot fail here (the objects are the world's), so
+ *   its "encoding stage ... failed" event does not arise.
+ */
+void rb_store_rendered(const struct ssc_rollback_store *store, struct ssc_events *ev, int64_t at_ms,
+		       const char *ns, const char *name, const char *stage, const char *digest);
 
 /*
  * rb_snapshot_stages() - snapshotStages: replaces @st's lastAppliedSnapshot
@@ -45,8 +77,17 @@ enum rb_result {
 
 /*
  * rb_attempt_rollback() - attemptRollback: for each lastAppliedSnapshot
- * entry in snapshot order whose stage is still in @spec, env->restore_stage
- * at the stage's spec index.
+ * entry in snapshot order whose stage is still in @spec, rollbackStageObjects
+ * then env->restore_stage at the stage's spec index.  With a rollback store
+ * (env->rollback_store) the store is read first, under rb_key(@ns, @name,
+ * stage, digest): found ⇒ restore from the store's copy (no re-fetch); a Get
+ * error ⇒ Warning RollbackStoreFailed `reading stage "<s>" from the rollback
+ * store failed: <err>` and RB_TRANSIENT with `rollback store get stage
+ * "<s>": <err>`, the producer not asked; corrupt ⇒ Warning
+ * RollbackStoreFailed `decoding stage "<s>" from the rollback store failed
+ * (corrupt snapshot); falling back to producer re-fetch: <err>` and the
+ * re-fetch; a miss ⇒ the re-fetch.  Events go to @ev at the pass clock.
+ * @ns, @name: the StageSet's namespace and name (the store key).
  * @snap:   the status whose lastAppliedSnapshot is restored (borrowed).
  * @reason, @msg: set for RB_TERMINAL (sizes @reasonlen, @msglen), "" otherwise.
  * @err:    set for RB_TRANSIENT.
@@ -59,19 +100,23 @@ enum rb_result {
  *          re-apply worded "cannot roll back stage \"<s>\": re-applying the
  *          previous revision failed (<err>)" with PreviousRevisionUnavailable)
  *          or RB_TRANSIENT.
- * Source: metio/stageset-controller@f2c7604 internal/controller/rollback.go attemptRollback.
+ * Source: metio/stageset-controller@f2c7604 internal/controller/rollback.go attemptRollback,
+ *         rollbackStageObjects.
  * Deviations: 1. the decryptor is built inside the world's first restore (its
  *   failure comes back as that stage's terminal or transient answer); an
  *   empty snapshot never asks the world, as upstream.
  */
 enum rb_result rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *clk,
+				   struct ssc_events *ev, const char *ns, const char *name,
 				   const struct sst_spec *spec, const struct sst_status *snap,
 				   char *reason, size_t reasonlen, char *msg, size_t msglen,
 				   struct ssc_err *err, size_t *restored, size_t *nrestored);
 
 /*
  * rb_rollback_stage_to_snapshot() - rollbackStageToSnapshot's decision for
- * stage @stage_name at spec index @position.
+ * stage @stage_name at spec index @position; its rollbackStageObjects reads
+ * the rollback store first as rb_attempt_rollback() does (events to @ev,
+ * a Get error is the transient -1).
  * @revision: set to the snapshot's revision when reverted (size @revlen).
  * @ok:       whether the stage was reverted.
  * @why:      when not reverted and not transient: "no last-good revision is
@@ -83,6 +128,7 @@ enum rb_result rb_attempt_rollback(const struct ssc_env *env, struct ssc_clock *
  * Source: metio/stageset-controller@f2c7604 internal/controller/analysis.go rollbackStageToSnapshot.
  */
 int rb_rollback_stage_to_snapshot(const struct ssc_env *env, struct ssc_clock *clk,
+				  struct ssc_events *ev, const char *ns, const char *name,
 				  const struct sst_status *snap, const char *stage_name,
 				  size_t position, char *revision, size_t revlen, bool *ok,
 				  char *why, size_t whylen, struct ssc_err *err);

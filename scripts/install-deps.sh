@@ -2,6 +2,7 @@
 # Installs the Debian packages magos-sim builds against and tests with: the C
 # toolchain with the C library's headers (gcc only recommends libc6-dev, and
 # a minimal Debian installs no recommends), libyaml, jansson, GSL, CUnit,
+# mimalloc (the allocator of the debug and release builds, see the Makefile),
 # pkg-config, make, python3 (end-to-end checks) with python3-yaml (reads the
 # snapshots `run --snapshot` writes, as an independent YAML parser), man-db (the manual page is
 # rendered by man), zsh (its completion is tested) and tzdata (the IANA time
@@ -30,7 +31,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev pkg-config make gcc python3
+PACKAGES="libc6-dev libyaml-dev libjansson-dev libgsl-dev libcunit1-dev libmimalloc-dev pkg-config make gcc python3
 python3-yaml man-db zsh tzdata"
 # fonts-liberation: the page text in screenshots (a Recommends of chromium that
 # --no-install-recommends would skip).

@@ -10,10 +10,8 @@
 # and what spec.expect cannot say is absent from a snapshot.
 #
 # Not reproducible end to end, one line each (the controller's part of
-# T-44..T-48 and T-114, T-115 is a test in tests/unit/test_stageset_controller.c;
-# T-104, T-105 are the world's alone):
+# T-44..T-48 and T-114, T-115 is a test in tests/unit/test_stageset_controller.c):
 #   T-44..T-48 (side effects)  what patch/delete/apply/wait actions do to other objects is not modelled
-#   T-104, T-105  the rollback store is an external store the simulated controller is not given, and producers GC nothing: a restore's outcome is stagesets.restore
 #   T-114, T-115  StageInventory shards are kept by the controller's wiring, not as objects a scenario can delete or restore (a render can drop an object: tests/hazards-prune.sh)
 . "$(dirname "$0")/lib.sh"
 require_sim
@@ -328,7 +326,7 @@ if d:
     w = writes(d, "firstrun")
     check("T-97/T-98: a failing first run: StageFailed after the apply alone (no onRollback), no snapshot",
           w[0][:2] == (1005, "StageFailed") and "lastAppliedSnapshot" not in snap["firstrun"]["status"], w)
-    check("T-99/T-104: success: no onRollback (1s pass), lastAppliedSnapshot recorded",
+    check("T-99: success: no onRollback (1s pass), lastAppliedSnapshot recorded",
           [t for t, _, _ in writes(d, "success")] == [1005] and
           [x["stage"] for x in snap["success"]["status"]["lastAppliedSnapshot"]] == ["stage-a"], writes(d, "success"))
     w = writes(d, "gate")
@@ -338,6 +336,40 @@ if d:
           ev == [("Warning", 'onRollback: action "second": host "blocked.example.com" is not in --allowed-action-hosts')]
           and writes(d, "order")[1][0] == 2 * M + 8 * S, (ev, writes(d, "order")))
     check("T-102: one RolledBack, StageFailed", len(events(d, "order", "RolledBack")) == 1 and writes(d, "order")[-1][1] == "StageFailed")
+
+# a controller with a rollback store; producers GC their older revisions (gcAt)
+d = load(sys.argv[1], "t104-rollback-store")
+if d:
+    store = lambda n: [(t, m) for t, _, _, m in events(d, n, "RollbackStoreFailed")]
+    check("T-104: a successful run with rollbackOnFailure puts its stage in the store (no failed Put)",
+          [r for _, r, _ in writes(d, "stored")][:1] == ["Succeeded"] and
+          not any(m.startswith("storing") for _, m in store("stored")), store("stored"))
+    rb = [t for t, _, _, _ in events(d, "stored", "RolledBack")]
+    check("T-105: the producer GC'd the first revision at 2m, yet the rollback restores it from the store",
+          rb[:1] == [2 * M + 2 * S] and all(r != "PreviousRevisionUnavailable" for _, r, _ in writes(d, "stored")),
+          (rb, writes(d, "stored")))
+    w = writes(d, "refetch")
+    check("T-105 (no store copy): a failed Put is evented, the apply stands",
+          store("refetch")[:1] == [(5 * M + 1005, 'storing stage "stage-a" in the rollback store failed: '
+                                    'rollback store unavailable')] and w[0][1] == "Succeeded", (store("refetch"), w))
+    check("T-105 (no store copy): a store miss re-fetches the GC'd revision: PreviousRevisionUnavailable, no RolledBack",
+          w[-1][1] == "PreviousRevisionUnavailable" and w[-1][2].startswith("cannot roll back: revision main@sha1:") and
+          'for stage "stage-a" is no longer fetchable (fetch artifact: unexpected status 404)' in w[-1][2] and
+          events(d, "refetch", "RolledBack") == [], w)
+    ev = store("outage")
+    rb = [t for t, _, _, _ in events(d, "outage", "RolledBack")]
+    check("TransientStoreError_BacksOff: a Get error is evented and backs off, no re-fetch; restored after 3m30s",
+          len(ev) >= 3 and all(3 * M <= t < 3 * M + 30 * S and
+                               m == 'reading stage "stage-a" from the rollback store failed: rollback store unavailable'
+                               for t, m in ev) and
+          rb and rb[0] >= 3 * M + 30 * S and
+          all(r != "PreviousRevisionUnavailable" for _, r, _ in writes(d, "outage")), (ev, rb))
+    w = writes(d, "corrupt")
+    check("CorruptSnapshot_EventsAndFallsThrough: evented, then the re-fetch's PreviousRevisionUnavailable",
+          store("corrupt") == [(9 * M + 2 * S, 'decoding stage "stage-a" from the rollback store failed (corrupt '
+                                'snapshot); falling back to producer re-fetch: unexpected end of JSON input')] and
+          w[-1][:2] == (9 * M + 2 * S, "PreviousRevisionUnavailable") and events(d, "corrupt", "RolledBack") == [],
+          (store("corrupt"), w))
 
 d = load(sys.argv[1], "t117-new-revision-not-drift")
 if d:

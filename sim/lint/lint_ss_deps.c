@@ -17,7 +17,7 @@
 static const struct obj *stageset(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (scn_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	return NULL;
 }
@@ -100,6 +100,6 @@ void lint_ss_deps(struct lint_report *r, const struct scenario *s)
 	if (!s->nfevents)
 		return;
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]))
+		if (scn_is_stageset(s->objs[i]))
 			check_dependent(r, s, s->objs[i]);
 }

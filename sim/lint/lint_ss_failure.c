@@ -657,7 +657,7 @@ static void rule_failed_claims(struct lint_report *r, const struct scenario *s, 
 void lint_ss_failure(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
-	const struct obj **ss = lint_ss_stagesets(s, &n);
+	const struct obj **ss = scn_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		rule_rollback_loop(r, s, ss[i]);

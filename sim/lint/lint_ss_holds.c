@@ -263,14 +263,14 @@ static const struct obj *stageset_before(const struct scenario *s, const char *n
 	const struct scn_event *last = NULL;
 
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name)) {
+		if (scn_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name)) {
 			found = s->objs[i];
 			*created_ms = 0;
 		}
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct scn_event *e = &s->events[i];
 
-		if (e == before || e->type != SCN_EV_APPLY || !lint_ss_is_stageset(e->obj) || strcmp(e->obj->ns, ns) ||
+		if (e == before || e->type != SCN_EV_APPLY || !scn_is_stageset(e->obj) || strcmp(e->obj->ns, ns) ||
 		    strcmp(e->obj->name, name))
 			continue;
 		if (e->at_ms > before->at_ms || (e->at_ms == before->at_ms && e->index > before->index))
@@ -604,7 +604,7 @@ static size_t stagesets_of(const struct scenario *s, const struct obj ***out, st
 		char buf[256], *key;
 		size_t k;
 
-		if (!lint_ss_is_stageset(o))
+		if (!scn_is_stageset(o))
 			continue;
 		key = kb_join2(buf, sizeof(buf), o->ns, o->name);
 		if (si_get(ix, key, &k)) {
@@ -996,7 +996,7 @@ static int64_t created_at(const struct scenario *s, const struct obj *ss)
 	if (!applied)
 		return 0;
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj) &&
+		if (s->events[i].type == SCN_EV_APPLY && scn_is_stageset(s->events[i].obj) &&
 		    !strcmp(s->events[i].obj->ns, ss->ns) && !strcmp(s->events[i].obj->name, ss->name))
 			return s->events[i].at_ms;
 	return 0;
@@ -1206,14 +1206,14 @@ void lint_ss_holds(struct lint_report *r, const struct scenario *s)
 	rule_token_burned(r, s, &tz);
 	rule_pending_stale(r, s, &tz);
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i])) {
+		if (scn_is_stageset(s->objs[i])) {
 			rule_window_never_opens(r, s->objs[i], s->start_unix_ms, s->start_unix_ms + s->horizon_ms, &tz);
 			rule_gate_before_plan(r, s->objs[i], &tz, s->start_unix_ms);
 			rule_revert_impossible(r, s->objs[i]);
 			rule_promoted_gate_reads(r, s, s->objs[i]);
 		}
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj)) {
+		if (s->events[i].type == SCN_EV_APPLY && scn_is_stageset(s->events[i].obj)) {
 			rule_window_never_opens(r, s->events[i].obj, s->start_unix_ms + s->events[i].at_ms,
 						s->start_unix_ms + s->horizon_ms, &tz);
 			rule_gate_before_plan(r, s->events[i].obj, &tz, s->start_unix_ms + s->events[i].at_ms);

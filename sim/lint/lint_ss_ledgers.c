@@ -35,31 +35,13 @@ static const char *dur(int64_t ms, char *buf)
 	return buf;
 }
 
-bool lint_ss_is_stageset(const struct obj *o)
-{
-	return o && o->kind && o->api_version && adm_in_group(o, ADM_GROUP_STAGES, "StageSet");
-}
-
-const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n)
-{
-	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
-
-	*n = 0;
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]))
-			out[(*n)++] = s->objs[i];
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj))
-			out[(*n)++] = s->events[i].obj;
-	return out;
-}
 
 void lint_ss_each_spec(const struct scenario *s,
 		       void (*fn)(const struct obj *ss, const struct sst_spec *sp, void *ctx), void *ctx)
 {
 	struct strindex first = { 0 };
 	size_t n, at;
-	const struct obj **v = lint_ss_stagesets(s, &n);
+	const struct obj **v = scn_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		char buf[256], *key = kb_join2(buf, sizeof(buf), v[i]->ns, v[i]->name);
@@ -92,10 +74,10 @@ int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss)
 static const struct obj *stageset_named(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (scn_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj) &&
+		if (s->events[i].type == SCN_EV_APPLY && scn_is_stageset(s->events[i].obj) &&
 		    !strcmp(s->events[i].obj->ns, ns) && !strcmp(s->events[i].obj->name, name))
 			return s->events[i].obj;
 	return NULL;
@@ -133,7 +115,7 @@ static int64_t next_revision(const struct scenario *s, const struct obj *ss, int
 		const struct scn_event *e = &s->events[i];
 		bool edits = (e->type == SCN_EV_PATCH && e->merge && val_map_get(e->merge, "spec")) ||
 			     (e->type == SCN_EV_APPLY && e->obj != ss && e->obj && !strcmp(e->obj->ns, ss->ns) &&
-			      !strcmp(e->obj->name, ss->name) && lint_ss_is_stageset(e->obj));
+			      !strcmp(e->obj->name, ss->name) && scn_is_stageset(e->obj));
 
 		if (!edits || e->at_ms <= t_ms || (when >= 0 && e->at_ms >= when) ||
 		    (e->type == SCN_EV_PATCH && !targets(e, ss)))
@@ -970,7 +952,7 @@ static bool tell_restarts_forgiven(struct lint_report *r, const struct scenario 
 void lint_ss_ledgers(struct lint_report *r, const struct scenario *s)
 {
 	size_t n;
-	const struct obj **ss = lint_ss_stagesets(s, &n);
+	const struct obj **ss = scn_stagesets(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		if (lint_ss_created_ms(s, ss[i]) > 0 && stageset_named(s, ss[i]->ns, ss[i]->name) != ss[i])

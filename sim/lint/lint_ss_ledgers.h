@@ -87,20 +87,6 @@ void lint_ss_ledgers(struct lint_report *r, const struct scenario *s);
 struct val_mark lint_ss_stage_key_mark(const struct obj *ss, const char *name, const char *group, const char *key);
 
 /*
- * lint_ss_stagesets() - the StageSets of @s's inputs, then of its `apply`
- * events, in that order, with their count into @n.  The objects are
- * borrowed from @s; the array is new (the caller frees it, a NULL-ended
- * array of at most inputs + events).  Cannot fail (aborts on OOM).
- */
-const struct obj **lint_ss_stagesets(const struct scenario *s, size_t *n);
-
-/*
- * lint_ss_is_stageset() - whether @o (may be NULL) is a StageSet of the
- * stages.metio.wtf group, as admission reads one.  Cannot fail.
- */
-bool lint_ss_is_stageset(const struct obj *o);
-
-/*
  * lint_ss_created_ms() - when StageSet @ss (borrowed from @s) comes into
  * being, in ms of the run: 0 for an input, else the time of the `apply`
  * event that carries it.  Cost: O(events).  Cannot fail.
@@ -109,7 +95,7 @@ int64_t lint_ss_created_ms(const struct scenario *s, const struct obj *ss);
 
 /*
  * lint_ss_each_spec() - calls @fn for each StageSet of @s once, at its first
- * manifest (the inputs before the `apply` events, as lint_ss_stagesets()
+ * manifest (the inputs before the `apply` events, as scn_stagesets()
  * lists them: a later apply of the same namespace/name is a re-apply, linted
  * by its first), with its spec parsed (@sp, released after the call); a
  * manifest whose spec does not parse (MS001 refuses it) is skipped.  @ss and

@@ -97,9 +97,9 @@ static void check_stageset(struct lint_report *r, const struct scenario *s, cons
 void lint_ss_sources(struct lint_report *r, const struct scenario *s)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]))
+		if (scn_is_stageset(s->objs[i]))
 			check_stageset(r, s, s->objs[i]);
 	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && lint_ss_is_stageset(s->events[i].obj))
+		if (s->events[i].type == SCN_EV_APPLY && scn_is_stageset(s->events[i].obj))
 			check_stageset(r, s, s->events[i].obj);
 }

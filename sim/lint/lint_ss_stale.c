@@ -40,7 +40,7 @@ static bool targets(const struct scn_event *e, const struct obj *ss)
 /* The manifest event @e re-applies StageSet @ss with (borrowed), NULL: none. */
 static const struct obj *reapplied(const struct scn_event *e, const struct obj *ss)
 {
-	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && lint_ss_is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
+	if (e->type == SCN_EV_APPLY && e->obj && e->obj != ss && scn_is_stageset(e->obj) && !strcmp(e->obj->ns, ss->ns) &&
 	    !strcmp(e->obj->name, ss->name))
 		return e->obj;
 	return NULL;
@@ -698,7 +698,7 @@ static bool kubeconfig_exit(const struct scenario *s, const struct obj *ss, int6
 static const struct obj *input_stageset(const struct scenario *s, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < s->nobjs; i++)
-		if (lint_ss_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
+		if (scn_is_stageset(s->objs[i]) && !strcmp(s->objs[i]->ns, ns) && !strcmp(s->objs[i]->name, name))
 			return s->objs[i];
 	return NULL;
 }

@@ -1302,6 +1302,25 @@ int scn_load_static_lim(const char *const *paths, size_t npaths, const struct li
 	return load(paths, npaths, lim, out, d, true);
 }
 
+bool scn_is_stageset(const struct obj *o)
+{
+	return o && o->kind && o->api_version && adm_in_group(o, ADM_GROUP_STAGES, "StageSet");
+}
+
+const struct obj **scn_stagesets(const struct scenario *s, size_t *n)
+{
+	const struct obj **out = xcalloc(s->nobjs + s->nevents + 1, sizeof(*out));
+
+	*n = 0;
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (scn_is_stageset(s->objs[i]))
+			out[(*n)++] = s->objs[i];
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i].type == SCN_EV_APPLY && scn_is_stageset(s->events[i].obj))
+			out[(*n)++] = s->events[i].obj;
+	return out;
+}
+
 /* Whether @o is an object a simulated controller reconciles (not one it only reads). */
 static bool reconciled(const struct obj *o)
 {

@@ -938,6 +938,21 @@ int scn_load_static_lim(const char *const *paths, size_t npaths, const struct li
 			struct scenario *out, struct diag *d);
 
 /*
+ * scn_is_stageset() - whether @o (may be NULL) is a StageSet of the
+ * stages.metio.wtf group, as admission reads one.  Cannot fail.
+ */
+bool scn_is_stageset(const struct obj *o);
+
+/*
+ * scn_stagesets() - the StageSets a run of @s may hold: those of its inputs,
+ * then those of its `apply` events, in that order, with their count into @n.
+ * The objects are borrowed from @s; the array is new (the caller frees it, a
+ * NULL-ended array of at most inputs + events).  Loading and lint read the
+ * same list.  Cannot fail (aborts on OOM).
+ */
+const struct obj **scn_stagesets(const struct scenario *s, size_t *n);
+
+/*
  * scn_refuse_nothing_to_simulate() - the commands' check that scenario @s
  * (loaded without errors) holds something to simulate.  Inputs with no
  * object at all (an empty List, as `kubectl get` prints when it finds no

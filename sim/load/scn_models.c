@@ -151,6 +151,7 @@ static const struct sch_field stagesets_fields[] = {
 	{ .name = "pods", .schema = &scnp_sw_pods_node },
 	{ .name = "podListErrors", .schema = &scnp_sw_list_errors_node },
 	{ .name = "ledgerErrors", .schema = &scnp_sw_read_errors_node },
+	{ .name = "rollbackStore", .schema = &scnp_sw_store_node },
 	{ .name = NULL },
 };
 static const struct sch_node stagesets_node = { .type = SCH_OBJECT, .fields = stagesets_fields };

@@ -282,6 +282,7 @@ extern const struct sch_node scnp_sw_readiness_node;  /* readiness, readyExprs *
 extern const struct sch_node scnp_sw_effect_node;     /* regression.effect, regress.effect */
 extern const struct sch_node scnp_sw_actions_node;    /* actions */
 extern const struct sch_node scnp_sw_restore_node;    /* restore */
+extern const struct sch_node scnp_sw_store_node;      /* rollbackStore */
 extern const struct sch_node scnp_sw_anchors_node;    /* anchors */
 extern const struct sch_node scnp_sw_pods_node;       /* pods */
 extern const struct sch_node scnp_sw_list_errors_node;/* podListErrors */

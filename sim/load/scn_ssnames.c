@@ -15,7 +15,7 @@
 #include "engine/xalloc.h"
 #include "sim/base/suggest.h"
 
-/* The StageSets a run may hold: those of the inputs and of apply events. */
+/* The StageSets a run may hold (scn_stagesets()): those of the inputs, then of apply events. */
 struct stagesets {
 	const struct obj **v;
 	size_t n;
@@ -23,24 +23,6 @@ struct stagesets {
 
 /* How many items a "what there is" list shows before "and N more". */
 #define LISTED 8
-
-static void stagesets_init(struct stagesets *ss, const struct scenario *s)
-{
-	ss->v = xcalloc(s->nobjs + s->nevents + 1, sizeof(*ss->v));
-	ss->n = 0;
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (strcmp(s->objs[i]->kind, "StageSet") == 0)
-			ss->v[ss->n++] = s->objs[i];
-	for (size_t i = 0; i < s->nevents; i++)
-		if (s->events[i].type == SCN_EV_APPLY && s->events[i].obj &&
-		    strcmp(s->events[i].obj->kind, "StageSet") == 0)
-			ss->v[ss->n++] = s->events[i].obj;
-}
-
-static void stagesets_release(struct stagesets *ss)
-{
-	free(ss->v);
-}
 
 /* Whether a StageSet manifest was refused: what it held is unknown, so nothing is told about it. */
 static bool any_refused(const struct loader *L)
@@ -287,10 +269,10 @@ void scnp_sw_check_names(struct loader *L)
 
 	if (!L->s->scenario_file || (!nreads && !nsources) || any_refused(L))
 		return;
-	stagesets_init(&ss, L->s);
+	ss.v = scn_stagesets(L->s, &ss.n);
 	for (size_t i = 0; i < nreads; i++)
 		check_read_error(L, &ss, reads->u.list.items[i], i);
 	for (size_t i = 0; i < nsources; i++)
 		check_source(L, &ss, sources->u.list.items[i], i);
-	stagesets_release(&ss);
+	free(ss.v);
 }

@@ -246,6 +246,10 @@ void scn_sw_config_release(struct scn_sw_config *c)
 		free(c->read_errors[i].message);
 	}
 	free(c->read_errors);
+	scn_sw_windows_release(&c->store.put_errors);
+	scn_sw_windows_release(&c->store.get_errors);
+	scn_sw_windows_release(&c->store.corrupt);
+	free(c->store.message);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -361,6 +365,15 @@ static const struct sch_field restore_fields[] = {
 const struct sch_node scnp_sw_restore_node = { .type = SCH_OBJECT, .fields = restore_fields,
 					       .check = check_restore };
 
+static const struct sch_field store_fields[] = {
+	{ .name = "putErrors", .schema = &scnp_sw_windows_node },
+	{ .name = "getErrors", .schema = &scnp_sw_windows_node },
+	{ .name = "corrupt", .schema = &scnp_sw_windows_node },
+	{ .name = "message", .schema = &sch_string_nonempty },
+	{ .name = NULL },
+};
+const struct sch_node scnp_sw_store_node = { .type = SCH_OBJECT, .fields = store_fields };
+
 static const struct sch_field anchor_fields[] = {
 	{ .name = "apiVersion", .schema = &sch_string_nonempty },
 	{ .name = "kind", .schema = &sch_string_nonempty, .required = true },
@@ -472,6 +485,7 @@ static const struct sch_field source_fields[] = {
 	{ .name = "fetchErrors", .schema = &scnp_sw_windows_node },
 	{ .name = "versionMissing", .schema = &scnp_sw_windows_node },
 	{ .name = "versionEmpty", .schema = &scnp_sw_windows_node },
+	{ .name = "gcAt", .schema = &scnp_ms_duration_node },
 	{ .name = "files", .schema = &sch_string_map },
 	{ .name = "objects", .schema = &objects_node },
 	{ .name = "updates", .schema = &updates_node },
@@ -1166,6 +1180,10 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 			     &s->has_version_missing);
 		read_windows(val_map_get(x, "versionEmpty"), &s->version_empty,
 			     &s->has_version_empty);
+		if (val_map_get(x, "gcAt")) {
+			s->has_gc = true;
+			s->gc_ms = scnp_duration_ms(val_map_get(x, "gcAt"));
+		}
 		if (files) {
 			s->has_files = true;
 			read_files(files, &s->paths, &s->texts, &s->nfiles);
@@ -1198,6 +1216,17 @@ static void read_sources(const struct val *l, struct scn_sw_config *c, const cha
 	}
 }
 
+static void read_store(const struct val *v, struct scn_sw_config *c)
+{
+	if (!v)
+		return;
+	c->has_store = true;
+	read_windows(val_map_get(v, "putErrors"), &c->store.put_errors, NULL);
+	read_windows(val_map_get(v, "getErrors"), &c->store.get_errors, NULL);
+	read_windows(val_map_get(v, "corrupt"), &c->store.corrupt, NULL);
+	c->store.message = opt_str(v, "message");
+}
+
 void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char *file)
 {
 	const struct val *ss = val_map_get(models, "stagesets");
@@ -1209,6 +1238,7 @@ void scnp_sw_read(struct scn_sw_config *c, const struct val *models, const char 
 		read_pods(val_map_get(ss, "pods"), c);
 		read_list_errors(val_map_get(ss, "podListErrors"), c);
 		read_read_errors(val_map_get(ss, "ledgerErrors"), c);
+		read_store(val_map_get(ss, "rollbackStore"), c);
 	}
 	if (rules && rules->u.list.n) {
 		c->rules = xcalloc(rules->u.list.n, sizeof(*c->rules));

@@ -45,6 +45,8 @@
 #define SCN_SW_DEFAULT_REGRESSION_MS 600000   /* a drawn regression lasts 10m */
 #define SCN_SW_DEFAULT_REGRESSION_AFTER_MS 0  /* ready → regression onset: 0s */
 #define SCN_SW_DEFAULT_INITIAL_VERSION "1.0.0" /* a modelled source's offer before any publish */
+#define SCN_SW_DEFAULT_STORE_ERROR "rollback store unavailable" /* a failed Put/Get's text */
+#define SCN_SW_CORRUPT_SNAPSHOT_ERROR "unexpected end of JSON input" /* decodeObjects of a corrupt snapshot */
 
 /* A time window [from_ms, until_ms), ms since scenario start; from_ms < until_ms. */
 struct scn_sw_window {
@@ -281,6 +283,8 @@ struct scn_sw_source {
 	struct scn_sw_windows fetch_errors;    /* fetching the artifact fails (transient) */
 	struct scn_sw_windows version_missing; /* the version file / label is absent */
 	struct scn_sw_windows version_empty;   /* ... present and empty */
+	bool has_gc;
+	int64_t gc_ms;                /* gcAt: from then on the producer keeps only the revision it offers */
 	bool has_files;
 	char **paths, **texts;        /* files of the artifact, sorted by path */
 	size_t nfiles;
@@ -339,6 +343,19 @@ struct scn_sw_read_error {
 	char *message;                /* NULL: the API server's text */
 };
 
+/*
+ * The controller's rollback store (spec.models.stagesets.rollbackStore;
+ * upstream's --rollback-store-path / --rollback-store-s3-*): configured
+ * when the key is present.  What lies outside the controller: whether a
+ * Put or a Get succeeds, and whether what a Put stored decodes.
+ */
+struct scn_sw_store {
+	struct scn_sw_windows put_errors; /* a Put in a window fails (evented, the apply stands) */
+	struct scn_sw_windows get_errors; /* a Get in a window fails (an outage: back-off) */
+	struct scn_sw_windows corrupt;    /* a Put in a window stores a snapshot that does not decode */
+	char *message;                    /* NULL: SCN_SW_DEFAULT_STORE_ERROR */
+};
+
 /* The StageSet world with every default filled in. */
 struct scn_sw_config {
 	struct scn_sw_behaviour top;  /* has_* all true but has_actions, regression.has_versions */
@@ -355,6 +372,8 @@ struct scn_sw_config {
 	size_t nlist_errors;
 	struct scn_sw_read_error *read_errors; /* in file order */
 	size_t nread_errors;
+	bool has_store;               /* a rollback store is configured */
+	struct scn_sw_store store;
 };
 
 /* scn_sw_config_init() - the defaults above, nothing else.  Cannot fail. */

@@ -40,5 +40,7 @@ void sw_free(struct sw_world *w)
 	free(w->src);
 	si_release(&w->src_ix);
 	free(w->listed);
+	si_release(&w->stored_ix);
+	free(w->stored_corrupt);
 	free(w);
 }

@@ -117,6 +117,10 @@ struct sw_world {
 	struct strindex src_ix;
 	const struct obj **listed; /* sws_source_list() buffer */
 	size_t caplisted;
+	/* the rollback store's objects (sim/models/stageset_world_store.h): key → stored[i] */
+	struct strindex stored_ix;
+	bool *stored_corrupt;      /* whether what the last Put of a key stored decodes not */
+	size_t nstored, capstored;
 };
 
 /* ---------------------------------------------------------------- helpers */

@@ -72,7 +72,7 @@ static const char *resource_of(const char *kind)
 /* The fields of a spec.models.sources entry, for first-match lookups. */
 enum sfield {
 	SF_INITIAL, SF_FETCH, SF_MISSING, SF_NOT_READY, SF_FORBIDDEN, SF_FETCH_ERRORS,
-	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES, SF_UPDATES, SF_OBJECTS,
+	SF_VERSION_MISSING, SF_VERSION_EMPTY, SF_FILES, SF_UPDATES, SF_OBJECTS, SF_GC,
 };
 
 static bool source_cfg_matches(const struct scn_sw_source *e, const struct swr_source *src)
@@ -106,6 +106,8 @@ static bool sets(const struct scn_sw_source *e, enum sfield f)
 		return e->has_updates;
 	case SF_OBJECTS:
 		return e->has_objects;
+	case SF_GC:
+		return e->has_gc;
 	}
 	return false;
 }
@@ -1127,4 +1129,28 @@ int sws_object_version(struct sw_world *w, const struct sw_member *m, size_t sta
 	}
 	*version = xstrdup(source_in(w, src, SF_VERSION_EMPTY, t_ms) ? "" : carried(w, src, ra->revision));
 	return 0;
+}
+
+bool sws_revision_collected(struct sw_world *w, const struct sw_member *m, size_t stage,
+			    const char *revision, int64_t t_ms, struct ssc_err *err)
+{
+	const struct scn_sw_source *e;
+	struct swr_source *src;
+	bool any = false;
+	int64_t since;
+
+	/* no record is made for a scenario that collects nothing */
+	for (size_t i = 0; i < w->s.cfg->nsources && !any; i++)
+		any = w->s.cfg->sources[i].has_gc;
+	if (!any || !m->spec || stage >= m->spec->nstages)
+		return false;
+	src = w->src[ref_source(w, &m->spec->stages[stage].source_ref, m->ns)];
+	e = source_cfg(w, src, SF_GC);
+	if (!e || t_ms < e->gc_ms)
+		return false;
+	if (strcmp(revision_of(src, revision_at(w, src, t_ms, &since)), swr_nz(revision)) == 0)
+		return false;
+	/* the producer answers the artifact URL of a collected revision with 404 (artifact.Fetcher) */
+	swr_set_err(err, SSC_ERR, "fetch artifact: unexpected status 404");
+	return true;
 }

@@ -119,6 +119,18 @@ size_t sws_source_snapshot(struct sw_world *w, int64_t t_ms, const struct obj **
 const char *sws_revision_version(struct sw_world *w, const struct ssc_resolved *ra);
 
 /*
+ * sws_revision_collected() - whether the producer of the source stage
+ * @stage (index) of @m reads has garbage-collected @revision by @t_ms: its
+ * spec.models.sources entry sets gcAt, @t_ms is at or after it, and
+ * @revision is not the one the source offers at @t_ms (from gcAt on the
+ * producer keeps only its current revision).  When true, @err holds the
+ * fetch's error (class SSC_ERR).  Without a gcAt anywhere: false, no record
+ * made.  Cost: O(entries + revisions).
+ */
+bool sws_revision_collected(struct sw_world *w, const struct sw_member *m, size_t stage,
+			    const char *revision, int64_t t_ms, struct ssc_err *err);
+
+/*
  * sws_artifact_file() - env artifact_file: file @path of @ra's artifact.
  * A file of the source's `files` (those of the last update at or before
  * @ra's revision, if any) is returned as written; any other path is

@@ -772,8 +772,8 @@ void swst_ready_exprs(struct sw_world *w, const struct sw_member *m, size_t stag
 /* ---------------------------------------------------------------- stages: restore */
 
 int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
-		     const struct sst_artifact_ref *ref, int64_t t_ms, int64_t *duration_ms, char *reason,
-		     size_t reasonlen, char *msg, size_t msglen, struct ssc_err *err)
+		     const struct sst_artifact_ref *ref, bool from_store, int64_t t_ms, int64_t *duration_ms,
+		     char *reason, size_t reasonlen, char *msg, size_t msglen, struct ssc_err *err)
 {
 	struct swr_member *mb = sws_member_record(w, m, t_ms);
 	const char *sname = swr_stage_name(m, stage);
@@ -783,6 +783,7 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 	const char *parts[9];
 	char n[12], *sq;
 	const char *rev = ref->revision && ref->revision[0] ? ref->revision : swr_nz(ref->digest);
+	enum scn_sw_restore_outcome outcome;
 	int rc = 0;
 
 	resolve(w, m->labels, sname, &e);
@@ -799,7 +800,20 @@ int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t sta
 	if (msglen)
 		msg[0] = '\0';
 	sq = gofmt_quote(sname);
-	switch (r->outcome) {
+	outcome = r->outcome;
+	if (from_store && outcome == SCN_SW_PREVIOUS_UNAVAILABLE)
+		outcome = SCN_SW_RESTORED; /* the store's copy needs no fetch */
+	if (!from_store && outcome == SCN_SW_RESTORED &&
+	    sws_revision_collected(w, m, stage, ref->revision, t_ms, err)) {
+		snprintf(reason, reasonlen, "PreviousRevisionUnavailable");
+		snprintf(msg, msglen, "cannot roll back: revision %s for stage %s is no longer fetchable (%s)",
+			 rev, sq, err->msg);
+		err->code = SSC_OK;
+		err->msg[0] = '\0';
+		free(sq);
+		return 1;
+	}
+	switch (outcome) {
 	case SCN_SW_RESTORED: {
 		int64_t at = t_ms + *duration_ms;
 

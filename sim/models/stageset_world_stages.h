@@ -107,10 +107,14 @@ void swst_ready_exprs(struct sw_world *w, const struct sw_member *m, size_t stag
  * stage's restore outcome after a drawn duration.  0 restored (the stage
  * runs @ref->revision, ready at once); 1 terminal PreviousRevisionUnavailable
  * or ImageUnverified with upstream's message; 2 the re-apply failed (@err);
- * -1 transient (@err).
+ * -1 transient (@err).  A re-fetch (@from_store false) of a revision the
+ * producer has garbage-collected (sws_revision_collected()) is terminal
+ * PreviousRevisionUnavailable where the outcome would restore; the rollback
+ * store's copy (@from_store) is fetched from nowhere, so
+ * previousRevisionUnavailable and the producer's GC do not apply to it.
  */
 int swst_restore_stage(struct sw_world *w, const struct sw_member *m, size_t stage,
-		     const struct sst_artifact_ref *ref, int64_t t_ms, int64_t *duration_ms,
+		     const struct sst_artifact_ref *ref, bool from_store, int64_t t_ms, int64_t *duration_ms,
 		     char *reason, size_t reasonlen, char *msg, size_t msglen, struct ssc_err *err);
 
 /*

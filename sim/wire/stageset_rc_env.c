@@ -25,6 +25,7 @@
 #include "sim/models/stageset_world_gates.h"
 #include "sim/models/stageset_world_sources.h"
 #include "sim/models/stageset_world_stages.h"
+#include "sim/models/stageset_world_store.h"
 #include "sim/wire/fleet_rc.h"
 #include "sim/wire/stageset_rc_inv.h"
 #include "sim/wire/stageset_rc_rec.h"
@@ -396,15 +397,15 @@ static int env_warning_events(void *ctx, const char *ns, const struct lbl_select
 	return swg_warning_events(pe->r->world, ns, sel, reasons, nreasons, ssrr_sim_ms(pe->r, at_ms), total, err);
 }
 
-static int env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_ref *ref, int64_t at_ms,
-			     int64_t *duration_ms, char *reason, size_t reasonlen, char *msg, size_t msglen,
-			     struct ssc_err *err)
+static int env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_ref *ref, bool from_store,
+			     int64_t at_ms, int64_t *duration_ms, char *reason, size_t reasonlen, char *msg,
+			     size_t msglen, struct ssc_err *err)
 {
 	struct ssre_pass *pe = ctx;
 	struct ssrr_member *m = pe->m;
 	const struct scn_sw_stage_objects *objs;
-	int rc = swst_restore_stage(pe->r->world, &pe->sm, stage, ref, ssrr_sim_ms(pe->r, at_ms), duration_ms, reason,
-				    reasonlen, msg, msglen, err);
+	int rc = swst_restore_stage(pe->r->world, &pe->sm, stage, ref, from_store, ssrr_sim_ms(pe->r, at_ms),
+				    duration_ms, reason, reasonlen, msg, msglen, err);
 
 	/* restored: the stage renders (and its shard will list) what the restored revision renders */
 	if (rc == 0 && m->spec_ok && stage < m->spec.nstages && stage < m->nids) {
@@ -623,6 +624,22 @@ static int cl_delete_shards(void *ctx, const char *stage, int64_t at_ms, struct 
 	return 0;
 }
 
+/* ---------------------------------------------------------------- the rollback store */
+
+static int store_put(void *ctx, const char *key, int64_t at_ms, struct ssc_err *err)
+{
+	struct ssre_pass *pe = ctx;
+
+	return swsr_put(pe->r->world, key, ssrr_sim_ms(pe->r, at_ms), err);
+}
+
+static enum ssc_store_get store_get(void *ctx, const char *key, int64_t at_ms, struct ssc_err *err)
+{
+	struct ssre_pass *pe = ctx;
+
+	return swsr_get(pe->r->world, key, ssrr_sim_ms(pe->r, at_ms), err);
+}
+
 /* ---------------------------------------------------------------- binding */
 
 void ssre_bind(struct ssre_pass *pc, struct ssc_env *env, struct ssc_cluster *cl)
@@ -647,6 +664,12 @@ void ssre_bind(struct ssre_pass *pc, struct ssc_env *env, struct ssc_cluster *cl
 	env->time_zone = env_time_zone;
 	env->anchor_uid = env_anchor_uid;
 	env->parse_ladder_file = env_parse_ladder_file;
+	if (swsr_configured(pc->r->world)) {
+		pc->store.ctx = pc;
+		pc->store.put = store_put;
+		pc->store.get = store_get;
+		env->rollback_store = &pc->store;
+	}
 
 	memset(cl, 0, sizeof(*cl));
 	cl->ctx = pc;

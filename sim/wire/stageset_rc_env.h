@@ -26,6 +26,7 @@ struct ssre_pass {
 	/* the pass's last kstatus wait: stage index (SIZE_MAX: none yet), start (sim ms), length (ms) */
 	size_t wait_stage;
 	int64_t wait_at_ms, wait_ms;
+	struct ssc_rollback_store store; /* env->rollback_store when the scenario configures one */
 };
 
 /* ssre_inv_find() - @m's StageInventory shard of stage @stage, or NULL. */
@@ -33,7 +34,9 @@ const struct ssrr_inv *ssre_inv_find(const struct ssrr_member *m, const char *st
 
 /*
  * ssre_bind() - points @env and @cl at the adapter's callbacks, all with
- * context @pc (which must outlive the pass).  Every other field is zeroed.
+ * context @pc (which must outlive the pass); env->rollback_store at
+ * @pc->store when the scenario configures a rollback store.  Every other
+ * field is zeroed.
  */
 void ssre_bind(struct ssre_pass *pc, struct ssc_env *env, struct ssc_cluster *cl);
 

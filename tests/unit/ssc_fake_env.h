@@ -584,8 +584,8 @@ static inline int ssfx_env_warning_events(void *ctx, const char *ns, const struc
 	return ssfx_env_pods(ctx, sel, true, total, err);
 }
 
-static inline int ssfx_env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_ref *ref, int64_t at_ms,
-					 int64_t *duration_ms, char *reason, size_t reasonlen, char *msg,
+static inline int ssfx_env_restore_stage(void *ctx, size_t stage, const struct sst_artifact_ref *ref,
+					 bool from_store, int64_t at_ms, int64_t *duration_ms, char *reason, size_t reasonlen, char *msg,
 					 size_t msglen, struct ssc_err *err)
 {
 	struct ssfx_world *w = ctx;

@@ -17,6 +17,7 @@
 #include "sim/models/stageset_world_gates.h"
 #include "sim/models/stageset_world_sources.h"
 #include "sim/models/stageset_world_stages.h"
+#include "sim/models/stageset_world_store.h"
 #include "tests/unit/cu_main.h"
 #include "tests/unit/fixtures.h"
 
@@ -1279,33 +1280,122 @@ static void test_restores(void)
 	ra = resolved("GitRepository", "t1", "src", 0);
 	swst_apply_stage(W, &s.m, 0, &ra, 0, &ap);
 	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"), SW_NEVER);
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			0);
 	CU_ASSERT_EQUAL(dur, SCN_SW_DEFAULT_RESTORE_MS);
 	CU_ASSERT_EQUAL(swst_stage_ready_at(W, "t1", "shop", "app"),
 			HOUR + SCN_SW_DEFAULT_RESTORE_MS);
 	obj_strmap_set(&s.labels, "case", "gone");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
 				    "fetchable (artifact not found)");
 	obj_strmap_set(&s.labels, "case", "image");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			1);
 	CU_ASSERT_STRING_EQUAL(reason, "ImageUnverified");
 	CU_ASSERT_STRING_EQUAL(msg,
 			       "cannot roll back stage \"app\": its previous revision references an image that "
 				    "fails verification now (no matching signatures)");
 	obj_strmap_set(&s.labels, "case", "apply");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			2);
 	CU_ASSERT_STRING_EQUAL(err.msg, "simulated apply failure");
 	obj_strmap_set(&s.labels, "case", "store");
-	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &ref, false, HOUR, &dur, reason, sizeof(reason), msg, sizeof(msg), &err),
 			-1);
 	CU_ASSERT_STRING_EQUAL(err.msg, "rollback store: connection refused");
+	ss_release(&s);
+	end();
+}
+
+/* One window [@from, @until) as @w's only one. */
+static void window(struct scn_sw_windows *w, int64_t from, int64_t until)
+{
+	w->items = xcalloc(1, sizeof(*w->items));
+	w->items[0].from_ms = from;
+	w->items[0].until_ms = until;
+	w->n = 1;
+}
+
+static void test_rollback_store(void)
+{
+	struct ssc_err err;
+
+	begin();
+	world();
+	CU_ASSERT(!swsr_configured(W));
+	end();
+
+	begin();
+	cfg.has_store = true;
+	window(&cfg.store.put_errors, 10, 20);
+	window(&cfg.store.get_errors, 30, 40);
+	window(&cfg.store.corrupt, 50, 60);
+	world();
+	CU_ASSERT(swsr_configured(W));
+	memset(&err, 0, sizeof(err));
+	CU_ASSERT_EQUAL(swsr_put(W, "ns/a/app/sha256-1", 15, &err), -1); /* putErrors */
+	CU_ASSERT_STRING_EQUAL(err.msg, SCN_SW_DEFAULT_STORE_ERROR);
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/a/app/sha256-1", 25, &err), SSC_STORE_MISSING); /* nothing stored */
+	CU_ASSERT_EQUAL(swsr_put(W, "ns/a/app/sha256-1", 20, &err), 0);  /* the window is half-open */
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/a/app/sha256-1", 35, &err), SSC_STORE_ERROR);
+	CU_ASSERT_STRING_EQUAL(err.msg, SCN_SW_DEFAULT_STORE_ERROR);
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/a/app/sha256-1", 40, &err), SSC_STORE_FOUND);
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/b/app/sha256-1", 40, &err), SSC_STORE_MISSING);
+	CU_ASSERT_EQUAL(swsr_put(W, "ns/c/app/sha256-1", 55, &err), 0);  /* stored corrupt */
+	memset(&err, 0, sizeof(err));
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/c/app/sha256-1", 70, &err), SSC_STORE_CORRUPT);
+	CU_ASSERT_STRING_EQUAL(err.msg, SCN_SW_CORRUPT_SNAPSHOT_ERROR);
+	CU_ASSERT_EQUAL(swsr_put(W, "ns/c/app/sha256-1", 70, &err), 0);  /* a later Put replaces it */
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/c/app/sha256-1", 70, &err), SSC_STORE_FOUND);
+	cfg.store.message = xstrdup("s3: connection reset");
+	CU_ASSERT_EQUAL(swsr_get(W, "ns/a/app/sha256-1", 30, &err), SSC_STORE_ERROR);
+	CU_ASSERT_STRING_EQUAL(err.msg, "s3: connection reset");
+	end();
+}
+
+/* sources[].gcAt: from then on a restore's re-fetch of an older revision fails; the store's copy does not. */
+static void test_restore_after_producer_gc(void)
+{
+	struct ss s;
+	char st[] = "app", url[] = "http://x", dg[] = "sha256:00", rv[] = "main@sha1:abc", sd[] = "";
+	struct sst_artifact_ref old = { st, url, dg, rv, sd }, cur;
+	struct ssc_resolved ra;
+	char reason[64], msg[512];
+	int64_t dur;
+	struct ssc_err err;
+
+	begin();
+	cfg.sources = xcalloc(1, sizeof(*cfg.sources));
+	cfg.nsources = 1;
+	cfg.sources[0].name = xstrdup("src");
+	cfg.sources[0].has_gc = true;
+	cfg.sources[0].gc_ms = HOUR;
+	world();
+	ss_init(&s, "t1", "shop", NULL, ONE_STAGE);
+	ra = resolved("GitRepository", "t1", "src", 0);
+	cur = old;
+	cur.revision = (char *)ra.revision;
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &old, false, HOUR - 1, &dur, reason, sizeof(reason), msg,
+					   sizeof(msg), &err),
+			0); /* before gcAt */
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &old, false, HOUR, &dur, reason, sizeof(reason), msg,
+					   sizeof(msg), &err),
+			1);
+	CU_ASSERT_STRING_EQUAL(reason, "PreviousRevisionUnavailable");
+	CU_ASSERT_STRING_EQUAL(msg, "cannot roll back: revision main@sha1:abc for stage \"app\" is no longer "
+				    "fetchable (fetch artifact: unexpected status 404)");
+	CU_ASSERT_EQUAL(err.code, SSC_OK);
+	/* the revision the producer still offers, and the store's copy of any */
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &cur, false, HOUR, &dur, reason, sizeof(reason), msg,
+					   sizeof(msg), &err),
+			0);
+	CU_ASSERT_EQUAL(swst_restore_stage(W, &s.m, 0, &old, true, HOUR, &dur, reason, sizeof(reason), msg,
+					   sizeof(msg), &err),
+			0);
 	ss_release(&s);
 	end();
 }
@@ -2063,6 +2153,8 @@ void register_tests(void)
 		{ "draws: common random numbers per StageSet", test_common_random_numbers },
 		{ "actions: entries by name and phase, classes, rules", test_actions },
 		{ "restores: every outcome with upstream's texts", test_restores },
+		{ "rollback store: Put and Get by window, corrupt snapshots", test_rollback_store },
+		{ "restores: the producer's GC fails a re-fetch, not the store's copy", test_restore_after_producer_gc },
 		{ "metrics: several series and the querier's texts", test_metric_series },
 		{ "metrics: a StageSet metric source", test_query },
 		{ "pods and events: totals over time, list errors", test_pods_and_events },
