@@ -111,6 +111,15 @@ static const char *copy_out(const char *buf, size_t w, size_t len, char out[GOFM
 	return out;
 }
 
+const char *gofmt_uint(uint64_t v, char out[GOFMT_UINT_LEN])
+{
+	size_t w = GOFMT_UINT_LEN - 1;
+
+	out[w] = '\0';
+	fmt_int(out, &w, v);
+	return out + w;
+}
+
 const char *gofmt_duration(int64_t ns, char out[GOFMT_DURATION_LEN])
 {
 	char buf[GOFMT_DURATION_LEN];

@@ -9,6 +9,7 @@
  * Go printed.
  *
  *   time.Duration.String   gofmt_duration(), gofmt_duration_ms()
+ *   strconv.FormatUint     gofmt_uint() (base 10; fmt's %d of an unsigned value)
  *   strconv.FormatFloat    gofmt_float() (shortest: precision -1)
  *   encoding/json float64  gofmt_json_float()
  *   strconv.Quote, %q      gofmt_quote()
@@ -24,6 +25,15 @@
 
 #define GOFMT_DURATION_LEN 32 /* the longest Duration text ("-2562047h47m16.854775808s") and NUL */
 #define GOFMT_FLOAT_LEN 400   /* the longest shortest 'f' text (5e-324: 326 bytes) and NUL */
+#define GOFMT_UINT_LEN 21     /* the 20 digits of UINT64_MAX and NUL */
+
+/*
+ * gofmt_uint() - strconv.FormatUint(@v, 10): @v in decimal, no sign or
+ * leading zeros ("0" for 0), without printf.
+ * @out: receives the digits at its end.
+ * Returns: a pointer into @out to the NUL-terminated text.  Cannot fail.
+ */
+const char *gofmt_uint(uint64_t v, char out[GOFMT_UINT_LEN]);
 
 /*
  * gofmt_duration() - time.Duration(@ns).String(): "0s"; under a second in

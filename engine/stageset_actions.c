@@ -93,16 +93,14 @@ int act_run(const struct ssc_env *env, struct ssc_clock *clk, size_t stage, cons
 void act_ledger_init(struct act_ledger *l, const char *revision, const char *version)
 {
 	memset(l, 0, sizeof(*l));
-	l->revision = xstrdup(revision ? revision : "");
-	l->version = xstrdup(version ? version : "");
+	l->revision = revision ? revision : "";
+	l->version = version ? version : "";
 }
 
 void act_ledger_release(struct act_ledger *l)
 {
 	if (!l)
 		return;
-	free(l->revision);
-	free(l->version);
 	sst_string_list_release(&l->executed);
 	sst_string_list_release(&l->versioned);
 	sst_string_list_release(&l->lifetime_done);
@@ -144,21 +142,12 @@ void act_ledger_record(struct act_ledger *l, const struct sst_stage *stage, cons
 		sst_string_list_push(&l->executed, name);
 }
 
-static void copy_list(struct sst_string_list *dst, const struct sst_string_list *src)
-{
-	sst_string_list_release(dst);
-	for (size_t i = 0; i < src->n; i++)
-		sst_string_list_push(dst, src->items[i]);
-}
-
 void act_ledger_stamp(const struct act_ledger *l, struct sst_stage_status *s)
 {
-	copy_list(&s->executed_actions, &l->executed);
-	free(s->ledger_revision);
-	s->ledger_revision = xstrdup(l->revision);
-	copy_list(&s->executed_version_actions, &l->versioned);
-	free(s->ledger_version);
-	s->ledger_version = xstrdup(l->version);
+	sst_string_list_assign(&s->executed_actions, &l->executed);
+	sst_str_assign(&s->ledger_revision, l->revision);
+	sst_string_list_assign(&s->executed_version_actions, &l->versioned);
+	sst_str_assign(&s->ledger_version, l->version);
 }
 
 static void scoped_names(const struct sst_stage *stage, enum sst_scope want, struct sst_string_list *out)

@@ -110,14 +110,19 @@ int act_run(const struct ssc_env *env, struct ssc_clock *clk, size_t stage, cons
  * unversioned StageSet's version); the lists are in execution order.
  */
 struct act_ledger {
-	char *revision;                     /* the revision `executed` belongs to */
+	const char *revision;               /* the revision `executed` belongs to (borrowed) */
 	struct sst_string_list executed;    /* Revision-scoped names done at `revision` */
-	char *version;                      /* the version episode `versioned` belongs to */
+	const char *version;                /* the version episode `versioned` belongs to (borrowed) */
 	struct sst_string_list versioned;   /* Version-scoped names done in `version` */
 	struct sst_string_list lifetime_done; /* Lifetime names complete in the StageLedger (gate only) */
 };
 
-/* act_ledger_init() - an empty ledger of @revision and @version (copied; NULL is ""). */
+/*
+ * act_ledger_init() - an empty ledger of @revision and @version (NULL is
+ * ""), borrowed: they must outlive the ledger (a stage's ledger lives for
+ * that stage of one pass; its revision is the resolved source's and its
+ * version the pass's plan's, so copying them cost two allocations a stage).
+ */
 void act_ledger_init(struct act_ledger *l, const char *revision, const char *version);
 /* act_ledger_release() - frees what @l owns.  Accepts NULL. */
 void act_ledger_release(struct act_ledger *l);
@@ -142,7 +147,9 @@ void act_ledger_record(struct act_ledger *l, const struct sst_stage *stage, cons
 
 /*
  * act_ledger_stamp() - stamp(): replaces @s's executedActions, ledgerRevision,
- * executedVersionActions and ledgerVersion by copies of @l's.
+ * executedVersionActions and ledgerVersion by copies of @l's, reusing the
+ * strings @s holds (sst_string_list_assign(), sst_str_assign()); @s's
+ * fields are owned strings or NULL.
  * Source: metio/stageset-controller@f2c7604 internal/controller/actionledger.go actionLedger.stamp.
  */
 void act_ledger_stamp(const struct act_ledger *l, struct sst_stage_status *s);

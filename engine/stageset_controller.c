@@ -120,12 +120,10 @@ static const char *ann_or_empty(const struct obj *o, const char *key)
 	return v ? v : "";
 }
 
+/* *@dst becomes a copy of @src (NULL as ""), reusing its buffer (sst_str_assign()). */
 static void set_str(char **dst, const char *src)
 {
-	char *n = xstrdup(src ? src : "");
-
-	free(*dst);
-	*dst = n;
+	sst_str_assign(dst, src);
 }
 
 static bool streq(const char *a, const char *b)
@@ -205,19 +203,43 @@ static const struct sst_condition *find_condition(const struct sst_status *st, c
 
 /* ---- conditions.go, errors.go ------------------------------------------- */
 
+/*
+ * decorateMessage of @reason and @message: the text in @buf when it fits in
+ * @len bytes, else in a new string left in *@heap (NULL otherwise; the
+ * caller frees it).  The Ready condition is set on most passes with a text
+ * it already holds, so the text is built without an allocation.
+ */
+static const char *decorate(const char *reason, const char *message, char *buf, size_t len, char **heap)
+{
+	static const char open[] = " (runbook: " SSC_RUNBOOK_BASE_URL;
+	size_t nm, nr, need;
+	char *out, *w;
+
+	*heap = NULL;
+	message = message ? message : "";
+	if (streq(reason, SSC_REASON_READY) || streq(reason, SSC_REASON_SUSPENDED))
+		return message;
+	reason = reason ? reason : "";
+	nm = strlen(message);
+	nr = strlen(reason);
+	need = nm + sizeof(open) - 1 + nr + 3; /* "/)" and the NUL */
+	out = need <= len ? buf : (*heap = xmalloc(need));
+	memcpy(out, message, nm);
+	w = out + nm;
+	memcpy(w, open, sizeof(open) - 1);
+	w += sizeof(open) - 1;
+	for (size_t i = 0; i < nr; i++) /* strings.ToLower of an ASCII reason */
+		*w++ = reason[i] >= 'A' && reason[i] <= 'Z' ? (char)(reason[i] - 'A' + 'a') : reason[i];
+	memcpy(w, "/)", 3);
+	return out;
+}
+
 char *ssc_decorate_message(const char *reason, const char *message)
 {
-	char *lower, *out;
+	char buf[256], *heap;
+	const char *text = decorate(reason, message, buf, sizeof(buf), &heap);
 
-	if (streq(reason, SSC_REASON_READY) || streq(reason, SSC_REASON_SUSPENDED))
-		return xstrdup(message);
-	lower = xstrdup(reason);
-	for (char *c = lower; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c - 'A' + 'a');
-	out = xasprintf("%s (runbook: %s%s/)", message, SSC_RUNBOOK_BASE_URL, lower);
-	free(lower);
-	return out;
+	return heap ? heap : xstrdup(text);
 }
 
 bool ssc_is_permanent_api_error(const struct ssc_err *e)
@@ -289,7 +311,8 @@ static bool condition_less(const struct sst_condition *i, const struct sst_condi
 void ssc_set_ready(struct sst_status *st, int64_t generation, int64_t now_ms, const char *status,
 		   const char *reason, const char *message)
 {
-	char *msg = ssc_decorate_message(reason, message);
+	char buf[512], *heap;
+	const char *msg = decorate(reason, message, buf, sizeof(buf), &heap);
 	struct sst_condition *c = NULL;
 
 	for (size_t i = 0; i < st->nconditions; i++)
@@ -303,14 +326,14 @@ void ssc_set_ready(struct sst_status *st, int64_t generation, int64_t now_ms, co
 			c->last_transition_ms = floor_sec(now_ms);
 		}
 		c->observed_generation = generation;
-		free(msg);
+		free(heap);
 	} else {
 		st->conditions = xreallocarray(st->conditions, st->nconditions + 1, sizeof(*st->conditions));
 		c = &st->conditions[st->nconditions++];
 		c->type = xstrdup(SSC_CONDITION_READY);
 		c->status = xstrdup(status);
 		c->reason = xstrdup(reason);
-		c->message = msg;
+		c->message = heap ? heap : xstrdup(msg);
 		c->observed_generation = generation;
 		c->last_transition_ms = floor_sec(now_ms);
 	}
@@ -607,8 +630,11 @@ struct pass {
 	struct sst_status st; /* ss.Status as the pass mutates it */
 	struct ssc_result *out;
 	bool patched;
-	char **runtimes; /* ServiceAccounts with a resolved stageRuntime (the runtimes map) */
+	/* ServiceAccounts with a resolved stageRuntime (the runtimes map): borrowed from the spec, the array the scratch's */
+	const char **runtimes;
 	size_t nruntimes;
+	struct ssc_scratch *sc;
+	struct sst_condition snap; /* ready_snapshot()'s copy; from and back to the keep */
 };
 
 static void ret_after(struct ret *r, int64_t after)
@@ -667,25 +693,20 @@ static void set_ready(struct pass *p, const char *status, const char *reason, co
 	ssc_set_ready(&p->st, p->ss->generation, p->clk.now_ms, status, reason, message);
 }
 
-/* readyConditionSnapshot: a copy of the Ready condition before setReady, or NULL. */
-static struct sst_condition *ready_snapshot(const struct pass *p)
+/*
+ * readyConditionSnapshot: a copy of the Ready condition before setReady, or
+ * NULL.  The copy is the pass's one snapshot (p->snap, reusing its strings):
+ * valid until the next ready_snapshot() of the pass, which no caller takes
+ * before it has emitted the event of the one before.
+ */
+static const struct sst_condition *ready_snapshot(struct pass *p)
 {
 	const struct sst_condition *c = find_condition(&p->st, SSC_CONDITION_READY);
-	struct sst_condition *s;
 
 	if (!c)
 		return NULL;
-	s = xcalloc(1, sizeof(*s));
-	sst_condition_copy(s, c);
-	return s;
-}
-
-static void snapshot_free(struct sst_condition *s)
-{
-	if (!s)
-		return;
-	sst_condition_release(s);
-	free(s);
+	sst_condition_assign(&p->snap, c);
+	return &p->snap;
 }
 
 static void emit_ready_event(struct pass *p, const struct sst_condition *prev, const char *status,
@@ -724,7 +745,12 @@ static int stage_runtime(struct pass *p, const char *sa, struct ssc_err *err)
 		if (rc != 0)
 			return rc;
 	}
-	strv_push(&p->runtimes, &p->nruntimes, sa ? sa : "");
+	if (p->nruntimes == p->sc->capruntimes) {
+		p->sc->capruntimes = p->sc->capruntimes ? 2 * p->sc->capruntimes : 4;
+		p->sc->runtimes = xreallocarray(p->sc->runtimes, p->sc->capruntimes, sizeof(*p->sc->runtimes));
+		p->runtimes = p->sc->runtimes;
+	}
+	p->runtimes[p->nruntimes++] = sa ? sa : "";
 	return 0;
 }
 
@@ -1170,9 +1196,9 @@ struct loop {
 	char **sub_digests;            /* subDigests[i]: the substitution digest of this run */
 	struct mig_plan plan;
 	bool have_plan;
-	/* priorStages: copies of the status entries, force/reset edits applied. */
+	/* priorStages: copies of the status entries, force/reset edits applied; to nprior_slots reusable. */
 	struct sst_stage_status *prior;
-	size_t nprior;
+	size_t nprior, nprior_slots;
 	char *force_stage, *force_token;
 	struct act_stage_ledger *lifetime;
 	bool *needs_reconstruct;
@@ -1180,8 +1206,9 @@ struct loop {
 	size_t nreconstructed;
 	bool *desired;                 /* desiredRecords: stage i recorded this pass */
 	struct sst_strmap applied;
-	struct sst_stage_status *statuses; /* stageStatuses */
-	size_t nstatuses;
+	struct sst_stage_status *statuses; /* stageStatuses: [0, nstatuses) this pass's, to nslots reusable */
+	size_t nstatuses, nslots;
+	struct ssc_scratch *sc;            /* the per-stage arrays and slots, given back by loop_release() */
 	char *promote_hold_stage;
 	struct sst_promotion_state *promote_hold_state;
 	const char *budget_hold_reason;
@@ -1190,6 +1217,7 @@ struct loop {
 	char *progress_hold_msg;
 	struct sst_budget_freeze **stage_budget_freeze;
 	bool budget_override;
+	bool desired_to_out; /* the plan's desired version goes to the result's desired */
 };
 
 /*
@@ -1263,7 +1291,7 @@ static void fail_stage(struct pass *p, const struct sst_stage_status *processed,
 	char *qs = q(stage), *stage_msg, *ready_msg;
 	struct sst_stage_status *all, *merged = NULL;
 	size_t nmerged = 0;
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	if (streq(reason, SSC_REASON_RBAC_DENIED)) {
 		char *d = ssc_rbac_denial_message(op, cause);
@@ -1302,7 +1330,6 @@ static void fail_stage(struct pass *p, const struct sst_stage_status *processed,
 	set_ready(p, "False", reason, ready_msg);
 	patch_status(p);
 	emit_ready_event(p, prev, "False", reason, ready_msg);
-	snapshot_free(prev);
 	memset(r, 0, sizeof(*r));
 	if (terminal) {
 		char *m = xasprintf("terminal stage failure: %s", cause->msg);
@@ -1459,29 +1486,55 @@ static int run_migration_actions(void *arg, const struct sst_actions *acts, act_
 
 /* ---- the stage loop (R-19, S-1 ... S-15) -------------------------------- */
 
-static void push_status(struct loop *L, struct sst_stage_status *s)
+/*
+ * The next stageStatuses entry: a slot of an earlier pass (its content still
+ * there, for the caller to overwrite or release) or a new zeroed one.
+ */
+static struct sst_stage_status *next_slot(struct loop *L)
 {
-	stage_list_push(&L->statuses, &L->nstatuses, s);
+	if (L->nstatuses == L->nslots) {
+		L->statuses = xreallocarray(L->statuses, L->nslots + 1, sizeof(*L->statuses));
+		memset(&L->statuses[L->nslots++], 0, sizeof(*L->statuses));
+	}
+	return &L->statuses[L->nstatuses++];
 }
 
-/* A Ready entry of this pass (recordGateInterrupted and S-15 share its shape). */
-static void ready_entry(struct sst_stage_status *e, const char *name, const char *revision, int64_t entries,
+/* Appends @s (its content stolen; @s is zeroed) to stageStatuses. */
+static void push_status(struct loop *L, struct sst_stage_status *s)
+{
+	struct sst_stage_status *e = next_slot(L);
+
+	sst_stage_status_release(e);
+	*e = *s;
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Appends a Ready entry of this pass to stageStatuses (recordGateInterrupted
+ * and S-15 share its shape): stage_status_zero() and then the fields, built
+ * in the next slot, whose strings of an earlier pass are reused
+ * (sst_str_assign()).  No argument points into the slots.
+ */
+static void ready_entry(struct loop *L, const char *name, const char *revision, int64_t entries,
 			const char *handled_reconcile, const struct sst_promotion_state *ps,
 			const char *handled_promotion, const struct sst_budget_freeze *bf,
 			const struct act_ledger *led)
 {
-	/* stage_status_zero() and then the fields, each string made once */
-	memset(e, 0, sizeof(*e));
-	e->name = xstrdup(name ? name : "");
-	e->phase = xstrdup("Ready");
-	e->applied_revision = xstrdup(revision ? revision : "");
+	struct sst_stage_status *e = next_slot(L);
+
+	sst_str_assign(&e->name, name);
+	sst_str_assign(&e->phase, "Ready");
+	sst_str_assign(&e->applied_revision, revision);
 	e->entries_count = entries;
-	e->message = xstrdup("");
-	e->last_handled_reconcile_at = xstrdup(handled_reconcile ? handled_reconcile : "");
+	e->shards = 0;
+	sst_str_assign(&e->message, "");
+	sst_str_assign(&e->last_handled_reconcile_at, handled_reconcile);
+	sst_promotion_state_free(e->promotion_state);
 	e->promotion_state = ps ? sst_promotion_state_dup(ps) : NULL;
-	e->last_handled_promotion = xstrdup(handled_promotion ? handled_promotion : "");
+	sst_str_assign(&e->last_handled_promotion, handled_promotion);
+	sst_budget_freeze_free(e->budget_freeze);
 	e->budget_freeze = bf ? sst_budget_freeze_dup(bf) : NULL;
-	/* act_ledger_stamp() sets the ledger fields (it frees what they hold: nothing yet) */
+	/* the ledger fields: executedActions, ledgerRevision, executedVersionActions, ledgerVersion */
 	act_ledger_stamp(led, e);
 }
 
@@ -1490,11 +1543,9 @@ static void record_gate_interrupted(struct loop *L, size_t i, const char *name, 
 				    int64_t entries, const struct act_ledger *led)
 {
 	const struct sst_stage_status *prior = prior_of(L, name);
-	struct sst_stage_status e;
 
-	ready_entry(&e, name, revision, entries, last_handled_for(L, name), prior->promotion_state,
+	ready_entry(L, name, revision, entries, last_handled_for(L, name), prior->promotion_state,
 		    prior->last_handled_promotion, L->stage_budget_freeze[i], led);
-	push_status(L, &e);
 }
 
 static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
@@ -1520,9 +1571,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		struct pr_decision dec;
 		const char *prior_revision = "";
 		const char *sa;
-		char *applied_revision;
+		const char *applied_revision;  /* ra->revision, or rev after a revert */
+		char rev[320];                  /* the revision a revert went back to */
 		int64_t entries;
-		struct sst_stage_status entry;
 		int rb;
 
 		memset(&verdict, 0, sizeof(verdict));
@@ -1833,9 +1884,9 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				dec.state->restart_baseline[k].restarts = b[k].restarts;
 			}
 		}
-		applied_revision = xstrdup(ra->revision);
+		applied_revision = ra->revision; /* borrowed: the resolved source outlives the pass */
 		if (dec.rollback) {
-			char *cause, rev[320] = "", why[1024] = "", *qs = q(stage->name);
+			char *cause, why[1024] = "", *qs = q(stage->name);
 			bool reverted = false;
 
 			if (dec.state && dec.state->restart_check && *dec.state->restart_check) {
@@ -1852,6 +1903,7 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				cause = xstrdup("promotion analysis");
 			}
 			memset(&err, 0, sizeof(err));
+			rev[0] = '\0';
 			rb = rb_rollback_stage_to_snapshot(p->env, &p->clk, &p->out->events, p->ss->ns, p->ss->name,
 							   &p->st, stage->name, i, rev, sizeof(rev),
 							   &reverted, why, sizeof(why), &err);
@@ -1863,12 +1915,10 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 				free(m);
 				free(cause);
 				free(qs);
-				free(applied_revision);
 				goto stop;
 			}
 			if (reverted) {
-				free(applied_revision);
-				applied_revision = xstrdup(rev);
+				applied_revision = rev;
 				if (dec.state)
 					set_str(&dec.state->aborted_revision, ra->revision);
 				strv_push(&p->out->inventory_written, &p->out->ninventory_written, stage->name);
@@ -1889,10 +1939,8 @@ static void stage_loop(struct pass *p, struct loop *L, struct ret *r)
 		sst_strmap_set(&L->applied, ra->key, ra->revision);
 
 		/* S-15: the stage's entry. */
-		ready_entry(&entry, stage->name, applied_revision, entries, last_handled_for(L, stage->name),
-			    dec.state, dec.handled ? dec.handled : "", L->stage_budget_freeze[i], &led);
-		push_status(L, &entry);
-		free(applied_revision);
+		ready_entry(L, stage->name, applied_revision, entries, last_handled_for(L, stage->name), dec.state,
+			    dec.handled ? dec.handled : "", L->stage_budget_freeze[i], &led);
 		if (!dec.promoted) {
 			free(L->promote_hold_stage);
 			L->promote_hold_stage = xstrdup(stage->name);
@@ -1943,14 +1991,13 @@ static void write_merged_stages(struct pass *p, struct loop *L)
 static void hold_not_ready(struct pass *p, struct loop *L, struct ret *r, const char *reason,
 			   const char *msg, enum ssc_exit exit)
 {
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	write_merged_stages(p, L);
 	observe_generation(p);
 	prev = ready_snapshot(p);
 	set_ready(p, "False", reason, msg);
 	emit_ready_event(p, prev, "False", reason, msg);
-	snapshot_free(prev);
 	patch_status(p);
 	r->err = LE_NONE;
 	p->out->exit = exit;
@@ -1958,7 +2005,7 @@ static void hold_not_ready(struct pass *p, struct loop *L, struct ret *r, const 
 
 static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 {
-	struct sst_condition *prev;
+	const struct sst_condition *prev;
 
 	switch (r->err) {
 	case LE_NONE:
@@ -1979,7 +2026,6 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 		prev = ready_snapshot(p);
 		set_ready(p, "False", reason, msg);
 		emit_ready_event(p, prev, "False", reason, msg);
-		snapshot_free(prev);
 		free(msg);
 		patch_status(p);
 		r->err = LE_NONE;
@@ -2001,7 +2047,6 @@ static int loop_exit(struct pass *p, struct loop *L, struct ret *r)
 			set_ready(p, "False", L->budget_hold_reason, L->budget_hold_msg);
 			emit_ready_event(p, prev, "False", L->budget_hold_reason, L->budget_hold_msg);
 		}
-		snapshot_free(prev);
 		patch_status(p);
 		r->err = LE_NONE;
 		p->out->exit = SSC_EXIT_STAGE_BUDGET_HOLD;
@@ -2265,43 +2310,94 @@ static int prune(struct pass *p, struct loop *L, const struct ssc_inventory_reco
 
 /* ---- Reconcile ---------------------------------------------------------- */
 
-static void loop_init(struct loop *L, size_t nstages)
+/*
+ * Makes @sc's arrays hold @nstages + 1 entries, zeroed, with the digests of
+ * the first @nstages stages "" (strings of the pass before are reused).
+ */
+static void scratch_start(struct ssc_scratch *sc, size_t nstages)
 {
-	memset(L, 0, sizeof(*L));
-	L->resolved = xcalloc(nstages + 1, sizeof(*L->resolved));
-	L->sub_digests = xcalloc(nstages + 1, sizeof(*L->sub_digests));
+	if (!sc->resolved || nstages > sc->cap) {
+		size_t cap = nstages, owned = sc->resolved ? sc->cap : 0;
+
+		sc->resolved = xreallocarray(sc->resolved, cap + 1, sizeof(*sc->resolved));
+		sc->sub_digests = xreallocarray(sc->sub_digests, cap + 1, sizeof(*sc->sub_digests));
+		for (size_t i = owned; i <= cap; i++)
+			sc->sub_digests[i] = NULL;
+		sc->needs_reconstruct = xreallocarray(sc->needs_reconstruct, cap + 1, sizeof(*sc->needs_reconstruct));
+		sc->desired = xreallocarray(sc->desired, cap + 1, sizeof(*sc->desired));
+		sc->stage_budget_freeze =
+			xreallocarray(sc->stage_budget_freeze, cap + 1, sizeof(*sc->stage_budget_freeze));
+		sc->cap = cap;
+	}
+	memset(sc->resolved, 0, (nstages + 1) * sizeof(*sc->resolved));
 	for (size_t i = 0; i < nstages; i++)
-		L->sub_digests[i] = xstrdup("");
-	L->needs_reconstruct = xcalloc(nstages + 1, sizeof(*L->needs_reconstruct));
-	L->desired = xcalloc(nstages + 1, sizeof(*L->desired));
-	L->stage_budget_freeze = xcalloc(nstages + 1, sizeof(*L->stage_budget_freeze));
-	L->force_stage = xstrdup("");
-	L->force_token = xstrdup("");
+		sst_str_assign(&sc->sub_digests[i], "");
+	memset(sc->needs_reconstruct, 0, (nstages + 1) * sizeof(*sc->needs_reconstruct));
+	memset(sc->desired, 0, (nstages + 1) * sizeof(*sc->desired));
+	memset(sc->stage_budget_freeze, 0, (nstages + 1) * sizeof(*sc->stage_budget_freeze));
 }
 
+static void scratch_release(struct ssc_scratch *sc)
+{
+	if (sc->sub_digests)
+		for (size_t i = 0; i < sc->cap; i++)
+			free(sc->sub_digests[i]);
+	free(sc->resolved);
+	free(sc->sub_digests);
+	free(sc->needs_reconstruct);
+	free(sc->desired);
+	free(sc->stage_budget_freeze);
+	free(sc->runtimes);
+	stage_list_free(sc->statuses, sc->nslots);
+	stage_list_free(sc->prior, sc->nprior);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* The loop's state for a pass of @nstages stages, its per-stage arrays from @sc. */
+static void loop_init(struct loop *L, size_t nstages, struct ssc_scratch *sc)
+{
+	memset(L, 0, sizeof(*L));
+	scratch_start(sc, nstages);
+	L->resolved = sc->resolved;
+	L->sub_digests = sc->sub_digests;
+	L->needs_reconstruct = sc->needs_reconstruct;
+	L->desired = sc->desired;
+	L->stage_budget_freeze = sc->stage_budget_freeze;
+	L->statuses = sc->statuses;
+	L->nslots = sc->nslots;
+	sc->statuses = NULL;
+	sc->nslots = 0;
+	L->prior = sc->prior;
+	L->nprior_slots = sc->nprior;
+	sc->prior = NULL;
+	sc->nprior = 0;
+	L->sc = sc;
+	/* force_stage and force_token stay NULL (read as "") until R-16 parses the annotation */
+}
+
+/* Frees what the pass's loop owns; the per-stage arrays stay with their scratch. */
 static void loop_release(struct loop *L, size_t nstages)
 {
-	free(L->resolved);
-	strv_free(L->sub_digests, nstages);
 	if (L->have_plan)
 		mig_plan_release(&L->plan);
-	stage_list_free(L->prior, L->nprior);
+	L->sc->prior = L->prior; /* the index's entries stay for the next pass to assign over */
+	L->sc->nprior = L->nprior_slots;
 	free(L->force_stage);
 	free(L->force_token);
 	act_stage_ledger_free(L->lifetime);
-	free(L->needs_reconstruct);
 	strv_free(L->reconstructed, L->nreconstructed);
-	free(L->desired);
 	sst_strmap_release(&L->applied);
-	stage_list_free(L->statuses, L->nstatuses);
+	L->sc->statuses = L->statuses; /* the slots, this pass's entries among them */
+	L->sc->nslots = L->nslots;
 	free(L->promote_hold_stage);
 	sst_promotion_state_free(L->promote_hold_state);
 	free(L->budget_hold_msg);
 	free(L->gate_denied_msg);
 	free(L->progress_hold_msg);
-	for (size_t i = 0; i < nstages; i++)
+	for (size_t i = 0; i < nstages; i++) {
 		sst_budget_freeze_free(L->stage_budget_freeze[i]);
-	free(L->stage_budget_freeze);
+		L->stage_budget_freeze[i] = NULL;
+	}
 }
 
 /* the force-reconcile and reset-scope tokens over the priorStages index. */
@@ -2310,18 +2406,21 @@ static void one_shot_ledger_tokens(struct pass *p, struct loop *L)
 	const struct sst_stage_status *hit;
 	const char *token;
 
-	free(L->force_stage);
-	free(L->force_token);
-	ssc_parse_reconcile_stage(p->ss, &L->force_stage, &L->force_token);
-	hit = index_lookup(L->prior, L->nprior, L->force_stage);
-	if (!*L->force_stage || !hit || streq(hit->last_handled_reconcile_at, L->force_token)) {
-		set_str(&L->force_stage, "");
-		set_str(&L->force_token, "");
-	} else {
-		struct sst_stage_status *cleared = (struct sst_stage_status *)hit;
+	/* without the annotation both tokens stay NULL, read as "" (what parsing an absent one gives) */
+	if (ann(p->ss, SSC_ANN_RECONCILE_STAGE)) {
+		free(L->force_stage);
+		free(L->force_token);
+		ssc_parse_reconcile_stage(p->ss, &L->force_stage, &L->force_token);
+		hit = index_lookup(L->prior, L->nprior, L->force_stage);
+		if (!*L->force_stage || !hit || streq(hit->last_handled_reconcile_at, L->force_token)) {
+			set_str(&L->force_stage, "");
+			set_str(&L->force_token, "");
+		} else {
+			struct sst_stage_status *cleared = (struct sst_stage_status *)hit;
 
-		sst_string_list_release(&cleared->executed_actions);
-		set_str(&cleared->ledger_revision, "");
+			sst_string_list_release(&cleared->executed_actions);
+			set_str(&cleared->ledger_revision, "");
+		}
 	}
 	token = ann_or_empty(p->ss, SSC_ANN_RESET_SCOPE);
 	if (*token && !streq(token, p->st.last_handled_reset_scope)) {
@@ -2333,22 +2432,30 @@ static void one_shot_ledger_tokens(struct pass *p, struct loop *L)
 	}
 }
 
-/* indexStageStatuses: one copy per name, the last entry of a repeated name winning. */
+/*
+ * indexStageStatuses: one copy per name, the last entry of a repeated name
+ * winning (in the place of the first).  The copies are assigned over the
+ * index of an earlier pass (sst_stage_status_assign()), so an unchanged
+ * status is indexed without allocating.
+ */
 static void index_stage_statuses(struct loop *L, const struct sst_status *st)
 {
 	for (size_t k = 0; k < st->nstages; k++) {
-		struct sst_stage_status copy;
+		const struct sst_stage_status *e = &st->stages[k];
 		bool replaced = false;
 
-		sst_stage_status_copy(&copy, &st->stages[k]);
 		for (size_t m = 0; m < L->nprior && !replaced; m++)
-			if (streq(L->prior[m].name, copy.name)) {
-				sst_stage_status_release(&L->prior[m]);
-				L->prior[m] = copy;
+			if (streq(L->prior[m].name, e->name)) {
+				sst_stage_status_assign(&L->prior[m], e);
 				replaced = true;
 			}
-		if (!replaced)
-			stage_list_push(&L->prior, &L->nprior, &copy);
+		if (replaced)
+			continue;
+		if (L->nprior == L->nprior_slots) {
+			L->prior = xreallocarray(L->prior, L->nprior_slots + 1, sizeof(*L->prior));
+			memset(&L->prior[L->nprior_slots++], 0, sizeof(*L->prior));
+		}
+		sst_stage_status_assign(&L->prior[L->nprior++], e);
 	}
 }
 
@@ -2359,6 +2466,17 @@ static void replace_pending_migrations(struct sst_status *st, struct sst_pending
 	free(st->pending_migrations);
 	st->pending_migrations = pm;
 	st->npending_migrations = n;
+}
+
+/* lastAttemptedRevisions' pairs: the artifact key and revision of resolved[i]. */
+static const char *resolved_key(const void *resolved, size_t i)
+{
+	return ((const struct ssc_resolved *)resolved)[i].key;
+}
+
+static const char *resolved_revision(const void *resolved, size_t i)
+{
+	return ((const struct ssc_resolved *)resolved)[i].revision;
 }
 
 static void reconcile(struct pass *p, struct loop *L, struct ret *r)
@@ -2459,9 +2577,8 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 			return;
 		}
 	}
-	sst_strmap_release(&p->st.last_attempted_revisions);
-	for (size_t i = 0; i < spec->nstages; i++)
-		sst_strmap_set(&p->st.last_attempted_revisions, L->resolved[i].key, L->resolved[i].revision);
+	sst_strmap_assign_pairs(&p->st.last_attempted_revisions, spec->nstages, resolved_key, resolved_revision,
+				L->resolved);
 
 	/* */
 	p->out->exit = SSC_EXIT_WINDOW;
@@ -2482,12 +2599,11 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	/* the default target runtime. */
 	rc = stage_runtime(p, spec->service_account, &err);
 	if (rc == 1) {
-		struct sst_condition *prev = ready_snapshot(p);
+		const struct sst_condition *prev = ready_snapshot(p);
 
 		set_ready(p, "False", SSC_REASON_INVALID_SPEC, err.msg);
 		observe_generation(p);
 		emit_ready_event(p, prev, "False", SSC_REASON_INVALID_SPEC, err.msg);
-		snapshot_free(prev);
 		patch_status(p);
 		ret_after(r, PERMANENT_RETRY_MS);
 		p->out->exit = SSC_EXIT_KUBECONFIG;
@@ -2546,7 +2662,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	if (spec->has_version &&
 	    mig_version_approval_needed(spec->version.approval_mode, &L->plan, p->st.version) &&
 	    !streq(ann_or_empty(p->ss, SSC_ANN_APPROVED_VERSION), L->plan.desired)) {
-		struct sst_condition *prev = ready_snapshot(p);
+		const struct sst_condition *prev = ready_snapshot(p);
 		char *detail = L->plan.npending > 0 ? xasprintf(" (%zu pending migration(s))", L->plan.npending)
 						    : xstrdup("");
 		char *qd = q(L->plan.desired);
@@ -2557,7 +2673,6 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		observe_generation(p);
 		set_str(&p->st.pending_version, L->plan.desired);
 		emit_ready_event(p, prev, "False", SSC_REASON_AWAITING_APPROVAL, msg);
-		snapshot_free(prev);
 		patch_status(p);
 		free(detail);
 		free(qd);
@@ -2569,7 +2684,7 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 	set_str(&p->st.pending_version, "");
 	if (L->plan.version_set) {
 		/* For observers: the version this pass goes on towards (not a decision). */
-		p->out->desired = xstrdup(L->plan.desired);
+		L->desired_to_out = true; /* the plan's text moves to p->out->desired as the pass ends */
 		p->out->baseline = L->plan.baseline;
 		p->out->downgrade = L->plan.downgrade;
 	}
@@ -2645,16 +2760,31 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 
 	/* the success tail. */
 	{
-		struct sst_condition *prev;
-		char *msg;
+		const struct sst_condition *prev;
+		char num[GOFMT_UINT_LEN], msg[sizeof("Applied and verified  stage(s)") + GOFMT_UINT_LEN];
+		const char *digits;
+		size_t nd;
 
 		sst_strmap_release(&p->st.last_applied_revisions);
 		p->st.last_applied_revisions = L->applied;
 		memset(&L->applied, 0, sizeof(L->applied));
-		stage_list_free(p->st.stages, p->st.nstages);
-		p->st.stages = L->statuses;
-		p->st.nstages = L->nstatuses;
-		L->statuses = NULL;
+		/* the entries become the stages; the stages they replace become the next pass's slots */
+		for (size_t k = L->nstatuses; k < L->nslots; k++)
+			sst_stage_status_release(&L->statuses[k]);
+		if (L->nstatuses == 0) {
+			stage_list_free(p->st.stages, p->st.nstages);
+			p->st.stages = NULL;
+			p->st.nstages = 0;
+			L->nslots = 0;
+		} else {
+			struct sst_stage_status *old = p->st.stages;
+			size_t nold = p->st.nstages;
+
+			p->st.stages = L->statuses;
+			p->st.nstages = L->nstatuses;
+			L->statuses = old;
+			L->nslots = nold;
+		}
 		L->nstatuses = 0;
 		observe_generation(p);
 		if (L->plan.version_set) {
@@ -2672,13 +2802,16 @@ static void reconcile(struct pass *p, struct loop *L, struct ret *r)
 		if (spec->rollback_on_failure)
 			rb_snapshot_stages(spec, L->resolved, (const char *const *)L->sub_digests, &p->st);
 		p->st.action_failure_count = 0;
-		msg = xasprintf("Applied and verified %zu stage(s)", spec->nstages);
+		/* "Applied and verified %d stage(s)" without printf or a heap copy: every steady pass says it */
+		digits = gofmt_uint(spec->nstages, num);
+		nd = strlen(digits);
+		memcpy(msg, "Applied and verified ", 21);
+		memcpy(msg + 21, digits, nd);
+		memcpy(msg + 21 + nd, " stage(s)", sizeof(" stage(s)"));
 		prev = ready_snapshot(p);
 		set_ready(p, "True", SSC_REASON_READY, msg);
 		patch_status(p);
 		emit_ready_event(p, prev, "True", SSC_REASON_READY, msg);
-		snapshot_free(prev);
-		free(msg);
 		memset(r, 0, sizeof(*r));
 		ret_after(r, ssc_steady_interval(spec, p->opt));
 		r->jitter = true;
@@ -2692,9 +2825,11 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	struct pass p;
 	struct loop L;
 	struct ret r;
+	struct ssc_scratch scratch; /* the per-stage arrays when no keep holds them */
 	size_t nstages = in->spec ? in->spec->nstages : 0;
 
 	memset(out, 0, sizeof(*out));
+	memset(&scratch, 0, sizeof(scratch));
 	out->stage = SIZE_MAX;
 	if (in->keep) {
 		/* the keep's status lends its allocations; it holds a status again with ssc_result_keep() */
@@ -2725,10 +2860,14 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 		p.st = in->keep->work;
 		memset(&in->keep->work, 0, sizeof(in->keep->work));
 		sst_status_assign(&p.st, in->prior);
+		p.snap = in->keep->ready_snapshot;
+		memset(&in->keep->ready_snapshot, 0, sizeof(in->keep->ready_snapshot));
 	} else {
 		sst_status_copy(&p.st, in->prior);
 	}
-	loop_init(&L, nstages);
+	p.sc = in->keep ? &in->keep->scratch : &scratch;
+	p.runtimes = p.sc->runtimes;
+	loop_init(&L, nstages, p.sc);
 
 	reconcile(&p, &L, &r);
 
@@ -2736,8 +2875,11 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 		out->ledger = act_stage_ledger_to_val(L.lifetime);
 		out->ledger_create = L.lifetime->created;
 	}
+	if (L.desired_to_out) {
+		out->desired = L.plan.desired;
+		L.plan.desired = NULL;
+	}
 	loop_release(&L, nstages);
-	strv_free(p.runtimes, p.nruntimes);
 
 	out->elapsed_ms = p.clk.now_ms - p.clk.start_ms;
 	if (p.patched)
@@ -2756,10 +2898,14 @@ void ssc_reconcile(const struct ssc_input *in, struct ssc_result *out)
 	} else {
 		out->requeue = SSC_REQUEUE_NONE;
 	}
-	if (in->keep)
+	if (in->keep) {
 		in->keep->work = p.st;
-	else
+		in->keep->ready_snapshot = p.snap;
+	} else {
 		sst_status_release(&p.st);
+		sst_condition_release(&p.snap);
+		scratch_release(&scratch);
+	}
 }
 
 void ssc_keep_init(struct ssc_keep *k)
@@ -2773,6 +2919,9 @@ void ssc_keep_release(struct ssc_keep *k)
 		return;
 	sst_status_release(&k->work);
 	sst_status_release(&k->result);
+	scratch_release(&k->scratch);
+	sst_condition_release(&k->ready_snapshot);
+	memset(&k->ready_snapshot, 0, sizeof(k->ready_snapshot));
 }
 
 void ssc_result_keep(struct ssc_result *r, struct ssc_keep *k)

@@ -157,17 +157,50 @@ struct ssc_cluster {
 };
 
 /*
+ * The per-stage arrays of one pass (resolved sources, substitution digests,
+ * which stages were recorded or need their inventory rebuilt, dryRun
+ * freezes), kept between the passes of one StageSet so that a pass does not
+ * allocate them again.  Owned by the keep; only the controller reads or
+ * writes them, and every pass starts them afresh (zeroed, digests ""), so
+ * what they hold between passes is no input.  Each array has cap + 1 entries;
+ * sub_digests[0..cap) are owned strings or NULL.
+ */
+struct ssc_scratch {
+	size_t cap;
+	struct ssc_resolved *resolved;
+	char **sub_digests;
+	bool *needs_reconstruct, *desired;
+	struct sst_budget_freeze **stage_budget_freeze; /* all NULL between passes */
+	/*
+	 * Stage entries of an earlier pass (nslots, each owned): a pass builds
+	 * its stageStatuses in them, reusing their strings, and on success
+	 * trades them for the status's previous stages.
+	 */
+	struct sst_stage_status *statuses;
+	size_t nslots;
+	/* The priorStages index of an earlier pass (nprior, each owned), assigned over by the next. */
+	struct sst_stage_status *prior;
+	size_t nprior;
+	/* The pass's runtimes map (capruntimes entries; what they point to is borrowed for a pass only). */
+	const char **runtimes;
+	size_t capruntimes;
+};
+
+/*
  * What a caller keeps between the passes of one StageSet so that a pass works
  * on allocations of the pass before instead of copying the prior status in
  * and the result's status out afresh (sst_status_assign()): the pass's
- * working status, and the status it lends to its result.  What they hold
- * between passes is no input: every pass starts from ssc_input.prior.
+ * working status, the status it lends to its result, its per-stage arrays
+ * and stage records, and its Ready snapshot.  What they hold between passes
+ * is no input: every pass starts from ssc_input.prior.
  * Zero it (or ssc_keep_init()) before the first pass, give it back after each
  * with ssc_result_keep(), and free it with ssc_keep_release().
  */
 struct ssc_keep {
 	struct sst_status work;   /* the pass's status as it mutates it (struct pass st) */
 	struct sst_status result; /* lent to ssc_result.status for the span of a result */
+	struct ssc_scratch scratch; /* the pass's per-stage arrays and stage records */
+	struct sst_condition ready_snapshot; /* the pass's readyConditionSnapshot copy (strings owned or NULL) */
 };
 
 /* ssc_keep_init() - an empty keep (nothing to reuse yet). */

@@ -1820,8 +1820,6 @@ int mig_plan_downgrade(const struct mig_ctx *cx, const struct ss_semver *cur, co
 	plan->version_set = true;
 	plan->desired = xstrdup(desired);
 	plan->downgrade = true;
-	plan->source_revision = xstrdup("");
-	plan->source_digest = xstrdup("");
 
 	if ((rc = mig_resolve_migration_ladder(cx, &ladder, &revision, &digest, v)) != MIG_PROCEED)
 		goto out_release_plan;
@@ -1886,8 +1884,7 @@ int mig_plan_version_migrations(const struct mig_ctx *cx, struct mig_plan *plan,
 	}
 	plan->version_set = true;
 	plan->desired = desired;
-	plan->source_revision = xstrdup("");
-	plan->source_digest = xstrdup("");
+	/* source_revision and source_digest stay NULL ("") until a ladder is resolved: most passes need none */
 
 	const char *current = nz(cx->status->version);
 	if (!*current) {

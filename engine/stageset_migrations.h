@@ -236,8 +236,8 @@ struct mig_plan {
 	size_t npending;
 	struct mig_stage_bucket *by_stage;
 	size_t nby_stage;
-	char *source_revision;  /* owned; "" for an inline ladder */
-	char *source_digest;    /* owned; "" for an inline ladder */
+	char *source_revision;  /* owned; "" for an inline ladder, NULL (read as "") before a ladder is resolved */
+	char *source_digest;    /* owned; "" for an inline ladder, NULL (read as "") before a ladder is resolved */
 	struct mig_ladder ladder; /* a sourced ladder the pointers lead into (empty when inline) */
 };
 

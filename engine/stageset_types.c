@@ -868,12 +868,6 @@ static char *dup_or_empty(const char *s)
 	return xstrdup(s ? s : "");
 }
 
-static void set_str(char **dst, const char *s)
-{
-	free(*dst);
-	*dst = dup_or_empty(s);
-}
-
 /* Index of @key in @m, or of the slot it would be inserted at (with *found false). */
 static size_t strmap_find(const struct sst_strmap *m, const char *key, bool *found)
 {
@@ -892,7 +886,7 @@ void sst_strmap_set(struct sst_strmap *m, const char *key, const char *value)
 	bool found;
 	size_t i = strmap_find(m, key, &found);
 	if (found) {
-		set_str(&m->values[i], value);
+		sst_str_assign(&m->values[i], value);
 		return;
 	}
 	m->keys = xreallocarray(m->keys, m->n + 1, sizeof(*m->keys));
@@ -902,6 +896,42 @@ void sst_strmap_set(struct sst_strmap *m, const char *key, const char *value)
 	m->keys[i] = xstrdup(key);
 	m->values[i] = dup_or_empty(value);
 	m->n++;
+}
+
+void sst_strmap_assign_pairs(struct sst_strmap *m, size_t n, const char *(*key)(const void *ctx, size_t i),
+			     const char *(*value)(const void *ctx, size_t i), const void *ctx)
+{
+	bool stack[64] = { false }, *hit = m->n <= 64 ? stack : xcalloc(m->n, sizeof(*hit));
+	size_t kept = 0;
+
+	/* the entries whose key is among the pairs stay (their values are set below), the rest go */
+	for (size_t i = 0; i < n; i++) {
+		bool found;
+		size_t at = strmap_find(m, key(ctx, i), &found);
+
+		if (found)
+			hit[at] = true;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		if (!hit[i]) {
+			free(m->keys[i]);
+			free(m->values[i]);
+			continue;
+		}
+		m->keys[kept] = m->keys[i];
+		m->values[kept] = m->values[i];
+		kept++;
+	}
+	if (hit != stack)
+		free(hit);
+	m->n = kept;
+	if (kept == 0) { /* as sst_strmap_release() leaves it */
+		free(m->keys);
+		free(m->values);
+		m->keys = m->values = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		sst_strmap_set(m, key(ctx, i), value(ctx, i));
 }
 
 void sst_strmap_release(struct sst_strmap *m)
@@ -1251,12 +1281,7 @@ void sst_status_copy(struct sst_status *d, const struct sst_status *s)
 
 /* ---- status: assign (a copy that reuses the target's allocations) -------- */
 
-/*
- * *@d becomes a copy of @s (NULL read as "", as dup_or_empty()): kept when it
- * already holds that text, overwritten in place when its buffer is long
- * enough, reallocated otherwise.  *@d may be NULL (nothing to reuse).
- */
-static void assign_str(char **d, const char *s)
+void sst_str_assign_differs(char **d, const char *s)
 {
 	size_t ns, nd;
 
@@ -1268,7 +1293,7 @@ static void assign_str(char **d, const char *s)
 		ns = strlen(s);
 		nd = strlen(*d);
 		if (nd >= ns) {
-			memcpy(*d, s, ns + 1);
+			memmove(*d, s, ns + 1); /* @s may point into *@d */
 			return;
 		}
 		free(*d);
@@ -1321,8 +1346,8 @@ static void strmap_assign(struct sst_strmap *d, const struct sst_strmap *s)
 		d->n = s->n;
 	}
 	for (size_t i = 0; i < s->n; i++) {
-		assign_str(&d->keys[i], s->keys[i]);
-		assign_str(&d->values[i], s->values[i]);
+		sst_str_assign(&d->keys[i], s->keys[i]);
+		sst_str_assign(&d->values[i], s->values[i]);
 	}
 }
 
@@ -1331,11 +1356,11 @@ static void str_release_v(void *p)
 	free(*(char **)p);
 }
 
-static void string_list_assign(struct sst_string_list *d, const struct sst_string_list *s)
+void sst_string_list_assign(struct sst_string_list *d, const struct sst_string_list *s)
 {
 	d->items = assign_resize(d->items, &d->n, s->n, sizeof(*d->items), str_release_v);
 	for (size_t i = 0; i < s->n; i++)
-		assign_str(&d->items[i], s->items[i]);
+		sst_str_assign(&d->items[i], s->items[i]);
 }
 
 static void condition_release_v(void *p)
@@ -1343,12 +1368,12 @@ static void condition_release_v(void *p)
 	sst_condition_release(p);
 }
 
-static void condition_assign(struct sst_condition *d, const struct sst_condition *s)
+void sst_condition_assign(struct sst_condition *d, const struct sst_condition *s)
 {
-	assign_str(&d->type, s->type);
-	assign_str(&d->status, s->status);
-	assign_str(&d->reason, s->reason);
-	assign_str(&d->message, s->message);
+	sst_str_assign(&d->type, s->type);
+	sst_str_assign(&d->status, s->status);
+	sst_str_assign(&d->reason, s->reason);
+	sst_str_assign(&d->message, s->message);
 	d->observed_generation = s->observed_generation;
 	d->last_transition_ms = s->last_transition_ms;
 }
@@ -1362,9 +1387,9 @@ static void budget_freeze_assign(struct sst_budget_freeze **d, const struct sst_
 	}
 	if (!*d)
 		*d = xcalloc(1, sizeof(**d));
-	assign_str(&(*d)->remaining, s->remaining);
-	assign_str(&(*d)->freeze_threshold, s->freeze_threshold);
-	assign_str(&(*d)->resume_threshold, s->resume_threshold);
+	sst_str_assign(&(*d)->remaining, s->remaining);
+	sst_str_assign(&(*d)->freeze_threshold, s->freeze_threshold);
+	sst_str_assign(&(*d)->resume_threshold, s->resume_threshold);
 	(*d)->since_ms = s->since_ms;
 	(*d)->dry_run = s->dry_run;
 }
@@ -1386,21 +1411,21 @@ static void promotion_state_assign(struct sst_promotion_state **dp, const struct
 	if (!*dp)
 		*dp = xcalloc(1, sizeof(**dp));
 	d = *dp;
-	assign_str(&d->phase, s->phase);
+	sst_str_assign(&d->phase, s->phase);
 	d->since_ms = s->since_ms;
 	d->soak_until_ms = s->soak_until_ms;
 	d->analysis_failures = s->analysis_failures;
-	assign_str(&d->restart_check, s->restart_check);
+	sst_str_assign(&d->restart_check, s->restart_check);
 	d->observed_restarts = s->observed_restarts;
 	d->restart_baseline = assign_resize(d->restart_baseline, &d->nrestart_baseline, s->nrestart_baseline,
 					    sizeof(*d->restart_baseline), restart_baseline_release_v);
 	for (size_t i = 0; i < s->nrestart_baseline; i++) {
-		assign_str(&d->restart_baseline[i].name, s->restart_baseline[i].name);
+		sst_str_assign(&d->restart_baseline[i].name, s->restart_baseline[i].name);
 		d->restart_baseline[i].restarts = s->restart_baseline[i].restarts;
 	}
-	assign_str(&d->event_check, s->event_check);
+	sst_str_assign(&d->event_check, s->event_check);
 	d->observed_events = s->observed_events;
-	assign_str(&d->aborted_revision, s->aborted_revision);
+	sst_str_assign(&d->aborted_revision, s->aborted_revision);
 	/* an analysis result is rare and small: copied afresh */
 	analysis_free(d->last_analysis);
 	d->last_analysis = analysis_dup(s->last_analysis);
@@ -1411,21 +1436,21 @@ static void stage_status_release_v(void *p)
 	sst_stage_status_release(p);
 }
 
-static void stage_status_assign(struct sst_stage_status *d, const struct sst_stage_status *s)
+void sst_stage_status_assign(struct sst_stage_status *d, const struct sst_stage_status *s)
 {
-	assign_str(&d->name, s->name);
-	assign_str(&d->phase, s->phase);
-	assign_str(&d->applied_revision, s->applied_revision);
+	sst_str_assign(&d->name, s->name);
+	sst_str_assign(&d->phase, s->phase);
+	sst_str_assign(&d->applied_revision, s->applied_revision);
 	d->entries_count = s->entries_count;
 	d->shards = s->shards;
-	assign_str(&d->message, s->message);
-	string_list_assign(&d->executed_actions, &s->executed_actions);
-	assign_str(&d->ledger_revision, s->ledger_revision);
-	string_list_assign(&d->executed_version_actions, &s->executed_version_actions);
-	assign_str(&d->ledger_version, s->ledger_version);
-	assign_str(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
+	sst_str_assign(&d->message, s->message);
+	sst_string_list_assign(&d->executed_actions, &s->executed_actions);
+	sst_str_assign(&d->ledger_revision, s->ledger_revision);
+	sst_string_list_assign(&d->executed_version_actions, &s->executed_version_actions);
+	sst_str_assign(&d->ledger_version, s->ledger_version);
+	sst_str_assign(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
 	promotion_state_assign(&d->promotion_state, s->promotion_state);
-	assign_str(&d->last_handled_promotion, s->last_handled_promotion);
+	sst_str_assign(&d->last_handled_promotion, s->last_handled_promotion);
 	budget_freeze_assign(&d->budget_freeze, s->budget_freeze);
 }
 
@@ -1443,19 +1468,19 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 {
 	if (d == s)
 		return;
-	assign_str(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
+	sst_str_assign(&d->last_handled_reconcile_at, s->last_handled_reconcile_at);
 	d->conditions = assign_resize(d->conditions, &d->nconditions, s->nconditions, sizeof(*d->conditions),
 				      condition_release_v);
 	for (size_t i = 0; i < s->nconditions; i++)
-		condition_assign(&d->conditions[i], &s->conditions[i]);
+		sst_condition_assign(&d->conditions[i], &s->conditions[i]);
 	d->observed_generation = s->observed_generation;
 	strmap_assign(&d->last_attempted_revisions, &s->last_attempted_revisions);
 	strmap_assign(&d->last_applied_revisions, &s->last_applied_revisions);
 	d->stages = assign_resize(d->stages, &d->nstages, s->nstages, sizeof(*d->stages), stage_status_release_v);
 	for (size_t i = 0; i < s->nstages; i++)
-		stage_status_assign(&d->stages[i], &s->stages[i]);
-	assign_str(&d->version, s->version);
-	assign_str(&d->pending_version, s->pending_version);
+		sst_stage_status_assign(&d->stages[i], &s->stages[i]);
+	sst_str_assign(&d->version, s->version);
+	sst_str_assign(&d->pending_version, s->pending_version);
 	d->pending_migrations = assign_resize(d->pending_migrations, &d->npending_migrations,
 					      s->npending_migrations, sizeof(*d->pending_migrations),
 					      pending_migration_release_v);
@@ -1463,15 +1488,15 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 		const struct sst_pending_migration *m = &s->pending_migrations[i];
 		struct sst_pending_migration *n = &d->pending_migrations[i];
 
-		assign_str(&n->name, m->name);
-		assign_str(&n->to, m->to);
-		assign_str(&n->from, m->from);
-		assign_str(&n->stage, m->stage);
-		string_list_assign(&n->actions, &m->actions);
-		assign_str(&n->digest, m->digest);
+		sst_str_assign(&n->name, m->name);
+		sst_str_assign(&n->to, m->to);
+		sst_str_assign(&n->from, m->from);
+		sst_str_assign(&n->stage, m->stage);
+		sst_string_list_assign(&n->actions, &m->actions);
+		sst_str_assign(&n->digest, m->digest);
 	}
-	string_list_assign(&d->executed_migrations, &s->executed_migrations);
-	string_list_assign(&d->executed_migration_actions, &s->executed_migration_actions);
+	sst_string_list_assign(&d->executed_migrations, &s->executed_migrations);
+	sst_string_list_assign(&d->executed_migration_actions, &s->executed_migration_actions);
 	d->migration_failure_count = s->migration_failure_count;
 	d->action_failure_count = s->action_failure_count;
 	d->last_applied_snapshot = assign_resize(d->last_applied_snapshot, &d->nlast_applied_snapshot,
@@ -1481,11 +1506,11 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 		const struct sst_artifact_ref *r = &s->last_applied_snapshot[i];
 		struct sst_artifact_ref *n = &d->last_applied_snapshot[i];
 
-		assign_str(&n->stage, r->stage);
-		assign_str(&n->url, r->url);
-		assign_str(&n->digest, r->digest);
-		assign_str(&n->revision, r->revision);
-		assign_str(&n->substitution_digest, r->substitution_digest);
+		sst_str_assign(&n->stage, r->stage);
+		sst_str_assign(&n->url, r->url);
+		sst_str_assign(&n->digest, r->digest);
+		sst_str_assign(&n->revision, r->revision);
+		sst_str_assign(&n->substitution_digest, r->substitution_digest);
 	}
 	if (!s->pending_update) {
 		if (d->pending_update) {
@@ -1499,10 +1524,10 @@ void sst_status_assign(struct sst_status *d, const struct sst_status *s)
 		strmap_assign(&d->pending_update->revisions, &s->pending_update->revisions);
 		d->pending_update->next_window_opens_ms = s->pending_update->next_window_opens_ms;
 	}
-	assign_str(&d->last_handled_update_override, s->last_handled_update_override);
-	assign_str(&d->last_handled_reset_scope, s->last_handled_reset_scope);
+	sst_str_assign(&d->last_handled_update_override, s->last_handled_update_override);
+	sst_str_assign(&d->last_handled_reset_scope, s->last_handled_reset_scope);
 	budget_freeze_assign(&d->budget_freeze, s->budget_freeze);
-	assign_str(&d->last_handled_budget_override, s->last_handled_budget_override);
+	sst_str_assign(&d->last_handled_budget_override, s->last_handled_budget_override);
 }
 
 /* ---- status parse --------------------------------------------------------- */

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "engine/labels.h"
 #include "engine/value.h"
@@ -373,9 +374,42 @@ void sst_status_assign(struct sst_status *dst, const struct sst_status *src);
 /* sst_status_release() - frees what @s owns; @s is then empty.  Accepts NULL. */
 void sst_status_release(struct sst_status *s);
 
+/*
+ * sst_str_assign() - makes *@dst a copy of @src (NULL read as ""), reusing
+ * what *@dst holds: kept when it already holds that text, overwritten in place
+ * when its buffer is long enough, freed and duplicated otherwise.  So setting
+ * a field to the value it had between two passes allocates nothing.  Inline:
+ * the commonest case, the same text (an empty one found without strcmp()),
+ * costs no call; the rest is sst_str_assign_differs().
+ * @dst: a string owned by the caller (freed with free()), or NULL (nothing to
+ *       reuse); pointers others borrowed from *@dst see the new text or dangle.
+ * @src: borrowed; may be *@dst itself or point into it.
+ * Errors: cannot fail (aborts on OOM).
+ * sst_str_assign_differs() is sst_str_assign() past that inline check, with
+ * the same contract (it compares again).
+ */
+void sst_str_assign_differs(char **dst, const char *src);
+
+static inline void sst_str_assign(char **dst, const char *src)
+{
+	const char *t = src ? src : "";
+
+	if (*dst && (*dst)[0] == t[0] && (t[0] == '\0' || strcmp(*dst + 1, t + 1) == 0))
+		return;
+	sst_str_assign_differs(dst, src);
+}
+
 /* Deep copies and releases of the parts (for the stage loop's bookkeeping). */
 void sst_stage_status_copy(struct sst_stage_status *dst, const struct sst_stage_status *src);
 void sst_stage_status_release(struct sst_stage_status *s);
+/*
+ * sst_stage_status_assign() - makes @dst a deep copy of @src as
+ * sst_stage_status_copy() would, reusing @dst's strings and lists
+ * (sst_str_assign()).  @dst: owned by the caller, zeroed or holding owned
+ * fields; released with sst_stage_status_release().  @src: borrowed, not
+ * @dst.  Errors: cannot fail (aborts on OOM).
+ */
+void sst_stage_status_assign(struct sst_stage_status *dst, const struct sst_stage_status *src);
 struct sst_promotion_state *sst_promotion_state_dup(const struct sst_promotion_state *p);
 void sst_promotion_state_free(struct sst_promotion_state *p);
 struct sst_budget_freeze *sst_budget_freeze_dup(const struct sst_budget_freeze *b);
@@ -386,11 +420,31 @@ const char *sst_strmap_get(const struct sst_strmap *m, const char *key);
 /* sst_strmap_set() - sets @key (copied) to @value (copied), keeping the keys sorted. */
 void sst_strmap_set(struct sst_strmap *m, const char *key, const char *value);
 void sst_strmap_release(struct sst_strmap *m);
+/*
+ * sst_strmap_assign_pairs() - makes @m the map that sst_strmap_release() and
+ * then sst_strmap_set() of each pair (@key(@ctx, i), @value(@ctx, i)),
+ * i = 0 .. @n-1 in order, would give (a later pair of an equal key wins),
+ * but keeps the keys of @m that stay and sets their values in place
+ * (sst_str_assign()): rebuilt each pass with the same keys, it allocates
+ * nothing.  @key, @value: borrowed texts, not pointing into @m (a NULL value
+ * is read as "").  Errors: cannot fail (aborts on OOM).
+ * Cost: O(@n log @m->n + @m->n) with sst_strmap_set()'s insertions.
+ */
+void sst_strmap_assign_pairs(struct sst_strmap *m, size_t n, const char *(*key)(const void *ctx, size_t i),
+			     const char *(*value)(const void *ctx, size_t i), const void *ctx);
 
 /* sst_string_list_push() - appends a copy of @s. */
 void sst_string_list_push(struct sst_string_list *l, const char *s);
 bool sst_string_list_has(const struct sst_string_list *l, const char *s);
 void sst_string_list_release(struct sst_string_list *l);
+/*
+ * sst_string_list_assign() - makes @dst a copy of @src (items NULL read as
+ * ""), reusing @dst's items (sst_str_assign()) and array; an empty list
+ * has items NULL.  @dst: owned by the caller, released with
+ * sst_string_list_release().  @src: borrowed.  Errors: cannot fail (aborts
+ * on OOM).
+ */
+void sst_string_list_assign(struct sst_string_list *dst, const struct sst_string_list *src);
 
 /* sst_ready_condition() - the condition of type Ready, or NULL. */
 const struct sst_condition *sst_ready_condition(const struct sst_status *s);
@@ -423,5 +477,13 @@ void sst_condition_release(struct sst_condition *c);
 
 /* sst_condition_copy() - deep copy of @src into @dst (filled). */
 void sst_condition_copy(struct sst_condition *dst, const struct sst_condition *src);
+/*
+ * sst_condition_assign() - makes @dst a deep copy of @src as
+ * sst_condition_copy() would, reusing @dst's strings (sst_str_assign()).
+ * @dst: a condition owned by the caller (its strings NULL or owned);
+ *       released with sst_condition_release().
+ * @src: borrowed.  Errors: cannot fail (aborts on OOM).
+ */
+void sst_condition_assign(struct sst_condition *dst, const struct sst_condition *src);
 
 #endif

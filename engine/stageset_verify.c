@@ -25,11 +25,10 @@ void vs_verify_stage(const struct ssc_env *env, struct ssc_clock *clk, size_t in
 		     const struct sst_stage *stage, size_t napplied, int64_t timeout_ms,
 		     struct vs_outcome *out)
 {
-	char t[GOFMT_DURATION_LEN];
+	char t[GOFMT_DURATION_LEN]; /* the timeout as Go prints it, written only for a message that says it */
 	bool disable_wait = stage->has_ready_checks && stage->ready_checks.disable_wait;
 
 	memset(out, 0, sizeof(*out));
-	gofmt_duration_ms(timeout_ms, t);
 
 	if (!vs_wait_set_empty(stage, napplied)) {
 		struct ssc_wait_outcome w;
@@ -43,12 +42,14 @@ void vs_verify_stage(const struct ssc_env *env, struct ssc_clock *clk, size_t in
 		if (w.result != SSC_WAIT_READY) {
 			/* Fail-fast on a Failed object; otherwise the clock ran out on progressing objects. */
 			out->progressing = !w.stalled;
-			if (out->progressing)
+			if (out->progressing) {
+				gofmt_duration_ms(timeout_ms, t);
 				snprintf(out->cause, sizeof(out->cause),
 					 "%s (waited %s: stage readyChecks.timeout, else stages[].timeout, else spec.timeout)",
 					 w.err.msg, t);
-			else
+			} else {
 				snprintf(out->cause, sizeof(out->cause), "%s", w.err.msg);
+			}
 			return;
 		}
 	}
@@ -71,6 +72,7 @@ void vs_verify_stage(const struct ssc_env *env, struct ssc_clock *clk, size_t in
 			return;
 		case SSC_WAIT_TIMEOUT:
 			out->progressing = in_flight;
+			gofmt_duration_ms(timeout_ms, t);
 			snprintf(out->cause, sizeof(out->cause),
 				 "%sreadyChecks.exprs not satisfied within %s: context deadline exceeded",
 				 in_flight ? "readyChecks.exprs objects are still progressing: " : "", t);

@@ -187,6 +187,7 @@ struct ssfx_world {
 	int64_t now;
 	int64_t anchor_ms;
 	bool keep_clock;   /* do not advance now by a pass's elapsed time */
+	struct ssc_keep *keep; /* optional: passes run with it (ssc_input.keep); the caller releases results with ssc_result_keep() */
 	struct ssc_options opt;
 
 	struct ssfx_event events[256];
@@ -893,6 +894,7 @@ static inline void ssfx_pass(struct ssfx_world *w, struct obj *ss, struct ssc_re
 	in.opt = &w->opt;
 	in.env = &env;
 	in.cluster = w->with_cluster ? &cl : NULL;
+	in.keep = w->keep;
 	ssc_reconcile(&in, r);
 	if (r->add_finalizer)
 		obj_add_finalizer(ss, SSC_FINALIZER);

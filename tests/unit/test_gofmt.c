@@ -44,6 +44,19 @@ static void test_duration_ms(void)
 	CU_ASSERT_STRING_EQUAL(gofmt_duration_ms(INT64_C(9223372036855), out), "2562047h47m16.855s");
 }
 
+static void test_uint(void)
+{
+	char out[GOFMT_UINT_LEN];
+
+	/* strconv.FormatUint(v, 10) */
+	CU_ASSERT_STRING_EQUAL(gofmt_uint(0, out), "0");
+	CU_ASSERT_STRING_EQUAL(gofmt_uint(7, out), "7");
+	CU_ASSERT_STRING_EQUAL(gofmt_uint(10, out), "10");
+	CU_ASSERT_STRING_EQUAL(gofmt_uint(1000000, out), "1000000");
+	CU_ASSERT_STRING_EQUAL(gofmt_uint(UINT64_MAX, out), "18446744073709551615");
+	CU_ASSERT_PTR_EQUAL(gofmt_uint(UINT64_MAX, out), out);
+}
+
 static void test_float(void)
 {
 	char out[GOFMT_FLOAT_LEN];
@@ -101,6 +114,7 @@ static void test_quotes(void)
 static CU_TestInfo tests[] = {
 	{ "time.Duration.String", test_duration },
 	{ "time.Duration.String of ms, beyond Go's range too", test_duration_ms },
+	{ "strconv.FormatUint(v, 10)", test_uint },
 	{ "strconv.FormatFloat(v, 'e'/'f'/'g', -1, 32/64)", test_float },
 	{ "FormatFloat of NaN, infinities and float32 overflow", test_float_special },
 	{ "encoding/json float64", test_json_float },

@@ -745,6 +745,41 @@ static void test_set_ready_transition_time(void)
 	sst_status_release(&st);
 }
 
+/*
+ * setReady's decorated text: built on the stack when short, on the heap when
+ * long (a message of any length); a message read from the condition itself
+ * (the Ready reason is not decorated) leaves it as it is.
+ */
+static void test_set_ready_long_and_own_message(void)
+{
+	struct sst_status st;
+	const struct sst_condition *c;
+	char *longmsg = malloc(2001), *want;
+
+	memset(longmsg, 'x', 2000);
+	longmsg[2000] = '\0';
+	want = ssc_decorate_message(SSC_REASON_STAGE_FAILED, longmsg);
+	CU_ASSERT_EQUAL(strlen(want), 2000 + strlen(" (runbook: https://stageset.projects.metio.wtf/runbooks/stagefailed/)"));
+	sst_status_init(&st);
+	ssc_set_ready(&st, 1, SSFX_T0, "False", SSC_REASON_STAGE_FAILED, longmsg); /* a new condition */
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, want);
+	ssc_set_ready(&st, 1, SSFX_T0, "True", SSC_REASON_READY, "ok");
+	ssc_set_ready(&st, 1, SSFX_T0, "False", SSC_REASON_STAGE_FAILED, longmsg); /* an existing one */
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, want);
+	ssc_set_ready(&st, 1, SSFX_T0, "True", SSC_REASON_READY, "Applied and verified 1 stage(s)");
+	c = sst_ready_condition(&st);
+	ssc_set_ready(&st, 2, SSFX_T0 + 5000, "True", SSC_REASON_READY, c->message);
+	c = sst_ready_condition(&st);
+	CU_ASSERT_STRING_EQUAL(c->message, "Applied and verified 1 stage(s)");
+	CU_ASSERT_EQUAL(c->last_transition_ms, SSFX_T0);
+	CU_ASSERT_EQUAL(c->observed_generation, 2);
+	sst_status_release(&st);
+	free(want);
+	free(longmsg);
+}
+
 /* failReason */
 static void test_fail_reason(void)
 {
@@ -1996,6 +2031,101 @@ static void test_force_stage_reruns_actions(void)
 	ssfx_release(&w);
 }
 
+/*
+ * A pass with a keep (struct ssc_keep: the working status, the lent result
+ * status, the per-stage arrays and records, the Ready snapshot, all reused
+ * from the pass before) decides and writes what a pass without one does:
+ * two worlds run the same script, one with a keep, and every pass's result
+ * and the StageSet's status are compared, through steady passes, a
+ * force-reconcile token, more stages (the arrays grow), a new revision,
+ * fewer stages, a failing action (the failure path's records) and recovery.
+ */
+static void test_keep_gives_what_fresh_passes_give(void)
+{
+	static const char *const specs[] = {
+		"{interval: 1m, stages: [{name: stage-a, sourceRef: {name: ea}, actions: {post: [{name: n1, http: "
+		"{url: 'http://hooks/x'}}]}}, {name: stage-b, sourceRef: {name: ea}}]}",
+		"{interval: 1m, stages: [{name: stage-a, sourceRef: {name: ea}, actions: {post: [{name: n1, http: "
+		"{url: 'http://hooks/x'}}]}}, {name: stage-b, sourceRef: {name: ea}}, {name: stage-c, sourceRef: "
+		"{name: ea2}}, {name: stage-d, sourceRef: {name: ea2}, actions: {pre: [{name: p1, http: {url: "
+		"'http://hooks/y'}}]}}]}",
+		"{interval: 1m, stages: [{name: stage-z, sourceRef: {name: ea2}}]}",
+	};
+	struct ssfx_world w[2];
+	struct ssc_keep keep;
+	struct obj *ss[2];
+	int bad = 0, passes = 0;
+
+	ssc_keep_init(&keep);
+	for (int k = 0; k < 2; k++) {
+		ssfx_init(&w[k]);
+		ssfx_ea(&w[k], NS, "ea", "rev1@sha256:aaa");
+		ssfx_ea(&w[k], NS, "ea2", "rev7@sha256:bbb");
+		ss[k] = ssfx_stageset(&w[k], NS, "kept", specs[0]);
+		ssfx_action(&w[k], "3/pre/p1", 2, SSC_ERR, "hook down");
+	}
+	w[1].keep = &keep;
+	for (int step = 0; step < 16; step++) {
+		for (int k = 0; k < 2; k++) {
+			if (step == 3)
+				ssfx_annotate(ss[k], SSC_ANN_RECONCILE_STAGE, "stage-a@tok1");
+			if (step == 5)
+				ssfx_respec(ss[k], specs[1]);
+			if (step == 11)
+				ssfx_respec(ss[k], specs[2]);
+			if (step == 13)
+				ssfx_respec(ss[k], specs[0]);
+		}
+		if (step == 10) { /* a longer revision for ea2 in both worlds */
+			for (int k = 0; k < 2; k++) {
+				struct obj *e = ssfx_find(&w[k], "ExternalArtifact", NS, "ea2");
+
+				obj_free(e);
+				for (size_t i = 0; i < w[k].nobjs; i++)
+					if (w[k].objs[i] == e)
+						w[k].objs[i] = w[k].objs[--w[k].nobjs];
+				ssfx_ea(&w[k], NS, "ea2", "release-2026-12-03-rev8@sha256:cccccccccccccccc");
+			}
+		}
+		{
+			struct ssc_result r[2];
+			struct val *st[2];
+
+			for (int k = 0; k < 2; k++)
+				ssfx_pass(&w[k], ss[k], &r[k]);
+			passes++;
+			for (int k = 0; k < 2; k++)
+				st[k] = sst_status_to_val(&r[k].status);
+			if (r[0].exit != r[1].exit || r[0].write_status != r[1].write_status ||
+			    r[0].requeue != r[1].requeue || r[0].requeue_after_ms != r[1].requeue_after_ms ||
+			    r[0].events.n != r[1].events.n || !val_equal(st[0], st[1]) ||
+			    !val_equal(ss[0]->status, ss[1]->status) || (r[0].desired == NULL) != (r[1].desired == NULL)) {
+				fprintf(stderr, "keep: pass %d differs (exit %d/%d)\n", step, (int)r[0].exit, (int)r[1].exit);
+				bad++;
+			}
+			for (size_t i = 0; i < r[0].events.n && i < r[1].events.n; i++)
+				if (strcmp(r[0].events.items[i].note, r[1].events.items[i].note) != 0)
+					bad++;
+			val_free(st[0]);
+			val_free(st[1]);
+			ssc_result_release(&r[0]);
+			ssc_result_keep(&r[1], &keep);
+		}
+	}
+	CU_ASSERT_EQUAL(passes, 16);
+	CU_ASSERT_EQUAL(bad, 0);
+	/*
+	 * the script reached what it meant to: the pre action failed twice, ran
+	 * once, ran again for the new revision; the last pass succeeded
+	 */
+	CU_ASSERT_EQUAL(ssfx_action_hits(&w[1], "p1"), 2);
+	CU_ASSERT_STRING_EQUAL(ssfx_ready_reason(ss[1]), SSC_REASON_READY);
+	ssc_keep_release(&keep);
+	ssc_keep_release(&keep); /* released twice: the second finds it empty */
+	ssfx_release(&w[0]);
+	ssfx_release(&w[1]);
+}
+
 /* ---- §6.4 windows and budgets ---------------------------------------------- */
 
 #define T_2025_06 INT64_C(1748736000000)
@@ -3170,6 +3300,8 @@ static CU_TestInfo core_tests[] = {
 
 static CU_TestInfo helper_tests[] = {
 	{ "decorateMessage", test_decorate_message },
+	{ "a pass with a keep gives what a fresh pass gives", test_keep_gives_what_fresh_passes_give },
+	{ "setReady: a long message, and the condition's own message", test_set_ready_long_and_own_message },
 	{ "AllReasons: every constant, in order", test_all_reasons },
 	{ "isPermanentAPIError", test_is_permanent_api_error },
 	{ "rbacDenialMessage", test_rbac_denial_message },

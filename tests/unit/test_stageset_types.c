@@ -766,6 +766,82 @@ static void test_string_list(void)
 	CU_ASSERT_EQUAL(l.n, 0);
 }
 
+/* A string assigned its own tail, a shorter text, a longer one, the same one. */
+static void test_str_assign(void)
+{
+	char *s = NULL, *kept;
+
+	sst_str_assign(&s, NULL);
+	CU_ASSERT_STRING_EQUAL(s, "");
+	sst_str_assign(&s, "revision-42");
+	kept = s;
+	sst_str_assign(&s, "revision-42");
+	CU_ASSERT_PTR_EQUAL(s, kept); /* the same text: the same buffer */
+	sst_str_assign(&s, s + 9);    /* a tail of itself */
+	CU_ASSERT_STRING_EQUAL(s, "42");
+	CU_ASSERT_PTR_EQUAL(s, kept);
+	sst_str_assign(&s, "a text longer than the buffer it had");
+	CU_ASSERT_STRING_EQUAL(s, "a text longer than the buffer it had");
+	free(s);
+}
+
+struct pairs {
+	const char *const *k, *const *v;
+};
+
+static const char *pair_key(const void *ctx, size_t i)
+{
+	return ((const struct pairs *)ctx)->k[i];
+}
+
+static const char *pair_value(const void *ctx, size_t i)
+{
+	return ((const struct pairs *)ctx)->v[i];
+}
+
+/*
+ * sst_strmap_assign_pairs() gives what a release and a set per pair give,
+ * from an empty map, the same keys, fewer, more and other keys, with a key
+ * repeated among the pairs (the last wins), and with no pairs at all; a key
+ * that stays keeps its buffer.
+ */
+static void test_strmap_assign_pairs(void)
+{
+	static const char *const keys[] = { "ns/b", "ns/a", "ns/c", "ns/a", "ns/d" };
+	static const char *const values[] = { "rev-b", "rev-a1", NULL, "rev-a2", "rev-d" };
+	static const char *const starts[][4] = {
+		{ NULL }, { "ns/a", "ns/b", "ns/c", NULL }, { "ns/a", NULL },
+		{ "ns/z", "ns/a", "ns/e", NULL }, { "ns/x", "ns/y", NULL },
+	};
+	struct pairs pr = { keys, values };
+	int bad = 0;
+
+	for (size_t st = 0; st < sizeof(starts) / sizeof(starts[0]); st++)
+		for (size_t n = 0; n <= 5; n++) {
+			struct sst_strmap m = { 0 }, want = { 0 };
+			const char *a_key = NULL;
+
+			for (size_t k = 0; k < 4 && starts[st][k]; k++)
+				sst_strmap_set(&m, starts[st][k], "old");
+			for (size_t i = 0; i < n; i++)
+				sst_strmap_set(&want, keys[i], values[i]);
+			for (size_t i = 0; i < m.n; i++)
+				if (strcmp(m.keys[i], "ns/a") == 0)
+					a_key = m.keys[i];
+			sst_strmap_assign_pairs(&m, n, pair_key, pair_value, &pr);
+			if (m.n != want.n || (m.n == 0) != (m.keys == NULL))
+				bad++;
+			for (size_t i = 0; i < m.n && i < want.n; i++)
+				if (strcmp(m.keys[i], want.keys[i]) != 0 || strcmp(m.values[i], want.values[i]) != 0)
+					bad++;
+			if (a_key && n >= 2 && sst_strmap_get(&m, "ns/a") && m.keys[0] != a_key)
+				bad++; /* "ns/a" sorts first and stayed: its key is the one it had */
+			sst_strmap_release(&m);
+			sst_strmap_release(&want);
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void test_events_and_errors(void)
 {
 	struct ssc_events ev = { 0 };
@@ -801,6 +877,8 @@ void register_tests(void)
 		{ "StageSetStatus: times stored as whole seconds", test_status_times_whole_seconds },
 		{ "StageSetStatus: wrong types read as absent", test_status_wrong_types_are_absent },
 		{ "string lists", test_string_list },
+		{ "a string assigned in place, its own tail too", test_str_assign },
+		{ "a string map assigned pairs gives what a release and sets give", test_strmap_assign_pairs },
 		{ "events and errors", test_events_and_errors },
 		CU_TEST_INFO_NULL,
 	};
