@@ -166,12 +166,18 @@ $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# make -n and make -q leave the build directory as it is: neither stamp
+# below is rewritten under them.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS)))
+
 # reports/tool.o is rebuilt when the stamp changes: the stamp file is rewritten
 # only then, so an unchanged commit rebuilds nothing.
 STAMP_TEXT  := $(MAGOS_VERSION) $(MAGOS_COMMIT) $(MAGOS_DOCS_URL)
 STAMP       := $(BUILD)/version.stamp
+ifeq ($(DRY_RUN),)
 ifneq ($(STAMP_TEXT),$(shell cat $(STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && echo '$(STAMP_TEXT)' >$(STAMP))
+endif
 endif
 $(BUILD)/reports/tool.o: $(STAMP)
 $(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
@@ -180,8 +186,10 @@ $(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
 # Every program is linked again when the allocator changes (the same way:
 # the stamp file is rewritten only when MALLOC differs from the last build's).
 LINK_STAMP := $(BUILD)/link.stamp
+ifeq ($(DRY_RUN),)
 ifneq ($(MALLOC),$(shell cat $(LINK_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && echo '$(MALLOC)' >$(LINK_STAMP))
+endif
 endif
 
 $(LIB): $(LIB_OBJ)
