@@ -86,6 +86,15 @@ expect_rc "a refused Workspace fails with 1" 1 "$SIM" lint $L/refused-workspace.
 contains "its refusal is MS001" "$tmp/out" "Workspace \"default/shop-prod\": unknown field \"spec.bogus\" [MS001]"
 lacks "the step that would select it is no MS101" "$tmp/out" "steps[1] \"prod\""
 contains "a step that would select nothing anyway still is" "$tmp/out" "steps[2] \"qa\": selector env=qa matches no Workspace"
+# A refused StageSet (a type error; an unknown field in a spec.generate template):
+# a publish selector that would match it is not also "no StageSet matches" (MS003).
+expect_rc "a refused StageSet fails with 1" 1 "$SIM" lint $L/refused-stageset.yaml
+contains "its refusal is MS001" "$tmp/out" "StageSet \"shop/shop\": spec.version: Invalid value"
+lacks "the publish that would match it is no MS003" "$tmp/out" "no StageSet of the inputs matches"
+has_line "refused StageSet: summary" "$tmp/out" "1 error, 0 warnings, 0 infos in 1 file (2 objects: 1 admitted, 1 refused)"
+expect_rc "a refused generated StageSet fails with 1" 1 "$SIM" lint $L/refused-stageset-generate.yaml
+contains "its refusal is MS001" "$tmp/out" "StageSet \"tenant-00/shop\": unknown field \"spec.bogus\""
+lacks "the publish that would match it is no MS003" "$tmp/out" "no StageSet of the inputs matches"
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
