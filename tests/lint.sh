@@ -95,6 +95,11 @@ has_line "refused StageSet: summary" "$tmp/out" "1 error, 0 warnings, 0 infos in
 expect_rc "a refused generated StageSet fails with 1" 1 "$SIM" lint $L/refused-stageset-generate.yaml
 contains "its refusal is MS001" "$tmp/out" "StageSet \"tenant-00/shop\": unknown field \"spec.bogus\""
 lacks "the publish that would match it is no MS003" "$tmp/out" "no StageSet of the inputs matches"
+# ... nor a FleetRollout that selects none of the StageSets, nor a wave none of its members.
+expect_rc "a refused fleet member fails with 1" 1 "$SIM" lint $L/refused-stageset-fleet.yaml
+lacks "a refused member: no MS217" "$tmp/out" "[MS217]"
+lacks "a refused member: no MS212" "$tmp/out" "[MS212]"
+contains "a refused member: the admitted one's findings stay" "$tmp/out" "FleetRollout both selects StageSet shop/other without spec.version.approvalMode Always"
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
