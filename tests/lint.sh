@@ -100,6 +100,17 @@ expect_rc "a refused fleet member fails with 1" 1 "$SIM" lint $L/refused-stagese
 lacks "a refused member: no MS217" "$tmp/out" "[MS217]"
 lacks "a refused member: no MS212" "$tmp/out" "[MS212]"
 contains "a refused member: the admitted one's findings stay" "$tmp/out" "FleetRollout both selects StageSet shop/other without spec.version.approvalMode Always"
+# A StageSet spec the controller refuses at its first pass (ValidateSpec): MS284 with its message.
+S=$L/stageset-invalid-spec.yaml
+expect_rc "a StageSet the controller refuses fails with 1" 1 "$SIM" lint $S
+has_line "MS284 at a four-field schedule" "$tmp/out" \
+	"$S:15:17: error: StageSet shop/cron: schedule \"0 16 * *\": expected exactly 5 fields, found 4: [0 16 * *]; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at an unknown time zone" "$tmp/out" \
+	"$S:31:17: error: StageSet shop/zone: timeZone \"Europe/Berlinn\": unknown time zone Europe/Berlinn; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at the StageSet when no field is named" "$tmp/out" \
+	"$S:36:1: error: StageSet shop/stages: stage name \"app\" is not unique; stage names must be unique within the StageSet; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "invalid specs: summary" "$tmp/out" "3 errors, 0 warnings, 0 infos in 1 file (4 objects)"
+expect_rc "the update-window example lints clean" 0 "$SIM" lint scenarios/stageset-update-window.yaml
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split
