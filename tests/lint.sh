@@ -104,12 +104,14 @@ contains "a refused member: the admitted one's findings stay" "$tmp/out" "FleetR
 S=$L/stageset-invalid-spec.yaml
 expect_rc "a StageSet the controller refuses fails with 1" 1 "$SIM" lint $S
 has_line "MS284 at a four-field schedule" "$tmp/out" \
-	"$S:15:17: error: StageSet shop/cron: schedule \"0 16 * *\": expected exactly 5 fields, found 4: [0 16 * *]; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+	"$S:16:17: error: StageSet shop/cron: schedule \"0 16 * *\": expected exactly 5 fields, found 4: [0 16 * *]; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
 has_line "MS284 at an unknown time zone" "$tmp/out" \
-	"$S:31:17: error: StageSet shop/zone: timeZone \"Europe/Berlinn\": unknown time zone Europe/Berlinn; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
-has_line "MS284 at the StageSet when no field is named" "$tmp/out" \
-	"$S:36:1: error: StageSet shop/stages: stage name \"app\" is not unique; stage names must be unique within the StageSet; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
-has_line "invalid specs: summary" "$tmp/out" "3 errors, 0 warnings, 0 infos in 1 file (4 objects)"
+	"$S:32:17: error: StageSet shop/zone: timeZone \"Europe/Berlinn\": unknown time zone Europe/Berlinn; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at the second stage of a duplicate name" "$tmp/out" \
+	"$S:45:13: error: StageSet shop/stages: stage name \"app\" is not unique; stage names must be unique within the StageSet; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at the StageSet when the message names no field it can place" "$tmp/out" \
+	"$S:48:1: error: StageSet shop/source: spec.migrationsSourceRef must reference a source in the StageSet's own namespace; cross-namespace migration sources are not allowed; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "invalid specs: summary" "$tmp/out" "4 errors, 0 warnings, 0 infos in 1 file (5 objects)"
 expect_rc "the update-window example lints clean" 0 "$SIM" lint scenarios/stageset-update-window.yaml
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml

@@ -16,14 +16,46 @@
 #include "sim/load/tzif.h"
 
 /*
+ * Where the stage @msg names sits: ValidateStages words its messages
+ * `stage "name" …` (`stage name "name" is not unique`: the second stage of
+ * that name).  The stage's name value, else a mark with line 0.
+ */
+static struct val_mark stage_mark(const struct obj *ss, const char *msg)
+{
+	const struct val *st = val_map_get(ss->spec, "stages");
+	struct val_mark none = { 0 };
+	size_t seen = 0, want = strncmp(msg, "stage name \"", 12) == 0 ? 2 : 1;
+
+	for (size_t i = 0; st && st->type == VAL_LIST && i < st->u.list.n; i++) {
+		const struct val *v = val_map_get(st->u.list.items[i], "name");
+		char *quoted;
+		bool named;
+
+		if (!v || v->type != VAL_STRING || !v->mark.line)
+			continue;
+		quoted = xasprintf("stage %s\"%s\"", want == 2 ? "name " : "", v->u.s);
+		named = strncmp(msg, quoted, strlen(quoted)) == 0;
+		free(quoted);
+		if (named && ++seen == want)
+			return v->mark;
+	}
+	return none;
+}
+
+/*
  * Where @msg points in @ss's spec: the value of an update window's schedule
  * or timeZone that the message quotes (window.Validate words them
- * `schedule "…": …` and `timeZone "…": …`), else where @ss starts.
+ * `schedule "…": …` and `timeZone "…": …`), the name of the stage it
+ * starts with, else where @ss starts.
  */
 static struct val_mark message_mark(const struct obj *ss, const char *msg)
 {
 	const struct val *ws = val_map_get(ss->spec, "updateWindows");
 	static const char *const keys[] = { "schedule", "timeZone" };
+	struct val_mark at = stage_mark(ss, msg);
+
+	if (at.line)
+		return at;
 
 	for (size_t i = 0; ws && ws->type == VAL_LIST && i < ws->u.list.n; i++)
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {

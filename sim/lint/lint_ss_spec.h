@@ -22,8 +22,8 @@
  * ssv_validate_spec() refuses, validated at the time its first pass runs
  * (the scenario's start, or the apply event's time: update windows are
  * evaluated then), with the controller's message.  The finding sits at the
- * update window's schedule or timeZone value the message names, else at the
- * StageSet.  A StageSet with no spec map is skipped (MS001 tells it).  Cannot
+ * update window's schedule or timeZone value, or the stage name, that the
+ * message names, else at the StageSet.  A StageSet with no spec map is skipped (MS001 tells it).  Cannot
  * fail (aborts on OOM).  Cost: one parse and one validation per StageSet.
  */
 void lint_ss_spec(struct lint_report *r, const struct scenario *s);
