@@ -110,6 +110,24 @@ check("terminal: with the pass and the end of the denial",
 check("terminal: not for api", notice(d, "default/api") is None)
 EOF2
 
+# ---- MS284: a spec the controller refuses, told at the end of the run too ------------
+lint_of failure-invalid-spec
+contains "invalid spec: MS284" "$tmp/failure-invalid-spec.lint" \
+	'MS284 error StageSet default/web: schedule "0 16 * *": expected exactly 5 fields, found 4: [0 16 * *]; the controller reports Ready False InvalidSpec from its first pass'
+lacks "invalid spec: not for api" "$tmp/failure-invalid-spec.lint" "default/api"
+run_of failure-invalid-spec
+facts_of failure-invalid-spec <<'EOF2'
+web, api = member_ready(d, "default", "web"), member_ready(d, "default", "api")
+check("invalid spec: web InvalidSpec from 5ms, never anything else (%s)" % web,
+      web and web[0] == (5, "InvalidSpec") and all(r == "InvalidSpec" for t, r in web))
+check("invalid spec: api succeeds", [t for t, r in api if r == "Succeeded"], api)
+n = notice(d, "StageSet default/web ended Ready False InvalidSpec")
+check("invalid spec: the run tells it", n is not None and n["severity"] == "warning")
+check("invalid spec: with the controller's message",
+      n is not None and 'schedule "0 16 * *": expected exactly 5 fields, found 4' in n["text"], n and n["text"])
+check("invalid spec: not for api", notice(d, "default/api") is None)
+EOF2
+
 lint_of failure-retried
 lacks "retried: no MS227" "$tmp/failure-retried.lint" "MS227"
 run_of failure-retried

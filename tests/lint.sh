@@ -86,6 +86,33 @@ expect_rc "a refused Workspace fails with 1" 1 "$SIM" lint $L/refused-workspace.
 contains "its refusal is MS001" "$tmp/out" "Workspace \"default/shop-prod\": unknown field \"spec.bogus\" [MS001]"
 lacks "the step that would select it is no MS101" "$tmp/out" "steps[1] \"prod\""
 contains "a step that would select nothing anyway still is" "$tmp/out" "steps[2] \"qa\": selector env=qa matches no Workspace"
+# A refused StageSet (a type error; an unknown field in a spec.generate template):
+# a publish selector that would match it is not also "no StageSet matches" (MS003).
+expect_rc "a refused StageSet fails with 1" 1 "$SIM" lint $L/refused-stageset.yaml
+contains "its refusal is MS001" "$tmp/out" "StageSet \"shop/shop\": spec.version: Invalid value"
+lacks "the publish that would match it is no MS003" "$tmp/out" "no StageSet of the inputs matches"
+has_line "refused StageSet: summary" "$tmp/out" "1 error, 0 warnings, 0 infos in 1 file (2 objects: 1 admitted, 1 refused)"
+expect_rc "a refused generated StageSet fails with 1" 1 "$SIM" lint $L/refused-stageset-generate.yaml
+contains "its refusal is MS001" "$tmp/out" "StageSet \"tenant-00/shop\": unknown field \"spec.bogus\""
+lacks "the publish that would match it is no MS003" "$tmp/out" "no StageSet of the inputs matches"
+# ... nor a FleetRollout that selects none of the StageSets, nor a wave none of its members.
+expect_rc "a refused fleet member fails with 1" 1 "$SIM" lint $L/refused-stageset-fleet.yaml
+lacks "a refused member: no MS217" "$tmp/out" "[MS217]"
+lacks "a refused member: no MS212" "$tmp/out" "[MS212]"
+contains "a refused member: the admitted one's findings stay" "$tmp/out" "FleetRollout both selects StageSet shop/other without spec.version.approvalMode Always"
+# A StageSet spec the controller refuses at its first pass (ValidateSpec): MS284 with its message.
+S=$L/stageset-invalid-spec.yaml
+expect_rc "a StageSet the controller refuses fails with 1" 1 "$SIM" lint $S
+has_line "MS284 at a four-field schedule" "$tmp/out" \
+	"$S:16:17: error: StageSet shop/cron: schedule \"0 16 * *\": expected exactly 5 fields, found 4: [0 16 * *]; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at an unknown time zone" "$tmp/out" \
+	"$S:32:17: error: StageSet shop/zone: timeZone \"Europe/Berlinn\": unknown time zone Europe/Berlinn; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at the second stage of a duplicate name" "$tmp/out" \
+	"$S:45:13: error: StageSet shop/stages: stage name \"app\" is not unique; stage names must be unique within the StageSet; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "MS284 at the StageSet when the message names no field it can place" "$tmp/out" \
+	"$S:48:1: error: StageSet shop/source: spec.migrationsSourceRef must reference a source in the StageSet's own namespace; cross-namespace migration sources are not allowed; the controller reports Ready False InvalidSpec from its first pass and never reconciles it [MS284]"
+has_line "invalid specs: summary" "$tmp/out" "4 errors, 0 warnings, 0 infos in 1 file (5 objects)"
+expect_rc "the update-window example lints clean" 0 "$SIM" lint scenarios/stageset-update-window.yaml
 # Plain manifest files are one cluster: the Rollout sees the Workspaces of the other file.
 expect_rc "manifest files are linted together" 0 "$SIM" lint $L/split/rollout.yaml $L/split/workspaces.yaml
 expect_rc "a directory is linted as one" 0 "$SIM" lint $L/split

@@ -23,6 +23,7 @@
 #include "sim/lint/lint_ss_holds.h"
 #include "sim/lint/lint_ss_lag.h"
 #include "sim/lint/lint_ss_prune.h"
+#include "sim/lint/lint_ss_spec.h"
 #include "sim/lint/lint_ss_ledgers.h"
 #include "sim/lint/lint_ss_reset.h"
 #include "sim/lint/lint_ss_sources.h"
@@ -793,6 +794,14 @@ static const struct lint_rule rules[] = {
 	  "during such API outages read the controller's reconcile errors (\"Reconciler error\" in its "
 	  "log) and the API server's health, not the StageSet's status; judge the rollout by the first "
 	  "status written after the outage" },
+	/* MS284: sim/lint/lint_ss_spec.c. */
+	{ "MS284", "stageset-invalid-spec", LINT_ERROR,
+	  "a StageSet's spec passes the CRD schema but not the controller's own validation "
+	  "(ValidateSpec: a recurring update window's schedule or timeZone, unique stage and action "
+	  "names, migration anchors, one version source, ...) or its spec decode: the StageSet "
+	  "reports Ready False InvalidSpec from its first pass and never reconciles (StageSet spec "
+	  "§1.9, R-6)",
+	  "correct the field the message names; the message is the controller's own" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -1340,6 +1349,7 @@ void lint_scenario(struct lint_report *r, const struct scenario *s)
 	lint_ss_stale(r, s);
 	lint_ss_lag(r, s);
 	lint_ss_prune(r, s);
+	lint_ss_spec(r, s);
 	drop_told_twice(r);
 }
 

@@ -63,6 +63,7 @@ struct world {
 	size_t nnamespaces;
 	const struct obj **fleets; /* sorted by name (contest order, §2.3.2) */
 	size_t nfleets;
+	bool ss_refused; /* a StageSet manifest was refused: it may be what a selector missed */
 };
 
 /* ---------------------------------------------------------------- helpers */
@@ -222,6 +223,7 @@ static void world_init(struct world *w, const struct scenario *s)
 	w->nstagesets = sort_unique(w->stagesets, w->nstagesets);
 	w->nnamespaces = sort_unique(w->namespaces, w->nnamespaces);
 	w->nfleets = sort_unique(w->fleets, w->nfleets); /* cluster-scoped: by name */
+	w->ss_refused = s->nrefused_ss > 0;
 }
 
 static void world_release(struct world *w)
@@ -714,7 +716,7 @@ static void rule_member_specs(struct lint_report *r, const struct world *w, cons
 	size_t n = 0;
 	char *who;
 
-	if (f->r.nmembers == 0 && w->nstagesets > 0) {
+	if (f->r.nmembers == 0 && w->nstagesets > 0 && !w->ss_refused) {
 		size_t outside = outside_namespaces(w, fr);
 
 		if (outside > 0)
@@ -844,7 +846,8 @@ static void rule_assignment(struct lint_report *r, const struct world *w, const 
 			free(who);
 		}
 	}
-	for (size_t wv = 0; wv < nwaves && f->r.nmembers > 0; wv++) {
+	/* a refused StageSet (MS001 says why) may be the member a wave selects */
+	for (size_t wv = 0; wv < nwaves && f->r.nmembers > 0 && !w->ss_refused; wv++) {
 		const struct val *wave = fr_wave(fr, wv);
 
 		if (f->r.waves[wv].n > 0)

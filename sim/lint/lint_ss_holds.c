@@ -55,7 +55,7 @@
 /* Upper bound of decision changes walked to find the last opening (MS235): windows flip at most this often here. */
 #define MAX_CHANGES 64
 
-static const struct tz_zone *zone(void *ctx, const char *name, struct ssc_err *err)
+const struct tz_zone *lsh_time_zone(void *ctx, const char *name, struct ssc_err *err)
 {
 	char text[256] = "";
 	const struct tz_zone *z = tzif_cache_find(ctx, name, text, sizeof(text));
@@ -121,7 +121,7 @@ bool lsh_windows_at(const struct val *spec, struct tzif_cache *tz, int64_t unix_
 		goto out_release_spec;
 	memset(&env, 0, sizeof(env));
 	env.ctx = tz;
-	env.time_zone = zone;
+	env.time_zone = lsh_time_zone;
 	if (win_decision(sp.windows, sp.nwindows, &env, unix_ms, &out->allowed, &out->next_ms, err,
 			 sizeof(err)) != WIN_OK)
 		goto out_release_spec;

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "engine/objects.h"
+#include "engine/stageset_env.h"
 #include "sim/lint/lint.h"
 #include "sim/load/tzif.h"
 
@@ -58,6 +59,13 @@ struct lsh_windows {
 	bool scope_all;     /* windowScope All: everything is held, not only new revisions */
 	char what[256];     /* the windows in words, e.g. `Deny "0 16 * * 5" for 3h0m0s in Europe/Berlin` */
 };
+
+/*
+ * lsh_time_zone() - the ssc_env time_zone callback over a tz cache: the
+ * zone @name from @ctx (a struct tzif_cache *, the run's lookup), or NULL
+ * with @err set to the lookup's message.  The zone is owned by the cache.
+ */
+const struct tz_zone *lsh_time_zone(void *ctx, const char *name, struct ssc_err *err);
 
 /*
  * lsh_windows_at() - the decision of the update windows of the StageSet

@@ -1188,6 +1188,7 @@ static int load(const char *const *paths, size_t npaths, const struct limits *li
 		const struct man_rejected *r = &set.rejected[i];
 		struct man_rejected *c;
 
+		out->nrefused_ss += strcmp(r->kind, "StageSet") == 0;
 		if (strcmp(r->kind, "Workspace") != 0)
 			continue;
 		out->refused_ws = xreallocarray(out->refused_ws, out->nrefused_ws + 1, sizeof(*c));

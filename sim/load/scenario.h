@@ -886,6 +886,12 @@ struct scenario {
 	 */
 	struct man_rejected *refused_ws;
 	size_t nrefused_ws;
+	/*
+	 * StageSet manifests refused at load (inputs, apply payloads, spec.generate
+	 * renders): what they held is unknown, so a rule that no StageSet matches
+	 * a selector stays silent while there is one.
+	 */
+	size_t nrefused_ss;
 	char **files;                /* every file read, as displayed in diagnostics; owned */
 	size_t nfiles;
 	/*

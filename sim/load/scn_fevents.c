@@ -402,9 +402,11 @@ void scnp_check_fevents(struct loader *L)
 {
 	struct scenario *s = L->s;
 	struct ns_index nsx;
-	bool gen_refused = false;
-
 	/* a refused spec.generate item (already reported) may be what a target needed */
+	bool gen_refused = false;
+	/* a refused StageSet (already reported) may be what a selector matched */
+	bool ss_refused = scnp_kind_refused(L, "StageSet");
+
 	for (size_t k = 0; k < L->ngen; k++)
 		gen_refused = gen_refused || !L->gen_ok[k];
 	ns_index_init(&nsx, s);
@@ -438,7 +440,7 @@ void scnp_check_fevents(struct loader *L)
 		for (size_t j = 0; !any && j < s->nevents; j++)
 			any = s->events[j].obj && s->events[j].at_ms <= e->at_ms &&
 			      fevent_matches(&nsx, e, s->events[j].obj);
-		if (!any)
+		if (!any && !ss_refused)
 			diag_warning(L->d, e->file, e->mark,
 				     "spec.events[%zu].%s: no StageSet of the inputs%s%s%s matches "
 				     "selector \"%s\"%s%s%s",

@@ -404,6 +404,15 @@ void scnp_read_target(const struct scenario *s, const struct val *a, struct scn_
 void scnp_check_targets(struct loader *L, const struct val_kv *const *acts);
 
 /*
+ * scnp_kind_refused() - whether a manifest or apply payload of @kind (e.g.
+ * "StageSet") was refused, or a spec.generate item was (what it would have
+ * rendered is unknown): what such an object held is unknown, so a check that
+ * no object of @kind matches something stays silent rather than be false.
+ * @kind: borrowed.  Cannot fail.
+ */
+bool scnp_kind_refused(const struct loader *L, const char *kind);
+
+/*
  * scnp_missing() - whether no object of this identity exists by @at_ms (the
  * inputs' or one an apply event at or before then creates; object events
  * fire before model events of the same instant) and no refused manifest or

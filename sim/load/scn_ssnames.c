@@ -24,18 +24,6 @@ struct stagesets {
 /* How many items a "what there is" list shows before "and N more". */
 #define LISTED 8
 
-/* Whether a StageSet manifest was refused: what it held is unknown, so nothing is told about it. */
-static bool any_refused(const struct loader *L)
-{
-	for (size_t i = 0; i < L->nrejected; i++)
-		if (strcmp(L->rejected[i].kind, "StageSet") == 0)
-			return true;
-	for (size_t k = 0; k < L->ngen; k++)
-		if (!L->gen_ok[k])
-			return true;
-	return false;
-}
-
 /* Appends @text (owned: stolen) to the list *@v of *@n. */
 static void push(char ***v, size_t *n, char *text)
 {
@@ -267,7 +255,7 @@ void scnp_sw_check_names(struct loader *L)
 	size_t nsources = sources && sources->type == VAL_LIST && c->nsources == sources->u.list.n ? c->nsources : 0;
 	struct stagesets ss;
 
-	if (!L->s->scenario_file || (!nreads && !nsources) || any_refused(L))
+	if (!L->s->scenario_file || (!nreads && !nsources) || scnp_kind_refused(L, "StageSet"))
 		return;
 	ss.v = scn_stagesets(L->s, &ss.n);
 	for (size_t i = 0; i < nreads; i++)

@@ -128,6 +128,17 @@ bool scnp_missing(const struct loader *L, const char *kind, const char *ns, cons
 	return !known_obj(L->s, kind, ns, name, at_ms) && !was_rejected(L, kind, ns, name);
 }
 
+bool scnp_kind_refused(const struct loader *L, const char *kind)
+{
+	for (size_t i = 0; i < L->nrejected; i++)
+		if (strcmp(L->rejected[i].kind, kind) == 0)
+			return true;
+	for (size_t k = 0; k < L->ngen; k++)
+		if (!L->gen_ok[k])
+			return true;
+	return false;
+}
+
 void scnp_report_not_found(struct loader *L, const char *file, struct val_mark mark,
 			   size_t index, const char *action, const struct scn_target *t)
 {

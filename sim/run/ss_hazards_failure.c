@@ -297,7 +297,7 @@ static int64_t cause_end(const struct scenario *s, const struct obj *ss, const c
 	return -1;
 }
 
-static void terminal_stuck(struct run_result *r, const struct scenario *s, const struct obj *ss,
+static bool terminal_stuck(struct run_result *r, const struct scenario *s, const struct obj *ss,
 			   const struct ssrc_member_stat *m)
 {
 	const struct val *c = obj_ready_condition(ss);
@@ -310,7 +310,7 @@ static void terminal_stuck(struct run_result *r, const struct scenario *s, const
 
 	if (!c || strcmp(val_str(val_map_get(c, "status"), ""), "False") != 0 || !failure_reason(reason) ||
 	    m->passes == 0 || !m->last_no_requeue || (!quiet && r->end_ms - m->last_pass_ms < TERMINAL_QUIET_MS))
-		return;
+		return false;
 	if (strcmp(reason, SSC_REASON_RBAC_DENIED) == 0 || strcmp(reason, SSC_REASON_IMAGE_UNVERIFIED) == 0 ||
 	    strcmp(reason, SSC_REASON_STAGE_FAILED) == 0)
 		end = cause_end(s, ss, fs ? val_str(val_map_get(fs, "name"), NULL) : NULL, m->last_pass_ms,
@@ -336,6 +336,27 @@ static void terminal_stuck(struct run_result *r, const struct scenario *s, const
 			 ss->ns, ss->name, reason, msg, when, gone));
 	free(when);
 	free(gone);
+	return true;
+}
+
+/*
+ * A StageSet that ended Ready False InvalidSpec: the controller refuses its
+ * spec on every pass (R-6) and retries it only after the long permanent
+ * back-off, so nothing of it was reconciled since; a check of its status
+ * otherwise fails with no word of why.
+ */
+static void invalid_spec(struct run_result *r, const struct obj *ss, const struct ssrc_member_stat *m)
+{
+	const struct val *c = obj_ready_condition(ss);
+
+	if (!c || strcmp(val_str(val_map_get(c, "status"), ""), "False") != 0 ||
+	    strcmp(val_str(val_map_get(c, "reason"), ""), SSC_REASON_INVALID_SPEC) != 0 || m->passes == 0)
+		return;
+	notice(r, ss->ns, ss->name, 0,
+	       xasprintf("StageSet %s/%s ended Ready False InvalidSpec (%s): the controller refuses its spec "
+			 "on every pass, before the dependencies, sources and stages, so no stage of it was "
+			 "reconciled since it did; correct the spec (lint's MS284 tells it of the inputs)",
+			 ss->ns, ss->name, val_str(val_map_get(c, "message"), "")));
 }
 
 /* ---------------------------------------------------------------- */
@@ -399,7 +420,8 @@ void ss_hazards_failure(struct run_result *r, const struct scenario *s)
 		dirty_rerun(r, ss, &recs[i]);
 		steady_rollback(r, ss, &recs[i]);
 		failed_claims(r, ss, &recs[i]);
-		terminal_stuck(r, s, ss, &ms[i]);
+		if (!terminal_stuck(r, s, ss, &ms[i]))
+			invalid_spec(r, ss, &ms[i]);
 		long_verify(r, ss, &ms[i]);
 	}
 	free(recs);

@@ -38,6 +38,10 @@
  *    end of the run, or the run ended with nothing left to happen; with
  *    when the modelled apply failure that caused it stopped, when it did
  *    (warning).
+ *  - otherwise, a StageSet that ended Ready False InvalidSpec (R-6,
+ *    lint's MS284): the controller refuses its spec on every pass, so
+ *    nothing of it was reconciled since; told with the controller's
+ *    message (warning).
  *  - a verify that outlasted its timeout (§3.9, §5 Q-2, lint's MS228):
  *    a stage's kstatus wait and its ready-check expression poll, each
  *    given the stage's whole timeout T, took longer than T together; told
