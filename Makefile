@@ -180,6 +180,10 @@ $(shell mkdir -p $(BUILD) && echo '$(STAMP_TEXT)' >$(STAMP))
 endif
 endif
 $(BUILD)/reports/tool.o: $(STAMP)
+# Made here only when the parse above did not write it (make -n or -q in a
+# tree never built): then the command is shown, not run.
+$(STAMP):
+	@mkdir -p $(dir $@) && echo '$(STAMP_TEXT)' >$@
 $(BUILD)/reports/tool.o: ALL_CFLAGS += -DMAGOS_VERSION='"$(MAGOS_VERSION)"' \
 	-DMAGOS_COMMIT='"$(MAGOS_COMMIT)"' -DMAGOS_DOCS_URL='"$(MAGOS_DOCS_URL)"'
 
@@ -191,6 +195,8 @@ ifneq ($(MALLOC),$(shell cat $(LINK_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && echo '$(MALLOC)' >$(LINK_STAMP))
 endif
 endif
+$(LINK_STAMP):
+	@mkdir -p $(dir $@) && echo '$(MALLOC)' >$@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
