@@ -314,4 +314,54 @@ expect_rc "compare --horizon at the snapshot is refused: it counts from the orig
 contains "... as run says" "$tmp/err" "magos-sim compare: --horizon 1m0s ends at or before the snapshot this run resumes from (taken at 1m0s of the original run, 2026-01-01T00:01:00Z)"
 expect_rc "compare --horizon 3m of a snapshot taken at 1m" 0 "$SIM" compare -q -n 4 --until horizon --json "$tmp/c3m.json" --horizon 3m "$tmp/short-1m" "$tmp/short-1m"
 check "... runs the 2m left of it, as run --horizon 3m does" grep -q '"horizon_ms": 120000,' "$tmp/c3m.json"
+# --- a source's gcAt and the rollback store's windows stay on the original clock ---
+mkdir "$tmp/gc"
+cat >"$tmp/gc/objs.yaml" <<'YAML'
+apiVersion: v1
+kind: Namespace
+metadata: {name: envtest}
+---
+apiVersion: stages.metio.wtf/v1
+kind: StageSet
+metadata: {name: a, namespace: envtest, labels: {t: a}}
+spec:
+  interval: 10m
+  rollbackOnFailure: true
+  stages: [{name: stage-a, sourceRef: {name: ea}}]
+YAML
+for m in gc store; do
+	case $m in
+	gc) source='gcAt: 4m' store='' ;;
+	store) source='' store='rollbackStore: {getErrors: [{from: 5m, until: 6m}]}' ;;
+	esac
+	cat >"$tmp/gc/$m.yaml" <<YAML
+apiVersion: magos-sim/v1alpha1
+kind: Scenario
+metadata: {name: gc-$m}
+spec:
+  seed: 1
+  horizon: 10m
+  models:
+    stagesets:
+      readiness: {delay: 0s}
+      rules: [{selector: {matchLabels: {t: a}}, apply: {failure: {during: [{from: 5m}], message: bad}}}]
+      $store
+    sources: [{kind: ExternalArtifact, namespace: envtest, name: ea, $source}]
+  events:
+    - at: 5m
+      publish: {selector: {matchLabels: {t: a}}, version: "2.0.0"}
+YAML
+done
+# gcAt 4m: the rollback at 5m2s finds the previous revision collected
+expect_rc "gcAt: the whole run" 0 "$SIM" run --timeline all "$tmp/gc/gc.yaml" "$tmp/gc/objs.yaml"
+check "... cannot roll back at 5m2s" grep -qE "^ *5m2s +StageSet envtest/a +status +PreviousRevisionUnavailable" "$tmp/out"
+expect_rc "gcAt: a snapshot at 3m" 0 "$SIM" run -q "$tmp/gc/gc.yaml" "$tmp/gc/objs.yaml" --snapshot 3m "$tmp/gc/gc-3m.yaml"
+expect_rc "gcAt: the run resumed from it" 0 "$SIM" run --timeline all "$tmp/gc/gc.yaml" "$tmp/gc/gc-3m.yaml"
+check "... cannot roll back at 2m2s after the snapshot (5m2s), not 3m later" grep -qE "^ *2m2s +StageSet envtest/a +status +PreviousRevisionUnavailable" "$tmp/out"
+# getErrors from 5m: the first Get fails at 5m1s
+expect_rc "rollbackStore windows: the whole run" 0 "$SIM" run --timeline all "$tmp/gc/store.yaml" "$tmp/gc/objs.yaml"
+check "... the store's Get fails at 5m1s" grep -qE "^ *5m1s +StageSet envtest/a +event +Warning · RollbackStoreFailed" "$tmp/out"
+expect_rc "rollbackStore windows: a snapshot at 3m" 0 "$SIM" run -q "$tmp/gc/store.yaml" "$tmp/gc/objs.yaml" --snapshot 3m "$tmp/gc/store-3m.yaml"
+expect_rc "rollbackStore windows: the run resumed from it" 0 "$SIM" run --timeline all "$tmp/gc/store.yaml" "$tmp/gc/store-3m.yaml"
+check "... fails at 2m1s after the snapshot (5m1s), not 3m later" grep -qE "^ *2m1s +StageSet envtest/a +event +Warning · RollbackStoreFailed" "$tmp/out"
 finish

@@ -721,7 +721,12 @@ void scn_models_shift(struct scn_models *m, int64_t delta)
 		shift_windows(&e->version_empty, delta);
 		for (size_t k = 0; k < e->nupdates; k++)
 			e->updates[k].at_ms = moved(e->updates[k].at_ms, delta);
+		if (e->has_gc)
+			e->gc_ms = moved(e->gc_ms, delta);
 	}
+	shift_windows(&c->store.put_errors, delta);
+	shift_windows(&c->store.get_errors, delta);
+	shift_windows(&c->store.corrupt, delta);
 	for (size_t i = 0; i < c->npods; i++) {
 		for (size_t k = 0; k < c->pods[i].nrestarts; k++)
 			c->pods[i].restarts[k].at_ms = moved(c->pods[i].restarts[k].at_ms, delta);
