@@ -431,6 +431,19 @@ void scnp_check_fevents(struct loader *L)
 			    scnp_missing(L, "StageSet", e->target.ns, e->target.name, e->at_ms))
 				scnp_report_not_found(L, e->file, e->mark, e->index, action,
 						      &e->target);
+			else if (!gen_refused && e->type != SCN_FEV_REGRESS &&
+				 scnp_missing(L, "StageSet", e->target.ns, e->target.name, e->at_ms - 1))
+				/*
+				 * Created by an apply of this very instant: the StageSet events
+				 * are scheduled before the object events, so this one would
+				 * find no StageSet and do nothing.
+				 */
+				diag_error(L->d, e->file, e->mark,
+					   "spec.events[%zu].%s: StageSet %s/%s is created by an 'apply' "
+					   "event of the same instant, which fires after this event: "
+					   "give this event a later 'at' than the apply",
+					   e->index, action, e->target.ns ? e->target.ns : "default",
+					   e->target.name);
 			else if (e->type == SCN_FEV_INVENTORY)
 				check_restored_stages(L, e);
 			continue;
