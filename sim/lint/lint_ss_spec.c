@@ -83,7 +83,7 @@ static void check(struct lint_report *r, const struct obj *ss, struct tzif_cache
 	char *verr = NULL;
 	int rc;
 
-	if (strcmp(ss->kind, "StageSet") != 0 || !ss->spec || ss->spec->type != VAL_MAP)
+	if (!scn_is_stageset(ss) || !ss->spec || ss->spec->type != VAL_MAP)
 		return;
 	if (sst_spec_parse(ss->spec, &sp, err, sizeof(err)) != 0) {
 		lint_add(r, "MS284", ss->src.file, ss->src.mark,
